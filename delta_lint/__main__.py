@@ -1,0 +1,3 @@
+from delta_lint.cli import run
+
+run()

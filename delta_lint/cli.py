@@ -1,0 +1,167 @@
+"""The `delta-lint` command. Heavy modules are imported inside commands so that
+`--version` and `--help` stay fast; pyspark is never imported here."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from delta_lint import __version__
+
+app = typer.Typer(
+    name="delta-lint",
+    help="Predict Delta Lake write conflicts (ConcurrentAppendException & co.) before they reach production.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class IntentFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"delta-lint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Optional[bool] = typer.Option(
+        None, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """delta-lint reads SQL, PySpark and notebook job code and reports the write
+    conflicts Delta Lake's optimistic concurrency would raise when jobs overlap."""
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"delta-lint: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _config(config_file: Optional[Path]):
+    from delta_lint.config import ConfigError, load_config
+
+    try:
+        return load_config(config_file)
+    except ConfigError as err:
+        _fail(str(err))
+
+
+@app.command()
+def check(
+    paths: list[Path] = typer.Argument(..., help="Files or directories with job code (.sql, .py, .ipynb, notebooks)."),
+    config_file: Optional[Path] = typer.Option(
+        None, "--config", help="Configuration file (default: nearest delta-lint.yaml or pyproject.toml [tool.delta-lint])."
+    ),
+    output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="Output format."),
+    fail_on: FailOn = typer.Option(FailOn.warning, "--fail-on", help="Lowest severity that makes the exit code 1."),
+    select: Optional[list[str]] = typer.Option(None, "--select", help="Only these rule ids or prefixes (repeatable)."),
+    ignore: Optional[list[str]] = typer.Option(None, "--ignore", help="Skip these rule ids or prefixes (repeatable)."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported."),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """Report every predicted write conflict between jobs that can run at the same time.
+
+    Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or internal error.
+    """
+    from dataclasses import replace
+
+    from delta_lint import report
+    from delta_lint.engine import SEVERITY_ORDER
+    from delta_lint.run import check as run_check
+
+    config = _config(config_file)
+    if select:
+        config = replace(config, select=tuple(select))
+    if ignore:
+        config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
+    try:
+        result = run_check(paths, config)
+    except Exception as err:  # noqa: BLE001 - users get one line, --debug gets the traceback
+        if debug:
+            raise
+        _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
+    files, intents = len(result.files), len(result.intents)
+    if output_format == CheckFormat.json:
+        out = report.to_json(result.findings, files, intents)
+    else:
+        out = report.text(result.findings, files, intents, color=report.use_color())
+    sys.stdout.write(out)
+    if any(f.rule == "DL002" for f in result.findings):
+        raise typer.Exit(2)
+    threshold = SEVERITY_ORDER[fail_on.value]
+    failing = [f for f in result.findings if SEVERITY_ORDER.get(f.severity, 0) >= threshold]
+    raise typer.Exit(1 if failing and not exit_zero else 0)
+
+
+@app.command()
+def intents(
+    paths: list[Path] = typer.Argument(..., help="Files or directories with job code."),
+    output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="Output format."),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file (for `exclude`)."),
+) -> None:
+    """Print every write intent (and streaming read) the front ends understood.
+
+    Text lines read `path:line:col  table  kind  predicate  flags`.
+    """
+    from delta_lint import report
+    from delta_lint.run import analyze
+
+    config = _config(config_file)
+    results, diagnostics, _ = analyze(paths, config)
+    all_intents = [i for r in results for i in r.intents]
+    sys.stdout.write(report.intents_json(all_intents) if output_format == IntentFormat.json else report.intents_text(all_intents))
+    for d in diagnostics + [d for r in results for d in r.diagnostics]:
+        typer.echo(f"{d.location}: {d.rule} {d.message}", err=True)
+
+
+@app.command()
+def rules() -> None:
+    """List every rule: id, name, severity and what it reports."""
+    from delta_lint.rulepack import load
+
+    for rule in load().rules.values():
+        exc = rule.exception or "-"
+        typer.echo(f"{rule.id}  {rule.name:<45} {rule.severity:<8} {exc}")
+
+
+@app.command()
+def explain(rule_id: str = typer.Argument(..., help="A rule id such as DL101.")) -> None:
+    """What a rule detects, why it fails in production, an example and the fix."""
+    from delta_lint.rulepack import load
+
+    rule = load().rules.get(rule_id.upper())
+    if rule is None:
+        _fail(f"unknown rule `{rule_id}` (see `delta-lint rules`)")
+    typer.echo(f"{rule.id} ({rule.name}) — severity {rule.severity}, exception {rule.exception or 'none'}\n")
+    typer.echo(f"What it does\n  {rule.summary}\n")
+    typer.echo(f"Why is this bad?\n  {rule.why}\n")
+    if rule.example.strip():
+        typer.echo("Example\n" + "".join(f"  {line}\n" for line in rule.example.rstrip().splitlines()))
+    typer.echo(f"Fix\n  {rule.fix}")
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,229 @@
+"""Configuration: `delta-lint.yaml`, `[tool.delta-lint]` in pyproject.toml, or --config.
+
+The keys are a public contract (README). Every problem names the file and the key,
+and is raised as ConfigError so the CLI can exit 2 with one line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+CONFIG_NAMES = ("delta-lint.yaml", ".delta-lint.yaml", "delta-lint.yml")
+RUNTIME_RE = re.compile(r"^(latest|oss|\d+\.\d+)$")
+RULE_RE = re.compile(r"^DL\d{0,3}$")
+
+
+class ConfigError(Exception):
+    """A configuration problem, already phrased for the user (file and key)."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    partitioned_by: tuple[str, ...] | None = None
+    clustered_by: tuple[str, ...] | None = None
+    deletion_vectors: bool | None = None
+    isolation_level: str | None = None
+    identity_columns: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    name: str
+    paths: tuple[str, ...]
+    concurrent_runs: int = 1
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the file it came from (None: defaults)
+    root: Path = field(default_factory=Path.cwd)  # paths in the config are relative to this
+    runtime: str = "latest"
+    photon: bool | None = None
+    default_schema: str | None = None
+    tables: dict[str, TableConfig] = field(default_factory=dict)
+    jobs: tuple[JobConfig, ...] = ()
+    exclusive: tuple[frozenset[str], ...] = ()
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+_TOP_KEYS = {"runtime", "photon", "default_schema", "tables", "jobs", "exclusive", "exclude", "select", "ignore"}
+_TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
+_JOB_KEYS = {"paths", "concurrent_runs"}
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest delta-lint.yaml, or pyproject.toml with [tool.delta-lint], upwards."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            if (directory / name).is_file():
+                return directory / name
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file() and _pyproject_section(pyproject) is not None:
+            return pyproject
+    return None
+
+
+def _pyproject_section(path: Path) -> dict | None:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ConfigError(f"{path}: cannot read TOML: {err}") from err
+    return data.get("tool", {}).get("delta-lint")
+
+
+def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Config:
+    cwd = cwd or Path.cwd()
+    path = explicit or find_config(cwd)
+    if path is None:
+        return Config(root=cwd)
+    if not path.is_file():
+        raise ConfigError(f"{path}: configuration file not found")
+    if path.name == "pyproject.toml":
+        data = _pyproject_section(path) or {}
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"{path}: cannot read configuration: {err}") from err
+        data = parse_yaml(text, path)
+    return validate(data, path)
+
+
+def parse_yaml(text: str, path: Path) -> dict:
+    """Safe YAML only; aliases are refused so an alias bomb cannot expand."""
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None and _has_alias(node, set()):
+                raise ConfigError(f"{path}: YAML aliases (*name) are not allowed in configuration")
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(err, 'problem', None) or err}") from err
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: configuration must be a mapping of keys, not {type(data).__name__}")
+    return data
+
+
+def _has_alias(node, seen: set[int]) -> bool:
+    if id(node) in seen:
+        return True
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        return any(_has_alias(k, seen) or _has_alias(v, seen) for k, v in node.value)
+    if isinstance(node, yaml.SequenceNode):
+        return any(_has_alias(v, seen) for v in node.value)
+    return False
+
+
+def _err(path: Path, key: str, message: str) -> ConfigError:
+    return ConfigError(f"{path}: `{key}`: {message}")
+
+
+def _str_list(value, path: Path, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _err(path, key, "must be a list of strings")
+    return tuple(value)
+
+
+def validate(data: dict, path: Path) -> Config:
+    unknown = sorted(set(map(str, data)) - _TOP_KEYS)
+    if unknown:
+        raise _err(path, unknown[0], f"unknown key (known keys: {', '.join(sorted(_TOP_KEYS))})")
+    runtime = str(data.get("runtime", "latest"))
+    if not RUNTIME_RE.match(runtime):
+        raise _err(path, "runtime", f"must be a Databricks Runtime version like \"15.4\", \"latest\" or \"oss\", not {runtime!r}")
+    photon = data.get("photon")
+    if photon is not None and not isinstance(photon, bool):
+        raise _err(path, "photon", "must be true or false")
+    default_schema = data.get("default_schema")
+    if default_schema is not None and (not isinstance(default_schema, str) or not default_schema.strip()):
+        raise _err(path, "default_schema", "must be a schema name such as main.sales")
+    tables = {}
+    raw_tables = data.get("tables") or {}
+    if not isinstance(raw_tables, dict):
+        raise _err(path, "tables", "must be a mapping of table name to settings")
+    for name, settings in raw_tables.items():
+        key = f"tables.{name}"
+        settings = settings or {}
+        if not isinstance(settings, dict):
+            raise _err(path, key, "must be a mapping of settings")
+        bad = sorted(set(settings) - _TABLE_KEYS)
+        if bad:
+            raise _err(path, f"{key}.{bad[0]}", f"unknown key (known: {', '.join(sorted(_TABLE_KEYS))})")
+        iso = settings.get("isolation_level")
+        if iso is not None and iso not in ("WriteSerializable", "Serializable"):
+            raise _err(path, f"{key}.isolation_level", "must be WriteSerializable or Serializable")
+        dv = settings.get("deletion_vectors")
+        if dv is not None and not isinstance(dv, bool):
+            raise _err(path, f"{key}.deletion_vectors", "must be true or false")
+        lists = {}
+        for list_key in ("partitioned_by", "clustered_by", "identity_columns"):
+            if settings.get(list_key) is not None:
+                lists[list_key] = tuple(c.lower() for c in _str_list(settings[list_key], path, f"{key}.{list_key}"))
+        tables[str(name)] = TableConfig(deletion_vectors=dv, isolation_level=iso, **lists)
+    jobs = []
+    raw_jobs = data.get("jobs") or {}
+    if not isinstance(raw_jobs, dict):
+        raise _err(path, "jobs", "must be a mapping of job name to {paths, concurrent_runs}")
+    for name, job in raw_jobs.items():
+        key = f"jobs.{name}"
+        if not isinstance(job, dict):
+            raise _err(path, key, "must be a mapping with `paths`")
+        bad = sorted(set(job) - _JOB_KEYS)
+        if bad:
+            raise _err(path, f"{key}.{bad[0]}", f"unknown key (known: {', '.join(sorted(_JOB_KEYS))})")
+        if "paths" not in job:
+            raise _err(path, f"{key}.paths", "is required")
+        runs = job.get("concurrent_runs", 1)
+        if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+            raise _err(path, f"{key}.concurrent_runs", "must be a whole number >= 1")
+        jobs.append(JobConfig(str(name), _str_list(job["paths"], path, f"{key}.paths"), runs))
+    job_names = {j.name for j in jobs}
+    exclusive = []
+    raw_exclusive = data.get("exclusive") or []
+    if not isinstance(raw_exclusive, list):
+        raise _err(path, "exclusive", "must be a list of job-name lists")
+    for i, group in enumerate(raw_exclusive):
+        names = _str_list(group, path, f"exclusive[{i}]")
+        for n in names:
+            if n not in job_names:
+                raise _err(path, f"exclusive[{i}]", f"unknown job `{n}` (jobs: {', '.join(sorted(job_names)) or 'none'})")
+        exclusive.append(frozenset(names))
+    rule_lists = {}
+    for key in ("select", "ignore"):
+        values = _str_list(data.get(key) or [], path, key)
+        for v in values:
+            if not RULE_RE.match(v):
+                raise _err(path, key, f"`{v}` is not a rule id or prefix (like DL101 or DL1)")
+        rule_lists[key] = values
+    return Config(
+        path=path,
+        root=path.parent,
+        runtime=runtime,
+        photon=photon,
+        default_schema=default_schema.lower() if default_schema else None,
+        tables=tables,
+        jobs=tuple(jobs),
+        exclusive=tuple(exclusive),
+        exclude=_str_list(data.get("exclude") or [], path, "exclude"),
+        select=rule_lists["select"],
+        ignore=rule_lists["ignore"],
+    )

@@ -1,0 +1,107 @@
+"""Front ends: one file in, intents and diagnostics out, whatever its language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from delta_lint.frontend.notebook import is_databricks_source, parse_databricks_source, parse_ipynb
+from delta_lint.frontend.python import analyze_python
+from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
+from delta_lint.model import Diagnostic, FileResult, Location
+
+INTERNAL_ERROR = "DL002"
+READ_ERROR = "DL003"
+
+
+def decode(data: bytes) -> tuple[str, str | None]:
+    """Text of a file; a note when it was not valid UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+        note = None
+    except UnicodeDecodeError as err:
+        text = data.decode("utf-8", errors="replace")
+        note = f"file is not valid UTF-8 (first bad byte at offset {err.start}); undecodable bytes were replaced"
+    if "\0" in text:
+        text = text.replace("\0", " ")
+        note = (note + "; " if note else "") + "NUL bytes were replaced by spaces"
+    return text.replace("\r\n", "\n").replace("\r", "\n"), note
+
+
+def analyze_source(display: str, suffix: str, text: str) -> FileResult:
+    """Intents of one file's text. Any exception is contained to this file."""
+    result = FileResult(display)
+    try:
+        _dispatch(result, display, suffix, text)
+    except RecursionError:
+        result.diagnostics.append(
+            Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
+        )
+    except Exception as err:  # noqa: BLE001 - one file must never stop the run
+        result.diagnostics.append(
+            Diagnostic(
+                INTERNAL_ERROR,
+                Location(display, 1, 1),
+                f"internal error while reading this file ({type(err).__name__}: {err}); "
+                "please report it with the file attached",
+                "error",
+            )
+        )
+    result.intents.sort(key=lambda i: (i.location.line, i.location.column))
+    return result
+
+
+def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
+    session = Session()
+    if suffix == ".ipynb":
+        try:
+            nb = parse_ipynb(text)
+        except (json.JSONDecodeError, ValueError) as err:
+            line = getattr(err, "lineno", 1)
+            result.diagnostics.append(
+                Diagnostic(PARSE_ERROR, Location(display, line, 1), f"invalid notebook JSON: {err}", "error")
+            )
+            return
+        _notebook(result, display, nb, session)
+    elif is_databricks_source(text):
+        _notebook(result, display, parse_databricks_source(text), session)
+    elif suffix == ".sql":
+        intents, diags = analyze_sql(text, display, session)
+        result.intents += intents
+        result.diagnostics += diags
+    else:
+        intents, diags = analyze_python(display, text, session)
+        result.intents += intents
+        result.diagnostics += diags
+
+
+def _notebook(result: FileResult, display: str, nb, session: Session) -> None:
+    source, where = nb.python_source()
+
+    def line_map(line: int, col: int) -> tuple[int, int]:
+        fline, offset = where.get(line, where[max(where)] if where else (1, 0))
+        return fline, col + offset
+
+    intents, diags = analyze_python(display, source, session, nb.sql_cells(where), line_map)
+    result.intents += intents
+    result.diagnostics += diags
+    result.runs += [(Location(display, line, col), target) for line, col, target in nb.runs]
+
+
+def analyze_path(path: Path, display: str) -> FileResult:
+    """Read and analyse one file; unreadable files become a diagnostic."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        result = FileResult(display)
+        result.diagnostics.append(
+            Diagnostic(READ_ERROR, Location(display, 1, 1), f"cannot read file: {err.strerror or err}", "error")
+        )
+        return result
+    text, note = decode(data)
+    result = analyze_source(display, path.suffix.lower(), text)
+    if note:
+        result.diagnostics.insert(0, Diagnostic(READ_ERROR, Location(display, 1, 1), note, "warning"))
+    return result

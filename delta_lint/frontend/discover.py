@@ -1,0 +1,123 @@
+"""Which files to read: `.sql`, `.py`, `.ipynb` and Databricks notebook sources,
+in a deterministic order, skipping hidden directories, virtualenvs and binaries."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
+_SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
+
+
+@dataclass(frozen=True)
+class Discovered:
+    files: list[Path]
+    problems: list[tuple[Path, str]]  # explicitly named paths that cannot be read
+
+
+@lru_cache(maxsize=256)
+def glob_regex(pattern: str) -> re.Pattern:
+    """A gitignore-like glob (`**` spans directories) as a regex over posix paths."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + "(?:/.*)?$")
+
+
+def matches_any(rel_posix: str, patterns: tuple[str, ...]) -> bool:
+    return any(glob_regex(p.rstrip("/")).match(rel_posix) for p in patterns)
+
+
+def _is_venv(path: Path) -> bool:
+    return (path / "pyvenv.cfg").exists() or (path / "conda-meta").is_dir()
+
+
+def _looks_binary(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return b"\0" in fh.read(8192)
+    except OSError:
+        return False
+
+
+def _is_notebook_source(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(64).lstrip(b"\xef\xbb\xbf")
+    except OSError:
+        return False
+    return head.startswith(b"# Databricks notebook source") or head.startswith(b"-- Databricks notebook source")
+
+
+def is_source(path: Path) -> bool:
+    return path.suffix.lower() in SOURCE_SUFFIXES or (path.suffix == "" and _is_notebook_source(path))
+
+
+def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Discovered:
+    """Expand paths to source files relative to `root`, sorted and de-duplicated."""
+    found: dict[str, Path] = {}
+    problems: list[tuple[Path, str]] = []
+
+    def rel(p: Path) -> str:
+        try:
+            return p.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            return p.as_posix()
+
+    for given in paths:
+        if not given.exists() and not given.is_symlink():
+            problems.append((given, "no such file or directory"))
+            continue
+        if given.is_file():
+            if matches_any(rel(given), exclude):
+                continue
+            if not is_source(given):
+                problems.append((given, "not a SQL, Python or notebook file"))
+                continue
+            found.setdefault(rel(given), given)
+            continue
+        if not given.is_dir():
+            problems.append((given, "not a regular file or directory"))
+            continue
+        for dirpath, dirnames, filenames in os.walk(given, followlinks=False, onerror=None):
+            base = Path(dirpath)
+            dirnames[:] = sorted(
+                d
+                for d in dirnames
+                if not d.startswith(".")
+                and d not in _SKIP_DIRS
+                and not _is_venv(base / d)
+                and not matches_any(rel(base / d), exclude)
+            )
+            for name in sorted(filenames):
+                if name.startswith("."):
+                    continue
+                path = base / name
+                if not is_source(path) or matches_any(rel(path), exclude):
+                    continue
+                if path.is_symlink() and not path.exists():
+                    continue
+                if _looks_binary(path):
+                    continue
+                found.setdefault(rel(path), path)
+    return Discovered([found[k] for k in sorted(found)], problems)

@@ -1,0 +1,192 @@
+"""Notebooks: Databricks source files and Jupyter `.ipynb` become cells with their
+original positions, so every intent points at the real line of the real file."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from delta_lint.frontend.python import SqlCell
+
+PY_HEADER = "# Databricks notebook source"
+SQL_HEADER = "-- Databricks notebook source"
+_SEPARATOR = re.compile(r"^\s*(#|--)\s*COMMAND\s*-+\s*$")
+_MAGIC = re.compile(r"^(\s*(?:#|--)\s?MAGIC ?)(.*)$")
+
+
+@dataclass
+class Cell:
+    lang: str  # python | sql | other
+    lines: list[tuple[int, int, str]] = field(default_factory=list)  # (file line, column offset, text)
+
+
+@dataclass
+class Notebook:
+    cells: list[Cell]
+    runs: list[tuple[int, int, str]] = field(default_factory=list)  # %run: line, col, target
+    default_lang: str = "python"
+
+    def python_source(self) -> tuple[str, dict[int, tuple[int, int]]]:
+        """All Python cells as one module (cells share variables), plus a line map."""
+        out: list[str] = []
+        where: dict[int, tuple[int, int]] = {}
+        for cell in self.cells:
+            if cell.lang != "python":
+                continue
+            for file_line, col, text in cell.lines:
+                out.append(text)
+                where[len(out)] = (file_line, col)
+            out.append("")  # cells end statements
+        return "\n".join(out) + "\n", where
+
+    def sql_cells(self, python_where: dict[int, tuple[int, int]]) -> list[SqlCell]:
+        """SQL cells, positioned in the virtual Python source so they run in order."""
+        result = []
+        file_to_virtual = {}
+        for vline, (fline, _c) in sorted(python_where.items()):
+            file_to_virtual.setdefault(fline, vline)
+        for cell in self.cells:
+            if cell.lang != "sql" or not cell.lines:
+                continue
+            first_file_line = cell.lines[0][0]
+            # the first Python line after the cell marks its place in document order
+            later = [v for f, v in file_to_virtual.items() if f > first_file_line]
+            position = min(later) - 0.5 if later else float("inf")
+            positions = {i + 1: (fl, col) for i, (fl, col, _t) in enumerate(cell.lines)}
+
+            def line_map(line: int, col: int, positions=positions) -> tuple[int, int]:
+                fline, offset = positions.get(line, positions[max(positions)])
+                return fline, col + offset
+
+            result.append(SqlCell(position, "\n".join(t for _l, _c, t in cell.lines), line_map))
+        return result
+
+
+def is_databricks_source(text: str) -> bool:
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    return first in (PY_HEADER, SQL_HEADER)
+
+
+def parse_databricks_source(text: str) -> Notebook:
+    """Split `# COMMAND ----------` cells; `# MAGIC %sql` cells are SQL, `-- MAGIC %python` Python."""
+    lines = text.split("\n")
+    default = "sql" if lines and lines[0].lstrip("\ufeff").strip() == SQL_HEADER else "python"
+    raw_cells: list[list[tuple[int, str]]] = [[]]
+    for number, line in enumerate(lines[1:], start=2):
+        if _SEPARATOR.match(line):
+            raw_cells.append([])
+        else:
+            raw_cells[-1].append((number, line.rstrip("\r")))
+    nb = Notebook([], default_lang=default)
+    for raw in raw_cells:
+        nonblank = [t for _n, t in raw if t.strip()]
+        if nonblank and all(_MAGIC.match(t) for t in nonblank):
+            cell = Cell("other")
+            first = True
+            for n, t in raw:
+                m = _MAGIC.match(t)
+                if m is None:
+                    continue
+                prefix, content = m.group(1), m.group(2)
+                if first and content.strip():
+                    first = False
+                    word = content.strip().split()[0].lower()
+                    if word in ("%sql", "%python", "%py"):
+                        cell.lang = "sql" if word == "%sql" else "python"
+                        rest = content.strip()[len(word) :]
+                        if rest.strip():
+                            cell.lines.append((n, len(prefix) + content.index(rest), rest))
+                        continue
+                    if word == "%run":
+                        nb.runs.append((n, len(prefix) + 1, content.strip()[4:].strip()))
+                        continue
+                    cell.lang = "other"
+                if cell.lang != "other":
+                    cell.lines.append((n, len(prefix), content))
+            nb.cells.append(cell)
+        else:
+            cell = Cell(default)
+            for n, t in raw:
+                if default == "python" and _MAGIC.match(t):
+                    cell.lines.append((n, 0, ""))
+                else:
+                    cell.lines.append((n, 0, t))
+            nb.cells.append(cell)
+    return nb
+
+
+def parse_ipynb(text: str) -> Notebook:
+    """Code cells of a Jupyter notebook; `%sql` / `%%sql` cells are SQL.
+
+    Positions are lines of the `.ipynb` file itself: each source line is found in
+    the raw JSON (one string per line in notebooks as Jupyter writes them).
+    """
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise ValueError("not a Jupyter notebook: no `cells` list")
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    lang = str(
+        (meta.get("language_info") or {}).get("name")
+        or (meta.get("kernelspec") or {}).get("language")
+        or (meta.get("application/vnd.databricks.v1+notebook") or {}).get("language")
+        or "python"
+    ).lower()
+    default = "sql" if lang == "sql" else "python" if lang == "python" else "other"
+    nb = Notebook([], default_lang=default)
+    cursor = 0
+    last_line = 1
+    for raw in data["cells"]:
+        if not isinstance(raw, dict) or raw.get("cell_type") != "code":
+            continue
+        source = raw.get("source", "")
+        if isinstance(source, str):
+            source_lines = source.splitlines(keepends=True)
+        elif isinstance(source, list) and all(isinstance(s, str) for s in source):
+            source_lines = "".join(source).splitlines(keepends=True)
+        else:
+            continue
+        positions = []
+        for s in source_lines:
+            pos, cursor = _find(text, s, cursor)
+            if pos is not None:
+                last_line = text.count("\n", 0, pos) + 1
+                col = pos - (text.rfind("\n", 0, pos) + 1) + 2  # past the opening quote
+                positions.append((last_line, col - 1))
+            else:
+                positions.append((last_line, 0))
+        stripped = [s.rstrip("\r\n") for s in source_lines]
+        cell_lang = default
+        first_code = next((i for i, s in enumerate(stripped) if s.strip()), None)
+        start = 0
+        if first_code is not None:
+            head = stripped[first_code].strip()
+            word = head.split()[0].lower()
+            if word in ("%sql", "%%sql"):
+                cell_lang, start = "sql", first_code + 1
+            elif word in ("%python", "%%python", "%py"):
+                cell_lang, start = "python", first_code + 1
+            elif word == "%run":
+                line, col = positions[first_code]
+                nb.runs.append((line, col + 1, head[4:].strip()))
+                continue
+            elif word.startswith("%") and word not in ("%sql", "%python"):
+                if word.startswith("%%") or word in ("%md", "%sh", "%fs", "%scala", "%r", "%pip"):
+                    continue
+        cell = Cell(cell_lang)
+        for i in range(start, len(stripped)):
+            line, col = positions[i]
+            content = stripped[i]
+            if cell_lang == "python" and content.lstrip().startswith(("%", "!")):
+                content = ""
+            cell.lines.append((line, col, content))
+        nb.cells.append(cell)
+    return nb
+
+
+def _find(text: str, line: str, start: int) -> tuple[int | None, int]:
+    for encoded in (json.dumps(line, ensure_ascii=False), json.dumps(line)):
+        idx = text.find(encoded, start)
+        if idx >= 0:
+            return idx, idx + len(encoded)
+    return None, start

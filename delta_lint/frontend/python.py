@@ -1,0 +1,1144 @@
+"""Python front end: PySpark DataFrame / DeltaTable / spark.sql code becomes write intents.
+
+The code is read with the stdlib `ast` module only; it is never imported or run.
+Values are followed as far as they are static: string constants, f-strings,
+`.format`, `%`, concatenation and `textwrap.dedent` are resolved; values that come
+from `sys.argv`, argparse, `dbutils.widgets.get`, environment variables or function
+parameters become named parameters (`{name}` in table names and predicates).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from delta_lint.frontend.sql import (
+    PARSE_ERROR,
+    UNRESOLVED_TABLE,
+    Session,
+    analyze_sql,
+    condition_info,
+    read_tables,
+    split_name,
+    table_ref,
+)
+from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.predicates import OPAQUE, WHOLE, param_name
+
+LineMap = Callable[[int, int], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Str:
+    """A statically known string; `{name}` marks a parameter or unknown part."""
+
+    text: str
+    params: tuple[str, ...] = ()
+    unknown: bool = False  # some part is neither constant nor a named parameter
+
+    def __add__(self, other: Str) -> Str:
+        return Str(self.text + other.text, _merge(self.params, other.params), self.unknown or other.unknown)
+
+
+def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a + b))
+
+
+def _param(name: str) -> Str:
+    name = param_name(name)
+    return Str("{" + name + "}", (name,))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One link of a method chain: `.name` or `.name(...)`."""
+
+    name: str
+    call: ast.Call | None
+    node: ast.expr  # the chain up to and including this step
+
+
+@dataclass(frozen=True)
+class Chain:
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class DataFrame:
+    reads: frozenset[TableRef]
+
+
+class ArgNamespace:
+    """The result of `parser.parse_args()`: attribute reads are parameters."""
+
+
+@dataclass
+class SqlCell:
+    """A SQL cell of a notebook, analysed in document order with the Python code."""
+
+    line: int  # first line, in the analysed source's numbering
+    text: str
+    line_map: LineMap
+
+
+@dataclass
+class _Scope:
+    env: dict[str, object] = field(default_factory=dict)
+    flags: frozenset[Flag] = frozenset()
+    stream: Location | None = None
+    params: tuple[str, ...] = ()
+
+
+_PARAM_CALLS = {
+    ("widgets", "get"),
+    ("widgets", "getArgument"),
+    ("conf", "get"),
+    ("os", "getenv"),
+    ("environ", "get"),
+    ("taskValues", "get"),
+}
+_TERMINALS = {
+    "saveAsTable",
+    "save",
+    "insertInto",
+    "toTable",
+    "start",
+    "append",
+    "overwrite",
+    "overwritePartitions",
+    "create",
+    "createOrReplace",
+    "replace",
+    "execute",
+    "delete",
+    "update",
+    "updateExpr",
+    "executeCompaction",
+    "executeZOrderBy",
+    "vacuum",
+    "restoreToVersion",
+    "restoreToTimestamp",
+    "upgradeTableProtocol",
+    "addFeatureSupport",
+    "dropFeatureSupport",
+    "sql",
+    "set",
+    "table",
+    "load",
+    "setCurrentDatabase",
+    "setCurrentCatalog",
+}
+
+
+class PythonAnalyzer:
+    """Walks one module in statement order, tracking a small static environment."""
+
+    def __init__(
+        self,
+        path: str,
+        source: str,
+        session: Session | None = None,
+        sql_cells: list[SqlCell] | None = None,
+        line_map: LineMap | None = None,
+    ) -> None:
+        self.path = path
+        self.source = source
+        self.session = session or Session()
+        self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
+        self.line_map = line_map
+        self.intents: list[Intent] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.batch_functions: set[str] = set()
+        self.module_env: dict[str, object] = {}
+
+    # -- entry point ---------------------------------------------------------
+
+    def run(self) -> None:
+        try:
+            tree = ast.parse(self.source)
+        except SyntaxError as err:
+            line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
+            self.diagnostics.append(
+                Diagnostic(PARSE_ERROR, Location(self.path, line, col), f"Python syntax error: {err.msg}", "error")
+            )
+            self._flush_sql(None)
+            return
+        except (ValueError, RecursionError, MemoryError) as err:
+            self.diagnostics.append(
+                Diagnostic(PARSE_ERROR, Location(self.path, 1, 1), f"cannot parse Python source: {err}", "error")
+            )
+            return
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions.setdefault(node.name, node)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
+                self.batch_functions |= self._function_names(node.args[0] if node.args else None)
+        scope = _Scope(env=self.module_env)
+        self._block(tree.body, scope, top_level=True)
+        self._flush_sql(None)
+
+    def _function_names(self, node: ast.expr | None) -> set[str]:
+        if isinstance(node, ast.Name):
+            return {node.id}
+        if isinstance(node, ast.Attribute):
+            return {node.attr}
+        if isinstance(node, ast.Lambda):
+            return {n.func.id for n in ast.walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        return set()
+
+    # -- statements ------------------------------------------------------------
+
+    def _block(self, body: list[ast.stmt], scope: _Scope, top_level: bool = False) -> None:
+        for stmt in body:
+            if top_level:
+                self._flush_sql(stmt.lineno)
+            self._stmt(stmt, scope)
+
+    def _stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name not in self.batch_functions:
+                self._function(stmt, scope)
+            return
+        if isinstance(stmt, ast.ClassDef):
+            for item in stmt.body:
+                self._stmt(item, scope)
+            return
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
+            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
+        ):
+            for expr in _header_exprs(stmt):
+                self._calls(expr, scope)
+            for name in ("body", "orelse", "finalbody"):
+                self._block(getattr(stmt, name, []) or [], scope)
+            for handler in getattr(stmt, "handlers", []) or []:
+                self._block(handler.body, scope)
+            return
+        if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                self._block(case.body, scope)
+            return
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            self._calls(stmt.value, scope)
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                self._bind(target, stmt.value, scope)
+            return
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            self._calls(stmt.value, scope)
+            if isinstance(stmt.op, ast.Add):
+                left = scope.env.get(stmt.target.id)
+                if isinstance(left, Str):
+                    scope.env[stmt.target.id] = left + self.string(stmt.value, scope)
+            return
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.expr):
+                self._calls(child, scope)
+
+    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
+        env = dict(self.module_env)
+        names = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
+        for name in names:
+            if name in ("self", "cls", "spark"):
+                continue
+            env[name] = _param(name)
+        local = _Scope(env=env, flags=scope.flags | extra.get("flags", frozenset()), stream=extra.get("stream"))
+        if "batch_df" in extra and names:
+            env[names[0]] = DataFrame(frozenset())
+            if len(names) > 1:
+                env[names[1]] = _param("batch_id")
+        self._block(fn.body, local)
+
+    def _bind(self, target: ast.expr, value: ast.expr, scope: _Scope) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts):
+                    self._bind(t, v, scope)
+            else:
+                for i, t in enumerate(target.elts):
+                    if isinstance(t, ast.Name):
+                        scope.env[t.id] = _param(f"{t.id}") if _is_argv(value) else Str("{" + t.id + "}", (), True)
+                        if _is_argv(value):
+                            scope.env[t.id] = _param(t.id)
+            return
+        if not isinstance(target, ast.Name):
+            return
+        scope.env[target.id] = self._value(value, scope, target.id)
+
+    def _value(self, node: ast.expr, scope: _Scope, name: str = "") -> object:
+        """What a variable holds after `name = node`."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
+            return ArgNamespace()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
+            return ArgNamespace()
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        steps = self.flatten(node, scope)
+        if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
+            s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream") for s in steps
+        ):
+            if not any(s.name in _TERMINALS and s.call is not None for s in steps[-1:]):
+                return Chain(tuple(steps))
+        s = self.string(node, scope)
+        if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
+            return s
+        reads = self.reads(node, scope)
+        if reads or isinstance(node, (ast.Call, ast.Attribute)):
+            return DataFrame(frozenset(reads))
+        return s
+
+    # -- value resolution ---------------------------------------------------------
+
+    def _param_source(self, node: ast.expr, scope: _Scope) -> Str | None:
+        """A parameter when the expression reads a job input (widgets, argv, env)."""
+        if _is_argv(node):
+            idx = node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else ""
+            return _param(f"argv_{idx}")
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
+            attr = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            owner_name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+            key = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
+            if (owner_name, attr) in _PARAM_CALLS or attr == "getArgument":
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    return _param(key.value)
+                return _param(attr)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                return _param(node.slice.value)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if isinstance(scope.env.get(node.value.id), ArgNamespace):
+                return _param(node.attr)
+        return None
+
+    def string(self, node: ast.expr | None, scope: _Scope) -> Str:
+        """The static value of a string expression, with parameters kept by name."""
+        if node is None:
+            return Str("", (), True)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                return Str(node.value)
+            if isinstance(node.value, (int, float, bool)) and not isinstance(node.value, bool):
+                return Str(str(node.value))
+            return Str(str(node.value))
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        if isinstance(node, ast.Name):
+            value = scope.env.get(node.id)
+            if isinstance(value, Str):
+                return value
+            return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
+        if isinstance(node, ast.JoinedStr):
+            out = Str("")
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    out = out + Str(str(part.value))
+                elif isinstance(part, ast.FormattedValue):
+                    out = out + self._placeholder(part.value, scope)
+            return out
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                return self.string(node.left, scope) + self.string(node.right, scope)
+            if isinstance(node.op, ast.Mod):
+                return self._percent(self.string(node.left, scope), node.right, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            if attr == "format":
+                return self._format(self.string(node.func.value, scope), node, scope)
+            if attr in ("strip", "lstrip", "rstrip", "lower", "upper") and not node.args:
+                base = self.string(node.func.value, scope)
+                text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
+                return Str(text, base.params, base.unknown)
+            if attr in ("dedent", "cleandoc") and node.args:
+                return self.string(node.args[0], scope)
+            if attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+                sep = self.string(node.func.value, scope)
+                out = Str("")
+                for i, elt in enumerate(node.args[0].elts):
+                    out = out + (sep if i else Str("")) + self.string(elt, scope)
+                return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dedent", "cleandoc", "str"):
+            if node.args:
+                return self.string(node.args[0], scope)
+        return self._placeholder(node, scope)
+
+    def _placeholder(self, node: ast.expr, scope: _Scope) -> Str:
+        """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
+        value = self.string(node, scope) if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)) else None
+        if value is None:
+            param = self._param_source(node, scope)
+            if param is not None:
+                return param
+            try:
+                shown = ast.unparse(node)
+            except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+                shown = "value"
+            name = param_name(shown)
+            return Str("{" + name + "}", (name,), True)
+        return value
+
+    def _format(self, template: Str, call: ast.Call, scope: _Scope) -> Str:
+        import string as _string
+
+        out = Str("", template.params, template.unknown)
+        auto = 0
+        try:
+            parsed = list(_string.Formatter().parse(template.text))
+        except ValueError:
+            return Str(template.text, template.params, True)
+        for literal, field_name, _spec, _conv in parsed:
+            out = out + Str(literal)
+            if field_name is None:
+                continue
+            key = field_name.split(".")[0].split("[")[0]
+            arg: ast.expr | None = None
+            if key == "":
+                arg = call.args[auto] if auto < len(call.args) else None
+                auto += 1
+            elif key.isdigit():
+                arg = call.args[int(key)] if int(key) < len(call.args) else None
+            else:
+                arg = next((k.value for k in call.keywords if k.arg == key), None)
+            if arg is None:
+                if template.params and key in template.params:
+                    out = out + Str("{" + key + "}", (key,))
+                else:
+                    out = out + Str("{" + param_name(key or "arg") + "}", (param_name(key or "arg"),), True)
+            else:
+                out = out + self._placeholder(arg, scope)
+        return out
+
+    def _percent(self, template: Str, right: ast.expr, scope: _Scope) -> Str:
+        import re
+
+        values = right.elts if isinstance(right, ast.Tuple) else [right]
+        mapping = {}
+        if isinstance(right, ast.Dict):
+            mapping = {k.value: v for k, v in zip(right.keys, right.values) if isinstance(k, ast.Constant)}
+        out = Str("", template.params, template.unknown)
+        pos = 0
+        idx = 0
+        for m in re.finditer(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]", template.text):
+            out = out + Str(template.text[pos : m.start()])
+            pos = m.end()
+            if m.group(0) == "%%":
+                out = out + Str("%")
+            elif m.group(1):
+                arg = mapping.get(m.group(1))
+                out = out + (self._placeholder(arg, scope) if arg is not None else _param(m.group(1)))
+            else:
+                arg = values[idx] if idx < len(values) else None
+                idx += 1
+                out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
+        return out + Str(template.text[pos:])
+
+    # -- chains ----------------------------------------------------------------------
+
+    def flatten(self, node: ast.expr, scope: _Scope) -> list[Step]:
+        """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
+        steps: list[Step] = []
+        cur = node
+        pending: list[Step] = []
+        while True:
+            if isinstance(cur, ast.Call) and isinstance(cur.func, ast.Attribute):
+                pending.append(Step(cur.func.attr, cur, cur))
+                cur = cur.func.value
+            elif isinstance(cur, ast.Attribute):
+                pending.append(Step(cur.attr, None, cur))
+                cur = cur.value
+            elif isinstance(cur, ast.Call) and isinstance(cur.func, ast.Name):
+                pending.append(Step(cur.func.id, cur, cur))
+                break
+            elif isinstance(cur, ast.Name):
+                held = scope.env.get(cur.id)
+                if isinstance(held, Chain):
+                    steps.extend(held.steps)
+                else:
+                    pending.append(Step(cur.id, None, cur))
+                break
+            else:
+                pending.append(Step("<expr>", None, cur))
+                break
+        steps.extend(reversed(pending))
+        return steps
+
+    def reads(self, node: ast.expr | None, scope: _Scope) -> set[TableRef]:
+        """Tables a DataFrame expression reads (for "insert reading target")."""
+        found: set[TableRef] = set()
+        if node is None:
+            return found
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                held = scope.env.get(sub.id)
+                if isinstance(held, DataFrame):
+                    found |= held.reads
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.args:
+                attr = sub.func.attr
+                if attr == "table":
+                    found.add(self._ref(self.string(sub.args[0], scope))[0])
+                elif attr == "load":
+                    found.add(self._ref(self.string(sub.args[0], scope), path=True)[0])
+                elif attr == "sql":
+                    found |= read_tables(_sql_text(self.string(sub.args[0], scope)), self.session)
+                elif attr in ("forName", "forPath") and len(sub.args) > 1:
+                    found.add(self._ref(self.string(sub.args[1], scope), path=attr == "forPath")[0])
+        return found
+
+    def _calls(self, expr: ast.expr, scope: _Scope) -> None:
+        """Find every terminal call of interest in an expression, outermost first."""
+        seen: set[int] = set()
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Lambda):
+                continue
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _TERMINALS
+                and id(node) not in seen
+            ):
+                steps = self.flatten(node, scope)
+                for step in steps:
+                    if step.call is not None:
+                        seen.add(id(step.call))
+                try:
+                    self._terminal(steps, node, scope)
+                except RecursionError:
+                    raise
+                except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
+                    self._internal(node, err)
+
+    def _internal(self, node: ast.AST, err: Exception) -> None:
+        line, col = self._pos(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+        self.diagnostics.append(
+            Diagnostic(
+                "DL002",
+                Location(self.path, line, col),
+                f"internal error while reading this call ({type(err).__name__}: {err}); please report it",
+                "error",
+            )
+        )
+
+    # -- terminals ----------------------------------------------------------------------
+
+    def _terminal(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        names = [s.name for s in steps]
+        last = steps[-1]
+        if last.name == "sql":
+            if not node.args and not node.keywords:
+                return
+            arg = node.args[0] if node.args else node.keywords[0].value
+            sql = self.string(arg, scope)
+            loc = self._loc(node)
+            intents, diags = analyze_sql(
+                _sql_text(sql), self.path, self.session, fixed=loc, extra_params=tuple(p for p in sql.params)
+            )
+            for i in intents:
+                self._add(i, scope)
+            self.diagnostics.extend(diags)
+            return
+        if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
+            self.session.set_conf(self.string(node.args[0], scope).text, self.string(node.args[1], scope).text)
+            return
+        if last.name in ("setCurrentDatabase", "setCurrentCatalog") and node.args:
+            value = self.string(node.args[0], scope).text.lower()
+            self.session.use([value], "CATALOG" if last.name == "setCurrentCatalog" else "SCHEMA")
+            return
+        if "readStream" in names and last.name in ("table", "load"):
+            self._stream_read(steps, node, scope)
+            return
+        if "writeStream" in names and last.name in ("toTable", "start"):
+            self._stream_write(steps, node, scope)
+            return
+        if "writeTo" in names:
+            self._write_to(steps, node, scope)
+            return
+        if "write" in names and last.name in ("saveAsTable", "save", "insertInto"):
+            self._batch_write(steps, node, scope)
+            return
+        if "DeltaTable" in names or "forName" in names or "forPath" in names:
+            self._delta_table(steps, node, scope)
+
+    def _options(self, steps: list[Step], scope: _Scope) -> dict[str, Str]:
+        opts: dict[str, Str] = {}
+        for step in steps:
+            if step.call is None:
+                continue
+            if step.name == "option" and len(step.call.args) >= 2:
+                opts[self.string(step.call.args[0], scope).text.lower()] = self.string(step.call.args[1], scope)
+            elif step.name == "options":
+                for kw in step.call.keywords:
+                    if kw.arg:
+                        opts[kw.arg.lower()] = self.string(kw.value, scope)
+                for arg in step.call.args:
+                    if isinstance(arg, ast.Dict):
+                        for k, v in zip(arg.keys, arg.values):
+                            if k is not None:
+                                opts[self.string(k, scope).text.lower()] = self.string(v, scope)
+        return opts
+
+    def _arg(self, steps: list[Step], name: str, scope: _Scope, index: int = 0, kw: str | None = None) -> Str | None:
+        for step in reversed(steps):
+            if step.name == name and step.call is not None:
+                value = _argument(step.call, index, kw)
+                return self.string(value, scope) if value is not None else Str("")
+        return None
+
+    def _cols(self, steps: list[Step], name: str, scope: _Scope) -> tuple[str, ...]:
+        for step in reversed(steps):
+            if step.name == name and step.call is not None:
+                args = step.call.args
+                if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+                    args = args[0].elts
+                return tuple(self.string(a, scope).text.lower() for a in args)
+        return ()
+
+    def _batch_write(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        last = steps[-1]
+        fmt = self._arg(steps, "format", scope)
+        fmt_kw = _argument(node, None, "format")
+        if fmt_kw is not None:
+            fmt = self.string(fmt_kw, scope)
+        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+            return
+        mode_str = self._arg(steps, "mode", scope)
+        mode_kw = _argument(node, None, "mode")
+        if mode_kw is not None:
+            mode_str = self.string(mode_kw, scope)
+        mode = mode_str.text.lower() if mode_str else None
+        opts = self._options(steps, scope)
+        partition_by = self._cols(steps, "partitionBy", scope)
+        cluster_by = self._cols(steps, "clusterBy", scope)
+        if last.name == "insertInto":
+            target = self.string(_argument(node, 0, "tableName"), scope)
+            ref, resolved = self._ref(target)
+            overwrite = _argument(node, 1, "overwrite")
+            mode = "overwrite" if isinstance(overwrite, ast.Constant) and overwrite.value is True else (mode or "append")
+        elif last.name == "saveAsTable":
+            ref, resolved = self._ref(self.string(_argument(node, 0, "name"), scope))
+        else:
+            path_node = _argument(node, 0, "path")
+            target = self.string(path_node, scope) if path_node is not None else opts.get("path")
+            if target is None:
+                return
+            ref, resolved = self._ref(target, path=True)
+        source = self._source_reads(steps, "write", scope)
+        self._write(ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope)
+
+    def _write(
+        self,
+        ref: TableRef,
+        resolved: bool,
+        mode: str,
+        opts: dict[str, Str],
+        partition_by: tuple[str, ...],
+        cluster_by: tuple[str, ...],
+        source_reads: set[TableRef],
+        node: ast.Call,
+        scope: _Scope,
+        overwrite_condition: ast.expr | None = None,
+    ) -> None:
+        flags: set[Flag] = set()
+        predicate_sql = None
+        region = None
+        kind: Kind
+        params: tuple[str, ...] = ()
+        declared = None
+        if _true(opts.get("mergeschema")) or _true(opts.get("overwriteschema")) or self.session.auto_merge:
+            flags.add(Flag.SCHEMA_EVOLUTION)
+        reads_target = ref in source_reads
+        if reads_target:
+            flags.add(Flag.READS_TARGET)
+        if mode == "append":
+            kind = Kind.INSERT_READING_TARGET if reads_target else Kind.BLIND_APPEND
+            region = WHOLE if reads_target else None
+        elif mode == "overwrite":
+            replace_where = opts.get("replacewhere")
+            if replace_where is not None or overwrite_condition is not None:
+                kind = Kind.REPLACE_WHERE
+                cond_text = (
+                    _sql_text(replace_where) if replace_where is not None else self._condition_sql(overwrite_condition, scope)
+                )
+                info = condition_info(cond_text, {ref.name.split(".")[-1]}, True, self.session, ref)
+                predicate_sql, region, params = info.sql, info.region, info.params
+                flags |= info.flags
+                if replace_where is not None:
+                    params = tuple(dict.fromkeys(params + replace_where.params))
+            elif (opts.get("partitionoverwritemode") and opts["partitionoverwritemode"].text.lower() == "dynamic") or (
+                self.session.dynamic_overwrite and opts.get("partitionoverwritemode") is None
+            ):
+                kind, region = Kind.DYNAMIC_OVERWRITE, OPAQUE
+            else:
+                kind = Kind.FULL_OVERWRITE
+                if _true(opts.get("overwriteschema")) or partition_by or cluster_by:
+                    declared = TableDDL(partitioned_by=partition_by, clustered_by=cluster_by)
+        elif mode == "ignore" or mode in ("error", "errorifexists", "default"):
+            kind = Kind.CREATE
+            declared = TableDDL(partitioned_by=partition_by, clustered_by=cluster_by)
+            if mode == "ignore":
+                flags.add(Flag.IF_NOT_EXISTS)
+        else:
+            kind = Kind.BLIND_APPEND
+        txn = opts.get("txnappid")
+        self._emit(
+            node,
+            ref,
+            resolved,
+            kind,
+            scope,
+            flags=flags,
+            predicate_sql=predicate_sql,
+            region=region,
+            params=params,
+            declared=declared,
+            txn_app_id=txn.text if txn else None,
+        )
+
+    def _source_reads(self, steps: list[Step], marker: str, scope: _Scope) -> set[TableRef]:
+        for i, step in enumerate(steps):
+            if step.name == marker and i > 0:
+                return self.reads(steps[i - 1].node, scope)
+        return set()
+
+    def _write_to(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        last = steps[-1]
+        target = self._arg(steps, "writeTo", scope)
+        if target is None:
+            return
+        using = self._arg(steps, "using", scope)
+        if using is not None and using.text.lower() not in ("delta", "") and not using.unknown:
+            return
+        ref, resolved = self._ref(target)
+        opts = self._options(steps, scope)
+        partition_by = self._cols(steps, "partitionedBy", scope)
+        cluster_by = self._cols(steps, "clusterBy", scope)
+        source = self._source_reads(steps, "writeTo", scope)
+        name = last.name
+        if name == "append":
+            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope)
+        elif name == "overwrite":
+            cond = _argument(node, 0, "condition")
+            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, cond)
+        elif name == "overwritePartitions":
+            opts = {**opts, "partitionoverwritemode": Str("dynamic")}
+            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope)
+        elif name in ("create", "createOrReplace", "replace"):
+            kind = Kind.CREATE if name == "create" else Kind.CREATE_OR_REPLACE
+            props = {}
+            for step in steps:
+                if step.name == "tableProperty" and step.call is not None and len(step.call.args) >= 2:
+                    props[self.string(step.call.args[0], scope).text.lower()] = self.string(step.call.args[1], scope).text
+            self._emit(node, ref, resolved, kind, scope, declared=_ddl(partition_by, cluster_by, props))
+
+    def _stream_write(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        if "readStream" in [s.name for s in steps]:
+            start = [s.name for s in steps].index("readStream")
+            source = next((s for s in steps[start:] if s.name in ("table", "load") and s.call is not None), None)
+            if source is not None:
+                end = steps.index(source) + 1
+                self._stream_read(steps[:end], source.call, scope)
+        opts = self._options(steps, scope)
+        checkpoint = opts.get("checkpointlocation")
+        fmt = self._arg(steps, "format", scope)
+        batch = next((s for s in steps if s.name == "foreachBatch" and s.call is not None), None)
+        loc = self._loc(node)
+        flags: set[Flag] = set()
+        if _true(opts.get("mergeschema")) or self.session.auto_merge:
+            flags.add(Flag.SCHEMA_EVOLUTION)
+        common = {"checkpoint": checkpoint.text if checkpoint else None, "stream": loc}
+        if batch is not None:
+            self._emit_intent(
+                Intent(
+                    location=loc,
+                    table=None,
+                    kind=Kind.STREAMING_WRITE,
+                    flags=frozenset({Flag.FOREACH_BATCH_SINK}),
+                    statement=self._excerpt(node),
+                    **common,
+                ),
+                scope,
+            )
+            for fn_name in sorted(self._function_names(batch.call.args[0] if batch.call.args else None)):
+                fn = self.functions.get(fn_name)
+                if fn is not None:
+                    self._function(fn, scope, flags=frozenset({Flag.PER_BATCH}), stream=loc, batch_df=True)
+            return
+        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+            return
+        if steps[-1].name == "toTable":
+            ref, resolved = self._ref(self.string(_argument(node, 0, "tableName"), scope))
+        else:
+            path_node = _argument(node, 0, "path")
+            target = self.string(path_node, scope) if path_node is not None else opts.get("path")
+            if target is None:
+                return
+            ref, resolved = self._ref(target, path=True)
+        mode = self._arg(steps, "outputMode", scope)
+        kind = Kind.FULL_OVERWRITE if mode is not None and mode.text.lower() == "complete" else Kind.STREAMING_WRITE
+        txn = opts.get("txnappid")
+        self._emit(
+            node,
+            ref,
+            resolved,
+            kind,
+            scope,
+            flags=flags,
+            subkind="streaming_complete" if kind == Kind.FULL_OVERWRITE else None,
+            txn_app_id=txn.text if txn else None,
+            **common,
+        )
+
+    def _stream_read(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        fmt = self._arg(steps, "format", scope)
+        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+            return
+        if steps[-1].name == "table":
+            ref, resolved = self._ref(self.string(_argument(node, 0, "tableName"), scope))
+        else:
+            path_node = _argument(node, 0, "path")
+            if path_node is None:
+                return
+            ref, resolved = self._ref(self.string(path_node, scope), path=True)
+        self._emit(node, ref, resolved, Kind.STREAMING_READ, scope)
+
+    def _delta_table(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+        names = [s.name for s in steps]
+        last = steps[-1].name
+        builder = next((n for n in names if n in ("create", "createIfNotExists", "createOrReplace", "replace")), None)
+        if builder is not None and "DeltaTable" in names and last == "execute" and "merge" not in names:
+            self._delta_builder(steps, node, builder, scope)
+            return
+        handle = next((s for s in steps if s.name in ("forName", "forPath") and s.call is not None), None)
+        if handle is None:
+            return
+        target = _argument(handle.call, 1, "tableOrIndentifier" if handle.name == "forName" else "path")
+        if target is None:
+            target = _argument(handle.call, 1, "tableOrIdentifier")
+        ref, resolved = self._ref(self.string(target, scope), path=handle.name == "forPath")
+        alias = self._arg(steps, "alias", scope)
+        alias_name = alias.text.lower() if alias and not alias.unknown else None
+        table_names = {ref.name.split(".")[-1], *([alias_name] if alias_name else [])}
+        if last == "execute" and "merge" in names:
+            merge = next(s for s in steps if s.name == "merge")
+            source = _argument(merge.call, 0, "source")
+            cond = _argument(merge.call, 1, "condition")
+            cond_sql = self._condition_sql(cond, scope)
+            info = condition_info(cond_sql, table_names, False, self.session, ref)
+            flags = set(info.flags)
+            clauses = []
+            for s in steps:
+                if s.name.startswith("whenNotMatchedBySource"):
+                    clauses.append("not_matched_by_source_" + ("delete" if "Delete" in s.name else "update"))
+                    flags.add(Flag.READS_WHOLE_TARGET)
+                elif s.name.startswith("whenNotMatched"):
+                    clauses.append("not_matched_insert")
+                elif s.name.startswith("whenMatched"):
+                    clauses.append("matched_" + ("delete" if "Delete" in s.name else "update"))
+                if s.name.startswith("when") and s.call is not None:
+                    c = _argument(s.call, 0, "condition")
+                    if c is not None and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert") or (
+                        c is not None and not isinstance(c, ast.Dict)
+                    ):
+                        extra = condition_info(self._condition_sql(c, scope), table_names, False, self.session, ref)
+                        flags |= extra.flags - {Flag.OPAQUE_CONDITION}
+            if "withSchemaEvolution" in names or self.session.auto_merge:
+                flags.add(Flag.SCHEMA_EVOLUTION)
+            if ref in self.reads(source, scope):
+                flags.add(Flag.READS_TARGET)
+            region = WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region
+            self._emit(
+                node,
+                ref,
+                resolved,
+                Kind.MERGE,
+                scope,
+                flags=flags,
+                predicate_sql=info.sql,
+                region=region,
+                params=info.params,
+                target_alias=alias_name,
+                merge_clauses=tuple(clauses),
+            )
+        elif last in ("delete", "update", "updateExpr"):
+            cond = _argument(node, 0, "condition")
+            if last != "delete" and cond is not None and isinstance(cond, ast.Dict):
+                cond = None  # update(set=...) with no condition
+            if cond is None:
+                self._emit(node, ref, resolved, Kind.DELETE if last == "delete" else Kind.UPDATE, scope, region=WHOLE)
+                return
+            info = condition_info(self._condition_sql(cond, scope), table_names, True, self.session, ref)
+            self._emit(
+                node,
+                ref,
+                resolved,
+                Kind.DELETE if last == "delete" else Kind.UPDATE,
+                scope,
+                flags=info.flags,
+                predicate_sql=info.sql,
+                region=info.region,
+                params=info.params,
+                target_alias=alias_name,
+            )
+        elif last in ("executeCompaction", "executeZOrderBy"):
+            where = self._arg(steps, "where", scope)
+            info = condition_info(_sql_text(where) if where else "", table_names, True, self.session, ref)
+            zorder = ()
+            if last == "executeZOrderBy":
+                args = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
+                zorder = tuple(self.string(a, scope).text.lower() for a in args)
+            self._emit(
+                node,
+                ref,
+                resolved,
+                Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
+                scope,
+                flags=info.flags,
+                predicate_sql=info.sql,
+                region=info.region,
+                params=info.params,
+                zorder_by=zorder,
+            )
+        elif last == "vacuum":
+            self._emit(node, ref, resolved, Kind.VACUUM, scope)
+        elif last in ("restoreToVersion", "restoreToTimestamp"):
+            self._emit(node, ref, resolved, Kind.RESTORE, scope)
+        elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
+            self._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
+
+    def _delta_builder(self, steps: list[Step], node: ast.Call, builder: str, scope: _Scope) -> None:
+        name = self._arg(steps, "tableName", scope)
+        location = self._arg(steps, "location", scope)
+        if name is not None:
+            ref, resolved = self._ref(name)
+        elif location is not None:
+            ref, resolved = self._ref(location, path=True)
+        else:
+            return
+        identity = []
+        props = {}
+        for step in steps:
+            if step.call is None:
+                continue
+            if step.name == "addColumn":
+                gen = [k for k in step.call.keywords if k.arg in ("generatedAlwaysAs", "generatedByDefaultAs")]
+                if gen and isinstance(gen[0].value, ast.Call) and "Identity" in ast.unparse(gen[0].value.func):
+                    identity.append(self.string(_argument(step.call, 0, "colName"), scope).text.lower())
+            elif step.name == "property" and len(step.call.args) >= 2:
+                props[self.string(step.call.args[0], scope).text.lower()] = self.string(step.call.args[1], scope).text
+        ddl = _ddl(
+            self._cols(steps, "partitionedBy", scope), self._cols(steps, "clusterBy", scope), props, tuple(identity)
+        )
+        kind = Kind.CREATE if builder in ("create", "createIfNotExists") else Kind.CREATE_OR_REPLACE
+        flags = {Flag.IF_NOT_EXISTS} if builder == "createIfNotExists" else set()
+        self._emit(node, ref, resolved, kind, scope, declared=ddl, flags=flags)
+
+    # -- conditions ----------------------------------------------------------------------
+
+    def _condition_sql(self, node: ast.expr | None, scope: _Scope) -> str | None:
+        """A condition given as a SQL string or as a Column expression, as SQL text."""
+        if node is None:
+            return None
+        if isinstance(node, (ast.Constant, ast.JoinedStr, ast.Name)) or (
+            isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod))
+        ):
+            s = self.string(node, scope)
+            if isinstance(node, ast.Name) and not isinstance(scope.env.get(node.id), Str):
+                return None
+            return _sql_text(s)
+        return _column_sql(node, self, scope)
+
+    # -- emitting --------------------------------------------------------------------------
+
+    def _ref(self, target: Str, path: bool = False) -> tuple[TableRef, bool]:
+        if path:
+            text = target.text.rstrip("/")
+            return TableRef("delta:" + text, is_path=True), not target.unknown
+        tpl = apply_templates(target.text)
+        ref, resolved = table_ref(split_name(tpl.text), self.session, tpl)
+        return ref, resolved and not target.unknown and bool(target.text.strip())
+
+    def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: _Scope, **kw) -> None:
+        flags = set(kw.pop("flags", ())) | set(self.session.session_flags())
+        params = tuple(kw.pop("params", ()))
+        loc = self._loc(node)
+        if not resolved:
+            flags.add(Flag.UNRESOLVED)
+            self.diagnostics.append(
+                Diagnostic(
+                    UNRESOLVED_TABLE,
+                    loc,
+                    f"table name `{ref.name}` is dynamic and cannot be resolved statically; "
+                    "this intent is not checked against others",
+                )
+            )
+        table_params = tuple(p[1:-1] for p in _braced(ref.name))
+        intent = Intent(
+            location=loc,
+            table=ref,
+            kind=kind,
+            flags=frozenset(flags),
+            params=tuple(sorted(set(params) | set(table_params))),
+            statement=self._excerpt(node),
+            **kw,
+        )
+        self._emit_intent(intent, scope)
+
+    def _emit_intent(self, intent: Intent, scope: _Scope) -> None:
+        self._add(intent, scope)
+
+    def _add(self, intent: Intent, scope: _Scope) -> None:
+        if scope.flags or scope.stream:
+            intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
+        self.intents.append(intent)
+
+    def _loc(self, node: ast.AST) -> Location:
+        line, col = self._pos(node.lineno, node.col_offset)
+        return Location(self.path, line, col)
+
+    def _pos(self, line: int, col0: int) -> tuple[int, int]:
+        if self.line_map is not None:
+            return self.line_map(line, col0 + 1)
+        return line, col0 + 1
+
+    def _excerpt(self, node: ast.AST) -> str:
+        try:
+            text = " ".join(ast.unparse(node).split())
+        except Exception:  # noqa: BLE001 - an excerpt is cosmetic
+            return ""
+        return text if len(text) <= 160 else text[:157] + "..."
+
+    def _flush_sql(self, before_line: int | None) -> None:
+        """Analyse notebook SQL cells that come before `before_line` (all when None)."""
+        while self.sql_cells and (before_line is None or self.sql_cells[0].line < before_line):
+            cell = self.sql_cells.pop(0)
+            intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map)
+            self.intents.extend(intents)
+            self.diagnostics.extend(diags)
+
+
+def _braced(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\{[^{}]+\}", text)
+
+
+def _true(value: Str | None) -> bool:
+    return value is not None and value.text.strip().lower() == "true"
+
+
+def _argument(call: ast.Call, index: int | None, keyword: str | None) -> ast.expr | None:
+    if keyword is not None:
+        for kw in call.keywords:
+            if kw.arg == keyword:
+                return kw.value
+    if index is not None and index < len(call.args):
+        return call.args[index]
+    return None
+
+
+def _is_argv(node: ast.expr) -> bool:
+    target = node.value if isinstance(node, ast.Subscript) else node
+    return isinstance(target, ast.Attribute) and target.attr == "argv"
+
+
+def _header_exprs(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, (ast.If, ast.While)):
+        return [stmt.test]
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return [stmt.iter]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [item.context_expr for item in stmt.items]
+    return []
+
+
+def _sql_text(value: Str) -> str:
+    """Python-side placeholders are `{name}`; the SQL templating layer reads them."""
+    return value.text
+
+
+def _ddl(
+    partition_by: tuple[str, ...], cluster_by: tuple[str, ...], props: dict[str, str], identity: tuple[str, ...] = ()
+) -> TableDDL:
+    dv = props.get("delta.enabledeletionvectors")
+    iso = props.get("delta.isolationlevel")
+    return TableDDL(
+        partitioned_by=partition_by,
+        clustered_by=cluster_by,
+        deletion_vectors=None if dv is None else dv.lower() == "true",
+        isolation_level=None if iso is None else ("Serializable" if iso.lower() == "serializable" else "WriteSerializable"),
+        identity_columns=identity,
+    )
+
+
+_COMPARE = {ast.Eq: "=", ast.NotEq: "<>", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def _column_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str | None:
+    """Translate a PySpark Column expression (`F.col("d") == "x"`, `&`, `|`, `isin`) to SQL."""
+    if isinstance(node, ast.BoolOp):
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        left = _column_sql(node.left, analyzer, scope)
+        right = _column_sql(node.right, analyzer, scope)
+        if left is None or right is None:
+            return None
+        return f"({left}) {'AND' if isinstance(node.op, ast.BitAnd) else 'OR'} ({right})"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        inner = _column_sql(node.operand, analyzer, scope)
+        return None if inner is None else f"NOT ({inner})"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+        left = _operand_sql(node.left, analyzer, scope)
+        right = _operand_sql(node.comparators[0], analyzer, scope)
+        if left is None or right is None:
+            return None
+        return f"{left} {_COMPARE[type(node.ops[0])]} {right}"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "isin":
+            col = _operand_sql(node.func.value, analyzer, scope)
+            args = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
+            values = [_operand_sql(a, analyzer, scope) for a in args]
+            if col is None or any(v is None for v in values):
+                return None
+            return f"{col} IN ({', '.join(values)})"
+        if node.func.attr == "expr" and node.args:
+            return analyzer.string(node.args[0], scope).text
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "expr" and node.args:
+        return analyzer.string(node.args[0], scope).text
+    return None
+
+
+def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str | None:
+    if isinstance(node, ast.Call):
+        fname = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if fname in ("col", "column") and node.args:
+            return analyzer.string(node.args[0], scope).text
+        if fname == "lit" and node.args:
+            return _operand_sql(node.args[0], analyzer, scope)
+        if fname == "expr" and node.args:
+            return analyzer.string(node.args[0], scope).text
+        return None
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return "'" + node.value.replace("'", "\\'") + "'"
+        if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return repr(node.value)
+        return None
+    if isinstance(node, (ast.Name, ast.JoinedStr)):
+        s = analyzer.string(node, scope)
+        return "'" + s.text + "'"
+    return None
+
+
+def analyze_python(
+    path: str,
+    source: str,
+    session: Session | None = None,
+    sql_cells: list[SqlCell] | None = None,
+    line_map: LineMap | None = None,
+) -> tuple[list[Intent], list[Diagnostic]]:
+    analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map)
+    analyzer.run()
+    return analyzer.intents, analyzer.diagnostics

@@ -1,0 +1,773 @@
+"""SQL front end: Delta SQL statements become write intents.
+
+sqlglot (dialect `databricks`) parses most statements. The ones it does not parse,
+or parses into an opaque `Command` (OPTIMIZE, VACUUM, RESTORE, REORG, CONVERT TO
+DELTA, ALTER ... DROP FEATURE / UNSET TBLPROPERTIES, MERGE WITH SCHEMA EVOLUTION),
+are recognised first by small pattern recognisers ("pre-dispatch"), because
+extending sqlglot's compiled parser by subclassing fails (field notes).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, replace
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from delta_lint.frontend.sqltext import (
+    MARKER,
+    Templated,
+    apply_templates,
+    split_statements,
+    strip_leading_comments,
+)
+from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.predicates import OPAQUE, WHOLE, Region, region_of
+
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+DIALECT = "databricks"
+PARSE_ERROR = "DL000"
+UNRESOLVED_TABLE = "DL001"
+
+
+@dataclass
+class Session:
+    """SQL session state that changes how later statements behave (USE, SET)."""
+
+    catalog: str | None = None
+    schema: str | None = None
+    auto_merge: bool = False
+    row_level_preview: bool = False
+    dynamic_overwrite: bool = False
+
+    def set_conf(self, key: str, value: str) -> None:
+        key = key.strip().strip("`").lower()
+        on = value.strip().strip("'\"").lower()
+        if key == "spark.databricks.delta.schema.automerge.enabled":
+            self.auto_merge = on == "true"
+        elif key == "spark.databricks.delta.rowlevelconcurrencypreview":
+            self.row_level_preview = on == "true"
+        elif key == "spark.sql.sources.partitionoverwritemode":
+            self.dynamic_overwrite = on == "dynamic"
+
+    def use(self, parts: list[str], kind: str | None) -> None:
+        kind = (kind or "").upper()
+        if kind == "CATALOG":
+            self.catalog, self.schema = parts[-1], None
+        elif len(parts) >= 2:
+            self.catalog, self.schema = parts[-2], parts[-1]
+        elif parts:
+            self.schema = parts[-1]
+
+    def session_flags(self) -> frozenset[Flag]:
+        return frozenset({Flag.ROW_LEVEL_PREVIEW}) if self.row_level_preview else frozenset()
+
+
+# ---------------------------------------------------------------------------
+# Table names
+
+_PART = r"(?:`(?:[^`]|``)*`|[\w$]+)"
+TABLE_NAME = rf"(?:{_PART}(?:\s*\.\s*{_PART})*)"
+
+
+def split_name(raw: str) -> list[str]:
+    """`a`.b.`c.d` -> ['a', 'b', 'c.d'] (backticks removed, dots inside them kept)."""
+    return [p[1:-1].replace("``", "`") if p.startswith("`") else p for p in re.findall(_PART, raw)]
+
+
+def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tuple[TableRef, bool]:
+    """Normalise a table name; returns the ref and whether it is resolved.
+
+    ``delta.`/path` `` is a path table; one- and two-part names are qualified with
+    the session's USE catalog/schema. A name whose table part is only a parameter
+    cannot be resolved statically.
+    """
+    parts = [p for p in parts if p != ""]
+    if len(parts) == 2 and parts[0].lower() in ("delta", "parquet") and ("/" in parts[1] or ":" in parts[1]):
+        path = tpl.restore_names(parts[1]) if tpl else parts[1]
+        return TableRef("delta:" + path.rstrip("/"), is_path=True), MARKER.fullmatch(parts[1]) is None
+    resolved = bool(parts) and MARKER.fullmatch(parts[-1]) is None
+    parts = [p.lower() for p in parts]
+    if len(parts) == 1 and session.schema:
+        parts = [session.schema, *parts]
+    if len(parts) == 2 and session.catalog:
+        parts = [session.catalog, *parts]
+    name = ".".join(parts)
+    if tpl:
+        name = tpl.restore_names(name)
+    return TableRef(name), resolved
+
+
+def _sqlglot_table_parts(table: exp.Table) -> list[str]:
+    return [p.name for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
+
+
+# ---------------------------------------------------------------------------
+# Statement analysis
+
+
+@dataclass
+class _Ctx:
+    """Everything one statement's analysis needs."""
+
+    path: str
+    location: Location
+    session: Session
+    tpl: Templated
+    text: str  # the templated statement text
+    extra_params: tuple[str, ...] = ()
+
+    def params(self) -> tuple[str, ...]:
+        used = sorted({self.tpl.names[int(i)] for i in MARKER.findall(self.text)} | set(self.extra_params))
+        return tuple(used)
+
+    def excerpt(self) -> str:
+        one_line = " ".join(self.tpl.restore(self.text).split())
+        return one_line if len(one_line) <= 160 else one_line[:157] + "..."
+
+
+def analyze_sql(
+    script: str,
+    path: str,
+    session: Session,
+    base_line: int = 1,
+    base_col: int = 1,
+    fixed: Location | None = None,
+    extra_params: tuple[str, ...] = (),
+    line_map=None,
+) -> tuple[list[Intent], list[Diagnostic]]:
+    """All intents and diagnostics of a SQL script.
+
+    Locations are the statement's own line in the file (`base_line` is the line of
+    the script's first character); `fixed` pins every intent to one location (SQL
+    built in Python). `line_map(line, col)` maps script positions to file positions
+    (notebook cells).
+    """
+    intents: list[Intent] = []
+    diagnostics: list[Diagnostic] = []
+    for stmt in split_statements(script):
+        if fixed is not None:
+            loc = fixed
+        elif line_map is not None:
+            loc = Location(path, *line_map(stmt.line, stmt.column))
+        else:
+            col = stmt.column + (base_col - 1 if stmt.line == 1 else 0)
+            loc = Location(path, base_line + stmt.line - 1, col)
+        tpl = apply_templates(stmt.text)
+        ctx = _Ctx(path, loc, session, tpl, tpl.text, extra_params)
+        try:
+            found, diags = _statement(ctx)
+        except (ParseError, TokenError) as err:
+            first = str(err).splitlines()[0] if str(err) else type(err).__name__
+            diagnostics.append(
+                Diagnostic(PARSE_ERROR, loc, f"cannot parse statement `{_short(stmt.text)}`: {first}", "error")
+            )
+            continue
+        except RecursionError:
+            diagnostics.append(Diagnostic(PARSE_ERROR, loc, "statement is nested too deeply to parse", "error"))
+            continue
+        intents.extend(found)
+        diagnostics.extend(diags)
+    return intents, diagnostics
+
+
+def _short(text: str) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= 60 else one[:57] + "..."
+
+
+_RX = {
+    "optimize": re.compile(
+        rf"OPTIMIZE\s+(?P<table>{TABLE_NAME})(?:\s+WHERE\s+(?P<where>.*?))?"
+        r"(?:\s+ZORDER\s+BY\s*(?P<z>\(.*\)|[\w`.,\s]+))?\s*$",
+        re.I | re.S,
+    ),
+    "vacuum": re.compile(rf"VACUUM\s+(?P<table>{TABLE_NAME})", re.I | re.S),
+    "restore": re.compile(
+        rf"RESTORE\s+(?:TABLE\s+)?(?P<table>{TABLE_NAME})\s+(?:TO\s+)?(?:VERSION|TIMESTAMP)\s+AS\s+OF\s+\S+",
+        re.I | re.S,
+    ),
+    "reorg": re.compile(
+        rf"REORG\s+TABLE\s+(?P<table>{TABLE_NAME})(?:\s+WHERE\s+(?P<where>.*?))?\s+APPLY\s*\(\s*(?P<apply>PURGE|UPGRADE\s+UNIFORM\s*\(.*\))\s*\)\s*$",
+        re.I | re.S,
+    ),
+    "convert": re.compile(
+        rf"CONVERT\s+TO\s+DELTA\s+(?P<table>{TABLE_NAME})(?:\s+NO\s+STATISTICS)?(?:\s+PARTITIONED\s+BY\s*\((?P<parts>[^)]*)\))?",
+        re.I | re.S,
+    ),
+    "alter": re.compile(rf"ALTER\s+TABLE\s+(?P<table>{TABLE_NAME})\s+(?P<rest>.*)$", re.I | re.S),
+    "merge_evolution": re.compile(r"MERGE\s+WITH\s+SCHEMA\s+EVOLUTION\s+INTO\b", re.I),
+    "set": re.compile(r"SET\s+(?P<key>[\w.`]+)\s*=\s*(?P<value>.*?)\s*$", re.I | re.S),
+    "use": re.compile(rf"USE\s+(?:(?P<kind>CATALOG|SCHEMA|DATABASE)\s+)?(?P<name>{TABLE_NAME})\s*$", re.I | re.S),
+    "clone": re.compile(
+        rf"(?:CREATE\s+(?P<replace>OR\s+REPLACE\s+)?|(?P<replace2>REPLACE\s+))TABLE\s+(?P<exists>IF\s+NOT\s+EXISTS\s+)?(?P<table>{TABLE_NAME})\s+(?:SHALLOW\s+|DEEP\s+)?CLONE\b",
+        re.I | re.S,
+    ),
+    "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
+}
+
+# Statements that never write a Delta table (or that delta-lint does not model).
+_IGNORED = re.compile(
+    r"(SELECT|WITH|SHOW|DESCRIBE|DESC|EXPLAIN|REFRESH|CACHE|UNCACHE|ANALYZE|MSCK|GRANT|REVOKE|DROP|DECLARE|CALL|"
+    r"LIST|GET|PUT|REMOVE|VALUES|FSCK|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|DATABASE|CATALOG|"
+    r"VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|RECIPIENT|USER|GROUP|ROLE))\b",
+    re.I,
+)
+
+# First keywords of the statements the handlers below understand.
+_WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
+
+# Table properties whose change upgrades the protocol (enables a table feature).
+_PROTOCOL_PROPERTIES = re.compile(
+    r"delta\.(feature\..*|minreaderversion|minwriterversion|enabledeletionvectors|enablerowtracking|"
+    r"columnmapping\.mode|enabletypewidening|universalformat\.enabledformats|enableicebergcompatv\d|"
+    r"enablechangedatafeed|checkpointpolicy|enableincommittimestamps|enablevariantshredding)",
+)
+
+
+def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
+    text = strip_leading_comments(ctx.text)
+    if not text:
+        return [], []
+    if m := _RX["set"].match(text):
+        ctx.session.set_conf(m["key"], m["value"])
+        return [], []
+    if m := _RX["use"].match(text):
+        ctx.session.use([p.lower() for p in split_name(m["name"])], m["kind"])
+        return [], []
+    if _IGNORED.match(text):
+        return [], []
+    upper = text[:40].upper()
+    for key in ("optimize", "vacuum", "restore", "reorg", "convert", "clone"):
+        if m := _RX[key].match(text):
+            return getattr(_Recognise, key)(ctx, m)
+    if upper.startswith("REORG") or upper.startswith("RESTORE") or upper.startswith("CONVERT"):
+        raise ParseError(f"unrecognised {upper.split()[0]} statement")
+    first = text.split(None, 1)[0].upper() if text.split() else ""
+    if first not in _WRITE_KEYWORDS:
+        raise ParseError(f"unrecognised statement starting with `{first[:30]}`")
+    if (m := _RX["alter"].match(text)) and re.match(r"(DROP\s+FEATURE|UNSET\s+TBLPROPERTIES)\b", m["rest"], re.I):
+        return _Recognise.alter_command(ctx, m)
+    schema_evolution = False
+    if m := _RX["merge_evolution"].match(text):
+        text = "MERGE INTO" + text[m.end() :]
+        schema_evolution = True
+    if m := _RX["replace_table"].match(text):
+        text = "CREATE OR " + text
+    tree = sqlglot.parse_one(text, read=DIALECT)
+    if isinstance(tree, exp.Command):
+        if m := _RX["alter"].match(text):
+            return _Recognise.alter_command(ctx, m)
+        raise ParseError(f"unsupported {first} syntax")
+    handler = _HANDLERS.get(type(tree))
+    if handler is None:
+        raise ParseError(f"`{first}` statement did not parse as one")
+    if isinstance(tree, exp.Update) and not tree.expressions:
+        raise ParseError("UPDATE without SET assignments")
+    return handler(ctx, tree, schema_evolution)
+
+
+def _intent(ctx: _Ctx, table: TableRef, kind: Kind, resolved: bool, **kw) -> tuple[list[Intent], list[Diagnostic]]:
+    flags = set(kw.pop("flags", ())) | set(ctx.session.session_flags())
+    diags = []
+    if not resolved:
+        flags.add(Flag.UNRESOLVED)
+        diags.append(
+            Diagnostic(
+                UNRESOLVED_TABLE,
+                ctx.location,
+                f"table name `{table.name}` is dynamic and cannot be resolved statically; "
+                "this intent is not checked against others",
+            )
+        )
+    intent = Intent(
+        location=ctx.location,
+        table=table,
+        kind=kind,
+        flags=frozenset(flags),
+        params=ctx.params(),
+        statement=ctx.excerpt(),
+        **kw,
+    )
+    return [intent], diags
+
+
+def _table_of(ctx: _Ctx, node: exp.Expression) -> tuple[TableRef, bool, str | None]:
+    """Target table ref, resolved?, and alias of a statement's `this`."""
+    table = node.find(exp.Table) if not isinstance(node, exp.Table) else node
+    ref, resolved = table_ref(_sqlglot_table_parts(table), ctx.session, ctx.tpl)
+    return ref, resolved, table.alias or None
+
+
+def _param_of(tpl: Templated):
+    def param_of(node: exp.Expression) -> str | None:
+        if isinstance(node, exp.Placeholder):
+            return node.name or None
+        if isinstance(node, exp.Column) and not node.table and MARKER.search(node.name):
+            return tpl.name_of(node.name)
+        if isinstance(node, exp.Literal) and node.is_string and MARKER.search(node.this):
+            return tpl.name_of(node.this)
+        return None
+
+    return param_of
+
+
+def _target_columns(names: set[str], unqualified: bool):
+    """A resolver: which column references denote target columns."""
+
+    def target_col(column: exp.Column) -> str | None:
+        if column.args.get("db") is not None:
+            return None
+        qualifier = column.table.lower() if column.table else ""
+        if (not qualifier and unqualified) or qualifier in names:
+            return column.name.lower()
+        return None
+
+    return target_col
+
+
+def condition_region(ctx: _Ctx, cond: exp.Expression | None, names: set[str], unqualified: bool) -> Region:
+    return region_of(cond, _target_columns(names, unqualified), _param_of(ctx.tpl))
+
+
+_NON_DETERMINISTIC = {"rand", "randn", "random", "uuid", "shuffle", "monotonically_increasing_id", "spark_partition_id"}
+_COMPLEX_FUNCS = {
+    "element_at",
+    "array_contains",
+    "map_keys",
+    "map_values",
+    "size",
+    "cardinality",
+    "exists",
+    "forall",
+    "filter",
+    "transform",
+    "get",
+    "map_contains_key",
+    "arrays_overlap",
+    "get_json_object",
+    "from_json",
+}
+
+
+def condition_flags(cond: exp.Expression | None, aliases: set[str], target: TableRef, ctx: _Ctx) -> set[Flag]:
+    """Flags of a target condition: subqueries, correlation, non-determinism, complex types."""
+    flags: set[Flag] = set()
+    if cond is None:
+        return flags
+    for node in cond.walk():
+        if isinstance(node, (exp.Subquery, exp.Exists, exp.Select)):
+            flags.add(Flag.SUBQUERY)
+        elif isinstance(node, (exp.Rand, exp.Randn, exp.Uuid)):
+            flags.add(Flag.NON_DETERMINISTIC)
+        elif isinstance(node, (exp.Bracket, exp.JSONExtract, exp.Dot)):
+            flags.add(Flag.COMPLEX_TYPE_CONDITION)
+        elif isinstance(node, exp.Func):
+            name = (node.sql_name() if not isinstance(node, exp.Anonymous) else node.name).lower()
+            if name in _NON_DETERMINISTIC:
+                flags.add(Flag.NON_DETERMINISTIC)
+            if name in _COMPLEX_FUNCS or isinstance(node, (exp.ArrayContains, exp.ArraySize)):
+                flags.add(Flag.COMPLEX_TYPE_CONDITION)
+        elif isinstance(node, exp.Column):
+            if node.args.get("db") is not None or (node.table and node.table.lower() not in aliases and not _in_subquery(node)):
+                flags.add(Flag.COMPLEX_TYPE_CONDITION)
+    for select in cond.find_all(exp.Select):
+        inner = {t.alias_or_name.lower() for t in select.find_all(exp.Table)}
+        for column in select.find_all(exp.Column):
+            if column.table and column.table.lower() not in inner:
+                flags.add(Flag.CORRELATED_SUBQUERY)
+        for t in select.find_all(exp.Table):
+            if table_ref(_sqlglot_table_parts(t), ctx.session, ctx.tpl)[0] == target:
+                flags.add(Flag.READS_TARGET)
+    return flags
+
+
+def _in_subquery(node: exp.Expression) -> bool:
+    return node.find_ancestor(exp.Select) is not None
+
+
+def _reads(ctx: _Ctx, query: exp.Expression | None, target: TableRef) -> bool:
+    if query is None:
+        return False
+    for t in query.find_all(exp.Table):
+        if table_ref(_sqlglot_table_parts(t), ctx.session, ctx.tpl)[0] == target:
+            return True
+    return False
+
+
+def _predicate_sql(ctx: _Ctx, cond: exp.Expression | None) -> str | None:
+    if cond is None:
+        return None
+    return ctx.tpl.restore(cond.sql(dialect=DIALECT))
+
+
+def _parse_condition(ctx: _Ctx, text: str | None) -> exp.Expression | None:
+    if not text or not text.strip():
+        return None
+    return sqlglot.parse_one(f"SELECT 1 WHERE {text}", read=DIALECT).args["where"].this
+
+
+def _partition_condition(partition: exp.Partition | None) -> tuple[exp.Expression | None, bool]:
+    """`PARTITION (a = 1, b)` -> (`a = 1`, static?) — only the static parts constrain."""
+    if partition is None:
+        return None, False
+    terms = [e for e in partition.expressions if isinstance(e, exp.EQ)]
+    if not terms:
+        return None, False
+    cond = terms[0]
+    for term in terms[1:]:
+        cond = exp.and_(cond, term)
+    return cond, True
+
+
+# --- handlers for sqlglot trees ------------------------------------------------
+
+
+def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
+    target = tree.this
+    table = target.this if isinstance(target, exp.Schema) else target
+    if not isinstance(table, exp.Table):
+        return [], []
+    ref, resolved, alias = _table_of(ctx, table)
+    names = {ref.name.split(".")[-1], *([alias.lower()] if alias else [])}
+    query = tree.expression
+    flags: set[Flag] = set()
+    if evolution or ctx.session.auto_merge:
+        flags.add(Flag.SCHEMA_EVOLUTION)
+    partition = next((p for p in (table.args.get("partition"), tree.args.get("partition")) if isinstance(p, exp.Partition)), None)
+    part_cond, static = _partition_condition(partition)
+    where = tree.args.get("where")
+    if isinstance(where, exp.Where):
+        where = where.this
+    reads = _reads(ctx, query, ref) or (where is not None and _reads(ctx, where, ref))
+    if reads:
+        flags.add(Flag.READS_TARGET)
+    if static:
+        flags.add(Flag.STATIC_PARTITION)
+    overwrite = bool(tree.args.get("overwrite"))
+    if where is not None:
+        kind, cond = Kind.REPLACE_WHERE, where
+        flags |= condition_flags(where, names, ref, ctx)
+    elif overwrite and static:
+        kind, cond = Kind.REPLACE_WHERE, part_cond
+    elif overwrite and (ctx.session.dynamic_overwrite or (partition is not None and not static)):
+        kind, cond = Kind.DYNAMIC_OVERWRITE, None
+    elif overwrite:
+        kind, cond = Kind.FULL_OVERWRITE, None
+    else:
+        kind = Kind.INSERT_READING_TARGET if reads else Kind.BLIND_APPEND
+        cond = part_cond
+    if kind == Kind.DYNAMIC_OVERWRITE:
+        region = Region(((),), opaque=True)
+    else:
+        region = condition_region(ctx, cond, names, True)
+    if kind == Kind.INSERT_READING_TARGET:
+        region = WHOLE  # what it reads of the target cannot be bounded from here
+    return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+
+
+def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):
+    ref, resolved, alias = _table_of(ctx, tree.this)
+    names = {ref.name.split(".")[-1], *([alias.lower()] if alias else [])}
+    on = tree.args.get("on")
+    clauses = []
+    flags: set[Flag] = set()
+    whens = tree.args.get("whens")
+    for when in whens.expressions if whens else []:
+        then = when.args.get("then")
+        action = "insert" if isinstance(then, exp.Insert) else "update" if isinstance(then, exp.Update) else "delete"
+        if when.args.get("source"):
+            clauses.append(f"not_matched_by_source_{action}")
+            flags.add(Flag.READS_WHOLE_TARGET)
+        elif when.args.get("matched"):
+            clauses.append(f"matched_{action}")
+        else:
+            clauses.append(f"not_matched_{action}")
+        flags |= condition_flags(when.args.get("condition"), names | _source_aliases(tree), ref, ctx)
+    if evolution or ctx.session.auto_merge:
+        flags.add(Flag.SCHEMA_EVOLUTION)
+    flags |= condition_flags(on, names | _source_aliases(tree), ref, ctx)
+    if _reads(ctx, tree.args.get("using"), ref):
+        flags.add(Flag.READS_TARGET)
+    region = WHOLE if Flag.READS_WHOLE_TARGET in flags else condition_region(ctx, on, names, False)
+    return _intent(
+        ctx,
+        ref,
+        Kind.MERGE,
+        resolved,
+        flags=flags,
+        predicate_sql=_predicate_sql(ctx, on),
+        region=region,
+        target_alias=alias.lower() if alias else None,
+        merge_clauses=tuple(clauses),
+    )
+
+
+def _source_aliases(tree: exp.Merge) -> set[str]:
+    using = tree.args.get("using")
+    if using is None:
+        return set()
+    return {using.alias_or_name.lower()} if using.alias_or_name else set()
+
+
+def _update_or_delete(ctx: _Ctx, tree: exp.Expression, evolution: bool):
+    ref, resolved, alias = _table_of(ctx, tree.this)
+    names = {ref.name.split(".")[-1], *([alias.lower()] if alias else [])}
+    where = tree.args.get("where")
+    cond = where.this if isinstance(where, exp.Where) else None
+    flags = condition_flags(cond, names, ref, ctx)
+    kind = Kind.UPDATE if isinstance(tree, exp.Update) else Kind.DELETE
+    return _intent(
+        ctx,
+        ref,
+        kind,
+        resolved,
+        flags=flags,
+        predicate_sql=_predicate_sql(ctx, cond),
+        region=condition_region(ctx, cond, names, True),
+        target_alias=alias.lower() if alias else None,
+    )
+
+
+def _truncate(ctx: _Ctx, tree: exp.TruncateTable, evolution: bool):
+    out, diags = [], []
+    for table in tree.expressions:
+        ref, resolved, _ = _table_of(ctx, table)
+        i, d = _intent(ctx, ref, Kind.TRUNCATE, resolved)
+        out += i
+        diags += d
+    return out, diags
+
+
+def _copy(ctx: _Ctx, tree: exp.Copy, evolution: bool):
+    ref, resolved, _ = _table_of(ctx, tree.this)
+    flags = set()
+    if "'mergeschema' = 'true'" in tree.sql(dialect=DIALECT).lower().replace('"', "'"):
+        flags.add(Flag.SCHEMA_EVOLUTION)
+    return _intent(ctx, ref, Kind.COPY_INTO, resolved, flags=flags)
+
+
+def _create(ctx: _Ctx, tree: exp.Create, evolution: bool):
+    if (tree.args.get("kind") or "").upper() != "TABLE":
+        return [], []
+    target = tree.this
+    table = target.this if isinstance(target, exp.Schema) else target
+    ref, resolved, _ = _table_of(ctx, table)
+    props = tree.args.get("properties")
+    partitioned: list[str] = []
+    clustered: list[str] = []
+    dv = None
+    isolation = None
+    fmt = None
+    for prop in props.expressions if props else []:
+        if isinstance(prop, exp.PartitionedByProperty):
+            partitioned = [e.name.lower() for e in prop.this.expressions] if isinstance(prop.this, exp.Schema) else []
+        elif isinstance(prop, exp.ClusterProperty):
+            clustered = [e.name.lower() for e in prop.expressions]
+        elif isinstance(prop, exp.FileFormatProperty):
+            fmt = prop.name.lower()
+        elif isinstance(prop, exp.Property):
+            key = prop.name.lower()
+            value = prop.args["value"].name.lower() if prop.args.get("value") is not None else ""
+            if key == "delta.enabledeletionvectors":
+                dv = value == "true"
+            elif key == "delta.isolationlevel":
+                isolation = "Serializable" if value == "serializable" else "WriteSerializable"
+    if fmt not in (None, "delta"):
+        return [], []
+    identity = []
+    if isinstance(target, exp.Schema):
+        for col in target.expressions:
+            if isinstance(col, exp.ColumnDef) and any(
+                isinstance(c.args.get("kind"), exp.GeneratedAsIdentityColumnConstraint)
+                for c in col.args.get("constraints") or []
+            ):
+                identity.append(col.name.lower())
+    ddl = TableDDL(tuple(partitioned), tuple(clustered), dv, isolation, tuple(identity))
+    flags = set()
+    if tree.args.get("exists"):
+        flags.add(Flag.IF_NOT_EXISTS)
+    if _reads(ctx, tree.expression, ref):
+        flags.add(Flag.READS_TARGET)
+    kind = Kind.CREATE_OR_REPLACE if tree.args.get("replace") else Kind.CREATE
+    return _intent(ctx, ref, kind, resolved, flags=flags, declared=ddl, subkind="ctas" if tree.expression else None)
+
+
+def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
+    if (tree.args.get("kind") or "").upper() != "TABLE":
+        return [], []
+    ref, resolved, _ = _table_of(ctx, tree.this)
+    kind, subkind = Kind.METADATA_CHANGE, "alter"
+    for action in tree.args.get("actions") or []:
+        if isinstance(action, exp.AlterSet):
+            subkind = "set_tblproperties"
+            for prop in action.find_all(exp.Property):
+                key = prop.this.sql().strip("'\"`").lower() if prop.this is not None else ""
+                if _PROTOCOL_PROPERTIES.fullmatch(key):
+                    kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
+        elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
+            subkind = "add_columns"
+        elif isinstance(action, exp.Drop):
+            subkind = "drop_columns"
+        elif isinstance(action, exp.RenameColumn):
+            subkind = "rename_column"
+        elif isinstance(action, exp.AlterColumn):
+            subkind = "alter_column"
+        elif isinstance(action, exp.ClusterProperty):
+            subkind = "cluster_by"
+        elif isinstance(action, exp.AddConstraint):
+            subkind = "add_constraint"
+        elif isinstance(action, exp.AlterRename):
+            subkind = "rename_table"
+    return _intent(ctx, ref, kind, resolved, subkind=subkind)
+
+
+def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
+    if (tree.args.get("kind") or "").upper() != "TABLE":
+        return [], []
+    ref, resolved, _ = _table_of(ctx, tree.this)
+    return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind="comment")
+
+
+_HANDLERS = {
+    exp.Insert: _insert,
+    exp.Merge: _merge,
+    exp.Update: _update_or_delete,
+    exp.Delete: _update_or_delete,
+    exp.TruncateTable: _truncate,
+    exp.Copy: _copy,
+    exp.Create: _create,
+    exp.Alter: _alter,
+    exp.Comment: _comment,
+}
+
+
+class _Recognise:
+    """Recognisers for statements sqlglot does not parse into a usable tree."""
+
+    @staticmethod
+    def _ref(ctx: _Ctx, m: re.Match) -> tuple[TableRef, bool]:
+        return table_ref(split_name(m["table"]), ctx.session, ctx.tpl)
+
+    @staticmethod
+    def optimize(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        cond = _parse_condition(ctx, m["where"])
+        names = {ref.name.split(".")[-1]}
+        zorder = tuple(c.strip().strip("`").lower() for c in (m["z"] or "").strip("() ").split(",") if c.strip())
+        return _intent(
+            ctx,
+            ref,
+            Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
+            resolved,
+            predicate_sql=_predicate_sql(ctx, cond),
+            region=condition_region(ctx, cond, names, True),
+            zorder_by=zorder,
+            flags=condition_flags(cond, names, ref, ctx),
+        )
+
+    @staticmethod
+    def vacuum(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        return _intent(ctx, ref, Kind.VACUUM, resolved)
+
+    @staticmethod
+    def restore(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        return _intent(ctx, ref, Kind.RESTORE, resolved)
+
+    @staticmethod
+    def reorg(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        if m["apply"].upper().startswith("PURGE"):
+            cond = _parse_condition(ctx, m["where"])
+            names = {ref.name.split(".")[-1]}
+            return _intent(
+                ctx,
+                ref,
+                Kind.REORG_PURGE,
+                resolved,
+                predicate_sql=_predicate_sql(ctx, cond),
+                region=condition_region(ctx, cond, names, True),
+            )
+        return _intent(ctx, ref, Kind.PROTOCOL_CHANGE, resolved, subkind="reorg_upgrade_uniform")
+
+    @staticmethod
+    def convert(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        parts = tuple(p.split()[0].strip("`").lower() for p in (m["parts"] or "").split(",") if p.strip())
+        return _intent(ctx, ref, Kind.CREATE, resolved, subkind="convert_to_delta", declared=TableDDL(partitioned_by=parts))
+
+    @staticmethod
+    def clone(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        kind = Kind.CREATE_OR_REPLACE if (m["replace"] or m["replace2"]) else Kind.CREATE
+        flags = {Flag.IF_NOT_EXISTS} if m["exists"] else set()
+        return _intent(ctx, ref, kind, resolved, subkind="clone", flags=flags)
+
+    @staticmethod
+    def alter_command(ctx: _Ctx, m: re.Match):
+        ref, resolved = _Recognise._ref(ctx, m)
+        rest = " ".join(m["rest"].split()).upper()
+        if rest.startswith("DROP FEATURE"):
+            return _intent(ctx, ref, Kind.PROTOCOL_CHANGE, resolved, subkind="drop_feature")
+        if rest.startswith("UNSET TBLPROPERTIES"):
+            return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind="unset_tblproperties")
+        words = rest.split()
+        sub = "_".join(words[:2]).lower() if words else "alter"
+        return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind=sub)
+
+
+def read_tables(sql_text: str, session: Session) -> set[TableRef]:
+    """Tables a query reads (for DataFrames built with `spark.sql`)."""
+    tpl = apply_templates(sql_text)
+    try:
+        tree = sqlglot.parse_one(tpl.text, read=DIALECT)
+    except (ParseError, TokenError, RecursionError):
+        return set()
+    if tree is None:
+        return set()
+    return {table_ref(_sqlglot_table_parts(t), session, tpl)[0] for t in tree.find_all(exp.Table)}
+
+
+def with_location(intent: Intent, location: Location) -> Intent:
+    return replace(intent, location=location)
+
+
+@dataclass(frozen=True)
+class ConditionInfo:
+    sql: str | None
+    region: Region
+    flags: frozenset[Flag]
+    params: tuple[str, ...]
+
+
+def condition_info(
+    text: str | None, names: set[str], unqualified: bool, session: Session, target: TableRef
+) -> ConditionInfo:
+    """Read a target condition given as SQL text (DeltaTable API, replaceWhere).
+
+    `None` means the condition exists but could not be read statically: nothing
+    can be proven about it.
+    """
+    if text is None:
+        return ConditionInfo(None, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ())
+    if not text.strip():
+        return ConditionInfo(None, WHOLE, frozenset(), ())
+    tpl = apply_templates(text)
+    ctx = _Ctx("", Location("", 0, 0), session, tpl, tpl.text)
+    try:
+        cond = _parse_condition(ctx, tpl.text)
+    except (ParseError, TokenError, RecursionError):
+        return ConditionInfo(text, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ctx.params())
+    names = {n.lower() for n in names}
+    return ConditionInfo(
+        _predicate_sql(ctx, cond),
+        condition_region(ctx, cond, names, unqualified),
+        frozenset(condition_flags(cond, names, target, ctx)),
+        ctx.params(),
+    )

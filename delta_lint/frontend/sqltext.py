@@ -1,0 +1,212 @@
+"""Lexical helpers for SQL text: statement splitting and templating placeholders.
+
+sqlglot raises on the first bad statement of a script and silently builds wrong
+trees from templated SQL (field notes), so scripts are split here, and every
+template is replaced by an identifier-shaped marker before parsing. Markers are
+valid in identifier, value and string positions alike, and are mapped back to the
+parameter names afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from delta_lint.predicates import param_name
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    offset: int  # character offset of the first token in the script
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+def split_statements(script: str) -> list[Statement]:
+    """Split a script on `;` outside strings, quoted identifiers and comments."""
+    out: list[Statement] = []
+    n = len(script)
+    i = 0
+    start = None  # offset of the first token of the current statement
+    line = 1
+    line_start = 0
+    start_pos = (1, 1)
+
+    def flush(end: int) -> None:
+        nonlocal start
+        if start is not None:
+            text = script[start:end].strip()
+            if text:
+                out.append(Statement(text, start, *start_pos))
+        start = None
+
+    while i < n:
+        ch = script[i]
+        if ch == "\n":
+            line += 1
+            line_start = i + 1
+            i += 1
+            continue
+        if ch in " \t\r\f\v":
+            i += 1
+            continue
+        if script.startswith("--", i):
+            j = script.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if script.startswith("/*", i):
+            j = script.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            line += script.count("\n", i, j)
+            k = script.rfind("\n", i, j)
+            if k >= 0:
+                line_start = k + 1
+            i = j
+            continue
+        if ch == ";":
+            flush(i)
+            i += 1
+            continue
+        if start is None:
+            start = i
+            start_pos = (line, i - line_start + 1)
+        if ch in "'\"`":
+            j = _end_of_quoted(script, i)
+            line += script.count("\n", i, j)
+            k = script.rfind("\n", i, j)
+            if k >= 0:
+                line_start = k + 1
+            i = j
+            continue
+        if script.startswith("$$", i):
+            j = script.find("$$", i + 2)
+            j = n if j < 0 else j + 2
+            line += script.count("\n", i, j)
+            k = script.rfind("\n", i, j)
+            if k >= 0:
+                line_start = k + 1
+            i = j
+            continue
+        i += 1
+    flush(n)
+    return out
+
+
+def _end_of_quoted(text: str, i: int) -> int:
+    """Offset just past the quoted token starting at `i` (backslash escapes and doubled quotes)."""
+    quote = text[i]
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == "\\" and quote != "`":
+            j += 2
+            continue
+        if c == quote:
+            if j + 1 < n and text[j + 1] == quote:
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return n
+
+
+# Template forms, most specific first. Each yields the parameter's display name.
+_TEMPLATES = [
+    (re.compile(r"\{\{\s*(.+?)\s*\}\}", re.S), "{{{{ {} }}}}"),
+    (re.compile(r"\$\{\s*([A-Za-z_][\w.\-]*)\s*\}"), "${{{}}}"),
+    (re.compile(r"%\(([A-Za-z_]\w*)\)s"), "%({})s"),
+    (re.compile(r"\{\s*([A-Za-z_][\w.]*(?:\[[^\]{}]*\])?|\d*)\s*(?:![rsa])?(?::[^{}]*)?\}"), "{{{}}}"),
+]
+_JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
+_COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
+_IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
+_IDENTIFIER_LIT = re.compile(r"IDENTIFIER\s*\(\s*'([\w.`]+)'\s*\)", re.I)
+MARKER = re.compile(r"__dlp(\d+)__")
+
+
+@dataclass
+class Templated:
+    """A statement with its templates replaced by markers."""
+
+    text: str
+    names: list[str] = field(default_factory=list)  # marker index -> parameter name
+    shown: list[str] = field(default_factory=list)  # marker index -> original template text
+
+    def name_of(self, marker_text: str) -> str | None:
+        """The parameter a whole token stands for; composite tokens keep their shape."""
+        m = MARKER.fullmatch(marker_text)
+        if m:
+            return self.names[int(m.group(1))]
+        if MARKER.search(marker_text):
+            return self.restore(marker_text)
+        return None
+
+    def restore(self, text: str) -> str:
+        """Put the original template text back in place of markers."""
+        return MARKER.sub(lambda m: self.shown[int(m.group(1))], text)
+
+    def restore_names(self, text: str) -> str:
+        return MARKER.sub(lambda m: "{" + self.names[int(m.group(1))] + "}", text)
+
+
+def apply_templates(text: str) -> Templated:
+    """Replace `{x}`, `{{x}}`, `${x}`, `%(x)s`, `:x` and `IDENTIFIER(...)` by markers."""
+    t = Templated(text)
+
+    def add(name: str, shown: str) -> str:
+        t.names.append(param_name(name) if not name.isdigit() and name else f"arg{name or len(t.names)}")
+        t.shown.append(shown)
+        return f"__dlp{len(t.names) - 1}__"
+
+    out = _JINJA_BLOCK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for pattern, _shape in _TEMPLATES:
+        out = pattern.sub(lambda m: add(m.group(1), m.group(0)), out)
+    out = _replace_outside_strings(out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1)))
+    out = _IDENTIFIER_FN.sub(lambda m: m.group(1), out)
+    out = _IDENTIFIER_LIT.sub(lambda m: m.group(1), out)
+    t.text = out
+    return t
+
+
+def _replace_outside_strings(text: str, pattern: re.Pattern, repl) -> str:
+    """Apply `pattern` only to the parts of `text` outside quotes and comments."""
+    if ":" not in text:
+        return text
+    pieces = []
+    i = 0
+    seg_start = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            pieces.append(pattern.sub(repl, text[seg_start:i]))
+            j = _end_of_quoted(text, i)
+            pieces.append(text[i:j])
+            i = seg_start = j
+            continue
+        if text.startswith("--", i):
+            pieces.append(pattern.sub(repl, text[seg_start:i]))
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            pieces.append(text[i:j])
+            i = seg_start = j
+            continue
+        i += 1
+    pieces.append(pattern.sub(repl, text[seg_start:]))
+    return "".join(pieces)
+
+
+def strip_leading_comments(text: str) -> str:
+    """The statement without leading comments (for keyword dispatch)."""
+    while True:
+        text = text.lstrip()
+        if text.startswith("--"):
+            j = text.find("\n")
+            text = "" if j < 0 else text[j + 1 :]
+        elif text.startswith("/*"):
+            j = text.find("*/")
+            text = "" if j < 0 else text[j + 2 :]
+        else:
+            return text

@@ -1,0 +1,221 @@
+"""The values that flow between stages: intents, diagnostics, table settings, findings.
+
+Every front end produces the same `Intent`, whatever the source language, so the
+engine never needs to know whether a write came from SQL, PySpark or a notebook.
+All values are frozen so a stage cannot change what an earlier stage produced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from delta_lint.predicates import Region
+
+
+class OpClass(str, Enum):
+    """The operation classes of the conflict matrices (spec section 2), plus the
+    classes the matrices do not cover but other rules do."""
+
+    INSERT = "INSERT"
+    DML = "UPDATE/DELETE/MERGE"
+    OPTIMIZE = "OPTIMIZE"
+    METADATA = "metadata change"
+    PROTOCOL = "protocol change"
+    CREATE = "create"
+    READ = "streaming read"
+    NONE = "no conflict class"
+
+
+class Kind(str, Enum):
+    """The finer operation kinds users see in `delta-lint intents`."""
+
+    BLIND_APPEND = "blind_append"
+    INSERT_READING_TARGET = "insert_reading_target"
+    REPLACE_WHERE = "replace_where"
+    DYNAMIC_OVERWRITE = "dynamic_partition_overwrite"
+    FULL_OVERWRITE = "full_overwrite"
+    UPDATE = "update"
+    DELETE = "delete"
+    MERGE = "merge"
+    OPTIMIZE = "optimize"
+    OPTIMIZE_ZORDER = "optimize_zorder"
+    REORG_PURGE = "reorg_purge"
+    METADATA_CHANGE = "metadata_change"
+    PROTOCOL_CHANGE = "protocol_change"
+    CREATE = "create"
+    CREATE_OR_REPLACE = "create_or_replace"
+    STREAMING_WRITE = "streaming_write"
+    STREAMING_READ = "streaming_read"
+    VACUUM = "vacuum"
+    RESTORE = "restore"
+    TRUNCATE = "truncate"
+    COPY_INTO = "copy_into"
+
+
+# The spec class each kind belongs to when no flag moves it (schema evolution
+# moves any write into the metadata class; see `Intent.op_class`).
+KIND_CLASS: dict[Kind, OpClass] = {
+    Kind.BLIND_APPEND: OpClass.INSERT,
+    Kind.COPY_INTO: OpClass.INSERT,
+    Kind.STREAMING_WRITE: OpClass.INSERT,
+    Kind.INSERT_READING_TARGET: OpClass.DML,
+    Kind.REPLACE_WHERE: OpClass.DML,
+    Kind.DYNAMIC_OVERWRITE: OpClass.DML,
+    Kind.FULL_OVERWRITE: OpClass.DML,
+    Kind.UPDATE: OpClass.DML,
+    Kind.DELETE: OpClass.DML,
+    Kind.MERGE: OpClass.DML,
+    Kind.RESTORE: OpClass.DML,
+    Kind.TRUNCATE: OpClass.DML,
+    Kind.OPTIMIZE: OpClass.OPTIMIZE,
+    Kind.OPTIMIZE_ZORDER: OpClass.OPTIMIZE,
+    Kind.REORG_PURGE: OpClass.OPTIMIZE,
+    Kind.METADATA_CHANGE: OpClass.METADATA,
+    Kind.CREATE_OR_REPLACE: OpClass.METADATA,
+    Kind.PROTOCOL_CHANGE: OpClass.PROTOCOL,
+    Kind.CREATE: OpClass.CREATE,
+    Kind.STREAMING_READ: OpClass.READ,
+    Kind.VACUUM: OpClass.NONE,
+}
+
+# Kinds that insert new rows (they advance an identity column's high watermark).
+ROW_INSERTING_KINDS = frozenset(
+    {
+        Kind.BLIND_APPEND,
+        Kind.COPY_INTO,
+        Kind.STREAMING_WRITE,
+        Kind.INSERT_READING_TARGET,
+        Kind.REPLACE_WHERE,
+        Kind.DYNAMIC_OVERWRITE,
+        Kind.FULL_OVERWRITE,
+        Kind.CREATE_OR_REPLACE,
+    }
+)
+
+
+class Flag(str, Enum):
+    """Facts about an intent that change its verdict."""
+
+    READS_TARGET = "reads_target"
+    SCHEMA_EVOLUTION = "schema_evolution"
+    NON_DETERMINISTIC = "non_deterministic"
+    SUBQUERY = "subquery"
+    CORRELATED_SUBQUERY = "correlated_subquery"
+    COMPLEX_TYPE_CONDITION = "complex_type_condition"
+    READS_WHOLE_TARGET = "reads_whole_target"  # MERGE ... WHEN NOT MATCHED BY SOURCE
+    STATIC_PARTITION = "static_partition"
+    PER_BATCH = "per_batch"  # runs in a foreachBatch body, once per micro-batch
+    IF_NOT_EXISTS = "if_not_exists"
+    ROW_LEVEL_PREVIEW = "row_level_preview"  # rowLevelConcurrencyPreview set in the session
+    OPAQUE_CONDITION = "opaque_condition"  # a condition the front end could not read
+    UNRESOLVED = "unresolved"  # the table name could not be resolved statically
+    FOREACH_BATCH_SINK = "foreach_batch_sink"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column}
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A normalised table identity: lower-cased dotted name, or `delta:` + path."""
+
+    name: str
+    is_path: bool = False
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One write (or streaming read) the job code will perform."""
+
+    location: Location
+    table: TableRef | None
+    kind: Kind
+    flags: frozenset[Flag] = frozenset()
+    predicate_sql: str | None = None  # the target condition as written (normalised SQL)
+    region: Region | None = None  # the condition as per-column constraints; None = whole table
+    target_alias: str | None = None
+    params: tuple[str, ...] = ()
+    subkind: str | None = None  # e.g. metadata change: add_columns, set_tblproperties
+    zorder_by: tuple[str, ...] = ()
+    merge_clauses: tuple[str, ...] = ()
+    checkpoint: str | None = None
+    txn_app_id: str | None = None
+    stream: Location | None = None  # the streaming query this intent belongs to
+    declared: TableDDL | None = None  # settings a CREATE statement declares
+    statement: str = ""  # a short excerpt of the source, for messages
+    job: str = ""  # filled by the schedule stage; the file path until configured
+
+    @property
+    def op_class(self) -> OpClass:
+        if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (
+            Kind.PROTOCOL_CHANGE,
+            Kind.CREATE,
+        ):
+            return OpClass.METADATA
+        return KIND_CLASS[self.kind]
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.location.path,
+            "line": self.location.line,
+            "column": self.location.column,
+            "table": self.table.name if self.table else None,
+            "kind": self.kind.value,
+            "class": self.op_class.value,
+            "subkind": self.subkind,
+            "predicate": self.predicate_sql,
+            "target_alias": self.target_alias,
+            "parameters": list(self.params),
+            "flags": sorted(f.value for f in self.flags),
+            "zorder_by": list(self.zorder_by),
+            "merge_clauses": list(self.merge_clauses),
+            "checkpoint": self.checkpoint,
+            "txn_app_id": self.txn_app_id,
+            "stream": self.stream.to_json() if self.stream else None,
+        }
+
+
+@dataclass(frozen=True)
+class TableDDL:
+    """Table settings a CREATE statement in the workload declares."""
+
+    partitioned_by: tuple[str, ...] = ()
+    clustered_by: tuple[str, ...] = ()
+    deletion_vectors: bool | None = None
+    isolation_level: str | None = None
+    identity_columns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem reading the input (not a predicted conflict)."""
+
+    rule: str
+    location: Location
+    message: str
+    severity: str = "warning"
+
+
+@dataclass
+class FileResult:
+    """What the front ends learned from one file."""
+
+    path: str
+    intents: list[Intent] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
+    suppressions: list[tuple[int, frozenset[str]]] = field(default_factory=list)

@@ -1,0 +1,365 @@
+"""Target predicates as per-column constraints, and proofs of (dis)jointness.
+
+sqlglot's `simplify` will not decide disjointness of partition predicates (NULL
+semantics), so a condition is normalised here to disjunctive normal form over the
+*target* columns, each conjunct mapping a column to a set of values or a range.
+Atoms the analysis cannot read become TRUE: the region only grows, so a
+"disjoint" verdict stays sound.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+MAX_CONJUNCTS = 64  # DNF expansion cap; beyond it the region is "whole table"
+
+# A parameter value is ("param", name); a literal is ("lit", value).
+Value = tuple[str, object]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """Values one column may take: a finite set, or a range (bounds are literals)."""
+
+    values: frozenset[Value] | None = None
+    low: object = None
+    low_inclusive: bool = True
+    high: object = None
+    high_inclusive: bool = True
+
+
+# One conjunct: sorted (column, constraint) pairs. A region is a tuple of conjuncts
+# (their union). A conjunct with no constraints covers the whole table.
+Conjunct = tuple[tuple[str, Constraint], ...]
+
+
+@dataclass(frozen=True)
+class Region:
+    conjuncts: tuple[Conjunct, ...]
+    opaque: bool = False  # the condition could not be read: nothing can be proven
+
+    def restrict(self, columns: frozenset[str]) -> Region:
+        return Region(
+            tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
+            self.opaque,
+        )
+
+    def is_whole(self) -> bool:
+        """True when some conjunct constrains nothing (covers every row)."""
+        return not self.opaque and any(not conj for conj in self.conjuncts)
+
+    def columns(self) -> frozenset[str]:
+        return frozenset(c for conj in self.conjuncts for c, _ in conj)
+
+
+WHOLE = Region(((),))
+OPAQUE = Region(((),), opaque=True)
+
+
+class Overlap(str, Enum):
+    DISJOINT = "disjoint"
+    OVERLAP = "overlap"
+    UNKNOWN = "unknown"
+
+
+# ---------------------------------------------------------------------------
+# Building regions from sqlglot expressions
+
+
+def region_of(condition, is_target_column, param_of) -> Region:
+    """The region a condition selects on the target.
+
+    `is_target_column(column_expr) -> str | None` names the target column a column
+    reference denotes (None for source columns); `param_of(expr) -> str | None`
+    names the parameter an expression stands for (templating markers, :x).
+    """
+    if condition is None:
+        return WHOLE
+    dnf = _dnf(condition, is_target_column, param_of)
+    if dnf is None or len(dnf) > MAX_CONJUNCTS:
+        return WHOLE
+    return Region(tuple(tuple(sorted(conj.items())) for conj in dnf))
+
+
+def _dnf(node, target_col, param_of) -> list[dict[str, Constraint]] | None:
+    from sqlglot import exp
+
+    if isinstance(node, exp.Paren):
+        return _dnf(node.this, target_col, param_of)
+    if isinstance(node, exp.And):
+        left = _dnf(node.this, target_col, param_of)
+        right = _dnf(node.expression, target_col, param_of)
+        if left is None or right is None or len(left) * len(right) > MAX_CONJUNCTS:
+            return None
+        out = []
+        for a in left:
+            for b in right:
+                merged = _merge_conjuncts(a, b)
+                if merged is not None:
+                    out.append(merged)
+        return out
+    if isinstance(node, exp.Or):
+        left = _dnf(node.this, target_col, param_of)
+        right = _dnf(node.expression, target_col, param_of)
+        if left is None or right is None:
+            return None
+        return left + right
+    atom = _atom(node, target_col, param_of)
+    return [atom] if atom is not None else [{}]
+
+
+def _merge_conjuncts(a: dict, b: dict) -> dict | None:
+    """AND of two conjuncts; None when provably empty."""
+    out = dict(a)
+    for col, k in b.items():
+        if col in out:
+            both = _intersect(out[col], k)
+            if both is None:
+                return None
+            out[col] = both
+        else:
+            out[col] = k
+    return out
+
+
+def _intersect(a: Constraint, b: Constraint) -> Constraint | None:
+    """Both constraints at once, kept conservative; None when provably empty."""
+    if a.values is not None and b.values is not None:
+        same = a.values & b.values
+        params = {v for v in a.values | b.values if v[0] == "param"}
+        if not same and not params:
+            return None
+        return Constraint(values=frozenset(same | params))
+    if a.values is not None or b.values is not None:
+        vals, rng = (a, b) if a.values is not None else (b, a)
+        kept = frozenset(v for v in vals.values if _in_range(v, rng) is not False)
+        return Constraint(values=kept) if kept else None
+    low, low_inc = _tighter_low(a, b)
+    high, high_inc = _tighter_high(a, b)
+    return Constraint(low=low, low_inclusive=low_inc, high=high, high_inclusive=high_inc)
+
+
+def _tighter_low(a: Constraint, b: Constraint):
+    if a.low is None:
+        return b.low, b.low_inclusive
+    if b.low is None or not _comparable(a.low, b.low):
+        return a.low, a.low_inclusive
+    if a.low == b.low:
+        return a.low, a.low_inclusive and b.low_inclusive
+    return (a.low, a.low_inclusive) if a.low > b.low else (b.low, b.low_inclusive)
+
+
+def _tighter_high(a: Constraint, b: Constraint):
+    if a.high is None:
+        return b.high, b.high_inclusive
+    if b.high is None or not _comparable(a.high, b.high):
+        return a.high, a.high_inclusive
+    if a.high == b.high:
+        return a.high, a.high_inclusive and b.high_inclusive
+    return (a.high, a.high_inclusive) if a.high < b.high else (b.high, b.high_inclusive)
+
+
+_FLIP = {"GT": "LT", "GTE": "LTE", "LT": "GT", "LTE": "GTE", "EQ": "EQ"}
+
+
+def _atom(node, target_col, param_of) -> dict[str, Constraint] | None:
+    """A single comparison as a constraint on one target column, or None (TRUE)."""
+    from sqlglot import exp
+
+    if isinstance(node, exp.In):
+        col = target_col(node.this) if isinstance(node.this, exp.Column) else None
+        if col is None or node.args.get("query") is not None:
+            return None
+        values = [_value(e, param_of) for e in node.expressions]
+        if not values or any(v is None for v in values):
+            return None
+        return {col: Constraint(values=frozenset(values))}
+    if isinstance(node, exp.Between):
+        col = target_col(node.this) if isinstance(node.this, exp.Column) else None
+        low = _value(node.args.get("low"), param_of)
+        high = _value(node.args.get("high"), param_of)
+        if col is None or not low or not high or low[0] != "lit" or high[0] != "lit":
+            return None
+        return {col: Constraint(low=low[1], high=high[1])}
+    op = type(node).__name__
+    if op not in _FLIP or not isinstance(node, exp.Binary):
+        return None
+    left, right = node.this, node.expression
+    col = target_col(left) if isinstance(left, exp.Column) and param_of(left) is None else None
+    value = _value(right, param_of)
+    if col is None or value is None:
+        col = target_col(right) if isinstance(right, exp.Column) and param_of(right) is None else None
+        value = _value(left, param_of)
+        op = _FLIP[op]
+    if col is None or value is None:
+        return None
+    if op == "EQ":
+        return {col: Constraint(values=frozenset([value]))}
+    if value[0] != "lit":
+        return None
+    if op in ("GT", "GTE"):
+        return {col: Constraint(low=value[1], low_inclusive=op == "GTE")}
+    return {col: Constraint(high=value[1], high_inclusive=op == "LTE")}
+
+
+def _value(node, param_of) -> Value | None:
+    """A literal or parameter value, or None when the expression is anything else."""
+    from sqlglot import exp
+
+    if node is None:
+        return None
+    name = param_of(node)
+    if name is not None:
+        return ("param", name)
+    if isinstance(node, exp.Paren):
+        return _value(node.this, param_of)
+    if isinstance(node, exp.Cast) or isinstance(node, exp.TryCast):
+        return _value(node.this, param_of)
+    if isinstance(node, exp.Neg):
+        inner = _value(node.this, param_of)
+        if inner and inner[0] == "lit" and isinstance(inner[1], (int, float)):
+            return ("lit", -inner[1])
+        return None
+    if isinstance(node, exp.Boolean):
+        return ("lit", bool(node.this))
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return ("lit", node.this)
+        try:
+            return ("lit", int(node.this))
+        except ValueError:
+            try:
+                return ("lit", float(node.this))
+            except ValueError:
+                return None
+    # DATE '2024-01-01', TIMESTAMP '...': typed literals parse as casts or functions
+    if isinstance(node, (exp.Date, exp.TsOrDsToDate)) and isinstance(node.this, exp.Literal):
+        return ("lit", node.this.this)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Deciding overlap
+
+
+def _comparable(a, b) -> bool:
+    numeric = (int, float)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool)
+    if isinstance(a, numeric) and isinstance(b, numeric):
+        return True
+    return isinstance(a, str) and isinstance(b, str)
+
+
+def _in_range(value: Value, rng: Constraint) -> bool | None:
+    """Whether a value lies in a range: True, False, or None (unknown)."""
+    if value[0] != "lit":
+        return None
+    v = value[1]
+    if rng.low is not None:
+        if not _comparable(v, rng.low):
+            return None
+        if v < rng.low or (v == rng.low and not rng.low_inclusive):
+            return False
+    if rng.high is not None:
+        if not _comparable(v, rng.high):
+            return None
+        if v > rng.high or (v == rng.high and not rng.high_inclusive):
+            return False
+    return True
+
+
+def _values_distinct(a: Value, b: Value, distinct_runs: bool) -> bool | None:
+    """Proven different (True), proven equal (False) or unknown (None)."""
+    if a[0] == "lit" and b[0] == "lit":
+        if not _comparable(a[1], b[1]):
+            return None if str(a[1]) == str(b[1]) else True
+        return a[1] != b[1]
+    if a[0] == "param" and b[0] == "param" and a[1] == b[1]:
+        # Parameters of different runs count as distinct values (spec section 6).
+        return True if distinct_runs else None
+    return None
+
+
+def _constraints_disjoint(a: Constraint, b: Constraint, distinct_runs: bool) -> bool | None:
+    """True: no common value. False: a common value certainly exists. None: unknown."""
+    if a.values is not None and b.values is not None:
+        verdicts = [_values_distinct(x, y, distinct_runs) for x in a.values for y in b.values]
+        if all(v is True for v in verdicts):
+            return True
+        if any(v is False for v in verdicts):
+            return False
+        return None
+    if a.values is not None or b.values is not None:
+        vals, rng = (a, b) if a.values is not None else (b, a)
+        inside = [_in_range(v, rng) for v in vals.values]
+        if all(v is False for v in inside):
+            return True
+        if any(v is True for v in inside):
+            return False
+        return None
+    # range vs range
+    low, low_inc = _tighter_low(a, b)
+    high, high_inc = _tighter_high(a, b)
+    bounds = [x for x in (a.low, b.low, a.high, b.high) if x is not None]
+    if any(not _comparable(bounds[0], x) for x in bounds):
+        return None
+    if low is not None and high is not None:
+        if low > high or (low == high and not (low_inc and high_inc)):
+            return True
+        if isinstance(low, str):  # a non-empty string range may hold no actual value
+            return None
+    return False
+
+
+def overlap(a: Region | None, b: Region | None, columns: frozenset[str] | None, distinct_runs: bool) -> Overlap:
+    """Whether two regions can select common rows, judged on `columns` only
+    (the partition columns for "same files"; None for "same rows": every column)."""
+    a = a or WHOLE
+    b = b or WHOLE
+    if columns is not None:
+        a, b = a.restrict(columns), b.restrict(columns)
+    if a.opaque or b.opaque:
+        # an unknown region still meets a region that covers every row
+        other = b if a.opaque else a
+        return Overlap.OVERLAP if other.is_whole() else Overlap.UNKNOWN
+    unknown = False
+    for ca in a.conjuncts:
+        for cb in b.conjuncts:
+            da, db = dict(ca), dict(cb)
+            verdicts = [_constraints_disjoint(da[c], db[c], distinct_runs) for c in da.keys() & db.keys()]
+            if any(v is True for v in verdicts):
+                continue
+            if all(v is False for v in verdicts):
+                return Overlap.OVERLAP
+            unknown = True
+    return Overlap.UNKNOWN if unknown else Overlap.DISJOINT
+
+
+def describe_constraint(column: str, k: Constraint) -> str:
+    """Readable form of a constraint, for messages."""
+    def show(v):
+        if isinstance(v, tuple):
+            return f":{v[1]}" if v[0] == "param" else repr(v[1])
+        return repr(v)
+
+    if k.values is not None:
+        vals = sorted(show(v) for v in k.values)
+        return f"{column} = {vals[0]}" if len(vals) == 1 else f"{column} IN ({', '.join(vals)})"
+    parts = []
+    if k.low is not None:
+        parts.append(f"{column} {'>=' if k.low_inclusive else '>'} {show(k.low)}")
+    if k.high is not None:
+        parts.append(f"{column} {'<=' if k.high_inclusive else '<'} {show(k.high)}")
+    return " AND ".join(parts) or column
+
+
+_PARAM_NAME = re.compile(r"[^0-9A-Za-z_]+")
+
+
+def param_name(raw: str) -> str:
+    """A readable identifier for a templating expression (`{{ ds }}` -> `ds`)."""
+    name = _PARAM_NAME.sub("_", raw.strip()).strip("_")
+    return name or "param"

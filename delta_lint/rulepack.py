@@ -1,0 +1,164 @@
+"""The rule pack in `rules/`: conflict matrices, runtime profiles and rule texts.
+
+The engine has no conflict table of its own; everything it decides per cell comes
+from here, so a reviewer can hold `rules/` next to the spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+OUTCOMES = {"never", "same_rows", "same_files", "zorder_only", "always"}
+ISOLATION_LEVELS = ("WriteSerializable", "Serializable")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    severity: str
+    exception: str | None
+    summary: str
+    why: str
+    example: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    classes: frozenset[str]
+    outcome: dict[str, str]  # isolation level -> outcome
+    with_deletion_vectors: dict[str, str] | None
+    exceptions: tuple[str, ...]
+    rule: str | None
+    zorder_rule: str | None
+
+    def outcome_for(self, isolation: str, deletion_vectors: bool) -> str:
+        if deletion_vectors and self.with_deletion_vectors:
+            return self.with_deletion_vectors[isolation]
+        return self.outcome[isolation]
+
+
+@dataclass(frozen=True)
+class Matrix:
+    name: str
+    title: str
+    cells: tuple[Cell, ...]
+
+    def cell(self, a: str, b: str) -> Cell | None:
+        key = frozenset((a, b))
+        return next((c for c in self.cells if c.classes == key), None)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a runtime version does about row-level concurrency and defaults."""
+
+    name: str
+    matrix: str  # matrix used when row-level concurrency does not apply
+    row_level_clustered: bool
+    row_level_deletion_vectors: str  # "true" | "false" | "preview"
+    without_photon_only: tuple[str, ...]
+    merge_requires: tuple[str, ...]
+    default_isolation: str
+    allowed_isolation: tuple[str, ...]
+    protocol_change_severity: str
+
+
+@dataclass(frozen=True)
+class RulePack:
+    rules: dict[str, Rule]
+    matrices: dict[str, Matrix]
+    runtimes: dict
+
+    def profile(self, runtime: str) -> Profile:
+        data = self.runtimes
+        if runtime == "oss":
+            oss = data["oss"]
+            return Profile(
+                "oss",
+                oss["matrix"],
+                bool(oss["row_level"]["clustered"]),
+                str(oss["row_level"]["deletion_vectors"]).lower(),
+                (),
+                (),
+                oss["default_isolation"],
+                tuple(oss["allowed_isolation"]),
+                oss.get("protocol_change_severity", "error"),
+            )
+        version = data["latest"] if runtime == "latest" else runtime
+        chosen = None
+        for prof in data["profiles"]:
+            if version_key(prof["since"]) <= version_key(version):
+                chosen = prof
+        assert chosen is not None
+        return Profile(
+            runtime,
+            "no_row_level",
+            bool(chosen["row_level"]["clustered"]),
+            str(chosen["row_level"]["deletion_vectors"]).lower(),
+            tuple(chosen.get("without_photon_only", ())),
+            tuple(chosen.get("merge_requires", ())),
+            data["default_isolation"],
+            ISOLATION_LEVELS,
+            "error",
+        )
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in str(version).split(".") if p.isdigit())
+
+
+def rules_dir() -> Path:
+    """`rules/` next to the package (source checkout) or inside it (wheel)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "rules", here.parent / "rules"):
+        if (candidate / "rules.yaml").exists():
+            return candidate
+    raise FileNotFoundError("rule pack not found (rules/rules.yaml)")
+
+
+@lru_cache(maxsize=1)
+def load() -> RulePack:
+    base = rules_dir()
+    rules_data = yaml.safe_load((base / "rules.yaml").read_text(encoding="utf-8"))
+    rules = {}
+    for entry in rules_data["rules"]:
+        rule = Rule(
+            id=entry["id"],
+            name=entry["name"],
+            severity=entry["severity"],
+            exception=entry.get("exception"),
+            summary=entry["summary"],
+            why=" ".join(str(entry["why"]).split()),
+            example=str(entry.get("example") or ""),
+            fix=entry["fix"],
+        )
+        rules[rule.id] = rule
+    matrices_data = yaml.safe_load((base / "matrices.yaml").read_text(encoding="utf-8"))
+    matrices = {}
+    for name, m in matrices_data["matrices"].items():
+        cells = []
+        for c in m["cells"]:
+            outcome = {lvl: c[lvl] for lvl in ISOLATION_LEVELS}
+            dv = c.get("with_deletion_vectors")
+            for value in list(outcome.values()) + list((dv or {}).values()):
+                if value not in OUTCOMES:
+                    raise ValueError(f"rules/matrices.yaml: unknown outcome {value!r} in {name}")
+            cells.append(
+                Cell(
+                    frozenset(c["classes"]),
+                    outcome,
+                    dv,
+                    tuple(c.get("exceptions") or ()),
+                    c.get("rule"),
+                    c.get("zorder_rule"),
+                )
+            )
+        matrices[name] = Matrix(name, m["title"], tuple(cells))
+    runtimes = yaml.safe_load((base / "runtimes.yaml").read_text(encoding="utf-8"))
+    return RulePack(rules, matrices, runtimes)
