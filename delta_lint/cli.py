@@ -59,11 +59,11 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _config(config_file: Optional[Path]):
+def _config(config_file: Optional[Path], paths: Optional[list[Path]] = None):
     from delta_lint.config import ConfigError, load_config
 
     try:
-        return load_config(config_file)
+        return load_config(config_file, near=paths)
     except ConfigError as err:
         _fail(str(err))
 
@@ -72,7 +72,9 @@ def _config(config_file: Optional[Path]):
 def check(
     paths: list[Path] = typer.Argument(..., help="Files or directories with job code (.sql, .py, .ipynb, notebooks)."),
     config_file: Optional[Path] = typer.Option(
-        None, "--config", help="Configuration file (default: nearest delta-lint.yaml or pyproject.toml [tool.delta-lint])."
+        None,
+        "--config",
+        help="Configuration file (default: nearest delta-lint.yaml or pyproject.toml [tool.delta-lint]).",
     ),
     output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="Output format."),
     fail_on: FailOn = typer.Option(FailOn.warning, "--fail-on", help="Lowest severity that makes the exit code 1."),
@@ -91,7 +93,7 @@ def check(
     from delta_lint.engine import SEVERITY_ORDER
     from delta_lint.run import check as run_check
 
-    config = _config(config_file)
+    config = _config(config_file, paths)
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
@@ -128,10 +130,12 @@ def intents(
     from delta_lint import report
     from delta_lint.run import analyze
 
-    config = _config(config_file)
+    config = _config(config_file, paths)
     results, diagnostics, _ = analyze(paths, config)
     all_intents = [i for r in results for i in r.intents]
-    sys.stdout.write(report.intents_json(all_intents) if output_format == IntentFormat.json else report.intents_text(all_intents))
+    sys.stdout.write(
+        report.intents_json(all_intents) if output_format == IntentFormat.json else report.intents_text(all_intents)
+    )
     for d in diagnostics + [d for r in results for d in r.diagnostics]:
         typer.echo(f"{d.location}: {d.rule} {d.message}", err=True)
 

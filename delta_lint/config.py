@@ -82,9 +82,15 @@ def _pyproject_section(path: Path) -> dict | None:
     return data.get("tool", {}).get("delta-lint")
 
 
-def load_config(explicit: Path | None = None, cwd: Path | None = None) -> Config:
+def load_config(explicit: Path | None = None, cwd: Path | None = None, near: list[Path] | None = None) -> Config:
+    """The explicit file, else the nearest one above the working directory, else
+    the nearest one above the analysed paths (like ruff, config lives with code)."""
     cwd = cwd or Path.cwd()
     path = explicit or find_config(cwd)
+    for candidate in near or []:
+        if path is not None:
+            break
+        path = find_config(candidate if candidate.is_dir() else candidate.parent)
     if path is None:
         return Config(root=cwd)
     if not path.is_file():
@@ -149,7 +155,9 @@ def validate(data: dict, path: Path) -> Config:
         raise _err(path, unknown[0], f"unknown key (known keys: {', '.join(sorted(_TOP_KEYS))})")
     runtime = str(data.get("runtime", "latest"))
     if not RUNTIME_RE.match(runtime):
-        raise _err(path, "runtime", f"must be a Databricks Runtime version like \"15.4\", \"latest\" or \"oss\", not {runtime!r}")
+        raise _err(
+            path, "runtime", f'must be a Databricks Runtime version like "15.4", "latest" or "oss", not {runtime!r}'
+        )
     photon = data.get("photon")
     if photon is not None and not isinstance(photon, bool):
         raise _err(path, "photon", "must be true or false")
@@ -205,7 +213,9 @@ def validate(data: dict, path: Path) -> Config:
         names = _str_list(group, path, f"exclusive[{i}]")
         for n in names:
             if n not in job_names:
-                raise _err(path, f"exclusive[{i}]", f"unknown job `{n}` (jobs: {', '.join(sorted(job_names)) or 'none'})")
+                raise _err(
+                    path, f"exclusive[{i}]", f"unknown job `{n}` (jobs: {', '.join(sorted(job_names)) or 'none'})"
+                )
         exclusive.append(frozenset(names))
     rule_lists = {}
     for key in ("select", "ignore"):

@@ -11,9 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from delta_lint.config import Config
-from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, OpClass, ROW_INSERTING_KINDS
+from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, describe_constraint, overlap
-from delta_lint.rulepack import Cell, Profile, RulePack, load
+from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule
 from delta_lint.settings import TableSettings, qualify, resolve_settings
 
@@ -190,13 +190,33 @@ class Engine:
                 return None
             explicit = not _is_evolution(primary)
             if other.op_class == OpClass.READ:
-                return _Pair("DL112", "error" if explicit else "warning", "MetadataChangedException", primary, other, table, conc, notes=note)
+                return _Pair(
+                    "DL112",
+                    "error" if explicit else "warning",
+                    "MetadataChangedException",
+                    primary,
+                    other,
+                    table,
+                    conc,
+                    notes=note,
+                )
             if other.op_class == OpClass.CREATE:
                 if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
-                    return _Pair("DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note)
+                    return _Pair(
+                        "DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note
+                    )
                 return None
             rule = "DL110" if explicit else "DL111"
-            return _Pair(rule, "error" if explicit else "warning", "MetadataChangedException", primary, other, table, conc, notes=note)
+            return _Pair(
+                rule,
+                "error" if explicit else "warning",
+                "MetadataChangedException",
+                primary,
+                other,
+                table,
+                conc,
+                notes=note,
+            )
         if OpClass.CREATE in classes:
             create, other = (a, b) if ca == OpClass.CREATE else (b, a)
             if other.table and other.table.is_path and other.op_class == OpClass.INSERT:
@@ -208,8 +228,15 @@ class Engine:
                 primary = inserting[0]
                 other = b if primary is a else a
                 return _Pair(
-                    "DL115", "error", "MetadataChangedException", primary, other, table, conc,
-                    fields={"columns": ", ".join(s.identity_columns)}, notes=note,
+                    "DL115",
+                    "error",
+                    "MetadataChangedException",
+                    primary,
+                    other,
+                    table,
+                    conc,
+                    fields={"columns": ", ".join(s.identity_columns)},
+                    notes=note,
                 )
         if ca in _MATRIX_CLASSES and cb in _MATRIX_CLASSES:
             return self._matrix_verdict(a, b, s, conc, table, note)
@@ -261,7 +288,10 @@ class Engine:
                         f"to keep row-level concurrency (MERGE at {x.location})"
                     )
                 if "photon" in p.merge_requires and self.config.photon is not True:
-                    return False, f"on runtime {self.config.runtime} MERGE gets row-level concurrency only with Photon (`photon: true`)"
+                    return (
+                        False,
+                        f"on runtime {self.config.runtime} MERGE gets row-level concurrency only with Photon (`photon: true`)",
+                    )
         return True, ""
 
     def _matrix_verdict(
@@ -297,8 +327,14 @@ class Engine:
         if not rlc and why_not and self.profile.matrix != "oss" and (s.clustered_by or s.has_deletion_vectors):
             matrix_note += f"; row-level concurrency does not apply: {why_not}"
         unit = "rows" if granularity == "same_rows" else "files"
-        disjoint_on = ", ".join(s.partitioned_by) if granularity == "same_files" and s.partitioned_by else (
-            "the columns their conditions filter on" if granularity == "same_rows" else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
+        disjoint_on = (
+            ", ".join(s.partitioned_by)
+            if granularity == "same_files" and s.partitioned_by
+            else (
+                "the columns their conditions filter on"
+                if granularity == "same_rows"
+                else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
+            )
         )
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
@@ -309,9 +345,21 @@ class Engine:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)
             fields["condition"] = _explicit_condition(primary, s)
-        return _Pair(rule_id, severity, cell.exceptions[0] if cell.exceptions else None, primary, other, table, conc, fields, notes)
+        return _Pair(
+            rule_id,
+            severity,
+            cell.exceptions[0] if cell.exceptions else None,
+            primary,
+            other,
+            table,
+            conc,
+            fields,
+            notes,
+        )
 
-    def _non_explicit(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str) -> Intent | None:
+    def _non_explicit(
+        self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str
+    ) -> Intent | None:
         """The DML whose condition leaves the partition columns open while the other
         write is confined to partitions (or is another run of the same statement)."""
         if granularity != "same_files" or not s.partitioned_by:
@@ -377,7 +425,11 @@ class Engine:
                         if a is not b and self.schedule.job(a) == self.schedule.job(b) and not conc.distinct_runs:
                             continue
                         table = a.table.name if a.table else "-"
-                        out.append(_Pair(rule, "error", "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key}))
+                        out.append(
+                            _Pair(
+                                rule, "error", "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key}
+                            )
+                        )
         return out
 
     def _zorder_on_clustered(self, table: str, group: list[Intent], s: TableSettings) -> list[Finding]:
@@ -390,8 +442,16 @@ class Engine:
                 fields = {"table": table, "columns": ", ".join(s.clustered_by)}
                 out.append(
                     Finding(
-                        rule.id, rule.name, "error", None, table, rule.summary.format_map(_Fields(fields)),
-                        x.location, (), "", rule.fix.format_map(_Fields(fields)),
+                        rule.id,
+                        rule.name,
+                        "error",
+                        None,
+                        table,
+                        rule.summary.format_map(_Fields(fields)),
+                        x.location,
+                        (),
+                        "",
+                        rule.fix.format_map(_Fields(fields)),
                     )
                 )
         return out
@@ -407,7 +467,11 @@ class Engine:
             rule = self.pack.rules[rule_id]
             first = members[0]
             others = sorted({m.other.location: m.other for m in members}.values(), key=lambda i: i.location)
-            other_labels = ", ".join(dict.fromkeys(label(o) + (f" at {o.location}" if o is not first.primary else " (another run)") for o in others))
+            other_labels = ", ".join(
+                dict.fromkeys(
+                    label(o) + (f" at {o.location}" if o is not first.primary else " (another run)") for o in others
+                )
+            )
             fields = {
                 "this": label(first.primary),
                 "others": other_labels,
@@ -506,6 +570,17 @@ def diagnostics_as_findings(diagnostics: list[Diagnostic], pack: RulePack | None
     for d in diagnostics:
         rule = pack.rules.get(d.rule)
         out.append(
-            Finding(d.rule, rule.name if rule else d.rule, d.severity, None, None, d.message, d.location, (), "", rule.fix if rule else "")
+            Finding(
+                d.rule,
+                rule.name if rule else d.rule,
+                d.severity,
+                None,
+                None,
+                d.message,
+                d.location,
+                (),
+                "",
+                rule.fix if rule else "",
+            )
         )
     return out

@@ -340,6 +340,7 @@ def overlap(a: Region | None, b: Region | None, columns: frozenset[str] | None, 
 
 def describe_constraint(column: str, k: Constraint) -> str:
     """Readable form of a constraint, for messages."""
+
     def show(v):
         if isinstance(v, tuple):
             return f":{v[1]}" if v[0] == "param" else repr(v[1])

@@ -67,7 +67,9 @@ def intents_text(intents: list[Intent]) -> str:
             extra.append("subkind=" + i.subkind)
         table = i.table.name if i.table else "-"
         pred = i.predicate_sql or "-"
-        lines.append(f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else ""))
+        lines.append(
+            f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else "")
+        )
     return "\n".join(lines) + ("\n" if lines else "")
 
 

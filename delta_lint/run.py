@@ -36,7 +36,9 @@ def display_path(path: Path, cwd: Path) -> str:
         return os.path.relpath(path.resolve(), cwd.resolve()).replace(os.sep, "/")
 
 
-def analyze(paths: list[Path], config: Config, cwd: Path | None = None) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
+def analyze(
+    paths: list[Path], config: Config, cwd: Path | None = None
+) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
     the display-path -> config-root-relative path map used by the schedule."""
     cwd = cwd or Path.cwd()

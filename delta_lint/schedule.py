@@ -36,9 +36,14 @@ class Schedule:
         if ja != jb:
             if any(ja in group and jb in group for group in self.exclusive):
                 return None
-            return Concurrency(f"{_job_label(ja)} and {_job_label(jb)} may run at the same time (no `exclusive` group holds both)", False)
+            return Concurrency(
+                f"{_job_label(ja)} and {_job_label(jb)} may run at the same time (no `exclusive` group holds both)",
+                False,
+            )
         if self.runs.get(ja, 1) > 1:
-            return Concurrency(f"{_job_label(ja)} has concurrent_runs: {self.runs[ja]}, so two of its runs overlap", True)
+            return Concurrency(
+                f"{_job_label(ja)} has concurrent_runs: {self.runs[ja]}, so two of its runs overlap", True
+            )
         if a is b:
             return None
         return _stream_overlap(a, b)
@@ -65,8 +70,14 @@ def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
         if stream_start(other) == start:
             continue  # one query's own steps run one micro-batch at a time
         if other.location > start:
-            what = "its foreachBatch body runs for every micro-batch" if s.stream and s.location != start else "it keeps running"
-            return Concurrency(f"the streaming query started at {start} keeps running ({what}) while {other.location} runs", False)
+            what = (
+                "its foreachBatch body runs for every micro-batch"
+                if s.stream and s.location != start
+                else "it keeps running"
+            )
+            return Concurrency(
+                f"the streaming query started at {start} keeps running ({what}) while {other.location} runs", False
+            )
     return None
 
 

@@ -54,11 +54,17 @@ def qualify(name: str, default_schema: str | None) -> str:
     return name
 
 
-def resolve_settings(tables: set[str], intents: list[Intent], config: Config, profile: Profile) -> dict[str, TableSettings]:
+def resolve_settings(
+    tables: set[str], intents: list[Intent], config: Config, profile: Profile
+) -> dict[str, TableSettings]:
     declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
     ddl = {}
     for intent in sorted(intents, key=lambda i: i.location):
-        if intent.declared is not None and intent.table is not None and intent.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
+        if (
+            intent.declared is not None
+            and intent.table is not None
+            and intent.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)
+        ):
             ddl.setdefault(qualify(intent.table.name, config.default_schema), intent.declared)
     out = {}
     for table in tables:

@@ -174,7 +174,9 @@ class PythonAnalyzer:
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions.setdefault(node.name, node)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
+            elif (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch"
+            ):
                 self.batch_functions |= self._function_names(node.args[0] if node.args else None)
         scope = _Scope(env=self.module_env)
         self._block(tree.body, scope, top_level=True)
@@ -278,7 +280,8 @@ class PythonAnalyzer:
             return param
         steps = self.flatten(node, scope)
         if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
-            s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream") for s in steps
+            s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream")
+            for s in steps
         ):
             if not any(s.name in _TERMINALS and s.call is not None for s in steps[-1:]):
                 return Chain(tuple(steps))
@@ -300,8 +303,12 @@ class PythonAnalyzer:
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
             attr = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
             owner = node.func.value if isinstance(node.func, ast.Attribute) else None
-            owner_name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
-            key = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
+            owner_name = (
+                owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+            )
+            key = (
+                node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
+            )
             if (owner_name, attr) in _PARAM_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     return _param(key.value)
@@ -361,14 +368,20 @@ class PythonAnalyzer:
                 for i, elt in enumerate(node.args[0].elts):
                     out = out + (sep if i else Str("")) + self.string(elt, scope)
                 return out
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dedent", "cleandoc", "str"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("dedent", "cleandoc", "str")
+        ):
             if node.args:
                 return self.string(node.args[0], scope)
         return self._placeholder(node, scope)
 
     def _placeholder(self, node: ast.expr, scope: _Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
-        value = self.string(node, scope) if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)) else None
+        value = (
+            self.string(node, scope) if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)) else None
+        )
         if value is None:
             param = self._param_source(node, scope)
             if param is not None:
@@ -616,7 +629,9 @@ class PythonAnalyzer:
             target = self.string(_argument(node, 0, "tableName"), scope)
             ref, resolved = self._ref(target)
             overwrite = _argument(node, 1, "overwrite")
-            mode = "overwrite" if isinstance(overwrite, ast.Constant) and overwrite.value is True else (mode or "append")
+            mode = (
+                "overwrite" if isinstance(overwrite, ast.Constant) and overwrite.value is True else (mode or "append")
+            )
         elif last.name == "saveAsTable":
             ref, resolved = self._ref(self.string(_argument(node, 0, "name"), scope))
         else:
@@ -660,7 +675,9 @@ class PythonAnalyzer:
             if replace_where is not None or overwrite_condition is not None:
                 kind = Kind.REPLACE_WHERE
                 cond_text = (
-                    _sql_text(replace_where) if replace_where is not None else self._condition_sql(overwrite_condition, scope)
+                    _sql_text(replace_where)
+                    if replace_where is not None
+                    else self._condition_sql(overwrite_condition, scope)
                 )
                 info = condition_info(cond_text, {ref.name.split(".")[-1]}, True, self.session, ref)
                 predicate_sql, region, params = info.sql, info.region, info.params
@@ -730,7 +747,9 @@ class PythonAnalyzer:
             props = {}
             for step in steps:
                 if step.name == "tableProperty" and step.call is not None and len(step.call.args) >= 2:
-                    props[self.string(step.call.args[0], scope).text.lower()] = self.string(step.call.args[1], scope).text
+                    props[self.string(step.call.args[0], scope).text.lower()] = self.string(
+                        step.call.args[1], scope
+                    ).text
             self._emit(node, ref, resolved, kind, scope, declared=_ddl(partition_by, cluster_by, props))
 
     def _stream_write(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
@@ -839,8 +858,10 @@ class PythonAnalyzer:
                     clauses.append("matched_" + ("delete" if "Delete" in s.name else "update"))
                 if s.name.startswith("when") and s.call is not None:
                     c = _argument(s.call, 0, "condition")
-                    if c is not None and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert") or (
-                        c is not None and not isinstance(c, ast.Dict)
+                    if (
+                        c is not None
+                        and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert")
+                        or (c is not None and not isinstance(c, ast.Dict))
                     ):
                         extra = condition_info(self._condition_sql(c, scope), table_names, False, self.session, ref)
                         flags |= extra.flags - {Flag.OPAQUE_CONDITION}
@@ -887,7 +908,11 @@ class PythonAnalyzer:
             info = condition_info(_sql_text(where) if where else "", table_names, True, self.session, ref)
             zorder = ()
             if last == "executeZOrderBy":
-                args = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
+                args = (
+                    node.args[0].elts
+                    if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+                    else node.args
+                )
                 zorder = tuple(self.string(a, scope).text.lower() for a in args)
             self._emit(
                 node,
@@ -1068,7 +1093,9 @@ def _ddl(
         partitioned_by=partition_by,
         clustered_by=cluster_by,
         deletion_vectors=None if dv is None else dv.lower() == "true",
-        isolation_level=None if iso is None else ("Serializable" if iso.lower() == "serializable" else "WriteSerializable"),
+        isolation_level=None
+        if iso is None
+        else ("Serializable" if iso.lower() == "serializable" else "WriteSerializable"),
         identity_columns=identity,
     )
 
@@ -1098,7 +1125,11 @@ def _column_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str 
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "isin":
             col = _operand_sql(node.func.value, analyzer, scope)
-            args = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
+            args = (
+                node.args[0].elts
+                if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+                else node.args
+            )
             values = [_operand_sql(a, analyzer, scope) for a in args]
             if col is None or any(v is None for v in values):
                 return None

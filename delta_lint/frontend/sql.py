@@ -373,7 +373,9 @@ def condition_flags(cond: exp.Expression | None, aliases: set[str], target: Tabl
             if name in _COMPLEX_FUNCS or isinstance(node, (exp.ArrayContains, exp.ArraySize)):
                 flags.add(Flag.COMPLEX_TYPE_CONDITION)
         elif isinstance(node, exp.Column):
-            if node.args.get("db") is not None or (node.table and node.table.lower() not in aliases and not _in_subquery(node)):
+            if node.args.get("db") is not None or (
+                node.table and node.table.lower() not in aliases and not _in_subquery(node)
+            ):
                 flags.add(Flag.COMPLEX_TYPE_CONDITION)
     for select in cond.find_all(exp.Select):
         inner = {t.alias_or_name.lower() for t in select.find_all(exp.Table)}
@@ -438,7 +440,9 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     flags: set[Flag] = set()
     if evolution or ctx.session.auto_merge:
         flags.add(Flag.SCHEMA_EVOLUTION)
-    partition = next((p for p in (table.args.get("partition"), tree.args.get("partition")) if isinstance(p, exp.Partition)), None)
+    partition = next(
+        (p for p in (table.args.get("partition"), tree.args.get("partition")) if isinstance(p, exp.Partition)), None
+    )
     part_cond, static = _partition_condition(partition)
     where = tree.args.get("where")
     if isinstance(where, exp.Where):
@@ -700,7 +704,9 @@ class _Recognise:
     def convert(ctx: _Ctx, m: re.Match):
         ref, resolved = _Recognise._ref(ctx, m)
         parts = tuple(p.split()[0].strip("`").lower() for p in (m["parts"] or "").split(",") if p.strip())
-        return _intent(ctx, ref, Kind.CREATE, resolved, subkind="convert_to_delta", declared=TableDDL(partitioned_by=parts))
+        return _intent(
+            ctx, ref, Kind.CREATE, resolved, subkind="convert_to_delta", declared=TableDDL(partitioned_by=parts)
+        )
 
     @staticmethod
     def clone(ctx: _Ctx, m: re.Match):

@@ -163,7 +163,9 @@ def apply_templates(text: str) -> Templated:
     out = _JINJA_BLOCK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     for pattern, _shape in _TEMPLATES:
         out = pattern.sub(lambda m: add(m.group(1), m.group(0)), out)
-    out = _replace_outside_strings(out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1)))
+    out = _replace_outside_strings(
+        out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1))
+    )
     out = _IDENTIFIER_FN.sub(lambda m: m.group(1), out)
     out = _IDENTIFIER_LIT.sub(lambda m: m.group(1), out)
     t.text = out
