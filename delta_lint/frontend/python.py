@@ -259,11 +259,10 @@ class PythonAnalyzer:
                 for t, v in zip(target.elts, value.elts):
                     self._bind(t, v, scope)
             else:
-                for i, t in enumerate(target.elts):
+                for t in target.elts:
                     if isinstance(t, ast.Name):
-                        scope.env[t.id] = _param(f"{t.id}") if _is_argv(value) else Str("{" + t.id + "}", (), True)
-                        if _is_argv(value):
-                            scope.env[t.id] = _param(t.id)
+                        # `a, b = sys.argv[1:3]` names parameters; anything else is unknown
+                        scope.env[t.id] = _param(t.id) if _is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
             return
         if not isinstance(target, ast.Name):
             return
