@@ -1,0 +1,181 @@
+"""The Python front end: PySpark and DeltaTable patterns, parameters, streaming."""
+
+from __future__ import annotations
+
+from delta_lint.frontend import analyze_source
+
+
+def intents(code: str):
+    result = analyze_source("job.py", ".py", code)
+    return [
+        (
+            i.location.line,
+            i.table.name if i.table else None,
+            i.kind.value,
+            i.predicate_sql,
+            i.params,
+            sorted(f.value for f in i.flags),
+        )
+        for i in result.intents
+    ], result
+
+
+def test_dataframe_writer_modes_and_options():
+    got, _ = intents(
+        'df.write.format("delta").mode("append").saveAsTable("s.a")\n'
+        'df.write.mode("append").option("mergeSchema", "true").saveAsTable("s.b")\n'
+        'df.write.mode("overwrite").option("replaceWhere", "d = \'1\'").save("/p/c")\n'
+        'df.write.mode("overwrite").option("partitionOverwriteMode", "dynamic").partitionBy("d").saveAsTable("s.d")\n'
+        'df.write.mode("overwrite").option("overwriteSchema", "true").saveAsTable("s.e")\n'
+        'df.write.insertInto("s.f", overwrite=True)\n'
+        'df.write.insertInto("s.g")\n'
+        'df.write.format("parquet").mode("append").save("/not/delta")\n'
+        'df.write.saveAsTable("s.h")\n'
+        'df.write.option("txnAppId", "loader").option("txnVersion", 3).mode("append").saveAsTable("s.i")\n'
+    )
+    assert got == [
+        (1, "s.a", "blind_append", None, (), []),
+        (2, "s.b", "blind_append", None, (), ["schema_evolution"]),
+        (3, "delta:/p/c", "replace_where", "d = '1'", (), []),
+        (4, "s.d", "dynamic_partition_overwrite", None, (), []),
+        (5, "s.e", "full_overwrite", None, (), ["schema_evolution"]),
+        (6, "s.f", "full_overwrite", None, (), []),
+        (7, "s.g", "blind_append", None, (), []),
+        (9, "s.h", "create", None, (), []),
+        (10, "s.i", "blind_append", None, (), []),
+    ]
+
+
+def test_write_to_v2():
+    got, _ = intents(
+        'df.writeTo("s.a").append()\n'
+        'df.writeTo("s.b").overwrite(F.col("d") == "2024-01-01")\n'
+        'df.writeTo("s.c").overwritePartitions()\n'
+        'df.writeTo("s.d").using("delta").create()\n'
+        'df.writeTo("s.e").createOrReplace()\n'
+    )
+    assert [(g[1], g[2], g[3]) for g in got] == [
+        ("s.a", "blind_append", None),
+        ("s.b", "replace_where", "d = '2024-01-01'"),
+        ("s.c", "dynamic_partition_overwrite", None),
+        ("s.d", "create", None),
+        ("s.e", "create_or_replace", None),
+    ]
+
+
+def test_insert_reading_its_target():
+    got, _ = intents('src = spark.table("s.t").where("x > 1")\nsrc.write.mode("append").saveAsTable("s.t")\n')
+    assert got == [(2, "s.t", "insert_reading_target", None, (), ["reads_target"])]
+
+
+def test_delta_table_api_chains_and_variables():
+    got, _ = intents(
+        "from delta.tables import DeltaTable\n"
+        'dt = DeltaTable.forName(spark, "s.t")\n'
+        'dt.alias("t").merge(src.alias("s"), "s.id = t.id AND t.d = \'1\'").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute()\n'
+        "dt.delete(\"d < '2020-01-01'\")\n"
+        'dt.update(condition=F.col("d") == "1", set={"x": "1"})\n'
+        "dt.optimize().where(\"d = '1'\").executeCompaction()\n"
+        'dt.optimize().executeZOrderBy("a", "b")\n'
+        "dt.vacuum()\n"
+        "dt.restoreToVersion(3)\n"
+        'DeltaTable.forPath(spark, "/p/x").delete()\n'
+        "dt.upgradeTableProtocol(3, 7)\n"
+        'dt.alias("t").merge(src.alias("s"), "s.id = t.id").withSchemaEvolution().whenMatchedUpdateAll().execute()\n'
+    )
+    assert got == [
+        (3, "s.t", "merge", "s.id = t.id AND t.d = '1'", (), []),
+        (4, "s.t", "delete", "d < '2020-01-01'", (), []),
+        (5, "s.t", "update", "d = '1'", (), []),
+        (6, "s.t", "optimize", "d = '1'", (), []),
+        (7, "s.t", "optimize_zorder", None, (), []),
+        (8, "s.t", "vacuum", None, (), []),
+        (9, "s.t", "restore", None, (), []),
+        (10, "delta:/p/x", "delete", None, (), []),
+        (11, "s.t", "protocol_change", None, (), []),
+        (12, "s.t", "merge", "s.id = t.id", (), ["schema_evolution"]),
+    ]
+
+
+def test_spark_sql_string_building_and_parameters():
+    got, _ = intents(
+        "import sys, argparse\n"
+        "from textwrap import dedent\n"
+        'TABLE = "s.orders"\n'
+        'day = dbutils.widgets.get("day")\n'
+        "country = sys.argv[1]\n"
+        "parser = argparse.ArgumentParser()\n"
+        "args = parser.parse_args()\n"
+        "spark.sql(f\"DELETE FROM {TABLE} WHERE d = '{day}'\")\n"
+        "spark.sql(\"UPDATE s.orders SET x = 1 WHERE c = '%s'\" % country)\n"
+        "spark.sql(\"DELETE FROM {t} WHERE d = '{d}'\".format(t=TABLE, d=args.run_date))\n"
+        "spark.sql(dedent('''\n    DELETE FROM s.orders\n    WHERE d = 'x'\n'''))\n"
+        "spark.sql('DELETE FROM ' + TABLE + ' WHERE d = 1')\n"
+        "def job(run):\n"
+        "    spark.sql(f\"DELETE FROM s.orders WHERE d = '{run}'\")\n"
+    )
+    assert got == [
+        (8, "s.orders", "delete", "d = '{day}'", ("day",), []),
+        (9, "s.orders", "update", "c = '{argv_1}'", ("argv_1",), []),
+        (10, "s.orders", "delete", "d = '{run_date}'", ("run_date",), []),
+        (11, "s.orders", "delete", "d = 'x'", (), []),
+        (15, "s.orders", "delete", "d = 1", (), []),
+        (17, "s.orders", "delete", "d = '{run}'", ("run",), []),
+    ]
+
+
+def test_confs_set_in_python():
+    got, _ = intents(
+        'spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")\n'
+        'spark.conf.set("spark.databricks.delta.rowLevelConcurrencyPreview", "true")\n'
+        'spark.sql("MERGE INTO s.t t USING s ON s.id = t.id WHEN MATCHED THEN DELETE")\n'
+    )
+    assert got[0][5] == ["row_level_preview", "schema_evolution"]
+
+
+def test_streaming_writes_reads_and_foreach_batch():
+    code = (
+        "def upsert(batch_df, batch_id):\n"
+        '    DeltaTable.forName(spark, "s.t").alias("t").merge(batch_df.alias("s"), "s.id = t.id").whenMatchedUpdateAll().execute()\n'
+        "\n"
+        'q = spark.readStream.table("s.raw").writeStream.foreachBatch(upsert).option("checkpointLocation", "/chk/a").start()\n'
+        'spark.readStream.format("delta").load("/p/in").writeStream.option("checkpointLocation", "/chk/b").outputMode("complete").toTable("s.agg")\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    rows = [
+        (
+            i.location.line,
+            i.table.name if i.table else None,
+            i.kind.value,
+            i.checkpoint,
+            i.stream.line if i.stream else None,
+        )
+        for i in result.intents
+    ]
+    assert rows == [
+        (2, "s.t", "merge", None, 4),
+        (4, "s.raw", "streaming_read", None, None),
+        (4, None, "streaming_write", "/chk/a", 4),
+        (5, "delta:/p/in", "streaming_read", None, None),
+        (5, "s.agg", "full_overwrite", "/chk/b", 5),
+    ]
+    assert "per_batch" in {f.value for f in result.intents[0].flags}
+
+
+def test_unknown_table_name_is_unresolved_not_dropped():
+    got, result = intents('spark.sql(f"DELETE FROM {pick()} WHERE x = 1")\n')
+    assert got[0][1] == "{pick}" and "unresolved" in got[0][5]
+    assert [d.rule for d in result.diagnostics] == ["DL001"]
+
+
+def test_syntax_error_is_one_diagnostic():
+    got, result = intents("def broken(:\n    pass\n")
+    assert got == []
+    assert [(d.rule, d.location.line) for d in result.diagnostics] == [("DL000", 1)]
+
+
+def test_code_is_never_executed(tmp_path):
+    marker = tmp_path / "marker"
+    code = f"open({str(marker)!r}, 'w').write('x')\nimport os\nos.system('touch {marker}')\n"
+    analyze_source("job.py", ".py", code)
+    assert not marker.exists()

@@ -1,0 +1,191 @@
+"""The SQL front end: exact intents for every statement kind of the spec."""
+
+from __future__ import annotations
+
+import pytest
+
+from delta_lint.frontend.sql import Session, analyze_sql
+from delta_lint.frontend.sqltext import apply_templates, split_statements
+
+
+def one(sql: str, session: Session | None = None):
+    intents, diags = analyze_sql(sql, "x.sql", session or Session())
+    assert diags == []
+    assert len(intents) == 1, intents
+    i = intents[0]
+    return (
+        i.table.name if i.table else None,
+        i.kind.value,
+        i.op_class.value,
+        i.predicate_sql,
+        i.params,
+        sorted(f.value for f in i.flags),
+    )
+
+
+def test_splitter_keeps_semicolons_in_strings_and_comments():
+    stmts = split_statements(
+        "SELECT ';' -- a; b\n;\n/* c; */ UPDATE t SET a = 'x;y' WHERE b = \"q;\";\n  DELETE FROM t"
+    )
+    assert [s.text.split()[0] for s in stmts] == ["SELECT", "UPDATE", "DELETE"]
+    assert [(s.line, s.column) for s in stmts] == [(1, 1), (3, 10), (4, 3)]
+
+
+def test_templates_become_named_parameters():
+    t = apply_templates(
+        "INSERT INTO t_{env} SELECT * FROM s WHERE d = :d AND e = '${var.e}' AND f = {{ ds }} AND g = %(g)s"
+    )
+    assert t.names == ["ds", "var_e", "g", "env", "d"]
+    assert "{" not in t.text and ":d" not in t.text
+
+
+@pytest.mark.parametrize(
+    "sql,expected",
+    [
+        (
+            "INSERT INTO sales.orders PARTITION (date = '2024-01-01') SELECT * FROM s",
+            ("sales.orders", "blind_append", "INSERT", "date = '2024-01-01'", (), ["static_partition"]),
+        ),
+        (
+            "INSERT INTO t SELECT * FROM s WHERE id NOT IN (SELECT id FROM t)",
+            ("t", "insert_reading_target", "UPDATE/DELETE/MERGE", None, (), ["reads_target"]),
+        ),
+        (
+            "INSERT INTO t REPLACE WHERE date = :d SELECT * FROM s",
+            ("t", "replace_where", "UPDATE/DELETE/MERGE", "date = :d", ("d",), []),
+        ),
+        ("INSERT OVERWRITE t SELECT * FROM s", ("t", "full_overwrite", "UPDATE/DELETE/MERGE", None, (), [])),
+        (
+            "INSERT OVERWRITE t PARTITION (d = '1') SELECT * FROM s",
+            ("t", "replace_where", "UPDATE/DELETE/MERGE", "d = '1'", (), ["static_partition"]),
+        ),
+        (
+            "UPDATE delta.`/mnt/x` SET a = 1 WHERE date > '2010-01-01'",
+            ("delta:/mnt/x", "update", "UPDATE/DELETE/MERGE", "date > '2010-01-01'", (), []),
+        ),
+        (
+            "DELETE FROM t WHERE EXISTS (SELECT 1 FROM s WHERE s.id = t.id)",
+            (
+                "t",
+                "delete",
+                "UPDATE/DELETE/MERGE",
+                "EXISTS(SELECT 1 FROM s WHERE s.id = t.id)",
+                (),
+                ["correlated_subquery", "subquery"],
+            ),
+        ),
+        (
+            "DELETE FROM t WHERE rand() < 0.1",
+            ("t", "delete", "UPDATE/DELETE/MERGE", "RAND() < 0.1", (), ["non_deterministic"]),
+        ),
+        (
+            "DELETE FROM t WHERE tags['k'] = 'v'",
+            ("t", "delete", "UPDATE/DELETE/MERGE", "tags['k'] = 'v'", (), ["complex_type_condition"]),
+        ),
+        ("TRUNCATE TABLE t", ("t", "truncate", "UPDATE/DELETE/MERGE", None, (), [])),
+        ("COPY INTO t FROM '/x' FILEFORMAT = CSV", ("t", "copy_into", "INSERT", None, (), [])),
+        ("OPTIMIZE t", ("t", "optimize", "OPTIMIZE", None, (), [])),
+        ("OPTIMIZE t WHERE d >= '2024' ZORDER BY (a, b)", ("t", "optimize_zorder", "OPTIMIZE", "d >= '2024'", (), [])),
+        ("REORG TABLE t APPLY (PURGE)", ("t", "reorg_purge", "OPTIMIZE", None, (), [])),
+        (
+            "REORG TABLE t APPLY (UPGRADE UNIFORM(ICEBERG_COMPAT_VERSION=2))",
+            ("t", "protocol_change", "protocol change", None, (), []),
+        ),
+        ("VACUUM t RETAIN 168 HOURS", ("t", "vacuum", "no conflict class", None, (), [])),
+        ("RESTORE TABLE t TO VERSION AS OF 3", ("t", "restore", "UPDATE/DELETE/MERGE", None, (), [])),
+        ("ALTER TABLE t DROP FEATURE deletionVectors", ("t", "protocol_change", "protocol change", None, (), [])),
+        ("ALTER TABLE t UNSET TBLPROPERTIES ('x')", ("t", "metadata_change", "metadata change", None, (), [])),
+        ("ALTER TABLE t ADD COLUMNS (c INT)", ("t", "metadata_change", "metadata change", None, (), [])),
+        ("ALTER TABLE t CLUSTER BY (a)", ("t", "metadata_change", "metadata change", None, (), [])),
+        (
+            "ALTER TABLE t SET TBLPROPERTIES ('delta.isolationLevel' = 'Serializable')",
+            ("t", "metadata_change", "metadata change", None, (), []),
+        ),
+        (
+            "ALTER TABLE t SET TBLPROPERTIES ('delta.enableDeletionVectors' = true)",
+            ("t", "protocol_change", "protocol change", None, (), []),
+        ),
+        (
+            "CONVERT TO DELTA parquet.`/data/p` PARTITIONED BY (d DATE)",
+            ("delta:/data/p", "create", "create", None, (), []),
+        ),
+        ("CREATE OR REPLACE TABLE t AS SELECT * FROM s", ("t", "create_or_replace", "metadata change", None, (), [])),
+        ("CREATE TABLE IF NOT EXISTS t (a INT)", ("t", "create", "create", None, (), ["if_not_exists"])),
+    ],
+)
+def test_statement_kinds(sql, expected):
+    assert one(sql) == expected
+
+
+def test_merge_clauses_and_schema_evolution():
+    intents, _ = analyze_sql(
+        "MERGE WITH SCHEMA EVOLUTION INTO t USING s ON s.id = t.id AND t.d = '1' "
+        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN DELETE",
+        "x.sql",
+        Session(),
+    )
+    (i,) = intents
+    assert i.kind.value == "merge" and i.op_class.value == "metadata change"
+    assert i.merge_clauses == ("matched_update", "not_matched_insert", "not_matched_by_source_delete")
+    assert {f.value for f in i.flags} == {"schema_evolution", "reads_whole_target"}
+    assert i.region.is_whole()  # NOT MATCHED BY SOURCE reads the whole target
+
+
+def test_merge_target_predicate_uses_only_target_columns():
+    intents, _ = analyze_sql(
+        "MERGE INTO t USING s ON s.d = t.d AND t.c IN ('DE', 'FR') WHEN MATCHED THEN DELETE", "x.sql", Session()
+    )
+    assert intents[0].region.columns() == {"c"}
+
+
+def test_create_records_declared_settings():
+    intents, _ = analyze_sql(
+        "CREATE TABLE c.s.t (id BIGINT GENERATED ALWAYS AS IDENTITY, d DATE) PARTITIONED BY (d) "
+        "TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', 'delta.isolationLevel' = 'Serializable')",
+        "x.sql",
+        Session(),
+    )
+    d = intents[0].declared
+    assert (d.partitioned_by, d.deletion_vectors, d.isolation_level, d.identity_columns) == (
+        ("d",),
+        True,
+        "Serializable",
+        ("id",),
+    )
+    clustered, _ = analyze_sql("CREATE TABLE t (a INT) CLUSTER BY (a)", "x.sql", Session())
+    assert clustered[0].declared.clustered_by == ("a",)
+
+
+def test_use_and_set_change_later_statements():
+    session = Session()
+    intents, _ = analyze_sql(
+        "USE CATALOG main; USE SCHEMA sales; SET spark.databricks.delta.schema.autoMerge.enabled = true;\n"
+        "MERGE INTO orders t USING s ON s.id = t.id WHEN MATCHED THEN DELETE;\n"
+        "SET spark.sql.sources.partitionOverwriteMode = dynamic; INSERT OVERWRITE orders SELECT * FROM s",
+        "x.sql",
+        session,
+    )
+    assert [(i.table.name, i.kind.value) for i in intents] == [
+        ("main.sales.orders", "merge"),
+        ("main.sales.orders", "dynamic_partition_overwrite"),
+    ]
+    assert "schema_evolution" in {f.value for f in intents[0].flags}
+
+
+def test_bad_statement_does_not_hide_the_next_ones():
+    intents, diags = analyze_sql(
+        "DELETE FROM a WHERE x = 1;\nTHIS IS NOT SQL;\nUPDATE b SET y = 2;", "x.sql", Session()
+    )
+    assert [i.table.name for i in intents] == ["a", "b"]
+    assert [(d.rule, d.location.line) for d in diags] == [("DL000", 2)]
+
+
+def test_dynamic_table_name_is_an_unresolved_intent_with_a_diagnostic():
+    intents, diags = analyze_sql("DELETE FROM IDENTIFIER(:tbl) WHERE a = 1", "x.sql", Session())
+    assert intents[0].table.name == "{tbl}" and "unresolved" in {f.value for f in intents[0].flags}
+    assert [d.rule for d in diags] == ["DL001"]
+
+
+def test_templated_table_name_keeps_its_parameter():
+    intents, _ = analyze_sql("INSERT INTO `main`.`sales_{env}`.orders SELECT 1", "x.sql", Session())
+    assert intents[0].table.name == "main.sales_{env}.orders" and intents[0].params == ("env",)

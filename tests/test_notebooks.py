@@ -1,0 +1,73 @@
+"""Notebooks keep the line and column of the original file."""
+
+from __future__ import annotations
+
+import json
+
+from delta_lint.frontend import analyze_source
+
+DATABRICKS = """# Databricks notebook source
+x = 1
+
+# COMMAND ----------
+
+# MAGIC %sql
+# MAGIC UPDATE s.t
+# MAGIC SET a = 1 WHERE d = '1'
+
+# COMMAND ----------
+
+# MAGIC %run ./setup
+
+# COMMAND ----------
+
+df.write.mode("append").saveAsTable("s.u")
+"""
+
+
+def test_databricks_python_notebook():
+    r = analyze_source("nb.py", ".py", DATABRICKS)
+    assert [(i.location.line, i.location.column, i.table.name, i.kind.value) for i in r.intents] == [
+        (7, 9, "s.t", "update"),
+        (16, 1, "s.u", "blind_append"),
+    ]
+    assert [(loc.line, target) for loc, target in r.runs] == [(12, "./setup")]
+
+
+def test_databricks_sql_notebook_with_python_cell():
+    text = (
+        "-- Databricks notebook source\nDELETE FROM s.t WHERE d = '1';\n\n-- COMMAND ----------\n\n"
+        '-- MAGIC %python\n-- MAGIC spark.sql("UPDATE s.t SET a = 1")\n'
+    )
+    r = analyze_source("nb.sql", ".sql", text)
+    assert sorted((i.location.line, i.kind.value) for i in r.intents) == [(2, "delete"), (7, "update")]
+
+
+def test_ipynb_cells_map_to_file_lines():
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["# t\n"], "metadata": {}},
+            {
+                "cell_type": "code",
+                "source": ["%sql\n", "DELETE FROM s.t\n", "WHERE d = '1'\n"],
+                "metadata": {},
+                "outputs": [],
+            },
+            {"cell_type": "code", "source": ["x = 1\n", 'df.writeTo("s.u").append()\n'], "metadata": {}, "outputs": []},
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    text = json.dumps(nb, indent=1)
+    r = analyze_source("nb.ipynb", ".ipynb", text)
+    lines = text.splitlines()
+    got = [(i.location.line, i.kind.value) for i in r.intents]
+    assert [k for _, k in got] == ["delete", "blind_append"]
+    assert "DELETE FROM s.t" in lines[got[0][0] - 1]
+    assert "writeTo" in lines[got[1][0] - 1]
+
+
+def test_invalid_ipynb_is_a_diagnostic():
+    r = analyze_source("nb.ipynb", ".ipynb", "{not json")
+    assert [d.rule for d in r.diagnostics] == ["DL000"]
