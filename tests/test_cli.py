@@ -1,0 +1,233 @@
+"""The command line: JSON contract, exit codes, config errors, fixtures, start-up cost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+
+from tests.conftest import FIXTURES, ROOT
+
+FINDINGS_SCHEMA = {
+    "type": "object",
+    "required": ["version", "findings", "summary"],
+    "additionalProperties": False,
+    "properties": {
+        "version": {"const": 1},
+        "findings": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": [
+                    "rule",
+                    "name",
+                    "severity",
+                    "exception",
+                    "table",
+                    "message",
+                    "location",
+                    "related",
+                    "overlap",
+                    "fix",
+                ],
+                "properties": {
+                    "rule": {"type": "string", "pattern": "^DL\\d{3}$"},
+                    "name": {"type": "string"},
+                    "severity": {"enum": ["error", "warning", "info"]},
+                    "exception": {"type": ["string", "null"]},
+                    "table": {"type": ["string", "null"]},
+                    "message": {"type": "string"},
+                    "location": {"$ref": "#/$defs/location"},
+                    "related": {"type": "array", "items": {"$ref": "#/$defs/location"}},
+                    "overlap": {"type": "string"},
+                    "fix": {"type": "string"},
+                },
+            },
+        },
+        "summary": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["files", "intents", "findings"],
+            "properties": {k: {"type": "integer"} for k in ("files", "intents", "findings")},
+        },
+    },
+    "$defs": {
+        "location": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["path", "line", "column"],
+            "properties": {"path": {"type": "string"}, "line": {"type": "integer"}, "column": {"type": "integer"}},
+        }
+    },
+}
+
+
+def cli(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_check_fixtures_json_matches_the_contract():
+    proc = cli("check", "fixtures/jobs", "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    jsonschema.validate(doc, FINDINGS_SCHEMA)
+    rules = {f["rule"] for f in doc["findings"]}
+    # a realistic mix, including the spec's worked examples
+    assert {
+        "DL000",
+        "DL101",
+        "DL102",
+        "DL103",
+        "DL106",
+        "DL110",
+        "DL112",
+        "DL113",
+        "DL114",
+        "DL115",
+        "DL120",
+        "DL130",
+    } <= rules
+    assert all(not f["location"]["path"].startswith("/") for f in doc["findings"])
+    assert doc["findings"] == sorted(
+        doc["findings"],
+        key=lambda f: (
+            f["location"]["path"],
+            f["location"]["line"],
+            f["location"]["column"],
+            f["rule"],
+            f["table"] or "",
+            f["message"],
+        ),
+    )
+    # the explicit upsert (worked example, safe version) is never blamed for its own runs
+    assert not any(f["rule"] == "DL101" and "upsert_orders_explicit" in f["location"]["path"] for f in doc["findings"])
+    # the excluded scratch job is not analysed
+    assert doc["summary"]["files"] == 23
+
+
+def test_intents_lists_every_kind_of_the_fixture_workload():
+    proc = cli("intents", "fixtures/jobs", "--format", "json")
+    assert proc.returncode == 0
+    kinds = {i["kind"] for i in json.loads(proc.stdout)}
+    assert kinds == {
+        "blind_append",
+        "insert_reading_target",
+        "replace_where",
+        "dynamic_partition_overwrite",
+        "full_overwrite",
+        "update",
+        "delete",
+        "merge",
+        "optimize",
+        "optimize_zorder",
+        "reorg_purge",
+        "metadata_change",
+        "protocol_change",
+        "create",
+        "create_or_replace",
+        "streaming_write",
+        "streaming_read",
+        "vacuum",
+        "restore",
+        "truncate",
+        "copy_into",
+    }
+
+
+def test_unparseable_statement_in_the_middle_hides_nothing():
+    proc = cli("intents", "fixtures/jobs/order_files_cleanup.sql")
+    lines = proc.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [
+        "fixtures/jobs/order_files_cleanup.sql:2:1",
+        "fixtures/jobs/order_files_cleanup.sql:4:1",
+    ]
+    assert "order_files_cleanup.sql:3:1: DL000" in proc.stderr
+
+
+def test_intents_text_format():
+    proc = cli("intents", "fixtures/jobs/purge_old.sql")
+    assert proc.stdout == "fixtures/jobs/purge_old.sql:1:1  main.sales.orders  delete  date < '2010-01-01'  -\n"
+
+
+def test_clean_project_exits_zero(tmp_path):
+    (tmp_path / "a.sql").write_text("INSERT INTO s.t SELECT 1;\n")
+    (tmp_path / "b.sql").write_text("INSERT INTO s.t SELECT 2;\n")
+    proc = cli("check", str(tmp_path), cwd=tmp_path)
+    assert proc.returncode == 0 and "All checks passed" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "config,needle",
+    [
+        ("runtime: '15.4'\nbogus: 1\n", "`bogus`: unknown key"),
+        ("tables:\n  t:\n    partitioned_by: date\n", "`tables.t.partitioned_by`: must be a list of strings"),
+        ("jobs:\n  a:\n    paths: [x.sql]\nexclusive:\n  - [a, b]\n", "unknown job `b`"),
+        ("runtime: 'fast'\n", "`runtime`"),
+        ("a: &a [1]\nb: *a\n", "aliases"),
+        ("- just a list\n", "must be a mapping"),
+    ],
+)
+def test_bad_config_names_the_key_and_file(tmp_path, config, needle):
+    (tmp_path / "delta-lint.yaml").write_text(config)
+    (tmp_path / "a.sql").write_text("DELETE FROM t;\n")
+    proc = cli("check", "a.sql", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert needle in proc.stderr and "delta-lint.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_pyproject_configuration(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.delta-lint]\nruntime = "oss"\n[tool.delta-lint.tables."s.t"]\npartitioned_by = ["d"]\n'
+    )
+    (tmp_path / "a.sql").write_text("UPDATE s.t SET x = 1 WHERE d = '1';\n")
+    (tmp_path / "b.sql").write_text("UPDATE s.t SET x = 1 WHERE d = '2';\n")
+    assert cli("check", ".", cwd=tmp_path).returncode == 0
+
+
+def test_missing_path_is_reported_not_fatal(tmp_path):
+    (tmp_path / "a.sql").write_text("DELETE FROM t WHERE x = 1;\n")
+    proc = cli("check", "a.sql", "nope.sql", "--format", "json", cwd=tmp_path)
+    doc = json.loads(proc.stdout)
+    assert [f["rule"] for f in doc["findings"]] == ["DL003"]
+    assert doc["summary"]["intents"] == 1
+
+
+def test_version_and_check_do_not_import_pyspark():
+    code = "import sys; from delta_lint.cli import app; sys.argv=['delta-lint','check','fixtures/jobs']\ntry:\n    app()\nexcept SystemExit: pass\nprint('pyspark' in sys.modules, file=sys.stderr)"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip().endswith("False")
+    imports = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "delta_lint", "--version"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert imports.stdout.startswith("delta-lint ")
+    assert "pyspark" not in imports.stderr and "sqlglot" not in imports.stderr
+
+
+def test_help_on_every_command():
+    for args in ([], ["check"], ["intents"], ["rules"], ["explain"]):
+        proc = cli(*args, "--help")
+        assert proc.returncode == 0 and "Usage" in proc.stdout
+
+
+def test_rules_and_explain():
+    assert "DL101  non-explicit-partition-predicate" in cli("rules").stdout
+    out = cli("explain", "DL101").stdout
+    assert "Why is this bad?" in out and "Example" in out and "Fix" in out
+    assert cli("explain", "DL999").returncode == 2
+
+
+def test_select_and_ignore():
+    doc = json.loads(cli("check", "fixtures/jobs", "--format", "json", "--select", "DL10", "--ignore", "DL101").stdout)
+    assert {f["rule"] for f in doc["findings"]} <= {"DL102", "DL103", "DL104", "DL105", "DL106", "DL107"}
+    assert doc["findings"]
+
+
+def test_fixture_config_exists():
+    assert (FIXTURES / "delta-lint.yaml").is_file()
