@@ -189,34 +189,16 @@ class Engine:
             if other.op_class == OpClass.NONE:
                 return None
             explicit = not _is_evolution(primary)
-            if other.op_class == OpClass.READ:
-                return _Pair(
-                    "DL112",
-                    "error" if explicit else "warning",
-                    "MetadataChangedException",
-                    primary,
-                    other,
-                    table,
-                    conc,
-                    notes=note,
-                )
             if other.op_class == OpClass.CREATE:
                 if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
                     return _Pair(
                         "DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note
                     )
                 return None
-            rule = "DL110" if explicit else "DL111"
-            return _Pair(
-                rule,
-                "error" if explicit else "warning",
-                "MetadataChangedException",
-                primary,
-                other,
-                table,
-                conc,
-                notes=note,
-            )
+            # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
+            rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
+            severity = "error" if explicit else "warning"
+            return _Pair(rule, severity, "MetadataChangedException", primary, other, table, conc, notes=note)
         if OpClass.CREATE in classes:
             create, other = (a, b) if ca == OpClass.CREATE else (b, a)
             if other.table and other.table.is_path and other.op_class == OpClass.INSERT:
