@@ -231,3 +231,10 @@ def test_select_and_ignore():
 
 def test_fixture_config_exists():
     assert (FIXTURES / "delta-lint.yaml").is_file()
+
+
+def test_fixture_intents_are_exactly_the_reviewed_ones():
+    """Every intent of every fixture file (location, table, kind, predicate, flags,
+    parameters), reviewed by hand against the job code; see tests/golden/."""
+    expected = (ROOT / "tests" / "golden" / "fixture_intents.txt").read_text()
+    assert cli("intents", "fixtures/jobs").stdout == expected
