@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
-from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, describe_constraint, overlap
+from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule
 from delta_lint.settings import TableSettings, qualify, resolve_settings
@@ -540,10 +540,6 @@ def _explicit_condition(x: Intent, s: TableSettings) -> str:
         terms.append(f"{alias}.{col} = {value}")
     base = x.predicate_sql or "TRUE"
     return f"{base} AND " + " AND ".join(terms)
-
-
-def explain_constraints(region: Region) -> str:
-    return " OR ".join(" AND ".join(describe_constraint(c, k) for c, k in conj) or "TRUE" for conj in region.conjuncts)
 
 
 def diagnostics_as_findings(diagnostics: list[Diagnostic], pack: RulePack | None = None) -> list[Finding]:

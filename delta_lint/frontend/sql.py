@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
@@ -738,10 +738,6 @@ def read_tables(sql_text: str, session: Session) -> set[TableRef]:
     if tree is None:
         return set()
     return {table_ref(_sqlglot_table_parts(t), session, tpl)[0] for t in tree.find_all(exp.Table)}
-
-
-def with_location(intent: Intent, location: Location) -> Intent:
-    return replace(intent, location=location)
 
 
 @dataclass(frozen=True)
