@@ -320,7 +320,7 @@ class Engine:
         )
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
-            notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, cols, conc)}"]
+            notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc)}"]
         explicit = self._non_explicit(a, b, s, conc, granularity)
         if explicit is not None:
             primary, other = explicit, (b if explicit is a else a)
@@ -516,7 +516,7 @@ def _primary(a: Intent, b: Intent, rule_id: str | None) -> tuple[Intent, Intent]
     return (a, b)
 
 
-def _why_unknown(a: Intent, b: Intent, cols: frozenset[str] | None, conc: Concurrency) -> str:
+def _why_unknown(a: Intent, b: Intent, conc: Concurrency) -> str:
     for x in (a, b):
         if _region(x).opaque:
             if x.op_class == OpClass.INSERT:

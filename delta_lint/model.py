@@ -218,4 +218,3 @@ class FileResult:
     intents: list[Intent] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
-    suppressions: list[tuple[int, frozenset[str]]] = field(default_factory=list)

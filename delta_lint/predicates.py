@@ -338,25 +338,6 @@ def overlap(a: Region | None, b: Region | None, columns: frozenset[str] | None, 
     return Overlap.UNKNOWN if unknown else Overlap.DISJOINT
 
 
-def describe_constraint(column: str, k: Constraint) -> str:
-    """Readable form of a constraint, for messages."""
-
-    def show(v):
-        if isinstance(v, tuple):
-            return f":{v[1]}" if v[0] == "param" else repr(v[1])
-        return repr(v)
-
-    if k.values is not None:
-        vals = sorted(show(v) for v in k.values)
-        return f"{column} = {vals[0]}" if len(vals) == 1 else f"{column} IN ({', '.join(vals)})"
-    parts = []
-    if k.low is not None:
-        parts.append(f"{column} {'>=' if k.low_inclusive else '>'} {show(k.low)}")
-    if k.high is not None:
-        parts.append(f"{column} {'<=' if k.high_inclusive else '<'} {show(k.high)}")
-    return " AND ".join(parts) or column
-
-
 _PARAM_NAME = re.compile(r"[^0-9A-Za-z_]+")
 
 

@@ -10,6 +10,7 @@ parameters become named parameters (`{name}` in table names and predicates).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -425,8 +426,6 @@ class PythonAnalyzer:
         return out
 
     def _percent(self, template: Str, right: ast.expr, scope: _Scope) -> Str:
-        import re
-
         values = right.elts if isinstance(right, ast.Tuple) else [right]
         mapping = {}
         if isinstance(right, ast.Dict):
@@ -768,7 +767,7 @@ class PythonAnalyzer:
             flags.add(Flag.SCHEMA_EVOLUTION)
         common = {"checkpoint": checkpoint.text if checkpoint else None, "stream": loc}
         if batch is not None:
-            self._emit_intent(
+            self._add(
                 Intent(
                     location=loc,
                     table=None,
@@ -1008,9 +1007,6 @@ class PythonAnalyzer:
             statement=self._excerpt(node),
             **kw,
         )
-        self._emit_intent(intent, scope)
-
-    def _emit_intent(self, intent: Intent, scope: _Scope) -> None:
         self._add(intent, scope)
 
     def _add(self, intent: Intent, scope: _Scope) -> None:
@@ -1044,8 +1040,6 @@ class PythonAnalyzer:
 
 
 def _braced(text: str) -> list[str]:
-    import re
-
     return re.findall(r"\{[^{}]+\}", text)
 
 
