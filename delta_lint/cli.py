@@ -68,6 +68,58 @@ def _config(config_file: Optional[Path], paths: Optional[list[Path]] = None):
         _fail(str(err))
 
 
+SPARK_OPTION = typer.Option(
+    None,
+    "--spark",
+    metavar="MODE",
+    help="Where table settings come from: auto (snapshot if present, else the embedded engine for local tables), "
+    "embedded (in-process Sail engine), local (classic local[1] SparkSession), sc://host:port (Spark Connect), "
+    "none (snapshot and declared settings only). Default: `spark:` in the configuration, else auto.",
+)
+SPARK_TIMEOUT_OPTION = typer.Option(
+    None, "--spark-timeout", metavar="SECONDS", help="Give up connecting to Spark after this long (default 30)."
+)
+REFRESH_OPTION = typer.Option(False, "--refresh", help="Read settings live even when a snapshot exists.")
+
+
+def _spark_config(config, spark: Optional[str], timeout: Optional[float]):
+    from dataclasses import replace
+
+    from delta_lint.config import spark_mode_problem
+
+    if spark is not None:
+        problem = spark_mode_problem(spark)
+        if problem:
+            _fail(f"--spark {problem}")
+        config = replace(config, spark=spark)
+    if timeout is not None:
+        if timeout <= 0:
+            _fail("--spark-timeout must be > 0")
+        config = replace(config, spark_timeout=timeout)
+    return config
+
+
+def _guarded(fn, debug: bool):
+    """Run a pipeline step: Spark and snapshot problems become one line and exit 2,
+    internal errors too (with the traceback under --debug); warnings go to stderr."""
+    from delta_lint.config import ConfigError
+    from delta_lint.settings.spark import SparkUnavailable
+
+    try:
+        result = fn()
+    except (SparkUnavailable, ConfigError) as err:
+        if debug:
+            raise
+        _fail(str(err))
+    except Exception as err:  # noqa: BLE001 - users get one line, --debug gets the traceback
+        if debug:
+            raise
+        _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
+    for warning in getattr(getattr(result, "read", None), "warnings", []):
+        typer.echo(f"delta-lint: warning: {warning}", err=True)
+    return result
+
+
 @app.command()
 def check(
     paths: list[Path] = typer.Argument(..., help="Files or directories with job code (.sql, .py, .ipynb, notebooks)."),
@@ -81,6 +133,9 @@ def check(
     select: Optional[list[str]] = typer.Option(None, "--select", help="Only these rule ids or prefixes (repeatable)."),
     ignore: Optional[list[str]] = typer.Option(None, "--ignore", help="Skip these rule ids or prefixes (repeatable)."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported."),
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+    refresh: bool = REFRESH_OPTION,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
     """Report every predicted write conflict between jobs that can run at the same time.
@@ -93,17 +148,12 @@ def check(
     from delta_lint.engine import SEVERITY_ORDER
     from delta_lint.run import check as run_check
 
-    config = _config(config_file, paths)
+    config = _spark_config(_config(config_file, paths), spark, spark_timeout)
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
-    try:
-        result = run_check(paths, config)
-    except Exception as err:  # noqa: BLE001 - users get one line, --debug gets the traceback
-        if debug:
-            raise
-        _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
+    result = _guarded(lambda: run_check(paths, config, refresh=refresh), debug)
     files, intents = len(result.files), len(result.intents)
     if output_format == CheckFormat.json:
         out = report.to_json(result.findings, files, intents)

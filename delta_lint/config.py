@@ -15,6 +15,16 @@ import yaml
 CONFIG_NAMES = ("delta-lint.yaml", ".delta-lint.yaml", "delta-lint.yml")
 RUNTIME_RE = re.compile(r"^(latest|oss|\d+\.\d+)$")
 RULE_RE = re.compile(r"^DL\d{0,3}$")
+SPARK_MODES = ("auto", "embedded", "local", "none")
+DEFAULT_SPARK_TIMEOUT = 30.0
+DEFAULT_SNAPSHOT = "delta-lint.lock.yaml"
+
+
+def spark_mode_problem(mode: str) -> str | None:
+    """Why `mode` is not a valid --spark / `spark:` value, or None."""
+    if mode in SPARK_MODES or re.match(r"^sc://[^/\s;:]+(:\d+)?(/.*)?$", mode):
+        return None
+    return f"must be one of {', '.join(SPARK_MODES)} or a Spark Connect URL sc://host:port, not {mode!r}"
 
 
 class ConfigError(Exception):
@@ -50,9 +60,31 @@ class Config:
     exclude: tuple[str, ...] = ()
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    spark: str = "auto"  # auto | embedded | local | none | sc://host:port
+    spark_timeout: float = DEFAULT_SPARK_TIMEOUT
+    locations: dict[str, str] = field(default_factory=dict)  # table name -> storage location
+    snapshot: str = DEFAULT_SNAPSHOT  # lock file, relative to root
+
+    @property
+    def snapshot_path(self) -> Path:
+        return self.root / self.snapshot
 
 
-_TOP_KEYS = {"runtime", "photon", "default_schema", "tables", "jobs", "exclusive", "exclude", "select", "ignore"}
+_TOP_KEYS = {
+    "runtime",
+    "photon",
+    "default_schema",
+    "tables",
+    "jobs",
+    "exclusive",
+    "exclude",
+    "select",
+    "ignore",
+    "spark",
+    "spark_timeout",
+    "locations",
+    "snapshot",
+}
 _TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
 _JOB_KEYS = {"paths", "concurrent_runs"}
 
@@ -224,6 +256,19 @@ def validate(data: dict, path: Path) -> Config:
             if not RULE_RE.match(v):
                 raise _err(path, key, f"`{v}` is not a rule id or prefix (like DL101 or DL1)")
         rule_lists[key] = values
+    spark = data.get("spark", "auto")
+    problem = spark_mode_problem(spark) if isinstance(spark, str) else "must be a string"
+    if problem:
+        raise _err(path, "spark", problem)
+    timeout = data.get("spark_timeout", DEFAULT_SPARK_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise _err(path, "spark_timeout", "must be a number of seconds > 0")
+    locations = data.get("locations") or {}
+    if not isinstance(locations, dict) or not all(isinstance(v, str) and v for v in locations.values()):
+        raise _err(path, "locations", "must be a mapping of table name to storage path")
+    snapshot = data.get("snapshot", DEFAULT_SNAPSHOT)
+    if not isinstance(snapshot, str) or not snapshot:
+        raise _err(path, "snapshot", "must be a file path")
     return Config(
         path=path,
         root=path.parent,
@@ -236,4 +281,8 @@ def validate(data: dict, path: Path) -> Config:
         exclude=_str_list(data.get("exclude") or [], path, "exclude"),
         select=rule_lists["select"],
         ignore=rule_lists["ignore"],
+        spark=spark,
+        spark_timeout=float(timeout),
+        locations={str(k).lower(): v for k, v in locations.items()},
+        snapshot=snapshot,
     )

@@ -8,14 +8,14 @@ files removed twice). Cells, runtime profiles and rule texts come from `rules/`.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule
-from delta_lint.settings import TableSettings, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
 _MATRIX_CLASSES = {OpClass.INSERT, OpClass.DML, OpClass.OPTIMIZE}
@@ -34,6 +34,7 @@ class Finding:
     related: tuple[Location, ...] = ()
     overlap: str = ""
     fix: str = ""
+    settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
 
     def to_json(self) -> dict:
         return {
@@ -47,6 +48,7 @@ class Finding:
             "related": [r.to_json() for r in self.related],
             "overlap": self.overlap,
             "fix": self.fix,
+            "settings_source": self.settings_source,
         }
 
     def sort_key(self) -> tuple:
@@ -111,12 +113,16 @@ def label(intent: Intent) -> str:
 class Engine:
     """Pair analysis over one run's intents."""
 
-    def __init__(self, config: Config, schedule: Schedule, pack: RulePack | None = None) -> None:
+    def __init__(
+        self, config: Config, schedule: Schedule, pack: RulePack | None = None, read: ReadSettings | None = None
+    ) -> None:
         self.config = config
+        self.read = read
         self.schedule = schedule
         self.pack = pack or load()
         self.profile: Profile = self.pack.profile(config.runtime)
         self.internal_errors: list[Diagnostic] = []
+        self.settings: dict[str, TableSettings] = {}
 
     # -- entry -----------------------------------------------------------------
 
@@ -126,7 +132,8 @@ class Engine:
             if intent.table is None or Flag.UNRESOLVED in intent.flags:
                 continue
             by_table[qualify(intent.table.name, self.config.default_schema)].append(intent)
-        settings = resolve_settings(set(by_table), intents, self.config, self.profile)
+        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.read)
+        self.settings = settings
         pairs: list[_Pair] = []
         singles: list[Finding] = []
         for table in sorted(by_table):
@@ -139,7 +146,11 @@ class Engine:
                     self._internal(group[0], rule_fn.__name__, err)
             singles += self._zorder_on_clustered(table, group, s)
         pairs += self._shared_ids(intents)
-        return sorted(self._group(pairs) + singles, key=Finding.sort_key)
+        findings = [
+            replace(f, settings_source=settings[f.table].source) if f.table in settings else f
+            for f in self._group(pairs) + singles
+        ]
+        return sorted(findings, key=Finding.sort_key)
 
     def _internal(self, intent: Intent, where: str, err: Exception) -> None:
         self.internal_errors.append(

@@ -13,8 +13,11 @@ from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_path
 from delta_lint.frontend.discover import discover
-from delta_lint.model import Diagnostic, FileResult, Intent, Location
+from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Location
 from delta_lint.schedule import build_schedule
+from delta_lint.settings import ReadSettings, TableSettings, qualify
+
+SETTINGS_NOT_READ = "DL004"
 
 
 @dataclass
@@ -22,6 +25,8 @@ class RunResult:
     files: list[FileResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    read: ReadSettings | None = None
+    settings: dict[str, TableSettings] = field(default_factory=dict)
 
     @property
     def intents(self) -> list[Intent]:
@@ -56,15 +61,55 @@ def analyze(
     return results, diagnostics, rel_paths
 
 
-def check(paths: list[Path], config: Config, cwd: Path | None = None) -> RunResult:
+def target_tables(intents: list[Intent], config: Config) -> dict[str, Intent]:
+    """Every written or streamed table (qualified name) and its first intent."""
+    out: dict[str, Intent] = {}
+    for intent in sorted(intents, key=lambda i: i.location):
+        if intent.table is not None and Flag.UNRESOLVED not in intent.flags:
+            out.setdefault(qualify(intent.table.name, config.default_schema), intent)
+    return out
+
+
+def check(
+    paths: list[Path],
+    config: Config,
+    cwd: Path | None = None,
+    spark: str | None = None,
+    refresh: bool = False,
+    read: ReadSettings | None = None,
+) -> RunResult:
+    """The whole pipeline. `read` skips the settings stage (tests, `tables`);
+    otherwise settings are read per `spark` (default: the configuration's mode)."""
     results, diagnostics, rel_paths = analyze(paths, config, cwd)
     intents = [i for r in results for i in r.intents]
-    engine = Engine(config, build_schedule(config, rel_paths))
+    tables = target_tables(intents, config)
+    if read is None:
+        from delta_lint.settings.live import read_settings
+
+        read = read_settings(set(tables), config, spark, refresh)
+    settings_diags = [
+        Diagnostic(
+            SETTINGS_NOT_READ,
+            tables[name].location,
+            f"settings of `{name}` were not read: {why}; {_fallback(name, read, config)}",
+            "info",
+        )
+        for name, why in sorted(read.problems.items())
+        if name in tables
+    ]
+    engine = Engine(config, build_schedule(config, rel_paths), read=read)
     findings = engine.check(intents)
-    all_diags = diagnostics + [d for r in results for d in r.diagnostics] + engine.internal_errors
+    all_diags = diagnostics + settings_diags + [d for r in results for d in r.diagnostics] + engine.internal_errors
     findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
     findings = [f for f in findings if selected(f.rule, config.select, config.ignore)]
-    return RunResult(results, findings, all_diags)
+    return RunResult(results, findings, all_diags, read, engine.settings)
+
+
+def _fallback(name: str, read: ReadSettings, config: Config) -> str:
+    if read.sources.get(name) == "snapshot":
+        return "using the snapshot"
+    declared = {qualify(k.lower(), config.default_schema) for k in config.tables}
+    return "using the declared settings" if name in declared else "assuming conservative settings"
 
 
 def selected(rule: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:

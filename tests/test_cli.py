@@ -33,6 +33,7 @@ FINDINGS_SCHEMA = {
                     "related",
                     "overlap",
                     "fix",
+                    "settings_source",
                 ],
                 "properties": {
                     "rule": {"type": "string", "pattern": "^DL\\d{3}$"},
@@ -45,6 +46,7 @@ FINDINGS_SCHEMA = {
                     "related": {"type": "array", "items": {"$ref": "#/$defs/location"}},
                     "overlap": {"type": "string"},
                     "fix": {"type": "string"},
+                    "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
                 },
             },
         },
@@ -200,7 +202,7 @@ def test_missing_path_is_reported_not_fatal(tmp_path):
 
 
 def test_version_and_check_do_not_import_pyspark():
-    code = "import sys; from delta_lint.cli import app; sys.argv=['delta-lint','check','fixtures/jobs']\ntry:\n    app()\nexcept SystemExit: pass\nprint('pyspark' in sys.modules, file=sys.stderr)"
+    code = "import sys; from delta_lint.cli import app; sys.argv=['delta-lint','check','--spark','none','fixtures/jobs']\ntry:\n    app()\nexcept SystemExit: pass\nprint('pyspark' in sys.modules, file=sys.stderr)"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.stderr.strip().endswith("False")
     imports = subprocess.run(

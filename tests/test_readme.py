@@ -12,6 +12,6 @@ def test_readme_rule_table_matches_rule_pack():
 
 def test_readme_starts_with_the_two_commands():
     readme = (ROOT / "README.md").read_text()
-    assert "pip install -e . && delta-lint check fixtures/jobs" in readme
+    assert "pip install -e '.[spark]' && delta-lint check fixtures/jobs" in readme
     assert "pip install -e '.[dev]' && pytest" in readme
     assert "pip install -e '.[dev]' && pytest" in (ROOT / ".ci" / "run").read_text()

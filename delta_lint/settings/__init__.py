@@ -1,13 +1,16 @@
-"""Table settings: declared in configuration, declared by CREATE statements in the
-workload, or conservative assumptions — in that order of precedence."""
+"""Table settings, per table from the first source that has them:
+read live via Spark > the snapshot (`delta-lint.lock.yaml`) > declared in
+configuration > declared by CREATE statements in the workload > conservative
+assumptions. Each TableSettings says which source it came from."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from delta_lint.config import Config
 from delta_lint.model import Intent, Kind
 from delta_lint.rulepack import Profile
+from delta_lint.settings.reader import LiveSettings
 
 
 @dataclass(frozen=True)
@@ -18,8 +21,9 @@ class TableSettings:
     deletion_vectors: bool | None = None
     isolation_level: str = "WriteSerializable"
     identity_columns: tuple[str, ...] = ()
-    source: str = "assumed"  # declared | ddl | assumed
+    source: str = "assumed"  # live | snapshot | declared | ddl | assumed
     note: str = ""  # what was assumed, for findings
+    read: LiveSettings | None = None  # the full record when read live or from the snapshot
 
     @property
     def has_deletion_vectors(self) -> bool:
@@ -54,8 +58,19 @@ def qualify(name: str, default_schema: str | None) -> str:
     return name
 
 
+@dataclass
+class ReadSettings:
+    """The outcome of the live/snapshot stage for one run."""
+
+    tables: dict[str, LiveSettings] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # name -> live | snapshot
+    problems: dict[str, str] = field(default_factory=dict)  # name -> why it could not be read live
+    warnings: list[str] = field(default_factory=list)
+    mode: str = "none"  # what was used: embedded | local | sc://... | snapshot | none
+
+
 def resolve_settings(
-    tables: set[str], intents: list[Intent], config: Config, profile: Profile
+    tables: set[str], intents: list[Intent], config: Config, profile: Profile, read: ReadSettings | None = None
 ) -> dict[str, TableSettings]:
     declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
     ddl = {}
@@ -67,9 +82,22 @@ def resolve_settings(
         ):
             ddl.setdefault(qualify(intent.table.name, config.default_schema), intent.declared)
     out = {}
+    read = read or ReadSettings()
     for table in tables:
         default_iso = profile.default_isolation
-        if table in declared:
+        if table in read.tables:
+            r = read.tables[table]
+            s = TableSettings(
+                table,
+                r.partitioned_by,
+                r.clustered_by,
+                r.deletion_vectors,
+                r.isolation_level or default_iso,
+                r.identity_columns,
+                read.sources.get(table, "live"),
+                read=r,
+            )
+        elif table in declared:
             d = declared[table]
             s = TableSettings(
                 table,
@@ -93,10 +121,8 @@ def resolve_settings(
             )
         else:
             s = TableSettings(table, isolation_level=default_iso, source="assumed")
-            s = TableSettings(
-                **{**s.__dict__, "note": f"settings of `{table}` are not declared; assumed {s.describe()}"}
-            )
+            s = replace(s, note=f"settings of `{table}` are not declared; assumed {s.describe()}")
         if s.isolation_level not in profile.allowed_isolation:
-            s = TableSettings(**{**s.__dict__, "isolation_level": profile.allowed_isolation[0]})
+            s = replace(s, isolation_level=profile.allowed_isolation[0])
         out[table] = s
     return out

@@ -1,0 +1,87 @@
+"""The settings stage: decide where settings come from (live Spark, the snapshot or
+neither), read them, and report what could not be read.
+
+`--spark auto` (the default) uses the snapshot when one exists, otherwise reads
+live with the embedded engine when some target has a local location, otherwise
+uses declared settings only. An explicit live mode always reads live.
+"""
+
+from __future__ import annotations
+
+import re
+
+from delta_lint.config import Config, ConfigError
+from delta_lint.settings import ReadSettings, qualify
+from delta_lint.settings.reader import Target, read_tables
+from delta_lint.settings.snapshot import Snapshot, load_snapshot
+from delta_lint.settings.spark import SparkUnavailable, open_spark
+
+_REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def targets_for(names: set[str], config: Config) -> list[Target]:
+    """A Target per table name: path tables carry their path, catalog names the
+    `locations:` entry when there is one."""
+    locations = {qualify(k, config.default_schema): v for k, v in config.locations.items()}
+    out = []
+    for name in sorted(names):
+        if name.startswith("delta:"):
+            out.append(Target(name, name[len("delta:") :]))
+        else:
+            out.append(Target(name, locations.get(name)))
+    return out
+
+
+def _is_local(location: str | None) -> bool:
+    return location is not None and (not _REMOTE.match(location) or location.startswith("file:"))
+
+
+def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target], refresh: bool) -> str:
+    if requested != "auto":
+        return requested
+    if snapshot is not None and not refresh:
+        return "snapshot"
+    return "embedded" if any(_is_local(t.location) for t in targets) else "none"
+
+
+def read_settings(
+    names: set[str],
+    config: Config,
+    mode: str | None = None,
+    refresh: bool = False,
+    timeout: float | None = None,
+) -> ReadSettings:
+    """Raises SparkUnavailable only when a live mode was asked for explicitly and
+    there is no snapshot to fall back on; ConfigError for a damaged snapshot."""
+    requested = mode or config.spark
+    snapshot = load_snapshot(config.snapshot_path)
+    targets = targets_for(names, config)
+    chosen = choose_mode(requested, snapshot, targets, refresh)
+    out = ReadSettings(mode=chosen)
+    if chosen not in ("snapshot", "none"):
+        if requested == "embedded" or chosen != "embedded":
+            live_targets = targets
+        else:  # auto: the embedded engine reads local locations only
+            live_targets = [t for t in targets if t.location is None or _is_local(t.location)]
+        try:
+            with open_spark(chosen, timeout or config.spark_timeout) as handle:
+                result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+        except SparkUnavailable as err:
+            if snapshot is None and requested != "auto":
+                raise
+            fallback = "the snapshot" if snapshot is not None else "declared settings"
+            out.warnings.append(f"{err}; using {fallback} instead")
+            out.mode = "snapshot" if snapshot is not None else "none"
+        else:
+            out.tables.update(result.tables)
+            out.sources.update(dict.fromkeys(result.tables, "live"))
+            out.problems.update(result.problems)
+    if snapshot is not None:
+        for name in names:
+            if name not in out.tables and name in snapshot.tables:
+                out.tables[name] = snapshot.tables[name]
+                out.sources[name] = "snapshot"
+    return out
+
+
+__all__ = ["ConfigError", "SparkUnavailable", "read_settings", "targets_for"]
