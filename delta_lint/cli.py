@@ -168,6 +168,74 @@ def check(
 
 
 @app.command()
+def tables(
+    paths: Optional[list[str]] = typer.Argument(
+        None,
+        help="Files or directories with job code (default: the current directory). "
+        "`delta-lint tables snapshot [PATHS]` writes the snapshot instead.",
+    ),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
+    output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="Output format."),
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+    refresh: bool = REFRESH_OPTION,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """Every table the jobs write or stream from, with its settings, where they came
+    from (live, snapshot, declared, ddl, assumed) and whether row-level concurrency
+    applies under the configured runtime.
+
+    `delta-lint tables snapshot [PATHS]` reads the settings live and writes them to the
+    snapshot file (`snapshot:` in the configuration, default delta-lint.lock.yaml), which
+    `check` then uses without Spark. Tables that cannot be read keep their old entry.
+    """
+    from delta_lint import report
+    from delta_lint.engine import Engine
+    from delta_lint.run import check as run_check
+    from delta_lint.schedule import Schedule
+
+    args = list(paths or [])
+    snapshot = bool(args) and args[0] == "snapshot"
+    if snapshot:
+        args = args[1:]
+    targets = [Path(p) for p in args] or [Path(".")]
+    config = _spark_config(_config(config_file, targets), spark, spark_timeout)
+    if snapshot and config.spark == "none":
+        _fail("`tables snapshot` reads the tables live: use --spark embedded, local or sc://host:port")
+    result = _guarded(lambda: run_check(targets, config, refresh=refresh or snapshot), debug)
+    if snapshot:
+        _write_snapshot(result, config)
+        return
+    engine = Engine(config, Schedule({}, {}, ()))
+    rows = report.table_rows(result, engine.table_row_level)
+    mode = result.read.mode if result.read else "none"
+    render = report.tables_json if output_format == IntentFormat.json else report.tables_text
+    sys.stdout.write(render(rows, config.runtime, mode))
+
+
+def _write_snapshot(result, config) -> None:
+    from delta_lint.settings.snapshot import load_snapshot, write_snapshot
+
+    read = result.read
+    live = {name: read.tables[name] for name, source in read.sources.items() if source == "live"}
+    old = load_snapshot(config.snapshot_path)
+    kept = []
+    if old is not None:
+        for name in sorted(set(result.settings) - set(live)):
+            if name in old.tables:
+                live[name] = old.tables[name]
+                kept.append(name)
+    write_snapshot(config.snapshot_path, live, read.mode)
+    for name, why in sorted(read.problems.items()):
+        typer.echo(f"delta-lint: warning: `{name}` not read: {why}", err=True)
+    typer.echo(
+        f"wrote {config.snapshot_path} with {len(live)} tables via {read.mode}"
+        + (f" ({len(kept)} kept from the previous snapshot: {', '.join(kept)})" if kept else ""),
+        err=True,
+    )
+
+
+@app.command()
 def intents(
     paths: list[Path] = typer.Argument(..., help="Files or directories with job code."),
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="Output format."),

@@ -235,8 +235,9 @@ class Engine:
             return self._matrix_verdict(a, b, s, conc, table, note)
         return None
 
-    def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str]:
-        """Whether row-level concurrency applies to this pair, and if not why."""
+    def table_row_level(self, s: TableSettings) -> tuple[bool, str]:
+        """Whether the table's settings and the runtime allow row-level concurrency at
+        all (the operations may still fall back, see `row_level`), and why (not)."""
         p = self.profile
         if p.matrix == "oss":
             return False, "open-source Delta has no row-level concurrency"
@@ -245,14 +246,27 @@ class Engine:
                 return False, "deletion vectors are disabled on this clustered table"
             if not p.row_level_clustered:
                 return False, f"runtime {self.config.runtime} has no row-level concurrency"
-        elif s.partitioned_by:
+            return True, "liquid-clustered table"
+        if s.partitioned_by:
             return False, "partitioned tables never get row-level concurrency"
-        elif not s.has_deletion_vectors:
+        if not s.has_deletion_vectors:
             return False, "the table has no deletion vectors"
-        elif p.row_level_deletion_vectors == "false":
+        if p.row_level_deletion_vectors == "false":
             return False, f"runtime {self.config.runtime} gives row-level concurrency only to liquid-clustered tables"
-        elif p.row_level_deletion_vectors == "preview" and not all(
-            Flag.ROW_LEVEL_PREVIEW in x.flags for x in (a, b) if x.op_class == OpClass.DML
+        if p.row_level_deletion_vectors == "preview":
+            return True, "preview: needs spark.databricks.delta.rowLevelConcurrencyPreview = true"
+        return True, "deletion vectors"
+
+    def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str]:
+        """Whether row-level concurrency applies to this pair, and if not why."""
+        p = self.profile
+        applies, why = self.table_row_level(s)
+        if not applies:
+            return False, why
+        if (
+            not s.clustered_by
+            and p.row_level_deletion_vectors == "preview"
+            and not all(Flag.ROW_LEVEL_PREVIEW in x.flags for x in (a, b) if x.op_class == OpClass.DML)
         ):
             return False, (
                 f"on runtime {self.config.runtime} row-level concurrency is a preview that needs "

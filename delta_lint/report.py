@@ -75,3 +75,76 @@ def intents_text(intents: list[Intent]) -> str:
 
 def intents_json(intents: list[Intent]) -> str:
     return json.dumps([i.to_json() for i in intents], indent=2) + "\n"
+
+
+# -- tables ---------------------------------------------------------------------------
+
+
+def table_rows(result, engine_row_level) -> list[dict]:
+    """One row per target table: its settings, their source and row-level concurrency."""
+    rows = []
+    problems = result.read.problems if result.read else {}
+    for name in sorted(result.settings):
+        s = result.settings[name]
+        r = s.read
+        applies, why = engine_row_level(s)
+        rows.append(
+            {
+                "table": name,
+                "source": s.source,
+                "location": r.location if r else None,
+                "table_version": r.table_version if r else None,
+                "read_at": r.read_at if r else None,
+                "partitioned_by": list(s.partitioned_by),
+                "clustered_by": list(s.clustered_by),
+                "deletion_vectors": s.has_deletion_vectors,
+                "isolation_level": s.isolation_level,
+                "identity_columns": list(s.identity_columns),
+                "row_tracking": r.row_tracking if r else None,
+                "protocol": f"{r.min_reader_version}/{r.min_writer_version}" if r and r.min_reader_version else None,
+                "features": sorted(set(r.reader_features) | set(r.writer_features)) if r else [],
+                "row_level_concurrency": applies,
+                "row_level_reason": why,
+                "problem": problems.get(name),
+            }
+        )
+    return rows
+
+
+def tables_text(rows: list[dict], runtime: str, mode: str) -> str:
+    header = ["table", "source", "version", "partitioned by", "clustered by", "DV", "isolation", "identity", "row-level"]
+    body = []
+    for r in rows:
+        body.append(
+            [
+                r["table"],
+                r["source"],
+                "-" if r["table_version"] is None else str(r["table_version"]),
+                ", ".join(r["partitioned_by"]) or "-",
+                ", ".join(r["clustered_by"]) or "-",
+                "yes" if r["deletion_vectors"] else "no",
+                r["isolation_level"],
+                ", ".join(r["identity_columns"]) or "-",
+                ("yes" if r["row_level_concurrency"] else "no") + f" ({r['row_level_reason']})",
+            ]
+        )
+    widths = [max(len(x) for x in col) for col in zip(header, *body)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in [header, *body]]
+    for r in rows:
+        extra = []
+        if r["location"]:
+            extra.append(f"location {r['location']}")
+        if r["features"]:
+            extra.append(f"protocol {r['protocol']} features {', '.join(r['features'])}")
+        if r["row_tracking"]:
+            extra.append("row tracking")
+        if r["problem"]:
+            extra.append(f"not read: {r['problem']}")
+        if extra:
+            lines.append(f"  {r['table']}: {'; '.join(extra)}")
+    lines.append(f"{len(rows)} tables; settings via {mode}; row-level concurrency for runtime {runtime}.")
+    return "\n".join(lines) + "\n"
+
+
+def tables_json(rows: list[dict], runtime: str, mode: str) -> str:
+    return json.dumps({"version": 1, "runtime": runtime, "spark": mode, "tables": rows}, indent=2) + "\n"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import reduce
 from pathlib import Path
@@ -461,6 +461,11 @@ def read_tables(session: ReadOnlySession, targets: list[Target], use_catalog: bo
         replayed = replay_logs(session, remaining)
         result.tables.update(replayed.tables)
         result.problems.update(replayed.problems)
+    # report locations as configured (relative to the configuration), not as resolved here
+    given = {t.name: t.location for t in targets if t.location is not None}
+    for name, settings in result.tables.items():
+        if name in given:
+            result.tables[name] = replace(settings, location=given[name])
     return result
 
 
