@@ -112,7 +112,17 @@ def table_rows(result, engine_row_level) -> list[dict]:
 
 
 def tables_text(rows: list[dict], runtime: str, mode: str) -> str:
-    header = ["table", "source", "version", "partitioned by", "clustered by", "DV", "isolation", "identity", "row-level"]
+    header = [
+        "table",
+        "source",
+        "version",
+        "partitioned by",
+        "clustered by",
+        "DV",
+        "isolation",
+        "identity",
+        "row-level",
+    ]
     body = []
     for r in rows:
         body.append(

@@ -192,6 +192,10 @@ def _embedded(timeout: float) -> SparkHandle:
 
 def _local(timeout: float) -> SparkHandle:
     spark_session = _import_pyspark("local")
+    # a Spark Connect client in this process (or the user's shell) switches pyspark's
+    # builder to Connect; --spark local means a classic session
+    for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
+        os.environ.pop(variable, None)
 
     def start() -> Any:
         return (
