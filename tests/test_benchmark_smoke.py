@@ -12,3 +12,15 @@ def test_frontend_benchmark_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert "parse floor" in proc.stdout and "ratio front ends / floor" in proc.stdout
+
+
+def test_settings_read_benchmark_runs():
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/settings_read.py", "--tables", "3", "--commits", "2", "--modes", "embedded"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.stdout.count("embedded") >= 2, proc.stderr
+    assert "per 100 tables" in proc.stdout

@@ -407,7 +407,13 @@ def _detail_unsupported(err: Exception) -> bool:
     """The session does not know DESCRIBE DETAIL at all (no Delta), as opposed to a
     missing table."""
     text = str(err)
-    return bool(re.search(r"PARSE_SYNTAX_ERROR|syntax error|found DETAIL|mismatched input|UNSUPPORTED", text, re.I))
+    return bool(
+        re.search(
+            r"PARSE_SYNTAX_ERROR|syntax error|found DETAIL|mismatched input|UNSUPPORTED|`DETAIL` cannot be found",
+            text,
+            re.I,
+        )
+    )
 
 
 # -- catalog names -----------------------------------------------------------------------
@@ -445,7 +451,7 @@ def read_tables(session: ReadOnlySession, targets: list[Target], use_catalog: bo
     if not located:
         return result
     remaining = located
-    if session.mode != "embedded":
+    if session.mode.startswith("sc://"):  # embedded and local sessions here have no Delta
         remaining = []
         for i, target in enumerate(located):
             try:

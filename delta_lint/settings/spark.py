@@ -12,6 +12,7 @@ DataFrame reader API only.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -203,11 +204,16 @@ def _local(timeout: float) -> SparkHandle:
             .appName("delta-lint")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.sources.ignoreDataLocality", "true")
+            # list a few hundred small log folders on the driver, not as a Spark job per path
+            .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
             .getOrCreate()
         )
 
+    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)  # expected failures are ours to report
     spark = _with_timeout(start, max(timeout, 120.0), "local Spark")  # a JVM start is slow on busy machines
+    spark.sparkContext.setLogLevel("ERROR")
     return SparkHandle(ReadOnlySession(spark, "local"), [spark.stop])
 
 
