@@ -25,6 +25,9 @@ app = typer.Typer(
 class CheckFormat(str, Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
+    github = "github"
+    markdown = "markdown"
 
 
 class IntentFormat(str, Enum):
@@ -122,17 +125,45 @@ def _guarded(fn, debug: bool):
 
 @app.command()
 def check(
-    paths: list[Path] = typer.Argument(..., help="Files or directories with job code (.sql, .py, .ipynb, notebooks)."),
+    paths: Optional[list[Path]] = typer.Argument(
+        None,
+        help="Files or directories with job code (.sql, .py, .ipynb, notebooks); default: the current directory. "
+        "With --changed: the changed files (the whole project is analysed).",
+    ),
     config_file: Optional[Path] = typer.Option(
         None,
         "--config",
         help="Configuration file (default: nearest delta-lint.yaml or pyproject.toml [tool.delta-lint]).",
     ),
     output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="Output format."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", help="Write the report to this file instead of standard output."
+    ),
     fail_on: FailOn = typer.Option(FailOn.warning, "--fail-on", help="Lowest severity that makes the exit code 1."),
     select: Optional[list[str]] = typer.Option(None, "--select", help="Only these rule ids or prefixes (repeatable)."),
     ignore: Optional[list[str]] = typer.Option(None, "--ignore", help="Skip these rule ids or prefixes (repeatable)."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Text format: findings only, no summary line."),
+    show_statistics: bool = typer.Option(
+        False, "--statistics", help="Print the number of findings per rule instead of the findings."
+    ),
+    changed: bool = typer.Option(
+        False,
+        "--changed",
+        help="PATHS are changed files: analyse the whole project, report only findings with a location in them.",
+    ),
+    diff_base: Optional[str] = typer.Option(
+        None,
+        "--diff-base",
+        metavar="REF",
+        help="Report only findings with a location in files changed since the merge base with REF (git).",
+    ),
+    baseline: Optional[Path] = typer.Option(
+        None, "--baseline", help="Report only findings that are not in this baseline file."
+    ),
+    write_baseline: Optional[Path] = typer.Option(
+        None, "--write-baseline", help="Record today's findings in this file (then exit 0)."
+    ),
     spark: Optional[str] = SPARK_OPTION,
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
@@ -144,27 +175,118 @@ def check(
     """
     from dataclasses import replace
 
-    from delta_lint import report
     from delta_lint.engine import SEVERITY_ORDER
     from delta_lint.run import check as run_check
 
-    config = _spark_config(_config(config_file, paths), spark, spark_timeout)
+    if changed and diff_base:
+        _fail("--changed and --diff-base are alternatives; give one")
+    given = list(paths or [])
+    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    analysed = [config.root] if changed else (given or [Path(".")])
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
-    result = _guarded(lambda: run_check(paths, config, refresh=refresh), debug)
-    files, intents = len(result.files), len(result.intents)
-    if output_format == CheckFormat.json:
-        out = report.to_json(result.findings, files, intents)
-    else:
-        out = report.text(result.findings, files, intents, color=report.use_color())
-    sys.stdout.write(out)
-    if any(f.rule == "DL002" for f in result.findings):
+    with _progress() as on_file:
+        result = _guarded(lambda: run_check(analysed, config, refresh=refresh, on_file=on_file), debug)
+    findings = result.findings
+    if write_baseline is not None:
+        from delta_lint.baseline import write_baseline as write
+
+        count = write(write_baseline, findings)
+        typer.echo(f"delta-lint: wrote {count} findings to the baseline {write_baseline}", err=True)
+        raise typer.Exit(0)
+    if baseline is not None:
+        from delta_lint.baseline import load_baseline, new_findings
+
+        findings = new_findings(findings, _guarded(lambda: load_baseline(baseline), debug))
+    if changed or diff_base:
+        from delta_lint.changed import git_changed, only_changed
+
+        changed_files = (
+            {p.resolve() for p in given} if changed else _guarded(lambda: git_changed(diff_base, Path.cwd()), debug)
+        )
+        always = {config.snapshot_path, *([config.path] if config.path else [])}
+        findings = only_changed(findings, changed_files, Path.cwd(), always)
+    _emit(_render(output_format, findings, result, quiet, show_statistics), output)
+    if any(f.rule == "DL002" for f in findings):
         raise typer.Exit(2)
     threshold = SEVERITY_ORDER[fail_on.value]
-    failing = [f for f in result.findings if SEVERITY_ORDER.get(f.severity, 0) >= threshold]
+    failing = [f for f in findings if SEVERITY_ORDER.get(f.severity, 0) >= threshold]
     raise typer.Exit(1 if failing and not exit_zero else 0)
+
+
+def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool) -> str:
+    from delta_lint import report
+
+    files, intents = len(result.files), len(result.intents)
+    if output_format == CheckFormat.json:
+        return report.to_json(findings, files, intents)
+    if output_format == CheckFormat.sarif:
+        from delta_lint.rulepack import load
+
+        return report.sarif(findings, load())
+    if output_format == CheckFormat.github:
+        return report.github(findings)
+    if output_format == CheckFormat.markdown:
+        return report.markdown(findings, files, intents)
+    if show_statistics:
+        return report.statistics(findings)
+    return report.text(findings, files, intents, color=report.use_color(), quiet=quiet)
+
+
+def _emit(text: str, output: Optional[Path]) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from delta_lint.atomic import write_atomic
+
+    try:
+        write_atomic(output, text)
+    except OSError as err:
+        _fail(f"--output {output}: {err.strerror or err}")
+
+
+class _progress:
+    """A progress bar on stderr, only on a terminal and only once a run has taken
+    about a second (short runs stay silent, like ruff)."""
+
+    DELAY = 1.0
+
+    def __enter__(self):
+        import time
+
+        self.start = time.monotonic()
+        self.bar = None
+        self.task = None
+        if not sys.stderr.isatty() or "CI" in __import__("os").environ:
+            return None
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        import time
+
+        if self.bar is None:
+            if time.monotonic() - self.start < self.DELAY or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("checking"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("files", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 @app.command()

@@ -64,6 +64,7 @@ class Config:
     spark_timeout: float = DEFAULT_SPARK_TIMEOUT
     locations: dict[str, str] = field(default_factory=dict)  # table name -> storage location
     snapshot: str = DEFAULT_SNAPSHOT  # lock file, relative to root
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)  # glob -> rule prefixes
 
     @property
     def snapshot_path(self) -> Path:
@@ -84,6 +85,7 @@ _TOP_KEYS = {
     "spark_timeout",
     "locations",
     "snapshot",
+    "per-file-ignores",
 }
 _TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
 _JOB_KEYS = {"paths", "concurrent_runs"}
@@ -269,6 +271,16 @@ def validate(data: dict, path: Path) -> Config:
     snapshot = data.get("snapshot", DEFAULT_SNAPSHOT)
     if not isinstance(snapshot, str) or not snapshot:
         raise _err(path, "snapshot", "must be a file path")
+    per_file = data.get("per-file-ignores") or {}
+    if not isinstance(per_file, dict):
+        raise _err(path, "per-file-ignores", "must be a mapping of glob to a list of rule ids or prefixes")
+    per_file_ignores = {}
+    for glob, rules in per_file.items():
+        codes = _str_list(rules, path, f"per-file-ignores.{glob}")
+        for code in codes:
+            if not RULE_RE.match(code):
+                raise _err(path, f"per-file-ignores.{glob}", f"`{code}` is not a rule id or prefix (like DL101 or DL1)")
+        per_file_ignores[str(glob)] = codes
     return Config(
         path=path,
         root=path.parent,
@@ -285,4 +297,5 @@ def validate(data: dict, path: Path) -> Config:
         spark_timeout=float(timeout),
         locations={str(k).lower(): v for k, v in locations.items()},
         snapshot=snapshot,
+        per_file_ignores=per_file_ignores,
     )

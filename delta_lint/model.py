@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from delta_lint.predicates import Region
 
@@ -218,3 +219,4 @@ class FileResult:
     intents: list[Intent] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
+    suppressions: Any = None  # suppress.FileSuppressions: the file's delta-lint: ignore comments

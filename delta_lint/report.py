@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
+from delta_lint import __version__
 from delta_lint.engine import Finding
 from delta_lint.model import Intent
 
@@ -18,7 +20,7 @@ def use_color(stream=None) -> bool:
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
-def text(findings: list[Finding], files: int, intents: int, color: bool = False) -> str:
+def text(findings: list[Finding], files: int, intents: int, color: bool = False, quiet: bool = False) -> str:
     lines = []
     for f in findings:
         exc = f" [{f.exception}]" if f.exception else ""
@@ -39,7 +41,10 @@ def text(findings: list[Finding], files: int, intents: int, color: bool = False)
         summary = f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({counts['error']} error, {counts['warning']} warning, {counts['info']} info) in {files} files, {intents} intents."
     else:
         summary = f"All checks passed: {files} files, {intents} intents."
-    lines.append(summary)
+    if not quiet:
+        lines.append(summary)
+    if not lines:
+        return ""
     return "\n".join(lines) + "\n"
 
 
@@ -158,3 +163,183 @@ def tables_text(rows: list[dict], runtime: str, mode: str) -> str:
 
 def tables_json(rows: list[dict], runtime: str, mode: str) -> str:
     return json.dumps({"version": 1, "runtime": runtime, "spark": mode, "tables": rows}, indent=2) + "\n"
+
+
+# -- statistics, SARIF, GitHub annotations, Markdown -------------------------------------
+
+
+def statistics(findings: list[Finding]) -> str:
+    """ruff-style `--statistics`: one line per rule, most frequent first."""
+    counts: dict[str, list] = {}
+    for f in findings:
+        entry = counts.setdefault(f.rule, [0, f.name, f.exception or "-"])
+        entry[0] += 1
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    width = max((len(str(v[0])) for _, v in rows), default=1)
+    name_width = max((len(v[1]) for _, v in rows), default=1)
+    lines = [f"{v[0]:>{width}}  {rule}  {v[1]:<{name_width}}  [{v[2]}]" for rule, v in rows]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _generic(text: str) -> str:
+    """A rule template without its per-finding fields, for rule metadata."""
+    return _PLACEHOLDER.sub(lambda m: f"<{m.group(1)}>", text).strip()
+
+
+def sarif(findings: list[Finding], pack) -> str:
+    """SARIF 2.1.0: one run, every rule's metadata from rules/, the other intent(s)
+    as relatedLocations, and line-independent partialFingerprints."""
+    from delta_lint.baseline import fingerprint
+
+    rules = list(pack.rules.values())
+    index = {r.id: i for i, r in enumerate(rules)}
+    driver_rules = []
+    for r in rules:
+        help_text = f"{r.why.strip()}\n\nFix: {_generic(r.fix)}"
+        help_md = f"{r.why.strip()}\n\n**Fix:** {_generic(r.fix)}"
+        if r.example.strip():
+            help_text += f"\n\nExample:\n{r.example.rstrip()}"
+            help_md += f"\n\n**Example**\n\n```\n{r.example.rstrip()}\n```"
+        driver_rules.append(
+            {
+                "id": r.id,
+                "name": r.name,
+                "shortDescription": {"text": _generic(r.summary)},
+                "fullDescription": {"text": r.why.strip()},
+                "help": {"text": help_text, "markdown": help_md},
+                "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
+                "properties": {"exception": r.exception, "tags": ["delta-lake", "concurrency"]},
+            }
+        )
+
+    def location(loc, message: str | None = None, ident: int | None = None) -> dict:
+        out: dict = {
+            "physicalLocation": {
+                "artifactLocation": {"uri": loc.path},
+                "region": {"startLine": loc.line, "startColumn": loc.column},
+            }
+        }
+        if ident is not None:
+            out = {"id": ident, **out}
+        if message:
+            out["message"] = {"text": message}
+        return out
+
+    results = []
+    for f in findings:
+        text = f.message
+        if f.fix:
+            text += f"\nFix: {f.fix}"
+        result = {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": _SARIF_LEVEL.get(f.severity, "warning"),
+            "message": {"text": text},
+            "locations": [location(f.location)],
+            "partialFingerprints": {"deltaLint/v1": fingerprint(f)},
+            "properties": {
+                "table": f.table,
+                "exception": f.exception,
+                "overlap": f.overlap,
+                "settingsSource": f.settings_source,
+            },
+        }
+        if f.related:
+            result["relatedLocations"] = [
+                location(r, "the other write that can run at the same time", i) for i, r in enumerate(f.related, 1)
+            ]
+        results.append(result)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "delta-lint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "rules": driver_rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+_GH_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def github(findings: list[Finding]) -> str:
+    """GitHub Actions workflow commands: one annotation per finding on the diff."""
+    lines = []
+    for f in findings:
+        title = f"{f.rule} {f.name}" + (f" ({f.exception})" if f.exception else "")
+        body = f.message
+        if f.related:
+            body += "\nrelated: " + ", ".join(str(r) for r in f.related)
+        if f.fix:
+            body += f"\nfix: {f.fix}"
+        props = ",".join(
+            f"{k}={_gh_escape(str(v), prop=True)}"
+            for k, v in (
+                ("file", f.location.path),
+                ("line", f.location.line),
+                ("col", f.location.column),
+                ("title", title),
+            )
+        )
+        lines.append(f"::{_GH_LEVEL.get(f.severity, 'warning')} {props}::{_gh_escape(body)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(findings: list[Finding], files: int, intents: int) -> str:
+    """A summary for a pull-request comment."""
+    if not findings:
+        return f"### delta-lint: no predicted write conflicts\n\nChecked {files} files, {intents} write intents.\n"
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    out = [
+        f"### delta-lint: {len(findings)} finding{'s' if len(findings) != 1 else ''} "
+        f"({counts['error']} error, {counts['warning']} warning, {counts['info']} info)",
+        "",
+        f"Checked {files} files, {intents} write intents.",
+        "",
+        "| severity | rule | location | table | exception | message |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in findings:
+        out.append(
+            f"| {f.severity} | `{f.rule}` {f.name} | `{f.location}` | {_md_cell(f.table or '-')} "
+            f"| {f.exception or '-'} | {_md_cell(f.message)} |"
+        )
+    detailed = [f for f in findings if f.fix or f.related or f.overlap]
+    if detailed:
+        out += ["", "<details><summary>Why they overlap, and the fixes</summary>", ""]
+        for f in detailed:
+            out.append(f"- **`{f.location}` {f.rule}**")
+            if f.related:
+                out.append(f"  - related: {', '.join(f'`{r}`' for r in f.related)}")
+            if f.overlap:
+                out.append(f"  - overlap: {f.overlap}")
+            if f.fix:
+                out.append(f"  - fix: {f.fix}")
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"

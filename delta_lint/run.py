@@ -6,9 +6,11 @@ Pure orchestration, no printing: the CLI and the tests call the same function.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from delta_lint import suppress
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_path
@@ -42,7 +44,7 @@ def display_path(path: Path, cwd: Path) -> str:
 
 
 def analyze(
-    paths: list[Path], config: Config, cwd: Path | None = None
+    paths: list[Path], config: Config, cwd: Path | None = None, on_file: Callable[[int, int], None] | None = None
 ) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
     the display-path -> config-root-relative path map used by the schedule."""
@@ -54,10 +56,12 @@ def analyze(
     ]
     results = []
     rel_paths = {}
-    for path in found.files:
+    for number, path in enumerate(found.files, 1):
         display = display_path(path, cwd)
         results.append(analyze_path(path, display))
         rel_paths[display] = display_path(path, config.root)
+        if on_file is not None:
+            on_file(number, len(found.files))
     return results, diagnostics, rel_paths
 
 
@@ -77,10 +81,11 @@ def check(
     spark: str | None = None,
     refresh: bool = False,
     read: ReadSettings | None = None,
+    on_file: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """The whole pipeline. `read` skips the settings stage (tests, `tables`);
     otherwise settings are read per `spark` (default: the configuration's mode)."""
-    results, diagnostics, rel_paths = analyze(paths, config, cwd)
+    results, diagnostics, rel_paths = analyze(paths, config, cwd, on_file)
     intents = [i for r in results for i in r.intents]
     tables = target_tables(intents, config)
     if read is None:
@@ -101,7 +106,11 @@ def check(
     findings = engine.check(intents)
     all_diags = diagnostics + settings_diags + [d for r in results for d in r.diagnostics] + engine.internal_errors
     findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
-    findings = [f for f in findings if selected(f.rule, config.select, config.ignore)]
+    is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
+    findings = [f for f in findings if is_selected(f.rule)]
+    scans = {r.path: r.suppressions for r in results if r.suppressions is not None}
+    findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
+    findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
     return RunResult(results, findings, all_diags, read, engine.settings)
 
 

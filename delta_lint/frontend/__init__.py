@@ -9,6 +9,7 @@ from delta_lint.frontend.notebook import is_databricks_source, parse_databricks_
 from delta_lint.frontend.python import analyze_python
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.model import Diagnostic, FileResult, Location
+from delta_lint.suppress import scan as scan_suppressions
 
 INTERNAL_ERROR = "DL002"
 READ_ERROR = "DL003"
@@ -102,6 +103,7 @@ def analyze_path(path: Path, display: str) -> FileResult:
         return result
     text, note = decode(data)
     result = analyze_source(display, path.suffix.lower(), text)
+    result.suppressions = scan_suppressions(text)
     if note:
         result.diagnostics.insert(0, Diagnostic(READ_ERROR, Location(display, 1, 1), note, "warning"))
     return result
