@@ -27,7 +27,7 @@ FORMAT_VERSION = 1
 def fingerprint(f: Finding) -> str:
     message = _POSITION.sub("", f.message)
     related = sorted({r.path for r in f.related})
-    parts = [f.rule, f.table or "", f.location.path, message, "|".join(related)]
+    parts = [f.rule, f.table or "", f.location.path, message, _POSITION.sub("", f.fix), "|".join(related)]
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
 
 

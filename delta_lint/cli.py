@@ -33,6 +33,7 @@ class CheckFormat(str, Enum):
 class IntentFormat(str, Enum):
     text = "text"
     json = "json"
+    markdown = "markdown"
 
 
 class FailOn(str, Enum):
@@ -381,11 +382,21 @@ def intents(
 
 
 @app.command()
-def rules() -> None:
-    """List every rule: id, name, severity and what it reports."""
+def rules(
+    output_format: IntentFormat = typer.Option(
+        IntentFormat.text, "--format", help="text, or markdown (the README's rule table)."
+    ),
+) -> None:
+    """List every rule: id, name, severity and the exception it predicts."""
     from delta_lint.rulepack import load
 
-    for rule in load().rules.values():
+    pack = load()
+    if output_format == IntentFormat.markdown:
+        from delta_lint.report import rules_markdown
+
+        sys.stdout.write(rules_markdown(pack))
+        return
+    for rule in pack.rules.values():
         exc = rule.exception or "-"
         typer.echo(f"{rule.id}  {rule.name:<45} {rule.severity:<8} {exc}")
 

@@ -343,3 +343,11 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
                 out.append(f"  - fix: {f.fix}")
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
+
+
+def rules_markdown(pack) -> str:
+    """The README's rule table, generated from rules/ (tests keep the README in sync)."""
+    lines = ["| id | name | severity | exception | what it reports |", "|---|---|---|---|---|"]
+    for r in pack.rules.values():
+        lines.append(f"| {r.id} | {r.name} | {r.severity} | {r.exception or '-'} | {_md_cell(_generic(r.summary))} |")
+    return "\n".join(lines) + "\n"

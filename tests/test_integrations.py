@@ -1,0 +1,317 @@
+"""Where users run it: output formats, suppressions, baselines, changed-files mode on
+a real git repository, and the real pre-commit tool with the hook from this repo."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tests.conftest import ROOT
+
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text())
+
+MERGE_A = """\
+MERGE INTO s.orders t USING updates u
+  ON u.id = t.id AND u.date = t.date
+WHEN MATCHED THEN UPDATE SET *;
+"""
+DELETE_B = "DELETE FROM s.orders WHERE date = '2024-01-01';\n"
+CONFIG = "tables:\n  s.orders:\n    partitioned_by: [date]\n"
+
+
+def cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "delta_lint", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def project(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in {"delta-lint.yaml": CONFIG, **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def findings(proc: subprocess.CompletedProcess) -> list[dict]:
+    return json.loads(proc.stdout)["findings"]
+
+
+# -- output formats --------------------------------------------------------------------
+
+
+def test_sarif_validates_against_the_2_1_0_schema_and_carries_related_locations(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    proc = cli("check", ".", "--format", "sarif", cwd=p)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    jsonschema.Draft7Validator(SARIF_SCHEMA).validate(doc)
+    run = doc["runs"][0]
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert "DL101" in rule_ids and all(r["help"]["text"] for r in run["tool"]["driver"]["rules"])
+    result = next(r for r in run["results"] if r["ruleId"] == "DL101")
+    assert rule_ids[result["ruleIndex"]] == "DL101"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "a.sql"
+    assert result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "b.sql"
+    assert len(result["partialFingerprints"]["deltaLint/v1"]) == 32
+
+
+def test_sarif_of_the_fixture_workload_validates_and_is_deterministic():
+    first = cli("check", "fixtures/jobs", "--format", "sarif", "--spark", "none", cwd=ROOT)
+    second = cli(
+        "check", "fixtures/jobs", "--format", "sarif", "--spark", "none", cwd=ROOT, env={"PYTHONHASHSEED": "7"}
+    )
+    jsonschema.Draft7Validator(SARIF_SCHEMA).validate(json.loads(first.stdout))
+    assert first.stdout == second.stdout
+
+
+def test_github_annotations_escape_their_payload(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    lines = cli("check", ".", "--format", "github", cwd=p).stdout.splitlines()
+    assert lines and all(line.startswith(("::error ", "::warning ", "::notice ")) for line in lines)
+    first = lines[0]
+    assert "file=a.sql,line=1,col=1,title=DL101" in first
+    assert "\n" not in first and "%0Afix: " in first
+
+
+def test_markdown_summary_and_output_file(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    proc = cli("check", ".", "--format", "markdown", "--output", "out/report.md", cwd=p)
+    assert proc.returncode == 1 and proc.stdout == ""
+    text = (p / "out" / "report.md").read_text()
+    assert text.startswith("### delta-lint: ") and "| `DL101` non-explicit-partition-predicate | `a.sql:1:1` |" in text
+    assert "<details>" in text
+
+
+def test_quiet_and_statistics(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    quiet = cli("check", ".", "-q", cwd=p).stdout
+    assert "Found" not in quiet and "DL101" in quiet
+    stats = cli("check", ".", "--statistics", cwd=p).stdout.splitlines()
+    assert any(line.split()[:2] == ["1", "DL101"] for line in stats)
+    clean = project(tmp_path / "clean", {"a.sql": "SELECT 1;\n"})
+    assert cli("check", ".", "-q", cwd=clean).stdout == ""
+
+
+def test_no_color_when_not_a_terminal(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    assert "\x1b[" not in cli("check", ".", cwd=p).stdout
+
+
+# -- suppressions ------------------------------------------------------------------------
+
+
+def test_inline_suppression_on_the_line_and_above(tmp_path):
+    p = project(
+        tmp_path,
+        {
+            "a.sql": "-- nightly upsert, reviewed\n-- delta-lint: ignore[DL101]\n" + MERGE_A,
+            "b.sql": DELETE_B.rstrip("\n") + "  -- delta-lint: ignore[DL101]\n",
+        },
+    )
+    proc = cli("check", ".", "--format", "json", cwd=p)
+    rules = [(f["rule"], f["location"]["path"]) for f in findings(proc)]
+    assert ("DL101", "a.sql") not in rules
+    # b.sql's comment matched nothing (the DL101 finding is reported at a.sql): reported
+    assert ("DL005", "b.sql") in rules
+    unused = next(f for f in findings(proc) if f["rule"] == "DL005")
+    assert "no DL101 finding on line 1" in unused["message"]
+
+
+def test_python_and_spark_sql_string_suppressions(tmp_path):
+    job = (
+        "# delta-lint: ignore[DL101, DL102]\n"
+        "spark.sql('''\n"
+        "  MERGE INTO s.orders t USING updates u\n"
+        "  ON u.id = t.id WHEN MATCHED THEN UPDATE SET *''')\n"
+    )
+    one_line = 'spark.sql("DELETE FROM s.orders WHERE id > 0")  # delta-lint: ignore[DL101,DL102]\n'
+    in_sql = 'spark.sql("UPDATE s.orders SET x = 1 -- delta-lint: ignore[DL101,DL102]")\n'
+    p = project(tmp_path, {"a.py": job, "b.py": one_line, "d.py": in_sql, "c.sql": DELETE_B})
+    out = findings(cli("check", ".", "--format", "json", cwd=p))
+    assert [f["rule"] for f in out if f["location"]["path"] != "c.sql" and f["rule"] != "DL005"] == []
+
+
+def test_file_level_and_bare_suppressions(tmp_path):
+    p = project(
+        tmp_path,
+        {"a.sql": "-- delta-lint: ignore-file[DL1]\n" + MERGE_A, "b.sql": DELETE_B},
+    )
+    out = findings(cli("check", ".", "--format", "json", cwd=p))
+    # DL1 is not a rule id: the directive is malformed and reported, nothing is suppressed
+    assert {"DL005", "DL101"} <= {f["rule"] for f in out}
+    (p / "a.sql").write_text("-- delta-lint: ignore-file[DL101]\n" + MERGE_A)
+    assert findings(cli("check", ".", "--format", "json", cwd=p)) == []
+    (p / "a.sql").write_text(MERGE_A.replace("ON u.id", "-- delta-lint: ignore\nON u.id"))
+    (p / "a.sql").write_text(
+        "MERGE INTO s.orders t USING updates u  -- delta-lint: ignore\n" + MERGE_A.split("\n", 1)[1]
+    )
+    assert findings(cli("check", ".", "--format", "json", cwd=p)) == []
+
+
+def test_per_file_ignores_in_configuration(tmp_path):
+    p = project(tmp_path, {"legacy/a.sql": MERGE_A, "b.sql": DELETE_B})
+    (p / "delta-lint.yaml").write_text(CONFIG + "per-file-ignores:\n  'legacy/**': [DL101]\n")
+    assert findings(cli("check", ".", "--format", "json", cwd=p)) == []
+    (p / "delta-lint.yaml").write_text(CONFIG + "per-file-ignores:\n  'legacy/**': [XX1]\n")
+    proc = cli("check", ".", cwd=p)
+    assert proc.returncode == 2 and "per-file-ignores.legacy/**" in proc.stderr
+
+
+def test_unused_suppressions_of_deselected_rules_are_not_reported(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A + "-- delta-lint: ignore[DL130]\nSELECT 1;\n", "b.sql": DELETE_B})
+    out = findings(cli("check", ".", "--format", "json", "--select", "DL101", cwd=p))
+    assert [f["rule"] for f in out] == ["DL101"]
+
+
+# -- baseline --------------------------------------------------------------------------
+
+
+def test_baseline_survives_shifted_lines_and_reports_only_new_findings(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    proc = cli("check", ".", "--write-baseline", "baseline.json", cwd=p)
+    assert proc.returncode == 0 and "wrote 1 findings" in proc.stderr
+    # unrelated edits move every statement down
+    (p / "a.sql").write_text("-- owner: data-eng\n\n\n" + MERGE_A)
+    (p / "b.sql").write_text("-- cleanup\n\n" + DELETE_B)
+    proc = cli("check", ".", "--baseline", "baseline.json", "--format", "json", cwd=p)
+    assert proc.returncode == 0 and findings(proc) == []
+    # a new conflicting job is new
+    (p / "c.sql").write_text("UPDATE s.orders SET x = 1 WHERE id = 3;\n")
+    new = findings(cli("check", ".", "--baseline", "baseline.json", "--format", "json", cwd=p))
+    assert new and all("c.sql" in json.dumps(f) for f in new)
+    # a changed statement is a new finding too
+    (p / "c.sql").unlink()
+    (p / "a.sql").write_text(MERGE_A.replace("u.date = t.date", "u.day = t.date"))
+    assert findings(cli("check", ".", "--baseline", "baseline.json", "--format", "json", cwd=p))
+
+
+def test_missing_baseline_is_a_clear_error(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A})
+    proc = cli("check", ".", "--baseline", "nope.json", cwd=p)
+    assert proc.returncode == 2 and "nope.json: baseline not found" in proc.stderr
+
+
+# -- changed files ---------------------------------------------------------------------
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_diff_base_reports_only_findings_touching_changed_files(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B, "other/x.sql": "DELETE FROM s.t WHERE k = 1;\n"})
+    (p / "other" / "y.sql").write_text("DELETE FROM s.t WHERE k = 2;\n")
+    git(p, "init", "-q", "-b", "main")
+    git(p, "add", ".")
+    git(p, "commit", "-q", "-m", "base")
+    git(p, "checkout", "-q", "-b", "feature")
+    (p / "b.sql").write_text("-- touched\n" + DELETE_B)
+    git(p, "commit", "-q", "-am", "touch b")
+    everything = findings(cli("check", ".", "--format", "json", cwd=p))
+    assert {f["table"] for f in everything} == {"s.orders", "s.t"}
+    changed = findings(cli("check", ".", "--format", "json", "--diff-base", "main", cwd=p))
+    assert {f["table"] for f in changed} == {"s.orders"}  # b.sql is the related side of a.sql's finding
+    # an uncommitted change counts too
+    (p / "other" / "y.sql").write_text("DELETE FROM s.t WHERE k = 3;\n")
+    assert {f["table"] for f in findings(cli("check", ".", "--format", "json", "--diff-base", "main", cwd=p))} == {
+        "s.orders",
+        "s.t",
+    }
+    # the configuration changing makes every finding relevant
+    git(p, "checkout", "-q", "--", "other/y.sql")
+    (p / "delta-lint.yaml").write_text(CONFIG + "runtime: '15.4'\n")
+    assert len(findings(cli("check", ".", "--format", "json", "--diff-base", "main", cwd=p))) == len(everything)
+    bad = cli("check", ".", "--diff-base", "no-such-ref", cwd=p)
+    assert bad.returncode == 2 and bad.stderr.startswith("delta-lint: error: --diff-base no-such-ref")
+
+
+def test_changed_files_analyse_the_whole_project(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B, "c.sql": "SELECT 1;\n"})
+    only_c = cli("check", "--changed", "c.sql", "--format", "json", cwd=p)
+    assert only_c.returncode == 0 and findings(only_c) == []
+    only_b = cli("check", "--changed", "b.sql", "--format", "json", cwd=p)
+    assert only_b.returncode == 1 and [f["rule"] for f in findings(only_b)] == ["DL101"]
+
+
+# -- pre-commit -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hook_rev():
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("the hook is installed from this repository's git history")
+    return git(ROOT, "rev-parse", "HEAD").strip()
+
+
+def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(tmp_path, hook_rev):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT.as_posix()}\n    rev: {hook_rev}\n    hooks:\n      - id: delta-lint\n"
+    )
+    (repo / "delta-lint.yaml").write_text(CONFIG)
+    (repo / "jobs").mkdir()
+    (repo / "jobs" / "a.sql").write_text(MERGE_A.replace("u.date = t.date", "t.date = :run_date"))
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    precommit = [sys.executable, "-m", "pre_commit"]
+    subprocess.run([*precommit, "install"], cwd=repo, check=True, capture_output=True, env=env, timeout=120)
+    git(repo, "add", ".")
+    first = subprocess.run(
+        ["git", "commit", "-q", "-m", "harmless"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={
+            **env,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@e",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@e",
+        },
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    (repo / "jobs" / "b.sql").write_text("DELETE FROM s.orders WHERE id = 7;\n")  # whole table vs a.sql's rows
+    (repo / "jobs" / "a.sql").write_text(MERGE_A)
+    git(repo, "add", ".")
+    second = subprocess.run(
+        ["git", "commit", "-q", "-m", "conflicting"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={
+            **env,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@e",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@e",
+        },
+    )
+    assert second.returncode != 0
+    assert re.search(r"jobs/[ab]\.sql:\d+:\d+: DL1\d\d \[Concurrent", second.stdout + second.stderr)
+    assert git(repo, "log", "--oneline").count("\n") == 1  # the conflicting commit was blocked
