@@ -329,7 +329,7 @@ def tables(
     if snapshot:
         _write_snapshot(result, config)
         return
-    engine = Engine(config, Schedule({}, {}, ()))
+    engine = Engine(config, Schedule({}))
     rows = report.table_rows(result, engine.table_row_level)
     mode = result.read.mode if result.read else "none"
     render = report.tables_json if output_format == IntentFormat.json else report.tables_text

@@ -65,6 +65,10 @@ class Config:
     locations: dict[str, str] = field(default_factory=dict)  # table name -> storage location
     snapshot: str = DEFAULT_SNAPSHOT  # lock file, relative to root
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)  # glob -> rule prefixes
+    bundle: str | None = None  # databricks.yml (default: found at the root); "" = do not read one
+    target: str | None = None
+    job_definitions: str | None = None  # folder of Jobs JSON exports
+    durations: dict[str, str] = field(default_factory=dict)  # job -> expected run time; "default" for all
 
     @property
     def snapshot_path(self) -> Path:
@@ -86,6 +90,10 @@ _TOP_KEYS = {
     "locations",
     "snapshot",
     "per-file-ignores",
+    "bundle",
+    "target",
+    "job_definitions",
+    "duration",
 }
 _TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
 _JOB_KEYS = {"paths", "concurrent_runs"}
@@ -238,18 +246,12 @@ def validate(data: dict, path: Path) -> Config:
         if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
             raise _err(path, f"{key}.concurrent_runs", "must be a whole number >= 1")
         jobs.append(JobConfig(str(name), _str_list(job["paths"], path, f"{key}.paths"), runs))
-    job_names = {j.name for j in jobs}
     exclusive = []
     raw_exclusive = data.get("exclusive") or []
     if not isinstance(raw_exclusive, list):
         raise _err(path, "exclusive", "must be a list of job-name lists")
     for i, group in enumerate(raw_exclusive):
         names = _str_list(group, path, f"exclusive[{i}]")
-        for n in names:
-            if n not in job_names:
-                raise _err(
-                    path, f"exclusive[{i}]", f"unknown job `{n}` (jobs: {', '.join(sorted(job_names)) or 'none'})"
-                )
         exclusive.append(frozenset(names))
     rule_lists = {}
     for key in ("select", "ignore"):
@@ -281,6 +283,24 @@ def validate(data: dict, path: Path) -> Config:
             if not RULE_RE.match(code):
                 raise _err(path, f"per-file-ignores.{glob}", f"`{code}` is not a rule id or prefix (like DL101 or DL1)")
         per_file_ignores[str(glob)] = codes
+    bundle = data.get("bundle")
+    if bundle is False:
+        bundle = ""
+    if bundle is not None and not isinstance(bundle, str):
+        raise _err(path, "bundle", "must be the path of a databricks.yml, or false to ignore bundles")
+    for key in ("target", "job_definitions"):
+        if data.get(key) is not None and (not isinstance(data[key], str) or not data[key]):
+            raise _err(path, key, "must be a string")
+    durations = data.get("duration") or {}
+    if not isinstance(durations, dict):
+        raise _err(path, "duration", "must be a mapping of job name (or `default`) to a duration like 50m or 2h")
+    from delta_lint.cron import CronError, parse_duration
+
+    for job, value in durations.items():
+        try:
+            parse_duration(value)
+        except CronError as err:
+            raise _err(path, f"duration.{job}", str(err)) from err
     return Config(
         path=path,
         root=path.parent,
@@ -298,4 +318,8 @@ def validate(data: dict, path: Path) -> Config:
         locations={str(k).lower(): v for k, v in locations.items()},
         snapshot=snapshot,
         per_file_ignores=per_file_ignores,
+        bundle=bundle,
+        target=data.get("target"),
+        job_definitions=data.get("job_definitions"),
+        durations={str(k): str(v) if not isinstance(v, (int, float)) else v for k, v in durations.items()},
     )

@@ -11,15 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from delta_lint import suppress
+from delta_lint.bundle import Workflows
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_path
 from delta_lint.frontend.discover import discover
 from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Location
-from delta_lint.schedule import build_schedule
+from delta_lint.schedule import build_schedule, load_workflows
 from delta_lint.settings import ReadSettings, TableSettings, qualify
 
 SETTINGS_NOT_READ = "DL004"
+TASK_NOT_ANALYSABLE = "DL006"
 
 
 @dataclass
@@ -82,6 +84,8 @@ def check(
     refresh: bool = False,
     read: ReadSettings | None = None,
     on_file: Callable[[int, int], None] | None = None,
+    bundle: Path | None = None,
+    target: str | None = None,
 ) -> RunResult:
     """The whole pipeline. `read` skips the settings stage (tests, `tables`);
     otherwise settings are read per `spark` (default: the configuration's mode)."""
@@ -102,7 +106,10 @@ def check(
         for name, why in sorted(read.problems.items())
         if name in tables
     ]
-    engine = Engine(config, build_schedule(config, rel_paths), read=read)
+    workflows = load_workflows(config, bundle, target)
+    schedule = build_schedule(config, rel_paths, workflows)
+    settings_diags += task_diagnostics(workflows)
+    engine = Engine(config, schedule, read=read)
     findings = engine.check(intents)
     all_diags = diagnostics + settings_diags + [d for r in results for d in r.diagnostics] + engine.internal_errors
     findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
@@ -112,6 +119,24 @@ def check(
     findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
     findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
     return RunResult(results, findings, all_diags, read, engine.settings)
+
+
+def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
+    """Job tasks whose code delta-lint cannot read (wheels, pipelines, paths outside
+    the project): their writes are not checked."""
+    out = []
+    for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
+        for task in sorted(job.tasks.values(), key=lambda t: t.key):
+            if task.problem and task.location is not None:
+                out.append(
+                    Diagnostic(
+                        TASK_NOT_ANALYSABLE,
+                        task.location,
+                        f"task `{task.key}` of job `{job.key}` is not analysed: {task.problem}",
+                        "info",
+                    )
+                )
+    return out
 
 
 def _fallback(name: str, read: ReadSettings, config: Config) -> str:

@@ -1,56 +1,248 @@
-"""Which intents may run at the same time.
+"""Which intents may run at the same time, and why.
 
-Without configured jobs every file is one job, and distinct jobs may overlap unless
-an `exclusive` group holds both. A job overlaps itself when `concurrent_runs > 1`
-(its parameters then differ between runs). Statements of one run execute in order
-and do not race — except a streaming query, which keeps running for the rest of its
-file while its `foreachBatch` body runs again and again.
+Files belong to *nodes*: a task of a Databricks job (from a bundle or Jobs JSON
+exports), a job of the configuration's `jobs:`, or — for files nobody schedules —
+the file itself, which may run at any time. Two nodes overlap when:
+
+* they are the same task and several runs of it can be active (`for_each_task`
+  concurrency, `max_concurrent_runs`, `concurrent_runs`);
+* they are tasks of one job with no path between them in the `depends_on` DAG
+  (or the job allows concurrent runs);
+* they are different jobs whose run windows can intersect: continuous jobs and
+  jobs without a fixed schedule (manual, file arrival, table update, periodic,
+  paused, development targets) overlap everything; two cron jobs overlap when a
+  run of one (start + expected duration) can meet a run of the other;
+
+unless an `exclusive` group holds both. Statements of one run execute in order —
+except a streaming query, which keeps running for the rest of its file while its
+`foreachBatch` body runs again and again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
 
-from delta_lint.config import Config
+from delta_lint.bundle import Job, Workflows, find_bundle, load_bundle, load_job_definitions
+from delta_lint.config import Config, ConfigError
+from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.frontend.discover import matches_any
 from delta_lint.model import Intent, Kind, Location
+
+DEFAULT_DURATION = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
 class Concurrency:
     reason: str
-    distinct_runs: bool  # the two intents belong to different runs of one job
+    distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
 
 
 @dataclass(frozen=True)
+class Node:
+    """Where a file runs: (job, task); task None for a configured job or a lone file."""
+
+    job: str
+    task: str | None = None
+    kind: str = "file"  # task | config | file
+
+    def label(self) -> str:
+        if self.kind == "task":
+            return f"task `{self.task}` of job `{self.job}`"
+        if self.kind == "config":
+            return f"`{self.job}`"
+        return f"job `{self.job}`"
+
+    def key(self) -> str:
+        return f"{self.job}.{self.task}" if self.task else self.job
+
+
+@dataclass
 class Schedule:
-    job_of: dict[str, str]  # display path -> job name
-    runs: dict[str, int]
-    exclusive: tuple[frozenset[str], ...]
+    nodes_of: dict[str, tuple[Node, ...]]  # display path -> nodes
+    config_runs: dict[str, int] = field(default_factory=dict)  # configured job -> concurrent_runs
+    exclusive: tuple[frozenset[str], ...] = ()
+    workflows: Workflows = field(default_factory=Workflows)
+    durations: dict[str, timedelta] = field(default_factory=dict)
+    default_duration: timedelta = DEFAULT_DURATION
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def nodes(self, intent: Intent) -> tuple[Node, ...]:
+        path = intent.location.path
+        return self.nodes_of.get(path) or (Node(path),)
 
     def job(self, intent: Intent) -> str:
-        return self.job_of.get(intent.location.path, intent.location.path)
+        return self.nodes(intent)[0].job
 
     def overlap(self, a: Intent, b: Intent) -> Concurrency | None:
-        ja, jb = self.job(a), self.job(b)
-        if ja != jb:
-            if any(ja in group and jb in group for group in self.exclusive):
-                return None
-            return Concurrency(
-                f"{_job_label(ja)} and {_job_label(jb)} may run at the same time (no `exclusive` group holds both)",
-                False,
+        """Can these two intents run at the same time? The first reason found."""
+        for na in self.nodes(a):
+            for nb in self.nodes(b):
+                if na == nb and a is not b and a.location.path == b.location.path:
+                    # one file in one run: in order, unless several runs overlap or a stream runs on
+                    found = self.node_overlap(na, nb)[0]
+                    if found is not None:
+                        return found
+                    stream = _stream_overlap(a, b)
+                    if stream is not None:
+                        return stream
+                    continue
+                found = self.node_overlap(na, nb)[0]
+                if found is not None:
+                    return found
+        return None
+
+    # -- nodes ------------------------------------------------------------------------------
+
+    def node_overlap(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
+        """(overlap, why not) for two nodes; cached since every intent pair asks."""
+        pair = tuple(sorted((a, b), key=Node.key))
+        if pair not in self._memo:
+            self._memo[pair] = self._node_overlap(*pair)
+        return self._memo[pair]
+
+    def _node_overlap(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
+        if a.job != b.job and any(a.job in g and b.job in g for g in self.exclusive):
+            return None, f"an `exclusive` group holds `{a.job}` and `{b.job}`"
+        if a.job == b.job:
+            return self._same_job(a, b)
+        if a.kind != "task" and b.kind != "task":
+            return (
+                Concurrency(
+                    f"{_job_label(a)} and {_job_label(b)} may run at the same time (no `exclusive` group holds both)",
+                    False,
+                ),
+                "",
             )
-        if self.runs.get(ja, 1) > 1:
-            return Concurrency(
-                f"{_job_label(ja)} has concurrent_runs: {self.runs[ja]}, so two of its runs overlap", True
+        return self._different_jobs(a, b)
+
+    def _same_job(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
+        if a.kind != "task":
+            runs = self.config_runs.get(a.job, 1)
+            if runs > 1:
+                return Concurrency(f"{a.label()} has concurrent_runs: {runs}, so two of its runs overlap", True), ""
+            return None, f"{a.label()} runs one at a time"
+        job = self.workflows.jobs[a.job]
+        params = bool(job.parameters)
+        if a == b:
+            task = job.tasks[a.task]
+            if task.for_each_concurrency and task.for_each_concurrency > 1:
+                return (
+                    Concurrency(
+                        f"{task.for_each_concurrency} concurrent runs of for_each task `{task.key}` of job `{job.key}` "
+                        "overlap (each with its own input)",
+                        True,
+                    ),
+                    "",
+                )
+            if job.max_concurrent_runs > 1:
+                return self._concurrent_runs(job, params or bool(task.parameters)), ""
+            return None, f"{a.label()}: one run at a time (max_concurrent_runs: 1)"
+        order = _ordered(job, a.task, b.task) or _ordered(job, b.task, a.task)
+        if order is None:
+            return (
+                Concurrency(
+                    f"tasks `{a.task}` and `{b.task}` of job `{job.key}` have no dependency between them", False
+                ),
+                "",
             )
-        if a is b:
-            return None
-        return _stream_overlap(a, b)
+        if job.max_concurrent_runs > 1:
+            return self._concurrent_runs(job, params), ""
+        return None, f"{order} in job `{job.key}` (depends_on), one run at a time"
+
+    def _concurrent_runs(self, job: Job, distinct: bool) -> Concurrency:
+        what = "with different parameters" if distinct else "with the same parameters"
+        return Concurrency(f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})", distinct)
+
+    def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
+        ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
+        jb = self.workflows.jobs.get(b.job) if b.kind == "task" else None
+        for node, job in ((a, ja), (b, jb)):
+            anytime = self._runs_anytime(node, job)
+            if anytime:
+                other = b if node is a else a
+                return Concurrency(f"{anytime}, so it can overlap {other.label()}", False), ""
+        assert ja is not None and jb is not None and ja.cron and jb.cron
+        return self._cron_overlap(ja, jb)
+
+    def _runs_anytime(self, node: Node, job: Job | None) -> str | None:
+        """Why a node can run at any time, or None when it has a fixed schedule."""
+        if job is None:
+            if node.kind == "config":
+                return f"{node.label()} has no schedule in delta-lint's view (configured job)"
+            return f"{node.label()} is not scheduled by any job definition"
+        if job.continuous:
+            return f"job `{job.key}` runs continuously"
+        if job.note and job.paused:
+            return f"job `{job.key}`: {job.note}; it runs when started by hand"
+        if job.paused:
+            return f"job `{job.key}` has a paused schedule and runs when started by hand"
+        if job.trigger:
+            return f"job `{job.key}` has {job.trigger} and can start at any time"
+        if job.cron is None:
+            return f"job `{job.key}` has no schedule (manual or API runs)"
+        return None
+
+    def duration(self, job: Job) -> timedelta:
+        return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
+
+    def _cron_overlap(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
+        da, db = self.duration(ja), self.duration(jb)
+        start, end = horizon(max(da, db))
+        try:
+            ta = fire_times(ja.cron[0], ja.cron[1], start, end)
+            tb = fire_times(jb.cron[0], jb.cron[1], start, end)
+        except CronError as err:
+            return Concurrency(f"cannot evaluate a schedule ({err}); assuming they overlap", False), ""
+        desc = (
+            f"`{ja.key}` runs {describe(*ja.cron)} for ~{format_duration(da)} and "
+            f"`{jb.key}` {describe(*jb.cron)} for ~{format_duration(db)}"
+        )
+        if ta is None or tb is None:
+            return Concurrency(f"{desc}: one of them runs almost all the time", False), ""
+        if not ta or not tb:
+            return Concurrency(f"{desc}: a schedule never fires in a year; assuming they overlap", False), ""
+        hit = first_overlap(ta, da, tb, db)
+        if hit is None:
+            return None, f"{desc}: their runs never meet"
+        wa, wb = hit
+        when = max(wa.start, wb.start)
+        return Concurrency(f"{desc}: their runs can overlap (e.g. {when:%Y-%m-%d %H:%M} UTC)", False), ""
+
+    # -- the graph -----------------------------------------------------------------------------
+
+    def all_nodes(self) -> list[Node]:
+        return sorted({n for nodes in self.nodes_of.values() for n in nodes}, key=Node.key)
+
+    def graph(self) -> list[tuple[Node, Node, Concurrency | None, str]]:
+        nodes = self.all_nodes()
+        out = []
+        for i, a in enumerate(nodes):
+            for b in nodes[i:]:
+                conc, why_not = self.node_overlap(a, b)
+                out.append((a, b, conc, why_not))
+        return out
 
 
-def _job_label(job: str) -> str:
-    return f"`{job}`" if "/" not in job and not job.endswith((".py", ".sql", ".ipynb")) else f"job `{job}`"
+def _job_label(node: Node) -> str:
+    return node.label()
+
+
+def _ordered(job: Job, first: str, then: str) -> str | None:
+    """`first` runs before `then` when `then` depends on it, directly or not."""
+    seen = set()
+    stack = [then]
+    while stack:
+        key = stack.pop()
+        task = job.tasks.get(key)
+        for dep in task.depends_on if task else ():
+            if dep == first:
+                return f"`{first}` runs before `{then}`"
+            if dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    return None
 
 
 def stream_start(intent: Intent) -> Location | None:
@@ -81,13 +273,56 @@ def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
     return None
 
 
-def build_schedule(config: Config, paths: dict[str, str]) -> Schedule:
+def load_workflows(config: Config, bundle: Path | None = None, target: str | None = None) -> Workflows:
+    """Jobs from the bundle (explicit, configured, or databricks.yml at the root) and
+    from the Jobs JSON folder."""
+    out = Workflows()
+    path = bundle
+    if path is None and config.bundle != "":
+        path = (config.root / config.bundle) if config.bundle else find_bundle(config.root)
+    if path is not None:
+        if not path.is_file():
+            raise ConfigError(f"{path}: bundle file not found")
+        out = load_bundle(path, target or config.target, config.root)
+    if config.job_definitions:
+        exported = load_job_definitions(config.root / config.job_definitions, config.root)
+        out.jobs.update({k: v for k, v in exported.jobs.items() if k not in out.jobs})
+        out.source = ", ".join(s for s in (out.source, exported.source) if s)
+    return out
+
+
+def build_schedule(config: Config, paths: dict[str, str], workflows: Workflows | None = None) -> Schedule:
     """`paths` maps display paths to paths relative to the configuration root."""
-    job_of = {}
+    workflows = workflows or Workflows()
+    by_file: dict[str, list[Node]] = {}
+    for job in workflows.jobs.values():
+        for task in job.tasks.values():
+            for file in task.files:
+                by_file.setdefault(file, []).append(Node(job.key, task.key, "task"))
+    nodes_of: dict[str, tuple[Node, ...]] = {}
     for display, rel in paths.items():
-        for job in config.jobs:
-            if matches_any(rel, job.paths):
-                job_of[display] = job.name
-                break
-    runs = {job.name: job.concurrent_runs for job in config.jobs}
-    return Schedule(job_of, runs, config.exclusive)
+        nodes = by_file.get(rel)
+        if not nodes:
+            nodes = [Node(job.name, None, "config") for job in config.jobs if matches_any(rel, job.paths)][:1]
+        if nodes:
+            nodes_of[display] = tuple(sorted(set(nodes), key=Node.key))
+    known = {j.name for j in config.jobs} | set(workflows.jobs) | {j.name for j in workflows.jobs.values()}
+    for i, group in enumerate(config.exclusive):
+        for name in sorted(group):
+            if name not in known:
+                raise ConfigError(
+                    f"{config.path}: `exclusive[{i}]`: unknown job `{name}` (jobs: {', '.join(sorted(known)) or 'none'})"
+                )
+    # exclusive groups may name bundle jobs by key or by name
+    name_to_key = {j.name: j.key for j in workflows.jobs.values()}
+    exclusive = tuple(frozenset(name_to_key.get(n, n) for n in g) | g for g in config.exclusive)
+    durations = {str(k): parse_duration(v) for k, v in config.durations.items() if k != "default"}
+    default = parse_duration(config.durations["default"]) if "default" in config.durations else DEFAULT_DURATION
+    return Schedule(
+        nodes_of,
+        {j.name: j.concurrent_runs for j in config.jobs},
+        exclusive,
+        workflows,
+        durations,
+        default,
+    )

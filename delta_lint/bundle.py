@@ -1,0 +1,341 @@
+"""Databricks jobs as the schedule sees them: from a Databricks Asset Bundle
+(`databricks.yml`, its `include` globs and the chosen target) or from Jobs JSON
+exports (`settings.tasks`).
+
+Only static facts are read: tasks and their files, `depends_on`,
+`max_concurrent_runs`, `for_each_task` and its `concurrency`, `continuous`,
+`schedule` (Quartz cron + time zone), `trigger`, parameters. `${var.*}`,
+`${bundle.*}` and `${workspace.*}` references are resolved where their values are
+in the bundle; nothing is deployed, run or fetched.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from delta_lint.config import ConfigError, _has_alias
+from delta_lint.model import Location
+
+BUNDLE_NAMES = ("databricks.yml", "databricks.yaml", "bundle.yml")
+_REF = re.compile(r"\$\{([a-zA-Z0-9_.\-\[\]]+)\}")
+# task types that carry a file we can analyse, and where the path is
+_FILE_TASKS = {
+    "notebook_task": ("notebook_path",),
+    "spark_python_task": ("python_file",),
+    "sql_task": ("file", "path"),
+}
+_OTHER_TASKS = (
+    "python_wheel_task",
+    "pipeline_task",
+    "spark_jar_task",
+    "spark_submit_task",
+    "run_job_task",
+    "dbt_task",
+    "condition_task",
+    "dashboard_task",
+    "power_bi_task",
+    "clean_rooms_notebook_task",
+)
+
+
+@dataclass
+class Task:
+    key: str
+    kind: str  # notebook_task, spark_python_task, sql_task, python_wheel_task, ...
+    files: tuple[str, ...]  # paths relative to the configuration root (posix)
+    depends_on: tuple[str, ...] = ()
+    for_each_concurrency: int | None = None  # set for for_each_task: runs of the inner task at once
+    parameters: tuple[str, ...] = ()
+    location: Location | None = None
+    problem: str | None = None  # why it cannot be analysed
+
+
+@dataclass
+class Job:
+    key: str
+    name: str
+    tasks: dict[str, Task] = field(default_factory=dict)
+    max_concurrent_runs: int = 1
+    continuous: bool = False
+    cron: tuple[str, str | None] | None = None  # (quartz expression, timezone id)
+    trigger: str | None = None  # periodic / file arrival / table update, described
+    paused: bool = False
+    parameters: tuple[str, ...] = ()
+    location: Location | None = None
+    note: str | None = None  # e.g. development-mode targets pause schedules
+
+
+@dataclass
+class Workflows:
+    jobs: dict[str, Job] = field(default_factory=dict)
+    source: str = ""  # what was read, for `delta-lint schedule`
+    notes: list[str] = field(default_factory=list)
+
+
+# -- YAML with line numbers ---------------------------------------------------------------
+
+
+class _LineDict(dict):
+    line = 1
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _LineDict:
+    out = _LineDict(loader.construct_mapping(node, deep=True))
+    out.line = node.start_mark.line + 1
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _load_yaml(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read bundle file: {err}") from err
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None and _has_alias(node, set()):
+                raise ConfigError(f"{path}: YAML aliases (*name) are not allowed")
+            data = loader.construct_document(node) if node is not None else {}
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(err, 'problem', None) or err}") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a bundle file must be a mapping")
+    return data
+
+
+# -- bundles -------------------------------------------------------------------------------
+
+
+def find_bundle(root: Path) -> Path | None:
+    for name in BUNDLE_NAMES:
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
+def _merge(base: Any, override: Any) -> Any:
+    """Target overrides: mappings merge key by key, task lists by task_key."""
+    if isinstance(base, dict) and isinstance(override, dict):
+        out = _LineDict(base)
+        out.line = getattr(base, "line", 1)
+        for key, value in override.items():
+            out[key] = _merge(base[key], value) if key in base else value
+        return out
+    if isinstance(base, list) and isinstance(override, list) and all(isinstance(t, dict) for t in base + override):
+        by_key = {t.get("task_key"): t for t in base}
+        if None not in by_key and all(t.get("task_key") for t in override):
+            for t in override:
+                by_key[t["task_key"]] = _merge(by_key[t["task_key"]], t) if t["task_key"] in by_key else t
+            return list(by_key.values())
+    return override
+
+
+def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
+    """Jobs of a bundle. `root` is the configuration root that file paths are relative to."""
+    main = _load_yaml(path)
+    bundle_root = path.parent
+    sources: dict[int, Path] = {}  # id(job mapping) -> file that defined it
+    resources = _LineDict()
+    files = [path]
+    for pattern in main.get("include") or []:
+        if not isinstance(pattern, str):
+            raise ConfigError(f"{path}: `include` must be a list of globs")
+        files += sorted(Path(p) for p in glob.glob(str(bundle_root / pattern), recursive=True) if Path(p).is_file())
+    for file in files:
+        data = main if file == path else _load_yaml(file)
+        for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
+            if isinstance(job, dict):
+                sources[id(job)] = file
+                resources.setdefault("jobs", _LineDict())[key] = job
+    targets = main.get("targets") or {}
+    if target is None:
+        target = next((n for n, t in targets.items() if isinstance(t, dict) and t.get("default")), None)
+    elif target not in targets:
+        known = ", ".join(sorted(targets)) or "none"
+        raise ConfigError(f"{path}: `targets.{target}`: no such target (targets: {known})")
+    tconf = targets.get(target) or {} if target else {}
+    for key, job in ((tconf.get("resources") or {}).get("jobs") or {}).items():
+        base = resources.setdefault("jobs", _LineDict()).get(key)
+        merged = _merge(base, job) if base is not None else job
+        sources[id(merged)] = sources.get(id(base), path) if base is not None else path
+        resources["jobs"][key] = merged
+    variables = {}
+    for name, spec in (main.get("variables") or {}).items():
+        variables[name] = spec.get("default") if isinstance(spec, dict) else spec
+    for name, value in (tconf.get("variables") or {}).items():
+        variables[name] = value.get("default") if isinstance(value, dict) else value
+    bundle_name = str((main.get("bundle") or {}).get("name") or "")
+    refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
+    refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
+    refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
+    dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
+    out = Workflows(source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""))
+    if dev:
+        out.notes.append(
+            f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
+            "when started by hand"
+        )
+    for key, job in (resources.get("jobs") or {}).items():
+        file = sources.get(id(job), path)
+        out.jobs[key] = _job(key, _resolve(job, refs), file, root, dev_target=target if dev else None)
+    return out
+
+
+def _resolve(value: Any, refs: dict[str, Any]) -> Any:
+    if isinstance(value, str):
+        return _REF.sub(lambda m: str(refs[m.group(1)]) if m.group(1) in refs else m.group(0), value)
+    if isinstance(value, dict):
+        out = _LineDict({k: _resolve(v, refs) for k, v in value.items()})
+        out.line = getattr(value, "line", 1)
+        return out
+    if isinstance(value, list):
+        return [_resolve(v, refs) for v in value]
+    return value
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def _job(key: str, spec: dict, file: Path, root: Path, dev_target: str | None, base: Path | None = None) -> Job:
+    where = Location(_rel(file, root), getattr(spec, "line", 1), 1)
+    job = Job(key=key, name=str(spec.get("name") or key), location=where)
+    runs = spec.get("max_concurrent_runs", 1)
+    job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
+    continuous = spec.get("continuous")
+    job.continuous = isinstance(continuous, dict) and continuous.get("pause_status", "UNPAUSED") != "PAUSED"
+    schedule = spec.get("schedule")
+    if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
+        job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")
+        job.paused = schedule.get("pause_status") == "PAUSED"
+    trigger = spec.get("trigger")
+    if isinstance(trigger, dict):
+        job.paused = job.paused or trigger.get("pause_status") == "PAUSED"
+        if isinstance(trigger.get("periodic"), dict):
+            p = trigger["periodic"]
+            job.trigger = f"a periodic trigger every {p.get('interval')} {str(p.get('unit', '')).lower()}"
+        elif trigger.get("file_arrival"):
+            job.trigger = "a file-arrival trigger"
+        elif trigger.get("table_update") or trigger.get("table"):
+            job.trigger = "a table-update trigger"
+    if dev_target is not None:
+        job.paused = True
+        job.note = f"target `{dev_target}` is in development mode (schedules and triggers paused)"
+    job.parameters = tuple(str(p.get("name")) for p in spec.get("parameters") or [] if isinstance(p, dict))
+    base = base or file.parent
+    for task_spec in spec.get("tasks") or []:
+        if isinstance(task_spec, dict) and task_spec.get("task_key"):
+            task = _task(task_spec, base, root, _rel(file, root))
+            job.tasks[task.key] = task
+    return job
+
+
+def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
+    key = str(spec["task_key"])
+    depends = tuple(str(d.get("task_key")) for d in spec.get("depends_on") or [] if isinstance(d, dict))
+    location = Location(file_label, getattr(spec, "line", 1), 1)
+    if isinstance(spec.get("for_each_task"), dict):
+        inner_spec = spec["for_each_task"].get("task") or {}
+        inner = _task({**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label)
+        concurrency = spec["for_each_task"].get("concurrency", 1)
+        concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
+        return Task(
+            key,
+            "for_each_task",
+            inner.files,
+            depends,
+            concurrency,
+            ("inputs", *inner.parameters),
+            location,
+            inner.problem,
+        )
+    for kind, path_keys in _FILE_TASKS.items():
+        if isinstance(spec.get(kind), dict):
+            value: Any = spec[kind]
+            for k in path_keys:
+                value = value.get(k) if isinstance(value, dict) else None
+            params = spec[kind].get("base_parameters") or spec[kind].get("parameters") or {}
+            names = (
+                tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
+            )
+            if not isinstance(value, str) or not value:
+                return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
+            if _REF.search(value):
+                return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
+            found = _locate(value, base, root)
+            if found is None:
+                return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
+            return Task(key, kind, (found,), depends, None, names, location)
+    kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
+    return Task(
+        key, kind, (), depends, None, (), location, f"a {kind.replace('_', ' ')} runs code delta-lint cannot read"
+    )
+
+
+def _locate(value: str, base: Path, root: Path) -> str | None:
+    """A task path (relative to the file that defines it, or absolute into the
+    workspace) as a path relative to the configuration root."""
+    candidates = [base / value] if not value.startswith("/") else [Path(value)]
+    for candidate in list(candidates):
+        if not candidate.suffix:
+            candidates += [candidate.with_suffix(s) for s in (".py", ".sql", ".ipynb")]
+    for candidate in candidates:
+        if candidate.is_file():
+            rel = _rel(candidate, root)
+            return rel
+    if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
+        parts = Path(value).parts[1:]
+        for i in range(len(parts)):
+            tail = Path(*parts[i:])
+            for suffix in ("", ".py", ".sql", ".ipynb"):
+                probe = root / (str(tail) + suffix)
+                if probe.is_file():
+                    return _rel(probe, root)
+    return None
+
+
+# -- Jobs JSON exports ------------------------------------------------------------------------
+
+
+def load_job_definitions(folder: Path, root: Path) -> Workflows:
+    """`databricks jobs get` / UI exports: {"job_id": .., "settings": {...}} or bare settings."""
+    out = Workflows(source=_rel(folder, root))
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: `job_definitions` must be a folder of Jobs JSON files")
+    for file in sorted(folder.rglob("*.json")):
+        try:
+            doc = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"{file}: cannot read job definition: {err}") from err
+        docs = doc.get("jobs", [doc]) if isinstance(doc, dict) else doc if isinstance(doc, list) else []
+        for d in docs:
+            if not isinstance(d, dict):
+                continue
+            settings = d.get("settings", d)
+            if not isinstance(settings, dict) or "tasks" not in settings:
+                continue
+            key = str(settings.get("name") or d.get("job_id") or file.stem)
+            out.jobs[key] = _job(key, settings, file, root, None, base=root)
+    return out

@@ -1,0 +1,232 @@
+"""Quartz cron schedules (as Databricks jobs use them) as run windows in time.
+
+croniter evaluates the expressions (seconds first, `L`, `#`, year field, time
+zones); this module translates Quartz's dialect to it — day-of-week numbers
+1–7 from Sunday, `?`, `nL` for the last weekday of a month — and adds what
+croniter lacks: `W` (nearest weekday), `LW` and `L-n` in the day-of-month field.
+
+Windows are evaluated over a fixed horizon (a leap year from 2024-01-01 UTC,
+plus the longest duration), so results never depend on the day delta-lint runs.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+HORIZON_START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+HORIZON = timedelta(days=366)
+MAX_RUNS = 40_000  # more fire times than this in a year: treat as always running
+
+_DURATION = re.compile(r"^\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*(?:(\d+)\s*s)?\s*$", re.IGNORECASE)
+_DOW_NAMES = {"SUN": 1, "MON": 2, "TUE": 3, "WED": 4, "THU": 5, "FRI": 6, "SAT": 7}
+_DAY_LABEL = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+
+class CronError(ValueError):
+    """An expression delta-lint cannot evaluate; phrased for the user."""
+
+
+def parse_duration(text: str | int | float) -> timedelta:
+    """`50m`, `1h30m`, `2h`, `90s` or a number of minutes."""
+    if isinstance(text, bool):
+        raise CronError(f"not a duration: {text!r}")
+    if isinstance(text, (int, float)):
+        if text <= 0:
+            raise CronError(f"a duration must be positive, not {text!r}")
+        return timedelta(minutes=text)
+    m = _DURATION.match(str(text))
+    if not m or not any(m.groups()):
+        raise CronError(f"not a duration like 50m, 1h30m or 2h: {text!r}")
+    h, mi, s = (int(g) if g else 0 for g in m.groups())
+    value = timedelta(hours=h, minutes=mi, seconds=s)
+    if value <= timedelta(0):
+        raise CronError(f"a duration must be positive, not {text!r}")
+    return value
+
+
+def format_duration(d: timedelta) -> str:
+    minutes = int(d.total_seconds() // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m} min" if m else f"{h} h"
+
+
+@dataclass(frozen=True)
+class Translated:
+    expr: str  # croniter expression, seconds first
+    dom_filter: str | None  # "W15", "LW", "L-3": a day-of-month rule applied after croniter
+
+
+def translate(quartz: str) -> Translated:
+    """Quartz (sec min hour dom month dow [year]) to croniter's dialect."""
+    fields = quartz.split()
+    if len(fields) not in (6, 7):
+        raise CronError(f"Quartz cron needs 6 or 7 fields (seconds first), got {len(fields)}: {quartz!r}")
+    sec, minute, hour, dom, month, dow, *year = fields
+    dom_filter = None
+    if re.search(r"W|L-", dom.upper()):
+        if "," in dom:
+            raise CronError(f"`W`/`L-n` inside a list is not supported: {dom!r}")
+        dom_filter, dom = dom.upper(), "*"
+    dom = "*" if dom == "?" else dom
+    dow = "*" if dow == "?" else _translate_dow(dow.upper())
+    return Translated(" ".join([sec, minute, hour, dom, month, dow, *year]), dom_filter)
+
+
+def _translate_dow(field: str) -> str:
+    """Quartz 1=SUN..7=SAT -> croniter 0=SUN..6=SAT; `6L` (last Friday) -> `L5`."""
+
+    def number(token: str) -> int:
+        value = _DOW_NAMES.get(token, None)
+        if value is None:
+            if not token.isdigit() or not 1 <= int(token) <= 7:
+                raise CronError(f"day of week must be 1-7 or SUN-SAT, not {token!r}")
+            value = int(token)
+        return value - 1
+
+    out = []
+    for part in field.split(","):
+        if part == "*":
+            out.append(part)
+        elif m := re.fullmatch(r"(\w+)L", part):
+            out.append(f"L{number(m.group(1))}")
+        elif m := re.fullmatch(r"(\w+)#([1-5])", part):
+            out.append(f"{number(m.group(1))}#{m.group(2)}")
+        elif m := re.fullmatch(r"(\w+|\*)(?:-(\w+))?(?:/(\d+))?", part):
+            start = m.group(1)
+            text = "*" if start == "*" else str(number(start))
+            if m.group(2):
+                text += f"-{number(m.group(2))}"
+            if m.group(3):
+                text += f"/{m.group(3)}"
+            out.append(text)
+        else:
+            raise CronError(f"cannot read day-of-week {part!r}")
+    return ",".join(out)
+
+
+def _dom_matches(rule: str, day: date) -> bool:
+    last = calendar.monthrange(day.year, day.month)[1]
+    if rule == "LW":
+        target = date(day.year, day.month, last)
+        while target.weekday() >= 5:
+            target -= timedelta(days=1)
+        return day == target
+    if m := re.fullmatch(r"L-(\d+)", rule):
+        return day.day == max(1, last - int(m.group(1)))
+    if m := re.fullmatch(r"(\d+)W", rule):
+        n = min(int(m.group(1)), last)
+        target = date(day.year, day.month, n)
+        if target.weekday() == 5:  # Saturday: Friday before, unless that leaves the month
+            target = target - timedelta(days=1) if n > 1 else target + timedelta(days=2)
+        elif target.weekday() == 6:  # Sunday: Monday after, unless that leaves the month
+            target = target + timedelta(days=1) if n < last else target - timedelta(days=2)
+        return day == target
+    raise CronError(f"cannot read day-of-month {rule!r}")
+
+
+def zone(name: str | None) -> ZoneInfo | timezone:
+    if not name or name.upper() == "UTC":
+        return timezone.utc
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as err:
+        raise CronError(f"unknown time zone {name!r}") from err
+
+
+@lru_cache(maxsize=512)
+def fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime) -> tuple[datetime, ...] | None:
+    """Start times (UTC) in [start, end); None when there are more than MAX_RUNS."""
+    from croniter import croniter
+
+    t = translate(quartz)
+    tz = zone(tz_name)
+    try:
+        it = croniter(t.expr, start.astimezone(tz) - timedelta(seconds=1), second_at_beginning=True)
+    except (ValueError, KeyError) as err:
+        raise CronError(f"cannot evaluate cron {quartz!r}: {err}") from err
+    fields = t.expr.split()
+    if len(fields) == 6 and fields[3:] == ["*", "*", "*"] and not t.dom_filter:
+        # every day alike: sub-hourly and hourly schedules are a progression in UTC too
+        first = [it.get_next(datetime).astimezone(timezone.utc) for _ in range(3)]
+        gap = first[1] - first[0]
+        if first[2] - first[1] == gap and gap <= timedelta(hours=1):
+            count = int((end - first[0]) / gap) + 1
+            if count > MAX_RUNS:
+                return None
+            return tuple(m for m in (first[0] + k * gap for k in range(count)) if m < end)
+        it = croniter(t.expr, start.astimezone(tz) - timedelta(seconds=1), second_at_beginning=True)
+    out = []
+    while True:
+        try:
+            moment = it.get_next(datetime)
+        except (StopIteration, ValueError, KeyError):  # a year field that has run out, or no match at all
+            break
+        if moment >= end:
+            break
+        if t.dom_filter and not _dom_matches(t.dom_filter, moment.date()):
+            continue
+        out.append(moment.astimezone(timezone.utc))
+        if len(out) > MAX_RUNS:
+            return None
+    return tuple(out)
+
+
+def describe(quartz: str, tz_name: str | None) -> str:
+    """`hourly at :05`, `daily at 02:00 UTC`, `every 15 min`, `weekly on Sun at 03:00 Europe/Amsterdam`."""
+    tz_label = tz_name or "UTC"
+    try:
+        times = fire_times(quartz, tz_name, HORIZON_START, HORIZON_START + timedelta(days=60))
+    except CronError:
+        return f"on `{quartz}` ({tz_label})"
+    if not times or len(times) < 3:
+        return f"on `{quartz}` ({tz_label})"
+    gaps = {b - a for a, b in zip(times, times[1:])}
+    local = times[0].astimezone(zone(tz_name))
+    if len(gaps) == 1:
+        gap = gaps.pop()
+        if gap < timedelta(hours=1):
+            return f"every {int(gap.total_seconds() // 60)} min"
+        if gap == timedelta(hours=1):
+            return f"hourly at :{local.minute:02d}"
+        if gap == timedelta(days=1):
+            return f"daily at {local:%H:%M} {tz_label}"
+        if gap == timedelta(days=7):
+            return f"weekly on {_DAY_LABEL[(local.weekday() + 1) % 7]} at {local:%H:%M} {tz_label}"
+    if gaps <= {timedelta(days=1), timedelta(days=1, hours=1), timedelta(days=1, hours=-1)}:
+        return f"daily at {local:%H:%M} {tz_label}"  # a DST change in the sample
+    return f"on `{quartz}` ({tz_label})"
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime
+
+
+def first_overlap(
+    a: tuple[datetime, ...], da: timedelta, b: tuple[datetime, ...], db: timedelta
+) -> tuple[Window, Window] | None:
+    """The first pair of run windows [t, t + duration) that intersect (a sweep)."""
+    i = j = 0
+    while i < len(a) and j < len(b):
+        wa = Window(a[i], a[i] + da)
+        wb = Window(b[j], b[j] + db)
+        if wa.start < wb.end and wb.start < wa.end:
+            return wa, wb
+        if wa.end <= wb.end:
+            i += 1
+        else:
+            j += 1
+    return None
+
+
+def horizon(longest: timedelta) -> tuple[datetime, datetime]:
+    """Runs that start up to `longest` before the horizon still occupy it."""
+    return HORIZON_START - longest, HORIZON_START + HORIZON
