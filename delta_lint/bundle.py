@@ -77,6 +77,7 @@ class Workflows:
     jobs: dict[str, Job] = field(default_factory=dict)
     source: str = ""  # what was read, for `delta-lint schedule`
     notes: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file read
 
 
 # -- YAML with line numbers ---------------------------------------------------------------
@@ -188,7 +189,7 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
-    out = Workflows(source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""))
+    out = Workflows(source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""), files=list(files))
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
@@ -338,4 +339,5 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
                 continue
             key = str(settings.get("name") or d.get("job_id") or file.stem)
             out.jobs[key] = _job(key, settings, file, root, None, base=root)
+            out.files.append(file)
     return out

@@ -84,6 +84,12 @@ SPARK_TIMEOUT_OPTION = typer.Option(
     None, "--spark-timeout", metavar="SECONDS", help="Give up connecting to Spark after this long (default 30)."
 )
 REFRESH_OPTION = typer.Option(False, "--refresh", help="Read settings live even when a snapshot exists.")
+BUNDLE_OPTION = typer.Option(
+    None,
+    "--bundle",
+    help="Databricks Asset Bundle file (default: `bundle:` in the configuration, else databricks.yml at its root).",
+)
+TARGET_OPTION = typer.Option(None, "--target", "-t", help="Bundle target to read (default: the bundle's default).")
 
 
 def _spark_config(config, spark: Optional[str], timeout: Optional[float]):
@@ -165,6 +171,8 @@ def check(
     write_baseline: Optional[Path] = typer.Option(
         None, "--write-baseline", help="Record today's findings in this file (then exit 0)."
     ),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
     spark: Optional[str] = SPARK_OPTION,
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
@@ -189,7 +197,10 @@ def check(
     if ignore:
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
     with _progress() as on_file:
-        result = _guarded(lambda: run_check(analysed, config, refresh=refresh, on_file=on_file), debug)
+        result = _guarded(
+            lambda: run_check(analysed, config, refresh=refresh, on_file=on_file, bundle=bundle, target=target),
+            debug,
+        )
     findings = result.findings
     if write_baseline is not None:
         from delta_lint.baseline import write_baseline as write
@@ -207,7 +218,7 @@ def check(
         changed_files = (
             {p.resolve() for p in given} if changed else _guarded(lambda: git_changed(diff_base, Path.cwd()), debug)
         )
-        always = {config.snapshot_path, *([config.path] if config.path else [])}
+        always = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
         findings = only_changed(findings, changed_files, Path.cwd(), always)
     _emit(_render(output_format, findings, result, quiet, show_statistics), output)
     if any(f.rule == "DL002" for f in findings):
@@ -356,6 +367,36 @@ def _write_snapshot(result, config) -> None:
         + (f" ({len(kept)} kept from the previous snapshot: {', '.join(kept)})" if kept else ""),
         err=True,
     )
+
+
+@app.command()
+def schedule(
+    paths: Optional[list[Path]] = typer.Argument(None, help="Files or directories with job code (default: .)."),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
+    output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="text or json."),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """The overlap graph: which jobs and tasks may run at the same time, and why
+    (DAG order, concurrent runs, for_each concurrency, cron windows, triggers)."""
+    from delta_lint import report
+    from delta_lint.frontend.discover import discover
+    from delta_lint.run import display_path
+    from delta_lint.schedule import build_schedule, load_workflows
+
+    targets = list(paths or []) or [Path(".")]
+    config = _config(config_file, targets)
+
+    def build():
+        found = discover(targets, config.root, config.exclude)
+        rel = {display_path(p, Path.cwd()): display_path(p, config.root) for p in found.files}
+        workflows = load_workflows(config, bundle, target)
+        return build_schedule(config, rel, workflows)
+
+    sched = _guarded(build, debug)
+    render = report.schedule_json if output_format == IntentFormat.json else report.schedule_text
+    sys.stdout.write(render(sched))
 
 
 @app.command()

@@ -351,3 +351,79 @@ def rules_markdown(pack) -> str:
     for r in pack.rules.values():
         lines.append(f"| {r.id} | {r.name} | {r.severity} | {r.exception or '-'} | {_md_cell(_generic(r.summary))} |")
     return "\n".join(lines) + "\n"
+
+
+# -- schedule ------------------------------------------------------------------------------
+
+
+def _job_summary(sched, job) -> str:
+    from delta_lint.cron import describe, format_duration
+
+    parts = []
+    if job.continuous:
+        parts.append("continuous")
+    elif job.cron:
+        parts.append(f"{describe(*job.cron)}, ~{format_duration(sched.duration(job))}")
+    elif job.trigger:
+        parts.append(job.trigger)
+    else:
+        parts.append("no schedule")
+    if job.paused:
+        parts.append("paused")
+    parts.append(f"max_concurrent_runs {job.max_concurrent_runs}")
+    if job.parameters:
+        parts.append(f"parameters {', '.join(job.parameters)}")
+    return "; ".join(parts)
+
+
+def schedule_text(sched) -> str:
+    wf = sched.workflows
+    lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
+    lines += [f"  note: {n}" for n in wf.notes]
+    files_of: dict = {}
+    for path, nodes in sched.nodes_of.items():
+        for n in nodes:
+            files_of.setdefault(n, []).append(path)
+    for job in sorted(wf.jobs.values(), key=lambda j: j.key):
+        lines.append(f"  {job.key} ({_job_summary(sched, job)})")
+        for task in job.tasks.values():
+            after = f" after {', '.join(task.depends_on)}" if task.depends_on else ""
+            each = f" for_each x{task.for_each_concurrency}" if task.for_each_concurrency else ""
+            target = ", ".join(task.files) if task.files else f"not analysed: {task.problem}"
+            lines.append(f"    {task.key}{after}{each}: {target}")
+    pairs = sched.graph()
+    lines.append("May overlap:")
+    lines += [f"  {a.key()} ~ {b.key()}: {c.reason}" for a, b, c, _ in pairs if c is not None] or ["  (none)"]
+    lines.append("Never overlap:")
+    lines += [f"  {a.key()} ~ {b.key()}: {why}" for a, b, c, why in pairs if c is None] or ["  (none)"]
+    return "\n".join(lines) + "\n"
+
+
+def schedule_json(sched) -> str:
+    wf = sched.workflows
+    doc = {
+        "version": 1,
+        "source": wf.source,
+        "notes": wf.notes,
+        "nodes": [
+            {
+                "node": n.key(),
+                "job": n.job,
+                "task": n.task,
+                "kind": n.kind,
+                "files": sorted(p for p, ns in sched.nodes_of.items() if n in ns),
+            }
+            for n in sched.all_nodes()
+        ],
+        "pairs": [
+            {
+                "a": a.key(),
+                "b": b.key(),
+                "overlap": c is not None,
+                "reason": c.reason if c is not None else why,
+                "distinct_runs": c.distinct_runs if c is not None else None,
+            }
+            for a, b, c, why in sched.graph()
+        ],
+    }
+    return json.dumps(doc, indent=2) + "\n"

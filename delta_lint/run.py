@@ -31,6 +31,7 @@ class RunResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     read: ReadSettings | None = None
     settings: dict[str, TableSettings] = field(default_factory=dict)
+    schedule_files: tuple[Path, ...] = ()  # bundle and job-definition files: changing them changes every overlap
 
     @property
     def intents(self) -> list[Intent]:
@@ -118,7 +119,7 @@ def check(
     scans = {r.path: r.suppressions for r in results if r.suppressions is not None}
     findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
     findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
-    return RunResult(results, findings, all_diags, read, engine.settings)
+    return RunResult(results, findings, all_diags, read, engine.settings, tuple(workflows.files))
 
 
 def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:

@@ -288,6 +288,7 @@ def load_workflows(config: Config, bundle: Path | None = None, target: str | Non
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
         out.jobs.update({k: v for k, v in exported.jobs.items() if k not in out.jobs})
         out.source = ", ".join(s for s in (out.source, exported.source) if s)
+        out.files += exported.files
     return out
 
 
@@ -304,8 +305,7 @@ def build_schedule(config: Config, paths: dict[str, str], workflows: Workflows |
         nodes = by_file.get(rel)
         if not nodes:
             nodes = [Node(job.name, None, "config") for job in config.jobs if matches_any(rel, job.paths)][:1]
-        if nodes:
-            nodes_of[display] = tuple(sorted(set(nodes), key=Node.key))
+        nodes_of[display] = tuple(sorted(set(nodes), key=Node.key)) if nodes else (Node(display),)
     known = {j.name for j in config.jobs} | set(workflows.jobs) | {j.name for j in workflows.jobs.values()}
     for i, group in enumerate(config.exclusive):
         for name in sorted(group):
