@@ -176,6 +176,12 @@ def check(
     spark: Optional[str] = SPARK_OPTION,
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Do not read or write the front-end cache (.delta-lint-cache/)."
+    ),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", help="Processes for the front ends (0 = all cores; small runs stay in one process)."
+    ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
     """Report every predicted write conflict between jobs that can run at the same time.
@@ -198,7 +204,16 @@ def check(
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
     with _progress() as on_file:
         result = _guarded(
-            lambda: run_check(analysed, config, refresh=refresh, on_file=on_file, bundle=bundle, target=target),
+            lambda: run_check(
+                analysed,
+                config,
+                refresh=refresh,
+                on_file=on_file,
+                bundle=bundle,
+                target=target,
+                use_cache=not no_cache,
+                jobs=jobs,
+            ),
             debug,
         )
     findings = result.findings

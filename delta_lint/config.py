@@ -151,7 +151,7 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
 def parse_yaml(text: str, path: Path) -> dict:
     """Safe YAML only; aliases are refused so an alias bomb cannot expand."""
     try:
-        loader = yaml.SafeLoader(text)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
         try:
             node = loader.get_single_node()
             if node is not None and _has_alias(node, set()):

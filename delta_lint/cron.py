@@ -12,6 +12,7 @@ plus the longest duration), so results never depend on the day delta-lint runs.
 from __future__ import annotations
 
 import calendar
+import math
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -152,16 +153,8 @@ def fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime)
     except (ValueError, KeyError) as err:
         raise CronError(f"cannot evaluate cron {quartz!r}: {err}") from err
     fields = t.expr.split()
-    if len(fields) == 6 and fields[3:] == ["*", "*", "*"] and not t.dom_filter:
-        # every day alike: sub-hourly and hourly schedules are a progression in UTC too
-        first = [it.get_next(datetime).astimezone(timezone.utc) for _ in range(3)]
-        gap = first[1] - first[0]
-        if first[2] - first[1] == gap and gap <= timedelta(hours=1):
-            count = int((end - first[0]) / gap) + 1
-            if count > MAX_RUNS:
-                return None
-            return tuple(m for m in (first[0] + k * gap for k in range(count)) if m < end)
-        it = croniter(t.expr, start.astimezone(tz) - timedelta(seconds=1), second_at_beginning=True)
+    if len(fields) == 6 and fields[3:5] == ["*", "*"] and not t.dom_filter and not re.search(r"[L#]", fields[5]):
+        return _weekly(it, tz, start, end)
     out = []
     while True:
         try:
@@ -178,6 +171,36 @@ def fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime)
     return tuple(out)
 
 
+def _weekly(it, tz, start: datetime, end: datetime) -> tuple[datetime, ...] | None:
+    """Schedules that only constrain the time and the weekday repeat every week in
+    local time: take one week's times from croniter and lay them over the horizon
+    (each local time converted with its own UTC offset, so DST is honoured)."""
+    local_start = start.astimezone(tz)
+    monday = datetime.combine(local_start.date() - timedelta(days=local_start.weekday()), datetime.min.time())
+    it.set_current(monday.replace(tzinfo=tz) - timedelta(seconds=1), force=True)
+    week: list[tuple[int, object]] = []
+    while True:
+        moment = it.get_next(datetime)
+        naive = moment.replace(tzinfo=None)
+        if naive >= monday + timedelta(days=7):
+            break
+        week.append(((naive.date() - monday.date()).days, naive.time()))
+        if len(week) > MAX_RUNS:
+            return None
+    weeks = int((end - start) / timedelta(days=7)) + 2
+    if len(week) * weeks > MAX_RUNS:
+        return None
+    out = []
+    for w in range(weeks):
+        base = monday.date() + timedelta(days=7 * w)
+        for day, clock in week:
+            moment = datetime.combine(base + timedelta(days=day), clock, tzinfo=tz).astimezone(timezone.utc)
+            if start <= moment < end:
+                out.append(moment)
+    return tuple(sorted(set(out)))
+
+
+@lru_cache(maxsize=1024)
 def describe(quartz: str, tz_name: str | None) -> str:
     """`hourly at :05`, `daily at 02:00 UTC`, `every 15 min`, `weekly on Sun at 03:00 Europe/Amsterdam`."""
     tz_label = tz_name or "UTC"
@@ -210,10 +233,43 @@ class Window:
     end: datetime
 
 
+_PERIODS: dict[int, tuple[tuple[datetime, ...], timedelta | None]] = {}
+
+
+def _period(times: tuple[datetime, ...]) -> timedelta | None:
+    """The constant gap between runs, when there is one (UTC schedules mostly);
+    remembered per tuple of fire times (they come from the fire_times cache)."""
+    known = _PERIODS.get(id(times))
+    if known is not None and known[0] is times:
+        return known[1]
+    period = _compute_period(times)
+    _PERIODS[id(times)] = (times, period)
+    return period
+
+
+def _compute_period(times: tuple[datetime, ...]) -> timedelta | None:
+    if len(times) < 3:
+        return None
+    gap = times[1] - times[0]
+    first, last = times[0], times[-1]
+    if last - first != gap * (len(times) - 1):
+        return None
+    return gap if all(b - a == gap for a, b in zip(times, times[1:])) else None
+
+
 def first_overlap(
     a: tuple[datetime, ...], da: timedelta, b: tuple[datetime, ...], db: timedelta
 ) -> tuple[Window, Window] | None:
-    """The first pair of run windows [t, t + duration) that intersect (a sweep)."""
+    """The first pair of run windows [t, t + duration) that intersect (a sweep).
+
+    Two strictly periodic schedules repeat their relative position every
+    lcm(period a, period b): only that stretch is swept."""
+    pa, pb = _period(a), _period(b)
+    if pa and pb:
+        step = math.lcm(int(pa.total_seconds()), int(pb.total_seconds()))
+        stop = max(a[0], b[0]) + timedelta(seconds=step) + max(da, db)
+        a = tuple(t for t in a if t <= stop)
+        b = tuple(t for t in b if t <= stop)
     i = j = 0
     while i < len(a) and j < len(b):
         wa = Window(a[i], a[i] + da)

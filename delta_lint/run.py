@@ -12,9 +12,11 @@ from pathlib import Path
 
 from delta_lint import suppress
 from delta_lint.bundle import Workflows
+from delta_lint.cache import Cache
+from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
-from delta_lint.frontend import READ_ERROR, analyze_path
+from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Location
 from delta_lint.schedule import build_schedule, load_workflows
@@ -47,25 +49,79 @@ def display_path(path: Path, cwd: Path) -> str:
 
 
 def analyze(
-    paths: list[Path], config: Config, cwd: Path | None = None, on_file: Callable[[int, int], None] | None = None
+    paths: list[Path],
+    config: Config,
+    cwd: Path | None = None,
+    on_file: Callable[[int, int], None] | None = None,
+    use_cache: bool = True,
+    jobs: int | None = None,
 ) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
-    the display-path -> config-root-relative path map used by the schedule."""
+    the display-path -> config-root-relative path map used by the schedule.
+
+    Each file is read once and hashed; results come from the cache when its
+    content, path and delta-lint version are unchanged, otherwise from the front
+    ends — in `jobs` processes when there are enough files to pay for them."""
     cwd = cwd or Path.cwd()
     found = discover(paths, config.root, config.exclude)
     diagnostics = [
         Diagnostic(READ_ERROR, Location(display_path(p, cwd), 1, 1), f"cannot analyse `{p}`: {why}", "error")
         for p, why in found.problems
     ]
-    results = []
     rel_paths = {}
-    for number, path in enumerate(found.files, 1):
+    slots: list[FileResult | None] = []
+    todo: list[tuple[int, bytes, str, str, str]] = []  # index, data, suffix, display, cache key
+    for index, path in enumerate(found.files):
         display = display_path(path, cwd)
-        results.append(analyze_path(path, display))
         rel_paths[display] = display_path(path, config.root)
+        data = read_file(path, display)
+        if isinstance(data, FileResult):
+            slots.append(data)
+            continue
+        slots.append(None)
+        todo.append((index, data, path.suffix.lower(), display, cache_key(display, data)))
+    store = Cache(config.root) if use_cache and todo else None
+    hits = store.get_many([t[4] for t in todo]) if store else {}
+    misses = [t for t in todo if t[4] not in hits]
+    for index, _, _, _, key in todo:
+        if key in hits:
+            slots[index] = hits[key]
+    done = len(found.files) - len(misses)
+    fresh = {}
+    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
+        slots[index] = result
+        fresh[key] = result
+        done += 1
         if on_file is not None:
-            on_file(number, len(found.files))
-    return results, diagnostics, rel_paths
+            on_file(done, len(found.files))
+    if store is not None:
+        store.put_many(fresh)
+        store.close()
+    return [r for r in slots if r is not None], diagnostics, rel_paths
+
+
+PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
+
+
+def _run_front_ends(misses: list[tuple[int, bytes, str, str, str]], jobs: int | None):
+    """Results in input order, serially or in a process pool."""
+    workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
+        for _, data, suffix, display, _ in misses:
+            yield analyze_data(data, suffix, display)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    items = [(data, suffix, display) for _, data, suffix, display, _ in misses]
+    chunk = max(1, min(64, len(items) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield from pool.map(_analyze_item, items, chunksize=chunk)
+
+
+def _analyze_item(item: tuple[bytes, str, str]) -> FileResult:
+    return analyze_data(*item)
 
 
 def target_tables(intents: list[Intent], config: Config) -> dict[str, Intent]:
@@ -87,10 +143,12 @@ def check(
     on_file: Callable[[int, int], None] | None = None,
     bundle: Path | None = None,
     target: str | None = None,
+    use_cache: bool = True,
+    jobs: int | None = None,
 ) -> RunResult:
     """The whole pipeline. `read` skips the settings stage (tests, `tables`);
     otherwise settings are read per `spark` (default: the configuration's mode)."""
-    results, diagnostics, rel_paths = analyze(paths, config, cwd, on_file)
+    results, diagnostics, rel_paths = analyze(paths, config, cwd, on_file, use_cache, jobs)
     intents = [i for r in results for i in r.intents]
     tables = target_tables(intents, config)
     if read is None:

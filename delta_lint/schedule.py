@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import lru_cache
 from pathlib import Path
 
 from delta_lint.bundle import Job, Workflows, find_bundle, load_bundle, load_job_definitions
@@ -97,10 +98,12 @@ class Schedule:
 
     def node_overlap(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         """(overlap, why not) for two nodes; cached since every intent pair asks."""
-        pair = tuple(sorted((a, b), key=Node.key))
-        if pair not in self._memo:
-            self._memo[pair] = self._node_overlap(*pair)
-        return self._memo[pair]
+        found = self._memo.get((a, b))
+        if found is None:
+            first, second = (a, b) if a.key() <= b.key() else (b, a)
+            found = self._node_overlap(first, second)
+            self._memo[(a, b)] = self._memo[(b, a)] = found
+        return found
 
     def _node_overlap(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         if a.job != b.job and any(a.job in g and b.job in g for g in self.exclusive):
@@ -188,27 +191,24 @@ class Schedule:
         return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
 
     def _cron_overlap(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
+        """Per pair of jobs (their tasks share the answer)."""
+        memo_key = ("cron", ja.key, jb.key)
+        if memo_key not in self._memo:
+            self._memo[memo_key] = self._cron_overlap_uncached(ja, jb)
+        return self._memo[memo_key]
+
+    def _cron_overlap_uncached(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
         da, db = self.duration(ja), self.duration(jb)
-        start, end = horizon(max(da, db))
-        try:
-            ta = fire_times(ja.cron[0], ja.cron[1], start, end)
-            tb = fire_times(jb.cron[0], jb.cron[1], start, end)
-        except CronError as err:
-            return Concurrency(f"cannot evaluate a schedule ({err}); assuming they overlap", False), ""
+        outcome, when = _cron_windows_meet(ja.cron, da, jb.cron, db)
         desc = (
             f"`{ja.key}` runs {describe(*ja.cron)} for ~{format_duration(da)} and "
             f"`{jb.key}` {describe(*jb.cron)} for ~{format_duration(db)}"
         )
-        if ta is None or tb is None:
-            return Concurrency(f"{desc}: one of them runs almost all the time", False), ""
-        if not ta or not tb:
-            return Concurrency(f"{desc}: a schedule never fires in a year; assuming they overlap", False), ""
-        hit = first_overlap(ta, da, tb, db)
-        if hit is None:
+        if outcome == "never":
             return None, f"{desc}: their runs never meet"
-        wa, wb = hit
-        when = max(wa.start, wb.start)
-        return Concurrency(f"{desc}: their runs can overlap (e.g. {when:%Y-%m-%d %H:%M} UTC)", False), ""
+        if outcome == "meet":
+            return Concurrency(f"{desc}: their runs can overlap (e.g. {when})", False), ""
+        return Concurrency(f"{desc}: {outcome}; assuming they overlap", False), ""
 
     # -- the graph -----------------------------------------------------------------------------
 
@@ -223,6 +223,28 @@ class Schedule:
                 conc, why_not = self.node_overlap(a, b)
                 out.append((a, b, conc, why_not))
         return out
+
+
+@lru_cache(maxsize=65536)
+def _cron_windows_meet(
+    a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
+) -> tuple[str, str]:
+    """("meet", when) | ("never", "") | (why it could not be decided, ""); cached
+    per pair of schedules, since many jobs share a few schedules."""
+    start, end = horizon(max(da, db))
+    try:
+        ta = fire_times(a[0], a[1], start, end)
+        tb = fire_times(b[0], b[1], start, end)
+    except CronError as err:
+        return f"cannot evaluate a schedule ({err})", ""
+    if ta is None or tb is None:
+        return "one of them runs almost all the time", ""
+    if not ta or not tb:
+        return "a schedule never fires in a year", ""
+    hit = first_overlap(ta, da, tb, db)
+    if hit is None:
+        return "never", ""
+    return "meet", f"{max(hit[0].start, hit[1].start):%Y-%m-%d %H:%M} UTC"
 
 
 def _job_label(node: Node) -> str:

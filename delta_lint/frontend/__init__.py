@@ -93,16 +93,28 @@ def _notebook(result: FileResult, display: str, nb, session: Session) -> None:
 
 def analyze_path(path: Path, display: str) -> FileResult:
     """Read and analyse one file; unreadable files become a diagnostic."""
+    data = read_file(path, display)
+    if isinstance(data, FileResult):
+        return data
+    return analyze_data(data, path.suffix.lower(), display)
+
+
+def read_file(path: Path, display: str) -> bytes | FileResult:
+    """The file's bytes, or a FileResult holding the read error."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as err:
         result = FileResult(display)
         result.diagnostics.append(
             Diagnostic(READ_ERROR, Location(display, 1, 1), f"cannot read file: {err.strerror or err}", "error")
         )
         return result
+
+
+def analyze_data(data: bytes, suffix: str, display: str) -> FileResult:
+    """One file's bytes in, its intents, diagnostics and suppression comments out."""
     text, note = decode(data)
-    result = analyze_source(display, path.suffix.lower(), text)
+    result = analyze_source(display, suffix, text)
     result.suppressions = scan_suppressions(text)
     if note:
         result.diagnostics.insert(0, Diagnostic(READ_ERROR, Location(display, 1, 1), note, "warning"))

@@ -1,0 +1,152 @@
+"""The front-end cache: what a file's front end produced, keyed by the file's
+content hash, its display path, the delta-lint version and the front-end schema.
+
+One SQLite database in `.delta-lint-cache/` next to the configuration: lookups
+for thousands of files are one query, concurrent runs are serialised by SQLite's
+own locking, and a killed run leaves the last committed state. Values are JSON
+of an allow-listed set of our own dataclasses (never pickle: a cache file must
+not be able to run code). Any cache problem only costs speed: the run goes on
+without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sqlite3
+import zlib
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from delta_lint import __version__
+from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Kind, Location, OpClass, TableDDL, TableRef
+from delta_lint.predicates import Constraint, Region
+from delta_lint.suppress import Directive, FileSuppressions
+
+CACHE_DIR = ".delta-lint-cache"
+SCHEMA = 1  # bump when FileResult or the front ends change what they produce
+_CLASSES = {
+    c.__name__: c
+    for c in (
+        Diagnostic,
+        FileResult,
+        Intent,
+        Location,
+        TableDDL,
+        TableRef,
+        Constraint,
+        Region,
+        Directive,
+        FileSuppressions,
+    )
+}
+_ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}
+
+
+def _encode(o: Any) -> Any:
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        return {"__d": type(o).__name__, **{f.name: _encode(getattr(o, f.name)) for f in dataclasses.fields(o)}}
+    if isinstance(o, Enum):
+        return {"__e": type(o).__name__, "v": o.value}
+    if isinstance(o, tuple):
+        return {"__t": [_encode(v) for v in o]}
+    if isinstance(o, frozenset):
+        return {"__f": [_encode(v) for v in o]}
+    if isinstance(o, list):
+        return [_encode(v) for v in o]
+    if isinstance(o, dict):
+        return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
+    if o is None or isinstance(o, (str, int, float, bool)):
+        return o
+    raise TypeError(f"cannot cache a {type(o).__name__}")
+
+
+def _decode(o: Any) -> Any:
+    if isinstance(o, list):
+        return [_decode(v) for v in o]
+    if not isinstance(o, dict):
+        return o
+    if "__d" in o:
+        cls = _CLASSES[o["__d"]]  # KeyError for anything not allow-listed
+        return cls(**{k: _decode(v) for k, v in o.items() if k != "__d"})
+    if "__e" in o:
+        return _ENUMS[o["__e"]](o["v"])
+    if "__t" in o:
+        return tuple(_decode(v) for v in o["__t"])
+    if "__f" in o:
+        return frozenset(_decode(v) for v in o["__f"])
+    if "__m" in o:
+        return {_decode(k): _decode(v) for k, v in o["__m"]}
+    raise ValueError("unknown cache value")
+
+
+def encode_result(result: FileResult) -> bytes:
+    return zlib.compress(json.dumps(_encode(result), separators=(",", ":")).encode("utf-8"), 1)
+
+
+def decode_result(blob: bytes) -> FileResult:
+    result = _decode(json.loads(zlib.decompress(blob)))
+    if not isinstance(result, FileResult):
+        raise ValueError("not a file result")
+    return result
+
+
+def key(display: str, data: bytes) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{__version__}\0{SCHEMA}\0{display}\0".encode())
+    h.update(data)
+    return h.hexdigest()
+
+
+class Cache:
+    """get_many / put_many over one SQLite file; every failure disables the cache."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / CACHE_DIR / "frontend.sqlite3"
+        self.db: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.path.parent / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# created by delta-lint\n*\n")
+            self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        except (OSError, sqlite3.Error):
+            self.db = None
+
+    def get_many(self, keys: list[str]) -> dict[str, FileResult]:
+        if self.db is None or not keys:
+            return {}
+        out: dict[str, FileResult] = {}
+        try:
+            for start in range(0, len(keys), 900):  # SQLite's bound-parameter limit
+                chunk = keys[start : start + 900]
+                marks = ",".join("?" * len(chunk))
+                for k, blob in self.db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk):  # noqa: S608
+                    try:
+                        out[k] = decode_result(blob)
+                    except (ValueError, KeyError, TypeError, zlib.error):
+                        continue  # a damaged entry is a miss
+        except sqlite3.Error:
+            return {}
+        return out
+
+    def put_many(self, items: dict[str, FileResult]) -> None:
+        if self.db is None or not items:
+            return
+        try:
+            rows = [(k, encode_result(v)) for k, v in items.items()]
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", rows)
+        except (sqlite3.Error, TypeError):
+            pass
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
