@@ -15,6 +15,7 @@ import glob
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -214,10 +215,16 @@ def _resolve(value: Any, refs: dict[str, Any]) -> Any:
 
 
 def _rel(path: Path, root: Path) -> str:
+    resolved = path.resolve()
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return resolved.relative_to(_resolved_dir(root)).as_posix()
     except ValueError:
-        return path.resolve().as_posix()
+        return resolved.as_posix()
+
+
+@lru_cache(maxsize=64)
+def _resolved_dir(directory: Path) -> Path:
+    return directory.resolve()
 
 
 def _job(key: str, spec: dict, file: Path, root: Path, dev_target: str | None, base: Path | None = None) -> Job:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from delta_lint import __version__
+from delta_lint.engine import Finding
 from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Kind, Location, OpClass, TableDDL, TableRef
 from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
@@ -40,6 +41,7 @@ _CLASSES = {
         Region,
         Directive,
         FileSuppressions,
+        Finding,
     )
 }
 _ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}
@@ -115,6 +117,9 @@ class Cache:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, value BLOB NOT NULL, at REAL NOT NULL)"
+            )
         except (OSError, sqlite3.Error):
             self.db = None
 
@@ -143,6 +148,57 @@ class Cache:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", rows)
+        except (sqlite3.Error, TypeError):
+            pass
+
+    RUNS_KEPT = 16
+
+    def get_run(self, run_key: str):
+        """A whole earlier run's result (findings and counts), or None."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT value FROM runs WHERE key = ?", (run_key,)).fetchone()
+            if row is None:
+                return None
+            data = _decode(json.loads(zlib.decompress(row[0])))
+        except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
+            return None
+        from delta_lint.run import RunResult
+        from delta_lint.settings import ReadSettings
+
+        return RunResult(
+            findings=data["findings"],
+            read=ReadSettings(warnings=data["warnings"], mode=data["mode"]),
+            schedule_files=tuple(Path(p) for p in data["schedule_files"]),
+            n_files=data["n_files"],
+            n_intents=data["n_intents"],
+        )
+
+    def put_run(self, run_key: str, result) -> None:
+        if self.db is None:
+            return
+        import time
+
+        doc = {
+            "findings": result.findings,
+            "warnings": list(result.read.warnings),
+            "mode": result.read.mode,
+            "schedule_files": [str(p) for p in result.schedule_files],
+            "n_files": result.n_files,
+            "n_intents": result.n_intents,
+        }
+        try:
+            blob = zlib.compress(json.dumps(_encode(doc), separators=(",", ":")).encode("utf-8"), 1)
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute(
+                    "INSERT OR REPLACE INTO runs (key, value, at) VALUES (?, ?, ?)", (run_key, blob, time.time())
+                )
+                self.db.execute(
+                    "DELETE FROM runs WHERE key NOT IN (SELECT key FROM runs ORDER BY at DESC LIMIT ?)",
+                    (self.RUNS_KEPT,),
+                )
         except (sqlite3.Error, TypeError):
             pass
 

@@ -246,7 +246,7 @@ def check(
 def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool) -> str:
     from delta_lint import report
 
-    files, intents = len(result.files), len(result.intents)
+    files, intents = result.n_files, result.n_intents
     if output_format == CheckFormat.json:
         return report.to_json(findings, files, intents)
     if output_format == CheckFormat.sarif:
@@ -351,7 +351,7 @@ def tables(
     config = _spark_config(_config(config_file, targets), spark, spark_timeout)
     if snapshot and config.spark == "none":
         _fail("`tables snapshot` reads the tables live: use --spark embedded, local or sc://host:port")
-    result = _guarded(lambda: run_check(targets, config, refresh=refresh or snapshot), debug)
+    result = _guarded(lambda: run_check(targets, config, refresh=refresh or snapshot, use_cache=False), debug)
     if snapshot:
         _write_snapshot(result, config)
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from delta_lint import suppress
@@ -34,18 +35,91 @@ class RunResult:
     read: ReadSettings | None = None
     settings: dict[str, TableSettings] = field(default_factory=dict)
     schedule_files: tuple[Path, ...] = ()  # bundle and job-definition files: changing them changes every overlap
+    n_files: int = 0
+    n_intents: int = 0
 
     @property
     def intents(self) -> list[Intent]:
         return [i for f in self.files for i in f.intents]
 
 
-def display_path(path: Path, cwd: Path) -> str:
+def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output."""
+    resolved = resolved or path.resolve()
+    base = _resolved_dir(cwd)
     try:
-        return path.resolve().relative_to(cwd.resolve()).as_posix()
+        return resolved.relative_to(base).as_posix()
     except ValueError:
-        return os.path.relpath(path.resolve(), cwd.resolve()).replace(os.sep, "/")
+        return os.path.relpath(resolved, base).replace(os.sep, "/")
+
+
+@lru_cache(maxsize=64)
+def _resolved_dir(directory: Path) -> Path:
+    return directory.resolve()
+
+
+@dataclass
+class Inputs:
+    """Every discovered file, read once: display path -> (config-relative path,
+    suffix, bytes or a read-error result, cache key)."""
+
+    diagnostics: list[Diagnostic]
+    files: list[tuple[str, str, str, bytes | FileResult, str]]
+
+    @property
+    def rel_paths(self) -> dict[str, str]:
+        return {display: rel for display, rel, _, _, _ in self.files}
+
+
+def gather(paths: list[Path], config: Config, cwd: Path | None = None) -> Inputs:
+    cwd = cwd or Path.cwd()
+    found = discover(paths, config.root, config.exclude)
+    diagnostics = [
+        Diagnostic(READ_ERROR, Location(display_path(p, cwd), 1, 1), f"cannot analyse `{p}`: {why}", "error")
+        for p, why in found.problems
+    ]
+    files = []
+    for path in found.files:
+        resolved = path.resolve()
+        display = display_path(path, cwd, resolved)
+        data = read_file(path, display)
+        key = cache_key(display, data) if isinstance(data, bytes) else ""
+        files.append((display, display_path(path, config.root, resolved), path.suffix.lower(), data, key))
+    return Inputs(diagnostics, files)
+
+
+def front_ends(
+    inputs: Inputs,
+    store: Cache | None,
+    on_file: Callable[[int, int], None] | None = None,
+    jobs: int | None = None,
+) -> list[FileResult]:
+    """Results in discovery order: from the cache when the content, path and
+    version are unchanged, otherwise from the front ends — in `jobs` processes
+    when there are enough files to pay for them."""
+    keys = [key for _, _, _, data, key in inputs.files if isinstance(data, bytes)]
+    hits = store.get_many(keys) if store else {}
+    slots: list[FileResult | None] = []
+    misses = []
+    for index, (display, _, suffix, data, key) in enumerate(inputs.files):
+        if isinstance(data, FileResult):
+            slots.append(data)
+        elif key in hits:
+            slots.append(hits[key])
+        else:
+            slots.append(None)
+            misses.append((index, data, suffix, display, key))
+    done = len(slots) - len(misses)
+    fresh = {}
+    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
+        slots[index] = result
+        fresh[key] = result
+        done += 1
+        if on_file is not None:
+            on_file(done, len(slots))
+    if store is not None:
+        store.put_many(fresh)
+    return [r for r in slots if r is not None]
 
 
 def analyze(
@@ -57,47 +131,15 @@ def analyze(
     jobs: int | None = None,
 ) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
-    the display-path -> config-root-relative path map used by the schedule.
-
-    Each file is read once and hashed; results come from the cache when its
-    content, path and delta-lint version are unchanged, otherwise from the front
-    ends — in `jobs` processes when there are enough files to pay for them."""
-    cwd = cwd or Path.cwd()
-    found = discover(paths, config.root, config.exclude)
-    diagnostics = [
-        Diagnostic(READ_ERROR, Location(display_path(p, cwd), 1, 1), f"cannot analyse `{p}`: {why}", "error")
-        for p, why in found.problems
-    ]
-    rel_paths = {}
-    slots: list[FileResult | None] = []
-    todo: list[tuple[int, bytes, str, str, str]] = []  # index, data, suffix, display, cache key
-    for index, path in enumerate(found.files):
-        display = display_path(path, cwd)
-        rel_paths[display] = display_path(path, config.root)
-        data = read_file(path, display)
-        if isinstance(data, FileResult):
-            slots.append(data)
-            continue
-        slots.append(None)
-        todo.append((index, data, path.suffix.lower(), display, cache_key(display, data)))
-    store = Cache(config.root) if use_cache and todo else None
-    hits = store.get_many([t[4] for t in todo]) if store else {}
-    misses = [t for t in todo if t[4] not in hits]
-    for index, _, _, _, key in todo:
-        if key in hits:
-            slots[index] = hits[key]
-    done = len(found.files) - len(misses)
-    fresh = {}
-    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
-        slots[index] = result
-        fresh[key] = result
-        done += 1
-        if on_file is not None:
-            on_file(done, len(found.files))
-    if store is not None:
-        store.put_many(fresh)
-        store.close()
-    return [r for r in slots if r is not None], diagnostics, rel_paths
+    the display-path -> config-root-relative path map used by the schedule."""
+    inputs = gather(paths, config, cwd)
+    store = Cache(config.root) if use_cache and inputs.files else None
+    try:
+        results = front_ends(inputs, store, on_file, jobs)
+    finally:
+        if store is not None:
+            store.close()
+    return results, inputs.diagnostics, inputs.rel_paths
 
 
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
@@ -147,8 +189,62 @@ def check(
     jobs: int | None = None,
 ) -> RunResult:
     """The whole pipeline. `read` skips the settings stage (tests, `tables`);
-    otherwise settings are read per `spark` (default: the configuration's mode)."""
-    results, diagnostics, rel_paths = analyze(paths, config, cwd, on_file, use_cache, jobs)
+    otherwise settings are read per `spark` (default: the configuration's mode).
+
+    With the cache, a run whose inputs (every file's key, the configuration, the
+    bundle and job files, the snapshot, the options) equal an earlier run's
+    returns that run's findings without parsing or pairing anything — unless the
+    earlier run read settings live, which may have changed since."""
+    inputs = gather(paths, config, cwd)
+    workflows = load_workflows(config, bundle, target)
+    store = Cache(config.root) if use_cache else None
+    try:
+        run_key = None
+        if store is not None and read is None and not refresh:
+            run_key = _run_key(inputs, config, workflows, spark)
+            hit = store.get_run(run_key)
+            if hit is not None:
+                return hit
+        result = _check(inputs, workflows, config, spark, refresh, read, on_file, store, jobs)
+        if run_key is not None and result.read is not None and result.read.mode in ("none", "snapshot"):
+            store.put_run(run_key, result)
+        return result
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _run_key(inputs: Inputs, config: Config, workflows: Workflows, spark: str | None) -> str:
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=20)
+    h.update(repr((config, spark)).encode())
+    for display, rel, _, data, key in inputs.files:
+        h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
+    for d in inputs.diagnostics:
+        h.update(repr(d).encode())
+    for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
+        try:
+            h.update(str(extra).encode() + b"\0" + Path(extra).read_bytes())
+        except OSError:
+            h.update(str(extra).encode() + b"\0missing")
+    return "run:" + h.hexdigest()
+
+
+def _check(
+    inputs: Inputs,
+    workflows: Workflows,
+    config: Config,
+    spark: str | None,
+    refresh: bool,
+    read: ReadSettings | None,
+    on_file: Callable[[int, int], None] | None,
+    store: Cache | None,
+    jobs: int | None,
+) -> RunResult:
+    results = front_ends(inputs, store, on_file, jobs)
+    rel_paths = inputs.rel_paths
+    diagnostics = inputs.diagnostics
     intents = [i for r in results for i in r.intents]
     tables = target_tables(intents, config)
     if read is None:
@@ -165,7 +261,6 @@ def check(
         for name, why in sorted(read.problems.items())
         if name in tables
     ]
-    workflows = load_workflows(config, bundle, target)
     schedule = build_schedule(config, rel_paths, workflows)
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
@@ -177,7 +272,16 @@ def check(
     scans = {r.path: r.suppressions for r in results if r.suppressions is not None}
     findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
     findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
-    return RunResult(results, findings, all_diags, read, engine.settings, tuple(workflows.files))
+    return RunResult(
+        results,
+        findings,
+        all_diags,
+        read,
+        engine.settings,
+        tuple(workflows.files),
+        n_files=len(results),
+        n_intents=len(intents),
+    )
 
 
 def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:

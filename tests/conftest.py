@@ -22,6 +22,6 @@ def lint(tmp_path, monkeypatch):
             path.write_text(text, encoding="utf-8")
         cfg = validate(config or {}, tmp_path / "delta-lint.yaml")
         monkeypatch.chdir(tmp_path)
-        return check([tmp_path], cfg, cwd=tmp_path)
+        return check([tmp_path], cfg, cwd=tmp_path, use_cache=False)
 
     return run

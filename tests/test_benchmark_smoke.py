@@ -24,3 +24,12 @@ def test_settings_read_benchmark_runs():
     )
     assert proc.stdout.count("embedded") >= 2, proc.stderr
     assert "per 100 tables" in proc.stdout
+
+
+def test_lint_speed_benchmark_runs():
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/bench.py", "--smoke"], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "parse floor" in proc.stdout and "targets:" in proc.stdout
+    assert proc.stdout.count("PASS") + proc.stdout.count("FAIL") >= 6

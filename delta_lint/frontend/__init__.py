@@ -1,15 +1,17 @@
-"""Front ends: one file in, intents and diagnostics out, whatever its language."""
+"""Front ends: one file in, intents and diagnostics out, whatever its language.
+
+The language front ends (and sqlglot behind them) are imported on first use, so a
+run served from the cache, `discover` and `--version` never pay for them."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from delta_lint.frontend.notebook import is_databricks_source, parse_databricks_source, parse_ipynb
-from delta_lint.frontend.python import analyze_python
-from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.model import Diagnostic, FileResult, Location
 from delta_lint.suppress import scan as scan_suppressions
+
+PARSE_ERROR = "DL000"
 
 INTERNAL_ERROR = "DL002"
 READ_ERROR = "DL003"
@@ -55,6 +57,10 @@ def analyze_source(display: str, suffix: str, text: str) -> FileResult:
 
 
 def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
+    from delta_lint.frontend.notebook import is_databricks_source, parse_databricks_source, parse_ipynb
+    from delta_lint.frontend.python import analyze_python
+    from delta_lint.frontend.sql import Session, analyze_sql
+
     session = Session()
     if suffix == ".ipynb":
         try:
@@ -78,7 +84,9 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
         result.diagnostics += diags
 
 
-def _notebook(result: FileResult, display: str, nb, session: Session) -> None:
+def _notebook(result: FileResult, display: str, nb, session) -> None:
+    from delta_lint.frontend.python import analyze_python
+
     source, where = nb.python_source()
 
     def line_map(line: int, col: int) -> tuple[int, int]:

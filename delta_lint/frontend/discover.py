@@ -77,10 +77,11 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
     """Expand paths to source files relative to `root`, sorted and de-duplicated."""
     found: dict[str, Path] = {}
     problems: list[tuple[Path, str]] = []
+    resolved_root = root.resolve()
 
     def rel(p: Path) -> str:
         try:
-            return p.resolve().relative_to(root.resolve()).as_posix()
+            return p.resolve().relative_to(resolved_root).as_posix()
         except ValueError:
             return p.as_posix()
 
