@@ -45,7 +45,11 @@ class RunResult:
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output."""
-    resolved = resolved or path.resolve()
+    if resolved is None:
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):  # a loop of symbolic links
+            resolved = Path(os.path.abspath(path))
     base = _resolved_dir(cwd)
     try:
         return resolved.relative_to(base).as_posix()

@@ -107,9 +107,25 @@ def analyze_path(path: Path, display: str) -> FileResult:
     return analyze_data(data, path.suffix.lower(), display)
 
 
+MAX_FILE_BYTES = 10 * 1024 * 1024  # job files are kilobytes; anything this big is data, not a job
+
+
 def read_file(path: Path, display: str) -> bytes | FileResult:
     """The file's bytes, or a FileResult holding the read error."""
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            result = FileResult(display)
+            result.diagnostics.append(
+                Diagnostic(
+                    READ_ERROR,
+                    Location(display, 1, 1),
+                    f"file is {size / 1024 / 1024:.1f} MB; files over {MAX_FILE_BYTES // 1024 // 1024} MB "
+                    "are not analysed",
+                    "warning",
+                )
+            )
+            return result
         return path.read_bytes()
     except OSError as err:
         result = FileResult(display)

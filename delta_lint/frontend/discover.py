@@ -52,14 +52,6 @@ def _is_venv(path: Path) -> bool:
     return (path / "pyvenv.cfg").exists() or (path / "conda-meta").is_dir()
 
 
-def _looks_binary(path: Path) -> bool:
-    try:
-        with path.open("rb") as fh:
-            return b"\0" in fh.read(8192)
-    except OSError:
-        return False
-
-
 def _is_notebook_source(path: Path) -> bool:
     try:
         with path.open("rb") as fh:
@@ -82,12 +74,15 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
     def rel(p: Path) -> str:
         try:
             return p.resolve().relative_to(resolved_root).as_posix()
-        except ValueError:
+        except (ValueError, OSError, RuntimeError):  # outside the root, or a loop of links
             return p.as_posix()
 
     for given in paths:
-        if not given.exists() and not given.is_symlink():
-            problems.append((given, "no such file or directory"))
+        if not given.exists():
+            broken = given.is_symlink()
+            problems.append(
+                (given, "broken symbolic link (or a loop of links)" if broken else "no such file or directory")
+            )
             continue
         if given.is_file():
             if matches_any(rel(given), exclude):
@@ -114,11 +109,17 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
                 if name.startswith("."):
                     continue
                 path = base / name
-                if not is_source(path) or matches_any(rel(path), exclude):
+                if path.suffix.lower() not in SOURCE_SUFFIXES and path.suffix != "":
                     continue
                 if path.is_symlink() and not path.exists():
+                    if path.suffix.lower() in SOURCE_SUFFIXES:
+                        problems.append((path, "broken symbolic link (or a loop of links)"))
                     continue
-                if _looks_binary(path):
+                if not path.is_file():  # named pipes, sockets, devices: never opened
+                    if path.suffix.lower() in SOURCE_SUFFIXES:
+                        problems.append((path, "not a regular file"))
+                    continue
+                if not is_source(path) or matches_any(rel(path), exclude):
                     continue
                 found.setdefault(rel(path), path)
     return Discovered([found[k] for k in sorted(found)], problems)
