@@ -7,7 +7,7 @@ import os
 from delta_lint.frontend.discover import discover
 
 
-def test_discovery_skips_hidden_venvs_binaries_and_excluded(tmp_path):
+def test_discovery_skips_hidden_venvs_and_excluded(tmp_path):
     files = {
         "jobs/b.sql": "DELETE FROM t;",
         "jobs/a.py": "x = 1",
@@ -23,11 +23,11 @@ def test_discovery_skips_hidden_venvs_binaries_and_excluded(tmp_path):
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    (tmp_path / "jobs" / "blob.sql").write_bytes(b"\x00\x01binary")
+    (tmp_path / "jobs" / "blob.sql").write_bytes(b"\x00\x01binary")  # analysed, with a DL003 warning
     os.symlink(tmp_path / "jobs", tmp_path / "jobs" / "loop")  # symlink loops are not followed
     found = discover([tmp_path], tmp_path, ("jobs/scratch/**",))
     rel = [p.relative_to(tmp_path).as_posix() for p in found.files]
-    assert rel == ["jobs/a.py", "jobs/b.sql", "jobs/nb.ipynb", "jobs/notebook_src"]
+    assert rel == ["jobs/a.py", "jobs/b.sql", "jobs/blob.sql", "jobs/nb.ipynb", "jobs/notebook_src"]
     assert found.problems == []
 
 
