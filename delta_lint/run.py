@@ -44,17 +44,28 @@ class RunResult:
 
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
-    """Paths relative to the working directory, posix style, for stable output."""
+    """Paths relative to the working directory, posix style, for stable output; a
+    symbolic link is shown where it is, not where it points."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(_absolute_dir(cwd)).as_posix()
+    except ValueError:
+        pass
     if resolved is None:
         try:
             resolved = path.resolve()
         except (OSError, RuntimeError):  # a loop of symbolic links
-            resolved = Path(os.path.abspath(path))
+            resolved = absolute
     base = _resolved_dir(cwd)
     try:
         return resolved.relative_to(base).as_posix()
     except ValueError:
         return os.path.relpath(resolved, base).replace(os.sep, "/")
+
+
+@lru_cache(maxsize=64)
+def _absolute_dir(directory: Path) -> Path:
+    return Path(os.path.abspath(directory))
 
 
 @lru_cache(maxsize=64)
@@ -84,11 +95,10 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None) -> Inputs
     ]
     files = []
     for path in found.files:
-        resolved = path.resolve()
-        display = display_path(path, cwd, resolved)
+        display = display_path(path, cwd)
         data = read_file(path, display)
         key = cache_key(display, data) if isinstance(data, bytes) else ""
-        files.append((display, display_path(path, config.root, resolved), path.suffix.lower(), data, key))
+        files.append((display, display_path(path, config.root), path.suffix.lower(), data, key))
     return Inputs(diagnostics, files)
 
 

@@ -467,3 +467,39 @@ def test_output_is_byte_identical_across_hash_seeds_jobs_and_cache(fmt, tmp_path
         assert proc.returncode == 1, proc.stderr
         outputs.add(proc.stdout)
     assert len(outputs) == 1
+
+
+def test_a_file_that_cannot_be_read_is_reported_even_as_root(tmp_path):
+    """/proc/self/mem is a regular file that fails with EIO when read from the start."""
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc here")
+    (tmp_path / "a.sql").write_text(GOOD)
+    (tmp_path / "b.sql").write_text(OTHER)
+    os.symlink("/proc/self/mem", tmp_path / "unreadable.sql")
+    proc = cli(tmp_path, "check", ".", "--format", "json", "--no-cache")
+    out = findings_of(proc)
+    problem = [f for f in out if f["location"]["path"] == "unreadable.sql"]
+    assert [f["rule"] for f in problem] == ["DL003"] and "cannot read" in problem[0]["message"]
+    assert any(f["table"] == "s.t" and f["rule"] != "DL003" for f in out)
+
+
+def test_a_killed_run_leaves_a_usable_cache(tmp_path):
+    import sys as _sys
+
+    _sys.path.insert(0, str(ROOT / "benchmarks"))
+    from corpus import Corpus
+
+    project = tmp_path / "p"
+    Corpus(150, seed=11).write(project)
+    reference = cli(project, "check", ".", "--format", "json", "--no-cache", "--jobs", "1").stdout
+    for delay in (0.3, 0.6, 0.9, 1.2):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "delta_lint", "check", ".", "--format", "json", "--jobs", "1"],
+            cwd=project,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert cli(project, "check", ".", "--format", "json", "--jobs", "1").stdout == reference
