@@ -315,3 +315,45 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
     assert second.returncode != 0
     assert re.search(r"jobs/[ab]\.sql:\d+:\d+: DL1\d\d \[Concurrent", second.stdout + second.stderr)
     assert git(repo, "log", "--oneline").count("\n") == 1  # the conflicting commit was blocked
+
+
+def test_progress_bar_only_on_a_terminal_for_long_runs(tmp_path):
+    import pty
+    import select
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from corpus import Corpus
+
+    Corpus(1200, seed=2).write(tmp_path)  # long enough (> 1 s of front ends) for the bar to appear
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "delta_lint", "check", ".", "--no-cache", "--jobs", "1", "-o", "out.txt"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        env=env,
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=300)
+    os.close(master)
+    assert b"checking" in seen and b"/1200" in seen  # the bar, on the terminal
+    piped = subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", ".", "--no-cache", "--jobs", "1", "-o", "out.txt"],
+        cwd=tmp_path,
+        capture_output=True,
+        env=env,
+    )
+    assert b"checking" not in piped.stderr  # never when stderr is not a terminal
