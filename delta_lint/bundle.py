@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from delta_lint.config import ConfigError, _has_alias
+from delta_lint.config import ConfigError, parse_yaml
 from delta_lint.model import Location
 
 BUNDLE_NAMES = ("databricks.yml", "databricks.yaml", "bundle.yml")
@@ -106,22 +106,7 @@ def _load_yaml(path: Path) -> dict:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read bundle file: {err}") from err
-    try:
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-            if node is not None and _has_alias(node, set()):
-                raise ConfigError(f"{path}: YAML aliases (*name) are not allowed")
-            data = loader.construct_document(node) if node is not None else {}
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(err, 'problem', None) or err}") from err
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a bundle file must be a mapping")
-    return data
+    return parse_yaml(text, path, _Loader, "a bundle file")
 
 
 # -- bundles -------------------------------------------------------------------------------

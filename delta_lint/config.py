@@ -148,14 +148,15 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
     return validate(data, path)
 
 
-def parse_yaml(text: str, path: Path) -> dict:
-    """Safe YAML only; aliases are refused so an alias bomb cannot expand."""
+def parse_yaml(text: str, path: Path, loader_class: type | None = None, what: str = "configuration") -> dict:
+    """Safe YAML only; aliases are refused so an alias bomb cannot expand. Every
+    problem is a ConfigError naming the file (and the line when YAML knows it)."""
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+        loader = (loader_class or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
         try:
             node = loader.get_single_node()
             if node is not None and _has_alias(node, set()):
-                raise ConfigError(f"{path}: YAML aliases (*name) are not allowed in configuration")
+                raise ConfigError(f"{path}: YAML aliases (*name) are not allowed in {what}")
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -166,7 +167,7 @@ def parse_yaml(text: str, path: Path) -> dict:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: configuration must be a mapping of keys, not {type(data).__name__}")
+        raise ConfigError(f"{path}: {what} must be a mapping of keys, not {type(data).__name__}")
     return data
 
 

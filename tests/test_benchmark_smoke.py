@@ -6,14 +6,6 @@ import sys
 from tests.conftest import ROOT
 
 
-def test_frontend_benchmark_runs():
-    proc = subprocess.run(
-        [sys.executable, "benchmarks/frontend_speed.py", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "parse floor" in proc.stdout and "ratio front ends / floor" in proc.stdout
-
-
 def test_settings_read_benchmark_runs():
     proc = subprocess.run(
         [sys.executable, "benchmarks/settings_read.py", "--tables", "3", "--commits", "2", "--modes", "embedded"],
