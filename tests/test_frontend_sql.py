@@ -189,3 +189,12 @@ def test_dynamic_table_name_is_an_unresolved_intent_with_a_diagnostic():
 def test_templated_table_name_keeps_its_parameter():
     intents, _ = analyze_sql("INSERT INTO `main`.`sales_{env}`.orders SELECT 1", "x.sql", Session())
     assert intents[0].table.name == "main.sales_{env}.orders" and intents[0].params == ("env",)
+
+
+def test_statements_without_a_target_are_parse_errors_not_crashes():
+    """Found by the long fuzz run: sqlglot reads `DELETE a` with no target table."""
+    from delta_lint.frontend.sql import Session, analyze_sql
+
+    intents, diags = analyze_sql("DELETE a;\nDELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
+    assert [d.rule for d in diags] == ["DL000"] and diags[0].location.line == 1
+    assert [i.table.name for i in intents] == ["s.t"]

@@ -298,7 +298,11 @@ def _intent(ctx: _Ctx, table: TableRef, kind: Kind, resolved: bool, **kw) -> tup
 
 def _table_of(ctx: _Ctx, node: exp.Expression) -> tuple[TableRef, bool, str | None]:
     """Target table ref, resolved?, and alias of a statement's `this`."""
+    if not isinstance(node, exp.Expression):  # e.g. `DELETE a`: sqlglot leaves no target
+        raise ParseError("the statement names no target table")
     table = node.find(exp.Table) if not isinstance(node, exp.Table) else node
+    if table is None:
+        raise ParseError("the statement names no target table")
     ref, resolved = table_ref(_sqlglot_table_parts(table), ctx.session, ctx.tpl)
     return ref, resolved, table.alias or None
 
