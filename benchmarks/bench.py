@@ -71,23 +71,23 @@ def parse_floor(corpus: Path) -> tuple[float, int]:
     files = discover([corpus], corpus, ()).files
     sources: list[str] = []
     statements: list[str] = []
-    real_parse_one, real_ast_parse = fsql.sqlglot.parse_one, fpy.ast.parse
+    real_parse_sql, real_ast_parse = fsql.parse_sql, fpy.ast.parse
 
     def spy_sql(text, *a, **k):
-        if not text.startswith("SELECT 1 WHERE "):  # our own re-parse of a condition is not a statement
+        if not text.startswith("SELECT 1 WHERE "):  # a condition given as text is not a statement
             statements.append(text)
-        return real_parse_one(text, *a, **k)
+        return real_parse_sql(text, *a, **k)
 
     def spy_ast(source, *a, **k):
         sources.append(source)
         return real_ast_parse(source, *a, **k)
 
-    fsql.sqlglot.parse_one, fpy.ast.parse = spy_sql, spy_ast
+    fsql.parse_sql, fpy.ast.parse = spy_sql, spy_ast
     try:
         for f in files:
             analyze_path(f, f.name)
     finally:
-        fsql.sqlglot.parse_one, fpy.ast.parse = real_parse_one, real_ast_parse
+        fsql.parse_sql, fpy.ast.parse = real_parse_sql, real_ast_parse
 
     def floor() -> float:
         start = time.perf_counter()

@@ -198,3 +198,13 @@ def test_statements_without_a_target_are_parse_errors_not_crashes():
     intents, diags = analyze_sql("DELETE a;\nDELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
     assert [d.rule for d in diags] == ["DL000"] and diags[0].location.line == 1
     assert [i.table.name for i in intents] == ["s.t"]
+
+
+def test_merge_without_an_on_condition_is_a_parse_error():
+    """Found by the long fuzz run: a cut MERGE that sqlglot still reads."""
+    from delta_lint.frontend.sql import Session, analyze_sql
+
+    text = "MERGE WITH SCHEMA EVOLUTION INTO main.sales.customers t\nUSING s\nWHEN NOT MATCHED BY SOURCE THEN DELETE;\n"
+    intents, diags = analyze_sql(text + "DELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
+    assert not any(d.rule == "DL002" for d in diags)
+    assert [i.table.name for i in intents][-1] == "s.t"
