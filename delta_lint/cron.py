@@ -32,21 +32,26 @@ class CronError(ValueError):
     """An expression delta-lint cannot evaluate; phrased for the user."""
 
 
+MAX_DURATION = timedelta(days=31)
+
+
 def parse_duration(text: str | int | float) -> timedelta:
-    """`50m`, `1h30m`, `2h`, `90s` or a number of minutes."""
+    """`50m`, `1h30m`, `2h`, `90s` or a number of minutes; between 1 s and 31 days."""
     if isinstance(text, bool):
         raise CronError(f"not a duration: {text!r}")
-    if isinstance(text, (int, float)):
-        if text <= 0:
-            raise CronError(f"a duration must be positive, not {text!r}")
-        return timedelta(minutes=text)
-    m = _DURATION.match(str(text))
-    if not m or not any(m.groups()):
-        raise CronError(f"not a duration like 50m, 1h30m or 2h: {text!r}")
-    h, mi, s = (int(g) if g else 0 for g in m.groups())
-    value = timedelta(hours=h, minutes=mi, seconds=s)
-    if value <= timedelta(0):
-        raise CronError(f"a duration must be positive, not {text!r}")
+    try:
+        if isinstance(text, (int, float)):
+            value = timedelta(minutes=text)
+        else:
+            m = _DURATION.match(str(text))
+            if not m or not any(m.groups()):
+                raise CronError(f"not a duration like 50m, 1h30m or 2h: {text!r}")
+            h, mi, s = (int(g) if g else 0 for g in m.groups())
+            value = timedelta(hours=h, minutes=mi, seconds=s)
+    except (OverflowError, ValueError) as err:  # huge or infinite numbers
+        raise CronError(f"not a duration between 1 s and 31 days: {text!r}") from err
+    if not timedelta(seconds=1) <= value <= MAX_DURATION:
+        raise CronError(f"a duration must be between 1 s and 31 days, not {text!r}")
     return value
 
 

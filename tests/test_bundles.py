@@ -360,3 +360,11 @@ def test_schedule_without_bundle_keeps_file_jobs(tmp_path):
     assert pairs[frozenset(("a.sql", "b.sql"))] is not None
     assert pairs[frozenset(("a.sql",))] is None
     assert check  # the pipeline entry point used by the other tests
+
+
+def test_absurd_durations_are_configuration_errors(tmp_path):
+    """Found by the long fuzz run: a huge number of minutes overflowed timedelta."""
+    for value in (1440000000000.0, float("inf"), "100000h", 0, -5):
+        with pytest.raises(CronError):
+            parse_duration(value)
+    assert parse_duration("31d".replace("31d", "744h")) == timedelta(days=31)
