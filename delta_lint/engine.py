@@ -165,22 +165,78 @@ class Engine:
     # -- pair rules --------------------------------------------------------------
 
     def _pairs_of_table(self, table: str, group: list[Intent], s: TableSettings) -> list[_Pair]:
+        """Every pair (in order) whose verdict is not None. Pairs the matrices never
+        let conflict are skipped before the schedule is asked, and on partitioned
+        tables two writes pinned to different literal partition values are never
+        paired at all: writes are bucketed by those values, which keeps typical
+        tables near-linear instead of quadratic."""
         out = []
         can_conflict: dict[tuple, bool] = {}
-        for i, a in enumerate(group):
-            for b in group[i:]:
-                kinds = (a.op_class, b.op_class, Kind.OPTIMIZE_ZORDER in (a.kind, b.kind))
-                if kinds not in can_conflict:
-                    can_conflict[kinds] = self._classes_can_conflict(*kinds, s)
-                if not can_conflict[kinds]:
-                    continue  # the matrix says never, whatever the schedule or the conditions
-                conc = self.schedule.overlap(a, b)
-                if conc is None:
-                    continue
-                pair = self.verdict(a, b, s, conc, table)
-                if pair is not None:
-                    out.append(pair)
+        for i, j in self._candidate_pairs(group, s):
+            a, b = group[i], group[j]
+            kinds = (a.op_class, b.op_class, Kind.OPTIMIZE_ZORDER in (a.kind, b.kind))
+            if kinds not in can_conflict:
+                can_conflict[kinds] = self._classes_can_conflict(*kinds, s)
+            if not can_conflict[kinds]:
+                continue  # the matrix says never, whatever the schedule or the conditions
+            conc = self.schedule.overlap(a, b)
+            if conc is None:
+                continue
+            pair = self.verdict(a, b, s, conc, table)
+            if pair is not None:
+                out.append(pair)
         return out
+
+    def _candidate_pairs(self, group: list[Intent], s: TableSettings):
+        """(i, j), i <= j, in order, leaving out pairs of classes that never conflict
+        and, on partitioned tables, pairs decided by the files or rows they touch
+        whose partition literals differ."""
+        column = s.partitioned_by[0] if s.partitioned_by else None
+        keys = [_literal_keys(x, column) if column else None for x in group]
+        classes: dict[tuple, list[int]] = defaultdict(list)
+        for index, x in enumerate(group):
+            classes[(x.op_class, x.kind == Kind.OPTIMIZE_ZORDER)].append(index)
+        buckets: dict[tuple, dict[str, list[int]]] = {c: defaultdict(list) for c in classes}
+        wildcards: dict[tuple, list[int]] = {c: [] for c in classes}
+        for c, members in classes.items():
+            for index in members:
+                if keys[index] is None:
+                    wildcards[c].append(index)
+                else:
+                    for k in keys[index]:
+                        buckets[c][k].append(index)
+        verdicts: dict[tuple, tuple[bool, bool]] = {}
+        for i, a in enumerate(group):
+            partners: set[int] = set()
+            for c, members in classes.items():
+                pair_kind = (a.op_class, c[0], c[1] or a.kind == Kind.OPTIMIZE_ZORDER)
+                if pair_kind not in verdicts:
+                    verdicts[pair_kind] = (
+                        self._classes_can_conflict(*pair_kind, s),
+                        self._decided_by_region(*pair_kind, s),
+                    )
+                can_conflict, by_region = verdicts[pair_kind]
+                if not can_conflict:
+                    continue
+                if keys[i] is None or not by_region:
+                    partners.update(j for j in members if j >= i)
+                    continue
+                partners.update(j for j in wildcards[c] if j >= i)
+                for k in keys[i]:
+                    partners.update(j for j in buckets[c].get(k, ()) if j >= i)
+            yield from ((i, j) for j in sorted(partners))
+
+    def _decided_by_region(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
+        """True when `verdict` for these classes returns None for two regions that are
+        disjoint: both matrix classes, no identity columns, and no cell that
+        conflicts "always" (with or without row-level concurrency)."""
+        if ca not in _MATRIX_CLASSES or cb not in _MATRIX_CLASSES or s.identity_columns:
+            return False
+        for name in ("row_level", self.profile.matrix):
+            cell = self.pack.matrices[name].cell(ca.value, cb.value)
+            if cell is not None and cell.outcome_for(s.isolation_level, s.has_deletion_vectors) == "always":
+                return False
+        return True
 
     def _classes_can_conflict(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
         """False only when `verdict` returns None for every pair of these classes on
@@ -572,6 +628,28 @@ class _Fields(dict):
 
 def _is_evolution(x: Intent) -> bool:
     return x.kind not in (Kind.METADATA_CHANGE, Kind.CREATE_OR_REPLACE) and Flag.SCHEMA_EVOLUTION in x.flags
+
+
+def _literal_keys(x: Intent, column: str) -> frozenset[str] | None:
+    """The literal values an intent's region pins `column` to, as comparison keys;
+    None when it is not pinned to literals in every conjunct. Numbers get their
+    float form as a second key and every value its text, so values the predicate
+    engine might find equal (1, 1.0, '1') always share a key."""
+    region = _region(x)
+    if region.opaque:
+        return None
+    keys: set[str] = set()
+    for conj in region.conjuncts:
+        constraint = next((k for c, k in conj if c == column), None)
+        if constraint is None or constraint.values is None:
+            return None
+        for kind, value in constraint.values:
+            if kind != "lit":
+                return None
+            keys.add(f"s:{value}")
+            if isinstance(value, (int, float)):
+                keys.add(f"n:{float(value)!r}")
+    return frozenset(keys)
 
 
 def _region(x: Intent) -> Region:
