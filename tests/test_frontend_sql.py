@@ -208,3 +208,12 @@ def test_merge_without_an_on_condition_is_a_parse_error():
     intents, diags = analyze_sql(text + "DELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
     assert not any(d.rule == "DL002" for d in diags)
     assert [i.table.name for i in intents][-1] == "s.t"
+
+
+def test_a_table_name_with_an_empty_part_is_a_parse_error():
+    """Found by the long fuzz run: sqlglot leaves a bare string for `main..orders`."""
+    from delta_lint.frontend.sql import Session, analyze_sql
+
+    intents, diags = analyze_sql("DELETE FROM main..orders;\nDELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
+    assert [d.rule for d in diags] == ["DL000"]
+    assert [i.table.name for i in intents] == ["s.t"]

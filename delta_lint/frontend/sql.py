@@ -119,7 +119,12 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
 
 
 def _sqlglot_table_parts(table: exp.Table) -> list[str]:
-    return [p.name for p in (table.args.get("catalog"), table.args.get("db"), table.this) if p is not None]
+    parts = (table.args.get("catalog"), table.args.get("db"), table.this)
+    # malformed input can leave plain strings where identifiers belong (`main..orders`)
+    names = [p.name if isinstance(p, exp.Expression) else str(p) for p in parts if p is not None]
+    if any(not n for n in names):
+        raise ParseError("a table name has an empty part")
+    return names
 
 
 # ---------------------------------------------------------------------------
@@ -761,7 +766,13 @@ def read_tables(sql_text: str, session: Session) -> set[TableRef]:
         return set()
     if tree is None:
         return set()
-    return {table_ref(_sqlglot_table_parts(t), session, tpl)[0] for t in tree.find_all(exp.Table)}
+    found = set()
+    for t in tree.find_all(exp.Table):
+        try:
+            found.add(table_ref(_sqlglot_table_parts(t), session, tpl)[0])
+        except ParseError:
+            continue  # a malformed name is not a table this query can be said to read
+    return found
 
 
 @dataclass(frozen=True)
