@@ -330,9 +330,10 @@ def tables(
     refresh: bool = REFRESH_OPTION,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
-    """Every table the jobs write or stream from, with its settings, where they came
-    from (live, snapshot, declared, ddl, assumed) and whether row-level concurrency
-    applies under the configured runtime.
+    """List every table the jobs write or stream from, with its settings and their source.
+
+    Sources are live, snapshot, declared, ddl or assumed; the last column says whether
+    row-level concurrency applies under the configured runtime.
 
     `delta-lint tables snapshot [PATHS]` reads the settings live and writes them to the
     snapshot file (`snapshot:` in the configuration, default delta-lint.lock.yaml), which
@@ -393,8 +394,10 @@ def schedule(
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="text or json."),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
-    """The overlap graph: which jobs and tasks may run at the same time, and why
-    (DAG order, concurrent runs, for_each concurrency, cron windows, triggers)."""
+    """Print the overlap graph: which jobs and tasks may run at the same time, and why.
+
+    Reasons cover DAG order, concurrent runs, for_each concurrency, cron windows and triggers.
+    """
     from delta_lint import report
     from delta_lint.frontend.discover import discover
     from delta_lint.run import display_path
