@@ -367,6 +367,11 @@ def _write_snapshot(result, config) -> None:
     from delta_lint.settings.snapshot import load_snapshot, write_snapshot
 
     read = result.read
+    if read.mode in ("none", "snapshot"):
+        _fail(
+            "`tables snapshot` found nothing to read live (no table has a local location or `locations:` entry); "
+            "use --spark embedded, local or sc://host:port"
+        )
     live = {name: read.tables[name] for name, source in read.sources.items() if source == "live"}
     old = load_snapshot(config.snapshot_path)
     kept = []
