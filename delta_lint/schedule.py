@@ -113,7 +113,7 @@ class Schedule:
         if a.kind != "task" and b.kind != "task":
             return (
                 Concurrency(
-                    f"{_job_label(a)} and {_job_label(b)} may run at the same time (no `exclusive` group holds both)",
+                    f"{a.label()} and {b.label()} may run at the same time (no `exclusive` group holds both)",
                     False,
                 ),
                 "",
@@ -245,10 +245,6 @@ def _cron_windows_meet(
     if hit is None:
         return "never", ""
     return "meet", f"{max(hit[0].start, hit[1].start):%Y-%m-%d %H:%M} UTC"
-
-
-def _job_label(node: Node) -> str:
-    return node.label()
 
 
 def _ordered(job: Job, first: str, then: str) -> str | None:

@@ -278,6 +278,13 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
     (repo / "jobs" / "a.sql").write_text(MERGE_A.replace("u.date = t.date", "t.date = :run_date"))
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
     precommit = [sys.executable, "-m", "pre_commit"]
+    commit_env = {
+        **env,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@e",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@e",
+    }
     subprocess.run([*precommit, "install"], cwd=repo, check=True, capture_output=True, env=env, timeout=120)
     git(repo, "add", ".")
     first = subprocess.run(
@@ -286,13 +293,7 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
         capture_output=True,
         text=True,
         timeout=900,
-        env={
-            **env,
-            "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@e",
-            "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@e",
-        },
+        env=commit_env,
     )
     assert first.returncode == 0, first.stdout + first.stderr
     (repo / "jobs" / "b.sql").write_text("DELETE FROM s.orders WHERE id = 7;\n")  # whole table vs a.sql's rows
@@ -304,13 +305,7 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
         capture_output=True,
         text=True,
         timeout=300,
-        env={
-            **env,
-            "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@e",
-            "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@e",
-        },
+        env=commit_env,
     )
     assert second.returncode != 0
     assert re.search(r"jobs/[ab]\.sql:\d+:\d+: DL1\d\d \[Concurrent", second.stdout + second.stderr)
@@ -357,3 +352,18 @@ def test_progress_bar_only_on_a_terminal_for_long_runs(tmp_path):
         env=env,
     )
     assert b"checking" not in piped.stderr  # never when stderr is not a terminal
+
+
+def test_action_and_hook_definitions_are_well_formed():
+    """The composite action cannot run here (no GitHub runner); hold its shape to what the README promises."""
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    scripts = "\n".join(step.get("run", "") for step in action["runs"]["steps"])
+    assert "--format sarif" in scripts and "--format github" in scripts and "--diff-base" in scripts
+    assert "GITHUB_STEP_SUMMARY" in scripts
+    assert set(action["outputs"]) == {"sarif-file"}
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hooks[0]["id"] == "delta-lint" and hooks[0]["require_serial"] is True
+    assert hooks[0]["entry"] == "delta-lint check --changed"

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from delta_lint.config import ConfigError, parse_yaml, validate
+from delta_lint.config import _TOP_KEYS, ConfigError, parse_yaml, validate
 from delta_lint.frontend import analyze_data, analyze_source
 from delta_lint.frontend.notebook import parse_databricks_source, parse_ipynb
 from delta_lint.frontend.sqltext import split_statements
@@ -154,29 +154,7 @@ YAML_VALUES = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=20,
 )
-CONFIG_KEYS = st.sampled_from(
-    [
-        "runtime",
-        "photon",
-        "default_schema",
-        "tables",
-        "jobs",
-        "exclusive",
-        "exclude",
-        "select",
-        "ignore",
-        "spark",
-        "spark_timeout",
-        "locations",
-        "snapshot",
-        "per-file-ignores",
-        "bundle",
-        "target",
-        "job_definitions",
-        "duration",
-        "nope",
-    ]
-)
+CONFIG_KEYS = st.sampled_from(sorted(_TOP_KEYS | {"nope"}))  # every key, and an unknown one
 
 
 @given(st.dictionaries(CONFIG_KEYS, YAML_VALUES, max_size=6))

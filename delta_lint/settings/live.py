@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from delta_lint.config import Config, ConfigError
+from delta_lint.config import Config
 from delta_lint.settings import ReadSettings, qualify
 from delta_lint.settings.reader import Target, read_tables
 from delta_lint.settings.snapshot import Snapshot, load_snapshot
@@ -82,6 +82,3 @@ def read_settings(
                 out.tables[name] = snapshot.tables[name]
                 out.sources[name] = "snapshot"
     return out
-
-
-__all__ = ["ConfigError", "SparkUnavailable", "read_settings", "targets_for"]
