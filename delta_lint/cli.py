@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -286,7 +287,7 @@ class _progress:
         self.start = time.monotonic()
         self.bar = None
         self.task = None
-        if not sys.stderr.isatty() or "CI" in __import__("os").environ:
+        if not sys.stderr.isatty() or "CI" in os.environ:
             return None
         return self.update
 

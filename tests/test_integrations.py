@@ -287,26 +287,23 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
     }
     subprocess.run([*precommit, "install"], cwd=repo, check=True, capture_output=True, env=env, timeout=120)
     git(repo, "add", ".")
-    first = subprocess.run(
-        ["git", "commit", "-q", "-m", "harmless"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=commit_env,
-    )
+
+    def commit(message: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["git", "commit", "-q", "-m", message],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            env=commit_env,
+        )
+
+    first = commit("harmless")
     assert first.returncode == 0, first.stdout + first.stderr
     (repo / "jobs" / "b.sql").write_text("DELETE FROM s.orders WHERE id = 7;\n")  # whole table vs a.sql's rows
     (repo / "jobs" / "a.sql").write_text(MERGE_A)
     git(repo, "add", ".")
-    second = subprocess.run(
-        ["git", "commit", "-q", "-m", "conflicting"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=commit_env,
-    )
+    second = commit("conflicting")
     assert second.returncode != 0
     assert re.search(r"jobs/[ab]\.sql:\d+:\d+: DL1\d\d \[Concurrent", second.stdout + second.stderr)
     assert git(repo, "log", "--oneline").count("\n") == 1  # the conflicting commit was blocked

@@ -101,8 +101,9 @@ def test_fuzz_sql_front_end_with_mutated_fixtures(data):
 @given(st.lists(SQL_ALPHABET, max_size=60).map(" ".join))
 def test_fuzz_sql_front_end_with_generated_token_soup(text):
     result = run_twice("g.sql", ".sql", text)
-    if any(s.text.strip() for s in split_statements(text)):
-        assert result.intents or result.diagnostics or True  # reads and SELECTs yield neither
+    writes = ("MERGE", "UPDATE", "DELETE", "INSERT", "OPTIMIZE", "ALTER", "CREATE")
+    if any(s.text.split()[0].upper() in writes for s in split_statements(text) if s.text.split()):
+        assert result.intents or result.diagnostics  # a write is understood or reported, never dropped
 
 
 @given(st.data())
@@ -326,7 +327,6 @@ def test_yaml_bombs_and_wrong_types_in_configuration(tmp_path):
     (tmp_path / "delta-lint.yaml").write_text("runtime: [1, 2\n")
     proc = cli(tmp_path, "check", ".")
     assert proc.returncode == 2 and "delta-lint.yaml:" in proc.stderr and "Traceback" not in proc.stderr
-    assert "Traceback" in cli(tmp_path, "check", ".", "--debug").stderr or True
 
 
 # -- internal errors are contained ----------------------------------------------------------------

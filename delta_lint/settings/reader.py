@@ -104,48 +104,16 @@ def now_utc() -> str:
 # -- log schema -------------------------------------------------------------------
 
 
-def _log_schema() -> Any:
-    """Only the actions that carry settings. `configuration` must be a map: schema
-    inference would turn `delta.enableDeletionVectors` into a struct field."""
-    from pyspark.sql.types import ArrayType, BooleanType, IntegerType, MapType, StringType, StructField, StructType
-
-    strings = ArrayType(StringType())
-    return StructType(
-        [
-            StructField(
-                "protocol",
-                StructType(
-                    [
-                        StructField("minReaderVersion", IntegerType()),
-                        StructField("minWriterVersion", IntegerType()),
-                        StructField("readerFeatures", strings),
-                        StructField("writerFeatures", strings),
-                    ]
-                ),
-            ),
-            StructField(
-                "metaData",
-                StructType(
-                    [
-                        StructField("id", StringType()),
-                        StructField("schemaString", StringType()),
-                        StructField("partitionColumns", strings),
-                        StructField("configuration", MapType(StringType(), StringType())),
-                    ]
-                ),
-            ),
-            StructField(
-                "domainMetadata",
-                StructType(
-                    [
-                        StructField("domain", StringType()),
-                        StructField("configuration", StringType()),
-                        StructField("removed", BooleanType()),
-                    ]
-                ),
-            ),
-        ]
-    )
+# Only the actions that carry settings, as a DDL schema both readers accept.
+# `configuration` must be a map: schema inference would turn
+# `delta.enableDeletionVectors` into a struct field with a dotted name.
+LOG_SCHEMA = (
+    "protocol STRUCT<minReaderVersion: INT, minWriterVersion: INT, "
+    "readerFeatures: ARRAY<STRING>, writerFeatures: ARRAY<STRING>>, "
+    "metaData STRUCT<id: STRING, schemaString: STRING, partitionColumns: ARRAY<STRING>, "
+    "configuration: MAP<STRING, STRING>>, "
+    "domainMetadata STRUCT<domain: STRING, configuration: STRING, removed: BOOLEAN>"
+)
 
 
 def _norm(path: str) -> str:
@@ -290,7 +258,7 @@ def replay_logs(session: ReadOnlySession, targets: list[Target]) -> ReadResult:
 
     result = ReadResult()
     files, result.problems = _list_logs(session, targets)
-    schema = _log_schema()
+    schema = LOG_SCHEMA
     frames = []
     commit_paths: list[str] = []
     owner: dict[str, tuple[str, int]] = {}  # normalised file path -> (table, version)
