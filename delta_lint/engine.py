@@ -490,6 +490,7 @@ class Engine:
                     )
             return disjoint_pairs[memo]
 
+        reported_of: dict[tuple[int, ...], list[int]] = {}  # appends often share their readers
         for app in appends:
             readers = []
             for d in dmls:
@@ -498,25 +499,18 @@ class Engine:
                     readers.append((d, conc))
             # A reader is reported when another concurrent reader does not conflict with it
             # directly (the pair is concurrent and disjoint; a DML conflict is reported
-            # otherwise). Early-exit scans keep this near-linear when such pairs are common.
+            # otherwise). The relation is symmetric, so the reported readers depend only on
+            # the set of readers.
+            key = tuple(id(d) for d, _ in readers)
+            reported = reported_of.get(key)
+            if reported is None:
+                reported = reported_of[key] = [
+                    i for i, (d1, _) in enumerate(readers) if any(concurrent_and_disjoint(d1, d2) for d2, _ in readers)
+                ]
             note = [s.note] if s.note else []
-            firsts = [
-                (d1, c1)
-                for i, (d1, c1) in enumerate(readers)
-                if any(concurrent_and_disjoint(d1, d2) for d2, _ in readers[i:])
-            ]
-            if not firsts:
-                continue
-            emitted = set()
-            for d1, c1 in firsts:
-                out.append(_Pair("DL104", "warning", "ConcurrentAppendException", app, d1, table, c1, notes=note))
-                emitted.add(id(d1))
-            c_first = firsts[0][1]
-            for d, _ in readers:
-                if id(d) not in emitted and any(concurrent_and_disjoint(d1, d) for d1, _c in readers):
-                    out.append(
-                        _Pair("DL104", "warning", "ConcurrentAppendException", app, d, table, c_first, notes=note)
-                    )
+            for i in reported:
+                d, conc = readers[i]
+                out.append(_Pair("DL104", "warning", "ConcurrentAppendException", app, d, table, conc, notes=note))
         return out
 
     def _shared_ids(self, intents: list[Intent]) -> list[_Pair]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from delta_lint.predicates import Region
@@ -160,8 +161,9 @@ class Intent:
     statement: str = ""  # a short excerpt of the source, for messages
     job: str = ""  # filled by the schedule stage; the file path until configured
 
-    @property
+    @cached_property
     def op_class(self) -> OpClass:
+        """Kept after the first use: the engine asks for every candidate pair."""
         if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (
             Kind.PROTOCOL_CHANGE,
             Kind.CREATE,

@@ -41,10 +41,19 @@ class Region:
     opaque: bool = False  # the condition could not be read: nothing can be proven
 
     def restrict(self, columns: frozenset[str]) -> Region:
-        return Region(
-            tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
-            self.opaque,
-        )
+        """The region judged on `columns` only; kept per column set, since the engine
+        restricts the same intent's region for every candidate pair."""
+        cache = self.__dict__.get("_restricted")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_restricted", cache)  # a cache, not state: eq and hash ignore it
+        found = cache.get(columns)
+        if found is None:
+            found = cache[columns] = Region(
+                tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
+                self.opaque,
+            )
+        return found
 
     def is_whole(self) -> bool:
         """True when some conjunct constrains nothing (covers every row)."""

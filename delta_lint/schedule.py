@@ -32,6 +32,7 @@ from delta_lint.frontend.discover import matches_any
 from delta_lint.model import Intent, Kind, Location
 
 DEFAULT_DURATION = timedelta(hours=1)
+_UNKNOWN = object()  # not yet in a memo (None is a real answer: no overlap)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,9 @@ class Schedule:
     durations: dict[str, timedelta] = field(default_factory=dict)
     default_duration: timedelta = DEFAULT_DURATION
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -77,9 +81,27 @@ class Schedule:
         return self.nodes(intent)[0].job
 
     def overlap(self, a: Intent, b: Intent) -> Concurrency | None:
-        """Can these two intents run at the same time? The first reason found."""
-        for na in self.nodes(a):
-            for nb in self.nodes(b):
+        """Can these two intents run at the same time? The first reason found.
+
+        Intents of two different files get the answer of their files' nodes, so it is
+        kept per pair of paths: the engine asks for every candidate pair of writes."""
+        pa, pb = a.location.path, b.location.path
+        if pa != pb:
+            memo = self._path_memo
+            found = memo.get((pa, pb), _UNKNOWN)
+            if found is _UNKNOWN:
+                found = memo[(pa, pb)] = self._intents_overlap(a, b)
+            return found  # type: ignore[return-value]
+        return self._intents_overlap(a, b)
+
+    def _intents_overlap(self, a: Intent, b: Intent) -> Concurrency | None:
+        nodes_a, nodes_b = self.nodes(a), self.nodes(b)
+        if len(nodes_a) == 1 and len(nodes_b) == 1 and not self.exclusive:
+            na, nb = nodes_a[0], nodes_b[0]
+            if na.kind == "task" and nb.kind == "task" and na.job != nb.job:
+                return self._task_pair(na, nb)
+        for na in nodes_a:
+            for nb in nodes_b:
                 if na == nb and a is not b and a.location.path == b.location.path:
                     # one file in one run: in order, unless several runs overlap or a stream runs on
                     found = self.node_overlap(na, nb)[0]
@@ -93,6 +115,27 @@ class Schedule:
                 if found is not None:
                     return found
         return None
+
+    def _task_pair(self, na: Node, nb: Node) -> Concurrency | None:
+        """`node_overlap(na, nb)[0]` for tasks of two different jobs, kept per pair of
+        jobs and without writing the why-not text nobody reads here: a large
+        workload asks this for hundreds of thousands of pairs of jobs."""
+        first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
+        memo_key = (first.job, second.job)
+        found = self._job_memo.get(memo_key, _UNKNOWN)
+        if found is _UNKNOWN:
+            ja, jb = self.workflows.jobs[first.job], self.workflows.jobs[second.job]
+            if self._runs_anytime(first, ja) or self._runs_anytime(second, jb):
+                found = self._different_jobs(first, second)[0]
+            else:
+                assert ja.cron is not None and jb.cron is not None
+                (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
+                if _cron_windows_meet(ja.cron, da, jb.cron, db)[0] == "never":
+                    found = None
+                else:
+                    found = self._cron_overlap(ja, jb)[0]
+            self._job_memo[memo_key] = found
+        return found  # type: ignore[return-value]
 
     # -- nodes ------------------------------------------------------------------------------
 
@@ -190,6 +233,16 @@ class Schedule:
     def duration(self, job: Job) -> timedelta:
         return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
 
+    def _cron_job(self, job: Job) -> tuple[timedelta, str]:
+        """A cron job's expected duration and its description, once per job (every
+        pair of jobs that write one table needs them)."""
+        found = self._job_desc.get(job.key)
+        if found is None:
+            duration = self.duration(job)
+            assert job.cron is not None
+            found = self._job_desc[job.key] = (duration, f"{describe(*job.cron)} for ~{format_duration(duration)}")
+        return found
+
     def _cron_overlap(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
         """Per pair of jobs (their tasks share the answer)."""
         memo_key = ("cron", ja.key, jb.key)
@@ -198,12 +251,9 @@ class Schedule:
         return self._memo[memo_key]
 
     def _cron_overlap_uncached(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
-        da, db = self.duration(ja), self.duration(jb)
+        (da, desc_a), (db, desc_b) = self._cron_job(ja), self._cron_job(jb)
         outcome, when = _cron_windows_meet(ja.cron, da, jb.cron, db)
-        desc = (
-            f"`{ja.key}` runs {describe(*ja.cron)} for ~{format_duration(da)} and "
-            f"`{jb.key}` {describe(*jb.cron)} for ~{format_duration(db)}"
-        )
+        desc = f"`{ja.key}` runs {desc_a} and `{jb.key}` {desc_b}"
         if outcome == "never":
             return None, f"{desc}: their runs never meet"
         if outcome == "meet":
