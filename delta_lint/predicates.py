@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 MAX_CONJUNCTS = 64  # DNF expansion cap; beyond it the region is "whole table"
 
@@ -53,6 +54,14 @@ class Region:
                 tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
                 self.opaque,
             )
+        return found
+
+    def __hash__(self) -> int:
+        """Kept after the first use: regions key the engine's memo of overlaps."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.conjuncts, self.opaque))
+            object.__setattr__(self, "_hash", found)
         return found
 
     def is_whole(self) -> bool:
@@ -326,8 +335,13 @@ def _constraints_disjoint(a: Constraint, b: Constraint, distinct_runs: bool) -> 
 def overlap(a: Region | None, b: Region | None, columns: frozenset[str] | None, distinct_runs: bool) -> Overlap:
     """Whether two regions can select common rows, judged on `columns` only
     (the partition columns for "same files"; None for "same rows": every column)."""
-    a = a or WHOLE
-    b = b or WHOLE
+    return _overlap(a or WHOLE, b or WHOLE, columns, distinct_runs)
+
+
+@lru_cache(maxsize=1 << 16)
+def _overlap(a: Region, b: Region, columns: frozenset[str] | None, distinct_runs: bool) -> Overlap:
+    """Kept per pair of regions: a workload has far fewer distinct conditions than
+    pairs of writes."""
     if columns is not None:
         a, b = a.restrict(columns), b.restrict(columns)
     if a.opaque or b.opaque:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -133,6 +134,10 @@ _TERMINALS = {
 }
 
 
+_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS)) + r")\b")
+_NEWLINE = re.compile(r"\n")
+
+
 class PythonAnalyzer:
     """Walks one module in statement order, tracking a small static environment."""
 
@@ -147,6 +152,7 @@ class PythonAnalyzer:
         self.path = path
         self.source = source
         self._lines: list[str] | None = None
+        self._terminal_lines: list[int] | None = None
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
         self.line_map = line_map
@@ -173,16 +179,55 @@ class PythonAnalyzer:
                 Diagnostic(PARSE_ERROR, Location(self.path, 1, 1), f"cannot parse Python source: {err}", "error")
             )
             return
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.setdefault(node.name, node)
-            elif (
-                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch"
-            ):
-                self.batch_functions |= self._function_names(node.args[0] if node.args else None)
+        self._collect_functions(tree)
+        if "foreachBatch" in self.source:
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "foreachBatch"
+                ):
+                    self.batch_functions |= self._function_names(node.args[0] if node.args else None)
         scope = _Scope(env=self.module_env)
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
+
+    def _collect_functions(self, tree: ast.Module) -> None:
+        """Every function definition by name, the shallowest first (as `ast.walk`
+        would meet them), walking statements only: expressions cannot define one."""
+        found: list[tuple[int, int, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        stack: list[tuple[list, int]] = [(tree.body, 1)]
+        while stack:
+            body, depth = stack.pop()
+            for stmt in body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.append((depth, len(found), stmt))
+                for name in ("body", "orelse", "finalbody"):
+                    inner = getattr(stmt, name, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        stack.append((inner, depth + 1))
+                for holder in (getattr(stmt, "handlers", None) or []) + (getattr(stmt, "cases", None) or []):
+                    stack.append((holder.body, depth + 2))
+        for _, _, fn in sorted(found, key=lambda f: (f[0], f[1])):
+            self.functions.setdefault(fn.name, fn)
+
+    def _may_hold_terminal(self, node: ast.expr) -> bool:
+        """False when no name of a call of interest occurs on the expression's lines:
+        most expressions of a job are then skipped without walking them."""
+        lines = self._terminal_lines
+        if lines is None:
+            if not self.source.isascii():  # identifiers may be spelled in other forms
+                lines = self._terminal_lines = [0]
+            else:
+                starts = [m.start() for m in _NEWLINE.finditer(self.source)]
+                lines = self._terminal_lines = [
+                    bisect_left(starts, m.start()) + 1 for m in _TERMINAL_WORD.finditer(self.source)
+                ]
+        if lines == [0]:
+            return True
+        first = node.lineno
+        index = bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= (node.end_lineno or first)
 
     def _function_names(self, node: ast.expr | None) -> set[str]:
         if isinstance(node, ast.Name):
@@ -502,6 +547,8 @@ class PythonAnalyzer:
 
     def _calls(self, expr: ast.expr, scope: _Scope) -> None:
         """Find every terminal call of interest in an expression, outermost first."""
+        if not self._may_hold_terminal(expr):
+            return
         seen: set[int] = set()
         for node in ast.walk(expr):
             if isinstance(node, ast.Lambda):

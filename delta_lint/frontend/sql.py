@@ -431,7 +431,10 @@ def _reads(ctx: _Ctx, query: exp.Expression | None, target: TableRef) -> bool:
 def _predicate_sql(ctx: _Ctx, cond: exp.Expression | None) -> str | None:
     if cond is None:
         return None
-    return ctx.tpl.restore(cond.sql(dialect=DIALECT))
+    # Copying the tree first was a fifth of the SQL front end; only the dialect's
+    # rewrites of queries could change a tree, so only a condition with a subquery
+    # is copied.
+    return ctx.tpl.restore(_DIALECT.generate(cond, copy=cond.find(exp.Query) is not None))
 
 
 def _parse_condition(ctx: _Ctx, text: str | None) -> exp.Expression | None:
