@@ -46,7 +46,11 @@ class RunResult:
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output; a
     symbolic link is shown where it is, not where it points."""
-    absolute = Path(os.path.abspath(path))
+    absolute_text = os.path.abspath(path)
+    base = _absolute_dir_text(cwd)
+    if absolute_text.startswith(base):  # the common case, without pathlib (10,000 files)
+        return absolute_text[len(base) :].replace(os.sep, "/") or "."
+    absolute = Path(absolute_text)
     try:
         return absolute.relative_to(_absolute_dir(cwd)).as_posix()
     except ValueError:
@@ -66,6 +70,12 @@ def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
 @lru_cache(maxsize=64)
 def _absolute_dir(directory: Path) -> Path:
     return Path(os.path.abspath(directory))
+
+
+@lru_cache(maxsize=64)
+def _absolute_dir_text(directory: Path) -> str:
+    """The directory's absolute path with a trailing separator, for prefix tests."""
+    return os.path.join(os.path.abspath(directory), "")
 
 
 @lru_cache(maxsize=64)

@@ -6,6 +6,7 @@ run served from the cache, `discover` and `--version` never pay for them."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from delta_lint.model import Diagnostic, FileResult, Location
@@ -113,7 +114,9 @@ MAX_FILE_BYTES = 10 * 1024 * 1024  # job files are kilobytes; anything this big 
 def read_file(path: Path, display: str) -> bytes | FileResult:
     """The file's bytes, or a FileResult holding the read error."""
     try:
-        size = path.stat().st_size
+        with open(path, "rb") as handle:  # one open and read, no separate stat
+            data = handle.read(MAX_FILE_BYTES + 1)
+            size = len(data) if len(data) <= MAX_FILE_BYTES else os.fstat(handle.fileno()).st_size
         if size > MAX_FILE_BYTES:
             result = FileResult(display)
             result.diagnostics.append(
@@ -126,7 +129,7 @@ def read_file(path: Path, display: str) -> bytes | FileResult:
                 )
             )
             return result
-        return path.read_bytes()
+        return data
     except OSError as err:
         result = FileResult(display)
         result.diagnostics.append(

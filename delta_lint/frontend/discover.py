@@ -95,31 +95,74 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
         if not given.is_dir():
             problems.append((given, "not a regular file or directory"))
             continue
-        for dirpath, dirnames, filenames in os.walk(given, followlinks=False, onerror=None):
-            base = Path(dirpath)
-            dirnames[:] = sorted(
-                d
-                for d in dirnames
-                if not d.startswith(".")
-                and d not in _SKIP_DIRS
-                and not _is_venv(base / d)
-                and not matches_any(rel(base / d), exclude)
-            )
-            for name in sorted(filenames):
-                if name.startswith("."):
-                    continue
-                path = base / name
-                if path.suffix.lower() not in SOURCE_SUFFIXES and path.suffix != "":
-                    continue
-                if path.is_symlink() and not path.exists():
-                    if path.suffix.lower() in SOURCE_SUFFIXES:
-                        problems.append((path, "broken symbolic link (or a loop of links)"))
-                    continue
-                if not path.is_file():  # named pipes, sockets, devices: never opened
-                    if path.suffix.lower() in SOURCE_SUFFIXES:
-                        problems.append((path, "not a regular file"))
-                    continue
-                if not is_source(path) or matches_any(rel(path), exclude):
-                    continue
-                found.setdefault(rel(path), path)
+        _walk(given, rel(given), resolved_root, exclude, found, problems)
     return Discovered([found[k] for k in sorted(found)], problems)
+
+
+def _walk(
+    directory: Path,
+    dir_rel: str,
+    resolved_root: Path,
+    exclude: tuple[str, ...],
+    found: dict[str, Path],
+    problems: list[tuple[Path, str]],
+) -> None:
+    """One directory, sorted, then its subdirectories in order. `os.scandir` entries
+    answer "file? link?" from the directory listing, and a file's root-relative path
+    is its directory's plus its name (only links are resolved one by one): on large
+    repositories resolving every path cost more than reading the files."""
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        path = directory / name
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if is_dir:
+            if name not in _SKIP_DIRS and not _is_venv(path):
+                subdirs.append(path)
+            continue
+        suffix = os.path.splitext(name)[1]
+        if suffix.lower() not in SOURCE_SUFFIXES and suffix != "":
+            continue
+        if is_link:
+            if not path.exists():
+                if suffix.lower() in SOURCE_SUFFIXES:
+                    problems.append((path, "broken symbolic link (or a loop of links)"))
+                continue
+            if path.is_dir():  # a link to a directory is not followed (like os.walk)
+                continue
+        try:
+            regular = entry.is_file()
+        except OSError:
+            regular = False
+        if not regular:  # named pipes, sockets, devices: never opened
+            if suffix.lower() in SOURCE_SUFFIXES:
+                problems.append((path, "not a regular file"))
+            continue
+        if suffix == "" and not _is_notebook_source(path):
+            continue
+        rel = _link_rel(path, resolved_root) if is_link else (f"{dir_rel}/{name}" if dir_rel != "." else name)
+        if matches_any(rel, exclude):
+            continue
+        found.setdefault(rel, path)
+    for sub in subdirs:
+        sub_rel = f"{dir_rel}/{sub.name}" if dir_rel != "." else sub.name
+        if not matches_any(sub_rel, exclude):
+            _walk(sub, sub_rel, resolved_root, exclude, found, problems)
+
+
+def _link_rel(path: Path, resolved_root: Path) -> str:
+    try:
+        return path.resolve().relative_to(resolved_root).as_posix()
+    except (ValueError, OSError, RuntimeError):  # outside the root, or a loop of links
+        return path.as_posix()
