@@ -79,6 +79,9 @@ class Workflows:
     source: str = ""  # what was read, for `delta-lint schedule`
     notes: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # every file read
+    # every directory question the result depends on: (kind, argument, answer), asked
+    # again through `listing` to tell whether a cached result still holds
+    listings: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
 
 # -- YAML with line numbers ---------------------------------------------------------------
@@ -119,6 +122,21 @@ def find_bundle(root: Path) -> Path | None:
     return None
 
 
+def listing(kind: str, argument: str) -> tuple[str, ...]:
+    """The answers a bundle or job-definition load depends on besides file contents:
+    which files a bundle `include` glob matches, which JSON files a job-definitions
+    folder holds, which bundle file a root has."""
+    if kind == "glob":
+        return tuple(sorted(p for p in glob.glob(argument, recursive=True) if Path(p).is_file()))
+    if kind == "json":
+        folder = Path(argument)
+        return tuple(str(p) for p in sorted(folder.rglob("*.json"))) if folder.is_dir() else ()
+    if kind == "bundle":
+        found = find_bundle(Path(argument))
+        return (str(found),) if found else ()
+    raise ValueError(f"unknown listing {kind}")
+
+
 def _merge(base: Any, override: Any) -> Any:
     """Target overrides: mappings merge key by key, task lists by task_key."""
     if isinstance(base, dict) and isinstance(override, dict):
@@ -143,10 +161,13 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
     sources: dict[int, Path] = {}  # id(job mapping) -> file that defined it
     resources = _LineDict()
     files = [path]
+    listings = []
     for pattern in main.get("include") or []:
         if not isinstance(pattern, str):
             raise ConfigError(f"{path}: `include` must be a list of globs")
-        files += sorted(Path(p) for p in glob.glob(str(bundle_root / pattern), recursive=True) if Path(p).is_file())
+        matched = listing("glob", str(bundle_root / pattern))
+        listings.append(("glob", str(bundle_root / pattern), matched))
+        files += [Path(p) for p in matched]
     for file in files:
         data = main if file == path else _load_yaml(file)
         for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
@@ -175,7 +196,9 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
-    out = Workflows(source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""), files=list(files))
+    out = Workflows(
+        source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""), files=list(files), listings=listings
+    )
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
@@ -317,7 +340,9 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
     out = Workflows(source=_rel(folder, root))
     if not folder.is_dir():
         raise ConfigError(f"{folder}: `job_definitions` must be a folder of Jobs JSON files")
-    for file in sorted(folder.rglob("*.json")):
+    found = listing("json", str(folder))
+    out.listings.append(("json", str(folder), found))
+    for file in map(Path, found):
         try:
             doc = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from delta_lint import __version__
+from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.engine import Finding
 from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Kind, Location, OpClass, TableDDL, TableRef
 from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 1  # bump when FileResult or the front ends change what they produce
+SCHEMA = 2  # bump when FileResult or the front ends change what they produce
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -42,6 +43,9 @@ _CLASSES = {
         Directive,
         FileSuppressions,
         Finding,
+        Workflows,
+        Job,
+        Task,
     )
 }
 _ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}
@@ -95,6 +99,30 @@ def decode_result(blob: bytes) -> FileResult:
     return result
 
 
+def _row(f: Finding) -> list:
+    """A finding as a flat JSON row: a warm run decodes thousands of them."""
+    loc = f.location
+    return [
+        f.rule,
+        f.name,
+        f.severity,
+        f.exception,
+        f.table,
+        f.message,
+        [loc.path, loc.line, loc.column],
+        [[r.path, r.line, r.column] for r in f.related],
+        f.overlap,
+        f.fix,
+        f.settings_source,
+    ]
+
+
+def _finding(r: list) -> Finding:
+    if len(r) != 11:
+        raise ValueError("not a finding row")
+    return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10])
+
+
 def key(display: str, data: bytes) -> str:
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{__version__}\0{SCHEMA}\0{display}\0".encode())
@@ -120,6 +148,7 @@ class Cache:
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, value BLOB NOT NULL, at REAL NOT NULL)"
             )
+            self.db.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
         except (OSError, sqlite3.Error):
             self.db = None
 
@@ -151,6 +180,29 @@ class Cache:
         except (sqlite3.Error, TypeError):
             pass
 
+    def get_value(self, key: str) -> Any:
+        """A value stored with put_value (e.g. parsed workflows), or None."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{__version__}:{SCHEMA}:{key}",)).fetchone()
+            return None if row is None else _decode(json.loads(zlib.decompress(row[0])))
+        except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
+            return None
+
+    def put_value(self, key: str, value: Any) -> None:
+        if self.db is None:
+            return
+        try:
+            blob = zlib.compress(json.dumps(_encode(value), separators=(",", ":")).encode("utf-8"), 1)
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute(
+                    "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (f"{__version__}:{SCHEMA}:{key}", blob)
+                )
+        except (sqlite3.Error, TypeError):
+            pass
+
     RUNS_KEPT = 16
 
     def get_run(self, run_key: str):
@@ -161,14 +213,15 @@ class Cache:
             row = self.db.execute("SELECT value FROM runs WHERE key = ?", (run_key,)).fetchone()
             if row is None:
                 return None
-            data = _decode(json.loads(zlib.decompress(row[0])))
-        except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
+            data = json.loads(zlib.decompress(row[0]))
+            findings = [_finding(r) for r in data["findings"]]
+        except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, zlib.error):
             return None
         from delta_lint.run import RunResult
         from delta_lint.settings import ReadSettings
 
         return RunResult(
-            findings=data["findings"],
+            findings=findings,
             read=ReadSettings(warnings=data["warnings"], mode=data["mode"]),
             schedule_files=tuple(Path(p) for p in data["schedule_files"]),
             n_files=data["n_files"],
@@ -181,7 +234,7 @@ class Cache:
         import time
 
         doc = {
-            "findings": result.findings,
+            "findings": [_row(f) for f in result.findings],
             "warnings": list(result.read.warnings),
             "mode": result.read.mode,
             "schedule_files": [str(p) for p in result.schedule_files],
@@ -189,7 +242,7 @@ class Cache:
             "n_intents": result.n_intents,
         }
         try:
-            blob = zlib.compress(json.dumps(_encode(doc), separators=(",", ":")).encode("utf-8"), 1)
+            blob = zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 1)
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from delta_lint import suppress
+from delta_lint import __version__, suppress
 from delta_lint.bundle import Workflows
+from delta_lint.cache import SCHEMA as CACHE_SCHEMA
 from delta_lint.cache import Cache
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
@@ -220,9 +221,9 @@ def check(
     returns that run's findings without parsing or pairing anything — unless the
     earlier run read settings live, which may have changed since."""
     inputs = gather(paths, config, cwd)
-    workflows = load_workflows(config, bundle, target)
     store = Cache(config.root) if use_cache else None
     try:
+        workflows = load_workflows(config, bundle, target, store)
         run_key = None
         if store is not None and read is None and not refresh:
             run_key = _run_key(inputs, config, workflows, spark)
@@ -242,7 +243,7 @@ def _run_key(inputs: Inputs, config: Config, workflows: Workflows, spark: str | 
     import hashlib
 
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((config, spark)).encode())
+    h.update(repr((__version__, CACHE_SCHEMA, config, spark)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:

@@ -20,16 +20,20 @@ except a streaming query, which keeps running for the rest of its file while its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from delta_lint.bundle import Job, Workflows, find_bundle, load_bundle, load_job_definitions
+from delta_lint.bundle import Job, Workflows, listing, load_bundle, load_job_definitions
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.frontend.discover import matches_any
 from delta_lint.model import Intent, Kind, Location
+
+if TYPE_CHECKING:
+    from delta_lint.cache import Cache
 
 DEFAULT_DURATION = timedelta(hours=1)
 _UNKNOWN = object()  # not yet in a memo (None is a real answer: no overlap)
@@ -341,19 +345,67 @@ def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
     return None
 
 
-def load_workflows(config: Config, bundle: Path | None = None, target: str | None = None) -> Workflows:
+def load_workflows(
+    config: Config, bundle: Path | None = None, target: str | None = None, store: Cache | None = None
+) -> Workflows:
     """Jobs from the bundle (explicit, configured, or databricks.yml at the root) and
-    from the Jobs JSON folder."""
+    from the Jobs JSON folder; with a cache, the last result while no file it read and
+    no directory listing it depends on changed (parsing a large bundle costs more than
+    a warm run may)."""
+    if store is None:
+        return _load_workflows(config, bundle, target)
+    import hashlib
+
+    key = "workflows:" + hashlib.blake2b(repr((config, bundle, target)).encode(), digest_size=20).hexdigest()
+    cached = store.get_value(key)
+    if isinstance(cached, dict) and _still_valid(cached):
+        workflows = cached["workflows"]
+        workflows.files = [Path(p) for p in cached["files"]]
+        return workflows
+    workflows = _load_workflows(config, bundle, target)
+    files = [str(p) for p in workflows.files]
+    digests = {p: _digest(Path(p)) for p in files}
+    store.put_value(key, {"workflows": replace(workflows, files=[]), "files": files, "digests": digests})
+    return workflows
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=20).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def _still_valid(cached: dict) -> bool:
+    workflows = cached.get("workflows")
+    if not isinstance(workflows, Workflows):
+        return False
+    if any(listing(kind, arg) != tuple(answer) for kind, arg, answer in workflows.listings):
+        return False
+    return all(_digest(Path(p)) == digest for p, digest in cached["digests"].items())
+
+
+def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> Workflows:
     out = Workflows()
     path = bundle
     if path is None and config.bundle != "":
-        path = (config.root / config.bundle) if config.bundle else find_bundle(config.root)
+        if config.bundle:
+            path = config.root / config.bundle
+        else:
+            found = listing("bundle", str(config.root))
+            out.listings.append(("bundle", str(config.root), found))
+            path = Path(found[0]) if found else None
     if path is not None:
         if not path.is_file():
             raise ConfigError(f"{path}: bundle file not found")
+        probes = out.listings
         out = load_bundle(path, target or config.target, config.root)
+        out.listings = probes + out.listings
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
+        out.listings += exported.listings
         out.jobs.update({k: v for k, v in exported.jobs.items() if k not in out.jobs})
         out.source = ", ".join(s for s in (out.source, exported.source) if s)
         out.files += exported.files

@@ -78,3 +78,43 @@ def test_a_damaged_cache_costs_only_speed(tmp_path):
     (project / ".delta-lint-cache" / "frontend.sqlite3").write_bytes(b"not a database")
     damaged = cli(project)
     assert damaged.returncode == 1 and damaged.stdout == reference
+
+
+def test_cached_workflows_follow_bundle_edits_and_new_included_files(tmp_path):
+    """The parsed bundle is cached; editing it or adding a file an `include` glob
+    matches must change the schedule exactly as a run without the cache sees it."""
+    project = tmp_path / "p"
+    (project / "jobs").mkdir(parents=True)
+    (project / "resources").mkdir()
+    for name in ("a", "b"):
+        (project / "jobs" / f"{name}.sql").write_text("DELETE FROM main.s.t WHERE id = 1;\n")
+    (project / "delta-lint.yaml").write_text("spark: none\n")
+    (project / "databricks.yml").write_text(
+        "bundle: {name: x}\ninclude: ['resources/*.yml']\nresources:\n  jobs:\n    j:\n"
+        "      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}\n"
+        "      tasks:\n        - task_key: a\n          sql_task: {warehouse_id: w, file: {path: jobs/a.sql}}\n"
+        "        - task_key: b\n          depends_on: [{task_key: a}]\n"
+        "          sql_task: {warehouse_id: w, file: {path: jobs/b.sql}}\n"
+    )
+
+    def both() -> str:
+        cached, uncached = cli(project), cli(project, "--no-cache")
+        assert cached.stdout == uncached.stdout, (cached.stderr, uncached.stderr)
+        return cached.stdout
+
+    assert json.loads(both())["findings"] == []  # a, then b: never at the same time
+    assert json.loads(both())["findings"] == []  # from the cache
+    bundle = project / "databricks.yml"
+    bundle.write_text(bundle.read_text().replace("          depends_on: [{task_key: a}]\n", ""))
+    assert {f["rule"] for f in json.loads(both())["findings"]} == {"DL102"}  # now parallel
+    bundle.write_text(bundle.read_text().replace("      tasks:\n        - task_key: a\n", "      tasks:\n"))
+    bundle.write_text(
+        bundle.read_text().replace("          sql_task: {warehouse_id: w, file: {path: jobs/a.sql}}\n", "")
+    )
+    assert {f["rule"] for f in json.loads(both())["findings"]} == {"DL102"}  # a.sql: no job, any time
+    assert {f["rule"] for f in json.loads(both())["findings"]} == {"DL102"}  # the bundle from the cache
+    (project / "resources" / "a.yml").write_text(
+        "resources:\n  jobs:\n    other:\n      schedule: {quartz_cron_expression: '0 0 9 * * ?', timezone_id: UTC}\n"
+        "      tasks:\n        - task_key: a\n          sql_task: {warehouse_id: w, file: {path: ../jobs/a.sql}}\n"
+    )
+    assert json.loads(both())["findings"] == []  # a new included file: 09:00 and 01:00 never meet
