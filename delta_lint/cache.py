@@ -69,23 +69,25 @@ def _encode(o: Any) -> Any:
     raise TypeError(f"cannot cache a {type(o).__name__}")
 
 
-def _decode(o: Any) -> Any:
-    if isinstance(o, list):
-        return [_decode(v) for v in o]
-    if not isinstance(o, dict):
-        return o
+def _object(o: dict) -> Any:
+    """json.loads' object_hook: the C parser hands every JSON object over bottom-up,
+    so a cached file result is rebuilt without a Python walk over its lists."""
     if "__d" in o:
-        cls = _CLASSES[o["__d"]]  # KeyError for anything not allow-listed
-        return cls(**{k: _decode(v) for k, v in o.items() if k != "__d"})
+        cls = _CLASSES[o.pop("__d")]  # KeyError for anything not allow-listed
+        return cls(**o)
     if "__e" in o:
         return _ENUMS[o["__e"]](o["v"])
     if "__t" in o:
-        return tuple(_decode(v) for v in o["__t"])
+        return tuple(o["__t"])
     if "__f" in o:
-        return frozenset(_decode(v) for v in o["__f"])
+        return frozenset(o["__f"])
     if "__m" in o:
-        return {_decode(k): _decode(v) for k, v in o["__m"]}
+        return {k: v for k, v in o["__m"]}
     raise ValueError("unknown cache value")
+
+
+def _loads(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob), object_hook=_object)
 
 
 def encode_result(result: FileResult) -> bytes:
@@ -93,7 +95,7 @@ def encode_result(result: FileResult) -> bytes:
 
 
 def decode_result(blob: bytes) -> FileResult:
-    result = _decode(json.loads(zlib.decompress(blob)))
+    result = _loads(blob)
     if not isinstance(result, FileResult):
         raise ValueError("not a file result")
     return result
@@ -186,7 +188,7 @@ class Cache:
             return None
         try:
             row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{__version__}:{SCHEMA}:{key}",)).fetchone()
-            return None if row is None else _decode(json.loads(zlib.decompress(row[0])))
+            return None if row is None else _loads(row[0])
         except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
             return None
 
