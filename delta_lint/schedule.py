@@ -20,6 +20,7 @@ except a streaming query, which keeps running for the rest of its file while its
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import lru_cache
@@ -354,8 +355,6 @@ def load_workflows(
     a warm run may)."""
     if store is None:
         return _load_workflows(config, bundle, target)
-    import hashlib
-
     key = "workflows:" + hashlib.blake2b(repr((config, bundle, target)).encode(), digest_size=20).hexdigest()
     cached = store.get_value(key)
     if isinstance(cached, dict) and _still_valid(cached):
@@ -370,8 +369,6 @@ def load_workflows(
 
 
 def _digest(path: Path) -> str:
-    import hashlib
-
     try:
         return hashlib.blake2b(path.read_bytes(), digest_size=20).hexdigest()
     except OSError:

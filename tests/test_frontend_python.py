@@ -179,3 +179,15 @@ def test_code_is_never_executed(tmp_path):
     code = f"open({str(marker)!r}, 'w').write('x')\nimport os\nos.system('touch {marker}')\n"
     analyze_source("job.py", ".py", code)
     assert not marker.exists()
+
+
+def test_calls_split_over_lines_and_non_ascii_sources_are_still_found():
+    """Expressions with no call name of interest on their lines are skipped unwalked;
+    a call name on a later line (after a comment) or a source with non-ASCII text
+    must still be read."""
+    split, _ = intents(
+        "(df.write.mode('append')  # the target\n    .\n    saveAsTable('main.s.split'))\nx = helper(1)\n"
+    )
+    assert [(line, table, kind) for line, table, kind, *_ in split] == [(1, "main.s.split", "blind_append")]
+    accented, _ = intents("café = 'main.s.é'\ndf.write.mode('append').saveAsTable('main.s.t')\n")
+    assert [table for _, table, *_ in accented] == ["main.s.t"]

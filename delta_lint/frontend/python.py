@@ -214,17 +214,14 @@ class PythonAnalyzer:
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines:
         most expressions of a job are then skipped without walking them."""
+        if not self.source.isascii():  # identifiers may be spelled in other (NFKC) forms
+            return True
         lines = self._terminal_lines
         if lines is None:
-            if not self.source.isascii():  # identifiers may be spelled in other forms
-                lines = self._terminal_lines = [0]
-            else:
-                starts = [m.start() for m in _NEWLINE.finditer(self.source)]
-                lines = self._terminal_lines = [
-                    bisect_left(starts, m.start()) + 1 for m in _TERMINAL_WORD.finditer(self.source)
-                ]
-        if lines == [0]:
-            return True
+            starts = [m.start() for m in _NEWLINE.finditer(self.source)]
+            lines = self._terminal_lines = [
+                bisect_left(starts, m.start()) + 1 for m in _TERMINAL_WORD.finditer(self.source)
+            ]
         first = node.lineno
         index = bisect_left(lines, first)
         return index < len(lines) and lines[index] <= (node.end_lineno or first)
