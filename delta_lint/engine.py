@@ -127,30 +127,44 @@ class Engine:
     # -- entry -----------------------------------------------------------------
 
     def check(self, intents: list[Intent]) -> list[Finding]:
-        by_table: dict[str, list[Intent]] = defaultdict(list)
+        by_table = self.by_table(intents)
+        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.read)
+        self.settings = settings
+        findings: list[Finding] = []
+        for table in sorted(by_table):
+            findings += self.check_table(table, by_table[table], settings[table])
+        findings += self.check_shared(intents, {name: s.source for name, s in settings.items()})
+        return sorted(findings, key=Finding.sort_key)
+
+    def by_table(self, intents: list[Intent]) -> dict[str, list[Intent]]:
+        """Resolved writes and streaming reads per qualified table name."""
+        out: dict[str, list[Intent]] = defaultdict(list)
         for intent in intents:
             if intent.table is None or Flag.UNRESOLVED in intent.flags:
                 continue
-            by_table[qualify(intent.table.name, self.config.default_schema)].append(intent)
-        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.read)
-        self.settings = settings
+            out[qualify(intent.table.name, self.config.default_schema)].append(intent)
+        return out
+
+    def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:
+        """The findings of one table: they depend only on its intents, its settings and
+        the schedule of their files, so an incremental run can keep them per table."""
+        group = sorted(intents, key=lambda i: i.location)
         pairs: list[_Pair] = []
-        singles: list[Finding] = []
-        for table in sorted(by_table):
-            group = sorted(by_table[table], key=lambda i: i.location)
-            s = settings[table]
-            for rule_fn in (self._pairs_of_table, self._append_caveat):
-                try:
-                    pairs += rule_fn(table, group, s)
-                except Exception as err:  # noqa: BLE001 - one rule must not stop the others
-                    self._internal(group[0], rule_fn.__name__, err)
-            singles += self._zorder_on_clustered(table, group, s)
-        pairs += self._shared_ids(intents)
-        findings = [
-            replace(f, settings_source=settings[f.table].source) if f.table in settings else f
-            for f in self._group(pairs) + singles
+        for rule_fn in (self._pairs_of_table, self._append_caveat):
+            try:
+                pairs += rule_fn(table, group, s)
+            except Exception as err:  # noqa: BLE001 - one rule must not stop the others
+                self._internal(group[0], rule_fn.__name__, err)
+        findings = self._group(pairs) + self._zorder_on_clustered(table, group, s)
+        return [replace(f, settings_source=s.source) for f in findings]
+
+    def check_shared(self, intents: list[Intent], sources: dict[str, str]) -> list[Finding]:
+        """Checkpoints and transaction ids shared across tables; `sources` gives the
+        settings source of tables these findings name."""
+        return [
+            replace(f, settings_source=sources[f.table]) if f.table in sources else f
+            for f in self._group(self._shared_ids(intents))
         ]
-        return sorted(findings, key=Finding.sort_key)
 
     def _internal(self, intent: Intent, where: str, err: Exception) -> None:
         self.internal_errors.append(
