@@ -16,6 +16,7 @@ import hashlib
 import json
 import sqlite3
 import zlib
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -23,17 +24,29 @@ from typing import Any
 from delta_lint import __version__
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.engine import Finding
-from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Kind, Location, OpClass, TableDDL, TableRef
+from delta_lint.model import (
+    Diagnostic,
+    FileResult,
+    FileSummary,
+    Flag,
+    Intent,
+    Kind,
+    Location,
+    OpClass,
+    TableDDL,
+    TableRef,
+)
 from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 2  # bump when FileResult or the front ends change what they produce
+SCHEMA = 3  # bump when FileResult or the front ends change what they produce
 _CLASSES = {
     c.__name__: c
     for c in (
         Diagnostic,
         FileResult,
+        FileSummary,
         Intent,
         Location,
         TableDDL,
@@ -42,7 +55,6 @@ _CLASSES = {
         Region,
         Directive,
         FileSuppressions,
-        Finding,
         Workflows,
         Job,
         Task,
@@ -101,6 +113,33 @@ def decode_result(blob: bytes) -> FileResult:
     return result
 
 
+@dataclasses.dataclass
+class TableEntry:
+    """One table's engine result: its findings, internal errors, settings source."""
+
+    findings: list[Finding]
+    errors: list[Diagnostic]
+    source: str
+
+
+def _dumps(value: Any) -> bytes:
+    return zlib.compress(json.dumps(_encode(value), separators=(",", ":")).encode("utf-8"), 1)
+
+
+def _decode_summary(blob: bytes) -> FileSummary:
+    summary = _loads(blob)
+    if not isinstance(summary, FileSummary):
+        raise ValueError("not a file summary")
+    return summary
+
+
+def _decode_table(blob: bytes) -> TableEntry:
+    rows, errors, source = _loads(blob)
+    if not all(isinstance(e, Diagnostic) for e in errors) or not isinstance(source, str):
+        raise ValueError("not a table entry")
+    return TableEntry([_finding(r) for r in rows], errors, source)
+
+
 def _row(f: Finding) -> list:
     """A finding as a flat JSON row: a warm run decodes thousands of them."""
     loc = f.location
@@ -146,7 +185,11 @@ class Cache:
             self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+            self.db.execute("DROP TABLE IF EXISTS results")  # before file summaries (schema 2)
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS files (key TEXT PRIMARY KEY, value BLOB NOT NULL, summary BLOB NOT NULL)"
+            )
+            self.db.execute("CREATE TABLE IF NOT EXISTS tables (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, value BLOB NOT NULL, at REAL NOT NULL)"
             )
@@ -154,31 +197,54 @@ class Cache:
         except (OSError, sqlite3.Error):
             self.db = None
 
-    def get_many(self, keys: list[str]) -> dict[str, FileResult]:
+    def _select(self, table: str, column: str, keys: list[str], decode: Callable[[bytes], Any]) -> dict[str, Any]:
+        """{key: decode(column)} for the keys present; a damaged entry is a miss."""
         if self.db is None or not keys:
             return {}
-        out: dict[str, FileResult] = {}
+        out: dict[str, Any] = {}
         try:
             for start in range(0, len(keys), 900):  # SQLite's bound-parameter limit
                 chunk = keys[start : start + 900]
                 marks = ",".join("?" * len(chunk))
-                for k, blob in self.db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk):  # noqa: S608
+                query = f"SELECT key, {column} FROM {table} WHERE key IN ({marks})"  # noqa: S608 - our names
+                for k, blob in self.db.execute(query, chunk):
                     try:
-                        out[k] = decode_result(blob)
-                    except (ValueError, KeyError, TypeError, zlib.error):
-                        continue  # a damaged entry is a miss
+                        out[k] = decode(blob)
+                    except (ValueError, KeyError, TypeError, IndexError, zlib.error):
+                        continue
         except sqlite3.Error:
             return {}
         return out
+
+    def get_many(self, keys: list[str]) -> dict[str, FileResult]:
+        return self._select("files", "value", keys, decode_result)
+
+    def get_summaries(self, keys: list[str]) -> dict[str, FileSummary]:
+        return self._select("files", "summary", keys, _decode_summary)
 
     def put_many(self, items: dict[str, FileResult]) -> None:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, encode_result(v)) for k, v in items.items()]
+            rows = [(k, encode_result(v), _dumps(FileSummary.of(v))) for k, v in items.items()]
             with self.db:
                 self.db.execute("BEGIN")
-                self.db.executemany("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", rows)
+                self.db.executemany("INSERT OR REPLACE INTO files (key, value, summary) VALUES (?, ?, ?)", rows)
+        except (sqlite3.Error, TypeError):
+            pass
+
+    def get_tables(self, keys: list[str]) -> dict[str, TableEntry]:
+        """Per-table engine results of earlier runs (see run._table_key)."""
+        return self._select("tables", "value", keys, _decode_table)
+
+    def put_tables(self, items: dict[str, TableEntry]) -> None:
+        if self.db is None or not items:
+            return
+        try:
+            rows = [(k, _dumps([[_row(f) for f in e.findings], e.errors, e.source])) for k, e in items.items()]
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany("INSERT OR REPLACE INTO tables (key, value) VALUES (?, ?)", rows)
         except (sqlite3.Error, TypeError):
             pass
 

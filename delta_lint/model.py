@@ -222,3 +222,37 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
     suppressions: Any = None  # suppress.FileSuppressions: the file's delta-lint: ignore comments
+
+
+@dataclass
+class FileSummary:
+    """What a run needs of a file without decoding its intents: the tables it writes
+    (with the first location of each, for messages), the tables its CREATE
+    statements declare settings for, whether it names checkpoints or transaction
+    ids (checked across tables), its counts, diagnostics and suppressions. A cached
+    run decodes full results only for the tables it checks again."""
+
+    tables: dict[str, Location] = field(default_factory=dict)  # raw table name -> first location
+    ddl_tables: tuple[str, ...] = ()
+    shared_ids: bool = False
+    n_intents: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    suppressions: Any = None
+
+    @classmethod
+    def of(cls, result: FileResult) -> FileSummary:
+        tables: dict[str, Location] = {}
+        ddl: set[str] = set()
+        for i in sorted(result.intents, key=lambda i: i.location):
+            if i.table is not None and Flag.UNRESOLVED not in i.flags:
+                tables.setdefault(i.table.name, i.location)
+            if i.declared is not None and i.table is not None and i.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
+                ddl.add(i.table.name)
+        return cls(
+            tables,
+            tuple(sorted(ddl)),
+            any(i.checkpoint or i.txn_app_id for i in result.intents),
+            len(result.intents),
+            list(result.diagnostics),
+            result.suppressions,
+        )

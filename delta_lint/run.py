@@ -5,7 +5,9 @@ Pure orchestration, no printing: the CLI and the tests call the same function.
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -14,15 +16,15 @@ from pathlib import Path
 from delta_lint import __version__, suppress
 from delta_lint.bundle import Workflows
 from delta_lint.cache import SCHEMA as CACHE_SCHEMA
-from delta_lint.cache import Cache
+from delta_lint.cache import Cache, TableEntry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
-from delta_lint.model import Diagnostic, FileResult, Flag, Intent, Location
+from delta_lint.model import Diagnostic, FileResult, FileSummary, Intent, Location
 from delta_lint.schedule import build_schedule, load_workflows
-from delta_lint.settings import ReadSettings, TableSettings, qualify
+from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SETTINGS_NOT_READ = "DL004"
 TASK_NOT_ANALYSABLE = "DL006"
@@ -119,32 +121,11 @@ def front_ends(
     on_file: Callable[[int, int], None] | None = None,
     jobs: int | None = None,
 ) -> list[FileResult]:
-    """Results in discovery order: from the cache when the content, path and
-    version are unchanged, otherwise from the front ends — in `jobs` processes
+    """Every file's result in discovery order: from the cache when the content, path
+    and version are unchanged, otherwise from the front ends — in `jobs` processes
     when there are enough files to pay for them."""
-    keys = [key for _, _, _, data, key in inputs.files if isinstance(data, bytes)]
-    hits = store.get_many(keys) if store else {}
-    slots: list[FileResult | None] = []
-    misses = []
-    for index, (display, _, suffix, data, key) in enumerate(inputs.files):
-        if isinstance(data, FileResult):
-            slots.append(data)
-        elif key in hits:
-            slots.append(hits[key])
-        else:
-            slots.append(None)
-            misses.append((index, data, suffix, display, key))
-    done = len(slots) - len(misses)
-    fresh = {}
-    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
-        slots[index] = result
-        fresh[key] = result
-        done += 1
-        if on_file is not None:
-            on_file(done, len(slots))
-    if store is not None:
-        store.put_many(fresh)
-    return [r for r in slots if r is not None]
+    files = _summaries(inputs, store, on_file, jobs)
+    return list(files.load(set(range(len(files.summaries)))).values())
 
 
 def analyze(
@@ -191,15 +172,6 @@ def _analyze_item(item: tuple[bytes, str, str]) -> FileResult:
     return analyze_data(*item)
 
 
-def target_tables(intents: list[Intent], config: Config) -> dict[str, Intent]:
-    """Every written or streamed table (qualified name) and its first intent."""
-    out: dict[str, Intent] = {}
-    for intent in sorted(intents, key=lambda i: i.location):
-        if intent.table is not None and Flag.UNRESOLVED not in intent.flags:
-            out.setdefault(qualify(intent.table.name, config.default_schema), intent)
-    return out
-
-
 def check(
     paths: list[Path],
     config: Config,
@@ -240,20 +212,83 @@ def check(
 
 
 def _run_key(inputs: Inputs, config: Config, workflows: Workflows, spark: str | None) -> str:
-    import hashlib
-
     h = hashlib.blake2b(digest_size=20)
     h.update(repr((__version__, CACHE_SCHEMA, config, spark)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:
         h.update(repr(d).encode())
+    h.update(_context_digest(config, workflows).encode())
+    return "run:" + h.hexdigest()
+
+
+def _context_digest(config: Config, workflows: Workflows) -> str:
+    """Everything besides the files that pairs depend on: the configuration, the
+    bundle and job-definition files, the snapshot (by content)."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(repr((__version__, CACHE_SCHEMA, config)).encode())
     for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
         try:
             h.update(str(extra).encode() + b"\0" + Path(extra).read_bytes())
         except OSError:
             h.update(str(extra).encode() + b"\0missing")
-    return "run:" + h.hexdigest()
+    return h.hexdigest()
+
+
+@dataclass
+class _Files:
+    """Every file's summary, and full front-end results loaded only when needed:
+    with the cache, a run decodes the results of the files whose tables it checks
+    again, not of every file."""
+
+    inputs: Inputs
+    store: Cache | None
+    summaries: list[FileSummary]
+    loaded: dict[int, FileResult]
+
+    def load(self, indexes: set[int]) -> dict[int, FileResult]:
+        missing = sorted(i for i in indexes if i not in self.loaded)
+        if missing and self.store is not None:
+            wanted = {self.inputs.files[i][4]: i for i in missing}
+            for key, result in self.store.get_many(list(wanted)).items():
+                self.loaded[wanted[key]] = result
+        for i in missing:
+            if i not in self.loaded:  # the entry vanished meanwhile (another run, a damaged file)
+                _, _, suffix, data, _ = self.inputs.files[i]
+                self.loaded[i] = (
+                    data if isinstance(data, FileResult) else analyze_data(data, suffix, self.inputs.files[i][0])
+                )
+        return {i: self.loaded[i] for i in sorted(indexes)}
+
+
+def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -> _Files:
+    """Summaries from the cache where the file is unchanged; front ends for the rest."""
+    keys = [key for _, _, _, data, key in inputs.files if isinstance(data, bytes)]
+    hits = store.get_summaries(keys) if store else {}
+    summaries: list[FileSummary | None] = []
+    loaded: dict[int, FileResult] = {}
+    misses = []
+    for index, (display, _, suffix, data, key) in enumerate(inputs.files):
+        if isinstance(data, FileResult):
+            loaded[index] = data
+            summaries.append(FileSummary.of(data))
+        elif key in hits:
+            summaries.append(hits[key])
+        else:
+            summaries.append(None)
+            misses.append((index, data, suffix, display, key))
+    done = len(summaries) - len(misses)
+    fresh = {}
+    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
+        loaded[index] = result
+        summaries[index] = FileSummary.of(result)
+        fresh[key] = result
+        done += 1
+        if on_file is not None:
+            on_file(done, len(summaries))
+    if store is not None:
+        store.put_many(fresh)
+    return _Files(inputs, store, [x for x in summaries if x is not None], loaded)
 
 
 def _check(
@@ -267,46 +302,94 @@ def _check(
     store: Cache | None,
     jobs: int | None,
 ) -> RunResult:
-    results = front_ends(inputs, store, on_file, jobs)
+    files = _summaries(inputs, store, on_file, jobs)
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
-    intents = [i for r in results for i in r.intents]
-    tables = target_tables(intents, config)
+    writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
+    first: dict[str, Location] = {}
+    shared: set[int] = set()
+    for index, summary in enumerate(files.summaries):
+        for raw, location in summary.tables.items():
+            name = qualify(raw, config.default_schema)
+            writers[name].add(index)
+            if name not in first or location < first[name]:
+                first[name] = location
+        if summary.shared_ids:
+            shared.add(index)
+    for index, summary in enumerate(files.summaries):
+        for raw in summary.ddl_tables:
+            name = qualify(raw, config.default_schema)
+            if name in first:
+                writers[name].add(index)
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(tables), config, spark, refresh)
+        read = read_settings(set(first), config, spark, refresh)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,
-            tables[name].location,
+            first[name],
             f"settings of `{name}` were not read: {why}; {_fallback(name, read, config)}",
             "info",
         )
         for name, why in sorted(read.problems.items())
-        if name in tables
+        if name in first
     ]
     schedule = build_schedule(config, rel_paths, workflows)
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
-    findings = engine.check(intents)
-    all_diags = diagnostics + settings_diags + [d for r in results for d in r.diagnostics] + engine.internal_errors
+    context = _context_digest(config, workflows)
+    table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
+    entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
+    todo = sorted(name for name, key in table_keys.items() if key not in entries)
+    loaded = files.load({i for name in todo for i in writers[name]} | shared)
+    intents = [i for r in loaded.values() for i in r.intents]
+    by_table = engine.by_table(intents)
+    settings = resolve_settings(set(todo), intents, config, engine.profile, read)
+    fresh = {}
+    for name in todo:
+        errors_before = len(engine.internal_errors)
+        found = engine.check_table(name, by_table[name], settings[name])
+        fresh[table_keys[name]] = TableEntry(found, engine.internal_errors[errors_before:], settings[name].source)
+    if store is not None:
+        store.put_tables(fresh)
+    entries.update(fresh)
+    results = {name: entries[key] for name, key in table_keys.items()}
+    findings = [f for name in sorted(results) for f in results[name].findings]
+    internal = [e for name in sorted(results) for e in results[name].errors]
+    shared_intents = [i for index in sorted(shared) for i in loaded[index].intents]
+    findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
+    file_diags = [d for summary in files.summaries for d in summary.diagnostics]
+    all_diags = diagnostics + settings_diags + file_diags + internal
     findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
     is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
     findings = [f for f in findings if is_selected(f.rule)]
-    scans = {r.path: r.suppressions for r in results if r.suppressions is not None}
+    paths = [display for display, *_ in inputs.files]
+    scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if s.suppressions is not None}
     findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
     findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
     return RunResult(
-        results,
+        [files.loaded[i] for i in sorted(files.loaded)],
         findings,
         all_diags,
         read,
-        engine.settings,
+        settings,
         tuple(workflows.files),
-        n_files=len(results),
-        n_intents=len(intents),
+        n_files=len(files.summaries),
+        n_intents=sum(s.n_intents for s in files.summaries),
     )
+
+
+def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs) -> str:
+    """A table's engine result is reused while its writers' files (content, path and
+    place in the schedule), its settings as read and the run's context are unchanged."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{context}\0{name}\0".encode())
+    h.update(repr((read.tables.get(name), read.sources.get(name), read.problems.get(name))).encode())
+    for index in sorted(writers):
+        display, rel, _, _, key = inputs.files[index]
+        h.update(f"\0{display}\0{rel}\0{key}".encode())
+    return "table:" + h.hexdigest()
 
 
 def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:

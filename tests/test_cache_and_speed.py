@@ -118,3 +118,45 @@ def test_cached_workflows_follow_bundle_edits_and_new_included_files(tmp_path):
         "      tasks:\n        - task_key: a\n          sql_task: {warehouse_id: w, file: {path: ../jobs/a.sql}}\n"
     )
     assert json.loads(both())["findings"] == []  # a new included file: 09:00 and 01:00 never meet
+
+
+def test_per_table_results_follow_ddl_config_and_shared_checkpoint_edits(tmp_path):
+    """A cached run re-checks only tables whose writers changed; edits that reach a
+    table from elsewhere (a CREATE's partitioning in another file, the configuration,
+    a checkpoint shared across tables) must still change the output exactly as a run
+    without the cache sees it."""
+    project = tmp_path / "p"
+    (project / "jobs").mkdir(parents=True)
+    (project / "delta-lint.yaml").write_text("spark: none\n")
+    ddl = project / "jobs" / "ddl.sql"
+    ddl.write_text("CREATE TABLE IF NOT EXISTS main.s.a (id INT, d DATE) PARTITIONED BY (d);\n")
+    (project / "jobs" / "a1.sql").write_text("DELETE FROM main.s.a WHERE d = '2024-01-01';\n")
+    (project / "jobs" / "a2.sql").write_text("DELETE FROM main.s.a WHERE d = '2024-01-02';\n")
+    (project / "jobs" / "b.sql").write_text("UPDATE main.s.b SET x = 1 WHERE id = 1;\n")
+    stream = project / "jobs" / "s.py"
+    query = "spark.readStream.table('main.s.src').writeStream.option('checkpointLocation', '/chk/{}').toTable('main.s.{}')\n"
+    (project / "jobs" / "s1.py").write_text(query.format("one", "c"))
+    stream = project / "jobs" / "s2.py"
+    stream.write_text(query.format("two", "d"))
+
+    def both() -> dict:
+        cached, uncached = cli(project), cli(project, "--no-cache")
+        assert cached.stdout == uncached.stdout, (cached.stderr, uncached.stderr)
+        return json.loads(cached.stdout)
+
+    def rules(doc: dict, table: str) -> set[str]:
+        return {f["rule"] for f in doc["findings"] if f["table"] == table}
+
+    assert rules(both(), "main.s.a") == set()  # different partitions
+    assert rules(both(), "main.s.a") == set()  # from the cache
+    ddl.write_text("CREATE TABLE IF NOT EXISTS main.s.a (id INT, d DATE) PARTITIONED BY (id);\n")
+    assert "DL102" in rules(both(), "main.s.a")  # same partition column no longer separates them
+    (project / "jobs" / "b.sql").write_text("UPDATE main.s.b SET x = 2 WHERE id = 1;\n")
+    assert "DL102" in rules(both(), "main.s.a")  # table a from the cache, b checked again
+    (project / "delta-lint.yaml").write_text(
+        "spark: none\njobs:\n  one: {paths: ['jobs/a1.sql', 'jobs/a2.sql', 'jobs/ddl.sql']}\n"
+    )
+    assert rules(both(), "main.s.a") == set()  # one job, one run at a time
+    assert not any(f["rule"] == "DL120" for f in both()["findings"])
+    stream.write_text(query.format("one", "d"))
+    assert any(f["rule"] == "DL120" for f in both()["findings"])  # one checkpoint, two jobs
