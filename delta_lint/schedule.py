@@ -76,6 +76,7 @@ class Schedule:
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
     _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
     _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _lone: dict = field(default_factory=dict, repr=False, compare=False)
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
@@ -92,6 +93,10 @@ class Schedule:
         kept per pair of paths: the engine asks for every candidate pair of writes."""
         pa, pb = a.location.path, b.location.path
         if pa != pb:
+            ta, tb = self._lone_task(pa), self._lone_task(pb)
+            if ta is not None and tb is not None and ta.job != tb.job:
+                found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
+                return self._task_pair(ta, tb) if found is _UNKNOWN else found  # type: ignore[return-value]
             memo = self._path_memo
             found = memo.get((pa, pb), _UNKNOWN)
             if found is _UNKNOWN:
@@ -121,14 +126,23 @@ class Schedule:
                     return found
         return None
 
+    def _lone_task(self, path: str) -> Node | None:
+        """The file's task when it is the only node of the file and no `exclusive`
+        group exists: then two files of different jobs overlap exactly as their jobs do."""
+        found = self._lone.get(path, _UNKNOWN)
+        if found is _UNKNOWN:
+            nodes = self.nodes_of.get(path) or ()
+            found = nodes[0] if len(nodes) == 1 and nodes[0].kind == "task" and not self.exclusive else None
+            self._lone[path] = found
+        return found  # type: ignore[return-value]
+
     def _task_pair(self, na: Node, nb: Node) -> Concurrency | None:
         """`node_overlap(na, nb)[0]` for tasks of two different jobs, kept per pair of
         jobs and without writing the why-not text nobody reads here: a large
         workload asks this for hundreds of thousands of pairs of jobs."""
-        first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
-        memo_key = (first.job, second.job)
-        found = self._job_memo.get(memo_key, _UNKNOWN)
+        found = self._job_memo.get((na.job, nb.job), _UNKNOWN)
         if found is _UNKNOWN:
+            first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
             ja, jb = self.workflows.jobs[first.job], self.workflows.jobs[second.job]
             if self._runs_anytime(first, ja) or self._runs_anytime(second, jb):
                 found = self._different_jobs(first, second)[0]
@@ -139,7 +153,7 @@ class Schedule:
                     found = None
                 else:
                     found = self._cron_overlap(ja, jb)[0]
-            self._job_memo[memo_key] = found
+            self._job_memo[(na.job, nb.job)] = found
         return found  # type: ignore[return-value]
 
     # -- nodes ------------------------------------------------------------------------------
