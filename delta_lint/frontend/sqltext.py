@@ -23,6 +23,9 @@ class Statement:
     column: int  # 1-based
 
 
+_PLAIN = re.compile(r"[^\n'\"`;$/\-]+")  # characters that start no comment, quote or `;`
+
+
 def split_statements(script: str) -> list[Statement]:
     """Split a script on `;` outside strings, quoted identifiers and comments."""
     out: list[Statement] = []
@@ -42,6 +45,12 @@ def split_statements(script: str) -> list[Statement]:
         start = None
 
     while i < n:
+        if start is not None:  # inside a statement: jump over text that cannot end or quote it
+            plain = _PLAIN.match(script, i)
+            if plain is not None:
+                i = plain.end()
+                if i >= n:
+                    break
         ch = script[i]
         if ch == "\n":
             line += 1
