@@ -346,11 +346,8 @@ def _check(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, read)
-    fresh = {}
-    for name in todo:
-        errors_before = len(engine.internal_errors)
-        found = engine.check_table(name, by_table[name], settings[name])
-        fresh[table_keys[name]] = TableEntry(found, engine.internal_errors[errors_before:], settings[name].source)
+    checked = _check_tables(engine, todo, by_table, settings, jobs)
+    fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
     entries.update(fresh)
@@ -378,6 +375,56 @@ def _check(
         n_files=len(files.summaries),
         n_intents=sum(s.n_intents for s in files.summaries),
     )
+
+
+PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
+_PAIRING: tuple = ()  # (engine, intents by table, settings) handed to forked workers
+
+
+def _check_tables(
+    engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
+) -> dict[str, TableEntry]:
+    """Each table's findings; tables are independent, so a large run pairs them in
+    forked processes (which inherit the intents instead of receiving copies). Not
+    after pyspark is imported: a JVM's threads do not survive fork."""
+    global _PAIRING
+    import multiprocessing
+    import sys
+
+    workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    size = sum(len(by_table[n]) for n in names)
+    if (
+        workers <= 1
+        or size < PARALLEL_MIN_INTENTS
+        or "fork" not in multiprocessing.get_all_start_methods()
+        or "pyspark" in sys.modules
+    ):
+        return dict(_check_some(engine, names, by_table, settings))
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks: list[list[str]] = [[] for _ in range(workers * 4)]
+    for i, name in enumerate(sorted(names, key=lambda n: -len(by_table[n]))):
+        chunks[i % len(chunks)].append(name)  # round-robin by size: similar work per chunk
+    _PAIRING = (engine, by_table, settings)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return {name: entry for part in pool.map(_check_chunk, [c for c in chunks if c]) for name, entry in part}
+    finally:
+        _PAIRING = ()
+
+
+def _check_chunk(names: list[str]) -> list[tuple[str, TableEntry]]:
+    engine, by_table, settings = _PAIRING
+    return _check_some(engine, names, by_table, settings)
+
+
+def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:
+    out = []
+    for name in names:
+        errors_before = len(engine.internal_errors)
+        found = engine.check_table(name, by_table[name], settings[name])
+        out.append((name, TableEntry(found, engine.internal_errors[errors_before:], settings[name].source)))
+    return out
 
 
 def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs) -> str:

@@ -160,3 +160,18 @@ def test_per_table_results_follow_ddl_config_and_shared_checkpoint_edits(tmp_pat
     assert not any(f["rule"] == "DL120" for f in both()["findings"])
     stream.write_text(query.format("one", "d"))
     assert any(f["rule"] == "DL120" for f in both()["findings"])  # one checkpoint, two jobs
+
+
+def test_tables_paired_in_forked_workers_give_the_same_findings(corpus, monkeypatch):
+    """Large runs pair tables in forked processes; forced here on a small corpus,
+    the findings must equal the single-process ones, in the same order."""
+    import delta_lint.run as run
+    from delta_lint.config import load_config
+
+    config = load_config(cwd=corpus)
+    monkeypatch.chdir(corpus)
+    single = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=1)
+    monkeypatch.setattr(run, "PARALLEL_MIN_INTENTS", 0)
+    forked = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=2)
+    assert single.findings and forked.findings == single.findings
+    assert forked.diagnostics == single.diagnostics
