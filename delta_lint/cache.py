@@ -222,11 +222,11 @@ class Cache:
     def get_summaries(self, keys: list[str]) -> dict[str, FileSummary]:
         return self._select("files", "summary", keys, _decode_summary)
 
-    def put_many(self, items: dict[str, FileResult]) -> None:
+    def put_many(self, items: dict[str, tuple[FileResult, FileSummary]]) -> None:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, encode_result(v), _dumps(FileSummary.of(v))) for k, v in items.items()]
+            rows = [(k, encode_result(result), _dumps(summary)) for k, (result, summary) in items.items()]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO files (key, value, summary) VALUES (?, ?, ?)", rows)
@@ -262,7 +262,7 @@ class Cache:
         if self.db is None:
             return
         try:
-            blob = zlib.compress(json.dumps(_encode(value), separators=(",", ":")).encode("utf-8"), 1)
+            blob = _dumps(value)
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(

@@ -196,13 +196,14 @@ def check(
     store = Cache(config.root) if use_cache else None
     try:
         workflows = load_workflows(config, bundle, target, store)
+        context = _context_digest(config, workflows)
         run_key = None
         if store is not None and read is None and not refresh:
-            run_key = _run_key(inputs, config, workflows, spark)
+            run_key = _run_key(inputs, config, context, spark)
             hit = store.get_run(run_key)
             if hit is not None:
                 return hit
-        result = _check(inputs, workflows, config, spark, refresh, read, on_file, store, jobs)
+        result = _check(inputs, workflows, context, config, spark, refresh, read, on_file, store, jobs)
         if run_key is not None and result.read is not None and result.read.mode in ("none", "snapshot"):
             store.put_run(run_key, result)
         return result
@@ -211,14 +212,14 @@ def check(
             store.close()
 
 
-def _run_key(inputs: Inputs, config: Config, workflows: Workflows, spark: str | None) -> str:
+def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) -> str:
     h = hashlib.blake2b(digest_size=20)
     h.update(repr((__version__, CACHE_SCHEMA, config, spark)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:
         h.update(repr(d).encode())
-    h.update(_context_digest(config, workflows).encode())
+    h.update(context.encode())
     return "run:" + h.hexdigest()
 
 
@@ -282,18 +283,19 @@ def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -
     for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
         loaded[index] = result
         summaries[index] = FileSummary.of(result)
-        fresh[key] = result
+        fresh[key] = (result, summaries[index])
         done += 1
         if on_file is not None:
             on_file(done, len(summaries))
     if store is not None:
         store.put_many(fresh)
-    return _Files(inputs, store, [x for x in summaries if x is not None], loaded)
+    return _Files(inputs, store, summaries, loaded)  # type: ignore[arg-type] - every slot is filled now
 
 
 def _check(
     inputs: Inputs,
     workflows: Workflows,
+    context: str,
     config: Config,
     spark: str | None,
     refresh: bool,
@@ -338,7 +340,6 @@ def _check(
     schedule = build_schedule(config, rel_paths, workflows)
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
-    context = _context_digest(config, workflows)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
