@@ -63,11 +63,35 @@ _CLASSES = {
 _ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}
 
 
+_FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in _CLASSES.values()}
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def _encode(o: Any) -> Any:
-    if dataclasses.is_dataclass(o) and not isinstance(o, type):
-        return {"__d": type(o).__name__, **{f.name: _encode(getattr(o, f.name)) for f in dataclasses.fields(o)}}
+    """JSON-ready form of our values. Dispatches on the exact type first: filling the
+    cache of a large repository encodes millions of values."""
+    t = type(o)
+    if t in _PLAIN:
+        return o
+    names = _FIELDS.get(t)
+    if names is not None:
+        out = {"__d": t.__name__}
+        for name in names:
+            out[name] = _encode(getattr(o, name))
+        return out
     if isinstance(o, Enum):
-        return {"__e": type(o).__name__, "v": o.value}
+        return {"__e": t.__name__, "v": o.value}
+    if t is list:
+        return [_encode(v) for v in o]
+    if t is tuple:
+        return {"__t": [_encode(v) for v in o]}
+    if t is frozenset:
+        return {"__f": [_encode(v) for v in o]}
+    if t is dict:
+        return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
+    # subclasses (e.g. YAML mappings that remember their line): the general tests
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        return {"__d": t.__name__, **{f.name: _encode(getattr(o, f.name)) for f in dataclasses.fields(o)}}
     if isinstance(o, tuple):
         return {"__t": [_encode(v) for v in o]}
     if isinstance(o, frozenset):
@@ -76,9 +100,9 @@ def _encode(o: Any) -> Any:
         return [_encode(v) for v in o]
     if isinstance(o, dict):
         return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
-    if o is None or isinstance(o, (str, int, float, bool)):
+    if isinstance(o, (str, int, float)):
         return o
-    raise TypeError(f"cannot cache a {type(o).__name__}")
+    raise TypeError(f"cannot cache a {t.__name__}")
 
 
 def _object(o: dict) -> Any:
