@@ -130,6 +130,11 @@ def encode_result(result: FileResult) -> bytes:
     return zlib.compress(json.dumps(_encode(result), separators=(",", ":")).encode("utf-8"), 1)
 
 
+def encode_entry(result: FileResult, summary: FileSummary) -> tuple[bytes, bytes]:
+    """A file's cache entry: its result and its summary, encoded."""
+    return encode_result(result), _dumps(summary)
+
+
 def decode_result(blob: bytes) -> FileResult:
     result = _loads(blob)
     if not isinstance(result, FileResult):
@@ -246,11 +251,12 @@ class Cache:
     def get_summaries(self, keys: list[str]) -> dict[str, FileSummary]:
         return self._select("files", "summary", keys, _decode_summary)
 
-    def put_many(self, items: dict[str, tuple[FileResult, FileSummary]]) -> None:
+    def put_many(self, items: dict[str, tuple[bytes, bytes]]) -> None:
+        """Entries made by `encode_entry` (in the front-end workers)."""
         if self.db is None or not items:
             return
         try:
-            rows = [(k, encode_result(result), _dumps(summary)) for k, (result, summary) in items.items()]
+            rows = [(k, value, summary) for k, (value, summary) in items.items()]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO files (key, value, summary) VALUES (?, ?, ?)", rows)

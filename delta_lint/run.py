@@ -16,7 +16,7 @@ from pathlib import Path
 from delta_lint import __version__, suppress
 from delta_lint.bundle import Workflows
 from delta_lint.cache import SCHEMA as CACHE_SCHEMA
-from delta_lint.cache import Cache, TableEntry
+from delta_lint.cache import Cache, TableEntry, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
@@ -151,25 +151,35 @@ def analyze(
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
 
 
-def _run_front_ends(misses: list[tuple[int, bytes, str, str, str]], jobs: int | None):
-    """Results in input order, serially or in a process pool."""
+def _run_front_ends(misses: list[tuple[int, bytes, str, str, str]], jobs: int | None, encode: bool):
+    """(result, summary, cache entry or None) in input order, serially or in a process
+    pool; with a cache the workers also encode the entries, which costs as much as a
+    fifth of the front ends."""
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    items = [(data, suffix, display, encode) for _, data, suffix, display, _ in misses]
     if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
-        for _, data, suffix, display, _ in misses:
-            yield analyze_data(data, suffix, display)
+        yield from map(_analyze_item, items)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    items = [(data, suffix, display) for _, data, suffix, display, _ in misses]
     chunk = max(1, min(64, len(items) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         yield from pool.map(_analyze_item, items, chunksize=chunk)
 
 
-def _analyze_item(item: tuple[bytes, str, str]) -> FileResult:
-    return analyze_data(*item)
+def _analyze_item(item: tuple[bytes, str, str, bool]) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
+    data, suffix, display, encode = item
+    result = analyze_data(data, suffix, display)
+    summary = FileSummary.of(result)
+    entry = None
+    if encode:
+        try:
+            entry = encode_entry(result, summary)
+        except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
+            entry = None
+    return result, summary, entry
 
 
 def check(
@@ -280,10 +290,11 @@ def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -
             misses.append((index, data, suffix, display, key))
     done = len(summaries) - len(misses)
     fresh = {}
-    for (index, _, _, _, key), result in zip(misses, _run_front_ends(misses, jobs)):
+    for (index, _, _, _, key), (result, summary, entry) in zip(misses, _run_front_ends(misses, jobs, bool(store))):
         loaded[index] = result
-        summaries[index] = FileSummary.of(result)
-        fresh[key] = (result, summaries[index])
+        summaries[index] = summary
+        if entry is not None:
+            fresh[key] = entry
         done += 1
         if on_file is not None:
             on_file(done, len(summaries))
