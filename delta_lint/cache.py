@@ -301,6 +301,28 @@ class Cache:
         except (sqlite3.Error, TypeError):
             pass
 
+    KEEP_FACTOR = 4  # entries kept per entry a run uses, before the unused are dropped
+
+    def prune(self, table: str, used: list[str]) -> None:
+        """Bound the cache: when `table` ("files" or "tables") holds more than
+        KEEP_FACTOR times the entries this run used, drop those it did not use.
+        Switching between a few branches keeps its entries; months of edits do not
+        pile up."""
+        if self.db is None or table not in ("files", "tables"):
+            return
+        try:
+            (count,) = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()  # noqa: S608 - our names
+            if count <= self.KEEP_FACTOR * max(len(used), 64):
+                return
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+                self.db.execute("DELETE FROM used")
+                self.db.executemany("INSERT OR IGNORE INTO used (key) VALUES (?)", [(k,) for k in used])
+                self.db.execute(f"DELETE FROM {table} WHERE key NOT IN (SELECT key FROM used)")  # noqa: S608
+        except sqlite3.Error:
+            pass
+
     RUNS_KEPT = 16
 
     def get_run(self, run_key: str):

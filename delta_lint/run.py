@@ -362,6 +362,8 @@ def _check(
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
+        store.prune("tables", list(table_keys.values()))
+        store.prune("files", [key for *_, key in inputs.files if key])
     entries.update(fresh)
     results = {name: entries[key] for name, key in table_keys.items()}
     findings = [f for name in sorted(results) for f in results[name].findings]

@@ -175,3 +175,37 @@ def test_tables_paired_in_forked_workers_give_the_same_findings(corpus, monkeypa
     forked = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=2)
     assert single.findings and forked.findings == single.findings
     assert forked.diagnostics == single.diagnostics
+
+
+def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path):
+    """Every edit adds entries; past KEEP_FACTOR times what a run uses, the entries
+    the run did not use are dropped, and results stay those of an uncached run."""
+    import sqlite3
+
+    project = tmp_path / "p"
+    Corpus(80, seed=11).write(project)
+    victim = sorted(project.rglob("*.sql"))[0]
+    original = victim.read_text()
+    db = project / ".delta-lint-cache" / "frontend.sqlite3"
+    counts = []
+    for i in range(6):
+        victim.write_text(original + f"\nDELETE FROM main.bench_0.t00000 WHERE id = {i};\n")
+        cached = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from delta_lint.cache import Cache; Cache.KEEP_FACTOR = 1; from delta_lint.cli import run; run()",
+                "check",
+                ".",
+                "--format",
+                "json",
+            ],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert cached.stdout == cli(project, "--no-cache").stdout
+        with sqlite3.connect(db) as con:
+            counts.append(con.execute("SELECT COUNT(*) FROM files").fetchone()[0])
+    assert counts[0] == 80 and max(counts) <= 81  # without pruning: 80 + one per edit
