@@ -46,6 +46,11 @@ class Concurrency:
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
 
 
+LONE_FILES = Concurrency(
+    "neither file is scheduled by a job definition or a configured job, so they may run at the same time", False
+)
+
+
 @dataclass(frozen=True)
 class Node:
     """Where a file runs: (job, task); task None for a configured job or a lone file."""
@@ -93,6 +98,8 @@ class Schedule:
         kept per pair of paths: the engine asks for every candidate pair of writes."""
         pa, pb = a.location.path, b.location.path
         if pa != pb:
+            if self._lone_file(pa) and self._lone_file(pb):
+                return LONE_FILES
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
@@ -125,6 +132,17 @@ class Schedule:
                 if found is not None:
                     return found
         return None
+
+    def _lone_file(self, path: str) -> bool:
+        """True for a file no job schedules (its own node, which no `exclusive` group
+        can name): two such files always overlap, for the same reason."""
+        found = self._lone.get(("file", path))
+        if found is None:
+            nodes = self.nodes_of.get(path)
+            found = self._lone[("file", path)] = (
+                not nodes or (len(nodes) == 1 and nodes[0].kind == "file")
+            ) and not any(path in g for g in self.exclusive)
+        return found
 
     def _lone_task(self, path: str) -> Node | None:
         """The file's task when it is the only node of the file and no `exclusive`
@@ -172,6 +190,8 @@ class Schedule:
             return None, f"an `exclusive` group holds `{a.job}` and `{b.job}`"
         if a.job == b.job:
             return self._same_job(a, b)
+        if a.kind == "file" and b.kind == "file":
+            return LONE_FILES, ""
         if a.kind != "task" and b.kind != "task":
             return (
                 Concurrency(
@@ -236,7 +256,7 @@ class Schedule:
         if job is None:
             if node.kind == "config":
                 return f"{node.label()} has no schedule in delta-lint's view (configured job)"
-            return f"{node.label()} is not scheduled by any job definition"
+            return "a file that no job definition or configured job schedules can run at any time"
         if job.continuous:
             return f"job `{job.key}` runs continuously"
         if job.note and job.paused:
