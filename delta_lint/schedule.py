@@ -82,6 +82,7 @@ class Schedule:
     _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
     _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
     _lone: dict = field(default_factory=dict, repr=False, compare=False)
+    _lone_files: dict = field(default_factory=dict, repr=False, compare=False)
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
@@ -136,12 +137,12 @@ class Schedule:
     def _lone_file(self, path: str) -> bool:
         """True for a file no job schedules (its own node, which no `exclusive` group
         can name): two such files always overlap, for the same reason."""
-        found = self._lone.get(("file", path))
+        found = self._lone_files.get(path)
         if found is None:
             nodes = self.nodes_of.get(path)
-            found = self._lone[("file", path)] = (
-                not nodes or (len(nodes) == 1 and nodes[0].kind == "file")
-            ) and not any(path in g for g in self.exclusive)
+            found = self._lone_files[path] = (not nodes or (len(nodes) == 1 and nodes[0].kind == "file")) and not any(
+                path in g for g in self.exclusive
+            )
         return found
 
     def _lone_task(self, path: str) -> Node | None:
