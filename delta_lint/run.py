@@ -32,6 +32,10 @@ TASK_NOT_ANALYSABLE = "DL006"
 
 @dataclass
 class RunResult:
+    """One run's outcome. `files` and `settings` are complete only without the cache
+    (`use_cache=False`, as `delta-lint tables` runs): a cached run holds just the
+    file results it decoded and the settings of the tables it paired again."""
+
     files: list[FileResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
