@@ -209,3 +209,29 @@ def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path):
         with sqlite3.connect(db) as con:
             counts.append(con.execute("SELECT COUNT(*) FROM files").fetchone()[0])
     assert counts[0] == 80 and max(counts) <= 81  # without pruning: 80 + one per edit
+
+
+@pytest.mark.parametrize("where", ["corpus", "fixtures"])
+def test_fast_schedule_answers_equal_the_node_by_node_answers(where, corpus, monkeypatch):
+    """`Schedule.overlap` answers most pairs of files from per-job and lone-file
+    shortcuts; for every pair of intents in two different files the answer must be
+    the first overlap found node by node (`node_overlap`), reason included."""
+    from delta_lint.config import load_config
+    from delta_lint.run import analyze
+    from delta_lint.schedule import build_schedule, load_workflows
+
+    root = corpus if where == "corpus" else ROOT / "fixtures"
+    monkeypatch.chdir(root)
+    config = load_config(cwd=root)
+    results, _, rel_paths = analyze([root], config, cwd=root, use_cache=False)
+    schedule = build_schedule(config, rel_paths, load_workflows(config))
+    intents = [i for r in results for i in r.intents][:400]
+    checked = 0
+    for a in intents:
+        for b in intents:
+            if a.location.path == b.location.path:
+                continue
+            found = [schedule.node_overlap(na, nb)[0] for na in schedule.nodes(a) for nb in schedule.nodes(b)]
+            assert schedule.overlap(a, b) == next((c for c in found if c is not None), None)
+            checked += 1
+    assert checked > 1000
