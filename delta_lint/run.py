@@ -23,7 +23,7 @@ from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.model import Diagnostic, FileResult, FileSummary, Intent, Location
-from delta_lint.schedule import build_schedule, load_workflows
+from delta_lint.schedule import build_schedule, cached_workflows, load_workflows
 from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SETTINGS_NOT_READ = "DL004"
@@ -155,13 +155,20 @@ def analyze(
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
 
 
-def _run_front_ends(misses: list[tuple[int, bytes, str, str, str]], jobs: int | None, encode: bool):
+def _run_front_ends(
+    misses: list[tuple[int, bytes, str, str, str]],
+    jobs: int | None,
+    encode: bool,
+    meanwhile: Callable[[], None] | None = None,
+):
     """(result, summary, cache entry or None) in input order, serially or in a process
     pool; with a cache the workers also encode the entries, which costs as much as a
-    fifth of the front ends."""
+    fifth of the front ends. `meanwhile` runs once all work is handed out."""
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     items = [(data, suffix, display, encode) for _, data, suffix, display, _ in misses]
     if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
+        if meanwhile is not None:
+            meanwhile()
         yield from map(_analyze_item, items)
         return
     import multiprocessing
@@ -170,7 +177,10 @@ def _run_front_ends(misses: list[tuple[int, bytes, str, str, str]], jobs: int | 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     chunk = max(1, min(64, len(items) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from pool.map(_analyze_item, items, chunksize=chunk)
+        results = pool.map(_analyze_item, items, chunksize=chunk)  # submits every chunk now
+        if meanwhile is not None:
+            meanwhile()
+        yield from results
 
 
 def _analyze_item(item: tuple[bytes, str, str, bool]) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
@@ -209,17 +219,27 @@ def check(
     inputs = gather(paths, config, cwd)
     store = Cache(config.root) if use_cache else None
     try:
-        workflows = load_workflows(config, bundle, target, store)
-        context = _context_digest(config, workflows)
-        run_key = None
-        if store is not None and read is None and not refresh:
-            run_key = _run_key(inputs, config, context, spark)
-            hit = store.get_run(run_key)
+        reusable = store is not None and read is None and not refresh
+        workflows = cached_workflows(config, bundle, target, store) if store is not None else None
+        if workflows is not None and reusable:
+            hit = store.get_run(_run_key(inputs, config, _context_digest(config, workflows), spark))
             if hit is not None:
                 return hit
-        result = _check(inputs, workflows, context, config, spark, refresh, read, on_file, store, jobs)
-        if run_key is not None and result.read is not None and result.read.mode in ("none", "snapshot"):
-            store.put_run(run_key, result)
+        # Without cached workflows no earlier run can match: parse the bundle while
+        # the front ends run (on a large bundle that is a second of a cold run).
+        result, workflows = _check(
+            inputs,
+            workflows or (lambda: load_workflows(config, bundle, target, store)),
+            config,
+            spark,
+            refresh,
+            read,
+            on_file,
+            store,
+            jobs,
+        )
+        if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
+            store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), result)
         return result
     finally:
         if store is not None:
@@ -276,8 +296,11 @@ class _Files:
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
-def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -> _Files:
-    """Summaries from the cache where the file is unchanged; front ends for the rest."""
+def _summaries(
+    inputs: Inputs, store: Cache | None, on_file, jobs: int | None, meanwhile: Callable[[], None] | None = None
+) -> _Files:
+    """Summaries from the cache where the file is unchanged; front ends for the rest.
+    `meanwhile` runs once, while the front-end workers (if any) are busy."""
     keys = [key for _, _, _, data, key in inputs.files if isinstance(data, bytes)]
     hits = store.get_summaries(keys) if store else {}
     summaries: list[FileSummary | None] = []
@@ -294,7 +317,16 @@ def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -
             misses.append((index, data, suffix, display, key))
     done = len(summaries) - len(misses)
     fresh = {}
-    for (index, _, _, _, key), (result, summary, entry) in zip(misses, _run_front_ends(misses, jobs, bool(store))):
+    ran: list[bool] = []
+
+    def once() -> None:
+        if meanwhile is not None and not ran:
+            ran.append(True)
+            meanwhile()
+
+    for (index, _, _, _, key), (result, summary, entry) in zip(
+        misses, _run_front_ends(misses, jobs, bool(store), once)
+    ):
         loaded[index] = result
         summaries[index] = summary
         if entry is not None:
@@ -302,6 +334,7 @@ def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -
         done += 1
         if on_file is not None:
             on_file(done, len(summaries))
+    once()  # no file to analyse: nothing ran it
     if store is not None:
         store.put_many(fresh)
     return _Files(inputs, store, summaries, loaded)  # type: ignore[arg-type] - every slot is filled now
@@ -309,8 +342,7 @@ def _summaries(inputs: Inputs, store: Cache | None, on_file, jobs: int | None) -
 
 def _check(
     inputs: Inputs,
-    workflows: Workflows,
-    context: str,
+    workflows_or_loader: Workflows | Callable[[], Workflows],
     config: Config,
     spark: str | None,
     refresh: bool,
@@ -318,8 +350,18 @@ def _check(
     on_file: Callable[[int, int], None] | None,
     store: Cache | None,
     jobs: int | None,
-) -> RunResult:
-    files = _summaries(inputs, store, on_file, jobs)
+) -> tuple[RunResult, Workflows]:
+    loaded_workflows: list[Workflows] = []
+
+    def load_workflows_now() -> None:
+        if isinstance(workflows_or_loader, Workflows):
+            loaded_workflows.append(workflows_or_loader)
+        else:
+            loaded_workflows.append(workflows_or_loader())
+
+    files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
+    workflows = loaded_workflows[0]
+    context = _context_digest(config, workflows)
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -392,7 +434,7 @@ def _check(
         tuple(workflows.files),
         n_files=len(files.summaries),
         n_intents=sum(s.n_intents for s in files.summaries),
-    )
+    ), workflows
 
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves

@@ -388,19 +388,32 @@ def load_workflows(
     from the Jobs JSON folder; with a cache, the last result while no file it read and
     no directory listing it depends on changed (parsing a large bundle costs more than
     a warm run may)."""
-    if store is None:
-        return _load_workflows(config, bundle, target)
-    key = "workflows:" + hashlib.blake2b(repr((config, bundle, target)).encode(), digest_size=20).hexdigest()
-    cached = store.get_value(key)
-    if isinstance(cached, dict) and _still_valid(cached):
-        workflows = cached["workflows"]
-        workflows.files = [Path(p) for p in cached["files"]]
-        return workflows
+    found = cached_workflows(config, bundle, target, store) if store is not None else None
+    if found is not None:
+        return found
     workflows = _load_workflows(config, bundle, target)
-    files = [str(p) for p in workflows.files]
-    digests = {p: _digest(Path(p)) for p in files}
-    store.put_value(key, {"workflows": replace(workflows, files=[]), "files": files, "digests": digests})
+    if store is not None:
+        files = [str(p) for p in workflows.files]
+        digests = {p: _digest(Path(p)) for p in files}
+        store.put_value(
+            _workflows_key(config, bundle, target),
+            {"workflows": replace(workflows, files=[]), "files": files, "digests": digests},
+        )
     return workflows
+
+
+def cached_workflows(config: Config, bundle: Path | None, target: str | None, store: Cache) -> Workflows | None:
+    """The cached workflows while still valid, else None (they must be parsed)."""
+    cached = store.get_value(_workflows_key(config, bundle, target))
+    if not (isinstance(cached, dict) and _still_valid(cached)):
+        return None
+    workflows = cached["workflows"]
+    workflows.files = [Path(p) for p in cached["files"]]
+    return workflows
+
+
+def _workflows_key(config: Config, bundle: Path | None, target: str | None) -> str:
+    return "workflows:" + hashlib.blake2b(repr((config, bundle, target)).encode(), digest_size=20).hexdigest()
 
 
 def _digest(path: Path) -> str:

@@ -235,3 +235,14 @@ def test_fast_schedule_answers_equal_the_node_by_node_answers(where, corpus, mon
             assert schedule.overlap(a, b) == next((c for c in found if c is not None), None)
             checked += 1
     assert checked > 1000
+
+
+def test_a_broken_bundle_is_reported_when_parsed_beside_the_front_ends(tmp_path):
+    """Without cached workflows the bundle is parsed while the front-end workers
+    run; its error must still end the run with exit 2 and the file named."""
+    project = tmp_path / "p"
+    Corpus(80, seed=13).write(project)
+    (project / "databricks.yml").write_text("resources: [unclosed\n")
+    for args in ((), ("--no-cache",), ("--jobs", "2")):
+        run = cli(project, *args)
+        assert run.returncode == 2 and "databricks.yml" in run.stderr and "Traceback" not in run.stderr
