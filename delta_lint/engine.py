@@ -185,15 +185,10 @@ class Engine:
         paired at all: writes are bucketed by those values, which keeps typical
         tables near-linear instead of quadratic."""
         out = []
-        can_conflict: dict[tuple, bool] = {}
-        for i, j in self._candidate_pairs(group, s):
+        overlap_of = self.schedule.overlap
+        for i, j in self._candidate_pairs(group, s):  # only pairs of classes that can conflict
             a, b = group[i], group[j]
-            kinds = (a.op_class, b.op_class, Kind.OPTIMIZE_ZORDER in (a.kind, b.kind))
-            if kinds not in can_conflict:
-                can_conflict[kinds] = self._classes_can_conflict(*kinds, s)
-            if not can_conflict[kinds]:
-                continue  # the matrix says never, whatever the schedule or the conditions
-            conc = self.schedule.overlap(a, b)
+            conc = overlap_of(a, b)
             if conc is None:
                 continue
             pair = self.verdict(a, b, s, conc, table)
