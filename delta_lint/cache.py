@@ -81,24 +81,13 @@ def _encode(o: Any) -> Any:
         return out
     if isinstance(o, Enum):
         return {"__e": t.__name__, "v": o.value}
-    if t is list:
+    if isinstance(o, list):
         return [_encode(v) for v in o]
-    if t is tuple:
-        return {"__t": [_encode(v) for v in o]}
-    if t is frozenset:
-        return {"__f": [_encode(v) for v in o]}
-    if t is dict:
-        return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
-    # subclasses (e.g. YAML mappings that remember their line): the general tests
-    if dataclasses.is_dataclass(o) and not isinstance(o, type):
-        return {"__d": t.__name__, **{f.name: _encode(getattr(o, f.name)) for f in dataclasses.fields(o)}}
     if isinstance(o, tuple):
         return {"__t": [_encode(v) for v in o]}
     if isinstance(o, frozenset):
         return {"__f": [_encode(v) for v in o]}
-    if isinstance(o, list):
-        return [_encode(v) for v in o]
-    if isinstance(o, dict):
+    if isinstance(o, dict):  # also YAML mappings that remember their line
         return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
     if isinstance(o, (str, int, float)):
         return o
@@ -127,7 +116,7 @@ def _loads(blob: bytes) -> Any:
 
 
 def encode_result(result: FileResult) -> bytes:
-    return zlib.compress(json.dumps(_encode(result), separators=(",", ":")).encode("utf-8"), 1)
+    return _dumps(result)
 
 
 def encode_entry(result: FileResult, summary: FileSummary) -> tuple[bytes, bytes]:
