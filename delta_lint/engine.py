@@ -347,20 +347,25 @@ class Engine:
             return True, "preview: needs spark.databricks.delta.rowLevelConcurrencyPreview = true"
         return True, "deletion vectors"
 
-    def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str]:
-        """Whether row-level concurrency applies to this pair, and if not why."""
+    def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str, Intent | None]:
+        """Whether row-level concurrency applies to this pair, and if not why; the
+        intent the reason is about (None when it is about the table or runtime), so
+        that the reason can name it as "this" or "the other" write without a location:
+        one reason then serves every pair of two classes of intents."""
         p = self.profile
         applies, why = self.table_row_level(s)
         if not applies:
-            return False, why
+            return False, why, None
         if (
             not s.clustered_by
             and p.row_level_deletion_vectors == "preview"
             and not all(Flag.ROW_LEVEL_PREVIEW in x.flags for x in (a, b) if x.op_class == OpClass.DML)
         ):
-            return False, (
+            return (
+                False,
                 f"on runtime {self.config.runtime} row-level concurrency is a preview that needs "
-                "spark.databricks.delta.rowLevelConcurrencyPreview = true"
+                "spark.databricks.delta.rowLevelConcurrencyPreview = true",
+                None,
             )
         for x in (a, b):
             if x.op_class != OpClass.DML:
@@ -372,29 +377,34 @@ class Engine:
                 (Flag.SUBQUERY, "a subquery in its condition"),
             ):
                 if flag in x.flags:
-                    return False, f"the {label(x)} at {x.location} has {why}"
+                    return False, f"has {why}", x
             if p.without_photon_only and self.config.photon is not True and x.kind.value not in p.without_photon_only:
-                return False, (
+                return (
+                    False,
                     f"without Photon, runtime {self.config.runtime} gives row-level concurrency only to "
-                    f"{', '.join(k.upper() for k in p.without_photon_only)} (set `photon: true` if the job uses Photon)"
+                    f"{', '.join(k.upper() for k in p.without_photon_only)} (set `photon: true` if the job uses Photon)",
+                    None,
                 )
             if x.kind == Kind.MERGE:
                 if "explicit_target_predicate" in p.merge_requires and _region(x).is_whole():
-                    return False, (
-                        f"on runtime {self.config.runtime} a MERGE needs an explicit predicate on the target "
-                        f"to keep row-level concurrency (MERGE at {x.location})"
+                    return (
+                        False,
+                        f"has no explicit predicate on the target, which runtime {self.config.runtime} "
+                        "needs to keep row-level concurrency for a MERGE",
+                        x,
                     )
                 if "photon" in p.merge_requires and self.config.photon is not True:
                     return (
                         False,
                         f"on runtime {self.config.runtime} MERGE gets row-level concurrency only with Photon (`photon: true`)",
+                        None,
                     )
-        return True, ""
+        return True, "", None
 
     def _matrix_verdict(
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, notes: list[str]
     ) -> _Pair | None:
-        rlc, why_not = self.row_level(s, a, b)
+        rlc, why_not, why_about = self.row_level(s, a, b)
         matrix = self.pack.matrices["row_level" if rlc else self.profile.matrix]
         cell = matrix.cell(a.op_class.value, b.op_class.value)
         if cell is None:
@@ -420,8 +430,13 @@ class Engine:
             return None
         primary, other = _primary(a, b, rule_id)
         severity = "error" if result == Overlap.OVERLAP else "warning"
+        explicit = self._non_explicit(a, b, s, conc, granularity)
+        if explicit is not None:
+            primary, other = explicit, (b if explicit is a else a)
         matrix_note = f"{matrix.title}, {s.isolation_level}"
         if not rlc and why_not and self.profile.matrix != "oss" and (s.clustered_by or s.has_deletion_vectors):
+            if why_about is not None:
+                why_not = f"{_role(why_about, primary)} {why_not}"
             matrix_note += f"; row-level concurrency does not apply: {why_not}"
         unit = "rows" if granularity == "same_rows" else "files"
         disjoint_on = (
@@ -435,10 +450,8 @@ class Engine:
         )
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
-            notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc)}"]
-        explicit = self._non_explicit(a, b, s, conc, granularity)
+            notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
-            primary, other = explicit, (b if explicit is a else a)
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)
             fields["condition"] = _explicit_condition(primary, s)
@@ -492,7 +505,7 @@ class Engine:
                 if conc12 is None:
                     disjoint_pairs[memo] = False
                 else:
-                    rlc, _ = self.row_level(s, d1, d2)
+                    rlc = self.row_level(s, d1, d2)[0]
                     cols12 = None if rlc else cols
                     disjoint_pairs[memo] = (
                         overlap(_region(d1), _region(d2), cols12, conc12.distinct_runs) == Overlap.DISJOINT
@@ -674,12 +687,17 @@ def _primary(a: Intent, b: Intent, rule_id: str | None) -> tuple[Intent, Intent]
     return (a, b)
 
 
-def _why_unknown(a: Intent, b: Intent, conc: Concurrency) -> str:
+def _role(x: Intent, primary: Intent) -> str:
+    """How a reason names one of a pair's writes: the finding is at the primary."""
+    return f"this {label(x)}" if x is primary else f"the other {label(x)}"
+
+
+def _why_unknown(a: Intent, b: Intent, conc: Concurrency, primary: Intent) -> str:
     for x in (a, b):
         if _region(x).opaque:
             if x.op_class == OpClass.INSERT:
-                return f"the {label(x)} at {x.location} can add rows to any partition"
-            return f"the condition of the {label(x)} at {x.location} cannot be read statically"
+                return f"{_role(x, primary)} can add rows to any partition"
+            return f"the condition of {_role(x, primary)} cannot be read statically"
     if (a.params or b.params) and not conc.distinct_runs:
         return "they compare with parameters whose values may coincide"
     return "their conditions do not exclude each other"
