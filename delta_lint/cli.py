@@ -59,7 +59,7 @@ def main(
     conflicts Delta Lake's optimistic concurrency would raise when jobs overlap."""
 
 
-def _tune_gc() -> None:
+def tune_gc() -> None:
     """A run allocates millions of small objects that live to its end (syntax trees,
     intents, pairs); with CPython's default thresholds the cyclic collector walks
     them again and again (a tenth of a large run). Collections stay on, just rarer:
@@ -213,7 +213,7 @@ def check(
         config = replace(config, select=tuple(select))
     if ignore:
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
-    _tune_gc()
+    tune_gc()
     with _progress() as on_file:
         result = _guarded(
             lambda: run_check(

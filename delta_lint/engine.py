@@ -7,8 +7,10 @@ files removed twice). Cells, runtime profiles and rule texts come from `rules/`.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from itertools import chain
 
 from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
@@ -52,7 +54,10 @@ class Finding:
         }
 
     def sort_key(self) -> tuple:
-        return (self.location, self.rule, self.table or "", self.message, self.related)
+        """Location order, then rule, table, message; plain values so that sorting
+        tens of thousands of findings compares in C."""
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.rule, self.table or "", self.message, self.related)
 
 
 @dataclass
@@ -68,6 +73,142 @@ class _Pair:
     concurrency: Concurrency
     fields: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+    def sig(self) -> Sig:
+        return (
+            self.rule,
+            self.severity,
+            self.exception,
+            tuple(self.fields.items()),
+            tuple(self.notes),
+            self.concurrency.reason,
+        )
+
+
+# A verdict without its pair: (rule, severity, exception, fields, notes, overlap reason).
+# Every pair of members of two classes of intents shares one (see `_Classes`).
+Sig = tuple[str, str, "str | None", tuple[tuple[str, str], ...], tuple[str, ...], str]
+
+
+_UNKNOWN = object()  # not yet in a memo (None is a real answer)
+
+
+def _settings_key(s: TableSettings) -> tuple:
+    """The settings a verdict reads (not the table's name or where they came from)."""
+    return (s.partitioned_by, s.clustered_by, s.deletion_vectors, s.isolation_level, s.identity_columns, s.note)
+
+
+def _location_key(x: Intent) -> tuple[str, int, int]:
+    """The order of `Location`, as a plain tuple: sorting compares in C."""
+    loc = x.location
+    return (loc.path, loc.line, loc.column)
+
+
+class _Classes:
+    """One table's intents in location order, split into classes whose members meet
+    every intent of another file alike: the same schedule key (how their file
+    overlaps other files), kind, flags and region — the region as far as it can
+    decide a verdict on this table (its partition columns, unless row-level
+    concurrency may apply). A verdict found for one pair of members in different
+    files holds for every such pair of the two classes, so the engine judges pairs
+    of classes, not pairs of intents. The intents of one file are adjacent here;
+    pairs inside a file (run order, streams) are judged one by one."""
+
+    def __init__(self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None) -> None:
+        self.group = group
+        n = len(group)
+        self.locations = [x.location for x in group]
+        self.file_start = [0] * n
+        self.file_end = [0] * n
+        self.shared_files: list[range] = []  # the index ranges of files with several of these intents
+        start = 0
+        paths = [loc.path for loc in self.locations]
+        for i in range(1, n + 1):
+            if i == n or paths[i] != paths[start]:
+                if i - start > 1:
+                    self.shared_files.append(range(start, i))
+                self.file_start[start:i] = [start] * (i - start)
+                self.file_end[start:i] = [i] * (i - start)
+                start = i
+        self.first_at = list(range(n))  # the first index of each location (equal ones are adjacent)
+        for shared in self.shared_files:
+            for i in shared[1:]:
+                if self.locations[i] == self.locations[i - 1]:
+                    self.first_at[i] = self.first_at[i - 1]
+        self.duplicate_locations = any(self.first_at[i] != i for r in self.shared_files for i in r)
+        keys: dict[tuple, int] = {}
+        self.keys: list[tuple] = []  # per class
+        self.cls: list[int] = []
+        self.members: list[list[int]] = []
+        for i, x in enumerate(group):
+            region = _region(x)
+            if columns is not None:
+                region = region.restrict(columns)
+            key = (
+                schedule.pair_key(x.location.path),
+                x.kind,
+                x.flags,
+                x.subkind,
+                x.zorder_by,
+                x.merge_clauses,
+                bool(x.table and x.table.is_path),
+                bool(x.params),
+                region,
+            )
+            c = keys.get(key)
+            if c is None:
+                c = keys[key] = len(self.members)
+                self.members.append([])
+                self.keys.append(key)
+            self.members[c].append(i)
+            self.cls.append(c)
+        self.reps = [group[m[0]] for m in self.members]
+
+    def cross_file(self, p: int, q: int) -> tuple[int, int] | None:
+        """A member of class p and one of class q in different files, or None when
+        every pair of them shares a file."""
+        mp, mq = self.members[p], self.members[q]
+        b = self._outside(mq, mp[0])
+        if b is not None:
+            return mp[0], b
+        a = self._outside(mp, mq[0])
+        return (a, mq[0]) if a is not None else None
+
+    def _outside(self, members: list[int], i: int) -> int | None:
+        """A member (sorted indices) that is not in the file of intent i."""
+        if members[0] < self.file_start[i]:
+            return members[0]
+        k = bisect_left(members, self.file_end[i])
+        return members[k] if k < len(members) else None
+
+    def tags(self) -> list[str]:
+        """Each intent as an `others` entry of a message: label and location."""
+        labels: dict[tuple, str] = {}
+        out = []
+        for x, loc in zip(self.group, self.locations):
+            key = (x.kind, x.subkind, x.zorder_by, x.flags)
+            text = labels.get(key)
+            if text is None:
+                text = labels[key] = label(x)
+            out.append(f"{text} at {loc}")
+        return out
+
+
+@dataclass
+class _Found:
+    """A table's predicted conflicts before they become findings. `sliced`: per class
+    and verdict, the classes whose members (outside the primary's own file) are the
+    others when they come before the primary (first list) or after it (second);
+    `fixed`: per intent, verdicts with their others listed."""
+
+    sliced: dict[int, dict[Sig, tuple[list[int], list[int]]]] = field(default_factory=lambda: defaultdict(dict))
+    fixed: dict[int, list[tuple[Sig, list[int]]]] = field(default_factory=lambda: defaultdict(list))
+
+    def add_sliced(self, primary: int, sig: Sig, members: list[int], before: bool) -> None:
+        lists = self.sliced[primary].get(sig)
+        if lists is None:
+            lists = self.sliced[primary][sig] = ([], [])
+        lists[0 if before else 1].extend(members)
 
 
 _LABELS = {
@@ -123,6 +264,7 @@ class Engine:
         self.profile: Profile = self.pack.profile(config.runtime)
         self.internal_errors: list[Diagnostic] = []
         self.settings: dict[str, TableSettings] = {}
+        self._class_verdicts: dict[tuple, tuple[bool, Sig] | None] = {}
 
     # -- entry -----------------------------------------------------------------
 
@@ -148,23 +290,21 @@ class Engine:
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:
         """The findings of one table: they depend only on its intents, its settings and
         the schedule of their files, so an incremental run can keep them per table."""
-        group = sorted(intents, key=lambda i: i.location)
-        pairs: list[_Pair] = []
+        group = sorted(intents, key=_location_key)
+        columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
+        classes = _Classes(group, self.schedule, columns)
+        found = _Found()
         for rule_fn in (self._pairs_of_table, self._append_caveat):
             try:
-                pairs += rule_fn(table, group, s)
+                rule_fn(table, classes, s, found)
             except Exception as err:  # noqa: BLE001 - one rule must not stop the others
                 self._internal(group[0], rule_fn.__name__, err)
-        findings = self._group(pairs) + self._zorder_on_clustered(table, group, s)
-        return [replace(f, settings_source=s.source) for f in findings]
+        return self._table_findings(table, classes, s, found) + self._zorder_on_clustered(table, group, s)
 
     def check_shared(self, intents: list[Intent], sources: dict[str, str]) -> list[Finding]:
         """Checkpoints and transaction ids shared across tables; `sources` gives the
         settings source of tables these findings name."""
-        return [
-            replace(f, settings_source=sources[f.table]) if f.table in sources else f
-            for f in self._group(self._shared_ids(intents))
-        ]
+        return self._pair_findings(self._shared_ids(intents), sources)
 
     def _internal(self, intent: Intent, where: str, err: Exception) -> None:
         self.internal_errors.append(
@@ -178,62 +318,111 @@ class Engine:
 
     # -- pair rules --------------------------------------------------------------
 
-    def _pairs_of_table(self, table: str, group: list[Intent], s: TableSettings) -> list[_Pair]:
-        """Every pair (in order) whose verdict is not None. Pairs the matrices never
-        let conflict are skipped before the schedule is asked, and on partitioned
-        tables two writes pinned to different literal partition values are never
-        paired at all: writes are bucketed by those values, which keeps typical
-        tables near-linear instead of quadratic."""
-        out = []
-        overlap_of = self.schedule.overlap
-        for i, j in self._candidate_pairs(group, s):  # only pairs of classes that can conflict
-            a, b = group[i], group[j]
-            conc = overlap_of(a, b)
-            if conc is None:
-                continue
-            pair = self.verdict(a, b, s, conc, table)
-            if pair is not None:
-                out.append(pair)
-        return out
+    def _pairs_of_table(self, table: str, classes: _Classes, s: TableSettings, found: _Found) -> None:
+        """Every pair (in location order) whose verdict is not None: pairs inside one
+        file (and each statement with another run of itself) one by one; pairs across
+        files once per pair of classes and order."""
+        group, overlap_of = classes.group, self.schedule.overlap
+        kinds: dict[tuple, bool] = {}
 
-    def _candidate_pairs(self, group: list[Intent], s: TableSettings):
-        """(i, j), i <= j, in order, leaving out pairs of classes that never conflict
-        and, on partitioned tables, pairs decided by the files or rows they touch
-        whose partition literals differ."""
+        def can_conflict(a: Intent, b: Intent) -> bool:
+            kind = (a.op_class, b.op_class, a.kind == Kind.OPTIMIZE_ZORDER or b.kind == Kind.OPTIMIZE_ZORDER)
+            known = kinds.get(kind)
+            if known is None:
+                known = kinds[kind] = self._classes_can_conflict(*kind, s)
+            return known
+
+        for shared in classes.shared_files:
+            for i in shared:
+                a = group[i]
+                for j in range(i + 1, shared.stop):
+                    b = group[j]
+                    if not can_conflict(a, b):
+                        continue
+                    conc = overlap_of(a, b)
+                    pair = self.verdict(a, b, s, conc, table) if conc is not None else None
+                    if pair is not None:
+                        primary, other = (i, j) if pair.primary is a else (j, i)
+                        found.fixed[primary].append((pair.sig(), [other]))
+        # Verdicts of class pairs are kept for the run: tables with the same settings
+        # (most tables, when settings are assumed) meet the same pairs of classes.
+        memo, settings_key = self._class_verdicts, _settings_key(s)
+
+        def class_verdict(a: Intent, b: Intent, key: tuple) -> tuple[bool, Sig] | None:
+            """(whether a is the primary, the verdict) for the classes of a and b."""
+            found_verdict = memo.get(key, _UNKNOWN)
+            if found_verdict is _UNKNOWN:
+                conc = overlap_of(a, b)
+                pair = self.verdict(a, b, s, conc, table) if conc is not None else None
+                found_verdict = memo[key] = (pair.primary is a, pair.sig()) if pair is not None else None
+            return found_verdict  # type: ignore[return-value]
+
+        for members, a, key in zip(classes.members, classes.reps, classes.keys):  # another run of itself
+            if not can_conflict(a, a):
+                continue
+            # alike for the class: it depends on the file's nodes only
+            verdict = class_verdict(a, a, (settings_key, key, "another run"))
+            if verdict is not None:
+                for i in members:
+                    found.fixed[i].append((verdict[1], [i]))
+        for p, q in self._candidate_classes(classes, s):
+            for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
+                reps = classes.cross_file(first, second)
+                if reps is None:
+                    break
+                a, b = group[reps[0]], group[reps[1]]
+                if not can_conflict(a, b):
+                    continue
+                verdict = class_verdict(a, b, (settings_key, classes.keys[first], classes.keys[second]))
+                if verdict is None:
+                    continue
+                if verdict[0]:  # a member of `first` gets the members of `second` after it
+                    found.add_sliced(first, verdict[1], classes.members[second], before=False)
+                else:
+                    found.add_sliced(second, verdict[1], classes.members[first], before=True)
+
+    def _candidate_classes(self, classes: _Classes, s: TableSettings):
+        """(p, q), p <= q: the pairs of classes whose members may conflict, leaving out
+        pairs of operation classes that never conflict and, on partitioned tables,
+        classes pinned to different literal partition values when the region decides:
+        classes are bucketed by those values, which keeps tables with many partitions
+        near-linear instead of quadratic."""
+        reps = classes.reps
         column = s.partitioned_by[0] if s.partitioned_by else None
-        keys = [_literal_keys(x, column) if column else None for x in group]
-        classes: dict[tuple, list[int]] = defaultdict(list)
-        for index, x in enumerate(group):
-            classes[(x.op_class, x.kind == Kind.OPTIMIZE_ZORDER)].append(index)
-        buckets: dict[tuple, dict[str, list[int]]] = {c: defaultdict(list) for c in classes}
-        wildcards: dict[tuple, list[int]] = {c: [] for c in classes}
-        for c, members in classes.items():
+        keys = [_literal_keys(x, column) if column else None for x in reps]
+        kinds: dict[tuple, list[int]] = defaultdict(list)
+        for index, x in enumerate(reps):
+            kinds[(x.op_class, x.kind == Kind.OPTIMIZE_ZORDER)].append(index)
+        buckets: dict[tuple, dict[str, list[int]]] = {k: defaultdict(list) for k in kinds}
+        wildcards: dict[tuple, list[int]] = {k: [] for k in kinds}
+        for k, members in kinds.items():
             for index in members:
                 if keys[index] is None:
-                    wildcards[c].append(index)
+                    wildcards[k].append(index)
                 else:
-                    for k in keys[index]:
-                        buckets[c][k].append(index)
+                    for value in keys[index]:
+                        buckets[k][value].append(index)
         verdicts: dict[tuple, tuple[bool, bool]] = {}
-        for i, a in enumerate(group):
+        for p, a in enumerate(reps):
             partners: set[int] = set()
-            for c, members in classes.items():
-                pair_kind = (a.op_class, c[0], c[1] or a.kind == Kind.OPTIMIZE_ZORDER)
+            for k, members in kinds.items():
+                pair_kind = (a.op_class, k[0], k[1] or a.kind == Kind.OPTIMIZE_ZORDER)
                 if pair_kind not in verdicts:
+                    back = (k[0], a.op_class, pair_kind[2])
                     verdicts[pair_kind] = (
-                        self._classes_can_conflict(*pair_kind, s),
-                        self._decided_by_region(*pair_kind, s),
+                        self._classes_can_conflict(*pair_kind, s) or self._classes_can_conflict(*back, s),
+                        self._decided_by_region(*pair_kind, s) and self._decided_by_region(*back, s),
                     )
                 can_conflict, by_region = verdicts[pair_kind]
                 if not can_conflict:
                     continue
-                if keys[i] is None or not by_region:
-                    partners.update(j for j in members if j >= i)
+                if keys[p] is None or not by_region:
+                    partners.update(q for q in members if q >= p)
                     continue
-                partners.update(j for j in wildcards[c] if j >= i)
-                for k in keys[i]:
-                    partners.update(j for j in buckets[c].get(k, ()) if j >= i)
-            yield from ((i, j) for j in sorted(partners))
+                partners.update(q for q in wildcards[k] if q >= p)
+                for value in keys[p]:
+                    partners.update(q for q in buckets[k].get(value, ()) if q >= p)
+            yield from ((p, q) for q in sorted(partners))
 
     def _decided_by_region(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
         """True when `verdict` for these classes returns None for two regions that are
@@ -453,8 +642,7 @@ class Engine:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
             rule_id = "DL101"
-            fields["columns"] = ", ".join(s.partitioned_by)
-            fields["condition"] = _explicit_condition(primary, s)
+            fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
         return _Pair(
             rule_id,
             severity,
@@ -486,54 +674,104 @@ class Engine:
                 return x
         return None
 
-    def _append_caveat(self, table: str, group: list[Intent], s: TableSettings) -> list[_Pair]:
-        """WriteSerializable caveat: one blind append, several concurrent DML that may read it."""
+    def _append_caveat(self, table: str, classes: _Classes, s: TableSettings, found: _Found) -> None:
+        """WriteSerializable caveat: one blind append, several concurrent DML that may
+        read it. A reader is reported when another concurrent reader does not conflict
+        with it directly (the two are concurrent and disjoint; a DML conflict is
+        reported otherwise)."""
         if s.isolation_level != "WriteSerializable":
-            return []
-        out = []
-        appends = [x for x in group if x.op_class == OpClass.INSERT]
-        dmls = [x for x in group if x.op_class == OpClass.DML]
-        cols = frozenset(s.partitioned_by)
+            return
+        group, members, overlap_of = classes.group, classes.members, self.schedule.overlap
+        appends = [i for i, x in enumerate(group) if x.op_class == OpClass.INSERT]
+        dmls = [i for i, x in enumerate(group) if x.op_class == OpClass.DML]
         if not appends or not dmls:
-            return []
-        disjoint_pairs: dict[tuple[int, int], bool] = {}  # the same DML pairs recur for every append
+            return
+        cols = frozenset(s.partitioned_by)
+        note = (s.note,) if s.note else ()
+        dml_classes = sorted({classes.cls[d] for d in dmls})
 
-        def concurrent_and_disjoint(d1: Intent, d2: Intent) -> bool:
-            memo = (id(d1), id(d2))
-            if memo not in disjoint_pairs:
-                conc12 = self.schedule.overlap(d1, d2)
-                if conc12 is None:
-                    disjoint_pairs[memo] = False
-                else:
-                    rlc = self.row_level(s, d1, d2)[0]
-                    cols12 = None if rlc else cols
-                    disjoint_pairs[memo] = (
-                        overlap(_region(d1), _region(d2), cols12, conc12.distinct_runs) == Overlap.DISJOINT
-                    )
-            return disjoint_pairs[memo]
+        def reads(a: int, d: int) -> Concurrency | None:
+            """How append a and DML d overlap, when d may read rows a adds."""
+            conc = overlap_of(group[a], group[d])
+            if conc is None or overlap(_region(group[a]), _region(group[d]), cols, False) == Overlap.DISJOINT:
+                return None
+            return conc
 
-        reported_of: dict[tuple[int, ...], list[int]] = {}  # appends often share their readers
-        for app in appends:
-            readers = []
-            for d in dmls:
-                conc = self.schedule.overlap(app, d)
-                if conc is not None and overlap(_region(app), _region(d), cols, False) != Overlap.DISJOINT:
-                    readers.append((d, conc))
-            # A reader is reported when another concurrent reader does not conflict with it
-            # directly (the pair is concurrent and disjoint; a DML conflict is reported
-            # otherwise). The relation is symmetric, so the reported readers depend only on
-            # the set of readers.
-            key = tuple(id(d) for d, _ in readers)
-            reported = reported_of.get(key)
-            if reported is None:
-                reported = reported_of[key] = [
-                    i for i, (d1, _) in enumerate(readers) if any(concurrent_and_disjoint(d1, d2) for d2, _ in readers)
-                ]
-            note = [s.note] if s.note else []
-            for i in reported:
-                d, conc = readers[i]
-                out.append(_Pair("DL104", "warning", "ConcurrentAppendException", app, d, table, conc, notes=note))
-        return out
+        disjoint: dict[tuple[int, int], bool] = {}
+
+        def concurrent_and_disjoint(i: int, j: int) -> bool:
+            if (i, j) not in disjoint:
+                d1, d2 = group[i], group[j]
+                conc = overlap_of(d1, d2)
+                rows = conc is not None and self.row_level(s, d1, d2)[0]
+                disjoint[(i, j)] = conc is not None and (
+                    overlap(_region(d1), _region(d2), None if rows else cols, conc.distinct_runs) == Overlap.DISJOINT
+                )
+            return disjoint[(i, j)]
+
+        class_disjoint: dict[tuple[int, int], bool] = {}
+
+        def classes_disjoint(c1: int, c2: int) -> bool:
+            """For members of two classes in different files."""
+            if (c1, c2) not in class_disjoint:
+                reps = classes.cross_file(c1, c2)
+                class_disjoint[(c1, c2)] = reps is not None and concurrent_and_disjoint(*reps)
+            return class_disjoint[(c1, c2)]
+
+        def reported(readers: list[int]) -> list[int]:
+            files: dict[int, set[int]] = defaultdict(set)  # reader class -> files of its readers
+            for d in readers:
+                files[classes.cls[d]].add(classes.file_start[d])
+            out = []
+            for d in readers:
+                c, f = classes.cls[d], classes.file_start[d]
+                if any((len(fs) > 1 or f not in fs) and classes_disjoint(c, c2) for c2, fs in files.items()):
+                    out.append(d)
+                    continue
+                lo, hi = bisect_left(readers, f), bisect_left(readers, classes.file_end[d])
+                if any(concurrent_and_disjoint(d, e) for e in readers[lo:hi]):  # same file, itself included
+                    out.append(d)
+            return out
+
+        reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # append class -> (DML class, overlap)
+        parts_of: dict[tuple, list[tuple[Sig, list[int]]]] = {}  # per class of appends alone in their file
+        reported_of: dict[tuple[int, ...], list[int]] = {}
+        for a in appends:
+            ca = classes.cls[a]
+            if ca not in reader_classes:
+                reader_classes[ca] = []
+                for cd in dml_classes:
+                    reps = classes.cross_file(ca, cd)
+                    conc = reads(*reps) if reps is not None else None
+                    if conc is not None:
+                        reader_classes[ca].append((cd, conc))
+            fs, fe = classes.file_start[a], classes.file_end[a]
+            alone = fe - fs == 1  # then every member of a reader class reads it, as for its class
+            if alone and (ca, "alone") in parts_of:
+                found.fixed[a].extend(parts_of[(ca, "alone")])
+                continue
+            conc_of: dict[int, Concurrency] = {}
+            for cd, conc in reader_classes[ca]:
+                for d in members[cd]:
+                    if alone or not fs <= d < fe:
+                        conc_of[d] = conc
+            for d in dmls[bisect_left(dmls, fs) : bisect_left(dmls, fe)]:  # readers in the append's own file
+                conc = reads(a, d)
+                if conc is not None:
+                    conc_of[d] = conc
+            readers = tuple(sorted(conc_of))
+            if readers not in reported_of:  # appends often share their readers
+                reported_of[readers] = reported(list(readers))
+            by_reason: dict[str, list[int]] = {}
+            for d in reported_of[readers]:
+                by_reason.setdefault(conc_of[d].reason, []).append(d)
+            parts = [
+                (("DL104", "warning", "ConcurrentAppendException", (), note, reason), others)
+                for reason, others in by_reason.items()
+            ]
+            if alone:
+                parts_of[(ca, "alone")] = parts
+            found.fixed[a].extend(parts)
 
     def _shared_ids(self, intents: list[Intent]) -> list[_Pair]:
         """Streaming queries sharing a checkpoint; writers sharing a txnAppId."""
@@ -583,58 +821,153 @@ class Engine:
                         (),
                         "",
                         rule.fix.format_map(_Fields(fields)),
+                        s.source,
                     )
                 )
         return out
 
     # -- grouping and rendering --------------------------------------------------------------
 
-    def _group(self, pairs: list[_Pair]) -> list[Finding]:
-        groups: dict[tuple, list[_Pair]] = defaultdict(list)
-        for p in pairs:
-            groups[(p.rule, p.primary.location, p.table, p.exception, p.severity)].append(p)
+    def _table_findings(self, table: str, classes: _Classes, s: TableSettings, found: _Found) -> list[Finding]:
+        """One finding per primary location, rule, exception and severity, listing every
+        other write of its pairs. Others are index lists cut from the classes' sorted
+        members, so a table with thousands of conflicting pairs costs list slices."""
+        for per_sig in found.sliced.values():
+            for before, after in per_sig.values():
+                before.sort()
+                after.sort()
+        groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
+        for p in range(len(classes.group)):
+            fs, fe = classes.file_start[p], classes.file_end[p]
+            at = classes.first_at[p]
+            for sig, (before, after) in found.sliced.get(classes.cls[p], {}).items():
+                others = before[: bisect_left(before, fs)] if before else []
+                if after:
+                    k = bisect_left(after, fe)
+                    others = others + after[k:] if others else after[k:]
+                if others:
+                    groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+            for sig, others in found.fixed.get(p, ()):
+                groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+        tags = classes.tags() if groups else []
+        group, locations = classes.group, classes.locations
         out = []
-        for (rule_id, _loc, table, exception, severity), members in groups.items():
-            rule = self.pack.rules[rule_id]
-            first = members[0]
-            others = sorted({m.other.location: m.other for m in members}.values(), key=lambda i: i.location)
-            other_labels = ", ".join(
-                dict.fromkeys(
-                    label(o) + (f" at {o.location}" if o is not first.primary else " (another run)") for o in others
-                )
-            )
-            fields = {
-                "this": label(first.primary),
-                "others": other_labels,
-                "table": table,
-                "columns": "",
-                "unit": "files",
-                "matrix": "",
-                "disjoint_on": "",
-                "condition": "",
-                "checkpoint": "",
-                **first.fields,
-            }
-            message = rule.summary.format_map(_Fields(fields))
-            notes = list(dict.fromkeys(n for m in members for n in m.notes if n))
-            if notes:
-                message += " (" + "; ".join(notes) + ")"
-            overlaps = "; ".join(dict.fromkeys(m.concurrency.reason for m in members))
+        for (_at, rule_id, exception, severity), parts in groups.items():
+            if len(parts) > 1:
+                parts.sort(key=_pair_order)
+                others = sorted(chain.from_iterable(part[3] for part in parts))
+            else:
+                others = parts[0][3]
+            if classes.duplicate_locations:  # each other once, each location once
+                others = sorted(set(others))
+                related = tuple(dict.fromkeys(map(locations.__getitem__, others)))
+            else:
+                related = tuple(map(locations.__getitem__, others))
+            this_index = parts[0][1]
+            this = group[this_index]
+            texts = list(map(tags.__getitem__, others))
+            k = bisect_left(others, this_index)
+            if k < len(others) and others[k] == this_index:
+                texts[k] = f"{label(this)} (another run)"
+            # texts of distinct intents differ by location, unless two share one
+            text = ", ".join(dict.fromkeys(texts) if classes.duplicate_locations else texts)
             out.append(
-                Finding(
+                self._finding(
                     rule_id,
-                    rule.name,
                     severity,
                     exception,
                     table,
-                    message,
-                    first.primary.location,
-                    tuple(o.location for o in others),
-                    overlaps,
-                    rule.fix.format_map(_Fields(fields)),
+                    this,
+                    [part[2] for part in parts],
+                    related,
+                    text,
+                    s,
                 )
             )
         return out
+
+    def _pair_findings(self, pairs: list[_Pair], sources: dict[str, str]) -> list[Finding]:
+        """Findings of pairs listed one by one (shared checkpoints and transaction ids)."""
+        groups: dict[tuple, list[_Pair]] = defaultdict(list)
+        for pair in pairs:
+            groups[(pair.rule, pair.primary.location, pair.table, pair.exception, pair.severity)].append(pair)
+        out = []
+        for (rule_id, _loc, table, exception, severity), members in groups.items():
+            this = members[0].primary
+            others = sorted({id(m.other): m.other for m in members}.values(), key=_location_key)
+            texts = [label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others]
+            related = tuple(dict.fromkeys(o.location for o in others))
+            sigs = [m.sig() for m in members]
+            out.append(
+                self._finding(
+                    rule_id,
+                    severity,
+                    exception,
+                    table,
+                    this,
+                    sigs,
+                    related,
+                    ", ".join(dict.fromkeys(texts)),
+                    None,
+                    sources.get(table),
+                )
+            )
+        return out
+
+    def _finding(
+        self,
+        rule_id: str,
+        severity: str,
+        exception: str | None,
+        table: str,
+        this: Intent,
+        sigs: list[Sig],
+        related: tuple[Location, ...],
+        others: str,
+        s: TableSettings | None,
+        source: str | None = None,
+    ) -> Finding:
+        """The finding at `this`: fields from the first pair's verdict (`sigs` in pair
+        order), notes and overlap reasons from all of them."""
+        rule = self.pack.rules[rule_id]
+        fields = _Fields(
+            this=label(this),
+            others=others,
+            table=table,
+            columns="",
+            unit="files",
+            matrix="",
+            disjoint_on="",
+            condition="",
+            checkpoint="",
+        )
+        fields.update(sigs[0][3])
+        if rule_id == "DL101" and s is not None:
+            fields["condition"] = _explicit_condition(this, s)
+        message = rule.summary.format_map(fields)
+        notes = list(dict.fromkeys(n for sig in sigs for n in sig[4] if n))
+        if notes:
+            message += " (" + "; ".join(notes) + ")"
+        return Finding(
+            rule_id,
+            rule.name,
+            severity,
+            exception,
+            table,
+            message,
+            this.location,
+            related,
+            "; ".join(dict.fromkeys(sig[5] for sig in sigs)),
+            rule.fix.format_map(fields),
+            s.source if s is not None else source,
+        )
+
+
+def _pair_order(part: tuple[int, int, Sig, list[int]]) -> tuple[int, int]:
+    """Where a part's first pair comes when pairs (i, j), i <= j, are taken in order
+    (its first other, its primary): the first part gives a finding its fields."""
+    first_other, primary = part[0], part[1]
+    return (first_other, primary) if first_other < primary else (primary, first_other)
 
 
 class _Fields(dict):

@@ -46,6 +46,7 @@ class Concurrency:
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
 
 
+_ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
 LONE_FILES = Concurrency(
     "neither file is scheduled by a job definition or a configured job, so they may run at the same time", False
 )
@@ -134,14 +135,25 @@ class Schedule:
                     return found
         return None
 
+    def pair_key(self, path: str) -> object:
+        """What decides how a file overlaps any *other* file: files with equal keys
+        overlap every other file alike (`overlap` of two paths depends only on their
+        nodes, and all files that no job schedules meet others alike)."""
+        if self._lone_file(path):
+            return LONE_FILES
+        return self.nodes_of.get(path) or (Node(path),)
+
     def _lone_file(self, path: str) -> bool:
         """True for a file no job schedules (its own node, which no `exclusive` group
-        can name): two such files always overlap, for the same reason."""
+        and no configured job's `concurrent_runs` can name): two such files always
+        overlap, for the same reason, and no such file overlaps itself."""
         found = self._lone_files.get(path)
         if found is None:
             nodes = self.nodes_of.get(path)
-            found = self._lone_files[path] = (not nodes or (len(nodes) == 1 and nodes[0].kind == "file")) and not any(
-                path in g for g in self.exclusive
+            found = self._lone_files[path] = (
+                (not nodes or (len(nodes) == 1 and nodes[0].kind == "file"))
+                and not any(path in g for g in self.exclusive)
+                and path not in self.config_runs
             )
         return found
 
@@ -191,8 +203,12 @@ class Schedule:
             return None, f"an `exclusive` group holds `{a.job}` and `{b.job}`"
         if a.job == b.job:
             return self._same_job(a, b)
-        if a.kind == "file" and b.kind == "file":
-            return LONE_FILES, ""
+        if a.kind == "file" or b.kind == "file":
+            if a.kind == b.kind:
+                return LONE_FILES, ""
+            # said of the file, never naming it: every unscheduled file meets `other` alike
+            other = b if a.kind == "file" else a
+            return Concurrency(f"{_ANYTIME_FILE}, so it can overlap {other.label()}", False), ""
         if a.kind != "task" and b.kind != "task":
             return (
                 Concurrency(
@@ -257,7 +273,7 @@ class Schedule:
         if job is None:
             if node.kind == "config":
                 return f"{node.label()} has no schedule in delta-lint's view (configured job)"
-            return "a file that no job definition or configured job schedules can run at any time"
+            return _ANYTIME_FILE
         if job.continuous:
             return f"job `{job.key}` runs continuously"
         if job.note and job.paused:

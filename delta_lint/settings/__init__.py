@@ -74,13 +74,13 @@ def resolve_settings(
 ) -> dict[str, TableSettings]:
     declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
     ddl = {}
-    for intent in sorted(intents, key=lambda i: i.location):
-        if (
-            intent.declared is not None
-            and intent.table is not None
-            and intent.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)
-        ):
-            ddl.setdefault(qualify(intent.table.name, config.default_schema), intent.declared)
+    creates = [
+        x
+        for x in intents
+        if x.declared is not None and x.table is not None and x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)
+    ]
+    for intent in sorted(creates, key=lambda i: i.location):  # the first CREATE of a table declares it
+        ddl.setdefault(qualify(intent.table.name, config.default_schema), intent.declared)
     out = {}
     read = read or ReadSettings()
     for table in tables:
