@@ -80,7 +80,7 @@ class _Pair:
             self.severity,
             self.exception,
             tuple(self.fields.items()),
-            tuple(self.notes),
+            tuple(dict.fromkeys(n for n in self.notes if n)),
             self.concurrency.reason,
         )
 
@@ -91,11 +91,6 @@ Sig = tuple[str, str, "str | None", tuple[tuple[str, str], ...], tuple[str, ...]
 
 
 _UNKNOWN = object()  # not yet in a memo (None is a real answer)
-
-
-def _settings_key(s: TableSettings) -> tuple:
-    """The settings a verdict reads (not the table's name or where they came from)."""
-    return (s.partitioned_by, s.clustered_by, s.deletion_vectors, s.isolation_level, s.identity_columns, s.note)
 
 
 def _location_key(x: Intent) -> tuple[str, int, int]:
@@ -114,7 +109,9 @@ class _Classes:
     of classes, not pairs of intents. The intents of one file are adjacent here;
     pairs inside a file (run order, streams) are judged one by one."""
 
-    def __init__(self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None) -> None:
+    def __init__(
+        self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None, ids: dict[tuple, int]
+    ) -> None:
         self.group = group
         n = len(group)
         self.locations = [x.location for x in group]
@@ -137,15 +134,20 @@ class _Classes:
                     self.first_at[i] = self.first_at[i - 1]
         self.duplicate_locations = any(self.first_at[i] != i for r in self.shared_files for i in r)
         keys: dict[tuple, int] = {}
-        self.keys: list[tuple] = []  # per class
+        self.keys: list[int] = []  # per class: its key's number in `ids`, kept for the run (cheap to hash)
         self.cls: list[int] = []
         self.members: list[list[int]] = []
+        pair_keys: dict[str, object] = {}
         for i, x in enumerate(group):
             region = _region(x)
             if columns is not None:
                 region = region.restrict(columns)
+            path = paths[i]
+            pair_key = pair_keys.get(path)
+            if pair_key is None:
+                pair_key = pair_keys[path] = schedule.pair_key(path)
             key = (
-                schedule.pair_key(x.location.path),
+                pair_key,
                 x.kind,
                 x.flags,
                 x.subkind,
@@ -159,7 +161,7 @@ class _Classes:
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
-                self.keys.append(key)
+                self.keys.append(ids.setdefault(key, len(ids)))
             self.members[c].append(i)
             self.cls.append(c)
         self.reps = [group[m[0]] for m in self.members]
@@ -181,17 +183,18 @@ class _Classes:
         k = bisect_left(members, self.file_end[i])
         return members[k] if k < len(members) else None
 
-    def tags(self) -> list[str]:
-        """Each intent as an `others` entry of a message: label and location."""
-        labels: dict[tuple, str] = {}
-        out = []
+    def labels(self) -> tuple[list[str], list[str]]:
+        """Each intent's label, and its `others` entry of a message: label and location."""
+        known: dict[tuple, str] = {}
+        labels, tags = [], []
         for x, loc in zip(self.group, self.locations):
             key = (x.kind, x.subkind, x.zorder_by, x.flags)
-            text = labels.get(key)
+            text = known.get(key)
             if text is None:
-                text = labels[key] = label(x)
-            out.append(f"{text} at {loc}")
-        return out
+                text = known[key] = label(x)
+            labels.append(text)
+            tags.append(f"{text} at {loc}")
+        return labels, tags
 
 
 @dataclass
@@ -265,6 +268,11 @@ class Engine:
         self.internal_errors: list[Diagnostic] = []
         self.settings: dict[str, TableSettings] = {}
         self._class_verdicts: dict[tuple, tuple[bool, Sig] | None] = {}
+        self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
+        self._class_ids: dict[tuple, int] = {}
+        self._settings_ids: dict[tuple, int] = {}
+        self._fixes: dict[tuple, str] = {}
+        self._caveat_answers: dict[tuple, object] = {}
 
     # -- entry -----------------------------------------------------------------
 
@@ -292,7 +300,7 @@ class Engine:
         the schedule of their files, so an incremental run can keep them per table."""
         group = sorted(intents, key=_location_key)
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
-        classes = _Classes(group, self.schedule, columns)
+        classes = _Classes(group, self.schedule, columns, self._class_ids)
         found = _Found()
         for rule_fn in (self._pairs_of_table, self._append_caveat):
             try:
@@ -315,6 +323,12 @@ class Engine:
                 "error",
             )
         )
+
+    def _settings_id(self, s: TableSettings) -> int:
+        """A number for the settings a verdict reads (not the table's name or where
+        they came from): tables with equal settings share verdicts."""
+        key = (s.partitioned_by, s.clustered_by, s.deletion_vectors, s.isolation_level, s.identity_columns, s.note)
+        return self._settings_ids.setdefault(key, len(self._settings_ids))
 
     # -- pair rules --------------------------------------------------------------
 
@@ -346,7 +360,7 @@ class Engine:
                         found.fixed[primary].append((pair.sig(), [other]))
         # Verdicts of class pairs are kept for the run: tables with the same settings
         # (most tables, when settings are assumed) meet the same pairs of classes.
-        memo, settings_key = self._class_verdicts, _settings_key(s)
+        memo, settings_key = self._class_verdicts, self._settings_id(s)
 
         def class_verdict(a: Intent, b: Intent, key: tuple) -> tuple[bool, Sig] | None:
             """(whether a is the primary, the verdict) for the classes of a and b."""
@@ -402,7 +416,7 @@ class Engine:
                 else:
                     for value in keys[index]:
                         buckets[k][value].append(index)
-        verdicts: dict[tuple, tuple[bool, bool]] = {}
+        verdicts = self._kind_verdicts.setdefault(self._settings_id(s), {})  # alike for tables with equal settings
         for p, a in enumerate(reps):
             partners: set[int] = set()
             for k, members in kinds.items():
@@ -416,12 +430,15 @@ class Engine:
                 can_conflict, by_region = verdicts[pair_kind]
                 if not can_conflict:
                     continue
+                # member lists are ascending: the classes from p on are a slice
                 if keys[p] is None or not by_region:
-                    partners.update(q for q in members if q >= p)
+                    partners.update(members[bisect_left(members, p) :])
                     continue
-                partners.update(q for q in wildcards[k] if q >= p)
+                partners.update(wildcards[k][bisect_left(wildcards[k], p) :])
                 for value in keys[p]:
-                    partners.update(q for q in buckets[k].get(value, ()) if q >= p)
+                    bucket = buckets[k].get(value)
+                    if bucket:
+                        partners.update(bucket[bisect_left(bucket, p) :])
             yield from ((p, q) for q in sorted(partners))
 
     def _decided_by_region(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
@@ -709,14 +726,29 @@ class Engine:
                 )
             return disjoint[(i, j)]
 
+        # answers for classes are kept for the run, as verdicts are (see _pairs_of_table)
+        run_memo, settings_id, keys = self._caveat_answers, self._settings_id(s), classes.keys
+
+        def for_classes(what: str, c1: int, c2: int, answer):
+            """`answer(i, j)` for members of classes c1 and c2 in different files (None
+            when there are none)."""
+            reps = classes.cross_file(c1, c2)
+            if reps is None:
+                return None
+            key = (settings_id, what, keys[c1], keys[c2])
+            found_answer = run_memo.get(key, _UNKNOWN)
+            if found_answer is _UNKNOWN:
+                found_answer = run_memo[key] = answer(*reps)
+            return found_answer
+
         class_disjoint: dict[tuple[int, int], bool] = {}
 
         def classes_disjoint(c1: int, c2: int) -> bool:
-            """For members of two classes in different files."""
             if (c1, c2) not in class_disjoint:
-                reps = classes.cross_file(c1, c2)
-                class_disjoint[(c1, c2)] = reps is not None and concurrent_and_disjoint(*reps)
+                class_disjoint[(c1, c2)] = bool(for_classes("disjoint", c1, c2, concurrent_and_disjoint))
             return class_disjoint[(c1, c2)]
+
+        itself: dict[int, bool] = {}  # per class: a member and another run of it are concurrent and disjoint
 
         def reported(readers: list[int]) -> list[int]:
             files: dict[int, set[int]] = defaultdict(set)  # reader class -> files of its readers
@@ -726,11 +758,18 @@ class Engine:
             for d in readers:
                 c, f = classes.cls[d], classes.file_start[d]
                 if any((len(fs) > 1 or f not in fs) and classes_disjoint(c, c2) for c2, fs in files.items()):
+                    out.append(d)  # a partner in another file
+                    continue
+                if c not in itself:
+                    itself[c] = concurrent_and_disjoint(d, d)  # alike for the class, as its verdicts
+                if itself[c]:
                     out.append(d)
                     continue
-                lo, hi = bisect_left(readers, f), bisect_left(readers, classes.file_end[d])
-                if any(concurrent_and_disjoint(d, e) for e in readers[lo:hi]):  # same file, itself included
-                    out.append(d)
+                end = classes.file_end[d]
+                if end - f > 1:  # readers in the same file
+                    lo, hi = bisect_left(readers, f), bisect_left(readers, end)
+                    if any(concurrent_and_disjoint(d, e) for e in readers[lo:hi] if e != d):
+                        out.append(d)
             return out
 
         reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # append class -> (DML class, overlap)
@@ -741,8 +780,7 @@ class Engine:
             if ca not in reader_classes:
                 reader_classes[ca] = []
                 for cd in dml_classes:
-                    reps = classes.cross_file(ca, cd)
-                    conc = reads(*reps) if reps is not None else None
+                    conc = for_classes("reads", ca, cd, reads)
                     if conc is not None:
                         reader_classes[ca].append((cd, conc))
             fs, fe = classes.file_start[a], classes.file_end[a]
@@ -849,7 +887,7 @@ class Engine:
                     groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
             for sig, others in found.fixed.get(p, ()):
                 groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
-        tags = classes.tags() if groups else []
+        labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
         out = []
         for (_at, rule_id, exception, severity), parts in groups.items():
@@ -868,7 +906,7 @@ class Engine:
             texts = list(map(tags.__getitem__, others))
             k = bisect_left(others, this_index)
             if k < len(others) and others[k] == this_index:
-                texts[k] = f"{label(this)} (another run)"
+                texts[k] = f"{labels[this_index]} (another run)"
             # texts of distinct intents differ by location, unless two share one
             text = ", ".join(dict.fromkeys(texts) if classes.duplicate_locations else texts)
             out.append(
@@ -882,6 +920,7 @@ class Engine:
                     related,
                     text,
                     s,
+                    labels[this_index],
                 )
             )
         return out
@@ -909,7 +948,7 @@ class Engine:
                     related,
                     ", ".join(dict.fromkeys(texts)),
                     None,
-                    sources.get(table),
+                    source=sources.get(table),
                 )
             )
         return out
@@ -925,29 +964,29 @@ class Engine:
         related: tuple[Location, ...],
         others: str,
         s: TableSettings | None,
+        this_label: str = "",
         source: str | None = None,
     ) -> Finding:
         """The finding at `this`: fields from the first pair's verdict (`sigs` in pair
         order), notes and overlap reasons from all of them."""
         rule = self.pack.rules[rule_id]
-        fields = _Fields(
-            this=label(this),
-            others=others,
-            table=table,
-            columns="",
-            unit="files",
-            matrix="",
-            disjoint_on="",
-            condition="",
-            checkpoint="",
-        )
+        fields = _Fields(_BASE_FIELDS, this=this_label or label(this), others=others, table=table)
         fields.update(sigs[0][3])
         if rule_id == "DL101" and s is not None:
             fields["condition"] = _explicit_condition(this, s)
         message = rule.summary.format_map(fields)
-        notes = list(dict.fromkeys(n for sig in sigs for n in sig[4] if n))
+        if len(sigs) == 1:
+            notes, reasons = sigs[0][4], sigs[0][5]
+        else:
+            notes = tuple(dict.fromkeys(n for sig in sigs for n in sig[4]))
+            reasons = "; ".join(dict.fromkeys(sig[5] for sig in sigs))
         if notes:
             message += " (" + "; ".join(notes) + ")"
+        # many findings share a fix text (it never names the others)
+        fix_key = (rule_id, sigs[0][3], table, fields["this"], fields["condition"])
+        fix = self._fixes.get(fix_key)
+        if fix is None:
+            fix = self._fixes[fix_key] = rule.fix.format_map(fields)
         return Finding(
             rule_id,
             rule.name,
@@ -957,10 +996,20 @@ class Engine:
             message,
             this.location,
             related,
-            "; ".join(dict.fromkeys(sig[5] for sig in sigs)),
-            rule.fix.format_map(fields),
+            reasons,
+            fix,
             s.source if s is not None else source,
         )
+
+
+_BASE_FIELDS = {
+    "columns": "",
+    "unit": "files",
+    "matrix": "",
+    "disjoint_on": "",
+    "condition": "",
+    "checkpoint": "",
+}
 
 
 def _pair_order(part: tuple[int, int, Sig, list[int]]) -> tuple[int, int]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
 from typing import Any
 
 from delta_lint.predicates import Region
@@ -139,6 +138,22 @@ class TableRef:
         return self.name
 
 
+class _kept:
+    """`functools.cached_property` without its per-call lock (Python 3.11 takes one on
+    every first access; the engine makes a hundred thousand of them): the first value
+    lands in the instance dict, which then answers before the descriptor is asked."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 @dataclass(frozen=True)
 class Intent:
     """One write (or streaming read) the job code will perform."""
@@ -161,7 +176,7 @@ class Intent:
     statement: str = ""  # a short excerpt of the source, for messages
     job: str = ""  # filled by the schedule stage; the file path until configured
 
-    @cached_property
+    @_kept
     def op_class(self) -> OpClass:
         """Kept after the first use: the engine asks for every candidate pair."""
         if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (

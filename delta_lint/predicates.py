@@ -50,10 +50,14 @@ class Region:
             object.__setattr__(self, "_restricted", cache)  # a cache, not state: eq and hash ignore it
         found = cache.get(columns)
         if found is None:
-            found = cache[columns] = Region(
-                tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
-                self.opaque,
-            )
+            if not columns and self.conjuncts:  # judged on no column: every row, or unknown
+                found = OPAQUE if self.opaque else WHOLE
+            else:
+                found = Region(
+                    tuple(tuple((c, k) for c, k in conj if c in columns) for conj in self.conjuncts),
+                    self.opaque,
+                )
+            cache[columns] = found
         return found
 
     def __hash__(self) -> int:

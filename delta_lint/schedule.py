@@ -85,6 +85,7 @@ class Schedule:
     _lone: dict = field(default_factory=dict, repr=False, compare=False)
     _lone_files: dict = field(default_factory=dict, repr=False, compare=False)
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
+    _pair_keys: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -139,9 +140,12 @@ class Schedule:
         """What decides how a file overlaps any *other* file: files with equal keys
         overlap every other file alike (`overlap` of two paths depends only on their
         nodes, and all files that no job schedules meet others alike)."""
-        if self._lone_file(path):
-            return LONE_FILES
-        return self.nodes_of.get(path) or (Node(path),)
+        found = self._pair_keys.get(path)
+        if found is None:
+            found = self._pair_keys[path] = (
+                LONE_FILES if self._lone_file(path) else self.nodes_of.get(path) or (Node(path),)
+            )
+        return found
 
     def _lone_file(self, path: str) -> bool:
         """True for a file no job schedules (its own node, which no `exclusive` group
