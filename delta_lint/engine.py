@@ -134,7 +134,11 @@ class _Classes:
                     self.first_at[i] = self.first_at[i - 1]
         self.duplicate_locations = any(self.first_at[i] != i for r in self.shared_files for i in r)
         keys: dict[tuple, int] = {}
-        self.keys: list[int] = []  # per class: its key's number in `ids`, kept for the run (cheap to hash)
+        # per class, numbers kept for the run (cheap to hash): of its key, and of its
+        # behaviour (the key without the schedule: what a verdict reads besides overlap)
+        self.keys: list[int] = []
+        self.behaviours: list[int] = []
+        self.schedule_keys: list[int] = []  # of its schedule key: how it overlaps other files
         self.cls: list[int] = []
         self.members: list[list[int]] = []
         pair_keys: dict[str, object] = {}
@@ -146,8 +150,7 @@ class _Classes:
             pair_key = pair_keys.get(path)
             if pair_key is None:
                 pair_key = pair_keys[path] = schedule.pair_key(path)
-            key = (
-                pair_key,
+            behaviour = (
                 x.kind,
                 x.flags,
                 x.subkind,
@@ -157,11 +160,14 @@ class _Classes:
                 bool(x.params),
                 region,
             )
+            key = (pair_key, behaviour)
             c = keys.get(key)
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
                 self.keys.append(ids.setdefault(key, len(ids)))
+                self.behaviours.append(ids.setdefault(behaviour, len(ids)))
+                self.schedule_keys.append(ids.setdefault(("schedule", pair_key), len(ids)))
             self.members[c].append(i)
             self.cls.append(c)
         self.reps = [group[m[0]] for m in self.members]
@@ -267,7 +273,8 @@ class Engine:
         self.profile: Profile = self.pack.profile(config.runtime)
         self.internal_errors: list[Diagnostic] = []
         self.settings: dict[str, TableSettings] = {}
-        self._class_verdicts: dict[tuple, tuple[bool, Sig] | None] = {}
+        self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
+        self._overlaps: dict[tuple[int, int], Concurrency | None] = {}
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
         self._class_ids: dict[tuple, int] = {}
         self._settings_ids: dict[tuple, int] = {}
@@ -346,54 +353,76 @@ class Engine:
                 known = kinds[kind] = self._classes_can_conflict(*kind, s)
             return known
 
+        # A verdict reads the two intents' behaviours and whether they are distinct
+        # runs; the overlap only passes its reason through. Verdicts are kept for the
+        # run per pair of behaviours: tables with equal settings share them.
+        memo, settings_id, behaviours = self._verdicts, self._settings_id(s), classes.behaviours
+
+        def judged(a: Intent, b: Intent, ba: int, bb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
+            """(whether a is the primary, the verdict) when a and b, which overlap as
+            `conc` says, conflict."""
+            key = (settings_id, ba, bb, a is b, conc.distinct_runs)
+            verdict = memo.get(key, _UNKNOWN)
+            if verdict is _UNKNOWN:
+                pair = self.verdict(a, b, s, Concurrency("", conc.distinct_runs), table)
+                verdict = memo[key] = (pair.primary is a, pair.sig()[:5]) if pair is not None else None
+            return (verdict[0], verdict[1] + (conc.reason,)) if verdict is not None else None  # type: ignore[index]
+
         for shared in classes.shared_files:
             for i in shared:
-                a = group[i]
+                a, ba = group[i], behaviours[classes.cls[i]]
                 for j in range(i + 1, shared.stop):
                     b = group[j]
                     if not can_conflict(a, b):
                         continue
                     conc = overlap_of(a, b)
-                    pair = self.verdict(a, b, s, conc, table) if conc is not None else None
-                    if pair is not None:
-                        primary, other = (i, j) if pair.primary is a else (j, i)
-                        found.fixed[primary].append((pair.sig(), [other]))
-        # Verdicts of class pairs are kept for the run: tables with the same settings
-        # (most tables, when settings are assumed) meet the same pairs of classes.
-        memo, settings_key = self._class_verdicts, self._settings_id(s)
-
-        def class_verdict(a: Intent, b: Intent, key: tuple) -> tuple[bool, Sig] | None:
-            """(whether a is the primary, the verdict) for the classes of a and b."""
-            found_verdict = memo.get(key, _UNKNOWN)
-            if found_verdict is _UNKNOWN:
-                conc = overlap_of(a, b)
-                pair = self.verdict(a, b, s, conc, table) if conc is not None else None
-                found_verdict = memo[key] = (pair.primary is a, pair.sig()) if pair is not None else None
-            return found_verdict  # type: ignore[return-value]
-
-        for members, a, key in zip(classes.members, classes.reps, classes.keys):  # another run of itself
+                    verdict = judged(a, b, ba, behaviours[classes.cls[j]], conc) if conc is not None else None
+                    if verdict is not None:
+                        primary, other = (i, j) if verdict[0] else (j, i)
+                        found.fixed[primary].append((verdict[1], [other]))
+        for members, a, ba in zip(classes.members, classes.reps, behaviours):  # another run of itself
             if not can_conflict(a, a):
                 continue
-            # alike for the class: it depends on the file's nodes only
-            verdict = class_verdict(a, a, (settings_key, key, "another run"))
+            conc = overlap_of(a, a)  # alike for the class: it depends on the file's nodes
+            verdict = judged(a, a, ba, ba, conc) if conc is not None else None
             if verdict is not None:
                 for i in members:
                     found.fixed[i].append((verdict[1], [i]))
+        # Members of two classes in different files overlap as their schedule keys do:
+        # asked once per pair of keys for the run (most pairs of scheduled files never
+        # run together, and then no pair of their classes needs a verdict).
+        overlaps, schedule_keys = self._overlaps, classes.schedule_keys
         for p, q in self._candidate_classes(classes, s):
+            if overlaps.get((schedule_keys[p], schedule_keys[q]), _UNKNOWN) is None:
+                continue
+            reps = classes.cross_file(p, q)
+            if reps is None:
+                continue
+            conc = self._files_overlap(classes, *reps)
+            if conc is None:
+                continue
             for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
-                reps = classes.cross_file(first, second)
-                if reps is None:
-                    break
-                a, b = group[reps[0]], group[reps[1]]
+                a, b = (group[reps[0]], group[reps[1]]) if first == p else (group[reps[1]], group[reps[0]])
                 if not can_conflict(a, b):
                     continue
-                verdict = class_verdict(a, b, (settings_key, classes.keys[first], classes.keys[second]))
+                verdict = judged(a, b, behaviours[first], behaviours[second], conc)
                 if verdict is None:
                     continue
                 if verdict[0]:  # a member of `first` gets the members of `second` after it
                     found.add_sliced(first, verdict[1], classes.members[second], before=False)
                 else:
                     found.add_sliced(second, verdict[1], classes.members[first], before=True)
+
+    def _files_overlap(self, classes: _Classes, i: int, j: int) -> Concurrency | None:
+        """`Schedule.overlap` of intents i and j of different files: it depends on their
+        schedule keys only, so it is kept per pair of keys for the run."""
+        between = (classes.schedule_keys[classes.cls[i]], classes.schedule_keys[classes.cls[j]])
+        found = self._overlaps.get(between, _UNKNOWN)
+        if found is _UNKNOWN:  # the schedule answers alike in both orders
+            found = self._overlaps[between] = self._overlaps[between[::-1]] = self.schedule.overlap(
+                classes.group[i], classes.group[j]
+            )
+        return found  # type: ignore[return-value]
 
     def _candidate_classes(self, classes: _Classes, s: TableSettings):
         """(p, q), p <= q: the pairs of classes whose members may conflict, leaving out
@@ -707,9 +736,14 @@ class Engine:
         note = (s.note,) if s.note else ()
         dml_classes = sorted({classes.cls[d] for d in dmls})
 
+        def overlap_between(i: int, j: int) -> Concurrency | None:
+            if classes.file_start[i] == classes.file_start[j]:
+                return overlap_of(group[i], group[j])
+            return self._files_overlap(classes, i, j)
+
         def reads(a: int, d: int) -> Concurrency | None:
             """How append a and DML d overlap, when d may read rows a adds."""
-            conc = overlap_of(group[a], group[d])
+            conc = overlap_between(a, d)
             if conc is None or overlap(_region(group[a]), _region(group[d]), cols, False) == Overlap.DISJOINT:
                 return None
             return conc
@@ -719,7 +753,7 @@ class Engine:
         def concurrent_and_disjoint(i: int, j: int) -> bool:
             if (i, j) not in disjoint:
                 d1, d2 = group[i], group[j]
-                conc = overlap_of(d1, d2)
+                conc = overlap_between(i, j)
                 rows = conc is not None and self.row_level(s, d1, d2)[0]
                 disjoint[(i, j)] = conc is not None and (
                     overlap(_region(d1), _region(d2), None if rows else cols, conc.distinct_runs) == Overlap.DISJOINT
@@ -780,7 +814,8 @@ class Engine:
             if ca not in reader_classes:
                 reader_classes[ca] = []
                 for cd in dml_classes:
-                    conc = for_classes("reads", ca, cd, reads)
+                    reps = classes.cross_file(ca, cd)
+                    conc = reads(*reps) if reps is not None else None
                     if conc is not None:
                         reader_classes[ca].append((cd, conc))
             fs, fe = classes.file_start[a], classes.file_end[a]

@@ -101,6 +101,8 @@ class Schedule:
         kept per pair of paths: the engine asks for every candidate pair of writes."""
         pa, pb = a.location.path, b.location.path
         if pa != pb:
+            if pa > pb:  # the same answer in both orders, even for files of several tasks
+                a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
                 return LONE_FILES
             ta, tb = self._lone_task(pa), self._lone_task(pb)
