@@ -3,6 +3,10 @@
 Decisions follow docs/conflict-semantics.md in its check order — protocol, metadata,
 then the matrix cell (files added that were read, files removed that were read,
 files removed twice). Cells, runtime profiles and rule texts come from `rules/`.
+
+`verdict` judges one pair. The engine calls it once per pair of *classes* of
+intents (see `_Classes`), which keeps a table with thousands of writes near-linear;
+tests/test_engine_classes.py checks that this equals judging every pair.
 """
 
 from __future__ import annotations

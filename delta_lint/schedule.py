@@ -97,8 +97,9 @@ class Schedule:
     def overlap(self, a: Intent, b: Intent) -> Concurrency | None:
         """Can these two intents run at the same time? The first reason found.
 
-        Intents of two different files get the answer of their files' nodes, so it is
-        kept per pair of paths: the engine asks for every candidate pair of writes."""
+        Intents of two different files get the answer of their files' nodes, the same
+        in both orders, so it is kept per pair of paths (and the engine keeps it per
+        pair of `pair_key`s)."""
         pa, pb = a.location.path, b.location.path
         if pa != pb:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
@@ -276,10 +277,8 @@ class Schedule:
 
     def _runs_anytime(self, node: Node, job: Job | None) -> str | None:
         """Why a node can run at any time, or None when it has a fixed schedule."""
-        if job is None:
-            if node.kind == "config":
-                return f"{node.label()} has no schedule in delta-lint's view (configured job)"
-            return _ANYTIME_FILE
+        if job is None:  # a configured job (lone files never get here: see _node_overlap)
+            return f"{node.label()} has no schedule in delta-lint's view (configured job)"
         if job.continuous:
             return f"job `{job.key}` runs continuously"
         if job.note and job.paused:
