@@ -117,6 +117,8 @@ class _Classes:
         self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None, ids: dict[tuple, int]
     ) -> None:
         self.group = group
+        self.schedule = schedule
+        self._overlaps: dict[tuple[int, int], Concurrency | None] = {}  # see files_overlap
         n = len(group)
         self.locations = [x.location for x in group]
         self.file_start = [0] * n
@@ -138,11 +140,11 @@ class _Classes:
                     self.first_at[i] = self.first_at[i - 1]
         self.duplicate_locations = any(self.first_at[i] != i for r in self.shared_files for i in r)
         keys: dict[tuple, int] = {}
-        # per class, numbers kept for the run (cheap to hash): of its key, and of its
-        # behaviour (the key without the schedule: what a verdict reads besides overlap)
-        self.keys: list[int] = []
+        # per class, numbers kept for the run (cheap to hash): of its behaviour (the key
+        # without the schedule: what a verdict reads besides the overlap) and of its
+        # schedule key
         self.behaviours: list[int] = []
-        self.schedule_keys: list[int] = []  # of its schedule key: how it overlaps other files
+        self.schedule_keys: list[int] = []
         self.cls: list[int] = []
         self.members: list[list[int]] = []
         pair_keys: dict[str, object] = {}
@@ -169,7 +171,6 @@ class _Classes:
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
-                self.keys.append(ids.setdefault(key, len(ids)))
                 self.behaviours.append(ids.setdefault(behaviour, len(ids)))
                 self.schedule_keys.append(ids.setdefault(("schedule", pair_key), len(ids)))
             self.members[c].append(i)
@@ -185,6 +186,22 @@ class _Classes:
             return mp[0], b
         a = self._outside(mp, mq[0])
         return (a, mq[0]) if a is not None else None
+
+    def known_overlap(self, p: int, q: int) -> object:
+        """What `files_overlap` answered for members of classes p and q, or _UNKNOWN."""
+        a, b = self.schedule_keys[p], self.schedule_keys[q]
+        return self._overlaps.get((a, b) if a <= b else (b, a), _UNKNOWN)
+
+    def files_overlap(self, i: int, j: int) -> Concurrency | None:
+        """`Schedule.overlap` of intents i and j of different files. It depends on
+        their schedule keys only (and not on their order), so it is kept per pair of
+        keys while this table is judged."""
+        a, b = self.schedule_keys[self.cls[i]], self.schedule_keys[self.cls[j]]
+        between = (a, b) if a <= b else (b, a)
+        found = self._overlaps.get(between, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self._overlaps[between] = self.schedule.overlap(self.group[i], self.group[j])
+        return found  # type: ignore[return-value]
 
     def _outside(self, members: list[int], i: int) -> int | None:
         """A member (sorted indices) that is not in the file of intent i."""
@@ -278,12 +295,11 @@ class Engine:
         self.internal_errors: list[Diagnostic] = []
         self.settings: dict[str, TableSettings] = {}
         self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
-        self._overlaps: dict[tuple[int, int], Concurrency | None] = {}
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
         self._class_ids: dict[tuple, int] = {}
         self._settings_ids: dict[tuple, int] = {}
         self._fixes: dict[tuple, str] = {}
-        self._caveat_answers: dict[tuple, object] = {}
+        self._caveat_answers: dict[tuple, bool] = {}
 
     # -- entry -----------------------------------------------------------------
 
@@ -392,17 +408,15 @@ class Engine:
             if verdict is not None:
                 for i in members:
                     found.fixed[i].append((verdict[1], [i]))
-        # Members of two classes in different files overlap as their schedule keys do:
-        # asked once per pair of keys for the run (most pairs of scheduled files never
-        # run together, and then no pair of their classes needs a verdict).
-        overlaps, schedule_keys = self._overlaps, classes.schedule_keys
+        # Most pairs of scheduled files never run together, and then no pair of their
+        # classes needs a verdict: the overlap is known per pair of schedule keys.
         for p, q in self._candidate_classes(classes, s):
-            if overlaps.get((schedule_keys[p], schedule_keys[q]), _UNKNOWN) is None:
+            if classes.known_overlap(p, q) is None:
                 continue
             reps = classes.cross_file(p, q)
             if reps is None:
                 continue
-            conc = self._files_overlap(classes, *reps)
+            conc = classes.files_overlap(*reps)
             if conc is None:
                 continue
             for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
@@ -416,17 +430,6 @@ class Engine:
                     found.add_sliced(first, verdict[1], classes.members[second], before=False)
                 else:
                     found.add_sliced(second, verdict[1], classes.members[first], before=True)
-
-    def _files_overlap(self, classes: _Classes, i: int, j: int) -> Concurrency | None:
-        """`Schedule.overlap` of intents i and j of different files: it depends on their
-        schedule keys only, so it is kept per pair of keys for the run."""
-        between = (classes.schedule_keys[classes.cls[i]], classes.schedule_keys[classes.cls[j]])
-        found = self._overlaps.get(between, _UNKNOWN)
-        if found is _UNKNOWN:  # the schedule answers alike in both orders
-            found = self._overlaps[between] = self._overlaps[between[::-1]] = self.schedule.overlap(
-                classes.group[i], classes.group[j]
-            )
-        return found  # type: ignore[return-value]
 
     def _candidate_classes(self, classes: _Classes, s: TableSettings):
         """(p, q), p <= q: the pairs of classes whose members may conflict, leaving out
@@ -743,7 +746,7 @@ class Engine:
         def overlap_between(i: int, j: int) -> Concurrency | None:
             if classes.file_start[i] == classes.file_start[j]:
                 return overlap_of(group[i], group[j])
-            return self._files_overlap(classes, i, j)
+            return classes.files_overlap(i, j)
 
         def reads(a: int, d: int) -> Concurrency | None:
             """How append a and DML d overlap, when d may read rows a adds."""
@@ -764,26 +767,22 @@ class Engine:
                 )
             return disjoint[(i, j)]
 
-        # answers for classes are kept for the run, as verdicts are (see _pairs_of_table)
-        run_memo, settings_id, keys = self._caveat_answers, self._settings_id(s), classes.keys
-
-        def for_classes(what: str, c1: int, c2: int, answer):
-            """`answer(i, j)` for members of classes c1 and c2 in different files (None
-            when there are none)."""
-            reps = classes.cross_file(c1, c2)
-            if reps is None:
-                return None
-            key = (settings_id, what, keys[c1], keys[c2])
-            found_answer = run_memo.get(key, _UNKNOWN)
-            if found_answer is _UNKNOWN:
-                found_answer = run_memo[key] = answer(*reps)
-            return found_answer
-
+        run_memo, settings_id = self._caveat_answers, self._settings_id(s)
+        schedule_keys, behaviours = classes.schedule_keys, classes.behaviours
         class_disjoint: dict[tuple[int, int], bool] = {}
 
         def classes_disjoint(c1: int, c2: int) -> bool:
+            """For members of two classes in different files: kept for the run per
+            schedule keys and behaviours, as verdicts are (see _pairs_of_table)."""
             if (c1, c2) not in class_disjoint:
-                class_disjoint[(c1, c2)] = bool(for_classes("disjoint", c1, c2, concurrent_and_disjoint))
+                reps = classes.cross_file(c1, c2)
+                answer = False
+                if reps is not None:
+                    key = (settings_id, schedule_keys[c1], behaviours[c1], schedule_keys[c2], behaviours[c2])
+                    answer = run_memo.get(key)
+                    if answer is None:
+                        answer = run_memo[key] = concurrent_and_disjoint(*reps)
+                class_disjoint[(c1, c2)] = answer
             return class_disjoint[(c1, c2)]
 
         itself: dict[int, bool] = {}  # per class: a member and another run of it are concurrent and disjoint
