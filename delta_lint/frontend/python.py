@@ -152,6 +152,7 @@ class PythonAnalyzer:
         self.path = path
         self.source = source
         self._lines: list[str] | None = None
+        self._plain: bool | None = None  # see _one_line_source
         self._terminal_lines: list[int] | None = None
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
@@ -429,10 +430,12 @@ class PythonAnalyzer:
             param = self._param_source(node, scope)
             if param is not None:
                 return param
-            try:
-                shown = ast.unparse(node)
-            except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
-                shown = "value"
+            shown = self._one_line_source(node)
+            if shown is None:
+                try:
+                    shown = ast.unparse(node)
+                except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+                    shown = "value"
             name = param_name(shown)
             return Str("{" + name + "}", (name,), True)
         return value
@@ -1067,6 +1070,21 @@ class PythonAnalyzer:
         if self.line_map is not None:
             return self.line_map(line, col0 + 1)
         return line, col0 + 1
+
+    def _one_line_source(self, node: ast.AST) -> str | None:
+        """The node's source text when it sits on one line of a plain ASCII file (where
+        `ast` offsets, UTF-8 bytes, are string indices, and only \\r and \\n end
+        lines), else None: slicing costs far less than `ast.unparse`."""
+        if self._plain is None:
+            self._plain = self.source.isascii() and not any(c in self.source for c in "\x0b\x0c\x1c\x1d\x1e")
+        line, end_line = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
+        if not self._plain or not line or line != end_line:
+            return None
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        if line > len(self._lines):
+            return None
+        return self._lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
 
     def _excerpt(self, node: ast.AST) -> str:
         """The node's source text, whitespace-collapsed and cut at 160 characters
