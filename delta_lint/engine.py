@@ -147,15 +147,11 @@ class _Classes:
         self.schedule_keys: list[int] = []
         self.cls: list[int] = []
         self.members: list[list[int]] = []
-        pair_keys: dict[str, object] = {}
         for i, x in enumerate(group):
             region = _region(x)
             if columns is not None:
                 region = region.restrict(columns)
-            path = paths[i]
-            pair_key = pair_keys.get(path)
-            if pair_key is None:
-                pair_key = pair_keys[path] = schedule.pair_key(path)
+            pair_key = schedule.pair_key(paths[i])
             behaviour = (
                 x.kind,
                 x.flags,
@@ -810,7 +806,7 @@ class Engine:
             return out
 
         reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # append class -> (DML class, overlap)
-        parts_of: dict[tuple, list[tuple[Sig, list[int]]]] = {}  # per class of appends alone in their file
+        parts_of: dict[int, list[tuple[Sig, list[int]]]] = {}  # per class of appends alone in their file
         reported_of: dict[tuple[int, ...], list[int]] = {}
         for a in appends:
             ca = classes.cls[a]
@@ -823,8 +819,8 @@ class Engine:
                         reader_classes[ca].append((cd, conc))
             fs, fe = classes.file_start[a], classes.file_end[a]
             alone = fe - fs == 1  # then every member of a reader class reads it, as for its class
-            if alone and (ca, "alone") in parts_of:
-                found.fixed[a].extend(parts_of[(ca, "alone")])
+            if alone and ca in parts_of:
+                found.fixed[a].extend(parts_of[ca])
                 continue
             conc_of: dict[int, Concurrency] = {}
             for cd, conc in reader_classes[ca]:
@@ -846,7 +842,7 @@ class Engine:
                 for reason, others in by_reason.items()
             ]
             if alone:
-                parts_of[(ca, "alone")] = parts
+                parts_of[ca] = parts
             found.fixed[a].extend(parts)
 
     def _shared_ids(self, intents: list[Intent]) -> list[_Pair]:

@@ -15,7 +15,7 @@ import pytest
 
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
-from delta_lint.engine import Engine, Finding, _Pair, _region, label
+from delta_lint.engine import Engine, Finding, _Classes, _Pair, _region, label
 from delta_lint.model import Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
 from delta_lint.schedule import build_schedule
@@ -202,3 +202,32 @@ def test_a_reader_is_not_cleared_by_a_reader_of_its_own_file():
     assert sorted(engine.check_table("main.s.t", intents, s), key=Finding.sort_key) == sorted(
         _plain(engine, "main.s.t", intents, s), key=Finding.sort_key
     )
+
+
+def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
+    """4,000 writes of one table in 4,000 unscheduled files, of 4 kinds on 10
+    partitions: 8 million pairs, but 40 classes, so the engine looks at a few hundred
+    pairs of classes and asks for a few hundred verdicts (counted, not timed), and
+    every finding still lists every other write it conflicts with."""
+    config = validate({"tables": {"main.s.t": {"partitioned_by": ["date"]}}, "spark": "none"}, Path("/r/x.yaml"))
+    kinds = [Kind.BLIND_APPEND, Kind.MERGE, Kind.DELETE, Kind.UPDATE]
+    intents = []
+    for k in range(4000):
+        day = ("lit", f"2024-01-{k % 10 + 1:02d}")
+        region = Region(((("date", Constraint(values=frozenset({day}))),),))
+        kind = kinds[k % 4]
+        intents.append(
+            Intent(Location(f"jobs/f{k:04d}.sql", 1, 1), TableRef("main.s.t"), kind, region=region, predicate_sql="x")
+        )
+    engine = Engine(config, build_schedule(config, {x.location.path: x.location.path for x in intents}))
+    calls, class_pairs = [], []
+    verdict, cross_file = engine.verdict, _Classes.cross_file
+    monkeypatch.setattr(engine, "verdict", lambda *args: calls.append(1) or verdict(*args))
+    monkeypatch.setattr(_Classes, "cross_file", lambda *args: class_pairs.append(1) or cross_file(*args))
+    findings = engine.check(intents)
+    assert 0 < len(calls) <= 500 and 0 < len(class_pairs) <= 1000
+    merge = intents[1]  # a MERGE on 2024-01-02, where the other writes are 399 MERGE and UPDATE
+    same_day = [x.location for x in intents if x.region == merge.region and x is not merge]
+    assert len(same_day) == 399 and all(x.kind in (Kind.MERGE, Kind.UPDATE) for x in intents[1::10])
+    found = [f for f in findings if f.location == merge.location and f.rule == "DL102"]
+    assert len(found) == 1 and list(found[0].related) == sorted(same_day)
