@@ -204,9 +204,14 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
             "when started by hand"
         )
+    labels: dict[Path, str] = {}  # resolving a path costs system calls; a file holds many jobs
     for key, job in (resources.get("jobs") or {}).items():
         file = sources.get(id(job), path)
-        out.jobs[key] = _job(key, _resolve(job, refs), file, root, dev_target=target if dev else None)
+        if file not in labels:
+            labels[file] = _rel(file, root)
+        out.jobs[key] = _job(
+            key, _resolve(job, refs), file, root, dev_target=target if dev else None, label=labels[file]
+        )
     return out
 
 
@@ -235,8 +240,17 @@ def _resolved_dir(directory: Path) -> Path:
     return directory.resolve()
 
 
-def _job(key: str, spec: dict, file: Path, root: Path, dev_target: str | None, base: Path | None = None) -> Job:
-    where = Location(_rel(file, root), getattr(spec, "line", 1), 1)
+def _job(
+    key: str,
+    spec: dict,
+    file: Path,
+    root: Path,
+    dev_target: str | None,
+    base: Path | None = None,
+    label: str | None = None,
+) -> Job:
+    label = label or _rel(file, root)  # `file` as the locations of the job and its tasks name it
+    where = Location(label, getattr(spec, "line", 1), 1)
     job = Job(key=key, name=str(spec.get("name") or key), location=where)
     runs = spec.get("max_concurrent_runs", 1)
     job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
@@ -263,7 +277,7 @@ def _job(key: str, spec: dict, file: Path, root: Path, dev_target: str | None, b
     base = base or file.parent
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
-            task = _task(task_spec, base, root, _rel(file, root))
+            task = _task(task_spec, base, root, label)
             job.tasks[task.key] = task
     return job
 
