@@ -20,7 +20,7 @@ from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import Profile, RulePack, load
-from delta_lint.schedule import Concurrency, Schedule
+from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
@@ -385,13 +385,20 @@ class Engine:
             return (verdict[0], verdict[1] + (conc.reason,)) if verdict is not None else None  # type: ignore[index]
 
         for shared in classes.shared_files:
+            # Statements of one file run in order unless runs of the file overlap (then
+            # every pair alike) or a streaming query keeps running: without streams, one
+            # answer holds for every pair, and a long script in one run costs nothing.
+            alike = not any(stream_start(group[i]) is not None for i in shared)
+            same_run = overlap_of(group[shared[0]], group[shared[1]]) if alike else None
+            if alike and same_run is None:
+                continue
             for i in shared:
                 a, ba = group[i], behaviours[classes.cls[i]]
                 for j in range(i + 1, shared.stop):
                     b = group[j]
                     if not can_conflict(a, b):
                         continue
-                    conc = overlap_of(a, b)
+                    conc = same_run if alike else overlap_of(a, b)
                     verdict = judged(a, b, ba, behaviours[classes.cls[j]], conc) if conc is not None else None
                     if verdict is not None:
                         primary, other = (i, j) if verdict[0] else (j, i)

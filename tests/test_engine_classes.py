@@ -231,3 +231,40 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
     assert len(same_day) == 399 and all(x.kind in (Kind.MERGE, Kind.UPDATE) for x in intents[1::10])
     found = [f for f in findings if f.location == merge.location and f.rule == "DL102"]
     assert len(found) == 1 and list(found[0].related) == sorted(same_day)
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, monkeypatch):
+    """A generated backfill script: 2,000 DELETEs of one table in one file. One run
+    at a time: its statements run in order, which the schedule is asked once (not
+    two million times). Two
+    concurrent runs: every statement meets every other one of the other run, as a
+    plain pair-by-pair judgement says (checked on the first 60)."""
+    data = {"tables": {"main.s.t": {"partitioned_by": ["date"]}}, "spark": "none"}
+    data["jobs"] = {"backfill": {"paths": ["jobs/backfill.sql"], "concurrent_runs": runs}}
+    config = validate(data, Path("/r/x.yaml"))
+    intents = [
+        Intent(
+            Location("jobs/backfill.sql", k + 1, 1),
+            TableRef("main.s.t"),
+            Kind.DELETE,
+            region=Region(((("date", Constraint(values=frozenset({("lit", k % 50)}))),),)),
+            predicate_sql="x",
+        )
+        for k in range(2000)
+    ]
+    engine = Engine(config, build_schedule(config, {"jobs/backfill.sql": "jobs/backfill.sql"}))
+    asked = []
+    overlap = engine.schedule.overlap
+    monkeypatch.setattr(engine.schedule, "overlap", lambda a, b: asked.append(1) or overlap(a, b))
+    findings = engine.check(intents)
+    if runs == 1:
+        assert findings == [] and len(asked) <= 51  # once for the file, once per class (50 days) for itself
+    else:
+        # each pair once, at its earlier statement: the k-th of a day's 40 DELETEs
+        # lists the later ones and another run of itself
+        assert sorted(len(f.related) for f in findings) == sorted(list(range(1, 41)) * 50)
+        s = engine.settings["main.s.t"]
+        few = intents[:60]
+        got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
+        assert got == sorted(_plain(engine, "main.s.t", few, s), key=Finding.sort_key)
