@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -798,13 +799,24 @@ def condition_info(
         return ConditionInfo(None, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ())
     if not text.strip():
         return ConditionInfo(None, WHOLE, frozenset(), ())
+    return _condition_info(
+        text, frozenset(n.lower() for n in names), unqualified, session.catalog, session.schema, target
+    )
+
+
+@lru_cache(maxsize=4096)
+def _condition_info(
+    text: str, names: frozenset[str], unqualified: bool, catalog: str | None, schema: str | None, target: TableRef
+) -> ConditionInfo:
+    """Kept per condition and what it is read against (jobs repeat conditions such as
+    `date = '{ds}'` for many writes): parsing them again was a twentieth of a cold run.
+    Only the session's catalog and schema matter here (tables of subqueries)."""
     tpl = apply_templates(text)
-    ctx = _Ctx("", Location("", 0, 0), session, tpl, tpl.text)
+    ctx = _Ctx("", Location("", 0, 0), Session(catalog, schema), tpl, tpl.text)
     try:
         cond = _parse_condition(ctx, tpl.text)
     except (ParseError, TokenError, RecursionError):
         return ConditionInfo(text, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ctx.params())
-    names = {n.lower() for n in names}
     return ConditionInfo(
         _predicate_sql(ctx, cond),
         condition_region(ctx, cond, names, unqualified),
