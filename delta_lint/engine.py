@@ -168,7 +168,7 @@ class _Classes:
                 c = keys[key] = len(self.members)
                 self.members.append([])
                 self.behaviours.append(ids.setdefault(behaviour, len(ids)))
-                self.schedule_keys.append(ids.setdefault(("schedule", pair_key), len(ids)))
+                self.schedule_keys.append(pair_key)
             self.members[c].append(i)
             self.cls.append(c)
         self.reps = [group[m[0]] for m in self.members]
@@ -916,20 +916,25 @@ class Engine:
                 before.sort()
                 after.sort()
         groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
-        for p in range(len(classes.group)):
-            fs, fe = classes.file_start[p], classes.file_end[p]
-            at = classes.first_at[p]
-            for sig, (before, after) in found.sliced.get(classes.cls[p], {}).items():
-                others = before[: bisect_left(before, fs)] if before else []
-                if after:
-                    k = bisect_left(after, fe)
-                    others = others + after[k:] if others else after[k:]
-                if others:
+        sliced, fixed = found.sliced, found.fixed
+        for p, (c, fs, fe, at) in enumerate(zip(classes.cls, classes.file_start, classes.file_end, classes.first_at)):
+            per_sig = sliced.get(c)
+            if per_sig:
+                for sig, (before, after) in per_sig.items():
+                    others = before[: bisect_left(before, fs)] if before else []
+                    if after:
+                        k = bisect_left(after, fe)
+                        others = others + after[k:] if others else after[k:]
+                    if others:
+                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+            if p in fixed:
+                for sig, others in fixed[p]:
                     groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
-            for sig, others in found.fixed.get(p, ()):
-                groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
         labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
+        # Appends of one class alone in their files share one list of reported
+        # readers (see _append_caveat): their findings differ only in location.
+        made: dict[int, Finding] = {}
         out = []
         for (_at, rule_id, exception, severity), parts in groups.items():
             if len(parts) > 1:
@@ -937,6 +942,10 @@ class Engine:
                 others = sorted(chain.from_iterable(part[3] for part in parts))
             else:
                 others = parts[0][3]
+                like = made.get(id(others))
+                if like is not None:
+                    out.append(_moved(like, group[parts[0][1]].location))
+                    continue
             if classes.duplicate_locations:  # each other once, each location once
                 others = sorted(set(others))
                 related = tuple(dict.fromkeys(map(locations.__getitem__, others)))
@@ -964,6 +973,8 @@ class Engine:
                     labels[this_index],
                 )
             )
+            if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
+                made[id(others)] = out[-1]
         return out
 
     def _pair_findings(self, pairs: list[_Pair], sources: dict[str, str]) -> list[Finding]:
@@ -1051,6 +1062,23 @@ _BASE_FIELDS = {
     "condition": "",
     "checkpoint": "",
 }
+
+
+def _moved(like: Finding, location: Location) -> Finding:
+    """`like` at another location (cheaper than `dataclasses.replace`)."""
+    return Finding(
+        like.rule,
+        like.name,
+        like.severity,
+        like.exception,
+        like.table,
+        like.message,
+        location,
+        like.related,
+        like.overlap,
+        like.fix,
+        like.settings_source,
+    )
 
 
 def _pair_order(part: tuple[int, int, Sig, list[int]]) -> tuple[int, int]:

@@ -86,6 +86,7 @@ class Schedule:
     _lone_files: dict = field(default_factory=dict, repr=False, compare=False)
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
     _pair_keys: dict = field(default_factory=dict, repr=False, compare=False)
+    _pair_ids: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -139,15 +140,14 @@ class Schedule:
                     return found
         return None
 
-    def pair_key(self, path: str) -> object:
-        """What decides how a file overlaps any *other* file: files with equal keys
-        overlap every other file alike (`overlap` of two paths depends only on their
-        nodes, and all files that no job schedules meet others alike)."""
+    def pair_key(self, path: str) -> int:
+        """What decides how a file overlaps any *other* file, as a number: files with
+        equal keys overlap every other file alike (`overlap` of two paths depends only
+        on their nodes, and all files that no job schedules meet others alike)."""
         found = self._pair_keys.get(path)
         if found is None:
-            found = self._pair_keys[path] = (
-                LONE_FILES if self._lone_file(path) else self.nodes_of.get(path) or (Node(path),)
-            )
+            key = "lone" if self._lone_file(path) else self.nodes_of.get(path) or (Node(path),)
+            found = self._pair_keys[path] = self._pair_ids.setdefault(key, len(self._pair_ids))
         return found
 
     def _lone_file(self, path: str) -> bool:
