@@ -8,7 +8,7 @@ Measures, on corpora from benchmarks/corpus.py:
     SQL statements the linter parses (recorded from a run), single process;
   * `delta-lint check` cold (--no-cache) with one process and with all cores,
     warm (nothing changed) and after one file changed;
-  * the engine alone on 100,000 intents over 1,000 tables;
+  * the engine alone on 100,000 intents over 1,000 tables (best of two runs, as the floor);
   * peak RSS of the largest cold run; `delta-lint --version`;
   * the peer, `sqlfluff lint --dialect databricks`, on the SQL files of the
     1,000-file corpus (installed into benchmarks/.peer-venv, not the project);
@@ -288,7 +288,11 @@ def main() -> int:
             checks.append(("growth exponent <= 1.1", exponent <= 1.1, f"{exponent:.2f}"))
     if not args.smoke:
         for n_intents in (10_000, 100_000):
-            engine, rss = engine_alone_guarded(n_intents, 1_000)
+            # best of two, as the parse floor: a shared machine's other load only slows a run down
+            runs = [engine_alone_guarded(n_intents, 1_000) for _ in range(2)]
+            times = [t for t, _ in runs if t is not None]
+            engine = min(times) if len(times) == len(runs) else None
+            rss = max(r for _, r in runs)
             label = f"engine alone: {n_intents:,} intents, 1,000 tables"
             shown = f"{engine:.2f} s, {rss:.0f} MB" if engine is not None else f"did not finish in {ENGINE_TIMEOUT} s"
             rows.append((label, shown))
