@@ -121,18 +121,19 @@ class _Classes:
         self._overlaps: dict[tuple[int, int], Concurrency | None] = {}  # see files_overlap
         n = len(group)
         self.locations = [x.location for x in group]
-        self.file_start = [0] * n
-        self.file_end = [0] * n
-        self.shared_files: list[range] = []  # the index ranges of files with several of these intents
-        start = 0
         paths = [loc.path for loc in self.locations]
-        for i in range(1, n + 1):
-            if i == n or paths[i] != paths[start]:
-                if i - start > 1:
-                    self.shared_files.append(range(start, i))
-                self.file_start[start:i] = [start] * (i - start)
-                self.file_end[start:i] = [i] * (i - start)
-                start = i
+        starts = [i for i in range(n) if i == 0 or paths[i] != paths[i - 1]]  # where each file begins
+        self.file_start: list[int] = []
+        self.file_end: list[int] = []
+        self.shared_files: list[range] = []  # the index ranges of files with several of these intents
+        for start, end in zip(starts, starts[1:] + [n]):
+            if end - start == 1:
+                self.file_start.append(start)
+                self.file_end.append(end)
+            else:
+                self.shared_files.append(range(start, end))
+                self.file_start += [start] * (end - start)
+                self.file_end += [end] * (end - start)
         self.first_at = list(range(n))  # the first index of each location (equal ones are adjacent)
         for shared in self.shared_files:
             for i in shared[1:]:
@@ -147,11 +148,12 @@ class _Classes:
         self.schedule_keys: list[int] = []
         self.cls: list[int] = []
         self.members: list[list[int]] = []
+        pair_key_of = schedule.pair_key
         for i, x in enumerate(group):
             region = _region(x)
             if columns is not None:
                 region = region.restrict(columns)
-            pair_key = schedule.pair_key(paths[i])
+            pair_key = pair_key_of(paths[i])
             behaviour = (
                 x.kind,
                 x.flags,
