@@ -87,6 +87,10 @@ class Schedule:
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
     _pair_keys: dict = field(default_factory=dict, repr=False, compare=False)
     _pair_ids: dict = field(default_factory=dict, repr=False, compare=False)
+    _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
+    _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
+    _schedules: dict = field(default_factory=dict, repr=False, compare=False)
+    _never_memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -179,6 +183,8 @@ class Schedule:
         jobs and without writing the why-not text nobody reads here: a large
         workload asks this for hundreds of thousands of pairs of jobs."""
         found = self._job_memo.get((na.job, nb.job), _UNKNOWN)
+        if found is _UNKNOWN and self._windows_never_meet(na.job, nb.job):
+            found = self._job_memo[(na.job, nb.job)] = None  # most pairs of cron jobs, asked cheaply
         if found is _UNKNOWN:
             first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
             ja, jb = self.workflows.jobs[first.job], self.workflows.jobs[second.job]
@@ -192,6 +198,34 @@ class Schedule:
                 else:
                     found = self._cron_overlap(ja, jb)[0]
             self._job_memo[(na.job, nb.job)] = found
+        return found  # type: ignore[return-value]
+
+    def _windows_never_meet(self, job_a: str, job_b: str) -> bool:
+        """True when both jobs run on cron schedules whose runs never meet. Decided per
+        pair of schedules (cron and duration), which many jobs share: a large bundle
+        has hundreds of thousands of pairs of jobs that write one table."""
+        a, b = self._cron_schedule(job_a), self._cron_schedule(job_b)
+        if a is None or b is None:
+            return False
+        key = (a, b) if a <= b else (b, a)
+        found = self._never_memo.get(key)
+        if found is None:
+            (ca, da), (cb, db) = self._schedules[key[0]], self._schedules[key[1]]
+            found = self._never_memo[key] = _cron_windows_meet(ca, da, cb, db)[0] == "never"
+        return found
+
+    def _cron_schedule(self, job_key: str) -> int | None:
+        """A number for the job's (cron, duration), or None when it can run at any time."""
+        found = self._schedule_of.get(job_key, _UNKNOWN)
+        if found is _UNKNOWN:
+            job = self.workflows.jobs[job_key]
+            if job.cron is None or self._runs_anytime(Node(job_key, None, "task"), job):
+                found = None
+            else:
+                schedule = (job.cron, self._cron_job(job)[0])
+                found = self._schedule_ids.setdefault(schedule, len(self._schedule_ids))
+                self._schedules.setdefault(found, schedule)
+            self._schedule_of[job_key] = found
         return found  # type: ignore[return-value]
 
     # -- nodes ------------------------------------------------------------------------------
