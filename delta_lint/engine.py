@@ -114,7 +114,7 @@ class _Classes:
     pairs inside a file (run order, streams) are judged one by one."""
 
     def __init__(
-        self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None, ids: dict[tuple, int]
+        self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None, behaviour_ids: dict[tuple, int]
     ) -> None:
         self.group = group
         self.schedule = schedule
@@ -169,7 +169,7 @@ class _Classes:
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
-                self.behaviours.append(ids.setdefault(behaviour, len(ids)))
+                self.behaviours.append(behaviour_ids.setdefault(behaviour, len(behaviour_ids)))
                 self.schedule_keys.append(pair_key)
             self.members[c].append(i)
             self.cls.append(c)
@@ -294,7 +294,7 @@ class Engine:
         self.settings: dict[str, TableSettings] = {}
         self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
-        self._class_ids: dict[tuple, int] = {}
+        self._behaviour_ids: dict[tuple, int] = {}  # see _Classes
         self._settings_ids: dict[tuple, int] = {}
         self._fixes: dict[tuple, str] = {}
         self._caveat_answers: dict[tuple, bool] = {}
@@ -325,7 +325,7 @@ class Engine:
         the schedule of their files, so an incremental run can keep them per table."""
         group = sorted(intents, key=_location_key)
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
-        classes = _Classes(group, self.schedule, columns, self._class_ids)
+        classes = _Classes(group, self.schedule, columns, self._behaviour_ids)
         found = _Found()
         for rule_fn in (self._pairs_of_table, self._append_caveat):
             try:
