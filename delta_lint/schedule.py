@@ -89,7 +89,7 @@ class Schedule:
     _pair_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
-    _schedules: dict = field(default_factory=dict, repr=False, compare=False)
+    _schedules: list = field(default_factory=list, repr=False, compare=False)
     _never_memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
@@ -219,12 +219,14 @@ class Schedule:
         found = self._schedule_of.get(job_key, _UNKNOWN)
         if found is _UNKNOWN:
             job = self.workflows.jobs[job_key]
-            if job.cron is None or self._runs_anytime(Node(job_key, None, "task"), job):
+            if job.cron is None or _job_runs_anytime(job):
                 found = None
             else:
                 schedule = (job.cron, self._cron_job(job)[0])
-                found = self._schedule_ids.setdefault(schedule, len(self._schedule_ids))
-                self._schedules.setdefault(found, schedule)
+                found = self._schedule_ids.get(schedule)
+                if found is None:
+                    found = self._schedule_ids[schedule] = len(self._schedules)
+                    self._schedules.append(schedule)
             self._schedule_of[job_key] = found
         return found  # type: ignore[return-value]
 
@@ -313,17 +315,7 @@ class Schedule:
         """Why a node can run at any time, or None when it has a fixed schedule."""
         if job is None:  # a configured job (lone files never get here: see _node_overlap)
             return f"{node.label()} has no schedule in delta-lint's view (configured job)"
-        if job.continuous:
-            return f"job `{job.key}` runs continuously"
-        if job.note and job.paused:
-            return f"job `{job.key}`: {job.note}; it runs when started by hand"
-        if job.paused:
-            return f"job `{job.key}` has a paused schedule and runs when started by hand"
-        if job.trigger:
-            return f"job `{job.key}` has {job.trigger} and can start at any time"
-        if job.cron is None:
-            return f"job `{job.key}` has no schedule (manual or API runs)"
-        return None
+        return _job_runs_anytime(job)
 
     def duration(self, job: Job) -> timedelta:
         return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
@@ -368,6 +360,21 @@ class Schedule:
                 conc, why_not = self.node_overlap(a, b)
                 out.append((a, b, conc, why_not))
         return out
+
+
+def _job_runs_anytime(job: Job) -> str | None:
+    """Why a bundle or Jobs JSON job can run at any time, or None when it has a fixed schedule."""
+    if job.continuous:
+        return f"job `{job.key}` runs continuously"
+    if job.note and job.paused:
+        return f"job `{job.key}`: {job.note}; it runs when started by hand"
+    if job.paused:
+        return f"job `{job.key}` has a paused schedule and runs when started by hand"
+    if job.trigger:
+        return f"job `{job.key}` has {job.trigger} and can start at any time"
+    if job.cron is None:
+        return f"job `{job.key}` has no schedule (manual or API runs)"
+    return None
 
 
 @lru_cache(maxsize=65536)
