@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -217,6 +219,8 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
 
 def _resolve(value: Any, refs: dict[str, Any]) -> Any:
     if isinstance(value, str):
+        if "${" not in value:  # most values name no reference: no regex, no new string
+            return value
         return _REF.sub(lambda m: str(refs[m.group(1)]) if m.group(1) in refs else m.group(0), value)
     if isinstance(value, dict):
         out = _LineDict({k: _resolve(v, refs) for k, v in value.items()})
@@ -227,17 +231,30 @@ def _resolve(value: Any, refs: dict[str, Any]) -> Any:
     return value
 
 
-def _rel(path: Path, root: Path) -> str:
-    resolved = path.resolve()
+def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:
+    resolved = resolved or path.resolve()
     try:
         return resolved.relative_to(_resolved_dir(root)).as_posix()
     except ValueError:
         return resolved.as_posix()
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _resolved_dir(directory: Path) -> Path:
     return directory.resolve()
+
+
+def _existing_file(path: Path) -> Path | None:
+    """`path.resolve()` when it names a file, else None. A bundle names thousands of
+    files in a few folders: a plain file costs one lstat, its folder is resolved once
+    (a full resolve is an lstat per path component)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return _resolved_dir(path.parent) / path.name
+    return path.resolve() if stat.S_ISLNK(mode) and path.is_file() else None
 
 
 def _job(
@@ -332,9 +349,9 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         if not candidate.suffix:
             candidates += [candidate.with_suffix(s) for s in (".py", ".sql", ".ipynb")]
     for candidate in candidates:
-        if candidate.is_file():
-            rel = _rel(candidate, root)
-            return rel
+        resolved = _existing_file(candidate)
+        if resolved is not None:
+            return _rel(candidate, root, resolved)
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
         parts = Path(value).parts[1:]
         for i in range(len(parts)):

@@ -155,7 +155,8 @@ def parse_yaml(text: str, path: Path, loader_class: type | None = None, what: st
         loader = (loader_class or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
         try:
             node = loader.get_single_node()
-            if node is not None and _has_alias(node, set()):
+            # An alias (*name) needs an anchor (&name): a text without `&` has none to walk for.
+            if node is not None and "&" in text and _has_alias(node, set()):
                 raise ConfigError(f"{path}: YAML aliases (*name) are not allowed in {what}")
             data = loader.construct_document(node) if node is not None else None
         finally:

@@ -47,6 +47,7 @@ def parse_sql(text: str) -> exp.Expression | None:
 
 _TOKENIZER = _DIALECT.tokenizer_class(dialect=_DIALECT)
 _PARSER = _DIALECT.parser()
+_GENERATOR = _DIALECT.generator()  # generate() keeps no state between calls; one is built, not one per call
 PARSE_ERROR = "DL000"
 UNRESOLVED_TABLE = "DL001"
 
@@ -435,7 +436,7 @@ def _predicate_sql(ctx: _Ctx, cond: exp.Expression | None) -> str | None:
     # Copying the tree first was a fifth of the SQL front end; only the dialect's
     # rewrites of queries could change a tree, so only a condition with a subquery
     # is copied.
-    return ctx.tpl.restore(_DIALECT.generate(cond, copy=cond.find(exp.Query) is not None))
+    return ctx.tpl.restore(_GENERATOR.generate(cond, copy=cond.find(exp.Query) is not None))
 
 
 def _parse_condition(ctx: _Ctx, text: str | None) -> exp.Expression | None:
@@ -583,7 +584,7 @@ def _truncate(ctx: _Ctx, tree: exp.TruncateTable, evolution: bool):
 def _copy(ctx: _Ctx, tree: exp.Copy, evolution: bool):
     ref, resolved, _ = _table_of(ctx, tree.this)
     flags = set()
-    if "'mergeschema' = 'true'" in tree.sql(dialect=DIALECT).lower().replace('"', "'"):
+    if "'mergeschema' = 'true'" in _GENERATOR.generate(tree).lower().replace('"', "'"):
         flags.add(Flag.SCHEMA_EVOLUTION)
     return _intent(ctx, ref, Kind.COPY_INTO, resolved, flags=flags)
 
