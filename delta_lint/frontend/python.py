@@ -138,6 +138,20 @@ _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
 
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` as a list, in its order (breadth first): without a generator
+    per node it takes 0.6 of the time, and a job file is walked several times."""
+    todo = [node]
+    for current in todo:  # the list grows while it is read: breadth first
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif type(value) is list:
+                todo.extend([v for v in value if isinstance(v, ast.AST)])
+    return todo
+
+
 class PythonAnalyzer:
     """Walks one module in statement order, tracking a small static environment."""
 
@@ -182,7 +196,7 @@ class PythonAnalyzer:
             return
         self._collect_functions(tree)
         if "foreachBatch" in self.source:
-            for node in ast.walk(tree):
+            for node in _walk(tree):
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute)
@@ -233,7 +247,7 @@ class PythonAnalyzer:
         if isinstance(node, ast.Attribute):
             return {node.attr}
         if isinstance(node, ast.Lambda):
-            return {n.func.id for n in ast.walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            return {n.func.id for n in _walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         return set()
 
     # -- statements ------------------------------------------------------------
@@ -528,7 +542,7 @@ class PythonAnalyzer:
         found: set[TableRef] = set()
         if node is None:
             return found
-        for sub in ast.walk(node):
+        for sub in _walk(node):
             if isinstance(sub, ast.Name):
                 held = scope.env.get(sub.id)
                 if isinstance(held, DataFrame):
@@ -550,7 +564,7 @@ class PythonAnalyzer:
         if not self._may_hold_terminal(expr):
             return
         seen: set[int] = set()
-        for node in ast.walk(expr):
+        for node in _walk(expr):
             if isinstance(node, ast.Lambda):
                 continue
             if (
