@@ -111,11 +111,13 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None) -> Inputs
         for p, why in found.problems
     ]
     files = []
+    root_is_cwd = _absolute_dir_text(cwd) == _absolute_dir_text(config.root)  # the usual case: one path per file
     for path in found.files:
         display = display_path(path, cwd)
         data = read_file(path, display)
         key = cache_key(display, data) if isinstance(data, bytes) else ""
-        files.append((display, display_path(path, config.root), path.suffix.lower(), data, key))
+        rel = display if root_is_cwd else display_path(path, config.root)
+        files.append((display, rel, path.suffix.lower(), data, key))
     return Inputs(diagnostics, files)
 
 
