@@ -196,6 +196,12 @@ def _weekly(it, tz, start: datetime, end: datetime) -> tuple[datetime, ...] | No
     if len(week) * weeks > MAX_RUNS:
         return None
     out = []
+    if tz is timezone.utc:  # no offsets to look up: the first week's times, shifted week by week
+        first = [datetime.combine(monday.date() + timedelta(days=day), clock, tzinfo=tz) for day, clock in week]
+        for w in range(weeks):
+            shift = timedelta(days=7 * w)
+            out += [moment + shift for moment in first if start <= moment + shift < end]
+        return tuple(sorted(set(out)))
     for w in range(weeks):
         base = monday.date() + timedelta(days=7 * w)
         for day, clock in week:
