@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from delta_lint.config import validate
-from delta_lint.cron import CronError, describe, fire_times, first_overlap, parse_duration, translate
+from delta_lint.cron import CronError, describe, fire_times, first_overlap, horizon, parse_duration, translate
 from delta_lint.run import check
 from delta_lint.schedule import build_schedule, load_workflows
 from tests.conftest import FIXTURES
@@ -327,6 +327,16 @@ def test_quartz_day_of_week_numbering_and_specials():
     assert len(runs("0 0/15 * * * ?")) == 366 * 96  # every 15 minutes of the leap year
     with pytest.raises(CronError):
         translate("0 0 12 * *")
+
+
+def test_utc_weekly_schedules_equal_the_zone_conversion():
+    """UTC schedules shift their first week instead of converting every run; a zone
+    with the same rules (Etc/UTC) takes the converting path and must agree."""
+    start, end = horizon(timedelta(hours=3))
+    for expr in ("0 15 9 * * ?", "0 0/15 * * * ?", "0 30 2 ? * MON-FRI", "0 0 3 ? * SUN", "0 5 */2 * * ?"):
+        utc = fire_times(expr, "UTC", start, end)
+        assert utc and utc == fire_times(expr, "Etc/UTC", start, end), expr
+        assert utc[0] >= start and utc[-1] < end
 
 
 def test_cron_windows_across_a_time_zone_and_a_day_boundary():
