@@ -217,3 +217,41 @@ def test_a_table_name_with_an_empty_part_is_a_parse_error():
     intents, diags = analyze_sql("DELETE FROM main..orders;\nDELETE FROM s.t WHERE id = 1;\n", "x.sql", Session())
     assert [d.rule for d in diags] == ["DL000"]
     assert [i.table.name for i in intents] == ["s.t"]
+
+
+TYPED = [
+    "DELETE FROM s.t WHERE date = '2024-01-01'",
+    "UPDATE s.t SET c = CAST(x AS VARCHAR(10)), d = CAST(y AS CHAR(3)) WHERE date >= DATE '2024-01-01'",
+    "INSERT INTO s.t SELECT id, date, CAST(v AS DECIMAL(12, 2)), CAST(w AS STRING) FROM s.u WHERE date = '1'",
+    "MERGE INTO s.t AS t USING s.u AS s ON t.id = s.id AND t.date = s.date WHEN MATCHED THEN UPDATE SET *",
+]
+
+
+def test_parse_sql_is_sqlglots_parse_and_parses_a_type_name_once(monkeypatch):
+    """Every type sqlglot's Spark parser meets outside a schema asks is_type("char",
+    "varchar"), which parses both names with a whole parse_one: parse_sql parses a
+    bare type name once and hands out copies, with sqlglot's own result (CHAR and
+    VARCHAR still become STRING) and sqlglot's parse_one restored afterwards."""
+    import sqlglot
+
+    from delta_lint.frontend import sql as front
+
+    real = sqlglot.parse_one
+    calls = []
+    monkeypatch.setattr(front, "_KNOWN_TYPES", {})
+    monkeypatch.setattr(front, "_PARSE_ONE", lambda *a, **k: calls.append(a) or real(*a, **k))
+    for _ in range(3):
+        for text in TYPED:
+            ours = front.parse_sql(text)
+            assert sqlglot.parse_one is real
+            assert ours == real(text, read="databricks")
+            assert ours.sql("databricks") == real(text, read="databricks").sql("databricks")
+    assert "VARCHAR" not in front.parse_sql(TYPED[1]).sql("databricks")
+    assert sorted(a[0] for a in calls) == ["char", "varchar"]  # once each, for 36 statements
+    level = sqlglot.ErrorLevel.IGNORE
+    first = front._parse_one_with_known_types("char", into=sqlglot.exp.DataType, error_level=level)
+    assert first == sqlglot.exp.DataType.build("char")
+    assert first is not front._parse_one_with_known_types("char", into=sqlglot.exp.DataType, error_level=level)
+    with pytest.raises(sqlglot.errors.ParseError):
+        front.parse_sql("UPDATE s.t SET (")
+    assert sqlglot.parse_one is real
