@@ -255,3 +255,38 @@ def test_parse_sql_is_sqlglots_parse_and_parses_a_type_name_once(monkeypatch):
     with pytest.raises(sqlglot.errors.ParseError):
         front.parse_sql("UPDATE s.t SET (")
     assert sqlglot.parse_one is real
+
+
+def test_statement_trees_are_freed_without_the_cyclic_collector():
+    """sqlglot's trees point back at their parents; the front end unlinks each tree
+    once its statement is read, or the cyclic collector walks every tree of a run
+    again (a tenth of the front end). Unlinked, only sqlglot's own scraps are left:
+    365 unreachable objects a round before, 41 after."""
+    import gc
+
+    from delta_lint.frontend.sql import condition_info, read_tables
+    from delta_lint.model import TableRef
+
+    script = """
+    MERGE INTO s.t AS t USING (SELECT * FROM s.u WHERE date = '1') AS s ON s.id = t.id AND t.date = '1'
+    WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *;
+    UPDATE s.t SET c = CAST(x AS VARCHAR(10)) WHERE date >= DATE '2024-01-01';
+    DELETE FROM s.t WHERE date = '2024-01-01' AND id IN (SELECT id FROM s.v);
+    INSERT INTO s.t SELECT * FROM s.u WHERE date = '1';
+    COPY INTO s.t FROM '/p' FILEFORMAT = JSON COPY_OPTIONS ('mergeSchema' = 'true');
+    OPTIMIZE s.t WHERE date >= '2024-01-01' ZORDER BY (id);
+    REORG TABLE s.t WHERE date = '1' APPLY (PURGE);
+    CREATE TABLE IF NOT EXISTS s.t (id BIGINT, date DATE) USING DELTA PARTITIONED BY (date);
+    ALTER TABLE s.t SET TBLPROPERTIES ('delta.appendOnly' = 'true');
+    """
+    gc.collect()
+    gc.disable()
+    try:
+        for round_ in range(2):
+            intents, diags = analyze_sql(script, "a.sql", Session())
+            condition_info(f"date = '{round_}' AND id > 3", {"t"}, True, Session(), TableRef("s.t"))
+            read_tables("SELECT * FROM s.a JOIN s.b ON a.id = b.id", Session())
+            assert len(intents) == 9 and not diags
+            assert gc.collect() <= 60
+    finally:
+        gc.enable()

@@ -316,16 +316,29 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     if m := _RX["replace_table"].match(text):
         text = "CREATE OR " + text
     tree = parse_sql(text)
-    if isinstance(tree, exp.Command):
-        if m := _RX["alter"].match(text):
-            return _Recognise.alter_command(ctx, m)
-        raise ParseError(f"unsupported {first} syntax")
-    handler = _HANDLERS.get(type(tree))
-    if handler is None:
-        raise ParseError(f"`{first}` statement did not parse as one")
-    if isinstance(tree, exp.Update) and not tree.expressions:
-        raise ParseError("UPDATE without SET assignments")
-    return handler(ctx, tree, schema_evolution)
+    try:
+        if isinstance(tree, exp.Command):
+            if m := _RX["alter"].match(text):
+                return _Recognise.alter_command(ctx, m)
+            raise ParseError(f"unsupported {first} syntax")
+        handler = _HANDLERS.get(type(tree))
+        if handler is None:
+            raise ParseError(f"`{first}` statement did not parse as one")
+        if isinstance(tree, exp.Update) and not tree.expressions:
+            raise ParseError("UPDATE without SET assignments")
+        return handler(ctx, tree, schema_evolution)
+    finally:
+        release(tree)
+
+
+def release(node: exp.Expression | None) -> None:
+    """Unlink the tree holding `node` (children point back at their parents), so it
+    is freed as soon as its statement is read. Left to the cyclic collector, every
+    tree of a run was walked at least once more: a tenth of the front end's time."""
+    if node is None:
+        return
+    for child in node.root().walk():
+        child.parent = None
 
 
 def _intent(ctx: _Ctx, table: TableRef, kind: Kind, resolved: bool, **kw) -> tuple[list[Intent], list[Diagnostic]]:
@@ -618,7 +631,8 @@ def _truncate(ctx: _Ctx, tree: exp.TruncateTable, evolution: bool):
 def _copy(ctx: _Ctx, tree: exp.Copy, evolution: bool):
     ref, resolved, _ = _table_of(ctx, tree.this)
     flags = set()
-    if "'mergeschema' = 'true'" in _GENERATOR.generate(tree).lower().replace('"', "'"):
+    # not copied: the tree is released once read, and the text is all that is used
+    if "'mergeschema' = 'true'" in _GENERATOR.generate(tree, copy=False).lower().replace('"', "'"):
         flags.add(Flag.SCHEMA_EVOLUTION)
     return _intent(ctx, ref, Kind.COPY_INTO, resolved, flags=flags)
 
@@ -731,16 +745,19 @@ class _Recognise:
         cond = _parse_condition(ctx, m["where"])
         names = {ref.name.split(".")[-1]}
         zorder = tuple(c.strip().strip("`").lower() for c in (m["z"] or "").strip("() ").split(",") if c.strip())
-        return _intent(
-            ctx,
-            ref,
-            Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
-            resolved,
-            predicate_sql=_predicate_sql(ctx, cond),
-            region=condition_region(ctx, cond, names, True),
-            zorder_by=zorder,
-            flags=condition_flags(cond, names, ref, ctx),
-        )
+        try:
+            return _intent(
+                ctx,
+                ref,
+                Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
+                resolved,
+                predicate_sql=_predicate_sql(ctx, cond),
+                region=condition_region(ctx, cond, names, True),
+                zorder_by=zorder,
+                flags=condition_flags(cond, names, ref, ctx),
+            )
+        finally:
+            release(cond)
 
     @staticmethod
     def vacuum(ctx: _Ctx, m: re.Match):
@@ -758,14 +775,17 @@ class _Recognise:
         if m["apply"].upper().startswith("PURGE"):
             cond = _parse_condition(ctx, m["where"])
             names = {ref.name.split(".")[-1]}
-            return _intent(
-                ctx,
-                ref,
-                Kind.REORG_PURGE,
-                resolved,
-                predicate_sql=_predicate_sql(ctx, cond),
-                region=condition_region(ctx, cond, names, True),
-            )
+            try:
+                return _intent(
+                    ctx,
+                    ref,
+                    Kind.REORG_PURGE,
+                    resolved,
+                    predicate_sql=_predicate_sql(ctx, cond),
+                    region=condition_region(ctx, cond, names, True),
+                )
+            finally:
+                release(cond)
         return _intent(ctx, ref, Kind.PROTOCOL_CHANGE, resolved, subkind="reorg_upgrade_uniform")
 
     @staticmethod
@@ -811,6 +831,7 @@ def read_tables(sql_text: str, session: Session) -> set[TableRef]:
             found.add(table_ref(_sqlglot_table_parts(t), session, tpl)[0])
         except ParseError:
             continue  # a malformed name is not a table this query can be said to read
+    release(tree)
     return found
 
 
@@ -852,9 +873,11 @@ def _condition_info(
         cond = _parse_condition(ctx, tpl.text)
     except (ParseError, TokenError, RecursionError):
         return ConditionInfo(text, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ctx.params())
-    return ConditionInfo(
+    info = ConditionInfo(
         _predicate_sql(ctx, cond),
         condition_region(ctx, cond, names, unqualified),
         frozenset(condition_flags(cond, names, target, ctx)),
         ctx.params(),
     )
+    release(cond)
+    return info
