@@ -174,6 +174,19 @@ class _Classes:
             self.members[c].append(i)
             self.cls.append(c)
         self.reps = [group[m[0]] for m in self.members]
+        # per class: its cron schedule's number when its file is a lone task of a cron
+        # job (see Schedule.cron_id): most pairs of such classes never meet, and are
+        # told apart here before any pair of files is looked at
+        self.cron_ids = [schedule.cron_id(x.location.path) for x in self.reps]
+        self._never = schedule.never_meet_memo
+
+    def never_meet(self, p: int, q: int) -> bool:
+        """True when the files of classes p and q are of jobs whose runs never meet."""
+        a, b = self.cron_ids[p], self.cron_ids[q]
+        if a is None or b is None or a == b:
+            return False
+        found = self._never.get((a, b) if a < b else (b, a))
+        return self.schedule.schedules_never_meet(a, b) if found is None else found
 
     def cross_file(self, p: int, q: int) -> tuple[int, int] | None:
         """A member of class p and one of class q in different files, or None when
@@ -416,7 +429,7 @@ class Engine:
         # Most pairs of scheduled files never run together, and then no pair of their
         # classes needs a verdict: the overlap is known per pair of schedule keys.
         for p, q in self._candidate_classes(classes, s):
-            if classes.known_overlap(p, q) is None:
+            if classes.never_meet(p, q) or classes.known_overlap(p, q) is None:
                 continue
             reps = classes.cross_file(p, q)
             if reps is None:
@@ -751,6 +764,8 @@ class Engine:
         def overlap_between(i: int, j: int) -> Concurrency | None:
             if classes.file_start[i] == classes.file_start[j]:
                 return overlap_of(group[i], group[j])
+            if classes.never_meet(classes.cls[i], classes.cls[j]):
+                return None
             return classes.files_overlap(i, j)
 
         def reads(a: int, d: int) -> Concurrency | None:

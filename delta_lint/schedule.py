@@ -90,7 +90,7 @@ class Schedule:
     _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedules: list = field(default_factory=list, repr=False, compare=False)
-    _never_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -204,14 +204,26 @@ class Schedule:
         """True when both jobs run on cron schedules whose runs never meet. Decided per
         pair of schedules (cron and duration), which many jobs share: a large bundle
         has hundreds of thousands of pairs of jobs that write one table."""
-        a, b = self._cron_schedule(job_a), self._cron_schedule(job_b)
+        return self.schedules_never_meet(self._cron_schedule(job_a), self._cron_schedule(job_b))
+
+    def cron_id(self, path: str) -> int | None:
+        """The number of the (cron, duration) of the file's job when the file is its
+        only node, a task of a job that runs on a cron schedule only: two such files
+        of different jobs whose schedules never meet never overlap (`overlap` answers
+        None for them through `_task_pair`). None otherwise."""
+        task = self._lone_task(path)
+        return self._cron_schedule(task.job) if task is not None else None
+
+    def schedules_never_meet(self, a: int | None, b: int | None) -> bool:
+        """True when runs of the numbered schedules a and b (see `cron_id`) never meet;
+        kept in `never_meet_memo` per (lower, higher) number."""
         if a is None or b is None:
             return False
         key = (a, b) if a <= b else (b, a)
-        found = self._never_memo.get(key)
+        found = self.never_meet_memo.get(key)
         if found is None:
             (ca, da), (cb, db) = self._schedules[key[0]], self._schedules[key[1]]
-            found = self._never_memo[key] = _cron_windows_meet(ca, da, cb, db)[0] == "never"
+            found = self.never_meet_memo[key] = _cron_windows_meet(ca, da, cb, db)[0] == "never"
         return found
 
     def _cron_schedule(self, job_key: str) -> int | None:

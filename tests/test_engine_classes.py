@@ -102,6 +102,13 @@ def _workload(seed: int) -> tuple[Engine, list[Intent]]:
         depends = ("a",) if rng.random() < 0.5 else ()
         tasks = {"a": Task("a", "notebook_task", (first,)), "b": Task("b", "notebook_task", (second,), depends)}
         workflows.jobs["nightly"] = Job("nightly", "nightly", tasks, max_concurrent_runs=rng.choice([1, 2]))
+    if rng.random() < 0.5:  # cron jobs of one task: some pairs meet (01:00 and 01:30), most never do
+        crons = ["0 0 1 * * ?", "0 30 1 * * ?", "0 0 13 * * ?", "0 0 1 ? * MON", "0 0 13 * * ?"]
+        for k in range(min(len(shuffled) - 1, rng.choice([2, 3, 5]))):
+            # some stay in `shuffled`: a configured job below may run the same file too
+            path = shuffled.pop() if rng.random() < 0.7 else rng.choice(shuffled)
+            task = Task("t", "notebook_task", (path,))
+            workflows.jobs[f"cron{k}"] = Job(f"cron{k}", f"cron{k}", {"t": task}, cron=(rng.choice(crons), "UTC"))
     if rng.random() < 0.5:
         data["jobs"] = {
             "ingest": {"paths": shuffled[: len(shuffled) // 2], "concurrent_runs": rng.choice([1, 2])},
