@@ -40,7 +40,7 @@ from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 3  # bump when FileResult or the front ends change what they produce
+SCHEMA = 4  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -121,7 +121,7 @@ def encode_result(result: FileResult) -> bytes:
 
 def encode_entry(result: FileResult, summary: FileSummary) -> tuple[bytes, bytes]:
     """A file's cache entry: its result and its summary, encoded."""
-    return encode_result(result), _dumps(summary)
+    return encode_result(result), _encode_summary(summary)
 
 
 def decode_result(blob: bytes) -> FileResult:
@@ -144,11 +144,37 @@ def _dumps(value: Any) -> bytes:
     return zlib.compress(json.dumps(_encode(value), separators=(",", ":")).encode("utf-8"), 1)
 
 
+def _encode_summary(summary: FileSummary) -> bytes:
+    """A file summary as plain JSON arrays: every run decodes one for every file, and
+    objects tagged with their types took twice as long to read. Diagnostics and
+    suppression comments, which few files have, keep the tagged form."""
+    tables = [[name, loc.path, loc.line, loc.column] for name, loc in summary.tables.items()]
+    rest = summary.diagnostics, summary.suppressions
+    plain = not rest[0] and rest[1] == _NO_SUPPRESSIONS
+    tagged = None if plain else json.dumps(_encode(rest), separators=(",", ":"))
+    doc = [tables, list(summary.ddl_tables), summary.shared_ids, summary.n_intents, tagged]
+    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 1)
+
+
+_NO_SUPPRESSIONS = FileSuppressions()
+
+
 def _decode_summary(blob: bytes) -> FileSummary:
-    summary = _loads(blob)
-    if not isinstance(summary, FileSummary):
+    tables, ddl, shared, n_intents, rest = json.loads(zlib.decompress(blob))
+    if rest is None:
+        diagnostics, suppressions = [], FileSuppressions()
+    else:
+        diagnostics, suppressions = json.loads(rest, object_hook=_object)
+    if not isinstance(n_intents, int) or not all(isinstance(d, Diagnostic) for d in diagnostics):
         raise ValueError("not a file summary")
-    return summary
+    return FileSummary(
+        {name: Location(path, line, column) for name, path, line, column in tables},
+        tuple(ddl),
+        bool(shared),
+        n_intents,
+        list(diagnostics),
+        suppressions,
+    )
 
 
 def _decode_table(blob: bytes) -> TableEntry:

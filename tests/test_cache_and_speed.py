@@ -246,3 +246,33 @@ def test_a_broken_bundle_is_reported_when_parsed_beside_the_front_ends(tmp_path)
     for args in ((), ("--no-cache",), ("--jobs", "2")):
         run = cli(project, *args)
         assert run.returncode == 2 and "databricks.yml" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_file_summaries_come_back_from_the_cache_as_they_went_in():
+    """Summaries are stored as plain arrays (one is read per file per run); the rare
+    diagnostics and suppression comments keep the tagged form. Every field, an
+    empty and a missing suppression scan, and a damaged entry."""
+    import zlib
+
+    from delta_lint.cache import _decode_summary, _encode_summary
+    from delta_lint.model import Diagnostic, FileSummary, Location
+    from delta_lint.suppress import FileSuppressions, scan
+
+    here = Location("jobs/a.py", 3, 5)
+    summaries = [
+        FileSummary({"s.t": here, "`s`.u": Location("jobs/a.py", 9, 1)}, ("s.t",), True, 4, [], FileSuppressions()),
+        FileSummary({}, (), False, 0, [], None),
+        FileSummary(
+            {"s.t": here},
+            (),
+            False,
+            1,
+            [Diagnostic("DL000", here, "cannot parse statement", "error")],
+            scan("x = 1  # delta-lint: ignore[DL101]\n# delta-lint: ignore[nope]\n"),
+        ),
+    ]
+    for summary in summaries:
+        assert _decode_summary(_encode_summary(summary)) == summary
+    assert summaries[2].suppressions.directives and summaries[2].suppressions.problems
+    with pytest.raises((ValueError, TypeError)):
+        _decode_summary(zlib.compress(b'[[], [], false, "4", null]'))
