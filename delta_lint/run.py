@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -92,33 +93,76 @@ def _resolved_dir(directory: Path) -> Path:
 
 @dataclass
 class Inputs:
-    """Every discovered file, read once: display path -> (config-relative path,
-    suffix, bytes or a read-error result, cache key)."""
+    """Every discovered file, read at most once: display path -> (config-relative
+    path, suffix, bytes or a read-error result, cache key). The bytes are None for a
+    file the stat index vouches for (see `gather`): read only if a front end needs it."""
 
     diagnostics: list[Diagnostic]
-    files: list[tuple[str, str, str, bytes | FileResult, str]]
+    files: list[tuple[str, str, str, bytes | FileResult | None, str]]
+    paths: list[Path] = field(default_factory=list)
+
+    def data(self, index: int) -> bytes | FileResult:
+        """The file's bytes (or read error), reading it now if gather did not; its key
+        follows what was read, should the file have changed since."""
+        display, rel, suffix, data, key = self.files[index]
+        if data is None:
+            data = read_file(self.paths[index], display)
+            key = cache_key(display, data) if isinstance(data, bytes) else ""
+            self.files[index] = (display, rel, suffix, data, key)
+        return data
 
     @property
     def rel_paths(self) -> dict[str, str]:
         return {display: rel for display, rel, _, _, _ in self.files}
 
 
-def gather(paths: list[Path], config: Config, cwd: Path | None = None) -> Inputs:
+STAT_INDEX = "stat-index"
+RACY_NS = 2_000_000_000  # a file changed this close to being read may change again unseen in the same tick
+
+
+def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Cache | None = None) -> Inputs:
+    """Discover and key every file. With the cache, a file whose device, inode, size,
+    modification and change times equal those recorded when its content was last
+    hashed is not read again: its content key is taken from that record (git's index
+    works so). The change time cannot be set back by tools that restore modification
+    times; a file recorded within RACY_NS of a change is read again next time."""
     cwd = cwd or Path.cwd()
     found = discover(paths, config.root, config.exclude)
     diagnostics = [
         Diagnostic(READ_ERROR, Location(display_path(p, cwd), 1, 1), f"cannot analyse `{p}`: {why}", "error")
         for p, why in found.problems
     ]
+    known = store.get_value(STAT_INDEX) if store is not None else None
+    known = known if isinstance(known, dict) else {}
+    index: dict[str, list] = {}
+    racy_after = time.time_ns() - RACY_NS
     files = []
     root_is_cwd = _absolute_dir_text(cwd) == _absolute_dir_text(config.root)  # the usual case: one path per file
     for path in found.files:
         display = display_path(path, cwd)
+        rel = display if root_is_cwd else display_path(path, config.root)
+        sig = _stat_signature(path) if store is not None else None
+        seen = known.get(display)
+        if sig is not None and isinstance(seen, list) and len(seen) == 2 and seen[0] == sig:
+            index[display] = seen
+            files.append((display, rel, path.suffix.lower(), None, seen[1]))
+            continue
         data = read_file(path, display)
         key = cache_key(display, data) if isinstance(data, bytes) else ""
-        rel = display if root_is_cwd else display_path(path, config.root)
+        if sig is not None and isinstance(data, bytes) and max(sig[3], sig[4]) < racy_after:
+            index[display] = [sig, key]
         files.append((display, rel, path.suffix.lower(), data, key))
-    return Inputs(diagnostics, files)
+    if store is not None and index != known:
+        store.put_value(STAT_INDEX, index)
+    return Inputs(diagnostics, files, list(found.files))
+
+
+def _stat_signature(path: Path) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def front_ends(
@@ -144,9 +188,9 @@ def analyze(
 ) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
     the display-path -> config-root-relative path map used by the schedule."""
-    inputs = gather(paths, config, cwd)
-    store = Cache(config.root) if use_cache and inputs.files else None
+    store = Cache(config.root) if use_cache else None
     try:
+        inputs = gather(paths, config, cwd, store)
         results = front_ends(inputs, store, on_file, jobs)
     finally:
         if store is not None:
@@ -218,9 +262,9 @@ def check(
     bundle and job files, the snapshot, the options) equal an earlier run's
     returns that run's findings without parsing or pairing anything — unless the
     earlier run read settings live, which may have changed since."""
-    inputs = gather(paths, config, cwd)
     store = Cache(config.root) if use_cache else None
     try:
+        inputs = gather(paths, config, cwd, store)
         reusable = store is not None and read is None and not refresh
         workflows = cached_workflows(config, bundle, target, store) if store is not None else None
         if workflows is not None and reusable:
@@ -291,10 +335,9 @@ class _Files:
                 self.loaded[wanted[key]] = result
         for i in missing:
             if i not in self.loaded:  # the entry vanished meanwhile (another run, a damaged file)
-                _, _, suffix, data, _ = self.inputs.files[i]
-                self.loaded[i] = (
-                    data if isinstance(data, FileResult) else analyze_data(data, suffix, self.inputs.files[i][0])
-                )
+                data = self.inputs.data(i)
+                display, _, suffix, _, _ = self.inputs.files[i]
+                self.loaded[i] = data if isinstance(data, FileResult) else analyze_data(data, suffix, display)
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
@@ -303,12 +346,15 @@ def _summaries(
 ) -> _Files:
     """Summaries from the cache where the file is unchanged; front ends for the rest.
     `meanwhile` runs once, while the front-end workers (if any) are busy."""
-    keys = [key for _, _, _, data, key in inputs.files if isinstance(data, bytes)]
+    keys = [key for _, _, _, data, key in inputs.files if not isinstance(data, FileResult)]
     hits = store.get_summaries(keys) if store else {}
     summaries: list[FileSummary | None] = []
     loaded: dict[int, FileResult] = {}
     misses = []
     for index, (display, _, suffix, data, key) in enumerate(inputs.files):
+        if data is None and key not in hits:  # vouched for by the stat index, but not in the cache: read it now
+            data = inputs.data(index)
+            key = inputs.files[index][4]
         if isinstance(data, FileResult):
             loaded[index] = data
             summaries.append(FileSummary.of(data))

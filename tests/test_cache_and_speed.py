@@ -276,3 +276,47 @@ def test_file_summaries_come_back_from_the_cache_as_they_went_in():
     assert summaries[2].suppressions.directives and summaries[2].suppressions.problems
     with pytest.raises((ValueError, TypeError)):
         _decode_summary(zlib.compress(b'[[], [], false, "4", null]'))
+
+
+def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path, monkeypatch):
+    """With the cache, a file whose device, inode, size and modification and change
+    times are as recorded is not read again. A same-size edit with its modification
+    time set back is still seen (the change time moves), and a file recorded within
+    RACY_NS of a change is read again the next time."""
+    import os
+
+    from delta_lint import run as pipeline
+    from delta_lint.config import load_config
+
+    project = tmp_path / "p"
+    Corpus(20, seed=11).write(project)
+    config = load_config(cwd=project)
+    reads: list[str] = []
+    real_read = pipeline.read_file
+    monkeypatch.setattr(pipeline, "read_file", lambda path, display: reads.append(display) or real_read(path, display))
+
+    def findings() -> list:
+        return [f.to_json() for f in pipeline.check([project], config, cwd=project, read=None, spark="none").findings]
+
+    monkeypatch.setattr(pipeline, "RACY_NS", 0)  # the files were just written
+    first = findings()
+    reads.clear()
+    assert findings() == first and reads == []  # nothing changed: nothing read
+
+    victim = sorted(project.rglob("*.sql"))[0]
+    text, stat = victim.read_text(), victim.stat()
+    changed = text.replace("DELETE", "delete", 1) if "DELETE" in text else text.replace("INSERT", "insert", 1)
+    assert changed != text and len(changed) == len(text)
+    victim.write_text(changed)
+    os.utime(victim, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # as if the edit never happened
+    after = findings()
+    assert [str(victim.relative_to(project))] == reads  # only the edited file is read, and it is
+    cold = [f.to_json() for f in pipeline.check([project], config, cwd=project, spark="none", use_cache=False).findings]
+    assert after == cold
+
+    monkeypatch.setattr(pipeline, "RACY_NS", 3600 * 10**9)  # from now on every file changed "just now"
+    reads.clear()
+    assert findings() == after and reads == []  # what was recorded still holds
+    victim.write_text(text)
+    assert findings() == first and len(reads) == 1
+    assert findings() == first and len(reads) == 2  # recorded too close to its change: read again
