@@ -497,18 +497,23 @@ def run() -> None:
     """Console-script entry point. Once the command is done and its output flushed,
     the process ends without tearing the interpreter down: freeing a large run's
     objects one by one took a tenth of a second after the last byte was written.
-    Not after Spark ran: its gateway shuts down in an exit handler."""
+    Not after Spark ran: its gateway and the embedded server stop in exit handlers."""
+    code = 0
     try:
         app()
     except SystemExit as done:
-        if "pyspark" in sys.modules or not (done.code is None or isinstance(done.code, int)):
+        if _spark_ran() or not (done.code is None or isinstance(done.code, int)):
             raise
         code = done.code or 0
-    else:
-        code = 0
+    if _spark_ran():
+        return
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: nothing more can reach it
             pass
     os._exit(code)
+
+
+def _spark_ran() -> bool:
+    return "pyspark" in sys.modules or "pysail" in sys.modules
