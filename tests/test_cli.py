@@ -242,3 +242,22 @@ def test_fixture_intents_are_exactly_the_reviewed_ones():
     parameters), reviewed by hand against the job code; see tests/golden/."""
     expected = (ROOT / "tests" / "golden" / "fixture_intents.txt").read_text()
     assert cli("intents", "fixtures/jobs").stdout == expected
+
+
+def test_buffered_output_is_complete_when_the_process_ends_early(tmp_path):
+    """The entry point ends the process with os._exit once a command is done; what
+    sits in a buffered stdout (a pipe, without PYTHONUNBUFFERED) must be flushed first."""
+    import os
+
+    (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE id = 1;\nDELETE FROM s.t WHERE id = 2;\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for args, needle in (((), "All checks passed: 1 files, 2 intents."), (("--format", "json"), '"intents": 2')):
+        proc = subprocess.run(
+            [sys.executable, "-m", "delta_lint", "check", ".", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert proc.returncode == 0 and needle in proc.stdout, proc.stdout + proc.stderr
