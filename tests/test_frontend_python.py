@@ -191,3 +191,29 @@ def test_calls_split_over_lines_and_non_ascii_sources_are_still_found():
     assert [(line, table, kind) for line, table, kind, *_ in split] == [(1, "main.s.split", "blind_append")]
     accented, _ = intents("café = 'main.s.é'\ndf.write.mode('append').saveAsTable('main.s.t')\n")
     assert [table for _, table, *_ in accented] == ["main.s.t"]
+
+
+def test_a_dataframe_chain_is_followed_without_unparsing_it(monkeypatch):
+    """A variable holding a DataFrame chain over several lines keeps the tables it
+    reads (an append reading its own target is told apart) without `ast.unparse`, which
+    cost a few percent of the front end for a name nobody reads; text-giving calls
+    (format, join, dedent) still become text."""
+    import ast
+
+    unparsed = []
+    real_unparse = ast.unparse
+
+    code = (
+        'src = (\n    spark.table("s.t")\n    .where("d = 1")\n    .select("a")\n)\n'
+        "stamp = datetime.now()\n"
+        'query = "INSERT INTO {} SELECT 1".format("s.u")\n'
+        'src.write.mode("append").saveAsTable("s.t")\n'
+        "spark.sql(query)\n"
+    )
+    monkeypatch.setattr(ast, "unparse", lambda node: unparsed.append(node) or real_unparse(node))
+    got, result = intents(code)
+    assert not result.diagnostics and unparsed == []
+    assert [(line, table, kind) for line, table, kind, *_ in got] == [
+        (8, "s.t", "insert_reading_target"),
+        (9, "s.u", "blind_append"),
+    ]

@@ -343,6 +343,10 @@ class PythonAnalyzer:
         ):
             if not any(s.name in _TERMINALS and s.call is not None for s in steps[-1:]):
                 return Chain(tuple(steps))
+        if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not _may_give_text(node)):
+            # `string` could only name an unknown placeholder here (by unparsing the
+            # expression: a DataFrame chain over many lines), which would be dropped
+            return DataFrame(frozenset(self.reads(node, scope)))
         s = self.string(node, scope)
         if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
             return s
@@ -1121,6 +1125,19 @@ class PythonAnalyzer:
             intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map)
             self.intents.extend(intents)
             self.diagnostics.extend(diags)
+
+
+_TEXT_METHODS = frozenset({"format", "strip", "lstrip", "rstrip", "lower", "upper", "dedent", "cleandoc", "join"})
+_TEXT_FUNCTIONS = frozenset({"dedent", "cleandoc", "str"})
+
+
+def _may_give_text(call: ast.Call) -> bool:
+    """Whether `PythonAnalyzer.string` reads this call as text (a method or function
+    it follows), rather than naming it an unknown placeholder."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _TEXT_METHODS
+    return isinstance(func, ast.Name) and func.id in _TEXT_FUNCTIONS
 
 
 def _braced(text: str) -> list[str]:
