@@ -217,3 +217,17 @@ def test_a_dataframe_chain_is_followed_without_unparsing_it(monkeypatch):
         (8, "s.t", "insert_reading_target"),
         (9, "s.u", "blind_append"),
     ]
+
+
+def test_columns_and_statements_count_characters_and_python_line_ends():
+    """`ast` offsets count UTF-8 bytes and only \\n ends a line (after the front end
+    normalises line ends): a write after non-ASCII text on its line is shown at its
+    character column with its own text, and a form feed in a comment shifts nothing."""
+    _, result = intents('x = "é€"; df.write.mode("append").saveAsTable("s.t")\n')
+    (write,) = result.intents
+    assert (write.location.line, write.location.column) == (1, 11)
+    assert write.statement == 'df.write.mode("append").saveAsTable("s.t")'
+    _, result = intents('# a \x0c form feed\ndf.write.mode("append").saveAsTable("s.t")\n')
+    assert [(i.location.line, i.statement) for i in result.intents] == [
+        (2, 'df.write.mode("append").saveAsTable("s.t")')
+    ]

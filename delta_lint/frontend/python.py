@@ -589,11 +589,10 @@ class PythonAnalyzer:
                     self._internal(node, err)
 
     def _internal(self, node: ast.AST, err: Exception) -> None:
-        line, col = self._pos(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
         self.diagnostics.append(
             Diagnostic(
                 "DL002",
-                Location(self.path, line, col),
+                self._loc(node) if hasattr(node, "lineno") else Location(self.path, *self._pos(1, 0)),
                 f"internal error while reading this call ({type(err).__name__}: {err}); please report it",
                 "error",
             )
@@ -1081,8 +1080,24 @@ class PythonAnalyzer:
         self.intents.append(intent)
 
     def _loc(self, node: ast.AST) -> Location:
-        line, col = self._pos(node.lineno, node.col_offset)
+        line, col = self._pos(node.lineno, self._char_offset(node.lineno, node.col_offset))
         return Location(self.path, line, col)
+
+    def _source_lines(self) -> list[str]:
+        """The source's lines as `ast` numbers them: the front end hands it text whose
+        line ends are all `\n`, and `str.splitlines` would also split at form feeds
+        and other separators that are no line end to Python."""
+        if self._lines is None:
+            self._lines = self.source.split("\n")
+        return self._lines
+
+    def _char_offset(self, line: int, byte_offset: int) -> int:
+        """`ast` column offsets count UTF-8 bytes; columns shown and slices count characters."""
+        lines = self._source_lines()
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
     def _pos(self, line: int, col0: int) -> tuple[int, int]:
         if self.line_map is not None:
@@ -1098,23 +1113,23 @@ class PythonAnalyzer:
         line, end_line = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
         if not self._plain or not line or line != end_line:
             return None
-        if self._lines is None:
-            self._lines = self.source.splitlines()
-        if line > len(self._lines):
+        lines = self._source_lines()
+        if line > len(lines):
             return None
-        return self._lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
+        return lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
 
     def _excerpt(self, node: ast.AST) -> str:
         """The node's source text, whitespace-collapsed and cut at 160 characters
         (sliced from the source: `ast.unparse` cost a tenth of the front end)."""
-        if self._lines is None:
-            self._lines = self.source.splitlines()
+        source_lines = self._source_lines()
         start, end = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
-        if not start or not end or end > len(self._lines):
+        if not start or not end or end > len(source_lines):
             return ""
-        lines = self._lines[start - 1 : end]
-        lines[-1] = lines[-1][: getattr(node, "end_col_offset", None)]
-        lines[0] = lines[0][getattr(node, "col_offset", 0) :]
+        lines = source_lines[start - 1 : end]
+        end_col = getattr(node, "end_col_offset", None)
+        if end_col is not None:
+            lines[-1] = lines[-1][: self._char_offset(end, end_col)]
+        lines[0] = lines[0][self._char_offset(start, getattr(node, "col_offset", 0)) :]
         text = " ".join(" ".join(lines).split())
         return text if len(text) <= 160 else text[:157] + "..."
 
