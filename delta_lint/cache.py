@@ -141,7 +141,12 @@ class TableEntry:
 
 
 def _dumps(value: Any) -> bytes:
-    return zlib.compress(json.dumps(_encode(value), separators=(",", ":")).encode("utf-8"), 1)
+    return _pack(_encode(value))
+
+
+def _pack(doc: Any) -> bytes:
+    """Plain JSON values as a stored blob: compact JSON, compressed fast."""
+    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 1)
 
 
 def _encode_summary(summary: FileSummary) -> bytes:
@@ -153,7 +158,7 @@ def _encode_summary(summary: FileSummary) -> bytes:
     plain = not rest[0] and rest[1] == _NO_SUPPRESSIONS
     tagged = None if plain else json.dumps(_encode(rest), separators=(",", ":"))
     doc = [tables, list(summary.ddl_tables), summary.shared_ids, summary.n_intents, tagged]
-    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 1)
+    return _pack(doc)
 
 
 _NO_SUPPRESSIONS = FileSuppressions()
@@ -377,7 +382,7 @@ class Cache:
             "n_intents": result.n_intents,
         }
         try:
-            blob = zlib.compress(json.dumps(doc, separators=(",", ":")).encode("utf-8"), 1)
+            blob = _pack(doc)
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(

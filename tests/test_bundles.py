@@ -4,6 +4,7 @@ Quartz cron windows — checked as an exact overlap graph."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -378,3 +379,35 @@ def test_absurd_durations_are_configuration_errors(tmp_path):
         with pytest.raises(CronError):
             parse_duration(value)
     assert parse_duration("31d".replace("31d", "744h")) == timedelta(days=31)
+
+
+def test_task_paths_resolve_through_links_and_linked_folders(tmp_path):
+    """A task file is found with one lstat and its folder's resolution; a linked file
+    and a file in a linked folder still resolve to where they really are, a missing
+    file or a folder is not a task file, and a path without a suffix finds `.py`."""
+    from delta_lint.bundle import load_bundle
+
+    write(tmp_path, {"src/a.py": "x = 1\n", "src/b.sql": "SELECT 1;\n"})
+    os.symlink(tmp_path / "src" / "a.py", tmp_path / "link.py")
+    os.symlink(tmp_path / "src", tmp_path / "linked")
+    tasks = {
+        "plain": "notebook_task: {notebook_path: src/a.py}",
+        "bare": "notebook_task: {notebook_path: src/a}",
+        "file_link": "notebook_task: {notebook_path: link.py}",
+        "folder_link": "sql_task: {warehouse_id: w, file: {path: linked/b.sql}}",
+        "missing": "notebook_task: {notebook_path: src/none.py}",
+        "folder": "notebook_task: {notebook_path: src}",
+    }
+    body = "".join(f"        - task_key: {k}\n          {v}\n" for k, v in tasks.items())
+    (tmp_path / "databricks.yml").write_text(f"resources:\n  jobs:\n    j:\n      tasks:\n{body}")
+    job = load_bundle(tmp_path / "databricks.yml", None, tmp_path).jobs["j"]
+    files = {key: task.files for key, task in job.tasks.items()}
+    assert files == {
+        "plain": ("src/a.py",),
+        "bare": ("src/a.py",),
+        "file_link": ("src/a.py",),
+        "folder_link": ("src/b.sql",),
+        "missing": (),
+        "folder": (),
+    }
+    assert job.tasks["missing"].problem and job.tasks["folder"].problem

@@ -300,6 +300,7 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
 
     monkeypatch.setattr(pipeline, "RACY_NS", 0)  # the files were just written
     first = findings()
+    n_files = len(reads)
     reads.clear()
     assert findings() == first and reads == []  # nothing changed: nothing read
 
@@ -313,6 +314,15 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     assert [str(victim.relative_to(project))] == reads  # only the edited file is read, and it is
     cold = [f.to_json() for f in pipeline.check([project], config, cwd=project, spark="none", use_cache=False).findings]
     assert after == cold
+
+    # the index vouches for every file, but the cache lost their entries: they are read then
+    import sqlite3
+
+    with sqlite3.connect(project / ".delta-lint-cache" / "frontend.sqlite3") as db:
+        db.execute("DELETE FROM files")
+        db.execute("DELETE FROM runs")
+    reads.clear()
+    assert findings() == after and len(reads) == n_files
 
     monkeypatch.setattr(pipeline, "RACY_NS", 3600 * 10**9)  # from now on every file changed "just now"
     reads.clear()

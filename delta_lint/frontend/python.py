@@ -418,11 +418,11 @@ class PythonAnalyzer:
             attr = node.func.attr
             if attr == "format":
                 return self._format(self.string(node.func.value, scope), node, scope)
-            if attr in ("strip", "lstrip", "rstrip", "lower", "upper") and not node.args:
+            if attr in _CASE_AND_TRIM and not node.args:
                 base = self.string(node.func.value, scope)
                 text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
                 return Str(text, base.params, base.unknown)
-            if attr in ("dedent", "cleandoc") and node.args:
+            if attr in _DEDENT and node.args:
                 return self.string(node.args[0], scope)
             if attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
                 sep = self.string(node.func.value, scope)
@@ -430,11 +430,7 @@ class PythonAnalyzer:
                 for i, elt in enumerate(node.args[0].elts):
                     out = out + (sep if i else Str("")) + self.string(elt, scope)
                 return out
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("dedent", "cleandoc", "str")
-        ):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TEXT_FUNCTIONS:
             if node.args:
                 return self.string(node.args[0], scope)
         return self._placeholder(node, scope)
@@ -1142,8 +1138,11 @@ class PythonAnalyzer:
             self.diagnostics.extend(diags)
 
 
-_TEXT_METHODS = frozenset({"format", "strip", "lstrip", "rstrip", "lower", "upper", "dedent", "cleandoc", "join"})
-_TEXT_FUNCTIONS = frozenset({"dedent", "cleandoc", "str"})
+# the calls `PythonAnalyzer.string` reads as text (and `_may_give_text` lets through)
+_CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
+_DEDENT = ("dedent", "cleandoc")
+_TEXT_METHODS = frozenset({"format", "join", *_CASE_AND_TRIM, *_DEDENT})
+_TEXT_FUNCTIONS = frozenset({*_DEDENT, "str"})
 
 
 def _may_give_text(call: ast.Call) -> bool:

@@ -494,6 +494,18 @@ def _parse_condition(ctx: _Ctx, text: str | None) -> exp.Expression | None:
     return parse_sql(f"SELECT 1 WHERE {text}").args["where"].this
 
 
+def _read_condition(
+    ctx: _Ctx, cond: exp.Expression | None, names: set[str] | frozenset[str], unqualified: bool, target: TableRef | None
+) -> tuple[str | None, Region, set[Flag]]:
+    """A parsed target condition's SQL, region and (with a target) flags; its tree is
+    released once read."""
+    try:
+        sql, region = _predicate_sql(ctx, cond), condition_region(ctx, cond, names, unqualified)
+        return sql, region, condition_flags(cond, names, target, ctx) if target is not None else set()
+    finally:
+        release(cond)
+
+
 def _partition_condition(partition: exp.Partition | None) -> tuple[exp.Expression | None, bool]:
     """`PARTITION (a = 1, b)` -> (`a = 1`, static?) — only the static parts constrain."""
     if partition is None:
@@ -744,22 +756,20 @@ class _Recognise:
     @staticmethod
     def optimize(ctx: _Ctx, m: re.Match):
         ref, resolved = _Recognise._ref(ctx, m)
-        cond = _parse_condition(ctx, m["where"])
-        names = {ref.name.split(".")[-1]}
+        sql, region, flags = _read_condition(
+            ctx, _parse_condition(ctx, m["where"]), {ref.name.split(".")[-1]}, True, ref
+        )
         zorder = tuple(c.strip().strip("`").lower() for c in (m["z"] or "").strip("() ").split(",") if c.strip())
-        try:
-            return _intent(
-                ctx,
-                ref,
-                Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
-                resolved,
-                predicate_sql=_predicate_sql(ctx, cond),
-                region=condition_region(ctx, cond, names, True),
-                zorder_by=zorder,
-                flags=condition_flags(cond, names, ref, ctx),
-            )
-        finally:
-            release(cond)
+        return _intent(
+            ctx,
+            ref,
+            Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
+            resolved,
+            predicate_sql=sql,
+            region=region,
+            zorder_by=zorder,
+            flags=flags,
+        )
 
     @staticmethod
     def vacuum(ctx: _Ctx, m: re.Match):
@@ -776,18 +786,8 @@ class _Recognise:
         ref, resolved = _Recognise._ref(ctx, m)
         if m["apply"].upper().startswith("PURGE"):
             cond = _parse_condition(ctx, m["where"])
-            names = {ref.name.split(".")[-1]}
-            try:
-                return _intent(
-                    ctx,
-                    ref,
-                    Kind.REORG_PURGE,
-                    resolved,
-                    predicate_sql=_predicate_sql(ctx, cond),
-                    region=condition_region(ctx, cond, names, True),
-                )
-            finally:
-                release(cond)
+            sql, region, _ = _read_condition(ctx, cond, {ref.name.split(".")[-1]}, True, None)
+            return _intent(ctx, ref, Kind.REORG_PURGE, resolved, predicate_sql=sql, region=region)
         return _intent(ctx, ref, Kind.PROTOCOL_CHANGE, resolved, subkind="reorg_upgrade_uniform")
 
     @staticmethod
@@ -875,11 +875,5 @@ def _condition_info(
         cond = _parse_condition(ctx, tpl.text)
     except (ParseError, TokenError, RecursionError):
         return ConditionInfo(text, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ctx.params())
-    info = ConditionInfo(
-        _predicate_sql(ctx, cond),
-        condition_region(ctx, cond, names, unqualified),
-        frozenset(condition_flags(cond, names, target, ctx)),
-        ctx.params(),
-    )
-    release(cond)
-    return info
+    sql, region, flags = _read_condition(ctx, cond, names, unqualified, target)
+    return ConditionInfo(sql, region, frozenset(flags), ctx.params())
