@@ -496,17 +496,15 @@ def _check_tables(
     forked processes (which inherit the intents instead of receiving copies). Not
     after pyspark is imported: a JVM's threads do not survive fork."""
     global _PAIRING
-    import multiprocessing
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
-    if (
-        workers <= 1
-        or size < PARALLEL_MIN_INTENTS
-        or "fork" not in multiprocessing.get_all_start_methods()
-        or "pyspark" in sys.modules
-    ):
+    if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules:
+        return dict(_check_some(engine, names, by_table, settings))
+    import multiprocessing  # only here: importing it (and pickle) costs a small run 5 ms
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return dict(_check_some(engine, names, by_table, settings))
     from concurrent.futures import ProcessPoolExecutor
 
