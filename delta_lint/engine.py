@@ -179,14 +179,38 @@ class _Classes:
         # told apart here before any pair of files is looked at
         self.cron_ids = [schedule.cron_id(x.location.path) for x in self.reps]
         self._never = schedule.never_meet_memo
+        self._never_of: dict[int, dict[int, bool]] = schedule.never_meet_of  # see meeting; for the run
+
+    def _never_meet(self, a: int, b: int) -> bool:
+        found = self._never.get((a, b) if a < b else (b, a))
+        return self.schedule.schedules_never_meet(a, b) if found is None else found
+
+    def meeting(self, p: int, partners: list[int]) -> list[int]:
+        """The partners (class numbers) whose files may run while class p's do: most
+        pairs of lone cron tasks never meet, and are dropped here before any pair is
+        formed. Inline, as a table's classes are paired quadratically."""
+        mine = self.cron_ids[p]
+        if mine is None:
+            return partners
+        cron_ids, known = self.cron_ids, self._never_of.setdefault(mine, {})
+        out = []
+        for q in partners:
+            other = cron_ids[q]
+            if other is not None and other != mine:
+                never = known.get(other)
+                if never is None:
+                    never = known[other] = self._never_meet(mine, other)
+                if never:
+                    continue
+            out.append(q)
+        return out
 
     def never_meet(self, p: int, q: int) -> bool:
         """True when the files of classes p and q are of jobs whose runs never meet."""
         a, b = self.cron_ids[p], self.cron_ids[q]
         if a is None or b is None or a == b:
             return False
-        found = self._never.get((a, b) if a < b else (b, a))
-        return self.schedule.schedules_never_meet(a, b) if found is None else found
+        return self._never_meet(a, b)
 
     def cross_file(self, p: int, q: int) -> tuple[int, int] | None:
         """A member of class p and one of class q in different files, or None when
@@ -429,7 +453,7 @@ class Engine:
         # Most pairs of scheduled files never run together, and then no pair of their
         # classes needs a verdict: the overlap is known per pair of schedule keys.
         for p, q in self._candidate_classes(classes, s):
-            if classes.never_meet(p, q) or classes.known_overlap(p, q) is None:
+            if classes.known_overlap(p, q) is None:
                 continue
             reps = classes.cross_file(p, q)
             if reps is None:
@@ -454,7 +478,8 @@ class Engine:
         pairs of operation classes that never conflict and, on partitioned tables,
         classes pinned to different literal partition values when the region decides:
         classes are bucketed by those values, which keeps tables with many partitions
-        near-linear instead of quadratic."""
+        near-linear instead of quadratic; and pairs of classes whose cron schedules never
+        meet (see `_Classes.meeting`)."""
         reps = classes.reps
         column = s.partitioned_by[0] if s.partitioned_by else None
         keys = [_literal_keys(x, column) if column else None for x in reps]
@@ -493,7 +518,7 @@ class Engine:
                     bucket = buckets[k].get(value)
                     if bucket:
                         partners.update(bucket[bisect_left(bucket, p) :])
-            yield from ((p, q) for q in sorted(partners))
+            yield from ((p, q) for q in classes.meeting(p, sorted(partners)))
 
     def _decided_by_region(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
         """True when `verdict` for these classes returns None for two regions that are

@@ -91,6 +91,8 @@ class Schedule:
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
+    # the same answers per schedule, then per other schedule (see engine._Classes.meeting)
+    never_meet_of: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
