@@ -24,7 +24,14 @@ from delta_lint.engine import Engine, Finding, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.model import Diagnostic, FileResult, FileSummary, Intent, Location
-from delta_lint.schedule import build_schedule, cached_workflows, load_workflows
+from delta_lint.schedule import (
+    build_schedule,
+    cached_workflows,
+    load_workflows,
+    meetings_mark,
+    new_meetings,
+    remember_meetings,
+)
 from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SETTINGS_NOT_READ = "DL004"
@@ -445,6 +452,9 @@ def _check(
     schedule = build_schedule(config, rel_paths, workflows)
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
+    stored_meetings = store.get_value(MEETINGS) if store is not None else None
+    remember_meetings(stored_meetings)
+    meetings_before = meetings_mark()
     table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
@@ -452,10 +462,14 @@ def _check(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, read)
-    checked = _check_tables(engine, todo, by_table, settings, jobs)
+    checked, meetings = _check_tables(engine, todo, by_table, settings, jobs)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
+        meetings += new_meetings(meetings_before)
+        if meetings:
+            kept = (stored_meetings if isinstance(stored_meetings, list) else []) + meetings
+            store.put_value(MEETINGS, kept[-MEETINGS_KEPT:])
         store.prune("tables", list(table_keys.values()))
         store.prune("files", [key for *_, key in inputs.files if key])
     entries.update(fresh)
@@ -487,25 +501,28 @@ def _check(
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
 _PAIRING: tuple = ()  # (engine, intents by table, settings) handed to forked workers
+MEETINGS = "cron-meetings"  # kv key: answers of schedule.remember_meetings
+MEETINGS_KEPT = 50_000
 
 
 def _check_tables(
     engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
-) -> dict[str, TableEntry]:
+) -> tuple[dict[str, TableEntry], list[list]]:
     """Each table's findings; tables are independent, so a large run pairs them in
     forked processes (which inherit the intents instead of receiving copies). Not
-    after pyspark is imported: a JVM's threads do not survive fork."""
+    after pyspark is imported: a JVM's threads do not survive fork. Also the cron
+    schedule answers the workers worked out (`schedule.new_meetings`), for the cache."""
     global _PAIRING
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
     if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules:
-        return dict(_check_some(engine, names, by_table, settings))
+        return dict(_check_some(engine, names, by_table, settings)), []
     import multiprocessing  # only here: importing it (and pickle) costs a small run 5 ms
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return dict(_check_some(engine, names, by_table, settings))
+        return dict(_check_some(engine, names, by_table, settings)), []
     from concurrent.futures import ProcessPoolExecutor
 
     chunks: list[list[str]] = [[] for _ in range(workers * 4)]
@@ -514,14 +531,16 @@ def _check_tables(
     _PAIRING = (engine, by_table, settings)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return {name: entry for part in pool.map(_check_chunk, [c for c in chunks if c]) for name, entry in part}
+            parts = list(pool.map(_check_chunk, [c for c in chunks if c]))
     finally:
         _PAIRING = ()
+    return {name: entry for part, _ in parts for name, entry in part}, [row for _, rows in parts for row in rows]
 
 
-def _check_chunk(names: list[str]) -> list[tuple[str, TableEntry]]:
+def _check_chunk(names: list[str]) -> tuple[list[tuple[str, TableEntry]], list[list]]:
     engine, by_table, settings = _PAIRING
-    return _check_some(engine, names, by_table, settings)
+    before = meetings_mark()  # a forked worker starts with the parent's answers
+    return _check_some(engine, names, by_table, settings), new_meetings(before)
 
 
 def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:

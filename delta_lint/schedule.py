@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -236,7 +235,7 @@ class Schedule:
             if job.cron is None or _job_runs_anytime(job):
                 found = None
             else:
-                schedule = (job.cron, self._cron_job(job)[0])
+                schedule = (job.cron, self.duration(job))  # not `_cron_job`: its description costs fire times
                 found = self._schedule_ids.get(schedule)
                 if found is None:
                     found = self._schedule_ids[schedule] = len(self._schedules)
@@ -391,12 +390,62 @@ def _job_runs_anytime(job: Job) -> str | None:
     return None
 
 
-@lru_cache(maxsize=65536)
+# Answers of `_cron_windows_meet` per (cron, duration, cron, duration): many jobs share
+# a few schedules. They depend on nothing else, so a run with a cache starts with those
+# of earlier runs (`remember_meetings`): an incremental run re-judges only the changed
+# tables, and working out fire times was a tenth of it.
+_MEETINGS: dict[tuple, tuple[str, str]] = {}
+_NEW_MEETINGS: dict[tuple, tuple[str, str]] = {}  # worked out in this process
+
+
 def _cron_windows_meet(
     a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
 ) -> tuple[str, str]:
-    """("meet", when) | ("never", "") | (why it could not be decided, ""); cached
-    per pair of schedules, since many jobs share a few schedules."""
+    """("meet", when) | ("never", "") | (why it could not be decided, "")."""
+    key = (a, da, b, db)
+    found = _MEETINGS.get(key)
+    if found is None:
+        found = _MEETINGS[key] = _NEW_MEETINGS[key] = _windows_meet(a, da, b, db)
+    return found
+
+
+def remember_meetings(rows: object) -> None:
+    """Take in answers stored by an earlier run (`new_meetings` rows); rows of any
+    other shape are ignored, as a damaged cache entry must not stop a run."""
+    if not isinstance(rows, list):
+        return
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 8):
+            continue
+        qa, za, sa, qb, zb, sb, outcome, when = row
+        texts, zones, seconds = (qa, qb, outcome, when), (za, zb), (sa, sb)
+        if not (
+            all(isinstance(v, str) for v in texts)
+            and all(v is None or isinstance(v, str) for v in zones)
+            and all(type(v) is int for v in seconds)
+        ):
+            continue
+        key = ((qa, za), timedelta(seconds=sa), (qb, zb), timedelta(seconds=sb))
+        _MEETINGS.setdefault(key, (outcome, when))
+
+
+def meetings_mark() -> int:
+    """Where `new_meetings` starts for the answers worked out from now on."""
+    return len(_NEW_MEETINGS)
+
+
+def new_meetings(since: int = 0) -> list[list]:
+    """Answers worked out in this process (from the `since`-th on), as rows to store."""
+    return [
+        [a[0], a[1], int(da.total_seconds()), b[0], b[1], int(db.total_seconds()), *answer]
+        for (a, da, b, db), answer in list(_NEW_MEETINGS.items())[since:]
+        if not (da.microseconds or db.microseconds)  # whole seconds only: the row keeps no more
+    ]
+
+
+def _windows_meet(
+    a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
+) -> tuple[str, str]:
     start, end = horizon(max(da, db))
     try:
         ta = fire_times(a[0], a[1], start, end)

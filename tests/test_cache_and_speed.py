@@ -330,3 +330,59 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     victim.write_text(text)
     assert findings() == first and len(reads) == 1
     assert findings() == first and len(reads) == 2  # recorded too close to its change: read again
+
+
+def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monkeypatch):
+    """Whether two cron schedules meet is worked out once and kept in the cache: a
+    later run that re-judges a changed table asks no fire times for the schedules an
+    earlier run judged (also when forked workers judged them), and its findings are
+    those of an uncached run."""
+    import delta_lint.run as run
+    import delta_lint.schedule as schedule
+    from delta_lint.config import load_config
+
+    project = tmp_path / "p"
+    Corpus(60, seed=7).write(project)
+    monkeypatch.chdir(project)
+    config = load_config(cwd=project)
+    monkeypatch.setattr(schedule, "_MEETINGS", {})
+    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
+    monkeypatch.setattr(run, "PARALLEL_MIN_INTENTS", 0)  # the first run's pairs are judged in workers
+    run.check([project], config, cwd=project, use_cache=True, jobs=2)
+    from delta_lint.cache import Cache
+
+    store = Cache(project)
+    stored = store.get_value(run.MEETINGS)
+    store.close()
+    assert stored and all(len(row) == 8 for row in stored)
+
+    victim = sorted(project.rglob("*.sql"))[0]
+    victim.write_text(victim.read_text() + "\nDELETE FROM main.bench_0.t00000 WHERE id = 1;\n")
+    monkeypatch.setattr(schedule, "_MEETINGS", {})  # a new process: only the cache knows them
+    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
+    asked = []
+    real = schedule._windows_meet
+    monkeypatch.setattr(schedule, "_windows_meet", lambda *a: asked.append(a) or real(*a))
+    cached = run.check([project], config, cwd=project, use_cache=True, jobs=1)
+    assert asked == []
+    monkeypatch.setattr(schedule, "_MEETINGS", {})
+    assert cached.findings == run.check([project], config, cwd=project, use_cache=False, jobs=1).findings
+    assert asked  # the uncached run did work them out
+
+
+def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored(monkeypatch):
+    from datetime import timedelta
+
+    import delta_lint.schedule as schedule
+
+    monkeypatch.setattr(schedule, "_MEETINGS", {})
+    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
+    a, b = ("0 0 1 * * ?", "UTC"), ("0 30 1 * * ?", None)
+    first = schedule._cron_windows_meet(a, timedelta(minutes=20), b, timedelta(hours=1))
+    rows = schedule.new_meetings()
+    assert rows == [["0 0 1 * * ?", "UTC", 1200, "0 30 1 * * ?", None, 3600, *first]]
+    monkeypatch.setattr(schedule, "_MEETINGS", {})
+    damaged = [["x"], ["a", 1, 2, "b", None, 3, "never", ""], ["a", None, "2", "b", None, 3, "never", ""], "row", None]
+    schedule.remember_meetings(damaged + rows)
+    schedule.remember_meetings({"not": "rows"})
+    assert schedule._MEETINGS == {(a, timedelta(minutes=20), b, timedelta(hours=1)): first}
