@@ -118,6 +118,7 @@ class _Classes:
     ) -> None:
         self.group = group
         self.schedule = schedule
+        self.columns = columns
         self._overlaps: dict[tuple[int, int], Concurrency | None] = {}  # see files_overlap
         n = len(group)
         self.locations = [x.location for x in group]
@@ -145,6 +146,10 @@ class _Classes:
         # without the schedule: what a verdict reads besides the overlap) and of its
         # schedule key
         self.behaviours: list[int] = []
+        self.pins: list[dict[str, frozenset[str]] | None] = []  # see _pin
+        self.regions: list[Region] = []  # as far as a verdict on this table reads it (see above)
+        self.regionless: list[int] = []  # the number of the behaviour without its region
+        self.region_blind: list[bool] = []  # a verdict with this class reads no region (see verdict)
         self.schedule_keys: list[int] = []
         self.cls: list[int] = []
         self.members: list[list[int]] = []
@@ -170,6 +175,11 @@ class _Classes:
                 c = keys[key] = len(self.members)
                 self.members.append([])
                 self.behaviours.append(behaviour_ids.setdefault(behaviour, len(behaviour_ids)))
+                self.pins.append(_pin(region) if columns is not None else None)
+                self.regions.append(region)
+                regionless = behaviour[:-1] + (_ANY_REGION,)
+                self.regionless.append(behaviour_ids.setdefault(regionless, len(behaviour_ids)))
+                self.region_blind.append(x.op_class in _REGION_BLIND)
                 self.schedule_keys.append(pair_key)
             self.members[c].append(i)
             self.cls.append(c)
@@ -411,12 +421,32 @@ class Engine:
         # A verdict reads the two intents' behaviours and whether they are distinct
         # runs; the overlap only passes its reason through. Verdicts are kept for the
         # run per pair of behaviours: tables with equal settings share them.
-        memo, settings_id, behaviours = self._verdicts, self._settings_id(s), classes.behaviours
+        # Classes differ mostly in their regions, which verdicts read little of: none
+        # when one side is a CREATE, metadata or protocol change; on a table without
+        # row-level concurrency, whether each is opaque or whole and how the two overlap
+        # on the partition columns (of two classes pinned to literal partition values,
+        # see `_pin`, whether their values meet). Such pairs are kept by their
+        # behaviours without the regions.
+        memo, settings_id = self._verdicts, self._settings_id(s)
+        behaviours, pins, regionless, blind = classes.behaviours, classes.pins, classes.regionless, classes.region_blind
+        regions, columns = classes.regions, classes.columns
 
-        def judged(a: Intent, b: Intent, ba: int, bb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
-            """(whether a is the primary, the verdict) when a and b, which overlap as
-            `conc` says, conflict."""
-            key = (settings_id, ba, bb, a is b, conc.distinct_runs)
+        def judged(a: Intent, b: Intent, pa: int, pb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
+            """(whether a is the primary, the verdict) when a and b, members of classes
+            pa and pb that overlap as `conc` says, conflict."""
+            va, vb = pins[pa], pins[pb]
+            if blind[pa] or blind[pb]:
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, None)
+            elif va is not None and vb is not None:
+                meet = all(va[c] & vb[c] for c in va.keys() & vb.keys())
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, meet)
+            elif columns is not None:
+                ra, rb = regions[pa], regions[pb]
+                how = overlap(ra, rb, columns, conc.distinct_runs)
+                shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, shape)
+            else:
+                key = (settings_id, behaviours[pa], behaviours[pb], a is b, conc.distinct_runs)
             verdict = memo.get(key, _UNKNOWN)
             if verdict is _UNKNOWN:
                 pair = self.verdict(a, b, s, Concurrency("", conc.distinct_runs), table)
@@ -432,21 +462,21 @@ class Engine:
             if alike and same_run is None:
                 continue
             for i in shared:
-                a, ba = group[i], behaviours[classes.cls[i]]
+                a, pa = group[i], classes.cls[i]
                 for j in range(i + 1, shared.stop):
                     b = group[j]
                     if not can_conflict(a, b):
                         continue
                     conc = same_run if alike else overlap_of(a, b)
-                    verdict = judged(a, b, ba, behaviours[classes.cls[j]], conc) if conc is not None else None
+                    verdict = judged(a, b, pa, classes.cls[j], conc) if conc is not None else None
                     if verdict is not None:
                         primary, other = (i, j) if verdict[0] else (j, i)
                         found.fixed[primary].append((verdict[1], [other]))
-        for members, a, ba in zip(classes.members, classes.reps, behaviours):  # another run of itself
+        for pa, (members, a) in enumerate(zip(classes.members, classes.reps)):  # another run of itself
             if not can_conflict(a, a):
                 continue
             conc = overlap_of(a, a)  # alike for the class: it depends on the file's nodes
-            verdict = judged(a, a, ba, ba, conc) if conc is not None else None
+            verdict = judged(a, a, pa, pa, conc) if conc is not None else None
             if verdict is not None:
                 for i in members:
                     found.fixed[i].append((verdict[1], [i]))
@@ -465,7 +495,7 @@ class Engine:
                 a, b = (group[reps[0]], group[reps[1]]) if first == p else (group[reps[1]], group[reps[0]])
                 if not can_conflict(a, b):
                     continue
-                verdict = judged(a, b, behaviours[first], behaviours[second], conc)
+                verdict = judged(a, b, first, second, conc)
                 if verdict is None:
                     continue
                 if verdict[0]:  # a member of `first` gets the members of `second` after it
@@ -1137,6 +1167,33 @@ class _Fields(dict):
 
 def _is_evolution(x: Intent) -> bool:
     return x.kind not in (Kind.METADATA_CHANGE, Kind.CREATE_OR_REPLACE) and Flag.SCHEMA_EVOLUTION in x.flags
+
+
+_ANY_REGION = "any region"  # stands for the region in a behaviour a verdict does not read it of
+# op classes whose pairs `verdict` decides before reading any region
+_REGION_BLIND = frozenset({OpClass.PROTOCOL, OpClass.METADATA, OpClass.CREATE})
+
+
+def _pin(region: Region) -> dict[str, frozenset[str]] | None:
+    """The string literals a region (restricted to the partition columns) pins each
+    column to, when it is one conjunct of such sets; None otherwise. Two such regions
+    overlap exactly when they share a value on every column both constrain, and a
+    verdict on a table without row-level concurrency reads nothing else of them: it
+    is never whole or opaque, and the partition columns decide (see `_matrix_verdict`,
+    `_non_explicit`, `_why_unknown`)."""
+    if region.opaque or len(region.conjuncts) != 1 or not region.conjuncts[0]:
+        return None
+    out = {}
+    for column, constraint in region.conjuncts[0]:
+        if constraint.values is None:
+            return None
+        values = set()
+        for kind, value in constraint.values:
+            if kind != "lit" or type(value) is not str:
+                return None
+            values.add(value)
+        out[column] = frozenset(values)
+    return out
 
 
 def _literal_keys(x: Intent, column: str) -> frozenset[str] | None:

@@ -189,6 +189,46 @@ def test_class_pairs_give_the_findings_of_every_pair(seeds):
     assert checked > 1000  # the workloads do conflict
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_verdicts_kept_without_regions_hold_for_every_pair(seed):
+    """Verdicts are kept per pair of behaviours without their regions where a verdict
+    reads only how the regions meet (see `_pin`): on a table partitioned on two
+    columns, writes pinned to string values that meet on one column and not the
+    other, ranges, whole-table writes and ALTERs, in every order, must give the
+    findings of every pair."""
+    rng = random.Random(seed)
+    config = validate(
+        {"tables": {"main.s.t": {"partitioned_by": ["date", "region"]}}, "spark": "none"}, Path("/r/x.yaml")
+    )
+
+    def pinned(date: str, region: str | None) -> Region:
+        cols = [("date", Constraint(values=frozenset({("lit", date)})))]
+        if region is not None:
+            cols.append(("region", Constraint(values=frozenset({("lit", region)}))))
+        return Region((tuple(cols),))
+
+    regions = [pinned(d, r) for d in "ab" for r in ("x", "y", None)]
+    regions += [Region(((("date", Constraint(low="a", high="a")),),)), None]
+    table = TableRef("main.s.t")
+    kinds = [Kind.DELETE, Kind.UPDATE, Kind.MERGE, Kind.OPTIMIZE_ZORDER, Kind.METADATA_CHANGE, Kind.REPLACE_WHERE]
+    intents = [
+        Intent(
+            Location(f"jobs/f{rng.randrange(8)}.sql", rng.randint(1, 9), 1),
+            table,
+            kind,
+            region=region,
+            zorder_by=("a",) if kind == Kind.OPTIMIZE_ZORDER else (),
+        )
+        for kind, region in ((rng.choice(kinds), rng.choice(regions)) for _ in range(30))
+    ]
+    engine = Engine(config, build_schedule(config, {x.location.path: x.location.path for x in intents}))
+    engine.check(intents)  # resolves the settings
+    s = engine.settings["main.s.t"]
+    got = sorted(engine.check_table("main.s.t", intents, s), key=Finding.sort_key)
+    assert got == sorted(_plain(engine, "main.s.t", intents, s), key=Finding.sort_key)
+    assert got
+
+
 def test_a_reader_is_not_cleared_by_a_reader_of_its_own_file():
     """The append caveat: a DELETE whose only disjoint partner runs before it in the
     same file (so never at the same time) is not reported, though its class has a
