@@ -891,7 +891,7 @@ class Engine:
             ca = classes.cls[a]
             if ca not in reader_classes:
                 reader_classes[ca] = []
-                for cd in dml_classes:
+                for cd in classes.meeting(ca, dml_classes):
                     reps = classes.cross_file(ca, cd)
                     conc = reads(*reps) if reps is not None else None
                     if conc is not None:
