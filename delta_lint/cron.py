@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
@@ -198,11 +199,12 @@ def _weekly(it, tz, start: datetime, end: datetime) -> tuple[datetime, ...] | No
         return None
     out = []
     if tz is timezone.utc:  # no offsets to look up: the first week's times, shifted week by week
-        first = [datetime.combine(monday.date() + timedelta(days=day), clock, tzinfo=tz) for day, clock in week]
+        first = sorted({datetime.combine(monday.date() + timedelta(days=day), clock, tzinfo=tz) for day, clock in week})
+        # within one week, so shifted weeks follow each other in order and never repeat a time
         for w in range(weeks):
             shift = timedelta(days=7 * w)
-            out += [moment + shift for moment in first if start <= moment + shift < end]
-        return tuple(sorted(set(out)))
+            out += [moment for moment in (m + shift for m in first) if start <= moment < end]
+        return tuple(out)
     for w in range(weeks):
         base = monday.date() + timedelta(days=7 * w)
         for day, clock in week:
@@ -280,15 +282,15 @@ def first_overlap(
     if pa and pb:
         step = math.lcm(int(pa.total_seconds()), int(pb.total_seconds()))
         stop = max(a[0], b[0]) + timedelta(seconds=step) + max(da, db)
-        a = tuple(t for t in a if t <= stop)
-        b = tuple(t for t in b if t <= stop)
+        a, b = a[: bisect_right(a, stop)], b[: bisect_right(b, stop)]  # times are sorted
     i = j = 0
-    while i < len(a) and j < len(b):
-        wa = Window(a[i], a[i] + da)
-        wb = Window(b[j], b[j] + db)
-        if wa.start < wb.end and wb.start < wa.end:
-            return wa, wb
-        if wa.end <= wb.end:
+    na, nb = len(a), len(b)
+    while i < na and j < nb:
+        start_a, start_b = a[i], b[j]
+        end_a, end_b = start_a + da, start_b + db
+        if start_a < end_b and start_b < end_a:
+            return Window(start_a, end_a), Window(start_b, end_b)
+        if end_a <= end_b:
             i += 1
         else:
             j += 1
