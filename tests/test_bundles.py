@@ -11,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from delta_lint.config import validate
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, horizon, parse_duration, translate
@@ -411,3 +413,46 @@ def test_task_paths_resolve_through_links_and_linked_folders(tmp_path):
         "folder": (),
     }
     assert job.tasks["missing"].problem and job.tasks["folder"].problem
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 600), max_size=20),
+    st.lists(st.integers(0, 600), max_size=20),
+    st.integers(1, 60),
+    st.integers(1, 60),
+)
+def test_the_overlap_sweep_finds_intersecting_runs_exactly_when_there_are_some(xs, ys, da, db):
+    """Against every pair of windows: the sweep answers None only when no two runs'
+    windows intersect, and otherwise two windows of the inputs that do."""
+    base = datetime(2024, 1, 1, tzinfo=UTC)
+    a = tuple(base + timedelta(minutes=x) for x in sorted(set(xs)))
+    b = tuple(base + timedelta(minutes=y) for y in sorted(set(ys)))
+    wa, wb = timedelta(minutes=da), timedelta(minutes=db)
+    any_hit = any(s < t + wb and t < s + wa for s in a for t in b)
+    hit = first_overlap(a, wa, b, wb)
+    assert (hit is not None) == any_hit
+    if hit is not None:
+        assert hit[0].start in a and hit[1].start in b
+        assert hit[0].end - hit[0].start == wa and hit[1].end - hit[1].start == wb
+        assert hit[0].start < hit[1].end and hit[1].start < hit[0].end
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([15, 20, 30, 45, 60, 90, 120, 180]),
+    st.sampled_from([15, 20, 30, 45, 60, 90, 120, 180]),
+    st.integers(0, 179),
+    st.integers(0, 179),
+    st.integers(1, 120),
+    st.integers(1, 120),
+)
+def test_the_sweep_of_periodic_runs_looks_at_one_common_period_only_when_that_suffices(pa, pb, oa, ob, da, db):
+    """Two strictly periodic schedules are swept over one common period: the answer
+    must be the one of the whole horizon."""
+    base = datetime(2024, 1, 1, tzinfo=UTC)
+    a = tuple(base + timedelta(minutes=oa + k * pa) for k in range(3 * 24 * 60 // pa))
+    b = tuple(base + timedelta(minutes=ob + k * pb) for k in range(3 * 24 * 60 // pb))
+    wa, wb = timedelta(minutes=da), timedelta(minutes=db)
+    any_hit = any(s < t + wb and t < s + wa for s in a for t in b)
+    assert (first_overlap(a, wa, b, wb) is not None) == any_hit
