@@ -188,12 +188,7 @@ class _Classes:
         # job (see Schedule.cron_id): most pairs of such classes never meet, and are
         # told apart here before any pair of files is looked at
         self.cron_ids = [schedule.cron_id(x.location.path) for x in self.reps]
-        self._never = schedule.never_meet_memo
-        self._never_of: dict[int, dict[int, bool]] = schedule.never_meet_of  # see meeting; for the run
-
-    def _never_meet(self, a: int, b: int) -> bool:
-        found = self._never.get((a, b) if a < b else (b, a))
-        return self.schedule.schedules_never_meet(a, b) if found is None else found
+        self._never: dict[int, dict[int, bool]] = schedule.never_meet_memo  # for the run
 
     def meeting(self, p: int, partners: list[int]) -> list[int]:
         """The partners (class numbers) whose files may run while class p's do: most
@@ -202,14 +197,14 @@ class _Classes:
         mine = self.cron_ids[p]
         if mine is None:
             return partners
-        cron_ids, known = self.cron_ids, self._never_of.setdefault(mine, {})
+        cron_ids, known = self.cron_ids, self._never.setdefault(mine, {})  # filled by schedules_never_meet
         out = []
         for q in partners:
             other = cron_ids[q]
             if other is not None and other != mine:
                 never = known.get(other)
                 if never is None:
-                    never = known[other] = self._never_meet(mine, other)
+                    never = self.schedule.schedules_never_meet(mine, other)
                 if never:
                     continue
             out.append(q)
@@ -220,7 +215,8 @@ class _Classes:
         a, b = self.cron_ids[p], self.cron_ids[q]
         if a is None or b is None or a == b:
             return False
-        return self._never_meet(a, b)
+        found = self._never.get(a, {}).get(b)
+        return self.schedule.schedules_never_meet(a, b) if found is None else found
 
     def cross_file(self, p: int, q: int) -> tuple[int, int] | None:
         """A member of class p and one of class q in different files, or None when

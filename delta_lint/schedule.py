@@ -90,8 +90,6 @@ class Schedule:
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
-    # the same answers per schedule, then per other schedule (see engine._Classes.meeting)
-    never_meet_of: dict = field(default_factory=dict, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -217,14 +215,16 @@ class Schedule:
 
     def schedules_never_meet(self, a: int | None, b: int | None) -> bool:
         """True when runs of the numbered schedules a and b (see `cron_id`) never meet;
-        kept in `never_meet_memo` per (lower, higher) number."""
+        kept in `never_meet_memo[a][b]` (and `[b][a]`), which the engine reads inline."""
         if a is None or b is None:
             return False
-        key = (a, b) if a <= b else (b, a)
-        found = self.never_meet_memo.get(key)
+        known = self.never_meet_memo.get(a)
+        found = known.get(b) if known is not None else None
         if found is None:
-            (ca, da), (cb, db) = self._schedules[key[0]], self._schedules[key[1]]
-            found = self.never_meet_memo[key] = _cron_windows_meet(ca, da, cb, db)[0] == "never"
+            lo, hi = (a, b) if a <= b else (b, a)
+            (ca, da), (cb, db) = self._schedules[lo], self._schedules[hi]
+            found = _cron_windows_meet(ca, da, cb, db)[0] == "never"
+            self.never_meet_memo.setdefault(a, {})[b] = self.never_meet_memo.setdefault(b, {})[a] = found
         return found
 
     def _cron_schedule(self, job_key: str) -> int | None:
