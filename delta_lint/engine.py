@@ -19,7 +19,7 @@ from itertools import chain
 from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
-from delta_lint.rulepack import Profile, RulePack, load
+from delta_lint.rulepack import ROW_LEVEL, Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
@@ -552,7 +552,7 @@ class Engine:
         conflicts "always" (with or without row-level concurrency)."""
         if ca not in _MATRIX_CLASSES or cb not in _MATRIX_CLASSES or s.identity_columns:
             return False
-        for name in ("row_level", self.profile.matrix):
+        for name in (ROW_LEVEL, self.profile.matrix):
             cell = self.pack.matrices[name].cell(ca.value, cb.value)
             if cell is not None and cell.outcome_for(s.isolation_level, s.has_deletion_vectors) == "always":
                 return False
@@ -567,7 +567,7 @@ class Engine:
             return True
         if s.identity_columns:
             return True
-        for name in ("row_level", self.profile.matrix):
+        for name in (ROW_LEVEL, self.profile.matrix):
             cell = self.pack.matrices[name].cell(ca.value, cb.value)
             if cell is None:
                 continue
@@ -716,7 +716,7 @@ class Engine:
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, notes: list[str]
     ) -> _Pair | None:
         rlc, why_not, why_about = self.row_level(s, a, b)
-        matrix = self.pack.matrices["row_level" if rlc else self.profile.matrix]
+        matrix = self.pack.matrices[ROW_LEVEL if rlc else self.profile.matrix]
         cell = matrix.cell(a.op_class.value, b.op_class.value)
         if cell is None:
             return None

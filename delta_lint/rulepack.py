@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 OUTCOMES = {"never", "same_rows", "same_files", "zorder_only", "always"}
+ROW_LEVEL = "row_level"  # the matrix that applies with row-level concurrency
 ISOLATION_LEVELS = ("WriteSerializable", "Serializable")
 
 
@@ -155,6 +156,10 @@ def load() -> RulePack:
             for value in list(outcome.values()) + list((dv or {}).values()):
                 if value not in OUTCOMES:
                     raise ValueError(f"rules/matrices.yaml: unknown outcome {value!r} in {name}")
+                if value == "same_rows" and name != ROW_LEVEL:
+                    # the engine judges tables without row-level concurrency on their
+                    # partition columns only (engine._Classes, its verdict keys)
+                    raise ValueError(f"rules/matrices.yaml: same_rows in {name}: only {ROW_LEVEL} compares rows")
             cells.append(
                 Cell(
                     frozenset(c["classes"]),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def rules(result):
     return [(f.rule, f.severity) for f in result.findings]
@@ -87,3 +89,27 @@ def test_condition_with_subquery_falls_back_to_file_level(lint):
     result = lint(files, {"tables": {"s.t": {"deletion_vectors": True}}})
     assert rules(result) == [("DL102", "error")]
     assert "subquery" in result.findings[0].message
+
+
+def test_only_the_row_level_matrix_may_compare_rows(tmp_path, monkeypatch):
+    """The engine judges tables without row-level concurrency on their partition
+    columns only; a `same_rows` cell anywhere else in the rule pack is refused."""
+    import shutil
+
+    from delta_lint import rulepack
+
+    pack = tmp_path / "rules"
+    shutil.copytree(rulepack.rules_dir(), pack)
+    text = (pack / "matrices.yaml").read_text()
+    head, _, tail = text.partition("  no_row_level:")
+    assert "Serializable: same_files" in tail
+    (pack / "matrices.yaml").write_text(
+        head + "  no_row_level:" + tail.replace("Serializable: same_files", "Serializable: same_rows", 1)
+    )
+    monkeypatch.setattr(rulepack, "rules_dir", lambda: pack)
+    rulepack.load.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="same_rows in no_row_level"):
+            rulepack.load()
+    finally:
+        rulepack.load.cache_clear()
