@@ -27,6 +27,7 @@ from delta_lint.model import Diagnostic, FileResult, FileSummary, Intent, Locati
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
+    known_meetings,
     load_workflows,
     meetings_mark,
     new_meetings,
@@ -452,9 +453,7 @@ def _check(
     schedule = build_schedule(config, rel_paths, workflows)
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
-    stored_meetings = store.get_value(MEETINGS) if store is not None else None
-    remember_meetings(stored_meetings)
-    meetings_before = meetings_mark()
+    meetings_before = _recall_meetings(store)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
@@ -462,14 +461,11 @@ def _check(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, read)
-    checked, meetings = _check_tables(engine, todo, by_table, settings, jobs)
+    checked, worker_meetings = _check_tables(engine, todo, by_table, settings, jobs)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
-        meetings += new_meetings(meetings_before)
-        if meetings:
-            kept = (stored_meetings if isinstance(stored_meetings, list) else []) + meetings
-            store.put_value(MEETINGS, kept[-MEETINGS_KEPT:])
+        _keep_meetings(store, meetings_before, worker_meetings)
         store.prune("tables", list(table_keys.values()))
         store.prune("files", [key for *_, key in inputs.files if key])
     entries.update(fresh)
@@ -505,6 +501,20 @@ MEETINGS = "cron-meetings"  # kv key: answers of schedule.remember_meetings
 MEETINGS_KEPT = 50_000
 
 
+def _recall_meetings(store: Cache | None) -> int:
+    """Take in the cron answers earlier runs stored; where this run's own begin."""
+    if store is not None:
+        remember_meetings(store.get_value(MEETINGS))
+    return meetings_mark()
+
+
+def _keep_meetings(store: Cache, since: int, worker_rows: list[list]) -> None:
+    """Store every cron answer known, when this run or its workers worked out new ones."""
+    remember_meetings(worker_rows)
+    if worker_rows or meetings_mark() > since:
+        store.put_value(MEETINGS, known_meetings()[-MEETINGS_KEPT:])
+
+
 def _check_tables(
     engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
 ) -> tuple[dict[str, TableEntry], list[list]]:
@@ -517,12 +527,9 @@ def _check_tables(
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
-    if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules:
+    if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules or not _can_fork():
         return dict(_check_some(engine, names, by_table, settings)), []
-    import multiprocessing  # only here: importing it (and pickle) costs a small run 5 ms
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return dict(_check_some(engine, names, by_table, settings)), []
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     chunks: list[list[str]] = [[] for _ in range(workers * 4)]
@@ -535,6 +542,13 @@ def _check_tables(
     finally:
         _PAIRING = ()
     return {name: entry for part, _ in parts for name, entry in part}, [row for _, rows in parts for row in rows]
+
+
+def _can_fork() -> bool:
+    """Asked last: importing multiprocessing (and pickle) costs a small run 5 ms."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _check_chunk(names: list[str]) -> tuple[list[tuple[str, TableEntry]], list[list]]:

@@ -436,9 +436,18 @@ def meetings_mark() -> int:
 
 def new_meetings(since: int = 0) -> list[list]:
     """Answers worked out in this process (from the `since`-th on), as rows to store."""
+    return _meeting_rows(list(_NEW_MEETINGS.items())[since:])
+
+
+def known_meetings() -> list[list]:
+    """Every answer this process knows (worked out, or taken in), as rows to store."""
+    return _meeting_rows(_MEETINGS.items())
+
+
+def _meeting_rows(items) -> list[list]:
     return [
         [a[0], a[1], int(da.total_seconds()), b[0], b[1], int(db.total_seconds()), *answer]
-        for (a, da, b, db), answer in list(_NEW_MEETINGS.items())[since:]
+        for (a, da, b, db), answer in items
         if not (da.microseconds or db.microseconds)  # whole seconds only: the row keeps no more
     ]
 

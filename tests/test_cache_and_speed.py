@@ -386,3 +386,4 @@ def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored(monkeypatch)
     schedule.remember_meetings(damaged + rows)
     schedule.remember_meetings({"not": "rows"})
     assert schedule._MEETINGS == {(a, timedelta(minutes=20), b, timedelta(hours=1)): first}
+    assert schedule.known_meetings() == rows  # what a run stores: taken-in answers too
