@@ -249,6 +249,26 @@ def test_a_50_mb_file_is_reported_and_skipped(tmp_path):
     assert any(f["table"] == "s.t" for f in out)
 
 
+def test_the_size_limit_is_exact_and_files_that_hide_their_size_are_read_whole(tmp_path, monkeypatch):
+    import delta_lint.frontend as pipeline
+
+    monkeypatch.setattr(pipeline, "MAX_FILE_BYTES", 64)
+    (tmp_path / "at.sql").write_bytes(b"x" * 64)
+    (tmp_path / "over.sql").write_bytes(b"x" * 65)
+    assert pipeline.read_file(tmp_path / "at.sql", "at.sql") == b"x" * 64
+    over = pipeline.read_file(tmp_path / "over.sql", "over.sql")
+    assert [d.rule for d in over.diagnostics] == ["DL003"] and "MB" in over.diagnostics[0].message
+    # a file whose reported size is 0 (as under /proc) is read to its end, and the
+    # limit still holds for what it turns out to hold
+    status = Path("/proc/self/status")
+    if status.exists():
+        monkeypatch.setattr(pipeline, "MAX_FILE_BYTES", 10 * 1024 * 1024)
+        assert os.stat(status).st_size == 0
+        assert pipeline.read_file(status, "status").startswith(b"Name:")
+        monkeypatch.setattr(pipeline, "MAX_FILE_BYTES", 8)
+        assert [d.rule for d in pipeline.read_file(status, "status").diagnostics] == ["DL003"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a check as another user")
 def test_unreadable_files_are_reported(tmp_path):
     probe = subprocess.run(
