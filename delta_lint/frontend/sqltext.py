@@ -133,6 +133,8 @@ _COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
 _IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
 _IDENTIFIER_LIT = re.compile(r"IDENTIFIER\s*\(\s*'([\w.`]+)'\s*\)", re.I)
 MARKER = re.compile(r"__dlp(\d+)__")
+# A character (or word) without which none of the patterns above can match.
+_MAY_TEMPLATE = re.compile(r"[{$%:]|IDENTIFIER", re.I)
 
 
 @dataclass
@@ -154,15 +156,21 @@ class Templated:
 
     def restore(self, text: str) -> str:
         """Put the original template text back in place of markers."""
+        if not self.names:  # most statements hold no template
+            return text
         return MARKER.sub(lambda m: self.shown[int(m.group(1))], text)
 
     def restore_names(self, text: str) -> str:
+        if not self.names:
+            return text
         return MARKER.sub(lambda m: "{" + self.names[int(m.group(1))] + "}", text)
 
 
 def apply_templates(text: str) -> Templated:
     """Replace `{x}`, `{{x}}`, `${x}`, `%(x)s`, `:x` and `IDENTIFIER(...)` by markers."""
     t = Templated(text)
+    if _MAY_TEMPLATE.search(text) is None:  # most statements: seven substitutions spared
+        return t
 
     def add(name: str, shown: str) -> str:
         t.names.append(param_name(name) if not name.isdigit() and name else f"arg{name or len(t.names)}")
