@@ -473,30 +473,59 @@ _COMPLEX_FUNCS = {
 }
 
 
+# What a node of a condition says about it, by the node's type.
+_PLAIN, _SUBQUERY, _NON_DETERMINISTIC_CALL, _COMPLEX, _FUNCTION, _COLUMN = range(6)
+
+
+def _role(node_type: type) -> int:
+    if issubclass(node_type, (exp.Subquery, exp.Exists, exp.Select)):
+        return _SUBQUERY
+    if issubclass(node_type, (exp.Rand, exp.Randn, exp.Uuid)):
+        return _NON_DETERMINISTIC_CALL
+    if issubclass(node_type, (exp.Bracket, exp.JSONExtract, exp.Dot)):
+        return _COMPLEX
+    if issubclass(node_type, exp.Func):
+        return _FUNCTION
+    if issubclass(node_type, exp.Column):
+        return _COLUMN
+    return _PLAIN
+
+
+# A node's role is one dict look-up instead of up to five isinstance tests a node.
+_ROLES: dict[type, int] = {}
+
+
 def condition_flags(cond: exp.Expression | None, aliases: set[str], target: TableRef, ctx: _Ctx) -> set[Flag]:
     """Flags of a target condition: subqueries, correlation, non-determinism, complex types."""
     flags: set[Flag] = set()
     if not isinstance(cond, exp.Expression):
         return flags
+    selects = []
     for node in cond.walk():
-        if isinstance(node, (exp.Subquery, exp.Exists, exp.Select)):
+        role = _ROLES.get(type(node))
+        if role is None:
+            role = _ROLES[type(node)] = _role(type(node))
+        if role == _PLAIN:
+            continue
+        if role == _SUBQUERY:
             flags.add(Flag.SUBQUERY)
-        elif isinstance(node, (exp.Rand, exp.Randn, exp.Uuid)):
+            if isinstance(node, exp.Select):
+                selects.append(node)
+        elif role == _NON_DETERMINISTIC_CALL:
             flags.add(Flag.NON_DETERMINISTIC)
-        elif isinstance(node, (exp.Bracket, exp.JSONExtract, exp.Dot)):
+        elif role == _COMPLEX:
             flags.add(Flag.COMPLEX_TYPE_CONDITION)
-        elif isinstance(node, exp.Func):
+        elif role == _FUNCTION:
             name = (node.sql_name() if not isinstance(node, exp.Anonymous) else node.name).lower()
             if name in _NON_DETERMINISTIC:
                 flags.add(Flag.NON_DETERMINISTIC)
             if name in _COMPLEX_FUNCS or isinstance(node, (exp.ArrayContains, exp.ArraySize)):
                 flags.add(Flag.COMPLEX_TYPE_CONDITION)
-        elif isinstance(node, exp.Column):
-            if node.args.get("db") is not None or (
-                node.table and node.table.lower() not in aliases and not _in_subquery(node)
-            ):
-                flags.add(Flag.COMPLEX_TYPE_CONDITION)
-    for select in cond.find_all(exp.Select):
+        elif node.args.get("db") is not None or (  # a column
+            node.table and node.table.lower() not in aliases and not _in_subquery(node)
+        ):
+            flags.add(Flag.COMPLEX_TYPE_CONDITION)
+    for select in selects:
         inner = {t.alias_or_name.lower() for t in select.find_all(exp.Table)}
         for column in select.find_all(exp.Column):
             if column.table and column.table.lower() not in inner:
