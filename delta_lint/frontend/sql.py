@@ -84,6 +84,15 @@ def _parse_one_with_known_types(sql, read=None, dialect=None, into=None, **opts)
 _TOKENIZER = _DIALECT.tokenizer_class(dialect=_DIALECT)
 _PARSER = _DIALECT.parser()
 _GENERATOR = _DIALECT.generator()  # generate() keeps no state between calls; one is built, not one per call
+_GENERIC_GENERATOR = Dialect().generator()
+
+
+def _generic_sql(node: exp.Expression) -> str:
+    """`node.sql()` (sqlglot's own dialect) without building a dialect and a generator
+    for every call; a leaf is not copied, as nothing rewrites a leaf."""
+    return _GENERIC_GENERATOR.generate(node, copy=not node.is_leaf())
+
+
 PARSE_ERROR = "DL000"
 UNRESOLVED_TABLE = "DL001"
 
@@ -776,7 +785,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
         if isinstance(action, exp.AlterSet):
             subkind = "set_tblproperties"
             for prop in action.find_all(exp.Property):
-                key = prop.this.sql().strip("'\"`").lower() if prop.this is not None else ""
+                key = _generic_sql(prop.this).strip("'\"`").lower() if prop.this is not None else ""
                 if _PROTOCOL_PROPERTIES.fullmatch(key):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
