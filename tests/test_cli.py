@@ -214,6 +214,25 @@ def test_version_and_check_do_not_import_pyspark():
     assert "pyspark" not in imports.stderr and "sqlglot" not in imports.stderr
 
 
+def test_a_check_of_sql_files_imports_no_python_or_notebook_front_end(tmp_path):
+    (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE x = 1;\n")
+    (tmp_path / "b.sql").write_text(
+        "-- Databricks notebook source\nUPDATE s.t SET y = 2;\n\n-- COMMAND ----------\n\n"
+        '-- MAGIC %python\n-- MAGIC spark.sql("DELETE FROM s.u WHERE x = 1")\n'
+    )
+    code = (
+        "import sys; from delta_lint.cli import app; sys.argv=['delta-lint','check','--spark','none','a.sql']\n"
+        "try:\n    app()\nexcept SystemExit: pass\n"
+        "print([m for m in ('delta_lint.frontend.python', 'delta_lint.frontend.notebook') if m in sys.modules], "
+        "file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip().endswith("[]"), proc.stderr
+    # a notebook exported as SQL still goes to the notebook reader (its Python cell)
+    doc = json.loads(cli("check", "b.sql", "--format", "json", cwd=tmp_path).stdout)
+    assert doc["summary"]["intents"] == 2
+
+
 def test_help_on_every_command():
     for args in ([], ["check"], ["intents"], ["rules"], ["explain"]):
         proc = cli(*args, "--help")

@@ -58,12 +58,14 @@ def analyze_source(display: str, suffix: str, text: str) -> FileResult:
 
 
 def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
-    from delta_lint.frontend.notebook import is_databricks_source, parse_databricks_source, parse_ipynb
-    from delta_lint.frontend.python import analyze_python
+    # Each language's front end is imported where it is needed: a run over SQL files
+    # never imports the Python one.
     from delta_lint.frontend.sql import Session, analyze_sql
 
     session = Session()
     if suffix == ".ipynb":
+        from delta_lint.frontend.notebook import parse_ipynb
+
         try:
             nb = parse_ipynb(text)
         except (json.JSONDecodeError, ValueError) as err:
@@ -73,16 +75,35 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
             )
             return
         _notebook(result, display, nb, session)
-    elif is_databricks_source(text):
+    elif _may_be_databricks_source(text) and _is_databricks_source(text):
+        from delta_lint.frontend.notebook import parse_databricks_source
+
         _notebook(result, display, parse_databricks_source(text), session)
     elif suffix == ".sql":
         intents, diags = analyze_sql(text, display, session)
         result.intents += intents
         result.diagnostics += diags
     else:
+        from delta_lint.frontend.python import analyze_python
+
         intents, diags = analyze_python(display, text, session)
         result.intents += intents
         result.diagnostics += diags
+
+
+_NOTEBOOK_MARK = "Databricks notebook source"  # in both headers `is_databricks_source` accepts
+
+
+def _may_be_databricks_source(text: str) -> bool:
+    """Whether the first line holds the mark every notebook header holds."""
+    end = text.find("\n")
+    return text.find(_NOTEBOOK_MARK, 0, end if end >= 0 else len(text)) >= 0
+
+
+def _is_databricks_source(text: str) -> bool:
+    from delta_lint.frontend.notebook import is_databricks_source
+
+    return is_databricks_source(text)
 
 
 def _notebook(result: FileResult, display: str, nb, session) -> None:
