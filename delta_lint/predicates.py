@@ -306,7 +306,25 @@ def _values_distinct(a: Value, b: Value, distinct_runs: bool) -> bool | None:
 
 
 def _constraints_disjoint(a: Constraint, b: Constraint, distinct_runs: bool) -> bool | None:
-    """True: no common value. False: a common value certainly exists. None: unknown."""
+    """True: no common value. False: a common value certainly exists. None: unknown.
+    One value against one value or a range, the common case, is answered directly;
+    `_constraints_disjoint_by_pairs` says the same of every case."""
+    if a.values is not None and len(a.values) == 1:
+        (x,) = a.values
+        if b.values is not None and len(b.values) == 1:
+            (y,) = b.values
+            return _values_distinct(x, y, distinct_runs)
+        if b.values is None:
+            inside = _in_range(x, b)
+            return None if inside is None else not inside
+    elif b.values is not None and len(b.values) == 1 and a.values is None:
+        (y,) = b.values
+        inside = _in_range(y, a)
+        return None if inside is None else not inside
+    return _constraints_disjoint_by_pairs(a, b, distinct_runs)
+
+
+def _constraints_disjoint_by_pairs(a: Constraint, b: Constraint, distinct_runs: bool) -> bool | None:
     if a.values is not None and b.values is not None:
         verdicts = [_values_distinct(x, y, distinct_runs) for x in a.values for y in b.values]
         if all(v is True for v in verdicts):
@@ -352,6 +370,20 @@ def _overlap(a: Region, b: Region, columns: frozenset[str] | None, distinct_runs
         # an unknown region still meets a region that covers every row
         other = b if a.opaque else a
         return Overlap.OVERLAP if other.is_whole() else Overlap.UNKNOWN
+    if len(a.conjuncts) == 1 and len(b.conjuncts) == 1:
+        (ca,), (cb,) = a.conjuncts, b.conjuncts
+        if len(ca) == 1 and len(cb) == 1:  # one condition on one column each: the common case
+            if ca[0][0] != cb[0][0]:
+                return Overlap.OVERLAP
+            disjoint = _constraints_disjoint(ca[0][1], cb[0][1], distinct_runs)
+            return (
+                Overlap.DISJOINT if disjoint is True else Overlap.OVERLAP if disjoint is False else Overlap.UNKNOWN
+            )
+    return _conjuncts_overlap(a, b, distinct_runs)
+
+
+def _conjuncts_overlap(a: Region, b: Region, distinct_runs: bool) -> Overlap:
+    """Every pair of conjuncts of two (restricted, readable) regions."""
     unknown = False
     for ca in a.conjuncts:
         for cb in b.conjuncts:

@@ -12,6 +12,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
@@ -315,3 +317,36 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
         few = intents[:60]
         got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
         assert got == sorted(_plain(engine, "main.s.t", few, s), key=Finding.sort_key)
+
+
+# One value against one value or a range is answered directly (the common case of
+# partition conditions); the answer must be the pair-by-pair one in every case.
+_VALUES = st.one_of(
+    st.tuples(st.just("lit"), st.one_of(st.integers(-2, 2), st.sampled_from(["a", "b", "2"]), st.booleans())),
+    st.tuples(st.just("param"), st.sampled_from(["p", "q"])),
+)
+_BOUNDS = st.one_of(st.none(), st.integers(-2, 2), st.sampled_from(["a", "b"]))
+_CONSTRAINTS = st.one_of(
+    st.builds(Constraint, values=st.frozensets(_VALUES, min_size=0, max_size=3)),
+    st.builds(Constraint, low=_BOUNDS, low_inclusive=st.booleans(), high=_BOUNDS, high_inclusive=st.booleans()),
+)
+_CONJUNCTS = st.dictionaries(st.sampled_from(["d", "c"]), _CONSTRAINTS, max_size=2).map(
+    lambda conj: tuple(sorted(conj.items()))
+)
+_REGIONS = st.lists(_CONJUNCTS, min_size=1, max_size=2).map(lambda cs: Region(tuple(cs)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_CONSTRAINTS, _CONSTRAINTS, st.booleans())
+def test_constraints_answered_directly_agree_with_every_pair_of_values(a, b, distinct_runs):
+    from delta_lint.predicates import _constraints_disjoint, _constraints_disjoint_by_pairs
+
+    assert _constraints_disjoint(a, b, distinct_runs) is _constraints_disjoint_by_pairs(a, b, distinct_runs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_REGIONS, _REGIONS, st.booleans())
+def test_regions_answered_directly_agree_with_every_pair_of_conjuncts(a, b, distinct_runs):
+    from delta_lint.predicates import _conjuncts_overlap, _overlap
+
+    assert _overlap.__wrapped__(a, b, None, distinct_runs) is _conjuncts_overlap(a, b, distinct_runs)
