@@ -376,9 +376,7 @@ def _overlap(a: Region, b: Region, columns: frozenset[str] | None, distinct_runs
             if ca[0][0] != cb[0][0]:
                 return Overlap.OVERLAP
             disjoint = _constraints_disjoint(ca[0][1], cb[0][1], distinct_runs)
-            return (
-                Overlap.DISJOINT if disjoint is True else Overlap.OVERLAP if disjoint is False else Overlap.UNKNOWN
-            )
+            return Overlap.DISJOINT if disjoint is True else Overlap.OVERLAP if disjoint is False else Overlap.UNKNOWN
     return _conjuncts_overlap(a, b, distinct_runs)
 
 
