@@ -290,3 +290,67 @@ def test_statement_trees_are_freed_without_the_cyclic_collector():
             assert gc.collect() <= 60
     finally:
         gc.enable()
+
+
+class _Forgetful(dict):
+    """A memo of statements that never remembers."""
+
+    def get(self, key, default=None):
+        return default
+
+
+def _read_all(sources):
+    out = []
+    for path, text in sources:
+        if path.endswith(".sql"):
+            from delta_lint.frontend.sql import analyze_sql
+
+            intents, diags = analyze_sql(text, path, Session())
+        else:
+            from delta_lint.frontend.python import analyze_python
+
+            intents, diags = analyze_python(path, text, Session())
+        out.append(([(i.location, i.to_json(), i.region, i.statement) for i in intents], diags))
+    return out
+
+
+def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
+    """Statements met again are taken from the memo and placed where they stand; the
+    memo's key must hold whatever the reading depends on: session (USE, SET), templates
+    and their names, parameters of SQL built in Python, and parse errors."""
+    import delta_lint.frontend.sql as fsql
+    from tests.conftest import FIXTURES
+
+    merge = "MERGE INTO t USING s ON s.id = t.id AND t.d = '{day}' WHEN MATCHED THEN UPDATE SET *"
+    sources = [
+        (
+            "a.sql",
+            f"USE s1;\n{merge.replace('{day}', '1')};\nDELETE FROM t WHERE d = {{d}};\nINSERT INTO {{x}}.t VALUES (1)",
+        ),
+        (
+            "b.sql",
+            f"USE s2;\n\n{merge.replace('{day}', '1')};\nDELETE FROM t WHERE d = {{e}};\nINSERT INTO {{y}}.t VALUES (1)",
+        ),
+        ("c.sql", "SET spark.databricks.delta.schema.autoMerge.enabled = true;\n" + merge.replace("{day}", "1")),
+        ("d.sql", "UPDATE t SET x = ;\nUPDATE t SET x = ;\nUPDATE t SET x = ;\nDELETE FROM t WHERE d = {d}"),
+        (
+            "e.py",
+            f'day = "1"\nspark.sql(f"DELETE FROM t WHERE d = {{day}}")\nspark.sql("""{merge.replace("{day}", "1")}""")\n',
+        ),
+        ("f.py", f'spark.sql(f"DELETE FROM t WHERE d = {{day}}")\nspark.sql("""{merge.replace("{day}", "1")}""")\n'),
+    ]
+    sources += [(p.name, p.read_text()) for p in sorted((FIXTURES / "jobs").rglob("*")) if p.suffix in (".sql", ".py")]
+    sources += sources  # everything again, now from the memo
+    fsql._READ.clear()
+    remembered = _read_all(sources)
+    monkeypatch.setattr(fsql, "_READ", _Forgetful())
+    assert remembered == _read_all(sources)
+    d_sql = remembered[3]
+    assert [d.location.line for d in d_sql[1]] == [1, 2, 3] and len(d_sql[0]) == 1
+    assert remembered[0][0][0][1]["table"] == "s1.t" and remembered[1][0][0][1]["table"] == "s2.t"
+    assert remembered[1][0][0][0].line == 3
+    # SQL built in Python carries the parameters its text came from
+    monkeypatch.setattr(fsql, "_READ", {})
+    for extra in (("a",), ("b",)):
+        (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra)
+        assert intent.params == extra
