@@ -4,7 +4,8 @@ sqlglot's `simplify` will not decide disjointness of partition predicates (NULL
 semantics), so a condition is normalised here to disjunctive normal form over the
 *target* columns, each conjunct mapping a column to a set of values or a range.
 Atoms the analysis cannot read become TRUE: the region only grows, so a
-"disjoint" verdict stays sound.
+"disjoint" verdict stays sound. Reading a sqlglot condition into a region is the
+SQL front end's (`delta_lint.frontend.conditions`); the engine only reads regions.
 """
 
 from __future__ import annotations
@@ -86,53 +87,7 @@ class Overlap(str, Enum):
     UNKNOWN = "unknown"
 
 
-# ---------------------------------------------------------------------------
-# Building regions from sqlglot expressions
-
-
-def region_of(condition, is_target_column, param_of) -> Region:
-    """The region a condition selects on the target.
-
-    `is_target_column(column_expr) -> str | None` names the target column a column
-    reference denotes (None for source columns); `param_of(expr) -> str | None`
-    names the parameter an expression stands for (templating markers, :x).
-    """
-    if condition is None:
-        return WHOLE
-    dnf = _dnf(condition, is_target_column, param_of)
-    if dnf is None or len(dnf) > MAX_CONJUNCTS:
-        return WHOLE
-    return Region(tuple(tuple(sorted(conj.items())) for conj in dnf))
-
-
-def _dnf(node, target_col, param_of) -> list[dict[str, Constraint]] | None:
-    from sqlglot import exp
-
-    if isinstance(node, exp.Paren):
-        return _dnf(node.this, target_col, param_of)
-    if isinstance(node, exp.And):
-        left = _dnf(node.this, target_col, param_of)
-        right = _dnf(node.expression, target_col, param_of)
-        if left is None or right is None or len(left) * len(right) > MAX_CONJUNCTS:
-            return None
-        out = []
-        for a in left:
-            for b in right:
-                merged = _merge_conjuncts(a, b)
-                if merged is not None:
-                    out.append(merged)
-        return out
-    if isinstance(node, exp.Or):
-        left = _dnf(node.this, target_col, param_of)
-        right = _dnf(node.expression, target_col, param_of)
-        if left is None or right is None:
-            return None
-        return left + right
-    atom = _atom(node, target_col, param_of)
-    return [atom] if atom is not None else [{}]
-
-
-def _merge_conjuncts(a: dict, b: dict) -> dict | None:
+def merge_conjuncts(a: dict, b: dict) -> dict | None:
     """AND of two conjuncts; None when provably empty."""
     out = dict(a)
     for col, k in b.items():
@@ -181,85 +136,6 @@ def _tighter_high(a: Constraint, b: Constraint):
     if a.high == b.high:
         return a.high, a.high_inclusive and b.high_inclusive
     return (a.high, a.high_inclusive) if a.high < b.high else (b.high, b.high_inclusive)
-
-
-_FLIP = {"GT": "LT", "GTE": "LTE", "LT": "GT", "LTE": "GTE", "EQ": "EQ"}
-
-
-def _atom(node, target_col, param_of) -> dict[str, Constraint] | None:
-    """A single comparison as a constraint on one target column, or None (TRUE)."""
-    from sqlglot import exp
-
-    if isinstance(node, exp.In):
-        col = target_col(node.this) if isinstance(node.this, exp.Column) else None
-        if col is None or node.args.get("query") is not None:
-            return None
-        values = [_value(e, param_of) for e in node.expressions]
-        if not values or any(v is None for v in values):
-            return None
-        return {col: Constraint(values=frozenset(values))}
-    if isinstance(node, exp.Between):
-        col = target_col(node.this) if isinstance(node.this, exp.Column) else None
-        low = _value(node.args.get("low"), param_of)
-        high = _value(node.args.get("high"), param_of)
-        if col is None or not low or not high or low[0] != "lit" or high[0] != "lit":
-            return None
-        return {col: Constraint(low=low[1], high=high[1])}
-    op = type(node).__name__
-    if op not in _FLIP or not isinstance(node, exp.Binary):
-        return None
-    left, right = node.this, node.expression
-    col = target_col(left) if isinstance(left, exp.Column) and param_of(left) is None else None
-    value = _value(right, param_of)
-    if col is None or value is None:
-        col = target_col(right) if isinstance(right, exp.Column) and param_of(right) is None else None
-        value = _value(left, param_of)
-        op = _FLIP[op]
-    if col is None or value is None:
-        return None
-    if op == "EQ":
-        return {col: Constraint(values=frozenset([value]))}
-    if value[0] != "lit":
-        return None
-    if op in ("GT", "GTE"):
-        return {col: Constraint(low=value[1], low_inclusive=op == "GTE")}
-    return {col: Constraint(high=value[1], high_inclusive=op == "LTE")}
-
-
-def _value(node, param_of) -> Value | None:
-    """A literal or parameter value, or None when the expression is anything else."""
-    from sqlglot import exp
-
-    if node is None:
-        return None
-    name = param_of(node)
-    if name is not None:
-        return ("param", name)
-    if isinstance(node, exp.Paren):
-        return _value(node.this, param_of)
-    if isinstance(node, exp.Cast) or isinstance(node, exp.TryCast):
-        return _value(node.this, param_of)
-    if isinstance(node, exp.Neg):
-        inner = _value(node.this, param_of)
-        if inner and inner[0] == "lit" and isinstance(inner[1], (int, float)):
-            return ("lit", -inner[1])
-        return None
-    if isinstance(node, exp.Boolean):
-        return ("lit", bool(node.this))
-    if isinstance(node, exp.Literal):
-        if node.is_string:
-            return ("lit", node.this)
-        try:
-            return ("lit", int(node.this))
-        except ValueError:
-            try:
-                return ("lit", float(node.this))
-            except ValueError:
-                return None
-    # DATE '2024-01-01', TIMESTAMP '...': typed literals parse as casts or functions
-    if isinstance(node, (exp.Date, exp.TsOrDsToDate)) and isinstance(node.this, exp.Literal):
-        return ("lit", node.this.this)
-    return None
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 
+from delta_lint.frontend.conditions import region_of
 from delta_lint.frontend.sqltext import (
     MARKER,
     Templated,
@@ -27,7 +28,7 @@ from delta_lint.frontend.sqltext import (
     strip_leading_comments,
 )
 from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
-from delta_lint.predicates import OPAQUE, WHOLE, Region, region_of
+from delta_lint.predicates import OPAQUE, WHOLE, Region
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
