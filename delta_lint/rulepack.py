@@ -51,8 +51,16 @@ class Matrix:
     cells: tuple[Cell, ...]
 
     def cell(self, a: str, b: str) -> Cell | None:
-        key = frozenset((a, b))
-        return next((c for c in self.cells if c.classes == key), None)
+        """The cell of two operation classes (in either order); None when the matrix has
+        none. Looked up in a table built on first use: the engine asks for every
+        candidate pair of classes."""
+        table = self.__dict__.get("_by_classes")
+        if table is None:
+            table = {}
+            for c in self.cells:
+                table.setdefault(c.classes, c)  # the first cell of two classes, as a scan finds it
+            object.__setattr__(self, "_by_classes", table)
+        return table.get(frozenset((a, b)))
 
 
 @dataclass(frozen=True)
