@@ -25,3 +25,17 @@ def test_lint_speed_benchmark_runs():
     assert proc.returncode == 0, proc.stderr
     assert "parse floor" in proc.stdout and "targets:" in proc.stdout
     assert proc.stdout.count("PASS") + proc.stdout.count("FAIL") >= 6
+
+
+def test_the_parse_floor_records_what_a_fresh_process_parses(tmp_path, monkeypatch):
+    """The front ends remember statements read in a process; the floor of a corpus must
+    not depend on which corpus was measured before it in the benchmark's process."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench
+    from corpus import Corpus
+
+    Corpus(40, seed=0).write(tmp_path / "c")
+    first = bench.parsed_by_linter(tmp_path / "c")
+    again = bench.parsed_by_linter(tmp_path / "c")
+    assert first[1] and first[0] and first[2] == 40
+    assert again == first
