@@ -278,6 +278,38 @@ def test_file_summaries_come_back_from_the_cache_as_they_went_in():
         _decode_summary(zlib.compress(b'[[], [], false, "4", null]'))
 
 
+def test_table_entries_and_values_beyond_64_bits_come_back_as_they_went_in(tmp_path):
+    """Plain documents are written and read by orjson; what it refuses (an integer
+    literal beyond 64 bits in a condition) falls back to the standard library, and a
+    table's rare internal errors keep the tagged form."""
+    import zlib
+
+    from delta_lint.cache import Cache, TableEntry, _decode_table, _encode_table, decode_result, encode_result
+    from delta_lint.engine import Finding
+    from delta_lint.model import Diagnostic, FileResult, Intent, Kind, Location, TableRef
+    from delta_lint.predicates import Constraint, Region
+
+    here = Location("jobs/a.sql", 3, 5)
+    finding = Finding(
+        "DL101", "name", "error", "ConcurrentAppendException", "s.t", "message \u00e9", here, (here,), "o", "fix", "cfg"
+    )
+    entries = [
+        TableEntry([finding, finding], [], "declared"),
+        TableEntry([], [Diagnostic("DL002", here, "internal error in a rule", "error")], "live"),
+    ]
+    for entry in entries:
+        assert _decode_table(_encode_table(entry)) == entry
+    with pytest.raises((ValueError, TypeError)):
+        _decode_table(zlib.compress(b'[[["DL101"]], null, "x"]'))
+    huge = Region(((("id", Constraint(values=frozenset({("lit", 10**30)}))),),))
+    result = FileResult("jobs/a.sql")
+    result.intents.append(Intent(here, TableRef("s.t"), Kind.DELETE, region=huge))
+    assert decode_result(encode_result(result)) == result
+    store = Cache(tmp_path)
+    store.put_tables({"k": entries[1]})
+    assert store.get_tables(["k"]) == {"k": entries[1]}
+
+
 def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path, monkeypatch):
     """With the cache, a file whose device, inode, size and modification and change
     times are as recorded is not read again. A same-size edit with its modification
