@@ -42,7 +42,7 @@ from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 5  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 6  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -178,7 +178,7 @@ def _encode_summary(summary: FileSummary) -> bytes:
     rest = summary.diagnostics, summary.suppressions
     plain = not rest[0] and rest[1] == _NO_SUPPRESSIONS
     tagged = None if plain else json.dumps(_encode(rest), separators=(",", ":"))
-    doc = [tables, list(summary.ddl_tables), summary.shared_ids, summary.n_intents, tagged]
+    doc = [tables, list(summary.ddl_tables), _tagged(list(summary.shared)), summary.n_intents, tagged]
     return _pack(doc)
 
 
@@ -191,12 +191,17 @@ def _decode_summary(blob: bytes) -> FileSummary:
         diagnostics, suppressions = [], FileSuppressions()
     else:
         diagnostics, suppressions = json.loads(rest, object_hook=_object)
-    if not isinstance(n_intents, int) or not all(isinstance(d, Diagnostic) for d in diagnostics):
+    shared = tuple(json.loads(shared, object_hook=_object)) if shared is not None else ()
+    if (
+        not isinstance(n_intents, int)
+        or not all(isinstance(d, Diagnostic) for d in diagnostics)
+        or not all(isinstance(i, Intent) for i in shared)
+    ):
         raise ValueError("not a file summary")
     return FileSummary(
         {name: Location(path, line, column) for name, path, line, column in tables},
         tuple(ddl),
-        bool(shared),
+        shared,
         n_intents,
         list(diagnostics),
         suppressions,

@@ -243,13 +243,14 @@ class FileResult:
 class FileSummary:
     """What a run needs of a file without decoding its intents: the tables it writes
     (with the first location of each, for messages), the tables its CREATE
-    statements declare settings for, whether it names checkpoints or transaction
-    ids (checked across tables), its counts, diagnostics and suppressions. A cached
-    run decodes full results only for the tables it checks again."""
+    statements declare settings for, its intents that name a checkpoint or a
+    transaction id (checked across tables on every run), its counts, diagnostics and
+    suppressions. A cached run decodes full results only for the tables it checks
+    again."""
 
     tables: dict[str, Location] = field(default_factory=dict)  # raw table name -> first location
     ddl_tables: tuple[str, ...] = ()
-    shared_ids: bool = False
+    shared: tuple[Intent, ...] = ()
     n_intents: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressions: Any = None
@@ -266,7 +267,7 @@ class FileSummary:
         return cls(
             tables,
             tuple(sorted(ddl)),
-            any(i.checkpoint or i.txn_app_id for i in result.intents),
+            tuple(i for i in result.intents if i.checkpoint or i.txn_app_id),
             len(result.intents),
             list(result.diagnostics),
             result.suppressions,

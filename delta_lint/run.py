@@ -422,15 +422,12 @@ def _check(
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
-    shared: set[int] = set()
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
             name = qualify(raw, config.default_schema)
             writers[name].add(index)
             if name not in first or location < first[name]:
                 first[name] = location
-        if summary.shared_ids:
-            shared.add(index)
     for index, summary in enumerate(files.summaries):
         for raw in summary.ddl_tables:
             name = qualify(raw, config.default_schema)
@@ -457,7 +454,7 @@ def _check(
     table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
-    loaded = files.load({i for name in todo for i in writers[name]} | shared)
+    loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, read)
@@ -472,7 +469,9 @@ def _check(
     results = {name: entries[key] for name, key in table_keys.items()}
     findings = [f for name in sorted(results) for f in results[name].findings]
     internal = [e for name in sorted(results) for e in results[name].errors]
-    shared_intents = [i for index in sorted(shared) for i in loaded[index].intents]
+    # checkpoints and transaction ids are checked across tables on every run, from
+    # the summaries: the files naming them need not be decoded
+    shared_intents = [i for summary in files.summaries for i in summary.shared]
     findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
     all_diags = diagnostics + settings_diags + file_diags + internal

@@ -255,17 +255,21 @@ def test_file_summaries_come_back_from_the_cache_as_they_went_in():
     import zlib
 
     from delta_lint.cache import _decode_summary, _encode_summary
-    from delta_lint.model import Diagnostic, FileSummary, Location
+    from delta_lint.model import Diagnostic, FileSummary, Flag, Intent, Kind, Location, TableRef
     from delta_lint.suppress import FileSuppressions, scan
 
     here = Location("jobs/a.py", 3, 5)
+    shared = (
+        Intent(here, TableRef("s.t"), Kind.STREAMING_WRITE, checkpoint="/chk/a"),
+        Intent(Location("jobs/a.py", 9, 1), TableRef("s.u"), Kind.MERGE, frozenset({Flag.PER_BATCH}), txn_app_id="x"),
+    )
     summaries = [
-        FileSummary({"s.t": here, "`s`.u": Location("jobs/a.py", 9, 1)}, ("s.t",), True, 4, [], FileSuppressions()),
-        FileSummary({}, (), False, 0, [], None),
+        FileSummary({"s.t": here, "`s`.u": Location("jobs/a.py", 9, 1)}, ("s.t",), shared, 4, [], FileSuppressions()),
+        FileSummary({}, (), (), 0, [], None),
         FileSummary(
             {"s.t": here},
             (),
-            False,
+            (),
             1,
             [Diagnostic("DL000", here, "cannot parse statement", "error")],
             scan("x = 1  # delta-lint: ignore[DL101]\n# delta-lint: ignore[nope]\n"),
