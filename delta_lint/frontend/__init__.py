@@ -75,7 +75,7 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
             )
             return
         _notebook(result, display, nb, session)
-    elif _may_be_databricks_source(text) and _is_databricks_source(text):
+    elif _is_databricks_source(text):
         from delta_lint.frontend.notebook import parse_databricks_source
 
         _notebook(result, display, parse_databricks_source(text), session)
@@ -94,13 +94,12 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
 _NOTEBOOK_MARK = "Databricks notebook source"  # in both headers `is_databricks_source` accepts
 
 
-def _may_be_databricks_source(text: str) -> bool:
-    """Whether the first line holds the mark every notebook header holds."""
-    end = text.find("\n")
-    return text.find(_NOTEBOOK_MARK, 0, end if end >= 0 else len(text)) >= 0
-
-
 def _is_databricks_source(text: str) -> bool:
+    """Whether the text is an exported Databricks notebook; the notebook reader is
+    imported only when the first line holds the mark both headers hold."""
+    end = text.find("\n")
+    if text.find(_NOTEBOOK_MARK, 0, end if end >= 0 else len(text)) < 0:
+        return False
     from delta_lint.frontend.notebook import is_databricks_source
 
     return is_databricks_source(text)

@@ -570,8 +570,9 @@ def condition_flags(cond: exp.Expression | None, aliases: set[str], target: Tabl
                 flags.add(Flag.NON_DETERMINISTIC)
             if name in _COMPLEX_FUNCS or isinstance(node, (exp.ArrayContains, exp.ArraySize)):
                 flags.add(Flag.COMPLEX_TYPE_CONDITION)
-        elif node.args.get("db") is not None or (  # a column
-            node.table and node.table.lower() not in aliases and not _in_subquery(node)
+        elif role == _COLUMN and (
+            node.args.get("db") is not None
+            or (node.table and node.table.lower() not in aliases and not _in_subquery(node))
         ):
             flags.add(Flag.COMPLEX_TYPE_CONDITION)
     for select in selects:
