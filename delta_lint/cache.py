@@ -165,8 +165,9 @@ def _plain(blob: bytes) -> Any:
 
 
 def _tagged(values: list) -> str | None:
-    """Values of our own types inside a plain document (diagnostics, suppressions:
-    few entries have any), as tagged JSON text."""
+    """Values of our own types inside a plain document (a table's internal errors, a
+    file's intents naming checkpoints or transaction ids: few entries have any), as
+    tagged JSON text; None for none."""
     return json.dumps(_encode(values), separators=(",", ":")) if values else None
 
 
