@@ -164,11 +164,16 @@ def _plain(blob: bytes) -> Any:
     return orjson.loads(zlib.decompress(blob))
 
 
-def _tagged(values: list) -> str | None:
-    """Values of our own types inside a plain document (a table's internal errors, a
-    file's intents naming checkpoints or transaction ids: few entries have any), as
-    tagged JSON text; None for none."""
-    return json.dumps(_encode(values), separators=(",", ":")) if values else None
+def _tagged(value: Any) -> str:
+    """Values of our own types inside a plain document (diagnostics, suppressions, a
+    table's internal errors, intents naming checkpoints: few entries have any), as
+    tagged JSON text; `_untagged` reads it back."""
+    return json.dumps(_encode(value), separators=(",", ":"))
+
+
+def _untagged(text: str | None, empty: Any) -> Any:
+    """What `_tagged` wrote, or `empty` where nothing was (None)."""
+    return empty if text is None else json.loads(text, object_hook=_object)
 
 
 def _encode_summary(summary: FileSummary) -> bytes:
@@ -178,8 +183,8 @@ def _encode_summary(summary: FileSummary) -> bytes:
     tables = [[name, loc.path, loc.line, loc.column] for name, loc in summary.tables.items()]
     rest = summary.diagnostics, summary.suppressions
     plain = not rest[0] and rest[1] == _NO_SUPPRESSIONS
-    tagged = None if plain else json.dumps(_encode(rest), separators=(",", ":"))
-    doc = [tables, list(summary.ddl_tables), _tagged(list(summary.shared)), summary.n_intents, tagged]
+    shared = _tagged(list(summary.shared)) if summary.shared else None
+    doc = [tables, list(summary.ddl_tables), shared, summary.n_intents, None if plain else _tagged(rest)]
     return _pack(doc)
 
 
@@ -188,11 +193,8 @@ _NO_SUPPRESSIONS = FileSuppressions()
 
 def _decode_summary(blob: bytes) -> FileSummary:
     tables, ddl, shared, n_intents, rest = _plain(blob)
-    if rest is None:
-        diagnostics, suppressions = [], FileSuppressions()
-    else:
-        diagnostics, suppressions = json.loads(rest, object_hook=_object)
-    shared = tuple(json.loads(shared, object_hook=_object)) if shared is not None else ()
+    diagnostics, suppressions = _untagged(rest, ([], FileSuppressions()))
+    shared = tuple(_untagged(shared, ()))
     if (
         not isinstance(n_intents, int)
         or not all(isinstance(d, Diagnostic) for d in diagnostics)
@@ -211,12 +213,13 @@ def _decode_summary(blob: bytes) -> FileSummary:
 
 def _encode_table(entry: TableEntry) -> bytes:
     """A table's findings as plain rows (see `_row`); its rare internal errors tagged."""
-    return _pack([[_row(f) for f in entry.findings], _tagged(entry.errors), entry.source])
+    errors = _tagged(entry.errors) if entry.errors else None
+    return _pack([[_row(f) for f in entry.findings], errors, entry.source])
 
 
 def _decode_table(blob: bytes) -> TableEntry:
     rows, tagged, source = _plain(blob)
-    errors = json.loads(tagged, object_hook=_object) if tagged is not None else []
+    errors = _untagged(tagged, [])
     if not all(isinstance(e, Diagnostic) for e in errors) or not isinstance(source, str):
         raise ValueError("not a table entry")
     return TableEntry([_finding(r) for r in rows], errors, source)
