@@ -354,3 +354,15 @@ def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
     for extra in (("a",), ("b",)):
         (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra)
         assert intent.params == extra
+
+
+def test_a_leading_word_that_is_not_plain_ascii_still_meets_every_pattern():
+    """Statements are tried only against the patterns of their first word, but the
+    patterns are case-insensitive, and so also match some other letters: `ſ` (long s)
+    is an `s` to them, the Kelvin sign a `k` (which stays itself in capitals). Such a
+    word must not skip a pattern it matches."""
+    assert analyze_sql("ſELECT 1", "x.sql", Session()) == ([], [])
+    assert analyze_sql("MSC\u212a REPAIR TABLE s.t", "x.sql", Session()) == ([], [])
+    session = Session()
+    assert analyze_sql("ſET spark.databricks.delta.schema.autoMerge.enabled = true", "x.sql", session) == ([], [])
+    assert session.auto_merge
