@@ -191,6 +191,27 @@ def test_templated_table_name_keeps_its_parameter():
     assert intents[0].table.name == "main.sales_{env}.orders" and intents[0].params == ("env",)
 
 
+def test_marker_like_text_of_the_statement_itself_is_plain_text():
+    """delta-lint marks templates `__dlpN__` while parsing; the same text written in
+    the SQL (with or without templates beside it) is a name or a string, not a
+    parameter, and costs the file none of its intents."""
+    text = (
+        "DELETE FROM main.s.t WHERE col = '__dlp3__';\n"
+        "UPDATE main.s.t SET a = 1 WHERE b = '__dlp7__' AND d = '{day}';\n"
+        "INSERT INTO main.s.__dlp4__ SELECT 1;\n"
+        "MERGE INTO main.s.t USING main.s.__dlp9__ AS s ON t.id = s.id AND t.d = '{day}' "
+        "WHEN MATCHED THEN UPDATE SET *;\n"
+    )
+    intents, diags = analyze_sql(text, "x.sql", Session())
+    assert diags == []
+    assert [(i.table.name, i.params, "unresolved" in {f.value for f in i.flags}) for i in intents] == [
+        ("main.s.t", (), False),
+        ("main.s.t", ("day",), False),
+        ("main.s.__dlp4__", (), False),
+        ("main.s.t", ("day",), False),
+    ]
+
+
 def test_statements_without_a_target_are_parse_errors_not_crashes():
     """Found by the long fuzz run: sqlglot reads `DELETE a` with no target table."""
     from delta_lint.frontend.sql import Session, analyze_sql

@@ -157,8 +157,8 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
     parts = [p for p in parts if p != ""]
     if len(parts) == 2 and parts[0].lower() in ("delta", "parquet") and ("/" in parts[1] or ":" in parts[1]):
         path = tpl.restore_names(parts[1]) if tpl else parts[1]
-        return TableRef("delta:" + path.rstrip("/"), is_path=True), MARKER.fullmatch(parts[1]) is None
-    resolved = bool(parts) and MARKER.fullmatch(parts[-1]) is None
+        return TableRef("delta:" + path.rstrip("/"), is_path=True), not (tpl and tpl.is_marker(parts[1]))
+    resolved = bool(parts) and not (tpl and tpl.is_marker(parts[-1]))
     parts = [p.lower() for p in parts]
     if len(parts) == 1 and session.schema:
         parts = [session.schema, *parts]
@@ -195,7 +195,7 @@ class _Ctx:
     extra_params: tuple[str, ...] = ()
 
     def params(self) -> tuple[str, ...]:
-        used = sorted({self.tpl.names[int(i)] for i in MARKER.findall(self.text)} | set(self.extra_params))
+        used = sorted(self.tpl.params_in(self.text) | set(self.extra_params))
         return tuple(used)
 
     def excerpt(self) -> str:

@@ -146,24 +146,44 @@ class Templated:
     shown: list[str] = field(default_factory=list)  # marker index -> original template text
 
     def name_of(self, marker_text: str) -> str | None:
-        """The parameter a whole token stands for; composite tokens keep their shape."""
+        """The parameter a whole token stands for; composite tokens keep their shape.
+        Marker-like text the statement itself holds (no template of this index) is
+        plain text, not a parameter."""
         m = MARKER.fullmatch(marker_text)
         if m:
-            return self.names[int(m.group(1))]
+            index = int(m.group(1))
+            return self.names[index] if index < len(self.names) else None
         if MARKER.search(marker_text):
             return self.restore(marker_text)
         return None
+
+    def is_marker(self, text: str) -> bool:
+        """Whether the whole text is a marker one of this statement's templates left."""
+        m = MARKER.fullmatch(text)
+        return m is not None and int(m.group(1)) < len(self.names)
+
+    def params_in(self, text: str) -> set[str]:
+        """The parameters whose markers the text holds."""
+        if not self.names:
+            return set()
+        return {self.names[int(i)] for i in MARKER.findall(text) if int(i) < len(self.names)}
 
     def restore(self, text: str) -> str:
         """Put the original template text back in place of markers."""
         if not self.names:  # most statements hold no template
             return text
-        return MARKER.sub(lambda m: self.shown[int(m.group(1))], text)
+        return MARKER.sub(lambda m: self._put_back(m, self.shown), text)
 
     def restore_names(self, text: str) -> str:
         if not self.names:
             return text
-        return MARKER.sub(lambda m: "{" + self.names[int(m.group(1))] + "}", text)
+        return MARKER.sub(lambda m: self._put_back(m, ["{" + name + "}" for name in self.names]), text)
+
+    @staticmethod
+    def _put_back(m: re.Match, texts: list[str]) -> str:
+        """The text for one marker; marker-like text of the statement's own stays."""
+        index = int(m.group(1))
+        return texts[index] if index < len(texts) else m.group(0)
 
 
 def apply_templates(text: str) -> Templated:
