@@ -11,7 +11,7 @@ tests/test_engine_classes.py checks that this equals judging every pair.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import chain
@@ -111,7 +111,8 @@ class _Classes:
     concurrency may apply). A verdict found for one pair of members in different
     files holds for every such pair of the two classes, so the engine judges pairs
     of classes, not pairs of intents. The intents of one file are adjacent here;
-    pairs inside a file (run order, streams) are judged one by one."""
+    pairs inside a file are judged per pair of classes too when runs of the file
+    overlap (every pair alike), one by one when a stream keeps running."""
 
     def __init__(
         self, group: list[Intent], schedule: Schedule, columns: frozenset[str] | None, behaviour_ids: dict[tuple, int]
@@ -270,15 +271,26 @@ class _Found:
     """A table's predicted conflicts before they become findings. `sliced`: per class
     and verdict, the classes whose members (outside the primary's own file) are the
     others when they come before the primary (first list) or after it (second);
+    `in_file`: the same for pairs inside one file, the others cut at the primary;
     `fixed`: per intent, verdicts with their others listed."""
 
     sliced: dict[int, dict[Sig, tuple[list[int], list[int]]]] = field(default_factory=lambda: defaultdict(dict))
+    in_file: dict[int, dict[Sig, tuple[list[int], list[int]]]] = field(default_factory=lambda: defaultdict(dict))
     fixed: dict[int, list[tuple[Sig, list[int]]]] = field(default_factory=lambda: defaultdict(list))
 
     def add_sliced(self, primary: int, sig: Sig, members: list[int], before: bool) -> None:
-        lists = self.sliced[primary].get(sig)
+        self._add(self.sliced, primary, sig, members, before)
+
+    def add_in_file(self, primary: int, sig: Sig, members: list[int], before: bool) -> None:
+        """Like `add_sliced` for pairs inside one file whose runs overlap: a member of
+        the primary class gets those of `members` in its own file before it (or after)."""
+        self._add(self.in_file, primary, sig, members, before)
+
+    @staticmethod
+    def _add(into: dict, primary: int, sig: Sig, members: list[int], before: bool) -> None:
+        lists = into[primary].get(sig)
         if lists is None:
-            lists = self.sliced[primary][sig] = ([], [])
+            lists = into[primary][sig] = ([], [])
         lists[0 if before else 1].extend(members)
 
 
@@ -456,6 +468,25 @@ class Engine:
             alike = not any(stream_start(group[i]) is not None for i in shared)
             same_run = overlap_of(group[shared[0]], group[shared[1]]) if alike else None
             if alike and same_run is None:
+                continue
+            if alike:  # every pair alike: judged once per pair of classes, as across files
+                in_file: dict[int, list[int]] = {}  # class -> its members in this file, ascending
+                for i in shared:
+                    in_file.setdefault(classes.cls[i], []).append(i)
+                for p, mp in in_file.items():
+                    for q, mq in in_file.items():
+                        if mp[0] >= mq[-1]:  # no member of p comes before one of q
+                            continue
+                        a, b = group[mp[0]], group[mq[-1]]
+                        if not can_conflict(a, b):
+                            continue
+                        verdict = judged(a, b, p, q, same_run)
+                        if verdict is None:
+                            continue
+                        if verdict[0]:  # a member of p gets the members of q after it
+                            found.add_in_file(p, verdict[1], mq, before=False)
+                        else:
+                            found.add_in_file(q, verdict[1], mp, before=True)
                 continue
             for i in shared:
                 a, pa = group[i], classes.cls[i]
@@ -979,12 +1010,12 @@ class Engine:
         """One finding per primary location, rule, exception and severity, listing every
         other write of its pairs. Others are index lists cut from the classes' sorted
         members, so a table with thousands of conflicting pairs costs list slices."""
-        for per_sig in found.sliced.values():
+        for per_sig in chain(found.sliced.values(), found.in_file.values()):
             for before, after in per_sig.values():
                 before.sort()
                 after.sort()
         groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
-        sliced, fixed = found.sliced, found.fixed
+        sliced, in_file, fixed = found.sliced, found.in_file, found.fixed
         for p, (c, fs, fe, at) in enumerate(zip(classes.cls, classes.file_start, classes.file_end, classes.first_at)):
             per_sig = sliced.get(c)
             if per_sig:
@@ -993,6 +1024,15 @@ class Engine:
                     if after:
                         k = bisect_left(after, fe)
                         others = others + after[k:] if others else after[k:]
+                    if others:
+                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+            per_sig = in_file.get(c)
+            if per_sig:  # the members of its own file before it, or after it
+                for sig, (before, after) in per_sig.items():
+                    others = before[bisect_left(before, fs) : bisect_left(before, p)] if before else []
+                    if after:
+                        tail = after[bisect_right(after, p) : bisect_left(after, fe)]
+                        others = others + tail if others else tail
                     if others:
                         groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
             if p in fixed:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
-from delta_lint.engine import Engine, Finding, _Classes, _Pair, _region, label
+from delta_lint.engine import Engine, Finding, _Classes, _Found, _Pair, _region, label
 from delta_lint.model import Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
 from delta_lint.schedule import build_schedule
@@ -306,6 +306,9 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
     asked = []
     overlap = engine.schedule.overlap
     monkeypatch.setattr(engine.schedule, "overlap", lambda a, b: asked.append(1) or overlap(a, b))
+    kept: list[_Found] = []
+    original_init = _Found.__init__
+    monkeypatch.setattr(_Found, "__init__", lambda self: original_init(self) or kept.append(self))
     findings = engine.check(intents)
     if runs == 1:
         assert findings == [] and len(asked) <= 51  # once for the file, once per class (50 days) for itself
@@ -313,6 +316,11 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
         # each pair once, at its earlier statement: the k-th of a day's 40 DELETEs
         # lists the later ones and another run of itself
         assert sorted(len(f.related) for f in findings) == sorted(list(range(1, 41)) * 50)
+        # judged per pair of classes (days), kept as member lists: only the runs of
+        # each statement with itself are listed one by one (not 39,000 pairs)
+        (found,) = kept
+        assert sum(len(per_sig) for per_sig in found.in_file.values()) == 50
+        assert sum(len(v) for v in found.fixed.values()) == 2000
         s = engine.settings["main.s.t"]
         few = intents[:60]
         got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
