@@ -42,7 +42,7 @@ from delta_lint.predicates import Constraint, Region
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 6  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 7  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -240,13 +240,14 @@ def _row(f: Finding) -> list:
         f.overlap,
         f.fix,
         f.settings_source,
+        f.related_more,
     ]
 
 
 def _finding(r: list) -> Finding:
-    if len(r) != 11:
+    if len(r) != 12:
         raise ValueError("not a finding row")
-    return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10])
+    return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10], r[11])
 
 
 def key(display: str, data: bytes) -> str:

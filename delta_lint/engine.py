@@ -24,6 +24,11 @@ from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
 
 SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
+# A finding names at most this many other writes, in location order, in its message
+# and its related locations; the rest are counted ("and N more"). Without a limit, a
+# script of 2,000 statements whose runs overlap gives 2,000 findings of 2,000 others
+# each (170 MB of JSON), and code scanning rejects a result of over 1,000 locations.
+SHOWN_OTHERS = 20
 _MATRIX_CLASSES = {OpClass.INSERT, OpClass.DML, OpClass.OPTIMIZE}
 _WRITE_CLASSES = _MATRIX_CLASSES | {OpClass.METADATA, OpClass.PROTOCOL, OpClass.CREATE}
 
@@ -41,6 +46,7 @@ class Finding:
     overlap: str = ""
     fix: str = ""
     settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
+    related_more: int = 0  # other locations left out of `related` (see SHOWN_OTHERS)
 
     def to_json(self) -> dict:
         return {
@@ -52,6 +58,7 @@ class Finding:
             "message": self.message,
             "location": self.location.to_json(),
             "related": [r.to_json() for r in self.related],
+            "related_more": self.related_more,
             "overlap": self.overlap,
             "fix": self.fix,
             "settings_source": self.settings_source,
@@ -1054,19 +1061,24 @@ class Engine:
                 if like is not None:
                     out.append(_moved(like, group[parts[0][1]].location))
                     continue
-            if classes.duplicate_locations:  # each other once, each location once
-                others = sorted(set(others))
-                related = tuple(dict.fromkeys(map(locations.__getitem__, others)))
-            else:
-                related = tuple(map(locations.__getitem__, others))
             this_index = parts[0][1]
             this = group[this_index]
-            texts = list(map(tags.__getitem__, others))
+            if classes.duplicate_locations:  # each other once, each location once
+                others = sorted(set(others))
+                named = list(map(tags.__getitem__, others))
+                unique_locations = list(dict.fromkeys(map(locations.__getitem__, others)))
+                related, related_more = tuple(unique_locations[:SHOWN_OTHERS]), len(unique_locations) - SHOWN_OTHERS
+            else:  # only the shown others are looked at: a long list costs a slice
+                shown = others[:SHOWN_OTHERS]
+                named = list(map(tags.__getitem__, shown))
+                related, related_more = tuple(map(locations.__getitem__, shown)), len(others) - len(shown)
             k = bisect_left(others, this_index)
-            if k < len(others) and others[k] == this_index:
-                texts[k] = f"{labels[this_index]} (another run)"
+            if k < len(named) and others[k] == this_index:
+                named[k] = f"{labels[this_index]} (another run)"
             # texts of distinct intents differ by location, unless two share one
-            text = ", ".join(dict.fromkeys(texts) if classes.duplicate_locations else texts)
+            if classes.duplicate_locations:
+                named = list(dict.fromkeys(named))
+            text = _named(named, len(others) if not classes.duplicate_locations else len(named))
             out.append(
                 self._finding(
                     rule_id,
@@ -1079,6 +1091,7 @@ class Engine:
                     text,
                     s,
                     labels[this_index],
+                    related_more=max(related_more, 0),
                 )
             )
             if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
@@ -1094,8 +1107,10 @@ class Engine:
         for (rule_id, _loc, table, exception, severity), members in groups.items():
             this = members[0].primary
             others = sorted({id(m.other): m.other for m in members}.values(), key=_location_key)
-            texts = [label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others]
-            related = tuple(dict.fromkeys(o.location for o in others))
+            texts = list(
+                dict.fromkeys(label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others)
+            )
+            unique_locations = list(dict.fromkeys(o.location for o in others))
             sigs = [m.sig() for m in members]
             out.append(
                 self._finding(
@@ -1105,10 +1120,11 @@ class Engine:
                     table,
                     this,
                     sigs,
-                    related,
-                    ", ".join(dict.fromkeys(texts)),
+                    tuple(unique_locations[:SHOWN_OTHERS]),
+                    _named(texts, len(texts)),
                     None,
                     source=sources.get(table),
+                    related_more=max(len(unique_locations) - SHOWN_OTHERS, 0),
                 )
             )
         return out
@@ -1126,6 +1142,7 @@ class Engine:
         s: TableSettings | None,
         this_label: str = "",
         source: str | None = None,
+        related_more: int = 0,
     ) -> Finding:
         """The finding at `this`: fields from the first pair's verdict (`sigs` in pair
         order), notes and overlap reasons from all of them."""
@@ -1159,6 +1176,7 @@ class Engine:
             reasons,
             fix,
             s.source if s is not None else source,
+            related_more,
         )
 
 
@@ -1186,7 +1204,15 @@ def _moved(like: Finding, location: Location) -> Finding:
         like.overlap,
         like.fix,
         like.settings_source,
+        like.related_more,
     )
+
+
+def _named(texts: list[str], total: int) -> str:
+    """The others of a message: the first SHOWN_OTHERS of `total` texts (`texts` holds
+    at least those), then how many more there are."""
+    shown = ", ".join(texts[:SHOWN_OTHERS])
+    return shown if total <= SHOWN_OTHERS else f"{shown} and {total - SHOWN_OTHERS:,} more"
 
 
 def _pair_order(part: tuple[int, int, Sig, list[int]]) -> tuple[int, int]:

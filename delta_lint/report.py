@@ -32,6 +32,8 @@ def text(findings: list[Finding], files: int, intents: int, color: bool = False,
         lines.append(f"{loc}: {code}{exc} {f.message}")
         for r in f.related:
             lines.append(f"    related: {r}")
+        if f.related_more:
+            lines.append(f"    related: and {f.related_more:,} more")
         if f.overlap:
             lines.append(f"    overlap: {f.overlap}")
         if f.fix:
@@ -247,6 +249,7 @@ def sarif(findings: list[Finding], pack) -> str:
                 "exception": f.exception,
                 "overlap": f.overlap,
                 "settingsSource": f.settings_source,
+                "relatedMore": f.related_more,
             },
         }
         if f.related:
@@ -275,6 +278,12 @@ def sarif(findings: list[Finding], pack) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
+def _related_list(f: Finding, shown) -> str:
+    """A finding's related locations on one line, and how many it leaves out."""
+    text = ", ".join(shown(r) for r in f.related)
+    return f"{text} and {f.related_more:,} more" if f.related_more else text
+
+
 def _gh_escape(text: str, prop: bool = False) -> str:
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
@@ -292,7 +301,7 @@ def github(findings: list[Finding]) -> str:
         title = f"{f.rule} {f.name}" + (f" ({f.exception})" if f.exception else "")
         body = f.message
         if f.related:
-            body += "\nrelated: " + ", ".join(str(r) for r in f.related)
+            body += "\nrelated: " + _related_list(f, str)
         if f.fix:
             body += f"\nfix: {f.fix}"
         props = ",".join(
@@ -337,7 +346,7 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
         for f in detailed:
             out.append(f"- **`{f.location}` {f.rule}**")
             if f.related:
-                out.append(f"  - related: {', '.join(f'`{r}`' for r in f.related)}")
+                out.append(f"  - related: {_related_list(f, lambda r: f'`{r}`')}")
             if f.overlap:
                 out.append(f"  - overlap: {f.overlap}")
             if f.fix:

@@ -164,12 +164,24 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
     for (rule, _location, exception, severity), members in groups.items():
         this = members[0].primary
         others = sorted({id(m.other): m.other for m in members}.values(), key=lambda o: index[id(o)])
-        text = ", ".join(
+        texts = list(
             dict.fromkeys(label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others)
         )
-        related = tuple(dict.fromkeys(o.location for o in others))
+        text = ", ".join(texts[:20]) + (f" and {len(texts) - 20:,} more" if len(texts) > 20 else "")
+        related = list(dict.fromkeys(o.location for o in others))
         out.append(
-            engine._finding(rule, severity, exception, table, this, [m.sig() for m in members], related, text, s)
+            engine._finding(
+                rule,
+                severity,
+                exception,
+                table,
+                this,
+                [m.sig() for m in members],
+                tuple(related[:20]),
+                text,
+                s,
+                related_more=max(len(related) - 20, 0),
+            )
         )
     return out + engine._zorder_on_clustered(table, group, s)
 
@@ -279,7 +291,8 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
     same_day = [x.location for x in intents if x.region == merge.region and x is not merge]
     assert len(same_day) == 399 and all(x.kind in (Kind.MERGE, Kind.UPDATE) for x in intents[1::10])
     found = [f for f in findings if f.location == merge.location and f.rule == "DL102"]
-    assert len(found) == 1 and list(found[0].related) == sorted(same_day)
+    assert len(found) == 1 and list(found[0].related) == sorted(same_day)[:20] and found[0].related_more == 379
+    assert found[0].message.count(" at jobs/") == 20 and " and 379 more on `" in found[0].message
 
 
 @pytest.mark.parametrize("runs", [1, 2])
@@ -315,7 +328,8 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
     else:
         # each pair once, at its earlier statement: the k-th of a day's 40 DELETEs
         # lists the later ones and another run of itself
-        assert sorted(len(f.related) for f in findings) == sorted(list(range(1, 41)) * 50)
+        assert sorted(len(f.related) + f.related_more for f in findings) == sorted(list(range(1, 41)) * 50)
+        assert max(len(f.related) for f in findings) == 20
         # judged per pair of classes (days), kept as member lists: only the runs of
         # each statement with itself are listed one by one (not 39,000 pairs)
         (found,) = kept

@@ -69,6 +69,40 @@ def test_sarif_validates_against_the_2_1_0_schema_and_carries_related_locations(
     assert len(result["partialFingerprints"]["deltaLint/v1"]) == 32
 
 
+def test_a_long_script_with_overlapping_runs_names_twenty_others_and_counts_the_rest(tmp_path):
+    """30 DELETEs of one unpartitioned table in a job with two concurrent runs: every
+    statement meets all 30 of the other run, each pair reported at its earlier
+    statement (the k-th lists itself and the later ones: 31 - k). A finding names the
+    first 20 (in its message and related locations, in every format) and counts the
+    rest, so the output grows with the statements, not with their pairs, and a SARIF
+    result stays far below the 1,000 locations code scanning accepts."""
+    script = "".join(f"DELETE FROM s.events WHERE id = {k};\n" for k in range(30))
+    config = "jobs:\n  backfill:\n    paths: [backfill.sql]\n    concurrent_runs: 2\n"
+    p = project(tmp_path, {"backfill.sql": script, "delta-lint.yaml": config})
+    doc = json.loads(cli("check", ".", "--format", "json", cwd=p).stdout)
+    got = [f for f in doc["findings"] if f["rule"] == "DL102"]
+    assert len(got) == 30
+    for f in got:
+        k = f["location"]["line"]
+        assert [r["line"] for r in f["related"]] == list(range(k, min(k + 20, 31)))  # itself, then in order
+        assert f["related_more"] == max(11 - k, 0)
+        assert f["message"].count(" at backfill.sql:") == min(19, 30 - k)
+        assert (f" and {11 - k} more on `" in f["message"]) == (k < 11)
+    first = next(f for f in got if f["location"]["line"] == 1)
+    assert "DELETE (another run), DELETE at backfill.sql:2:1" in first["message"]
+
+    text = cli("check", ".", cwd=p).stdout
+    assert text.count("    related: and 10 more\n") == 1 and text.count("    related: and 1 more\n") == 1
+    sarif = json.loads(cli("check", ".", "--format", "sarif", cwd=p).stdout)
+    jsonschema.Draft7Validator(SARIF_SCHEMA).validate(sarif)
+    results = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "DL102"]
+    assert max(len(r["relatedLocations"]) for r in results) == 20
+    assert sorted(r["properties"]["relatedMore"] for r in results) == [0] * 20 + list(range(1, 11))
+    for fmt in ("github", "markdown"):
+        out = cli("check", ".", "--format", fmt, cwd=p).stdout
+        assert "backfill.sql:20:1 and 10 more" in out and "backfill.sql:29:1 and 1 more" in out, fmt
+
+
 def test_sarif_of_the_fixture_workload_validates_and_is_deterministic():
     first = cli("check", "fixtures/jobs", "--format", "sarif", "--spark", "none", cwd=ROOT)
     second = cli(
