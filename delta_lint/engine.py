@@ -440,11 +440,14 @@ class Engine:
         # when one side is a CREATE, metadata or protocol change; on a table without
         # row-level concurrency, whether each is opaque or whole and how the two overlap
         # on the partition columns (of two classes pinned to literal partition values,
-        # see `_pin`, whether their values meet). Such pairs are kept by their
+        # see `_pin`, whether their values meet); on an unpartitioned table with
+        # row-level concurrency, the same of their rows (a file-level verdict there
+        # reads only whether a region is opaque). Such pairs are kept by their
         # behaviours without the regions.
         memo, settings_id = self._verdicts, self._settings_id(s)
         behaviours, pins, regionless, blind = classes.behaviours, classes.pins, classes.regionless, classes.region_blind
         regions, columns = classes.regions, classes.columns
+        by_shape = columns is not None or not s.partitioned_by
 
         def judged(a: Intent, b: Intent, pa: int, pb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
             """(whether a is the primary, the verdict) when a and b, members of classes
@@ -455,7 +458,7 @@ class Engine:
             elif va is not None and vb is not None:
                 meet = all(va[c] & vb[c] for c in va.keys() & vb.keys())
                 key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, meet)
-            elif columns is not None:
+            elif by_shape:
                 ra, rb = regions[pa], regions[pb]
                 how = overlap(ra, rb, columns, conc.distinct_runs)
                 shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)

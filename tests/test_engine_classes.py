@@ -94,7 +94,11 @@ def _workload(seed: int) -> tuple[Engine, list[Intent]]:
         if rng.random() < 0.1:
             settings["identity_columns"] = ["id"]
         tables[f"main.s.t{t}"] = settings
-    data: dict = {"tables": tables, "spark": "none", "runtime": rng.choice(["latest", "oss", "14.3", "13.3"])}
+    data: dict = {
+        "tables": tables,
+        "spark": "none",
+        "runtime": rng.choice(["latest", "oss", "14.3", "14.2", "14.0", "13.3"]),
+    }
     if rng.random() < 0.5:
         data["photon"] = rng.random() < 0.5
     workflows = Workflows()
@@ -293,6 +297,37 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
     found = [f for f in findings if f.location == merge.location and f.rule == "DL102"]
     assert len(found) == 1 and list(found[0].related) == sorted(same_day)[:20] and found[0].related_more == 379
     assert found[0].message.count(" at jobs/") == 20 and " and 379 more on `" in found[0].message
+
+
+def test_row_level_verdicts_kept_by_shape_tell_a_whole_merge_from_a_confined_one():
+    """On an unpartitioned table with deletion vectors, verdicts are kept per shape of
+    the two regions (opaque, whole, how their rows meet). Runtime 14.2 keeps
+    row-level concurrency for a MERGE only with an explicit predicate on the target:
+    a MERGE of the whole table and one confined to `id = 1` both meet a DELETE, yet
+    only the second is judged by rows; the findings must be those of every pair."""
+
+    def on(column: str, value: int) -> Region:
+        return Region((((column, Constraint(values=frozenset({("lit", value)}))),),))
+
+    data = {
+        "tables": {"main.s.t": {"deletion_vectors": True}},
+        "spark": "none",
+        "runtime": "14.2",
+        "photon": True,
+        "jobs": {"a": {"paths": ["a.sql", "b.sql", "c.sql"], "concurrent_runs": 2}},
+    }
+    config = validate(data, Path("/r/x.yaml"))
+    writes = [("a.sql", Kind.MERGE, None), ("b.sql", Kind.MERGE, on("id", 1)), ("c.sql", Kind.DELETE, on("x", 1))]
+    intents = [
+        Intent(Location(path, 1, 1), TableRef("main.s.t"), kind, region=region, predicate_sql="x" if region else None)
+        for path, kind, region in writes
+    ]
+    engine = Engine(config, build_schedule(config, {p: p for p, _, _ in writes}), read=ReadSettings())
+    engine.check(intents)
+    s = engine.settings["main.s.t"]
+    got = sorted(engine.check_table("main.s.t", intents, s), key=Finding.sort_key)
+    assert got == sorted(_plain(engine, "main.s.t", intents, s), key=Finding.sort_key)
+    assert ["rows" in f.message for f in got] == [False, True, True]
 
 
 @pytest.mark.parametrize("runs", [1, 2])
