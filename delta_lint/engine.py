@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -29,6 +30,9 @@ SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
 # script of 2,000 statements whose runs overlap gives 2,000 findings of 2,000 others
 # each (170 MB of JSON), and code scanning rejects a result of over 1,000 locations.
 SHOWN_OTHERS = 20
+# A file with more classes of one table than this has its pairs of classes formed
+# from `Engine._partners` rather than every pair.
+_FEW_CLASSES = 16
 _MATRIX_CLASSES = {OpClass.INSERT, OpClass.DML, OpClass.OPTIMIZE}
 _WRITE_CLASSES = _MATRIX_CLASSES | {OpClass.METADATA, OpClass.PROTOCOL, OpClass.CREATE}
 
@@ -471,6 +475,7 @@ class Engine:
                 verdict = memo[key] = (pair.primary is a, pair.sig()[:5]) if pair is not None else None
             return (verdict[0], verdict[1] + (conc.reason,)) if verdict is not None else None  # type: ignore[index]
 
+        partners_of: Callable[[int], list[int]] | None = None  # see _partners: made once asked
         for shared in classes.shared_files:
             # Statements of one file run in order unless runs of the file overlap (then
             # every pair alike) or a streaming query keeps running: without streams, one
@@ -483,20 +488,32 @@ class Engine:
                 in_file: dict[int, list[int]] = {}  # class -> its members in this file, ascending
                 for i in shared:
                     in_file.setdefault(classes.cls[i], []).append(i)
-                for p, mp in in_file.items():
-                    for q, mq in in_file.items():
-                        if mp[0] >= mq[-1]:  # no member of p comes before one of q
-                            continue
-                        a, b = group[mp[0]], group[mq[-1]]
-                        if not can_conflict(a, b):
-                            continue
-                        verdict = judged(a, b, p, q, same_run)
-                        if verdict is None:
-                            continue
-                        if verdict[0]:  # a member of p gets the members of q after it
-                            found.add_in_file(p, verdict[1], mq, before=False)
-                        else:
-                            found.add_in_file(q, verdict[1], mp, before=True)
+                if len(in_file) <= _FEW_CLASSES:
+                    ordered = [(p, q) for p in in_file for q in in_file]
+                else:  # a long script of many classes: only pairs that may conflict
+                    if partners_of is None:
+                        partners_of = self._partners(classes, s)
+                    ordered = [
+                        pair
+                        for p in in_file
+                        for q in partners_of(p)
+                        if q in in_file
+                        for pair in (((p, q),) if p == q else ((p, q), (q, p)))
+                    ]
+                for p, q in ordered:
+                    mp, mq = in_file[p], in_file[q]
+                    if mp[0] >= mq[-1]:  # no member of p comes before one of q
+                        continue
+                    a, b = group[mp[0]], group[mq[-1]]
+                    if not can_conflict(a, b):
+                        continue
+                    verdict = judged(a, b, p, q, same_run)
+                    if verdict is None:
+                        continue
+                    if verdict[0]:  # a member of p gets the members of q after it
+                        found.add_in_file(p, verdict[1], mq, before=False)
+                    else:
+                        found.add_in_file(q, verdict[1], mp, before=True)
                 continue
             for i in shared:
                 a, pa = group[i], classes.cls[i]
@@ -519,7 +536,7 @@ class Engine:
                     found.fixed[i].append((verdict[1], [i]))
         # Most pairs of scheduled files never run together, and then no pair of their
         # classes needs a verdict: the overlap is known per pair of schedule keys.
-        for p, q in self._candidate_classes(classes, s):
+        for p, q in self._candidate_classes(classes, s, partners_of):
             if classes.known_overlap(p, q) is None:
                 continue
             reps = classes.cross_file(p, q)
@@ -540,16 +557,38 @@ class Engine:
                 else:
                     found.add_sliced(second, verdict[1], classes.members[first], before=True)
 
-    def _candidate_classes(self, classes: _Classes, s: TableSettings):
-        """(p, q), p <= q: the pairs of classes whose members may conflict, leaving out
-        pairs of operation classes that never conflict and, on partitioned tables,
-        classes pinned to different literal partition values when the region decides:
-        classes are bucketed by those values, which keeps tables with many partitions
-        near-linear instead of quadratic; and pairs of classes whose cron schedules never
-        meet (see `_Classes.meeting`)."""
+    def _candidate_classes(
+        self, classes: _Classes, s: TableSettings, partners_of: Callable[[int], list[int]] | None = None
+    ):
+        """(p, q), p <= q: the pairs of classes whose members may conflict (see
+        `_partners`)."""
+        partners_of = partners_of or self._partners(classes, s)
+        for p in range(len(classes.reps)):
+            for q in partners_of(p):
+                yield p, q
+
+    def _partners(self, classes: _Classes, s: TableSettings) -> Callable[[int], list[int]]:
+        """For a class p, the classes q >= p (ascending) whose members may conflict with
+        its own, leaving out pairs of operation classes that never conflict; classes
+        pinned to different literal values of one column where those values decide:
+        on partitioned tables the first partition column, on unpartitioned tables with
+        row-level concurrency the column most classes pin (for classes that keep
+        row-level concurrency). Classes are bucketed by those values, which keeps
+        tables with many partitions (or many single-row writes) near-linear instead
+        of quadratic. Also left out: pairs of classes whose cron schedules never meet
+        (see `_Classes.meeting`). Kept per class once asked."""
         reps = classes.reps
-        column = s.partitioned_by[0] if s.partitioned_by else None
-        keys = [_literal_keys(x, column) if column else None for x in reps]
+        rows = not s.partitioned_by and self.table_row_level(s)[0]
+        keep_rows = [rows and self.row_level(s, x, x)[0] for x in reps]
+        if s.partitioned_by:
+            column = s.partitioned_by[0]
+            keys = [_literal_keys(x, column) for x in reps]
+        elif rows:
+            column = _most_pinned(x for x, kept in zip(reps, keep_rows) if kept)
+            keys = [_literal_keys(x, column) if kept and column else None for x, kept in zip(reps, keep_rows)]
+        else:
+            keys = [None] * len(reps)
+        decided = self._decided_by_rows if rows else self._decided_by_region
         kinds: dict[tuple, list[int]] = defaultdict(list)
         for index, x in enumerate(reps):
             kinds[(x.op_class, x.kind == Kind.OPTIMIZE_ZORDER)].append(index)
@@ -562,8 +601,15 @@ class Engine:
                 else:
                     for value in keys[index]:
                         buckets[k][value].append(index)
-        verdicts = self._kind_verdicts.setdefault(self._settings_id(s), {})  # alike for tables with equal settings
-        for p, a in enumerate(reps):
+        # alike for tables with equal settings (row-level or not follows from them)
+        verdicts = self._kind_verdicts.setdefault(self._settings_id(s), {})
+        known: dict[int, list[int]] = {}
+
+        def partners_of(p: int) -> list[int]:
+            found = known.get(p)
+            if found is not None:
+                return found
+            a = reps[p]
             partners: set[int] = set()
             for k, members in kinds.items():
                 pair_kind = (a.op_class, k[0], k[1] or a.kind == Kind.OPTIMIZE_ZORDER)
@@ -571,7 +617,7 @@ class Engine:
                     back = (k[0], a.op_class, pair_kind[2])
                     verdicts[pair_kind] = (
                         self._classes_can_conflict(*pair_kind, s) or self._classes_can_conflict(*back, s),
-                        self._decided_by_region(*pair_kind, s) and self._decided_by_region(*back, s),
+                        decided(*pair_kind, s) and decided(*back, s),
                     )
                 can_conflict, by_region = verdicts[pair_kind]
                 if not can_conflict:
@@ -585,7 +631,23 @@ class Engine:
                     bucket = buckets[k].get(value)
                     if bucket:
                         partners.update(bucket[bisect_left(bucket, p) :])
-            yield from ((p, q) for q in classes.meeting(p, sorted(partners)))
+            found = known[p] = classes.meeting(p, sorted(partners))
+            return found
+
+        return partners_of
+
+    def _decided_by_rows(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
+        """On an unpartitioned table, for two writes that keep row-level concurrency:
+        True when `verdict` returns None for two regions whose rows are disjoint (both
+        matrix classes, no identity columns, and the row-level cell compares rows or
+        never conflicts)."""
+        if ca not in _MATRIX_CLASSES or cb not in _MATRIX_CLASSES or s.identity_columns:
+            return False
+        cell = self.pack.matrices[ROW_LEVEL].cell(ca.value, cb.value)
+        if cell is None:
+            return True
+        outcome = cell.outcome_for(s.isolation_level, s.has_deletion_vectors)
+        return outcome in ("same_rows", "never") or (outcome == "zorder_only" and not zorder)
 
     def _decided_by_region(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
         """True when `verdict` for these classes returns None for two regions that are
@@ -1259,6 +1321,17 @@ def _pin(region: Region) -> dict[str, frozenset[str]] | None:
             values.add(value)
         out[column] = frozenset(values)
     return out
+
+
+def _most_pinned(intents) -> str | None:
+    """The column the most of these intents pin to literal values (see
+    `_literal_keys`); None when none does."""
+    counts: dict[str, int] = defaultdict(int)
+    for x in intents:
+        for column in _region(x).columns():
+            if _literal_keys(x, column) is not None:
+                counts[column] += 1
+    return min(counts, key=lambda c: (-counts[c], c)) if counts else None
 
 
 def _literal_keys(x: Intent, column: str) -> frozenset[str] | None:

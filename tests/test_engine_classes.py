@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from delta_lint import engine as engine_module
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
 from delta_lint.engine import Engine, Finding, _Classes, _Found, _Pair, _region, label
@@ -190,8 +191,10 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
     return out + engine._zorder_on_clustered(table, group, s)
 
 
+@pytest.mark.parametrize("few_classes", [16, 0])  # 0: pairs inside files formed from Engine._partners
 @pytest.mark.parametrize("seeds", [range(0, 150), range(150, 300)])
-def test_class_pairs_give_the_findings_of_every_pair(seeds):
+def test_class_pairs_give_the_findings_of_every_pair(seeds, few_classes, monkeypatch):
+    monkeypatch.setattr(engine_module, "_FEW_CLASSES", few_classes)
     checked = 0
     for seed in seeds:
         engine, intents = _workload(seed)
@@ -374,6 +377,45 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
         few = intents[:60]
         got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
         assert got == sorted(_plain(engine, "main.s.t", few, s), key=Finding.sort_key)
+
+
+@pytest.mark.parametrize("one_file", [True, False])
+def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired_with_each_other(one_file, monkeypatch):
+    """A GDPR-style script: 2,000 DELETEs of one user each on an unpartitioned table
+    with deletion vectors (row-level concurrency), in one file whose runs overlap or
+    in 2,000 files that may all run together. Classes are bucketed by the user id
+    they pin (see `Engine._partners`), so each DELETE is judged against another run
+    of itself only: about 2,000 overlaps of regions asked, not two million. Findings: each
+    statement with its own other run (one file), none across files."""
+    data: dict = {"tables": {"main.s.t": {"deletion_vectors": True}}, "spark": "none"}
+    paths = ["jobs/gdpr.sql"] if one_file else [f"jobs/d{k:04d}.sql" for k in range(2000)]
+    if one_file:
+        data["jobs"] = {"gdpr": {"paths": paths, "concurrent_runs": 2}}
+    config = validate(data, Path("/r/x.yaml"))
+    intents = [
+        Intent(
+            Location(paths[0] if one_file else paths[k], k + 1 if one_file else 1, 1),
+            TableRef("main.s.t"),
+            Kind.DELETE,
+            region=Region(((("user_id", Constraint(values=frozenset({("lit", k)}))),),)),
+            predicate_sql=f"user_id = {k}",
+        )
+        for k in range(2000)
+    ]
+    engine = Engine(config, build_schedule(config, {p: p for p in paths}), read=ReadSettings())
+    asked = []
+    monkeypatch.setattr(engine_module, "overlap", lambda *a: asked.append(1) or overlap(*a))
+    findings = engine.check(intents)
+    assert len(asked) < 3000  # about one per DELETE
+    if one_file:
+        assert len(findings) == 2000 and all(f.related == (f.location,) for f in findings)
+        few = intents[:40]
+        s = engine.settings["main.s.t"]
+        assert sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key) == sorted(
+            _plain(engine, "main.s.t", few, s), key=Finding.sort_key
+        )
+    else:
+        assert findings == []
 
 
 # One value against one value or a range is answered directly (the common case of
