@@ -14,7 +14,10 @@ Measures, on corpora from benchmarks/corpus.py:
     1,000-file corpus (installed into benchmarks/.peer-venv, not the project), and
     the lower bound of any linter on our libraries there: start-up and imports plus
     the parse floor;
-  * how time grows from the smallest to the largest corpus (the exponent).
+  * how time grows from the smallest to the largest corpus (the exponent);
+  * long scripts whose runs overlap (every statement meets every other one of the
+    other run) against the same scripts run one at a time: single-row DELETEs, and
+    DELETE, UPDATE and MERGE mixed, of a table with deletion vectors.
 and prints each target as PASS/FAIL. --write-results writes benchmarks/RESULTS.md.
 delta_lint's bytecode is compiled first, as an installed package's is.
 """
@@ -254,6 +257,42 @@ def version_time() -> float:
     return best(once, 5)
 
 
+def long_scripts(root: Path, statements: int) -> list[tuple[str, str]]:
+    """Rows: a script of `statements` writes of one table with deletion vectors run
+    with two overlapping runs, against the same script one run at a time (where its
+    statements run in order and pair with nothing). The ratio shows what pairing the
+    statements costs beyond reading them: near 1 when the pairs are judged per class
+    of statements (single-row DELETEs bucketed by their key); higher where each of
+    the pairs genuinely conflicts and is judged (MERGEs confined on another column)."""
+    shapes = {
+        "single-row DELETEs": lambda k: f"DELETE FROM main.s.t WHERE user_id = {k};",
+        "DELETE, UPDATE, MERGE mixed": lambda k: (
+            f"DELETE FROM main.s.t WHERE id = {k};",
+            f"UPDATE main.s.t SET v = 1 WHERE id = {k};",
+            f"MERGE INTO main.s.t t USING main.s.src s ON t.id = s.id AND t.d = '{k}' WHEN MATCHED THEN UPDATE SET *;",
+        )[k % 3],
+    }
+    rows = []
+    for name, statement in shapes.items():
+        times = {}
+        for runs in (1, 2):
+            corpus = root / f"long-{len(rows)}-{runs}"
+            (corpus / "jobs").mkdir(parents=True)
+            (corpus / "jobs" / "script.sql").write_text("".join(statement(k) + "\n" for k in range(statements)))
+            (corpus / "delta-lint.yaml").write_text(
+                "tables:\n  main.s.t:\n    deletion_vectors: true\n"
+                f"jobs:\n  script:\n    paths: [jobs/script.sql]\n    concurrent_runs: {runs}\n"
+            )
+            times[runs] = best(lambda c=corpus: run_cli(c, "--no-cache", "--jobs", "1"), 2)
+        rows.append(
+            (
+                f"long script: {statements:,} {name}, overlapping runs",
+                f"{times[2]:.2f} s = {times[2] / times[1]:.1f} x one run at a time ({times[1]:.2f} s)",
+            )
+        )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000")
@@ -343,6 +382,9 @@ def main() -> int:
             exponent = math.log(cold_single[hi] / cold_single[lo]) / math.log(hi / lo)
             rows.append((f"growth {lo} -> {hi} files", f"exponent {exponent:.2f}"))
             checks.append(("growth exponent <= 1.1", exponent <= 1.1, f"{exponent:.2f}"))
+        for row in long_scripts(Path(tmp), 60 if args.smoke else 2_000):
+            rows.append(row)
+            print(f"{row[0]}: {row[1]}", flush=True)
     if not args.smoke:
         for n_intents in (10_000, 100_000):
             # best of two, as the parse floor: a shared machine's other load only slows a run down

@@ -24,6 +24,7 @@ def test_lint_speed_benchmark_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert "parse floor" in proc.stdout and "targets:" in proc.stdout
+    assert proc.stdout.count("long script: 60 ") >= 2 and "x one run at a time" in proc.stdout
     assert proc.stdout.count("PASS") + proc.stdout.count("FAIL") >= 6
 
 
