@@ -499,6 +499,11 @@ def run() -> None:
     objects one by one took a tenth of a second after the last byte was written.
     Not after Spark ran: its gateway and the embedded server stop in exit handlers."""
     code = 0
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal or pipe that cannot show a character (an ASCII locale, a path
+        # with an accent) gets an escape for it, not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         app()
     except SystemExit as done:

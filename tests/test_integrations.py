@@ -110,6 +110,25 @@ def test_sarif_of_the_fixture_workload_validates_and_is_deterministic():
     )
     jsonschema.Draft7Validator(SARIF_SCHEMA).validate(json.loads(first.stdout))
     assert first.stdout == second.stdout
+    # written by orjson, in the standard library's layout, byte for byte
+    assert first.stdout == json.dumps(json.loads(first.stdout), indent=2) + "\n"
+    for command in (("intents", "fixtures/jobs"), ("schedule", "fixtures/jobs")):
+        out = cli(*command, "--format", "json", cwd=ROOT).stdout
+        assert out == json.dumps(json.loads(out), indent=2) + "\n", command
+
+
+def test_a_path_the_terminal_cannot_show_is_escaped_not_a_traceback(tmp_path):
+    """An ASCII-only standard output (a C locale, an old CI runner) and a file named
+    with an accent: the text shows an escape, JSON and SARIF stay valid, ASCII JSON."""
+    p = project(tmp_path, {"café.sql": MERGE_A, "b.sql": DELETE_B})
+    ascii_out = {"PYTHONIOENCODING": "ascii"}
+    text = cli("check", ".", cwd=p, env=ascii_out)
+    assert text.returncode == 1 and "Traceback" not in text.stderr
+    assert "caf\\xe9.sql:1:1: DL101" in text.stdout
+    for fmt in ("json", "sarif"):
+        proc = cli("check", ".", "--format", fmt, cwd=p, env=ascii_out)
+        assert proc.returncode == 1 and proc.stdout.isascii() and "Traceback" not in proc.stderr, fmt
+        assert "café.sql" in json.dumps(json.loads(proc.stdout), ensure_ascii=False), fmt
 
 
 def test_github_annotations_escape_their_payload(tmp_path):
