@@ -387,3 +387,56 @@ def test_a_leading_word_that_is_not_plain_ascii_still_meets_every_pattern():
     session = Session()
     assert analyze_sql("ſET spark.databricks.delta.schema.autoMerge.enabled = true", "x.sql", session) == ([], [])
     assert session.auto_merge
+
+
+_INSERTS = [
+    "INSERT INTO s.t VALUES (1, 'a'), (2, 'b')",
+    "INSERT INTO TABLE s.t (id, name) VALUES (1, 'it''s (not) VALUES'), (2, concat('x', ')'))",
+    "INSERT OVERWRITE s.t PARTITION (date = '2024-01-01') VALUES (1, 'a'), (2, 'b')",
+    "INSERT INTO s.t PARTITION (date) VALUES (1, '2024-01-01')",
+    "INSERT INTO s.t REPLACE WHERE date = '2024-01-01' VALUES (1, '2024-01-01'), (2, '2024-01-01')",
+    "INSERT INTO s.t VALUES /* a (comment */ (1, 'a') -- (another\n, (2, 'b')",
+    "INSERT INTO s.t VALUES (1, 2), (2, (SELECT max(id) FROM s.t))",
+    "INSERT INTO s.t SELECT * FROM (VALUES (1), (2)) AS v(id) JOIN s.t USING (id)",
+    "INSERT INTO s.t VALUES (1, -- a ) in a comment\n 'a'), (2, 'b')",
+    "INSERT INTO s.t VALUES (1, /* ) */ 'a'), (2, 'b')",
+    'INSERT INTO s.`values` VALUES (1, "x)"), (2, `y`)',
+    "INSERT INTO s.t VALUES ({id}, :name), (2, '{day}')",
+    "INSERT INTO s.t VALUES (1, 'a'), (2, 'b'",
+    "INSERT INTO s.t VALUES 1, 2",
+]
+
+
+def test_long_values_lists_are_read_from_their_first_row_as_from_the_whole(monkeypatch):
+    """A statement over LARGE_VALUES that inserts literal rows is parsed up to the end
+    of its first row. Read that way (the limit set to 0), every form above gives the
+    intents and diagnostics of the whole statement, but for a syntax error after the
+    first row, which is no longer seen."""
+    from delta_lint.frontend import sql as sql_module
+
+    def read(limit: int):
+        monkeypatch.setattr(sql_module, "LARGE_VALUES", limit)
+        sql_module._READ.clear()
+        return _read_all([(f"f{k}.sql", text + ";\n") for k, text in enumerate(_INSERTS)])
+
+    whole, cut = read(1 << 30), read(0)
+    bad = _INSERTS.index("INSERT INTO s.t VALUES (1, 'a'), (2, 'b'")
+    assert [w == c for w, c in zip(whole, cut)] == [k != bad for k in range(len(_INSERTS))]
+    assert [d.rule for d in whole[bad][1]] == ["DL000"] and whole[bad][0] == []
+    assert cut[bad][1] == [] and [i[1]["kind"] for i in cut[bad][0]] == ["blind_append"]
+    assert cut[6][0][0][1]["kind"] == "insert_reading_target"  # its second row reads the target: parsed whole
+    assert cut[7][0][0][1]["kind"] == "insert_reading_target"  # VALUES in parentheses: parsed whole
+
+
+def test_a_seed_script_of_many_rows_parses_only_its_first_row(monkeypatch):
+    from delta_lint.frontend import sql as sql_module
+
+    parsed = []
+    real = sql_module.parse_sql
+    monkeypatch.setattr(sql_module, "parse_sql", lambda text: parsed.append(len(text)) or real(text))
+    rows = ", ".join(f"({k}, 'name {k} (VALUES)', TIMESTAMP'2024-01-01 12:00:00')" for k in range(3000))
+    intents, diags = analyze_sql(f"INSERT INTO s.seed PARTITION (d = 'x') VALUES {rows};\n", "seed.sql", Session())
+    assert diags == [] and [(i.table.name, i.kind.value, i.predicate_sql) for i in intents] == [
+        ("s.seed", "blind_append", "d = 'x'")
+    ]
+    assert parsed and max(parsed) < 200

@@ -21,11 +21,13 @@ from sqlglot.errors import ParseError, TokenError
 
 from delta_lint.frontend.conditions import region_of
 from delta_lint.frontend.sqltext import (
+    LARGE_VALUES,
     MARKER,
     Templated,
     apply_templates,
     split_statements,
     strip_leading_comments,
+    values_head,
 )
 from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
 from delta_lint.predicates import OPAQUE, WHOLE, Region
@@ -407,6 +409,8 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
         schema_evolution = True
     if _may(lead, "replace_table") and (m := _RX["replace_table"].match(text)):
         text = "CREATE OR " + text
+    if first == "INSERT" and len(text) > LARGE_VALUES and (head := values_head(text)) is not None:
+        text = head  # a long list of literal rows: the first says all that is read of it
     tree = parse_sql(text)
     try:
         if isinstance(tree, exp.Command):

@@ -121,6 +121,42 @@ def _end_of_quoted(text: str, i: int) -> int:
     return n
 
 
+# A statement longer than this that inserts VALUES of literal rows is parsed up to
+# the end of its first row (see `values_head`).
+LARGE_VALUES = 1 << 16
+_VALUES_SCAN = re.compile(r"['\"`]|--|/\*|\(|\)|\bVALUES\b", re.I)
+_SELECT_WORD = re.compile(r"\bSELECT\b", re.I)
+
+
+def values_head(text: str) -> str | None:
+    """`INSERT ... VALUES (row), (row), ...` up to the end of its first row; None when a
+    SELECT follows VALUES (a row may read a table) or no such row is found. Everything
+    delta-lint reads of such a statement (target, partition, columns, REPLACE WHERE)
+    comes before its rows: a seed script of 50,000 rows took sqlglot 2 s and 300 MB to
+    parse whole. Rows after the first are not checked for syntax."""
+    depth, values_at, i, n = 0, None, 0, len(text)
+    while (m := _VALUES_SCAN.search(text, i)) is not None:
+        token, start = m.group(0), m.start()
+        i = m.end()
+        if token in ("'", '"', "`"):
+            i = _end_of_quoted(text, start)
+        elif token == "--":
+            j = text.find("\n", start)
+            i = n if j < 0 else j + 1
+        elif token == "/*":
+            j = text.find("*/", start + 2)
+            i = n if j < 0 else j + 2
+        elif token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+            if depth == 0 and values_at is not None:
+                return None if _SELECT_WORD.search(text, values_at) else text[:i]
+        elif depth == 0 and values_at is None:  # VALUES, outside any parentheses
+            values_at = i
+    return None
+
+
 # Template forms, most specific first. Each yields the parameter's display name.
 _TEMPLATES = [
     (re.compile(r"\{\{\s*(.+?)\s*\}\}", re.S), "{{{{ {} }}}}"),
