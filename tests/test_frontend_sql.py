@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import apply_templates, split_statements
@@ -440,3 +442,41 @@ def test_a_seed_script_of_many_rows_parses_only_its_first_row(monkeypatch):
         ("s.seed", "blind_append", "d = 'x'")
     ]
     assert parsed and max(parsed) < 200
+
+
+def _outside_strings_by_characters(text, pattern, repl):
+    """The reference: `_replace_outside_strings` as one character at a time."""
+    from delta_lint.frontend.sqltext import _end_of_quoted
+
+    pieces, i, seg_start, n = [], 0, 0, len(text)
+    while i < n:
+        if text[i] in "'\"`":
+            pieces.append(pattern.sub(repl, text[seg_start:i]))
+            j = _end_of_quoted(text, i)
+            pieces.append(text[i:j])
+            i = seg_start = j
+            continue
+        if text.startswith("--", i):
+            pieces.append(pattern.sub(repl, text[seg_start:i]))
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            pieces.append(text[i:j])
+            i = seg_start = j
+            continue
+        i += 1
+    pieces.append(pattern.sub(repl, text[seg_start:]))
+    return "".join(pieces)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab :x'\"`-\\\n", max_size=40))
+def test_colon_parameters_are_replaced_outside_strings_as_by_a_character_scan(text):
+    import re
+
+    from delta_lint.frontend.sqltext import _replace_outside_strings
+
+    pattern = re.compile(r":(\w+)")
+    text = ":" + text  # without a colon there is nothing to replace
+    assert _replace_outside_strings(text, pattern, lambda m: "<" + m.group(1) + ">") == (
+        _outside_strings_by_characters(text, pattern, lambda m: "<" + m.group(1) + ">")
+    )

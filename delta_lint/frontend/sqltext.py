@@ -245,30 +245,26 @@ def apply_templates(text: str) -> Templated:
     return t
 
 
+_QUOTE_OR_COMMENT = re.compile(r"['\"`]|--")
+
+
 def _replace_outside_strings(text: str, pattern: re.Pattern, repl) -> str:
     """Apply `pattern` only to the parts of `text` outside quotes and comments."""
     if ":" not in text:
         return text
     pieces = []
-    i = 0
     seg_start = 0
     n = len(text)
-    while i < n:
-        c = text[i]
-        if c in "'\"`":
-            pieces.append(pattern.sub(repl, text[seg_start:i]))
-            j = _end_of_quoted(text, i)
-            pieces.append(text[i:j])
-            i = seg_start = j
-            continue
-        if text.startswith("--", i):
-            pieces.append(pattern.sub(repl, text[seg_start:i]))
-            j = text.find("\n", i)
+    while (m := _QUOTE_OR_COMMENT.search(text, seg_start)) is not None:  # the next quote or comment
+        start = m.start()
+        pieces.append(pattern.sub(repl, text[seg_start:start]))
+        if m.group(0) == "--":
+            j = text.find("\n", start)
             j = n if j < 0 else j
-            pieces.append(text[i:j])
-            i = seg_start = j
-            continue
-        i += 1
+        else:
+            j = _end_of_quoted(text, start)
+        pieces.append(text[start:j])
+        seg_start = j
     pieces.append(pattern.sub(repl, text[seg_start:]))
     return "".join(pieces)
 
