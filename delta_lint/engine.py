@@ -1130,20 +1130,22 @@ class Engine:
             this = group[this_index]
             if classes.duplicate_locations:  # each other once, each location once
                 others = sorted(set(others))
-                named = list(map(tags.__getitem__, others))
-                unique_locations = list(dict.fromkeys(map(locations.__getitem__, others)))
-                related, related_more = tuple(unique_locations[:SHOWN_OTHERS]), len(unique_locations) - SHOWN_OTHERS
+                shown = others
             else:  # only the shown others are looked at: a long list costs a slice
                 shown = others[:SHOWN_OTHERS]
-                named = list(map(tags.__getitem__, shown))
-                related, related_more = tuple(map(locations.__getitem__, shown)), len(others) - len(shown)
+            named = list(map(tags.__getitem__, shown))
             k = bisect_left(others, this_index)
             if k < len(named) and others[k] == this_index:
                 named[k] = f"{labels[this_index]} (another run)"
-            # texts of distinct intents differ by location, unless two share one
-            if classes.duplicate_locations:
+            if classes.duplicate_locations:  # texts of distinct intents differ by location, unless two share one
                 named = list(dict.fromkeys(named))
-            text = _named(named, len(others) if not classes.duplicate_locations else len(named))
+                where = list(dict.fromkeys(map(locations.__getitem__, others)))
+                named_total, related_total = len(named), len(where)
+            else:
+                where = list(map(locations.__getitem__, shown))
+                named_total = related_total = len(others)
+            related = tuple(where[:SHOWN_OTHERS])
+            text = _named(named, named_total)
             out.append(
                 self._finding(
                     rule_id,
@@ -1156,7 +1158,7 @@ class Engine:
                     text,
                     s,
                     labels[this_index],
-                    related_more=max(related_more, 0),
+                    related_more=related_total - len(related),
                 )
             )
             if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
