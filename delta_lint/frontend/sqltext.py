@@ -185,10 +185,8 @@ class Templated:
         """The parameter a whole token stands for; composite tokens keep their shape.
         Marker-like text the statement itself holds (no template of this index) is
         plain text, not a parameter."""
-        m = MARKER.fullmatch(marker_text)
-        if m:
-            index = int(m.group(1))
-            return self.names[index] if index < len(self.names) else None
+        if m := MARKER.fullmatch(marker_text):
+            return self.names[int(m.group(1))] if self.is_marker(marker_text) else None
         if MARKER.search(marker_text):
             return self.restore(marker_text)
         return None
@@ -213,7 +211,8 @@ class Templated:
     def restore_names(self, text: str) -> str:
         if not self.names:
             return text
-        return MARKER.sub(lambda m: self._put_back(m, ["{" + name + "}" for name in self.names]), text)
+        braced = ["{" + name + "}" for name in self.names]
+        return MARKER.sub(lambda m: self._put_back(m, braced), text)
 
     @staticmethod
     def _put_back(m: re.Match, texts: list[str]) -> str:
