@@ -449,3 +449,22 @@ def test_regions_answered_directly_agree_with_every_pair_of_conjuncts(a, b, dist
     from delta_lint.predicates import _conjuncts_overlap, _overlap
 
     assert _overlap.__wrapped__(a, b, None, distinct_runs) is _conjuncts_overlap(a, b, distinct_runs)
+
+
+def test_findings_of_a_shared_checkpoint_name_twenty_others_and_count_the_rest():
+    """25 streaming writes in 25 files that may run together share one checkpoint: each
+    pair is a DL120 at its earlier write, which keeps at most 20 of its others (the
+    later writes, in order) as related locations and counts the rest, as table
+    findings do."""
+    config = validate({"spark": "none"}, Path("/r/x.yaml"))
+    paths = [f"jobs/s{k:02d}.py" for k in range(25)]
+    intents = [
+        Intent(Location(p, 1, 1), TableRef(f"main.s.t{k}"), Kind.STREAMING_WRITE, checkpoint="/chk/shared")
+        for k, p in enumerate(paths)
+    ]
+    engine = Engine(config, build_schedule(config, {p: p for p in paths}), read=ReadSettings())
+    found = sorted((f for f in engine.check(intents) if f.rule == "DL120"), key=Finding.sort_key)
+    assert [len(f.related) + f.related_more for f in found] == list(range(24, 0, -1))
+    assert [f.related_more for f in found[:5]] == [4, 3, 2, 1, 0] and max(len(f.related) for f in found) == 20
+    first = found[0]
+    assert [r.path for r in first.related] == paths[1:21]  # its message names no others
