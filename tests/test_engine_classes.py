@@ -451,7 +451,7 @@ def test_regions_answered_directly_agree_with_every_pair_of_conjuncts(a, b, dist
     assert _overlap.__wrapped__(a, b, None, distinct_runs) is _conjuncts_overlap(a, b, distinct_runs)
 
 
-def test_findings_of_a_shared_checkpoint_name_twenty_others_and_count_the_rest():
+def test_findings_of_a_shared_checkpoint_keep_twenty_related_locations_and_count_the_rest():
     """25 streaming writes in 25 files that may run together share one checkpoint: each
     pair is a DL120 at its earlier write, which keeps at most 20 of its others (the
     later writes, in order) as related locations and counts the rest, as table
