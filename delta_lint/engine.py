@@ -578,12 +578,12 @@ class Engine:
         of quadratic. Also left out: pairs of classes whose cron schedules never meet
         (see `_Classes.meeting`). Kept per class once asked."""
         reps = classes.reps
-        rows = not s.partitioned_by and self.table_row_level(s)[0]
-        keep_rows = [rows and self.row_level(s, x, x)[0] for x in reps]
+        rows = classes.columns is None and not s.partitioned_by  # row-level concurrency, unpartitioned
         if s.partitioned_by:
             column = s.partitioned_by[0]
             keys = [_literal_keys(x, column) for x in reps]
         elif rows:
+            keep_rows = [self.row_level(s, x, x)[0] for x in reps]
             column = _most_pinned(x for x, kept in zip(reps, keep_rows) if kept)
             keys = [_literal_keys(x, column) if kept and column else None for x, kept in zip(reps, keep_rows)]
         else:
@@ -1139,13 +1139,11 @@ class Engine:
                 named[k] = f"{labels[this_index]} (another run)"
             if classes.duplicate_locations:  # texts of distinct intents differ by location, unless two share one
                 named = list(dict.fromkeys(named))
-                where = list(dict.fromkeys(map(locations.__getitem__, others)))
-                named_total, related_total = len(named), len(where)
+                text = _named(named, len(named))
+                related, related_more = _kept(list(dict.fromkeys(map(locations.__getitem__, others))))
             else:
-                where = list(map(locations.__getitem__, shown))
-                named_total = related_total = len(others)
-            related = tuple(where[:SHOWN_OTHERS])
-            text = _named(named, named_total)
+                text = _named(named, len(others))
+                related, related_more = _kept(list(map(locations.__getitem__, shown)), len(others))
             out.append(
                 self._finding(
                     rule_id,
@@ -1158,7 +1156,7 @@ class Engine:
                     text,
                     s,
                     labels[this_index],
-                    related_more=related_total - len(related),
+                    related_more=related_more,
                 )
             )
             if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
@@ -1177,7 +1175,7 @@ class Engine:
             texts = list(
                 dict.fromkeys(label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others)
             )
-            unique_locations = list(dict.fromkeys(o.location for o in others))
+            related, related_more = _kept(list(dict.fromkeys(o.location for o in others)))
             sigs = [m.sig() for m in members]
             out.append(
                 self._finding(
@@ -1187,11 +1185,11 @@ class Engine:
                     table,
                     this,
                     sigs,
-                    tuple(unique_locations[:SHOWN_OTHERS]),
+                    related,
                     _named(texts, len(texts)),
                     None,
                     source=sources.get(table),
-                    related_more=max(len(unique_locations) - SHOWN_OTHERS, 0),
+                    related_more=related_more,
                 )
             )
         return out
@@ -1273,6 +1271,13 @@ def _moved(like: Finding, location: Location) -> Finding:
         like.settings_source,
         like.related_more,
     )
+
+
+def _kept(where: list[Location], total: int | None = None) -> tuple[tuple[Location, ...], int]:
+    """The related locations a finding keeps (the first SHOWN_OTHERS of `total`;
+    `where` holds at least those), and how many it leaves out."""
+    kept = tuple(where[:SHOWN_OTHERS])
+    return kept, (len(where) if total is None else total) - len(kept)
 
 
 def _named(texts: list[str], total: int) -> str:
