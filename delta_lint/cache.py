@@ -12,6 +12,7 @@ without it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import sqlite3
@@ -250,9 +251,25 @@ def _finding(r: list) -> Finding:
     return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10], r[11])
 
 
+@functools.cache
+def code_identity() -> str:
+    """The version, the schema and a hash of delta-lint's own code and rule pack: a
+    cached result is only reused by the code that produced it, also in a development
+    install where the version does not change with every edit (about 2 ms once)."""
+    h = hashlib.blake2b(digest_size=12)
+    h.update(f"{__version__}\0{SCHEMA}\0".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted([*package.rglob("*.py"), *package.parent.glob("rules/*.yaml"), *package.glob("rules/*.yaml")]):
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            continue
+    return h.hexdigest()
+
+
 def key(display: str, data: bytes) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{__version__}\0{SCHEMA}\0{display}\0".encode())
+    h.update(f"{code_identity()}\0{display}\0".encode())
     h.update(data)
     return h.hexdigest()
 
@@ -340,7 +357,7 @@ class Cache:
         if self.db is None:
             return None
         try:
-            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{__version__}:{SCHEMA}:{key}",)).fetchone()
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{code_identity()}:{key}",)).fetchone()
             return None if row is None else _loads(row[0])
         except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
             return None
@@ -353,7 +370,7 @@ class Cache:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(
-                    "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (f"{__version__}:{SCHEMA}:{key}", blob)
+                    "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (f"{code_identity()}:{key}", blob)
                 )
         except (sqlite3.Error, TypeError):
             pass

@@ -296,6 +296,11 @@ class _progress:
         import time
 
         self.start = time.monotonic()
+        # the delay can be set (seconds) so a test sees the bar whatever the machine's speed
+        try:
+            self.delay = float(os.environ.get("DELTA_LINT_PROGRESS_DELAY", self.DELAY))
+        except ValueError:
+            self.delay = self.DELAY
         self.bar = None
         self.task = None
         if not sys.stderr.isatty() or "CI" in os.environ:
@@ -306,7 +311,7 @@ class _progress:
         import time
 
         if self.bar is None:
-            if time.monotonic() - self.start < self.DELAY or done >= total:
+            if time.monotonic() - self.start < self.delay or done >= total:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -1030,6 +1030,8 @@ class Engine:
             groups: dict[str, list[Intent]] = defaultdict(list)
             for x in intents:
                 key = getattr(x, attr)
+                if "{" in (key or ""):
+                    continue  # a value not known statically is equal to nothing, not to a namesake
                 if key and (attr == "txn_app_id" or x.kind in (Kind.STREAMING_WRITE, Kind.FULL_OVERWRITE)):
                     if attr == "checkpoint" and Flag.PER_BATCH in x.flags:
                         continue
@@ -1039,7 +1041,7 @@ class Engine:
                 for i, a in enumerate(members):
                     for b in members[i:]:
                         conc = self.schedule.overlap(a, b)
-                        if conc is None or (conc.distinct_runs and "{" in key):
+                        if conc is None:
                             continue
                         if a is not b and self.schedule.job(a) == self.schedule.job(b) and not conc.distinct_runs:
                             continue

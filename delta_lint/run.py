@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from delta_lint import __version__, suppress
+from delta_lint import suppress
 from delta_lint.bundle import Workflows
-from delta_lint.cache import SCHEMA as CACHE_SCHEMA
-from delta_lint.cache import Cache, TableEntry, encode_entry
+from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
 from delta_lint.engine import Engine, Finding, diagnostics_as_findings
@@ -302,7 +301,7 @@ def check(
 
 def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((__version__, CACHE_SCHEMA, config, spark)).encode())
+    h.update(repr((code_identity(), config, spark)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:
@@ -315,7 +314,7 @@ def _context_digest(config: Config, workflows: Workflows) -> str:
     """Everything besides the files that pairs depend on: the configuration, the
     bundle and job-definition files, the snapshot (by content)."""
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((__version__, CACHE_SCHEMA, config)).encode())
+    h.update(repr((code_identity(), config)).encode())
     for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
         try:
             h.update(str(extra).encode() + b"\0" + Path(extra).read_bytes())

@@ -371,6 +371,7 @@ def test_progress_bar_only_on_a_terminal_for_long_runs(tmp_path):
 
     Corpus(1200, seed=2).write(tmp_path)  # long enough (> 1 s of front ends) for the bar to appear
     env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["DELTA_LINT_PROGRESS_DELAY"] = "0.05"  # the machine may read 1,200 files in under a second
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "delta_lint", "check", ".", "--no-cache", "--jobs", "1", "-o", "out.txt"],

@@ -13,6 +13,10 @@ PY_HEADER = "# Databricks notebook source"
 SQL_HEADER = "-- Databricks notebook source"
 _SEPARATOR = re.compile(r"^\s*(#|--)\s*COMMAND\s*-+\s*$")
 _MAGIC = re.compile(r"^(\s*(?:#|--)\s?MAGIC ?)(.*)$")
+# `# DBTITLE 1,<title>` heads a cell exported with a title; it says nothing of its language
+_TITLE = re.compile(r"^\s*(?:#|--)\s*DBTITLE\b")
+# IPython line magics and shell escapes (`%pip install x`, `!ls`) are not Python syntax
+_LINE_MAGIC = re.compile(r"^\s*[%!]")
 
 
 @dataclass
@@ -80,6 +84,7 @@ def parse_databricks_source(text: str) -> Notebook:
             raw_cells[-1].append((number, line.rstrip("\r")))
     nb = Notebook([], default_lang=default)
     for raw in raw_cells:
+        raw = [(n, "" if _TITLE.match(t) else t) for n, t in raw]
         nonblank = [t for _n, t in raw if t.strip()]
         if nonblank and all(_MAGIC.match(t) for t in nonblank):
             cell = Cell("other")
@@ -108,7 +113,7 @@ def parse_databricks_source(text: str) -> Notebook:
         else:
             cell = Cell(default)
             for n, t in raw:
-                if default == "python" and _MAGIC.match(t):
+                if default == "python" and (_MAGIC.match(t) or _LINE_MAGIC.match(t)):
                     cell.lines.append((n, 0, ""))
                 else:
                     cell.lines.append((n, 0, t))
@@ -159,13 +164,17 @@ def parse_ipynb(text: str) -> Notebook:
         cell_lang = default
         first_code = next((i for i, s in enumerate(stripped) if s.strip()), None)
         start = 0
+        first_line: Cell | None = None
         if first_code is not None:
             head = stripped[first_code].strip()
             word = head.split()[0].lower()
-            if word in ("%sql", "%%sql"):
-                cell_lang, start = "sql", first_code + 1
-            elif word in ("%python", "%%python", "%py"):
-                cell_lang, start = "python", first_code + 1
+            if word in ("%sql", "%%sql", "%python", "%%python", "%py"):
+                cell_lang, start = "sql" if word.endswith("sql") else "python", first_code + 1
+                rest = stripped[first_code].lstrip()[len(word) :]
+                if rest.strip():  # `%sql TRUNCATE TABLE t`: the statement starts on the magic's line
+                    line, col = positions[first_code]
+                    offset = len(stripped[first_code]) - len(rest)
+                    first_line = Cell(cell_lang, [(line, col + offset, rest)])
             elif word == "%run":
                 line, col = positions[first_code]
                 nb.runs.append((line, col + 1, head[4:].strip()))
@@ -173,7 +182,7 @@ def parse_ipynb(text: str) -> Notebook:
             elif word.startswith("%") and word not in ("%sql", "%python"):
                 if word.startswith("%%") or word in ("%md", "%sh", "%fs", "%scala", "%r", "%pip"):
                     continue
-        cell = Cell(cell_lang)
+        cell = Cell(cell_lang, list(first_line.lines) if first_line else [])
         for i in range(start, len(stripped)):
             line, col = positions[i]
             content = stripped[i]

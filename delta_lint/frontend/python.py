@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from delta_lint.frontend.pyspark_api import SIGNATURES, argument, options
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -414,6 +415,10 @@ class PythonAnalyzer:
                 return self.string(node.left, scope) + self.string(node.right, scope)
             if isinstance(node.op, ast.Mod):
                 return self._percent(self.string(node.left, scope), node.right, scope)
+            folded = self._arithmetic(node, scope)
+            if folded is not None:
+                return Str(folded)
+            return self._opaque(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = node.func.attr
             if attr == "format":
@@ -437,22 +442,42 @@ class PythonAnalyzer:
 
     def _placeholder(self, node: ast.expr, scope: _Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
-        value = (
-            self.string(node, scope) if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)) else None
-        )
-        if value is None:
-            param = self._param_source(node, scope)
-            if param is not None:
-                return param
-            shown = self._one_line_source(node)
-            if shown is None:
-                try:
-                    shown = ast.unparse(node)
-                except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
-                    shown = "value"
-            name = param_name(shown)
-            return Str("{" + name + "}", (name,), True)
-        return value
+        if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
+            return self.string(node, scope)
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        return self._opaque(node)
+
+    def _opaque(self, node: ast.expr) -> Str:
+        """A value that is neither constant nor a named parameter: an unknown
+        placeholder named after its source text."""
+        shown = self._one_line_source(node)
+        if shown is None:
+            try:
+                shown = ast.unparse(node)
+            except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+                shown = "value"
+        name = param_name(shown)
+        return Str("{" + name + "}", (name,), True)
+
+    def _arithmetic(self, node: ast.BinOp, scope: _Scope) -> str | None:
+        """`8 * 1024`, `n - 1` with `n` a known integer: the number as text; None when
+        a side is not a known integer (Python's own operators on small ints only)."""
+        if not isinstance(node.op, (ast.Sub, ast.Mult, ast.FloorDiv)):
+            return None
+        sides = []
+        for side in (node.left, node.right):
+            text = self.string(side, scope) if isinstance(side, (ast.Constant, ast.Name, ast.BinOp)) else None
+            if text is None or text.unknown or text.params or not re.fullmatch(r"-?\d{1,18}", text.text):
+                return None
+            sides.append(int(text.text))
+        left, right = sides
+        if isinstance(node.op, ast.Sub):
+            return str(left - right)
+        if isinstance(node.op, ast.Mult):
+            return str(left * right) if abs(left * right) < 10**18 else None
+        return str(left // right) if right else None
 
     def _format(self, template: Str, call: ast.Call, scope: _Scope) -> Str:
         import string as _string
@@ -619,17 +644,21 @@ class PythonAnalyzer:
             value = self.string(node.args[0], scope).text.lower()
             self.session.use([value], "CATALOG" if last.name == "setCurrentCatalog" else "SCHEMA")
             return
-        if "readStream" in names and last.name in ("table", "load"):
+        # A chain can read and then write (`spark.readStream.format("cloudFiles")...
+        # .writeStream...toTable(t)`): the writer's settings are the steps after its
+        # last `write`/`writeStream`, and what comes before is its source.
+        writer = max((i for i, n in enumerate(names) if n in ("write", "writeStream", "writeTo")), default=-1)
+        if writer < 0 and "readStream" in names and last.name in ("table", "load"):
             self._stream_read(steps, node, scope)
             return
-        if "writeStream" in names and last.name in ("toTable", "start"):
-            self._stream_write(steps, node, scope)
+        if writer >= 0 and names[writer] == "writeStream" and last.name in ("toTable", "start", "table"):
+            self._stream_write(steps, writer, node, scope)
             return
-        if "writeTo" in names:
+        if writer >= 0 and names[writer] == "writeTo":
             self._write_to(steps, node, scope)
             return
-        if "write" in names and last.name in ("saveAsTable", "save", "insertInto"):
-            self._batch_write(steps, node, scope)
+        if writer >= 0 and names[writer] == "write" and last.name in ("saveAsTable", "save", "insertInto"):
+            self._batch_write(steps, writer, node, scope)
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
@@ -668,38 +697,45 @@ class PythonAnalyzer:
                 return tuple(self.string(a, scope).text.lower() for a in args)
         return ()
 
-    def _batch_write(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+    def _batch_write(self, steps: list[Step], writer: int, node: ast.Call, scope: _Scope) -> None:
+        source_steps, steps = steps[: writer + 1], steps[writer:]
         last = steps[-1]
         fmt = self._arg(steps, "format", scope)
-        fmt_kw = _argument(node, None, "format")
+        fmt_kw = argument(node, "DataFrameWriter", last.name, "format") if last.name != "insertInto" else None
         if fmt_kw is not None:
             fmt = self.string(fmt_kw, scope)
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
             return
         mode_str = self._arg(steps, "mode", scope)
-        mode_kw = _argument(node, None, "mode")
+        mode_kw = argument(node, "DataFrameWriter", last.name, "mode") if last.name != "insertInto" else None
         if mode_kw is not None:
             mode_str = self.string(mode_kw, scope)
         mode = mode_str.text.lower() if mode_str else None
         opts = self._options(steps, scope)
         partition_by = self._cols(steps, "partitionBy", scope)
         cluster_by = self._cols(steps, "clusterBy", scope)
+        if last.name != "insertInto":
+            opts.update({k: self.string(v, scope) for k, v in options(node, "DataFrameWriter", last.name).items()})
+            partition_kw = argument(node, "DataFrameWriter", last.name, "partitionBy")
+            if partition_kw is not None:
+                elts = partition_kw.elts if isinstance(partition_kw, (ast.List, ast.Tuple)) else [partition_kw]
+                partition_by = tuple(self.string(e, scope).text.lower() for e in elts)
         if last.name == "insertInto":
-            target = self.string(_argument(node, 0, "tableName"), scope)
+            target = self.string(argument(node, "DataFrameWriter", "insertInto", "tableName"), scope)
             ref, resolved = self._ref(target)
-            overwrite = _argument(node, 1, "overwrite")
+            overwrite = argument(node, "DataFrameWriter", "insertInto", "overwrite")
             mode = (
                 "overwrite" if isinstance(overwrite, ast.Constant) and overwrite.value is True else (mode or "append")
             )
         elif last.name == "saveAsTable":
-            ref, resolved = self._ref(self.string(_argument(node, 0, "name"), scope))
+            ref, resolved = self._ref(self.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope))
         else:
-            path_node = _argument(node, 0, "path")
+            path_node = argument(node, "DataFrameWriter", "save", "path")
             target = self.string(path_node, scope) if path_node is not None else opts.get("path")
             if target is None:
                 return
             ref, resolved = self._ref(target, path=True)
-        source = self._source_reads(steps, "write", scope)
+        source = self._source_reads(source_steps, "write", scope)
         self._write(ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope)
 
     def _write(
@@ -796,7 +832,7 @@ class PythonAnalyzer:
         if name == "append":
             self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope)
         elif name == "overwrite":
-            cond = _argument(node, 0, "condition")
+            cond = argument(node, "DataFrameWriterV2", "overwrite", "condition")
             self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, cond)
         elif name == "overwritePartitions":
             opts = {**opts, "partitionoverwritemode": Str("dynamic")}
@@ -811,14 +847,16 @@ class PythonAnalyzer:
                     ).text
             self._emit(node, ref, resolved, kind, scope, declared=_ddl(partition_by, cluster_by, props))
 
-    def _stream_write(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
-        if "readStream" in [s.name for s in steps]:
-            start = [s.name for s in steps].index("readStream")
-            source = next((s for s in steps[start:] if s.name in ("table", "load") and s.call is not None), None)
+    def _stream_write(self, steps: list[Step], writer: int, node: ast.Call, scope: _Scope) -> None:
+        source_steps, steps = steps[:writer], steps[writer:]
+        if "readStream" in [s.name for s in source_steps]:
+            start = [s.name for s in source_steps].index("readStream")
+            source = next((s for s in source_steps[start:] if s.name in ("table", "load") and s.call is not None), None)
             if source is not None:
-                end = steps.index(source) + 1
-                self._stream_read(steps[:end], source.call, scope)
+                end = source_steps.index(source) + 1
+                self._stream_read(source_steps[:end], source.call, scope)
         opts = self._options(steps, scope)
+        opts.update({k: self.string(v, scope) for k, v in options(node, "DataStreamWriter", _sink(steps)).items()})
         checkpoint = opts.get("checkpointlocation")
         fmt = self._arg(steps, "format", scope)
         batch = next((s for s in steps if s.name == "foreachBatch" and s.call is not None), None)
@@ -844,17 +882,24 @@ class PythonAnalyzer:
                 if fn is not None:
                     self._function(fn, scope, flags=frozenset({Flag.PER_BATCH}), stream=loc, batch_df=True)
             return
+        sink = _sink(steps)
+        fmt_kw = argument(node, "DataStreamWriter", sink, "format")
+        if fmt_kw is not None:
+            fmt = self.string(fmt_kw, scope)
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
             return
-        if steps[-1].name == "toTable":
-            ref, resolved = self._ref(self.string(_argument(node, 0, "tableName"), scope))
+        if sink == "toTable":
+            ref, resolved = self._ref(self.string(argument(node, "DataStreamWriter", "toTable", "tableName"), scope))
         else:
-            path_node = _argument(node, 0, "path")
+            path_node = argument(node, "DataStreamWriter", "start", "path")
             target = self.string(path_node, scope) if path_node is not None else opts.get("path")
             if target is None:
                 return
             ref, resolved = self._ref(target, path=True)
         mode = self._arg(steps, "outputMode", scope)
+        mode_kw = argument(node, "DataStreamWriter", sink, "outputMode")
+        if mode_kw is not None:
+            mode = self.string(mode_kw, scope)
         kind = Kind.FULL_OVERWRITE if mode is not None and mode.text.lower() == "complete" else Kind.STREAMING_WRITE
         txn = opts.get("txnappid")
         self._emit(
@@ -874,9 +919,9 @@ class PythonAnalyzer:
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
             return
         if steps[-1].name == "table":
-            ref, resolved = self._ref(self.string(_argument(node, 0, "tableName"), scope))
+            ref, resolved = self._ref(self.string(argument(node, "DataStreamReader", "table", "tableName"), scope))
         else:
-            path_node = _argument(node, 0, "path")
+            path_node = argument(node, "DataStreamReader", "load", "path")
             if path_node is None:
                 return
             ref, resolved = self._ref(self.string(path_node, scope), path=True)
@@ -892,17 +937,17 @@ class PythonAnalyzer:
         handle = next((s for s in steps if s.name in ("forName", "forPath") and s.call is not None), None)
         if handle is None:
             return
-        target = _argument(handle.call, 1, "tableOrIndentifier" if handle.name == "forName" else "path")
-        if target is None:
-            target = _argument(handle.call, 1, "tableOrIdentifier")
+        target = argument(
+            handle.call, "DeltaTable", handle.name, "tableOrViewName" if handle.name == "forName" else "path"
+        )
         ref, resolved = self._ref(self.string(target, scope), path=handle.name == "forPath")
         alias = self._arg(steps, "alias", scope)
         alias_name = alias.text.lower() if alias and not alias.unknown else None
         table_names = {ref.name.split(".")[-1], *([alias_name] if alias_name else [])}
         if last == "execute" and "merge" in names:
             merge = next(s for s in steps if s.name == "merge")
-            source = _argument(merge.call, 0, "source")
-            cond = _argument(merge.call, 1, "condition")
+            source = argument(merge.call, "DeltaTable", "merge", "source")
+            cond = argument(merge.call, "DeltaTable", "merge", "condition")
             cond_sql = self._condition_sql(cond, scope)
             info = condition_info(cond_sql, table_names, False, self.session, ref)
             flags = set(info.flags)
@@ -916,7 +961,11 @@ class PythonAnalyzer:
                 elif s.name.startswith("whenMatched"):
                     clauses.append("matched_" + ("delete" if "Delete" in s.name else "update"))
                 if s.name.startswith("when") and s.call is not None:
-                    c = _argument(s.call, 0, "condition")
+                    c = (
+                        argument(s.call, "DeltaMergeBuilder", s.name, "condition")
+                        if ("DeltaMergeBuilder", s.name) in SIGNATURES
+                        else None
+                    )
                     if (
                         c is not None
                         and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert")
@@ -943,7 +992,8 @@ class PythonAnalyzer:
                 merge_clauses=tuple(clauses),
             )
         elif last in ("delete", "update", "updateExpr"):
-            cond = _argument(node, 0, "condition")
+            # `updateExpr` is the Scala API's; read it like `update` where it appears
+            cond = argument(node, "DeltaTable", "delete" if last == "delete" else "update", "condition")
             if last != "delete" and cond is not None and isinstance(cond, ast.Dict):
                 cond = None  # update(set=...) with no condition
             if cond is None:
@@ -1009,7 +1059,8 @@ class PythonAnalyzer:
             if step.name == "addColumn":
                 gen = [k for k in step.call.keywords if k.arg in ("generatedAlwaysAs", "generatedByDefaultAs")]
                 if gen and isinstance(gen[0].value, ast.Call) and "Identity" in ast.unparse(gen[0].value.func):
-                    identity.append(self.string(_argument(step.call, 0, "colName"), scope).text.lower())
+                    column = argument(step.call, "DeltaTableBuilder", "addColumn", "colName")
+                    identity.append(self.string(column, scope).text.lower())
             elif step.name == "property" and len(step.call.args) >= 2:
                 props[self.string(step.call.args[0], scope).text.lower()] = self.string(step.call.args[1], scope).text
         ddl = _ddl(
@@ -1152,6 +1203,11 @@ def _may_give_text(call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute):
         return func.attr in _TEXT_METHODS
     return isinstance(func, ast.Name) and func.id in _TEXT_FUNCTIONS
+
+
+def _sink(steps: list[Step]) -> str:
+    """The DataStreamWriter method a chain ends in (`table` is Databricks' `toTable`)."""
+    return "start" if steps[-1].name == "start" else "toTable"
 
 
 def _braced(text: str) -> list[str]:

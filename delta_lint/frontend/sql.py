@@ -237,9 +237,9 @@ def analyze_sql(
         try:
             found, diags = _statement(ctx)
         except (ParseError, TokenError) as err:
-            first = str(err).splitlines()[0] if str(err) else type(err).__name__
+            reason = tpl.restore(plain_reason(err))
             diagnostics.append(
-                Diagnostic(PARSE_ERROR, loc, f"cannot parse statement `{_short(stmt.text)}`: {first}", "error")
+                Diagnostic(PARSE_ERROR, loc, f"cannot parse statement `{_short(stmt.text)}`: {reason}", "error")
             )
             continue
         except RecursionError:
@@ -248,6 +248,57 @@ def analyze_sql(
         intents.extend(found)
         diagnostics.extend(diags)
     return intents, diagnostics
+
+
+_REQUIRED = re.compile(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>")
+
+
+def plain_reason(err: Exception) -> str:
+    """What is wrong with a statement, in words: sqlglot's own messages name its
+    expression classes and carry terminal escapes, neither of which helps a user."""
+    errors = getattr(err, "errors", None) or []
+    if not errors:
+        text = str(err).splitlines()[0] if str(err) else ""
+        if not text or "<class" in text or "sqlglot" in text:
+            return "syntax error"
+        return text if isinstance(err, ParseError) else f"cannot split it into tokens ({text[:80]})"
+    first = errors[0]
+    where = f"line {first.get('line')}, column {first.get('col')}" if first.get("line") else ""
+    near = " ".join(str(first.get("highlight") or "").split())[:40]
+    description = str(first.get("description") or "")
+    if m := _REQUIRED.match(description):
+        what = "incomplete " + _NODE_WORDS.get(m[2], m[2].upper() + " clause")
+    elif description.startswith("Expecting "):
+        what = "expected `" + description.removeprefix("Expecting ").strip() + "`"
+    elif description.startswith("Invalid expression / Unexpected token"):
+        what = "unexpected token"
+    else:
+        what = "syntax error"
+    return f"{what} near `{near}` ({where})" if near else f"{what} ({where})" if where else what
+
+
+# sqlglot expression classes named in its "Required keyword" errors, as SQL words
+_NODE_WORDS = {
+    "And": "AND condition",
+    "Or": "OR condition",
+    "When": "WHEN clause",
+    "Where": "WHERE clause",
+    "Merge": "MERGE statement",
+    "Insert": "INSERT statement",
+    "Update": "UPDATE statement",
+    "Delete": "DELETE statement",
+    "In": "IN list",
+    "EQ": "comparison",
+    "NEQ": "comparison",
+    "GT": "comparison",
+    "GTE": "comparison",
+    "LT": "comparison",
+    "LTE": "comparison",
+    "Not": "NOT condition",
+    "Alias": "alias",
+    "Table": "table name",
+    "Column": "column name",
+}
 
 
 def _short(text: str) -> str:
@@ -348,7 +399,8 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         ctx.session.set_conf(m["key"], m["value"])
         return [], []
     if _may(lead, "use") and (m := _RX["use"].match(text)):
-        ctx.session.use([p.lower() for p in split_name(m["name"])], m["kind"])
+        # a templated part (`USE CATALOG {c}`) is kept as the parameter it names
+        ctx.session.use([ctx.tpl.restore_names(p.lower()) for p in split_name(m["name"])], m["kind"])
         return [], []
     # What follows reads the session and never changes it: a statement met again with
     # the same text, templates, parameters and session (scripts copied between jobs,

@@ -168,7 +168,7 @@ _JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
 _COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
 _IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
 _IDENTIFIER_LIT = re.compile(r"IDENTIFIER\s*\(\s*'([\w.`]+)'\s*\)", re.I)
-MARKER = re.compile(r"__dlp(\d+)__")
+MARKER = re.compile(r"__dlp(\d+)__", re.IGNORECASE)  # sqlglot may upper-case a marker
 # A character (or word) without which none of the patterns above can match.
 _MAY_TEMPLATE = re.compile(r"[{$%:]|IDENTIFIER", re.I)
 

@@ -1,0 +1,276 @@
+"""Measure delta-lint on the real-world corpus: checkouts in a local folder, read
+against the team's expectation files. Fetches nothing; runs the installed
+`delta-lint` command as a user would (`check` and `intents` at the folder).
+
+    python benchmarks/realworld/measure.py /work/rw [--detail] [--only NAME] [--json FILE]
+
+Per repository and in total: write-site recall with the correct table, false
+intents, files dropped whole, coverage diagnostics per 1,000 lines, expected
+conflicts found, false alarms (conflict findings that match no expected
+conflict), skipped-kind files still reported as DL000, intents on non-Delta
+writes, "no Delta table" notes for workspace paths, run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+EXPECTATIONS = HERE / "expectations"
+COVERAGE_RULES = {"DL000", "DL001", "DL002", "DL003", "DL004", "DL005", "DL006"}
+# Diagnostics that lose a whole file: every write in it is gone.
+_DROPPED = re.compile(
+    r"Python syntax error|cannot parse Python|nested too deeply|cannot read|not valid UTF-8|too large"
+)
+_SOURCE_SUFFIXES = {".py", ".sql", ".ipynb", ".scala", ".r"}
+
+
+@dataclass
+class Outcome:
+    name: str
+    role: str
+    writes: int = 0
+    found_sites: int = 0
+    found_tables: int = 0
+    false_intents: int = 0
+    dropped_files: int = 0
+    lines: int = 0
+    coverage: int = 0
+    conflicts: int = 0
+    conflicts_found: int = 0
+    false_alarms: int = 0
+    skipped_as_dl000: int = 0
+    non_delta_intents: int = 0
+    workspace_notes: int = 0
+    seconds: float = 0.0
+    exit_code: int = 0
+    misses: list[str] = field(default_factory=list)
+    alarms: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+
+
+def _site(text: str) -> tuple[str, int]:
+    path, _, line = str(text).rpartition(":")
+    return path.lstrip("./"), int(line) if line.isdigit() else -1
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, dict | list | None, str]:
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    try:
+        data = json.loads(proc.stdout) if proc.stdout.strip() else None
+    except json.JSONDecodeError:
+        data = None
+    return proc.returncode, data, proc.stderr
+
+
+def _source_lines(root: Path) -> int:
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            if Path(name).suffix.lower() in _SOURCE_SUFFIXES:
+                try:
+                    with open(os.path.join(dirpath, name), "rb") as fh:
+                        total += fh.read().count(b"\n")
+                except OSError:
+                    pass
+    return total
+
+
+def measure(expect: dict, checkout: Path, delta_lint: str, detail: bool) -> Outcome:
+    name = expect["repo"]
+    out = Outcome(name, expect.get("role", "positive"))
+    root = checkout / expect.get("folder", ".")
+    # A private copy: the cache folder delta-lint writes stays out of the checkout.
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NO_COLOR="1")
+        cache_root = Path(tmp) / "work"
+        shutil.copytree(root, cache_root, symlinks=True)
+        start = time.perf_counter()
+        code, report, err = _run([delta_lint, "check", ".", "--format", "json", "--no-cache"], cache_root, env)
+        out.seconds = time.perf_counter() - start
+        out.exit_code = code
+        _, intents, _ = _run([delta_lint, "intents", ".", "--format", "json"], cache_root, env)
+    if not isinstance(report, dict):
+        out.extra.append(f"check printed no JSON (exit {code}): {err.strip()[-300:]}")
+        report = {"findings": []}
+    if not isinstance(intents, list):
+        intents = []
+    out.lines = _source_lines(root)
+
+    by_site: dict[tuple[str, int], list[dict]] = {}
+    for intent in intents:
+        if intent.get("kind") == "streaming_read":
+            continue
+        by_site.setdefault((intent["path"].lstrip("./"), intent["line"]), []).append(intent)
+
+    expected_sites: set[tuple[str, int]] = set()
+    for write in expect.get("writes") or []:
+        site = _site(write["site"])
+        expected_sites.add(site)
+        out.writes += 1
+        got = by_site.get(site, [])
+        want = str(write.get("table", "?")).lower()
+        if got:
+            out.found_sites += 1
+        tables = {str(i.get("table") or "").lower() for i in got}
+        if got and (want == "?" or want in tables or _path_match(want, tables)):
+            out.found_tables += 1
+        else:
+            out.misses.append(f"{write['site']} {want} ({write.get('kind')}): got {sorted(tables) or 'nothing'}")
+    non_delta = {_site(w["site"]) for w in expect.get("non_delta") or []}
+    for site, got in by_site.items():
+        if site in non_delta:
+            out.non_delta_intents += len(got)
+        elif site not in expected_sites:
+            out.false_intents += len(got)
+            out.extra.append(f"{site[0]}:{site[1]} {[i.get('table') for i in got]} ({got[0].get('kind')})")
+
+    skipped = [s["path"].lstrip("./") for s in expect.get("skipped") or []]
+    findings = report.get("findings", [])
+    dropped: set[str] = set()
+    for f in findings:
+        rule = f.get("rule", "")
+        path = f.get("location", {}).get("path", "").lstrip("./")
+        if rule in COVERAGE_RULES:
+            out.coverage += 1
+            if rule in ("DL002", "DL003") or (rule == "DL000" and _DROPPED.search(f.get("message", ""))):
+                dropped.add(path)
+            if rule == "DL000" and any(path == s or (s.endswith("/") and path.startswith(s)) for s in skipped):
+                out.skipped_as_dl000 += 1
+            if rule == "DL004" and re.search(r"(dbfs:|/mnt/)", f.get("message", "")):
+                out.workspace_notes += 1
+    out.dropped_files = len(dropped)
+
+    conflicts = [f for f in findings if f.get("rule", "") not in COVERAGE_RULES]
+    used: set[int] = set()
+    for want in expect.get("conflicts") or []:
+        out.conflicts += 1
+        sites = [_site(s) for s in want["sites"]]
+        hit = None
+        for n, f in enumerate(conflicts):
+            here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
+            others = {(r["path"].lstrip("./"), r["line"]) for r in f.get("related", [])}
+            a, b = sites[0], sites[-1]
+            if (here == a and (b in others or a == b)) or (here == b and (a in others or a == b)):
+                hit = n
+                break
+        if hit is None:
+            out.misses.append(f"conflict {want['table']} {want['sites']} {want.get('exception', '')} not found")
+        else:
+            out.conflicts_found += 1
+            used.add(hit)
+            # the same pair reported from the other side is the same conflict
+            for n, f in enumerate(conflicts):
+                here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
+                if here in sites:
+                    used.add(n)
+    for n, f in enumerate(conflicts):
+        if n not in used:
+            out.false_alarms += 1
+            loc = f["location"]
+            out.alarms.append(f"{loc['path']}:{loc['line']} {f['rule']} {f.get('table')}: {f.get('message', '')[:120]}")
+    return out
+
+
+def _path_match(want: str, tables: set[str]) -> bool:
+    """`/mnt/x/y` expected, `delta:/mnt/x/y` or `delta:dbfs:/mnt/x/y` found."""
+    bare = want.removeprefix("delta:").removeprefix("dbfs:").rstrip("/")
+    return any(t.removeprefix("delta:").removeprefix("dbfs:").rstrip("/") == bare for t in tables)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("checkouts", type=Path, help="folder holding one checkout per repository, named owner+name")
+    parser.add_argument("--detail", action="store_true", help="list every miss, false intent and false alarm")
+    parser.add_argument("--only", help="only repositories whose name contains this")
+    parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
+    parser.add_argument("--delta-lint", default=shutil.which("delta-lint") or "delta-lint")
+    args = parser.parse_args()
+
+    manifest = yaml.safe_load((HERE / "manifest.yaml").read_text())
+    rows: list[Outcome] = []
+    for entry in manifest["repositories"]:
+        key = entry["repo"].replace("/", "+")
+        if args.only and args.only not in key:
+            continue
+        expect = yaml.safe_load((EXPECTATIONS / f"{key}.yaml").read_text())
+        checkout = args.checkouts / key
+        if not checkout.is_dir():
+            print(f"missing checkout: {checkout}", file=sys.stderr)
+            continue
+        rows.append(measure(expect, checkout, args.delta_lint, args.detail))
+
+    header = (
+        "| repository | role | writes | site recall | table recall | false intents | files dropped "
+        "| coverage /1k lines | conflicts found | false alarms | skipped as DL000 | non-Delta intents "
+        "| workspace notes | exit | s |"
+    )
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    total = Outcome("total", "")
+    for r in rows:
+        _row(r)
+        for attr in (
+            "writes",
+            "found_sites",
+            "found_tables",
+            "false_intents",
+            "dropped_files",
+            "lines",
+            "coverage",
+            "conflicts",
+            "conflicts_found",
+            "false_alarms",
+            "skipped_as_dl000",
+            "non_delta_intents",
+            "workspace_notes",
+        ):
+            setattr(total, attr, getattr(total, attr) + getattr(r, attr))
+        total.seconds += r.seconds
+    _row(total)
+    negatives = [r for r in rows if r.role == "negative"]
+    print(f"\nnegative controls: {len(negatives)}, conflict findings on them: {sum(r.false_alarms for r in negatives)}")
+    if args.detail:
+        for r in rows:
+            if r.misses or r.alarms or r.extra:
+                print(f"\n## {r.name}")
+                for m in r.misses:
+                    print(f"  miss   {m}")
+                for a in r.alarms:
+                    print(f"  alarm  {a}")
+                for e in r.extra:
+                    print(f"  extra  {e}")
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in rows + [total]], indent=1))
+    return 0
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.0f}% ({a}/{b})" if b else "-"
+
+
+def _row(r: Outcome) -> None:
+    per_k = f"{1000 * r.coverage / r.lines:.1f}" if r.lines else "-"
+    print(
+        f"| {r.name} | {r.role} | {r.writes} | {_pct(r.found_sites, r.writes)} | {_pct(r.found_tables, r.writes)} "
+        f"| {r.false_intents} | {r.dropped_files} | {per_k} | {_pct(r.conflicts_found, r.conflicts)} "
+        f"| {r.false_alarms} | {r.skipped_as_dl000} | {r.non_delta_intents} | {r.workspace_notes} "
+        f"| {r.exit_code if r.role else ''} | {r.seconds:.1f} |"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

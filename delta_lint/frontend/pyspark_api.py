@@ -1,0 +1,108 @@
+"""The PySpark and delta-spark API surface the Python front end reads, as data.
+
+Each entry is a method's parameters in order, exactly as pyspark 4.0 and
+delta-spark 4.0 name them, so an argument is found whether it is passed by
+position or by keyword (`DeltaTable.forName(spark, tableOrViewName="t")`).
+`tests/test_pyspark_api.py` holds this table against the installed libraries'
+real signatures.
+"""
+
+from __future__ import annotations
+
+import ast
+
+# (owner, method) -> parameter names in order. Owners: the class whose method it is.
+SIGNATURES: dict[tuple[str, str], tuple[str, ...]] = {
+    # pyspark.sql.readwriter.DataFrameWriter
+    ("DataFrameWriter", "saveAsTable"): ("name", "format", "mode", "partitionBy"),
+    ("DataFrameWriter", "save"): ("path", "format", "mode", "partitionBy"),
+    ("DataFrameWriter", "insertInto"): ("tableName", "overwrite"),
+    ("DataFrameWriter", "mode"): ("saveMode",),
+    ("DataFrameWriter", "format"): ("source",),
+    ("DataFrameWriter", "option"): ("key", "value"),
+    # pyspark.sql.streaming.readwriter.DataStreamWriter (`.table` is Databricks' alias of toTable)
+    ("DataStreamWriter", "toTable"): ("tableName", "format", "outputMode", "partitionBy", "queryName"),
+    ("DataStreamWriter", "start"): ("path", "format", "outputMode", "partitionBy", "queryName"),
+    ("DataStreamWriter", "outputMode"): ("outputMode",),
+    ("DataStreamWriter", "format"): ("source",),
+    ("DataStreamWriter", "foreachBatch"): ("func",),
+    # pyspark.sql.streaming.readwriter.DataStreamReader
+    ("DataStreamReader", "table"): ("tableName",),
+    ("DataStreamReader", "load"): ("path", "format", "schema"),
+    ("DataStreamReader", "format"): ("source",),
+    # pyspark.sql.readwriter.DataFrameWriterV2
+    ("DataFrameWriterV2", "overwrite"): ("condition",),
+    ("DataFrameWriterV2", "using"): ("provider",),
+    ("DataFrameWriterV2", "tableProperty"): ("property", "value"),
+    # pyspark.sql.session.SparkSession
+    ("SparkSession", "sql"): ("sqlQuery", "args"),
+    # delta.tables.DeltaTable
+    ("DeltaTable", "forName"): ("sparkSession", "tableOrViewName"),
+    ("DeltaTable", "forPath"): ("sparkSession", "path", "hadoopConf"),
+    ("DeltaTable", "alias"): ("aliasName",),
+    ("DeltaTable", "merge"): ("source", "condition"),
+    ("DeltaTable", "delete"): ("condition",),
+    ("DeltaTable", "update"): ("condition", "set"),
+    ("DeltaTable", "vacuum"): ("retentionHours",),
+    ("DeltaTable", "restoreToVersion"): ("version",),
+    ("DeltaTable", "restoreToTimestamp"): ("timestamp",),
+    ("DeltaTable", "upgradeTableProtocol"): ("readerVersion", "writerVersion"),
+    ("DeltaTable", "addFeatureSupport"): ("featureName",),
+    ("DeltaTable", "dropFeatureSupport"): ("featureName", "truncateHistory"),
+    # delta.tables.DeltaMergeBuilder
+    ("DeltaMergeBuilder", "whenMatchedUpdate"): ("condition", "set"),
+    ("DeltaMergeBuilder", "whenMatchedUpdateAll"): ("condition",),
+    ("DeltaMergeBuilder", "whenMatchedDelete"): ("condition",),
+    ("DeltaMergeBuilder", "whenNotMatchedInsert"): ("condition", "values"),
+    ("DeltaMergeBuilder", "whenNotMatchedInsertAll"): ("condition",),
+    ("DeltaMergeBuilder", "whenNotMatchedBySourceUpdate"): ("condition", "set"),
+    ("DeltaMergeBuilder", "whenNotMatchedBySourceDelete"): ("condition",),
+    # delta.tables.DeltaOptimizeBuilder
+    ("DeltaOptimizeBuilder", "where"): ("partitionFilter",),
+    # delta.tables.DeltaTableBuilder
+    ("DeltaTableBuilder", "tableName"): ("identifier",),
+    ("DeltaTableBuilder", "location"): ("location",),
+    ("DeltaTableBuilder", "addColumn"): (
+        "colName",
+        "dataType",
+        "nullable",
+        "generatedAlwaysAs",
+        "generatedByDefaultAs",
+        "comment",
+    ),
+    ("DeltaTableBuilder", "property"): ("key", "value"),
+}
+
+# Keyword arguments of these calls that are not parameters are writer options
+# (`saveAsTable("t", mergeSchema="true")`, pyspark's `**options`).
+TAKES_OPTIONS = frozenset(
+    {
+        ("DataFrameWriter", "saveAsTable"),
+        ("DataFrameWriter", "save"),
+        ("DataStreamWriter", "toTable"),
+        ("DataStreamWriter", "start"),
+        ("DataStreamReader", "load"),
+    }
+)
+
+
+def argument(call: ast.Call, owner: str, method: str, param: str) -> ast.expr | None:
+    """The expression passed for `param` of `owner.method`, by keyword or position;
+    None when it is not passed (or passed inside `*args` / `**kwargs`)."""
+    names = SIGNATURES[(owner, method)]
+    for kw in call.keywords:
+        if kw.arg == param:
+            return kw.value
+    index = names.index(param)
+    positional = call.args
+    if any(isinstance(a, ast.Starred) for a in positional[: index + 1]):
+        return None
+    return positional[index] if index < len(positional) else None
+
+
+def options(call: ast.Call, owner: str, method: str) -> dict[str, ast.expr]:
+    """The `**options` keywords of a writer call, lower-cased."""
+    if (owner, method) not in TAKES_OPTIONS:
+        return {}
+    names = set(SIGNATURES[(owner, method)])
+    return {kw.arg.lower(): kw.value for kw in call.keywords if kw.arg and kw.arg not in names}
