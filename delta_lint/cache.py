@@ -185,7 +185,14 @@ def _encode_summary(summary: FileSummary) -> bytes:
     rest = summary.diagnostics, summary.suppressions
     plain = not rest[0] and rest[1] == _NO_SUPPRESSIONS
     shared = _tagged(list(summary.shared)) if summary.shared else None
-    doc = [tables, list(summary.ddl_tables), shared, summary.n_intents, None if plain else _tagged(rest)]
+    doc = [
+        tables,
+        list(summary.ddl_tables),
+        shared,
+        summary.n_intents,
+        None if plain else _tagged(rest),
+        summary.skipped,
+    ]
     return _pack(doc)
 
 
@@ -193,13 +200,14 @@ _NO_SUPPRESSIONS = FileSuppressions()
 
 
 def _decode_summary(blob: bytes) -> FileSummary:
-    tables, ddl, shared, n_intents, rest = _plain(blob)
+    tables, ddl, shared, n_intents, rest, skipped = _plain(blob)
     diagnostics, suppressions = _untagged(rest, ([], FileSuppressions()))
     shared = tuple(_untagged(shared, ()))
     if (
         not isinstance(n_intents, int)
         or not all(isinstance(d, Diagnostic) for d in diagnostics)
         or not all(isinstance(i, Intent) for i in shared)
+        or not (skipped is None or isinstance(skipped, str))
     ):
         raise ValueError("not a file summary")
     return FileSummary(
@@ -209,6 +217,7 @@ def _decode_summary(blob: bytes) -> FileSummary:
         n_intents,
         list(diagnostics),
         suppressions,
+        skipped,
     )
 
 

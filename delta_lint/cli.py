@@ -194,14 +194,27 @@ def check(
         0, "--jobs", "-j", help="Processes for the front ends (0 = all cores; small runs stay in one process)."
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+    strict: bool = typer.Option(
+        False, "--strict", help="Coverage gaps (DL000-DL007: statements or files not analysed) fail the gate too."
+    ),
+    show_files: bool = typer.Option(
+        False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."
+    ),
 ) -> None:
     """Report every predicted write conflict between jobs that can run at the same time.
 
-    Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or internal error.
+    Checking one file analyses its whole project and reports the findings that
+    touch it. Files that are not Databricks job code (T-SQL, PostgreSQL, dbt,
+    Lakeflow pipelines, apps, tests) are skipped and counted in the summary.
+
+    Exit codes: 0 no predicted conflict at or above --fail-on, 1 predicted
+    conflicts (coverage gaps too with --fail-on info or --strict), 2 usage,
+    configuration or internal error.
     """
     from dataclasses import replace
 
     from delta_lint.engine import SEVERITY_ORDER
+    from delta_lint.model import is_coverage
     from delta_lint.run import check as run_check
 
     if changed and diff_base:
@@ -229,6 +242,11 @@ def check(
             debug,
         )
     findings = result.findings
+    if show_files:
+        from delta_lint import report
+
+        _emit(report.files_list(result.analysed, result.skipped), output)
+        raise typer.Exit(0)
     if write_baseline is not None:
         from delta_lint.baseline import write_baseline as write
 
@@ -251,7 +269,14 @@ def check(
     if any(f.rule == "DL002" for f in findings):
         raise typer.Exit(2)
     threshold = SEVERITY_ORDER[fail_on.value]
-    failing = [f for f in findings if SEVERITY_ORDER.get(f.severity, 0) >= threshold]
+    # coverage gaps (DL000-DL007) are not predicted conflicts: they fail the gate only
+    # when asked for (`--fail-on info`, `--strict`, `strict: true`)
+    gaps_count = strict or config.strict or fail_on == FailOn.info
+    failing = [
+        f
+        for f in findings
+        if SEVERITY_ORDER.get(f.severity, 0) >= threshold and (gaps_count or not is_coverage(f.rule))
+    ]
     raise typer.Exit(1 if failing and not exit_zero else 0)
 
 
@@ -260,7 +285,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
 
     files, intents = result.n_files, result.n_intents
     if output_format == CheckFormat.json:
-        return report.to_json(findings, files, intents)
+        return report.to_json(findings, files, intents, result.skipped)
     if output_format == CheckFormat.sarif:
         from delta_lint.rulepack import load
 
@@ -271,7 +296,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         return report.markdown(findings, files, intents)
     if show_statistics:
         return report.statistics(findings)
-    return report.text(findings, files, intents, color=report.use_color(), quiet=quiet)
+    return report.text(findings, files, intents, color=report.use_color(), quiet=quiet, skipped=result.skipped)
 
 
 def _emit(text: str, output: Optional[Path]) -> None:

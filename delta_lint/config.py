@@ -69,6 +69,7 @@ class Config:
     target: str | None = None
     job_definitions: str | None = None  # folder of Jobs JSON exports
     durations: dict[str, str] = field(default_factory=dict)  # job -> expected run time; "default" for all
+    strict: bool = False  # coverage gaps (DL000-DL007) fail the gate like predicted conflicts
 
     @property
     def snapshot_path(self) -> Path:
@@ -94,6 +95,7 @@ _TOP_KEYS = {
     "target",
     "job_definitions",
     "duration",
+    "strict",
 }
 _TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
 _JOB_KEYS = {"paths", "concurrent_runs"}
@@ -296,6 +298,9 @@ def validate(data: dict, path: Path) -> Config:
     durations = data.get("duration") or {}
     if not isinstance(durations, dict):
         raise _err(path, "duration", "must be a mapping of job name (or `default`) to a duration like 50m or 2h")
+    strict = data.get("strict", False)
+    if not isinstance(strict, bool):
+        raise _err(path, "strict", "must be true or false")
     from delta_lint.cron import CronError, parse_duration
 
     for job, value in durations.items():
@@ -324,4 +329,5 @@ def validate(data: dict, path: Path) -> Config:
         target=data.get("target"),
         job_definitions=data.get("job_definitions"),
         durations={str(k): str(v) if not isinstance(v, (int, float)) else v for k, v in durations.items()},
+        strict=strict,
     )

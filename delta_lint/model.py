@@ -114,6 +114,15 @@ class Flag(str, Enum):
     FOREACH_BATCH_SINK = "foreach_batch_sink"
 
 
+DYNAMIC_SQL = "DL007"
+
+
+def is_coverage(rule: str) -> bool:
+    """DL000-DL007 say what delta-lint could not analyse (coverage gaps), not a
+    predicted conflict: by default they do not fail the gate."""
+    return rule.startswith("DL0")
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     path: str
@@ -237,6 +246,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
     suppressions: Any = None  # suppress.FileSuppressions: the file's delta-lint: ignore comments
+    skipped: str | None = None  # the kind of a file that is not Databricks job code (not linted)
 
 
 @dataclass
@@ -254,6 +264,7 @@ class FileSummary:
     n_intents: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressions: Any = None
+    skipped: str | None = None
 
     @classmethod
     def of(cls, result: FileResult) -> FileSummary:
@@ -271,4 +282,5 @@ class FileSummary:
             len(result.intents),
             list(result.diagnostics),
             result.suppressions,
+            result.skipped,
         )

@@ -6,12 +6,13 @@ import json
 import os
 import re
 import sys
+from collections import Counter
 
 import orjson
 
 from delta_lint import __version__
 from delta_lint.engine import Finding
-from delta_lint.model import Intent
+from delta_lint.model import Intent, is_coverage
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -22,7 +23,14 @@ def use_color(stream=None) -> bool:
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
-def text(findings: list[Finding], files: int, intents: int, color: bool = False, quiet: bool = False) -> str:
+def text(
+    findings: list[Finding],
+    files: int,
+    intents: int,
+    color: bool = False,
+    quiet: bool = False,
+    skipped: dict[str, str] | None = None,
+) -> str:
     lines = []
     for f in findings:
         exc = f" [{f.exception}]" if f.exception else ""
@@ -40,16 +48,54 @@ def text(findings: list[Finding], files: int, intents: int, color: bool = False,
             lines.append(f"    overlap: {f.overlap}")
         if f.fix:
             lines.append(f"    fix: {f.fix}")
-    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
-    if findings:
-        summary = f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({counts['error']} error, {counts['warning']} warning, {counts['info']} info) in {files} files, {intents} intents."
-    else:
-        summary = f"All checks passed: {files} files, {intents} intents."
+    summary = summary_line(findings, files, intents, skipped or {})
     if not quiet:
         lines.append(summary)
     if not lines:
         return ""
     return "\n".join(lines) + "\n"
+
+
+# what a coverage rule's findings are called in the summary line
+_GAP_WORDS = {
+    "DL000": "unparseable",
+    "DL001": "dynamic table name",
+    "DL002": "internal error",
+    "DL003": "unreadable file",
+    "DL004": "settings not read",
+    "DL005": "unused suppression",
+    "DL006": "task not analysable",
+    "DL007": "dynamic SQL",
+}
+
+
+def summary_line(findings: list[Finding], files: int, intents: int, skipped: dict[str, str]) -> str:
+    """One line that keeps predicted conflicts apart from what was not analysed:
+    `Found 2 predicted conflicts (2 error, 0 warning, 0 info) in 300 files, 900
+    intents; 31 not analysed: 24 dynamic SQL, 7 unparseable; 140 files skipped:
+    T-SQL 40, dbt 13.`"""
+    conflicts = [f for f in findings if not is_coverage(f.rule)]
+    gaps = Counter(f.rule for f in findings if is_coverage(f.rule))
+    counted = f"{files} files, {intents} intents"
+    if conflicts:
+        counts = Counter(f.severity for f in conflicts)
+        n = len(conflicts)
+        parts = [
+            f"Found {n} predicted conflict{'s' if n != 1 else ''} "
+            f"({counts['error']} error, {counts['warning']} warning, {counts['info']} info) in {counted}"
+        ]
+    elif not gaps:
+        parts = [f"All checks passed: {counted}"]
+    else:
+        parts = [f"No predicted conflicts: {counted}"]
+    if gaps:
+        listed = ", ".join(f"{count} {_GAP_WORDS.get(rule, rule)}" for rule, count in sorted(gaps.items()))
+        parts.append(f"{sum(gaps.values())} not analysed: {listed}")
+    if skipped:
+        kinds = Counter(skipped.values())
+        listed = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        parts.append(f"{len(skipped)} file{'s' if len(skipped) != 1 else ''} skipped: {listed}")
+    return "; ".join(parts) + "."
 
 
 def _json_text(doc: object) -> str:
@@ -66,11 +112,22 @@ def _json_text(doc: object) -> str:
     return text if text.isascii() else json.dumps(doc, indent=2)
 
 
-def to_json(findings: list[Finding], files: int, intents: int) -> str:
+def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str, str] | None = None) -> str:
     """One finding per line, in the standard library's spacing (`"rule": "DL101"`), so
     that the output stays diffable and greppable; each line by its C encoder (the
-    indenting one is pure Python)."""
-    summary = json.dumps({"files": files, "intents": intents, "findings": len(findings)})
+    indenting one is pure Python). The summary counts predicted conflicts apart from
+    coverage gaps, and the skipped files by kind."""
+    conflicts = sum(1 for f in findings if not is_coverage(f.rule))
+    summary = json.dumps(
+        {
+            "files": files,
+            "intents": intents,
+            "findings": len(findings),
+            "conflicts": conflicts,
+            "not_analysed": len(findings) - conflicts,
+            "skipped": dict(sorted(Counter((skipped or {}).values()).items())),
+        }
+    )
     if not findings:
         return f'{{\n  "version": 1,\n  "findings": [],\n  "summary": {summary}\n}}\n'
     body = ",\n    ".join(json.dumps(f.to_json()) for f in findings)

@@ -52,6 +52,8 @@ class RunResult:
     schedule_files: tuple[Path, ...] = ()  # bundle and job-definition files: changing them changes every overlap
     n_files: int = 0
     n_intents: int = 0
+    skipped: dict[str, str] = field(default_factory=dict)  # display path -> kind of a file not linted
+    analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
 
     @property
     def intents(self) -> list[Intent]:
@@ -490,6 +492,8 @@ def _check(
         tuple(workflows.files),
         n_files=len(files.summaries),
         n_intents=sum(s.n_intents for s in files.summaries),
+        skipped={paths[i]: s.skipped for i, s in enumerate(files.summaries) if s.skipped},
+        analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
     ), workflows
 
 

@@ -55,8 +55,11 @@ FINDINGS_SCHEMA = {
         "summary": {
             "type": "object",
             "additionalProperties": False,
-            "required": ["files", "intents", "findings"],
-            "properties": {k: {"type": "integer"} for k in ("files", "intents", "findings")},
+            "required": ["files", "intents", "findings", "conflicts", "not_analysed", "skipped"],
+            "properties": {
+                **{k: {"type": "integer"} for k in ("files", "intents", "findings", "conflicts", "not_analysed")},
+                "skipped": {"type": "object", "additionalProperties": {"type": "integer"}},
+            },
         },
     },
     "$defs": {

@@ -214,3 +214,141 @@ def test_real_python_files_raise_no_internal_error_and_are_never_too_deep():
         result = analyze_source(str(path), ".py", text)
         bad = [m for m in messages(result) if m.startswith("DL002") or "nested too deeply" in m]
         assert not bad, (path, bad)
+
+
+# -- values and helpers ------------------------------------------------------------------------
+
+
+def test_a_helper_is_resolved_at_each_call_site_and_its_own_line_stays_quiet():
+    code = (
+        "def upsert(df, table, keys):\n"
+        '    DeltaTable.forName(spark, table).alias("t").merge(df.alias("s"), "t.id = s.id")'
+        ".whenMatchedUpdateAll().execute()\n"
+        "\n"
+        'upsert(a, "main.sales.orders", ["id"])\n'
+        'upsert(b, table="main.sales.items", keys=["id"])\n'
+    )
+    got, result = read(code)
+    assert got == [(4, "main.sales.orders", "merge"), (5, "main.sales.items", "merge")]
+    assert not [m for m in messages(result) if m.startswith("DL001")]
+
+
+def test_a_helper_nobody_calls_keeps_one_unresolved_intent():
+    got, result = read("def save(df, t):\n    df.write.mode('append').saveAsTable(t)\n")
+    assert got == [(2, "{t}", "blind_append")]
+    assert [m for m in messages(result) if m.startswith("DL001")]
+
+
+def test_helpers_call_helpers_and_methods_with_defaults():
+    code = (
+        "class Loader:\n"
+        "    def write(self, df, name, mode='overwrite'):\n"
+        "        df.write.mode(mode).saveAsTable(name)\n"
+        "    def run(self, df):\n"
+        "        self.write(df, 'main.s.a')\n"
+        "def outer(df, t):\n"
+        "    inner(df, t)\n"
+        "def inner(df, t):\n"
+        "    spark.sql(f'DELETE FROM {t} WHERE d < 1')\n"
+        "outer(x, 'main.s.b')\n"
+    )
+    got, _ = read(code)
+    assert (5, "main.s.a", "full_overwrite") in got
+    assert (10, "main.s.b", "delete") in got
+
+
+def test_a_recursive_helper_is_read_a_bounded_number_of_times():
+    code = "def f(t):\n    spark.sql(f'DELETE FROM {t}')\n    f(t)\nf('s.a')\n"
+    got, result = read(code)
+    assert got == [(4, "s.a", "delete")]
+
+
+def test_loops_over_literal_lists_and_dicts_make_one_intent_per_element():
+    code = (
+        'TABLES = ["s.a", "s.b"]\n'
+        "for t in TABLES:\n"
+        '    spark.sql(f"OPTIMIZE {t}")\n'
+        'config = {"database": "clickstream"}\n'
+        'DeltaTable.forName(spark, f"{config[\'database\']}.events").delete("d < 1")\n'
+        "for t in names_from_somewhere():\n"
+        '    spark.sql(f"OPTIMIZE {t}")\n'
+    )
+    got, _ = read(code)
+    assert got == [
+        (3, "s.a", "optimize"),
+        (3, "s.b", "optimize"),
+        (5, "clickstream.events", "delete"),
+        (7, "{t}", "optimize"),
+    ]
+
+
+def test_widget_defaults_bind_the_widgets_a_notebook_reads():
+    code = (
+        'dbutils.widgets.text("catalog", "main")\n'
+        'dbutils.widgets.text("schema", "", "Schema")\n'
+        'c = dbutils.widgets.get("catalog")\n'
+        's = dbutils.widgets.get("schema")\n'
+        'spark.sql(f"DELETE FROM {c}.sales.orders WHERE d < 1")\n'
+        'spark.sql(f"DELETE FROM {c}.{s}.items WHERE d < 1")\n'
+    )
+    got, _ = read(code)
+    assert got == [(5, "main.sales.orders", "delete"), (6, "main.{schema}.items", "delete")]
+
+
+def test_dynamic_sql_is_its_own_diagnostic_not_a_parse_error():
+    _, result = read("def run(statement):\n    spark.sql(statement)\n")
+    assert [d.rule for d in result.diagnostics] == ["DL007"]
+    assert "dynamic SQL" in result.diagnostics[0].message
+
+
+# -- files that are not Databricks job code -------------------------------------------------------
+
+TSQL = "CREATE PROC [dbo].[load] @id INT AS\nBEGIN\n  SET NOCOUNT ON;\n  INSERT INTO [dbo].[t] SELECT 1\nEND\nGO\n"
+POSTGRES = "CREATE TABLE users (id SERIAL PRIMARY KEY, name TEXT);\nINSERT INTO users VALUES (1, 'a') ON CONFLICT DO NOTHING;\n"
+MYSQL = "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB DEFAULT CHARSET=utf8;\n"
+DBT = "{{ config(materialized='table') }}\nselect * from {{ ref('orders') }}\n"
+LAKEFLOW_SQL = "CREATE OR REFRESH STREAMING TABLE bronze AS SELECT * FROM STREAM read_files('/in');\n"
+LAKEFLOW_PY = "import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table('x')\n"
+APP = "import streamlit as st\nst.write('hello')\n"
+
+
+@pytest.mark.parametrize(
+    "name,text,kind",
+    [
+        ("load.sql", TSQL, "T-SQL"),
+        ("pg.sql", POSTGRES, "PostgreSQL"),
+        ("my.sql", MYSQL, "MySQL"),
+        ("models/orders.sql", DBT, "dbt"),
+        ("pipeline.sql", LAKEFLOW_SQL, "Lakeflow pipeline"),
+        ("pipeline.py", LAKEFLOW_PY, "Lakeflow pipeline"),
+        ("app.py", APP, "app"),
+        ("tests/test_jobs.py", "df.write.saveAsTable('s.t')\n", "test"),
+    ],
+)
+def test_files_that_are_not_databricks_jobs_are_skipped_with_their_kind(name, text, kind):
+    got, result = read(text, name)
+    assert result.skipped == kind and got == [] and result.diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "name,text",
+    [
+        ("job.sql", "MERGE INTO s.t USING u ON s.t.id = u.id WHEN MATCHED THEN UPDATE SET *;\n"),
+        ("ddl.sql", "CREATE TABLE s.t (id BIGINT GENERATED ALWAYS AS IDENTITY) USING DELTA;\nGO_ON = 1;\n"),
+        ("tpl.sql", "DELETE FROM ${catalog}.s.t WHERE d < current_date() - 30;\n"),
+        ("casts.sql", "INSERT INTO s.t SELECT id::bigint, `name` FROM s.src;\n"),
+        ("job.py", "df.write.saveAsTable('s.t')\n"),
+    ],
+)
+def test_databricks_files_with_look_alike_signs_are_still_linted(name, text):
+    got, result = read(text, name)
+    assert result.skipped is None and got
+
+
+def test_tables_created_with_another_format_make_no_intent_and_no_error():
+    got, result = read(
+        "CREATE TABLE IF NOT EXISTS jdbc_orders USING org.apache.spark.sql.jdbc OPTIONS (url 'jdbc:x', dbtable 'o');\n"
+        "CREATE TABLE raw.events (id INT) USING parquet LOCATION '/mnt/raw/events';\n",
+        "setup.sql",
+    )
+    assert got == [] and result.diagnostics == []

@@ -60,8 +60,12 @@ def analyze_source(display: str, suffix: str, text: str) -> FileResult:
 def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
+    from delta_lint.frontend.recognise import skip_reason
     from delta_lint.frontend.sql import Session, analyze_sql
 
+    result.skipped = skip_reason(display, suffix, text)
+    if result.skipped is not None:
+        return
     session = Session()
     if suffix == ".ipynb":
         from delta_lint.frontend.notebook import parse_ipynb

@@ -27,7 +27,7 @@ from delta_lint.frontend.sql import (
     table_ref,
 )
 from delta_lint.frontend.sqltext import apply_templates
-from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
 from delta_lint.predicates import OPAQUE, WHOLE, param_name
 
 LineMap = Callable[[int, int], tuple[int, int]]
@@ -92,6 +92,31 @@ class _Scope:
     flags: frozenset[Flag] = frozenset()
     stream: Location | None = None
     params: tuple[str, ...] = ()
+    site: Location | None = None  # inside a helper read for one call: where its writes are reported
+    calls: tuple[str, ...] = ()  # the helpers being read for a call, outermost first (no recursion)
+
+
+@dataclass(frozen=True)
+class Strs:
+    """A literal list, tuple or set of strings (`for t in TABLES:` runs once per element)."""
+
+    items: tuple[Str, ...]
+
+
+@dataclass(frozen=True)
+class StrMap:
+    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it)."""
+
+    items: tuple[tuple[str, Str], ...]
+
+    def get(self, key: str) -> Str | None:
+        return next((v for k, v in self.items if k == key), None)
+
+
+# A helper is read again for each call, up to this many calls and this deep: enough
+# for real job code, and a bound on the work a generated file can cause.
+MAX_HELPER_CALLS = 64
+MAX_HELPER_DEPTH = 4
 
 
 _PARAM_CALLS = {
@@ -177,6 +202,11 @@ class PythonAnalyzer:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.batch_functions: set[str] = set()
         self.module_env: dict[str, object] = {}
+        self.widget_defaults: dict[str, str] = {}
+        self._helpers: set[str] = set()  # functions that may write: read again at each call
+        self._helper_calls: dict[str, int] = {}
+        # helper -> its intents and diagnostics read without a call
+        self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
 
     # -- entry point ---------------------------------------------------------
 
@@ -196,6 +226,14 @@ class PythonAnalyzer:
             )
             return
         self._collect_functions(tree)
+        # helpers: functions that may write, or call a helper (a few rounds deep)
+        for _ in range(MAX_HELPER_DEPTH):
+            found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
+            self._terminal_lines = None  # the prefilter now also looks for calls of the helpers
+            if found == self._helpers:
+                break
+            self._helpers = found
+        self._widget_defaults()
         if "foreachBatch" in self.source:
             for node in _walk(tree):
                 if (
@@ -207,6 +245,26 @@ class PythonAnalyzer:
         scope = _Scope(env=self.module_env)
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
+        self._drop_definition_intents()
+
+    def _widget_defaults(self) -> None:
+        """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
+        job parameter binds the widget. An empty default binds nothing."""
+        for m in _WIDGET_DEFAULT.finditer(self.source):
+            name, value = m.group(2), m.group(4)
+            if value.strip() and "{" not in value:
+                self.widget_defaults.setdefault(name, value.strip())
+
+    def _drop_definition_intents(self) -> None:
+        """A helper's writes are reported where it is called with known values; read on
+        its own (parameters as placeholders) it keeps them only when nothing calls it."""
+        called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
+        intents = {i for marks in called for i in marks[0]}
+        diagnostics = {i for marks in called for i in marks[1]}
+        if intents:
+            self.intents = [x for n, x in enumerate(self.intents) if n not in intents]
+        if diagnostics:
+            self.diagnostics = [x for n, x in enumerate(self.diagnostics) if n not in diagnostics]
 
     def _collect_functions(self, tree: ast.Module) -> None:
         """Every function definition by name, the shallowest first (as `ast.walk`
@@ -235,9 +293,10 @@ class PythonAnalyzer:
         lines = self._terminal_lines
         if lines is None:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
-            lines = self._terminal_lines = [
-                bisect_left(starts, m.start()) + 1 for m in _TERMINAL_WORD.finditer(self.source)
-            ]
+            words = _TERMINAL_WORD
+            if self._helpers:
+                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers)) + r")\b")
+            lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
         return index < len(lines) and lines[index] <= (node.end_lineno or first)
@@ -268,6 +327,17 @@ class PythonAnalyzer:
             for item in stmt.body:
                 self._stmt(item, scope)
             return
+        if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse:
+            items = self._items(stmt.iter, scope)
+            if items is not None:  # `for t in ["a", "b"]:` runs its body once per element
+                for item in items.items:
+                    scope.env[stmt.target.id] = item
+                    self._block(stmt.body, scope)
+                return
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for target in _walk(stmt.target):  # names a loop binds hold values not known here
+                if isinstance(target, ast.Name):
+                    scope.env.pop(target.id, None)
         if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
             hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
         ):
@@ -300,6 +370,48 @@ class PythonAnalyzer:
                 self._calls(child, scope)
 
     def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
+        before, before_diags = len(self.intents), len(self.diagnostics)
+        self._read_function(fn, scope, **extra)
+        if fn.name in self._helpers and not extra and scope.site is None:
+            marks = self._from_definition.setdefault(fn.name, ([], []))
+            marks[0].extend(range(before, len(self.intents)))
+            marks[1].extend(range(before_diags, len(self.diagnostics)))
+
+    def _call_helper(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> None:
+        """Read a helper again for one call, its parameters bound to the call's values
+        (defaults for the rest), its writes reported at the outermost call."""
+        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return
+        count = self._helper_calls.get(fn.name, 0)
+        if count >= MAX_HELPER_CALLS:
+            return
+        self._helper_calls[fn.name] = count + 1
+        env = dict(self.module_env)
+        params = fn.args.posonlyargs + fn.args.args
+        positional = list(call.args)
+        if params and params[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
+            params = params[1:]
+        defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        for index, param in enumerate(params + fn.args.kwonlyargs):
+            name = param.arg
+            if name in ("self", "cls", "spark"):
+                continue
+            if index < len(positional) and param in params and not isinstance(positional[index], ast.Starred):
+                value = positional[index]
+            else:
+                value = keywords.get(name, defaults.get(name))
+            if value is None:
+                env[name] = _param(name)
+            else:
+                held = self._value(value, scope, name)
+                env[name] = held if isinstance(held, (Str, Chain, DataFrame, Strs, StrMap)) else _param(name)
+        site = scope.site or self._loc(call)
+        local = _Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        self._block(fn.body, local)
+
+    def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
         env = dict(self.module_env)
         names = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
         for name in names:
@@ -328,8 +440,35 @@ class PythonAnalyzer:
             return
         scope.env[target.id] = self._value(value, scope, target.id)
 
+    def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
+        """The strings a loop runs over, when they are literal: a list, tuple or set
+        of strings, a variable holding one, a literal dict's keys."""
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if isinstance(held, StrMap):
+                return Strs(tuple(Str(k) for k, _ in held.items))
+            return held if isinstance(held, Strs) else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
+            return self._items(node.func.value, scope)
+        if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
+            node = ast.List(elts=list(node.keys))
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
+            items = tuple(self.string(e, scope) for e in node.elts)
+            if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
+                i.unknown for i in items
+            ):
+                return Strs(items)
+        return None
+
     def _value(self, node: ast.expr, scope: _Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
+        if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
+            values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
+            return StrMap(tuple((k, v) for k, v in values if not v.unknown))
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = self._items(node, scope)
+            if items is not None:
+                return items
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
             return ArgNamespace()
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
@@ -374,6 +513,8 @@ class PythonAnalyzer:
             )
             if (owner_name, attr) in _PARAM_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if owner_name == "widgets" and key.value in self.widget_defaults:
+                        return Str(self.widget_defaults[key.value])
                     return _param(key.value)
                 return _param(attr)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
@@ -402,6 +543,15 @@ class PythonAnalyzer:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(scope.env.get(node.value.id), StrMap)
+        ):
+            found = scope.env[node.value.id].get(str(node.slice.value))
+            if found is not None:
+                return found
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -444,6 +594,12 @@ class PythonAnalyzer:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
             return self.string(node, scope)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            held = scope.env.get(node.value.id)
+            if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
+                found = held.get(str(node.slice.value))
+                if found is not None:
+                    return found
         param = self._param_source(node, scope)
         if param is not None:
             return param
@@ -592,6 +748,16 @@ class PythonAnalyzer:
         for node in _walk(expr):
             if isinstance(node, ast.Lambda):
                 continue
+            if isinstance(node, ast.Call) and self._helpers:
+                helper = _called_name(node)
+                if helper in self._helpers and helper in self.functions:
+                    try:
+                        self._call_helper(self.functions[helper], node, scope)
+                    except RecursionError:
+                        raise
+                    except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
+                        self._internal(node, err)
+                    continue
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -627,9 +793,22 @@ class PythonAnalyzer:
         if last.name == "sql":
             if not node.args and not node.keywords:
                 return
-            arg = node.args[0] if node.args else node.keywords[0].value
+            arg = argument(node, "SparkSession", "sql", "sqlQuery")
+            if arg is None:
+                return
             sql = self.string(arg, scope)
-            loc = self._loc(node)
+            loc = scope.site or self._loc(node)
+            if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
+                shown = sql.text.strip()
+                self.diagnostics.append(
+                    Diagnostic(
+                        DYNAMIC_SQL,
+                        loc,
+                        f"dynamic SQL: the statement is `{shown}`, a value delta-lint cannot know; its writes are not checked",
+                        "info",
+                    )
+                )
+                return
             intents, diags = analyze_sql(
                 _sql_text(sql), self.path, self.session, fixed=loc, extra_params=tuple(p for p in sql.params)
             )
@@ -1098,7 +1277,7 @@ class PythonAnalyzer:
     def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: _Scope, **kw) -> None:
         flags = set(kw.pop("flags", ())) | set(self.session.session_flags())
         params = tuple(kw.pop("params", ()))
-        loc = self._loc(node)
+        loc = scope.site or self._loc(node)
         if not resolved:
             flags.add(Flag.UNRESOLVED)
             self.diagnostics.append(
@@ -1122,6 +1301,8 @@ class PythonAnalyzer:
         self._add(intent, scope)
 
     def _add(self, intent: Intent, scope: _Scope) -> None:
+        if scope.site is not None and intent.location != scope.site:
+            intent = replace(intent, location=scope.site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
         self.intents.append(intent)
@@ -1203,6 +1384,25 @@ def _may_give_text(call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute):
         return func.attr in _TEXT_METHODS
     return isinstance(func, ast.Name) and func.id in _TEXT_FUNCTIONS
+
+
+_WIDGET_DEFAULT = re.compile(
+    r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
+    r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
+)
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """`helper(...)`, `self.helper(...)`, `cls.helper(...)`: the function's name."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return func.attr
+    return None
+
+
+_WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
 
 
 def _sink(steps: list[Step]) -> str:

@@ -296,6 +296,7 @@ _NODE_WORDS = {
     "LTE": "comparison",
     "Not": "NOT condition",
     "Alias": "alias",
+    "Dot": "qualified name",
     "Table": "table name",
     "Column": "column name",
 }
@@ -334,6 +335,12 @@ _RX = {
         re.I | re.S,
     ),
     "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
+    # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
+    "create_not_delta": re.compile(
+        rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?{TABLE_NAME}"
+        r"\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?USING\s+(?!DELTA\b)[\w.]+",
+        re.I | re.S,
+    ),
 }
 
 # Statements that never write a Delta table (or that delta-lint does not model).
@@ -459,6 +466,8 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
     if _may(lead, "merge_evolution") and (m := _RX["merge_evolution"].match(text)):
         text = "MERGE INTO" + text[m.end() :]
         schema_evolution = True
+    if first in ("CREATE", "REPLACE") and _RX["create_not_delta"].match(text):
+        return [], []  # its writes are not Delta writes
     if _may(lead, "replace_table") and (m := _RX["replace_table"].match(text)):
         text = "CREATE OR " + text
     if first == "INSERT" and len(text) > LARGE_VALUES and (head := values_head(text)) is not None:

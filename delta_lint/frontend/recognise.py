@@ -1,0 +1,156 @@
+"""Which files are Databricks job code, and why the others are skipped.
+
+Real repositories keep T-SQL and PostgreSQL scripts, dbt models, Lakeflow
+(DLT) pipelines, apps and tests next to their jobs. None of them is run by a
+Databricks job as written, so none is linted: each is recognised from its own
+text (and its path, for tests) and named in the run's summary with the kind it
+was taken for, instead of becoming a parse error per statement.
+
+A recogniser needs a clear sign of its kind; a file with none is linted. Signs
+that Databricks SQL shares (backticks, `::` casts, `$param` substitution) are
+never used.
+"""
+
+from __future__ import annotations
+
+import re
+
+TSQL = "T-SQL"
+POSTGRES = "PostgreSQL"
+MYSQL = "MySQL"
+ORACLE = "Oracle PL/SQL"
+SNOWFLAKE = "Snowflake SQL"
+DBT = "dbt"
+LAKEFLOW = "Lakeflow pipeline"
+APP = "app"
+TEST = "test"
+
+_FLAGS = re.IGNORECASE | re.MULTILINE
+
+# Each pattern alone says the dialect.
+_SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
+    (
+        DBT,
+        re.compile(
+            r"\{\{-?\s*(?:config|ref|source|var|this|target|adapter|dbt_utils|is_incremental)\b"
+            r"|\{%-?\s*(?:macro|if|for|set|snapshot|test|materialization|docs|call)\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        LAKEFLOW,
+        re.compile(
+            r"^\s*CREATE\s+(?:OR\s+REFRESH\s+)(?:PRIVATE\s+|TEMPORARY\s+)?"
+            r"(?:STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+(?:TABLE|VIEW))\b"
+            r"|^\s*CREATE\s+(?:TEMPORARY\s+)?(?:STREAMING\s+)?LIVE\s+(?:TABLE|VIEW)\b"
+            r"|^\s*(?:APPLY\s+CHANGES\s+INTO|CREATE\s+FLOW\b|AUTO\s+CDC\s+INTO)"
+            r"|\bFROM\s+STREAM\s*\(\s*LIVE\.|\bCONSTRAINT\s+\w+\s+EXPECT\s*\(",
+            _FLAGS,
+        ),
+    ),
+    (
+        TSQL,
+        re.compile(
+            r"^\s*GO\s*;?\s*$|^\s*:setvar\b|\bCREATE\s+(?:OR\s+ALTER\s+)?PROC(?:EDURE)?\s+\[?\w+\]?\.\[?"
+            r"|\b(?:DECLARE|SET)\s+@\w+|\bIF\s+OBJECT_ID\s*\(|\bSET\s+NOCOUNT\s+ON\b|\bN?VARCHAR\s*\(\s*MAX\s*\)"
+            r"|\[dbo\]\.|\bdbo\.\[|\[\w+\]\s*\.\s*\[\w+\]|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|\bWITH\s*\(\s*(?:DISTRIBUTION|CLUSTERED\s+COLUMNSTORE|HEAP)\b"
+            r"|\bEXEC(?:UTE)?\s+(?:sp_|\[?dbo\]?\.)|\bBEGIN\s+TRAN(?:SACTION)?\b|\bSELECT\s+TOP\s*\(?\s*\d+"
+            r"|\bCREATE\s+(?:MASTER\s+KEY|DATABASE\s+SCOPED\s+CREDENTIAL|EXTERNAL\s+(?:FILE\s+FORMAT|DATA\s+SOURCE))\b"
+            r"|\bGETDATE\s*\(\s*\)|\bNEWID\s*\(\s*\)|\bUNIQUEIDENTIFIER\b|\bDATETIME2\b|\bNONCLUSTERED\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        POSTGRES,
+        re.compile(
+            r"\b(?:BIG|SMALL)?SERIAL\b|\bLANGUAGE\s+'?plpgsql\b|\bCREATE\s+(?:EXTENSION|SEQUENCE)\b"
+            r"|\bON\s+CONFLICT\b|\bOWNER\s+TO\b|^\s*\\(?:c|connect|copy|set|i|echo)\b|\bTIMESTAMPTZ\b"
+            r"|\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$|\bJSONB\b|\bBYTEA\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        MYSQL,
+        re.compile(
+            r"\bAUTO_INCREMENT\b|\bENGINE\s*=\s*\w+|\bDEFAULT\s+CHARSET\b|^\s*DELIMITER\s+\S+\s*$"
+            r"|\bON\s+DUPLICATE\s+KEY\s+UPDATE\b|\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b",
+            _FLAGS,
+        ),
+    ),
+    (
+        ORACLE,
+        re.compile(r"\bVARCHAR2\b|\bNUMBER\s*\(\s*\d+|^\s*/\s*$|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b", _FLAGS),
+    ),
+    (
+        SNOWFLAKE,
+        re.compile(
+            r"\b(?:USE|CREATE(?:\s+OR\s+REPLACE)?)\s+WAREHOUSE\b|\bVARIANT\b|\bCREATE\s+(?:OR\s+REPLACE\s+)?STAGE\b",
+            _FLAGS,
+        ),
+    ),
+)
+
+# Databricks-only SQL: a file showing one of these is linted whatever else it shows.
+_DATABRICKS_SQL = re.compile(
+    r"\bUSING\s+DELTA\b|\bTBLPROPERTIES\b|\bOPTIMIZE\s+[\w`.]+|\bZORDER\s+BY\b|\bdelta\.`|\bCLUSTER\s+BY\b"
+    r"|\bCOPY\s+INTO\b|\bREPLACE\s+WHERE\b|\bDESCRIBE\s+(?:DETAIL|HISTORY)\b|\bVACUUM\b|\bUNITY\b",
+    _FLAGS,
+)
+
+_LAKEFLOW_PY = re.compile(
+    r"^\s*(?:import\s+dlt\b|from\s+dlt\s+import\b|from\s+pyspark\s+import\s+pipelines\b|import\s+pyspark\.pipelines\b)"
+    r"|^\s*@(?:dlt|dp)\.(?:table|view|materialized_view|streaming_table|append_flow|expect\w*)\b",
+    _FLAGS,
+)
+# the same signs inside a notebook's cells (`.ipynb` JSON strings, `# MAGIC` lines)
+_LAKEFLOW_ANYWHERE = re.compile(
+    r"\"\s*(?:import\s+dlt\b|from\s+dlt\s+import\b|@dlt\.(?:table|view)\b)"
+    r"|\bCREATE\s+OR\s+REFRESH\s+(?:STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+TABLE)\b"
+    r"|\bAPPLY\s+CHANGES\s+INTO\b",
+    re.IGNORECASE,
+)
+_APP_PY = re.compile(
+    r"^\s*(?:import|from)\s+(?:streamlit|flask|fastapi|dash|gradio|django|uvicorn|starlette)\b", _FLAGS
+)
+_SPARK_WRITE = re.compile(r"\b(?:saveAsTable|insertInto|toTable|writeStream|DeltaTable|\.sql\s*\()")
+_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")
+
+
+def skip_reason(display: str, suffix: str, text: str) -> str | None:
+    """The kind of a file that is not Databricks job code, or None to lint it."""
+    if suffix == ".sql":
+        return _sql_kind(text)
+    if suffix in (".py", "", ".ipynb"):
+        if _LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text):
+            return LAKEFLOW
+        if _TEST_PATH.search(display.replace("\\", "/")):
+            return TEST
+        if _APP_PY.search(text) and not _SPARK_WRITE.search(text):
+            return APP
+    return None
+
+
+def sql_kind(text: str) -> str | None:
+    """The dialect of SQL text that is not Databricks SQL (None: lint it)."""
+    return _sql_kind(text)
+
+
+def _sql_kind(text: str) -> str | None:
+    text = _without_comments(text)
+    for kind, pattern in _SQL_SIGNS[:2]:  # dbt and Lakeflow never read as Databricks jobs
+        if pattern.search(text):
+            return kind
+    if _DATABRICKS_SQL.search(text):
+        return None
+    for kind, pattern in _SQL_SIGNS[2:]:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+_COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/|'(?:[^'\\]|\\.|'')*'", re.DOTALL)
+
+
+def _without_comments(text: str) -> str:
+    """Comments and string literals blanked: a sign inside them says nothing."""
+    return _COMMENTS.sub(lambda m: " " if not m.group(0).startswith("'") else "''", text)
