@@ -352,3 +352,18 @@ def test_tables_created_with_another_format_make_no_intent_and_no_error():
         "setup.sql",
     )
     assert got == [] and result.diagnostics == []
+
+
+def test_a_helper_write_that_reads_no_parameter_stays_where_it_is_written():
+    code = (
+        "class Job:\n"
+        "    def write(self, df):\n"
+        '        df.write.mode("append").saveAsTable("main.s.fixed")\n'
+        "    def run(self, df):\n"
+        "        self.write(df)\n"
+        "def save(df, t):\n"
+        '    df.write.mode("append").saveAsTable(t)\n'
+        'save(x, "main.s.a")\n'
+    )
+    got, _ = read(code)
+    assert got == [(3, "main.s.fixed", "blind_append"), (8, "main.s.a", "blind_append")]

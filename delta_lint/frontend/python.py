@@ -117,6 +117,7 @@ class StrMap:
 # for real job code, and a bound on the work a generated file can cause.
 MAX_HELPER_CALLS = 64
 MAX_HELPER_DEPTH = 4
+MAX_HELPER_READS = 1024  # per file, all helpers together
 
 
 _PARAM_CALLS = {
@@ -205,6 +206,8 @@ class PythonAnalyzer:
         self.widget_defaults: dict[str, str] = {}
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         self._helper_calls: dict[str, int] = {}
+        self._helper_reads = 0
+        self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
 
@@ -259,7 +262,7 @@ class PythonAnalyzer:
         """A helper's writes are reported where it is called with known values; read on
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
         called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
-        intents = {i for marks in called for i in marks[0]}
+        intents = {i for marks in called for i in marks[0]} - self._kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
         if intents:
             self.intents = [x for n, x in enumerate(self.intents) if n not in intents]
@@ -383,8 +386,9 @@ class PythonAnalyzer:
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
-        if count >= MAX_HELPER_CALLS:
+        if count >= MAX_HELPER_CALLS or self._helper_reads >= MAX_HELPER_READS:
             return
+        self._helper_reads += 1
         self._helper_calls[fn.name] = count + 1
         env = dict(self.module_env)
         params = fn.args.posonlyargs + fn.args.args
@@ -409,7 +413,13 @@ class PythonAnalyzer:
                 env[name] = held if isinstance(held, (Str, Chain, DataFrame, Strs, StrMap)) else _param(name)
         site = scope.site or self._loc(call)
         local = _Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        before = len(self.intents)
         self._block(fn.body, local)
+        # a write that reads none of the helper's parameters stays where it is written
+        own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
+        kept = [x for x in self.intents[before:] if _shape(x) not in own]
+        self._kept_in_place.update(own[_shape(x)] for x in self.intents[before:] if _shape(x) in own)
+        self.intents[before:] = kept
 
     def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
         env = dict(self.module_env)
@@ -418,7 +428,12 @@ class PythonAnalyzer:
             if name in ("self", "cls", "spark"):
                 continue
             env[name] = _param(name)
-        local = _Scope(env=env, flags=scope.flags | extra.get("flags", frozenset()), stream=extra.get("stream"))
+        local = _Scope(
+            env=env,
+            flags=scope.flags | extra.get("flags", frozenset()),
+            stream=extra.get("stream"),
+            calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
+        )
         if "batch_df" in extra and names:
             env[names[0]] = DataFrame(frozenset())
             if len(names) > 1:
@@ -1390,6 +1405,12 @@ _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
 )
+
+
+def _shape(intent: Intent) -> tuple:
+    """What a write is, wherever it is reported: a helper's write read at a call that
+    comes out the same as read on its own does not depend on the call."""
+    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint)
 
 
 def _called_name(call: ast.Call) -> str | None:
