@@ -367,3 +367,15 @@ def test_a_helper_write_that_reads_no_parameter_stays_where_it_is_written():
     )
     got, _ = read(code)
     assert got == [(3, "main.s.fixed", "blind_append"), (8, "main.s.a", "blind_append")]
+
+
+def test_workspace_paths_start_no_engine_and_print_no_missing_table_note(tmp_path):
+    from delta_lint.config import Config
+    from delta_lint.settings.live import read_settings
+
+    names = {"delta:/mnt/lake/orders", "delta:dbfs:/lake/x", "delta:/Volumes/main/raw/files"}
+    read = read_settings(names, Config(root=tmp_path, snapshot="none.lock.yaml"))
+    assert read.mode == "none" and read.problems == {}
+    # a local folder is still read (and said to hold no table)
+    local = read_settings({f"delta:{tmp_path}/t"}, Config(root=tmp_path, snapshot="none.lock.yaml"))
+    assert local.mode == "embedded" and "no Delta table" in local.problems[f"delta:{tmp_path}/t"]

@@ -17,6 +17,9 @@ from delta_lint.settings.snapshot import Snapshot, load_snapshot
 from delta_lint.settings.spark import SparkUnavailable, open_spark
 
 _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# Databricks workspace storage: DBFS, its mounts, Unity Catalog volumes and workspace
+# files. Never a folder of this machine, whatever this machine's disk holds.
+_WORKSPACE = re.compile(r"^(?:dbfs:|/dbfs/|/mnt/|/Volumes/|/Workspace/|/FileStore/)", re.IGNORECASE)
 
 
 def targets_for(names: set[str], config: Config) -> list[Target]:
@@ -33,7 +36,11 @@ def targets_for(names: set[str], config: Config) -> list[Target]:
 
 
 def _is_local(location: str | None) -> bool:
-    return location is not None and (not _REMOTE.match(location) or location.startswith("file:"))
+    return (
+        location is not None
+        and not _WORKSPACE.match(location)
+        and (not _REMOTE.match(location) or location.startswith("file:"))
+    )
 
 
 def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target], refresh: bool) -> str:
