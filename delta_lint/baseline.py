@@ -18,7 +18,7 @@ from pathlib import Path
 from delta_lint import __version__
 from delta_lint.atomic import write_atomic
 from delta_lint.config import ConfigError
-from delta_lint.engine import Finding
+from delta_lint.model import Finding
 
 _POSITION = re.compile(r"(?<=\S):\d+:\d+\b")
 FORMAT_VERSION = 1

@@ -26,11 +26,11 @@ import orjson
 
 from delta_lint import __version__
 from delta_lint.bundle import Job, Task, Workflows
-from delta_lint.engine import Finding
 from delta_lint.model import (
     Diagnostic,
     FileResult,
     FileSummary,
+    Finding,
     Flag,
     Intent,
     Kind,
@@ -40,6 +40,7 @@ from delta_lint.model import (
     TableRef,
 )
 from delta_lint.predicates import Constraint, Region
+from delta_lint.rulepack import rules_dir
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
@@ -268,7 +269,11 @@ def code_identity() -> str:
     h = hashlib.blake2b(digest_size=12)
     h.update(f"{__version__}\0{SCHEMA}\0".encode())
     package = Path(__file__).resolve().parent
-    for path in sorted([*package.rglob("*.py"), *package.parent.glob("rules/*.yaml"), *package.glob("rules/*.yaml")]):
+    try:
+        rules = sorted(rules_dir().glob("*.yaml"))
+    except FileNotFoundError:  # the run reports a missing rule pack itself
+        rules = []
+    for path in [*sorted(package.rglob("*.py")), *rules]:
         try:
             h.update(path.read_bytes())
         except OSError:
@@ -408,8 +413,9 @@ class Cache:
 
     RUNS_KEPT = 16
 
-    def get_run(self, run_key: str):
-        """A whole earlier run's result (findings and counts), or None."""
+    def get_run(self, run_key: str) -> dict | None:
+        """What `put_run` kept of an earlier run, its findings decoded, or None; the
+        run stage makes its result of it (this module sits below that stage)."""
         if self.db is None:
             return None
         try:
@@ -417,19 +423,20 @@ class Cache:
             if row is None:
                 return None
             data = _plain(row[0])
-            findings = [_finding(r) for r in data["findings"]]
+            data["findings"] = [_finding(r) for r in data["findings"]]
+            if not (
+                isinstance(data["warnings"], list)
+                and isinstance(data["mode"], str)
+                and isinstance(data["schedule_files"], list)
+                and isinstance(data["n_files"], int)
+                and isinstance(data["n_intents"], int)
+                and isinstance(data["skipped"], dict)
+                and isinstance(data["analysed"], dict)
+            ):
+                return None
         except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, zlib.error):
             return None
-        from delta_lint.run import RunResult
-        from delta_lint.settings import ReadSettings
-
-        return RunResult(
-            findings=findings,
-            read=ReadSettings(warnings=data["warnings"], mode=data["mode"]),
-            schedule_files=tuple(Path(p) for p in data["schedule_files"]),
-            n_files=data["n_files"],
-            n_intents=data["n_intents"],
-        )
+        return data
 
     def put_run(self, run_key: str, result) -> None:
         if self.db is None:
@@ -443,6 +450,8 @@ class Cache:
             "schedule_files": [str(p) for p in result.schedule_files],
             "n_files": result.n_files,
             "n_intents": result.n_intents,
+            "skipped": result.skipped,
+            "analysed": result.analysed,
         }
         try:
             blob = _pack(doc)

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from delta_lint.config import ConfigError
-from delta_lint.engine import Finding
+from delta_lint.model import Finding
 
 
 def git_changed(base: str, cwd: Path) -> set[Path]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from delta_lint.config import Config
-from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Flag, Intent, Kind, Location, OpClass
+from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Finding, Flag, Intent, Kind, Location, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import ROW_LEVEL, Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
@@ -35,44 +35,6 @@ SHOWN_OTHERS = 20
 _FEW_CLASSES = 16
 _MATRIX_CLASSES = {OpClass.INSERT, OpClass.DML, OpClass.OPTIMIZE}
 _WRITE_CLASSES = _MATRIX_CLASSES | {OpClass.METADATA, OpClass.PROTOCOL, OpClass.CREATE}
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    name: str
-    severity: str
-    exception: str | None
-    table: str | None
-    message: str
-    location: Location
-    related: tuple[Location, ...] = ()
-    overlap: str = ""
-    fix: str = ""
-    settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
-    related_more: int = 0  # other locations left out of `related` (see SHOWN_OTHERS)
-
-    def to_json(self) -> dict:
-        return {
-            "rule": self.rule,
-            "name": self.name,
-            "severity": self.severity,
-            "exception": self.exception,
-            "table": self.table,
-            "message": self.message,
-            "location": self.location.to_json(),
-            "related": [r.to_json() for r in self.related],
-            "related_more": self.related_more,
-            "overlap": self.overlap,
-            "fix": self.fix,
-            "settings_source": self.settings_source,
-        }
-
-    def sort_key(self) -> tuple:
-        """Location order, then rule, table, message; plain values so that sorting
-        tens of thousands of findings compares in C."""
-        loc = self.location
-        return (loc.path, loc.line, loc.column, self.rule, self.table or "", self.message, self.related)
 
 
 @dataclass

@@ -237,6 +237,44 @@ class Diagnostic:
     severity: str = "warning"
 
 
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    severity: str
+    exception: str | None
+    table: str | None
+    message: str
+    location: Location
+    related: tuple[Location, ...] = ()
+    overlap: str = ""
+    fix: str = ""
+    settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
+    related_more: int = 0  # other locations left out of `related` (see engine.SHOWN_OTHERS)
+
+    def to_json(self) -> dict:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "exception": self.exception,
+            "table": self.table,
+            "message": self.message,
+            "location": self.location.to_json(),
+            "related": [r.to_json() for r in self.related],
+            "related_more": self.related_more,
+            "overlap": self.overlap,
+            "fix": self.fix,
+            "settings_source": self.settings_source,
+        }
+
+    def sort_key(self) -> tuple:
+        """Location order, then rule, table, message; plain values so that sorting
+        tens of thousands of findings compares in C."""
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.rule, self.table or "", self.message, self.related)
+
+
 @dataclass
 class FileResult:
     """What the front ends learned from one file."""

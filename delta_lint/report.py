@@ -11,8 +11,7 @@ from collections import Counter
 import orjson
 
 from delta_lint import __version__
-from delta_lint.engine import Finding
-from delta_lint.model import Intent, is_coverage
+from delta_lint.model import Finding, Intent, is_coverage
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -96,6 +95,15 @@ def summary_line(findings: list[Finding], files: int, intents: int, skipped: dic
         listed = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
         parts.append(f"{len(skipped)} file{'s' if len(skipped) != 1 else ''} skipped: {listed}")
     return "; ".join(parts) + "."
+
+
+def files_list(analysed: dict[str, int], skipped: dict[str, str]) -> str:
+    """`--show-files`: every discovered file, what was done with it and why."""
+    rows = [(path, f"analysed  {n} intent{'s' if n != 1 else ''}") for path, n in analysed.items()]
+    rows += [(path, f"skipped   {kind}") for path, kind in skipped.items()]
+    lines = [f"{status:<30} {path}" for path, status in sorted(rows)]
+    lines.append(f"{len(analysed)} analysed, {len(skipped)} skipped")
+    return "\n".join(lines) + "\n"
 
 
 def _json_text(doc: object) -> str:

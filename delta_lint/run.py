@@ -19,10 +19,10 @@ from delta_lint.bundle import Workflows
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config
-from delta_lint.engine import Engine, Finding, diagnostics_as_findings
+from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
-from delta_lint.model import Diagnostic, FileResult, FileSummary, Intent, Location
+from delta_lint.model import Diagnostic, FileResult, FileSummary, Finding, Intent, Location
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -279,7 +279,15 @@ def check(
         if workflows is not None and reusable:
             hit = store.get_run(_run_key(inputs, config, _context_digest(config, workflows), spark))
             if hit is not None:
-                return hit
+                return RunResult(
+                    findings=hit["findings"],
+                    read=ReadSettings(warnings=hit["warnings"], mode=hit["mode"]),
+                    schedule_files=tuple(Path(p) for p in hit["schedule_files"]),
+                    n_files=hit["n_files"],
+                    n_intents=hit["n_intents"],
+                    skipped=hit["skipped"],
+                    analysed=hit["analysed"],
+                )
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (on a large bundle that is a second of a cold run).
         result, workflows = _check(

@@ -24,16 +24,23 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from delta_lint.bundle import Job, Workflows, listing, load_bundle, load_job_definitions
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
-from delta_lint.frontend.discover import matches_any
+from delta_lint.globs import matches_any
 from delta_lint.model import Intent, Kind, Location
 
-if TYPE_CHECKING:
-    from delta_lint.cache import Cache
+
+class Store(Protocol):
+    """What the schedule keeps between runs (the cache's key-value part): the stage
+    depends on this shape, not on the cache module, which sits above it."""
+
+    def get_value(self, key: str) -> Any: ...
+
+    def put_value(self, key: str, value: Any) -> None: ...
+
 
 DEFAULT_DURATION = timedelta(hours=1)
 _UNKNOWN = object()  # not yet in a memo (None is a real answer: no overlap)
@@ -516,7 +523,7 @@ def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
 
 
 def load_workflows(
-    config: Config, bundle: Path | None = None, target: str | None = None, store: Cache | None = None
+    config: Config, bundle: Path | None = None, target: str | None = None, store: Store | None = None
 ) -> Workflows:
     """Jobs from the bundle (explicit, configured, or databricks.yml at the root) and
     from the Jobs JSON folder; with a cache, the last result while no file it read and
@@ -536,7 +543,7 @@ def load_workflows(
     return workflows
 
 
-def cached_workflows(config: Config, bundle: Path | None, target: str | None, store: Cache) -> Workflows | None:
+def cached_workflows(config: Config, bundle: Path | None, target: str | None, store: Store) -> Workflows | None:
     """The cached workflows while still valid, else None (they must be parsed)."""
     cached = store.get_value(_workflows_key(config, bundle, target))
     if not (isinstance(cached, dict) and _still_valid(cached)):

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from delta_lint.globs import matches_any
+
 if TYPE_CHECKING:
-    from delta_lint.engine import Finding
+    from delta_lint.model import Finding
 
 UNUSED_SUPPRESSION = "DL005"
 _DIRECTIVE = re.compile(
@@ -97,7 +99,6 @@ def apply(
 
     `rel_path` maps a display path to the path relative to the configuration root,
     which is what `per-file-ignores` globs are written against."""
-    from delta_lint.frontend.discover import matches_any
 
     used: set[tuple[str, int, str | None]] = set()
     kept = []
@@ -135,8 +136,7 @@ def _prefix_match(rule: str, prefixes: tuple[str, ...]) -> bool:
 
 
 def _unused(path: str, d: Directive, message: str) -> Finding:
-    from delta_lint.engine import Finding
-    from delta_lint.model import Location
+    from delta_lint.model import Finding, Location
     from delta_lint.rulepack import load
 
     rule = load().rules[UNUSED_SUPPRESSION]

@@ -289,8 +289,7 @@ def test_table_entries_and_values_beyond_64_bits_come_back_as_they_went_in(tmp_p
     import zlib
 
     from delta_lint.cache import Cache, TableEntry, _decode_table, _encode_table, decode_result, encode_result
-    from delta_lint.engine import Finding
-    from delta_lint.model import Diagnostic, FileResult, Intent, Kind, Location, TableRef
+    from delta_lint.model import Diagnostic, FileResult, Finding, Intent, Kind, Location, TableRef
     from delta_lint.predicates import Constraint, Region
 
     here = Location("jobs/a.sql", 3, 5)

@@ -285,3 +285,49 @@ def test_buffered_output_is_complete_when_the_process_ends_early(tmp_path):
             timeout=120,
         )
         assert proc.returncode == 0 and needle in proc.stdout, proc.stdout + proc.stderr
+
+
+def _gaps_only_project(tmp_path):
+    """A repository whose only problems are coverage gaps: a broken statement, dynamic
+    SQL, and a T-SQL script that is skipped."""
+    (tmp_path / "broken.sql").write_text("UPDATE s.t SET WHERE d = 1;\n")
+    (tmp_path / "dynamic.py").write_text("def run(statement):\n    spark.sql(statement)\n")
+    (tmp_path / "dw.sql").write_text("CREATE PROC [dbo].[load] AS\nBEGIN\n  SET NOCOUNT ON;\nEND\nGO\n")
+    (tmp_path / "job.sql").write_text("INSERT INTO s.t SELECT 1;\n")
+    return tmp_path
+
+
+def test_coverage_gaps_alone_exit_zero_unless_asked_for(tmp_path):
+    root = _gaps_only_project(tmp_path)
+    default = cli("check", ".", "--no-cache", cwd=root)
+    assert default.returncode == 0, default.stdout
+    assert default.stdout.splitlines()[-1] == (
+        "No predicted conflicts: 4 files, 1 intents; 2 not analysed: 1 unparseable, 1 dynamic SQL; "
+        "1 file skipped: T-SQL 1."
+    )
+    assert cli("check", ".", "--no-cache", "--fail-on", "info", cwd=root).returncode == 1
+    assert cli("check", ".", "--no-cache", "--strict", cwd=root).returncode == 1
+    assert cli("check", ".", "--no-cache", "--fail-on", "error", cwd=root).returncode == 0
+    (root / "delta-lint.yaml").write_text("strict: true\n")
+    assert cli("check", ".", "--no-cache", cwd=root).returncode == 1
+
+
+def test_predicted_conflicts_still_fail_the_gate_next_to_gaps(tmp_path):
+    root = _gaps_only_project(tmp_path)
+    (root / "a.sql").write_text("DELETE FROM s.u WHERE d = 1;\n")
+    (root / "b.sql").write_text("UPDATE s.u SET x = 1;\n")
+    proc = cli("check", ".", "--no-cache", cwd=root)
+    assert proc.returncode == 1 and proc.stdout.splitlines()[-1].startswith("Found 1 predicted conflict")
+
+
+def test_skipped_files_are_counted_in_json_listed_by_show_files_and_kept_by_a_warm_run(tmp_path):
+    root = _gaps_only_project(tmp_path)
+    doc = json.loads(cli("check", ".", "--format", "json", cwd=root).stdout)
+    assert doc["summary"]["skipped"] == {"T-SQL": 1}
+    assert (doc["summary"]["conflicts"], doc["summary"]["not_analysed"]) == (0, 2)
+    warm = cli("check", ".", cwd=root)  # served from the cache's earlier run
+    assert warm.stdout.splitlines()[-1].endswith("1 file skipped: T-SQL 1.")
+    listed = cli("check", ".", "--show-files", cwd=root).stdout.splitlines()
+    assert any(line.startswith("skipped   T-SQL ") and line.endswith("dw.sql") for line in listed)
+    assert listed[-1] == "3 analysed, 1 skipped"
+    assert any(line.startswith("analysed  1 intent ") and line.endswith("job.sql") for line in listed)

@@ -259,7 +259,7 @@ def test_helpers_call_helpers_and_methods_with_defaults():
 
 def test_a_recursive_helper_is_read_a_bounded_number_of_times():
     code = "def f(t):\n    spark.sql(f'DELETE FROM {t}')\n    f(t)\nf('s.a')\n"
-    got, result = read(code)
+    got, _ = read(code)
     assert got == [(4, "s.a", "delete")]
 
 

@@ -89,7 +89,7 @@ def _source_lines(root: Path) -> int:
     return total
 
 
-def measure(expect: dict, checkout: Path, delta_lint: str, detail: bool) -> Outcome:
+def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
     name = expect["repo"]
     out = Outcome(name, expect.get("role", "positive"))
     root = checkout / expect.get("folder", ".")
@@ -211,7 +211,7 @@ def main() -> int:
         if not checkout.is_dir():
             print(f"missing checkout: {checkout}", file=sys.stderr)
             continue
-        rows.append(measure(expect, checkout, args.delta_lint, args.detail))
+        rows.append(measure(expect, checkout, args.delta_lint))
 
     header = (
         "| repository | role | writes | site recall | table recall | false intents | files dropped "

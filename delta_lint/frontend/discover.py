@@ -4,10 +4,10 @@ in a deterministic order, skipping hidden directories, virtualenvs and binaries.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
+
+from delta_lint.globs import matches_any
 
 SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
@@ -17,35 +17,6 @@ _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".
 class Discovered:
     files: list[Path]
     problems: list[tuple[Path, str]]  # explicitly named paths that cannot be read
-
-
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern:
-    """A gitignore-like glob (`**` spans directories) as a regex over posix paths."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?$")
-
-
-def matches_any(rel_posix: str, patterns: tuple[str, ...]) -> bool:
-    return any(glob_regex(p.rstrip("/")).match(rel_posix) for p in patterns)
 
 
 def _is_venv(path: Path) -> bool:

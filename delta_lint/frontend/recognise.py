@@ -130,11 +130,6 @@ def skip_reason(display: str, suffix: str, text: str) -> str | None:
     return None
 
 
-def sql_kind(text: str) -> str | None:
-    """The dialect of SQL text that is not Databricks SQL (None: lint it)."""
-    return _sql_kind(text)
-
-
 def _sql_kind(text: str) -> str | None:
     text = _without_comments(text)
     for kind, pattern in _SQL_SIGNS[:2]:  # dbt and Lakeflow never read as Databricks jobs
