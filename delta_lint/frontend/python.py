@@ -558,15 +558,9 @@ class PythonAnalyzer:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(scope.env.get(node.value.id), StrMap)
-        ):
-            found = scope.env[node.value.id].get(str(node.slice.value))
-            if found is not None:
-                return found
+        found = self._dict_value(node, scope)
+        if found is not None:
+            return found
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -609,16 +603,22 @@ class PythonAnalyzer:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
             return self.string(node, scope)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            held = scope.env.get(node.value.id)
-            if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
-                found = held.get(str(node.slice.value))
-                if found is not None:
-                    return found
+        found = self._dict_value(node, scope)
+        if found is not None:
+            return found
         param = self._param_source(node, scope)
         if param is not None:
             return param
         return self._opaque(node)
+
+    def _dict_value(self, node: ast.expr, scope: _Scope) -> Str | None:
+        """`config["db"]` where `config` holds a literal dict with that key."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        held = scope.env.get(node.value.id)
+        if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
+            return held.get(str(node.slice.value))
+        return None
 
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
@@ -895,20 +895,22 @@ class PythonAnalyzer:
         source_steps, steps = steps[: writer + 1], steps[writer:]
         last = steps[-1]
         fmt = self._arg(steps, "format", scope)
-        fmt_kw = argument(node, "DataFrameWriter", last.name, "format") if last.name != "insertInto" else None
+        # `saveAsTable` and `save` take format, mode, partitionBy and options as keywords too
+        keywords = last.name != "insertInto"
+        fmt_kw = argument(node, "DataFrameWriter", last.name, "format") if keywords else None
         if fmt_kw is not None:
             fmt = self.string(fmt_kw, scope)
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
             return
         mode_str = self._arg(steps, "mode", scope)
-        mode_kw = argument(node, "DataFrameWriter", last.name, "mode") if last.name != "insertInto" else None
+        mode_kw = argument(node, "DataFrameWriter", last.name, "mode") if keywords else None
         if mode_kw is not None:
             mode_str = self.string(mode_kw, scope)
         mode = mode_str.text.lower() if mode_str else None
         opts = self._options(steps, scope)
         partition_by = self._cols(steps, "partitionBy", scope)
         cluster_by = self._cols(steps, "clusterBy", scope)
-        if last.name != "insertInto":
+        if keywords:
             opts.update({k: self.string(v, scope) for k, v in options(node, "DataFrameWriter", last.name).items()})
             partition_kw = argument(node, "DataFrameWriter", last.name, "partitionBy")
             if partition_kw is not None:
