@@ -58,6 +58,8 @@ class Task:
     parameters: tuple[str, ...] = ()
     location: Location | None = None
     problem: str | None = None  # why it cannot be analysed
+    # the values its parameters give the code (widgets, argv_N, --name); None: known only at run time
+    arguments: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass
@@ -73,6 +75,8 @@ class Job:
     parameters: tuple[str, ...] = ()
     location: Location | None = None
     note: str | None = None  # e.g. development-mode targets pause schedules
+    # job parameters and their defaults; they override task parameters of the same name
+    parameter_defaults: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass
@@ -124,6 +128,28 @@ def find_bundle(root: Path) -> Path | None:
     return None
 
 
+MAX_BUNDLE_DEPTH = 6  # folders below the root searched for bundles of a repository without one at its root
+
+
+def find_bundles(root: Path) -> tuple[str, ...]:
+    """Every bundle file below the root (a repository of several bundles, or one
+    in a subfolder), outside hidden, virtual-environment and dependency folders."""
+    from delta_lint.frontend.discover import _SKIP_DIRS
+
+    found = []
+    base = len(root.parts)
+    for folder, dirs, files in os.walk(root):
+        depth = len(Path(folder).parts) - base
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        if depth >= MAX_BUNDLE_DEPTH:
+            dirs[:] = []
+        for name in BUNDLE_NAMES[:2]:
+            if name in files and depth > 0:
+                found.append(str(Path(folder) / name))
+                break
+    return tuple(sorted(found))
+
+
 def listing(kind: str, argument: str) -> tuple[str, ...]:
     """The answers a bundle or job-definition load depends on besides file contents:
     which files a bundle `include` glob matches, which JSON files a job-definitions
@@ -136,6 +162,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "bundle":
         found = find_bundle(Path(argument))
         return (str(found),) if found else ()
+    if kind == "bundles":
+        return find_bundles(Path(argument))
     raise ValueError(f"unknown listing {kind}")
 
 
@@ -154,6 +182,12 @@ def _merge(base: Any, override: Any) -> Any:
                 by_key[t["task_key"]] = _merge(by_key[t["task_key"]], t) if t["task_key"] in by_key else t
             return list(by_key.values())
     return override
+
+
+def bundle_targets(path: Path) -> set[str]:
+    """The names of a bundle file's targets."""
+    targets = _load_yaml(path).get("targets")
+    return {str(t) for t in targets} if isinstance(targets, dict) else set()
 
 
 def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
@@ -291,6 +325,11 @@ def _job(
         job.paused = True
         job.note = f"target `{dev_target}` is in development mode (schedules and triggers paused)"
     job.parameters = tuple(str(p.get("name")) for p in spec.get("parameters") or [] if isinstance(p, dict))
+    job.parameter_defaults = tuple(
+        (str(p.get("name")), _argument(p.get("default")))
+        for p in spec.get("parameters") or []
+        if isinstance(p, dict) and p.get("name")
+    )
     base = base or file.parent
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
@@ -317,6 +356,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             ("inputs", *inner.parameters),
             location,
             inner.problem,
+            inner.arguments,
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -327,6 +367,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             names = (
                 tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
             )
+            arguments = _arguments(params)
             if not isinstance(value, str) or not value:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
             if _REF.search(value):
@@ -334,11 +375,54 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             found = _locate(value, base, root)
             if found is None:
                 return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
-            return Task(key, kind, (found,), depends, None, names, location)
+            return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
     return Task(
         key, kind, (), depends, None, (), location, f"a {kind.replace('_', ' ')} runs code delta-lint cannot read"
     )
+
+
+_DYNAMIC = re.compile(r"\{\{\s*([^}]*?)\s*\}\}")
+
+
+def _argument(value: Any) -> str | None:
+    """A parameter's value as the code sees it; None when only a run knows it
+    (`{{input}}`, `{{tasks.x.values.y}}`, `{{job.start_time...}}`)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return str(value)
+    if not isinstance(value, str) or _REF.search(value):
+        return None
+    unknown = False
+
+    def dynamic(m: re.Match) -> str:
+        nonlocal unknown
+        if m.group(1).startswith("job.parameters."):  # the link stage gives it the job's value
+            return m.group(0)
+        unknown = True
+        return ""
+
+    text = _DYNAMIC.sub(dynamic, value)
+    return None if unknown else text
+
+
+def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
+    """Task parameters by the name the code reads them with: a notebook's widgets
+    (`base_parameters`), a script's `sys.argv[N]` (`argv_N`) and `--name value`."""
+    if isinstance(params, dict):
+        return tuple((str(k), _argument(v)) for k, v in params.items())
+    if not isinstance(params, list):
+        return ()
+    out = [(f"argv_{i + 1}", _argument(v)) for i, v in enumerate(params)]
+    for i, item in enumerate(params):
+        if isinstance(item, str) and item.startswith("--") and len(item) > 2:
+            name, eq, value = item[2:].partition("=")
+            if eq:
+                out.append((name.replace("-", "_"), _argument(value)))
+            elif i + 1 < len(params) and not str(params[i + 1]).startswith("--"):
+                out.append((name.replace("-", "_"), _argument(params[i + 1])))
+    return tuple(out)
 
 
 def _locate(value: str, base: Path, root: Path) -> str | None:

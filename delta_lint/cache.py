@@ -34,6 +34,7 @@ from delta_lint.model import (
     Flag,
     Intent,
     Kind,
+    Links,
     Location,
     OpClass,
     TableDDL,
@@ -44,7 +45,7 @@ from delta_lint.rulepack import rules_dir
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 7  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 8  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -52,6 +53,7 @@ _CLASSES = {
         FileResult,
         FileSummary,
         Intent,
+        Links,
         Location,
         TableDDL,
         TableRef,
@@ -193,6 +195,7 @@ def _encode_summary(summary: FileSummary) -> bytes:
         summary.n_intents,
         None if plain else _tagged(rest),
         summary.skipped,
+        None if summary.links is None else _tagged(summary.links),
     ]
     return _pack(doc)
 
@@ -201,14 +204,16 @@ _NO_SUPPRESSIONS = FileSuppressions()
 
 
 def _decode_summary(blob: bytes) -> FileSummary:
-    tables, ddl, shared, n_intents, rest, skipped = _plain(blob)
+    tables, ddl, shared, n_intents, rest, skipped, links = _plain(blob)
     diagnostics, suppressions = _untagged(rest, ([], FileSuppressions()))
+    links = _untagged(links, None)
     shared = tuple(_untagged(shared, ()))
     if (
         not isinstance(n_intents, int)
         or not all(isinstance(d, Diagnostic) for d in diagnostics)
         or not all(isinstance(i, Intent) for i in shared)
         or not (skipped is None or isinstance(skipped, str))
+        or not (links is None or isinstance(links, Links))
     ):
         raise ValueError("not a file summary")
     return FileSummary(
@@ -219,6 +224,7 @@ def _decode_summary(blob: bytes) -> FileSummary:
         list(diagnostics),
         suppressions,
         skipped,
+        links,
     )
 
 

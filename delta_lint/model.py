@@ -112,6 +112,7 @@ class Flag(str, Enum):
     OPAQUE_CONDITION = "opaque_condition"  # a condition the front end could not read
     UNRESOLVED = "unresolved"  # the table name could not be resolved statically
     FOREACH_BATCH_SINK = "foreach_batch_sink"
+    AWAITED = "awaited"  # the streaming query is awaited: the code after it runs once it has stopped
 
 
 DYNAMIC_SQL = "DL007"
@@ -275,6 +276,46 @@ class Finding:
         return (loc.path, loc.line, loc.column, self.rule, self.table or "", self.message, self.related)
 
 
+# A value a file gives the files that `%run` or import it: a string, a list of
+# strings or a dict of strings (plain JSON, so it keys the cache).
+Value = Any
+
+
+@dataclass
+class Links:
+    """What a file tells the files that depend on it, and what it needs from others:
+    read by the link stage to give each file its `Context`."""
+
+    exports: dict[str, Value] = field(default_factory=dict)  # top-level names with static values
+    session: dict[str, Any] = field(default_factory=dict)  # SQL session state it leaves (USE ...)
+    imports: list[tuple[str, str, str]] = field(default_factory=list)  # (module, name or "", bound as)
+    runs: list[str] = field(default_factory=list)  # `%run` targets, in order
+    inputs: list[str] = field(default_factory=list)  # job inputs it reads: widgets, argv_N, argparse names
+
+    def empty(self) -> bool:
+        return not (self.exports or self.session or self.imports or self.runs or self.inputs)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What other files and the jobs tell a file's front end before it reads the
+    file: the values of names a `%run` notebook or an imported project module
+    defines, the SQL session a `%run` notebook leaves (USE), and the values job
+    parameters give its widgets and arguments. Plain JSON values, so it keys the cache."""
+
+    values: tuple[tuple[str, Value], ...] = ()
+    session: tuple[tuple[str, Any], ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.values or self.session or self.inputs)
+
+    def key(self) -> str:
+        import json
+
+        return json.dumps([self.values, self.session, self.inputs], sort_keys=True, default=str)
+
+
 @dataclass
 class FileResult:
     """What the front ends learned from one file."""
@@ -285,6 +326,7 @@ class FileResult:
     runs: list[tuple[Location, str]] = field(default_factory=list)  # notebook %run targets
     suppressions: Any = None  # suppress.FileSuppressions: the file's delta-lint: ignore comments
     skipped: str | None = None  # the kind of a file that is not Databricks job code (not linted)
+    links: Links | None = None  # what it gives and needs across files (Python and notebooks)
 
 
 @dataclass
@@ -303,6 +345,7 @@ class FileSummary:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     suppressions: Any = None
     skipped: str | None = None
+    links: Links | None = None
 
     @classmethod
     def of(cls, result: FileResult) -> FileSummary:
@@ -321,4 +364,5 @@ class FileSummary:
             list(result.diagnostics),
             result.suppressions,
             result.skipped,
+            result.links if result.links is not None and not result.links.empty() else None,
         )

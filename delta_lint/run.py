@@ -18,11 +18,12 @@ from delta_lint import suppress
 from delta_lint.bundle import Workflows
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
-from delta_lint.config import Config
+from delta_lint.config import Config, ConfigError
 from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
-from delta_lint.model import Diagnostic, FileResult, FileSummary, Finding, Intent, Location
+from delta_lint.link import Linker
+from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Location
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -200,7 +201,13 @@ def analyze(
     store = Cache(config.root) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store)
-        results = front_ends(inputs, store, on_file, jobs)
+        files = _summaries(inputs, store, on_file, jobs)
+        try:
+            workflows: Workflows | None = load_workflows(config, store=store)
+        except ConfigError:  # `check` reports it; the intents are still worth showing
+            workflows = None
+        _link(files, inputs, workflows, store)
+        results = list(files.load(set(range(len(files.summaries)))).values())
     finally:
         if store is not None:
             store.close()
@@ -343,19 +350,63 @@ class _Files:
     store: Cache | None
     summaries: list[FileSummary]
     loaded: dict[int, FileResult]
+    contexts: dict[int, Context] = field(default_factory=dict)  # see `_link`
+    linked_keys: dict[int, str] = field(default_factory=dict)  # cache keys of results read with a context
+
+    def key(self, index: int) -> str:
+        return self.linked_keys.get(index) or self.inputs.files[index][4]
 
     def load(self, indexes: set[int]) -> dict[int, FileResult]:
         missing = sorted(i for i in indexes if i not in self.loaded)
         if missing and self.store is not None:
-            wanted = {self.inputs.files[i][4]: i for i in missing}
+            wanted = {self.key(i): i for i in missing}
             for key, result in self.store.get_many(list(wanted)).items():
                 self.loaded[wanted[key]] = result
         for i in missing:
             if i not in self.loaded:  # the entry vanished meanwhile (another run, a damaged file)
                 data = self.inputs.data(i)
                 display, _, suffix, _, _ = self.inputs.files[i]
-                self.loaded[i] = data if isinstance(data, FileResult) else analyze_data(data, suffix, display)
+                self.loaded[i] = (
+                    data if isinstance(data, FileResult) else analyze_data(data, suffix, display, self.contexts.get(i))
+                )
         return {i: self.loaded[i] for i in sorted(indexes)}
+
+
+def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None) -> None:
+    """Read again, with its `Context`, every file that other files or its jobs give
+    values (see `delta_lint.link`); the result is cached by content and context."""
+    linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
+    contexts = linker.contexts()
+    if not contexts:
+        return
+    keys = {i: _linked_key(files.key(i), context) for i, context in contexts.items()}
+    hits = store.get_summaries(list(keys.values())) if store is not None else {}
+    fresh = {}
+    for i, context in sorted(contexts.items()):
+        files.contexts[i] = context
+        files.linked_keys[i] = keys[i]
+        files.loaded.pop(i, None)
+        if keys[i] in hits:
+            files.summaries[i] = hits[keys[i]]
+            continue
+        data = inputs.data(i)
+        if isinstance(data, FileResult):
+            continue
+        display, _, suffix, _, _ = inputs.files[i]
+        result = analyze_data(data, suffix, display, context)
+        summary = FileSummary.of(result)
+        files.loaded[i], files.summaries[i] = result, summary
+        if store is not None:
+            try:
+                fresh[keys[i]] = encode_entry(result, summary)
+            except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
+                pass
+    if store is not None and fresh:
+        store.put_many(fresh)
+
+
+def _linked_key(key: str, context: Context) -> str:
+    return "linked:" + hashlib.blake2b(f"{key}\0{context.key()}".encode(), digest_size=20).hexdigest()
 
 
 def _summaries(
@@ -426,6 +477,7 @@ def _check(
 
     files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
     workflows = loaded_workflows[0]
+    _link(files, inputs, workflows, store)
     context = _context_digest(config, workflows)
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
@@ -460,7 +512,7 @@ def _check(
     settings_diags += task_diagnostics(workflows)
     engine = Engine(config, schedule, read=read)
     meetings_before = _recall_meetings(store)
-    table_keys = {name: _table_key(context, name, read, writers[name], inputs) for name in first}
+    table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
     loaded = files.load({i for name in todo for i in writers[name]})
@@ -473,7 +525,7 @@ def _check(
         store.put_tables(fresh)
         _keep_meetings(store, meetings_before, worker_meetings)
         store.prune("tables", list(table_keys.values()))
-        store.prune("files", [key for *_, key in inputs.files if key])
+        store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
     entries.update(fresh)
     results = {name: entries[key] for name, key in table_keys.items()}
     findings = [f for name in sorted(results) for f in results[name].findings]
@@ -576,15 +628,15 @@ def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict
     return out
 
 
-def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs) -> str:
+def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs, files: _Files) -> str:
     """A table's engine result is reused while its writers' files (content, path and
     place in the schedule), its settings as read and the run's context are unchanged."""
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{context}\0{name}\0".encode())
     h.update(repr((read.tables.get(name), read.sources.get(name), read.problems.get(name))).encode())
     for index in sorted(writers):
-        display, rel, _, _, key = inputs.files[index]
-        h.update(f"\0{display}\0{rel}\0{key}".encode())
+        display, rel, _, _, _ = inputs.files[index]
+        h.update(f"\0{display}\0{rel}\0{files.key(index)}".encode())
     return "table:" + h.hexdigest()
 
 

@@ -26,11 +26,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from delta_lint.bundle import Job, Workflows, listing, load_bundle, load_job_definitions
+from delta_lint.bundle import Job, Workflows, bundle_targets, listing, load_bundle, load_job_definitions
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.globs import matches_any
-from delta_lint.model import Intent, Kind, Location
+from delta_lint.model import Flag, Intent, Kind, Location
 
 
 class Store(Protocol):
@@ -495,7 +495,10 @@ def _ordered(job: Job, first: str, then: str) -> str | None:
 
 
 def stream_start(intent: Intent) -> Location | None:
-    """Where the streaming query an intent belongs to starts, if any."""
+    """Where the streaming query an intent belongs to starts, if any (none for a
+    query the code awaits: what follows runs once it has stopped)."""
+    if Flag.AWAITED in intent.flags:
+        return None
     if intent.stream is not None:
         return intent.stream
     if intent.kind == Kind.STREAMING_READ:
@@ -589,6 +592,8 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         probes = out.listings
         out = load_bundle(path, target or config.target, config.root)
         out.listings = probes + out.listings
+    elif config.bundle is None and bundle is None:
+        _load_nested_bundles(out, config, target or config.target)
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
         out.listings += exported.listings
@@ -596,6 +601,31 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         out.source = ", ".join(s for s in (out.source, exported.source) if s)
         out.files += exported.files
     return out
+
+
+def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> None:
+    """A repository without a bundle at its root: the bundles in its folders, each
+    with its own default target (or the chosen one where it has it). A broken bundle
+    found this way is a note; the others are still read."""
+    found = listing("bundles", str(config.root))
+    out.listings.append(("bundles", str(config.root), found))
+    sources = []
+    for file in map(Path, found):
+        try:
+            targets = bundle_targets(file)
+            loaded = load_bundle(file, target if target in targets else None, config.root)
+        except ConfigError as err:
+            out.notes.append(f"bundle not read: {err}")
+            out.files.append(file)
+            continue
+        sources.append(loaded.source)
+        out.files += loaded.files
+        out.listings += loaded.listings
+        out.notes += loaded.notes
+        prefix = file.parent.name
+        for key, job in loaded.jobs.items():
+            out.jobs[key if key not in out.jobs else f"{prefix}.{key}"] = job
+    out.source = ", ".join(sources)
 
 
 def build_schedule(config: Config, paths: dict[str, str], workflows: Workflows | None = None) -> Schedule:

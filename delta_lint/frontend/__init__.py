@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from delta_lint.model import Diagnostic, FileResult, Location
+from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
 from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
@@ -34,11 +34,12 @@ def decode(data: bytes) -> tuple[str, str | None]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), note
 
 
-def analyze_source(display: str, suffix: str, text: str) -> FileResult:
-    """Intents of one file's text. Any exception is contained to this file."""
+def analyze_source(display: str, suffix: str, text: str, context: Context | None = None) -> FileResult:
+    """Intents of one file's text (with what other files and its jobs give it, see
+    `Context`). Any exception is contained to this file."""
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text)
+        _dispatch(result, display, suffix, text, context or Context())
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
@@ -57,7 +58,7 @@ def analyze_source(display: str, suffix: str, text: str) -> FileResult:
     return result
 
 
-def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
+def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
     from delta_lint.frontend.recognise import skip_reason
@@ -67,6 +68,9 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
     if result.skipped is not None:
         return
     session = Session()
+    for name, value in context.session:  # the session a `%run` notebook left
+        if name in ("catalog", "schema") and isinstance(value, str):
+            setattr(session, name, value)
     if suffix == ".ipynb":
         from delta_lint.frontend.notebook import parse_ipynb
 
@@ -78,21 +82,29 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str) -> None:
                 Diagnostic(PARSE_ERROR, Location(display, line, 1), f"invalid notebook JSON: {err}", "error")
             )
             return
-        _notebook(result, display, nb, session)
+        _notebook(result, display, nb, session, context)
     elif _is_databricks_source(text):
         from delta_lint.frontend.notebook import parse_databricks_source
 
-        _notebook(result, display, parse_databricks_source(text), session)
+        _notebook(result, display, parse_databricks_source(text), session, context)
     elif suffix == ".sql":
+        from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
+
+        inputs = sql_inputs(text) if ("{" in text or ":" in text) else []
+        if context.inputs:
+            text = bind_inputs(text, dict(context.inputs))
         intents, diags = analyze_sql(text, display, session)
         result.intents += intents
         result.diagnostics += diags
+        if inputs:
+            result.links = Links(inputs=inputs)
     else:
-        from delta_lint.frontend.python import analyze_python
+        from delta_lint.frontend.python import analyze_module
 
-        intents, diags = analyze_python(display, text, session)
+        intents, diags, links = analyze_module(display, text, session, context=context)
         result.intents += intents
         result.diagnostics += diags
+        result.links = links
 
 
 _NOTEBOOK_MARK = "Databricks notebook source"  # in both headers `is_databricks_source` accepts
@@ -109,8 +121,8 @@ def _is_databricks_source(text: str) -> bool:
     return is_databricks_source(text)
 
 
-def _notebook(result: FileResult, display: str, nb, session) -> None:
-    from delta_lint.frontend.python import analyze_python
+def _notebook(result: FileResult, display: str, nb, session, context: Context) -> None:
+    from delta_lint.frontend.python import analyze_module
 
     source, where = nb.python_source()
 
@@ -118,10 +130,25 @@ def _notebook(result: FileResult, display: str, nb, session) -> None:
         fline, offset = where.get(line, where[max(where)] if where else (1, 0))
         return fline, col + offset
 
-    intents, diags = analyze_python(display, source, session, nb.sql_cells(where), line_map)
+    cells = nb.sql_cells(where)
+    sql_inputs_read: set[str] = set()
+    if cells:
+        from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
+
+        values = {**nb.widget_defaults, **dict(context.inputs)}
+        for cell in cells:
+            sql_inputs_read.update(sql_inputs(cell.text))
+            if values:
+                cell.text = bind_inputs(cell.text, values)
+    intents, diags, links = analyze_module(
+        display, source, session, cells, line_map, context, widget_defaults=nb.widget_defaults
+    )
     result.intents += intents
     result.diagnostics += diags
     result.runs += [(Location(display, line, col), target) for line, col, target in nb.runs]
+    links.runs = [target for _, _, target in nb.runs]
+    links.inputs = sorted(set(links.inputs) | sql_inputs_read)
+    result.links = links
 
 
 def analyze_path(path: Path, display: str) -> FileResult:
@@ -184,10 +211,10 @@ def _read_capped(path: Path) -> tuple[bytes, int]:
         os.close(fd)
 
 
-def analyze_data(data: bytes, suffix: str, display: str) -> FileResult:
+def analyze_data(data: bytes, suffix: str, display: str, context: Context | None = None) -> FileResult:
     """One file's bytes in, its intents, diagnostics and suppression comments out."""
     text, note = decode(data)
-    result = analyze_source(display, suffix, text)
+    result = analyze_source(display, suffix, text, context)
     result.suppressions = scan_suppressions(text)
     if note:
         result.diagnostics.insert(0, Diagnostic(READ_ERROR, Location(display, 1, 1), note, "warning"))

@@ -30,6 +30,8 @@ class Notebook:
     cells: list[Cell]
     runs: list[tuple[int, int, str]] = field(default_factory=list)  # %run: line, col, target
     default_lang: str = "python"
+    # widget values saved with a Databricks notebook: what its widgets read when run by hand
+    widget_defaults: dict[str, str] = field(default_factory=dict)
 
     def python_source(self) -> tuple[str, dict[int, tuple[int, int]]]:
         """All Python cells as one module (cells share variables), plus a line map."""
@@ -138,7 +140,7 @@ def parse_ipynb(text: str) -> Notebook:
         or "python"
     ).lower()
     default = "sql" if lang == "sql" else "python" if lang == "python" else "other"
-    nb = Notebook([], default_lang=default)
+    nb = Notebook([], default_lang=default, widget_defaults=_saved_widgets(meta))
     cursor = 0
     last_line = 1
     for raw in data["cells"]:
@@ -191,6 +193,20 @@ def parse_ipynb(text: str) -> Notebook:
             cell.lines.append((line, col, content))
         nb.cells.append(cell)
     return nb
+
+
+def _saved_widgets(meta: dict) -> dict[str, str]:
+    """`metadata["application/vnd.databricks.v1+notebook"]["widgets"]`: each widget's
+    default value as the notebook was saved (an empty default binds nothing)."""
+    databricks = meta.get("application/vnd.databricks.v1+notebook")
+    widgets = databricks.get("widgets") if isinstance(databricks, dict) else None
+    out = {}
+    for name, widget in (widgets or {}).items() if isinstance(widgets, dict) else ():
+        info = widget.get("widgetInfo") if isinstance(widget, dict) else None
+        value = info.get("defaultValue") if isinstance(info, dict) else None
+        if isinstance(name, str) and isinstance(value, str) and value.strip() and "{" not in value:
+            out[name] = value.strip()
+    return out
 
 
 def _find(text: str, line: str, start: int) -> tuple[int | None, int]:

@@ -27,7 +27,18 @@ from delta_lint.frontend.sql import (
     table_ref,
 )
 from delta_lint.frontend.sqltext import apply_templates
-from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.model import (
+    DYNAMIC_SQL,
+    Context,
+    Diagnostic,
+    Flag,
+    Intent,
+    Kind,
+    Links,
+    Location,
+    TableDDL,
+    TableRef,
+)
 from delta_lint.predicates import OPAQUE, WHOLE, param_name
 
 LineMap = Callable[[int, int], tuple[int, int]]
@@ -189,6 +200,7 @@ class PythonAnalyzer:
         session: Session | None = None,
         sql_cells: list[SqlCell] | None = None,
         line_map: LineMap | None = None,
+        context: Context | None = None,
     ) -> None:
         self.path = path
         self.source = source
@@ -202,8 +214,13 @@ class PythonAnalyzer:
         self.diagnostics: list[Diagnostic] = []
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.batch_functions: set[str] = set()
-        self.module_env: dict[str, object] = {}
+        context = context or Context()
+        self.module_env: dict[str, object] = {name: _held(value) for name, value in context.values}
+        self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
+        self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
+        self.imports: list[tuple[str, str, str]] = []
         self.widget_defaults: dict[str, str] = {}
+        self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         self._helper_calls: dict[str, int] = {}
         self._helper_reads = 0
@@ -237,6 +254,8 @@ class PythonAnalyzer:
                 break
             self._helpers = found
         self._widget_defaults()
+        if "awaitTermination" in self.source:
+            self._awaited = _awaited_queries(tree)
         if "foreachBatch" in self.source:
             for node in _walk(tree):
                 if (
@@ -329,6 +348,13 @@ class PythonAnalyzer:
         if isinstance(stmt, ast.ClassDef):
             for item in stmt.body:
                 self._stmt(item, scope)
+            # `Config.CATALOG` reads a class constant
+            names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
+            held = [(n, scope.env.get(n)) for n in names]
+            scope.env[stmt.name] = StrMap(tuple((n, v) for n, v in held if isinstance(v, Str) and not v.unknown))
+            return
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self._import(stmt, scope)
             return
         if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse:
             items = self._items(stmt.iter, scope)
@@ -451,9 +477,52 @@ class PythonAnalyzer:
                         # `a, b = sys.argv[1:3]` names parameters; anything else is unknown
                         scope.env[t.id] = _param(t.id) if _is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
             return
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Constant)
+            and isinstance(scope.env.get(target.value.id), StrMap)
+        ):  # `config["db"] = "sales"` on a dict of strings
+            held: StrMap = scope.env[target.value.id]  # type: ignore[assignment]
+            key, text = str(target.slice.value), self.string(value, scope)
+            kept = tuple((k, v) for k, v in held.items if k != key)
+            scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
+            return
         if not isinstance(target, ast.Name):
             return
         scope.env[target.id] = self._value(value, scope, target.id)
+
+    def _import(self, stmt: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
+        """Names an import binds hold nothing known here; the link stage gives them
+        the values a module of the project defines (see `Links.imports`)."""
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound not in self.module_env or scope.env is not self.module_env:
+                    scope.env.pop(bound, None)
+                if alias.asname or "." not in alias.name:
+                    self.imports.append((alias.name, "", bound))
+            return
+        module = "." * stmt.level + (stmt.module or "")
+        for alias in stmt.names:
+            bound = alias.asname or alias.name
+            if alias.name == "*":
+                self.imports.append((module, "*", ""))
+                continue
+            if bound not in self.module_env or scope.env is not self.module_env:
+                scope.env.pop(bound, None)
+            self.imports.append((module, alias.name, bound))
+
+    def links(self) -> Links:
+        """The module's static top-level values (for files that `%run` or import it),
+        the session it leaves, what it imports and which job inputs it reads."""
+        exports = {}
+        for name, held in self.module_env.items():
+            plain = _plain_value(held)
+            if plain is not None and not name.startswith("__"):
+                exports[name] = plain
+        session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
+        return Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
@@ -477,6 +546,8 @@ class PythonAnalyzer:
 
     def _value(self, node: ast.expr, scope: _Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
+        if isinstance(node, ast.Dict) and not node.keys:
+            return StrMap(())
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
             return StrMap(tuple((k, v) for k, v in values if not v.unknown))
@@ -516,7 +587,7 @@ class PythonAnalyzer:
         """A parameter when the expression reads a job input (widgets, argv, env)."""
         if _is_argv(node):
             idx = node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else ""
-            return _param(f"argv_{idx}")
+            return self._input(f"argv_{idx}")
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
             attr = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
             owner = node.func.value if isinstance(node.func, ast.Attribute) else None
@@ -528,8 +599,8 @@ class PythonAnalyzer:
             )
             if (owner_name, attr) in _PARAM_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    if owner_name == "widgets" and key.value in self.widget_defaults:
-                        return Str(self.widget_defaults[key.value])
+                    if owner_name == "widgets" or attr == "getArgument":
+                        return self._input(key.value, self.widget_defaults.get(key.value))
                     return _param(key.value)
                 return _param(attr)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
@@ -537,8 +608,16 @@ class PythonAnalyzer:
                 return _param(node.slice.value)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             if isinstance(scope.env.get(node.value.id), ArgNamespace):
-                return _param(node.attr)
+                return self._input(node.attr)
         return None
+
+    def _input(self, name: str, default: str | None = None) -> Str:
+        """A job input (widget, argument): the value the file's task gives it, else
+        the widget's default, else a parameter named after it."""
+        self.inputs_read.add(name)
+        if name in self.bound_inputs:
+            return Str(self.bound_inputs[name])
+        return Str(default) if default is not None else _param(name)
 
     def string(self, node: ast.expr | None, scope: _Scope) -> Str:
         """The static value of a string expression, with parameters kept by name."""
@@ -612,7 +691,12 @@ class PythonAnalyzer:
         return self._opaque(node)
 
     def _dict_value(self, node: ast.expr, scope: _Scope) -> Str | None:
-        """`config["db"]` where `config` holds a literal dict with that key."""
+        """`config["db"]` where `config` holds a literal dict with that key;
+        `Config.DB` or `settings.DB` where `Config` is a class or an imported module
+        of the project with that constant."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            held = scope.env.get(node.value.id)
+            return held.get(node.attr) if isinstance(held, StrMap) else None
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
             return None
         held = scope.env.get(node.value.id)
@@ -1060,6 +1144,8 @@ class PythonAnalyzer:
         flags: set[Flag] = set()
         if _true(opts.get("mergeschema")) or self.session.auto_merge:
             flags.add(Flag.SCHEMA_EVOLUTION)
+        awaited = {Flag.AWAITED} if id(node) in self._awaited else set()
+        flags |= awaited
         common = {"checkpoint": checkpoint.text if checkpoint else None, "stream": loc}
         if batch is not None:
             self._add(
@@ -1067,7 +1153,7 @@ class PythonAnalyzer:
                     location=loc,
                     table=None,
                     kind=Kind.STREAMING_WRITE,
-                    flags=frozenset({Flag.FOREACH_BATCH_SINK}),
+                    flags=frozenset({Flag.FOREACH_BATCH_SINK} | awaited),
                     statement=self._excerpt(node),
                     **common,
                 ),
@@ -1076,7 +1162,7 @@ class PythonAnalyzer:
             for fn_name in sorted(self._function_names(batch.call.args[0] if batch.call.args else None)):
                 fn = self.functions.get(fn_name)
                 if fn is not None:
-                    self._function(fn, scope, flags=frozenset({Flag.PER_BATCH}), stream=loc, batch_df=True)
+                    self._function(fn, scope, flags=frozenset({Flag.PER_BATCH} | awaited), stream=loc, batch_df=True)
             return
         sink = _sink(steps)
         fmt_kw = argument(node, "DataStreamWriter", sink, "format")
@@ -1550,13 +1636,79 @@ def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str
     return None
 
 
+def _awaited_queries(tree: ast.Module) -> set[int]:
+    """Streaming queries the code waits for: `....start().awaitTermination()`, or
+    `q = ....start()` and later `q.awaitTermination()`. The statements after the
+    wait run once the query has stopped (an `availableNow` or `once` trigger, or a
+    failure), never beside it."""
+    waited: set[str] = set()
+    out: set[int] = set()
+    for node in _walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "awaitTermination":
+            owner = node.func.value
+            if node.args or node.keywords:
+                continue  # a timeout: the query may still run afterwards
+            if isinstance(owner, ast.Name):
+                waited.add(owner.id)
+            elif isinstance(owner, ast.Call):
+                out.add(id(owner))
+    if waited:
+        for node in _walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                if any(isinstance(t, ast.Name) and t.id in waited for t in node.targets):
+                    out.add(id(node.value))
+    return out
+
+
+def _held(value: object) -> object:
+    """A value the link stage gives (plain JSON) as the analyser holds it."""
+    if isinstance(value, str):
+        return Str(value)
+    if isinstance(value, list):
+        return Strs(tuple(Str(str(v)) for v in value))
+    if isinstance(value, dict):
+        return StrMap(tuple((str(k), Str(str(v))) for k, v in value.items()))
+    return Str("", (), True)
+
+
+def _plain_value(held: object) -> object:
+    """The plain JSON form of a fully static value, else None."""
+    if isinstance(held, Str):
+        return held.text if not (held.params or held.unknown) else None
+    if isinstance(held, Strs):
+        texts = [_plain_value(i) for i in held.items]
+        return texts if all(isinstance(t, str) for t in texts) else None
+    if isinstance(held, StrMap):
+        pairs = {k: _plain_value(v) for k, v in held.items}
+        static = {k: v for k, v in pairs.items() if isinstance(v, str)}
+        return static if static else None
+    return None
+
+
 def analyze_python(
     path: str,
     source: str,
     session: Session | None = None,
     sql_cells: list[SqlCell] | None = None,
     line_map: LineMap | None = None,
+    context: Context | None = None,
 ) -> tuple[list[Intent], list[Diagnostic]]:
-    analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map)
+    intents, diagnostics, _ = analyze_module(path, source, session, sql_cells, line_map, context)
+    return intents, diagnostics
+
+
+def analyze_module(
+    path: str,
+    source: str,
+    session: Session | None = None,
+    sql_cells: list[SqlCell] | None = None,
+    line_map: LineMap | None = None,
+    context: Context | None = None,
+    widget_defaults: dict[str, str] | None = None,
+) -> tuple[list[Intent], list[Diagnostic], Links]:
+    """Intents and diagnostics of a module, and what it gives and needs across files.
+    `widget_defaults`: widget values a notebook was saved with."""
+    analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context)
+    analyzer.widget_defaults.update(widget_defaults or {})
     analyzer.run()
-    return analyzer.intents, analyzer.diagnostics
+    return analyzer.intents, analyzer.diagnostics, analyzer.links()

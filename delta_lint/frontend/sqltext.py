@@ -167,6 +167,11 @@ _TEMPLATES = [
 _JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
 _COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
 _IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
+# `IDENTIFIER(:catalog || '.' || :schema || '.' || 'orders')`: parts joined into one name
+_IDENTIFIER_CONCAT = re.compile(
+    r"IDENTIFIER\s*\(\s*((?:__dlp\d+__|'[^']*')(?:\s*\|\|\s*(?:__dlp\d+__|'[^']*'))+)\s*\)", re.I
+)
+_CONCAT_PART = re.compile(r"(__dlp\d+__)|'([^']*)'", re.I)
 _IDENTIFIER_LIT = re.compile(r"IDENTIFIER\s*\(\s*'([\w.`]+)'\s*\)", re.I)
 MARKER = re.compile(r"__dlp(\d+)__", re.IGNORECASE)  # sqlglot may upper-case a marker
 # A character (or word) without which none of the patterns above can match.
@@ -238,10 +243,46 @@ def apply_templates(text: str) -> Templated:
     out = _replace_outside_strings(
         out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1))
     )
+    out = _IDENTIFIER_CONCAT.sub(_joined_identifier, out)
     out = _IDENTIFIER_FN.sub(lambda m: m.group(1), out)
     out = _IDENTIFIER_LIT.sub(lambda m: m.group(1), out)
     t.text = out
     return t
+
+
+def _joined_identifier(m: re.Match) -> str:
+    return "".join(p.group(1) or p.group(2) for p in _CONCAT_PART.finditer(m.group(1)))
+
+
+_NAMED_INPUT = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}|\$\{\s*([A-Za-z_]\w*)\s*\}")
+
+
+def sql_inputs(text: str) -> list[str]:
+    """The job inputs a SQL file reads: `:name` parameter markers, `{{name}}` and
+    `${name}` substitutions (a SQL task's parameters bind them)."""
+    names = {m.group(1) or m.group(2) for m in _NAMED_INPUT.finditer(text)}
+    if ":" in text:
+        _replace_outside_strings(text, _COLON_PARAM, lambda m: names.add(m.group(1)) or m.group(0))
+    return sorted(names)
+
+
+def bind_inputs(text: str, values: dict[str, str]) -> str:
+    """The text as a run with these parameter values reads it: `{{name}}` and
+    `${name}` replaced by the value, `:name` by the value as a string literal."""
+
+    def named(m: re.Match) -> str:
+        value = values.get(m.group(1) or m.group(2))
+        return m.group(0) if value is None else value
+
+    def marker(m: re.Match) -> str:
+        value = values.get(m.group(1))
+        if value is None:
+            return m.group(0)
+        head = m.group(0)[: m.start(1) - m.start(0) - 1]
+        return head + "'" + value.replace("'", "''") + "'"
+
+    out = _NAMED_INPUT.sub(named, text)
+    return _replace_outside_strings(out, _COLON_PARAM, marker) if ":" in out else out
 
 
 _QUOTE_OR_COMMENT = re.compile(r"['\"`]|--")

@@ -1,0 +1,200 @@
+"""The link stage: what other files and the jobs give each file before it is read.
+
+The front ends read one file at a time (and are cached by its content). Real job
+code also depends on other files and on how its jobs run it:
+
+- a notebook's `%run ./setup` runs `setup` in the same namespace first, so the names
+  it defines and the catalog/schema it `USE`s hold in the including notebook;
+- `from config import CATALOG` (or `import config; config.CATALOG`) reads a module
+  of the project;
+- a task's parameters (`base_parameters`, script arguments, job parameters, bundle
+  `${var.*}` already resolved) are what the code's widgets and arguments read.
+
+From every file's `Links` (what the first reading found) and the workflows this
+stage makes each file's `Context`; files with one are read again with it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+
+from delta_lint.bundle import Workflows
+from delta_lint.model import Context, Links
+
+# `%run` follows notebooks this deep: enough for setup notebooks that include a
+# shared one, a bound on what a cycle of includes could cost.
+MAX_RUN_DEPTH = 8
+_NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
+_JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
+
+
+def run_target(text: str) -> str:
+    """The notebook path of a `%run` line: `"./a b"` quoted, else the first word
+    (what follows are widget arguments, `$name=value`)."""
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        end = text.find(text[0], 1)
+        return text[1:end] if end > 0 else text[1:]
+    return text.split()[0] if text else ""
+
+
+class Linker:
+    """Contexts for the files of one run (paths relative to the configuration root)."""
+
+    def __init__(self, files: list[tuple[str, Links | None]], workflows: Workflows | None = None) -> None:
+        self.paths = [path for path, _ in files]
+        self.links = [links for _, links in files]
+        self.index = {path: i for i, path in enumerate(self.paths)}
+        self.bindings = _bindings(workflows) if workflows is not None else {}
+
+    def contexts(self) -> dict[int, Context]:
+        out = {}
+        for i, links in enumerate(self.links):
+            if links is None:
+                continue
+            context = self.context(i)
+            if context:
+                out[i] = context
+        return out
+
+    def context(self, i: int) -> Context:
+        links = self.links[i]
+        if links is None:
+            return Context()
+        values: dict[str, object] = {}
+        session: dict[str, object] = {}
+        self._runs(i, values, session, depth=0, seen={i})
+        for module, name, bound in links.imports:
+            target = self.module(self.paths[i], module)
+            if target is None:
+                continue
+            exports = self._exports(target)
+            if name == "*":
+                values.update(exports)
+            elif name == "":
+                values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
+            elif name in exports:
+                values[bound] = exports[name]
+            else:  # `from package import module`
+                sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
+                if sub is not None:
+                    values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
+        inputs = self.bindings.get(self.paths[i], {})
+        bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
+        return Context(tuple(sorted(values.items())), tuple(sorted(session.items())), bound_inputs)
+
+    def _exports(self, i: int) -> dict[str, object]:
+        links = self.links[i]
+        return links.exports if links is not None else {}
+
+    def _runs(self, i: int, values: dict, session: dict, depth: int, seen: set[int]) -> None:
+        """What the notebooks `%run` by file i define and leave, in order, each after
+        the notebooks it runs itself."""
+        links = self.links[i]
+        if links is None or depth >= MAX_RUN_DEPTH:
+            return
+        for text in links.runs:
+            target = self.notebook(self.paths[i], run_target(text))
+            if target is None or target in seen:
+                continue
+            self._runs(target, values, session, depth + 1, seen | {target})
+            included = self.links[target]
+            if included is not None:
+                values.update(included.exports)
+                session.update(included.session)
+
+    def notebook(self, importer: str, target: str) -> int | None:
+        """The project file a `%run` path names: relative to the including notebook,
+        or a workspace path matched by its longest tail inside the project."""
+        if not target:
+            return None
+        if target.startswith("/"):
+            parts = [p for p in target.split("/") if p]
+            for start in range(len(parts)):
+                found = self._file("/".join(parts[start:]), _NOTEBOOK_SUFFIXES)
+                if found is not None:
+                    return found
+            return None
+        return self._file(posixpath.join(posixpath.dirname(importer), target), _NOTEBOOK_SUFFIXES)
+
+    def module(self, importer: str, module: str) -> int | None:
+        """The project file a Python import names: relative imports from the
+        importer's package, absolute ones from the importer's folder or any folder
+        above it (a `src/` layout, a notebook's `sys.path.append` of its own folder)."""
+        level = len(module) - len(module.lstrip("."))
+        dotted = module.lstrip(".").replace(".", "/")
+        folder = posixpath.dirname(importer)
+        if level:
+            for _ in range(level - 1):
+                folder = posixpath.dirname(folder)
+            bases = [folder]
+        else:
+            bases = []
+            while True:
+                bases.append(folder)
+                if not folder:
+                    break
+                folder = posixpath.dirname(folder)
+        for base in bases:
+            stem = posixpath.join(base, dotted) if dotted else base
+            found = self._file(stem, (".py",)) if dotted else None
+            if found is None:
+                found = self._file(posixpath.join(stem, "__init__"), (".py",))
+            if found is not None:
+                return found
+        return None
+
+    def _file(self, stem: str, suffixes: Iterable[str]) -> int | None:
+        stem = posixpath.normpath(stem)
+        for suffix in suffixes:
+            found = self.index.get(stem + suffix)
+            if found is not None:
+                return found
+        return None
+
+
+def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:
+    """file -> the job inputs every task that runs it gives the same value. An
+    input two tasks give different values (or one only at run time) stays a
+    parameter: those runs write different tables or rows."""
+    seen: dict[str, list[dict[str, str | None]]] = {}
+    for job in workflows.jobs.values():
+        job_values = dict(job.parameter_defaults)
+        for task in job.tasks.values():
+            given = dict(task.arguments)
+            given.update(job_values)  # job parameters win over task parameters of the same name
+            resolved = {k: _resolve(v, job_values) for k, v in given.items()}
+            for file in task.files:
+                seen.setdefault(file, []).append(resolved)
+    out: dict[str, dict[str, str]] = {}
+    for file, runs in seen.items():
+        names = set.intersection(*(set(r) for r in runs))
+        agreed = {}
+        for name in names:
+            values = {r[name] for r in runs}
+            value = values.pop() if len(values) == 1 else None
+            if value is not None:
+                agreed[name] = value
+        if agreed:
+            out[file] = agreed
+    return out
+
+
+def _resolve(value: str | None, job_values: dict[str, str | None]) -> str | None:
+    """`{{job.parameters.x}}` in a task parameter: the job parameter's value."""
+    if value is None or "{{" not in value:
+        return value
+    missing = False
+
+    def sub(m: re.Match) -> str:
+        nonlocal missing
+        found = job_values.get(m.group(1))
+        if found is None:
+            missing = True
+            return ""
+        return found
+
+    text = _JOB_PARAMETER.sub(sub, value)
+    return None if missing else text

@@ -1,0 +1,238 @@
+"""The link stage: values other files and the jobs give a file (`%run`, imports of
+project modules, job parameters), as real repositories use them. Each case has a
+contrasting one that must stay as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from delta_lint.config import validate
+from delta_lint.run import analyze
+
+NB = "# Databricks notebook source\n"
+SEP = "\n# COMMAND ----------\n"
+
+
+def tables(tmp_path: Path, files: dict[str, str], config: dict | None = None, use_cache: bool = False) -> dict:
+    """path -> sorted table names its intents write, after linking."""
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cfg = validate(config or {}, tmp_path / "delta-lint.yaml")
+    results, _, _ = analyze([tmp_path], cfg, cwd=tmp_path, use_cache=use_cache)
+    return {r.path: sorted(i.table.name for i in r.intents if i.table) for r in results if r.intents}
+
+
+# -- %run ------------------------------------------------------------------------------
+
+
+def test_a_run_notebook_gives_its_values_and_current_database(tmp_path):
+    setup = (
+        NB + "config = {}\nconfig['database'] = 'clickstream'\nspark.catalog.setCurrentDatabase(config['database'])\n"
+    )
+    job = (
+        NB
+        + '# MAGIC %run "./0a_Intro & Config"\n'
+        + SEP
+        + (
+            "df.write.mode('overwrite').saveAsTable('events')\n"
+            "spark.sql(f\"MERGE INTO {config['database']}.metrics t USING u ON t.id = u.id "
+            'WHEN MATCHED THEN UPDATE SET *")\n'
+        )
+    )
+    got = tables(tmp_path, {"0a_Intro & Config.py": setup, "1a_publish.py": job})
+    assert got["1a_publish.py"] == ["clickstream.events", "clickstream.metrics"]
+
+
+def test_run_follows_includes_of_includes_and_ignores_widget_arguments(tmp_path):
+    files = {
+        "_resources/00-global.py": NB + "catalog = 'main'\n",
+        "_resources/00-setup.py": NB + "# MAGIC %run ./00-global\n" + SEP + "schema = 'cdc'\n",
+        "pipeline.py": NB
+        + "# MAGIC %run ./_resources/00-setup $reset_all_data=false\n"
+        + SEP
+        + "df.write.saveAsTable(f'{catalog}.{schema}.clients')\n",
+    }
+    assert tables(tmp_path, files)["pipeline.py"] == ["main.cdc.clients"]
+
+
+def test_without_the_run_the_names_stay_unknown(tmp_path):
+    files = {
+        "config.py": NB + "catalog = 'main'\n",
+        "job.py": NB + "df.write.saveAsTable(f'{catalog}.s.t')\n",  # no %run: `catalog` is not defined here
+    }
+    assert tables(tmp_path, files)["job.py"] == ["{catalog}.s.t"]
+
+
+def test_a_run_loop_is_read_once(tmp_path):
+    files = {
+        "a.py": NB + "# MAGIC %run ./b\n" + SEP + "x = 'from_a'\n",
+        "b.py": NB + "# MAGIC %run ./a\n" + SEP + "df.write.saveAsTable(f'{x}.t')\n",
+    }
+    assert tables(tmp_path, files)["b.py"] == ["from_a.t"]
+
+
+# -- imports of project modules -------------------------------------------------------------
+
+
+def test_constants_imported_from_a_project_module(tmp_path):
+    files = {
+        "config.py": "CATALOG = 'demos'\nSCHEMA = 'backfill'\nDEST_TABLE = f'{CATALOG}.{SCHEMA}.destination'\n",
+        "jobs/settings.py": "class Config:\n    TARGET = 'main.gold.daily'\n",
+        "jobs/setup.py": (
+            "from config import DEST_TABLE, CATALOG as C\n"
+            "import config\n"
+            "from jobs.settings import Config\n"
+            "spark.sql(f'CREATE TABLE IF NOT EXISTS {DEST_TABLE} (id INT)')\n"
+            "df.write.saveAsTable(f'{C}.s.a')\n"
+            "df.write.saveAsTable(config.SCHEMA + '.b')\n"
+            "df.write.mode('overwrite').saveAsTable(Config.TARGET)\n"
+        ),
+    }
+    assert tables(tmp_path, files)["jobs/setup.py"] == [
+        "backfill.b",
+        "demos.backfill.destination",
+        "demos.s.a",
+        "main.gold.daily",
+    ]
+
+
+def test_names_from_modules_outside_the_project_stay_unknown(tmp_path):
+    files = {"job.py": "from somewhere_else import TABLE\ndf.write.saveAsTable(TABLE)\n"}
+    got = tables(tmp_path, files)
+    assert got["job.py"] == ["{TABLE}"]
+
+
+def test_relative_imports_and_packages(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/names.py": "SILVER = 'main.silver.orders'\n",
+        "pkg/jobs/load.py": "from ..names import SILVER\nfrom pkg import names\n"
+        "df.write.saveAsTable(SILVER)\ndf.write.saveAsTable(names.SILVER + '_copy')\n",
+    }
+    assert tables(tmp_path, files)["pkg/jobs/load.py"] == ["main.silver.orders", "main.silver.orders_copy"]
+
+
+# -- job parameters -----------------------------------------------------------------------------
+
+BUNDLE = """
+bundle: {name: costs}
+variables:
+  catalog: {default: billing}
+  schema: {default: aws}
+resources:
+  jobs:
+    costs:
+      name: costs
+      parameters:
+        - {name: target_catalog_name, default: "${var.catalog}"}
+        - {name: target_schema_name, default: "${var.schema}"}
+      tasks:
+%s
+"""
+
+WIDGET_NOTEBOOK = NB + (
+    'dbutils.widgets.text("target_catalog_name", "")\n'
+    'dbutils.widgets.text("target_schema_name", "")\n'
+    'dbutils.widgets.text("table", "")\n'
+    'catalog = dbutils.widgets.get("target_catalog_name")\n'
+    'schema = dbutils.widgets.get("target_schema_name")\n'
+    'table = dbutils.widgets.get("table")\n'
+    "df.write.mode('append').saveAsTable(f'{catalog}.{schema}.{table}')\n"
+)
+
+
+def _task(key: str, table: str) -> str:
+    return (
+        f"        - task_key: {key}\n"
+        f"          notebook_task:\n"
+        f"            notebook_path: src/bronze.py\n"
+        f"            base_parameters: {{table: {table}}}\n"
+    )
+
+
+def test_job_parameters_and_task_parameters_bind_widgets(tmp_path):
+    files = {
+        "aws/databricks.yml": BUNDLE % _task("bronze", "cost_bronze"),  # a bundle in a folder: found unconfigured
+        "aws/src/bronze.py": WIDGET_NOTEBOOK,
+    }
+    assert tables(tmp_path, files)["aws/src/bronze.py"] == ["billing.aws.cost_bronze"]
+
+
+def test_two_tasks_with_different_values_keep_the_parameter(tmp_path):
+    tasks = _task("a", "cost_bronze") + _task("b", "cost_silver")
+    files = {
+        "databricks.yml": BUNDLE % tasks,
+        "src/bronze.py": WIDGET_NOTEBOOK,
+    }
+    # the job parameters agree; the task parameter `table` differs: two tables, known only per run
+    assert tables(tmp_path, files)["src/bronze.py"] == ["billing.aws.{table}"]
+
+
+def test_run_time_values_and_job_parameter_references(tmp_path):
+    task = (
+        "        - task_key: each\n"
+        "          for_each_task:\n"
+        '            inputs: "[1, 2]"\n'
+        "            task:\n"
+        "              task_key: each_inner\n"
+        "              notebook_task:\n"
+        "                notebook_path: src/bronze.py\n"
+        '                base_parameters: {table: "t_{{input}}", target_schema_name: "{{job.parameters.target_catalog_name}}"}\n'
+    )
+    files = {"databricks.yml": BUNDLE % task, "src/bronze.py": WIDGET_NOTEBOOK}
+    # `{{input}}` is known only at run time; the job parameter wins over the task's own value
+    assert tables(tmp_path, files)["src/bronze.py"] == ["billing.aws.{table}"]
+
+
+def test_script_arguments_bind_argv_and_argparse(tmp_path):
+    bundle = """
+bundle: {name: b}
+resources:
+  jobs:
+    j:
+      tasks:
+        - task_key: t
+          spark_python_task:
+            python_file: load.py
+            parameters: ["main.raw", "--schema", "gold", "--table=daily"]
+"""
+    code = (
+        "import sys, argparse\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--schema')\np.add_argument('--table')\n"
+        "args, _ = p.parse_known_args()\n"
+        "args = p.parse_args()\n"
+        "df.write.saveAsTable(sys.argv[1] + '.events')\n"
+        "df.write.saveAsTable(f'main.{args.schema}.{args.table}')\n"
+    )
+    got = tables(tmp_path, {"databricks.yml": bundle, "load.py": code})
+    assert got["load.py"] == ["main.gold.daily", "main.raw.events"]
+
+
+def test_linked_results_are_cached_and_follow_the_module_they_read(tmp_path):
+    files = {
+        "config.py": "SCHEMA = 'a'\n",
+        "job.py": "from config import SCHEMA\ndf.write.saveAsTable(SCHEMA + '.t')\n",
+    }
+    assert tables(tmp_path, files, use_cache=True)["job.py"] == ["a.t"]
+    assert tables(tmp_path, {}, use_cache=True)["job.py"] == ["a.t"]
+    assert tables(tmp_path, {"config.py": "SCHEMA = 'b'\n"}, use_cache=True)["job.py"] == ["b.t"]
+
+
+# -- streams the code waits for ----------------------------------------------------------
+
+
+def test_an_awaited_stream_does_not_overlap_the_code_after_it(lint):
+    body = (
+        "def upsert(batch_df, batch_id):\n"
+        "    spark.sql('MERGE INTO main.s.tracker t USING u ON t.id = u.id WHEN MATCHED THEN UPDATE SET *')\n"
+        "q = (src.writeStream.foreachBatch(upsert).trigger(availableNow=True).start())\n"
+        "%s"
+        "spark.sql(\"UPDATE main.s.tracker SET status = 'SUBMITTED' WHERE status = 'PENDING'\")\n"
+    )
+    awaited = lint({"job.py": body % "q.awaitTermination()\n"})
+    assert not [f for f in awaited.findings if f.rule.startswith("DL1")]
+    running = lint({"job.py": body % ""})
+    assert [f.rule for f in running.findings if f.rule.startswith("DL1")]
