@@ -60,6 +60,8 @@ class Task:
     problem: str | None = None  # why it cannot be analysed
     # the values its parameters give the code (widgets, argv_N, --name); None: known only at run time
     arguments: tuple[tuple[str, str | None], ...] = ()
+    # a run_job_task: the job of the bundle it starts, and the job parameters it gives each run
+    starts: tuple[str, tuple[str, ...]] | None = None
 
 
 @dataclass
@@ -357,6 +359,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             location,
             inner.problem,
             inner.arguments,
+            inner.starts,
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -378,8 +381,29 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
     return Task(
-        key, kind, (), depends, None, (), location, f"a {kind.replace('_', ' ')} runs code delta-lint cannot read"
+        key,
+        kind,
+        (),
+        depends,
+        None,
+        (),
+        location,
+        f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+        starts=_started_job(spec.get("run_job_task")),
     )
+
+
+_JOB_ID_REF = re.compile(r"\$\{resources\.jobs\.([\w-]+)\.id\}")
+
+
+def _started_job(spec: Any) -> tuple[str, tuple[str, ...]] | None:
+    """`run_job_task: {job_id: ${resources.jobs.copy.id}, job_parameters: {...}}`."""
+    if not isinstance(spec, dict):
+        return None
+    found = _JOB_ID_REF.fullmatch(str(spec.get("job_id", "")).strip())
+    params = spec.get("job_parameters")
+    names = tuple(sorted(str(k) for k in params)) if isinstance(params, dict) else ()
+    return (found.group(1), names) if found else None
 
 
 _DYNAMIC = re.compile(r"\{\{\s*([^}]*?)\s*\}\}")

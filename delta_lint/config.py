@@ -70,6 +70,9 @@ class Config:
     job_definitions: str | None = None  # folder of Jobs JSON exports
     durations: dict[str, str] = field(default_factory=dict)  # job -> expected run time; "default" for all
     strict: bool = False  # coverage gaps (DL000-DL007) fail the gate like predicted conflicts
+    # files no job runs: anytime (they may run beside any job) | by-hand (setup and
+    # exploration notebooks, run by hand: never paired with other files)
+    unscheduled: str = "anytime"
 
     @property
     def snapshot_path(self) -> Path:
@@ -96,6 +99,7 @@ _TOP_KEYS = {
     "job_definitions",
     "duration",
     "strict",
+    "unscheduled",
 }
 _TABLE_KEYS = {"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns"}
 _JOB_KEYS = {"paths", "concurrent_runs"}
@@ -301,6 +305,9 @@ def validate(data: dict, path: Path) -> Config:
     strict = data.get("strict", False)
     if not isinstance(strict, bool):
         raise _err(path, "strict", "must be true or false")
+    unscheduled = data.get("unscheduled", "anytime")
+    if unscheduled not in ("by-hand", "anytime"):
+        raise _err(path, "unscheduled", "must be anytime or by-hand")
     from delta_lint.cron import CronError, parse_duration
 
     for job, value in durations.items():
@@ -330,4 +337,5 @@ def validate(data: dict, path: Path) -> Config:
         job_definitions=data.get("job_definitions"),
         durations={str(k): str(v) if not isinstance(v, (int, float)) else v for k, v in durations.items()},
         strict=strict,
+        unscheduled=unscheduled,
     )

@@ -160,8 +160,14 @@ def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:
     input two tasks give different values (or one only at run time) stays a
     parameter: those runs write different tables or rows."""
     seen: dict[str, list[dict[str, str | None]]] = {}
+    started = _started_with(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
+        if job.max_concurrent_runs > 1:
+            # runs that overlap each other are started with values of their own: the
+            # defaults hold only for parameters that what starts them leaves alone
+            varying = started.get(job.key)
+            job_values = {k: (None if varying is None or k in varying else v) for k, v in job_values.items()}
         for task in job.tasks.values():
             given = dict(task.arguments)
             given.update(job_values)  # job parameters win over task parameters of the same name
@@ -180,6 +186,22 @@ def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:
         if agreed:
             out[file] = agreed
     return out
+
+
+def _started_with(workflows: Workflows) -> dict[str, set[str]]:
+    """job -> the parameters `run_job_task`s of the project give its runs, for jobs
+    only such tasks start (a job with a schedule or trigger of its own is also
+    started with its defaults, or by hand with any value)."""
+    out: dict[str, set[str]] = {}
+    for job in workflows.jobs.values():
+        for task in job.tasks.values():
+            if task.starts is not None:
+                out.setdefault(task.starts[0], set()).update(task.starts[1])
+    return {
+        key: names
+        for key, names in out.items()
+        if key in workflows.jobs and not workflows.jobs[key].cron and not workflows.jobs[key].trigger
+    }
 
 
 def _resolve(value: str | None, job_values: dict[str, str | None]) -> str | None:

@@ -53,6 +53,7 @@ class Concurrency:
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
+_BY_HAND = "a file that no job runs is run by hand (`unscheduled: by-hand`)"
 LONE_FILES = Concurrency(
     "neither file is scheduled by a job definition or a configured job, so they may run at the same time", False
 )
@@ -85,6 +86,9 @@ class Schedule:
     workflows: Workflows = field(default_factory=Workflows)
     durations: dict[str, timedelta] = field(default_factory=dict)
     default_duration: timedelta = DEFAULT_DURATION
+    # `unscheduled: by-hand`: a file no job runs is run by hand (setup, exploration)
+    # and is not paired with other files
+    by_hand: bool = False
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
     _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
     _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
@@ -116,7 +120,7 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                return LONE_FILES
+                return None if self.by_hand else LONE_FILES
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
@@ -267,6 +271,8 @@ class Schedule:
         if a.job == b.job:
             return self._same_job(a, b)
         if a.kind == "file" or b.kind == "file":
+            if self.by_hand:
+                return None, f"{_BY_HAND}; it is not paired with other files"
             if a.kind == b.kind:
                 return LONE_FILES, ""
             # said of the file, never naming it: every unscheduled file meets `other` alike
@@ -661,4 +667,5 @@ def build_schedule(config: Config, paths: dict[str, str], workflows: Workflows |
         workflows,
         durations,
         default,
+        by_hand=config.unscheduled == "by-hand",
     )

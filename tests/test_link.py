@@ -236,3 +236,131 @@ def test_an_awaited_stream_does_not_overlap_the_code_after_it(lint):
     assert not [f for f in awaited.findings if f.rule.startswith("DL1")]
     running = lint({"job.py": body % ""})
     assert [f.rule for f in running.findings if f.rule.startswith("DL1")]
+
+
+# -- SQL: task parameters, IDENTIFIER, saved widget values -------------------------------------
+
+
+def test_sql_task_parameters_bind_named_markers_and_identifier_concatenation(tmp_path):
+    bundle = """
+bundle: {name: b}
+resources:
+  jobs:
+    copy:
+      parameters:
+        - {name: ctrl_catalog, default: lakefed}
+        - {name: ctrl_schema, default: default}
+        - {name: ctrl_table, default: control}
+      tasks:
+        - task_key: watermark
+          sql_task:
+            file: {path: update_watermark.sql}
+"""
+    sql = (
+        "update identifier(:ctrl_catalog || '.' || :ctrl_schema || '.' || :ctrl_table)\n"
+        "set start_value = :end_value\nwhere id = :task_id;\n"
+    )
+    assert tables(tmp_path, {"databricks.yml": bundle, "update_watermark.sql": sql})["update_watermark.sql"] == [
+        "lakefed.default.control"
+    ]
+
+
+def test_identifier_concatenation_without_values_keeps_the_parameters(tmp_path):
+    sql = "update identifier(:ctrl_catalog || '.' || :ctrl_schema || '.control') set a = 1 where id = :id;\n"
+    assert tables(tmp_path, {"w.sql": sql})["w.sql"] == ["{ctrl_catalog}.{ctrl_schema}.control"]
+
+
+def test_widget_values_saved_in_an_ipynb_bind_its_sql_and_python(tmp_path):
+    import json
+
+    meta = {
+        "application/vnd.databricks.v1+notebook": {
+            "language": "sql",
+            "widgets": {
+                "ctrl_catalog": {"widgetInfo": {"defaultValue": "lakefed"}},
+                "ctrl_table": {"widgetInfo": {"defaultValue": "control"}},
+                "empty": {"widgetInfo": {"defaultValue": ""}},
+            },
+        },
+        "language_info": {"name": "sql"},
+    }
+    cells = [
+        {"cell_type": "code", "source": ["use catalog identifier(:ctrl_catalog);\n", "use schema default;"]},
+        {"cell_type": "code", "source": ["create table if not exists identifier(:ctrl_table) (id bigint)"]},
+        {"cell_type": "code", "source": ["delete from identifier(:empty) where id = 1"]},
+    ]
+    nb = json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 0}, indent=1)
+    assert tables(tmp_path, {"setup.ipynb": nb})["setup.ipynb"] == [
+        "lakefed.default.control",
+        "lakefed.default.{empty}",
+    ]
+
+
+# -- files no job runs ------------------------------------------------------------------------------
+
+JOB_BUNDLE = """
+bundle: {name: b}
+resources:
+  jobs:
+    nightly:
+      schedule: {quartz_cron_expression: "0 0 2 * * ?", timezone_id: UTC}
+      max_concurrent_runs: 1
+      tasks:
+        - task_key: upsert
+          notebook_task: {notebook_path: jobs/upsert.py}
+"""
+UPSERT = "spark.sql('MERGE INTO main.s.orders t USING u ON t.id = u.id WHEN MATCHED THEN UPDATE SET *')\n"
+BY_HAND = "spark.sql('DELETE FROM main.s.orders WHERE region = \"eu\"')\n"
+
+
+def test_files_no_job_runs_may_run_any_time_unless_said_to_be_run_by_hand(lint):
+    files = {"databricks.yml": JOB_BUNDLE, "jobs/upsert.py": UPSERT, "notebooks/cleanup.py": BY_HAND}
+    paired = lint(files)
+    sites = {loc.path for f in paired.findings if f.rule.startswith("DL1") for loc in (f.location, *f.related)}
+    assert sites == {"jobs/upsert.py", "notebooks/cleanup.py"}
+    # setup and exploration notebooks of a project that defines its jobs
+    assert not [f for f in lint(files, {"unscheduled": "by-hand"}).findings if f.rule.startswith("DL1")]
+
+
+def test_job_parameter_defaults_hold_for_concurrent_runs_only_where_their_starter_leaves_them(tmp_path):
+    bundle = """
+bundle: {name: b}
+resources:
+  jobs:
+    controller:
+      tasks:
+        - task_key: each
+          for_each_task:
+            inputs: "[1, 2, 3]"
+            concurrency: 4
+            task:
+              task_key: run_copy
+              run_job_task:
+                job_id: ${resources.jobs.copy.id}
+                job_parameters: {task_id: "{{input}}"}
+    copy:
+      max_concurrent_runs: 32
+      parameters:
+        - {name: ctrl_table, default: main.ops.control}
+        - {name: task_id, default: "1"}
+      tasks:
+        - task_key: watermark
+          sql_task: {file: {path: watermark.sql}}
+    backfill:
+      max_concurrent_runs: 4
+      parameters:
+        - {name: target, default: main.ops.daily}
+      tasks:
+        - task_key: load
+          sql_task: {file: {path: backfill.sql}}
+"""
+    files = {
+        "databricks.yml": bundle,
+        "watermark.sql": "UPDATE IDENTIFIER(:ctrl_table) SET done = true WHERE id = :task_id;\n",
+        "backfill.sql": "DELETE FROM IDENTIFIER(:target) WHERE day = :day;\n",
+    }
+    got = tables(tmp_path, files)
+    # the controller varies task_id only: ctrl_table keeps its default in every run
+    assert got["watermark.sql"] == ["main.ops.control"]
+    # started by hand, concurrent runs may each name another table
+    assert got["backfill.sql"] == ["{target}"]
