@@ -821,7 +821,11 @@ class Engine:
             else (
                 "the columns their conditions filter on"
                 if granularity == "same_rows"
-                else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
+                else (
+                    "partition columns (the table is unpartitioned: consider liquid clustering)"
+                    if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind)
+                    else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
+                )
             )
         )
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
@@ -1189,10 +1193,14 @@ class Engine:
         if notes:
             message += " (" + "; ".join(notes) + ")"
         # many findings share a fix text (it never names the others)
-        fix_key = (rule_id, sigs[0][3], table, fields["this"], fields["condition"])
+        fix_rule = rule
+        if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
+            # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
+            fix_rule = self.pack.rules["DL105"]
+        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"])
         fix = self._fixes.get(fix_key)
         if fix is None:
-            fix = self._fixes[fix_key] = rule.fix.format_map(fields)
+            fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
         return Finding(
             rule_id,
             rule.name,

@@ -354,7 +354,7 @@ class FileSummary:
         for i in sorted(result.intents, key=lambda i: i.location):
             if i.table is not None and Flag.UNRESOLVED not in i.flags:
                 tables.setdefault(i.table.name, i.location)
-            if i.declared is not None and i.table is not None and i.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
+            if i.declared is not None and i.table is not None:
                 ddl.add(i.table.name)
         return cls(
             tables,

@@ -379,3 +379,74 @@ def test_workspace_paths_start_no_engine_and_print_no_missing_table_note(tmp_pat
     # a local folder is still read (and said to hold no table)
     local = read_settings({f"delta:{tmp_path}/t"}, Config(root=tmp_path, snapshot="none.lock.yaml"))
     assert local.mode == "embedded" and "no Delta table" in local.problems[f"delta:{tmp_path}/t"]
+
+
+# -- settings the workload's own code gives a table (defect 7) ----------------------------------
+
+
+def _settings(code: str) -> dict:
+    from delta_lint.settings import declared_by_workload
+
+    _, result = read(code)
+    return declared_by_workload(result.intents, None)
+
+
+def test_partitioning_and_clustering_declared_by_the_writing_code_are_the_tables_settings():
+    got = _settings(
+        'df.write.format("delta").partitionBy("country").mode("overwrite").saveAsTable("s.a")\n'
+        'df.write.clusterBy("id").saveAsTable("s.b")\n'
+        'spark.sql("CREATE TABLE IF NOT EXISTS s.c (id INT, d DATE) USING DELTA PARTITIONED BY (d)")\n'
+    )
+    assert got["s.a"].partitioned_by == ("country",)
+    assert got["s.b"].clustered_by == ("id",)
+    assert got["s.c"].partitioned_by == ("d",)
+
+
+def test_alter_table_set_tblproperties_amends_what_create_declared():
+    got = _settings(
+        'spark.sql("CREATE TABLE s.d (id INT) USING DELTA PARTITIONED BY (id)")\n'
+        "spark.sql(\"ALTER TABLE s.d SET TBLPROPERTIES ('delta.enableDeletionVectors' = true, "
+        "'delta.isolationLevel' = 'Serializable')\")\n"
+        'spark.sql("ALTER TABLE s.e CLUSTER BY (k)")\n'
+    )
+    assert got["s.d"].partitioned_by == ("id",)
+    assert got["s.d"].deletion_vectors is True and got["s.d"].isolation_level == "Serializable"
+    assert got["s.e"].clustered_by == ("k",)
+    # a property delta-lint does not model changes nothing
+    other = _settings("spark.sql(\"ALTER TABLE s.f SET TBLPROPERTIES ('delta.appendOnly' = true)\")\n")
+    assert "s.f" not in other
+
+
+def test_a_merge_on_a_table_partitioned_by_its_setup_code_is_judged_partitioned(lint):
+    setup = "spark.sql('CREATE TABLE IF NOT EXISTS main.s.t (id INT, day DATE) USING DELTA PARTITIONED BY (day)')\n"
+    merge = (
+        "spark.sql(\"MERGE INTO main.s.t t USING u ON t.id = u.id AND t.day = '{d}' "
+        'WHEN MATCHED THEN UPDATE SET *".format(d="2024-01-0%s"))\n'
+    )
+    result = lint({"setup.py": setup, "a.py": merge % "1", "b.py": merge % "2"})
+    assert not [f for f in result.findings if f.rule == "DL102"]  # different partitions
+    result = lint({"setup.py": "", "a.py": merge % "1", "b.py": merge % "2"})  # no setup: assumed unpartitioned
+    assert [f for f in result.findings if f.rule == "DL102"]
+
+
+def test_a_zorder_conflict_is_not_told_to_enable_deletion_vectors(lint):
+    result = lint({"a.sql": "OPTIMIZE main.s.t ZORDER BY (id);\n", "b.sql": "DELETE FROM main.s.t WHERE id = 3;\n"})
+    (finding,) = [f for f in result.findings if f.location.path == "a.sql"]
+    assert "deletion vectors" not in finding.fix and "liquid clustering" in finding.fix
+    plain = lint({"a.sql": "OPTIMIZE main.s.t;\n", "b.sql": "DELETE FROM main.s.t WHERE id = 3;\n"})
+    (compaction,) = [f for f in plain.findings if f.location.path == "a.sql"]
+    assert "enableDeletionVectors" in compaction.fix  # there deletion vectors do remove the conflict
+
+
+# -- values delta-lint cannot know equal nothing (defect 8) -------------------------------------
+
+
+def test_two_functions_parameters_of_one_name_are_not_one_checkpoint(lint):
+    code = (
+        "def %s(checkpoint_location):\n"
+        "    src.writeStream.option('checkpointLocation', checkpoint_location).toTable('main.s.%s')\n"
+    )
+    files = {"bronze.py": code % ("bronze", "bronze"), "silver.py": code % ("silver", "silver")}
+    assert not [f for f in lint(files).findings if f.rule == "DL120"]
+    shared = {name: text.replace(", checkpoint_location)", ", '/chk/one')") for name, text in files.items()}
+    assert [f for f in lint(shared).findings if f.rule == "DL120"]

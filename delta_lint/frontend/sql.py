@@ -887,11 +887,20 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
         return [], []
     ref, resolved, _ = _table_of(ctx, tree.this)
     kind, subkind = Kind.METADATA_CHANGE, "alter"
+    dv: bool | None = None
+    isolation: str | None = None
+    clustered: tuple[str, ...] = ()
     for action in tree.args.get("actions") or []:
         if isinstance(action, exp.AlterSet):
             subkind = "set_tblproperties"
             for prop in action.find_all(exp.Property):
                 key = _generic_sql(prop.this).strip("'\"`").lower() if prop.this is not None else ""
+                value = prop.args.get("value")
+                text = _generic_sql(value).strip("'\"`").lower() if value is not None else ""
+                if key == "delta.enabledeletionvectors" and text in ("true", "false"):
+                    dv = text == "true"
+                elif key == "delta.isolationlevel" and text:
+                    isolation = "Serializable" if text == "serializable" else "WriteSerializable"
                 if _PROTOCOL_PROPERTIES.fullmatch(key):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
@@ -904,11 +913,15 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
             subkind = "alter_column"
         elif isinstance(action, exp.ClusterProperty):
             subkind = "cluster_by"
+            clustered = tuple(e.name.lower() for e in action.expressions)
         elif isinstance(action, exp.AddConstraint):
             subkind = "add_constraint"
         elif isinstance(action, exp.AlterRename):
             subkind = "rename_table"
-    return _intent(ctx, ref, kind, resolved, subkind=subkind)
+    # settings the statement gives the table (amending what its CREATE declared)
+    changed = TableDDL(clustered_by=clustered, deletion_vectors=dv, isolation_level=isolation)
+    declared = changed if changed != TableDDL() else None
+    return _intent(ctx, ref, kind, resolved, subkind=subkind, declared=declared)
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):

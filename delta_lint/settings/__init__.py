@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from delta_lint.config import Config
-from delta_lint.model import Intent, Kind
+from delta_lint.model import Intent, Kind, TableDDL
 from delta_lint.rulepack import Profile
 from delta_lint.settings.reader import LiveSettings
 
@@ -69,18 +69,46 @@ class ReadSettings:
     mode: str = "none"  # what was used: embedded | local | sc://... | snapshot | none
 
 
+_ALTER_KINDS = (Kind.METADATA_CHANGE, Kind.PROTOCOL_CHANGE)
+
+
+def declared_by_workload(intents: list[Intent], default_schema: str | None) -> dict[str, TableDDL]:
+    """Settings the workload's own statements give each table: the first CREATE
+    (else the first write that declares them, as `.partitionBy(...).saveAsTable`),
+    amended by every ALTER TABLE that sets deletion vectors, the isolation level or
+    clustering (a setup notebook's `SET TBLPROPERTIES`)."""
+    base: dict[str, TableDDL] = {}
+    weak: dict[str, TableDDL] = {}
+    amendments: dict[str, list[TableDDL]] = {}
+    for x in sorted(intents, key=lambda i: i.location):
+        if x.declared is None or x.table is None:
+            continue
+        name = qualify(x.table.name, default_schema)
+        if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
+            base.setdefault(name, x.declared)
+        elif x.kind in _ALTER_KINDS:
+            amendments.setdefault(name, []).append(x.declared)
+        else:
+            weak.setdefault(name, x.declared)
+    out = {**weak, **base}
+    for name, changes in amendments.items():
+        d = out.get(name, TableDDL())
+        for c in changes:
+            d = replace(
+                d,
+                clustered_by=c.clustered_by or d.clustered_by,
+                deletion_vectors=d.deletion_vectors if c.deletion_vectors is None else c.deletion_vectors,
+                isolation_level=c.isolation_level or d.isolation_level,
+            )
+        out[name] = d
+    return out
+
+
 def resolve_settings(
     tables: set[str], intents: list[Intent], config: Config, profile: Profile, read: ReadSettings | None = None
 ) -> dict[str, TableSettings]:
     declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
-    ddl = {}
-    creates = [
-        x
-        for x in intents
-        if x.declared is not None and x.table is not None and x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)
-    ]
-    for intent in sorted(creates, key=lambda i: i.location):  # the first CREATE of a table declares it
-        ddl.setdefault(qualify(intent.table.name, config.default_schema), intent.declared)
+    ddl = declared_by_workload(intents, config.default_schema)
     out = {}
     read = read or ReadSettings()
     for table in tables:
