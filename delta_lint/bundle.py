@@ -16,7 +16,7 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -133,23 +133,52 @@ def find_bundle(root: Path) -> Path | None:
 MAX_BUNDLE_DEPTH = 6  # folders below the root searched for bundles of a repository without one at its root
 
 
-def find_bundles(root: Path) -> tuple[str, ...]:
-    """Every bundle file below the root (a repository of several bundles, or one
-    in a subfolder), outside hidden, virtual-environment and dependency folders."""
+def _project_folders(root: Path):
+    """(folder, depth, file names) below the root, outside hidden, virtual-environment
+    and dependency folders, at most MAX_BUNDLE_DEPTH deep."""
     from delta_lint.frontend.discover import _SKIP_DIRS
 
-    found = []
     base = len(root.parts)
     for folder, dirs, files in os.walk(root):
         depth = len(Path(folder).parts) - base
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         if depth >= MAX_BUNDLE_DEPTH:
             dirs[:] = []
-        for name in BUNDLE_NAMES[:2]:
-            if name in files and depth > 0:
-                found.append(str(Path(folder) / name))
-                break
+        yield Path(folder), depth, files
+
+
+def find_bundles(root: Path) -> tuple[str, ...]:
+    """Every bundle file below the root (a repository of several bundles, or one
+    in a subfolder)."""
+    found = []
+    for folder, depth, files in _project_folders(root):
+        name = next((n for n in BUNDLE_NAMES[:2] if n in files), None)
+        if name is not None and depth > 0:
+            found.append(str(folder / name))
     return tuple(sorted(found))
+
+
+MAX_JOB_JSON_BYTES = 2 * 1024 * 1024
+
+
+def find_job_json(root: Path) -> tuple[str, ...]:
+    """JSON files shaped as Databricks jobs (`databricks jobs get` exports, job
+    settings: they name a `task_key`), anywhere in the project; dashboards and
+    files over 2 MB are not read."""
+    found = []
+    for folder, _, files in _project_folders(root):
+        for name in sorted(files):
+            if not name.endswith(".json") or name.endswith(".lvdash.json"):
+                continue
+            path = folder / name
+            try:
+                if not path.is_file() or path.stat().st_size > MAX_JOB_JSON_BYTES:
+                    continue
+                if b'"task_key"' in path.read_bytes():
+                    found.append(str(path))
+            except OSError:
+                continue
+    return tuple(found)
 
 
 def listing(kind: str, argument: str) -> tuple[str, ...]:
@@ -166,6 +195,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return (str(found),) if found else ()
     if kind == "bundles":
         return find_bundles(Path(argument))
+    if kind == "job-json":
+        return find_job_json(Path(argument))
     raise ValueError(f"unknown listing {kind}")
 
 
@@ -474,6 +505,27 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
 # -- Jobs JSON exports ------------------------------------------------------------------------
 
 
+def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]], root: Path) -> Workflows:
+    """The workflows with the jobs that job code defines as literal dicts (see
+    `Links.jobs`): `defined` holds (root-relative file, its job documents). Jobs the
+    bundle or Jobs JSON already define (same key or name) are kept as they are."""
+    if not defined:
+        return workflows
+    jobs = dict(workflows.jobs)
+    names = {j.name for j in jobs.values()}
+    files = list(workflows.files)
+    for rel, docs in defined:
+        file = root / rel
+        for doc in docs:
+            settings = doc.get("settings", doc)
+            key = str(settings.get("name") or Path(rel).stem)
+            if key in jobs or key in names:
+                continue
+            jobs[key] = _job(key, _resolve(settings, {}), file, root, None, base=file.parent)
+            files.append(file)
+    return replace(workflows, jobs=jobs, files=files)
+
+
 def load_job_definitions(folder: Path, root: Path) -> Workflows:
     """`databricks jobs get` / UI exports: {"job_id": .., "settings": {...}} or bare settings."""
     out = Workflows(source=_rel(folder, root))
@@ -482,18 +534,40 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
     found = listing("json", str(folder))
     out.listings.append(("json", str(folder), found))
     for file in map(Path, found):
-        try:
-            doc = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise ConfigError(f"{file}: cannot read job definition: {err}") from err
-        docs = doc.get("jobs", [doc]) if isinstance(doc, dict) else doc if isinstance(doc, list) else []
-        for d in docs:
-            if not isinstance(d, dict):
-                continue
-            settings = d.get("settings", d)
-            if not isinstance(settings, dict) or "tasks" not in settings:
-                continue
-            key = str(settings.get("name") or d.get("job_id") or file.stem)
-            out.jobs[key] = _job(key, settings, file, root, None, base=root)
-            out.files.append(file)
+        _load_job_json(file, root, out, base=root)
     return out
+
+
+def load_found_job_json(root: Path) -> Workflows:
+    """Jobs JSON files found by their shape anywhere in the project (no
+    `job_definitions` configured); a broken one is a note, the others are read.
+    Task paths are relative to the file's folder, else to the root."""
+    out = Workflows()
+    found = listing("job-json", str(root))
+    out.listings.append(("job-json", str(root), found))
+    for file in map(Path, found):
+        try:
+            _load_job_json(file, root, out, base=file.parent)
+        except ConfigError as err:
+            out.notes.append(f"job definition not read: {err}")
+            out.files.append(file)
+    out.source = ", ".join(_rel(f, root) for f in out.files)
+    return out
+
+
+def _load_job_json(file: Path, root: Path, out: Workflows, base: Path) -> None:
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as err:
+        raise ConfigError(f"{file}: cannot read job definition: {err}") from err
+    docs = doc.get("jobs", [doc]) if isinstance(doc, dict) else doc if isinstance(doc, list) else []
+    for d in docs:
+        if not isinstance(d, dict):
+            continue
+        settings = d.get("settings", d)
+        if not isinstance(settings, dict) or "tasks" not in settings:
+            continue
+        key = str(settings.get("name") or d.get("job_id") or file.stem)
+        out.jobs[key] = _job(key, settings, file, root, None, base=base)
+        if file not in out.files:
+            out.files.append(file)

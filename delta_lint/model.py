@@ -291,9 +291,10 @@ class Links:
     imports: list[tuple[str, str, str]] = field(default_factory=list)  # (module, name or "", bound as)
     runs: list[str] = field(default_factory=list)  # `%run` targets, in order
     inputs: list[str] = field(default_factory=list)  # job inputs it reads: widgets, argv_N, argparse names
+    jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
 
     def empty(self) -> bool:
-        return not (self.exports or self.session or self.imports or self.runs or self.inputs)
+        return not (self.exports or self.session or self.imports or self.runs or self.inputs or self.jobs)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from delta_lint import suppress
-from delta_lint.bundle import Workflows
+from delta_lint.bundle import Workflows, add_defined_jobs
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError
@@ -206,6 +206,8 @@ def analyze(
             workflows: Workflows | None = load_workflows(config, store=store)
         except ConfigError:  # `check` reports it; the intents are still worth showing
             workflows = None
+        if workflows is not None:
+            workflows = _with_defined_jobs(workflows, files, inputs, config)
         _link(files, inputs, workflows, store)
         results = list(files.load(set(range(len(files.summaries)))).values())
     finally:
@@ -405,6 +407,17 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
         store.put_many(fresh)
 
 
+def _with_defined_jobs(workflows: Workflows, files: _Files, inputs: Inputs, config: Config) -> Workflows:
+    """The workflows and the jobs job code defines as literal dicts (a RUNME
+    notebook's `job_json`), when the bundle and Jobs JSON do not define them."""
+    defined = [
+        (rel, summary.links.jobs)
+        for (_, rel, *_), summary in zip(inputs.files, files.summaries)
+        if summary.links is not None and summary.links.jobs
+    ]
+    return add_defined_jobs(workflows, defined, config.root)
+
+
 def _linked_key(key: str, context: Context) -> str:
     return "linked:" + hashlib.blake2b(f"{key}\0{context.key()}".encode(), digest_size=20).hexdigest()
 
@@ -477,8 +490,9 @@ def _check(
 
     files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
     workflows = loaded_workflows[0]
-    _link(files, inputs, workflows, store)
-    context = _context_digest(config, workflows)
+    scheduled = _with_defined_jobs(workflows, files, inputs, config)
+    _link(files, inputs, scheduled, store)
+    context = _context_digest(config, scheduled)
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -508,8 +522,8 @@ def _check(
         for name, why in sorted(read.problems.items())
         if name in first
     ]
-    schedule = build_schedule(config, rel_paths, workflows)
-    settings_diags += task_diagnostics(workflows)
+    schedule = build_schedule(config, rel_paths, scheduled)
+    settings_diags += task_diagnostics(scheduled)
     engine = Engine(config, schedule, read=read)
     meetings_before = _recall_meetings(store)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}

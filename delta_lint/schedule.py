@@ -26,7 +26,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from delta_lint.bundle import Job, Workflows, bundle_targets, listing, load_bundle, load_job_definitions
+from delta_lint.bundle import (
+    Job,
+    Workflows,
+    bundle_targets,
+    listing,
+    load_bundle,
+    load_found_job_json,
+    load_job_definitions,
+)
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.globs import matches_any
@@ -600,12 +608,17 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         out.listings = probes + out.listings
     elif config.bundle is None and bundle is None:
         _load_nested_bundles(out, config, target or config.target)
+    exported = None
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
+    elif config.job_definitions is None and bundle is None and config.bundle is None:
+        exported = load_found_job_json(config.root)
+    if exported is not None:
         out.listings += exported.listings
         out.jobs.update({k: v for k, v in exported.jobs.items() if k not in out.jobs})
         out.source = ", ".join(s for s in (out.source, exported.source) if s)
         out.files += exported.files
+        out.notes += exported.notes
     return out
 
 

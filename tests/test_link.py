@@ -364,3 +364,49 @@ resources:
     assert got["watermark.sql"] == ["main.ops.control"]
     # started by hand, concurrent runs may each name another table
     assert got["backfill.sql"] == ["{target}"]
+
+
+# -- jobs found without configuration --------------------------------------------------------------
+
+UPDATE_A = "spark.sql(\"UPDATE main.s.events SET x = 1 WHERE kind = 'a'\")\n"
+UPDATE_B = "spark.sql(\"UPDATE main.s.events SET x = 2 WHERE kind = 'b'\")\n"
+
+
+def _conflicts(result) -> list[str]:
+    return sorted(f.rule for f in result.findings if f.rule.startswith("DL1"))
+
+
+def test_a_job_written_as_a_literal_dict_in_a_runme_notebook_is_its_schedule(lint):
+    runme = NB + (
+        "job_json = {\n"
+        '    "name": "clickstream",\n'
+        '    "tasks": [\n'
+        '        {"task_key": "a", "notebook_task": {"notebook_path": f"1a_Publish"}},\n'
+        '        {"task_key": "b", "depends_on": [{"task_key": "a"}], "notebook_task": {"notebook_path": "1b_Train"}},\n'
+        "    ],\n"
+        "}\n"
+        "NotebookSolutionCompanion().deploy_compute(job_json, run_job=True)\n"
+    )
+    files = {"1a_Publish.py": NB + UPDATE_A, "1b_Train.py": NB + UPDATE_B}
+    assert _conflicts(lint(files)) == ["DL102"]  # unscheduled: they may run at the same time
+    assert _conflicts(lint({**files, "RUNME.py": runme})) == []  # b depends on a
+
+
+def test_jobs_json_files_are_found_by_their_shape(lint):
+    import json
+
+    job = {
+        "job_id": 1,
+        "settings": {
+            "name": "ordered",
+            "tasks": [
+                {"task_key": "a", "notebook_task": {"notebook_path": "../jobs/a"}},
+                {"task_key": "b", "depends_on": [{"task_key": "a"}], "notebook_task": {"notebook_path": "../jobs/b"}},
+            ],
+        },
+    }
+    files = {"jobs/a.py": UPDATE_A, "jobs/b.py": UPDATE_B}
+    assert _conflicts(lint(files)) == ["DL102"]
+    # a broken file merely found is not the user's configuration: the others are still read
+    result = lint({**files, "exports/ordered.json": json.dumps(job), "exports/broken.json": '{"task_key": '})
+    assert _conflicts(result) == []

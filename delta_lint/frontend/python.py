@@ -219,6 +219,7 @@ class PythonAnalyzer:
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
         self.imports: list[tuple[str, str, str]] = []
+        self.job_definitions: list[dict] = []  # literal dicts shaped as a job (see `_job_definition`)
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._helpers: set[str] = set()  # functions that may write: read again at each call
@@ -382,6 +383,10 @@ class PythonAnalyzer:
                 self._block(case.body, scope)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            if isinstance(stmt.value, ast.Dict) and scope.env is self.module_env:
+                job = _job_definition(stmt.value)
+                if job is not None:
+                    self.job_definitions.append(job)
             self._calls(stmt.value, scope)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
@@ -522,7 +527,9 @@ class PythonAnalyzer:
             if plain is not None and not name.startswith("__"):
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
-        return Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
+        links = Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
+        links.jobs = self.job_definitions
+        return links
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
@@ -1634,6 +1641,45 @@ def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str
         s = analyzer.string(node, scope)
         return "'" + s.text + "'"
     return None
+
+
+def _job_definition(node: ast.Dict) -> dict | None:
+    """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
+    dicts with `"task_key"`), as solution notebooks define the job that runs them
+    (`job_json = {...}` in a RUNME notebook); its static parts only."""
+    if not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
+        return None
+    value = _literal(node)
+    tasks = value.get("tasks") if isinstance(value, dict) else None
+    if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
+        return None
+    return value
+
+
+_UNKNOWN_LITERAL = object()
+
+
+def _literal(node: ast.expr, depth: int = 0) -> object:
+    """`ast.literal_eval` that also takes f-strings without fields and keeps what
+    it can of the rest (unknown values are left out)."""
+    if depth > 32:
+        return _UNKNOWN_LITERAL
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
+        return node.value
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_literal(e, depth + 1) for e in node.elts]
+        return [i for i in items if i is not _UNKNOWN_LITERAL]
+    if isinstance(node, ast.Dict):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                value = _literal(v, depth + 1)
+                if value is not _UNKNOWN_LITERAL:
+                    out[k.value] = value
+        return out
+    return _UNKNOWN_LITERAL
 
 
 def _awaited_queries(tree: ast.Module) -> set[int]:
