@@ -62,6 +62,7 @@ class Task:
     arguments: tuple[tuple[str, str | None], ...] = ()
     # a run_job_task: the job of the bundle it starts, and the job parameters it gives each run
     starts: tuple[str, tuple[str, ...]] | None = None
+    pipeline: str | None = None  # a pipeline_task: the bundle pipeline it runs
 
 
 @dataclass
@@ -82,7 +83,21 @@ class Job:
 
 
 @dataclass
+class Pipeline:
+    """A Lakeflow declarative pipeline of a bundle: its source files, written as one
+    writer of their tables by each update."""
+
+    key: str
+    files: tuple[str, ...]  # paths relative to the configuration root (posix)
+    catalog: str | None = None
+    schema: str | None = None
+    continuous: bool = False
+    location: Location | None = None
+
+
+@dataclass
 class Workflows:
+    pipelines: dict[str, Pipeline] = field(default_factory=dict)
     jobs: dict[str, Job] = field(default_factory=dict)
     source: str = ""  # what was read, for `delta-lint schedule`
     notes: list[str] = field(default_factory=list)
@@ -237,12 +252,16 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
         matched = listing("glob", str(bundle_root / pattern))
         listings.append(("glob", str(bundle_root / pattern), matched))
         files += [Path(p) for p in matched]
+    pipeline_specs: dict[str, tuple[dict, Path]] = {}
     for file in files:
         data = main if file == path else _load_yaml(file)
         for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
             if isinstance(job, dict):
                 sources[id(job)] = file
                 resources.setdefault("jobs", _LineDict())[key] = job
+        for key, spec in ((data.get("resources") or {}).get("pipelines") or {}).items():
+            if isinstance(spec, dict):
+                pipeline_specs[str(key)] = (spec, file)
     targets = main.get("targets") or {}
     if target is None:
         target = next((n for n, t in targets.items() if isinstance(t, dict) and t.get("default")), None)
@@ -281,7 +300,61 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
         out.jobs[key] = _job(
             key, _resolve(job, refs), file, root, dev_target=target if dev else None, label=labels[file]
         )
+    for key, (spec, file) in pipeline_specs.items():
+        override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
+        merged = _merge(spec, override) if isinstance(override, dict) else spec
+        out.pipelines[key] = _pipeline(key, _resolve(merged, refs), file, root)
+    _run_pipelines(out, dev_target=target if dev else None)
     return out
+
+
+def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
+    """A bundle pipeline: the files of its `libraries` (notebook, file, glob)."""
+    found: list[str] = []
+    for library in spec.get("libraries") or []:
+        if not isinstance(library, dict):
+            continue
+        for kind in ("notebook", "file"):
+            ref = library.get(kind)
+            value = ref.get("path") if isinstance(ref, dict) else None
+            if isinstance(value, str) and not _REF.search(value):
+                located = _locate(value, file.parent, root)
+                if located is not None:
+                    found.append(located)
+        pattern = library.get("glob")
+        include = pattern.get("include") if isinstance(pattern, dict) else None
+        if isinstance(include, str) and not _REF.search(include):
+            base = (file.parent / include.rstrip("/*")).resolve() if "*" in include else (file.parent / include)
+            candidates = sorted(base.rglob("*")) if base.is_dir() else [base]
+            found += [_rel(c, root) for c in candidates if c.is_file() and c.suffix in (".py", ".sql", ".ipynb")]
+    schema = spec.get("schema") or spec.get("target")
+    return Pipeline(
+        key,
+        tuple(dict.fromkeys(found)),
+        str(spec["catalog"]) if isinstance(spec.get("catalog"), str) else None,
+        str(schema) if isinstance(schema, str) else None,
+        spec.get("continuous") is True,
+        Location(_rel(file, root), getattr(spec, "line", 1), 1),
+    )
+
+
+def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
+    """A job's `pipeline_task` runs its pipeline's files; a pipeline no job runs is
+    a job of its own (continuous, or triggered by hand)."""
+    started = set()
+    for job in out.jobs.values():
+        for task in job.tasks.values():
+            pipeline = out.pipelines.get(task.pipeline or "")
+            if pipeline is not None:
+                task.files, task.problem = pipeline.files, None
+                started.add(pipeline.key)
+    for key, pipeline in out.pipelines.items():
+        if key in started or not pipeline.files:
+            continue
+        job = Job(key=f"pipeline {key}", name=f"pipeline {key}", location=pipeline.location)
+        job.continuous = pipeline.continuous and dev_target is None
+        job.tasks["update"] = Task("update", "pipeline", pipeline.files, location=pipeline.location)
+        out.jobs[job.key] = job
 
 
 def _resolve(value: Any, refs: dict[str, Any]) -> Any:
@@ -421,7 +494,18 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
         location,
         f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
         starts=_started_job(spec.get("run_job_task")),
+        pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+_PIPELINE_ID_REF = re.compile(r"\$\{resources\.pipelines\.([\w-]+)\.id\}")
+
+
+def _started_pipeline(spec: Any) -> str | None:
+    if not isinstance(spec, dict):
+        return None
+    found = _PIPELINE_ID_REF.fullmatch(str(spec.get("pipeline_id", "")).strip())
+    return found.group(1) if found else None
 
 
 _JOB_ID_REF = re.compile(r"\$\{resources\.jobs\.([\w-]+)\.id\}")

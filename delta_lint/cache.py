@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from delta_lint import __version__
-from delta_lint.bundle import Job, Task, Workflows
+from delta_lint.bundle import Job, Pipeline, Task, Workflows
 from delta_lint.model import (
     Diagnostic,
     FileResult,
@@ -63,6 +63,7 @@ _CLASSES = {
         FileSuppressions,
         Workflows,
         Job,
+        Pipeline,
         Task,
     )
 }

@@ -48,11 +48,16 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self.bindings = _bindings(workflows) if workflows is not None else {}
+        self.pipeline_of = {
+            file: (pipeline.catalog, pipeline.schema)
+            for pipeline in (workflows.pipelines.values() if workflows is not None else ())
+            for file in pipeline.files
+        }
 
     def contexts(self) -> dict[int, Context]:
         out = {}
         for i, links in enumerate(self.links):
-            if links is None:
+            if links is None and self.paths[i] not in self.pipeline_of:
                 continue
             context = self.context(i)
             if context:
@@ -61,8 +66,9 @@ class Linker:
 
     def context(self, i: int) -> Context:
         links = self.links[i]
+        pipeline = self.pipeline_of.get(self.paths[i])
         if links is None:
-            return Context()
+            return Context(pipeline=pipeline)
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         self._runs(i, values, session, depth=0, seen={i})
@@ -83,7 +89,7 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
         inputs = self.bindings.get(self.paths[i], {})
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
-        return Context(tuple(sorted(values.items())), tuple(sorted(session.items())), bound_inputs)
+        return Context(tuple(sorted(values.items())), tuple(sorted(session.items())), bound_inputs, pipeline)
 
     def _exports(self, i: int) -> dict[str, object]:
         links = self.links[i]

@@ -307,14 +307,16 @@ class Context:
     values: tuple[tuple[str, Value], ...] = ()
     session: tuple[tuple[str, Any], ...] = ()
     inputs: tuple[tuple[str, str], ...] = ()
+    # (catalog, schema) of the Lakeflow pipeline whose source file this is
+    pipeline: tuple[str | None, str | None] | None = None
 
     def __bool__(self) -> bool:
-        return bool(self.values or self.session or self.inputs)
+        return bool(self.values or self.session or self.inputs or self.pipeline)
 
     def key(self) -> str:
         import json
 
-        return json.dumps([self.values, self.session, self.inputs], sort_keys=True, default=str)
+        return json.dumps([self.values, self.session, self.inputs, self.pipeline], sort_keys=True, default=str)
 
 
 @dataclass

@@ -410,3 +410,57 @@ def test_jobs_json_files_are_found_by_their_shape(lint):
     # a broken file merely found is not the user's configuration: the others are still read
     result = lint({**files, "exports/ordered.json": json.dumps(job), "exports/broken.json": '{"task_key": '})
     assert _conflicts(result) == []
+
+
+# -- Lakeflow pipelines --------------------------------------------------------------------------------
+
+PIPELINE_BUNDLE = """
+bundle: {name: lf}
+resources:
+  pipelines:
+    orders:
+      catalog: main
+      schema: sales
+      libraries:
+        - file: {path: pipelines/bronze.sql}
+        - notebook: {path: pipelines/silver.py}
+  jobs:
+    refresh:
+      tasks:
+        - task_key: update
+          pipeline_task: {pipeline_id: "${resources.pipelines.orders.id}"}
+    gdpr:
+      tasks:
+        - task_key: purge
+          sql_task: {file: {path: jobs/purge.sql}}
+"""
+PIPELINE_FILES = {
+    "pipelines/bronze.sql": (
+        "CREATE OR REFRESH STREAMING TABLE orders_bronze AS SELECT * FROM STREAM read_files('/Volumes/raw/o');\n"
+        "CREATE OR REFRESH MATERIALIZED VIEW orders_daily AS SELECT day, count(*) FROM orders_bronze GROUP BY day;\n"
+    ),
+    "pipelines/silver.py": (
+        "import dlt\n\n"
+        '@dlt.table(name="orders_silver")\n'
+        "def silver():\n"
+        '    return spark.readStream.table("orders_bronze")\n\n'
+        'dlt.create_streaming_table("customers")\n'
+        'dlt.apply_changes(target="customers", source="cdc", keys=["id"], sequence_by="ts")\n'
+    ),
+    "jobs/purge.sql": "UPDATE main.sales.customers SET email = NULL WHERE id = 42;\n",
+}
+
+
+def test_a_bundle_pipeline_is_one_writer_of_the_tables_its_files_define(tmp_path, lint):
+    got = tables(tmp_path, {"databricks.yml": PIPELINE_BUNDLE, **PIPELINE_FILES})
+    assert got["pipelines/bronze.sql"] == ["main.sales.orders_bronze", "main.sales.orders_daily"]
+    assert got["pipelines/silver.py"] == ["main.sales.customers", "main.sales.orders_silver"]
+    result = lint({"databricks.yml": PIPELINE_BUNDLE, **PIPELINE_FILES})
+    (finding,) = [f for f in result.findings if f.rule.startswith("DL1")]
+    assert finding.table == "main.sales.customers" and finding.rule == "DL102"  # the GDPR update vs the CDC merge
+    assert not result.skipped  # the pipeline's files are read, not skipped
+
+
+def test_pipeline_files_no_bundle_pipeline_runs_stay_skipped(tmp_path):
+    got = tables(tmp_path, PIPELINE_FILES)
+    assert "pipelines/bronze.sql" not in got and "pipelines/silver.py" not in got

@@ -61,10 +61,16 @@ def analyze_source(display: str, suffix: str, text: str, context: Context | None
 def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
-    from delta_lint.frontend.recognise import skip_reason
+    from delta_lint.frontend.recognise import LAKEFLOW, skip_reason
     from delta_lint.frontend.sql import Session, analyze_sql
 
     result.skipped = skip_reason(display, suffix, text)
+    if result.skipped == LAKEFLOW and context.pipeline is not None:
+        from delta_lint.frontend.lakeflow import analyze_lakeflow
+
+        result.skipped = None  # a source file of a bundle's pipeline: the pipeline writes its tables
+        result.intents += analyze_lakeflow(display, suffix, text, *context.pipeline)
+        return
     if result.skipped is not None:
         return
     session = Session()
