@@ -450,3 +450,31 @@ def test_two_functions_parameters_of_one_name_are_not_one_checkpoint(lint):
     assert not [f for f in lint(files).findings if f.rule == "DL120"]
     shared = {name: text.replace(", checkpoint_location)", ", '/chk/one')") for name, text in files.items()}
     assert [f for f in lint(shared).findings if f.rule == "DL120"]
+
+
+# -- templating dialects (capability 5) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sql", "table"),
+    [
+        ("DELETE FROM <catalog>.sales.orders WHERE id = 1", "{catalog}.sales.orders"),
+        ("INSERT INTO <your_schema>.kpis SELECT * FROM t", "{your_schema}.kpis"),
+        ("DELETE FROM $catalog.$schema.orders WHERE id = 1", "{catalog}.{schema}.orders"),
+        ("DELETE FROM {{ catalog }}.sales.orders WHERE id = 1", "{catalog}.sales.orders"),
+        ("DELETE FROM IDENTIFIER(:cat || '.' || :sch || '.orders') WHERE id = 1", "{cat}.{sch}.orders"),
+    ],
+)
+def test_placeholders_in_table_names_become_parameters(sql, table):
+    got, result = read(sql, "job.sql")
+    assert [t for _, t, _ in got] == [table]
+    assert not [m for m in messages(result) if m.startswith("DL000")]
+
+
+def test_angle_brackets_of_types_and_comparisons_are_not_placeholders():
+    got, result = read(
+        "CREATE TABLE s.t (a ARRAY<STRING>, m MAP<STRING,INT>) USING DELTA;\nDELETE FROM s.t WHERE a<b AND c>d;\n",
+        "job.sql",
+    )
+    assert [t for _, t, _ in got] == ["s.t", "s.t"]
+    assert result.intents[1].predicate_sql == "a < b AND c > d"

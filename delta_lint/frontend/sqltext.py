@@ -162,6 +162,8 @@ _TEMPLATES = [
     (re.compile(r"\{\{\s*(.+?)\s*\}\}", re.S), "{{{{ {} }}}}"),
     (re.compile(r"\$\{\s*([A-Za-z_][\w.\-]*)\s*\}"), "${{{}}}"),
     (re.compile(r"%\(([A-Za-z_]\w*)\)s"), "%({})s"),
+    # legacy widget substitution in SQL notebooks: `$catalog.$schema.orders`
+    (re.compile(r"(?<![\w$'\"])\$([A-Za-z_]\w*)\b(?!\s*\()"), "${}"),
     (re.compile(r"\{\s*([A-Za-z_][\w.]*(?:\[[^\]{}]*\])?|\d*)\s*(?:![rsa])?(?::[^{}]*)?\}"), "{{{}}}"),
 ]
 _JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
@@ -175,7 +177,7 @@ _CONCAT_PART = re.compile(r"(__dlp\d+__)|'([^']*)'", re.I)
 _IDENTIFIER_LIT = re.compile(r"IDENTIFIER\s*\(\s*'([\w.`]+)'\s*\)", re.I)
 MARKER = re.compile(r"__dlp(\d+)__", re.IGNORECASE)  # sqlglot may upper-case a marker
 # A character (or word) without which none of the patterns above can match.
-_MAY_TEMPLATE = re.compile(r"[{$%:]|IDENTIFIER", re.I)
+_MAY_TEMPLATE = re.compile(r"[{$%:<]|IDENTIFIER", re.I)
 
 
 @dataclass
@@ -240,6 +242,8 @@ def apply_templates(text: str) -> Templated:
     out = _JINJA_BLOCK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     for pattern, _shape in _TEMPLATES:
         out = pattern.sub(lambda m: add(m.group(1), m.group(0)), out)
+    if "<" in out:
+        out = _ANGLE.sub(lambda m: add(m.group(1), m.group(0)) if _names_a_table(out, m) else m.group(0), out)
     out = _replace_outside_strings(
         out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1))
     )
@@ -248,6 +252,20 @@ def apply_templates(text: str) -> Templated:
     out = _IDENTIFIER_LIT.sub(lambda m: m.group(1), out)
     t.text = out
     return t
+
+
+# `<catalog>.sales.orders`: a placeholder left to fill in, where a name belongs
+_ANGLE = re.compile(r"<([A-Za-z_]\w*)>")
+_BEFORE_NAME = re.compile(
+    r"(?:\.|\b(?:FROM|INTO|TABLE|UPDATE|JOIN|USE|CATALOG|SCHEMA|DATABASE|OPTIMIZE|VACUUM)\s+)$", re.IGNORECASE
+)
+
+
+def _names_a_table(text: str, m: re.Match) -> bool:
+    """Whether `<x>` stands where a name part belongs (never `ARRAY<STRING>`)."""
+    if text.startswith(".", m.end()):
+        return True
+    return _BEFORE_NAME.search(text, max(0, m.start() - 12), m.start()) is not None
 
 
 def _joined_identifier(m: re.Match) -> str:
