@@ -53,6 +53,17 @@ class Linker:
             for pipeline in (workflows.pipelines.values() if workflows is not None else ())
             for file in pipeline.files
         }
+        self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
+        for i, links in enumerate(self.links):
+            for path, arguments in links.notebooks if links is not None else ():
+                child = self.notebook(self.paths[i], path)
+                if child is not None and child != i:
+                    self.callers.setdefault(child, []).append((i, arguments))
+
+    def runs_in(self) -> dict[str, set[str]]:
+        """child notebook -> the files that run it with `dbutils.notebook.run` (it
+        runs in their tasks)."""
+        return {self.paths[c]: {self.paths[i] for i, _ in calls} for c, calls in self.callers.items()}
 
     def contexts(self) -> dict[int, Context]:
         out = {}
@@ -88,6 +99,10 @@ class Linker:
                 if sub is not None:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
         inputs = self.bindings.get(self.paths[i], {})
+        calls = self.callers.get(i)
+        if calls and not inputs:  # a child notebook: the values every call gives it
+            agreed = set.intersection(*(set(args.items()) for _, args in calls))
+            inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
         return Context(tuple(sorted(values.items())), tuple(sorted(session.items())), bound_inputs, pipeline)
 

@@ -292,9 +292,13 @@ class Links:
     runs: list[str] = field(default_factory=list)  # `%run` targets, in order
     inputs: list[str] = field(default_factory=list)  # job inputs it reads: widgets, argv_N, argparse names
     jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
+    # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
+    notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not (self.exports or self.session or self.imports or self.runs or self.inputs or self.jobs)
+        return not (
+            self.exports or self.session or self.imports or self.runs or self.inputs or self.jobs or self.notebooks
+        )
 
 
 @dataclass(frozen=True)

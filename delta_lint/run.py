@@ -374,13 +374,15 @@ class _Files:
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
-def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None) -> None:
+def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None) -> dict[str, set[str]]:
     """Read again, with its `Context`, every file that other files or its jobs give
-    values (see `delta_lint.link`); the result is cached by content and context."""
+    values (see `delta_lint.link`); the result is cached by content and context.
+    Returns which files run which notebooks (for the schedule)."""
     linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
+    runs_in = linker.runs_in()
     contexts = linker.contexts()
     if not contexts:
-        return
+        return runs_in
     keys = {i: _linked_key(files.key(i), context) for i, context in contexts.items()}
     hits = store.get_summaries(list(keys.values())) if store is not None else {}
     fresh = {}
@@ -405,6 +407,7 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
                 pass
     if store is not None and fresh:
         store.put_many(fresh)
+    return runs_in
 
 
 def _with_defined_jobs(workflows: Workflows, files: _Files, inputs: Inputs, config: Config) -> Workflows:
@@ -491,8 +494,9 @@ def _check(
     files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
     workflows = loaded_workflows[0]
     scheduled = _with_defined_jobs(workflows, files, inputs, config)
-    _link(files, inputs, scheduled, store)
-    context = _context_digest(config, scheduled)
+    runs_in = _link(files, inputs, scheduled, store)
+    # which notebooks run which is part of the schedule every table's result depends on
+    context = _context_digest(config, scheduled) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -522,7 +526,7 @@ def _check(
         for name, why in sorted(read.problems.items())
         if name in first
     ]
-    schedule = build_schedule(config, rel_paths, scheduled)
+    schedule = build_schedule(config, rel_paths, scheduled, runs_in)
     settings_diags += task_diagnostics(scheduled)
     engine = Engine(config, schedule, read=read)
     meetings_before = _recall_meetings(store)

@@ -647,14 +647,24 @@ def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> 
     out.source = ", ".join(sources)
 
 
-def build_schedule(config: Config, paths: dict[str, str], workflows: Workflows | None = None) -> Schedule:
-    """`paths` maps display paths to paths relative to the configuration root."""
+def build_schedule(
+    config: Config,
+    paths: dict[str, str],
+    workflows: Workflows | None = None,
+    runs_in: dict[str, set[str]] | None = None,
+) -> Schedule:
+    """`paths` maps display paths to paths relative to the configuration root;
+    `runs_in` maps a notebook to the files that run it (`dbutils.notebook.run`):
+    it runs in their tasks."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
     for job in workflows.jobs.values():
         for task in job.tasks.values():
             for file in task.files:
                 by_file.setdefault(file, []).append(Node(job.key, task.key, "task"))
+    for child, callers in sorted((runs_in or {}).items()):
+        for caller in sorted(callers):
+            by_file.setdefault(child, []).extend(by_file.get(caller, []))
     nodes_of: dict[str, tuple[Node, ...]] = {}
     for display, rel in paths.items():
         nodes = by_file.get(rel)

@@ -464,3 +464,35 @@ def test_a_bundle_pipeline_is_one_writer_of_the_tables_its_files_define(tmp_path
 def test_pipeline_files_no_bundle_pipeline_runs_stay_skipped(tmp_path):
     got = tables(tmp_path, PIPELINE_FILES)
     assert "pipelines/bronze.sql" not in got and "pipelines/silver.py" not in got
+
+
+# -- dbutils.notebook.run ---------------------------------------------------------------------------
+
+
+def test_a_child_notebook_runs_in_its_callers_task_with_its_arguments(tmp_path, lint):
+    bundle = """
+bundle: {name: b}
+resources:
+  jobs:
+    nightly:
+      tasks:
+        - task_key: orchestrate
+          notebook_task: {notebook_path: orchestrate.py}
+"""
+    child = NB + (
+        'dbutils.widgets.text("schema", "")\n'
+        'schema = dbutils.widgets.get("schema")\n'
+        "spark.sql(f\"UPDATE main.{schema}.orders SET late = true WHERE status = 'open'\")\n"
+    )
+    caller = NB + (
+        'dbutils.notebook.run("./children/load", 600, {"schema": "sales"})\n'
+        "spark.sql(\"DELETE FROM main.sales.orders WHERE status = 'void'\")\n"
+    )
+    files = {"databricks.yml": bundle, "orchestrate.py": caller, "children/load.py": child}
+    assert tables(tmp_path, files)["children/load.py"] == ["main.sales.orders"]
+    # one task runs both in order: no conflict between them
+    assert not [f for f in lint(files).findings if f.rule.startswith("DL1")]
+    # the same notebook run on its own may run beside the job
+    alone = {**files, "orchestrate.py": NB + "spark.sql(\"DELETE FROM main.sales.orders WHERE status = 'void'\")\n"}
+    alone["children/load.py"] = child.replace('"schema", ""', '"schema", "sales"')  # its widget's default
+    assert [f for f in lint(alone).findings if f.rule.startswith("DL1")]

@@ -172,7 +172,8 @@ _TERMINALS = {
 }
 
 
-_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS)) + r")\b")
+# `notebook`: `dbutils.notebook.run(...)` calls are read too (see `_notebook_run`)
+_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | {"notebook"})) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
 
@@ -220,6 +221,7 @@ class PythonAnalyzer:
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
         self.imports: list[tuple[str, str, str]] = []
         self.job_definitions: list[dict] = []  # literal dicts shaped as a job (see `_job_definition`)
+        self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._helpers: set[str] = set()  # functions that may write: read again at each call
@@ -318,7 +320,7 @@ class PythonAnalyzer:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
             if self._helpers:
-                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers)) + r")\b")
+                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers | {"notebook"})) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -497,6 +499,22 @@ class PythonAnalyzer:
             return
         scope.env[target.id] = self._value(value, scope, target.id)
 
+    def _notebook_run(self, node: ast.Call, scope: _Scope) -> None:
+        """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
+        this notebook's task with its widgets bound to the arguments known here."""
+        path = self.string(argument_at(node, 0, "path"), scope)
+        if path.params or path.unknown or not path.text:
+            return
+        given = argument_at(node, 2, "arguments")
+        values: dict[str, str] = {}
+        if isinstance(given, ast.Dict):
+            for k, v in zip(given.keys, given.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    text = self.string(v, scope)
+                    if not (text.params or text.unknown):
+                        values[k.value] = text.text
+        self.notebook_runs.append((path.text, values))
+
     def _import(self, stmt: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
         """Names an import binds hold nothing known here; the link stage gives them
         the values a module of the project defines (see `Links.imports`)."""
@@ -529,6 +547,7 @@ class PythonAnalyzer:
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
         links = Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
         links.jobs = self.job_definitions
+        links.notebooks = list(self.notebook_runs)
         return links
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
@@ -853,6 +872,9 @@ class PythonAnalyzer:
         seen: set[int] = set()
         for node in _walk(expr):
             if isinstance(node, ast.Lambda):
+                continue
+            if isinstance(node, ast.Call) and _is_notebook_run(node):
+                self._notebook_run(node, scope)
                 continue
             if isinstance(node, ast.Call) and self._helpers:
                 helper = _called_name(node)
@@ -1641,6 +1663,23 @@ def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str
         s = analyzer.string(node, scope)
         return "'" + s.text + "'"
     return None
+
+
+def _is_notebook_run(node: ast.Call) -> bool:
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "run"
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "notebook"
+    )
+
+
+def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """A call's argument by position or keyword."""
+    if index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
 def _job_definition(node: ast.Dict) -> dict | None:
