@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.model import Context, Links
@@ -47,6 +48,7 @@ class Linker:
         self.paths = [path for path, _ in files]
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
+        self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self.bindings = _bindings(workflows) if workflows is not None else {}
         self.pipeline_of = {
             file: (pipeline.catalog, pipeline.schema)
@@ -67,12 +69,18 @@ class Linker:
 
     def contexts(self) -> dict[int, Context]:
         out = {}
+        called: dict[str, set[str]] = {}  # module -> its functions other files read at their calls
         for i, links in enumerate(self.links):
             if links is None and self.paths[i] not in self.pipeline_of:
                 continue
             context = self.context(i)
+            for bound, module, source in context.helpers:
+                called.setdefault(module, set()).add(_function_name(source) or bound.rsplit(".", 1)[-1])
             if context:
                 out[i] = context
+        for module, names in called.items():
+            i = self.index[module]
+            out[i] = replace(out.get(i, Context()), called=tuple(sorted(names)))
         return out
 
     def context(self, i: int) -> Context:
@@ -82,35 +90,52 @@ class Linker:
             return Context(pipeline=pipeline)
         values: dict[str, object] = {}
         session: dict[str, object] = {}
-        self._runs(i, values, session, depth=0, seen={i})
+        helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)
+        self._runs(i, values, session, depth=0, seen={i}, helpers=helpers)
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
             exports = self._exports(target)
+            functions = self._functions(target)
             if name == "*":
                 values.update(exports)
+                helpers.update({f: (self.paths[target], src) for f, src in functions.items()})
             elif name == "":
                 values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
+                helpers.update({f"{bound}.{f}": (self.paths[target], src) for f, src in functions.items()})
+            elif name in functions:
+                helpers[bound] = (self.paths[target], functions[name])
             elif name in exports:
                 values[bound] = exports[name]
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
+                    helpers.update({f"{bound}.{f}": (self.paths[sub], s) for f, s in self._functions(sub).items()})
         inputs = self.bindings.get(self.paths[i], {})
         calls = self.callers.get(i)
         if calls and not inputs:  # a child notebook: the values every call gives it
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
             inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
-        return Context(tuple(sorted(values.items())), tuple(sorted(session.items())), bound_inputs, pipeline)
+        return Context(
+            tuple(sorted(values.items())),
+            tuple(sorted(session.items())),
+            bound_inputs,
+            pipeline,
+            tuple((name, module, source) for name, (module, source) in sorted(helpers.items())),
+        )
 
     def _exports(self, i: int) -> dict[str, object]:
         links = self.links[i]
         return links.exports if links is not None else {}
 
-    def _runs(self, i: int, values: dict, session: dict, depth: int, seen: set[int]) -> None:
+    def _functions(self, i: int) -> dict[str, str]:
+        links = self.links[i]
+        return links.functions if links is not None else {}
+
+    def _runs(self, i: int, values: dict, session: dict, depth: int, seen: set[int], helpers: dict) -> None:
         """What the notebooks `%run` by file i define and leave, in order, each after
         the notebooks it runs itself."""
         links = self.links[i]
@@ -120,11 +145,12 @@ class Linker:
             target = self.notebook(self.paths[i], run_target(text))
             if target is None or target in seen:
                 continue
-            self._runs(target, values, session, depth + 1, seen | {target})
+            self._runs(target, values, session, depth + 1, seen | {target}, helpers)
             included = self.links[target]
             if included is not None:
                 values.update(included.exports)
                 session.update(included.session)
+                helpers.update({f: (self.paths[target], src) for f, src in included.functions.items()})
 
     def notebook(self, importer: str, target: str) -> int | None:
         """The project file a `%run` path names: relative to the including notebook,
@@ -165,7 +191,26 @@ class Linker:
                 found = self._file(posixpath.join(stem, "__init__"), (".py",))
             if found is not None:
                 return found
+        if dotted and not level:  # a package of the project installed on the cluster (`src/pkg/...`)
+            tails = (f"/{dotted}.py", f"/{dotted}/__init__.py")
+            last = dotted.rsplit("/", 1)[-1]
+            found_in = [i for i in self._named(last) if self.paths[i].endswith(tails)]
+            if len(found_in) == 1:
+                return found_in[0]
         return None
+
+    def _named(self, module: str) -> list[int]:
+        """Files that can be module `module` (`module.py`, `module/__init__.py`)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for i, path in enumerate(self.paths):
+                parts = path.rsplit("/", 2)
+                name = parts[-1][:-3] if parts[-1].endswith(".py") else None
+                if name == "__init__" and len(parts) > 1:
+                    name = parts[-2]
+                if name:
+                    self._by_name.setdefault(name, []).append(i)
+        return self._by_name.get(module, [])
 
     def _file(self, stem: str, suffixes: Iterable[str]) -> int | None:
         stem = posixpath.normpath(stem)
@@ -174,6 +219,14 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)")
+
+
+def _function_name(source: str) -> str | None:
+    m = _DEF.match(source)
+    return m.group(1) if m else None
 
 
 def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:

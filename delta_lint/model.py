@@ -294,10 +294,20 @@ class Links:
     jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
     # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    functions: dict[str, str] = field(default_factory=dict)  # top-level functions that may write: their source
+    non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
 
     def empty(self) -> bool:
         return not (
-            self.exports or self.session or self.imports or self.runs or self.inputs or self.jobs or self.notebooks
+            self.exports
+            or self.session
+            or self.imports
+            or self.runs
+            or self.inputs
+            or self.jobs
+            or self.notebooks
+            or self.functions
+            or self.non_delta
         )
 
 
@@ -313,14 +323,19 @@ class Context:
     inputs: tuple[tuple[str, str], ...] = ()
     # (catalog, schema) of the Lakeflow pipeline whose source file this is
     pipeline: tuple[str | None, str | None] | None = None
+    # functions of imported modules and `%run` notebooks that may write: (name here, module, source)
+    helpers: tuple[tuple[str, str, str], ...] = ()
+    # its own functions other files call: their writes are reported at those calls
+    called: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.values or self.session or self.inputs or self.pipeline)
+        return bool(self.values or self.session or self.inputs or self.pipeline or self.helpers or self.called)
 
     def key(self) -> str:
         import json
 
-        return json.dumps([self.values, self.session, self.inputs, self.pipeline], sort_keys=True, default=str)
+        fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called]
+        return json.dumps(fields, sort_keys=True, default=str)
 
 
 @dataclass

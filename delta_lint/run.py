@@ -210,6 +210,14 @@ def analyze(
             workflows = _with_defined_jobs(workflows, files, inputs, config)
         _link(files, inputs, workflows, store)
         results = list(files.load(set(range(len(files.summaries)))).values())
+        non_delta = _non_delta_tables(files.summaries, config)
+        if non_delta:
+            for result in results:
+                result.intents = [
+                    i
+                    for i in result.intents
+                    if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+                ]
     finally:
         if store is not None:
             store.close()
@@ -410,6 +418,17 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
     return runs_in
 
 
+def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:
+    """Tables the project creates in another format (`USING parquet`, a DataFrame
+    written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
+    return {
+        qualify(name, config.default_schema)
+        for summary in summaries
+        if summary.links is not None
+        for name in summary.links.non_delta
+    }
+
+
 def _with_defined_jobs(workflows: Workflows, files: _Files, inputs: Inputs, config: Config) -> Workflows:
     """The workflows and the jobs job code defines as literal dicts (a RUNME
     notebook's `job_json`), when the bundle and Jobs JSON do not define them."""
@@ -501,9 +520,12 @@ def _check(
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
+    non_delta = _non_delta_tables(files.summaries, config)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
             name = qualify(raw, config.default_schema)
+            if name in non_delta:
+                continue
             writers[name].add(index)
             if name not in first or location < first[name]:
                 first[name] = location
@@ -550,7 +572,12 @@ def _check(
     internal = [e for name in sorted(results) for e in results[name].errors]
     # checkpoints and transaction ids are checked across tables on every run, from
     # the summaries: the files naming them need not be decoded
-    shared_intents = [i for summary in files.summaries for i in summary.shared]
+    shared_intents = [
+        i
+        for summary in files.summaries
+        for i in summary.shared
+        if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+    ]
     findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
     all_diags = diagnostics + settings_diags + file_diags + internal

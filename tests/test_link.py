@@ -496,3 +496,64 @@ resources:
     alone = {**files, "orchestrate.py": NB + "spark.sql(\"DELETE FROM main.sales.orders WHERE status = 'void'\")\n"}
     alone["children/load.py"] = child.replace('"schema", ""', '"schema", "sales"')  # its widget's default
     assert [f for f in lint(alone).findings if f.rule.startswith("DL1")]
+
+
+# -- helpers of other files ------------------------------------------------------------------------
+
+
+def test_helpers_of_imported_modules_and_run_notebooks_are_read_at_each_call(tmp_path):
+    util = (
+        "from delta.tables import DeltaTable\n\n"
+        "def save_table(df, table_name, mode='overwrite'):\n"
+        "    df.write.format('delta').mode(mode).saveAsTable(table_name)\n\n"
+        "def upsert(spark, df, table_name):\n"
+        "    (DeltaTable.forName(spark, table_name).alias('t')\n"
+        "        .merge(df.alias('s'), 't.id = s.id').whenMatchedUpdateAll().execute())\n"
+    )
+    files = {
+        "lib/util.py": util,
+        "jobs/load.py": (
+            "from lib.util import save_table, upsert as merge_into\n"
+            "import lib.util as u\n"
+            "save_table(df, 'main.s.a')\n"
+            "merge_into(spark, df, 'main.s.b')\n"
+            "u.save_table(df, 'main.s.c', mode='append')\n"
+        ),
+        "setup.py": NB + "def purge(t):\n    spark.sql(f'DELETE FROM {t} WHERE old')\n",
+        "nb.py": NB + "# MAGIC %run ./setup\n" + SEP + "purge('main.s.d')\n",
+    }
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cfg = validate({}, tmp_path / "delta-lint.yaml")
+    results, _, _ = analyze([tmp_path], cfg, cwd=tmp_path, use_cache=False)
+    got = {r.path: [(i.location.line, i.table.name, i.kind.value) for i in r.intents] for r in results}
+    assert got["jobs/load.py"] == [
+        (3, "main.s.a", "full_overwrite"),
+        (4, "main.s.b", "merge"),
+        (5, "main.s.c", "blind_append"),
+    ]
+    assert got["nb.py"] == [(5, "main.s.d", "delete")]
+    # the module's own functions are read at those calls, not again where they are written
+    assert got["lib/util.py"] == []
+    alone = {"lib/util.py": util, "jobs/other.py": "print('no call')\n"}
+    assert tables(tmp_path / "alone", alone)["lib/util.py"] == ["{table_name}"] * 2  # nobody calls them
+
+
+def test_a_package_of_the_project_installed_on_the_cluster_is_found_by_its_path(tmp_path):
+    files = {
+        "src/ddo_transform/ddo_transform/util.py": (
+            "def save_overwrite(spark, dataframe, table_name):\n"
+            "    dataframe.write.mode('overwrite').saveAsTable(table_name)\n"
+        ),
+        "databricks/notebooks/transform.py": NB
+        + "import ddo_transform.util as util\nutil.save_overwrite(spark, df, table_name='main.dw.dim_location')\n",
+        # two modules of one name: which one is meant cannot be told
+        "a/common/names.py": "T = 'main.a.t'\n",
+        "b/common/names.py": "T = 'main.b.t'\n",
+        "c/job.py": "from common.names import T\ndf.write.saveAsTable(T)\n",
+    }
+    got = tables(tmp_path, files)
+    assert got["databricks/notebooks/transform.py"] == ["main.dw.dim_location"]
+    assert got["c/job.py"] == ["{T}"]

@@ -174,10 +174,16 @@ def test_bare_magics_in_a_python_cell_do_not_make_the_notebook_a_syntax_error():
         "\n"
         "%sh ls /dbfs\n"
         "df.write.mode('append').saveAsTable('s.t')\n"
+        "\n"
+        "# COMMAND ----------\n"
+        "pip install gradio==4.27.0 -q\n"  # an automagic: notebooks run it without the %
     )
     got, result = read(code)
     assert got == [(7, "s.t", "blind_append")]
     assert not messages(result)
+    # in a plain Python file it stays what it is, a syntax error
+    _, plain = read("pip install gradio\n")
+    assert [m for m in messages(plain) if m.startswith("DL000")]
 
 
 def test_ipynb_sql_on_the_magics_own_line_is_read():

@@ -102,8 +102,8 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str, context:
         intents, diags = analyze_sql(text, display, session)
         result.intents += intents
         result.diagnostics += diags
-        if inputs:
-            result.links = Links(inputs=inputs)
+        if inputs or session.non_delta:
+            result.links = Links(inputs=inputs, non_delta=sorted(session.non_delta))
     else:
         from delta_lint.frontend.python import analyze_module
 

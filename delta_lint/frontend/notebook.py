@@ -15,8 +15,9 @@ _SEPARATOR = re.compile(r"^\s*(#|--)\s*COMMAND\s*-+\s*$")
 _MAGIC = re.compile(r"^(\s*(?:#|--)\s?MAGIC ?)(.*)$")
 # `# DBTITLE 1,<title>` heads a cell exported with a title; it says nothing of its language
 _TITLE = re.compile(r"^\s*(?:#|--)\s*DBTITLE\b")
-# IPython line magics and shell escapes (`%pip install x`, `!ls`) are not Python syntax
-_LINE_MAGIC = re.compile(r"^\s*[%!]")
+# IPython line magics, shell escapes and automagics (`%pip install x`, `!ls`, a bare
+# `pip install x`, which notebooks also run) are not Python syntax
+_LINE_MAGIC = re.compile(r"^\s*(?:[%!]|(?:pip|conda)\s+(?:install|uninstall)\b)")
 
 
 @dataclass
@@ -188,7 +189,7 @@ def parse_ipynb(text: str) -> Notebook:
         for i in range(start, len(stripped)):
             line, col = positions[i]
             content = stripped[i]
-            if cell_lang == "python" and content.lstrip().startswith(("%", "!")):
+            if cell_lang == "python" and _LINE_MAGIC.match(content):
                 content = ""
             cell.lines.append((line, col, content))
         nb.cells.append(cell)

@@ -228,14 +228,23 @@ class PythonAnalyzer:
         self._helper_calls: dict[str, int] = {}
         self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
+        # functions of other files (imported modules, `%run` notebooks) read at their calls here:
+        # their source follows the file's own, past its last line
+        self._foreign = context.helpers
+        self._foreign_names: dict[str, str] = {}  # name a foreign helper is called by -> its def's name
+        # functions other files call: read there with their arguments, so not kept as written here
+        self._helper_calls.update(dict.fromkeys(context.called, 0))
+        self._own_lines = source.count("\n") + 1
+        self._top_functions: set[str] = set()  # the module's own top-level functions
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
 
     # -- entry point ---------------------------------------------------------
 
     def run(self) -> None:
+        tree = self._with_foreign_helpers()
         try:
-            tree = ast.parse(self.source)
+            tree = tree or ast.parse(self.source)
         except SyntaxError as err:
             line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
             self.diagnostics.append(
@@ -249,6 +258,16 @@ class PythonAnalyzer:
             )
             return
         self._collect_functions(tree)
+        self._top_functions = {
+            stmt.name
+            for stmt in tree.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.lineno <= self._own_lines
+        }
+        # a foreign helper is called by the name it is imported as (`g` of `import f as g`,
+        # `util.f` of `import util`)
+        for bound, fn in self._foreign_names.items():
+            if fn in self.functions:
+                self.functions.setdefault(bound, self.functions[fn])
         # helpers: functions that may write, or call a helper (a few rounds deep)
         for _ in range(MAX_HELPER_DEPTH):
             found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
@@ -271,6 +290,30 @@ class PythonAnalyzer:
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self._drop_definition_intents()
+
+    def _with_foreign_helpers(self) -> ast.Module | None:
+        """The file's tree with the foreign helpers' definitions after its own code;
+        None (the file alone) when there are none or they do not parse with it."""
+        if not self._foreign:
+            return None
+        parts = [self.source.rstrip("\n") + "\n"]
+        names = {}
+        for bound, _module, text in self._foreign:
+            try:
+                fn = ast.parse(text).body[0]
+            except (SyntaxError, ValueError, RecursionError, IndexError):
+                continue
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names[bound] = fn.name
+                parts.append("\n" + text.rstrip("\n") + "\n")
+        combined = "".join(parts)
+        try:
+            tree = ast.parse(combined)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        self.source = combined
+        self._foreign_names = names
+        return tree
 
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
@@ -340,6 +383,8 @@ class PythonAnalyzer:
     def _block(self, body: list[ast.stmt], scope: _Scope, top_level: bool = False) -> None:
         for stmt in body:
             if top_level:
+                if stmt.lineno > self._own_lines:
+                    return  # foreign helpers: read at their calls only
                 self._flush_sql(stmt.lineno)
             self._stmt(stmt, scope)
 
@@ -546,8 +591,13 @@ class PythonAnalyzer:
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
         links = Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
+        links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
+        for name in sorted(self._helpers & self._top_functions):
+            text = ast.get_source_segment(self.source, self.functions[name])
+            if text:
+                links.functions[name] = text
         return links
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
@@ -877,7 +927,7 @@ class PythonAnalyzer:
                 self._notebook_run(node, scope)
                 continue
             if isinstance(node, ast.Call) and self._helpers:
-                helper = _called_name(node)
+                helper = _called_name(node) or _module_function(node)
                 if helper in self._helpers and helper in self.functions:
                     try:
                         self._call_helper(self.functions[helper], node, scope)
@@ -1014,6 +1064,10 @@ class PythonAnalyzer:
         if fmt_kw is not None:
             fmt = self.string(fmt_kw, scope)
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+            if last.name == "saveAsTable":  # creates (or writes) a table of another format
+                ref, resolved = self._ref(self.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope))
+                if resolved:
+                    self.session.non_delta = self.session.non_delta | {ref.name}
             return
         mode_str = self._arg(steps, "mode", scope)
         mode_kw = argument(node, "DataFrameWriter", last.name, "mode") if keywords else None
@@ -1537,6 +1591,14 @@ def _called_name(call: ast.Call) -> str | None:
         return func.id
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return func.attr
+    return None
+
+
+def _module_function(call: ast.Call) -> str | None:
+    """`util.save(...)`: a function of an imported module, as `util.save`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
     return None
 
 

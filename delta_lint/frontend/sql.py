@@ -106,6 +106,7 @@ class Session:
 
     catalog: str | None = None
     schema: str | None = None
+    non_delta: frozenset[str] = frozenset()  # tables created USING another format
     auto_merge: bool = False
     row_level_preview: bool = False
     dynamic_overwrite: bool = False
@@ -337,7 +338,7 @@ _RX = {
     "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
     # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
     "create_not_delta": re.compile(
-        rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?{TABLE_NAME}"
+        rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<table>{TABLE_NAME})"
         r"\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?USING\s+(?!DELTA\b)[\w.]+",
         re.I | re.S,
     ),
@@ -408,6 +409,12 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     if _may(lead, "use") and (m := _RX["use"].match(text)):
         # a templated part (`USE CATALOG {c}`) is kept as the parameter it names
         ctx.session.use([ctx.tpl.restore_names(p.lower()) for p in split_name(m["name"])], m["kind"])
+        return [], []
+    if lead == "CREATE" and (m := _RX["create_not_delta"].match(text)):
+        # not a Delta table: no intent here, and writes elsewhere in the project are not Delta writes
+        ref, resolved = table_ref(split_name(m["table"]), ctx.session, ctx.tpl)
+        if resolved:
+            ctx.session.non_delta = ctx.session.non_delta | {ref.name}
         return [], []
     # What follows reads the session and never changes it: a statement met again with
     # the same text, templates, parameters and session (scripts copied between jobs,
