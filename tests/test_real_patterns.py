@@ -484,3 +484,39 @@ def test_angle_brackets_of_types_and_comparisons_are_not_placeholders():
     )
     assert [t for _, t, _ in got] == ["s.t", "s.t"]
     assert result.intents[1].predicate_sql == "a < b AND c > d"
+
+
+# -- objects of the file's classes (self.x) -----------------------------------------------------------
+
+LOGGER = """
+class RunLog:
+    def __init__(self, run_id, catalog="main"):
+        self.run_id = run_id
+        schema = "ops"
+        self.table = f"{catalog}.{schema}.runs"
+    def _mark(self, status):
+        spark.sql(f"UPDATE {self.table} SET status = '{status}' WHERE run = '{self.run_id}'")
+    def start(self):
+        self._mark("STARTED")
+        return self
+    def finish(self):
+        self._mark("DONE")
+"""
+
+
+def test_methods_read_self_attributes_set_by_init_at_each_call():
+    code = LOGGER + (
+        "log = RunLog(run_id='r1').start()\n"  # line 14: start() returns the object
+        "log.finish()\n"
+        "RunLog('r2', catalog='dev').finish()\n"
+    )
+    got, _ = read(code)
+    assert got == [(14, "main.ops.runs", "update"), (15, "main.ops.runs", "update"), (16, "dev.ops.runs", "update")]
+
+
+def test_an_object_of_which_nothing_is_known_keeps_its_writes_where_they_are_written():
+    code = LOGGER.replace('schema = "ops"', "schema = load()").replace("{catalog}.{schema}", "{schema}") + (
+        "log = RunLog(run_id=job_run_id)\nlog.finish()\n"
+    )
+    got, _ = read(code)
+    assert [line for line, _, _ in got] == [8]  # the method's own line, as without the object

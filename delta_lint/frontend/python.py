@@ -124,6 +124,15 @@ class StrMap:
         return next((v for k, v in self.items if k == key), None)
 
 
+@dataclass(frozen=True)
+class Instance(StrMap):
+    """An object of a class of the file (`logger = BackfillLogger(run_id=r)`): its
+    attributes as `__init__` sets them from the call's values; `logger.start()` reads
+    the method with `self` bound to it."""
+
+    cls: str = ""
+
+
 # A helper is read again for each call, up to this many calls and this deep: enough
 # for real job code, and a bound on the work a generated file can cause.
 MAX_HELPER_CALLS = 64
@@ -214,6 +223,7 @@ class PythonAnalyzer:
         self.intents: list[Intent] = []
         self.diagnostics: list[Diagnostic] = []
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: dict[str, ast.ClassDef] = {}  # the module's top-level classes (see `Instance`)
         self.batch_functions: set[str] = set()
         context = context or Context()
         self.module_env: dict[str, object] = {name: _held(value) for name, value in context.values}
@@ -226,6 +236,7 @@ class PythonAnalyzer:
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         self._helper_calls: dict[str, int] = {}
+        self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
         self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
@@ -258,6 +269,7 @@ class PythonAnalyzer:
             )
             return
         self._collect_functions(tree)
+        self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
         self._top_functions = {
             stmt.name
             for stmt in tree.body
@@ -326,6 +338,10 @@ class PythonAnalyzer:
     def _drop_definition_intents(self) -> None:
         """A helper's writes are reported where it is called with known values; read on
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
+        for name in self._instance_calls:  # `self.x` is known at those calls: not where it is written
+            for i in self._from_definition.get(name, ([], []))[0]:
+                if _reads_self(self.intents[i]):
+                    self._kept_in_place.discard(i)
         called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
         intents = {i for marks in called for i in marks[0]} - self._kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
@@ -458,16 +474,38 @@ class PythonAnalyzer:
             marks[0].extend(range(before, len(self.intents)))
             marks[1].extend(range(before_diags, len(self.diagnostics)))
 
-    def _call_helper(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> None:
+    def _call_helper(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope, instance: object = None
+    ) -> None:
         """Read a helper again for one call, its parameters bound to the call's values
-        (defaults for the rest), its writes reported at the outermost call."""
+        (defaults for the rest), its writes reported at the outermost call. A method
+        of an `Instance` reads `self.x` as the instance holds it."""
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
         if count >= MAX_HELPER_CALLS or self._helper_reads >= MAX_HELPER_READS:
             return
         self._helper_reads += 1
+        env = self._bound_call(fn, call, scope)
+        if instance is None and _is_self_call(call) and isinstance(scope.env.get("self"), Instance):
+            instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
+        if isinstance(instance, Instance):
+            env["self"] = instance
+            self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
+        site = scope.site or self._loc(call)
+        local = _Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        before = len(self.intents)
+        self._block(fn.body, local)
+        # a write that reads none of the helper's parameters stays where it is written
+        own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
+        kept = [x for x in self.intents[before:] if _shape(x) not in own]
+        self._kept_in_place.update(own[_shape(x)] for x in self.intents[before:] if _shape(x) in own)
+        self.intents[before:] = kept
+
+    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> dict:
+        """The module's values, and the function's parameters bound to the call's
+        values (defaults for the rest, a named parameter where nothing is known)."""
         env = dict(self.module_env)
         params = fn.args.posonlyargs + fn.args.args
         positional = list(call.args)
@@ -489,15 +527,64 @@ class PythonAnalyzer:
             else:
                 held = self._value(value, scope, name)
                 env[name] = held if isinstance(held, (Str, Chain, DataFrame, Strs, StrMap)) else _param(name)
-        site = scope.site or self._loc(call)
-        local = _Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
-        before = len(self.intents)
-        self._block(fn.body, local)
-        # a write that reads none of the helper's parameters stays where it is written
-        own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        kept = [x for x in self.intents[before:] if _shape(x) not in own]
-        self._kept_in_place.update(own[_shape(x)] for x in self.intents[before:] if _shape(x) in own)
-        self.intents[before:] = kept
+        return env
+
+    def _instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
+        """`Cls(args)` of a class of this file: the attributes its `__init__` sets
+        (`self.table = f"{catalog}.sales.orders"`) from the call's values."""
+        if not (isinstance(call.func, ast.Name) and call.func.id in self.classes):
+            return None
+        cls = self.classes[call.func.id]
+        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        attrs: dict[str, Str] = {}
+        if init is not None and len(scope.calls) < MAX_HELPER_DEPTH:
+            local = _Scope(env=self._bound_call(init, call, scope), calls=(*scope.calls, "__init__"))
+            for stmt in init.body:
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    target = stmt.targets[0]
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                        if target.value.id == "self":
+                            text = self.string(stmt.value, local)
+                            if not text.unknown:
+                                attrs[target.attr] = text
+                            continue
+                    if isinstance(target, ast.Name):
+                        local.env[target.id] = self._value(stmt.value, local, target.id)
+        # an object of which nothing is known reads its methods as they are written
+        # (each write where it stands), not once more at every call of a method
+        static = any(not v.params for v in attrs.values())
+        return Instance(tuple(attrs.items()), cls.name) if static else None
+
+    def _method(self, call: ast.Call, scope: _Scope) -> tuple[ast.FunctionDef, Instance] | None:
+        """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
+        this file: the method and the instance."""
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            return None
+        owner = func.value
+        if isinstance(owner, ast.Name):
+            held = scope.env.get(owner.id)
+        elif isinstance(owner, ast.Call):
+            held = self._instance(owner, scope) or self._returned_instance(owner, scope)
+        else:
+            return None
+        if not isinstance(held, Instance):
+            return None
+        method = next(
+            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
+            None,
+        )
+        return (method, held) if method is not None else None
+
+    def _returned_instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
+        """`Cls(...).start()` where `start` ends in `return self`: the same object."""
+        found = self._method(call, scope)
+        if found is not None and any(
+            isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
+            for n in _walk(found[0])
+        ):
+            return found[1]
+        return None
 
     def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
         env = dict(self.module_env)
@@ -624,6 +711,10 @@ class PythonAnalyzer:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
+        if isinstance(node, ast.Call) and self.classes:
+            instance = self._instance(node, scope) or self._returned_instance(node, scope)
+            if instance is not None:
+                return instance
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
             return StrMap(tuple((k, v) for k, v in values if not v.unknown))
@@ -926,6 +1017,16 @@ class PythonAnalyzer:
             if isinstance(node, ast.Call) and _is_notebook_run(node):
                 self._notebook_run(node, scope)
                 continue
+            if isinstance(node, ast.Call) and self.classes and isinstance(node.func, ast.Attribute):
+                found = self._method(node, scope)
+                if found is not None and found[0].name in self._helpers:
+                    try:
+                        self._call_helper(found[0], node, scope, instance=found[1])
+                    except RecursionError:
+                        raise
+                    except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
+                        self._internal(node, err)
+                    continue
             if isinstance(node, ast.Call) and self._helpers:
                 helper = _called_name(node) or _module_function(node)
                 if helper in self._helpers and helper in self.functions:
@@ -1592,6 +1693,17 @@ def _called_name(call: ast.Call) -> str | None:
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return func.attr
     return None
+
+
+def _reads_self(intent: Intent) -> bool:
+    """Whether the write names an attribute of the object its method runs on."""
+    table = intent.table.name if intent.table else ""
+    return "{self_" in table or any(p.startswith("self_") for p in intent.params)
+
+
+def _is_self_call(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
 
 
 def _module_function(call: ast.Call) -> str | None:
