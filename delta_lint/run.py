@@ -382,16 +382,30 @@ class _Files:
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
+LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
+
+
 def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None) -> dict[str, set[str]]:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
+    What a file gives others is what it was last read as, so a notebook `%run` by a
+    notebook that another one `%run`s reaches the last after a second round.
     Returns which files run which notebooks (for the schedule)."""
-    linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
-    runs_in = linker.runs_in()
-    contexts = linker.contexts()
-    if not contexts:
-        return runs_in
-    keys = {i: _linked_key(files.key(i), context) for i, context in contexts.items()}
+    runs_in: dict[str, set[str]] = {}
+    done: dict[int, Context] = {}
+    for _ in range(LINK_ROUNDS):
+        linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
+        runs_in = runs_in or linker.runs_in()
+        contexts = {i: c for i, c in linker.contexts().items() if done.get(i) != c}
+        if not contexts:
+            break
+        _read_linked(files, inputs, contexts, store)
+        done.update(contexts)
+    return runs_in
+
+
+def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:
+    keys = {i: _linked_key(inputs.files[i][4], context) for i, context in contexts.items()}
     hits = store.get_summaries(list(keys.values())) if store is not None else {}
     fresh = {}
     for i, context in sorted(contexts.items()):
@@ -415,7 +429,6 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
                 pass
     if store is not None and fresh:
         store.put_many(fresh)
-    return runs_in
 
 
 def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:

@@ -557,3 +557,31 @@ def test_a_package_of_the_project_installed_on_the_cluster_is_found_by_its_path(
     got = tables(tmp_path, files)
     assert got["databricks/notebooks/transform.py"] == ["main.dw.dim_location"]
     assert got["c/job.py"] == ["{T}"]
+
+
+def test_a_run_notebook_that_sets_up_its_schema_through_a_class_of_its_own_run(tmp_path):
+    files = {
+        "_resources/00-global-setup.py": NB
+        + (
+            "class DBDemos:\n"
+            "  @staticmethod\n"
+            "  def setup_schema(catalog, db, reset_all_data):\n"
+            "    def use_and_create_db(catalog, dbName):\n"
+            '      spark.sql(f"USE CATALOG `{catalog}`")\n'
+            '      spark.sql(f"CREATE DATABASE IF NOT EXISTS `{dbName}`")\n'
+            "    use_and_create_db(catalog, db)\n"
+            '    spark.sql(f"USE `{catalog}`.`{db}`")\n'
+        ),
+        "cdc/_resources/00-setup.py": NB
+        + "# MAGIC %run ../../_resources/00-global-setup\n"
+        + SEP
+        + "catalog = 'main__build'\ndb = 'dbdemos_cdc'\nDBDemos.setup_schema(catalog, db, False)\n",
+        "cdc/01-pipeline.py": NB
+        + "# MAGIC %run ./_resources/00-setup $reset_all_data=false\n"
+        + SEP
+        + "df.writeStream.option('checkpointLocation', '/chk/a').table('clients_cdc')\n",
+    }
+    got = tables(tmp_path, files)
+    assert got["cdc/01-pipeline.py"] == ["main__build.dbdemos_cdc.clients_cdc"]
+    # without the global setup (outside the analysed folder) the name stays as written
+    assert tables(tmp_path / "cdc", {})["01-pipeline.py"] == ["clients_cdc"]

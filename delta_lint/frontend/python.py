@@ -270,6 +270,9 @@ class PythonAnalyzer:
             return
         self._collect_functions(tree)
         self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
+        for bound, name in self._foreign_names.items():  # `import m` then `m.Setup.schema(...)` is not followed
+            if name in self.classes and "." not in bound:
+                self.classes.setdefault(bound, self.classes[name])
         self._top_functions = {
             stmt.name
             for stmt in tree.body
@@ -315,7 +318,7 @@ class PythonAnalyzer:
                 fn = ast.parse(text).body[0]
             except (SyntaxError, ValueError, RecursionError, IndexError):
                 continue
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names[bound] = fn.name
                 parts.append("\n" + text.rstrip("\n") + "\n")
         combined = "".join(parts)
@@ -324,6 +327,7 @@ class PythonAnalyzer:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         self.source = combined
+        self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
         self._foreign_names = names
         return tree
 
@@ -468,7 +472,13 @@ class PythonAnalyzer:
 
     def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
         before, before_diags = len(self.intents), len(self.diagnostics)
+        # a definition runs nothing: a USE or SET in its body changes the session only
+        # where the function is called (a foreachBatch body runs, so it keeps them)
+        session = None if extra else dict(self.session.__dict__)
         self._read_function(fn, scope, **extra)
+        if session is not None:
+            session.pop("non_delta", None)  # tables it creates in another format stay known
+            self.session.__dict__.update(session)
         if fn.name in self._helpers and not extra and scope.site is None:
             marks = self._from_definition.setdefault(fn.name, ([], []))
             marks[0].extend(range(before, len(self.intents)))
@@ -555,13 +565,25 @@ class PythonAnalyzer:
         static = any(not v.params for v in attrs.values())
         return Instance(tuple(attrs.items()), cls.name) if static else None
 
-    def _method(self, call: ast.Call, scope: _Scope) -> tuple[ast.FunctionDef, Instance] | None:
+    def _method(self, call: ast.Call, scope: _Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
         """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
         this file: the method and the instance."""
         func = call.func
         if not isinstance(func, ast.Attribute):
             return None
         owner = func.value
+        if (
+            isinstance(owner, ast.Name)
+            and owner.id in self.classes
+            and not isinstance(scope.env.get(owner.id), Instance)
+        ):
+            # `Setup.schema(catalog, db)`: a static or class method, read with no object
+            cls = self.classes[owner.id]
+            method = next(
+                (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
+                None,
+            )
+            return (method, None) if method is not None else None
         if isinstance(owner, ast.Name):
             held = scope.env.get(owner.id)
         elif isinstance(owner, ast.Call):
@@ -579,9 +601,13 @@ class PythonAnalyzer:
     def _returned_instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object."""
         found = self._method(call, scope)
-        if found is not None and any(
-            isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
-            for n in _walk(found[0])
+        if (
+            found is not None
+            and found[1] is not None
+            and any(
+                isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
+                for n in _walk(found[0])
+            )
         ):
             return found[1]
         return None
@@ -685,6 +711,12 @@ class PythonAnalyzer:
             text = ast.get_source_segment(self.source, self.functions[name])
             if text:
                 links.functions[name] = text
+        for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
+            methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            if cls.lineno <= self._own_lines and methods & self._helpers:
+                text = ast.get_source_segment(self.source, cls)
+                if text:
+                    links.functions[name] = text
         return links
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
