@@ -330,9 +330,9 @@ def _read_all(sources):
 
             intents, diags = analyze_sql(text, path, Session())
         else:
-            from delta_lint.frontend.python import analyze_python
+            from delta_lint.frontend.python import analyze_module
 
-            intents, diags = analyze_python(path, text, Session())
+            intents, diags, _ = analyze_module(path, text, Session())
         out.append(([(i.location, i.to_json(), i.region, i.statement) for i in intents], diags))
     return out
 

@@ -13,14 +13,20 @@ NB = "# Databricks notebook source\n"
 SEP = "\n# COMMAND ----------\n"
 
 
-def tables(tmp_path: Path, files: dict[str, str], config: dict | None = None, use_cache: bool = False) -> dict:
-    """path -> sorted table names its intents write, after linking."""
+def linked(tmp_path: Path, files: dict[str, str], config: dict | None = None, use_cache: bool = False) -> list:
+    """Every file's result after linking, the files written into the project first."""
     for name, text in files.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     cfg = validate(config or {}, tmp_path / "delta-lint.yaml")
     results, _, _ = analyze([tmp_path], cfg, cwd=tmp_path, use_cache=use_cache)
+    return results
+
+
+def tables(tmp_path: Path, files: dict[str, str], config: dict | None = None, use_cache: bool = False) -> dict:
+    """path -> sorted table names its intents write, after linking."""
+    results = linked(tmp_path, files, config, use_cache)
     return {r.path: sorted(i.table.name for i in r.intents if i.table) for r in results if r.intents}
 
 
@@ -522,12 +528,7 @@ def test_helpers_of_imported_modules_and_run_notebooks_are_read_at_each_call(tmp
         "setup.py": NB + "def purge(t):\n    spark.sql(f'DELETE FROM {t} WHERE old')\n",
         "nb.py": NB + "# MAGIC %run ./setup\n" + SEP + "purge('main.s.d')\n",
     }
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    cfg = validate({}, tmp_path / "delta-lint.yaml")
-    results, _, _ = analyze([tmp_path], cfg, cwd=tmp_path, use_cache=False)
+    results = linked(tmp_path, files)
     got = {r.path: [(i.location.line, i.table.name, i.kind.value) for i in r.intents] for r in results}
     assert got["jobs/load.py"] == [
         (3, "main.s.a", "full_overwrite"),

@@ -1976,18 +1976,6 @@ def _plain_value(held: object) -> object:
     return None
 
 
-def analyze_python(
-    path: str,
-    source: str,
-    session: Session | None = None,
-    sql_cells: list[SqlCell] | None = None,
-    line_map: LineMap | None = None,
-    context: Context | None = None,
-) -> tuple[list[Intent], list[Diagnostic]]:
-    intents, diagnostics, _ = analyze_module(path, source, session, sql_cells, line_map, context)
-    return intents, diagnostics
-
-
 def analyze_module(
     path: str,
     source: str,
