@@ -161,6 +161,8 @@ def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
         sites = [_site(s) for s in want["sites"]]
         hit = None
         for n, f in enumerate(conflicts):
+            if n in used or not _same_table(str(want.get("table", "?")), f.get("table")):
+                continue
             here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
             others = {(r["path"].lstrip("./"), r["line"]) for r in f.get("related", [])}
             a, b = sites[0], sites[-1]
@@ -175,7 +177,7 @@ def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
             # the same pair reported from the other side is the same conflict
             for n, f in enumerate(conflicts):
                 here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
-                if here in sites:
+                if here in sites and f.get("table") == conflicts[hit].get("table"):
                     used.add(n)
     for n, f in enumerate(conflicts):
         if n not in used:
@@ -183,6 +185,15 @@ def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
             loc = f["location"]
             out.alarms.append(f"{loc['path']}:{loc['line']} {f['rule']} {f.get('table')}: {f.get('message', '')[:120]}")
     return out
+
+
+def _same_table(want: str, got: str | None) -> bool:
+    """The finding's table is the expected one; `?` stands for a part nobody can know."""
+    want = want.lower()
+    if want == "?" or got is None:
+        return want == "?"
+    pattern = re.escape(want).replace(r"\?", r"[^.]+")
+    return re.fullmatch(pattern, got.lower()) is not None or _path_match(want, {got.lower()})
 
 
 def _path_match(want: str, tables: set[str]) -> bool:
