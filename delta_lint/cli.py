@@ -415,7 +415,7 @@ def _write_snapshot(result, config) -> None:
             "use --spark embedded, local or sc://host:port"
         )
     live = {name: read.tables[name] for name, source in read.sources.items() if source == "live"}
-    old = load_snapshot(config.snapshot_path)
+    old = load_snapshot(config.snapshot_path, config.root)
     kept = []
     if old is not None:
         for name in sorted(set(result.settings) - set(live)):

@@ -24,6 +24,7 @@ from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.link import Linker
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Location
+from delta_lint.safeio import read_input
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -344,7 +345,7 @@ def _context_digest(config: Config, workflows: Workflows) -> str:
     h.update(repr((code_identity(), config)).encode())
     for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
         try:
-            h.update(str(extra).encode() + b"\0" + Path(extra).read_bytes())
+            h.update(str(extra).encode() + b"\0" + read_input(extra))
         except OSError:
             h.update(str(extra).encode() + b"\0missing")
     return h.hexdigest()

@@ -61,7 +61,7 @@ def read_settings(
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
     there is no snapshot to fall back on; ConfigError for a damaged snapshot."""
     requested = mode or config.spark
-    snapshot = load_snapshot(config.snapshot_path)
+    snapshot = load_snapshot(config.snapshot_path, config.root)
     targets = targets_for(names, config)
     chosen = choose_mode(requested, snapshot, targets, refresh)
     out = ReadSettings(mode=chosen)
