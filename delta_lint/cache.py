@@ -1,12 +1,24 @@
 """The front-end cache: what a file's front end produced, keyed by the file's
 content hash, its display path, the delta-lint version and the front-end schema.
 
-One SQLite database in `.delta-lint-cache/` next to the configuration: lookups
-for thousands of files are one query, concurrent runs are serialised by SQLite's
-own locking, and a killed run leaves the last committed state. Values are JSON
-of an allow-listed set of our own dataclasses (never pickle: a cache file must
-not be able to run code). Any cache problem only costs speed: the run goes on
-without it.
+One SQLite database per project in the user's cache folder: lookups for
+thousands of files are one query, concurrent runs are serialised by SQLite's own
+locking, and a killed run leaves the last committed state. Any cache problem only
+costs speed: the run goes on without it.
+
+The cache decides a gate's verdict, so it is never trusted:
+
+- it lives outside the checkout by default (`$DELTA_LINT_CACHE_DIR`, else
+  `$XDG_CACHE_HOME/delta-lint`, else `~/.cache/delta-lint`; one folder per project),
+  and a cache folder inside the project is refused when it, or anything in it, is
+  a symbolic link (a planted `frontend.sqlite3 -> victim.db` is never opened);
+- every stored value carries a keyed BLAKE2b tag over its table, key and bytes;
+  the key is kept outside the checkout (`$DELTA_LINT_CACHE_KEY`, else a random key
+  in `$XDG_STATE_HOME/delta-lint/cache-key`), so a cache committed to the
+  repository or restored from a scope a pull request can write is a miss;
+- values are JSON of an allow-listed set of our own dataclasses (never pickle),
+  and every value read back is checked against its declared types: a wrong type
+  is a miss, never a traceback.
 """
 
 from __future__ import annotations
@@ -15,7 +27,13 @@ import dataclasses
 import functools
 import hashlib
 import json
+import os
+import re
+import secrets
 import sqlite3
+import stat
+import types
+import typing
 import zlib
 from collections.abc import Callable
 from enum import Enum
@@ -42,10 +60,12 @@ from delta_lint.model import (
 )
 from delta_lint.predicates import Constraint, Region
 from delta_lint.rulepack import rules_dir
+from delta_lint.safeio import is_within
 from delta_lint.suppress import Directive, FileSuppressions
 
-CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 8  # bump when FileResult, the front ends or an encoding change what is stored
+CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
+CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
+SCHEMA = 9  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -106,7 +126,11 @@ def _object(o: dict) -> Any:
     so a cached file result is rebuilt without a Python walk over its lists."""
     if "__d" in o:
         cls = _CLASSES[o.pop("__d")]  # KeyError for anything not allow-listed
-        return cls(**o)
+        value = cls(**o)
+        for name, hint in _hints(cls):
+            if not _conforms(getattr(value, name), hint):
+                raise TypeError(f"{cls.__name__}.{name}: wrong type in the cache")
+        return value
     if "__e" in o:
         return _ENUMS[o["__e"]](o["v"])
     if "__t" in o:
@@ -116,6 +140,47 @@ def _object(o: dict) -> Any:
     if "__m" in o:
         return {k: v for k, v in o["__m"]}
     raise ValueError("unknown cache value")
+
+
+@functools.cache
+def _hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields and their declared types, for checking what the cache gives back."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether a decoded value has the declared type (containers element by element).
+    Our own dataclasses were checked as they were built (the JSON hook works bottom-up)."""
+    if hint is Any or hint is object:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is None:
+        if hint is type(None):
+            return value is None
+        if hint is float:
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        if hint is int:
+            return isinstance(value, int) and not isinstance(value, bool)
+        if hint is Path:
+            return isinstance(value, (str, Path))
+        return isinstance(value, hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_conforms(value, a) for a in args)
+    if origin in (list, frozenset, set):
+        return isinstance(value, origin) and all(_conforms(v, args[0]) for v in value)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(v, args[0]) for v in value)
+        return len(value) == len(args) and all(_conforms(v, a) for v, a in zip(value, args))
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items()
+        )
+    return isinstance(value, origin)
 
 
 def _loads(blob: bytes) -> Any:
@@ -210,15 +275,20 @@ def _decode_summary(blob: bytes) -> FileSummary:
     links = _untagged(links, None)
     shared = tuple(_untagged(shared, ()))
     if (
-        not isinstance(n_intents, int)
+        not _ints([n_intents])
+        or not isinstance(diagnostics, list)
         or not all(isinstance(d, Diagnostic) for d in diagnostics)
+        or not (suppressions is None or isinstance(suppressions, FileSuppressions))
         or not all(isinstance(i, Intent) for i in shared)
         or not (skipped is None or isinstance(skipped, str))
         or not (links is None or isinstance(links, Links))
+        or not (isinstance(ddl, list) and all(isinstance(t, str) for t in ddl))
+        or not (isinstance(tables, list) and all(isinstance(t, list) and len(t) == 4 for t in tables))
+        or not all(isinstance(t[0], str) for t in tables)
     ):
         raise ValueError("not a file summary")
     return FileSummary(
-        {name: Location(path, line, column) for name, path, line, column in tables},
+        {name: _location([path, line, column]) for name, path, line, column in tables},
         tuple(ddl),
         shared,
         n_intents,
@@ -238,7 +308,12 @@ def _encode_table(entry: TableEntry) -> bytes:
 def _decode_table(blob: bytes) -> TableEntry:
     rows, tagged, source = _plain(blob)
     errors = _untagged(tagged, [])
-    if not all(isinstance(e, Diagnostic) for e in errors) or not isinstance(source, str):
+    if (
+        not isinstance(rows, list)
+        or not isinstance(errors, list)
+        or not all(isinstance(e, Diagnostic) for e in errors)
+        or not isinstance(source, str)
+    ):
         raise ValueError("not a table entry")
     return TableEntry([_finding(r) for r in rows], errors, source)
 
@@ -262,10 +337,30 @@ def _row(f: Finding) -> list:
     ]
 
 
+def _location(x: Any) -> Location:
+    if not (isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and _ints(x[1:])):
+        raise ValueError("not a location")
+    return Location(*x)
+
+
+def _ints(values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+_FINDING_TEXT = (0, 1, 2, 5, 8, 9)  # row positions that hold text; 3, 4 and 10 may be null
+
+
 def _finding(r: list) -> Finding:
-    if len(r) != 12:
+    if (
+        not isinstance(r, list)
+        or len(r) != 12
+        or not all(isinstance(r[i], str) for i in _FINDING_TEXT)
+        or not all(r[i] is None or isinstance(r[i], str) for i in (3, 4, 10))
+        or not _ints([r[11]])
+        or not isinstance(r[7], list)
+    ):
         raise ValueError("not a finding row")
-    return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10], r[11])
+    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11])
 
 
 @functools.cache
@@ -295,21 +390,109 @@ def key(display: str, data: bytes) -> str:
     return h.hexdigest()
 
 
+def _user_folder(env: str, fallback: str) -> Path:
+    """An XDG base folder: the variable when it names an absolute path, else the default under home."""
+    value = os.environ.get(env, "")
+    return Path(value) if os.path.isabs(value) else Path.home() / fallback
+
+
+def cache_folder(root: Path) -> Path:
+    """Where the cache of the project at `root` lives: one folder per project (its
+    name and a hash of its resolved path) under the cache base folder."""
+    base_text = os.environ.get(CACHE_DIR_ENV, "")
+    base = Path(base_text).absolute() if base_text else _user_folder("XDG_CACHE_HOME", ".cache") / "delta-lint"
+    resolved = os.path.realpath(root)
+    slug = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(resolved))[:40] or "root"
+    return base / f"{slug}-{hashlib.blake2b(resolved.encode(errors='surrogateescape'), digest_size=8).hexdigest()}"
+
+
+class CacheRefused(Exception):
+    """Why a cache folder or key is not used (the run goes on without the cache)."""
+
+
+def _no_links(folder: Path, root: Path) -> None:
+    """A cache folder inside the project must not be, lead through, or hold a symbolic
+    link: the project's files are not ours to write through."""
+    abs_root, abs_folder = os.path.abspath(root), os.path.abspath(folder)
+    if not is_within(abs_folder, abs_root):
+        if is_within(os.path.realpath(folder), os.path.realpath(root)):
+            raise CacheRefused(f"the cache folder `{folder}` leads into the project through a symbolic link")
+        return  # the user's own folder, outside the project
+    step = Path(abs_root)
+    for part in Path(abs_folder).relative_to(abs_root).parts:
+        step = step / part
+        if step.is_symlink():
+            raise CacheRefused(f"the cache folder `{folder}` is inside the project and `{step}` is a symbolic link")
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    raise CacheRefused(f"the cache folder `{folder}` holds a symbolic link (`{entry.name}`)")
+    except FileNotFoundError:
+        pass
+
+
+def cache_key_bytes(root: Path) -> bytes:
+    """The key that tags every stored value: `$DELTA_LINT_CACHE_KEY` (a CI secret, so
+    that caches restored between CI runs stay usable), else a random key made once
+    per user in `$XDG_STATE_HOME/delta-lint/cache-key`. It must live outside the project."""
+    secret = os.environ.get(CACHE_KEY_ENV, "")
+    if secret:
+        return hashlib.blake2b(secret.encode(errors="surrogateescape"), digest_size=32).digest()
+    path = _user_folder("XDG_STATE_HOME", ".local/state") / "delta-lint" / "cache-key"
+    if is_within(os.path.realpath(path), os.path.realpath(root)):
+        raise CacheRefused(f"the cache key `{path}` would be inside the project")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        fresh = secrets.token_bytes(32)
+        try:  # created whole or not at all: two first runs at once agree on one key
+            tmp = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(fresh)
+            try:
+                os.link(tmp, path)
+            finally:
+                os.unlink(tmp)
+        except FileExistsError:
+            pass
+        fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != 32:
+            raise CacheRefused(f"the cache key `{path}` is not a 32-byte file")
+        return os.read(fd, 32)
+    finally:
+        os.close(fd)
+
+
 class Cache:
-    """get_many / put_many over one SQLite file; every failure disables the cache."""
+    """get_many / put_many over one SQLite file; every failure disables the cache.
+    `refused` says why a cache was not used when that was a choice (a warning for
+    the user), not a fault."""
 
     def __init__(self, root: Path) -> None:
-        self.path = root / CACHE_DIR / "frontend.sqlite3"
+        folder = cache_folder(root)
+        self.path = folder / "frontend.sqlite3"
         self.db: sqlite3.Connection | None = None
+        self.refused: str | None = None
+        self._key = b""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            ignore = self.path.parent / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# created by delta-lint\n*\n")
+            self._key = cache_key_bytes(root)
+            _no_links(folder, root)
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _no_links(folder, root)  # also once made: nothing raced a link in meanwhile
+            for name in ("frontend.sqlite3", "frontend.sqlite3-wal", "frontend.sqlite3-shm"):
+                if (folder / name).is_symlink():
+                    raise CacheRefused(f"`{folder / name}` is a symbolic link")
+            if is_within(os.path.abspath(folder), os.path.abspath(root)):
+                self._ignore_in_git(folder)
             self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("DROP TABLE IF EXISTS results")  # before file summaries (schema 2)
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS files (key TEXT PRIMARY KEY, value BLOB NOT NULL, summary BLOB NOT NULL)"
             )
@@ -318,8 +501,42 @@ class Cache:
                 "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, value BLOB NOT NULL, at REAL NOT NULL)"
             )
             self.db.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        except CacheRefused as why:
+            self.refused = f"cache not used: {why}"
+            self.close()
         except (OSError, sqlite3.Error):
-            self.db = None
+            self.close()
+
+    @staticmethod
+    def _ignore_in_git(folder: Path) -> None:
+        """A cache folder in the project ignores itself in git; the file is created, never
+        written through (O_EXCL, O_NOFOLLOW)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(folder / ".gitignore", flags, 0o644)
+        except FileExistsError:
+            return
+        with os.fdopen(fd, "w") as out:
+            out.write("# created by delta-lint\n*\n")
+
+    def _tag(self, table: str, key: str, payload: bytes) -> bytes:
+        h = hashlib.blake2b(digest_size=16, key=self._key)
+        h.update(f"{table}\0{key}\0".encode(errors="surrogateescape"))
+        h.update(payload)
+        return h.digest()
+
+    def _seal(self, table: str, key: str, payload: bytes) -> bytes:
+        """A value as stored: its tag, then its bytes."""
+        return self._tag(table, key, payload) + payload
+
+    def _open(self, table: str, key: str, blob: Any) -> bytes:
+        """The bytes of a stored value whose tag is right; ValueError otherwise (a miss)."""
+        if not isinstance(blob, bytes) or len(blob) < 16:
+            raise ValueError("not a stored value")
+        payload = blob[16:]
+        if not secrets.compare_digest(blob[:16], self._tag(table, key, payload)):
+            raise ValueError("a stored value not written by this user's delta-lint")
+        return payload
 
     def _select(self, table: str, column: str, keys: list[str], decode: Callable[[bytes], Any]) -> dict[str, Any]:
         """{key: decode(column)} for the keys present; a damaged entry is a miss."""
@@ -333,8 +550,8 @@ class Cache:
                 query = f"SELECT key, {column} FROM {table} WHERE key IN ({marks})"  # noqa: S608 - our names
                 for k, blob in self.db.execute(query, chunk):
                     try:
-                        out[k] = decode(blob)
-                    except (ValueError, KeyError, TypeError, IndexError, zlib.error):
+                        out[k] = decode(self._open(f"{table}.{column}", k, blob))
+                    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
                         continue
         except sqlite3.Error:
             return {}
@@ -351,7 +568,10 @@ class Cache:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, value, summary) for k, (value, summary) in items.items()]
+            rows = [
+                (k, self._seal("files.value", k, value), self._seal("files.summary", k, summary))
+                for k, (value, summary) in items.items()
+            ]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO files (key, value, summary) VALUES (?, ?, ?)", rows)
@@ -366,7 +586,7 @@ class Cache:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, _encode_table(e)) for k, e in items.items()]
+            rows = [(k, self._seal("tables.value", k, _encode_table(e))) for k, e in items.items()]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO tables (key, value) VALUES (?, ?)", rows)
@@ -377,22 +597,22 @@ class Cache:
         """A value stored with put_value (e.g. parsed workflows), or None."""
         if self.db is None:
             return None
+        stored = f"{code_identity()}:{key}"
         try:
-            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{code_identity()}:{key}",)).fetchone()
-            return None if row is None else _loads(row[0])
-        except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
+            return None if row is None else _loads(self._open("kv.value", stored, row[0]))
+        except (sqlite3.Error, ValueError, KeyError, TypeError, AttributeError, RecursionError, zlib.error):
             return None
 
     def put_value(self, key: str, value: Any) -> None:
         if self.db is None:
             return
+        stored = f"{code_identity()}:{key}"
         try:
-            blob = _dumps(value)
+            blob = self._seal("kv.value", stored, _dumps(value))
             with self.db:
                 self.db.execute("BEGIN")
-                self.db.execute(
-                    "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (f"{code_identity()}:{key}", blob)
-                )
+                self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
         except (sqlite3.Error, TypeError):
             pass
 
@@ -429,19 +649,18 @@ class Cache:
             row = self.db.execute("SELECT value FROM runs WHERE key = ?", (run_key,)).fetchone()
             if row is None:
                 return None
-            data = _plain(row[0])
+            data = _plain(self._open("runs.value", run_key, row[0]))
             data["findings"] = [_finding(r) for r in data["findings"]]
             if not (
-                isinstance(data["warnings"], list)
+                _conforms(data["warnings"], list[str])
                 and isinstance(data["mode"], str)
-                and isinstance(data["schedule_files"], list)
-                and isinstance(data["n_files"], int)
-                and isinstance(data["n_intents"], int)
-                and isinstance(data["skipped"], dict)
-                and isinstance(data["analysed"], dict)
+                and _conforms(data["schedule_files"], list[str])
+                and _ints([data["n_files"], data["n_intents"]])
+                and _conforms(data["skipped"], dict[str, str])
+                and _conforms(data["analysed"], dict[str, int])
             ):
                 return None
-        except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, zlib.error):
+        except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
             return None
         return data
 
@@ -461,7 +680,7 @@ class Cache:
             "analysed": result.analysed,
         }
         try:
-            blob = _pack(doc)
+            blob = self._seal("runs.value", run_key, _pack(doc))
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(

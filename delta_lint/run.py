@@ -321,6 +321,8 @@ def check(
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), result)
+        if store is not None and store.refused and result.read is not None:
+            result.read.warnings.append(store.refused)
         return result
     finally:
         if store is not None:
