@@ -70,7 +70,9 @@ def tune_gc() -> None:
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"delta-lint: error: {message}", err=True)
+    from delta_lint.report import clean
+
+    typer.echo(f"delta-lint: error: {clean(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -137,7 +139,9 @@ def _guarded(fn, debug: bool):
             raise
         _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
     for warning in getattr(getattr(result, "read", None), "warnings", []):
-        typer.echo(f"delta-lint: warning: {warning}", err=True)
+        from delta_lint.report import clean
+
+        typer.echo(f"delta-lint: warning: {clean(warning)}", err=True)
     return result
 
 
@@ -284,6 +288,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
     from delta_lint import report
 
     files, intents = result.n_files, result.n_intents
+    findings = [report.clean_finding(f) for f in findings]  # file names and code text: no control characters
     if output_format == CheckFormat.json:
         return report.to_json(findings, files, intents, result.skipped)
     if output_format == CheckFormat.sarif:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -12,6 +13,25 @@ import orjson
 
 from delta_lint import __version__
 from delta_lint.model import Finding, Intent, is_coverage
+from delta_lint.safeio import printable as clean
+
+
+def clean_finding(f: Finding) -> Finding:
+    """A finding whose every text field is `clean`; the same object when nothing needs it."""
+    texts = (f.name, f.message, f.table or "", f.overlap, f.fix, f.location.path, *(r.path for r in f.related))
+    if all(t.isprintable() for t in texts):
+        return f
+    return dataclasses.replace(
+        f,
+        name=clean(f.name),
+        message=clean(f.message),
+        table=None if f.table is None else clean(f.table),
+        overlap=clean(f.overlap),
+        fix=clean(f.fix),
+        location=dataclasses.replace(f.location, path=clean(f.location.path)),
+        related=tuple(dataclasses.replace(r, path=clean(r.path)) for r in f.related),
+    )
+
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -158,13 +178,24 @@ def intents_text(intents: list[Intent]) -> str:
         table = i.table.name if i.table else "-"
         pred = i.predicate_sql or "-"
         lines.append(
-            f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else "")
+            clean(f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else ""))
         )
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def intents_json(intents: list[Intent]) -> str:
-    return _json_text([i.to_json() for i in intents]) + "\n"
+    return _json_text([_clean_doc(i.to_json()) for i in intents]) + "\n"
+
+
+def _clean_doc(doc):
+    """Every string of a JSON document `clean`."""
+    if isinstance(doc, str):
+        return clean(doc)
+    if isinstance(doc, dict):
+        return {clean(k) if isinstance(k, str) else k: _clean_doc(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [_clean_doc(v) for v in doc]
+    return doc
 
 
 # -- tables ---------------------------------------------------------------------------
@@ -403,6 +434,13 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _md_untrusted(text: str, code: bool = False) -> str:
+    """Text from file names and code for a Markdown cell (or, with `code`, a code
+    span): no cell break, no HTML, no end of the code span."""
+    text = _md_cell(text).replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("`", "'") if code else text
+
+
 def markdown(findings: list[Finding], files: int, intents: int) -> str:
     """A summary for a pull-request comment."""
     if not findings:
@@ -419,20 +457,20 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
     ]
     for f in findings:
         out.append(
-            f"| {f.severity} | `{f.rule}` {f.name} | `{f.location}` | {_md_cell(f.table or '-')} "
-            f"| {f.exception or '-'} | {_md_cell(f.message)} |"
+            f"| {f.severity} | `{f.rule}` {f.name} | `{_md_untrusted(str(f.location), code=True)}` "
+            f"| {_md_untrusted(f.table or '-')} | {f.exception or '-'} | {_md_untrusted(f.message)} |"
         )
     detailed = [f for f in findings if f.fix or f.related or f.overlap]
     if detailed:
         out += ["", "<details><summary>Why they overlap, and the fixes</summary>", ""]
         for f in detailed:
-            out.append(f"- **`{f.location}` {f.rule}**")
+            out.append(f"- **`{_md_untrusted(str(f.location), code=True)}` {f.rule}**")
             if f.related:
-                out.append(f"  - related: {_related_list(f, lambda r: f'`{r}`')}")
+                out.append(f"  - related: {_related_list(f, lambda r: f'`{_md_untrusted(str(r), code=True)}`')}")
             if f.overlap:
-                out.append(f"  - overlap: {f.overlap}")
+                out.append(f"  - overlap: {_md_untrusted(f.overlap)}")
             if f.fix:
-                out.append(f"  - fix: {f.fix}")
+                out.append(f"  - fix: {_md_untrusted(f.fix)}")
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 

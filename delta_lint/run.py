@@ -24,7 +24,7 @@ from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.link import Linker
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Location
-from delta_lint.safeio import read_input
+from delta_lint.safeio import printable, read_input
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -64,7 +64,14 @@ class RunResult:
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output; a
-    symbolic link is shown where it is, not where it points."""
+    symbolic link is shown where it is, not where it points. A name with control
+    characters or bytes that are not UTF-8 is shown escaped (`safeio.printable`):
+    it names the file in every output and cache key."""
+    text = _display_path(path, cwd, resolved)
+    return text if text.isprintable() else printable(text)
+
+
+def _display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     absolute_text = os.path.abspath(path)
     base = _absolute_dir_text(cwd)
     if absolute_text.startswith(base):  # the common case, without pathlib (10,000 files)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024  # job files and configuration alike: larger ones are not ours to read
 
@@ -148,8 +147,11 @@ def _os_reason(err: OSError | ValueError) -> str:
     return f"cannot read: {err.strerror or err}"
 
 
-def display(path: Path | str) -> str:
-    """A path as shown in messages: control characters escaped, so a file name can
-    neither end a line of output nor start a workflow command."""
-    text = os.fspath(path)
-    return text.encode("unicode_escape", "backslashreplace").decode("ascii") if not text.isprintable() else text
+def printable(text: str) -> str:
+    """Text from file names and job code made safe to print in any format: control
+    characters (a newline could start a GitHub workflow command such as `::error`
+    or `::add-mask::` on a line of its own), terminal escapes, line separators and
+    the undecodable bytes of non-UTF-8 file names are written as backslash escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode() for c in text)
