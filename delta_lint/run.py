@@ -34,7 +34,7 @@ from delta_lint.schedule import (
     new_meetings,
     remember_meetings,
 )
-from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
 
 SETTINGS_NOT_READ = "DL004"
 TASK_NOT_ANALYSABLE = "DL006"
@@ -220,16 +220,43 @@ def analyze(
         results = list(files.load(set(range(len(files.summaries)))).values())
         non_delta = _non_delta_tables(files.summaries, config)
         if non_delta:
+            aliases = path_aliases(config)
             for result in results:
                 result.intents = [
                     i
                     for i in result.intents
-                    if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+                    if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
                 ]
     finally:
         if store is not None:
             store.close()
     return results, inputs.diagnostics, inputs.rel_paths
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker's first act: end when the run that started it ends, however it ends.
+    A forked worker holds both ends of the pool's pipes, so it never sees the parent
+    go; after `kill -9` of a run it would wait for work forever. Linux ends it with the
+    parent (PR_SET_PDEATHSIG); elsewhere a thread watches the parent."""
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="delta-lint-parent-watch", daemon=True).start()
 
 
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
@@ -256,7 +283,9 @@ def _run_front_ends(
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     chunk = max(1, min(64, len(items) // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         results = pool.map(_analyze_item, items, chunksize=chunk)  # submits every chunk now
         if meanwhile is not None:
             meanwhile()
@@ -431,8 +460,9 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
 def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:
     """Tables the project creates in another format (`USING parquet`, a DataFrame
     written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
+    aliases = path_aliases(config)
     return {
-        qualify(name, config.default_schema)
+        qualify(name, config.default_schema, aliases)
         for summary in summaries
         if summary.links is not None
         for name in summary.links.non_delta
@@ -531,9 +561,10 @@ def _check(
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
     non_delta = _non_delta_tables(files.summaries, config)
+    aliases = path_aliases(config)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
-            name = qualify(raw, config.default_schema)
+            name = qualify(raw, config.default_schema, aliases)
             if name in non_delta:
                 continue
             writers[name].add(index)
@@ -541,7 +572,7 @@ def _check(
                 first[name] = location
     for index, summary in enumerate(files.summaries):
         for raw in summary.ddl_tables:
-            name = qualify(raw, config.default_schema)
+            name = qualify(raw, config.default_schema, aliases)
             if name in first:
                 writers[name].add(index)
     if read is None:
@@ -586,7 +617,7 @@ def _check(
         i
         for summary in files.summaries
         for i in summary.shared
-        if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+        if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
     ]
     findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
@@ -654,7 +685,12 @@ def _check_tables(
         chunks[i % len(chunks)].append(name)  # round-robin by size: similar work per chunk
     _PAIRING = (engine, by_table, settings)
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             parts = list(pool.map(_check_chunk, [c for c in chunks if c]))
     finally:
         _PAIRING = ()
