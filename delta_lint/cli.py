@@ -444,6 +444,9 @@ def schedule(
     bundle: Optional[Path] = BUNDLE_OPTION,
     target: Optional[str] = TARGET_OPTION,
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="text or json."),
+    full: bool = typer.Option(
+        False, "--all", help="List every pair of jobs, tasks and files (default: a summary that stays short)."
+    ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
     """Print the overlap graph: which jobs and tasks may run at the same time, and why.
@@ -465,8 +468,12 @@ def schedule(
         return build_schedule(config, rel, workflows)
 
     sched = _guarded(build, debug)
-    render = report.schedule_json if output_format == IntentFormat.json else report.schedule_text
-    sys.stdout.write(render(sched))
+    if output_format == IntentFormat.json:
+        chunks = report.schedule_json_chunks(sched, full)
+    else:
+        chunks = (line + "\n" for line in report.schedule_lines(sched, full))
+    for chunk in chunks:  # written as made: `--all` on a large tree is long, never held whole
+        sys.stdout.write(chunk)
 
 
 @app.command()

@@ -506,14 +506,13 @@ def _job_summary(sched, job) -> str:
     return "; ".join(parts)
 
 
-def schedule_text(sched) -> str:
+SHOWN_EXAMPLES = 10  # names shown for a group of nodes in the summarised schedule
+
+
+def _schedule_head(sched) -> list[str]:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
     lines += [f"  note: {n}" for n in wf.notes]
-    files_of: dict = {}
-    for path, nodes in sched.nodes_of.items():
-        for n in nodes:
-            files_of.setdefault(n, []).append(path)
     for job in sorted(wf.jobs.values(), key=lambda j: j.key):
         lines.append(f"  {job.key} ({_job_summary(sched, job)})")
         for task in job.tasks.values():
@@ -521,39 +520,141 @@ def schedule_text(sched) -> str:
             each = f" for_each x{task.for_each_concurrency}" if task.for_each_concurrency else ""
             target = ", ".join(task.files) if task.files else f"not analysed: {task.problem}"
             lines.append(f"    {task.key}{after}{each}: {target}")
-    pairs = sched.graph()
-    lines.append("May overlap:")
-    lines += [f"  {a.key()} ~ {b.key()}: {c.reason}" for a, b, c, _ in pairs if c is not None] or ["  (none)"]
-    lines.append("Never overlap:")
-    lines += [f"  {a.key()} ~ {b.key()}: {why}" for a, b, c, why in pairs if c is None] or ["  (none)"]
-    return "\n".join(lines) + "\n"
+    return [clean(line) for line in lines]
 
 
-def schedule_json(sched) -> str:
+def _split_nodes(sched) -> tuple[list, list]:
+    """(files no job schedules, every other node): the first meet everything alike."""
+    nodes = sched.all_nodes()
+    return [n for n in nodes if n.kind == "file"], [n for n in nodes if n.kind != "file"]
+
+
+def _pairs(nodes: list):
+    for i, a in enumerate(nodes):
+        for b in nodes[i:]:
+            yield a, b
+
+
+def _examples(names: list[str], total: int | None = None) -> str:
+    total = len(names) if total is None else total
+    shown = ", ".join(names[:SHOWN_EXAMPLES])
+    return f"{shown} and {total - SHOWN_EXAMPLES:,} more" if total > SHOWN_EXAMPLES else shown
+
+
+def schedule_lines(sched, full: bool = False):
+    """The overlap graph as lines of text. By default a summary whose size does not
+    grow with the number of files: files no job schedules are counted (they meet
+    every other file and every job alike, for one reason said once), and a cause
+    that makes one node overlap many others is said once with a count. `full`
+    lists every pair, one line each (generated, never held in memory)."""
+    yield from _schedule_head(sched)
+    if full:
+        pairs = ((a, b, *sched.node_overlap(a, b)) for a, b in _pairs(sched.all_nodes()))
+        yield "May overlap:"
+        empty = True
+        for a, b, c, _ in pairs:
+            if c is not None:
+                empty = False
+                yield clean(f"  {a.key()} ~ {b.key()}: {c.reason}")
+        if empty:
+            yield "  (none)"
+        yield "Never overlap:"
+        empty = True
+        for a, b, c, why in ((a, b, *sched.node_overlap(a, b)) for a, b in _pairs(sched.all_nodes())):
+            if c is None:
+                empty = False
+                yield clean(f"  {a.key()} ~ {b.key()}: {why}")
+        if empty:
+            yield "  (none)"
+        return
+    files, others = _split_nodes(sched)
+    if files:
+        yield f"Files no job schedules ({len(files):,}; each may run at any time):"
+        yield clean(f"  {_examples([n.key() for n in files])}")
+    may: list[str] = []
+    never: list[str] = []
+    grouped: dict[str, list[str]] = {}
+    for a, b in _pairs(others):
+        c, why = sched.node_overlap(a, b)
+        if c is None:
+            never.append(f"  {a.key()} ~ {b.key()}: {why}")
+            continue
+        cause, sep, other = c.reason.partition(", so it can overlap ")
+        if sep:  # one node runs at any time: said once for all it meets
+            anytime = a if other != a.label() else b
+            grouped.setdefault(cause, []).append((b if anytime is a else a).key())
+        else:
+            may.append(f"  {a.key()} ~ {b.key()}: {c.reason}")
+    for cause, met in grouped.items():
+        if len(met) == 1:
+            may.append(f"  {cause}, so it can overlap {met[0]}")
+        else:
+            may.append(f"  {cause}, so it can overlap {len(met):,} jobs and tasks: {_examples(sorted(met))}")
+    if files:
+        n = len(files)
+        may.append(
+            f"  {n:,} files no job schedules: with each other ({n * (n - 1) // 2:,} pairs) and with each of the "
+            f"{len(others):,} jobs and tasks above ({n * len(others):,} pairs): they may run at any time"
+        )
+        never.append(f"  each of the {n:,} files no job schedules with itself: one run at a time")
+    yield "May overlap:"
+    yield from (clean(line) for line in may) if may else ["  (none)"]
+    yield "Never overlap:"
+    yield from (clean(line) for line in never) if never else ["  (none)"]
+    yield "(`delta-lint schedule --all` lists every pair)"
+
+
+def schedule_text(sched, full: bool = False) -> str:
+    return "\n".join(schedule_lines(sched, full)) + "\n"
+
+
+def schedule_json_chunks(sched, full: bool = False):
+    """The overlap graph as JSON text, in pieces. By default files no job schedules
+    are one entry (`unscheduled_files`: count, examples, pair counts) and `pairs`
+    holds the other nodes' pairs; `full` lists every node and pair."""
     wf = sched.workflows
-    doc = {
+    files, others = _split_nodes(sched)
+    nodes = sched.all_nodes() if full else others
+    files_of: dict = {}
+    for path, ns in sched.nodes_of.items():
+        for n in ns:
+            if full or n.kind != "file":
+                files_of.setdefault(n, []).append(path)
+    head = {
         "version": 1,
         "source": wf.source,
         "notes": wf.notes,
         "nodes": [
-            {
-                "node": n.key(),
-                "job": n.job,
-                "task": n.task,
-                "kind": n.kind,
-                "files": sorted(p for p, ns in sched.nodes_of.items() if n in ns),
-            }
-            for n in sched.all_nodes()
-        ],
-        "pairs": [
-            {
-                "a": a.key(),
-                "b": b.key(),
-                "overlap": c is not None,
-                "reason": c.reason if c is not None else why,
-                "distinct_runs": c.distinct_runs if c is not None else None,
-            }
-            for a, b, c, why in sched.graph()
+            {"node": n.key(), "job": n.job, "task": n.task, "kind": n.kind, "files": sorted(files_of.get(n, []))}
+            for n in nodes
         ],
     }
-    return _json_text(doc) + "\n"
+    if not full:
+        n = len(files)
+        head["unscheduled_files"] = {
+            "count": n,
+            "examples": [f.key() for f in files[:SHOWN_EXAMPLES]],
+            "pairs_with_each_other": n * (n - 1) // 2,
+            "pairs_with_jobs": n * len(others),
+            "reason": "a file that no job definition or configured job schedules can run at any time",
+        }
+    text = _json_text(_clean_doc(head))
+    yield text[: text.rindex("}")].rstrip() + ',\n  "pairs": ['
+    first = True
+    for a, b in _pairs(nodes):
+        c, why = sched.node_overlap(a, b)
+        pair = {
+            "a": a.key(),
+            "b": b.key(),
+            "overlap": c is not None,
+            "reason": c.reason if c is not None else why,
+            "distinct_runs": c.distinct_runs if c is not None else None,
+        }
+        item = json.dumps(_clean_doc(pair), indent=2).replace("\n", "\n    ")  # the layout of indent=2
+        yield ("\n    " if first else ",\n    ") + item
+        first = False
+    yield ("\n  ]\n}\n" if not first else "]\n}\n")
+
+
+def schedule_json(sched, full: bool = False) -> str:
+    return "".join(schedule_json_chunks(sched, full))
