@@ -82,6 +82,7 @@ class Job:
     note: str | None = None  # e.g. development-mode targets pause schedules
     # job parameters and their defaults; they override task parameters of the same name
     parameter_defaults: tuple[tuple[str, str | None], ...] = ()
+    cycle: tuple[str, ...] = ()  # tasks whose depends_on form a cycle (their order is not used)
 
 
 @dataclass
@@ -515,7 +516,44 @@ def _job(
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
             task = _task(task_spec, base, root, label)
             job.tasks[task.key] = task
+    _break_cycles(job)
     return job
+
+
+def _break_cycles(job: Job) -> None:
+    """Databricks refuses a job whose `depends_on` form a cycle. Taken as written,
+    a cycle would order every task in it before every other, so that no two of them
+    could ever overlap and their conflicts would be hidden: the first cycle found
+    is kept on the job (reported at its task's line) and the edges inside it are not
+    used, so its tasks count as unordered."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(job.tasks):
+        if state.get(start):
+            continue
+        path = [start]
+        stack = [iter(sorted(job.tasks[start].depends_on))]
+        state[start] = 1
+        while stack:
+            dep = next(stack[-1], None)
+            if dep is None:
+                state[path.pop()] = 2
+                stack.pop()
+                continue
+            if dep not in job.tasks:
+                continue
+            if state.get(dep) == 1:
+                cycle = path[path.index(dep) :]
+                if not job.cycle:
+                    job.cycle = (*cycle, dep)
+                members = set(cycle)
+                for key in members:
+                    task = job.tasks[key]
+                    job.tasks[key] = replace(task, depends_on=tuple(d for d in task.depends_on if d not in members))
+                continue
+            if not state.get(dep):
+                state[dep] = 1
+                path.append(dep)
+                stack.append(iter(sorted(job.tasks[dep].depends_on)))
 
 
 def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:

@@ -736,6 +736,18 @@ def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
     the project): their writes are not checked."""
     out = []
     for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
+        first = job.tasks.get(job.cycle[0]) if job.cycle else None
+        if first is not None and first.location is not None:
+            chain = " -> ".join(f"`{k}`" for k in job.cycle)
+            out.append(
+                Diagnostic(
+                    TASK_NOT_ANALYSABLE,
+                    first.location,
+                    f"job `{job.key}`: the depends_on of tasks {chain} form a cycle, which Databricks refuses; "
+                    "delta-lint takes these tasks to run in any order",
+                    "error",
+                )
+            )
         for task in sorted(job.tasks.values(), key=lambda t: t.key):
             if task.problem and task.location is not None:
                 out.append(
