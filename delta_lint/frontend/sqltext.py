@@ -98,7 +98,7 @@ def split_statements(script: str, unterminated: list[Unterminated] | None = None
         if ch in "'\"`":
             # once one quote of a kind never ends, later ones are taken to end with their
             # line without a scan to the end of the script each (linear on any input)
-            j = -1 if ch in endless else _end_of_quoted(script, i)
+            j = -1 if ch in endless else _quoted_end(script, i)
             if j < 0:
                 what = "quoted identifier" if ch == "`" else "string"
                 j = _line_end(script, i, f"{what} ({ch})", line, line_start, unterminated, endless, ch)
@@ -146,7 +146,13 @@ def _line_end(
 
 def _end_of_quoted(text: str, i: int) -> int:
     """Offset just past the quoted token starting at `i` (backslash escapes and doubled
-    quotes); -1 when it never ends."""
+    quotes); the end of the text when it never ends."""
+    j = _quoted_end(text, i)
+    return len(text) if j < 0 else j
+
+
+def _quoted_end(text: str, i: int) -> int:
+    """`_end_of_quoted`, but -1 when the token never ends."""
     quote = text[i]
     j = i + 1
     n = len(text)
@@ -182,7 +188,7 @@ def values_head(text: str) -> str | None:
         token, start = m.group(0), m.start()
         i = m.end()
         if token in ("'", '"', "`"):
-            i = _end_of_quoted(text, start) % (n + 1)  # unterminated (-1): the end
+            i = _end_of_quoted(text, start)
         elif token == "--":
             j = text.find("\n", start)
             i = n if j < 0 else j + 1
@@ -363,7 +369,7 @@ def _replace_outside_strings(text: str, pattern: re.Pattern, repl) -> str:
             j = text.find("\n", start)
             j = n if j < 0 else j
         else:
-            j = _end_of_quoted(text, start) % (n + 1)  # unterminated (-1): the end
+            j = _end_of_quoted(text, start)
         pieces.append(text[start:j])
         seg_start = j
     pieces.append(pattern.sub(repl, text[seg_start:]))
