@@ -571,37 +571,85 @@ def schedule_lines(sched, full: bool = False):
     if files:
         yield f"Files no job schedules ({len(files):,}; each may run at any time):"
         yield clean(f"  {_examples([n.key() for n in files])}")
-    may: list[str] = []
-    never: list[str] = []
-    grouped: dict[str, list[str]] = {}
-    for a, b in _pairs(others):
-        c, why = sched.node_overlap(a, b)
-        if c is None:
-            never.append(f"  {a.key()} ~ {b.key()}: {why}")
-            continue
-        cause, sep, other = c.reason.partition(", so it can overlap ")
-        if sep:  # one node runs at any time: said once for all it meets
-            anytime = a if other != a.label() else b
-            grouped.setdefault(cause, []).append((b if anytime is a else a).key())
-        else:
-            may.append(f"  {a.key()} ~ {b.key()}: {c.reason}")
-    for cause, met in grouped.items():
-        if len(met) == 1:
-            may.append(f"  {cause}, so it can overlap {met[0]}")
-        else:
-            may.append(f"  {cause}, so it can overlap {len(met):,} jobs and tasks: {_examples(sorted(met))}")
+    may, never = _Section(), _Section()
+    anytime: dict[str, list[str]] = {}  # a cause that makes one job meet every other -> the jobs it meets
+    by_job: dict[str, list] = {}
+    for node in others:
+        by_job.setdefault(node.job, []).append(node)
+    jobs = sorted(by_job)
+    for i, job_a in enumerate(jobs):
+        within: dict[tuple[bool, str], list[tuple[str, str]]] = {}  # one reason said once per job
+        for a, b in _pairs(by_job[job_a]):  # tasks of one job: DAG order and concurrent runs
+            c, why = sched.node_overlap(a, b)
+            reason = why if c is None else c.reason
+            generic = reason
+            for task in {a.task, b.task} - {None}:
+                generic = generic.replace(f"`{task}`", "`…`")
+            within.setdefault((c is None, generic), []).append((f"{a.key()} ~ {b.key()}", reason))
+        for (apart, generic), pairs in within.items():
+            section = never if apart else may
+            if len(pairs) == 1:
+                section.add(f"  {pairs[0][0]}: {pairs[0][1]}")
+            else:
+                shown = _examples([p for p, _ in pairs])
+                section.add(f"  {len(pairs):,} pairs of tasks of job `{job_a}`: {generic}: {shown}", len(pairs))
+        for job_b in jobs[i + 1 :]:
+            # two jobs meet, or not, alike for every pair of their tasks: asked once
+            c, why = sched.node_overlap(by_job[job_a][0], by_job[job_b][0])
+            n = len(by_job[job_a]) * len(by_job[job_b])
+            label = f"{job_a} ~ {job_b}" + (f" ({n:,} pairs of tasks)" if n > 1 else "")
+            if c is None:
+                never.add(f"  {label}: {why}", n)
+                continue
+            cause, sep, _ = c.reason.partition(", so it can overlap ")
+            if sep:  # one of the two runs at any time: said once for all it meets
+                runs_anytime = job_a if f"`{job_a}`" in cause else job_b
+                anytime.setdefault(cause, []).append(job_b if runs_anytime == job_a else job_a)
+                may.count(n)
+            else:
+                may.add(f"  {label}: {c.reason}", n)
+    for cause, met in sorted(anytime.items()):
+        word = "job" if len(met) == 1 else "jobs"
+        may.lines.insert(0, f"  {cause}, so it can overlap {len(met):,} other {word}: {_examples(sorted(met))}")
     if files:
         n = len(files)
-        may.append(
+        may.lines.insert(
+            0,
             f"  {n:,} files no job schedules: with each other ({n * (n - 1) // 2:,} pairs) and with each of the "
-            f"{len(others):,} jobs and tasks above ({n * len(others):,} pairs): they may run at any time"
+            f"{len(others):,} jobs and tasks ({n * len(others):,} pairs): they may run at any time",
         )
-        never.append(f"  each of the {n:,} files no job schedules with itself: one run at a time")
-    yield "May overlap:"
-    yield from (clean(line) for line in may) if may else ["  (none)"]
-    yield "Never overlap:"
-    yield from (clean(line) for line in never) if never else ["  (none)"]
-    yield "(`delta-lint schedule --all` lists every pair)"
+        never.lines.insert(0, f"  each of the {n:,} files no job schedules with itself: one run at a time")
+    yield from may.render("May overlap:")
+    yield from never.render("Never overlap:")
+    yield "(`delta-lint schedule --all` lists every pair of tasks and files)"
+
+
+class _Section:
+    """Lines of one part of the summarised schedule: at most SHOWN_PAIRS of them, and
+    how many pairs of tasks the rest stand for."""
+
+    SHOWN_PAIRS = 40
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.hidden_lines = 0
+        self.pairs = 0
+
+    def add(self, line: str, pairs: int = 1) -> None:
+        self.pairs += pairs
+        if len(self.lines) < self.SHOWN_PAIRS:
+            self.lines.append(line)
+        else:
+            self.hidden_lines += 1
+
+    def count(self, pairs: int) -> None:
+        self.pairs += pairs
+
+    def render(self, title: str):
+        yield title
+        yield from (clean(line) for line in self.lines) if self.lines else ["  (none)"]
+        if self.hidden_lines:
+            yield f"  ... and {self.hidden_lines:,} more lines like these ({self.pairs:,} pairs of tasks in all)"
 
 
 def schedule_text(sched, full: bool = False) -> str:
