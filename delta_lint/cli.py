@@ -192,7 +192,7 @@ def check(
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
     no_cache: bool = typer.Option(
-        False, "--no-cache", help="Do not read or write the front-end cache (.delta-lint-cache/)."
+        False, "--no-cache", help="Do not read or write the cache (in the user cache folder; see DELTA_LINT_CACHE_DIR)."
     ),
     jobs: int = typer.Option(
         0, "--jobs", "-j", help="Processes for the front ends (0 = all cores; small runs stay in one process)."
