@@ -127,8 +127,8 @@ def _object(o: dict) -> Any:
     if "__d" in o:
         cls = _CLASSES[o.pop("__d")]  # KeyError for anything not allow-listed
         value = cls(**o)
-        for name, hint in _hints(cls):
-            if not _conforms(getattr(value, name), hint):
+        for name, ok in _field_checks(cls):
+            if not ok(getattr(value, name)):
                 raise TypeError(f"{cls.__name__}.{name}: wrong type in the cache")
         return value
     if "__e" in o:
@@ -143,44 +143,63 @@ def _object(o: dict) -> Any:
 
 
 @functools.cache
-def _hints(cls: type) -> tuple[tuple[str, Any], ...]:
-    """A dataclass's fields and their declared types, for checking what the cache gives back."""
+def _field_checks(cls: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
+    """A dataclass's fields and a check of each field's declared type, for what the
+    cache gives back."""
     hints = typing.get_type_hints(cls)
-    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return tuple((f.name, _checker(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+def _leaf_types(hint: Any) -> tuple[type, ...] | None:
+    """The types `isinstance` checks a hint with, when no container is involved."""
+    if hint is Any or hint is object:
+        return (object,)
+    if hint is type(None):
+        return (type(None),)
+    if hint is float:
+        return (int, float)
+    if hint is Path:
+        return (str, Path)
+    origin = typing.get_origin(hint)
+    if origin is None:
+        return (hint,) if isinstance(hint, type) else None
+    if origin in (typing.Union, types.UnionType):
+        parts = [_leaf_types(a) for a in typing.get_args(hint)]
+        if all(p is not None for p in parts):
+            return tuple(t for p in parts for t in p)  # type: ignore[union-attr]
+    return None
+
+
+@functools.cache
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """A function telling whether a decoded value has the declared type, containers
+    element by element. Made once per type: a warm run checks tens of thousands of
+    values. Our own dataclasses were checked as they were built (the JSON hook works
+    bottom-up), so for them `isinstance` suffices."""
+    leaf = _leaf_types(hint)
+    if leaf is not None:
+        return lambda v: isinstance(v, leaf)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        checks = [_checker(a) for a in args]
+        return lambda v: any(c(v) for c in checks)
+    if origin in (list, frozenset, set) or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        item_types = _leaf_types(args[0])
+        if item_types is not None:
+            return lambda v: isinstance(v, origin) and all(isinstance(x, item_types) for x in v)
+        item = _checker(args[0])
+        return lambda v: isinstance(v, origin) and all(map(item, v))
+    if origin is tuple:
+        checks, n = [_checker(a) for a in args], len(args)
+        return lambda v: isinstance(v, tuple) and len(v) == n and all(c(x) for c, x in zip(checks, v))
+    if origin is dict:
+        key, value = _checker(args[0]), _checker(args[1])
+        return lambda v: isinstance(v, dict) and all(key(k) and value(x) for k, x in v.items())
+    return lambda v: isinstance(v, origin)
 
 
 def _conforms(value: Any, hint: Any) -> bool:
-    """Whether a decoded value has the declared type (containers element by element).
-    Our own dataclasses were checked as they were built (the JSON hook works bottom-up)."""
-    if hint is Any or hint is object:
-        return True
-    origin = typing.get_origin(hint)
-    if origin is None:
-        if hint is type(None):
-            return value is None
-        if hint is float:
-            return isinstance(value, (int, float)) and not isinstance(value, bool)
-        if hint is int:
-            return isinstance(value, int) and not isinstance(value, bool)
-        if hint is Path:
-            return isinstance(value, (str, Path))
-        return isinstance(value, hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_conforms(value, a) for a in args)
-    if origin in (list, frozenset, set):
-        return isinstance(value, origin) and all(_conforms(v, args[0]) for v in value)
-    if origin is tuple:
-        if not isinstance(value, tuple):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_conforms(v, args[0]) for v in value)
-        return len(value) == len(args) and all(_conforms(v, a) for v, a in zip(value, args))
-    if origin is dict:
-        return isinstance(value, dict) and all(
-            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items()
-        )
-    return isinstance(value, origin)
+    return _checker(hint)(value)
 
 
 def _loads(blob: bytes) -> Any:
@@ -338,26 +357,36 @@ def _row(f: Finding) -> list:
 
 
 def _location(x: Any) -> Location:
-    if not (isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and _ints(x[1:])):
+    if type(x) is not list or len(x) != 3:
         raise ValueError("not a location")
-    return Location(*x)
+    path, line, column = x
+    if type(path) is not str or type(line) is not int or type(column) is not int:
+        raise ValueError("not a location")
+    return Location(path, line, column)
 
 
 def _ints(values: Any) -> bool:
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    return all(type(v) is int for v in values)
 
 
-_FINDING_TEXT = (0, 1, 2, 5, 8, 9)  # row positions that hold text; 3, 4 and 10 may be null
+_OPTIONAL_TEXT = (str, type(None))
 
 
 def _finding(r: list) -> Finding:
     if (
-        not isinstance(r, list)
+        type(r) is not list
         or len(r) != 12
-        or not all(isinstance(r[i], str) for i in _FINDING_TEXT)
-        or not all(r[i] is None or isinstance(r[i], str) for i in (3, 4, 10))
-        or not _ints([r[11]])
-        or not isinstance(r[7], list)
+        or type(r[0]) is not str
+        or type(r[1]) is not str
+        or type(r[2]) is not str
+        or not isinstance(r[3], _OPTIONAL_TEXT)
+        or not isinstance(r[4], _OPTIONAL_TEXT)
+        or type(r[5]) is not str
+        or type(r[7]) is not list
+        or type(r[8]) is not str
+        or type(r[9]) is not str
+        or not isinstance(r[10], _OPTIONAL_TEXT)
+        or type(r[11]) is not int
     ):
         raise ValueError("not a finding row")
     return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11])
