@@ -91,7 +91,11 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
         if not is_dir:
             problems.append((given, "not a regular file or directory"))
             continue
-        roots = (str(resolved_root), os.path.realpath(given))
+        named_outside = not is_within(os.path.abspath(given), os.path.abspath(root))
+        if not named_outside and resolves_outside(given, resolved_root):  # `jobs -> /etc` in the checkout
+            problems.append((given, OUTSIDE))
+            continue
+        roots = (str(resolved_root), os.path.realpath(given)) if named_outside else (str(resolved_root),)
         _walk(given, rel(given), resolved_root, roots, exclude, found, problems)
     return Discovered([found[k] for k in sorted(found)], problems)
 

@@ -68,6 +68,18 @@ def test_a_job_file_linked_outside_the_project_is_not_read_in_any_format(tmp_pat
     assert SECRET not in intents.stdout + intents.stderr and "x.y" not in intents.stdout
 
 
+def test_a_folder_of_the_checkout_linked_outside_is_not_walked(tmp_path):
+    """`jobs -> /somewhere` in the checkout, and CI runs `delta-lint check jobs`."""
+    root = project(tmp_path, {"a.sql": DELETE_A})
+    outside = secret_file(tmp_path).parent
+    (outside / "creds.sql").write_text(f"DELETE FROM x.y WHERE password = '{SECRET}';\n")
+    (root / "jobs").symlink_to(outside, target_is_directory=True)
+    proc = cli(root, "check", "jobs", "--format", "json", "--no-cache")
+    findings = json.loads(proc.stdout)["findings"]
+    assert [(f["rule"], f["location"]["path"]) for f in findings] == [("DL003", "jobs")]
+    assert "outside the project" in findings[0]["message"] and SECRET not in proc.stdout + proc.stderr
+
+
 def test_a_link_inside_the_project_is_still_followed(tmp_path):
     root = project(tmp_path, {"shared/a.sql": DELETE_A, "jobs/b.sql": DELETE_B})
     os.symlink(root / "shared" / "a.sql", root / "jobs" / "a.sql")
