@@ -599,3 +599,18 @@ def test_a_delete_with_1200_or_terms_is_analysed(tmp_path):
     assert region is not None and len(region.conjuncts) == 1
     ((column, constraint),) = region.conjuncts[0]
     assert column == "id" and len(constraint.values) == 1200
+
+
+def test_every_test_the_threat_model_names_exists():
+    """The README's promises name their tests: each must exist."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    section = readme[readme.index("## Running delta-lint on untrusted pull requests") :]
+    section = section[: section.index("\n## ", 3)]
+    named = set(re.findall(r"\b(test_[a-z0-9_]+)", section))
+    defined = set()
+    for path in (root / "tests").rglob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), re.M))
+    assert len(named) >= 15 and named <= defined, named - defined
