@@ -504,12 +504,13 @@ class Cache:
     the user), not a fault."""
 
     def __init__(self, root: Path) -> None:
-        folder = cache_folder(root)
-        self.path = folder / "frontend.sqlite3"
+        self.path = Path(os.devnull)
         self.db: sqlite3.Connection | None = None
         self.refused: str | None = None
         self._key = b""
         try:
+            folder = cache_folder(root)
+            self.path = folder / "frontend.sqlite3"
             self._key = cache_key_bytes(root)
             _no_links(folder, root)
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -533,7 +534,7 @@ class Cache:
         except CacheRefused as why:
             self.refused = f"cache not used: {why}"
             self.close()
-        except (OSError, sqlite3.Error):
+        except (OSError, sqlite3.Error, RuntimeError, ValueError):  # RuntimeError: no home folder
             self.close()
 
     @staticmethod
