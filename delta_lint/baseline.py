@@ -19,6 +19,7 @@ from delta_lint import __version__
 from delta_lint.atomic import write_atomic
 from delta_lint.config import ConfigError
 from delta_lint.model import Finding
+from delta_lint.safeio import read_input_text
 
 _POSITION = re.compile(r"(?<=\S):\d+:\d+\b")
 FORMAT_VERSION = 1
@@ -45,10 +46,10 @@ def write_baseline(path: Path, findings: list[Finding]) -> int:
 
 
 def load_baseline(path: Path) -> Counter[str]:
+    if not path.exists() and not path.is_symlink():
+        raise ConfigError(f"{path}: baseline not found (create it with --write-baseline)")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise ConfigError(f"{path}: baseline not found (create it with --write-baseline)") from err
+        doc = json.loads(read_input_text(path))
     except (OSError, ValueError) as err:
         raise ConfigError(f"{path}: cannot read the baseline: {err}") from err
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):

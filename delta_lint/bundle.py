@@ -11,6 +11,7 @@ in the bundle; nothing is deployed, run or fetched.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import json
 import os
@@ -25,6 +26,7 @@ import yaml
 
 from delta_lint.config import ConfigError, parse_yaml
 from delta_lint.model import Location
+from delta_lint.safeio import read_input, read_input_text
 
 BUNDLE_NAMES = ("databricks.yml", "databricks.yaml", "bundle.yml")
 _REF = re.compile(r"\$\{([a-zA-Z0-9_.\-\[\]]+)\}")
@@ -80,6 +82,7 @@ class Job:
     note: str | None = None  # e.g. development-mode targets pause schedules
     # job parameters and their defaults; they override task parameters of the same name
     parameter_defaults: tuple[tuple[str, str | None], ...] = ()
+    cycle: tuple[str, ...] = ()  # tasks whose depends_on form a cycle (their order is not used)
 
 
 @dataclass
@@ -127,10 +130,10 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _LineDict:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _load_yaml(path: Path) -> dict:
+def _load_yaml(path: Path, root: Path | None) -> dict:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_input_text(path, root)
+    except OSError as err:
         raise ConfigError(f"{path}: cannot read bundle file: {err}") from err
     return parse_yaml(text, path, _Loader, "a bundle file")
 
@@ -187,11 +190,9 @@ def find_job_json(root: Path) -> tuple[str, ...]:
                 continue
             path = folder / name
             try:
-                if not path.is_file() or path.stat().st_size > MAX_JOB_JSON_BYTES:
-                    continue
-                if b'"task_key"' in path.read_bytes():
+                if b'"task_key"' in read_input(path, root, MAX_JOB_JSON_BYTES):
                     found.append(str(path))
-            except OSError:
+            except OSError:  # not a regular file, too large, leading out of the project
                 continue
     return tuple(found)
 
@@ -201,10 +202,12 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     which files a bundle `include` glob matches, which JSON files a job-definitions
     folder holds, which bundle file a root has."""
     if kind == "glob":
-        return tuple(sorted(p for p in glob.glob(argument, recursive=True) if Path(p).is_file()))
+        return tuple(sorted(p for p in include_glob(argument) if Path(p).is_file()))
     if kind == "json":
         folder = Path(argument)
-        return tuple(str(p) for p in sorted(folder.rglob("*.json"))) if folder.is_dir() else ()
+        if not folder.is_dir():
+            return ()
+        return tuple(sorted(str(p) for p in _subfolders(folder, files=True) if p.suffix == ".json"))
     if kind == "bundle":
         found = find_bundle(Path(argument))
         return (str(found),) if found else ()
@@ -213,6 +216,76 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "job-json":
         return find_job_json(Path(argument))
     raise ValueError(f"unknown listing {kind}")
+
+
+MAX_INCLUDED = 10_000  # files one `include` glob may match
+
+
+def include_glob(pattern: str) -> list[str]:
+    """The paths an `include` glob matches, as `glob.glob(recursive=True)` finds them
+    but without following links to folders: a checkout may hold `a -> ..` (a loop
+    that `glob` walks until the names grow too long, forever when several). A stack
+    instead of recursion, so a deep tree cannot exhaust Python's; at most
+    MAX_INCLUDED matches."""
+    head, *parts = Path(pattern).parts
+    start = Path(head)
+    while parts and not glob.has_magic(parts[0]):
+        start /= parts.pop(0)
+    if not parts:
+        return [str(start)] if start.exists() else []
+    out: list[str] = []
+    stack = [(start, 0)]
+    while stack and len(out) < MAX_INCLUDED:
+        directory, i = stack.pop()
+        part, last = parts[i], i == len(parts) - 1
+        if part == "**":
+            if last:
+                out += [str(p) for p in _subfolders(directory, files=True)]
+                continue
+            stack += [(d, i + 1) for d in [directory, *_subfolders(directory)]]
+            continue
+        if not glob.has_magic(part):
+            child = directory / part
+            if last and child.exists():
+                out.append(str(child))
+            elif not last and child.is_dir() and not child.is_symlink():
+                stack.append((child, i + 1))
+            continue
+        try:
+            with os.scandir(directory) as it:
+                names = sorted(e.name for e in it if not e.name.startswith("."))
+        except OSError:
+            continue
+        for name in fnmatch.filter(names, part):
+            child = directory / name
+            if last:
+                out.append(str(child))
+            elif child.is_dir() and not child.is_symlink():
+                stack.append((child, i + 1))
+    return sorted(set(out))[:MAX_INCLUDED]
+
+
+def _subfolders(top: Path, files: bool = False) -> list[Path]:
+    """Every folder below `top` (with `files`, every file instead), not through links to
+    folders; hidden names are left out, as `glob` does."""
+    out: list[Path] = []
+    stack = [top]
+    while stack and len(out) < MAX_INCLUDED:
+        try:
+            with os.scandir(stack.pop()) as it:
+                entries = [e for e in it if not e.name.startswith(".")]
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                folder = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if folder:
+                stack.append(Path(e.path))
+            if folder != files:
+                out.append(Path(e.path))
+    return out
 
 
 def _merge(base: Any, override: Any) -> Any:
@@ -234,13 +307,15 @@ def _merge(base: Any, override: Any) -> Any:
 
 def bundle_targets(path: Path) -> set[str]:
     """The names of a bundle file's targets."""
-    targets = _load_yaml(path).get("targets")
+    targets = _load_yaml(path, path.parent).get("targets")
     return {str(t) for t in targets} if isinstance(targets, dict) else set()
 
 
-def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
-    """Jobs of a bundle. `root` is the configuration root that file paths are relative to."""
-    main = _load_yaml(path)
+def load_bundle(path: Path, target: str | None, root: Path, named: bool = False) -> Workflows:
+    """Jobs of a bundle. `root` is the configuration root that file paths are relative
+    to, and that every file read must resolve into (but the bundle itself when the
+    user `named` it)."""
+    main = _load_yaml(path, None if named else root)
     bundle_root = path.parent
     sources: dict[int, Path] = {}  # id(job mapping) -> file that defined it
     resources = _LineDict()
@@ -254,7 +329,7 @@ def load_bundle(path: Path, target: str | None, root: Path) -> Workflows:
         files += [Path(p) for p in matched]
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
     for file in files:
-        data = main if file == path else _load_yaml(file)
+        data = main if file == path else _load_yaml(file, root)
         for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
             if isinstance(job, dict):
                 sources[id(job)] = file
@@ -325,7 +400,7 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         include = pattern.get("include") if isinstance(pattern, dict) else None
         if isinstance(include, str) and not _REF.search(include):
             base = (file.parent / include.rstrip("/*")).resolve() if "*" in include else (file.parent / include)
-            candidates = sorted(base.rglob("*")) if base.is_dir() else [base]
+            candidates = sorted(_subfolders(base, files=True)) if base.is_dir() else [base]
             found += [_rel(c, root) for c in candidates if c.is_file() and c.suffix in (".py", ".sql", ".ipynb")]
     schema = spec.get("schema") or spec.get("target")
     return Pipeline(
@@ -441,7 +516,44 @@ def _job(
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
             task = _task(task_spec, base, root, label)
             job.tasks[task.key] = task
+    _break_cycles(job)
     return job
+
+
+def _break_cycles(job: Job) -> None:
+    """Databricks refuses a job whose `depends_on` form a cycle. Taken as written,
+    a cycle would order every task in it before every other, so that no two of them
+    could ever overlap and their conflicts would be hidden: the first cycle found
+    is kept on the job (reported at its task's line) and the edges inside it are not
+    used, so its tasks count as unordered."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(job.tasks):
+        if state.get(start):
+            continue
+        path = [start]
+        stack = [iter(sorted(job.tasks[start].depends_on))]
+        state[start] = 1
+        while stack:
+            dep = next(stack[-1], None)
+            if dep is None:
+                state[path.pop()] = 2
+                stack.pop()
+                continue
+            if dep not in job.tasks:
+                continue
+            if state.get(dep) == 1:
+                cycle = path[path.index(dep) :]
+                if not job.cycle:
+                    job.cycle = (*cycle, dep)
+                members = set(cycle)
+                for key in members:
+                    task = job.tasks[key]
+                    job.tasks[key] = replace(task, depends_on=tuple(d for d in task.depends_on if d not in members))
+                continue
+            if not state.get(dep):
+                state[dep] = 1
+                path.append(dep)
+                stack.append(iter(sorted(job.tasks[dep].depends_on)))
 
 
 def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
@@ -641,7 +753,7 @@ def load_found_job_json(root: Path) -> Workflows:
 
 def _load_job_json(file: Path, root: Path, out: Workflows, base: Path) -> None:
     try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
+        doc = json.loads(read_input_text(file, root))
     except (OSError, ValueError, RecursionError) as err:
         raise ConfigError(f"{file}: cannot read job definition: {err}") from err
     docs = doc.get("jobs", [doc]) if isinstance(doc, dict) else doc if isinstance(doc, list) else []

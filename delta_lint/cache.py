@@ -1,12 +1,24 @@
 """The front-end cache: what a file's front end produced, keyed by the file's
 content hash, its display path, the delta-lint version and the front-end schema.
 
-One SQLite database in `.delta-lint-cache/` next to the configuration: lookups
-for thousands of files are one query, concurrent runs are serialised by SQLite's
-own locking, and a killed run leaves the last committed state. Values are JSON
-of an allow-listed set of our own dataclasses (never pickle: a cache file must
-not be able to run code). Any cache problem only costs speed: the run goes on
-without it.
+One SQLite database per project in the user's cache folder: lookups for
+thousands of files are one query, concurrent runs are serialised by SQLite's own
+locking, and a killed run leaves the last committed state. Any cache problem only
+costs speed: the run goes on without it.
+
+The cache decides a gate's verdict, so it is never trusted:
+
+- it lives outside the checkout by default (`$DELTA_LINT_CACHE_DIR`, else
+  `$XDG_CACHE_HOME/delta-lint`, else `~/.cache/delta-lint`; one folder per project),
+  and a cache folder inside the project is refused when it, or anything in it, is
+  a symbolic link (a planted `frontend.sqlite3 -> victim.db` is never opened);
+- every stored value carries a keyed BLAKE2b tag over its table, key and bytes;
+  the key is kept outside the checkout (`$DELTA_LINT_CACHE_KEY`, else a random key
+  in `$XDG_STATE_HOME/delta-lint/cache-key`), so a cache committed to the
+  repository or restored from a scope a pull request can write is a miss;
+- values are JSON of an allow-listed set of our own dataclasses (never pickle),
+  and every value read back is checked against its declared types: a wrong type
+  is a miss, never a traceback.
 """
 
 from __future__ import annotations
@@ -15,7 +27,13 @@ import dataclasses
 import functools
 import hashlib
 import json
+import os
+import re
+import secrets
 import sqlite3
+import stat
+import types
+import typing
 import zlib
 from collections.abc import Callable
 from enum import Enum
@@ -42,10 +60,12 @@ from delta_lint.model import (
 )
 from delta_lint.predicates import Constraint, Region
 from delta_lint.rulepack import rules_dir
+from delta_lint.safeio import is_within
 from delta_lint.suppress import Directive, FileSuppressions
 
-CACHE_DIR = ".delta-lint-cache"
-SCHEMA = 8  # bump when FileResult, the front ends or an encoding change what is stored
+CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
+CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
+SCHEMA = 9  # bump when FileResult, the front ends or an encoding change what is stored
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -106,7 +126,11 @@ def _object(o: dict) -> Any:
     so a cached file result is rebuilt without a Python walk over its lists."""
     if "__d" in o:
         cls = _CLASSES[o.pop("__d")]  # KeyError for anything not allow-listed
-        return cls(**o)
+        value = cls(**o)
+        for name, ok in _field_checks(cls):
+            if not ok(getattr(value, name)):
+                raise TypeError(f"{cls.__name__}.{name}: wrong type in the cache")
+        return value
     if "__e" in o:
         return _ENUMS[o["__e"]](o["v"])
     if "__t" in o:
@@ -116,6 +140,66 @@ def _object(o: dict) -> Any:
     if "__m" in o:
         return {k: v for k, v in o["__m"]}
     raise ValueError("unknown cache value")
+
+
+@functools.cache
+def _field_checks(cls: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
+    """A dataclass's fields and a check of each field's declared type, for what the
+    cache gives back."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, _checker(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+def _leaf_types(hint: Any) -> tuple[type, ...] | None:
+    """The types `isinstance` checks a hint with, when no container is involved."""
+    if hint is Any or hint is object:
+        return (object,)
+    if hint is type(None):
+        return (type(None),)
+    if hint is float:
+        return (int, float)
+    if hint is Path:
+        return (str, Path)
+    origin = typing.get_origin(hint)
+    if origin is None:
+        return (hint,) if isinstance(hint, type) else None
+    if origin in (typing.Union, types.UnionType):
+        parts = [_leaf_types(a) for a in typing.get_args(hint)]
+        if all(p is not None for p in parts):
+            return tuple(t for p in parts for t in p)  # type: ignore[union-attr]
+    return None
+
+
+@functools.cache
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """A function telling whether a decoded value has the declared type, containers
+    element by element. Made once per type: a warm run checks tens of thousands of
+    values. Our own dataclasses were checked as they were built (the JSON hook works
+    bottom-up), so for them `isinstance` suffices."""
+    leaf = _leaf_types(hint)
+    if leaf is not None:
+        return lambda v: isinstance(v, leaf)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        checks = [_checker(a) for a in args]
+        return lambda v: any(c(v) for c in checks)
+    if origin in (list, frozenset, set) or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
+        item_types = _leaf_types(args[0])
+        if item_types is not None:
+            return lambda v: isinstance(v, origin) and all(isinstance(x, item_types) for x in v)
+        item = _checker(args[0])
+        return lambda v: isinstance(v, origin) and all(map(item, v))
+    if origin is tuple:
+        checks, n = [_checker(a) for a in args], len(args)
+        return lambda v: isinstance(v, tuple) and len(v) == n and all(c(x) for c, x in zip(checks, v))
+    if origin is dict:
+        key, value = _checker(args[0]), _checker(args[1])
+        return lambda v: isinstance(v, dict) and all(key(k) and value(x) for k, x in v.items())
+    return lambda v: isinstance(v, origin)
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    return _checker(hint)(value)
 
 
 def _loads(blob: bytes) -> Any:
@@ -210,15 +294,20 @@ def _decode_summary(blob: bytes) -> FileSummary:
     links = _untagged(links, None)
     shared = tuple(_untagged(shared, ()))
     if (
-        not isinstance(n_intents, int)
+        not _ints([n_intents])
+        or not isinstance(diagnostics, list)
         or not all(isinstance(d, Diagnostic) for d in diagnostics)
+        or not (suppressions is None or isinstance(suppressions, FileSuppressions))
         or not all(isinstance(i, Intent) for i in shared)
         or not (skipped is None or isinstance(skipped, str))
         or not (links is None or isinstance(links, Links))
+        or not (isinstance(ddl, list) and all(isinstance(t, str) for t in ddl))
+        or not (isinstance(tables, list) and all(isinstance(t, list) and len(t) == 4 for t in tables))
+        or not all(isinstance(t[0], str) for t in tables)
     ):
         raise ValueError("not a file summary")
     return FileSummary(
-        {name: Location(path, line, column) for name, path, line, column in tables},
+        {name: _location([path, line, column]) for name, path, line, column in tables},
         tuple(ddl),
         shared,
         n_intents,
@@ -238,7 +327,12 @@ def _encode_table(entry: TableEntry) -> bytes:
 def _decode_table(blob: bytes) -> TableEntry:
     rows, tagged, source = _plain(blob)
     errors = _untagged(tagged, [])
-    if not all(isinstance(e, Diagnostic) for e in errors) or not isinstance(source, str):
+    if (
+        not isinstance(rows, list)
+        or not isinstance(errors, list)
+        or not all(isinstance(e, Diagnostic) for e in errors)
+        or not isinstance(source, str)
+    ):
         raise ValueError("not a table entry")
     return TableEntry([_finding(r) for r in rows], errors, source)
 
@@ -262,10 +356,40 @@ def _row(f: Finding) -> list:
     ]
 
 
+def _location(x: Any) -> Location:
+    if type(x) is not list or len(x) != 3:
+        raise ValueError("not a location")
+    path, line, column = x
+    if type(path) is not str or type(line) is not int or type(column) is not int:
+        raise ValueError("not a location")
+    return Location(path, line, column)
+
+
+def _ints(values: Any) -> bool:
+    return all(type(v) is int for v in values)
+
+
+_OPTIONAL_TEXT = (str, type(None))
+
+
 def _finding(r: list) -> Finding:
-    if len(r) != 12:
+    if (
+        type(r) is not list
+        or len(r) != 12
+        or type(r[0]) is not str
+        or type(r[1]) is not str
+        or type(r[2]) is not str
+        or not isinstance(r[3], _OPTIONAL_TEXT)
+        or not isinstance(r[4], _OPTIONAL_TEXT)
+        or type(r[5]) is not str
+        or type(r[7]) is not list
+        or type(r[8]) is not str
+        or type(r[9]) is not str
+        or not isinstance(r[10], _OPTIONAL_TEXT)
+        or type(r[11]) is not int
+    ):
         raise ValueError("not a finding row")
-    return Finding(*r[:6], Location(*r[6]), tuple(Location(*x) for x in r[7]), r[8], r[9], r[10], r[11])
+    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11])
 
 
 @functools.cache
@@ -295,21 +419,110 @@ def key(display: str, data: bytes) -> str:
     return h.hexdigest()
 
 
+def _user_folder(env: str, fallback: str) -> Path:
+    """An XDG base folder: the variable when it names an absolute path, else the default under home."""
+    value = os.environ.get(env, "")
+    return Path(value) if os.path.isabs(value) else Path.home() / fallback
+
+
+def cache_folder(root: Path) -> Path:
+    """Where the cache of the project at `root` lives: one folder per project (its
+    name and a hash of its resolved path) under the cache base folder."""
+    base_text = os.environ.get(CACHE_DIR_ENV, "")
+    base = Path(base_text).absolute() if base_text else _user_folder("XDG_CACHE_HOME", ".cache") / "delta-lint"
+    resolved = os.path.realpath(root)
+    slug = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(resolved))[:40] or "root"
+    return base / f"{slug}-{hashlib.blake2b(resolved.encode(errors='surrogateescape'), digest_size=8).hexdigest()}"
+
+
+class CacheRefused(Exception):
+    """Why a cache folder or key is not used (the run goes on without the cache)."""
+
+
+def _no_links(folder: Path, root: Path) -> None:
+    """A cache folder inside the project must not be, lead through, or hold a symbolic
+    link: the project's files are not ours to write through."""
+    abs_root, abs_folder = os.path.abspath(root), os.path.abspath(folder)
+    if not is_within(abs_folder, abs_root):
+        if is_within(os.path.realpath(folder), os.path.realpath(root)):
+            raise CacheRefused(f"the cache folder `{folder}` leads into the project through a symbolic link")
+        return  # the user's own folder, outside the project
+    step = Path(abs_root)
+    for part in Path(abs_folder).relative_to(abs_root).parts:
+        step = step / part
+        if step.is_symlink():
+            raise CacheRefused(f"the cache folder `{folder}` is inside the project and `{step}` is a symbolic link")
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    raise CacheRefused(f"the cache folder `{folder}` holds a symbolic link (`{entry.name}`)")
+    except FileNotFoundError:
+        pass
+
+
+def cache_key_bytes(root: Path) -> bytes:
+    """The key that tags every stored value: `$DELTA_LINT_CACHE_KEY` (a CI secret, so
+    that caches restored between CI runs stay usable), else a random key made once
+    per user in `$XDG_STATE_HOME/delta-lint/cache-key`. It must live outside the project."""
+    secret = os.environ.get(CACHE_KEY_ENV, "")
+    if secret:
+        return hashlib.blake2b(secret.encode(errors="surrogateescape"), digest_size=32).digest()
+    path = _user_folder("XDG_STATE_HOME", ".local/state") / "delta-lint" / "cache-key"
+    if is_within(os.path.realpath(path), os.path.realpath(root)):
+        raise CacheRefused(f"the cache key `{path}` would be inside the project")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        fresh = secrets.token_bytes(32)
+        try:  # created whole or not at all: two first runs at once agree on one key
+            tmp = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(fresh)
+            try:
+                os.link(tmp, path)
+            finally:
+                os.unlink(tmp)
+        except FileExistsError:
+            pass
+        fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != 32:
+            raise CacheRefused(f"the cache key `{path}` is not a 32-byte file")
+        return os.read(fd, 32)
+    finally:
+        os.close(fd)
+
+
 class Cache:
-    """get_many / put_many over one SQLite file; every failure disables the cache."""
+    """get_many / put_many over one SQLite file; every failure disables the cache.
+    `refused` says why a cache was not used when that was a choice (a warning for
+    the user), not a fault."""
 
     def __init__(self, root: Path) -> None:
-        self.path = root / CACHE_DIR / "frontend.sqlite3"
+        self.path = Path(os.devnull)
         self.db: sqlite3.Connection | None = None
+        self.refused: str | None = None
+        self._key = b""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            ignore = self.path.parent / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# created by delta-lint\n*\n")
+            folder = cache_folder(root)
+            self.path = folder / "frontend.sqlite3"
+            self._key = cache_key_bytes(root)
+            _no_links(folder, root)
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _no_links(folder, root)  # also once made: nothing raced a link in meanwhile
+            for name in ("frontend.sqlite3", "frontend.sqlite3-wal", "frontend.sqlite3-shm"):
+                if (folder / name).is_symlink():
+                    raise CacheRefused(f"`{folder / name}` is a symbolic link")
+            if is_within(os.path.abspath(folder), os.path.abspath(root)):
+                self._ignore_in_git(folder)
             self.db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("DROP TABLE IF EXISTS results")  # before file summaries (schema 2)
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS files (key TEXT PRIMARY KEY, value BLOB NOT NULL, summary BLOB NOT NULL)"
             )
@@ -318,8 +531,42 @@ class Cache:
                 "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, value BLOB NOT NULL, at REAL NOT NULL)"
             )
             self.db.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
-        except (OSError, sqlite3.Error):
-            self.db = None
+        except CacheRefused as why:
+            self.refused = f"cache not used: {why}"
+            self.close()
+        except (OSError, sqlite3.Error, RuntimeError, ValueError):  # RuntimeError: no home folder
+            self.close()
+
+    @staticmethod
+    def _ignore_in_git(folder: Path) -> None:
+        """A cache folder in the project ignores itself in git; the file is created, never
+        written through (O_EXCL, O_NOFOLLOW)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(folder / ".gitignore", flags, 0o644)
+        except FileExistsError:
+            return
+        with os.fdopen(fd, "w") as out:
+            out.write("# created by delta-lint\n*\n")
+
+    def _tag(self, table: str, key: str, payload: bytes) -> bytes:
+        h = hashlib.blake2b(digest_size=16, key=self._key)
+        h.update(f"{table}\0{key}\0".encode(errors="surrogateescape"))
+        h.update(payload)
+        return h.digest()
+
+    def _seal(self, table: str, key: str, payload: bytes) -> bytes:
+        """A value as stored: its tag, then its bytes."""
+        return self._tag(table, key, payload) + payload
+
+    def _open(self, table: str, key: str, blob: Any) -> bytes:
+        """The bytes of a stored value whose tag is right; ValueError otherwise (a miss)."""
+        if not isinstance(blob, bytes) or len(blob) < 16:
+            raise ValueError("not a stored value")
+        payload = blob[16:]
+        if not secrets.compare_digest(blob[:16], self._tag(table, key, payload)):
+            raise ValueError("a stored value not written by this user's delta-lint")
+        return payload
 
     def _select(self, table: str, column: str, keys: list[str], decode: Callable[[bytes], Any]) -> dict[str, Any]:
         """{key: decode(column)} for the keys present; a damaged entry is a miss."""
@@ -333,8 +580,8 @@ class Cache:
                 query = f"SELECT key, {column} FROM {table} WHERE key IN ({marks})"  # noqa: S608 - our names
                 for k, blob in self.db.execute(query, chunk):
                     try:
-                        out[k] = decode(blob)
-                    except (ValueError, KeyError, TypeError, IndexError, zlib.error):
+                        out[k] = decode(self._open(f"{table}.{column}", k, blob))
+                    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
                         continue
         except sqlite3.Error:
             return {}
@@ -351,7 +598,10 @@ class Cache:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, value, summary) for k, (value, summary) in items.items()]
+            rows = [
+                (k, self._seal("files.value", k, value), self._seal("files.summary", k, summary))
+                for k, (value, summary) in items.items()
+            ]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO files (key, value, summary) VALUES (?, ?, ?)", rows)
@@ -366,7 +616,7 @@ class Cache:
         if self.db is None or not items:
             return
         try:
-            rows = [(k, _encode_table(e)) for k, e in items.items()]
+            rows = [(k, self._seal("tables.value", k, _encode_table(e))) for k, e in items.items()]
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO tables (key, value) VALUES (?, ?)", rows)
@@ -377,22 +627,22 @@ class Cache:
         """A value stored with put_value (e.g. parsed workflows), or None."""
         if self.db is None:
             return None
+        stored = f"{code_identity()}:{key}"
         try:
-            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (f"{code_identity()}:{key}",)).fetchone()
-            return None if row is None else _loads(row[0])
-        except (sqlite3.Error, ValueError, KeyError, TypeError, zlib.error):
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
+            return None if row is None else _loads(self._open("kv.value", stored, row[0]))
+        except (sqlite3.Error, ValueError, KeyError, TypeError, AttributeError, RecursionError, zlib.error):
             return None
 
     def put_value(self, key: str, value: Any) -> None:
         if self.db is None:
             return
+        stored = f"{code_identity()}:{key}"
         try:
-            blob = _dumps(value)
+            blob = self._seal("kv.value", stored, _dumps(value))
             with self.db:
                 self.db.execute("BEGIN")
-                self.db.execute(
-                    "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (f"{code_identity()}:{key}", blob)
-                )
+                self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
         except (sqlite3.Error, TypeError):
             pass
 
@@ -429,19 +679,18 @@ class Cache:
             row = self.db.execute("SELECT value FROM runs WHERE key = ?", (run_key,)).fetchone()
             if row is None:
                 return None
-            data = _plain(row[0])
+            data = _plain(self._open("runs.value", run_key, row[0]))
             data["findings"] = [_finding(r) for r in data["findings"]]
             if not (
-                isinstance(data["warnings"], list)
+                _conforms(data["warnings"], list[str])
                 and isinstance(data["mode"], str)
-                and isinstance(data["schedule_files"], list)
-                and isinstance(data["n_files"], int)
-                and isinstance(data["n_intents"], int)
-                and isinstance(data["skipped"], dict)
-                and isinstance(data["analysed"], dict)
+                and _conforms(data["schedule_files"], list[str])
+                and _ints([data["n_files"], data["n_intents"]])
+                and _conforms(data["skipped"], dict[str, str])
+                and _conforms(data["analysed"], dict[str, int])
             ):
                 return None
-        except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, zlib.error):
+        except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
             return None
         return data
 
@@ -461,7 +710,7 @@ class Cache:
             "analysed": result.analysed,
         }
         try:
-            blob = _pack(doc)
+            blob = self._seal("runs.value", run_key, _pack(doc))
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(

@@ -70,7 +70,9 @@ def tune_gc() -> None:
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"delta-lint: error: {message}", err=True)
+    from delta_lint.report import clean
+
+    typer.echo(f"delta-lint: error: {clean(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -137,7 +139,9 @@ def _guarded(fn, debug: bool):
             raise
         _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
     for warning in getattr(getattr(result, "read", None), "warnings", []):
-        typer.echo(f"delta-lint: warning: {warning}", err=True)
+        from delta_lint.report import clean
+
+        typer.echo(f"delta-lint: warning: {clean(warning)}", err=True)
     return result
 
 
@@ -188,7 +192,7 @@ def check(
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
     no_cache: bool = typer.Option(
-        False, "--no-cache", help="Do not read or write the front-end cache (.delta-lint-cache/)."
+        False, "--no-cache", help="Do not read or write the cache (in the user cache folder; see DELTA_LINT_CACHE_DIR)."
     ),
     jobs: int = typer.Option(
         0, "--jobs", "-j", help="Processes for the front ends (0 = all cores; small runs stay in one process)."
@@ -284,6 +288,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
     from delta_lint import report
 
     files, intents = result.n_files, result.n_intents
+    findings = [report.clean_finding(f) for f in findings]  # file names and code text: no control characters
     if output_format == CheckFormat.json:
         return report.to_json(findings, files, intents, result.skipped)
     if output_format == CheckFormat.sarif:
@@ -415,7 +420,7 @@ def _write_snapshot(result, config) -> None:
             "use --spark embedded, local or sc://host:port"
         )
     live = {name: read.tables[name] for name, source in read.sources.items() if source == "live"}
-    old = load_snapshot(config.snapshot_path)
+    old = load_snapshot(config.snapshot_path, config.root)
     kept = []
     if old is not None:
         for name in sorted(set(result.settings) - set(live)):
@@ -439,6 +444,9 @@ def schedule(
     bundle: Optional[Path] = BUNDLE_OPTION,
     target: Optional[str] = TARGET_OPTION,
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="text or json."),
+    full: bool = typer.Option(
+        False, "--all", help="List every pair of jobs, tasks and files (default: a summary that stays short)."
+    ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
 ) -> None:
     """Print the overlap graph: which jobs and tasks may run at the same time, and why.
@@ -460,8 +468,12 @@ def schedule(
         return build_schedule(config, rel, workflows)
 
     sched = _guarded(build, debug)
-    render = report.schedule_json if output_format == IntentFormat.json else report.schedule_text
-    sys.stdout.write(render(sched))
+    if output_format == IntentFormat.json:
+        chunks = report.schedule_json_chunks(sched, full)
+    else:
+        chunks = (line + "\n" for line in report.schedule_lines(sched, full))
+    for chunk in chunks:  # written as made: `--all` on a large tree is long, never held whole
+        sys.stdout.write(chunk)
 
 
 @app.command()

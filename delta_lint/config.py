@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from delta_lint.safeio import read_input_text
+
 CONFIG_NAMES = ("delta-lint.yaml", ".delta-lint.yaml", "delta-lint.yml")
 RUNTIME_RE = re.compile(r"^(latest|oss|\d+\.\d+)$")
 RULE_RE = re.compile(r"^DL\d{0,3}$")
@@ -113,18 +115,18 @@ def find_config(start: Path) -> Path | None:
             if (directory / name).is_file():
                 return directory / name
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_section(pyproject) is not None:
+        if pyproject.is_file() and _pyproject_section(pyproject, directory) is not None:
             return pyproject
     return None
 
 
-def _pyproject_section(path: Path) -> dict | None:
+def _pyproject_section(path: Path, root: Path | None = None) -> dict | None:
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_text(path, root))
     except (OSError, ValueError) as err:
         raise ConfigError(f"{path}: cannot read TOML: {err}") from err
     return data.get("tool", {}).get("delta-lint")
@@ -143,12 +145,15 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
         return Config(root=cwd)
     if not path.is_file():
         raise ConfigError(f"{path}: configuration file not found")
+    # A file found (not named by the user) must not lead out of its folder: the
+    # checkout decides what is found, and a parse error could echo what it read.
+    root = None if explicit else path.parent
     if path.name == "pyproject.toml":
-        data = _pyproject_section(path) or {}
+        data = _pyproject_section(path, root) or {}
     else:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
+            text = read_input_text(path, root)
+        except OSError as err:
             raise ConfigError(f"{path}: cannot read configuration: {err}") from err
         data = parse_yaml(text, path)
     return validate(data, path)

@@ -22,7 +22,7 @@ from delta_lint.model import ROW_INSERTING_KINDS, Diagnostic, Finding, Flag, Int
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import ROW_LEVEL, Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
-from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
 
 SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
 # A finding names at most this many other writes, in location order, in its message
@@ -323,6 +323,7 @@ class Engine:
         self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
         self._behaviour_ids: dict[tuple, int] = {}  # see _Classes
+        self._aliases = path_aliases(config)  # a table's path and its catalog name are one table
         self._settings_ids: dict[tuple, int] = {}
         self._fixes: dict[tuple, str] = {}
         self._caveat_answers: dict[tuple, bool] = {}
@@ -345,7 +346,7 @@ class Engine:
         for intent in intents:
             if intent.table is None or Flag.UNRESOLVED in intent.flags:
                 continue
-            out[qualify(intent.table.name, self.config.default_schema)].append(intent)
+            out[qualify(intent.table.name, self.config.default_schema, self._aliases)].append(intent)
         return out
 
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -12,6 +13,25 @@ import orjson
 
 from delta_lint import __version__
 from delta_lint.model import Finding, Intent, is_coverage
+from delta_lint.safeio import printable as clean
+
+
+def clean_finding(f: Finding) -> Finding:
+    """A finding whose every text field is `clean`; the same object when nothing needs it."""
+    texts = (f.name, f.message, f.table or "", f.overlap, f.fix, f.location.path, *(r.path for r in f.related))
+    if all(t.isprintable() for t in texts):
+        return f
+    return dataclasses.replace(
+        f,
+        name=clean(f.name),
+        message=clean(f.message),
+        table=None if f.table is None else clean(f.table),
+        overlap=clean(f.overlap),
+        fix=clean(f.fix),
+        location=dataclasses.replace(f.location, path=clean(f.location.path)),
+        related=tuple(dataclasses.replace(r, path=clean(r.path)) for r in f.related),
+    )
+
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -158,13 +178,24 @@ def intents_text(intents: list[Intent]) -> str:
         table = i.table.name if i.table else "-"
         pred = i.predicate_sql or "-"
         lines.append(
-            f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else "")
+            clean(f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else ""))
         )
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def intents_json(intents: list[Intent]) -> str:
-    return _json_text([i.to_json() for i in intents]) + "\n"
+    return _json_text([_clean_doc(i.to_json()) for i in intents]) + "\n"
+
+
+def _clean_doc(doc):
+    """Every string of a JSON document `clean`."""
+    if isinstance(doc, str):
+        return clean(doc)
+    if isinstance(doc, dict):
+        return {clean(k) if isinstance(k, str) else k: _clean_doc(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [_clean_doc(v) for v in doc]
+    return doc
 
 
 # -- tables ---------------------------------------------------------------------------
@@ -403,6 +434,13 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _md_untrusted(text: str, code: bool = False) -> str:
+    """Text from file names and code for a Markdown cell (or, with `code`, a code
+    span): no cell break, no HTML, no end of the code span."""
+    text = _md_cell(text).replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("`", "'") if code else text
+
+
 def markdown(findings: list[Finding], files: int, intents: int) -> str:
     """A summary for a pull-request comment."""
     if not findings:
@@ -419,20 +457,20 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
     ]
     for f in findings:
         out.append(
-            f"| {f.severity} | `{f.rule}` {f.name} | `{f.location}` | {_md_cell(f.table or '-')} "
-            f"| {f.exception or '-'} | {_md_cell(f.message)} |"
+            f"| {f.severity} | `{f.rule}` {f.name} | `{_md_untrusted(str(f.location), code=True)}` "
+            f"| {_md_untrusted(f.table or '-')} | {f.exception or '-'} | {_md_untrusted(f.message)} |"
         )
     detailed = [f for f in findings if f.fix or f.related or f.overlap]
     if detailed:
         out += ["", "<details><summary>Why they overlap, and the fixes</summary>", ""]
         for f in detailed:
-            out.append(f"- **`{f.location}` {f.rule}**")
+            out.append(f"- **`{_md_untrusted(str(f.location), code=True)}` {f.rule}**")
             if f.related:
-                out.append(f"  - related: {_related_list(f, lambda r: f'`{r}`')}")
+                out.append(f"  - related: {_related_list(f, lambda r: f'`{_md_untrusted(str(r), code=True)}`')}")
             if f.overlap:
-                out.append(f"  - overlap: {f.overlap}")
+                out.append(f"  - overlap: {_md_untrusted(f.overlap)}")
             if f.fix:
-                out.append(f"  - fix: {f.fix}")
+                out.append(f"  - fix: {_md_untrusted(f.fix)}")
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
@@ -468,14 +506,13 @@ def _job_summary(sched, job) -> str:
     return "; ".join(parts)
 
 
-def schedule_text(sched) -> str:
+SHOWN_EXAMPLES = 10  # names shown for a group of nodes in the summarised schedule
+
+
+def _schedule_head(sched) -> list[str]:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
     lines += [f"  note: {n}" for n in wf.notes]
-    files_of: dict = {}
-    for path, nodes in sched.nodes_of.items():
-        for n in nodes:
-            files_of.setdefault(n, []).append(path)
     for job in sorted(wf.jobs.values(), key=lambda j: j.key):
         lines.append(f"  {job.key} ({_job_summary(sched, job)})")
         for task in job.tasks.values():
@@ -483,39 +520,189 @@ def schedule_text(sched) -> str:
             each = f" for_each x{task.for_each_concurrency}" if task.for_each_concurrency else ""
             target = ", ".join(task.files) if task.files else f"not analysed: {task.problem}"
             lines.append(f"    {task.key}{after}{each}: {target}")
-    pairs = sched.graph()
-    lines.append("May overlap:")
-    lines += [f"  {a.key()} ~ {b.key()}: {c.reason}" for a, b, c, _ in pairs if c is not None] or ["  (none)"]
-    lines.append("Never overlap:")
-    lines += [f"  {a.key()} ~ {b.key()}: {why}" for a, b, c, why in pairs if c is None] or ["  (none)"]
-    return "\n".join(lines) + "\n"
+    return [clean(line) for line in lines]
 
 
-def schedule_json(sched) -> str:
+def _split_nodes(sched) -> tuple[list, list]:
+    """(files no job schedules, every other node): the first meet everything alike."""
+    nodes = sched.all_nodes()
+    return [n for n in nodes if n.kind == "file"], [n for n in nodes if n.kind != "file"]
+
+
+def _pairs(nodes: list):
+    for i, a in enumerate(nodes):
+        for b in nodes[i:]:
+            yield a, b
+
+
+def _examples(names: list[str], total: int | None = None) -> str:
+    total = len(names) if total is None else total
+    shown = ", ".join(names[:SHOWN_EXAMPLES])
+    return f"{shown} and {total - SHOWN_EXAMPLES:,} more" if total > SHOWN_EXAMPLES else shown
+
+
+def schedule_lines(sched, full: bool = False):
+    """The overlap graph as lines of text. By default a summary whose size does not
+    grow with the number of files: files no job schedules are counted (they meet
+    every other file and every job alike, for one reason said once), and a cause
+    that makes one node overlap many others is said once with a count. `full`
+    lists every pair, one line each (generated, never held in memory)."""
+    yield from _schedule_head(sched)
+    if full:
+        pairs = ((a, b, *sched.node_overlap(a, b)) for a, b in _pairs(sched.all_nodes()))
+        yield "May overlap:"
+        empty = True
+        for a, b, c, _ in pairs:
+            if c is not None:
+                empty = False
+                yield clean(f"  {a.key()} ~ {b.key()}: {c.reason}")
+        if empty:
+            yield "  (none)"
+        yield "Never overlap:"
+        empty = True
+        for a, b, c, why in ((a, b, *sched.node_overlap(a, b)) for a, b in _pairs(sched.all_nodes())):
+            if c is None:
+                empty = False
+                yield clean(f"  {a.key()} ~ {b.key()}: {why}")
+        if empty:
+            yield "  (none)"
+        return
+    files, others = _split_nodes(sched)
+    if files:
+        yield f"Files no job schedules ({len(files):,}; each may run at any time):"
+        yield clean(f"  {_examples([n.key() for n in files])}")
+    may, never = _Section(), _Section()
+    anytime: dict[str, list[str]] = {}  # a cause that makes one job meet every other -> the jobs it meets
+    by_job: dict[str, list] = {}
+    for node in others:
+        by_job.setdefault(node.job, []).append(node)
+    jobs = sorted(by_job)
+    for i, job_a in enumerate(jobs):
+        within: dict[tuple[bool, str], list[tuple[str, str]]] = {}  # one reason said once per job
+        for a, b in _pairs(by_job[job_a]):  # tasks of one job: DAG order and concurrent runs
+            c, why = sched.node_overlap(a, b)
+            reason = why if c is None else c.reason
+            generic = reason
+            for task in {a.task, b.task} - {None}:
+                generic = generic.replace(f"`{task}`", "`…`")
+            within.setdefault((c is None, generic), []).append((f"{a.key()} ~ {b.key()}", reason))
+        for (apart, generic), pairs in within.items():
+            section = never if apart else may
+            if len(pairs) == 1:
+                section.add(f"  {pairs[0][0]}: {pairs[0][1]}")
+            else:
+                shown = _examples([p for p, _ in pairs])
+                section.add(f"  {len(pairs):,} pairs of tasks of job `{job_a}`: {generic}: {shown}", len(pairs))
+        for job_b in jobs[i + 1 :]:
+            # two jobs meet, or not, alike for every pair of their tasks: asked once
+            c, why = sched.node_overlap(by_job[job_a][0], by_job[job_b][0])
+            n = len(by_job[job_a]) * len(by_job[job_b])
+            label = f"{job_a} ~ {job_b}" + (f" ({n:,} pairs of tasks)" if n > 1 else "")
+            if c is None:
+                never.add(f"  {label}: {why}", n)
+                continue
+            cause, sep, _ = c.reason.partition(", so it can overlap ")
+            if sep:  # one of the two runs at any time: said once for all it meets
+                runs_anytime = job_a if f"`{job_a}`" in cause else job_b
+                anytime.setdefault(cause, []).append(job_b if runs_anytime == job_a else job_a)
+                may.count(n)
+            else:
+                may.add(f"  {label}: {c.reason}", n)
+    for cause, met in sorted(anytime.items()):
+        word = "job" if len(met) == 1 else "jobs"
+        may.lines.insert(0, f"  {cause}, so it can overlap {len(met):,} other {word}: {_examples(sorted(met))}")
+    if files:
+        n = len(files)
+        may.lines.insert(
+            0,
+            f"  {n:,} files no job schedules: with each other ({n * (n - 1) // 2:,} pairs) and with each of the "
+            f"{len(others):,} jobs and tasks ({n * len(others):,} pairs): they may run at any time",
+        )
+        never.lines.insert(0, f"  each of the {n:,} files no job schedules with itself: one run at a time")
+    yield from may.render("May overlap:")
+    yield from never.render("Never overlap:")
+    yield "(`delta-lint schedule --all` lists every pair of tasks and files)"
+
+
+class _Section:
+    """Lines of one part of the summarised schedule: at most SHOWN_PAIRS of them, and
+    how many pairs of tasks the rest stand for."""
+
+    SHOWN_PAIRS = 40
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.hidden_lines = 0
+        self.pairs = 0
+
+    def add(self, line: str, pairs: int = 1) -> None:
+        self.pairs += pairs
+        if len(self.lines) < self.SHOWN_PAIRS:
+            self.lines.append(line)
+        else:
+            self.hidden_lines += 1
+
+    def count(self, pairs: int) -> None:
+        self.pairs += pairs
+
+    def render(self, title: str):
+        yield title
+        yield from (clean(line) for line in self.lines) if self.lines else ["  (none)"]
+        if self.hidden_lines:
+            yield f"  ... and {self.hidden_lines:,} more lines like these ({self.pairs:,} pairs of tasks in all)"
+
+
+def schedule_text(sched, full: bool = False) -> str:
+    return "\n".join(schedule_lines(sched, full)) + "\n"
+
+
+def schedule_json_chunks(sched, full: bool = False):
+    """The overlap graph as JSON text, in pieces. By default files no job schedules
+    are one entry (`unscheduled_files`: count, examples, pair counts) and `pairs`
+    holds the other nodes' pairs; `full` lists every node and pair."""
     wf = sched.workflows
-    doc = {
+    files, others = _split_nodes(sched)
+    nodes = sched.all_nodes() if full else others
+    files_of: dict = {}
+    for path, ns in sched.nodes_of.items():
+        for n in ns:
+            if full or n.kind != "file":
+                files_of.setdefault(n, []).append(path)
+    head = {
         "version": 1,
         "source": wf.source,
         "notes": wf.notes,
         "nodes": [
-            {
-                "node": n.key(),
-                "job": n.job,
-                "task": n.task,
-                "kind": n.kind,
-                "files": sorted(p for p, ns in sched.nodes_of.items() if n in ns),
-            }
-            for n in sched.all_nodes()
-        ],
-        "pairs": [
-            {
-                "a": a.key(),
-                "b": b.key(),
-                "overlap": c is not None,
-                "reason": c.reason if c is not None else why,
-                "distinct_runs": c.distinct_runs if c is not None else None,
-            }
-            for a, b, c, why in sched.graph()
+            {"node": n.key(), "job": n.job, "task": n.task, "kind": n.kind, "files": sorted(files_of.get(n, []))}
+            for n in nodes
         ],
     }
-    return _json_text(doc) + "\n"
+    if not full:
+        n = len(files)
+        head["unscheduled_files"] = {
+            "count": n,
+            "examples": [f.key() for f in files[:SHOWN_EXAMPLES]],
+            "pairs_with_each_other": n * (n - 1) // 2,
+            "pairs_with_jobs": n * len(others),
+            "reason": "a file that no job definition or configured job schedules can run at any time",
+        }
+    text = _json_text(_clean_doc(head))
+    yield text[: text.rindex("}")].rstrip() + ',\n  "pairs": ['
+    first = True
+    for a, b in _pairs(nodes):
+        c, why = sched.node_overlap(a, b)
+        pair = {
+            "a": a.key(),
+            "b": b.key(),
+            "overlap": c is not None,
+            "reason": c.reason if c is not None else why,
+            "distinct_runs": c.distinct_runs if c is not None else None,
+        }
+        item = json.dumps(_clean_doc(pair), indent=2).replace("\n", "\n    ")  # the layout of indent=2
+        yield ("\n    " if first else ",\n    ") + item
+        first = False
+    yield ("\n  ]\n}\n" if not first else "]\n}\n")
+
+
+def schedule_json(sched, full: bool = False) -> str:
+    return "".join(schedule_json_chunks(sched, full))

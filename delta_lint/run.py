@@ -24,6 +24,7 @@ from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.link import Linker
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Location
+from delta_lint.safeio import printable, read_input
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -33,7 +34,7 @@ from delta_lint.schedule import (
     new_meetings,
     remember_meetings,
 )
-from delta_lint.settings import ReadSettings, TableSettings, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
 
 SETTINGS_NOT_READ = "DL004"
 TASK_NOT_ANALYSABLE = "DL006"
@@ -63,7 +64,14 @@ class RunResult:
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output; a
-    symbolic link is shown where it is, not where it points."""
+    symbolic link is shown where it is, not where it points. A name with control
+    characters or bytes that are not UTF-8 is shown escaped (`safeio.printable`):
+    it names the file in every output and cache key."""
+    text = _display_path(path, cwd, resolved)
+    return text if text.isprintable() else printable(text)
+
+
+def _display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
     absolute_text = os.path.abspath(path)
     base = _absolute_dir_text(cwd)
     if absolute_text.startswith(base):  # the common case, without pathlib (10,000 files)
@@ -212,16 +220,43 @@ def analyze(
         results = list(files.load(set(range(len(files.summaries)))).values())
         non_delta = _non_delta_tables(files.summaries, config)
         if non_delta:
+            aliases = path_aliases(config)
             for result in results:
                 result.intents = [
                     i
                     for i in result.intents
-                    if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+                    if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
                 ]
     finally:
         if store is not None:
             store.close()
     return results, inputs.diagnostics, inputs.rel_paths
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker's first act: end when the run that started it ends, however it ends.
+    A forked worker holds both ends of the pool's pipes, so it never sees the parent
+    go; after `kill -9` of a run it would wait for work forever. Linux ends it with the
+    parent (PR_SET_PDEATHSIG); elsewhere a thread watches the parent."""
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="delta-lint-parent-watch", daemon=True).start()
 
 
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
@@ -248,7 +283,9 @@ def _run_front_ends(
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     chunk = max(1, min(64, len(items) // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         results = pool.map(_analyze_item, items, chunksize=chunk)  # submits every chunk now
         if meanwhile is not None:
             meanwhile()
@@ -320,6 +357,8 @@ def check(
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), result)
+        if store is not None and store.refused and result.read is not None:
+            result.read.warnings.append(store.refused)
         return result
     finally:
         if store is not None:
@@ -344,7 +383,7 @@ def _context_digest(config: Config, workflows: Workflows) -> str:
     h.update(repr((code_identity(), config)).encode())
     for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
         try:
-            h.update(str(extra).encode() + b"\0" + Path(extra).read_bytes())
+            h.update(str(extra).encode() + b"\0" + read_input(extra))
         except OSError:
             h.update(str(extra).encode() + b"\0missing")
     return h.hexdigest()
@@ -434,8 +473,9 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
 def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:
     """Tables the project creates in another format (`USING parquet`, a DataFrame
     written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
+    aliases = path_aliases(config)
     return {
-        qualify(name, config.default_schema)
+        qualify(name, config.default_schema, aliases)
         for summary in summaries
         if summary.links is not None
         for name in summary.links.non_delta
@@ -534,9 +574,10 @@ def _check(
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
     non_delta = _non_delta_tables(files.summaries, config)
+    aliases = path_aliases(config)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
-            name = qualify(raw, config.default_schema)
+            name = qualify(raw, config.default_schema, aliases)
             if name in non_delta:
                 continue
             writers[name].add(index)
@@ -544,7 +585,7 @@ def _check(
                 first[name] = location
     for index, summary in enumerate(files.summaries):
         for raw in summary.ddl_tables:
-            name = qualify(raw, config.default_schema)
+            name = qualify(raw, config.default_schema, aliases)
             if name in first:
                 writers[name].add(index)
     if read is None:
@@ -589,7 +630,7 @@ def _check(
         i
         for summary in files.summaries
         for i in summary.shared
-        if i.table is None or qualify(i.table.name, config.default_schema) not in non_delta
+        if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
     ]
     findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
@@ -657,7 +698,12 @@ def _check_tables(
         chunks[i % len(chunks)].append(name)  # round-robin by size: similar work per chunk
     _PAIRING = (engine, by_table, settings)
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             parts = list(pool.map(_check_chunk, [c for c in chunks if c]))
     finally:
         _PAIRING = ()
@@ -703,6 +749,18 @@ def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
     the project): their writes are not checked."""
     out = []
     for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
+        first = job.tasks.get(job.cycle[0]) if job.cycle else None
+        if first is not None and first.location is not None:
+            chain = " -> ".join(f"`{k}`" for k in job.cycle)
+            out.append(
+                Diagnostic(
+                    TASK_NOT_ANALYSABLE,
+                    first.location,
+                    f"job `{job.key}`: the depends_on of tasks {chain} form a cycle, which Databricks refuses; "
+                    "delta-lint takes these tasks to run in any order",
+                    "error",
+                )
+            )
         for task in sorted(job.tasks.values(), key=lambda t: t.key):
             if task.problem and task.location is not None:
                 out.append(

@@ -39,6 +39,7 @@ from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location
+from delta_lint.safeio import read_input
 
 
 class Store(Protocol):
@@ -576,7 +577,7 @@ def _workflows_key(config: Config, bundle: Path | None, target: str | None) -> s
 
 def _digest(path: Path) -> str:
     try:
-        return hashlib.blake2b(path.read_bytes(), digest_size=20).hexdigest()
+        return hashlib.blake2b(read_input(path), digest_size=20).hexdigest()
     except OSError:
         return "missing"
 
@@ -604,7 +605,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         if not path.is_file():
             raise ConfigError(f"{path}: bundle file not found")
         probes = out.listings
-        out = load_bundle(path, target or config.target, config.root)
+        out = load_bundle(path, target or config.target, config.root, named=bundle is not None)
         out.listings = probes + out.listings
     elif config.bundle is None and bundle is None:
         _load_nested_bundles(out, config, target or config.target)

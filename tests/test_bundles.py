@@ -31,7 +31,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def graph(cwd: Path, *args: str) -> dict[frozenset, dict]:
-    proc = cli("schedule", *args, "--format", "json", cwd=cwd)
+    proc = cli("schedule", *args, "--format", "json", "--all", cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return {frozenset((p["a"], p["b"])): p for p in json.loads(proc.stdout)["pairs"]}
 

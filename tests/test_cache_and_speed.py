@@ -16,6 +16,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from corpus import Corpus  # noqa: E402
 
 
+def cache_file(project: Path) -> Path:
+    from delta_lint.cache import cache_folder
+
+    return cache_folder(project) / "frontend.sqlite3"
+
+
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "delta_lint", "check", ".", "--format", "json", *args],
@@ -35,10 +41,10 @@ def corpus(tmp_path_factory) -> Path:
 
 def test_warm_cache_results_are_identical_to_cold(corpus):
     cold = cli(corpus, "--no-cache", "--jobs", "1")
-    assert cold.returncode == 1 and not (corpus / ".delta-lint-cache").exists()
+    assert cold.returncode == 1 and not cache_file(corpus).exists()
     first = cli(corpus)  # fills the cache
     warm = cli(corpus)  # the whole run from the cache
-    assert (corpus / ".delta-lint-cache" / "frontend.sqlite3").is_file()
+    assert cache_file(corpus).is_file() and not (corpus / ".delta-lint-cache").exists()
     assert cold.stdout == first.stdout == warm.stdout
     assert json.loads(warm.stdout)["summary"]["files"] == 120
 
@@ -75,7 +81,7 @@ def test_a_damaged_cache_costs_only_speed(tmp_path):
     Corpus(20, seed=9).write(project)
     reference = cli(project, "--no-cache").stdout
     cli(project)
-    (project / ".delta-lint-cache" / "frontend.sqlite3").write_bytes(b"not a database")
+    cache_file(project).write_bytes(b"not a database")
     damaged = cli(project)
     assert damaged.returncode == 1 and damaged.stdout == reference
 
@@ -186,7 +192,7 @@ def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path):
     Corpus(80, seed=11).write(project)
     victim = sorted(project.rglob("*.sql"))[0]
     original = victim.read_text()
-    db = project / ".delta-lint-cache" / "frontend.sqlite3"
+    db = cache_file(project)
     counts = []
     for i in range(6):
         victim.write_text(original + f"\nDELETE FROM main.bench_0.t00000 WHERE id = {i};\n")
@@ -353,7 +359,7 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     # the index vouches for every file, but the cache lost their entries: they are read then
     import sqlite3
 
-    with sqlite3.connect(project / ".delta-lint-cache" / "frontend.sqlite3") as db:
+    with sqlite3.connect(cache_file(project)) as db:
         db.execute("DELETE FROM files")
         db.execute("DELETE FROM runs")
     reads.clear()

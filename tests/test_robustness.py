@@ -477,8 +477,13 @@ def test_a_file_that_cannot_be_read_is_reported_even_as_root(tmp_path):
     proc = cli(tmp_path, "check", ".", "--format", "json", "--no-cache")
     out = findings_of(proc)
     problem = [f for f in out if f["location"]["path"] == "unreadable.sql"]
-    assert [f["rule"] for f in problem] == ["DL003"] and "cannot read" in problem[0]["message"]
+    assert [f["rule"] for f in problem] == ["DL003"] and "outside the project" in problem[0]["message"]
     assert any(f["table"] == "s.t" and f["rule"] != "DL003" for f in out)
+    # read directly (a file the user names), the read error itself is the diagnostic
+    from delta_lint.frontend import read_file
+
+    direct = read_file(Path("/proc/self/mem"), "mem.sql")
+    assert [d.rule for d in direct.diagnostics] == ["DL003"] and "cannot read" in direct.diagnostics[0].message
 
 
 def test_a_killed_run_leaves_a_usable_cache(tmp_path):

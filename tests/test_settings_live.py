@@ -304,11 +304,30 @@ def test_spark_connect_round_trip_to_a_server_started_here():
 
 
 @pytest.mark.slow
-def test_classic_local_spark_session_reads_the_same_settings():
+def test_classic_local_spark_session_reads_the_same_settings(tmp_path):
+    """Also the one JVM of the suite: under strace (where it can trace), every socket
+    it binds and every connection it makes is on loopback, and no name is looked up
+    (no connection to port 53)."""
     if shutil.which("java") is None:
         pytest.skip("no Java on this machine")
-    proc = cli("tables", "fixtures/jobs", "--format", "json", "--spark", "local", timeout=600)
+    trace = tmp_path / "network.txt"
+    strace = ["strace", "-f", "--seccomp-bpf", "-e", "trace=connect,bind", "-o", str(trace)]
+    traced = shutil.which("strace") is not None and subprocess.run([*strace, "true"]).returncode == 0
+    proc = subprocess.run(
+        [*(strace if traced else []), sys.executable, "-m", "delta_lint"]
+        + ["tables", "fixtures/jobs", "--format", "json", "--spark", "local"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    if traced:
+        calls = [line for line in trace.read_text().splitlines() if "AF_INET" in line]
+        assert calls, "strace saw no network call at all"
+        for line in calls:
+            loopback = 'inet_addr("127.0.0.1")' in line or '"::ffff:127.0.0.1"' in line or '"::1"' in line
+            assert loopback and "htons(53)" not in line, line
     rows = {r["table"].rsplit(".", 1)[-1]: r for r in json.loads(proc.stdout)["tables"] if r["source"] == "live"}
     assert set(rows) == set(EXPECTED)
     assert rows["orders"]["partitioned_by"] == ["date", "country"]

@@ -6,10 +6,10 @@ run served from the cache, `discover` and `--version` never pay for them."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
+from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
@@ -165,56 +165,21 @@ def analyze_path(path: Path, display: str) -> FileResult:
     return analyze_data(data, path.suffix.lower(), display)
 
 
-MAX_FILE_BYTES = 10 * 1024 * 1024  # job files are kilobytes; anything this big is data, not a job
+MAX_FILE_BYTES = MAX_INPUT_BYTES  # job files are kilobytes; anything this big is data, not a job
 
 
 def read_file(path: Path, display: str) -> bytes | FileResult:
-    """The file's bytes, or a FileResult holding the read error."""
+    """The file's bytes, or a FileResult holding why it was not read (never any of
+    its content): see `safeio.read_input`."""
     try:
-        data, size = _read_capped(path)
-        if size > MAX_FILE_BYTES:
-            result = FileResult(display)
-            result.diagnostics.append(
-                Diagnostic(
-                    READ_ERROR,
-                    Location(display, 1, 1),
-                    f"file is {size / 1024 / 1024:.1f} MB; files over {MAX_FILE_BYTES // 1024 // 1024} MB "
-                    "are not analysed",
-                    "warning",
-                )
-            )
-            return result
-        return data
-    except OSError as err:
+        return read_input(path, limit=MAX_FILE_BYTES)
+    except InputRefused as err:
         result = FileResult(display)
-        result.diagnostics.append(
-            Diagnostic(READ_ERROR, Location(display, 1, 1), f"cannot read file: {err.strerror or err}", "error")
-        )
+        if err.size is not None:  # too large: data, not a job
+            result.diagnostics.append(Diagnostic(READ_ERROR, Location(display, 1, 1), err.reason, "warning"))
+        else:
+            result.diagnostics.append(Diagnostic(READ_ERROR, Location(display, 1, 1), f"file not read: {err}", "error"))
         return result
-
-
-def _read_capped(path: Path) -> tuple[bytes, int]:
-    """(bytes, size) of a file, reading nothing when it is over the limit. A buffered
-    `read(limit + 1)` allocates the whole limit for every file (24 µs a file, 0.24 s
-    on 10,000 files); the file's size is asked once instead, and one read of size + 1
-    bytes also notices a file that grew since (or whose size the system does not
-    report, as under /proc)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        size = os.fstat(fd).st_size
-        if size > MAX_FILE_BYTES:
-            return b"", size
-        data = os.read(fd, size + 1)
-        if len(data) <= size:
-            return data, len(data)
-        chunks = [data]
-        total = len(data)
-        while total <= MAX_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
-            chunks.append(chunk)
-            total += len(chunk)
-        return b"".join(chunks), total
-    finally:
-        os.close(fd)
 
 
 def analyze_data(data: bytes, suffix: str, display: str, context: Context | None = None) -> FileResult:

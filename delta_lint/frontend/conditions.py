@@ -20,32 +20,61 @@ def region_of(condition, is_target_column, param_of) -> Region:
     if condition is None:
         return WHOLE
     dnf = _dnf(condition, is_target_column, param_of)
+    if dnf is not None and len(dnf) > MAX_CONJUNCTS:
+        dnf = _one_column_values(dnf)
     if dnf is None or len(dnf) > MAX_CONJUNCTS:
         return WHOLE
     return Region(tuple(tuple(sorted(conj.items())) for conj in dnf))
 
 
+def _one_column_values(dnf: list[dict[str, Constraint]]) -> list[dict[str, Constraint]] | None:
+    """`id = 1 OR id = 2 OR ...` (generated code writes hundreds) as the one conjunct
+    `id IN (1, 2, ...)`, when every term pins the same column to values; else None."""
+    columns = {col for conj in dnf for col in conj}
+    if len(columns) != 1 or any(len(conj) != 1 for conj in dnf):
+        return None
+    (col,) = columns
+    constraints = [conj[col] for conj in dnf]
+    if any(c.values is None or c.low is not None or c.high is not None for c in constraints):
+        return None
+    return [{col: Constraint(values=frozenset().union(*(c.values for c in constraints)))}]
+
+
+def _operands(node, kind: type) -> list:
+    """The operands of a chain of one connective (`a OR b OR c ...` parses as a tree as
+    deep as it is long), found without recursion: a DELETE with 1,200 OR terms is
+    ordinary generated SQL."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        while isinstance(n, exp.Paren) and isinstance(n.this, kind):
+            n = n.this
+        if isinstance(n, kind):
+            stack += [n.expression, n.this]  # popped left first: source order
+        else:
+            out.append(n)
+    return out
+
+
 def _dnf(node, target_col, param_of) -> list[dict[str, Constraint]] | None:
-    if isinstance(node, exp.Paren):
-        return _dnf(node.this, target_col, param_of)
+    while isinstance(node, exp.Paren):
+        node = node.this
     if isinstance(node, exp.And):
-        left = _dnf(node.this, target_col, param_of)
-        right = _dnf(node.expression, target_col, param_of)
-        if left is None or right is None or len(left) * len(right) > MAX_CONJUNCTS:
-            return None
-        out = []
-        for a in left:
-            for b in right:
-                merged = merge_conjuncts(a, b)
-                if merged is not None:
-                    out.append(merged)
+        out: list[dict[str, Constraint]] = [{}]
+        for operand in _operands(node, exp.And):
+            part = _dnf(operand, target_col, param_of)
+            if part is None or len(out) * len(part) > MAX_CONJUNCTS:
+                return None
+            out = [m for a in out for b in part if (m := merge_conjuncts(a, b)) is not None]
         return out
     if isinstance(node, exp.Or):
-        left = _dnf(node.this, target_col, param_of)
-        right = _dnf(node.expression, target_col, param_of)
-        if left is None or right is None:
-            return None
-        return left + right
+        out = []
+        for operand in _operands(node, exp.Or):
+            part = _dnf(operand, target_col, param_of)
+            if part is None:
+                return None
+            out += part
+        return out
     atom = _atom(node, target_col, param_of)
     return [atom] if atom is not None else [{}]
 

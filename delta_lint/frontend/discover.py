@@ -4,10 +4,12 @@ in a deterministic order, skipping hidden directories, virtualenvs and binaries.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from delta_lint.globs import matches_any
+from delta_lint.safeio import is_within, resolves_outside
 
 SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
@@ -25,10 +27,17 @@ def _is_venv(path: Path) -> bool:
 
 def _is_notebook_source(path: Path) -> bool:
     try:
-        with path.open("rb") as fh:
-            head = fh.read(64).lstrip(b"\xef\xbb\xbf")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a pipe or device behind the name: never read
+            return False
+        head = os.read(fd, 64).lstrip(b"\xef\xbb\xbf")
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     return head.startswith(b"# Databricks notebook source") or head.startswith(b"-- Databricks notebook source")
 
 
@@ -36,8 +45,16 @@ def is_source(path: Path) -> bool:
     return path.suffix.lower() in SOURCE_SUFFIXES or (path.suffix == "" and _is_notebook_source(path))
 
 
+OUTSIDE = "symbolic link leading outside the project; not read"
+
+
 def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Discovered:
-    """Expand paths to source files relative to `root`, sorted and de-duplicated."""
+    """Expand paths to source files relative to `root`, sorted and de-duplicated.
+
+    A file reached through a symbolic link is read only when the link resolves
+    inside the project (`root`, or the folder that was given): a checkout may hold
+    `creds.sql -> ~/.netrc`. A link given by name outside the project was named by
+    the user and is read."""
     found: dict[str, Path] = {}
     problems: list[tuple[Path, str]] = []
     resolved_root = root.resolve()
@@ -49,87 +66,109 @@ def discover(paths: list[Path], root: Path, exclude: tuple[str, ...] = ()) -> Di
             return p.as_posix()
 
     for given in paths:
-        if not given.exists():
+        try:
+            exists, is_file, is_dir = given.exists(), given.is_file(), given.is_dir()
+        except (OSError, ValueError):  # a name too long, a NUL byte
+            problems.append((given, "cannot be looked up"))
+            continue
+        if not exists:
             broken = given.is_symlink()
             problems.append(
                 (given, "broken symbolic link (or a loop of links)" if broken else "no such file or directory")
             )
             continue
-        if given.is_file():
+        if is_file:
             if matches_any(rel(given), exclude):
+                continue
+            if is_within(os.path.abspath(given), os.path.abspath(root)) and resolves_outside(given, resolved_root):
+                problems.append((given, OUTSIDE))
                 continue
             if not is_source(given):
                 problems.append((given, "not a SQL, Python or notebook file"))
                 continue
             found.setdefault(rel(given), given)
             continue
-        if not given.is_dir():
+        if not is_dir:
             problems.append((given, "not a regular file or directory"))
             continue
-        _walk(given, rel(given), resolved_root, exclude, found, problems)
+        named_outside = not is_within(os.path.abspath(given), os.path.abspath(root))
+        if not named_outside and resolves_outside(given, resolved_root):  # `jobs -> /etc` in the checkout
+            problems.append((given, OUTSIDE))
+            continue
+        roots = (str(resolved_root), os.path.realpath(given)) if named_outside else (str(resolved_root),)
+        _walk(given, rel(given), resolved_root, roots, exclude, found, problems)
     return Discovered([found[k] for k in sorted(found)], problems)
 
 
 def _walk(
-    directory: Path,
-    dir_rel: str,
+    top: Path,
+    top_rel: str,
     resolved_root: Path,
+    roots: tuple[str, ...],
     exclude: tuple[str, ...],
     found: dict[str, Path],
     problems: list[tuple[Path, str]],
 ) -> None:
-    """One directory, sorted, then its subdirectories in order. `os.scandir` entries
+    """Each directory sorted, then its subdirectories in order (a stack, not
+    recursion: a tree may be thousands of folders deep). `os.scandir` entries
     answer "file? link?" from the directory listing, and a file's root-relative path
     is its directory's plus its name (only links are resolved one by one): on large
     repositories resolving every path cost more than reading the files."""
-    try:
-        with os.scandir(directory) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return
-    subdirs = []
-    for entry in entries:
-        name = entry.name
-        if name.startswith("."):
-            continue
-        path = directory / name
+    stack = [(top, top_rel)]
+    while stack:
+        directory, dir_rel = stack.pop()
         try:
-            is_link = entry.is_symlink()
-            is_dir = entry.is_dir(follow_symlinks=False)
-        except OSError:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:  # unreadable, vanished, or a name too long for the system
             continue
-        if is_dir:
-            if name not in _SKIP_DIRS and not _is_venv(path):
-                subdirs.append(path)
-            continue
-        suffix = os.path.splitext(name)[1]
-        if suffix.lower() not in SOURCE_SUFFIXES and suffix != "":
-            continue
-        if is_link:
-            if not path.exists():
+        subdirs = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            path = directory / name
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if name not in _SKIP_DIRS and not _is_venv(path):
+                    subdirs.append(path)
+                continue
+            suffix = os.path.splitext(name)[1]
+            if suffix.lower() not in SOURCE_SUFFIXES and suffix != "":
+                continue
+            if is_link:
+                if not path.exists():
+                    if suffix.lower() in SOURCE_SUFFIXES:
+                        problems.append((path, "broken symbolic link (or a loop of links)"))
+                    continue
+                if path.is_dir():  # a link to a directory is not followed (like os.walk)
+                    continue
+                if not any(not resolves_outside(path, r) for r in roots):
+                    if suffix.lower() in SOURCE_SUFFIXES:
+                        problems.append((path, OUTSIDE))
+                    continue
+            try:
+                regular = entry.is_file()
+            except OSError:
+                regular = False
+            if not regular:  # named pipes, sockets, devices: never opened
                 if suffix.lower() in SOURCE_SUFFIXES:
-                    problems.append((path, "broken symbolic link (or a loop of links)"))
+                    problems.append((path, "not a regular file"))
                 continue
-            if path.is_dir():  # a link to a directory is not followed (like os.walk)
+            if suffix == "" and not _is_notebook_source(path):
                 continue
-        try:
-            regular = entry.is_file()
-        except OSError:
-            regular = False
-        if not regular:  # named pipes, sockets, devices: never opened
-            if suffix.lower() in SOURCE_SUFFIXES:
-                problems.append((path, "not a regular file"))
-            continue
-        if suffix == "" and not _is_notebook_source(path):
-            continue
-        rel = _link_rel(path, resolved_root) if is_link else (f"{dir_rel}/{name}" if dir_rel != "." else name)
-        if matches_any(rel, exclude):
-            continue
-        found.setdefault(rel, path)
-    for sub in subdirs:
-        sub_rel = f"{dir_rel}/{sub.name}" if dir_rel != "." else sub.name
-        if not matches_any(sub_rel, exclude):
-            _walk(sub, sub_rel, resolved_root, exclude, found, problems)
+            rel = _link_rel(path, resolved_root) if is_link else (f"{dir_rel}/{name}" if dir_rel != "." else name)
+            if matches_any(rel, exclude):
+                continue
+            found.setdefault(rel, path)
+        for sub in reversed(subdirs):
+            sub_rel = f"{dir_rel}/{sub.name}" if dir_rel != "." else sub.name
+            if not matches_any(sub_rel, exclude):
+                stack.append((sub, sub_rel))
 
 
 def _link_rel(path: Path, resolved_root: Path) -> str:

@@ -24,6 +24,7 @@ from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
     MARKER,
     Templated,
+    Unterminated,
     apply_templates,
     split_statements,
     strip_leading_comments,
@@ -225,14 +226,28 @@ def analyze_sql(
     """
     intents: list[Intent] = []
     diagnostics: list[Diagnostic] = []
-    for stmt in split_statements(script):
+
+    def where(line: int, column: int) -> Location:
         if fixed is not None:
-            loc = fixed
-        elif line_map is not None:
-            loc = Location(path, *line_map(stmt.line, stmt.column))
-        else:
-            col = stmt.column + (base_col - 1 if stmt.line == 1 else 0)
-            loc = Location(path, base_line + stmt.line - 1, col)
+            return fixed
+        if line_map is not None:
+            return Location(path, *line_map(line, column))
+        return Location(path, base_line + line - 1, column + (base_col - 1 if line == 1 else 0))
+
+    unterminated: list[Unterminated] = []
+    statements = split_statements(script, unterminated)
+    for u in unterminated:
+        diagnostics.append(
+            Diagnostic(
+                PARSE_ERROR,
+                where(u.line, u.column),
+                f"unterminated {u.what}: the script fails to parse; later statements are read as if it ended "
+                "with its line",
+                "error",
+            )
+        )
+    for stmt in statements:
+        loc = where(stmt.line, stmt.column)
         tpl = apply_templates(stmt.text)
         ctx = _Ctx(path, loc, session, tpl, tpl.text, extra_params)
         try:

@@ -26,8 +26,19 @@ class Statement:
 _PLAIN = re.compile(r"[^\n'\"`;$/\-]+")  # characters that start no comment, quote or `;`
 
 
-def split_statements(script: str) -> list[Statement]:
-    """Split a script on `;` outside strings, quoted identifiers and comments."""
+@dataclass(frozen=True)
+class Unterminated:
+    """A comment, string or `$$` body that never ends: Spark refuses the script. The
+    split goes on as if it ended with its line, so later statements are still read."""
+
+    what: str
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+def split_statements(script: str, unterminated: list[Unterminated] | None = None) -> list[Statement]:
+    """Split a script on `;` outside strings, quoted identifiers and comments; a
+    token that never ends is added to `unterminated` and taken to end with its line."""
     out: list[Statement] = []
     n = len(script)
     i = 0
@@ -35,6 +46,7 @@ def split_statements(script: str) -> list[Statement]:
     line = 1
     line_start = 0
     start_pos = (1, 1)
+    endless: set[str] = set()  # quote characters already found unterminated
 
     def flush(end: int) -> None:
         nonlocal start
@@ -65,8 +77,11 @@ def split_statements(script: str) -> list[Statement]:
             i = n if j < 0 else j
             continue
         if script.startswith("/*", i):
-            j = script.find("*/", i + 2)
-            j = n if j < 0 else j + 2
+            j = -1 if "/*" in endless else script.find("*/", i + 2)
+            if j < 0:
+                j = _line_end(script, i, "`/*` comment", line, line_start, unterminated, endless, "/*")
+            else:
+                j += 2
             line += script.count("\n", i, j)
             k = script.rfind("\n", i, j)
             if k >= 0:
@@ -81,7 +96,12 @@ def split_statements(script: str) -> list[Statement]:
             start = i
             start_pos = (line, i - line_start + 1)
         if ch in "'\"`":
-            j = _end_of_quoted(script, i)
+            # once one quote of a kind never ends, later ones are taken to end with their
+            # line without a scan to the end of the script each (linear on any input)
+            j = -1 if ch in endless else _quoted_end(script, i)
+            if j < 0:
+                what = "quoted identifier" if ch == "`" else "string"
+                j = _line_end(script, i, f"{what} ({ch})", line, line_start, unterminated, endless, ch)
             line += script.count("\n", i, j)
             k = script.rfind("\n", i, j)
             if k >= 0:
@@ -89,8 +109,11 @@ def split_statements(script: str) -> list[Statement]:
             i = j
             continue
         if script.startswith("$$", i):
-            j = script.find("$$", i + 2)
-            j = n if j < 0 else j + 2
+            j = -1 if "$$" in endless else script.find("$$", i + 2)
+            if j < 0:
+                j = _line_end(script, i, "`$$` body", line, line_start, unterminated, endless, "$$")
+            else:
+                j += 2
             line += script.count("\n", i, j)
             k = script.rfind("\n", i, j)
             if k >= 0:
@@ -102,8 +125,34 @@ def split_statements(script: str) -> list[Statement]:
     return out
 
 
+def _line_end(
+    script: str,
+    i: int,
+    what: str,
+    line: int,
+    line_start: int,
+    unterminated: list[Unterminated] | None,
+    endless: set[str],
+    token: str,
+) -> int:
+    """Where an unterminated token at `i` is taken to end: with its line. The first of
+    each kind is noted (the others follow from it)."""
+    if unterminated is not None and token not in endless:
+        unterminated.append(Unterminated(what, line, i - line_start + 1))
+    endless.add(token)
+    j = script.find("\n", i)
+    return len(script) if j < 0 else j
+
+
 def _end_of_quoted(text: str, i: int) -> int:
-    """Offset just past the quoted token starting at `i` (backslash escapes and doubled quotes)."""
+    """Offset just past the quoted token starting at `i` (backslash escapes and doubled
+    quotes); the end of the text when it never ends."""
+    j = _quoted_end(text, i)
+    return len(text) if j < 0 else j
+
+
+def _quoted_end(text: str, i: int) -> int:
+    """`_end_of_quoted`, but -1 when the token never ends."""
     quote = text[i]
     j = i + 1
     n = len(text)
@@ -118,7 +167,7 @@ def _end_of_quoted(text: str, i: int) -> int:
                 continue
             return j + 1
         j += 1
-    return n
+    return -1
 
 
 # A statement longer than this that inserts VALUES of literal rows is parsed up to

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from delta_lint.config import Config
 from delta_lint.model import Intent, Kind, TableDDL
 from delta_lint.rulepack import Profile
-from delta_lint.settings.reader import LiveSettings
+from delta_lint.settings.reader import LiveSettings, normalize_location
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,28 @@ class TableSettings:
         return ", ".join(parts)
 
 
-def qualify(name: str, default_schema: str | None) -> str:
-    """Qualify an unqualified name with `default_schema` (`main.sales` or `sales`)."""
-    if name.startswith("delta:") or not default_schema:
+def path_aliases(config: Config) -> dict[str, str]:
+    """Storage location -> catalog name, from `locations:`: a write through a table's
+    path (``delta.`/abs/t` ``) and one through its name are writes to the same table.
+    Keys in `normalize_location` form, absolute and as written."""
+    out: dict[str, str] = {}
+    for name, location in sorted(config.locations.items()):
+        if not isinstance(location, str) or not location:
+            continue
+        qualified = qualify(str(name), config.default_schema)
+        out.setdefault(normalize_location(location), qualified)
+        out.setdefault(normalize_location(location, config.root), qualified)
+    return out
+
+
+def qualify(name: str, default_schema: str | None, aliases: dict[str, str] | None = None) -> str:
+    """Qualify an unqualified name with `default_schema` (`main.sales` or `sales`). A
+    path table is named by its normalised location, or by the catalog name that
+    `aliases` (see `path_aliases`) gives that location."""
+    if name.startswith("delta:"):
+        path = normalize_location(name[len("delta:") :])
+        return aliases.get(path, f"delta:{path}") if aliases else f"delta:{path}"
+    if not default_schema:
         return name
     parts = name.split(".")
     schema_parts = default_schema.split(".")
@@ -72,7 +91,9 @@ class ReadSettings:
 _ALTER_KINDS = (Kind.METADATA_CHANGE, Kind.PROTOCOL_CHANGE)
 
 
-def declared_by_workload(intents: list[Intent], default_schema: str | None) -> dict[str, TableDDL]:
+def declared_by_workload(
+    intents: list[Intent], default_schema: str | None, aliases: dict[str, str] | None = None
+) -> dict[str, TableDDL]:
     """Settings the workload's own statements give each table: the first CREATE
     (else the first write that declares them, as `.partitionBy(...).saveAsTable`),
     amended by every ALTER TABLE that sets deletion vectors, the isolation level or
@@ -83,7 +104,7 @@ def declared_by_workload(intents: list[Intent], default_schema: str | None) -> d
     for x in sorted(intents, key=lambda i: i.location):
         if x.declared is None or x.table is None:
             continue
-        name = qualify(x.table.name, default_schema)
+        name = qualify(x.table.name, default_schema, aliases)
         if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
             base.setdefault(name, x.declared)
         elif x.kind in _ALTER_KINDS:
@@ -108,7 +129,7 @@ def resolve_settings(
     tables: set[str], intents: list[Intent], config: Config, profile: Profile, read: ReadSettings | None = None
 ) -> dict[str, TableSettings]:
     declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
-    ddl = declared_by_workload(intents, config.default_schema)
+    ddl = declared_by_workload(intents, config.default_schema, path_aliases(config))
     out = {}
     read = read or ReadSettings()
     for table in tables:

@@ -8,11 +8,13 @@ uses declared settings only. An explicit live mode always reads live.
 
 from __future__ import annotations
 
+import os
 import re
 
 from delta_lint.config import Config
+from delta_lint.safeio import is_within
 from delta_lint.settings import ReadSettings, qualify
-from delta_lint.settings.reader import Target, read_tables
+from delta_lint.settings.reader import Target, normalize_location, read_tables
 from delta_lint.settings.snapshot import Snapshot, load_snapshot
 from delta_lint.settings.spark import SparkUnavailable, open_spark
 
@@ -43,6 +45,33 @@ def _is_local(location: str | None) -> bool:
     )
 
 
+def from_code_refused(target: Target, config: Config, snapshot: Snapshot | None) -> str | None:
+    """Why an engine on this machine (embedded, local) must not read the location of a
+    path table that job code names, or None when it may. Job code is the pull
+    request's to choose: `hdfs://host:port/x` would make the engine connect to that
+    host, `s3://bucket/x` send requests signed with this machine's credentials. Read
+    are local folders inside the project, and locations under one that the
+    configuration (`locations:`) or the snapshot names."""
+    if not target.name.startswith("delta:") or target.location is None:
+        return None
+    location = normalize_location(target.location, config.root)
+    named = [normalize_location(v, config.root) for v in config.locations.values() if isinstance(v, str) and v]
+    if snapshot is not None:
+        named += [normalize_location(s.location, config.root) for s in snapshot.tables.values() if s.location]
+    if any(location == n or location.startswith(n.rstrip("/") + "/") for n in named):
+        return None
+    if location.startswith("/") and not _REMOTE.match(location):
+        if is_within(os.path.realpath(location), os.path.realpath(config.root)):
+            return None
+        where = "a folder outside the project"
+    else:
+        where = "a remote location"
+    return (
+        f"its location is {where} named by job code; delta-lint reads only locations the configuration "
+        "(`locations:`) or the snapshot names, and local folders inside the project"
+    )
+
+
 def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target], refresh: bool) -> str:
     if requested != "auto":
         return requested
@@ -61,7 +90,7 @@ def read_settings(
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
     there is no snapshot to fall back on; ConfigError for a damaged snapshot."""
     requested = mode or config.spark
-    snapshot = load_snapshot(config.snapshot_path)
+    snapshot = load_snapshot(config.snapshot_path, config.root)
     targets = targets_for(names, config)
     chosen = choose_mode(requested, snapshot, targets, refresh)
     out = ReadSettings(mode=chosen)
@@ -70,6 +99,15 @@ def read_settings(
             live_targets = targets
         else:  # auto: the embedded engine reads local locations only
             live_targets = [t for t in targets if t.location is None or _is_local(t.location)]
+        if not chosen.startswith("sc://"):  # the engine runs here: only locations the user named
+            kept = []
+            for t in live_targets:
+                why = from_code_refused(t, config, snapshot)
+                if why is None:
+                    kept.append(t)
+                elif not _WORKSPACE.match(t.location or ""):  # workspace storage: never here, no note
+                    out.problems[t.name] = why
+            live_targets = kept
         try:
             with open_spark(chosen, timeout or config.spark_timeout) as handle:
                 result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)

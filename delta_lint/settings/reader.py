@@ -17,6 +17,8 @@ with a catalog of the user's tables, `DESCRIBE TABLE EXTENDED`.
 from __future__ import annotations
 
 import json
+import os
+import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -443,11 +445,35 @@ def read_tables(session: ReadOnlySession, targets: list[Target], use_catalog: bo
     return result
 
 
+_FILE_URI = re.compile(r"^file:(?://(?:localhost)?)?(?=/)", re.IGNORECASE)
+_URI = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)(.*)$")
+
+
+def normalize_location(location: str, root: Path | None = None) -> str:
+    """One spelling per storage location, so that `file:///p/t`, `/p/x/../t` and
+    `t` (relative to `root`, the configuration's folder) name the same table: a
+    local `file:` URI becomes its path, `..` and `.` steps are folded (also in the
+    path of a remote URI), a relative path is taken from `root` when given."""
+    location = _FILE_URI.sub("", location)
+    uri = _URI.match(location)
+    if uri:
+        scheme, netloc, path = uri.groups()
+        return f"{scheme}://{netloc}" + (posixpath.normpath(path) if path else "")
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", location):  # dbfs:/x and other scheme:path forms
+        scheme, _, path = location.partition(":")
+        return f"{scheme}:{posixpath.normpath(path)}" if path else location
+    if root is not None and not location.startswith("/"):
+        location = os.path.join(root, location)
+    return posixpath.normpath(location) if location else location
+
+
 def _absolute(location: str, root: Path) -> str:
-    """Relative locations are relative to the configuration's folder."""
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", location) or location.startswith("/"):
-        return location
-    return (root / location).resolve().as_posix()
+    """Relative locations are relative to the configuration's folder; a symbolic link
+    in a local path is resolved (Spark lists the folder it leads to)."""
+    location = normalize_location(location, root)
+    if location.startswith("/"):
+        return os.path.realpath(location)
+    return location
 
 
 def _first_line(err: Exception) -> str:

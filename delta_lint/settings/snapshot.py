@@ -15,6 +15,7 @@ import yaml
 from delta_lint import __version__
 from delta_lint.atomic import write_atomic
 from delta_lint.config import ConfigError, parse_yaml
+from delta_lint.safeio import read_input_text
 from delta_lint.settings.reader import LiveSettings, now_utc
 
 FORMAT_VERSION = 1
@@ -32,13 +33,14 @@ class Snapshot:
     tables: dict[str, LiveSettings] = field(default_factory=dict)
 
 
-def load_snapshot(path: Path) -> Snapshot | None:
-    """The snapshot at `path`, None when there is none; a damaged one is a ConfigError."""
-    if not path.is_file():
+def load_snapshot(path: Path, root: Path | None = None) -> Snapshot | None:
+    """The snapshot at `path`, None when there is none; a damaged one is a ConfigError.
+    With `root` (the project), a snapshot leading out of it is refused."""
+    if not path.exists() and not path.is_symlink():
         return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_input_text(path, root)
+    except OSError as err:
         raise ConfigError(f"{path}: cannot read the settings snapshot: {err}") from err
     data = parse_yaml(text, path)
     if data.get("format") != FORMAT_VERSION:

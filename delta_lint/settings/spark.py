@@ -197,12 +197,17 @@ def _local(timeout: float) -> SparkHandle:
     # builder to Connect; --spark local means a classic session
     for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
         os.environ.pop(variable, None)
+    # the driver listens on loopback only and does not look its host name up
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
 
     def start() -> Any:
         return (
             spark_session.builder.master("local[1]")
             .appName("delta-lint")
             .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "1")
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.sources.ignoreDataLocality", "true")
