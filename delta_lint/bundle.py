@@ -586,7 +586,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             names = (
                 tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
             )
-            arguments = _arguments(params)
+            arguments = _arguments(_task_name(params, key))
             if not isinstance(value, str) or not value:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
             if _REF.search(value):
@@ -656,6 +656,18 @@ def _argument(value: Any) -> str | None:
 
     text = _DYNAMIC.sub(dynamic, value)
     return None if unknown else text
+
+
+_TASK_NAME = re.compile(r"\{\{\s*task\.name\s*\}\}")
+
+
+def _task_name(params: Any, key: str) -> Any:
+    """`{{task.name}}` in a task's parameters is its own task key."""
+    if isinstance(params, dict):
+        return {k: _TASK_NAME.sub(key, v) if isinstance(v, str) else v for k, v in params.items()}
+    if isinstance(params, list):
+        return [_TASK_NAME.sub(key, v) if isinstance(v, str) else v for v in params]
+    return params
 
 
 def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:

@@ -27,6 +27,7 @@ from delta_lint.model import Context, Links
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
 MAX_RUN_DEPTH = 8
+MAX_VARIANTS = 16  # readings of one file with the values of its different tasks
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
 
@@ -49,7 +50,8 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
-        self.bindings = _bindings(workflows) if workflows is not None else {}
+        self.runs_of = _task_values(workflows) if workflows is not None else {}
+        self.bindings = _agreed(self.runs_of)
         self.pipeline_of = {
             file: (pipeline.catalog, pipeline.schema)
             for pipeline in (workflows.pipelines.values() if workflows is not None else ())
@@ -114,6 +116,7 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update({f"{bound}.{f}": (self.paths[sub], s) for f, s in self._functions(sub).items()})
         inputs = self.bindings.get(self.paths[i], {})
+        variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
         if calls and not inputs:  # a child notebook: the values every call gives it
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
@@ -125,7 +128,23 @@ class Linker:
             bound_inputs,
             pipeline,
             tuple((name, module, source) for name, (module, source) in sorted(helpers.items())),
+            variants=variants,
         )
+
+    def _variants(self, path: str, reads: list[str], agreed: dict[str, str]) -> tuple:
+        """The values the tasks that run a file give it where they differ, one set per
+        task (`--task_key {{task.name}}`): the file is read once for each; none when
+        a task gives a value only known at run time, or past MAX_VARIANTS."""
+        runs = self.runs_of.get(path, [])
+        wanted = [n for n in reads if n not in agreed]
+        if len(runs) < 2 or not wanted:
+            return ()
+        out = set()
+        for given in runs:
+            if any(given.get(n) is None for n in wanted):
+                return ()
+            out.add(tuple((n, given[n]) for n in wanted))
+        return tuple(sorted(out)) if 1 < len(out) <= MAX_VARIANTS else ()
 
     def _exports(self, i: int) -> dict[str, object]:
         links = self.links[i]
@@ -229,10 +248,26 @@ def _function_name(source: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:
+def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str, str]]:
     """file -> the job inputs every task that runs it gives the same value. An
     input two tasks give different values (or one only at run time) stays a
     parameter: those runs write different tables or rows."""
+    out: dict[str, dict[str, str]] = {}
+    for file, runs in seen.items():
+        names = set.intersection(*(set(r) for r in runs))
+        agreed = {}
+        for name in names:
+            values = {r[name] for r in runs}
+            value = values.pop() if len(values) == 1 else None
+            if value is not None:
+                agreed[name] = value
+        if agreed:
+            out[file] = agreed
+    return out
+
+
+def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]:
+    """file -> the values each task that runs it gives its inputs."""
     seen: dict[str, list[dict[str, str | None]]] = {}
     started = _started_with(workflows)
     for job in workflows.jobs.values():
@@ -248,18 +283,7 @@ def _bindings(workflows: Workflows) -> dict[str, dict[str, str]]:
             resolved = {k: _resolve(v, job_values) for k, v in given.items()}
             for file in task.files:
                 seen.setdefault(file, []).append(resolved)
-    out: dict[str, dict[str, str]] = {}
-    for file, runs in seen.items():
-        names = set.intersection(*(set(r) for r in runs))
-        agreed = {}
-        for name in names:
-            values = {r[name] for r in runs}
-            value = values.pop() if len(values) == 1 else None
-            if value is not None:
-                agreed[name] = value
-        if agreed:
-            out[file] = agreed
-    return out
+    return seen
 
 
 def _started_with(workflows: Workflows) -> dict[str, set[str]]:

@@ -327,14 +327,18 @@ class Context:
     helpers: tuple[tuple[str, str, str], ...] = ()
     # its own functions other files call: their writes are reported at those calls
     called: tuple[str, ...] = ()
+    # the values its tasks give it where they differ: the file is read once per set
+    variants: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.values or self.session or self.inputs or self.pipeline or self.helpers or self.called)
+        return bool(
+            self.values or self.session or self.inputs or self.pipeline or self.helpers or self.called or self.variants
+        )
 
     def key(self) -> str:
         import json
 
-        fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called]
+        fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
         return json.dumps(fields, sort_keys=True, default=str)
 
 

@@ -586,3 +586,67 @@ def test_a_run_notebook_that_sets_up_its_schema_through_a_class_of_its_own_run(t
     assert got["cdc/01-pipeline.py"] == ["main__build.dbdemos_cdc.clients_cdc"]
     # without the global setup (outside the analysed folder) the name stays as written
     assert tables(tmp_path / "cdc", {})["01-pipeline.py"] == ["clients_cdc"]
+
+
+# -- one file, several tasks, different values -----------------------------------------------------
+
+INGEST = (
+    "import argparse\n\n"
+    "def parse_arguments():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--task_key')\n"
+    "    parser.add_argument('--env', default='dev')\n"
+    "    args = parser.parse_args()\n"
+    "    return args\n\n"
+    "def setup_configuration(args):\n"
+    "    ref_name = args.task_key.split('__')[1]\n"
+    "    table = args.task_key.split('__')[2]\n"
+    "    cfg = {'catalog': f'uc_bronze_{args.env}', 'schema': ref_name, 'table': table}\n"
+    "    return cfg, {'header': 'true'}\n\n"
+    "def save(df, catalog, schema, table):\n"
+    "    df.write.mode('overwrite').option('overwriteSchema', 'true').saveAsTable(f'{catalog}.{schema}.{table}')\n\n"
+    "def main():\n"
+    "    args = parse_arguments()\n"
+    "    cfg, read_opt = setup_configuration(args)\n"
+    "    save(df, catalog=cfg['catalog'], schema=cfg['schema'], table=cfg['table'])\n\n"
+    "if __name__ == '__main__':\n"
+    "    main()\n"
+)
+
+
+def _ingest_bundle(keys: list[str], runs: int = 1) -> str:
+    tasks = "".join(
+        f"        - task_key: {key}\n"
+        "          spark_python_task:\n"
+        "            python_file: ingest.py\n"
+        '            parameters: ["--env", "${bundle.target}", "--task_key", "{{task.name}}"]\n'
+        for key in keys
+    )
+    return (
+        "bundle: {name: lake}\ntargets: {dev: {default: true}}\n"
+        f"resources:\n  jobs:\n    ingestion:\n      max_concurrent_runs: {runs}\n      tasks:\n{tasks}"
+    )
+
+
+def test_each_task_that_runs_a_file_with_its_own_values_names_its_own_table(tmp_path):
+    bundle = _ingest_bundle(["bronze__olist__customers", "bronze__olist__orders"])
+    got = tables(tmp_path, {"databricks.yml": bundle, "ingest.py": INGEST})
+    # {{task.name}} is each task's key; split, a returned dict and tuple, the helper's keywords
+    assert got["ingest.py"] == ["uc_bronze_dev.olist.customers", "uc_bronze_dev.olist.orders"]
+
+
+def test_one_task_one_table_and_a_value_known_only_at_run_time_stays_a_parameter(tmp_path):
+    one = tables(
+        tmp_path / "one", {"databricks.yml": _ingest_bundle(["bronze__olist__customers"]), "ingest.py": INGEST}
+    )
+    assert one["ingest.py"] == ["uc_bronze_dev.olist.customers"]
+    run_time = _ingest_bundle(["a__b__c", "d__e__f"]).replace("{{task.name}}", "{{job.start_time.iso_date}}")
+    got = tables(tmp_path / "rt", {"databricks.yml": run_time, "ingest.py": INGEST})
+    assert len(got["ingest.py"]) == 1 and "{" in got["ingest.py"][0]
+
+
+def test_concurrent_runs_of_each_task_conflict_on_that_tasks_table(lint):
+    bundle = _ingest_bundle(["bronze__olist__customers", "bronze__olist__orders"], runs=3)
+    result = lint({"databricks.yml": bundle, "ingest.py": INGEST})
+    tables_hit = {f.table for f in result.findings if f.rule.startswith("DL1")}
+    assert tables_hit == {"uc_bronze_dev.olist.customers", "uc_bronze_dev.olist.orders"}

@@ -6,6 +6,7 @@ run served from the cache, `discover` and `--version` never pay for them."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
@@ -37,9 +38,12 @@ def decode(data: bytes) -> tuple[str, str | None]:
 def analyze_source(display: str, suffix: str, text: str, context: Context | None = None) -> FileResult:
     """Intents of one file's text (with what other files and its jobs give it, see
     `Context`). Any exception is contained to this file."""
+    context = context or Context()
+    if context.variants:
+        return _variants(display, suffix, text, context)
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text, context or Context())
+        _dispatch(result, display, suffix, text, context)
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
@@ -56,6 +60,30 @@ def analyze_source(display: str, suffix: str, text: str, context: Context | None
         )
     result.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return result
+
+
+def _variants(display: str, suffix: str, text: str, context: Context) -> FileResult:
+    """A file its tasks run with different values: read once per set of values, its
+    writes those of every reading (each once)."""
+    results = [
+        analyze_source(display, suffix, text, replace(context, inputs=context.inputs + values, variants=()))
+        for values in context.variants
+    ]
+    out = results[0]
+    seen = {_same_write(i) for i in out.intents}
+    said = set(out.diagnostics)
+    for other in results[1:]:
+        for intent in other.intents:
+            if _same_write(intent) not in seen:
+                seen.add(_same_write(intent))
+                out.intents.append(intent)
+        out.diagnostics += [d for d in other.diagnostics if d not in said and not said.add(d)]
+    out.intents.sort(key=lambda i: (i.location.line, i.location.column))
+    return out
+
+
+def _same_write(intent) -> tuple:
+    return (intent.location, intent.table, intent.kind, intent.predicate_sql, intent.flags)
 
 
 def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context) -> None:

@@ -536,7 +536,8 @@ class PythonAnalyzer:
                 env[name] = _param(name)
             else:
                 held = self._value(value, scope, name)
-                env[name] = held if isinstance(held, (Str, Chain, DataFrame, Strs, StrMap)) else _param(name)
+                kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
+                env[name] = held if isinstance(held, kept) else _param(name)
         return env
 
     def _instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
@@ -636,6 +637,10 @@ class PythonAnalyzer:
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
                     self._bind(t, v, scope)
+            elif isinstance(held := self._value(value, scope), tuple) and len(held) == len(target.elts):
+                for t, v in zip(target.elts, held):  # `cfg, opts = setup(args)`
+                    if isinstance(t, ast.Name):
+                        scope.env[t.id] = v
             else:
                 for t in target.elts:
                     if isinstance(t, ast.Name):
@@ -741,12 +746,18 @@ class PythonAnalyzer:
 
     def _value(self, node: ast.expr, scope: _Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
+        if isinstance(node, ast.Name) and isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple)):
+            return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
         if isinstance(node, ast.Call) and self.classes:
             instance = self._instance(node, scope) or self._returned_instance(node, scope)
             if instance is not None:
                 return instance
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
+            returned = self._returned(self.functions[node.func.id], node, scope)
+            if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
+                return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
             return StrMap(tuple((k, v) for k, v in values if not v.unknown))
@@ -836,7 +847,7 @@ class PythonAnalyzer:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        found = self._dict_value(node, scope)
+        found = self._dict_value(node, scope) or self._split_part(node, scope)
         if found is not None:
             return found
         if isinstance(node, ast.JoinedStr):
@@ -901,6 +912,43 @@ class PythonAnalyzer:
         held = scope.env.get(node.value.id)
         if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
             return held.get(str(node.slice.value))
+        return None
+
+    def _split_part(self, node: ast.expr, scope: _Scope) -> Str | None:
+        """`key.split("__")[1]` of a known string: that part."""
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in ("split", "rsplit")
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.value.args[:1])
+        ):
+            return None
+        base = self.string(node.value.func.value, scope)
+        if base.params or base.unknown:
+            return None
+        sep = node.value.args[0].value if node.value.args else None  # type: ignore[union-attr]
+        parts = base.text.split(sep) if node.value.func.attr == "split" else base.text.rsplit(sep)
+        index = node.slice.value
+        return Str(parts[index]) if -len(parts) <= index < len(parts) else None
+
+    def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> object:
+        """What a function of the file returns for this call, when its body is
+        assignments and a `return` (`cfg, opts = setup_configuration(args)`); None
+        when that cannot be told."""
+        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return None
+        local = _Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
+        for stmt in fn.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                local.env[name] = self._value(stmt.value, local, name)
+            elif isinstance(stmt, ast.Return) and stmt.value is not None:
+                if isinstance(stmt.value, ast.Tuple):
+                    return tuple(self._value(e, local) for e in stmt.value.elts)
+                return self._value(stmt.value, local)
         return None
 
     def _opaque(self, node: ast.expr) -> Str:
