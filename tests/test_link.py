@@ -166,14 +166,19 @@ def test_job_parameters_and_task_parameters_bind_widgets(tmp_path):
     assert tables(tmp_path, files)["aws/src/bronze.py"] == ["billing.aws.cost_bronze"]
 
 
-def test_two_tasks_with_different_values_keep_the_parameter(tmp_path):
+def test_two_tasks_with_different_values_write_two_tables(tmp_path):
     tasks = _task("a", "cost_bronze") + _task("b", "cost_silver")
     files = {
         "databricks.yml": BUNDLE % tasks,
         "src/bronze.py": WIDGET_NOTEBOOK,
     }
-    # the job parameters agree; the task parameter `table` differs: two tables, known only per run
-    assert tables(tmp_path, files)["src/bronze.py"] == ["billing.aws.{table}"]
+    # the job parameters agree; the task parameter `table` differs: one table per task
+    assert tables(tmp_path, files)["src/bronze.py"] == ["billing.aws.cost_bronze", "billing.aws.cost_silver"]
+    # the same values in both tasks: one table
+    same = _task("a", "cost_bronze") + _task("b", "cost_bronze")
+    assert tables(tmp_path / "same", {**files, "databricks.yml": BUNDLE % same})["src/bronze.py"] == [
+        "billing.aws.cost_bronze"
+    ]
 
 
 def test_run_time_values_and_job_parameter_references(tmp_path):
