@@ -14,7 +14,7 @@ import msgspec
 import yaml
 
 from delta_lint.globs import glob_problem
-from delta_lint.schema import ConfigError, ConfigFile, Source, check_tree, convert, problem
+from delta_lint.schema import ConfigError, ConfigFile, Source, check_tree, convert, located, problem
 
 __all__ = ["Config", "ConfigError", "JobConfig", "TableConfig", "load_config", "parse_yaml", "validate"]
 
@@ -164,15 +164,15 @@ def load_yaml(
             loader.dispose()
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(err, 'problem', None) or err}") from err
+        line = mark.line + 1 if mark is not None else None
+        raise located(path, line, f"invalid YAML: {getattr(err, 'problem', None) or err}") from err
     except (ValueError, RecursionError) as err:  # a date YAML cannot hold (`2024-99-99`), deep flow nesting
-        raise ConfigError(f"{path}: invalid YAML: {err}") from err
+        raise located(path, None, f"invalid YAML: {err}") from err
     source = Source(path, node)
     if data is None:
         return {}, source
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: {what} must be a mapping of keys, not {type(data).__name__}")
+        raise located(path, 1, f"{what} must be a mapping of keys, not {type(data).__name__}")
     return data, source
 
 

@@ -32,7 +32,14 @@ MAX_DIGITS = 100  # an integer longer than this is no setting anyone means
 
 
 class ConfigError(Exception):
-    """An input problem, already phrased for the user (file, line and key when known)."""
+    """An input problem, already phrased for the user (file, line and key when known).
+    `line` and `detail` (the message without the file) let a caller that found the
+    file itself report it as a diagnostic at its line instead of stopping."""
+
+    def __init__(self, message: str, line: int | None = None, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.detail = detail or message
 
 
 # -- loading, with lines --------------------------------------------------------------------
@@ -95,10 +102,11 @@ def check_tree(node: yaml.Node | None, path: Path, what: str) -> None:
     while stack:
         current, depth = stack.pop()
         if id(current) in seen:
-            raise ConfigError(f"{path}:{current.start_mark.line + 1}: YAML aliases (*name) are not allowed in {what}")
+            line = current.start_mark.line + 1
+            raise located(path, line, f"YAML aliases (*name) are not allowed in {what}")
         seen.add(id(current))
         if depth > MAX_DEPTH:
-            raise ConfigError(f"{path}:{current.start_mark.line + 1}: nested more than {MAX_DEPTH} levels deep")
+            raise located(path, current.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(current, yaml.MappingNode):
             for k, v in current.value:
                 stack += [(k, depth + 1), (v, depth + 1)]
@@ -106,8 +114,11 @@ def check_tree(node: yaml.Node | None, path: Path, what: str) -> None:
             stack += [(v, depth + 1) for v in current.value]
         elif isinstance(current, yaml.ScalarNode) and current.tag.endswith(":int"):
             if sum(c.isdigit() for c in current.value) > MAX_DIGITS:
-                line = current.start_mark.line + 1
-                raise ConfigError(f"{path}:{line}: a number of more than {MAX_DIGITS} digits")
+                raise located(path, current.start_mark.line + 1, f"a number of more than {MAX_DIGITS} digits")
+
+
+def located(path: Path, line: int | None, detail: str) -> ConfigError:
+    return ConfigError(f"{path}:{line}: {detail}" if line is not None else f"{path}: {detail}", line, detail)
 
 
 def _json_int(text: str) -> int:
@@ -121,13 +132,12 @@ def load_json(text: str, path: Path, what: str) -> Any:
     try:
         data = json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as err:
-        raise ConfigError(f"{path}:{err.lineno}: invalid JSON in {what}: {err.msg}") from err
+        raise located(path, err.lineno, f"invalid JSON in {what}: {err.msg}") from err
     except ValueError as err:
         found = re.search("[0-9]{" + str(MAX_DIGITS + 1) + "}", text)
-        line = text.count("\n", 0, found.start()) + 1 if found else 1
-        raise ConfigError(f"{path}:{line}: {err}") from err
+        raise located(path, text.count("\n", 0, found.start()) + 1 if found else None, str(err)) from err
     except RecursionError as err:
-        raise ConfigError(f"{path}: {what} is nested too deeply") from err
+        raise located(path, None, f"nested more than {MAX_DEPTH} levels deep") from err
     _check_depth(data, path, text)
     return data
 
@@ -137,7 +147,7 @@ def _check_depth(data: Any, path: Path, text: str) -> None:
     while stack:
         value, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise ConfigError(f"{path}: nested more than {MAX_DEPTH} levels deep")
+            raise located(path, None, f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(value, dict):
             stack += [(v, depth + 1) for v in value.values()]
         elif isinstance(value, list):
@@ -152,14 +162,12 @@ def convert(data: Any, schema: Any, source: Source, prefix: tuple = ()) -> Any:
     try:
         return msgspec.convert(data, schema, strict=True)
     except msgspec.ValidationError as err:
-        raise ConfigError(explain(str(err), data, schema, source, prefix)) from None
+        raise explain(str(err), data, schema, source, prefix) from None
 
 
 def problem(source: Source, keys: tuple, message: str) -> ConfigError:
     """A ConfigError at a key path (for the semantic checks after the schema)."""
-    line = source.line_of(keys)
-    where = f"{source.path}:{line}" if line is not None else f"{source.path}"
-    return ConfigError(f"{where}: `{dotted(keys)}`: {message}" if keys else f"{where}: {message}")
+    return located(source.path, source.line_of(keys), f"`{dotted(keys)}`: {message}" if keys else message)
 
 
 def dotted(keys: tuple) -> str:
@@ -173,7 +181,7 @@ _AT = re.compile(r"^(?P<what>.*?)(?: - at `(?P<key>key` in `)?(?P<path>\$[^`]*)`
 _SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\[\.\.\.\]")
 
 
-def explain(message: str, data: Any, schema: Any, source: Source, prefix: tuple = ()) -> str:
+def explain(message: str, data: Any, schema: Any, source: Source, prefix: tuple = ()) -> ConfigError:
     """msgspec's message (`Expected `array`, got `int` - at `$.jobs[...].tasks``) in
     the user's words, with the mapping keys msgspec leaves out (`[...]`) found again."""
     m = _AT.match(message)
@@ -206,18 +214,18 @@ def explain(message: str, data: Any, schema: Any, source: Source, prefix: tuple 
     if on_key:  # a mapping key of the wrong type
         bad = next((k for k in value if not isinstance(k, str)), None) if isinstance(value, dict) else None
         where = (*keys, str(bad)) if bad is not None else tuple(keys)
-        return str(problem(source, where, f"must be a name, got {_kind(bad)}"))
+        return problem(source, where, f"must be a name, got {_kind(bad)}")
     if found := re.match(r"Object missing required field `(.+)`", what):
-        return str(problem(source, (*keys, found.group(1)), "is required"))
+        return problem(source, (*keys, found.group(1)), "is required")
     if found := re.match(r"Object contains unknown field `(.+)`", what):
         known = (
             ", ".join(sorted(f.encode_name for f in msgspec.structs.fields(_bare(kind)))) if _is_struct(kind) else ""
         )
-        return str(problem(source, (*keys, found.group(1)), f"unknown key (known: {known})"))
+        return problem(source, (*keys, found.group(1)), f"unknown key (known: {known})")
     # a value of the wrong type is named by its kind; one of the right type that breaks
     # a constraint (a range, a pattern, a choice) is shown
     got = _kind(value) if "got `" in what or isinstance(value, (dict, list)) else _shown(value)
-    return str(problem(source, tuple(keys), f"must be {describe(kind, what)}, got {got}"))
+    return problem(source, tuple(keys), f"must be {describe(kind, what)}, got {got}")
 
 
 def _bare(kind: Any) -> Any:
