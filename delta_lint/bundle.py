@@ -676,7 +676,9 @@ def _exported_jobs(file: Path) -> list[tuple[str, dict]]:
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}") from err
+        raise ConfigError(
+            f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
+        ) from err
     doc = load_json(text, file, "a job definition")
     source = Source(file, text=text)
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]

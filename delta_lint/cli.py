@@ -222,6 +222,12 @@ def check(
     given = list(paths or [])
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
+    from delta_lint.rulepack import selector_problem
+
+    for option, values in (("--select", select), ("--ignore", ignore)):
+        for value in values or ():
+            if problem := selector_problem(value):
+                _fail(f"{option}: {problem}")
     if select:
         config = replace(config, select=tuple(select))
     if ignore:

@@ -212,6 +212,17 @@ def validate(data: dict, path: Path, source: Source | None = None, prefix: tuple
         why = glob_problem(glob)
         if why:
             raise err(keys, why)
+    from delta_lint.rulepack import selector_problem
+
+    selectors = [((key, i), v) for key in ("select", "ignore") for i, v in enumerate(getattr(raw, key) or [])]
+    selectors += [
+        (("per-file-ignores", g, i), v)
+        for g, codes in (raw.per_file_ignores or {}).items()
+        for i, v in enumerate(codes)
+    ]
+    for keys, value in selectors:
+        if why := selector_problem(value):
+            raise err(keys, why)
     spark_problem = spark_mode_problem(raw.spark)
     if spark_problem:
         raise err(("spark",), spark_problem)

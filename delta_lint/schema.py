@@ -341,7 +341,7 @@ Columns = Annotated[list[Name], msgspec.Meta(description="a list of column names
 FilePath = Annotated[str, msgspec.Meta(min_length=1, pattern=_NO_NUL, description="a file path")]
 Glob = Annotated[str, msgspec.Meta(min_length=1, max_length=1024, pattern=_NO_NUL, description="a glob")]
 Globs = Annotated[list[Glob], msgspec.Meta(description="a list of globs")]
-RuleId = Annotated[str, msgspec.Meta(pattern=r"^DL[0-9]{0,3}$", description="a rule id or prefix (like DL101 or DL1)")]
+RuleId = Annotated[str, msgspec.Meta(description="a rule id or prefix (like DL101 or DL1)")]  # known ids: rulepack
 Text = Union[str, int, float]  # a bundle scalar: YAML reads `name: 2024` as a number
 Count = Union[int, str]  # a number, or a `${var.x}` reference
 Duration = Annotated[Union[str, int, float], msgspec.Meta(description="a duration like 50m, 1h30m or 2h")]
