@@ -33,10 +33,11 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
 CASE_LIMIT = int(os.environ.get("FUZZ_CASE_SECONDS", "120"))  # a hang, not a speed goal: the machine is shared
 
 
-def budget(ci_examples: int):
-    """CI: a fixed, derandomized sample; a long run (FUZZ_EXAMPLES): fresh random cases."""
+def budget(ci_examples: int, long_cap: int | None = None):
+    """CI: a fixed, derandomized sample; a long run (FUZZ_EXAMPLES): fresh random cases
+    (at most `long_cap` for a property that pays a subprocess per case)."""
     return settings(
-        max_examples=EXAMPLES or ci_examples,
+        max_examples=min(EXAMPLES, long_cap or EXAMPLES) if EXAMPLES else ci_examples,
         deadline=None,
         derandomize=EXAMPLES is None,
         database=None,
@@ -182,7 +183,7 @@ def _toml_value(value) -> str:
     return json.dumps("" if value is None else str(value))
 
 
-@budget(ci_examples=3)
+@budget(ci_examples=3, long_cap=30)
 @given(projects(max_files=4))
 def test_output_is_identical_across_hash_seeds(project):
     """The only property run in subprocesses: a hash seed is fixed at interpreter start."""
