@@ -114,8 +114,8 @@ def _spark_config(config, spark: Optional[str], timeout: Optional[float]):
             _fail(f"--spark {problem}")
         config = replace(config, spark=spark)
     if timeout is not None:
-        if timeout <= 0:
-            _fail("--spark-timeout must be > 0")
+        if not 0 < timeout <= 86_400:  # also refuses nan and inf, as the configuration does
+            _fail(f"--spark-timeout must be a number of seconds between 0 and 86400, not {timeout}")
         config = replace(config, spark_timeout=timeout)
     return config
 

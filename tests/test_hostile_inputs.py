@@ -253,3 +253,10 @@ def test_rule_prefixes_keep_working(tmp_path, monkeypatch):
     project(tmp_path, {})
     assert cli(tmp_path, monkeypatch, "--select", "DL1").exit_code == 1
     assert cli(tmp_path, monkeypatch, "--ignore", "DL1").exit_code == 0
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400", "-1", "0"])
+def test_a_spark_timeout_that_is_no_number_of_seconds_is_refused(tmp_path, monkeypatch, value):
+    project(tmp_path, {})
+    result = cli(tmp_path, monkeypatch, "--spark-timeout", value)
+    assert result.exit_code == 2 and "--spark-timeout must be a number of seconds" in result.output, result.output

@@ -197,6 +197,9 @@ def _local(timeout: float) -> SparkHandle:
     # builder to Connect; --spark local means a classic session
     for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
         os.environ.pop(variable, None)
+    # the driver listens on loopback only and does not look its host name up
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
 
     def start() -> Any:
         return (
