@@ -158,7 +158,7 @@ def load_yaml(
         loader = (loader_class or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
         try:
             node = loader.get_single_node()
-            check_tree(node, path, what)
+            check_tree(node, path, what, anchors="&" in text)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()

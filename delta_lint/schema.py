@@ -92,29 +92,44 @@ def _json_line(text: str, keys: tuple) -> int | None:
     return text.count("\n", 0, pos) + 1
 
 
-def check_tree(node: yaml.Node | None, path: Path, what: str) -> None:
-    """Refuse aliases (an alias bomb expands without end) and nesting deeper than
-    MAX_DEPTH (the constructor recurses), walking the tree without recursion."""
+def check_tree(node: yaml.Node | None, path: Path, what: str, anchors: bool = True) -> None:
+    """Refuse aliases (an alias bomb expands without end), nesting deeper than
+    MAX_DEPTH (the constructor recurses) and integers of more than MAX_DIGITS digits,
+    walking the tree without recursion. `anchors`: the text has an `&` (without an
+    anchor there is no alias to look for)."""
     if node is None:
         return
     stack = [(node, 1)]
     seen: set[int] = set()
+    scalar = yaml.ScalarNode
     while stack:
         current, depth = stack.pop()
-        if id(current) in seen:
-            line = current.start_mark.line + 1
-            raise located(path, line, f"YAML aliases (*name) are not allowed in {what}")
-        seen.add(id(current))
+        if anchors:
+            if id(current) in seen:
+                line = current.start_mark.line + 1
+                raise located(path, line, f"YAML aliases (*name) are not allowed in {what}")
+            seen.add(id(current))
         if depth > MAX_DEPTH:
             raise located(path, current.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(current, yaml.MappingNode):
-            for k, v in current.value:
-                stack += [(k, depth + 1), (v, depth + 1)]
+            children = [child for pair in current.value for child in pair]
         elif isinstance(current, yaml.SequenceNode):
-            stack += [(v, depth + 1) for v in current.value]
-        elif isinstance(current, yaml.ScalarNode) and current.tag.endswith(":int"):
-            if sum(c.isdigit() for c in current.value) > MAX_DIGITS:
-                raise located(path, current.start_mark.line + 1, f"a number of more than {MAX_DIGITS} digits")
+            children = current.value
+        else:
+            children = [current]
+        for child in children:
+            if child.__class__ is scalar and not anchors:  # most nodes: checked here, never stacked
+                if len(child.value) > MAX_DIGITS and child.tag.endswith(":int"):
+                    _too_many_digits(child, path)
+            elif child is not current:
+                stack.append((child, depth + 1))
+            elif child.tag.endswith(":int") and len(child.value) > MAX_DIGITS:
+                _too_many_digits(child, path)
+
+
+def _too_many_digits(node: yaml.Node, path: Path) -> None:
+    if sum(c.isdigit() for c in node.value) > MAX_DIGITS:
+        raise located(path, node.start_mark.line + 1, f"a number of more than {MAX_DIGITS} digits")
 
 
 def located(path: Path, line: int | None, detail: str) -> ConfigError:
