@@ -472,6 +472,7 @@ def schedule_text(sched) -> str:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
     lines += [f"  note: {n}" for n in wf.notes]
+    lines += [f"  not read: {where}: {why}" for where, why in wf.problems]  # broken files found in the project
     files_of: dict = {}
     for path, nodes in sched.nodes_of.items():
         for n in nodes:
@@ -497,6 +498,7 @@ def schedule_json(sched) -> str:
         "version": 1,
         "source": wf.source,
         "notes": wf.notes,
+        "problems": [{**where.to_json(), "message": why} for where, why in wf.problems],
         "nodes": [
             {
                 "node": n.key(),

@@ -260,3 +260,12 @@ def test_a_spark_timeout_that_is_no_number_of_seconds_is_refused(tmp_path, monke
     project(tmp_path, {})
     result = cli(tmp_path, monkeypatch, "--spark-timeout", value)
     assert result.exit_code == 2 and "--spark-timeout must be a number of seconds" in result.output, result.output
+
+
+def test_the_schedule_command_shows_a_broken_job_definition_it_found(tmp_path, monkeypatch):
+    project(tmp_path, {"databricks.yml": "resources:\n  jobs:\n    j:\n      tasks: 3\n"})
+    monkeypatch.chdir(tmp_path)
+    text = CliRunner().invoke(app, ["schedule", "."])
+    assert text.exit_code == 0 and "not read: databricks.yml:4:1: `resources.jobs.j.tasks`" in text.output
+    doc = json.loads(CliRunner().invoke(app, ["schedule", ".", "--format", "json"]).stdout)
+    assert doc["problems"][0]["line"] == 4 and "must be a list of tasks" in doc["problems"][0]["message"]
