@@ -344,7 +344,7 @@ def _kind(value: Any) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    return type(value).__name__
+    return f"a {type(value).__name__}"  # a YAML date or time
 
 
 # -- the schemas ---------------------------------------------------------------------------------
@@ -357,8 +357,9 @@ FilePath = Annotated[str, msgspec.Meta(min_length=1, pattern=_NO_NUL, descriptio
 Glob = Annotated[str, msgspec.Meta(min_length=1, max_length=1024, pattern=_NO_NUL, description="a glob")]
 Globs = Annotated[list[Glob], msgspec.Meta(description="a list of globs")]
 RuleId = Annotated[str, msgspec.Meta(description="a rule id or prefix (like DL101 or DL1)")]  # known ids: rulepack
-Text = Union[str, int, float]  # a bundle scalar: YAML reads `name: 2024` as a number
-Count = Union[int, str]  # a number, or a `${var.x}` reference
+# a bundle scalar (YAML reads `name: 2024` as a number), a number or a `${var.x}` reference
+Text = Annotated[Union[str, int, float], msgspec.Meta(description="a name")]
+Count = Annotated[Union[int, str], msgspec.Meta(description="a whole number or a ${var.name} reference")]
 Duration = Annotated[Union[str, int, float], msgspec.Meta(description="a duration like 50m, 1h30m or 2h")]
 
 
