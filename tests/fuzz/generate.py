@@ -65,6 +65,12 @@ JUNK = st.lists(
     max_size=25,
 ).map("".join)
 NAMES = st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
+# comment text: any character but those that end a line (or, in a block comment, `*/`)
+COMMENT_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+    max_size=30,
+)
+BLOCK_TEXT = COMMENT_TEXT.filter(lambda t: "*/" not in t and not t.endswith("*"))
 
 
 @dataclass
@@ -84,7 +90,7 @@ def table_names(draw) -> str:
 def sql_text(draw, path: str, tables: list[str], planted: set) -> str:
     parts = []
     for _ in range(draw(st.integers(1, 6))):
-        choice = draw(st.sampled_from(["write", "noise", "junk"]))
+        choice = draw(st.sampled_from(["write", "noise", "junk", "comment"]))
         n = draw(st.integers(0, 999))
         if choice == "write":
             template, kind = draw(st.sampled_from(SQL_WRITES))
@@ -94,8 +100,10 @@ def sql_text(draw, path: str, tables: list[str], planted: set) -> str:
         elif choice == "noise":
             text = draw(st.sampled_from(SQL_NOISE)).format(n=n)
             parts.append(text + (";" if text and not text.startswith(("--", "/*")) else ""))
-        else:
+        elif choice == "junk":
             parts.append(draw(JUNK) + ";")
+        else:  # a comment of any text: unicode, control characters, quotes, `;`
+            parts.append("-- " + draw(COMMENT_TEXT) if draw(st.booleans()) else f"/* {draw(BLOCK_TEXT)} */")
     return "\n".join(parts) + ("\n" if draw(st.booleans()) else "")
 
 
@@ -114,6 +122,9 @@ def python_lines(draw, path: str, tables: list[str], planted: set, sql_ok: bool 
             template, kind = draw(st.sampled_from(SQL_WRITES))
             lines.append(f'spark.sql("{template.format(t=table, n=n)}")')
             planted.add((path, table, kind))
+        elif draw(st.integers(0, 3)) == 0:  # a comment or a string of any text
+            text = draw(COMMENT_TEXT)
+            lines.append("# " + text if draw(st.booleans()) else f"note_{n} = {text!r}")
         else:
             lines.append(draw(st.sampled_from(PY_NOISE)).format(n=n))
     return lines
@@ -183,7 +194,12 @@ def projects(draw, max_files: int = 5) -> Project:
         suffix = draw(st.sampled_from(sorted(makers)))
         folder = draw(st.sampled_from(["", "jobs/", "jobs/nightly/"]))
         path = f"{folder}job_{i}{suffix}"
-        project.files[path] = draw(makers[suffix](path, project.tables, project.planted))
+        text = draw(makers[suffix](path, project.tables, project.planted))
+        if suffix != ".ipynb" and draw(st.integers(0, 4)) == 0:
+            text = text.replace("\n", "\r\n")  # saved on Windows
+        if draw(st.integers(0, 9)) == 0:
+            text = "\ufeff" + text  # a byte-order mark
+        project.files[path] = text
     return project
 
 
