@@ -58,7 +58,17 @@ class Source:
         if self.node is not None:
             return _yaml_line(self.node, keys)
         if self.text is not None:
-            return _json_line(self.text, keys)
+            node = _json_as_yaml(self.text)
+            return _yaml_line(node, keys) if node is not None else _json_line(self.text, keys)
+        return None
+
+
+def _json_as_yaml(text: str) -> yaml.Node | None:
+    """JSON composed as YAML (a flow document, with positions), or None where
+    YAML reads it otherwise; only ever run to place an error on its line."""
+    try:
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, ValueError, RecursionError):
         return None
 
 
@@ -153,11 +163,11 @@ def load_json(text: str, path: Path, what: str) -> Any:
         raise located(path, text.count("\n", 0, found.start()) + 1 if found else None, str(err)) from err
     except RecursionError as err:
         raise located(path, None, f"nested more than {MAX_DEPTH} levels deep") from err
-    _check_depth(data, path, text)
+    _check_depth(data, path)
     return data
 
 
-def _check_depth(data: Any, path: Path, text: str) -> None:
+def _check_depth(data: Any, path: Path) -> None:
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()

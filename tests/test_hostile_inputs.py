@@ -269,3 +269,13 @@ def test_the_schedule_command_shows_a_broken_job_definition_it_found(tmp_path, m
     assert text.exit_code == 0 and "not read: databricks.yml:4:1: `resources.jobs.j.tasks`" in text.output
     doc = json.loads(CliRunner().invoke(app, ["schedule", ".", "--format", "json"]).stdout)
     assert doc["problems"][0]["line"] == 4 and "must be a list of tasks" in doc["problems"][0]["message"]
+
+
+def test_a_wrong_value_in_a_jobs_json_list_is_placed_on_its_own_line(tmp_path, monkeypatch):
+    good = {"name": "a", "tasks": [{"task_key": "t", "sql_task": {"file": {"path": "a.sql"}}}]}
+    bad = {"name": "b", "tasks": [{"task_key": "t", "depends_on": "t0"}]}
+    text = json.dumps({"jobs": [{"job_id": 1, "settings": good}, {"job_id": 2, "settings": bad}]}, indent=2)
+    project(tmp_path, {"delta-lint.yaml": "job_definitions: exports\n", "exports/jobs.json": text})
+    line = next(i for i, row in enumerate(text.split("\n"), 1) if '"depends_on"' in row)
+    result = cli(tmp_path, monkeypatch)
+    assert f"exports/jobs.json:{line}:1: DL003 `jobs[1].settings.tasks[0].depends_on`: must be a list" in result.output
