@@ -133,7 +133,8 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
     if not path.is_file():
         raise ConfigError(f"{path}: configuration file not found")
     if path.name == "pyproject.toml":
-        return validate(_pyproject_section(path) or {}, path, Source(path), ("tool", "delta-lint"))
+        source = Source(path, text=path.read_text(encoding="utf-8", errors="replace"), toml=True)
+        return validate(_pyproject_section(path) or {}, path, source, ("tool", "delta-lint"))
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

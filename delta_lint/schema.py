@@ -52,11 +52,14 @@ class Source:
 
     path: Path
     node: yaml.Node | None = None
-    text: str | None = None
+    text: str | None = None  # JSON, or TOML when `toml`
+    toml: bool = False
 
     def line_of(self, keys: tuple) -> int | None:
         if self.node is not None:
             return _yaml_line(self.node, keys)
+        if self.text is not None and self.toml:
+            return _toml_line(self.text, keys)
         if self.text is not None:
             node = _json_as_yaml(self.text)
             return _yaml_line(node, keys) if node is not None else _json_line(self.text, keys)
@@ -87,6 +90,22 @@ def _yaml_line(node: yaml.Node, keys: tuple) -> int | None:
             line = node.start_mark.line + 1
         else:
             return line
+    return line
+
+
+def _toml_line(text: str, keys: tuple) -> int | None:
+    """The line of a key path in TOML (tomllib keeps no positions): each name in
+    turn, as a key (`name =`) or in a table header (`[a.name]`), after the last."""
+    pos, line = 0, None
+    for key in keys:
+        if not isinstance(key, str):
+            continue
+        name = re.escape(key)
+        quoted = rf"(?<![\w-])(?:{name}|\"{name}\"|'{name}')(?![\w-])"
+        found = re.compile(rf"^[ \t]*(?:{quoted}[ \t]*=|\[[^\]\n]*{quoted}[^\]\n]*\])", re.M).search(text, pos)
+        if found:
+            pos = found.start()
+            line = text.count("\n", 0, pos) + 1
     return line
 
 

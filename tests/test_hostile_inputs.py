@@ -110,11 +110,16 @@ JOB = "      tasks:\n        - task_key: t\n          sql_task: {file: {path: a.
         ("delta-lint.yaml", "per-file-ignores:\n  'x/*': [DL1O1]\n", "did you mean DL101?"),
         ("pyproject.toml", '[tool]\ndelta-lint = "x"\n', "`tool.delta-lint`: must be a table"),
         ("pyproject.toml", 'tool = "x"\n', "`tool`: must be a table"),
+        (
+            "pyproject.toml",
+            '[tool.delta-lint]\nruntime = "oss"\n[tool.delta-lint.tables."s.t"]\npartitioned_by = "d"\n',
+            "pyproject.toml:4: `tool.delta-lint.tables.s.t.partitioned_by`: must be a list of column names",
+        ),
         ("pyproject.toml", f"[tool.delta-lint]\nspark_timeout = {BIG}\n", "pyproject.toml: cannot read TOML"),
         (
             "pyproject.toml",
             "[tool.delta-lint]\nstrict = 1\n",
-            "`tool.delta-lint.strict`: must be true or false, got a number",
+            "pyproject.toml:2: `tool.delta-lint.strict`: must be true or false, got a number",
         ),
         (
             "delta-lint.lock.yaml",
