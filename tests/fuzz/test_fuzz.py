@@ -133,8 +133,12 @@ def test_generated_bundles_and_jobs_json_never_stop_the_run(project, data):
     export = data.draw(st.one_of(st.just(export), mutated(export)))
     as_text = data.draw(st.sampled_from(["yaml", "json-in-yaml"]))
     bundle_text = yaml.safe_dump(bundle) if as_text == "yaml" else json.dumps(bundle)
+    export_text = json.dumps(export)
+    if data.draw(st.integers(0, 4)) == 0:  # cut short: broken YAML or JSON
+        bundle_text = bundle_text[: data.draw(st.integers(0, len(bundle_text)))]
+        export_text = export_text[: data.draw(st.integers(0, len(export_text)))]
     config = "job_definitions: exports\nspark: none\n"
-    extra = {"databricks.yml": bundle_text, "exports/job.json": json.dumps(export), "delta-lint.yaml": config}
+    extra = {"databricks.yml": bundle_text, "exports/job.json": export_text, "delta-lint.yaml": config}
     with written({**project.files, **extra}) as root:
         code, findings = check_json(root, "--no-cache")
         assert code in (0, 1), findings
