@@ -49,11 +49,14 @@ def load_baseline(path: Path) -> Counter[str]:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as err:
         raise ConfigError(f"{path}: baseline not found (create it with --write-baseline)") from err
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, RecursionError) as err:
         raise ConfigError(f"{path}: cannot read the baseline: {err}") from err
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):
         raise ConfigError(f"{path}: not a delta-lint baseline (expected version {FORMAT_VERSION} with `findings`)")
-    return Counter(str(e.get("fingerprint")) for e in doc["findings"] if isinstance(e, dict))
+    from delta_lint.schema import BaselineFile, Source, convert
+
+    baseline: BaselineFile = convert(doc, BaselineFile, Source(path, text=path.read_text(encoding="utf-8")))
+    return Counter(e.fingerprint for e in baseline.findings)
 
 
 def new_findings(findings: list[Finding], baseline: Counter[str]) -> list[Finding]:

@@ -601,3 +601,20 @@ class SnapshotFile(msgspec.Struct, forbid_unknown_fields=True):
     generator: str = ""
     spark: str = ""
     tables: dict[str, SnapshotTable] = {}
+
+
+class BaselineEntry(msgspec.Struct):
+    """a baseline entry (a mapping with `fingerprint`)"""
+
+    fingerprint: str
+    rule: Union[str, None] = None
+    path: Union[str, None] = None
+    message: Union[str, None] = None
+
+
+class BaselineFile(msgspec.Struct):
+    """A baseline (`--write-baseline`): the fingerprints of accepted findings."""
+
+    version: Literal[1]
+    findings: Annotated[list[BaselineEntry], msgspec.Meta(description="a list of baseline entries")]
+    generator: str = ""

@@ -284,3 +284,17 @@ def test_a_wrong_value_in_a_jobs_json_list_is_placed_on_its_own_line(tmp_path, m
     line = next(i for i, row in enumerate(text.split("\n"), 1) if '"depends_on"' in row)
     result = cli(tmp_path, monkeypatch)
     assert f"exports/jobs.json:{line}:1: DL003 `jobs[1].settings.tasks[0].depends_on`: must be a list" in result.output
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ('{"version": 1, "findings": [1]}', "bl.json:1: `findings[0]`: must be a baseline entry"),
+        ('{"version": 1,\n "findings": [{"fingerprint": "x", "path": [1]}]}', "bl.json:2: `findings[0].path`"),
+        ("[" * 100_000, "bl.json: cannot read the baseline"),
+    ],
+)
+def test_a_damaged_baseline_is_refused_with_its_line(tmp_path, monkeypatch, text, needle):
+    project(tmp_path, {"bl.json": text})
+    result = cli(tmp_path, monkeypatch, "--baseline", "bl.json")
+    assert result.exit_code == 2 and needle in result.output, result.output
