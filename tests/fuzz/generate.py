@@ -174,6 +174,8 @@ def ipynb_text(draw, path: str, tables: list[str], planted: set) -> str:
                 {"language_info": "x"},  # odd types say nothing about the language
                 {"kernelspec": [1]},
                 {"application/vnd.databricks.v1+notebook": {"language": "python"}},
+                {"application/vnd.databricks.v1+notebook": {"widgets": "x"}},
+                {"application/vnd.databricks.v1+notebook": {"widgets": {"w": {"widgetInfo": {"defaultValue": 5}}}}},
             ]
         )
     )

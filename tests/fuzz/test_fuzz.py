@@ -117,6 +117,10 @@ def test_generated_job_files_keep_every_planted_write_and_one_answer(project):
     with written(project.files) as root:
         planted_found(root, project)
         reference = check_json(root, "--no-cache", "--jobs", "1")
+        # generated code is shallow and readable: a front end that gives up on it
+        # ("nested too deeply", an unreadable file) has dropped code it should read
+        gave_up = [f for f in reference[1] if f["rule"] == "DL003" or "too deep" in f["message"]]
+        assert not gave_up, gave_up
         assert check_json(root, "--no-cache", "--jobs", "2") == reference
         assert check_json(root) == reference  # cold cache
         assert check_json(root) == reference  # warm cache
