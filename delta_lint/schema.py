@@ -558,7 +558,7 @@ class BundleFile(msgspec.Struct):
     """A bundle file: `databricks.yml` or a file it includes."""
 
     bundle: Union[BundleInfo, None] = None
-    include: Union[Annotated[list[str], msgspec.Meta(description="a list of globs")], None] = None
+    include: Union[Globs, None] = None
     variables: Union[dict[str, Any], None] = None
     resources: Union[Resources, None] = None
     targets: Union[

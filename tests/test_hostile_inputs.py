@@ -148,6 +148,7 @@ def test_bad_values_in_configuration_and_snapshot_name_file_line_and_key(tmp_pat
         ("targets: [1, 2]\n", "databricks.yml:1:1: DL003 `targets`: must be a mapping of targets, got a list"),
         ("resources: [1]\n", "databricks.yml:1:1: DL003 `resources`: must be"),
         ("include: 1\n", "databricks.yml:1:1: DL003 `include`: must be a list of globs, got a number"),
+        ('include: ["a\\0b/*.yml"]\n', "databricks.yml:1:1: DL003 `include[0]`: must be a glob"),
         (
             "resources:\n  jobs:\n    j:\n      tasks:\n        - task_key: a\n          for_each_task: x\n",
             ":6:1: DL003 `resources.jobs.j.tasks[0].for_each_task`",
