@@ -241,6 +241,7 @@ def sample_bundle(files: list[str]) -> dict:
         tasks[1]["depends_on"] = [{"task_key": "t0"}]
     return {
         "bundle": {"name": "fuzz"},
+        "include": ["resources/*.yml"],
         "variables": {"runs": {"default": 2}},
         "resources": {
             "jobs": {

@@ -148,7 +148,15 @@ def test_generated_bundles_and_jobs_json_never_stop_the_run(project, data):
         bundle_text = bundle_text[: data.draw(st.integers(0, len(bundle_text)))]
         export_text = export_text[: data.draw(st.integers(0, len(export_text)))]
     config = "job_definitions: exports\nspark: none\n"
-    extra = {"databricks.yml": bundle_text, "exports/job.json": export_text, "delta-lint.yaml": config}
+    included = {
+        "resources": {"jobs": {"weekly": data.draw(mutated(sample_bundle(files)["resources"]["jobs"]["nightly"]))}}
+    }
+    extra = {
+        "databricks.yml": bundle_text,
+        "resources/weekly.yml": yaml.safe_dump(included),
+        "exports/job.json": export_text,
+        "delta-lint.yaml": config,
+    }
     with written({**project.files, **extra}) as root:
         code, findings = check_json(root, "--no-cache")
         assert code in (0, 1), findings
