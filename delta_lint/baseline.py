@@ -49,12 +49,16 @@ def load_baseline(path: Path) -> Counter[str]:
     if not path.exists() and not path.is_symlink():
         raise ConfigError(f"{path}: baseline not found (create it with --write-baseline)")
     try:
-        doc = json.loads(read_input_text(path))
-    except (OSError, ValueError) as err:
+        text = read_input_text(path)
+        doc = json.loads(text)
+    except (OSError, ValueError, RecursionError) as err:
         raise ConfigError(f"{path}: cannot read the baseline: {err}") from err
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):
         raise ConfigError(f"{path}: not a delta-lint baseline (expected version {FORMAT_VERSION} with `findings`)")
-    return Counter(str(e.get("fingerprint")) for e in doc["findings"] if isinstance(e, dict))
+    from delta_lint.schema import BaselineFile, Source, convert
+
+    baseline: BaselineFile = convert(doc, BaselineFile, Source(path, text=text))
+    return Counter(e.fingerprint for e in baseline.findings)
 
 
 def new_findings(findings: list[Finding], baseline: Counter[str]) -> list[Finding]:

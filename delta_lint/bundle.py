@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import glob
-import json
 import os
 import re
 import stat
@@ -24,9 +23,12 @@ from typing import Any
 
 import yaml
 
-from delta_lint.config import ConfigError, parse_yaml
+from delta_lint.config import ConfigError, load_yaml
+from delta_lint.cron import CronError
+from delta_lint.cron import check as check_cron
 from delta_lint.model import Location
 from delta_lint.safeio import read_input, read_input_text
+from delta_lint.schema import BundleFile, JobsExport, JobSpec, Source, convert, load_json
 
 BUNDLE_NAMES = ("databricks.yml", "databricks.yaml", "bundle.yml")
 _REF = re.compile(r"\$\{([a-zA-Z0-9_.\-\[\]]+)\}")
@@ -83,6 +85,7 @@ class Job:
     # job parameters and their defaults; they override task parameters of the same name
     parameter_defaults: tuple[tuple[str, str | None], ...] = ()
     cycle: tuple[str, ...] = ()  # tasks whose depends_on form a cycle (their order is not used)
+    problem: tuple[Location, str] | None = None  # a schedule that cannot be evaluated: where, why
 
 
 @dataclass
@@ -108,6 +111,9 @@ class Workflows:
     # every directory question the result depends on: (kind, argument, answer), asked
     # again through `listing` to tell whether a cached result still holds
     listings: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    # files found in the repository (a bundle at the root, an included file, a Jobs
+    # JSON file) that cannot be read: (where, why); their jobs are left out
+    problems: list[tuple[Location, str]] = field(default_factory=list)
 
 
 # -- YAML with line numbers ---------------------------------------------------------------
@@ -131,11 +137,20 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 
 
 def _load_yaml(path: Path, root: Path | None) -> dict:
+    """A bundle file, checked against its schema (`schema.BundleFile`); read only
+    inside `root` when one is given (see `safeio`)."""
     try:
         text = read_input_text(path, root)
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read bundle file: {err}") from err
-    return parse_yaml(text, path, _Loader, "a bundle file")
+    except (OSError, UnicodeDecodeError, ValueError) as err:  # ValueError: a NUL byte in the path
+        raise ConfigError(f"{path}: cannot read bundle file: {err}", None, f"cannot read bundle file: {err}") from err
+    data, source = load_yaml(text, path, _Loader, "a bundle file")
+    convert(data, BundleFile, source)
+    return data
+
+
+def found_problem(path: Path, root: Path, err: ConfigError) -> tuple[Location, str]:
+    """A file found in the repository that cannot be used, as (where, why)."""
+    return Location(_rel(path, root), err.line or 1, 1), f"{err.detail}; its jobs are not analysed"
 
 
 # -- bundles -------------------------------------------------------------------------------
@@ -311,25 +326,39 @@ def bundle_targets(path: Path) -> set[str]:
     return {str(t) for t in targets} if isinstance(targets, dict) else set()
 
 
-def load_bundle(path: Path, target: str | None, root: Path, named: bool = False) -> Workflows:
+def load_bundle(
+    path: Path, target: str | None, root: Path, named: bool = True, contained: bool | None = None
+) -> Workflows:
     """Jobs of a bundle. `root` is the configuration root that file paths are relative
-    to, and that every file read must resolve into (but the bundle itself when the
-    user `named` it)."""
-    main = _load_yaml(path, None if named else root)
+    to, and that every file read must resolve into (the bundle itself too unless it
+    is not `contained`: named on the command line; by default, unless `named`).
+
+    A bundle the user named (`--bundle`, `bundle:`) that cannot be read stops the run
+    (ConfigError); one merely found at the root, and any file it includes, is a
+    problem reported at its line while the rest is analysed."""
+    try:
+        main = _load_yaml(path, root if (contained if contained is not None else not named) else None)
+    except ConfigError as err:
+        if named:
+            raise
+        return Workflows(source=_rel(path, root), files=[path], problems=[found_problem(path, root, err)])
     bundle_root = path.parent
     sources: dict[int, Path] = {}  # id(job mapping) -> file that defined it
     resources = _LineDict()
     files = [path]
     listings = []
+    problems = []
     for pattern in main.get("include") or []:
-        if not isinstance(pattern, str):
-            raise ConfigError(f"{path}: `include` must be a list of globs")
         matched = listing("glob", str(bundle_root / pattern))
         listings.append(("glob", str(bundle_root / pattern), matched))
         files += [Path(p) for p in matched]
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
     for file in files:
-        data = main if file == path else _load_yaml(file, root)
+        try:
+            data = main if file == path else _load_yaml(file, root)
+        except ConfigError as err:
+            problems.append(found_problem(file, root, err))
+            continue
         for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
             if isinstance(job, dict):
                 sources[id(job)] = file
@@ -360,7 +389,10 @@ def load_bundle(path: Path, target: str | None, root: Path, named: bool = False)
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
     out = Workflows(
-        source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""), files=list(files), listings=listings
+        source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
+        files=list(files),
+        listings=listings,
+        problems=problems,
     )
     if dev:
         out.notes.append(
@@ -492,6 +524,11 @@ def _job(
     if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
         job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")
         job.paused = schedule.get("pause_status") == "PAUSED"
+        try:
+            check_cron(*job.cron)
+        except CronError as err:  # reported at the schedule; the job may then start at any time
+            job.problem = (Location(label, getattr(schedule, "line", where.line), 1), f"`schedule`: {str(err)[:200]}")
+            job.cron, job.trigger = None, "a schedule delta-lint cannot evaluate"
     trigger = spec.get("trigger")
     if isinstance(trigger, dict):
         job.paused = job.paused or trigger.get("pause_status") == "PAUSED"
@@ -726,6 +763,10 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
         file = root / rel
         for doc in docs:
             settings = doc.get("settings", doc)
+            try:  # a literal dict of another shape is no job: passed over
+                convert(settings, JobSpec, Source(file))
+            except ConfigError:
+                continue
             key = str(settings.get("name") or Path(rel).stem)
             if key in jobs or key in names:
                 continue
@@ -742,40 +783,71 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
     found = listing("json", str(folder))
     out.listings.append(("json", str(folder), found))
     for file in map(Path, found):
-        _load_job_json(file, root, out, base=root)
+        out.files.append(file)  # read, so a change to it (or a fix) is seen by the cache
+        try:
+            jobs = _exported_jobs(file)
+        except ConfigError as err:  # one broken export never hides the others
+            out.problems.append(found_problem(file, root, err))
+            continue
+        for key, settings in jobs:
+            key = key or file.stem
+            out.jobs[key] = _job(key, settings, file, root, None, base=root)
+    return out
+
+
+def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
+    """(key, settings) of every job in a Jobs JSON file, checked against its schema
+    (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them, or
+    `{"jobs": [...]}` as `databricks jobs list` prints. JSON that holds no job
+    (no `tasks`) is not a job definition and is passed over."""
+    try:
+        text = read_input_text(file, root)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise ConfigError(
+            f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
+        ) from err
+    doc = load_json(text, file, "a job definition")
+    source = Source(file, text=text)
+    listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
+    prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
+    if not isinstance(listed, list):
+        convert(doc, JobsExport, source)  # names `jobs` and what it should be
+        return []
+    out = []
+    for i, d in enumerate(listed):
+        if not isinstance(d, dict):
+            continue
+        keys = (*prefix, i) if prefix or isinstance(doc, list) else ()
+        if "settings" in d:
+            convert(d, JobsExport, source, keys)
+            settings = d["settings"]
+            keys = (*keys, "settings")
+        else:
+            settings = d
+        if not isinstance(settings, dict) or "tasks" not in settings:
+            continue
+        convert(settings, JobSpec, source, keys)
+        out.append((str(settings.get("name") or d.get("job_id") or ""), settings))
     return out
 
 
 def load_found_job_json(root: Path) -> Workflows:
     """Jobs JSON files found by their shape anywhere in the project (no
-    `job_definitions` configured); a broken one is a note, the others are read.
-    Task paths are relative to the file's folder, else to the root."""
+    `job_definitions` configured); a broken one is reported at its line, the others
+    are read. Task paths are relative to the file's folder, else to the root."""
     out = Workflows()
     found = listing("job-json", str(root))
     out.listings.append(("job-json", str(root), found))
     for file in map(Path, found):
         try:
-            _load_job_json(file, root, out, base=file.parent)
+            jobs = _exported_jobs(file, root)
         except ConfigError as err:
-            out.notes.append(f"job definition not read: {err}")
+            out.problems.append(found_problem(file, root, err))
+            out.files.append(file)
+            continue
+        for key, settings in jobs:
+            out.jobs[key or file.stem] = _job(key or file.stem, settings, file, root, None, base=file.parent)
+        if jobs:
             out.files.append(file)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
-
-
-def _load_job_json(file: Path, root: Path, out: Workflows, base: Path) -> None:
-    try:
-        doc = json.loads(read_input_text(file, root))
-    except (OSError, ValueError, RecursionError) as err:
-        raise ConfigError(f"{file}: cannot read job definition: {err}") from err
-    docs = doc.get("jobs", [doc]) if isinstance(doc, dict) else doc if isinstance(doc, list) else []
-    for d in docs:
-        if not isinstance(d, dict):
-            continue
-        settings = d.get("settings", d)
-        if not isinstance(settings, dict) or "tasks" not in settings:
-            continue
-        key = str(settings.get("name") or d.get("job_id") or file.stem)
-        out.jobs[key] = _job(key, settings, file, root, None, base=base)
-        if file not in out.files:
-            out.files.append(file)

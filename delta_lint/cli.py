@@ -116,8 +116,8 @@ def _spark_config(config, spark: Optional[str], timeout: Optional[float]):
             _fail(f"--spark {problem}")
         config = replace(config, spark=spark)
     if timeout is not None:
-        if timeout <= 0:
-            _fail("--spark-timeout must be > 0")
+        if not 0 < timeout <= 86_400:  # also refuses nan and inf, as the configuration does
+            _fail(f"--spark-timeout must be a number of seconds between 0 and 86400, not {timeout}")
         config = replace(config, spark_timeout=timeout)
     return config
 
@@ -226,6 +226,12 @@ def check(
     given = list(paths or [])
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
+    from delta_lint.rulepack import selector_problem
+
+    for option, values in (("--select", select), ("--ignore", ignore)):
+        for value in values or ():
+            if problem := selector_problem(value):
+                _fail(f"{option}: {problem}")
     if select:
         config = replace(config, select=tuple(select))
     if ignore:

@@ -91,7 +91,7 @@ def _translate_dow(field: str) -> str:
     def number(token: str) -> int:
         value = _DOW_NAMES.get(token, None)
         if value is None:
-            if not token.isdigit() or not 1 <= int(token) <= 7:
+            if not (token.isascii() and token.isdigit()) or not 1 <= int(token) <= 7:  # not `²`
                 raise CronError(f"day of week must be 1-7 or SUN-SAT, not {token!r}")
             value = int(token)
         return value - 1
@@ -124,9 +124,9 @@ def _dom_matches(rule: str, day: date) -> bool:
         while target.weekday() >= 5:
             target -= timedelta(days=1)
         return day == target
-    if m := re.fullmatch(r"L-(\d+)", rule):
+    if m := re.fullmatch(r"L-([0-9]{1,2})", rule):  # Quartz allows offsets up to 30
         return day.day == max(1, last - int(m.group(1)))
-    if m := re.fullmatch(r"(\d+)W", rule):
+    if (m := re.fullmatch(r"([1-9][0-9]?)W", rule)) and int(m.group(1)) <= 31:
         n = min(int(m.group(1)), last)
         target = date(day.year, day.month, n)
         if target.weekday() == 5:  # Saturday: Friday before, unless that leaves the month
@@ -150,7 +150,27 @@ def zone(name: str | None) -> tzinfo:
 
 @lru_cache(maxsize=512)
 def fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime) -> tuple[datetime, ...] | None:
-    """Start times (UTC) in [start, end); None when there are more than MAX_RUNS."""
+    """Start times (UTC) in [start, end); None when there are more than MAX_RUNS.
+
+    Expressions come from job definitions in the repository: whatever croniter or
+    the calendar makes of a malformed one (`0W`, `L-99999`, `²`) is a CronError."""
+    try:
+        return _fire_times(quartz, tz_name, start, end)
+    except CronError:
+        raise
+    except (ValueError, OverflowError, KeyError, IndexError, TypeError, RecursionError) as err:
+        raise CronError(f"cannot evaluate cron {quartz!r}: {err}") from err
+
+
+def check(quartz: str, tz_name: str | None) -> None:
+    """Raise CronError when an expression or time zone cannot be evaluated (tried on
+    the first weeks of the horizon, where a malformed field shows)."""
+    if not isinstance(quartz, str) or not quartz.isascii():
+        raise CronError(f"a Quartz cron expression is ASCII text, not {quartz!r}")
+    fire_times(quartz, tz_name, HORIZON_START, HORIZON_START + timedelta(days=62))
+
+
+def _fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime) -> tuple[datetime, ...] | None:
     from croniter import croniter
 
     t = translate(quartz)

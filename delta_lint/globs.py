@@ -1,15 +1,25 @@
 """Gitignore-like globs over project-relative posix paths: `exclude`, a job's
 `paths` and `per-file-ignores` all match files the same way. Below every stage, so
-discovery, the schedule and suppressions can all use it."""
+discovery, the schedule and suppressions can all use it.
+
+Globs come from the repository's configuration, which a pull request can change.
+Python's `re` backtracks: `*a*a*a*a*b` against a long name takes exponential time.
+They are compiled with RE2 instead, which matches in time linear in the path, so no
+glob can stall a run; a glob too long or too complex for RE2 is refused when the
+configuration is read (`glob_problem`).
+"""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+import re2
 
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern:
+MAX_GLOB = 1024  # characters: paths are short, and RE2's memory for a pattern is capped
+
+
+def _translate(pattern: str) -> str:
     """A gitignore-like glob (`**` spans directories) as a regex over posix paths."""
     out = []
     i = 0
@@ -30,8 +40,41 @@ def glob_regex(pattern: str) -> re.Pattern:
         else:
             out.append(re.escape(c))
             i += 1
-    return re.compile("".join(out) + "(?:/.*)?$")
+    return "".join(out) + "(?:/.*)?$"
+
+
+_OPTIONS = re2.Options()
+_OPTIONS.dot_nl = True  # a newline in a file name is still a character
+
+
+@lru_cache(maxsize=256)
+def glob_regex(pattern: str):
+    """The compiled matcher of a glob (trailing `/` ignored); ValueError when RE2
+    cannot compile it (see `glob_problem`)."""
+    if len(pattern) > MAX_GLOB:
+        raise ValueError(f"a glob longer than {MAX_GLOB} characters")
+    try:
+        return re2.compile(_translate(pattern.rstrip("/")), _OPTIONS)
+    except re2.error as err:
+        raise ValueError(f"cannot compile the glob: {err}") from err
+
+
+def glob_problem(pattern: str) -> str | None:
+    """Why `pattern` cannot be used as a glob, or None."""
+    if "\0" in pattern:
+        return "a glob cannot contain a NUL byte"
+    try:
+        glob_regex(pattern)
+    except ValueError as err:
+        return str(err)
+    return None
 
 
 def matches_any(rel_posix: str, patterns: tuple[str, ...]) -> bool:
-    return any(glob_regex(p.rstrip("/")).match(rel_posix) for p in patterns)
+    if not patterns:
+        return False
+    # RE2 matches UTF-8 text: a name that is not valid UTF-8 (surrogate escapes) is
+    # matched with its undecodable bytes as `?`
+    if not rel_posix.isascii():
+        rel_posix = rel_posix.encode("utf-8", "replace").decode("utf-8")
+    return any(glob_regex(p).match(rel_posix) for p in patterns)

@@ -513,6 +513,7 @@ def _schedule_head(sched) -> list[str]:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
     lines += [f"  note: {n}" for n in wf.notes]
+    lines += [f"  not read: {where}: {why}" for where, why in wf.problems]  # broken files found in the project
     for job in sorted(wf.jobs.values(), key=lambda j: j.key):
         lines.append(f"  {job.key} ({_job_summary(sched, job)})")
         for task in job.tasks.values():
@@ -672,6 +673,7 @@ def schedule_json_chunks(sched, full: bool = False):
         "version": 1,
         "source": wf.source,
         "notes": wf.notes,
+        "problems": [{**where.to_json(), "message": why} for where, why in wf.problems],
         "nodes": [
             {"node": n.key(), "job": n.job, "task": n.task, "kind": n.kind, "files": sorted(files_of.get(n, []))}
             for n in nodes

@@ -181,3 +181,21 @@ def load() -> RulePack:
         matrices[name] = Matrix(name, m["title"], tuple(cells))
     runtimes = _read_yaml(base / "runtimes.yaml")
     return RulePack(rules, matrices, runtimes)
+
+
+def selector_problem(value: str) -> str | None:
+    """Why `value` selects no rule (`--select`, `--ignore`, `select:`, `ignore:`,
+    `per-file-ignores`), with the nearest valid id; None for a rule id or a prefix of
+    one (`DL1`). A typo must not turn the gate off silently."""
+    import difflib
+
+    known = sorted(load().rules)
+    if value and any(rule.startswith(value) for rule in known) and value.startswith("DL"):
+        return None
+    typed = value.strip().upper()
+    if typed.startswith("DL"):  # letters typed for digits: DL1O1, DL1l1
+        typed = "DL" + typed[2:].replace("O", "0").replace("I", "1").replace("L", "1")
+    near = [typed] if typed in known else difflib.get_close_matches(typed, known, n=1, cutoff=0.0) if value else []
+    hint = f"; did you mean {near[0]}?" if near else ""
+    shown = f"`{value}`" if value else "an empty rule id"
+    return f"{shown} is not a rule id or prefix (like DL101 or DL1){hint}"

@@ -746,8 +746,13 @@ def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], i
 
 def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
     """Job tasks whose code delta-lint cannot read (wheels, pipelines, paths outside
-    the project): their writes are not checked."""
-    out = []
+    the project): their writes are not checked. Job definition files found in the
+    repository that cannot be read are reported at their line."""
+    out = [Diagnostic(READ_ERROR, where, why, "warning") for where, why in workflows.problems]
+    for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
+        if job.problem is not None:
+            where, why = job.problem
+            out.append(Diagnostic(READ_ERROR, where, f"job `{job.key}`: {why}; it may start at any time", "warning"))
     for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
         first = job.tasks.get(job.cycle[0]) if job.cycle else None
         if first is not None and first.location is not None:

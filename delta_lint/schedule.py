@@ -30,6 +30,7 @@ from delta_lint.bundle import (
     Job,
     Workflows,
     bundle_targets,
+    found_problem,
     listing,
     load_bundle,
     load_found_job_json,
@@ -594,6 +595,7 @@ def _still_valid(cached: dict) -> bool:
 def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> Workflows:
     out = Workflows()
     path = bundle
+    named = bundle is not None or bool(config.bundle)  # else found at the root: its problems are diagnostics
     if path is None and config.bundle != "":
         if config.bundle:
             path = config.root / config.bundle
@@ -605,7 +607,8 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         if not path.is_file():
             raise ConfigError(f"{path}: bundle file not found")
         probes = out.listings
-        out = load_bundle(path, target or config.target, config.root, named=bundle is not None)
+        # only a bundle named on the command line may lie outside the project
+        out = load_bundle(path, target or config.target, config.root, named=named, contained=bundle is None)
         out.listings = probes + out.listings
     elif config.bundle is None and bundle is None:
         _load_nested_bundles(out, config, target or config.target)
@@ -620,28 +623,30 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         out.source = ", ".join(s for s in (out.source, exported.source) if s)
         out.files += exported.files
         out.notes += exported.notes
+        out.problems += exported.problems
     return out
 
 
 def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> None:
     """A repository without a bundle at its root: the bundles in its folders, each
     with its own default target (or the chosen one where it has it). A broken bundle
-    found this way is a note; the others are still read."""
+    found this way is reported at its line; the others are still read."""
     found = listing("bundles", str(config.root))
     out.listings.append(("bundles", str(config.root), found))
     sources = []
     for file in map(Path, found):
         try:
             targets = bundle_targets(file)
-            loaded = load_bundle(file, target if target in targets else None, config.root)
-        except ConfigError as err:
-            out.notes.append(f"bundle not read: {err}")
+        except ConfigError as err:  # found, not named: reported at its line, the others are read
+            out.problems.append(found_problem(file, config.root, err))
             out.files.append(file)
             continue
+        loaded = load_bundle(file, target if target in targets else None, config.root, named=False)
         sources.append(loaded.source)
         out.files += loaded.files
         out.listings += loaded.listings
         out.notes += loaded.notes
+        out.problems += loaded.problems
         prefix = file.parent.name
         for key, job in loaded.jobs.items():
             out.jobs[key if key not in out.jobs else f"{prefix}.{key}"] = job

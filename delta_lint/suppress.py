@@ -51,6 +51,7 @@ def scan(text: str) -> FileSuppressions:
     """Every directive in a file, with the line each one covers."""
     out = FileSuppressions()
     lines = text.split("\n")
+    next_code: list[int] | None = None  # per line, the next code line below it; made on first use
     for index, line in enumerate(lines):
         if "delta-lint" not in line:
             continue
@@ -68,20 +69,26 @@ def scan(text: str) -> FileSuppressions:
             if m.group("kind").lower() == "ignore-file":
                 applies = None
             elif _COMMENT_ONLY.match(line[: m.start()] + m.group("lead")):
-                applies = _next_code_line(lines, index)
+                if next_code is None:
+                    next_code = _next_code_lines(lines)
+                applies = next_code[index]
             else:
                 applies = index + 1
             out.directives.append(Directive(index + 1, m.start() + 1, applies, codes, m.group(0)))
     return out
 
 
-def _next_code_line(lines: list[str], index: int) -> int:
-    """The first line after `index` that is not a comment or blank (1-based)."""
-    for j in range(index + 1, len(lines)):
-        stripped = lines[j].strip()
-        if stripped and not _COMMENT_ONLY.match(lines[j]):
-            return j + 1
-    return index + 2
+def _next_code_lines(lines: list[str]) -> list[int]:
+    """For each line, the first line after it that is not a comment or blank
+    (1-based; the line after it when there is none). One pass from the end: a file
+    of 50,000 comment lines must not be walked once per comment."""
+    out = [0] * len(lines)
+    following: int | None = None
+    for j in range(len(lines) - 1, -1, -1):
+        out[j] = following if following is not None else j + 2
+        if lines[j].strip() and not _COMMENT_ONLY.match(lines[j]):
+            following = j + 1
+    return out
 
 
 def _covers(codes: frozenset[str] | None, rule: str) -> bool:
@@ -102,14 +109,22 @@ def apply(
 
     used: set[tuple[str, int, str | None]] = set()
     kept = []
+    # directives by the line they cover (None: the whole file), so each finding looks
+    # only at its own line's: a file may hold tens of thousands of comments
+    by_line: dict[str, dict[int | None, list[Directive]]] = {}
+    for path, scan_result in scans.items():
+        index = by_line[path] = {}
+        for d in scan_result.directives:
+            index.setdefault(d.applies_to, []).append(d)
     for f in findings:
         path = f.location.path
         rel = rel_path.get(path, path)
         if any(matches_any(rel, (glob,)) and _prefix_match(f.rule, rules) for glob, rules in per_file_ignores.items()):
             continue
         suppressed = False
-        for d in scans.get(path, FileSuppressions()).directives:
-            if _covers(d.codes, f.rule) and (d.applies_to is None or d.applies_to == f.location.line):
+        index = by_line.get(path, {})
+        for d in index.get(None, []) + index.get(f.location.line, []):
+            if _covers(d.codes, f.rule):
                 suppressed = True
                 used.add((path, d.line, f.rule if d.codes is not None else None))
         if not suppressed:

@@ -298,7 +298,11 @@ resources:
 
 def test_bad_bundle_and_duration_configuration(tmp_path):
     p = write(tmp_path, {"databricks.yml": "resources: [1, 2\n", "a.sql": "SELECT 1;\n"})
+    # found at the root: reported at its line, and the rest is analysed
     proc = cli("check", ".", cwd=p)
+    assert proc.returncode == 0 and "databricks.yml:2:1: DL003 invalid YAML" in proc.stdout, proc.stdout
+    # named by the user: a configuration error
+    proc = cli("check", ".", "--bundle", "databricks.yml", cwd=p)
     assert proc.returncode == 2 and "databricks.yml" in proc.stderr and "Traceback" not in proc.stderr
     p2 = write(tmp_path / "d", {"delta-lint.yaml": "duration:\n  nightly: soon\n", "a.sql": "SELECT 1;\n"})
     proc = cli("check", ".", cwd=p2)

@@ -245,13 +245,17 @@ def test_fast_schedule_answers_equal_the_node_by_node_answers(where, corpus, mon
 
 def test_a_broken_bundle_is_reported_when_parsed_beside_the_front_ends(tmp_path):
     """Without cached workflows the bundle is parsed while the front-end workers
-    run; its error must still end the run with exit 2 and the file named."""
+    run; a bundle the user named must still end the run with exit 2 and the file
+    named, and one merely found at the root is a DL003 at its line."""
     project = tmp_path / "p"
     Corpus(80, seed=13).write(project)
     (project / "databricks.yml").write_text("resources: [unclosed\n")
     for args in ((), ("--no-cache",), ("--jobs", "2")):
-        run = cli(project, *args)
+        run = cli(project, "--bundle", "databricks.yml", *args)
         assert run.returncode == 2 and "databricks.yml" in run.stderr and "Traceback" not in run.stderr
+        found = cli(project, *args)
+        problems = [f for f in json.loads(found.stdout)["findings"] if f["location"]["path"] == "databricks.yml"]
+        assert found.returncode in (0, 1) and [f["rule"] for f in problems] == ["DL003"], found.stderr
 
 
 def test_file_summaries_come_back_from_the_cache_as_they_went_in():

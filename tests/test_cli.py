@@ -173,7 +173,10 @@ def test_clean_project_exits_zero(tmp_path):
     "config,needle",
     [
         ("runtime: '15.4'\nbogus: 1\n", "`bogus`: unknown key"),
-        ("tables:\n  t:\n    partitioned_by: date\n", "`tables.t.partitioned_by`: must be a list of strings"),
+        (
+            "tables:\n  t:\n    partitioned_by: date\n",
+            "delta-lint.yaml:3: `tables.t.partitioned_by`: must be a list of column names, got the text 'date'",
+        ),
         ("jobs:\n  a:\n    paths: [x.sql]\nexclusive:\n  - [a, b]\n", "unknown job `b`"),
         ("runtime: 'fast'\n", "`runtime`"),
         ("a: &a [1]\nb: *a\n", "aliases"),

@@ -124,6 +124,14 @@ def parse_databricks_source(text: str) -> Notebook:
     return nb
 
 
+def _meta_text(meta: dict, section: str, key: str) -> str | None:
+    """`meta[section][key]` when it is text; notebook metadata of any other shape
+    (`"language_info": "x"`) says nothing about the language."""
+    value = meta.get(section)
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def parse_ipynb(text: str) -> Notebook:
     """Code cells of a Jupyter notebook; `%sql` / `%%sql` cells are SQL.
 
@@ -135,15 +143,16 @@ def parse_ipynb(text: str) -> Notebook:
         raise ValueError("not a Jupyter notebook: no `cells` list")
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     lang = str(
-        (meta.get("language_info") or {}).get("name")
-        or (meta.get("kernelspec") or {}).get("language")
-        or (meta.get("application/vnd.databricks.v1+notebook") or {}).get("language")
+        _meta_text(meta, "language_info", "name")
+        or _meta_text(meta, "kernelspec", "language")
+        or _meta_text(meta, "application/vnd.databricks.v1+notebook", "language")
         or "python"
     ).lower()
     default = "sql" if lang == "sql" else "python" if lang == "python" else "other"
     nb = Notebook([], default_lang=default, widget_defaults=_saved_widgets(meta))
     cursor = 0
     last_line = 1
+    counted, line_start = 0, 0  # newlines are counted once up to `counted` (positions only grow)
     for raw in data["cells"]:
         if not isinstance(raw, dict) or raw.get("cell_type") != "code":
             continue
@@ -158,8 +167,14 @@ def parse_ipynb(text: str) -> Notebook:
         for s in source_lines:
             pos, cursor = _find(text, s, cursor)
             if pos is not None:
-                last_line = text.count("\n", 0, pos) + 1
-                col = pos - (text.rfind("\n", 0, pos) + 1) + 2  # past the opening quote
+                if pos < counted:  # never expected; stay right rather than fast
+                    counted, last_line, line_start = 0, 1, 0
+                newlines = text.count("\n", counted, pos)
+                if newlines:
+                    last_line += newlines
+                    line_start = text.rfind("\n", counted, pos) + 1
+                counted = pos
+                col = pos - line_start + 2  # past the opening quote
                 positions.append((last_line, col - 1))
             else:
                 positions.append((last_line, 0))

@@ -40,10 +40,10 @@ _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
     (
         LAKEFLOW,
         re.compile(
-            r"^\s*CREATE\s+(?:OR\s+REFRESH\s+)(?:PRIVATE\s+|TEMPORARY\s+)?"
+            r"^[ \t]*CREATE\s+(?:OR\s+REFRESH\s+)(?:PRIVATE\s+|TEMPORARY\s+)?"
             r"(?:STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+(?:TABLE|VIEW))\b"
-            r"|^\s*CREATE\s+(?:TEMPORARY\s+)?(?:STREAMING\s+)?LIVE\s+(?:TABLE|VIEW)\b"
-            r"|^\s*(?:APPLY\s+CHANGES\s+INTO|CREATE\s+FLOW\b|AUTO\s+CDC\s+INTO)"
+            r"|^[ \t]*CREATE\s+(?:TEMPORARY\s+)?(?:STREAMING\s+)?LIVE\s+(?:TABLE|VIEW)\b"
+            r"|^[ \t]*(?:APPLY\s+CHANGES\s+INTO|CREATE\s+FLOW\b|AUTO\s+CDC\s+INTO)"
             r"|\bFROM\s+STREAM\s*\(\s*LIVE\.|\bCONSTRAINT\s+\w+\s+EXPECT\s*\(",
             _FLAGS,
         ),
@@ -51,7 +51,7 @@ _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
     (
         TSQL,
         re.compile(
-            r"^\s*GO\s*;?\s*$|^\s*:setvar\b|\bCREATE\s+(?:OR\s+ALTER\s+)?PROC(?:EDURE)?\s+\[?\w+\]?\.\[?"
+            r"^[ \t]*GO\s*;?\s*$|^[ \t]*:setvar\b|\bCREATE\s+(?:OR\s+ALTER\s+)?PROC(?:EDURE)?\s+\[?\w+\]?\.\[?"
             r"|\b(?:DECLARE|SET)\s+@\w+|\bIF\s+OBJECT_ID\s*\(|\bSET\s+NOCOUNT\s+ON\b|\bN?VARCHAR\s*\(\s*MAX\s*\)"
             r"|\[dbo\]\.|\bdbo\.\[|\[\w+\]\s*\.\s*\[\w+\]|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|\bWITH\s*\(\s*(?:DISTRIBUTION|CLUSTERED\s+COLUMNSTORE|HEAP)\b"
             r"|\bEXEC(?:UTE)?\s+(?:sp_|\[?dbo\]?\.)|\bBEGIN\s+TRAN(?:SACTION)?\b|\bSELECT\s+TOP\s*\(?\s*\d+"
@@ -64,7 +64,7 @@ _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
         POSTGRES,
         re.compile(
             r"\b(?:BIG|SMALL)?SERIAL\b|\bLANGUAGE\s+'?plpgsql\b|\bCREATE\s+(?:EXTENSION|SEQUENCE)\b"
-            r"|\bON\s+CONFLICT\b|\bOWNER\s+TO\b|^\s*\\(?:c|connect|copy|set|i|echo)\b|\bTIMESTAMPTZ\b"
+            r"|\bON\s+CONFLICT\b|\bOWNER\s+TO\b|^[ \t]*\\(?:c|connect|copy|set|i|echo)\b|\bTIMESTAMPTZ\b"
             r"|\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$|\bJSONB\b|\bBYTEA\b",
             _FLAGS,
         ),
@@ -72,14 +72,14 @@ _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
     (
         MYSQL,
         re.compile(
-            r"\bAUTO_INCREMENT\b|\bENGINE\s*=\s*\w+|\bDEFAULT\s+CHARSET\b|^\s*DELIMITER\s+\S+\s*$"
+            r"\bAUTO_INCREMENT\b|\bENGINE\s*=\s*\w+|\bDEFAULT\s+CHARSET\b|^[ \t]*DELIMITER\s+\S+\s*$"
             r"|\bON\s+DUPLICATE\s+KEY\s+UPDATE\b|\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b",
             _FLAGS,
         ),
     ),
     (
         ORACLE,
-        re.compile(r"\bVARCHAR2\b|\bNUMBER\s*\(\s*\d+|^\s*/\s*$|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b", _FLAGS),
+        re.compile(r"\bVARCHAR2\b|\bNUMBER\s*\(\s*\d+|^[ \t]*/\s*$|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b", _FLAGS),
     ),
     (
         SNOWFLAKE,
@@ -98,8 +98,8 @@ _DATABRICKS_SQL = re.compile(
 )
 
 _LAKEFLOW_PY = re.compile(
-    r"^\s*(?:import\s+dlt\b|from\s+dlt\s+import\b|from\s+pyspark\s+import\s+pipelines\b|import\s+pyspark\.pipelines\b)"
-    r"|^\s*@(?:dlt|dp)\.(?:table|view|materialized_view|streaming_table|append_flow|expect\w*)\b",
+    r"^[ \t]*(?:import\s+dlt\b|from\s+dlt\s+import\b|from\s+pyspark\s+import\s+pipelines\b|import\s+pyspark\.pipelines\b)"
+    r"|^[ \t]*@(?:dlt|dp)\.(?:table|view|materialized_view|streaming_table|append_flow|expect\w*)\b",
     _FLAGS,
 )
 # the same signs inside a notebook's cells (`.ipynb` JSON strings, `# MAGIC` lines)
@@ -110,7 +110,7 @@ _LAKEFLOW_ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 _APP_PY = re.compile(
-    r"^\s*(?:import|from)\s+(?:streamlit|flask|fastapi|dash|gradio|django|uvicorn|starlette)\b", _FLAGS
+    r"^[ \t]*(?:import|from)\s+(?:streamlit|flask|fastapi|dash|gradio|django|uvicorn|starlette)\b", _FLAGS
 )
 _SPARK_WRITE = re.compile(r"\b(?:saveAsTable|insertInto|toTable|writeStream|DeltaTable|\.sql\s*\()")
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import yaml
 
 from delta_lint import __version__
 from delta_lint.atomic import write_atomic
-from delta_lint.config import ConfigError, parse_yaml
+from delta_lint.config import ConfigError, load_yaml
 from delta_lint.safeio import read_input_text
+from delta_lint.schema import SnapshotFile, convert
 from delta_lint.settings.reader import LiveSettings, now_utc
 
 FORMAT_VERSION = 1
@@ -40,23 +42,14 @@ def load_snapshot(path: Path, root: Path | None = None) -> Snapshot | None:
         return None
     try:
         text = read_input_text(path, root)
-    except OSError as err:
+    except (OSError, ValueError) as err:
         raise ConfigError(f"{path}: cannot read the settings snapshot: {err}") from err
-    data = parse_yaml(text, path)
+    data, source = load_yaml(text, path, what="the settings snapshot")
     if data.get("format") != FORMAT_VERSION:
         raise ConfigError(f"{path}: `format`: expected {FORMAT_VERSION}; regenerate with `delta-lint tables snapshot`")
-    tables = data.get("tables") or {}
-    if not isinstance(tables, dict):
-        raise ConfigError(f"{path}: `tables`: must be a mapping of table name to settings")
-    out = {}
-    for name, entry in tables.items():
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{path}: `tables.{name}`: must be a mapping of settings")
-        try:
-            out[str(name)] = LiveSettings.from_json(str(name), entry)
-        except (TypeError, ValueError) as err:
-            raise ConfigError(f"{path}: `tables.{name}`: {err}") from err
-    return Snapshot(path, str(data.get("generated", "")), str(data.get("spark", "")), out)
+    snapshot: SnapshotFile = convert(data, SnapshotFile, source)
+    out = {name: LiveSettings.from_json(name, msgspec.structs.asdict(entry)) for name, entry in snapshot.tables.items()}
+    return Snapshot(path, snapshot.generated, snapshot.spark, out)
 
 
 def write_snapshot(path: Path, tables: dict[str, LiveSettings], spark: str) -> Snapshot:
