@@ -149,8 +149,13 @@ def _load_yaml(path: Path, root: Path | None) -> dict:
 
 
 def found_problem(path: Path, root: Path, err: ConfigError) -> tuple[Location, str]:
-    """A file found in the repository that cannot be used, as (where, why)."""
-    return Location(_rel(path, root), err.line or 1, 1), f"{err.detail}; its jobs are not analysed"
+    """A file found in the repository that cannot be used, as (where, why): named as
+    it was found, never as where a link of it leads."""
+    try:
+        shown = Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        shown = _rel(path, root)
+    return Location(shown, err.line or 1, 1), f"{err.detail}; its jobs are not analysed"
 
 
 # -- bundles -------------------------------------------------------------------------------
@@ -353,6 +358,7 @@ def load_bundle(
         listings.append(("glob", str(bundle_root / pattern), matched))
         files += [Path(p) for p in matched]
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
+    declared_elsewhere: dict = {}
     for file in files:
         try:
             data = main if file == path else _load_yaml(file, root)
@@ -366,6 +372,8 @@ def load_bundle(
         for key, spec in ((data.get("resources") or {}).get("pipelines") or {}).items():
             if isinstance(spec, dict):
                 pipeline_specs[str(key)] = (spec, file)
+        if data is not main and isinstance(data.get("variables"), dict):
+            declared_elsewhere.update(data["variables"])  # variables may be declared in included files
     targets = main.get("targets") or {}
     if target is None:
         target = next((n for n, t in targets.items() if isinstance(t, dict) and t.get("default")), None)
@@ -379,7 +387,7 @@ def load_bundle(
         sources[id(merged)] = sources.get(id(base), path) if base is not None else path
         resources["jobs"][key] = merged
     variables = {}
-    for name, spec in (main.get("variables") or {}).items():
+    for name, spec in {**declared_elsewhere, **(main.get("variables") or {})}.items():
         variables[name] = spec.get("default") if isinstance(spec, dict) else spec
     for name, value in (tconf.get("variables") or {}).items():
         variables[name] = value.get("default") if isinstance(value, dict) else value

@@ -655,3 +655,22 @@ def test_concurrent_runs_of_each_task_conflict_on_that_tasks_table(lint):
     result = lint({"databricks.yml": bundle, "ingest.py": INGEST})
     tables_hit = {f.table for f in result.findings if f.rule.startswith("DL1")}
     assert tables_hit == {"uc_bronze_dev.olist.customers", "uc_bronze_dev.olist.orders"}
+
+
+def test_variables_declared_in_included_files_resolve(tmp_path):
+    bundle = """
+bundle: {name: b}
+include: [vars/*.yml, resources/*.yml]
+"""
+    files = {
+        "databricks.yml": bundle,
+        "vars/common.vars.yml": "variables:\n  catalog: {default: mon}\n  schema: {default: ops}\n",
+        "resources/job.yml": (
+            "resources:\n  jobs:\n    j:\n      parameters:\n"
+            '        - {name: target_catalog_name, default: "${var.catalog}"}\n'
+            '        - {name: target_schema_name, default: "${var.schema}"}\n'
+            "      tasks:\n        - task_key: t\n          notebook_task: {notebook_path: ../src/bronze.py}\n"
+        ),
+        "src/bronze.py": WIDGET_NOTEBOOK,
+    }
+    assert tables(tmp_path, files)["src/bronze.py"] == ["mon.ops.{table}"]
