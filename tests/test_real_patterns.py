@@ -520,3 +520,24 @@ def test_an_object_of_which_nothing_is_known_keeps_its_writes_where_they_are_wri
     )
     got, _ = read(code)
     assert [line for line, _, _ in got] == [8]  # the method's own line, as without the object
+
+
+# -- feature tables -------------------------------------------------------------------------------------
+
+
+def test_feature_store_tables_are_delta_writes():
+    code = (
+        "from databricks import feature_store\n"
+        "fs = feature_store.FeatureStoreClient()\n"
+        "fs.create_table(name='hive_metastore.features.orders', primary_keys='order_id', schema=df.schema)\n"
+        "fs.write_table(name='hive_metastore.features.orders', df=df, mode='overwrite')\n"
+        "fs.write_table('hive_metastore.features.orders', df)\n"  # the default mode merges on the keys
+        "other.create_table(name='not.a.feature_table')\n"
+        "spark.catalog.createTable('x.y')\n"
+    )
+    got, _ = read(code)
+    assert got == [
+        (3, "hive_metastore.features.orders", "create"),
+        (4, "hive_metastore.features.orders", "full_overwrite"),
+        (5, "hive_metastore.features.orders", "merge"),
+    ]

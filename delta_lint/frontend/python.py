@@ -181,8 +181,8 @@ _TERMINALS = {
 }
 
 
-# `notebook`: `dbutils.notebook.run(...)` calls are read too (see `_notebook_run`)
-_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | {"notebook"})) + r")\b")
+_EXTRA_WORDS = {"notebook", "create_table", "write_table"}  # see `_notebook_run`, `_feature_table`
+_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
 
@@ -234,6 +234,7 @@ class PythonAnalyzer:
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
+        self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         self._helper_calls: dict[str, int] = {}
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
@@ -293,6 +294,8 @@ class PythonAnalyzer:
         self._widget_defaults()
         if "awaitTermination" in self.source:
             self._awaited = _awaited_queries(tree)
+        if "FeatureStoreClient" in self.source or "FeatureEngineeringClient" in self.source:
+            self._feature_clients = _feature_clients(tree)
         if "foreachBatch" in self.source:
             for node in _walk(tree):
                 if (
@@ -383,7 +386,7 @@ class PythonAnalyzer:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
             if self._helpers:
-                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers | {"notebook"})) + r")\b")
+                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers | _EXTRA_WORDS)) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -661,6 +664,20 @@ class PythonAnalyzer:
         if not isinstance(target, ast.Name):
             return
         scope.env[target.id] = self._value(value, scope, target.id)
+
+    def _feature_table(self, node: ast.Call, scope: _Scope) -> None:
+        """`fs.create_table(name=...)` and `fs.write_table(name=..., df=..., mode=...)`
+        of a Feature Store / Feature Engineering client: feature tables are Delta
+        tables; `write_table` merges on the primary keys unless `mode="overwrite"`."""
+        method = node.func.attr  # type: ignore[union-attr]
+        ref, resolved = self._ref(self.string(argument_at(node, 0, "name"), scope))
+        if method == "create_table":
+            self._emit(node, ref, resolved, Kind.CREATE, scope, subkind="feature_table")
+            return
+        mode = argument_at(node, 2, "mode")
+        overwrite = mode is not None and self.string(mode, scope).text.lower() == "overwrite"
+        kind = Kind.FULL_OVERWRITE if overwrite else Kind.MERGE
+        self._emit(node, ref, resolved, kind, scope, subkind="feature_table")
 
     def _notebook_run(self, node: ast.Call, scope: _Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
@@ -1096,6 +1113,13 @@ class PythonAnalyzer:
                 continue
             if isinstance(node, ast.Call) and _is_notebook_run(node):
                 self._notebook_run(node, scope)
+                continue
+            if (
+                isinstance(node, ast.Call)
+                and self._feature_clients
+                and _feature_table_call(node, self._feature_clients)
+            ):
+                self._feature_table(node, scope)
                 continue
             if isinstance(node, ast.Call) and self.classes and isinstance(node.func, ast.Attribute):
                 found = self._method(node, scope)
@@ -1917,6 +1941,31 @@ def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str
         s = analyzer.string(node, scope)
         return "'" + s.text + "'"
     return None
+
+
+_FEATURE_CLIENTS = ("FeatureStoreClient", "FeatureEngineeringClient")
+
+
+def _feature_clients(tree: ast.Module) -> set[str]:
+    """Names assigned a feature store client: `fs = feature_store.FeatureStoreClient()`."""
+    out = set()
+    for node in _walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called in _FEATURE_CLIENTS:
+                out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
+def _feature_table_call(node: ast.Call, clients: set[str]) -> bool:
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("create_table", "write_table")
+        and isinstance(func.value, ast.Name)
+        and func.value.id in clients
+    )
 
 
 def _is_notebook_run(node: ast.Call) -> bool:
