@@ -43,3 +43,31 @@ def only_changed(findings: list[Finding], changed: set[Path], cwd: Path, always:
         return any((cwd / loc.path).resolve() in resolved for loc in (f.location, *f.related))
 
     return [f for f in findings if touches(f)]
+
+
+def project_scope(given: list[Path], root: Path) -> list[Path] | None:
+    """The paths whose findings a plain `check PATHS` reports once the whole project
+    (the configuration's folder) is analysed: conflicts are between files, so a file
+    checked alone would pass while the job it conflicts with sits next to it. None
+    when PATHS cover the project already (nothing to narrow)."""
+    top = root.resolve()
+    for path in given:
+        resolved = path.resolve()
+        if resolved == top or resolved in top.parents:
+            return None
+    return given
+
+
+def within(findings: list[Finding], scope: list[Path], cwd: Path) -> list[Finding]:
+    """Findings with a location (the primary or a related one) in a file of `scope`
+    or under one of its folders."""
+    roots = [p.resolve() for p in scope]
+    inside: dict[str, bool] = {}  # one answer per path: a large run names a file thousands of times
+
+    def touches(path: str) -> bool:
+        if path not in inside:
+            resolved = (cwd / path).resolve()
+            inside[path] = any(resolved == r or r in resolved.parents for r in roots)
+        return inside[path]
+
+    return [f for f in findings if any(touches(loc.path) for loc in (f.location, *f.related))]

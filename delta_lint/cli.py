@@ -150,7 +150,8 @@ def check(
     paths: Optional[list[Path]] = typer.Argument(
         None,
         help="Files or directories with job code (.sql, .py, .ipynb, notebooks); default: the current directory. "
-        "With --changed: the changed files (the whole project is analysed).",
+        "Inside a project (the folder of delta-lint.yaml or [tool.delta-lint]) the whole project is analysed "
+        "and the findings touching PATHS are reported. With --changed: the changed files.",
     ),
     config_file: Optional[Path] = typer.Option(
         None,
@@ -207,8 +208,9 @@ def check(
 ) -> None:
     """Report every predicted write conflict between jobs that can run at the same time.
 
-    Checking one file analyses its whole project and reports the findings that
-    touch it. Files that are not Databricks job code (T-SQL, PostgreSQL, dbt,
+    Conflicts are between files: checking one file (or folder) of a project analyses
+    the whole project (the configuration's folder) and reports the findings with a
+    location in it. Files that are not Databricks job code (T-SQL, PostgreSQL, dbt,
     Lakeflow pipelines, apps, tests) are skipped and counted in the summary.
 
     Exit codes: 0 no predicted conflict at or above --fail-on, 1 predicted
@@ -232,6 +234,14 @@ def check(
         for value in values or ():
             if problem := selector_problem(value):
                 _fail(f"{option}: {problem}")
+    scope = None
+    if not (changed or diff_base) and config.path is not None:
+        from delta_lint.changed import project_scope
+
+        # PATHS inside a project: analyse the project, report what touches PATHS
+        scope = project_scope(analysed, config.root)
+        if scope is not None:
+            analysed = [config.root, *analysed]
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
@@ -252,6 +262,10 @@ def check(
             debug,
         )
     findings = result.findings
+    if scope is not None:
+        from delta_lint.changed import within
+
+        findings = within(findings, scope, Path.cwd())
     if show_files:
         from delta_lint import report
 

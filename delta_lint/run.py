@@ -10,7 +10,7 @@ import os
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -118,6 +118,7 @@ class Inputs:
     diagnostics: list[Diagnostic]
     files: list[tuple[str, str, str, bytes | FileResult | None, str]]
     paths: list[Path] = field(default_factory=list)
+    cwd: Path = field(default_factory=Path.cwd)  # what display paths are relative to
 
     def data(self, index: int) -> bytes | FileResult:
         """The file's bytes (or read error), reading it now if gather did not; its key
@@ -172,7 +173,7 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Ca
         files.append((display, rel, path.suffix.lower(), data, key))
     if store is not None and index != known:
         store.put_value(STAT_INDEX, index)
-    return Inputs(diagnostics, files, list(found.files))
+    return Inputs(diagnostics, files, list(found.files), cwd)
 
 
 def _stat_signature(path: Path) -> list[int] | None:
@@ -603,7 +604,8 @@ def _check(
         if name in first
     ]
     schedule = build_schedule(config, rel_paths, scheduled, runs_in)
-    settings_diags += task_diagnostics(scheduled)
+    tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
+    settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read)
     meetings_before = _recall_meetings(store)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
@@ -640,7 +642,9 @@ def _check(
     findings = [f for f in findings if is_selected(f.rule)]
     paths = [display for display, *_ in inputs.files]
     scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if s.suppressions is not None}
-    findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_paths, is_selected)
+    # per-file-ignores globs are written against the configuration's folder, bundle files' too
+    rel_of = rel_paths | {d.location.path: display_path(inputs.cwd / d.location.path, config.root) for d in tasks_diags}
+    findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_of, is_selected)
     findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
@@ -744,10 +748,13 @@ def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], i
     return "table:" + h.hexdigest()
 
 
-def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
+def task_diagnostics(workflows: Workflows, root: Path, cwd: Path) -> list[Diagnostic]:
     """Job tasks whose code delta-lint cannot read (wheels, pipelines, paths outside
     the project): their writes are not checked. Job definition files found in the
-    repository that cannot be read are reported at their line."""
+    repository that cannot be read are reported at their line. Bundles and job
+    definitions name their files relative to the configuration's folder; a finding
+    names them relative to the working directory, as every other finding does
+    (annotations must point at real files)."""
     out = [Diagnostic(READ_ERROR, where, why, "warning") for where, why in workflows.problems]
     for job in sorted(workflows.jobs.values(), key=lambda j: j.key):
         if job.problem is not None:
@@ -776,7 +783,11 @@ def task_diagnostics(workflows: Workflows) -> list[Diagnostic]:
                         "info",
                     )
                 )
-    return out
+    shown = {}
+    for d in out:
+        if d.location.path not in shown:
+            shown[d.location.path] = display_path(root / d.location.path, cwd)
+    return [replace(d, location=replace(d.location, path=shown[d.location.path])) for d in out]
 
 
 def _fallback(name: str, read: ReadSettings, config: Config) -> str:

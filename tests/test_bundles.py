@@ -99,7 +99,7 @@ def test_fixture_bundle_reasons():
 
 
 def test_fixture_findings_explain_the_overlap_and_unanalysable_tasks():
-    proc = cli("check", "jobs", "--format", "json", cwd=FIXTURES)  # settings read live: the ledger is Serializable
+    proc = cli("check", ".", "--format", "json", cwd=FIXTURES)  # settings read live: the ledger is Serializable
     findings = json.loads(proc.stdout)["findings"]
     ledger = next(f for f in findings if f["table"] == "main.finance.ledger")
     assert "`ledger_ingest` runs hourly" in ledger["overlap"]

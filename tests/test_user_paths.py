@@ -1,0 +1,138 @@
+"""What a user points delta-lint at, and where its findings point back: one file of
+a project, a subfolder as the working directory, bundle files in every format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_integrations import CONFIG, DELETE_B, MERGE_A, cli, findings, project
+
+OTHER_A = "DELETE FROM s.t WHERE k = 1;\n"
+OTHER_B = "DELETE FROM s.t WHERE k = 2;\n"
+
+
+@pytest.fixture
+def jobs(tmp_path: Path) -> Path:
+    """A project whose jobs/a.sql and jobs/b.sql conflict on s.orders and whose
+    other/ folder holds a second, unrelated conflict on s.t."""
+    return project(
+        tmp_path,
+        {
+            "jobs/a.sql": MERGE_A,
+            "jobs/b.sql": DELETE_B,
+            "jobs/harmless.sql": "SELECT 1;\n",
+            "other/x.sql": OTHER_A,
+            "other/y.sql": OTHER_B,
+        },
+    )
+
+
+def paths_of(found: list[dict]) -> set[str]:
+    return {loc["path"] for f in found for loc in (f["location"], *f["related"])}
+
+
+def test_checking_one_file_reports_its_conflict_with_a_job_in_another_file(jobs):
+    """b.sql alone makes no conflict; with a.sql beside it, it does: checking b.sql
+    must say so (the finding's own location is a.sql, b.sql is the related one)."""
+    proc = cli("check", "jobs/b.sql", "--format", "json", cwd=jobs)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    found = findings(proc)
+    assert [f["rule"] for f in found] == ["DL101"]
+    assert found[0]["location"]["path"] == "jobs/a.sql"
+    assert [r["path"] for r in found[0]["related"]] == ["jobs/b.sql"]
+    # the other folder's conflict does not touch b.sql: not reported
+    assert "other/x.sql" not in paths_of(found)
+    text = cli("check", "jobs/b.sql", cwd=jobs)
+    assert text.returncode == 1 and "All checks passed" not in text.stdout
+    assert "jobs/a.sql:1:1: DL101" in text.stdout
+
+
+def test_checking_a_harmless_file_of_a_project_passes_and_counts_the_project(jobs):
+    proc = cli("check", "jobs/harmless.sql", "--format", "json", cwd=jobs)
+    assert proc.returncode == 0 and findings(proc) == []
+    assert json.loads(proc.stdout)["summary"]["files"] == 5  # the whole project was analysed
+
+
+def test_a_folder_of_a_project_and_the_project_from_a_subfolder(jobs):
+    other = findings(cli("check", "other", "--format", "json", cwd=jobs))
+    assert paths_of(other) == {"other/x.sql", "other/y.sql"}
+    # the working directory inside the project: `check` alone reports that folder's findings
+    here = findings(cli("check", "--format", "json", cwd=jobs / "jobs"))
+    assert paths_of(here) == {"a.sql", "b.sql"}
+    # the project's folder itself: everything
+    everything = findings(cli("check", "..", "--format", "json", cwd=jobs / "jobs"))
+    assert paths_of(everything) == {"a.sql", "b.sql", "../other/x.sql", "../other/y.sql"}
+
+
+def test_without_a_configuration_only_the_paths_are_analysed(tmp_path):
+    for name, text in {"a.sql": MERGE_A, "b.sql": DELETE_B}.items():
+        (tmp_path / name).write_text(text)
+    # no delta-lint.yaml: there is no project to widen to
+    proc = cli("check", "b.sql", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["files"] == 1
+
+
+def test_help_and_readme_say_that_one_file_is_checked_in_its_project():
+    from tests.conftest import ROOT
+
+    help_text = " ".join(cli("check", "--help", cwd=ROOT).stdout.replace("│", " ").split())
+    assert "checking one file (or folder) of a project analyses the whole project" in help_text
+    assert "the whole project is analysed and the findings touching PATHS are reported" in help_text
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "Checking one file or folder of a project analyses the whole project" in readme
+
+
+# -- findings on bundle files -------------------------------------------------------------
+
+BUNDLE = """\
+bundle: {name: b}
+include: [resources/*.yml]
+"""
+RESOURCES = """\
+resources:
+  jobs:
+    reporting:
+      tasks:
+        - task_key: build
+          python_wheel_task: {package_name: marts, entry_point: build}
+"""
+
+
+def test_findings_on_bundle_files_are_relative_to_the_working_directory(tmp_path):
+    p = project(
+        tmp_path,
+        {"databricks.yml": BUNDLE, "resources/jobs.yml": RESOURCES, "jobs/a.sql": MERGE_A, "ci/.keep": ""},
+    )
+    cwd = p / "ci"
+    text = cli("check", "..", "--fail-on", "info", cwd=cwd)
+    assert text.returncode == 1, text.stderr
+    line = next(line for line in text.stdout.splitlines() if "DL006" in line)
+    path = line.split(":")[0]
+    assert path == "../resources/jobs.yml" and (cwd / path).is_file()
+    github = cli("check", "..", "--format", "github", cwd=cwd).stdout
+    annotation = next(line for line in github.splitlines() if "DL006" in line)
+    assert "file=../resources/jobs.yml," in annotation
+    sarif = json.loads(cli("check", "..", "--format", "sarif", cwd=cwd).stdout)
+    uris = [
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for result in sarif["runs"][0]["results"]
+        if result["ruleId"] == "DL006"
+        for loc in result["locations"]
+    ]
+    assert uris == ["../resources/jobs.yml"]
+    # from the project's folder the same finding names resources/jobs.yml
+    here = findings(cli("check", ".", "--format", "json", cwd=p))
+    assert [f["location"]["path"] for f in here if f["rule"] == "DL006"] == ["resources/jobs.yml"]
+
+
+def test_per_file_ignores_still_match_bundle_files_from_a_subfolder(tmp_path):
+    p = project(
+        tmp_path,
+        {"databricks.yml": BUNDLE, "resources/jobs.yml": RESOURCES, "jobs/a.sql": MERGE_A, "ci/.keep": ""},
+    )
+    (p / "delta-lint.yaml").write_text(CONFIG + 'per-file-ignores: {"resources/*.yml": [DL006]}\n')
+    found = findings(cli("check", "..", "--format", "json", cwd=p / "ci"))
+    assert not any(f["rule"] == "DL006" for f in found)
