@@ -34,6 +34,11 @@ class CheckFormat(str, Enum):
 class IntentFormat(str, Enum):
     text = "text"
     json = "json"
+
+
+class RulesFormat(str, Enum):
+    text = "text"
+    json = "json"
     markdown = "markdown"
 
 
@@ -225,6 +230,8 @@ def check(
 
     if changed and diff_base:
         _fail("--changed and --diff-base are alternatives; give one")
+    if show_statistics and output_format not in (CheckFormat.text, CheckFormat.json):
+        _fail(f"--statistics prints text or json, not --format {output_format.value}")
     given = list(paths or [])
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
@@ -309,6 +316,8 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
 
     files, intents = result.n_files, result.n_intents
     findings = [report.clean_finding(f) for f in findings]  # file names and code text: no control characters
+    if show_statistics:
+        return report.statistics_json(findings) if output_format == CheckFormat.json else report.statistics(findings)
     if output_format == CheckFormat.json:
         return report.to_json(findings, files, intents, result.skipped)
     if output_format == CheckFormat.sarif:
@@ -319,8 +328,6 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         return report.github(findings)
     if output_format == CheckFormat.markdown:
         return report.markdown(findings, files, intents)
-    if show_statistics:
-        return report.statistics(findings)
     return report.text(findings, files, intents, color=report.use_color(), quiet=quiet, skipped=result.skipped)
 
 
@@ -521,18 +528,23 @@ def intents(
 
 @app.command()
 def rules(
-    output_format: IntentFormat = typer.Option(
-        IntentFormat.text, "--format", help="text, or markdown (the README's rule table)."
+    output_format: RulesFormat = typer.Option(
+        RulesFormat.text, "--format", help="text, json (every rule's texts), or markdown (the README's rule table)."
     ),
 ) -> None:
     """List every rule: id, name, severity and the exception it predicts."""
     from delta_lint.rulepack import load
 
     pack = load()
-    if output_format == IntentFormat.markdown:
+    if output_format == RulesFormat.markdown:
         from delta_lint.report import rules_markdown
 
         sys.stdout.write(rules_markdown(pack))
+        return
+    if output_format == RulesFormat.json:
+        from delta_lint.report import rules_json
+
+        sys.stdout.write(rules_json(pack))
         return
     for rule in pack.rules.values():
         exc = rule.exception or "-"

@@ -297,6 +297,19 @@ def statistics(findings: list[Finding]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def statistics_json(findings: list[Finding]) -> str:
+    """`--statistics --format json`: the same counts, most frequent first."""
+    counts = Counter(f.rule for f in findings)
+    first = {}
+    for f in findings:
+        first.setdefault(f.rule, f)
+    rows = [
+        {"rule": rule, "name": first[rule].name, "exception": first[rule].exception, "count": n}
+        for rule, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    return _json_text({"version": 1, "statistics": rows, "findings": len(findings)}) + "\n"
+
+
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -481,6 +494,13 @@ def rules_markdown(pack) -> str:
     for r in pack.rules.values():
         lines.append(f"| {r.id} | {r.name} | {r.severity} | {r.exception or '-'} | {_md_cell(_generic(r.summary))} |")
     return "\n".join(lines) + "\n"
+
+
+def rules_json(pack) -> str:
+    """Every rule with its texts as rules/ holds them (templates keep their `{fields}`)."""
+    fields = ("id", "name", "severity", "exception", "summary", "why", "example", "fix")
+    rules = [{k: getattr(r, k) for k in fields} for r in pack.rules.values()]
+    return _json_text({"version": 1, "rules": rules}) + "\n"
 
 
 # -- schedule ------------------------------------------------------------------------------

@@ -136,3 +136,45 @@ def test_per_file_ignores_still_match_bundle_files_from_a_subfolder(tmp_path):
     (p / "delta-lint.yaml").write_text(CONFIG + 'per-file-ignores: {"resources/*.yml": [DL006]}\n')
     found = findings(cli("check", "..", "--format", "json", cwd=p / "ci"))
     assert not any(f["rule"] == "DL006" for f in found)
+
+
+# -- options are honoured or refused, never ignored ----------------------------------------
+
+
+def test_rules_as_json_carry_every_rule_and_its_texts():
+    from delta_lint.rulepack import load
+    from tests.conftest import ROOT
+
+    proc = cli("rules", "--format", "json", cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    rules = json.loads(proc.stdout)["rules"]
+    pack = load().rules
+    assert [r["id"] for r in rules] == list(pack)
+    assert all(r["why"] == pack[r["id"]].why and r["fix"] == pack[r["id"]].fix for r in rules)
+
+
+@pytest.mark.parametrize("command", [["tables", "."], ["intents", "."], ["schedule", "."]])
+def test_markdown_is_refused_where_there_is_none(jobs, command):
+    proc = cli(*command, "--format", "markdown", cwd=jobs)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "'markdown' is not one of 'text', 'json'" in proc.stderr
+
+
+def test_statistics_as_json_and_refused_in_other_formats(jobs):
+    proc = cli("check", ".", "--statistics", "--format", "json", cwd=jobs)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["statistics"] == [
+        {
+            "rule": "DL101",
+            "name": "non-explicit-partition-predicate",
+            "exception": "ConcurrentAppendException",
+            "count": 1,
+        },
+        {"rule": "DL102", "name": "concurrent-dml-same-files", "exception": "ConcurrentAppendException", "count": 1},
+    ]
+    assert doc["findings"] == 2
+    for other in ("sarif", "github", "markdown"):
+        refused = cli("check", ".", "--statistics", "--format", other, cwd=jobs)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert f"--statistics prints text or json, not --format {other}" in refused.stderr
