@@ -24,7 +24,9 @@ app = typer.Typer(
 
 
 class CheckFormat(str, Enum):
-    text = "text"
+    text = "text"  # the `full` form
+    full = "full"
+    concise = "concise"
     json = "json"
     sarif = "sarif"
     github = "github"
@@ -163,7 +165,13 @@ def check(
         "--config",
         help="Configuration file (default: nearest delta-lint.yaml or pyproject.toml [tool.delta-lint]).",
     ),
-    output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="Output format."),
+    output_format: CheckFormat = typer.Option(
+        CheckFormat.text,
+        "--format",
+        "--output-format",
+        help="Output format: text (= full: the statement shown, its line marked), concise (one line per finding), "
+        "json, sarif, github or markdown.",
+    ),
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Write the report to this file instead of standard output."
     ),
@@ -230,7 +238,7 @@ def check(
 
     if changed and diff_base:
         _fail("--changed and --diff-base are alternatives; give one")
-    if show_statistics and output_format not in (CheckFormat.text, CheckFormat.json):
+    if show_statistics and output_format not in (CheckFormat.text, CheckFormat.full, CheckFormat.json):
         _fail(f"--statistics prints text or json, not --format {output_format.value}")
     given = list(paths or [])
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
@@ -328,7 +336,40 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         return report.github(findings)
     if output_format == CheckFormat.markdown:
         return report.markdown(findings, files, intents)
-    return report.text(findings, files, intents, color=report.use_color(), quiet=quiet, skipped=result.skipped)
+    import shutil
+
+    concise = output_format == CheckFormat.concise
+    return report.text(
+        findings,
+        files,
+        intents,
+        color=report.use_color(),
+        quiet=quiet,
+        skipped=result.skipped,
+        concise=concise,
+        width=shutil.get_terminal_size((120, 24)).columns,
+        source=None if concise else _source_lines(Path.cwd()),
+    )
+
+
+def _source_lines(cwd: Path):
+    """A reader of the files findings name (display paths), each read once; None for
+    a notebook file (its JSON lines are not the code's) or one that cannot be read."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=256)
+    def lines(path: str) -> list[str] | None:
+        file = cwd / path
+        if file.suffix.lower() == ".ipynb":
+            return None
+        try:
+            if file.stat().st_size > 10_000_000:
+                return None
+            return file.read_text(encoding="utf-8", errors="replace").splitlines()
+        except (OSError, ValueError):
+            return None
+
+    return lines
 
 
 def _emit(text: str, output: Optional[Path]) -> None:

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 
 import orjson
 
@@ -49,30 +50,104 @@ def text(
     color: bool = False,
     quiet: bool = False,
     skipped: dict[str, str] | None = None,
+    concise: bool = False,
+    width: int | None = None,
+    source: Callable[[str], list[str] | None] | None = None,
 ) -> str:
+    """ruff-like text. `path:line:col: CODE [Exception] severity: message` always comes
+    first; the full form then wraps the message to `width`, shows the statement from
+    `source` (a file's lines, by display path) with the finding's line marked, and the
+    related locations, overlap and fix; `concise` is that first line alone. Findings
+    of one rule on one line are one entry: the others' messages follow it."""
     lines = []
-    for f in findings:
+    for f, more in _merged(findings):
         exc = f" [{f.exception}]" if f.exception else ""
-        code = f.rule
-        loc = str(f.location)
+        code, loc, sev = f.rule, str(f.location), f"{f.severity}:"
         if color:
             code = f"{_COLORS.get(f.severity, '')}{_BOLD}{f.rule}{_RESET}"
             loc = f"{_BOLD}{loc}{_RESET}"
-        lines.append(f"{loc}: {code}{exc} {f.message}")
-        for r in f.related:
+            sev = f"{_COLORS.get(f.severity, '')}{sev}{_RESET}"
+        head = f"{loc}: {code}{exc} {sev}"
+        if concise:
+            extra = f" (and {len(more)} more {f.rule} on this line)" if more else ""
+            lines.append(f"{head} {f.message}{extra}")
+            continue
+        lines += _wrap(head, f.message, width)
+        for other in more:
+            lines += _wrap("    also:", other.message, width)
+        if source is not None:
+            lines += _snippet(source(f.location.path), f.location.line, f.location.column, width)
+        related = [r for g in (f, *more) for r in g.related]
+        for r in dict.fromkeys(related):
             lines.append(f"    related: {r}")
-        if f.related_more:
-            lines.append(f"    related: and {f.related_more:,} more")
-        if f.overlap:
-            lines.append(f"    overlap: {f.overlap}")
-        if f.fix:
-            lines.append(f"    fix: {f.fix}")
+        hidden = sum(g.related_more for g in (f, *more))
+        if hidden:
+            lines.append(f"    related: and {hidden:,} more")
+        for label, value in (("overlap", f.overlap), ("fix", f.fix)):
+            if value:
+                lines += _wrap(f"    {label}:", value, width, indent=8)
     summary = summary_line(findings, files, intents, skipped or {})
     if not quiet:
         lines.append(summary)
     if not lines:
         return ""
     return "\n".join(lines) + "\n"
+
+
+def _merged(findings: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
+    """Findings in order, those of one rule at one location folded into the first."""
+    out: list[tuple[Finding, list[Finding]]] = []
+    for f in findings:
+        if out and out[-1][0].location == f.location and out[-1][0].rule == f.rule:
+            out[-1][1].append(f)
+        else:
+            out.append((f, []))
+    return out
+
+
+def _wrap(head: str, message: str, width: int | None, indent: int = 4) -> list[str]:
+    """`head message`, wrapped at `width` with the head kept whole on the first line."""
+    if not width or len(head) + 1 + len(message) <= width:
+        return [f"{head} {message}"]
+    import textwrap
+
+    return textwrap.wrap(
+        f"{head} {message}",
+        width=max(width, len(head) + 20),
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [head]
+
+
+SNIPPET_LINES = 4  # at most this many lines of a statement are shown
+
+
+def _snippet(source: list[str] | None, line: int, column: int, width: int | None) -> list[str]:
+    """The statement starting at `line` (to its `;`, a blank line, or SNIPPET_LINES),
+    numbered, the finding's line marked with `>` and its column with `^`. Control
+    characters are shown escaped: the code is the user's, the terminal is theirs."""
+    if not source or not 1 <= line <= len(source):
+        return []
+    shown = []
+    for number in range(line, min(len(source), line + SNIPPET_LINES - 1) + 1):
+        code = source[number - 1].rstrip("\r\n").expandtabs(4)
+        if number > line and not code.strip():
+            break
+        shown.append((number, code))
+        if code.rstrip().endswith(";"):
+            break
+    gutter = len(str(shown[-1][0]))
+    limit = max((width or 120) - gutter - 7, 40)
+    out = [f"    {'':>{gutter}} |"]
+    for number, code in shown:
+        safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in code)
+        if len(safe) > limit:
+            safe = safe[: limit - 1] + "…"
+        out.append(f"    {number:>{gutter}} {'>' if number == line else '|'} {safe}".rstrip())
+        if number == line and column >= 1:
+            out.append(f"    {'':>{gutter}} | {' ' * min(column - 1, limit)}^")
+    return out
 
 
 # what a coverage rule's findings are called in the summary line
