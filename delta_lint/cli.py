@@ -218,6 +218,12 @@ def check(
     show_files: bool = typer.Option(
         False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."
     ),
+    show_settings: bool = typer.Option(
+        False,
+        "--show-settings",
+        help="Print the effective configuration, each value with where it came from (file, command line, default); "
+        "then exit. Text, or --format json.",
+    ),
 ) -> None:
     """Report every predicted write conflict between jobs that can run at the same time.
 
@@ -261,6 +267,22 @@ def check(
         config = replace(config, select=tuple(select))
     if ignore:
         config = replace(config, ignore=tuple(config.ignore) + tuple(ignore))
+    if show_settings:
+        overrides = {
+            key: value
+            for key, value in (
+                ("select", config.select if select else None),
+                ("ignore", config.ignore if ignore else None),
+                ("spark", spark),
+                ("spark_timeout", spark_timeout),
+                ("bundle", bundle),
+                ("target", target),
+                ("strict", True if strict else None),
+            )
+            if value is not None
+        }
+        _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
+        raise typer.Exit(0)
     tune_gc()
     with _progress() as on_file:
         result = _guarded(
@@ -350,6 +372,19 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         width=shutil.get_terminal_size((120, 24)).columns,
         source=None if concise else _source_lines(Path.cwd()),
     )
+
+
+def _settings_report(config, overrides: dict, as_json: bool) -> str:
+    import json
+
+    from delta_lint.config import settings_sources
+
+    rows = settings_sources(config, overrides)
+    if as_json:
+        doc = {"version": 1, "settings": [{"key": k, "value": v, "source": src} for k, v, src in rows]}
+        return json.dumps(doc, indent=2) + "\n"
+    width = max(len(k) for k, _, _ in rows)
+    return "".join(f"{k:<{width}} = {json.dumps(v)}  # {src}\n" for k, v, src in rows)
 
 
 def _source_lines(cwd: Path):

@@ -265,3 +265,49 @@ def validate(data: dict, path: Path, source: Source | None = None, prefix: tuple
         strict=raw.strict,
         unscheduled=raw.unscheduled,
     )
+
+
+_FIELD_OF_KEY = {"per-file-ignores": "per_file_ignores", "duration": "durations"}
+
+
+def _plain(value: object) -> object:
+    """A configuration value as JSON would hold it (tables, jobs, groups included)."""
+    if isinstance(value, TableConfig):
+        return {k: _plain(v) for k, v in vars(value).items() if v is not None}
+    if isinstance(value, JobConfig):
+        return {"paths": list(value.paths), "concurrent_runs": value.concurrent_runs}
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, (tuple, list)):
+        if value and all(isinstance(v, JobConfig) for v in value):
+            return {v.name: _plain(v) for v in value}
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def settings_sources(config: Config, overrides: dict[str, object]) -> list[tuple[str, object, str]]:
+    """`--show-settings`: every configuration key with its effective value and where
+    it came from — the command line (`overrides`, key -> value), the configuration
+    file (naming `[tool.delta-lint]` for pyproject.toml), or the default."""
+    given: set[str] = set()
+    origin = "default"
+    if config.path is not None:
+        if config.path.name == "pyproject.toml":
+            given = set(map(str, _pyproject_section(config.path) or {}))
+            origin = f"{config.path} [tool.delta-lint]"
+        else:
+            given = set(map(str, parse_yaml(config.path.read_text(encoding="utf-8"), config.path)))
+            origin = str(config.path)
+    root_source = origin if config.path is not None else "the working directory (no configuration file)"
+    rows: list[tuple[str, object, str]] = [("root", str(config.root), root_source)]
+    for key in sorted(_TOP_KEYS):
+        if key in overrides:
+            rows.append((key, _plain(overrides[key]), "command line"))
+            continue
+        value = getattr(config, _FIELD_OF_KEY.get(key, key))
+        rows.append((key, _plain(value), origin if key in given else "default"))
+    return rows

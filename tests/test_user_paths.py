@@ -178,3 +178,38 @@ def test_statistics_as_json_and_refused_in_other_formats(jobs):
         refused = cli("check", ".", "--statistics", "--format", other, cwd=jobs)
         assert refused.returncode == 2 and refused.stdout == ""
         assert f"--statistics prints text or json, not --format {other}" in refused.stderr
+
+
+# -- --show-settings ------------------------------------------------------------------------
+
+
+def test_show_settings_names_where_each_value_came_from(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.delta-lint]\nruntime = "14.3"\nexclude = ["scratch/**"]\n')
+    (tmp_path / "jobs").mkdir()
+    proc = cli(
+        "check", "--show-settings", "--format", "json", "--select", "DL1", "--spark", "none", cwd=tmp_path / "jobs"
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = {row["key"]: (row["value"], row["source"]) for row in json.loads(proc.stdout)["settings"]}
+    pyproject = f"{tmp_path / 'pyproject.toml'} [tool.delta-lint]"
+    assert rows["runtime"] == ("14.3", pyproject)
+    assert rows["exclude"] == (["scratch/**"], pyproject)
+    assert rows["select"] == (["DL1"], "command line") and rows["spark"] == ("none", "command line")
+    assert rows["snapshot"] == ("delta-lint.lock.yaml", "default")
+    assert rows["root"] == (str(tmp_path), pyproject)
+    text = cli("check", "--show-settings", cwd=tmp_path).stdout
+    assert 'runtime          = "14.3"  # ' + pyproject in text
+
+
+def test_show_settings_of_a_yaml_file_and_of_no_file(tmp_path):
+    p = project(tmp_path / "p", {})
+    rows = json.loads(cli("check", "--show-settings", "--format", "json", cwd=p).stdout)["settings"]
+    tables = next(row for row in rows if row["key"] == "tables")
+    assert tables == {
+        "key": "tables",
+        "value": {"s.orders": {"partitioned_by": ["date"]}},
+        "source": str(p / "delta-lint.yaml"),
+    }
+    (tmp_path / "none").mkdir()
+    bare = json.loads(cli("check", "--show-settings", "--format", "json", cwd=tmp_path / "none").stdout)["settings"]
+    assert {row["source"] for row in bare if row["key"] != "root"} == {"default"}
