@@ -58,16 +58,26 @@ def project_scope(given: list[Path], root: Path) -> list[Path] | None:
     return given
 
 
-def within(findings: list[Finding], scope: list[Path], cwd: Path) -> list[Finding]:
+PROJECT_INPUTS = {".yml", ".yaml", ".json", ".toml"}  # configuration, snapshot, bundles, Jobs JSON
+
+
+def within(findings: list[Finding], scope: list[Path], cwd: Path, shared: set[Path]) -> list[Finding]:
     """Findings with a location (the primary or a related one) in a file of `scope`
-    or under one of its folders."""
+    or under one of its folders. Findings on the project's shared inputs (`shared`:
+    configuration, snapshot, bundle and job files; or any YAML, JSON or TOML file)
+    are kept: a broken bundle or an unreadable task concerns every file."""
     roots = [p.resolve() for p in scope]
+    kept = {p.resolve() for p in shared}
     inside: dict[str, bool] = {}  # one answer per path: a large run names a file thousands of times
 
     def touches(path: str) -> bool:
         if path not in inside:
             resolved = (cwd / path).resolve()
-            inside[path] = any(resolved == r or r in resolved.parents for r in roots)
+            inside[path] = (
+                resolved in kept
+                or resolved.suffix.lower() in PROJECT_INPUTS
+                or any(resolved == r or r in resolved.parents for r in roots)
+            )
         return inside[path]
 
     return [f for f in findings if any(touches(loc.path) for loc in (f.location, *f.related))]

@@ -262,7 +262,7 @@ def check(
         # PATHS inside a project: analyse the project, report what touches PATHS
         scope = project_scope(analysed, config.root)
         if scope is not None:
-            analysed = [config.root, *analysed]
+            analysed = [*analysed, config.root]
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
@@ -302,7 +302,8 @@ def check(
     if scope is not None:
         from delta_lint.changed import within
 
-        findings = within(findings, scope, Path.cwd())
+        shared = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
+        findings = within(findings, scope, Path.cwd(), shared)
     if show_files:
         from delta_lint import report
 
@@ -358,8 +359,6 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         return report.github(findings)
     if output_format == CheckFormat.markdown:
         return report.markdown(findings, files, intents)
-    import shutil
-
     concise = output_format == CheckFormat.concise
     return report.text(
         findings,
@@ -369,7 +368,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         quiet=quiet,
         skipped=result.skipped,
         concise=concise,
-        width=shutil.get_terminal_size((120, 24)).columns,
+        width=_width(),
         source=None if concise else _source_lines(Path.cwd()),
     )
 
@@ -387,9 +386,20 @@ def _settings_report(config, overrides: dict, as_json: bool) -> str:
     return "".join(f"{k:<{width}} = {json.dumps(v)}  # {src}\n" for k, v, src in rows)
 
 
+def _width() -> int | None:
+    """Wrap findings to the terminal's width, or to COLUMNS when set; output to a
+    pipe or file keeps one line per message, for grep."""
+    import shutil
+
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return shutil.get_terminal_size((120, 24)).columns
+    return None
+
+
 def _source_lines(cwd: Path):
     """A reader of the files findings name (display paths), each read once; None for
     a notebook file (its JSON lines are not the code's) or one that cannot be read."""
+    import stat
     from functools import lru_cache
 
     @lru_cache(maxsize=256)
@@ -398,7 +408,9 @@ def _source_lines(cwd: Path):
         if file.suffix.lower() == ".ipynb":
             return None
         try:
-            if file.stat().st_size > 10_000_000:
+            info = file.stat()
+            # only regular files: a finding may name a pipe or a device (DL003), never read
+            if not stat.S_ISREG(info.st_mode) or info.st_size > 10_000_000:
                 return None
             return file.read_text(encoding="utf-8", errors="replace").splitlines()
         except (OSError, ValueError):

@@ -54,25 +54,25 @@ def text(
     width: int | None = None,
     source: Callable[[str], list[str] | None] | None = None,
 ) -> str:
-    """ruff-like text. `path:line:col: CODE [Exception] severity: message` always comes
-    first; the full form then wraps the message to `width`, shows the statement from
+    """ruff-like text. `path:line:col: CODE [Exception] message [severity]` always comes
+    first (the severity last: `CODE message` stays one greppable run); the full form then wraps the message to `width`, shows the statement from
     `source` (a file's lines, by display path) with the finding's line marked, and the
     related locations, overlap and fix; `concise` is that first line alone. Findings
     of one rule on one line are one entry: the others' messages follow it."""
     lines = []
     for f, more in _merged(findings):
         exc = f" [{f.exception}]" if f.exception else ""
-        code, loc, sev = f.rule, str(f.location), f"{f.severity}:"
+        code, loc, sev = f.rule, str(f.location), f"[{f.severity}]"
         if color:
             code = f"{_COLORS.get(f.severity, '')}{_BOLD}{f.rule}{_RESET}"
             loc = f"{_BOLD}{loc}{_RESET}"
             sev = f"{_COLORS.get(f.severity, '')}{sev}{_RESET}"
-        head = f"{loc}: {code}{exc} {sev}"
+        head = f"{loc}: {code}{exc}"
         if concise:
             extra = f" (and {len(more)} more {f.rule} on this line)" if more else ""
-            lines.append(f"{head} {f.message}{extra}")
+            lines.append(f"{head} {f.message}{extra} {sev}")
             continue
-        lines += _wrap(head, f.message, width)
+        lines += _wrap(head, f"{f.message} {sev}", width)
         for other in more:
             lines += _wrap("    also:", other.message, width)
         if source is not None:
