@@ -5,6 +5,7 @@ when the configuration or the settings snapshot changed."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -66,18 +67,26 @@ def within(findings: list[Finding], scope: list[Path], cwd: Path, shared: set[Pa
     or under one of its folders. Findings on the project's shared inputs (`shared`:
     configuration, snapshot, bundle and job files; or any YAML, JSON or TOML file)
     are kept: a broken bundle or an unreadable task concerns every file."""
-    roots = [p.resolve() for p in scope]
-    kept = {p.resolve() for p in shared}
+    # where a path is written and where it leads: a symbolic link under a checked
+    # folder is in it, wherever it points
+    roots = [q for p in scope for q in (Path(os.path.abspath(p)), p.resolve())]
+    kept = {q for p in shared for q in (Path(os.path.abspath(p)), p.resolve())}
     inside: dict[str, bool] = {}  # one answer per path: a large run names a file thousands of times
 
     def touches(path: str) -> bool:
         if path not in inside:
-            resolved = (cwd / path).resolve()
-            inside[path] = (
-                resolved in kept
-                or resolved.suffix.lower() in PROJECT_INPUTS
-                or any(resolved == r or r in resolved.parents for r in roots)
+            written = Path(os.path.abspath(cwd / path))
+            inside[path] = written.suffix.lower() in PROJECT_INPUTS or any(
+                candidate in kept or any(candidate == r or r in candidate.parents for r in roots)
+                for candidate in (written, _resolved(written))
             )
         return inside[path]
 
     return [f for f in findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return path

@@ -369,7 +369,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         skipped=result.skipped,
         concise=concise,
         width=_width(),
-        source=None if concise else _source_lines(Path.cwd()),
+        source=None if concise else _source_lines(Path.cwd(), set(result.analysed)),
     )
 
 
@@ -396,16 +396,17 @@ def _width() -> int | None:
     return None
 
 
-def _source_lines(cwd: Path):
-    """A reader of the files findings name (display paths), each read once; None for
-    a notebook file (its JSON lines are not the code's) or one that cannot be read."""
+def _source_lines(cwd: Path, analysed: set[str]):
+    """A reader of the files findings name (display paths), each read once: only
+    files the run analysed (never a link leading out of the project, a pipe or a
+    file it refused); None for a notebook file (its JSON lines are not the code's)."""
     import stat
     from functools import lru_cache
 
     @lru_cache(maxsize=256)
     def lines(path: str) -> list[str] | None:
         file = cwd / path
-        if file.suffix.lower() == ".ipynb":
+        if path not in analysed or file.suffix.lower() == ".ipynb":
             return None
         try:
             info = file.stat()

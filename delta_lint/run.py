@@ -147,9 +147,11 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Ca
     times; a file recorded within RACY_NS of a change is read again next time."""
     cwd = cwd or Path.cwd()
     found = discover(paths, config.root, config.exclude)
+    # one diagnostic per file: a file named on the command line is met again in its project
+    problems = {display_path(p, cwd): (p, why) for p, why in reversed(found.problems)}
     diagnostics = [
-        Diagnostic(READ_ERROR, Location(display_path(p, cwd), 1, 1), f"cannot analyse `{p}`: {why}", "error")
-        for p, why in found.problems
+        Diagnostic(READ_ERROR, Location(display, 1, 1), f"cannot analyse `{p}`: {why}", "error")
+        for display, (p, why) in sorted(problems.items(), key=lambda kv: found.problems.index(kv[1]))
     ]
     known = store.get_value(STAT_INDEX) if store is not None else None
     known = known if isinstance(known, dict) else {}

@@ -120,9 +120,9 @@ def test_special_files_never_block_a_run(tmp_path):
     findings = json.loads(proc.stdout)["findings"]
     unread = {f["location"]["path"] for f in findings if f["rule"] == "DL003"}
     assert {"jobs/pipe.sql", "jobs/zero.sql"} <= unread and "DL102" in {f["rule"] for f in findings}
-    # named on the command line, they are refused too
+    # named on the command line, they are refused too (a.sql is checked in its project: b.sql conflicts with it)
     proc = cli(root, "check", "jobs/pipe.sql", "jobs/zero.sql", "jobs/a.sql", "--no-cache", timeout=60)
-    assert proc.returncode == 0 and proc.stdout.count("DL003") == 2
+    assert proc.returncode == 1 and proc.stdout.count("DL003") == 2
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
