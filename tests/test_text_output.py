@@ -1,4 +1,4 @@
-"""Text findings as ruff users expect them: `path:line:col: CODE` first, the severity,
+"""Text findings as ruff users expect them: `path:line:col: CODE` first, the severity last,
 the statement with the finding's line marked (full) or one line (concise), long
 messages wrapped, several findings of one rule on one line merged."""
 
@@ -34,9 +34,9 @@ SOURCE = [
 ]
 
 
-def test_the_severity_follows_the_code():
+def test_the_severity_closes_the_first_line():
     out = text([finding(severity="warning")], 1, 1)
-    assert out.splitlines()[0] == "jobs/a.sql:2:3: DL101 [ConcurrentAppendException] warning: short"
+    assert out.splitlines()[0] == "jobs/a.sql:2:3: DL101 [ConcurrentAppendException] short [warning]"
 
 
 def test_full_shows_the_statement_with_its_line_and_column_marked():
@@ -54,7 +54,8 @@ def test_code_with_control_characters_is_shown_escaped():
 
 def test_long_messages_wrap_and_keep_the_location_and_code_first():
     lines = text([finding(LONG)], 1, 1, width=100).splitlines()
-    assert lines[0].startswith("jobs/a.sql:2:3: DL101 [ConcurrentAppendException] error: MERGE")
+    assert lines[0].startswith("jobs/a.sql:2:3: DL101 [ConcurrentAppendException] MERGE")
+    assert lines[-2].endswith("[error]")
     body = [line for line in lines[:-1]]
     assert len(body) > 3 and all(len(line) <= 100 for line in body)
     assert all(line.startswith("    ") for line in body[1:])
@@ -64,12 +65,14 @@ def test_concise_is_one_line_per_finding_and_merges_a_line_s_findings():
     same_line = [finding("first", related=(Location("b.sql", 1, 1),)), finding("second")]
     out = text(same_line + [finding("elsewhere", line=9)], 1, 1, concise=True, quiet=True)
     assert out.splitlines() == [
-        "jobs/a.sql:2:3: DL101 [ConcurrentAppendException] error: first (and 1 more DL101 on this line)",
-        "jobs/a.sql:9:3: DL101 [ConcurrentAppendException] error: elsewhere",
+        "jobs/a.sql:2:3: DL101 [ConcurrentAppendException] first (and 1 more DL101 on this line) [error]",
+        "jobs/a.sql:9:3: DL101 [ConcurrentAppendException] elsewhere [error]",
     ]
     full = text(same_line, 1, 1, quiet=True).splitlines()
     assert (
-        full[0].endswith("error: first") and full[1] == "    also: second" and full.count("    related: b.sql:1:1") == 1
+        full[0].endswith("first [error]")
+        and full[1] == "    also: second"
+        and full.count("    related: b.sql:1:1") == 1
     )
 
 
@@ -77,10 +80,15 @@ def test_cli_full_is_the_default_and_concise_is_chosen_with_output_format(tmp_pa
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
     full = cli("check", ".", cwd=p, env={"COLUMNS": "100"})
     assert full.returncode == 1
-    assert "a.sql:1:1: DL101 [ConcurrentAppendException] error:" in full.stdout
+    assert "a.sql:1:1: DL101 [ConcurrentAppendException] MERGE on `s.orders`" in full.stdout
+    assert "[error]\n" in full.stdout
     assert "    1 > MERGE INTO s.orders t USING updates u" in full.stdout
     assert max(len(line) for line in full.stdout.splitlines()[:-1]) <= 100
     concise = cli("check", ".", "--output-format", "concise", "-q", cwd=p)
     assert concise.returncode == 1 and len(concise.stdout.splitlines()) == 1
-    assert concise.stdout.startswith("a.sql:1:1: DL101 [ConcurrentAppendException] error: ")
+    assert concise.stdout.startswith("a.sql:1:1: DL101 [ConcurrentAppendException] MERGE on `s.orders`")
+    assert concise.stdout.endswith(" [error]\n")
+    # without a terminal or COLUMNS, messages are not wrapped (grep keeps working)
+    piped = cli("check", ".", cwd=p, env={"COLUMNS": ""})
+    assert piped.stdout.splitlines()[0].endswith("[error]") and len(piped.stdout.splitlines()[0]) > 100
     assert cli("check", ".", "--format", "full", cwd=p, env={"COLUMNS": "100"}).stdout == full.stdout
