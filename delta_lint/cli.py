@@ -541,6 +541,15 @@ def explain(rule_id: str = typer.Argument(..., help="A rule id such as DL101."))
     typer.echo(f"Fix\n  {rule.fix}")
 
 
+@app.command("install-delta")
+def install_delta() -> None:
+    """Fetch open-source Delta Lake's Spark jars once (Maven Central, checksummed) into
+    the cache; later runs are offline. Needed by --spark local with Delta and `reproduce`."""
+    from delta_lint.settings.jars import main as install_jars
+
+    raise typer.Exit(install_jars())
+
+
 def run() -> None:
     """Console-script entry point. Once the command is done and its output flushed,
     the process ends without tearing the interpreter down: freeing a large run's
