@@ -40,7 +40,7 @@ def test_a_conflicting_finding_reproduces_with_the_real_exception(delta_spark, w
     assert {o.exception for o in report.reproduced} <= {"ConcurrentAppendException", "ConcurrentDeleteReadException"}
     assert "reproduced: Concurrent" in text
     assert "open-source Delta Lake" in text and "Databricks" in text  # which semantics ran
-    assert "DELETE FROM <scratch> WHERE `signup_date` < '2010-01-01'" in text
+    assert "DELETE FROM <scratch> WHERE (`signup_date` < '2010-01-01')" in text
     assert tree_digest(TABLES) == before
 
 

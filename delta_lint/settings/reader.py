@@ -167,12 +167,33 @@ def settings_from_log(name: str, location: str, state: _LogState) -> LiveSetting
         row_tracking=_true(conf.get("delta.enableRowTracking")),
         min_reader_version=proto.get("minReaderVersion"),
         min_writer_version=proto.get("minWriterVersion"),
-        reader_features=tuple(sorted(proto.get("readerFeatures") or ())),
-        writer_features=tuple(sorted(proto.get("writerFeatures") or ())),
+        reader_features=tuple(sorted(proto.get("readerFeatures") or _legacy(proto.get("minReaderVersion"), True))),
+        writer_features=tuple(sorted(proto.get("writerFeatures") or _legacy(proto.get("minWriterVersion"), False))),
         table_version=state.version,
         strategy="log",
         read_at=now_utc(),
     )
+
+
+# Features a legacy protocol version implies (Delta protocol, "Table Features"): what
+# DESCRIBE DETAIL lists as `tableFeatures` for such a table, so both strategies agree.
+_LEGACY_WRITER = (
+    (2, ("appendOnly", "invariants")),
+    (3, ("checkConstraints",)),
+    (4, ("changeDataFeed", "generatedColumns")),
+    (5, ("columnMapping",)),
+    (6, ("identityColumns",)),
+)
+
+
+def _legacy(version: int | None, reader: bool) -> tuple[str, ...]:
+    if not isinstance(version, int):
+        return ()
+    if reader:
+        return ("columnMapping",) if version == 2 else ()
+    if version >= 7:
+        return ()
+    return tuple(f for since, names in _LEGACY_WRITER if version >= since for f in names)
 
 
 def _true(value: str | None) -> bool:

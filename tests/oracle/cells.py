@@ -207,13 +207,13 @@ SPECIAL = [
     (
         "identity-column INSERTs",
         "identity column",
-        Op("identity INSERT", "INSERT INTO {t} (p, v) VALUES ('{p}', 0)"),
-        Op("identity INSERT", "INSERT INTO {t} (p, v) VALUES ('{p}', 0)"),
+        Op("identity INSERT", "INSERT INTO {t} PARTITION (p = '{p}') (v) VALUES (0)"),
+        Op("identity INSERT", "INSERT INTO {t} PARTITION (p = '{p}') (v) VALUES (0)"),
     ),
     (
         "identity INSERT and DELETE of another partition",
         "identity column",
-        Op("identity INSERT", "INSERT INTO {t} (p, v) VALUES ('{p}', 0)"),
+        Op("identity INSERT", "INSERT INTO {t} PARTITION (p = '{p}') (v) VALUES (0)"),
         Op("DELETE", "DELETE FROM {t} WHERE p = '{p}'"),
     ),
     (
