@@ -155,6 +155,7 @@ def install(
         # write beside, then rename: a reader never sees a partial jar
         with tempfile.NamedTemporaryFile(dir=target, delete=False, suffix=".part") as tmp:
             tmp.write(data)
+        os.chmod(tmp.name, 0o644)  # a shared cache: readable like any downloaded library
         Path(tmp.name).replace(jar)
         _checksum_file(jar).write_text(expected + "\n")
         if log:
