@@ -656,6 +656,77 @@ def explain(rule_id: str = typer.Argument(..., help="A rule id such as DL101."))
     typer.echo(f"Fix\n  {rule.fix}")
 
 
+@app.command()
+def reproduce(
+    finding: str = typer.Argument(
+        ..., help="A finding's fingerprint (from --format json/sarif or a baseline) or path:line."
+    ),
+    paths: Optional[list[Path]] = typer.Argument(
+        None, help="Job code, as for `check` (default: the current directory)."
+    ),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file, as for `check`."),
+    with_write: Optional[str] = typer.Option(
+        None, "--with", metavar="PATH:LINE", help="Pair FINDING (then a write's path:line) with this write instead."
+    ),
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+) -> None:
+    """Run a finding's two writes on scratch tables of real open-source Delta (a local JVM,
+    jars from `install-delta`) with the race forced, and say whether it conflicted.
+
+    The scratch tables get the table's settings and a few sample rows in a temporary
+    folder; your tables are never opened for writing. Exit 1 when it reproduced,
+    0 when it did not conflict here, 2 when it cannot run."""
+    from delta_lint.interleave import start_session
+    from delta_lint.reproduce import CannotReproduce, locate, pair_of
+    from delta_lint.reproduce import run as run_pair
+    from delta_lint.run import check as run_check
+    from delta_lint.settings.jars import JarsUnavailable
+
+    given = list(paths or [])
+    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    if config.spark.startswith("sc://") and spark is not None:
+        _fail(
+            "reproduce forces the race with Delta's transaction observer inside the JVM, which a Spark Connect "
+            "client cannot reach: it runs on local open-source Delta only (drop --spark)"
+        )
+    result = _guarded(lambda: run_check(given or [Path(".")], config, use_cache=False), False)
+    intents = [i for f in result.files for i in f.intents]
+    try:
+        if with_write:
+            a, b = pair_of(intents, finding, with_write)
+            same = [f for f in result.findings if {f.location, *f.related[:1]} == {a.location, b.location}]
+            label = f"{a.location} with {b.location}: " + (
+                f"delta-lint predicts {same[0].rule} {same[0].exception}" if same else "delta-lint predicts no conflict"
+            )
+        else:
+            found, a, b = locate(result.findings, intents, finding)
+            label = f"{found.location} {found.rule} {found.exception or ''}".strip()
+    except CannotReproduce as err:
+        _fail(str(err))
+    try:
+        session = start_session(app="delta-lint-reproduce")
+    except JarsUnavailable as err:
+        _fail(str(err))
+    try:
+        report = run_pair(session, label, a, b, result.settings[a.table.name])
+    except CannotReproduce as err:
+        _fail(str(err))
+    finally:
+        session.stop()
+    typer.echo(report.text(), nl=False)
+    raise typer.Exit(1 if report.reproduced else 0)
+
+
+@app.command("install-delta")
+def install_delta() -> None:
+    """Fetch open-source Delta Lake's Spark jars once (Maven Central, checksummed) into
+    the cache; later runs are offline. Needed by --spark local with Delta and `reproduce`."""
+    from delta_lint.settings.jars import main as install_jars
+
+    raise typer.Exit(install_jars())
+
+
 def run() -> None:
     """Console-script entry point. Once the command is done and its output flushed,
     the process ends without tearing the interpreter down: freeing a large run's

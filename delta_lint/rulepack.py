@@ -76,6 +76,17 @@ class Profile:
     default_isolation: str
     allowed_isolation: tuple[str, ...]
     protocol_change_severity: str
+    # the exception a protocol change makes the other writer see, by how it is made
+    # (`set` for a feature enabled or removed through table properties, `drop_feature`,
+    # `reorg_upgrade_uniform`); unlisted: ProtocolChangedException
+    protocol_change_exceptions: tuple[tuple[str, str], ...] = ()
+    # which writes conflict on a table with identity columns: `any_write` (every pair in
+    # which one inserts rows) or `both_insert` (only two writers that both insert rows)
+    identity_conflicts: str = "any_write"
+
+    def protocol_exception(self, subkind: str | None) -> str:
+        how = (subkind or "").split(" ", 1)[0]
+        return dict(self.protocol_change_exceptions).get(how, "ProtocolChangedException")
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,8 @@ class RulePack:
                 oss["default_isolation"],
                 tuple(oss["allowed_isolation"]),
                 oss.get("protocol_change_severity", "error"),
+                tuple(sorted((oss.get("protocol_change_exceptions") or {}).items())),
+                oss.get("identity_conflicts", "any_write"),
             )
         version = data["latest"] if runtime == "latest" else runtime
         chosen = None

@@ -45,3 +45,38 @@ def lint(tmp_path, monkeypatch):
         return check([tmp_path], cfg, cwd=tmp_path, use_cache=False)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def delta_spark():
+    """The test session's one JVM: a classic local SparkSession with open-source Delta
+    (the jars from `delta-lint install-delta`), which also serves Spark Connect on a
+    loopback port through Spark's own Connect service (`SparkConnectPlugin`, the
+    server `SparkConnectServer` starts). Yields (session, "sc://127.0.0.1:PORT")."""
+    import shutil
+    import socket
+
+    if shutil.which("java") is None:
+        pytest.skip("no Java on this machine")
+    from delta_lint.interleave import start_session
+    from delta_lint.settings.jars import JarsUnavailable, install
+
+    try:
+        install()  # offline when cached (CI runs `delta-lint install-delta` first)
+    except JarsUnavailable as err:
+        pytest.skip(f"open-source Delta's jars are not available: {err}")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    spark = start_session(
+        {
+            "spark.plugins": "org.apache.spark.sql.connect.SparkConnectPlugin",
+            "spark.connect.grpc.binding.address": "127.0.0.1",
+            "spark.connect.grpc.binding.port": str(port),
+        },
+        app="delta-lint-tests",
+    )
+    try:
+        yield spark, f"sc://127.0.0.1:{port}"
+    finally:
+        spark.stop()

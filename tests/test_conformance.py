@@ -46,7 +46,8 @@ def spec_outcome(a: str, b: str, iso: str, rlc: bool, dv: bool, zorder: bool, os
 def spec_exception(a: str, b: str, oss: bool = False) -> str:
     pair = {a, b}
     if pair == {OPT}:
-        return "ConcurrentDeleteDeleteException"
+        # open-source Delta: measured by the oracle (tests/oracle, benchmarks/ORACLE.md)
+        return "ConcurrentDeleteReadException" if oss else "ConcurrentDeleteDeleteException"
     if pair == {OPT, DML}:
         return "ConcurrentAppendException" if oss else "ConcurrentDeleteReadException"
     return "ConcurrentAppendException"

@@ -770,8 +770,30 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     else:
         region = condition_region(ctx, cond, names, True)
     if kind == Kind.INSERT_READING_TARGET:
-        region = WHOLE  # what it reads of the target cannot be bounded from here
+        # what it reads and what it writes: bounded only for rows written to a static
+        # partition by a plain SELECT over the target alone (open-source Delta reads just
+        # the partitions that SELECT's filter keeps: tests/oracle)
+        read = _own_read_region(ctx, query, ref) if static else None
+        region = WHOLE if read is None else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
     return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+
+
+def _own_read_region(ctx: _Ctx, query: exp.Expression | None, target: TableRef) -> Region | None:
+    """The region `SELECT ... FROM target [alias] [WHERE cond]` reads when the target is its
+    only table (no join, CTE, set operation or subquery); None otherwise."""
+    if not isinstance(query, exp.Select) or query.args.get("joins") or query.args.get("with"):
+        return None
+    tables = list(query.find_all(exp.Table))
+    if len(tables) != 1 or query.find(exp.Subquery) is not None:
+        return None
+    ref, _resolved = table_ref(_sqlglot_table_parts(tables[0]), ctx.session, ctx.tpl)
+    if ref != target:
+        return None
+    where = query.args.get("where")
+    if not isinstance(where, exp.Where):
+        return WHOLE
+    names = {target.name.split(".")[-1], *([tables[0].alias.lower()] if tables[0].alias else [])}
+    return condition_region(ctx, where.this, names, True)
 
 
 def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):

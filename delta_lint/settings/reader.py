@@ -167,12 +167,33 @@ def settings_from_log(name: str, location: str, state: _LogState) -> LiveSetting
         row_tracking=_true(conf.get("delta.enableRowTracking")),
         min_reader_version=proto.get("minReaderVersion"),
         min_writer_version=proto.get("minWriterVersion"),
-        reader_features=tuple(sorted(proto.get("readerFeatures") or ())),
-        writer_features=tuple(sorted(proto.get("writerFeatures") or ())),
+        reader_features=tuple(sorted(proto.get("readerFeatures") or _legacy(proto.get("minReaderVersion"), True))),
+        writer_features=tuple(sorted(proto.get("writerFeatures") or _legacy(proto.get("minWriterVersion"), False))),
         table_version=state.version,
         strategy="log",
         read_at=now_utc(),
     )
+
+
+# Features a legacy protocol version implies (Delta protocol, "Table Features"): what
+# DESCRIBE DETAIL lists as `tableFeatures` for such a table, so both strategies agree.
+_LEGACY_WRITER = (
+    (2, ("appendOnly", "invariants")),
+    (3, ("checkConstraints",)),
+    (4, ("changeDataFeed", "generatedColumns")),
+    (5, ("columnMapping",)),
+    (6, ("identityColumns",)),
+)
+
+
+def _legacy(version: int | None, reader: bool) -> tuple[str, ...]:
+    if not isinstance(version, int):
+        return ()
+    if reader:
+        return ("columnMapping",) if version == 2 else ()
+    if version >= 7:
+        return ()
+    return tuple(f for since, names in _LEGACY_WRITER if version >= since for f in names)
 
 
 def _true(value: str | None) -> bool:
@@ -421,7 +442,7 @@ def read_tables(session: ReadOnlySession, targets: list[Target], use_catalog: bo
     if not located:
         return result
     remaining = located
-    if session.mode.startswith("sc://"):  # embedded and local sessions here have no Delta
+    if session.delta:  # Sail and classic Spark without the jars have no Delta: replay the logs
         remaining = []
         for i, target in enumerate(located):
             try:
@@ -437,6 +458,7 @@ def read_tables(session: ReadOnlySession, targets: list[Target], use_catalog: bo
         replayed = replay_logs(session, remaining)
         result.tables.update(replayed.tables)
         result.problems.update(replayed.problems)
+    _identity_from_log(session, located, result)
     # report locations as configured (relative to the configuration), not as resolved here
     given = {t.name: t.location for t in targets if t.location is not None}
     for name, settings in result.tables.items():
@@ -465,6 +487,25 @@ def normalize_location(location: str, root: Path | None = None) -> str:
     if root is not None and not location.startswith("/"):
         location = os.path.join(root, location)
     return posixpath.normpath(location) if location else location
+
+
+def _identity_from_log(session: ReadOnlySession, located: list[Target], result: ReadResult) -> None:
+    """Open-source Delta hands Spark a table schema without the `delta.identity.*`
+    field metadata, so DESCRIBE DETAIL plus the schema cannot name identity columns.
+    When the protocol says the table has them, take the names from the log's schema."""
+    lacking = [
+        t
+        for t in located
+        if (s := result.tables.get(t.name)) is not None
+        and s.strategy == "detail"
+        and not s.identity_columns
+        and "identityColumns" in s.writer_features
+    ]
+    if not lacking:
+        return
+    replayed = replay_logs(session, lacking)
+    for name, settings in replayed.tables.items():
+        result.tables[name] = replace(result.tables[name], identity_columns=settings.identity_columns)
 
 
 def _absolute(location: str, root: Path) -> str:

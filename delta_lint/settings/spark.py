@@ -80,6 +80,7 @@ class ReadOnlySession:
     spark: Any
     mode: str
     sent: list[str] = field(default_factory=list)
+    delta: bool = False  # the session runs Delta itself (DESCRIBE DETAIL may work)
 
     def sql(self, text: str) -> Any:
         if not any(p.match(text) for p in ALLOWED_SQL):
@@ -193,6 +194,12 @@ def _embedded(timeout: float) -> SparkHandle:
 
 def _local(timeout: float) -> SparkHandle:
     spark_session = _import_pyspark("local")
+    from delta_lint.settings.jars import installed_jars, spark_configs
+
+    # open-source Delta when `delta-lint install-delta` has cached its jars; the log
+    # replay otherwise (no download here: a run never needs the network)
+    jars = installed_jars()
+    delta = spark_configs(jars) if jars else {}
     # a Spark Connect client in this process (or the user's shell) switches pyspark's
     # builder to Connect; --spark local means a classic session
     for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
@@ -202,8 +209,11 @@ def _local(timeout: float) -> SparkHandle:
     os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
 
     def start() -> Any:
+        builder = spark_session.builder
+        for key, value in delta.items():
+            builder = builder.config(key, value)
         return (
-            spark_session.builder.master("local[1]")
+            builder.master("local[1]")
             .appName("delta-lint")
             .config("spark.ui.enabled", "false")
             .config("spark.driver.host", "127.0.0.1")
@@ -219,7 +229,7 @@ def _local(timeout: float) -> SparkHandle:
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)  # expected failures are ours to report
     spark = _with_timeout(start, max(timeout, 120.0), "local Spark")  # a JVM start is slow on busy machines
     spark.sparkContext.setLogLevel("ERROR")
-    return SparkHandle(ReadOnlySession(spark, "local"), [spark.stop])
+    return SparkHandle(ReadOnlySession(spark, "local", delta=bool(delta)), [spark.stop])
 
 
 def _connect(url: str, timeout: float) -> SparkHandle:
@@ -231,4 +241,5 @@ def _connect(url: str, timeout: float) -> SparkHandle:
         return spark
 
     spark = _with_timeout(connect, timeout, f"Spark Connect at {url.split(';')[0]}")
-    return SparkHandle(ReadOnlySession(spark, url), [spark.stop])
+    # a remote server may have Delta (Databricks, a Connect server with the jars): try DESCRIBE DETAIL
+    return SparkHandle(ReadOnlySession(spark, url, delta=True), [spark.stop])
