@@ -7,6 +7,7 @@ All values are frozen so a stage cannot change what an earlier stage produced.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -336,8 +337,6 @@ class Context:
         )
 
     def key(self) -> str:
-        import json
-
         fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
         return json.dumps(fields, sort_keys=True, default=str)
 

@@ -433,17 +433,18 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
     What a file gives others is what it was last read as, so a notebook `%run` by a
     notebook that another one `%run`s reaches the last after a second round.
     Returns which files run which notebooks (for the schedule)."""
-    runs_in: dict[str, set[str]] = {}
+    runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
     done: dict[int, Context] = {}
     for _ in range(LINK_ROUNDS):
         linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
-        runs_in = runs_in or linker.runs_in()
+        if runs_in is None:
+            runs_in = linker.runs_in()
         contexts = {i: c for i, c in linker.contexts().items() if done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
-    return runs_in
+    return runs_in or {}
 
 
 def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:

@@ -674,3 +674,24 @@ include: [vars/*.yml, resources/*.yml]
         "src/bronze.py": WIDGET_NOTEBOOK,
     }
     assert tables(tmp_path, files)["src/bronze.py"] == ["mon.ops.{table}"]
+
+
+def test_more_tasks_than_readings_allowed_keep_the_parameter(tmp_path):
+    from delta_lint.link import MAX_VARIANTS
+
+    keys = [f"bronze__olist__t{i}" for i in range(MAX_VARIANTS + 1)]
+    got = tables(tmp_path, {"databricks.yml": _ingest_bundle(keys), "ingest.py": INGEST})
+    assert len(got["ingest.py"]) == 1 and "{" in got["ingest.py"][0]
+    at_most = tables(tmp_path / "cap", {"databricks.yml": _ingest_bundle(keys[:MAX_VARIANTS]), "ingest.py": INGEST})
+    assert len(at_most["ingest.py"]) == MAX_VARIANTS
+
+
+def test_a_pipeline_no_job_starts_is_a_writer_of_its_own(lint):
+    bundle = PIPELINE_BUNDLE.replace(
+        'pipeline_task: {pipeline_id: "${resources.pipelines.orders.id}"}',
+        "notebook_task: {notebook_path: jobs/none.py}",
+    )
+    bundle = bundle.replace("      schema: sales\n", "      schema: sales\n      continuous: true\n")
+    result = lint({"databricks.yml": bundle, **PIPELINE_FILES, "jobs/none.py": "print(1)\n"})
+    (finding,) = [f for f in result.findings if f.rule.startswith("DL1")]
+    assert finding.table == "main.sales.customers" and "job `pipeline orders`" in finding.overlap

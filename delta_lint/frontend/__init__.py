@@ -70,14 +70,8 @@ def _variants(display: str, suffix: str, text: str, context: Context) -> FileRes
         for values in context.variants
     ]
     out = results[0]
-    seen = {_same_write(i) for i in out.intents}
-    said = set(out.diagnostics)
-    for other in results[1:]:
-        for intent in other.intents:
-            if _same_write(intent) not in seen:
-                seen.add(_same_write(intent))
-                out.intents.append(intent)
-        out.diagnostics += [d for d in other.diagnostics if d not in said and not said.add(d)]
+    out.intents = list({_same_write(i): i for r in results for i in r.intents}.values())
+    out.diagnostics = list(dict.fromkeys(d for r in results for d in r.diagnostics))
     out.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return out
 

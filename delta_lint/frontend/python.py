@@ -550,20 +550,7 @@ class PythonAnalyzer:
             return None
         cls = self.classes[call.func.id]
         init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-        attrs: dict[str, Str] = {}
-        if init is not None and len(scope.calls) < MAX_HELPER_DEPTH:
-            local = _Scope(env=self._bound_call(init, call, scope), calls=(*scope.calls, "__init__"))
-            for stmt in init.body:
-                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                    target = stmt.targets[0]
-                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                        if target.value.id == "self":
-                            text = self.string(stmt.value, local)
-                            if not text.unknown:
-                                attrs[target.attr] = text
-                            continue
-                    if isinstance(target, ast.Name):
-                        local.env[target.id] = self._value(stmt.value, local, target.id)
+        attrs = self._evaluate(init, call, scope)[0] if init is not None else {}
         # an object of which nothing is known reads its methods as they are written
         # (each write where it stands), not once more at every call of a method
         static = any(not v.params for v in attrs.values())
@@ -952,21 +939,36 @@ class PythonAnalyzer:
         return Str(parts[index]) if -len(parts) <= index < len(parts) else None
 
     def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> object:
-        """What a function of the file returns for this call, when its body is
-        assignments and a `return` (`cfg, opts = setup_configuration(args)`); None
-        when that cannot be told."""
+        """What a function of the file returns for this call (`cfg, opts =
+        setup_configuration(args)`); None when that cannot be told."""
+        return self._evaluate(fn, call, scope)[1]
+
+    def _evaluate(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope
+    ) -> tuple[dict[str, Str], object]:
+        """A function's body read for its values only (no writes), its parameters bound
+        to the call's: the `self.x` it sets with known text, and what its first
+        `return` gives (a tuple for `return a, b`). Statements other than assignments
+        and that return are passed over."""
+        attrs: dict[str, Str] = {}
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
-            return None
+            return attrs, None
         local = _Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
         for stmt in fn.body:
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                name = stmt.targets[0].id
-                local.env[name] = self._value(stmt.value, local, name)
-            elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
                 if isinstance(stmt.value, ast.Tuple):
-                    return tuple(self._value(e, local) for e in stmt.value.elts)
-                return self._value(stmt.value, local)
-        return None
+                    return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
+                return attrs, self._value(stmt.value, local)
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                local.env[target.id] = self._value(stmt.value, local, target.id)
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                text = self.string(stmt.value, local)
+                if not text.unknown:
+                    attrs[target.attr] = text
+        return attrs, None
 
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
