@@ -26,7 +26,7 @@ import yaml
 from delta_lint.config import ConfigError, load_yaml
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
-from delta_lint.model import Location
+from delta_lint.model import UNKNOWN_FOLDER, Location
 from delta_lint.safeio import read_input, read_input_text
 from delta_lint.schema import BundleFile, JobsExport, JobSpec, Source, convert, load_json
 
@@ -688,8 +688,8 @@ def _argument(value: Any) -> str | None:
         return str(value).lower()
     if isinstance(value, (int, float)):
         return str(value)
-    if not isinstance(value, str) or _REF.search(value):
-        return None
+    if not isinstance(value, str) or _REF.search(value) or not value.strip():
+        return None  # an empty default is the value a run is started with, not a value
     unknown = False
 
     def dynamic(m: re.Match) -> str:
@@ -735,7 +735,12 @@ def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
 
 def _locate(value: str, base: Path, root: Path) -> str | None:
     """A task path (relative to the file that defines it, or absolute into the
-    workspace) as a path relative to the configuration root."""
+    workspace) as a path relative to the configuration root. A path whose folder
+    only a run knows is looked for by its tail: next to the file that defines the
+    task, then as the longest matching tail in the project."""
+    if value.startswith(UNKNOWN_FOLDER):
+        tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
+        return (_locate(tail, base, root) or _by_tail(Path(tail).parts, root)) if tail else None
     candidates = [base / value] if not value.startswith("/") else [Path(value)]
     for candidate in list(candidates):
         if not candidate.suffix:
@@ -745,13 +750,18 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         if resolved is not None:
             return _rel(candidate, root, resolved)
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
-        parts = Path(value).parts[1:]
-        for i in range(len(parts)):
-            tail = Path(*parts[i:])
-            for suffix in ("", ".py", ".sql", ".ipynb"):
-                probe = root / (str(tail) + suffix)
-                if probe.is_file():
-                    return _rel(probe, root)
+        return _by_tail(Path(value).parts[1:], root)
+    return None
+
+
+def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
+    """The project file whose root-relative path is the longest tail of `parts`."""
+    for i in range(len(parts)):
+        tail = Path(*parts[i:])
+        for suffix in ("", ".py", ".sql", ".ipynb"):
+            probe = root / (str(tail) + suffix)
+            if probe.is_file():
+                return _rel(probe, root)
     return None
 
 

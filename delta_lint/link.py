@@ -42,6 +42,27 @@ def run_target(text: str) -> str:
     return text.split()[0] if text else ""
 
 
+# Notebooks outside the checked folder read for what a `%run` of them leaves (see
+# `run._included_from_outside`): setup notebooks shared by a repository's demos.
+MAX_INCLUDED_FROM_OUTSIDE = 32
+
+
+def outside_runs(importer: str, links: Links | None, known: set[str]) -> list[str]:
+    """The `%run` targets of `importer` that lie above the configuration root
+    (`../x`), as root-relative paths, one per notebook suffix the file may have
+    (the caller reads the one that exists)."""
+    out = []
+    for text in links.runs if links is not None else ():
+        target = run_target(text)
+        if not target or target.startswith("/"):
+            continue
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
+        if not path.startswith("../"):
+            continue
+        out.extend(p for p in (path + s for s in _NOTEBOOK_SUFFIXES if s) if p not in known)
+    return out
+
+
 class Linker:
     """Contexts for the files of one run (paths relative to the configuration root)."""
 

@@ -125,6 +125,11 @@ def is_coverage(rule: str) -> bool:
     return rule.startswith("DL0")
 
 
+# A job's task path whose folder only a run knows (`f"{base_path}/02_process_data"`,
+# with `base_path` read from the notebook context): the path is matched by its tail.
+UNKNOWN_FOLDER = "{unknown folder}"
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     path: str

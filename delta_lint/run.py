@@ -22,9 +22,9 @@ from delta_lint.config import Config, ConfigError
 from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
-from delta_lint.link import Linker
-from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Location
-from delta_lint.safeio import printable, read_input
+from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
+from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
+from delta_lint.safeio import InputRefused, printable, read_input
 from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
@@ -219,7 +219,7 @@ def analyze(
             workflows = None
         if workflows is not None:
             workflows = _with_defined_jobs(workflows, files, inputs, config)
-        _link(files, inputs, workflows, store)
+        _link(files, inputs, workflows, store, config.root)
         results = list(files.load(set(range(len(files.summaries)))).values())
         non_delta = _non_delta_tables(files.summaries, config)
         if non_delta:
@@ -427,7 +427,9 @@ class _Files:
 LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
 
 
-def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None) -> dict[str, set[str]]:
+def _link(
+    files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None, root: Path
+) -> dict[str, set[str]]:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
     What a file gives others is what it was last read as, so a notebook `%run` by a
@@ -435,16 +437,53 @@ def _link(files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cac
     Returns which files run which notebooks (for the schedule)."""
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
     done: dict[int, Context] = {}
+    project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
+    included = _included_from_outside(project, root)
     for _ in range(LINK_ROUNDS):
-        linker = Linker([(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)], workflows)
+        project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
+        linker = Linker(project + included, workflows)
         if runs_in is None:
             runs_in = linker.runs_in()
-        contexts = {i: c for i, c in linker.contexts().items() if done.get(i) != c}
+        contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
     return runs_in or {}
+
+
+def _included_from_outside(project: list[tuple[str, Links | None]], root: Path) -> list[tuple[str, Links | None]]:
+    """Notebooks the project `%run`s that lie outside the checked folder but inside
+    its repository (`%run ../../_resources/00-global-setup`): read for what they
+    define and leave (values, the catalog and schema, helpers), never reported.
+    Paths are relative to the configuration root, as the project's own."""
+    top = _repository_top(root)
+    if top is None:
+        return []
+    out: list[tuple[str, Links | None]] = []
+    known = {rel for rel, _ in project}
+    pending = list(project)
+    while pending and len(out) < MAX_INCLUDED_FROM_OUTSIDE:
+        rel, links = pending.pop(0)
+        for target in outside_runs(rel, links, known):
+            known.add(target)
+            path = root / target
+            try:
+                data = read_input(path, top)
+            except (InputRefused, OSError):
+                continue
+            summary = FileSummary.of(analyze_data(data, path.suffix, target))
+            out.append((target, summary.links))
+            pending.append((target, summary.links))
+    return out
+
+
+def _repository_top(root: Path) -> Path | None:
+    """The git work tree holding the configuration root (None outside one)."""
+    for folder in (root, *root.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
 
 
 def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:
@@ -570,7 +609,7 @@ def _check(
     files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
     workflows = loaded_workflows[0]
     scheduled = _with_defined_jobs(workflows, files, inputs, config)
-    runs_in = _link(files, inputs, scheduled, store)
+    runs_in = _link(files, inputs, scheduled, store, config.root)
     # which notebooks run which is part of the schedule every table's result depends on
     context = _context_digest(config, scheduled) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
     rel_paths = inputs.rel_paths

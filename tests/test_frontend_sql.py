@@ -480,3 +480,88 @@ def test_colon_parameters_are_replaced_outside_strings_as_by_a_character_scan(te
     assert _replace_outside_strings(text, pattern, lambda m: "<" + m.group(1) + ">") == (
         _outside_strings_by_characters(text, pattern, lambda m: "<" + m.group(1) + ">")
     )
+
+
+# -- SQL scripting: compound blocks and EXECUTE IMMEDIATE -----------------------------------
+
+
+def _read(sql: str):
+    intents, diags = analyze_sql(sql, "x.sql", Session())
+    return [(i.location.line, i.table.name if i.table else None, i.kind.value) for i in intents], diags
+
+
+def test_execute_immediate_reads_the_statement_its_variable_holds():
+    script = (
+        "begin\n"
+        "  declare qry_str string;\n"
+        "  -- build the statement\n"
+        "  set qry_str =\n"
+        "    \"insert overwrite \" || :sink_catalog || '.' || :sink_schema || '.' || :sink_table || \" \"\n"
+        '    "select " || :select_list || " from " || :src_catalog || \'.src\' || " with(fetchSize = 100000) ";\n'
+        "  execute immediate qry_str;\n"
+        "  select qry_str;\n"
+        "end\n"
+    )
+    got, diags = _read(script)
+    assert got == [(7, "{sink_catalog}.{sink_schema}.{sink_table}", "full_overwrite")]
+    assert [d.rule for d in diags] == ["DL001"]  # the name only a run knows, said once
+
+
+def test_variables_keep_literals_parameters_and_other_variables():
+    script = (
+        "declare or replace variable tgt string default 'main.ops.' || 'log';\n"
+        "declare or replace where_clause string;\n"
+        "set var where_clause = (select w from main.ops.parts where id = :id);\n"
+        "set var q = concat('delete from ', tgt, ' where ', where_clause);\n"
+        "execute immediate q;\n"
+        "EXECUTE IMMEDIATE 'UPDATE main.ops.t SET a = 1 WHERE b = ?' USING 5;\n"
+    )
+    got, diags = _read(script)
+    assert got == [(5, "main.ops.log", "delete"), (6, "main.ops.t", "update")]
+    assert not diags
+
+
+def test_both_branches_of_an_if_are_read_and_block_words_are_not_statements():
+    script = (
+        "begin\n"
+        "  declare q string;\n"
+        "  if :partitioned then\n"
+        "    set q = 'truncate table main.ops.sink';\n"
+        "    execute immediate q;\n"
+        "  else\n"
+        "    -- full copy\n"
+        "    delete from main.ops.sink where day = :day;\n"
+        "  end if;\n"
+        "end\n"
+    )
+    got, diags = _read(script)
+    assert got == [(5, "main.ops.sink", "truncate"), (8, "main.ops.sink", "delete")]
+    assert not diags
+
+
+def test_a_statement_string_nothing_static_gives_is_one_plain_diagnostic():
+    got, diags = _read(
+        "declare q string;\nset var q = (select stmt from main.ops.queue limit 1);\nexecute immediate q;\n"
+    )
+    assert got == []
+    (diag,) = diags
+    assert diag.rule == "DL000" and diag.location.line == 3
+    assert "__dlp" not in diag.message.lower()
+    # a SET of a Spark configuration is not a variable
+    got, diags = _read("SET spark.sql.shuffle.partitions = 8;\nDELETE FROM main.ops.t WHERE a = 1;\n")
+    assert got == [(2, "main.ops.t", "delete")] and not diags
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "ALTER CATALOG `main` OWNER TO `account users`",
+        "ALTER SCHEMA main.ops SET DBPROPERTIES ('a' = 'b')",
+        "ALTER VOLUME main.ops.raw OWNER TO admins",
+    ],
+)
+def test_alter_of_a_catalog_schema_or_volume_writes_no_table(statement):
+    assert _read(statement + ";\nALTER TABLE main.ops.t ADD COLUMNS (c INT);\n") == (
+        [(2, "main.ops.t", "metadata_change")],
+        [],
+    )

@@ -51,6 +51,48 @@ def test_a_run_notebook_gives_its_values_and_current_database(tmp_path):
     assert got["1a_publish.py"] == ["clickstream.events", "clickstream.metrics"]
 
 
+def test_a_run_notebook_above_the_checked_folder_in_its_repository_is_read(tmp_path):
+    """`%run ../../_resources/global-setup` of a demo checked on its own: the shared
+    setup is read for what it leaves (here the schema a helper's USE sets), never
+    reported; outside a git work tree nothing above the folder is read."""
+    import subprocess
+
+    shared = (
+        NB + "class Setup:\n    @staticmethod\n    def schema(catalog, db):\n        spark.sql(f'USE {catalog}.{db}')\n"
+    )
+    shared += "        spark.sql(f'ALTER TABLE {catalog}.{db}.audit SET TBLPROPERTIES (a = 1)')\n"
+    files = {
+        "_resources/global-setup.py": shared,
+        "demos/cdc/_resources/00-setup.py": NB
+        + "catalog = 'main'"
+        + SEP
+        + "# MAGIC %run ../../../_resources/global-setup\n"
+        + SEP
+        + "Setup.schema(catalog, 'cdc')\n",
+        "demos/cdc/job.py": NB
+        + "# MAGIC %run ./_resources/00-setup\n"
+        + SEP
+        + "spark.sql('DELETE FROM clients WHERE id = 1')\n",
+    }
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    folder = tmp_path / "demos" / "cdc"
+    alone = {
+        r.path: [i.table.name for i in r.intents] for r in analyze([folder], validate({}, folder / "x"), cwd=folder)[0]
+    }
+    assert alone["job.py"] == ["clients"]  # no repository: the folder is all there is
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    got = {
+        r.path: [i.table.name for i in r.intents] for r in analyze([folder], validate({}, folder / "x"), cwd=folder)[0]
+    }
+    assert got["job.py"] == ["main.cdc.clients"]
+    # the setup's own ALTER runs where the setup calls the helper, inside the folder
+    assert got["_resources/00-setup.py"] == ["main.cdc.audit"]
+    assert not any(p.startswith("..") for p in got)
+
+
 def test_run_follows_includes_of_includes_and_ignores_widget_arguments(tmp_path):
     files = {
         "_resources/00-global.py": NB + "catalog = 'main'\n",
@@ -695,3 +737,35 @@ def test_a_pipeline_no_job_starts_is_a_writer_of_its_own(lint):
     result = lint({"databricks.yml": bundle, **PIPELINE_FILES, "jobs/none.py": "print(1)\n"})
     (finding,) = [f for f in result.findings if f.rule.startswith("DL1")]
     assert finding.table == "main.sales.customers" and "job `pipeline orders`" in finding.overlap
+
+
+SDK_JOB = NB + (
+    "notebook_path = dbutils.notebook.entry_point.getDbutils().notebook().getContext().notebookPath().get()\n"
+    "base_path = f\"/Workspace{notebook_path}\".rsplit('/', 1)[0]\n"
+    "config = Job.from_dict({\n"
+    '    "name": "process",\n'
+    '    "max_concurrent_runs": RUNS,\n'
+    '    "tasks": [{"task_key": "p", "notebook_task": {\n'
+    '        "notebook_path": f"{base_path}/process", "base_parameters": {"day": ""}}}],\n'
+    "})\n"
+    "w.jobs.create(**config.as_dict())\n"
+)
+PROCESS = NB + (
+    "day = dbutils.widgets.get('day')\n"
+    "spark.sql(f\"DELETE FROM main.s.log WHERE day = '{day}'\")\n"
+    "spark.sql(\"UPDATE main.s.totals SET n = 0 WHERE kind = 'x'\")\n"
+)
+
+
+def test_a_job_handed_to_the_sdk_with_a_folder_only_a_run_knows_is_its_schedule(lint):
+    """`Job.from_dict({...})` defines the job; `f"{base_path}/process"` names the
+    notebook by its tail, next to the file that defines the job."""
+    alone = lint({"process.py": PROCESS})
+    assert _conflicts(alone) == []  # a file no job runs: one run at a time
+    settings = {"tables": {"main.s.log": {"partitioned_by": ["day"]}}}
+    many = lint({"process.py": PROCESS, "jobs.py": SDK_JOB.replace("RUNS", "10")}, settings)
+    # ten runs at once: the UPDATE meets itself; each run deletes its own day
+    # (an empty default is the value a run is started with, not the value '')
+    assert [(f.rule, f.table) for f in many.findings if f.rule.startswith("DL1")] == [("DL102", "main.s.totals")]
+    one = lint({"process.py": PROCESS, "jobs.py": SDK_JOB.replace("RUNS", "1")}, settings)
+    assert _conflicts(one) == []

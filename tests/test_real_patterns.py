@@ -541,3 +541,59 @@ def test_feature_store_tables_are_delta_writes():
         (4, "hive_metastore.features.orders", "full_overwrite"),
         (5, "hive_metastore.features.orders", "merge"),
     ]
+
+
+# -- loops that unpack literal rows ------------------------------------------------------
+
+
+def test_a_loop_unpacking_literal_tuples_or_dict_items_runs_once_per_row():
+    code = (
+        't = "c.s.log"\n'
+        'for name, kind in [("a", "STRING"), ("b", "INT")]:\n'
+        '    spark.sql(f"ALTER TABLE {t} ADD COLUMNS ({name} {kind})")\n'
+        'for table, day in {"c.s.u": "1", "c.s.w": "2"}.items():\n'
+        "    spark.sql(f\"DELETE FROM {table} WHERE day = '{day}'\")\n"
+    )
+    got, result = read(code)
+    assert got == [(3, "c.s.log", "metadata_change")] * 2 + [(5, "c.s.u", "delete"), (5, "c.s.w", "delete")]
+    assert [i.predicate_sql for i in result.intents[2:]] == ["day = '1'", "day = '2'"]
+    assert not messages(result)
+    # rows of another width, or not all literal, bind nothing: the names stay unknown
+    _, unknown = read('for a, b in [("x", "y", "z")]:\n    spark.sql(f"DELETE FROM c.s.{a} WHERE k = 1")\n')
+    assert [i.table.name for i in unknown.intents] == ["c.s.{a}"]
+
+
+# -- methods of a known object ---------------------------------------------------------------
+
+RUN_LOG = (
+    'log_table = "c.s.log"\n'
+    "class RunLog:\n"
+    "    def __init__(self, run_id, job):\n"
+    "        self.run_id = str(run_id)\n"
+    "        self.job = job\n"
+    "    def start(self):\n"
+    "        self._upsert('STARTED')\n"
+    "        return self\n"
+    "    def _upsert(self, status):\n"
+    "        DeltaTable.forName(spark, log_table).alias('t').merge(src.alias('s'), 't.run_id = s.run_id')"
+    ".whenMatchedUpdateAll().execute()\n"
+    "    def mark(self, value):\n"
+    "        spark.sql(f\"UPDATE {log_table} SET v = '{value}' WHERE run_id = '{self.run_id}'\")\n"
+)
+
+
+def test_a_method_called_on_a_known_object_writes_at_each_call():
+    """The job's lines that run the write are the calls (`log.start()`, `log.mark()`),
+    also when the write reads none of the call's values or an attribute the object
+    does not know (`self.run_id` from the run's context)."""
+    code = RUN_LOG + (
+        "log = RunLog(run_id=context.jobRunId().get(), job='daily').start()\n"  # line 13
+        "log.mark('x')\n"
+        "log._upsert('DONE')\n"
+    )
+    got, _ = read(code)
+    assert got == [(13, "c.s.log", "merge"), (14, "c.s.log", "update"), (15, "c.s.log", "merge")]
+    # an object of which nothing is known: its methods are read where they are written
+    unknown = RUN_LOG + "log = RunLog(context.jobRunId().get(), context.job()).start()\nlog.mark('x')\n"
+    got, _ = read(unknown)
+    assert got == [(7, "c.s.log", "merge"), (12, "c.s.log", "update")]

@@ -29,6 +29,7 @@ from delta_lint.frontend.sql import (
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.model import (
     DYNAMIC_SQL,
+    UNKNOWN_FOLDER,
     Context,
     Diagnostic,
     Flag,
@@ -345,10 +346,8 @@ class PythonAnalyzer:
     def _drop_definition_intents(self) -> None:
         """A helper's writes are reported where it is called with known values; read on
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
-        for name in self._instance_calls:  # `self.x` is known at those calls: not where it is written
-            for i in self._from_definition.get(name, ([], []))[0]:
-                if _reads_self(self.intents[i]):
-                    self._kept_in_place.discard(i)
+        for name in self._instance_calls:  # reported at the calls on its object: not where it is written
+            self._kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
         called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
         intents = {i for marks in called for i in marks[0]} - self._kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
@@ -427,11 +426,12 @@ class PythonAnalyzer:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
             return
-        if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and not stmt.orelse:
-            items = self._items(stmt.iter, scope)
-            if items is not None:  # `for t in ["a", "b"]:` runs its body once per element
-                for item in items.items:
-                    scope.env[stmt.target.id] = item
+        if isinstance(stmt, ast.For) and not stmt.orelse:
+            names = _loop_names(stmt.target)
+            rows = self._rows(stmt.iter, scope, len(names)) if names else None
+            if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
+                for row in rows:
+                    scope.env.update(zip(names, row))
                     self._block(stmt.body, scope)
                 return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
@@ -453,7 +453,7 @@ class PythonAnalyzer:
                 self._block(case.body, scope)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            if isinstance(stmt.value, ast.Dict) and scope.env is self.module_env:
+            if scope.env is self.module_env:
                 job = _job_definition(stmt.value)
                 if job is not None:
                     self.job_definitions.append(job)
@@ -511,10 +511,12 @@ class PythonAnalyzer:
         before = len(self.intents)
         self._block(fn.body, local)
         # a write that reads none of the helper's parameters stays where it is written
+        # (a method called on a known object reports its writes at that call: which
+        # object, and where the job uses it, is what tells two writes apart)
         own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        kept = [x for x in self.intents[before:] if _shape(x) not in own]
-        self._kept_in_place.update(own[_shape(x)] for x in self.intents[before:] if _shape(x) in own)
-        self.intents[before:] = kept
+        in_place = [] if isinstance(instance, Instance) else [x for x in self.intents[before:] if _shape(x) in own]
+        self._kept_in_place.update(own[_shape(x)] for x in in_place)
+        self.intents[before:] = [x for x in self.intents[before:] if not any(x is y for y in in_place)]
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> dict:
         """The module's values, and the function's parameters bound to the call's
@@ -727,6 +729,34 @@ class PythonAnalyzer:
                 if text:
                     links.functions[name] = text
         return links
+
+    def _rows(self, node: ast.expr, scope: _Scope, width: int) -> list[tuple[Str, ...]] | None:
+        """The values a loop binds on each turn, when they are literal: one string
+        per turn (`for t in TABLES:`), or `width` strings unpacked from literal
+        tuples (`for name, kind in [("a", "STRING"), ...]:`) or from a dict's
+        `.items()`."""
+        if width == 1:
+            items = self._items(node, scope)
+            return [(item,) for item in items.items] if items is not None else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
+            if width != 2 or node.args:
+                return None
+            held = node.func.value
+            mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
+            if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
+                return [(Str(k), v) for k, v in mapping.items]
+            return None
+        if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
+            return None
+        rows = []
+        for element in node.elts:
+            if not isinstance(element, (ast.List, ast.Tuple)) or len(element.elts) != width:
+                return None
+            items = self._items(element, scope)
+            if items is None:
+                return None
+            rows.append(items.items)
+        return rows
 
     def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
@@ -1987,11 +2017,28 @@ def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
-def _job_definition(node: ast.Dict) -> dict | None:
+def _loop_names(target: ast.expr) -> list[str]:
+    """The names a `for` binds (`t`, or `name, kind`); empty for other targets."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+        return [e.id for e in target.elts]  # type: ignore[attr-defined]
+    return []
+
+
+def _job_definition(node: ast.expr) -> dict | None:
     """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
     dicts with `"task_key"`), as solution notebooks define the job that runs them
-    (`job_json = {...}` in a RUNME notebook); its static parts only."""
-    if not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
+    (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
+    `Job.from_dict({...})` / `JobSettings.from_dict({...})`); its static parts only."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "from_dict"
+        and len(node.args) == 1
+    ):
+        node = node.args[0]
+    if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
         return None
     value = _literal(node)
     tasks = value.get("tasks") if isinstance(value, dict) else None
@@ -2012,6 +2059,16 @@ def _literal(node: ast.expr, depth: int = 0) -> object:
         return node.value
     if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
         return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
+    if (
+        isinstance(node, ast.JoinedStr)
+        and len(node.values) == 2
+        and isinstance(node.values[0], ast.FormattedValue)
+        and isinstance(node.values[1], ast.Constant)
+        and str(node.values[1].value).startswith("/")
+    ):
+        # `f"{base_path}/02_process_data"`: a workspace folder only a run knows
+        # (the notebook's own, as a rule) and a known tail
+        return UNKNOWN_FOLDER + str(node.values[1].value)
     if isinstance(node, (ast.List, ast.Tuple)):
         items = [_literal(e, depth + 1) for e in node.elts]
         return [i for i in items if i is not _UNKNOWN_LITERAL]

@@ -19,6 +19,7 @@ from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 
+from delta_lint.frontend import sqlscript
 from delta_lint.frontend.conditions import region_of
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
@@ -111,6 +112,7 @@ class Session:
     auto_merge: bool = False
     row_level_preview: bool = False
     dynamic_overwrite: bool = False
+    variables: tuple[tuple[str, str], ...] = ()  # SQL script variables and the text they hold
 
     def set_conf(self, key: str, value: str) -> None:
         key = key.strip().strip("`").lower()
@@ -248,7 +250,20 @@ def analyze_sql(
         )
     for stmt in statements:
         loc = where(stmt.line, stmt.column)
-        tpl = apply_templates(stmt.text)
+        text = stmt.text
+        if _SCRIPTING.match(bare := strip_leading_comments(text)):
+            variables = dict(session.variables)
+            scripted = sqlscript.step(bare, variables)
+            session.variables = tuple(variables.items())
+            if scripted.text is None:
+                continue
+            text = scripted.text
+            start = len(stmt.text) - len(bare) + scripted.start  # past the block words it opens with
+            if lines := stmt.text.count("\n", 0, start):
+                loc = where(stmt.line + lines, start - stmt.text.rfind("\n", 0, start))
+        if _TABLE_OPTIONS.search(text):
+            text = _TABLE_OPTIONS.sub(" ", text)
+        tpl = apply_templates(text)
         ctx = _Ctx(path, loc, session, tpl, tpl.text, extra_params)
         try:
             found, diags = _statement(ctx)
@@ -265,6 +280,15 @@ def analyze_sql(
         diagnostics.extend(diags)
     return intents, diagnostics
 
+
+# `FROM t WITH (fetchSize = 100000)`: options of a table read (federated sources, JDBC)
+# that sqlglot does not parse; they change nothing a write conflicts on.
+_TABLE_OPTIONS = re.compile(r"\bWITH\s*\(\s*['\"`]?[\w.]+['\"`]?\s*=[^()]*\)", re.I)
+
+# Leading words of SQL scripting statements (see `sqlscript`): the others skip it.
+_SCRIPTING = re.compile(
+    r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN)\b", re.I
+)
 
 _REQUIRED = re.compile(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>")
 
@@ -366,7 +390,8 @@ _IGNORED_WORDS = (
 ).split()
 _IGNORED = re.compile(
     "(" + "|".join(_IGNORED_WORDS) + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
-    r"DATABASE|CATALOG|VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|RECIPIENT|USER|GROUP|ROLE))\b",
+    r"DATABASE|CATALOG|VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|RECIPIENT|USER|GROUP|ROLE)"
+    r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|EXTERNAL\s+LOCATION|STORAGE\s+CREDENTIAL))\b",
     re.I,
 )
 
@@ -387,7 +412,7 @@ _PROTOCOL_PROPERTIES = re.compile(
 _LEADING_WORDS = {
     "set": ("SET",),
     "use": ("USE",),
-    "ignored": (*_IGNORED_WORDS, "CREATE"),
+    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER"),
     "optimize": ("OPTIMIZE",),
     "vacuum": ("VACUUM",),
     "restore": ("RESTORE",),

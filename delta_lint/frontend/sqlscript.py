@@ -1,0 +1,175 @@
+"""SQL scripting: the statements of a compound block and the SQL that
+`EXECUTE IMMEDIATE` runs.
+
+Databricks SQL scripts build statements as strings (`SET VAR q = 'INSERT INTO ' ||
+:catalog || '.' || :schema || '.t ...'; EXECUTE IMMEDIATE q;`) inside `BEGIN ... END`
+blocks with `IF ... THEN` branches. This module reads that layer so the SQL front end
+sees the statements a run executes: block keywords are taken off the statement they
+lead, variables keep the text they are given (string literals, `||`, `concat(...)`,
+job parameters and other variables), and `EXECUTE IMMEDIATE` becomes the statement
+its string holds. Both branches of an `IF` are read: a run may take either.
+
+A part of a string nothing static gives (a variable set from a query, a function
+call) stays a `{name}` placeholder, as in templated SQL: a table name built from one
+is reported unresolved, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from delta_lint.frontend.sqltext import strip_leading_comments
+
+# Words that open or close a compound statement or a branch, taken off the statement
+# they lead (`BEGIN DECLARE q STRING`, `IF :x THEN SET q = ...`, `ELSE ...`).
+_OPENERS = re.compile(
+    r"""^\s*(?:
+        (?:\w+\s*:\s*)?BEGIN\b
+      | (?:ELSE)?IF\b.*?\bTHEN\b
+      | ELSE\b
+      | (?:\w+\s*:\s*)?(?:WHILE|FOR)\b.*?\bDO\b
+      | (?:\w+\s*:\s*)?(?:LOOP|REPEAT)\b
+      | WHEN\b.*?\bTHEN\b
+    )\s*""",
+    re.I | re.S | re.X,
+)
+_CLOSER = re.compile(r"^\s*END(?:\s+(?:IF|WHILE|FOR|LOOP|CASE|REPEAT))?(?:\s+\w+)?\s*$", re.I)
+_DECLARE = re.compile(
+    r"^\s*DECLARE\s+(?:OR\s+REPLACE\s+)?(?:VARIABLE\s+|VAR\s+)?(?P<names>\w+(?:\s*,\s*\w+)*)"
+    r"(?:\s+(?!DEFAULT\b)[\w<>(),\s]*?)?(?:\s*(?:DEFAULT|=)\s*(?P<value>.*))?$",
+    re.I | re.S,
+)
+_SET_VAR = re.compile(r"^\s*SET\s+(?P<var>VAR(?:IABLE)?\s+)?(?P<name>\w+)\s*=\s*(?P<value>.*)$", re.I | re.S)
+_EXECUTE = re.compile(
+    r"^\s*EXECUTE\s+IMMEDIATE\s+(?P<value>.*?)(?:\s+(?:INTO|USING)\b.*)?$",
+    re.I | re.S,
+)
+# Tokens of a string expression: a quoted literal, `||`, `:param`, a name, a bracket, a comma.
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<str>'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*")
+      | (?P<concat>\|\|)
+      | :(?P<param>[A-Za-z_]\w*)
+      | (?P<name>[A-Za-z_][\w.]*)
+      | (?P<punct>[(),])
+      | (?P<other>\S)
+    )""",
+    re.X | re.S,
+)
+_ESCAPE = re.compile(r"\\(.)|''|\"\"", re.S)
+
+
+@dataclass
+class Step:
+    """What a script statement asks of the SQL front end: `text` to read in its place
+    (None: nothing to read), and whether it was a scripting statement at all."""
+
+    text: str | None
+    scripting: bool
+    start: int = 0  # where in the statement given the statement read begins
+
+
+def step(text: str, variables: dict[str, str]) -> Step:
+    """Read one statement of a script, updating `variables`; the statement the SQL
+    front end reads in its place."""
+    rest, opened = _strip_openers(text)
+    if not rest.strip() or _CLOSER.match(rest):
+        return Step(None, opened or bool(_CLOSER.match(rest)))
+    if m := _DECLARE.match(rest):
+        value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
+        for name in re.split(r"\s*,\s*", m["names"]):
+            variables[name.lower()] = value if value is not None else "{" + name.lower() + "}"
+        return Step(None, True)
+    m = _SET_VAR.match(rest)
+    if m and (m["var"] or m["name"].lower() in variables):
+        variables[m["name"].lower()] = evaluate(m["value"], variables, m["name"])
+        return Step(None, True)
+    start = len(text) - len(rest)
+    if m := _EXECUTE.match(rest):
+        return Step(evaluate(m["value"], variables, "statement"), True, start)
+    return Step(rest, opened, start)
+
+
+def _strip_openers(text: str) -> tuple[str, bool]:
+    opened = False
+    while m := _OPENERS.match(text):
+        if m.end() == 0:
+            break
+        text, opened = strip_leading_comments(text[m.end() :]), True
+    return text, opened
+
+
+def evaluate(expression: str, variables: dict[str, str], name: str) -> str:
+    """The text of a string expression: literals (adjacent ones joined), `||`,
+    `concat(...)`, `:param` (kept as `{param}`) and variables; any other part is a
+    `{name}` placeholder named after what it is assigned to."""
+    tokens = [(m.lastgroup, m.group(m.lastgroup)) for m in _TOKEN.finditer(expression.strip().rstrip(";"))]
+    value, end = _concatenation(tokens, 0, variables, name.lower())
+    return value if end == len(tokens) else "{" + name.lower() + "}"
+
+
+def _concatenation(tokens: list[tuple[str | None, str]], i: int, variables: dict[str, str], name: str):
+    parts = []
+    while True:
+        part, i = _operand(tokens, i, variables, name)
+        parts.append(part)
+        if i < len(tokens) and tokens[i][0] == "concat":
+            i += 1
+            continue
+        return "".join(parts), i
+
+
+def _operand(tokens: list[tuple[str | None, str]], i: int, variables: dict[str, str], name: str):
+    unknown = "{" + name + "}"
+    if i >= len(tokens):
+        return unknown, i
+    kind, text = tokens[i]
+    if kind == "str":
+        out = []
+        while i < len(tokens) and tokens[i][0] == "str":  # 'a' 'b' is 'ab'
+            out.append(_unquote(tokens[i][1]))
+            i += 1
+        return "".join(out), i
+    if kind == "param":
+        return "{" + text.lower() + "}", i + 1
+    if kind == "name" and text.lower() == "concat" and i + 1 < len(tokens) and tokens[i + 1] == ("punct", "("):
+        parts, i = [], i + 2
+        while i < len(tokens):
+            part, i = _concatenation(tokens, i, variables, name)
+            parts.append(part)
+            if i < len(tokens) and tokens[i] == ("punct", ","):
+                i += 1
+                continue
+            break
+        if i < len(tokens) and tokens[i] == ("punct", ")"):
+            return "".join(parts), i + 1
+        return unknown, len(tokens)
+    if kind == "name" and (i + 1 == len(tokens) or tokens[i + 1] != ("punct", "(")):
+        return variables.get(text.lower(), "{" + text.lower() + "}"), i + 1
+    if kind == "punct" and text == "(":
+        inner, j = _concatenation(tokens, i + 1, variables, name)
+        if j < len(tokens) and tokens[j] == ("punct", ")"):
+            return inner, j + 1
+    return unknown, _skip_operand(tokens, i)
+
+
+def _skip_operand(tokens: list[tuple[str | None, str]], i: int) -> int:
+    """The index after an operand this module does not evaluate (a call, a query)."""
+    depth = 0
+    while i < len(tokens):
+        kind, text = tokens[i]
+        if kind == "punct" and text == "(":
+            depth += 1
+        elif kind == "punct" and text == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (kind == "concat" or text == ","):
+            return i
+        i += 1
+    return i
+
+
+def _unquote(literal: str) -> str:
+    return _ESCAPE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0)[0], literal[1:-1])
