@@ -358,6 +358,7 @@ def load_bundle(
         listings.append(("glob", str(bundle_root / pattern), matched))
         files += [Path(p) for p in matched]
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
+    named_resources: dict[str, str] = {}  # `resources.schemas.x.name` -> its text
     declared_elsewhere: dict = {}
     for file in files:
         try:
@@ -372,6 +373,7 @@ def load_bundle(
         for key, spec in ((data.get("resources") or {}).get("pipelines") or {}).items():
             if isinstance(spec, dict):
                 pipeline_specs[str(key)] = (spec, file)
+        named_resources.update(_resource_names(data.get("resources")))
         if data is not main and isinstance(data.get("variables"), dict):
             declared_elsewhere.update(data["variables"])  # variables may be declared in included files
     targets = main.get("targets") or {}
@@ -395,6 +397,8 @@ def load_bundle(
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
+    # `${resources.schemas.monitoring.name}`: the name the schema resource is given
+    refs.update({k: v for k, v in _resolve(named_resources, refs).items() if not _REF.search(v)})
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
     out = Workflows(
         source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
@@ -420,6 +424,25 @@ def load_bundle(
         merged = _merge(spec, override) if isinstance(override, dict) else spec
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs), file, root)
     _run_pipelines(out, dev_target=target if dev else None)
+    return out
+
+
+def _resource_names(resources: Any) -> dict[str, str]:
+    """The names bundle resources other than jobs and pipelines are given
+    (`schemas`, `volumes`, `registered_models`...): what `${resources.<kind>.<key>.name}`
+    (and `catalog_name`, `schema_name`) stand for."""
+    out: dict[str, str] = {}
+    if not isinstance(resources, dict):
+        return out
+    for kind, entries in resources.items():
+        if kind in ("jobs", "pipelines") or not isinstance(entries, dict):
+            continue
+        for key, spec in entries.items():
+            if not isinstance(spec, dict):
+                continue
+            for field_name in ("name", "catalog_name", "schema_name"):
+                if isinstance(spec.get(field_name), str):
+                    out[f"resources.{kind}.{key}.{field_name}"] = spec[field_name]
     return out
 
 

@@ -718,6 +718,36 @@ include: [vars/*.yml, resources/*.yml]
     assert tables(tmp_path, files)["src/bronze.py"] == ["mon.ops.{table}"]
 
 
+def test_a_parameter_naming_a_bundle_schema_resource_takes_its_name(tmp_path):
+    """`${resources.schemas.monitoring.name}` is the name the schema resource is
+    given (itself from a variable); a reference to a resource the bundle does not
+    define stays a parameter."""
+    bundle = """
+bundle: {name: b}
+include: [resources/*.yml]
+variables:
+  catalog: {default: mon}
+  schema: {default: ops}
+"""
+    job = (
+        "resources:\n  jobs:\n    j:\n      tasks:\n        - task_key: t\n          notebook_task:\n"
+        "            notebook_path: ../src/bronze.py\n            base_parameters:\n"
+        '              target_catalog_name: "${resources.schemas.monitoring.catalog_name}"\n'
+        '              target_schema_name: "${resources.schemas.SCHEMA.name}"\n'
+        '              table: "t"\n'
+    )
+    schema = "resources:\n  schemas:\n    monitoring:\n      name: ${var.schema}\n      catalog_name: ${var.catalog}\n"
+    files = {
+        "databricks.yml": bundle,
+        "resources/schema.yml": schema,
+        "resources/job.yml": job.replace("SCHEMA", "monitoring"),
+        "src/bronze.py": WIDGET_NOTEBOOK,
+    }
+    assert tables(tmp_path / "a", files)["src/bronze.py"] == ["mon.ops.t"]
+    unknown = {**files, "resources/job.yml": job.replace("SCHEMA", "other")}
+    assert tables(tmp_path / "b", unknown)["src/bronze.py"] == ["mon.{target_schema_name}.t"]
+
+
 def test_more_tasks_than_readings_allowed_keep_the_parameter(tmp_path):
     from delta_lint.link import MAX_VARIANTS
 

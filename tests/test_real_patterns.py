@@ -597,3 +597,19 @@ def test_a_method_called_on_a_known_object_writes_at_each_call():
     unknown = RUN_LOG + "log = RunLog(context.jobRunId().get(), context.job()).start()\nlog.mark('x')\n"
     got, _ = read(unknown)
     assert got == [(7, "c.s.log", "merge"), (12, "c.s.log", "update")]
+
+
+def test_attributes_set_in_init_read_the_ones_set_before_them():
+    code = (
+        "class Importer:\n"
+        "    def __init__(self, catalog, schema, table):\n"
+        "        self.catalog = catalog.strip()\n"
+        "        self.schema = schema.strip()\n"
+        '        self.fqn = f"`{self.catalog}`.`{self.schema}`.`{table}`"\n'
+        "    def load(self):\n"
+        '        spark.sql(f"DELETE FROM {self.fqn} WHERE day = 1")\n'
+        "Importer('main', 'ops', 'events').load()\n"
+        "Importer(dbutils.widgets.get('c'), 'ops', 'events').load()\n"
+    )
+    got, _ = read(code)
+    assert got == [(8, "main.ops.events", "delete"), (9, "{c}.ops.events", "delete")]

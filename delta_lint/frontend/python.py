@@ -524,7 +524,7 @@ class PythonAnalyzer:
         env = dict(self.module_env)
         params = fn.args.posonlyargs + fn.args.args
         positional = list(call.args)
-        if params and params[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        if params and params[0].arg in ("self", "cls"):  # `obj.m(a)`, `Cls(a)`: `a` is the next parameter
             params = params[1:]
         defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
         defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
@@ -998,6 +998,8 @@ class PythonAnalyzer:
                 text = self.string(stmt.value, local)
                 if not text.unknown:
                     attrs[target.attr] = text
+                    # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
+                    local.env["self"] = StrMap(tuple(attrs.items()))
         return attrs, None
 
     def _opaque(self, node: ast.expr) -> Str:
