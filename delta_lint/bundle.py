@@ -235,7 +235,25 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_bundles(Path(argument))
     if kind == "job-json":
         return find_job_json(Path(argument))
+    if kind == "terraform":
+        return find_terraform(Path(argument))
     raise ValueError(f"unknown listing {kind}")
+
+
+def find_terraform(root: Path) -> tuple[str, ...]:
+    """Terraform files of the project that define a `databricks_job` resource."""
+    found = []
+    for folder, _, files in _project_folders(root):
+        for name in sorted(files):
+            if not name.endswith(".tf"):
+                continue
+            path = folder / name
+            try:
+                if b"databricks_job" in read_input(path, root, MAX_JOB_JSON_BYTES):
+                    found.append(str(path))
+            except OSError:  # not a regular file, too large, leading out of the project
+                continue
+    return tuple(found)
 
 
 MAX_INCLUDED = 10_000  # files one `include` glob may match
@@ -814,6 +832,12 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
             jobs[key] = _job(key, _resolve(settings, {}), file, root, None, base=file.parent)
             files.append(file)
     return replace(workflows, jobs=jobs, files=files)
+
+
+def job_from_settings(key: str, settings: dict, file: Path, root: Path, base: Path) -> Job:
+    """A job from Jobs API settings another reader built (Terraform): task paths
+    relative to `base`."""
+    return _job(key, settings, file, root, None, base=base)
 
 
 def load_job_definitions(folder: Path, root: Path) -> Workflows:

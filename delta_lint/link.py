@@ -94,7 +94,7 @@ class Linker:
         out = {}
         called: dict[str, set[str]] = {}  # module -> its functions other files read at their calls
         for i, links in enumerate(self.links):
-            if links is None and self.paths[i] not in self.pipeline_of:
+            if links is None and self.paths[i] not in self.pipeline_of and self.paths[i] not in self.runs_of:
                 continue
             context = self.context(i)
             for bound, module, source in context.helpers:
@@ -109,8 +109,8 @@ class Linker:
     def context(self, i: int) -> Context:
         links = self.links[i]
         pipeline = self.pipeline_of.get(self.paths[i])
-        if links is None:
-            return Context(pipeline=pipeline)
+        if links is None:  # a file not read as job code: a pipeline's source, or a job's task that looks like a test
+            return Context(pipeline=pipeline, scheduled=self.paths[i] in self.runs_of)
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)

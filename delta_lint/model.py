@@ -335,14 +335,25 @@ class Context:
     called: tuple[str, ...] = ()
     # the values its tasks give it where they differ: the file is read once per set
     variants: tuple[tuple[tuple[str, str], ...], ...] = ()
+    # a job task runs it: job code, even where its path looks like a test's
+    scheduled: bool = False
 
     def __bool__(self) -> bool:
         return bool(
-            self.values or self.session or self.inputs or self.pipeline or self.helpers or self.called or self.variants
+            self.values
+            or self.session
+            or self.inputs
+            or self.pipeline
+            or self.helpers
+            or self.called
+            or self.variants
+            or self.scheduled
         )
 
     def key(self) -> str:
         fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
+        if self.scheduled:
+            fields.append(self.scheduled)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

@@ -41,6 +41,7 @@ from delta_lint.cron import CronError, describe, fire_times, first_overlap, form
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location
 from delta_lint.safeio import read_input
+from delta_lint.terraform import load_found_terraform
 
 
 class Store(Protocol):
@@ -617,14 +618,20 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
         exported = load_found_job_json(config.root)
+        _add_jobs(exported, load_found_terraform(config.root))
     if exported is not None:
-        out.listings += exported.listings
-        out.jobs.update({k: v for k, v in exported.jobs.items() if k not in out.jobs})
-        out.source = ", ".join(s for s in (out.source, exported.source) if s)
-        out.files += exported.files
-        out.notes += exported.notes
-        out.problems += exported.problems
+        _add_jobs(out, exported)
     return out
+
+
+def _add_jobs(out: Workflows, more: Workflows) -> None:
+    """`more`'s jobs into `out`, where `out` has no job of that name."""
+    out.listings += more.listings
+    out.jobs.update({k: v for k, v in more.jobs.items() if k not in out.jobs})
+    out.source = ", ".join(s for s in (out.source, more.source) if s)
+    out.files += more.files
+    out.notes += more.notes
+    out.problems += more.problems
 
 
 def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> None:

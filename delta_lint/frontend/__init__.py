@@ -83,10 +83,12 @@ def _same_write(intent) -> tuple:
 def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
-    from delta_lint.frontend.recognise import LAKEFLOW, skip_reason
+    from delta_lint.frontend.recognise import LAKEFLOW, TEST, skip_reason
     from delta_lint.frontend.sql import Session, analyze_sql
 
     result.skipped = skip_reason(display, suffix, text)
+    if result.skipped == TEST and context.scheduled:
+        result.skipped = None  # an integration-test notebook a job runs writes real tables
     if result.skipped == LAKEFLOW and context.pipeline is not None:
         from delta_lint.frontend.lakeflow import analyze_lakeflow
 

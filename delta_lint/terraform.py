@@ -1,0 +1,151 @@
+"""Jobs defined in Terraform: `databricks_job` resources of the Databricks provider.
+
+Many repositories deploy their jobs with Terraform instead of a bundle. A
+`databricks_job` resource has the Jobs API's shape written as HCL blocks (`task {
+task_key = ... notebook_task { notebook_path = ... } depends_on { task_key = ... } }`,
+`schedule { quartz_cron_expression = ... }`, `parameter { name default }`); its
+notebook is usually a `databricks_notebook` resource whose `source` is the file in
+the repository (`notebook_path = databricks_notebook.setup.path`). This module reads
+those files with python-hcl2 (a parser: nothing is evaluated) into the job settings
+the bundle reader already understands, so the schedule treats them like any other job.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import hcl2
+
+from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
+from delta_lint.config import ConfigError
+from delta_lint.safeio import read_input_text
+
+# `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
+_RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
+_MODULE_FOLDER = "${path.module}/"
+_FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
+
+
+def load_found_terraform(root: Path) -> Workflows:
+    """The jobs of every Terraform file of the project that defines a
+    `databricks_job`; a file that does not parse is reported at its line."""
+    out = Workflows()
+    found = listing("terraform", str(root))
+    out.listings.append(("terraform", str(root), found))
+    for file in map(Path, found):
+        try:
+            document = hcl2.loads(read_input_text(file, root))
+        except (OSError, ConfigError) as err:
+            out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}")))
+            continue
+        except Exception as err:  # noqa: BLE001 - the HCL parser's own errors: the file is not read
+            out.problems.append(found_problem(file, root, ConfigError(f"{file}: not valid HCL ({_first_line(err)})")))
+            continue
+        notebooks = _module_sources(file.parent, root)
+        jobs = list(_resources(document, "databricks_job"))
+        for key, spec in jobs:
+            settings = _settings(spec, notebooks)
+            name = str(settings.get("name") or key)
+            out.jobs[name] = job_from_settings(name, settings, file, root, base=file.parent)
+        if jobs:
+            out.files.append(file)
+    out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
+    return out
+
+
+def _module_sources(folder: Path, root: Path) -> dict[str, str]:
+    """The notebook and file resources of a Terraform module: every `.tf` file of
+    the folder (a job and the notebooks it runs are often declared apart)."""
+    out: dict[str, str] = {}
+    for tf in sorted(folder.glob("*.tf")):
+        try:
+            out.update(_sources(hcl2.loads(read_input_text(tf, root)), folder, root))
+        except Exception:  # noqa: BLE001 - a module file that does not parse names no notebook
+            continue
+    return out
+
+
+def _resources(document: dict, kind: str):
+    """(name, body) of each `resource "<kind>" "<name>" { ... }` of a parsed file."""
+    for block in document.get("resource") or []:
+        for resource_kind, named in block.items():
+            if _text(resource_kind) != kind or not isinstance(named, dict):
+                continue
+            for name, body in named.items():
+                if isinstance(body, dict):
+                    yield _text(name), body
+
+
+def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
+    """`databricks_notebook.<name>` -> the project path its `source` names."""
+    out = {}
+    for kind in ("databricks_notebook", "databricks_workspace_file"):
+        for name, body in _resources(document, kind):
+            source = _text(body.get("source")).replace(_MODULE_FOLDER, "")
+            if source and "${" not in source:
+                path = (folder / source).resolve()
+                if path.is_relative_to(root.resolve()):
+                    out[f"{kind}.{name}"] = str(path)
+    return out
+
+
+def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
+    """The Jobs API settings an HCL `databricks_job` body stands for."""
+    settings: dict[str, Any] = {"name": _text(spec.get("name"))}
+    if isinstance(spec.get("max_concurrent_runs"), int):
+        settings["max_concurrent_runs"] = spec["max_concurrent_runs"]
+    schedule = _one(spec.get("schedule"))
+    if schedule:
+        settings["schedule"] = {k: _text(v) for k, v in schedule.items() if not k.startswith("__")}
+    parameters = [_one(p) for p in spec.get("parameter") or []]
+    settings["parameters"] = [
+        {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
+    ]
+    settings["tasks"] = [_task(_one(t), sources) for t in spec.get("task") or [] if _one(t).get("task_key")]
+    return settings
+
+
+def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
+    task: dict[str, Any] = {"task_key": _text(block.get("task_key"))}
+    depends = [_text(_one(d).get("task_key")) for d in block.get("depends_on") or []]
+    if depends:
+        task["depends_on"] = [{"task_key": d} for d in depends if d]
+    for kind, path_key in _FILE_TASKS.items():
+        body = _one(block.get(kind))
+        if not body:
+            continue
+        path = _text(body.get(path_key))
+        ref = _RESOURCE_PATH.match(path or "")
+        if ref:
+            path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
+        path = path.replace(_MODULE_FOLDER, "")  # relative to the module's folder, as task paths are read
+        inner: dict[str, Any] = {path_key: path}
+        params = body.get("base_parameters") or body.get("parameters")
+        if isinstance(params, dict):
+            inner["base_parameters"] = {k: _text(v) for k, v in params.items()}
+        elif isinstance(params, list):
+            inner["parameters"] = [_text(v) for v in params]
+        task[kind] = inner
+    if not any(kind in task for kind in _FILE_TASKS):
+        task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
+    return task
+
+
+def _one(value: Any) -> dict:
+    """A block written once (hcl2 gives a list of one dict)."""
+    if isinstance(value, list):
+        value = value[0] if value else {}
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any) -> str:
+    """An HCL string as written, without its quotes (python-hcl2 keeps them)."""
+    if isinstance(value, str) and len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1]
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
