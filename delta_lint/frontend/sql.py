@@ -19,8 +19,8 @@ from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 
-from delta_lint.frontend import sqlscript
 from delta_lint.frontend.conditions import region_of
+from delta_lint.frontend.sqlscript import step as script_step
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
     MARKER,
@@ -253,7 +253,7 @@ def analyze_sql(
         text = stmt.text
         if _SCRIPTING.match(bare := strip_leading_comments(text)):
             variables = dict(session.variables)
-            scripted = sqlscript.step(bare, variables)
+            scripted = script_step(bare, variables)
             session.variables = tuple(variables.items())
             if scripted.text is None:
                 continue
