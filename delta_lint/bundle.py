@@ -831,7 +831,9 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
                 continue
             jobs[key] = _job(key, _resolve(settings, {}), file, root, None, base=file.parent)
             files.append(file)
-    return replace(workflows, jobs=jobs, files=files)
+    sources = [workflows.source] if workflows.source else []
+    sources += sorted({rel for rel, _ in defined if root / rel in files})
+    return replace(workflows, jobs=jobs, files=files, source=", ".join(sources))
 
 
 def job_from_settings(key: str, settings: dict, file: Path, root: Path, base: Path) -> Job:

@@ -570,18 +570,13 @@ def schedule(
     Reasons cover DAG order, concurrent runs, for_each concurrency, cron windows and triggers.
     """
     from delta_lint import report
-    from delta_lint.frontend.discover import discover
-    from delta_lint.run import display_path
-    from delta_lint.schedule import build_schedule, load_workflows
+    from delta_lint.run import overlap_schedule
 
     targets = list(paths or []) or [Path(".")]
     config = _config(config_file, targets)
 
     def build():
-        found = discover(targets, config.root, config.exclude)
-        rel = {display_path(p, Path.cwd()): display_path(p, config.root) for p in found.files}
-        workflows = load_workflows(config, bundle, target)
-        return build_schedule(config, rel, workflows)
+        return overlap_schedule(targets, config, bundle, target)
 
     sched = _guarded(build, debug)
     if output_format == IntentFormat.json:

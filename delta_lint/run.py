@@ -26,6 +26,7 @@ from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
 from delta_lint.safeio import InputRefused, printable, read_input
 from delta_lint.schedule import (
+    Schedule,
     build_schedule,
     cached_workflows,
     known_meetings,
@@ -234,6 +235,23 @@ def analyze(
         if store is not None:
             store.close()
     return results, inputs.diagnostics, inputs.rel_paths
+
+
+def overlap_schedule(
+    paths: list[Path], config: Config, bundle: Path | None = None, target: str | None = None, cwd: Path | None = None
+) -> Schedule:
+    """The overlap graph `check` judges with: the bundle's and Jobs JSON's jobs, and
+    what only the code tells (jobs written as literal dicts or handed to the SDK,
+    notebooks other notebooks run). Reads the code (cached), never the tables."""
+    store = Cache(config.root)
+    try:
+        inputs = gather(paths, config, cwd, store)
+        files = _summaries(inputs, store, None, None)
+        workflows = _with_defined_jobs(load_workflows(config, bundle, target, store=store), files, inputs, config)
+        runs_in = _link(files, inputs, workflows, store, config.root)
+    finally:
+        store.close()
+    return build_schedule(config, inputs.rel_paths, workflows, runs_in)
 
 
 def die_with_parent(parent: int) -> None:

@@ -799,3 +799,17 @@ def test_a_job_handed_to_the_sdk_with_a_folder_only_a_run_knows_is_its_schedule(
     assert [(f.rule, f.table) for f in many.findings if f.rule.startswith("DL1")] == [("DL102", "main.s.totals")]
     one = lint({"process.py": PROCESS, "jobs.py": SDK_JOB.replace("RUNS", "1")}, settings)
     assert _conflicts(one) == []
+
+
+def test_the_schedule_command_shows_the_jobs_only_the_code_defines(tmp_path):
+    """`delta-lint schedule` draws the graph `check` judges with: a job handed to the
+    SDK in a notebook is there, with where it was found."""
+    from delta_lint import report
+    from delta_lint.config import validate
+    from delta_lint.run import overlap_schedule
+
+    (tmp_path / "process.py").write_text(PROCESS)
+    (tmp_path / "jobs.py").write_text(SDK_JOB.replace("RUNS", "10"))
+    lines = list(report.schedule_lines(overlap_schedule([tmp_path], validate({}, tmp_path / "x"), cwd=tmp_path)))
+    assert lines[0] == "Jobs from jobs.py:"
+    assert any("allows 10 concurrent runs" in line for line in lines)
