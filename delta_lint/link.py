@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from delta_lint.bundle import Workflows
+from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.model import Context, Links
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
@@ -94,7 +95,7 @@ class Linker:
         out = {}
         called: dict[str, set[str]] = {}  # module -> its functions other files read at their calls
         for i, links in enumerate(self.links):
-            if links is None and self.paths[i] not in self.pipeline_of and self.paths[i] not in self.runs_of:
+            if links is None and self.paths[i] not in self.pipeline_of and not self._scheduled_test(i):
                 continue
             context = self.context(i)
             for bound, module, source in context.helpers:
@@ -106,11 +107,15 @@ class Linker:
             out[i] = replace(out.get(i, Context()), called=tuple(sorted(names)))
         return out
 
+    def _scheduled_test(self, i: int) -> bool:
+        """A file a job's task runs whose path reads as a test's (`tests/iac/load.ipynb`)."""
+        return self.paths[i] in self.runs_of and TEST_PATH.search(self.paths[i]) is not None
+
     def context(self, i: int) -> Context:
         links = self.links[i]
         pipeline = self.pipeline_of.get(self.paths[i])
         if links is None:  # a file not read as job code: a pipeline's source, or a job's task that looks like a test
-            return Context(pipeline=pipeline, scheduled=self.paths[i] in self.runs_of)
+            return Context(pipeline=pipeline, scheduled=self._scheduled_test(i))
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)

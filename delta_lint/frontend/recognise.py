@@ -113,7 +113,7 @@ _APP_PY = re.compile(
     r"^[ \t]*(?:import|from)\s+(?:streamlit|flask|fastapi|dash|gradio|django|uvicorn|starlette)\b", _FLAGS
 )
 _SPARK_WRITE = re.compile(r"\b(?:saveAsTable|insertInto|toTable|writeStream|DeltaTable|\.sql\s*\()")
-_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")
+TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")
 
 
 def skip_reason(display: str, suffix: str, text: str) -> str | None:
@@ -123,7 +123,7 @@ def skip_reason(display: str, suffix: str, text: str) -> str | None:
     if suffix in (".py", "", ".ipynb"):
         if _LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text):
             return LAKEFLOW
-        if _TEST_PATH.search(display.replace("\\", "/")):
+        if TEST_PATH.search(display.replace("\\", "/")):
             return TEST
         if _APP_PY.search(text) and not _SPARK_WRITE.search(text):
             return APP
