@@ -106,3 +106,38 @@ def options(call: ast.Call, owner: str, method: str) -> dict[str, ast.expr]:
         return {}
     names = set(SIGNATURES[(owner, method)])
     return {kw.arg.lower(): kw.value for kw in call.keywords if kw.arg and kw.arg not in names}
+
+
+# Methods that end a DataFrame / DeltaTable / SQL chain with an effect: where the
+# Python front end looks for a write (or a session change) in a chain of calls.
+TERMINALS = {
+    "saveAsTable",
+    "save",
+    "insertInto",
+    "toTable",
+    "start",
+    "append",
+    "overwrite",
+    "overwritePartitions",
+    "create",
+    "createOrReplace",
+    "replace",
+    "execute",
+    "delete",
+    "update",
+    "updateExpr",
+    "executeCompaction",
+    "executeZOrderBy",
+    "vacuum",
+    "restoreToVersion",
+    "restoreToTimestamp",
+    "upgradeTableProtocol",
+    "addFeatureSupport",
+    "dropFeatureSupport",
+    "sql",
+    "set",
+    "table",
+    "load",
+    "setCurrentDatabase",
+    "setCurrentCatalog",
+}

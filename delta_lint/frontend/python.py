@@ -13,9 +13,30 @@ import ast
 import re
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from delta_lint.frontend.pyspark_api import SIGNATURES, argument, options
+from delta_lint.frontend.pyresolve import (
+    MAX_HELPER_CALLS,
+    MAX_HELPER_DEPTH,
+    MAX_HELPER_READS,
+    ValueResolver,
+    is_argv,
+)
+from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
+from delta_lint.frontend.pyvalues import (
+    Chain,
+    DataFrame,
+    Instance,
+    Scope,
+    Step,
+    Str,
+    StrMap,
+    held_value,
+    literal_value,
+    loop_names,
+    param_str,
+    plain_value,
+)
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -29,7 +50,6 @@ from delta_lint.frontend.sql import (
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.model import (
     DYNAMIC_SQL,
-    UNKNOWN_FOLDER,
     Context,
     Diagnostic,
     Flag,
@@ -40,53 +60,9 @@ from delta_lint.model import (
     TableDDL,
     TableRef,
 )
-from delta_lint.predicates import OPAQUE, WHOLE, param_name
+from delta_lint.predicates import OPAQUE, WHOLE
 
 LineMap = Callable[[int, int], tuple[int, int]]
-
-
-@dataclass(frozen=True)
-class Str:
-    """A statically known string; `{name}` marks a parameter or unknown part."""
-
-    text: str
-    params: tuple[str, ...] = ()
-    unknown: bool = False  # some part is neither constant nor a named parameter
-
-    def __add__(self, other: Str) -> Str:
-        return Str(self.text + other.text, _merge(self.params, other.params), self.unknown or other.unknown)
-
-
-def _merge(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(a + b))
-
-
-def _param(name: str) -> Str:
-    name = param_name(name)
-    return Str("{" + name + "}", (name,))
-
-
-@dataclass(frozen=True)
-class Step:
-    """One link of a method chain: `.name` or `.name(...)`."""
-
-    name: str
-    call: ast.Call | None
-    node: ast.expr  # the chain up to and including this step
-
-
-@dataclass(frozen=True)
-class Chain:
-    steps: tuple[Step, ...]
-
-
-@dataclass(frozen=True)
-class DataFrame:
-    reads: frozenset[TableRef]
-
-
-class ArgNamespace:
-    """The result of `parser.parse_args()`: attribute reads are parameters."""
 
 
 @dataclass
@@ -98,92 +74,8 @@ class SqlCell:
     line_map: LineMap
 
 
-@dataclass
-class _Scope:
-    env: dict[str, object] = field(default_factory=dict)
-    flags: frozenset[Flag] = frozenset()
-    stream: Location | None = None
-    params: tuple[str, ...] = ()
-    site: Location | None = None  # inside a helper read for one call: where its writes are reported
-    calls: tuple[str, ...] = ()  # the helpers being read for a call, outermost first (no recursion)
-
-
-@dataclass(frozen=True)
-class Strs:
-    """A literal list, tuple or set of strings (`for t in TABLES:` runs once per element)."""
-
-    items: tuple[Str, ...]
-
-
-@dataclass(frozen=True)
-class StrMap:
-    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it)."""
-
-    items: tuple[tuple[str, Str], ...]
-
-    def get(self, key: str) -> Str | None:
-        return next((v for k, v in self.items if k == key), None)
-
-
-@dataclass(frozen=True)
-class Instance(StrMap):
-    """An object of a class of the file (`logger = BackfillLogger(run_id=r)`): its
-    attributes as `__init__` sets them from the call's values; `logger.start()` reads
-    the method with `self` bound to it."""
-
-    cls: str = ""
-
-
-# A helper is read again for each call, up to this many calls and this deep: enough
-# for real job code, and a bound on the work a generated file can cause.
-MAX_HELPER_CALLS = 64
-MAX_HELPER_DEPTH = 4
-MAX_HELPER_READS = 1024  # per file, all helpers together
-
-
-_PARAM_CALLS = {
-    ("widgets", "get"),
-    ("widgets", "getArgument"),
-    ("conf", "get"),
-    ("os", "getenv"),
-    ("environ", "get"),
-    ("taskValues", "get"),
-}
-_TERMINALS = {
-    "saveAsTable",
-    "save",
-    "insertInto",
-    "toTable",
-    "start",
-    "append",
-    "overwrite",
-    "overwritePartitions",
-    "create",
-    "createOrReplace",
-    "replace",
-    "execute",
-    "delete",
-    "update",
-    "updateExpr",
-    "executeCompaction",
-    "executeZOrderBy",
-    "vacuum",
-    "restoreToVersion",
-    "restoreToTimestamp",
-    "upgradeTableProtocol",
-    "addFeatureSupport",
-    "dropFeatureSupport",
-    "sql",
-    "set",
-    "table",
-    "load",
-    "setCurrentDatabase",
-    "setCurrentCatalog",
-}
-
-
 _EXTRA_WORDS = {"notebook", "create_table", "write_table"}  # see `_notebook_run`, `_feature_table`
-_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | _EXTRA_WORDS)) + r")\b")
+_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
 
@@ -201,7 +93,7 @@ def _walk(node: ast.AST) -> list[ast.AST]:
     return todo
 
 
-class PythonAnalyzer:
+class PythonAnalyzer(ValueResolver):
     """Walks one module in statement order, tracking a small static environment."""
 
     def __init__(
@@ -227,7 +119,7 @@ class PythonAnalyzer:
         self.classes: dict[str, ast.ClassDef] = {}  # the module's top-level classes (see `Instance`)
         self.batch_functions: set[str] = set()
         context = context or Context()
-        self.module_env: dict[str, object] = {name: _held(value) for name, value in context.values}
+        self.module_env: dict[str, object] = {name: held_value(value) for name, value in context.values}
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
         self.imports: list[tuple[str, str, str]] = []
@@ -305,7 +197,7 @@ class PythonAnalyzer:
                     and node.func.attr == "foreachBatch"
                 ):
                     self.batch_functions |= self._function_names(node.args[0] if node.args else None)
-        scope = _Scope(env=self.module_env)
+        scope = Scope(env=self.module_env)
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self._drop_definition_intents()
@@ -385,7 +277,7 @@ class PythonAnalyzer:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
             if self._helpers:
-                words = re.compile(r"\b(?:" + "|".join(sorted(_TERMINALS | self._helpers | _EXTRA_WORDS)) + r")\b")
+                words = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | self._helpers | _EXTRA_WORDS)) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -402,7 +294,7 @@ class PythonAnalyzer:
 
     # -- statements ------------------------------------------------------------
 
-    def _block(self, body: list[ast.stmt], scope: _Scope, top_level: bool = False) -> None:
+    def _block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
         for stmt in body:
             if top_level:
                 if stmt.lineno > self._own_lines:
@@ -410,7 +302,7 @@ class PythonAnalyzer:
                 self._flush_sql(stmt.lineno)
             self._stmt(stmt, scope)
 
-    def _stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name not in self.batch_functions:
                 self._function(stmt, scope)
@@ -427,7 +319,7 @@ class PythonAnalyzer:
             self._import(stmt, scope)
             return
         if isinstance(stmt, ast.For) and not stmt.orelse:
-            names = _loop_names(stmt.target)
+            names = loop_names(stmt.target)
             rows = self._rows(stmt.iter, scope, len(names)) if names else None
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
                 for row in rows:
@@ -473,7 +365,7 @@ class PythonAnalyzer:
             if isinstance(child, ast.expr):
                 self._calls(child, scope)
 
-    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
+    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         before, before_diags = len(self.intents), len(self.diagnostics)
         # a definition runs nothing: a USE or SET in its body changes the session only
         # where the function is called (a foreachBatch body runs, so it keeps them)
@@ -488,7 +380,7 @@ class PythonAnalyzer:
             marks[1].extend(range(before_diags, len(self.diagnostics)))
 
     def _call_helper(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope, instance: object = None
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, instance: object = None
     ) -> None:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
@@ -507,7 +399,7 @@ class PythonAnalyzer:
             self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
         site = scope.site or self._loc(call)
-        local = _Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
         before = len(self.intents)
         self._block(fn.body, local)
         # a write that reads none of the helper's parameters stays where it is written
@@ -518,34 +410,7 @@ class PythonAnalyzer:
         self._kept_in_place.update(own[_shape(x)] for x in in_place)
         self.intents[before:] = [x for x in self.intents[before:] if not any(x is y for y in in_place)]
 
-    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> dict:
-        """The module's values, and the function's parameters bound to the call's
-        values (defaults for the rest, a named parameter where nothing is known)."""
-        env = dict(self.module_env)
-        params = fn.args.posonlyargs + fn.args.args
-        positional = list(call.args)
-        if params and params[0].arg in ("self", "cls"):  # `obj.m(a)`, `Cls(a)`: `a` is the next parameter
-            params = params[1:]
-        defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
-        defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
-        keywords = {k.arg: k.value for k in call.keywords if k.arg}
-        for index, param in enumerate(params + fn.args.kwonlyargs):
-            name = param.arg
-            if name in ("self", "cls", "spark"):
-                continue
-            if index < len(positional) and param in params and not isinstance(positional[index], ast.Starred):
-                value = positional[index]
-            else:
-                value = keywords.get(name, defaults.get(name))
-            if value is None:
-                env[name] = _param(name)
-            else:
-                held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
-                env[name] = held if isinstance(held, kept) else _param(name)
-        return env
-
-    def _instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
+    def _instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(args)` of a class of this file: the attributes its `__init__` sets
         (`self.table = f"{catalog}.sales.orders"`) from the call's values."""
         if not (isinstance(call.func, ast.Name) and call.func.id in self.classes):
@@ -558,7 +423,7 @@ class PythonAnalyzer:
         static = any(not v.params for v in attrs.values())
         return Instance(tuple(attrs.items()), cls.name) if static else None
 
-    def _method(self, call: ast.Call, scope: _Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
+    def _method(self, call: ast.Call, scope: Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
         """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
         this file: the method and the instance."""
         func = call.func
@@ -591,7 +456,7 @@ class PythonAnalyzer:
         )
         return (method, held) if method is not None else None
 
-    def _returned_instance(self, call: ast.Call, scope: _Scope) -> Instance | None:
+    def _returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object."""
         found = self._method(call, scope)
         if (
@@ -605,14 +470,14 @@ class PythonAnalyzer:
             return found[1]
         return None
 
-    def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, **extra) -> None:
+    def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         env = dict(self.module_env)
         names = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
         for name in names:
             if name in ("self", "cls", "spark"):
                 continue
-            env[name] = _param(name)
-        local = _Scope(
+            env[name] = param_str(name)
+        local = Scope(
             env=env,
             flags=scope.flags | extra.get("flags", frozenset()),
             stream=extra.get("stream"),
@@ -621,10 +486,10 @@ class PythonAnalyzer:
         if "batch_df" in extra and names:
             env[names[0]] = DataFrame(frozenset())
             if len(names) > 1:
-                env[names[1]] = _param("batch_id")
+                env[names[1]] = param_str("batch_id")
         self._block(fn.body, local)
 
-    def _bind(self, target: ast.expr, value: ast.expr, scope: _Scope) -> None:
+    def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
@@ -637,7 +502,7 @@ class PythonAnalyzer:
                 for t in target.elts:
                     if isinstance(t, ast.Name):
                         # `a, b = sys.argv[1:3]` names parameters; anything else is unknown
-                        scope.env[t.id] = _param(t.id) if _is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
+                        scope.env[t.id] = param_str(t.id) if is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
             return
         if (
             isinstance(target, ast.Subscript)
@@ -654,7 +519,7 @@ class PythonAnalyzer:
             return
         scope.env[target.id] = self._value(value, scope, target.id)
 
-    def _feature_table(self, node: ast.Call, scope: _Scope) -> None:
+    def _feature_table(self, node: ast.Call, scope: Scope) -> None:
         """`fs.create_table(name=...)` and `fs.write_table(name=..., df=..., mode=...)`
         of a Feature Store / Feature Engineering client: feature tables are Delta
         tables; `write_table` merges on the primary keys unless `mode="overwrite"`."""
@@ -668,7 +533,7 @@ class PythonAnalyzer:
         kind = Kind.FULL_OVERWRITE if overwrite else Kind.MERGE
         self._emit(node, ref, resolved, kind, scope, subkind="feature_table")
 
-    def _notebook_run(self, node: ast.Call, scope: _Scope) -> None:
+    def _notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here."""
         path = self.string(argument_at(node, 0, "path"), scope)
@@ -684,7 +549,7 @@ class PythonAnalyzer:
                         values[k.value] = text.text
         self.notebook_runs.append((path.text, values))
 
-    def _import(self, stmt: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
+    def _import(self, stmt: ast.Import | ast.ImportFrom, scope: Scope) -> None:
         """Names an import binds hold nothing known here; the link stage gives them
         the values a module of the project defines (see `Links.imports`)."""
         if isinstance(stmt, ast.Import):
@@ -710,7 +575,7 @@ class PythonAnalyzer:
         the session it leaves, what it imports and which job inputs it reads."""
         exports = {}
         for name, held in self.module_env.items():
-            plain = _plain_value(held)
+            plain = plain_value(held)
             if plain is not None and not name.startswith("__"):
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
@@ -730,364 +595,11 @@ class PythonAnalyzer:
                     links.functions[name] = text
         return links
 
-    def _rows(self, node: ast.expr, scope: _Scope, width: int) -> list[tuple[Str, ...]] | None:
-        """The values a loop binds on each turn, when they are literal: one string
-        per turn (`for t in TABLES:`), or `width` strings unpacked from literal
-        tuples (`for name, kind in [("a", "STRING"), ...]:`) or from a dict's
-        `.items()`."""
-        if width == 1:
-            items = self._items(node, scope)
-            return [(item,) for item in items.items] if items is not None else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
-            if width != 2 or node.args:
-                return None
-            held = node.func.value
-            mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
-            if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
-                return [(Str(k), v) for k, v in mapping.items]
-            return None
-        if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
-            return None
-        rows = []
-        for element in node.elts:
-            if not isinstance(element, (ast.List, ast.Tuple)) or len(element.elts) != width:
-                return None
-            items = self._items(element, scope)
-            if items is None:
-                return None
-            rows.append(items.items)
-        return rows
-
-    def _items(self, node: ast.expr, scope: _Scope) -> Strs | None:
-        """The strings a loop runs over, when they are literal: a list, tuple or set
-        of strings, a variable holding one, a literal dict's keys."""
-        if isinstance(node, ast.Name):
-            held = scope.env.get(node.id)
-            if isinstance(held, StrMap):
-                return Strs(tuple(Str(k) for k, _ in held.items))
-            return held if isinstance(held, Strs) else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
-            return self._items(node.func.value, scope)
-        if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
-            node = ast.List(elts=list(node.keys))
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
-            items = tuple(self.string(e, scope) for e in node.elts)
-            if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
-                i.unknown for i in items
-            ):
-                return Strs(items)
-        return None
-
-    def _value(self, node: ast.expr, scope: _Scope, name: str = "") -> object:
-        """What a variable holds after `name = node`."""
-        if isinstance(node, ast.Name) and isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple)):
-            return scope.env[node.id]  # `return cfg`, `x = args`: the same value
-        if isinstance(node, ast.Dict) and not node.keys:
-            return StrMap(())
-        if isinstance(node, ast.Call) and self.classes:
-            instance = self._instance(node, scope) or self._returned_instance(node, scope)
-            if instance is not None:
-                return instance
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
-            returned = self._returned(self.functions[node.func.id], node, scope)
-            if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
-                return returned
-        if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
-            values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            return StrMap(tuple((k, v) for k, v in values if not v.unknown))
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            items = self._items(node, scope)
-            if items is not None:
-                return items
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
-            return ArgNamespace()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
-            return ArgNamespace()
-        param = self._param_source(node, scope)
-        if param is not None:
-            return param
-        steps = self.flatten(node, scope)
-        if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
-            s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream")
-            for s in steps
-        ):
-            if not any(s.name in _TERMINALS and s.call is not None for s in steps[-1:]):
-                return Chain(tuple(steps))
-        if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not _may_give_text(node)):
-            # `string` could only name an unknown placeholder here (by unparsing the
-            # expression: a DataFrame chain over many lines), which would be dropped
-            return DataFrame(frozenset(self.reads(node, scope)))
-        s = self.string(node, scope)
-        if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
-            return s
-        reads = self.reads(node, scope)
-        if reads or isinstance(node, (ast.Call, ast.Attribute)):
-            return DataFrame(frozenset(reads))
-        return s
-
     # -- value resolution ---------------------------------------------------------
-
-    def _param_source(self, node: ast.expr, scope: _Scope) -> Str | None:
-        """A parameter when the expression reads a job input (widgets, argv, env)."""
-        if _is_argv(node):
-            idx = node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else ""
-            return self._input(f"argv_{idx}")
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
-            attr = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
-            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
-            owner_name = (
-                owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
-            )
-            key = (
-                node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
-            )
-            if (owner_name, attr) in _PARAM_CALLS or attr == "getArgument":
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    if owner_name == "widgets" or attr == "getArgument":
-                        return self._input(key.value, self.widget_defaults.get(key.value))
-                    return _param(key.value)
-                return _param(attr)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
-            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                return _param(node.slice.value)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if isinstance(scope.env.get(node.value.id), ArgNamespace):
-                return self._input(node.attr)
-        return None
-
-    def _input(self, name: str, default: str | None = None) -> Str:
-        """A job input (widget, argument): the value the file's task gives it, else
-        the widget's default, else a parameter named after it."""
-        self.inputs_read.add(name)
-        if name in self.bound_inputs:
-            return Str(self.bound_inputs[name])
-        return Str(default) if default is not None else _param(name)
-
-    def string(self, node: ast.expr | None, scope: _Scope) -> Str:
-        """The static value of a string expression, with parameters kept by name."""
-        if node is None:
-            return Str("", (), True)
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, str):
-                return Str(node.value)
-            if isinstance(node.value, (int, float, bool)) and not isinstance(node.value, bool):
-                return Str(str(node.value))
-            return Str(str(node.value))
-        param = self._param_source(node, scope)
-        if param is not None:
-            return param
-        if isinstance(node, ast.Name):
-            value = scope.env.get(node.id)
-            if isinstance(value, Str):
-                return value
-            return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        found = self._dict_value(node, scope) or self._split_part(node, scope)
-        if found is not None:
-            return found
-        if isinstance(node, ast.JoinedStr):
-            out = Str("")
-            for part in node.values:
-                if isinstance(part, ast.Constant):
-                    out = out + Str(str(part.value))
-                elif isinstance(part, ast.FormattedValue):
-                    out = out + self._placeholder(part.value, scope)
-            return out
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Add):
-                return self.string(node.left, scope) + self.string(node.right, scope)
-            if isinstance(node.op, ast.Mod):
-                return self._percent(self.string(node.left, scope), node.right, scope)
-            folded = self._arithmetic(node, scope)
-            if folded is not None:
-                return Str(folded)
-            return self._opaque(node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            attr = node.func.attr
-            if attr == "format":
-                return self._format(self.string(node.func.value, scope), node, scope)
-            if attr in _CASE_AND_TRIM and not node.args:
-                base = self.string(node.func.value, scope)
-                text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
-                return Str(text, base.params, base.unknown)
-            if attr in _DEDENT and node.args:
-                return self.string(node.args[0], scope)
-            if attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
-                sep = self.string(node.func.value, scope)
-                out = Str("")
-                for i, elt in enumerate(node.args[0].elts):
-                    out = out + (sep if i else Str("")) + self.string(elt, scope)
-                return out
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TEXT_FUNCTIONS:
-            if node.args:
-                return self.string(node.args[0], scope)
-        return self._placeholder(node, scope)
-
-    def _placeholder(self, node: ast.expr, scope: _Scope) -> Str:
-        """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
-        if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
-            return self.string(node, scope)
-        found = self._dict_value(node, scope)
-        if found is not None:
-            return found
-        param = self._param_source(node, scope)
-        if param is not None:
-            return param
-        return self._opaque(node)
-
-    def _dict_value(self, node: ast.expr, scope: _Scope) -> Str | None:
-        """`config["db"]` where `config` holds a literal dict with that key;
-        `Config.DB` or `settings.DB` where `Config` is a class or an imported module
-        of the project with that constant."""
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            held = scope.env.get(node.value.id)
-            return held.get(node.attr) if isinstance(held, StrMap) else None
-        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
-            return None
-        held = scope.env.get(node.value.id)
-        if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
-            return held.get(str(node.slice.value))
-        return None
-
-    def _split_part(self, node: ast.expr, scope: _Scope) -> Str | None:
-        """`key.split("__")[1]` of a known string: that part."""
-        if not (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, int)
-            and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Attribute)
-            and node.value.func.attr in ("split", "rsplit")
-            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.value.args[:1])
-        ):
-            return None
-        base = self.string(node.value.func.value, scope)
-        if base.params or base.unknown:
-            return None
-        sep = node.value.args[0].value if node.value.args else None  # type: ignore[union-attr]
-        parts = base.text.split(sep) if node.value.func.attr == "split" else base.text.rsplit(sep)
-        index = node.slice.value
-        return Str(parts[index]) if -len(parts) <= index < len(parts) else None
-
-    def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope) -> object:
-        """What a function of the file returns for this call (`cfg, opts =
-        setup_configuration(args)`); None when that cannot be told."""
-        return self._evaluate(fn, call, scope)[1]
-
-    def _evaluate(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: _Scope
-    ) -> tuple[dict[str, Str], object]:
-        """A function's body read for its values only (no writes), its parameters bound
-        to the call's: the `self.x` it sets with known text, and what its first
-        `return` gives (a tuple for `return a, b`). Statements other than assignments
-        and that return are passed over."""
-        attrs: dict[str, Str] = {}
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
-            return attrs, None
-        local = _Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
-        for stmt in fn.body:
-            if isinstance(stmt, ast.Return) and stmt.value is not None:
-                if isinstance(stmt.value, ast.Tuple):
-                    return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
-                return attrs, self._value(stmt.value, local)
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
-                continue
-            target = stmt.targets[0]
-            if isinstance(target, ast.Name):
-                local.env[target.id] = self._value(stmt.value, local, target.id)
-            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                text = self.string(stmt.value, local)
-                if not text.unknown:
-                    attrs[target.attr] = text
-                    # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
-                    local.env["self"] = StrMap(tuple(attrs.items()))
-        return attrs, None
-
-    def _opaque(self, node: ast.expr) -> Str:
-        """A value that is neither constant nor a named parameter: an unknown
-        placeholder named after its source text."""
-        shown = self._one_line_source(node)
-        if shown is None:
-            try:
-                shown = ast.unparse(node)
-            except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
-                shown = "value"
-        name = param_name(shown)
-        return Str("{" + name + "}", (name,), True)
-
-    def _arithmetic(self, node: ast.BinOp, scope: _Scope) -> str | None:
-        """`8 * 1024`, `n - 1` with `n` a known integer: the number as text; None when
-        a side is not a known integer (Python's own operators on small ints only)."""
-        if not isinstance(node.op, (ast.Sub, ast.Mult, ast.FloorDiv)):
-            return None
-        sides = []
-        for side in (node.left, node.right):
-            text = self.string(side, scope) if isinstance(side, (ast.Constant, ast.Name, ast.BinOp)) else None
-            if text is None or text.unknown or text.params or not re.fullmatch(r"-?\d{1,18}", text.text):
-                return None
-            sides.append(int(text.text))
-        left, right = sides
-        if isinstance(node.op, ast.Sub):
-            return str(left - right)
-        if isinstance(node.op, ast.Mult):
-            return str(left * right) if abs(left * right) < 10**18 else None
-        return str(left // right) if right else None
-
-    def _format(self, template: Str, call: ast.Call, scope: _Scope) -> Str:
-        import string as _string
-
-        out = Str("", template.params, template.unknown)
-        auto = 0
-        try:
-            parsed = list(_string.Formatter().parse(template.text))
-        except ValueError:
-            return Str(template.text, template.params, True)
-        for literal, field_name, _spec, _conv in parsed:
-            out = out + Str(literal)
-            if field_name is None:
-                continue
-            key = field_name.split(".")[0].split("[")[0]
-            arg: ast.expr | None = None
-            if key == "":
-                arg = call.args[auto] if auto < len(call.args) else None
-                auto += 1
-            elif key.isdigit():
-                arg = call.args[int(key)] if int(key) < len(call.args) else None
-            else:
-                arg = next((k.value for k in call.keywords if k.arg == key), None)
-            if arg is None:
-                if template.params and key in template.params:
-                    out = out + Str("{" + key + "}", (key,))
-                else:
-                    out = out + Str("{" + param_name(key or "arg") + "}", (param_name(key or "arg"),), True)
-            else:
-                out = out + self._placeholder(arg, scope)
-        return out
-
-    def _percent(self, template: Str, right: ast.expr, scope: _Scope) -> Str:
-        values = right.elts if isinstance(right, ast.Tuple) else [right]
-        mapping = {}
-        if isinstance(right, ast.Dict):
-            mapping = {k.value: v for k, v in zip(right.keys, right.values) if isinstance(k, ast.Constant)}
-        out = Str("", template.params, template.unknown)
-        pos = 0
-        idx = 0
-        for m in re.finditer(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]", template.text):
-            out = out + Str(template.text[pos : m.start()])
-            pos = m.end()
-            if m.group(0) == "%%":
-                out = out + Str("%")
-            elif m.group(1):
-                arg = mapping.get(m.group(1))
-                out = out + (self._placeholder(arg, scope) if arg is not None else _param(m.group(1)))
-            else:
-                arg = values[idx] if idx < len(values) else None
-                idx += 1
-                out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
-        return out + Str(template.text[pos:])
 
     # -- chains ----------------------------------------------------------------------
 
-    def flatten(self, node: ast.expr, scope: _Scope) -> list[Step]:
+    def flatten(self, node: ast.expr, scope: Scope) -> list[Step]:
         """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
         steps: list[Step] = []
         cur = node
@@ -1115,7 +627,7 @@ class PythonAnalyzer:
         steps.extend(reversed(pending))
         return steps
 
-    def reads(self, node: ast.expr | None, scope: _Scope) -> set[TableRef]:
+    def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]:
         """Tables a DataFrame expression reads (for "insert reading target")."""
         found: set[TableRef] = set()
         if node is None:
@@ -1137,7 +649,7 @@ class PythonAnalyzer:
                     found.add(self._ref(self.string(sub.args[1], scope), path=attr == "forPath")[0])
         return found
 
-    def _calls(self, expr: ast.expr, scope: _Scope) -> None:
+    def _calls(self, expr: ast.expr, scope: Scope) -> None:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr):
             return
@@ -1178,7 +690,7 @@ class PythonAnalyzer:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _TERMINALS
+                and node.func.attr in TERMINALS
                 and id(node) not in seen
             ):
                 steps = self.flatten(node, scope)
@@ -1204,7 +716,7 @@ class PythonAnalyzer:
 
     # -- terminals ----------------------------------------------------------------------
 
-    def _terminal(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+    def _terminal(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         names = [s.name for s in steps]
         last = steps[-1]
         if last.name == "sql":
@@ -1259,7 +771,7 @@ class PythonAnalyzer:
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
 
-    def _options(self, steps: list[Step], scope: _Scope) -> dict[str, Str]:
+    def _options(self, steps: list[Step], scope: Scope) -> dict[str, Str]:
         opts: dict[str, Str] = {}
         for step in steps:
             if step.call is None:
@@ -1277,14 +789,14 @@ class PythonAnalyzer:
                                 opts[self.string(k, scope).text.lower()] = self.string(v, scope)
         return opts
 
-    def _arg(self, steps: list[Step], name: str, scope: _Scope, index: int = 0, kw: str | None = None) -> Str | None:
+    def _arg(self, steps: list[Step], name: str, scope: Scope, index: int = 0, kw: str | None = None) -> Str | None:
         for step in reversed(steps):
             if step.name == name and step.call is not None:
                 value = _argument(step.call, index, kw)
                 return self.string(value, scope) if value is not None else Str("")
         return None
 
-    def _cols(self, steps: list[Step], name: str, scope: _Scope) -> tuple[str, ...]:
+    def _cols(self, steps: list[Step], name: str, scope: Scope) -> tuple[str, ...]:
         for step in reversed(steps):
             if step.name == name and step.call is not None:
                 args = step.call.args
@@ -1293,7 +805,7 @@ class PythonAnalyzer:
                 return tuple(self.string(a, scope).text.lower() for a in args)
         return ()
 
-    def _batch_write(self, steps: list[Step], writer: int, node: ast.Call, scope: _Scope) -> None:
+    def _batch_write(self, steps: list[Step], writer: int, node: ast.Call, scope: Scope) -> None:
         source_steps, steps = steps[: writer + 1], steps[writer:]
         last = steps[-1]
         fmt = self._arg(steps, "format", scope)
@@ -1350,7 +862,7 @@ class PythonAnalyzer:
         cluster_by: tuple[str, ...],
         source_reads: set[TableRef],
         node: ast.Call,
-        scope: _Scope,
+        scope: Scope,
         overwrite_condition: ast.expr | None = None,
     ) -> None:
         flags: set[Flag] = set()
@@ -1411,13 +923,13 @@ class PythonAnalyzer:
             txn_app_id=txn.text if txn else None,
         )
 
-    def _source_reads(self, steps: list[Step], marker: str, scope: _Scope) -> set[TableRef]:
+    def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:
         for i, step in enumerate(steps):
             if step.name == marker and i > 0:
                 return self.reads(steps[i - 1].node, scope)
         return set()
 
-    def _write_to(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+    def _write_to(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         last = steps[-1]
         target = self._arg(steps, "writeTo", scope)
         if target is None:
@@ -1449,7 +961,7 @@ class PythonAnalyzer:
                     ).text
             self._emit(node, ref, resolved, kind, scope, declared=_ddl(partition_by, cluster_by, props))
 
-    def _stream_write(self, steps: list[Step], writer: int, node: ast.Call, scope: _Scope) -> None:
+    def _stream_write(self, steps: list[Step], writer: int, node: ast.Call, scope: Scope) -> None:
         source_steps, steps = steps[:writer], steps[writer:]
         if "readStream" in [s.name for s in source_steps]:
             start = [s.name for s in source_steps].index("readStream")
@@ -1518,7 +1030,7 @@ class PythonAnalyzer:
             **common,
         )
 
-    def _stream_read(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+    def _stream_read(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         fmt = self._arg(steps, "format", scope)
         if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
             return
@@ -1531,7 +1043,7 @@ class PythonAnalyzer:
             ref, resolved = self._ref(self.string(path_node, scope), path=True)
         self._emit(node, ref, resolved, Kind.STREAMING_READ, scope)
 
-    def _delta_table(self, steps: list[Step], node: ast.Call, scope: _Scope) -> None:
+    def _delta_table(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         names = [s.name for s in steps]
         last = steps[-1].name
         builder = next((n for n in names if n in ("create", "createIfNotExists", "createOrReplace", "replace")), None)
@@ -1646,7 +1158,7 @@ class PythonAnalyzer:
         elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
             self._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
 
-    def _delta_builder(self, steps: list[Step], node: ast.Call, builder: str, scope: _Scope) -> None:
+    def _delta_builder(self, steps: list[Step], node: ast.Call, builder: str, scope: Scope) -> None:
         name = self._arg(steps, "tableName", scope)
         location = self._arg(steps, "location", scope)
         if name is not None:
@@ -1676,7 +1188,7 @@ class PythonAnalyzer:
 
     # -- conditions ----------------------------------------------------------------------
 
-    def _condition_sql(self, node: ast.expr | None, scope: _Scope) -> str | None:
+    def _condition_sql(self, node: ast.expr | None, scope: Scope) -> str | None:
         """A condition given as a SQL string or as a Column expression, as SQL text."""
         if node is None:
             return None
@@ -1699,7 +1211,7 @@ class PythonAnalyzer:
         ref, resolved = table_ref(split_name(tpl.text), self.session, tpl)
         return ref, resolved and not target.unknown and bool(target.text.strip())
 
-    def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: _Scope, **kw) -> None:
+    def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: Scope, **kw) -> None:
         flags = set(kw.pop("flags", ())) | set(self.session.session_flags())
         params = tuple(kw.pop("params", ()))
         loc = scope.site or self._loc(node)
@@ -1725,7 +1237,7 @@ class PythonAnalyzer:
         )
         self._add(intent, scope)
 
-    def _add(self, intent: Intent, scope: _Scope) -> None:
+    def _add(self, intent: Intent, scope: Scope) -> None:
         if scope.site is not None and intent.location != scope.site:
             intent = replace(intent, location=scope.site)
         if scope.flags or scope.stream:
@@ -1795,22 +1307,6 @@ class PythonAnalyzer:
             self.diagnostics.extend(diags)
 
 
-# the calls `PythonAnalyzer.string` reads as text (and `_may_give_text` lets through)
-_CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
-_DEDENT = ("dedent", "cleandoc")
-_TEXT_METHODS = frozenset({"format", "join", *_CASE_AND_TRIM, *_DEDENT})
-_TEXT_FUNCTIONS = frozenset({*_DEDENT, "str"})
-
-
-def _may_give_text(call: ast.Call) -> bool:
-    """Whether `PythonAnalyzer.string` reads this call as text (a method or function
-    it follows), rather than naming it an unknown placeholder."""
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr in _TEXT_METHODS
-    return isinstance(func, ast.Name) and func.id in _TEXT_FUNCTIONS
-
-
 _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
@@ -1878,11 +1374,6 @@ def _argument(call: ast.Call, index: int | None, keyword: str | None) -> ast.exp
     return None
 
 
-def _is_argv(node: ast.expr) -> bool:
-    target = node.value if isinstance(node, ast.Subscript) else node
-    return isinstance(target, ast.Attribute) and target.attr == "argv"
-
-
 def _header_exprs(stmt: ast.stmt) -> list[ast.expr]:
     if isinstance(stmt, (ast.If, ast.While)):
         return [stmt.test]
@@ -1917,7 +1408,7 @@ def _ddl(
 _COMPARE = {ast.Eq: "=", ast.NotEq: "<>", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
-def _column_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str | None:
+def _column_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: Scope) -> str | None:
     """Translate a PySpark Column expression (`F.col("d") == "x"`, `&`, `|`, `isin`) to SQL."""
     if isinstance(node, ast.BoolOp):
         return None
@@ -1955,7 +1446,7 @@ def _column_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str 
     return None
 
 
-def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: _Scope) -> str | None:
+def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: Scope) -> str | None:
     if isinstance(node, ast.Call):
         fname = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if fname in ("col", "column") and node.args:
@@ -2019,15 +1510,6 @@ def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
-def _loop_names(target: ast.expr) -> list[str]:
-    """The names a `for` binds (`t`, or `name, kind`); empty for other targets."""
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
-        return [e.id for e in target.elts]  # type: ignore[attr-defined]
-    return []
-
-
 def _job_definition(node: ast.expr) -> dict | None:
     """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
     dicts with `"task_key"`), as solution notebooks define the job that runs them
@@ -2042,47 +1524,11 @@ def _job_definition(node: ast.expr) -> dict | None:
         node = node.args[0]
     if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
         return None
-    value = _literal(node)
+    value = literal_value(node)
     tasks = value.get("tasks") if isinstance(value, dict) else None
     if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
         return None
     return value
-
-
-_UNKNOWN_LITERAL = object()
-
-
-def _literal(node: ast.expr, depth: int = 0) -> object:
-    """`ast.literal_eval` that also takes f-strings without fields and keeps what
-    it can of the rest (unknown values are left out)."""
-    if depth > 32:
-        return _UNKNOWN_LITERAL
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
-        return node.value
-    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
-    if (
-        isinstance(node, ast.JoinedStr)
-        and len(node.values) == 2
-        and isinstance(node.values[0], ast.FormattedValue)
-        and isinstance(node.values[1], ast.Constant)
-        and str(node.values[1].value).startswith("/")
-    ):
-        # `f"{base_path}/02_process_data"`: a workspace folder only a run knows
-        # (the notebook's own, as a rule) and a known tail
-        return UNKNOWN_FOLDER + str(node.values[1].value)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = [_literal(e, depth + 1) for e in node.elts]
-        return [i for i in items if i is not _UNKNOWN_LITERAL]
-    if isinstance(node, ast.Dict):
-        out = {}
-        for k, v in zip(node.keys, node.values):
-            if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                value = _literal(v, depth + 1)
-                if value is not _UNKNOWN_LITERAL:
-                    out[k.value] = value
-        return out
-    return _UNKNOWN_LITERAL
 
 
 def _awaited_queries(tree: ast.Module) -> set[int]:
@@ -2107,31 +1553,6 @@ def _awaited_queries(tree: ast.Module) -> set[int]:
                 if any(isinstance(t, ast.Name) and t.id in waited for t in node.targets):
                     out.add(id(node.value))
     return out
-
-
-def _held(value: object) -> object:
-    """A value the link stage gives (plain JSON) as the analyser holds it."""
-    if isinstance(value, str):
-        return Str(value)
-    if isinstance(value, list):
-        return Strs(tuple(Str(str(v)) for v in value))
-    if isinstance(value, dict):
-        return StrMap(tuple((str(k), Str(str(v))) for k, v in value.items()))
-    return Str("", (), True)
-
-
-def _plain_value(held: object) -> object:
-    """The plain JSON form of a fully static value, else None."""
-    if isinstance(held, Str):
-        return held.text if not (held.params or held.unknown) else None
-    if isinstance(held, Strs):
-        texts = [_plain_value(i) for i in held.items]
-        return texts if all(isinstance(t, str) for t in texts) else None
-    if isinstance(held, StrMap):
-        pairs = {k: _plain_value(v) for k, v in held.items}
-        static = {k: v for k, v in pairs.items() if isinstance(v, str)}
-        return static if static else None
-    return None
 
 
 def analyze_module(

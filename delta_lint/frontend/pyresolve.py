@@ -1,0 +1,442 @@
+"""Values read out of Python code: the front end's symbol table at work.
+
+`ValueResolver` answers "what does this expression hold here?" for the Python
+front end: string building (f-strings, `.format`, `%`, `+`, `join`, arithmetic on
+known integers), names bound in the scope, module and class constants, literal
+lists and dicts (and the rows a loop unpacks), job inputs (widgets, argv,
+argparse, environment variables), values functions return and attributes
+`__init__` sets, with a call's arguments bound to a function's parameters. It
+reads; it never makes intents (that is `python.PythonAnalyzer`, which inherits
+it and provides the file's functions, classes, module values and source).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from delta_lint.frontend.pyspark_api import TERMINALS
+from delta_lint.frontend.pyvalues import (
+    CASE_AND_TRIM,
+    DEDENT,
+    TEXT_FUNCTIONS,
+    ArgNamespace,
+    Chain,
+    DataFrame,
+    Instance,
+    Scope,
+    Str,
+    StrMap,
+    Strs,
+    may_give_text,
+    param_str,
+)
+from delta_lint.predicates import param_name
+
+# A helper is read again for each call, up to this many calls and this deep: enough
+# for real job code, and a bound on the work a generated file can cause.
+MAX_HELPER_CALLS = 64
+MAX_HELPER_DEPTH = 4
+MAX_HELPER_READS = 1024  # per file, all helpers together
+
+
+JOB_INPUT_CALLS = {
+    ("widgets", "get"),
+    ("widgets", "getArgument"),
+    ("conf", "get"),
+    ("os", "getenv"),
+    ("environ", "get"),
+    ("taskValues", "get"),
+}
+
+
+def is_argv(node: ast.expr) -> bool:
+    """`sys.argv` or `sys.argv[i]`."""
+    target = node.value if isinstance(node, ast.Subscript) else node
+    return isinstance(target, ast.Attribute) and target.attr == "argv"
+
+
+class ValueResolver:
+    """Value resolution over one file (see the module docstring). The analyzer
+    that inherits it holds `module_env`, `functions`, `classes`, `context`,
+    `widget_defaults` and the file's source."""
+
+    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
+        """The module's values, and the function's parameters bound to the call's
+        values (defaults for the rest, a named parameter where nothing is known)."""
+        env = dict(self.module_env)
+        params = fn.args.posonlyargs + fn.args.args
+        positional = list(call.args)
+        if params and params[0].arg in ("self", "cls"):  # `obj.m(a)`, `Cls(a)`: `a` is the next parameter
+            params = params[1:]
+        defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        for index, param in enumerate(params + fn.args.kwonlyargs):
+            name = param.arg
+            if name in ("self", "cls", "spark"):
+                continue
+            if index < len(positional) and param in params and not isinstance(positional[index], ast.Starred):
+                value = positional[index]
+            else:
+                value = keywords.get(name, defaults.get(name))
+            if value is None:
+                env[name] = param_str(name)
+            else:
+                held = self._value(value, scope, name)
+                kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
+                env[name] = held if isinstance(held, kept) else param_str(name)
+        return env
+
+    def _rows(self, node: ast.expr, scope: Scope, width: int) -> list[tuple[Str, ...]] | None:
+        """The values a loop binds on each turn, when they are literal: one string
+        per turn (`for t in TABLES:`), or `width` strings unpacked from literal
+        tuples (`for name, kind in [("a", "STRING"), ...]:`) or from a dict's
+        `.items()`."""
+        if width == 1:
+            items = self._items(node, scope)
+            return [(item,) for item in items.items] if items is not None else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
+            if width != 2 or node.args:
+                return None
+            held = node.func.value
+            mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
+            if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
+                return [(Str(k), v) for k, v in mapping.items]
+            return None
+        if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
+            return None
+        rows = []
+        for element in node.elts:
+            if not isinstance(element, (ast.List, ast.Tuple)) or len(element.elts) != width:
+                return None
+            items = self._items(element, scope)
+            if items is None:
+                return None
+            rows.append(items.items)
+        return rows
+
+    def _items(self, node: ast.expr, scope: Scope) -> Strs | None:
+        """The strings a loop runs over, when they are literal: a list, tuple or set
+        of strings, a variable holding one, a literal dict's keys."""
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if isinstance(held, StrMap):
+                return Strs(tuple(Str(k) for k, _ in held.items))
+            return held if isinstance(held, Strs) else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
+            return self._items(node.func.value, scope)
+        if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
+            node = ast.List(elts=list(node.keys))
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
+            items = tuple(self.string(e, scope) for e in node.elts)
+            if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
+                i.unknown for i in items
+            ):
+                return Strs(items)
+        return None
+
+    def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
+        """What a variable holds after `name = node`."""
+        if isinstance(node, ast.Name) and isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple)):
+            return scope.env[node.id]  # `return cfg`, `x = args`: the same value
+        if isinstance(node, ast.Dict) and not node.keys:
+            return StrMap(())
+        if isinstance(node, ast.Call) and self.classes:
+            instance = self._instance(node, scope) or self._returned_instance(node, scope)
+            if instance is not None:
+                return instance
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
+            returned = self._returned(self.functions[node.func.id], node, scope)
+            if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
+                return returned
+        if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
+            values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
+            return StrMap(tuple((k, v) for k, v in values if not v.unknown))
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = self._items(node, scope)
+            if items is not None:
+                return items
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
+            return ArgNamespace()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
+            return ArgNamespace()
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        steps = self.flatten(node, scope)
+        if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
+            s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream")
+            for s in steps
+        ):
+            if not any(s.name in TERMINALS and s.call is not None for s in steps[-1:]):
+                return Chain(tuple(steps))
+        if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
+            # `string` could only name an unknown placeholder here (by unparsing the
+            # expression: a DataFrame chain over many lines), which would be dropped
+            return DataFrame(frozenset(self.reads(node, scope)))
+        s = self.string(node, scope)
+        if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
+            return s
+        reads = self.reads(node, scope)
+        if reads or isinstance(node, (ast.Call, ast.Attribute)):
+            return DataFrame(frozenset(reads))
+        return s
+
+    def _param_source(self, node: ast.expr, scope: Scope) -> Str | None:
+        """A parameter when the expression reads a job input (widgets, argv, env)."""
+        if is_argv(node):
+            idx = node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else ""
+            return self._input(f"argv_{idx}")
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
+            attr = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            owner_name = (
+                owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+            )
+            key = (
+                node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
+            )
+            if (owner_name, attr) in JOB_INPUT_CALLS or attr == "getArgument":
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if owner_name == "widgets" or attr == "getArgument":
+                        return self._input(key.value, self.widget_defaults.get(key.value))
+                    return param_str(key.value)
+                return param_str(attr)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                return param_str(node.slice.value)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if isinstance(scope.env.get(node.value.id), ArgNamespace):
+                return self._input(node.attr)
+        return None
+
+    def _input(self, name: str, default: str | None = None) -> Str:
+        """A job input (widget, argument): the value the file's task gives it, else
+        the widget's default, else a parameter named after it."""
+        self.inputs_read.add(name)
+        if name in self.bound_inputs:
+            return Str(self.bound_inputs[name])
+        return Str(default) if default is not None else param_str(name)
+
+    def string(self, node: ast.expr | None, scope: Scope) -> Str:
+        """The static value of a string expression, with parameters kept by name."""
+        if node is None:
+            return Str("", (), True)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                return Str(node.value)
+            if isinstance(node.value, (int, float, bool)) and not isinstance(node.value, bool):
+                return Str(str(node.value))
+            return Str(str(node.value))
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        if isinstance(node, ast.Name):
+            value = scope.env.get(node.id)
+            if isinstance(value, Str):
+                return value
+            return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
+        found = self._dict_value(node, scope) or self._split_part(node, scope)
+        if found is not None:
+            return found
+        if isinstance(node, ast.JoinedStr):
+            out = Str("")
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    out = out + Str(str(part.value))
+                elif isinstance(part, ast.FormattedValue):
+                    out = out + self._placeholder(part.value, scope)
+            return out
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                return self.string(node.left, scope) + self.string(node.right, scope)
+            if isinstance(node.op, ast.Mod):
+                return self._percent(self.string(node.left, scope), node.right, scope)
+            folded = self._arithmetic(node, scope)
+            if folded is not None:
+                return Str(folded)
+            return self._opaque(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            if attr == "format":
+                return self._format(self.string(node.func.value, scope), node, scope)
+            if attr in CASE_AND_TRIM and not node.args:
+                base = self.string(node.func.value, scope)
+                text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
+                return Str(text, base.params, base.unknown)
+            if attr in DEDENT and node.args:
+                return self.string(node.args[0], scope)
+            if attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+                sep = self.string(node.func.value, scope)
+                out = Str("")
+                for i, elt in enumerate(node.args[0].elts):
+                    out = out + (sep if i else Str("")) + self.string(elt, scope)
+                return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_FUNCTIONS:
+            if node.args:
+                return self.string(node.args[0], scope)
+        return self._placeholder(node, scope)
+
+    def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
+        """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
+        if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
+            return self.string(node, scope)
+        found = self._dict_value(node, scope)
+        if found is not None:
+            return found
+        param = self._param_source(node, scope)
+        if param is not None:
+            return param
+        return self._opaque(node)
+
+    def _dict_value(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`config["db"]` where `config` holds a literal dict with that key;
+        `Config.DB` or `settings.DB` where `Config` is a class or an imported module
+        of the project with that constant."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            held = scope.env.get(node.value.id)
+            return held.get(node.attr) if isinstance(held, StrMap) else None
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        held = scope.env.get(node.value.id)
+        if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
+            return held.get(str(node.slice.value))
+        return None
+
+    def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`key.split("__")[1]` of a known string: that part."""
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in ("split", "rsplit")
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.value.args[:1])
+        ):
+            return None
+        base = self.string(node.value.func.value, scope)
+        if base.params or base.unknown:
+            return None
+        sep = node.value.args[0].value if node.value.args else None  # type: ignore[union-attr]
+        parts = base.text.split(sep) if node.value.func.attr == "split" else base.text.rsplit(sep)
+        index = node.slice.value
+        return Str(parts[index]) if -len(parts) <= index < len(parts) else None
+
+    def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> object:
+        """What a function of the file returns for this call (`cfg, opts =
+        setup_configuration(args)`); None when that cannot be told."""
+        return self._evaluate(fn, call, scope)[1]
+
+    def _evaluate(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
+    ) -> tuple[dict[str, Str], object]:
+        """A function's body read for its values only (no writes), its parameters bound
+        to the call's: the `self.x` it sets with known text, and what its first
+        `return` gives (a tuple for `return a, b`). Statements other than assignments
+        and that return are passed over."""
+        attrs: dict[str, Str] = {}
+        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return attrs, None
+        local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
+        for stmt in fn.body:
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                if isinstance(stmt.value, ast.Tuple):
+                    return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
+                return attrs, self._value(stmt.value, local)
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                local.env[target.id] = self._value(stmt.value, local, target.id)
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                text = self.string(stmt.value, local)
+                if not text.unknown:
+                    attrs[target.attr] = text
+                    # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
+                    local.env["self"] = StrMap(tuple(attrs.items()))
+        return attrs, None
+
+    def _opaque(self, node: ast.expr) -> Str:
+        """A value that is neither constant nor a named parameter: an unknown
+        placeholder named after its source text."""
+        shown = self._one_line_source(node)
+        if shown is None:
+            try:
+                shown = ast.unparse(node)
+            except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+                shown = "value"
+        name = param_name(shown)
+        return Str("{" + name + "}", (name,), True)
+
+    def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:
+        """`8 * 1024`, `n - 1` with `n` a known integer: the number as text; None when
+        a side is not a known integer (Python's own operators on small ints only)."""
+        if not isinstance(node.op, (ast.Sub, ast.Mult, ast.FloorDiv)):
+            return None
+        sides = []
+        for side in (node.left, node.right):
+            text = self.string(side, scope) if isinstance(side, (ast.Constant, ast.Name, ast.BinOp)) else None
+            if text is None or text.unknown or text.params or not re.fullmatch(r"-?\d{1,18}", text.text):
+                return None
+            sides.append(int(text.text))
+        left, right = sides
+        if isinstance(node.op, ast.Sub):
+            return str(left - right)
+        if isinstance(node.op, ast.Mult):
+            return str(left * right) if abs(left * right) < 10**18 else None
+        return str(left // right) if right else None
+
+    def _format(self, template: Str, call: ast.Call, scope: Scope) -> Str:
+        import string as _string
+
+        out = Str("", template.params, template.unknown)
+        auto = 0
+        try:
+            parsed = list(_string.Formatter().parse(template.text))
+        except ValueError:
+            return Str(template.text, template.params, True)
+        for literal, field_name, _spec, _conv in parsed:
+            out = out + Str(literal)
+            if field_name is None:
+                continue
+            key = field_name.split(".")[0].split("[")[0]
+            arg: ast.expr | None = None
+            if key == "":
+                arg = call.args[auto] if auto < len(call.args) else None
+                auto += 1
+            elif key.isdigit():
+                arg = call.args[int(key)] if int(key) < len(call.args) else None
+            else:
+                arg = next((k.value for k in call.keywords if k.arg == key), None)
+            if arg is None:
+                if template.params and key in template.params:
+                    out = out + Str("{" + key + "}", (key,))
+                else:
+                    out = out + Str("{" + param_name(key or "arg") + "}", (param_name(key or "arg"),), True)
+            else:
+                out = out + self._placeholder(arg, scope)
+        return out
+
+    def _percent(self, template: Str, right: ast.expr, scope: Scope) -> Str:
+        values = right.elts if isinstance(right, ast.Tuple) else [right]
+        mapping = {}
+        if isinstance(right, ast.Dict):
+            mapping = {k.value: v for k, v in zip(right.keys, right.values) if isinstance(k, ast.Constant)}
+        out = Str("", template.params, template.unknown)
+        pos = 0
+        idx = 0
+        for m in re.finditer(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]", template.text):
+            out = out + Str(template.text[pos : m.start()])
+            pos = m.end()
+            if m.group(0) == "%%":
+                out = out + Str("%")
+            elif m.group(1):
+                arg = mapping.get(m.group(1))
+                out = out + (self._placeholder(arg, scope) if arg is not None else param_str(m.group(1)))
+            else:
+                arg = values[idx] if idx < len(values) else None
+                idx += 1
+                out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
+        return out + Str(template.text[pos:])

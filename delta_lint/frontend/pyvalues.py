@@ -1,0 +1,190 @@
+"""What a Python variable can hold, as the Python front end reads it.
+
+Job code builds table names, conditions and options out of strings: constants,
+f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
+`__init__` sets attributes, widget and argv values a job binds. These are the
+values the front end keeps for a name (`Str` with its `{param}` placeholders,
+`Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
+functions that turn literal syntax into them. Reading values out of code is
+`pyresolve`; making intents of them is `python`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
+from delta_lint.predicates import param_name
+
+
+@dataclass(frozen=True)
+class Str:
+    """A statically known string; `{name}` marks a parameter or unknown part."""
+
+    text: str
+    params: tuple[str, ...] = ()
+    unknown: bool = False  # some part is neither constant nor a named parameter
+
+    def __add__(self, other: Str) -> Str:
+        return Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
+
+
+def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a + b))
+
+
+def param_str(name: str) -> Str:
+    name = param_name(name)
+    return Str("{" + name + "}", (name,))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One link of a method chain: `.name` or `.name(...)`."""
+
+    name: str
+    call: ast.Call | None
+    node: ast.expr  # the chain up to and including this step
+
+
+@dataclass(frozen=True)
+class Chain:
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class DataFrame:
+    reads: frozenset[TableRef]
+
+
+class ArgNamespace:
+    """The result of `parser.parse_args()`: attribute reads are parameters."""
+
+
+@dataclass
+class Scope:
+    env: dict[str, object] = field(default_factory=dict)
+    flags: frozenset[Flag] = frozenset()
+    stream: Location | None = None
+    params: tuple[str, ...] = ()
+    site: Location | None = None  # inside a helper read for one call: where its writes are reported
+    calls: tuple[str, ...] = ()  # the helpers being read for a call, outermost first (no recursion)
+
+
+@dataclass(frozen=True)
+class Strs:
+    """A literal list, tuple or set of strings (`for t in TABLES:` runs once per element)."""
+
+    items: tuple[Str, ...]
+
+
+@dataclass(frozen=True)
+class StrMap:
+    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it)."""
+
+    items: tuple[tuple[str, Str], ...]
+
+    def get(self, key: str) -> Str | None:
+        return next((v for k, v in self.items if k == key), None)
+
+
+@dataclass(frozen=True)
+class Instance(StrMap):
+    """An object of a class of the file (`logger = BackfillLogger(run_id=r)`): its
+    attributes as `__init__` sets them from the call's values; `logger.start()` reads
+    the method with `self` bound to it."""
+
+    cls: str = ""
+
+
+# the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
+CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
+
+
+DEDENT = ("dedent", "cleandoc")
+
+
+TEXT_METHODS = frozenset({"format", "join", *CASE_AND_TRIM, *DEDENT})
+
+
+TEXT_FUNCTIONS = frozenset({*DEDENT, "str"})
+
+
+def may_give_text(call: ast.Call) -> bool:
+    """Whether `PythonAnalyzer.string` reads this call as text (a method or function
+    it follows), rather than naming it an unknown placeholder."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in TEXT_METHODS
+    return isinstance(func, ast.Name) and func.id in TEXT_FUNCTIONS
+
+
+def loop_names(target: ast.expr) -> list[str]:
+    """The names a `for` binds (`t`, or `name, kind`); empty for other targets."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+        return [e.id for e in target.elts]  # type: ignore[attr-defined]
+    return []
+
+
+UNKNOWN_LITERAL = object()
+
+
+def literal_value(node: ast.expr, depth: int = 0) -> object:
+    """`ast.literal_eval` that also takes f-strings without fields and keeps what
+    it can of the rest (unknown values are left out)."""
+    if depth > 32:
+        return UNKNOWN_LITERAL
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
+        return node.value
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
+    if (
+        isinstance(node, ast.JoinedStr)
+        and len(node.values) == 2
+        and isinstance(node.values[0], ast.FormattedValue)
+        and isinstance(node.values[1], ast.Constant)
+        and str(node.values[1].value).startswith("/")
+    ):
+        # `f"{base_path}/02_process_data"`: a workspace folder only a run knows
+        # (the notebook's own, as a rule) and a known tail
+        return UNKNOWN_FOLDER + str(node.values[1].value)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [literal_value(e, depth + 1) for e in node.elts]
+        return [i for i in items if i is not UNKNOWN_LITERAL]
+    if isinstance(node, ast.Dict):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                value = literal_value(v, depth + 1)
+                if value is not UNKNOWN_LITERAL:
+                    out[k.value] = value
+        return out
+    return UNKNOWN_LITERAL
+
+
+def held_value(value: object) -> object:
+    """A value the link stage gives (plain JSON) as the analyser holds it."""
+    if isinstance(value, str):
+        return Str(value)
+    if isinstance(value, list):
+        return Strs(tuple(Str(str(v)) for v in value))
+    if isinstance(value, dict):
+        return StrMap(tuple((str(k), Str(str(v))) for k, v in value.items()))
+    return Str("", (), True)
+
+
+def plain_value(held: object) -> object:
+    """The plain JSON form of a fully static value, else None."""
+    if isinstance(held, Str):
+        return held.text if not (held.params or held.unknown) else None
+    if isinstance(held, Strs):
+        texts = [plain_value(i) for i in held.items]
+        return texts if all(isinstance(t, str) for t in texts) else None
+    if isinstance(held, StrMap):
+        pairs = {k: plain_value(v) for k, v in held.items}
+        static = {k: v for k, v in pairs.items() if isinstance(v, str)}
+        return static if static else None
+    return None
