@@ -59,7 +59,7 @@ def project_scope(given: list[Path], root: Path) -> list[Path] | None:
     return given
 
 
-PROJECT_INPUTS = {".yml", ".yaml", ".json", ".toml"}  # configuration, snapshot, bundles, Jobs JSON
+PROJECT_INPUTS = {".yml", ".yaml", ".json", ".toml", ".tf"}  # configuration, snapshot, bundles, Jobs JSON, Terraform
 
 
 def within(findings: list[Finding], scope: list[Path], cwd: Path, shared: set[Path]) -> list[Finding]:

@@ -43,28 +43,30 @@ def load_found_terraform(root: Path) -> Workflows:
         except Exception as err:  # noqa: BLE001 - the HCL parser's own errors: the file is not read
             out.problems.append(found_problem(file, root, ConfigError(f"{file}: not valid HCL ({_first_line(err)})")))
             continue
-        notebooks = _module_sources(file.parent, root)
+        notebooks, module_files = _module_sources(file.parent, root)
         jobs = list(_resources(document, "databricks_job"))
         for key, spec in jobs:
             settings = _settings(spec, notebooks)
             name = str(settings.get("name") or key)
             out.jobs[name] = job_from_settings(name, settings, file, root, base=file.parent)
-        if jobs:
-            out.files.append(file)
+        if jobs:  # the module's other files name the notebooks: a change there changes the jobs
+            out.files += [file, *(f for f in module_files if f != file and f not in out.files)]
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
 
 
-def _module_sources(folder: Path, root: Path) -> dict[str, str]:
-    """The notebook and file resources of a Terraform module: every `.tf` file of
-    the folder (a job and the notebooks it runs are often declared apart)."""
+def _module_sources(folder: Path, root: Path) -> tuple[dict[str, str], list[Path]]:
+    """The notebook and file resources of a Terraform module, and the files read:
+    every `.tf` file of the folder (a job and the notebooks it runs are often
+    declared apart)."""
     out: dict[str, str] = {}
-    for tf in sorted(folder.glob("*.tf")):
+    files = sorted(folder.glob("*.tf"))
+    for tf in files:
         try:
             out.update(_sources(hcl2.loads(read_input_text(tf, root)), folder, root))
         except Exception:  # noqa: BLE001 - a module file that does not parse names no notebook
             continue
-    return out
+    return out, files
 
 
 def _resources(document: dict, kind: str):

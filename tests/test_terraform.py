@@ -69,3 +69,29 @@ def test_a_test_looking_notebook_a_job_runs_is_job_code(lint):
     assert not any(i.location.path.startswith("infra/tests/") for r in skipped.files for i in r.intents)
     run = lint({**files, "infra/job.tf": tf})
     assert any(i.location.path == "infra/tests/load.py" for r in run.files for i in r.intents)
+
+
+def test_a_changed_terraform_job_makes_every_finding_count(tmp_path):
+    """`check --changed infra/job.tf`: a job definition changes every overlap, as a
+    bundle does."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "infra").mkdir()
+    (tmp_path / "infra" / "load.py").write_text(LOAD)
+    (tmp_path / "infra" / "fix.py").write_text(FIX)
+    (tmp_path / "infra" / "job.tf").write_text(JOB_TF.replace("RUNS", "3"))
+    (tmp_path / "infra" / "notebooks.tf").write_text(NOTEBOOKS_TF)
+
+    def run(*args: str) -> list:
+        out = subprocess.run(
+            [sys.executable, "-m", "delta_lint", "check", *args, "--format", "json", "--no-cache"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        return [f["rule"] for f in json.loads(out.stdout)["findings"] if f["rule"].startswith("DL1")]
+
+    assert run(".") == ["DL102", "DL102"]
+    assert run("--changed", "infra/job.tf") == ["DL102", "DL102"]
