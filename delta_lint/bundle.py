@@ -16,6 +16,7 @@ import glob
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -203,14 +204,24 @@ def find_job_json(root: Path) -> tuple[str, ...]:
     """JSON files shaped as Databricks jobs (`databricks jobs get` exports, job
     settings: they name a `task_key`), anywhere in the project; dashboards and
     files over 2 MB are not read."""
+    return _files_saying(root, lambda name: name.endswith(".json") and not name.endswith(".lvdash.json"), b'"task_key"')
+
+
+def find_terraform(root: Path) -> tuple[str, ...]:
+    """Terraform files of the project that define a `databricks_job` resource."""
+    return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job")
+
+
+def _files_saying(root: Path, named: Callable[[str], bool], sign: bytes) -> tuple[str, ...]:
+    """Project files whose name passes `named` and whose bytes hold `sign`."""
     found = []
     for folder, _, files in _project_folders(root):
         for name in sorted(files):
-            if not name.endswith(".json") or name.endswith(".lvdash.json"):
+            if not named(name):
                 continue
             path = folder / name
             try:
-                if b'"task_key"' in read_input(path, root, MAX_JOB_JSON_BYTES):
+                if sign in read_input(path, root, MAX_JOB_JSON_BYTES):
                     found.append(str(path))
             except OSError:  # not a regular file, too large, leading out of the project
                 continue
@@ -238,22 +249,6 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "terraform":
         return find_terraform(Path(argument))
     raise ValueError(f"unknown listing {kind}")
-
-
-def find_terraform(root: Path) -> tuple[str, ...]:
-    """Terraform files of the project that define a `databricks_job` resource."""
-    found = []
-    for folder, _, files in _project_folders(root):
-        for name in sorted(files):
-            if not name.endswith(".tf"):
-                continue
-            path = folder / name
-            try:
-                if b"databricks_job" in read_input(path, root, MAX_JOB_JSON_BYTES):
-                    found.append(str(path))
-            except OSError:  # not a regular file, too large, leading out of the project
-                continue
-    return tuple(found)
 
 
 MAX_INCLUDED = 10_000  # files one `include` glob may match
