@@ -565,3 +565,20 @@ def test_alter_of_a_catalog_schema_or_volume_writes_no_table(statement):
         [(2, "main.ops.t", "metadata_change")],
         [],
     )
+
+
+def test_a_write_led_by_its_ctes_is_a_write_and_a_cte_query_is_not():
+    script = (
+        "WITH a AS (SELECT * FROM main.ops.src), b AS (SELECT * FROM a)\n"
+        "MERGE INTO main.ops.t t USING b s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
+        "WITH a AS (SELECT * FROM main.ops.src) INSERT INTO main.ops.t2 SELECT * FROM a;\n"
+        "WITH a AS (SELECT 1 AS x) SELECT * FROM a;\n"
+    )
+    assert _read(script) == ([(1, "main.ops.t", "merge"), (3, "main.ops.t2", "blind_append")], [])
+
+
+def test_insert_replace_using_overwrites_what_its_rows_name():
+    got, diags = _read("INSERT INTO main.ops.t REPLACE USING (day) SELECT * FROM main.ops.src;\n")
+    assert got == [(1, "main.ops.t", "dynamic_partition_overwrite")] and not diags
+    # a plain INSERT of the same query stays a blind append
+    assert _read("INSERT INTO main.ops.t SELECT * FROM main.ops.src;\n")[0] == [(1, "main.ops.t", "blind_append")]

@@ -71,3 +71,24 @@ def test_ipynb_cells_map_to_file_lines():
 def test_invalid_ipynb_is_a_diagnostic():
     r = analyze_source("nb.ipynb", ".ipynb", "{not json")
     assert [d.rule for d in r.diagnostics] == ["DL000"]
+
+
+def test_a_bang_line_inside_a_multi_line_string_is_sql_not_a_shell_escape():
+    """`!t.removed` opens a line of SQL in a triple-quoted string: it stays (Spark
+    SQL's NOT), while a `!pip install` line of the cell itself is a shell escape."""
+    cell = (
+        "!pip install x\n"
+        'spark.sql("""\n'
+        "  MERGE INTO main.ops.watch t USING main.ops.src s ON\n"
+        "  !t.removed\n"
+        "  AND t.id = s.id\n"
+        "  WHEN MATCHED THEN UPDATE SET *\n"
+        '""")\n'
+    )
+    source = "# Databricks notebook source\n" + cell
+    ipynb = json.dumps({"cells": [{"cell_type": "code", "source": cell.splitlines(keepends=True)}], "metadata": {}})
+    for name, suffix, text in (("a.py", ".py", source), ("a.ipynb", ".ipynb", ipynb)):
+        result = analyze_source(name, suffix, text)
+        assert [d.message for d in result.diagnostics] == []
+        (intent,) = result.intents
+        assert intent.predicate_sql == "NOT t.removed AND t.id = s.id"

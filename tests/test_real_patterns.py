@@ -613,3 +613,24 @@ def test_attributes_set_in_init_read_the_ones_set_before_them():
     )
     got, _ = read(code)
     assert got == [(8, "main.ops.events", "delete"), (9, "{c}.ops.events", "delete")]
+
+
+def test_a_widget_default_taken_from_a_literal_list_binds_the_widget():
+    code = (
+        'SCALES = ["10", "100"]\n'
+        'dbutils.widgets.dropdown("scale", SCALES[0], SCALES)\n'
+        'dbutils.widgets.text("db", "")\n'
+        "sf = dbutils.widgets.get('scale')\n"
+        "db = dbutils.widgets.get('db')\n"
+        'spark.sql(f"DELETE FROM tpcdi.{db}_{sf}.t WHERE a = 1")\n'
+    )
+    got, _ = read(code)
+    assert got == [(6, "tpcdi.{db}_10.t", "delete")]  # an empty default binds nothing
+
+
+def test_a_python_3_12_f_string_is_said_to_be_one():
+    _, result = read('x = {"a": 1}\ny = f"*{x["a"]}*"\n')
+    (message,) = [m for m in messages(result) if m.startswith("DL000")]
+    assert "Python 3.12" in message
+    _, other = read("def f(:\n    pass\n")
+    assert not any("3.12" in m for m in messages(other))

@@ -130,7 +130,7 @@ def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
         if got:
             out.found_sites += 1
         tables = {str(i.get("table") or "").lower() for i in got}
-        if got and (want == "?" or want in tables or _path_match(want, tables)):
+        if got and (want == "?" or any(_same_table(want, t) for t in tables)):
             out.found_tables += 1
         else:
             out.misses.append(f"{write['site']} {want} ({write.get('kind')}): got {sorted(tables) or 'nothing'}")

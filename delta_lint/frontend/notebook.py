@@ -20,6 +20,25 @@ _TITLE = re.compile(r"^\s*(?:#|--)\s*DBTITLE\b")
 _LINE_MAGIC = re.compile(r"^\s*(?:[%!]|(?:pip|conda)\s+(?:install|uninstall)\b)")
 
 
+_TRIPLE_QUOTE = re.compile(r"""\"\"\"|'''|#""")
+
+
+def _open_triple_quote(line: str, quote: str | None) -> str | None:
+    """The triple quote a multi-line string is open with after `line` (None when
+    none is): a `!` or `%` line inside a string (`!t.removed` in SQL) is text, not a
+    shell escape or magic. A comment ends the scan of a line; one-line strings that
+    hold a triple quote are not told apart (rare)."""
+    for m in _TRIPLE_QUOTE.finditer(line):
+        token = m.group(0)
+        if quote is None and token == "#":
+            break
+        if quote is None:
+            quote = token
+        elif token == quote:
+            quote = None
+    return quote
+
+
 @dataclass
 class Cell:
     lang: str  # python | sql | other
@@ -115,11 +134,13 @@ def parse_databricks_source(text: str) -> Notebook:
             nb.cells.append(cell)
         else:
             cell = Cell(default)
+            quote: str | None = None
             for n, t in raw:
-                if default == "python" and (_MAGIC.match(t) or _LINE_MAGIC.match(t)):
+                if default == "python" and quote is None and (_MAGIC.match(t) or _LINE_MAGIC.match(t)):
                     cell.lines.append((n, 0, ""))
                 else:
                     cell.lines.append((n, 0, t))
+                quote = _open_triple_quote(t, quote) if default == "python" else None
             nb.cells.append(cell)
     return nb
 
@@ -201,11 +222,14 @@ def parse_ipynb(text: str) -> Notebook:
                 if word.startswith("%%") or word in ("%md", "%sh", "%fs", "%scala", "%r", "%pip"):
                     continue
         cell = Cell(cell_lang, list(first_line.lines) if first_line else [])
+        quote = None
         for i in range(start, len(stripped)):
             line, col = positions[i]
             content = stripped[i]
-            if cell_lang == "python" and _LINE_MAGIC.match(content):
+            if cell_lang == "python" and quote is None and _LINE_MAGIC.match(content):
                 content = ""
+            elif cell_lang == "python":
+                quote = _open_triple_quote(content, quote)
             cell.lines.append((line, col, content))
         nb.cells.append(cell)
     return nb

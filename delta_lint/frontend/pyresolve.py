@@ -293,7 +293,7 @@ class ValueResolver:
     def _dict_value(self, node: ast.expr, scope: Scope) -> Str | None:
         """`config["db"]` where `config` holds a literal dict with that key;
         `Config.DB` or `settings.DB` where `Config` is a class or an imported module
-        of the project with that constant."""
+        of the project with that constant; `SCALES[0]` of a literal list."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             held = scope.env.get(node.value.id)
             return held.get(node.attr) if isinstance(held, StrMap) else None
@@ -302,6 +302,9 @@ class ValueResolver:
         held = scope.env.get(node.value.id)
         if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
             return held.get(str(node.slice.value))
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
+            return held.items[index] if -len(held.items) <= index < len(held.items) else None
         return None
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:

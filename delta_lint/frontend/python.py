@@ -152,9 +152,10 @@ class PythonAnalyzer(ValueResolver):
             tree = tree or ast.parse(self.source)
         except SyntaxError as err:
             line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
-            self.diagnostics.append(
-                Diagnostic(PARSE_ERROR, Location(self.path, line, col), f"Python syntax error: {err.msg}", "error")
-            )
+            why = f"Python syntax error: {err.msg}"
+            if err.msg.startswith("f-string"):  # Python 3.12 (PEP 701) f-strings parse only on 3.12+
+                why += " (valid from Python 3.12 if the f-string reuses its quotes inside braces; delta-lint reads Python 3.11 syntax)"
+            self.diagnostics.append(Diagnostic(PARSE_ERROR, Location(self.path, line, col), why, "error"))
             self._flush_sql(None)
             return
         except (ValueError, RecursionError, MemoryError) as err:
@@ -235,6 +236,16 @@ class PythonAnalyzer(ValueResolver):
             if value.strip() and "{" not in value:
                 self.widget_defaults.setdefault(name, value.strip())
 
+    def _widget_default(self, call: ast.Call, scope: Scope) -> None:
+        """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
+        builds (the literal ones are read before, from the text)."""
+        name, default = argument_at(call, 0, "name"), argument_at(call, 1, "defaultValue")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or default is None:
+            return
+        value = self.string(default, scope)
+        if not value.unknown and not value.params and value.text.strip() and "{" not in value.text:
+            self.widget_defaults.setdefault(name.value, value.text.strip())
+
     def _drop_definition_intents(self) -> None:
         """A helper's writes are reported where it is called with known values; read on
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
@@ -303,6 +314,8 @@ class PythonAnalyzer(ValueResolver):
             self._stmt(stmt, scope)
 
     def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
+            self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name not in self.batch_functions:
                 self._function(stmt, scope)
@@ -1311,6 +1324,20 @@ _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
 )
+
+
+_WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def _is_widget_definition(node: ast.expr) -> bool:
+    """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
+    func = node.func if isinstance(node, ast.Call) else None
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in _WIDGET_KINDS
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "widgets"
+    )
 
 
 def _shape(intent: Intent) -> tuple:

@@ -263,6 +263,8 @@ def analyze_sql(
                 loc = where(stmt.line + lines, start - stmt.text.rfind("\n", 0, start))
         if _TABLE_OPTIONS.search(text):
             text = _TABLE_OPTIONS.sub(" ", text)
+        if "!" in text:
+            text = _BANG_NOT.sub(lambda m: m.group(1) or "NOT ", text)
         tpl = apply_templates(text)
         ctx = _Ctx(path, loc, session, tpl, tpl.text, extra_params)
         try:
@@ -284,6 +286,10 @@ def analyze_sql(
 # `FROM t WITH (fetchSize = 100000)`: options of a table read (federated sources, JDBC)
 # that sqlglot does not parse; they change nothing a write conflicts on.
 _TABLE_OPTIONS = re.compile(r"\bWITH\s*\(\s*['\"`]?[\w.]+['\"`]?\s*=[^()]*\)", re.I)
+
+# `!t.removed`: Spark SQL's `!` is NOT (sqlglot reads only `!=`); strings and
+# quoted names are kept as they are.
+_BANG_NOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)|!(?!=)""")
 
 # Leading words of SQL scripting statements (see `sqlscript`): the others skip it.
 _SCRIPTING = re.compile(
@@ -395,6 +401,9 @@ _IGNORED = re.compile(
     re.I,
 )
 
+# `WITH a AS (...) MERGE INTO ...` (or INSERT, UPDATE, DELETE): a write led by its CTEs.
+_WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
+
 # First keywords of the statements the handlers below understand.
 _WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
 
@@ -491,7 +500,8 @@ def _placed(found: tuple[list[Intent], list[Diagnostic]], location: Location) ->
 
 def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
     """The intents of a statement that does not change the session."""
-    if _may(lead, "ignored") and _IGNORED.match(text):
+    cte_write = lead == "WITH" and _WRITE_AFTER_CTE.search(text) is not None
+    if _may(lead, "ignored") and _IGNORED.match(text) and not cte_write:
         return [], []
     upper = text[:40].upper()
     for key in ("optimize", "vacuum", "restore", "reorg", "convert", "clone"):
@@ -501,7 +511,7 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
         raise ParseError(f"unrecognised {upper.split()[0]} statement")
     words = text.split(None, 1)
     first = words[0].upper() if words else ""
-    if first not in _WRITE_KEYWORDS:
+    if first not in _WRITE_KEYWORDS and not cte_write:
         raise ParseError(f"unrecognised statement starting with `{first[:30]}`")
     if (
         _may(lead, "alter")
@@ -784,6 +794,10 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     elif overwrite and static:
         kind, cond = Kind.REPLACE_WHERE, part_cond
     elif overwrite and (ctx.session.dynamic_overwrite or (partition is not None and not static)):
+        kind, cond = Kind.DYNAMIC_OVERWRITE, None
+    elif tree.args.get("using"):
+        # `INSERT INTO t REPLACE USING (day) SELECT ...` deletes the rows whose `day` the
+        # query's rows hold, then inserts: an overwrite of what the data names
         kind, cond = Kind.DYNAMIC_OVERWRITE, None
     elif overwrite:
         kind, cond = Kind.FULL_OVERWRITE, None
