@@ -681,8 +681,12 @@ class Cache:
                 return None
             data = _plain(self._open("runs.value", run_key, row[0]))
             data["findings"] = [_finding(r) for r in data["findings"]]
+            data["scans"] = _untagged(data["scans"], {})
             if not (
-                _conforms(data["warnings"], list[str])
+                isinstance(data["scans"], dict)
+                and all(isinstance(v, FileSuppressions) for v in data["scans"].values())
+                and _conforms(data["rel_of"], dict[str, str])
+                and _conforms(data["warnings"], list[str])
                 and isinstance(data["mode"], str)
                 and _conforms(data["schedule_files"], list[str])
                 and _ints([data["n_files"], data["n_intents"]])
@@ -694,21 +698,14 @@ class Cache:
             return None
         return data
 
-    def put_run(self, run_key: str, result) -> None:
+    def put_run(self, run_key: str, kept: dict) -> None:
+        """Keep a run's outcome: `findings` (a list of `Finding`), `scans` (suppression
+        comments by path, tagged) and plain JSON values under the other keys."""
         if self.db is None:
             return
         import time
 
-        doc = {
-            "findings": [_row(f) for f in result.findings],
-            "warnings": list(result.read.warnings),
-            "mode": result.read.mode,
-            "schedule_files": [str(p) for p in result.schedule_files],
-            "n_files": result.n_files,
-            "n_intents": result.n_intents,
-            "skipped": result.skipped,
-            "analysed": result.analysed,
-        }
+        doc = dict(kept, findings=[_row(f) for f in kept["findings"]], scans=_tagged(kept["scans"]))
         try:
             blob = self._seal("runs.value", run_key, _pack(doc))
             with self.db:

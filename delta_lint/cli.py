@@ -238,9 +238,8 @@ def check(
     """
     from dataclasses import replace
 
-    from delta_lint.engine import SEVERITY_ORDER
-    from delta_lint.model import is_coverage
-    from delta_lint.run import check as run_check
+    from delta_lint.findings import Gate, finish
+    from delta_lint.run import pipeline
 
     if changed and diff_base:
         _fail("--changed and --diff-base are alternatives; give one")
@@ -286,7 +285,7 @@ def check(
     tune_gc()
     with _progress() as on_file:
         result = _guarded(
-            lambda: run_check(
+            lambda: pipeline(
                 analysed,
                 config,
                 refresh=refresh,
@@ -298,78 +297,60 @@ def check(
             ),
             debug,
         )
-    findings = result.findings
-    if scope is not None:
-        from delta_lint.changed import within
-
-        shared = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
-        findings = within(findings, scope, Path.cwd(), shared)
     if show_files:
         from delta_lint import report
 
         _emit(report.files_list(result.analysed, result.skipped), output)
         raise typer.Exit(0)
+    gate = Gate.of(
+        config,
+        fail_on=fail_on.value,
+        strict=strict or config.strict,
+        exit_zero=exit_zero,
+        shared=frozenset({config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}),
+        scope=tuple(scope) if scope is not None else None,
+    )
     if write_baseline is not None:
         from delta_lint.baseline import write_baseline as write
 
-        count = write(write_baseline, findings)
+        count = write(write_baseline, finish(result.findings, result.suppressions, gate).findings)
         typer.echo(f"delta-lint: wrote {count} findings to the baseline {write_baseline}", err=True)
         raise typer.Exit(0)
     if baseline is not None:
-        from delta_lint.baseline import load_baseline, new_findings
+        from delta_lint.baseline import load_baseline
 
-        findings = new_findings(findings, _guarded(lambda: load_baseline(baseline), debug))
+        gate = replace(gate, baseline=_guarded(lambda: load_baseline(baseline), debug))
     if changed or diff_base:
-        from delta_lint.changed import git_changed, only_changed
+        from delta_lint.changed import git_changed
 
         changed_files = (
             {p.resolve() for p in given} if changed else _guarded(lambda: git_changed(diff_base, Path.cwd()), debug)
         )
-        always = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
-        findings = only_changed(findings, changed_files, Path.cwd(), always)
-    _emit(_render(output_format, findings, result, quiet, show_statistics), output)
-    if any(f.rule == "DL002" for f in findings):
-        raise typer.Exit(2)
-    threshold = SEVERITY_ORDER[fail_on.value]
-    # coverage gaps (DL000-DL007) are not predicted conflicts: they fail the gate only
-    # when asked for (`--fail-on info`, `--strict`, `strict: true`)
-    gaps_count = strict or config.strict or fail_on == FailOn.info
-    failing = [
-        f
-        for f in findings
-        if SEVERITY_ORDER.get(f.severity, 0) >= threshold and (gaps_count or not is_coverage(f.rule))
-    ]
-    raise typer.Exit(1 if failing and not exit_zero else 0)
+        gate = replace(gate, changed=frozenset(changed_files))
+    outcome = finish(result.findings, result.suppressions, gate)
+    _emit(_render(output_format, outcome.findings, result, quiet, show_statistics), output)
+    raise typer.Exit(outcome.exit_code)
 
 
 def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool) -> str:
     from delta_lint import report
 
-    files, intents = result.n_files, result.n_intents
-    findings = [report.clean_finding(f) for f in findings]  # file names and code text: no control characters
     if show_statistics:
+        findings = [report.clean_finding(f) for f in findings]
         return report.statistics_json(findings) if output_format == CheckFormat.json else report.statistics(findings)
-    if output_format == CheckFormat.json:
-        return report.to_json(findings, files, intents, result.skipped)
-    if output_format == CheckFormat.sarif:
-        from delta_lint.rulepack import load
-
-        return report.sarif(findings, load())
-    if output_format == CheckFormat.github:
-        return report.github(findings)
-    if output_format == CheckFormat.markdown:
-        return report.markdown(findings, files, intents)
-    concise = output_format == CheckFormat.concise
-    return report.text(
-        findings,
-        files,
-        intents,
-        color=report.use_color(),
-        quiet=quiet,
-        skipped=result.skipped,
-        concise=concise,
-        width=_width(),
-        source=None if concise else _source_lines(Path.cwd(), set(result.analysed)),
+    full = output_format in (CheckFormat.text, CheckFormat.full)
+    return report.render(
+        output_format.value,
+        report.Report(
+            findings,
+            result.n_files,
+            result.n_intents,
+            result.skipped,
+            quiet=quiet,
+            color=report.use_color(),
+            width=_width(),
+            source=_source_lines(Path.cwd(), set(result.analysed)) if full else None,
+        ),
     )
 
 

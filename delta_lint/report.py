@@ -803,3 +803,72 @@ def schedule_json_chunks(sched, full: bool = False):
 
 def schedule_json(sched, full: bool = False) -> str:
     return "".join(schedule_json_chunks(sched, full))
+
+
+# The output formats of `delta-lint check`: one small function per format over the
+# findings stage's list. A new format is one function registered here (and its name
+# among the CLI's `--format` choices).
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """What every format is made from: the findings to report and the run's counts."""
+
+    findings: list[Finding]
+    files: int = 0
+    intents: int = 0
+    skipped: dict[str, str] = dataclasses.field(default_factory=dict)  # display path -> kind of file not linted
+    quiet: bool = False  # text: no summary line
+    color: bool = False
+    width: int | None = None  # text: wrap messages to this width
+    source: Callable[[str], list[str] | None] | None = None  # text: a file's lines, by display path
+
+
+Reporter = Callable[[Report], str]
+REPORTERS: dict[str, Reporter] = {}
+
+
+def reporter(*names: str) -> Callable[[Reporter], Reporter]:
+    def register(fn: Reporter) -> Reporter:
+        for name in names:
+            REPORTERS[name] = fn
+        return fn
+
+    return register
+
+
+def render(name: str, report: Report) -> str:
+    """The findings in format `name`, file names and code text without control characters."""
+    return REPORTERS[name](dataclasses.replace(report, findings=[clean_finding(f) for f in report.findings]))
+
+
+@reporter("text", "full")
+def _full_text(r: Report) -> str:
+    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, width=r.width, source=r.source)
+
+
+@reporter("concise")
+def _concise_text(r: Report) -> str:
+    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, concise=True, width=r.width)
+
+
+@reporter("json")
+def _json(r: Report) -> str:
+    return to_json(r.findings, r.files, r.intents, r.skipped)
+
+
+@reporter("sarif")
+def _sarif(r: Report) -> str:
+    from delta_lint.rulepack import load
+
+    return sarif(r.findings, load())
+
+
+@reporter("github")
+def _github(r: Report) -> str:
+    return github(r.findings)
+
+
+@reporter("markdown")
+def _markdown(r: Report) -> str:
+    return markdown(r.findings, r.files, r.intents)

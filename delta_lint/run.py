@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from delta_lint import suppress
 from delta_lint.bundle import Workflows, add_defined_jobs
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError
 from delta_lint.engine import Engine, diagnostics_as_findings
+from delta_lint.findings import Gate, Suppressions, finish
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import discover
 from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
@@ -36,6 +36,7 @@ from delta_lint.schedule import (
     remember_meetings,
 )
 from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
+from delta_lint.suppress import FileSuppressions
 
 SETTINGS_NOT_READ = "DL004"
 TASK_NOT_ANALYSABLE = "DL006"
@@ -57,6 +58,7 @@ class RunResult:
     n_intents: int = 0
     skipped: dict[str, str] = field(default_factory=dict)  # display path -> kind of a file not linted
     analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
+    suppressions: Suppressions = field(default_factory=Suppressions)  # for the findings stage
 
     @property
     def intents(self) -> list[Intent]:
@@ -326,7 +328,15 @@ def _analyze_item(item: tuple[bytes, str, str, bool]) -> tuple[FileResult, FileS
     return result, summary, entry
 
 
-def check(
+def check(paths: list[Path], config: Config, **options) -> RunResult:
+    """Check `paths` under `config` as `delta-lint check` does without command-line
+    choices: the pipeline, then the findings stage with the configuration's rule
+    selection, ignores and suppressions. `options` are `pipeline`'s."""
+    result = pipeline(paths, config, **options)
+    return replace(result, findings=finish(result.findings, result.suppressions, Gate.of(config)).findings)
+
+
+def pipeline(
     paths: list[Path],
     config: Config,
     cwd: Path | None = None,
@@ -339,7 +349,8 @@ def check(
     use_cache: bool = True,
     jobs: int | None = None,
 ) -> RunResult:
-    """The whole pipeline. `read` skips the settings stage (tests, `tables`);
+    """Discover, front ends, schedule, settings and engine: the findings of every
+    rule before the findings stage (selection, suppressions, ...). `read` skips the settings stage (tests, `tables`);
     otherwise settings are read per `spark` (default: the configuration's mode).
 
     With the cache, a run whose inputs (every file's key, the configuration, the
@@ -362,6 +373,7 @@ def check(
                     n_intents=hit["n_intents"],
                     skipped=hit["skipped"],
                     analysed=hit["analysed"],
+                    suppressions=Suppressions(hit["scans"], hit["rel_of"]),
                 )
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (on a large bundle that is a second of a cold run).
@@ -377,13 +389,29 @@ def check(
             jobs,
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
-            store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), result)
+            store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), _kept_run(result))
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
     finally:
         if store is not None:
             store.close()
+
+
+def _kept_run(result: RunResult) -> dict:
+    """What a later run with the same inputs needs of this one (`Cache.put_run`)."""
+    return {
+        "findings": result.findings,
+        "warnings": list(result.read.warnings) if result.read is not None else [],
+        "mode": result.read.mode if result.read is not None else "none",
+        "schedule_files": [str(p) for p in result.schedule_files],
+        "n_files": result.n_files,
+        "n_intents": result.n_intents,
+        "skipped": result.skipped,
+        "analysed": result.analysed,
+        "scans": result.suppressions.scans,
+        "rel_of": result.suppressions.rel_of,
+    }
 
 
 def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) -> str:
@@ -698,14 +726,10 @@ def _check(
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
     all_diags = diagnostics + settings_diags + file_diags + internal
     findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
-    is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
-    findings = [f for f in findings if is_selected(f.rule)]
     paths = [display for display, *_ in inputs.files]
-    scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if s.suppressions is not None}
+    scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if _has_directives(s.suppressions)}
     # per-file-ignores globs are written against the configuration's folder, bundle files' too
     rel_of = rel_paths | {d.location.path: display_path(inputs.cwd / d.location.path, config.root) for d in tasks_diags}
-    findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_of, is_selected)
-    findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,
@@ -717,7 +741,19 @@ def _check(
         n_intents=sum(s.n_intents for s in files.summaries),
         skipped={paths[i]: s.skipped for i, s in enumerate(files.summaries) if s.skipped},
         analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
+        suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
     ), workflows
+
+
+def _has_directives(scan: FileSuppressions | None) -> bool:
+    return scan is not None and bool(scan.directives or scan.problems)
+
+
+def _paths_named(findings: list[Finding], scans: dict, rel_of: dict[str, str]) -> dict[str, str]:
+    """`rel_of` for the paths the findings stage can meet: those of findings and of
+    suppression comments (it is kept with a cached run)."""
+    named = {f.location.path for f in findings} | set(scans)
+    return {path: rel for path, rel in rel_of.items() if path in named}
 
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
@@ -855,10 +891,3 @@ def _fallback(name: str, read: ReadSettings, config: Config) -> str:
         return "using the snapshot"
     declared = {qualify(k.lower(), config.default_schema) for k in config.tables}
     return "using the declared settings" if name in declared else "assuming conservative settings"
-
-
-def selected(rule: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """ruff-style: the longest matching prefix of select/ignore decides."""
-    best_select = max((len(p) for p in select if rule.startswith(p)), default=-1 if select else 0)
-    best_ignore = max((len(p) for p in ignore if rule.startswith(p)), default=-1)
-    return best_select >= 0 and best_select >= best_ignore + (0 if best_ignore < 0 else 1)
