@@ -26,14 +26,11 @@ from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
 from delta_lint.safeio import InputRefused, printable, read_input
 from delta_lint.schedule import (
+    Meetings,
     Schedule,
     build_schedule,
     cached_workflows,
-    known_meetings,
     load_workflows,
-    meetings_mark,
-    new_meetings,
-    remember_meetings,
 )
 from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
 from delta_lint.suppress import FileSuppressions
@@ -695,7 +692,7 @@ def _check(
     tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
     settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read)
-    meetings_before = _recall_meetings(store)
+    meetings_before = _recall_meetings(store, schedule.meetings)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
@@ -707,7 +704,7 @@ def _check(
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
-        _keep_meetings(store, meetings_before, worker_meetings)
+        _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings)
         store.prune("tables", list(table_keys.values()))
         store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
     entries.update(fresh)
@@ -757,23 +754,22 @@ def _paths_named(findings: list[Finding], scans: dict, rel_of: dict[str, str]) -
 
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
-_PAIRING: tuple = ()  # (engine, intents by table, settings) handed to forked workers
-MEETINGS = "cron-meetings"  # kv key: answers of schedule.remember_meetings
+MEETINGS = "cron-meetings"  # kv key: the rows of schedule.Meetings
 MEETINGS_KEPT = 50_000
 
 
-def _recall_meetings(store: Cache | None) -> int:
+def _recall_meetings(store: Cache | None, meetings: Meetings) -> int:
     """Take in the cron answers earlier runs stored; where this run's own begin."""
     if store is not None:
-        remember_meetings(store.get_value(MEETINGS))
-    return meetings_mark()
+        meetings.remember(store.get_value(MEETINGS))
+    return meetings.mark()
 
 
-def _keep_meetings(store: Cache, since: int, worker_rows: list[list]) -> None:
+def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: list[list]) -> None:
     """Store every cron answer known, when this run or its workers worked out new ones."""
-    remember_meetings(worker_rows)
-    if worker_rows or meetings_mark() > since:
-        store.put_value(MEETINGS, known_meetings()[-MEETINGS_KEPT:])
+    meetings.remember(worker_rows)
+    if worker_rows or meetings.mark() > since:
+        store.put_value(MEETINGS, meetings.rows()[-MEETINGS_KEPT:])
 
 
 def _check_tables(
@@ -782,32 +778,66 @@ def _check_tables(
     """Each table's findings; tables are independent, so a large run pairs them in
     forked processes (which inherit the intents instead of receiving copies). Not
     after pyspark is imported: a JVM's threads do not survive fork. Also the cron
-    schedule answers the workers worked out (`schedule.new_meetings`), for the cache."""
-    global _PAIRING
+    schedule answers the workers worked out (`Meetings.new_rows`), for the cache."""
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
     if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules or not _can_fork():
         return dict(_check_some(engine, names, by_table, settings)), []
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunks: list[list[str]] = [[] for _ in range(workers * 4)]
+    shares: list[list[str]] = [[] for _ in range(workers)]
     for i, name in enumerate(sorted(names, key=lambda n: -len(by_table[n]))):
-        chunks[i % len(chunks)].append(name)  # round-robin by size: similar work per chunk
-    _PAIRING = (engine, by_table, settings)
-    try:
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            parts = list(pool.map(_check_chunk, [c for c in chunks if c]))
-    finally:
-        _PAIRING = ()
+        shares[i % workers].append(name)  # round-robin by size: similar work per worker
+    parts = _forked([(_check_share, (engine, by_table, settings, share)) for share in shares if share])
     return {name: entry for part, _ in parts for name, entry in part}, [row for _, rows in parts for row in rows]
+
+
+def _forked(calls: list[tuple[Callable, tuple]]) -> list:
+    """`fn(*args)` of each call, each in a forked process of its own. The arguments
+    are inherited through the fork, never copied; only the answers travel back (an
+    exception raised in a worker is raised here)."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    parent = os.getpid()
+    running = []
+    for fn, args in calls:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_answer, args=(parent, send, fn, args), daemon=True)
+        process.start()
+        send.close()
+        running.append((process, receive))
+    answers: list = [None] * len(running)
+    waiting = {receive: index for index, (_, receive) in enumerate(running)}
+    try:
+        while waiting:
+            for receive in wait(list(waiting)):
+                index = waiting.pop(receive)
+                try:
+                    ok, value = receive.recv()
+                except EOFError:
+                    raise RuntimeError(f"a pairing worker stopped (exit code {running[index][0].exitcode})") from None
+                if not ok:
+                    raise value
+                answers[index] = value
+    finally:
+        for process, receive in running:
+            receive.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
+    return answers
+
+
+def _answer(parent: int, send, fn: Callable, args: tuple) -> None:
+    die_with_parent(parent)
+    try:
+        answer = (True, fn(*args))
+    except BaseException as err:  # handed to the parent, which raises it
+        answer = (False, err)
+    send.send(answer)
+    send.close()
 
 
 def _can_fork() -> bool:
@@ -817,10 +847,12 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _check_chunk(names: list[str]) -> tuple[list[tuple[str, TableEntry]], list[list]]:
-    engine, by_table, settings = _PAIRING
-    before = meetings_mark()  # a forked worker starts with the parent's answers
-    return _check_some(engine, names, by_table, settings), new_meetings(before)
+def _check_share(
+    engine: Engine, by_table: dict, settings: dict, names: list[str]
+) -> tuple[list[tuple[str, TableEntry]], list[list]]:
+    meetings = engine.schedule.meetings
+    before = meetings.mark()  # a forked worker starts with the parent's answers
+    return _check_some(engine, names, by_table, settings), meetings.new_rows(before)
 
 
 def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:

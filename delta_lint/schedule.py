@@ -112,6 +112,7 @@ class Schedule:
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
+    meetings: Meetings = field(default_factory=lambda: Meetings(), repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -214,7 +215,7 @@ class Schedule:
             else:
                 assert ja.cron is not None and jb.cron is not None
                 (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
-                if _cron_windows_meet(ja.cron, da, jb.cron, db)[0] == "never":
+                if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never":
                     found = None
                 else:
                     found = self._cron_overlap(ja, jb)[0]
@@ -245,7 +246,7 @@ class Schedule:
         if found is None:
             lo, hi = (a, b) if a <= b else (b, a)
             (ca, da), (cb, db) = self._schedules[lo], self._schedules[hi]
-            found = _cron_windows_meet(ca, da, cb, db)[0] == "never"
+            found = self.meetings.meet(ca, da, cb, db)[0] == "never"
             self.never_meet_memo.setdefault(a, {})[b] = self.never_meet_memo.setdefault(b, {})[a] = found
         return found
 
@@ -376,7 +377,7 @@ class Schedule:
 
     def _cron_overlap_uncached(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
         (da, desc_a), (db, desc_b) = self._cron_job(ja), self._cron_job(jb)
-        outcome, when = _cron_windows_meet(ja.cron, da, jb.cron, db)
+        outcome, when = self.meetings.meet(ja.cron, da, jb.cron, db)
         desc = f"`{ja.key}` runs {desc_a} and `{jb.key}` {desc_b}"
         if outcome == "never":
             return None, f"{desc}: their runs never meet"
@@ -414,58 +415,56 @@ def _job_runs_anytime(job: Job) -> str | None:
     return None
 
 
-# Answers of `_cron_windows_meet` per (cron, duration, cron, duration): many jobs share
-# a few schedules. They depend on nothing else, so a run with a cache starts with those
-# of earlier runs (`remember_meetings`): an incremental run re-judges only the changed
-# tables, and working out fire times was a tenth of it.
-_MEETINGS: dict[tuple, tuple[str, str]] = {}
-_NEW_MEETINGS: dict[tuple, tuple[str, str]] = {}  # worked out in this process
+@dataclass
+class Meetings:
+    """Whether runs of two cron schedules meet, per (cron, duration, cron, duration):
+    many jobs share a few schedules, and the answer depends on nothing else, so a run
+    with a cache starts with those of earlier runs (`remember`): an incremental run
+    re-judges only the changed tables, and working out fire times was a tenth of it."""
 
+    known: dict[tuple, tuple[str, str]] = field(default_factory=dict)
+    new: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # worked out in this process
 
-def _cron_windows_meet(
-    a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
-) -> tuple[str, str]:
-    """("meet", when) | ("never", "") | (why it could not be decided, "")."""
-    key = (a, da, b, db)
-    found = _MEETINGS.get(key)
-    if found is None:
-        found = _MEETINGS[key] = _NEW_MEETINGS[key] = _windows_meet(a, da, b, db)
-    return found
+    def meet(
+        self, a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
+    ) -> tuple[str, str]:
+        """("meet", when) | ("never", "") | (why it could not be decided, "")."""
+        key = (a, da, b, db)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self.new[key] = _windows_meet(a, da, b, db)
+        return found
 
+    def remember(self, rows: object) -> None:
+        """Take in answers stored by an earlier run (`rows` rows); rows of any other
+        shape are ignored, as a damaged cache entry must not stop a run."""
+        if not isinstance(rows, list):
+            return
+        for row in rows:
+            if not (isinstance(row, list) and len(row) == 8):
+                continue
+            qa, za, sa, qb, zb, sb, outcome, when = row
+            texts, zones, seconds = (qa, qb, outcome, when), (za, zb), (sa, sb)
+            if not (
+                all(isinstance(v, str) for v in texts)
+                and all(v is None or isinstance(v, str) for v in zones)
+                and all(type(v) is int for v in seconds)
+            ):
+                continue
+            key = ((qa, za), timedelta(seconds=sa), (qb, zb), timedelta(seconds=sb))
+            self.known.setdefault(key, (outcome, when))
 
-def remember_meetings(rows: object) -> None:
-    """Take in answers stored by an earlier run (`new_meetings` rows); rows of any
-    other shape are ignored, as a damaged cache entry must not stop a run."""
-    if not isinstance(rows, list):
-        return
-    for row in rows:
-        if not (isinstance(row, list) and len(row) == 8):
-            continue
-        qa, za, sa, qb, zb, sb, outcome, when = row
-        texts, zones, seconds = (qa, qb, outcome, when), (za, zb), (sa, sb)
-        if not (
-            all(isinstance(v, str) for v in texts)
-            and all(v is None or isinstance(v, str) for v in zones)
-            and all(type(v) is int for v in seconds)
-        ):
-            continue
-        key = ((qa, za), timedelta(seconds=sa), (qb, zb), timedelta(seconds=sb))
-        _MEETINGS.setdefault(key, (outcome, when))
+    def mark(self) -> int:
+        """Where `new_rows` starts for the answers worked out from now on."""
+        return len(self.new)
 
+    def new_rows(self, since: int = 0) -> list[list]:
+        """Answers worked out in this process (from the `since`-th on), as rows to store."""
+        return _meeting_rows(list(self.new.items())[since:])
 
-def meetings_mark() -> int:
-    """Where `new_meetings` starts for the answers worked out from now on."""
-    return len(_NEW_MEETINGS)
-
-
-def new_meetings(since: int = 0) -> list[list]:
-    """Answers worked out in this process (from the `since`-th on), as rows to store."""
-    return _meeting_rows(list(_NEW_MEETINGS.items())[since:])
-
-
-def known_meetings() -> list[list]:
-    """Every answer this process knows (worked out, or taken in), as rows to store."""
-    return _meeting_rows(_MEETINGS.items())
+    def rows(self) -> list[list]:
+        """Every answer known (worked out, or taken in), as rows to store."""
+        return _meeting_rows(self.known.items())
 
 
 def _meeting_rows(items) -> list[list]:

@@ -390,8 +390,6 @@ def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monk
     Corpus(60, seed=7).write(project)
     monkeypatch.chdir(project)
     config = load_config(cwd=project)
-    monkeypatch.setattr(schedule, "_MEETINGS", {})
-    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
     monkeypatch.setattr(run, "PARALLEL_MIN_INTENTS", 0)  # the first run's pairs are judged in workers
     run.check([project], config, cwd=project, use_cache=True, jobs=2)
     from delta_lint.cache import Cache
@@ -403,32 +401,28 @@ def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monk
 
     victim = sorted(project.rglob("*.sql"))[0]
     victim.write_text(victim.read_text() + "\nDELETE FROM main.bench_0.t00000 WHERE id = 1;\n")
-    monkeypatch.setattr(schedule, "_MEETINGS", {})  # a new process: only the cache knows them
-    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
     asked = []
     real = schedule._windows_meet
     monkeypatch.setattr(schedule, "_windows_meet", lambda *a: asked.append(a) or real(*a))
     cached = run.check([project], config, cwd=project, use_cache=True, jobs=1)
     assert asked == []
-    monkeypatch.setattr(schedule, "_MEETINGS", {})
     assert cached.findings == run.check([project], config, cwd=project, use_cache=False, jobs=1).findings
     assert asked  # the uncached run did work them out
 
 
-def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored(monkeypatch):
+def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored():
     from datetime import timedelta
 
-    import delta_lint.schedule as schedule
+    from delta_lint.schedule import Meetings
 
-    monkeypatch.setattr(schedule, "_MEETINGS", {})
-    monkeypatch.setattr(schedule, "_NEW_MEETINGS", {})
+    meetings = Meetings()
     a, b = ("0 0 1 * * ?", "UTC"), ("0 30 1 * * ?", None)
-    first = schedule._cron_windows_meet(a, timedelta(minutes=20), b, timedelta(hours=1))
-    rows = schedule.new_meetings()
+    first = meetings.meet(a, timedelta(minutes=20), b, timedelta(hours=1))
+    rows = meetings.new_rows()
     assert rows == [["0 0 1 * * ?", "UTC", 1200, "0 30 1 * * ?", None, 3600, *first]]
-    monkeypatch.setattr(schedule, "_MEETINGS", {})
+    later = Meetings()
     damaged = [["x"], ["a", 1, 2, "b", None, 3, "never", ""], ["a", None, "2", "b", None, 3, "never", ""], "row", None]
-    schedule.remember_meetings(damaged + rows)
-    schedule.remember_meetings({"not": "rows"})
-    assert schedule._MEETINGS == {(a, timedelta(minutes=20), b, timedelta(hours=1)): first}
-    assert schedule.known_meetings() == rows  # what a run stores: taken-in answers too
+    later.remember(damaged + rows)
+    later.remember({"not": "rows"})
+    assert later.known == {(a, timedelta(minutes=20), b, timedelta(hours=1)): first}
+    assert later.rows() == rows  # what a run stores: taken-in answers too
