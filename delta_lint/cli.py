@@ -618,18 +618,14 @@ def rules(
 
 @app.command()
 def explain(rule_id: str = typer.Argument(..., help="A rule id such as DL101.")) -> None:
-    """What a rule detects, why it fails in production, an example and the fix."""
-    from delta_lint.rulepack import load
+    """What a rule detects, why it fails in production, an example, what to write
+    instead and the documentation section it follows."""
+    from delta_lint.rulepack import explain_text, load
 
     rule = load().rules.get(rule_id.upper())
     if rule is None:
         _fail(f"unknown rule `{rule_id}` (see `delta-lint rules`)")
-    typer.echo(f"{rule.id} ({rule.name}) — severity {rule.severity}, exception {rule.exception or 'none'}\n")
-    typer.echo(f"What it does\n  {rule.summary}\n")
-    typer.echo(f"Why is this bad?\n  {rule.why}\n")
-    if rule.example.strip():
-        typer.echo("Example\n" + "".join(f"  {line}\n" for line in rule.example.rstrip().splitlines()))
-    typer.echo(f"Fix\n  {rule.fix}")
+    typer.echo(explain_text(rule), nl=False)
 
 
 @app.command()

@@ -233,7 +233,9 @@ def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str
     )
     if not findings:
         return f'{{\n  "version": 1,\n  "findings": [],\n  "summary": {summary}\n}}\n'
-    body = ",\n    ".join(json.dumps(f.to_json()) for f in findings)
+    from delta_lint.rulepack import DOCS_PATH
+
+    body = ",\n    ".join(json.dumps({**f.to_json(), "url": DOCS_PATH.format(id=f.rule)}) for f in findings)
     return f'{{\n  "version": 1,\n  "findings": [\n    {body}\n  ],\n  "summary": {summary}\n}}\n'
 
 
@@ -403,17 +405,23 @@ def sarif(findings: list[Finding], pack) -> str:
     index = {r.id: i for i, r in enumerate(rules)}
     driver_rules = []
     for r in rules:
-        help_text = f"{r.why.strip()}\n\nFix: {_generic(r.fix)}"
-        help_md = f"{r.why.strip()}\n\n**Fix:** {_generic(r.fix)}"
+        help_text = f"{r.what}\n\n{r.why.strip()}"
+        help_md = f"{r.what}\n\n{r.why.strip()}"
         if r.example.strip():
             help_text += f"\n\nExample:\n{r.example.rstrip()}"
             help_md += f"\n\n**Example**\n\n```\n{r.example.rstrip()}\n```"
+        title, url = r.reference
+        help_text += f"\n\nUse instead: {r.use_instead}\n\nReference: {title} ({url})\nRule page: {r.url}"
+        help_md += f"\n\n**Use instead:** {r.use_instead}\n\n**Reference:** [{title}]({url})\n\nRule page: {r.url}"
         driver_rules.append(
             {
                 "id": r.id,
                 "name": r.name,
-                "shortDescription": {"text": _generic(r.summary)},
+                "shortDescription": {"text": r.what},
                 "fullDescription": {"text": r.why.strip()},
+                # the documentation section the rule follows (the rule's page is a path
+                # in this repository, not a URI a SARIF viewer can open)
+                **({"helpUri": url} if url.startswith("https://") else {}),
                 "help": {"text": help_text, "markdown": help_md},
                 "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
                 "properties": {"exception": r.exception, "tags": ["delta-lake", "concurrency"]},
@@ -567,14 +575,19 @@ def rules_markdown(pack) -> str:
     """The README's rule table, generated from rules/ (tests keep the README in sync)."""
     lines = ["| id | name | severity | exception | what it reports |", "|---|---|---|---|---|"]
     for r in pack.rules.values():
-        lines.append(f"| {r.id} | {r.name} | {r.severity} | {r.exception or '-'} | {_md_cell(_generic(r.summary))} |")
+        what = f"[{_md_cell(r.what)}]({r.url})"
+        lines.append(f"| {r.id} | {r.name} | {r.severity} | {r.exception or '-'} | {what} |")
     return "\n".join(lines) + "\n"
 
 
 def rules_json(pack) -> str:
-    """Every rule with its texts as rules/ holds them (templates keep their `{fields}`)."""
-    fields = ("id", "name", "severity", "exception", "summary", "why", "example", "fix")
-    rules = [{k: getattr(r, k) for k in fields} for r in pack.rules.values()]
+    """Every rule with its texts as rules/ holds them: its documentation, and the
+    templates of its findings' message and fix (`summary`, `fix`: with their `{fields}`)."""
+    fields = ("id", "name", "severity", "exception", "what", "why", "example", "use_instead", "summary", "fix", "url")
+    rules = [
+        {**{k: getattr(r, k) for k in fields}, "reference": dict(zip(("title", "url"), r.reference))}
+        for r in pack.rules.values()
+    ]
     return _json_text({"version": 1, "rules": rules}) + "\n"
 
 

@@ -35,6 +35,7 @@ FINDINGS_SCHEMA = {
                     "overlap",
                     "fix",
                     "settings_source",
+                    "url",
                 ],
                 "properties": {
                     "rule": {"type": "string", "pattern": "^DL\\d{3}$"},
@@ -49,6 +50,7 @@ FINDINGS_SCHEMA = {
                     "overlap": {"type": "string"},
                     "fix": {"type": "string"},
                     "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
+                    "url": {"type": "string", "pattern": "^docs/rules/DL\\d{3}\\.md$"},
                 },
             },
         },
@@ -250,7 +252,7 @@ def test_help_on_every_command():
 def test_rules_and_explain():
     assert "DL101  non-explicit-partition-predicate" in cli("rules").stdout
     out = cli("explain", "DL101").stdout
-    assert "Why is this bad?" in out and "Example" in out and "Fix" in out
+    assert "Why is this bad?" in out and "Example" in out and "Use instead" in out and "Reference" in out
     assert cli("explain", "DL999").returncode == 2
 
 
