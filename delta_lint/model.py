@@ -257,7 +257,7 @@ class Finding:
     overlap: str = ""
     fix: str = ""
     settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
-    related_more: int = 0  # other locations left out of `related` (see engine.SHOWN_OTHERS)
+    related_more: int = 0  # other locations left out of `related` (see engine.messages.SHOWN_OTHERS)
 
     def to_json(self) -> dict:
         return {

@@ -197,7 +197,7 @@ def load() -> RulePack:
                     raise ValueError(f"rules/matrices.yaml: unknown outcome {value!r} in {name}")
                 if value == "same_rows" and name != ROW_LEVEL:
                     # the engine judges tables without row-level concurrency on their
-                    # partition columns only (engine._Classes, its verdict keys)
+                    # partition columns only (engine.classes.Classes, its verdict keys)
                     raise ValueError(f"rules/matrices.yaml: same_rows in {name}: only {ROW_LEVEL} compares rows")
             cells.append(
                 Cell(

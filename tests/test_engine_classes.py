@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from delta_lint import engine as engine_module
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
-from delta_lint.engine import Engine, Finding, _Classes, _Found, _Pair, _region, label
-from delta_lint.model import Flag, Intent, Kind, Location, OpClass, TableRef
+from delta_lint.engine import Engine, judgement, pairing
+from delta_lint.engine.classes import Classes, Found
+from delta_lint.engine.judgement import Pair, label, region_of
+from delta_lint.model import Finding, Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
 from delta_lint.schedule import build_schedule
 from delta_lint.settings import ReadSettings, TableSettings
@@ -148,21 +149,21 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
             if conc is None:
                 return False
             rows = engine.row_level(s, d1, d2)[0]
-            return overlap(_region(d1), _region(d2), None if rows else cols, conc.distinct_runs) == Overlap.DISJOINT
+            return overlap(region_of(d1), region_of(d2), None if rows else cols, conc.distinct_runs) == Overlap.DISJOINT
 
         for append in (x for x in group if x.op_class == OpClass.INSERT):
             readers = []
             for d in dmls:
                 conc = engine.schedule.overlap(append, d)
-                if conc is not None and overlap(_region(append), _region(d), cols, False) != Overlap.DISJOINT:
+                if conc is not None and overlap(region_of(append), region_of(d), cols, False) != Overlap.DISJOINT:
                     readers.append((d, conc))
             for d, conc in readers:
                 if any(concurrent_and_disjoint(d, other) for other, _ in readers):
                     note = [s.note] if s.note else []
                     pairs.append(
-                        _Pair("DL104", "warning", "ConcurrentAppendException", append, d, table, conc, notes=note)
+                        Pair("DL104", "warning", "ConcurrentAppendException", append, d, table, conc, notes=note)
                     )
-    groups: dict[tuple, list[_Pair]] = defaultdict(list)
+    groups: dict[tuple, list[Pair]] = defaultdict(list)
     for pair in pairs:
         groups[(pair.rule, pair.primary.location, pair.exception, pair.severity)].append(pair)
     out = []
@@ -175,7 +176,7 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
         text = ", ".join(texts[:20]) + (f" and {len(texts) - 20:,} more" if len(texts) > 20 else "")
         related = list(dict.fromkeys(o.location for o in others))
         out.append(
-            engine._finding(
+            engine.messages.finding(
                 rule,
                 severity,
                 exception,
@@ -188,13 +189,13 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
                 related_more=max(len(related) - 20, 0),
             )
         )
-    return out + engine._zorder_on_clustered(table, group, s)
+    return out + engine.messages.zorder_on_clustered(table, group, s)
 
 
 @pytest.mark.parametrize("few_classes", [16, 0])  # 0: pairs inside files formed from Engine._partners
 @pytest.mark.parametrize("seeds", [range(0, 150), range(150, 300)])
 def test_class_pairs_give_the_findings_of_every_pair(seeds, few_classes, monkeypatch):
-    monkeypatch.setattr(engine_module, "_FEW_CLASSES", few_classes)
+    monkeypatch.setattr(pairing, "_FEW_CLASSES", few_classes)
     checked = 0
     for seed in seeds:
         engine, intents = _workload(seed)
@@ -289,9 +290,9 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
         )
     engine = Engine(config, build_schedule(config, {x.location.path: x.location.path for x in intents}))
     calls, class_pairs = [], []
-    verdict, cross_file = engine.verdict, _Classes.cross_file
+    verdict, cross_file = engine.verdict, Classes.cross_file
     monkeypatch.setattr(engine, "verdict", lambda *args: calls.append(1) or verdict(*args))
-    monkeypatch.setattr(_Classes, "cross_file", lambda *args: class_pairs.append(1) or cross_file(*args))
+    monkeypatch.setattr(Classes, "cross_file", lambda *args: class_pairs.append(1) or cross_file(*args))
     findings = engine.check(intents)
     assert 0 < len(calls) <= 500 and 0 < len(class_pairs) <= 1000
     merge = intents[1]  # a MERGE on 2024-01-02, where the other writes are 399 MERGE and UPDATE
@@ -357,9 +358,9 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
     asked = []
     overlap = engine.schedule.overlap
     monkeypatch.setattr(engine.schedule, "overlap", lambda a, b: asked.append(1) or overlap(a, b))
-    kept: list[_Found] = []
-    original_init = _Found.__init__
-    monkeypatch.setattr(_Found, "__init__", lambda self: original_init(self) or kept.append(self))
+    kept: list[Found] = []
+    original_init = Found.__init__
+    monkeypatch.setattr(Found, "__init__", lambda self: original_init(self) or kept.append(self))
     findings = engine.check(intents)
     if runs == 1:
         assert findings == [] and len(asked) <= 51  # once for the file, once per class (50 days) for itself
@@ -404,7 +405,8 @@ def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired
     ]
     engine = Engine(config, build_schedule(config, {p: p for p in paths}), read=ReadSettings())
     asked = []
-    monkeypatch.setattr(engine_module, "overlap", lambda *a: asked.append(1) or overlap(*a))
+    for module in (pairing, judgement):
+        monkeypatch.setattr(module, "overlap", lambda *a: asked.append(1) or overlap(*a))
     findings = engine.check(intents)
     assert len(asked) < 3000  # about one per DELETE
     if one_file:

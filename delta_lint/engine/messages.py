@@ -1,0 +1,315 @@
+"""Findings from verdicts: one finding per primary location and rule, naming the
+other writes (at most SHOWN_OTHERS of them), with the rule's message and fix
+templates filled in."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from itertools import chain
+
+from delta_lint.engine.classes import Classes, Found, location_key
+from delta_lint.engine.judgement import Pair, Sig, label, region_of
+from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
+from delta_lint.rulepack import RulePack, load
+from delta_lint.settings import TableSettings
+
+# A finding names at most this many other writes, in location order, in its message
+# and its related locations; the rest are counted ("and N more"). Without a limit, a
+# script of 2,000 statements whose runs overlap gives 2,000 findings of 2,000 others
+# each (170 MB of JSON), and code scanning rejects a result of over 1,000 locations.
+SHOWN_OTHERS = 20
+
+
+class Messages:
+    """Makes findings for one run; fix texts, which many findings share, are kept."""
+
+    def __init__(self, pack: RulePack) -> None:
+        self.pack = pack
+        self._fixes: dict[tuple, str] = {}
+
+    def zorder_on_clustered(self, table: str, group: list[Intent], s: TableSettings) -> list[Finding]:
+        if not s.clustered_by:
+            return []
+        rule = self.pack.rules["DL130"]
+        out = []
+        for x in group:
+            if x.kind == Kind.OPTIMIZE_ZORDER:
+                fields = {"table": table, "columns": ", ".join(s.clustered_by)}
+                out.append(
+                    Finding(
+                        rule.id,
+                        rule.name,
+                        "error",
+                        None,
+                        table,
+                        rule.summary.format_map(_Fields(fields)),
+                        x.location,
+                        (),
+                        "",
+                        rule.fix.format_map(_Fields(fields)),
+                        s.source,
+                    )
+                )
+        return out
+
+    def table_findings(self, table: str, classes: Classes, s: TableSettings, found: Found) -> list[Finding]:
+        """One finding per primary location, rule, exception and severity, listing every
+        other write of its pairs. Others are index lists cut from the classes' sorted
+        members, so a table with thousands of conflicting pairs costs list slices."""
+        for per_sig in chain(found.sliced.values(), found.in_file.values()):
+            for before, after in per_sig.values():
+                before.sort()
+                after.sort()
+        groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
+        sliced, in_file, fixed = found.sliced, found.in_file, found.fixed
+        for p, (c, fs, fe, at) in enumerate(zip(classes.cls, classes.file_start, classes.file_end, classes.first_at)):
+            per_sig = sliced.get(c)
+            if per_sig:
+                for sig, (before, after) in per_sig.items():
+                    others = before[: bisect_left(before, fs)] if before else []
+                    if after:
+                        k = bisect_left(after, fe)
+                        others = others + after[k:] if others else after[k:]
+                    if others:
+                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+            per_sig = in_file.get(c)
+            if per_sig:  # the members of its own file before it, or after it
+                for sig, (before, after) in per_sig.items():
+                    others = before[bisect_left(before, fs) : bisect_left(before, p)] if before else []
+                    if after:
+                        tail = after[bisect_right(after, p) : bisect_left(after, fe)]
+                        others = others + tail if others else tail
+                    if others:
+                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+            if p in fixed:
+                for sig, others in fixed[p]:
+                    groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+        labels, tags = classes.labels() if groups else ([], [])
+        group, locations = classes.group, classes.locations
+        # Appends of one class alone in their files share one list of reported
+        # readers (see _append_caveat): their findings differ only in location.
+        made: dict[int, Finding] = {}
+        out = []
+        for (_at, rule_id, exception, severity), parts in groups.items():
+            if len(parts) > 1:
+                parts.sort(key=_pair_order)
+                others = sorted(chain.from_iterable(part[3] for part in parts))
+            else:
+                others = parts[0][3]
+                like = made.get(id(others))
+                if like is not None:
+                    out.append(_moved(like, group[parts[0][1]].location))
+                    continue
+            this_index = parts[0][1]
+            this = group[this_index]
+            if classes.duplicate_locations:  # each other once, each location once
+                others = sorted(set(others))
+                shown = others
+            else:  # only the shown others are looked at: a long list costs a slice
+                shown = others[:SHOWN_OTHERS]
+            named = list(map(tags.__getitem__, shown))
+            k = bisect_left(others, this_index)
+            if k < len(named) and others[k] == this_index:
+                named[k] = f"{labels[this_index]} (another run)"
+            if classes.duplicate_locations:  # texts of distinct intents differ by location, unless two share one
+                named = list(dict.fromkeys(named))
+                text = _named(named, len(named))
+                related, related_more = _kept(list(dict.fromkeys(map(locations.__getitem__, others))))
+            else:
+                text = _named(named, len(others))
+                related, related_more = _kept(list(map(locations.__getitem__, shown)), len(others))
+            out.append(
+                self.finding(
+                    rule_id,
+                    severity,
+                    exception,
+                    table,
+                    this,
+                    [part[2] for part in parts],
+                    related,
+                    text,
+                    s,
+                    labels[this_index],
+                    related_more=related_more,
+                )
+            )
+            if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
+                made[id(others)] = out[-1]
+        return out
+
+    def pair_findings(self, pairs: list[Pair], sources: dict[str, str]) -> list[Finding]:
+        """Findings of pairs listed one by one (shared checkpoints and transaction ids)."""
+        groups: dict[tuple, list[Pair]] = defaultdict(list)
+        for pair in pairs:
+            groups[(pair.rule, pair.primary.location, pair.table, pair.exception, pair.severity)].append(pair)
+        out = []
+        for (rule_id, _loc, table, exception, severity), members in groups.items():
+            this = members[0].primary
+            others = sorted({id(m.other): m.other for m in members}.values(), key=location_key)
+            texts = list(
+                dict.fromkeys(label(o) + (f" at {o.location}" if o is not this else " (another run)") for o in others)
+            )
+            related, related_more = _kept(list(dict.fromkeys(o.location for o in others)))
+            sigs = [m.sig() for m in members]
+            out.append(
+                self.finding(
+                    rule_id,
+                    severity,
+                    exception,
+                    table,
+                    this,
+                    sigs,
+                    related,
+                    _named(texts, len(texts)),
+                    None,
+                    source=sources.get(table),
+                    related_more=related_more,
+                )
+            )
+        return out
+
+    def finding(
+        self,
+        rule_id: str,
+        severity: str,
+        exception: str | None,
+        table: str,
+        this: Intent,
+        sigs: list[Sig],
+        related: tuple[Location, ...],
+        others: str,
+        s: TableSettings | None,
+        this_label: str = "",
+        source: str | None = None,
+        related_more: int = 0,
+    ) -> Finding:
+        """The finding at `this`: fields from the first pair's verdict (`sigs` in pair
+        order), notes and overlap reasons from all of them."""
+        rule = self.pack.rules[rule_id]
+        fields = _Fields(_BASE_FIELDS, this=this_label or label(this), others=others, table=table)
+        fields.update(sigs[0][3])
+        if rule_id == "DL101" and s is not None:
+            fields["condition"] = _explicit_condition(this, s)
+        message = rule.summary.format_map(fields)
+        if len(sigs) == 1:
+            notes, reasons = sigs[0][4], sigs[0][5]
+        else:
+            notes = tuple(dict.fromkeys(n for sig in sigs for n in sig[4]))
+            reasons = "; ".join(dict.fromkeys(sig[5] for sig in sigs))
+        if notes:
+            message += " (" + "; ".join(notes) + ")"
+        # many findings share a fix text (it never names the others)
+        fix_rule = rule
+        if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
+            # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
+            fix_rule = self.pack.rules["DL105"]
+        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"])
+        fix = self._fixes.get(fix_key)
+        if fix is None:
+            fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
+        return Finding(
+            rule_id,
+            rule.name,
+            severity,
+            exception,
+            table,
+            message,
+            this.location,
+            related,
+            reasons,
+            fix,
+            s.source if s is not None else source,
+            related_more,
+        )
+
+
+_BASE_FIELDS = {
+    "columns": "",
+    "unit": "files",
+    "matrix": "",
+    "disjoint_on": "",
+    "condition": "",
+    "checkpoint": "",
+}
+
+
+def _moved(like: Finding, location: Location) -> Finding:
+    """`like` at another location (cheaper than `dataclasses.replace`)."""
+    return Finding(
+        like.rule,
+        like.name,
+        like.severity,
+        like.exception,
+        like.table,
+        like.message,
+        location,
+        like.related,
+        like.overlap,
+        like.fix,
+        like.settings_source,
+        like.related_more,
+    )
+
+
+def _kept(where: list[Location], total: int | None = None) -> tuple[tuple[Location, ...], int]:
+    """The related locations a finding keeps (the first SHOWN_OTHERS of `total`;
+    `where` holds at least those), and how many it leaves out."""
+    kept = tuple(where[:SHOWN_OTHERS])
+    return kept, (len(where) if total is None else total) - len(kept)
+
+
+def _named(texts: list[str], total: int) -> str:
+    """The others of a message: the first SHOWN_OTHERS of `total` texts (`texts` holds
+    at least those), then how many more there are."""
+    shown = ", ".join(texts[:SHOWN_OTHERS])
+    return shown if total <= SHOWN_OTHERS else f"{shown} and {total - SHOWN_OTHERS:,} more"
+
+
+def _pair_order(part: tuple[int, int, Sig, list[int]]) -> tuple[int, int]:
+    """Where a part's first pair comes when pairs (i, j), i <= j, are taken in order
+    (its first other, its primary): the first part gives a finding its fields."""
+    first_other, primary = part[0], part[1]
+    return (first_other, primary) if first_other < primary else (primary, first_other)
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _explicit_condition(x: Intent, s: TableSettings) -> str:
+    """The condition with explicit `t.<col> = <value or parameter>` terms added."""
+    alias = x.target_alias or (x.table.name.split(".")[-1] if x.table else "t")
+    constrained = region_of(x).columns()
+    terms = []
+    for col in s.partitioned_by:
+        if col in constrained:
+            continue
+        param = next((p for p in x.params if p.lower() == col or col in p.lower()), None)
+        value = (":" + param) if param else f"<{col} value or parameter>"
+        terms.append(f"{alias}.{col} = {value}")
+    base = x.predicate_sql or "TRUE"
+    return f"{base} AND " + " AND ".join(terms)
+
+
+def diagnostics_as_findings(diagnostics: list[Diagnostic], pack: RulePack | None = None) -> list[Finding]:
+    pack = pack or load()
+    out = []
+    for d in diagnostics:
+        rule = pack.rules.get(d.rule)
+        out.append(
+            Finding(
+                d.rule,
+                rule.name if rule else d.rule,
+                d.severity,
+                None,
+                None,
+                d.message,
+                d.location,
+                (),
+                "",
+                rule.fix if rule else "",
+            )
+        )
+    return out

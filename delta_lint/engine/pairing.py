@@ -1,0 +1,459 @@
+"""The engine: every predicted conflict of one run's intents, table by table.
+
+Judging every pair of writes of a table is quadratic; this module finds the pairs
+worth judging and judges each kind of pair once. Intents are grouped into classes
+(`classes.Classes`), pairs of classes that can never conflict or whose schedules
+never meet are left out (buckets by pinned partition values, `_partners`), and
+verdicts are kept for the run per pair of behaviours and settings. The verdict
+itself is `judgement.Judge`'s; findings are made by `messages.Messages`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Callable
+
+from delta_lint.config import Config
+from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
+from delta_lint.engine.judgement import Judge, Pair, Sig, region_of, shared_ids
+from delta_lint.engine.messages import Messages
+from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind, OpClass
+from delta_lint.predicates import Overlap, overlap
+from delta_lint.rulepack import Profile, RulePack, load
+from delta_lint.schedule import Concurrency, Schedule, stream_start
+from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
+
+# A file with more classes of one table than this has its pairs of classes formed
+# from `Engine._partners` rather than every pair.
+_FEW_CLASSES = 16
+
+
+class Engine:
+    """Pair analysis over one run's intents. Its memos live for the run: verdicts
+    per pair of behaviours and settings, class numbers, fix texts."""
+
+    def __init__(
+        self, config: Config, schedule: Schedule, pack: RulePack | None = None, read: ReadSettings | None = None
+    ) -> None:
+        self.config = config
+        self.read = read
+        self.schedule = schedule
+        self.pack = pack or load()
+        self.profile: Profile = self.pack.profile(config.runtime)
+        self.judge = Judge(config, self.pack, self.profile)
+        self.messages = Messages(self.pack)
+        self.internal_errors: list[Diagnostic] = []
+        self.settings: dict[str, TableSettings] = {}
+        self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
+        self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
+        self._behaviour_ids: dict[tuple, int] = {}  # see Classes
+        self._aliases = path_aliases(config)  # a table's path and its catalog name are one table
+        self._settings_ids: dict[tuple, int] = {}
+        self._caveat_answers: dict[tuple, bool] = {}
+
+    # -- entry -----------------------------------------------------------------
+
+    def check(self, intents: list[Intent]) -> list[Finding]:
+        by_table = self.by_table(intents)
+        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.read)
+        self.settings = settings
+        findings: list[Finding] = []
+        for table in sorted(by_table):
+            findings += self.check_table(table, by_table[table], settings[table])
+        findings += self.check_shared(intents, {name: s.source for name, s in settings.items()})
+        return sorted(findings, key=Finding.sort_key)
+
+    def by_table(self, intents: list[Intent]) -> dict[str, list[Intent]]:
+        """Resolved writes and streaming reads per qualified table name."""
+        out: dict[str, list[Intent]] = defaultdict(list)
+        for intent in intents:
+            if intent.table is None or Flag.UNRESOLVED in intent.flags:
+                continue
+            out[qualify(intent.table.name, self.config.default_schema, self._aliases)].append(intent)
+        return out
+
+    def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:
+        """The findings of one table: they depend only on its intents, its settings and
+        the schedule of their files, so an incremental run can keep them per table."""
+        group = sorted(intents, key=location_key)
+        columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
+        classes = Classes(group, self.schedule, columns, self._behaviour_ids)
+        found = Found()
+        for rule_fn in (self._pairs_of_table, self._append_caveat):
+            try:
+                rule_fn(table, classes, s, found)
+            except Exception as err:  # noqa: BLE001 - one rule must not stop the others
+                self._internal(group[0], rule_fn.__name__, err)
+        return self.messages.table_findings(table, classes, s, found) + self.messages.zorder_on_clustered(
+            table, group, s
+        )
+
+    def check_shared(self, intents: list[Intent], sources: dict[str, str]) -> list[Finding]:
+        """Checkpoints and transaction ids shared across tables; `sources` gives the
+        settings source of tables these findings name."""
+        return self.messages.pair_findings(shared_ids(intents, self.schedule), sources)
+
+    def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
+        """`Judge.verdict`: the pairing calls it through here, once per kind of pair."""
+        return self.judge.verdict(a, b, s, conc, table)
+
+    def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str, Intent | None]:
+        return self.judge.row_level(s, a, b)
+
+    def table_row_level(self, s: TableSettings) -> tuple[bool, str]:
+        return self.judge.table_row_level(s)
+
+    def _internal(self, intent: Intent, where: str, err: Exception) -> None:
+        self.internal_errors.append(
+            Diagnostic(
+                "DL002",
+                intent.location,
+                f"internal error in rule {where} ({type(err).__name__}: {err}); please report it",
+                "error",
+            )
+        )
+
+    def _settings_id(self, s: TableSettings) -> int:
+        """A number for the settings a verdict reads (not the table's name or where
+        they came from): tables with equal settings share verdicts."""
+        key = (s.partitioned_by, s.clustered_by, s.deletion_vectors, s.isolation_level, s.identity_columns, s.note)
+        return self._settings_ids.setdefault(key, len(self._settings_ids))
+
+    def _pairs_of_table(self, table: str, classes: Classes, s: TableSettings, found: Found) -> None:
+        """Every pair (in location order) whose verdict is not None: pairs inside one
+        file (and each statement with another run of itself) one by one; pairs across
+        files once per pair of classes and order."""
+        group, overlap_of = classes.group, self.schedule.overlap
+        kinds: dict[tuple, bool] = {}
+
+        def can_conflict(a: Intent, b: Intent) -> bool:
+            kind = (a.op_class, b.op_class, a.kind == Kind.OPTIMIZE_ZORDER or b.kind == Kind.OPTIMIZE_ZORDER)
+            known = kinds.get(kind)
+            if known is None:
+                known = kinds[kind] = self.judge.classes_can_conflict(*kind, s)
+            return known
+
+        # A verdict reads the two intents' behaviours and whether they are distinct
+        # runs; the overlap only passes its reason through. Verdicts are kept for the
+        # run per pair of behaviours: tables with equal settings share them.
+        # Classes differ mostly in their regions, which verdicts read little of: none
+        # when one side is a CREATE, metadata or protocol change; on a table without
+        # row-level concurrency, whether each is opaque or whole and how the two overlap
+        # on the partition columns (of two classes pinned to literal partition values,
+        # see `_pin`, whether their values meet); on an unpartitioned table with
+        # row-level concurrency, the same of their rows (a file-level verdict there
+        # reads only whether a region is opaque). Such pairs are kept by their
+        # behaviours without the regions.
+        memo, settings_id = self._verdicts, self._settings_id(s)
+        behaviours, pins, regionless, blind = classes.behaviours, classes.pins, classes.regionless, classes.region_blind
+        regions, columns = classes.regions, classes.columns
+        by_shape = columns is not None or not s.partitioned_by
+
+        def judged(a: Intent, b: Intent, pa: int, pb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
+            """(whether a is the primary, the verdict) when a and b, members of classes
+            pa and pb that overlap as `conc` says, conflict."""
+            va, vb = pins[pa], pins[pb]
+            if blind[pa] or blind[pb]:
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, None)
+            elif va is not None and vb is not None:
+                meet = all(va[c] & vb[c] for c in va.keys() & vb.keys())
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, meet)
+            elif by_shape:
+                ra, rb = regions[pa], regions[pb]
+                how = overlap(ra, rb, columns, conc.distinct_runs)
+                shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
+                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, shape)
+            else:
+                key = (settings_id, behaviours[pa], behaviours[pb], a is b, conc.distinct_runs)
+            verdict = memo.get(key, UNKNOWN)
+            if verdict is UNKNOWN:
+                pair = self.verdict(a, b, s, Concurrency("", conc.distinct_runs), table)
+                verdict = memo[key] = (pair.primary is a, pair.sig()[:5]) if pair is not None else None
+            return (verdict[0], verdict[1] + (conc.reason,)) if verdict is not None else None  # type: ignore[index]
+
+        partners_of: Callable[[int], list[int]] | None = None  # see _partners: made once asked
+        for shared in classes.shared_files:
+            # Statements of one file run in order unless runs of the file overlap (then
+            # every pair alike) or a streaming query keeps running: without streams, one
+            # answer holds for every pair, and a long script in one run costs nothing.
+            alike = not any(stream_start(group[i]) is not None for i in shared)
+            same_run = overlap_of(group[shared[0]], group[shared[1]]) if alike else None
+            if alike and same_run is None:
+                continue
+            if alike:  # every pair alike: judged once per pair of classes, as across files
+                in_file: dict[int, list[int]] = {}  # class -> its members in this file, ascending
+                for i in shared:
+                    in_file.setdefault(classes.cls[i], []).append(i)
+                if len(in_file) <= _FEW_CLASSES:
+                    ordered = [(p, q) for p in in_file for q in in_file]
+                else:  # a long script of many classes: only pairs that may conflict
+                    if partners_of is None:
+                        partners_of = self._partners(classes, s)
+                    ordered = [
+                        pair
+                        for p in in_file
+                        for q in partners_of(p)
+                        if q in in_file
+                        for pair in (((p, q),) if p == q else ((p, q), (q, p)))
+                    ]
+                for p, q in ordered:
+                    mp, mq = in_file[p], in_file[q]
+                    if mp[0] >= mq[-1]:  # no member of p comes before one of q
+                        continue
+                    a, b = group[mp[0]], group[mq[-1]]
+                    if not can_conflict(a, b):
+                        continue
+                    verdict = judged(a, b, p, q, same_run)
+                    if verdict is None:
+                        continue
+                    if verdict[0]:  # a member of p gets the members of q after it
+                        found.add_in_file(p, verdict[1], mq, before=False)
+                    else:
+                        found.add_in_file(q, verdict[1], mp, before=True)
+                continue
+            for i in shared:
+                a, pa = group[i], classes.cls[i]
+                for j in range(i + 1, shared.stop):
+                    b = group[j]
+                    if not can_conflict(a, b):
+                        continue
+                    conc = same_run if alike else overlap_of(a, b)
+                    verdict = judged(a, b, pa, classes.cls[j], conc) if conc is not None else None
+                    if verdict is not None:
+                        primary, other = (i, j) if verdict[0] else (j, i)
+                        found.fixed[primary].append((verdict[1], [other]))
+        for pa, (members, a) in enumerate(zip(classes.members, classes.reps)):  # another run of itself
+            if not can_conflict(a, a):
+                continue
+            conc = overlap_of(a, a)  # alike for the class: it depends on the file's nodes
+            verdict = judged(a, a, pa, pa, conc) if conc is not None else None
+            if verdict is not None:
+                for i in members:
+                    found.fixed[i].append((verdict[1], [i]))
+        # Most pairs of scheduled files never run together, and then no pair of their
+        # classes needs a verdict: the overlap is known per pair of schedule keys.
+        for p, q in self._candidate_classes(classes, s, partners_of):
+            if classes.known_overlap(p, q) is None:
+                continue
+            reps = classes.cross_file(p, q)
+            if reps is None:
+                continue
+            conc = classes.files_overlap(*reps)
+            if conc is None:
+                continue
+            for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
+                a, b = (group[reps[0]], group[reps[1]]) if first == p else (group[reps[1]], group[reps[0]])
+                if not can_conflict(a, b):
+                    continue
+                verdict = judged(a, b, first, second, conc)
+                if verdict is None:
+                    continue
+                if verdict[0]:  # a member of `first` gets the members of `second` after it
+                    found.add_sliced(first, verdict[1], classes.members[second], before=False)
+                else:
+                    found.add_sliced(second, verdict[1], classes.members[first], before=True)
+
+    def _candidate_classes(
+        self, classes: Classes, s: TableSettings, partners_of: Callable[[int], list[int]] | None = None
+    ):
+        """(p, q), p <= q: the pairs of classes whose members may conflict (see
+        `_partners`)."""
+        partners_of = partners_of or self._partners(classes, s)
+        for p in range(len(classes.reps)):
+            for q in partners_of(p):
+                yield p, q
+
+    def _partners(self, classes: Classes, s: TableSettings) -> Callable[[int], list[int]]:
+        """For a class p, the classes q >= p (ascending) whose members may conflict with
+        its own, leaving out pairs of operation classes that never conflict; classes
+        pinned to different literal values of one column where those values decide:
+        on partitioned tables the first partition column, on unpartitioned tables with
+        row-level concurrency the column most classes pin (for classes that keep
+        row-level concurrency). Classes are bucketed by those values, which keeps
+        tables with many partitions (or many single-row writes) near-linear instead
+        of quadratic. Also left out: pairs of classes whose cron schedules never meet
+        (see `Classes.meeting`). Kept per class once asked."""
+        reps = classes.reps
+        rows = classes.columns is None and not s.partitioned_by  # row-level concurrency, unpartitioned
+        if s.partitioned_by:
+            column = s.partitioned_by[0]
+            keys = [literal_keys(x, column) for x in reps]
+        elif rows:
+            keep_rows = [self.row_level(s, x, x)[0] for x in reps]
+            column = most_pinned(x for x, kept in zip(reps, keep_rows) if kept)
+            keys = [literal_keys(x, column) if kept and column else None for x, kept in zip(reps, keep_rows)]
+        else:
+            keys = [None] * len(reps)
+        decided = self.judge.decided_by_rows if rows else self.judge.decided_by_region
+        kinds: dict[tuple, list[int]] = defaultdict(list)
+        for index, x in enumerate(reps):
+            kinds[(x.op_class, x.kind == Kind.OPTIMIZE_ZORDER)].append(index)
+        buckets: dict[tuple, dict[str, list[int]]] = {k: defaultdict(list) for k in kinds}
+        wildcards: dict[tuple, list[int]] = {k: [] for k in kinds}
+        for k, members in kinds.items():
+            for index in members:
+                if keys[index] is None:
+                    wildcards[k].append(index)
+                else:
+                    for value in keys[index]:
+                        buckets[k][value].append(index)
+        # alike for tables with equal settings (row-level or not follows from them)
+        verdicts = self._kind_verdicts.setdefault(self._settings_id(s), {})
+        known: dict[int, list[int]] = {}
+
+        def partners_of(p: int) -> list[int]:
+            found = known.get(p)
+            if found is not None:
+                return found
+            a = reps[p]
+            partners: set[int] = set()
+            for k, members in kinds.items():
+                pair_kind = (a.op_class, k[0], k[1] or a.kind == Kind.OPTIMIZE_ZORDER)
+                if pair_kind not in verdicts:
+                    back = (k[0], a.op_class, pair_kind[2])
+                    verdicts[pair_kind] = (
+                        self.judge.classes_can_conflict(*pair_kind, s) or self.judge.classes_can_conflict(*back, s),
+                        decided(*pair_kind, s) and decided(*back, s),
+                    )
+                can_conflict, by_region = verdicts[pair_kind]
+                if not can_conflict:
+                    continue
+                # member lists are ascending: the classes from p on are a slice
+                if keys[p] is None or not by_region:
+                    partners.update(members[bisect_left(members, p) :])
+                    continue
+                partners.update(wildcards[k][bisect_left(wildcards[k], p) :])
+                for value in keys[p]:
+                    bucket = buckets[k].get(value)
+                    if bucket:
+                        partners.update(bucket[bisect_left(bucket, p) :])
+            found = known[p] = classes.meeting(p, sorted(partners))
+            return found
+
+        return partners_of
+
+    def _append_caveat(self, table: str, classes: Classes, s: TableSettings, found: Found) -> None:
+        """WriteSerializable caveat: one blind append, several concurrent DML that may
+        read it. A reader is reported when another concurrent reader does not conflict
+        with it directly (the two are concurrent and disjoint; a DML conflict is
+        reported otherwise)."""
+        if s.isolation_level != "WriteSerializable":
+            return
+        group, members, overlap_of = classes.group, classes.members, self.schedule.overlap
+        appends = [i for i, x in enumerate(group) if x.op_class == OpClass.INSERT]
+        dmls = [i for i, x in enumerate(group) if x.op_class == OpClass.DML]
+        if not appends or not dmls:
+            return
+        cols = frozenset(s.partitioned_by)
+        note = (s.note,) if s.note else ()
+        dml_classes = sorted({classes.cls[d] for d in dmls})
+
+        def overlap_between(i: int, j: int) -> Concurrency | None:
+            if classes.file_start[i] == classes.file_start[j]:
+                return overlap_of(group[i], group[j])
+            if classes.never_meet(classes.cls[i], classes.cls[j]):
+                return None
+            return classes.files_overlap(i, j)
+
+        def reads(a: int, d: int) -> Concurrency | None:
+            """How append a and DML d overlap, when d may read rows a adds."""
+            conc = overlap_between(a, d)
+            if conc is None or overlap(region_of(group[a]), region_of(group[d]), cols, False) == Overlap.DISJOINT:
+                return None
+            return conc
+
+        disjoint: dict[tuple[int, int], bool] = {}
+
+        def concurrent_and_disjoint(i: int, j: int) -> bool:
+            if (i, j) not in disjoint:
+                d1, d2 = group[i], group[j]
+                conc = overlap_between(i, j)
+                rows = conc is not None and self.row_level(s, d1, d2)[0]
+                disjoint[(i, j)] = conc is not None and (
+                    overlap(region_of(d1), region_of(d2), None if rows else cols, conc.distinct_runs)
+                    == Overlap.DISJOINT
+                )
+            return disjoint[(i, j)]
+
+        run_memo, settings_id = self._caveat_answers, self._settings_id(s)
+        schedule_keys, behaviours = classes.schedule_keys, classes.behaviours
+        class_disjoint: dict[tuple[int, int], bool] = {}
+
+        def classes_disjoint(c1: int, c2: int) -> bool:
+            """For members of two classes in different files: kept for the run per
+            schedule keys and behaviours, as verdicts are (see _pairs_of_table)."""
+            if (c1, c2) not in class_disjoint:
+                reps = classes.cross_file(c1, c2)
+                answer = False
+                if reps is not None:
+                    key = (settings_id, schedule_keys[c1], behaviours[c1], schedule_keys[c2], behaviours[c2])
+                    answer = run_memo.get(key)
+                    if answer is None:
+                        answer = run_memo[key] = concurrent_and_disjoint(*reps)
+                class_disjoint[(c1, c2)] = answer
+            return class_disjoint[(c1, c2)]
+
+        itself: dict[int, bool] = {}  # per class: a member and another run of it are concurrent and disjoint
+
+        def reported(readers: list[int]) -> list[int]:
+            files: dict[int, set[int]] = defaultdict(set)  # reader class -> files of its readers
+            for d in readers:
+                files[classes.cls[d]].add(classes.file_start[d])
+            out = []
+            for d in readers:
+                c, f = classes.cls[d], classes.file_start[d]
+                if any((len(fs) > 1 or f not in fs) and classes_disjoint(c, c2) for c2, fs in files.items()):
+                    out.append(d)  # a partner in another file
+                    continue
+                if c not in itself:
+                    itself[c] = concurrent_and_disjoint(d, d)  # alike for the class, as its verdicts
+                if itself[c]:
+                    out.append(d)
+                    continue
+                end = classes.file_end[d]
+                if end - f > 1:  # readers in the same file
+                    lo, hi = bisect_left(readers, f), bisect_left(readers, end)
+                    if any(concurrent_and_disjoint(d, e) for e in readers[lo:hi] if e != d):
+                        out.append(d)
+            return out
+
+        reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # append class -> (DML class, overlap)
+        parts_of: dict[int, list[tuple[Sig, list[int]]]] = {}  # per class of appends alone in their file
+        reported_of: dict[tuple[int, ...], list[int]] = {}
+        for a in appends:
+            ca = classes.cls[a]
+            if ca not in reader_classes:
+                reader_classes[ca] = []
+                for cd in classes.meeting(ca, dml_classes):
+                    reps = classes.cross_file(ca, cd)
+                    conc = reads(*reps) if reps is not None else None
+                    if conc is not None:
+                        reader_classes[ca].append((cd, conc))
+            fs, fe = classes.file_start[a], classes.file_end[a]
+            alone = fe - fs == 1  # then every member of a reader class reads it, as for its class
+            if alone and ca in parts_of:
+                found.fixed[a].extend(parts_of[ca])
+                continue
+            conc_of: dict[int, Concurrency] = {}
+            for cd, conc in reader_classes[ca]:
+                for d in members[cd]:
+                    if alone or not fs <= d < fe:
+                        conc_of[d] = conc
+            for d in dmls[bisect_left(dmls, fs) : bisect_left(dmls, fe)]:  # readers in the append's own file
+                conc = reads(a, d)
+                if conc is not None:
+                    conc_of[d] = conc
+            readers = tuple(sorted(conc_of))
+            if readers not in reported_of:  # appends often share their readers
+                reported_of[readers] = reported(list(readers))
+            by_reason: dict[str, list[int]] = {}
+            for d in reported_of[readers]:
+                by_reason.setdefault(conc_of[d].reason, []).append(d)
+            parts = [
+                (("DL104", "warning", "ConcurrentAppendException", (), note, reason), others)
+                for reason, others in by_reason.items()
+            ]
+            if alone:
+                parts_of[ca] = parts
+            found.fixed[a].extend(parts)
