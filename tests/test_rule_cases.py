@@ -64,3 +64,57 @@ def test_every_rule_has_cases_and_every_case_file_names_a_rule():
     for rule, expects in named.items():
         assert "none" in expects, f"{rule}: no case without the finding"
         assert rule == "DL002" or any(e != "none" for e in expects), f"{rule}: no case with the finding"
+
+
+def test_every_pair_rule_reads_only_what_the_class_key_holds():
+    """The engine judges one pair of members of two classes for every such pair, and
+    tables with equal settings share verdicts: a rule reading an intent field or a
+    setting outside those keys would be given another pair's verdict."""
+    from delta_lint.engine.classes import BEHAVIOUR_FIELDS
+    from delta_lint.engine.judgement import PAIR_RULES
+    from delta_lint.engine.pairing import SETTINGS_FIELDS
+
+    rules = set(load().rules)
+    assert PAIR_RULES
+    for unit in PAIR_RULES:
+        name = unit.judge.__name__
+        assert set(unit.ids) <= rules, f"{name} names rules not in rules/rules.yaml"
+        assert unit.reads <= set(BEHAVIOUR_FIELDS), f"{name} reads {sorted(unit.reads - set(BEHAVIOUR_FIELDS))}"
+        assert unit.settings <= set(SETTINGS_FIELDS), f"{name} reads {sorted(unit.settings - set(SETTINGS_FIELDS))}"
+
+
+def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
+    """Intents differing in one of BEHAVIOUR_FIELDS fall into different classes; intents
+    differing only elsewhere (their text, condition as written, alias, checkpoint,
+    line) share one."""
+    from dataclasses import replace
+
+    from delta_lint.config import validate
+    from delta_lint.engine.classes import BEHAVIOUR_FIELDS, Classes
+    from delta_lint.model import Flag, Intent, Kind, Location, TableRef
+    from delta_lint.predicates import Constraint, Region
+    from delta_lint.schedule import build_schedule
+
+    day = Region(((("date", Constraint(values=frozenset({("lit", "2024-01-01")}))),),))
+    base = Intent(Location("a.sql", 1, 1), TableRef("s.t"), Kind.MERGE, region=day, predicate_sql="x")
+    changed = {
+        "kind": replace(base, kind=Kind.UPDATE),
+        "flags": replace(base, flags=frozenset({Flag.SUBQUERY})),
+        "subkind": replace(base, subkind="other"),
+        "zorder_by": replace(base, zorder_by=("id",)),
+        "merge_clauses": replace(base, merge_clauses=("matched_delete",)),
+        "table.is_path": replace(base, table=TableRef("s.t", is_path=True)),
+        "params": replace(base, params=("run_date",)),
+        "region": replace(base, region=None),
+    }
+    assert sorted(changed) == sorted(BEHAVIOUR_FIELDS)
+    alike = [
+        replace(base, statement="MERGE ...", predicate_sql="y", target_alias="t", checkpoint="/c", txn_app_id="a"),
+        replace(base, location=Location("a.sql", 2, 1)),
+    ]
+    config = validate({"spark": "none"}, Path("/r/delta-lint.yaml"))
+    schedule = build_schedule(config, {"a.sql": "a.sql"})
+    for field_name, other in changed.items():
+        group = [base, replace(other, location=Location("a.sql", 3, 1))]
+        assert len(Classes(group, schedule, None, {}).members) == 2, field_name
+    assert len(Classes([base, *alike], schedule, None, {}).members) == 1

@@ -23,6 +23,11 @@ def location_key(x: Intent) -> tuple[str, int, int]:
     return (loc.path, loc.line, loc.column)
 
 
+# What a verdict may read of an intent (see `judgement.PAIR_RULES`): the class key
+# holds exactly these, in this order, besides the schedule key.
+BEHAVIOUR_FIELDS = ("kind", "flags", "subkind", "zorder_by", "merge_clauses", "table.is_path", "params", "region")
+
+
 class Classes:
     """One table's intents in location order, split into classes whose members meet
     every intent of another file alike: the same schedule key (how their file
@@ -80,7 +85,7 @@ class Classes:
             if columns is not None:
                 region = region.restrict(columns)
             pair_key = pair_key_of(paths[i])
-            behaviour = (
+            behaviour = (  # BEHAVIOUR_FIELDS
                 x.kind,
                 x.flags,
                 x.subkind,

@@ -11,6 +11,7 @@ texts are data in `rules/`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from delta_lint.config import Config
@@ -104,64 +105,12 @@ class Judge:
         self.profile = profile
 
     def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
-        """The first conflict check that fails, in the spec's order (section 7)."""
-        ca, cb = a.op_class, b.op_class
-        classes = {ca, cb}
+        """The first conflict check that decides, in the spec's order (section 7)."""
         note = [s.note] if s.note else []
-        if OpClass.PROTOCOL in classes:
-            primary, other = (a, b) if ca == OpClass.PROTOCOL else (b, a)
-            if other.op_class == OpClass.NONE and other is not primary:
-                return None
-            sev = self.profile.protocol_change_severity
-            exc = self.profile.protocol_exception(primary.subkind)
-            return Pair("DL113", sev, exc, primary, other, table, conc, notes=note)
-        creates = [x for x in (a, b) if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)]
-        if len(creates) == 2:
-            both_guarded = all(Flag.IF_NOT_EXISTS in x.flags for x in creates)
-            sev = "warning" if any(x.kind == Kind.CREATE for x in creates) else "error"
-            if not both_guarded or a is b:
-                return Pair("DL114", sev, "ProtocolChangedException", a, b, table, conc, notes=note)
-        if OpClass.METADATA in classes:
-            primary, other = (a, b) if ca == OpClass.METADATA else (b, a)
-            if ca == OpClass.METADATA and cb == OpClass.METADATA and _is_evolution(a) and not _is_evolution(b):
-                primary, other = b, a
-            if other.op_class == OpClass.NONE:
-                return None
-            explicit = not _is_evolution(primary)
-            if other.op_class == OpClass.CREATE:
-                if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
-                    return Pair("DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note)
-                return None
-            # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
-            rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
-            severity = "error" if explicit else "warning"
-            return Pair(rule, severity, "MetadataChangedException", primary, other, table, conc, notes=note)
-        if OpClass.CREATE in classes:
-            create, other = (a, b) if ca == OpClass.CREATE else (b, a)
-            if other.table and other.table.is_path and other.op_class == OpClass.INSERT:
-                return Pair("DL114", "warning", "ProtocolChangedException", create, other, table, conc, notes=note)
-            return None
-        if s.identity_columns and ca in WRITE_CLASSES and cb in WRITE_CLASSES:
-            inserting = [x for x in (a, b) if x.kind in ROW_INSERTING_KINDS or "not_matched_insert" in x.merge_clauses]
-            # open-source Delta: only two inserting writers race for the identity high
-            # watermark; any other pair is judged by the matrix (tests/oracle)
-            both = self.profile.identity_conflicts == "both_insert"
-            if inserting and (not both or len(inserting) == 2 or a is b):
-                primary = inserting[0]
-                other = b if primary is a else a
-                return Pair(
-                    "DL115",
-                    "error",
-                    "MetadataChangedException",
-                    primary,
-                    other,
-                    table,
-                    conc,
-                    fields={"columns": ", ".join(s.identity_columns)},
-                    notes=note,
-                )
-        if ca in MATRIX_CLASSES and cb in MATRIX_CLASSES:
-            return self._matrix_verdict(a, b, s, conc, table, note)
+        for rule in PAIR_RULES:
+            found = rule.judge(self, a, b, s, conc, table, note)
+            if found is not NEXT:
+                return found  # type: ignore[return-value]
         return None
 
     def table_row_level(self, s: TableSettings) -> tuple[bool, str]:
@@ -371,6 +320,135 @@ class Judge:
                 continue
             return True
         return False
+
+
+# -- the pair rules, in the spec's check order -------------------------------------
+#
+# Each unit judges a pair of intents that can run at the same time: a `Pair` (the
+# conflict it predicts), None (no conflict: the pair is decided), or NEXT (not this
+# unit's kind of pair: the next unit judges it). Each declares the intent fields and
+# table settings its verdict reads: the engine judges one pair of members of two
+# classes for all of them, so every field read must be part of the class key
+# (`classes.BEHAVIOUR_FIELDS`, `pairing.SETTINGS_FIELDS`; tests/test_rule_cases.py
+# checks it).
+
+NEXT = object()
+Judgement = Callable[["Judge", Intent, Intent, TableSettings, Concurrency, str, list[str]], "Pair | None | object"]
+
+
+@dataclass(frozen=True)
+class PairRule:
+    ids: tuple[str, ...]  # the rules whose findings it predicts (rules/rules.yaml)
+    reads: frozenset[str]  # intent fields its verdict reads
+    settings: frozenset[str]  # table settings its verdict reads
+    judge: Judgement
+
+
+PAIR_RULES: list[PairRule] = []
+
+
+def pair_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callable[[Judgement], Judgement]:  # noqa: B006
+    def register(fn: Judgement) -> Judgement:
+        PAIR_RULES.append(PairRule(ids, frozenset(reads), frozenset(settings | {"note"}), fn))
+        return fn
+
+    return register
+
+
+@pair_rule("DL113", reads={"kind", "flags", "subkind"})
+def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """A protocol change fails every concurrent operation (the exception depends on how it is made)."""
+    ca = a.op_class
+    if OpClass.PROTOCOL not in (ca, b.op_class):
+        return NEXT
+    primary, other = (a, b) if ca == OpClass.PROTOCOL else (b, a)
+    if other.op_class == OpClass.NONE and other is not primary:
+        return None
+    sev = j.profile.protocol_change_severity
+    exc = j.profile.protocol_exception(primary.subkind)
+    return Pair("DL113", sev, exc, primary, other, table, conc, notes=note)
+
+
+@pair_rule("DL114", reads={"kind", "flags"})
+def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """Two creates of one table race, unless both only create it when it does not exist."""
+    creates = [x for x in (a, b) if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)]
+    if len(creates) == 2:
+        both_guarded = all(Flag.IF_NOT_EXISTS in x.flags for x in creates)
+        sev = "warning" if any(x.kind == Kind.CREATE for x in creates) else "error"
+        if not both_guarded or a is b:
+            return Pair("DL114", sev, "ProtocolChangedException", a, b, table, conc, notes=note)
+    return NEXT
+
+
+@pair_rule("DL110", "DL111", "DL112", "DL114", reads={"kind", "flags", "table.is_path"})
+def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """A metadata change fails every concurrent write and stops a stream reading the table."""
+    ca, cb = a.op_class, b.op_class
+    if OpClass.METADATA not in (ca, cb):
+        return NEXT
+    primary, other = (a, b) if ca == OpClass.METADATA else (b, a)
+    if ca == OpClass.METADATA and cb == OpClass.METADATA and _is_evolution(a) and not _is_evolution(b):
+        primary, other = b, a
+    if other.op_class == OpClass.NONE:
+        return None
+    explicit = not _is_evolution(primary)
+    if other.op_class == OpClass.CREATE:
+        if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
+            return Pair("DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note)
+        return None
+    # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
+    rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
+    severity = "error" if explicit else "warning"
+    return Pair(rule, severity, "MetadataChangedException", primary, other, table, conc, notes=note)
+
+
+@pair_rule("DL114", reads={"kind", "flags", "table.is_path"})
+def _create_with_write(
+    j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]
+):
+    """A create races with a blind append to the same path (which would create the table too)."""
+    ca = a.op_class
+    if OpClass.CREATE not in (ca, b.op_class):
+        return NEXT
+    create, other = (a, b) if ca == OpClass.CREATE else (b, a)
+    if other.table and other.table.is_path and other.op_class == OpClass.INSERT:
+        return Pair("DL114", "warning", "ProtocolChangedException", create, other, table, conc, notes=note)
+    return None
+
+
+@pair_rule("DL115", reads={"kind", "flags", "merge_clauses"}, settings={"identity_columns"})
+def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """A table with identity columns takes no concurrent writers that insert rows."""
+    if not (s.identity_columns and a.op_class in WRITE_CLASSES and b.op_class in WRITE_CLASSES):
+        return NEXT
+    inserting = [x for x in (a, b) if x.kind in ROW_INSERTING_KINDS or "not_matched_insert" in x.merge_clauses]
+    # open-source Delta: only two inserting writers race for the identity high
+    # watermark; any other pair is judged by the matrix (tests/oracle)
+    both = j.profile.identity_conflicts == "both_insert"
+    if inserting and (not both or len(inserting) == 2 or a is b):
+        primary = inserting[0]
+        other = b if primary is a else a
+        fields = {"columns": ", ".join(s.identity_columns)}
+        return Pair("DL115", "error", "MetadataChangedException", primary, other, table, conc, fields, note)
+    return NEXT
+
+
+@pair_rule(
+    "DL101",
+    "DL102",
+    "DL103",
+    "DL105",
+    "DL106",
+    "DL107",
+    reads={"kind", "flags", "subkind", "zorder_by", "region", "params"},
+    settings={"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level"},
+)
+def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """INSERT, UPDATE/DELETE/MERGE and OPTIMIZE: the conflict matrices in rules/."""
+    if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
+        return j._matrix_verdict(a, b, s, conc, table, note)
+    return None
 
 
 def _is_evolution(x: Intent) -> bool:

@@ -27,6 +27,9 @@ from delta_lint.settings import ReadSettings, TableSettings, path_aliases, quali
 # A file with more classes of one table than this has its pairs of classes formed
 # from `Engine._partners` rather than every pair.
 _FEW_CLASSES = 16
+# What a verdict may read of a table's settings (see `judgement.PAIR_RULES`): tables
+# equal in these share verdicts.
+SETTINGS_FIELDS = ("partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns", "note")
 
 
 class Engine:
@@ -117,7 +120,7 @@ class Engine:
     def _settings_id(self, s: TableSettings) -> int:
         """A number for the settings a verdict reads (not the table's name or where
         they came from): tables with equal settings share verdicts."""
-        key = (s.partitioned_by, s.clustered_by, s.deletion_vectors, s.isolation_level, s.identity_columns, s.note)
+        key = tuple(getattr(s, name) for name in SETTINGS_FIELDS)
         return self._settings_ids.setdefault(key, len(self._settings_ids))
 
     def _pairs_of_table(self, table: str, classes: Classes, s: TableSettings, found: Found) -> None:
