@@ -484,9 +484,9 @@ def tables(
     `check` then uses without Spark. Tables that cannot be read keep their old entry.
     """
     from delta_lint import report
-    from delta_lint.engine import Engine
+    from delta_lint.engine.judgement import Judge
+    from delta_lint.rulepack import load
     from delta_lint.run import check as run_check
-    from delta_lint.schedule import Schedule
 
     args = list(paths or [])
     snapshot = bool(args) and args[0] == "snapshot"
@@ -500,8 +500,8 @@ def tables(
     if snapshot:
         _write_snapshot(result, config)
         return
-    engine = Engine(config, Schedule({}))
-    rows = report.table_rows(result, engine.table_row_level)
+    pack = load()
+    rows = report.table_rows(result, Judge(config, pack, pack.profile(config.runtime)).table_row_level)
     mode = result.read.mode if result.read else "none"
     render = report.tables_json if output_format == IntentFormat.json else report.tables_text
     sys.stdout.write(render(rows, config.runtime, mode))
