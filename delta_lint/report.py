@@ -204,7 +204,7 @@ def files_list(analysed: dict[str, int], skipped: dict[str, str]) -> str:
 def _json_text(doc: object) -> str:
     """`doc` as `json.dumps(doc, indent=2)` writes it (ASCII, two-space indents). Written
     by orjson, as the cache is: the standard library's indenting encoder is pure
-    Python and took 2 s for the SARIF of 18,000 findings. orjson writes the same
+    Python, slow on the SARIF of a large run. orjson writes the same
     text for these documents, except that it leaves non-ASCII characters unescaped:
     such a document (rare: a path with an accent), and one orjson refuses (integers
     beyond 64 bits, keys that are not strings), is written by the standard library."""

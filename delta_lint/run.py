@@ -841,7 +841,7 @@ def _answer(parent: int, send, fn: Callable, args: tuple) -> None:
 
 
 def _can_fork() -> bool:
-    """Asked last: importing multiprocessing (and pickle) costs a small run 5 ms."""
+    """Asked last: importing multiprocessing (and pickle) is a cost a small run need not pay."""
     import multiprocessing
 
     return "fork" in multiprocessing.get_all_start_methods()

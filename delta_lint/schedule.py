@@ -420,7 +420,7 @@ class Meetings:
     """Whether runs of two cron schedules meet, per (cron, duration, cron, duration):
     many jobs share a few schedules, and the answer depends on nothing else, so a run
     with a cache starts with those of earlier runs (`remember`): an incremental run
-    re-judges only the changed tables, and working out fire times was a tenth of it."""
+    re-judges only the changed tables and need not work out fire times again."""
 
     known: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     new: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # worked out in this process
