@@ -31,6 +31,9 @@ class CheckFormat(str, Enum):
     sarif = "sarif"
     github = "github"
     markdown = "markdown"
+    gitlab = "gitlab"
+    junit = "junit"
+    json_lines = "json-lines"
 
 
 class IntentFormat(str, Enum):
@@ -170,7 +173,7 @@ def check(
         "--format",
         "--output-format",
         help="Output format: text (= full: the statement shown, its line marked), concise (one line per finding), "
-        "json, sarif, github or markdown.",
+        "json, sarif, github, markdown, gitlab (Code Quality), junit (XML) or json-lines (one finding per line).",
     ),
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Write the report to this file instead of standard output."
@@ -359,6 +362,11 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         return report.github(findings)
     if output_format == CheckFormat.markdown:
         return report.markdown(findings, files, intents)
+    if output_format in (CheckFormat.gitlab, CheckFormat.junit, CheckFormat.json_lines):
+        from delta_lint import formats_ci
+
+        ci_formats = {CheckFormat.gitlab: formats_ci.gitlab, CheckFormat.junit: formats_ci.junit}
+        return ci_formats.get(output_format, formats_ci.json_lines)(findings)
     concise = output_format == CheckFormat.concise
     return report.text(
         findings,

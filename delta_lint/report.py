@@ -423,7 +423,7 @@ def sarif(findings: list[Finding], pack) -> str:
     def location(loc, message: str | None = None, ident: int | None = None) -> dict:
         out: dict = {
             "physicalLocation": {
-                "artifactLocation": {"uri": loc.path},
+                "artifactLocation": {"uri": _uri(loc.path)},
                 "region": {"startLine": loc.line, "startColumn": loc.column},
             }
         }
@@ -477,6 +477,14 @@ def sarif(findings: list[Finding], pack) -> str:
         ],
     }
     return _json_text(doc) + "\n"
+
+
+def _uri(path: str) -> str:
+    """A display path as a SARIF `uri-reference`: percent-encoded (`my job.sql` ->
+    `my%20job.sql`; `%`, `#`, `?` and a `:` that would read as a scheme too), `/` kept."""
+    from urllib.parse import quote
+
+    return quote(path, safe="/", errors="surrogateescape")
 
 
 def _related_list(f: Finding, shown) -> str:
