@@ -221,6 +221,14 @@ def check(
     show_files: bool = typer.Option(
         False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."
     ),
+    stdin_filename: Optional[Path] = typer.Option(
+        None,
+        "--stdin-filename",
+        metavar="PATH",
+        help="Read the content of PATH from standard input (an editor's unsaved buffer; give `-` as the path): "
+        "the project around PATH is analysed with the buffer in place of the file, the findings touching PATH "
+        "are reported.",
+    ),
     show_settings: bool = typer.Option(
         False,
         "--show-settings",
@@ -250,6 +258,9 @@ def check(
     if show_statistics and output_format not in (CheckFormat.text, CheckFormat.full, CheckFormat.json):
         _fail(f"--statistics prints text or json, not --format {output_format.value}")
     given = list(paths or [])
+    buffers = _stdin_buffer(given, stdin_filename)
+    if buffers:
+        given = list(buffers)
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
     from delta_lint.rulepack import selector_problem
@@ -298,6 +309,7 @@ def check(
                 target=target,
                 use_cache=not no_cache,
                 jobs=jobs,
+                overlay=buffers,
             ),
             debug,
         )
@@ -330,7 +342,7 @@ def check(
         )
         always = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
         findings = only_changed(findings, changed_files, Path.cwd(), always)
-    _emit(_render(output_format, findings, result, quiet, show_statistics), output)
+    _emit(_render(output_format, findings, result, quiet, show_statistics, buffers), output)
     if any(f.rule == "DL002" for f in findings):
         raise typer.Exit(2)
     threshold = SEVERITY_ORDER[fail_on.value]
@@ -345,7 +357,26 @@ def check(
     raise typer.Exit(1 if failing and not exit_zero else 0)
 
 
-def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool) -> str:
+def _stdin_buffer(given: list[Path], stdin_filename: Optional[Path]) -> dict[Path, bytes]:
+    """`check --stdin-filename PATH -`: PATH -> the bytes of standard input (ruff's form)."""
+    dash = [p for p in given if str(p) == "-"]
+    if stdin_filename is None:
+        if dash:
+            _fail("`-` reads standard input and needs --stdin-filename PATH (the file it stands for)")
+        return {}
+    if len(given) != len(dash):
+        _fail("--stdin-filename checks one buffer: give `-` (or nothing) as PATHS")
+    if stdin_filename.is_dir():
+        _fail(f"--stdin-filename {stdin_filename}: a folder, not a file")
+    from delta_lint.frontend import MAX_FILE_BYTES
+
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        _fail(f"--stdin-filename {stdin_filename}: standard input is larger than {MAX_FILE_BYTES:,} bytes")
+    return {stdin_filename: data}
+
+
+def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool, buffers=None) -> str:
     from delta_lint import report
 
     files, intents = result.n_files, result.n_intents
@@ -377,7 +408,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         skipped=result.skipped,
         concise=concise,
         width=_width(),
-        source=None if concise else _source_lines(Path.cwd(), set(result.analysed)),
+        source=None if concise else _source_lines(Path.cwd(), set(result.analysed), buffers or {}),
     )
 
 
@@ -404,18 +435,23 @@ def _width() -> int | None:
     return None
 
 
-def _source_lines(cwd: Path, analysed: set[str]):
+def _source_lines(cwd: Path, analysed: set[str], buffers: dict[Path, bytes]):
     """A reader of the files findings name (display paths), each read once: only
     files the run analysed (never a link leading out of the project, a pipe or a
-    file it refused); None for a notebook file (its JSON lines are not the code's)."""
+    file it refused); None for a notebook file (its JSON lines are not the code's).
+    A buffer read from standard input is shown instead of its file."""
     import stat
     from functools import lru_cache
+
+    shown = {os.path.abspath(p): data for p, data in buffers.items()}
 
     @lru_cache(maxsize=256)
     def lines(path: str) -> list[str] | None:
         file = cwd / path
         if path not in analysed or file.suffix.lower() == ".ipynb":
             return None
+        if os.path.abspath(file) in shown:
+            return shown[os.path.abspath(file)].decode("utf-8", errors="replace").splitlines()
         try:
             info = file.stat()
             # only regular files: a finding may name a pipe or a device (DL003), never read
@@ -728,6 +764,20 @@ def install_delta() -> None:
     from delta_lint.settings.jars import main as install_jars
 
     raise typer.Exit(install_jars())
+
+
+@app.command()
+def server() -> None:
+    """Run the Language Server for editors (LSP over standard input and output).
+
+    On opening and saving a file it checks the file's project with the editor's
+    buffer in place of the file and publishes the findings touching the file;
+    closing the file clears them. Needs `delta-lint[server]` (pygls)."""
+    try:
+        from delta_lint.server import main as serve
+    except ImportError as err:
+        _fail(f"`delta-lint server` needs pygls: install `delta-lint[server]` ({err})")
+    raise typer.Exit(serve())
 
 
 def run() -> None:
