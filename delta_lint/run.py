@@ -692,7 +692,7 @@ def _check(
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(first), config, spark, refresh)
+        read = read_settings(set(first), config, spark, refresh, store=store)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,

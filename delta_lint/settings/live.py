@@ -14,7 +14,8 @@ import re
 from delta_lint.config import Config
 from delta_lint.safeio import is_within
 from delta_lint.settings import ReadSettings, qualify
-from delta_lint.settings.reader import Target, normalize_location, read_tables
+from delta_lint.settings.logstate import ValueStore, recall, remember
+from delta_lint.settings.reader import ReadResult, Target, normalize_location, read_tables
 from delta_lint.settings.snapshot import Snapshot, load_snapshot
 from delta_lint.settings.spark import SparkUnavailable, open_spark
 
@@ -86,9 +87,12 @@ def read_settings(
     mode: str | None = None,
     refresh: bool = False,
     timeout: float | None = None,
+    store: ValueStore | None = None,
 ) -> ReadSettings:
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
-    there is no snapshot to fall back on; ConfigError for a damaged snapshot."""
+    there is no snapshot to fall back on; ConfigError for a damaged snapshot.
+    With `store` (the project's cache), tables whose log has not changed since they
+    were last read are not read again (see `logstate`)."""
     requested = mode or config.spark
     snapshot = load_snapshot(config.snapshot_path, config.root)
     targets = targets_for(names, config)
@@ -108,9 +112,15 @@ def read_settings(
                 elif not _WORKSPACE.match(t.location or ""):  # workspace storage: never here, no note
                     out.problems[t.name] = why
             live_targets = kept
+        known, live_targets, log_keys = recall(store, live_targets, chosen, config.root)
         try:
-            with open_spark(chosen, timeout or config.spark_timeout) as handle:
-                result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+            if live_targets:
+                with open_spark(chosen, timeout or config.spark_timeout) as handle:
+                    result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+                remember(store, log_keys, result.tables)
+            else:
+                result = ReadResult()
+            result.tables.update(known)
         except SparkUnavailable as err:
             if snapshot is None and requested != "auto":
                 raise
