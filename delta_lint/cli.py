@@ -47,6 +47,12 @@ class RulesFormat(str, Enum):
     markdown = "markdown"
 
 
+class ColorChoice(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
 class FailOn(str, Enum):
     error = "error"
     warning = "warning"
@@ -221,6 +227,12 @@ def check(
     show_files: bool = typer.Option(
         False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."
     ),
+    color: ColorChoice = typer.Option(
+        ColorChoice.auto,
+        "--color",
+        help="Colour in text output: auto (on a terminal; NO_COLOR turns it off, FORCE_COLOR or CLICOLOR_FORCE "
+        "on), always or never.",
+    ),
     stdin_filename: Optional[Path] = typer.Option(
         None,
         "--stdin-filename",
@@ -298,13 +310,14 @@ def check(
         _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
         raise typer.Exit(0)
     tune_gc()
-    with _progress() as on_file:
+    with _progress(color.value) as progress:
         result = _guarded(
             lambda: run_check(
                 analysed,
                 config,
                 refresh=refresh,
-                on_file=on_file,
+                on_file=progress.update if progress.enabled else None,
+                on_stage=progress.stage if progress.enabled else None,
                 bundle=bundle,
                 target=target,
                 use_cache=not no_cache,
@@ -342,7 +355,7 @@ def check(
         )
         always = {config.snapshot_path, *([config.path] if config.path else []), *result.schedule_files}
         findings = only_changed(findings, changed_files, Path.cwd(), always)
-    _emit(_render(output_format, findings, result, quiet, show_statistics, buffers), output)
+    _emit(_render(output_format, findings, result, quiet, show_statistics, buffers, color.value), output)
     if any(f.rule == "DL002" for f in findings):
         raise typer.Exit(2)
     threshold = SEVERITY_ORDER[fail_on.value]
@@ -376,7 +389,15 @@ def _stdin_buffer(given: list[Path], stdin_filename: Optional[Path]) -> dict[Pat
     return {stdin_filename: data}
 
 
-def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool, buffers=None) -> str:
+def _render(
+    output_format: CheckFormat,
+    findings,
+    result,
+    quiet: bool,
+    show_statistics: bool,
+    buffers=None,
+    color: str = "auto",
+) -> str:
     from delta_lint import report
 
     files, intents = result.n_files, result.n_intents
@@ -403,7 +424,7 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
         findings,
         files,
         intents,
-        color=report.use_color(),
+        color=report.use_color(choice=color),
         quiet=quiet,
         skipped=result.skipped,
         concise=concise,
@@ -477,12 +498,17 @@ def _emit(text: str, output: Optional[Path]) -> None:
 
 
 class _progress:
-    """A progress bar on stderr, only on a terminal and only once a run has taken
-    about a second (short runs stay silent, like ruff)."""
+    """Progress on stderr, only on a terminal and only once a run has taken about a
+    second (short runs stay silent, like ruff): a bar while files are analysed, then
+    what the run waits for (an engine starting, table settings being read)."""
 
     DELAY = 1.0
 
-    def __enter__(self):
+    def __init__(self, color: str = "auto") -> None:
+        self.color = color
+
+    def __enter__(self) -> _progress:
+        import threading
         import time
 
         self.start = time.monotonic()
@@ -492,35 +518,87 @@ class _progress:
         except ValueError:
             self.delay = self.DELAY
         self.bar = None
-        self.task = None
-        if not sys.stderr.isatty() or "CI" in os.environ:
-            return None
-        return self.update
+        self.files = None
+        self.waiting = None
+        self.timer: threading.Timer | None = None
+        self.generation = 0
+        self.lock = threading.Lock()
+        self.enabled = sys.stderr.isatty() and "CI" not in os.environ
+        return self
+
+    def _show(self) -> None:
+        """Start the display (callers hold the lock)."""
+        if self.bar is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True, no_color=self.color == "never" or None, force_terminal=True),
+            transient=True,
+        )
+        self.bar.start()
 
     def update(self, done: int, total: int) -> None:
         import time
 
-        if self.bar is None:
-            if time.monotonic() - self.start < self.delay or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        with self.lock:
+            if self.bar is None:
+                if time.monotonic() - self.start < self.delay or done >= total:
+                    return
+                self._show()
+            if self.files is None:
+                self.files = self.bar.add_task("checking", total=total, counts="")
+            self.bar.update(self.files, completed=done, counts=f"{done}/{total}")
 
-            self.bar = Progress(
-                TextColumn("checking"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("files", total=total)
-        self.bar.update(self.task, completed=done)
+    def stage(self, text: str | None) -> None:
+        """What the run waits for now (None: done waiting). Shown once the run has
+        taken the delay, with an elapsed time that keeps moving while nothing else
+        reports (an engine start reports nothing for seconds)."""
+        import threading
+        import time
+
+        with self.lock:
+            self.generation += 1
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.bar is not None and self.waiting is not None:
+                self.bar.remove_task(self.waiting)
+                self.waiting = None
+            if text is None:
+                return
+            late = self.delay - (time.monotonic() - self.start)
+            if late > 0 and self.bar is None:
+                self.timer = threading.Timer(late, self._late, (text, self.generation))
+                self.timer.daemon = True
+                self.timer.start()
+                return
+            self._waiting(text)
+
+    def _late(self, text: str, generation: int) -> None:
+        with self.lock:
+            if generation == self.generation:  # not replaced or ended meanwhile
+                self._waiting(text)
+
+    def _waiting(self, text: str) -> None:
+        self._show()
+        if self.files is not None:
+            self.bar.update(self.files, visible=False)
+        self.waiting = self.bar.add_task(text, total=None, counts="")
 
     def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        with self.lock:
+            self.generation += 1
+            if self.timer is not None:
+                self.timer.cancel()
+            if self.bar is not None:
+                self.bar.stop()
+                self.bar = None
 
 
 @app.command()

@@ -38,9 +38,18 @@ _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
-def use_color(stream=None) -> bool:
+def use_color(stream=None, choice: str = "auto") -> bool:
+    """`--color always|never` decides; with `auto`, a non-empty NO_COLOR turns colour
+    off, a non-empty FORCE_COLOR or CLICOLOR_FORCE (other than `0`) turns it on in
+    pipes and files too (CI logs render it), else colour only on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if any(os.environ.get(name, "0") not in ("", "0") for name in ("FORCE_COLOR", "CLICOLOR_FORCE")):
+        return True
     stream = stream or sys.stdout
-    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def text(

@@ -377,6 +377,7 @@ def check(
     use_cache: bool = True,
     jobs: int | None = None,
     overlay: dict[Path, bytes] | None = None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> RunResult:
     """The whole pipeline. `read` skips the settings stage (tests, `tables`);
     otherwise settings are read per `spark` (default: the configuration's mode).
@@ -385,7 +386,8 @@ def check(
     bundle and job files, the snapshot, the options) equal an earlier run's
     returns that run's findings without parsing or pairing anything — unless the
     earlier run read settings live, which may have changed since. `overlay`: unsaved
-    editor buffers, see `gather`."""
+    editor buffers, see `gather`. `on_file` and `on_stage` report progress: files
+    analysed, then what the run waits for (`settings.live.read_settings`)."""
     store = Cache(config.root) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store, overlay)
@@ -415,6 +417,7 @@ def check(
             on_file,
             store,
             jobs,
+            on_stage,
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), result)
@@ -655,6 +658,7 @@ def _check(
     on_file: Callable[[int, int], None] | None,
     store: Cache | None,
     jobs: int | None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> tuple[RunResult, Workflows]:
     loaded_workflows: list[Workflows] = []
 
@@ -692,7 +696,7 @@ def _check(
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(first), config, spark, refresh, store=store)
+        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,

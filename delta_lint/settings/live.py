@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 from delta_lint.config import Config
 from delta_lint.safeio import is_within
@@ -81,6 +82,9 @@ def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target]
     return "embedded" if any(_is_local(t.location) for t in targets) else "none"
 
 
+_ENGINES = {"embedded": "the embedded engine", "local": "local Spark (a JVM)"}
+
+
 def read_settings(
     names: set[str],
     config: Config,
@@ -88,11 +92,13 @@ def read_settings(
     refresh: bool = False,
     timeout: float | None = None,
     store: ValueStore | None = None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> ReadSettings:
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
     there is no snapshot to fall back on; ConfigError for a damaged snapshot.
     With `store` (the project's cache), tables whose log has not changed since they
-    were last read are not read again (see `logstate`)."""
+    were last read are not read again (see `logstate`). `on_stage` hears what is
+    being waited for (an engine starting, tables read), then None."""
     requested = mode or config.spark
     snapshot = load_snapshot(config.snapshot_path, config.root)
     targets = targets_for(names, config)
@@ -115,8 +121,15 @@ def read_settings(
         known, live_targets, log_keys = recall(store, live_targets, chosen, config.root)
         try:
             if live_targets:
-                with open_spark(chosen, timeout or config.spark_timeout) as handle:
-                    result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+                tell = on_stage or (lambda _: None)
+                count = f"{len(live_targets)} table{'s' if len(live_targets) != 1 else ''}"
+                try:
+                    tell(f"starting {_ENGINES.get(chosen, 'Spark Connect')} to read {count}")
+                    with open_spark(chosen, timeout or config.spark_timeout) as handle:
+                        tell(f"reading the settings of {count}")
+                        result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+                finally:
+                    tell(None)
                 remember(store, log_keys, result.tables)
             else:
                 result = ReadResult()
