@@ -126,12 +126,14 @@ class DeltaLintServer(LanguageServer):
         super().__init__("delta-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="delta-lint-run")
 
-    async def publish(self, uri: str) -> None:
+    async def publish(self, uri: str, text: str | None = None) -> None:
+        """Check the document's project with `text` (a save's text when the client
+        sent it, else the buffer as the client's changes made it) and publish."""
         document = self.workspace.get_text_document(uri)
         path = to_fs_path(uri)
         if path is None:
             return
-        text = document.source
+        text = document.source if text is None else text
         try:
             found = await asyncio.get_running_loop().run_in_executor(self.runs, findings_for, Path(path), text)
         except Exception as err:  # noqa: BLE001 - a configuration or Spark problem is shown, never a crash
@@ -159,7 +161,7 @@ def build() -> DeltaLintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=True))
     async def did_save(ls: DeltaLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        await ls.publish(params.text_document.uri)
+        await ls.publish(params.text_document.uri, params.text)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DeltaLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
