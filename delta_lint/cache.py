@@ -61,6 +61,7 @@ from delta_lint.model import (
 from delta_lint.predicates import Constraint, Region
 from delta_lint.rulepack import rules_dir
 from delta_lint.safeio import is_within
+from delta_lint.settings.reader import LiveSettings
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
@@ -85,6 +86,7 @@ _CLASSES = {
         Job,
         Pipeline,
         Task,
+        LiveSettings,
     )
 }
 _ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}

@@ -31,6 +31,9 @@ class CheckFormat(str, Enum):
     sarif = "sarif"
     github = "github"
     markdown = "markdown"
+    gitlab = "gitlab"
+    junit = "junit"
+    json_lines = "json-lines"
 
 
 class IntentFormat(str, Enum):
@@ -42,6 +45,12 @@ class RulesFormat(str, Enum):
     text = "text"
     json = "json"
     markdown = "markdown"
+
+
+class ColorChoice(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
 class FailOn(str, Enum):
@@ -170,7 +179,7 @@ def check(
         "--format",
         "--output-format",
         help="Output format: text (= full: the statement shown, its line marked), concise (one line per finding), "
-        "json, sarif, github or markdown.",
+        "json, sarif, github, markdown, gitlab (Code Quality), junit (XML) or json-lines (one finding per line).",
     ),
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Write the report to this file instead of standard output."
@@ -218,6 +227,20 @@ def check(
     show_files: bool = typer.Option(
         False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."
     ),
+    color: ColorChoice = typer.Option(
+        ColorChoice.auto,
+        "--color",
+        help="Colour in text output: auto (on a terminal; NO_COLOR turns it off, FORCE_COLOR or CLICOLOR_FORCE "
+        "on), always or never.",
+    ),
+    stdin_filename: Optional[Path] = typer.Option(
+        None,
+        "--stdin-filename",
+        metavar="PATH",
+        help="Read the content of PATH from standard input (an editor's unsaved buffer; give `-` as the path): "
+        "the project around PATH is analysed with the buffer in place of the file, the findings touching PATH "
+        "are reported.",
+    ),
     show_settings: bool = typer.Option(
         False,
         "--show-settings",
@@ -246,6 +269,9 @@ def check(
     if show_statistics and output_format not in (CheckFormat.text, CheckFormat.full, CheckFormat.json):
         _fail(f"--statistics prints text or json, not --format {output_format.value}")
     given = list(paths or [])
+    buffers = _stdin_buffer(given, stdin_filename)
+    if buffers:
+        given = list(buffers)
     config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
     from delta_lint.rulepack import selector_problem
@@ -283,17 +309,19 @@ def check(
         _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
         raise typer.Exit(0)
     tune_gc()
-    with _progress() as on_file:
+    with _progress(color.value) as progress:
         result = _guarded(
             lambda: pipeline(
                 analysed,
                 config,
                 refresh=refresh,
-                on_file=on_file,
+                on_file=progress.update if progress.enabled else None,
+                on_stage=progress.stage if progress.enabled else None,
                 bundle=bundle,
                 target=target,
                 use_cache=not no_cache,
                 jobs=jobs,
+                overlay=buffers,
             ),
             debug,
         )
@@ -328,11 +356,38 @@ def check(
         )
         gate = replace(gate, changed=frozenset(changed_files))
     outcome = finish(result.findings, result.suppressions, gate)
-    _emit(_render(output_format, outcome.findings, result, quiet, show_statistics), output)
+    _emit(_render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value), output)
     raise typer.Exit(outcome.exit_code)
 
 
-def _render(output_format: CheckFormat, findings, result, quiet: bool, show_statistics: bool) -> str:
+def _stdin_buffer(given: list[Path], stdin_filename: Optional[Path]) -> dict[Path, bytes]:
+    """`check --stdin-filename PATH -`: PATH -> the bytes of standard input (ruff's form)."""
+    dash = [p for p in given if str(p) == "-"]
+    if stdin_filename is None:
+        if dash:
+            _fail("`-` reads standard input and needs --stdin-filename PATH (the file it stands for)")
+        return {}
+    if len(given) != len(dash):
+        _fail("--stdin-filename checks one buffer: give `-` (or nothing) as PATHS")
+    if stdin_filename.is_dir():
+        _fail(f"--stdin-filename {stdin_filename}: a folder, not a file")
+    from delta_lint.frontend import MAX_FILE_BYTES
+
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        _fail(f"--stdin-filename {stdin_filename}: standard input is larger than {MAX_FILE_BYTES:,} bytes")
+    return {stdin_filename: data}
+
+
+def _render(
+    output_format: CheckFormat,
+    findings,
+    result,
+    quiet: bool,
+    show_statistics: bool,
+    buffers=None,
+    color: str = "auto",
+) -> str:
     from delta_lint import report
 
     if show_statistics:
@@ -347,9 +402,9 @@ def _render(output_format: CheckFormat, findings, result, quiet: bool, show_stat
             result.n_intents,
             result.skipped,
             quiet=quiet,
-            color=report.use_color(),
+            color=report.use_color(choice=color),
             width=_width(),
-            source=_source_lines(Path.cwd(), set(result.analysed)) if full else None,
+            source=_source_lines(Path.cwd(), set(result.analysed), buffers or {}) if full else None,
         ),
     )
 
@@ -377,18 +432,23 @@ def _width() -> int | None:
     return None
 
 
-def _source_lines(cwd: Path, analysed: set[str]):
+def _source_lines(cwd: Path, analysed: set[str], buffers: dict[Path, bytes]):
     """A reader of the files findings name (display paths), each read once: only
     files the run analysed (never a link leading out of the project, a pipe or a
-    file it refused); None for a notebook file (its JSON lines are not the code's)."""
+    file it refused); None for a notebook file (its JSON lines are not the code's).
+    A buffer read from standard input is shown instead of its file."""
     import stat
     from functools import lru_cache
+
+    shown = {os.path.abspath(p): data for p, data in buffers.items()}
 
     @lru_cache(maxsize=256)
     def lines(path: str) -> list[str] | None:
         file = cwd / path
         if path not in analysed or file.suffix.lower() == ".ipynb":
             return None
+        if os.path.abspath(file) in shown:
+            return shown[os.path.abspath(file)].decode("utf-8", errors="replace").splitlines()
         try:
             info = file.stat()
             # only regular files: a finding may name a pipe or a device (DL003), never read
@@ -414,12 +474,17 @@ def _emit(text: str, output: Optional[Path]) -> None:
 
 
 class _progress:
-    """A progress bar on stderr, only on a terminal and only once a run has taken
-    about a second (short runs stay silent, like ruff)."""
+    """Progress on stderr, only on a terminal and only once a run has taken about a
+    second (short runs stay silent, like ruff): a bar while files are analysed, then
+    what the run waits for (an engine starting, table settings being read)."""
 
     DELAY = 1.0
 
-    def __enter__(self):
+    def __init__(self, color: str = "auto") -> None:
+        self.color = color
+
+    def __enter__(self) -> _progress:
+        import threading
         import time
 
         self.start = time.monotonic()
@@ -429,35 +494,87 @@ class _progress:
         except ValueError:
             self.delay = self.DELAY
         self.bar = None
-        self.task = None
-        if not sys.stderr.isatty() or "CI" in os.environ:
-            return None
-        return self.update
+        self.files = None
+        self.waiting = None
+        self.timer: threading.Timer | None = None
+        self.generation = 0
+        self.lock = threading.Lock()
+        self.enabled = sys.stderr.isatty() and "CI" not in os.environ
+        return self
+
+    def _show(self) -> None:
+        """Start the display (callers hold the lock)."""
+        if self.bar is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True, no_color=self.color == "never" or None, force_terminal=True),
+            transient=True,
+        )
+        self.bar.start()
 
     def update(self, done: int, total: int) -> None:
         import time
 
-        if self.bar is None:
-            if time.monotonic() - self.start < self.delay or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        with self.lock:
+            if self.bar is None:
+                if time.monotonic() - self.start < self.delay or done >= total:
+                    return
+                self._show()
+            if self.files is None:
+                self.files = self.bar.add_task("checking", total=total, counts="")
+            self.bar.update(self.files, completed=done, counts=f"{done}/{total}")
 
-            self.bar = Progress(
-                TextColumn("checking"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("files", total=total)
-        self.bar.update(self.task, completed=done)
+    def stage(self, text: str | None) -> None:
+        """What the run waits for now (None: done waiting). Shown once the run has
+        taken the delay, with an elapsed time that keeps moving while nothing else
+        reports (an engine start reports nothing for seconds)."""
+        import threading
+        import time
+
+        with self.lock:
+            self.generation += 1
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.bar is not None and self.waiting is not None:
+                self.bar.remove_task(self.waiting)
+                self.waiting = None
+            if text is None:
+                return
+            late = self.delay - (time.monotonic() - self.start)
+            if late > 0 and self.bar is None:
+                self.timer = threading.Timer(late, self._late, (text, self.generation))
+                self.timer.daemon = True
+                self.timer.start()
+                return
+            self._waiting(text)
+
+    def _late(self, text: str, generation: int) -> None:
+        with self.lock:
+            if generation == self.generation:  # not replaced or ended meanwhile
+                self._waiting(text)
+
+    def _waiting(self, text: str) -> None:
+        self._show()
+        if self.files is not None:
+            self.bar.update(self.files, visible=False)
+        self.waiting = self.bar.add_task(text, total=None, counts="")
 
     def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        with self.lock:
+            self.generation += 1
+            if self.timer is not None:
+                self.timer.cancel()
+            if self.bar is not None:
+                self.bar.stop()
+                self.bar = None
 
 
 @app.command()
@@ -697,6 +814,20 @@ def install_delta() -> None:
     from delta_lint.settings.jars import main as install_jars
 
     raise typer.Exit(install_jars())
+
+
+@app.command()
+def server() -> None:
+    """Run the Language Server for editors (LSP over standard input and output).
+
+    On opening and saving a file it checks the file's project with the editor's
+    buffer in place of the file and publishes the findings touching the file;
+    closing the file clears them. Needs `delta-lint[server]` (pygls)."""
+    try:
+        from delta_lint.server import main as serve
+    except ImportError as err:
+        _fail(f"`delta-lint server` needs pygls: install `delta-lint[server]` ({err})")
+    raise typer.Exit(serve())
 
 
 def run() -> None:

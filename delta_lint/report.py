@@ -38,9 +38,18 @@ _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
-def use_color(stream=None) -> bool:
+def use_color(stream=None, choice: str = "auto") -> bool:
+    """`--color always|never` decides; with `auto`, a non-empty NO_COLOR turns colour
+    off, a non-empty FORCE_COLOR or CLICOLOR_FORCE (other than `0`) turns it on in
+    pipes and files too (CI logs render it), else colour only on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if any(os.environ.get(name, "0") not in ("", "0") for name in ("FORCE_COLOR", "CLICOLOR_FORCE")):
+        return True
     stream = stream or sys.stdout
-    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def text(
@@ -233,10 +242,16 @@ def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str
     )
     if not findings:
         return f'{{\n  "version": 1,\n  "findings": [],\n  "summary": {summary}\n}}\n'
+    body = ",\n    ".join(json.dumps(finding_json(f)) for f in findings)
+    return f'{{\n  "version": 1,\n  "findings": [\n    {body}\n  ],\n  "summary": {summary}\n}}\n'
+
+
+def finding_json(f: Finding) -> dict:
+    """A finding as `--format json` and `json-lines` give it: its JSON form and the
+    page documenting its rule."""
     from delta_lint.rulepack import DOCS_PATH
 
-    body = ",\n    ".join(json.dumps({**f.to_json(), "url": DOCS_PATH.format(id=f.rule)}) for f in findings)
-    return f'{{\n  "version": 1,\n  "findings": [\n    {body}\n  ],\n  "summary": {summary}\n}}\n'
+    return {**f.to_json(), "url": DOCS_PATH.format(id=f.rule)}
 
 
 def intents_text(intents: list[Intent]) -> str:
@@ -431,7 +446,7 @@ def sarif(findings: list[Finding], pack) -> str:
     def location(loc, message: str | None = None, ident: int | None = None) -> dict:
         out: dict = {
             "physicalLocation": {
-                "artifactLocation": {"uri": loc.path},
+                "artifactLocation": {"uri": _uri(loc.path)},
                 "region": {"startLine": loc.line, "startColumn": loc.column},
             }
         }
@@ -485,6 +500,14 @@ def sarif(findings: list[Finding], pack) -> str:
         ],
     }
     return _json_text(doc) + "\n"
+
+
+def _uri(path: str) -> str:
+    """A display path as a SARIF `uri-reference`: percent-encoded (`my job.sql` ->
+    `my%20job.sql`; `%`, `#`, `?` and a `:` that would read as a scheme too), `/` kept."""
+    from urllib.parse import quote
+
+    return quote(path, safe="/", errors="surrogateescape")
 
 
 def _related_list(f: Finding, shown) -> str:
@@ -885,3 +908,24 @@ def _github(r: Report) -> str:
 @reporter("markdown")
 def _markdown(r: Report) -> str:
     return markdown(r.findings, r.files, r.intents)
+
+
+@reporter("gitlab")
+def _gitlab(r: Report) -> str:
+    from delta_lint import formats_ci
+
+    return formats_ci.gitlab(r.findings)
+
+
+@reporter("junit")
+def _junit(r: Report) -> str:
+    from delta_lint import formats_ci
+
+    return formats_ci.junit(r.findings)
+
+
+@reporter("json-lines")
+def _json_lines(r: Report) -> str:
+    """One finding per line, the `--format json` objects, nothing else: made for
+    `jq -c`, log shippers and streaming readers. No findings is no line."""
+    return "".join(json.dumps(finding_json(f)) + "\n" for f in r.findings)

@@ -21,7 +21,8 @@ from delta_lint.config import Config, ConfigError
 from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.findings import Gate, Suppressions, finish
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
-from delta_lint.frontend.discover import discover
+from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
+from delta_lint.globs import matches_any
 from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
 from delta_lint.safeio import InputRefused, printable, read_input
@@ -139,14 +140,27 @@ STAT_INDEX = "stat-index"
 RACY_NS = 2_000_000_000  # a file changed this close to being read may change again unseen in the same tick
 
 
-def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Cache | None = None) -> Inputs:
+def gather(
+    paths: list[Path],
+    config: Config,
+    cwd: Path | None = None,
+    store: Cache | None = None,
+    overlay: dict[Path, bytes] | None = None,
+) -> Inputs:
     """Discover and key every file. With the cache, a file whose device, inode, size,
     modification and change times equal those recorded when its content was last
     hashed is not read again: its content key is taken from that record (git's index
     works so). The change time cannot be set back by tools that restore modification
-    times; a file recorded within RACY_NS of a change is read again next time."""
+    times; a file recorded within RACY_NS of a change is read again next time.
+
+    `overlay` (absolute path -> bytes) is an editor's unsaved buffers: their content
+    replaces the file's on disk for this run (a buffer not saved yet is added), and
+    never enters the stat index, which vouches for what is on disk."""
     cwd = cwd or Path.cwd()
     found = discover(paths, config.root, config.exclude)
+    overlay = {Path(os.path.abspath(p)): data for p, data in (overlay or {}).items()}
+    if overlay:
+        found = _with_buffers(found, overlay, config)
     # one diagnostic per file: a file named on the command line is met again in its project
     problems = {display_path(p, cwd): (p, why) for p, why in reversed(found.problems)}
     diagnostics = [
@@ -162,6 +176,10 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Ca
     for path in found.files:
         display = display_path(path, cwd)
         rel = display if root_is_cwd else display_path(path, config.root)
+        buffer = overlay.get(Path(os.path.abspath(path))) if overlay else None
+        if buffer is not None:
+            files.append((display, rel, path.suffix.lower(), buffer, cache_key(display, buffer)))
+            continue
         sig = _stat_signature(path) if store is not None else None
         seen = known.get(display)
         if sig is not None and isinstance(seen, list) and len(seen) == 2 and seen[0] == sig:
@@ -176,6 +194,26 @@ def gather(paths: list[Path], config: Config, cwd: Path | None = None, store: Ca
     if store is not None and index != known:
         store.put_value(STAT_INDEX, index)
     return Inputs(diagnostics, files, list(found.files), cwd)
+
+
+def _with_buffers(found: Discovered, overlay: dict[Path, bytes], config: Config) -> Discovered:
+    """Discovery as if the buffers were saved: one that is not on disk yet is added
+    when it is a source file inside the project and not excluded."""
+    have = {Path(os.path.abspath(p)) for p in found.files}
+    added = []
+    for path in overlay:
+        if path in have or path.exists() or path.suffix.lower() not in SOURCE_SUFFIXES:
+            continue
+        try:
+            rel = path.relative_to(Path(os.path.abspath(config.root))).as_posix()
+        except ValueError:
+            continue
+        if not matches_any(rel, config.exclude):
+            added.append(path)
+    if not added:
+        return found
+    problems = [(p, why) for p, why in found.problems if Path(os.path.abspath(p)) not in added]
+    return Discovered(sorted([*found.files, *added], key=lambda p: display_path(p, config.root)), problems)
 
 
 def _stat_signature(path: Path) -> list[int] | None:
@@ -345,6 +383,8 @@ def pipeline(
     target: str | None = None,
     use_cache: bool = True,
     jobs: int | None = None,
+    overlay: dict[Path, bytes] | None = None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> RunResult:
     """Discover, front ends, schedule, settings and engine: the findings of every
     rule before the findings stage (selection, suppressions, ...). `read` skips the settings stage (tests, `tables`);
@@ -353,10 +393,12 @@ def pipeline(
     With the cache, a run whose inputs (every file's key, the configuration, the
     bundle and job files, the snapshot, the options) equal an earlier run's
     returns that run's findings without parsing or pairing anything — unless the
-    earlier run read settings live, which may have changed since."""
+    earlier run read settings live, which may have changed since. `overlay`: unsaved
+    editor buffers, see `gather`. `on_file` and `on_stage` report progress: files
+    analysed, then what the run waits for (`settings.live.read_settings`)."""
     store = Cache(config.root) if use_cache else None
     try:
-        inputs = gather(paths, config, cwd, store)
+        inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
         workflows = cached_workflows(config, bundle, target, store) if store is not None else None
         if workflows is not None and reusable:
@@ -384,6 +426,7 @@ def pipeline(
             on_file,
             store,
             jobs,
+            on_stage,
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), _kept_run(result))
@@ -640,6 +683,7 @@ def _check(
     on_file: Callable[[int, int], None] | None,
     store: Cache | None,
     jobs: int | None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> tuple[RunResult, Workflows]:
     loaded_workflows: list[Workflows] = []
 
@@ -677,7 +721,7 @@ def _check(
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(first), config, spark, refresh)
+        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,

@@ -40,3 +40,15 @@ def test_the_parse_floor_records_what_a_fresh_process_parses(tmp_path, monkeypat
     again = bench.parsed_by_linter(tmp_path / "c")
     assert first[1] and first[0] and first[2] == 40
     assert again == first
+
+
+def test_language_server_save_benchmark_runs():
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/lsp_save.py", "--saves", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "open (cold cache)" in proc.stdout and "save: median" in proc.stdout, proc.stderr
+    assert "PASS" in proc.stdout or "FAIL" in proc.stdout

@@ -18,3 +18,28 @@ def test_readme_starts_with_the_two_commands():
     assert "pip install -e '.[spark]' && delta-lint check fixtures/jobs" in readme
     assert "pip install -e '.[dev]' && pytest" in readme
     assert "pip install -e '.[dev]' && pytest" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_usage_names_every_command_and_option_of_the_help():
+    """The usage block at the top of the README is what `--help` offers: every
+    command, and for each option one of its spellings."""
+    import re
+
+    import typer.main
+
+    from delta_lint.cli import app
+
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("```", readme.index("## Usage"))
+    block = readme[start : readme.index("```", start + 3)]
+    missing = []
+    for name, command in typer.main.get_command(app).commands.items():
+        if f"delta-lint {name}" not in block:
+            missing.append(name)
+        for param in command.params:
+            spellings = [o for o in (*param.opts, *param.secondary_opts) if o.startswith("--")]
+            if param.param_type_name != "option" or param.hidden or "--help" in spellings:
+                continue
+            if not any(re.search(re.escape(o) + r"(?![\w-])", block) for o in spellings):
+                missing.append(f"{name} {spellings[0]}")
+    assert not missing, f"not in the README's usage block: {missing}"

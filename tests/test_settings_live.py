@@ -322,6 +322,9 @@ def test_classic_local_spark_session_reads_the_same_settings(tmp_path):
         timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # the JVM's own warnings (incubator modules, log4j's profile, native Hadoop) are not shown
+    noise = ("WARN", "log4j", "incubator", "NativeCodeLoader", "setLogLevel")
+    assert not any(word in proc.stderr for word in noise), proc.stderr[-2000:]
     if traced:
         calls = [line for line in trace.read_text().splitlines() if "AF_INET" in line]
         assert calls, "strace saw no network call at all"

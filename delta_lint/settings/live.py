@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 from delta_lint.config import Config
 from delta_lint.safeio import is_within
 from delta_lint.settings import ReadSettings, qualify
-from delta_lint.settings.reader import Target, normalize_location, read_tables
+from delta_lint.settings.logstate import ValueStore, recall, remember
+from delta_lint.settings.reader import ReadResult, Target, normalize_location, read_tables
 from delta_lint.settings.snapshot import Snapshot, load_snapshot
 from delta_lint.settings.spark import SparkUnavailable, open_spark
 
@@ -80,15 +82,23 @@ def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target]
     return "embedded" if any(_is_local(t.location) for t in targets) else "none"
 
 
+_ENGINES = {"embedded": "the embedded engine", "local": "local Spark (a JVM)"}
+
+
 def read_settings(
     names: set[str],
     config: Config,
     mode: str | None = None,
     refresh: bool = False,
     timeout: float | None = None,
+    store: ValueStore | None = None,
+    on_stage: Callable[[str | None], None] | None = None,
 ) -> ReadSettings:
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
-    there is no snapshot to fall back on; ConfigError for a damaged snapshot."""
+    there is no snapshot to fall back on; ConfigError for a damaged snapshot.
+    With `store` (the project's cache), tables whose log has not changed since they
+    were last read are not read again (see `logstate`). `on_stage` hears what is
+    being waited for (an engine starting, tables read), then None."""
     requested = mode or config.spark
     snapshot = load_snapshot(config.snapshot_path, config.root)
     targets = targets_for(names, config)
@@ -108,9 +118,22 @@ def read_settings(
                 elif not _WORKSPACE.match(t.location or ""):  # workspace storage: never here, no note
                     out.problems[t.name] = why
             live_targets = kept
+        known, live_targets, log_keys = recall(store, live_targets, chosen, config.root)
         try:
-            with open_spark(chosen, timeout or config.spark_timeout) as handle:
-                result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+            if live_targets:
+                tell = on_stage or (lambda _: None)
+                count = f"{len(live_targets)} table{'s' if len(live_targets) != 1 else ''}"
+                try:
+                    tell(f"starting {_ENGINES.get(chosen, 'Spark Connect')} to read {count}")
+                    with open_spark(chosen, timeout or config.spark_timeout) as handle:
+                        tell(f"reading the settings of {count}")
+                        result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+                finally:
+                    tell(None)
+                remember(store, log_keys, result.tables)
+            else:
+                result = ReadResult()
+            result.tables.update(known)
         except SparkUnavailable as err:
             if snapshot is None and requested != "auto":
                 raise

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -208,28 +209,72 @@ def _local(timeout: float) -> SparkHandle:
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
 
+    options = {
+        **delta,
+        "spark.master": "local[1]",
+        "spark.app.name": "delta-lint",
+        "spark.ui.enabled": "false",
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.sql.shuffle.partitions": "1",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.sources.ignoreDataLocality": "true",
+        # list a few hundred small log folders on the driver, not as a Spark job per path
+        "spark.sql.sources.parallelPartitionDiscovery.threshold": "100000",
+    }
+    jvm_log = tempfile.TemporaryFile()  # noqa: SIM115 - the JVM writes to it for as long as it runs
+
     def start() -> Any:
+        _launch_quiet_jvm(options, jvm_log)
         builder = spark_session.builder
-        for key, value in delta.items():
+        for key, value in options.items():
             builder = builder.config(key, value)
-        return (
-            builder.master("local[1]")
-            .appName("delta-lint")
-            .config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", "1")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.sources.ignoreDataLocality", "true")
-            # list a few hundred small log folders on the driver, not as a Spark job per path
-            .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
-            .getOrCreate()
-        )
+        return builder.getOrCreate()
 
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)  # expected failures are ours to report
-    spark = _with_timeout(start, max(timeout, 120.0), "local Spark")  # a JVM start is slow on busy machines
+    try:
+        spark = _with_timeout(start, max(timeout, 120.0), "local Spark")  # a JVM start is slow on busy machines
+    except SparkUnavailable as err:
+        said = _jvm_said(jvm_log)
+        jvm_log.close()
+        raise SparkUnavailable(f"{str(err).rstrip('.')}{f'; the JVM said: {said}' if said else ''}") from err
     spark.sparkContext.setLogLevel("ERROR")
-    return SparkHandle(ReadOnlySession(spark, "local", delta=bool(delta)), [spark.stop])
+    return SparkHandle(ReadOnlySession(spark, "local", delta=bool(delta)), [spark.stop, jvm_log.close])
+
+
+def _launch_quiet_jvm(options: dict[str, str], log: Any) -> None:
+    """Start the JVM of a classic session with its standard output and error going to
+    `log`: a JVM prints a screen of warnings (incubator modules, log4j's profile,
+    native Hadoop) that are not the user's business, and its standard output would
+    mix with delta-lint's report. A JVM this process already runs is kept."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None:
+        return
+    conf = SparkConf(loadDefaults=False)
+    for key, value in options.items():
+        conf.set(key, value)
+    gateway = launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
+    SparkContext._ensure_initialized(gateway=gateway)
+
+
+# what the JVM writes that explains a failed start (the rest is routine noise)
+_JVM_PROBLEM = re.compile(
+    r"error|exception|not found|no such file|not set|cannot|could not|unable|denied|failed|fatal", re.IGNORECASE
+)
+_JVM_NOISE = re.compile(r"NativeCodeLoader|incubator modules|log4j|setLogLevel|default log level", re.IGNORECASE)
+
+
+def _jvm_said(log: Any) -> str:
+    """The lines of the JVM's output that say why it did not start (at most three)."""
+    try:
+        log.seek(0)
+        text = log.read(200_000).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return ""
+    lines = [ln.strip() for ln in text.splitlines() if _JVM_PROBLEM.search(ln) and not _JVM_NOISE.search(ln)]
+    return " | ".join(list(dict.fromkeys(ln[:300] for ln in lines if ln))[:3])
 
 
 def _connect(url: str, timeout: float) -> SparkHandle:

@@ -1,0 +1,89 @@
+"""Latency of the Language Server on the fixture project: from didOpen / didSave to
+the publishDiagnostics that answers it, as an editor sees it.
+
+    python benchmarks/lsp_save.py [--saves 10] [--file fixtures/jobs/purge_old.sql]
+
+Starts `delta-lint server` in a subprocess with an empty cache (its own cache and
+key folders), opens the file (cold: every file analysed, settings read), then
+saves it `--saves` times alternating two buffers (a comment added and removed:
+the file's content changes every time, the rest of the project does not). The
+buffer is sent with the save, the file on disk is never written. Target: the
+median save answers in under 0.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_SECONDS = 0.5
+
+
+async def measure(path: Path, saves: int) -> tuple[float, list[float], int]:
+    client = LanguageClient("delta-lint-bench", "1")
+    published: asyncio.Queue[lsp.PublishDiagnosticsParams] = asyncio.Queue()
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
+        published.put_nowait(params)
+
+    home = tempfile.mkdtemp(prefix="delta-lint-lsp-bench-")
+    env = {**os.environ, "XDG_CACHE_HOME": f"{home}/cache", "XDG_STATE_HOME": f"{home}/state"}
+    env.pop("DELTA_LINT_CACHE_DIR", None)
+    await client.start_io(sys.executable, "-m", "delta_lint", "server", cwd=str(path.parent), env=env)
+    await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    client.initialized(lsp.InitializedParams())
+    uri = from_fs_path(str(path))
+    text = path.read_text()
+
+    async def answer() -> tuple[float, int]:
+        start = time.perf_counter()
+        params = await asyncio.wait_for(published.get(), timeout=300)
+        return time.perf_counter() - start, len(params.diagnostics)
+
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "sql", 1, text)))
+    cold, count = await answer()
+    times = []
+    for i in range(saves):
+        buffer = text + ("-- edited\n" if i % 2 == 0 else "")
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(version=i + 2, uri=uri),
+                [lsp.TextDocumentContentChangeWholeDocument(text=buffer)],
+            )
+        )
+        client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri), text=buffer))
+        elapsed, count = await answer()
+        times.append(elapsed)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return cold, times, count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--saves", type=int, default=10)
+    parser.add_argument("--file", type=Path, default=ROOT / "fixtures" / "jobs" / "purge_old.sql")
+    args = parser.parse_args()
+    cold, times, count = asyncio.run(measure(args.file.resolve(), args.saves))
+    median = statistics.median(times)
+    print(f"open (cold cache): {cold:.2f} s; {count} diagnostics")
+    print(f"save: median {median:.3f} s, max {max(times):.3f} s over {len(times)} saves")
+    print(f"target (median save < {TARGET_SECONDS} s): {'PASS' if median < TARGET_SECONDS else 'FAIL'}")
+    return 0 if median < TARGET_SECONDS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

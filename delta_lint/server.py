@@ -1,0 +1,175 @@
+"""`delta-lint server`: a Language Server (LSP over standard input/output) for editors.
+
+On opening and on saving a SQL, Python or notebook file it checks the file's
+project (conflicts are between files) with the open buffer in place of the file
+on disk, and publishes the findings that touch the file: those located in it,
+and those whose other write is in it (shown at that write). Closing the file
+clears them. The project's cache makes a save answer quickly: unchanged files,
+tables and settings are not analysed or read again.
+
+pygls speaks the protocol; this module only maps files to runs and findings to
+diagnostics. Runs happen one at a time in a worker thread, so the server keeps
+answering (cancel, shutdown) while a cold run reads a large project.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from delta_lint import __version__
+from delta_lint.model import Finding, Location
+
+_SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "info": lsp.DiagnosticSeverity.Information,
+}
+SOURCE = "delta-lint"
+
+
+@dataclass(frozen=True)
+class FileFindings:
+    """The findings touching one file, with paths made absolute (a run's display
+    paths are relative to the project's folder)."""
+
+    path: Path
+    root: Path
+    findings: list[Finding]
+
+
+def findings_for(path: Path, text: str | None) -> FileFindings:
+    """Check the project around `path` (its configuration's folder; the file alone
+    without one), with `text` as the file's content when given, and keep the
+    findings with a location in the file. Raises ConfigError and SparkUnavailable
+    as `check` does: the caller shows them."""
+    from delta_lint.changed import within
+    from delta_lint.config import load_config
+    from delta_lint.run import check
+
+    path = Path(os.path.abspath(path))
+    config = load_config(None, cwd=path.parent)
+    root = Path(os.path.abspath(config.root))
+    paths = [path, root] if config.path is not None else [path]
+    overlay = {path: text.encode("utf-8")} if text is not None else None
+    # one process: forking front-end workers from a server's thread is not safe
+    result = check(paths, config, cwd=root, overlay=overlay, jobs=1)
+    touching = within(result.findings, [path], root, set())
+    return FileFindings(path, root, touching)
+
+
+def diagnostics(found: FileFindings, lines: list[str]) -> list[lsp.Diagnostic]:
+    """LSP diagnostics for the file: a finding located in it at its own location, a
+    finding whose other write is in it at that write (its message says where the
+    first one is). `lines` (the buffer's) bound each range to its line."""
+    out: list[lsp.Diagnostic] = []
+    seen: set[tuple] = set()
+    for f in found.findings:
+        here = [loc for loc in (f.location, *f.related) if _absolute(found.root, loc) == found.path]
+        if not here:
+            continue
+        primary = here[0] == f.location
+        where = here[0]
+        message = f.message if primary else f"with {f.location}: {f.message}"
+        if f.fix:
+            message += f"\nfix: {f.fix}"
+        key = (where.line, where.column, f.rule, message)
+        if key in seen:
+            continue
+        seen.add(key)
+        others = [loc for loc in (f.location, *f.related) if loc != where]
+        out.append(
+            lsp.Diagnostic(
+                range=_range(where, lines),
+                message=message,
+                severity=_SEVERITY.get(f.severity, lsp.DiagnosticSeverity.Warning),
+                code=f.rule,
+                source=SOURCE,
+                related_information=[
+                    lsp.DiagnosticRelatedInformation(
+                        location=lsp.Location(uri=from_fs_path(str(_absolute(found.root, loc))), range=_range(loc, [])),
+                        message="the other write that can run at the same time"
+                        if loc != f.location
+                        else "the finding's first write",
+                    )
+                    for loc in others
+                ]
+                or None,
+            )
+        )
+    return out
+
+
+def _absolute(root: Path, loc: Location) -> Path:
+    return Path(os.path.abspath(root / loc.path))
+
+
+def _range(loc: Location, lines: list[str]) -> lsp.Range:
+    """From the finding's column to the end of its line (LSP counts from 0)."""
+    line = max(loc.line - 1, 0)
+    start = max(loc.column - 1, 0)
+    end = len(lines[line]) if line < len(lines) else start + 1
+    return lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start + 1)))
+
+
+class DeltaLintServer(LanguageServer):
+    """The server's state is its own: one worker thread for runs, nothing global."""
+
+    def __init__(self) -> None:
+        super().__init__("delta-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="delta-lint-run")
+
+    async def publish(self, uri: str, text: str | None = None) -> None:
+        """Check the document's project with `text` (a save's text when the client
+        sent it, else the buffer as the client's changes made it) and publish."""
+        document = self.workspace.get_text_document(uri)
+        path = to_fs_path(uri)
+        if path is None:
+            return
+        text = document.source if text is None else text
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(self.runs, findings_for, Path(path), text)
+        except Exception as err:  # noqa: BLE001 - a configuration or Spark problem is shown, never a crash
+            from delta_lint.safeio import printable
+
+            self.window_show_message(
+                lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"delta-lint: {printable(str(err))}")
+            )
+            return
+        if uri not in self.workspace.text_documents:  # closed while the run went on
+            return
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=uri, version=document.version, diagnostics=diagnostics(found, text.splitlines())
+            )
+        )
+
+
+def build() -> DeltaLintServer:
+    server = DeltaLintServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: DeltaLintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        await ls.publish(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=True))
+    async def did_save(ls: DeltaLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        await ls.publish(params.text_document.uri, params.text)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: DeltaLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+    return server
+
+
+def main() -> int:
+    build().start_io()
+    return 0

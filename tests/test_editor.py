@@ -1,0 +1,226 @@
+"""Editors: `check --stdin-filename PATH -` and the Language Server, driven as a real
+LSP client drives it (a subprocess speaking JSON-RPC over stdio: initialize,
+initialized, didOpen, didSave, didClose; publishDiagnostics back)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from tests.test_integrations import CONFIG, DELETE_B, MERGE_A, cli, project
+
+HARMLESS = "INSERT INTO s.other VALUES (1);\n"
+
+
+def stdin_check(cwd: Path, name: str, text: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", "--stdin-filename", name, "-", "--format", "json", *args],
+        cwd=cwd,
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_stdin_buffer_replaces_the_file_on_disk(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS})
+    assert stdin_check(p, "b.sql", HARMLESS).returncode == 0
+    proc = stdin_check(p, "b.sql", DELETE_B)  # the unsaved buffer conflicts with a.sql
+    assert proc.returncode == 1, proc.stderr
+    found = json.loads(proc.stdout)["findings"]
+    assert any(f["rule"] == "DL101" and {"path": "b.sql", "line": 1, "column": 1} in f["related"] for f in found)
+    assert (p / "b.sql").read_text() == HARMLESS  # nothing written
+    # the other way round: disk conflicts, the buffer does not
+    (p / "b.sql").write_text(DELETE_B)
+    assert stdin_check(p, "b.sql", HARMLESS).returncode == 0
+
+
+def test_stdin_buffer_of_a_file_not_saved_yet_and_in_a_subfolder(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "jobs/keep.sql": HARMLESS})
+    proc = stdin_check(p / "jobs", "new.sql", DELETE_B)
+    assert proc.returncode == 1, proc.stderr
+    found = json.loads(proc.stdout)["findings"]
+    assert any({"path": "new.sql", "line": 1, "column": 1} in f["related"] for f in found), found
+    assert not (p / "jobs" / "new.sql").exists()
+
+
+def test_stdin_needs_its_filename_and_one_buffer(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A})
+    proc = subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", "-"], cwd=p, input="", capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "--stdin-filename" in proc.stderr
+    proc = stdin_check(p, "b.sql", DELETE_B, "a.sql")
+    assert proc.returncode == 2 and "one buffer" in proc.stderr
+
+
+def test_text_output_shows_the_buffer_not_the_file(tmp_path):
+    p = project(tmp_path, {"a.sql": "-- on disk\n" + MERGE_A, "b.sql": DELETE_B})
+    proc = subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", "--stdin-filename", "a.sql", "-"],
+        cwd=p,
+        input=MERGE_A,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "a.sql:1:1: DL101" in proc.stdout and "1 > MERGE INTO s.orders" in proc.stdout
+
+
+# -- the Language Server ----------------------------------------------------------------
+
+
+class Session:
+    """An LSP client talking to `delta-lint server` in a subprocess."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.client = LanguageClient("delta-lint-tests", "1")
+        self.published: asyncio.Queue[lsp.PublishDiagnosticsParams] = asyncio.Queue()
+        self.messages: list[str] = []
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
+            self.published.put_nowait(params)
+
+        @self.client.feature(lsp.WINDOW_SHOW_MESSAGE)
+        def on_message(params: lsp.ShowMessageParams) -> None:
+            self.messages.append(params.message)
+
+    async def start(self) -> lsp.InitializeResult:
+        await self.client.start_io(sys.executable, "-m", "delta_lint", "server", cwd=str(self.root))
+        result = await self.client.initialize_async(
+            lsp.InitializeParams(
+                capabilities=lsp.ClientCapabilities(),
+                root_uri=from_fs_path(str(self.root)),
+                workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(self.root)), name="project")],
+            )
+        )
+        self.client.initialized(lsp.InitializedParams())
+        return result
+
+    def uri(self, name: str) -> str:
+        return from_fs_path(str(self.root / name))
+
+    def open(self, name: str, text: str) -> None:
+        self.client.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(self.uri(name), "sql", 1, text))
+        )
+
+    def save(self, name: str, text: str) -> None:
+        (self.root / name).write_text(text)
+        self.client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(version=2, uri=self.uri(name)),
+                [lsp.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+        self.client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(self.uri(name))))
+
+    def close(self, name: str) -> None:
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(self.uri(name))))
+
+    async def diagnostics(self, name: str) -> list[lsp.Diagnostic]:
+        """The next diagnostics published for `name` (a cold first run may take a while)."""
+        while True:
+            params = await asyncio.wait_for(self.published.get(), timeout=120)
+            if params.uri == self.uri(name):
+                return list(params.diagnostics)
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+
+def test_language_server_publishes_findings_on_open_and_save_and_clears_on_close(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS})
+
+    async def scenario() -> None:
+        session = Session(p)
+        init = await session.start()
+        assert init.server_info.name == "delta-lint"
+        try:
+            # opened unsaved: the buffer conflicts with a.sql, the file on disk does not
+            session.open("b.sql", DELETE_B)
+            found = await session.diagnostics("b.sql")
+            assert [d.code for d in found] == ["DL101"], found
+            d = found[0]
+            assert d.source == "delta-lint" and d.severity == lsp.DiagnosticSeverity.Error
+            assert d.range.start == lsp.Position(0, 0) and d.range.end.character == len(DELETE_B.rstrip("\n"))
+            assert d.message.startswith("with a.sql:1:1: MERGE on `s.orders`")
+            assert d.related_information[0].location.uri == session.uri("a.sql")
+            # saved harmless: cleared
+            session.save("b.sql", HARMLESS)
+            assert await session.diagnostics("b.sql") == []
+            # saved conflicting again
+            session.save("b.sql", "-- moved down\n" + DELETE_B)
+            found = await session.diagnostics("b.sql")
+            assert [(d.code, d.range.start.line) for d in found] == [("DL101", 1)]
+            # the file the finding is located in
+            session.open("a.sql", MERGE_A)
+            found = await session.diagnostics("a.sql")
+            assert [(d.code, d.range.start.line) for d in found] == [("DL101", 0)]
+            assert "does not constrain the partition columns" in found[0].message
+            session.close("a.sql")
+            assert await session.diagnostics("a.sql") == []
+            assert session.messages == []
+        finally:
+            await session.stop()
+
+    asyncio.run(scenario())
+
+
+def test_language_server_shows_a_configuration_error_instead_of_failing(tmp_path):
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    (p / "delta-lint.yaml").write_text(CONFIG + "runtime: [not, a, version]\n")
+
+    async def scenario() -> None:
+        session = Session(p)
+        await session.start()
+        try:
+            session.open("a.sql", MERGE_A)
+            for _ in range(200):
+                if session.messages:
+                    break
+                await asyncio.sleep(0.1)
+            assert session.messages and "delta-lint.yaml" in session.messages[0], session.messages
+            # still serving: a fixed configuration gives diagnostics on the next save
+            (p / "delta-lint.yaml").write_text(CONFIG)
+            session.save("a.sql", MERGE_A)
+            assert [d.code for d in await session.diagnostics("a.sql")] == ["DL101"]
+        finally:
+            await session.stop()
+
+    asyncio.run(scenario())
+
+
+def test_server_without_pygls_says_what_to_install(tmp_path):
+    code = (
+        "import sys; sys.modules['pygls'] = None; sys.modules['pygls.lsp.server'] = None\n"
+        "sys.argv = ['delta-lint', 'server']\nfrom delta_lint.cli import run; run()"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, input="")
+    assert proc.returncode == 2 and "delta-lint[server]" in proc.stderr
+    assert cli("server", "--help", cwd=tmp_path).returncode == 0
+
+
+def test_readme_editor_snippets_start_this_server():
+    import tomllib
+
+    from tests.test_hooks_and_snippets import readme_block
+
+    helix = tomllib.loads(readme_block("# .helix/languages.toml"))
+    server = helix["language-server"]["delta-lint"]
+    assert [server["command"], *server["args"]] == ["delta-lint", "server"]
+    assert helix["language"][0]["language-servers"] == ["delta-lint"]
+    assert 'cmd = { "delta-lint", "server" }' in readme_block("-- init.lua")
