@@ -1,5 +1,6 @@
 """Output formats that CI systems read: GitLab Code Quality and JUnit XML (JSON Lines is
 `report`'s, as it shares the JSON finding objects).
+
 Each is one function over the findings list (already `clean`ed by the caller),
 returning the whole text; none decides exit codes or filters findings.
 """
