@@ -57,10 +57,27 @@ class RunResult:
     n_intents: int = 0
     skipped: dict[str, str] = field(default_factory=dict)  # display path -> kind of a file not linted
     analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
+    pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
 
     @property
     def intents(self) -> list[Intent]:
         return [i for f in self.files for i in f.intents]
+
+
+@dataclass
+class Pairing:
+    """The engine's inputs and the findings stage of one run, kept so that `advise` can
+    judge the run again under a changed table, file or schedule: `finish` turns the
+    tables' findings into the run's (with the shared and input findings, selection and
+    suppressions)."""
+
+    engine: Engine
+    by_table: dict[str, list[Intent]]
+    settings: dict[str, TableSettings]
+    schedule: Schedule
+    workflows: Workflows
+    contexts: dict[str, Context]  # display path -> values the link stage gave the file
+    finish: Callable[[list[Finding]], list[Finding]]
 
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
@@ -694,18 +711,27 @@ def _check(
         for i in summary.shared
         if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
     ]
-    findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
+    shared = engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
     all_diags = diagnostics + settings_diags + file_diags + internal
-    findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
+    others = shared + diagnostics_as_findings(all_diags)
     is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
-    findings = [f for f in findings if is_selected(f.rule)]
     paths = [display for display, *_ in inputs.files]
     scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if s.suppressions is not None}
     # per-file-ignores globs are written against the configuration's folder, bundle files' too
     rel_of = rel_paths | {d.location.path: display_path(inputs.cwd / d.location.path, config.root) for d in tasks_diags}
-    findings, unused = suppress.apply(findings, scans, config.per_file_ignores, rel_of, is_selected)
-    findings = sorted(findings + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
+
+    def finish(table_findings: list[Finding]) -> list[Finding]:
+        out = sorted(table_findings + others, key=Finding.sort_key)
+        out = [f for f in out if is_selected(f.rule)]
+        out, unused = suppress.apply(out, scans, config.per_file_ignores, rel_of, is_selected)
+        return sorted(out + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
+
+    findings = finish(findings)
+    pairing = None
+    if store is None:  # every table was judged in this run
+        contexts = {paths[i]: c for i, c in files.contexts.items()}
+        pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, contexts, finish)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,
@@ -717,6 +743,7 @@ def _check(
         n_intents=sum(s.n_intents for s in files.summaries),
         skipped={paths[i]: s.skipped for i, s in enumerate(files.summaries) if s.skipped},
         analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
+        pairing=pairing,
     ), workflows
 
 
