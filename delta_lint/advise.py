@@ -26,8 +26,7 @@ from delta_lint.bundle import Job, Workflows
 from delta_lint.config import Config
 from delta_lint.edits import EditError, Rewrite, add_depends_on, add_exclusive, set_config_runs, set_cron, set_max_runs
 from delta_lint.engine import Engine
-from delta_lint.frontend import analyze_data
-from delta_lint.model import Finding, Intent, Kind, OpClass, is_coverage
+from delta_lint.model import Finding, Intent, Kind, Location, OpClass, is_coverage
 from delta_lint.run import Pairing, RunResult
 from delta_lint.schedule import Node, Schedule
 from delta_lint.settings import TableSettings
@@ -77,12 +76,11 @@ class Scenario:
 
 @dataclass
 class Judged:
-    """A scenario's findings per table, and the run's findings from them."""
+    """A scenario's findings per table (as the engine gives them, before selection
+    and suppressions)."""
 
     scenario: Scenario
     tables: dict[str, list[Finding]]
-    findings: list[Finding]
-    counts: Counter[Key]
 
 
 class _Judge:
@@ -92,59 +90,61 @@ class _Judge:
         self.pairing = pairing
         self.config = config
         self.cwd = cwd
-        self._engines: dict[tuple, Engine] = {}  # keyed by the jobs' identity: a scenario keeps its Job objects
         self._read: dict[tuple[str, str], list[Intent] | None] = {}
         self.tables_of_file: dict[str, set[str]] = {}
         for table, intents in pairing.by_table.items():
             for i in intents:
                 self.tables_of_file.setdefault(i.location.path, set()).add(table)
 
+    def workflows(self, scenario: Scenario) -> Workflows:
+        base = self.pairing.workflows
+        return replace(base, jobs=dict(base.jobs) | dict(scenario.jobs)) if scenario.jobs else base
+
     def engine(self, scenario: Scenario) -> Engine:
+        """The run's engine, or one over the scenario's schedule (its memos start empty:
+        they hold answers of the old schedule)."""
         if not scenario.schedule_changed:
             return self.pairing.engine
-        key = (tuple((k, id(j)) for k, j in scenario.jobs), scenario.exclusive, scenario.config_runs)
-        found = self._engines.get(key)
-        if found is None:
-            base = self.pairing.schedule
-            jobs = dict(base.workflows.jobs) | dict(scenario.jobs)
-            workflows = replace(base.workflows, jobs=jobs)
-            schedule = Schedule(
-                base.nodes_of,
-                base.config_runs | dict(scenario.config_runs),
-                base.exclusive + scenario.exclusive,
-                workflows,
-                base.durations,
-                base.default_duration,
-                by_hand=base.by_hand,
-            )
-            old = self.pairing.engine
-            found = self._engines[key] = Engine(self.config, schedule, pack=old.pack, read=old.read)
-        return found
+        base = self.pairing.schedule
+        schedule = Schedule(
+            base.nodes_of,
+            base.config_runs | dict(scenario.config_runs),
+            base.exclusive + scenario.exclusive,
+            replace(base.workflows, jobs=dict(base.workflows.jobs) | dict(scenario.jobs)),
+            base.durations,
+            base.default_duration,
+            by_hand=base.by_hand,
+        )
+        old = self.pairing.engine
+        return Engine(self.config, schedule, pack=old.pack, read=old.read)
 
-    def intents_of_text(self, path: str, text: str) -> list[Intent] | None:
-        """The file's writes as the front ends read the edited text (None when the
-        edit makes the file unreadable: such an edit is never advised)."""
-        key = (path, text)
+    def intents_of_text(self, path: str, text: str, scenario: Scenario | None = None) -> list[Intent] | None:
+        """The file's writes as the run would read the edited text, with the values the
+        scenario's jobs give it (None when the edit makes the file unreadable: such an
+        edit is never advised)."""
+        jobs = scenario.jobs if scenario is not None else ()
+        key = (path, text, tuple((k, id(j)) for k, j in jobs))
         if key not in self._read:
-            result = analyze_data(text.encode(), Path(path).suffix.lower(), path, self.pairing.contexts.get(path))
+            workflows = self.workflows(scenario) if scenario is not None else self.pairing.workflows
+            result = self.pairing.reread(path, text.encode(), workflows)
             bad = [d for d in result.diagnostics if d.severity == "error"]
             self._read[key] = None if bad else result.intents
         return self._read[key]
 
-    def judge(self, scenario: Scenario, base: Judged | None, touched: set[str]) -> Judged | None:
+    def judge(self, scenario: Scenario, base: Judged, touched: set[str]) -> Judged | None:
         """The scenario's findings: the `touched` tables judged again, the others as in
-        `base` (the baseline when None). None when a table is unknown (an edit that
-        makes a file write a table whose settings were not read)."""
+        `base`. None when a table is unknown (an edit that makes a file write a table
+        whose settings were not read) or an edited file cannot be read."""
         pairing = self.pairing
         settings = pairing.settings | dict(scenario.settings)
         engine = self.engine(scenario)
         replaced: dict[str, list[Intent]] = {}
         for path, text in scenario.texts:
-            intents = self.intents_of_text(path, text)
+            intents = self.intents_of_text(path, text, scenario)
             if intents is None:
                 return None
             replaced[path] = intents
-        tables = dict(base.tables if base is not None else {})
+        tables = dict(base.tables)
         for table in sorted(touched):
             intents = [i for i in pairing.by_table.get(table, []) if i.location.path not in replaced]
             for new in replaced.values():
@@ -155,8 +155,14 @@ class _Judge:
             if table not in settings:
                 return None
             tables[table] = engine.check_table(table, intents, settings[table])
-        findings = pairing.finish([f for name in sorted(tables) for f in tables[name]])
-        return Judged(scenario, tables, findings, conflicts(findings))
+        return Judged(scenario, tables)
+
+    def visible(self, judged: Judged, tables: set[str] | None = None) -> list[Finding]:
+        """The conflicts the run reports of these tables (all: every finding of the run)."""
+        names = sorted(judged.tables if tables is None else tables & set(judged.tables))
+        raw = [f for name in names for f in judged.tables[name]]
+        found = self.pairing.finish(raw) if tables is None else self.pairing.visible(raw)
+        return [f for f in found if not is_coverage(f.rule)]
 
 
 # -- candidate changes ----------------------------------------------------------------------
@@ -176,8 +182,13 @@ class Change:
     statement: str | None = None  # for table settings: the statement to run (never run by delta-lint)
     rewrites: tuple[Rewrite, ...] = ()  # for files: how their text changes
     assumptions: tuple[str, ...] = ()
+    scope: frozenset[str] = frozenset()  # the jobs and files it changes (`job:KEY`, `file:PATH`)
     removed: list[Finding] = field(default_factory=list)
     added: list[Finding] = field(default_factory=list)
+
+    @property
+    def ident(self) -> tuple[str, str, str]:
+        return (self.kind, self.target, self.what)
 
     @property
     def score(self) -> tuple[int, int, int]:
@@ -190,11 +201,6 @@ class Change:
     def useful(self) -> bool:
         errors, warnings, removed = self.score
         return removed > 0 and (errors, warnings) > (0, 0)
-
-
-def _delta(before: Judged, after: Judged) -> tuple[list[Finding], list[Finding]]:
-    gone, new = before.counts - after.counts, after.counts - before.counts
-    return _pick(before.findings, gone), _pick(after.findings, new)
 
 
 def _pick(findings: list[Finding], wanted: Counter[Key]) -> list[Finding]:
@@ -229,8 +235,8 @@ class Advisor:
         tables = {}
         for name, intents in pairing.by_table.items():
             tables[name] = pairing.engine.check_table(name, intents, pairing.settings[name]) if intents else []
-        findings = pairing.finish([f for name in sorted(tables) for f in tables[name]])
-        self.base = Judged(Scenario(), tables, findings, conflicts(findings))
+        self.base = Judged(Scenario(), tables)
+        self.base_findings = self.judge.visible(self.base)
         self.texts: dict[str, str] = {}
 
     # -- reading ----------------------------------------------------------------------------
@@ -246,8 +252,7 @@ class Advisor:
     # -- candidates ---------------------------------------------------------------------------
 
     def candidates(self) -> list[Change]:
-        base = self.base
-        conflict_findings = [f for f in base.findings if not is_coverage(f.rule) and f.table]
+        conflict_findings = [f for f in self.base_findings if f.table]
         tables = sorted({f.table for f in conflict_findings if f.table in self.result.pairing.by_table})
         out: list[Change] = []
         for table in tables:
@@ -256,7 +261,7 @@ class Advisor:
         out += self._schedule_changes(conflict_findings)
         seen, unique = set(), []
         for c in out:
-            ident = (c.kind, c.target, c.what)
+            ident = c.ident
             if ident not in seen and self._editable(c):
                 seen.add(ident)
                 unique.append(c)
@@ -374,6 +379,7 @@ class Advisor:
                     ),
                     touched,
                     rewrites=(rewrite,),
+                    scope=frozenset({f"file:{f.location.path}"}),
                 )
             )
         return out
@@ -391,6 +397,8 @@ class Advisor:
         return names
 
     def _schedule_changes(self, findings: list[Finding]) -> list[Change]:
+        """Levers on the pairs of nodes (tasks, configured jobs) that the findings' writes
+        run in and that overlap."""
         schedule = self.result.pairing.schedule
         pairs: set[tuple[Node, Node]] = set()
         for f in findings:
@@ -402,34 +410,65 @@ class Advisor:
                 for b in others:
                     pairs.add((a, b) if a.key() <= b.key() else (b, a))
         out: list[Change] = []
+        partners: dict[str, set[str]] = {}  # cron job -> cron jobs it meets in a finding
         for a, b in sorted(pairs, key=lambda p: (p[0].key(), p[1].key())):
-            conc, _ = schedule.node_overlap(a, b)
-            if conc is None:
+            if schedule.node_overlap(a, b)[0] is None:
                 continue
             out += self._pair_levers(a, b)
+            ja, jb = self._cron_job(a), self._cron_job(b)
+            if ja is not None and jb is not None and ja.key != jb.key:
+                partners.setdefault(ja.key, set()).add(jb.key)
+                partners.setdefault(jb.key, set()).add(ja.key)
+        for key in sorted(partners):
+            change = self._cron_shift(key, sorted(partners[key]))
+            if change is not None:
+                out.append(change)
         return out
 
-    def _files_of_jobs(self, jobs: set[str]) -> set[str]:
-        tables: set[str] = set()
-        for path, nodes in self.result.pairing.schedule.nodes_of.items():
-            if any(n.job in jobs for n in nodes):
-                tables |= self.judge.tables_of_file.get(path, set())
-        return tables
+    def _cron_job(self, node: Node) -> Job | None:
+        job = self.result.pairing.schedule.workflows.jobs.get(node.job) if node.kind == "task" else None
+        return job if job is not None and job.cron and job.location is not None and not job.continuous else None
+
+    def _tables_of_files(self, paths: set[str]) -> set[str]:
+        return {t for p in paths for t in self.judge.tables_of_file.get(p, ())}
+
+    def _files_of(self, job: str, tasks: set[str] | None = None) -> set[str]:
+        """Files run by the job (by these of its tasks)."""
+        return {
+            path
+            for path, nodes in self.result.pairing.schedule.nodes_of.items()
+            if any(n.job == job and (tasks is None or n.task in tasks) for n in nodes)
+        }
+
+    def _shared_tables(self, left: set[str], right: set[str]) -> set[str]:
+        """Tables written from both sets of files: the only ones whose pairs between
+        the two sets can change."""
+        return self._tables_of_files(left) & self._tables_of_files(right)
+
+    def _loc(self, where: Location) -> Location:
+        """A bundle location (relative to the configuration's folder) as a display path."""
+        return replace(where, path=self._display(self.config.root / where.path))
 
     def _pair_levers(self, a: Node, b: Node) -> list[Change]:
         schedule = self.result.pairing.schedule
         workflows = schedule.workflows
         out: list[Change] = []
         bundle_job = workflows.jobs.get(a.job) if a.kind == "task" else None
-        if a.job == b.job and a.kind == "task" and bundle_job is not None and bundle_job.location is not None:
+        if a.job == b.job and bundle_job is not None and bundle_job.location is not None:
             job = bundle_job
+            inside = self._files_of(job.key)
+            within = self._tables_within(job.key)
             if a != b and not job.cycle:
                 first, then = sorted((a.task or "", b.task or ""))
                 task = job.tasks[then]
                 if task.location is not None:
-                    new_job = replace(
-                        job, tasks=job.tasks | {then: replace(task, depends_on=(*task.depends_on, first))}
-                    )
+
+                    def edge(sc: Scenario, key=job.key, first=first, then=then) -> Scenario:
+                        current = dict(sc.jobs).get(key) or workflows.jobs[key]
+                        t = current.tasks[then]
+                        tasks = current.tasks | {then: replace(t, depends_on=(*t.depends_on, first))}
+                        return sc.with_job(replace(current, tasks=tasks))
+
                     out.append(
                         Change(
                             "depends-on",
@@ -437,13 +476,17 @@ class Advisor:
                             f"job `{job.key}`: `{first}` -> `{then}`",
                             f"make task `{then}` of job `{job.key}` depend on task `{first}`",
                             "the two tasks run one after the other: the job takes longer",
-                            lambda sc, j=new_job: sc.with_job(replace(dict(sc.jobs).get(j.key, j), tasks=j.tasks)),
-                            self._files_of_jobs({job.key}),
-                            rewrites=(add_depends_on(task.location, then, first),),
+                            edge,
+                            within,
+                            rewrites=(add_depends_on(self._loc(task.location), then, first),),
+                            scope=frozenset({f"job:{job.key}"}),
                         )
                     )
             if job.max_concurrent_runs > 1:
-                new_job = replace(job, max_concurrent_runs=1)
+
+                def one_run(sc: Scenario, key=job.key) -> Scenario:
+                    return sc.with_job(replace(dict(sc.jobs).get(key) or workflows.jobs[key], max_concurrent_runs=1))
+
                 out.append(
                     Change(
                         "max-concurrent-runs",
@@ -451,33 +494,33 @@ class Advisor:
                         f"job `{job.key}`",
                         f"let job `{job.key}` run one run at a time (max_concurrent_runs: 1)",
                         "a run that comes due while the previous one runs is skipped or queued",
-                        lambda sc, key=job.key: sc.with_job(
-                            replace(dict(sc.jobs).get(key, workflows.jobs[key]), max_concurrent_runs=1)
-                        ),
-                        self._files_of_jobs({job.key}),
-                        rewrites=(set_max_runs(job.location, job.key),),
+                        one_run,
+                        self._tables_of_files(inside),
+                        rewrites=(set_max_runs(self._loc(job.location), job.key),),
+                        scope=frozenset({f"job:{job.key}"}),
                     )
                 )
-        if a.job == b.job and a.kind == "config" and schedule.config_runs.get(a.job, 1) > 1 and self.config.path:
-            if self.config.path.suffix in (".yaml", ".yml"):
-                out.append(
-                    Change(
-                        "concurrent-runs",
-                        "schedule",
-                        f"`{a.job}`",
-                        f"run `{a.job}` one run at a time (concurrent_runs: 1 in the configuration; make the "
-                        "scheduler do the same)",
-                        "a run that comes due while the previous one runs waits",
-                        lambda sc, key=a.job: replace(sc, config_runs=(*sc.config_runs, (key, 1))),
-                        self._files_of_jobs({a.job}),
-                        rewrites=(set_config_runs(self._display(self.config.path), a.job),),
-                    )
+        config_yaml = self.config.path is not None and self.config.path.suffix in (".yaml", ".yml")
+        if a.job == b.job and a.kind == "config" and schedule.config_runs.get(a.job, 1) > 1 and config_yaml:
+            out.append(
+                Change(
+                    "concurrent-runs",
+                    "schedule",
+                    f"`{a.job}`",
+                    f"run `{a.job}` one run at a time (concurrent_runs: 1 in the configuration; make the "
+                    "scheduler do the same)",
+                    "a run that comes due while the previous one runs waits",
+                    lambda sc, key=a.job: replace(sc, config_runs=(*sc.config_runs, (key, 1))),
+                    self._tables_of_files(self._files_of(a.job)),
+                    rewrites=(set_config_runs(self._display(self.config.path), a.job),),  # type: ignore[arg-type]
+                    scope=frozenset({f"job:{a.job}"}),
                 )
-        if a.job != b.job and a.kind != "file" and b.kind != "file":
+            )
+        if a.job != b.job and a.kind != "file" and b.kind != "file" and config_yaml:
             continuous = any(
                 n.kind == "task" and getattr(workflows.jobs.get(n.job), "continuous", False) for n in (a, b)
             )  # a job that never stops cannot take turns with another
-            if not continuous and self.config.path is not None and self.config.path.suffix in (".yaml", ".yml"):
+            if not continuous:
                 group = frozenset({a.job, b.job})
                 out.append(
                     Change(
@@ -487,63 +530,84 @@ class Advisor:
                         f"never run `{a.job}` and `{b.job}` at the same time (an exclusive group)",
                         "delta-lint then takes it as given: make it true (one orchestrating job, or a lock)",
                         lambda sc, g=group: replace(sc, exclusive=(*sc.exclusive, g)),
-                        self._files_of_jobs({a.job, b.job}),
-                        rewrites=(add_exclusive(self._display(self.config.path), a.job, b.job),),
+                        self._shared_tables(self._files_of(a.job), self._files_of(b.job)),
+                        rewrites=(add_exclusive(self._display(self.config.path), a.job, b.job),),  # type: ignore[arg-type]
+                        scope=frozenset({f"job:{a.job}", f"job:{b.job}"}),
                     )
                 )
-            ja = workflows.jobs.get(a.job) if a.kind == "task" else None
-            jb = workflows.jobs.get(b.job) if b.kind == "task" else None
-            if ja is not None and jb is not None and ja.cron and jb.cron:
-                for job, other in ((ja, jb), (jb, ja)):
-                    shifted = self._cron_shift(job, other)
-                    if shifted is not None and job.location is not None:
-                        expression, hours = shifted
-                        new_job = replace(job, cron=(expression, job.cron[1]))  # type: ignore[index]
-                        out.append(
-                            Change(
-                                "cron-shift",
-                                "schedule",
-                                f"job `{job.key}`",
-                                f"start job `{job.key}` {hours} h later (`{expression}`) so that its runs never meet "
-                                f"those of `{other.key}`",
-                                "results arrive later; other jobs that read its output may need to move too",
-                                lambda sc, j=new_job: sc.with_job(replace(dict(sc.jobs).get(j.key, j), cron=j.cron)),
-                                self._files_of_jobs({job.key}),
-                                rewrites=(set_cron(job.location, job.key, job.cron[0], expression),),  # type: ignore[index]
-                                assumptions=(
-                                    f"runs take at most {_duration(schedule.duration(job))} (`{job.key}`) and "
-                                    f"{_duration(schedule.duration(other))} (`{other.key}`), as `duration:` says",
-                                ),
-                            )
-                        )
         return out
 
-    def _cron_shift(self, job: Job, other: Job) -> tuple[str, int] | None:
-        """The smallest whole-hour shift of a cron with a fixed hour that makes its runs
-        and `other`'s never meet, as the schedule works it out."""
-        assert job.cron is not None
+    def _cron_shift(self, key: str, partners: list[str]) -> Change | None:
+        """The smallest whole-hour shift of a cron with a fixed hour after which its runs
+        meet none of `partners` (else the fewest), as the schedule works it out."""
+        schedule = self.result.pairing.schedule
+        jobs = schedule.workflows.jobs
+        job = jobs[key]
+        assert job.cron is not None and job.location is not None
         fields = job.cron[0].split()
         if len(fields) < 6 or not fields[2].isdigit():
             return None
-        base = self.result.pairing.schedule
+        best: tuple[int, int, str] | None = None
         for hours in range(1, 24):
             fields[2] = str((int(job.cron[0].split()[2]) + hours) % 24)
             expression = " ".join(fields)
+            moved = replace(job, cron=(expression, job.cron[1]))
             trial = Schedule(
                 {},
                 {},
                 (),
-                Workflows(jobs={job.key: replace(job, cron=(expression, job.cron[1])), other.key: other}),
-                base.durations,
-                base.default_duration,
+                Workflows(jobs={key: moved} | {k: jobs[k] for k in partners}),
+                schedule.durations,
+                schedule.default_duration,
             )
-            a, b = (
-                Node(job.key, next(iter(job.tasks), "t"), "task"),
-                Node(other.key, next(iter(other.tasks), "t"), "task"),
+            node = Node(key, next(iter(job.tasks), "t"), "task")
+            meets = sum(
+                trial.node_overlap(node, Node(k, next(iter(jobs[k].tasks), "t"), "task"))[0] is not None
+                for k in partners
             )
-            if trial.node_overlap(a, b)[0] is None:
-                return expression, hours
-        return None
+            if meets < len(partners) and (best is None or meets < best[0]):
+                best = (meets, hours, expression)
+            if meets == 0:
+                break
+        if best is None:
+            return None
+        _, hours, expression = best
+        return Change(
+            "cron-shift",
+            "schedule",
+            f"job `{key}`",
+            f"start job `{key}` {hours} h later (`{expression}`) so that its runs meet fewer of "
+            f"{', '.join(f'`{k}`' for k in partners)}",
+            "results arrive later; jobs that read its output may need to move too",
+            lambda sc: sc.with_job(replace(dict(sc.jobs).get(key) or job, cron=(expression, job.cron[1]))),  # type: ignore[index]
+            self._tables_beside(key),
+            rewrites=(set_cron(self._loc(job.location), key, job.cron[0], expression),),
+            assumptions=(
+                "runs take at most "
+                + ", ".join(f"{_duration(schedule.duration(jobs[k]))} (`{k}`)" for k in [key, *partners])
+                + ", as `duration:` says",
+            ),
+            scope=frozenset({f"job:{key}"}),
+        )
+
+    def _tables_within(self, job: str) -> set[str]:
+        """Tables that two of the job's tasks (or two files of one task) write: the
+        pairs whose order a depends_on can change."""
+        writers: Counter[str] = Counter()
+        for path, nodes in self.result.pairing.schedule.nodes_of.items():
+            n = sum(node.job == job for node in nodes)
+            for table in self.judge.tables_of_file.get(path, ()) if n else ():
+                writers[table] += n
+        return {t for t, n in writers.items() if n > 1}
+
+    def _tables_beside(self, job: str) -> set[str]:
+        """Tables the job writes that something outside it writes too: the pairs a new
+        start time can change."""
+        nodes_of = self.result.pairing.schedule.nodes_of
+        mine = self._tables_of_files(self._files_of(job))
+        outside = {p for p, nodes in nodes_of.items() if any(n.job != job for n in nodes)}
+        outside |= {p for p in self.judge.tables_of_file if p not in nodes_of}
+        return mine & self._tables_of_files(outside)
 
     def _display(self, path: Path) -> str:
         from delta_lint.run import display_path
@@ -553,40 +617,55 @@ class Advisor:
     # -- judging ----------------------------------------------------------------------------------
 
     def evaluate(self, change: Change, on: Judged | None = None) -> Change:
+        """What the change removes and adds, on top of `on` (the run as it is): only
+        the tables it touches are judged again, and the findings stage (selection,
+        suppressions) is applied to theirs alone — it keeps or drops each one alone."""
         on = on or self.base
         after = self.judge.judge(change.apply(on.scenario), on, change.touched)
         if after is None:
             change.removed, change.added = [], []
-        else:
-            change.removed, change.added = _delta(on, after)
+            return change
+        before_found = self.judge.visible(on, change.touched)
+        after_found = self.judge.visible(after, change.touched)
+        b, a = conflicts(before_found), conflicts(after_found)
+        change.removed, change.added = _pick(before_found, b - a), _pick(after_found, a - b)
         return change
 
     def advise(self, budget: int = 0) -> Advice:
         candidates = [self.evaluate(c) for c in self.candidates()]
         ranked = sorted((c for c in candidates if c.useful), key=_rank)
-        advice = Advice(self.base.findings, ranked, not_advised=len(candidates) - len(ranked))
+        advice = Advice(self.base_findings, ranked, not_advised=len(candidates) - len(ranked))
         if budget > 0:
             advice.plan, state = self.plan(ranked, budget)
-            advice.left = [f for f in state.findings if not is_coverage(f.rule)]
+            advice.left = self.judge.visible(state)
         return advice
 
     def plan(self, ranked: list[Change], budget: int) -> tuple[list[Change], Judged]:
-        """Greedy: take the best change, judge the rest again on top of it, repeat."""
+        """Greedy: take the best change, judge the rest again on top of it, repeat. A
+        change whose tables, jobs and files no chosen change touched keeps its last
+        judgement (it is judged on tables whose findings did not move)."""
         state, chosen = self.base, []
         pool = list(ranked)
+        dirty_tables: set[str] = set()
+        dirty_scope: set[str] = set()
         while pool and len(chosen) < budget:
             scored = []
             for c in pool:
-                step = replace(c, removed=[], added=[])
-                self.evaluate(step, state)
-                if step.useful:
-                    scored.append(step)
+                if c.touched & dirty_tables or c.scope & dirty_scope:
+                    c = self.evaluate(replace(c, removed=[], added=[]), state)
+                if c.useful:
+                    scored.append(c)
             if not scored:
                 break
             best = min(scored, key=_rank)
+            after = self.judge.judge(best.apply(state.scenario), state, best.touched)
+            if after is None:  # cannot happen for a change judged useful on this state
+                break
             chosen.append(best)
-            state = self.judge.judge(best.apply(state.scenario), state, best.touched)  # type: ignore[assignment]
-            pool = [c for c in pool if (c.kind, c.target, c.what) != (best.kind, best.target, best.what)]
+            state = after
+            dirty_tables |= best.touched
+            dirty_scope |= best.scope
+            pool = [c for c in scored if c.ident != best.ident]
         return chosen, state
 
     def rewritten(self, changes: list[Change]) -> dict[str, tuple[str, str]]:

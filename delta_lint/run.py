@@ -76,8 +76,10 @@ class Pairing:
     settings: dict[str, TableSettings]
     schedule: Schedule
     workflows: Workflows
-    contexts: dict[str, Context]  # display path -> values the link stage gave the file
+    # a file of the run read with other content, linked as the run links (with these workflows)
+    reread: Callable[[str, bytes, Workflows], FileResult]
     finish: Callable[[list[Finding]], list[Finding]]
+    visible: Callable[[list[Finding]], list[Finding]]  # the selected, unsuppressed ones of some table findings
 
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
@@ -727,11 +729,24 @@ def _check(
         out, unused = suppress.apply(out, scans, config.per_file_ignores, rel_of, is_selected)
         return sorted(out + [u for u in unused if is_selected(u.rule)], key=Finding.sort_key)
 
+    def visible(table_findings: list[Finding]) -> list[Finding]:
+        out = [f for f in table_findings if is_selected(f.rule)]
+        return suppress.apply(out, scans, config.per_file_ignores, rel_of, is_selected)[0]
+
     findings = finish(findings)
+
+    def reread(display: str, data: bytes, workflows: Workflows) -> FileResult:
+        index = paths.index(display)
+        _, rel, suffix, _, _ = inputs.files[index]
+        result = analyze_data(data, suffix, display)
+        links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
+        links[index] = (rel, FileSummary.of(result).links)
+        context = Linker(links, workflows).contexts().get(index)
+        return analyze_data(data, suffix, display, context) if context else result
+
     pairing = None
     if store is None:  # every table was judged in this run
-        contexts = {paths[i]: c for i, c in files.contexts.items()}
-        pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, contexts, finish)
+        pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish, visible)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,

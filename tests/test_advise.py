@@ -83,7 +83,7 @@ def test_each_advised_change_removes_exactly_what_it_says(workload):
     assert len(advice.ranked) >= 6
     levers = {c.lever for c in advice.ranked}
     assert levers == {"code", "table", "schedule"}
-    before = advisor.base.counts
+    before = conflicts(advisor.base_findings)
     for change in advice.ranked:
         after = _applied(project, read, advisor, [change])
         removed = Counter(finding_key(f) for f in change.removed)
@@ -120,7 +120,7 @@ def test_the_plan_equals_a_check_after_applying_all_of_it(workload):
     assert len(advice.plan) == 4
     after = _applied(project, read, advisor, advice.plan)
     assert after == conflicts(advice.left)
-    assert sum(after.values()) < sum(advisor.base.counts.values()) - 4
+    assert sum(after.values()) < sum(conflicts(advisor.base_findings).values()) - 4
 
 
 def test_advise_never_edits_without_apply_and_apply_edits_files_only(workload, monkeypatch):

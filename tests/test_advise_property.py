@@ -126,7 +126,7 @@ def after(root: Path, advisor: Advisor, changes: list[Change]) -> Counter:
         shutil.rmtree(copy)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(workloads)
 def test_advised_changes_do_what_they_claim(w):
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,7 +136,7 @@ def test_advised_changes_do_what_they_claim(w):
         result, config = run(root)
         advisor = Advisor(result, config, root)
         advice = advisor.advise(budget=3)
-        before = advisor.base.counts
+        before = conflicts(advisor.base_findings)
         for change in advice.ranked:
             now = after(root, advisor, [change])
             removed = Counter(finding_key(f) for f in change.removed)
