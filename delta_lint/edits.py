@@ -50,20 +50,33 @@ def _block(rows: list[str], first: int, indent: int) -> range:
     return range(first, end)
 
 
-def _key_row(rows: list[str], line: int, key: str | None = None) -> tuple[int, int]:
-    """(row, indent of its key) for the mapping that starts on `line` (1-based), where
-    YAML puts a list item's mapping on its `- ` line."""
-    row = line - 1
-    if not 0 <= row < len(rows):
-        raise EditError(f"line {line} is not in the file")
-    text = rows[row]
-    body = text.lstrip(" ")
-    indent = _indent(text)
-    while body.startswith("- "):
-        body, indent = body[2:].lstrip(" "), indent + 2 + (len(body[2:]) - len(body[2:].lstrip(" ")))
-    if key is not None and not body.startswith(f"{key}:"):
-        raise EditError(f"line {line} does not start with `{key}:`")
-    return row, indent
+def _nearest(rows: list[str], line: int, pattern: str) -> int:
+    """The row (0-based) matching `pattern` nearest to `line` (1-based): an earlier edit
+    of the same file may have moved it by a few lines."""
+    regex = re.compile(pattern)
+    hits = [r for r, row in enumerate(rows) if regex.match(row)]
+    if not hits:
+        raise EditError(f"no line near {line} matches the expected YAML")
+    return min(hits, key=lambda r: (abs(r - (line - 1)), r))
+
+
+def _task_row(rows: list[str], line: int, task: str) -> tuple[int, int]:
+    """(row, indent of `task_key`) of the task's mapping."""
+    quoted = f"(?:{re.escape(task)}|\"{re.escape(task)}\"|'{re.escape(task)}')"
+    row = _nearest(rows, line, rf"^\s*(?:-\s+)*task_key:\s*{quoted}\s*(?:#.*)?$")
+    return row, rows[row].index("task_key")
+
+
+def _job_rows(rows: list[str], line: int, job: str) -> tuple[range, int]:
+    """The rows of the job's mapping (under its `key:` line) and the indent of its keys."""
+    head = _nearest(rows, line, rf"^\s*{re.escape(job)}:\s*(?:#.*)?$")
+    body = head + 1
+    while body < len(rows) and (not rows[body].strip() or rows[body].lstrip().startswith("#")):
+        body += 1
+    if body >= len(rows) or _indent(rows[body]) <= _indent(rows[head]):
+        raise EditError(f"job `{job}` is not a block mapping")
+    indent = _indent(rows[body])
+    return _block(rows, body, indent), indent
 
 
 def _find(rows: list[str], block: range, indent: int, key: str) -> int | None:
@@ -82,7 +95,7 @@ def add_depends_on(where: Location, task: str, first: str) -> Rewrite:
 
     def fn(text: str) -> str:
         rows = text.split("\n")
-        row, indent = _key_row(rows, where.line, "task_key")
+        row, indent = _task_row(rows, where.line, task)
         block = _block(rows, row, indent)
         found = _find(rows, block, indent, "depends_on")
         item = f"{{task_key: {_scalar(first)}}}"
@@ -98,15 +111,10 @@ def add_depends_on(where: Location, task: str, first: str) -> Rewrite:
     return Rewrite(where.path, fn, f"task `{task}`: depends_on `{first}`")
 
 
-def _job_rows(rows: list[str], where: Location) -> tuple[range, int]:
-    row, indent = _key_row(rows, where.line)
-    return _block(rows, row, indent), indent
-
-
 def set_max_runs(where: Location, job: str) -> Rewrite:
     def fn(text: str) -> str:
         rows = text.split("\n")
-        block, indent = _job_rows(rows, where)
+        block, indent = _job_rows(rows, where.line, job)
         found = _find(rows, block, indent, "max_concurrent_runs")
         if found is None:
             raise EditError(f"{where.path}: job `{job}` has no max_concurrent_runs line")
@@ -119,7 +127,7 @@ def set_max_runs(where: Location, job: str) -> Rewrite:
 def set_cron(where: Location, job: str, old: str, new: str) -> Rewrite:
     def fn(text: str) -> str:
         rows = text.split("\n")
-        block, _ = _job_rows(rows, where)
+        block, _ = _job_rows(rows, where.line, job)
         hits = [r for r in block if "quartz_cron_expression" in rows[r] and old in rows[r]]
         if len(hits) != 1:
             raise EditError(f"{where.path}: the schedule of job `{job}` is not one `quartz_cron_expression` line")
