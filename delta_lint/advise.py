@@ -641,23 +641,33 @@ class Advisor:
         return advice
 
     def plan(self, ranked: list[Change], budget: int) -> tuple[list[Change], Judged]:
-        """Greedy: take the best change, judge the rest again on top of it, repeat. A
-        change whose tables, jobs and files no chosen change touched keeps its last
-        judgement (it is judged on tables whose findings did not move)."""
+        """Greedy with lazy judging: the change with the best last judgement is judged
+        again on the plan so far (unless nothing it touches changed since) and taken
+        when it stays the best; each taken change's removed and added findings are
+        judged on top of the changes before it."""
         state, chosen = self.base, []
+        fresh = {c.ident: c for c in ranked}  # judged on the current state
         pool = list(ranked)
         dirty_tables: set[str] = set()
         dirty_scope: set[str] = set()
         while pool and len(chosen) < budget:
-            scored = []
-            for c in pool:
-                if c.touched & dirty_tables or c.scope & dirty_scope:
-                    c = self.evaluate(replace(c, removed=[], added=[]), state)
-                if c.useful:
-                    scored.append(c)
-            if not scored:
+            pool.sort(key=_rank)
+            best = None
+            while pool:
+                c = pool[0]
+                if c.ident not in fresh:
+                    c = pool[0] = self.evaluate(replace(c, removed=[], added=[]), state)
+                    fresh[c.ident] = c
+                    pool.sort(key=_rank)
+                    if pool[0] is not c:
+                        continue
+                if not c.useful:
+                    pool = []
+                    break
+                best = pool.pop(0)
                 break
-            best = min(scored, key=_rank)
+            if best is None:
+                break
             after = self.judge.judge(best.apply(state.scenario), state, best.touched)
             if after is None:  # cannot happen for a change judged useful on this state
                 break
@@ -665,7 +675,10 @@ class Advisor:
             state = after
             dirty_tables |= best.touched
             dirty_scope |= best.scope
-            pool = [c for c in scored if c.ident != best.ident]
+            fresh = {
+                k: c for k, c in fresh.items() if not (c.touched & dirty_tables or c.scope & dirty_scope)
+            }  # the others judged tables nothing changed since
+            dirty_tables, dirty_scope = set(best.touched), set(best.scope)
         return chosen, state
 
     def rewritten(self, changes: list[Change]) -> dict[str, tuple[str, str]]:
