@@ -183,6 +183,8 @@ class Change:
     rewrites: tuple[Rewrite, ...] = ()  # for files: how their text changes
     assumptions: tuple[str, ...] = ()
     scope: frozenset[str] = frozenset()  # the jobs and files it changes (`job:KEY`, `file:PATH`)
+    judged: bool = False
+    bound: tuple[int, int, int] = (0, 0, 0)  # at most this score (see Advisor.bound)
     removed: list[Finding] = field(default_factory=list)
     added: list[Finding] = field(default_factory=list)
 
@@ -220,6 +222,7 @@ class Advice:
     plan: list[Change] = field(default_factory=list)  # the greedy plan (--budget)
     left: list[Finding] = field(default_factory=list)  # conflicts after the plan
     not_advised: int = 0  # candidates the engine could not prove useful
+    not_judged: int = 0  # candidates whose bound showed they could not rank among the shown
     notes: list[str] = field(default_factory=list)
 
 
@@ -237,6 +240,9 @@ class Advisor:
             tables[name] = pairing.engine.check_table(name, intents, pairing.settings[name]) if intents else []
         self.base = Judged(Scenario(), tables)
         self.base_findings = self.judge.visible(self.base)
+        self._base_by_table: dict[str, list[Finding]] = {}
+        for f in self.base_findings:
+            self._base_by_table.setdefault(f.table or "", []).append(f)
         self.texts: dict[str, str] = {}
 
     # -- reading ----------------------------------------------------------------------------
@@ -621,6 +627,7 @@ class Advisor:
         the tables it touches are judged again, and the findings stage (selection,
         suppressions) is applied to theirs alone — it keeps or drops each one alone."""
         on = on or self.base
+        change.judged = True
         after = self.judge.judge(change.apply(on.scenario), on, change.touched)
         if after is None:
             change.removed, change.added = [], []
@@ -631,12 +638,53 @@ class Advisor:
         change.removed, change.added = _pick(before_found, b - a), _pick(after_found, a - b)
         return change
 
-    def advise(self, budget: int = 0) -> Advice:
-        candidates = [self.evaluate(c) for c in self.candidates()]
-        ranked = sorted((c for c in candidates if c.useful), key=_rank)
-        advice = Advice(self.base_findings, ranked, not_advised=len(candidates) - len(ranked))
+    def bound(self, change: Change) -> tuple[int, int, int]:
+        """An upper bound of the change's score without judging it: it can only remove
+        findings of the tables it touches that name a file it changes (a table setting:
+        any of its table's; a finding that leaves out some of its writes may name any)."""
+        files: set[str] | None = None
+        jobs = {s[4:] for s in change.scope if s.startswith("job:")}
+        if change.lever == "schedule":
+            files = {p for j in jobs for p in self._files_of(j)}
+        errors = warnings = removed = 0
+        for table in change.touched:
+            for f in self._base_by_table.get(table, ()):
+                if (
+                    files is None
+                    or f.related_more
+                    or f.location.path in files
+                    or any(r.path in files for r in f.related)
+                ):
+                    removed += 1
+                    errors += f.severity == "error"
+                    warnings += f.severity == "warning"
+        return (errors, warnings, removed)
+
+    def advise(self, budget: int = 0, top: int = 0) -> Advice:
+        """Every candidate judged (`top` 0), or enough to rank the best `top` exactly: the
+        candidates are judged in the order of their bounds, until the next bound cannot
+        beat the `top`-th change found."""
+        candidates = self.candidates()
+        for c in candidates:
+            c.bound = self.bound(c)
+        candidates.sort(key=_rank)
+        useful: list[Change] = []
+        judged = 0
+        for c in candidates:
+            if top and len(useful) >= top and c.bound[:2] < useful[top - 1].score[:2]:
+                break
+            self.evaluate(c)
+            judged += 1
+            if c.useful:
+                useful.append(c)
+                useful.sort(key=_rank)
+        shown = useful[:top] if top else useful
+        advice = Advice(
+            self.base_findings, shown, not_advised=judged - len(useful), not_judged=len(candidates) - judged
+        )
         if budget > 0:
-            advice.plan, state = self.plan(ranked, budget)
+            pool = useful + [c for c in candidates if not c.judged]
+            advice.plan, state = self.plan(pool, budget)
             advice.left = self.judge.visible(state)
         return advice
 
@@ -646,7 +694,7 @@ class Advisor:
         when it stays the best; each taken change's removed and added findings are
         judged on top of the changes before it."""
         state, chosen = self.base, []
-        fresh = {c.ident: c for c in ranked}  # judged on the current state
+        fresh = {c.ident: c for c in ranked if c.judged}  # judged on the current state
         pool = list(ranked)
         dirty_tables: set[str] = set()
         dirty_scope: set[str] = set()
@@ -698,7 +746,8 @@ _LEVER_ORDER = {"code": 0, "schedule": 1, "table": 2}
 
 
 def _rank(c: Change) -> tuple:
-    errors, warnings, removed = c.score
+    """Best first: judged changes by their score, the others by their bound."""
+    errors, warnings, removed = c.score if c.judged else c.bound
     return (-errors, -warnings, -removed, len(c.added), _LEVER_ORDER[c.lever], c.kind, c.target)
 
 
@@ -839,6 +888,7 @@ def advise_paths(
     paths: list[Path],
     config: Config,
     budget: int = 0,
+    top: int = 0,
     cwd: Path | None = None,
     bundle: Path | None = None,
     target: str | None = None,
@@ -851,7 +901,7 @@ def advise_paths(
     cwd = cwd or Path.cwd()
     result = check(paths, config, cwd, refresh=refresh, bundle=bundle, target=target, use_cache=False, read=read)
     advisor = Advisor(result, config, cwd)
-    return advisor, advisor.advise(budget)
+    return advisor, advisor.advise(budget, top)
 
 
 def apply_changes(advisor: Advisor, changes: list[Change]) -> list[str]:

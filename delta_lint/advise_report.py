@@ -134,6 +134,7 @@ def to_json(advice: Advice, edited: Edited) -> str:
             "left": [f.to_json() for f in advice.left],
         },
         "not_advised": advice.not_advised,
+        "not_judged": advice.not_judged,
     }
     return json.dumps(doc, indent=2) + "\n"
 

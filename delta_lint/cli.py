@@ -626,6 +626,7 @@ def advise(
         AdviseFormat.text, "--format", help="text, json, or markdown (for a pull-request comment)."
     ),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the advice to this file."),
+    top: int = typer.Option(10, "--top", min=0, help="Show the best N changes (0: every useful one)."),
     budget: int = typer.Option(0, "--budget", min=0, help="Also plan up to N changes together (greedy)."),
     diff: bool = typer.Option(False, "--diff", help="Show file edits as unified diffs."),
     apply: bool = typer.Option(
@@ -655,7 +656,7 @@ def advise(
     analysed = [config.root] if config.path is not None else (given or [Path(".")])
     tune_gc()
     advisor, advice = _guarded(
-        lambda: advise_paths(analysed, config, budget, bundle=bundle, target=target, refresh=refresh), debug
+        lambda: advise_paths(analysed, config, budget, top, bundle=bundle, target=target, refresh=refresh), debug
     )
     shown = advice.ranked + advice.plan
     originals = advisor.originals(shown)

@@ -146,3 +146,6 @@ def test_advised_changes_do_what_they_claim(w):
             assert now - before == Counter(finding_key(f) for f in change.added), change.what
         if advice.plan:
             assert after(root, advisor, advice.plan) == conflicts(advice.left)
+        # ranking only the best two judges fewer candidates and finds the same two
+        best = Advisor(result, config, root).advise(top=2).ranked
+        assert [c.ident for c in best] == [c.ident for c in advice.ranked[:2]]
