@@ -154,7 +154,7 @@ def test_readme_documents_the_advise_options():
     readme = (ROOT / "README.md").read_text()
     line = next(x for x in readme.splitlines() if x.startswith("delta-lint advise"))
     help_text = CliRunner().invoke(app, ["advise", "--help"], terminal_width=200).output
-    for option in ("--budget", "--diff", "--apply", "--format"):
+    for option in ("--top", "--budget", "--diff", "--apply", "--format"):
         assert option in line and option in help_text
 
 
