@@ -31,7 +31,8 @@ from delta_lint.run import Pairing, RunResult
 from delta_lint.schedule import Node, Schedule
 from delta_lint.settings import TableSettings
 
-Key = tuple[str, str, str, str, int, int]  # rule, severity, table, path, line, column
+Key = tuple[str, str, str, str, int, int]
+LOW_CARDINALITY = 1000  # distinct values: a partition column above this makes too many small directories  # rule, severity, table, path, line, column
 
 
 def finding_key(f: Finding) -> Key:
@@ -331,6 +332,26 @@ class Advisor:
                         replace(s, clustered_by=columns),
                     )
                 )
+        if not s.clustered_by and not s.partitioned_by:
+            declared = self._cardinality(table)
+            for column in self._filter_columns(table):
+                distinct = declared.get(column)
+                if distinct is None or distinct > LOW_CARDINALITY:
+                    continue  # never partition by a key of unknown or high cardinality
+                out.append(
+                    setting(
+                        "partition",
+                        f"partition `{table}` by `{column}` (about {distinct} values), a column its writers filter on",
+                        f"CREATE OR REPLACE TABLE {table} PARTITIONED BY ({column}) AS SELECT * FROM {table};",
+                        "rewrites the whole table (writers running meanwhile fail); worth it only when each "
+                        "partition holds a gigabyte or more",
+                        replace(s, partitioned_by=(column,)),
+                        (
+                            f"`{column}` has about {distinct} distinct values, as `cardinality` in the configuration "
+                            "declares (delta-lint reads no column statistics)",
+                        ),
+                    )
+                )
         if s.isolation_level == "Serializable":
             out.append(
                 setting(
@@ -342,6 +363,16 @@ class Advisor:
                 )
             )
         return out
+
+    def _cardinality(self, table: str) -> dict[str, int]:
+        """Distinct values per column that the configuration declares for the table."""
+        from delta_lint.settings import path_aliases, qualify
+
+        aliases = path_aliases(self.config)
+        for name, declared in self.config.tables.items():
+            if qualify(str(name).lower(), self.config.default_schema, aliases) == table and declared.cardinality:
+                return dict(declared.cardinality)
+        return {}
 
     def _filter_columns(self, table: str) -> tuple[str, ...]:
         """The target columns the table's updates, deletes and merges constrain, most

@@ -11,6 +11,7 @@ from delta_lint.model import Finding
 from delta_lint.report import clean
 
 FORMAT_VERSION = 1
+LEFT_SHOWN = 30  # findings left after a plan, listed in text (JSON lists all)
 
 Edited = dict[str, str]  # display path -> the text now, of every file a change edits
 
@@ -71,8 +72,10 @@ def text(advice: Advice, edited: Edited, diff: bool = False) -> str:
                 f"  {n}. {clean(change.what)}: removes {_counts(change.removed)}, adds {_counts(change.added)}"
             )
         lines.append(f"  left after the plan: {_counts(advice.left)} predicted conflicts")
-        for f in advice.left:
+        for f in advice.left[:LEFT_SHOWN]:
             lines.append(f"    {_where(f)}")
+        if len(advice.left) > LEFT_SHOWN:
+            lines.append(f"    ... and {len(advice.left) - LEFT_SHOWN} more (--format json lists every one)")
     if advice.not_advised:
         lines.append("")
         lines.append(
