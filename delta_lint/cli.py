@@ -708,6 +708,76 @@ def intents(
         typer.echo(f"{d.location}: {d.rule} {d.message}", err=True)
 
 
+class AdviseFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+def advise(
+    paths: Optional[list[Path]] = typer.Argument(
+        None, help="Files or directories with job code; default: the project of the current directory."
+    ),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
+    output_format: AdviseFormat = typer.Option(
+        AdviseFormat.text, "--format", help="text, json, or markdown (for a pull-request comment)."
+    ),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the advice to this file."),
+    top: int = typer.Option(10, "--top", min=0, help="Show the best N changes (0: every useful one)."),
+    budget: int = typer.Option(0, "--budget", min=0, help="Also plan up to N changes together (greedy)."),
+    diff: bool = typer.Option(False, "--diff", help="Show file edits as unified diffs."),
+    apply: bool = typer.Option(
+        False,
+        "--apply",
+        help="Write the file edits of the plan (--budget) or of the best change: code, bundle YAML, configuration; "
+        "never tables.",
+    ),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+    refresh: bool = REFRESH_OPTION,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """Which changes remove the most predicted conflicts: table settings, target
+    conditions and the schedule, each judged again by the engine and ranked by the
+    conflicts it removes (errors first), with the findings it adds.
+
+    Files are edited only with --apply; tables never (their ALTER TABLE is printed).
+    """
+    from delta_lint import advise_report
+    from delta_lint.advise import EditError, advise_paths, apply_changes
+
+    given = list(paths or [])
+    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    analysed = [config.root] if config.path is not None else (given or [Path(".")])
+    tune_gc()
+    advisor, advice = _guarded(
+        lambda: advise_paths(analysed, config, budget, top, bundle=bundle, target=target, refresh=refresh), debug
+    )
+    shown = advice.ranked + advice.plan
+    originals = advisor.originals(shown)
+    if output_format == AdviseFormat.json:
+        text = advise_report.to_json(advice, originals)
+    elif output_format == AdviseFormat.markdown:
+        text = advise_report.markdown(advice, originals)
+    else:
+        text = advise_report.text(advice, originals, diff)
+    _emit(text, output)
+    if apply:
+        chosen = advice.plan or advice.ranked[:1]
+        try:
+            written = apply_changes(advisor, chosen)
+        except (EditError, OSError) as err:
+            _fail(f"--apply: {err}")
+        for path in written:
+            typer.echo(f"delta-lint: edited {path}", err=True)
+        for change in chosen:
+            if change.statement:
+                typer.echo(f"delta-lint: not applied (a table setting; run it yourself): {change.statement}", err=True)
+
+
 @app.command()
 def rules(
     output_format: RulesFormat = typer.Option(

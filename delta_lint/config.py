@@ -41,6 +41,7 @@ class TableConfig:
     deletion_vectors: bool | None = None
     isolation_level: str | None = None
     identity_columns: tuple[str, ...] | None = None
+    cardinality: tuple[tuple[str, int], ...] | None = None  # declared distinct values per column (see `advise`)
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,9 @@ def validate(data: dict, path: Path, source: Source | None = None, prefix: tuple
         tables[name] = TableConfig(
             deletion_vectors=settings.deletion_vectors if settings is not None else None,
             isolation_level=settings.isolation_level if settings is not None else None,
+            cardinality=tuple(sorted((str(k).lower(), v) for k, v in settings.cardinality.items()))
+            if settings is not None and settings.cardinality is not None
+            else None,
             **lists,
         )
     globs = [(("exclude", i), g) for i, g in enumerate(raw.exclude or [])]

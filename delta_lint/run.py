@@ -14,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from delta_lint import suppress
 from delta_lint.bundle import Workflows, add_defined_jobs
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError
 from delta_lint.engine import Engine, diagnostics_as_findings
-from delta_lint.findings import Gate, Suppressions, finish
+from delta_lint.findings import Gate, Suppressions, finish, selected
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
 from delta_lint.globs import matches_any
@@ -57,10 +58,29 @@ class RunResult:
     skipped: dict[str, str] = field(default_factory=dict)  # display path -> kind of a file not linted
     analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
     suppressions: Suppressions = field(default_factory=Suppressions)  # for the findings stage
+    pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
 
     @property
     def intents(self) -> list[Intent]:
         return [i for f in self.files for i in f.intents]
+
+
+@dataclass
+class Pairing:
+    """The engine's inputs and the findings stage of one run, kept so that `advise` can
+    judge the run again under a changed table, file or schedule: `finish` turns the
+    tables' findings into the run's (with the shared and input findings, selection and
+    suppressions)."""
+
+    engine: Engine
+    by_table: dict[str, list[Intent]]
+    settings: dict[str, TableSettings]
+    schedule: Schedule
+    workflows: Workflows
+    # a file of the run read with other content, linked as the run links (with these workflows)
+    reread: Callable[[str, bytes, Workflows], FileResult]
+    finish: Callable[[list[Finding]], list[Finding]]
+    visible: Callable[[list[Finding]], list[Finding]]  # the selected, unsuppressed ones of some table findings
 
 
 def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
@@ -763,14 +783,39 @@ def _check(
         for i in summary.shared
         if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
     ]
-    findings += engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
+    shared = engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
     all_diags = diagnostics + settings_diags + file_diags + internal
-    findings = sorted(findings + diagnostics_as_findings(all_diags), key=Finding.sort_key)
+    others = shared + diagnostics_as_findings(all_diags)
+    findings = sorted(findings + others, key=Finding.sort_key)
+    is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
     paths = [display for display, *_ in inputs.files]
     scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if _has_directives(s.suppressions)}
     # per-file-ignores globs are written against the configuration's folder, bundle files' too
     rel_of = rel_paths | {d.location.path: display_path(inputs.cwd / d.location.path, config.root) for d in tasks_diags}
+
+    # `advise` judges the run again under changes: the findings it compares are the
+    # ones the run reports (selected, unsuppressed), from the tables' findings
+    def finish_tables(table_findings: list[Finding]) -> list[Finding]:
+        everything = sorted(table_findings + others, key=Finding.sort_key)
+        return finish(everything, Suppressions(scans, rel_of), Gate.of(config, cwd=inputs.cwd)).findings
+
+    def visible(table_findings: list[Finding]) -> list[Finding]:  # without the notes on unused suppressions
+        out = [f for f in table_findings if is_selected(f.rule)]
+        return suppress.apply(out, scans, config.per_file_ignores, rel_of, is_selected)[0]
+
+    def reread(display: str, data: bytes, workflows: Workflows) -> FileResult:
+        index = paths.index(display)
+        _, rel, suffix, _, _ = inputs.files[index]
+        result = analyze_data(data, suffix, display)
+        links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
+        links[index] = (rel, FileSummary.of(result).links)
+        context = Linker(links, workflows).contexts().get(index)
+        return analyze_data(data, suffix, display, context) if context else result
+
+    pairing = None
+    if store is None:  # every table was judged in this run
+        pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish_tables, visible)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,
@@ -783,6 +828,7 @@ def _check(
         skipped={paths[i]: s.skipped for i, s in enumerate(files.summaries) if s.skipped},
         analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
         suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
+        pairing=pairing,
     ), workflows
 
 

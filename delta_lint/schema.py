@@ -400,6 +400,9 @@ class TableSettings(msgspec.Struct, forbid_unknown_fields=True):
     deletion_vectors: Union[bool, None] = None
     isolation_level: Union[Literal["WriteSerializable", "Serializable"], None] = None
     identity_columns: Union[Columns, None] = None
+    # distinct values per column, as the team estimates them: `advise` proposes a
+    # partition column only from such a declared low cardinality
+    cardinality: Union[dict[str, Annotated[int, msgspec.Meta(ge=1, description="a whole number >= 1")]], None] = None
 
 
 class ConfiguredJob(msgspec.Struct, forbid_unknown_fields=True):

@@ -1,0 +1,168 @@
+"""`delta-lint advise`: every advised change, applied to a copy of the sample
+workload (its files edited as `--apply` edits them; a table setting given to the
+table as read), removes exactly the findings it was advised for and adds exactly
+the ones it said, as a fresh `check` of the copy reports them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from delta_lint.advise import Advisor, Change, Scenario, apply_changes, conflicts, finding_key
+from delta_lint.cli import app
+from delta_lint.config import load_config
+from delta_lint.run import check
+from delta_lint.settings import ReadSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def workload(tmp_path_factory):
+    """A copy of the sample workload, its settings read live once (embedded engine)."""
+    project = tmp_path_factory.mktemp("advise") / "fixtures"
+    shutil.copytree(FIXTURES, project, ignore=shutil.ignore_patterns("__pycache__"))
+    config = load_config(project / "delta-lint.yaml")
+    result = check([config.root], config, cwd=project, use_cache=False)
+    assert result.read is not None and result.read.tables, "the fixture tables were read live"
+    return project, config, result.read
+
+
+def _run(project: Path, read: ReadSettings):
+    config = load_config(project / "delta-lint.yaml")
+    return check([config.root], config, cwd=project, use_cache=False, read=read), config
+
+
+def _advisor(project: Path, read: ReadSettings) -> Advisor:
+    result, config = _run(project, read)
+    return Advisor(result, config, project)
+
+
+def _altered(read: ReadSettings, change: Change) -> ReadSettings:
+    """The settings as read after the change's statement ran on its table."""
+    scenario = change.apply(Scenario())
+    tables = dict(read.tables)
+    for name, new in scenario.settings:
+        assert name in tables, f"{name} was read live"
+        live = tables[name]
+        tables[name] = replace(
+            live,
+            deletion_vectors=bool(new.deletion_vectors),
+            clustered_by=new.clustered_by,
+            partitioned_by=new.partitioned_by,
+            isolation_level=new.isolation_level,
+        )
+    return replace(read, tables=tables)
+
+
+def _applied(project: Path, read: ReadSettings, advisor: Advisor, changes: list[Change]) -> Counter:
+    """The conflicts a fresh check reports after the changes; the files are restored."""
+    originals = {p: (project / p).read_text() for p in advisor.originals(changes)}
+    try:
+        apply_changes(advisor, changes)
+        for change in changes:
+            read = _altered(read, change)
+        result, _ = _run(project, read)
+        return conflicts(result.findings)
+    finally:
+        for p, text in originals.items():
+            (project / p).write_text(text)
+
+
+def test_each_advised_change_removes_exactly_what_it_says(workload):
+    project, _, read = workload
+    advisor = _advisor(project, read)
+    advice = advisor.advise()
+    assert len(advice.ranked) >= 6
+    levers = {c.lever for c in advice.ranked}
+    assert levers == {"code", "table", "schedule"}
+    before = conflicts(advisor.base_findings)
+    for change in advice.ranked:
+        after = _applied(project, read, advisor, [change])
+        removed = Counter(finding_key(f) for f in change.removed)
+        added = Counter(finding_key(f) for f in change.added)
+        assert before - after == removed, change.what
+        assert after - before == added, change.what
+        assert removed, change.what
+
+
+def test_the_ranking_of_the_sample_workload(workload):
+    """Errors first: the explicit MERGE condition of the spec's worked example removes
+    three errors (and turns up one pair it hid), deletion vectors on customers_flat two."""
+    project, _, read = workload
+    ranked = _advisor(project, read).advise().ranked
+    top = ranked[0]
+    assert (top.kind, top.target) == ("explicit-predicate", "jobs/upsert_orders.py:16")
+    assert top.score[0] == 2 and {f.rule for f in top.removed} == {"DL101", "DL102"}
+    assert (ranked[1].kind, ranked[1].target) == ("deletion-vectors", "main.sales.customers_flat")
+    assert "ALTER TABLE main.sales.customers_flat SET TBLPROPERTIES ('delta.enableDeletionVectors' = true)" in (
+        ranked[1].statement or ""
+    )
+    scores = [c.score[:2] for c in ranked]
+    assert scores == sorted(scores, reverse=True)
+    kinds = {c.kind for c in ranked}
+    assert {"cron-shift", "exclusive", "max-concurrent-runs", "isolation-level"} <= kinds
+    shift = next(c for c in ranked if c.kind == "cron-shift")
+    assert any("duration" in a for a in shift.assumptions)  # run durations are an assumption, said so
+
+
+def test_the_plan_equals_a_check_after_applying_all_of_it(workload):
+    project, _, read = workload
+    advisor = _advisor(project, read)
+    advice = advisor.advise(budget=4)
+    assert len(advice.plan) == 4
+    after = _applied(project, read, advisor, advice.plan)
+    assert after == conflicts(advice.left)
+    assert sum(after.values()) < sum(conflicts(advisor.base_findings).values()) - 4
+
+
+def test_advise_never_edits_without_apply_and_apply_edits_files_only(workload, monkeypatch):
+    project, _, _ = workload
+    copy = project.parent / "cli"
+    shutil.copytree(project, copy)
+    monkeypatch.chdir(copy)
+    snapshot = {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+    runner = CliRunner()
+    out = runner.invoke(app, ["advise", "--diff"])
+    assert out.exit_code == 0, out.output
+    assert "--- a/jobs/upsert_orders.py" in out.output and "ALTER TABLE" in out.output
+    assert {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()} == snapshot
+    doc = json.loads(runner.invoke(app, ["advise", "--format", "json", "--budget", "2"]).output)
+    assert doc["changes"][0]["kind"] == "explicit-predicate" and doc["changes"][0]["edits"][0]["diff"]
+    assert len(doc["plan"]["changes"]) == 2 and doc["plan"]["left"]
+    md = runner.invoke(app, ["advise", "--format", "markdown"]).output
+    assert md.startswith("### delta-lint advise") and "| 1 |" in md and "```diff" in md
+    out = runner.invoke(app, ["advise", "--apply", "--budget", "2"])
+    assert out.exit_code == 0, out.output
+    changed = {p for p in snapshot if p.read_bytes() != snapshot[p]}
+    assert changed == {copy / "jobs" / "upsert_orders.py"}  # the table setting is printed, never run
+    assert "not applied (a table setting" in out.output
+    assert "AND t.date = '{run_date}'" in (copy / "jobs" / "upsert_orders.py").read_text()
+    assert not any((copy / "tables").rglob("*.json.tmp"))
+    logs = {p: p.read_bytes() for p in (copy / "tables").rglob("*") if p.is_file()}
+    assert logs == {p: b for p, b in snapshot.items() if p.is_relative_to(copy / "tables")}
+
+
+def test_readme_documents_the_advise_options():
+    readme = (ROOT / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("delta-lint advise"))
+    help_text = CliRunner().invoke(app, ["advise", "--help"], terminal_width=200).output
+    for option in ("--top", "--budget", "--diff", "--apply", "--format"):
+        assert option in line and option in help_text
+
+
+def test_an_edit_the_engine_cannot_prove_useful_is_not_advised(workload):
+    project, _, read = workload
+    advisor = _advisor(project, read)
+    advice = advisor.advise()
+    assert advice.not_advised > 0
+    for c in advice.ranked:
+        assert c.useful and c.removed
+    assert [f.name for f in fields(Change)][:3] == ["kind", "lever", "target"]
