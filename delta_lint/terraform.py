@@ -16,8 +16,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import hcl2
-
 from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
@@ -34,6 +32,8 @@ def load_found_terraform(root: Path) -> Workflows:
     out = Workflows()
     found = listing("terraform", str(root))
     out.listings.append(("terraform", str(root), found))
+    if found:
+        import hcl2  # only where a project has Terraform jobs (50 ms of imports)
     for file in map(Path, found):
         try:
             document = hcl2.loads(read_input_text(file, root))
@@ -60,6 +60,8 @@ def _module_sources(folder: Path, root: Path) -> tuple[dict[str, str], list[Path
     every `.tf` file of the folder (a job and the notebooks it runs are often
     declared apart)."""
     out: dict[str, str] = {}
+    import hcl2
+
     files = sorted(folder.glob("*.tf"))
     for tf in files:
         try:
