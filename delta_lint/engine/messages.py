@@ -7,6 +7,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from itertools import chain
+from operator import itemgetter
 
 from delta_lint.engine.classes import Classes, Found, location_key
 from delta_lint.engine.judgement import Pair, Sig, label, region_of
@@ -195,8 +196,9 @@ class Messages:
         if len(sigs) == 1:
             notes, reasons = sigs[0][4], sigs[0][5]
         else:
-            notes = tuple(dict.fromkeys(n for sig in sigs for n in sig[4]))
-            reasons = "; ".join(dict.fromkeys(sig[5] for sig in sigs))
+            # thousands of pairs share a handful of note tuples: those are merged
+            notes = tuple(dict.fromkeys(chain.from_iterable(dict.fromkeys(map(itemgetter(4), sigs)))))
+            reasons = "; ".join(dict.fromkeys(map(itemgetter(5), sigs)))
         if notes:
             message += " (" + "; ".join(notes) + ")"
         # many findings share a fix text (it never names the others)

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
@@ -231,6 +232,8 @@ class PythonAnalyzer(ValueResolver):
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
         job parameter binds the widget. An empty default binds nothing."""
+        if "widgets" not in self.source:
+            return
         for m in _WIDGET_DEFAULT.finditer(self.source):
             name, value = m.group(2), m.group(4)
             if value.strip() and "{" not in value:
@@ -597,13 +600,13 @@ class PythonAnalyzer(ValueResolver):
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
         for name in sorted(self._helpers & self._top_functions):
-            text = ast.get_source_segment(self.source, self.functions[name])
+            text = self._segment(self.functions[name])
             if text:
                 links.functions[name] = text
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if cls.lineno <= self._own_lines and methods & self._helpers:
-                text = ast.get_source_segment(self.source, cls)
+                text = self._segment(cls)
                 if text:
                     links.functions[name] = text
         return links
@@ -668,54 +671,40 @@ class PythonAnalyzer(ValueResolver):
             return
         seen: set[int] = set()
         for node in _walk(expr):
-            if isinstance(node, ast.Lambda):
+            if not isinstance(node, ast.Call):
                 continue
-            if isinstance(node, ast.Call) and _is_notebook_run(node):
+            if _is_notebook_run(node):
                 self._notebook_run(node, scope)
                 continue
-            if (
-                isinstance(node, ast.Call)
-                and self._feature_clients
-                and _feature_table_call(node, self._feature_clients)
-            ):
+            if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)
                 continue
-            if isinstance(node, ast.Call) and self.classes and isinstance(node.func, ast.Attribute):
+            attribute = isinstance(node.func, ast.Attribute)
+            if self.classes and attribute:
                 found = self._method(node, scope)
                 if found is not None and found[0].name in self._helpers:
-                    try:
-                        self._call_helper(found[0], node, scope, instance=found[1])
-                    except RecursionError:
-                        raise
-                    except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
-                        self._internal(node, err)
+                    self._guarded(node, self._call_helper, found[0], node, scope, instance=found[1])
                     continue
-            if isinstance(node, ast.Call) and self._helpers:
+            if self._helpers:
                 helper = _called_name(node) or _module_function(node)
                 if helper in self._helpers and helper in self.functions:
-                    try:
-                        self._call_helper(self.functions[helper], node, scope)
-                    except RecursionError:
-                        raise
-                    except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
-                        self._internal(node, err)
+                    self._guarded(node, self._call_helper, self.functions[helper], node, scope)
                     continue
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in TERMINALS
-                and id(node) not in seen
-            ):
+            if attribute and node.func.attr in TERMINALS and id(node) not in seen:
                 steps = self.flatten(node, scope)
                 for step in steps:
                     if step.call is not None:
                         seen.add(id(step.call))
-                try:
-                    self._terminal(steps, node, scope)
-                except RecursionError:
-                    raise
-                except Exception as err:  # noqa: BLE001 - one odd call must not stop the file
-                    self._internal(node, err)
+                self._guarded(node, self._terminal, steps, node, scope)
+
+    def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        """One odd call must not stop the file: its error becomes a DL002 at the call."""
+        try:
+            read(*args, **kwargs)
+        except RecursionError:
+            raise
+        except Exception as err:  # noqa: BLE001
+            self._internal(node, err)
 
     def _internal(self, node: ast.AST, err: Exception) -> None:
         self.diagnostics.append(
@@ -1295,6 +1284,19 @@ class PythonAnalyzer(ValueResolver):
         if line > len(lines):
             return None
         return lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
+
+    def _segment(self, node: ast.stmt) -> str:
+        """The node's exact source text, as `ast.get_source_segment` gives it, from the
+        lines already split (that function splits the whole source again per call)."""
+        source_lines = self._source_lines()
+        start, end = node.lineno, node.end_lineno or node.lineno
+        if end > len(source_lines):
+            return ""
+        lines = source_lines[start - 1 : end]
+        if node.end_col_offset is not None:
+            lines[-1] = lines[-1][: self._char_offset(end, node.end_col_offset)]
+        lines[0] = lines[0][self._char_offset(start, node.col_offset) :]
+        return "\n".join(lines)
 
     def _excerpt(self, node: ast.AST) -> str:
         """The node's source text, whitespace-collapsed and cut at 160 characters

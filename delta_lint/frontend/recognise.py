@@ -121,13 +121,20 @@ def skip_reason(display: str, suffix: str, text: str) -> str | None:
     if suffix == ".sql":
         return _sql_kind(text)
     if suffix in (".py", "", ".ipynb"):
-        if _LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text):
+        if _may_be_lakeflow(text) and (_LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text)):
             return LAKEFLOW
         if TEST_PATH.search(display.replace("\\", "/")):
             return TEST
         if _APP_PY.search(text) and not _SPARK_WRITE.search(text):
             return APP
     return None
+
+
+def _may_be_lakeflow(text: str) -> bool:
+    """A word each Lakeflow sign holds: most files hold none, and the two patterns
+    (case-insensitive, line-anchored) are slow to fail over a whole file."""
+    lower = text.lower()
+    return "dlt" in lower or "pipelines" in lower or "@dp." in lower or "refresh" in lower or "changes" in lower
 
 
 def _sql_kind(text: str) -> str | None:
