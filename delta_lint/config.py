@@ -15,7 +15,7 @@ import yaml
 
 from delta_lint.globs import glob_problem
 from delta_lint.safeio import read_input_text
-from delta_lint.schema import ConfigError, ConfigFile, Source, check_tree, convert, located, problem
+from delta_lint.schema import MAX_DEPTH, ConfigError, ConfigFile, Source, check_tree, convert, located, problem
 
 __all__ = ["Config", "ConfigError", "JobConfig", "TableConfig", "load_config", "parse_yaml", "validate"]
 
@@ -75,8 +75,10 @@ class Config:
     durations: dict[str, str] = field(default_factory=dict)  # job -> expected run time; "default" for all
     strict: bool = False  # coverage gaps (DL000-DL007) fail the gate like predicted conflicts
     # files no job runs: anytime (they may run beside any job) | by-hand (setup and
-    # exploration notebooks, run by hand: never paired with other files)
-    unscheduled: str = "anytime"
+    # exploration notebooks, run by hand: never paired with other files) | auto
+    # (by hand when the project's job definitions or configured jobs run any of its
+    # files: then a file none of them runs is not a job; any time otherwise)
+    unscheduled: str = "auto"
 
     @property
     def snapshot_path(self) -> Path:
@@ -171,7 +173,10 @@ def load_yaml(
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        raise located(path, line, f"invalid YAML: {getattr(err, 'problem', None) or err}") from err
+        problem = getattr(err, "problem", None) or str(err)
+        if "nesting depth" in problem:  # libyaml's own limit (PyYAML >= 6.0.3), met before ours
+            raise located(path, line, f"nested more than {MAX_DEPTH} levels deep") from err
+        raise located(path, line, f"invalid YAML: {problem}") from err
     except (ValueError, RecursionError) as err:  # a date YAML cannot hold (`2024-99-99`), deep flow nesting
         raise located(path, None, f"invalid YAML: {err}") from err
     source = Source(path, node)
