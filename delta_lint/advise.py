@@ -115,6 +115,7 @@ class _Judge:
             base.durations,
             base.default_duration,
             by_hand=base.by_hand,
+            by_hand_why=base.by_hand_why,
         )
         old = self.pairing.engine
         return Engine(self.config, schedule, pack=old.pack, read=old.read)

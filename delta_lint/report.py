@@ -701,7 +701,8 @@ def schedule_lines(sched, full: bool = False):
         return
     files, others = _split_nodes(sched)
     if files:
-        yield f"Files no job schedules ({len(files):,}; each may run at any time):"
+        when = f"run by hand, never paired: {sched.by_hand_why}" if sched.by_hand else "each may run at any time"
+        yield clean(f"Files no job schedules ({len(files):,}; {when}):")
         yield clean(f"  {_examples([n.key() for n in files])}")
     may, never = _Section(), _Section()
     anytime: dict[str, list[str]] = {}  # a cause that makes one job meet every other -> the jobs it meets

@@ -65,6 +65,10 @@ class Concurrency:
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
 _BY_HAND = "a file that no job runs is run by hand (`unscheduled: by-hand`)"
+_BY_HAND_AUTO = (
+    "a file that none of the project's jobs runs is run by hand, not by a job"
+    " (`unscheduled: anytime` pairs it with the jobs)"
+)
 LONE_FILES = Concurrency(
     "neither file is scheduled by a job definition or a configured job, so they may run at the same time", False
 )
@@ -98,8 +102,9 @@ class Schedule:
     durations: dict[str, timedelta] = field(default_factory=dict)
     default_duration: timedelta = DEFAULT_DURATION
     # `unscheduled: by-hand`: a file no job runs is run by hand (setup, exploration)
-    # and is not paired with other files
+    # and is not paired with other files; `by_hand_why` says why it was chosen
     by_hand: bool = False
+    by_hand_why: str = _BY_HAND
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
     _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
     _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
@@ -284,7 +289,7 @@ class Schedule:
             return self._same_job(a, b)
         if a.kind == "file" or b.kind == "file":
             if self.by_hand:
-                return None, f"{_BY_HAND}; it is not paired with other files"
+                return None, f"{self.by_hand_why}; it is not paired with other files"
             if a.kind == b.kind:
                 return LONE_FILES, ""
             # said of the file, never naming it: every unscheduled file meets `other` alike
@@ -694,6 +699,11 @@ def build_schedule(
     name_to_key = {j.name: j.key for j in workflows.jobs.values()}
     exclusive = tuple(frozenset(name_to_key.get(n, n) for n in g) | g for g in config.exclusive)
     durations = {str(k): parse_duration(v) for k, v in config.durations.items() if k != "default"}
+    # `auto`: once the project says how its jobs run (job definitions, configured
+    # jobs), a file none of them runs is a setup or exploration notebook
+    by_hand = config.unscheduled == "by-hand" or (
+        config.unscheduled == "auto" and any(n.kind != "file" for nodes in nodes_of.values() for n in nodes)
+    )
     default = parse_duration(config.durations["default"]) if "default" in config.durations else DEFAULT_DURATION
     return Schedule(
         nodes_of,
@@ -702,5 +712,6 @@ def build_schedule(
         workflows,
         durations,
         default,
-        by_hand=config.unscheduled == "by-hand",
+        by_hand=by_hand,
+        by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
     )

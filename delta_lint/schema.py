@@ -440,7 +440,7 @@ class ConfigFile(msgspec.Struct, forbid_unknown_fields=True, rename={"per_file_i
     job_definitions: Union[FilePath, None] = None
     duration: Union[dict[str, Duration], None] = None
     strict: bool = False
-    unscheduled: Literal["anytime", "by-hand"] = "anytime"
+    unscheduled: Literal["auto", "anytime", "by-hand"] = "auto"
 
 
 # Bundles and Jobs JSON: only what delta-lint reads is declared; other keys pass.

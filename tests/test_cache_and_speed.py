@@ -94,7 +94,7 @@ def test_cached_workflows_follow_bundle_edits_and_new_included_files(tmp_path):
     (project / "resources").mkdir()
     for name in ("a", "b"):
         (project / "jobs" / f"{name}.sql").write_text("DELETE FROM main.s.t WHERE id = 1;\n")
-    (project / "delta-lint.yaml").write_text("spark: none\n")
+    (project / "delta-lint.yaml").write_text("spark: none\nunscheduled: anytime\n")  # a.sql alone: any time
     (project / "databricks.yml").write_text(
         "bundle: {name: x}\ninclude: ['resources/*.yml']\nresources:\n  jobs:\n    j:\n"
         "      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}\n"
@@ -160,7 +160,7 @@ def test_per_table_results_follow_ddl_config_and_shared_checkpoint_edits(tmp_pat
     (project / "jobs" / "b.sql").write_text("UPDATE main.s.b SET x = 2 WHERE id = 1;\n")
     assert "DL102" in rules(both(), "main.s.a")  # table a from the cache, b checked again
     (project / "delta-lint.yaml").write_text(
-        "spark: none\njobs:\n  one: {paths: ['jobs/a1.sql', 'jobs/a2.sql', 'jobs/ddl.sql']}\n"
+        "spark: none\nunscheduled: anytime\njobs:\n  one: {paths: ['jobs/a1.sql', 'jobs/a2.sql', 'jobs/ddl.sql']}\n"
     )
     assert rules(both(), "main.s.a") == set()  # one job, one run at a time
     assert not any(f["rule"] == "DL120" for f in both()["findings"])

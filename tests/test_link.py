@@ -366,13 +366,37 @@ UPSERT = "spark.sql('MERGE INTO main.s.orders t USING u ON t.id = u.id WHEN MATC
 BY_HAND = "spark.sql('DELETE FROM main.s.orders WHERE region = \"eu\"')\n"
 
 
-def test_files_no_job_runs_may_run_any_time_unless_said_to_be_run_by_hand(lint):
+def _conflict_sites(result) -> set[str]:
+    return {loc.path for f in result.findings if f.rule.startswith("DL1") for loc in (f.location, *f.related)}
+
+
+def test_files_no_job_runs_are_run_by_hand_once_the_project_defines_its_jobs(lint):
+    """`unscheduled: auto` (the default): a project whose bundle runs `jobs/upsert.py`
+    says how its jobs run, so `notebooks/cleanup.py`, which no job runs, is a setup or
+    exploration notebook and is not paired; `anytime` pairs it, `by-hand` never does."""
     files = {"databricks.yml": JOB_BUNDLE, "jobs/upsert.py": UPSERT, "notebooks/cleanup.py": BY_HAND}
-    paired = lint(files)
-    sites = {loc.path for f in paired.findings if f.rule.startswith("DL1") for loc in (f.location, *f.related)}
-    assert sites == {"jobs/upsert.py", "notebooks/cleanup.py"}
-    # setup and exploration notebooks of a project that defines its jobs
-    assert not [f for f in lint(files, {"unscheduled": "by-hand"}).findings if f.rule.startswith("DL1")]
+    assert _conflict_sites(lint(files)) == set()
+    assert _conflict_sites(lint(files, {"unscheduled": "anytime"})) == {"jobs/upsert.py", "notebooks/cleanup.py"}
+    assert _conflict_sites(lint(files, {"unscheduled": "by-hand"})) == set()
+
+
+def test_files_of_a_project_without_job_definitions_may_run_any_time(lint):
+    """Nothing says how the jobs run: any file may be a job, started at any time."""
+    files = {"jobs/upsert.py": UPSERT, "notebooks/cleanup.py": BY_HAND}
+    assert _conflict_sites(lint(files)) == {"jobs/upsert.py", "notebooks/cleanup.py"}
+    assert _conflict_sites(lint(files, {"unscheduled": "by-hand"})) == set()
+
+
+def test_the_schedule_says_why_files_no_job_runs_are_not_paired(tmp_path):
+    from delta_lint.report import schedule_text
+    from delta_lint.run import overlap_schedule
+
+    for name, text in {"databricks.yml": JOB_BUNDLE, "jobs/upsert.py": UPSERT, "notebooks/cleanup.py": BY_HAND}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    shown = schedule_text(overlap_schedule([tmp_path], validate({}, tmp_path / "delta-lint.yaml"), cwd=tmp_path))
+    assert "Files no job schedules (1; run by hand, never paired: a file that none of the project's jobs runs" in shown
+    assert "`unscheduled: anytime` pairs it with the jobs" in shown
 
 
 def test_job_parameter_defaults_hold_for_concurrent_runs_only_where_their_starter_leaves_them(tmp_path):
@@ -545,10 +569,11 @@ resources:
     assert tables(tmp_path, files)["children/load.py"] == ["main.sales.orders"]
     # one task runs both in order: no conflict between them
     assert not [f for f in lint(files).findings if f.rule.startswith("DL1")]
-    # the same notebook run on its own may run beside the job
+    # the same notebook no job runs: run by hand, or, when said to, at any time beside the job
     alone = {**files, "orchestrate.py": NB + "spark.sql(\"DELETE FROM main.sales.orders WHERE status = 'void'\")\n"}
     alone["children/load.py"] = child.replace('"schema", ""', '"schema", "sales"')  # its widget's default
-    assert [f for f in lint(alone).findings if f.rule.startswith("DL1")]
+    assert not [f for f in lint(alone).findings if f.rule.startswith("DL1")]
+    assert [f for f in lint(alone, {"unscheduled": "anytime"}).findings if f.rule.startswith("DL1")]
 
 
 # -- helpers of other files ------------------------------------------------------------------------
