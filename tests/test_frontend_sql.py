@@ -582,3 +582,17 @@ def test_insert_replace_using_overwrites_what_its_rows_name():
     assert got == [(1, "main.ops.t", "dynamic_partition_overwrite")] and not diags
     # a plain INSERT of the same query stays a blind append
     assert _read("INSERT INTO main.ops.t SELECT * FROM main.ops.src;\n")[0] == [(1, "main.ops.t", "blind_append")]
+
+
+@pytest.mark.parametrize(
+    ("sql", "subkind"),
+    [
+        ("ALTER TABLE t DROP CONSTRAINT IF EXISTS valid_type", "drop_constraint"),
+        ("ALTER TABLE t DROP COLUMN c", "drop_columns"),
+        ("ALTER TABLE t ADD CONSTRAINT valid_type CHECK (x IN ('a', 'b'))", "add_constraint"),
+    ],
+)
+def test_an_alter_table_says_what_it_drops(sql, subkind):
+    """The message names the change: dropping a constraint is no column drop."""
+    intents, _ = analyze_sql(sql, "x.sql", Session())
+    assert [i.subkind for i in intents] == [subkind]

@@ -989,7 +989,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
             subkind = "add_columns"
         elif isinstance(action, exp.Drop):
-            subkind = "drop_columns"
+            subkind = "drop_constraint" if (action.args.get("kind") or "").upper() == "CONSTRAINT" else "drop_columns"
         elif isinstance(action, exp.RenameColumn):
             subkind = "rename_column"
         elif isinstance(action, exp.AlterColumn):
