@@ -192,6 +192,11 @@ class Intent:
     statement: str = ""  # a short excerpt of the source, for messages
     job: str = ""  # filled by the schedule stage; the file path until configured
 
+    @property
+    def added_columns(self) -> tuple[str, ...]:
+        """The columns an `ALTER TABLE ... ADD COLUMNS` adds (none for other intents)."""
+        return self.declared.columns if self.subkind == "add_columns" and self.declared else ()
+
     @_kept
     def op_class(self) -> OpClass:
         """Kept after the first use: the engine asks for every candidate pair."""
@@ -232,6 +237,8 @@ class TableDDL:
     deletion_vectors: bool | None = None
     isolation_level: str | None = None
     identity_columns: tuple[str, ...] = ()
+    # a CREATE's columns; an ALTER TABLE ... ADD COLUMNS's added ones
+    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
 
     from delta_lint.config import validate
     from delta_lint.engine.classes import BEHAVIOUR_FIELDS, Classes
-    from delta_lint.model import Flag, Intent, Kind, Location, TableRef
+    from delta_lint.model import Flag, Intent, Kind, Location, TableDDL, TableRef
     from delta_lint.predicates import Constraint, Region
     from delta_lint.schedule import build_schedule
 
@@ -106,6 +106,7 @@ def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
         "table.is_path": replace(base, table=TableRef("s.t", is_path=True)),
         "params": replace(base, params=("run_date",)),
         "region": replace(base, region=None),
+        "added_columns": replace(base, subkind="add_columns", declared=TableDDL(columns=("c",))),
     }
     assert sorted(changed) == sorted(BEHAVIOUR_FIELDS)
     alike = [

@@ -25,7 +25,17 @@ def location_key(x: Intent) -> tuple[str, int, int]:
 
 # What a verdict may read of an intent (see `judgement.PAIR_RULES`): the class key
 # holds exactly these, in this order, besides the schedule key.
-BEHAVIOUR_FIELDS = ("kind", "flags", "subkind", "zorder_by", "merge_clauses", "table.is_path", "params", "region")
+BEHAVIOUR_FIELDS = (
+    "kind",
+    "flags",
+    "subkind",
+    "zorder_by",
+    "merge_clauses",
+    "table.is_path",
+    "params",
+    "added_columns",
+    "region",  # last: `regionless` replaces it
+)
 
 
 class Classes:
@@ -93,6 +103,7 @@ class Classes:
                 x.merge_clauses,
                 bool(x.table and x.table.is_path),
                 bool(x.params),
+                x.added_columns,
                 region,
             )
             key = (pair_key, behaviour)

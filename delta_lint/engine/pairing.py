@@ -29,7 +29,15 @@ from delta_lint.settings import ReadSettings, TableSettings, path_aliases, quali
 _FEW_CLASSES = 16
 # What a verdict may read of a table's settings (see `judgement.PAIR_RULES`): tables
 # equal in these share verdicts.
-SETTINGS_FIELDS = ("partitioned_by", "clustered_by", "deletion_vectors", "isolation_level", "identity_columns", "note")
+SETTINGS_FIELDS = (
+    "partitioned_by",
+    "clustered_by",
+    "deletion_vectors",
+    "isolation_level",
+    "identity_columns",
+    "declared_columns",
+    "note",
+)
 
 
 class Engine:

@@ -948,6 +948,11 @@ def _create(ctx: _Ctx, tree: exp.Create, evolution: bool):
     if fmt not in (None, "delta"):
         return [], []
     identity = []
+    columns = (
+        tuple(c.name.lower() for c in target.expressions if isinstance(c, exp.ColumnDef))
+        if isinstance(target, exp.Schema)
+        else ()
+    )
     if isinstance(target, exp.Schema):
         for col in target.expressions:
             if isinstance(col, exp.ColumnDef) and any(
@@ -955,7 +960,7 @@ def _create(ctx: _Ctx, tree: exp.Create, evolution: bool):
                 for c in col.args.get("constraints") or []
             ):
                 identity.append(col.name.lower())
-    ddl = TableDDL(tuple(partitioned), tuple(clustered), dv, isolation, tuple(identity))
+    ddl = TableDDL(tuple(partitioned), tuple(clustered), dv, isolation, tuple(identity), columns)
     flags = set()
     if tree.args.get("exists"):
         flags.add(Flag.IF_NOT_EXISTS)
@@ -973,6 +978,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
     dv: bool | None = None
     isolation: str | None = None
     clustered: tuple[str, ...] = ()
+    added: list[str] = []
     for action in tree.args.get("actions") or []:
         if isinstance(action, exp.AlterSet):
             subkind = "set_tblproperties"
@@ -988,6 +994,8 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
             subkind = "add_columns"
+            defs = action.expressions if isinstance(action, exp.Schema) else [action]
+            added += [d.name.lower() for d in defs if isinstance(d, exp.ColumnDef)]
         elif isinstance(action, exp.Drop):
             subkind = "drop_constraint" if (action.args.get("kind") or "").upper() == "CONSTRAINT" else "drop_columns"
         elif isinstance(action, exp.RenameColumn):
@@ -1002,7 +1010,9 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
         elif isinstance(action, exp.AlterRename):
             subkind = "rename_table"
     # settings the statement gives the table (amending what its CREATE declared)
-    changed = TableDDL(clustered_by=clustered, deletion_vectors=dv, isolation_level=isolation)
+    changed = TableDDL(
+        clustered_by=clustered, deletion_vectors=dv, isolation_level=isolation, columns=tuple(dict.fromkeys(added))
+    )
     declared = changed if changed != TableDDL() else None
     return _intent(ctx, ref, kind, resolved, subkind=subkind, declared=declared)
 

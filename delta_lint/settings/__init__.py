@@ -24,6 +24,8 @@ class TableSettings:
     source: str = "assumed"  # live | snapshot | declared | ddl | assumed
     note: str = ""  # what was assumed, for findings
     read: LiveSettings | None = None  # the full record when read live or from the snapshot
+    # the columns the workload's own CREATE TABLE gives the table
+    declared_columns: tuple[str, ...] = ()
 
     @property
     def has_deletion_vectors(self) -> bool:
@@ -108,7 +110,8 @@ def declared_by_workload(
         if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
             base.setdefault(name, x.declared)
         elif x.kind in _ALTER_KINDS:
-            amendments.setdefault(name, []).append(x.declared)
+            if x.declared.clustered_by or x.declared.deletion_vectors is not None or x.declared.isolation_level:
+                amendments.setdefault(name, []).append(x.declared)  # not the columns an ALTER adds
         else:
             weak.setdefault(name, x.declared)
     out = {**weak, **base}
@@ -174,5 +177,7 @@ def resolve_settings(
             s = replace(s, note=f"the table's settings are not declared; assumed {s.describe()}")
         if s.isolation_level not in profile.allowed_isolation:
             s = replace(s, isolation_level=profile.allowed_isolation[0])
+        if table in ddl and ddl[table].columns:
+            s = replace(s, declared_columns=ddl[table].columns)
         out[table] = s
     return out
