@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token, TokenType
 
 from delta_lint.frontend.conditions import region_of
 from delta_lint.frontend.sqlscript import step as script_step
@@ -45,45 +45,75 @@ def parse_sql(text: str) -> exp.Expression | None:
     again and building a new tokenizer and parser for every statement (a third of
     the cost of parsing short statements)."""
     tokens = _TOKENIZER.tokenize(text)
-    previous, sqlglot.parse_one = sqlglot.parse_one, _parse_one_with_known_types  # only while ours parses
-    try:
-        trees = _PARSER.parse(tokens, text)
-    finally:
-        sqlglot.parse_one = previous
+    if _TYPE_WORD.search(text):
+        _columns_named_as_types(tokens)
+    trees = _PARSER.parse(tokens, text)
     if not trees:
         raise ParseError(f"no expression was parsed from {text[:40]!r}")
     return trees[0]
 
 
-_PARSE_ONE = sqlglot.parse_one
-_KNOWN_TYPES: dict[tuple[str, object], exp.DataType] = {}
+# A column named like a temporal type (`date`, `timestamp`: the usual partition
+# columns) is a type keyword to sqlglot's tokenizer, so the parser first reads it as
+# a type, and the Spark-family parser then asks of that type `is_type("char",
+# "varchar")`, which parses both names with a whole `parse_one` (a new dialect,
+# tokenizer and parser each), before it gives up and reads a column. Such a word
+# directly followed by a comparison can only be a column; given to the parser as the
+# plain word it is, the parser reads the same column at once. Not after `.`, `:`,
+# `::` or AS (a field or a cast's type) nor between the angle brackets of a nested
+# type (`ARRAY<DATE>=`), where the word may be a type.
+_TYPE_WORD = re.compile(r"\b(?:date|time|timestamp|timestamp_ntz|timestamp_ltz|datetime)\b", re.I)
+_TEMPORAL_TYPES = frozenset(
+    {
+        TokenType.DATE,
+        TokenType.TIME,
+        TokenType.TIMESTAMP,
+        TokenType.TIMESTAMPTZ,
+        TokenType.TIMESTAMPNTZ,
+        TokenType.TIMESTAMPLTZ,
+        TokenType.DATETIME,
+    }
+)
+_COMPARISONS = frozenset(
+    {
+        TokenType.EQ,
+        TokenType.NEQ,
+        TokenType.NULLSAFE_EQ,
+        TokenType.GT,
+        TokenType.GTE,
+        TokenType.LT,
+        TokenType.LTE,
+        TokenType.IN,
+        TokenType.IS,
+        TokenType.BETWEEN,
+    }
+)
+_BEFORE_A_TYPE = frozenset({TokenType.DOT, TokenType.COLON, TokenType.DCOLON, TokenType.QDCOLON, TokenType.ALIAS})
+_CLOSES_NESTED = frozenset({TokenType.GT, TokenType.GTE})
 
 
-def _parse_one_with_known_types(sql, read=None, dialect=None, into=None, **opts):
-    """sqlglot's Spark-family parsers ask `DataType.is_type("char", "varchar")` of
-    every type they parse outside a schema, and a `date` column is tried as a type
-    first. Each question builds DataType("char") and DataType("varchar") with a whole
-    `parse_one` (a new dialect, tokenizer and parser): a tenth of the front end's time
-    on the benchmark corpus. Such a bare type name is parsed once and copied after;
-    every other call is sqlglot's own."""
-    if (
-        into is not exp.DataType
-        or not isinstance(sql, str)
-        or read is not None
-        or dialect is not None
-        or opts.keys() != {"error_level"}
-    ):
-        return _PARSE_ONE(sql, read=read, dialect=dialect, into=into, **opts)
-    key = (sql, opts["error_level"])
-    known = _KNOWN_TYPES.get(key)
-    if known is None:
-        known = _PARSE_ONE(sql, into=into, **opts)
-        if len(_KNOWN_TYPES) >= 64 or not isinstance(known, exp.DataType):
-            return known
-        _KNOWN_TYPES[key] = known
-    # callers may change or attach what they get: a new node (a bare name has no
-    # child nodes to share, and building it costs a quarter of a deep copy)
-    return exp.DataType(**known.args) if known.is_leaf() else known.copy()
+def _columns_named_as_types(tokens: list[Token]) -> None:
+    """Turn the temporal type keywords that can only be column names (see above) into
+    plain words, in place."""
+    nested = _PARSER.NESTED_TYPE_TOKENS
+    depth = 0  # inside how many `<` of nested types
+    previous = None
+    last = len(tokens) - 1
+    for index, token in enumerate(tokens):
+        kind = token.token_type
+        if kind is TokenType.LT and previous in nested:
+            depth += 1
+        elif kind in _CLOSES_NESTED and depth:
+            depth -= 1
+        elif (
+            kind in _TEMPORAL_TYPES
+            and not depth
+            and index < last
+            and tokens[index + 1].token_type in _COMPARISONS
+            and previous not in _BEFORE_A_TYPE
+        ):
+            token.token_type = TokenType.VAR
+        previous = kind
 
 
 _TOKENIZER = _DIALECT.tokenizer_class(dialect=_DIALECT)
