@@ -23,6 +23,7 @@ from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.findings import Gate, Suppressions, finish, selected
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
 from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
@@ -313,9 +314,10 @@ def overlap_schedule(
 
 def die_with_parent(parent: int) -> None:
     """A worker's first act: end when the run that started it ends, however it ends.
-    A forked worker holds both ends of the pool's pipes, so it never sees the parent
-    go; after `kill -9` of a run it would wait for work forever. Linux ends it with the
-    parent (PR_SET_PDEATHSIG); elsewhere a thread watches the parent."""
+    A forked worker holds copies of the ends of the workers' pipes, so it never sees
+    the parent go; after `kill -9` of a run it would wait on a full pipe forever.
+    Linux ends it with the parent (PR_SET_PDEATHSIG); elsewhere a thread watches the
+    parent."""
     import signal
     import threading
 
@@ -338,41 +340,107 @@ def die_with_parent(parent: int) -> None:
 
 
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
+FRONT_END_BATCH = 16  # answers a front-end worker sends at once
 
 
 def _run_front_ends(
     misses: list[tuple[int, bytes, str, str, str]],
     jobs: int | None,
     encode: bool,
+    memo: FrontEndMemo,
     meanwhile: Callable[[], None] | None = None,
 ):
-    """(result, summary, cache entry or None) in input order, serially or in a process
-    pool; with a cache the workers also encode the entries, which costs as much as a
-    fifth of the front ends. `meanwhile` runs once all work is handed out."""
+    """(result, summary, cache entry or None) in input order, serially (with the run's
+    `memo`) or in worker processes; with a cache the workers also encode the entries,
+    which costs as much as a fifth of the front ends. `meanwhile` runs once all work
+    is handed out."""
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     items = [(data, suffix, display, encode) for _, data, suffix, display, _ in misses]
     if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
         if meanwhile is not None:
             meanwhile()
-        yield from map(_analyze_item, items)
+        for item in items:
+            yield _analyze_item(item, memo)
         return
+    yield from _front_ends_in_workers(items, min(workers, len(items)), meanwhile)
+
+
+def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], None] | None):
+    """`_analyze_item` of every item, in input order, from `workers` processes. Worker
+    k reads items k, k + workers, ... with a memo of its own for its whole share (what
+    one file's reading works out serves the worker's later files; a memo cannot be
+    shared between processes). The items reach the workers through the fork (pickled
+    once a worker where processes are spawned); answers come back in batches, read as
+    they arrive, so that no worker waits on a full pipe while the next answer in order
+    is another's."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from collections import deque
+    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    chunk = max(1, min(64, len(items) // (workers * 4)))
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        results = pool.map(_analyze_item, items, chunksize=chunk)  # submits every chunk now
+    parent = os.getpid()
+    running = []
+    try:
+        for k in range(workers):
+            receive, send = context.Pipe(duplex=False)
+            share = items[k::workers]
+            process = context.Process(target=_front_end_worker, args=(parent, send, share), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive, len(share)))
         if meanwhile is not None:
             meanwhile()
-        yield from results
+        answers: list[deque] = [deque() for _ in running]
+        received = [0] * workers
+        waiting = {receive: k for k, (_, receive, expected) in enumerate(running) if expected}
+        for index in range(len(items)):
+            mine = answers[index % workers]
+            while not mine:
+                for receive in wait(list(waiting)):
+                    k = waiting[receive]
+                    try:
+                        ok, value = receive.recv()
+                    except EOFError:
+                        running[k][0].join(5)  # it has closed its pipe: it is ending
+                        code = running[k][0].exitcode
+                        raise RuntimeError(f"a front-end worker stopped (exit code {code})") from None
+                    if not ok:
+                        raise value
+                    answers[k].extend(value)
+                    received[k] += len(value)
+                    if received[k] == running[k][2]:
+                        del waiting[receive]
+            yield mine.popleft()
+    finally:
+        for process, receive, _ in running:
+            receive.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
 
 
-def _analyze_item(item: tuple[bytes, str, str, bool]) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
+def _front_end_worker(parent: int, send, items: list) -> None:
+    die_with_parent(parent)
+    memo = FrontEndMemo()
+    try:
+        batch = []
+        for item in items:
+            batch.append(_analyze_item(item, memo))
+            if len(batch) == FRONT_END_BATCH:
+                send.send((True, batch))
+                batch = []
+        if batch:
+            send.send((True, batch))
+    except BaseException as err:  # handed to the parent, which raises it
+        send.send((False, err))
+    send.close()
+
+
+def _analyze_item(
+    item: tuple[bytes, str, str, bool], memo: FrontEndMemo
+) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
     data, suffix, display, encode = item
-    result = analyze_data(data, suffix, display)
+    result = analyze_data(data, suffix, display, memo=memo)
     summary = FileSummary.of(result)
     entry = None
     if encode:
@@ -508,6 +576,7 @@ class _Files:
     store: Cache | None
     summaries: list[FileSummary]
     loaded: dict[int, FileResult]
+    memo: FrontEndMemo  # the run's: every file the run reads is read with it
     contexts: dict[int, Context] = field(default_factory=dict)  # see `_link`
     linked_keys: dict[int, str] = field(default_factory=dict)  # cache keys of results read with a context
 
@@ -525,7 +594,9 @@ class _Files:
                 data = self.inputs.data(i)
                 display, _, suffix, _, _ = self.inputs.files[i]
                 self.loaded[i] = (
-                    data if isinstance(data, FileResult) else analyze_data(data, suffix, display, self.contexts.get(i))
+                    data
+                    if isinstance(data, FileResult)
+                    else analyze_data(data, suffix, display, self.contexts.get(i), self.memo)
                 )
         return {i: self.loaded[i] for i in sorted(indexes)}
 
@@ -544,7 +615,7 @@ def _link(
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
-    included = _included_from_outside(project, root)
+    included = _included_from_outside(project, root, files.memo)
     for _ in range(LINK_ROUNDS):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows)
@@ -558,7 +629,9 @@ def _link(
     return runs_in or {}
 
 
-def _included_from_outside(project: list[tuple[str, Links | None]], root: Path) -> list[tuple[str, Links | None]]:
+def _included_from_outside(
+    project: list[tuple[str, Links | None]], root: Path, memo: FrontEndMemo
+) -> list[tuple[str, Links | None]]:
     """Notebooks the project `%run`s that lie outside the checked folder but inside
     its repository (`%run ../../_resources/00-global-setup`): read for what they
     define and leave (values, the catalog and schema, helpers), never reported.
@@ -578,7 +651,7 @@ def _included_from_outside(project: list[tuple[str, Links | None]], root: Path) 
                 data = read_input(path, top)
             except (InputRefused, OSError):
                 continue
-            summary = FileSummary.of(analyze_data(data, path.suffix, target))
+            summary = FileSummary.of(analyze_data(data, path.suffix, target, memo=memo))
             out.append((target, summary.links))
             pending.append((target, summary.links))
     return out
@@ -607,7 +680,7 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         if isinstance(data, FileResult):
             continue
         display, _, suffix, _, _ = inputs.files[i]
-        result = analyze_data(data, suffix, display, context)
+        result = analyze_data(data, suffix, display, context, files.memo)
         summary = FileSummary.of(result)
         files.loaded[i], files.summaries[i] = result, summary
         if store is not None:
@@ -650,7 +723,9 @@ def _summaries(
     inputs: Inputs, store: Cache | None, on_file, jobs: int | None, meanwhile: Callable[[], None] | None = None
 ) -> _Files:
     """Summaries from the cache where the file is unchanged; front ends for the rest.
-    `meanwhile` runs once, while the front-end workers (if any) are busy."""
+    `meanwhile` runs once, while the front-end workers (if any) are busy. The files'
+    front ends start the run's memo, which the run's later readings go on with."""
+    memo = FrontEndMemo()
     keys = [key for _, _, _, data, key in inputs.files if not isinstance(data, FileResult)]
     hits = store.get_summaries(keys) if store else {}
     summaries: list[FileSummary | None] = []
@@ -678,7 +753,7 @@ def _summaries(
             meanwhile()
 
     for (index, _, _, _, key), (result, summary, entry) in zip(
-        misses, _run_front_ends(misses, jobs, bool(store), once)
+        misses, _run_front_ends(misses, jobs, bool(store), memo, once)
     ):
         loaded[index] = result
         summaries[index] = summary
@@ -690,7 +765,7 @@ def _summaries(
     once()  # no file to analyse: nothing ran it
     if store is not None:
         store.put_many(fresh)
-    return _Files(inputs, store, summaries, loaded)  # type: ignore[arg-type] - every slot is filled now
+    return _Files(inputs, store, summaries, loaded, memo)  # type: ignore[arg-type] - every slot is filled now
 
 
 def _check(
@@ -807,11 +882,11 @@ def _check(
     def reread(display: str, data: bytes, workflows: Workflows) -> FileResult:
         index = paths.index(display)
         _, rel, suffix, _, _ = inputs.files[index]
-        result = analyze_data(data, suffix, display)
+        result = analyze_data(data, suffix, display, memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
         context = Linker(links, workflows).contexts().get(index)
-        return analyze_data(data, suffix, display, context) if context else result
+        return analyze_data(data, suffix, display, context, files.memo) if context else result
 
     pairing = None
     if store is None:  # every table was judged in this run

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import apply_templates, split_statements
 
@@ -358,26 +359,26 @@ class _Forgetful(dict):
         return default
 
 
-def _read_all(sources):
+def _read_all(sources, memo):
+    """Every source read as one run reads them (with the run's `memo`)."""
     out = []
     for path, text in sources:
         if path.endswith(".sql"):
             from delta_lint.frontend.sql import analyze_sql
 
-            intents, diags = analyze_sql(text, path, Session())
+            intents, diags = analyze_sql(text, path, Session(), memo=memo)
         else:
             from delta_lint.frontend.python import analyze_module
 
-            intents, diags, _ = analyze_module(path, text, Session())
+            intents, diags, _ = analyze_module(path, text, Session(), memo=memo)
         out.append(([(i.location, i.to_json(), i.region, i.statement) for i in intents], diags))
     return out
 
 
-def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
+def test_statements_read_again_give_what_reading_them_anew_gives():
     """Statements met again are taken from the memo and placed where they stand; the
     memo's key must hold whatever the reading depends on: session (USE, SET), templates
     and their names, parameters of SQL built in Python, and parse errors."""
-    import delta_lint.frontend.sql as fsql
     from tests.conftest import FIXTURES
 
     merge = "MERGE INTO t USING s ON s.id = t.id AND t.d = '{day}' WHEN MATCHED THEN UPDATE SET *"
@@ -400,18 +401,18 @@ def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
     ]
     sources += [(p.name, p.read_text()) for p in sorted((FIXTURES / "jobs").rglob("*")) if p.suffix in (".sql", ".py")]
     sources += sources  # everything again, now from the memo
-    fsql._READ.clear()
-    remembered = _read_all(sources)
-    monkeypatch.setattr(fsql, "_READ", _Forgetful())
-    assert remembered == _read_all(sources)
+    memo = FrontEndMemo()
+    remembered = _read_all(sources, memo)
+    assert len(memo.statements) > 10
+    assert remembered == _read_all(sources, FrontEndMemo(statements=_Forgetful()))
     d_sql = remembered[3]
     assert [d.location.line for d in d_sql[1]] == [1, 2, 3] and len(d_sql[0]) == 1
     assert remembered[0][0][0][1]["table"] == "s1.t" and remembered[1][0][0][1]["table"] == "s2.t"
     assert remembered[1][0][0][0].line == 3
     # SQL built in Python carries the parameters its text came from
-    monkeypatch.setattr(fsql, "_READ", {})
+    memo = FrontEndMemo()
     for extra in (("a",), ("b",)):
-        (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra)
+        (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra, memo=memo)
         assert intent.params == extra
 
 
@@ -454,8 +455,7 @@ def test_long_values_lists_are_read_from_their_first_row_as_from_the_whole(monke
 
     def read(limit: int):
         monkeypatch.setattr(sql_module, "LARGE_VALUES", limit)
-        sql_module._READ.clear()
-        return _read_all([(f"f{k}.sql", text + ";\n") for k, text in enumerate(_INSERTS)])
+        return _read_all([(f"f{k}.sql", text + ";\n") for k, text in enumerate(_INSERTS)], FrontEndMemo())
 
     whole, cut = read(1 << 30), read(0)
     bad = _INSERTS.index("INSERT INTO s.t VALUES (1, 'a'), (2, 'b'")
