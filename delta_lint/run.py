@@ -35,7 +35,7 @@ from delta_lint.schedule import (
     cached_workflows,
     load_workflows,
 )
-from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 from delta_lint.suppress import FileSuppressions
 
 SETTINGS_NOT_READ = "DL004"
@@ -280,14 +280,12 @@ def analyze(
             workflows = _with_defined_jobs(workflows, files, inputs, config)
         _link(files, inputs, workflows, store, config.root)
         results = list(files.load(set(range(len(files.summaries)))).values())
-        non_delta = _non_delta_tables(files.summaries, config)
+        names = TableNames.of(config)
+        non_delta = _non_delta_tables(files.summaries, names)
         if non_delta:
-            aliases = path_aliases(config)
             for result in results:
                 result.intents = [
-                    i
-                    for i in result.intents
-                    if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
+                    i for i in result.intents if i.table is None or names.qualify(i.table.name) not in non_delta
                 ]
     finally:
         if store is not None:
@@ -692,15 +690,11 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         store.put_many(fresh)
 
 
-def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:
+def _non_delta_tables(summaries: list[FileSummary], names: TableNames) -> set[str]:
     """Tables the project creates in another format (`USING parquet`, a DataFrame
     written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
-    aliases = path_aliases(config)
     return {
-        qualify(name, config.default_schema, aliases)
-        for summary in summaries
-        if summary.links is not None
-        for name in summary.links.non_delta
+        names.qualify(name) for summary in summaries if summary.links is not None for name in summary.links.non_delta
     }
 
 
@@ -798,11 +792,11 @@ def _check(
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
-    non_delta = _non_delta_tables(files.summaries, config)
-    aliases = path_aliases(config)
+    names = TableNames.of(config)  # the run's: every stage below names tables by it
+    non_delta = _non_delta_tables(files.summaries, names)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
-            name = qualify(raw, config.default_schema, aliases)
+            name = names.qualify(raw)
             if name in non_delta:
                 continue
             writers[name].add(index)
@@ -810,18 +804,18 @@ def _check(
                 first[name] = location
     for index, summary in enumerate(files.summaries):
         for raw in summary.ddl_tables:
-            name = qualify(raw, config.default_schema, aliases)
+            name = names.qualify(raw)
             if name in first:
                 writers[name].add(index)
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage)
+        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage, naming=names)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,
             first[name],
-            f"settings of `{name}` were not read: {why}; {_fallback(name, read, config)}",
+            f"settings of `{name}` were not read: {why}; {_fallback(name, read, config, names)}",
             "info",
         )
         for name, why in sorted(read.problems.items())
@@ -830,7 +824,7 @@ def _check(
     schedule = build_schedule(config, rel_paths, scheduled, runs_in)
     tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
     settings_diags += tasks_diags
-    engine = Engine(config, schedule, read=read)
+    engine = Engine(config, schedule, read=read, names=names)
     meetings_before = _recall_meetings(store, schedule.meetings)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
@@ -838,7 +832,7 @@ def _check(
     loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
-    settings = resolve_settings(set(todo), intents, config, engine.profile, read)
+    settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
     checked, worker_meetings = _check_tables(engine, todo, by_table, settings, jobs)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
@@ -856,7 +850,7 @@ def _check(
         i
         for summary in files.summaries
         for i in summary.shared
-        if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
+        if i.table is None or names.qualify(i.table.name) not in non_delta
     ]
     shared = engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
@@ -1083,8 +1077,8 @@ def task_diagnostics(workflows: Workflows, root: Path, cwd: Path) -> list[Diagno
     return [replace(d, location=replace(d.location, path=shown[d.location.path])) for d in out]
 
 
-def _fallback(name: str, read: ReadSettings, config: Config) -> str:
+def _fallback(name: str, read: ReadSettings, config: Config, names: TableNames) -> str:
     if read.sources.get(name) == "snapshot":
         return "using the snapshot"
-    declared = {qualify(k.lower(), config.default_schema) for k in config.tables}
+    declared = {names.qualify(k.lower()) for k in config.tables}
     return "using the declared settings" if name in declared else "assuming conservative settings"
