@@ -490,3 +490,26 @@ def test_what_a_run_reads_is_kept_for_that_run_alone(tmp_path, monkeypatch):
         found = run.check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=False, read=ReadSettings())
         assert len(found.intents) == 4
     assert parsed == [statement, statement]
+
+
+def test_the_cache_builds_only_the_types_its_caller_names(tmp_path):
+    """The cache knows the front ends' result types; a stage keeping other values
+    (the schedule's workflows, the settings read live) names the dataclasses they
+    are made of with each call. A stored value holding a type not named is a miss;
+    a value holding one not named is not kept."""
+    from delta_lint.bundle import WORKFLOWS_TYPES, Job, Task, Workflows
+    from delta_lint.cache import Cache
+    from delta_lint.model import Location
+
+    task = Task("t", "notebook_task", ("a.py",), location=Location("databricks.yml", 3, 1))
+    value = {"workflows": Workflows(jobs={"j": Job("j", "J", tasks={"t": task}, cron=("0 0 * * * ?", None))})}
+    store = Cache(tmp_path)
+    try:
+        store.put_value("w", value, WORKFLOWS_TYPES)
+        assert store.get_value("w", WORKFLOWS_TYPES) == value
+        assert store.get_value("w") is None
+        assert store.get_value("w", (Workflows, Job)) is None  # a Task inside
+        store.put_value("x", value)
+        assert store.get_value("x", WORKFLOWS_TYPES) is None
+    finally:
+        store.close()
