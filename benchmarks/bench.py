@@ -72,6 +72,7 @@ def parsed_by_linter(corpus: Path) -> tuple[list[str], list[str], int]:
     import delta_lint.frontend.sql as fsql
     from delta_lint.frontend import analyze_path
     from delta_lint.frontend.discover import discover
+    from delta_lint.frontend.memo import FrontEndMemo
 
     files = discover([corpus], corpus, ()).files
     sources: list[str] = []
@@ -88,12 +89,11 @@ def parsed_by_linter(corpus: Path) -> tuple[list[str], list[str], int]:
         return real_ast_parse(source, *a, **k)
 
     fsql.parse_sql, fpy.ast.parse = spy_sql, spy_ast
-    # as a fresh process would: statements read before (another corpus measured in this
-    # process) are not remembered, and one met twice here is parsed once (see _READ)
-    fsql._READ.clear()
+    # as one run would: a statement met twice here is parsed once (see FrontEndMemo)
+    memo = FrontEndMemo()
     try:
         for f in files:
-            analyze_path(f, f.name)
+            analyze_path(f, f.name, memo)
     finally:
         fsql.parse_sql, fpy.ast.parse = real_parse_sql, real_ast_parse
     return sources, statements, len(files)

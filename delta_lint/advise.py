@@ -118,7 +118,7 @@ class _Judge:
             by_hand_why=base.by_hand_why,
         )
         old = self.pairing.engine
-        return Engine(self.config, schedule, pack=old.pack, read=old.read)
+        return Engine(self.config, schedule, pack=old.pack, read=old.read, names=old.names)
 
     def intents_of_text(self, path: str, text: str, scenario: Scenario | None = None) -> list[Intent] | None:
         """The file's writes as the run would read the edited text, with the values the
@@ -367,11 +367,9 @@ class Advisor:
 
     def _cardinality(self, table: str) -> dict[str, int]:
         """Distinct values per column that the configuration declares for the table."""
-        from delta_lint.settings import path_aliases, qualify
-
-        aliases = path_aliases(self.config)
+        names = self.judge.pairing.engine.names  # the run's
         for name, declared in self.config.tables.items():
-            if qualify(str(name).lower(), self.config.default_schema, aliases) == table and declared.cardinality:
+            if names.qualify(str(name).lower()) == table and declared.cardinality:
                 return dict(declared.cardinality)
         return {}
 

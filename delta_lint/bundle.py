@@ -117,6 +117,11 @@ class Workflows:
     problems: list[tuple[Location, str]] = field(default_factory=list)
 
 
+# The dataclasses a Workflows value is made of (besides the model's Location): what a
+# store that keeps one must allow (`cache.Cache.put_value`).
+WORKFLOWS_TYPES = (Workflows, Job, Task, Pipeline)
+
+
 # -- YAML with line numbers ---------------------------------------------------------------
 
 

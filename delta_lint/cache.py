@@ -18,7 +18,9 @@ The cache decides a gate's verdict, so it is never trusted:
   repository or restored from a scope a pull request can write is a miss;
 - values are JSON of an allow-listed set of our own dataclasses (never pickle),
   and every value read back is checked against its declared types: a wrong type
-  is a miss, never a traceback.
+  is a miss, never a traceback. The list is the front ends' result types; a stage
+  that keeps other values (`get_value`, `put_value`) names the dataclasses its
+  value holds with each call, and nothing else is built.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ from typing import Any
 import orjson
 
 from delta_lint import __version__
-from delta_lint.bundle import Job, Pipeline, Task, Workflows
 from delta_lint.model import (
     Diagnostic,
     FileResult,
@@ -61,12 +62,12 @@ from delta_lint.model import (
 from delta_lint.predicates import Constraint, Region
 from delta_lint.rulepack import rules_dir
 from delta_lint.safeio import is_within
-from delta_lint.settings.reader import LiveSettings
 from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
 SCHEMA = 9  # bump when FileResult, the front ends or an encoding change what is stored
+# The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c
     for c in (
@@ -82,11 +83,6 @@ _CLASSES = {
         Region,
         Directive,
         FileSuppressions,
-        Workflows,
-        Job,
-        Pipeline,
-        Task,
-        LiveSettings,
     )
 }
 _ENUMS = {e.__name__: e for e in (Flag, Kind, OpClass)}
@@ -96,52 +92,80 @@ _FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in _CLASSES.val
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def _encode(o: Any) -> Any:
-    """JSON-ready form of our values. Dispatches on the exact type first: filling the
-    cache of a large repository encodes millions of values."""
-    t = type(o)
-    if t in _PLAIN:
-        return o
-    names = _FIELDS.get(t)
-    if names is not None:
-        out = {"__d": t.__name__}
-        for name in names:
-            out[name] = _encode(getattr(o, name))
-        return out
-    if isinstance(o, Enum):
-        return {"__e": t.__name__, "v": o.value}
-    if isinstance(o, list):
-        return [_encode(v) for v in o]
-    if isinstance(o, tuple):
-        return {"__t": [_encode(v) for v in o]}
-    if isinstance(o, frozenset):
-        return {"__f": [_encode(v) for v in o]}
-    if isinstance(o, dict):  # also YAML mappings that remember their line
-        return {"__m": [[_encode(k), _encode(v)] for k, v in o.items()]}
-    if isinstance(o, (str, int, float)):
-        return o
-    raise TypeError(f"cannot cache a {t.__name__}")
+def _encoder(fields: dict[type, tuple[str, ...]]) -> Callable[[Any], Any]:
+    """The JSON-ready form of values made of the dataclasses `fields` names (type ->
+    field names). Dispatches on the exact type first: filling the cache of a large
+    repository encodes millions of values."""
+
+    def encode(o: Any) -> Any:
+        t = type(o)
+        if t in _PLAIN:
+            return o
+        names = fields.get(t)
+        if names is not None:
+            out = {"__d": t.__name__}
+            for name in names:
+                out[name] = encode(getattr(o, name))
+            return out
+        if isinstance(o, Enum):
+            return {"__e": t.__name__, "v": o.value}
+        if isinstance(o, list):
+            return [encode(v) for v in o]
+        if isinstance(o, tuple):
+            return {"__t": [encode(v) for v in o]}
+        if isinstance(o, frozenset):
+            return {"__f": [encode(v) for v in o]}
+        if isinstance(o, dict):  # also YAML mappings that remember their line
+            return {"__m": [[encode(k), encode(v)] for k, v in o.items()]}
+        if isinstance(o, (str, int, float)):
+            return o
+        raise TypeError(f"cannot cache a {t.__name__}")
+
+    return encode
 
 
-def _object(o: dict) -> Any:
-    """json.loads' object_hook: the C parser hands every JSON object over bottom-up,
+def _object_hook(classes: dict[str, type]) -> Callable[[dict], Any]:
+    """json.loads' object_hook for values made of the dataclasses `classes` names (the
+    allow-list: name -> class). The C parser hands every JSON object over bottom-up,
     so a cached file result is rebuilt without a Python walk over its lists."""
-    if "__d" in o:
-        cls = _CLASSES[o.pop("__d")]  # KeyError for anything not allow-listed
-        value = cls(**o)
-        for name, ok in _field_checks(cls):
-            if not ok(getattr(value, name)):
-                raise TypeError(f"{cls.__name__}.{name}: wrong type in the cache")
-        return value
-    if "__e" in o:
-        return _ENUMS[o["__e"]](o["v"])
-    if "__t" in o:
-        return tuple(o["__t"])
-    if "__f" in o:
-        return frozenset(o["__f"])
-    if "__m" in o:
-        return {k: v for k, v in o["__m"]}
-    raise ValueError("unknown cache value")
+
+    def hook(o: dict) -> Any:
+        if "__d" in o:
+            cls = classes[o.pop("__d")]  # KeyError for anything not allow-listed
+            value = cls(**o)
+            for name, ok in _field_checks(cls):
+                if not ok(getattr(value, name)):
+                    raise TypeError(f"{cls.__name__}.{name}: wrong type in the cache")
+            return value
+        if "__e" in o:
+            return _ENUMS[o["__e"]](o["v"])
+        if "__t" in o:
+            return tuple(o["__t"])
+        if "__f" in o:
+            return frozenset(o["__f"])
+        if "__m" in o:
+            return {k: v for k, v in o["__m"]}
+        raise ValueError("unknown cache value")
+
+    return hook
+
+
+_encode = _encoder(_FIELDS)
+_object = _object_hook(_CLASSES)
+
+
+def _with(holds: tuple[type, ...]) -> tuple[Callable[[Any], Any], Callable[[dict], Any]]:
+    """The encoder and object hook of values that also hold the dataclasses `holds`
+    (a caller's own types, named by the caller with each value)."""
+    if not holds:
+        return _encode, _object
+    classes = dict(_CLASSES)
+    for cls in holds:
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            raise TypeError(f"the cache holds dataclasses, not {cls!r}")
+        if classes.setdefault(cls.__name__, cls) is not cls:
+            raise TypeError(f"two cached types are named {cls.__name__}")
+    return _encoder({c: tuple(f.name for f in dataclasses.fields(c)) for c in classes.values()}), _object_hook(classes)
 
 
 @functools.cache
@@ -204,8 +228,8 @@ def _conforms(value: Any, hint: Any) -> bool:
     return _checker(hint)(value)
 
 
-def _loads(blob: bytes) -> Any:
-    return json.loads(zlib.decompress(blob), object_hook=_object)
+def _loads(blob: bytes, hook: Callable[[dict], Any] = _object) -> Any:
+    return json.loads(zlib.decompress(blob), object_hook=hook)
 
 
 def encode_result(result: FileResult) -> bytes:
@@ -233,8 +257,8 @@ class TableEntry:
     source: str
 
 
-def _dumps(value: Any) -> bytes:
-    return _pack(_encode(value))
+def _dumps(value: Any, encode: Callable[[Any], Any] = _encode) -> bytes:
+    return _pack(encode(value))
 
 
 def _pack(doc: Any) -> bytes:
@@ -625,23 +649,27 @@ class Cache:
         except (sqlite3.Error, TypeError):
             pass
 
-    def get_value(self, key: str) -> Any:
-        """A value stored with put_value (e.g. parsed workflows), or None."""
+    def get_value(self, key: str, holds: tuple[type, ...] = ()) -> Any:
+        """A value stored with put_value (e.g. parsed workflows), or None. `holds`: the
+        dataclasses the value may be made of besides the cache's own; a stored value
+        holding any other type is a miss."""
         if self.db is None:
             return None
         stored = f"{code_identity()}:{key}"
         try:
             row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
-            return None if row is None else _loads(self._open("kv.value", stored, row[0]))
+            return None if row is None else _loads(self._open("kv.value", stored, row[0]), _with(holds)[1])
         except (sqlite3.Error, ValueError, KeyError, TypeError, AttributeError, RecursionError, zlib.error):
             return None
 
-    def put_value(self, key: str, value: Any) -> None:
+    def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None:
+        """Keep `value`, made of plain values, the cache's own types and the dataclasses
+        `holds` names; a value holding anything else is not kept."""
         if self.db is None:
             return
         stored = f"{code_identity()}:{key}"
         try:
-            blob = self._seal("kv.value", stored, _dumps(value))
+            blob = self._seal("kv.value", stored, _dumps(value, _with(holds)[0]))
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))

@@ -23,6 +23,7 @@ from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.findings import Gate, Suppressions, finish, selected
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
 from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
@@ -34,7 +35,7 @@ from delta_lint.schedule import (
     cached_workflows,
     load_workflows,
 )
-from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 from delta_lint.suppress import FileSuppressions
 
 SETTINGS_NOT_READ = "DL004"
@@ -279,14 +280,12 @@ def analyze(
             workflows = _with_defined_jobs(workflows, files, inputs, config)
         _link(files, inputs, workflows, store, config.root)
         results = list(files.load(set(range(len(files.summaries)))).values())
-        non_delta = _non_delta_tables(files.summaries, config)
+        names = TableNames.of(config)
+        non_delta = _non_delta_tables(files.summaries, names)
         if non_delta:
-            aliases = path_aliases(config)
             for result in results:
                 result.intents = [
-                    i
-                    for i in result.intents
-                    if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
+                    i for i in result.intents if i.table is None or names.qualify(i.table.name) not in non_delta
                 ]
     finally:
         if store is not None:
@@ -313,9 +312,10 @@ def overlap_schedule(
 
 def die_with_parent(parent: int) -> None:
     """A worker's first act: end when the run that started it ends, however it ends.
-    A forked worker holds both ends of the pool's pipes, so it never sees the parent
-    go; after `kill -9` of a run it would wait for work forever. Linux ends it with the
-    parent (PR_SET_PDEATHSIG); elsewhere a thread watches the parent."""
+    A forked worker holds copies of the ends of the workers' pipes, so it never sees
+    the parent go; after `kill -9` of a run it would wait on a full pipe forever.
+    Linux ends it with the parent (PR_SET_PDEATHSIG); elsewhere a thread watches the
+    parent."""
     import signal
     import threading
 
@@ -338,41 +338,107 @@ def die_with_parent(parent: int) -> None:
 
 
 PARALLEL_MIN_FILES = 64  # below this, starting processes costs more than it saves
+FRONT_END_BATCH = 16  # answers a front-end worker sends at once
 
 
 def _run_front_ends(
     misses: list[tuple[int, bytes, str, str, str]],
     jobs: int | None,
     encode: bool,
+    memo: FrontEndMemo,
     meanwhile: Callable[[], None] | None = None,
 ):
-    """(result, summary, cache entry or None) in input order, serially or in a process
-    pool; with a cache the workers also encode the entries, which costs as much as a
-    fifth of the front ends. `meanwhile` runs once all work is handed out."""
+    """(result, summary, cache entry or None) in input order, serially (with the run's
+    `memo`) or in worker processes; with a cache the workers also encode the entries,
+    which costs as much as a fifth of the front ends. `meanwhile` runs once all work
+    is handed out."""
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     items = [(data, suffix, display, encode) for _, data, suffix, display, _ in misses]
     if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
         if meanwhile is not None:
             meanwhile()
-        yield from map(_analyze_item, items)
+        for item in items:
+            yield _analyze_item(item, memo)
         return
+    yield from _front_ends_in_workers(items, min(workers, len(items)), meanwhile)
+
+
+def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], None] | None):
+    """`_analyze_item` of every item, in input order, from `workers` processes. Worker
+    k reads items k, k + workers, ... with a memo of its own for its whole share (what
+    one file's reading works out serves the worker's later files; a memo cannot be
+    shared between processes). The items reach the workers through the fork (pickled
+    once a worker where processes are spawned); answers come back in batches, read as
+    they arrive, so that no worker waits on a full pipe while the next answer in order
+    is another's."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from collections import deque
+    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    chunk = max(1, min(64, len(items) // (workers * 4)))
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        results = pool.map(_analyze_item, items, chunksize=chunk)  # submits every chunk now
+    parent = os.getpid()
+    running = []
+    try:
+        for k in range(workers):
+            receive, send = context.Pipe(duplex=False)
+            share = items[k::workers]
+            process = context.Process(target=_front_end_worker, args=(parent, send, share), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive, len(share)))
         if meanwhile is not None:
             meanwhile()
-        yield from results
+        answers: list[deque] = [deque() for _ in running]
+        received = [0] * workers
+        waiting = {receive: k for k, (_, receive, expected) in enumerate(running) if expected}
+        for index in range(len(items)):
+            mine = answers[index % workers]
+            while not mine:
+                for receive in wait(list(waiting)):
+                    k = waiting[receive]
+                    try:
+                        ok, value = receive.recv()
+                    except EOFError:
+                        running[k][0].join(5)  # it has closed its pipe: it is ending
+                        code = running[k][0].exitcode
+                        raise RuntimeError(f"a front-end worker stopped (exit code {code})") from None
+                    if not ok:
+                        raise value
+                    answers[k].extend(value)
+                    received[k] += len(value)
+                    if received[k] == running[k][2]:
+                        del waiting[receive]
+            yield mine.popleft()
+    finally:
+        for process, receive, _ in running:
+            receive.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
 
 
-def _analyze_item(item: tuple[bytes, str, str, bool]) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
+def _front_end_worker(parent: int, send, items: list) -> None:
+    die_with_parent(parent)
+    memo = FrontEndMemo()
+    try:
+        batch = []
+        for item in items:
+            batch.append(_analyze_item(item, memo))
+            if len(batch) == FRONT_END_BATCH:
+                send.send((True, batch))
+                batch = []
+        if batch:
+            send.send((True, batch))
+    except BaseException as err:  # handed to the parent, which raises it
+        send.send((False, err))
+    send.close()
+
+
+def _analyze_item(
+    item: tuple[bytes, str, str, bool], memo: FrontEndMemo
+) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
     data, suffix, display, encode = item
-    result = analyze_data(data, suffix, display)
+    result = analyze_data(data, suffix, display, memo=memo)
     summary = FileSummary.of(result)
     entry = None
     if encode:
@@ -508,6 +574,7 @@ class _Files:
     store: Cache | None
     summaries: list[FileSummary]
     loaded: dict[int, FileResult]
+    memo: FrontEndMemo  # the run's: every file the run reads is read with it
     contexts: dict[int, Context] = field(default_factory=dict)  # see `_link`
     linked_keys: dict[int, str] = field(default_factory=dict)  # cache keys of results read with a context
 
@@ -525,7 +592,9 @@ class _Files:
                 data = self.inputs.data(i)
                 display, _, suffix, _, _ = self.inputs.files[i]
                 self.loaded[i] = (
-                    data if isinstance(data, FileResult) else analyze_data(data, suffix, display, self.contexts.get(i))
+                    data
+                    if isinstance(data, FileResult)
+                    else analyze_data(data, suffix, display, self.contexts.get(i), self.memo)
                 )
         return {i: self.loaded[i] for i in sorted(indexes)}
 
@@ -544,7 +613,7 @@ def _link(
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
-    included = _included_from_outside(project, root)
+    included = _included_from_outside(project, root, files.memo)
     for _ in range(LINK_ROUNDS):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows)
@@ -558,7 +627,9 @@ def _link(
     return runs_in or {}
 
 
-def _included_from_outside(project: list[tuple[str, Links | None]], root: Path) -> list[tuple[str, Links | None]]:
+def _included_from_outside(
+    project: list[tuple[str, Links | None]], root: Path, memo: FrontEndMemo
+) -> list[tuple[str, Links | None]]:
     """Notebooks the project `%run`s that lie outside the checked folder but inside
     its repository (`%run ../../_resources/00-global-setup`): read for what they
     define and leave (values, the catalog and schema, helpers), never reported.
@@ -578,7 +649,7 @@ def _included_from_outside(project: list[tuple[str, Links | None]], root: Path) 
                 data = read_input(path, top)
             except (InputRefused, OSError):
                 continue
-            summary = FileSummary.of(analyze_data(data, path.suffix, target))
+            summary = FileSummary.of(analyze_data(data, path.suffix, target, memo=memo))
             out.append((target, summary.links))
             pending.append((target, summary.links))
     return out
@@ -607,7 +678,7 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         if isinstance(data, FileResult):
             continue
         display, _, suffix, _, _ = inputs.files[i]
-        result = analyze_data(data, suffix, display, context)
+        result = analyze_data(data, suffix, display, context, files.memo)
         summary = FileSummary.of(result)
         files.loaded[i], files.summaries[i] = result, summary
         if store is not None:
@@ -619,15 +690,11 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         store.put_many(fresh)
 
 
-def _non_delta_tables(summaries: list[FileSummary], config: Config) -> set[str]:
+def _non_delta_tables(summaries: list[FileSummary], names: TableNames) -> set[str]:
     """Tables the project creates in another format (`USING parquet`, a DataFrame
     written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
-    aliases = path_aliases(config)
     return {
-        qualify(name, config.default_schema, aliases)
-        for summary in summaries
-        if summary.links is not None
-        for name in summary.links.non_delta
+        names.qualify(name) for summary in summaries if summary.links is not None for name in summary.links.non_delta
     }
 
 
@@ -650,7 +717,9 @@ def _summaries(
     inputs: Inputs, store: Cache | None, on_file, jobs: int | None, meanwhile: Callable[[], None] | None = None
 ) -> _Files:
     """Summaries from the cache where the file is unchanged; front ends for the rest.
-    `meanwhile` runs once, while the front-end workers (if any) are busy."""
+    `meanwhile` runs once, while the front-end workers (if any) are busy. The files'
+    front ends start the run's memo, which the run's later readings go on with."""
+    memo = FrontEndMemo()
     keys = [key for _, _, _, data, key in inputs.files if not isinstance(data, FileResult)]
     hits = store.get_summaries(keys) if store else {}
     summaries: list[FileSummary | None] = []
@@ -678,7 +747,7 @@ def _summaries(
             meanwhile()
 
     for (index, _, _, _, key), (result, summary, entry) in zip(
-        misses, _run_front_ends(misses, jobs, bool(store), once)
+        misses, _run_front_ends(misses, jobs, bool(store), memo, once)
     ):
         loaded[index] = result
         summaries[index] = summary
@@ -690,7 +759,7 @@ def _summaries(
     once()  # no file to analyse: nothing ran it
     if store is not None:
         store.put_many(fresh)
-    return _Files(inputs, store, summaries, loaded)  # type: ignore[arg-type] - every slot is filled now
+    return _Files(inputs, store, summaries, loaded, memo)  # type: ignore[arg-type] - every slot is filled now
 
 
 def _check(
@@ -723,11 +792,11 @@ def _check(
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
-    non_delta = _non_delta_tables(files.summaries, config)
-    aliases = path_aliases(config)
+    names = TableNames.of(config)  # the run's: every stage below names tables by it
+    non_delta = _non_delta_tables(files.summaries, names)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
-            name = qualify(raw, config.default_schema, aliases)
+            name = names.qualify(raw)
             if name in non_delta:
                 continue
             writers[name].add(index)
@@ -735,18 +804,18 @@ def _check(
                 first[name] = location
     for index, summary in enumerate(files.summaries):
         for raw in summary.ddl_tables:
-            name = qualify(raw, config.default_schema, aliases)
+            name = names.qualify(raw)
             if name in first:
                 writers[name].add(index)
     if read is None:
         from delta_lint.settings.live import read_settings
 
-        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage)
+        read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage, naming=names)
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,
             first[name],
-            f"settings of `{name}` were not read: {why}; {_fallback(name, read, config)}",
+            f"settings of `{name}` were not read: {why}; {_fallback(name, read, config, names)}",
             "info",
         )
         for name, why in sorted(read.problems.items())
@@ -755,7 +824,7 @@ def _check(
     schedule = build_schedule(config, rel_paths, scheduled, runs_in)
     tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
     settings_diags += tasks_diags
-    engine = Engine(config, schedule, read=read)
+    engine = Engine(config, schedule, read=read, names=names)
     meetings_before = _recall_meetings(store, schedule.meetings)
     table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
     entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
@@ -763,7 +832,7 @@ def _check(
     loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
-    settings = resolve_settings(set(todo), intents, config, engine.profile, read)
+    settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
     checked, worker_meetings = _check_tables(engine, todo, by_table, settings, jobs)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
@@ -781,7 +850,7 @@ def _check(
         i
         for summary in files.summaries
         for i in summary.shared
-        if i.table is None or qualify(i.table.name, config.default_schema, aliases) not in non_delta
+        if i.table is None or names.qualify(i.table.name) not in non_delta
     ]
     shared = engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
     file_diags = [d for summary in files.summaries for d in summary.diagnostics]
@@ -807,11 +876,11 @@ def _check(
     def reread(display: str, data: bytes, workflows: Workflows) -> FileResult:
         index = paths.index(display)
         _, rel, suffix, _, _ = inputs.files[index]
-        result = analyze_data(data, suffix, display)
+        result = analyze_data(data, suffix, display, memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
         context = Linker(links, workflows).contexts().get(index)
-        return analyze_data(data, suffix, display, context) if context else result
+        return analyze_data(data, suffix, display, context, files.memo) if context else result
 
     pairing = None
     if store is None:  # every table was judged in this run
@@ -1008,8 +1077,8 @@ def task_diagnostics(workflows: Workflows, root: Path, cwd: Path) -> list[Diagno
     return [replace(d, location=replace(d.location, path=shown[d.location.path])) for d in out]
 
 
-def _fallback(name: str, read: ReadSettings, config: Config) -> str:
+def _fallback(name: str, read: ReadSettings, config: Config, names: TableNames) -> str:
     if read.sources.get(name) == "snapshot":
         return "using the snapshot"
-    declared = {qualify(k.lower(), config.default_schema) for k in config.tables}
+    declared = {names.qualify(k.lower()) for k in config.tables}
     return "using the declared settings" if name in declared else "assuming conservative settings"

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from delta_lint.bundle import (
+    WORKFLOWS_TYPES,
     Job,
     Workflows,
     bundle_targets,
@@ -46,11 +47,12 @@ from delta_lint.terraform import load_found_terraform
 
 class Store(Protocol):
     """What the schedule keeps between runs (the cache's key-value part): the stage
-    depends on this shape, not on the cache module, which sits above it."""
+    depends on this shape, not on the cache module, which sits above it. `holds`
+    names the dataclasses a value is made of."""
 
-    def get_value(self, key: str) -> Any: ...
+    def get_value(self, key: str, holds: tuple[type, ...] = ()) -> Any: ...
 
-    def put_value(self, key: str, value: Any) -> None: ...
+    def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None: ...
 
 
 DEFAULT_DURATION = timedelta(hours=1)
@@ -563,13 +565,14 @@ def load_workflows(
         store.put_value(
             _workflows_key(config, bundle, target),
             {"workflows": replace(workflows, files=[]), "files": files, "digests": digests},
+            WORKFLOWS_TYPES,
         )
     return workflows
 
 
 def cached_workflows(config: Config, bundle: Path | None, target: str | None, store: Store) -> Workflows | None:
     """The cached workflows while still valid, else None (they must be parsed)."""
-    cached = store.get_value(_workflows_key(config, bundle, target))
+    cached = store.get_value(_workflows_key(config, bundle, target), WORKFLOWS_TYPES)
     if not (isinstance(cached, dict) and _still_valid(cached)):
         return None
     workflows = cached["workflows"]

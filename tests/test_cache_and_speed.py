@@ -426,3 +426,90 @@ def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored():
     later.remember({"not": "rows"})
     assert later.known == {(a, timedelta(minutes=20), b, timedelta(hours=1)): first}
     assert later.rows() == rows  # what a run stores: taken-in answers too
+
+
+def test_front_ends_in_worker_processes_give_the_serial_results(corpus, monkeypatch):
+    """Large runs read files in worker processes, each with a memo of its own; forced
+    here on a small corpus (three workers), every file's result, the findings and the
+    diagnostics equal the single-process ones, in the same order."""
+    import delta_lint.run as run
+    from delta_lint.config import load_config
+
+    config = load_config(cwd=corpus)
+    monkeypatch.chdir(corpus)
+    single = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=1)
+    monkeypatch.setattr(run, "PARALLEL_MIN_FILES", 0)
+    three = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=3)
+    assert single.findings and three.findings == single.findings
+    assert three.diagnostics == single.diagnostics and three.files == single.files
+
+
+@pytest.mark.parametrize("failure", ["raises", "exits"])
+def test_a_front_end_worker_that_fails_fails_the_run(failure, tmp_path, monkeypatch):
+    """An error in a worker is raised in the run; a worker that ends without answering
+    (killed, out of memory) is a RuntimeError, not a run waiting for ever."""
+    import os
+
+    import delta_lint.run as run
+    from delta_lint.config import Config
+    from delta_lint.settings import ReadSettings
+
+    for k in range(6):
+        (tmp_path / f"j{k}.sql").write_text(f"DELETE FROM main.s.t{k} WHERE id = 1;\n")
+
+    def fail(item, memo):
+        if item[2] == "j4.sql":
+            if failure == "exits":
+                os._exit(3)
+            raise ZeroDivisionError("j4")
+        return real(item, memo)
+
+    real = run._analyze_item
+    monkeypatch.setattr(run, "_analyze_item", fail)
+    monkeypatch.setattr(run, "PARALLEL_MIN_FILES", 0)
+    with pytest.raises(ZeroDivisionError if failure == "raises" else RuntimeError, match="j4|exit code 3"):
+        run.check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=False, read=ReadSettings(), jobs=2)
+
+
+def test_what_a_run_reads_is_kept_for_that_run_alone(tmp_path, monkeypatch):
+    """A statement copied into several files is parsed once a run (the run's memo),
+    and once again by the next run in the same process: runs share nothing."""
+    import delta_lint.frontend.sql as fsql
+    import delta_lint.run as run
+    from delta_lint.config import Config
+    from delta_lint.settings import ReadSettings
+
+    statement = "DELETE FROM main.s.t WHERE date = '1' AND id IN (SELECT id FROM main.s.u)"
+    for k in range(3):
+        (tmp_path / f"j{k}.sql").write_text(f"{statement};\n")
+    (tmp_path / "j3.py").write_text(f'spark.sql("{statement}")\n')
+    parsed = []
+    real = fsql.parse_sql
+    monkeypatch.setattr(fsql, "parse_sql", lambda text: parsed.append(text) or real(text))
+    for _ in range(2):
+        found = run.check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=False, read=ReadSettings())
+        assert len(found.intents) == 4
+    assert parsed == [statement, statement]
+
+
+def test_the_cache_builds_only_the_types_its_caller_names(tmp_path):
+    """The cache knows the front ends' result types; a stage keeping other values
+    (the schedule's workflows, the settings read live) names the dataclasses they
+    are made of with each call. A stored value holding a type not named is a miss;
+    a value holding one not named is not kept."""
+    from delta_lint.bundle import WORKFLOWS_TYPES, Job, Task, Workflows
+    from delta_lint.cache import Cache
+    from delta_lint.model import Location
+
+    task = Task("t", "notebook_task", ("a.py",), location=Location("databricks.yml", 3, 1))
+    value = {"workflows": Workflows(jobs={"j": Job("j", "J", tasks={"t": task}, cron=("0 0 * * * ?", None))})}
+    store = Cache(tmp_path)
+    try:
+        store.put_value("w", value, WORKFLOWS_TYPES)
+        assert store.get_value("w", WORKFLOWS_TYPES) == value
+        assert store.get_value("w") is None
+        assert store.get_value("w", (Workflows, Job)) is None  # a Task inside
+        store.put_value("x", value)
+        assert store.get_value("x", WORKFLOWS_TYPES) is None
+    finally:
+        store.close()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import apply_templates, split_statements
 
@@ -250,34 +254,67 @@ TYPED = [
 ]
 
 
-def test_parse_sql_is_sqlglots_parse_and_parses_a_type_name_once(monkeypatch):
-    """Every type sqlglot's Spark parser meets outside a schema asks is_type("char",
-    "varchar"), which parses both names with a whole parse_one: parse_sql parses a
-    bare type name once and hands out copies, with sqlglot's own result (CHAR and
-    VARCHAR still become STRING) and sqlglot's parse_one restored afterwards."""
+# columns named like temporal types next to comparisons, and the same words as types
+TYPE_WORDS = [
+    "DELETE FROM s.t WHERE date /* c */ >= '1' AND timestamp < now() AND time <> 3 AND datetime <=> 4",
+    "DELETE FROM s.t WHERE date IN ('a') OR date IS NULL OR date BETWEEN 1 AND 2 OR NOT date = 1",
+    "DELETE FROM s.t WHERE CAST(x AS DATE) = date AND x::date = date AND x :: timestamp >= 1 AND c:date = 1",
+    "DELETE FROM s.t WHERE CAST(z AS MAP<STRING, DATE>) = w AND CAST(q AS STRUCT<a: DATE, b DATE>) = r",
+    "DELETE FROM s.t WHERE date = DATE '2024-01-01' AND date(x) = date AND t.date = 1 AND `date` = 2",
+    "UPDATE s.t SET date = '1', timestamp = now() WHERE date = '2'",
+    "INSERT OVERWRITE s.t PARTITION (date = '1') SELECT * FROM s.u WHERE date < (SELECT max(date) FROM s.v)",
+    "ALTER TABLE s.t SET TBLPROPERTIES (date = 'x', timestamp = 1)",
+    "SELECT transform(a, date -> date = 1) FROM t WHERE array < 1 AND date = 2",
+]
+
+
+def test_parse_sql_is_sqlglots_parse_without_patching_it(monkeypatch):
+    """parse_sql gives what sqlglot's own parse_one gives (trees, comments, errors),
+    and changes nothing of sqlglot: a column named like a temporal type is handed to
+    the parser as the plain word it is, so that the parser does not first read it as
+    a type, and read two more type names with whole parse_one calls on the way."""
     import sqlglot
 
     from delta_lint.frontend import sql as front
 
-    real = sqlglot.parse_one
-    calls = []
-    monkeypatch.setattr(front, "_KNOWN_TYPES", {})
-    monkeypatch.setattr(front, "_PARSE_ONE", lambda *a, **k: calls.append(a) or real(*a, **k))
-    for _ in range(3):
-        for text in TYPED:
-            ours = front.parse_sql(text)
-            assert sqlglot.parse_one is real
-            assert ours == real(text, read="databricks")
-            assert ours.sql("databricks") == real(text, read="databricks").sql("databricks")
-    assert "VARCHAR" not in front.parse_sql(TYPED[1]).sql("databricks")
-    assert sorted(a[0] for a in calls) == ["char", "varchar"]  # once each, for 36 statements
-    level = sqlglot.ErrorLevel.IGNORE
-    first = front._parse_one_with_known_types("char", into=sqlglot.exp.DataType, error_level=level)
-    assert first == sqlglot.exp.DataType.build("char")
-    assert first is not front._parse_one_with_known_types("char", into=sqlglot.exp.DataType, error_level=level)
-    with pytest.raises(sqlglot.errors.ParseError):
-        front.parse_sql("UPDATE s.t SET (")
-    assert sqlglot.parse_one is real
+    for text in TYPED + TYPE_WORDS:
+        try:
+            expected = sqlglot.parse_one(text, read="databricks")
+        except sqlglot.errors.ParseError as err:
+            with pytest.raises(sqlglot.errors.ParseError) as ours:
+                front.parse_sql(text)
+            assert str(ours.value) == str(err)
+            continue
+        ours = front.parse_sql(text)
+        assert ours == expected
+        assert ours.sql("databricks", comments=True) == expected.sql("databricks", comments=True)
+    assert "VARCHAR" not in front.parse_sql(TYPED[1]).sql("databricks")  # sqlglot's Spark reading kept
+
+    real, calls = sqlglot.parse_one, []
+    monkeypatch.setattr(sqlglot, "parse_one", lambda *a, **k: calls.append(a) or real(*a, **k))
+    front.parse_sql(TYPED[0])
+    assert calls == []
+    front.parse_sql("DELETE FROM s.t WHERE d = CAST(x AS DATE)")  # a type is still sqlglot's to read
+    assert sorted(a[0] for a in calls) == ["char", "varchar"]
+
+    # nothing sqlglot defines is assigned to
+    tree = ast.parse(inspect.getsource(front))
+    from_sqlglot = {"sqlglot"} | {
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom)) and "sqlglot" in (getattr(n, "module", None) or n.names[0].name)
+        for a in n.names
+    }
+    targets = [t for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets]
+    targets += [n.target for n in ast.walk(tree) if isinstance(n, (ast.AugAssign, ast.AnnAssign))]
+    targets = [e for t in targets for e in ast.walk(t) if isinstance(e, (ast.Attribute, ast.Subscript))]
+    assert not [t for t in targets if isinstance(root := _root(t), ast.Name) and root.id in from_sqlglot]
+
+
+def _root(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node
 
 
 def test_statement_trees_are_freed_without_the_cyclic_collector():
@@ -322,26 +359,26 @@ class _Forgetful(dict):
         return default
 
 
-def _read_all(sources):
+def _read_all(sources, memo):
+    """Every source read as one run reads them (with the run's `memo`)."""
     out = []
     for path, text in sources:
         if path.endswith(".sql"):
             from delta_lint.frontend.sql import analyze_sql
 
-            intents, diags = analyze_sql(text, path, Session())
+            intents, diags = analyze_sql(text, path, Session(), memo=memo)
         else:
             from delta_lint.frontend.python import analyze_module
 
-            intents, diags, _ = analyze_module(path, text, Session())
+            intents, diags, _ = analyze_module(path, text, Session(), memo=memo)
         out.append(([(i.location, i.to_json(), i.region, i.statement) for i in intents], diags))
     return out
 
 
-def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
+def test_statements_read_again_give_what_reading_them_anew_gives():
     """Statements met again are taken from the memo and placed where they stand; the
     memo's key must hold whatever the reading depends on: session (USE, SET), templates
     and their names, parameters of SQL built in Python, and parse errors."""
-    import delta_lint.frontend.sql as fsql
     from tests.conftest import FIXTURES
 
     merge = "MERGE INTO t USING s ON s.id = t.id AND t.d = '{day}' WHEN MATCHED THEN UPDATE SET *"
@@ -364,18 +401,18 @@ def test_statements_read_again_give_what_reading_them_anew_gives(monkeypatch):
     ]
     sources += [(p.name, p.read_text()) for p in sorted((FIXTURES / "jobs").rglob("*")) if p.suffix in (".sql", ".py")]
     sources += sources  # everything again, now from the memo
-    fsql._READ.clear()
-    remembered = _read_all(sources)
-    monkeypatch.setattr(fsql, "_READ", _Forgetful())
-    assert remembered == _read_all(sources)
+    memo = FrontEndMemo()
+    remembered = _read_all(sources, memo)
+    assert len(memo.statements) > 10
+    assert remembered == _read_all(sources, FrontEndMemo(statements=_Forgetful()))
     d_sql = remembered[3]
     assert [d.location.line for d in d_sql[1]] == [1, 2, 3] and len(d_sql[0]) == 1
     assert remembered[0][0][0][1]["table"] == "s1.t" and remembered[1][0][0][1]["table"] == "s2.t"
     assert remembered[1][0][0][0].line == 3
     # SQL built in Python carries the parameters its text came from
-    monkeypatch.setattr(fsql, "_READ", {})
+    memo = FrontEndMemo()
     for extra in (("a",), ("b",)):
-        (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra)
+        (intent,), _ = analyze_sql("DELETE FROM t WHERE d = 1", "g.py", Session(), extra_params=extra, memo=memo)
         assert intent.params == extra
 
 
@@ -418,8 +455,7 @@ def test_long_values_lists_are_read_from_their_first_row_as_from_the_whole(monke
 
     def read(limit: int):
         monkeypatch.setattr(sql_module, "LARGE_VALUES", limit)
-        sql_module._READ.clear()
-        return _read_all([(f"f{k}.sql", text + ";\n") for k, text in enumerate(_INSERTS)])
+        return _read_all([(f"f{k}.sql", text + ";\n") for k, text in enumerate(_INSERTS)], FrontEndMemo())
 
     whole, cut = read(1 << 30), read(0)
     bad = _INSERTS.index("INSERT INTO s.t VALUES (1, 'a'), (2, 'b'")

@@ -117,3 +117,10 @@ def test_no_stage_imports_a_later_one():
             ):
                 wrong.append(f"{module} imports {target}")
     assert wrong == []
+
+
+def test_the_cache_knows_only_the_front_ends_result_types():
+    """The cache stores what other stages keep (workflows, settings read live) without
+    importing their types: a caller names the dataclasses its value holds."""
+    imported = import_graph()["delta_lint.cache"]
+    assert not [m for m in imported if _in(m, "delta_lint.bundle", "delta_lint.schedule", "delta_lint.settings")]

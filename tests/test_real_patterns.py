@@ -391,10 +391,10 @@ def test_workspace_paths_start_no_engine_and_print_no_missing_table_note(tmp_pat
 
 
 def _settings(code: str) -> dict:
-    from delta_lint.settings import declared_by_workload
+    from delta_lint.settings import TableNames, declared_by_workload
 
     _, result = read(code)
-    return declared_by_workload(result.intents, None)
+    return declared_by_workload(result.intents, TableNames())
 
 
 def test_partitioning_and_clustering_declared_by_the_writing_code_are_the_tables_settings():

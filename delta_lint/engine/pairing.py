@@ -22,7 +22,7 @@ from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind, OpClass
 from delta_lint.predicates import Overlap, overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
-from delta_lint.settings import ReadSettings, TableSettings, path_aliases, qualify, resolve_settings
+from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 
 # A file with more classes of one table than this has its pairs of classes formed
 # from `Engine._partners` rather than every pair.
@@ -45,9 +45,15 @@ class Engine:
     per pair of behaviours and settings, class numbers, fix texts."""
 
     def __init__(
-        self, config: Config, schedule: Schedule, pack: RulePack | None = None, read: ReadSettings | None = None
+        self,
+        config: Config,
+        schedule: Schedule,
+        pack: RulePack | None = None,
+        read: ReadSettings | None = None,
+        names: TableNames | None = None,
     ) -> None:
         self.config = config
+        self.names = names if names is not None else TableNames.of(config)  # the run's
         self.read = read
         self.schedule = schedule
         self.pack = pack or load()
@@ -59,7 +65,6 @@ class Engine:
         self._verdicts: dict[tuple, tuple] = {}  # see _pairs_of_table
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
         self._behaviour_ids: dict[tuple, int] = {}  # see Classes
-        self._aliases = path_aliases(config)  # a table's path and its catalog name are one table
         self._settings_ids: dict[tuple, int] = {}
         self._caveat_answers: dict[tuple, bool] = {}
 
@@ -67,7 +72,7 @@ class Engine:
 
     def check(self, intents: list[Intent]) -> list[Finding]:
         by_table = self.by_table(intents)
-        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.read)
+        settings = resolve_settings(set(by_table), intents, self.config, self.profile, self.names, self.read)
         self.settings = settings
         findings: list[Finding] = []
         for table in sorted(by_table):
@@ -81,7 +86,7 @@ class Engine:
         for intent in intents:
             if intent.table is None or Flag.UNRESOLVED in intent.flags:
                 continue
-            out[qualify(intent.table.name, self.config.default_schema, self._aliases)].append(intent)
+            out[self.names.qualify(intent.table.name)].append(intent)
         return out
 
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:

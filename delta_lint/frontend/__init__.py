@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
@@ -35,15 +36,19 @@ def decode(data: bytes) -> tuple[str, str | None]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), note
 
 
-def analyze_source(display: str, suffix: str, text: str, context: Context | None = None) -> FileResult:
+def analyze_source(
+    display: str, suffix: str, text: str, context: Context | None = None, memo: FrontEndMemo | None = None
+) -> FileResult:
     """Intents of one file's text (with what other files and its jobs give it, see
-    `Context`). Any exception is contained to this file."""
+    `Context`). Any exception is contained to this file. `memo`: the run's (without
+    one, what is worked out is kept for this file alone)."""
     context = context or Context()
+    memo = memo if memo is not None else FrontEndMemo()
     if context.variants:
-        return _variants(display, suffix, text, context)
+        return _variants(display, suffix, text, context, memo)
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text, context)
+        _dispatch(result, display, suffix, text, context, memo)
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
@@ -62,11 +67,11 @@ def analyze_source(display: str, suffix: str, text: str, context: Context | None
     return result
 
 
-def _variants(display: str, suffix: str, text: str, context: Context) -> FileResult:
+def _variants(display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> FileResult:
     """A file its tasks run with different values: read once per set of values, its
     writes those of every reading (each once)."""
     results = [
-        analyze_source(display, suffix, text, replace(context, inputs=context.inputs + values, variants=()))
+        analyze_source(display, suffix, text, replace(context, inputs=context.inputs + values, variants=()), memo)
         for values in context.variants
     ]
     out = results[0]
@@ -80,7 +85,7 @@ def _same_write(intent) -> tuple:
     return (intent.location, intent.table, intent.kind, intent.predicate_sql, intent.flags)
 
 
-def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context) -> None:
+def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
     from delta_lint.frontend.recognise import LAKEFLOW, TEST, skip_reason
@@ -112,18 +117,18 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str, context:
                 Diagnostic(PARSE_ERROR, Location(display, line, 1), f"invalid notebook JSON: {err}", "error")
             )
             return
-        _notebook(result, display, nb, session, context)
+        _notebook(result, display, nb, session, context, memo)
     elif _is_databricks_source(text):
         from delta_lint.frontend.notebook import parse_databricks_source
 
-        _notebook(result, display, parse_databricks_source(text), session, context)
+        _notebook(result, display, parse_databricks_source(text), session, context, memo)
     elif suffix == ".sql":
         from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
 
         inputs = sql_inputs(text) if ("{" in text or ":" in text) else []
         if context.inputs:
             text = bind_inputs(text, dict(context.inputs))
-        intents, diags = analyze_sql(text, display, session)
+        intents, diags = analyze_sql(text, display, session, memo=memo)
         result.intents += intents
         result.diagnostics += diags
         if inputs or session.non_delta:
@@ -131,7 +136,7 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str, context:
     else:
         from delta_lint.frontend.python import analyze_module
 
-        intents, diags, links = analyze_module(display, text, session, context=context)
+        intents, diags, links = analyze_module(display, text, session, context=context, memo=memo)
         result.intents += intents
         result.diagnostics += diags
         result.links = links
@@ -151,7 +156,7 @@ def _is_databricks_source(text: str) -> bool:
     return is_databricks_source(text)
 
 
-def _notebook(result: FileResult, display: str, nb, session, context: Context) -> None:
+def _notebook(result: FileResult, display: str, nb, session, context: Context, memo: FrontEndMemo) -> None:
     from delta_lint.frontend.python import analyze_module
 
     source, where = nb.python_source()
@@ -171,7 +176,7 @@ def _notebook(result: FileResult, display: str, nb, session, context: Context) -
             if values:
                 cell.text = bind_inputs(cell.text, values)
     intents, diags, links = analyze_module(
-        display, source, session, cells, line_map, context, widget_defaults=nb.widget_defaults
+        display, source, session, cells, line_map, context, widget_defaults=nb.widget_defaults, memo=memo
     )
     result.intents += intents
     result.diagnostics += diags
@@ -181,12 +186,12 @@ def _notebook(result: FileResult, display: str, nb, session, context: Context) -
     result.links = links
 
 
-def analyze_path(path: Path, display: str) -> FileResult:
+def analyze_path(path: Path, display: str, memo: FrontEndMemo | None = None) -> FileResult:
     """Read and analyse one file; unreadable files become a diagnostic."""
     data = read_file(path, display)
     if isinstance(data, FileResult):
         return data
-    return analyze_data(data, path.suffix.lower(), display)
+    return analyze_data(data, path.suffix.lower(), display, memo=memo)
 
 
 MAX_FILE_BYTES = MAX_INPUT_BYTES  # job files are kilobytes; anything this big is data, not a job
@@ -206,10 +211,13 @@ def read_file(path: Path, display: str) -> bytes | FileResult:
         return result
 
 
-def analyze_data(data: bytes, suffix: str, display: str, context: Context | None = None) -> FileResult:
-    """One file's bytes in, its intents, diagnostics and suppression comments out."""
+def analyze_data(
+    data: bytes, suffix: str, display: str, context: Context | None = None, memo: FrontEndMemo | None = None
+) -> FileResult:
+    """One file's bytes in, its intents, diagnostics and suppression comments out
+    (`memo`: the run's, see `analyze_source`)."""
     text, note = decode(data)
-    result = analyze_source(display, suffix, text, context)
+    result = analyze_source(display, suffix, text, context, memo)
     result.suppressions = scan_suppressions(text)
     if note:
         result.diagnostics.insert(0, Diagnostic(READ_ERROR, Location(display, 1, 1), note, "warning"))

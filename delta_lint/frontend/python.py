@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -105,8 +106,10 @@ class PythonAnalyzer(ValueResolver):
         sql_cells: list[SqlCell] | None = None,
         line_map: LineMap | None = None,
         context: Context | None = None,
+        memo: FrontEndMemo | None = None,
     ) -> None:
         self.path = path
+        self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
         self._lines: list[str] | None = None
         self._plain: bool | None = None  # see _one_line_source
@@ -741,7 +744,12 @@ class PythonAnalyzer(ValueResolver):
                 )
                 return
             intents, diags = analyze_sql(
-                _sql_text(sql), self.path, self.session, fixed=loc, extra_params=tuple(p for p in sql.params)
+                _sql_text(sql),
+                self.path,
+                self.session,
+                fixed=loc,
+                extra_params=tuple(p for p in sql.params),
+                memo=self.memo,
             )
             for i in intents:
                 self._add(i, scope)
@@ -890,7 +898,7 @@ class PythonAnalyzer(ValueResolver):
                     if replace_where is not None
                     else self._condition_sql(overwrite_condition, scope)
                 )
-                info = condition_info(cond_text, {ref.name.split(".")[-1]}, True, self.session, ref)
+                info = condition_info(cond_text, {ref.name.split(".")[-1]}, True, self.session, ref, self.memo)
                 predicate_sql, region, params = info.sql, info.region, info.params
                 flags |= info.flags
                 if replace_where is not None:
@@ -1067,7 +1075,7 @@ class PythonAnalyzer(ValueResolver):
             source = argument(merge.call, "DeltaTable", "merge", "source")
             cond = argument(merge.call, "DeltaTable", "merge", "condition")
             cond_sql = self._condition_sql(cond, scope)
-            info = condition_info(cond_sql, table_names, False, self.session, ref)
+            info = condition_info(cond_sql, table_names, False, self.session, ref, self.memo)
             flags = set(info.flags)
             clauses = []
             for s in steps:
@@ -1089,7 +1097,9 @@ class PythonAnalyzer(ValueResolver):
                         and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert")
                         or (c is not None and not isinstance(c, ast.Dict))
                     ):
-                        extra = condition_info(self._condition_sql(c, scope), table_names, False, self.session, ref)
+                        extra = condition_info(
+                            self._condition_sql(c, scope), table_names, False, self.session, ref, self.memo
+                        )
                         flags |= extra.flags - {Flag.OPAQUE_CONDITION}
             if "withSchemaEvolution" in names or self.session.auto_merge:
                 flags.add(Flag.SCHEMA_EVOLUTION)
@@ -1117,7 +1127,7 @@ class PythonAnalyzer(ValueResolver):
             if cond is None:
                 self._emit(node, ref, resolved, Kind.DELETE if last == "delete" else Kind.UPDATE, scope, region=WHOLE)
                 return
-            info = condition_info(self._condition_sql(cond, scope), table_names, True, self.session, ref)
+            info = condition_info(self._condition_sql(cond, scope), table_names, True, self.session, ref, self.memo)
             self._emit(
                 node,
                 ref,
@@ -1132,7 +1142,7 @@ class PythonAnalyzer(ValueResolver):
             )
         elif last in ("executeCompaction", "executeZOrderBy"):
             where = self._arg(steps, "where", scope)
-            info = condition_info(_sql_text(where) if where else "", table_names, True, self.session, ref)
+            info = condition_info(_sql_text(where) if where else "", table_names, True, self.session, ref, self.memo)
             zorder = ()
             if last == "executeZOrderBy":
                 args = (
@@ -1317,7 +1327,7 @@ class PythonAnalyzer(ValueResolver):
         """Analyse notebook SQL cells that come before `before_line` (all when None)."""
         while self.sql_cells and (before_line is None or self.sql_cells[0].line < before_line):
             cell = self.sql_cells.pop(0)
-            intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map)
+            intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map, memo=self.memo)
             self.intents.extend(intents)
             self.diagnostics.extend(diags)
 
@@ -1592,10 +1602,11 @@ def analyze_module(
     line_map: LineMap | None = None,
     context: Context | None = None,
     widget_defaults: dict[str, str] | None = None,
+    memo: FrontEndMemo | None = None,
 ) -> tuple[list[Intent], list[Diagnostic], Links]:
     """Intents and diagnostics of a module, and what it gives and needs across files.
-    `widget_defaults`: widget values a notebook was saved with."""
-    analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context)
+    `widget_defaults`: widget values a notebook was saved with; `memo`: the run's."""
+    analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
     analyzer.widget_defaults.update(widget_defaults or {})
     analyzer.run()
     return analyzer.intents, analyzer.diagnostics, analyzer.links()

@@ -12,14 +12,14 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
-import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token, TokenType
 
 from delta_lint.frontend.conditions import region_of
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sqlscript import step as script_step
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
@@ -45,45 +45,75 @@ def parse_sql(text: str) -> exp.Expression | None:
     again and building a new tokenizer and parser for every statement (a third of
     the cost of parsing short statements)."""
     tokens = _TOKENIZER.tokenize(text)
-    previous, sqlglot.parse_one = sqlglot.parse_one, _parse_one_with_known_types  # only while ours parses
-    try:
-        trees = _PARSER.parse(tokens, text)
-    finally:
-        sqlglot.parse_one = previous
+    if _TYPE_WORD.search(text):
+        _columns_named_as_types(tokens)
+    trees = _PARSER.parse(tokens, text)
     if not trees:
         raise ParseError(f"no expression was parsed from {text[:40]!r}")
     return trees[0]
 
 
-_PARSE_ONE = sqlglot.parse_one
-_KNOWN_TYPES: dict[tuple[str, object], exp.DataType] = {}
+# A column named like a temporal type (`date`, `timestamp`: the usual partition
+# columns) is a type keyword to sqlglot's tokenizer, so the parser first reads it as
+# a type, and the Spark-family parser then asks of that type `is_type("char",
+# "varchar")`, which parses both names with a whole `parse_one` (a new dialect,
+# tokenizer and parser each), before it gives up and reads a column. Such a word
+# directly followed by a comparison can only be a column; given to the parser as the
+# plain word it is, the parser reads the same column at once. Not after `.`, `:`,
+# `::` or AS (a field or a cast's type) nor between the angle brackets of a nested
+# type (`ARRAY<DATE>=`), where the word may be a type.
+_TYPE_WORD = re.compile(r"\b(?:date|time|timestamp|timestamp_ntz|timestamp_ltz|datetime)\b", re.I)
+_TEMPORAL_TYPES = frozenset(
+    {
+        TokenType.DATE,
+        TokenType.TIME,
+        TokenType.TIMESTAMP,
+        TokenType.TIMESTAMPTZ,
+        TokenType.TIMESTAMPNTZ,
+        TokenType.TIMESTAMPLTZ,
+        TokenType.DATETIME,
+    }
+)
+_COMPARISONS = frozenset(
+    {
+        TokenType.EQ,
+        TokenType.NEQ,
+        TokenType.NULLSAFE_EQ,
+        TokenType.GT,
+        TokenType.GTE,
+        TokenType.LT,
+        TokenType.LTE,
+        TokenType.IN,
+        TokenType.IS,
+        TokenType.BETWEEN,
+    }
+)
+_BEFORE_A_TYPE = frozenset({TokenType.DOT, TokenType.COLON, TokenType.DCOLON, TokenType.QDCOLON, TokenType.ALIAS})
+_CLOSES_NESTED = frozenset({TokenType.GT, TokenType.GTE})
 
 
-def _parse_one_with_known_types(sql, read=None, dialect=None, into=None, **opts):
-    """sqlglot's Spark-family parsers ask `DataType.is_type("char", "varchar")` of
-    every type they parse outside a schema, and a `date` column is tried as a type
-    first. Each question builds DataType("char") and DataType("varchar") with a whole
-    `parse_one` (a new dialect, tokenizer and parser): a tenth of the front end's time
-    on the benchmark corpus. Such a bare type name is parsed once and copied after;
-    every other call is sqlglot's own."""
-    if (
-        into is not exp.DataType
-        or not isinstance(sql, str)
-        or read is not None
-        or dialect is not None
-        or opts.keys() != {"error_level"}
-    ):
-        return _PARSE_ONE(sql, read=read, dialect=dialect, into=into, **opts)
-    key = (sql, opts["error_level"])
-    known = _KNOWN_TYPES.get(key)
-    if known is None:
-        known = _PARSE_ONE(sql, into=into, **opts)
-        if len(_KNOWN_TYPES) >= 64 or not isinstance(known, exp.DataType):
-            return known
-        _KNOWN_TYPES[key] = known
-    # callers may change or attach what they get: a new node (a bare name has no
-    # child nodes to share, and building it costs a quarter of a deep copy)
-    return exp.DataType(**known.args) if known.is_leaf() else known.copy()
+def _columns_named_as_types(tokens: list[Token]) -> None:
+    """Turn the temporal type keywords that can only be column names (see above) into
+    plain words, in place."""
+    nested = _PARSER.NESTED_TYPE_TOKENS
+    depth = 0  # inside how many `<` of nested types
+    previous = None
+    last = len(tokens) - 1
+    for index, token in enumerate(tokens):
+        kind = token.token_type
+        if kind is TokenType.LT and previous in nested:
+            depth += 1
+        elif kind in _CLOSES_NESTED and depth:
+            depth -= 1
+        elif (
+            kind in _TEMPORAL_TYPES
+            and not depth
+            and index < last
+            and tokens[index + 1].token_type in _COMPARISONS
+            and previous not in _BEFORE_A_TYPE
+        ):
+            token.token_type = TokenType.VAR
+        previous = kind
 
 
 _TOKENIZER = _DIALECT.tokenizer_class(dialect=_DIALECT)
@@ -198,6 +228,7 @@ class _Ctx:
     session: Session
     tpl: Templated
     text: str  # the templated statement text
+    memo: FrontEndMemo
     extra_params: tuple[str, ...] = ()
 
     def params(self) -> tuple[str, ...]:
@@ -218,14 +249,17 @@ def analyze_sql(
     fixed: Location | None = None,
     extra_params: tuple[str, ...] = (),
     line_map=None,
+    memo: FrontEndMemo | None = None,
 ) -> tuple[list[Intent], list[Diagnostic]]:
     """All intents and diagnostics of a SQL script.
 
     Locations are the statement's own line in the file (`base_line` is the line of
     the script's first character); `fixed` pins every intent to one location (SQL
     built in Python). `line_map(line, col)` maps script positions to file positions
-    (notebook cells).
+    (notebook cells). `memo`: the run's (without one, what is read is kept for this
+    script alone).
     """
+    memo = memo if memo is not None else FrontEndMemo()
     intents: list[Intent] = []
     diagnostics: list[Diagnostic] = []
 
@@ -266,7 +300,7 @@ def analyze_sql(
         if "!" in text:
             text = _BANG_NOT.sub(lambda m: m.group(1) or "NOT ", text)
         tpl = apply_templates(text)
-        ctx = _Ctx(path, loc, session, tpl, tpl.text, extra_params)
+        ctx = _Ctx(path, loc, session, tpl, tpl.text, memo, extra_params)
         try:
             found, diags = _statement(ctx)
         except (ParseError, TokenError) as err:
@@ -465,12 +499,15 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         if resolved:
             ctx.session.non_delta = ctx.session.non_delta | {ref.name}
         return [], []
-    # What follows reads the session and never changes it: a statement met again with
-    # the same text, templates, parameters and session (scripts copied between jobs,
-    # the same CREATE TABLE IF NOT EXISTS in many: a third of the statements of the
-    # 10,000-file benchmark corpus) is read once, its intents placed where it stands.
+    # What follows reads the session and never changes it: a statement met again in
+    # the run with the same text, templates, parameters and session (scripts copied
+    # between jobs, the same CREATE TABLE IF NOT EXISTS in many: a third of the
+    # statements of the 10,000-file benchmark corpus) is read once, its intents placed
+    # where it stands. Kept: its intents and diagnostics (at the first location), or
+    # the error that makes it unreadable.
+    read = ctx.memo.statements
     key = (ctx.text, tuple(ctx.tpl.names), tuple(ctx.tpl.shown), ctx.extra_params, ctx.session.state())
-    found = _READ.get(key)
+    found = read.get(key)
     if found is not None:
         if isinstance(found, Exception):
             raise found.with_traceback(None)
@@ -479,18 +516,22 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         found = _read_statement(ctx, text, lead)
     except (ParseError, TokenError) as err:
         found = err
-    if len(_READ) >= _READ_KEPT:
-        _READ.clear()
-    _READ[key] = found
+    _keep(read, key, found, STATEMENTS_KEPT)
     if isinstance(found, Exception):
         raise found
     return list(found[0]), list(found[1])
 
 
-# Statements read in this process, by what their reading depends on: their intents and
-# diagnostics (at the first location), or the error that makes them unreadable.
-_READ: dict[tuple, tuple[list[Intent], list[Diagnostic]] | Exception] = {}
-_READ_KEPT = 1 << 16
+STATEMENTS_KEPT = 1 << 16  # statements a run's memo holds at once
+CONDITIONS_KEPT = 4096  # and conditions
+
+
+def _keep(memo: dict, key, value, most: int) -> None:
+    """Remember `value`; a memo that is full starts again (a bound on memory only:
+    what is read does not depend on what is remembered)."""
+    if len(memo) >= most:
+        memo.clear()
+    memo[key] = value
 
 
 def _placed(found: tuple[list[Intent], list[Diagnostic]], location: Location) -> tuple[list[Intent], list[Diagnostic]]:
@@ -662,20 +703,17 @@ def _role(node_type: type) -> int:
     return _PLAIN
 
 
-# A node's role is one dict look-up instead of up to five isinstance tests a node.
-_ROLES: dict[type, int] = {}
-
-
 def condition_flags(cond: exp.Expression | None, aliases: set[str], target: TableRef, ctx: _Ctx) -> set[Flag]:
     """Flags of a target condition: subqueries, correlation, non-determinism, complex types."""
     flags: set[Flag] = set()
     if not isinstance(cond, exp.Expression):
         return flags
     selects = []
+    roles = ctx.memo.roles  # a node's role: one dict look-up instead of up to five isinstance tests a node
     for node in cond.walk():
-        role = _ROLES.get(type(node))
+        role = roles.get(type(node))
         if role is None:
-            role = _ROLES[type(node)] = _role(type(node))
+            role = roles[type(node)] = _role(type(node))
         if role == _PLAIN:
             continue
         if role == _SUBQUERY:
@@ -1137,31 +1175,44 @@ class ConditionInfo:
 
 
 def condition_info(
-    text: str | None, names: set[str], unqualified: bool, session: Session, target: TableRef
+    text: str | None,
+    names: set[str],
+    unqualified: bool,
+    session: Session,
+    target: TableRef,
+    memo: FrontEndMemo | None = None,
 ) -> ConditionInfo:
     """Read a target condition given as SQL text (DeltaTable API, replaceWhere).
 
     `None` means the condition exists but could not be read statically: nothing
-    can be proven about it.
+    can be proven about it. A condition is read once a run (`memo`, the run's) per
+    what it is read against: jobs repeat conditions such as `date = '{ds}'` for many
+    writes. Only the session's catalog and schema matter here (tables of subqueries).
     """
     if text is None:
         return ConditionInfo(None, OPAQUE, frozenset({Flag.OPAQUE_CONDITION}), ())
     if not text.strip():
         return ConditionInfo(None, WHOLE, frozenset(), ())
-    return _condition_info(
-        text, frozenset(n.lower() for n in names), unqualified, session.catalog, session.schema, target
-    )
+    memo = memo if memo is not None else FrontEndMemo()
+    key = (text, frozenset(n.lower() for n in names), unqualified, session.catalog, session.schema, target)
+    found = memo.conditions.get(key)
+    if found is None:
+        found = _condition_info(memo, *key)
+        _keep(memo.conditions, key, found, CONDITIONS_KEPT)
+    return found
 
 
-@lru_cache(maxsize=4096)
 def _condition_info(
-    text: str, names: frozenset[str], unqualified: bool, catalog: str | None, schema: str | None, target: TableRef
+    memo: FrontEndMemo,
+    text: str,
+    names: frozenset[str],
+    unqualified: bool,
+    catalog: str | None,
+    schema: str | None,
+    target: TableRef,
 ) -> ConditionInfo:
-    """Kept per condition and what it is read against (jobs repeat conditions such as
-    `date = '{ds}'` for many writes): parsing them again was a twentieth of a cold run.
-    Only the session's catalog and schema matter here (tables of subqueries)."""
     tpl = apply_templates(text)
-    ctx = _Ctx("", Location("", 0, 0), Session(catalog, schema), tpl, tpl.text)
+    ctx = _Ctx("", Location("", 0, 0), Session(catalog, schema), tpl, tpl.text, memo)
     try:
         cond = _parse_condition(ctx, tpl.text)
     except (ParseError, TokenError, RecursionError):

@@ -47,36 +47,48 @@ class TableSettings:
         return ", ".join(parts)
 
 
-def path_aliases(config: Config) -> dict[str, str]:
-    """Storage location -> catalog name, from `locations:`: a write through a table's
-    path (``delta.`/abs/t` ``) and one through its name are writes to the same table.
-    Keys in `normalize_location` form, absolute and as written."""
-    out: dict[str, str] = {}
-    for name, location in sorted(config.locations.items()):
-        if not isinstance(location, str) or not location:
-            continue
-        qualified = qualify(str(name), config.default_schema)
-        out.setdefault(normalize_location(location), qualified)
-        out.setdefault(normalize_location(location, config.root), qualified)
-    return out
+@dataclass(frozen=True, eq=False)
+class TableNames:
+    """How a run names tables: one name per table, whichever way the workload or the
+    configuration writes it. Made once per run from the configuration (`of`) and
+    handed to every stage that compares table names.
 
+    An unqualified name takes `default_schema` (`main.sales` or `sales`). A path table
+    (`delta:/p`) is named by its normalised location, or by the catalog name that
+    `locations:` gives that location: a write through a table's path and one through
+    its name are writes to the same table."""
 
-def qualify(name: str, default_schema: str | None, aliases: dict[str, str] | None = None) -> str:
-    """Qualify an unqualified name with `default_schema` (`main.sales` or `sales`). A
-    path table is named by its normalised location, or by the catalog name that
-    `aliases` (see `path_aliases`) gives that location."""
-    if name.startswith("delta:"):
-        path = normalize_location(name[len("delta:") :])
-        return aliases.get(path, f"delta:{path}") if aliases else f"delta:{path}"
-    if not default_schema:
+    default_schema: str | None = None
+    aliases: dict[str, str] = field(default_factory=dict)  # location (`normalize_location` form) -> catalog name
+
+    @classmethod
+    def of(cls, config: Config) -> TableNames:
+        """The configuration's naming; `locations:` keys are taken as written and
+        relative to the configuration's folder, both normalised."""
+        plain = cls(config.default_schema)
+        aliases: dict[str, str] = {}
+        for name, location in sorted(config.locations.items()):
+            if not isinstance(location, str) or not location:
+                continue
+            qualified = plain.qualify(str(name))
+            aliases.setdefault(normalize_location(location), qualified)
+            aliases.setdefault(normalize_location(location, config.root), qualified)
+        return cls(config.default_schema, aliases)
+
+    def qualify(self, name: str) -> str:
+        """The run's name of the table `name` denotes."""
+        if name.startswith("delta:"):
+            path = normalize_location(name[len("delta:") :])
+            return self.aliases.get(path, f"delta:{path}")
+        if not self.default_schema:
+            return name
+        parts = name.split(".")
+        schema_parts = self.default_schema.split(".")
+        if len(parts) == 1:
+            return ".".join([*schema_parts, name])
+        if len(parts) == 2 and len(schema_parts) == 2:
+            return ".".join([schema_parts[0], *parts])
         return name
-    parts = name.split(".")
-    schema_parts = default_schema.split(".")
-    if len(parts) == 1:
-        return ".".join([*schema_parts, name])
-    if len(parts) == 2 and len(schema_parts) == 2:
-        return ".".join([schema_parts[0], *parts])
-    return name
 
 
 @dataclass
@@ -93,9 +105,7 @@ class ReadSettings:
 _ALTER_KINDS = (Kind.METADATA_CHANGE, Kind.PROTOCOL_CHANGE)
 
 
-def declared_by_workload(
-    intents: list[Intent], default_schema: str | None, aliases: dict[str, str] | None = None
-) -> dict[str, TableDDL]:
+def declared_by_workload(intents: list[Intent], names: TableNames) -> dict[str, TableDDL]:
     """Settings the workload's own statements give each table: the first CREATE
     (else the first write that declares them, as `.partitionBy(...).saveAsTable`),
     amended by every ALTER TABLE that sets deletion vectors, the isolation level or
@@ -106,7 +116,7 @@ def declared_by_workload(
     for x in sorted(intents, key=lambda i: i.location):
         if x.declared is None or x.table is None:
             continue
-        name = qualify(x.table.name, default_schema, aliases)
+        name = names.qualify(x.table.name)
         if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
             base.setdefault(name, x.declared)
         elif x.kind in _ALTER_KINDS:
@@ -129,10 +139,17 @@ def declared_by_workload(
 
 
 def resolve_settings(
-    tables: set[str], intents: list[Intent], config: Config, profile: Profile, read: ReadSettings | None = None
+    tables: set[str],
+    intents: list[Intent],
+    config: Config,
+    profile: Profile,
+    names: TableNames,
+    read: ReadSettings | None = None,
 ) -> dict[str, TableSettings]:
-    declared = {qualify(k.lower(), config.default_schema): v for k, v in config.tables.items()}
-    ddl = declared_by_workload(intents, config.default_schema, path_aliases(config))
+    """Each table's settings from the first source that has them (see the module);
+    `names`: the run's (tables and intents are named by it)."""
+    declared = {names.qualify(k.lower()): v for k, v in config.tables.items()}
+    ddl = declared_by_workload(intents, names)
     out = {}
     read = read or ReadSettings()
     for table in tables:

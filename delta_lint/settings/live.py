@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from delta_lint.config import Config
 from delta_lint.safeio import is_within
-from delta_lint.settings import ReadSettings, qualify
+from delta_lint.settings import ReadSettings, TableNames
 from delta_lint.settings.logstate import ValueStore, recall, remember
 from delta_lint.settings.reader import ReadResult, Target, normalize_location, read_tables
 from delta_lint.settings.snapshot import Snapshot, load_snapshot
@@ -26,10 +26,10 @@ _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WORKSPACE = re.compile(r"^(?:dbfs:|/dbfs/|/mnt/|/Volumes/|/Workspace/|/FileStore/)", re.IGNORECASE)
 
 
-def targets_for(names: set[str], config: Config) -> list[Target]:
-    """A Target per table name: path tables carry their path, catalog names the
-    `locations:` entry when there is one."""
-    locations = {qualify(k, config.default_schema): v for k, v in config.locations.items()}
+def targets_for(names: set[str], config: Config, naming: TableNames) -> list[Target]:
+    """A Target per table name (of the run's `naming`): path tables carry their path,
+    catalog names the `locations:` entry when there is one."""
+    locations = {naming.qualify(k): v for k, v in config.locations.items()}
     out = []
     for name in sorted(names):
         if name.startswith("delta:"):
@@ -93,15 +93,17 @@ def read_settings(
     timeout: float | None = None,
     store: ValueStore | None = None,
     on_stage: Callable[[str | None], None] | None = None,
+    naming: TableNames | None = None,
 ) -> ReadSettings:
     """Raises SparkUnavailable only when a live mode was asked for explicitly and
     there is no snapshot to fall back on; ConfigError for a damaged snapshot.
     With `store` (the project's cache), tables whose log has not changed since they
     were last read are not read again (see `logstate`). `on_stage` hears what is
-    being waited for (an engine starting, tables read), then None."""
+    being waited for (an engine starting, tables read), then None. `naming`: the
+    run's, which named `names` (the configuration's when not given)."""
     requested = mode or config.spark
     snapshot = load_snapshot(config.snapshot_path, config.root)
-    targets = targets_for(names, config)
+    targets = targets_for(names, config, naming if naming is not None else TableNames.of(config))
     chosen = choose_mode(requested, snapshot, targets, refresh)
     out = ReadSettings(mode=chosen)
     if chosen not in ("snapshot", "none"):

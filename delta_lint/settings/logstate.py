@@ -36,11 +36,12 @@ _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 class ValueStore(Protocol):
-    """What this module needs of the cache (`cache.Cache`)."""
+    """What this module needs of the cache (`cache.Cache`); `holds` names the
+    dataclasses a value is made of."""
 
-    def get_value(self, key: str) -> Any: ...
+    def get_value(self, key: str, holds: tuple[type, ...] = ()) -> Any: ...
 
-    def put_value(self, key: str, value: Any) -> None: ...
+    def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None: ...
 
 
 def log_state(location: str, root: Path) -> str | None:
@@ -97,7 +98,7 @@ def recall(
     for target in targets:
         if target.location is not None and (state := log_state(target.location, root)) is not None:
             keys[target.name] = entry_key(target, mode, state)
-    stored = store.get_value(LIVE_SETTINGS) if keys else None
+    stored = store.get_value(LIVE_SETTINGS, (LiveSettings,)) if keys else None
     stored = stored if isinstance(stored, dict) else {}
     found: dict[str, LiveSettings] = {}
     todo = []
@@ -117,7 +118,7 @@ def remember(store: ValueStore | None, keys: dict[str, str], read: dict[str, Liv
     fresh = {keys[name]: settings for name, settings in read.items() if name in keys}
     if store is None or not fresh:
         return
-    stored = store.get_value(LIVE_SETTINGS)
+    stored = store.get_value(LIVE_SETTINGS, (LiveSettings,))
     stored = stored if isinstance(stored, dict) else {}
     kept = {**fresh, **{k: v for k, v in stored.items() if k not in fresh}}
-    store.put_value(LIVE_SETTINGS, dict(list(kept.items())[:KEPT]))
+    store.put_value(LIVE_SETTINGS, dict(list(kept.items())[:KEPT]), (LiveSettings,))

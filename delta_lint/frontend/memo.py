@@ -1,0 +1,23 @@
+"""What one run's front ends work out once and keep from file to file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class FrontEndMemo:
+    """Made once per run (and once per front-end worker process of the run) and
+    handed to every file's front end: jobs copy scripts, statements and conditions
+    between files, so what reading one file works out serves the others. It lives as
+    long as its run: two runs in one process (the Language Server, tests) share
+    nothing. What it holds is the SQL front end's (`frontend.sql`), which bounds it.
+
+    `statements`: SQL statements read, by what their reading depends on;
+    `conditions`: target conditions given as SQL text, by what they are read against;
+    `roles`: what a node type of a condition says about it (`sql.condition_flags`).
+    """
+
+    statements: dict = field(default_factory=dict)
+    conditions: dict = field(default_factory=dict)
+    roles: dict = field(default_factory=dict)
