@@ -168,17 +168,23 @@ def test_per_table_results_follow_ddl_config_and_shared_checkpoint_edits(tmp_pat
     assert any(f["rule"] == "DL120" for f in both()["findings"])  # one checkpoint, two jobs
 
 
-def test_tables_paired_in_forked_workers_give_the_same_findings(corpus, monkeypatch):
-    """Large runs pair tables in forked processes; forced here on a small corpus,
-    the findings must equal the single-process ones, in the same order."""
+def _serial_and_forked(corpus, monkeypatch, threshold: str, jobs: int):
+    """The run's results with one process, then with `jobs` forked workers (the
+    worker threshold `threshold` lowered to nothing, the corpus being small)."""
     import delta_lint.run as run
     from delta_lint.config import load_config
 
     config = load_config(cwd=corpus)
     monkeypatch.chdir(corpus)
     single = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=1)
-    monkeypatch.setattr(run, "PARALLEL_MIN_INTENTS", 0)
-    forked = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=2)
+    monkeypatch.setattr(run, threshold, 0)
+    return single, run.check([corpus], config, cwd=corpus, use_cache=False, jobs=jobs)
+
+
+def test_tables_paired_in_forked_workers_give_the_same_findings(corpus, monkeypatch):
+    """Large runs pair tables in forked processes; forced here on a small corpus,
+    the findings must equal the single-process ones, in the same order."""
+    single, forked = _serial_and_forked(corpus, monkeypatch, "PARALLEL_MIN_INTENTS", 2)
     assert single.findings and forked.findings == single.findings
     assert forked.diagnostics == single.diagnostics
 
@@ -432,14 +438,7 @@ def test_front_ends_in_worker_processes_give_the_serial_results(corpus, monkeypa
     """Large runs read files in worker processes, each with a memo of its own; forced
     here on a small corpus (three workers), every file's result, the findings and the
     diagnostics equal the single-process ones, in the same order."""
-    import delta_lint.run as run
-    from delta_lint.config import load_config
-
-    config = load_config(cwd=corpus)
-    monkeypatch.chdir(corpus)
-    single = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=1)
-    monkeypatch.setattr(run, "PARALLEL_MIN_FILES", 0)
-    three = run.check([corpus], config, cwd=corpus, use_cache=False, jobs=3)
+    single, three = _serial_and_forked(corpus, monkeypatch, "PARALLEL_MIN_FILES", 3)
     assert single.findings and three.findings == single.findings
     assert three.diagnostics == single.diagnostics and three.files == single.files
 

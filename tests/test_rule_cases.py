@@ -119,3 +119,7 @@ def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
         group = [base, replace(other, location=Location("a.sql", 3, 1))]
         assert len(Classes(group, schedule, None, {}).members) == 2, field_name
     assert len(Classes([base, *alike], schedule, None, {}).members) == 1
+    # two ADD COLUMNS that differ only in the columns they add
+    adds = [replace(changed["added_columns"], location=Location("a.sql", n, 1)) for n in (4, 5)]
+    adds[1] = replace(adds[1], declared=TableDDL(columns=("d",)))
+    assert len(Classes(adds, schedule, None, {}).members) == 2

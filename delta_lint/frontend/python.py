@@ -1295,22 +1295,10 @@ class PythonAnalyzer(ValueResolver):
             return None
         return lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
 
-    def _segment(self, node: ast.stmt) -> str:
+    def _segment(self, node: ast.AST) -> str:
         """The node's exact source text, as `ast.get_source_segment` gives it, from the
-        lines already split (that function splits the whole source again per call)."""
-        source_lines = self._source_lines()
-        start, end = node.lineno, node.end_lineno or node.lineno
-        if end > len(source_lines):
-            return ""
-        lines = source_lines[start - 1 : end]
-        if node.end_col_offset is not None:
-            lines[-1] = lines[-1][: self._char_offset(end, node.end_col_offset)]
-        lines[0] = lines[0][self._char_offset(start, node.col_offset) :]
-        return "\n".join(lines)
-
-    def _excerpt(self, node: ast.AST) -> str:
-        """The node's source text, whitespace-collapsed and cut at 160 characters
-        (sliced from the source: `ast.unparse` cost a tenth of the front end)."""
+        lines already split (that function splits the whole source again per call);
+        empty for a node without positions."""
         source_lines = self._source_lines()
         start, end = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
         if not start or not end or end > len(source_lines):
@@ -1320,7 +1308,12 @@ class PythonAnalyzer(ValueResolver):
         if end_col is not None:
             lines[-1] = lines[-1][: self._char_offset(end, end_col)]
         lines[0] = lines[0][self._char_offset(start, getattr(node, "col_offset", 0)) :]
-        text = " ".join(" ".join(lines).split())
+        return "\n".join(lines)
+
+    def _excerpt(self, node: ast.AST) -> str:
+        """The node's source text, whitespace-collapsed and cut at 160 characters
+        (sliced from the source: `ast.unparse` cost a tenth of the front end)."""
+        text = " ".join(self._segment(node).split())
         return text if len(text) <= 160 else text[:157] + "..."
 
     def _flush_sql(self, before_line: int | None) -> None:
