@@ -634,3 +634,67 @@ def test_a_python_3_12_f_string_is_said_to_be_one():
     assert "Python 3.12" in message
     _, other = read("def f(:\n    pass\n")
     assert not any("3.12" in m for m in messages(other))
+
+
+# -- DDL whose clauses are templates ---------------------------------------------------
+
+
+def test_a_create_whose_columns_and_properties_are_templates_is_still_a_create():
+    sql = "CREATE OR REPLACE TABLE s.dim (\n  ${tgt_schema}\n  ${constraints}\n)\nTBLPROPERTIES (${tbl_props});\n"
+    got, result = read(sql, "dim.sql")
+    assert got == [(1, "s.dim", "create_or_replace")]
+    assert not [m for m in messages(result) if m.startswith("DL000")]
+    # what the templated clauses say is not known: the CREATE declares no settings
+    assert result.intents[0].declared is None
+    # the query of an INSERT is not a clause to pass over: still unreadable, and said so
+    _, insert = read("INSERT INTO s.dim\n${source_sql};\n", "insert.sql")
+    assert [m for m in messages(insert) if m.startswith("DL000")]
+
+
+def test_an_optimize_whose_where_and_zorder_are_templates_has_an_unknown_condition():
+    got, result = read('spark.sql(f"OPTIMIZE delta.`{path}` {where_sql} {z_order_sql}")\n')
+    assert got == [(1, "delta:{path}", "optimize")]
+    assert "opaque_condition" in {f.value for f in result.intents[0].flags}
+    # a templated value in a written WHERE is read as before
+    _, plain = read("spark.sql(f\"OPTIMIZE s.t WHERE day = '{d}'\")\n")
+    assert "opaque_condition" not in {f.value for f in plain.intents[0].flags}
+
+
+def test_a_templated_clone_type_is_still_a_clone():
+    got, result = read('spark.sql(f"CREATE OR REPLACE TABLE s.t {clone_type} CLONE s.staging_t")\n')
+    assert got == [(1, "s.t", "create_or_replace")]
+    assert result.intents[0].subkind == "clone"
+
+
+HELPER_WITH_OPTIONAL_CLAUSES = """
+def create_table(spark, path, schema_ddl, partition_cols=None, z_order_cols=None):
+    partition_sql = f"PARTITIONED BY ({', '.join(partition_cols)})" if partition_cols else ""
+    spark.sql(f"CREATE TABLE delta.`{path}` ({schema_ddl}) USING DELTA {partition_sql}")
+    z_order_sql = f"ZORDER BY ({', '.join(z_order_cols)})" if z_order_cols is not None else ""
+    spark.sql(f"OPTIMIZE delta.`{path}` {z_order_sql}")
+
+create_table(spark, "/lake/orders", "id INT, day DATE", partition_cols=["day"], z_order_cols=["id"])
+create_table(spark, "/lake/events", "id INT")
+"""
+
+
+def test_an_optional_clause_chosen_by_a_known_argument_is_read_at_each_call():
+    got, result = read(HELPER_WITH_OPTIONAL_CLAUSES)
+    assert sorted(got) == [
+        (8, "delta:/lake/orders", "create"),
+        (8, "delta:/lake/orders", "optimize_zorder"),
+        (9, "delta:/lake/events", "create"),
+        (9, "delta:/lake/events", "optimize"),
+    ]
+    by = {(i.table.name, i.kind.value): i for i in result.intents}
+    assert by["delta:/lake/orders", "create"].declared.partitioned_by == ("day",)
+    assert by["delta:/lake/events", "create"].declared.partitioned_by == ()  # `None`: no clause
+    assert by["delta:/lake/orders", "optimize_zorder"].zorder_by == ("id",)
+    assert not any(f.value == "opaque_condition" for i in result.intents for f in i.flags)
+
+
+def test_an_optional_clause_chosen_by_an_unknown_value_stays_unknown():
+    code = HELPER_WITH_OPTIONAL_CLAUSES.split("\ncreate_table(")[0] + "\ncreate_table(spark, p, s, cols, z)\n"
+    _, result = read(code)
+    (create,) = [i for i in result.intents if i.kind.value == "create"]
+    assert create.declared is None  # the partition clause may be there or not

@@ -24,6 +24,7 @@ from delta_lint.frontend.pyvalues import (
     Chain,
     DataFrame,
     Instance,
+    NoneStr,
     Scope,
     Str,
     StrMap,
@@ -142,6 +143,8 @@ class ValueResolver:
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
+        if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
+            return Strs(())
         if isinstance(node, ast.Call) and self.classes:
             instance = self._instance(node, scope) or self._returned_instance(node, scope)
             if instance is not None:
@@ -226,6 +229,8 @@ class ValueResolver:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Str(node.value)
+            if node.value is None:
+                return NoneStr()
             if isinstance(node.value, (int, float, bool)) and not isinstance(node.value, bool):
                 return Str(str(node.value))
             return Str(str(node.value))
@@ -267,21 +272,77 @@ class ValueResolver:
                 return Str(text, base.params, base.unknown)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
-            if attr == "join" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
-                sep = self.string(node.func.value, scope)
-                out = Str("")
-                for i, elt in enumerate(node.args[0].elts):
-                    out = out + (sep if i else Str("")) + self.string(elt, scope)
-                return out
+            joined = self._joined(node, scope)
+            if joined is not None:
+                return joined
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_FUNCTIONS:
             if node.args:
                 return self.string(node.args[0], scope)
+        if isinstance(node, ast.IfExp):
+            truth = self._truth(node.test, scope)
+            if truth is None:
+                return self._opaque(node)
+            return self.string(node.body if truth else node.orelse, scope)
         return self._placeholder(node, scope)
+
+    def _joined(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`sep.join([...])` of a literal list, or of a name holding a known list
+        (`", ".join(partition_cols)`); None for other joins."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"):
+            return None
+        if len(node.args) != 1:
+            return None
+        arg = node.args[0]
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            items = [self.string(elt, scope) for elt in arg.elts]
+        elif isinstance(arg, ast.Name) and isinstance(held := scope.env.get(arg.id), Strs):
+            items = list(held.items)
+        else:
+            return None
+        sep = self.string(node.func.value, scope)
+        out = Str("")
+        for i, item in enumerate(items):
+            out = out + (sep if i else Str("")) + item
+        return out
+
+    def _truth(self, node: ast.expr, scope: Scope) -> bool | None:
+        """Whether a condition holds, when the values it tests are known: a constant,
+        a name holding a known string, list or `None`, `not` and `is (not) None` of
+        those (`f"PARTITIONED BY ..." if partition_cols else ""`). None when unknown."""
+        if isinstance(node, ast.Constant):
+            return bool(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            truth = self._truth(node.operand, scope)
+            return None if truth is None else not truth
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(node.comparators[0], ast.Constant)
+            and node.comparators[0].value is None
+            and isinstance(node.left, ast.Name)
+        ):
+            held = scope.env.get(node.left.id)
+            if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
+                return None
+            return isinstance(held, NoneStr) == isinstance(node.ops[0], ast.Is)
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if isinstance(held, NoneStr):
+                return False
+            if isinstance(held, Strs):
+                return bool(held.items)
+            if isinstance(held, Str) and not held.params and not held.unknown:
+                return bool(held.text)
+        return None
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
-        if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp)):
+        if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
             return self.string(node, scope)
+        joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
+        if joined is not None:
+            return joined
         found = self._dict_value(node, scope)
         if found is not None:
             return found

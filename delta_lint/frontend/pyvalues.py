@@ -30,6 +30,14 @@ class Str:
         return Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
 
 
+@dataclass(frozen=True)
+class NoneStr(Str):
+    """`None` (a default, a constant): text "None" as an f-string shows it, and false
+    as a condition (`f"ZORDER BY ..." if cols else ""` with `cols=None`)."""
+
+    text: str = "None"
+
+
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a + b))
 

@@ -27,6 +27,7 @@ from delta_lint.frontend.sqltext import (
     Templated,
     Unterminated,
     apply_templates,
+    drop_templated_clauses,
     split_statements,
     strip_leading_comments,
     values_head,
@@ -191,7 +192,13 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
     cannot be resolved statically.
     """
     parts = [p for p in parts if p != ""]
-    if len(parts) == 2 and parts[0].lower() in ("delta", "parquet") and ("/" in parts[1] or ":" in parts[1]):
+    # ``delta.`{path}` ``: a path built at run time (a schema named `delta` is not met)
+    whole_template = tpl is not None and tpl.is_marker(parts[-1]) if parts else False
+    if (
+        len(parts) == 2
+        and parts[0].lower() in ("delta", "parquet")
+        and ("/" in parts[1] or ":" in parts[1] or whole_template)
+    ):
         path = tpl.restore_names(parts[1]) if tpl else parts[1]
         return TableRef("delta:" + path.rstrip("/"), is_path=True), not (tpl and tpl.is_marker(parts[1]))
     resolved = bool(parts) and not (tpl and tpl.is_marker(parts[-1]))
@@ -539,8 +546,35 @@ def _placed(found: tuple[list[Intent], list[Diagnostic]], location: Location) ->
     return [replace(i, location=location) for i in intents], [replace(d, location=location) for d in diags]
 
 
+# Statements read again without the clauses their templates fill (see
+# `drop_templated_clauses`) when they do not parse whole.
+_CLAUSES_MAY_BE_TEMPLATED = ("CREATE", "REPLACE", "OPTIMIZE")
+
+
 def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
-    """The intents of a statement that does not change the session."""
+    """The intents of a statement that does not change the session. A DDL statement
+    whose templates fill whole clauses is read without them: a CREATE so read declares
+    no table settings (its properties and columns are built at run time), an OPTIMIZE
+    so read has a condition that is not known."""
+    try:
+        return _read_whole(ctx, text, lead)
+    except ParseError as whole_error:
+        shorter = drop_templated_clauses(text) if ctx.tpl.names and lead in _CLAUSES_MAY_BE_TEMPLATED else None
+        if shorter is None:
+            raise
+        try:
+            intents, diags = _read_whole(ctx, shorter, lead)
+        except (ParseError, TokenError):
+            raise whole_error from None
+    partly = [replace(i, declared=None) if i.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE) else i for i in intents]
+    partly = [replace(i, flags=i.flags | {Flag.OPAQUE_CONDITION}) if i.kind in _OPTIMIZES else i for i in partly]
+    return partly, diags
+
+
+_OPTIMIZES = (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER)
+
+
+def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
     cte_write = lead == "WITH" and _WRITE_AFTER_CTE.search(text) is not None
     if _may(lead, "ignored") and _IGNORED.match(text) and not cte_write:
         return [], []

@@ -388,3 +388,41 @@ def strip_leading_comments(text: str) -> str:
             text = "" if j < 0 else text[j + 2 :]
         else:
             return text
+
+
+# A template that fills a whole clause of a DDL statement (`CREATE TABLE t
+# ({schema}) TBLPROPERTIES ({props})`, `OPTIMIZE t {where_sql} {zorder_sql}`,
+# `CREATE TABLE t {clone_type} CLONE s`): the clause keyword with nothing but
+# templates in it, or a template standing alone as a token.
+_TEMPLATED_CLAUSE = re.compile(
+    r"\b(?:TBLPROPERTIES|OPTIONS|(?:PARTITIONED|CLUSTER|ZORDER)\s+BY)\s*"
+    r"(?:\(\s*(?:__dlp\d+__[\s,]*)+\)|__dlp\d+__(?![\w.`'\"]))",
+    re.I,
+)
+_LONE_MARKER = re.compile(r"(?<![\w.`'\"])__dlp\d+__(?![\w.`'\"])", re.I)
+# what comes before a template that stands for a name, a value or a query, not a clause
+_NOT_A_CLAUSE = re.compile(
+    r"(?:\b(?:TABLE|EXISTS|OPTIMIZE|CLONE|AS|BY|LOCATION|COMMENT|WHERE|AND|OR|NOT|IN|SELECT|FROM)|[=<>!+\-*/|%])\s*$",
+    re.I,
+)
+_EMPTY_COLUMNS = re.compile(
+    r"^(\s*(?:CREATE|REPLACE)\b[^(]*?\bTABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+)\s*\(\s*\)", re.I
+)
+
+
+def drop_templated_clauses(text: str) -> str | None:
+    """The statement without the clauses its templates fill, or None when no
+    template fills a clause. The table a DDL statement names is known even when its
+    columns, properties or options are built at run time; what those clauses say is
+    not, and the caller treats it as unknown."""
+    out = _TEMPLATED_CLAUSE.sub(" ", text)
+    out = _LONE_MARKER.sub(
+        lambda m: m.group(0) if _NOT_A_CLAUSE.search(out[max(0, m.start() - 40) : m.start()]) else " ", out
+    )
+    if out == text:
+        return None
+    for pattern, repl in ((r"\(\s*,", "("), (r",\s*\)", ")"), (r",\s*,", ",")):
+        previous = None
+        while previous != out:
+            previous, out = out, re.sub(pattern, repl, out)
+    return _EMPTY_COLUMNS.sub(r"\1", out)
