@@ -558,6 +558,8 @@ class ReadersRule:
         raise NotImplementedError
 
     def verdict(self, j: Judge, s: TableSettings) -> tuple:
+        """A write's verdict on this table: a `Sig` without its overlap reason (each
+        reader's overlap gives it one)."""
         raise NotImplementedError
 
 
