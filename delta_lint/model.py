@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 from typing import Any
 
 from delta_lint.predicates import Region
@@ -377,6 +378,12 @@ class FileResult:
     links: Links | None = None  # what it gives and needs across files (Python and notebooks)
 
 
+# The intent fields the rules judged across tables key on (`engine.judgement.RUN_RULES`):
+# a file summary keeps the intents that name one, and only those reach the rules.
+SHARED_FIELDS = ("checkpoint", "txn_app_id")
+_shared_of = attrgetter(*SHARED_FIELDS)
+
+
 @dataclass
 class FileSummary:
     """What a run needs of a file without decoding its intents: the tables it writes
@@ -407,7 +414,7 @@ class FileSummary:
         return cls(
             tables,
             tuple(sorted(ddl)),
-            tuple(i for i in result.intents if i.checkpoint or i.txn_app_id),
+            tuple(i for i in result.intents if any(_shared_of(i))),
             len(result.intents),
             list(result.diagnostics),
             result.suppressions,

@@ -19,7 +19,7 @@ from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
 from delta_lint.engine import Engine, judgement, pairing
 from delta_lint.engine.classes import Classes, Found
-from delta_lint.engine.judgement import Pair, label, region_of
+from delta_lint.engine.judgement import INTENT_RULES, Pair, label, region_of
 from delta_lint.model import Finding, Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
 from delta_lint.schedule import build_schedule
@@ -189,7 +189,9 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
                 related_more=max(len(related) - 20, 0),
             )
         )
-    return out + engine.messages.zorder_on_clustered(table, group, s)
+    # the intent rules are judged intent by intent in the engine too
+    verdicts = [(x, sig) for unit in INTENT_RULES for x in group if (sig := unit.judge(engine.judge, x, s)) is not None]
+    return out + engine.messages.intent_findings(table, s, verdicts)
 
 
 @pytest.mark.parametrize("few_classes", [16, 0])  # 0: pairs inside files formed from Engine._partners

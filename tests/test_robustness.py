@@ -372,7 +372,7 @@ def test_an_exception_in_one_rule_is_contained(lint, monkeypatch):
     def explode(self, *args, **kwargs):
         raise KeyError("boom")
 
-    monkeypatch.setattr(Engine, "_append_caveat", explode)
+    monkeypatch.setattr(Engine, "_readers_of_writes", explode)
     result = lint({"a.sql": GOOD, "b.sql": OTHER}, {})
     rules = [f.rule for f in result.findings]
     assert "DL002" in rules and any(r.startswith("DL1") for r in rules)

@@ -66,21 +66,73 @@ def test_every_rule_has_cases_and_every_case_file_names_a_rule():
         assert rule == "DL002" or any(e != "none" for e in expects), f"{rule}: no case with the finding"
 
 
-def test_every_pair_rule_reads_only_what_the_class_key_holds():
-    """The engine judges one pair of members of two classes for every such pair, and
-    tables with equal settings share verdicts: a rule reading an intent field or a
-    setting outside those keys would be given another pair's verdict."""
-    from delta_lint.engine.classes import BEHAVIOUR_FIELDS
-    from delta_lint.engine.judgement import PAIR_RULES
-    from delta_lint.engine.pairing import SETTINGS_FIELDS
+def _units() -> dict[str, list]:
+    """Every registered rule unit, by kind."""
+    from delta_lint.engine import judgement
+
+    return {
+        "pair": judgement.PAIR_RULES,
+        "readers": judgement.READERS_RULES,
+        "intent": judgement.INTENT_RULES,
+        "run": judgement.RUN_RULES,
+    }
+
+
+def test_every_conflict_rule_is_a_registered_unit():
+    """The rules the engine reports are its units' (the coverage rules DL000-DL007
+    are the front ends' and the run's diagnostics), so each has its unit, its
+    declarations and, by the test above, its case file."""
+    from delta_lint.model import is_coverage
 
     rules = set(load().rules)
-    assert PAIR_RULES
-    for unit in PAIR_RULES:
-        name = unit.judge.__name__
-        assert set(unit.ids) <= rules, f"{name} names rules not in rules/rules.yaml"
-        assert unit.reads <= set(BEHAVIOUR_FIELDS), f"{name} reads {sorted(unit.reads - set(BEHAVIOUR_FIELDS))}"
-        assert unit.settings <= set(SETTINGS_FIELDS), f"{name} reads {sorted(unit.settings - set(SETTINGS_FIELDS))}"
+    registered = {rule for units in _units().values() for unit in units for rule in unit.ids}
+    assert all(units for units in _units().values())
+    assert sorted(registered - rules) == [], "units naming rules not in rules/rules.yaml"
+    assert sorted(rules - registered - {r for r in rules if is_coverage(r)}) == [], "rules without a unit"
+
+
+def test_every_unit_judged_per_pair_of_classes_reads_only_what_the_class_key_holds():
+    """The engine judges one pair of members of two classes for every such pair, and
+    tables with equal settings share verdicts: a pair or readers rule reading an
+    intent field or a setting outside those keys would be given another pair's
+    verdict."""
+    from delta_lint.engine.classes import BEHAVIOUR_FIELDS
+    from delta_lint.engine.pairing import SETTINGS_FIELDS
+
+    units = _units()
+    for unit in units["pair"] + units["readers"]:
+        assert unit.reads <= set(BEHAVIOUR_FIELDS), f"{unit.name} reads {sorted(unit.reads - set(BEHAVIOUR_FIELDS))}"
+        missing = sorted(unit.settings - set(SETTINGS_FIELDS))
+        assert not missing, f"{unit.name} reads {missing}"
+
+
+def test_every_unit_reads_fields_that_exist():
+    """Intent and run rules are judged intent by intent (nothing is kept per class):
+    what they declare is checked against the model, as every unit's is."""
+    from dataclasses import fields
+
+    from delta_lint.model import Intent
+    from delta_lint.settings import TableSettings
+
+    def names(cls: type) -> set[str]:
+        return {f.name for f in fields(cls)} | {n for n, v in vars(cls).items() if isinstance(v, property)}
+
+    intent, settings = names(Intent), names(TableSettings)
+    for units in _units().values():
+        for unit in units:
+            unknown = sorted(f for f in unit.reads if f.split(".")[0] not in intent)
+            assert not unknown, f"{unit.name} reads no such intent field {unknown}"
+            assert unit.settings <= settings, f"{unit.name} reads no such setting {sorted(unit.settings - settings)}"
+
+
+def test_every_run_rule_reads_a_field_the_file_summaries_keep():
+    """Run rules see only the intents a file summary keeps, those naming one of
+    SHARED_FIELDS (a cached run decodes no other): a rule keyed on another field
+    would see none of its intents."""
+    from delta_lint.model import SHARED_FIELDS
+
+    for unit in _units()["run"]:
+        assert unit.reads & set(SHARED_FIELDS), f"{unit.name} reads none of {SHARED_FIELDS}"
 
 
 def test_the_class_key_holds_each_behaviour_field_and_nothing_else():

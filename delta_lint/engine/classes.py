@@ -23,8 +23,9 @@ def location_key(x: Intent) -> tuple[str, int, int]:
     return (loc.path, loc.line, loc.column)
 
 
-# What a verdict may read of an intent (see `judgement.PAIR_RULES`): the class key
-# holds exactly these, in this order, besides the schedule key.
+# What a verdict may read of an intent (see `judgement.PAIR_RULES` and
+# `READERS_RULES`): the class key holds exactly these, in this order, besides the
+# schedule key.
 BEHAVIOUR_FIELDS = (
     "kind",
     "flags",

@@ -1,11 +1,13 @@
-"""The spec's judgement: whether two writes that can run at the same time conflict.
+"""The spec's judgement: whether writes that can run at the same time conflict.
 
-Follows docs/conflict-semantics.md in its check order (section 7): protocol,
-metadata, create, identity columns, then the matrix cell (which matrix: row-level
-concurrency or not, the isolation level, deletion vectors) and whether the two
-regions are disjoint. It judges one pair of intents and knows nothing of how the
-engine finds the pairs to judge (`pairing`); the cells, runtime profiles and rule
-texts are data in `rules/`.
+Every rule is a unit here, registered by what it is judged on (see "the rules"
+below). The pair rules follow docs/conflict-semantics.md in its check order
+(section 7): protocol, metadata, create, identity columns, then the matrix cell
+(which matrix: row-level concurrency or not, the isolation level, deletion
+vectors) and whether the two regions are disjoint. The other rules judge a write
+with the writes that may read what it adds, one intent on its table, or the run's
+intents across tables. The module knows nothing of how the engine finds what to
+judge (`pairing`); the cells, runtime profiles and rule texts are data in `rules/`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Flag, Intent, Kind, OpClass
@@ -322,37 +325,60 @@ class Judge:
         return False
 
 
-# -- the pair rules, in the spec's check order -------------------------------------
+# -- the rules ----------------------------------------------------------------------
 #
-# Each unit judges a pair of intents that can run at the same time: a `Pair` (the
+# Each rule is a unit that declares the rules it reports (their ids in
+# rules/rules.yaml), the intent fields and the table settings it reads; the engine
+# calls the units of each kind, and tests/test_rule_cases.py holds every unit to its
+# declarations and its case file. Four kinds, by what a rule is judged on:
+#
+# - `pair_rule`: a pair of intents that can run at the same time (the spec's check
+#   order, section 7);
+# - `readers_rule`: one write and the concurrent writes that may read what it adds;
+# - `intent_rule`: one intent on its table;
+# - `run_rule`: the run's intents across tables.
+#
+# Pair and readers rules are judged once per pair of classes of intents and their
+# answers kept for the run (see `pairing`): every field they read must be part of
+# the class key (`classes.BEHAVIOUR_FIELDS`, `pairing.SETTINGS_FIELDS`), or one
+# pair would be given another's answer.
+
+
+@dataclass(frozen=True)
+class Unit:
+    ids: tuple[str, ...]  # the rules whose findings it predicts (rules/rules.yaml)
+    reads: frozenset[str]  # intent fields it reads
+    settings: frozenset[str]  # table settings it reads
+    judge: Any  # the rule: a function, or for a readers rule an object (`ReadersRule`)
+
+    @property
+    def name(self) -> str:
+        return getattr(self.judge, "__name__", type(self.judge).__name__)
+
+
+def _registry(into: list[Unit], ids: tuple[str, ...], reads: set[str], settings: set[str]):
+    def register(rule):
+        into.append(Unit(ids, frozenset(reads), frozenset(settings), rule))
+        return rule
+
+    return register
+
+
+# -- pair rules, in the spec's check order ------------------------------------------
+#
+# Each judges a pair of intents that can run at the same time: a `Pair` (the
 # conflict it predicts), None (no conflict: the pair is decided), or NEXT (not this
-# unit's kind of pair: the next unit judges it). Each declares the intent fields and
-# table settings its verdict reads: the engine judges one pair of members of two
-# classes for all of them, so every field read must be part of the class key
-# (`classes.BEHAVIOUR_FIELDS`, `pairing.SETTINGS_FIELDS`; tests/test_rule_cases.py
-# checks it).
+# unit's kind of pair: the next unit judges it). A finding's notes name what was
+# assumed of the table's settings: every pair rule reads `note`.
 
 NEXT = object()
 Judgement = Callable[["Judge", Intent, Intent, TableSettings, Concurrency, str, list[str]], "Pair | None | object"]
 
-
-@dataclass(frozen=True)
-class PairRule:
-    ids: tuple[str, ...]  # the rules whose findings it predicts (rules/rules.yaml)
-    reads: frozenset[str]  # intent fields its verdict reads
-    settings: frozenset[str]  # table settings its verdict reads
-    judge: Judgement
-
-
-PAIR_RULES: list[PairRule] = []
+PAIR_RULES: list[Unit] = []
 
 
 def pair_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callable[[Judgement], Judgement]:  # noqa: B006
-    def register(fn: Judgement) -> Judgement:
-        PAIR_RULES.append(PairRule(ids, frozenset(reads), frozenset(settings | {"note"}), fn))
-        return fn
-
-    return register
+    return _registry(PAIR_RULES, ids, reads, settings | {"note"})
 
 
 @pair_rule("DL113", reads={"kind", "flags", "subkind"})
@@ -501,31 +527,164 @@ def _why_unknown(a: Intent, b: Intent, conc: Concurrency, primary: Intent) -> st
     return "their conditions do not exclude each other"
 
 
-def shared_ids(intents: list[Intent], schedule: Schedule) -> list[Pair]:
-    """Streaming queries sharing a checkpoint; writers sharing a txnAppId."""
+# -- readers rules --------------------------------------------------------------------
+#
+# A readers rule reports a write together with the concurrent writes that may read
+# what it adds, when such a reader has another concurrent reader it does not conflict
+# with directly (a direct conflict is a pair rule's finding). `pairing` searches a
+# table's classes for them: the rule answers its questions about single intents and
+# pairs, and gives the verdict (a `Sig` without its overlap reason).
 
+
+class ReadersRule:
+    def applies(self, j: Judge, s: TableSettings) -> bool:
+        """Whether the rule looks at this table at all."""
+        raise NotImplementedError
+
+    def writes(self, x: Intent) -> bool:
+        """Whether x is a write the rule is about."""
+        raise NotImplementedError
+
+    def reader(self, x: Intent) -> bool:
+        """Whether x is a write that may read what such a write adds."""
+        raise NotImplementedError
+
+    def may_read(self, j: Judge, w: Intent, r: Intent, s: TableSettings) -> bool:
+        """Whether reader r, running with write w, may read what w adds."""
+        raise NotImplementedError
+
+    def apart(self, j: Judge, r1: Intent, r2: Intent, s: TableSettings, conc: Concurrency) -> bool:
+        """Whether two readers that overlap as `conc` says do not conflict directly."""
+        raise NotImplementedError
+
+    def verdict(self, j: Judge, s: TableSettings) -> tuple:
+        """A write's verdict on this table: a `Sig` without its overlap reason (each
+        reader's overlap gives it one)."""
+        raise NotImplementedError
+
+
+READERS_RULES: list[Unit] = []
+
+
+def readers_rule(*ids: str, reads: set[str], settings: set[str] = set()):  # noqa: B006
+    def register(cls: type[ReadersRule]) -> type[ReadersRule]:
+        _registry(READERS_RULES, ids, reads, settings | {"note"})(cls())
+        return cls
+
+    return register
+
+
+@readers_rule(
+    "DL104",
+    reads={"kind", "flags", "region"},
+    settings={"isolation_level", "partitioned_by", "clustered_by", "deletion_vectors"},
+)
+class _AppendCaveat(ReadersRule):
+    """The WriteSerializable caveat (spec section 7, ConcurrentAppendException): a
+    blind append fails several concurrent UPDATE/DELETE/MERGE that may read the rows
+    it adds, though it fails none of them alone."""
+
+    def applies(self, j: Judge, s: TableSettings) -> bool:
+        return s.isolation_level == "WriteSerializable"  # under Serializable a DML conflicts with any append
+
+    def writes(self, x: Intent) -> bool:
+        return x.op_class == OpClass.INSERT
+
+    def reader(self, x: Intent) -> bool:
+        return x.op_class == OpClass.DML
+
+    def may_read(self, j: Judge, w: Intent, r: Intent, s: TableSettings) -> bool:
+        # appended rows land anywhere unless the append is confined to partitions
+        return overlap(region_of(w), region_of(r), frozenset(s.partitioned_by), False) != Overlap.DISJOINT
+
+    def apart(self, j: Judge, r1: Intent, r2: Intent, s: TableSettings, conc: Concurrency) -> bool:
+        rows = j.row_level(s, r1, r2)[0]
+        cols = None if rows else frozenset(s.partitioned_by)
+        return overlap(region_of(r1), region_of(r2), cols, conc.distinct_runs) == Overlap.DISJOINT
+
+    def verdict(self, j: Judge, s: TableSettings) -> tuple:
+        return ("DL104", "warning", "ConcurrentAppendException", (), (s.note,) if s.note else ())
+
+
+# -- intent rules -----------------------------------------------------------------------
+#
+# Each judges one intent on its table with its settings: the verdict (a `Sig`; the
+# finding is at the intent and names no other write), or None.
+
+IntentJudgement = Callable[["Judge", Intent, TableSettings], "Sig | None"]
+INTENT_RULES: list[Unit] = []
+
+
+def intent_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callable[[IntentJudgement], IntentJudgement]:  # noqa: B006
+    return _registry(INTENT_RULES, ids, reads, settings)
+
+
+@intent_rule("DL130", reads={"kind"}, settings={"clustered_by"})
+def _zorder_on_clustered(j: Judge, x: Intent, s: TableSettings) -> Sig | None:
+    """ZORDER BY cannot be used on a liquid-clustered table: the statement fails (spec section 5)."""
+    if s.clustered_by and x.kind == Kind.OPTIMIZE_ZORDER:
+        return ("DL130", "error", None, (("columns", ", ".join(s.clustered_by)),), (), "")
+    return None
+
+
+# -- run rules --------------------------------------------------------------------------
+#
+# Each judges the run's intents across tables: the pairs it predicts. They see only
+# the intents naming one of `model.SHARED_FIELDS` (a file summary keeps those), so
+# each reads one of them.
+
+RunJudgement = Callable[["Judge", list[Intent], Schedule], list[Pair]]
+RUN_RULES: list[Unit] = []
+
+
+def run_rule(*ids: str, reads: set[str]) -> Callable[[RunJudgement], RunJudgement]:
+    return _registry(RUN_RULES, ids, reads, set())
+
+
+@run_rule("DL120", reads={"checkpoint", "kind", "flags"})
+def _shared_checkpoint(j: Judge, intents: list[Intent], schedule: Schedule) -> list[Pair]:
+    """Streaming queries with one checkpoint location fail when started concurrently
+    and both write (ConcurrentTransactionException, spec section 7). A write inside a
+    foreachBatch function is part of its stream's query, counted at the sink."""
+
+    def checkpoint(x: Intent) -> str | None:
+        if x.kind in (Kind.STREAMING_WRITE, Kind.FULL_OVERWRITE) and Flag.PER_BATCH not in x.flags:
+            return x.checkpoint
+        return None
+
+    return _sharing("DL120", intents, schedule, checkpoint)
+
+
+@run_rule("DL121", reads={"txn_app_id"})
+def _shared_txn_app_id(j: Judge, intents: list[Intent], schedule: Schedule) -> list[Pair]:
+    """Idempotent writes name their application by txnAppId: two concurrent writers
+    with one id conflict (ConcurrentTransactionException)."""
+    return _sharing("DL121", intents, schedule, lambda x: x.txn_app_id)
+
+
+def _sharing(
+    rule: str, intents: list[Intent], schedule: Schedule, key_of: Callable[[Intent], str | None]
+) -> list[Pair]:
+    """The pairs of intents with one key that can run at the same time (each with
+    another run of itself too; two of one job only in concurrent runs)."""
+    groups: dict[str, list[Intent]] = defaultdict(list)
+    for x in intents:
+        key = key_of(x)
+        # a value not known statically is equal to nothing, not to a namesake
+        if key and "{" not in key:
+            groups[key.rstrip("/")].append(x)
     out = []
-    for attr, rule in (("checkpoint", "DL120"), ("txn_app_id", "DL121")):
-        groups: dict[str, list[Intent]] = defaultdict(list)
-        for x in intents:
-            key = getattr(x, attr)
-            if "{" in (key or ""):
-                continue  # a value not known statically is equal to nothing, not to a namesake
-            if key and (attr == "txn_app_id" or x.kind in (Kind.STREAMING_WRITE, Kind.FULL_OVERWRITE)):
-                if attr == "checkpoint" and Flag.PER_BATCH in x.flags:
+    for key, members in sorted(groups.items()):
+        members.sort(key=lambda i: i.location)
+        for i, a in enumerate(members):
+            for b in members[i:]:
+                conc = schedule.overlap(a, b)
+                if conc is None:
                     continue
-                groups[key.rstrip("/")].append(x)
-        for key, members in sorted(groups.items()):
-            members.sort(key=lambda i: i.location)
-            for i, a in enumerate(members):
-                for b in members[i:]:
-                    conc = schedule.overlap(a, b)
-                    if conc is None:
-                        continue
-                    if a is not b and schedule.job(a) == schedule.job(b) and not conc.distinct_runs:
-                        continue
-                    table = a.table.name if a.table else "-"
-                    out.append(
-                        Pair(rule, "error", "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key})
-                    )
+                if a is not b and schedule.job(a) == schedule.job(b) and not conc.distinct_runs:
+                    continue
+                table = a.table.name if a.table else "-"
+                out.append(
+                    Pair(rule, "error", "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key})
+                )
     return out

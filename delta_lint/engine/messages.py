@@ -10,7 +10,7 @@ from itertools import chain
 from operator import itemgetter
 
 from delta_lint.engine.classes import Classes, Found, location_key
-from delta_lint.engine.judgement import Pair, Sig, label, region_of
+from delta_lint.engine.judgement import READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
 from delta_lint.settings import TableSettings
@@ -28,31 +28,13 @@ class Messages:
     def __init__(self, pack: RulePack) -> None:
         self.pack = pack
         self._fixes: dict[tuple, str] = {}
+        # the readers rules' writes of one class alone in their files share one list
+        # of reported readers (see `Engine._readers_of_writes`)
+        self._shared_others = frozenset(rule for unit in READERS_RULES for rule in unit.ids)
 
-    def zorder_on_clustered(self, table: str, group: list[Intent], s: TableSettings) -> list[Finding]:
-        if not s.clustered_by:
-            return []
-        rule = self.pack.rules["DL130"]
-        out = []
-        for x in group:
-            if x.kind == Kind.OPTIMIZE_ZORDER:
-                fields = {"table": table, "columns": ", ".join(s.clustered_by)}
-                out.append(
-                    Finding(
-                        rule.id,
-                        rule.name,
-                        "error",
-                        None,
-                        table,
-                        rule.summary.format_map(_Fields(fields)),
-                        x.location,
-                        (),
-                        "",
-                        rule.fix.format_map(_Fields(fields)),
-                        s.source,
-                    )
-                )
-        return out
+    def intent_findings(self, table: str, s: TableSettings, verdicts: list[tuple[Intent, Sig]]) -> list[Finding]:
+        """Findings of the intent rules: each at its intent, naming no other write."""
+        return [self.finding(sig[0], sig[1], sig[2], table, x, [sig], (), "", s) for x, sig in verdicts]
 
     def table_findings(self, table: str, classes: Classes, s: TableSettings, found: Found) -> list[Finding]:
         """One finding per primary location, rule, exception and severity, listing every
@@ -88,8 +70,8 @@ class Messages:
                     groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
         labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
-        # Appends of one class alone in their files share one list of reported
-        # readers (see _append_caveat): their findings differ only in location.
+        # Findings whose parts share one list of others (see `_shared_others`)
+        # differ only in location.
         made: dict[int, Finding] = {}
         out = []
         for (_at, rule_id, exception, severity), parts in groups.items():
@@ -135,7 +117,7 @@ class Messages:
                     related_more=related_more,
                 )
             )
-            if rule_id == "DL104" and len(parts) == 1 and not classes.duplicate_locations:
+            if rule_id in self._shared_others and len(parts) == 1 and not classes.duplicate_locations:
                 made[id(others)] = out[-1]
         return out
 

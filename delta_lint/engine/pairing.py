@@ -16,10 +16,18 @@ from collections.abc import Callable
 
 from delta_lint.config import Config
 from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
-from delta_lint.engine.judgement import Judge, Pair, Sig, region_of, shared_ids
+from delta_lint.engine.judgement import (
+    INTENT_RULES,
+    READERS_RULES,
+    RUN_RULES,
+    Judge,
+    Pair,
+    Sig,
+    Unit,
+)
 from delta_lint.engine.messages import Messages
-from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind, OpClass
-from delta_lint.predicates import Overlap, overlap
+from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind
+from delta_lint.predicates import overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
@@ -27,8 +35,8 @@ from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve
 # A file with more classes of one table than this has its pairs of classes formed
 # from `Engine._partners` rather than every pair.
 _FEW_CLASSES = 16
-# What a verdict may read of a table's settings (see `judgement.PAIR_RULES`): tables
-# equal in these share verdicts.
+# What a verdict may read of a table's settings (see `judgement.PAIR_RULES` and
+# `READERS_RULES`): tables equal in these share verdicts.
 SETTINGS_FIELDS = (
     "partitioned_by",
     "clustered_by",
@@ -66,7 +74,7 @@ class Engine:
         self._kind_verdicts: dict[int, dict[tuple, tuple[bool, bool]]] = {}
         self._behaviour_ids: dict[tuple, int] = {}  # see Classes
         self._settings_ids: dict[tuple, int] = {}
-        self._caveat_answers: dict[tuple, bool] = {}
+        self._readers_answers: dict[tuple, dict[tuple, bool]] = {}  # per readers rule: see _readers_of_writes
 
     # -- entry -----------------------------------------------------------------
 
@@ -96,19 +104,33 @@ class Engine:
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
         classes = Classes(group, self.schedule, columns, self._behaviour_ids)
         found = Found()
-        for rule_fn in (self._pairs_of_table, self._append_caveat):
+        try:
+            self._pairs_of_table(table, classes, s, found)
+        except Exception as err:  # noqa: BLE001 - one rule must not stop the others
+            self._internal(group[0], "_pairs_of_table", err)
+        for unit in READERS_RULES:
             try:
-                rule_fn(table, classes, s, found)
-            except Exception as err:  # noqa: BLE001 - one rule must not stop the others
-                self._internal(group[0], rule_fn.__name__, err)
-        return self.messages.table_findings(table, classes, s, found) + self.messages.zorder_on_clustered(
-            table, group, s
+                self._readers_of_writes(unit, classes, s, found)
+            except Exception as err:  # noqa: BLE001
+                self._internal(group[0], unit.name, err)
+        verdicts: list[tuple[Intent, Sig]] = []
+        for unit in INTENT_RULES:
+            try:
+                for x in group:
+                    sig = unit.judge(self.judge, x, s)
+                    if sig is not None:
+                        verdicts.append((x, sig))
+            except Exception as err:  # noqa: BLE001
+                self._internal(group[0], unit.name, err)
+        return self.messages.table_findings(table, classes, s, found) + self.messages.intent_findings(
+            table, s, verdicts
         )
 
     def check_shared(self, intents: list[Intent], sources: dict[str, str]) -> list[Finding]:
-        """Checkpoints and transaction ids shared across tables; `sources` gives the
-        settings source of tables these findings name."""
-        return self.messages.pair_findings(shared_ids(intents, self.schedule), sources)
+        """The run rules' findings, across tables; `sources` gives the settings source
+        of tables these findings name."""
+        pairs = [pair for unit in RUN_RULES for pair in unit.judge(self.judge, intents, self.schedule)]
+        return self.messages.pair_findings(pairs, sources)
 
     def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
         """`Judge.verdict`: the pairing calls it through here, once per kind of pair."""
@@ -349,21 +371,20 @@ class Engine:
 
         return partners_of
 
-    def _append_caveat(self, table: str, classes: Classes, s: TableSettings, found: Found) -> None:
-        """WriteSerializable caveat: one blind append, several concurrent DML that may
-        read it. A reader is reported when another concurrent reader does not conflict
-        with it directly (the two are concurrent and disjoint; a DML conflict is
-        reported otherwise)."""
-        if s.isolation_level != "WriteSerializable":
+    def _readers_of_writes(self, unit: Unit, classes: Classes, s: TableSettings, found: Found) -> None:
+        """A readers rule's findings (see `judgement.ReadersRule`): each write with
+        the concurrent readers that may read what it adds and have another concurrent
+        reader they do not conflict with directly (the two are `apart`)."""
+        rule, judge = unit.judge, self.judge
+        if not rule.applies(judge, s):
             return
         group, members, overlap_of = classes.group, classes.members, self.schedule.overlap
-        appends = [i for i, x in enumerate(group) if x.op_class == OpClass.INSERT]
-        dmls = [i for i, x in enumerate(group) if x.op_class == OpClass.DML]
-        if not appends or not dmls:
+        writes = [i for i, x in enumerate(group) if rule.writes(x)]
+        candidates = [i for i, x in enumerate(group) if rule.reader(x)]
+        if not writes or not candidates:
             return
-        cols = frozenset(s.partitioned_by)
-        note = (s.note,) if s.note else ()
-        dml_classes = sorted({classes.cls[d] for d in dmls})
+        verdict = rule.verdict(judge, s)
+        candidate_classes = sorted({classes.cls[d] for d in candidates})
 
         def overlap_between(i: int, j: int) -> Concurrency | None:
             if classes.file_start[i] == classes.file_start[j]:
@@ -373,44 +394,40 @@ class Engine:
             return classes.files_overlap(i, j)
 
         def reads(a: int, d: int) -> Concurrency | None:
-            """How append a and DML d overlap, when d may read rows a adds."""
+            """How write a and reader d overlap, when d may read what a adds."""
             conc = overlap_between(a, d)
-            if conc is None or overlap(region_of(group[a]), region_of(group[d]), cols, False) == Overlap.DISJOINT:
+            if conc is None or not rule.may_read(judge, group[a], group[d], s):
                 return None
             return conc
 
-        disjoint: dict[tuple[int, int], bool] = {}
+        apart: dict[tuple[int, int], bool] = {}
 
-        def concurrent_and_disjoint(i: int, j: int) -> bool:
-            if (i, j) not in disjoint:
-                d1, d2 = group[i], group[j]
+        def concurrent_and_apart(i: int, j: int) -> bool:
+            if (i, j) not in apart:
                 conc = overlap_between(i, j)
-                rows = conc is not None and self.row_level(s, d1, d2)[0]
-                disjoint[(i, j)] = conc is not None and (
-                    overlap(region_of(d1), region_of(d2), None if rows else cols, conc.distinct_runs)
-                    == Overlap.DISJOINT
-                )
-            return disjoint[(i, j)]
+                apart[(i, j)] = conc is not None and rule.apart(judge, group[i], group[j], s, conc)
+            return apart[(i, j)]
 
-        run_memo, settings_id = self._caveat_answers, self._settings_id(s)
+        run_memo = self._readers_answers.setdefault(unit.ids, {})
+        settings_id = self._settings_id(s)
         schedule_keys, behaviours = classes.schedule_keys, classes.behaviours
-        class_disjoint: dict[tuple[int, int], bool] = {}
+        class_apart: dict[tuple[int, int], bool] = {}
 
-        def classes_disjoint(c1: int, c2: int) -> bool:
+        def classes_apart(c1: int, c2: int) -> bool:
             """For members of two classes in different files: kept for the run per
             schedule keys and behaviours, as verdicts are (see _pairs_of_table)."""
-            if (c1, c2) not in class_disjoint:
+            if (c1, c2) not in class_apart:
                 reps = classes.cross_file(c1, c2)
                 answer = False
                 if reps is not None:
                     key = (settings_id, schedule_keys[c1], behaviours[c1], schedule_keys[c2], behaviours[c2])
                     answer = run_memo.get(key)
                     if answer is None:
-                        answer = run_memo[key] = concurrent_and_disjoint(*reps)
-                class_disjoint[(c1, c2)] = answer
-            return class_disjoint[(c1, c2)]
+                        answer = run_memo[key] = concurrent_and_apart(*reps)
+                class_apart[(c1, c2)] = answer
+            return class_apart[(c1, c2)]
 
-        itself: dict[int, bool] = {}  # per class: a member and another run of it are concurrent and disjoint
+        itself: dict[int, bool] = {}  # per class: a member and another run of it are concurrent and apart
 
         def reported(readers: list[int]) -> list[int]:
             files: dict[int, set[int]] = defaultdict(set)  # reader class -> files of its readers
@@ -419,29 +436,29 @@ class Engine:
             out = []
             for d in readers:
                 c, f = classes.cls[d], classes.file_start[d]
-                if any((len(fs) > 1 or f not in fs) and classes_disjoint(c, c2) for c2, fs in files.items()):
+                if any((len(fs) > 1 or f not in fs) and classes_apart(c, c2) for c2, fs in files.items()):
                     out.append(d)  # a partner in another file
                     continue
                 if c not in itself:
-                    itself[c] = concurrent_and_disjoint(d, d)  # alike for the class, as its verdicts
+                    itself[c] = concurrent_and_apart(d, d)  # alike for the class, as its verdicts
                 if itself[c]:
                     out.append(d)
                     continue
                 end = classes.file_end[d]
                 if end - f > 1:  # readers in the same file
                     lo, hi = bisect_left(readers, f), bisect_left(readers, end)
-                    if any(concurrent_and_disjoint(d, e) for e in readers[lo:hi] if e != d):
+                    if any(concurrent_and_apart(d, e) for e in readers[lo:hi] if e != d):
                         out.append(d)
             return out
 
-        reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # append class -> (DML class, overlap)
-        parts_of: dict[int, list[tuple[Sig, list[int]]]] = {}  # per class of appends alone in their file
+        reader_classes: dict[int, list[tuple[int, Concurrency]]] = {}  # write class -> (reader class, overlap)
+        parts_of: dict[int, list[tuple[Sig, list[int]]]] = {}  # per class of writes alone in their file
         reported_of: dict[tuple[int, ...], list[int]] = {}
-        for a in appends:
+        for a in writes:
             ca = classes.cls[a]
             if ca not in reader_classes:
                 reader_classes[ca] = []
-                for cd in classes.meeting(ca, dml_classes):
+                for cd in classes.meeting(ca, candidate_classes):
                     reps = classes.cross_file(ca, cd)
                     conc = reads(*reps) if reps is not None else None
                     if conc is not None:
@@ -456,20 +473,18 @@ class Engine:
                 for d in members[cd]:
                     if alone or not fs <= d < fe:
                         conc_of[d] = conc
-            for d in dmls[bisect_left(dmls, fs) : bisect_left(dmls, fe)]:  # readers in the append's own file
+            # readers in the write's own file
+            for d in candidates[bisect_left(candidates, fs) : bisect_left(candidates, fe)]:
                 conc = reads(a, d)
                 if conc is not None:
                     conc_of[d] = conc
             readers = tuple(sorted(conc_of))
-            if readers not in reported_of:  # appends often share their readers
+            if readers not in reported_of:  # writes often share their readers
                 reported_of[readers] = reported(list(readers))
             by_reason: dict[str, list[int]] = {}
             for d in reported_of[readers]:
                 by_reason.setdefault(conc_of[d].reason, []).append(d)
-            parts = [
-                (("DL104", "warning", "ConcurrentAppendException", (), note, reason), others)
-                for reason, others in by_reason.items()
-            ]
+            parts = [(verdict + (reason,), others) for reason, others in by_reason.items()]
             if alone:
                 parts_of[ca] = parts
             found.fixed[a].extend(parts)
