@@ -698,3 +698,35 @@ def test_an_optional_clause_chosen_by_an_unknown_value_stays_unknown():
     _, result = read(code)
     (create,) = [i for i in result.intents if i.kind.value == "create"]
     assert create.declared is None  # the partition clause may be there or not
+
+
+# -- environment variables and `or` ------------------------------------------------------
+
+
+def test_an_environment_variable_with_a_default_reads_the_default():
+    code = (
+        "import os\n"
+        "spark.sql(f\"DELETE FROM {os.getenv('SCHEMA', 'sales')}.a WHERE x = 1\")\n"
+        "spark.sql(f\"DELETE FROM {os.environ.get('SCHEMA', default='sales')}.b WHERE x = 1\")\n"
+        "spark.sql(f\"DELETE FROM {os.getenv('SCHEMA')}.c WHERE x = 1\")\n"
+    )
+    got, _ = read(code)
+    # without a default the variable stays a parameter: no value is invented
+    assert got == [(2, "sales.a", "delete"), (3, "sales.b", "delete"), (4, "{SCHEMA}.c", "delete")]
+
+
+def test_or_takes_the_first_value_known_to_be_true():
+    code = (
+        "import os\n"
+        "def load_config(env=None):\n"
+        '    env = env or os.getenv("ENV_NAME", "dev")\n'
+        "    return env\n"
+        "a, b, c = load_config(), load_config('prod'), load_config(dbutils.widgets.get('env'))\n"
+        'spark.sql(f"DELETE FROM {a}_db.t WHERE x = 1")\n'
+        'spark.sql(f"DELETE FROM {b}_db.t WHERE x = 1")\n'
+        'spark.sql(f"DELETE FROM {c}_db.t WHERE x = 1")\n'
+    )
+    got, _ = read(code)
+    assert got[:2] == [(6, "dev_db.t", "delete"), (7, "prod_db.t", "delete")]
+    # a value only a run knows may be empty or not: which side `or` takes is not known
+    assert got[2][1] != "dev_db.t"

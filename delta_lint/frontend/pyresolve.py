@@ -57,6 +57,16 @@ def is_argv(node: ast.expr) -> bool:
     return isinstance(target, ast.Attribute) and target.attr == "argv"
 
 
+def _env_default(call: ast.Call) -> str | None:
+    """The literal default of `os.getenv("K", "dev")` / `os.environ.get("K", "dev")`:
+    what the code reads when the job sets no such variable (delta-lint reads no
+    cluster's environment variables), as a widget's default is."""
+    default = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "default"), None)
+    if isinstance(default, ast.Constant) and isinstance(default.value, str):
+        return default.value
+    return None
+
+
 class ValueResolver:
     """Value resolution over one file (see the module docstring). The analyzer
     that inherits it holds `module_env`, `functions`, `classes`, `context`,
@@ -204,7 +214,8 @@ class ValueResolver:
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     if owner_name == "widgets" or attr == "getArgument":
                         return self._input(key.value, self.widget_defaults.get(key.value))
-                    return param_str(key.value)
+                    default = _env_default(node) if owner_name in ("os", "environ") else None
+                    return Str(default) if default is not None else param_str(key.value)
                 return param_str(attr)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
@@ -278,6 +289,14 @@ class ValueResolver:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_FUNCTIONS:
             if node.args:
                 return self.string(node.args[0], scope)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            for value in node.values[:-1]:  # `env or os.getenv("ENV", "dev")`: the first true value
+                truth = self._truth(value, scope)
+                if truth is None:
+                    return self._opaque(node)
+                if truth:
+                    return self.string(value, scope)
+            return self.string(node.values[-1], scope)
         if isinstance(node, ast.IfExp):
             truth = self._truth(node.test, scope)
             if truth is None:
