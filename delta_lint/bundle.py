@@ -68,6 +68,9 @@ class Task:
     # a run_job_task: the job of the bundle it starts, and the job parameters it gives each run
     starts: tuple[str, tuple[str, ...]] | None = None
     pipeline: str | None = None  # a pipeline_task: the bundle pipeline it runs
+    # a for_each_task: its parameters bound to the iteration's `{{input}}`, the ones
+    # that differ between its concurrent runs
+    per_run_inputs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -662,6 +665,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             inner.problem,
             inner.arguments,
             inner.starts,
+            per_run_inputs=_iteration_inputs(inner_spec),
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -694,6 +698,38 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+_ITERATION_INPUT = re.compile(r"\{\{\s*input\b")
+_ITERATION_MARK = "\x00"
+
+
+def _iteration_inputs(inner_spec: Any) -> tuple[str, ...]:
+    """The parameters of a for_each task's inner task that its `{{input}}` feeds
+    (`base_parameters: {record_id: "{{input}}"}`, `["--table", "{{input.name}}"]`),
+    by the names the code reads them with."""
+    names: set[str] = set()
+    for kind in _FILE_TASKS:
+        task = inner_spec.get(kind) if isinstance(inner_spec, dict) else None
+        if not isinstance(task, dict):
+            continue
+        params = task.get("base_parameters") or task.get("parameters") or {}
+        if isinstance(params, dict):
+            marked: Any = {k: _ITERATION_MARK if _ITERATION_INPUT.search(str(v)) else v for k, v in params.items()}
+        elif isinstance(params, list):
+            marked = [_marked(v) if _ITERATION_INPUT.search(str(v)) else v for v in params]
+        else:
+            continue
+        names |= {name for name, value in _arguments(marked) if value == _ITERATION_MARK}
+    return tuple(sorted(names))
+
+
+def _marked(item: Any) -> str:
+    """A list parameter fed by the iteration's input, its `--name=` kept."""
+    text = str(item)
+    if text.startswith("--") and "=" in text:
+        return text.split("=", 1)[0] + "=" + _ITERATION_MARK
+    return _ITERATION_MARK
 
 
 _PIPELINE_ID_REF = re.compile(r"\$\{resources\.pipelines\.([\w-]+)\.id\}")

@@ -192,6 +192,10 @@ class Intent:
     declared: TableDDL | None = None  # settings a CREATE statement declares
     statement: str = ""  # a short excerpt of the source, for messages
     job: str = ""  # filled by the schedule stage; the file path until configured
+    # an unresolved table name built only of constants and these job inputs (widgets,
+    # arguments): the same table in every run given the same inputs (see
+    # `Schedule.same_table_every_run`); empty when some part of it is not an input
+    name_inputs: tuple[str, ...] = ()
 
     @property
     def added_columns(self) -> tuple[str, ...]:
@@ -407,7 +411,9 @@ class FileSummary:
         tables: dict[str, Location] = {}
         ddl: set[str] = set()
         for i in sorted(result.intents, key=lambda i: i.location):
-            if i.table is not None and Flag.UNRESOLVED not in i.flags:
+            # a name known only as job inputs may be one table in concurrent runs (the
+            # engine decides with the schedule: `Engine.by_table`)
+            if i.table is not None and (Flag.UNRESOLVED not in i.flags or i.name_inputs):
                 tables.setdefault(i.table.name, i.location)
             if i.declared is not None and i.table is not None:
                 ddl.add(i.table.name)

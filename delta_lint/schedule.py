@@ -128,6 +128,23 @@ class Schedule:
     def job(self, intent: Intent) -> str:
         return self.nodes(intent)[0].job
 
+    def same_table_every_run(self, intent: Intent) -> bool:
+        """Whether an intent whose table name is known only as job inputs
+        (`Intent.name_inputs`) writes one table in all the runs that can overlap it:
+        its file is run by one for_each task alone, whose concurrent runs share the
+        job's and the task's parameters and differ only in the ones the iteration's
+        `{{input}}` feeds, none of which names the table."""
+        if not intent.name_inputs:
+            return False
+        nodes = self.nodes_of.get(intent.location.path) or ()
+        if len(nodes) != 1 or nodes[0].kind != "task":
+            return False
+        job = self.workflows.jobs.get(nodes[0].job)
+        task = job.tasks.get(nodes[0].task or "") if job is not None else None
+        if task is None or not task.for_each_concurrency or task.for_each_concurrency < 2:
+            return False
+        return not set(intent.name_inputs) & set(task.per_run_inputs)
+
     def overlap(self, a: Intent, b: Intent) -> Concurrency | None:
         """Can these two intents run at the same time? The first reason found.
 

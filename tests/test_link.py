@@ -838,3 +838,78 @@ def test_the_schedule_command_shows_the_jobs_only_the_code_defines(tmp_path):
     lines = list(report.schedule_lines(overlap_schedule([tmp_path], validate({}, tmp_path / "x"), cwd=tmp_path)))
     assert lines[0] == "Jobs from jobs.py:"
     assert any("allows 10 concurrent runs" in line for line in lines)
+
+
+# -- a table named by job inputs, written by the concurrent runs of a for_each task --------
+
+FOR_EACH_BUNDLE = """
+bundle: {name: b}
+resources:
+  jobs:
+    transform:
+      parameters:
+        - {name: app_configs, default: ""}
+      tasks:
+        - task_key: ingest
+          notebook_task: {notebook_path: ./ingest.py}
+        - task_key: call_agents
+          depends_on: [{task_key: ingest}]
+          for_each_task:
+            inputs: "{{tasks.ingest.values.ids}}"
+            concurrency: 8
+            task:
+              task_key: call_agent
+              notebook_task:
+                notebook_path: ./call_agents.py
+                base_parameters: {record_id: "{{input}}"}
+"""
+
+CALL_AGENTS = """# Databricks notebook source
+import json
+app_configs = json.loads(dbutils.widgets.get("app_configs"))
+record_id = dbutils.widgets.get("record_id")
+target = f'{app_configs["CATALOG"]}.{app_configs["SCHEMA"]}.{TABLE}'
+spark.sql(f"MERGE INTO {target} AS t USING response{record_id} AS s ON t.id = s.id "
+          "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+"""
+
+
+def _for_each_findings(lint, table_expr: str, concurrency: int = 8):
+    code = CALL_AGENTS.replace("{TABLE}", table_expr)
+    bundle = FOR_EACH_BUNDLE.replace("concurrency: 8", f"concurrency: {concurrency}")
+    result = lint({"databricks.yml": bundle, "ingest.py": "print(1)\n", "call_agents.py": code})
+    return [(f.rule, f.table, f.exception) for f in result.findings if not f.rule.startswith("DL0")]
+
+
+def test_a_table_named_by_job_inputs_is_one_table_in_every_run_of_a_for_each_task(lint):
+    # the name is a JSON job parameter's fields: unknown, but the same in each
+    # iteration (only record_id, fed by {{input}}, differs between them)
+    got = _for_each_findings(lint, '{app_configs["TABLE"]}')
+    assert got == [
+        (
+            "DL102",
+            "{app_configs_CATALOG}.{app_configs_SCHEMA}.{app_configs_TABLE}",
+            "ConcurrentAppendException",
+        )
+    ]
+
+
+def test_a_table_named_by_the_iteration_input_differs_between_runs(lint):
+    assert _for_each_findings(lint, "{record_id}") == []
+
+
+def test_a_table_named_by_something_only_a_run_knows_is_not_judged(lint):
+    assert _for_each_findings(lint, "{datetime.now().strftime('%Y')}") == []
+
+
+def test_a_for_each_task_running_one_at_a_time_has_no_concurrent_runs(lint):
+    assert _for_each_findings(lint, '{app_configs["TABLE"]}', concurrency=1) == []
+
+
+def test_a_json_job_parameter_with_a_value_gives_its_fields(lint):
+    bundle = FOR_EACH_BUNDLE.replace(
+        '{name: app_configs, default: ""}', """{name: app_configs, default: '{"CATALOG": "main", "SCHEMA": "ops"}'}"""
+    )
+    code = CALL_AGENTS.replace("{TABLE}", "log")
+    result = lint({"databricks.yml": bundle, "ingest.py": "print(1)\n", "call_agents.py": code})
+    assert [(f.rule, f.table) for f in result.findings if not f.rule.startswith("DL0")] == [("DL102", "main.ops.log")]

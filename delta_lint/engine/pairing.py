@@ -89,12 +89,23 @@ class Engine:
         return sorted(findings, key=Finding.sort_key)
 
     def by_table(self, intents: list[Intent]) -> dict[str, list[Intent]]:
-        """Resolved writes and streaming reads per qualified table name."""
+        """Resolved writes and streaming reads per qualified table name. A name known
+        only as job inputs is one table within the concurrent runs of a for_each task
+        (`Schedule.same_table_every_run`): the writes of its one file are judged
+        together under that name; where two files write it, whose inputs may differ,
+        neither is."""
         out: dict[str, list[Intent]] = defaultdict(list)
+        by_inputs: dict[str, list[Intent]] = defaultdict(list)
         for intent in intents:
-            if intent.table is None or Flag.UNRESOLVED in intent.flags:
+            if intent.table is None:
                 continue
-            out[self.names.qualify(intent.table.name)].append(intent)
+            if Flag.UNRESOLVED not in intent.flags:
+                out[self.names.qualify(intent.table.name)].append(intent)
+            elif intent.name_inputs and self.schedule.same_table_every_run(intent):
+                by_inputs[intent.table.name].append(intent)
+        for name, group in by_inputs.items():
+            if name not in out and len({x.location.path for x in group}) == 1:
+                out[name] = group
         return out
 
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:

@@ -23,6 +23,7 @@ from delta_lint.frontend.pyvalues import (
     ArgNamespace,
     Chain,
     DataFrame,
+    InputDoc,
     Instance,
     NoneStr,
     Scope,
@@ -55,6 +56,32 @@ def is_argv(node: ast.expr) -> bool:
     """`sys.argv` or `sys.argv[i]`."""
     target = node.value if isinstance(node, ast.Subscript) else node
     return isinstance(target, ast.Attribute) and target.attr == "argv"
+
+
+def _is_json_loads(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "loads"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "json"
+        and len(node.args) == 1
+    )
+
+
+def _json_strings(text: str) -> StrMap | None:
+    """A JSON object's string and number fields (`'{"CATALOG": "main"}'`); None when
+    the text is no JSON object."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    fields = [(str(k), v) for k, v in value.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+    return StrMap(tuple((k, Str(str(v))) for k, v in fields))
 
 
 def _env_default(call: ast.Call) -> str | None:
@@ -170,6 +197,15 @@ class ValueResolver:
             items = self._items(node, scope)
             if items is not None:
                 return items
+        if _is_json_loads(node):
+            text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
+            if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
+                inputs = self.input_params.get(text.params[0])
+                if inputs:
+                    return InputDoc(inputs)
+            document = _json_strings(text.text) if not text.params and not text.unknown else None
+            if document is not None:  # a job parameter's JSON value, a literal
+                return document
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
             return ArgNamespace()
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
@@ -231,7 +267,11 @@ class ValueResolver:
         self.inputs_read.add(name)
         if name in self.bound_inputs:
             return Str(self.bound_inputs[name])
-        return Str(default) if default is not None else param_str(name)
+        if default is not None:
+            return Str(default)
+        held = param_str(name)
+        self.input_params[held.params[0]] = frozenset({name})
+        return held
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str:
         """The static value of a string expression, with parameters kept by name."""
@@ -380,6 +420,10 @@ class ValueResolver:
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
             return None
         held = scope.env.get(node.value.id)
+        if isinstance(held, InputDoc) and isinstance(node.slice, ast.Constant):
+            field = self._opaque(node)  # named as an unknown value would be: `{app_configs_CATALOG}`
+            self.input_params[field.params[0]] = held.inputs
+            return Str(field.text, field.params)
         if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
             return held.get(str(node.slice.value))
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None

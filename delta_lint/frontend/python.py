@@ -126,6 +126,9 @@ class PythonAnalyzer(ValueResolver):
         self.module_env: dict[str, object] = {name: held_value(value) for name, value in context.values}
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
+        # placeholder -> the job inputs it stands for (an unbound widget, a field of
+        # a JSON widget): see `_name_inputs`
+        self.input_params: dict[str, frozenset[str]] = {}
         self.imports: list[tuple[str, str, str]] = []
         self.job_definitions: list[dict] = []  # literal dicts shaped as a job (see `_job_definition`)
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
@@ -206,6 +209,39 @@ class PythonAnalyzer(ValueResolver):
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self._drop_definition_intents()
+        if self.input_params:
+            self._name_inputs(tree)
+
+    def _name_inputs(self, tree: ast.Module) -> None:
+        """An unresolved table name whose every placeholder is a job input (and no
+        function's parameter of the same name) is the same table in every run given
+        the same inputs: the intent keeps those inputs (`Intent.name_inputs`)."""
+        parameters = {
+            a.arg
+            for node in _walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
+        }
+        renamed: dict[tuple[Location, str], list[str]] = {}
+        for n, intent in enumerate(self.intents):
+            if intent.table is None or Flag.UNRESOLVED not in intent.flags:
+                continue
+            names = _PLACEHOLDER.findall(intent.table.name)
+            if not names or any(p not in self.input_params or p in parameters for p in names):
+                continue
+            inputs = sorted(set().union(*(self.input_params[p] for p in names)))
+            self.intents[n] = replace(intent, name_inputs=tuple(inputs))
+            renamed[(intent.location, intent.table.name)] = inputs
+        for n, diag in enumerate(self.diagnostics):
+            for (at, name), inputs in renamed.items() if diag.rule == UNRESOLVED_TABLE else ():
+                if at == diag.location and f"`{name}`" in diag.message:
+                    shown = ", ".join(f"`{i}`" for i in inputs)
+                    message = (
+                        f"table name `{name}` is built from job inputs ({shown}) known only at run time; it is "
+                        "checked only against the concurrent runs of a for_each task that runs it"
+                    )
+                    self.diagnostics[n] = replace(diag, message=message)
+                    break
 
     def _with_foreign_helpers(self) -> ast.Module | None:
         """The file's tree with the foreign helpers' definitions after its own code;
@@ -1325,6 +1361,7 @@ class PythonAnalyzer(ValueResolver):
             self.diagnostics.extend(diags)
 
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"

@@ -98,6 +98,15 @@ class StrMap:
 
 
 @dataclass(frozen=True)
+class InputDoc:
+    """A document a job input holds (`json.loads(dbutils.widgets.get("app_configs"))`):
+    what it contains is known only at run time, but each of its fields is a job
+    input of its own (`app_configs["CATALOG"]`), the same wherever it is read."""
+
+    inputs: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Instance(StrMap):
     """An object of a class of the file (`logger = BackfillLogger(run_id=r)`): its
     attributes as `__init__` sets them from the call's values; `logger.start()` reads
