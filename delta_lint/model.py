@@ -192,8 +192,8 @@ class Intent:
     declared: TableDDL | None = None  # settings a CREATE statement declares
     statement: str = ""  # a short excerpt of the source, for messages
     job: str = ""  # filled by the schedule stage; the file path until configured
-    # an unresolved table name built only of constants and these job inputs (widgets,
-    # arguments): the same table in every run given the same inputs (see
+    # a table name with placeholders built only of constants and these job inputs
+    # (widgets, arguments): the same table in every run given the same inputs (see
     # `Schedule.same_table_every_run`); empty when some part of it is not an input
     name_inputs: tuple[str, ...] = ()
 

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from delta_lint.bundle import (
     WORKFLOWS_TYPES,
     Job,
+    Task,
     Workflows,
     bundle_targets,
     found_problem,
@@ -137,13 +138,28 @@ class Schedule:
         if not intent.name_inputs:
             return False
         nodes = self.nodes_of.get(intent.location.path) or ()
-        if len(nodes) != 1 or nodes[0].kind != "task":
-            return False
-        job = self.workflows.jobs.get(nodes[0].job)
-        task = job.tasks.get(nodes[0].task or "") if job is not None else None
+        task = self._task(nodes[0]) if len(nodes) == 1 else None
         if task is None or not task.for_each_concurrency or task.for_each_concurrency < 2:
             return False
         return not set(intent.name_inputs) & set(task.per_run_inputs)
+
+    def names_differ_between_runs(self, intent: Intent) -> bool:
+        """Whether the table name of an intent holds an input that the `{{input}}` of a
+        for_each task running it feeds: each concurrent run writes a table of its own."""
+        if not intent.name_inputs:
+            return False
+        for node in self.nodes_of.get(intent.location.path) or ():
+            task = self._task(node)
+            if task is not None and (task.for_each_concurrency or 1) > 1:
+                if set(intent.name_inputs) & set(task.per_run_inputs):
+                    return True
+        return False
+
+    def _task(self, node: Node) -> Task | None:
+        if node.kind != "task":
+            return None
+        job = self.workflows.jobs.get(node.job)
+        return job.tasks.get(node.task or "") if job is not None else None
 
     def overlap(self, a: Intent, b: Intent) -> Concurrency | None:
         """Can these two intents run at the same time? The first reason found.

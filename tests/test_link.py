@@ -913,3 +913,13 @@ def test_a_json_job_parameter_with_a_value_gives_its_fields(lint):
     code = CALL_AGENTS.replace("{TABLE}", "log")
     result = lint({"databricks.yml": bundle, "ingest.py": "print(1)\n", "call_agents.py": code})
     assert [(f.rule, f.table) for f in result.findings if not f.rule.startswith("DL0")] == [("DL102", "main.ops.log")]
+
+
+def test_a_schema_named_by_the_iteration_input_differs_between_runs(lint):
+    # `{record_id}.s.t` is paired by its text elsewhere (the same widget, the same
+    # schema); in a for_each task each iteration gives the widget its own value
+    code = CALL_AGENTS.replace(
+        'target = f\'{app_configs["CATALOG"]}.{app_configs["SCHEMA"]}.{TABLE}\'', "target = f'{record_id}.s.t'"
+    )
+    result = lint({"databricks.yml": FOR_EACH_BUNDLE, "ingest.py": "print(1)\n", "call_agents.py": code})
+    assert [f.rule for f in result.findings if not f.rule.startswith("DL0")] == []

@@ -89,18 +89,20 @@ class Engine:
         return sorted(findings, key=Finding.sort_key)
 
     def by_table(self, intents: list[Intent]) -> dict[str, list[Intent]]:
-        """Resolved writes and streaming reads per qualified table name. A name known
-        only as job inputs is one table within the concurrent runs of a for_each task
-        (`Schedule.same_table_every_run`): the writes of its one file are judged
-        together under that name; where two files write it, whose inputs may differ,
-        neither is."""
+        """Resolved writes and streaming reads per qualified table name, but for a
+        name that an iteration's `{{input}}` feeds (each run of its for_each task
+        writes a table of its own). A name known only as job inputs is one table
+        within the concurrent runs of a for_each task (`Schedule.same_table_every_run`):
+        the writes of its one file are judged together under that name; where two
+        files write it, whose inputs may differ, neither is."""
         out: dict[str, list[Intent]] = defaultdict(list)
         by_inputs: dict[str, list[Intent]] = defaultdict(list)
         for intent in intents:
             if intent.table is None:
                 continue
             if Flag.UNRESOLVED not in intent.flags:
-                out[self.names.qualify(intent.table.name)].append(intent)
+                if not (intent.name_inputs and self.schedule.names_differ_between_runs(intent)):
+                    out[self.names.qualify(intent.table.name)].append(intent)
             elif intent.name_inputs and self.schedule.same_table_every_run(intent):
                 by_inputs[intent.table.name].append(intent)
         for name, group in by_inputs.items():

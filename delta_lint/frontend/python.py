@@ -213,9 +213,10 @@ class PythonAnalyzer(ValueResolver):
             self._name_inputs(tree)
 
     def _name_inputs(self, tree: ast.Module) -> None:
-        """An unresolved table name whose every placeholder is a job input (and no
-        function's parameter of the same name) is the same table in every run given
-        the same inputs: the intent keeps those inputs (`Intent.name_inputs`)."""
+        """A table name whose every placeholder is a job input (and no function's
+        parameter of the same name) is the same table in every run given the same
+        inputs: the intent keeps those inputs (`Intent.name_inputs`), which tell the
+        engine whether concurrent runs of a for_each task write one table or several."""
         parameters = {
             a.arg
             for node in _walk(tree)
@@ -224,14 +225,15 @@ class PythonAnalyzer(ValueResolver):
         }
         renamed: dict[tuple[Location, str], list[str]] = {}
         for n, intent in enumerate(self.intents):
-            if intent.table is None or Flag.UNRESOLVED not in intent.flags:
+            if intent.table is None:
                 continue
             names = _PLACEHOLDER.findall(intent.table.name)
             if not names or any(p not in self.input_params or p in parameters for p in names):
                 continue
             inputs = sorted(set().union(*(self.input_params[p] for p in names)))
             self.intents[n] = replace(intent, name_inputs=tuple(inputs))
-            renamed[(intent.location, intent.table.name)] = inputs
+            if Flag.UNRESOLVED in intent.flags:
+                renamed[(intent.location, intent.table.name)] = inputs
         for n, diag in enumerate(self.diagnostics):
             for (at, name), inputs in renamed.items() if diag.rule == UNRESOLVED_TABLE else ():
                 if at == diag.location and f"`{name}`" in diag.message:
