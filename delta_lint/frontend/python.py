@@ -39,6 +39,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     plain_value,
 )
+from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -127,7 +128,8 @@ class PythonAnalyzer(ValueResolver):
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
         self.imports: list[tuple[str, str, str]] = []
-        self.job_definitions: list[dict] = []  # literal dicts shaped as a job (see `_job_definition`)
+        # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
+        self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
@@ -206,6 +208,8 @@ class PythonAnalyzer(ValueResolver):
         self._block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self._drop_definition_intents()
+        if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
+            self.job_definitions.extend(sdk_jobs(tree, self._own_lines))
 
     def _with_foreign_helpers(self) -> ast.Module | None:
         """The file's tree with the foreign helpers' definitions after its own code;
