@@ -33,6 +33,7 @@ from delta_lint.model import UNKNOWN_FOLDER
 
 MISSING = object()  # a value that cannot be read: its key is left out
 MAX_DEPTH = 24  # nested values and name lookups followed at most
+MAX_STEPS = 20_000  # expressions read for one call at most (`a = b + b; b = c + c; ...` doubles)
 
 # SDK dataclasses real code calls with positional arguments: their first fields
 POSITIONAL = {
@@ -161,6 +162,7 @@ class _Reader:
         self._scopes: dict[int, _Bindings] = {}
         self._attrs: dict[int, _Bindings] = {}
         self._resolving: set[int] = set()
+        self._steps = 0
 
     # -- finding the calls ------------------------------------------------------------------
 
@@ -191,6 +193,7 @@ class _Reader:
 
     def document(self, call: ast.Call, where: _Where) -> dict | None:
         """The job settings a call gives, when they hold a task with a key."""
+        self._steps = 0
         if _is_jobs_call(call, "reset"):
             node = call.args[1] if len(call.args) > 1 else None
             node = next((k.value for k in call.keywords if k.arg == "new_settings"), node)
@@ -207,7 +210,8 @@ class _Reader:
     # -- values ---------------------------------------------------------------------------
 
     def value(self, node: ast.expr, where: _Where, depth: int = 0) -> object:
-        if depth > MAX_DEPTH:
+        self._steps += 1
+        if depth > MAX_DEPTH or self._steps > MAX_STEPS:
             return MISSING
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else MISSING
@@ -310,7 +314,8 @@ class _Reader:
 
     def _pieces(self, node: ast.expr, where: _Where, depth: int, formatted: bool = False) -> list[str | None]:
         """A string expression's parts: known text, or None for a part only a run knows."""
-        if depth > MAX_DEPTH:
+        self._steps += 1
+        if depth > MAX_DEPTH or self._steps > MAX_STEPS:
             return [None]
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return [node.value]
