@@ -971,6 +971,42 @@ def test_a_job_reset_with_sdk_settings_reads_names_and_enum_members(tmp_path):
     assert not running["nightly"].paused
 
 
+HELPERS = NB + (
+    "def get_validation_job_id():\n"
+    '    job_name = "validation_" + get_current_username()\n'
+    "    notebook_path = dbutils.entry_point.getDbutils().notebook().getContext().notebookPath().get()\n"
+    "    base_path = '/'.join(notebook_path.split('/')[:-1])\n"
+    "    from databricks.sdk.service.jobs import Task, NotebookTask\n"
+    "    job = w.jobs.create(\n"
+    "        name=job_name,\n"
+    "        tasks=[Task(task_key='validate', notebook_task=NotebookTask(f'{base_path}/validate'))],\n"
+    "    )\n"
+    "    return job.job_id\n"
+)
+DEPLOY = NB + (
+    "job_settings = jobs.JobSettings(\n"
+    '    name="deploy", max_concurrent_runs=3,\n'
+    '    tasks=[jobs.Task(task_key="d", notebook_task=jobs.NotebookTask(notebook_path="jobs/deploy"))],\n'
+    ")\n"
+    "if job_id:\n"
+    "    w.jobs.update(job_id=job_id, new_settings=job_settings)\n"
+    "else:\n"
+    "    created_job = w.jobs.create(**job_settings.__dict__)\n"
+)
+
+
+def test_sdk_jobs_with_positional_fields_and_settings_spread_into_create(tmp_path):
+    """`NotebookTask(f"{base_path}/validate")` names its notebook by position (a job
+    with an unknown name is keyed by its file); `jobs.create(**job_settings.__dict__)`
+    reads the settings the name holds."""
+    jobs = _defined_jobs(
+        tmp_path, {"validate.py": NB + "print(1)\n", "jobs/deploy.py": NB + "print(1)\n", "helpers.py": HELPERS}
+    )
+    assert jobs["helpers"].tasks["validate"].files == ("validate.py",)
+    jobs = _defined_jobs(tmp_path, {"deploy_job.py": DEPLOY})
+    assert jobs["deploy"].tasks["d"].files == ("jobs/deploy.py",) and jobs["deploy"].max_concurrent_runs == 3
+
+
 OTHER_CREATES = (
     "from databricks.sdk import WorkspaceClient\n"
     "w = WorkspaceClient()\n"

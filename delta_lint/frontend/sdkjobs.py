@@ -36,9 +36,13 @@ MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_STEPS = 20_000  # expressions read for one call at most (`a = b + b; b = c + c; ...` doubles)
 
 # SDK dataclasses real code calls with positional arguments: their first fields
+# (databricks-sdk's order: `NotebookTask(f"{base_path}/validate")`)
 POSITIONAL = {
     "JobParameterDefinition": ("name", "default"),
     "TaskDependency": ("task_key", "outcome"),
+    "NotebookTask": ("notebook_path",),
+    "SparkPythonTask": ("python_file",),
+    "Task": ("task_key",),
 }
 
 # the SDK's Jobs enums whose members' values are their names (`PauseStatus.PAUSED` is
@@ -254,9 +258,22 @@ class _Reader:
         return MISSING
 
     def _keywords(self, call: ast.Call, where: _Where, depth: int = 0) -> dict:
+        """A call's keyword arguments; `**settings.as_dict()` / `**settings.__dict__`
+        of settings read as a dict gives its keys."""
         out = {}
         for k in call.keywords:
-            if k.arg is not None:
+            if k.arg is None:
+                spread = k.value
+                if isinstance(spread, ast.Call) and not spread.args and not spread.keywords:
+                    spread = spread.func
+                    if not (isinstance(spread, ast.Attribute) and spread.attr in ("as_dict", "as_shallow_dict")):
+                        continue
+                elif not (isinstance(spread, ast.Attribute) and spread.attr == "__dict__"):
+                    continue
+                value = self.value(spread.value, where, depth + 1)
+                if isinstance(value, dict):
+                    out.update(value)
+            else:
                 value = self.value(k.value, where, depth + 1)
                 if value is not MISSING:
                     out[k.arg] = value
