@@ -923,3 +923,202 @@ def test_a_schema_named_by_the_iteration_input_differs_between_runs(lint):
     )
     result = lint({"databricks.yml": FOR_EACH_BUNDLE, "ingest.py": "print(1)\n", "call_agents.py": code})
     assert [f.rule for f in result.findings if not f.rule.startswith("DL0")] == []
+
+
+# -- jobs an installer creates with the SDK's dataclasses -------------------------------------------
+
+INSTALLER = (
+    "from databricks.sdk.service.jobs import Task, NotebookTask, TaskDependency, ForEachTask, JobParameterDefinition\n"
+    "from databricks.sdk.service import jobs\n"
+    "\n"
+    "\n"
+    "class JobsInfra:\n"
+    "    def __init__(self, config, workspace_client):\n"
+    "        self.w = workspace_client\n"
+    '        self.job_name = "code_transformation"\n'
+    '        self.notebook_root_path = f"/Workspace/Users/{self.w.current_user.me().user_name}/.assistant/jobs/"\n'
+    '        self.job_parameters = [JobParameterDefinition("app_configs", "")]\n'
+    "        self.job_tasks = [\n"
+    "            Task(\n"
+    '                task_key="ingest_to_holding",\n'
+    '                notebook_task=NotebookTask(notebook_path=self.notebook_root_path + "bronze_to_silver"),\n'
+    "            ),\n"
+    "            Task(\n"
+    '                task_key="call_agents",\n'
+    "                for_each_task=ForEachTask(\n"
+    '                    inputs="{{tasks.ingest_to_holding.values.new_record_ids}}",\n'
+    "                    task=Task(\n"
+    '                        task_key="call_agent",\n'
+    "                        notebook_task=NotebookTask(\n"
+    '                            notebook_path=self.notebook_root_path + "call_agents",\n'
+    '                            base_parameters={"record_id": "{{input}}"},\n'
+    "                            source=jobs.Source.WORKSPACE,\n"
+    "                        ),\n"
+    "                    ),\n"
+    "                    concurrency=8,\n"
+    "                ),\n"
+    '                depends_on=[TaskDependency(task_key="ingest_to_holding")],\n'
+    "            ),\n"
+    "        ]\n"
+    "\n"
+    "    def create_transformation_job(self):\n"
+    "        job_id = self.w.jobs.create(name=self.job_name, tasks=self.job_tasks, parameters=self.job_parameters)\n"
+    '        self.config["JOB_ID"] = job_id.job_id\n'
+)
+AGENT = NB + (
+    "record_id = dbutils.widgets.get('record_id')\n"
+    'spark.sql("MERGE INTO main.s.code_intent t USING (SELECT 1 AS id) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *")\n'
+)
+INSTALLED = {"jobs/bronze_to_silver.py": NB + "print(1)\n", "jobs/call_agents.py": AGENT}
+
+
+def _defined_jobs(tmp_path: Path, files: dict[str, str]) -> dict:
+    from delta_lint.run import overlap_schedule
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return overlap_schedule([tmp_path], validate({}, tmp_path / "x"), cwd=tmp_path).workflows.jobs
+
+
+def test_a_job_an_installer_creates_with_sdk_dataclasses_is_its_schedule(tmp_path):
+    """`self.w.jobs.create(tasks=self.job_tasks)` in a method, the tasks built in
+    `__init__` from `Task(...)` calls and a workspace folder only the install knows:
+    the for_each task runs jobs/call_agents.py eight at a time after the first task,
+    each iteration with its own `{{input}}`."""
+    jobs = _defined_jobs(tmp_path, {**INSTALLED, "infra/jobs_infra.py": INSTALLER})
+    job = jobs["code_transformation"]
+    assert job.location.path == "infra/jobs_infra.py" and job.parameters == ("app_configs",)
+    assert job.tasks["ingest_to_holding"].files == ("jobs/bronze_to_silver.py",)
+    each = job.tasks["call_agents"]
+    assert (each.kind, each.files, each.for_each_concurrency) == ("for_each_task", ("jobs/call_agents.py",), 8)
+    assert each.depends_on == ("ingest_to_holding",) and each.problem is None
+    assert ("record_id", None) in each.arguments  # `{{input}}`: known only at run time
+
+
+def test_eight_iterations_of_an_installed_for_each_task_meet_on_their_merge(lint):
+    alone = lint(INSTALLED)
+    assert _conflicts(alone) == []  # no job: each file runs alone, one run at a time
+    installed = lint({**INSTALLED, "infra/jobs_infra.py": INSTALLER})
+    # the MERGEs of eight iterations at once read the same files
+    assert [(f.rule, f.table) for f in installed.findings if f.rule.startswith("DL1")] == [
+        ("DL102", "main.s.code_intent")
+    ]
+
+
+def test_the_schedule_command_names_the_job_an_installer_creates(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from delta_lint.cli import app
+
+    for name, text in {**INSTALLED, "infra/jobs_infra.py": INSTALLER}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["schedule", "."])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == [
+        "Jobs from infra/jobs_infra.py:",
+        "  code_transformation (no schedule; max_concurrent_runs 1; parameters app_configs)",
+        "    ingest_to_holding: jobs/bronze_to_silver.py",
+    ]
+    assert "    call_agents after ingest_to_holding for_each x8: jobs/call_agents.py" in lines
+
+
+RESET = (
+    "from databricks.sdk.service.jobs import JobSettings, CronSchedule, PauseStatus, Task, SparkPythonTask\n"
+    "from databricks.sdk.service import jobs\n"
+    'ROOT = "/Workspace/Shared/app"\n'
+    "def nightly(w, job_id):\n"
+    "    script = ROOT + '/jobs/bronze_to_silver.py'\n"
+    "    settings = JobSettings(\n"
+    '        name="nightly",\n'
+    "        max_concurrent_runs=2,\n"
+    '        schedule=CronSchedule(quartz_cron_expression="0 0 2 * * ?", timezone_id="UTC", pause_status=STATUS),\n'
+    '        tasks=[jobs.Task(task_key="load", spark_python_task=SparkPythonTask(python_file=script))],\n'
+    "    )\n"
+    "    w.jobs.reset(job_id, settings)\n"
+)
+
+
+def test_a_job_reset_with_sdk_settings_reads_names_and_enum_members(tmp_path):
+    """`w.jobs.reset(job_id, JobSettings(...))`: the settings from a local name, the
+    path from a module constant; a Jobs enum member is its name (`PauseStatus.PAUSED`
+    is "PAUSED"), so a paused schedule stays paused."""
+    paused = _defined_jobs(tmp_path / "p", {**INSTALLED, "deploy.py": RESET.replace("STATUS", "PauseStatus.PAUSED")})
+    job = paused["nightly"]
+    assert job.tasks["load"].files == ("jobs/bronze_to_silver.py",) and job.max_concurrent_runs == 2
+    assert job.cron == ("0 0 2 * * ?", "UTC") and job.paused
+    running = _defined_jobs(
+        tmp_path / "r", {**INSTALLED, "deploy.py": RESET.replace("STATUS", "jobs.PauseStatus.UNPAUSED")}
+    )
+    assert not running["nightly"].paused
+
+
+HELPERS = NB + (
+    "def get_validation_job_id():\n"
+    '    job_name = "validation_" + get_current_username()\n'
+    "    notebook_path = dbutils.entry_point.getDbutils().notebook().getContext().notebookPath().get()\n"
+    "    base_path = '/'.join(notebook_path.split('/')[:-1])\n"
+    "    from databricks.sdk.service.jobs import Task, NotebookTask\n"
+    "    job = w.jobs.create(\n"
+    "        name=job_name,\n"
+    "        tasks=[Task(task_key='validate', notebook_task=NotebookTask(f'{base_path}/validate'))],\n"
+    "    )\n"
+    "    return job.job_id\n"
+)
+DEPLOY = NB + (
+    "job_settings = jobs.JobSettings(\n"
+    '    name="deploy", max_concurrent_runs=3,\n'
+    '    tasks=[jobs.Task(task_key="d", notebook_task=jobs.NotebookTask(notebook_path="jobs/deploy"))],\n'
+    ")\n"
+    "if job_id:\n"
+    "    w.jobs.update(job_id=job_id, new_settings=job_settings)\n"
+    "else:\n"
+    "    created_job = w.jobs.create(**job_settings.__dict__)\n"
+)
+
+
+def test_sdk_jobs_with_positional_fields_and_settings_spread_into_create(tmp_path):
+    """`NotebookTask(f"{base_path}/validate")` names its notebook by position (a job
+    with an unknown name is keyed by its file); `jobs.create(**job_settings.__dict__)`
+    reads the settings the name holds."""
+    jobs = _defined_jobs(
+        tmp_path, {"validate.py": NB + "print(1)\n", "jobs/deploy.py": NB + "print(1)\n", "helpers.py": HELPERS}
+    )
+    assert jobs["helpers"].tasks["validate"].files == ("validate.py",)
+    jobs = _defined_jobs(tmp_path, {"deploy_job.py": DEPLOY})
+    assert jobs["deploy"].tasks["d"].files == ("jobs/deploy.py",) and jobs["deploy"].max_concurrent_runs == 3
+
+
+OTHER_CREATES = (
+    "from databricks.sdk import WorkspaceClient\n"
+    "w = WorkspaceClient()\n"
+    'w.clusters.create(cluster_name="c", spark_version="15.4.x-scala2.12", num_workers=1)\n'
+    'spark.catalog.createTable("main.s.t", source="delta")\n'
+    'w.pipelines.create(name="p", libraries=[PipelineLibrary(notebook=NotebookLibrary(path="/x"))])\n'
+)
+UNREADABLE_TASKS = (
+    "from databricks.sdk import WorkspaceClient\n"
+    "def deploy(w: WorkspaceClient, tasks, settings):\n"
+    '    w.jobs.create(name="from_arguments", tasks=tasks)\n'
+    "    w.jobs.create(**settings.as_dict())\n"
+    '    built = [Task(task_key="a", notebook_task=NotebookTask(notebook_path="jobs/call_agents"))]\n'
+    '    built.append(Task(task_key="b", notebook_task=NotebookTask(notebook_path="jobs/bronze_to_silver")))\n'
+    '    w.jobs.create(name="appended", tasks=built)\n'
+    '    w.jobs.create(name="twice", tasks=TASKS)\n'
+    "    w.jobs.reset(job_id=1, new_settings=settings)\n"
+    'TASKS = [Task(task_key="a", notebook_task=NotebookTask(notebook_path="jobs/call_agents"))]\n'
+    "TASKS = TASKS + TASKS\n"
+)
+
+
+def test_other_creates_and_unreadable_sdk_jobs_define_no_job(tmp_path):
+    """Only `.jobs.create(...)` / `.jobs.reset(...)` define a job, and only with tasks
+    that read as tasks: tasks from a parameter, a list appended to or a name assigned
+    twice make no job (and no error)."""
+    assert _defined_jobs(tmp_path / "other", {**INSTALLED, "deploy.py": OTHER_CREATES}) == {}
+    assert _defined_jobs(tmp_path / "unread", {**INSTALLED, "deploy.py": UNREADABLE_TASKS}) == {}
+    result = linked(tmp_path / "unread", {})
+    assert not [d for r in result for d in r.diagnostics if r.path == "deploy.py"]

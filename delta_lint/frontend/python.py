@@ -39,6 +39,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     plain_value,
 )
+from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -130,7 +131,8 @@ class PythonAnalyzer(ValueResolver):
         # a JSON widget): see `_name_inputs`
         self.input_params: dict[str, frozenset[str]] = {}
         self.imports: list[tuple[str, str, str]] = []
-        self.job_definitions: list[dict] = []  # literal dicts shaped as a job (see `_job_definition`)
+        # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
+        self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
@@ -211,6 +213,8 @@ class PythonAnalyzer(ValueResolver):
         self._drop_definition_intents()
         if self.input_params:
             self._name_inputs(tree)
+        if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
+            self.job_definitions.extend(sdk_jobs(tree, self._own_lines))
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
