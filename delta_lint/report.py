@@ -746,12 +746,15 @@ def schedule_lines(sched, full: bool = False):
         may.lines.insert(0, f"  {cause}, so it can overlap {len(met):,} other {word}: {_examples(sorted(met))}")
     if files:
         n = len(files)
-        may.lines.insert(
-            0,
+        met = (
             f"  {n:,} files no job schedules: with each other ({n * (n - 1) // 2:,} pairs) and with each of the "
-            f"{len(others):,} jobs and tasks ({n * len(others):,} pairs): they may run at any time",
+            f"{len(others):,} jobs and tasks ({n * len(others):,} pairs): "
         )
         never.lines.insert(0, f"  each of the {n:,} files no job schedules with itself: one run at a time")
+        if sched.by_hand:  # `unscheduled: by-hand` (or `auto` with job definitions): never paired
+            never.lines.insert(0, met + "they are run by hand, not by a job")
+        else:
+            may.lines.insert(0, met + "they may run at any time")
     yield from may.render("May overlap:")
     yield from never.render("Never overlap:")
     yield "(`delta-lint schedule --all` lists every pair of tasks and files)"
@@ -818,7 +821,10 @@ def schedule_json_chunks(sched, full: bool = False):
             "examples": [f.key() for f in files[:SHOWN_EXAMPLES]],
             "pairs_with_each_other": n * (n - 1) // 2,
             "pairs_with_jobs": n * len(others),
-            "reason": "a file that no job definition or configured job schedules can run at any time",
+            "overlap": not sched.by_hand,
+            "reason": sched.by_hand_why
+            if sched.by_hand
+            else "a file that no job definition or configured job schedules can run at any time",
         }
     text = _json_text(_clean_doc(head))
     yield text[: text.rindex("}")].rstrip() + ',\n  "pairs": ['

@@ -397,6 +397,13 @@ def test_the_schedule_says_why_files_no_job_runs_are_not_paired(tmp_path):
     shown = schedule_text(overlap_schedule([tmp_path], validate({}, tmp_path / "delta-lint.yaml"), cwd=tmp_path))
     assert "Files no job schedules (1; run by hand, never paired: a file that none of the project's jobs runs" in shown
     assert "`unscheduled: anytime` pairs it with the jobs" in shown
+    # and lists them among the pairs that never overlap, not the ones that may
+    may, never = shown.split("Never overlap:")
+    assert "files no job schedules: with each other" not in may
+    assert "they are run by hand, not by a job" in never
+    anytime = validate({"unscheduled": "anytime"}, tmp_path / "delta-lint.yaml")
+    shown = schedule_text(overlap_schedule([tmp_path], anytime, cwd=tmp_path))
+    assert "they may run at any time" in shown.split("Never overlap:")[0]
 
 
 def test_job_parameter_defaults_hold_for_concurrent_runs_only_where_their_starter_leaves_them(tmp_path):
