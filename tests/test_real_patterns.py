@@ -110,6 +110,9 @@ def _real_parameters(owner: str, method: str) -> tuple[str, ...] | None:
         "DeltaMergeBuilder": "delta.tables",
         "DeltaOptimizeBuilder": "delta.tables",
         "DeltaTableBuilder": "delta.tables",
+        # not dependencies of delta-lint: checked where installed
+        "StatementExecutionAPI": "databricks.sdk.service.sql",
+        "StatementExecutionExt": "databricks.labs.lsql.core",
     }
     module = pytest.importorskip(modules[owner])
     fn = getattr(getattr(module, owner), method)
@@ -730,3 +733,29 @@ def test_or_takes_the_first_value_known_to_be_true():
     assert got[:2] == [(6, "dev_db.t", "delete"), (7, "prod_db.t", "delete")]
     # a value only a run knows may be empty or not: which side `or` takes is not known
     assert got[2][1] != "dev_db.t"
+
+
+# -- SQL a warehouse runs for the code ----------------------------------------------------
+
+
+def test_statements_sent_to_a_sql_warehouse_are_writes_in_the_warehouse_session():
+    code = (
+        'spark.sql("USE CATALOG dev")\n'
+        "w.statement_execution.execute_statement(\n"
+        '    statement="DELETE FROM orders WHERE day = 1", warehouse_id=wid, catalog="prod", schema="ops")\n'
+        'see.execute(statement="CREATE TABLE IF NOT EXISTS main.app.code_intent (id BIGINT)")\n'
+        'see.fetch_all(statement="UPDATE main.app.prompts SET n = 1 WHERE id = 2")\n'
+    )
+    got, _ = read(code)
+    # the warehouse does not run the notebook's USE: its catalog and schema are the call's
+    assert got == [
+        (2, "prod.ops.orders", "delete"),
+        (4, "main.app.code_intent", "create"),
+        (5, "main.app.prompts", "update"),
+    ]
+
+
+def test_a_db_api_cursor_execute_is_not_a_delta_write():
+    # pyodbc, JDBC bridges, sqlite: `execute(sql)` without `statement=` is another database's
+    got, _ = read('cursor.execute("DELETE FROM dbo.orders WHERE day = 1")\nconn.execute(sql="DELETE FROM t")\n')
+    assert got == []

@@ -36,6 +36,13 @@ SIGNATURES: dict[tuple[str, str], tuple[str, ...]] = {
     ("DataFrameWriterV2", "tableProperty"): ("property", "value"),
     # pyspark.sql.session.SparkSession
     ("SparkSession", "sql"): ("sqlQuery", "args"),
+    # databricks.sdk: WorkspaceClient.statement_execution (a SQL warehouse runs it)
+    ("StatementExecutionAPI", "execute_statement"): ("statement", "warehouse_id"),
+    # databricks.labs.lsql.core.StatementExecutionExt
+    ("StatementExecutionExt", "execute"): ("statement",),
+    ("StatementExecutionExt", "fetch_all"): ("statement",),
+    ("StatementExecutionExt", "fetch_one"): ("statement",),
+    ("StatementExecutionExt", "fetch_value"): ("statement",),
     # delta.tables.DeltaTable
     ("DeltaTable", "forName"): ("sparkSession", "tableOrViewName"),
     ("DeltaTable", "forPath"): ("sparkSession", "path", "hadoopConf"),
@@ -135,6 +142,10 @@ TERMINALS = {
     "addFeatureSupport",
     "dropFeatureSupport",
     "sql",
+    "execute_statement",
+    "fetch_all",
+    "fetch_one",
+    "fetch_value",
     "set",
     "table",
     "load",

@@ -766,10 +766,11 @@ class PythonAnalyzer(ValueResolver):
     def _terminal(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         names = [s.name for s in steps]
         last = steps[-1]
-        if last.name == "sql":
+        warehouse = _warehouse_statement(last.name, node)
+        if last.name == "sql" or warehouse is not None:
             if not node.args and not node.keywords:
                 return
-            arg = argument(node, "SparkSession", "sql", "sqlQuery")
+            arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
             if arg is None:
                 return
             sql = self.string(arg, scope)
@@ -785,14 +786,23 @@ class PythonAnalyzer(ValueResolver):
                     )
                 )
                 return
+            session = self.session
+            if warehouse is not None:  # a warehouse's session, not Spark's: `catalog=`/`schema=` of the call
+                session = Session(non_delta=self.session.non_delta)
+                for kind in ("catalog", "schema"):
+                    value = next((k.value for k in node.keywords if k.arg == kind), None)
+                    if value is not None:
+                        session.use([self.string(value, scope).text.lower()], kind)
             intents, diags = analyze_sql(
                 _sql_text(sql),
                 self.path,
-                self.session,
+                session,
                 fixed=loc,
                 extra_params=tuple(p for p in sql.params),
                 memo=self.memo,
             )
+            if session is not self.session:
+                self.session.non_delta = session.non_delta
             for i in intents:
                 self._add(i, scope)
             self.diagnostics.extend(diags)
@@ -1392,6 +1402,28 @@ def _shape(intent: Intent) -> tuple:
     """What a write is, wherever it is reported: a helper's write read at a call that
     comes out the same as read on its own does not depend on the call."""
     return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint)
+
+
+# The SQL a warehouse runs for the code: the Databricks SDK's
+# `w.statement_execution.execute_statement(statement=...)`, and lsql's
+# `StatementExecutionExt.execute(...)` / `fetch_*` (told from a DB-API cursor's
+# `execute(sql)` by its `statement=` keyword).
+_WAREHOUSE_METHODS = {
+    "execute_statement": "StatementExecutionAPI",
+    "execute": "StatementExecutionExt",
+    "fetch_all": "StatementExecutionExt",
+    "fetch_one": "StatementExecutionExt",
+    "fetch_value": "StatementExecutionExt",
+}
+
+
+def _warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
+    owner = _WAREHOUSE_METHODS.get(method)
+    if owner is None:
+        return None
+    if method != "execute_statement" and not any(k.arg == "statement" for k in call.keywords):
+        return None
+    return argument(call, owner, method, "statement")
 
 
 def _called_name(call: ast.Call) -> str | None:
