@@ -538,8 +538,13 @@ def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:
         return resolved.as_posix()
 
 
-@lru_cache(maxsize=1024)
 def _resolved_dir(directory: Path) -> Path:
+    # kept per working directory for a relative one: a long-lived process may move
+    return _resolved_in(directory, "" if directory.is_absolute() else os.getcwd())
+
+
+@lru_cache(maxsize=1024)
+def _resolved_in(directory: Path, cwd: str) -> Path:  # `cwd`: the key a relative directory is kept under
     return directory.resolve()
 
 

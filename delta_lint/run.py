@@ -115,19 +115,27 @@ def _display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
         return os.path.relpath(resolved, base).replace(os.sep, "/")
 
 
-@lru_cache(maxsize=64)
 def _absolute_dir(directory: Path) -> Path:
-    return Path(os.path.abspath(directory))
+    return Path(_absolute_dir_text(directory))
 
 
-@lru_cache(maxsize=64)
 def _absolute_dir_text(directory: Path) -> str:
     """The directory's absolute path with a trailing separator, for prefix tests."""
+    # kept per working directory: a long-lived process (the language server) may move
+    return _absolute_in(directory, "" if directory.is_absolute() else os.getcwd())
+
+
+@lru_cache(maxsize=64)
+def _absolute_in(directory: Path, cwd: str) -> str:  # `cwd`: the key a relative directory is kept under
     return os.path.join(os.path.abspath(directory), "")
 
 
-@lru_cache(maxsize=64)
 def _resolved_dir(directory: Path) -> Path:
+    return _resolved_in(directory, "" if directory.is_absolute() else os.getcwd())
+
+
+@lru_cache(maxsize=64)
+def _resolved_in(directory: Path, cwd: str) -> Path:  # `cwd`: as in `_absolute_in`
     return directory.resolve()
 
 

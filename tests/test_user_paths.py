@@ -213,3 +213,18 @@ def test_show_settings_of_a_yaml_file_and_of_no_file(tmp_path):
     (tmp_path / "none").mkdir()
     bare = json.loads(cli("check", "--show-settings", "--format", "json", cwd=tmp_path / "none").stdout)["settings"]
     assert {row["source"] for row in bare if row["key"] != "root"} == {"default"}
+
+
+def test_paths_shown_relative_to_a_relative_folder_follow_the_working_directory(tmp_path, monkeypatch):
+    # the language server is one long process: a folder named relative to where it
+    # stands is not remembered from another working directory
+    from delta_lint.run import display_path
+
+    for name in ("a", "b"):
+        (tmp_path / name / "jobs").mkdir(parents=True)
+        (tmp_path / name / "jobs" / "x.py").write_text("")
+    monkeypatch.chdir(tmp_path / "a")
+    assert display_path(Path("jobs/x.py"), Path(".")) == "jobs/x.py"
+    monkeypatch.chdir(tmp_path / "b")
+    assert display_path(tmp_path / "b" / "jobs" / "x.py", Path(".")) == "jobs/x.py"
+    assert display_path(tmp_path / "a" / "jobs" / "x.py", Path(".")) == "../a/jobs/x.py"
