@@ -150,6 +150,7 @@ class PythonAnalyzer(ValueResolver):
         self._helper_calls.update(dict.fromkeys(context.called, 0))
         self._own_lines = source.count("\n") + 1
         self._top_functions: set[str] = set()  # the module's own top-level functions
+        self._parameter_names: set[str] = set()  # the parameters of every function of the file
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
 
@@ -221,18 +222,20 @@ class PythonAnalyzer(ValueResolver):
         parameter of the same name) is the same table in every run given the same
         inputs: the intent keeps those inputs (`Intent.name_inputs`), which tell the
         engine whether concurrent runs of a for_each task write one table or several."""
-        parameters = {
-            a.arg
-            for node in _walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
-        }
-        renamed: dict[tuple[Location, str], list[str]] = {}
+        candidates = []
         for n, intent in enumerate(self.intents):
-            if intent.table is None:
-                continue
-            names = _PLACEHOLDER.findall(intent.table.name)
-            if not names or any(p not in self.input_params or p in parameters for p in names):
+            names = _PLACEHOLDER.findall(intent.table.name) if intent.table is not None else []
+            if names and all(p in self.input_params for p in names):
+                candidates.append((n, names))
+        if not candidates:
+            return
+        parameters = set(self._parameter_names)  # every function's, however many share a name
+        if "lambda" in self.source:
+            parameters |= {a.arg for node in _walk(tree) if isinstance(node, ast.Lambda) for a in node.args.args}
+        renamed: dict[tuple[Location, str], list[str]] = {}
+        for n, names in candidates:
+            intent = self.intents[n]
+            if any(p in parameters for p in names):
                 continue
             inputs = sorted(set().union(*(self.input_params[p] for p in names)))
             self.intents[n] = replace(intent, name_inputs=tuple(inputs))
@@ -325,6 +328,9 @@ class PythonAnalyzer(ValueResolver):
                     stack.append((holder.body, depth + 2))
         for _, _, fn in sorted(found, key=lambda f: (f[0], f[1])):
             self.functions.setdefault(fn.name, fn)
+        self._parameter_names = {
+            a.arg for _, _, fn in found for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
+        }
 
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines:
