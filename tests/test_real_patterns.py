@@ -759,3 +759,24 @@ def test_a_db_api_cursor_execute_is_not_a_delta_write():
     # pyodbc, JDBC bridges, sqlite: `execute(sql)` without `statement=` is another database's
     got, _ = read('cursor.execute("DELETE FROM dbo.orders WHERE day = 1")\nconn.execute(sql="DELETE FROM t")\n')
     assert got == []
+
+
+def test_a_list_the_code_fills_in_place_is_not_its_literal():
+    # `tables = []` then `tables.append(t)`: the loop runs over what the run adds, not
+    # over nothing; its write is kept (with an unknown name), not dropped
+    code = (
+        "tables = []\n"
+        "for n in names:\n"
+        "    tables.append(n)\n"
+        "for t in tables:\n"
+        '    spark.sql(f"DELETE FROM s.t_{t} WHERE x = 1")\n'
+        'done = ["a"]\n'
+        "done += extra\n"
+        "for t in done:\n"
+        '    spark.sql(f"DELETE FROM s.u_{t} WHERE x = 1")\n'
+    )
+    got, _ = read(code)
+    assert got == [(5, "s.t_{t}", "delete"), (9, "s.u_{t}", "delete")]
+    # a literal list nothing changes still runs once per element
+    got, _ = read('for t in ["a", "b"]:\n    spark.sql(f"DELETE FROM s.t_{t} WHERE x = 1")\n')
+    assert got == [(2, "s.t_a", "delete"), (2, "s.t_b", "delete")]

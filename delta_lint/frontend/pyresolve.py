@@ -58,6 +58,18 @@ def is_argv(node: ast.expr) -> bool:
     return isinstance(target, ast.Attribute) and target.attr == "argv"
 
 
+# `name.append(x)`, `name += [x]`, `name[k] = v`: the name does not hold its literal
+_MUTATION = re.compile(
+    r"\b([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|update|setdefault|add)\s*\(|\+=|\|=|\[[^\]\n]*\]\s*=(?!=))"
+)
+
+
+def mutated_names(source: str) -> frozenset[str]:
+    """The names the code changes in place after binding them (read from the text:
+    a superset is safe, it only keeps a loop from running over a literal)."""
+    return frozenset(m.group(1) for m in _MUTATION.finditer(source))
+
+
 def _is_json_loads(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Call)
@@ -138,6 +150,8 @@ class ValueResolver:
             if width != 2 or node.args:
                 return None
             held = node.func.value
+            if isinstance(held, ast.Name) and held.id in self.mutated_names:
+                return None
             mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
             if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
                 return [(Str(k), v) for k, v in mapping.items]
@@ -158,6 +172,8 @@ class ValueResolver:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
         if isinstance(node, ast.Name):
+            if node.id in self.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
+                return None
             held = scope.env.get(node.id)
             if isinstance(held, StrMap):
                 return Strs(tuple(Str(k) for k, _ in held.items))

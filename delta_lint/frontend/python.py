@@ -23,6 +23,7 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_READS,
     ValueResolver,
     is_argv,
+    mutated_names,
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -151,6 +152,7 @@ class PythonAnalyzer(ValueResolver):
         self._own_lines = source.count("\n") + 1
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
+        self.mutated_names: frozenset[str] = frozenset()  # see `pyresolve.mutated_names`
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
 
@@ -174,6 +176,7 @@ class PythonAnalyzer(ValueResolver):
             )
             return
         self._collect_functions(tree)
+        self.mutated_names = mutated_names(self.source)
         self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
         for bound, name in self._foreign_names.items():  # `import m` then `m.Setup.schema(...)` is not followed
             if name in self.classes and "." not in bound:
