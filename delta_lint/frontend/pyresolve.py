@@ -370,7 +370,11 @@ class ValueResolver:
         arg = node.args[0]
         if isinstance(arg, (ast.List, ast.Tuple)):
             items = [self.string(elt, scope) for elt in arg.elts]
-        elif isinstance(arg, ast.Name) and isinstance(held := scope.env.get(arg.id), Strs):
+        elif (
+            isinstance(arg, ast.Name)
+            and arg.id not in self.mutated_names
+            and isinstance(held := scope.env.get(arg.id), Strs)
+        ):
             items = list(held.items)
         else:
             return None
@@ -406,7 +410,7 @@ class ValueResolver:
             if isinstance(held, NoneStr):
                 return False
             if isinstance(held, Strs):
-                return bool(held.items)
+                return None if node.id in self.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
         return None
