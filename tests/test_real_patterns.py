@@ -780,3 +780,17 @@ def test_a_list_the_code_fills_in_place_is_not_its_literal():
     # a literal list nothing changes still runs once per element
     got, _ = read('for t in ["a", "b"]:\n    spark.sql(f"DELETE FROM s.t_{t} WHERE x = 1")\n')
     assert got == [(2, "s.t_a", "delete"), (2, "s.t_b", "delete")]
+
+
+def test_a_list_filled_in_place_decides_no_optional_clause():
+    code = (
+        "cols = []\n"
+        "cols.append(c)\n"
+        'p = f"PARTITIONED BY ({\', \'.join(cols)})" if cols else ""\n'
+        'spark.sql(f"CREATE TABLE s.t (id INT) USING DELTA {p}")\n'
+    )
+    _, result = read(code)
+    (create,) = result.intents
+    assert create.declared is None  # not "unpartitioned": the clause is not known
+    _, literal = read(code.replace("cols.append(c)\n", ""))
+    assert literal.intents[0].declared.partitioned_by == ()
