@@ -12,6 +12,7 @@ judge (`pairing`); the cells, runtime profiles and rule texts are data in `rules
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -536,31 +537,33 @@ def _why_unknown(a: Intent, b: Intent, conc: Concurrency, primary: Intent) -> st
 # pairs, and gives the verdict (a `Sig` without its overlap reason).
 
 
-class ReadersRule:
+class ReadersRule(ABC):
+    """What a readers rule answers; `Engine._readers_of_writes` asks it."""
+
+    @abstractmethod
     def applies(self, j: Judge, s: TableSettings) -> bool:
         """Whether the rule looks at this table at all."""
-        raise NotImplementedError
 
+    @abstractmethod
     def writes(self, x: Intent) -> bool:
         """Whether x is a write the rule is about."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reader(self, x: Intent) -> bool:
         """Whether x is a write that may read what such a write adds."""
-        raise NotImplementedError
 
+    @abstractmethod
     def may_read(self, j: Judge, w: Intent, r: Intent, s: TableSettings) -> bool:
         """Whether reader r, running with write w, may read what w adds."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apart(self, j: Judge, r1: Intent, r2: Intent, s: TableSettings, conc: Concurrency) -> bool:
         """Whether two readers that overlap as `conc` says do not conflict directly."""
-        raise NotImplementedError
 
+    @abstractmethod
     def verdict(self, j: Judge, s: TableSettings) -> tuple:
         """A write's verdict on this table: a `Sig` without its overlap reason (each
         reader's overlap gives it one)."""
-        raise NotImplementedError
 
 
 READERS_RULES: list[Unit] = []
