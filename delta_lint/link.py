@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from delta_lint.bundle import Workflows
@@ -28,6 +28,7 @@ from delta_lint.model import Context, Links
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
 MAX_RUN_DEPTH = 8
+MAX_DOCUMENTS = 16  # project documents one file's code may load
 MAX_VARIANTS = 16  # readings of one file with the values of its different tasks
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
@@ -67,7 +68,15 @@ def outside_runs(importer: str, links: Links | None, known: set[str]) -> list[st
 class Linker:
     """Contexts for the files of one run (paths relative to the configuration root)."""
 
-    def __init__(self, files: list[tuple[str, Links | None]], workflows: Workflows | None = None) -> None:
+    def __init__(
+        self,
+        files: list[tuple[str, Links | None]],
+        workflows: Workflows | None = None,
+        read_document: Callable[[str], object] | None = None,
+    ) -> None:
+        # a project document (YAML, JSON) by its path relative to the configuration
+        # root, as plain values; None when it cannot be read
+        self.read_document = read_document
         self.paths = [path for path, _ in files]
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
@@ -119,11 +128,15 @@ class Linker:
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)
+        value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
         self._runs(i, values, session, depth=0, seen={i}, helpers=helpers)
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
+            if name in self._value_functions(target) and bound in links.value_calls:
+                source = self.links[target].value_source  # type: ignore[union-attr]
+                value_functions[bound] = (self.paths[target], name, source)
             exports = self._exports(target)
             functions = self._functions(target)
             if name == "*":
@@ -148,6 +161,8 @@ class Linker:
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
             inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
+        documents = self._documents(links.documents)
+        given = value_functions or documents
         return Context(
             tuple(sorted(values.items())),
             tuple(sorted(session.items())),
@@ -155,7 +170,26 @@ class Linker:
             pipeline,
             tuple((name, module, source) for name, (module, source) in sorted(helpers.items())),
             variants=variants,
+            value_functions=tuple((name, *found) for name, found in sorted(value_functions.items())),
+            documents=documents,
+            path=self.paths[i] if given else "",
         )
+
+    def _value_functions(self, i: int) -> list[str]:
+        links = self.links[i]
+        return links.value_functions if links is not None else []
+
+    def _documents(self, wanted: list[str]) -> tuple[tuple[str, object], ...]:
+        """The project documents a file's code loads, as plain values (those that
+        cannot be read are left out: the code's value stays unknown)."""
+        if self.read_document is None:
+            return ()
+        out = []
+        for path in wanted[:MAX_DOCUMENTS]:
+            value = self.read_document(path)
+            if value is not None:
+                out.append((path, value))
+        return tuple(out)
 
     def _variants(self, path: str, reads: list[str], agreed: dict[str, str]) -> tuple:
         """The values the tasks that run a file give it where they differ, one set per

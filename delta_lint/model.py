@@ -314,6 +314,12 @@ class Links:
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)  # top-level functions that may write: their source
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
+    # top-level functions that compute a value (no writes), and the module's source
+    # they need to be evaluated elsewhere (see `frontend.pyeval`)
+    value_functions: list[str] = field(default_factory=list)
+    value_source: str = ""
+    value_calls: list[str] = field(default_factory=list)  # names it calls for a value (imported ones matter)
+    documents: list[str] = field(default_factory=list)  # project documents (YAML, JSON) its code loads
 
     def empty(self) -> bool:
         return not (
@@ -326,6 +332,9 @@ class Links:
             or self.notebooks
             or self.functions
             or self.non_delta
+            or self.value_functions
+            or self.value_calls
+            or self.documents
         )
 
 
@@ -349,6 +358,11 @@ class Context:
     variants: tuple[tuple[tuple[str, str], ...], ...] = ()
     # a job task runs it: job code, even where its path looks like a test's
     scheduled: bool = False
+    # value functions of imported modules: (name here, module path, function, module source)
+    value_functions: tuple[tuple[str, str, str, str], ...] = ()
+    # the project documents its code loads: (path relative to the configuration root, content)
+    documents: tuple[tuple[str, Any], ...] = ()
+    path: str = ""  # the file's path relative to the configuration root, when the above are given
 
     def __bool__(self) -> bool:
         return bool(
@@ -360,12 +374,16 @@ class Context:
             or self.called
             or self.variants
             or self.scheduled
+            or self.value_functions
+            or self.documents
         )
 
     def key(self) -> str:
         fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
         if self.scheduled:
             fields.append(self.scheduled)
+        if self.value_functions or self.documents:
+            fields += [self.value_functions, self.documents, self.path]
         return json.dumps(fields, sort_keys=True, default=str)
 
 

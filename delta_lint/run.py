@@ -6,6 +6,7 @@ Pure orchestration, no printing: the CLI and the tests call the same function.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections import defaultdict
@@ -18,7 +19,7 @@ from delta_lint import suppress
 from delta_lint.bundle import Workflows, add_defined_jobs
 from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
-from delta_lint.config import Config, ConfigError
+from delta_lint.config import Config, ConfigError, load_yaml
 from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.findings import Gate, Suppressions, finish, selected
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
@@ -27,7 +28,7 @@ from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
 from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
-from delta_lint.safeio import InputRefused, printable, read_input
+from delta_lint.safeio import InputRefused, printable, read_input, read_input_text
 from delta_lint.schedule import (
     Meetings,
     Schedule,
@@ -622,9 +623,10 @@ def _link(
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
+    read_document = DocumentReader(root)
     for _ in range(LINK_ROUNDS):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
-        linker = Linker(project + included, workflows)
+        linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
             runs_in = linker.runs_in()
         contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
@@ -633,6 +635,43 @@ def _link(
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
     return runs_in or {}
+
+
+MAX_DOCUMENT_BYTES = 256 * 1024
+DOCUMENT_SUFFIXES = (".yml", ".yaml", ".json")
+
+
+class DocumentReader:
+    """The project's YAML and JSON documents that its code loads (`load_config("dev")`),
+    by path relative to the configuration root, as plain values: read once per run,
+    only inside the root, YAML with `config.load_yaml`'s guards (no aliases). A
+    document that cannot be read is None: the code's value stays unknown."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._read: dict[str, object] = {}
+
+    def __call__(self, rel: str) -> object:
+        if rel not in self._read:
+            self._read[rel] = self._load(rel)
+        return self._read[rel]
+
+    def _load(self, rel: str) -> object:
+        if not rel.endswith(DOCUMENT_SUFFIXES) or rel.startswith(("/", "..")):
+            return None
+        path = self.root / rel
+        try:
+            text = read_input_text(path, self.root, MAX_DOCUMENT_BYTES)
+            if rel.endswith(".json"):
+                value = json.loads(text)
+            else:
+                value, _ = load_yaml(text, path, what="document")
+        except (InputRefused, ConfigError, ValueError, RecursionError):
+            return None
+        try:  # plain JSON values only (YAML dates become text): they key the cache
+            return json.loads(json.dumps(value, default=str))
+        except (ValueError, TypeError, RecursionError):
+            return None
 
 
 def _included_from_outside(
@@ -887,7 +926,7 @@ def _check(
         result = analyze_data(data, suffix, display, memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
-        context = Linker(links, workflows).contexts().get(index)
+        context = Linker(links, workflows, DocumentReader(config.root)).contexts().get(index)
         return analyze_data(data, suffix, display, context, files.memo) if context else result
 
     pairing = None

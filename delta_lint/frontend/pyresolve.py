@@ -15,12 +15,15 @@ from __future__ import annotations
 import ast
 import re
 
+from delta_lint.frontend.pyeval import UNKNOWN, Evaluator, Module, is_value_function
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
     TEXT_FUNCTIONS,
+    UNKNOWN_LITERAL,
     ArgNamespace,
+    BoolStr,
     Chain,
     DataFrame,
     InputDoc,
@@ -30,8 +33,10 @@ from delta_lint.frontend.pyvalues import (
     Str,
     StrMap,
     Strs,
+    from_plain,
     may_give_text,
     param_str,
+    to_plain,
 )
 from delta_lint.predicates import param_name
 
@@ -198,10 +203,18 @@ class ValueResolver:
             return StrMap(())
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
             return Strs(())
+        if isinstance(node, (ast.Subscript, ast.Call)):
+            held = self._held(node, scope)  # `config["storage"]` of a loaded document
+            if isinstance(held, (StrMap, Strs)) and not isinstance(held, Instance):
+                return held
         if isinstance(node, ast.Call) and self.classes:
             instance = self._instance(node, scope) or self._returned_instance(node, scope)
             if instance is not None:
                 return instance
+        if isinstance(node, ast.Call):
+            evaluated = self._evaluated(node, scope)
+            if evaluated is not None:
+                return evaluated
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
             returned = self._returned(self.functions[node.func.id], node, scope)
             if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
@@ -236,6 +249,10 @@ class ValueResolver:
         ):
             if not any(s.name in TERMINALS and s.call is not None for s in steps[-1:]):
                 return Chain(tuple(steps))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            found = self._dict_value(node, scope)  # `self.target_path` of a known object
+            if found is not None:
+                return found
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -312,6 +329,10 @@ class ValueResolver:
         found = self._dict_value(node, scope) or self._split_part(node, scope)
         if found is not None:
             return found
+        if isinstance(node, ast.Call):
+            evaluated = self._evaluated(node, scope)
+            if isinstance(evaluated, Str):
+                return evaluated
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -409,6 +430,8 @@ class ValueResolver:
             held = scope.env.get(node.id)
             if isinstance(held, NoneStr):
                 return False
+            if isinstance(held, BoolStr):
+                return held.text == "True"
             if isinstance(held, Strs):
                 return None if node.id in self.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
@@ -419,6 +442,10 @@ class ValueResolver:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
             return self.string(node, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            evaluated = self._evaluated(node, scope)
+            if isinstance(evaluated, Str):
+                return evaluated
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
@@ -433,10 +460,14 @@ class ValueResolver:
     def _dict_value(self, node: ast.expr, scope: Scope) -> Str | None:
         """`config["db"]` where `config` holds a literal dict with that key;
         `Config.DB` or `settings.DB` where `Config` is a class or an imported module
-        of the project with that constant; `SCALES[0]` of a literal list."""
+        of the project with that constant; `SCALES[0]` of a literal list;
+        `config["paths"]["raw"]` and `config.get("root")` of a loaded document."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             held = scope.env.get(node.value.id)
             return held.get(node.attr) if isinstance(held, StrMap) else None
+        if isinstance(node, ast.Call) or (isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)):
+            found = self._held(node, scope)
+            return found if isinstance(found, Str) else None
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
             return None
         held = scope.env.get(node.value.id)
@@ -450,6 +481,81 @@ class ValueResolver:
         if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
             return held.items[index] if -len(held.items) <= index < len(held.items) else None
         return None
+
+    def _held(self, node: ast.expr, scope: Scope) -> object:
+        """What a name holds, or a key of a mapping it holds: `config`,
+        `config["paths"]["raw"]`, `config["storage"].get("root", "/tmp")` (a key a
+        document lacks gives the default; a literal dict may just not know it)."""
+        if isinstance(node, ast.Name):
+            return scope.env.get(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            owner = self._held(node.value, scope)
+            if isinstance(owner, StrMap) and not isinstance(owner, Instance):
+                return owner.member(str(node.slice.value))
+            return None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and 1 <= len(node.args) <= 2
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            owner = self._held(node.func.value, scope)
+            if not isinstance(owner, StrMap) or isinstance(owner, Instance):
+                return None
+            found = owner.member(str(node.args[0].value))
+            if found is None and owner.plain is not None:
+                return self.string(node.args[1], scope) if len(node.args) == 2 else NoneStr()
+            return found
+        return None
+
+    def _evaluated(self, node: ast.Call, scope: Scope) -> object:
+        """What a value function of the project returns for a call that gives it only
+        known values (see `pyeval`): None when it is no such function or the result
+        is not known."""
+        if not isinstance(node.func, ast.Name):
+            return None
+        name = node.func.id
+        target = self._value_function(name)
+        if target is None:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        args = [self._plain_argument(a, scope) for a in node.args]
+        kwargs = {k.arg: self._plain_argument(k.value, scope) for k in node.keywords if k.arg}
+        if any(v is UNKNOWN_LITERAL for v in [*args, *kwargs.values()]):
+            return None
+        module, function = target
+        evaluator = Evaluator(module, self.documents)
+        value = evaluator.call(function, args, kwargs)
+        self.documents_wanted |= evaluator.opened
+        return None if value is UNKNOWN else from_plain(value)
+
+    def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
+        if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
+            return UNKNOWN_LITERAL
+        held = self._held(node, scope)
+        if held is None:
+            held = self.string(node, scope)
+        return to_plain(held)
+
+    def _value_function(self, name: str) -> tuple[Module, str] | None:
+        """The module and function a call by this name evaluates: a value function
+        of this file, or one another file gives (see `Context.value_functions`)."""
+        if name in self.value_functions:
+            self.value_calls.add(name)  # the link stage goes on giving it
+            return self.value_functions[name]
+        fn = self.functions.get(name)
+        if fn is None or name not in self._top_functions or not isinstance(fn, ast.FunctionDef):
+            self.value_calls.add(name)
+            return None
+        if not is_value_function(fn):
+            return None
+        if self._own_module is None:
+            own = [s for s in self._tree.body if s.lineno <= self._own_lines] if self._tree is not None else []
+            self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.own_path)
+        return self._own_module, name
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]` of a known string: that part."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.pyeval import Module, is_value_function, module_source
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -141,6 +142,13 @@ class PythonAnalyzer(ValueResolver):
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         self._helper_calls: dict[str, int] = {}
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
+        # class -> the one object the file makes of it, with known attributes (see `_instance`)
+        self.sole_instances: dict[str, Instance] = {}
+        # such objects given to this reading: their methods are read where they are written,
+        # with `self` bound to the object, and calls on it read no method again
+        self.placed: dict[str, Instance] = {}
+        self._class: str | None = None  # the class whose body is being read
+        self._made: dict[str, int] | None = None  # class -> how many times the file makes one
         self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
@@ -155,6 +163,15 @@ class PythonAnalyzer(ValueResolver):
         self.mutated_names: frozenset[str] = frozenset()  # see `pyresolve.mutated_names`
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
+        # value functions evaluated at calls with known values (see `pyeval`): other files'
+        # by the name they are called here, and this file's own module once needed
+        self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions)
+        self.documents: dict[str, object] = dict(context.documents)
+        self.documents_wanted: set[str] = set()  # project documents the evaluated code loads
+        self.value_calls: set[str] = set()  # names called for a value that are no function of the file
+        self.own_path = context.path or path.removeprefix("./")
+        self._own_module: Module | None = None
+        self._tree: ast.Module | None = None
 
     # -- entry point ---------------------------------------------------------
 
@@ -175,6 +192,7 @@ class PythonAnalyzer(ValueResolver):
                 Diagnostic(PARSE_ERROR, Location(self.path, 1, 1), f"cannot parse Python source: {err}", "error")
             )
             return
+        self._tree = tree
         self._collect_functions(tree)
         self.mutated_names = mutated_names(self.source)
         self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
@@ -378,8 +396,12 @@ class PythonAnalyzer(ValueResolver):
                 self._function(stmt, scope)
             return
         if isinstance(stmt, ast.ClassDef):
-            for item in stmt.body:
-                self._stmt(item, scope)
+            outer, self._class = self._class, stmt.name
+            try:
+                for item in stmt.body:
+                    self._stmt(item, scope)
+            finally:
+                self._class = outer
             # `Config.CATALOG` reads a class constant
             names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
             held = [(n, scope.env.get(n)) for n in names]
@@ -464,9 +486,14 @@ class PythonAnalyzer(ValueResolver):
         env = self._bound_call(fn, call, scope)
         if instance is None and _is_self_call(call) and isinstance(scope.env.get("self"), Instance):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
+        placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
+        if placed and not call.args and not call.keywords:
+            self._helper_reads -= 1
+            return  # read where it is written, with this same object
         if isinstance(instance, Instance):
             env["self"] = instance
-            self._instance_calls.add(fn.name)
+            if not placed:
+                self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
         site = scope.site or self._loc(call)
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
@@ -476,7 +503,8 @@ class PythonAnalyzer(ValueResolver):
         # (a method called on a known object reports its writes at that call: which
         # object, and where the job uses it, is what tells two writes apart)
         own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        in_place = [] if isinstance(instance, Instance) else [x for x in self.intents[before:] if _shape(x) in own]
+        by_object = isinstance(instance, Instance) and not placed
+        in_place = [] if by_object else [x for x in self.intents[before:] if _shape(x) in own]
         self._kept_in_place.update(own[_shape(x)] for x in in_place)
         self.intents[before:] = [x for x in self.intents[before:] if not any(x is y for y in in_place)]
 
@@ -491,7 +519,22 @@ class PythonAnalyzer(ValueResolver):
         # an object of which nothing is known reads its methods as they are written
         # (each write where it stands), not once more at every call of a method
         static = any(not v.params for v in attrs.values())
-        return Instance(tuple(attrs.items()), cls.name) if static else None
+        if not static:
+            return None
+        instance = Instance(tuple(attrs.items()), cls=cls.name)
+        if cls.lineno <= self._own_lines and self._entered_once(cls.name):
+            self.sole_instances[cls.name] = instance
+        return instance
+
+    def _entered_once(self, cls: str) -> bool:
+        """Whether the file's own code makes one object of the class and calls one
+        method on it (`Pipeline(spark, config).run()`): reported at that one call,
+        every write of the object would stand on one line; where they are written,
+        they stand apart. An object whose methods the job calls step by step
+        (`log.start()`, then `log.mark(...)`) is reported at each step."""
+        if self._made is None:
+            self._made = _objects_made(self._tree, set(self.classes), self._own_lines)
+        return self._made.get(cls) == (1, 1) or self._made.get(cls) == (1, 0)
 
     def _method(self, call: ast.Call, scope: Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
         """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
@@ -547,16 +590,20 @@ class PythonAnalyzer(ValueResolver):
             if name in ("self", "cls", "spark"):
                 continue
             env[name] = param_str(name)
+        placed = self.placed.get(self._class) if self._class is not None else None
+        if placed is not None and names[:1] == ["self"]:
+            env["self"] = placed
         local = Scope(
             env=env,
             flags=scope.flags | extra.get("flags", frozenset()),
             stream=extra.get("stream"),
             calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
         )
-        if "batch_df" in extra and names:
-            env[names[0]] = DataFrame(frozenset())
-            if len(names) > 1:
-                env[names[1]] = param_str("batch_id")
+        batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
+        if "batch_df" in extra and batch:
+            env[batch[0]] = DataFrame(frozenset())
+            if len(batch) > 1:
+                env[batch[1]] = param_str("batch_id")
         self._block(fn.body, local)
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
@@ -657,6 +704,15 @@ class PythonAnalyzer(ValueResolver):
             text = self._segment(self.functions[name])
             if text:
                 links.functions[name] = text
+        if self._tree is not None:
+            own = [s for s in self._tree.body if s.lineno <= self._own_lines]
+            values = [s.name for s in own if isinstance(s, ast.FunctionDef) and is_value_function(s)]
+            if values:
+                links.value_functions = values
+                links.value_source = module_source(ast.Module(body=own, type_ignores=[]), values)
+        imported = {bound for _, _, bound in self.imports}
+        links.value_calls = sorted(self.value_calls & imported)
+        links.documents = sorted(self.documents_wanted)
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if cls.lineno <= self._own_lines and methods & self._helpers:
@@ -1396,6 +1452,56 @@ _WIDGET_DEFAULT = re.compile(
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
 
 
+def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) -> dict[str, tuple[int, int]]:
+    """class -> (objects the code makes of it, calls of methods on them): on the
+    object made (`Cls(...).run()`) or on a name bound to it (`p = Cls(...)`, `p.run()`)."""
+    made: dict[str, int] = {}
+    held: dict[str, str] = {}  # name -> the class of the object it is bound to
+    calls: list[ast.Call] = []
+    for node in _walk(tree) if tree is not None else ():
+        if not isinstance(node, (ast.Call, ast.Assign)) or node.lineno > own_lines:
+            continue
+        if isinstance(node, ast.Call):
+            calls.append(node)
+            if isinstance(node.func, ast.Name) and node.func.id in classes:
+                made[node.func.id] = made.get(node.func.id, 0) + 1
+        elif len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                value = value.func.value  # `p = Cls(...).start()`
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
+                held[node.targets[0].id] = value.func.id
+    used: dict[str, int] = {}
+    for call in calls:
+        if not isinstance(call.func, ast.Attribute):
+            continue
+        owner = call.func.value
+        cls = None
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id in classes:
+            cls = owner.func.id
+        elif isinstance(owner, ast.Name):
+            cls = held.get(owner.id)
+        if cls is not None:
+            used[cls] = used.get(cls, 0) + 1
+    return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
+
+
+def _value_modules(given: tuple[tuple[str, str, str, str], ...]) -> dict[str, tuple[Module, str]]:
+    """name here -> (module, function) for the value functions other files give."""
+    modules: dict[tuple[str, str], Module | None] = {}
+    out = {}
+    for bound, path, function, source in given:
+        if (path, source) not in modules:
+            try:
+                modules[(path, source)] = Module.of(ast.parse(source), path)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                modules[(path, source)] = None
+        module = modules[(path, source)]
+        if module is not None:
+            out[bound] = (module, function)
+    return out
+
+
 def _is_widget_definition(node: ast.expr) -> bool:
     """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
     func = node.func if isinstance(node, ast.Call) else None
@@ -1683,7 +1789,18 @@ def analyze_module(
 ) -> tuple[list[Intent], list[Diagnostic], Links]:
     """Intents and diagnostics of a module, and what it gives and needs across files.
     `widget_defaults`: widget values a notebook was saved with; `memo`: the run's."""
+    session = session if session is not None else Session()
+    before = replace(session)
     analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
     analyzer.widget_defaults.update(widget_defaults or {})
     analyzer.run()
+    if analyzer.sole_instances:
+        # a class the file makes one object of, known only once the code that makes it
+        # is read: read again with its methods reading that object where they stand
+        session.__dict__.update(before.__dict__)
+        placed = analyzer.sole_instances
+        analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
+        analyzer.widget_defaults.update(widget_defaults or {})
+        analyzer.placed = placed
+        analyzer.run()
     return analyzer.intents, analyzer.diagnostics, analyzer.links()

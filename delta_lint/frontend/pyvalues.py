@@ -38,6 +38,14 @@ class NoneStr(Str):
     text: str = "None"
 
 
+@dataclass(frozen=True)
+class BoolStr(Str):
+    """`True`/`False` (a flag of a config document): its text as an f-string shows it,
+    and its own truth as a condition."""
+
+    text: str = "False"
+
+
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a + b))
 
@@ -89,11 +97,19 @@ class Strs:
 
 @dataclass(frozen=True)
 class StrMap:
-    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it)."""
+    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it),
+    or a document of the project (`load_config("dev")`) whose nested mappings are
+    StrMaps too; `plain` keeps such a document as it was loaded."""
 
-    items: tuple[tuple[str, Str], ...]
+    items: tuple[tuple[str, object], ...]
+    plain: object = field(default=None, compare=False)
 
     def get(self, key: str) -> Str | None:
+        found = next((v for k, v in self.items if k == key), None)
+        return found if isinstance(found, Str) else None
+
+    def member(self, key: str) -> object:
+        """The value under `key`, a nested mapping included."""
         return next((v for k, v in self.items if k == key), None)
 
 
@@ -179,6 +195,52 @@ def literal_value(node: ast.expr, depth: int = 0) -> object:
                 if value is not UNKNOWN_LITERAL:
                     out[k.value] = value
         return out
+    return UNKNOWN_LITERAL
+
+
+def from_plain(value: object, depth: int = 0) -> object:
+    """A value `pyeval` gives (plain Python) as the analyser holds it; None when it
+    has no such form."""
+    if depth > 16:
+        return None
+    if isinstance(value, bool):
+        return BoolStr(str(value))
+    if value is None:
+        return NoneStr()
+    if isinstance(value, (str, int, float)):
+        return Str(str(value))
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            held = from_plain(v, depth + 1)
+            if held is not None:
+                items.append((str(k), held))
+        return StrMap(tuple(items), plain=value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return Strs(tuple(Str(v) for v in value))
+    return None
+
+
+def to_plain(held: object, depth: int = 0) -> object:
+    """A fully known value as plain Python (for `pyeval`), else `UNKNOWN_LITERAL`."""
+    if depth > 16:
+        return UNKNOWN_LITERAL
+    if isinstance(held, BoolStr):
+        return held.text == "True"
+    if isinstance(held, NoneStr):
+        return None
+    if isinstance(held, Str):
+        return held.text if not (held.params or held.unknown) else UNKNOWN_LITERAL
+    if isinstance(held, Instance):
+        return UNKNOWN_LITERAL
+    if isinstance(held, StrMap):
+        if held.plain is not None:
+            return held.plain
+        out = {k: to_plain(v, depth + 1) for k, v in held.items}
+        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in out.values()) else out
+    if isinstance(held, Strs):
+        items = [to_plain(i, depth + 1) for i in held.items]
+        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in items) else items
     return UNKNOWN_LITERAL
 
 

@@ -1,0 +1,662 @@
+"""Small value functions of the project evaluated on known arguments.
+
+Real job code computes its table paths in functions of its own:
+`load_config(env)` reads a YAML file that sits next to the code, and
+`resolve_path(cloud_path, config)` rewrites a cloud path for the environment with
+`if`s and a regular expression. When a call gives such a function only known
+values, `Evaluator` interprets the function over Python's own values and gives
+its result; the code is never imported or run. It interprets a small subset
+without side effects: assignments, `if`, `with open(...)`, `return`; string, number,
+dict, list and path operations; `re`; `os.path`; `os.getenv` (the literal default:
+no cluster's environment is read, but `DATABRICKS_RUNTIME_VERSION` is set on every
+Databricks cluster); and `yaml`/`json` loads of a document of the project, which
+the link stage gives (see `Context.documents`). Anything else makes the part it
+decides `UNKNOWN`, and an unknown that decides a branch or a result makes the
+whole result unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+# `__file__` of a module is this folder joined with the module's path relative to the
+# configuration root: a file a function opens is a project document when its path,
+# made normal, lies under it.
+PROJECT_ROOT = "/__project__"
+MAX_STEPS = 20_000  # expressions evaluated per call, all nested calls together
+MAX_DEPTH = 6  # nested calls of the project's functions
+MAX_TEXT = 4_096  # longest string an operation may build or a pattern may scan
+# environment variables every Databricks cluster sets: not None, value unknown
+CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
+
+
+class _Unknown:
+    """A value the evaluator cannot tell."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+class _Set:
+    """An environment variable the cluster sets: true and not None, its text unknown."""
+
+
+SET = _Set()
+
+
+@dataclass(frozen=True)
+class Opened:
+    """`open(path)`: a file handle, read only by `yaml.safe_load`/`json.load`."""
+
+    path: str
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+@dataclass
+class Module:
+    """A module's top-level functions, imports and assignments, the latter evaluated
+    when a function first reads the name."""
+
+    path: str  # relative to the configuration root
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    assigned: dict[str, ast.expr] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # name -> dotted module or function
+    values: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tree: ast.Module, path: str) -> Module:
+        module = cls(path)
+        for stmt in tree.body:
+            if isinstance(stmt, ast.FunctionDef):
+                module.functions[stmt.name] = stmt
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                module.assigned[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    module.aliases[alias.asname or alias.name.split(".")[0]] = (
+                        alias.name if alias.asname else alias.name.split(".")[0]
+                    )
+            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+                for alias in stmt.names:
+                    module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+        module.values["__file__"] = f"{PROJECT_ROOT}/{path}"
+        return module
+
+
+def truth(value: object) -> bool | _Unknown:
+    if value is UNKNOWN:
+        return UNKNOWN
+    if value is SET:
+        return True
+    if isinstance(value, (str, int, float, bool, type(None), dict, list, tuple, PurePosixPath)):
+        return bool(value)
+    return True  # a pattern, a match, a file handle
+
+
+def document_path(opened: str, module: str) -> str | None:
+    """The project document an opened path names (relative to the configuration
+    root): under PROJECT_ROOT, or relative to the module's folder (a notebook's
+    working directory)."""
+    if opened.startswith(PROJECT_ROOT + "/"):
+        path = posixpath.normpath(opened)
+        return path[len(PROJECT_ROOT) + 1 :] if path.startswith(PROJECT_ROOT + "/") else None
+    if opened.startswith("/"):
+        return None
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(module), opened))
+    return None if path.startswith("..") else path
+
+
+class Evaluator:
+    """Evaluates calls of one module's functions (see the module docstring).
+    `opened` collects the project documents the calls load (given or not yet)."""
+
+    def __init__(self, module: Module, documents: Mapping[str, object]) -> None:
+        self.module = module
+        self.documents = documents
+        self.opened: set[str] = set()
+        self._steps = 0
+
+    def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+        fn = self.module.functions.get(name)
+        if fn is None:
+            return UNKNOWN
+        self._steps = 0
+        try:
+            return self._call(fn, args, kwargs, 0)
+        except (_OutOfSteps, RecursionError):
+            return UNKNOWN
+
+    # -- functions and statements ---------------------------------------------------
+
+    def _call(self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int) -> object:
+        if depth >= MAX_DEPTH or fn.args.vararg or fn.args.kwarg:
+            return UNKNOWN
+        params = fn.args.posonlyargs + fn.args.args
+        if len(args) > len(params):
+            return UNKNOWN
+        env: dict[str, object] = {}
+        defaults = dict(zip([p.arg for p in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+        for index, param in enumerate(params + fn.args.kwonlyargs):
+            if index < len(args) and param in params:
+                env[param.arg] = args[index]
+            elif param.arg in kwargs:
+                env[param.arg] = kwargs[param.arg]
+            elif param.arg in defaults:
+                env[param.arg] = self._expr(defaults[param.arg], {}, depth)
+            else:
+                return UNKNOWN  # a required argument the call does not give
+        done, value = self._block(fn.body, env, depth)
+        return value if done else None
+
+    def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[bool, object]:
+        """(returned, value) after the statements."""
+        for stmt in body:
+            done, value = self._stmt(stmt, env, depth)
+            if done:
+                return True, value
+        return False, None
+
+    def _stmt(self, stmt: ast.stmt, env: dict[str, object], depth: int) -> tuple[bool, object]:
+        if isinstance(stmt, ast.Return):
+            return True, None if stmt.value is None else self._expr(stmt.value, env, depth)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            if stmt.value is not None:
+                value = self._expr(stmt.value, env, depth)
+                for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                    self._assign(target, value, env)
+            return False, None
+        if isinstance(stmt, ast.AugAssign):
+            current = self._expr(stmt.target, env, depth) if isinstance(stmt.target, ast.Name) else UNKNOWN
+            value = self._binop(stmt.op, current, self._expr(stmt.value, env, depth))
+            self._assign(stmt.target, value, env)
+            return False, None
+        if isinstance(stmt, ast.If):
+            test = truth(self._expr(stmt.test, env, depth))
+            if test is UNKNOWN:
+                return self._undecided(stmt, env)
+            return self._block(stmt.body if test else stmt.orelse, env, depth)
+        if isinstance(stmt, ast.With):
+            for item in stmt.items:
+                value = self._expr(item.context_expr, env, depth)
+                if item.optional_vars is not None:
+                    self._assign(item.optional_vars, value if isinstance(value, Opened) else UNKNOWN, env)
+            return self._block(stmt.body, env, depth)
+        if isinstance(stmt, ast.Expr):
+            call = stmt.value
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+                owner = call.func.value  # `parts.append(x)`: the list is no longer the one known
+                if isinstance(owner, ast.Name) and owner.id in env and isinstance(env[owner.id], (list, dict)):
+                    env[owner.id] = UNKNOWN
+            return False, None
+        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom, ast.Assert, ast.FunctionDef, ast.ClassDef)):
+            return False, None
+        if isinstance(stmt, ast.Raise):
+            return True, UNKNOWN
+        return self._undecided(stmt, env)  # loops, try, match: what they bind is not followed
+
+    def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[bool, object]:
+        """A statement whose effect is not known: the names it binds become unknown,
+        and a `return` inside it makes the result unknown."""
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Return):
+                return True, UNKNOWN
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                env[node.id] = UNKNOWN
+        return False, None
+
+    def _assign(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = list(value) if isinstance(value, (tuple, list)) else None
+            if values is None or len(values) != len(target.elts):
+                values = [UNKNOWN] * len(target.elts)
+            for t, v in zip(target.elts, values):
+                self._assign(t, v, env)
+        elif isinstance(target, (ast.Subscript, ast.Attribute)):
+            root = target
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in env:
+                env[root.id] = UNKNOWN  # changed in place: not followed
+
+    # -- expressions --------------------------------------------------------------
+
+    def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
+        self._steps += 1
+        if self._steps > MAX_STEPS:
+            raise _OutOfSteps
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
+        if isinstance(node, ast.Name):
+            return self._name(node.id, env, depth)
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node, env, depth)
+        if isinstance(node, ast.BinOp):
+            return self._binop(node.op, self._expr(node.left, env, depth), self._expr(node.right, env, depth))
+        if isinstance(node, ast.BoolOp):
+            value: object = None
+            for part in node.values:
+                value = self._expr(part, env, depth)
+                test = truth(value)
+                if test is UNKNOWN:
+                    return UNKNOWN
+                if test == isinstance(node.op, ast.Or):
+                    return value
+            return value
+        if isinstance(node, ast.UnaryOp):
+            operand = self._expr(node.operand, env, depth)
+            if isinstance(node.op, ast.Not):
+                test = truth(operand)
+                return UNKNOWN if test is UNKNOWN else not test
+            if isinstance(node.op, ast.USub) and _number(operand):
+                return -operand  # type: ignore[operator]
+            return UNKNOWN
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            return _compare(node.ops[0], self._expr(node.left, env, depth), self._expr(node.comparators[0], env, depth))
+        if isinstance(node, ast.IfExp):
+            test = truth(self._expr(node.test, env, depth))
+            if test is UNKNOWN:
+                return UNKNOWN
+            return self._expr(node.body if test else node.orelse, env, depth)
+        if isinstance(node, ast.Subscript):
+            return _index(self._expr(node.value, env, depth), node.slice, lambda n: self._expr(n, env, depth))
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
+            if len(items) != len(node.elts):
+                return UNKNOWN
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                key = self._expr(k, env, depth) if k is not None else UNKNOWN
+                if not isinstance(key, (str, int)):
+                    return UNKNOWN
+                out[key] = self._expr(v, env, depth)
+            return out
+        if isinstance(node, ast.Attribute):
+            owner = self._expr(node.value, env, depth) if not self._dotted(node.value, env) else UNKNOWN
+            return _attribute(owner, node.attr)
+        if isinstance(node, ast.Call):
+            return self._call_expr(node, env, depth)
+        return UNKNOWN
+
+    def _name(self, name: str, env: dict[str, object], depth: int) -> object:
+        if name in env:
+            return env[name]
+        module = self.module
+        if name in module.values:
+            return module.values[name]
+        if name in module.assigned:
+            module.values[name] = UNKNOWN  # a definition that reads itself
+            module.values[name] = self._expr(module.assigned[name], {}, depth)
+            return module.values[name]
+        return UNKNOWN
+
+    def _fstring(self, node: ast.JoinedStr, env: dict[str, object], depth: int) -> object:
+        out = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                out.append(str(part.value))
+                continue
+            if not isinstance(part, ast.FormattedValue):
+                return UNKNOWN
+            value = self._expr(part.value, env, depth)
+            if not _plain_scalar(value) or (part.format_spec is not None and not isinstance(value, (int, float))):
+                return UNKNOWN
+            spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
+            if not isinstance(spec, str):
+                return UNKNOWN
+            try:
+                shown = repr(value) if part.conversion == ord("r") else format(value, spec)
+            except (ValueError, TypeError):
+                return UNKNOWN
+            out.append(shown)
+        return _text("".join(out))
+
+    def _binop(self, op: ast.operator, left: object, right: object) -> object:
+        if left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
+        if isinstance(op, ast.Add):
+            if isinstance(left, str) and isinstance(right, str):
+                return _text(left + right)
+            if isinstance(left, list) and isinstance(right, list):
+                return left + right
+            if _number(left) and _number(right):
+                return left + right  # type: ignore[operator]
+            return UNKNOWN
+        if isinstance(op, ast.Div) and isinstance(left, PurePosixPath) and isinstance(right, (str, PurePosixPath)):
+            return left / right
+        if isinstance(op, ast.Mod) and isinstance(left, str):
+            values = tuple(right) if isinstance(right, tuple) else right
+            if not all(_plain_scalar(v) for v in (values if isinstance(values, tuple) else (values,))):
+                return UNKNOWN
+            try:
+                return _text(left % values)
+            except (TypeError, ValueError, KeyError):
+                return UNKNOWN
+        if _number(left) and _number(right) and abs(left) < 10**12 and abs(right) < 10**12:  # type: ignore[operator]
+            try:
+                if isinstance(op, ast.Sub):
+                    return left - right  # type: ignore[operator]
+                if isinstance(op, ast.Mult):
+                    return left * right  # type: ignore[operator]
+                if isinstance(op, ast.FloorDiv):
+                    return left // right  # type: ignore[operator]
+                if isinstance(op, ast.Div):
+                    return left / right  # type: ignore[operator]
+            except ZeroDivisionError:
+                return UNKNOWN
+        return UNKNOWN
+
+    def _dotted(self, node: ast.expr, env: dict[str, object]) -> str | None:
+        """`os.path` (or an alias of it) as a dotted module name; None for values."""
+        if isinstance(node, ast.Name):
+            if node.id in env or node.id in self.module.assigned or node.id in self.module.functions:
+                return None
+            return self.module.aliases.get(node.id, node.id if node.id in _MODULES else None)
+        if isinstance(node, ast.Attribute):
+            owner = self._dotted(node.value, env)
+            return f"{owner}.{node.attr}" if owner is not None else None
+        return None
+
+    def _call_expr(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return UNKNOWN
+        args = [self._expr(a, env, depth) for a in node.args]
+        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in env:
+            fn = self.module.functions.get(func.id)
+            if fn is not None:
+                return self._call(fn, args, kwargs, depth + 1)
+            dotted = self.module.aliases.get(func.id, func.id)
+            return self._library(dotted, args, kwargs)
+        if isinstance(func, ast.Attribute):
+            dotted = self._dotted(func.value, env)
+            if dotted is not None:
+                return self._library(f"{dotted}.{func.attr}", args, kwargs)
+            return _method(self._expr(func.value, env, depth), func.attr, args, kwargs)
+        return UNKNOWN
+
+    def _library(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+        """A call of the standard library (or yaml) by its dotted name."""
+        if any(a is UNKNOWN for a in args) and name not in ("os.getenv", "os.environ.get"):
+            return UNKNOWN
+        if name in ("os.getenv", "os.environ.get"):
+            key = args[0] if args else kwargs.get("key")
+            if key in CLUSTER_VARIABLES:
+                return SET
+            default = args[1] if len(args) > 1 else kwargs.get("default", UNKNOWN)
+            return default if isinstance(default, str) else UNKNOWN
+        if name in _PATH_FUNCTIONS and args and all(isinstance(a, (str, PurePosixPath)) for a in args):
+            return _PATH_FUNCTIONS[name](*[str(a) for a in args])
+        if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "Path") and args:
+            if all(isinstance(a, (str, PurePosixPath)) for a in args):
+                return PurePosixPath(*[str(a) for a in args])
+            return UNKNOWN
+        if name == "open" and args and isinstance(args[0], (str, PurePosixPath)):
+            return Opened(str(args[0]))
+        if name in _LOADERS and args:
+            return self._load(args[0])
+        if name.startswith("re.") and name[3:] in _RE_FUNCTIONS:
+            return _regex(name[3:], args, kwargs)
+        if name in _BUILTINS:
+            return _BUILTINS[name](args)
+        return UNKNOWN
+
+    def _load(self, handle: object) -> object:
+        if not isinstance(handle, Opened):
+            return UNKNOWN
+        path = document_path(handle.path, self.module.path)
+        if path is None:
+            return UNKNOWN
+        self.opened.add(path)
+        if path not in self.documents:
+            return UNKNOWN
+        return self.documents[path]
+
+
+_MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
+_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
+_RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub"})
+
+
+def _normpath(path: str) -> str:
+    return posixpath.normpath(path)
+
+
+_PATH_FUNCTIONS = {
+    "os.path.join": posixpath.join,
+    "posixpath.join": posixpath.join,
+    "os.path.dirname": posixpath.dirname,
+    "os.path.basename": posixpath.basename,
+    "os.path.normpath": _normpath,
+    "os.path.abspath": _normpath,  # the module's path is already absolute (PROJECT_ROOT)
+    "os.path.realpath": _normpath,
+}
+
+
+def _plain_scalar(value: object) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text(value: str) -> object:
+    return value if len(value) <= MAX_TEXT else UNKNOWN
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> object:
+    if isinstance(op, (ast.Is, ast.IsNot)) and right is None and left is not UNKNOWN:
+        return (left is None) == isinstance(op, ast.Is)
+    if left is UNKNOWN or right is UNKNOWN or left is SET or right is SET:
+        return UNKNOWN
+    try:
+        if isinstance(op, ast.Eq):
+            return left == right
+        if isinstance(op, ast.NotEq):
+            return left != right
+        if isinstance(op, ast.In) and isinstance(right, (str, list, tuple, dict)):
+            return left in right  # type: ignore[operator]
+        if isinstance(op, ast.NotIn) and isinstance(right, (str, list, tuple, dict)):
+            return left not in right  # type: ignore[operator]
+        if _number(left) and _number(right):
+            ops = {ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__"}
+            name = ops.get(type(op))
+            return getattr(left, name)(right) if name else UNKNOWN
+    except TypeError:
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _index(owner: object, key_node: ast.expr, evaluate) -> object:
+    if isinstance(key_node, ast.Slice):
+        if not isinstance(owner, (str, list, tuple)):
+            return UNKNOWN
+        bounds = [evaluate(b) if b is not None else None for b in (key_node.lower, key_node.upper, key_node.step)]
+        if not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
+            return UNKNOWN
+        return owner[slice(*bounds)]
+    key = evaluate(key_node)
+    try:
+        if isinstance(owner, dict) and isinstance(key, (str, int)):
+            return owner.get(key, UNKNOWN)
+        if isinstance(owner, (str, list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
+            return owner[key]
+        if isinstance(owner, re.Match) and isinstance(key, (int, str)):
+            return owner[key]
+    except (IndexError, KeyError):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _attribute(owner: object, attr: str) -> object:
+    if isinstance(owner, PurePosixPath) and attr in ("parent", "name", "stem", "suffix"):
+        return getattr(owner, attr)
+    return UNKNOWN
+
+
+_STR_METHODS = frozenset(
+    {
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "replace",
+        "split",
+        "rsplit",
+        "startswith",
+        "endswith",
+        "removeprefix",
+        "removesuffix",
+        "join",
+        "capitalize",
+        "title",
+    }
+)
+
+
+def _method(owner: object, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """A method of a known value, from an allow-list of those without side effects."""
+    if owner is UNKNOWN or any(a is UNKNOWN for a in args) or any(v is UNKNOWN for v in kwargs.values()):
+        return UNKNOWN
+    try:
+        if isinstance(owner, str):
+            if name == "format":
+                return _format(owner, args, kwargs)
+            if name == "join":
+                items = args[0] if args else None
+                if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
+                    return _text(owner.join(items))
+                return UNKNOWN
+            if name in _STR_METHODS and all(_plain_scalar(a) for a in args):
+                return getattr(owner, name)(*args, **kwargs)
+            return UNKNOWN
+        if isinstance(owner, dict) and name == "get" and args and isinstance(args[0], (str, int)):
+            return owner.get(args[0], args[1] if len(args) > 1 else kwargs.get("default"))
+        if isinstance(owner, dict) and name in ("keys", "values", "items") and not args:
+            return list(getattr(owner, name)())
+        if isinstance(owner, re.Pattern) and name in ("match", "fullmatch", "search", "sub"):
+            return _regex(name, [owner.pattern, *args], {"flags": owner.flags, **kwargs})
+        if isinstance(owner, re.Match) and name in ("group", "groups", "groupdict"):
+            return getattr(owner, name)(*args)
+        if isinstance(owner, PurePosixPath):
+            if name in ("resolve", "absolute"):
+                return PurePosixPath(posixpath.normpath(str(owner)))
+            if name == "joinpath" and all(isinstance(a, str) for a in args):
+                return owner.joinpath(*args)  # type: ignore[arg-type]
+            if name == "open":
+                return Opened(str(owner))
+    except (TypeError, ValueError, IndexError, re.error):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _format(template: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """`str.format` with plain values and plain fields only (no attribute or index
+    lookups in a field: they could reach into the evaluator's values)."""
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+    except ValueError:
+        return UNKNOWN
+    if any("." in f or "[" in f for f in fields):
+        return UNKNOWN
+    if not all(_plain_scalar(v) for v in [*args, *kwargs.values()]):
+        return UNKNOWN
+    try:
+        return _text(template.format(*args, **kwargs))
+    except (IndexError, KeyError, ValueError):
+        return UNKNOWN
+
+
+def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    flags = kwargs.get("flags", 0)
+    if not args or not isinstance(args[0], str) or not isinstance(flags, int):
+        return UNKNOWN
+    try:
+        if name == "compile":
+            return re.compile(args[0], flags)
+        subject = args[-1]
+        if not isinstance(subject, str) or len(subject) > MAX_TEXT:
+            return UNKNOWN
+        if name == "sub":
+            if len(args) != 3 or not isinstance(args[1], str):
+                return UNKNOWN
+            return _text(re.sub(args[0], args[1], subject, flags=flags))
+        if len(args) != 2:
+            return UNKNOWN
+        return getattr(re, name)(args[0], subject, flags)
+    except (re.error, TypeError):
+        return UNKNOWN
+
+
+def _builtin_str(args: list[object]) -> object:
+    if len(args) == 1 and (_plain_scalar(args[0]) or isinstance(args[0], PurePosixPath)):
+        return str(args[0])
+    return UNKNOWN
+
+
+def _builtin_len(args: list[object]) -> object:
+    return len(args[0]) if len(args) == 1 and isinstance(args[0], (str, list, tuple, dict)) else UNKNOWN
+
+
+def _builtin_bool(args: list[object]) -> object:
+    return truth(args[0]) if len(args) == 1 else UNKNOWN
+
+
+_BUILTINS = {"str": _builtin_str, "len": _builtin_len, "bool": _builtin_bool}
+
+
+MAX_VALUE_FUNCTION_LINES = 120  # longer functions are not given to other files
+MAX_SOURCE_STATEMENTS = 64  # top-level statements the value functions of a module need
+
+
+def is_value_function(fn: ast.FunctionDef) -> bool:
+    """A short top-level function that returns a value (what `Evaluator` may give)."""
+    if (fn.end_lineno or fn.lineno) - fn.lineno > MAX_VALUE_FUNCTION_LINES:
+        return False
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
+
+
+def module_source(tree: ast.Module, names: list[str]) -> str:
+    """The module's top-level statements that functions `names` need, as source: its
+    imports, the functions, and the assignments and functions they read,
+    transitively (a bounded number)."""
+    defined: dict[str, ast.stmt] = {}
+    imports: list[ast.stmt] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            defined[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            defined[stmt.targets[0].id] = stmt
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not getattr(stmt, "level", 0):
+            imports.append(stmt)
+    wanted = [n for n in names if n in defined]
+    kept: dict[str, ast.stmt] = {}
+    while wanted and len(kept) < MAX_SOURCE_STATEMENTS:
+        name = wanted.pop()
+        if name in kept:
+            continue
+        kept[name] = defined[name]
+        for node in ast.walk(defined[name]):
+            if isinstance(node, ast.Name) and node.id in defined and node.id not in kept:
+                wanted.append(node.id)
+    ordered = [s for s in tree.body if any(s is k for k in kept.values())]
+    return "\n".join(ast.unparse(s) for s in imports + ordered) + "\n"

@@ -1,0 +1,176 @@
+"""Value functions of the project evaluated at their calls (`frontend.pyeval`): a
+config loader reading a YAML document of the project, a path resolver with `if`s
+and a regular expression, and the one object a job file makes of its pipeline
+class. Each case has a contrasting one that must stay unknown or as it was."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from delta_lint.frontend.pyeval import SET, UNKNOWN, Evaluator, Module, document_path
+from delta_lint.run import DocumentReader
+from tests.test_link import linked, tables
+
+SPARK_UTILS = """
+import os
+import re
+import yaml
+
+_S3 = re.compile(r"^s3a?://([^/]+)(.*)")
+
+def load_config(env=None):
+    env = env or os.getenv("ENV_NAME", "dev")
+    path = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "configs", f"{env}.yml"))
+    with open(path, "r") as f:
+        config = yaml.safe_load(f)
+    return config
+
+def _on_laptop():
+    return os.getenv("DATABRICKS_RUNTIME_VERSION") is None
+
+def resolve_path(cloud_path, config):
+    if not config.get("simulate_cloud_paths", True):
+        return cloud_path
+    use_local = config["storage"].get("local_root") and _on_laptop()
+    root = config["storage"]["local_root"] if use_local else config["storage"]["dbfs_root"]
+    m = _S3.match(cloud_path)
+    if m:
+        return f"{root.rstrip('/')}{m.group(2)}"
+    return cloud_path
+"""
+
+DEV = """
+simulate_cloud_paths: true
+storage:
+  dbfs_root: dbfs:/FileStore/lake/
+  local_root: /tmp/lake
+paths:
+  bronze: s3://prod-bucket/bronze
+"""
+
+JOB = """
+import os
+from src.utils.spark_utils import load_config, resolve_path
+
+class BronzeOrders:
+    def __init__(self, spark, config):
+        self.spark = spark
+        self.target = resolve_path(config["paths"]["bronze"] + "/orders", config)
+
+    def write(self, df):
+        df.write.format("delta").mode("append").save(self.target)
+
+    def run(self):
+        self.write(self.spark.read.csv("/landing"))
+
+if __name__ == "__main__":
+    config = load_config(os.getenv("ENV_NAME", "dev"))
+    BronzeOrders(spark, config).run()
+"""
+
+
+def project(extra: dict[str, str] | None = None) -> dict[str, str]:
+    files = {"src/utils/spark_utils.py": SPARK_UTILS, "configs/dev.yml": DEV, "src/bronze/orders.py": JOB}
+    files.update(extra or {})
+    return files
+
+
+def test_a_config_document_and_a_path_resolver_give_the_table_where_it_is_written(tmp_path):
+    results = linked(tmp_path, project())
+    by_path = {r.path: r for r in results}
+    writes = [(i.location.line, i.table.name) for i in by_path["src/bronze/orders.py"].intents]
+    # in `write` (line 11), not at the one call that runs the object (line 18)
+    assert writes == [(11, "delta:dbfs:/FileStore/lake/bronze/orders")]
+
+
+def test_a_document_the_project_lacks_leaves_the_name_unknown(tmp_path):
+    files = project()
+    del files["configs/dev.yml"]
+    got = tables(tmp_path, files)
+    assert got["src/bronze/orders.py"] == ["delta:{self_target}"]
+
+
+def test_a_changed_document_changes_the_cached_result(tmp_path):
+    first = tables(tmp_path, project(), use_cache=True)
+    assert first["src/bronze/orders.py"] == ["delta:dbfs:/FileStore/lake/bronze/orders"]
+    (tmp_path / "configs/dev.yml").write_text(DEV.replace("dbfs:/FileStore/lake/", "dbfs:/mnt/other"))
+    again = tables(tmp_path, {}, use_cache=True)
+    assert again["src/bronze/orders.py"] == ["delta:dbfs:/mnt/other/bronze/orders"]
+
+
+def test_the_production_branch_keeps_the_cloud_path(tmp_path):
+    got = tables(
+        tmp_path, project({"configs/dev.yml": DEV.replace("simulate_cloud_paths: true", "simulate_cloud_paths: false")})
+    )
+    assert got["src/bronze/orders.py"] == ["delta:s3://prod-bucket/bronze/orders"]
+
+
+def test_an_object_the_job_drives_step_by_step_writes_at_each_step(tmp_path):
+    stepwise = JOB.replace(
+        "    BronzeOrders(spark, config).run()", "    job = BronzeOrders(spark, config)\n    job.run()\n    job.run()"
+    )
+    results = linked(tmp_path, project({"src/bronze/orders.py": stepwise}))
+    by_path = {r.path: r for r in results}
+    writes = [(i.location.line, i.table.name) for i in by_path["src/bronze/orders.py"].intents]
+    assert writes == [
+        (19, "delta:dbfs:/FileStore/lake/bronze/orders"),
+        (20, "delta:dbfs:/FileStore/lake/bronze/orders"),
+    ]
+
+
+# -- the evaluator on its own -------------------------------------------------------------
+
+
+def evaluator(source: str, documents: dict | None = None, path: str = "src/m.py") -> Evaluator:
+    return Evaluator(Module.of(ast.parse(source), path), documents or {})
+
+
+def test_an_unknown_value_that_decides_a_branch_makes_the_result_unknown():
+    ev = evaluator("def f(x):\n    if x:\n        return 'a'\n    return 'b'\n")
+    assert ev.call("f", [UNKNOWN], {}) is UNKNOWN
+    assert ev.call("f", [""], {}) == "b"
+    loop = evaluator("def f(xs):\n    out = 'a'\n    for x in xs:\n        out = x\n    return out\n")
+    assert loop.call("f", [["b"]], {}) is UNKNOWN  # what a loop binds is not followed
+
+
+def test_environment_variables_read_their_default_and_the_cluster_sets_its_runtime():
+    ev = evaluator(
+        "import os\n"
+        "def env():\n    return os.getenv('ENV_NAME', 'dev')\n"
+        "def secret():\n    return os.environ.get('TOKEN')\n"
+        "def on_cluster():\n    return os.getenv('DATABRICKS_RUNTIME_VERSION') is not None\n"
+    )
+    assert ev.call("env", [], {}) == "dev"
+    assert ev.call("secret", [], {}) is UNKNOWN
+    assert ev.call("on_cluster", [], {}) is True
+    assert (
+        evaluator("import os\ndef v():\n    return os.getenv('DATABRICKS_RUNTIME_VERSION')\n").call("v", [], {}) is SET
+    )
+
+
+def test_format_fields_that_reach_into_values_are_refused():
+    ev = evaluator("def f(x):\n    return '{0.__class__}'.format(x)\ndef g(x):\n    return '{0}-{k}'.format(x, k=1)\n")
+    assert ev.call("f", ["a"], {}) is UNKNOWN
+    assert ev.call("g", ["a"], {}) == "a-1"
+
+
+def test_documents_are_the_projects_own():
+    assert document_path("/__project__/src/../configs/dev.yml", "src/m.py") == "configs/dev.yml"
+    assert document_path("/__project__/../etc/passwd", "src/m.py") is None
+    assert document_path("/etc/passwd", "src/m.py") is None
+    assert document_path("conf.yml", "nb/job.py") == "nb/conf.yml"  # a notebook's working folder
+    ev = evaluator("import yaml\ndef f():\n    return yaml.safe_load(open('/etc/hosts'))\n")
+    assert ev.call("f", [], {}) is UNKNOWN and not ev.opened
+
+
+def test_the_document_reader_stays_in_the_project_and_refuses_aliases(tmp_path):
+    (tmp_path / "ok.yml").write_text("a: {b: 1}\nday: 2024-01-02\n")
+    (tmp_path / "bomb.yml").write_text("a: &x [1, 2]\nb: [*x, *x]\n")
+    (tmp_path / "list.json").write_text('[1, "two"]')
+    reader = DocumentReader(Path(tmp_path))
+    assert reader("ok.yml") == {"a": {"b": 1}, "day": "2024-01-02"}
+    assert reader("bomb.yml") is None
+    assert reader("list.json") == [1, "two"]
+    assert reader("../outside.yml") is None
+    assert reader("notes.txt") is None
