@@ -27,6 +27,7 @@ import yaml
 from delta_lint.config import ConfigError, load_yaml
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
+from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.model import UNKNOWN_FOLDER, Location
 from delta_lint.safeio import read_input, read_input_text
 from delta_lint.schema import BundleFile, JobsExport, JobSpec, Source, convert, load_json
@@ -71,6 +72,7 @@ class Task:
     # a for_each_task: its parameters bound to the iteration's `{{input}}`, the ones
     # that differ between its concurrent runs
     per_run_inputs: tuple[str, ...] = ()
+    entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
 
 
 @dataclass
@@ -212,7 +214,25 @@ def find_job_json(root: Path) -> tuple[str, ...]:
     """JSON files shaped as Databricks jobs (`databricks jobs get` exports, job
     settings: they name a `task_key`), anywhere in the project; dashboards and
     files over 2 MB are not read."""
-    return _files_saying(root, lambda name: name.endswith(".json") and not name.endswith(".lvdash.json"), b'"task_key"')
+    return _files_saying(
+        root, lambda name: name.endswith(".json") and not name.endswith(".lvdash.json"), b'"task_key"'
+    ) + _files_saying(root, lambda name: name.endswith((".yml", ".yaml")) and name not in BUNDLE_NAMES, b"task_key:")
+
+
+def find_entry_modules(root: Path, entry: str) -> tuple[str, ...]:
+    """Project modules a wheel task's `entry_point` may name: `<entry>.py` files
+    outside tests (the project declares no entry points delta-lint reads; one such
+    module is the one the wheel runs)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", entry):
+        return ()
+    name = entry + ".py"
+    found = []
+    for folder, _, files in _project_folders(root):
+        if name in files:
+            rel = (folder / name).relative_to(root).as_posix()
+            if not TEST_PATH.search(rel):
+                found.append(str(folder / name))
+    return tuple(sorted(found))
 
 
 def find_terraform(root: Path) -> tuple[str, ...]:
@@ -256,6 +276,9 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_job_json(Path(argument))
     if kind == "terraform":
         return find_terraform(Path(argument))
+    if kind == "entry":
+        folder, _, entry = argument.rpartition("\n")
+        return find_entry_modules(Path(folder), entry)
     raise ValueError(f"unknown listing {kind}")
 
 
@@ -691,6 +714,22 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
                 return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
+    wheel = spec.get("python_wheel_task")
+    if isinstance(wheel, dict) and isinstance(wheel.get("entry_point"), str):
+        params = wheel.get("parameters") or wheel.get("named_parameters") or []
+        names = tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
+        return Task(
+            key,
+            kind,
+            (),
+            depends,
+            None,
+            names,
+            location,
+            f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+            _arguments(_task_name(params, key)),
+            entry_point=wheel["entry_point"],
+        )
     return Task(
         key,
         kind,
@@ -914,8 +953,11 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
         raise ConfigError(
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
-    doc = load_json(text, file, "a job definition")
-    source = Source(file, text=text)
+    if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
+        doc, source = load_yaml(text, file, what="a job definition")
+    else:
+        doc = load_json(text, file, "a job definition")
+        source = Source(file, text=text)
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
     prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
     if not isinstance(listed, list):
@@ -957,5 +999,21 @@ def load_found_job_json(root: Path) -> Workflows:
             out.jobs[key or file.stem] = _job(key or file.stem, settings, file, root, None, base=file.parent)
         if jobs:
             out.files.append(file)
+    _wheel_modules(out, root)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
+
+
+def _wheel_modules(workflows: Workflows, root: Path) -> None:
+    """A wheel task runs the project module its entry point names, when the project
+    holds exactly one module of that name (see `find_entry_modules`)."""
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            if task.kind != "python_wheel_task" or not task.entry_point or task.files:
+                continue
+            argument = f"{root}\n{task.entry_point}"
+            found = listing("entry", argument)
+            workflows.listings.append(("entry", argument, found))
+            if len(found) == 1:
+                rel = Path(found[0]).relative_to(root).as_posix()
+                job.tasks[key] = replace(task, files=(rel,), problem=None)

@@ -1129,3 +1129,41 @@ def test_other_creates_and_unreadable_sdk_jobs_define_no_job(tmp_path):
     assert _defined_jobs(tmp_path / "unread", {**INSTALLED, "deploy.py": UNREADABLE_TASKS}) == {}
     result = linked(tmp_path / "unread", {})
     assert not [d for r in result for d in r.diagnostics if r.path == "deploy.py"]
+
+
+# -- Jobs API YAML files and wheel entry points ---------------------------------------------------
+
+JOB_YAML = """
+name: nightly
+tasks:
+  - task_key: bronze
+    python_wheel_task:
+      package_name: lake
+      entry_point: bronze_orders
+      parameters: ["--env", "dev"]
+  - task_key: gold
+    depends_on: [{task_key: bronze}]
+    python_wheel_task: {package_name: lake, entry_point: gold_daily}
+"""
+
+
+def test_a_jobs_yaml_file_is_a_schedule_and_a_wheel_runs_the_module_its_entry_point_names(tmp_path):
+    from delta_lint.bundle import load_found_job_json
+
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs/nightly.yml").write_text(JOB_YAML)
+    (tmp_path / "src/bronze").mkdir(parents=True)
+    (tmp_path / "src/bronze/bronze_orders.py").write_text("print(1)\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/gold_daily.py").write_text("print(1)\n")  # a test is not what the wheel runs
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github/ci.yml").write_text("on: push\njobs: {}\n")  # names no task_key: no job
+    workflows = load_found_job_json(tmp_path)
+    tasks = workflows.jobs["nightly"].tasks
+    assert tasks["bronze"].files == ("src/bronze/bronze_orders.py",)
+    assert dict(tasks["bronze"].arguments)["env"] == "dev"  # `--env dev`, as a script task reads it
+    assert tasks["gold"].files == () and "cannot read" in (tasks["gold"].problem or "")
+    # two modules of the entry point's name: which one the wheel runs is not known
+    (tmp_path / "src/other").mkdir()
+    (tmp_path / "src/other/bronze_orders.py").write_text("print(2)\n")
+    assert load_found_job_json(tmp_path).jobs["nightly"].tasks["bronze"].files == ()
