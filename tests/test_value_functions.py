@@ -174,3 +174,15 @@ def test_the_document_reader_stays_in_the_project_and_refuses_aliases(tmp_path):
     assert reader("list.json") == [1, "two"]
     assert reader("../outside.yml") is None
     assert reader("notes.txt") is None
+
+
+def test_patterns_that_may_backtrack_for_ever_and_refused_operations_give_no_value():
+    ev = evaluator(
+        "import re\n"
+        "def slow(s):\n    return re.match(r'(a+)+b', s)\n"
+        "def fast(s):\n    return re.match(r'^s3://([^/]+)(.*)', s).group(2)\n"
+        "def step(s):\n    return s[::0]\n"
+    )
+    assert ev.call("slow", ["a" * 40], {}) is UNKNOWN
+    assert ev.call("fast", ["s3://b/x/y"], {}) == "/x/y"
+    assert ev.call("step", ["abc"], {}) is UNKNOWN

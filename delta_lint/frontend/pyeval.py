@@ -32,6 +32,7 @@ PROJECT_ROOT = "/__project__"
 MAX_STEPS = 20_000  # expressions evaluated per call, all nested calls together
 MAX_DEPTH = 6  # nested calls of the project's functions
 MAX_TEXT = 4_096  # longest string an operation may build or a pattern may scan
+MAX_PATTERN = 512  # longest regular expression evaluated
 # environment variables every Databricks cluster sets: not None, value unknown
 CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
 
@@ -136,6 +137,10 @@ class Evaluator:
         try:
             return self._call(fn, args, kwargs, 0)
         except (_OutOfSteps, RecursionError):
+            return UNKNOWN
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError):
+            # an operation Python itself refuses on these values (`s[::0]`): the code
+            # would raise here, so it gives no value
             return UNKNOWN
 
     # -- functions and statements ---------------------------------------------------
@@ -586,9 +591,16 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         return UNKNOWN
 
 
+# a group with a quantifier inside that is itself repeated (`(a+)+`): such a pattern can
+# take exponential time on a short subject, and Python's `re` has no time limit
+_NESTED_REPEAT = re.compile(r"\([^()]*[*+}][^()]*\)\s*[*+{]")
+
+
 def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
     flags = kwargs.get("flags", 0)
     if not args or not isinstance(args[0], str) or not isinstance(flags, int):
+        return UNKNOWN
+    if _NESTED_REPEAT.search(args[0]) or len(args[0]) > MAX_PATTERN:
         return UNKNOWN
     try:
         if name == "compile":
