@@ -186,3 +186,31 @@ def test_patterns_that_may_backtrack_for_ever_and_refused_operations_give_no_val
     assert ev.call("slow", ["a" * 40], {}) is UNKNOWN
     assert ev.call("fast", ["s3://b/x/y"], {}) == "/x/y"
     assert ev.call("step", ["abc"], {}) is UNKNOWN
+
+
+STREAM = """
+class Events:
+    def __init__(self, spark, root):
+        self.target = root + "/bronze/events"
+
+    def _write_batch(self, batch_df, batch_id):
+        batch_df.write.format("delta").mode("append").save(self.target)
+
+    def run(self, df):
+        return df.writeStream.foreachBatch(self._write_batch).option("checkpointLocation", "/chk/ev").start()
+"""
+
+
+def test_a_foreach_batch_method_of_an_imported_object_writes_at_the_call_with_the_objects_values(tmp_path):
+    notebook = (
+        "# Databricks notebook source\n"
+        "from lib.events import Events\n"
+        "pipeline = Events(spark, 'dbfs:/lake')\n"
+        "pipeline.run(df)\n"
+        "pipeline.run(df)\n"
+    )
+    results = linked(tmp_path, {"lib/events.py": STREAM, "nb/demo.py": notebook})
+    by_path = {r.path: r for r in results}
+    writes = [(i.location.line, i.table.name) for i in by_path["nb/demo.py"].intents if i.table]
+    # at the notebook's calls (it has 5 lines), not at the method's line in the other file
+    assert writes == [(4, "delta:dbfs:/lake/bronze/events"), (5, "delta:dbfs:/lake/bronze/events")]

@@ -593,10 +593,14 @@ class PythonAnalyzer(ValueResolver):
         placed = self.placed.get(self._class) if self._class is not None else None
         if placed is not None and names[:1] == ["self"]:
             env["self"] = placed
+        if extra and names[:1] == ["self"] and isinstance(scope.env.get("self"), Instance):
+            env["self"] = scope.env["self"]  # `.foreachBatch(self._write_batch)`: the same object
         local = Scope(
             env=env,
             flags=scope.flags | extra.get("flags", frozenset()),
             stream=extra.get("stream"),
+            # a foreachBatch function read inside a helper's call: its writes are that call's
+            site=scope.site if extra else None,
             calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
         )
         batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
