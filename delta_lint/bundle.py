@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import tomllib
 import yaml
 
 from delta_lint.config import ConfigError, load_yaml
@@ -73,6 +74,7 @@ class Task:
     # that differ between its concurrent runs
     per_run_inputs: tuple[str, ...] = ()
     entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
+    package: str = ""  # and the wheel's package_name
 
 
 @dataclass
@@ -219,20 +221,72 @@ def find_job_json(root: Path) -> tuple[str, ...]:
     ) + _files_saying(root, lambda name: name.endswith((".yml", ".yaml")) and name not in BUNDLE_NAMES, b"task_key:")
 
 
-def find_entry_modules(root: Path, entry: str) -> tuple[str, ...]:
-    """Project modules a wheel task's `entry_point` may name: `<entry>.py` files
-    outside tests (the project declares no entry points delta-lint reads; one such
-    module is the one the wheel runs)."""
-    if not re.fullmatch(r"[A-Za-z_]\w*", entry):
+MAX_PYPROJECT_BYTES = 256 * 1024
+
+
+def find_entry_modules(root: Path, entry: str, package: str = "") -> tuple[str, ...]:
+    """Project modules a wheel task's `entry_point` may name. The entry points a
+    `pyproject.toml` of the project declares (`[project.scripts]`,
+    `[project.entry-points.*]`, `[tool.poetry.scripts]`) come first, those of the
+    wheel's `package_name` before others; else `<entry>.py` files outside tests
+    (one such module is the one the wheel runs)."""
+    if not re.fullmatch(r"[A-Za-z_][\w.-]*", entry):
         return ()
+    declared: list[tuple[bool, str]] = []  # (of the wheel's package, module file)
+    fallback = []
     name = entry + ".py"
-    found = []
     for folder, _, files in _project_folders(root):
+        if "pyproject.toml" in files:
+            for own, module in _declared_entry(folder / "pyproject.toml", root, entry, package):
+                found = _module_file(folder, module)
+                if found is not None:
+                    declared.append((own, str(found)))
         if name in files:
             rel = (folder / name).relative_to(root).as_posix()
             if not TEST_PATH.search(rel):
-                found.append(str(folder / name))
-    return tuple(sorted(found))
+                fallback.append(str(folder / name))
+    if declared:
+        own = [path for is_own, path in declared if is_own]
+        return tuple(sorted(set(own or [path for _, path in declared])))
+    return tuple(sorted(fallback))
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _declared_entry(path: Path, root: Path, entry: str, package: str) -> list[tuple[bool, str]]:
+    """(whether the file's project is the wheel's package, module) of each entry point
+    named `entry` the pyproject declares."""
+    try:
+        doc = tomllib.loads(read_input_text(path, root, MAX_PYPROJECT_BYTES))
+    except (OSError, ValueError, tomllib.TOMLDecodeError):
+        return []
+    project = doc.get("project") if isinstance(doc.get("project"), dict) else {}
+    poetry = (doc.get("tool") or {}).get("poetry") if isinstance(doc.get("tool"), dict) else None
+    poetry = poetry if isinstance(poetry, dict) else {}
+    tables = [project.get("scripts"), poetry.get("scripts")]
+    groups = project.get("entry-points")
+    if isinstance(groups, dict):
+        tables.extend(groups.values())
+    names = {_norm(str(n)) for n in (project.get("name"), poetry.get("name")) if isinstance(n, str)}
+    own = bool(package) and _norm(package) in names
+    out = []
+    for table in tables:
+        target = table.get(entry) if isinstance(table, dict) else None
+        if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
+            out.append((own, target.split(":")[0].strip()))
+    return out
+
+
+def _module_file(folder: Path, module: str) -> Path | None:
+    """The file of a dotted module in a project folder (a `src/` layout or flat)."""
+    parts = module.split(".")
+    for base in (folder / "src", folder):
+        for candidate in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
+            if candidate.is_file():
+                return candidate
+    return None
 
 
 def find_terraform(root: Path) -> tuple[str, ...]:
@@ -277,8 +331,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "terraform":
         return find_terraform(Path(argument))
     if kind == "entry":
-        folder, _, entry = argument.rpartition("\n")
-        return find_entry_modules(Path(folder), entry)
+        folder, package, entry = argument.split("\n", 2)
+        return find_entry_modules(Path(folder), entry, package)
     raise ValueError(f"unknown listing {kind}")
 
 
@@ -468,6 +522,7 @@ def load_bundle(
         merged = _merge(spec, override) if isinstance(override, dict) else spec
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs), file, root)
     _run_pipelines(out, dev_target=target if dev else None)
+    _wheel_modules(out, root)
     return out
 
 
@@ -729,6 +784,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
             f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
             _arguments(_task_name(params, key)),
             entry_point=wheel["entry_point"],
+            package=str(wheel.get("package_name") or ""),
         )
     return Task(
         key,
@@ -1005,13 +1061,13 @@ def load_found_job_json(root: Path) -> Workflows:
 
 
 def _wheel_modules(workflows: Workflows, root: Path) -> None:
-    """A wheel task runs the project module its entry point names, when the project
-    holds exactly one module of that name (see `find_entry_modules`)."""
+    """A wheel task runs the project module its entry point names, when exactly one
+    is found (see `find_entry_modules`)."""
     for job in workflows.jobs.values():
         for key, task in job.tasks.items():
             if task.kind != "python_wheel_task" or not task.entry_point or task.files:
                 continue
-            argument = f"{root}\n{task.entry_point}"
+            argument = f"{root}\n{task.package}\n{task.entry_point}"
             found = listing("entry", argument)
             workflows.listings.append(("entry", argument, found))
             if len(found) == 1:

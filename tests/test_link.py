@@ -1167,3 +1167,24 @@ def test_a_jobs_yaml_file_is_a_schedule_and_a_wheel_runs_the_module_its_entry_po
     (tmp_path / "src/other").mkdir()
     (tmp_path / "src/other/bronze_orders.py").write_text("print(2)\n")
     assert load_found_job_json(tmp_path).jobs["nightly"].tasks["bronze"].files == ()
+
+
+def test_a_wheel_runs_the_module_its_pyproject_declares_for_the_entry_point(tmp_path):
+    from delta_lint.bundle import load_found_job_json
+
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs/nightly.yml").write_text(JOB_YAML.replace("entry_point: bronze_orders", "entry_point: main"))
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "lake"\n[project.scripts]\nmain = "lake.cli:run"\n')
+    (tmp_path / "src/lake").mkdir(parents=True)
+    (tmp_path / "src/lake/cli.py").write_text("def run():\n    pass\n")
+    (tmp_path / "main.py").write_text("print(1)\n")  # a module of the entry point's name: the declaration wins
+    (tmp_path / "other").mkdir()  # another project declaring `main`: not the wheel's package
+    (tmp_path / "other/pyproject.toml").write_text(
+        '[tool.poetry]\nname = "other"\n[tool.poetry.scripts]\nmain = "o:m"\n'
+    )
+    (tmp_path / "other/o.py").write_text("print(2)\n")
+    assert load_found_job_json(tmp_path).jobs["nightly"].tasks["bronze"].files == ("src/lake/cli.py",)
+    # without the pyproject, the one module named after the entry point
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "other/pyproject.toml").unlink()
+    assert load_found_job_json(tmp_path).jobs["nightly"].tasks["bronze"].files == ("main.py",)
