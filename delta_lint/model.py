@@ -224,6 +224,7 @@ class Intent:
             "predicate": self.predicate_sql,
             "target_alias": self.target_alias,
             "parameters": list(self.params),
+            "name_inputs": list(self.name_inputs),
             "flags": sorted(f.value for f in self.flags),
             "zorder_by": list(self.zorder_by),
             "merge_clauses": list(self.merge_clauses),

@@ -901,6 +901,13 @@ def test_a_table_named_by_job_inputs_is_one_table_in_every_run_of_a_for_each_tas
     ]
 
 
+def test_the_intents_json_names_the_job_inputs_a_table_name_is_built_from(tmp_path):
+    code = CALL_AGENTS.replace("{TABLE}", '{app_configs["TABLE"]}')
+    results = linked(tmp_path, {"databricks.yml": FOR_EACH_BUNDLE, "ingest.py": "print(1)\n", "call_agents.py": code})
+    written = [i.to_json() for r in results for i in r.intents if r.path == "call_agents.py" and i.table]
+    assert written and all(w["name_inputs"] == ["app_configs"] for w in written)
+
+
 def test_a_table_named_by_the_iteration_input_differs_between_runs(lint):
     assert _for_each_findings(lint, "{record_id}") == []
 

@@ -13,6 +13,7 @@ it and provides the file's functions, classes, module values and source).
 from __future__ import annotations
 
 import ast
+import json
 import re
 
 from delta_lint.frontend.pyeval import UNKNOWN, Evaluator, Module, is_value_function
@@ -89,8 +90,6 @@ def _is_json_loads(node: ast.expr) -> bool:
 def _json_strings(text: str) -> StrMap | None:
     """A JSON object's string and number fields (`'{"CATALOG": "main"}'`); None when
     the text is no JSON object."""
-    import json
-
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
