@@ -268,7 +268,8 @@ class PythonAnalyzer(ValueResolver):
                     shown = ", ".join(f"`{i}`" for i in inputs)
                     message = (
                         f"table name `{name}` is built from job inputs ({shown}) known only at run time; it is "
-                        "checked only against the concurrent runs of a for_each task that runs it"
+                        "not checked against other files' writes, only against runs of this file that share "
+                        "those inputs (the concurrent iterations of a for_each task)"
                     )
                     self.diagnostics[n] = replace(diag, message=message)
                     break
