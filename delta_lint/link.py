@@ -162,7 +162,9 @@ class Linker:
             inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
         documents = self._documents(links.documents)
-        given = value_functions or documents
+        # the file's own path when its code loads documents: its first reading may have
+        # placed `__file__` by the path shown, relative to the working directory
+        given = value_functions or documents or links.documents
         return Context(
             tuple(sorted(values.items())),
             tuple(sorted(session.items())),

@@ -214,3 +214,123 @@ def test_a_foreach_batch_method_of_an_imported_object_writes_at_the_call_with_th
     writes = [(i.location.line, i.table.name) for i in by_path["nb/demo.py"].intents if i.table]
     # at the notebook's calls (it has 5 lines), not at the method's line in the other file
     assert writes == [(4, "delta:dbfs:/lake/bronze/events"), (5, "delta:dbfs:/lake/bronze/events")]
+
+
+# -- what the evaluator must not claim to know (found in review) ----------------------------
+
+
+def test_lists_and_dicts_changed_in_place_are_no_longer_known():
+    cases = {
+        "def f(n):\n    parts = ['base']\n    for x in n:\n        parts.append(x)\n    return parts[0]\n": [["a"]],
+        "import os\ndef f():\n    d = {'a': '1'}\n    if os.getenv('X'):\n        d['a'] = '2'\n    return d['a']\n": [],
+        "def fill(d):\n    d['a'] = '2'\ndef f():\n    d = {'a': '1'}\n    fill(d)\n    return d['a']\n": [],
+        "def f():\n    d = {'a': '1'}\n    x = d.pop('a')\n    return d.get('a', 'gone')\n": [],
+        "def f():\n    d = {'a': '1'}\n    del d['a']\n    return d.get('a', 'x')\n": [],
+        "def f():\n    d = {'a': '1'}\n    e = d\n    e['a'] = '2'\n    return d['a']\n": [],
+        "def f():\n    cfg = {'p': ['a']}\n    cfg['p'].append('b')\n    return cfg['p'][-1]\n": [],
+        "CONFIG = {'a': '1'}\ndef g():\n    CONFIG['a'] = '2'\ndef f():\n    g()\n    return CONFIG['a']\n": [],
+    }
+    for source, args in cases.items():
+        assert evaluator(source).call("f", args, {}) is UNKNOWN, source
+    assert evaluator("def f():\n    d = {'a': '1'}\n    return d.get('a')\n").call("f", [], {}) == "1"
+
+
+def test_every_way_a_name_is_bound_is_followed_or_unknown():
+    cases = {
+        "def helper():\n    return 'module'\ndef f():\n    def helper():\n        return 'local'\n    return helper()\n": [],
+        "def f(x):\n    if (y := x):\n        return y\n    return 'no'\n": ["b"],
+        "def f(v):\n    y = 'a'\n    match v:\n        case [*y]:\n            pass\n    return y\n": [["b"]],
+        "def f():\n    b = 'old'\n    a, *b = [1, 2, 3]\n    return b\n": [],
+        "import os\nBASE = 'a'\nif os.getenv('X'):\n    BASE = 'b'\ndef f():\n    return BASE\n": [],
+        "BASE = 'a'\nBASE += 'b'\ndef f():\n    return BASE\n": [],
+        "def f():\n    for x in []:\n        raise ValueError\n    return 'ok'\n": [],
+    }
+    expected = {1: "b"}  # the walrus binds y in the same call
+    for n, (source, args) in enumerate(cases.items()):
+        got = evaluator(source).call("f", args, {})
+        assert got == expected.get(n, UNKNOWN) if n in expected else got is UNKNOWN, source
+
+
+def test_literals_keep_their_type_and_containers_holding_unknowns_compare_unknown(tmp_path):
+    got = tables(
+        tmp_path,
+        {
+            "lib.py": "def table_for(version):\n    if version == 2:\n        return 'events_v2'\n    return 'events_v1'\n",
+            "job.py": "from lib import table_for\nspark.table('x').write.saveAsTable('db.' + table_for(2))\n",
+        },
+    )
+    assert got["job.py"] == ["db.events_v2"]
+    ev = evaluator("import os\ndef f():\n    return 'prod' in ['dev', os.getenv('ENV')]\n")
+    assert ev.call("f", [], {}) is UNKNOWN
+
+
+def test_f_string_conversions_apply_before_the_spec():
+    ev = evaluator("def f(x, y, z):\n    return f'{x!a}|[{y!r:>4}]|[{z!s:.1}]'\n")
+    assert ev.call("f", ["café", 5, 1.5], {}) == "'caf\\xe9'|[   5]|[1]"
+
+
+def test_operations_that_would_build_huge_values_or_backtrack_give_no_value():
+    ev = evaluator(
+        "import re\n"
+        "def w():\n    return '{:>99999999999}'.format('a')\n"
+        "def fw():\n    return f'{1:>99999999999}'\n"
+        "def p():\n    return '%99999999999d' % 1\n"
+        "def r(s):\n    return s.replace('', s)\n"
+        "def g(x):\n    return x + x\n"
+        "def grow():\n    return " + "g(" * 15 + "['x']" + ")" * 15 + "\n"
+        "def nested(s):\n    return re.match(r'((a+))+b', s)\n"
+        "def poly(s):\n    return re.search(r'a*a*a*a*a*b', s)\n"
+        "def spec():\n    return '{0:{1.real}}'.format('a', 3)\n"
+    )
+    assert ev.call("w", [], {}) is UNKNOWN
+    assert ev.call("fw", [], {}) is UNKNOWN
+    assert ev.call("p", [], {}) is UNKNOWN
+    assert ev.call("r", ["ab"], {}) is UNKNOWN
+    assert ev.call("grow", [], {}) is UNKNOWN
+    assert ev.call("nested", ["a" * 40], {}) is UNKNOWN
+    assert ev.call("poly", ["a" * 200], {}) is UNKNOWN
+    assert ev.call("spec", [], {}) is UNKNOWN
+
+
+def test_a_use_between_the_class_and_its_one_object_keeps_the_write_at_the_call(tmp_path):
+    code = (
+        "class P:\n"
+        "    def __init__(self, t):\n"
+        "        self.t = t\n"
+        "    def run(self):\n"
+        "        spark.range(1).write.format('delta').mode('append').saveAsTable(self.t)\n"
+        "spark.sql('USE sales')\n"
+        "P('orders').run()\n"
+    )
+    results = linked(tmp_path, {"job.py": code})
+    assert [(i.location.line, i.table.name) for i in results[0].intents] == [(7, "sales.orders")]
+
+
+def test_a_key_the_document_holds_in_another_form_is_not_its_default(tmp_path):
+    files = project({"configs/dev.yml": DEV + "extra: {name: [orders, 2]}\n"})
+    files["src/job.py"] = (
+        "from src.utils.spark_utils import load_config\n"
+        "config = load_config('dev')\n"
+        "spark.table('x').write.saveAsTable('db.' + config['extra'].get('name', 'fallback'))\n"
+    )
+    got = tables(tmp_path, files)
+    assert got["src/job.py"] != ["db.fallback"]
+
+
+def test_a_document_is_found_when_the_run_starts_outside_the_root(tmp_path, monkeypatch):
+    from delta_lint.config import validate
+    from delta_lint.run import analyze
+
+    root = tmp_path / "repo"
+    for name, text in project().items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    results, _, _ = analyze([root], validate({}, root / "delta-lint.yaml"), cwd=tmp_path, use_cache=False)
+    names = {i.table.name for r in results for i in r.intents if i.table and r.path.endswith("orders.py")}
+    assert names == {"delta:dbfs:/FileStore/lake/bronze/orders"}
+
+
+def test_a_module_list_a_loop_changes_is_no_longer_known():
+    source = "TABLES = ['a']\ndef f(xs):\n    for x in xs:\n        TABLES.append(x)\n    return TABLES[0]\n"
+    assert evaluator(source).call("f", [["b"]], {}) is UNKNOWN

@@ -79,11 +79,14 @@ class Module:
     @classmethod
     def of(cls, tree: ast.Module, path: str) -> Module:
         module = cls(path)
+        rebound: set[str] = set()  # bound by a statement other than one simple assignment
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 module.functions[stmt.name] = stmt
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 module.assigned[stmt.targets[0].id] = stmt.value
+            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Expr, ast.ClassDef, ast.AsyncFunctionDef)):
+                rebound.update(bound_names(stmt))
             elif isinstance(stmt, ast.Import):
                 for alias in stmt.names:
                     module.aliases[alias.asname or alias.name.split(".")[0]] = (
@@ -92,8 +95,35 @@ class Module:
             elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
                 for alias in stmt.names:
                     module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+        for stmt in tree.body:  # `global X` in a function: what it binds is not followed
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Global):
+                    rebound.update(node.names)
+        for name in rebound:
+            module.values[name] = UNKNOWN
+            module.functions.pop(name, None)
         module.values["__file__"] = f"{PROJECT_ROOT}/{path}"
         return module
+
+
+def bound_names(stmt: ast.AST) -> set[str]:
+    """Every name a statement may bind: assignment targets (a walrus too), loop and
+    `with` targets, nested definitions, imports, `match` captures, `except ... as`."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not stmt:
+            out.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            out.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            out.add(node.rest)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
 
 
 def truth(value: object) -> bool | _Unknown:
@@ -128,6 +158,11 @@ class Evaluator:
         self.documents = documents
         self.opened: set[str] = set()
         self._steps = 0
+        # ids of lists and dicts the code changes in place (or may: a call it is given
+        # to that is not followed, a statement not followed that names it): they are
+        # no longer the values known
+        self._changed: set[int] = set()
+        self._held: list[object] = []  # keeps those objects alive, so their ids stay theirs
 
     def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         fn = self.module.functions.get(name)
@@ -138,7 +173,7 @@ class Evaluator:
             return self._call(fn, args, kwargs, 0)
         except (_OutOfSteps, RecursionError):
             return UNKNOWN
-        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError):
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, MemoryError):
             # an operation Python itself refuses on these values (`s[::0]`): the code
             # would raise here, so it gives no value
             return UNKNOWN
@@ -188,6 +223,10 @@ class Evaluator:
             value = self._binop(stmt.op, current, self._expr(stmt.value, env, depth))
             self._assign(stmt.target, value, env)
             return False, None
+        if isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                self._assign(target, UNKNOWN, env)
+            return False, None
         if isinstance(stmt, ast.If):
             test = truth(self._expr(stmt.test, env, depth))
             if test is UNKNOWN:
@@ -200,13 +239,12 @@ class Evaluator:
                     self._assign(item.optional_vars, value if isinstance(value, Opened) else UNKNOWN, env)
             return self._block(stmt.body, env, depth)
         if isinstance(stmt, ast.Expr):
-            call = stmt.value
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
-                owner = call.func.value  # `parts.append(x)`: the list is no longer the one known
-                if isinstance(owner, ast.Name) and owner.id in env and isinstance(env[owner.id], (list, dict)):
-                    env[owner.id] = UNKNOWN
+            self._expr(stmt.value, env, depth)  # `parts.append(x)`: what it changes is no longer known
             return False, None
-        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom, ast.Assert, ast.FunctionDef, ast.ClassDef)):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            env[stmt.name] = UNKNOWN  # a local definition: not the module's function of that name
+            return False, None
+        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom, ast.Assert)):
             return False, None
         if isinstance(stmt, ast.Raise):
             return True, UNKNOWN
@@ -214,29 +252,58 @@ class Evaluator:
 
     def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[bool, object]:
         """A statement whose effect is not known: the names it binds become unknown,
-        and a `return` inside it makes the result unknown."""
+        so do the lists and dicts it names (it may change them), and a `return` or
+        `raise` inside it makes the result unknown."""
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Return):
+            if isinstance(node, (ast.Return, ast.Raise)):
                 return True, UNKNOWN
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                env[node.id] = UNKNOWN
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self._change(self._name(node.id, env, MAX_DEPTH))
+        for name in bound_names(stmt):
+            env[name] = UNKNOWN
         return False, None
+
+    def _change(self, value: object) -> None:
+        if isinstance(value, (list, dict)):
+            self._changed.add(id(value))
+            self._held.append(value)
+
+    def _known(self, value: object) -> object:
+        """The value, or UNKNOWN when it is a list or dict the code may have changed."""
+        if isinstance(value, (list, dict)) and id(value) in self._changed:
+            return UNKNOWN
+        return value
 
     def _assign(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             values = list(value) if isinstance(value, (tuple, list)) else None
-            if values is None or len(values) != len(target.elts):
+            starred = any(isinstance(t, ast.Starred) for t in target.elts)
+            if starred or values is None or len(values) != len(target.elts):
                 values = [UNKNOWN] * len(target.elts)
             for t, v in zip(target.elts, values):
-                self._assign(t, v, env)
+                self._assign(t.value if isinstance(t, ast.Starred) else t, v, env)
         elif isinstance(target, (ast.Subscript, ast.Attribute)):
-            root = target
-            while isinstance(root, (ast.Subscript, ast.Attribute)):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in env:
-                env[root.id] = UNKNOWN  # changed in place: not followed
+            # `d["a"] = x`, `cfg["parts"][0] = x`: the containers on the way are changed
+            # in place (also where another name holds them): not followed
+            node: ast.expr = target
+            while isinstance(node, (ast.Subscript, ast.Attribute)):
+                node = node.value
+                if isinstance(node, ast.Name):
+                    self._change(self._name(node.id, env, MAX_DEPTH))
+                    if node.id in env:
+                        env[node.id] = UNKNOWN
+                else:
+                    self._change(self._quiet(node, env))
+
+    def _quiet(self, node: ast.expr, env: dict[str, object]) -> object:
+        try:
+            return self._expr(node, env, MAX_DEPTH)
+        except _OutOfSteps:
+            raise
+        except Exception:  # noqa: BLE001 - only to find the container a store changes
+            return UNKNOWN
 
     # -- expressions --------------------------------------------------------------
 
@@ -247,7 +314,11 @@ class Evaluator:
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
         if isinstance(node, ast.Name):
-            return self._name(node.id, env, depth)
+            return self._known(self._name(node.id, env, depth))
+        if isinstance(node, ast.NamedExpr):
+            value = self._expr(node.value, env, depth)
+            self._assign(node.target, value, env)
+            return value
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node, env, depth)
         if isinstance(node, ast.BinOp):
@@ -278,7 +349,8 @@ class Evaluator:
                 return UNKNOWN
             return self._expr(node.body if test else node.orelse, env, depth)
         if isinstance(node, ast.Subscript):
-            return _index(self._expr(node.value, env, depth), node.slice, lambda n: self._expr(n, env, depth))
+            owner = self._expr(node.value, env, depth)
+            return self._known(_index(owner, node.slice, lambda n: self._expr(n, env, depth)))
         if isinstance(node, (ast.List, ast.Tuple)):
             items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
             if len(items) != len(node.elts):
@@ -320,13 +392,14 @@ class Evaluator:
             if not isinstance(part, ast.FormattedValue):
                 return UNKNOWN
             value = self._expr(part.value, env, depth)
-            if not _plain_scalar(value) or (part.format_spec is not None and not isinstance(value, (int, float))):
+            if not _plain_scalar(value):
                 return UNKNOWN
             spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
-            if not isinstance(spec, str):
+            if not isinstance(spec, str) or not _small_spec(spec):
                 return UNKNOWN
-            try:
-                shown = repr(value) if part.conversion == ord("r") else format(value, spec)
+            converted = {ord("r"): repr, ord("s"): str, ord("a"): ascii}.get(part.conversion)
+            try:  # `!r` and friends first, then the spec applies to that text
+                shown = format(converted(value) if converted else value, spec)
             except (ValueError, TypeError):
                 return UNKNOWN
             out.append(shown)
@@ -339,13 +412,15 @@ class Evaluator:
             if isinstance(left, str) and isinstance(right, str):
                 return _text(left + right)
             if isinstance(left, list) and isinstance(right, list):
-                return left + right
+                return left + right if len(left) + len(right) <= MAX_ITEMS else UNKNOWN
             if _number(left) and _number(right):
                 return left + right  # type: ignore[operator]
             return UNKNOWN
         if isinstance(op, ast.Div) and isinstance(left, PurePosixPath) and isinstance(right, (str, PurePosixPath)):
             return left / right
         if isinstance(op, ast.Mod) and isinstance(left, str):
+            if re.search(r"%[-#0 +]*(\d{4,}|\d*\.\d{4,})", left):
+                return UNKNOWN  # a width that would build a huge string
             values = tuple(right) if isinstance(right, tuple) else right
             if not all(_plain_scalar(v) for v in (values if isinstance(values, tuple) else (values,))):
                 return UNKNOWN
@@ -389,13 +464,25 @@ class Evaluator:
             if fn is not None:
                 return self._call(fn, args, kwargs, depth + 1)
             dotted = self.module.aliases.get(func.id, func.id)
-            return self._library(dotted, args, kwargs)
+            return self._unfollowed(self._library(dotted, args, kwargs), args, kwargs)
         if isinstance(func, ast.Attribute):
             dotted = self._dotted(func.value, env)
             if dotted is not None:
-                return self._library(f"{dotted}.{func.attr}", args, kwargs)
-            return _method(self._expr(func.value, env, depth), func.attr, args, kwargs)
-        return UNKNOWN
+                return self._unfollowed(self._library(f"{dotted}.{func.attr}", args, kwargs), args, kwargs)
+            owner = self._expr(func.value, env, depth)
+            result = _method(owner, func.attr, args, kwargs)
+            if isinstance(owner, (list, dict)) and func.attr not in _READ_ONLY:
+                self._change(owner)  # `parts.append(x)`, `d.pop("a")`
+            return self._unfollowed(result, args, kwargs)
+        return self._unfollowed(UNKNOWN, args, kwargs)
+
+    def _unfollowed(self, result: object, args: list[object], kwargs: dict[str, object]) -> object:
+        """A call whose result is not known may have changed the lists and dicts it
+        was given."""
+        if result is UNKNOWN:
+            for value in [*args, *kwargs.values()]:
+                self._change(value)
+        return result
 
     def _library(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         """A call of the standard library (or yaml) by its dotted name."""
@@ -436,6 +523,8 @@ class Evaluator:
 
 
 _MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
+_READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
+MAX_ITEMS = 10_000  # longest list an operation may build
 _LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
 _RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub"})
 
@@ -455,6 +544,11 @@ _PATH_FUNCTIONS = {
 }
 
 
+def _small_spec(spec: str) -> bool:
+    """A format spec without a width or precision large enough to build a huge string."""
+    return not re.search(r"\d{4,}", spec)
+
+
 def _plain_scalar(value: object) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))
 
@@ -467,10 +561,21 @@ def _text(value: str) -> object:
     return value if len(value) <= MAX_TEXT else UNKNOWN
 
 
+def _uncertain(value: object, depth: int = 0) -> bool:
+    """Whether a value is, or holds, something not known."""
+    if value is UNKNOWN or value is SET or depth > 32:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_uncertain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_uncertain(v, depth + 1) for v in value.values())
+    return False
+
+
 def _compare(op: ast.cmpop, left: object, right: object) -> object:
     if isinstance(op, (ast.Is, ast.IsNot)) and right is None and left is not UNKNOWN:
         return (left is None) == isinstance(op, ast.Is)
-    if left is UNKNOWN or right is UNKNOWN or left is SET or right is SET:
+    if _uncertain(left) or _uncertain(right):
         return UNKNOWN
     try:
         if isinstance(op, ast.Eq):
@@ -551,11 +656,16 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
                 if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
                     return _text(owner.join(items))
                 return UNKNOWN
+            if name == "replace" and (not args or args[0] == ""):
+                return UNKNOWN  # `s.replace("", t)` puts t between every character
             if name in _STR_METHODS and all(_plain_scalar(a) for a in args):
-                return getattr(owner, name)(*args, **kwargs)
+                result = getattr(owner, name)(*args, **kwargs)
+                return _text(result) if isinstance(result, str) else result
             return UNKNOWN
-        if isinstance(owner, dict) and name == "get" and args and isinstance(args[0], (str, int)):
-            return owner.get(args[0], args[1] if len(args) > 1 else kwargs.get("default"))
+        if isinstance(owner, dict) and name == "get" and 1 <= len(args) <= 2 and not kwargs:
+            return (
+                owner.get(args[0], args[1] if len(args) > 1 else None) if isinstance(args[0], (str, int)) else UNKNOWN
+            )
         if isinstance(owner, dict) and name in ("keys", "values", "items") and not args:
             return list(getattr(owner, name)())
         if isinstance(owner, re.Pattern) and name in ("match", "fullmatch", "search", "sub"):
@@ -578,10 +688,10 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
     """`str.format` with plain values and plain fields only (no attribute or index
     lookups in a field: they could reach into the evaluator's values)."""
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+        parsed = [(f, spec) for _, f, spec, _ in string.Formatter().parse(template) if f is not None]
     except ValueError:
         return UNKNOWN
-    if any("." in f or "[" in f for f in fields):
+    if any("." in f or "[" in f or "{" in (spec or "") or not _small_spec(spec or "") for f, spec in parsed):
         return UNKNOWN
     if not all(_plain_scalar(v) for v in [*args, *kwargs.values()]):
         return UNKNOWN
@@ -591,22 +701,34 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         return UNKNOWN
 
 
-# a group with a quantifier inside that is itself repeated (`(a+)+`): such a pattern can
-# take exponential time on a short subject, and Python's `re` has no time limit
-_NESTED_REPEAT = re.compile(r"\([^()]*[*+}][^()]*\)\s*[*+{]")
+# Python's `re` has no time limit: only patterns that cannot backtrack for long are
+# evaluated. A repeated group (`(a+)+`, `(a|aa)*`) can take exponential time, and
+# many unbounded repeats (`a*a*a*a*b`) polynomial time of a high degree.
+_REPEATED_GROUP = re.compile(r"\)\s*(?:[*+]|\{\d*,\s*\})")
+_UNBOUNDED = re.compile(r"(?<!\\)(?:[*+]|\{\d*,\s*\})")
+MAX_UNBOUNDED = 2
+MAX_REGEX_SUBJECT = 256
+
+
+def _safe_pattern(pattern: str) -> bool:
+    return (
+        len(pattern) <= MAX_PATTERN
+        and not _REPEATED_GROUP.search(pattern)
+        and len(_UNBOUNDED.findall(pattern)) <= MAX_UNBOUNDED
+    )
 
 
 def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
     flags = kwargs.get("flags", 0)
     if not args or not isinstance(args[0], str) or not isinstance(flags, int):
         return UNKNOWN
-    if _NESTED_REPEAT.search(args[0]) or len(args[0]) > MAX_PATTERN:
+    if not _safe_pattern(args[0]):
         return UNKNOWN
     try:
         if name == "compile":
             return re.compile(args[0], flags)
         subject = args[-1]
-        if not isinstance(subject, str) or len(subject) > MAX_TEXT:
+        if not isinstance(subject, str) or len(subject) > MAX_REGEX_SUBJECT:
             return UNKNOWN
         if name == "sub":
             if len(args) != 3 or not isinstance(args[1], str):

@@ -30,6 +30,7 @@ from delta_lint.frontend.pyvalues import (
     InputDoc,
     Instance,
     NoneStr,
+    NumStr,
     Scope,
     Str,
     StrMap,
@@ -314,8 +315,10 @@ class ValueResolver:
                 return Str(node.value)
             if node.value is None:
                 return NoneStr()
-            if isinstance(node.value, (int, float, bool)) and not isinstance(node.value, bool):
-                return Str(str(node.value))
+            if isinstance(node.value, bool):
+                return BoolStr(str(node.value))
+            if isinstance(node.value, (int, float)):
+                return NumStr(str(node.value))
             return Str(str(node.value))
         param = self._param_source(node, scope)
         if param is not None:
@@ -431,6 +434,8 @@ class ValueResolver:
                 return False
             if isinstance(held, BoolStr):
                 return held.text == "True"
+            if isinstance(held, NumStr):
+                return float(held.text) != 0
             if isinstance(held, Strs):
                 return None if node.id in self.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
@@ -504,6 +509,8 @@ class ValueResolver:
             if not isinstance(owner, StrMap) or isinstance(owner, Instance):
                 return None
             found = owner.member(str(node.args[0].value))
+            if found is None and isinstance(owner.plain, dict) and node.args[0].value in owner.plain:
+                return None  # there, but of a kind the analyser does not hold: unknown
             if found is None and owner.plain is not None:
                 return self.string(node.args[1], scope) if len(node.args) == 2 else NoneStr()
             return found

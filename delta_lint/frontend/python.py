@@ -148,6 +148,8 @@ class PythonAnalyzer(ValueResolver):
         # with `self` bound to the object, and calls on it read no method again
         self.placed: dict[str, Instance] = {}
         self._class: str | None = None  # the class whose body is being read
+        self._class_session: dict[str, Session] = {}  # the SQL session where each class is defined
+        self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
         self._made: dict[str, int] | None = None  # class -> how many times the file makes one
         self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
@@ -397,6 +399,7 @@ class PythonAnalyzer(ValueResolver):
                 self._function(stmt, scope)
             return
         if isinstance(stmt, ast.ClassDef):
+            self._class_session[stmt.name] = replace(self.session)
             outer, self._class = self._class, stmt.name
             try:
                 for item in stmt.body:
@@ -464,6 +467,8 @@ class PythonAnalyzer(ValueResolver):
         # where the function is called (a foreachBatch body runs, so it keeps them)
         session = None if extra else dict(self.session.__dict__)
         self._read_function(fn, scope, **extra)
+        if session is not None and self._class is not None and self.session.__dict__ != session:
+            self._session_changers.add(self._class)
         if session is not None:
             session.pop("non_delta", None)  # tables it creates in another format stay known
             self.session.__dict__.update(session)
@@ -523,7 +528,15 @@ class PythonAnalyzer(ValueResolver):
         if not static:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
-        if cls.lineno <= self._own_lines and self._entered_once(cls.name):
+        if (
+            cls.lineno <= self._own_lines
+            and self._entered_once(cls.name)
+            # read where its methods stand, they would not see a USE or SET run between the
+            # class and the object, nor leave theirs to the code after the call
+            and cls.name not in self._session_changers
+            and self._class_session.get(cls.name) == self.session
+            and not scope.flags
+        ):
             self.sole_instances[cls.name] = instance
         return instance
 

@@ -46,6 +46,14 @@ class BoolStr(Str):
     text: str = "False"
 
 
+@dataclass(frozen=True)
+class NumStr(Str):
+    """A number (`2`, `0.5`): its text as an f-string shows it, and the number itself
+    when a value function is given it."""
+
+    text: str = "0"
+
+
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a + b))
 
@@ -207,8 +215,10 @@ def from_plain(value: object, depth: int = 0) -> object:
         return BoolStr(str(value))
     if value is None:
         return NoneStr()
-    if isinstance(value, (str, int, float)):
-        return Str(str(value))
+    if isinstance(value, (int, float)):
+        return NumStr(str(value))
+    if isinstance(value, str):
+        return Str(value)
     if isinstance(value, dict):
         items = []
         for k, v in value.items():
@@ -229,6 +239,11 @@ def to_plain(held: object, depth: int = 0) -> object:
         return held.text == "True"
     if isinstance(held, NoneStr):
         return None
+    if isinstance(held, NumStr):
+        try:
+            return int(held.text)
+        except ValueError:
+            return float(held.text)
     if isinstance(held, Str):
         return held.text if not (held.params or held.unknown) else UNKNOWN_LITERAL
     if isinstance(held, Instance):
