@@ -334,3 +334,17 @@ def test_a_document_is_found_when_the_run_starts_outside_the_root(tmp_path, monk
 def test_a_module_list_a_loop_changes_is_no_longer_known():
     source = "TABLES = ['a']\ndef f(xs):\n    for x in xs:\n        TABLES.append(x)\n    return TABLES[0]\n"
     assert evaluator(source).call("f", [["b"]], {}) is UNKNOWN
+
+
+def test_a_notebook_that_loads_a_document_next_to_it_reads_its_values(tmp_path):
+    notebook = (
+        "# Databricks notebook source\n"
+        "import yaml, json\n"
+        "with open('conf/dev.yml') as f:\n"
+        "    cfg = yaml.safe_load(f)\n"
+        "spark.sql(f\"DELETE FROM {cfg['catalog']}.{cfg['schema']}.events WHERE day = 1\")\n"
+        "other = json.load(open('conf/missing.json'))\n"
+        "spark.sql(f\"DELETE FROM {other['catalog']}.ops.events WHERE day = 1\")\n"
+    )
+    got = tables(tmp_path, {"jobs/nb.py": notebook, "jobs/conf/dev.yml": "catalog: main\nschema: web\n"})
+    assert got["jobs/nb.py"] == ["main.web.events", "{other_catalog}.ops.events"]

@@ -502,7 +502,7 @@ class Evaluator:
             return UNKNOWN
         if name == "open" and args and isinstance(args[0], (str, PurePosixPath)):
             return Opened(str(args[0]))
-        if name in _LOADERS and args:
+        if name in DOCUMENT_LOADERS and args:
             return self._load(args[0])
         if name.startswith("re.") and name[3:] in _RE_FUNCTIONS:
             return _regex(name[3:], args, kwargs)
@@ -525,7 +525,7 @@ class Evaluator:
 _MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 _READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 MAX_ITEMS = 10_000  # longest list an operation may build
-_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
+DOCUMENT_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
 _RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub"})
 
 

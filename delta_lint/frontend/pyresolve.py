@@ -16,7 +16,15 @@ import ast
 import json
 import re
 
-from delta_lint.frontend.pyeval import UNKNOWN, Evaluator, Module, is_value_function
+from delta_lint.frontend.pyeval import (
+    DOCUMENT_LOADERS,
+    UNKNOWN,
+    Evaluator,
+    Module,
+    Opened,
+    document_path,
+    is_value_function,
+)
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
@@ -226,6 +234,9 @@ class ValueResolver:
             items = self._items(node, scope)
             if items is not None:
                 return items
+        document = self._document(node, scope)
+        if document is not None:
+            return document
         if _is_json_loads(node):
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
@@ -537,6 +548,36 @@ class ValueResolver:
         value = evaluator.call(function, args, kwargs)
         self.documents_wanted |= evaluator.opened
         return None if value is UNKNOWN else from_plain(value)
+
+    def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
+        """`open("conf/dev.yml")` with a known path."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open"):
+            return None
+        path = self.string(node.args[0], scope) if node.args else None
+        if path is None or path.params or path.unknown or not path.text:
+            return None
+        return Opened(path.text)
+
+    def _document(self, node: ast.expr, scope: Scope) -> object:
+        """`yaml.safe_load(f)` / `json.load(open("conf.json"))` of a project document
+        (see `Context.documents`): its content, as `pyeval` gives it to a function."""
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and f"{node.func.value.id}.{node.func.attr}" in DOCUMENT_LOADERS
+            and node.args
+        ):
+            return None
+        handle = node.args[0]
+        opened = scope.env.get(handle.id) if isinstance(handle, ast.Name) else self._opened(handle, scope)
+        if not isinstance(opened, Opened):
+            return None
+        path = document_path(opened.path, self.own_path)
+        if path is None:
+            return None
+        self.documents_wanted.add(path)
+        return from_plain(self.documents[path]) if path in self.documents else None
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):

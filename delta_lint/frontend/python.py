@@ -426,6 +426,12 @@ class PythonAnalyzer(ValueResolver):
             for target in _walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
                     scope.env.pop(target.id, None)
+        if isinstance(stmt, ast.With):
+            for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
+                if isinstance(item.optional_vars, ast.Name):
+                    opened = self._opened(item.context_expr, scope)
+                    if opened is not None:
+                        scope.env[item.optional_vars.id] = opened
         if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
             hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
         ):
