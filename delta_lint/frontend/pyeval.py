@@ -12,12 +12,16 @@ no cluster's environment is read, but `DATABRICKS_RUNTIME_VERSION` is set on eve
 Databricks cluster); and `yaml`/`json` loads of a document of the project, which
 the link stage gives (see `Context.documents`). Anything else makes the part it
 decides `UNKNOWN`, and an unknown that decides a branch or a result makes the
-whole result unknown.
+whole result unknown. Where Python would raise (a missing key, `raise`, a failed
+`assert`), or may (a `raise` in a loop the evaluator does not follow), the call
+gives no value either; an error inside a call it does not follow (a library
+function it does not know) is not seen.
 """
 
 from __future__ import annotations
 
 import ast
+import operator
 import posixpath
 import re
 import string
@@ -65,6 +69,16 @@ class _OutOfSteps(Exception):
     pass
 
 
+class _NoValue(Exception):
+    """The code raises here (a missing key, `raise`, a failed `assert`), or may
+    (a `raise` in a statement not followed): the call gives no value."""
+
+
+class _View(tuple):
+    """`d.keys()`, `.values()`, `.items()`: iterable and searchable like the view, but
+    neither equal to a list or tuple nor subscriptable, as the view is not."""
+
+
 @dataclass
 class Module:
     """A module's top-level functions, imports and assignments, the latter evaluated
@@ -85,8 +99,18 @@ class Module:
                 module.functions[stmt.name] = stmt
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 module.assigned[stmt.targets[0].id] = stmt.value
-            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Expr, ast.ClassDef, ast.AsyncFunctionDef)):
+            elif isinstance(stmt, ast.Expr):
+                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change
+                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
                 rebound.update(bound_names(stmt))
+                for node in ast.walk(stmt):  # `CONFIG["k"] = v`: the dict it changes
+                    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                        root = node.value
+                        while isinstance(root, (ast.Subscript, ast.Attribute)):
+                            root = root.value
+                        if isinstance(root, ast.Name):
+                            rebound.add(root.id)
             elif isinstance(stmt, ast.Import):
                 for alias in stmt.names:
                     module.aliases[alias.asname or alias.name.split(".")[0]] = (
@@ -163,6 +187,8 @@ class Evaluator:
         # no longer the values known
         self._changed: set[int] = set()
         self._held: list[object] = []  # keeps those objects alive, so their ids stay theirs
+        self._walrus = False  # the function being read binds names inside expressions
+        self._walruses: dict[int, bool] = {}
 
     def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         fn = self.module.functions.get(name)
@@ -170,13 +196,28 @@ class Evaluator:
             return UNKNOWN
         self._steps = 0
         try:
-            return self._call(fn, args, kwargs, 0)
-        except (_OutOfSteps, RecursionError):
+            value = self._call(fn, args, kwargs, 0)
+        except (_OutOfSteps, _NoValue, RecursionError):
             return UNKNOWN
         except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, MemoryError):
             # an operation Python itself refuses on these values (`s[::0]`): the code
             # would raise here, so it gives no value
             return UNKNOWN
+        # a list or dict it holds that the code changed in place is not the one known
+        return UNKNOWN if value is not SET and self._uncertain(value) else value
+
+    def _uncertain(self, value: object, depth: int = 0) -> bool:
+        """Whether a value is, or holds, something not known (a list or dict the code
+        changed in place included)."""
+        if value is UNKNOWN or value is SET or depth > 32:
+            return True
+        if isinstance(value, (list, dict)) and id(value) in self._changed:
+            return True
+        if isinstance(value, (list, tuple)):
+            return any(self._uncertain(v, depth + 1) for v in value)
+        if isinstance(value, dict):
+            return any(self._uncertain(v, depth + 1) for v in value.values())
+        return False
 
     # -- functions and statements ---------------------------------------------------
 
@@ -198,8 +239,18 @@ class Evaluator:
                 env[param.arg] = self._expr(defaults[param.arg], {}, depth)
             else:
                 return UNKNOWN  # a required argument the call does not give
-        done, value = self._block(fn.body, env, depth)
+        outer = self._walrus
+        self._walrus = self._has_walrus(fn)
+        try:
+            done, value = self._block(fn.body, env, depth)
+        finally:
+            self._walrus = outer
         return value if done else None
+
+    def _has_walrus(self, fn: ast.FunctionDef) -> bool:
+        if id(fn) not in self._walruses:
+            self._walruses[id(fn)] = any(isinstance(n, ast.NamedExpr) for n in ast.walk(fn))
+        return self._walruses[id(fn)]
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[bool, object]:
         """(returned, value) after the statements."""
@@ -221,6 +272,8 @@ class Evaluator:
         if isinstance(stmt, ast.AugAssign):
             current = self._expr(stmt.target, env, depth) if isinstance(stmt.target, ast.Name) else UNKNOWN
             value = self._binop(stmt.op, current, self._expr(stmt.value, env, depth))
+            if isinstance(current, list):
+                self._change(current)  # `xs += [...]` extends the list in place: other names see it
             self._assign(stmt.target, value, env)
             return False, None
         if isinstance(stmt, ast.Delete):
@@ -244,24 +297,31 @@ class Evaluator:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             env[stmt.name] = UNKNOWN  # a local definition: not the module's function of that name
             return False, None
-        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom, ast.Assert)):
+        if isinstance(stmt, ast.Assert):
+            if truth(self._expr(stmt.test, env, depth)) is not True:
+                raise _NoValue  # fails, or may
+            return False, None
+        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom)):
             return False, None
         if isinstance(stmt, ast.Raise):
-            return True, UNKNOWN
+            raise _NoValue
         return self._undecided(stmt, env)  # loops, try, match: what they bind is not followed
 
     def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[bool, object]:
         """A statement whose effect is not known: the names it binds become unknown,
         so do the lists and dicts it names (it may change them), and a `return` or
         `raise` inside it makes the result unknown."""
+        returns = False
         for node in ast.walk(stmt):
-            if isinstance(node, (ast.Return, ast.Raise)):
-                return True, UNKNOWN
+            if isinstance(node, (ast.Raise, ast.Assert)):
+                raise _NoValue  # it may raise: no value can be told
+            if isinstance(node, ast.Return):
+                returns = True
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 self._change(self._name(node.id, env, MAX_DEPTH))
         for name in bound_names(stmt):
             env[name] = UNKNOWN
-        return False, None
+        return (True, UNKNOWN) if returns else (False, None)
 
     def _change(self, value: object) -> None:
         if isinstance(value, (list, dict)):
@@ -278,9 +338,11 @@ class Evaluator:
         if isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
-            values = list(value) if isinstance(value, (tuple, list)) else None
+            values = list(value) if isinstance(value, (tuple, list, str)) else None
             starred = any(isinstance(t, ast.Starred) for t in target.elts)
-            if starred or values is None or len(values) != len(target.elts):
+            if values is not None and not starred and len(values) != len(target.elts):
+                raise _NoValue  # too many or too few values to unpack
+            if starred or values is None:
                 values = [UNKNOWN] * len(target.elts)
             for t, v in zip(target.elts, values):
                 self._assign(t.value if isinstance(t, ast.Starred) else t, v, env)
@@ -300,7 +362,7 @@ class Evaluator:
     def _quiet(self, node: ast.expr, env: dict[str, object]) -> object:
         try:
             return self._expr(node, env, MAX_DEPTH)
-        except _OutOfSteps:
+        except (_OutOfSteps, _NoValue):
             raise
         except Exception:  # noqa: BLE001 - only to find the container a store changes
             return UNKNOWN
@@ -308,6 +370,16 @@ class Evaluator:
     # -- expressions --------------------------------------------------------------
 
     def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
+        value = self._value_of(node, env, depth)
+        if value is UNKNOWN and self._walrus:
+            # a part not read (after an unknown value, in a comprehension) may bind a
+            # name with `:=`: that name is no longer known
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    env[inner.target.id] = UNKNOWN
+        return value
+
+    def _value_of(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
         self._steps += 1
         if self._steps > MAX_STEPS:
             raise _OutOfSteps
@@ -342,7 +414,12 @@ class Evaluator:
                 return -operand  # type: ignore[operator]
             return UNKNOWN
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            return _compare(node.ops[0], self._expr(node.left, env, depth), self._expr(node.comparators[0], env, depth))
+            left, right = self._expr(node.left, env, depth), self._expr(node.comparators[0], env, depth)
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot)) and right is None and left is not UNKNOWN:
+                return (left is None) == isinstance(node.ops[0], ast.Is)  # the cluster's `SET` is not None
+            if self._uncertain(left) or self._uncertain(right):
+                return UNKNOWN
+            return _compare(node.ops[0], left, right)
         if isinstance(node, ast.IfExp):
             test = truth(self._expr(node.test, env, depth))
             if test is UNKNOWN:
@@ -408,6 +485,11 @@ class Evaluator:
     def _binop(self, op: ast.operator, left: object, right: object) -> object:
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
+        if isinstance(op, ast.Add) and (isinstance(left, str) != isinstance(right, str)):
+            if _plain_scalar(left) and _plain_scalar(right):
+                raise _NoValue  # `"a" + 1`: a TypeError
+        if isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and _number(left) and right == 0:
+            raise _NoValue  # ZeroDivisionError
         if isinstance(op, ast.Add):
             if isinstance(left, str) and isinstance(right, str):
                 return _text(left + right)
@@ -426,8 +508,8 @@ class Evaluator:
                 return UNKNOWN
             try:
                 return _text(left % values)
-            except (TypeError, ValueError, KeyError):
-                return UNKNOWN
+            except (TypeError, ValueError, KeyError) as err:
+                raise _NoValue from err
         if _number(left) and _number(right) and abs(left) < 10**12 and abs(right) < 10**12:  # type: ignore[operator]
             try:
                 if isinstance(op, ast.Sub):
@@ -438,8 +520,8 @@ class Evaluator:
                     return left // right  # type: ignore[operator]
                 if isinstance(op, ast.Div):
                     return left / right  # type: ignore[operator]
-            except ZeroDivisionError:
-                return UNKNOWN
+            except ZeroDivisionError as err:
+                raise _NoValue from err
         return UNKNOWN
 
     def _dotted(self, node: ast.expr, env: dict[str, object]) -> str | None:
@@ -578,6 +660,8 @@ def _compare(op: ast.cmpop, left: object, right: object) -> object:
     if _uncertain(left) or _uncertain(right):
         return UNKNOWN
     try:
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (isinstance(left, _View) or isinstance(right, _View)):
+            return UNKNOWN  # a view equals no list or tuple
         if isinstance(op, ast.Eq):
             return left == right
         if isinstance(op, ast.NotEq):
@@ -586,10 +670,14 @@ def _compare(op: ast.cmpop, left: object, right: object) -> object:
             return left in right  # type: ignore[operator]
         if isinstance(op, ast.NotIn) and isinstance(right, (str, list, tuple, dict)):
             return left not in right  # type: ignore[operator]
-        if _number(left) and _number(right):
-            ops = {ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__"}
-            name = ops.get(type(op))
-            return getattr(left, name)(right) if name else UNKNOWN
+        if isinstance(left, _View) or isinstance(right, _View):
+            return UNKNOWN
+        ordering = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+        compare = ordering.get(type(op))
+        if compare is not None and (
+            (_number(left) and _number(right)) or (isinstance(left, str) and isinstance(right, str))
+        ):
+            return compare(left, right)
     except TypeError:
         return UNKNOWN
     return UNKNOWN
@@ -602,17 +690,23 @@ def _index(owner: object, key_node: ast.expr, evaluate) -> object:
         bounds = [evaluate(b) if b is not None else None for b in (key_node.lower, key_node.upper, key_node.step)]
         if not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
             return UNKNOWN
+        if bounds[2] == 0:
+            raise _NoValue  # slice step cannot be zero
         return owner[slice(*bounds)]
     key = evaluate(key_node)
+    if owner is None or isinstance(owner, _View) or key is UNKNOWN or owner is UNKNOWN:
+        if owner is None or isinstance(owner, _View):
+            raise _NoValue  # not subscriptable
+        return UNKNOWN
     try:
         if isinstance(owner, dict) and isinstance(key, (str, int)):
-            return owner.get(key, UNKNOWN)
+            return owner[key]
         if isinstance(owner, (str, list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
             return owner[key]
         if isinstance(owner, re.Match) and isinstance(key, (int, str)):
             return owner[key]
-    except (IndexError, KeyError):
-        return UNKNOWN
+    except (IndexError, KeyError) as err:
+        raise _NoValue from err
     return UNKNOWN
 
 
@@ -647,6 +741,8 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
     """A method of a known value, from an allow-list of those without side effects."""
     if owner is UNKNOWN or any(a is UNKNOWN for a in args) or any(v is UNKNOWN for v in kwargs.values()):
         return UNKNOWN
+    if owner is None:
+        raise _NoValue  # `None.group(1)`: an AttributeError (a match that failed)
     try:
         if isinstance(owner, str):
             if name == "format":
@@ -667,7 +763,7 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
                 owner.get(args[0], args[1] if len(args) > 1 else None) if isinstance(args[0], (str, int)) else UNKNOWN
             )
         if isinstance(owner, dict) and name in ("keys", "values", "items") and not args:
-            return list(getattr(owner, name)())
+            return _View(getattr(owner, name)())
         if isinstance(owner, re.Pattern) and name in ("match", "fullmatch", "search", "sub"):
             return _regex(name, [owner.pattern, *args], {"flags": owner.flags, **kwargs})
         if isinstance(owner, re.Match) and name in ("group", "groups", "groupdict"):
@@ -679,8 +775,8 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
                 return owner.joinpath(*args)  # type: ignore[arg-type]
             if name == "open":
                 return Opened(str(owner))
-    except (TypeError, ValueError, IndexError, re.error):
-        return UNKNOWN
+    except (TypeError, ValueError, IndexError, re.error) as err:
+        raise _NoValue from err  # Python raises on these values too
     return UNKNOWN
 
 
@@ -697,8 +793,8 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         return UNKNOWN
     try:
         return _text(template.format(*args, **kwargs))
-    except (IndexError, KeyError, ValueError):
-        return UNKNOWN
+    except (IndexError, KeyError, ValueError) as err:
+        raise _NoValue from err
 
 
 # Python's `re` has no time limit: only patterns that cannot backtrack for long are
@@ -722,6 +818,8 @@ def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
     flags = kwargs.get("flags", 0)
     if not args or not isinstance(args[0], str) or not isinstance(flags, int):
         return UNKNOWN
+    if set(kwargs) - {"flags", "count"} or (name != "sub" and "count" in kwargs):
+        return UNKNOWN
     if not _safe_pattern(args[0]):
         return UNKNOWN
     try:
@@ -731,13 +829,16 @@ def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
         if not isinstance(subject, str) or len(subject) > MAX_REGEX_SUBJECT:
             return UNKNOWN
         if name == "sub":
-            if len(args) != 3 or not isinstance(args[1], str):
+            count = kwargs.get("count", 0)
+            if len(args) != 3 or not isinstance(args[1], str) or not isinstance(count, int):
                 return UNKNOWN
-            return _text(re.sub(args[0], args[1], subject, flags=flags))
+            return _text(re.sub(args[0], args[1], subject, count=count, flags=flags))
         if len(args) != 2:
             return UNKNOWN
         return getattr(re, name)(args[0], subject, flags)
-    except (re.error, TypeError):
+    except re.error as err:
+        raise _NoValue from err
+    except TypeError:
         return UNKNOWN
 
 
