@@ -204,7 +204,9 @@ class Evaluator:
             # would raise here, so it gives no value
             return UNKNOWN
         # a list or dict it holds that the code changed in place is not the one known
-        return UNKNOWN if value is not SET and self._uncertain(value) else value
+        if value is not SET and (self._uncertain(value) or _holds_view(value)):
+            return UNKNOWN  # a dict view is no list or tuple to the caller
+        return value
 
     def _uncertain(self, value: object, depth: int = 0) -> bool:
         """Whether a value is, or holds, something not known (a list or dict the code
@@ -323,10 +325,14 @@ class Evaluator:
             env[name] = UNKNOWN
         return (True, UNKNOWN) if returns else (False, None)
 
-    def _change(self, value: object) -> None:
-        if isinstance(value, (list, dict)):
+    def _change(self, value: object, depth: int = 0) -> None:
+        """The list or dict, and those it holds (a call may change any of them), are
+        no longer the values known."""
+        if isinstance(value, (list, dict)) and depth <= 32 and id(value) not in self._changed:
             self._changed.add(id(value))
             self._held.append(value)
+            for inner in value.values() if isinstance(value, dict) else value:
+                self._change(inner, depth + 1)
 
     def _known(self, value: object) -> object:
         """The value, or UNKNOWN when it is a list or dict the code may have changed."""
@@ -477,8 +483,8 @@ class Evaluator:
             converted = {ord("r"): repr, ord("s"): str, ord("a"): ascii}.get(part.conversion)
             try:  # `!r` and friends first, then the spec applies to that text
                 shown = format(converted(value) if converted else value, spec)
-            except (ValueError, TypeError):
-                return UNKNOWN
+            except (ValueError, TypeError) as err:
+                raise _NoValue from err  # the value refuses the spec, in Python too
             out.append(shown)
         return _text("".join(out))
 
@@ -500,6 +506,8 @@ class Evaluator:
             return UNKNOWN
         if isinstance(op, ast.Div) and isinstance(left, PurePosixPath) and isinstance(right, (str, PurePosixPath)):
             return left / right
+        if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, _View):
+            return UNKNOWN  # `"%s" % d.keys()` shows the view
         if isinstance(op, ast.Mod) and isinstance(left, str):
             if re.search(r"%[-#0 +]*(\d{4,}|\d*\.\d{4,})", left):
                 return UNKNOWN  # a width that would build a huge string
@@ -522,6 +530,15 @@ class Evaluator:
                     return left / right  # type: ignore[operator]
             except ZeroDivisionError as err:
                 raise _NoValue from err
+        if _plain_scalar(left) and _plain_scalar(right) and type(op) in _SCALAR_OPS:
+            if isinstance(op, ast.Mult) and (isinstance(left, str) or isinstance(right, str)):
+                return UNKNOWN  # `"ab" * n`: defined, not followed
+            try:  # what Python does with these two plain values, when it refuses them
+                _SCALAR_OPS[type(op)](left, right)
+            except TypeError as err:
+                raise _NoValue from err
+            except (ArithmeticError, ValueError):
+                raise _NoValue from None
         return UNKNOWN
 
     def _dotted(self, node: ast.expr, env: dict[str, object]) -> str | None:
@@ -578,6 +595,8 @@ class Evaluator:
             return default if isinstance(default, str) else UNKNOWN
         if name in _PATH_FUNCTIONS and args and all(isinstance(a, (str, PurePosixPath)) for a in args):
             return _PATH_FUNCTIONS[name](*[str(a) for a in args])
+        if name in _PATH_FUNCTIONS and any(_plain_scalar(a) and not isinstance(a, str) for a in args):
+            raise _NoValue  # `os.path.join(s, 1)`: a TypeError
         if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "Path") and args:
             if all(isinstance(a, (str, PurePosixPath)) for a in args):
                 return PurePosixPath(*[str(a) for a in args])
@@ -604,6 +623,17 @@ class Evaluator:
         return self.documents[path]
 
 
+# binary operators checked on plain values for the TypeError Python raises (`"a" - 1`);
+# only ever run on operands whose result would not be large (no `str * int` here)
+_SCALAR_OPS = {
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Add: operator.add,
+    ast.Mod: operator.mod,
+    ast.Pow: lambda a, b: None if _number(a) and _number(b) else operator.pow(a, b),
+}
 _MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 _READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 MAX_ITEMS = 10_000  # longest list an operation may build
@@ -643,6 +673,18 @@ def _text(value: str) -> object:
     return value if len(value) <= MAX_TEXT else UNKNOWN
 
 
+def _holds_view(value: object, depth: int = 0) -> bool:
+    if isinstance(value, _View):
+        return True
+    if depth > 32:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_view(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_view(v, depth + 1) for v in value.values())
+    return False
+
+
 def _uncertain(value: object, depth: int = 0) -> bool:
     """Whether a value is, or holds, something not known."""
     if value is UNKNOWN or value is SET or depth > 32:
@@ -674,12 +716,12 @@ def _compare(op: ast.cmpop, left: object, right: object) -> object:
             return UNKNOWN
         ordering = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
         compare = ordering.get(type(op))
-        if compare is not None and (
-            (_number(left) and _number(right)) or (isinstance(left, str) and isinstance(right, str))
-        ):
-            return compare(left, right)
-    except TypeError:
-        return UNKNOWN
+        if compare is not None and _plain_scalar(left) and _plain_scalar(right):
+            return compare(left, right)  # `"a" < 1` raises, as in Python
+        if isinstance(op, (ast.In, ast.NotIn)) and _plain_scalar(right) and not isinstance(right, str):
+            raise _NoValue  # `x in 5`: a TypeError
+    except TypeError as err:
+        raise _NoValue from err
     return UNKNOWN
 
 
@@ -849,6 +891,8 @@ def _builtin_str(args: list[object]) -> object:
 
 
 def _builtin_len(args: list[object]) -> object:
+    if len(args) == 1 and _plain_scalar(args[0]) and not isinstance(args[0], str):
+        raise _NoValue  # `len(5)`: a TypeError
     return len(args[0]) if len(args) == 1 and isinstance(args[0], (str, list, tuple, dict)) else UNKNOWN
 
 
