@@ -188,7 +188,8 @@ class Evaluator:
         self._changed: set[int] = set()
         self._held: list[object] = []  # keeps those objects alive, so their ids stay theirs
         self._walrus = False  # the function being read binds names inside expressions
-        self._walruses: dict[int, bool] = {}
+        self._locals: frozenset[str] = frozenset()  # the names local to the function being read
+        self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
 
     def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         fn = self.module.functions.get(name)
@@ -224,11 +225,14 @@ class Evaluator:
     # -- functions and statements ---------------------------------------------------
 
     def _call(self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int) -> object:
-        if depth >= MAX_DEPTH or fn.args.vararg or fn.args.kwarg:
-            return UNKNOWN
+        if depth >= MAX_DEPTH or fn.args.vararg or fn.args.kwarg or fn.decorator_list or self._shape(fn)[1]:
+            return UNKNOWN  # a decorator or a `yield` makes the call something else
         params = fn.args.posonlyargs + fn.args.args
         if len(args) > len(params):
             return UNKNOWN
+        names = {p.arg for p in params + fn.args.kwonlyargs}
+        if set(kwargs) - names:
+            raise _NoValue  # an unexpected keyword argument: a TypeError
         env: dict[str, object] = {}
         defaults = dict(zip([p.arg for p in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
         defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
@@ -238,21 +242,32 @@ class Evaluator:
             elif param.arg in kwargs:
                 env[param.arg] = kwargs[param.arg]
             elif param.arg in defaults:
-                env[param.arg] = self._expr(defaults[param.arg], {}, depth)
+                caller, self._locals = self._locals, frozenset()  # defaults read the module's names
+                try:
+                    env[param.arg] = self._expr(defaults[param.arg], {}, depth)
+                finally:
+                    self._locals = caller
             else:
                 return UNKNOWN  # a required argument the call does not give
-        outer = self._walrus
-        self._walrus = self._has_walrus(fn)
+        outer = self._walrus, self._locals
+        self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
         try:
             done, value = self._block(fn.body, env, depth)
         finally:
-            self._walrus = outer
+            self._walrus, self._locals = outer
         return value if done else None
 
-    def _has_walrus(self, fn: ast.FunctionDef) -> bool:
-        if id(fn) not in self._walruses:
-            self._walruses[id(fn)] = any(isinstance(n, ast.NamedExpr) for n in ast.walk(fn))
-        return self._walruses[id(fn)]
+    def _shape(self, fn: ast.FunctionDef) -> tuple[bool, bool, frozenset[str]]:
+        """(binds names with `:=`, is a generator, its local names)."""
+        if id(fn) not in self._shapes:
+            nodes = list(ast.walk(fn))
+            walrus = any(isinstance(n, ast.NamedExpr) for n in nodes)
+            generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
+            declared = {name for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+            local = set().union(*(bound_names(stmt) for stmt in fn.body)) if fn.body else set()
+            local |= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+            self._shapes[id(fn)] = (walrus, generator, frozenset(local - declared))
+        return self._shapes[id(fn)]
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[bool, object]:
         """(returned, value) after the statements."""
@@ -457,6 +472,8 @@ class Evaluator:
     def _name(self, name: str, env: dict[str, object], depth: int) -> object:
         if name in env:
             return env[name]
+        if name in self._locals:
+            raise _NoValue  # a local name read before it is bound: an UnboundLocalError
         module = self.module
         if name in module.values:
             return module.values[name]
@@ -645,14 +662,19 @@ def _normpath(path: str) -> str:
     return posixpath.normpath(path)
 
 
+def _absolute(path: str) -> object:
+    """An absolute path made normal; a relative one joins a working directory not known."""
+    return posixpath.normpath(path) if path.startswith("/") else UNKNOWN
+
+
 _PATH_FUNCTIONS = {
     "os.path.join": posixpath.join,
     "posixpath.join": posixpath.join,
     "os.path.dirname": posixpath.dirname,
     "os.path.basename": posixpath.basename,
     "os.path.normpath": _normpath,
-    "os.path.abspath": _normpath,  # the module's path is already absolute (PROJECT_ROOT)
-    "os.path.realpath": _normpath,
+    "os.path.abspath": _absolute,  # the module's path is already absolute (PROJECT_ROOT)
+    "os.path.realpath": _absolute,
 }
 
 
@@ -727,6 +749,8 @@ def _compare(op: ast.cmpop, left: object, right: object) -> object:
 
 def _index(owner: object, key_node: ast.expr, evaluate) -> object:
     if isinstance(key_node, ast.Slice):
+        if isinstance(owner, _View) or owner is None:
+            raise _NoValue  # not subscriptable
         if not isinstance(owner, (str, list, tuple)):
             return UNKNOWN
         bounds = [evaluate(b) if b is not None else None for b in (key_node.lower, key_node.upper, key_node.step)]
@@ -808,7 +832,7 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
             return _View(getattr(owner, name)())
         if isinstance(owner, re.Pattern) and name in ("match", "fullmatch", "search", "sub"):
             return _regex(name, [owner.pattern, *args], {"flags": owner.flags, **kwargs})
-        if isinstance(owner, re.Match) and name in ("group", "groups", "groupdict"):
+        if isinstance(owner, re.Match) and name in ("group", "groups", "groupdict") and not kwargs:
             return getattr(owner, name)(*args)
         if isinstance(owner, PurePosixPath):
             if name in ("resolve", "absolute"):
