@@ -641,6 +641,9 @@ class Gen:
         lines.append(f"{name} = {{'parts': {xs}}}")
         if self.chance(50):
             lines.append(f"{xs}.append({self.e('str', scope, partial, 1)})")
+        elif allowed("holder-changed-by-call"):  # a call not followed changes the list inside
+            h = self.fresh("h")
+            lines += [f"def {h}(c):", f"    c['parts'].append({self.pick(STRS)!r})", f"{h}({name})"]
         return lines
 
     def _s_match(self, scope, depth, ret, partial):
@@ -871,8 +874,13 @@ def check(source: str, args: list, kwargs: dict, errors: bool = True, say=note) 
         assert agrees(got, expected), "the evaluator gives another value than Python"
 
 
+# the same examples on every run: a CI gate must not turn red on a new random draw
+# (run with a different seed by hand to look for more mismatches)
 PROPERTY = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 

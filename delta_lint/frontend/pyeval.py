@@ -209,18 +209,13 @@ class Evaluator:
             return UNKNOWN  # a dict view is no list or tuple to the caller
         return value
 
-    def _uncertain(self, value: object, depth: int = 0) -> bool:
+    def _uncertain(self, value: object) -> bool:
         """Whether a value is, or holds, something not known (a list or dict the code
         changed in place included)."""
-        if value is UNKNOWN or value is SET or depth > 32:
-            return True
-        if isinstance(value, (list, dict)) and id(value) in self._changed:
-            return True
-        if isinstance(value, (list, tuple)):
-            return any(self._uncertain(v, depth + 1) for v in value)
-        if isinstance(value, dict):
-            return any(self._uncertain(v, depth + 1) for v in value.values())
-        return False
+        return _holds(
+            value,
+            lambda v: v is UNKNOWN or v is SET or (isinstance(v, (list, dict)) and id(v) in self._changed),
+        )
 
     # -- functions and statements ---------------------------------------------------
 
@@ -547,7 +542,9 @@ class Evaluator:
                     return left / right  # type: ignore[operator]
             except ZeroDivisionError as err:
                 raise _NoValue from err
-        if _plain_scalar(left) and _plain_scalar(right) and type(op) in _SCALAR_OPS:
+        if _plain(left) and _plain(right) and type(op) in _SCALAR_OPS:
+            if isinstance(op, (ast.Mult, ast.Pow)) and not (_plain_scalar(left) and _plain_scalar(right)):
+                return UNKNOWN  # `[x] * n`: defined, not followed
             if isinstance(op, ast.Mult) and (isinstance(left, str) or isinstance(right, str)):
                 return UNKNOWN  # `"ab" * n`: defined, not followed
             try:  # what Python does with these two plain values, when it refuses them
@@ -683,6 +680,11 @@ def _small_spec(spec: str) -> bool:
     return not re.search(r"\d{4,}", spec)
 
 
+def _plain(value: object) -> bool:
+    """A plain value or container (what Python's operators can be tried on cheaply)."""
+    return _plain_scalar(value) or isinstance(value, (list, tuple, dict))
+
+
 def _plain_scalar(value: object) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))
 
@@ -695,27 +697,24 @@ def _text(value: str) -> object:
     return value if len(value) <= MAX_TEXT else UNKNOWN
 
 
-def _holds_view(value: object, depth: int = 0) -> bool:
-    if isinstance(value, _View):
-        return True
-    if depth > 32:
+def _holds(value: object, test, depth: int = 0) -> bool:
+    """Whether `test` holds for the value or any value it holds (past 32 levels: yes)."""
+    if test(value) or depth > 32:
         return True
     if isinstance(value, (list, tuple)):
-        return any(_holds_view(v, depth + 1) for v in value)
+        return any(_holds(v, test, depth + 1) for v in value)
     if isinstance(value, dict):
-        return any(_holds_view(v, depth + 1) for v in value.values())
+        return any(_holds(v, test, depth + 1) for v in value.values())
     return False
 
 
-def _uncertain(value: object, depth: int = 0) -> bool:
+def _holds_view(value: object) -> bool:
+    return _holds(value, lambda v: isinstance(v, _View))
+
+
+def _uncertain(value: object) -> bool:
     """Whether a value is, or holds, something not known."""
-    if value is UNKNOWN or value is SET or depth > 32:
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_uncertain(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return any(_uncertain(v, depth + 1) for v in value.values())
-    return False
+    return _holds(value, lambda v: v is UNKNOWN or v is SET)
 
 
 def _compare(op: ast.cmpop, left: object, right: object) -> object:
