@@ -6,7 +6,9 @@ Real job code computes its table paths in functions of its own:
 `if`s and a regular expression. When a call gives such a function only known
 values, `Evaluator` interprets the function over Python's own values and gives
 its result; the code is never imported or run. It interprets a small subset
-without side effects: assignments, `if`, `with open(...)`, `return`; string, number,
+without side effects: assignments, `if`, `with open(...)`, `return`, `for` over a
+known sequence of up to MAX_LOOP items (other loops and `try` are not followed:
+what they bind is unknown); string, number,
 dict, list and path operations; `re`; `os.path`; `os.getenv` (the literal default:
 no cluster's environment is read, but `DATABRICKS_RUNTIME_VERSION` is set on every
 Databricks cluster); and `yaml`/`json` loads of a document of the project, which
@@ -35,6 +37,7 @@ from pathlib import PurePosixPath
 PROJECT_ROOT = "/__project__"
 MAX_STEPS = 20_000  # expressions evaluated per call, all nested calls together
 MAX_DEPTH = 6  # nested calls of the project's functions
+MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by turn
 MAX_TEXT = 4_096  # longest string an operation may build or a pattern may scan
 MAX_PATTERN = 512  # longest regular expression evaluated
 # environment variables every Databricks cluster sets: not None, value unknown
@@ -290,6 +293,10 @@ class Evaluator:
             return False, None
         if isinstance(stmt, ast.Delete):
             for target in stmt.targets:
+                if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+                    owner, key = self._expr(target.value, env, depth), self._expr(target.slice, env, depth)
+                    if isinstance(owner, dict) and isinstance(key, (str, int)) and key not in owner:
+                        raise _NoValue  # `del d["missing"]`: a KeyError
                 self._assign(target, UNKNOWN, env)
             return False, None
         if isinstance(stmt, ast.If):
@@ -317,6 +324,17 @@ class Evaluator:
             return False, None
         if isinstance(stmt, ast.Raise):
             raise _NoValue
+        if isinstance(stmt, ast.For) and not stmt.orelse and not _jumps(stmt.body):
+            items = self._expr(stmt.iter, env, depth)
+            if isinstance(items, dict):
+                items = list(items)
+            if isinstance(items, (list, tuple, str)) and len(items) <= MAX_LOOP and not self._uncertain(items):
+                for item in list(items):  # a known, short sequence: each turn is read
+                    self._assign(stmt.target, item, env)
+                    done, value = self._block(stmt.body, env, depth)
+                    if done:
+                        return True, value
+                return False, None
         return self._undecided(stmt, env)  # loops, try, match: what they bind is not followed
 
     def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[bool, object]:
@@ -330,7 +348,9 @@ class Evaluator:
             if isinstance(node, ast.Return):
                 returns = True
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                self._change(self._name(node.id, env, MAX_DEPTH))
+                # only to find the lists and dicts it names: its own loop variable is no
+                # unbound local here
+                self._change(self._name(node.id, env, MAX_DEPTH, bound_only=False))
         for name in bound_names(stmt):
             env[name] = UNKNOWN
         return (True, UNKNOWN) if returns else (False, None)
@@ -354,6 +374,8 @@ class Evaluator:
         if isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
+            if _plain_scalar(value) and not isinstance(value, str):
+                raise _NoValue  # `a, b = 5`: a number is not iterable
             values = list(value) if isinstance(value, (tuple, list, str)) else None
             starred = any(isinstance(t, ast.Starred) for t in target.elts)
             if values is not None and not starred and len(values) != len(target.elts):
@@ -464,10 +486,12 @@ class Evaluator:
             return self._call_expr(node, env, depth)
         return UNKNOWN
 
-    def _name(self, name: str, env: dict[str, object], depth: int) -> object:
+    def _name(self, name: str, env: dict[str, object], depth: int, bound_only: bool = True) -> object:
         if name in env:
             return env[name]
         if name in self._locals:
+            if not bound_only:
+                return UNKNOWN
             raise _NoValue  # a local name read before it is bound: an UnboundLocalError
         module = self.module
         if name in module.values:
@@ -515,7 +539,9 @@ class Evaluator:
                 return left + right if len(left) + len(right) <= MAX_ITEMS else UNKNOWN
             if _number(left) and _number(right):
                 return left + right  # type: ignore[operator]
-            return UNKNOWN
+            if not (_plain(left) and _plain(right)):
+                return UNKNOWN
+            # other plain values: Python's refusal (`[] + d.keys()`) is checked below
         if isinstance(op, ast.Div) and isinstance(left, PurePosixPath) and isinstance(right, (str, PurePosixPath)):
             return left / right
         if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, _View):
@@ -695,6 +721,18 @@ def _number(value: object) -> bool:
 
 def _text(value: str) -> object:
     return value if len(value) <= MAX_TEXT else UNKNOWN
+
+
+def _jumps(body: list[ast.stmt]) -> bool:
+    """A `break` or `continue` of this loop (not of a loop inside it)."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+    return False
 
 
 def _holds(value: object, test, depth: int = 0) -> bool:
