@@ -457,7 +457,7 @@ class ValueResolver:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
             return self.string(node, scope)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if isinstance(node, ast.Call):
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
                 return evaluated
@@ -597,7 +597,9 @@ class ValueResolver:
         if fn is None or name not in self._top_functions or not isinstance(fn, ast.FunctionDef):
             self.value_calls.add(name)
             return None
-        if not is_value_function(fn):
+        if name not in self._value_checked:  # asked at every call of the function: walked once
+            self._value_checked[name] = is_value_function(fn)
+        if not self._value_checked[name]:
             return None
         if self._own_module is None:
             own = [s for s in self._tree.body if s.lineno <= self._own_lines] if self._tree is not None else []

@@ -150,7 +150,8 @@ class PythonAnalyzer(ValueResolver):
         self._class: str | None = None  # the class whose body is being read
         self._class_session: dict[str, Session] = {}  # the SQL session where each class is defined
         self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
-        self._made: dict[str, int] | None = None  # class -> how many times the file makes one
+        # class -> (objects the file makes of it, method calls on them): see `_objects_made`
+        self._made: dict[str, tuple[int, int]] | None = None
         self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
@@ -173,6 +174,7 @@ class PythonAnalyzer(ValueResolver):
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
         self.own_path = context.path or path.removeprefix("./")
         self._own_module: Module | None = None
+        self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._tree: ast.Module | None = None
 
     # -- entry point ---------------------------------------------------------
@@ -554,7 +556,8 @@ class PythonAnalyzer(ValueResolver):
         (`log.start()`, then `log.mark(...)`) is reported at each step."""
         if self._made is None:
             self._made = _objects_made(self._tree, set(self.classes), self._own_lines)
-        return self._made.get(cls) == (1, 1) or self._made.get(cls) == (1, 0)
+        made, used = self._made.get(cls, (0, 0))
+        return made == 1 and used <= 1
 
     def _method(self, call: ast.Call, scope: Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
         """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
