@@ -1,8 +1,9 @@
-"""Measure delta-lint on the real-world corpus: checkouts in a local folder, read
-against the team's expectation files. Fetches nothing; runs the installed
-`delta-lint` command as a user would (`check` and `intents` at the folder).
+"""Score one run of delta-lint on one real-world repository against its expectation file.
 
-    python benchmarks/realworld/measure.py /work/rw [--detail] [--only NAME] [--json FILE]
+`run_repo` runs a revision's `check`, `intents` and `schedule` as a user would;
+`score` compares them with the team's blind annotation and adds the numbers
+that need no annotation (`ecosystem`). The command line is `python -m
+benchmarks.realworld` (see `__main__`).
 
 Per repository and in total: write-site recall with the correct table, false
 intents, files dropped whole, coverage diagnostics per 1,000 lines, expected
@@ -13,19 +14,17 @@ writes, "no Delta table" notes for workspace paths, run time.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from . import ecosystem
 
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
@@ -56,6 +55,17 @@ class Outcome:
     workspace_notes: int = 0
     seconds: float = 0.0
     exit_code: int = 0
+    split: str = "learn"
+    internal_errors: int = 0
+    timed_out: int = 0
+    plain_writes: int = 0
+    silent_drops: int = 0
+    helper_unlocated: int = 0
+    dl000_valid: int = 0
+    idle_job_files: int = 0
+    intents: int = 0
+    unresolved_intents: int = 0
+    findings: int = 0
     misses: list[str] = field(default_factory=list)
     alarms: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
@@ -66,8 +76,8 @@ def _site(text: str) -> tuple[str, int]:
     return path.lstrip("./"), int(line) if line.isdigit() else -1
 
 
-def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, dict | list | None, str]:
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 600) -> tuple[int, dict | list | None, str]:
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     try:
         data = json.loads(proc.stdout) if proc.stdout.strip() else None
     except json.JSONDecodeError:
@@ -89,29 +99,74 @@ def _source_lines(root: Path) -> int:
     return total
 
 
-def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
-    name = expect["repo"]
-    out = Outcome(name, expect.get("role", "positive"))
-    root = checkout / expect.get("folder", ".")
-    # A private copy of the whole repository, a git work tree as a user's clone is
-    # (`%run ../../_resources/setup` above the checked folder is read in it); the run
-    # happens in the folder, as `delta-lint check .` there.
+@dataclass
+class Run:
+    """What one revision of delta-lint printed on one repository (`check`, `intents`, `schedule`)."""
+
+    exit_code: int
+    report: dict
+    intents: list[dict]
+    schedule: dict | None
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+
+def run_repo(
+    expect: dict, checkout: Path, command: list[str], env: dict[str, str] | None = None, timeout: float = 600
+) -> Run:
+    """Run `check`, `intents` and `schedule` as a user would, at the expectation's folder of a
+    private copy of the checkout made a git work tree (as a user's clone is)."""
+    env = dict(env or os.environ, NO_COLOR="1")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NO_COLOR="1")
         clone = Path(tmp) / "work"
         shutil.copytree(checkout, clone, symlinks=True)
         subprocess.run(["git", "init", "-q", str(clone)], check=True)
-        cache_root = clone / expect.get("folder", ".")
+        subprocess.run(["git", "-C", str(clone), "add", "-A"], check=True, capture_output=True)
+        cwd = clone / expect.get("folder", ".")
         start = time.perf_counter()
-        code, report, err = _run([delta_lint, "check", ".", "--format", "json", "--no-cache"], cache_root, env)
-        out.seconds = time.perf_counter() - start
-        out.exit_code = code
-        _, intents, _ = _run([delta_lint, "intents", ".", "--format", "json"], cache_root, env)
-    if not isinstance(report, dict):
-        out.extra.append(f"check printed no JSON (exit {code}): {err.strip()[-300:]}")
-        report = {"findings": []}
-    if not isinstance(intents, list):
-        intents = []
+        try:
+            code, report, err = _run([*command, "check", ".", "--format", "json", "--no-cache"], cwd, env, timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            code, report, err, timed_out = -1, None, "timed out", True
+        seconds = time.perf_counter() - start
+        intents: object = None
+        schedule: object = None
+        if not timed_out:
+            try:
+                _, intents, _ = _run([*command, "intents", ".", "--format", "json"], cwd, env, timeout)
+                _, schedule, _ = _run([*command, "schedule", ".", "--format", "json"], cwd, env, timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+    return Run(
+        code,
+        report if isinstance(report, dict) else {"findings": []},
+        intents if isinstance(intents, list) else [],
+        schedule if isinstance(schedule, dict) else None,
+        err,
+        seconds,
+        timed_out,
+    )
+
+
+def measure(expect: dict, checkout: Path, delta_lint: str | list[str]) -> Outcome:
+    command = [delta_lint] if isinstance(delta_lint, str) else delta_lint
+    return score(expect, checkout, run_repo(expect, checkout, command))
+
+
+def score(expect: dict, checkout: Path, run: Run) -> Outcome:
+    name = expect["repo"]
+    out = Outcome(name, expect.get("role", "positive"))
+    root = checkout / expect.get("folder", ".")
+    out.seconds, out.exit_code = run.seconds, run.exit_code
+    report, intents = run.report, run.intents
+    out.internal_errors = int(run.exit_code == 2 or "internal error" in run.stderr.lower()) + sum(
+        1 for f in report.get("findings", []) if "internal error" in str(f.get("message", "")).lower()
+    )
+    out.timed_out = int(run.timed_out)
+    if run.exit_code not in (0, 1) and not run.timed_out:
+        out.extra.append(f"check exit {run.exit_code}: {run.stderr.strip()[-300:]}")
     out.lines = _source_lines(root)
 
     by_site: dict[tuple[str, int], list[dict]] = {}
@@ -192,6 +247,20 @@ def measure(expect: dict, checkout: Path, delta_lint: str) -> Outcome:
             out.false_alarms += 1
             loc = f["location"]
             out.alarms.append(f"{loc['path']}:{loc['line']} {f['rule']} {f.get('table')}: {f.get('message', '')[:120]}")
+    eco = ecosystem.measure(root, report, run.intents, run.schedule, skipped, non_delta)
+    for attr in (
+        "plain_writes",
+        "silent_drops",
+        "helper_unlocated",
+        "dl000_valid",
+        "idle_job_files",
+        "intents",
+        "unresolved_intents",
+        "findings",
+    ):
+        setattr(out, attr, getattr(eco, attr))
+    out.extra += [f"silent drop {d}" for d in eco.drops] + [f"DL000 on valid code {d}" for d in eco.dl000_sites]
+    out.extra += [f"job file gives nothing {d}" for d in eco.idle]
     return out
 
 
@@ -222,73 +291,6 @@ def _path_match(want: str, tables: set[str]) -> bool:
     return any(t.removeprefix("delta:").removeprefix("dbfs:").rstrip("/") == bare for t in tables)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("checkouts", type=Path, help="folder holding one checkout per repository, named owner+name")
-    parser.add_argument("--detail", action="store_true", help="list every miss, false intent and false alarm")
-    parser.add_argument("--only", help="only repositories whose name contains this")
-    parser.add_argument("--json", type=Path, help="also write the numbers as JSON")
-    parser.add_argument("--delta-lint", default=shutil.which("delta-lint") or "delta-lint")
-    args = parser.parse_args()
-
-    manifest = yaml.safe_load((HERE / "manifest.yaml").read_text())
-    rows: list[Outcome] = []
-    for entry in manifest["repositories"]:
-        key = entry["repo"].replace("/", "+")
-        if args.only and args.only not in key:
-            continue
-        expect = yaml.safe_load((EXPECTATIONS / f"{key}.yaml").read_text())
-        checkout = args.checkouts / key
-        if not checkout.is_dir():
-            print(f"missing checkout: {checkout}", file=sys.stderr)
-            continue
-        rows.append(measure(expect, checkout, args.delta_lint))
-
-    header = (
-        "| repository | role | writes | site recall | table recall | false intents | files dropped "
-        "| coverage /1k lines | conflicts found | false alarms | skipped as DL000 | non-Delta intents "
-        "| workspace notes | exit | s |"
-    )
-    print(header)
-    print("|" + "---|" * (header.count("|") - 1))
-    total = Outcome("total", "")
-    for r in rows:
-        _row(r)
-        for attr in (
-            "writes",
-            "found_sites",
-            "found_tables",
-            "false_intents",
-            "dropped_files",
-            "lines",
-            "coverage",
-            "conflicts",
-            "conflicts_found",
-            "false_alarms",
-            "skipped_as_dl000",
-            "non_delta_intents",
-            "workspace_notes",
-        ):
-            setattr(total, attr, getattr(total, attr) + getattr(r, attr))
-        total.seconds += r.seconds
-    _row(total)
-    negatives = [r for r in rows if r.role == "negative"]
-    print(f"\nnegative controls: {len(negatives)}, conflict findings on them: {sum(r.false_alarms for r in negatives)}")
-    if args.detail:
-        for r in rows:
-            if r.misses or r.alarms or r.extra:
-                print(f"\n## {r.name}")
-                for m in r.misses:
-                    print(f"  miss   {m}")
-                for a in r.alarms:
-                    print(f"  alarm  {a}")
-                for e in r.extra:
-                    print(f"  extra  {e}")
-    if args.json:
-        args.json.write_text(json.dumps([r.__dict__ for r in rows + [total]], indent=1))
-    return 0
-
-
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.0f}% ({a}/{b})" if b else "-"
 
@@ -301,7 +303,3 @@ def _row(r: Outcome) -> None:
         f"| {r.false_alarms} | {r.skipped_as_dl000} | {r.non_delta_intents} | {r.workspace_notes} "
         f"| {r.exit_code if r.role else ''} | {r.seconds:.1f} |"
     )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

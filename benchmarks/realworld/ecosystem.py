@@ -1,0 +1,248 @@
+"""Numbers that need no annotation, read from one run of delta-lint on a checkout.
+
+The idea is ruff's ecosystem check: whatever a person expected, some outcomes
+are wrong on any repository. This module finds them from the code and the run:
+
+- *plain writes*: statements that obviously write a table (`MERGE INTO`,
+  `INSERT INTO/OVERWRITE`, `DELETE FROM`, `UPDATE ... SET`, `.saveAsTable(`,
+  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`); a plain write with
+  neither an intent nor a diagnostic inside its statement is a *silent drop*.
+  A plain write inside a function body is reported by delta-lint at the
+  function's calls; until intents name the statement's own line it is counted
+  apart (`helper_unlocated`), never mixed into silent drops.
+- *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
+  CPython parses, or on SQL that is not of a kind the annotator skipped.
+- *idle job files*: files a job definition runs that give no intent and no
+  diagnostic at all.
+
+Reads text only (CPython's `ast` for Python); never runs the repository's code.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
+SQL_WRITE = re.compile(
+    r"\b(MERGE\s+INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\b",
+    re.IGNORECASE,
+)
+# Plain write methods of PySpark / DeltaTable calls.
+WRITE_METHODS = {"saveAsTable", "toTable", "insertInto"}
+_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages"}
+
+
+@dataclass
+class PlainWrite:
+    path: str
+    line: int  # where the write text stands
+    span: tuple[int, int]  # the enclosing statement (first and last line)
+    in_function: bool
+
+
+@dataclass
+class Ecosystem:
+    plain_writes: int = 0
+    silent_drops: int = 0
+    helper_unlocated: int = 0
+    dl000: int = 0
+    dl000_valid: int = 0
+    idle_job_files: int = 0
+    intents: int = 0
+    unresolved_intents: int = 0
+    findings: int = 0
+    drops: list[str] = field(default_factory=list)
+    dl000_sites: list[str] = field(default_factory=list)
+    idle: list[str] = field(default_factory=list)
+
+
+def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    out: list[PlainWrite] = []
+
+    def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            here_stmt = child if isinstance(child, ast.stmt) else stmt
+            func = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                visit(child, func, here_stmt)
+                continue
+            if here_stmt is not None and not isinstance(here_stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                span = (here_stmt.lineno, here_stmt.end_lineno or here_stmt.lineno)
+            else:
+                span = (getattr(child, "lineno", 0), getattr(child, "end_lineno", 0) or getattr(child, "lineno", 0))
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
+                name = child.func.attr
+                is_merge = name == "merge" and _looks_like_delta_merge(child)
+                if name in WRITE_METHODS or is_merge:
+                    out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
+            elif isinstance(child, ast.Constant) and isinstance(child.value, str):
+                m = SQL_WRITE.search(child.value)
+                if m and _statement_like(child.value):
+                    line = child.lineno + child.value.count("\n", 0, m.start())
+                    out.append(PlainWrite(rel, line, span, func))
+            visit(child, func, here_stmt)
+
+    visit(tree, False, None)
+    return out
+
+
+def _looks_like_delta_merge(call: ast.Call) -> bool:
+    """`x.alias("t").merge(src, "cond")` / `DeltaTable.forName(...).merge(...)`: a merge with a
+    condition argument on something built from DeltaTable or aliased; `pd.merge(a, b, on=...)` is not."""
+    src = ast.unparse(call.func.value) if isinstance(call.func, ast.Attribute) else ""
+    if "pd." in src or "pandas" in src:
+        return False
+    if any(k.arg in ("on", "how", "left_on") for k in call.keywords):
+        return False
+    return ("DeltaTable" in src or ".alias(" in src) and 1 <= len(call.args) <= 2
+
+
+def _statement_like(text: str) -> bool:
+    """A string that reads as a SQL statement (not prose in a log message)."""
+    head = text.lstrip().upper()
+    return head.startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH", "--")) or "\n" in text
+
+
+def _text_writes(rel: str, text: str) -> list[PlainWrite]:
+    """SQL files and notebook cells: each match is its own statement, up to the next `;`
+    or blank line (the span covers the lines before it back to the statement's start)."""
+    out: list[PlainWrite] = []
+    lines = text.splitlines()
+    start = 1
+    for n, raw in enumerate(lines, 1):
+        body = raw.strip()
+        if not body or body.endswith(";") or body.startswith(("# COMMAND", "-- COMMAND")):
+            nxt = n + 1
+        else:
+            nxt = None
+        code = re.sub(r"--.*$", "", raw)
+        code = re.sub(r"^\s*(#\s*MAGIC\s*)?", "", code)
+        if (
+            SQL_WRITE.search(code)
+            and not raw.lstrip().startswith(("#", "//"))
+            or (raw.lstrip().startswith("# MAGIC") and SQL_WRITE.search(code) and "%md" not in code)
+        ):
+            out.append(PlainWrite(rel, n, (start, n), False))
+        if nxt is not None:
+            start = nxt
+    return out
+
+
+def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
+    found: list[PlainWrite] = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or any(part in _SKIP_DIRS for part in path.parts):
+            continue
+        rel = path.relative_to(root).as_posix()
+        if _is_skipped(rel, skipped):
+            continue
+        suffix = path.suffix.lower()
+        if suffix not in (".py", ".sql", ".ipynb"):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if len(text) > 2_000_000:
+            continue
+        if suffix == ".py":
+            got = _python_writes(rel, _strip_magics(text))
+            found.extend(got if got is not None else _text_writes(rel, text))
+        else:
+            found.extend(_text_writes(rel, text))
+    return found
+
+
+def _strip_magics(text: str) -> str:
+    """Notebook exports: `%pip`, `%sql` lines are not Python; blank them keeping line numbers."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in text.split("\n"))
+
+
+def _is_skipped(rel: str, skipped: list[str]) -> bool:
+    return any(rel == s or (s.endswith("/") and rel.startswith(s)) for s in skipped)
+
+
+def python_parses(path: Path) -> bool:
+    try:
+        ast.parse(_strip_magics(path.read_text(encoding="utf-8")))
+        return True
+    except (SyntaxError, ValueError, UnicodeDecodeError, OSError, RecursionError, MemoryError):
+        return False
+
+
+def measure(
+    root: Path,
+    report: dict,
+    intents: list[dict],
+    schedule: dict | None,
+    skipped: list[str],
+    non_delta: set[tuple[str, int]] = frozenset(),
+) -> Ecosystem:
+    """`skipped` files (not Databricks code) and `non_delta` sites (parquet, jdbc...) come from
+    the annotation when there is one; everything else is read from the code and the run."""
+    eco = Ecosystem()
+    findings = report.get("findings", []) if isinstance(report, dict) else []
+    eco.findings = len(findings)
+    eco.intents = sum(1 for i in intents if i.get("kind") != "streaming_read")
+    eco.unresolved_intents = sum(
+        1
+        for i in intents
+        if i.get("kind") != "streaming_read"
+        and (i.get("table") is None or "{" in str(i.get("table")))
+        and "foreach_batch_sink" not in (i.get("flags") or [])
+    )
+    marks: dict[str, set[int]] = {}
+    for i in intents:
+        marks.setdefault(i["path"].lstrip("./"), set()).add(i["line"])
+        for site in i.get("sites") or []:  # statement sites of writes reached through helpers
+            marks.setdefault(site["path"].lstrip("./"), set()).add(site["line"])
+    for f in findings:
+        loc = f.get("location", {})
+        marks.setdefault(loc.get("path", "").lstrip("./"), set()).add(loc.get("line", 0))
+        for r in f.get("related", []) or []:
+            marks.setdefault(r.get("path", "").lstrip("./"), set()).add(r.get("line", 0))
+        if f.get("rule") == "DL000":
+            eco.dl000 += 1
+            rel = loc.get("path", "").lstrip("./")
+            if _is_skipped(rel, skipped):
+                continue
+            target = root / rel
+            if target.suffix == ".py" and not python_parses(target):
+                continue  # CPython refuses it too: not our fault
+            eco.dl000_valid += 1
+            eco.dl000_sites.append(f"{rel}:{loc.get('line')}")
+    for w in plain_writes(root, skipped):
+        eco.plain_writes += 1
+        lines = marks.get(w.path, set())
+        lo, hi = w.span
+        if any(lo <= n <= hi for n in lines) or w.line in lines or (w.path, w.line) in non_delta:
+            continue
+        if w.in_function:
+            eco.helper_unlocated += 1
+        else:
+            eco.silent_drops += 1
+            eco.drops.append(f"{w.path}:{w.line}")
+    if schedule:
+        ran: set[str] = set()
+        for node in schedule.get("nodes", []):
+            ran.update(f.lstrip("./") for f in node.get("files", []) or [])
+        for rel in sorted(ran):
+            if rel not in marks and (root / rel).is_file():
+                eco.idle_job_files += 1
+                eco.idle.append(rel)
+    return eco
+
+
+def load_json(text: str) -> dict | list | None:
+    try:
+        return json.loads(text) if text.strip() else None
+    except json.JSONDecodeError:
+        return None
