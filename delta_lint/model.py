@@ -115,6 +115,7 @@ class Flag(str, Enum):
     UNRESOLVED = "unresolved"  # the table name could not be resolved statically
     FOREACH_BATCH_SINK = "foreach_batch_sink"
     AWAITED = "awaited"  # the streaming query is awaited: the code after it runs once it has stopped
+    ONE_OF = "one_of"  # the table (or statement) is one of several the code may choose at run time
 
 
 DYNAMIC_SQL = "DL007"

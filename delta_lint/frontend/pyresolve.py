@@ -45,6 +45,7 @@ from delta_lint.frontend.pyvalues import (
     Strs,
     from_plain,
     may_give_text,
+    one_of,
     param_str,
     to_plain,
 )
@@ -56,6 +57,8 @@ MAX_HELPER_CALLS = 64
 MAX_HELPER_DEPTH = 4
 MAX_HELPER_READS = 1024  # per file, all helpers together
 
+
+_TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
 JOB_INPUT_CALLS = {
     ("widgets", "get"),
@@ -389,8 +392,8 @@ class ValueResolver:
             return self.string(node.values[-1], scope)
         if isinstance(node, ast.IfExp):
             truth = self._truth(node.test, scope)
-            if truth is None:
-                return self._opaque(node)
+            if truth is None:  # either value: both, joined (unknown past a few)
+                return one_of([self.string(node.body, scope), self.string(node.orelse, scope)])
             return self.string(node.body if truth else node.orelse, scope)
         return self._placeholder(node, scope)
 
@@ -418,6 +421,26 @@ class ValueResolver:
             out = out + (sep if i else Str("")) + item
         return out
 
+    def _text_test(self, node: ast.Compare, scope: Scope) -> bool | None:
+        """`env == "prod"`, `env != "dev"`, `env in ("a", "b")` on fully known strings
+        (plain text only: a number's or flag's text is not the value Python compares)."""
+        left = self.string(node.left, scope)
+        right = node.comparators[0]
+        if type(left) is not Str or left.unknown or left.params:
+            return None
+        op = node.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(right, (ast.Tuple, ast.List, ast.Set)) or not all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts
+            ):
+                return None
+            found = left.text in {e.value for e in right.elts}  # type: ignore[attr-defined]
+            return found if isinstance(op, ast.In) else not found
+        other = self.string(right, scope)
+        if type(other) is not Str or other.unknown or other.params:
+            return None
+        return (left.text == other.text) == isinstance(op, ast.Eq)
+
     def _truth(self, node: ast.expr, scope: Scope) -> bool | None:
         """Whether a condition holds, when the values it tests are known: a constant,
         a name holding a known string, list or `None`, `not` and `is (not) None` of
@@ -439,6 +462,8 @@ class ValueResolver:
             if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
                 return None
             return isinstance(held, NoneStr) == isinstance(node.ops[0], ast.Is)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _TEXT_TESTS):
+            return self._text_test(node, scope)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
             if isinstance(held, NoneStr):

@@ -10,6 +10,7 @@ parameters become named parameters (`{name}` in table names and predicates).
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Callable
@@ -28,14 +29,18 @@ from delta_lint.frontend.pyresolve import (
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
+    MAX_ALTERNATIVES,
     Chain,
+    Choice,
     DataFrame,
     Instance,
+    OneOf,
     Scope,
     Step,
     Str,
     StrMap,
     held_value,
+    join_envs,
     literal_value,
     loop_names,
     param_str,
@@ -428,15 +433,20 @@ class PythonAnalyzer(ValueResolver):
             for target in _walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
                     scope.env.pop(target.id, None)
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
+            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
+        ):
+            for expr in _header_exprs(stmt):
+                self._calls(expr, scope)
+            self._branching(stmt, scope)
+            return
         if isinstance(stmt, ast.With):
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
                 if isinstance(item.optional_vars, ast.Name):
                     opened = self._opened(item.context_expr, scope)
                     if opened is not None:
                         scope.env[item.optional_vars.id] = opened
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
-            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
-        ):
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for expr in _header_exprs(stmt):
                 self._calls(expr, scope)
             for name in ("body", "orelse", "finalbody"):
@@ -445,8 +455,8 @@ class PythonAnalyzer(ValueResolver):
                 self._block(handler.body, scope)
             return
         if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
-            for case in stmt.cases:
-                self._block(case.body, scope)
+            self._calls(stmt.subject, scope)
+            self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             if scope.env is self.module_env:
@@ -468,6 +478,61 @@ class PythonAnalyzer(ValueResolver):
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self._calls(child, scope)
+
+    def _branching(self, stmt: ast.stmt, scope: Scope) -> None:
+        """Read every branch of an `if`, loop or `try` (each may write), and leave the
+        names each path may bind joined: `if c: t = "a" else: t = "b"` gives `t` one of
+        both, never the last branch read."""
+        if isinstance(stmt, ast.If):
+            # an `elif` chain as one statement of many branches (no recursion per `elif`);
+            # every branch is read, and where the conditions are known only the taken one binds
+            bodies: list[list[ast.stmt]] = []
+            taken: int | None = -1
+            link: ast.If = stmt
+            while True:
+                if link is not stmt:
+                    self._calls(link.test, scope)
+                if taken == -1:
+                    truth = self._truth(link.test, scope)
+                    taken = None if truth is None else len(bodies) if truth else -1
+                bodies.append(link.body)
+                if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
+                    link = link.orelse[0]
+                    continue
+                bodies.append(link.orelse)
+                break
+            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            # the body may run no time, once or more: before and after it are both possible
+            self._paths(scope, [stmt.body], may_skip=True)
+            self._block(stmt.orelse, scope)
+        else:  # try: the handlers start from anywhere in the body
+            before = dict(scope.env)
+            self._block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
+            after = dict(scope.env)
+            handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
+            _replace_env(scope, join_envs([before, after]))
+            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
+            self._block(stmt.finalbody, scope)  # type: ignore[attr-defined]
+
+    def _paths(
+        self,
+        scope: Scope,
+        bodies: list[list[ast.stmt]],
+        may_skip: bool = False,
+        given: list | None = None,
+        taken: int | None = None,
+    ) -> None:
+        """Read each body from the same start and join what the paths leave (only
+        the `taken` body's, when the condition is known)."""
+        start = dict(scope.env)
+        outcomes = list(given or []) + ([start] if may_skip else [])
+        for n, body in enumerate(bodies):
+            _replace_env(scope, start)
+            self._block(body, scope)
+            if not _leaves(body) and taken in (None, n):
+                outcomes.append(dict(scope.env))
+        _replace_env(scope, join_envs(outcomes) if outcomes else start)
 
     def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         before, before_diags = len(self.intents), len(self.diagnostics)
@@ -832,7 +897,52 @@ class PythonAnalyzer(ValueResolver):
                 for step in steps:
                     if step.call is not None:
                         seen.add(id(step.call))
-                self._guarded(node, self._terminal, steps, node, scope)
+                self._guarded(node, self._each_alternative, node, scope)
+
+    def _each_alternative(self, node: ast.Call, scope: Scope) -> None:
+        """Read a write once per value its names may hold (`OneOf`): a table that is one
+        of several names is one intent per name, each flagged `one_of`; what every
+        alternative agrees on is one intent, unflagged. Past `MAX_ALTERNATIVES`
+        combinations the names stay unknown, as any unknown value."""
+        names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and _alternatives(scope.env.get(n.id))})
+        combos = list(
+            itertools.islice(itertools.product(*(_alternatives(scope.env[n]) for n in names)), MAX_ALTERNATIVES + 1)
+        )
+        if not names or len(combos) > MAX_ALTERNATIVES:
+            self._terminal(self.flatten(node, scope), node, scope)
+            return
+        saved = {n: scope.env[n] for n in names}
+        session = dict(self.session.__dict__)
+        runs: list[tuple[list[Intent], list[Diagnostic]]] = []
+        states: list[dict] = []
+        try:
+            for combo in combos:
+                scope.env.update(zip(names, combo))
+                self.session.__dict__.update(session)
+                first_intent, first_diag = len(self.intents), len(self.diagnostics)
+                self._terminal(self.flatten(node, scope), node, scope)
+                runs.append((self.intents[first_intent:], self.diagnostics[first_diag:]))
+                del self.intents[first_intent:], self.diagnostics[first_diag:]
+                states.append(dict(self.session.__dict__))
+        finally:
+            scope.env.update(saved)
+        # a USE/SET whose value depends on the branch: the session is not known to change
+        self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
+        # one intent per shape; a table declared two ways (a PARTITIONED BY there or
+        # not) has unknown settings, never the first alternative's
+        groups: dict[tuple, list[Intent]] = {}
+        for intent in (i for intents, _ in runs for i in intents):
+            groups.setdefault(_shape_but_declared(intent), []).append(intent)
+        for same in groups.values():
+            intent = same[0]
+            if any(i.declared != intent.declared for i in same):
+                params = tuple(sorted({p for i in same for p in i.params}))
+                intent = replace(intent, declared=None, params=params)
+            everywhere = all(
+                any(_shape_but_declared(i) == _shape_but_declared(intent) for i in made) for made, _ in runs
+            )
+            self.intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
+        self.diagnostics.extend(dict.fromkeys(d for _, diags in runs for d in diags))
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
@@ -1477,6 +1587,29 @@ _WIDGET_DEFAULT = re.compile(
 
 
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def _alternatives(value: object) -> tuple[object, ...]:
+    """The values a name may hold when the code cannot tell which (none otherwise)."""
+    if isinstance(value, OneOf):
+        return value.values
+    return value.values if isinstance(value, Choice) else ()
+
+
+def _shape_but_declared(intent: Intent) -> tuple:
+    return (intent.location, intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind)
+
+
+def _replace_env(scope: Scope, env: dict[str, object]) -> None:
+    """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
+    scope.env.clear()
+    scope.env.update(env)
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """The block ends by leaving (`return`, `raise`, `break`, `continue`): what it
+    binds does not reach the code after the statement that holds it."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
 
 def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) -> dict[str, tuple[int, int]]:

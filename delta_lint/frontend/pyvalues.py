@@ -27,7 +27,112 @@ class Str:
     unknown: bool = False  # some part is neither constant nor a named parameter
 
     def __add__(self, other: Str) -> Str:
-        return Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
+        plain = Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
+        if not (isinstance(self, OneOf) or isinstance(other, OneOf)):
+            return plain
+        if any(isinstance(v, OneOf) and not v.values for v in (self, other)):
+            return OneOf(text=plain.text, params=plain.params)  # too many: unknown for good
+        # each combination, and as a plain string the template (`f"main.{one_of}.t"`),
+        # so a reader that does not fork still sees the known parts
+        joined = one_of([a + b for a in alternatives(self) for b in alternatives(other)])
+        if isinstance(joined, OneOf):
+            return OneOf(text=plain.text, params=plain.params, values=joined.values)
+        return joined
+
+
+# At most this many alternatives for one value (astroid caps its inferred values
+# the same way): past it the value is unknown, never one branch picked.
+MAX_ALTERNATIVES = 8
+
+
+@dataclass(frozen=True)
+class OneOf(Str):
+    """One of a few strings, from branches the code cannot decide (`if env == "prod":
+    t = "a.x" else: t = "b.x"`, `x if flag else y`, a loop that may not run).
+
+    Read as a plain `Str` it is unknown (its text is a placeholder), so every reader
+    that does not ask for the alternatives stays sound; `+` (and so f-strings) keeps
+    them, and the analyzer reads a write once per alternative (`values`)."""
+
+    text: str = "{one_of}"
+    params: tuple[str, ...] = ("one_of",)  # named like any unknown placeholder (see `_opaque`)
+    unknown: bool = True
+    values: tuple[Str, ...] = ()  # empty: more than `MAX_ALTERNATIVES`, unknown for good
+
+
+def alternatives(value: Str) -> tuple[Str, ...]:
+    return value.values if isinstance(value, OneOf) and value.values else (value,)
+
+
+TOO_MANY = OneOf()  # joins past the cap: absorbs every later join, never forked
+
+
+def one_of(values: list[Str]) -> Str:
+    """The join of several strings: the one string when they agree, `OneOf` up to
+    `MAX_ALTERNATIVES`, else an unknown string."""
+    distinct: list[Str] = []
+    for value in values:
+        if isinstance(value, OneOf) and not value.values:
+            return TOO_MANY
+        for alt in alternatives(value):
+            if alt not in distinct:
+                distinct.append(alt)
+    if len(distinct) == 1:
+        return distinct[0]
+    if len(distinct) > MAX_ALTERNATIVES:
+        return TOO_MANY
+    return OneOf(
+        params=tuple(dict.fromkeys(("one_of", *(p for v in distinct for p in v.params)))), values=tuple(distinct)
+    )
+
+
+_UNBOUND = object()
+
+
+def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
+    """The names bound after control flow merges, from the environment each path
+    left (paths that leave by `return`/`raise`/`break`/`continue` are not given).
+
+    A name every path agrees on keeps its value; strings that differ become `OneOf`;
+    other values that differ are dropped (unknown). A name bound on some paths only
+    keeps the value of those paths: reading it on the others raises in Python."""
+    if len(outcomes) == 1:
+        return dict(outcomes[0])
+    out: dict[str, object] = {}
+    names = dict.fromkeys(k for o in outcomes for k in o)
+    for name in names:
+        held = [o.get(name, _UNBOUND) for o in outcomes]
+        bound = [v for v in held if v is not _UNBOUND]
+        if all(v is bound[0] for v in bound) or all(_same(v, bound[0]) for v in bound):
+            out[name] = bound[0]
+        elif all(isinstance(v, Str) for v in bound):
+            out[name] = one_of(bound)  # type: ignore[arg-type]
+        else:  # a writer built two ways, a dict or a string: any one of them
+            choices: list[object] = []
+            for v in bound:
+                for alt in v.values if isinstance(v, Choice) else (v,):
+                    if not any(_same(alt, c) for c in choices):
+                        choices.append(alt)
+            if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
+                out[name] = Choice(tuple(choices))
+            # else: unknown (left out)
+    return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a few values that are not all strings (`writer` with or without
+    `.partitionBy(...)`): unknown to every reader but the analyzer's reading of a
+    write, which is done once per value."""
+
+    values: tuple[object, ...]
+
+
+def _same(a: object, b: object) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - a value whose equality fails is not the same
+        return False
 
 
 @dataclass(frozen=True)

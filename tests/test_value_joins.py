@@ -1,0 +1,149 @@
+"""Values joined where control flow merges: a name bound differently on two paths
+holds one of both values, never the last branch read; a write whose table is one of
+several names is one intent per name, each flagged `one_of`. Each case has a near
+miss that must stay as it is (one value, or unknown)."""
+
+from __future__ import annotations
+
+from delta_lint.frontend import analyze_source
+
+
+def writes(code: str) -> list[tuple[int, str | None, bool]]:
+    result = analyze_source("job.py", ".py", code)
+    return sorted(
+        (i.location.line, i.table.name if i.table else None, "one_of" in {f.value for f in i.flags})
+        for i in result.intents
+    )
+
+
+def unresolved(code: str) -> list[int]:
+    result = analyze_source("job.py", ".py", code)
+    return [d.location.line for d in result.diagnostics if d.rule == "DL001"]
+
+
+IF_ELSE = """
+env = dbutils.widgets.get("env")
+if env == "prod":
+    t = "main.a.x"
+else:
+    t = "main.b.x"
+df.write.mode("append").saveAsTable(t)
+"""
+
+
+def test_if_else_gives_one_intent_per_branch():
+    assert writes(IF_ELSE) == [(7, "main.a.x", True), (7, "main.b.x", True)]
+
+
+def test_if_else_that_agree_give_one_unflagged_intent():
+    code = IF_ELSE.replace('"main.b.x"', '"main.a.x"')
+    assert writes(code) == [(7, "main.a.x", False)]
+
+
+def test_if_without_else_keeps_the_value_before_as_an_alternative():
+    code = 't = "main.a.x"\nif dbutils.widgets.get("full") == "1":\n    t = "main.b.x"\nspark.table("s").write.saveAsTable(t)\n'
+    assert writes(code) == [(4, "main.a.x", True), (4, "main.b.x", True)]
+
+
+def test_a_branch_that_raises_does_not_reach_the_write():
+    code = (
+        't = "main.a.x"\n'
+        'if dbutils.widgets.get("env") == "bad":\n'
+        '    t = "main.b.x"\n'
+        "    raise ValueError(t)\n"
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(5, "main.a.x", False)]
+
+
+def test_alternatives_cross_f_strings_and_sql():
+    code = (
+        'schema = "gold" if dbutils.widgets.get("tier") == "g" else "silver"\n'
+        'target = f"main.{schema}.orders"\n'
+        'spark.sql(f"MERGE INTO {target} t USING updates s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")\n'
+    )
+    assert writes(code) == [(3, "main.gold.orders", True), (3, "main.silver.orders", True)]
+
+
+def test_a_loop_that_may_not_run_joins_before_and_after():
+    code = 't = "main.a.x"\nfor row in spark.table("c").collect():\n    t = "main.b.x"\nspark.table("s").write.saveAsTable(t)\n'
+    assert writes(code) == [(4, "main.a.x", True), (4, "main.b.x", True)]
+
+
+def test_try_handler_joins_with_the_body():
+    code = (
+        "try:\n"
+        '    t = dbutils.widgets.get("t") and "main.a.x"\n'
+        '    t = "main.a.x"\n'
+        "except Exception:\n"
+        '    t = "main.b.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(6, "main.a.x", True), (6, "main.b.x", True)]
+
+
+def test_too_many_alternatives_stay_unknown():
+    branches = "".join(f'{"if" if n == 0 else "elif"} k == "{n}":\n    t = "main.s.t{n}"\n' for n in range(9))
+    code = 'k = dbutils.widgets.get("k")\nt = "main.s.base"\n' + branches + "spark.table('s').write.saveAsTable(t)\n"
+    got = writes(code)
+    assert len(got) == 1 and not got[0][2] and got[0][1] != "main.s.base"
+    assert unresolved(code) == [got[0][0]]
+
+
+def test_a_branch_dependent_use_does_not_change_the_session():
+    code = (
+        'db = "a" if dbutils.widgets.get("x") == "1" else "b"\n'
+        'spark.sql(f"USE main.{db}")\n'
+        'spark.sql("DELETE FROM orders WHERE id = 1")\n'
+    )
+    tables = [t for _, t, _ in writes(code)]
+    assert "main.a.orders" not in tables and "main.b.orders" not in tables
+
+
+def test_a_known_loop_still_runs_once_per_element():
+    code = 'for t in ["main.s.a", "main.s.b"]:\n    spark.table("x").write.saveAsTable(t)\n'
+    assert writes(code) == [(2, "main.s.a", False), (2, "main.s.b", False)]
+
+
+def test_a_decided_condition_binds_only_its_branch():
+    code = IF_ELSE.replace('env = dbutils.widgets.get("env")', 'env = "prod"')
+    assert writes(code) == [(7, "main.a.x", False)]
+
+
+def test_a_writer_built_two_ways_is_still_a_write():
+    code = (
+        "def save(df, table, cols):\n"
+        '    writer = df.write.format("delta").mode("overwrite")\n'
+        "    if cols:\n"
+        "        writer = writer.partitionBy(*cols)\n"
+        "    writer.saveAsTable(table)\n"
+        'save(spark.table("s"), "main.s.t", part)\n'
+    )
+    assert [(line, table) for line, table, _ in writes(code)] == [(6, "main.s.t")]
+
+
+def test_a_long_elif_chain_is_read_without_deep_recursion():
+    chain = "".join(f'{"if" if n == 0 else "elif"} k == "{n}":\n    x = {n}\n' for n in range(400))
+    code = 'k = dbutils.widgets.get("k")\n' + chain + "spark.table('s').write.saveAsTable('main.s.t')\n"
+    result = analyze_source("job.py", ".py", code)
+    assert [i.table.name for i in result.intents] == ["main.s.t"]
+    assert not [d for d in result.diagnostics if d.rule in ("DL000", "DL002")]
+
+
+def test_an_elif_chain_decided_by_known_text_binds_its_branch():
+    code = (
+        'env = "stg"\n'
+        'if env == "prod":\n    t = "main.p.x"\nelif env == "stg":\n    t = "main.s.x"\nelse:\n    t = "main.d.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(8, "main.s.x", False)]
+
+
+def test_too_many_alternatives_joined_into_text_stay_unknown():
+    branches = "".join(f'{"if" if n == 0 else "elif"} k == "{n}":\n    s = "s{n}"\n' for n in range(9))
+    code = (
+        'k = dbutils.widgets.get("k")\ns = "base"\n' + branches + 'spark.table("x").write.saveAsTable(f"main.{s}.t")\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert [d.rule for d in result.diagnostics] == ["DL001"]
+    assert [i.table.name for i in result.intents] == ["main.{one_of}.t"]
