@@ -975,13 +975,38 @@ def is_value_function(fn: ast.FunctionDef) -> bool:
     return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
 
 
+# Bits of the longest integer whose value is kept: about 3,900 decimal digits, under
+# Python's own int-to-str limit (4,300 digits, which raises ValueError). No table
+# name or condition holds a number that long; past it the number is unknown.
+MAX_INT_BITS = 13_000
+
+
+def number_text(value: int | float) -> str | None:
+    """The text of a number as `str()` gives it, or None for an integer too long to
+    keep (a 5,000-digit hex literal is valid Python, and its decimal text is refused)."""
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        return None
+    return str(value)
+
+
+def _holds_huge_integer(stmt: ast.stmt) -> bool:
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, int) and number_text(n.value) is None
+        for n in ast.walk(stmt)
+    )
+
+
 def module_source(tree: ast.Module, names: list[str]) -> str:
     """The module's top-level statements that functions `names` need, as source: its
     imports, the functions, and the assignments and functions they read,
-    transitively (a bounded number)."""
+    transitively (a bounded number). A statement holding an integer too long to
+    print (`0xfff...` of 5,000 digits, which `ast.unparse` cannot write) is left
+    out: what it defines stays unknown to other files."""
     defined: dict[str, ast.stmt] = {}
     imports: list[ast.stmt] = []
     for stmt in tree.body:
+        if _holds_huge_integer(stmt):
+            continue
         if isinstance(stmt, ast.FunctionDef):
             defined[stmt.name] = stmt
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
