@@ -8,7 +8,7 @@ from collections import Counter
 
 from delta_lint.advise import Advice, Change, unified_diff
 from delta_lint.model import Finding
-from delta_lint.report import clean
+from delta_lint.report import clean, md_fence, md_untrusted, plain_lines
 
 FORMAT_VERSION = 1
 LEFT_SHOWN = 30  # findings left after a plan, listed in text (JSON lists all)
@@ -83,7 +83,7 @@ def text(advice: Advice, edited: Edited, diff: bool = False) -> str:
         )
     for note in advice.notes:
         lines.append(clean(note))
-    return "\n".join(lines) + "\n"
+    return plain_lines("\n".join(lines) + "\n")
 
 
 def _change_text(n: int, change: Change, edited: Edited, diff: bool) -> list[str]:
@@ -143,7 +143,7 @@ def to_json(advice: Advice, edited: Edited) -> str:
 
 
 def _md(text: str) -> str:
-    return clean(text).replace("|", "\\|")
+    return md_untrusted(text)
 
 
 def markdown(advice: Advice, edited: Edited) -> str:
@@ -158,9 +158,9 @@ def markdown(advice: Advice, edited: Edited) -> str:
     for n, c in enumerate(advice.ranked, 1):
         out += ["", "<details>", f"<summary>{n}. {_md(c.what)}</summary>", ""]
         if c.statement:
-            out += ["```sql", clean(c.statement), "```"]
+            out += md_fence("sql", [c.statement])
         for path, before, after in edits_of(c, edited):
-            out += ["```diff", *(clean(x) for x in unified_diff(path, before, after).rstrip("\n").split("\n")), "```"]
+            out += md_fence("diff", unified_diff(path, before, after).rstrip("\n").split("\n"))
         out += [f"- removes: {', '.join(_md(_where(f)) for f in c.removed)}"]
         if c.added:
             out += [f"- adds: {', '.join(_md(_where(f)) for f in c.added)}"]

@@ -14,13 +14,40 @@ import orjson
 
 from delta_lint import __version__
 from delta_lint.model import Finding, Intent, is_coverage
-from delta_lint.safeio import printable as clean
+from delta_lint.safeio import printable
+
+_COMMAND = "::"  # a line starting with it is a GitHub workflow command (`::error`, `::add-mask::`)
+
+
+def clean(text: str) -> str:
+    """Text from file names, job code or job definitions made safe for any output:
+    control characters, terminal escapes and line separators as backslash escapes
+    (`safeio.printable`), and a leading `::` (after blanks) written `\x3a:`, so the
+    text cannot start a workflow command where it begins a line."""
+    text = printable(text)
+    return _no_command(text) if _COMMAND in text else text
+
+
+def _no_command(line: str) -> str:
+    body = line.lstrip()
+    if not body.startswith(_COMMAND):
+        return line
+    return line[: len(line) - len(body)] + "\\x3a" + body[1:]
+
+
+def plain_lines(text: str) -> str:
+    """A plain-text report with no line that starts a workflow command: the last
+    guard of `text`, `concise`, `intents` and `tables`, whose lines may begin (or,
+    wrapped, continue) with code text."""
+    if _COMMAND not in text:
+        return text
+    return "\n".join(_no_command(line) for line in text.split("\n"))
 
 
 def clean_finding(f: Finding) -> Finding:
     """A finding whose every text field is `clean`; the same object when nothing needs it."""
     texts = (f.name, f.message, f.table or "", f.overlap, f.fix, f.location.path, *(r.path for r in f.related))
-    if all(t.isprintable() for t in texts):
+    if all(clean(t) == t for t in texts):
         return f
     return dataclasses.replace(
         f,
@@ -272,7 +299,7 @@ def intents_text(intents: list[Intent]) -> str:
         lines.append(
             clean(f"{i.location}  {table}  {i.kind.value}  {pred}  {flags}" + ("  " + " ".join(extra) if extra else ""))
         )
-    return "\n".join(lines) + ("\n" if lines else "")
+    return plain_lines("\n".join(lines) + ("\n" if lines else ""))
 
 
 def intents_json(intents: list[Intent]) -> str:
@@ -340,15 +367,15 @@ def tables_text(rows: list[dict], runtime: str, mode: str) -> str:
     for r in rows:
         body.append(
             [
-                r["table"],
+                clean(r["table"]),
                 r["source"],
                 "-" if r["table_version"] is None else str(r["table_version"]),
-                ", ".join(r["partitioned_by"]) or "-",
-                ", ".join(r["clustered_by"]) or "-",
+                clean(", ".join(r["partitioned_by"])) or "-",
+                clean(", ".join(r["clustered_by"])) or "-",
                 "yes" if r["deletion_vectors"] else "no",
-                r["isolation_level"],
-                ", ".join(r["identity_columns"]) or "-",
-                ("yes" if r["row_level_concurrency"] else "no") + f" ({r['row_level_reason']})",
+                clean(r["isolation_level"]),
+                clean(", ".join(r["identity_columns"])) or "-",
+                ("yes" if r["row_level_concurrency"] else "no") + f" ({clean(r['row_level_reason'])})",
             ]
         )
     widths = [max(len(x) for x in col) for col in zip(header, *body)]
@@ -364,9 +391,9 @@ def tables_text(rows: list[dict], runtime: str, mode: str) -> str:
         if r["problem"]:
             extra.append(f"not read: {r['problem']}")
         if extra:
-            lines.append(f"  {r['table']}: {'; '.join(extra)}")
+            lines.append(clean(f"  {r['table']}: {'; '.join(extra)}"))
     lines.append(f"{len(rows)} tables; settings via {mode}; row-level concurrency for runtime {runtime}.")
-    return "\n".join(lines) + "\n"
+    return plain_lines("\n".join(lines) + "\n")
 
 
 def tables_json(rows: list[dict], runtime: str, mode: str) -> str:
@@ -553,11 +580,30 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _md_untrusted(text: str, code: bool = False) -> str:
-    """Text from file names and code for a Markdown cell (or, with `code`, a code
-    span): no cell break, no HTML, no end of the code span."""
-    text = _md_cell(text).replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("`", "'") if code else text
+_MD_ESCAPED = str.maketrans({c: "\\" + c for c in "\\`*_[]()!~"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_WORD_JOINER = "\u2060"  # invisible; after `@` or `#` it keeps GitHub from linking a user or an issue
+
+
+def md_untrusted(text: str, code: bool = False) -> str:
+    """Text from file names, code or job definitions for a Markdown comment (a cell,
+    a list item, a `<summary>`; with `code`, a code span): the one Markdown guard of
+    `check` and `advise`. No cell or line break, no HTML, no image, link or emphasis
+    (their punctuation is escaped), no @mention or #reference (a word joiner follows
+    `@` and `#`), no end of the code span. Control characters are escaped first."""
+    text = _md_cell(clean(text))
+    if code:  # inside a code span only its own end is special; nothing in it is linked
+        return text.replace("`", "'")
+    text = text.translate(_MD_ESCAPED)
+    return text.replace("@", "@" + _WORD_JOINER).replace("#", "#" + _WORD_JOINER)
+
+
+def md_fence(lang: str, lines: list[str]) -> list[str]:
+    """A fenced code block of `lines` (cleaned) whose fence no backtick run in them
+    can close."""
+    body = [clean(line) for line in lines]
+    longest = max((len(run) for line in body for run in re.findall("`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + lang, *body, fence]
 
 
 def markdown(findings: list[Finding], files: int, intents: int) -> str:
@@ -576,20 +622,20 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
     ]
     for f in findings:
         out.append(
-            f"| {f.severity} | `{f.rule}` {f.name} | `{_md_untrusted(str(f.location), code=True)}` "
-            f"| {_md_untrusted(f.table or '-')} | {f.exception or '-'} | {_md_untrusted(f.message)} |"
+            f"| {f.severity} | `{f.rule}` {f.name} | `{md_untrusted(str(f.location), code=True)}` "
+            f"| {md_untrusted(f.table or '-')} | {f.exception or '-'} | {md_untrusted(f.message)} |"
         )
     detailed = [f for f in findings if f.fix or f.related or f.overlap]
     if detailed:
         out += ["", "<details><summary>Why they overlap, and the fixes</summary>", ""]
         for f in detailed:
-            out.append(f"- **`{_md_untrusted(str(f.location), code=True)}` {f.rule}**")
+            out.append(f"- **`{md_untrusted(str(f.location), code=True)}` {f.rule}**")
             if f.related:
-                out.append(f"  - related: {_related_list(f, lambda r: f'`{_md_untrusted(str(r), code=True)}`')}")
+                out.append(f"  - related: {_related_list(f, lambda r: f'`{md_untrusted(str(r), code=True)}`')}")
             if f.overlap:
-                out.append(f"  - overlap: {_md_untrusted(f.overlap)}")
+                out.append(f"  - overlap: {md_untrusted(f.overlap)}")
             if f.fix:
-                out.append(f"  - fix: {_md_untrusted(f.fix)}")
+                out.append(f"  - fix: {md_untrusted(f.fix)}")
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
@@ -881,8 +927,13 @@ def reporter(*names: str) -> Callable[[Reporter], Reporter]:
 
 
 def render(name: str, report: Report) -> str:
-    """The findings in format `name`, file names and code text without control characters."""
-    return REPORTERS[name](dataclasses.replace(report, findings=[clean_finding(f) for f in report.findings]))
+    """The findings in format `name`, file names and code text without control
+    characters; plain-text formats without a line that starts a workflow command."""
+    out = REPORTERS[name](dataclasses.replace(report, findings=[clean_finding(f) for f in report.findings]))
+    return plain_lines(out) if name in _PLAIN else out
+
+
+_PLAIN = ("text", "full", "concise")
 
 
 @reporter("text", "full")

@@ -612,7 +612,12 @@ LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then 
 
 
 def _link(
-    files: _Files, inputs: Inputs, workflows: Workflows | None, store: Cache | None, root: Path
+    files: _Files,
+    inputs: Inputs,
+    workflows: Workflows | None,
+    store: Cache | None,
+    root: Path,
+    read_document: DocumentReader | None = None,
 ) -> dict[str, set[str]]:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
@@ -623,7 +628,7 @@ def _link(
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
-    read_document = DocumentReader(root)
+    read_document = read_document or DocumentReader(root)
     for _ in range(LINK_ROUNDS):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
@@ -644,12 +649,26 @@ DOCUMENT_SUFFIXES = (".yml", ".yaml", ".json")
 class DocumentReader:
     """The project's YAML and JSON documents that its code loads (`load_config("dev")`),
     by path relative to the configuration root, as plain values: read once per run,
-    only inside the root, YAML with `config.load_yaml`'s guards (no aliases). A
-    document that cannot be read is None: the code's value stays unknown."""
+    only inside the root, YAML with `config.load_yaml`'s guards (no aliases). In a
+    git work tree only documents git tracks are read: a credentials file a CI step
+    leaves in the checkout (untracked, often ignored) is never loaded, so its values
+    cannot reach a table name or a message. Git is asked once, at the first document.
+    A document that cannot be read is None: the code's value stays unknown."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._read: dict[str, object] = {}
+        self._tracked: frozenset[str] | None = None
+        self._listed = False
+
+    def tracked(self) -> frozenset[str] | None:
+        """The files git tracks under the root, relative to it; None outside a git
+        work tree. When git cannot list them, nothing counts as tracked."""
+        if not self._listed:
+            self._listed = True
+            if _repository_top(self.root) is not None:
+                self._tracked = _git_tracked(self.root)
+        return self._tracked
 
     def __call__(self, rel: str) -> object:
         if rel not in self._read:
@@ -658,6 +677,9 @@ class DocumentReader:
 
     def _load(self, rel: str) -> object:
         if not rel.endswith(DOCUMENT_SUFFIXES) or rel.startswith(("/", "..")):
+            return None
+        tracked = self.tracked()
+        if tracked is not None and rel not in tracked:
             return None
         path = self.root / rel
         try:
@@ -700,6 +722,25 @@ def _included_from_outside(
             out.append((target, summary.links))
             pending.append((target, summary.links))
     return out
+
+
+def _git_tracked(root: Path) -> frozenset[str]:
+    """`git ls-files` under `root`, paths relative to it (the index's list: no
+    command of the repository's configuration runs, `core.fsmonitor` is off)."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(
+            ["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--", "."],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    if proc.returncode != 0:
+        return frozenset()
+    return frozenset(os.fsdecode(name) for name in proc.stdout.split(b"\0") if name)
 
 
 def _repository_top(root: Path) -> Path | None:
@@ -832,7 +873,8 @@ def _check(
     files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
     workflows = loaded_workflows[0]
     scheduled = _with_defined_jobs(workflows, files, inputs, config)
-    runs_in = _link(files, inputs, scheduled, store, config.root)
+    read_document = DocumentReader(config.root)  # one per run: `reread` asks it again
+    runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
     context = _context_digest(config, scheduled) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
     rel_paths = inputs.rel_paths
@@ -926,7 +968,7 @@ def _check(
         result = analyze_data(data, suffix, display, memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
-        context = Linker(links, workflows, DocumentReader(config.root)).contexts().get(index)
+        context = Linker(links, workflows, read_document).contexts().get(index)
         return analyze_data(data, suffix, display, context, files.memo) if context else result
 
     pairing = None

@@ -15,7 +15,9 @@ answering (cancel, shutdown) while a cold run reads a large project.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,14 @@ _SEVERITY = {
     "info": lsp.DiagnosticSeverity.Information,
 }
 SOURCE = "delta-lint"
+# The framing's bounds: a header line is read at most this long (a longer one is read
+# in pieces, none of which is a header pygls acts on), and a message body over this
+# many bytes is read past in pieces and dropped. An open buffer is at most the 10 MB
+# a file may hold, which JSON escaping may double.
+MAX_HEADER_LINE = 8_192
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+DROPPED = "$/delta-lint/droppedMessage"  # what a dropped body is replaced by (see `BoundedInput`)
+_DISCARD_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,32 @@ def _range(loc: Location, lines: list[str]) -> lsp.Range:
     return lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start + 1)))
 
 
+class BoundedInput:
+    """Standard input as pygls reads the protocol from it (`readline`, `read`), with
+    the framing bounded: a `Content-Length` of a terabyte (or of more digits than an
+    index holds) used to make pygls allocate it at once and die with a traceback.
+    A body over `MAX_MESSAGE_BYTES` is read past in 1 MB pieces (so the next
+    message is framed where the client put it) and replaced by a `DROPPED`
+    notification, which the server answers with an error in the client's log."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        return self.stream.readline(MAX_HEADER_LINE)
+
+    def read(self, n: int) -> bytes:
+        if n <= MAX_MESSAGE_BYTES:
+            return self.stream.read(n)
+        left = n
+        while left:
+            piece = self.stream.read(min(left, _DISCARD_CHUNK))
+            if not piece:
+                return b""  # the client closed its end: the server stops, as at any end of input
+            left -= len(piece)
+        return json.dumps({"jsonrpc": "2.0", "method": DROPPED, "params": {"bytes": n}}).encode()
+
+
 class DeltaLintServer(LanguageServer):
     """The server's state is its own: one worker thread for runs, nothing global."""
 
@@ -163,6 +199,16 @@ def build() -> DeltaLintServer:
     async def did_save(ls: DeltaLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
         await ls.publish(params.text_document.uri, params.text)
 
+    @server.feature(DROPPED)
+    def dropped(ls: DeltaLintServer, params) -> None:
+        size = getattr(params, "bytes", None)
+        ls.window_log_message(
+            lsp.LogMessageParams(
+                type=lsp.MessageType.Error,
+                message=f"delta-lint: dropped a message of {size} bytes (more than {MAX_MESSAGE_BYTES})",
+            )
+        )
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DeltaLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
@@ -171,5 +217,5 @@ def build() -> DeltaLintServer:
 
 
 def main() -> int:
-    build().start_io()
+    build().start_io(stdin=BoundedInput(sys.stdin.buffer))
     return 0

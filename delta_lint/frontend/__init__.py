@@ -16,6 +16,7 @@ from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
 
+UNRESOLVED_TABLE = "DL001"
 INTERNAL_ERROR = "DL002"
 READ_ERROR = "DL003"
 
@@ -63,8 +64,26 @@ def analyze_source(
                 "error",
             )
         )
+    if context.documents:
+        _mask_documents(result, context)
     result.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return result
+
+
+def _mask_documents(result: FileResult, context: Context) -> None:
+    """Keep the values of the project documents the code loaded out of what is
+    printed (see `pyeval.DocumentText`): the statement text and conditions of
+    messages and intents. Table names they form are kept (that is what they are
+    read for), so a name that cannot be resolved is still shown whole."""
+    from delta_lint.frontend.pyeval import DocumentText
+
+    text = DocumentText(context.documents)
+    result.diagnostics = [
+        d if d.rule == UNRESOLVED_TABLE else replace(d, message=text.mask_quoted(d.message)) for d in result.diagnostics
+    ]
+    result.intents = [
+        replace(i, predicate_sql=text.mask(i.predicate_sql)) if i.predicate_sql else i for i in result.intents
+    ]
 
 
 def _variants(display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> FileResult:

@@ -24,6 +24,7 @@ from delta_lint.frontend.pyeval import (
     Opened,
     document_path,
     is_value_function,
+    number_text,
 )
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
@@ -332,7 +333,10 @@ class ValueResolver:
             if isinstance(node.value, bool):
                 return BoolStr(str(node.value))
             if isinstance(node.value, (int, float)):
-                return NumStr(str(node.value))
+                text = number_text(node.value)
+                if text is None:  # too long to hold (see `number_text`): unknown, by a name
+                    return Str("{huge_number}", ("huge_number",), True)
+                return NumStr(text)
             return Str(str(node.value))
         param = self._param_source(node, scope)
         if param is not None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pyeval import Module, is_value_function, module_source
+from delta_lint.frontend.pyeval import Module, is_value_function, module_source, number_text
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -1842,7 +1842,7 @@ def _operand_sql(node: ast.expr, analyzer: PythonAnalyzer, scope: Scope) -> str 
         if isinstance(node.value, str):
             return "'" + node.value.replace("'", "\\'") + "'"
         if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return repr(node.value)
+            return number_text(node.value)  # None (unknown) for an integer too long to write
         return None
     if isinstance(node, (ast.Name, ast.JoinedStr)):
         s = analyzer.string(node, scope)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from delta_lint.frontend.pyeval import number_text
 from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
@@ -321,7 +322,8 @@ def from_plain(value: object, depth: int = 0) -> object:
     if value is None:
         return NoneStr()
     if isinstance(value, (int, float)):
-        return NumStr(str(value))
+        text = number_text(value)
+        return None if text is None else NumStr(text)
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, dict):
