@@ -1000,9 +1000,11 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
 
 def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
     """(key, settings) of every job in a Jobs JSON file, checked against its schema
-    (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them, or
-    `{"jobs": [...]}` as `databricks jobs list` prints. JSON that holds no job
-    (no `tasks`) is not a job definition and is passed over."""
+    (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
+    `{"jobs": [...]}` as `databricks jobs list` prints, or a `resources: jobs:`
+    document as the Jobs UI exports a job for a bundle (`schema.BundleFile`; keyed
+    by its resource key). JSON that holds no job (no `tasks`) is not a job
+    definition and is passed over."""
     try:
         text = read_input_text(file, root)
     except (OSError, UnicodeDecodeError, ValueError) as err:
@@ -1010,10 +1012,15 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
     if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
-        doc, source = load_yaml(text, file, what="a job definition")
+        doc, source = load_yaml(text, file, _Loader, what="a job definition")
     else:
         doc = load_json(text, file, "a job definition")
         source = Source(file, text=text)
+    resources = doc.get("resources") if isinstance(doc, dict) else None
+    if isinstance(resources, dict) and isinstance(resources.get("jobs"), dict):
+        # a bundle resource file on its own (exported from the Jobs UI, no `databricks.yml`)
+        convert(doc, BundleFile, source)
+        return [(str(k), s) for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
     prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
     if not isinstance(listed, list):
@@ -1037,14 +1044,19 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
     return out
 
 
-def load_found_job_json(root: Path) -> Workflows:
-    """Jobs JSON files found by their shape anywhere in the project (no
+def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
+    """Jobs JSON and YAML files found by their shape anywhere in the project (no
     `job_definitions` configured); a broken one is reported at its line, the others
-    are read. Task paths are relative to the file's folder, else to the root."""
+    are read. Task paths are relative to the file's folder, else to the root. Files
+    in `read` (a bundle's own files, read with its target and variables) are not
+    read again."""
     out = Workflows()
     found = listing("job-json", str(root))
     out.listings.append(("job-json", str(root), found))
+    skip = {os.path.abspath(p) for p in read}
     for file in map(Path, found):
+        if os.path.abspath(file) in skip:
+            continue
         try:
             jobs = _exported_jobs(file, root)
         except ConfigError as err:

@@ -657,7 +657,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
-        exported = load_found_job_json(config.root)
+        exported = load_found_job_json(config.root, tuple(out.files))
         _add_jobs(exported, load_found_terraform(config.root))
     if exported is not None:
         _add_jobs(out, exported)

@@ -1,0 +1,53 @@
+"""Job definitions found without a bundle: job YAML exported from the Jobs UI
+(`resources: jobs:`), tasks whose files come from the repository (`source: GIT`,
+`git_source`) and `condition_task`, in every reader that defines jobs."""
+
+from __future__ import annotations
+
+from tests.test_link import NB, _conflicts
+
+LOAD = NB + "spark.sql(\"UPDATE main.ops.events SET x = 1 WHERE kind = 'a'\")\n"
+FIX = NB + "spark.sql(\"UPDATE main.ops.events SET x = 2 WHERE kind = 'b'\")\n"
+NOTEBOOKS = {"notebooks/load.py": LOAD, "notebooks/fix.py": FIX}
+
+EXPORTED = """\
+resources:
+  jobs:
+    events_nightly:
+      name: events nightly
+      schedule:
+        quartz_cron_expression: 0 0 2 * * ?
+        timezone_id: UTC
+      tasks:
+        - task_key: load
+          notebook_task:
+            notebook_path: /Workspace/Users/someone@example.com/project/notebooks/load
+        - task_key: fix
+DEPENDS
+          notebook_task:
+            notebook_path: /Workspace/Users/someone@example.com/project/notebooks/fix
+"""
+AFTER_LOAD = "          depends_on:\n            - task_key: load"
+
+
+def _not_analysed(result) -> list[str]:
+    return [f.message for f in result.findings if f.rule == "DL006"]
+
+
+def test_a_job_yaml_exported_from_the_jobs_ui_orders_its_tasks(lint):
+    ordered = lint({**NOTEBOOKS, "jobs/events_nightly.yml": EXPORTED.replace("DEPENDS", AFTER_LOAD)})
+    assert _conflicts(ordered) == []  # fix runs after load, one run at a time
+
+
+def test_parallel_tasks_of_an_exported_job_yaml_conflict(lint):
+    parallel = lint({**NOTEBOOKS, "jobs/events_nightly.yml": EXPORTED.replace("DEPENDS\n", "")})
+    assert _conflicts(parallel) == ["DL102"]
+    assert "have no dependency between them" in str([f.overlap for f in parallel.findings if f.rule == "DL102"])
+
+
+def test_a_broken_exported_job_yaml_is_a_diagnostic_at_its_line(lint):
+    broken = EXPORTED.replace("DEPENDS", AFTER_LOAD).replace("      tasks:\n", "      tasks: 3\n      x:\n", 1)
+    result = lint({**NOTEBOOKS, "jobs/events_nightly.yml": broken, "jobs/other.yml": EXPORTED.replace("DEPENDS\n", "")})
+    problems = [f for f in result.findings if f.location.path == "jobs/events_nightly.yml"]
+    assert problems and "tasks" in problems[0].message and problems[0].location.line > 1
+    assert _conflicts(result) == ["DL102"]  # the other file is still read
