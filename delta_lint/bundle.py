@@ -684,9 +684,12 @@ def _job(
         if isinstance(p, dict) and p.get("name")
     )
     base = base or file.parent
+    # `git_source`: the job's tasks read their files from a checkout of the repository
+    # (unless a task says `source: WORKSPACE`); a task's `source: GIT` without one too
+    git = isinstance(spec.get("git_source"), dict)
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
-            task = _task(task_spec, base, root, label)
+            task = _task(task_spec, base, root, label, file.parent, git)
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
@@ -728,13 +731,38 @@ def _break_cycles(job: Job) -> None:
                 stack.append(iter(sorted(job.tasks[dep].depends_on)))
 
 
-def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
+def _repository_root(folder: Path, root: Path) -> Path:
+    """The top of the git work tree holding `folder` when it is inside the
+    configuration root, else the root: what `source: GIT` paths are relative to."""
+    top = os.path.abspath(root)
+    here = os.path.abspath(folder)
+    while here.startswith(top) and len(here) > len(top):
+        if os.path.exists(os.path.join(here, ".git")):
+            return Path(here)
+        here = os.path.dirname(here)
+    return root
+
+
+def _from_git(task: dict, git: bool) -> bool:
+    """Whether a file task's path is relative to the repository root: `source: GIT`,
+    or the job's `git_source` without `source: WORKSPACE`."""
+    source = task.get("source") if isinstance(task, dict) else None
+    if isinstance(task, dict) and isinstance(task.get("file"), dict):  # sql_task: {file: {path, source}}
+        source = task["file"].get("source", source)
+    return source == "GIT" or (git and source != "WORKSPACE")
+
+
+def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | None = None, git: bool = False) -> Task:
+    """A task of a job defined in a file in `folder` (`base`: what its relative paths
+    start from; `git`: the job has a `git_source`)."""
     key = str(spec["task_key"])
     depends = tuple(str(d.get("task_key")) for d in spec.get("depends_on") or [] if isinstance(d, dict))
     location = Location(file_label, getattr(spec, "line", 1), 1)
     if isinstance(spec.get("for_each_task"), dict):
         inner_spec = spec["for_each_task"].get("task") or {}
-        inner = _task({**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label)
+        inner = _task(
+            {**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label, folder, git
+        )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
         return Task(
@@ -764,7 +792,11 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
             if _REF.search(value):
                 return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
-            found = _locate(value, base, root)
+            if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
+                top = _repository_root(folder or base, root)
+                found = _locate(value.lstrip("/"), top, root) or _by_tail(Path(value).parts, root)
+            else:
+                found = _locate(value, base, root)
             if found is None:
                 return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)

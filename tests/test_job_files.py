@@ -51,3 +51,55 @@ def test_a_broken_exported_job_yaml_is_a_diagnostic_at_its_line(lint):
     problems = [f for f in result.findings if f.location.path == "jobs/events_nightly.yml"]
     assert problems and "tasks" in problems[0].message and problems[0].location.line > 1
     assert _conflicts(result) == ["DL102"]  # the other file is still read
+
+
+GIT_JOB = """\
+resources:
+  jobs:
+    events:
+      git_source:
+        git_url: https://github.com/example/project
+        git_provider: gitHub
+        git_branch: main
+      tasks:
+        - task_key: load
+          notebook_task:
+            notebook_path: notebooks/load
+SOURCE
+        - task_key: fix
+          depends_on:
+            - task_key: load
+          notebook_task:
+            notebook_path: notebooks/fix
+SOURCE
+"""
+
+
+def test_git_source_paths_are_relative_to_the_repository_root(lint):
+    result = lint({**NOTEBOOKS, "jobs/events.yml": GIT_JOB.replace("SOURCE\n", "")})
+    assert _not_analysed(result) == []
+    assert _conflicts(result) == []  # both files found from the root, in order
+
+
+def test_a_task_source_git_without_git_source_is_read_from_the_root(lint):
+    job = GIT_JOB.replace("      git_source:\n", "      x_git_source:\n").replace("SOURCE", "            source: GIT")
+    result = lint({**NOTEBOOKS, "jobs/events.yml": job})
+    assert _not_analysed(result) == [] and _conflicts(result) == []
+
+
+def test_a_workspace_task_of_a_git_job_stays_relative_to_its_file(lint):
+    """`source: WORKSPACE` under a `git_source`: the path is not the repository's."""
+    job = GIT_JOB.replace("SOURCE", "            source: WORKSPACE")
+    result = lint({**NOTEBOOKS, "jobs/events.yml": job})
+    assert len(_not_analysed(result)) == 2  # jobs/notebooks/load is not in this project
+
+
+def test_git_paths_start_at_the_work_tree_holding_the_job_file(lint):
+    files = {f"app/{k}": v for k, v in NOTEBOOKS.items()}
+    files.update({"app/.git/HEAD": "ref: refs/heads/main\n", "app/jobs/events.yml": GIT_JOB.replace("SOURCE\n", "")})
+    files["notebooks/load.py"] = NB + "spark.sql(\"UPDATE main.ops.events SET x = 3 WHERE kind = 'c'\")\n"
+    result = lint(files)
+    assert _not_analysed(result) == []
+    # app/notebooks/load.py and app/notebooks/fix.py run in order; notebooks/load.py is no task's
+    paths = sorted({p for f in result.findings if f.rule == "DL102" for p in (f.location.path, f.other.path)})
+    assert "app/notebooks/fix.py" not in paths or "app/notebooks/load.py" not in paths
