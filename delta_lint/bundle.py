@@ -800,6 +800,8 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             if found is None:
                 return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
+    if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
+        return Task(key, "condition_task", (), depends, location=location)
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
     wheel = spec.get("python_wheel_task")
     if isinstance(wheel, dict) and isinstance(wheel.get("entry_point"), str):

@@ -103,3 +103,120 @@ def test_git_paths_start_at_the_work_tree_holding_the_job_file(lint):
     # app/notebooks/load.py and app/notebooks/fix.py run in order; notebooks/load.py is no task's
     paths = sorted({p for f in result.findings if f.rule == "DL102" for p in (f.location.path, f.other.path)})
     assert "app/notebooks/fix.py" not in paths or "app/notebooks/load.py" not in paths
+
+
+CONDITION_JOB = """\
+resources:
+  jobs:
+    events:
+      tasks:
+        - task_key: load
+          notebook_task:
+            notebook_path: /Repos/someone/project/notebooks/load
+        - task_key: check
+          depends_on:
+            - task_key: load
+          condition_task:
+            op: EQUAL_TO
+            left: "{{job.parameters.mode}}"
+            right: full
+        - task_key: fix
+          depends_on:
+            - task_key: DEP
+              outcome: "true"
+          notebook_task:
+            notebook_path: /Repos/someone/project/notebooks/fix
+"""
+
+
+def test_a_condition_task_runs_no_file_and_orders_its_dependants(lint):
+    result = lint({**NOTEBOOKS, "jobs/events.yml": CONDITION_JOB.replace("DEP", "check")})
+    assert _not_analysed(result) == []  # a condition is not "code delta-lint cannot read"
+    assert _conflicts(result) == []
+
+
+def test_a_task_beside_a_condition_task_still_overlaps(lint):
+    job = CONDITION_JOB.replace("DEP", "start").replace(
+        "        - task_key: check\n          depends_on:\n            - task_key: load\n",
+        "        - task_key: check\n",
+    )
+    job = job.replace(
+        "      tasks:\n", "      tasks:\n        - task_key: start\n          condition_task: {op: EQUAL_TO}\n"
+    )
+    result = lint({**NOTEBOOKS, "jobs/events.yml": job})
+    assert _not_analysed(result) == [] and _conflicts(result) == ["DL102"]
+
+
+CONDITION_TF = """
+resource "databricks_job" "this" {
+  name = "events"
+  task {
+    task_key = "load"
+    notebook_task {
+      notebook_path = "${path.module}/../notebooks/load.py"
+    }
+  }
+  task {
+    task_key = "check"
+    depends_on {
+      task_key = "load"
+    }
+    condition_task {
+      op    = "EQUAL_TO"
+      left  = "a"
+      right = "a"
+    }
+  }
+  task {
+    task_key = "fix"
+    depends_on {
+      task_key = "DEP"
+    }
+    notebook_task {
+      notebook_path = "${path.module}/../notebooks/fix.py"
+    }
+  }
+}
+"""
+
+
+def test_a_terraform_condition_task_is_no_unknown_task(lint):
+    ordered = lint({**NOTEBOOKS, "infra/job.tf": CONDITION_TF.replace("DEP", "check")})
+    assert _not_analysed(ordered) == [] and _conflicts(ordered) == []
+
+
+def test_a_terraform_task_beside_a_condition_task_overlaps(lint):
+    tf = CONDITION_TF.replace("DEP", "check").replace(
+        '    depends_on {\n      task_key = "load"\n    }\n    condition_task', "    condition_task"
+    )
+    tf = tf.replace('    depends_on {\n      task_key = "check"\n    }\n', "")
+    parallel = lint({**NOTEBOOKS, "infra/job.tf": tf})
+    assert _not_analysed(parallel) == [] and _conflicts(parallel) == ["DL102"]
+
+
+SDK_JOB = (
+    NB
+    + """\
+from databricks.sdk import WorkspaceClient
+from databricks.sdk.service.jobs import ConditionTask, NotebookTask, Task, TaskDependency
+
+w = WorkspaceClient()
+w.jobs.create(
+    name="events",
+    tasks=[
+        Task(task_key="load", notebook_task=NotebookTask(notebook_path="/Repos/me/project/notebooks/load")),
+        Task(task_key="check", depends_on=[TaskDependency(task_key="load")], condition_task=ConditionTask(op="EQUAL_TO")),
+        Task(
+            task_key="fix",
+            depends_on=[TaskDependency(task_key="DEP")],
+            notebook_task=NotebookTask(notebook_path="/Repos/me/project/notebooks/fix"),
+        ),
+    ],
+)
+"""
+)
+
+
+def test_an_sdk_condition_task_orders_its_dependants(lint):
+    ordered = lint({**NOTEBOOKS, "deploy/install.py": SDK_JOB.replace("DEP", "check")})
+    assert _not_analysed(ordered) == [] and _conflicts(ordered) == []
