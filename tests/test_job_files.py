@@ -101,7 +101,9 @@ def test_git_paths_start_at_the_work_tree_holding_the_job_file(lint):
     result = lint(files)
     assert _not_analysed(result) == []
     # app/notebooks/load.py and app/notebooks/fix.py run in order; notebooks/load.py is no task's
-    paths = sorted({p for f in result.findings if f.rule == "DL102" for p in (f.location.path, f.other.path)})
+    paths = sorted(
+        {p for f in result.findings if f.rule == "DL102" for p in (f.location.path, *(r.path for r in f.related))}
+    )
     assert "app/notebooks/fix.py" not in paths or "app/notebooks/load.py" not in paths
 
 
