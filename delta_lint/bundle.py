@@ -294,6 +294,35 @@ def find_terraform(root: Path) -> tuple[str, ...]:
     return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job")
 
 
+def find_airflow_dags(root: Path) -> tuple[str, ...]:
+    """Python files of the project whose first 64 KB name both Airflow and a
+    Databricks operator (their imports): the DAG files `airflow.load_found_airflow`
+    reads. Most projects have no DAG yet many Python files, and the answer is asked
+    again on every cached run: so only a file's head is read, with plain system
+    calls (a regular file, not through a link; `safeio` reads the few found)."""
+    found = []
+    for folder, _, files in _project_folders(root):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            try:  # asked of the name first: a device or a pipe is never opened
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            except (OSError, ValueError):
+                continue
+            try:
+                head = os.read(fd, 65536) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+            except OSError:
+                head = b""
+            finally:
+                os.close(fd)
+            if b"airflow" in head and b"Databricks" in head:
+                found.append(path)
+    return tuple(found)
+
+
 def _files_saying(root: Path, named: Callable[[str], bool], sign: bytes) -> tuple[str, ...]:
     """Project files whose name passes `named` and whose bytes hold `sign`."""
     found = []
@@ -330,6 +359,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_job_json(Path(argument))
     if kind == "terraform":
         return find_terraform(Path(argument))
+    if kind == "airflow":
+        return find_airflow_dags(Path(argument))
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)

@@ -26,6 +26,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+from delta_lint.airflow import load_found_airflow, resolve_started_jobs
 from delta_lint.bundle import (
     WORKFLOWS_TYPES,
     Job,
@@ -659,8 +660,10 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
     elif config.job_definitions is None and bundle is None and config.bundle is None:
         exported = load_found_job_json(config.root, tuple(out.files))
         _add_jobs(exported, load_found_terraform(config.root))
+        _add_jobs(exported, load_found_airflow(config.root))
     if exported is not None:
         _add_jobs(out, exported)
+    resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     return out
 
 
