@@ -294,6 +294,35 @@ def find_terraform(root: Path) -> tuple[str, ...]:
     return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job")
 
 
+def find_airflow_dags(root: Path) -> tuple[str, ...]:
+    """Python files of the project whose first 64 KB name both Airflow and a
+    Databricks operator (their imports): the DAG files `airflow.load_found_airflow`
+    reads. Most projects have no DAG yet many Python files, and the answer is asked
+    again on every cached run: so only a file's head is read, with plain system
+    calls (a regular file, not through a link; `safeio` reads the few found)."""
+    found = []
+    for folder, _, files in _project_folders(root):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            try:  # asked of the name first: a device or a pipe is never opened
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            except (OSError, ValueError):
+                continue
+            try:
+                head = os.read(fd, 65536) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+            except OSError:
+                head = b""
+            finally:
+                os.close(fd)
+            if b"airflow" in head and b"Databricks" in head:
+                found.append(path)
+    return tuple(found)
+
+
 def _files_saying(root: Path, named: Callable[[str], bool], sign: bytes) -> tuple[str, ...]:
     """Project files whose name passes `named` and whose bytes hold `sign`."""
     found = []
@@ -330,6 +359,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_job_json(Path(argument))
     if kind == "terraform":
         return find_terraform(Path(argument))
+    if kind == "airflow":
+        return find_airflow_dags(Path(argument))
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)
@@ -684,9 +715,12 @@ def _job(
         if isinstance(p, dict) and p.get("name")
     )
     base = base or file.parent
+    # `git_source`: the job's tasks read their files from a checkout of the repository
+    # (unless a task says `source: WORKSPACE`); a task's `source: GIT` without one too
+    git = isinstance(spec.get("git_source"), dict)
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
-            task = _task(task_spec, base, root, label)
+            task = _task(task_spec, base, root, label, file.parent, git)
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
@@ -728,13 +762,38 @@ def _break_cycles(job: Job) -> None:
                 stack.append(iter(sorted(job.tasks[dep].depends_on)))
 
 
-def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
+def _repository_root(folder: Path, root: Path) -> Path:
+    """The top of the git work tree holding `folder` when it is inside the
+    configuration root, else the root: what `source: GIT` paths are relative to."""
+    top = os.path.abspath(root)
+    here = os.path.abspath(folder)
+    while here.startswith(top) and len(here) > len(top):
+        if os.path.exists(os.path.join(here, ".git")):
+            return Path(here)
+        here = os.path.dirname(here)
+    return root
+
+
+def _from_git(task: dict, git: bool) -> bool:
+    """Whether a file task's path is relative to the repository root: `source: GIT`,
+    or the job's `git_source` without `source: WORKSPACE`."""
+    source = task.get("source") if isinstance(task, dict) else None
+    if isinstance(task, dict) and isinstance(task.get("file"), dict):  # sql_task: {file: {path, source}}
+        source = task["file"].get("source", source)
+    return source == "GIT" or (git and source != "WORKSPACE")
+
+
+def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | None = None, git: bool = False) -> Task:
+    """A task of a job defined in a file in `folder` (`base`: what its relative paths
+    start from; `git`: the job has a `git_source`)."""
     key = str(spec["task_key"])
     depends = tuple(str(d.get("task_key")) for d in spec.get("depends_on") or [] if isinstance(d, dict))
     location = Location(file_label, getattr(spec, "line", 1), 1)
     if isinstance(spec.get("for_each_task"), dict):
         inner_spec = spec["for_each_task"].get("task") or {}
-        inner = _task({**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label)
+        inner = _task(
+            {**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label, folder, git
+        )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
         return Task(
@@ -764,10 +823,16 @@ def _task(spec: dict, base: Path, root: Path, file_label: str) -> Task:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
             if _REF.search(value):
                 return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
-            found = _locate(value, base, root)
+            if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
+                top = _repository_root(folder or base, root)
+                found = _locate(value.lstrip("/"), top, root) or _by_tail(Path(value).parts, root)
+            else:
+                found = _locate(value, base, root)
             if found is None:
                 return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
+    if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
+        return Task(key, "condition_task", (), depends, location=location)
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
     wheel = spec.get("python_wheel_task")
     if isinstance(wheel, dict) and isinstance(wheel.get("entry_point"), str):
@@ -1000,9 +1065,11 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
 
 def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
     """(key, settings) of every job in a Jobs JSON file, checked against its schema
-    (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them, or
-    `{"jobs": [...]}` as `databricks jobs list` prints. JSON that holds no job
-    (no `tasks`) is not a job definition and is passed over."""
+    (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
+    `{"jobs": [...]}` as `databricks jobs list` prints, or a `resources: jobs:`
+    document as the Jobs UI exports a job for a bundle (`schema.BundleFile`; keyed
+    by its resource key). JSON that holds no job (no `tasks`) is not a job
+    definition and is passed over."""
     try:
         text = read_input_text(file, root)
     except (OSError, UnicodeDecodeError, ValueError) as err:
@@ -1010,10 +1077,15 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
     if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
-        doc, source = load_yaml(text, file, what="a job definition")
+        doc, source = load_yaml(text, file, _Loader, what="a job definition")
     else:
         doc = load_json(text, file, "a job definition")
         source = Source(file, text=text)
+    resources = doc.get("resources") if isinstance(doc, dict) else None
+    if isinstance(resources, dict) and isinstance(resources.get("jobs"), dict):
+        # a bundle resource file on its own (exported from the Jobs UI, no `databricks.yml`)
+        convert(doc, BundleFile, source)
+        return [(str(k), s) for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
     prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
     if not isinstance(listed, list):
@@ -1037,14 +1109,19 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
     return out
 
 
-def load_found_job_json(root: Path) -> Workflows:
-    """Jobs JSON files found by their shape anywhere in the project (no
+def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
+    """Jobs JSON and YAML files found by their shape anywhere in the project (no
     `job_definitions` configured); a broken one is reported at its line, the others
-    are read. Task paths are relative to the file's folder, else to the root."""
+    are read. Task paths are relative to the file's folder, else to the root. Files
+    in `read` (a bundle's own files, read with its target and variables) are not
+    read again."""
     out = Workflows()
     found = listing("job-json", str(root))
     out.listings.append(("job-json", str(root), found))
+    skip = {os.path.abspath(p) for p in read}
     for file in map(Path, found):
+        if os.path.abspath(file) in skip:
+            continue
         try:
             jobs = _exported_jobs(file, root)
         except ConfigError as err:

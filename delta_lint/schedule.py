@@ -26,6 +26,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+from delta_lint.airflow import load_found_airflow, resolve_started_jobs
 from delta_lint.bundle import (
     WORKFLOWS_TYPES,
     Job,
@@ -121,6 +122,10 @@ class Schedule:
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
     meetings: Meetings = field(default_factory=lambda: Meetings(), repr=False, compare=False)
+    # a job with no schedule of its own that tasks of other jobs start (`run_job_task`,
+    # Airflow's RunNow) -> those tasks: it runs inside them (see `_in_parents`)
+    started_by: dict[str, tuple[Node, ...]] = field(default_factory=dict)
+    _visiting: set = field(default_factory=set, repr=False, compare=False)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -245,6 +250,8 @@ class Schedule:
         jobs and without writing the why-not text nobody reads here: a large
         workload asks this for hundreds of thousands of pairs of jobs."""
         found = self._job_memo.get((na.job, nb.job), _UNKNOWN)
+        if found is _UNKNOWN and (na.job in self.started_by or nb.job in self.started_by):
+            found = self._job_memo[(na.job, nb.job)] = self.node_overlap(na, nb)[0]
         if found is _UNKNOWN and self._windows_never_meet(na.job, nb.job):
             found = self._job_memo[(na.job, nb.job)] = None  # most pairs of cron jobs, asked cheaply
         if found is _UNKNOWN:
@@ -338,7 +345,30 @@ class Schedule:
                 ),
                 "",
             )
-        return self._different_jobs(a, b)
+        started = self._in_parents(a, b) if self.started_by else None
+        return started if started is not None else self._different_jobs(a, b)
+
+    def _in_parents(self, a: Node, b: Node) -> tuple[Concurrency | None, str] | None:
+        """A task of a job that only other jobs' tasks start overlaps what those tasks
+        overlap: it runs while they do, after what they wait for. None when neither
+        node's job is such a job."""
+        for node, other in ((a, b), (b, a)):
+            parents = self.started_by.get(node.job) if node.kind == "task" else None
+            if not parents or node.job in self._visiting:
+                continue
+            self._visiting.add(node.job)
+            try:
+                why_not = []
+                for parent in parents:
+                    found, why = self.node_overlap(parent, other)
+                    if found is not None:
+                        reason = f"job `{node.job}` runs in {parent.label()}, and {found.reason}"
+                        return Concurrency(reason, found.distinct_runs), ""
+                    why_not.append(f"job `{node.job}` runs in {parent.label()}: {why}")
+                return None, "; ".join(why_not)
+            finally:
+                self._visiting.discard(node.job)
+        return None
 
     def _same_job(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         if a.kind != "task":
@@ -657,10 +687,12 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
-        exported = load_found_job_json(config.root)
+        exported = load_found_job_json(config.root, tuple(out.files))
         _add_jobs(exported, load_found_terraform(config.root))
+        _add_jobs(exported, load_found_airflow(config.root))
     if exported is not None:
         _add_jobs(out, exported)
+    resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     return out
 
 
@@ -750,4 +782,22 @@ def build_schedule(
         default,
         by_hand=by_hand,
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
+        started_by=_started_by(workflows),
     )
+
+
+def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
+    """job -> the tasks of other jobs that start it, for jobs with no schedule,
+    trigger or continuous run of their own: such a job runs in its parents' order,
+    not "by hand at any time"."""
+    out: dict[str, list[Node]] = {}
+    for job in workflows.jobs.values():
+        for task in job.tasks.values():
+            child = task.starts[0] if task.starts is not None else None
+            if child is not None and child != job.key and child in workflows.jobs:
+                out.setdefault(child, []).append(Node(job.key, task.key, "task"))
+    return {
+        key: tuple(sorted(set(nodes), key=Node.key))
+        for key, nodes in out.items()
+        if (j := workflows.jobs[key]).cron is None and not j.continuous and not j.trigger and not j.paused
+    }

@@ -132,7 +132,9 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
         elif isinstance(params, list):
             inner["parameters"] = [_text(v) for v in params]
         task[kind] = inner
-    if not any(kind in task for kind in _FILE_TASKS):
+    if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
+        task["condition_task"] = {}
+    elif not any(kind in task for kind in _FILE_TASKS):
         task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
     return task
 

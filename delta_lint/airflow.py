@@ -1,0 +1,617 @@
+"""Airflow DAGs that run Databricks work, read as the jobs the schedule sees.
+
+Many teams orchestrate their Databricks notebooks from Airflow instead of a job
+schedule. A DAG file is read as Python *text* with `ast` (never imported or run):
+
+* a DAG is `with DAG(...)`, `name = DAG(...)` (its operators say `dag=name` or
+  sit in `with name:`), or a function decorated with `@dag(...)`; it becomes one
+  `bundle.Job` keyed by its `dag_id`, with its `schedule` / `schedule_interval`
+  (a cron string, a preset such as `@daily`, `None` for manual runs) as a Quartz
+  cron and `max_active_runs` as the runs that may overlap (with `catchup=True`
+  and no `max_active_runs`, Airflow's default of 16 runs of a backlog);
+* every call with a `task_id` is one of its tasks. The Databricks operators say
+  which files run: `DatabricksSubmitRunOperator` (`json=` or `notebook_task=`,
+  `spark_python_task=`, `tasks=`), `DatabricksNotebookOperator` (`notebook_path`,
+  `source`), `DatabricksTaskOperator` (`task_config`), read through the bundle
+  reader's task rules (`bundle.job_from_settings`) so paths are matched alike; a
+  `DatabricksRunNowOperator` starts a job of the project (`job_name`, `job_id`),
+  like a `run_job_task`. Other operators and `@task` functions are tasks without
+  files that still order the others. A task group (`TaskGroup`,
+  `DatabricksWorkflowTaskGroup`, whose operators are one Databricks job's tasks)
+  stands for its tasks, which are named `group.task` as Airflow names them;
+* the order is `a >> b`, `a << b`, lists on either side, `chain(...)`,
+  `cross_downstream(...)`, `set_upstream` / `set_downstream`: tasks with no path
+  between them run in parallel.
+
+Values are read from literals, module-level (and DAG-function) names assigned
+once, f-strings, `+` and `os.path.join` of such values; a string whose leading
+part is unknown keeps its known tail, which is matched by its tail as other job
+paths are (`bundle._locate`). Anything else is unknown, and a task whose file
+cannot be known says so (`Task.problem`, reported as DL006). Tasks made in loops
+or helper functions are not read; the DAG says so in a note.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_settings, listing
+from delta_lint.config import ConfigError
+from delta_lint.cron import CronError
+from delta_lint.cron import check as check_cron
+from delta_lint.model import UNKNOWN_FOLDER, Location
+from delta_lint.safeio import read_input_text
+
+MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their bytes
+MAX_DEPTH = 24  # nested values and name lookups followed at most
+MAX_TASKS = 5_000  # tasks read from one file at most
+CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
+UNKNOWN = object()  # a value the text does not tell
+
+_PRESETS = {  # Airflow's cron presets as Quartz
+    "@hourly": "0 0 * * * ?",
+    "@daily": "0 0 0 * * ?",
+    "@midnight": "0 0 0 * * ?",
+    "@weekly": "0 0 0 ? * SUN",
+    "@monthly": "0 0 0 1 * ?",
+    "@quarterly": "0 0 0 1 1/3 ?",
+    "@yearly": "0 0 0 1 1 ?",
+    "@annually": "0 0 0 1 1 ?",
+}
+_DOW = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
+_RUN_NOW = "DatabricksRunNowOperator"
+_FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
+
+
+def load_found_airflow(root: Path) -> Workflows:
+    """The DAGs of every Python file of the project that names both Airflow and a
+    Databricks operator (`bundle.find_airflow_dags`); a file that does not parse
+    is reported at its line, the others are read."""
+    out = Workflows()
+    found = listing("airflow", str(root))
+    out.listings.append(("airflow", str(root), found))
+    for file in map(Path, found):
+        label = _label(file, root)
+        try:
+            tree = ast.parse(read_input_text(file, root, MAX_DAG_BYTES), str(file))
+        except SyntaxError as err:
+            problem = ConfigError(f"{file}: not valid Python: {err.msg}", err.lineno, f"not valid Python: {err.msg}")
+            out.problems.append(found_problem(file, root, problem))
+            out.files.append(file)
+            continue
+        except (OSError, ValueError, RecursionError, MemoryError) as err:  # refused, NUL bytes, nested too deep
+            out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}", None, f"cannot read: {err}")))
+            out.files.append(file)
+            continue
+        reader = _DagFile(tree, file, root, label)
+        reader.read()
+        for dag in reader.dags:
+            if not dag.tasks:
+                continue
+            job = reader.job(dag)
+            key = job.key if job.key not in out.jobs else f"{label}:{job.key}"
+            out.jobs[key] = replace(job, key=key)
+        out.notes += reader.notes
+        if reader.dags:
+            out.files.append(file)
+    out.source = ", ".join(_label(f, root) for f in out.files)
+    return out
+
+
+def resolve_started_jobs(workflows: Workflows) -> None:
+    """A task that starts a job by name or id (Airflow's `DatabricksRunNowOperator`)
+    names it by its key once the job is known to the project's readers; one that no
+    reader defines cannot be analysed, and says so."""
+    names: dict[str, list[str]] = {}
+    for job in workflows.jobs.values():
+        names.setdefault(job.name, []).append(job.key)
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            if task.starts is None or task.starts[0] in workflows.jobs:
+                continue
+            found = names.get(task.starts[0], [])
+            if len(found) == 1:
+                job.tasks[key] = replace(task, starts=(found[0], task.starts[1]))
+            elif task.problem is None:
+                why = "several jobs have that name" if found else "no job definition of this project defines it"
+                job.tasks[key] = replace(task, problem=f"it starts job `{task.starts[0]}`, and {why}")
+
+
+def _label(file: Path, root: Path) -> str:
+    try:
+        return file.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return file.as_posix()
+
+
+@dataclass
+class _Dag:
+    dag_id: str
+    line: int
+    keywords: dict[str, ast.expr]
+    tasks: dict[str, tuple[ast.Call, str]] = field(default_factory=dict)  # task id -> (call, operator)
+    upstream: dict[str, set[str]] = field(default_factory=dict)
+    values: list[dict[str, ast.expr | None]] = field(default_factory=list)  # scopes its values are read in
+
+
+@dataclass
+class _Group:
+    group_id: str
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """A task of a DAG, as an expression's value."""
+
+    dag: int
+    task_id: str
+
+
+def _callee(node: ast.AST) -> str:
+    """The last name of a call's function (`DAG`, `airflow.DAG` -> "DAG")."""
+    func = node.func if isinstance(node, ast.Call) else node
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _keywords(call: ast.Call) -> dict[str, ast.expr]:
+    return {k.arg: k.value for k in call.keywords if k.arg}
+
+
+def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr | None]:
+    """name -> the expression of its single assignment in these statements (None:
+    assigned more than once, or also by a loop, an import, an augmented assignment)."""
+    out: dict[str, ast.expr | None] = {}
+    for stmt in body:
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        elif isinstance(stmt, ast.AugAssign):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.For, ast.With, ast.If, ast.Try)):
+            nested = _assignments([s for s in ast.walk(stmt) if isinstance(s, ast.stmt) and s is not stmt])
+            for name in nested:
+                out[name] = None
+            if isinstance(stmt, ast.For):
+                targets = [stmt.target]
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                out[(alias.asname or alias.name).split(".")[0]] = None
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    out[name.id] = value if name.id not in out and len(targets) == 1 else None
+    return out
+
+
+class _DagFile:
+    """One DAG file's DAGs, tasks and order."""
+
+    def __init__(self, tree: ast.Module, file: Path, root: Path, label: str) -> None:
+        self.tree, self.file, self.root, self.label = tree, file, root, label
+        self.module = _assignments(tree.body)
+        self.dags: list[_Dag] = []
+        self.notes: list[str] = []
+        self.bound: dict[str, Any] = {}  # name -> a DAG number, a list of _Ref, a _Group
+        self.task_functions: dict[str, str] = {}  # `@task` function -> its task id
+        self.made: dict[int, list[_Ref]] = {}  # id(call) -> the task it made (a call is read once)
+        self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
+        self.loose_upstream: dict[str, set[str]] = {}
+        self.count = 0
+        # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
+        self.aliases = {
+            a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names if a.asname
+        }
+
+    def _name(self, node: ast.AST) -> str:
+        """A call's (or a decorator's) function name, through `import ... as` aliases."""
+        name = _callee(node)
+        func = node.func if isinstance(node, ast.Call) else node
+        return self.aliases.get(name, name) if isinstance(func, ast.Name) else name
+
+    # -- walking ------------------------------------------------------------------------
+
+    def read(self) -> None:
+        self._walk(self.tree.body, None, [], [self.module])
+        if self.loose and len(self.dags) == 1:  # `default_args` style: the file's one DAG
+            for task_id, call, operator in self.loose:
+                self.dags[0].tasks.setdefault(task_id, (call, operator))
+            for task_id, ups in self.loose_upstream.items():
+                self.dags[0].upstream.setdefault(task_id, set()).update(ups)
+
+    def _walk(self, body: list[ast.stmt], dag: int | None, groups: list[_Group], scopes: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.With):
+                self._with(stmt, dag, groups, scopes)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._function(stmt, dag, groups, scopes)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                made = self._expr(stmt.value, dag, groups, scopes)
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name) and made is not None:
+                    self.bound[target.id] = made
+            elif isinstance(stmt, ast.Expr):
+                self._expr(stmt.value, dag, groups, scopes)
+            elif isinstance(stmt, ast.If):
+                self._walk(stmt.body + stmt.orelse, dag, groups, scopes)  # either branch may build the DAG
+            elif isinstance(stmt, (ast.For, ast.While)) and dag is not None:
+                if any(isinstance(n, ast.Call) and "task_id" in _keywords(n) for n in ast.walk(stmt)):
+                    self.notes.append(
+                        f"{self.label}:{stmt.lineno}: tasks made in a loop are not read (their ids are known only "
+                        "when it runs); their writes are checked as files of their own"
+                    )
+
+    def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scopes: list) -> None:
+        inner_dag, inner_groups = dag, groups
+        for item in stmt.items:
+            expr = item.context_expr
+            name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
+            if isinstance(expr, ast.Call) and self._name(expr) == "DAG":
+                inner_dag, inner_groups = self._dag(expr, expr.lineno, scopes), []
+                if name:
+                    self.bound[name] = inner_dag
+            elif isinstance(expr, ast.Call) and self._name(expr).endswith("TaskGroup"):
+                kw = _keywords(expr)
+                gid = self._value(kw.get("group_id") or (expr.args[0] if expr.args else None), scopes)
+                prefix = f"{inner_groups[-1].group_id}." if inner_groups else ""
+                group = _Group(prefix + gid if isinstance(gid, str) else prefix + f"group_{expr.lineno}")
+                inner_groups = [*inner_groups, group]
+                if name:
+                    self.bound[name] = group
+            elif isinstance(expr, ast.Name) and isinstance(self.bound.get(expr.id), int):
+                inner_dag, inner_groups = self.bound[expr.id], []
+        self._walk(stmt.body, inner_dag, inner_groups, scopes)
+
+    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scopes) -> None:
+        for deco in fn.decorator_list:
+            call = deco if isinstance(deco, ast.Call) else None
+            name = self._name(deco)
+            if name == "dag":
+                inner = [*scopes, _assignments(fn.body)]
+                number = self._dag(call, fn.lineno, inner, default_id=fn.name)
+                self._walk(fn.body, number, [], inner)
+                return
+            base = deco.func if isinstance(deco, ast.Call) else deco
+            while isinstance(base, ast.Attribute):  # `@task.python(...)`, `@task.virtualenv`
+                if isinstance(base.value, ast.Name) and base.value.id == "task":
+                    name = "task"
+                    break
+                base = base.value
+            if name == "task":
+                task_id = self._value(_keywords(call).get("task_id"), scopes) if call is not None else UNKNOWN
+                self.task_functions[fn.name] = task_id if isinstance(task_id, str) else fn.name
+                return
+
+    def _dag(self, call: ast.Call | None, line: int, scopes: list, default_id: str = "") -> int:
+        kw = _keywords(call) if call is not None else {}
+        dag_id = self._value(kw.get("dag_id") or (call.args[0] if call is not None and call.args else None), scopes)
+        if not isinstance(dag_id, str):
+            dag_id = default_id or f"{Path(self.label).stem}:{line}"
+        self.dags.append(_Dag(dag_id, line, kw, values=scopes))
+        return len(self.dags) - 1
+
+    # -- expressions: tasks and their order -----------------------------------------------
+
+    def _expr(self, node: ast.expr, dag: int | None, groups: list[_Group], scopes: list, depth: int = 0) -> Any:
+        """What an expression stands for in the DAG: a DAG number, a group, a list of
+        tasks, or None; calls with a `task_id` make their task, `>>` and friends order."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Call):
+            name = self._name(node)
+            kw = _keywords(node)
+            if name == "DAG":
+                return self._dag(node, node.lineno, scopes)
+            if "task_id" in kw or name in self.task_functions:
+                return self._task(node, name, dag, groups, scopes)
+            if name in ("chain", "cross_downstream"):
+                items = [
+                    self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scopes, depth + 1)
+                    for a in node.args
+                ]
+                if name == "cross_downstream" and len(items) == 2:
+                    self._order(items[0], items[1])
+                elif name == "chain":
+                    for i in range(len(items) - 1):
+                        up, down = items[i], items[i + 1]
+                        lists = all(isinstance(node.args[j], (ast.List, ast.Tuple)) for j in (i, i + 1))
+                        if lists and isinstance(up, list) and isinstance(down, list) and len(up) == len(down):
+                            for a, b in zip(up, down):  # `chain([a, b], [c, d])`: a >> c, b >> d
+                                self._order([a], [b])
+                        else:
+                            self._order(up, down)
+                return None
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("set_downstream", "set_upstream"):
+                this = self._expr(node.func.value, dag, groups, scopes, depth + 1)
+                other = self._expr(node.args[0], dag, groups, scopes, depth + 1) if node.args else None
+                if node.func.attr == "set_downstream":
+                    self._order(this, other)
+                else:
+                    self._order(other, this)
+                return None
+            for arg in node.args:  # e.g. a task made inside another call's arguments
+                self._expr(arg, dag, groups, scopes, depth + 1)
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift)):
+            left = self._expr(node.left, dag, groups, scopes, depth + 1)
+            right = self._expr(node.right, dag, groups, scopes, depth + 1)
+            if isinstance(node.op, ast.RShift):
+                self._order(left, right)
+            else:
+                self._order(right, left)
+            return right  # Airflow's `a >> b` is `b`, so `a >> b >> c` orders b before c
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out: list[_Ref] = []
+            for element in node.elts:
+                found = self._expr(element, dag, groups, scopes, depth + 1)
+                out += self._refs(found)
+            return out
+        if isinstance(node, ast.Name):
+            return self.bound.get(node.id)
+        return None
+
+    def _refs(self, value: Any) -> list[_Ref]:
+        """The tasks a value stands for: a group stands for its members."""
+        if isinstance(value, _Group):
+            return [r for r in self.made_refs() if r.task_id in value.members]
+        if isinstance(value, list):
+            return [r for r in value if isinstance(r, _Ref)]
+        return []
+
+    def made_refs(self) -> list[_Ref]:
+        return [r for refs in self.made.values() for r in refs]
+
+    def _order(self, up: Any, down: Any) -> None:
+        for a in self._refs(up):
+            for b in self._refs(down):
+                if a.dag == b.dag and a.task_id != b.task_id:
+                    upstream = self.dags[a.dag].upstream if a.dag >= 0 else self.loose_upstream
+                    upstream.setdefault(b.task_id, set()).add(a.task_id)
+
+    def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scopes: list) -> list[_Ref]:
+        if id(call) in self.made:
+            return self.made[id(call)]
+        kw = _keywords(call)
+        if name in self.task_functions and "task_id" not in kw:
+            task_id: Any = self.task_functions[name]
+        else:
+            task_id = self._value(kw.get("task_id"), scopes)
+        if not isinstance(task_id, str):
+            task_id = f"{name or 'task'}_{call.lineno}"
+        if groups:
+            task_id = f"{groups[-1].group_id}.{task_id}"
+            for group in groups:
+                group.members.append(task_id)
+        owner = self.bound.get(kw["dag"].id) if isinstance(kw.get("dag"), ast.Name) else dag
+        self.count += 1
+        if self.count > MAX_TASKS:
+            self.made[id(call)] = []
+            return []
+        if isinstance(owner, int):
+            self.dags[owner].tasks.setdefault(task_id, (call, name))
+            ref = _Ref(owner, task_id)
+        else:
+            self.loose.append((task_id, call, name))
+            ref = _Ref(-1, task_id)  # the file's only DAG, if it has one (see `read`)
+        self.made[id(call)] = [ref]
+        return [ref]
+
+    # -- values -------------------------------------------------------------------------
+
+    def _value(self, node: ast.expr | None, scopes: list, depth: int = 0) -> Any:
+        """A literal value of the text, or UNKNOWN. A string whose leading part is
+        unknown is its known tail after UNKNOWN_FOLDER when that tail is a path."""
+        if node is None or depth > MAX_DEPTH:
+            return UNKNOWN
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
+        if isinstance(node, ast.Name):
+            for scope in reversed(scopes):
+                if node.id in scope:
+                    found = scope[node.id]
+                    return self._value(found, scopes, depth + 1) if found is not None else UNKNOWN
+            return UNKNOWN
+        if isinstance(node, ast.JoinedStr):
+            parts = [
+                self._value(v.value, scopes, depth + 1) if isinstance(v, ast.FormattedValue) else v.value
+                for v in node.values
+            ]
+            return _joined(parts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return _joined([self._value(node.left, scopes, depth + 1), self._value(node.right, scopes, depth + 1)])
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self._value(e, scopes, depth + 1) for e in node.elts]
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                key = self._value(k, scopes, depth + 1) if k is not None else UNKNOWN
+                if isinstance(key, str):
+                    out[key] = self._value(v, scopes, depth + 1)
+            return out
+        if isinstance(node, ast.Call) and _callee(node) == "dict" and not node.args:
+            return {k: self._value(v, scopes, depth + 1) for k, v in _keywords(node).items()}
+        if isinstance(node, ast.Call) and _callee(node) == "join" and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "path":  # os.path.join
+                parts = [self._value(a, scopes, depth + 1) for a in node.args]
+                return _joined(
+                    [p if i == 0 or not isinstance(p, str) else "/" + p.lstrip("/") for i, p in enumerate(parts)]
+                )
+        return UNKNOWN
+
+    # -- the job ---------------------------------------------------------------------------
+
+    def job(self, dag: _Dag) -> Job:
+        where = Location(self.label, dag.line, 1)
+        job = Job(key=dag.dag_id, name=dag.dag_id, location=where)
+        self._schedule(dag, job)
+        for task_id, (call, operator) in dag.tasks.items():
+            after = tuple(sorted(dag.upstream.get(task_id, ())))
+            for task in self._tasks(task_id, call, operator, after, dag.values):
+                job.tasks[task.key] = task
+        return job
+
+    def _schedule(self, dag: _Dag, job: Job) -> None:
+        kw = dag.keywords
+        runs = self._value(kw.get("max_active_runs"), dag.values)
+        catchup = self._value(kw.get("catchup"), dag.values)
+        if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1:
+            job.max_concurrent_runs = runs
+        elif catchup is True:
+            job.max_concurrent_runs = CATCHUP_RUNS
+        given = next((kw[k] for k in ("schedule", "schedule_interval", "timetable") if k in kw), None)
+        if given is None:  # Airflow 2's default is daily; Airflow 3's none: not assumed
+            job.trigger = "no `schedule` in its DAG (Airflow's default depends on its version)"
+            return
+        value = self._value(given, dag.values)
+        where = Location(self.label, getattr(given, "lineno", dag.line), 1)
+        if value is None or value == "@once":
+            return  # started by hand (or by the API, or once): no schedule
+        if value == "@continuous":
+            job.continuous = True
+            return
+        if isinstance(given, ast.Call) and _callee(given) == "timedelta":
+            job.trigger = "a fixed interval (`timedelta`), started from its start date"
+            return
+        quartz = _quartz(value) if isinstance(value, str) else None
+        if quartz is None:
+            job.trigger = "a schedule delta-lint cannot read (a timetable, datasets or a computed value)"
+            return
+        job.cron = (quartz, "UTC")
+        try:
+            check_cron(*job.cron)
+        except CronError as err:
+            job.problem = (where, f"`schedule`: {str(err)[:200]}")
+            job.cron, job.trigger = None, "a schedule delta-lint cannot evaluate"
+
+    def _tasks(self, task_id: str, call: ast.Call, operator: str, after: tuple[str, ...], scopes: list) -> list[Task]:
+        where = Location(self.label, call.lineno, call.col_offset + 1)
+        kw = _keywords(call)
+        if operator == _RUN_NOW:
+            return [self._run_now(task_id, kw, after, where, scopes)]
+        if operator not in _FILE_OPERATORS:  # an operator of another kind: no file of ours, still ordered
+            return [Task(task_id, "airflow task", (), after, location=where)]
+        specs, git = self._specs(task_id, operator, kw, scopes)
+        if specs is None:
+            problem = f"the Databricks task of `{operator}` is not static (a value delta-lint cannot read)"
+            return [Task(task_id, operator, (), after, location=where, problem=problem)]
+        settings: dict[str, Any] = {"name": task_id, "tasks": specs}
+        if git:
+            settings["git_source"] = git
+        inner = job_from_settings(task_id, settings, self.file, self.root, base=self.file.parent).tasks
+        if len(inner) == 1:
+            (task,) = inner.values()
+            return [replace(task, key=task_id, depends_on=after, location=where)]
+        out = []  # a multi-task run: its tasks order among themselves, the run stands for their end
+        for key, task in inner.items():
+            deps = tuple(f"{task_id}.{d}" for d in task.depends_on) or after
+            out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
+        out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
+        return out
+
+    def _specs(self, task_id: str, operator: str, kw: dict, scopes: list) -> tuple[list[dict] | None, Any]:
+        """The Jobs API task documents an operator runs, and its `git_source`."""
+        if operator == "DatabricksNotebookOperator":
+            path = self._value(kw.get("notebook_path"), scopes)
+            source = self._value(kw.get("source"), scopes)
+            params = self._value(kw.get("notebook_params"), scopes)
+            task: dict[str, Any] = {"notebook_path": path}
+            if isinstance(source, str):
+                task["source"] = source
+            if isinstance(params, dict):
+                task["base_parameters"] = _known(params)
+            return ([{"task_key": task_id, "notebook_task": task}] if isinstance(path, str) else None), None
+        if operator == "DatabricksTaskOperator":
+            config = self._value(kw.get("task_config"), scopes)
+            return ([{**_known(config), "task_key": task_id}] if isinstance(config, dict) else None), None
+        document = self._value(kw["json"], scopes) if "json" in kw else {}
+        if not isinstance(document, dict):
+            return None, None
+        document = dict(document)
+        for name in ("notebook_task", "spark_python_task", "sql_task", "tasks", "git_source"):
+            if name in kw:
+                document[name] = self._value(kw[name], scopes)
+        document = _known(document)
+        git = document.get("git_source") if isinstance(document.get("git_source"), dict) else None
+        if isinstance(document.get("tasks"), list):
+            tasks = [t for t in document["tasks"] if isinstance(t, dict) and isinstance(t.get("task_key"), str)]
+            return tasks or None, git
+        single = {k: v for k, v in document.items() if k in ("notebook_task", "spark_python_task", "sql_task")}
+        return ([{**single, "task_key": task_id}] if single else None), git
+
+    def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list) -> Task:
+        ref = self._value(kw.get("job_name"), scopes) if "job_name" in kw else self._value(kw.get("job_id"), scopes)
+        given: list[str] = []
+        for name in ("job_parameters", "notebook_params"):
+            params = self._value(kw.get(name), scopes) if name in kw else None
+            if isinstance(params, dict):
+                given += [str(k) for k in params]
+        if not isinstance(ref, (str, int)) or isinstance(ref, bool):
+            problem = "the job it runs (`job_name`, `job_id`) is not static"
+            return Task(task_id, "run_job_task", (), after, location=where, problem=problem)
+        return Task(task_id, "run_job_task", (), after, location=where, starts=(str(ref), tuple(sorted(given))))
+
+
+def _joined(parts: list[Any]) -> Any:
+    """Strings put together; an unknown leading part leaves the known tail (a path)."""
+    text = ""
+    unknown = False
+    for part in parts:
+        if isinstance(part, (str, int)) and not isinstance(part, bool):
+            text += str(part)
+        elif part is UNKNOWN or not isinstance(part, (str, int)):
+            if text and not unknown:
+                return UNKNOWN  # a known head, then an unknown part: no path to match
+            unknown, text = True, ""
+    if not unknown:
+        return text
+    if text.startswith(UNKNOWN_FOLDER):
+        return text
+    return UNKNOWN_FOLDER + text if "/" in text.strip("/") or text.startswith("/") else UNKNOWN
+
+
+def _known(value: Any) -> Any:
+    """A document with its unknown values left out (the bundle rules then say what
+    is missing: "has no file path")."""
+    if isinstance(value, dict):
+        return {k: _known(v) for k, v in value.items() if v is not UNKNOWN}
+    if isinstance(value, list):
+        return [_known(v) for v in value if v is not UNKNOWN]
+    return value
+
+
+def _quartz(text: str) -> str | None:
+    """An Airflow schedule string (5-field cron or a preset) as Quartz; None when it
+    is not one."""
+    text = text.strip()
+    if text in _PRESETS:
+        return _PRESETS[text]
+    fields = text.split()
+    if len(fields) != 5:
+        return None
+    minute, hour, dom, month, dow = fields
+    if dow == "*":
+        return f"0 {minute} {hour} {dom} {month} ?"
+    if dom not in ("*", "?"):
+        return None  # Unix cron runs on either day field; Quartz cannot say "or"
+    days = []
+    for part in dow.upper().split(","):
+        head, _, step = part.partition("/")
+        ends = head.split("-")
+        if not all(e.isdigit() and int(e) <= 7 or e in _DOW for e in ends) or len(ends) > 2:
+            return None
+        names = [_DOW[int(e)] if e.isdigit() else e for e in ends]
+        if len(names) == 2 and ends[1] == "7":  # `5-7`: Friday to Sunday
+            days.append(f"{names[0]}-SAT" + (f"/{step}" if step else "") + ",SUN")
+            continue
+        days.append("-".join(names) + (f"/{step}" if step else ""))
+    return f"0 {minute} {hour} ? {month} {','.join(days)}"
