@@ -81,6 +81,7 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
+        self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.runs_of = _task_values(workflows) if workflows is not None else {}
         self.bindings = _agreed(self.runs_of)
         self.pipeline_of = {
@@ -129,7 +130,7 @@ class Linker:
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
-        self._runs(i, values, session, depth=0, seen={i}, helpers=helpers)
+        self._runs(i, values, session, helpers)
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
@@ -216,17 +217,36 @@ class Linker:
         links = self.links[i]
         return links.functions if links is not None else {}
 
-    def _runs(self, i: int, values: dict, session: dict, depth: int, seen: set[int], helpers: dict) -> None:
-        """What the notebooks `%run` by file i define and leave, in order, each after
-        the notebooks it runs itself."""
-        links = self.links[i]
-        if links is None or depth >= MAX_RUN_DEPTH:
-            return
-        for text in links.runs:
-            target = self.notebook(self.paths[i], run_target(text))
-            if target is None or target in seen:
-                continue
-            self._runs(target, values, session, depth + 1, seen | {target}, helpers)
+    def _runs(self, i: int, values: dict, session: dict, helpers: dict) -> None:
+        """What the notebooks `%run` by file i define and leave, in the order they run,
+        each after the notebooks it runs itself.
+
+        Each notebook always leaves the same names, so only its last run counts: the
+        notebooks are applied in the order of their last run. That order is the
+        reverse of their first appearance in the run sequence read backwards, which
+        one walk finds remembering the notebooks it has seen; a notebook is walked
+        again only from a shallower include (where `MAX_RUN_DEPTH` lets more of its
+        own includes through). So notebooks that `%run` each other cost each of their
+        `%run` lines at most `MAX_RUN_DEPTH` times, where following every path of
+        includes grew exponentially with the notebooks of a cycle."""
+        shallowest = {i: -1}  # notebook -> the least depth it was walked from (never file i itself)
+        last_first: list[int] = []  # notebooks by their last run, latest first
+
+        def walk(at: int, level: int) -> None:
+            links = self.links[at]
+            if links is None or level >= MAX_RUN_DEPTH:
+                return
+            for text in reversed(links.runs):
+                target = self.notebook(self.paths[at], run_target(text))
+                if target is None or shallowest.get(target, MAX_RUN_DEPTH + 1) <= level + 1:
+                    continue
+                if target not in shallowest:
+                    last_first.append(target)
+                shallowest[target] = level + 1
+                walk(target, level + 1)
+
+        walk(i, 0)
+        for target in reversed(last_first):
             included = self.links[target]
             if included is not None:
                 values.update(included.exports)
@@ -239,8 +259,10 @@ class Linker:
         if not target:
             return None
         if target.startswith("/"):
-            parts = [p for p in target.split("/") if p]
-            for start in range(len(parts)):
+            # only tails no longer than the project's deepest path can name one of its
+            # files: a `%run` of a path of 100,000 folders tries a few tails, not all
+            parts = [p for p in posixpath.normpath(target).split("/") if p]
+            for start in range(max(0, len(parts) - self._deepest), len(parts)):
                 found = self._file("/".join(parts[start:]), _NOTEBOOK_SUFFIXES)
                 if found is not None:
                     return found

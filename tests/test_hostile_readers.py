@@ -1,0 +1,117 @@
+"""Hostile inputs to the readers of what runs a file: `%run` includes, bundles,
+Terraform, Jobs JSON and SDK job definitions. Each is answered in bounded time and
+memory, by the same findings as before or by a diagnostic at its file, never by a
+traceback or an "internal error"; each case has a near miss that must keep
+behaving as it did."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from delta_lint.cli import app
+
+NB = "# Databricks notebook source\n"
+SEP = "\n# COMMAND ----------\n"
+
+
+class Hang(Exception):
+    pass
+
+
+@contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail a case that runs past `seconds` instead of hanging the suite (the limits
+    are ten times what the case takes: the machine is shared)."""
+
+    def expire(signum, frame):
+        raise Hang(f"ran past {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def cli(root: Path, monkeypatch, *args: str, seconds: int = 30):
+    """The CLI in-process in `root`, within a time limit, checked for the promises."""
+    monkeypatch.chdir(root)
+    with within(seconds):
+        result = CliRunner().invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in (0, 1, 2), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+    return result
+
+
+def written_tables(root: Path, monkeypatch, seconds: int = 30) -> dict[str, list[str]]:
+    """path -> the sorted tables its writes name, as `intents` finds them."""
+    result = cli(root, monkeypatch, "intents", ".", "--format", "json", seconds=seconds)
+    out: dict[str, list[str]] = {}
+    for intent in json.loads(result.stdout):
+        out.setdefault(intent["path"], []).append(intent["table"])
+    return {path: sorted(tables) for path, tables in out.items()}
+
+
+def check(root: Path, monkeypatch, *args: str, seconds: int = 30):
+    return cli(root, monkeypatch, "check", ".", "--no-cache", "--spark", "none", *args, seconds=seconds)
+
+
+# -- %run --------------------------------------------------------------------------------------
+
+
+def test_notebooks_that_run_each_other_finish_with_their_values(tmp_path, monkeypatch):
+    """Twelve notebooks each `%run` all the others (every path of includes: 11^8 of
+    them); each is read once per include depth, and the names still arrive."""
+    names = [f"n{i}" for i in range(12)]
+    files = {
+        f"{name}.py": NB
+        + "".join(f"# MAGIC %run ./{other}\n" + SEP for other in names if other != name)
+        + f"v{i} = 'x{i}'\n"
+        for i, name in enumerate(names)
+    }
+    files["n0.py"] += "df.write.saveAsTable(f'{v11}.s.t')\n"
+    assert written_tables(write(tmp_path, files), monkeypatch)["n0.py"] == ["x11.s.t"]
+
+
+def test_a_notebook_run_again_later_leaves_its_values_last(tmp_path, monkeypatch):
+    """Near miss of the one above: `b` runs `a` and changes its value, then the job
+    runs `a` again, so `a`'s value holds (each notebook counts at its last run)."""
+    files = {
+        "a.py": NB + "x = 'from_a'\n",
+        "b.py": NB + "# MAGIC %run ./a\n" + SEP + "x = 'from_b'\n",
+        "job.py": NB + "# MAGIC %run ./b\n" + SEP + "# MAGIC %run ./a\n" + SEP + "df.write.saveAsTable(f'{x}.t')\n",
+        "other.py": NB + "# MAGIC %run ./a\n" + SEP + "# MAGIC %run ./b\n" + SEP + "df.write.saveAsTable(f'{x}.u')\n",
+    }
+    got = written_tables(write(tmp_path, files), monkeypatch)
+    assert got["job.py"] == ["from_a.t"] and got["other.py"] == ["from_b.u"]
+
+
+def test_a_run_of_a_very_long_workspace_path_is_read_in_linear_time(tmp_path, monkeypatch):
+    """A `%run` of an absolute path of 200,000 folders: only tails as long as the
+    project's deepest path can name one of its notebooks (every tail was built)."""
+    target = "/Workspace/" + "a/" * 200_000 + "setup"
+    files = {
+        "setup.py": NB + "T = 'c.s.t'\n",
+        "main.py": NB + f"# MAGIC %run {target}\n" + SEP + "df.write.saveAsTable(T)\n",
+        "near.py": NB + "# MAGIC %run /Workspace/Users/me/repo/setup\n" + SEP + "df.write.saveAsTable(T + '2')\n",
+    }
+    got = written_tables(write(tmp_path, files), monkeypatch, seconds=20)
+    assert got["main.py"] == ["c.s.t"] and got["near.py"] == ["c.s.t2"]
