@@ -696,7 +696,11 @@ def _schedule_head(sched) -> list[str]:
         for task in job.tasks.values():
             after = f" after {', '.join(task.depends_on)}" if task.depends_on else ""
             each = f" for_each x{task.for_each_concurrency}" if task.for_each_concurrency else ""
-            target = ", ".join(task.files) if task.files else (f"not analysed: {task.problem}" if task.problem else "runs no file")
+            target = (
+                ", ".join(task.files)
+                if task.files
+                else (f"not analysed: {task.problem}" if task.problem else "runs no file")
+            )
             lines.append(f"    {task.key}{after}{each}: {target}")
     return [clean(line) for line in lines]
 
