@@ -30,7 +30,8 @@ def project(tmp_path: Path, files: dict[str, str]) -> Path:
 def cli(tmp_path: Path, monkeypatch, *args: str):
     """The CLI in-process (a subprocess costs a second of imports per case)."""
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["check", ".", "--no-cache", "--spark", "none", *args])
+    # a wide terminal whatever runs the tests (a pytest-xdist worker has none): no wrapping
+    result = CliRunner().invoke(app, ["check", ".", "--no-cache", "--spark", "none", *args], env={"COLUMNS": "400"})
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output and "internal error" not in result.output, result.output
     return result
