@@ -95,6 +95,8 @@ def _fail(message: str) -> None:
 
 
 def _config(config_file: Optional[Path], paths: Optional[list[Path]] = None):
+    """The run's configuration; `paths` (the checked ones) keep the project root where
+    they are when `config_file` lies outside them (see `config.load_config`)."""
     from delta_lint.config import ConfigError, load_config
 
     try:
@@ -274,7 +276,7 @@ def check(
     buffers = _stdin_buffer(given, stdin_filename)
     if buffers:
         given = list(buffers)
-    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
     analysed = [config.root] if changed else (given or [Path(".")])
     from delta_lint.rulepack import selector_problem
 
@@ -752,7 +754,7 @@ def advise(
     from delta_lint.advise import EditError, advise_paths, apply_changes
 
     given = list(paths or [])
-    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
     analysed = [config.root] if config.path is not None else (given or [Path(".")])
     tune_gc()
     advisor, advice = _guarded(
@@ -845,7 +847,7 @@ def reproduce(
     from delta_lint.settings.jars import JarsUnavailable
 
     given = list(paths or [])
-    config = _spark_config(_config(config_file, given or None), spark, spark_timeout)
+    config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
     if config.spark.startswith("sc://") and spark is not None:
         _fail(
             "reproduce forces the race with Delta's transaction observer inside the JVM, which a Spark Connect "

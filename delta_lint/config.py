@@ -7,7 +7,7 @@ and is raised as ConfigError so the CLI can exit 2 with one line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import msgspec
@@ -125,7 +125,9 @@ def _pyproject_section(path: Path, root: Path | None = None) -> dict | None:
 
 def load_config(explicit: Path | None = None, cwd: Path | None = None, near: list[Path] | None = None) -> Config:
     """The explicit file, else the nearest one above the working directory, else
-    the nearest one above the analysed paths (like ruff, config lives with code)."""
+    the nearest one above the analysed paths (like ruff, config lives with code).
+    An explicit file outside the analysed paths (`near`) configures without moving
+    the project root (see `_project_outside`)."""
     cwd = cwd or Path.cwd()
     path = explicit or find_config(cwd)
     for candidate in near or []:
@@ -145,9 +147,41 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
         raise ConfigError(f"{path}: cannot read configuration: {err}") from err
     if path.name == "pyproject.toml":
         source = Source(path, text=text, toml=True)
-        return validate(_pyproject_section(path, root) or {}, path, source, ("tool", "delta-lint"))
-    data, source = load_yaml(text, path)
-    return validate(data, path, source)
+        config = validate(_pyproject_section(path, root) or {}, path, source, ("tool", "delta-lint"))
+    else:
+        data, source = load_yaml(text, path)
+        config = validate(data, path, source)
+    # with the checked paths known (the command line), a file outside them only configures
+    project = _project_outside(explicit, cwd, near) if explicit is not None and near else None
+    return config if project is None else replace(config, root=project)
+
+
+def _project_outside(explicit: Path, cwd: Path, near: list[Path]) -> Path | None:
+    """The project root when the named configuration lies outside what is checked
+    (the way to keep an untrusted pull request from configuring its own check): the
+    root stays where it is without `--config` (the folder of the configuration
+    found from the working directory or the checked paths, else the working
+    directory), so the bundle, `locations:` and job paths are the project's and the
+    file only configures. None, and its folder is the root as before, when every
+    checked path lies in that folder and in the same git work tree."""
+    folder = explicit.resolve().parent
+    if all(_holds(folder, place.resolve()) for place in near):
+        return None
+    found = find_config(cwd)
+    for candidate in near:
+        if found is not None:
+            break
+        found = find_config(candidate if candidate.is_dir() else candidate.parent)
+    return found.parent if found is not None else cwd.resolve()
+
+
+def _holds(folder: Path, place: Path) -> bool:
+    """`place` lies in `folder`, and `folder` in the git work tree of `place` (a
+    configuration beside the checkout, in the folder above it, is outside it)."""
+    if place != folder and folder not in place.parents:
+        return False
+    checkout = next((d for d in (place, *place.parents) if (d / ".git").exists()), None)
+    return checkout is None or checkout == folder or checkout in folder.parents
 
 
 def parse_yaml(text: str, path: Path, loader_class: type | None = None, what: str = "configuration") -> dict:
@@ -312,6 +346,8 @@ def settings_sources(config: Config, overrides: dict[str, object]) -> list[tuple
             given = set(map(str, parse_yaml(config.path.read_text(encoding="utf-8"), config.path)))
             origin = str(config.path)
     root_source = origin if config.path is not None else "the working directory (no configuration file)"
+    if config.path is not None and config.root.resolve() != config.path.resolve().parent:
+        root_source = "the checked project (the configuration file lies outside it)"
     rows: list[tuple[str, object, str]] = [("root", str(config.root), root_source)]
     for key in sorted(_TOP_KEYS):
         if key in overrides:

@@ -24,13 +24,17 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from delta_lint.settings.jars import JarsUnavailable, installed_jars, spark_configs
+from delta_lint.settings.spark import JVM_ENVIRONMENT, private_jvm_settings
 
 Operation = Callable[[Any], object]  # gets the SparkSession; runs one write
 
@@ -70,12 +74,12 @@ def start_session(extra: dict[str, str] | None = None, app: str = "delta-lint") 
 
     for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
         os.environ.pop(variable, None)
+    os.environ.update(JVM_ENVIRONMENT)  # no look-up of this machine's name (see there)
+    warehouse = tempfile.mkdtemp(prefix="delta-lint-warehouse-")
     settings = {
         **spark_configs(jars),
-        "spark.ui.enabled": "false",
+        **private_jvm_settings(warehouse),
         "spark.ui.showConsoleProgress": "false",
-        "spark.driver.host": "127.0.0.1",
-        "spark.driver.bindAddress": "127.0.0.1",
         "spark.sql.shuffle.partitions": "1",
         # small tables: one task for Delta's state reconstruction instead of 50
         "spark.databricks.delta.snapshotPartitions": "1",
@@ -90,6 +94,7 @@ def start_session(extra: dict[str, str] | None = None, app: str = "delta-lint") 
         builder = builder.config(key, value)
     logging.getLogger("py4j").setLevel(logging.ERROR)
     spark = builder.getOrCreate()
+    weakref.finalize(spark, shutil.rmtree, warehouse, True)  # removed with the session, or at exit
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 

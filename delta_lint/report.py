@@ -581,7 +581,13 @@ def _md_cell(text: str) -> str:
 
 
 _MD_ESCAPED = str.maketrans({c: "\\" + c for c in "\\`*_[]()!~"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-_WORD_JOINER = "\u2060"  # invisible; after `@` or `#` it keeps GitHub from linking a user or an issue
+_WORD_JOINER = "\u2060"  # invisible; it keeps GitHub from linking a user, an issue or a bare address
+_MD_LINKED = (
+    ("@", "@" + _WORD_JOINER),
+    ("#", "#" + _WORD_JOINER),
+    ("://", ":" + _WORD_JOINER + "//"),
+    ("www.", "www" + _WORD_JOINER + "."),
+)
 
 
 def md_untrusted(text: str, code: bool = False) -> str:
@@ -594,7 +600,9 @@ def md_untrusted(text: str, code: bool = False) -> str:
     if code:  # inside a code span only its own end is special; nothing in it is linked
         return text.replace("`", "'")
     text = text.translate(_MD_ESCAPED)
-    return text.replace("@", "@" + _WORD_JOINER).replace("#", "#" + _WORD_JOINER)
+    for mark, broken in _MD_LINKED:
+        text = text.replace(mark, broken)
+    return text
 
 
 def md_fence(lang: str, lines: list[str]) -> list[str]:

@@ -24,6 +24,9 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
 from delta_lint.interleave import Outcome, failure, run_interleaved
 from delta_lint.model import Finding, Intent, Kind
 from delta_lint.predicates import Constraint, Region
@@ -35,17 +38,56 @@ class CannotReproduce(Exception):
 
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The scratch table in a statement's tree until it runs: values from the job's code
+# are literals of the tree, never text, so none can reach the table's place.
+SCRATCH = "__delta_lint_scratch__"
+_WHERE = "__delta_lint_where__"  # where a template takes the condition
+
+
+def _table(path: str | None) -> exp.Table:
+    """The scratch table `delta.`path`` (a path delta-lint made); `<scratch>` to show."""
+    if path is None:
+        return exp.Table(this=exp.Var(this="<scratch>"))
+    return exp.Table(this=exp.to_identifier(path, quoted=True), db=exp.to_identifier("delta"))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One representative statement, built from expressions over the `SCRATCH` table
+    (sqlglot writes its literals, quotes and escapes them for Spark). `OPTIMIZE`,
+    which sqlglot has no tree for, is its condition and whether it z-orders."""
+
+    tree: exp.Expression | None = None
+    optimize_where: exp.Expression | None = None
+    zorder: bool = False
+
+    def sql(self, path: str | None = None) -> str:
+        """The statement on the scratch table at `path` (`<scratch>` without one)."""
+        table = _table(path)
+        if self.tree is None:
+            where = "" if self.optimize_where is None else " WHERE " + self.optimize_where.sql(dialect="spark")
+            return f"OPTIMIZE {table.sql(dialect='spark')}{where}{' ZORDER BY (`v`)' if self.zorder else ''}"
+
+        def place(node: exp.Expression) -> exp.Expression:
+            if isinstance(node, exp.Table) and node.name == SCRATCH and not node.args.get("db"):
+                placed = node.copy()
+                placed.set("this", table.this.copy())
+                placed.set("db", table.args["db"].copy() if table.args.get("db") else None)
+                return placed
+            return node
+
+        return self.tree.copy().transform(place).sql(dialect="spark")
 
 
 @dataclass
 class Plan:
-    """The scratch table and the two statements, as SQL over `{t}`."""
+    """The scratch table and the two statements."""
 
     columns: dict[str, str]  # name -> SQL type
-    ddl: str  # PARTITIONED BY / CLUSTER BY / TBLPROPERTIES
+    ddl: str  # PARTITIONED BY / CLUSTER BY / TBLPROPERTIES, of checked names only
     identity: str | None
     rows: list[dict[str, object]]
-    statements: tuple[str, str]
+    statements: tuple[Statement, Statement]
     notes: list[str] = field(default_factory=list)
 
 
@@ -72,7 +114,7 @@ class Report:
             lines.append(f"  {self.plan.ddl}")
         lines.append(f"  {len(self.plan.rows)} sample rows")
         for i, statement in enumerate(self.plan.statements, 1):
-            lines.append(f"statement {i}: {statement.replace('{t}', '<scratch>')}")
+            lines.append(f"statement {i}: {statement.sql()}")
         for who, outcome in self.outcomes:
             lines.append(f"  {who}: {outcome.describe()}")
         lines += [f"note: {n}" for n in self.plan.notes]
@@ -82,12 +124,17 @@ class Report:
 # -- planning ---------------------------------------------------------------------------
 
 
-def _literal(value: object) -> str:
+def _literal(value: object) -> exp.Expression:
+    """A value of the job's code as a literal node (never as text)."""
     if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
+        return exp.Boolean(this=value)
     if isinstance(value, (int, float)):
-        return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
+        return exp.Literal.number(value) if value >= 0 else exp.Neg(this=exp.Literal.number(-value))
+    return exp.Literal.string(str(value))
+
+
+def _column(name: str, alias: str | None = None) -> exp.Column:
+    return exp.column(exp.to_identifier(name, quoted=True), table=alias)
 
 
 def _bump(value: object, step: int) -> object:
@@ -116,26 +163,45 @@ def _values(constraint: Constraint) -> list[object]:
     return out
 
 
-def _condition(region: Region | None, columns: dict[str, str]) -> str:
-    """The region as SQL over the scratch columns; TRUE for the whole table."""
+def _condition(region: Region | None, columns: dict[str, str], alias: str | None = None) -> exp.Expression | None:
+    """The region as a condition over the scratch columns; None for the whole table."""
     if region is None or region.opaque or not region.conjuncts:
-        return "TRUE"
-    ors = []
+        return None
+    ors: list[exp.Expression] = []
     for conj in region.conjuncts:
-        ands = []
+        ands: list[exp.Expression] = []
         for column, c in conj:
             if column not in columns:
                 continue
+            col = _column(column, alias)
             if c.values is not None:
-                vals = ", ".join(_literal(v if k == "lit" else f"param_{v}") for k, v in sorted(c.values, key=repr))
-                ands.append(f"`{column}` IN ({vals})")
+                values = [_literal(v if k == "lit" else f"param_{v}") for k, v in sorted(c.values, key=repr)]
+                ands.append(exp.In(this=col, expressions=values))
                 continue
             if c.low is not None:
-                ands.append(f"`{column}` {'>=' if c.low_inclusive else '>'} {_literal(c.low)}")
+                ands.append((exp.GTE if c.low_inclusive else exp.GT)(this=col.copy(), expression=_literal(c.low)))
             if c.high is not None:
-                ands.append(f"`{column}` {'<=' if c.high_inclusive else '<'} {_literal(c.high)}")
-        ors.append("(" + " AND ".join(ands) + ")" if ands else "TRUE")
-    return " OR ".join(ors) if ors else "TRUE"
+                ands.append((exp.LTE if c.high_inclusive else exp.LT)(this=col.copy(), expression=_literal(c.high)))
+        if not ands:
+            return None  # one disjunct holds everywhere: so does the condition
+        ors.append(exp.Paren(this=exp.and_(*ands)))
+    return exp.or_(*ors) if ors else None
+
+
+def _from_template(template: str, where: exp.Expression | None, values: dict[str, exp.Expression]) -> Statement:
+    """A statement parsed from one of our templates (over `SCRATCH`, with checked
+    column names), its condition and values put in as nodes."""
+    tree = sqlglot.parse_one(template, dialect="databricks")
+
+    def put(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Column) and not node.table:
+            if node.name == _WHERE:
+                return where.copy() if where is not None else exp.true()
+            if node.name in values:
+                return values[node.name].copy()
+        return node
+
+    return Statement(tree.transform(put))
 
 
 def _region_columns(intents: tuple[Intent, Intent]) -> dict[str, list[object]]:
@@ -165,47 +231,47 @@ def _sample(kind: str, values: list[object], i: int) -> object:
 
 def _statement(
     intent: Intent, columns: dict[str, str], row: dict[str, object], identity: str | None, partitions: tuple[str, ...]
-) -> str:
+) -> Statement:
     where = _condition(intent.region, columns)
-    insert_cols = [c for c in columns if c != identity]
-    values = ", ".join(_literal(row[c]) for c in insert_cols)
+    insert_cols = [c for c in columns if c != identity]  # checked names (see `plan`)
+    holes = {f"__delta_lint_value_{n}__": _literal(row[c]) for n, c in enumerate(insert_cols)}
+    values = ", ".join(holes)
     names = ", ".join(f"`{c}`" for c in insert_cols)
+    t, w = SCRATCH, _WHERE
     kind = intent.kind
     if kind in (Kind.BLIND_APPEND, Kind.COPY_INTO, Kind.STREAMING_WRITE):
-        return f"INSERT INTO {{t}} ({names}) VALUES ({values})"
+        return _from_template(f"INSERT INTO {t} ({names}) VALUES ({values})", where, holes)
     if kind == Kind.INSERT_READING_TARGET:
-        return f"INSERT INTO {{t}} ({names}) SELECT {names} FROM {{t}} WHERE {where}"
+        return _from_template(f"INSERT INTO {t} ({names}) SELECT {names} FROM {t} WHERE {w}", where, holes)
     if kind == Kind.UPDATE:
-        return f"UPDATE {{t}} SET `v` = `v` + 1 WHERE {where}"
+        return _from_template(f"UPDATE {t} SET `v` = `v` + 1 WHERE {w}", where, holes)
     if kind in (Kind.DELETE, Kind.TRUNCATE):
-        return f"DELETE FROM {{t}} WHERE {where}"
+        return _from_template(f"DELETE FROM {t} WHERE {w}", where, holes)
     if kind in (Kind.REPLACE_WHERE, Kind.DYNAMIC_OVERWRITE, Kind.FULL_OVERWRITE, Kind.RESTORE):
-        return f"INSERT INTO {{t}} REPLACE WHERE {where} SELECT {names} FROM {{t}} WHERE {where}"
+        return _from_template(f"INSERT INTO {t} REPLACE WHERE {w} SELECT {names} FROM {t} WHERE {w}", where, holes)
     if kind == Kind.MERGE:
-        source = ", ".join(f"{_literal(row[c])} AS `{c}`" for c in insert_cols)
-        on = "t.`v` = s.`v`" + ("" if where == "TRUE" else f" AND ({_aliased(where, 't')})")
-        return (
-            f"MERGE INTO {{t}} AS t USING (SELECT {source}) AS s ON {on} "
+        source = ", ".join(f"{hole} AS `{c}`" for hole, c in zip(holes, insert_cols))
+        matched = _condition(intent.region, columns, alias="t")
+        on = "t.`v` = s.`v`" + ("" if matched is None else f" AND ({w})")
+        return _from_template(
+            f"MERGE INTO {t} AS t USING (SELECT {source}) AS s ON {on} "
             f"WHEN MATCHED THEN UPDATE SET t.`v` = s.`v` + 1 "
-            f"WHEN NOT MATCHED THEN INSERT ({names}) VALUES ({', '.join(f's.`{c}`' for c in insert_cols)})"
+            f"WHEN NOT MATCHED THEN INSERT ({names}) VALUES ({', '.join(f's.`{c}`' for c in insert_cols)})",
+            matched,
+            holes,
         )
     if kind in (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER, Kind.REORG_PURGE):
-        zorder = " ZORDER BY (`v`)" if kind == Kind.OPTIMIZE_ZORDER else ""
         # OPTIMIZE ... WHERE takes partition columns only
         region = intent.region.restrict(frozenset(partitions)) if intent.region and partitions else None
-        on = _condition(region, {c: columns[c] for c in partitions if c in columns}) if region else "TRUE"
-        return f"OPTIMIZE {{t}}{'' if on == 'TRUE' else ' WHERE ' + on}{zorder}"
+        on = _condition(region, {c: columns[c] for c in partitions if c in columns}) if region else None
+        return Statement(optimize_where=on, zorder=kind == Kind.OPTIMIZE_ZORDER)
     if kind == Kind.METADATA_CHANGE:
-        return "ALTER TABLE {t} SET TBLPROPERTIES ('delta-lint.reproduce' = 'metadata')"
+        return _from_template(f"ALTER TABLE {t} SET TBLPROPERTIES ('delta-lint.reproduce' = 'metadata')", None, {})
     if kind == Kind.PROTOCOL_CHANGE:
-        return "ALTER TABLE {t} SET TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
+        return _from_template(f"ALTER TABLE {t} SET TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')", None, {})
     if kind == Kind.CREATE_OR_REPLACE:
-        return f"CREATE OR REPLACE TABLE {{t}} USING delta AS SELECT * FROM {{t}} WHERE {where}"
+        return _from_template(f"CREATE OR REPLACE TABLE {t} USING delta AS SELECT * FROM {t} WHERE {w}", where, {})
     raise CannotReproduce(f"a {kind.value} write has no representative statement to run")
-
-
-def _aliased(condition: str, alias: str) -> str:
-    return re.sub(r"`([^`]+)`", lambda m: f"{alias}.`{m.group(1)}`", condition)
 
 
 def plan(a: Intent, b: Intent, settings: TableSettings) -> Plan:
@@ -273,16 +339,25 @@ def _create(spark: Any, path: str, p: Plan) -> None:
             builder = builder.partitionedBy(*[c for c in p.columns if f"`{c}`" in p.ddl.split(")")[0]])
         builder.execute()
     else:
-        cols = ", ".join(f"`{c}` {t}" for c, t in p.columns.items())
-        spark.sql(f"CREATE TABLE delta.`{path}` ({cols}) USING delta {p.ddl}").collect()
+        cols = ", ".join(f"`{c}` {t}" for c, t in p.columns.items())  # checked names, our types
+        spark.sql(f"CREATE TABLE {_table(path).sql(dialect='spark')} ({cols}) USING delta {p.ddl}").collect()
+    for statement in _inserts(p):
+        spark.sql(statement.sql(path)).collect()
+
+
+def _inserts(p: Plan) -> list[Statement]:
+    """The sample rows in two commits (two files per partition), as literal nodes."""
     names = [c for c in p.columns if c != p.identity]
-    for half in (p.rows[::2], p.rows[1::2]):  # two commits: two files per partition
-        values = ", ".join("(" + ", ".join(_literal(r[c]) for c in names) + ")" for r in half)
-        spark.sql(f"INSERT INTO delta.`{path}` ({', '.join(f'`{c}`' for c in names)}) VALUES {values}").collect()
+    out = []
+    for half in (p.rows[::2], p.rows[1::2]):
+        rows = [exp.Tuple(expressions=[_literal(r[c]) for c in names]) for r in half]
+        table = exp.Schema(this=exp.to_table(SCRATCH), expressions=[exp.to_identifier(c, quoted=True) for c in names])
+        out.append(Statement(exp.Insert(this=table, expression=exp.Values(expressions=rows))))
+    return out
 
 
-def _execute(spark: Any, statement: str, path: str) -> None:
-    spark.sql(statement.replace("{t}", f"delta.`{path}`")).collect()
+def _execute(spark: Any, statement: Statement, path: str) -> None:
+    spark.sql(statement.sql(path)).collect()
 
 
 def run(spark: Any, finding: str, a: Intent, b: Intent, settings: TableSettings) -> Report:

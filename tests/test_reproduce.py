@@ -83,3 +83,57 @@ def test_unknown_findings_and_spark_connect_are_refused_with_one_line(workload):
         )
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+# -- the scratch statements are built from expressions (no JVM) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        ("DELETE FROM main.s.t WHERE k IN ('a\\\\', ') OR TRUE --');", "DELETE FROM main.s.t WHERE k = 'b';", "Delete"),
+        (
+            "UPDATE main.s.t SET v = 1 WHERE k = 'x\\\\';",
+            "DELETE FROM main.s.t WHERE k >= 'y\\\\' OR k = 'q';",
+            "Update",
+        ),
+        (
+            "MERGE INTO main.s.t t USING s ON t.id = s.id AND t.k = 'm\\\\' WHEN MATCHED THEN DELETE;",
+            "INSERT INTO main.s.t SELECT * FROM main.s.t WHERE k = '{t}\\\\';",
+            "Merge",
+        ),
+    ],
+)
+def test_a_value_ending_in_a_backslash_stays_one_literal(lint, first, second, kind):
+    """Values of the job's code enter the scratch statements as literals: one ending in
+    a backslash (Spark's escape character) cannot end its quotes and choose the
+    statement's structure, and `{t}` in a value is no table."""
+    import sqlglot
+    from sqlglot import exp
+
+    from delta_lint.reproduce import Report, plan
+
+    result = lint({"a.sql": first + "\n", "b.sql": second + "\n"})
+    a, b = sorted((i for i in result.intents if i.table and i.table.name == "main.s.t"), key=lambda i: i.location.path)
+    expected = {str(v) for i in (a, b) for conj in i.region.conjuncts for _, c in conj for _, v in (c.values or ())}
+    expected |= {str(x) for i in (a, b) for conj in i.region.conjuncts for _, c in conj for x in (c.low, c.high) if x}
+    text = Report("f", plan(a, b, result.settings["main.s.t"]), [], "").text()
+    shown = [line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("statement ")]
+    assert len(shown) == 2
+    literals = set()
+    for statement in shown:
+        trees = sqlglot.parse(statement.replace("<scratch>", "scratch"), dialect="spark")
+        assert len(trees) == 1 and trees[0] is not None, statement
+        assert [t.name for t in trees[0].find_all(exp.Table)] and {t.name for t in trees[0].find_all(exp.Table)} <= {
+            "scratch",
+            "s",
+        }, statement
+        literals |= {lit.this for lit in trees[0].find_all(exp.Literal) if lit.is_string}
+    assert type(sqlglot.parse_one(shown[0].replace("<scratch>", "scratch"), dialect="spark")).__name__ == kind
+    assert expected <= literals, (expected, literals)
+    assert not any(
+        isinstance(n, exp.Boolean)
+        for s in shown
+        for n in sqlglot.parse_one(s.replace("<scratch>", "x"), dialect="spark").find_all(exp.Boolean)
+        if "OR TRUE" in s
+    )

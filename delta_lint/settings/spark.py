@@ -193,6 +193,26 @@ def _embedded(timeout: float) -> SparkHandle:
     return handle
 
 
+# Every JVM delta-lint starts (`--spark local`, `reproduce`) keeps to loopback and
+# looks no host name up: Spark asks the resolver for the machine's name unless
+# SPARK_LOCAL_HOSTNAME is set, whatever `spark.driver.host` says. pyspark gives the
+# JVM this process's environment, so that is where these go.
+JVM_ENVIRONMENT = {"SPARK_LOCAL_IP": "127.0.0.1", "SPARK_LOCAL_HOSTNAME": "localhost"}
+
+
+def private_jvm_settings(warehouse: str) -> dict[str, str]:
+    """Spark settings of a JVM of delta-lint's own: its driver on loopback, and its
+    warehouse (the folder Spark makes for its default database at the first use of
+    its catalog) in `warehouse`, a temporary folder, instead of an empty
+    `spark-warehouse/` left in the working directory, the user's checkout."""
+    return {
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.sql.warehouse.dir": warehouse,
+        "spark.ui.enabled": "false",
+    }
+
+
 def _local(timeout: float) -> SparkHandle:
     spark_session = _import_pyspark("local")
     from delta_lint.settings.jars import installed_jars, spark_configs
@@ -206,16 +226,14 @@ def _local(timeout: float) -> SparkHandle:
     for variable in ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE"):
         os.environ.pop(variable, None)
     # the driver listens on loopback only and does not look its host name up
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    os.environ["SPARK_LOCAL_HOSTNAME"] = "localhost"
+    os.environ.update(JVM_ENVIRONMENT)
+    warehouse = tempfile.TemporaryDirectory(prefix="delta-lint-warehouse-")
 
     options = {
         **delta,
+        **private_jvm_settings(warehouse.name),
         "spark.master": "local[1]",
         "spark.app.name": "delta-lint",
-        "spark.ui.enabled": "false",
-        "spark.driver.host": "127.0.0.1",
-        "spark.driver.bindAddress": "127.0.0.1",
         "spark.sql.shuffle.partitions": "1",
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.sources.ignoreDataLocality": "true",
@@ -237,9 +255,12 @@ def _local(timeout: float) -> SparkHandle:
     except SparkUnavailable as err:
         said = _jvm_said(jvm_log)
         jvm_log.close()
+        warehouse.cleanup()
         raise SparkUnavailable(f"{str(err).rstrip('.')}{f'; the JVM said: {said}' if said else ''}") from err
     spark.sparkContext.setLogLevel("ERROR")
-    return SparkHandle(ReadOnlySession(spark, "local", delta=bool(delta)), [spark.stop, jvm_log.close])
+    return SparkHandle(
+        ReadOnlySession(spark, "local", delta=bool(delta)), [spark.stop, jvm_log.close, warehouse.cleanup]
+    )
 
 
 def _launch_quiet_jvm(options: dict[str, str], log: Any) -> None:

@@ -91,7 +91,7 @@ def test_check_markdown_keeps_no_image_mention_or_html_in_its_table(tmp_path):
     root = _project(tmp_path)
     md = cli(root, "check", ".", "--no-cache", "--format", "markdown").stdout
     assert "p.png" in md  # the finding is there, its table name neutralised
-    assert IMAGE not in md and "@octocat" not in md and "<img" not in md
+    assert IMAGE not in md and "@octocat" not in md and "<img" not in md and "https://e.invalid" not in md
     assert "main.s.t" in md  # an ordinary name is unchanged
 
 
@@ -106,5 +106,5 @@ def test_advise_markdown_keeps_no_html_from_a_task_key(tmp_path):
     assert proc.returncode == 0, proc.stderr
     md = _outside_fences(proc.stdout)
     assert "depend on task" in md and "onerror" in md  # the change is advised, its keys shown
-    assert "<img" not in md and IMAGE not in md and "@octocat" not in md
+    assert "<img" not in md and IMAGE not in md and "@octocat" not in md and "https://e.invalid" not in md
     assert "<details>" in md and "<summary>" in md  # delta-lint's own HTML stays
