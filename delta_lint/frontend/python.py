@@ -181,6 +181,8 @@ class PythonAnalyzer(ValueResolver):
         self._own_module: Module | None = None
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._tree: ast.Module | None = None
+        # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
+        self._sql_names: frozenset[str] = frozenset()
 
     # -- entry point ---------------------------------------------------------
 
@@ -226,6 +228,9 @@ class PythonAnalyzer(ValueResolver):
                 break
             self._helpers = found
         self._widget_defaults()
+        if "sql" in self.source:
+            self._sql_names = _session_sql_names(tree)
+            self._terminal_lines = None  # the prefilter now also looks for calls of those names
         if "awaitTermination" in self.source:
             self._awaited = _awaited_queries(tree)
         if "FeatureStoreClient" in self.source or "FeatureEngineeringClient" in self.source:
@@ -372,8 +377,9 @@ class PythonAnalyzer(ValueResolver):
         if lines is None:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
-            if self._helpers:
-                words = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | self._helpers | _EXTRA_WORDS)) + r")\b")
+            if self._helpers or self._sql_names:
+                extra = self._helpers | self._sql_names
+                words = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | extra | _EXTRA_WORDS)) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -880,6 +886,9 @@ class PythonAnalyzer(ValueResolver):
                 continue
             if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)
+                continue
+            if isinstance(node.func, ast.Name) and node.func.id in self._sql_names:
+                self._guarded(node, self._each_alternative, _as_session_sql(node), scope)
                 continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:
@@ -1587,6 +1596,51 @@ _WIDGET_DEFAULT = re.compile(
 
 
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def _session_sql_names(tree: ast.Module) -> frozenset[str]:
+    """Bare names that run SQL on the Spark session.
+
+    - `sql`, where the file never binds it: a Databricks notebook's global (the
+      notebook defines `sql` and `table` for the session; in plain Python the call
+      would raise `NameError`, so an unbound `sql(...)` can only be that global);
+    - a name bound only to `spark.sql` / `sqlContext.sql` (`q = spark.sql`)."""
+    bound: dict[str, list[ast.expr | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.setdefault(node.id, [])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.setdefault(node.name, []).append(None)
+        elif isinstance(node, ast.arg):
+            bound.setdefault(node.arg, []).append(None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+    names = {"sql"} if "sql" not in bound else set()
+    for name, values in bound.items():
+        if values and all(_is_session_sql(v) for v in values):
+            names.add(name)
+    return frozenset(names)
+
+
+def _is_session_sql(value: ast.expr | None) -> bool:
+    return (
+        isinstance(value, ast.Attribute)
+        and value.attr == "sql"
+        and isinstance(value.value, ast.Name)
+        and value.value.id in ("spark", "sqlContext")
+    )
+
+
+def _as_session_sql(call: ast.Call) -> ast.Call:
+    """`sql("...")` read as the `spark.sql("...")` it stands for, at the same place."""
+    session = ast.copy_location(ast.Name("spark", ast.Load()), call.func)
+    func = ast.copy_location(ast.Attribute(session, "sql", ast.Load()), call.func)
+    return ast.copy_location(ast.Call(func, call.args, call.keywords), call)
 
 
 def _alternatives(value: object) -> tuple[object, ...]:
