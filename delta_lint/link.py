@@ -44,23 +44,28 @@ def run_target(text: str) -> str:
     return text.split()[0] if text else ""
 
 
-# Notebooks outside the checked folder read for what a `%run` of them leaves (see
+# Notebooks outside the checked paths read for what a `%run` of them leaves (see
 # `run._included_from_outside`): setup notebooks shared by a repository's demos.
 MAX_INCLUDED_FROM_OUTSIDE = 32
 
 
-def outside_runs(importer: str, links: Links | None, known: set[str]) -> list[str]:
-    """The `%run` targets of `importer` that lie above the configuration root
-    (`../x`), as root-relative paths, one per notebook suffix the file may have
-    (the caller reads the one that exists)."""
+def outside_runs(importer: str, links: Links | None, known: set[str], above_root: bool = True) -> list[str]:
+    """The `%run` targets of `importer` that are not among the run's files: above
+    the configuration root (`../x`, when `above_root`) or beside the checked paths
+    (`check nb.py` of a notebook that `%run`s `./setup`, as pre-commit runs it), as
+    root-relative paths, one per notebook suffix the file may have (the caller
+    reads the one that exists)."""
     out = []
+    known_stems = {posixpath.splitext(k)[0] for k in known}
     for text in links.runs if links is not None else ():
         target = run_target(text)
         if not target or target.startswith("/"):
             continue
         path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
-        if not path.startswith("../"):
+        if path.startswith("../") and not above_root:
             continue
+        if path in known_stems or path in known:
+            continue  # the run reads it already
         out.extend(p for p in (path + s for s in _NOTEBOOK_SUFFIXES if s) if p not in known)
     return out
 

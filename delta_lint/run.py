@@ -699,23 +699,28 @@ class DocumentReader:
 def _included_from_outside(
     project: list[tuple[str, Links | None]], root: Path, memo: FrontEndMemo
 ) -> list[tuple[str, Links | None]]:
-    """Notebooks the project `%run`s that lie outside the checked folder but inside
-    its repository (`%run ../../_resources/00-global-setup`): read for what they
-    define and leave (values, the catalog and schema, helpers), never reported.
-    Paths are relative to the configuration root, as the project's own."""
+    """Notebooks the project `%run`s that are not among the checked files: beside
+    them in the project (`check nb.py`, as pre-commit passes changed files, of a
+    notebook that `%run`s `./setup`), or above the checked folder inside its
+    repository (`%run ../../_resources/00-global-setup`). Read for what they define
+    and leave (values, the catalog and schema, helpers), never reported, so a
+    notebook checked alone reads as it does in the whole project. Paths are
+    relative to the configuration root, as the project's own; outside a git work
+    tree nothing above the root is read."""
     top = _repository_top(root)
-    if top is None:
-        return []
+    boundary = top if top is not None else root
     out: list[tuple[str, Links | None]] = []
     known = {rel for rel, _ in project}
     pending = list(project)
     while pending and len(out) < MAX_INCLUDED_FROM_OUTSIDE:
         rel, links = pending.pop(0)
-        for target in outside_runs(rel, links, known):
+        for target in outside_runs(rel, links, known, above_root=top is not None):
             known.add(target)
             path = root / target
+            if not path.is_file():
+                continue
             try:
-                data = read_input(path, top)
+                data = read_input(path, boundary)
             except (InputRefused, OSError):
                 continue
             summary = FileSummary.of(analyze_data(data, path.suffix, target, memo=memo))
