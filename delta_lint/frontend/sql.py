@@ -147,6 +147,8 @@ class Session:
     # the column order of the tables the script's CREATE TABLE statements declare:
     # an INSERT without a column list writes its values in that order
     columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (table, property, value) a CREATE TABLE of the script declares in TBLPROPERTIES
+    properties: tuple[tuple[str, str, str], ...] = ()
 
     def set_conf(self, key: str, value: str) -> None:
         key = key.strip().strip("`").lower()
@@ -171,13 +173,23 @@ class Session:
         """Everything later statements may read of the session, as a key."""
         return tuple(sorted(self.__dict__.items()))
 
-    def declare(self, intents: list[Intent]) -> None:
-        """Remember the columns the tables created by `intents` have, in order."""
+    def declare(self, intents: list[Intent], text: str) -> None:
+        """Remember what the tables created by `intents` (the statement `text`) are
+        declared with: their columns in order, and their `delta.` table properties."""
         for i in intents:
             if i.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE) and i.table is not None and not i.table.is_path:
                 known = dict(self.columns)
                 known[i.table.name] = i.declared.columns if i.declared is not None else ()
                 self.columns = tuple(sorted(known.items()))
+                props = {(t, k): v for t, k, v in self.properties if t != i.table.name}
+                if i.declared is not None:  # not a CREATE whose clauses are built at run time
+                    for m in _DECLARED_PROPERTY.finditer(text):
+                        props[(i.table.name, m["key"].lower())] = m["value"].lower()
+                self.properties = tuple(sorted((t, k, v) for (t, k), v in props.items()))
+
+    def declared_property(self, table: TableRef, key: str) -> str | None:
+        """The value a CREATE TABLE earlier in the script gives a table property."""
+        return next((v for t, k, v in self.properties if t == table.name and k == key), None)
 
     def columns_of(self, table: TableRef) -> tuple[str, ...]:
         """The declared column order of a table created earlier in the script; () if none."""
@@ -466,7 +478,11 @@ _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 # First keywords of the statements the handlers below understand.
 _WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
 
-# Table properties whose change upgrades the protocol (enables a table feature).
+# `'delta.x' = 'value'` in a CREATE TABLE's TBLPROPERTIES (see `Session.declare`).
+_DECLARED_PROPERTY = re.compile(r"""['"`](?P<key>delta\.[\w.-]+)['"`]\s*=\s*['"]?(?P<value>[\w.-]+)""", re.I)
+
+# Table properties whose change can upgrade the protocol (enable a table feature):
+# whether it does depends on the value (`_changes_protocol`).
 _PROTOCOL_PROPERTIES = re.compile(
     r"delta\.(feature\..*|minreaderversion|minwriterversion|enabledeletionvectors|enablerowtracking|"
     r"columnmapping\.mode|enabletypewidening|universalformat\.enabledformats|enableicebergcompatv\d|"
@@ -536,7 +552,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     if found is not None:
         if isinstance(found, Exception):
             raise found.with_traceback(None)
-        ctx.session.declare(found[0])
+        ctx.session.declare(found[0], text)
         return _placed(found, ctx.location)
     try:
         found = _read_statement(ctx, text, lead)
@@ -545,7 +561,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     _keep(read, key, found, STATEMENTS_KEPT)
     if isinstance(found, Exception):
         raise found
-    ctx.session.declare(found[0])  # after the memo's key: the statement is read with the session it met
+    ctx.session.declare(found[0], text)  # after the memo's key: the statement is read with the session it met
     return list(found[0]), list(found[1])
 
 
@@ -1148,7 +1164,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
                     dv = text == "true"
                 elif key == "delta.isolationlevel" and text:
                     isolation = "Serializable" if text == "serializable" else "WriteSerializable"
-                if _PROTOCOL_PROPERTIES.fullmatch(key):
+                if _PROTOCOL_PROPERTIES.fullmatch(key) and _changes_protocol(key, text, ctx.session, ref):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
             subkind = "add_columns"
@@ -1173,6 +1189,21 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
     )
     declared = changed if changed != TableDDL() else None
     return _intent(ctx, ref, kind, resolved, subkind=subkind, declared=declared)
+
+
+def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -> bool:
+    """Whether setting a feature's table property to `value` (lower case, unquoted)
+    writes a `protocol` action. Turning a feature off (`delta.enable... = false`,
+    `delta.columnMapping.mode = 'none'`) leaves the protocol as it is: only the
+    metadata changes (open-source Delta 4.0.1 fails the concurrent writer with
+    MetadataChangedException, tests/oracle; Databricks lists removing column mapping
+    among the metadata changes, seeds/000). Nor does setting the value a CREATE TABLE
+    earlier in the script already gave it: the feature is in the protocol since."""
+    if key.startswith("delta.enable") and value == "false":
+        return False
+    if key == "delta.columnmapping.mode" and value == "none":
+        return False
+    return session.declared_property(table, key) != value
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
