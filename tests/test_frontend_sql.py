@@ -649,3 +649,23 @@ def test_insert_rows_give_their_partitions_only_when_every_row_is_read(lint, row
     # without the row in the DELETE's partition, the short statement writes apart from it
     short = lint({"load.sql": "INSERT INTO s.t (id, p, v) VALUES (10, 'b', 0);"}, config)
     assert short.findings == []
+
+
+@pytest.mark.parametrize(
+    ("runtime", "partitioned", "exception"),
+    [
+        ("oss", True, "ConcurrentDeleteReadException"),
+        ("oss", False, "ConcurrentAppendException"),
+        ("15.4", True, "ConcurrentAppendException"),
+    ],
+)
+def test_two_deletes_name_what_the_engine_raises(lint, runtime, partitioned, exception):
+    """Two DELETEs of the same rows: open-source Delta's loser finds the files it read
+    removed on a partitioned table (ConcurrentDeleteReadException) and a rewritten file
+    where it read on an unpartitioned one (ConcurrentAppendException); the Databricks
+    matrices keep their own first exception."""
+    table = {"partitioned_by": ["p"]} if partitioned else {"deletion_vectors": False}
+    config = {"spark": "none", "runtime": runtime, "tables": {"s.t": table}}
+    statement = "DELETE FROM s.t WHERE p = 'a' AND id < 4;"
+    result = lint({"a.sql": statement, "b.sql": statement}, config)
+    assert {(f.rule, f.exception) for f in result.findings} == {("DL102", exception)}

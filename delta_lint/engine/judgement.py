@@ -250,10 +250,11 @@ class Judge:
         if explicit is not None:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
+        exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
             severity,
-            cell.exceptions[0] if cell.exceptions else None,
+            exceptions[0] if exceptions else None,
             primary,
             other,
             table,
