@@ -23,13 +23,16 @@ Value = tuple[str, object]
 
 @dataclass(frozen=True)
 class Constraint:
-    """Values one column may take: a finite set, or a range (bounds are literals)."""
+    """Values one column may take: a finite set, or a range (bounds are literals), or
+    any value but the `excluded` ones (`p NOT IN ('US')`, `p <> 'US'`: a row whose `p`
+    is NULL is not selected either, so the writes of exactly those values are apart)."""
 
     values: frozenset[Value] | None = None
     low: object = None
     low_inclusive: bool = True
     high: object = None
     high_inclusive: bool = True
+    excluded: frozenset[Value] | None = None  # only with no values and no bounds
 
 
 # One conjunct: sorted (column, constraint) pairs. A region is a tuple of conjuncts
@@ -103,6 +106,8 @@ def merge_conjuncts(a: dict, b: dict) -> dict | None:
 
 def _intersect(a: Constraint, b: Constraint) -> Constraint | None:
     """Both constraints at once, kept conservative; None when provably empty."""
+    if a.excluded is not None or b.excluded is not None:
+        return _intersect_excluded(a, b)
     if a.values is not None and b.values is not None:
         same = a.values & b.values
         params = {v for v in a.values | b.values if v[0] == "param"}
@@ -116,6 +121,24 @@ def _intersect(a: Constraint, b: Constraint) -> Constraint | None:
     low, low_inc = _tighter_low(a, b)
     high, high_inc = _tighter_high(a, b)
     return Constraint(low=low, low_inclusive=low_inc, high=high, high_inclusive=high_inc)
+
+
+def _intersect_excluded(a: Constraint, b: Constraint) -> Constraint | None:
+    """One of the two excludes values: both exclusions add up; values lose the
+    excluded literals; a range is kept as it is (a wider region: still sound)."""
+    if a.excluded is not None and b.excluded is not None:
+        return Constraint(excluded=a.excluded | b.excluded)
+    kept, other = (a, b) if b.excluded is not None else (b, a)
+    if kept.values is not None:
+        left = frozenset(v for v in kept.values if not _excluded(v, other.excluded))
+        return Constraint(values=left) if left else None
+    return kept
+
+
+def _excluded(value: Value, excluded: frozenset[Value] | None) -> bool:
+    """Whether a literal is certainly one of the excluded literals (a parameter may be
+    any value)."""
+    return bool(excluded) and value[0] == "lit" and any(_values_distinct(value, x, False) is False for x in excluded)
 
 
 def _tighter_low(a: Constraint, b: Constraint):
@@ -185,6 +208,8 @@ def _constraints_disjoint(a: Constraint, b: Constraint, distinct_runs: bool) -> 
     """True: no common value. False: a common value certainly exists. None: unknown.
     One value against one value or a range, the common case, is answered directly;
     `_constraints_disjoint_by_pairs` says the same of every case."""
+    if a.excluded is not None or b.excluded is not None:
+        return _excluded_disjoint(a, b)
     if a.values is not None and len(a.values) == 1:
         (x,) = a.values
         if b.values is not None and len(b.values) == 1:
@@ -198,6 +223,22 @@ def _constraints_disjoint(a: Constraint, b: Constraint, distinct_runs: bool) -> 
         inside = _in_range(y, a)
         return None if inside is None else not inside
     return _constraints_disjoint_by_pairs(a, b, distinct_runs)
+
+
+def _excluded_disjoint(a: Constraint, b: Constraint) -> bool | None:
+    """Disjointness when one constraint excludes values: apart from values it excludes
+    every one of; sharing a value with values it does not exclude; two exclusions (or
+    an exclusion and a range) leave values both may take, which need not exist in the
+    table: not known."""
+    ex, other = (a, b) if a.excluded is not None else (b, a)
+    if other.excluded is not None or other.values is None:
+        return None
+    if all(_excluded(v, ex.excluded) for v in other.values):
+        return True
+    literals = [v for v in other.values if v[0] == "lit"]
+    if any(all(_values_distinct(v, x, False) is True for x in ex.excluded or ()) for v in literals):
+        return False
+    return None
 
 
 def _constraints_disjoint_by_pairs(a: Constraint, b: Constraint, distinct_runs: bool) -> bool | None:

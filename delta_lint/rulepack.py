@@ -52,6 +52,18 @@ class Cell:
     exceptions: tuple[str, ...]
     rule: str | None
     zorder_rule: str | None
+    # ((kind, kind), partitioned, exceptions): what the loser sees instead when the two
+    # writes are of these kinds (`Kind` values, either order) on a partitioned table
+    # (partitioned true) or on any table (false)
+    exceptions_for: tuple[tuple[tuple[str, str], bool, tuple[str, ...]], ...] = ()
+
+    def exceptions_of(self, a: str, b: str, partitioned: bool) -> tuple[str, ...]:
+        """The exceptions the loser of writes of kinds `a` and `b` sees, first the one
+        the checker raises first."""
+        for kinds, on_partitioned, exceptions in self.exceptions_for:
+            if sorted(kinds) == sorted((a, b)) and (partitioned or not on_partitioned):
+                return exceptions
+        return self.exceptions
 
     def outcome_for(self, isolation: str, deletion_vectors: bool) -> str:
         if deletion_vectors and self.with_deletion_vectors:
@@ -207,6 +219,10 @@ def load() -> RulePack:
                     tuple(c.get("exceptions") or ()),
                     c.get("rule"),
                     c.get("zorder_rule"),
+                    tuple(
+                        (tuple(e["kinds"]), bool(e.get("partitioned")), tuple(e["exceptions"]))
+                        for e in c.get("exceptions_for") or ()
+                    ),
                 )
             )
         matrices[name] = Matrix(name, m["title"], tuple(cells))

@@ -632,3 +632,40 @@ def test_an_alter_table_says_what_it_drops(sql, subkind):
     """The message names the change: dropping a constraint is no column drop."""
     intents, _ = analyze_sql(sql, "x.sql", Session())
     assert [i.subkind for i in intents] == [subkind]
+
+
+@pytest.mark.parametrize("rows", [1, 6000])
+def test_insert_rows_give_their_partitions_only_when_every_row_is_read(lint, rows):
+    """An INSERT's literal rows say which partitions it writes; a statement too long to
+    parse whole is read up to its first row (`values_head`), so the rows after it, one
+    of them in the DELETE's partition, must leave the partitions unknown."""
+    values = ", ".join(["(10, 'b', 0)"] * rows + ["(11, 'a', 0)"])
+    config = {"spark": "none", "runtime": "oss", "tables": {"s.t": {"partitioned_by": ["p"]}}}
+    result = lint(
+        {"load.sql": f"INSERT INTO s.t (id, p, v) VALUES {values};", "delete.sql": "DELETE FROM s.t WHERE p = 'a';"},
+        config,
+    )
+    assert [(f.rule, f.location.path) for f in result.findings] == [("DL103", "delete.sql")]
+    # without the row in the DELETE's partition, the short statement writes apart from it
+    short = lint({"load.sql": "INSERT INTO s.t (id, p, v) VALUES (10, 'b', 0);"}, config)
+    assert short.findings == []
+
+
+@pytest.mark.parametrize(
+    ("runtime", "partitioned", "exception"),
+    [
+        ("oss", True, "ConcurrentDeleteReadException"),
+        ("oss", False, "ConcurrentAppendException"),
+        ("15.4", True, "ConcurrentAppendException"),
+    ],
+)
+def test_two_deletes_name_what_the_engine_raises(lint, runtime, partitioned, exception):
+    """Two DELETEs of the same rows: open-source Delta's loser finds the files it read
+    removed on a partitioned table (ConcurrentDeleteReadException) and a rewritten file
+    where it read on an unpartitioned one (ConcurrentAppendException); the Databricks
+    matrices keep their own first exception."""
+    table = {"partitioned_by": ["p"]} if partitioned else {"deletion_vectors": False}
+    config = {"spark": "none", "runtime": runtime, "tables": {"s.t": table}}
+    statement = "DELETE FROM s.t WHERE p = 'a' AND id < 4;"
+    result = lint({"a.sql": statement, "b.sql": statement}, config)
+    assert {(f.rule, f.exception) for f in result.findings} == {("DL102", exception)}

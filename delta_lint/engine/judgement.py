@@ -250,10 +250,11 @@ class Judge:
         if explicit is not None:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
+        exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
             severity,
-            cell.exceptions[0] if cell.exceptions else None,
+            exceptions[0] if exceptions else None,
             primary,
             other,
             table,
@@ -280,6 +281,12 @@ class Judge:
             if x is y or conc.distinct_runs or (not ry.opaque and not ry.is_whole()):
                 return x
         return None
+
+    def spared_by_metadata_change(self, other: Intent, s: TableSettings) -> bool:
+        """Whether the runtime's matrix says an ALTER TABLE never fails `other`'s class
+        (rules/matrices.yaml: a `metadata change` cell that is `never`)."""
+        cell = self.pack.matrices[self.profile.matrix].cell(OpClass.METADATA.value, other.op_class.value)
+        return cell is not None and cell.outcome_for(s.isolation_level, s.has_deletion_vectors) == "never"
 
     def decided_by_rows(self, ca: OpClass, cb: OpClass, zorder: bool, s: TableSettings) -> bool:
         """On an unpartitioned table, for two writes that keep row-level concurrency:
@@ -414,7 +421,7 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     "DL112",
     "DL114",
     reads={"kind", "flags", "table.is_path", "subkind", "added_columns"},
-    settings={"declared_columns"},
+    settings={"declared_columns", "isolation_level", "deletion_vectors", "clustered_by"},
 )
 def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
     """A metadata change fails every concurrent write and stops a stream reading the table."""
@@ -431,6 +438,8 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     if other.op_class == OpClass.NONE:
         return None
     explicit = not _is_evolution(primary)
+    if primary.kind == Kind.METADATA_CHANGE and j.spared_by_metadata_change(other, s):
+        return None
     if other.op_class == OpClass.CREATE:
         if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
             return Pair("DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note)

@@ -84,6 +84,8 @@ _FLIP = {"GT": "LT", "GTE": "LTE", "LT": "GT", "LTE": "GTE", "EQ": "EQ"}
 
 def _atom(node, target_col, param_of) -> dict[str, Constraint] | None:
     """A single comparison as a constraint on one target column, or None (TRUE)."""
+    if isinstance(node, (exp.Not, exp.NEQ)):
+        return _exclusion(node, target_col, param_of)
     if isinstance(node, exp.In):
         col = target_col(node.this) if isinstance(node.this, exp.Column) else None
         if col is None or node.args.get("query") is not None:
@@ -118,6 +120,36 @@ def _atom(node, target_col, param_of) -> dict[str, Constraint] | None:
     if op in ("GT", "GTE"):
         return {col: Constraint(low=value[1], low_inclusive=op == "GTE")}
     return {col: Constraint(high=value[1], high_inclusive=op == "LTE")}
+
+
+def _exclusion(node, target_col, param_of) -> dict[str, Constraint] | None:
+    """`c NOT IN (...)`, `NOT c = x`, `c <> x` (`!=`) of literals: the column takes any
+    value but those (and is not NULL). Another negation is read as TRUE."""
+    inner = node.this if isinstance(node, exp.Not) else None
+    while isinstance(inner, exp.Paren):
+        inner = inner.this
+    if isinstance(inner, exp.In) and inner.args.get("query") is None:
+        column, values = inner.this, [_value(e, param_of) for e in inner.expressions]
+    elif isinstance(inner, exp.EQ) or isinstance(node, exp.NEQ):
+        pair = inner if inner is not None else node
+        column, value = pair.this, _value(pair.expression, param_of)
+        if not isinstance(column, exp.Column) or param_of(column) is not None:
+            column, value = pair.expression, _value(pair.this, param_of)
+        values = [value]
+    else:
+        return None
+    if not isinstance(column, exp.Column) or param_of(column) is not None:
+        return None
+    col = target_col(column)
+    # a parameter may stand for any value: only literals are known to be left out
+    if col is None or not values or any(v is None or v[0] != "lit" for v in values):
+        return None
+    return {col: Constraint(excluded=frozenset(values))}
+
+
+def constant_of(node, param_of) -> Value | None:
+    """The literal or parameter an expression is (a value an INSERT writes), or None."""
+    return _value(node, param_of)
 
 
 def _value(node, param_of) -> Value | None:

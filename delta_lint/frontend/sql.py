@@ -18,7 +18,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
-from delta_lint.frontend.conditions import region_of
+from delta_lint.frontend.conditions import constant_of, region_of
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sqlscript import step as script_step
 from delta_lint.frontend.sqltext import (
@@ -33,7 +33,7 @@ from delta_lint.frontend.sqltext import (
     values_head,
 )
 from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
-from delta_lint.predicates import OPAQUE, WHOLE, Region
+from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
@@ -144,6 +144,11 @@ class Session:
     row_level_preview: bool = False
     dynamic_overwrite: bool = False
     variables: tuple[tuple[str, str], ...] = ()  # SQL script variables and the text they hold
+    # the column order of the tables the script's CREATE TABLE statements declare:
+    # an INSERT without a column list writes its values in that order
+    columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (table, property, value) a CREATE TABLE of the script declares in TBLPROPERTIES
+    properties: tuple[tuple[str, str, str], ...] = ()
 
     def set_conf(self, key: str, value: str) -> None:
         key = key.strip().strip("`").lower()
@@ -167,6 +172,28 @@ class Session:
     def state(self) -> tuple:
         """Everything later statements may read of the session, as a key."""
         return tuple(sorted(self.__dict__.items()))
+
+    def declare(self, intents: list[Intent], text: str) -> None:
+        """Remember what the tables created by `intents` (the statement `text`) are
+        declared with: their columns in order, and their `delta.` table properties."""
+        for i in intents:
+            if i.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE) and i.table is not None and not i.table.is_path:
+                known = dict(self.columns)
+                known[i.table.name] = i.declared.columns if i.declared is not None else ()
+                self.columns = tuple(sorted(known.items()))
+                props = {(t, k): v for t, k, v in self.properties if t != i.table.name}
+                if i.declared is not None:  # not a CREATE whose clauses are built at run time
+                    for m in _DECLARED_PROPERTY.finditer(text):
+                        props[(i.table.name, m["key"].lower())] = m["value"].lower()
+                self.properties = tuple(sorted((t, k, v) for (t, k), v in props.items()))
+
+    def declared_property(self, table: TableRef, key: str) -> str | None:
+        """The value a CREATE TABLE earlier in the script gives a table property."""
+        return next((v for t, k, v in self.properties if t == table.name and k == key), None)
+
+    def columns_of(self, table: TableRef) -> tuple[str, ...]:
+        """The declared column order of a table created earlier in the script; () if none."""
+        return dict(self.columns).get(table.name, ())
 
     def session_flags(self) -> frozenset[Flag]:
         return frozenset({Flag.ROW_LEVEL_PREVIEW}) if self.row_level_preview else frozenset()
@@ -237,6 +264,7 @@ class _Ctx:
     text: str  # the templated statement text
     memo: FrontEndMemo
     extra_params: tuple[str, ...] = ()
+    rows_cut: bool = False  # an INSERT's VALUES rows after the first were not parsed
 
     def params(self) -> tuple[str, ...]:
         used = sorted(self.tpl.params_in(self.text) | set(self.extra_params))
@@ -450,7 +478,11 @@ _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 # First keywords of the statements the handlers below understand.
 _WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
 
-# Table properties whose change upgrades the protocol (enables a table feature).
+# `'delta.x' = 'value'` in a CREATE TABLE's TBLPROPERTIES (see `Session.declare`).
+_DECLARED_PROPERTY = re.compile(r"""['"`](?P<key>delta\.[\w.-]+)['"`]\s*=\s*['"]?(?P<value>[\w.-]+)""", re.I)
+
+# Table properties whose change can upgrade the protocol (enable a table feature):
+# whether it does depends on the value (`_changes_protocol`).
 _PROTOCOL_PROPERTIES = re.compile(
     r"delta\.(feature\..*|minreaderversion|minwriterversion|enabledeletionvectors|enablerowtracking|"
     r"columnmapping\.mode|enabletypewidening|universalformat\.enabledformats|enableicebergcompatv\d|"
@@ -520,6 +552,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     if found is not None:
         if isinstance(found, Exception):
             raise found.with_traceback(None)
+        ctx.session.declare(found[0], text)
         return _placed(found, ctx.location)
     try:
         found = _read_statement(ctx, text, lead)
@@ -528,6 +561,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     _keep(read, key, found, STATEMENTS_KEPT)
     if isinstance(found, Exception):
         raise found
+    ctx.session.declare(found[0], text)  # after the memo's key: the statement is read with the session it met
     return list(found[0]), list(found[1])
 
 
@@ -606,6 +640,7 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
         text = "CREATE OR " + text
     if first == "INSERT" and len(text) > LARGE_VALUES and (head := values_head(text)) is not None:
         text = head  # a long list of literal rows: the first says all that is read of it
+        ctx = replace(ctx, rows_cut=True)
     tree = parse_sql(text)
     try:
         if isinstance(tree, exp.Command):
@@ -878,7 +913,11 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     else:
         kind = Kind.INSERT_READING_TARGET if reads else Kind.BLIND_APPEND
         cond = part_cond
-    if kind == Kind.DYNAMIC_OVERWRITE:
+    written = None if partition is not None or kind not in _APPENDS else _written_values(ctx, tree, ref)
+    if written is not None:
+        region, static = written, True  # the rows' own values say which partitions they land in
+        flags.add(Flag.STATIC_PARTITION)
+    elif kind == Kind.DYNAMIC_OVERWRITE:
         region = Region(((),), opaque=True)
     else:
         region = condition_region(ctx, cond, names, True)
@@ -889,6 +928,45 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
         read = _own_read_region(ctx, query, ref) if static else None
         region = WHOLE if read is None else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
     return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+
+
+_APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
+
+
+def _written_values(ctx: _Ctx, tree: exp.Insert, target: TableRef) -> Region | None:
+    """The values an INSERT without a PARTITION clause writes, per column, when its rows
+    are literal (`VALUES (10, 'b', 0), ...`) or a SELECT lists constants (`SELECT 1,
+    'b', 0`): each column takes the values the rows give it (the set of them over the
+    rows). A row with a value that is not a literal or a parameter gives None. The
+    columns are the INSERT's column list,
+    else the order a CREATE TABLE earlier in the script declares; without either,
+    or with rows not all read, None: the rows may land anywhere."""
+    if tree.args.get("by_name") or ctx.rows_cut:
+        return None
+    target_node = tree.this
+    if isinstance(target_node, exp.Schema) and target_node.expressions:
+        columns = tuple(e.name.lower() for e in target_node.expressions)
+    else:
+        columns = ctx.session.columns_of(target)
+    query = tree.expression
+    if isinstance(query, exp.Values):
+        rows = [list(r.expressions) if isinstance(r, exp.Tuple) else [r] for r in query.expressions]
+    elif isinstance(query, exp.Select):
+        rows = [[e.this if isinstance(e, exp.Alias) else e for e in query.expressions]]
+    else:
+        return None  # a set operation, a table, or nothing readable
+    if not columns or not rows or any(len(row) != len(columns) for row in rows):
+        return None
+    param_of = _param_of(ctx.tpl)
+    conjunct = []
+    for index, column in enumerate(columns):
+        values = [constant_of(row[index], param_of) for row in rows]
+        if any(v is None for v in values):
+            # a column read from elsewhere may hold any partition's value: a region
+            # leaving it open would say the rows land in every partition, not in some
+            return None
+        conjunct.append((column, Constraint(values=frozenset(values))))  # type: ignore[arg-type]
+    return Region((tuple(sorted(conjunct)),))
 
 
 def _own_read_region(ctx: _Ctx, query: exp.Expression | None, target: TableRef) -> Region | None:
@@ -934,7 +1012,7 @@ def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):
     flags |= condition_flags(on, names | _source_aliases(tree), ref, ctx)
     if _reads(ctx, tree.args.get("using"), ref):
         flags.add(Flag.READS_TARGET)
-    region = WHOLE if Flag.READS_WHOLE_TARGET in flags else condition_region(ctx, on, names, False)
+    region = WHOLE if Flag.READS_WHOLE_TARGET in flags else _merge_region(ctx, on, whens, names)
     return _intent(
         ctx,
         ref,
@@ -946,6 +1024,28 @@ def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):
         target_alias=alias.lower() if alias else None,
         merge_clauses=tuple(clauses),
     )
+
+
+def _merge_region(ctx: _Ctx, on: exp.Expression, whens: exp.Expression | None, names: set[str]) -> Region:
+    """The target rows a MERGE reads: those its ON condition selects, narrowed by the
+    WHEN clauses' conditions when every clause constrains the target the same way
+    (`WHEN MATCHED AND t.p = 'x' THEN ...` in each): no clause acts on another row,
+    and Delta prunes the target by them (open-source Delta 4.0.1, measured: field
+    notes 2026-11-26). A NOT MATCHED clause's condition cannot name the target, so a
+    MERGE that inserts is read by its ON condition alone."""
+    clauses = whens.expressions if whens else []
+    conditions = [when.args.get("condition") for when in clauses]
+    if not conditions or not all(isinstance(c, exp.Expression) for c in conditions):
+        return condition_region(ctx, on, names, False)
+    regions = {condition_region(ctx, c, names, False) for c in conditions}
+    (narrowed,) = regions if len(regions) == 1 else (WHOLE,)
+    if narrowed.is_whole() or narrowed.opaque:
+        return condition_region(ctx, on, names, False)
+    both = exp.and_(exp.paren(on.copy()), exp.paren(conditions[0].copy()))
+    try:
+        return condition_region(ctx, both, names, False)
+    finally:
+        release(both)
 
 
 def _source_aliases(tree: exp.Merge) -> set[str]:
@@ -1064,7 +1164,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
                     dv = text == "true"
                 elif key == "delta.isolationlevel" and text:
                     isolation = "Serializable" if text == "serializable" else "WriteSerializable"
-                if _PROTOCOL_PROPERTIES.fullmatch(key):
+                if _PROTOCOL_PROPERTIES.fullmatch(key) and _changes_protocol(key, text, ctx.session, ref):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
             subkind = "add_columns"
@@ -1089,6 +1189,21 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
     )
     declared = changed if changed != TableDDL() else None
     return _intent(ctx, ref, kind, resolved, subkind=subkind, declared=declared)
+
+
+def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -> bool:
+    """Whether setting a feature's table property to `value` (lower case, unquoted)
+    writes a `protocol` action. Turning a feature off (`delta.enable... = false`,
+    `delta.columnMapping.mode = 'none'`) leaves the protocol as it is: only the
+    metadata changes (open-source Delta 4.0.1 fails the concurrent writer with
+    MetadataChangedException, tests/oracle; Databricks lists removing column mapping
+    among the metadata changes, seeds/000). Nor does setting the value a CREATE TABLE
+    earlier in the script already gave it: the feature is in the protocol since."""
+    if key.startswith("delta.enable") and value == "false":
+        return False
+    if key == "delta.columnmapping.mode" and value == "none":
+        return False
+    return session.declared_property(table, key) != value
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
