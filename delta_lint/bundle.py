@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import glob
+import json
 import os
 import re
 import stat
@@ -224,44 +225,63 @@ def find_job_json(root: Path) -> tuple[str, ...]:
 MAX_PYPROJECT_BYTES = 256 * 1024
 
 
+_ENTRY = re.compile(r"[A-Za-z_][\w.-]*")
+
+
 def find_entry_modules(root: Path, entry: str, package: str = "") -> tuple[str, ...]:
-    """Project modules a wheel task's `entry_point` may name. The entry points a
-    `pyproject.toml` of the project declares (`[project.scripts]`,
+    """Project modules a wheel task's `entry_point` may name (see `entry_modules`)."""
+    return entry_modules(root, [(package, entry)]).get((package, entry), ())
+
+
+def entry_modules(root: Path, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(package, entry point) -> the project modules a wheel task with that
+    `package_name` and `entry_point` may run, for every wheel task of a run in one
+    walk of the project (a walk per task took 40 s for a job of many). The entry
+    points a `pyproject.toml` of the project declares (`[project.scripts]`,
     `[project.entry-points.*]`, `[tool.poetry.scripts]`) come first, those of the
     wheel's `package_name` before others; else `<entry>.py` files outside tests
     (one such module is the one the wheel runs)."""
-    if not re.fullmatch(r"[A-Za-z_][\w.-]*", entry):
-        return ()
-    declared: list[tuple[bool, str]] = []  # (of the wheel's package, module file)
-    fallback = []
-    name = entry + ".py"
+    wanted = sorted({(package, entry) for package, entry in wanted if _ENTRY.fullmatch(entry)})
+    if not wanted:
+        return {}
+    files_of = {entry + ".py": entry for _, entry in wanted}
+    declared: dict[str, list[tuple[frozenset[str], str]]] = {}  # entry -> (its projects' names, module file)
+    fallback: dict[str, list[str]] = {}
     for folder, _, files in _project_folders(root):
         if "pyproject.toml" in files:
-            for own, module in _declared_entry(folder / "pyproject.toml", root, entry, package):
-                found = _module_file(folder, module)
-                if found is not None:
-                    declared.append((own, str(found)))
-        if name in files:
+            names, points = _entry_points(folder / "pyproject.toml", root)
+            for entry, modules in points.items():
+                if entry + ".py" not in files_of:
+                    continue
+                for module in modules:
+                    found = _module_file(folder, module)
+                    if found is not None:
+                        declared.setdefault(entry, []).append((names, str(found)))
+        for name in files_of.keys() & set(files):
             rel = (folder / name).relative_to(root).as_posix()
             if not TEST_PATH.search(rel):
-                fallback.append(str(folder / name))
-    if declared:
-        own = [path for is_own, path in declared if is_own]
-        return tuple(sorted(set(own or [path for _, path in declared])))
-    return tuple(sorted(fallback))
+                fallback.setdefault(files_of[name], []).append(str(folder / name))
+    out = {}
+    for package, entry in wanted:
+        if entry in declared:
+            own = [path for names, path in declared[entry] if package and _norm(package) in names]
+            out[package, entry] = tuple(sorted(set(own or [path for _, path in declared[entry]])))
+        else:
+            out[package, entry] = tuple(sorted(fallback.get(entry, ())))
+    return out
 
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-def _declared_entry(path: Path, root: Path, entry: str, package: str) -> list[tuple[bool, str]]:
-    """(whether the file's project is the wheel's package, module) of each entry point
-    named `entry` the pyproject declares."""
+def _entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The project names a pyproject declares (normalised) and, by entry point name,
+    the modules its entry points run."""
     try:
         doc = tomllib.loads(read_input_text(path, root, MAX_PYPROJECT_BYTES))
     except (OSError, ValueError, tomllib.TOMLDecodeError):
-        return []
+        return frozenset(), {}
     project = doc.get("project") if isinstance(doc.get("project"), dict) else {}
     poetry = (doc.get("tool") or {}).get("poetry") if isinstance(doc.get("tool"), dict) else None
     poetry = poetry if isinstance(poetry, dict) else {}
@@ -269,14 +289,13 @@ def _declared_entry(path: Path, root: Path, entry: str, package: str) -> list[tu
     groups = project.get("entry-points")
     if isinstance(groups, dict):
         tables.extend(groups.values())
-    names = {_norm(str(n)) for n in (project.get("name"), poetry.get("name")) if isinstance(n, str)}
-    own = bool(package) and _norm(package) in names
-    out = []
+    names = frozenset(_norm(str(n)) for n in (project.get("name"), poetry.get("name")) if isinstance(n, str))
+    out: dict[str, list[str]] = {}
     for table in tables:
-        target = table.get(entry) if isinstance(table, dict) else None
-        if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
-            out.append((own, target.split(":")[0].strip()))
-    return out
+        for entry, target in table.items() if isinstance(table, dict) else ():
+            if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
+                out.setdefault(str(entry), []).append(target.split(":")[0].strip())
+    return names, out
 
 
 def _module_file(folder: Path, module: str) -> Path | None:
@@ -333,6 +352,10 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)
+    if kind == "entries":  # [root, [[package, entry point], ...]]: one line per module found
+        folder, wanted = json.loads(argument)
+        found = entry_modules(Path(folder), [(package, entry) for package, entry in wanted])
+        return tuple(json.dumps([*key, path]) for key, paths in sorted(found.items()) for path in paths)
     raise ValueError(f"unknown listing {kind}")
 
 
@@ -1062,14 +1085,24 @@ def load_found_job_json(root: Path) -> Workflows:
 
 def _wheel_modules(workflows: Workflows, root: Path) -> None:
     """A wheel task runs the project module its entry point names, when exactly one
-    is found (see `find_entry_modules`)."""
-    for job in workflows.jobs.values():
-        for key, task in job.tasks.items():
-            if task.kind != "python_wheel_task" or not task.entry_point or task.files:
-                continue
-            argument = f"{root}\n{task.package}\n{task.entry_point}"
-            found = listing("entry", argument)
-            workflows.listings.append(("entry", argument, found))
-            if len(found) == 1:
-                rel = Path(found[0]).relative_to(root).as_posix()
-                job.tasks[key] = replace(task, files=(rel,), problem=None)
+    is found (see `entry_modules`): one listing for every wheel task of the jobs."""
+    tasks = [
+        (job, key, task)
+        for job in workflows.jobs.values()
+        for key, task in job.tasks.items()
+        if task.kind == "python_wheel_task" and task.entry_point and not task.files
+    ]
+    if not tasks:
+        return
+    argument = json.dumps([str(root), sorted({(task.package, task.entry_point) for _, _, task in tasks})])
+    found = listing("entries", argument)
+    workflows.listings.append(("entries", argument, found))
+    modules: dict[tuple[str, str], list[str]] = {}
+    for line in found:
+        package, entry, path = json.loads(line)
+        modules.setdefault((package, entry), []).append(path)
+    for job, key, task in tasks:
+        paths = modules.get((task.package, task.entry_point), [])
+        if len(paths) == 1:
+            rel = Path(paths[0]).relative_to(root).as_posix()
+            job.tasks[key] = replace(task, files=(rel,), problem=None)
