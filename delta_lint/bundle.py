@@ -360,6 +360,7 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
 
 
 MAX_INCLUDED = 10_000  # files one `include` glob may match
+MAX_GLOB_FOLDERS = 100_000  # (folder, part of the glob) pairs one `include` glob may look into
 
 
 def include_glob(pattern: str) -> list[str]:
@@ -367,28 +368,41 @@ def include_glob(pattern: str) -> list[str]:
     but without following links to folders: a checkout may hold `a -> ..` (a loop
     that `glob` walks until the names grow too long, forever when several). A stack
     instead of recursion, so a deep tree cannot exhaust Python's; at most
-    MAX_INCLUDED matches."""
+    MAX_INCLUDED matches.
+
+    Each folder is looked into once for each part of the glob (`**/**` is `**`), at
+    most MAX_GLOB_FOLDERS times in all: following every way the `**`s of a glob can
+    split a chain of folders grew as the folders to the power of the `**`s, and
+    eight of them over 40 nested folders never finished."""
     head, *parts = Path(pattern).parts
     start = Path(head)
     while parts and not glob.has_magic(parts[0]):
         start /= parts.pop(0)
     if not parts:
         return [str(start)] if start.exists() else []
-    out: list[str] = []
+    parts = [p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**")]
+    out: set[str] = set()
+    seen: set[tuple[Path, int]] = set()
     stack = [(start, 0)]
-    while stack and len(out) < MAX_INCLUDED:
-        directory, i = stack.pop()
+    while stack and len(out) < MAX_INCLUDED and len(seen) < MAX_GLOB_FOLDERS:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        directory, i = state
         part, last = parts[i], i == len(parts) - 1
         if part == "**":
             if last:
-                out += [str(p) for p in _subfolders(directory, files=True)]
+                out.update(str(p) for p in _subfolders(directory, files=True))
                 continue
-            stack += [(d, i + 1) for d in [directory, *_subfolders(directory)]]
+            # `**` matches no folder (the next part here) or one more (`**` again below)
+            stack += [(d, i) for d in _folders_in(directory)]
+            stack.append((directory, i + 1))
             continue
         if not glob.has_magic(part):
             child = directory / part
             if last and child.exists():
-                out.append(str(child))
+                out.add(str(child))
             elif not last and child.is_dir() and not child.is_symlink():
                 stack.append((child, i + 1))
             continue
@@ -400,10 +414,27 @@ def include_glob(pattern: str) -> list[str]:
         for name in fnmatch.filter(names, part):
             child = directory / name
             if last:
-                out.append(str(child))
+                out.add(str(child))
             elif child.is_dir() and not child.is_symlink():
                 stack.append((child, i + 1))
-    return sorted(set(out))[:MAX_INCLUDED]
+    return sorted(out)[:MAX_INCLUDED]
+
+
+def _folders_in(directory: Path) -> list[Path]:
+    """The folders right below `directory`, not links to folders, not hidden."""
+    try:
+        with os.scandir(directory) as it:
+            entries = [e for e in it if not e.name.startswith(".")]
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        try:
+            if e.is_dir(follow_symlinks=False):
+                out.append(Path(e.path))
+        except OSError:
+            continue
+    return out
 
 
 def _subfolders(top: Path, files: bool = False) -> list[Path]:

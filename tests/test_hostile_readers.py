@@ -167,3 +167,31 @@ def test_a_job_of_3000_wheel_tasks_walks_the_project_once(tmp_path, monkeypatch)
     nodes = {node["task"]: node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "wheels"}
     assert nodes["main"] == ["src/pkg0/main.py"] and nodes["t7"] == ["tools/src/lib/seven.py"]
     assert "t8" not in nodes  # no module of that name: not analysed
+
+
+# -- bundles -----------------------------------------------------------------------------------
+
+
+def test_an_include_of_many_double_stars_over_a_deep_chain_of_folders_finishes(tmp_path, monkeypatch):
+    """`**/d/**/d/...` over 40 nested folders named `d`: every way to split the chain
+    between the `**`s was followed (never finished); each folder is now looked into
+    once per part of the glob. The job of a file the other include matches is read."""
+    deep = "/".join(["d"] * 40)
+    job = {
+        "resources": {
+            "jobs": {
+                "deep": {"tasks": [{"task_key": "t", "sql_task": {"file": {"path": "${workspace.file_path}/a.sql"}}}]}
+            }
+        }
+    }
+    files = {
+        "a.sql": "DELETE FROM t WHERE a = 1;\n",
+        f"{deep}/deep.yml": json.dumps(job),
+        "databricks.yml": json.dumps(
+            {"bundle": {"name": "b"}, "include": ["**/d/**/d/**/d/**/d/**/d/**/d/**/none.yml", "**/d/**/deep.yml"]}
+        ),
+    }
+    result = cli(write(tmp_path, files), monkeypatch, "schedule", ".", "--format", "json", seconds=15)
+    assert {(n["job"], n["task"], tuple(n["files"])) for n in json.loads(result.stdout)["nodes"]} == {
+        ("deep", "t", ("a.sql",))
+    }
