@@ -550,7 +550,8 @@ def load_bundle(
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
-    refs.update({k: v for k, v in _resolve(named_resources, refs).items() if not _REF.search(v)})
+    growth = _Growth()
+    refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
     out = Workflows(
         source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
@@ -564,17 +565,25 @@ def load_bundle(
             "when started by hand"
         )
     labels: dict[Path, str] = {}  # resolving a path costs system calls; a file holds many jobs
+    stopped_in: list[Path] = []  # the file of the first value left unresolved (see `_Growth`)
     for key, job in (resources.get("jobs") or {}).items():
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
         out.jobs[key] = _job(
-            key, _resolve(job, refs), file, root, dev_target=target if dev else None, label=labels[file]
+            key, _resolve(job, refs, growth), file, root, dev_target=target if dev else None, label=labels[file]
         )
+        if growth.stopped is not None and not stopped_in:
+            stopped_in.append(file)
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
-        out.pipelines[key] = _pipeline(key, _resolve(merged, refs), file, root)
+        out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
+        if growth.stopped is not None and not stopped_in:
+            stopped_in.append(file)
+    problem = _growth_problem(growth, stopped_in[0] if stopped_in else path, root)
+    if problem is not None:
+        out.problems.append(problem)
     _run_pipelines(out, dev_target=target if dev else None)
     _wheel_modules(out, root)
     return out
@@ -648,18 +657,53 @@ def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
         out.jobs[job.key] = job
 
 
-def _resolve(value: Any, refs: dict[str, Any]) -> Any:
+MAX_RESOLVED_GROWTH = 4 * 1024 * 1024  # characters `${...}` references may add to one bundle
+
+
+@dataclass
+class _Growth:
+    """What resolving a bundle's references may still add: a 100 KB variable
+    referenced 3,000 times grew a bundle of 430 KB to 375 MB. From the value that
+    would pass the limit on, values that grow keep their references as written (a
+    path or parameter that is then not static); the first is reported at its line."""
+
+    left: int = MAX_RESOLVED_GROWTH
+    stopped: tuple[int, str] | None = None  # (line, reference) of the first value left unresolved
+
+
+def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, line: int = 1) -> Any:
     if isinstance(value, str):
         if "${" not in value:  # most values name no reference: no regex, no new string
             return value
+        found = [(m, refs.get(m.group(1))) for m in _REF.finditer(value)]
+        added = sum(len(str(v)) - len(m.group(0)) for m, v in found if v is not None)
+        if growth is not None and added > 0:
+            if added > growth.left:
+                if growth.stopped is None:
+                    growth.stopped = (line, next(m.group(0) for m, v in found if v is not None))
+                growth.left = 0
+                return value
+            growth.left -= added
         return _REF.sub(lambda m: str(refs[m.group(1)]) if m.group(1) in refs else m.group(0), value)
     if isinstance(value, dict):
-        out = _LineDict({k: _resolve(v, refs) for k, v in value.items()})
+        here = getattr(value, "line", line)
+        out = _LineDict({k: _resolve(v, refs, growth, here) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
-        return [_resolve(v, refs) for v in value]
+        return [_resolve(v, refs, growth, line) for v in value]
     return value
+
+
+def _growth_problem(growth: _Growth, file: Path, root: Path) -> tuple[Location, str] | None:
+    if growth.stopped is None:
+        return None
+    line, reference = growth.stopped
+    why = (
+        f"`{reference}`: resolving the bundle's references would add more than "
+        f"{MAX_RESOLVED_GROWTH // (1024 * 1024)} MB of text; from this value on, references are left as written"
+    )
+    return Location(_rel(file, root), line, 1), why
 
 
 def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import signal
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +41,18 @@ def within(seconds: int) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def allocating_at_most(megabytes: int) -> Iterator[None]:
+    """Fail a case whose Python allocations peak above `megabytes` while it runs."""
+    tracemalloc.start()
+    try:
+        yield
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+    assert peak <= megabytes, f"allocations peaked at {peak:.0f} MB"
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -195,3 +208,31 @@ def test_an_include_of_many_double_stars_over_a_deep_chain_of_folders_finishes(t
     assert {(n["job"], n["task"], tuple(n["files"])) for n in json.loads(result.stdout)["nodes"]} == {
         ("deep", "t", ("a.sql",))
     }
+
+
+def test_a_large_variable_referenced_thousands_of_times_stays_bounded(tmp_path, monkeypatch):
+    """A 100 KB variable in 3,000 task parameters grew a 430 KB bundle to 375 MB:
+    past a limit the references stay as written, with a diagnostic at the value."""
+    tasks = [
+        {"task_key": f"t{i}", "notebook_task": {"notebook_path": "./a.sql", "base_parameters": {"p": "v=${var.big}"}}}
+        for i in range(3000)
+    ]
+    bundle = {"bundle": {"name": "b"}, "variables": {"big": {"default": "x" * 100_000}}}
+    bundle["resources"] = {"jobs": {"j": {"tasks": tasks}}}
+    write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": json.dumps(bundle)})
+    with allocating_at_most(120):
+        result = check(tmp_path, monkeypatch, "--format", "json")
+    findings = json.loads(result.stdout)["findings"]
+    (problem,) = [f["message"] for f in findings if f["rule"] == "DL003"]
+    assert problem.startswith("`${var.big}`: resolving the bundle's references would add more than 4 MB")
+    assert {f["rule"] for f in findings} == {"DL003", "DL102"}  # the tasks are still read and paired
+
+
+def test_variables_of_ordinary_size_are_resolved_without_a_diagnostic(tmp_path, monkeypatch):
+    """Near miss: 3,000 references to a short variable resolve as before."""
+    tasks = [{"task_key": f"t{i}", "notebook_task": {"notebook_path": "${var.folder}/a.sql"}} for i in range(3000)]
+    bundle = {"bundle": {"name": "b"}, "variables": {"folder": {"default": "./jobs"}}}
+    bundle["resources"] = {"jobs": {"j": {"tasks": tasks}}}
+    write(tmp_path, {"jobs/a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": json.dumps(bundle)})
+    findings = json.loads(check(tmp_path, monkeypatch, "--format", "json").stdout)["findings"]
+    assert {f["rule"] for f in findings} == {"DL102"}
