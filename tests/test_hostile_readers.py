@@ -236,3 +236,31 @@ def test_variables_of_ordinary_size_are_resolved_without_a_diagnostic(tmp_path, 
     write(tmp_path, {"jobs/a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": json.dumps(bundle)})
     findings = json.loads(check(tmp_path, monkeypatch, "--format", "json").stdout)["findings"]
     assert {f["rule"] for f in findings} == {"DL102"}
+
+
+# -- SDK job definitions -----------------------------------------------------------------------
+
+
+def test_a_string_doubled_in_an_sdk_job_file_stays_bounded(tmp_path, monkeypatch):
+    """A 128 KB literal doubled 8 times in an installer's attributes made a 32 MB
+    notebook path, held many times over by the run; past 64 KB a built string is
+    no value (the task is not analysable), as any path only a run knows."""
+    lines = [
+        "from databricks.sdk.service.jobs import NotebookTask, Task",
+        "class Installer:",
+        "    def __init__(self, w):",
+        "        self.w = w",
+        f"        self.s0 = '{'x' * 128 * 1024}'",
+        *(f"        self.s{i} = self.s{i - 1} + self.s{i - 1}" for i in range(1, 9)),
+        "        self.folder = './jobs'",
+        "    def deploy(self):",
+        "        task = NotebookTask(notebook_path='./a' + self.s8)",
+        "        near = NotebookTask(notebook_path=self.folder + '/b')",
+        "        self.w.jobs.create(name='j', tasks=[Task(task_key='t', notebook_task=task), Task('u', notebook_task=near)])",
+    ]
+    files = {"deploy.py": "\n".join(lines) + "\n", "jobs/b.sql": "DELETE FROM t WHERE a = 1;\n"}
+    write(tmp_path, files)
+    with allocating_at_most(100):
+        result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
+    nodes = {node["task"]: node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "j"}
+    assert nodes == {"u": ["jobs/b.sql"]}
