@@ -979,14 +979,27 @@ def _argument(value: Any) -> str | None:
 
 
 _TASK_NAME = re.compile(r"\{\{\s*task\.name\s*\}\}")
+MAX_PARAMETER = 64 * 1024  # characters of a parameter value with its `{{task.name}}`s replaced
 
 
 def _task_name(params: Any, key: str) -> Any:
-    """`{{task.name}}` in a task's parameters is its own task key."""
+    """`{{task.name}}` in a task's parameters is its own task key: put in as text
+    (a key is no replacement template: `a\\q` is a task key, not a bad escape). A
+    value that would grow past MAX_PARAMETER keeps its `{{task.name}}`s, a value
+    only a run knows (a long key in thousands of them would take gigabytes)."""
+
+    def named(value: Any) -> Any:
+        if not isinstance(value, str) or "{{" not in value:
+            return value
+        count = len(_TASK_NAME.findall(value))
+        if not count or len(value) + count * len(key) > MAX_PARAMETER:
+            return value
+        return _TASK_NAME.sub(lambda _: key, value)
+
     if isinstance(params, dict):
-        return {k: _TASK_NAME.sub(key, v) if isinstance(v, str) else v for k, v in params.items()}
+        return {k: named(v) for k, v in params.items()}
     if isinstance(params, list):
-        return [_TASK_NAME.sub(key, v) if isinstance(v, str) else v for v in params]
+        return [named(v) for v in params]
     return params
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from delta_lint.cli import app
@@ -264,3 +265,65 @@ def test_a_string_doubled_in_an_sdk_job_file_stays_bounded(tmp_path, monkeypatch
         result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
     nodes = {node["task"]: node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "j"}
     assert nodes == {"u": ["jobs/b.sql"]}
+
+
+# -- task keys ---------------------------------------------------------------------------------
+
+BACKSLASH_KEY = {
+    "bundle": {
+        "databricks.yml": "bundle: {name: b}\nresources:\n  jobs:\n    j:\n      tasks:\n"
+        "        - task_key: 'a\\q'\n          notebook_task:\n            notebook_path: ./a.sql\n"
+        "            base_parameters: {name: '{{task.name}}', other: x}\n"
+        "        - task_key: 'b'\n          notebook_task: {notebook_path: ./a.sql}\n"
+    },
+    "jobs json": {
+        "job.json": json.dumps(
+            {
+                "job_id": 1,
+                "settings": {
+                    "name": "j",
+                    "tasks": [
+                        {"task_key": "a\\q", "spark_python_task": {"python_file": "a.sql", "parameters": ["x"]}},
+                        {"task_key": "b", "sql_task": {"file": {"path": "a.sql"}}},
+                    ],
+                },
+            }
+        )
+    },
+    "terraform": {
+        "job.tf": 'resource "databricks_job" "j" {\n  name = "j"\n'
+        '  task {\n    task_key = "a\\u0041"\n    notebook_task {\n      notebook_path = "a.sql"\n'
+        '      base_parameters = { name = "{{task.name}}" }\n    }\n  }\n'
+        '  task {\n    task_key = "b"\n    notebook_task {\n      notebook_path = "a.sql"\n    }\n  }\n}\n'
+    },
+    "sdk": {
+        "deploy.py": "from databricks.sdk.service.jobs import NotebookTask, Task\n"
+        "w.jobs.create(name='j', tasks=[\n"
+        "    Task(task_key='a\\\\q', notebook_task=NotebookTask('a.sql', base_parameters={'n': '{{task.name}}'})),\n"
+        "    Task(task_key='b', notebook_task=NotebookTask('a.sql')),\n"
+        "])\n"
+    },
+}
+
+
+@pytest.mark.parametrize("reader", sorted(BACKSLASH_KEY))
+def test_a_backslash_in_a_task_key_is_text_in_every_job_reader(tmp_path, monkeypatch, reader):
+    """The key was the replacement template of `{{task.name}}`: `a\\q` was a bad
+    escape and an internal error ended the run in every reader. Both tasks are read."""
+    write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", **BACKSLASH_KEY[reader]})
+    result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
+    tasks = {node["task"]: node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "j"}
+    assert tasks == {"a\\q" if reader != "terraform" else "a\\u0041": ["a.sql"], "b": ["a.sql"]}
+
+
+def test_a_long_task_key_in_many_task_name_references_stays_bounded(tmp_path, monkeypatch):
+    """A 100 KB task key put into 2,000 `{{task.name}}`s of one parameter made a
+    200 MB value; past 64 KB the parameter is a value only a run knows."""
+    key = "k" * 100_000
+    params = {"name": "{{task.name}}" * 2000}
+    tasks = [{"task_key": key, "notebook_task": {"notebook_path": "./a.sql", "base_parameters": params}}]
+    bundle = {"bundle": {"name": "b"}, "resources": {"jobs": {"j": {"tasks": tasks}}}}
+    write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": json.dumps(bundle)})
+    with allocating_at_most(100):
+        result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
+    assert [node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "j"] == [["a.sql"]]
