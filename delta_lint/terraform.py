@@ -19,10 +19,12 @@ from typing import Any
 from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
+from delta_lint.schema import Source, TerraformJob, convert
 
 # `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
 _MODULE_FOLDER = "${path.module}/"
+_KIND = "databricks_job"
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
 
 
@@ -43,8 +45,14 @@ def load_found_terraform(root: Path) -> Workflows:
             out.problems.append(found_problem(file, root, document))
             continue
         notebooks, module_files = module.sources(file.parent)
-        jobs = list(_resources(document, "databricks_job"))
+        jobs = list(_resources(document, _KIND))
         for key, spec in jobs:
+            try:  # the blocks delta-lint reads have the provider's shape (`task = 5` is none)
+                convert(spec, TerraformJob, Source(file, text=module.text(file), hcl=True), ("resource", _KIND, key))
+            except ConfigError as err:
+                where, _ = found_problem(file, root, err)
+                out.problems.append((where, f"{err.detail}; job `{key}` is not analysed"))
+                continue
             settings = _settings(spec, notebooks)
             name = str(settings.get("name") or key)
             out.jobs[name] = job_from_settings(name, settings, file, root, base=file.parent)
@@ -65,6 +73,7 @@ class _Modules:
         self.root = root
         self.hcl2 = hcl2
         self._parsed: dict[Path, dict | ConfigError] = {}
+        self._texts: dict[Path, str] = {}
         self._sources: dict[Path, tuple[dict[str, str], list[Path]]] = {}
 
     def parsed(self, file: Path) -> dict | ConfigError:
@@ -73,9 +82,14 @@ class _Modules:
             self._parsed[file] = self._parse(file)
         return self._parsed[file]
 
+    def text(self, file: Path) -> str:
+        """The text of a file `parsed` read (to place a wrong value on its line)."""
+        return self._texts.get(file, "")
+
     def _parse(self, file: Path) -> dict | ConfigError:
         try:
-            document = self.hcl2.loads(read_input_text(file, self.root))
+            self._texts[file] = read_input_text(file, self.root)
+            document = self.hcl2.loads(self._texts[file])
         except (OSError, ConfigError) as err:
             return ConfigError(f"{file}: {err}")
         except Exception as err:  # noqa: BLE001 - the HCL parser's own errors: the file is not read

@@ -327,3 +327,36 @@ def test_a_long_task_key_in_many_task_name_references_stays_bounded(tmp_path, mo
     with allocating_at_most(100):
         result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
     assert [node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "j"] == [["a.sql"]]
+
+
+TF_WRONG = {
+    "depends_on = 5": (
+        '  task {\n    task_key = "a"\n    depends_on = 5\n    notebook_task {\n      notebook_path = "a.sql"\n'
+        "    }\n  }\n",
+        "job.tf:5:1: DL003 `resource.databricks_job.j.task[0].depends_on`: must be `depends_on` blocks, got a number",
+    ),
+    "task = 5": (
+        "  task = 5\n",
+        "job.tf:3:1: DL003 `resource.databricks_job.j.task`: must be `task` blocks, got a number",
+    ),
+    "parameter = 5": (
+        "  parameter = 5\n",
+        "job.tf:3:1: DL003 `resource.databricks_job.j.parameter`: must be `parameter` blocks, got a number",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TF_WRONG))
+def test_a_terraform_job_block_of_the_wrong_shape_is_a_diagnostic_at_its_line(tmp_path, monkeypatch, case):
+    """`depends_on = 5` was an internal error (`'int' object is not iterable`) that
+    ended the run; the job is left out at its line, the other job is read."""
+    body, expected = TF_WRONG[case]
+    other = 'resource "databricks_job" "k" {\n  task {\n    task_key = "b"\n    notebook_task {\n      notebook_path = "a.sql"\n    }\n  }\n}\n'
+    files = {
+        "a.sql": "DELETE FROM t WHERE a = 1;\n",
+        "job.tf": f'resource "databricks_job" "j" {{\n  name = "j"\n{body}}}\n' + other,
+    }
+    result = check(write(tmp_path, files), monkeypatch)
+    assert expected + "; job `j` is not analysed" in result.output
+    shown = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
+    assert [(n["job"], n["files"]) for n in json.loads(shown.stdout)["nodes"]] == [("k", ["a.sql"])]
