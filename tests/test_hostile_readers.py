@@ -360,3 +360,29 @@ def test_a_terraform_job_block_of_the_wrong_shape_is_a_diagnostic_at_its_line(tm
     assert expected + "; job `j` is not analysed" in result.output
     shown = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
     assert [(n["job"], n["files"]) for n in json.loads(shown.stdout)["nodes"]] == [("k", ["a.sql"])]
+
+
+# -- schedules ---------------------------------------------------------------------------------
+
+
+def scheduled_bundle(zone: str) -> str:
+    return (
+        "bundle: {name: b}\nresources:\n  jobs:\n    j:\n"
+        f"      schedule: {{quartz_cron_expression: '0 0 1 * * ?', timezone_id: '{zone}'}}\n"
+        "      tasks:\n        - task_key: a\n          notebook_task: {notebook_path: ./a.sql}\n"
+    )
+
+
+@pytest.mark.parametrize("zone", ["Europe", "A" * 300], ids=["a folder of the zone database", "300 characters"])
+def test_a_time_zone_that_is_no_zone_file_is_a_diagnostic_at_the_schedule(tmp_path, monkeypatch, zone):
+    """`Europe` (IsADirectoryError) and a name too long for a file (OSError) ended the
+    run with an internal error; they read as an unknown time zone."""
+    write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": scheduled_bundle(zone)})
+    result = check(tmp_path, monkeypatch)
+    shown = zone if len(zone) <= 60 else zone[:57] + "..."
+    assert f"databricks.yml:5:1: DL003 job `j`: `schedule`: unknown time zone {shown!r}" in result.output
+
+
+def test_a_zone_of_the_database_is_read_as_before(tmp_path, monkeypatch):
+    write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": scheduled_bundle("Europe/Amsterdam")})
+    assert "DL003" not in check(tmp_path, monkeypatch).output
