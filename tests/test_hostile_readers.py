@@ -386,3 +386,27 @@ def test_a_time_zone_that_is_no_zone_file_is_a_diagnostic_at_the_schedule(tmp_pa
 def test_a_zone_of_the_database_is_read_as_before(tmp_path, monkeypatch):
     write(tmp_path, {"a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": scheduled_bundle("Europe/Amsterdam")})
     assert "DL003" not in check(tmp_path, monkeypatch).output
+
+
+def test_bundles_of_a_monorepo_may_use_the_same_job_key_with_other_tasks(tmp_path, monkeypatch):
+    """The second bundle's `j` was stored under another key but kept `j` as its own:
+    the schedule looked its task up in the first `j` (`KeyError` in `_same_job`, an
+    internal error in `check`, a traceback in `schedule`). Three bundles, two of them
+    in folders of the same name: each job keeps its tasks under a key of its own."""
+    files = {}
+    for folder in ("one", "two", "x/one"):
+        task = folder.replace("/", "_")
+        files[f"{folder}/a.sql"] = f"DELETE FROM t WHERE a = '{task}';\n"
+        files[f"{folder}/databricks.yml"] = (
+            f"bundle: {{name: {task}}}\nresources:\n  jobs:\n    j:\n      tasks:\n"
+            f"        - task_key: t_{task}\n          notebook_task: {{notebook_path: ./a.sql}}\n"
+        )
+    write(tmp_path, files)
+    shown = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json")
+    nodes = {(n["job"], n["task"], tuple(n["files"])) for n in json.loads(shown.stdout)["nodes"]}
+    assert nodes == {
+        ("j", "t_one", ("one/a.sql",)),
+        ("two.j", "t_two", ("two/a.sql",)),
+        ("one.j", "t_x_one", ("x/one/a.sql",)),
+    }
+    assert "DL002" not in check(tmp_path, monkeypatch).output
