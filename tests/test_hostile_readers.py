@@ -410,3 +410,21 @@ def test_bundles_of_a_monorepo_may_use_the_same_job_key_with_other_tasks(tmp_pat
         ("one.j", "t_x_one", ("x/one/a.sql",)),
     }
     assert "DL002" not in check(tmp_path, monkeypatch).output
+
+
+# -- path arguments ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "schedule", "intents", "tables", "advise"])
+def test_a_path_argument_with_a_name_over_255_bytes_is_refused_with_a_message(tmp_path, monkeypatch, command):
+    """`check jobs/<300 characters>` was a traceback (OSError: File name too long)."""
+    write(tmp_path, {"jobs/a.sql": "DELETE FROM t WHERE a = 1;\n"})
+    long = "jobs/" + "a" * 300
+    result = cli(tmp_path, monkeypatch, command, long)
+    assert result.exit_code == 2 and result.output == f"delta-lint: error: {long}: File name too long\n"
+
+
+def test_a_path_argument_that_does_not_exist_is_reported_as_before(tmp_path, monkeypatch):
+    write(tmp_path, {"jobs/a.sql": "DELETE FROM t WHERE a = 1;\n"})
+    result = cli(tmp_path, monkeypatch, "check", "jobs/" + "a" * 200, "--no-cache")
+    assert "DL003 cannot analyse" in result.output and "no such file or directory" in result.output
