@@ -623,10 +623,20 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
                     found.append(located)
         pattern = library.get("glob")
         include = pattern.get("include") if isinstance(pattern, dict) else None
-        if isinstance(include, str) and not _REF.search(include):
-            base = (file.parent / include.rstrip("/*")).resolve() if "*" in include else (file.parent / include)
+        if isinstance(include, str) and not _REF.search(include) and "\0" not in include:
+            try:
+                base = (file.parent / (include.rstrip("/*") if "*" in include else include)).resolve()
+            except (OSError, RuntimeError):  # a link loop, a name too long
+                continue
+            if _project_file(base, root) is None:  # `../**`: never walked, never listed
+                continue
             candidates = sorted(_subfolders(base, files=True)) if base.is_dir() else [base]
-            found += [_rel(c, root) for c in candidates if c.is_file() and c.suffix in (".py", ".sql", ".ipynb")]
+            for candidate in candidates:
+                if candidate.suffix in (".py", ".sql", ".ipynb"):
+                    resolved = _existing_file(candidate)
+                    inside = _project_file(resolved, root) if resolved is not None else None
+                    if inside is not None:
+                        found.append(inside)
     schema = spec.get("schema") or spec.get("target")
     return Pipeline(
         key,
@@ -1035,11 +1045,23 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
             candidates += [candidate.with_suffix(s) for s in (".py", ".sql", ".ipynb")]
     for candidate in candidates:
         resolved = _existing_file(candidate)
-        if resolved is not None:
-            return _rel(candidate, root, resolved)
+        inside = _project_file(resolved, root) if resolved is not None else None
+        if inside is not None:
+            return inside
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
         return _by_tail(Path(value).parts[1:], root)
     return None
+
+
+def _project_file(resolved: Path, root: Path) -> str | None:
+    """A file's path (resolved: where its links lead) relative to the configuration
+    root, or None when it is outside: a task or pipeline library `../../etc/x`, `/etc/x`
+    or a glob `../**` names no file of the project, and the schedule must not list
+    files from elsewhere on the machine."""
+    try:
+        return resolved.relative_to(_resolved_dir(root)).as_posix()
+    except ValueError:
+        return None
 
 
 def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
@@ -1048,8 +1070,10 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
         tail = Path(*parts[i:])
         for suffix in ("", ".py", ".sql", ".ipynb"):
             probe = root / (str(tail) + suffix)
-            if probe.is_file():
-                return _rel(probe, root)
+            resolved = _existing_file(probe)
+            inside = _project_file(resolved, root) if resolved is not None else None
+            if inside is not None:
+                return inside
     return None
 
 

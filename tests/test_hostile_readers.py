@@ -428,3 +428,39 @@ def test_a_path_argument_that_does_not_exist_is_reported_as_before(tmp_path, mon
     write(tmp_path, {"jobs/a.sql": "DELETE FROM t WHERE a = 1;\n"})
     result = cli(tmp_path, monkeypatch, "check", "jobs/" + "a" * 200, "--no-cache")
     assert "DL003 cannot analyse" in result.output and "no such file or directory" in result.output
+
+
+# -- files outside the project -----------------------------------------------------------------
+
+
+def test_pipeline_globs_and_task_paths_never_list_files_outside_the_project(tmp_path, monkeypatch):
+    """A pipeline's `glob: {include: ../outside/**}` (and a task or library path
+    leading out) listed files from anywhere on the machine in `schedule`. They are
+    not in the project; the pipeline's own glob inside it still lists its files."""
+    outside = write(tmp_path / "outside", {"secret/creds.py": "KEY = 'x'\n"})
+    bundle = f"""bundle: {{name: b}}
+resources:
+  pipelines:
+    p:
+      libraries:
+        - glob: {{include: ../outside/secret/**}}
+        - glob: {{include: ../outside/secret/creds.py}}
+        - notebook: {{path: ../outside/secret/creds.py}}
+        - file: {{path: {outside}/secret/creds.py}}
+        - glob: {{include: pipes/**}}
+  jobs:
+    j:
+      tasks:
+        - task_key: a
+          notebook_task: {{notebook_path: ../outside/secret/creds.py}}
+        - task_key: b
+          spark_python_task: {{python_file: {outside}/secret/creds.py}}
+        - task_key: c
+          notebook_task: {{notebook_path: ./pipes/a.sql}}
+"""
+    root = write(tmp_path / "proj", {"pipes/a.sql": "DELETE FROM t WHERE a = 1;\n", "databricks.yml": bundle})
+    shown = cli(root, monkeypatch, "schedule", ".").stdout
+    assert "    update: pipes/a.sql\n" in shown and "    c: pipes/a.sql\n" in shown
+    listed = [line for line in shown.splitlines() if "creds.py" in line and "is not in this project" not in line]
+    assert listed == [], shown
+    assert "a: not analysed: `../outside/secret/creds.py` is not in this project" in shown
