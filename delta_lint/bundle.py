@@ -236,7 +236,7 @@ def find_entry_modules(root: Path, entry: str, package: str = "") -> tuple[str, 
 def entry_modules(root: Path, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
     """(package, entry point) -> the project modules a wheel task with that
     `package_name` and `entry_point` may run, for every wheel task of a run in one
-    walk of the project (a walk per task took 40 s for a job of many). The entry
+    walk of the project (a walk per task grew with tasks times files). The entry
     points a `pyproject.toml` of the project declares (`[project.scripts]`,
     `[project.entry-points.*]`, `[tool.poetry.scripts]`) come first, those of the
     wheel's `package_name` before others; else `<entry>.py` files outside tests
@@ -672,8 +672,9 @@ MAX_RESOLVED_GROWTH = 4 * 1024 * 1024  # characters `${...}` references may add 
 
 @dataclass
 class _Growth:
-    """What resolving a bundle's references may still add: a 100 KB variable
-    referenced 3,000 times grew a bundle of 430 KB to 375 MB. From the value that
+    """What resolving a bundle's references may still add: each reference is a copy
+    of its value, so a large variable referenced thousands of times grew a small
+    bundle to hundreds of megabytes. From the value that
     would pass the limit on, values that grow keep their references as written (a
     path or parameter that is then not static); the first is reported at its line."""
 

@@ -64,8 +64,9 @@ def load_found_terraform(root: Path) -> Workflows:
 
 
 class _Modules:
-    """The Terraform files of one run, each parsed once: a folder of 150 job files
-    read every other file of the folder for each of them (105 s)."""
+    """The Terraform files of one run, each parsed once: every job file of a folder
+    needs the notebook resources of all the folder's files, which were parsed again
+    for each job file (quadratic in the files of a folder)."""
 
     def __init__(self, root: Path) -> None:
         import hcl2  # only where a project has Terraform jobs (50 ms of imports)

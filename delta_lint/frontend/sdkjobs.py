@@ -35,7 +35,7 @@ MISSING = object()  # a value that cannot be read: its key is left out
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_STEPS = 20_000  # expressions read for one call at most (`a = b + b; b = c + c; ...` doubles)
 # characters of a string the reader builds: job settings hold paths, names and
-# parameters; a 1 MB literal doubled 8 times made a 256 MB notebook path (2.6 GB a run)
+# parameters; a literal doubled through names grows exponentially with the doublings
 MAX_TEXT = 64 * 1024
 
 # SDK dataclasses real code calls with positional arguments: their first fields
