@@ -164,20 +164,20 @@ def test_a_folder_of_150_terraform_job_files_is_parsed_once(tmp_path, monkeypatc
 # -- Jobs JSON ---------------------------------------------------------------------------------
 
 
-def test_a_job_of_3000_wheel_tasks_walks_the_project_once(tmp_path, monkeypatch):
-    """Each wheel task walked the whole project for its entry point's module (30 s
-    here, now 3 s)."""
-    files = {f"src/pkg{i}/m{j}.py": "x = 1\n" for i in range(400) for j in range(5)}
+def test_a_job_of_6000_wheel_tasks_walks_the_project_once(tmp_path, monkeypatch):
+    """Each wheel task walked the whole project for its entry point's module: the
+    time grew with tasks times files (past 20 s here; one walk: 3 s)."""
+    files = {f"src/pkg{i}/m{j}.py": "x = 1\n" for i in range(100) for j in range(5)}
     files["src/pkg0/main.py"] = "spark.sql('DELETE FROM t WHERE a = 1')\n"
     files["tools/pyproject.toml"] = '[project]\nname = "tools"\n[project.scripts]\ne7 = "lib.seven:run"\n'
     files["tools/src/lib/seven.py"] = "spark.sql('DELETE FROM u WHERE a = 1')\n"
     tasks = [
-        {"task_key": f"t{i}", "python_wheel_task": {"package_name": "pkg", "entry_point": f"e{i}"}} for i in range(3000)
+        {"task_key": f"t{i}", "python_wheel_task": {"package_name": "pkg", "entry_point": f"e{i}"}} for i in range(6000)
     ]
     tasks.append({"task_key": "main", "python_wheel_task": {"package_name": "pkg", "entry_point": "main"}})
     files["job.json"] = json.dumps({"job_id": 1, "settings": {"name": "wheels", "tasks": tasks}})
     write(tmp_path, files)
-    result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json", seconds=12)
+    result = cli(tmp_path, monkeypatch, "schedule", ".", "--format", "json", seconds=20)
     nodes = {node["task"]: node["files"] for node in json.loads(result.stdout)["nodes"] if node["job"] == "wheels"}
     assert nodes["main"] == ["src/pkg0/main.py"] and nodes["t7"] == ["tools/src/lib/seven.py"]
     assert "t8" not in nodes  # no module of that name: not analysed
