@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import glob
+import json
 import os
 import re
 import stat
@@ -224,44 +225,63 @@ def find_job_json(root: Path) -> tuple[str, ...]:
 MAX_PYPROJECT_BYTES = 256 * 1024
 
 
+_ENTRY = re.compile(r"[A-Za-z_][\w.-]*")
+
+
 def find_entry_modules(root: Path, entry: str, package: str = "") -> tuple[str, ...]:
-    """Project modules a wheel task's `entry_point` may name. The entry points a
-    `pyproject.toml` of the project declares (`[project.scripts]`,
+    """Project modules a wheel task's `entry_point` may name (see `entry_modules`)."""
+    return entry_modules(root, [(package, entry)]).get((package, entry), ())
+
+
+def entry_modules(root: Path, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(package, entry point) -> the project modules a wheel task with that
+    `package_name` and `entry_point` may run, for every wheel task of a run in one
+    walk of the project (a walk per task grew with tasks times files). The entry
+    points a `pyproject.toml` of the project declares (`[project.scripts]`,
     `[project.entry-points.*]`, `[tool.poetry.scripts]`) come first, those of the
     wheel's `package_name` before others; else `<entry>.py` files outside tests
     (one such module is the one the wheel runs)."""
-    if not re.fullmatch(r"[A-Za-z_][\w.-]*", entry):
-        return ()
-    declared: list[tuple[bool, str]] = []  # (of the wheel's package, module file)
-    fallback = []
-    name = entry + ".py"
+    wanted = sorted({(package, entry) for package, entry in wanted if _ENTRY.fullmatch(entry)})
+    if not wanted:
+        return {}
+    files_of = {entry + ".py": entry for _, entry in wanted}
+    declared: dict[str, list[tuple[frozenset[str], str]]] = {}  # entry -> (its projects' names, module file)
+    fallback: dict[str, list[str]] = {}
     for folder, _, files in _project_folders(root):
         if "pyproject.toml" in files:
-            for own, module in _declared_entry(folder / "pyproject.toml", root, entry, package):
-                found = _module_file(folder, module)
-                if found is not None:
-                    declared.append((own, str(found)))
-        if name in files:
+            names, points = _entry_points(folder / "pyproject.toml", root)
+            for entry, modules in points.items():
+                if entry + ".py" not in files_of:
+                    continue
+                for module in modules:
+                    found = _module_file(folder, module)
+                    if found is not None:
+                        declared.setdefault(entry, []).append((names, str(found)))
+        for name in files_of.keys() & set(files):
             rel = (folder / name).relative_to(root).as_posix()
             if not TEST_PATH.search(rel):
-                fallback.append(str(folder / name))
-    if declared:
-        own = [path for is_own, path in declared if is_own]
-        return tuple(sorted(set(own or [path for _, path in declared])))
-    return tuple(sorted(fallback))
+                fallback.setdefault(files_of[name], []).append(str(folder / name))
+    out = {}
+    for package, entry in wanted:
+        if entry in declared:
+            own = [path for names, path in declared[entry] if package and _norm(package) in names]
+            out[package, entry] = tuple(sorted(set(own or [path for _, path in declared[entry]])))
+        else:
+            out[package, entry] = tuple(sorted(fallback.get(entry, ())))
+    return out
 
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-def _declared_entry(path: Path, root: Path, entry: str, package: str) -> list[tuple[bool, str]]:
-    """(whether the file's project is the wheel's package, module) of each entry point
-    named `entry` the pyproject declares."""
+def _entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The project names a pyproject declares (normalised) and, by entry point name,
+    the modules its entry points run."""
     try:
         doc = tomllib.loads(read_input_text(path, root, MAX_PYPROJECT_BYTES))
     except (OSError, ValueError, tomllib.TOMLDecodeError):
-        return []
+        return frozenset(), {}
     project = doc.get("project") if isinstance(doc.get("project"), dict) else {}
     poetry = (doc.get("tool") or {}).get("poetry") if isinstance(doc.get("tool"), dict) else None
     poetry = poetry if isinstance(poetry, dict) else {}
@@ -269,14 +289,13 @@ def _declared_entry(path: Path, root: Path, entry: str, package: str) -> list[tu
     groups = project.get("entry-points")
     if isinstance(groups, dict):
         tables.extend(groups.values())
-    names = {_norm(str(n)) for n in (project.get("name"), poetry.get("name")) if isinstance(n, str)}
-    own = bool(package) and _norm(package) in names
-    out = []
+    names = frozenset(_norm(str(n)) for n in (project.get("name"), poetry.get("name")) if isinstance(n, str))
+    out: dict[str, list[str]] = {}
     for table in tables:
-        target = table.get(entry) if isinstance(table, dict) else None
-        if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
-            out.append((own, target.split(":")[0].strip()))
-    return out
+        for entry, target in table.items() if isinstance(table, dict) else ():
+            if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
+                out.setdefault(str(entry), []).append(target.split(":")[0].strip())
+    return names, out
 
 
 def _module_file(folder: Path, module: str) -> Path | None:
@@ -364,10 +383,15 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)
+    if kind == "entries":  # [root, [[package, entry point], ...]]: one line per module found
+        folder, wanted = json.loads(argument)
+        found = entry_modules(Path(folder), [(package, entry) for package, entry in wanted])
+        return tuple(json.dumps([*key, path]) for key, paths in sorted(found.items()) for path in paths)
     raise ValueError(f"unknown listing {kind}")
 
 
 MAX_INCLUDED = 10_000  # files one `include` glob may match
+MAX_GLOB_FOLDERS = 100_000  # (folder, part of the glob) pairs one `include` glob may look into
 
 
 def include_glob(pattern: str) -> list[str]:
@@ -375,28 +399,41 @@ def include_glob(pattern: str) -> list[str]:
     but without following links to folders: a checkout may hold `a -> ..` (a loop
     that `glob` walks until the names grow too long, forever when several). A stack
     instead of recursion, so a deep tree cannot exhaust Python's; at most
-    MAX_INCLUDED matches."""
+    MAX_INCLUDED matches.
+
+    Each folder is looked into once for each part of the glob (`**/**` is `**`), at
+    most MAX_GLOB_FOLDERS times in all: following every way the `**`s of a glob can
+    split a chain of folders grew as the folders to the power of the `**`s, and
+    eight of them over 40 nested folders never finished."""
     head, *parts = Path(pattern).parts
     start = Path(head)
     while parts and not glob.has_magic(parts[0]):
         start /= parts.pop(0)
     if not parts:
         return [str(start)] if start.exists() else []
-    out: list[str] = []
+    parts = [p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**")]
+    out: set[str] = set()
+    seen: set[tuple[Path, int]] = set()
     stack = [(start, 0)]
-    while stack and len(out) < MAX_INCLUDED:
-        directory, i = stack.pop()
+    while stack and len(out) < MAX_INCLUDED and len(seen) < MAX_GLOB_FOLDERS:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        directory, i = state
         part, last = parts[i], i == len(parts) - 1
         if part == "**":
             if last:
-                out += [str(p) for p in _subfolders(directory, files=True)]
+                out.update(str(p) for p in _subfolders(directory, files=True))
                 continue
-            stack += [(d, i + 1) for d in [directory, *_subfolders(directory)]]
+            # `**` matches no folder (the next part here) or one more (`**` again below)
+            stack += [(d, i) for d in _folders_in(directory)]
+            stack.append((directory, i + 1))
             continue
         if not glob.has_magic(part):
             child = directory / part
             if last and child.exists():
-                out.append(str(child))
+                out.add(str(child))
             elif not last and child.is_dir() and not child.is_symlink():
                 stack.append((child, i + 1))
             continue
@@ -408,10 +445,27 @@ def include_glob(pattern: str) -> list[str]:
         for name in fnmatch.filter(names, part):
             child = directory / name
             if last:
-                out.append(str(child))
+                out.add(str(child))
             elif child.is_dir() and not child.is_symlink():
                 stack.append((child, i + 1))
-    return sorted(set(out))[:MAX_INCLUDED]
+    return sorted(out)[:MAX_INCLUDED]
+
+
+def _folders_in(directory: Path) -> list[Path]:
+    """The folders right below `directory`, not links to folders, not hidden."""
+    try:
+        with os.scandir(directory) as it:
+            entries = [e for e in it if not e.name.startswith(".")]
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        try:
+            if e.is_dir(follow_symlinks=False):
+                out.append(Path(e.path))
+        except OSError:
+            continue
+    return out
 
 
 def _subfolders(top: Path, files: bool = False) -> list[Path]:
@@ -527,7 +581,8 @@ def load_bundle(
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
-    refs.update({k: v for k, v in _resolve(named_resources, refs).items() if not _REF.search(v)})
+    growth = _Growth()
+    refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
     out = Workflows(
         source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
@@ -541,17 +596,25 @@ def load_bundle(
             "when started by hand"
         )
     labels: dict[Path, str] = {}  # resolving a path costs system calls; a file holds many jobs
+    stopped_in: list[Path] = []  # the file of the first value left unresolved (see `_Growth`)
     for key, job in (resources.get("jobs") or {}).items():
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
         out.jobs[key] = _job(
-            key, _resolve(job, refs), file, root, dev_target=target if dev else None, label=labels[file]
+            key, _resolve(job, refs, growth), file, root, dev_target=target if dev else None, label=labels[file]
         )
+        if growth.stopped is not None and not stopped_in:
+            stopped_in.append(file)
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
-        out.pipelines[key] = _pipeline(key, _resolve(merged, refs), file, root)
+        out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
+        if growth.stopped is not None and not stopped_in:
+            stopped_in.append(file)
+    problem = _growth_problem(growth, stopped_in[0] if stopped_in else path, root)
+    if problem is not None:
+        out.problems.append(problem)
     _run_pipelines(out, dev_target=target if dev else None)
     _wheel_modules(out, root)
     return out
@@ -591,10 +654,20 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
                     found.append(located)
         pattern = library.get("glob")
         include = pattern.get("include") if isinstance(pattern, dict) else None
-        if isinstance(include, str) and not _REF.search(include):
-            base = (file.parent / include.rstrip("/*")).resolve() if "*" in include else (file.parent / include)
+        if isinstance(include, str) and not _REF.search(include) and "\0" not in include:
+            try:
+                base = (file.parent / (include.rstrip("/*") if "*" in include else include)).resolve()
+            except (OSError, RuntimeError):  # a link loop, a name too long
+                continue
+            if _project_file(base, root) is None:  # `../**`: never walked, never listed
+                continue
             candidates = sorted(_subfolders(base, files=True)) if base.is_dir() else [base]
-            found += [_rel(c, root) for c in candidates if c.is_file() and c.suffix in (".py", ".sql", ".ipynb")]
+            for candidate in candidates:
+                if candidate.suffix in (".py", ".sql", ".ipynb"):
+                    resolved = _existing_file(candidate)
+                    inside = _project_file(resolved, root) if resolved is not None else None
+                    if inside is not None:
+                        found.append(inside)
     schema = spec.get("schema") or spec.get("target")
     return Pipeline(
         key,
@@ -625,18 +698,54 @@ def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
         out.jobs[job.key] = job
 
 
-def _resolve(value: Any, refs: dict[str, Any]) -> Any:
+MAX_RESOLVED_GROWTH = 4 * 1024 * 1024  # characters `${...}` references may add to one bundle
+
+
+@dataclass
+class _Growth:
+    """What resolving a bundle's references may still add: each reference is a copy
+    of its value, so a large variable referenced thousands of times grew a small
+    bundle to hundreds of megabytes. From the value that
+    would pass the limit on, values that grow keep their references as written (a
+    path or parameter that is then not static); the first is reported at its line."""
+
+    left: int = MAX_RESOLVED_GROWTH
+    stopped: tuple[int, str] | None = None  # (line, reference) of the first value left unresolved
+
+
+def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, line: int = 1) -> Any:
     if isinstance(value, str):
         if "${" not in value:  # most values name no reference: no regex, no new string
             return value
+        found = [(m, refs.get(m.group(1))) for m in _REF.finditer(value)]
+        added = sum(len(str(v)) - len(m.group(0)) for m, v in found if v is not None)
+        if growth is not None and added > 0:
+            if added > growth.left:
+                if growth.stopped is None:
+                    growth.stopped = (line, next(m.group(0) for m, v in found if v is not None))
+                growth.left = 0
+                return value
+            growth.left -= added
         return _REF.sub(lambda m: str(refs[m.group(1)]) if m.group(1) in refs else m.group(0), value)
     if isinstance(value, dict):
-        out = _LineDict({k: _resolve(v, refs) for k, v in value.items()})
+        here = getattr(value, "line", line)
+        out = _LineDict({k: _resolve(v, refs, growth, here) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
-        return [_resolve(v, refs) for v in value]
+        return [_resolve(v, refs, growth, line) for v in value]
     return value
+
+
+def _growth_problem(growth: _Growth, file: Path, root: Path) -> tuple[Location, str] | None:
+    if growth.stopped is None:
+        return None
+    line, reference = growth.stopped
+    why = (
+        f"`{reference}`: resolving the bundle's references would add more than "
+        f"{MAX_RESOLVED_GROWTH // (1024 * 1024)} MB of text; from this value on, references are left as written"
+    )
+    return Location(_rel(file, root), line, 1), why
 
 
 def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:
@@ -946,14 +1055,27 @@ def _argument(value: Any) -> str | None:
 
 
 _TASK_NAME = re.compile(r"\{\{\s*task\.name\s*\}\}")
+MAX_PARAMETER = 64 * 1024  # characters of a parameter value with its `{{task.name}}`s replaced
 
 
 def _task_name(params: Any, key: str) -> Any:
-    """`{{task.name}}` in a task's parameters is its own task key."""
+    """`{{task.name}}` in a task's parameters is its own task key: put in as text
+    (a key is no replacement template: `a\\q` is a task key, not a bad escape). A
+    value that would grow past MAX_PARAMETER keeps its `{{task.name}}`s, a value
+    only a run knows (a long key in thousands of them would take gigabytes)."""
+
+    def named(value: Any) -> Any:
+        if not isinstance(value, str) or "{{" not in value:
+            return value
+        count = len(_TASK_NAME.findall(value))
+        if not count or len(value) + count * len(key) > MAX_PARAMETER:
+            return value
+        return _TASK_NAME.sub(lambda _: key, value)
+
     if isinstance(params, dict):
-        return {k: _TASK_NAME.sub(key, v) if isinstance(v, str) else v for k, v in params.items()}
+        return {k: named(v) for k, v in params.items()}
     if isinstance(params, list):
-        return [_TASK_NAME.sub(key, v) if isinstance(v, str) else v for v in params]
+        return [named(v) for v in params]
     return params
 
 
@@ -989,11 +1111,23 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
             candidates += [candidate.with_suffix(s) for s in (".py", ".sql", ".ipynb")]
     for candidate in candidates:
         resolved = _existing_file(candidate)
-        if resolved is not None:
-            return _rel(candidate, root, resolved)
+        inside = _project_file(resolved, root) if resolved is not None else None
+        if inside is not None:
+            return inside
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
         return _by_tail(Path(value).parts[1:], root)
     return None
+
+
+def _project_file(resolved: Path, root: Path) -> str | None:
+    """A file's path (resolved: where its links lead) relative to the configuration
+    root, or None when it is outside: a task or pipeline library `../../etc/x`, `/etc/x`
+    or a glob `../**` names no file of the project, and the schedule must not list
+    files from elsewhere on the machine."""
+    try:
+        return resolved.relative_to(_resolved_dir(root)).as_posix()
+    except ValueError:
+        return None
 
 
 def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
@@ -1002,8 +1136,10 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
         tail = Path(*parts[i:])
         for suffix in ("", ".py", ".sql", ".ipynb"):
             probe = root / (str(tail) + suffix)
-            if probe.is_file():
-                return _rel(probe, root)
+            resolved = _existing_file(probe)
+            inside = _project_file(resolved, root) if resolved is not None else None
+            if inside is not None:
+                return inside
     return None
 
 
@@ -1139,14 +1275,24 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
 
 def _wheel_modules(workflows: Workflows, root: Path) -> None:
     """A wheel task runs the project module its entry point names, when exactly one
-    is found (see `find_entry_modules`)."""
-    for job in workflows.jobs.values():
-        for key, task in job.tasks.items():
-            if task.kind != "python_wheel_task" or not task.entry_point or task.files:
-                continue
-            argument = f"{root}\n{task.package}\n{task.entry_point}"
-            found = listing("entry", argument)
-            workflows.listings.append(("entry", argument, found))
-            if len(found) == 1:
-                rel = Path(found[0]).relative_to(root).as_posix()
-                job.tasks[key] = replace(task, files=(rel,), problem=None)
+    is found (see `entry_modules`): one listing for every wheel task of the jobs."""
+    tasks = [
+        (job, key, task)
+        for job in workflows.jobs.values()
+        for key, task in job.tasks.items()
+        if task.kind == "python_wheel_task" and task.entry_point and not task.files
+    ]
+    if not tasks:
+        return
+    argument = json.dumps([str(root), sorted({(task.package, task.entry_point) for _, _, task in tasks})])
+    found = listing("entries", argument)
+    workflows.listings.append(("entries", argument, found))
+    modules: dict[tuple[str, str], list[str]] = {}
+    for line in found:
+        package, entry, path = json.loads(line)
+        modules.setdefault((package, entry), []).append(path)
+    for job, key, task in tasks:
+        paths = modules.get((task.package, task.entry_point), [])
+        if len(paths) == 1:
+            rel = Path(paths[0]).relative_to(root).as_posix()
+            job.tasks[key] = replace(task, files=(rel,), problem=None)

@@ -99,10 +99,31 @@ def _config(config_file: Optional[Path], paths: Optional[list[Path]] = None):
     they are when `config_file` lies outside them (see `config.load_config`)."""
     from delta_lint.config import ConfigError, load_config
 
+    for path in paths or ():
+        _usable(Path(path))
     try:
         return load_config(config_file, near=paths)
     except ConfigError as err:
         _fail(str(err))
+
+
+def _usable(path: Path) -> None:
+    """Refuse a path the system cannot look up (a name over 255 bytes, a path over
+    4,096, a folder that is a file) with a message, never a traceback. A path that
+    does not exist is left to the stage that reads it."""
+    import errno
+    import os
+
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as err:
+        if err.errno in (errno.ENOENT, errno.ENOTDIR):
+            return
+        _fail(f"{path}: {err.strerror or err}")
+    except ValueError as err:  # a NUL byte
+        _fail(f"{path}: {err}")
 
 
 SPARK_OPTION = typer.Option(

@@ -138,14 +138,18 @@ def _dom_matches(rule: str, day: date) -> bool:
 
 
 def zone(name: str | None) -> tzinfo:
+    """The time zone a job definition names. The name is a path into the zone
+    database: one that names a folder of it (`Europe`), is too long for a file name,
+    or is no zone file is a CronError like an unknown one, never an OSError."""
     if not name or name.upper() == "UTC":
         return timezone.utc
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # here: most schedules are UTC, and it costs 3 ms
 
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as err:
-        raise CronError(f"unknown time zone {name!r}") from err
+    except (ZoneInfoNotFoundError, ValueError, OSError, UnicodeError) as err:
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise CronError(f"unknown time zone {shown!r}") from err
 
 
 @lru_cache(maxsize=512)

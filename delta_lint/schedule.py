@@ -21,6 +21,7 @@ except a streaming query, which keeps running for the rest of its file while its
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -726,10 +727,31 @@ def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> 
         out.listings += loaded.listings
         out.notes += loaded.notes
         out.problems += loaded.problems
-        prefix = file.parent.name
-        for key, job in loaded.jobs.items():
-            out.jobs[key if key not in out.jobs else f"{prefix}.{key}"] = job
+        _add_bundle_jobs(out, loaded, file.parent, config.root)
     out.source = ", ".join(sources)
+
+
+def _add_bundle_jobs(out: Workflows, loaded: Workflows, folder: Path, root: Path) -> None:
+    """The jobs of one of a repository's bundles into `out`. A key another bundle
+    already took (monorepos repeat `main_job`) becomes `<bundle folder>.<key>` (then
+    its path from the root, then numbered), and the job takes that key too: the
+    schedule finds a job and its tasks by its key (the second `main_job` with other
+    task keys was an internal error). Its bundle's tasks that start it follow."""
+    renamed: dict[str, str] = {}
+    taken = set(out.jobs)
+    shown = folder.relative_to(root).as_posix() if folder.is_relative_to(root) else folder.name
+    for key in loaded.jobs:
+        numbered = (f"{shown}.{key}.{n}" for n in itertools.count(2))
+        renamed[key] = next(
+            c for c in itertools.chain([key, f"{folder.name}.{key}", f"{shown}.{key}"], numbered) if c not in taken
+        )
+        taken.add(renamed[key])
+    for key, job in loaded.jobs.items():
+        tasks = {
+            k: replace(t, starts=(renamed[t.starts[0]], t.starts[1])) if t.starts and t.starts[0] in renamed else t
+            for k, t in job.tasks.items()
+        }
+        out.jobs[renamed[key]] = replace(job, key=renamed[key], tasks=tasks)
 
 
 def build_schedule(

@@ -22,11 +22,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 import msgspec
 import yaml
 
+T = TypeVar("T")
 MAX_DEPTH = 100  # nesting of mappings and lists: real files stay under 20
 MAX_DIGITS = 100  # an integer longer than this is no setting anyone means
 
@@ -52,14 +53,17 @@ class Source:
 
     path: Path
     node: yaml.Node | None = None
-    text: str | None = None  # JSON, or TOML when `toml`
+    text: str | None = None  # JSON, or TOML when `toml`, or HCL when `hcl`
     toml: bool = False
+    hcl: bool = False
 
     def line_of(self, keys: tuple) -> int | None:
         if self.node is not None:
             return _yaml_line(self.node, keys)
         if self.text is not None and self.toml:
             return _toml_line(self.text, keys)
+        if self.text is not None and self.hcl:
+            return _hcl_line(self.text, keys)
         if self.text is not None:
             node = _json_as_yaml(self.text)
             return _yaml_line(node, keys) if node is not None else _json_line(self.text, keys)
@@ -106,6 +110,33 @@ def _toml_line(text: str, keys: tuple) -> int | None:
         if found:
             pos = found.start()
             line = text.count("\n", 0, pos) + 1
+    return line
+
+
+def _hcl_line(text: str, keys: tuple) -> int | None:
+    """The line of a key path in HCL (python-hcl2 keeps no positions): a leading
+    `("resource", kind, name)` is its block's header; then each name in turn as an
+    attribute (`name =`) or a block (`name {`) after the last, the (n+1)-th of them
+    when an index n follows."""
+    pos, line = 0, None
+    rest = list(keys)
+    if rest[:1] == ["resource"] and len(rest) >= 3:
+        kind, name = (re.escape(str(k).strip('"')) for k in rest[1:3])
+        found = re.compile(rf'^[ \t]*resource[ \t]+"?{kind}"?[ \t]+"?{name}"?', re.M).search(text)
+        if found is None:
+            return None
+        pos, line = found.end(), text.count("\n", 0, found.start()) + 1
+        rest = rest[3:]
+    for i, key in enumerate(rest):
+        if not isinstance(key, str):
+            continue
+        times = rest[i + 1] + 1 if i + 1 < len(rest) and isinstance(rest[i + 1], int) else 1
+        pattern = re.compile(rf'^[ \t]*"?{re.escape(key)}"?[ \t]*[={{]', re.M)
+        for _ in range(times):
+            found = pattern.search(text, pos)
+            if found is None:
+                return line
+            pos, line = found.end(), text.count("\n", 0, found.start()) + 1
     return line
 
 
@@ -575,6 +606,52 @@ class JobsExport(msgspec.Struct):
     job_id: Union[Text, None] = None
     settings: Union[JobSpec, None] = None
     jobs: Union[list[dict[str, Any]], None] = None
+
+
+# Terraform: a `databricks_job` resource of the Databricks provider as python-hcl2
+# reads it (`delta_lint.terraform`): each block is a list of mappings (`task { ... }`
+# is `task: [{...}]`), strings keep their quotes. Only what delta-lint reads.
+
+
+_Block = Annotated[Union[list[T], T], msgspec.Meta(description="a block")]  # written once: `x { ... }`, `x = {...}`
+
+
+class TerraformDependsOn(msgspec.Struct):
+    """a `depends_on` block with `task_key`"""
+
+    task_key: Union[Text, None] = None
+
+
+class TerraformFileTask(msgspec.Struct):
+    """a `notebook_task` or `spark_python_task` block"""
+
+    notebook_path: Union[Text, None] = None
+    python_file: Union[Text, None] = None
+
+
+class TerraformTask(msgspec.Struct):
+    """a `task` block with `task_key`"""
+
+    task_key: Union[Text, None] = None
+    depends_on: Union[Annotated[list[TerraformDependsOn], msgspec.Meta(description="`depends_on` blocks")], None] = None
+    notebook_task: Union[_Block[TerraformFileTask], None] = None
+    spark_python_task: Union[_Block[TerraformFileTask], None] = None
+
+
+class TerraformParameter(msgspec.Struct):
+    """a `parameter` block with `name` and `default`"""
+
+    name: Union[Text, None] = None
+
+
+class TerraformJob(msgspec.Struct):
+    """A `resource "databricks_job"` block."""
+
+    name: Union[Text, None] = None
+    max_concurrent_runs: Union[Count, None] = None
+    schedule: Union[_Block[CronSchedule], None] = None
+    parameter: Union[Annotated[list[TerraformParameter], msgspec.Meta(description="`parameter` blocks")], None] = None
+    task: Union[Annotated[list[TerraformTask], msgspec.Meta(description="`task` blocks")], None] = None
 
 
 class SnapshotTable(msgspec.Struct, forbid_unknown_fields=True):

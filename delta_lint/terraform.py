@@ -19,62 +19,104 @@ from typing import Any
 from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
+from delta_lint.schema import Source, TerraformJob, convert
 
 # `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
 _MODULE_FOLDER = "${path.module}/"
+_KIND = "databricks_job"
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
 
 
 def load_found_terraform(root: Path) -> Workflows:
     """The jobs of every Terraform file of the project that defines a
-    `databricks_job`; a file that does not parse is reported at its line."""
+    `databricks_job`; a file that does not parse is reported at its line. Each
+    `.tf` file is parsed once per run, however many job files share its folder."""
     out = Workflows()
     found = listing("terraform", str(root))
     out.listings.append(("terraform", str(root), found))
-    if found:
-        import hcl2  # only where a project has Terraform jobs (50 ms of imports)
+    if not found:
+        return out
+    module = _Modules(root)
+    read: set[Path] = set()  # the files already in `out.files`
     for file in map(Path, found):
-        try:
-            document = hcl2.loads(read_input_text(file, root))
-        except (OSError, ConfigError) as err:
-            out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}")))
+        document = module.parsed(file)
+        if isinstance(document, ConfigError):
+            out.problems.append(found_problem(file, root, document))
             continue
-        except Exception as err:  # noqa: BLE001 - the HCL parser's own errors: the file is not read
-            out.problems.append(found_problem(file, root, ConfigError(f"{file}: not valid HCL ({_first_line(err)})")))
-            continue
-        notebooks, module_files = _module_sources(file.parent, root)
-        jobs = list(_resources(document, "databricks_job"))
+        notebooks, module_files = module.sources(file.parent)
+        jobs = list(_resources(document, _KIND))
         for key, spec in jobs:
+            try:  # the blocks delta-lint reads have the provider's shape (`task = 5` is none)
+                convert(spec, TerraformJob, Source(file, text=module.text(file), hcl=True), ("resource", _KIND, key))
+            except ConfigError as err:
+                where, _ = found_problem(file, root, err)
+                out.problems.append((where, f"{err.detail}; job `{key}` is not analysed"))
+                continue
             settings = _settings(spec, notebooks)
             name = str(settings.get("name") or key)
             out.jobs[name] = job_from_settings(name, settings, file, root, base=file.parent)
         if jobs:  # the module's other files name the notebooks: a change there changes the jobs
-            out.files += [file, *(f for f in module_files if f != file and f not in out.files)]
+            out.files += [f for f in dict.fromkeys([file, *module_files]) if f not in read]
+            read.update(module_files, [file])
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
 
 
-def _module_sources(folder: Path, root: Path) -> tuple[dict[str, str], list[Path]]:
-    """The notebook and file resources of a Terraform module, and the files read:
-    every `.tf` file of the folder (a job and the notebooks it runs are often
-    declared apart)."""
-    out: dict[str, str] = {}
-    import hcl2
+class _Modules:
+    """The Terraform files of one run, each parsed once: every job file of a folder
+    needs the notebook resources of all the folder's files, which were parsed again
+    for each job file (quadratic in the files of a folder)."""
 
-    files = sorted(folder.glob("*.tf"))
-    for tf in files:
+    def __init__(self, root: Path) -> None:
+        import hcl2  # only where a project has Terraform jobs (50 ms of imports)
+
+        self.root = root
+        self.hcl2 = hcl2
+        self._parsed: dict[Path, dict | ConfigError] = {}
+        self._texts: dict[Path, str] = {}
+        self._sources: dict[Path, tuple[dict[str, str], list[Path]]] = {}
+
+    def parsed(self, file: Path) -> dict | ConfigError:
+        """The file's HCL as python-hcl2 gives it, or why it cannot be read."""
+        if file not in self._parsed:
+            self._parsed[file] = self._parse(file)
+        return self._parsed[file]
+
+    def text(self, file: Path) -> str:
+        """The text of a file `parsed` read (to place a wrong value on its line)."""
+        return self._texts.get(file, "")
+
+    def _parse(self, file: Path) -> dict | ConfigError:
         try:
-            out.update(_sources(hcl2.loads(read_input_text(tf, root)), folder, root))
-        except Exception:  # noqa: BLE001 - a module file that does not parse names no notebook
-            continue
-    return out, files
+            self._texts[file] = read_input_text(file, self.root)
+            document = self.hcl2.loads(self._texts[file])
+        except (OSError, ConfigError) as err:
+            return ConfigError(f"{file}: {err}")
+        except Exception as err:  # noqa: BLE001 - the HCL parser's own errors: the file is not read
+            return ConfigError(f"{file}: not valid HCL ({_first_line(err)})")
+        return document if isinstance(document, dict) else ConfigError(f"{file}: not a Terraform file")
+
+    def sources(self, folder: Path) -> tuple[dict[str, str], list[Path]]:
+        """The notebook and file resources of a Terraform module, and the files read:
+        every `.tf` file of the folder (a job and the notebooks it runs are often
+        declared apart). A module file that does not parse names no notebook."""
+        if folder not in self._sources:
+            out: dict[str, str] = {}
+            files = sorted(folder.glob("*.tf"))
+            for tf in files:
+                document = self.parsed(tf)
+                if not isinstance(document, ConfigError):
+                    out.update(_sources(document, folder, self.root))
+            self._sources[folder] = (out, files)
+        return self._sources[folder]
 
 
 def _resources(document: dict, kind: str):
     """(name, body) of each `resource "<kind>" "<name>" { ... }` of a parsed file."""
-    for block in document.get("resource") or []:
-        for resource_kind, named in block.items():
+    blocks = document.get("resource")
+    for block in blocks if isinstance(blocks, list) else ():
+        for resource_kind, named in block.items() if isinstance(block, dict) else ():
             if _text(resource_kind) != kind or not isinstance(named, dict):
                 continue
             for name, body in named.items():
@@ -89,7 +131,10 @@ def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
         for name, body in _resources(document, kind):
             source = _text(body.get("source")).replace(_MODULE_FOLDER, "")
             if source and "${" not in source:
-                path = (folder / source).resolve()
+                try:
+                    path = (folder / source).resolve()
+                except (OSError, ValueError, RuntimeError):  # a NUL byte, a link loop
+                    continue
                 if path.is_relative_to(root.resolve()):
                     out[f"{kind}.{name}"] = str(path)
     return out

@@ -34,6 +34,9 @@ from delta_lint.model import UNKNOWN_FOLDER
 MISSING = object()  # a value that cannot be read: its key is left out
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_STEPS = 20_000  # expressions read for one call at most (`a = b + b; b = c + c; ...` doubles)
+# characters of a string the reader builds: job settings hold paths, names and
+# parameters; a literal doubled through names grows exponentially with the doublings
+MAX_TEXT = 64 * 1024
 
 # SDK dataclasses real code calls with positional arguments: their first fields
 # (databricks-sdk's order: `NotebookTask(f"{base_path}/validate")`)
@@ -320,7 +323,10 @@ class _Reader:
     # -- strings ----------------------------------------------------------------------------
 
     def _string(self, node: ast.expr, where: _Where, depth: int) -> object:
+        """A string built of parts (`+`, f-strings); past MAX_TEXT characters no value."""
         parts = self._pieces(node, where, depth)
+        if sum(len(p) for p in parts if p is not None) > MAX_TEXT:
+            return MISSING
         if None not in parts:
             return "".join(p for p in parts if p is not None)
         last = max(i for i, p in enumerate(parts) if p is None)

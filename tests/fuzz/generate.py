@@ -1,6 +1,7 @@
 """Generated projects for the fuzzing suite: job files with *planted* writes
 (each one a known table and kind of write) buried in noise, plus generated
-configurations, bundles and Jobs JSON exports with values of every type.
+configurations, bundles and Jobs JSON exports with values of every type, graphs of
+notebooks that `%run` each other and Terraform job files, right and wrong.
 
 The planted writes are the oracle: a front end that silently drops a file, a cell
 or a statement loses a planted write, and the suite fails — whatever the exit code.
@@ -12,6 +13,7 @@ allowed to produce diagnostics (DL000), never to hide what follows them.
 from __future__ import annotations
 
 import json
+import posixpath
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
@@ -282,3 +284,159 @@ SAMPLE_CONFIG = {
     "spark": "none",
     "strict": False,
 }
+
+
+# -- `%run` graphs ------------------------------------------------------------------------------
+
+NOTEBOOK_HEADER = "# Databricks notebook source\n"
+CELL = "\n# COMMAND ----------\n\n"
+RUN_DEPTH = 8  # `link.MAX_RUN_DEPTH`: includes followed this many `%run`s deep
+
+
+@st.composite
+def run_graphs(draw, max_notebooks: int = 9) -> Project:
+    """Notebooks that `%run` each other: none, some or all of the others, in any
+    order, by relative, quoted, workspace or very long absolute paths, with runs of
+    themselves and of notebooks that do not exist. Notebook i defines `v_i` (its
+    table) and writes its own table; it also writes `v_j` of some notebook j that its
+    includes reach (within RUN_DEPTH `%run`s), which the link stage must resolve:
+    each such write is planted with j's table."""
+    project = Project()
+    n = draw(st.integers(2, max_notebooks))
+    folders = [draw(st.sampled_from(["", "nb/", "nb/sub/"])) for _ in range(n)]
+    stems = [f"{folders[i]}n{i}" for i in range(n)]
+    density = draw(st.sampled_from(["none", "some", "all"]))
+    runs: dict[int, list[int]] = {}
+    for i in range(n):
+        others = [j for j in range(n) if j != i]
+        chosen = (
+            others
+            if density == "all"
+            else draw(st.lists(st.sampled_from(others), max_size=3))
+            if density == "some"
+            else []
+        )
+        runs[i] = draw(st.permutations(list(dict.fromkeys(chosen))))
+    for i in range(n):
+        cells = []
+        for j in runs[i]:
+            cells.append(f"# MAGIC %run {draw(_run_path(stems[i], stems[j]))}")
+        if draw(st.integers(0, 3)) == 0:
+            cells.append(draw(st.sampled_from([f"# MAGIC %run ./n{i}", "# MAGIC %run ./missing", "# MAGIC %run"])))
+        own = f"s_run.own_{i}"
+        body = [f"v_{i} = 's_run.t_{i}'", f'df.write.format("delta").mode("append").saveAsTable("{own}")']
+        path = stems[i] + ".py"
+        project.planted.add((path, own, "blind_append"))
+        reached = sorted(_reached(runs, i) - {i})
+        if reached:
+            j = draw(st.sampled_from(reached))
+            body.append(f'df.write.format("delta").mode("append").saveAsTable(v_{j})')
+            project.planted.add((path, f"s_run.t_{j}", "blind_append"))
+        cells.append("\n".join(body))
+        project.files[path] = NOTEBOOK_HEADER + CELL.join(cells) + "\n"
+    return project
+
+
+@st.composite
+def _run_path(draw, importer: str, target: str) -> str:
+    relative = posixpath.relpath(target, posixpath.dirname(importer) or ".")
+    relative = relative if relative.startswith(".") else "./" + relative
+    form = draw(st.sampled_from(["relative", "relative", "quoted", "workspace", "long"]))
+    if form == "quoted":
+        return f'"{relative}" $reset=true'
+    if form == "workspace":
+        return "/Workspace/Repos/me/project/" + target
+    if form == "long":  # a path of thousands of folders: matched by its tail
+        return "/" + "x/" * draw(st.integers(1_000, 20_000)) + target
+    return relative
+
+
+def _reached(runs: dict[int, list[int]], start: int) -> set[int]:
+    """The notebooks `start`'s includes reach within RUN_DEPTH `%run`s."""
+    seen, frontier = {start}, [start]
+    for _ in range(RUN_DEPTH):
+        frontier = [j for i in frontier for j in runs[i] if j not in seen]
+        seen.update(frontier)
+    return seen
+
+
+# -- Terraform jobs -----------------------------------------------------------------------------
+
+# task keys as HCL text: python-hcl2 keeps escapes as written, and so does the key
+TASK_KEYS = st.lists(
+    st.sampled_from(["a", "b", "load", "_", "-", ".", " ", "7", "\\\\", "\\u0041", "\\n"]), min_size=1, max_size=5
+).map("".join)
+# a value of the wrong shape in place of what the reader expects
+TF_WRONG = ["5", '"x"', "[1, 2]", "{ a = 1 }", "true"]
+
+
+@dataclass
+class TerraformProject:
+    project: Project
+    expected: set[tuple[str, str, str]]  # (job, task, file) of the jobs written right
+
+
+@st.composite
+def terraform_projects(draw) -> TerraformProject:
+    """Job files with planted writes and `databricks_job` resources that run them,
+    one resource per `.tf` file: task paths relative to the module, through a
+    `databricks_notebook` resource declared in another file, `depends_on`,
+    parameters and schedules; some resources written wrong (a block replaced by a
+    number, a text, a list; an unknown time zone; the file cut short) or with a
+    backslash in a task key. The tasks of every resource that is read are expected
+    in the schedule."""
+    project = draw(projects(max_files=3))
+    files = sorted(project.files)
+    expected: set[tuple[str, str, str]] = set()
+    notebooks = []
+    for k in range(draw(st.integers(1, 3))):
+        folder = draw(st.sampled_from(["", "infra/", "infra/jobs/"]))
+        keys = draw(st.lists(TASK_KEYS, min_size=1, max_size=3, unique=True))
+        wrong = draw(st.sampled_from(["", "", "block", "depends_on", "zone", "escape", "cut"]))
+        name = f"job_{k}"
+        blocks = [f'  name = "{name}"', f"  max_concurrent_runs = {draw(st.integers(1, 3))}"]
+        if draw(st.booleans()):
+            zone = "Europe" if wrong == "zone" else draw(st.sampled_from(["UTC", "Europe/Amsterdam"]))
+            blocks.append(
+                f'  schedule {{\n    quartz_cron_expression = "0 0 2 * * ?"\n    timezone_id = "{zone}"\n  }}'
+            )
+        if draw(st.booleans()):
+            blocks.append('  parameter {\n    name = "day"\n    default = "x"\n  }')
+        for t, key in enumerate(keys):
+            file = draw(st.sampled_from(files))
+            rel = posixpath.relpath(file, folder.rstrip("/") or ".")
+            kind, attribute = draw(
+                st.sampled_from([("notebook_task", "notebook_path"), ("spark_python_task", "python_file")])
+            )
+            if draw(st.booleans()):
+                value = f'"${{path.module}}/{rel}"'
+            else:  # a notebook resource of the module, declared in another file
+                notebooks.append((folder, f"nb_{k}_{t}", rel))
+                value = f"databricks_notebook.nb_{k}_{t}.path"
+            depends = (
+                f'\n    depends_on {{\n      task_key = "{keys[t - 1]}"\n    }}' if t and draw(st.booleans()) else ""
+            )
+            if wrong == "depends_on" and t == 0:
+                depends = f"\n    depends_on = {draw(st.sampled_from(TF_WRONG))}"
+            task_key = key + "\\q" if wrong == "escape" and t == 0 else key
+            blocks.append(
+                f'  task {{\n    task_key = "{task_key}"{depends}\n    {kind} {{\n      {attribute} = {value}\n    }}\n  }}'
+            )
+            if wrong in ("", "zone", "escape"):
+                expected.add((name, task_key, file))
+        if wrong == "block":
+            field = draw(st.sampled_from(["task", "parameter", "schedule"]))
+            blocks.append(f"  {field} = {draw(st.sampled_from(TF_WRONG))}")
+        text = f'resource "databricks_job" "{name}" {{\n' + "\n".join(blocks) + "\n}\n"
+        if wrong == "cut":
+            text = text[: draw(st.integers(0, len(text) - 1))]
+        project.files[f"{folder}job_{k}.tf"] = text
+    by_folder: dict[str, list[str]] = {}
+    for folder, resource, rel in notebooks:
+        by_folder.setdefault(folder, []).append(
+            f'resource "databricks_notebook" "{resource}" {{\n  path   = "/Shared/{resource}"\n'
+            f'  source = "${{path.module}}/{rel}"\n}}\n'
+        )
+    for folder, resources in by_folder.items():
+        project.files[f"{folder}notebooks.tf"] = "\n".join(resources)
+    return TerraformProject(project, expected)

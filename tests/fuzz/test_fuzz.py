@@ -1,8 +1,10 @@
-"""The fuzzing suite: generated SQL, Python, notebooks, bundles, Jobs JSON and
-configurations. For every input: no traceback, an exit code in {0, 1, 2}, no
-"internal error" (nor a DL002 finding), no hang (a per-case time limit), the same
-output with --jobs 1 and 2, with and without the cache and across hash seeds —
-and every write planted in a generated file is found by `intents` (the oracle).
+"""The fuzzing suite: generated SQL, Python, notebooks, bundles, Jobs JSON,
+notebooks that `%run` each other, Terraform jobs and configurations. For every
+input: no traceback, an exit code in {0, 1, 2}, no "internal error" (nor a DL002
+finding), no hang (a per-case time limit; READER_LIMIT for `%run` graphs and
+Terraform), the same output with --jobs 1 and 2, with and without the cache and
+across hash seeds — and every write planted in a generated file is found by
+`intents` (the oracle).
 
 The CLI runs in-process (a subprocess costs a second of imports); one property
 uses subprocesses, for hash seeds. Budget: FUZZ_EXAMPLES (default: the CI share,
@@ -27,7 +29,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from delta_lint.cli import app
-from tests.fuzz.generate import ANY_VALUE, SAMPLE_CONFIG, Project, mutated, projects, sample_bundle
+from tests.fuzz.generate import (
+    ANY_VALUE,
+    SAMPLE_CONFIG,
+    Project,
+    mutated,
+    projects,
+    run_graphs,
+    sample_bundle,
+    terraform_projects,
+)
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
 CASE_LIMIT = int(os.environ.get("FUZZ_CASE_SECONDS", "120"))  # a hang, not a speed goal: the machine is shared
@@ -45,8 +56,9 @@ def budget(ci_examples: int, long_cap: int | None = None):
     )
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """A case past its time limit; not an Exception, so that no `except Exception`
+    of the code under test (a reader that contains its parser's errors) swallows it."""
 
 
 @contextmanager
@@ -74,13 +86,13 @@ def written(files: dict[str, str]):
         yield root
 
 
-def run(root: Path, *args: str) -> tuple[int, str, str]:
+def run(root: Path, *args: str, seconds: int = CASE_LIMIT) -> tuple[int, str, str]:
     """The CLI in-process, in `root`: (exit code, standard output, all output); every
-    answer is checked for the promises."""
+    answer is checked for the promises, and a run past `seconds` fails the case."""
     cwd = os.getcwd()
     os.chdir(root)
     try:
-        with time_limit(CASE_LIMIT):
+        with time_limit(seconds):
             result = CliRunner().invoke(app, list(args))
     finally:
         os.chdir(cwd)
@@ -92,8 +104,8 @@ def run(root: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, out
 
 
-def check_json(root: Path, *extra: str) -> tuple[int, list[dict]]:
-    code, out, _ = run(root, "check", ".", "--format", "json", "--spark", "none", *extra)
+def check_json(root: Path, *extra: str, seconds: int = CASE_LIMIT) -> tuple[int, list[dict]]:
+    code, out, _ = run(root, "check", ".", "--format", "json", "--spark", "none", *extra, seconds=seconds)
     if code == 2:
         return code, []
     findings = json.loads(out)["findings"]
@@ -101,8 +113,8 @@ def check_json(root: Path, *extra: str) -> tuple[int, list[dict]]:
     return code, findings
 
 
-def planted_found(root: Path, project: Project) -> None:
-    code, out, _ = run(root, "intents", ".", "--format", "json")
+def planted_found(root: Path, project: Project, seconds: int = CASE_LIMIT) -> None:
+    code, out, _ = run(root, "intents", ".", "--format", "json", seconds=seconds)
     assert code == 0, out
     found = {(i["path"], i["table"], i["kind"]) for i in json.loads(out)}
     missing = project.planted - found
@@ -162,6 +174,39 @@ def test_generated_bundles_and_jobs_json_never_stop_the_run(project, data):
         assert code in (0, 1), findings
         planted_found(root, project)
         assert check_json(root) == (code, findings)
+
+
+# A generated `%run` graph or Terraform project is a handful of small files: a run
+# of it takes about a second; past this it grows faster than its input (a hang).
+READER_LIMIT = min(CASE_LIMIT, int(os.environ.get("FUZZ_READER_SECONDS", "20")))
+
+
+@budget(ci_examples=12)
+@given(run_graphs())
+def test_generated_run_graphs_finish_and_resolve_what_their_includes_define(project):
+    """Notebooks that `%run` each other (cycles, every notebook running every other,
+    paths of thousands of folders) finish within READER_LIMIT, and each write of a
+    name another notebook defines names that notebook's table."""
+    with written(project.files) as root:
+        planted_found(root, project, seconds=READER_LIMIT)
+        code, findings = check_json(root, "--no-cache", seconds=READER_LIMIT)
+        assert code in (0, 1), findings
+
+
+@budget(ci_examples=12)
+@given(terraform_projects())
+def test_generated_terraform_jobs_are_read_or_reported_within_a_time_bound(generated):
+    """Terraform job files, right and wrong, never stop the run (exit 0 or 1, no
+    internal error) and finish within READER_LIMIT; the job files' planted writes are
+    all found, and every task of a resource that is read is in the schedule."""
+    project = generated.project
+    with written(project.files) as root:
+        code, findings = check_json(root, "--no-cache", seconds=READER_LIMIT)
+        assert code in (0, 1), findings
+        planted_found(root, project, seconds=READER_LIMIT)
+        _, out, _ = run(root, "schedule", ".", "--format", "json", seconds=READER_LIMIT)
+        nodes = {(n["job"], n["task"], file) for n in json.loads(out)["nodes"] for file in n["files"]}
+        assert generated.expected <= nodes, (sorted(generated.expected - nodes), sorted(nodes))
 
 
 @budget(ci_examples=300)
