@@ -372,6 +372,8 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_terraform(Path(argument))
     if kind == "airflow":
         return find_airflow_dags(Path(argument))
+    if kind == "terraform-modules":  # asked only of projects with Terraform jobs
+        return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module")
     if kind == "dbt":
         return find_dbt_projects(Path(argument))
     if kind == "entry":
