@@ -199,9 +199,12 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
         elif isinstance(params, list):
             inner["parameters"] = [_text(v) for v in params]
         task[kind] = inner
+    dbt = _one(block.get("dbt_task"))
+    if dbt:  # the dbt reader finds its project's nodes (`delta_lint.dbt`)
+        task["dbt_task"] = {k: [_text(c) for c in v] if isinstance(v, list) else _text(v) for k, v in dbt.items()}
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
-    elif not any(kind in task for kind in _FILE_TASKS):
+    elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
         task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
     return task
 

@@ -292,3 +292,45 @@ def test_a_broken_project_file_is_reported_at_its_line_and_others_still_read(lin
     result = lint(files)
     assert [i.table.name for i in result.intents] == ["{catalog}.{schema}.n"]
     assert any(d.location.path == "bad/dbt_project.yml" for d in result.diagnostics)
+
+
+def test_a_terraform_dbt_task_runs_the_project(lint):
+    tf = """
+resource "databricks_job" "nightly" {
+  name = "nightly"
+  task {
+    task_key = "dbt"
+    dbt_task {
+      project_directory = "proj"
+      commands          = ["dbt build"]
+      catalog           = "main"
+      schema            = "analytics"
+    }
+  }
+  task {
+    task_key = "cleanup"
+    notebook_task {
+      notebook_path = "notebooks/cleanup.sql"
+    }
+  }
+}
+"""
+    result = lint(_project(**{"main.tf": tf}))
+    assert _conflicts(result) == [
+        ("main.analytics_marts.orders", {"notebooks/cleanup.sql", "proj/models/marts/orders.sql"})
+    ]
+
+
+def test_a_changed_project_config_is_seen_by_a_cached_run(tmp_path, monkeypatch):
+    files = _project(**{"databricks.yml": _bundle(DBT_TASK + CLEANUP_TASK)})
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(app, ["check", "."])
+    assert first.exit_code == 1 and "main.analytics_marts.orders" in first.output
+    # the folder's models become views: nothing is written any more
+    (tmp_path / "proj/dbt_project.yml").write_text(PROJECT.replace("+materialized: incremental", "+materialized: view"))
+    (tmp_path / "proj/models/marts/orders.sql").write_text(STAGING)
+    second = CliRunner().invoke(app, ["check", "."])
+    assert second.exit_code == 0, second.output
