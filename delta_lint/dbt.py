@@ -583,22 +583,20 @@ def load_found_dbt(workflows: Workflows, root: Path) -> None:
             if target is None:
                 job.tasks[key] = replace(task, problem=f"no dbt project at `{folder or '.'}` in this project")
                 continue
-            where = _profile_place(target, profiles, root)
-            place = None
+            where = (target.file.parent / profiles) if profiles else target.file.parent
+            files: list[str] = []
             for command in commands:
-                if place is None:
-                    profile = (
-                        None if warehouse else profile_target(where, root, target.project.profile, _target(command))
-                    )
-                    place = profile or (task_catalog, task_schema)
+                # a SQL warehouse task runs with the profile Databricks writes from the task
+                profile = None if warehouse else profile_target(where, root, target.project.profile, _target(command))
+                catalog, schema = profile or (None, None)
                 nodes, note = selected(target.project, command)
                 if note:
                     workflows.notes.append(f"job `{job.key}` task `{key}`: {note}")
                 for node in nodes:
-                    run.add(node.file)
-                    _add(writes, node, *(place or (task_catalog, task_schema)))
-            files = tuple(dict.fromkeys(n for n in _task_files(target.project, commands)))
-            job.tasks[key] = replace(task, files=files, problem=None)
+                    files.append(node.file)
+                    _add(writes, node, catalog or task_catalog, schema or task_schema)
+            run.update(files)
+            job.tasks[key] = replace(task, files=tuple(dict.fromkeys(files)), problem=None)
     for f in projects.values():  # nodes no job runs: run by hand with the project's profile
         place = profile_target(root / f.project.folder, root, f.project.profile, None) or (None, None)
         for node in f.project.nodes:
@@ -610,10 +608,6 @@ def load_found_dbt(workflows: Workflows, root: Path) -> None:
     )
 
 
-def _task_files(project: DbtProject, commands: tuple[str, ...]) -> list[str]:
-    return [n.file for command in commands for n in selected(project, command)[0]]
-
-
 def _add(writes: dict[str, list[tuple]], node: DbtNode, catalog: str | None, schema: str | None) -> None:
     write = write_of(node, catalog, schema)
     if write is not None:
@@ -622,11 +616,6 @@ def _add(writes: dict[str, list[tuple]], node: DbtNode, catalog: str | None, sch
 
 def _frozen(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
-
-
-def _profile_place(found: _Found, profiles: str | None, root: Path) -> Path:
-    base = found.file.parent
-    return (base / profiles) if profiles else base
 
 
 def _by_tail(projects: dict[str, _Found], folder: str) -> _Found | None:

@@ -334,3 +334,31 @@ def test_a_changed_project_config_is_seen_by_a_cached_run(tmp_path, monkeypatch)
     (tmp_path / "proj/models/marts/orders.sql").write_text(STAGING)
     second = CliRunner().invoke(app, ["check", "."])
     assert second.exit_code == 0, second.output
+
+
+PROFILES = """\
+shop:
+  target: prod
+  outputs:
+    dev:
+      type: databricks
+      catalog: dev_cat
+      schema: "{{ env_var('DBT_SCHEMA') }}"
+    prod:
+      type: databricks
+      catalog: prod_cat
+      schema: sales
+"""
+
+
+def test_the_profile_a_task_runs_with_names_the_tables(lint):
+    def tables(task: str) -> set[str]:
+        result = lint(_project(**{"proj/profiles.yml": PROFILES, "databricks.yml": _bundle(task)}))
+        return {i.table.name for i in _intents(result).get("proj/models/marts/orders.sql", [])}
+
+    assert tables(DBT_TASK) == {"prod_cat.sales_marts.orders"}  # the project's profiles.yml, its target
+    # `--target dev`: a schema only the environment knows falls back to the task's
+    assert tables(DBT_TASK.replace('"dbt build"', '"dbt build --target dev"')) == {"dev_cat.analytics_marts.orders"}
+    # on a SQL warehouse Databricks writes the profile from the task
+    warehouse = DBT_TASK + "            warehouse_id: abc123\n"
+    assert tables(warehouse) == {"main.analytics_marts.orders"}
