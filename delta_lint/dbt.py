@@ -42,7 +42,7 @@ from typing import Any
 from delta_lint.bundle import DBT_PROJECT as PROJECT_FILE
 from delta_lint.bundle import Workflows, found_problem, listing
 from delta_lint.config import ConfigError, load_yaml
-from delta_lint.safeio import read_input_text
+from delta_lint.safeio import is_within, read_input_text
 
 MAX_DBT_BYTES = 1024 * 1024  # a model or a project file is kilobytes
 MAX_NODES = 20_000  # nodes read from one project at most
@@ -162,7 +162,7 @@ def read_project(file: Path, root: Path) -> tuple[DbtProject, list[Path]]:
         paths = doc.get(key) or doc.get(key.replace("model-", "source-")) or default
         tree = doc.get(resource + "s") if isinstance(doc.get(resource + "s"), dict) else {}
         for base in paths if isinstance(paths, list) else default:
-            for path in _files_under(folder / str(base), suffixes):
+            for path in _files_under(folder / str(base), suffixes, root):
                 if len(project.nodes) >= MAX_NODES:
                     break
                 in_project = _rel(path, folder)
@@ -174,9 +174,12 @@ def read_project(file: Path, root: Path) -> tuple[DbtProject, list[Path]]:
     return project, read
 
 
-def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    out = []
-    if not folder.is_dir():
+def _files_under(folder: Path, suffixes: tuple[str, ...], root: Path) -> list[Path]:
+    """The files of a node folder, sorted; nothing for a folder that leads out of the
+    project (`model-paths: ["/"]`, `../..`, a link): a project file never makes
+    delta-lint walk the rest of the machine."""
+    out: list[Path] = []
+    if not folder.is_dir() or not is_within(os.path.realpath(folder), os.path.realpath(root)):
         return out
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))

@@ -362,3 +362,15 @@ def test_the_profile_a_task_runs_with_names_the_tables(lint):
     # on a SQL warehouse Databricks writes the profile from the task
     warehouse = DBT_TASK + "            warehouse_id: abc123\n"
     assert tables(warehouse) == {"main.analytics_marts.orders"}
+
+
+def test_node_paths_leading_out_of_the_project_are_not_walked(lint, tmp_path):
+    outside = tmp_path.parent / (tmp_path.name + "_outside")
+    (outside / "models").mkdir(parents=True, exist_ok=True)
+    (outside / "models" / "leak.sql").write_text("{{ config(materialized='table') }}\nselect 1")
+    files = {
+        "p/dbt_project.yml": f'name: p\nmodel-paths: ["../../{outside.name}/models", "/", "models"]\n',
+        "p/models/inside.sql": "{{ config(materialized='table') }}\nselect 1",
+    }
+    result = lint(files)
+    assert [i.table.name for i in result.intents] == ["{catalog}.{schema}.inside"]
