@@ -76,6 +76,9 @@ class Task:
     per_run_inputs: tuple[str, ...] = ()
     entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
     package: str = ""  # and the wheel's package_name
+    # a dbt_task: (project folder relative to the root, or the path as written when no
+    # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
+    dbt: tuple[str, tuple[str, ...], str | None, str | None, str | None, bool] | None = None
 
 
 @dataclass
@@ -123,6 +126,8 @@ class Workflows:
     # files found in the repository (a bundle at the root, an included file, a Jobs
     # JSON file) that cannot be read: (where, why); their jobs are left out
     problems: list[tuple[Location, str]] = field(default_factory=list)
+    # dbt node files -> the writes each run of them makes (`dbt.DbtWrite.as_spec`)
+    dbt: dict[str, tuple[tuple, ...]] = field(default_factory=dict)
 
 
 # The dataclasses a Workflows value is made of (besides the model's Location): what a
@@ -313,6 +318,12 @@ def find_terraform(root: Path) -> tuple[str, ...]:
     return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job")
 
 
+def find_dbt_projects(root: Path) -> tuple[str, ...]:
+    """The `dbt_project.yml` files of the project: folder names only, no file opened
+    (what a project without dbt pays for the dbt reader)."""
+    return tuple(str(folder / DBT_PROJECT) for folder, _, files in _project_folders(root) if DBT_PROJECT in files)
+
+
 def find_airflow_dags(root: Path) -> tuple[str, ...]:
     """Python files of the project whose first 64 KB name both Airflow and a
     Databricks operator (their imports): the DAG files `airflow.load_found_airflow`
@@ -380,6 +391,10 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         return find_terraform(Path(argument))
     if kind == "airflow":
         return find_airflow_dags(Path(argument))
+    if kind == "terraform-modules":  # asked only of projects with Terraform jobs
+        return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module")
+    if kind == "dbt":
+        return find_dbt_projects(Path(argument))
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)
@@ -942,6 +957,8 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
+    if isinstance(spec.get("dbt_task"), dict):  # its nodes' files are found with the project (`dbt`)
+        return Task(key, "dbt_task", (), depends, location=location, dbt=_dbt_task(spec["dbt_task"], base, root))
     kind = next((k for k in _OTHER_TASKS if k in spec), "unknown task type")
     wheel = spec.get("python_wheel_task")
     if isinstance(wheel, dict) and isinstance(wheel.get("entry_point"), str):
@@ -971,6 +988,34 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
+    )
+
+
+DBT_PROJECT = "dbt_project.yml"
+
+
+def _dbt_task(spec: dict, base: Path, root: Path) -> tuple:
+    """A `dbt_task` as `Task.dbt`: its `project_directory` (relative to the file that
+    defines the job, else to the root as a `git_source` checkout is; as written
+    when neither holds a dbt project), commands, catalog, schema, profiles
+    directory and whether it runs on a SQL warehouse."""
+    directory = spec.get("project_directory")
+    directory = directory if isinstance(directory, str) and not _REF.search(directory) else ""
+    folder = directory.strip("/")
+    for start in (base, root):
+        candidate = start / directory
+        if (candidate / DBT_PROJECT).is_file():
+            folder = Path(os.path.relpath(os.path.abspath(candidate), os.path.abspath(root))).as_posix()
+            break
+    commands = tuple(c for c in spec.get("commands") or [] if isinstance(c, str))
+    text = lambda v: v if isinstance(v, str) and v and not _REF.search(v) else None  # noqa: E731
+    return (
+        "" if folder == "." else folder,
+        commands,
+        text(spec.get("catalog")),
+        text(spec.get("schema")),
+        text(spec.get("profiles_directory")),
+        bool(spec.get("warehouse_id")),
     )
 
 

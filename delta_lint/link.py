@@ -94,6 +94,7 @@ class Linker:
             for pipeline in (workflows.pipelines.values() if workflows is not None else ())
             for file in pipeline.files
         }
+        self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
@@ -110,7 +111,12 @@ class Linker:
         out = {}
         called: dict[str, set[str]] = {}  # module -> its functions other files read at their calls
         for i, links in enumerate(self.links):
-            if links is None and self.paths[i] not in self.pipeline_of and not self._scheduled_test(i):
+            if (
+                links is None
+                and self.paths[i] not in self.pipeline_of
+                and self.paths[i] not in self.dbt_of
+                and not self._scheduled_test(i)
+            ):
                 continue
             context = self.context(i)
             for bound, module, source in context.helpers:
@@ -129,8 +135,8 @@ class Linker:
     def context(self, i: int) -> Context:
         links = self.links[i]
         pipeline = self.pipeline_of.get(self.paths[i])
-        if links is None:  # a file not read as job code: a pipeline's source, or a job's task that looks like a test
-            return Context(pipeline=pipeline, scheduled=self._scheduled_test(i))
+        if links is None:  # not read as job code: a pipeline's source, a dbt node, a job's task that looks like a test
+            return Context(pipeline=pipeline, scheduled=self._scheduled_test(i), dbt=self.dbt_of.get(self.paths[i], ()))
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)

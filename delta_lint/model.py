@@ -365,10 +365,13 @@ class Context:
     # the project documents its code loads: (path relative to the configuration root, content)
     documents: tuple[tuple[str, Any], ...] = ()
     path: str = ""  # the file's path relative to the configuration root, when the above are given
+    # a dbt node's file: the writes each run of it makes (`dbt.DbtWrite.as_spec`)
+    dbt: tuple[tuple, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
-            self.values
+            self.dbt
+            or self.values
             or self.session
             or self.inputs
             or self.pipeline
@@ -386,6 +389,8 @@ class Context:
             fields.append(self.scheduled)
         if self.value_functions or self.documents:
             fields += [self.value_functions, self.documents, self.path]
+        if self.dbt:
+            fields.append(self.dbt)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

@@ -42,6 +42,7 @@ from delta_lint.bundle import (
 )
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
+from delta_lint.dbt import load_found_dbt
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location
 from delta_lint.safeio import read_input
@@ -693,6 +694,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         _add_jobs(exported, load_found_airflow(config.root))
     if exported is not None:
         _add_jobs(out, exported)
+    load_found_dbt(out, config.root)  # dbt tasks' nodes, and the writes of every dbt node
     resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     return out
 

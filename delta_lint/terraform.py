@@ -13,6 +13,7 @@ the bundle reader already understands, so the schedule treats them like any othe
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ def load_found_terraform(root: Path) -> Workflows:
         return out
     module = _Modules(root)
     read: set[Path] = set()  # the files already in `out.files`
+    deployments = _deployments(root, [Path(f).parent for f in found], module)
+    defined: list[tuple[str, str, Any]] = []  # (deployment root, job name, job)
     for file in map(Path, found):
         document = module.parsed(file)
         if isinstance(document, ConfigError):
@@ -55,11 +58,72 @@ def load_found_terraform(root: Path) -> Workflows:
                 continue
             settings = _settings(spec, notebooks)
             name = str(settings.get("name") or key)
-            out.jobs[name] = job_from_settings(name, settings, file, root, base=file.parent)
+            job = job_from_settings(name, settings, file, root, base=file.parent)
+            defined += [
+                (deployment, name, job) for deployment in deployments.get(file.parent, (_label(file.parent, root),))
+            ]
         if jobs:  # the module's other files name the notebooks: a change there changes the jobs
             out.files += [f for f in dict.fromkeys([file, *module_files]) if f not in read]
             read.update(module_files, [file])
+    _keyed(out, defined)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
+    return out
+
+
+def _keyed(out: Workflows, defined: list[tuple[str, str, Any]]) -> None:
+    """Each Terraform root is a deployment of its own (a primary and a
+    disaster-recovery workspace): a job name two roots define is keyed
+    `<root>:<name>` in each. Within one root a paused copy of a job never replaces
+    an unpaused one (the live job is the one that runs)."""
+    roots: dict[str, set[str]] = {}
+    for deployment, name, _ in defined:
+        roots.setdefault(name, set()).add(deployment)
+    for deployment, name, job in defined:
+        key = name if len(roots[name]) == 1 else f"{deployment}:{name}"
+        kept = out.jobs.get(key)
+        if kept is not None and not kept.paused and job.paused:
+            continue
+        out.jobs[key] = replace(job, key=key) if key != job.key else job
+
+
+def _label(folder: Path, root: Path) -> str:
+    try:
+        rel = folder.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return folder.as_posix()
+    return rel or "."
+
+
+def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path, tuple[str, ...]]:
+    """The Terraform roots that deploy each folder: the folder itself, unless another
+    folder calls it as a module (`module "x" { source = "./modules/y" }`), then the
+    roots that deploy its callers."""
+    callers: dict[Path, set[Path]] = {}
+    found = listing("terraform-modules", str(root))
+    for file in map(Path, found):
+        document = module.parsed(file)  # each file parsed once per run
+        if isinstance(document, ConfigError):  # a file that does not parse calls no module
+            continue
+        for block in document.get("module") or []:
+            for body in block.values() if isinstance(block, dict) else ():
+                source = _text(_one(body).get("source") if isinstance(body, list) else (body or {}).get("source"))
+                if source.startswith(("./", "../")):
+                    callers.setdefault((file.parent / source).resolve(), set()).add(file.parent.resolve())
+    out: dict[Path, tuple[str, ...]] = {}
+    for folder in folders:
+        seen: set[Path] = set()
+        todo, tops = [folder.resolve()], set()
+        while todo:
+            here = todo.pop()
+            if here in seen:
+                continue
+            seen.add(here)
+            above = callers.get(here)
+            if above:
+                todo += sorted(above)
+            else:
+                tops.add(_label(here, root))
+        out[folder] = tuple(sorted(tops))
     return out
 
 
@@ -177,9 +241,12 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
         elif isinstance(params, list):
             inner["parameters"] = [_text(v) for v in params]
         task[kind] = inner
+    dbt = _one(block.get("dbt_task"))
+    if dbt:  # the dbt reader finds its project's nodes (`delta_lint.dbt`)
+        task["dbt_task"] = {k: [_text(c) for c in v] if isinstance(v, list) else _text(v) for k, v in dbt.items()}
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
-    elif not any(kind in task for kind in _FILE_TASKS):
+    elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
         task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
     return task
 

@@ -95,3 +95,94 @@ def test_a_changed_terraform_job_makes_every_finding_count(tmp_path):
 
     assert run(".") == ["DL102", "DL102"]
     assert run("--changed", "infra/job.tf") == ["DL102", "DL102"]
+
+
+ROOT_TF = """
+provider "databricks" {
+  host = "https://HOST.example.com"
+}
+resource "databricks_job" "nightly" {
+  name = "nightly"
+  schedule {
+    quartz_cron_expression = "0 0 1 * * ?"
+    timezone_id            = "UTC"
+    pause_status           = "PAUSE"
+  }
+  task {
+    task_key = "load"
+    notebook_task {
+      notebook_path = "${path.module}/NOTEBOOK"
+    }
+  }
+}
+"""
+
+
+def _root_tf(host: str, pause: str = "UNPAUSED", notebook: str = "../../jobs/load.py") -> str:
+    return ROOT_TF.replace("HOST", host).replace("PAUSE", pause).replace("NOTEBOOK", notebook)
+
+
+def _schedule_jobs(tmp_path, monkeypatch, files: dict[str, str]) -> dict[str, dict]:
+    """job -> its tasks' files and whether it overlaps itself, from `delta-lint schedule`."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from delta_lint.cli import app
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(app, ["schedule", ".", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    jobs: dict[str, dict] = {}
+    for node in data["nodes"]:
+        jobs.setdefault(node["job"], {"files": set()})["files"] |= set(node["files"])
+    jobs["_pairs"] = {(p["a"], p["b"]): p["reason"] for p in data["pairs"]}
+    return jobs
+
+
+def test_two_terraform_roots_defining_the_same_job_are_two_deployments(tmp_path, monkeypatch):
+    files = {
+        "jobs/load.py": LOAD,
+        "envs/primary/main.tf": _root_tf("primary"),
+        "envs/dr/main.tf": _root_tf("dr", notebook="../../jobs/fix.py"),
+        "jobs/fix.py": FIX,
+    }
+    jobs = _schedule_jobs(tmp_path, monkeypatch, files)
+    assert jobs["envs/primary:nightly"]["files"] == {"jobs/load.py"}
+    assert jobs["envs/dr:nightly"]["files"] == {"jobs/fix.py"}
+    assert "nightly" not in jobs
+
+
+def test_one_root_keeps_plain_job_names(tmp_path, monkeypatch):
+    jobs = _schedule_jobs(tmp_path, monkeypatch, {"jobs/load.py": LOAD, "envs/primary/main.tf": _root_tf("primary")})
+    assert set(jobs) - {"_pairs"} == {"nightly"}
+
+
+def test_a_paused_copy_never_replaces_the_live_job(tmp_path, monkeypatch):
+    live = _root_tf("primary", notebook="load.py")
+    paused = "resource" + _root_tf("primary", "PAUSED", notebook="load.py").split("resource", 1)[1]
+    # another job at 13:00: it meets the 01:00 job only if that one is paused (started by hand)
+    other = paused.replace('"nightly"', '"midday"').replace("0 0 1 *", "0 0 13 *").replace("PAUSED", "UNPAUSED")
+    other = other.replace("load.py", "fix.py")
+    base = {"infra/load.py": LOAD, "infra/fix.py": FIX, "infra/other.tf": other}
+    jobs = _schedule_jobs(tmp_path, monkeypatch, {**base, "infra/job.tf": live, "infra/job_paused.tf": paused})
+    assert "paused" not in jobs["_pairs"][("midday.load", "nightly.load")]
+    # near miss: a paused job with no live copy stays paused
+    alone = _schedule_jobs(tmp_path / "alone", monkeypatch, {**base, "infra/job.tf": paused})
+    assert "paused" in alone["_pairs"][("midday.load", "nightly.load")]
+
+
+def test_a_module_two_roots_call_is_deployed_by_each(tmp_path, monkeypatch):
+    module = _root_tf("x", notebook="../../jobs/load.py").split("resource", 1)[1]
+    files = {
+        "jobs/load.py": LOAD,
+        "modules/jobs/main.tf": "resource" + module,
+        "envs/primary/main.tf": 'module "jobs" {\n  source = "../../modules/jobs"\n}\n',
+        "envs/dr/main.tf": 'module "jobs" {\n  source = "../../modules/jobs"\n}\n',
+    }
+    jobs = _schedule_jobs(tmp_path, monkeypatch, files)
+    assert set(jobs) - {"_pairs"} == {"envs/primary:nightly", "envs/dr:nightly"}

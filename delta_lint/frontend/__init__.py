@@ -15,6 +15,8 @@ from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
+# dbt project files routed to the front ends besides SQL: seeds, YAML snapshots (see `discover`)
+DBT_DATA_SUFFIXES = (".csv", ".yml", ".yaml")
 
 UNRESOLVED_TABLE = "DL001"
 INTERNAL_ERROR = "DL002"
@@ -107,7 +109,16 @@ def _same_write(intent) -> tuple:
 def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
-    from delta_lint.frontend.recognise import LAKEFLOW, TEST, skip_reason
+    from delta_lint.frontend.recognise import DBT, LAKEFLOW, TEST, skip_reason
+
+    if context.dbt:  # a dbt node's file: what its materialization writes, whatever its text
+        from delta_lint.frontend.dbt import analyze_dbt
+
+        result.intents += analyze_dbt(display, context.dbt, memo)
+        return
+    if suffix in DBT_DATA_SUFFIXES:  # a seed or a YAML snapshot file no project reads as one
+        result.skipped = DBT
+        return
     from delta_lint.frontend.sql import Session, analyze_sql
 
     result.skipped = skip_reason(display, suffix, text)

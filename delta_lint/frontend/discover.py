@@ -12,6 +12,10 @@ from delta_lint.globs import matches_any
 from delta_lint.safeio import is_within, resolves_outside
 
 SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
+# inside a dbt project (a folder holding `dbt_project.yml`): its seeds and YAML
+# snapshots are read too, for the writes `dbt seed` / `dbt snapshot` make
+DBT_PROJECT = "dbt_project.yml"
+_DBT_DATA = {".csv": "seeds/", ".yml": "snapshots/", ".yaml": "snapshots/"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
 
 
@@ -114,14 +118,16 @@ def _walk(
     answer "file? link?" from the directory listing, and a file's root-relative path
     is its directory's plus its name (only links are resolved one by one): on large
     repositories resolving every path cost more than reading the files."""
-    stack = [(top, top_rel)]
+    stack: list[tuple[Path, str, str | None]] = [(top, top_rel, None)]
     while stack:
-        directory, dir_rel = stack.pop()
+        directory, dir_rel, dbt_rel = stack.pop()
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:  # unreadable, vanished, or a name too long for the system
             continue
+        if any(e.name == DBT_PROJECT for e in entries):
+            dbt_rel = dir_rel
         subdirs = []
         for entry in entries:
             name = entry.name
@@ -139,7 +145,8 @@ def _walk(
                 continue
             suffix = os.path.splitext(name)[1]
             if suffix.lower() not in SOURCE_SUFFIXES and suffix != "":
-                continue
+                if dbt_rel is None or not _dbt_data(dir_rel, dbt_rel, suffix.lower()):
+                    continue
             if is_link:
                 if not path.exists():
                     if suffix.lower() in SOURCE_SUFFIXES:
@@ -168,7 +175,19 @@ def _walk(
         for sub in reversed(subdirs):
             sub_rel = f"{dir_rel}/{sub.name}" if dir_rel != "." else sub.name
             if not matches_any(sub_rel, exclude):
-                stack.append((sub, sub_rel))
+                stack.append((sub, sub_rel, dbt_rel))
+
+
+def _dbt_data(dir_rel: str, dbt_rel: str, suffix: str) -> bool:
+    """Whether a file of `suffix` in `dir_rel` is a seed or a YAML snapshot of the dbt
+    project at `dbt_rel` (its default `seeds/` and `snapshots/` folders)."""
+    folder = _DBT_DATA.get(suffix)
+    if folder is None:
+        return False
+    if dir_rel == dbt_rel:
+        return False
+    inside = dir_rel + "/" if dbt_rel == "." else dir_rel[len(dbt_rel) + 1 :] + "/"
+    return inside.startswith(folder)
 
 
 def _link_rel(path: Path, resolved_root: Path) -> str:
