@@ -1035,3 +1035,45 @@ STAYS_KNOWN = {
 @pytest.mark.parametrize("source, args", list(STAYS_KNOWN.values()), ids=list(STAYS_KNOWN))
 def test_stays_known(source, args):
     assert evaluate(source, args, {}) == python(source, args, {})
+
+
+# -- hostile programs: a wall-clock and memory property -------------------------------
+# Python itself would hang or take gigabytes on these, so there is no Python answer to
+# compare with: the evaluator must end at once, stay small, and give the answer known
+# by construction (the subjects hold no `b`/`y`/`c`: no match) or UNKNOWN.
+
+HOSTILE_PATTERNS = ("(a|a?){%d}b", "(?:a?){%d}b", "(a+)+b", "(a|aa)*c", "(x+x+)+y")
+HOSTILE_CALLS = ("re.match({p!r}, s) is None", "re.search({p!r}, s) is None", "re.sub({p!r}, '-', s) == s")
+HUGE = ("'%*s' % ({n}, s)", "s * {n}", "[s] * {n}", "2 ** {n}", "s.replace('a', s * 400)", "10 ** 10 ** {k}")
+
+
+@st.composite
+def hostile(draw):
+    n = draw(st.integers(20, 60))
+    if draw(st.booleans()):
+        pattern = draw(st.sampled_from(HOSTILE_PATTERNS))
+        pattern = pattern % n if "%d" in pattern else pattern
+        call = draw(st.sampled_from(HOSTILE_CALLS)).format(p=pattern)
+        return f"import re\n\ndef f(s):\n    return {call}\n", [draw(st.sampled_from("ax")) * n], True
+    size = draw(st.sampled_from(HUGE)).format(n=10 ** draw(st.integers(7, 10)), k=draw(st.integers(5, 7)))
+    return f"def f(s):\n    v = {size}\n    return s\n", ["a" * n], False
+
+
+@PROPERTY
+@given(hostile())
+def test_hostile_programs_end_at_once_and_stay_small(program):
+    import time
+    import tracemalloc
+
+    source, args, is_regex = program
+    note(source)
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        got = evaluate(source, args, {})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 2.0
+    assert peak < 50 * 1024 * 1024
+    assert got is UNKNOWN or (is_regex and got is True)

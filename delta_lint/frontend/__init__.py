@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from delta_lint.frontend.budget import Budget
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
@@ -40,18 +41,25 @@ def decode(data: bytes) -> tuple[str, str | None]:
 
 
 def analyze_source(
-    display: str, suffix: str, text: str, context: Context | None = None, memo: FrontEndMemo | None = None
+    display: str,
+    suffix: str,
+    text: str,
+    context: Context | None = None,
+    memo: FrontEndMemo | None = None,
+    budget: Budget | None = None,
 ) -> FileResult:
     """Intents of one file's text (with what other files and its jobs give it, see
     `Context`). Any exception is contained to this file. `memo`: the run's (without
-    one, what is worked out is kept for this file alone)."""
+    one, what is worked out is kept for this file alone); `budget`: what reading the
+    file's values may cost (see `budget`), one for the file and all its readings."""
     context = context or Context()
     memo = memo if memo is not None else FrontEndMemo()
+    budget = budget if budget is not None else Budget()
     if context.variants:
-        return _variants(display, suffix, text, context, memo)
+        return _variants(display, suffix, text, context, memo, budget)
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text, context, memo)
+        _dispatch(result, display, suffix, text, context, memo, budget)
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
@@ -88,11 +96,13 @@ def _mask_documents(result: FileResult, context: Context) -> None:
     ]
 
 
-def _variants(display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> FileResult:
+def _variants(display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo, budget: Budget) -> FileResult:
     """A file its tasks run with different values: read once per set of values, its
-    writes those of every reading (each once)."""
+    writes those of every reading (each once), all readings on the file's one budget."""
     results = [
-        analyze_source(display, suffix, text, replace(context, inputs=context.inputs + values, variants=()), memo)
+        analyze_source(
+            display, suffix, text, replace(context, inputs=context.inputs + values, variants=()), memo, budget
+        )
         for values in context.variants
     ]
     out = results[0]
@@ -106,7 +116,15 @@ def _same_write(intent) -> tuple:
     return (intent.location, intent.table, intent.kind, intent.predicate_sql, intent.flags)
 
 
-def _dispatch(result: FileResult, display: str, suffix: str, text: str, context: Context, memo: FrontEndMemo) -> None:
+def _dispatch(
+    result: FileResult,
+    display: str,
+    suffix: str,
+    text: str,
+    context: Context,
+    memo: FrontEndMemo,
+    budget: Budget,
+) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
     # never imports the Python one.
     from delta_lint.frontend.recognise import DBT, LAKEFLOW, TEST, skip_reason
@@ -147,11 +165,11 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str, context:
                 Diagnostic(PARSE_ERROR, Location(display, line, 1), f"invalid notebook JSON: {err}", "error")
             )
             return
-        _notebook(result, display, nb, session, context, memo)
+        _notebook(result, display, nb, session, context, memo, budget)
     elif _is_databricks_source(text):
         from delta_lint.frontend.notebook import parse_databricks_source
 
-        _notebook(result, display, parse_databricks_source(text), session, context, memo)
+        _notebook(result, display, parse_databricks_source(text), session, context, memo, budget)
     elif suffix == ".sql":
         from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
 
@@ -166,7 +184,7 @@ def _dispatch(result: FileResult, display: str, suffix: str, text: str, context:
     else:
         from delta_lint.frontend.python import analyze_module
 
-        intents, diags, links = analyze_module(display, text, session, context=context, memo=memo)
+        intents, diags, links = analyze_module(display, text, session, context=context, memo=memo, budget=budget)
         result.intents += intents
         result.diagnostics += diags
         result.links = links
@@ -186,7 +204,9 @@ def _is_databricks_source(text: str) -> bool:
     return is_databricks_source(text)
 
 
-def _notebook(result: FileResult, display: str, nb, session, context: Context, memo: FrontEndMemo) -> None:
+def _notebook(
+    result: FileResult, display: str, nb, session, context: Context, memo: FrontEndMemo, budget: Budget
+) -> None:
     from delta_lint.frontend.python import analyze_module
 
     source, where = nb.python_source()
@@ -206,7 +226,15 @@ def _notebook(result: FileResult, display: str, nb, session, context: Context, m
             if values:
                 cell.text = bind_inputs(cell.text, values)
     intents, diags, links = analyze_module(
-        display, source, session, cells, line_map, context, widget_defaults=nb.widget_defaults, memo=memo
+        display,
+        source,
+        session,
+        cells,
+        line_map,
+        context,
+        widget_defaults=nb.widget_defaults,
+        memo=memo,
+        budget=budget,
     )
     result.intents += intents
     result.diagnostics += diags

@@ -31,14 +31,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+import re2
+
+from delta_lint.frontend.budget import (
+    MAX_INT_BITS,
+    MAX_ITEMS,
+    MAX_TEXT,
+    Budget,
+    OutOfBudget,
+    fits_int_bits,
+    fits_items,
+    fits_text,
+)
+
 # `__file__` of a module is this folder joined with the module's path relative to the
 # configuration root: a file a function opens is a project document when its path,
 # made normal, lies under it.
 PROJECT_ROOT = "/__project__"
-MAX_STEPS = 20_000  # expressions evaluated per call, all nested calls together
 MAX_DEPTH = 6  # nested calls of the project's functions
 MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by turn
-MAX_TEXT = 4_096  # longest string an operation may build or a pattern may scan
 MAX_PATTERN = 512  # longest regular expression evaluated
 # environment variables every Databricks cluster sets: not None, value unknown
 CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
@@ -68,8 +79,10 @@ class Opened:
     path: str
 
 
-class _OutOfSteps(Exception):
-    pass
+class _TooBig(Exception):
+    """An operation would build a value past the sizes of `budget` (a string of
+    billions of characters, a number of millions of digits): it is not done, and
+    the call gives no known value."""
 
 
 class _NoValue(Exception):
@@ -180,11 +193,13 @@ class Evaluator:
     """Evaluates calls of one module's functions (see the module docstring).
     `opened` collects the project documents the calls load (given or not yet)."""
 
-    def __init__(self, module: Module, documents: Mapping[str, object]) -> None:
+    def __init__(self, module: Module, documents: Mapping[str, object], budget: Budget | None = None) -> None:
         self.module = module
         self.documents = documents
+        # the file's budget (see `budget`), shared with every other reader of its values
+        self.budget = budget if budget is not None else Budget()
         self.opened: set[str] = set()
-        self._steps = 0
+        self._line = 0  # the line of the expression being evaluated (where a budget runs out)
         # ids of lists and dicts the code changes in place (or may: a call it is given
         # to that is not followed, a statement not followed that names it): they are
         # no longer the values known
@@ -198,10 +213,16 @@ class Evaluator:
         fn = self.module.functions.get(name)
         if fn is None:
             return UNKNOWN
-        self._steps = 0
         try:
             value = self._call(fn, args, kwargs, 0)
-        except (_OutOfSteps, _NoValue, RecursionError):
+        except OutOfBudget as err:
+            if str(err):  # the step that used the budget up (later calls fail at once)
+                self.budget.note(self.module.path, self._line, str(err), lasting=True)
+            return UNKNOWN
+        except _TooBig as err:
+            self.budget.note(self.module.path, self._line, str(err))
+            return UNKNOWN
+        except (_NoValue, RecursionError):
             return UNKNOWN
         except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, MemoryError):
             # an operation Python itself refuses on these values (`s[::0]`): the code
@@ -276,6 +297,8 @@ class Evaluator:
         return False, None
 
     def _stmt(self, stmt: ast.stmt, env: dict[str, object], depth: int) -> tuple[bool, object]:
+        self.budget.step()  # every statement costs a step (a loop of `pass` too)
+        self._line = stmt.lineno
         if isinstance(stmt, ast.Return):
             return True, None if stmt.value is None else self._expr(stmt.value, env, depth)
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
@@ -400,7 +423,7 @@ class Evaluator:
     def _quiet(self, node: ast.expr, env: dict[str, object]) -> object:
         try:
             return self._expr(node, env, MAX_DEPTH)
-        except (_OutOfSteps, _NoValue):
+        except (OutOfBudget, _TooBig, _NoValue):
             raise
         except Exception:  # noqa: BLE001 - only to find the container a store changes
             return UNKNOWN
@@ -418,9 +441,8 @@ class Evaluator:
         return value
 
     def _value_of(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
-        self._steps += 1
-        if self._steps > MAX_STEPS:
-            raise _OutOfSteps
+        self.budget.step()
+        self._line = getattr(node, "lineno", self._line)
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
         if isinstance(node, ast.Name):
@@ -480,8 +502,10 @@ class Evaluator:
                 out[key] = self._expr(v, env, depth)
             return out
         if isinstance(node, ast.Attribute):
-            owner = self._expr(node.value, env, depth) if not self._dotted(node.value, env) else UNKNOWN
-            return _attribute(owner, node.attr)
+            dotted = self._dotted(node.value, env)
+            if dotted is not None:  # `re.IGNORECASE`: a module's constant
+                return _RE_CONSTANTS.get(f"{dotted}.{node.attr}", UNKNOWN)
+            return _attribute(self._expr(node.value, env, depth), node.attr)
         if isinstance(node, ast.Call):
             return self._call_expr(node, env, depth)
         return UNKNOWN
@@ -534,9 +558,11 @@ class Evaluator:
             raise _NoValue  # ZeroDivisionError
         if isinstance(op, ast.Add):
             if isinstance(left, str) and isinstance(right, str):
-                return _text(left + right)
+                _check_text(len(left) + len(right))
+                return left + right
             if isinstance(left, list) and isinstance(right, list):
-                return left + right if len(left) + len(right) <= MAX_ITEMS else UNKNOWN
+                _check_items(len(left) + len(right))
+                return left + right
             if _number(left) and _number(right):
                 return left + right  # type: ignore[operator]
             if not (_plain(left) and _plain(right)):
@@ -552,6 +578,10 @@ class Evaluator:
             values = tuple(right) if isinstance(right, tuple) else right
             if not all(_plain_scalar(v) for v in (values if isinstance(values, tuple) else (values,))):
                 return UNKNOWN
+            if "*" in left:  # `"%*s" % (n, x)`: a width (or precision) given as a value
+                for value in values if isinstance(values, tuple) else (values,):
+                    if _number(value) and abs(value) > MAX_TEXT:  # type: ignore[arg-type]
+                        raise _TooBig(f"a `%*` width or precision of {_short(value)}, past {MAX_TEXT:,} characters")
             try:
                 return _text(left % values)
             except (TypeError, ValueError, KeyError) as err:
@@ -568,6 +598,17 @@ class Evaluator:
                     return left / right  # type: ignore[operator]
             except ZeroDivisionError as err:
                 raise _NoValue from err
+        if isinstance(op, ast.BitOr) and _integer(left) and _integer(right):
+            return left | right  # type: ignore[operator]  # `re.I | re.M`
+        if isinstance(op, ast.Mult):
+            repeated = _repeat(left, right)
+            if repeated is not UNKNOWN:
+                return repeated
+        if isinstance(op, ast.Pow) and _integer(left) and _integer(right) and right >= 0:  # type: ignore[operator]
+            # the result has at most `right` times the bits of `left`: never computed past the limit
+            if abs(left) > 1 and not fits_int_bits(right * abs(left).bit_length()):  # type: ignore[arg-type]
+                raise _TooBig(f"an integer of more than {MAX_INT_BITS:,} bits (`{_short(left)} ** {_short(right)}`)")
+            return left**right  # type: ignore[operator]
         if _plain(left) and _plain(right) and type(op) in _SCALAR_OPS:
             if isinstance(op, (ast.Mult, ast.Pow)) and not (_plain_scalar(left) and _plain_scalar(right)):
                 return UNKNOWN  # `[x] * n`: defined, not followed
@@ -676,9 +717,8 @@ _SCALAR_OPS = {
 }
 _MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 _READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
-MAX_ITEMS = 10_000  # longest list an operation may build
 DOCUMENT_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
-_RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub"})
+_RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub", "findall", "split"})
 
 
 def _normpath(path: str) -> str:
@@ -719,8 +759,49 @@ def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _text(value: str) -> object:
-    return value if len(value) <= MAX_TEXT else UNKNOWN
+def _text(value: str) -> str:
+    """A string an operation built (its size checked before, where it could be large)."""
+    if not fits_text(len(value)):
+        raise _TooBig(f"a string of more than {MAX_TEXT:,} characters")
+    return value
+
+
+def _check_items(count: int) -> None:
+    """Refuse to build a list or tuple of this many items past MAX_ITEMS (before building it)."""
+    if not fits_items(count):
+        raise _TooBig(f"a list of {count:,} items (more than {MAX_ITEMS:,})")
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: object) -> str:
+    """A number as a message shows it (a long one by its size only)."""
+    return str(value) if isinstance(value, int) and value.bit_length() < 64 else "<a long integer>"
+
+
+def _repeat(left: object, right: object) -> object:
+    """`"ab" * n`, `[x] * n`, `n * (x,)`: the sequence repeated, its size checked
+    before it is built; UNKNOWN for other operands."""
+    if _integer(left) and isinstance(right, (str, list, tuple)):
+        left, right = right, left
+    if not (isinstance(left, (str, list, tuple)) and isinstance(right, int)):
+        return UNKNOWN  # `True * "a"` included: a bool repeats too, but is left to Python's check
+    if isinstance(right, bool):
+        return UNKNOWN
+    size = len(left) * max(right, 0)
+    if isinstance(left, str):
+        _check_text(size)
+    else:
+        _check_items(size)
+    return left * right
+
+
+def _check_text(length: int) -> None:
+    """Refuse to build a string of this length past MAX_TEXT (before building it)."""
+    if not fits_text(length):
+        raise _TooBig(f"a string of {length:,} characters (more than {MAX_TEXT:,})")
 
 
 def _jumps(body: list[ast.stmt]) -> bool:
@@ -806,7 +887,7 @@ def _index(owner: object, key_node: ast.expr, evaluate) -> object:
             return owner[key]
         if isinstance(owner, (str, list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
             return owner[key]
-        if isinstance(owner, re.Match) and isinstance(key, (int, str)):
+        if isinstance(owner, Matched) and isinstance(key, (int, str)):
             return owner[key]
     except (IndexError, KeyError) as err:
         raise _NoValue from err
@@ -853,10 +934,16 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
             if name == "join":
                 items = args[0] if args else None
                 if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
-                    return _text(owner.join(items))
+                    _check_text(sum(len(i) for i in items) + len(owner) * max(len(items) - 1, 0))
+                    return owner.join(items)
                 return UNKNOWN
             if name == "replace" and (not args or args[0] == ""):
                 return UNKNOWN  # `s.replace("", t)` puts t between every character
+            if name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+                times = owner.count(args[0])  # its size, known before it is built
+                if len(args) > 2 and _integer(args[2]) and args[2] >= 0:  # type: ignore[operator]
+                    times = min(times, args[2])  # type: ignore[type-var]
+                _check_text(len(owner) + times * max(len(args[1]) - len(args[0]), 0))
             if name in _STR_METHODS and all(_plain_scalar(a) for a in args):
                 result = getattr(owner, name)(*args, **kwargs)
                 return _text(result) if isinstance(result, str) else result
@@ -867,9 +954,11 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
             )
         if isinstance(owner, dict) and name in ("keys", "values", "items") and not args:
             return _View(getattr(owner, name)())
-        if isinstance(owner, re.Pattern) and name in ("match", "fullmatch", "search", "sub"):
-            return _regex(name, [owner.pattern, *args], {"flags": owner.flags, **kwargs})
-        if isinstance(owner, re.Match) and name in ("group", "groups", "groupdict") and not kwargs:
+        if isinstance(owner, Pattern) and name in ("match", "fullmatch", "search", "sub", "findall", "split"):
+            if "flags" in kwargs:
+                return UNKNOWN  # no such keyword of a pattern's methods
+            return _regex(name, [owner.pattern, *args], {**kwargs, "flags": owner.flags})
+        if isinstance(owner, Matched) and name in ("group", "groups", "groupdict") and not kwargs:
             return getattr(owner, name)(*args)
         if isinstance(owner, PurePosixPath):
             if name in ("resolve", "absolute"):
@@ -878,7 +967,7 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
                 return owner.joinpath(*args)  # type: ignore[arg-type]
             if name == "open":
                 return Opened(str(owner))
-    except (TypeError, ValueError, IndexError, re.error) as err:
+    except (TypeError, ValueError, IndexError) as err:
         raise _NoValue from err  # Python raises on these values too
     return UNKNOWN
 
@@ -900,49 +989,181 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         raise _NoValue from err
 
 
-# Python's `re` has no time limit: only patterns that cannot backtrack for long are
-# evaluated. A repeated group (`(a+)+`, `(a|aa)*`) can take exponential time, and
-# many unbounded repeats (`a*a*a*a*b`) polynomial time of a high degree.
-_REPEATED_GROUP = re.compile(r"\)\s*(?:[*+]|\{\d*,\s*\})")
-_UNBOUNDED = re.compile(r"(?<!\\)(?:[*+]|\{\d*,\s*\})")
-MAX_UNBOUNDED = 2
+# Patterns taken from the checked code run on RE2, which matches in time linear in
+# the subject: Python's backtracking `re` can take exponential time (`(a|a?){30}b`).
+# Where RE2 and Python's `re` could differ the value is unknown: a pattern RE2 refuses
+# (backreferences, lookaround, possessive repeats), Python syntax RE2 reads otherwise
+# (`{,n}`, `[[:alpha:]]`), flags other than IGNORECASE, MULTILINE and DOTALL, text
+# outside printable ASCII (`\w`, `\s` and case folding are Unicode in Python), `$`
+# over text holding a newline, and an empty match in `sub`, `findall` or `split`
+# (where the two step on differently). Python's own `re` only compiles a pattern
+# (which does not match anything): its refusals are Python's, so the code raises.
 MAX_REGEX_SUBJECT = 256
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
+_INLINE_FLAGS = ((int(re.IGNORECASE), "i"), (int(re.MULTILINE), "m"), (int(re.DOTALL), "s"))
+_KNOWN_FLAGS = int(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.UNICODE)
+_RE_CONSTANTS = {
+    f"re.{name}": int(getattr(re, name))
+    for name in ("I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "U", "UNICODE", "X", "VERBOSE", "A", "ASCII")
+}
+_TEMPLATE_GROUP = re.compile(r"\\(?:g<(\w+)>|([1-9][0-9]?))")
 
 
-def _safe_pattern(pattern: str) -> bool:
-    return (
-        len(pattern) <= MAX_PATTERN
-        and not _REPEATED_GROUP.search(pattern)
-        and len(_UNBOUNDED.findall(pattern)) <= MAX_UNBOUNDED
-    )
+def _plain_text(text: str) -> bool:
+    return all(" " <= c <= "~" or c in "\t\n\r" for c in text)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """`re.compile(pattern, flags)`: its methods run on RE2 as `re`'s functions do."""
+
+    pattern: str
+    flags: int
+
+
+class Matched:
+    """A match as `re` gives it (`group`, `groups`, `groupdict`, `m[k]`), read from
+    RE2's spans."""
+
+    def __init__(self, text: str, spans: list[tuple[int, int]], names: dict[str, int]) -> None:
+        self._text = text
+        self._spans = spans
+        self._names = names
+
+    def _one(self, key: object) -> str | None:
+        if isinstance(key, str) and key in self._names:
+            key = self._names[key]
+        if not _integer(key) or not 0 <= key < len(self._spans):  # type: ignore[operator]
+            raise IndexError("no such group")
+        start, end = self._spans[key]  # type: ignore[index]
+        return None if start < 0 else self._text[start:end]
+
+    def group(self, *keys: object) -> object:
+        if len(keys) <= 1:
+            return self._one(keys[0] if keys else 0)
+        return tuple(self._one(k) for k in keys)
+
+    def __getitem__(self, key: object) -> str | None:
+        return self._one(key)
+
+    def groups(self, default: object = None) -> tuple:
+        return tuple(default if v is None else v for v in (self._one(i) for i in range(1, len(self._spans))))
+
+    def groupdict(self, default: object = None) -> dict:
+        return {name: default if (v := self._one(i)) is None else v for name, i in self._names.items()}
+
+
+def _compiled(pattern: str, flags: int):
+    """The RE2 program of a pattern with Python's meaning; None where the two could
+    differ (see above); _NoValue where Python refuses the pattern."""
+    if len(pattern) > MAX_PATTERN or flags & ~_KNOWN_FLAGS or not _plain_text(pattern):
+        return None
+    if "{," in pattern or "[:" in pattern or "\\Z" in pattern:
+        return None
+    try:
+        python = re.compile(pattern, flags)
+    except (re.error, OverflowError, RecursionError) as err:
+        raise _NoValue from err
+    inline = "".join(letter for flag, letter in _INLINE_FLAGS if flags & flag)
+    try:
+        program = re2.compile(f"(?{inline}){pattern}" if inline else pattern, _RE2_OPTIONS)
+    except re2.error:
+        return None
+    if program.groups != python.groups or program.groupindex != dict(python.groupindex):
+        return None
+    return program
+
+
+def _matched(program, found, text: str) -> Matched | None:
+    if found is None:
+        return None
+    return Matched(text, [found.span(i) for i in range(program.groups + 1)], dict(program.groupindex))
+
+
+def _template(repl: str, program) -> list[object] | None:
+    """A `sub` replacement as literal parts and group numbers; None for escapes other
+    than group references (`\n`, octal), _NoValue for a group the pattern lacks."""
+    parts: list[object] = []
+    last = 0
+    for ref in _TEMPLATE_GROUP.finditer(repl):
+        parts.append(repl[last : ref.start()])
+        key = ref.group(1) or ref.group(2)
+        number = int(key) if key.isdigit() else program.groupindex.get(key)
+        if number is None or number > program.groups:
+            raise _NoValue  # an invalid group reference: re.error
+        parts.append(number)
+        last = ref.end()
+    parts.append(repl[last:])
+    if any(isinstance(p, str) and "\\" in p for p in parts) or re.search(r"\\[0-7]{3}", repl):
+        return None
+    return parts
 
 
 def _regex(name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """`re.<name>(...)` on RE2 (see above): compile, match, fullmatch, search, sub,
+    findall, split."""
+    if name == "compile" and len(args) == 2 and "flags" not in kwargs:
+        args, kwargs = args[:1], {**kwargs, "flags": args[1]}
     flags = kwargs.get("flags", 0)
-    if not args or not isinstance(args[0], str) or not isinstance(flags, int):
+    if not args or not isinstance(args[0], str) or not _integer(flags):
         return UNKNOWN
-    if set(kwargs) - {"flags", "count"} or (name != "sub" and "count" in kwargs):
+    extra = {"sub": "count", "split": "maxsplit"}.get(name)
+    if set(kwargs) - {"flags", extra}:
         return UNKNOWN
-    if not _safe_pattern(args[0]):
+    wanted = {"compile": 1, "sub": 3}.get(name, 2)
+    if len(args) != wanted:
         return UNKNOWN
-    try:
-        if name == "compile":
-            return re.compile(args[0], flags)
-        subject = args[-1]
-        if not isinstance(subject, str) or len(subject) > MAX_REGEX_SUBJECT:
+    program = _compiled(args[0], flags)  # type: ignore[arg-type]
+    if program is None:
+        return UNKNOWN
+    if name == "compile":
+        return Pattern(args[0], flags)  # type: ignore[arg-type]
+    subject = args[-1]
+    if not isinstance(subject, str) or len(subject) > MAX_REGEX_SUBJECT or not _plain_text(subject):
+        return UNKNOWN
+    if "$" in args[0] and "\n" in subject and not flags & re.MULTILINE:  # type: ignore[operator]
+        return UNKNOWN  # Python's `$` also matches before a final newline
+    if name in ("match", "fullmatch", "search"):
+        return _matched(program, getattr(program, name)(subject), subject)
+    limit = kwargs.get(extra, 0) if extra else 0
+    if not _integer(limit) or limit < 0:  # type: ignore[operator]
+        return UNKNOWN
+    template = None
+    if name == "sub":
+        if not isinstance(args[1], str) or not _plain_text(args[1]):
             return UNKNOWN
-        if name == "sub":
-            count = kwargs.get("count", 0)
-            if len(args) != 3 or not isinstance(args[1], str) or not isinstance(count, int):
-                return UNKNOWN
-            return _text(re.sub(args[0], args[1], subject, count=count, flags=flags))
-        if len(args) != 2:
+        template = _template(args[1], program)
+        if template is None:
             return UNKNOWN
-        return getattr(re, name)(args[0], subject, flags)
-    except re.error as err:
-        raise _NoValue from err
-    except TypeError:
-        return UNKNOWN
+    found = []
+    for each in program.finditer(subject):
+        if each.start() == each.end():
+            return UNKNOWN  # an empty match: RE2 and Python step on differently
+        found.append(_matched(program, each, subject))
+        if limit and len(found) == limit:
+            break
+    if name == "findall":
+        if program.groups == 0:
+            return [m.group() for m in found]  # type: ignore[union-attr]
+        if program.groups == 1:
+            return [m.group(1) or "" for m in found]  # type: ignore[union-attr]
+        return [m.groups("") for m in found]  # type: ignore[union-attr]
+    out: list[object] = []
+    last = 0
+    for m in found:
+        start, end = m._spans[0]  # type: ignore[union-attr]
+        out.append(subject[last:start])
+        if name == "split":
+            out.extend(m.groups())  # type: ignore[union-attr]
+        else:
+            out.extend(p if isinstance(p, str) else m[p] or "" for p in template)  # type: ignore[union-attr,index]
+        last = end
+    out.append(subject[last:])
+    if name == "split":
+        return out
+    _check_text(sum(len(p) for p in out))  # type: ignore[arg-type]
+    return "".join(out)  # type: ignore[arg-type]
 
 
 def _builtin_str(args: list[object]) -> object:
@@ -975,10 +1196,8 @@ def is_value_function(fn: ast.FunctionDef) -> bool:
     return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
 
 
-# Bits of the longest integer whose value is kept: about 3,900 decimal digits, under
-# Python's own int-to-str limit (4,300 digits, which raises ValueError). No table
-# name or condition holds a number that long; past it the number is unknown.
-MAX_INT_BITS = 13_000
+# MAX_INT_BITS (see `budget`): the longest integer whose value is kept, under Python's
+# own int-to-str limit (4,300 digits, which raises ValueError); past it, unknown.
 
 
 def number_text(value: int | float) -> str | None:

@@ -16,6 +16,7 @@ import ast
 import json
 import re
 
+from delta_lint.frontend.budget import Budget
 from delta_lint.frontend.pyeval import (
     DOCUMENT_LOADERS,
     UNKNOWN,
@@ -50,13 +51,16 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
+from delta_lint.model import Diagnostic, Location
 from delta_lint.predicates import param_name
 
 # A helper is read again for each call, up to this many calls and this deep: enough
-# for real job code, and a bound on the work a generated file can cause.
+# for real job code, and a bound on the work a generated file can cause. All helpers
+# of a file together are read again at most MAX_HELPER_READS times (see `Budget`).
 MAX_HELPER_CALLS = 64
 MAX_HELPER_DEPTH = 4
-MAX_HELPER_READS = 1024  # per file, all helpers together
+# a value given up for the budget is a gap in what is read, as a statement not parsed is
+BUDGET_SPENT = "DL000"
 
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
@@ -126,7 +130,43 @@ def _env_default(call: ast.Call) -> str | None:
 class ValueResolver:
     """Value resolution over one file (see the module docstring). The analyzer
     that inherits it holds `module_env`, `functions`, `classes`, `context`,
-    `widget_defaults` and the file's source."""
+    `widget_defaults`, `diagnostics` and the file's source."""
+
+    _budget: Budget | None = None
+
+    @property
+    def budget(self) -> Budget:
+        """The file's analysis budget (see `budget`), which every evaluation and helper
+        reading of the file draws from: the front end's, else this reading's own."""
+        if self._budget is None:
+            self._budget = Budget()
+        return self._budget
+
+    @budget.setter
+    def budget(self, budget: Budget) -> None:
+        self._budget = budget
+
+    def _may_read_helper(self, call: ast.Call) -> bool:
+        """Whether the budget lets a helper be read again at this call (counted); the
+        first call it refuses says so."""
+        if self.budget.read_helper():
+            return True
+        seen = len(self.budget.spent)
+        why = f"more than {self.budget.helper_reads:,} calls of helpers read"
+        self.budget.note(self.own_path, call.lineno, why, lasting=True)
+        self._budget_spent(seen, call)
+        return False
+
+    def _budget_spent(self, seen: int, call: ast.expr) -> None:
+        """A diagnostic for each place the budget gave a value up since `seen`: at its
+        line in this file, or at the call when it is another file's code."""
+        for spent in self.budget.spent[seen:]:
+            own = spent.module == self.own_path and 0 < spent.line <= self._own_lines
+            where = "" if own else f" (in `{spent.module}` line {spent.line})"
+            loc = Location(self.path, *self._pos(spent.line, 0)) if own else self._loc(call)
+            after = "this value and those read after it in the file are" if spent.lasting else "this value is"
+            message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
+            self.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
         """The module's values, and the function's parameters bound to the call's
@@ -573,8 +613,10 @@ class ValueResolver:
         if any(v is UNKNOWN_LITERAL for v in [*args, *kwargs.values()]):
             return None
         module, function = target
-        evaluator = Evaluator(module, self.documents)
+        evaluator = Evaluator(module, self.documents, self.budget)
+        seen = len(self.budget.spent)
         value = evaluator.call(function, args, kwargs)
+        self._budget_spent(seen, node)
         self.documents_wanted |= evaluator.opened
         return None if value is UNKNOWN else from_plain(value)
 

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from delta_lint.frontend.budget import Budget
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pyeval import Module, is_value_function, module_source, number_text
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
-    MAX_HELPER_READS,
     ValueResolver,
     is_argv,
     mutated_names,
@@ -157,7 +157,6 @@ class PythonAnalyzer(ValueResolver):
         self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
         # class -> (objects the file makes of it, method calls on them): see `_objects_made`
         self._made: dict[str, tuple[int, int]] | None = None
-        self._helper_reads = 0
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -565,15 +564,14 @@ class PythonAnalyzer(ValueResolver):
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
-        if count >= MAX_HELPER_CALLS or self._helper_reads >= MAX_HELPER_READS:
+        if count >= MAX_HELPER_CALLS or not self._may_read_helper(call):
             return
-        self._helper_reads += 1
         env = self._bound_call(fn, call, scope)
         if instance is None and _is_self_call(call) and isinstance(scope.env.get("self"), Instance):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
-            self._helper_reads -= 1
+            self.budget.give_back_read()
             return  # read where it is written, with this same object
         if isinstance(instance, Instance):
             env["self"] = instance
@@ -2000,12 +1998,16 @@ def analyze_module(
     context: Context | None = None,
     widget_defaults: dict[str, str] | None = None,
     memo: FrontEndMemo | None = None,
+    budget: Budget | None = None,
 ) -> tuple[list[Intent], list[Diagnostic], Links]:
     """Intents and diagnostics of a module, and what it gives and needs across files.
-    `widget_defaults`: widget values a notebook was saved with; `memo`: the run's."""
+    `widget_defaults`: widget values a notebook was saved with; `memo`: the run's;
+    `budget`: the file's (see `budget`), shared by every reading of it."""
+    budget = budget if budget is not None else Budget()
     session = session if session is not None else Session()
     before = replace(session)
     analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
+    analyzer.budget = budget
     analyzer.widget_defaults.update(widget_defaults or {})
     analyzer.run()
     if analyzer.sole_instances:
@@ -2014,6 +2016,7 @@ def analyze_module(
         session.__dict__.update(before.__dict__)
         placed = analyzer.sole_instances
         analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
+        analyzer.budget = budget
         analyzer.widget_defaults.update(widget_defaults or {})
         analyzer.placed = placed
         analyzer.run()
