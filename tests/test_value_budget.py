@@ -165,3 +165,28 @@ def test_regular_expressions_on_re2_give_what_pythons_re_gives(expr, subject):
     exec(compile(source, "<ours>", "exec"), namespace)  # our own test code: Python's answer
     assert evaluator(source).call("f", [subject], {}) == namespace["f"](subject)
     assert re is not None
+
+
+def test_nested_loops_over_literal_lists_stay_within_the_budget():
+    """The analyzer reads a loop over a literal list once per element; three nested
+    loops of 256 would be 16 million readings. Each turn costs a step: past the
+    budget the rest of the loop is read once with its names unknown, and says so."""
+    import time
+
+    from delta_lint.frontend import analyze_source
+
+    items = "[" + ", ".join(f'"x{n}"' for n in range(256)) + "]"
+    code = (
+        f"A = {items}\n"
+        "for a in A:\n"
+        "    for b in A:\n"
+        "        for c in A:\n"
+        '            spark.table("s").write.saveAsTable(f"main.{a}.{b}_{c}")\n'
+    )
+    start = time.monotonic()
+    result = analyze_source("job.py", ".py", code)
+    assert time.monotonic() - start < 30
+    assert any(d.rule == "DL000" and "budget" in d.message for d in result.diagnostics)
+    assert result.intents  # the write is still there, its later names unknown
+    small = analyze_source("job.py", ".py", code.replace(items, '["x0", "x1"]'))
+    assert len(small.intents) == 8 and not [d for d in small.diagnostics if d.rule == "DL000"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from delta_lint.frontend.budget import Budget
+from delta_lint.frontend.budget import Budget, OutOfBudget
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pyeval import Module, is_value_function, module_source, number_text
 from delta_lint.frontend.pyresolve import (
@@ -431,9 +431,12 @@ class PythonAnalyzer(ValueResolver):
             rows = self._rows(stmt.iter, scope, len(names)) if names else None
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
                 for row in rows:
+                    if not self._loop_turn(stmt):
+                        break  # past the file's budget: the rest read once, the names unknown
                     scope.env.update(zip(names, row))
                     self._block(stmt.body, scope)
-                return
+                else:
+                    return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in _walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -483,6 +486,19 @@ class PythonAnalyzer(ValueResolver):
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self._calls(child, scope)
+
+    def _loop_turn(self, stmt: ast.stmt) -> bool:
+        """One turn of a loop read element by element costs a step of the file's budget
+        (nested loops over literal lists multiply); False once it is spent, with the
+        diagnostic at the loop."""
+        try:
+            self.budget.step()
+        except OutOfBudget as err:
+            seen = len(self.budget.spent)
+            self.budget.note(self.own_path, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True)
+            self._budget_spent(seen, stmt)
+            return False
+        return True
 
     def _branching(self, stmt: ast.stmt, scope: Scope) -> None:
         """Read every branch of an `if`, loop or `try` (each may write), and leave the
