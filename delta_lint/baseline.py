@@ -5,6 +5,12 @@ A fingerprint leaves out line and column numbers (of the finding and of every
 location its message names), so unrelated edits that move code do not turn old
 findings into new ones; it changes when the rule, table, file, the statements
 involved or the other files change. Identical findings in one file are counted.
+
+The statement sites of writes reached through helpers (`Finding.sites`) are left
+out too: they are line positions, and a baseline written before findings had them
+must keep matching. An edit of a helper's write that changes what the write does
+changes the message (its kind, its condition) and so the fingerprint, as for a
+write that stands at its call.
 """
 
 from __future__ import annotations

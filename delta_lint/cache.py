@@ -66,7 +66,7 @@ from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 11  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 12  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c
@@ -365,7 +365,6 @@ def _decode_table(blob: bytes) -> TableEntry:
 
 def _row(f: Finding) -> list:
     """A finding as a flat JSON row: a warm run decodes thousands of them."""
-    loc = f.location
     return [
         f.rule,
         f.name,
@@ -373,8 +372,8 @@ def _row(f: Finding) -> list:
         f.exception,
         f.table,
         f.message,
-        [loc.path, loc.line, loc.column],
-        [[r.path, r.line, r.column] for r in f.related],
+        _location_row(f.location),
+        [_location_row(r) for r in f.related],
         f.overlap,
         f.fix,
         f.settings_source,
@@ -382,12 +381,25 @@ def _row(f: Finding) -> list:
     ]
 
 
+def _location_row(loc: Location) -> list:
+    """[path, line, column], and the statement sites of a write reported at a helper's
+    call when it has them (see `Location.sites`)."""
+    row: list = [loc.path, loc.line, loc.column]
+    if loc.sites:
+        row.append([[s.path, s.line, s.column] for s in loc.sites])
+    return row
+
+
 def _location(x: Any) -> Location:
-    if type(x) is not list or len(x) != 3:
+    if type(x) is not list or len(x) not in (3, 4):
         raise ValueError("not a location")
-    path, line, column = x
+    path, line, column = x[:3]
     if type(path) is not str or type(line) is not int or type(column) is not int:
         raise ValueError("not a location")
+    if len(x) == 4:
+        if type(x[3]) is not list or not x[3]:
+            raise ValueError("not a location")
+        return Location(path, line, column, tuple(map(_location, x[3])))
     return Location(path, line, column)
 
 

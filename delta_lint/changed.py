@@ -1,7 +1,8 @@
 """Changed-files mode: conflicts are pairwise across the whole project, but a hook
 or a pull request cares about what changed. A finding is reported when one of
-its locations (the primary or a related one) is in a changed file — or always,
-when the configuration or the settings snapshot changed."""
+its locations (the primary or a related one, or the statement a helper's write
+reported at its call stands at) is in a changed file — or always, when the
+configuration or the settings snapshot changed."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def only_changed(findings: list[Finding], changed: set[Path], cwd: Path, always:
         return findings
 
     def touches(f: Finding) -> bool:
-        return any((cwd / loc.path).resolve() in resolved for loc in (f.location, *f.related))
+        return any((cwd / loc.path).resolve() in resolved for loc in (f.location, *f.related, *f.sites))
 
     return [f for f in findings if touches(f)]
 
@@ -63,8 +64,8 @@ PROJECT_INPUTS = {".yml", ".yaml", ".json", ".toml", ".tf"}  # configuration, sn
 
 
 def within(findings: list[Finding], scope: list[Path], cwd: Path, shared: set[Path]) -> list[Finding]:
-    """Findings with a location (the primary or a related one) in a file of `scope`
-    or under one of its folders. Findings on the project's shared inputs (`shared`:
+    """Findings with a location (the primary or a related one, or a statement site of
+    either) in a file of `scope` or under one of its folders. Findings on the project's shared inputs (`shared`:
     configuration, snapshot, bundle and job files; or any YAML, JSON or TOML file)
     are kept: a broken bundle or an unreadable task concerns every file."""
     # where a path is written and where it leads: a symbolic link under a checked
@@ -82,7 +83,7 @@ def within(findings: list[Finding], scope: list[Path], cwd: Path, shared: set[Pa
             )
         return inside[path]
 
-    return [f for f in findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+    return [f for f in findings if any(touches(loc.path) for loc in (f.location, *f.related, *f.sites))]
 
 
 def _resolved(path: Path) -> Path:

@@ -81,6 +81,8 @@ def junit(findings: list[Finding]) -> str:
             body += [f"related: {r}" for r in f.related]
             if f.related_more:
                 body.append(f"related: and {f.related_more:,} more")
+            if f.sites:
+                body.append("written at " + ", ".join(f"{s.path}:{s.line}" for s in f.sites))
             body += [f"{label}: {value}" for label, value in (("overlap", f.overlap), ("fix", f.fix)) if value]
             failure.text = "\n".join(body)
     ET.indent(root)

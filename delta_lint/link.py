@@ -119,7 +119,7 @@ class Linker:
             ):
                 continue
             context = self.context(i)
-            for bound, module, source in context.helpers:
+            for bound, module, source, _start in context.helpers:
                 called.setdefault(module, set()).add(_function_name(source) or bound.rsplit(".", 1)[-1])
             if context:
                 out[i] = context
@@ -139,7 +139,7 @@ class Linker:
             return Context(pipeline=pipeline, scheduled=self._scheduled_test(i), dbt=self.dbt_of.get(self.paths[i], ()))
         values: dict[str, object] = {}
         session: dict[str, object] = {}
-        helpers: dict[str, tuple[str, str]] = {}  # name here -> (module, source)
+        helpers: dict[str, tuple[str, str, tuple[int, int] | None]] = {}  # name here -> (module, source, start)
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
         self._runs(i, values, session, helpers)
         for module, name, bound in links.imports:
@@ -153,19 +153,19 @@ class Linker:
             functions = self._functions(target)
             if name == "*":
                 values.update(exports)
-                helpers.update({f: (self.paths[target], src) for f, src in functions.items()})
+                helpers.update(self._helpers_of(target))
             elif name == "":
                 values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
-                helpers.update({f"{bound}.{f}": (self.paths[target], src) for f, src in functions.items()})
+                helpers.update(self._helpers_of(target, f"{bound}."))
             elif name in functions:
-                helpers[bound] = (self.paths[target], functions[name])
+                helpers[bound] = self._helpers_of(target)[name]
             elif name in exports:
                 values[bound] = exports[name]
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
-                    helpers.update({f"{bound}.{f}": (self.paths[sub], s) for f, s in self._functions(sub).items()})
+                    helpers.update(self._helpers_of(sub, f"{bound}."))
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
@@ -182,7 +182,10 @@ class Linker:
             tuple(sorted(session.items())),
             bound_inputs,
             pipeline,
-            tuple((name, module, source) for name, (module, source) in sorted(helpers.items())),
+            tuple(
+                (name, module, source, _start(self.paths[i], module, start))
+                for name, (module, source, start) in sorted(helpers.items())
+            ),
             variants=variants,
             value_functions=tuple((name, *found) for name, found in sorted(value_functions.items())),
             documents=documents,
@@ -228,6 +231,15 @@ class Linker:
         links = self.links[i]
         return links.functions if links is not None else {}
 
+    def _helpers_of(self, i: int, prefix: str = "") -> dict[str, tuple[str, str, tuple[int, int] | None]]:
+        """File i's functions that may write, by the name they are called (`prefix` +
+        their own): its path, their source and where they start in it."""
+        links = self.links[i]
+        if links is None:
+            return {}
+        starts = links.function_lines
+        return {prefix + f: (self.paths[i], src, starts.get(f)) for f, src in links.functions.items()}
+
     def _runs(self, i: int, values: dict, session: dict, helpers: dict) -> None:
         """What the notebooks `%run` by file i define and leave, in the order they run,
         each after the notebooks it runs itself.
@@ -262,7 +274,7 @@ class Linker:
             if included is not None:
                 values.update(included.exports)
                 session.update(included.session)
-                helpers.update({f: (self.paths[target], src) for f, src in included.functions.items()})
+                helpers.update(self._helpers_of(target))
 
     def notebook(self, importer: str, target: str) -> int | None:
         """The project file a `%run` path names: relative to the including notebook,
@@ -333,6 +345,15 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+def _start(importer: str, module: str, start: tuple[int, int] | None) -> tuple[str, int, int] | tuple[()]:
+    """Where a helper of `module` starts, as its readers at a call name it: the module's
+    path relative to the importer's folder (the reader knows its own path as shown,
+    which may differ from the configuration root's), its line and column shift."""
+    if start is None:
+        return ()
+    return (posixpath.relpath(module, posixpath.dirname(importer) or "."), start[0], start[1])
 
 
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)")

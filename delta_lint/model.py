@@ -137,6 +137,12 @@ class Location:
     path: str
     line: int
     column: int
+    # where the statement itself stands when the write is reported elsewhere: a write
+    # in a helper (of this file, another module, a `%run` notebook) is reported at the
+    # call and written here. Not part of equality or order, so a location is the same
+    # place with or without them; the engine hands intent locations to findings as
+    # they are, so a finding's locations carry the sites of its writes.
+    sites: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
@@ -232,6 +238,7 @@ class Intent:
             "checkpoint": self.checkpoint,
             "txn_app_id": self.txn_app_id,
             "stream": self.stream.to_json() if self.stream else None,
+            "sites": [s.to_json() for s in self.location.sites],
         }
 
 
@@ -287,7 +294,17 @@ class Finding:
             "overlap": self.overlap,
             "fix": self.fix,
             "settings_source": self.settings_source,
+            "sites": [s.to_json() for s in self.sites],
         }
+
+    @property
+    def sites(self) -> tuple[Location, ...]:
+        """Where the statements of its writes stand when a write is reported at a
+        helper's call (its own write's first, then the related ones'), once each."""
+        loc, related = self.location, self.related
+        if not loc.sites and not any(r.sites for r in related):
+            return ()
+        return tuple(dict.fromkeys(s for x in (loc, *related) for s in x.sites))
 
     def sort_key(self) -> tuple:
         """Location order, then rule, table, message; plain values so that sorting
@@ -315,6 +332,10 @@ class Links:
     # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)  # top-level functions that may write: their source
+    # where each of `functions` starts in the file: (line, columns its text is shifted
+    # by, as a notebook cell's `# MAGIC ` prefix), so a write read at a call elsewhere
+    # names its statement's own line
+    function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
     # top-level functions that compute a value (no writes), and the module's source
     # they need to be evaluated elsewhere (see `frontend.pyeval`)
@@ -352,8 +373,10 @@ class Context:
     inputs: tuple[tuple[str, str], ...] = ()
     # (catalog, schema) of the Lakeflow pipeline whose source file this is
     pipeline: tuple[str | None, str | None] | None = None
-    # functions of imported modules and `%run` notebooks that may write: (name here, module, source)
-    helpers: tuple[tuple[str, str, str], ...] = ()
+    # functions of imported modules and `%run` notebooks that may write: (name here, module,
+    # source, where it starts: the module's path relative to this file's folder, its line,
+    # the column shift of `Links.function_lines`; empty when not known)
+    helpers: tuple[tuple[str, str, str, tuple[str, int, int] | tuple[()]], ...] = ()
     # its own functions other files call: their writes are reported at those calls
     called: tuple[str, ...] = ()
     # the values its tasks give it where they differ: the file is read once per set

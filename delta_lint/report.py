@@ -13,7 +13,7 @@ from collections.abc import Callable
 import orjson
 
 from delta_lint import __version__
-from delta_lint.model import Finding, Intent, is_coverage
+from delta_lint.model import Finding, Intent, Location, is_coverage
 from delta_lint.safeio import printable
 
 _COMMAND = "::"  # a line starting with it is a GitHub workflow command (`::error`, `::add-mask::`)
@@ -47,7 +47,7 @@ def plain_lines(text: str) -> str:
 def clean_finding(f: Finding) -> Finding:
     """A finding whose every text field is `clean`; the same object when nothing needs it."""
     texts = (f.name, f.message, f.table or "", f.overlap, f.fix, f.location.path, *(r.path for r in f.related))
-    if all(clean(t) == t for t in texts):
+    if all(clean(t) == t for t in texts) and all(clean(s.path) == s.path for s in f.sites):
         return f
     return dataclasses.replace(
         f,
@@ -56,9 +56,20 @@ def clean_finding(f: Finding) -> Finding:
         table=None if f.table is None else clean(f.table),
         overlap=clean(f.overlap),
         fix=clean(f.fix),
-        location=dataclasses.replace(f.location, path=clean(f.location.path)),
-        related=tuple(dataclasses.replace(r, path=clean(r.path)) for r in f.related),
+        location=_clean_location(f.location),
+        related=tuple(_clean_location(r) for r in f.related),
     )
+
+
+def _clean_location(loc: Location) -> Location:
+    sites = tuple(dataclasses.replace(s, path=clean(s.path)) for s in loc.sites)
+    return dataclasses.replace(loc, path=clean(loc.path), sites=sites)
+
+
+def written_at(f: Finding) -> str:
+    """Where the statements of a finding's writes reached through helpers stand, as
+    one short text (`helpers.py:12`); empty when every write is where it is reported."""
+    return ", ".join(f"{s.path}:{s.line}" for s in f.sites)
 
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -119,6 +130,9 @@ def text(
         hidden = sum(g.related_more for g in (f, *more))
         if hidden:
             lines.append(f"    related: and {hidden:,} more")
+        written = dict.fromkeys(w for g in (f, *more) if (w := written_at(g)))
+        if written:
+            lines.append(f"    written at {', '.join(written)}")
         for label, value in (("overlap", f.overlap), ("fix", f.fix)):
             if value:
                 lines += _wrap(f"    {label}:", value, width, indent=8)
@@ -503,9 +517,12 @@ def sarif(findings: list[Finding], pack) -> str:
                 "relatedMore": f.related_more,
             },
         }
-        if f.related:
+        if f.related or f.sites:
             result["relatedLocations"] = [
                 location(r, "the other write that can run at the same time", i) for i, r in enumerate(f.related, 1)
+            ] + [
+                location(s, "the statement of a write reported at a helper's call", i)
+                for i, s in enumerate(f.sites, len(f.related) + 1)
             ]
         results.append(result)
     doc = {
@@ -561,6 +578,8 @@ def github(findings: list[Finding]) -> str:
         body = f.message
         if f.related:
             body += "\nrelated: " + _related_list(f, str)
+        if f.sites:
+            body += f"\nwritten at {written_at(f)}"
         if f.fix:
             body += f"\nfix: {f.fix}"
         props = ",".join(
@@ -640,6 +659,8 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
             out.append(f"- **`{md_untrusted(str(f.location), code=True)}` {f.rule}**")
             if f.related:
                 out.append(f"  - related: {_related_list(f, lambda r: f'`{md_untrusted(str(r), code=True)}`')}")
+            if f.sites:
+                out.append(f"  - written at `{md_untrusted(written_at(f), code=True)}`")
             if f.overlap:
                 out.append(f"  - overlap: {md_untrusted(f.overlap)}")
             if f.fix:

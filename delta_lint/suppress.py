@@ -10,6 +10,11 @@ Comment forms (in `#` or `--` comments, also inside `spark.sql` strings):
     # delta-lint: ignore[DL101, DL104]    alone on the line(s) above it
     # delta-lint: ignore                  every rule
     -- delta-lint: ignore-file[DL104]     anywhere: the whole file
+
+A write in a helper is reported at the helper's call; a line comment at the write's
+own statement (the finding's statement site) suppresses it too, at every call, as
+the author of the helper means it. File-level comments and `per-file-ignores` of
+the helper's file do not reach findings reported in other files.
 """
 
 from __future__ import annotations
@@ -127,6 +132,11 @@ def apply(
             if _covers(d.codes, f.rule):
                 suppressed = True
                 used.add((path, d.line, f.rule if d.codes is not None else None))
+        for site in f.location.sites:  # the statement of its own write, in a helper
+            for d in by_line.get(site.path, {}).get(site.line, []):
+                if _covers(d.codes, f.rule):
+                    suppressed = True
+                    used.add((site.path, d.line, f.rule if d.codes is not None else None))
         if not suppressed:
             kept.append(f)
     unused = []

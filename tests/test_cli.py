@@ -35,6 +35,7 @@ FINDINGS_SCHEMA = {
                     "overlap",
                     "fix",
                     "settings_source",
+                    "sites",
                     "url",
                 ],
                 "properties": {
@@ -51,6 +52,8 @@ FINDINGS_SCHEMA = {
                     "fix": {"type": "string"},
                     "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
                     "url": {"type": "string", "pattern": "^docs/rules/DL\\d{3}\\.md$"},
+                    # where the statements of writes reported at a helper's call stand
+                    "sites": {"type": "array", "items": {"$ref": "#/$defs/location"}},
                 },
             },
         },

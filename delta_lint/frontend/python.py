@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import posixpath
 import re
 from bisect import bisect_left
 from collections.abc import Callable
@@ -162,6 +163,10 @@ class PythonAnalyzer(ValueResolver):
         # their source follows the file's own, past its last line
         self._foreign = context.helpers
         self._foreign_names: dict[str, str] = {}  # name a foreign helper is called by -> its def's name
+        # where each foreign definition stands here and in its own file: (first line,
+        # last line, its file's path relative to this file's folder, the line there,
+        # the column shift there)
+        self._foreign_spans: list[tuple[int, int, str, int, int]] = []
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls.update(dict.fromkeys(context.called, 0))
         self._own_lines = source.count("\n") + 1
@@ -294,14 +299,20 @@ class PythonAnalyzer(ValueResolver):
             return None
         parts = [self.source.rstrip("\n") + "\n"]
         names = {}
-        for bound, _module, text in self._foreign:
+        spans = []
+        lines = parts[0].count("\n")
+        for bound, _module, text, start in self._foreign:
             try:
                 fn = ast.parse(text).body[0]
             except (SyntaxError, ValueError, RecursionError, IndexError):
                 continue
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names[bound] = fn.name
-                parts.append("\n" + text.rstrip("\n") + "\n")
+                part = "\n" + text.rstrip("\n") + "\n"
+                parts.append(part)
+                if start:  # its first line follows the blank one
+                    spans.append((lines + 2, lines + part.count("\n"), *start))
+                lines += part.count("\n")
         combined = "".join(parts)
         try:
             tree = ast.parse(combined)
@@ -310,6 +321,7 @@ class PythonAnalyzer(ValueResolver):
         self.source = combined
         self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
         self._foreign_names = names
+        self._foreign_spans = spans
         return tree
 
     def _widget_defaults(self) -> None:
@@ -816,6 +828,7 @@ class PythonAnalyzer(ValueResolver):
             text = self._segment(self.functions[name])
             if text:
                 links.functions[name] = text
+                links.function_lines[name] = self._start(self.functions[name])
         if self._tree is not None:
             own = [s for s in self._tree.body if s.lineno <= self._own_lines]
             values = [s.name for s in own if isinstance(s, ast.FunctionDef) and is_value_function(s)]
@@ -831,6 +844,7 @@ class PythonAnalyzer(ValueResolver):
                 text = self._segment(cls)
                 if text:
                     links.functions[name] = text
+                    links.function_lines[name] = self._start(cls)
         return links
 
     # -- value resolution ---------------------------------------------------------
@@ -1029,7 +1043,7 @@ class PythonAnalyzer(ValueResolver):
             if session is not self.session:
                 self.session.non_delta = session.non_delta
             for i in intents:
-                self._add(i, scope)
+                self._add(i, scope, node)
             self.diagnostics.extend(diags)
             return
         if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
@@ -1279,6 +1293,7 @@ class PythonAnalyzer(ValueResolver):
                     **common,
                 ),
                 scope,
+                node,
             )
             for fn_name in sorted(self._function_names(batch.call.args[0] if batch.call.args else None)):
                 fn = self.functions.get(fn_name)
@@ -1524,14 +1539,43 @@ class PythonAnalyzer(ValueResolver):
             statement=self._excerpt(node),
             **kw,
         )
-        self._add(intent, scope)
+        self._add(intent, scope, node)
 
-    def _add(self, intent: Intent, scope: Scope) -> None:
-        if scope.site is not None and intent.location != scope.site:
-            intent = replace(intent, location=scope.site)
+    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None) -> None:
+        """Keep an intent; inside a helper read for a call it is reported at the call
+        (`scope.site`), naming where `node`, its statement, stands."""
+        if scope.site is not None:
+            stands = self._statement_site(node) if node is not None else None
+            site = scope.site
+            if stands is not None and stands != site:
+                site = Location(site.path, site.line, site.column, (stands,))
+            if intent.location != site or intent.location.sites != site.sites:
+                intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
         self.intents.append(intent)
+
+    def _statement_site(self, node: ast.AST) -> Location | None:
+        """Where a statement stands in its own file: here, or in the file a foreign
+        helper comes from (None when that is not known)."""
+        line = getattr(node, "lineno", None)
+        if line is None:
+            return None
+        if line <= self._own_lines:
+            return self._loc(node)
+        for first, last, module, start, shift in self._foreign_spans:
+            if first <= line <= last:
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), module))
+                column = self._char_offset(line, node.col_offset) + 1  # type: ignore[attr-defined]
+                return Location(path, start + line - first, column + shift)
+        return None
+
+    def _start(self, node: ast.AST) -> tuple[int, int]:
+        """Where a definition starts in the file (its first line, as `_segment` cuts
+        it), and the columns its text is shifted by there (a notebook cell's prefix)."""
+        col = self._char_offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        line, column = self._pos(node.lineno, col)  # type: ignore[attr-defined]
+        return line, column - 1 - col
 
     def _loc(self, node: ast.AST) -> Location:
         line, col = self._pos(node.lineno, self._char_offset(node.lineno, node.col_offset))
