@@ -172,8 +172,8 @@ def rules_dir() -> Path:
 
 
 def _read_yaml(path: Path):
-    """The rule pack is read on every run: libyaml's loader when present reads it in
-    3 ms instead of 22 ms (the pure-Python one)."""
+    """The rule pack is read on every run: libyaml's loader, when present, reads it
+    several times faster than the pure-Python one."""
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
