@@ -252,7 +252,7 @@ def docs_page(rule: Rule) -> str:
     """The rule's documentation page (docs/rules/DLxxx.md), from rules/rules.yaml."""
     title, url = rule.reference
     if not url.startswith(("http://", "https://")):
-        url = "../../" + url  # a section of this repository's README
+        url = "../../" + url  # a page of this repository (docs/...)
     lines = [
         f"# {rule.id}: {rule.name}",
         "",
