@@ -142,7 +142,7 @@ class _LineDict(dict):
     line = 1
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: ~10x faster
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: bundles can be large
     pass
 
 

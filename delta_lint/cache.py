@@ -1,10 +1,20 @@
-"""The front-end cache: what a file's front end produced, keyed by the file's
-content hash, its display path, the delta-lint version and the front-end schema.
+"""The run's cache: one SQLite database per project in the user's cache folder,
+with four tables that let a run skip work an earlier run did:
 
-One SQLite database per project in the user's cache folder: lookups for
-thousands of files are one query, concurrent runs are serialised by SQLite's own
-locking, and a killed run leaves the last committed state. Any cache problem only
-costs speed: the run goes on without it.
+- `files`: what a file's front end produced and its summary, keyed by the file's
+  content hash, its display path and the code's identity (`code_identity`);
+- `tables`: one table's findings, keyed by its writers' files, its settings as
+  read and the run's context (`TableEntry`), so only tables whose writers changed
+  are paired again;
+- `runs`: a whole run's findings, keyed by every input of the run, returned when
+  nothing changed;
+- `kv`: other stages' values (`get_value`, `put_value`): the file-stat index that
+  saves hashing unchanged files, parsed bundles and job definitions, settings read
+  live per table log state, and which cron schedules meet.
+
+Lookups for thousands of files are one query, concurrent runs are serialised by
+SQLite's own locking, and a killed run leaves the last committed state. Any cache
+problem only costs speed: the run goes on without it.
 
 The cache decides a gate's verdict, so it is never trusted:
 
@@ -263,7 +273,7 @@ def _dumps(value: Any, encode: Callable[[Any], Any] = _encode) -> bytes:
 
 def _pack(doc: Any) -> bytes:
     """Plain JSON values as a stored blob: compact JSON, compressed fast. Written by
-    orjson (several times faster on a large run's findings), by the standard library
+    orjson (a large run's findings are the cache's biggest values), by the standard library
     for what orjson refuses (an integer beyond 64 bits, as a literal in job code can be)."""
     try:
         text = orjson.dumps(doc)
@@ -273,9 +283,9 @@ def _pack(doc: Any) -> bytes:
 
 
 def _plain(blob: bytes) -> Any:
-    """A stored blob of plain JSON values (summaries, table rows, runs): orjson reads
-    these five times as fast. Tagged values (`_loads`) need the standard library's
-    object hook."""
+    """A stored blob of plain JSON values (summaries, table rows, runs), read by
+    orjson: every run reads one per file. Tagged values (`_loads`) need the standard
+    library's object hook."""
     return orjson.loads(zlib.decompress(blob))
 
 

@@ -19,7 +19,11 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # Plain help: rich markup would eat bracketed text such as `[tool.delta-lint]`, and
+    # its option table cuts long option names at 80 columns. Click's formatter wraps
+    # each paragraph at the terminal's width (up to `max_content_width`).
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 160},
 )
 
 
@@ -68,7 +72,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     version: Optional[bool] = typer.Option(
-        None, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        None, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
     """delta-lint reads SQL, PySpark and notebook job code and reports the write
@@ -203,6 +207,7 @@ def check(
         CheckFormat.text,
         "--format",
         "--output-format",
+        metavar="FORMAT",
         help="Output format: text (= full: the statement shown, its line marked), concise (one line per finding), "
         "json, sarif, github, markdown, gitlab (Code Quality), junit (XML) or json-lines (one finding per line).",
     ),
@@ -283,6 +288,15 @@ def check(
     Exit codes: 0 no predicted conflict at or above --fail-on, 1 predicted
     conflicts (coverage gaps too with --fail-on info or --strict), 2 usage,
     configuration or internal error.
+
+    \b
+    Examples:
+      delta-lint check                              this folder's project
+      delta-lint check jobs/nightly.py              findings touching one file
+      delta-lint check --diff-base origin/main      touching a branch's changes
+      delta-lint check --changed FILE...            as a pre-commit hook
+      delta-lint check --format sarif -o out.sarif  for code scanning
+      delta-lint check --select DL1 --ignore DL104  some rules only
     """
     from dataclasses import replace
 
@@ -843,7 +857,9 @@ def explain(rule_id: str = typer.Argument(..., help="A rule id such as DL101."))
 @app.command()
 def reproduce(
     finding: str = typer.Argument(
-        ..., help="A finding's fingerprint (from --format json/sarif or a baseline) or path:line."
+        ...,
+        help="A finding's fingerprint (partialFingerprints of --format sarif, or a baseline entry; a prefix of "
+        "8 characters or more will do) or its path:line.",
     ),
     paths: Optional[list[Path]] = typer.Argument(
         None, help="Job code, as for `check` (default: the current directory)."

@@ -1,4 +1,10 @@
-"""Reporters: one list of findings in, text or JSON out. Rules never print."""
+"""Everything delta-lint prints. `render(name, Report)` gives a finding list in
+one of the registered output formats (`@reporter`: text/full, concise, json,
+json-lines, sarif, github, markdown, gitlab, junit); the other commands' outputs
+(`intents`, `tables`, `schedule`, `rules`, `--statistics`, the summary line) are
+built here too. Text from the repository passes through `clean` (and
+`md_untrusted` in Markdown) so a file name or code cannot inject a terminal escape
+or a workflow command. Rules and stages never print."""
 
 from __future__ import annotations
 

@@ -1,6 +1,15 @@
-"""One run of the pipeline: discover -> front ends -> schedule -> engine.
+"""One run of the pipeline: gather the files (discover, and the stat index that
+spares hashing unchanged ones) -> front ends (in worker processes for large runs,
+each file's result cached by content) -> link (values across files and from the
+jobs' parameters, files read again with them) -> schedule (bundles, job
+definitions, jobs defined in code) -> table settings -> engine, judged per table
+and cached per table -> the findings with every file's suppression comments.
 
-Pure orchestration, no printing: the CLI and the tests call the same function.
+`pipeline` returns every rule's findings; `check` also applies the
+configuration's selection and suppressions (`findings.finish`). A run whose
+inputs equal an earlier run's returns that run's findings from the cache. Pure
+orchestration, no printing: the CLI, the language server and the tests call the
+same functions.
 """
 
 from __future__ import annotations
@@ -510,7 +519,7 @@ def pipeline(
                     suppressions=Suppressions(hit["scans"], hit["rel_of"]),
                 )
         # Without cached workflows no earlier run can match: parse the bundle while
-        # the front ends run (on a large bundle that is a second of a cold run).
+        # the front ends run (a large bundle is a noticeable part of a cold run).
         result, workflows = _check(
             inputs,
             workflows or (lambda: load_workflows(config, bundle, target, store)),

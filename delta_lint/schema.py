@@ -6,7 +6,7 @@ that keeps each value's line, so that every wrong value reads
     <file>:<line>: `tasks`: must be a list of tasks, got a number
 
 The schemas are msgspec structs: typed declarations that a reader holds next to
-the README, checked by a validator that imports in milliseconds (delta-lint starts
+the README, checked by a validator that is quick to import (delta-lint starts
 on every pre-commit) and reports the first wrong value with its path. Semantic
 checks (a runtime version's form, a known rule id, a cron expression) stay with the
 stage that understands them; the types they rely on are guaranteed here.

@@ -133,7 +133,7 @@ class _Modules:
     for each job file (quadratic in the files of a folder)."""
 
     def __init__(self, root: Path) -> None:
-        import hcl2  # only where a project has Terraform jobs (50 ms of imports)
+        import hcl2  # only where a project has Terraform jobs: its imports would slow every start
 
         self.root = root
         self.hcl2 = hcl2

@@ -131,8 +131,8 @@ def test_the_hook_sees_every_input_that_changes_findings(tmp_path, hook_rev):  #
 
 
 def readme_block(marker: str) -> str:
-    """The fenced block of the README whose first line is `marker`."""
-    readme = (ROOT / "README.md").read_text()
+    """The fenced block of the integration docs whose first line is `marker`."""
+    readme = (ROOT / "docs" / "integrations.md").read_text()
     for block in re.findall(r"^```[a-z]*\n(.*?)^```", readme, re.S | re.M):
         if block.startswith(marker):
             return block
@@ -163,7 +163,7 @@ def test_readme_pre_commit_snippet_runs_as_written(tmp_path):
 
 
 def test_readme_pre_commit_live_settings_are_the_spark_extra():
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    readme = " ".join((ROOT / "docs" / "integrations.md").read_text().split())
     deps = re.search(r"`additional_dependencies: (\[.*?\])`", readme)
     assert deps is not None
     spark = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["spark"]

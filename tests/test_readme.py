@@ -1,15 +1,18 @@
-"""The README's rule table is generated from rules/ and kept in sync."""
+"""The README's facts: its first two commands, and the pages it hands topics to (the
+rule table generated from rules/, the usage block that matches `--help`)."""
 
 from delta_lint.report import rules_markdown
 from delta_lint.rulepack import load
 from tests.conftest import ROOT
 
 
-def test_readme_rule_table_is_the_generated_one():
-    readme = (ROOT / "README.md").read_text()
+def test_rule_table_is_the_generated_one():
+    readme = (ROOT / "docs" / "rules.md").read_text()
     start = readme.index("<!-- rules:start")
     table = readme[readme.index("\n", start) + 1 : readme.index("<!-- rules:end -->")]
-    assert table == rules_markdown(load()), "regenerate with `delta-lint rules --format markdown`"
+    # `delta-lint rules --format markdown` links the pages from the repository root
+    generated = rules_markdown(load()).replace("](docs/rules/", "](rules/")
+    assert table == generated, "regenerate with `delta-lint rules --format markdown` (links relative to docs/)"
     assert all(f"| {rule.id} |" in table for rule in load().rules.values())
 
 
@@ -20,16 +23,16 @@ def test_readme_starts_with_the_two_commands():
     assert "pip install -e '.[dev]' && pytest" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_readme_usage_names_every_command_and_option_of_the_help():
-    """The usage block at the top of the README is what `--help` offers: every
-    command, and for each option one of its spellings."""
+def test_usage_names_every_command_and_option_of_the_help():
+    """The usage block of docs/usage.md is what `--help` offers: every command, and
+    for each option one of its spellings."""
     import re
 
     import typer.main
 
     from delta_lint.cli import app
 
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "usage.md").read_text()
     start = readme.index("```", readme.index("## Usage"))
     block = readme[start : readme.index("```", start + 3)]
     missing = []
@@ -42,4 +45,13 @@ def test_readme_usage_names_every_command_and_option_of_the_help():
                 continue
             if not any(re.search(re.escape(o) + r"(?![\w-])", block) for o in spellings):
                 missing.append(f"{name} {spellings[0]}")
-    assert not missing, f"not in the README's usage block: {missing}"
+    assert not missing, f"not in the usage block of docs/usage.md: {missing}"
+
+
+def test_readme_names_every_extra_and_stays_short():
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text()
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert all(f"`[{name}]`" in readme for name in extras), "an extra of pyproject.toml is not in the README"
+    assert len(readme.encode("utf-8")) <= 12_000
