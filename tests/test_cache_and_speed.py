@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from delta_lint.cache import Cache
+from tests.conftest import ROOT, run_cli
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from corpus import Corpus  # noqa: E402
@@ -23,6 +24,12 @@ def cache_file(project: Path) -> Path:
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`check . --format json` in this process."""
+    return run_cli("check", ".", "--format", "json", *args, cwd=cwd)
+
+
+def cli_process(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`check . --format json` as a process of its own, for runs at the same time."""
     return subprocess.run(
         [sys.executable, "-m", "delta_lint", "check", ".", "--format", "json", *args],
         cwd=cwd,
@@ -66,12 +73,13 @@ def test_a_changed_file_is_reanalysed(corpus, tmp_path):
     assert after.stdout == cli(project, "--no-cache").stdout
 
 
+@pytest.mark.integration
 def test_concurrent_runs_share_the_cache_safely(tmp_path):
     project = tmp_path / "p"
     Corpus(60, seed=7).write(project)
     reference = cli(project, "--no-cache").stdout
     with ThreadPoolExecutor(4) as pool:
-        outputs = list(pool.map(lambda _: cli(project).stdout, range(4)))
+        outputs = list(pool.map(lambda _: cli_process(project).stdout, range(4)))
     assert all(out == reference for out in outputs)
     assert cli(project).stdout == reference
 
@@ -189,7 +197,7 @@ def test_tables_paired_in_forked_workers_give_the_same_findings(corpus, monkeypa
     assert forked.diagnostics == single.diagnostics
 
 
-def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path):
+def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path, monkeypatch):
     """Every edit adds entries; past KEEP_FACTOR times what a run uses, the entries
     the run did not use are dropped, and results stay those of an uncached run."""
     import sqlite3
@@ -200,23 +208,10 @@ def test_the_cache_stays_bounded_while_files_keep_changing(tmp_path):
     original = victim.read_text()
     db = cache_file(project)
     counts = []
+    monkeypatch.setattr(Cache, "KEEP_FACTOR", 1)
     for i in range(6):
         victim.write_text(original + f"\nDELETE FROM main.bench_0.t00000 WHERE id = {i};\n")
-        cached = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from delta_lint.cache import Cache; Cache.KEEP_FACTOR = 1; from delta_lint.cli import run; run()",
-                "check",
-                ".",
-                "--format",
-                "json",
-            ],
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        cached = cli(project)
         assert cached.stdout == cli(project, "--no-cache").stdout
         with sqlite3.connect(db) as con:
             counts.append(con.execute("SELECT COUNT(*) FROM files").fetchone()[0])

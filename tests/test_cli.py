@@ -9,7 +9,7 @@ import sys
 import jsonschema
 import pytest
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 FINDINGS_SCHEMA = {
     "type": "object",
@@ -76,9 +76,8 @@ FINDINGS_SCHEMA = {
 
 
 def cli(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, text=True, timeout=120
-    )
+    """The CLI in this process: these tests are about what it prints and exits with."""
+    return run_cli(*args, cwd=cwd)
 
 
 def test_check_fixtures_json_matches_the_contract():
@@ -211,6 +210,7 @@ def test_missing_path_is_reported_not_fatal(tmp_path):
     assert doc["summary"]["intents"] == 1
 
 
+@pytest.mark.integration
 def test_version_and_check_do_not_import_pyspark():
     """Nor pydantic: typer 0.29 and later coerce every option through it (~0.1 s on
     every run, pre-commit included), which is why pyproject keeps typer below 0.29."""
@@ -224,6 +224,7 @@ def test_version_and_check_do_not_import_pyspark():
     assert "pyspark" not in imports.stderr and "sqlglot" not in imports.stderr
 
 
+@pytest.mark.integration
 def test_a_check_of_sql_files_imports_no_python_or_notebook_front_end(tmp_path):
     (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE x = 1;\n")
     (tmp_path / "b.sql").write_text(
@@ -273,6 +274,7 @@ def test_fixture_intents_are_exactly_the_reviewed_ones():
     assert cli("intents", "fixtures/jobs").stdout == expected
 
 
+@pytest.mark.integration
 def test_buffered_output_is_complete_when_the_process_ends_early(tmp_path):
     """The entry point ends the process with os._exit once a command is done; what
     sits in a buffered stdout (a pipe, without PYTHONUNBUFFERED) must be flushed first."""

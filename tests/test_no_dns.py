@@ -24,7 +24,7 @@ def _loopback(address: str) -> bool:
     return address.startswith("127.") or address in ("::1", "::ffff:127.0.0.1") or address.startswith("::ffff:127.")
 
 
-@pytest.mark.slow
+@pytest.mark.jvm
 def test_spark_local_makes_no_dns_query_and_connects_only_to_loopback(tmp_path):
     if shutil.which("strace") is None:
         pytest.skip("strace is not installed (apt-get install strace)")

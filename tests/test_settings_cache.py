@@ -128,10 +128,11 @@ def test_the_cache_is_not_used_without_a_store_or_through_spark_connect(tables, 
 def test_a_cli_run_after_a_warm_one_starts_no_engine(tables):
     """The whole pipeline: the second `check` finds every table unchanged and starts
     no engine: a millisecond to start one would fail it (`--spark embedded` given,
-    no snapshot: exit 2), yet it answers as the first did."""
+    no snapshot: exit 2), yet it answers as the first did. Each run is a process of
+    its own, as a user's runs are: one that started an engine before has it at hand."""
     import json
 
-    from tests.test_integrations import cli
+    from tests.test_integrations import cli_process as cli
 
     root, _ = tables
     (root / "delta-lint.yaml").write_text("locations:\n  s.orders: tables/orders\n  s.ledger: tables/ledger\n")
