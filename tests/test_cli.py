@@ -338,3 +338,20 @@ def test_skipped_files_are_counted_in_json_listed_by_show_files_and_kept_by_a_wa
     assert any(line.startswith("skipped   T-SQL ") and line.endswith("dw.sql") for line in listed)
     assert listed[-1] == "3 analysed, 1 skipped"
     assert any(line.startswith("analysed  1 intent ") and line.endswith("job.sql") for line in listed)
+
+
+def test_show_stats_says_what_a_run_did(tmp_path):
+    """`--show-stats` adds the run's counters on standard error and changes nothing
+    on standard output; a run of an unchanged project is answered from the cache."""
+    (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE id = 1;\n")
+    (tmp_path / "b.sql").write_text("UPDATE s.t SET x = 1;\n")
+    plain = cli("check", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    cold = cli("check", ".", "--format", "json", "--show-stats", cwd=tmp_path)
+    warm = cli("check", ".", "--format", "json", "--show-stats", cwd=tmp_path)
+    assert plain.returncode == cold.returncode == warm.returncode == 1
+    assert cold.stdout == warm.stdout == plain.stdout and plain.stderr == ""
+    cold_stats, warm_stats = (dict(line.rsplit(None, 1) for line in p.stderr.splitlines()) for p in (cold, warm))
+    assert cold_stats["from cache"] == "False" and warm_stats["from cache"] == "True"
+    assert cold_stats["files"] == cold_stats["files read"] == cold_stats["files analysed"] == "2"
+    assert cold_stats["statements parsed"] == "2" and int(cold_stats["verdicts"]) >= 1
+    assert warm_stats["files analysed"] == warm_stats["verdicts"] == "0"

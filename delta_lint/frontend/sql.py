@@ -519,6 +519,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         if isinstance(found, Exception):
             raise found.with_traceback(None)
         return _placed(found, ctx.location)
+    ctx.memo.statements_read += 1
     try:
         found = _read_statement(ctx, text, lead)
     except (ParseError, TokenError) as err:
