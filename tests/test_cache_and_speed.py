@@ -337,18 +337,17 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     project = tmp_path / "p"
     Corpus(20, seed=11).write(project)
     config = load_config(cwd=project)
-    reads: list[str] = []
-    real_read = pipeline.read_file
-    monkeypatch.setattr(pipeline, "read_file", lambda path, display: reads.append(display) or real_read(path, display))
+    reads: list[int] = []  # files read by each run
 
     def findings() -> list:
-        return [f.to_json() for f in pipeline.check([project], config, cwd=project, read=None, spark="none").findings]
+        result = pipeline.check([project], config, cwd=project, read=None, spark="none")
+        reads.append(result.stats.files_read)
+        return [f.to_json() for f in result.findings]
 
     monkeypatch.setattr(pipeline, "RACY_NS", 0)  # the files were just written
     first = findings()
-    n_files = len(reads)
-    reads.clear()
-    assert findings() == first and reads == []  # nothing changed: nothing read
+    assert reads == [20]
+    assert findings() == first and reads[-1] == 0  # nothing changed: nothing read
 
     victim = sorted(project.rglob("*.sql"))[0]
     text, stat = victim.read_text(), victim.stat()
@@ -357,7 +356,7 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     victim.write_text(changed)
     os.utime(victim, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # as if the edit never happened
     after = findings()
-    assert [str(victim.relative_to(project))] == reads  # only the edited file is read, and it is
+    assert reads[-1] == 1  # only the edited file is read, and it is
     cold = [f.to_json() for f in pipeline.check([project], config, cwd=project, spark="none", use_cache=False).findings]
     assert after == cold
 
@@ -367,15 +366,13 @@ def test_the_stat_index_reads_only_changed_files_and_sees_every_change(tmp_path,
     with sqlite3.connect(cache_file(project)) as db:
         db.execute("DELETE FROM files")
         db.execute("DELETE FROM runs")
-    reads.clear()
-    assert findings() == after and len(reads) == n_files
+    assert findings() == after and reads[-1] == 20
 
     monkeypatch.setattr(pipeline, "RACY_NS", 3600 * 10**9)  # from now on every file changed "just now"
-    reads.clear()
-    assert findings() == after and reads == []  # what was recorded still holds
+    assert findings() == after and reads[-1] == 0  # what was recorded still holds
     victim.write_text(text)
-    assert findings() == first and len(reads) == 1
-    assert findings() == first and len(reads) == 2  # recorded too close to its change: read again
+    assert findings() == first and reads[-1] == 1
+    assert findings() == first and reads[-1] == 1  # recorded too close to its change: read again
 
 
 def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monkeypatch):
@@ -384,7 +381,6 @@ def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monk
     earlier run judged (also when forked workers judged them), and its findings are
     those of an uncached run."""
     import delta_lint.run as run
-    import delta_lint.schedule as schedule
     from delta_lint.config import load_config
 
     project = tmp_path / "p"
@@ -402,13 +398,11 @@ def test_cron_schedule_answers_come_from_the_cache_in_a_later_run(tmp_path, monk
 
     victim = sorted(project.rglob("*.sql"))[0]
     victim.write_text(victim.read_text() + "\nDELETE FROM main.bench_0.t00000 WHERE id = 1;\n")
-    asked = []
-    real = schedule._windows_meet
-    monkeypatch.setattr(schedule, "_windows_meet", lambda *a: asked.append(a) or real(*a))
     cached = run.check([project], config, cwd=project, use_cache=True, jobs=1)
-    assert asked == []
-    assert cached.findings == run.check([project], config, cwd=project, use_cache=False, jobs=1).findings
-    assert asked  # the uncached run did work them out
+    assert cached.stats.tables_judged > 0 and cached.stats.windows_compared == 0
+    uncached = run.check([project], config, cwd=project, use_cache=False, jobs=1)
+    assert cached.findings == uncached.findings
+    assert uncached.stats.windows_compared > 0  # the uncached run did work them out
 
 
 def test_stored_cron_answers_are_read_back_and_damaged_rows_ignored():
@@ -451,24 +445,23 @@ def test_a_front_end_worker_that_fails_fails_the_run(failure, tmp_path, monkeypa
     for k in range(6):
         (tmp_path / f"j{k}.sql").write_text(f"DELETE FROM main.s.t{k} WHERE id = 1;\n")
 
-    def fail(item, memo):
-        if item[2] == "j4.sql":
+    def fail(data, suffix, display, *args, **kwargs):
+        if display == "j4.sql":
             if failure == "exits":
                 os._exit(3)
             raise ZeroDivisionError("j4")
-        return real(item, memo)
+        return real(data, suffix, display, *args, **kwargs)
 
-    real = run._analyze_item
-    monkeypatch.setattr(run, "_analyze_item", fail)
+    real = run.analyze_data  # the front ends' entry point, as the run calls it
+    monkeypatch.setattr(run, "analyze_data", fail)
     monkeypatch.setattr(run, "PARALLEL_MIN_FILES", 0)
     with pytest.raises(ZeroDivisionError if failure == "raises" else RuntimeError, match="j4|exit code 3"):
         run.check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=False, read=ReadSettings(), jobs=2)
 
 
-def test_what_a_run_reads_is_kept_for_that_run_alone(tmp_path, monkeypatch):
+def test_what_a_run_reads_is_kept_for_that_run_alone(tmp_path):
     """A statement copied into several files is parsed once a run (the run's memo),
     and once again by the next run in the same process: runs share nothing."""
-    import delta_lint.frontend.sql as fsql
     import delta_lint.run as run
     from delta_lint.config import Config
     from delta_lint.settings import ReadSettings
@@ -477,13 +470,10 @@ def test_what_a_run_reads_is_kept_for_that_run_alone(tmp_path, monkeypatch):
     for k in range(3):
         (tmp_path / f"j{k}.sql").write_text(f"{statement};\n")
     (tmp_path / "j3.py").write_text(f'spark.sql("{statement}")\n')
-    parsed = []
-    real = fsql.parse_sql
-    monkeypatch.setattr(fsql, "parse_sql", lambda text: parsed.append(text) or real(text))
     for _ in range(2):
         found = run.check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=False, read=ReadSettings())
-        assert len(found.intents) == 4
-    assert parsed == [statement, statement]
+        assert len(found.intents) == 4 and found.stats.files_analysed == 4
+        assert found.stats.statements_parsed == 1
 
 
 def test_the_cache_builds_only_the_types_its_caller_names(tmp_path):

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
-from delta_lint.engine import Engine, judgement, pairing
-from delta_lint.engine.classes import Classes, Found
+from delta_lint.engine import Engine, pairing
 from delta_lint.engine.judgement import INTENT_RULES, Pair, label, region_of
 from delta_lint.model import Finding, Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
@@ -275,7 +274,7 @@ def test_a_reader_is_not_cleared_by_a_reader_of_its_own_file():
     )
 
 
-def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
+def test_pair_analysis_grows_with_classes_not_with_pairs():
     """4,000 writes of one table in 4,000 unscheduled files, of 4 kinds on 10
     partitions: 8 million pairs, but 40 classes, so the engine looks at a few hundred
     pairs of classes and asks for a few hundred verdicts (counted, not timed), and
@@ -291,12 +290,8 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
             Intent(Location(f"jobs/f{k:04d}.sql", 1, 1), TableRef("main.s.t"), kind, region=region, predicate_sql="x")
         )
     engine = Engine(config, build_schedule(config, {x.location.path: x.location.path for x in intents}))
-    calls, class_pairs = [], []
-    verdict, cross_file = engine.verdict, Classes.cross_file
-    monkeypatch.setattr(engine, "verdict", lambda *args: calls.append(1) or verdict(*args))
-    monkeypatch.setattr(Classes, "cross_file", lambda *args: class_pairs.append(1) or cross_file(*args))
     findings = engine.check(intents)
-    assert 0 < len(calls) <= 500 and 0 < len(class_pairs) <= 1000
+    assert 0 < engine.stats.verdicts <= 500 and 0 < engine.stats.class_pairs <= 1000
     merge = intents[1]  # a MERGE on 2024-01-02, where the other writes are 399 MERGE and UPDATE
     same_day = [x.location for x in intents if x.region == merge.region and x is not merge]
     assert len(same_day) == 399 and all(x.kind in (Kind.MERGE, Kind.UPDATE) for x in intents[1::10])
@@ -337,7 +332,7 @@ def test_row_level_verdicts_kept_by_shape_tell_a_whole_merge_from_a_confined_one
 
 
 @pytest.mark.parametrize("runs", [1, 2])
-def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, monkeypatch):
+def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs):
     """A generated backfill script: 2,000 DELETEs of one table in one file. One run
     at a time: its statements run in order, which the schedule is asked once (not
     two million times). Two
@@ -357,25 +352,18 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
         for k in range(2000)
     ]
     engine = Engine(config, build_schedule(config, {"jobs/backfill.sql": "jobs/backfill.sql"}))
-    asked = []
-    overlap = engine.schedule.overlap
-    monkeypatch.setattr(engine.schedule, "overlap", lambda a, b: asked.append(1) or overlap(a, b))
-    kept: list[Found] = []
-    original_init = Found.__init__
-    monkeypatch.setattr(Found, "__init__", lambda self: original_init(self) or kept.append(self))
     findings = engine.check(intents)
+    # once for the file, once per class (50 days) for another run of itself
+    assert engine.stats.schedule_questions <= 51
     if runs == 1:
-        assert findings == [] and len(asked) <= 51  # once for the file, once per class (50 days) for itself
+        assert findings == []
     else:
         # each pair once, at its earlier statement: the k-th of a day's 40 DELETEs
         # lists the later ones and another run of itself
         assert sorted(len(f.related) + f.related_more for f in findings) == sorted(list(range(1, 41)) * 50)
         assert max(len(f.related) for f in findings) == 20
-        # judged per pair of classes (days), kept as member lists: only the runs of
-        # each statement with itself are listed one by one (not 39,000 pairs)
-        (found,) = kept
-        assert sum(len(per_sig) for per_sig in found.in_file.values()) == 50
-        assert sum(len(v) for v in found.fixed.values()) == 2000
+        # judged per pair of classes (days) and kind of pair, not for 2 million pairs
+        assert 0 < engine.stats.verdicts <= 10
         s = engine.settings["main.s.t"]
         few = intents[:60]
         got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
@@ -383,12 +371,13 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
 
 
 @pytest.mark.parametrize("one_file", [True, False])
-def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired_with_each_other(one_file, monkeypatch):
+def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired_with_each_other(one_file):
     """A GDPR-style script: 2,000 DELETEs of one user each on an unpartitioned table
     with deletion vectors (row-level concurrency), in one file whose runs overlap or
     in 2,000 files that may all run together. Classes are bucketed by the user id
     they pin (see `Engine._partners`), so each DELETE is judged against another run
-    of itself only: about 2,000 overlaps of regions asked, not two million. Findings: each
+    of itself only: about 2,000 overlaps of regions, pairs of classes and schedule
+    questions asked, not two million. Findings: each
     statement with its own other run (one file), none across files."""
     data: dict = {"tables": {"main.s.t": {"deletion_vectors": True}}, "spark": "none"}
     paths = ["jobs/gdpr.sql"] if one_file else [f"jobs/d{k:04d}.sql" for k in range(2000)]
@@ -406,11 +395,9 @@ def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired
         for k in range(2000)
     ]
     engine = Engine(config, build_schedule(config, {p: p for p in paths}), read=ReadSettings())
-    asked = []
-    for module in (pairing, judgement):
-        monkeypatch.setattr(module, "overlap", lambda *a: asked.append(1) or overlap(*a))
     findings = engine.check(intents)
-    assert len(asked) < 3000  # about one per DELETE
+    stats = engine.stats  # about one of each per DELETE, not one per pair of them (two million)
+    assert stats.regions_compared < 3000 and stats.class_pairs < 3000 and stats.schedule_questions < 3000
     if one_file:
         assert len(findings) == 2000 and all(f.related == (f.location,) for f in findings)
         few = intents[:40]
