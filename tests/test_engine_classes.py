@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from delta_lint.bundle import Job, Task, Workflows
@@ -426,20 +426,86 @@ _CONJUNCTS = st.dictionaries(st.sampled_from(["d", "c"]), _CONSTRAINTS, max_size
 _REGIONS = st.lists(_CONJUNCTS, min_size=1, max_size=2).map(lambda cs: Region(tuple(cs)))
 
 
+def _either(verdicts) -> Overlap:
+    """The overlap of a union of parts with something, from each part's: disjoint
+    when every part is, overlapping when one part surely is, unknown otherwise."""
+    verdicts = list(verdicts)
+    if all(v == Overlap.DISJOINT for v in verdicts):
+        return Overlap.DISJOINT
+    return Overlap.OVERLAP if Overlap.OVERLAP in verdicts else Overlap.UNKNOWN
+
+
+def _on(column: str, constraint: Constraint) -> Region:
+    return Region((((column, constraint),),))
+
+
+def _no_booleans(*constraints: Constraint) -> bool:
+    """`overlap` keeps its answers per pair of regions, and a region pinned to `True`
+    equals one pinned to `1` in Python: the properties below leave booleans out."""
+    return not any(type(v) is bool for c in constraints for _, v in (c.values or ()))
+
+
 @settings(max_examples=400, deadline=None)
 @given(_CONSTRAINTS, _CONSTRAINTS, st.booleans())
-def test_constraints_answered_directly_agree_with_every_pair_of_values(a, b, distinct_runs):
-    from delta_lint.predicates import _constraints_disjoint, _constraints_disjoint_by_pairs
+def test_a_set_of_values_overlaps_as_its_values_one_by_one(a, b, distinct_runs):
+    """`d IN (x, y)` meets a condition exactly as `d = x` or `d = y` does: the answer
+    for one value against one value or a range (the case answered directly) and the
+    answer for sets agree, whichever side holds the set."""
+    assume(_no_booleans(a, b))
+    if a.values is None and b.values is None:
+        return  # two ranges: no set to take apart
+    got = overlap(_on("d", a), _on("d", b), None, distinct_runs)
+    if a.values is not None:
+        parts = [
+            overlap(_on("d", Constraint(values=frozenset({x}))), _on("d", b), None, distinct_runs) for x in a.values
+        ]
+    else:
+        parts = [
+            overlap(_on("d", a), _on("d", Constraint(values=frozenset({y}))), None, distinct_runs) for y in b.values
+        ]
+    assert got == _either(parts)
 
-    assert _constraints_disjoint(a, b, distinct_runs) is _constraints_disjoint_by_pairs(a, b, distinct_runs)
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([-2, -1, 0, 1, 2, "a", "b", "2"]), _CONSTRAINTS, st.booleans())
+def test_one_literal_meets_a_condition_as_its_plain_meaning_says(x, b, distinct_runs):
+    """The case answered directly, against what the condition means: a literal meets
+    another literal of its type when they are equal, a range when it lies inside."""
+    assume(_no_booleans(b))
+    got = overlap(_on("d", Constraint(values=frozenset({("lit", x)}))), _on("d", b), None, distinct_runs)
+    if b.values is not None:
+        if len(b.values) != 1:
+            return
+        ((kind, y),) = b.values
+        if kind != "lit" or type(y) is not type(x):
+            return
+        assert got == (Overlap.OVERLAP if x == y else Overlap.DISJOINT)
+        return
+    if any(bound is not None and type(bound) is not type(x) for bound in (b.low, b.high)):
+        return
+    above = b.low is None or x > b.low or (x == b.low and b.low_inclusive)
+    below = b.high is None or x < b.high or (x == b.high and b.high_inclusive)
+    assert got == (Overlap.OVERLAP if above and below else Overlap.DISJOINT)
 
 
 @settings(max_examples=400, deadline=None)
 @given(_REGIONS, _REGIONS, st.booleans())
-def test_regions_answered_directly_agree_with_every_pair_of_conjuncts(a, b, distinct_runs):
-    from delta_lint.predicates import _conjuncts_overlap, _overlap
+def test_regions_overlap_as_their_conjuncts_and_columns_one_by_one(a, b, distinct_runs):
+    """Two regions meet when some conjunct of one meets some conjunct of the other;
+    two conjuncts are apart when one column both constrain is apart, and meet when
+    every such column surely meets. One condition on one column each (the case
+    answered directly) agrees with that reading."""
+    assume(_no_booleans(*(k for r in (a, b) for conj in r.conjuncts for _, k in conj)))
 
-    assert _overlap.__wrapped__(a, b, None, distinct_runs) is _conjuncts_overlap(a, b, distinct_runs)
+    def conjuncts_overlap(ca, cb) -> Overlap:
+        da, db = dict(ca), dict(cb)
+        per_column = [overlap(_on(c, da[c]), _on(c, db[c]), None, distinct_runs) for c in sorted(da.keys() & db.keys())]
+        if Overlap.DISJOINT in per_column:
+            return Overlap.DISJOINT
+        return Overlap.OVERLAP if all(v == Overlap.OVERLAP for v in per_column) else Overlap.UNKNOWN
+
+    got = overlap(a, b, None, distinct_runs)
+    assert got == _either(conjuncts_overlap(ca, cb) for ca in a.conjuncts for cb in b.conjuncts)
 
 
 def test_findings_of_a_shared_checkpoint_keep_twenty_related_locations_and_count_the_rest():
