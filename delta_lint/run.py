@@ -960,6 +960,7 @@ def _check(
     if store is None:  # every table was judged in this run
         pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish_tables, visible)
     stats.statements_parsed = files.statements_parsed()
+    stats.engines_started, stats.tables_read_live = int(read.engine_started), len(read.read_now)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,

@@ -22,6 +22,8 @@ class RunStats:
     files_from_cache: int = 0  # file readings taken from the cache (a file read with what others give it: twice)
     files_analysed: int = 0  # front-end readings (a file read again with what other files give it counts again)
     statements_parsed: int = 0  # SQL statements handed to the parser (once per distinct text a run)
+    engines_started: int = 0  # Spark engines started (or connected to) to read table settings
+    tables_read_live: int = 0  # tables whose settings Spark read in this run (the cache gave the others)
     tables_judged: int = 0  # tables whose pairs were judged (the cache keeps the others' findings)
     schedule_questions: int = 0  # "may these two writes run at the same time?" asked of the schedule
     class_pairs: int = 0  # pairs of classes of writes looked at across files
