@@ -444,14 +444,16 @@ def test_a_location_the_configuration_names_is_read(tmp_path):
     assert not [f for f in findings if f["rule"] == "DL004"]
 
 
-@pytest.mark.jvm
 def test_the_local_engine_binds_its_driver_to_loopback(monkeypatch):
-    """`--spark local` starts a JVM; what it is told is checked here (one JVM per test
-    session: the live-settings suite runs the real one). The JVM's gateway is
-    launched before the session builder is asked, so this test does start one."""
+    """`--spark local` starts a JVM; what it is told is checked here, with neither a
+    JVM nor pyspark (the live-settings suite runs the real one, under strace). Both
+    the JVM's launcher and the session builder are told; a launched JVM would stay
+    this process's pyspark gateway, without Delta, for every later test."""
     from delta_lint.settings import spark as spark_module
 
     seen: dict[str, str] = {}
+    launched: dict[str, str] = {}
+    monkeypatch.setattr(spark_module, "_launch_quiet_jvm", lambda options, log: launched.update(options))
 
     class Builder:
         def master(self, _):
@@ -472,9 +474,11 @@ def test_the_local_engine_binds_its_driver_to_loopback(monkeypatch):
 
     monkeypatch.setattr(spark_module, "_import_pyspark", lambda mode: Session)
     monkeypatch.delenv("SPARK_LOCAL_IP", raising=False)
+    monkeypatch.delenv("SPARK_LOCAL_HOSTNAME", raising=False)
     with pytest.raises(spark_module.SparkUnavailable):
         spark_module.open_spark("local", 1)
-    assert seen["spark.driver.host"] == "127.0.0.1" and seen["spark.driver.bindAddress"] == "127.0.0.1"
+    for told in (seen, launched):
+        assert told["spark.driver.host"] == "127.0.0.1" and told["spark.driver.bindAddress"] == "127.0.0.1"
     assert os.environ["SPARK_LOCAL_IP"] == "127.0.0.1"
 
 
