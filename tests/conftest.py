@@ -19,12 +19,17 @@ def pytest_collection_modifyitems(config, items):
     """Tiers assigned where they cannot be forgotten: every test that uses the session
     JVM (`delta_spark`, directly or through another fixture) is `jvm`, and every test
     of the real-Delta oracle is `oracle`. Other tiers are marked in their files. Plain
-    `pytest` deselects them all (`addopts` in pyproject.toml)."""
+    `pytest` deselects them all (`addopts` in pyproject.toml). Under pytest-xdist
+    (`--dist loadgroup`, as `.ci/run` runs the slow tiers) the JVM tests form two
+    groups, each run by one worker with one JVM: the oracle (most of the slow
+    tiers' time) and the other `jvm` tests."""
     for item in items:
         if "delta_spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.jvm)
         if ORACLE in Path(item.path).parents:
             item.add_marker(pytest.mark.oracle)
+        if item.get_closest_marker("jvm") is not None and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group("oracle" if item.get_closest_marker("oracle") else "jvm"))
 
 
 def run_cli(
