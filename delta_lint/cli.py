@@ -271,6 +271,12 @@ def check(
         "the project around PATH is analysed with the buffer in place of the file, the findings touching PATH "
         "are reported.",
     ),
+    show_stats: bool = typer.Option(
+        False,
+        "--show-stats",
+        help="After the findings, print on standard error what the run did: files read, analysed and taken "
+        "from the cache, statements parsed, and the engine's work (schedule questions, verdicts, ...).",
+    ),
     show_settings: bool = typer.Option(
         False,
         "--show-settings",
@@ -396,6 +402,9 @@ def check(
         gate = replace(gate, changed=frozenset(changed_files))
     outcome = finish(result.findings, result.suppressions, gate)
     _emit(_render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value), output)
+    if show_stats:
+        sys.stdout.flush()
+        typer.echo(result.stats.text(), err=True, nl=False)
     raise typer.Exit(outcome.exit_code)
 
 

@@ -46,6 +46,7 @@ from delta_lint.schedule import (
     load_workflows,
 )
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
+from delta_lint.stats import RunStats
 from delta_lint.suppress import FileSuppressions
 
 SETTINGS_NOT_READ = "DL004"
@@ -70,6 +71,7 @@ class RunResult:
     analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
     suppressions: Suppressions = field(default_factory=Suppressions)  # for the findings stage
     pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
+    stats: RunStats = field(default_factory=RunStats)  # what the run did (files read, verdicts worked out, ...)
 
     @property
     def intents(self) -> list[Intent]:
@@ -159,12 +161,14 @@ class Inputs:
     files: list[tuple[str, str, str, bytes | FileResult | None, str]]
     paths: list[Path] = field(default_factory=list)
     cwd: Path = field(default_factory=Path.cwd)  # what display paths are relative to
+    stats: RunStats = field(default_factory=RunStats)  # the run's counters, filled from here on
 
     def data(self, index: int) -> bytes | FileResult:
         """The file's bytes (or read error), reading it now if gather did not; its key
         follows what was read, should the file have changed since."""
         display, rel, suffix, data, key = self.files[index]
         if data is None:
+            self.stats.files_read += 1
             data = read_file(self.paths[index], display)
             key = cache_key(display, data) if isinstance(data, bytes) else ""
             self.files[index] = (display, rel, suffix, data, key)
@@ -211,6 +215,7 @@ def gather(
     index: dict[str, list] = {}
     racy_after = time.time_ns() - RACY_NS
     files = []
+    stats = RunStats(files=len(found.files))
     root_is_cwd = _absolute_dir_text(cwd) == _absolute_dir_text(config.root)  # the usual case: one path per file
     for path in found.files:
         display = display_path(path, cwd)
@@ -225,6 +230,7 @@ def gather(
             index[display] = seen
             files.append((display, rel, path.suffix.lower(), None, seen[1]))
             continue
+        stats.files_read += 1
         data = read_file(path, display)
         key = cache_key(display, data) if isinstance(data, bytes) else ""
         if sig is not None and isinstance(data, bytes) and max(sig[3], sig[4]) < racy_after:
@@ -232,7 +238,7 @@ def gather(
         files.append((display, rel, path.suffix.lower(), data, key))
     if store is not None and index != known:
         store.put_value(STAT_INDEX, index)
-    return Inputs(diagnostics, files, list(found.files), cwd)
+    return Inputs(diagnostics, files, list(found.files), cwd, stats)
 
 
 def _with_buffers(found: Discovered, overlay: dict[Path, bytes], config: Config) -> Discovered:
@@ -454,8 +460,11 @@ def _front_end_worker(parent: int, send, items: list) -> None:
 
 def _analyze_item(
     item: tuple[bytes, str, str, bool], memo: FrontEndMemo
-) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None]:
+) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None, int]:
+    """A file's result, summary and cache entry, and how many statements its
+    reading parsed (a worker's memo is not the run's: the count comes back with it)."""
     data, suffix, display, encode = item
+    parsed = memo.statements_read
     result = analyze_data(data, suffix, display, memo=memo)
     summary = FileSummary.of(result)
     entry = None
@@ -464,7 +473,7 @@ def _analyze_item(
             entry = encode_entry(result, summary)
         except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
             entry = None
-    return result, summary, entry
+    return result, summary, entry, memo.statements_read - parsed
 
 
 def check(paths: list[Path], config: Config, **options) -> RunResult:
@@ -509,6 +518,7 @@ def pipeline(
             hit = store.get_run(_run_key(inputs, config, _context_digest(config, workflows), spark))
             if hit is not None:
                 return RunResult(
+                    stats=replace(inputs.stats, from_cache=True),
                     findings=hit["findings"],
                     read=ReadSettings(warnings=hit["warnings"], mode=hit["mode"]),
                     schedule_files=tuple(Path(p) for p in hit["schedule_files"]),
@@ -595,6 +605,12 @@ class _Files:
     memo: FrontEndMemo  # the run's: every file the run reads is read with it
     contexts: dict[int, Context] = field(default_factory=dict)  # see `_link`
     linked_keys: dict[int, str] = field(default_factory=dict)  # cache keys of results read with a context
+    statements: int = 0  # statements the files' first readings parsed, in this process or in workers
+    memo_before: int = 0  # `memo.statements_read` once they were done
+
+    def statements_parsed(self) -> int:
+        """Statements parsed by every reading of the run so far."""
+        return self.statements + self.memo.statements_read - self.memo_before
 
     def key(self, index: int) -> str:
         return self.linked_keys.get(index) or self.inputs.files[index][4]
@@ -609,6 +625,7 @@ class _Files:
             if i not in self.loaded:  # the entry vanished meanwhile (another run, a damaged file)
                 data = self.inputs.data(i)
                 display, _, suffix, _, _ = self.inputs.files[i]
+                self.inputs.stats.files_analysed += 1
                 self.loaded[i] = (
                     data
                     if isinstance(data, FileResult)
@@ -775,11 +792,13 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         files.loaded.pop(i, None)
         if keys[i] in hits:
             files.summaries[i] = hits[keys[i]]
+            inputs.stats.files_from_cache += 1
             continue
         data = inputs.data(i)
         if isinstance(data, FileResult):
             continue
         display, _, suffix, _, _ = inputs.files[i]
+        inputs.stats.files_analysed += 1
         result = analyze_data(data, suffix, display, context, files.memo)
         summary = FileSummary.of(result)
         files.loaded[i], files.summaries[i] = result, summary
@@ -835,12 +854,15 @@ def _summaries(
             loaded[index] = data
             summaries.append(FileSummary.of(data))
         elif key in hits:
+            inputs.stats.files_from_cache += 1
             summaries.append(hits[key])
         else:
             summaries.append(None)
             misses.append((index, data, suffix, display, key))
     done = len(summaries) - len(misses)
+    inputs.stats.files_analysed += len(misses)
     fresh = {}
+    statements = 0
     ran: list[bool] = []
 
     def once() -> None:
@@ -848,9 +870,10 @@ def _summaries(
             ran.append(True)
             meanwhile()
 
-    for (index, _, _, _, key), (result, summary, entry) in zip(
+    for (index, _, _, _, key), (result, summary, entry, parsed) in zip(
         misses, _run_front_ends(misses, jobs, bool(store), memo, once)
     ):
+        statements += parsed
         loaded[index] = result
         summaries[index] = summary
         if entry is not None:
@@ -861,7 +884,9 @@ def _summaries(
     once()  # no file to analyse: nothing ran it
     if store is not None:
         store.put_many(fresh)
-    return _Files(inputs, store, summaries, loaded, memo)  # type: ignore[arg-type] - every slot is filled now
+    files = _Files(inputs, store, summaries, loaded, memo)  # type: ignore[arg-type] - every slot is filled now
+    files.statements, files.memo_before = statements, memo.statements_read
+    return files
 
 
 def _check(
@@ -924,7 +949,8 @@ def _check(
         for name, why in sorted(read.problems.items())
         if name in first
     ]
-    schedule = build_schedule(config, rel_paths, scheduled, runs_in)
+    stats = inputs.stats
+    schedule = build_schedule(config, rel_paths, scheduled, runs_in, stats)
     tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
     settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read, names=names)
@@ -936,7 +962,8 @@ def _check(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
-    checked, worker_meetings = _check_tables(engine, todo, by_table, settings, jobs)
+    checked, worker_meetings, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
+    stats.add(worker_stats)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
@@ -988,6 +1015,8 @@ def _check(
     pairing = None
     if store is None:  # every table was judged in this run
         pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish_tables, visible)
+    stats.statements_parsed = files.statements_parsed()
+    stats.engines_started, stats.tables_read_live = int(read.engine_started), len(read.read_now)
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,
@@ -1001,6 +1030,7 @@ def _check(
         analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
         suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
         pairing=pairing,
+        stats=stats,
     ), workflows
 
 
@@ -1036,22 +1066,27 @@ def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: li
 
 def _check_tables(
     engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
-) -> tuple[dict[str, TableEntry], list[list]]:
+) -> tuple[dict[str, TableEntry], list[list], RunStats]:
     """Each table's findings; tables are independent, so a large run pairs them in
     forked processes (which inherit the intents instead of receiving copies). Not
     after pyspark is imported: a JVM's threads do not survive fork. Also the cron
-    schedule answers the workers worked out (`Meetings.new_rows`), for the cache."""
+    schedule answers the workers worked out (`Meetings.new_rows`), for the cache,
+    and what the workers counted (the run's own counters count the rest)."""
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
     if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules or not _can_fork():
-        return dict(_check_some(engine, names, by_table, settings)), []
+        return dict(_check_some(engine, names, by_table, settings)), [], RunStats()
     shares: list[list[str]] = [[] for _ in range(workers)]
     for i, name in enumerate(sorted(names, key=lambda n: -len(by_table[n]))):
         shares[i % workers].append(name)  # round-robin by size: similar work per worker
     parts = _forked([(_check_share, (engine, by_table, settings, share)) for share in shares if share])
-    return {name: entry for part, _ in parts for name, entry in part}, [row for _, rows in parts for row in rows]
+    counted = RunStats()
+    for *_, worker in parts:
+        counted.add(worker)
+    entries = {name: entry for part, *_ in parts for name, entry in part}
+    return entries, [row for _, rows, _ in parts for row in rows], counted
 
 
 def _forked(calls: list[tuple[Callable, tuple]]) -> list:
@@ -1111,10 +1146,12 @@ def _can_fork() -> bool:
 
 def _check_share(
     engine: Engine, by_table: dict, settings: dict, names: list[str]
-) -> tuple[list[tuple[str, TableEntry]], list[list]]:
+) -> tuple[list[tuple[str, TableEntry]], list[list], RunStats]:
     meetings = engine.schedule.meetings
     before = meetings.mark()  # a forked worker starts with the parent's answers
-    return _check_some(engine, names, by_table, settings), meetings.new_rows(before)
+    counted = engine.stats.copy()  # and its counts: it hands back what it adds
+    found = _check_some(engine, names, by_table, settings)
+    return found, meetings.new_rows(before), engine.stats.since(counted)
 
 
 def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:

@@ -46,6 +46,7 @@ from delta_lint.dbt import load_found_dbt
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location
 from delta_lint.safeio import read_input
+from delta_lint.stats import RunStats
 from delta_lint.terraform import load_found_terraform
 
 
@@ -128,6 +129,10 @@ class Schedule:
     # Airflow's RunNow) -> those tasks: it runs inside them (see `_in_parents`)
     started_by: dict[str, tuple[Node, ...]] = field(default_factory=dict)
     _visiting: set = field(default_factory=set, repr=False, compare=False)
+    stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
+
+    def __post_init__(self) -> None:
+        self.meetings.stats = self.stats
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
@@ -174,6 +179,7 @@ class Schedule:
         Intents of two different files get the answer of their files' nodes, the same
         in both orders, so it is kept per pair of paths (and the engine keeps it per
         pair of `pair_key`s)."""
+        self.stats.schedule_questions += 1
         pa, pb = a.location.path, b.location.path
         if pa != pb:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
@@ -496,6 +502,7 @@ class Meetings:
 
     known: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     new: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # worked out in this process
+    stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # its schedule's
 
     def meet(
         self, a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta
@@ -504,6 +511,7 @@ class Meetings:
         key = (a, da, b, db)
         found = self.known.get(key)
         if found is None:
+            self.stats.windows_compared += 1
             found = self.known[key] = self.new[key] = _windows_meet(a, da, b, db)
         return found
 
@@ -761,10 +769,11 @@ def build_schedule(
     paths: dict[str, str],
     workflows: Workflows | None = None,
     runs_in: dict[str, set[str]] | None = None,
+    stats: RunStats | None = None,
 ) -> Schedule:
     """`paths` maps display paths to paths relative to the configuration root;
     `runs_in` maps a notebook to the files that run it (`dbutils.notebook.run`):
-    it runs in their tasks."""
+    it runs in their tasks. `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
     for job in workflows.jobs.values():
@@ -807,6 +816,7 @@ def build_schedule(
         by_hand=by_hand,
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
         started_by=_started_by(workflows),
+        stats=stats if stats is not None else RunStats(),
     )
 
 

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,47 @@ from delta_lint.run import check
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+ORACLE = ROOT / "tests" / "oracle"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tiers assigned where they cannot be forgotten: every test that uses the session
+    JVM (`delta_spark`, directly or through another fixture) is `jvm`, and every test
+    of the real-Delta oracle is `oracle`. Other tiers are marked in their files. Plain
+    `pytest` deselects them all (`addopts` in pyproject.toml). Under pytest-xdist
+    (`--dist loadgroup`, as `.ci/run` runs the slow tiers) the JVM tests form two
+    groups, each run by one worker with one JVM: the oracle (most of the slow
+    tiers' time) and the other `jvm` tests."""
+    for item in items:
+        if "delta_spark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.jvm)
+        if ORACLE in Path(item.path).parents:
+            item.add_marker(pytest.mark.oracle)
+        if item.get_closest_marker("jvm") is not None and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group("oracle" if item.get_closest_marker("oracle") else "jvm"))
+
+
+def run_cli(
+    *args: str, cwd: Path = ROOT, env: Mapping[str, str | None] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess:
+    """`delta-lint ARGS` in this process, answered as a finished subprocess would be
+    (returncode, stdout, stderr): for tests about what the CLI prints and exits with,
+    where a subprocess would only add a second of imports per call. `env` entries are
+    set (None: removed) for the call only. An exception escaping the command is raised
+    here, so a test sees the traceback a user would have seen."""
+    from typer.testing import CliRunner
+
+    from delta_lint.cli import app
+
+    before = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args), input=input, env=env)
+    finally:
+        os.chdir(before)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(["delta-lint", *args], result.exit_code, result.stdout, result.stderr)
 
 
 @pytest.fixture(autouse=True, scope="session")

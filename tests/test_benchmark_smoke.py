@@ -3,7 +3,11 @@
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.benchmark
 
 
 def test_settings_read_benchmark_runs():

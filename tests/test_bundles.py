@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -18,16 +17,15 @@ from delta_lint.config import validate
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, horizon, parse_duration, translate
 from delta_lint.run import check
 from delta_lint.schedule import build_schedule, load_workflows
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_cli
 
 UTC = timezone.utc
 YEAR = (datetime(2024, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC))
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, text=True, timeout=180
-    )
+    """The CLI in this process: these tests are about what it prints and exits with."""
+    return run_cli(*args, cwd=cwd)
 
 
 def graph(cwd: Path, *args: str) -> dict[frozenset, dict]:

@@ -9,7 +9,7 @@ import sys
 import jsonschema
 import pytest
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 FINDINGS_SCHEMA = {
     "type": "object",
@@ -79,9 +79,8 @@ FINDINGS_SCHEMA = {
 
 
 def cli(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, text=True, timeout=120
-    )
+    """The CLI in this process: these tests are about what it prints and exits with."""
+    return run_cli(*args, cwd=cwd)
 
 
 def test_check_fixtures_json_matches_the_contract():
@@ -214,6 +213,7 @@ def test_missing_path_is_reported_not_fatal(tmp_path):
     assert doc["summary"]["intents"] == 1
 
 
+@pytest.mark.integration
 def test_version_and_check_do_not_import_pyspark():
     """Nor pydantic: typer 0.29 and later coerce every option through it (~0.1 s on
     every run, pre-commit included), which is why pyproject keeps typer below 0.29."""
@@ -227,6 +227,7 @@ def test_version_and_check_do_not_import_pyspark():
     assert "pyspark" not in imports.stderr and "sqlglot" not in imports.stderr
 
 
+@pytest.mark.integration
 def test_a_check_of_sql_files_imports_no_python_or_notebook_front_end(tmp_path):
     (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE x = 1;\n")
     (tmp_path / "b.sql").write_text(
@@ -276,6 +277,7 @@ def test_fixture_intents_are_exactly_the_reviewed_ones():
     assert cli("intents", "fixtures/jobs").stdout == expected
 
 
+@pytest.mark.integration
 def test_buffered_output_is_complete_when_the_process_ends_early(tmp_path):
     """The entry point ends the process with os._exit once a command is done; what
     sits in a buffered stdout (a pipe, without PYTHONUNBUFFERED) must be flushed first."""
@@ -339,3 +341,20 @@ def test_skipped_files_are_counted_in_json_listed_by_show_files_and_kept_by_a_wa
     assert any(line.startswith("skipped   T-SQL ") and line.endswith("dw.sql") for line in listed)
     assert listed[-1] == "3 analysed, 1 skipped"
     assert any(line.startswith("analysed  1 intent ") and line.endswith("job.sql") for line in listed)
+
+
+def test_show_stats_says_what_a_run_did(tmp_path):
+    """`--show-stats` adds the run's counters on standard error and changes nothing
+    on standard output; a run of an unchanged project is answered from the cache."""
+    (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE id = 1;\n")
+    (tmp_path / "b.sql").write_text("UPDATE s.t SET x = 1;\n")
+    plain = cli("check", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    cold = cli("check", ".", "--format", "json", "--show-stats", cwd=tmp_path)
+    warm = cli("check", ".", "--format", "json", "--show-stats", cwd=tmp_path)
+    assert plain.returncode == cold.returncode == warm.returncode == 1
+    assert cold.stdout == warm.stdout == plain.stdout and plain.stderr == ""
+    cold_stats, warm_stats = (dict(line.rsplit(None, 1) for line in p.stderr.splitlines()) for p in (cold, warm))
+    assert cold_stats["from cache"] == "False" and warm_stats["from cache"] == "True"
+    assert cold_stats["files"] == cold_stats["files read"] == cold_stats["files analysed"] == "2"
+    assert cold_stats["statements parsed"] == "2" and int(cold_stats["verdicts"]) >= 1
+    assert warm_stats["files analysed"] == warm_stats["verdicts"] == "0"

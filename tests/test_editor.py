@@ -10,24 +10,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from tests.conftest import run_cli
 from tests.test_integrations import CONFIG, DELETE_B, MERGE_A, cli, project
 
 HARMLESS = "INSERT INTO s.other VALUES (1);\n"
 
 
 def stdin_check(cwd: Path, name: str, text: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", "check", "--stdin-filename", name, "-", "--format", "json", *args],
-        cwd=cwd,
-        input=text,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    """`check --stdin-filename NAME -` in this process, `text` on its standard input."""
+    return run_cli("check", "--stdin-filename", name, "-", "--format", "json", *args, cwd=cwd, input=text)
 
 
 def test_stdin_buffer_replaces_the_file_on_disk(tmp_path):
@@ -54,9 +50,7 @@ def test_stdin_buffer_of_a_file_not_saved_yet_and_in_a_subfolder(tmp_path):
 
 def test_stdin_needs_its_filename_and_one_buffer(tmp_path):
     p = project(tmp_path, {"a.sql": MERGE_A})
-    proc = subprocess.run(
-        [sys.executable, "-m", "delta_lint", "check", "-"], cwd=p, input="", capture_output=True, text=True
-    )
+    proc = run_cli("check", "-", cwd=p, input="")
     assert proc.returncode == 2 and "--stdin-filename" in proc.stderr
     proc = stdin_check(p, "b.sql", DELETE_B, "a.sql")
     assert proc.returncode == 2 and "one buffer" in proc.stderr
@@ -64,14 +58,7 @@ def test_stdin_needs_its_filename_and_one_buffer(tmp_path):
 
 def test_text_output_shows_the_buffer_not_the_file(tmp_path):
     p = project(tmp_path, {"a.sql": "-- on disk\n" + MERGE_A, "b.sql": DELETE_B})
-    proc = subprocess.run(
-        [sys.executable, "-m", "delta_lint", "check", "--stdin-filename", "a.sql", "-"],
-        cwd=p,
-        input=MERGE_A,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    proc = run_cli("check", "--stdin-filename", "a.sql", "-", cwd=p, input=MERGE_A)
     assert proc.returncode == 1, proc.stderr
     assert "a.sql:1:1: DL101" in proc.stdout and "1 > MERGE INTO s.orders" in proc.stdout
 
@@ -142,6 +129,7 @@ class Session:
         await self.client.stop()
 
 
+@pytest.mark.integration
 def test_language_server_publishes_findings_on_open_and_save_and_clears_on_close(tmp_path):
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS})
 
@@ -180,6 +168,7 @@ def test_language_server_publishes_findings_on_open_and_save_and_clears_on_close
     asyncio.run(scenario())
 
 
+@pytest.mark.integration
 def test_language_server_shows_a_configuration_error_instead_of_failing(tmp_path):
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
     (p / "delta-lint.yaml").write_text(CONFIG + "runtime: [not, a, version]\n")
@@ -204,6 +193,7 @@ def test_language_server_shows_a_configuration_error_instead_of_failing(tmp_path
     asyncio.run(scenario())
 
 
+@pytest.mark.integration
 def test_server_without_pygls_says_what_to_install(tmp_path):
     code = (
         "import sys; sys.modules['pygls'] = None; sys.modules['pygls.lsp.server'] = None\n"

@@ -12,13 +12,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
-from delta_lint.engine import Engine, judgement, pairing
-from delta_lint.engine.classes import Classes, Found
+from delta_lint.engine import Engine, pairing
 from delta_lint.engine.judgement import INTENT_RULES, Pair, label, region_of
 from delta_lint.model import Finding, Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
@@ -275,7 +274,7 @@ def test_a_reader_is_not_cleared_by_a_reader_of_its_own_file():
     )
 
 
-def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
+def test_pair_analysis_grows_with_classes_not_with_pairs():
     """4,000 writes of one table in 4,000 unscheduled files, of 4 kinds on 10
     partitions: 8 million pairs, but 40 classes, so the engine looks at a few hundred
     pairs of classes and asks for a few hundred verdicts (counted, not timed), and
@@ -291,12 +290,8 @@ def test_pair_analysis_grows_with_classes_not_with_pairs(monkeypatch):
             Intent(Location(f"jobs/f{k:04d}.sql", 1, 1), TableRef("main.s.t"), kind, region=region, predicate_sql="x")
         )
     engine = Engine(config, build_schedule(config, {x.location.path: x.location.path for x in intents}))
-    calls, class_pairs = [], []
-    verdict, cross_file = engine.verdict, Classes.cross_file
-    monkeypatch.setattr(engine, "verdict", lambda *args: calls.append(1) or verdict(*args))
-    monkeypatch.setattr(Classes, "cross_file", lambda *args: class_pairs.append(1) or cross_file(*args))
     findings = engine.check(intents)
-    assert 0 < len(calls) <= 500 and 0 < len(class_pairs) <= 1000
+    assert 0 < engine.stats.verdicts <= 500 and 0 < engine.stats.class_pairs <= 1000
     merge = intents[1]  # a MERGE on 2024-01-02, where the other writes are 399 MERGE and UPDATE
     same_day = [x.location for x in intents if x.region == merge.region and x is not merge]
     assert len(same_day) == 399 and all(x.kind in (Kind.MERGE, Kind.UPDATE) for x in intents[1::10])
@@ -337,7 +332,7 @@ def test_row_level_verdicts_kept_by_shape_tell_a_whole_merge_from_a_confined_one
 
 
 @pytest.mark.parametrize("runs", [1, 2])
-def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, monkeypatch):
+def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs):
     """A generated backfill script: 2,000 DELETEs of one table in one file. One run
     at a time: its statements run in order, which the schedule is asked once (not
     two million times). Two
@@ -357,25 +352,18 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
         for k in range(2000)
     ]
     engine = Engine(config, build_schedule(config, {"jobs/backfill.sql": "jobs/backfill.sql"}))
-    asked = []
-    overlap = engine.schedule.overlap
-    monkeypatch.setattr(engine.schedule, "overlap", lambda a, b: asked.append(1) or overlap(a, b))
-    kept: list[Found] = []
-    original_init = Found.__init__
-    monkeypatch.setattr(Found, "__init__", lambda self: original_init(self) or kept.append(self))
     findings = engine.check(intents)
+    # once for the file, once per class (50 days) for another run of itself
+    assert engine.stats.schedule_questions <= 51
     if runs == 1:
-        assert findings == [] and len(asked) <= 51  # once for the file, once per class (50 days) for itself
+        assert findings == []
     else:
         # each pair once, at its earlier statement: the k-th of a day's 40 DELETEs
         # lists the later ones and another run of itself
         assert sorted(len(f.related) + f.related_more for f in findings) == sorted(list(range(1, 41)) * 50)
         assert max(len(f.related) for f in findings) == 20
-        # judged per pair of classes (days), kept as member lists: only the runs of
-        # each statement with itself are listed one by one (not 39,000 pairs)
-        (found,) = kept
-        assert sum(len(per_sig) for per_sig in found.in_file.values()) == 50
-        assert sum(len(v) for v in found.fixed.values()) == 2000
+        # judged per pair of classes (days) and kind of pair, not for 2 million pairs
+        assert 0 < engine.stats.verdicts <= 10
         s = engine.settings["main.s.t"]
         few = intents[:60]
         got = sorted(engine.check_table("main.s.t", few, s), key=Finding.sort_key)
@@ -383,12 +371,13 @@ def test_a_long_script_in_one_file_is_not_paired_statement_by_statement(runs, mo
 
 
 @pytest.mark.parametrize("one_file", [True, False])
-def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired_with_each_other(one_file, monkeypatch):
+def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired_with_each_other(one_file):
     """A GDPR-style script: 2,000 DELETEs of one user each on an unpartitioned table
     with deletion vectors (row-level concurrency), in one file whose runs overlap or
     in 2,000 files that may all run together. Classes are bucketed by the user id
     they pin (see `Engine._partners`), so each DELETE is judged against another run
-    of itself only: about 2,000 overlaps of regions asked, not two million. Findings: each
+    of itself only: about 2,000 overlaps of regions, pairs of classes and schedule
+    questions asked, not two million. Findings: each
     statement with its own other run (one file), none across files."""
     data: dict = {"tables": {"main.s.t": {"deletion_vectors": True}}, "spark": "none"}
     paths = ["jobs/gdpr.sql"] if one_file else [f"jobs/d{k:04d}.sql" for k in range(2000)]
@@ -406,11 +395,9 @@ def test_single_row_deletes_on_a_table_with_row_level_concurrency_are_not_paired
         for k in range(2000)
     ]
     engine = Engine(config, build_schedule(config, {p: p for p in paths}), read=ReadSettings())
-    asked = []
-    for module in (pairing, judgement):
-        monkeypatch.setattr(module, "overlap", lambda *a: asked.append(1) or overlap(*a))
     findings = engine.check(intents)
-    assert len(asked) < 3000  # about one per DELETE
+    stats = engine.stats  # about one of each per DELETE, not one per pair of them (two million)
+    assert stats.regions_compared < 3000 and stats.class_pairs < 3000 and stats.schedule_questions < 3000
     if one_file:
         assert len(findings) == 2000 and all(f.related == (f.location,) for f in findings)
         few = intents[:40]
@@ -439,20 +426,86 @@ _CONJUNCTS = st.dictionaries(st.sampled_from(["d", "c"]), _CONSTRAINTS, max_size
 _REGIONS = st.lists(_CONJUNCTS, min_size=1, max_size=2).map(lambda cs: Region(tuple(cs)))
 
 
+def _either(verdicts) -> Overlap:
+    """The overlap of a union of parts with something, from each part's: disjoint
+    when every part is, overlapping when one part surely is, unknown otherwise."""
+    verdicts = list(verdicts)
+    if all(v == Overlap.DISJOINT for v in verdicts):
+        return Overlap.DISJOINT
+    return Overlap.OVERLAP if Overlap.OVERLAP in verdicts else Overlap.UNKNOWN
+
+
+def _on(column: str, constraint: Constraint) -> Region:
+    return Region((((column, constraint),),))
+
+
+def _no_booleans(*constraints: Constraint) -> bool:
+    """`overlap` keeps its answers per pair of regions, and a region pinned to `True`
+    equals one pinned to `1` in Python: the properties below leave booleans out."""
+    return not any(type(v) is bool for c in constraints for _, v in (c.values or ()))
+
+
 @settings(max_examples=400, deadline=None)
 @given(_CONSTRAINTS, _CONSTRAINTS, st.booleans())
-def test_constraints_answered_directly_agree_with_every_pair_of_values(a, b, distinct_runs):
-    from delta_lint.predicates import _constraints_disjoint, _constraints_disjoint_by_pairs
+def test_a_set_of_values_overlaps_as_its_values_one_by_one(a, b, distinct_runs):
+    """`d IN (x, y)` meets a condition exactly as `d = x` or `d = y` does: the answer
+    for one value against one value or a range (the case answered directly) and the
+    answer for sets agree, whichever side holds the set."""
+    assume(_no_booleans(a, b))
+    if a.values is None and b.values is None:
+        return  # two ranges: no set to take apart
+    got = overlap(_on("d", a), _on("d", b), None, distinct_runs)
+    if a.values is not None:
+        parts = [
+            overlap(_on("d", Constraint(values=frozenset({x}))), _on("d", b), None, distinct_runs) for x in a.values
+        ]
+    else:
+        parts = [
+            overlap(_on("d", a), _on("d", Constraint(values=frozenset({y}))), None, distinct_runs) for y in b.values
+        ]
+    assert got == _either(parts)
 
-    assert _constraints_disjoint(a, b, distinct_runs) is _constraints_disjoint_by_pairs(a, b, distinct_runs)
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([-2, -1, 0, 1, 2, "a", "b", "2"]), _CONSTRAINTS, st.booleans())
+def test_one_literal_meets_a_condition_as_its_plain_meaning_says(x, b, distinct_runs):
+    """The case answered directly, against what the condition means: a literal meets
+    another literal of its type when they are equal, a range when it lies inside."""
+    assume(_no_booleans(b))
+    got = overlap(_on("d", Constraint(values=frozenset({("lit", x)}))), _on("d", b), None, distinct_runs)
+    if b.values is not None:
+        if len(b.values) != 1:
+            return
+        ((kind, y),) = b.values
+        if kind != "lit" or type(y) is not type(x):
+            return
+        assert got == (Overlap.OVERLAP if x == y else Overlap.DISJOINT)
+        return
+    if any(bound is not None and type(bound) is not type(x) for bound in (b.low, b.high)):
+        return
+    above = b.low is None or x > b.low or (x == b.low and b.low_inclusive)
+    below = b.high is None or x < b.high or (x == b.high and b.high_inclusive)
+    assert got == (Overlap.OVERLAP if above and below else Overlap.DISJOINT)
 
 
 @settings(max_examples=400, deadline=None)
 @given(_REGIONS, _REGIONS, st.booleans())
-def test_regions_answered_directly_agree_with_every_pair_of_conjuncts(a, b, distinct_runs):
-    from delta_lint.predicates import _conjuncts_overlap, _overlap
+def test_regions_overlap_as_their_conjuncts_and_columns_one_by_one(a, b, distinct_runs):
+    """Two regions meet when some conjunct of one meets some conjunct of the other;
+    two conjuncts are apart when one column both constrain is apart, and meet when
+    every such column surely meets. One condition on one column each (the case
+    answered directly) agrees with that reading."""
+    assume(_no_booleans(*(k for r in (a, b) for conj in r.conjuncts for _, k in conj)))
 
-    assert _overlap.__wrapped__(a, b, None, distinct_runs) is _conjuncts_overlap(a, b, distinct_runs)
+    def conjuncts_overlap(ca, cb) -> Overlap:
+        da, db = dict(ca), dict(cb)
+        per_column = [overlap(_on(c, da[c]), _on(c, db[c]), None, distinct_runs) for c in sorted(da.keys() & db.keys())]
+        if Overlap.DISJOINT in per_column:
+            return Overlap.DISJOINT
+        return Overlap.OVERLAP if all(v == Overlap.OVERLAP for v in per_column) else Overlap.UNKNOWN
+
+    got = overlap(a, b, None, distinct_runs)
+    assert got == _either(conjuncts_overlap(ca, cb) for ca in a.conjuncts for cb in b.conjuncts)
 
 
 def test_findings_of_a_shared_checkpoint_keep_twenty_related_locations_and_count_the_rest():

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import tomllib
 import yaml
 
@@ -104,6 +105,7 @@ EDITS = {
 }
 
 
+@pytest.mark.integration
 def test_the_hook_sees_every_input_that_changes_findings(tmp_path, hook_rev):  # noqa: F811
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -139,6 +141,7 @@ def readme_block(marker: str) -> str:
     raise AssertionError(f"no README block starting with {marker!r}")
 
 
+@pytest.mark.integration
 def test_readme_pre_commit_snippet_runs_as_written(tmp_path):
     """The snippet, copied as is, blocks a configuration change that makes two jobs
     overlap: delta-lint on PATH (installed from this checkout), the real pre-commit."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 SARIF_SCHEMA = json.loads((ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text())
 
@@ -28,6 +28,14 @@ CONFIG = "tables:\n  s.orders:\n    partitioned_by: [date]\n"
 
 
 def cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The CLI in this process (`env` set for the call): these tests are about what it
+    prints and exits with."""
+    return run_cli(*args, cwd=cwd, env=env)
+
+
+def cli_process(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The console script in a subprocess, for what only a real process has (its
+    standard streams' encoding)."""
     return subprocess.run(
         [sys.executable, "-m", "delta_lint", *args],
         cwd=cwd,
@@ -105,7 +113,7 @@ def test_a_long_script_with_overlapping_runs_names_twenty_others_and_counts_the_
 
 def test_sarif_of_the_fixture_workload_validates_and_is_deterministic():
     first = cli("check", "fixtures/jobs", "--format", "sarif", "--spark", "none", cwd=ROOT)
-    second = cli(
+    second = cli_process(  # another hash seed: fixed when an interpreter starts
         "check", "fixtures/jobs", "--format", "sarif", "--spark", "none", cwd=ROOT, env={"PYTHONHASHSEED": "7"}
     )
     jsonschema.Draft7Validator(SARIF_SCHEMA).validate(json.loads(first.stdout))
@@ -117,16 +125,17 @@ def test_sarif_of_the_fixture_workload_validates_and_is_deterministic():
         assert out == json.dumps(json.loads(out), indent=2) + "\n", command
 
 
+@pytest.mark.integration
 def test_a_path_the_terminal_cannot_show_is_escaped_not_a_traceback(tmp_path):
     """An ASCII-only standard output (a C locale, an old CI runner) and a file named
     with an accent: the text shows an escape, JSON and SARIF stay valid, ASCII JSON."""
     p = project(tmp_path, {"café.sql": MERGE_A, "b.sql": DELETE_B})
     ascii_out = {"PYTHONIOENCODING": "ascii"}
-    text = cli("check", ".", cwd=p, env=ascii_out)
+    text = cli_process("check", ".", cwd=p, env=ascii_out)
     assert text.returncode == 1 and "Traceback" not in text.stderr
     assert "caf\\xe9.sql:1:1: DL101" in text.stdout
     for fmt in ("json", "sarif"):
-        proc = cli("check", ".", "--format", fmt, cwd=p, env=ascii_out)
+        proc = cli_process("check", ".", "--format", fmt, cwd=p, env=ascii_out)
         assert proc.returncode == 1 and proc.stdout.isascii() and "Traceback" not in proc.stderr, fmt
         shown = json.dumps(json.loads(proc.stdout), ensure_ascii=False)
         assert ("café.sql" if fmt == "json" else "caf%C3%A9.sql") in shown, fmt  # SARIF: a percent-encoded URI
@@ -320,6 +329,7 @@ def hook_rev():
     return git(ROOT, "rev-parse", "HEAD").strip()
 
 
+@pytest.mark.integration
 def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(tmp_path, hook_rev):
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -363,6 +373,7 @@ def test_real_pre_commit_blocks_a_conflicting_change_and_passes_a_harmless_one(t
     assert git(repo, "log", "--oneline").count("\n") == 1  # the conflicting commit was blocked
 
 
+@pytest.mark.integration
 def test_progress_bar_only_on_a_terminal_for_long_runs(tmp_path):
     import pty
     import select

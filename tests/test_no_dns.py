@@ -55,7 +55,7 @@ def _assert_private(seen: list[tuple[int, str]], project: Path) -> None:
     assert not (project / "metastore_db").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.jvm
 def test_spark_local_makes_no_dns_query_and_connects_only_to_loopback(tmp_path):
     proc, seen, project = _traced(tmp_path, "tables", "jobs", "--format", "json", "--spark", "local")
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -79,7 +79,7 @@ def _jars() -> str:
     return str(cache_dir())
 
 
-@pytest.mark.slow
+@pytest.mark.jvm
 def test_reproduce_makes_no_dns_query_and_leaves_no_warehouse(tmp_path, monkeypatch):
     monkeypatch.setenv("DELTA_LINT_JARS", _jars())
     proc, seen, project = _traced(tmp_path, "reproduce", "jobs/purge_customers.sql:1", "jobs")

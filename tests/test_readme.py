@@ -20,7 +20,16 @@ def test_readme_starts_with_the_two_commands():
     readme = (ROOT / "README.md").read_text()
     assert "pip install -e '.[spark]' && delta-lint check fixtures/jobs" in readme
     assert "pip install -e '.[dev]' && pytest" in readme
-    assert "pip install -e '.[dev]' && pytest" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_installs_once_and_runs_the_readme_test_commands():
+    """CI runs the README's fast tier as written, then its slow tiers (on workers)."""
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    slow = 'pytest -m "jvm or oracle or integration or benchmark"'
+    assert ci.count("pip install -e '.[dev]'") == 1
+    assert "\ntier pytest\n" in ci and f"\ntier {slow} " in ci
+    assert slow in readme
 
 
 def test_usage_names_every_command_and_option_of_the_help():

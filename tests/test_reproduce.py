@@ -3,9 +3,6 @@ a pair the engine calls safe that does not, and the user's tables left byte-iden
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from delta_lint.baseline import fingerprint
@@ -13,7 +10,7 @@ from delta_lint.config import load_config
 from delta_lint.reproduce import CannotReproduce, locate, pair_of
 from delta_lint.reproduce import run as reproduce
 from delta_lint.run import check
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_cli
 from tests.test_settings_live import tree_digest
 
 TABLES = FIXTURES / "tables"
@@ -65,22 +62,7 @@ def test_unknown_findings_and_spark_connect_are_refused_with_one_line(workload):
     with pytest.raises(CannotReproduce):
         locate(result.findings, intents, "fixtures/jobs/nothing.sql:3")
     for args in (["nothing.sql:3"], ["fixtures/jobs/purge_customers.sql:1", "--spark", "sc://127.0.0.1:9"]):
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "delta_lint",
-                "reproduce",
-                *args,
-                "fixtures/jobs",
-                "--config",
-                "fixtures/delta-lint.yaml",
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        proc = run_cli("reproduce", *args, "fixtures/jobs", "--config", "fixtures/delta-lint.yaml")
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 

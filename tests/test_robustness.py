@@ -22,7 +22,7 @@ from delta_lint.config import _TOP_KEYS, ConfigError, parse_yaml, validate
 from delta_lint.frontend import analyze_data, analyze_source
 from delta_lint.frontend.notebook import parse_databricks_source, parse_ipynb
 from delta_lint.frontend.sqltext import split_statements
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -177,10 +177,9 @@ def test_fuzz_configuration_yaml_text(text):
 # -- hostile files ----------------------------------------------------------------------------
 
 
-def cli(cwd: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, timeout=timeout, text=True
-    )
+def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """The CLI in this process: these tests are about what it reports and exits with."""
+    return run_cli(*args, cwd=cwd)
 
 
 GOOD = "DELETE FROM s.t WHERE id = 1;\n"
@@ -208,7 +207,7 @@ def test_hostile_files_each_get_a_diagnostic_and_the_run_goes_on(tmp_path):
     os.symlink(p / "loop_a.sql", p / "loop_b.sql")
     os.symlink(p / "loop_b.sql", p / "loop_a.sql")
     os.mkfifo(p / "pipe.sql")  # a named pipe must never be opened (it would block)
-    proc = cli(p, "check", ".", "--format", "json", timeout=600)
+    proc = cli(p, "check", ".", "--format", "json")
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     out = findings_of(proc)
@@ -269,6 +268,7 @@ def test_the_size_limit_is_exact_and_files_that_hide_their_size_are_read_whole(t
         assert [d.rule for d in pipeline.read_file(status, "status").diagnostics] == ["DL003"]
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a check as another user")
 def test_unreadable_files_are_reported(tmp_path):
     probe = subprocess.run(
@@ -413,6 +413,7 @@ def test_job_code_is_never_imported_or_run(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.integration
 def test_atomic_writes_survive_a_killed_process(tmp_path):
     target = tmp_path / "delta-lint.lock.yaml"
     old = "old content\n" * 1000
@@ -440,6 +441,7 @@ def test_atomic_writes_survive_a_killed_process(tmp_path):
 # -- determinism -------------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
 def test_output_is_byte_identical_across_hash_seeds_jobs_and_cache(fmt, tmp_path):
     import shutil
@@ -486,6 +488,7 @@ def test_a_file_that_cannot_be_read_is_reported_even_as_root(tmp_path):
     assert [d.rule for d in direct.diagnostics] == ["DL003"] and "cannot read" in direct.diagnostics[0].message
 
 
+@pytest.mark.integration
 def test_a_killed_run_leaves_a_usable_cache(tmp_path):
     import sys as _sys
 

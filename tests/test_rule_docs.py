@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from delta_lint.rulepack import docs_page, explain_text, load
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
+
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 
@@ -39,9 +39,9 @@ def test_committed_rule_pages_are_generated_from_rules():
 
 
 def test_explain_prints_the_rule_page_prose():
-    out = subprocess.run(
-        [sys.executable, "-m", "delta_lint", "explain", "DL102"], capture_output=True, text=True, check=True
-    ).stdout
+    proc = run_cli("explain", "DL102")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     rule = load().rules["DL102"]
     assert rule.what in out and rule.use_instead in out and rule.reference[1] in out
     assert "{" not in out
@@ -51,8 +51,7 @@ def test_json_findings_link_their_rule_page_and_sarif_rules_their_reference():
     fixtures = ROOT / "fixtures"
 
     def run(fmt: str) -> str:
-        command = [sys.executable, "-m", "delta_lint", "check", ".", "--format", fmt, "--no-cache"]
-        return subprocess.run(command, cwd=fixtures, capture_output=True, text=True).stdout
+        return run_cli("check", ".", "--format", fmt, "--no-cache", cwd=fixtures).stdout
 
     findings = json.loads(run("json"))["findings"]
     assert findings and all(f["url"] == f"docs/rules/{f['rule']}.md" for f in findings)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,20 +31,6 @@ def tables(tmp_path) -> tuple[Path, object]:
     return tmp_path, config
 
 
-@pytest.fixture
-def spark_starts(monkeypatch) -> list[str]:
-    """Every Spark session the settings stage opens (the real engine still runs)."""
-    started: list[str] = []
-    real = live.open_spark
-
-    def counted(mode, timeout):
-        started.append(mode)
-        return real(mode, timeout)
-
-    monkeypatch.setattr(live, "open_spark", counted)
-    return started
-
-
 def read(config, root: Path):
     store = Cache(root)
     try:
@@ -52,14 +39,15 @@ def read(config, root: Path):
         store.close()
 
 
-def test_an_unchanged_table_is_not_read_again_and_a_new_commit_is(tables, spark_starts, delta_spark, monkeypatch):
+def test_an_unchanged_table_is_not_read_again_and_a_new_commit_is(tables, delta_spark, monkeypatch):
     root, config = tables
     first = read(config, root)
-    assert spark_starts == ["embedded"] and set(first.tables) == {"s.orders", "s.ledger"}
+    assert first.engine_started and first.read_now == ("s.ledger", "s.orders")
+    assert set(first.tables) == {"s.orders", "s.ledger"}
     assert first.tables["s.orders"].deletion_vectors is False
 
     again = read(config, root)
-    assert spark_starts == ["embedded"], "nothing changed: Spark is not started"
+    assert not again.engine_started and again.read_now == (), "nothing changed: Spark is not started"
     assert again.tables == first.tables and again.sources == first.sources == dict.fromkeys(first.tables, "live")
     assert again.problems == first.problems
 
@@ -73,12 +61,11 @@ def test_an_unchanged_table_is_not_read_again_and_a_new_commit_is(tables, spark_
     assert log_state("tables/ledger", root) is not None
 
     changed = read(config, root)
-    assert spark_starts == ["embedded", "embedded"]
+    assert changed.engine_started and changed.read_now == ("s.orders",)
     assert changed.tables["s.orders"].deletion_vectors is True
     assert changed.tables["s.orders"].table_version == first.tables["s.orders"].table_version + 1
     assert changed.tables["s.ledger"] == first.tables["s.ledger"]  # kept, not read again
-    read(config, root)
-    assert len(spark_starts) == 2
+    assert not read(config, root).engine_started
 
 
 def test_a_new_checkpoint_or_a_rewritten_commit_changes_the_state(tables):
@@ -97,7 +84,7 @@ def test_a_new_checkpoint_or_a_rewritten_commit_changes_the_state(tables):
     assert log_state("tables/ledger", root) is None  # coordinated commits: always read
 
 
-def test_entries_that_were_tampered_with_are_read_again(tables, spark_starts):
+def test_entries_that_were_tampered_with_are_read_again(tables):
     root, config = tables
     first = read(config, root)
     store = Cache(root)
@@ -114,24 +101,25 @@ def test_entries_that_were_tampered_with_are_read_again(tables, spark_starts):
     db.commit()
     db.close()
     again = read(config, root)
-    assert spark_starts == ["embedded", "embedded"]
-    assert again.tables == first.tables
+    assert again.engine_started and again.read_now == first.read_now == ("s.ledger", "s.orders")
+    without_time = lambda r: {n: replace(s, read_at="") for n, s in r.tables.items()}  # noqa: E731
+    assert without_time(again) == without_time(first)
 
 
-def test_the_cache_is_not_used_without_a_store_or_through_spark_connect(tables, spark_starts):
+def test_the_cache_is_not_used_without_a_store_or_through_spark_connect(tables):
     root, config = tables
-    read(config, root)
-    live.read_settings(NAMES, config, "embedded")  # --no-cache
-    assert spark_starts == ["embedded", "embedded"]
+    assert read(config, root).engine_started
+    assert live.read_settings(NAMES, config, "embedded").engine_started  # --no-cache
 
 
 def test_a_cli_run_after_a_warm_one_starts_no_engine(tables):
     """The whole pipeline: the second `check` finds every table unchanged and starts
     no engine: a millisecond to start one would fail it (`--spark embedded` given,
-    no snapshot: exit 2), yet it answers as the first did."""
+    no snapshot: exit 2), yet it answers as the first did. Each run is a process of
+    its own, as a user's runs are: one that started an engine before has it at hand."""
     import json
 
-    from tests.test_integrations import cli
+    from tests.test_integrations import cli_process as cli
 
     root, _ = tables
     (root / "delta-lint.yaml").write_text("locations:\n  s.orders: tables/orders\n  s.ledger: tables/ledger\n")

@@ -25,7 +25,7 @@ from delta_lint.settings.spark import (
     open_spark,
     quote_name,
 )
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 sys.path.insert(0, str(FIXTURES))
 from make_tables import EXPECTED  # noqa: E402
@@ -47,10 +47,9 @@ def tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def cli(*args: str, cwd: Path = ROOT, timeout: int = 240) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
-    )
+def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The CLI in this process: these tests are about what it reads and reports."""
+    return run_cli(*args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -245,13 +244,13 @@ def test_tables_command_json(tmp_path):
 def test_unreachable_endpoint_fails_fast_or_falls_back_to_the_snapshot(tmp_path):
     (tmp_path / "a.sql").write_text("DELETE FROM t WHERE id = 1;\n")
     (tmp_path / "b.sql").write_text("DELETE FROM t WHERE id = 2;\n")
-    proc = cli("check", ".", "--spark", "sc://127.0.0.1:9", "--spark-timeout", "3", cwd=tmp_path, timeout=60)
+    proc = cli("check", ".", "--spark", "sc://127.0.0.1:9", "--spark-timeout", "3", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Spark Connect at sc://127.0.0.1:9" in proc.stderr
     assert "Traceback" not in proc.stderr
     write_snapshot(tmp_path / "delta-lint.lock.yaml", {"t": LiveSettings("t", None, deletion_vectors=False)}, "x")
     args = ("check", ".", "--format", "json", "--spark", "sc://127.0.0.1:9", "--spark-timeout", "3")
-    proc = cli(*args, cwd=tmp_path, timeout=60)
+    proc = cli(*args, cwd=tmp_path)
     assert proc.returncode == 1
     assert "warning" in proc.stderr and "using the snapshot" in proc.stderr
     assert [f["settings_source"] for f in json.loads(proc.stdout)["findings"]] == ["snapshot"]
@@ -289,7 +288,14 @@ def test_spark_connect_round_trip_to_a_server_started_here():
     server.start(background=True)
     try:
         host, port = server.listening_address
-        proc = cli("tables", "fixtures/jobs", "--format", "json", "--spark", f"sc://{host}:{port}")
+        proc = subprocess.run(  # a client process of its own, as a user's run would be
+            [sys.executable, "-m", "delta_lint", "tables", "fixtures/jobs", "--format", "json"]
+            + ["--spark", f"sc://{host}:{port}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
         assert proc.returncode == 0, proc.stderr
         doc = json.loads(proc.stdout)
         assert doc["spark"] == f"sc://{host}:{port}"
@@ -303,7 +309,7 @@ def test_spark_connect_round_trip_to_a_server_started_here():
         server.stop()
 
 
-@pytest.mark.slow
+@pytest.mark.jvm
 def test_classic_local_spark_session_reads_the_same_settings(tmp_path):
     """Also the one JVM of the suite: under strace (where it can trace), every socket
     it binds and every connection it makes is on loopback, and no name is looked up

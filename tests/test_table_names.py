@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from delta_lint.config import Config, load_config
+from delta_lint.config import Config
 from delta_lint.settings import TableNames
-from tests.conftest import FIXTURES
 
 
 def test_a_table_has_one_name_however_it_is_written(tmp_path):
@@ -23,18 +20,30 @@ def test_a_table_has_one_name_however_it_is_written(tmp_path):
     assert TableNames().qualify("t") == "t"
 
 
-def test_a_check_makes_its_naming_once_and_resolves_settings_once(monkeypatch):
-    """The run's naming reaches every stage that compares table names (non-Delta
-    tables, writers per table, the settings stage, the engine) as one object."""
-    import delta_lint.run as run
-    import delta_lint.settings as settings
-
-    made, resolved = [], []
-    real_of, real_resolve = settings.TableNames.of.__func__, run.resolve_settings
-    monkeypatch.setattr(settings.TableNames, "of", classmethod(lambda cls, c: made.append(c) or real_of(cls, c)))
-    monkeypatch.setattr(run, "resolve_settings", lambda *a, **k: resolved.append(a[4]) or real_resolve(*a, **k))
-    root = FIXTURES / "jobs"
-    monkeypatch.chdir(root)
-    result = run.check([Path(".")], load_config(cwd=root), cwd=root, use_cache=False, spark="none")
-    assert result.findings and len(made) == 1 and len(resolved) == 1
-    assert result.pairing is not None and resolved[0] is result.pairing.engine.names
+def test_every_stage_names_a_table_as_the_configuration_does(lint):
+    """The run's naming reaches every stage that compares table names: one table
+    written by its short name, its full name and its path (`locations:`), its
+    settings declared under a third spelling, is one table to the writers, the
+    settings stage and the engine: its two DML statements on different partitions
+    do not conflict; the overwrite by path conflicts with both."""
+    result = lint(
+        {
+            "a.sql": "UPDATE orders SET x = 1 WHERE d = '1';\n",
+            "b.sql": "DELETE FROM main.sales.orders WHERE d = '2';\n",
+            "c.py": 'spark.read.table("s.src").write.format("delta").mode("overwrite").save("/data/orders/")\n',
+        },
+        {
+            "spark": "none",
+            "default_schema": "main.sales",
+            "locations": {"orders": "/data/orders"},
+            "tables": {"sales.orders": {"partitioned_by": ["d"]}},
+        },
+    )
+    assert {name: (s.partitioned_by, s.source) for name, s in result.settings.items()} == {
+        "main.sales.orders": (("d",), "declared")
+    }
+    pairs = sorted((f.rule, f.table, str(f.location), tuple(map(str, f.related))) for f in result.findings)
+    assert pairs == [
+        ("DL102", "main.sales.orders", "a.sql:1:1", ("c.py:1:1",)),
+        ("DL102", "main.sales.orders", "b.sql:1:1", ("c.py:1:1",)),
+    ]

@@ -13,21 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_cli
 from tests.test_integrations import DELETE_B, MERGE_A, project
 
 ESC = "\x1b["
 
 
+COLOUR_VARIABLES = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")
+
+
 def run(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")}
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", "check", ".", "--format", "concise", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**clean, **(env or {})},
+    """`check .` in this process, its standard output not a terminal (like a pipe),
+    with only the colour variables of `env` set."""
+    return run_cli(
+        "check", ".", "--format", "concise", *args, cwd=cwd, env={**dict.fromkeys(COLOUR_VARIABLES), **(env or {})}
     )
 
 
@@ -86,6 +85,7 @@ def on_a_terminal(args: list[str], cwd: Path, env: dict) -> bytes:
     return seen
 
 
+@pytest.mark.integration
 def test_progress_while_table_settings_are_read(tmp_path):
     shutil.copytree(FIXTURES / "tables" / "orders", tmp_path / "orders")
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
@@ -104,8 +104,18 @@ def test_progress_while_table_settings_are_read(tmp_path):
     assert b"engine" not in piped.stderr  # never when standard error is not a terminal
 
 
+@pytest.mark.integration
 def test_a_jvm_that_cannot_start_is_one_line_with_its_reason(conflict):
-    proc = run(conflict, "--spark", "local", "--no-cache", env={"JAVA_HOME": str(conflict / "no-java")})
+    """In a subprocess: what the JVM's launcher writes goes to the process's own
+    standard error, below anything this process could capture."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", ".", "--spark", "local", "--no-cache"],
+        cwd=conflict,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "JAVA_HOME": str(conflict / "no-java")},
+    )
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("delta-lint: error: local Spark"), proc.stderr

@@ -3,6 +3,7 @@ repositories that deploy with Terraform instead of a bundle write them."""
 
 from __future__ import annotations
 
+from tests.conftest import run_cli
 from tests.test_link import NB, _conflicts
 
 JOB_TF = """
@@ -75,8 +76,6 @@ def test_a_changed_terraform_job_makes_every_finding_count(tmp_path):
     """`check --changed infra/job.tf`: a job definition changes every overlap, as a
     bundle does."""
     import json
-    import subprocess
-    import sys
 
     (tmp_path / "infra").mkdir()
     (tmp_path / "infra" / "load.py").write_text(LOAD)
@@ -85,12 +84,7 @@ def test_a_changed_terraform_job_makes_every_finding_count(tmp_path):
     (tmp_path / "infra" / "notebooks.tf").write_text(NOTEBOOKS_TF)
 
     def run(*args: str) -> list:
-        out = subprocess.run(
-            [sys.executable, "-m", "delta_lint", "check", *args, "--format", "json", "--no-cache"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-        )
+        out = run_cli("check", *args, "--format", "json", "--no-cache", cwd=tmp_path)
         return [f["rule"] for f in json.loads(out.stdout)["findings"] if f["rule"].startswith("DL1")]
 
     assert run(".") == ["DL102", "DL102"]

@@ -159,6 +159,7 @@ class Classes:
     def cross_file(self, p: int, q: int) -> tuple[int, int] | None:
         """A member of class p and one of class q in different files, or None when
         every pair of them shares a file."""
+        self.schedule.stats.class_pairs += 1
         mp, mq = self.members[p], self.members[q]
         b = self._outside(mq, mp[0])
         if b is not None:

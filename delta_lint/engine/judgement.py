@@ -24,6 +24,7 @@ from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import ROW_LEVEL, Profile, RulePack
 from delta_lint.schedule import Concurrency, Schedule
 from delta_lint.settings import TableSettings
+from delta_lint.stats import RunStats
 
 MATRIX_CLASSES = {OpClass.INSERT, OpClass.DML, OpClass.OPTIMIZE}
 WRITE_CLASSES = MATRIX_CLASSES | {OpClass.METADATA, OpClass.PROTOCOL, OpClass.CREATE}
@@ -103,10 +104,16 @@ class Judge:
     """The verdict on one pair of intents on a table with settings `s`, under the
     configured runtime (its profile) and Photon."""
 
-    def __init__(self, config: Config, pack: RulePack, profile: Profile) -> None:
+    def __init__(self, config: Config, pack: RulePack, profile: Profile, stats: RunStats | None = None) -> None:
         self.config = config
         self.pack = pack
         self.profile = profile
+        self.stats = stats if stats is not None else RunStats()  # the run's, see delta_lint.stats
+
+    def overlap(self, a: Intent, b: Intent, columns: frozenset[str] | None, distinct_runs: bool) -> Overlap:
+        """`predicates.overlap` of the two intents' target regions, counted."""
+        self.stats.regions_compared += 1
+        return overlap(region_of(a), region_of(b), columns, distinct_runs)
 
     def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
         """The first conflict check that decides, in the spec's order (section 7)."""
@@ -217,7 +224,7 @@ class Judge:
             result = Overlap.OVERLAP
         else:
             cols = partition_cols if granularity == "same_files" else None
-            result = overlap(region_of(a), region_of(b), cols, conc.distinct_runs)
+            result = self.overlap(a, b, cols, conc.distinct_runs)
         if result == Overlap.DISJOINT:
             return None
         primary, other = _primary(a, b, rule_id)
@@ -607,12 +614,12 @@ class _AppendCaveat(ReadersRule):
 
     def may_read(self, j: Judge, w: Intent, r: Intent, s: TableSettings) -> bool:
         # appended rows land anywhere unless the append is confined to partitions
-        return overlap(region_of(w), region_of(r), frozenset(s.partitioned_by), False) != Overlap.DISJOINT
+        return j.overlap(w, r, frozenset(s.partitioned_by), False) != Overlap.DISJOINT
 
     def apart(self, j: Judge, r1: Intent, r2: Intent, s: TableSettings, conc: Concurrency) -> bool:
         rows = j.row_level(s, r1, r2)[0]
         cols = None if rows else frozenset(s.partitioned_by)
-        return overlap(region_of(r1), region_of(r2), cols, conc.distinct_runs) == Overlap.DISJOINT
+        return j.overlap(r1, r2, cols, conc.distinct_runs) == Overlap.DISJOINT
 
     def verdict(self, j: Judge, s: TableSettings) -> tuple:
         return ("DL104", "warning", "ConcurrentAppendException", (), (s.note,) if s.note else ())

@@ -64,9 +64,10 @@ class Engine:
         self.names = names if names is not None else TableNames.of(config)  # the run's
         self.read = read
         self.schedule = schedule
+        self.stats = schedule.stats  # the run's counters: the schedule's questions are counted there too
         self.pack = pack or load()
         self.profile: Profile = self.pack.profile(config.runtime)
-        self.judge = Judge(config, self.pack, self.profile)
+        self.judge = Judge(config, self.pack, self.profile, self.stats)
         self.messages = Messages(self.pack)
         self.internal_errors: list[Diagnostic] = []
         self.settings: dict[str, TableSettings] = {}
@@ -113,6 +114,7 @@ class Engine:
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:
         """The findings of one table: they depend only on its intents, its settings and
         the schedule of their files, so an incremental run can keep them per table."""
+        self.stats.tables_judged += 1
         group = sorted(intents, key=location_key)
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
         classes = Classes(group, self.schedule, columns, self._behaviour_ids)
@@ -147,6 +149,7 @@ class Engine:
 
     def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
         """`Judge.verdict`: the pairing calls it through here, once per kind of pair."""
+        self.stats.verdicts += 1
         return self.judge.verdict(a, b, s, conc, table)
 
     def row_level(self, s: TableSettings, a: Intent, b: Intent) -> tuple[bool, str, Intent | None]:
@@ -212,6 +215,7 @@ class Engine:
                 key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, meet)
             elif by_shape:
                 ra, rb = regions[pa], regions[pb]
+                self.stats.regions_compared += 1
                 how = overlap(ra, rb, columns, conc.distinct_runs)
                 shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
                 key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, shape)

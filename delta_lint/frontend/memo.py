@@ -15,9 +15,11 @@ class FrontEndMemo:
 
     `statements`: SQL statements read, by what their reading depends on;
     `conditions`: target conditions given as SQL text, by what they are read against;
-    `roles`: what a node type of a condition says about it (`sql.condition_flags`).
+    `roles`: what a node type of a condition says about it (`sql.condition_flags`);
+    `statements_read`: how many statements were read anew (the run's statistics).
     """
 
     statements: dict = field(default_factory=dict)
     conditions: dict = field(default_factory=dict)
     roles: dict = field(default_factory=dict)
+    statements_read: int = 0  # statements not found in `statements`, read (and parsed) anew

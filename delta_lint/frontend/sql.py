@@ -554,6 +554,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
             raise found.with_traceback(None)
         ctx.session.declare(found[0], text)
         return _placed(found, ctx.location)
+    ctx.memo.statements_read += 1
     try:
         found = _read_statement(ctx, text, lead)
     except (ParseError, TokenError) as err:

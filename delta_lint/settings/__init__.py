@@ -100,6 +100,8 @@ class ReadSettings:
     problems: dict[str, str] = field(default_factory=dict)  # name -> why it could not be read live
     warnings: list[str] = field(default_factory=list)
     mode: str = "none"  # what was used: embedded | local | sc://... | snapshot | none
+    engine_started: bool = False  # Spark was started (or connected to) for this run
+    read_now: tuple[str, ...] = ()  # tables read from Spark in this run (the cache gave the other live ones)
 
 
 _ALTER_KINDS = (Kind.METADATA_CHANGE, Kind.PROTOCOL_CHANGE)

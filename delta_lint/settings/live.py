@@ -128,8 +128,10 @@ def read_settings(
                 try:
                     tell(f"starting {_ENGINES.get(chosen, 'Spark Connect')} to read {count}")
                     with open_spark(chosen, timeout or config.spark_timeout) as handle:
+                        out.engine_started = True
                         tell(f"reading the settings of {count}")
                         result = read_tables(handle.session, live_targets, chosen.startswith("sc://"), config.root)
+                    out.read_now = tuple(sorted(result.tables))
                 finally:
                     tell(None)
                 remember(store, log_keys, result.tables)

@@ -21,6 +21,9 @@ from tests.conftest import ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from corpus import Corpus  # noqa: E402
 
+# processes sharing, killed over, and locked out of one cache: each run is its own process
+pytestmark = pytest.mark.integration
+
 
 def run(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(

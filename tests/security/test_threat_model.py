@@ -15,21 +15,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_cli
+
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 SECRET = "hunter2-SECRET-VALUE"
 DELETE_A = "DELETE FROM main.s.t WHERE id = 1;\n"
 DELETE_B = "DELETE FROM main.s.t WHERE id = 2;\n"
 
 
-def cli(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "delta_lint", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
+def cli(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The CLI in this process (`env` set for the call): these tests are about what a
+    run reads, writes, reports and exits with."""
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def project(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -116,12 +113,12 @@ def test_special_files_never_block_a_run(tmp_path):
     os.symlink("/dev/zero", root / "jobs" / "zero.sql")
     if Path("/proc/kmsg").exists():
         os.symlink("/proc/kmsg", root / "jobs" / "kmsg.sql")
-    proc = cli(root, "check", "jobs", "--format", "json", "--no-cache", timeout=60)
+    proc = cli(root, "check", "jobs", "--format", "json", "--no-cache")
     findings = json.loads(proc.stdout)["findings"]
     unread = {f["location"]["path"] for f in findings if f["rule"] == "DL003"}
     assert {"jobs/pipe.sql", "jobs/zero.sql"} <= unread and "DL102" in {f["rule"] for f in findings}
     # named on the command line, they are refused too (a.sql is checked in its project: b.sql conflicts with it)
-    proc = cli(root, "check", "jobs/pipe.sql", "jobs/zero.sql", "jobs/a.sql", "--no-cache", timeout=60)
+    proc = cli(root, "check", "jobs/pipe.sql", "jobs/zero.sql", "jobs/a.sql", "--no-cache")
     assert proc.returncode == 1 and proc.stdout.count("DL003") == 2
 
 
@@ -136,7 +133,7 @@ def test_a_snapshot_or_jobs_json_that_is_a_pipe_or_dev_zero_is_refused_at_once(t
             os.mkfifo(root / name)
         else:
             (root / name).symlink_to("/dev/zero")
-        proc = cli(root, "check", "jobs", timeout=60)
+        proc = cli(root, "check", "jobs")
         assert "Traceback" not in proc.stderr
         if name.startswith("exports"):  # one file of the folder: a diagnostic at it, the rest analysed
             assert proc.returncode in (0, 1) and "job.json" in proc.stdout and "DL003" in proc.stdout
@@ -159,7 +156,7 @@ def test_link_loops_in_a_bundle_include_do_not_hang(tmp_path):
         "        - task_key: b\n          sql_task: {warehouse_id: w, file: {path: ../../jobs/b.sql}}\n"
     )
     (root / "databricks.yml").write_text("bundle: {name: x}\ninclude: ['resources/**/*.yml']\n")
-    proc = cli(root, "schedule", ".", "--format", "json", "--all", timeout=60)
+    proc = cli(root, "schedule", ".", "--format", "json", "--all")
     assert proc.returncode == 0, proc.stderr
     nodes = {n["node"] for n in json.loads(proc.stdout)["nodes"]}
     assert nodes == {"j.a", "j.b"}  # the included file is read once
@@ -182,13 +179,13 @@ def test_a_very_deep_tree_and_names_that_are_not_utf8_are_analysed():
         bad = os.fsencode(root / "jobs") + b"/bad\xff\xfe.sql"
         with open(bad, "w") as out:
             out.write(DELETE_B)
-        proc = cli(root, "check", "jobs", "--format", "json", "--no-cache", timeout=120)
+        proc = cli(root, "check", "jobs", "--format", "json", "--no-cache")
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
         findings = json.loads(proc.stdout)["findings"]
         paths = {f["location"]["path"] for f in findings} | {r["path"] for f in findings for r in f["related"]}
         assert "jobs/bad\\udcff\\udcfe.sql" in paths  # named, escaped, analysed
         assert any(p.endswith("/d/b.sql") for p in paths)  # the file 1,500 levels down
-        text = cli(root, "check", "jobs", "--no-cache", timeout=120)
+        text = cli(root, "check", "jobs", "--no-cache")
         assert text.returncode == 1 and "bad\\udcff\\udcfe.sql" in text.stdout
     finally:
         os.chdir(here)
@@ -414,7 +411,7 @@ def test_job_code_cannot_make_the_engine_contact_a_host(tmp_path):
             "AWS_ACCESS_KEY_ID": "AKIA-TEST",
             "AWS_SECRET_ACCESS_KEY": "test",
         }
-        proc = cli(root, "check", "jobs", "--spark", "embedded", "--format", "json", "--no-cache", env=env, timeout=300)
+        proc = cli(root, "check", "jobs", "--spark", "embedded", "--format", "json", "--no-cache", env=env)
         assert proc.returncode in (0, 1), proc.stderr
         notes = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "DL004"]
         assert len(notes) == 4 and all("named by job code" in f["message"] for f in notes), notes
@@ -439,7 +436,7 @@ def test_a_location_the_configuration_names_is_read(tmp_path):
         },
     )
     (root / "delta-lint.yaml").write_text(f"spark: embedded\nlocations:\n  main.s.orders: {orders}\n")
-    proc = cli(root, "check", "jobs", "--format", "json", "--no-cache", timeout=300)
+    proc = cli(root, "check", "jobs", "--format", "json", "--no-cache")
     findings = json.loads(proc.stdout)["findings"]
     pairs = [f for f in findings if f["rule"] not in ("DL003", "DL004")]
     assert pairs and all(f["table"] == "main.s.orders" for f in pairs), findings
@@ -448,11 +445,15 @@ def test_a_location_the_configuration_names_is_read(tmp_path):
 
 
 def test_the_local_engine_binds_its_driver_to_loopback(monkeypatch):
-    """`--spark local` starts a JVM; what it is told is checked here (one JVM per test
-    session: the live-settings suite runs the real one)."""
+    """`--spark local` starts a JVM; what it is told is checked here, with neither a
+    JVM nor pyspark (the live-settings suite runs the real one, under strace). Both
+    the JVM's launcher and the session builder are told; a launched JVM would stay
+    this process's pyspark gateway, without Delta, for every later test."""
     from delta_lint.settings import spark as spark_module
 
     seen: dict[str, str] = {}
+    launched: dict[str, str] = {}
+    monkeypatch.setattr(spark_module, "_launch_quiet_jvm", lambda options, log: launched.update(options))
 
     class Builder:
         def master(self, _):
@@ -473,9 +474,11 @@ def test_the_local_engine_binds_its_driver_to_loopback(monkeypatch):
 
     monkeypatch.setattr(spark_module, "_import_pyspark", lambda mode: Session)
     monkeypatch.delenv("SPARK_LOCAL_IP", raising=False)
+    monkeypatch.delenv("SPARK_LOCAL_HOSTNAME", raising=False)
     with pytest.raises(spark_module.SparkUnavailable):
         spark_module.open_spark("local", 1)
-    assert seen["spark.driver.host"] == "127.0.0.1" and seen["spark.driver.bindAddress"] == "127.0.0.1"
+    for told in (seen, launched):
+        assert told["spark.driver.host"] == "127.0.0.1" and told["spark.driver.bindAddress"] == "127.0.0.1"
     assert os.environ["SPARK_LOCAL_IP"] == "127.0.0.1"
 
 
@@ -489,13 +492,14 @@ def test_schedule_output_stays_short_at_10_000_unscheduled_files(tmp_path):
         if i % 500 == 0:
             d.mkdir(parents=True)
         (d / f"f{i}.sql").write_text(f"DELETE FROM s.t{i % 7} WHERE id = {i};\n")
-    proc = cli(root, "schedule", ".", timeout=300)
+    proc = cli(root, "schedule", ".")
     assert proc.returncode == 0 and len(proc.stdout) < 2_000, proc.stdout[:500]
     assert "10,000 files no job schedules" in proc.stdout and "49,995,000 pairs" in proc.stdout
-    doc = json.loads(cli(root, "schedule", ".", "--format", "json", timeout=300).stdout)
+    doc = json.loads(cli(root, "schedule", ".", "--format", "json").stdout)
     assert doc["unscheduled_files"]["count"] == 10_000 and doc["pairs"] == []
 
 
+@pytest.mark.integration
 def test_a_killed_run_leaves_no_worker_behind(tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import time
