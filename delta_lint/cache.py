@@ -379,6 +379,8 @@ def _row(f: Finding) -> list:
         f.fix,
         f.settings_source,
         f.related_more,
+        f.overlap_basis,
+        f.verdict,
     ]
 
 
@@ -401,7 +403,7 @@ _OPTIONAL_TEXT = (str, type(None))
 def _finding(r: list) -> Finding:
     if (
         type(r) is not list
-        or len(r) != 12
+        or len(r) != 14
         or type(r[0]) is not str
         or type(r[1]) is not str
         or type(r[2]) is not str
@@ -413,9 +415,11 @@ def _finding(r: list) -> Finding:
         or type(r[9]) is not str
         or not isinstance(r[10], _OPTIONAL_TEXT)
         or type(r[11]) is not int
+        or not isinstance(r[12], _OPTIONAL_TEXT)
+        or not isinstance(r[13], _OPTIONAL_TEXT)
     ):
         raise ValueError("not a finding row")
-    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11])
+    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11], r[12], r[13])
 
 
 @functools.cache

@@ -119,7 +119,7 @@ def text(
         hidden = sum(g.related_more for g in (f, *more))
         if hidden:
             lines.append(f"    related: and {hidden:,} more")
-        for label, value in (("overlap", f.overlap), ("fix", f.fix)):
+        for label, value in (("overlap", f.overlap), ("how sure", how_sure(f)), ("fix", f.fix)):
             if value:
                 lines += _wrap(f"    {label}:", value, width, indent=8)
     summary = summary_line(findings, files, intents, skipped or {})
@@ -130,11 +130,37 @@ def text(
     return "\n".join(lines) + "\n"
 
 
+# How a conflict finding's overlap basis and verdict read in words (`Finding`).
+BASIS_WORDS = {
+    "schedule": "the schedule shows the two can run at the same time",
+    "assumed": "the overlap is assumed: a side has no known schedule",
+}
+VERDICT_WORDS = {
+    "certain": "they conflict whenever both run",
+    "data-dependent": "they conflict only for some data (the same rows, partitions or values)",
+}
+
+
+def how_sure(f: Finding) -> str:
+    """A conflict finding's overlap basis and verdict in words ("" for other findings)."""
+    if f.overlap_basis is None or f.verdict is None:
+        return ""
+    return f"{BASIS_WORDS.get(f.overlap_basis, f.overlap_basis)}; {VERDICT_WORDS.get(f.verdict, f.verdict)}"
+
+
 def _merged(findings: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
-    """Findings in order, those of one rule at one location folded into the first."""
+    """Findings in order, those of one rule at one location folded into the first
+    when they are as sure (one severity, overlap basis and verdict: the entry shows
+    the first's)."""
     out: list[tuple[Finding, list[Finding]]] = []
     for f in findings:
-        if out and out[-1][0].location == f.location and out[-1][0].rule == f.rule:
+        first = out[-1][0] if out else None
+        if (
+            first is not None
+            and first.location == f.location
+            and first.rule == f.rule
+            and (first.severity, first.overlap_basis, first.verdict) == (f.severity, f.overlap_basis, f.verdict)
+        ):
             out[-1][1].append(f)
         else:
             out.append((f, []))
@@ -499,6 +525,8 @@ def sarif(findings: list[Finding], pack) -> str:
                 "table": f.table,
                 "exception": f.exception,
                 "overlap": f.overlap,
+                "overlapBasis": f.overlap_basis,
+                "verdict": f.verdict,
                 "settingsSource": f.settings_source,
                 "relatedMore": f.related_more,
             },
@@ -642,6 +670,8 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
                 out.append(f"  - related: {_related_list(f, lambda r: f'`{md_untrusted(str(r), code=True)}`')}")
             if f.overlap:
                 out.append(f"  - overlap: {md_untrusted(f.overlap)}")
+            if how_sure(f):
+                out.append(f"  - how sure: {how_sure(f)}")
             if f.fix:
                 out.append(f"  - fix: {md_untrusted(f.fix)}")
         out += ["", "</details>"]

@@ -35,6 +35,8 @@ FINDINGS_SCHEMA = {
                     "overlap",
                     "fix",
                     "settings_source",
+                    "overlap_basis",
+                    "verdict",
                     "url",
                 ],
                 "properties": {
@@ -50,6 +52,8 @@ FINDINGS_SCHEMA = {
                     "overlap": {"type": "string"},
                     "fix": {"type": "string"},
                     "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
+                    "overlap_basis": {"enum": ["schedule", "assumed", None]},
+                    "verdict": {"enum": ["certain", "data-dependent", None]},
                     "url": {"type": "string", "pattern": "^docs/rules/DL\\d{3}\\.md$"},
                 },
             },
