@@ -726,6 +726,7 @@ class Cache:
                 and _ints([data["n_files"], data["n_intents"]])
                 and _conforms(data["skipped"], dict[str, str])
                 and _conforms(data["analysed"], dict[str, int])
+                and _conforms(data["notes"], list[str])
             ):
                 return None
         except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):

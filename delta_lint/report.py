@@ -89,6 +89,7 @@ def text(
     concise: bool = False,
     width: int | None = None,
     source: Callable[[str], list[str] | None] | None = None,
+    notes: tuple[str, ...] = (),
 ) -> str:
     """ruff-like text. `path:line:col: CODE [Exception] message [severity]` always comes
     first (the severity last: `CODE message` stays one greppable run); the full form then wraps the message to `width`, shows the statement from
@@ -123,7 +124,9 @@ def text(
             if value:
                 lines += _wrap(f"    {label}:", value, width, indent=8)
     summary = summary_line(findings, files, intents, skipped or {})
-    if not quiet:
+    if not quiet:  # the notes, then the summary: it stays the last line
+        for note in notes:
+            lines += _wrap("note:", note, width)
         lines.append(summary)
     if not lines:
         return ""
@@ -277,11 +280,18 @@ def _json_text(doc: object) -> str:
     return text if text.isascii() else json.dumps(doc, indent=2)
 
 
-def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str, str] | None = None) -> str:
+def to_json(
+    findings: list[Finding],
+    files: int,
+    intents: int,
+    skipped: dict[str, str] | None = None,
+    notes: tuple[str, ...] = (),
+) -> str:
     """One finding per line, in the standard library's spacing (`"rule": "DL101"`), so
     that the output stays diffable and greppable; each line by its C encoder (the
     indenting one is pure Python). The summary counts predicted conflicts apart from
-    coverage gaps, and the skipped files by kind."""
+    coverage gaps, and the skipped files by kind, and holds the run's notes (the
+    target judged, no schedule known)."""
     conflicts = sum(1 for f in findings if not is_coverage(f.rule))
     summary = json.dumps(
         {
@@ -291,6 +301,7 @@ def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str
             "conflicts": conflicts,
             "not_analysed": len(findings) - conflicts,
             "skipped": dict(sorted(Counter((skipped or {}).values()).items())),
+            "notes": list(notes),
         }
     )
     if not findings:
@@ -727,6 +738,7 @@ SHOWN_EXAMPLES = 10  # names shown for a group of nodes in the summarised schedu
 def _schedule_head(sched) -> list[str]:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
+    lines += [f"  judged: {wf.target}"] if wf.target else []
     lines += [f"  note: {n}" for n in wf.notes]
     lines += [f"  not read: {where}: {why}" for where, why in wf.problems]  # broken files found in the project
     for job in sorted(wf.jobs.values(), key=lambda j: j.key):
@@ -895,6 +907,7 @@ def schedule_json_chunks(sched, full: bool = False):
     head = {
         "version": 1,
         "source": wf.source,
+        "target": wf.target,
         "notes": wf.notes,
         "problems": [{**where.to_json(), "message": why} for where, why in wf.problems],
         "nodes": [
@@ -953,6 +966,7 @@ class Report:
     color: bool = False
     width: int | None = None  # text: wrap messages to this width
     source: Callable[[str], list[str] | None] | None = None  # text: a file's lines, by display path
+    notes: tuple[str, ...] = ()  # said once about the run (the target judged, no schedule known)
 
 
 Reporter = Callable[[Report], str]
@@ -980,17 +994,19 @@ _PLAIN = ("text", "full", "concise")
 
 @reporter("text", "full")
 def _full_text(r: Report) -> str:
-    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, width=r.width, source=r.source)
+    return text(
+        r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, width=r.width, source=r.source, notes=r.notes
+    )
 
 
 @reporter("concise")
 def _concise_text(r: Report) -> str:
-    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, concise=True, width=r.width)
+    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, concise=True, width=r.width, notes=r.notes)
 
 
 @reporter("json")
 def _json(r: Report) -> str:
-    return to_json(r.findings, r.files, r.intents, r.skipped)
+    return to_json(r.findings, r.files, r.intents, r.skipped, r.notes)
 
 
 @reporter("sarif")

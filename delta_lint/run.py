@@ -35,6 +35,7 @@ from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
     load_workflows,
+    run_notes,
 )
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 from delta_lint.suppress import FileSuppressions
@@ -61,6 +62,7 @@ class RunResult:
     analysed: dict[str, int] = field(default_factory=dict)  # display path -> its intents, for files linted
     suppressions: Suppressions = field(default_factory=Suppressions)  # for the findings stage
     pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
+    notes: list[str] = field(default_factory=list)  # said once about the run's schedule (`schedule.run_notes`)
 
     @property
     def intents(self) -> list[Intent]:
@@ -508,6 +510,7 @@ def pipeline(
                     skipped=hit["skipped"],
                     analysed=hit["analysed"],
                     suppressions=Suppressions(hit["scans"], hit["rel_of"]),
+                    notes=hit["notes"],
                 )
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (on a large bundle that is a second of a cold run).
@@ -546,6 +549,7 @@ def _kept_run(result: RunResult) -> dict:
         "analysed": result.analysed,
         "scans": result.suppressions.scans,
         "rel_of": result.suppressions.rel_of,
+        "notes": result.notes,
     }
 
 
@@ -987,6 +991,7 @@ def _check(
         analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
         suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
         pairing=pairing,
+        notes=run_notes(schedule),
     ), workflows
 
 

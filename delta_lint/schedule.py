@@ -834,3 +834,27 @@ def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
         for key, nodes in out.items()
         if (j := workflows.jobs[key]).cron is None and not j.continuous and not j.trigger and not j.paused
     }
+
+
+# Said once per run when nothing tells delta-lint when its files run: then every
+# pairing rests on an assumption, and the one line that would change that is named.
+NO_SCHEDULE_NOTE = (
+    "no schedule is known (no bundle, job definition, Terraform root, Airflow DAG or configured job): "
+    "every file is its own job that may run at any time, so every overlap is assumed and no finding is an "
+    "error; say which files form jobs with `jobs:` in delta-lint.yaml, or name the bundle with "
+    "`--bundle databricks.yml`"
+)
+
+
+def run_notes(schedule: Schedule) -> list[str]:
+    """What a run says once about the schedule it judged: the bundle target read and
+    why, the readers' notes (a development target's paused schedules), and that no
+    schedule is known at all when no job of any reader or of the configuration runs
+    a file of the project."""
+    wf = schedule.workflows
+    notes = [f"judged {wf.target}"] if wf.target else []
+    notes += wf.notes
+    known = wf.jobs or schedule.config_runs or any(n.kind != "file" for ns in schedule.nodes_of.values() for n in ns)
+    if not known:
+        notes.append(NO_SCHEDULE_NOTE)
+    return notes

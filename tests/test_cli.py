@@ -61,10 +61,11 @@ FINDINGS_SCHEMA = {
         "summary": {
             "type": "object",
             "additionalProperties": False,
-            "required": ["files", "intents", "findings", "conflicts", "not_analysed", "skipped"],
+            "required": ["files", "intents", "findings", "conflicts", "not_analysed", "skipped", "notes"],
             "properties": {
                 **{k: {"type": "integer"} for k in ("files", "intents", "findings", "conflicts", "not_analysed")},
                 "skipped": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "notes": {"type": "array", "items": {"type": "string"}},
             },
         },
     },

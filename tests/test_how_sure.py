@@ -104,3 +104,41 @@ def test_json_and_sarif_carry_both_facts_and_fail_on_error_gates_on_errors_only(
     (tmp_path / "delta-lint.yaml").write_text("jobs:\n  a: {paths: [a.sql]}\nunscheduled: anytime\n")
     assert runner.invoke(app, ["check", ".", "--fail-on", "error"]).exit_code == 0  # now a warning
     assert runner.invoke(app, ["check", "."]).exit_code == 1
+
+
+def test_a_run_without_any_schedule_says_so_once_and_names_the_fix(tmp_path, monkeypatch):
+    for name, text in {**CERTAIN_PAIR, "c.sql": "DELETE FROM s.t WHERE id = 3;"}.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    doc = json.loads(runner.invoke(app, ["check", ".", "--format", "json"]).output)
+    assert {f["severity"] for f in doc["findings"]} == {"warning"}  # no pairing is an error
+    [note] = doc["summary"]["notes"]
+    assert note.startswith("no schedule is known") and "`jobs:` in delta-lint.yaml" in note
+    text = runner.invoke(app, ["check", "."]).output
+    assert text.count("no schedule is known") == 1
+    assert text.splitlines()[-1].startswith("Found 2 predicted conflicts (0 error, 2 warning")
+    # one configured job is a schedule: the note goes
+    (tmp_path / "delta-lint.yaml").write_text("jobs:\n  a: {paths: [a.sql]}\nunscheduled: anytime\n")
+    assert json.loads(runner.invoke(app, ["check", ".", "--format", "json"]).output)["summary"]["notes"] == []
+
+
+DEV_ONLY = """\
+bundle: {name: b}
+targets:
+  dev: {default: true, mode: development}
+  staging: {}
+resources:
+  jobs:
+    j:
+      tasks: [{task_key: t, notebook_task: {notebook_path: ./a.sql}}]
+"""
+
+
+def test_a_development_default_without_a_production_target_is_judged_and_named(tmp_path, monkeypatch):
+    (tmp_path / "a.sql").write_text("DELETE FROM s.t WHERE id = 1;\n")
+    (tmp_path / "databricks.yml").write_text(DEV_ONLY)
+    monkeypatch.chdir(tmp_path)
+    notes = json.loads(CliRunner().invoke(app, ["check", ".", "--format", "json"]).output)["summary"]["notes"]
+    assert notes[0] == "judged bundle databricks.yml: target `dev` (the bundle's default target)"
+    assert "development mode" in notes[1]
