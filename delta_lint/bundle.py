@@ -119,6 +119,7 @@ class Workflows:
     jobs: dict[str, Job] = field(default_factory=dict)
     source: str = ""  # what was read, for `delta-lint schedule`
     notes: list[str] = field(default_factory=list)
+    target: str = ""  # the bundle target read and why ("bundle databricks.yml: target `prod` (...)")
     files: list[Path] = field(default_factory=list)  # every file read
     # every directory question the result depends on: (kind, argument, answer), asked
     # again through `listing` to tell whether a cached result still holds
@@ -529,6 +530,27 @@ def bundle_targets(path: Path) -> set[str]:
     return {str(t) for t in targets} if isinstance(targets, dict) else set()
 
 
+def default_target(targets: Any) -> tuple[str | None, str]:
+    """The target a run judges when none is chosen, and why. The bundle's default
+    target, unless it is a development target (`mode: development`: schedules and
+    triggers paused, names prefixed) and a production target exists: the schedule
+    that runs in production is the one whose conflicts fail jobs, so the gate judges
+    that (`--target` overrides)."""
+    if not isinstance(targets, dict):
+        return None, ""
+    mode = lambda name: targets[name].get("mode") if isinstance(targets[name], dict) else None  # noqa: E731
+    default = next((n for n, t in targets.items() if isinstance(t, dict) and t.get("default")), None)
+    production = sorted(str(n) for n in targets if mode(n) == "production")
+    if default is not None and mode(default) == "development" and production:
+        return production[0], (
+            f"mode: production; the default target `{default}` is a development target whose schedules are "
+            f"paused: `--target {default}` judges it"
+        )
+    if default is not None:
+        return default, "the bundle's default target"
+    return None, ""
+
+
 def load_bundle(
     path: Path, target: str | None, root: Path, named: bool = True, contained: bool | None = None
 ) -> Workflows:
@@ -576,10 +598,12 @@ def load_bundle(
             declared_elsewhere.update(data["variables"])  # variables may be declared in included files
     targets = main.get("targets") or {}
     if target is None:
-        target = next((n for n, t in targets.items() if isinstance(t, dict) and t.get("default")), None)
+        target, why = default_target(targets)
     elif target not in targets:
         known = ", ".join(sorted(targets)) or "none"
         raise ConfigError(f"{path}: `targets.{target}`: no such target (targets: {known})")
+    else:
+        why = "chosen with --target or the configuration's `target:`"
     tconf = targets.get(target) or {} if target else {}
     for key, job in ((tconf.get("resources") or {}).get("jobs") or {}).items():
         base = resources.setdefault("jobs", _LineDict()).get(key)
@@ -604,6 +628,7 @@ def load_bundle(
         files=list(files),
         listings=listings,
         problems=problems,
+        target=f"bundle {_rel(path, root)}: target `{target}` ({why})" if target else "",
     )
     if dev:
         out.notes.append(

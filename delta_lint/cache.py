@@ -388,6 +388,8 @@ def _row(f: Finding) -> list:
         f.fix,
         f.settings_source,
         f.related_more,
+        f.overlap_basis,
+        f.verdict,
     ]
 
 
@@ -423,7 +425,7 @@ _OPTIONAL_TEXT = (str, type(None))
 def _finding(r: list) -> Finding:
     if (
         type(r) is not list
-        or len(r) != 12
+        or len(r) != 14
         or type(r[0]) is not str
         or type(r[1]) is not str
         or type(r[2]) is not str
@@ -435,9 +437,11 @@ def _finding(r: list) -> Finding:
         or type(r[9]) is not str
         or not isinstance(r[10], _OPTIONAL_TEXT)
         or type(r[11]) is not int
+        or not isinstance(r[12], _OPTIONAL_TEXT)
+        or not isinstance(r[13], _OPTIONAL_TEXT)
     ):
         raise ValueError("not a finding row")
-    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11])
+    return Finding(*r[:6], _location(r[6]), tuple(_location(x) for x in r[7]), r[8], r[9], r[10], r[11], r[12], r[13])
 
 
 @functools.cache
@@ -744,6 +748,7 @@ class Cache:
                 and _ints([data["n_files"], data["n_intents"]])
                 and _conforms(data["skipped"], dict[str, str])
                 and _conforms(data["analysed"], dict[str, int])
+                and _conforms(data["notes"], list[str])
             ):
                 return None
         except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):

@@ -453,6 +453,7 @@ def _render(
             color=report.use_color(choice=color),
             width=_width(),
             source=_source_lines(Path.cwd(), set(result.analysed), buffers or {}) if full else None,
+            notes=tuple(result.notes),
         ),
     )
 

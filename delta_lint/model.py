@@ -279,6 +279,10 @@ class Finding:
     fix: str = ""
     settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
     related_more: int = 0  # other locations left out of `related` (see engine.messages.SHOWN_OTHERS)
+    # how sure a conflict finding is (None for findings that judge no overlap):
+    # "schedule" | "assumed" (what the overlap rests on), "certain" | "data-dependent"
+    overlap_basis: str | None = None
+    verdict: str | None = None
 
     def to_json(self) -> dict:
         return {
@@ -292,6 +296,8 @@ class Finding:
             "related": [r.to_json() for r in self.related],
             "related_more": self.related_more,
             "overlap": self.overlap,
+            "overlap_basis": self.overlap_basis,
+            "verdict": self.verdict,
             "fix": self.fix,
             "settings_source": self.settings_source,
             "sites": [s.to_json() for s in self.sites],

@@ -106,6 +106,7 @@ def text(
     concise: bool = False,
     width: int | None = None,
     source: Callable[[str], list[str] | None] | None = None,
+    notes: tuple[str, ...] = (),
 ) -> str:
     """ruff-like text. `path:line:col: CODE [Exception] message [severity]` always comes
     first (the severity last: `CODE message` stays one greppable run); the full form then wraps the message to `width`, shows the statement from
@@ -139,22 +140,50 @@ def text(
         written = dict.fromkeys(w for g in (f, *more) if (w := written_at(g)))
         if written:
             lines.append(f"    written at {', '.join(written)}")
-        for label, value in (("overlap", f.overlap), ("fix", f.fix)):
+        for label, value in (("overlap", f.overlap), ("how sure", how_sure(f)), ("fix", f.fix)):
             if value:
                 lines += _wrap(f"    {label}:", value, width, indent=8)
     summary = summary_line(findings, files, intents, skipped or {})
-    if not quiet:
+    if not quiet:  # the notes, then the summary: it stays the last line
+        for note in notes:
+            lines += _wrap("note:", note, width)
         lines.append(summary)
     if not lines:
         return ""
     return "\n".join(lines) + "\n"
 
 
+# How a conflict finding's overlap basis and verdict read in words (`Finding`).
+BASIS_WORDS = {
+    "schedule": "the schedule shows the two can run at the same time",
+    "assumed": "the overlap is assumed: a side has no known schedule",
+}
+VERDICT_WORDS = {
+    "certain": "they conflict whenever both run",
+    "data-dependent": "they conflict only for some data (the same rows, partitions or values)",
+}
+
+
+def how_sure(f: Finding) -> str:
+    """A conflict finding's overlap basis and verdict in words ("" for other findings)."""
+    if f.overlap_basis is None or f.verdict is None:
+        return ""
+    return f"{BASIS_WORDS.get(f.overlap_basis, f.overlap_basis)}; {VERDICT_WORDS.get(f.verdict, f.verdict)}"
+
+
 def _merged(findings: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
-    """Findings in order, those of one rule at one location folded into the first."""
+    """Findings in order, those of one rule at one location folded into the first
+    when they are as sure (one severity, overlap basis and verdict: the entry shows
+    the first's)."""
     out: list[tuple[Finding, list[Finding]]] = []
     for f in findings:
-        if out and out[-1][0].location == f.location and out[-1][0].rule == f.rule:
+        first = out[-1][0] if out else None
+        if (
+            first is not None
+            and first.location == f.location
+            and first.rule == f.rule
+            and (first.severity, first.overlap_basis, first.verdict) == (f.severity, f.overlap_basis, f.verdict)
+        ):
             out[-1][1].append(f)
         else:
             out.append((f, []))
@@ -271,11 +300,18 @@ def _json_text(doc: object) -> str:
     return text if text.isascii() else json.dumps(doc, indent=2)
 
 
-def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str, str] | None = None) -> str:
+def to_json(
+    findings: list[Finding],
+    files: int,
+    intents: int,
+    skipped: dict[str, str] | None = None,
+    notes: tuple[str, ...] = (),
+) -> str:
     """One finding per line, in the standard library's spacing (`"rule": "DL101"`), so
     that the output stays diffable and greppable; each line by its C encoder (the
     indenting one is pure Python). The summary counts predicted conflicts apart from
-    coverage gaps, and the skipped files by kind."""
+    coverage gaps, and the skipped files by kind, and holds the run's notes (the
+    target judged, no schedule known)."""
     conflicts = sum(1 for f in findings if not is_coverage(f.rule))
     summary = json.dumps(
         {
@@ -285,6 +321,7 @@ def to_json(findings: list[Finding], files: int, intents: int, skipped: dict[str
             "conflicts": conflicts,
             "not_analysed": len(findings) - conflicts,
             "skipped": dict(sorted(Counter((skipped or {}).values()).items())),
+            "notes": list(notes),
         }
     )
     if not findings:
@@ -519,6 +556,8 @@ def sarif(findings: list[Finding], pack) -> str:
                 "table": f.table,
                 "exception": f.exception,
                 "overlap": f.overlap,
+                "overlapBasis": f.overlap_basis,
+                "verdict": f.verdict,
                 "settingsSource": f.settings_source,
                 "relatedMore": f.related_more,
             },
@@ -669,6 +708,8 @@ def markdown(findings: list[Finding], files: int, intents: int) -> str:
                 out.append(f"  - written at `{md_untrusted(written_at(f), code=True)}`")
             if f.overlap:
                 out.append(f"  - overlap: {md_untrusted(f.overlap)}")
+            if how_sure(f):
+                out.append(f"  - how sure: {how_sure(f)}")
             if f.fix:
                 out.append(f"  - fix: {md_untrusted(f.fix)}")
         out += ["", "</details>"]
@@ -724,6 +765,7 @@ SHOWN_EXAMPLES = 10  # names shown for a group of nodes in the summarised schedu
 def _schedule_head(sched) -> list[str]:
     wf = sched.workflows
     lines = [f"Jobs from {wf.source}:" if wf.source else "No bundle or job definitions: every file is its own job."]
+    lines += [f"  judged: {wf.target}"] if wf.target else []
     lines += [f"  note: {n}" for n in wf.notes]
     lines += [f"  not read: {where}: {why}" for where, why in wf.problems]  # broken files found in the project
     for job in sorted(wf.jobs.values(), key=lambda j: j.key):
@@ -892,6 +934,7 @@ def schedule_json_chunks(sched, full: bool = False):
     head = {
         "version": 1,
         "source": wf.source,
+        "target": wf.target,
         "notes": wf.notes,
         "problems": [{**where.to_json(), "message": why} for where, why in wf.problems],
         "nodes": [
@@ -950,6 +993,7 @@ class Report:
     color: bool = False
     width: int | None = None  # text: wrap messages to this width
     source: Callable[[str], list[str] | None] | None = None  # text: a file's lines, by display path
+    notes: tuple[str, ...] = ()  # said once about the run (the target judged, no schedule known)
 
 
 Reporter = Callable[[Report], str]
@@ -977,17 +1021,19 @@ _PLAIN = ("text", "full", "concise")
 
 @reporter("text", "full")
 def _full_text(r: Report) -> str:
-    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, width=r.width, source=r.source)
+    return text(
+        r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, width=r.width, source=r.source, notes=r.notes
+    )
 
 
 @reporter("concise")
 def _concise_text(r: Report) -> str:
-    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, concise=True, width=r.width)
+    return text(r.findings, r.files, r.intents, r.color, r.quiet, r.skipped, concise=True, width=r.width, notes=r.notes)
 
 
 @reporter("json")
 def _json(r: Report) -> str:
-    return to_json(r.findings, r.files, r.intents, r.skipped)
+    return to_json(r.findings, r.files, r.intents, r.skipped, r.notes)
 
 
 @reporter("sarif")

@@ -44,6 +44,7 @@ from delta_lint.schedule import (
     build_schedule,
     cached_workflows,
     load_workflows,
+    run_notes,
 )
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 from delta_lint.stats import RunStats
@@ -72,6 +73,7 @@ class RunResult:
     suppressions: Suppressions = field(default_factory=Suppressions)  # for the findings stage
     pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
     stats: RunStats = field(default_factory=RunStats)  # what the run did (files read, verdicts worked out, ...)
+    notes: list[str] = field(default_factory=list)  # said once about the run's schedule (`schedule.run_notes`)
 
     @property
     def intents(self) -> list[Intent]:
@@ -527,6 +529,7 @@ def pipeline(
                     skipped=hit["skipped"],
                     analysed=hit["analysed"],
                     suppressions=Suppressions(hit["scans"], hit["rel_of"]),
+                    notes=hit["notes"],
                 )
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
@@ -565,6 +568,7 @@ def _kept_run(result: RunResult) -> dict:
         "analysed": result.analysed,
         "scans": result.suppressions.scans,
         "rel_of": result.suppressions.rel_of,
+        "notes": result.notes,
     }
 
 
@@ -1031,6 +1035,7 @@ def _check(
         suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
         pairing=pairing,
         stats=stats,
+        notes=run_notes(schedule),
     ), workflows
 
 

@@ -64,10 +64,20 @@ DEFAULT_DURATION = timedelta(hours=1)
 _UNKNOWN = object()  # not yet in a memo (None is a real answer: no overlap)
 
 
+# What an overlap rests on (`Concurrency.basis`): a schedule delta-lint read shows
+# the two runs meet (tasks of one DAG level, cron windows that meet, concurrent runs,
+# a continuous or triggered job, a running stream, the configuration's `jobs:`), or
+# it is only assumed because a side has no known schedule (a file no job runs, a
+# job started by hand, a paused schedule, a cron that could not be evaluated).
+SCHEDULE = "schedule"
+ASSUMED = "assumed"
+
+
 @dataclass(frozen=True)
 class Concurrency:
     reason: str
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
+    basis: str = SCHEDULE  # SCHEDULE | ASSUMED: what the overlap rests on
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -77,7 +87,9 @@ _BY_HAND_AUTO = (
     " (`unscheduled: anytime` pairs it with the jobs)"
 )
 LONE_FILES = Concurrency(
-    "neither file is scheduled by a job definition or a configured job, so they may run at the same time", False
+    "neither file is scheduled by a job definition or a configured job, so they may run at the same time",
+    False,
+    ASSUMED,
 )
 
 
@@ -344,7 +356,7 @@ class Schedule:
                 return LONE_FILES, ""
             # said of the file, never naming it: every unscheduled file meets `other` alike
             other = b if a.kind == "file" else a
-            return Concurrency(f"{_ANYTIME_FILE}, so it can overlap {other.label()}", False), ""
+            return Concurrency(f"{_ANYTIME_FILE}, so it can overlap {other.label()}", False, ASSUMED), ""
         if a.kind != "task" and b.kind != "task":
             return (
                 Concurrency(
@@ -371,7 +383,7 @@ class Schedule:
                     found, why = self.node_overlap(parent, other)
                     if found is not None:
                         reason = f"job `{node.job}` runs in {parent.label()}, and {found.reason}"
-                        return Concurrency(reason, found.distinct_runs), ""
+                        return Concurrency(reason, found.distinct_runs, found.basis), ""
                     why_not.append(f"job `{node.job}` runs in {parent.label()}: {why}")
                 return None, "; ".join(why_not)
             finally:
@@ -423,7 +435,9 @@ class Schedule:
             anytime = self._runs_anytime(node, job)
             if anytime:
                 other = b if node is a else a
-                return Concurrency(f"{anytime}, so it can overlap {other.label()}", False), ""
+                # a job only started by hand (on either side) meets others by assumption
+                basis = ASSUMED if _started_by_hand(ja) or _started_by_hand(jb) else SCHEDULE
+                return Concurrency(f"{anytime}, so it can overlap {other.label()}", False, basis), ""
         assert ja is not None and jb is not None and ja.cron and jb.cron
         return self._cron_overlap(ja, jb)
 
@@ -461,7 +475,7 @@ class Schedule:
             return None, f"{desc}: their runs never meet"
         if outcome == "meet":
             return Concurrency(f"{desc}: their runs can overlap (e.g. {when})", False), ""
-        return Concurrency(f"{desc}: {outcome}; assuming they overlap", False), ""
+        return Concurrency(f"{desc}: {outcome}; assuming they overlap", False, ASSUMED), ""
 
     # -- the graph -----------------------------------------------------------------------------
 
@@ -476,6 +490,25 @@ class Schedule:
                 conc, why_not = self.node_overlap(a, b)
                 out.append((a, b, conc, why_not))
         return out
+
+
+_UNREADABLE_SCHEDULE = "a schedule delta-lint cannot"
+
+
+def _started_by_hand(job: Job | None) -> bool:
+    """Whether a bundle or Jobs JSON job runs only when someone starts it (no
+    schedule, or a paused one): when it runs is not known, so its overlap with
+    another run is assumed. A continuous job runs all the time and a trigger (file
+    arrival, table update, periodic) starts it whenever it fires: their overlap is
+    shown by the definition (not so for a schedule that could not be
+    evaluated). A configured job (None here) is the user's statement
+    that it may run with any job no `exclusive` group separates it from."""
+    if job is None or job.continuous:
+        return False
+    # the readers describe a schedule they could not evaluate (a bad cron, an Airflow
+    # timetable) as a trigger "a schedule delta-lint cannot ...": when it fires is unknown
+    unreadable = bool(job.trigger) and job.trigger.startswith(_UNREADABLE_SCHEDULE)
+    return bool(job.paused or unreadable or (job.cron is None and not job.trigger))
 
 
 def _job_runs_anytime(job: Job) -> str | None:
@@ -835,3 +868,27 @@ def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
         for key, nodes in out.items()
         if (j := workflows.jobs[key]).cron is None and not j.continuous and not j.trigger and not j.paused
     }
+
+
+# Said once per run when nothing tells delta-lint when its files run: then every
+# pairing rests on an assumption, and the one line that would change that is named.
+NO_SCHEDULE_NOTE = (
+    "no schedule is known (no bundle, job definition, Terraform root, Airflow DAG or configured job): "
+    "every file is its own job that may run at any time, so every overlap is assumed and no finding is an "
+    "error; say which files form jobs with `jobs:` in delta-lint.yaml, or name the bundle with "
+    "`--bundle databricks.yml`"
+)
+
+
+def run_notes(schedule: Schedule) -> list[str]:
+    """What a run says once about the schedule it judged: the bundle target read and
+    why, the readers' notes (a development target's paused schedules), and that no
+    schedule is known at all when no job of any reader or of the configuration runs
+    a file of the project."""
+    wf = schedule.workflows
+    notes = [f"judged {wf.target}"] if wf.target else []
+    notes += wf.notes
+    known = wf.jobs or schedule.config_runs or any(n.kind != "file" for ns in schedule.nodes_of.values() for n in ns)
+    if not known:
+        notes.append(NO_SCHEDULE_NOTE)
+    return notes

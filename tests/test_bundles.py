@@ -192,9 +192,16 @@ def test_default_python_template_bundle(tmp_path):
     pairs = graph(p, ".")
     nb, cleanup = "my_project_job.notebook_task", "my_project_job.cleanup"
     assert pairs[frozenset((nb, cleanup))]["overlap"] is False
+    # the default target `dev` is a development target and `prod` is a production one: prod is judged
     doc = json.loads(cli("schedule", ".", "--format", "json", cwd=p).stdout)
+    assert "target `prod` (mode: production; the default target `dev` is a development" in doc["target"]
+    assert doc["notes"] == []
+    doc = json.loads(cli("schedule", ".", "--format", "json", "--target", "dev", cwd=p).stdout)
     assert "target `dev` is in development mode" in doc["notes"][0]
-    out = json.loads(cli("check", ".", "--format", "json", cwd=p).stdout)["findings"]
+    assert "(chosen with --target" in doc["target"]
+    run = json.loads(cli("check", ".", "--format", "json", cwd=p).stdout)
+    assert run["summary"]["notes"][0].startswith("judged bundle databricks.yml: target `prod` (mode: production")
+    out = run["findings"]
     assert sorted(f["rule"] for f in out) == ["DL006", "DL006"]  # ordered tasks: no conflict; wheel + pipeline
     assert all(f["location"]["path"] == "resources/my_project.job.yml" for f in out)
 

@@ -36,6 +36,8 @@ FINDINGS_SCHEMA = {
                     "fix",
                     "settings_source",
                     "sites",
+                    "overlap_basis",
+                    "verdict",
                     "url",
                 ],
                 "properties": {
@@ -51,6 +53,8 @@ FINDINGS_SCHEMA = {
                     "overlap": {"type": "string"},
                     "fix": {"type": "string"},
                     "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
+                    "overlap_basis": {"enum": ["schedule", "assumed", None]},
+                    "verdict": {"enum": ["certain", "data-dependent", None]},
                     "url": {"type": "string", "pattern": "^docs/rules/DL\\d{3}\\.md$"},
                     # where the statements of writes reported at a helper's call stand
                     "sites": {"type": "array", "items": {"$ref": "#/$defs/location"}},
@@ -60,10 +64,11 @@ FINDINGS_SCHEMA = {
         "summary": {
             "type": "object",
             "additionalProperties": False,
-            "required": ["files", "intents", "findings", "conflicts", "not_analysed", "skipped"],
+            "required": ["files", "intents", "findings", "conflicts", "not_analysed", "skipped", "notes"],
             "properties": {
                 **{k: {"type": "integer"} for k in ("files", "intents", "findings", "conflicts", "not_analysed")},
                 "skipped": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "notes": {"type": "array", "items": {"type": "string"}},
             },
         },
     },

@@ -66,6 +66,11 @@ def statement(cls: str, value: str, row: int, partitioned: bool, zorder: bool, s
     return f"OPTIMIZE s.t WHERE p = '{value}'{z};"
 
 
+# The two files as two configured jobs: their overlap rests on the configuration, so a
+# cell's verdict alone decides the severity (certain: error, data-dependent: warning).
+TWO_JOBS = {"a": {"paths": ["a.sql"]}, "b": {"paths": ["b.sql"]}}
+
+
 def expected_severity(outcome: str, a: str, b: str, partitioned: bool, disjoint: bool) -> str | None:
     if outcome == "never":
         return None
@@ -102,7 +107,7 @@ def test_matrix_cell(lint, shape, a, b, iso, zorder, disjoint):
     second = statement(b, "B" if disjoint else "A", 2 if disjoint else 1, partitioned, zorder, second=True)
     result = lint(
         {"a.sql": first, "b.sql": second},
-        {"runtime": "latest", "tables": {"s.t": {**settings, "isolation_level": iso}}},
+        {"runtime": "latest", "tables": {"s.t": {**settings, "isolation_level": iso}}, "jobs": TWO_JOBS},
     )
     conflicts = [f for f in result.findings if f.table == "s.t"]
     outcome = spec_outcome(a, b, iso, rlc, dv, zorder)
@@ -131,7 +136,7 @@ def test_open_source_matrix(lint, shape, pair, disjoint):
     partitioned = bool(settings.get("partitioned_by"))
     first = statement(a, "A", 1, partitioned, False, second=False)
     second = statement(b, "B" if disjoint else "A", 1, partitioned, False, second=True)
-    result = lint({"a.sql": first, "b.sql": second}, {"runtime": "oss", "tables": {"s.t": settings}})
+    result = lint({"a.sql": first, "b.sql": second}, {"runtime": "oss", "tables": {"s.t": settings}, "jobs": TWO_JOBS})
     conflicts = [f for f in result.findings if f.table == "s.t"]
     outcome = spec_outcome(a, b, SER, False, False, False, oss=True)
     severity = expected_severity(outcome, a, b, partitioned, disjoint)
@@ -160,7 +165,7 @@ def test_section6_update_and_delete_on_date(lint, partitioned):
             "a.sql": "UPDATE s.t SET x = 1 WHERE date > '2010-01-01';",
             "b.sql": "DELETE FROM s.t WHERE date < '2010-01-01';",
         },
-        {"tables": {"s.t": table}},
+        {"tables": {"s.t": table}, "jobs": TWO_JOBS},
     )
     if partitioned:
         assert result.findings == []

@@ -131,7 +131,8 @@ class Session:
 
 @pytest.mark.integration
 def test_language_server_publishes_findings_on_open_and_save_and_clears_on_close(tmp_path):
-    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS})
+    jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n"  # configured: a certain conflict is an error
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS, "delta-lint.yaml": CONFIG + jobs})
 
     async def scenario() -> None:
         session = Session(p)

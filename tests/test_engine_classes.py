@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from delta_lint.bundle import Job, Task, Workflows
 from delta_lint.config import validate
 from delta_lint.engine import Engine, pairing
-from delta_lint.engine.judgement import INTENT_RULES, Pair, label, region_of
+from delta_lint.engine.judgement import DATA_DEPENDENT, INTENT_RULES, Pair, label, region_of
 from delta_lint.model import Finding, Flag, Intent, Kind, Location, OpClass, TableRef
 from delta_lint.predicates import OPAQUE, Constraint, Overlap, Region, overlap
 from delta_lint.schedule import build_schedule
@@ -160,13 +160,13 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
                 if any(concurrent_and_disjoint(d, other) for other, _ in readers):
                     note = [s.note] if s.note else []
                     pairs.append(
-                        Pair("DL104", "warning", "ConcurrentAppendException", append, d, table, conc, notes=note)
+                        Pair("DL104", DATA_DEPENDENT, "ConcurrentAppendException", append, d, table, conc, notes=note)
                     )
     groups: dict[tuple, list[Pair]] = defaultdict(list)
     for pair in pairs:
-        groups[(pair.rule, pair.primary.location, pair.exception, pair.severity)].append(pair)
+        groups[(pair.rule, pair.primary.location, pair.exception, pair.verdict, pair.concurrency.basis)].append(pair)
     out = []
-    for (rule, _location, exception, severity), members in groups.items():
+    for (rule, _location, exception, _verdict, _basis), members in groups.items():
         this = members[0].primary
         others = sorted({id(m.other): m.other for m in members}.values(), key=lambda o: index[id(o)])
         texts = list(
@@ -177,7 +177,6 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
         out.append(
             engine.messages.finding(
                 rule,
-                severity,
                 exception,
                 table,
                 this,

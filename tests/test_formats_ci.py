@@ -13,7 +13,7 @@ import xmlschema
 from rfc3986_validator import validate_rfc3986
 
 from tests.conftest import ROOT
-from tests.test_integrations import DELETE_B, MERGE_A, SARIF_SCHEMA, cli, project
+from tests.test_integrations import CONFIG, DELETE_B, MERGE_A, SARIF_SCHEMA, cli, project
 
 JUNIT_SCHEMA = xmlschema.XMLSchema(ROOT / "tests" / "schemas" / "junit.xsd")
 
@@ -21,7 +21,10 @@ JUNIT_SCHEMA = xmlschema.XMLSchema(ROOT / "tests" / "schemas" / "junit.xsd")
 @pytest.fixture(scope="module")
 def conflict(tmp_path_factory):
     """Two files whose writes conflict, one of them with a space, a `#` and a `%` in its name."""
-    p = project(tmp_path_factory.mktemp("ci"), {"jobs/my job #1 100%.sql": MERGE_A, "jobs/b.sql": DELETE_B})
+    # configured jobs: their overlap is the configuration's, so the certain conflict is an error
+    jobs = 'jobs:\n  a: {paths: ["jobs/my job #1 100%.sql"]}\n  b: {paths: [jobs/b.sql]}\n'
+    files = {"jobs/my job #1 100%.sql": MERGE_A, "jobs/b.sql": DELETE_B, "delta-lint.yaml": CONFIG + jobs}
+    p = project(tmp_path_factory.mktemp("ci"), files)
     expected = json.loads(cli("check", ".", "--format", "json", cwd=p).stdout)["findings"]
     assert {f["rule"] for f in expected} >= {"DL101"}
     return p, expected

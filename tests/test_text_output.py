@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from delta_lint.model import Finding, Location
 from delta_lint.report import text
-from tests.test_integrations import DELETE_B, MERGE_A, cli, project
+from tests.test_integrations import CONFIG, DELETE_B, MERGE_A, cli, project
 
 LONG = "MERGE on `s.orders` " + "does not constrain the partition columns " * 12
 
@@ -77,7 +77,8 @@ def test_concise_is_one_line_per_finding_and_merges_a_line_s_findings():
 
 
 def test_cli_full_is_the_default_and_concise_is_chosen_with_output_format(tmp_path):
-    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
+    jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n"  # configured: an error, not an assumed overlap
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B, "delta-lint.yaml": CONFIG + jobs})
     full = cli("check", ".", cwd=p, env={"COLUMNS": "100"})
     assert full.returncode == 1
     assert "a.sql:1:1: DL101 [ConcurrentAppendException] MERGE on `s.orders`" in full.stdout

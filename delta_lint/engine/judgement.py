@@ -35,7 +35,7 @@ class Pair:
     """One predicted conflict between a primary intent and one other, before grouping."""
 
     rule: str
-    severity: str
+    verdict: str  # CERTAIN | DATA_DEPENDENT (the severity follows from it and the overlap's basis)
     exception: str | None
     primary: Intent
     other: Intent
@@ -47,17 +47,27 @@ class Pair:
     def sig(self) -> Sig:
         return (
             self.rule,
-            self.severity,
+            self.verdict,
             self.exception,
             tuple(self.fields.items()),
             tuple(dict.fromkeys(n for n in self.notes if n)),
             self.concurrency.reason,
+            self.concurrency.basis,
         )
 
 
-# A verdict without its pair: (rule, severity, exception, fields, notes, overlap reason).
-# Every pair of members of two classes of intents shares one (see `Classes`).
-Sig = tuple[str, str, "str | None", tuple[tuple[str, str], ...], tuple[str, ...], str]
+# Whether a conflict happens whenever both writes run (CERTAIN: they always share
+# files, e.g. a metadata change and any write, or two whole-table writes without
+# row-level concurrency) or only for some data (DATA_DEPENDENT: the same rows or
+# partitions only for some parameter values, conditions not proven disjoint, a
+# schema that changes only sometimes). `messages.severity` makes the severity of it.
+CERTAIN = "certain"
+DATA_DEPENDENT = "data-dependent"
+
+# A verdict without its pair: (rule, verdict, exception, fields, notes, overlap
+# reason, overlap basis). Every pair of members of two classes of intents shares one
+# (see `Classes`). An intent rule's verdict has no overlap: reason and basis "".
+Sig = tuple[str, str, "str | None", tuple[tuple[str, str], ...], tuple[str, ...], str, str]
 
 
 _LABELS = {
@@ -228,7 +238,7 @@ class Judge:
         if result == Overlap.DISJOINT:
             return None
         primary, other = _primary(a, b, rule_id)
-        severity = "error" if result == Overlap.OVERLAP else "warning"
+        verdict = CERTAIN if result == Overlap.OVERLAP else DATA_DEPENDENT
         explicit = self._non_explicit(a, b, s, conc, granularity)
         if explicit is not None:
             primary, other = explicit, (b if explicit is a else a)
@@ -260,7 +270,7 @@ class Judge:
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
-            severity,
+            verdict,
             exceptions[0] if exceptions else None,
             primary,
             other,
@@ -405,9 +415,10 @@ def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     primary, other = (a, b) if ca == OpClass.PROTOCOL else (b, a)
     if other.op_class == OpClass.NONE and other is not primary:
         return None
-    sev = j.profile.protocol_change_severity
+    # a protocol change always fails the other commit (the profile may say it only can)
+    verdict = CERTAIN if j.profile.protocol_change_severity == "error" else DATA_DEPENDENT
     exc = j.profile.protocol_exception(primary.subkind)
-    return Pair("DL113", sev, exc, primary, other, table, conc, notes=note)
+    return Pair("DL113", verdict, exc, primary, other, table, conc, notes=note)
 
 
 @pair_rule("DL114", reads={"kind", "flags"})
@@ -416,9 +427,10 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     creates = [x for x in (a, b) if x.kind in (Kind.CREATE, Kind.CREATE_OR_REPLACE)]
     if len(creates) == 2:
         both_guarded = all(Flag.IF_NOT_EXISTS in x.flags for x in creates)
-        sev = "warning" if any(x.kind == Kind.CREATE for x in creates) else "error"
+        # a plain CREATE fails the other only while the table does not exist yet
+        verdict = DATA_DEPENDENT if any(x.kind == Kind.CREATE for x in creates) else CERTAIN
         if not both_guarded or a is b:
-            return Pair("DL114", sev, "ProtocolChangedException", a, b, table, conc, notes=note)
+            return Pair("DL114", verdict, "ProtocolChangedException", a, b, table, conc, notes=note)
     return NEXT
 
 
@@ -449,12 +461,14 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     if other.op_class == OpClass.CREATE:
         if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
-            return Pair("DL114", "warning", "ProtocolChangedException", primary, other, table, conc, notes=note)
+            # only while the path holds no table yet
+            return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", primary, other, table, conc, notes=note)
         return None
     # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
     rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
-    severity = "error" if explicit else "warning"
-    return Pair(rule, severity, "MetadataChangedException", primary, other, table, conc, notes=note)
+    # schema evolution changes the metadata only when the data brings new columns
+    verdict = CERTAIN if explicit else DATA_DEPENDENT
+    return Pair(rule, verdict, "MetadataChangedException", primary, other, table, conc, notes=note)
 
 
 @pair_rule("DL114", reads={"kind", "flags", "table.is_path"})
@@ -467,7 +481,8 @@ def _create_with_write(
         return NEXT
     create, other = (a, b) if ca == OpClass.CREATE else (b, a)
     if other.table and other.table.is_path and other.op_class == OpClass.INSERT:
-        return Pair("DL114", "warning", "ProtocolChangedException", create, other, table, conc, notes=note)
+        # only while the path holds no table yet
+        return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", create, other, table, conc, notes=note)
     return None
 
 
@@ -484,7 +499,7 @@ def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
         primary = inserting[0]
         other = b if primary is a else a
         fields = {"columns": ", ".join(s.identity_columns)}
-        return Pair("DL115", "error", "MetadataChangedException", primary, other, table, conc, fields, note)
+        return Pair("DL115", CERTAIN, "MetadataChangedException", primary, other, table, conc, fields, note)
     return NEXT
 
 
@@ -550,7 +565,7 @@ def _why_unknown(a: Intent, b: Intent, conc: Concurrency, primary: Intent) -> st
 # what it adds, when such a reader has another concurrent reader it does not conflict
 # with directly (a direct conflict is a pair rule's finding). `pairing` searches a
 # table's classes for them: the rule answers its questions about single intents and
-# pairs, and gives the verdict (a `Sig` without its overlap reason).
+# pairs, and gives the verdict (a `Sig` without its overlap reason and basis).
 
 
 class ReadersRule(ABC):
@@ -578,7 +593,7 @@ class ReadersRule(ABC):
 
     @abstractmethod
     def verdict(self, j: Judge, s: TableSettings) -> tuple:
-        """A write's verdict on this table: a `Sig` without its overlap reason (each
+        """A write's verdict on this table: a `Sig` without its overlap reason and basis (each
         reader's overlap gives it one)."""
 
 
@@ -622,7 +637,8 @@ class _AppendCaveat(ReadersRule):
         return j.overlap(r1, r2, cols, conc.distinct_runs) == Overlap.DISJOINT
 
     def verdict(self, j: Judge, s: TableSettings) -> tuple:
-        return ("DL104", "warning", "ConcurrentAppendException", (), (s.note,) if s.note else ())
+        # the appended rows fail a reader only when it reads them
+        return ("DL104", DATA_DEPENDENT, "ConcurrentAppendException", (), (s.note,) if s.note else ())
 
 
 # -- intent rules -----------------------------------------------------------------------
@@ -642,7 +658,7 @@ def intent_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Calla
 def _zorder_on_clustered(j: Judge, x: Intent, s: TableSettings) -> Sig | None:
     """ZORDER BY cannot be used on a liquid-clustered table: the statement fails (spec section 5)."""
     if s.clustered_by and x.kind == Kind.OPTIMIZE_ZORDER:
-        return ("DL130", "error", None, (("columns", ", ".join(s.clustered_by)),), (), "")
+        return ("DL130", CERTAIN, None, (("columns", ", ".join(s.clustered_by)),), (), "", "")
     return None
 
 
@@ -704,6 +720,6 @@ def _sharing(
                     continue
                 table = a.table.name if a.table else "-"
                 out.append(
-                    Pair(rule, "error", "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key})
+                    Pair(rule, CERTAIN, "ConcurrentTransactionException", a, b, table, conc, {"checkpoint": key})
                 )
     return out

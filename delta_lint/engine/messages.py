@@ -10,7 +10,7 @@ from itertools import chain
 from operator import itemgetter
 
 from delta_lint.engine.classes import Classes, Found, location_key
-from delta_lint.engine.judgement import READERS_RULES, Pair, Sig, label, region_of
+from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
 from delta_lint.settings import TableSettings
@@ -20,6 +20,27 @@ from delta_lint.settings import TableSettings
 # script of 2,000 statements whose runs overlap gives 2,000 findings of 2,000 others
 # each (170 MB of JSON), and code scanning rejects a result of over 1,000 locations.
 SHOWN_OTHERS = 20
+
+# A conflict finding's severity, by what its overlap rests on (a schedule that shows
+# the two runs meet, or an assumption: a side with no known schedule) and its
+# verdict (files always shared, or the same rows or partitions only for some data).
+# `error` means "fails whenever both run, and a schedule shows they do": the CI gate
+# fails on it by default. Each doubt lowers the finding one step, so a pair that meets
+# only by assumption *and* only for some data is `info`. An intent rule judges no
+# overlap (basis ""): a statement that always fails is an error on its own.
+SEVERITY: dict[tuple[str, str], str] = {
+    ("schedule", CERTAIN): "error",
+    ("schedule", DATA_DEPENDENT): "warning",
+    ("assumed", CERTAIN): "warning",
+    ("assumed", DATA_DEPENDENT): "info",
+    ("", CERTAIN): "error",
+    ("", DATA_DEPENDENT): "warning",
+}
+
+
+def severity(basis: str, verdict: str) -> str:
+    """The one place a conflict finding's severity is decided (see `SEVERITY`)."""
+    return SEVERITY[(basis, verdict)]
 
 
 class Messages:
@@ -34,7 +55,7 @@ class Messages:
 
     def intent_findings(self, table: str, s: TableSettings, verdicts: list[tuple[Intent, Sig]]) -> list[Finding]:
         """Findings of the intent rules: each at its intent, naming no other write."""
-        return [self.finding(sig[0], sig[1], sig[2], table, x, [sig], (), "", s) for x, sig in verdicts]
+        return [self.finding(sig[0], sig[2], table, x, [sig], (), "", s) for x, sig in verdicts]
 
     def table_findings(self, table: str, classes: Classes, s: TableSettings, found: Found) -> list[Finding]:
         """One finding per primary location, rule, exception and severity, listing every
@@ -55,7 +76,7 @@ class Messages:
                         k = bisect_left(after, fe)
                         others = others + after[k:] if others else after[k:]
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
             per_sig = in_file.get(c)
             if per_sig:  # the members of its own file before it, or after it
                 for sig, (before, after) in per_sig.items():
@@ -64,17 +85,17 @@ class Messages:
                         tail = after[bisect_right(after, p) : bisect_left(after, fe)]
                         others = others + tail if others else tail
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
             if p in fixed:
                 for sig, others in fixed[p]:
-                    groups[(at, sig[0], sig[2], sig[1])].append((others[0], p, sig, others))
+                    groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
         labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
         # Findings whose parts share one list of others (see `_shared_others`)
         # differ only in location.
         made: dict[int, Finding] = {}
         out = []
-        for (_at, rule_id, exception, severity), parts in groups.items():
+        for (_at, rule_id, exception, _verdict, _basis), parts in groups.items():
             if len(parts) > 1:
                 parts.sort(key=_pair_order)
                 others = sorted(chain.from_iterable(part[3] for part in parts))
@@ -105,7 +126,6 @@ class Messages:
             out.append(
                 self.finding(
                     rule_id,
-                    severity,
                     exception,
                     table,
                     this,
@@ -125,9 +145,10 @@ class Messages:
         """Findings of pairs listed one by one (shared checkpoints and transaction ids)."""
         groups: dict[tuple, list[Pair]] = defaultdict(list)
         for pair in pairs:
-            groups[(pair.rule, pair.primary.location, pair.table, pair.exception, pair.severity)].append(pair)
+            key = (pair.rule, pair.primary.location, pair.table, pair.exception, pair.verdict, pair.concurrency.basis)
+            groups[key].append(pair)
         out = []
-        for (rule_id, _loc, table, exception, severity), members in groups.items():
+        for (rule_id, _loc, table, exception, _verdict, _basis), members in groups.items():
             this = members[0].primary
             others = sorted({id(m.other): m.other for m in members}.values(), key=location_key)
             texts = list(
@@ -138,7 +159,6 @@ class Messages:
             out.append(
                 self.finding(
                     rule_id,
-                    severity,
                     exception,
                     table,
                     this,
@@ -155,7 +175,6 @@ class Messages:
     def finding(
         self,
         rule_id: str,
-        severity: str,
         exception: str | None,
         table: str,
         this: Intent,
@@ -168,7 +187,8 @@ class Messages:
         related_more: int = 0,
     ) -> Finding:
         """The finding at `this`: fields from the first pair's verdict (`sigs` in pair
-        order), notes and overlap reasons from all of them."""
+        order), notes and overlap reasons from all of them; its severity from the
+        verdict and overlap basis they share (`severity`)."""
         rule = self.pack.rules[rule_id]
         fields = _Fields(_BASE_FIELDS, this=this_label or label(this), others=others, table=table)
         fields.update(sigs[0][3])
@@ -192,10 +212,11 @@ class Messages:
         fix = self._fixes.get(fix_key)
         if fix is None:
             fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
+        verdict, basis = sigs[0][1], sigs[0][6]
         return Finding(
             rule_id,
             rule.name,
-            severity,
+            severity(basis, verdict),
             exception,
             table,
             message,
@@ -205,6 +226,8 @@ class Messages:
             fix,
             s.source if s is not None else source,
             related_more,
+            basis or None,
+            verdict if basis else None,  # an intent rule's finding judges no overlap
         )
 
 
@@ -233,6 +256,8 @@ def _moved(like: Finding, location: Location) -> Finding:
         like.fix,
         like.settings_source,
         like.related_more,
+        like.overlap_basis,
+        like.verdict,
     )
 
 

@@ -225,7 +225,7 @@ class Engine:
             if verdict is UNKNOWN:
                 pair = self.verdict(a, b, s, Concurrency("", conc.distinct_runs), table)
                 verdict = memo[key] = (pair.primary is a, pair.sig()[:5]) if pair is not None else None
-            return (verdict[0], verdict[1] + (conc.reason,)) if verdict is not None else None  # type: ignore[index]
+            return (verdict[0], verdict[1] + (conc.reason, conc.basis)) if verdict is not None else None  # type: ignore[index]
 
         partners_of: Callable[[int], list[int]] | None = None  # see _partners: made once asked
         for shared in classes.shared_files:
@@ -498,10 +498,10 @@ class Engine:
             readers = tuple(sorted(conc_of))
             if readers not in reported_of:  # writes often share their readers
                 reported_of[readers] = reported(list(readers))
-            by_reason: dict[str, list[int]] = {}
+            by_reason: dict[tuple[str, str], list[int]] = {}
             for d in reported_of[readers]:
-                by_reason.setdefault(conc_of[d].reason, []).append(d)
-            parts = [(verdict + (reason,), others) for reason, others in by_reason.items()]
+                by_reason.setdefault((conc_of[d].reason, conc_of[d].basis), []).append(d)
+            parts = [(verdict + why, others) for why, others in by_reason.items()]
             if alone:
                 parts_of[ca] = parts
             found.fixed[a].extend(parts)
