@@ -151,8 +151,8 @@ def test_advise_never_edits_without_apply_and_apply_edits_files_only(workload, m
 
 
 def test_readme_documents_the_advise_options():
-    readme = (ROOT / "README.md").read_text()
-    line = next(x for x in readme.splitlines() if x.startswith("delta-lint advise"))
+    manual = "\n".join(p.read_text() for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+    line = next(x for x in manual.splitlines() if x.startswith("delta-lint advise"))
     help_text = CliRunner().invoke(app, ["advise", "--help"], terminal_width=200).output
     for option in ("--top", "--budget", "--diff", "--apply", "--format"):
         assert option in line and option in help_text

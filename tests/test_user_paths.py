@@ -81,8 +81,9 @@ def test_help_and_readme_say_that_one_file_is_checked_in_its_project():
     help_text = " ".join(cli("check", "--help", cwd=ROOT).stdout.replace("│", " ").split())
     assert "checking one file (or folder) of a project analyses the whole project" in help_text
     assert "the whole project is analysed and the findings touching PATHS are reported" in help_text
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "Checking one file or folder of a project analyses the whole project" in readme
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    manual = " ".join(" ".join(p.read_text() for p in pages).split())
+    assert "Checking one file or folder of a project analyses the whole project" in manual
 
 
 # -- findings on bundle files -------------------------------------------------------------
