@@ -61,6 +61,7 @@ from delta_lint.frontend.sql import (
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.model import (
     DYNAMIC_SQL,
+    SCOPED,
     Context,
     Diagnostic,
     Flag,
@@ -162,11 +163,18 @@ class PythonAnalyzer(ValueResolver):
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
         self._foreign = context.helpers
-        self._foreign_names: dict[str, str] = {}  # name a foreign helper is called by -> its def's name
         # where each foreign definition stands here and in its own file: (first line,
         # last line, its file's path relative to this file's folder, the line there,
         # the column shift there)
         self._foreign_spans: list[tuple[int, int, str, int, int]] = []
+        # the module scope of each imported module whose helpers are pasted (see
+        # `Context.scopes`), and where its pasted definitions stand here: (first line,
+        # last line, module); a helper read there resolves names in its own module
+        self._scopes: dict[str, dict[str, object]] = {
+            module: {name: held_value(value) for name, value in values} for module, values in context.scopes
+        }
+        self._homes: list[tuple[int, int, str]] = []
+        self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls.update(dict.fromkeys(context.called, 0))
         self._own_lines = source.count("\n") + 1
@@ -210,10 +218,13 @@ class PythonAnalyzer(ValueResolver):
         self._tree = tree
         self._collect_functions(tree)
         self.mutated_names = mutated_names(self.source)
-        self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
-        for bound, name in self._foreign_names.items():  # `import m` then `m.Setup.schema(...)` is not followed
-            if name in self.classes and "." not in bound:
-                self.classes.setdefault(bound, self.classes[name])
+        self.classes = {}
+        for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
+            if isinstance(stmt, ast.ClassDef):
+                self.classes.setdefault(stmt.name, stmt)
+        for bound, stmt in self._foreign_defs.items():  # `import m` then `m.Setup.schema(...)` is not followed
+            if isinstance(stmt, ast.ClassDef) and "." not in bound and SCOPED not in bound:
+                self.classes.setdefault(bound, stmt)
         self._top_functions = {
             stmt.name
             for stmt in tree.body
@@ -221,9 +232,12 @@ class PythonAnalyzer(ValueResolver):
         }
         # a foreign helper is called by the name it is imported as (`g` of `import f as g`,
         # `util.f` of `import util`)
-        for bound, fn in self._foreign_names.items():
-            if fn in self.functions:
-                self.functions.setdefault(bound, self.functions[fn])
+        for bound, stmt in self._foreign_defs.items():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if SCOPED in bound:  # its own module's name for it: that definition, whatever this file defines
+                    self.functions[bound] = stmt
+                else:
+                    self.functions.setdefault(bound, stmt)
         # helpers: functions that may write, or call a helper (a few rounds deep)
         for _ in range(MAX_HELPER_DEPTH):
             found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
@@ -298,20 +312,24 @@ class PythonAnalyzer(ValueResolver):
         if not self._foreign:
             return None
         parts = [self.source.rstrip("\n") + "\n"]
-        names = {}
         spans = []
+        homes = []
+        firsts: dict[int, str] = {}  # first line of each pasted definition -> its name here
         lines = parts[0].count("\n")
-        for bound, _module, text, start in self._foreign:
+        for bound, module, text, start in self._foreign:
             try:
                 fn = ast.parse(text).body[0]
             except (SyntaxError, ValueError, RecursionError, IndexError):
                 continue
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names[bound] = fn.name
                 part = "\n" + text.rstrip("\n") + "\n"
                 parts.append(part)
-                if start:  # its first line follows the blank one
-                    spans.append((lines + 2, lines + part.count("\n"), *start))
+                first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
+                firsts[first] = bound
+                if start:
+                    spans.append((first, last, *start))
+                if module in self._scopes:
+                    homes.append((first, last, module))
                 lines += part.count("\n")
         combined = "".join(parts)
         try:
@@ -320,9 +338,48 @@ class PythonAnalyzer(ValueResolver):
             return None
         self.source = combined
         self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
-        self._foreign_names = names
         self._foreign_spans = spans
+        self._homes = homes
+        for stmt in tree.body:
+            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            if first in firsts:
+                self._foreign_defs[firsts[first]] = stmt
         return tree
+
+    def _home(self, line: int) -> str | None:
+        """The imported module whose pasted definition holds `line`: names there are
+        that module's (None: this file's own code, or a `%run` notebook's, which
+        shares this file's namespace)."""
+        if line <= self._own_lines:
+            return None
+        for first, last, module in self._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
+        """As `ValueResolver._bound_call`, but a function of an imported module reads
+        that module's top-level values, not this file's."""
+        env = super()._bound_call(fn, call, scope)
+        home = self._home(fn.lineno)
+        if home is None:
+            return env
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        return {**self._scopes[home], **{k: v for k, v in env.items() if k in params}}
+
+    def _callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The helper a call names: inside an imported module's definition, by that
+        module's names (its own functions and what it imports); elsewhere by this file's."""
+        name = _called_name(node) or _module_function(node)
+        if name is None:
+            return None
+        home = self._home(node.lineno)
+        if home is not None and not _is_self_call(node):
+            key = f"{home}{SCOPED}{name}"
+            return self.functions[key] if key in self._helpers and key in self.functions else None  # type: ignore[return-value]
+        if name in self._helpers and name in self.functions:
+            return self.functions[name]
+        return None
 
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
@@ -389,8 +446,10 @@ class PythonAnalyzer(ValueResolver):
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
             if self._helpers or self._sql_names:
-                extra = self._helpers | self._sql_names
-                words = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | extra | _EXTRA_WORDS)) + r")\b")
+                # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
+                extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names
+                names = sorted(re.escape(w) for w in TERMINALS | extra | _EXTRA_WORDS)
+                words = re.compile(r"\b(?:" + "|".join(names) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -925,9 +984,9 @@ class PythonAnalyzer(ValueResolver):
                     self._guarded(node, self._call_helper, found[0], node, scope, instance=found[1])
                     continue
             if self._helpers:
-                helper = _called_name(node) or _module_function(node)
-                if helper in self._helpers and helper in self.functions:
-                    self._guarded(node, self._call_helper, self.functions[helper], node, scope)
+                callee = self._callee(node)
+                if callee is not None:
+                    self._guarded(node, self._call_helper, callee, node, scope)
                     continue
             if attribute and node.func.attr in TERMINALS and id(node) not in seen:
                 steps = self.flatten(node, scope)

@@ -1,0 +1,109 @@
+"""Calls followed into other modules of the project: methods of a class imported
+from a package, helpers that call their own module's functions, each read at the
+call with the callee's own module scope. Each case has a near miss that must stay
+as it is."""
+
+from __future__ import annotations
+
+LOADER = """from pyspark.sql import SparkSession
+
+
+class DataLoader:
+    def __init__(self, filepath: str, config) -> None:
+        self.df = self._load(filepath)
+        self.config = config
+
+    def _load(self, filepath):
+        return filepath
+
+    def save_to_catalog(self, train_set, test_set) -> None:
+        spark = SparkSession.builder.getOrCreate()
+        spark.createDataFrame(train_set).write.mode("append").saveAsTable(
+            f"{self.config.catalog_name}.{self.config.schema_name}.train_set"
+        )
+"""
+
+
+def writes(result) -> dict[str, list[tuple[int, str]]]:
+    """path -> (line, table) of every intent, sorted."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for intent in result.intents:
+        if intent.table is not None:
+            out.setdefault(intent.location.path, []).append((intent.location.line, intent.table.name))
+    return {path: sorted(found) for path, found in out.items()}
+
+
+HELPERS = """CATALOG = "main"
+
+
+def _write(df, name):
+    df.write.mode("overwrite").saveAsTable(f"{CATALOG}.sales.{name}")
+
+
+def load(df, name):
+    _write(df, name)
+"""
+
+
+def test_a_helper_two_calls_deep_in_a_module_on_the_sys_path_is_read_at_the_call(lint):
+    """`load` calls `_write` of its own module, which the caller never imports, and
+    reads its own module's `CATALOG`, not the caller's of the same name."""
+    job = 'import sys\n\nsys.path.append("../lib")\nfrom helpers import load\n\nCATALOG = "other"\nload(df, "orders")\n'
+    result = lint({"lib/helpers.py": HELPERS, "jobs/a.py": job})
+    assert writes(result)["jobs/a.py"] == [(7, "main.sales.orders")]
+
+
+def test_a_callers_own_function_of_the_same_name_is_not_the_helpers(lint):
+    """The caller defines its own `_write` (another table): the imported `load`
+    still calls its module's `_write`, and the caller's own call reads its own."""
+    job = (
+        "from helpers import load\n"
+        "\n"
+        "def _write(df, name):\n"
+        '    df.write.mode("append").saveAsTable(f"dev.scratch.{name}")\n'
+        "\n"
+        'load(df, "orders")\n'
+        '_write(df, "tmp")\n'
+    )
+    result = lint({"helpers.py": HELPERS, "a.py": job})
+    assert writes(result)["a.py"] == [(6, "main.sales.orders"), (7, "dev.scratch.tmp")]
+
+
+def test_a_relative_import_inside_a_package_is_followed_from_the_caller(lint):
+    """`publish` of `pkg.runner` calls `save` it imports with `from .io import save`;
+    `save` reads `SCHEMA` of `pkg/io.py`."""
+    io = 'SCHEMA = "ops"\n\n\ndef save(df, name):\n    df.write.mode("append").saveAsTable(f"main.{SCHEMA}.{name}")\n'
+    runner = "from .io import save\n\n\ndef publish(df, name):\n    save(df, name)\n"
+    job = 'from pkg.runner import publish\n\npublish(df, "runs")\n'
+    files = {"lib/pkg/__init__.py": "", "lib/pkg/io.py": io, "lib/pkg/runner.py": runner, "jobs/b.py": job}
+    result = lint(files)
+    assert writes(result)["jobs/b.py"] == [(3, "main.ops.runs")]
+
+
+def test_a_package_module_imported_whole_is_followed_through_its_attribute(lint):
+    """`from pkg import tools` then `tools.publish(...)`, where `publish` calls
+    `tools`' own `_save`."""
+    tools = (
+        'SCHEMA = "ops"\n\n\ndef _save(df, name):\n    df.write.saveAsTable(f"main.{SCHEMA}.{name}")\n\n\n'
+        "def publish(df, name):\n    _save(df, name)\n"
+    )
+    job = 'from pkg import tools\n\ntools.publish(df, "runs")\n'
+    result = lint({"pkg/__init__.py": "", "pkg/tools.py": tools, "b.py": job})
+    assert writes(result)["b.py"] == [(3, "main.ops.runs")]
+
+
+def test_a_name_the_helpers_module_does_not_define_is_not_followed(lint):
+    """`load` calls `_write`, which its module neither defines nor imports: the
+    caller's own `_write` is not what runs there (it keeps its write where it is
+    written, as a function nothing calls)."""
+    helpers = "def load(df, name):\n    _write(df, name)\n    df.write.saveAsTable('main.sales.log')\n"
+    job = (
+        "from helpers import load\n"
+        "\n"
+        "def _write(df, name):\n"
+        '    df.write.mode("append").saveAsTable(f"dev.scratch.{name}")\n'
+        "\n"
+        'load(df, "orders")\n'
+    )
+    result = lint({"helpers.py": helpers, "a.py": job})
+    assert writes(result)["a.py"] == [(4, "dev.scratch.{name}"), (6, "main.sales.log")]
