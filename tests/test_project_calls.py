@@ -33,6 +33,39 @@ def writes(result) -> dict[str, list[tuple[int, str]]]:
     return {path: sorted(found) for path, found in out.items()}
 
 
+def test_a_method_of_a_class_imported_from_a_src_package_is_read_at_its_call(lint):
+    """Nothing of the object is known (its config comes from a call): the method's
+    write is still read at the call, what the object holds as named placeholders."""
+    job = (
+        "from pkg.data_ingestion import DataLoader\n"
+        "\n"
+        "config = load_config()\n"
+        "loader = DataLoader(filepath=path, config=config)\n"
+        "loader.save_to_catalog(train_set=a, test_set=b)\n"
+    )
+    result = lint({"src/pkg/__init__.py": "", "src/pkg/data_ingestion.py": LOADER, "scripts/load.py": job})
+    assert (5, "{self_config_catalog_name}.{self_config_schema_name}.train_set") in writes(result)["scripts/load.py"]
+
+
+def test_an_imported_class_whose_method_is_not_called_gives_the_caller_nothing(lint):
+    job = (
+        "from pkg.data_ingestion import DataLoader\n"
+        "\n"
+        "loader = DataLoader(filepath=path, config=load_config())\n"
+        "loader.describe()\n"
+    )
+    result = lint({"src/pkg/__init__.py": "", "src/pkg/data_ingestion.py": LOADER, "scripts/load.py": job})
+    assert "scripts/load.py" not in writes(result)
+
+
+def test_a_class_of_the_same_file_with_unknown_state_keeps_its_writes_where_written(lint):
+    """The near miss of the imported class: the file's own class, nothing known of
+    its object, is read where its methods stand (as before)."""
+    job = LOADER + "\nloader = DataLoader(filepath=path, config=load_config())\nloader.save_to_catalog(a, b)\n"
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(14, "{self_config_catalog_name}.{self_config_schema_name}.train_set")]
+
+
 HELPERS = """CATALOG = "main"
 
 

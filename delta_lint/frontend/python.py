@@ -687,9 +687,11 @@ class PythonAnalyzer(ValueResolver):
         init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
         attrs = self._evaluate(init, call, scope)[0] if init is not None else {}
         # an object of which nothing is known reads its methods as they are written
-        # (each write where it stands), not once more at every call of a method
+        # (each write where it stands), not once more at every call of a method; a
+        # class of another file is not read here where it is written: its methods are
+        # read at the calls, what the object holds as named placeholders
         static = any(not v.params for v in attrs.values())
-        if not static:
+        if not static and cls.lineno <= self._own_lines:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
         if (
