@@ -140,3 +140,69 @@ def test_a_name_the_helpers_module_does_not_define_is_not_followed(lint):
     )
     result = lint({"helpers.py": helpers, "a.py": job})
     assert writes(result)["a.py"] == [(4, "dev.scratch.{name}"), (6, "main.sales.log")]
+
+
+CONFIG = """from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Env:
+    catalog: str
+    schema: str
+
+
+class Config:
+    CONFIGS = {
+        "dev": {"catalog": "dev_cat", "schema": "sales"},
+        "prod": {"catalog": "prod_cat", "schema": "sales"},
+    }
+
+    @classmethod
+    def get(cls, env):
+        d = cls.CONFIGS[env]
+        return Env(**d)
+"""
+
+WRITE = 'df.write.mode("append").saveAsTable(f"{cfg.catalog}.{cfg.schema}.orders")\n'
+
+
+def test_a_configuration_object_built_by_an_imported_factory_is_resolved(lint):
+    """`Config.get("prod")` picks an entry of a class-level dict and builds a
+    dataclass of another module (`Env(**d)`): `cfg.catalog` is that entry's."""
+    job = 'from config import Config\n\ncfg = Config.get("prod")\n' + WRITE
+    result = lint({"config.py": CONFIG, "job.py": job})
+    assert writes(result)["job.py"] == [(4, "prod_cat.sales.orders")]
+
+
+def test_a_factory_given_a_job_parameters_default_is_resolved(lint):
+    """`cls(**CONFIGS[env])` in the same file, `env` the widget's default."""
+    job = (
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass Env:\n    catalog: str\n    schema: str\n\n"
+        '    CONFIGS = {"dev": {"catalog": "dev_cat", "schema": "sales"}}\n\n'
+        "    @classmethod\n    def get(cls, env):\n        return cls(**cls.CONFIGS[env])\n\n\n"
+        'dbutils.widgets.text("env", "dev")\n'
+        'cfg = Env.get(dbutils.widgets.get("env"))\n' + WRITE
+    )
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(18, "dev_cat.sales.orders")]
+
+
+def test_a_factory_given_an_environment_only_a_run_knows_keeps_named_placeholders(lint):
+    """The near miss: the entry is not known, so the attributes stay named
+    placeholders (never the whole statement unknown), as before."""
+    job = "import sys\nfrom config import Config\n\ncfg = Config.get(sys.argv[1])\n" + WRITE
+    result = lint({"config.py": CONFIG, "job.py": job})
+    assert writes(result)["job.py"] == [(5, "{cfg_catalog}.{cfg_schema}.orders")]
+
+
+def test_a_dataclass_built_with_keywords_gives_its_fields(lint):
+    """`Env(catalog="main", schema=...)` of a dataclass (no `__init__` written):
+    its fields are the call's values; one only a run knows stays a placeholder."""
+    job = (
+        "import sys\nfrom dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass Env:\n    catalog: str\n    schema: str\n\n\n"
+        'cfg = Env(catalog="main", schema=sys.argv[1])\n' + WRITE
+    )
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(12, "main.{argv_1}.orders")]
