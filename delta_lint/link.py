@@ -23,13 +23,18 @@ from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import Context, Links
+from delta_lint.model import SCOPED, Context, Links
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
 MAX_RUN_DEPTH = 8
 MAX_DOCUMENTS = 16  # project documents one file's code may load
 MAX_VARIANTS = 16  # readings of one file with the values of its different tasks
+# Imported modules followed through their own imports (`load` of `helpers` calls
+# `_write` of `helpers`, which calls `save` of `.io`): this deep, and at most this
+# many modules for one file, a bound on the source pasted after it.
+MAX_IMPORT_DEPTH = 8
+MAX_SCOPES = 32
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
 
@@ -120,6 +125,8 @@ class Linker:
                 continue
             context = self.context(i)
             for bound, module, source, _start in context.helpers:
+                if SCOPED in bound:
+                    continue  # in its own module's namespace: called there, if at all
                 called.setdefault(module, set()).add(_function_name(source) or bound.rsplit(".", 1)[-1])
             if context:
                 out[i] = context
@@ -142,10 +149,12 @@ class Linker:
         helpers: dict[str, tuple[str, str, tuple[int, int] | None]] = {}  # name here -> (module, source, start)
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
         self._runs(i, values, session, helpers)
+        imported: list[int] = []  # the project modules file i imports: read in their own scope
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
+            imported.append(target)
             if name in self._value_functions(target) and bound in links.value_calls:
                 source = self.links[target].value_source  # type: ignore[union-attr]
                 value_functions[bound] = (self.paths[target], name, source)
@@ -164,8 +173,10 @@ class Linker:
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
+                    imported.append(sub)
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
+        scopes = self._scopes(imported, helpers) if helpers else ()
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
@@ -190,7 +201,46 @@ class Linker:
             value_functions=tuple((name, *found) for name, found in sorted(value_functions.items())),
             documents=documents,
             path=self.paths[i] if given else "",
+            scopes=scopes,
         )
+
+    def _scopes(self, imported: list[int], helpers: dict) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
+        """The module scope of each project module whose functions file i may call,
+        directly or through the modules' own imports (to `MAX_IMPORT_DEPTH`, at most
+        `MAX_SCOPES` modules): its top-level values, returned; and into `helpers`,
+        every function that may write by the name its own module calls it
+        (`path::name`), so a helper read at a call here resolves the names of its
+        own module, not of file i."""
+        out: dict[str, tuple[tuple[str, object], ...]] = {}
+        todo = [(t, 0) for t in dict.fromkeys(imported)]
+        while todo and len(out) < MAX_SCOPES:
+            target, depth = todo.pop(0)
+            path = self.paths[target]
+            links = self.links[target]
+            if path in out or links is None:
+                continue
+            out[path] = tuple(sorted(links.exports.items()))
+            helpers.update(self._helpers_of(target, f"{path}{SCOPED}"))
+            if depth + 1 >= MAX_IMPORT_DEPTH:
+                continue
+            for module, name, bound in links.imports:
+                found = self.module(path, module)
+                if found is None:
+                    continue
+                if name in self._functions(found):
+                    helpers[f"{path}{SCOPED}{bound}"] = self._helpers_of(found)[name]
+                elif name == "":
+                    helpers.update(self._helpers_of(found, f"{path}{SCOPED}{bound}."))
+                elif name == "*":
+                    helpers.update(self._helpers_of(found, f"{path}{SCOPED}"))
+                elif name not in self._exports(found):  # `from package import module`
+                    sub = self.module(path, f"{module}.{name}" if module.strip(".") else module + name)
+                    if sub is not None:
+                        helpers.update(self._helpers_of(sub, f"{path}{SCOPED}{bound}."))
+                        todo.append((sub, depth + 1))
+                        continue
+                todo.append((found, depth + 1))
+        return tuple(sorted(out.items()))
 
     def _value_functions(self, i: int) -> list[str]:
         links = self.links[i]

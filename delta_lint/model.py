@@ -367,6 +367,11 @@ class Links:
         )
 
 
+# the separator of a helper's name in its own module's namespace (`pkg/io.py::save`,
+# see `Context.scopes`): not a Python name, so no call of the file's own code names it
+SCOPED = "::"
+
+
 @dataclass(frozen=True)
 class Context:
     """What other files and the jobs tell a file's front end before it reads the
@@ -396,6 +401,9 @@ class Context:
     path: str = ""  # the file's path relative to the configuration root, when the above are given
     # a dbt node's file: the writes each run of it makes (`dbt.DbtWrite.as_spec`)
     dbt: tuple[tuple, ...] = ()
+    # the imported modules whose helpers are read here: (path relative to the
+    # configuration root, its top-level values), the scope their functions read
+    scopes: tuple[tuple[str, tuple[tuple[str, Value], ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -420,6 +428,8 @@ class Context:
             fields += [self.value_functions, self.documents, self.path]
         if self.dbt:
             fields.append(self.dbt)
+        if self.scopes:
+            fields.append(self.scopes)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

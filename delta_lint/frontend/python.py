@@ -61,6 +61,7 @@ from delta_lint.frontend.sql import (
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.model import (
     DYNAMIC_SQL,
+    SCOPED,
     Context,
     Diagnostic,
     Flag,
@@ -102,6 +103,10 @@ def _walk(node: ast.AST) -> list[ast.AST]:
             elif type(value) is list:
                 todo.extend([v for v in value if isinstance(v, ast.AST)])
     return todo
+
+
+# statements of a configuration factory read (see `PythonAnalyzer._factory`)
+MAX_FACTORY_STATEMENTS = 16
 
 
 class PythonAnalyzer(ValueResolver):
@@ -162,11 +167,18 @@ class PythonAnalyzer(ValueResolver):
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
         self._foreign = context.helpers
-        self._foreign_names: dict[str, str] = {}  # name a foreign helper is called by -> its def's name
         # where each foreign definition stands here and in its own file: (first line,
         # last line, its file's path relative to this file's folder, the line there,
         # the column shift there)
         self._foreign_spans: list[tuple[int, int, str, int, int]] = []
+        # the module scope of each imported module whose helpers are pasted (see
+        # `Context.scopes`), and where its pasted definitions stand here: (first line,
+        # last line, module); a helper read there resolves names in its own module
+        self._scopes: dict[str, dict[str, object]] = {
+            module: {name: held_value(value) for name, value in values} for module, values in context.scopes
+        }
+        self._homes: list[tuple[int, int, str]] = []
+        self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls.update(dict.fromkeys(context.called, 0))
         self._own_lines = source.count("\n") + 1
@@ -210,10 +222,13 @@ class PythonAnalyzer(ValueResolver):
         self._tree = tree
         self._collect_functions(tree)
         self.mutated_names = mutated_names(self.source)
-        self.classes = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
-        for bound, name in self._foreign_names.items():  # `import m` then `m.Setup.schema(...)` is not followed
-            if name in self.classes and "." not in bound:
-                self.classes.setdefault(bound, self.classes[name])
+        self.classes = {}
+        for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
+            if isinstance(stmt, ast.ClassDef):
+                self.classes.setdefault(stmt.name, stmt)
+        for bound, stmt in self._foreign_defs.items():  # `import m` then `m.Setup.schema(...)` is not followed
+            if isinstance(stmt, ast.ClassDef) and "." not in bound and SCOPED not in bound:
+                self.classes.setdefault(bound, stmt)
         self._top_functions = {
             stmt.name
             for stmt in tree.body
@@ -221,9 +236,12 @@ class PythonAnalyzer(ValueResolver):
         }
         # a foreign helper is called by the name it is imported as (`g` of `import f as g`,
         # `util.f` of `import util`)
-        for bound, fn in self._foreign_names.items():
-            if fn in self.functions:
-                self.functions.setdefault(bound, self.functions[fn])
+        for bound, stmt in self._foreign_defs.items():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if SCOPED in bound:  # its own module's name for it: that definition, whatever this file defines
+                    self.functions[bound] = stmt
+                else:
+                    self.functions.setdefault(bound, stmt)
         # helpers: functions that may write, or call a helper (a few rounds deep)
         for _ in range(MAX_HELPER_DEPTH):
             found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
@@ -298,20 +316,24 @@ class PythonAnalyzer(ValueResolver):
         if not self._foreign:
             return None
         parts = [self.source.rstrip("\n") + "\n"]
-        names = {}
         spans = []
+        homes = []
+        firsts: dict[int, str] = {}  # first line of each pasted definition -> its name here
         lines = parts[0].count("\n")
-        for bound, _module, text, start in self._foreign:
+        for bound, module, text, start in self._foreign:
             try:
                 fn = ast.parse(text).body[0]
             except (SyntaxError, ValueError, RecursionError, IndexError):
                 continue
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names[bound] = fn.name
                 part = "\n" + text.rstrip("\n") + "\n"
                 parts.append(part)
-                if start:  # its first line follows the blank one
-                    spans.append((lines + 2, lines + part.count("\n"), *start))
+                first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
+                firsts[first] = bound
+                if start:
+                    spans.append((first, last, *start))
+                if module in self._scopes:
+                    homes.append((first, last, module))
                 lines += part.count("\n")
         combined = "".join(parts)
         try:
@@ -320,9 +342,48 @@ class PythonAnalyzer(ValueResolver):
             return None
         self.source = combined
         self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
-        self._foreign_names = names
         self._foreign_spans = spans
+        self._homes = homes
+        for stmt in tree.body:
+            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+            if first in firsts:
+                self._foreign_defs[firsts[first]] = stmt
         return tree
+
+    def _home(self, line: int) -> str | None:
+        """The imported module whose pasted definition holds `line`: names there are
+        that module's (None: this file's own code, or a `%run` notebook's, which
+        shares this file's namespace)."""
+        if line <= self._own_lines:
+            return None
+        for first, last, module in self._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
+        """As `ValueResolver._bound_call`, but a function of an imported module reads
+        that module's top-level values, not this file's."""
+        env = super()._bound_call(fn, call, scope)
+        home = self._home(fn.lineno)
+        if home is None:
+            return env
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        return {**self._scopes[home], **{k: v for k, v in env.items() if k in params}}
+
+    def _callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The helper a call names: inside an imported module's definition, by that
+        module's names (its own functions and what it imports); elsewhere by this file's."""
+        name = _called_name(node) or _module_function(node)
+        if name is None:
+            return None
+        home = self._home(node.lineno)
+        if home is not None and not _is_self_call(node):
+            key = f"{home}{SCOPED}{name}"
+            return self.functions[key] if key in self._helpers and key in self.functions else None  # type: ignore[return-value]
+        if name in self._helpers and name in self.functions:
+            return self.functions[name]
+        return None
 
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
@@ -389,8 +450,10 @@ class PythonAnalyzer(ValueResolver):
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
             if self._helpers or self._sql_names:
-                extra = self._helpers | self._sql_names
-                words = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | extra | _EXTRA_WORDS)) + r")\b")
+                # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
+                extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names
+                names = sorted(re.escape(w) for w in TERMINALS | extra | _EXTRA_WORDS)
+                words = re.compile(r"\b(?:" + "|".join(names) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
         first = node.lineno
         index = bisect_left(lines, first)
@@ -626,11 +689,17 @@ class PythonAnalyzer(ValueResolver):
             return None
         cls = self.classes[call.func.id]
         init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
+            made = self._config_value(call, cls, scope)
+            if isinstance(made, Instance):
+                return made
         attrs = self._evaluate(init, call, scope)[0] if init is not None else {}
         # an object of which nothing is known reads its methods as they are written
-        # (each write where it stands), not once more at every call of a method
+        # (each write where it stands), not once more at every call of a method; a
+        # class of another file is not read here where it is written: its methods are
+        # read at the calls, what the object holds as named placeholders
         static = any(not v.params for v in attrs.values())
-        if not static:
+        if not static and cls.lineno <= self._own_lines:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
         if (
@@ -644,6 +713,88 @@ class PythonAnalyzer(ValueResolver):
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
+        """The class `name` means on `line`: in an imported module's pasted
+        definition, that module's own; elsewhere this file's."""
+        home = self._home(line)
+        if home is None:
+            return self.classes.get(name)
+        found = self._foreign_defs.get(f"{home}{SCOPED}{name}")
+        return found if isinstance(found, ast.ClassDef) else None
+
+    def _factory(self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope) -> Instance | None:
+        """A class or static method that builds a configuration object from a
+        class-level dict (`d = cls.CONFIGS[env]; return Env(**d)`, `return
+        cls(**CONFIGS[env])`), read with the call's values: the object, its fields
+        those of the entry the call names. None when the entry is not known (an
+        environment only a run knows): the attributes stay named placeholders."""
+        if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
+            return None
+        if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return None
+        env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
+        local = Scope(env={**self._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
+        for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
+            elif isinstance(stmt, ast.Return):
+                made = self._config_value(stmt.value, cls, local) if stmt.value is not None else None
+                return made if isinstance(made, Instance) else None
+            elif not isinstance(stmt, (ast.Expr, ast.Pass)):
+                return None  # a branch or loop: which entry it picks is not read here
+        return None
+
+    def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope) -> object:
+        """A value inside a factory (see `_factory`): a class-level literal
+        (`cls.CONFIGS`, `Config.CONFIGS`, its module's `CONFIGS`) as plain Python, an
+        entry of one by a known key, or the object a dataclass call builds from it;
+        None when not known."""
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if isinstance(held, (dict, ast.ClassDef, Instance)):
+                return held
+            if isinstance(held, StrMap) and self._home(node.lineno) is None and self._tree is not None:
+                # a module-level literal of this file (`CONFIGS = {...}`), as written
+                return _literal_in([s for s in self._tree.body if s.lineno <= self._own_lines], node.id)
+            return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = scope.env.get(node.value.id)
+            if node.value.id == cls.name or owner is cls:
+                return _literal_in(cls.body, node.attr)
+            return None
+        if isinstance(node, ast.Subscript):
+            mapping = self._config_value(node.value, cls, scope)
+            key = self.string(node.slice, scope)
+            if isinstance(mapping, dict) and not key.params and not key.unknown:
+                return mapping.get(key.text)
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            held = scope.env.get(node.func.id)
+            target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
+            if target is None or not _is_dataclass(target):
+                return None
+            given: dict[str, object] = {}
+            for keyword in node.keywords:
+                value = self._config_value(keyword.value, cls, scope)
+                if keyword.arg is None and isinstance(value, dict):
+                    given.update(value)
+                elif keyword.arg is None:
+                    return None  # `**d` of an unknown mapping: which fields it sets is not known
+                else:
+                    given[keyword.arg] = value if value is not None else self.string(keyword.value, scope)
+            fields = _dataclass_fields(target)
+            for name, arg in zip(fields, node.args):
+                given[name] = self.string(arg, scope)
+            attrs = {}
+            for name in fields:
+                value = given.get(name)
+                if isinstance(value, Str):
+                    attrs[name] = value
+                elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    attrs[name] = Str(str(value))
+            return Instance(tuple(attrs.items()), cls=target.name) if attrs else None
+        return None
 
     def _entered_once(self, cls: str) -> bool:
         """Whether the file's own code makes one object of the class and calls one
@@ -690,8 +841,13 @@ class PythonAnalyzer(ValueResolver):
         return (method, held) if method is not None else None
 
     def _returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
-        """`Cls(...).start()` where `start` ends in `return self`: the same object."""
+        """`Cls(...).start()` where `start` ends in `return self`: the same object;
+        `Config.get("prod")`, a class or static method that builds an object (see
+        `_factory`): that object."""
         found = self._method(call, scope)
+        if found is not None and found[1] is None and isinstance(call.func, ast.Attribute):
+            owner = call.func.value
+            return self._factory(found[0], self.classes[owner.id], call, scope)  # type: ignore[attr-defined]
         if (
             found is not None
             and found[1] is not None
@@ -840,11 +996,15 @@ class PythonAnalyzer(ValueResolver):
         links.documents = sorted(self.documents_wanted)
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            if cls.lineno <= self._own_lines and methods & self._helpers:
+            # a configuration class (a dataclass, a class or static method factory): its
+            # objects' values, read where the importer builds them (see `_factory`)
+            if cls.lineno <= self._own_lines and (methods & self._helpers or _is_config_class(cls)):
                 text = self._segment(cls)
                 if text:
-                    links.functions[name] = text
-                    links.function_lines[name] = self._start(cls)
+                    line, shift = self._start(cls)
+                    decorators = self._decorator_lines(cls)  # `@dataclass` makes its fields
+                    links.functions[name] = "".join(d + "\n" for d in decorators) + text
+                    links.function_lines[name] = (line - len(decorators), shift)
         return links
 
     # -- value resolution ---------------------------------------------------------
@@ -925,9 +1085,9 @@ class PythonAnalyzer(ValueResolver):
                     self._guarded(node, self._call_helper, found[0], node, scope, instance=found[1])
                     continue
             if self._helpers:
-                helper = _called_name(node) or _module_function(node)
-                if helper in self._helpers and helper in self.functions:
-                    self._guarded(node, self._call_helper, self.functions[helper], node, scope)
+                callee = self._callee(node)
+                if callee is not None:
+                    self._guarded(node, self._call_helper, callee, node, scope)
                     continue
             if attribute and node.func.attr in TERMINALS and id(node) not in seen:
                 steps = self.flatten(node, scope)
@@ -1616,6 +1776,15 @@ class PythonAnalyzer(ValueResolver):
             return None
         return lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
 
+    def _decorator_lines(self, node: ast.ClassDef) -> list[str]:
+        """The lines of a definition's decorators (which its `_segment` leaves out),
+        cut at the column its first line starts."""
+        if not node.decorator_list:
+            return []
+        first = min(d.lineno for d in node.decorator_list) - 1
+        lines = self._source_lines()[first : node.lineno - 1]
+        return [line[self._char_offset(first + 1 + n, node.col_offset) :] for n, line in enumerate(lines)]
+
     def _segment(self, node: ast.AST) -> str:
         """The node's exact source text, as `ast.get_source_segment` gives it, from the
         lines already split (that function splits the whole source again per call);
@@ -1722,6 +1891,47 @@ def _leaves(body: list[ast.stmt]) -> bool:
     """The block ends by leaving (`return`, `raise`, `break`, `continue`): what it
     binds does not reach the code after the statement that holds it."""
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
+def _is_dataclass(cls: ast.ClassDef) -> bool:
+    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`."""
+    for decorator in cls.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name == "dataclass":
+            return True
+    return False
+
+
+def _is_config_class(cls: ast.ClassDef) -> bool:
+    """A dataclass, or a class with a class or static method (a factory)."""
+    return _is_dataclass(cls) or any(
+        isinstance(f, ast.FunctionDef)
+        and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
+        for f in cls.body
+    )
+
+
+def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
+    """A dataclass's fields in order: its annotated class-level names."""
+    return [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+
+
+def _literal_in(body: list[ast.stmt], name: str) -> object:
+    """`NAME = <literal>` of a class or module body (`CONFIGS = {"dev": {...}}`) as
+    plain Python, read with `ast.literal_eval` (no code runs); None otherwise."""
+    for stmt in body:
+        value = None
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            value = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            value = stmt.value
+        if value is not None:
+            try:
+                return ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return None
+    return None
 
 
 def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) -> dict[str, tuple[int, int]]:
