@@ -95,15 +95,18 @@ def test_each_advised_change_removes_exactly_what_it_says(workload):
 
 def test_the_ranking_of_the_sample_workload(workload):
     """Errors first: the explicit MERGE condition of the spec's worked example removes
-    three errors (and turns up one pair it hid), deletion vectors on customers_flat two."""
+    the one error it is in and the warnings around it; deletion vectors on
+    customers_flat remove two warnings (its writers' overlap is assumed: the sample
+    runs unscheduled files at any time, so they are warnings, see docs/usage.md)."""
     project, _, read = workload
     ranked = _advisor(project, read).advise().ranked
     top = ranked[0]
     assert (top.kind, top.target) == ("explicit-predicate", "jobs/upsert_orders.py:16")
-    assert top.score[0] == 2 and {f.rule for f in top.removed} == {"DL101", "DL102"}
-    assert (ranked[1].kind, ranked[1].target) == ("deletion-vectors", "main.sales.customers_flat")
+    assert top.score[:2] == (1, 2) and {f.rule for f in top.removed} == {"DL101", "DL102"}
+    flat = next(c for c in ranked if (c.kind, c.target) == ("deletion-vectors", "main.sales.customers_flat"))
+    assert flat.score[:2] == (0, 2)
     assert "ALTER TABLE main.sales.customers_flat SET TBLPROPERTIES ('delta.enableDeletionVectors' = true)" in (
-        ranked[1].statement or ""
+        flat.statement or ""
     )
     scores = [c.score[:2] for c in ranked]
     assert scores == sorted(scores, reverse=True)
@@ -139,10 +142,14 @@ def test_advise_never_edits_without_apply_and_apply_edits_files_only(workload, m
     assert len(doc["plan"]["changes"]) == 2 and doc["plan"]["left"]
     md = runner.invoke(app, ["advise", "--format", "markdown"]).output
     assert md.startswith("### delta-lint advise") and "| 1 |" in md and "```diff" in md
-    out = runner.invoke(app, ["advise", "--apply", "--budget", "2"])
+    # a budget that reaches the deletion-vectors change (ranked after schedule and
+    # configuration changes since its writers' overlap is only assumed)
+    out = runner.invoke(app, ["advise", "--apply", "--budget", "8"])
     assert out.exit_code == 0, out.output
     changed = {p for p in snapshot if p.read_bytes() != snapshot[p]}
-    assert changed == {copy / "jobs" / "upsert_orders.py"}  # the table setting is printed, never run
+    # the code, the bundle and the configuration are edited; the table setting is printed, never run
+    assert copy / "jobs" / "upsert_orders.py" in changed
+    assert changed <= {copy / "jobs" / "upsert_orders.py", copy / "resources" / "orders.yml", copy / "delta-lint.yaml"}
     assert "not applied (a table setting" in out.output
     assert "AND t.date = '{run_date}'" in (copy / "jobs" / "upsert_orders.py").read_text()
     assert not any((copy / "tables").rglob("*.json.tmp"))
