@@ -794,3 +794,45 @@ def test_a_list_filled_in_place_decides_no_optional_clause():
     assert create.declared is None  # not "unpartitioned": the clause is not known
     _, literal = read(code.replace("cols.append(c)\n", ""))
     assert literal.intents[0].declared.partitioned_by == ()
+
+
+# -- the value a DeltaTable builder returns ------------------------------------------------
+
+
+@pytest.mark.parametrize("builder", ["createIfNotExists", "create", "createOrReplace", "replace"])
+def test_the_delta_table_a_builder_returns_is_the_table_it_names(builder):
+    code = (
+        "from delta.tables import DeltaTable\n"
+        f'dt = DeltaTable.{builder}(spark).tableName("s.t").addColumn("id", "INT").execute()\n'
+        'dt.alias("t").merge(src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'dt.delete("id = 3")\n'
+        'dt.update("id = 4", {"x": "1"})\n'
+        'dt.optimize().where("d = 1").executeCompaction()\n'
+    )
+    got, _ = read(code)
+    assert [(line, table, kind) for line, table, kind in got if line > 2] == [
+        (3, "s.t", "merge"),
+        (4, "s.t", "delete"),
+        (5, "s.t", "update"),
+        (6, "s.t", "optimize"),
+    ]
+
+
+def test_a_builder_with_a_location_returns_the_delta_table_at_that_path():
+    code = (
+        'dt = DeltaTable.createIfNotExists(spark).location("/mnt/x/t").addColumn("id", "INT").execute()\n'
+        'dt.delete("id = 3")\n'
+    )
+    got, _ = read(code)
+    assert got == [(1, "delta:/mnt/x/t", "create"), (2, "delta:/mnt/x/t", "delete")]
+
+
+def test_a_builder_that_names_no_table_or_another_library_builder_gives_no_table():
+    # no name and no location: the DeltaTable it returns is not known
+    code = 'dt = DeltaTable.create(spark).addColumn("id", "INT").execute()\ndt.delete("id = 3")\n'
+    got, _ = read(code)
+    assert all(table != "s.t" for _, table, _ in got)
+    # a builder of something else that happens to use the same method names
+    code = 'dt = Other.create(spark).tableName("s.t").execute()\ndt.delete("id = 3")\n'
+    got, _ = read(code)
+    assert got == []

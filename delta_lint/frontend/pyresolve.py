@@ -27,7 +27,7 @@ from delta_lint.frontend.pyeval import (
     is_value_function,
     number_text,
 )
-from delta_lint.frontend.pyspark_api import TERMINALS
+from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
@@ -42,6 +42,7 @@ from delta_lint.frontend.pyvalues import (
     NoneStr,
     NumStr,
     Scope,
+    Step,
     Str,
     StrMap,
     Strs,
@@ -91,6 +92,34 @@ def mutated_names(source: str) -> frozenset[str]:
     """The names the code changes in place after binding them (read from the text:
     a superset is safe, it only keeps a loop from running over a literal)."""
     return frozenset(m.group(1) for m in _MUTATION.finditer(source))
+
+
+def _built_table(steps: list[Step]) -> Chain | None:
+    """`DeltaTable.createIfNotExists(spark).tableName("s.t")...execute()` returns the
+    table's DeltaTable: held as the chain `DeltaTable.forName(spark, "s.t")` would be
+    (by `pyspark_api.BUILT_TABLE_HANDLES`), so a later `dt.merge(...)` or
+    `dt.delete(...)` on the name writes to that table. None for any other chain, and
+    for a builder that names neither a table nor a location."""
+    last = steps[-1] if steps else None
+    if last is None or last.name != "execute" or last.call is None or last.call.args or last.call.keywords:
+        return None
+    names = [s.name for s in steps]
+    start = next((i for i, s in enumerate(steps) if s.name in DELTA_BUILDERS and s.call is not None), None)
+    if start is None or "DeltaTable" not in names[:start]:
+        return None
+    opening = steps[start].call
+    assert opening is not None
+    session = opening.args[0] if opening.args else next((k.value for k in opening.keywords), None)
+    for (method, param), (factory, _) in BUILT_TABLE_HANDLES:
+        named = next((s for s in steps[start + 1 :] if s.name == method and s.call is not None), None)
+        given = argument(named.call, "DeltaTableBuilder", method, param) if named and named.call else None
+        if given is None:
+            continue
+        func = ast.Attribute(value=ast.Name(id="DeltaTable", ctx=ast.Load()), attr=factory, ctx=ast.Load())
+        args = [session if session is not None else ast.Name(id="spark", ctx=ast.Load()), given]
+        call = ast.fix_missing_locations(ast.copy_location(ast.Call(func=func, args=args, keywords=[]), last.call))
+        return Chain((Step("DeltaTable", None, func.value), Step(factory, call, call)))
+    return None
 
 
 def _is_json_loads(node: ast.expr) -> bool:
@@ -298,6 +327,9 @@ class ValueResolver:
         if param is not None:
             return param
         steps = self.flatten(node, scope)
+        built = _built_table(steps) if isinstance(node, ast.Call) else None
+        if built is not None:
+            return built
         if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
             s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream")
             for s in steps
