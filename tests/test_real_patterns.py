@@ -836,3 +836,48 @@ def test_a_builder_that_names_no_table_or_another_library_builder_gives_no_table
     code = 'dt = Other.create(spark).tableName("s.t").execute()\ndt.delete("id = 3")\n'
     got, _ = read(code)
     assert got == []
+
+
+# -- methods of an object whose state is unknown ------------------------------------------
+
+_STORE = (
+    "class Store:\n"
+    "    def __init__(self, spark, conf):\n"
+    "        self.spark = spark\n"
+    "        self.conf = conf\n"
+    "\n"
+    "    def save(self, table, df):\n"
+    '        df.write.mode("overwrite").saveAsTable(table)\n'
+    "\n"
+    "    def save_in(self, name, df):\n"
+    '        df.write.mode("overwrite").saveAsTable(f"{self.conf}.{name}")\n'
+    "\n"
+)
+
+
+def test_a_method_of_an_object_of_unknown_state_binds_its_own_arguments():
+    code = _STORE + 'w = Store(spark, load())\nw.save("main.x.y", df)\nw.save_in("y", df)\n'
+    got, _ = read(code)
+    assert got == [(13, "main.x.y", "full_overwrite"), (14, "{self_conf}.y", "full_overwrite")]
+    # the object's own state stays unknown: `self.conf` is never invented
+    assert all("load" not in table for _, table, _ in got)
+
+
+def test_a_method_that_reads_only_unknown_state_stays_where_it_is_written():
+    code = (
+        "class Log:\n"
+        "    def __init__(self, conf):\n"
+        '        self.table = conf["t"]\n'
+        "\n"
+        "    def flush(self):\n"
+        '        df.write.mode("append").saveAsTable(self.table)\n'
+        "\n"
+        "log = Log(load())\n"
+        "log.flush()\n"
+        "log.flush()\n"
+    )
+    got, _ = read(code)
+    assert got == [(6, "{self_table}", "blind_append")]
+    # an object that is not one of the file's classes is not followed
+    got, _ = read(_STORE.replace("class Store", "class Other") + 'w = Store(spark, load())\nw.save("main.x.y", df)\n')
+    assert got == [(7, "{table}", "full_overwrite"), (10, "{self_conf}.{name}", "full_overwrite")]

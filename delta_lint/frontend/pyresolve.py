@@ -46,6 +46,7 @@ from delta_lint.frontend.pyvalues import (
     Str,
     StrMap,
     Strs,
+    UnknownState,
     from_plain,
     may_give_text,
     one_of,
@@ -278,7 +279,9 @@ class ValueResolver:
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
-        if isinstance(node, ast.Name) and isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple)):
+        if isinstance(node, ast.Name) and isinstance(
+            scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple, UnknownState)
+        ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
@@ -292,6 +295,8 @@ class ValueResolver:
             instance = self._instance(node, scope) or self._returned_instance(node, scope)
             if instance is not None:
                 return instance
+            if isinstance(node.func, ast.Name) and node.func.id in self.classes:
+                return UnknownState(self.classes[node.func.id].name)  # its methods are still known
         if isinstance(node, ast.Call):
             evaluated = self._evaluated(node, scope)
             if evaluated is not None:

@@ -245,6 +245,15 @@ class Instance(StrMap):
     cls: str = ""
 
 
+@dataclass(frozen=True)
+class UnknownState:
+    """An object of a class of the file whose `__init__` leaves no attribute known
+    (`w = Store(spark, load())`): `w.save("main.x.y", df)` is still that class's method,
+    read at the call with its own arguments bound; only its `self.x` reads are unknown."""
+
+    cls: str
+
+
 # the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
 CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
 
