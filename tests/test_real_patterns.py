@@ -881,3 +881,50 @@ def test_a_method_that_reads_only_unknown_state_stays_where_it_is_written():
     # an object that is not one of the file's classes is not followed
     got, _ = read(_STORE.replace("class Store", "class Other") + 'w = Store(spark, load())\nw.save("main.x.y", df)\n')
     assert got == [(7, "{table}", "full_overwrite"), (10, "{self_conf}.{name}", "full_overwrite")]
+
+
+# -- `.format()` with a value only a run knows, loops over a dict ---------------------------
+
+
+def test_a_format_with_one_unknown_argument_keeps_its_template():
+    code = "T = \"DELETE FROM s.c WHERE d = '{}'\"\nq = T.format(compute())\nspark.sql(q)\n"
+    got, result = read(code)
+    assert got == [(3, "s.c", "delete")]
+    assert result.intents[0].predicate_sql == "d = '{compute}'"
+    assert not any(m.startswith("DL007") for m in messages(result))
+    # a template nothing knows stays a whole-statement placeholder, said so
+    got, result = read("q = tmpl.format(compute())\nspark.sql(q)\n")
+    assert got == []
+    assert any(m.startswith("DL007") for m in messages(result))
+
+
+def test_a_loop_over_a_literal_dict_reads_its_keys_values_and_items():
+    code = (
+        'QUERIES = {"a": "DELETE FROM s.a WHERE d = \'{}\'", "b": "DELETE FROM s.b WHERE d = \'{}\'"}\n'
+        "for k in QUERIES:\n"
+        "    spark.sql(QUERIES[k].format(run_date()))\n"
+        "for q in QUERIES.values():\n"
+        "    spark.sql(q.format(run_date()))\n"
+        "for k, q in QUERIES.items():\n"
+        "    spark.sql(q.format(run_date()))\n"
+    )
+    got, result = read(code)
+    assert got == [(line, f"s.{t}", "delete") for line in (3, 5, 7) for t in "ab"]
+    assert not any(m.startswith("DL007") for m in messages(result))
+
+
+def test_a_dict_with_a_value_not_known_still_runs_once_per_key():
+    code = (
+        'CONF = {"a": load(), "b": "x"}\n'
+        "for k in CONF:\n"
+        '    spark.sql(f"DELETE FROM s.t_{k} WHERE y = 1")\n'
+        "for v in CONF.values():\n"
+        '    spark.sql(f"DELETE FROM s.u_{v} WHERE y = 1")\n'
+    )
+    got, _ = read(code)
+    # every key, not only those with known values; the values are not all known:
+    # that loop is read once, its name a placeholder
+    assert got == [(3, "s.t_a", "delete"), (3, "s.t_b", "delete"), (5, "s.u_{v}", "delete")]
+    # a key the loop does not know gives no entry of the dict
+    got, result = read('CONF = {"a": "DELETE FROM s.a"}\nspark.sql(CONF[key])\n')
+    assert got == [] and any(m.startswith("DL007") for m in messages(result))

@@ -236,11 +236,8 @@ class ValueResolver:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
             if width != 2 or node.args:
                 return None
-            held = node.func.value
-            if isinstance(held, ast.Name) and held.id in self.mutated_names:
-                return None
-            mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
-            if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
+            mapping = self._literal_map(node.func.value, scope)
+            if mapping is not None and mapping.items and not mapping.keys:  # every value held
                 return [(Str(k), v) for k, v in mapping.items]
             return None
         if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
@@ -255,6 +252,14 @@ class ValueResolver:
             rows.append(items.items)
         return rows
 
+    def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
+        """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
+        changes it in place."""
+        if isinstance(node, ast.Name) and node.id in self.mutated_names:
+            return None
+        mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
+        return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
+
     def _items(self, node: ast.expr, scope: Scope) -> Strs | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
@@ -262,11 +267,18 @@ class ValueResolver:
             if node.id in self.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
                 return None
             held = scope.env.get(node.id)
-            if isinstance(held, StrMap):
-                return Strs(tuple(Str(k) for k, _ in held.items))
+            if isinstance(held, StrMap) and not isinstance(held, Instance):
+                return Strs(tuple(Str(k) for k in held.all_keys()))
             return held if isinstance(held, Strs) else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
-            return self._items(node.func.value, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            if node.func.attr == "keys":
+                return self._items(node.func.value, scope)
+            if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
+                mapping = self._literal_map(node.func.value, scope)
+                values = [v for _, v in mapping.items] if mapping is not None else []
+                if mapping is not None and not mapping.keys and values and all(isinstance(v, Str) for v in values):
+                    return Strs(tuple(values))  # type: ignore[arg-type]
+                return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
             node = ast.List(elts=list(node.keys))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
@@ -307,7 +319,8 @@ class ValueResolver:
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            return StrMap(tuple((k, v) for k, v in values if not v.unknown))
+            known = tuple((k, v) for k, v in values if not v.unknown)
+            return StrMap(known, keys=tuple(dict.fromkeys(k for k, _ in values)) if len(known) < len(values) else ())
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = self._items(node, scope)
             if items is not None:
@@ -352,6 +365,8 @@ class ValueResolver:
         s = self.string(node, scope)
         if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
             return s
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            return s  # `T.format(compute())`: the template, the run's value a named placeholder
         reads = self.reads(node, scope)
         if reads or isinstance(node, (ast.Call, ast.Attribute)):
             return DataFrame(frozenset(reads))
@@ -596,11 +611,23 @@ class ValueResolver:
             field = self._opaque(node)  # named as an unknown value would be: `{app_configs_CATALOG}`
             self.input_params[field.params[0]] = held.inputs
             return Str(field.text, field.params)
-        if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
-            return held.get(str(node.slice.value))
+        key = self._key(node.slice, scope)
+        if isinstance(held, StrMap) and key is not None:
+            return held.get(key)
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
             return held.items[index] if -len(held.items) <= index < len(held.items) else None
+        return None
+
+    def _key(self, node: ast.expr, scope: Scope) -> str | None:
+        """A mapping's key: a constant, or a name holding a known string (`CONF[k]`
+        inside `for k in CONF:`)."""
+        if isinstance(node, ast.Constant):
+            return str(node.value)
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if type(held) is Str and not held.params and not held.unknown:
+                return held.text
         return None
 
     def _held(self, node: ast.expr, scope: Scope) -> object:
@@ -609,10 +636,11 @@ class ValueResolver:
         document lacks gives the default; a literal dict may just not know it)."""
         if isinstance(node, ast.Name):
             return scope.env.get(node.id)
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            owner = self._held(node.value, scope)
+        key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
+        if key is not None:
+            owner = self._held(node.value, scope)  # type: ignore[attr-defined]
             if isinstance(owner, StrMap) and not isinstance(owner, Instance):
-                return owner.member(str(node.slice.value))
+                return owner.member(key)
             return None
         if (
             isinstance(node, ast.Call)

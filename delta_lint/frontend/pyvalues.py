@@ -217,6 +217,13 @@ class StrMap:
 
     items: tuple[tuple[str, object], ...]
     plain: object = field(default=None, compare=False)
+    # every key of a literal dict in order, when some of its values are not held
+    # (`items` keeps the known ones only): a loop over its keys still runs once per key
+    keys: tuple[str, ...] = ()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """The dict's keys, those whose values are not known included."""
+        return self.keys or tuple(k for k, _ in self.items)
 
     def get(self, key: str) -> Str | None:
         found = next((v for k, v in self.items if k == key), None)
