@@ -928,3 +928,31 @@ def test_a_dict_with_a_value_not_known_still_runs_once_per_key():
     # a key the loop does not know gives no entry of the dict
     got, result = read('CONF = {"a": "DELETE FROM s.a"}\nspark.sql(CONF[key])\n')
     assert got == [] and any(m.startswith("DL007") for m in messages(result))
+
+
+# -- legacy `$name` templating glued to an identifier ---------------------------------------
+
+
+def test_legacy_templating_glued_to_an_identifier_is_part_of_the_name():
+    code = (
+        "DELETE FROM db.visits_$year WHERE x = 1;\n"
+        "INSERT INTO db.out SELECT * FROM db.visits_$year v;\n"
+        "INSERT INTO db.visits_${year} SELECT * FROM db.visits_$year;\n"
+    )
+    got, result = read(code, "job.sql")
+    # the read of line 3 is the table it writes: `$year` and `${year}` are one parameter
+    assert got == [
+        (1, "db.visits_{year}", "delete"),
+        (2, "db.out", "blind_append"),
+        (3, "db.visits_{year}", "insert_reading_target"),
+    ]
+    assert not any(m.startswith("DL000") for m in messages(result))
+
+
+def test_legacy_templating_in_a_notebook_sql_cell_and_inside_a_string():
+    notebook = "# Databricks notebook source\n# MAGIC %sql\n# MAGIC DELETE FROM db.t_$env WHERE x = 1\n"
+    got, _ = read(notebook, "nb.py")
+    assert got == [(3, "db.t_{env}", "delete")]
+    # inside a string literal a `$` is text, not a parameter
+    got, result = read("DELETE FROM db.w WHERE x = 'a$b';\n", "job.sql")
+    assert got == [(1, "db.w", "delete")] and result.intents[0].params == ()
