@@ -41,12 +41,12 @@ from delta_lint.frontend.pyvalues import (
     Str,
     StrMap,
     UnknownState,
+    exported_value,
     held_value,
     join_envs,
     literal_value,
     loop_names,
     param_str,
-    plain_value,
 )
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
@@ -817,7 +817,7 @@ class PythonAnalyzer(ValueResolver):
         the session it leaves, what it imports and which job inputs it reads."""
         exports = {}
         for name, held in self.module_env.items():
-            plain = plain_value(held)
+            plain = exported_value(held)
             if plain is not None and not name.startswith("__"):
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
