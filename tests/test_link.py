@@ -1195,3 +1195,32 @@ def test_a_wheel_runs_the_module_its_pyproject_declares_for_the_entry_point(tmp_
     (tmp_path / "pyproject.toml").unlink()
     (tmp_path / "other/pyproject.toml").unlink()
     assert load_found_job_json(tmp_path).jobs["nightly"].tasks["bronze"].files == ("main.py",)
+
+
+# -- templates crossing `%run` and imports -------------------------------------------------
+
+
+def test_a_template_crosses_run_and_imports_as_it_is(tmp_path):
+    setup = 'secret = dbutils.secrets.get("s", "k")\nT = f"{secret}.ops.runs"\nU = load()\n'
+    files = {
+        "setup.py": NB + setup,
+        "conf.py": setup,
+        "main.py": NB + "# MAGIC %run ./setup\n" + SEP + 'df.write.mode("append").saveAsTable(T)\n',
+        "job.py": 'from conf import T\ndf.write.mode("overwrite").saveAsTable(T)\n',
+        # a value wholly unknown where it is made stays named where it is used
+        "other.py": NB + "# MAGIC %run ./setup\n" + SEP + 'df.write.mode("append").saveAsTable(U)\n',
+    }
+    got = tables(tmp_path, files)
+    assert got["main.py"] == ["{secret}.ops.runs"]
+    assert got["job.py"] == ["{secret}.ops.runs"]
+    assert got["other.py"] == ["{U}"]
+
+
+def test_a_template_crosses_the_cache_as_it_is(tmp_path):
+    files = {
+        "setup.py": NB + "T = f\"{dbutils.widgets.get('env')}.ops.runs\"\n",
+        "main.py": NB + "# MAGIC %run ./setup\n" + SEP + 'df.write.mode("append").saveAsTable(T)\n',
+    }
+    first = tables(tmp_path, files, use_cache=True)
+    again = tables(tmp_path, {}, use_cache=True)
+    assert first["main.py"] == again["main.py"] == ["{env}.ops.runs"]

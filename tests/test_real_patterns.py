@@ -794,3 +794,165 @@ def test_a_list_filled_in_place_decides_no_optional_clause():
     assert create.declared is None  # not "unpartitioned": the clause is not known
     _, literal = read(code.replace("cols.append(c)\n", ""))
     assert literal.intents[0].declared.partitioned_by == ()
+
+
+# -- the value a DeltaTable builder returns ------------------------------------------------
+
+
+@pytest.mark.parametrize("builder", ["createIfNotExists", "create", "createOrReplace", "replace"])
+def test_the_delta_table_a_builder_returns_is_the_table_it_names(builder):
+    code = (
+        "from delta.tables import DeltaTable\n"
+        f'dt = DeltaTable.{builder}(spark).tableName("s.t").addColumn("id", "INT").execute()\n'
+        'dt.alias("t").merge(src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'dt.delete("id = 3")\n'
+        'dt.update("id = 4", {"x": "1"})\n'
+        'dt.optimize().where("d = 1").executeCompaction()\n'
+    )
+    got, _ = read(code)
+    assert [(line, table, kind) for line, table, kind in got if line > 2] == [
+        (3, "s.t", "merge"),
+        (4, "s.t", "delete"),
+        (5, "s.t", "update"),
+        (6, "s.t", "optimize"),
+    ]
+
+
+def test_a_builder_with_a_location_returns_the_delta_table_at_that_path():
+    code = (
+        'dt = DeltaTable.createIfNotExists(spark).location("/mnt/x/t").addColumn("id", "INT").execute()\n'
+        'dt.delete("id = 3")\n'
+    )
+    got, _ = read(code)
+    assert got == [(1, "delta:/mnt/x/t", "create"), (2, "delta:/mnt/x/t", "delete")]
+
+
+def test_a_builder_that_names_no_table_or_another_library_builder_gives_no_table():
+    # no name and no location: the DeltaTable it returns is not known
+    code = 'dt = DeltaTable.create(spark).addColumn("id", "INT").execute()\ndt.delete("id = 3")\n'
+    got, _ = read(code)
+    assert all(table != "s.t" for _, table, _ in got)
+    # a builder of something else that happens to use the same method names
+    code = 'dt = Other.create(spark).tableName("s.t").execute()\ndt.delete("id = 3")\n'
+    got, _ = read(code)
+    assert got == []
+
+
+# -- methods of an object whose state is unknown ------------------------------------------
+
+_STORE = (
+    "class Store:\n"
+    "    def __init__(self, spark, conf):\n"
+    "        self.spark = spark\n"
+    "        self.conf = conf\n"
+    "\n"
+    "    def save(self, table, df):\n"
+    '        df.write.mode("overwrite").saveAsTable(table)\n'
+    "\n"
+    "    def save_in(self, name, df):\n"
+    '        df.write.mode("overwrite").saveAsTable(f"{self.conf}.{name}")\n'
+    "\n"
+)
+
+
+def test_a_method_of_an_object_of_unknown_state_binds_its_own_arguments():
+    code = _STORE + 'w = Store(spark, load())\nw.save("main.x.y", df)\nw.save_in("y", df)\n'
+    got, _ = read(code)
+    assert got == [(13, "main.x.y", "full_overwrite"), (14, "{self_conf}.y", "full_overwrite")]
+    # the object's own state stays unknown: `self.conf` is never invented
+    assert all("load" not in table for _, table, _ in got)
+
+
+def test_a_method_that_reads_only_unknown_state_stays_where_it_is_written():
+    code = (
+        "class Log:\n"
+        "    def __init__(self, conf):\n"
+        '        self.table = conf["t"]\n'
+        "\n"
+        "    def flush(self):\n"
+        '        df.write.mode("append").saveAsTable(self.table)\n'
+        "\n"
+        "log = Log(load())\n"
+        "log.flush()\n"
+        "log.flush()\n"
+    )
+    got, _ = read(code)
+    assert got == [(6, "{self_table}", "blind_append")]
+    # an object that is not one of the file's classes is not followed
+    got, _ = read(_STORE.replace("class Store", "class Other") + 'w = Store(spark, load())\nw.save("main.x.y", df)\n')
+    assert got == [(7, "{table}", "full_overwrite"), (10, "{self_conf}.{name}", "full_overwrite")]
+
+
+# -- `.format()` with a value only a run knows, loops over a dict ---------------------------
+
+
+def test_a_format_with_one_unknown_argument_keeps_its_template():
+    code = "T = \"DELETE FROM s.c WHERE d = '{}'\"\nq = T.format(compute())\nspark.sql(q)\n"
+    got, result = read(code)
+    assert got == [(3, "s.c", "delete")]
+    assert result.intents[0].predicate_sql == "d = '{compute}'"
+    assert not any(m.startswith("DL007") for m in messages(result))
+    # a template nothing knows stays a whole-statement placeholder, said so
+    got, result = read("q = tmpl.format(compute())\nspark.sql(q)\n")
+    assert got == []
+    assert any(m.startswith("DL007") for m in messages(result))
+
+
+def test_a_loop_over_a_literal_dict_reads_its_keys_values_and_items():
+    code = (
+        'QUERIES = {"a": "DELETE FROM s.a WHERE d = \'{}\'", "b": "DELETE FROM s.b WHERE d = \'{}\'"}\n'
+        "for k in QUERIES:\n"
+        "    spark.sql(QUERIES[k].format(run_date()))\n"
+        "for q in QUERIES.values():\n"
+        "    spark.sql(q.format(run_date()))\n"
+        "for k, q in QUERIES.items():\n"
+        "    spark.sql(q.format(run_date()))\n"
+    )
+    got, result = read(code)
+    assert got == [(line, f"s.{t}", "delete") for line in (3, 5, 7) for t in "ab"]
+    assert not any(m.startswith("DL007") for m in messages(result))
+
+
+def test_a_dict_with_a_value_not_known_still_runs_once_per_key():
+    code = (
+        'CONF = {"a": load(), "b": "x"}\n'
+        "for k in CONF:\n"
+        '    spark.sql(f"DELETE FROM s.t_{k} WHERE y = 1")\n'
+        "for v in CONF.values():\n"
+        '    spark.sql(f"DELETE FROM s.u_{v} WHERE y = 1")\n'
+    )
+    got, _ = read(code)
+    # every key, not only those with known values; the values are not all known:
+    # that loop is read once, its name a placeholder
+    assert got == [(3, "s.t_a", "delete"), (3, "s.t_b", "delete"), (5, "s.u_{v}", "delete")]
+    # a key the loop does not know gives no entry of the dict
+    got, result = read('CONF = {"a": "DELETE FROM s.a"}\nspark.sql(CONF[key])\n')
+    assert got == [] and any(m.startswith("DL007") for m in messages(result))
+
+
+# -- legacy `$name` templating glued to an identifier ---------------------------------------
+
+
+def test_legacy_templating_glued_to_an_identifier_is_part_of_the_name():
+    code = (
+        "DELETE FROM db.visits_$year WHERE x = 1;\n"
+        "INSERT INTO db.out SELECT * FROM db.visits_$year v;\n"
+        "INSERT INTO db.visits_${year} SELECT * FROM db.visits_$year;\n"
+    )
+    got, result = read(code, "job.sql")
+    # the read of line 3 is the table it writes: `$year` and `${year}` are one parameter
+    assert got == [
+        (1, "db.visits_{year}", "delete"),
+        (2, "db.out", "blind_append"),
+        (3, "db.visits_{year}", "insert_reading_target"),
+    ]
+    assert not any(m.startswith("DL000") for m in messages(result))
+
+
+def test_legacy_templating_in_a_notebook_sql_cell_and_inside_a_string():
+    notebook = "# Databricks notebook source\n# MAGIC %sql\n# MAGIC DELETE FROM db.t_$env WHERE x = 1\n"
+    got, _ = read(notebook, "nb.py")
+    assert got == [(3, "db.t_{env}", "delete")]
+    # inside a string literal a `$` is text, not a parameter
+    got, result = read("DELETE FROM db.w WHERE x = 'a$b';\n", "job.sql")
+    assert got == [(1, "db.w", "delete")] and result.intents[0].params == ()

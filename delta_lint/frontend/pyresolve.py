@@ -27,7 +27,7 @@ from delta_lint.frontend.pyeval import (
     is_value_function,
     number_text,
 )
-from delta_lint.frontend.pyspark_api import TERMINALS
+from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
@@ -42,9 +42,11 @@ from delta_lint.frontend.pyvalues import (
     NoneStr,
     NumStr,
     Scope,
+    Step,
     Str,
     StrMap,
     Strs,
+    UnknownState,
     from_plain,
     may_give_text,
     one_of,
@@ -91,6 +93,34 @@ def mutated_names(source: str) -> frozenset[str]:
     """The names the code changes in place after binding them (read from the text:
     a superset is safe, it only keeps a loop from running over a literal)."""
     return frozenset(m.group(1) for m in _MUTATION.finditer(source))
+
+
+def _built_table(steps: list[Step]) -> Chain | None:
+    """`DeltaTable.createIfNotExists(spark).tableName("s.t")...execute()` returns the
+    table's DeltaTable: held as the chain `DeltaTable.forName(spark, "s.t")` would be
+    (by `pyspark_api.BUILT_TABLE_HANDLES`), so a later `dt.merge(...)` or
+    `dt.delete(...)` on the name writes to that table. None for any other chain, and
+    for a builder that names neither a table nor a location."""
+    last = steps[-1] if steps else None
+    if last is None or last.name != "execute" or last.call is None or last.call.args or last.call.keywords:
+        return None
+    names = [s.name for s in steps]
+    start = next((i for i, s in enumerate(steps) if s.name in DELTA_BUILDERS and s.call is not None), None)
+    if start is None or "DeltaTable" not in names[:start]:
+        return None
+    opening = steps[start].call
+    assert opening is not None
+    session = opening.args[0] if opening.args else next((k.value for k in opening.keywords), None)
+    for (method, param), (factory, _) in BUILT_TABLE_HANDLES:
+        named = next((s for s in steps[start + 1 :] if s.name == method and s.call is not None), None)
+        given = argument(named.call, "DeltaTableBuilder", method, param) if named and named.call else None
+        if given is None:
+            continue
+        func = ast.Attribute(value=ast.Name(id="DeltaTable", ctx=ast.Load()), attr=factory, ctx=ast.Load())
+        args = [session if session is not None else ast.Name(id="spark", ctx=ast.Load()), given]
+        call = ast.fix_missing_locations(ast.copy_location(ast.Call(func=func, args=args, keywords=[]), last.call))
+        return Chain((Step("DeltaTable", None, func.value), Step(factory, call, call)))
+    return None
 
 
 def _is_json_loads(node: ast.expr) -> bool:
@@ -206,11 +236,8 @@ class ValueResolver:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
             if width != 2 or node.args:
                 return None
-            held = node.func.value
-            if isinstance(held, ast.Name) and held.id in self.mutated_names:
-                return None
-            mapping = scope.env.get(held.id) if isinstance(held, ast.Name) else self._value(held, scope)
-            if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) and mapping.items:
+            mapping = self._literal_map(node.func.value, scope)
+            if mapping is not None and mapping.items and not mapping.keys:  # every value held
                 return [(Str(k), v) for k, v in mapping.items]
             return None
         if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
@@ -225,6 +252,14 @@ class ValueResolver:
             rows.append(items.items)
         return rows
 
+    def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
+        """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
+        changes it in place."""
+        if isinstance(node, ast.Name) and node.id in self.mutated_names:
+            return None
+        mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
+        return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
+
     def _items(self, node: ast.expr, scope: Scope) -> Strs | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
@@ -232,11 +267,18 @@ class ValueResolver:
             if node.id in self.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
                 return None
             held = scope.env.get(node.id)
-            if isinstance(held, StrMap):
-                return Strs(tuple(Str(k) for k, _ in held.items))
+            if isinstance(held, StrMap) and not isinstance(held, Instance):
+                return Strs(tuple(Str(k) for k in held.all_keys()))
             return held if isinstance(held, Strs) else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
-            return self._items(node.func.value, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            if node.func.attr == "keys":
+                return self._items(node.func.value, scope)
+            if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
+                mapping = self._literal_map(node.func.value, scope)
+                values = [v for _, v in mapping.items] if mapping is not None else []
+                if mapping is not None and not mapping.keys and values and all(isinstance(v, Str) for v in values):
+                    return Strs(tuple(values))  # type: ignore[arg-type]
+                return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
             node = ast.List(elts=list(node.keys))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
@@ -249,7 +291,9 @@ class ValueResolver:
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
-        if isinstance(node, ast.Name) and isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple)):
+        if isinstance(node, ast.Name) and isinstance(
+            scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple, UnknownState)
+        ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
@@ -263,6 +307,8 @@ class ValueResolver:
             instance = self._instance(node, scope) or self._returned_instance(node, scope)
             if instance is not None:
                 return instance
+            if isinstance(node.func, ast.Name) and node.func.id in self.classes:
+                return UnknownState(self.classes[node.func.id].name)  # its methods are still known
         if isinstance(node, ast.Call):
             evaluated = self._evaluated(node, scope)
             if evaluated is not None:
@@ -273,7 +319,8 @@ class ValueResolver:
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            return StrMap(tuple((k, v) for k, v in values if not v.unknown))
+            known = tuple((k, v) for k, v in values if not v.unknown)
+            return StrMap(known, keys=tuple(dict.fromkeys(k for k, _ in values)) if len(known) < len(values) else ())
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = self._items(node, scope)
             if items is not None:
@@ -298,6 +345,9 @@ class ValueResolver:
         if param is not None:
             return param
         steps = self.flatten(node, scope)
+        built = _built_table(steps) if isinstance(node, ast.Call) else None
+        if built is not None:
+            return built
         if isinstance(node, (ast.Call, ast.Attribute, ast.Name)) and any(
             s.name in ("write", "writeStream", "writeTo", "DeltaTable", "forName", "forPath", "readStream")
             for s in steps
@@ -315,6 +365,8 @@ class ValueResolver:
         s = self.string(node, scope)
         if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
             return s
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            return s  # `T.format(compute())`: the template, the run's value a named placeholder
         reads = self.reads(node, scope)
         if reads or isinstance(node, (ast.Call, ast.Attribute)):
             return DataFrame(frozenset(reads))
@@ -559,11 +611,23 @@ class ValueResolver:
             field = self._opaque(node)  # named as an unknown value would be: `{app_configs_CATALOG}`
             self.input_params[field.params[0]] = held.inputs
             return Str(field.text, field.params)
-        if isinstance(held, StrMap) and isinstance(node.slice, ast.Constant):
-            return held.get(str(node.slice.value))
+        key = self._key(node.slice, scope)
+        if isinstance(held, StrMap) and key is not None:
+            return held.get(key)
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
             return held.items[index] if -len(held.items) <= index < len(held.items) else None
+        return None
+
+    def _key(self, node: ast.expr, scope: Scope) -> str | None:
+        """A mapping's key: a constant, or a name holding a known string (`CONF[k]`
+        inside `for k in CONF:`)."""
+        if isinstance(node, ast.Constant):
+            return str(node.value)
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if type(held) is Str and not held.params and not held.unknown:
+                return held.text
         return None
 
     def _held(self, node: ast.expr, scope: Scope) -> object:
@@ -572,10 +636,11 @@ class ValueResolver:
         document lacks gives the default; a literal dict may just not know it)."""
         if isinstance(node, ast.Name):
             return scope.env.get(node.id)
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            owner = self._held(node.value, scope)
+        key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
+        if key is not None:
+            owner = self._held(node.value, scope)  # type: ignore[attr-defined]
             if isinstance(owner, StrMap) and not isinstance(owner, Instance):
-                return owner.member(str(node.slice.value))
+                return owner.member(key)
             return None
         if (
             isinstance(node, ast.Call)

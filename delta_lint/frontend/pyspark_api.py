@@ -80,6 +80,16 @@ SIGNATURES: dict[tuple[str, str], tuple[str, ...]] = {
     ("DeltaTableBuilder", "property"): ("key", "value"),
 }
 
+# What `DeltaTable.create(spark)...execute()` returns (and `createIfNotExists`,
+# `createOrReplace`, `replace`): the DeltaTable of the table the builder names, the
+# one `DeltaTable.forName(spark, name)` gives, or of its location as `forPath` gives.
+# (builder method, its parameter) -> (DeltaTable factory, its parameter), the name first.
+DELTA_BUILDERS = frozenset({"create", "createIfNotExists", "createOrReplace", "replace"})
+BUILT_TABLE_HANDLES: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("tableName", "identifier"), ("forName", "tableOrViewName")),
+    (("location", "location"), ("forPath", "path")),
+)
+
 # Keyword arguments of these calls that are not parameters are writer options
 # (`saveAsTable("t", mergeSchema="true")`, pyspark's `**options`).
 TAKES_OPTIONS = frozenset(

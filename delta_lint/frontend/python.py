@@ -40,12 +40,13 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     StrMap,
+    UnknownState,
+    exported_value,
     held_value,
     join_envs,
     literal_value,
     loop_names,
     param_str,
-    plain_value,
 )
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
@@ -972,7 +973,7 @@ class PythonAnalyzer(ValueResolver):
         the session it leaves, what it imports and which job inputs it reads."""
         exports = {}
         for name, held in self.module_env.items():
-            plain = plain_value(held)
+            plain = exported_value(held)
             if plain is not None and not name.startswith("__"):
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
@@ -1084,6 +1085,10 @@ class PythonAnalyzer(ValueResolver):
                 if found is not None and found[0].name in self._helpers:
                     self._guarded(node, self._call_helper, found[0], node, scope, instance=found[1])
                     continue
+                method = self._method_of_unknown_state(node, scope) if found is None else None
+                if method is not None:
+                    self._guarded(node, self._call_helper, method, node, scope)
+                    continue
             if self._helpers:
                 callee = self._callee(node)
                 if callee is not None:
@@ -1095,6 +1100,22 @@ class PythonAnalyzer(ValueResolver):
                     if step.call is not None:
                         seen.add(id(step.call))
                 self._guarded(node, self._each_alternative, node, scope)
+
+    def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
+        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
+        method that may write, read at the call with its own arguments bound and no
+        object (its `self.x` reads unknown; a write that reads none of its arguments
+        stays where it is written)."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        held = scope.env.get(func.value.id)
+        if not isinstance(held, UnknownState) or held.cls not in self.classes:
+            return None
+        method = next(
+            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
+        )
+        return method if method is not None and method.name in self._helpers else None
 
     def _each_alternative(self, node: ast.Call, scope: Scope) -> None:
         """Read a write once per value its names may hold (`OneOf`): a table that is one

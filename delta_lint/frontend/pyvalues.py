@@ -217,6 +217,13 @@ class StrMap:
 
     items: tuple[tuple[str, object], ...]
     plain: object = field(default=None, compare=False)
+    # every key of a literal dict in order, when some of its values are not held
+    # (`items` keeps the known ones only): a loop over its keys still runs once per key
+    keys: tuple[str, ...] = ()
+
+    def all_keys(self) -> tuple[str, ...]:
+        """The dict's keys, those whose values are not known included."""
+        return self.keys or tuple(k for k, _ in self.items)
 
     def get(self, key: str) -> Str | None:
         found = next((v for k, v in self.items if k == key), None)
@@ -243,6 +250,15 @@ class Instance(StrMap):
     the method with `self` bound to it."""
 
     cls: str = ""
+
+
+@dataclass(frozen=True)
+class UnknownState:
+    """An object of a class of the file whose `__init__` leaves no attribute known
+    (`w = Store(spark, load())`): `w.save("main.x.y", df)` is still that class's method,
+    read at the call with its own arguments bound; only its `self.x` reads are unknown."""
+
+    cls: str
 
 
 # the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
@@ -366,15 +382,38 @@ def to_plain(held: object, depth: int = 0) -> object:
     return UNKNOWN_LITERAL
 
 
+# A template crosses `%run` and imports as a JSON object of this one key (a key no
+# literal dict of a job would hold): [text with `{name}` placeholders, the names, unknown].
+TEMPLATE_KEY = "\u0000template"
+
+
 def held_value(value: object) -> object:
     """A value the link stage gives (plain JSON) as the analyser holds it."""
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, list):
         return Strs(tuple(Str(str(v)) for v in value))
+    if isinstance(value, dict) and set(value) == {TEMPLATE_KEY}:
+        template = value[TEMPLATE_KEY]
+        if isinstance(template, list) and len(template) == 3 and isinstance(template[0], str):
+            text, params, unknown = template
+            if isinstance(params, list) and all(isinstance(p, str) for p in params):
+                return Str(text, tuple(params), bool(unknown))
+        return Str("", (), True)
     if isinstance(value, dict):
         return StrMap(tuple((str(k), Str(str(v))) for k, v in value.items()))
     return Str("", (), True)
+
+
+def exported_value(held: object) -> object:
+    """The JSON form a top-level value crosses `%run` and imports in: a fully static
+    value as `plain_value` gives it; a template with known parts
+    (`f"{secret}.ops.runs"`) as it is, known parts and named placeholders (see
+    `TEMPLATE_KEY`); else None (a value wholly unknown is named where it is used)."""
+    plain = plain_value(held)
+    if plain is None and type(held) is Str and held.params and held.text != "{" + held.params[0] + "}":
+        return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}
+    return plain
 
 
 def plain_value(held: object) -> object:

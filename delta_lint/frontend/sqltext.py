@@ -216,6 +216,9 @@ _TEMPLATES = [
     (re.compile(r"(?<![\w$'\"])\$([A-Za-z_]\w*)\b(?!\s*\()"), "${}"),
     (re.compile(r"\{\s*([A-Za-z_][\w.]*(?:\[[^\]{}]*\])?|\d*)\s*(?:![rsa])?(?::[^{}]*)?\}"), "{{{}}}"),
 ]
+# legacy `$name` glued to an identifier (`db.visits_$year`): part of the name, as a
+# parameter; read outside quotes only (`'a$b'` is text)
+_GLUED_DOLLAR = re.compile(r"(?<=\w)\$([A-Za-z_]\w*)\b(?!\s*\()")
 _JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
 _COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
 _IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
@@ -292,6 +295,7 @@ def apply_templates(text: str) -> Templated:
     out = _JINJA_BLOCK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     for pattern, _shape in _TEMPLATES:
         out = pattern.sub(lambda m: add(m.group(1), m.group(0)), out)
+    out = _replace_outside_strings(out, _GLUED_DOLLAR, lambda m: add(m.group(1), m.group(0)), needle="$")
     if "<" in out:
         out = _ANGLE.sub(lambda m: add(m.group(1), m.group(0)) if _names_a_table(out, m) else m.group(0), out)
     out = _replace_outside_strings(
@@ -356,9 +360,10 @@ def bind_inputs(text: str, values: dict[str, str]) -> str:
 _QUOTE_OR_COMMENT = re.compile(r"['\"`]|--")
 
 
-def _replace_outside_strings(text: str, pattern: re.Pattern, repl) -> str:
-    """Apply `pattern` only to the parts of `text` outside quotes and comments."""
-    if ":" not in text:
+def _replace_outside_strings(text: str, pattern: re.Pattern, repl, needle: str = ":") -> str:
+    """Apply `pattern` only to the parts of `text` outside quotes and comments
+    (nothing to do where `needle`, a character every match holds, is absent)."""
+    if needle not in text:
         return text
     pieces = []
     seg_start = 0
