@@ -27,7 +27,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from delta_lint.airflow import load_found_airflow, resolve_started_jobs
 from delta_lint.bundle import (
     WORKFLOWS_TYPES,
     Job,
@@ -42,12 +41,10 @@ from delta_lint.bundle import (
 )
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
-from delta_lint.dbt import load_found_dbt
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location
 from delta_lint.safeio import read_input
 from delta_lint.stats import RunStats
-from delta_lint.terraform import load_found_terraform
 
 
 class Store(Protocol):
@@ -731,13 +728,37 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
         exported = load_found_job_json(config.root, tuple(out.files))
-        _add_jobs(exported, load_found_terraform(config.root))
-        _add_jobs(exported, load_found_airflow(config.root))
+        if _found(exported, "terraform", config.root):
+            from delta_lint.terraform import load_found_terraform
+
+            _add_jobs(exported, load_found_terraform(config.root))
+        if _found(exported, "airflow", config.root):
+            from delta_lint.airflow import load_found_airflow
+
+            _add_jobs(exported, load_found_airflow(config.root))
     if exported is not None:
         _add_jobs(out, exported)
-    load_found_dbt(out, config.root)  # dbt tasks' nodes, and the writes of every dbt node
-    resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
+    if _found(out, "dbt", config.root):
+        from delta_lint.dbt import load_found_dbt
+
+        load_found_dbt(out, config.root)  # dbt tasks' nodes, and the writes of every dbt node
+    if any(task.starts for job in out.jobs.values() for task in job.tasks.values()):
+        from delta_lint.airflow import resolve_started_jobs
+
+        resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     return out
+
+
+def _found(out: Workflows, kind: str, root: Path) -> bool:
+    """Whether the project holds inputs of a reader's `kind` (Terraform, Airflow,
+    dbt): a reader is imported only for a project that has its inputs, so a SQL-only
+    run never loads them (start-up time). An empty answer is kept in `out.listings`
+    as the reader would have kept it, so the cache still notices such a file appear;
+    a found one is listed again by its reader, which records it."""
+    found = listing(kind, str(root))
+    if not found:
+        out.listings.append((kind, str(root), found))
+    return bool(found)
 
 
 def _add_jobs(out: Workflows, more: Workflows) -> None:
