@@ -1,0 +1,106 @@
+"""Start-up: a run imports only what its command and its inputs need.
+
+Measured in a fresh interpreter (a subprocess), since `sys.modules` of the test
+process holds everything the other tests imported. Times are ratios to importing
+`json` and `typer` in the same process, never seconds: the machine may be slow or
+shared, the ratio of two imports in one process is what moves when delta-lint's
+own import graph grows.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# readers and front ends a SQL-only check with `--spark none` has no use for
+NOT_FOR_SQL = (
+    "hcl2",
+    "pyspark",
+    "delta_lint.airflow",
+    "delta_lint.dbt",
+    "delta_lint.terraform",
+    "delta_lint.frontend.dbt",
+    "delta_lint.frontend.pyeval",
+    "delta_lint.frontend.python",
+    "delta_lint.formats_ci",
+    "delta_lint.advise",
+)
+
+_CHECK = (
+    "import sys, json, typer\n"
+    "from delta_lint.cli import app\n"
+    "sys.argv = ['delta-lint', 'check', '--spark', 'none', '--no-cache', '.']\n"
+    "try:\n    app()\nexcept SystemExit:\n    pass\n"
+    "print('MODULES', sorted(m for m in {names!r} if m in sys.modules), file=sys.stderr)\n"
+)
+
+
+def _sql_project(root: Path) -> None:
+    (root / "a.sql").write_text("MERGE INTO s.t USING s.u ON t.id = u.id WHEN MATCHED THEN UPDATE SET *;\n")
+    (root / "b.sql").write_text("DELETE FROM s.t WHERE d < '2020-01-01';\n")
+
+
+def _check(root: Path, names: tuple[str, ...]) -> tuple[list[str], str]:
+    """The modules of `names` a `check` of `root` imported, and -X importtime's report."""
+    code = _CHECK.format(names=names)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    return eval(line.removeprefix("MODULES "), {}), proc.stderr  # noqa: S307 - a list of our own names
+
+
+def _top_level(report: str) -> list[tuple[str, int]]:
+    """(module, cumulative microseconds) of the imports made at top level, in order."""
+    out = []
+    for line in report.splitlines():
+        parts = line.split("|")
+        if not line.startswith("import time:") or len(parts) != 3 or not parts[1].strip().isdigit():
+            continue
+        if parts[2].startswith(" ") and not parts[2].startswith("  "):
+            out.append((parts[2].strip(), int(parts[1])))
+    return out
+
+
+@pytest.mark.integration
+def test_a_sql_check_imports_no_reader_it_does_not_use(tmp_path):
+    _sql_project(tmp_path)
+    imported, _ = _check(tmp_path, NOT_FOR_SQL)
+    assert imported == []
+
+
+@pytest.mark.integration
+def test_a_project_with_an_airflow_dag_still_loads_its_reader(tmp_path):
+    """The near miss: laziness by input kind must not drop a reader the project needs."""
+    _sql_project(tmp_path)
+    (tmp_path / "dag.py").write_text(
+        "from airflow import DAG\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksSubmitRunOperator\n"
+        "with DAG('d', schedule='@daily') as dag:\n"
+        "    DatabricksSubmitRunOperator(task_id='a', notebook_task={'notebook_path': 'a.sql'})\n"
+    )
+    imported, _ = _check(tmp_path, NOT_FOR_SQL)
+    assert "delta_lint.airflow" in imported
+    assert "delta_lint.dbt" not in imported and "hcl2" not in imported
+
+
+@pytest.mark.integration
+def test_import_time_of_the_cli_and_the_check_path_stays_in_budget(tmp_path):
+    """`delta_lint.cli` itself imports only typer (commands import their modules), and
+    the whole `check` path of a SQL-only project costs a bounded multiple of
+    json + typer. Best of three runs, against a shared machine's noise; the budgets
+    are about twice what was measured (cli ~0.3×, check path ~8×)."""
+    _sql_project(tmp_path)
+    cli_ratios, check_ratios = [], []
+    for _ in range(3):
+        _, report = _check(tmp_path, ())
+        top = _top_level(report)
+        names = [m for m, _ in top]
+        base = sum(c for m, c in top if m in ("json", "typer"))
+        cli_ratios.append(dict(top)["delta_lint.cli"] / base)
+        check_ratios.append(sum(c for _, c in top[names.index("typer") + 1 :]) / base)
+    assert min(cli_ratios) < 1.0, cli_ratios
+    assert min(check_ratios) < 16.0, check_ratios
