@@ -635,6 +635,8 @@ def tables(
     ),
     config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="Output format."),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
     spark: Optional[str] = SPARK_OPTION,
     spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
     refresh: bool = REFRESH_OPTION,
@@ -662,10 +664,16 @@ def tables(
     config = _spark_config(_config(config_file, targets), spark, spark_timeout)
     if snapshot and config.spark == "none":
         _fail("`tables snapshot` reads the tables live: use --spark embedded, local or sc://host:port")
-    result = _guarded(lambda: run_check(targets, config, refresh=refresh or snapshot, use_cache=False), debug)
+    result = _guarded(
+        lambda: run_check(targets, config, refresh=refresh or snapshot, bundle=bundle, target=target, use_cache=False),
+        debug,
+    )
     if snapshot:
         _write_snapshot(result, config)
         return
+    for note in result.notes:
+        if note.startswith("judged "):
+            typer.echo(f"note: {note}", err=True)
     pack = load()
     rows = report.table_rows(result, Judge(config, pack, pack.profile(config.runtime)).table_row_level)
     mode = result.read.mode if result.read else "none"
@@ -739,22 +747,53 @@ def intents(
     paths: list[Path] = typer.Argument(..., help="Files or directories with job code."),
     output_format: IntentFormat = typer.Option(IntentFormat.text, "--format", help="Output format."),
     config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file (for `exclude`)."),
+    target: Optional[str] = TARGET_OPTION,
 ) -> None:
     """Print every write intent (and streaming read) the front ends understood.
 
-    Text lines read `path:line:col  table  kind  predicate  flags`.
+    Text lines read `path:line:col  table  kind  predicate  flags`. The bundle target
+    whose variables name the tables is said on stderr (`note: judged ...`).
     """
+    from dataclasses import replace
+
     from delta_lint import report
     from delta_lint.run import analyze
 
     config = _config(config_file, paths)
+    if target is not None:  # `analyze` reads the schedule of the configuration: --target is its `target:`
+        config = replace(config, target=target)
     results, diagnostics, _ = analyze(paths, config)
+    judged = _judged_target(config, chosen=target is not None)
+    if judged:
+        typer.echo(f"note: {judged}", err=True)
     all_intents = [i for r in results for i in r.intents]
     sys.stdout.write(
         report.intents_json(all_intents) if output_format == IntentFormat.json else report.intents_text(all_intents)
     )
     for d in diagnostics + [d for r in results for d in r.diagnostics]:
         typer.echo(f"{d.location}: {d.rule} {d.message}", err=True)
+
+
+def _judged_target(config, chosen: bool) -> str:
+    """`judged <bundle>: target <name> (<why>)` for the run's bundle, or "" without
+    one. Read through the cache `analyze` just filled, so the bundle is not parsed
+    twice. A broken bundle says nothing here (`check` reports it at its line) unless
+    a target was `chosen` with --target: one the bundle lacks is a usage error, as
+    in `check`."""
+    from delta_lint.cache import Cache
+    from delta_lint.config import ConfigError
+    from delta_lint.schedule import load_workflows
+
+    store = Cache(config.root)
+    try:
+        target = load_workflows(config, store=store).target
+    except ConfigError as err:
+        if chosen:
+            _fail(str(err))
+        return ""
+    finally:
+        store.close()
+    return f"judged {target}" if target else ""
 
 
 class AdviseFormat(str, Enum):
