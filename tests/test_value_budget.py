@@ -190,3 +190,25 @@ def test_nested_loops_over_literal_lists_stay_within_the_budget():
     assert result.intents  # the write is still there, its later names unknown
     small = analyze_source("job.py", ".py", code.replace(items, '["x0", "x1"]'))
     assert len(small.intents) == 8 and not [d for d in small.diagnostics if d.rule == "DL000"]
+
+
+def test_a_string_doubled_at_module_level_stays_bounded():
+    """`s = s + s` eighteen times on a 50 KB literal is 13 GB of text: the analyzer's
+    strings stop at a megabyte and are unknown past it (the write is still found)."""
+    import time
+    import tracemalloc
+
+    from delta_lint.frontend import analyze_source
+
+    code = (
+        's = "' + "a" * 50_000 + '"\n' + "s = s + s\n" * 18 + "spark.sql(f\"DELETE FROM main.x.t WHERE c = '{s}'\")\n"
+    )
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        result = analyze_source("job.py", ".py", code)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 30 and peak < 200 * 2**20
+    assert [i.table.name for i in result.intents] == ["main.x.t"]

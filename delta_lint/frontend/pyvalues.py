@@ -28,6 +28,8 @@ class Str:
     unknown: bool = False  # some part is neither constant nor a named parameter
 
     def __add__(self, other: Str) -> Str:
+        if len(self.text) + len(other.text) > MAX_STATEMENT_TEXT:  # a string doubled again and again
+            return Str("{too_long}", merge_params(merge_params(self.params, other.params), ("too_long",)), True)
         plain = Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
         if not (isinstance(self, OneOf) or isinstance(other, OneOf)):
             return plain
@@ -40,6 +42,11 @@ class Str:
             return OneOf(text=plain.text, params=plain.params, values=joined.values)
         return joined
 
+
+# The longest text a string built by the analyzer may hold (a SQL statement of a
+# megabyte is already far past real job code): past it the string is unknown, so
+# `s = s + s` eighteen times on a 50 KB literal costs nothing.
+MAX_STATEMENT_TEXT = 1_000_000
 
 # At most this many alternatives for one value (astroid caps its inferred values
 # the same way): past it the value is unknown, never one branch picked.
