@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from delta_lint.config import Config
@@ -248,20 +248,25 @@ class Judge:
                 why_not = f"{_role(why_about, primary)} {why_not}"
             matrix_note += f"; row-level concurrency does not apply: {why_not}"
         unit = "rows" if granularity == "same_rows" else "files"
-        if granularity == "same_files" and s.partitioned_by:
-            disjoint_on = ", ".join(s.partitioned_by)
-        elif granularity == "same_rows":
-            disjoint_on = "the columns their conditions filter on"
-        else:
-            disjoint_on = "partition columns (the table is unpartitioned" + self._settings_that_help(a, b, s) + ")"
+        disjoint_on = (
+            ", ".join(s.partitioned_by)
+            if granularity == "same_files" and s.partitioned_by
+            else (
+                "the columns their conditions filter on"
+                if granularity == "same_rows"
+                else (
+                    "partition columns (the table is unpartitioned: consider liquid clustering)"
+                    if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind)
+                    else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
+                )
+            )
+        )
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
-        elif rule_id == "DL106":
-            fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True), table))
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
@@ -274,26 +279,6 @@ class Judge:
             fields,
             notes,
         )
-
-    def _settings_that_help(self, a: Intent, b: Intent, s: TableSettings) -> str:
-        """The table settings a fix may propose for two writes on an unpartitioned table
-        that conflict on files (": consider ..."), or "" when none would help: only
-        ones the table does not have yet and that would give this pair row-level
-        concurrency. A condition with a subquery, a runtime or Photon setting, or
-        open-source Delta keeps the pair without it whatever the table's settings,
-        and a ZORDER conflicts on files under any table settings but clustering
-        (which replaces it)."""
-        if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
-            return "" if s.clustered_by else ": consider liquid clustering"
-        helps = []
-        if not s.has_deletion_vectors and self.row_level(replace(s, deletion_vectors=True), a, b)[0]:
-            helps.append("deletion vectors")
-        if (
-            not s.clustered_by
-            and self.row_level(replace(s, clustered_by=("<columns>",), deletion_vectors=True), a, b)[0]
-        ):
-            helps.append("liquid clustering")
-        return ": consider " + " or ".join(helps) if helps else ""
 
     def _non_explicit(
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str
@@ -533,24 +518,6 @@ def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
         return j._matrix_verdict(a, b, s, conc, table, note)
     return None
-
-
-def _optimize_fields(with_deletion_vectors: str, table: str) -> dict[str, str]:
-    """DL106's texts: why the OPTIMIZE conflicts, and whether enabling deletion vectors
-    is a fix. Only where the matrix cell says they end the conflict (an OPTIMIZE
-    without ZORDER BY then never fails) is that proposed; on open-source Delta the
-    cell conflicts with or without them, so a table that has them is not told to
-    enable them, nor one that lacks them."""
-    if with_deletion_vectors in ("never", "zorder_only"):
-        return {
-            "optimize_why": "no deletion vectors",
-            "enable_dv": f"Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES "
-            "('delta.enableDeletionVectors' = true)), ",
-        }
-    return {
-        "optimize_why": "deletion vectors or not, on this runtime",
-        "enable_dv": "Deletion vectors do not prevent this conflict on this runtime: ",
-    }
 
 
 def _is_evolution(x: Intent) -> bool:
