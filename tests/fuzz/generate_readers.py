@@ -86,6 +86,34 @@ def eval_body(draw, helpers: list[str]) -> str:
     return _indent("n = len(x)\ns = x\n" + "\n".join(lines), 4)
 
 
+# Statements whose value the evaluator must know, with what each does in Python:
+# the oracle for `known(x)`, whose table is planted. Values stay short (k <= 3).
+# Loops are left out: the evaluator does not follow them (their values are unknown).
+KNOWN_STATEMENTS = [
+    ("s = s + '_{k}'", lambda s, k: s + f"_{k}"),
+    ("s = s.upper().lower()", lambda s, k: s.upper().lower()),
+    ("s = '_'.join([s] * {k})", lambda s, k: "_".join([s] * k)),
+    ("s = s[:{k}] + s", lambda s, k: s[:k] + s),
+    ("s = s[::-1]", lambda s, k: s[::-1]),
+    ("s = f'{{s}}{k}'", lambda s, k: f"{s}{k}"),
+    ("s = s.replace('a', 'b{k}')", lambda s, k: s.replace("a", f"b{k}")),
+    ("s = '%s_%d' % (s, {k})", lambda s, k: f"{s}_{k:d}"),
+    ("if len(s) > {k}:\n    s = s[:{k}]\nelse:\n    s = s + 'z'", lambda s, k: s[:k] if len(s) > k else s + "z"),
+]
+
+
+@st.composite
+def known_function(draw) -> tuple[str, str]:
+    """`known(x)` of statements the evaluator interprets, and its value for 'a'."""
+    lines, value = [], "a"
+    for _ in range(draw(st.integers(1, 4))):
+        template, effect = draw(st.sampled_from(KNOWN_STATEMENTS))
+        k = draw(st.integers(0, 3))
+        lines.append(template.format(k=k))
+        value = effect(value, k)
+    return "def known(x):\n" + _indent("s = x\n" + "\n".join(lines) + "\nreturn s", 4), value
+
+
 @dataclass
 class EvaluatorProject:
     project: Project
@@ -95,23 +123,29 @@ class EvaluatorProject:
 @st.composite
 def evaluator_projects(draw) -> EvaluatorProject:
     """A project module `lib.py` of value functions (helpers that call each other,
-    and `name`, which may call itself) and a job file that calls `name(...)` in the
-    table of up to 60 writes, beside one write of a literal table: the planted write,
-    which no value function may hide."""
+    `name`, which may call itself, and `known`, of what the evaluator interprets)
+    and a job file that calls `known('a')` in a write's table, then `name(...)` in
+    the table of up to 60 writes, beside one write of a literal table. Planted: the
+    literal write, which no value function may hide, and `known`'s, whose table is
+    the value Python gives."""
     helpers = [f"h{i}" for i in range(draw(st.integers(0, 3)))]
     functions = []
     for i, helper in enumerate(helpers):
         functions.append(f"def {helper}(x):\n" + draw(eval_body(helpers[:i] + helpers[i + 1 :])))
     functions.append("def name(x):\n" + draw(eval_body(helpers)))
+    known, value = draw(known_function())
+    functions.insert(0, known)
     lib = "import os\nimport re\n\n\n" + "\n\n\n".join(functions) + "\n"
     calls = draw(st.sampled_from([1, 1, 3, 60]))
-    job = "from lib import name\nfrom delta.tables import DeltaTable\n\ndf = spark.table('src')\n"
+    job = "from lib import known, name\nfrom delta.tables import DeltaTable\n\ndf = spark.table('src')\n"
+    job += "spark.sql(f\"INSERT INTO s_{known('a')}.t SELECT 1\")\n"  # first: before `name` spends the budget
     job += "".join(f"spark.sql(f\"INSERT INTO {{name('a{i}')}}.t SELECT 1\")\n" for i in range(calls))
     literal = "s_lit.t_" + draw(NAMES)
     job += f'df.write.format("delta").mode("append").saveAsTable("{literal}")\n'
     project = Project(tables=[literal])
     project.files = {"lib.py": lib, "job.py": job}
     project.planted.add(("job.py", literal, "blind_append"))
+    project.planted.add(("job.py", f"s_{value}.t", "blind_append"))
     return EvaluatorProject(project, calls)
 
 

@@ -50,8 +50,8 @@ def memory_bound(limit: int = MEMORY_LIMIT):
 def test_generated_value_functions_stay_in_budget_and_keep_the_literal_write(generated: EvaluatorProject):
     """Loops (empty ones too), strings that double, `%*s` widths, big integers,
     regexes shaped for backtracking, helpers and recursion, called from up to 60
-    writes: no internal error, within time and memory, and the literal write beside
-    them is still found."""
+    writes: no internal error, within time and memory; the literal write beside
+    them is still found, and so is `known`'s, with the table Python's value names."""
     project = generated.project
     with written(project.files) as root, memory_bound():
         code, findings = check_json(root, "--no-cache", seconds=READER_LIMIT)
