@@ -92,3 +92,22 @@ def test_a_bang_line_inside_a_multi_line_string_is_sql_not_a_shell_escape():
         assert [d.message for d in result.diagnostics] == []
         (intent,) = result.intents
         assert intent.predicate_sql == "NOT t.removed AND t.id = s.id"
+
+
+def test_a_nul_in_an_ipynb_cell_loses_no_write(tmp_path):
+    """Found by the reader fuzzer: a comment cell holding `\\u0000` made every write
+    of the notebook disappear behind one DL000 (CPython refuses NUL in source)."""
+    import json
+
+    from delta_lint.frontend import analyze_source
+
+    cells = ["df = spark.table('src')", 'df.write.format("delta").mode("append").saveAsTable("t_a")', "# \u0000"]
+    nb = {
+        "cells": [{"cell_type": "code", "source": c, "metadata": {}, "outputs": []} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    result = analyze_source("nb.ipynb", ".ipynb", json.dumps(nb))
+    assert [i.table.name for i in result.intents] == ["t_a"]
+    assert not [d for d in result.diagnostics if d.rule == "DL000"]

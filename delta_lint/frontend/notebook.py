@@ -199,7 +199,9 @@ def parse_ipynb(text: str) -> Notebook:
                 positions.append((last_line, col - 1))
             else:
                 positions.append((last_line, 0))
-        stripped = [s.rstrip("\r\n") for s in source_lines]
+        # a NUL in a cell (`"# \u0000"` in the JSON) would make the whole notebook
+        # unparseable Python: read it as a space, as NULs in plain files are
+        stripped = [s.rstrip("\r\n").replace("\0", " ") for s in source_lines]
         cell_lang = default
         first_code = next((i for i, s in enumerate(stripped) if s.strip()), None)
         start = 0
