@@ -61,7 +61,6 @@ def outside_runs(importer: str, links: Links | None, known: set[str], above_root
     root-relative paths, one per notebook suffix the file may have (the caller
     reads the one that exists)."""
     out = []
-    known_stems = {posixpath.splitext(k)[0] for k in known}
     for text in links.runs if links is not None else ():
         target = run_target(text)
         if not target or target.startswith("/"):
@@ -69,8 +68,8 @@ def outside_runs(importer: str, links: Links | None, known: set[str], above_root
         path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
         if path.startswith("../") and not above_root:
             continue
-        if path in known_stems or path in known:
-            continue  # the run reads it already
+        if any(path + suffix in known for suffix in _NOTEBOOK_SUFFIXES):
+            continue  # the run reads it already (a lookup per suffix: `known` holds every project file)
         out.extend(p for p in (path + s for s in _NOTEBOOK_SUFFIXES if s) if p not in known)
     return out
 
