@@ -7,53 +7,16 @@ behaving as it did."""
 from __future__ import annotations
 
 import json
-import signal
-import tracemalloc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from delta_lint.cli import app
+from tests.limits import allocating_at_most, within
 
 NB = "# Databricks notebook source\n"
 SEP = "\n# COMMAND ----------\n"
-
-
-class Hang(BaseException):
-    """Past the time limit; not an Exception, so no `except Exception` of the code
-    under test can swallow it."""
-
-
-@contextmanager
-def within(seconds: int) -> Iterator[None]:
-    """Fail a case that runs past `seconds` instead of hanging the suite (the limits
-    are ten times what the case takes: the machine is shared)."""
-
-    def expire(signum, frame):
-        raise Hang(f"ran past {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-@contextmanager
-def allocating_at_most(megabytes: int) -> Iterator[None]:
-    """Fail a case whose Python allocations peak above `megabytes` while it runs."""
-    tracemalloc.start()
-    try:
-        yield
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
-    assert peak <= megabytes, f"allocations peaked at {peak:.0f} MB"
 
 
 def write(root: Path, files: dict[str, str]) -> Path:

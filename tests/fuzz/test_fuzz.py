@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,7 @@ from tests.fuzz.generate import (
     sample_bundle,
     terraform_projects,
 )
+from tests.limits import within as time_limit
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "0")) or None
 CASE_LIMIT = int(os.environ.get("FUZZ_CASE_SECONDS", "120"))  # a hang, not a speed goal: the machine is shared
@@ -54,25 +54,6 @@ def budget(ci_examples: int, long_cap: int | None = None):
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     )
-
-
-class Hang(BaseException):
-    """A case past its time limit; not an Exception, so that no `except Exception`
-    of the code under test (a reader that contains its parser's errors) swallows it."""
-
-
-@contextmanager
-def time_limit(seconds: int):
-    def expire(signum, frame):
-        raise Hang(f"a case ran past {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager
