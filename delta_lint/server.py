@@ -240,25 +240,22 @@ def build() -> DeltaLintServer:
     async def did_save(ls: DeltaLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
         await ls.publish(params.text_document.uri, params.text)
 
-    @server.feature(DROPPED)
-    def dropped(ls: DeltaLintServer, params) -> None:
+    def log_dropped(ls: DeltaLintServer, params, why: str) -> None:
+        """One error line in the client's log for a message the reader dropped."""
         size = getattr(params, "bytes", None)
         ls.window_log_message(
             lsp.LogMessageParams(
-                type=lsp.MessageType.Error,
-                message=f"delta-lint: dropped a message of {size} bytes (more than {MAX_MESSAGE_BYTES})",
+                type=lsp.MessageType.Error, message=f"delta-lint: dropped a message of {size} bytes{why}"
             )
         )
 
+    @server.feature(DROPPED)
+    def dropped(ls: DeltaLintServer, params) -> None:
+        log_dropped(ls, params, f" (more than {MAX_MESSAGE_BYTES})")
+
     @server.feature(MALFORMED)
     def malformed(ls: DeltaLintServer, params) -> None:
-        size = getattr(params, "bytes", None)
-        ls.window_log_message(
-            lsp.LogMessageParams(
-                type=lsp.MessageType.Error,
-                message=f"delta-lint: dropped a message of {size} bytes: not a JSON-RPC message of the protocol",
-            )
-        )
+        log_dropped(ls, params, ": not a JSON-RPC message of the protocol")
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DeltaLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
