@@ -66,12 +66,12 @@ _RUN_NOW = "DatabricksRunNowOperator"
 _FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
 
 
-def load_found_airflow(root: Path) -> Workflows:
+def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
     """The DAGs of every Python file of the project that names both Airflow and a
     Databricks operator (`bundle.find_airflow_dags`); a file that does not parse
     is reported at its line, the others are read."""
     out = Workflows()
-    found = listing("airflow", str(root))
+    found = listing("airflow", str(root)) if found is None else found
     out.listings.append(("airflow", str(root), found))
     for file in map(Path, found):
         label = _label(file, root)

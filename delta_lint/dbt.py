@@ -556,12 +556,12 @@ class _Found:
     file: Path
 
 
-def load_found_dbt(workflows: Workflows, root: Path) -> None:
+def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | None = None) -> None:
     """Read the project's dbt projects into `workflows`: every `dbt_task` runs the
     files of the nodes its commands build, with its catalog and schema; every node
     file's writes go to `workflows.dbt` (a file run by tasks of different catalogs
     writes each one's table). A project without dbt pays one listing."""
-    found = listing("dbt", str(root))
+    found = listing("dbt", str(root)) if found is None else found
     workflows.listings.append(("dbt", str(root), found))
     if not found:
         return

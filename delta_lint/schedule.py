@@ -728,20 +728,20 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
         exported = load_found_job_json(config.root, tuple(out.files))
-        if _found(exported, "terraform", config.root):
+        if found := _found(exported, "terraform", config.root):
             from delta_lint.terraform import load_found_terraform
 
-            _add_jobs(exported, load_found_terraform(config.root))
-        if _found(exported, "airflow", config.root):
+            _add_jobs(exported, load_found_terraform(config.root, found))
+        if found := _found(exported, "airflow", config.root):
             from delta_lint.airflow import load_found_airflow
 
-            _add_jobs(exported, load_found_airflow(config.root))
+            _add_jobs(exported, load_found_airflow(config.root, found))
     if exported is not None:
         _add_jobs(out, exported)
-    if _found(out, "dbt", config.root):
+    if found := _found(out, "dbt", config.root):
         from delta_lint.dbt import load_found_dbt
 
-        load_found_dbt(out, config.root)  # dbt tasks' nodes, and the writes of every dbt node
+        load_found_dbt(out, config.root, found)  # dbt tasks' nodes, and the writes of every dbt node
     if any(task.starts for job in out.jobs.values() for task in job.tasks.values()):
         from delta_lint.airflow import resolve_started_jobs
 
@@ -749,16 +749,17 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
     return out
 
 
-def _found(out: Workflows, kind: str, root: Path) -> bool:
+def _found(out: Workflows, kind: str, root: Path) -> tuple[str, ...]:
     """Whether the project holds inputs of a reader's `kind` (Terraform, Airflow,
     dbt): a reader is imported only for a project that has its inputs, so a SQL-only
     run never loads them (start-up time). An empty answer is kept in `out.listings`
     as the reader would have kept it, so the cache still notices such a file appear;
-    a found one is listed again by its reader, which records it."""
+    a found one is given to its reader, which records it (the project is walked
+    once per kind)."""
     found = listing(kind, str(root))
     if not found:
         out.listings.append((kind, str(root), found))
-    return bool(found)
+    return found
 
 
 def _add_jobs(out: Workflows, more: Workflows) -> None:

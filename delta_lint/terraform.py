@@ -29,12 +29,12 @@ _KIND = "databricks_job"
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
 
 
-def load_found_terraform(root: Path) -> Workflows:
+def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
     """The jobs of every Terraform file of the project that defines a
     `databricks_job`; a file that does not parse is reported at its line. Each
     `.tf` file is parsed once per run, however many job files share its folder."""
     out = Workflows()
-    found = listing("terraform", str(root))
+    found = listing("terraform", str(root)) if found is None else found
     out.listings.append(("terraform", str(root), found))
     if not found:
         return out
