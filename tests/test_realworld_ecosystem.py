@@ -1,0 +1,52 @@
+"""The corpus's numbers that need no annotation (`benchmarks/realworld/ecosystem.py`):
+a plain write with nothing at it is a silent drop, one inside a helper function is
+counted apart until an intent names its statement, and DL000 on code CPython parses
+is counted as ours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.realworld import ecosystem
+
+JOB = (
+    "def save(df, t):\n"
+    "    df.write.saveAsTable(t)\n"
+    "\n"
+    'spark.table("s").write.mode("append").saveAsTable("main.s.a")\n'
+    'spark.sql("""\n'
+    "    MERGE INTO main.s.b t USING u ON t.id = u.id\n"
+    '    WHEN MATCHED THEN DELETE""")\n'
+)
+
+
+def _run(tmp_path: Path, intents: list[dict], findings: list[dict] | None = None) -> ecosystem.Ecosystem:
+    (tmp_path / "job.py").write_text(JOB)
+    report = {"findings": findings or []}
+    return ecosystem.measure(tmp_path, report, intents, None, [])
+
+
+def test_plain_writes_with_nothing_at_them_are_silent_drops(tmp_path):
+    eco = _run(tmp_path, [])
+    assert (eco.plain_writes, eco.silent_drops, eco.helper_unlocated) == (3, 2, 1)
+    assert eco.drops == ["job.py:4", "job.py:6"]
+
+
+def test_an_intent_or_diagnostic_inside_the_statement_covers_it(tmp_path):
+    intents = [
+        {"path": "job.py", "line": 4, "kind": "blind_append", "table": "main.s.a"},
+        {"path": "job.py", "line": 5, "kind": "merge", "table": "main.s.b"},  # the spark.sql( line
+        {"path": "job.py", "line": 9, "kind": "full_overwrite", "table": "x", "sites": [{"path": "job.py", "line": 2}]},
+    ]
+    eco = _run(tmp_path, intents)
+    assert (eco.silent_drops, eco.helper_unlocated, eco.intents) == (0, 0, 3)
+
+
+def test_dl000_counts_as_ours_only_on_code_cpython_parses(tmp_path):
+    (tmp_path / "bad.py").write_text("def (:\n")
+    findings = [
+        {"rule": "DL000", "location": {"path": "bad.py", "line": 1}},
+        {"rule": "DL000", "location": {"path": "job.py", "line": 4}},
+    ]
+    eco = _run(tmp_path, [], findings)
+    assert (eco.dl000, eco.dl000_valid, eco.dl000_sites) == (2, 1, ["job.py:4"])
