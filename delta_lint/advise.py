@@ -225,7 +225,7 @@ class Advice:
     left: list[Finding] = field(default_factory=list)  # conflicts after the plan
     not_advised: int = 0  # candidates the engine could not prove useful
     not_judged: int = 0  # candidates whose bound showed they could not rank among the shown
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the run's: the target judged, no schedule known
 
 
 class Advisor:
@@ -710,7 +710,11 @@ class Advisor:
                 useful.sort(key=_rank)
         shown = useful[:top] if top else useful
         advice = Advice(
-            self.base_findings, shown, not_advised=judged - len(useful), not_judged=len(candidates) - judged
+            self.base_findings,
+            shown,
+            not_advised=judged - len(useful),
+            not_judged=len(candidates) - judged,
+            notes=list(self.result.notes),
         )
         if budget > 0:
             pool = useful + [c for c in candidates if not c.judged]

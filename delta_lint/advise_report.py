@@ -82,7 +82,7 @@ def text(advice: Advice, edited: Edited, diff: bool = False) -> str:
             f"{advice.not_advised} other candidate changes were judged and not advised (they remove no conflict, or add as many)."
         )
     for note in advice.notes:
-        lines.append(clean(note))
+        lines.append(f"note: {clean(note)}")
     return plain_lines("\n".join(lines) + "\n")
 
 
@@ -138,6 +138,7 @@ def to_json(advice: Advice, edited: Edited) -> str:
         },
         "not_advised": advice.not_advised,
         "not_judged": advice.not_judged,
+        "notes": advice.notes,
     }
     return json.dumps(doc, indent=2) + "\n"
 
@@ -149,6 +150,7 @@ def _md(text: str) -> str:
 def markdown(advice: Advice, edited: Edited) -> str:
     base = [f for f in advice.baseline if not f.rule.startswith("DL0")]
     out = ["### delta-lint advise", "", f"{_counts(base)} predicted conflicts now."]
+    out += [f"note: {_md(n)}" for n in advice.notes]
     if not advice.ranked:
         out += ["", "No change the engine can prove useful was found."]
         return "\n".join(out) + "\n"

@@ -15,7 +15,9 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `source`), `DatabricksTaskOperator` (`task_config`), read through the bundle
   reader's task rules (`bundle.job_from_settings`) so paths are matched alike; a
   `DatabricksRunNowOperator` starts a job of the project (`job_name`, `job_id`),
-  like a `run_job_task`. Other operators and `@task` functions are tasks without
+  like a `run_job_task`. A task that runs dbt (a `BashOperator` command, the
+  dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
+  (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
   `DatabricksWorkflowTaskGroup`, whose operators are one Databricks job's tasks)
   stands for its tasks, which are named `group.task` as Airflow names them;
@@ -34,6 +36,8 @@ or helper functions are not read; the DAG says so in a note.
 from __future__ import annotations
 
 import ast
+import os
+import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -64,6 +68,15 @@ _PRESETS = {  # Airflow's cron presets as Quartz
 _DOW = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
 _RUN_NOW = "DatabricksRunNowOperator"
 _FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
+# dbt run from Airflow (airflow-dbt-python, airflow-dbt): the dbt command each operator runs
+_DBT_OPERATORS = {
+    "DbtRunOperator": "run",
+    "DbtBuildOperator": "build",
+    "DbtSnapshotOperator": "snapshot",
+    "DbtSeedOperator": "seed",
+}
+_DBT_GROUPS = ("DbtTaskGroup",)  # astronomer-cosmos: one task per model, one task here
+_DBT_COMMANDS = ("run", "build", "snapshot", "seed")
 
 
 def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
@@ -159,6 +172,48 @@ def _callee(node: ast.AST) -> str:
     if isinstance(func, ast.Attribute):
         return func.attr
     return ""
+
+
+def _dbt_of_shell(command: str) -> dict[str, Any] | None:
+    """A shell command's dbt runs as a `dbt_task` document: `cd DIR` before sets the
+    project directory (as does `--project-dir`), `--profiles-dir` the profiles';
+    commands other than dbt's writing ones are passed over. None: no dbt run."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    runs: list[str] = []
+    spec: dict[str, Any] = {}
+    step: list[str] = []
+    for word in [*words, "&&"]:
+        if word not in ("&&", ";", "||", "|"):
+            step.append(word)
+            continue
+        if len(step) >= 2 and step[0] == "cd" and "project_directory" not in spec:
+            spec["project_directory"] = step[1]
+        elif len(step) >= 2 and step[0] == "dbt" and step[1] in _DBT_COMMANDS:
+            kept: list[str] = []
+            args = iter(step)
+            for arg in args:
+                if arg in ("--project-dir", "--profiles-dir"):
+                    value = next(args, "")
+                    spec["project_directory" if arg == "--project-dir" else "profiles_directory"] = value
+                else:
+                    kept.append(arg)
+            runs.append(" ".join(kept))
+        step = []
+    if not runs:
+        return None
+    return _profiles_from_project({**spec, "commands": runs})
+
+
+def _profiles_from_project(spec: dict[str, Any]) -> dict[str, Any]:
+    """Airflow's profiles folder is the worker's path; a `dbt_task`'s is the
+    project's: two relative paths are made one relative to the other."""
+    project, profiles = spec.get("project_directory", ""), spec.get("profiles_directory")
+    if isinstance(profiles, str) and not profiles.startswith("/") and not str(project).startswith("/"):
+        spec["profiles_directory"] = os.path.relpath(profiles, project or ".")
+    return spec
 
 
 def _keywords(call: ast.Call) -> dict[str, ast.expr]:
@@ -312,7 +367,7 @@ class _DagFile:
             kw = _keywords(node)
             if name == "DAG":
                 return self._dag(node, node.lineno, scopes)
-            if "task_id" in kw or name in self.task_functions:
+            if "task_id" in kw or name in self.task_functions or (name in _DBT_GROUPS and "group_id" in kw):
                 return self._task(node, name, dag, groups, scopes)
             if name in ("chain", "cross_downstream"):
                 items = [
@@ -385,7 +440,7 @@ class _DagFile:
         if name in self.task_functions and "task_id" not in kw:
             task_id: Any = self.task_functions[name]
         else:
-            task_id = self._value(kw.get("task_id"), scopes)
+            task_id = self._value(kw.get("task_id") or kw.get("group_id"), scopes)
         if not isinstance(task_id, str):
             task_id = f"{name or 'task'}_{call.lineno}"
         if groups:
@@ -498,8 +553,13 @@ class _DagFile:
         kw = _keywords(call)
         if operator == _RUN_NOW:
             return [self._run_now(task_id, kw, after, where, scopes)]
-        if operator not in _FILE_OPERATORS:  # an operator of another kind: no file of ours, still ordered
-            return [Task(task_id, "airflow task", (), after, location=where)]
+        if operator not in _FILE_OPERATORS:
+            dbt = self._dbt_spec(operator, kw, scopes)
+            if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
+                settings = {"name": task_id, "tasks": [{"task_key": task_id, "dbt_task": dbt}]}
+                (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
+                return [replace(task, key=task_id, depends_on=after, location=where)]
+            return [Task(task_id, "airflow task", (), after, location=where)]  # no file of ours, still ordered
         specs, git = self._specs(task_id, operator, kw, scopes)
         if specs is None:
             problem = f"the Databricks task of `{operator}` is not static (a value delta-lint cannot read)"
@@ -517,6 +577,50 @@ class _DagFile:
             out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
         out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
         return out
+
+    def _dbt_spec(self, operator: str, kw: dict, scopes: list) -> dict[str, Any] | None:
+        """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
+        whose command is a literal `dbt run|build|snapshot|seed` (after `cd DIR &&`),
+        a dbt operator (`project_dir`, `profiles_dir`, `select`, `exclude`, `target`),
+        or a cosmos `DbtTaskGroup` (`ProjectConfig(path)`, `RenderConfig(select=...)`).
+        Paths are relative to the repository root, as a DAG folder's checkout is."""
+        if operator == "BashOperator":
+            command = self._value(kw.get("bash_command"), scopes)
+            return _dbt_of_shell(command) if isinstance(command, str) else None
+        if operator in _DBT_OPERATORS:
+            words = ["dbt", _DBT_OPERATORS[operator]]
+            project = self._value(kw.get("project_dir") or kw.get("dir"), scopes)
+            profiles = self._value(kw.get("profiles_dir"), scopes)
+            selection = ("select", "models", "exclude", "target")
+        elif operator in _DBT_GROUPS:
+            words = ["dbt", "build"]
+            project = self._config_argument(kw.get("project_config"), "dbt_project_path", scopes)
+            profiles = None
+            render = kw.get("render_config")
+            kw = _keywords(render) if isinstance(render, ast.Call) else {}
+            selection = ("select", "exclude")
+        else:
+            return None
+        for option in selection:
+            value = self._value(kw.get(option), scopes)
+            values = value if isinstance(value, list) else [value] if value is not None else []
+            if any(not isinstance(v, str) for v in values):
+                words.append(f"--{option} {{unknown}}")  # a selector the text does not tell
+            elif values:
+                words.append(f"--{'select' if option == 'models' else option} {' '.join(values)}")
+        spec: dict[str, Any] = {"commands": [" ".join(words)]}
+        if isinstance(project, str):
+            spec["project_directory"] = project
+        if isinstance(profiles, str):
+            spec["profiles_directory"] = profiles
+        return _profiles_from_project(spec)
+
+    def _config_argument(self, node: ast.expr | None, name: str, scopes: list) -> Any:
+        """A cosmos `ProjectConfig(path)` / `ProjectConfig(dbt_project_path=...)` value."""
+        if isinstance(node, ast.Call):
+            kw = _keywords(node)
+            return self._value(kw.get(name) or (node.args[0] if node.args else None), scopes)
+        return self._value(node, scopes) if node is not None else UNKNOWN
 
     def _specs(self, task_id: str, operator: str, kw: dict, scopes: list) -> tuple[list[dict] | None, Any]:
         """The Jobs API task documents an operator runs, and its `git_source`."""

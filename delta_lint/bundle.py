@@ -327,7 +327,7 @@ def find_dbt_projects(root: Path) -> tuple[str, ...]:
 
 def find_airflow_dags(root: Path) -> tuple[str, ...]:
     """Python files of the project whose first 64 KB name both Airflow and a
-    Databricks operator (their imports): the DAG files `airflow.load_found_airflow`
+    Databricks or dbt operator (their imports, or a `dbt ` command): the DAG files `airflow.load_found_airflow`
     reads. Most projects have no DAG yet many Python files, and the answer is asked
     again on every cached run: so only a file's head is read, with plain system
     calls (a regular file, not through a link; `safeio` reads the few found)."""
@@ -349,7 +349,7 @@ def find_airflow_dags(root: Path) -> tuple[str, ...]:
                 head = b""
             finally:
                 os.close(fd)
-            if b"airflow" in head and b"Databricks" in head:
+            if b"airflow" in head and (b"Databricks" in head or b"Dbt" in head or b"dbt " in head):
                 found.append(path)
     return tuple(found)
 

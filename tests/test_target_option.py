@@ -84,3 +84,16 @@ def test_tables_reads_the_chosen_target_and_says_the_judged_one(tmp_path):
     dev = run_cli("tables", ".", "--spark", "none", "--target", "dev", cwd=p)
     assert "dev_cat.sales.orders" in dev.stdout and "prod_cat" not in dev.stdout
     assert "target `dev` (chosen with --target" in dev.stderr
+
+
+def test_advise_says_the_judged_target_in_every_format(tmp_path):
+    p = _project(tmp_path)
+    text = run_cli("advise", ".", "--spark", "none", cwd=p)
+    assert text.returncode == 0, text.stderr
+    assert "note: judged bundle databricks.yml: target `prod` (mode: production" in text.stdout
+    doc = json.loads(run_cli("advise", ".", "--spark", "none", "--format", "json", cwd=p).stdout)
+    assert any("target `prod`" in n for n in doc["notes"])
+    dev = json.loads(run_cli("advise", ".", "--spark", "none", "--format", "json", "-t", "dev", cwd=p).stdout)
+    assert any("target `dev` (chosen with --target" in n for n in dev["notes"])
+    md = run_cli("advise", ".", "--spark", "none", "--format", "markdown", cwd=p).stdout
+    assert "note: judged bundle databricks.yml: target" in md
