@@ -708,6 +708,89 @@ def _write_snapshot(result, config) -> None:
     )
 
 
+class HistoryFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+def history(
+    paths: Optional[list[Path]] = typer.Argument(
+        None, help="Files or directories with job code, as for `check` (default: the current directory)."
+    ),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
+    history_file: Optional[list[str]] = typer.Option(
+        None,
+        "--history-file",
+        metavar="[TABLE=]FILE",
+        help="Exported history (JSON lines of DESCRIBE HISTORY rows; a `table` key per row, or TABLE= before the "
+        "file). Repeatable. Tables it covers are not read live.",
+    ),
+    since: Optional[str] = typer.Option(None, "--since", help="Only commits of the last 30d, 12h, 2w, ..."),
+    output_format: HistoryFormat = typer.Option(HistoryFormat.text, "--format", help="text, json or markdown."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file."),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """What really ran: each target table's commit history against the schedule.
+
+    A commit whose readVersion is older than the version before it ran concurrently
+    with the commits in between. Lists those pairs of writers (by job, else by
+    operation and userMetadata), says which the schedule claims cannot meet, whether
+    predicted conflicts were seen overlapping without failing, and each job's run
+    windows. History comes from --history-file, else the tables' logs (local
+    locations) or DESCRIBE HISTORY (--spark local, sc://...). Read-only.
+
+    Exit codes: 0 the schedule agrees with history, 1 overlaps the schedule says
+    cannot happen, 2 usage or input error.
+    """
+    from delta_lint import history_match
+    from delta_lint.history import HistoryError, parse_since
+
+    given = list(paths or [])
+    config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
+    analysed = [config.root] if config.path is not None else (given or [Path(".")])
+    files = [_history_file(value) for value in history_file or ()]
+    try:
+        window = parse_since(since) if since is not None else None
+    except HistoryError as err:
+        _fail(str(err))
+    tune_gc()
+
+    found = _guarded(
+        lambda: history_match.history_report(analysed, config, files, window, bundle=bundle, target=target), debug
+    )
+    from delta_lint.report import clean
+
+    for line in found.diagnostics:
+        typer.echo(f"delta-lint: warning: {clean(line)}", err=True)
+    render = {"json": history_match.to_json, "markdown": history_match.markdown}.get(
+        output_format.value, history_match.text
+    )
+    _emit(render(found), output)
+    raise typer.Exit(1 if found.contradictions else 0)
+
+
+def _history_file(value: str) -> tuple[Optional[str], Path]:
+    """`FILE` or `TABLE=FILE` (when FILE is not itself a file whose name holds `=`)."""
+    import re
+
+    table, sep, rest = value.partition("=")
+    if sep and not Path(value).exists() and re.fullmatch(r"[\w.$-]{1,255}", table):
+        value = rest
+    else:
+        table = None
+    path = Path(value)
+    _usable(path)
+    if not path.is_file():
+        _fail(f"--history-file {value}: no such file")
+    return table, path
+
+
 @app.command()
 def schedule(
     paths: Optional[list[Path]] = typer.Argument(None, help="Files or directories with job code (default: .)."),

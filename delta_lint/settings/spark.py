@@ -27,7 +27,8 @@ _NAME = rf"{_QUOTED}(?:\.{_QUOTED})*"
 ALLOWED_SQL = (
     re.compile(rf"^DESCRIBE DETAIL (?:{_NAME}|delta\.{_QUOTED})$"),
     re.compile(rf"^DESCRIBE TABLE EXTENDED {_NAME}$"),
-    re.compile(rf"^DESCRIBE HISTORY (?:{_NAME}|delta\.{_QUOTED}) LIMIT 1$"),
+    # LIMIT 1 for a table's version; a larger bound for `delta-lint history`
+    re.compile(rf"^DESCRIBE HISTORY (?:{_NAME}|delta\.{_QUOTED}) LIMIT [1-9][0-9]{{0,4}}$"),
 )
 # A name part as it may appear in job code: letters, digits, `_`, `-`, `$`, spaces
 # (Unity Catalog allows some punctuation in quoted names). Never backticks,
