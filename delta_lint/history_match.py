@@ -19,9 +19,10 @@ HISTORY`; nothing is written anywhere.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -251,12 +252,14 @@ def history_report(
 def _read_live(
     config: Config, naming, tables: list[str], cutoff: datetime | None, histories: Histories, report: HistoryReport
 ) -> None:
-    """History of `tables` per the configuration's Spark mode: `none` reads nothing
-    live; `local` and `sc://` ask `DESCRIBE HISTORY` of a session with Delta; every
-    other mode (and a session without Delta) reads the log of tables with a local
-    location in the project. Tables that cannot be read are said in `not_read`."""
-    import os
-
+    """History of `tables` per the configuration's Spark mode, as the settings stage
+    reads settings: `none` reads nothing live; `local` and `sc://` ask `DESCRIBE
+    HISTORY` of a session with Delta (a table with a local location falls back on
+    its log when the session cannot); `auto` and `embedded` read the log of tables
+    with a local location (the embedded engine has no DESCRIBE HISTORY, and JSON
+    text needs no engine). An engine on this machine reads only locations the
+    configuration names or folders inside the project. Tables that cannot be read
+    are said in `not_read`."""
     from delta_lint.settings.live import _is_local, from_code_refused, targets_for
     from delta_lint.settings.reader import normalize_location
 
@@ -266,44 +269,56 @@ def _read_live(
         for table in tables:
             report.not_read[table] = "--spark none reads no history live (give --history-file)"
         return
-    targets = targets_for(set(tables), config, naming)
-    session_tables = []
-    for t in targets:
-        if t.location is None or not _is_local(t.location):
-            session_tables.append(t)
-        elif (why := from_code_refused(t, config, None)) is not None:
+    remote = config.spark.startswith("sc://")
+    described = remote or config.spark == "local"
+    ask, logs = [], []
+    for t in targets_for(set(tables), config, naming):
+        local = t.location is not None and _is_local(t.location)
+        if local and not remote and (why := from_code_refused(t, config, None)) is not None:
             report.not_read[t.name] = why
+            continue
+        if local:
+            t = replace(t, location=normalize_location(t.location, config.root))
+        if described:
+            ask.append(t)
+        elif local:
+            logs.append(t)
         else:
-            location = normalize_location(t.location, config.root)
-            try:
-                commits, problems, left_out = read_log(location, config.root, cutoff)
-            except HistoryError as err:
-                report.not_read[t.name] = str(err)
-                continue
-            histories.commits[t.name] = commits
-            histories.sources[t.name] = f"log {os.path.relpath(location, config.root)}/_delta_log"
-            histories.truncated[t.name] = left_out
-            report.diagnostics += problems
-    if not session_tables:
-        return
-    if config.spark in ("auto", "embedded"):
-        for t in session_tables:
             report.not_read[t.name] = (
                 "no local location to read its log from (`locations:`); DESCRIBE HISTORY needs --spark local or "
                 "sc://..., or export its history (--history-file)"
             )
-        return
-    _describe_history(config, session_tables, histories, report)
+    if ask:
+        logs += _describe_history(config, ask, histories, report)
+    for t in logs:
+        assert t.location is not None
+        try:
+            commits, problems, left_out = read_log(t.location, config.root, cutoff)
+        except HistoryError as err:
+            report.not_read[t.name] = str(err)
+            continue
+        histories.commits[t.name] = commits
+        histories.sources[t.name] = f"log {os.path.relpath(t.location, config.root)}/_delta_log"
+        histories.truncated[t.name] = left_out
+        report.not_read.pop(t.name, None)
+        report.diagnostics += problems
 
 
-def _describe_history(config: Config, targets, histories: Histories, report: HistoryReport) -> None:
+def _describe_history(config: Config, targets, histories: Histories, report: HistoryReport) -> list:
+    """DESCRIBE HISTORY of each target; returns the targets with a local location it
+    could not read that way (their logs are read instead)."""
+    from delta_lint.settings.live import _is_local
     from delta_lint.settings.spark import InvalidName, open_spark, quote_name, quote_path_table
 
+    fallback = []
     with open_spark(config.spark, config.spark_timeout) as handle:
         session = handle.session
         for t in targets:
+            local = t.location is not None and _is_local(t.location)
             if not session.delta:
                 report.not_read[t.name] = "the session has no Delta (DESCRIBE HISTORY); run `delta-lint install-delta`"
+                if local:
+                    fallback.append(t)
                 continue
             try:
                 sql_name = quote_path_table(t.location) if t.location else quote_name(t.name)
@@ -315,10 +330,13 @@ def _describe_history(config: Config, targets, histories: Histories, report: His
             except Exception as err:  # noqa: BLE001 - Spark's error for one table; the others are read
                 first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
                 report.not_read[t.name] = f"DESCRIBE HISTORY failed: {first}"
+                if local:
+                    fallback.append(t)
                 continue
             histories.commits[t.name] = commits
             histories.sources[t.name] = "DESCRIBE HISTORY"
             report.diagnostics += problems
+    return fallback
 
 
 # -- output ------------------------------------------------------------------------------------------
