@@ -431,7 +431,7 @@ def text(report: HistoryReport) -> str:
                     w.earliest_start if w.earliest_start == w.latest_start else f"{w.earliest_start}-{w.latest_start}"
                 )
                 lengths = _span(w.longest) if w.runs == 1 else f"median {_span(w.median)}, longest {_span(w.longest)}"
-                lines.append(f"    `{w.writer}`: {_plural(w.runs, 'run')} starting {starts} UTC, {lengths}")
+                lines.append(f"    `{w.writer}`: {_plural(w.runs, 'run')}, first commit at {starts} UTC, {lengths}")
     for why, tables in _by_reason(report.not_read):
         lines.append(f"history not read ({why}): {', '.join(tables)}")
     for table in report.unknown_tables:

@@ -326,3 +326,14 @@ def test_describe_history_allow_list_takes_a_bounded_limit_only():
         "DESCRIBE HISTORY `t` LIMIT 1; DROP TABLE `t`",
     ):
         assert not any(p.match(text) for p in ALLOWED_SQL), text
+
+
+def test_the_example_of_docs_history_is_real_output():
+    page = (ROOT / "docs" / "history.md").read_text()
+    block = page.split("$ delta-lint history fixtures/jobs --history-file fixtures/history/customers.jsonl\n")[1]
+    shown = [line for line in block.split("```")[0].splitlines() if line != "..."]
+    done = history("fixtures/jobs", "--history-file", str(CUSTOMERS.relative_to(ROOT)))
+    lines = done.stdout.splitlines()
+    assert len(shown) > 10
+    for line in shown:
+        assert line in lines, line
