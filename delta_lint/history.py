@@ -351,7 +351,7 @@ def read_described(session: Any, sql_name: str) -> tuple[list[Commit], list[str]
         data = row.asDict(recursive=True)
         if isinstance(data.get("timestamp"), datetime):
             stamp = data["timestamp"]
-            data["timestamp"] = (stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)).isoformat()
+            data["timestamp"] = _utc(stamp).isoformat()
         data = {k: v for k, v in data.items() if v is not None}
         try:
             commits.append(commit_of(_row(data)))
@@ -359,6 +359,146 @@ def read_described(session: Any, sql_name: str) -> tuple[list[Commit], list[str]
             problems.append(f"{sql_name} version {data.get('version')}: {err}")
     commits.sort(key=lambda c: c.version)
     return commits, problems[:MAX_DIAGNOSTICS]
+
+
+# -- Databricks system tables ------------------------------------------------------------------
+
+# Where Databricks keeps them; column names from its reference pages:
+# https://docs.databricks.com/admin/system-tables/lineage.html (`table_lineage`: entity_type,
+# entity_id, entity_run_id, target_table_full_name, event_time) and
+# https://docs.databricks.com/admin/system-tables/jobs.html (`job_run_timeline`: job_id, run_id,
+# period_start_time, period_end_time, hourly slices of long runs; `jobs`, an SCD2 table: job_id,
+# name, change_time). Tested against tables of those schemas in the embedded engine only.
+SYSTEM_TABLES = {
+    "lineage": "system.access.table_lineage",
+    "runs": "system.lakeflow.job_run_timeline",
+    "jobs": "system.lakeflow.jobs",
+}
+MAX_SYSTEM_ROWS = 100_000  # per query, after aggregation
+
+
+@dataclass(frozen=True)
+class JobRun:
+    """One job run's window, from the first to the last slice of `job_run_timeline`."""
+
+    job_id: str
+    run_id: str
+    start: datetime
+    end: datetime
+
+
+@dataclass
+class SystemHistory:
+    """What the system tables say of the project's tables."""
+
+    writers: dict[str, dict[str, int]] = field(default_factory=dict)  # table -> job id -> write events
+    names: dict[str, str] = field(default_factory=dict)  # job id -> its latest name
+    runs: list[JobRun] = field(default_factory=list)
+
+
+def read_system_tables(
+    session: Any, tables: list[str], since: datetime | None = None, names: dict[str, str] | None = None
+) -> SystemHistory:
+    """Which jobs wrote `tables` (three-part names), their names and run windows, from
+    Databricks' system tables (`names` replaces their locations; tests). Reads
+    through the DataFrame API of the read-only session: filters, aggregates, a
+    bounded collect; no SQL text. Raises what Spark raises when a table is not
+    there or not readable."""
+    from pyspark.sql import functions as F
+
+    from delta_lint.settings.spark import quote_name
+
+    where = {**SYSTEM_TABLES, **(names or {})}
+    out = SystemHistory()
+    if not tables:
+        return out
+    lineage = session.table(quote_name(where["lineage"]))
+    wrote = (F.col("entity_type") == "JOB") & F.col("target_table_full_name").isin(sorted(tables))
+    if since is not None:
+        wrote = wrote & (F.col("event_time") >= F.lit(since))
+    rows = (
+        lineage.where(wrote & F.col("entity_id").isNotNull())
+        .groupBy("target_table_full_name", "entity_id")
+        .agg(F.count(F.lit(1)).alias("events"))
+        .limit(MAX_SYSTEM_ROWS)
+        .collect()
+    )
+    for row in rows:
+        out.writers.setdefault(str(row["target_table_full_name"]), {})[str(row["entity_id"])] = int(row["events"])
+    job_ids = sorted({job for jobs in out.writers.values() for job in jobs})
+    if not job_ids:
+        return out
+    jobs = session.table(quote_name(where["jobs"]))
+    latest: dict[str, tuple[datetime | None, str]] = {}  # SCD2: the newest row names the job
+    for row in (
+        jobs.where(F.col("job_id").isin(job_ids))
+        .select("job_id", "name", "change_time")
+        .limit(MAX_SYSTEM_ROWS)
+        .collect()
+    ):
+        job, when, named = str(row["job_id"]), row["change_time"], row["name"]
+        held = latest.get(job)
+        if named and (held is None or (when is not None and (held[0] is None or _utc(when) >= held[0]))):
+            latest[job] = (_utc(when) if when is not None else None, str(named))
+    out.names = {job: named for job, (_, named) in latest.items()}
+    timeline = session.table(quote_name(where["runs"]))
+    ran = F.col("job_id").isin(job_ids)
+    if since is not None:
+        ran = ran & (F.col("period_end_time") >= F.lit(since))
+    for row in (
+        timeline.where(ran)
+        .groupBy("job_id", "run_id")
+        .agg(F.min("period_start_time").alias("start"), F.max("period_end_time").alias("end"))
+        .limit(MAX_SYSTEM_ROWS)
+        .collect()
+    ):
+        if row["start"] is None or row["end"] is None:
+            continue
+        out.runs.append(JobRun(str(row["job_id"]), str(row["run_id"]), _utc(row["start"]), _utc(row["end"])))
+    out.runs.sort(key=lambda r: (r.start, r.job_id, r.run_id))
+    return out
+
+
+def _utc(stamp: datetime) -> datetime:
+    """A time from pyspark in UTC: pyspark hands timestamps over as naive times of this
+    machine's time zone."""
+    return stamp.astimezone(timezone.utc)
+
+
+def observe_runs(table: str, system: SystemHistory) -> Observed:
+    """The runs of the jobs that wrote `table` whose windows intersected, per pair of
+    jobs (by name when the jobs table names them), and every run's window. Two runs
+    that meet in time need not have written at the same moment: this is what the
+    schedule claims, not what the log shows."""
+    writers = system.writers.get(table, {})
+    runs = [r for r in system.runs if r.job_id in writers]
+
+    def name(job_id: str) -> str:
+        return system.names.get(job_id) or f"job {job_id}"
+
+    out = Observed(table, 0)
+    if runs:
+        out.first, out.last = min(r.start for r in runs), max(r.end for r in runs)
+    pairs: dict[tuple[str, str], Overlap] = {}
+    for i, run in enumerate(runs):
+        for other in runs[i + 1 :]:
+            if other.start >= run.end:
+                break  # sorted by start: no later run meets this one
+            if (other.job_id, other.run_id) == (run.job_id, run.run_id):
+                continue
+            key = tuple(sorted((name(run.job_id), name(other.job_id))))
+            found = pairs.get(key)  # type: ignore[arg-type]
+            if found is None:
+                found = pairs[key] = Overlap(name(run.job_id), name(other.job_id))  # type: ignore[index]
+            found.times += 1
+            met = min(run.end, other.end)
+            if found.last_seen is None or met > found.last_seen:
+                found.last_seen = met
+    out.overlaps = sorted(pairs.values(), key=lambda o: (-o.times, o.writers))
+    out.windows = [RunWindow(name(r.job_id), r.run_id, r.start, r.end, 0) for r in runs]
+    for r in runs:
+        out.writers[name(r.job_id)] = out.writers.get(name(r.job_id), 0) + 1
+    return out
 
 
 # -- what the commits show ---------------------------------------------------------------------

@@ -33,10 +33,13 @@ from delta_lint.history import (
     Observed,
     Overlap,
     RunWindow,
+    SystemHistory,
     observe,
+    observe_runs,
     read_described,
     read_history_file,
     read_log,
+    read_system_tables,
 )
 from delta_lint.model import Finding
 from delta_lint.report import clean
@@ -98,10 +101,12 @@ class HistoryReport:
     not_read: dict[str, str] = field(default_factory=dict)  # table -> why its history was not read
     diagnostics: list[str] = field(default_factory=list)
     unknown_tables: list[str] = field(default_factory=list)  # in a history file, not written by the project
+    # runs that met in time, per table, from Databricks' system tables (`--spark sc://...`)
+    timeline: list[TableReport] = field(default_factory=list)
 
     @property
     def contradictions(self) -> int:
-        return sum(1 for t in self.tables for p in t.pairs if p.verdict == "contradicts")
+        return sum(1 for t in (*self.tables, *self.timeline) for p in t.pairs if p.verdict == "contradicts")
 
 
 # -- the project's jobs ----------------------------------------------------------------------------
@@ -232,8 +237,12 @@ def history_report(
         read_history_file(path, table, histories, naming.qualify)
     report = HistoryReport(diagnostics=list(histories.diagnostics))
     report.unknown_tables = sorted(set(histories.commits) - set(tables))
-    _read_live(config, naming, [t for t in tables if t not in histories.commits], cutoff, histories, report)
+    system = _read_live(config, naming, [t for t in tables if t not in histories.commits], cutoff, histories, report)
     index = JobIndex(pairing.schedule)
+    for table in sorted(system.writers if system else ()):
+        if table in pairing.by_table:
+            observed = observe_runs(table, system)  # type: ignore[arg-type]
+            report.timeline.append(match_table(table, "system tables", observed, index, pairing.by_table[table], []))
     for table in tables:
         commits = histories.commits.get(table)
         if commits is None:
@@ -251,7 +260,7 @@ def history_report(
 
 def _read_live(
     config: Config, naming, tables: list[str], cutoff: datetime | None, histories: Histories, report: HistoryReport
-) -> None:
+) -> SystemHistory | None:
     """History of `tables` per the configuration's Spark mode, as the settings stage
     reads settings: `none` reads nothing live; `local` and `sc://` ask `DESCRIBE
     HISTORY` of a session with Delta (a table with a local location falls back on
@@ -259,16 +268,17 @@ def _read_live(
     with a local location (the embedded engine has no DESCRIBE HISTORY, and JSON
     text needs no engine). An engine on this machine reads only locations the
     configuration names or folders inside the project. Tables that cannot be read
-    are said in `not_read`."""
+    are said in `not_read`. Under `sc://` the system tables are asked too (what
+    they say is returned; a session that cannot read them is a diagnostic)."""
     from delta_lint.settings.live import _is_local, from_code_refused, targets_for
     from delta_lint.settings.reader import normalize_location
 
     if not tables:
-        return
+        return None
     if config.spark == "none":
         for table in tables:
             report.not_read[table] = "--spark none reads no history live (give --history-file)"
-        return
+        return None
     remote = config.spark.startswith("sc://")
     described = remote or config.spark == "local"
     ask, logs = [], []
@@ -288,8 +298,14 @@ def _read_live(
                 "no local location to read its log from (`locations:`); DESCRIBE HISTORY needs --spark local or "
                 "sc://..., or export its history (--history-file)"
             )
+    system = None
     if ask:
-        logs += _describe_history(config, ask, histories, report)
+        from delta_lint.settings.spark import open_spark
+
+        with open_spark(config.spark, config.spark_timeout) as handle:
+            logs += _describe_history(handle.session, ask, histories, report)
+            if remote:
+                system = _system_tables(handle.session, [t.name for t in ask], cutoff, report)
     for t in logs:
         assert t.location is not None
         try:
@@ -302,40 +318,53 @@ def _read_live(
         histories.truncated[t.name] = left_out
         report.not_read.pop(t.name, None)
         report.diagnostics += problems
+    return system
 
 
-def _describe_history(config: Config, targets, histories: Histories, report: HistoryReport) -> list:
+def _system_tables(session, tables: list[str], cutoff: datetime | None, report: HistoryReport) -> SystemHistory | None:
+    """The system tables' view of the catalog tables among `tables`, or None (with a
+    diagnostic) when the session cannot read them: not Databricks, or no grant."""
+    named = [t for t in tables if not t.startswith("delta:") and t.count(".") == 2]
+    if not named:
+        return None
+    try:
+        return read_system_tables(session, named, cutoff)
+    except Exception as err:  # noqa: BLE001 - any Spark error: the rest of the report stands
+        first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
+        report.diagnostics.append(f"system tables not read (run windows and lineage on Databricks): {first}")
+        return None
+
+
+def _describe_history(session, targets, histories: Histories, report: HistoryReport) -> list:
     """DESCRIBE HISTORY of each target; returns the targets with a local location it
     could not read that way (their logs are read instead)."""
     from delta_lint.settings.live import _is_local
-    from delta_lint.settings.spark import InvalidName, open_spark, quote_name, quote_path_table
+    from delta_lint.settings.spark import InvalidName, quote_name, quote_path_table
 
     fallback = []
-    with open_spark(config.spark, config.spark_timeout) as handle:
-        session = handle.session
-        for t in targets:
-            local = t.location is not None and _is_local(t.location)
-            if not session.delta:
-                report.not_read[t.name] = "the session has no Delta (DESCRIBE HISTORY); run `delta-lint install-delta`"
-                if local:
-                    fallback.append(t)
-                continue
-            try:
-                sql_name = quote_path_table(t.location) if t.location else quote_name(t.name)
-            except InvalidName as err:
-                report.not_read[t.name] = str(err)
-                continue
-            try:
-                commits, problems = read_described(session, sql_name)
-            except Exception as err:  # noqa: BLE001 - Spark's error for one table; the others are read
-                first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
-                report.not_read[t.name] = f"DESCRIBE HISTORY failed: {first}"
-                if local:
-                    fallback.append(t)
-                continue
-            histories.commits[t.name] = commits
-            histories.sources[t.name] = "DESCRIBE HISTORY"
-            report.diagnostics += problems
+    for t in targets:
+        local = t.location is not None and _is_local(t.location)
+        if not session.delta:
+            report.not_read[t.name] = "the session has no Delta (DESCRIBE HISTORY); run `delta-lint install-delta`"
+            if local:
+                fallback.append(t)
+            continue
+        try:
+            sql_name = quote_path_table(t.location) if t.location else quote_name(t.name)
+        except InvalidName as err:
+            report.not_read[t.name] = str(err)
+            continue
+        try:
+            commits, problems = read_described(session, sql_name)
+        except Exception as err:  # noqa: BLE001 - Spark's error for one table; the others are read
+            first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
+            report.not_read[t.name] = f"DESCRIBE HISTORY failed: {first}"
+            if local:
+                fallback.append(t)
+            continue
+        histories.commits[t.name] = commits
+        histories.sources[t.name] = "DESCRIBE HISTORY"
+        report.diagnostics += problems
     return fallback
 
 
@@ -432,6 +461,8 @@ def text(report: HistoryReport) -> str:
                 )
                 lengths = _span(w.longest) if w.runs == 1 else f"median {_span(w.median)}, longest {_span(w.longest)}"
                 lines.append(f"    `{w.writer}`: {_plural(w.runs, 'run')}, first commit at {starts} UTC, {lengths}")
+    for t in report.timeline:
+        lines += _timeline_lines(t)
     for why, tables in _by_reason(report.not_read):
         lines.append(f"history not read ({why}): {', '.join(tables)}")
     for table in report.unknown_tables:
@@ -442,6 +473,28 @@ def text(report: HistoryReport) -> str:
         f"{n} overlap{'s' if n != 1 else ''} the schedule says cannot happen"
     )
     return "\n".join(clean(line) for line in lines) + "\n"
+
+
+def _timeline_lines(t: TableReport) -> list[str]:
+    """A table's runs as the system tables show them: the jobs `table_lineage` says
+    wrote it, their runs from `job_run_timeline`, and the pairs whose runs met."""
+    o = t.observed
+    lines = [
+        f"{t.table}: {_plural(len(o.windows), 'run')} of {_plural(len(o.writers), 'job')} that wrote it, "
+        f"from {_day(o.first)} to {_day(o.last)} (system tables: table_lineage, job_run_timeline)"
+    ]
+    if t.pairs:
+        lines.append("  runs that met in time:")
+        for p in t.pairs:
+            lines.append(f"    {_pair_name(p)}: {_times(p.overlap.times)}, last {_when(p.overlap.last_seen)}")
+            lines.append(f"      {_verdict_text(p, t.days)}")
+    else:
+        lines.append("  no runs of two writers met")
+    for w in t.windows:
+        starts = w.earliest_start if w.earliest_start == w.latest_start else f"{w.earliest_start}-{w.latest_start}"
+        lengths = _span(w.longest) if w.runs == 1 else f"median {_span(w.median)}, longest {_span(w.longest)}"
+        lines.append(f"  `{w.writer}`: {_plural(w.runs, 'run')} starting {starts} UTC, {lengths}")
+    return lines
 
 
 def markdown(report: HistoryReport) -> str:
@@ -460,6 +513,8 @@ def markdown(report: HistoryReport) -> str:
             lines.append("")
     for why, tables in _by_reason(report.not_read):
         lines.append(f"- history not read ({why}): {', '.join(f'`{t}`' for t in tables)}")
+    for t in report.timeline:
+        lines += ["", f"### `{t.table}` (system tables)", "", *(f"    {line}" for line in _timeline_lines(t)), ""]
     lines.append(f"\n{report.contradictions} overlaps the schedule says cannot happen.")
     return "\n".join(clean(line) for line in lines) + "\n"
 
@@ -504,23 +559,31 @@ def to_json(report: HistoryReport) -> str:
                     }
                     for pr in t.predictions
                 ],
-                "run_windows": [
-                    {
-                        "writer": w.writer,
-                        "runs": w.runs,
-                        "median_seconds": int(w.median.total_seconds()),
-                        "longest_seconds": int(w.longest.total_seconds()),
-                        "earliest_start": w.earliest_start,
-                        "latest_start": w.latest_start,
-                    }
-                    for w in t.windows
-                ],
+                "run_windows": [_window_json(w) for w in t.windows],
             }
         )
     return (
         json.dumps(
             {
                 "tables": tables,
+                "timeline": [
+                    {
+                        "table": t.table,
+                        "runs": len(t.observed.windows),
+                        "met": [
+                            {
+                                "jobs": [p.overlap.first, p.overlap.second],
+                                "times": p.overlap.times,
+                                "last_seen": stamp(p.overlap.last_seen),
+                                "schedule": p.verdict,
+                                "why": p.why,
+                            }
+                            for p in t.pairs
+                        ],
+                        "run_windows": [_window_json(w) for w in t.windows],
+                    }
+                    for t in report.timeline
+                ],
                 "not_read": report.not_read,
                 "unknown_tables": report.unknown_tables,
                 "contradictions": report.contradictions,
@@ -530,3 +593,14 @@ def to_json(report: HistoryReport) -> str:
         )
         + "\n"
     )
+
+
+def _window_json(w: JobWindows) -> dict:
+    return {
+        "writer": w.writer,
+        "runs": w.runs,
+        "median_seconds": int(w.median.total_seconds()),
+        "longest_seconds": int(w.longest.total_seconds()),
+        "earliest_start": w.earliest_start,
+        "latest_start": w.latest_start,
+    }

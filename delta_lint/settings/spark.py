@@ -97,6 +97,16 @@ class ReadOnlySession:
         self.sent.append(f"<schema of {quoted_name}>")
         return self.spark.table(quoted_name).schema
 
+    def table(self, quoted_name: str) -> Any:
+        """A DataFrame over a table, for filtered, aggregated reads through the
+        DataFrame API (`delta-lint history` asks Databricks' system tables which job
+        wrote which table and when each run ran); the name must be quoted. A
+        DataFrame is only ever collected here, never written."""
+        if not re.match(rf"^{_NAME}$", quoted_name):
+            raise UnsafeStatement(f"refusing an unquoted table name: {quoted_name!r}")
+        self.sent.append(f"<table {quoted_name}>")
+        return self.spark.table(quoted_name)
+
     @property
     def read(self) -> Any:
         self.sent.append("<DataFrameReader>")
