@@ -63,6 +63,11 @@ class FailOn(str, Enum):
     info = "info"
 
 
+class DurationsFrom(str, Enum):
+    config = "config"
+    history = "history"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"delta-lint {__version__}")
@@ -277,6 +282,18 @@ def check(
         help="After the findings, print on standard error what the run did: files read, analysed and taken "
         "from the cache, statements parsed, and the engine's work (schedule questions, verdicts, ...).",
     ),
+    durations_from: DurationsFrom = typer.Option(
+        DurationsFrom.config,
+        "--durations-from",
+        help="Expected run times of cron jobs: config (`duration:`, default) or history (each job's longest run "
+        "in --history-file, from its cron time to its last commit; see `delta-lint history`).",
+    ),
+    history_file: Optional[list[str]] = typer.Option(
+        None,
+        "--history-file",
+        metavar="[TABLE=]FILE",
+        help="With --durations-from history: exported DESCRIBE HISTORY rows (JSON lines). Repeatable.",
+    ),
     show_settings: bool = typer.Option(
         False,
         "--show-settings",
@@ -333,6 +350,8 @@ def check(
         scope = project_scope(analysed, config.root)
         if scope is not None:
             analysed = [*analysed, config.root]
+    if durations_from == DurationsFrom.history or history_file:
+        config = _durations_from_history(config, durations_from, history_file, bundle, target, debug)
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
@@ -706,6 +725,34 @@ def _write_snapshot(result, config) -> None:
         + (f" ({len(kept)} kept from the previous snapshot: {', '.join(kept)})" if kept else ""),
         err=True,
     )
+
+
+def _durations_from_history(config, durations_from, files, bundle, target, debug: bool):
+    """`check --durations-from history`: the configuration with each cron job's
+    `duration:` replaced by its longest observed run (`history_match.observed_durations`),
+    each change said on stderr."""
+    from dataclasses import replace
+
+    from delta_lint.history_match import observed_durations
+    from delta_lint.report import clean
+
+    if durations_from != DurationsFrom.history or not files:
+        _fail("--durations-from history and --history-file go together")
+    found, notes = _guarded(
+        lambda: observed_durations(config, [_history_file(f) for f in files], bundle, target), debug
+    )
+    for note in notes:
+        typer.echo(f"delta-lint: warning: {clean(note)}", err=True)
+    durations = dict(config.durations)
+    for d in found:
+        was = durations.get(d.job) or durations.get("default") or "1h"
+        typer.echo(
+            f"note: duration of `{d.job}` from history: {d.setting} (longest of {d.runs} runs, from its cron time "
+            f"to its last commit; configured {was})",
+            err=True,
+        )
+        durations[d.job] = d.setting
+    return replace(config, durations=durations)
 
 
 class HistoryFormat(str, Enum):

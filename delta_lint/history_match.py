@@ -604,3 +604,79 @@ def _window_json(w: JobWindows) -> dict:
         "earliest_start": w.earliest_start,
         "latest_start": w.latest_start,
     }
+
+
+# -- durations for `check` -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ObservedDuration:
+    """How long after its cron time a job was still writing, at the longest."""
+
+    job: str  # the job's key
+    duration: timedelta
+    runs: int  # runs measured
+
+    @property
+    def setting(self) -> str:
+        """As `duration:` in the configuration takes it: whole minutes, rounded up."""
+        return f"{max(1, -(-int(self.duration.total_seconds()) // 60))}m"
+
+
+def observed_durations(
+    config: Config,
+    history_files: list[tuple[str | None, Path]],
+    bundle: Path | None = None,
+    target: str | None = None,
+) -> tuple[list[ObservedDuration], list[str]]:
+    """Each cron job's longest observed run in the history files, measured from the
+    cron time its run started at (the latest fire time at or before the run's first
+    commit) to the run's last commit: the window `check` assumes is start + duration,
+    so a run that was queued late lengthens it as a long run does. Jobs without a
+    cron (continuous, triggered) overlap everything anyway and are left out; so are
+    commits of no known run. Returns the durations and diagnostics."""
+    from bisect import bisect_right
+
+    from delta_lint.cron import MAX_DURATION, CronError, fire_times
+    from delta_lint.schedule import load_workflows
+
+    histories = Histories()
+    for table, path in history_files:
+        read_history_file(path, table or "-", histories)  # any table: a job's runs are its runs
+    workflows = load_workflows(config, bundle, target)
+    by_name: dict[str, str] = {}
+    for key, job in workflows.jobs.items():
+        by_name.setdefault(key, key)
+        by_name.setdefault(job.name, key)
+    runs: dict[tuple[str, str], list[datetime]] = {}
+    for commits in histories.commits.values():
+        for c in commits:
+            writer = _DEV_PREFIX.sub("", c.job_name or "") or (c.user_metadata or "")
+            key = by_name.get(writer)
+            if key is None or c.run is None or c.timestamp is None or workflows.jobs[key].cron is None:
+                continue
+            runs.setdefault((key, c.run), []).append(c.timestamp)
+    per_job: dict[str, list[list[datetime]]] = {}
+    for (key, _), stamps in runs.items():
+        per_job.setdefault(key, []).append(sorted(stamps))
+    out, notes = [], list(histories.diagnostics)
+    for key, job_runs in sorted(per_job.items()):
+        quartz, tz = workflows.jobs[key].cron  # type: ignore[misc]
+        first = min(r[0] for r in job_runs)
+        last = max(r[0] for r in job_runs)
+        try:
+            fires = fire_times(quartz, tz, first - timedelta(days=2), last + timedelta(seconds=1))
+        except CronError as err:
+            notes.append(f"`{key}`: {err}")
+            continue
+        if not fires:
+            notes.append(f"`{key}`: too many cron times to match its runs to; its duration is kept")
+            continue
+        longest = timedelta(0)
+        for stamps in job_runs:
+            at = bisect_right(fires, stamps[0])
+            if at:
+                longest = max(longest, stamps[-1] - fires[at - 1])
+        if longest > timedelta(0):
+            out.append(ObservedDuration(key, min(longest, MAX_DURATION), len(job_runs)))
+    return out, notes

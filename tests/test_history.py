@@ -337,3 +337,34 @@ def test_the_example_of_docs_history_is_real_output():
     assert len(shown) > 10
     for line in shown:
         assert line in lines, line
+
+
+# -- check --durations-from history --------------------------------------------------------------
+
+
+def dl111_related(*args: str) -> tuple[list[str], str]:
+    done = run_cli("check", "fixtures/jobs", "--format", "json", *args)
+    assert done.returncode == 1, done.stderr
+    (found,) = [f for f in json.loads(done.stdout)["findings"] if f["rule"] == "DL111"]
+    return sorted(r["path"] for r in found["related"]), done.stderr
+
+
+def test_check_with_durations_from_history_sees_the_late_runs_meet():
+    related, said = dl111_related("--durations-from", "history", "--history-file", str(CUSTOMERS))
+    # customers_sync, queued until 02:40 on three days, wrote until 03:15: 135 minutes after its
+    # 01:00 cron time, so its runs meet customers_evolve's (03:00) and its UPDATE joins the finding
+    assert related == ["fixtures/jobs/notebooks/customer_sync.py", "fixtures/jobs/stream_events.py"]
+    assert "note: duration of `customers_sync` from history: 135m (longest of 30 runs" in said
+    assert "configured 30m" in said
+
+
+def test_check_without_durations_from_history_keeps_the_configured_ones():
+    related, said = dl111_related()
+    assert related == ["fixtures/jobs/stream_events.py"]
+    assert "from history" not in said
+
+
+def test_durations_from_history_needs_a_history_file():
+    done = run_cli("check", "fixtures/jobs", "--durations-from", "history")
+    assert done.returncode == 2
+    assert "--durations-from history and --history-file go together" in done.stderr
