@@ -29,6 +29,7 @@ import json
 import os
 import re
 import stat
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -43,7 +44,11 @@ from delta_lint.schema import ConfigError
 MAX_FILE_BYTES = 64 * 1024 * 1024  # an exported history: ~100,000 rows of DESCRIBE HISTORY
 MAX_COMMITS = 20_000  # per table: Delta keeps 30 days of log by default; a busy table writes ~700 a day
 MAX_LINE = 256 * 1024  # one row of history; a longer one is refused, not parsed
-COMMIT_HEAD = 64 * 1024  # of a commit file: `commitInfo` is its first action
+MAX_ROWS = 200_000  # per history file
+MAX_GAP = 200  # commits in between one commit's read and its own version that are paired with it
+MAX_NAME = 200  # characters of a job name or userMetadata kept
+COMMIT_HEAD = 16 * 1024  # of a commit file: `commitInfo` is its first action
+COMMIT_HEAD_MAX = 256 * 1024  # when that first action is longer (large predicates and metrics)
 MAX_DIAGNOSTICS = 50  # per file; more are counted, not listed
 _COMMIT_FILE = re.compile(r"^(\d{20})\.json$")
 _SINCE = re.compile(r"^([1-9][0-9]{0,3})([hdw])$")
@@ -187,12 +192,14 @@ def commit_of(row: HistoryRow, version: int | None = None) -> Commit:
         isolation_level=row.isolationLevel,
         blind_append=row.isBlindAppend,
         job_id=_text(job.jobId) if job else None,
-        job_name=(job.jobName or None) if job else None,
+        job_name=(job.jobName[:MAX_NAME] or None) if job and job.jobName else None,
         job_run_id=_text(job.jobRunId) if job else None,
         run_id=_text(job.runId) if job else None,
         trigger_type=job.triggerType if job else None,
-        notebook=(_text(notebook.notebookPath) or _text(notebook.notebookId)) if notebook else None,
-        user_metadata=row.userMetadata or None,
+        notebook=((_text(notebook.notebookPath) or _text(notebook.notebookId) or "")[:MAX_NAME] or None)
+        if notebook
+        else None,
+        user_metadata=row.userMetadata[:MAX_NAME] if row.userMetadata else None,
     )
 
 
@@ -227,13 +234,18 @@ def read_history_file(path: Path, table: str | None, histories: Histories, quali
             rows = json.loads(stripped)
         except (ValueError, RecursionError) as err:
             raise HistoryError(f"{path}: not a JSON array of history rows ({err})") from None
-        lines = ((1, row) for row in rows) if isinstance(rows, list) else ()
+        if not isinstance(rows, list):
+            raise HistoryError(f"{path}: not a JSON array of history rows")
+        lines = enumerate(rows, 1)  # numbered by row: a JSON array is often one line
     else:
         lines = _json_lines(path, text, histories)
     bad = 0
     found = 0
     for line, data in lines:
         found += 1
+        if found > MAX_ROWS:
+            histories.diagnostics.append(f"{path}: more than {MAX_ROWS} rows; the rest is not read")
+            break
         try:
             if not isinstance(data, dict):
                 raise ValueError("a history row must be a JSON object")
@@ -257,7 +269,7 @@ def read_history_file(path: Path, table: str | None, histories: Histories, quali
 
 
 def _json_lines(path: Path, text: str, histories: Histories) -> Iterable[tuple[int, Any]]:
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # JSON strings may hold U+2028, never a newline
         if not line.strip():
             continue
         if len(line) > MAX_LINE:
@@ -322,6 +334,8 @@ def _head(path: str, root: Path) -> str:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InputRefused("not a regular file; it is not read")
         data = os.read(fd, COMMIT_HEAD)
+        if data.startswith(b'{"commitInfo"') and b"\n" not in data and len(data) == COMMIT_HEAD:
+            data += os.read(fd, COMMIT_HEAD_MAX - COMMIT_HEAD)  # a long first action: read on, bounded
     finally:
         os.close(fd)
     return data.decode("utf-8", errors="replace")
@@ -541,6 +555,7 @@ class Observed:
     overlaps: list[Overlap] = field(default_factory=list)
     windows: list[RunWindow] = field(default_factory=list)
     without_read_version: int = 0  # commits that do not say what they read
+    gaps_cut: int = 0  # commits that met more than MAX_GAP others: only the nearest were paired
     writers: dict[str, int] = field(default_factory=dict)  # writer -> commits
 
 
@@ -554,15 +569,17 @@ def observe(table: str, commits: list[Commit], since: datetime | None = None) ->
     stamps = [c.timestamp for c in ordered if c.timestamp is not None]
     out.first, out.last = (min(stamps), max(stamps)) if stamps else (None, None)
     pairs: dict[tuple[str, str], Overlap] = {}
-    for commit in ordered:
+    versions = [c.version for c in ordered]
+    for index, commit in enumerate(ordered):
         out.writers[commit.writer] = out.writers.get(commit.writer, 0) + 1
         if commit.read_version is None:
             out.without_read_version += 1
             continue
-        for version in range(commit.read_version + 1, commit.version):
-            other = by_version.get(version)
-            if other is None:
-                continue
+        # the commits after the one it read and before its own: the nearest MAX_GAP of them
+        start = max(bisect_right(versions, commit.read_version, 0, index), index - MAX_GAP)
+        if start > 0 and versions[start - 1] > commit.read_version:
+            out.gaps_cut += 1
+        for other in ordered[start:index]:
             key = tuple(sorted((other.writer, commit.writer)))
             found = pairs.get(key)  # type: ignore[arg-type]
             if found is None:

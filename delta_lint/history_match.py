@@ -28,6 +28,8 @@ from pathlib import Path
 
 from delta_lint.config import Config
 from delta_lint.history import (
+    MAX_COMMITS,
+    MAX_GAP,
     Histories,
     HistoryError,
     Observed,
@@ -247,6 +249,10 @@ def history_report(
         commits = histories.commits.get(table)
         if commits is None:
             continue
+        if len(commits) > MAX_COMMITS:  # the newest: what a table's log keeps, and a bound on the pairing
+            commits = sorted(commits, key=lambda c: c.version)
+            histories.truncated[table] = len(commits) - MAX_COMMITS
+            commits = commits[-MAX_COMMITS:]
         observed = observe(table, commits, cutoff)
         if histories.truncated.get(table):
             report.diagnostics.append(
@@ -440,6 +446,11 @@ def text(report: HistoryReport) -> str:
         )
         if o.without_read_version:
             lines.append(f"  {_plural(o.without_read_version, 'commit')} without a readVersion (not judged)")
+        if o.gaps_cut:
+            lines.append(
+                f"  {_plural(o.gaps_cut, 'commit')} read a version more than {MAX_GAP} commits old; "
+                f"each was paired with the nearest {MAX_GAP}"
+            )
         if t.pairs:
             lines.append("  overlapped (a commit read a version older than the one before it; both committed):")
             for p in t.pairs:

@@ -368,3 +368,35 @@ def test_durations_from_history_needs_a_history_file():
     done = run_cli("check", "fixtures/jobs", "--durations-from", "history")
     assert done.returncode == 2
     assert "--durations-from history and --history-file go together" in done.stderr
+
+
+def test_hostile_history_rows_stay_bounded(tmp_path):
+    from tests.limits import within
+
+    root = project(tmp_path, "0 3", [])
+    lines = [row(v, v - 1, "load_a", v % 1000) for v in range(1, 5001)]
+    # a commit that claims to have read nothing of a trillion versions, and a name of 100,000 characters
+    lines.append(
+        json.dumps({"version": 10**12, "readVersion": -1, "operation": "WRITE", "job": {"jobName": "x" * 10**5}})
+    )
+    lines.append('{"version": 7, "operationParameters": ' + "[" * 50_000 + "]" * 50_000 + "}")
+    path = rows(tmp_path, *lines)
+    with within(60):
+        done = history("--history-file", f"t={path}", "--format", "json", cwd=root)
+    assert done.returncode == 0, done.stderr
+    (table,) = json.loads(done.stdout)["tables"]
+    (overlap,) = table["overlaps"]
+    assert overlap["writers"] == ["load_a", "x" * 200] and overlap["times"] == 200  # the nearest MAX_GAP
+    assert f"{path}:5002: not JSON" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_history_file_as_a_json_array_names_bad_rows_by_number(tmp_path):
+    root = project(tmp_path, "0 3", [])
+    path = tmp_path / "history.json"
+    path.write_text(
+        json.dumps([json.loads(row(1, 0, "load_a", 125)), {"version": "x"}, json.loads(row(2, 0, "load_b", 130))])
+    )
+    done = history("--history-file", f"t={path}", cwd=root)
+    assert done.returncode == 1
+    assert f"{path}:2: `version`: expected `int | null`, got `str`" in done.stderr
