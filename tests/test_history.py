@@ -400,3 +400,20 @@ def test_history_file_as_a_json_array_names_bad_rows_by_number(tmp_path):
     done = history("--history-file", f"t={path}", cwd=root)
     assert done.returncode == 1
     assert f"{path}:2: `version`: expected `int | null`, got `str`" in done.stderr
+
+
+def test_history_writes_nothing_to_the_tables_it_reads():
+    import hashlib
+
+    def digest() -> dict[str, str]:
+        folder = FIXTURES / "tables"
+        return {
+            str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file()
+        }
+
+    before = digest()
+    done = history("fixtures/jobs", "--history-file", str(CUSTOMERS))
+    assert done.returncode == 1 and "log tables/orders/_delta_log" in done.stdout
+    assert digest() == before

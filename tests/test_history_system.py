@@ -138,3 +138,11 @@ def test_since_keeps_recent_lineage_and_runs(session):
     system = read_system_tables(session, [CUSTOMERS], at(3, 0), NAMES)
     assert system.writers == {CUSTOMERS: {"101": 1, "102": 1}}
     assert {(r.job_id, r.run_id) for r in system.runs} == {("101", "2"), ("102", "4")}
+
+
+@pytest.mark.parametrize("name", ["table_lineage", "`a`; DROP TABLE `b`", "`a`.`b` WHERE 1=1"])
+def test_the_session_hands_out_tables_by_quoted_name_only(session, name):
+    from delta_lint.settings.spark import UnsafeStatement
+
+    with pytest.raises(UnsafeStatement):
+        session.table(name)
