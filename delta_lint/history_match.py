@@ -12,8 +12,12 @@ conflict between two jobs is then either seen overlapping without failing (both
 committed: evidence that row-level concurrency or disjoint conditions hold) or
 never seen overlapping in the history read.
 
-Read-only: the history is read from files, the log's commit files or `DESCRIBE
-HISTORY`; nothing is written anywhere.
+Under `sc://`, Databricks' system tables add the runs of each table's writers
+that met in time (`observe_runs`), judged the same way. `observed_durations`
+gives `check --durations-from history` each cron job's longest observed run.
+
+Read-only: the history is read from files, the log's commit files, `DESCRIBE
+HISTORY` and DataFrame reads of system tables; nothing is written anywhere.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from delta_lint.history import (
     read_log,
     read_system_tables,
 )
-from delta_lint.model import Finding
+from delta_lint.model import Finding, Location
 from delta_lint.report import clean
 from delta_lint.schedule import Node, Schedule
 
@@ -66,6 +70,7 @@ class Prediction:
     """A predicted conflict between two jobs, and whether history saw them overlap."""
 
     finding: Finding
+    related: Location  # the finding's other write that the second job makes
     jobs: tuple[str, str]
     seen: Overlap | None
 
@@ -170,6 +175,10 @@ def _writing_nodes(index: JobIndex, job: str, intents) -> list[Node]:
 def match_table(
     table: str, source: str, observed: Observed, index: JobIndex, intents: list, findings: list[Finding]
 ) -> TableReport:
+    """`observed` held against the project: each overlap's writers matched to jobs and
+    judged by the schedule; each predicted conflict on the table (`findings`) between
+    two jobs marked with the overlap of those jobs, if one was seen; run windows per
+    writer. `intents`: the table's, which say which tasks of a job write it."""
     out = TableReport(table, source, observed)
     seen: dict[frozenset, Overlap] = {}
     for overlap in observed.overlaps:
@@ -185,11 +194,13 @@ def match_table(
     for finding in findings:
         if finding.table != table or not finding.related or not finding.rule.startswith("DL1"):
             continue
-        jobs_a = _jobs_at(index, finding.location.path)
-        jobs_b = _jobs_at(index, finding.related[0].path)
-        for ja in jobs_a:
-            for jb in jobs_b:
-                out.predictions.append(Prediction(finding, (ja, jb), seen.get(frozenset((ja, jb)))))
+        pairs: dict[tuple[str, str], Location] = {}  # the jobs -> the other write (the first that gives them)
+        for related in finding.related:
+            for ja in _jobs_at(index, finding.location.path):
+                for jb in _jobs_at(index, related.path):
+                    pairs.setdefault((ja, jb), related)
+        for (ja, jb), related in sorted(pairs.items()):
+            out.predictions.append(Prediction(finding, related, (ja, jb), seen.get(frozenset((ja, jb)))))
     out.windows = _job_windows(observed.windows)
     return out
 
@@ -425,7 +436,7 @@ def _verdict_text(p: PairVerdict, days: int) -> str:
 
 def _prediction_text(pr: Prediction, table: TableReport) -> str:
     f = pr.finding
-    head = f"{f.rule} {f.exception or ''} {f.location} with {f.related[0]} (`{pr.jobs[0]}`, `{pr.jobs[1]}`)"
+    head = f"{f.rule} {f.exception or ''} {f.location} with {pr.related} (`{pr.jobs[0]}`, `{pr.jobs[1]}`)"
     if pr.seen is not None:
         return (
             f"{head}: seen overlapping {_times(pr.seen.times)} without failing, last {_when(pr.seen.last_seen)}: "
@@ -563,7 +574,7 @@ def to_json(report: HistoryReport) -> str:
                         "rule": pr.finding.rule,
                         "exception": pr.finding.exception,
                         "location": str(pr.finding.location),
-                        "related": str(pr.finding.related[0]),
+                        "related": str(pr.related),
                         "jobs": list(pr.jobs),
                         "seen_overlapping": pr.seen.times if pr.seen else 0,
                         "last_seen": stamp(pr.seen.last_seen) if pr.seen else None,

@@ -417,3 +417,25 @@ def test_history_writes_nothing_to_the_tables_it_reads():
     done = history("fixtures/jobs", "--history-file", str(CUSTOMERS))
     assert done.returncode == 1 and "log tables/orders/_delta_log" in done.stdout
     assert digest() == before
+
+
+def test_a_prediction_with_several_other_writes_is_matched_per_job(tmp_path):
+    root = project(tmp_path, "0 3", [])
+    bundle = (root / "databricks.yml").read_text() + (
+        "    alter_c:\n"
+        "      name: alter_c\n"
+        "      continuous: {pause_status: UNPAUSED}\n"
+        "      tasks:\n"
+        "        - task_key: c\n"
+        "          sql_task: {warehouse_id: w, file: {path: c.sql}}\n"
+    )
+    (root / "databricks.yml").write_text(bundle)
+    (root / "c.sql").write_text("ALTER TABLE t ADD COLUMNS (extra STRING);\n")
+    path = rows(tmp_path, row(1, 0, "load_b", 130), row(2, 0, "alter_c", 131))
+    done = history("--history-file", f"t={path}", "--format", "json", cwd=root)
+    (table,) = json.loads(done.stdout)["tables"]
+    seen = {
+        (p["location"], p["related"], tuple(p["jobs"])): p["seen_overlapping"] for p in table["predicted_conflicts"]
+    }
+    assert seen[("c.sql:1:1", "a.sql:1:1", ("alter_c", "load_a"))] == 0
+    assert seen[("c.sql:1:1", "b.sql:1:1", ("alter_c", "load_b"))] == 1
