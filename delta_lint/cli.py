@@ -833,8 +833,10 @@ def _history_file(value: str) -> tuple[Optional[str], Path]:
         table = None
     path = Path(value)
     _usable(path)
-    if not path.is_file():
+    if not path.exists():
         _fail(f"--history-file {value}: no such file")
+    if not path.is_file():
+        _fail(f"--history-file {value}: not a regular file")
     return table, path
 
 

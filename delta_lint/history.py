@@ -241,6 +241,7 @@ def read_history_file(path: Path, table: str | None, histories: Histories, quali
         lines = _json_lines(path, text, histories)
     bad = 0
     found = 0
+    first_problem = len(histories.diagnostics)
     for line, data in lines:
         found += 1
         if found > MAX_ROWS:
@@ -264,8 +265,9 @@ def read_history_file(path: Path, table: str | None, histories: Histories, quali
         histories.sources[key] = str(path)
     if bad > MAX_DIAGNOSTICS:
         histories.diagnostics.append(f"{path}: {bad - MAX_DIAGNOSTICS} more rows not read")
-    if not found:
-        histories.diagnostics.append(f"{path}: no history rows")
+    if found == bad:  # not one row: the wrong file, not a file with a few bad rows
+        said = histories.diagnostics[first_problem:]
+        raise HistoryError(f"{path}: no history rows" + (f" (first problem: {said[0]})" if said else ""))
 
 
 def _json_lines(path: Path, text: str, histories: Histories) -> Iterable[tuple[int, Any]]:

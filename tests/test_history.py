@@ -258,7 +258,7 @@ def test_history_file_rows_need_a_table(tmp_path):
     root = project(tmp_path, "0 3", [])
     path = rows(tmp_path, row(1, 0, "load_a", 125))
     done = history("--history-file", str(path), "--spark", "none", cwd=root)
-    assert done.returncode == 0
+    assert done.returncode == 2  # not one row read
     assert "names no `table` (add one, or give the file as TABLE=FILE)" in done.stderr
 
 
@@ -274,10 +274,17 @@ def test_history_file_naming_another_table_is_said(tmp_path):
     [
         (("--history-file", "missing.jsonl"), "--history-file missing.jsonl: no such file"),
         (("--since", "30 days"), "--since must be a number of hours, days or weeks"),
+        (("--history-file", "tables"), "--history-file tables: not a regular file"),
+        (("--history-file", "a.sql"), "a.sql: no history rows (first problem: a.sql:1: not JSON: Expecting value)"),
+        (("--history-file", "latin1.jsonl"), "latin1.jsonl: not UTF-8 text (byte 11)"),
+        (("--history-file", "empty.jsonl"), "empty.jsonl: no history rows"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(tmp_path, args, message):
-    done = history(*args, cwd=project(tmp_path, "0 3", []))
+    root = project(tmp_path, "0 3", [])
+    (root / "latin1.jsonl").write_bytes(b'{"table": "\xe9"}\n')
+    (root / "empty.jsonl").write_text("\n")
+    done = history(*args, cwd=root)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
 
