@@ -1,9 +1,10 @@
 """`delta-lint history` on real open-source Delta tables written concurrently: the
 race is forced with `interleave.run_interleaved` (the second write reads, the first
-commits, the second commits), so the log holds a real `readVersion` gap. The
-history is read both ways delta-lint reads it live — `DESCRIBE HISTORY` through
-Spark Connect (as Databricks Connect would) and the log's commit files — and the
-report must name the same overlap and contradiction."""
+commits, the second commits), so the log holds a real `readVersion` gap; a raced
+pair that conflicts leaves one commit and no overlap. The history is read both
+ways delta-lint reads it live — `DESCRIBE HISTORY` through Spark Connect (as
+Databricks Connect would) and the log's commit files — and the report must name
+the same overlap and contradiction."""
 
 from __future__ import annotations
 
@@ -55,6 +56,14 @@ def make_project(tmp_path: Path, spark) -> Path:
     outcome = run_interleaved(spark, append(path, "load_a", "x"), append(path, "load_b", "y"))
     assert outcome.exception is None, outcome.describe()  # blind appends do not conflict
     append(path, "load_a", "z")(spark)  # version 3, after both: no overlap
+
+    # two DELETEs of the same rows, raced: the second fails and leaves no commit, so
+    # history shows only the first (version 4, which read version 3: no gap)
+    def delete(session) -> None:
+        session.sql(f"DELETE FROM delta.`{path}` WHERE day = 'x'").collect()
+
+    outcome = run_interleaved(spark, delete, delete)
+    assert outcome.conflicted, outcome.describe()
     return tmp_path
 
 
@@ -65,7 +74,8 @@ def test_interleaved_appends_show_as_an_overlap_the_schedule_rules_out(delta_spa
         row["version"]: row["readVersion"]
         for row in (r.asDict() for r in spark.sql(f"DESCRIBE HISTORY delta.`{root / 'tables' / 't'}`").collect())
     }
-    assert history[2] == 0 and history[3] == 2  # the gap the race left
+    assert history[2] == 0 and history[3] == 2 and history[4] == 3  # the gap the race left, and no other
+    assert max(history) == 4  # the failed DELETE committed nothing
 
     described = run_cli("history", "--format", "json", "--spark", url, cwd=root)
     from_log = run_cli("history", "--format", "json", cwd=root)
@@ -73,7 +83,7 @@ def test_interleaved_appends_show_as_an_overlap_the_schedule_rules_out(delta_spa
         assert done.returncode == 1, done.stdout + done.stderr
         (table,) = json.loads(done.stdout)["tables"]
         assert table["table"] == "main.s.t" and table["source"] == source
-        assert table["commits"] == 4
+        assert table["commits"] == 5
         (overlap,) = table["overlaps"]
         assert overlap["writers"] == ["WRITE (load_a)", "WRITE (load_b)"]
         assert overlap["jobs"] == ["load_a", "load_b"]
