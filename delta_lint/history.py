@@ -20,7 +20,9 @@ Three sources, each giving the same `Commit` records:
   with the jars, `sc://...`), sent through the read-only session's allow-list.
 
 `observe` turns a table's commits into the writer pairs that overlapped and the
-run windows (first and last commit) of each job run.
+run windows (first and last commit) of each job run. On Databricks,
+`read_system_tables` reads which jobs wrote which table and their run windows
+from the system tables, and `observe_runs` the runs that met in time.
 """
 
 from __future__ import annotations
