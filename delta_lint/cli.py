@@ -63,6 +63,11 @@ class FailOn(str, Enum):
     info = "info"
 
 
+class DurationsFrom(str, Enum):
+    config = "config"
+    history = "history"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"delta-lint {__version__}")
@@ -277,6 +282,18 @@ def check(
         help="After the findings, print on standard error what the run did: files read, analysed and taken "
         "from the cache, statements parsed, and the engine's work (schedule questions, verdicts, ...).",
     ),
+    durations_from: DurationsFrom = typer.Option(
+        DurationsFrom.config,
+        "--durations-from",
+        help="Expected run times of cron jobs: config (`duration:`, default) or history (each job's longest run "
+        "in --history-file, from its cron time to its last commit; see `delta-lint history`).",
+    ),
+    history_file: Optional[list[str]] = typer.Option(
+        None,
+        "--history-file",
+        metavar="[TABLE=]FILE",
+        help="With --durations-from history: exported DESCRIBE HISTORY rows (JSON lines). Repeatable.",
+    ),
     show_settings: bool = typer.Option(
         False,
         "--show-settings",
@@ -333,6 +350,8 @@ def check(
         scope = project_scope(analysed, config.root)
         if scope is not None:
             analysed = [*analysed, config.root]
+    if durations_from == DurationsFrom.history or history_file:
+        config = _durations_from_history(config, durations_from, history_file, bundle, target, debug)
     if select:
         config = replace(config, select=tuple(select))
     if ignore:
@@ -706,6 +725,119 @@ def _write_snapshot(result, config) -> None:
         + (f" ({len(kept)} kept from the previous snapshot: {', '.join(kept)})" if kept else ""),
         err=True,
     )
+
+
+def _durations_from_history(config, durations_from, files, bundle, target, debug: bool):
+    """`check --durations-from history`: the configuration with each cron job's
+    `duration:` replaced by its longest observed run (`history_match.observed_durations`),
+    each change said on stderr."""
+    from dataclasses import replace
+
+    from delta_lint.history_match import observed_durations
+    from delta_lint.report import clean
+
+    if durations_from != DurationsFrom.history or not files:
+        _fail("--durations-from history and --history-file go together")
+    found, notes = _guarded(
+        lambda: observed_durations(config, [_history_file(f) for f in files], bundle, target), debug
+    )
+    for note in notes:
+        typer.echo(f"delta-lint: warning: {clean(note)}", err=True)
+    durations = dict(config.durations)
+    for d in found:
+        was = durations.get(d.job) or durations.get("default") or "1h"
+        typer.echo(
+            f"note: duration of `{d.job}` from history: {d.setting} (longest of {d.runs} runs, from its cron time "
+            f"to its last commit; configured {was})",
+            err=True,
+        )
+        durations[d.job] = d.setting
+    return replace(config, durations=durations)
+
+
+class HistoryFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+def history(
+    paths: Optional[list[Path]] = typer.Argument(
+        None, help="Files or directories with job code, as for `check` (default: the current directory)."
+    ),
+    config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
+    history_file: Optional[list[str]] = typer.Option(
+        None,
+        "--history-file",
+        metavar="[TABLE=]FILE",
+        help="Exported history (JSON lines of DESCRIBE HISTORY rows; a `table` key per row, or TABLE= before the "
+        "file). Repeatable. Tables it covers are not read live.",
+    ),
+    since: Optional[str] = typer.Option(None, "--since", help="Only commits of the last 30d, 12h, 2w, ..."),
+    output_format: HistoryFormat = typer.Option(HistoryFormat.text, "--format", help="text, json or markdown."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file."),
+    bundle: Optional[Path] = BUNDLE_OPTION,
+    target: Optional[str] = TARGET_OPTION,
+    spark: Optional[str] = SPARK_OPTION,
+    spark_timeout: Optional[float] = SPARK_TIMEOUT_OPTION,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
+) -> None:
+    """What really ran: each target table's commit history against the schedule.
+
+    A commit whose readVersion is older than the version before it ran concurrently
+    with the commits in between. Lists those pairs of writers (by job, else by
+    operation and userMetadata), says which the schedule claims cannot meet, whether
+    predicted conflicts were seen overlapping without failing, and each job's run
+    windows. History comes from --history-file, else the tables' logs (local
+    locations) or DESCRIBE HISTORY (--spark local, sc://...). Read-only.
+
+    Exit codes: 0 the schedule agrees with history, 1 overlaps the schedule says
+    cannot happen, 2 usage or input error.
+    """
+    from delta_lint import history_match
+    from delta_lint.history import HistoryError, parse_since
+
+    given = list(paths or [])
+    config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
+    analysed = [config.root] if config.path is not None else (given or [Path(".")])
+    files = [_history_file(value) for value in history_file or ()]
+    try:
+        window = parse_since(since) if since is not None else None
+    except HistoryError as err:
+        _fail(str(err))
+    tune_gc()
+
+    found = _guarded(
+        lambda: history_match.history_report(analysed, config, files, window, bundle=bundle, target=target), debug
+    )
+    from delta_lint.report import clean
+
+    for line in found.diagnostics:
+        typer.echo(f"delta-lint: warning: {clean(line)}", err=True)
+    render = {"json": history_match.to_json, "markdown": history_match.markdown}.get(
+        output_format.value, history_match.text
+    )
+    _emit(render(found), output)
+    raise typer.Exit(1 if found.contradictions else 0)
+
+
+def _history_file(value: str) -> tuple[Optional[str], Path]:
+    """`FILE` or `TABLE=FILE` (when FILE is not itself a file whose name holds `=`)."""
+    import re
+
+    table, sep, rest = value.partition("=")
+    if sep and not Path(value).exists() and re.fullmatch(r"[\w.$-]{1,255}", table):
+        value = rest
+    else:
+        table = None
+    path = Path(value)
+    _usable(path)
+    if not path.exists():
+        _fail(f"--history-file {value}: no such file")
+    if not path.is_file():
+        _fail(f"--history-file {value}: not a regular file")
+    return table, path
 
 
 @app.command()

@@ -27,7 +27,8 @@ _NAME = rf"{_QUOTED}(?:\.{_QUOTED})*"
 ALLOWED_SQL = (
     re.compile(rf"^DESCRIBE DETAIL (?:{_NAME}|delta\.{_QUOTED})$"),
     re.compile(rf"^DESCRIBE TABLE EXTENDED {_NAME}$"),
-    re.compile(rf"^DESCRIBE HISTORY (?:{_NAME}|delta\.{_QUOTED}) LIMIT 1$"),
+    # LIMIT 1 for a table's version; a larger bound for `delta-lint history`
+    re.compile(rf"^DESCRIBE HISTORY (?:{_NAME}|delta\.{_QUOTED}) LIMIT [1-9][0-9]{{0,4}}$"),
 )
 # A name part as it may appear in job code: letters, digits, `_`, `-`, `$`, spaces
 # (Unity Catalog allows some punctuation in quoted names). Never backticks,
@@ -95,6 +96,16 @@ class ReadOnlySession:
             raise UnsafeStatement(f"refusing an unquoted table name: {quoted_name!r}")
         self.sent.append(f"<schema of {quoted_name}>")
         return self.spark.table(quoted_name).schema
+
+    def table(self, quoted_name: str) -> Any:
+        """A DataFrame over a table, for filtered, aggregated reads through the
+        DataFrame API (`delta-lint history` asks Databricks' system tables which job
+        wrote which table and when each run ran); the name must be quoted. A
+        DataFrame is only ever collected here, never written."""
+        if not re.match(rf"^{_NAME}$", quoted_name):
+            raise UnsafeStatement(f"refusing an unquoted table name: {quoted_name!r}")
+        self.sent.append(f"<table {quoted_name}>")
+        return self.spark.table(quoted_name)
 
     @property
     def read(self) -> Any:
