@@ -287,7 +287,7 @@ def _read_live(
     configuration names or folders inside the project. Tables that cannot be read
     are said in `not_read`. Under `sc://` the system tables are asked too (what
     they say is returned; a session that cannot read them is a diagnostic)."""
-    from delta_lint.settings.live import _is_local, from_code_refused, targets_for
+    from delta_lint.settings.live import from_code_refused, is_local, targets_for
     from delta_lint.settings.reader import normalize_location
 
     if not tables:
@@ -300,7 +300,7 @@ def _read_live(
     described = remote or config.spark == "local"
     ask, logs = [], []
     for t in targets_for(set(tables), config, naming):
-        local = t.location is not None and _is_local(t.location)
+        local = t.location is not None and is_local(t.location)
         if local and not remote and (why := from_code_refused(t, config, None)) is not None:
             report.not_read[t.name] = why
             continue
@@ -355,12 +355,12 @@ def _system_tables(session, tables: list[str], cutoff: datetime | None, report: 
 def _describe_history(session, targets, histories: Histories, report: HistoryReport) -> list:
     """DESCRIBE HISTORY of each target; returns the targets with a local location it
     could not read that way (their logs are read instead)."""
-    from delta_lint.settings.live import _is_local
+    from delta_lint.settings.live import is_local
     from delta_lint.settings.spark import InvalidName, quote_name, quote_path_table
 
     fallback = []
     for t in targets:
-        local = t.location is not None and _is_local(t.location)
+        local = t.location is not None and is_local(t.location)
         if not session.delta:
             report.not_read[t.name] = "the session has no Delta (DESCRIBE HISTORY); run `delta-lint install-delta`"
             if local:

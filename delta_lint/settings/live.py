@@ -39,7 +39,7 @@ def targets_for(names: set[str], config: Config, naming: TableNames) -> list[Tar
     return out
 
 
-def _is_local(location: str | None) -> bool:
+def is_local(location: str | None) -> bool:
     return (
         location is not None
         and not _WORKSPACE.match(location)
@@ -79,7 +79,7 @@ def choose_mode(requested: str, snapshot: Snapshot | None, targets: list[Target]
         return requested
     if snapshot is not None and not refresh:
         return "snapshot"
-    return "embedded" if any(_is_local(t.location) for t in targets) else "none"
+    return "embedded" if any(is_local(t.location) for t in targets) else "none"
 
 
 _ENGINES = {"embedded": "the embedded engine", "local": "local Spark (a JVM)"}
@@ -110,7 +110,7 @@ def read_settings(
         if requested == "embedded" or chosen != "embedded":
             live_targets = targets
         else:  # auto: the embedded engine reads local locations only
-            live_targets = [t for t in targets if t.location is None or _is_local(t.location)]
+            live_targets = [t for t in targets if t.location is None or is_local(t.location)]
         if not chosen.startswith("sc://"):  # the engine runs here: only locations the user named
             kept = []
             for t in live_targets:
