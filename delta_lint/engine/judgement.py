@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from delta_lint.config import Config
@@ -248,19 +248,12 @@ class Judge:
                 why_not = f"{_role(why_about, primary)} {why_not}"
             matrix_note += f"; row-level concurrency does not apply: {why_not}"
         unit = "rows" if granularity == "same_rows" else "files"
-        disjoint_on = (
-            ", ".join(s.partitioned_by)
-            if granularity == "same_files" and s.partitioned_by
-            else (
-                "the columns their conditions filter on"
-                if granularity == "same_rows"
-                else (
-                    "partition columns (the table is unpartitioned: consider liquid clustering)"
-                    if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind)
-                    else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
-                )
-            )
-        )
+        if granularity == "same_files" and s.partitioned_by:
+            disjoint_on = ", ".join(s.partitioned_by)
+        elif granularity == "same_rows":
+            disjoint_on = "the columns their conditions filter on"
+        else:
+            disjoint_on = "partition columns (the table is unpartitioned" + self._settings_that_help(a, b, s) + ")"
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
@@ -279,6 +272,26 @@ class Judge:
             fields,
             notes,
         )
+
+    def _settings_that_help(self, a: Intent, b: Intent, s: TableSettings) -> str:
+        """The table settings a fix may propose for two writes on an unpartitioned table
+        that conflict on files (": consider ..."), or "" when none would help: only
+        ones the table does not have yet and that would give this pair row-level
+        concurrency. A condition with a subquery, a runtime or Photon setting, or
+        open-source Delta keeps the pair without it whatever the table's settings,
+        and a ZORDER conflicts on files under any table settings but clustering
+        (which replaces it)."""
+        if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
+            return "" if s.clustered_by else ": consider liquid clustering"
+        helps = []
+        if not s.has_deletion_vectors and self.row_level(replace(s, deletion_vectors=True), a, b)[0]:
+            helps.append("deletion vectors")
+        if (
+            not s.clustered_by
+            and self.row_level(replace(s, clustered_by=("<columns>",), deletion_vectors=True), a, b)[0]
+        ):
+            helps.append("liquid clustering")
+        return ": consider " + " or ".join(helps) if helps else ""
 
     def _non_explicit(
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Iterable
 from itertools import chain
 from operator import itemgetter
 
@@ -192,6 +193,9 @@ class Messages:
         rule = self.pack.rules[rule_id]
         fields = _Fields(_BASE_FIELDS, this=this_label or label(this), others=others, table=table)
         fields.update(sigs[0][3])
+        if len(sigs) > 1 and fields["disjoint_on"].startswith(_UNPARTITIONED):
+            # pairs whose blockers differ: only a setting that helps every pair may be proposed
+            fields["disjoint_on"] = _helping_all(dict(sig[3]).get("disjoint_on", "") for sig in sigs)
         if rule_id == "DL101" and s is not None:
             fields["condition"] = _explicit_condition(this, s)
         message = rule.summary.format_map(fields)
@@ -208,7 +212,7 @@ class Messages:
         if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
             # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
             fix_rule = self.pack.rules["DL105"]
-        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"])
+        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"], fields["disjoint_on"])
         fix = self._fixes.get(fix_key)
         if fix is None:
             fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
@@ -239,6 +243,24 @@ _BASE_FIELDS = {
     "condition": "",
     "checkpoint": "",
 }
+
+
+# How `Judge._matrix_verdict` names the disjointness an unpartitioned table allows,
+# before the settings that would give a pair row-level concurrency (": consider ...").
+_UNPARTITIONED = "partition columns (the table is unpartitioned"
+_CONSIDER = ": consider "
+
+
+def _helping_all(values: Iterable[str]) -> str:
+    """One `disjoint_on` for a finding of several pairs: the settings it proposes are
+    those every pair's own text proposes, since a setting that leaves one pair without
+    row-level concurrency does not remove that pair's conflict."""
+    common: list[str] | None = None
+    for value in values:
+        rest = value.removeprefix(_UNPARTITIONED).removesuffix(")")
+        helps = rest.removeprefix(_CONSIDER).split(" or ") if rest.startswith(_CONSIDER) else []
+        common = helps if common is None else [x for x in common if x in helps]
+    return _UNPARTITIONED + (_CONSIDER + " or ".join(common) if common else "") + ")"
 
 
 def _moved(like: Finding, location: Location) -> Finding:
