@@ -161,7 +161,10 @@ def violations(findings, blocked, tables, runners, runtime: str) -> list[str]:
         if "deletion vectors" in fix and ("consider deletion vectors" in fix or "enable deletion vectors" in fix):
             if s["deletion_vectors"]:
                 out.append(f"{f.rule} at {f.location}: fix asks for deletion vectors, which {f.table} has: {f.fix}")
-            elif f.rule != "DL106":  # OPTIMIZE keeps its conflicts without deletion vectors only
+            elif f.rule == "DL106":  # deletion vectors end an OPTIMIZE's conflicts, but not on open-source Delta
+                if runtime == "oss":
+                    out.append(f"{f.rule} at {f.location}: deletion vectors would not end the conflict: {f.fix}")
+            else:
                 stuck = [
                     r
                     for r in (f.location, *f.related)
@@ -190,11 +193,10 @@ def lint(p: dict):
 
 
 def known(violation: str) -> bool:
-    """Violations whose causes lie outside the engine's messages, each pinned by a
-    strict xfail test below: an overlap reason kept per pair of jobs that names the
-    first task asked (`Schedule._task_pair`), and DL106's texts, which assume that
-    deletion vectors end an OPTIMIZE's conflicts (not on open-source Delta)."""
-    return "overlap names" in violation or violation.startswith("DL106 ")
+    """Violations whose cause lies outside the engine's messages, pinned by a strict
+    xfail test below: an overlap reason kept per pair of jobs that names the first
+    task asked (`Schedule._task_pair`)."""
+    return "overlap names" in violation
 
 
 @settings(
@@ -321,13 +323,17 @@ def _task(key: str, path: str) -> dict:
     return {"task_key": key, "sql_task": {"warehouse_id": "w", "file": {"path": path}}}
 
 
-@pytest.mark.xfail(strict=True, reason="DL106's summary and fix assume deletion vectors end the conflict")
 def test_optimize_on_open_source_delta_asks_no_deletion_vectors(lint) -> None:
     """On open-source Delta an OPTIMIZE conflicts with a DELETE with or without
-    deletion vectors: a table that has them is not told to enable them."""
-    result = lint(
-        {"a.sql": "OPTIMIZE t;\n", "b.sql": "DELETE FROM t WHERE s = 'void';\n"},
-        {**_TWO_JOBS, "runtime": "oss", "tables": {"t": {"deletion_vectors": True}}},
-    )
-    found = [f for f in result.findings if f.rule == "DL106"]
-    assert found and all("deletion vectors" not in f.fix for f in found), [f.fix for f in found]
+    deletion vectors: no table is told to enable them, and a table that has them is
+    not said to lack them. On Databricks Runtime they end the conflict: a table
+    without them is still told to enable them."""
+    for runtime, dv, proposed in (("oss", True, False), ("oss", False, False), ("15.4", False, True)):
+        result = lint(
+            {"a.sql": "OPTIMIZE t;\n", "b.sql": "DELETE FROM t WHERE s = 'void';\n"},
+            {**_TWO_JOBS, "runtime": runtime, "tables": {"t": {"deletion_vectors": dv}}},
+        )
+        found = [f for f in result.findings if f.rule == "DL106"]
+        assert len(found) == 1, (runtime, dv, [f.message for f in result.findings])
+        assert ("Enable deletion vectors" in found[0].fix) is proposed, (runtime, dv, found[0].fix)
+        assert ("(no deletion vectors)" in found[0].message) is proposed, (runtime, dv, found[0].message)

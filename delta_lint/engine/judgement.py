@@ -260,6 +260,8 @@ class Judge:
         if explicit is not None:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
+        elif rule_id == "DL106":
+            fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True), table))
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
@@ -531,6 +533,24 @@ def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
         return j._matrix_verdict(a, b, s, conc, table, note)
     return None
+
+
+def _optimize_fields(with_deletion_vectors: str, table: str) -> dict[str, str]:
+    """DL106's texts: why the OPTIMIZE conflicts, and whether enabling deletion vectors
+    is a fix. Only where the matrix cell says they end the conflict (an OPTIMIZE
+    without ZORDER BY then never fails) is that proposed; on open-source Delta the
+    cell conflicts with or without them, so a table that has them is not told to
+    enable them, nor one that lacks them."""
+    if with_deletion_vectors in ("never", "zorder_only"):
+        return {
+            "optimize_why": "no deletion vectors",
+            "enable_dv": f"Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES "
+            "('delta.enableDeletionVectors' = true)), ",
+        }
+    return {
+        "optimize_why": "deletion vectors or not, on this runtime",
+        "enable_dv": "Deletion vectors do not prevent this conflict on this runtime: ",
+    }
 
 
 def _is_evolution(x: Intent) -> bool:
