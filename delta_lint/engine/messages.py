@@ -59,14 +59,26 @@ class Messages:
         return [self.finding(sig[0], sig[2], table, x, [sig], (), "", s) for x, sig in verdicts]
 
     def table_findings(self, table: str, classes: Classes, s: TableSettings, found: Found) -> list[Finding]:
-        """One finding per primary location, rule, exception and severity, listing every
-        other write of its pairs. Others are index lists cut from the classes' sorted
+        """One finding per primary location, rule, exception, severity and claim (see
+        `claim`), listing every other write of its pairs. Others are index lists cut from the classes' sorted
         members, so a table with thousands of conflicting pairs costs list slices."""
         for per_sig in chain(found.sliced.values(), found.in_file.values()):
             for before, after in per_sig.values():
                 before.sort()
                 after.sort()
         groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
+        # what a message claims of every write it names: the conflict matrix (with or
+        # without row-level concurrency, and why not) and whether the writes meet on
+        # rows or on files; pairs that differ in it get findings of their own
+        claims: dict[tuple, tuple[str, str]] = {}
+
+        def claim(fields: tuple[tuple[str, str], ...]) -> tuple[str, str]:
+            found = claims.get(fields)
+            if found is None:
+                named = dict(fields)
+                found = claims[fields] = (named.get("matrix", ""), named.get("unit", ""))
+            return found
+
         sliced, in_file, fixed = found.sliced, found.in_file, found.fixed
         for p, (c, fs, fe, at) in enumerate(zip(classes.cls, classes.file_start, classes.file_end, classes.first_at)):
             per_sig = sliced.get(c)
@@ -77,7 +89,7 @@ class Messages:
                         k = bisect_left(after, fe)
                         others = others + after[k:] if others else after[k:]
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
             per_sig = in_file.get(c)
             if per_sig:  # the members of its own file before it, or after it
                 for sig, (before, after) in per_sig.items():
@@ -86,17 +98,17 @@ class Messages:
                         tail = after[bisect_right(after, p) : bisect_left(after, fe)]
                         others = others + tail if others else tail
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
             if p in fixed:
                 for sig, others in fixed[p]:
-                    groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                    groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
         labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
         # Findings whose parts share one list of others (see `_shared_others`)
         # differ only in location.
         made: dict[int, Finding] = {}
         out = []
-        for (_at, rule_id, exception, _verdict, _basis), parts in groups.items():
+        for (_at, rule_id, exception, _verdict, _basis, _claim), parts in groups.items():
             if len(parts) > 1:
                 parts.sort(key=_pair_order)
                 others = sorted(chain.from_iterable(part[3] for part in parts))
