@@ -41,6 +41,9 @@ class Pair:
     other: Intent
     table: str
     concurrency: Concurrency
+    # the message's facts: kept per pair of behaviours and table settings for the run
+    # and shared by tables with equal settings (`Engine._verdicts`), so they never name the
+    # table; `Messages` fills in `{table}`
     fields: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -261,7 +264,7 @@ class Judge:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
         elif rule_id == "DL106":
-            fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True), table))
+            fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True)))
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
@@ -535,22 +538,13 @@ def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     return None
 
 
-def _optimize_fields(with_deletion_vectors: str, table: str) -> dict[str, str]:
-    """DL106's texts: why the OPTIMIZE conflicts, and whether enabling deletion vectors
-    is a fix. Only where the matrix cell says they end the conflict (an OPTIMIZE
-    without ZORDER BY then never fails) is that proposed; on open-source Delta the
-    cell conflicts with or without them, so a table that has them is not told to
-    enable them, nor one that lacks them."""
-    if with_deletion_vectors in ("never", "zorder_only"):
-        return {
-            "optimize_why": "no deletion vectors",
-            "enable_dv": f"Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES "
-            "('delta.enableDeletionVectors' = true)), ",
-        }
-    return {
-        "optimize_why": "deletion vectors or not, on this runtime",
-        "enable_dv": "Deletion vectors do not prevent this conflict on this runtime: ",
-    }
+def _optimize_fields(with_deletion_vectors: str) -> dict[str, str]:
+    """DL106's facts: whether enabling deletion vectors ends the conflict (`Messages`
+    words the summary's reason and the fix's first step from it). Only where the
+    matrix cell says so (an OPTIMIZE without ZORDER BY then never fails) is it
+    proposed; on open-source Delta the cell conflicts with or without them, so a
+    table that has them is not told to enable them, nor one that lacks them."""
+    return {"deletion_vectors_end_it": "yes" if with_deletion_vectors in ("never", "zorder_only") else "no"}
 
 
 def _is_evolution(x: Intent) -> bool:

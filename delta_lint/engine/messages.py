@@ -210,6 +210,11 @@ class Messages:
             fields["disjoint_on"] = _helping_all(dict(sig[3]).get("disjoint_on", "") for sig in sigs)
         if rule_id == "DL101" and s is not None:
             fields["condition"] = _explicit_condition(this, s)
+        elif rule_id == "DL106":
+            # deletion vectors are proposed only where they end every pair's conflict
+            ends = all(dict(sig[3]).get("deletion_vectors_end_it") == "yes" for sig in sigs)
+            fields["optimize_why"], enable_dv = _OPTIMIZE_TEXTS[ends]
+            fields["enable_dv"] = enable_dv.format(table=table)
         message = rule.summary.format_map(fields)
         if len(sigs) == 1:
             notes, reasons = sigs[0][4], sigs[0][5]
@@ -224,7 +229,15 @@ class Messages:
         if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
             # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
             fix_rule = self.pack.rules["DL105"]
-        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"], fields["disjoint_on"])
+        fix_key = (
+            fix_rule.id,
+            sigs[0][3],
+            table,
+            fields["this"],
+            fields["condition"],
+            fields["disjoint_on"],
+            fields["enable_dv"],
+        )
         fix = self._fixes.get(fix_key)
         if fix is None:
             fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
@@ -254,6 +267,21 @@ _BASE_FIELDS = {
     "disjoint_on": "",
     "condition": "",
     "checkpoint": "",
+    "enable_dv": "",
+}
+
+# DL106's reason in its summary and the first step of its fix, by whether enabling
+# deletion vectors ends the conflict (the verdict's `deletion_vectors_end_it`). The
+# table is named here, not in the verdict, which tables with equal settings share.
+_OPTIMIZE_TEXTS = {
+    True: (
+        "no deletion vectors",
+        "Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES ('delta.enableDeletionVectors' = true)), ",
+    ),
+    False: (
+        "deletion vectors or not, on this runtime",
+        "Deletion vectors do not prevent this conflict on this runtime: ",
+    ),
 }
 
 
