@@ -3,7 +3,8 @@
 delta-lint.yaml), every finding's overlap names only tasks and jobs that run the
 finding's files; no two findings about one pair of writes disagree on whether
 row-level concurrency applies; and no fix asks for a setting the table already has,
-or for deletion vectors where they would not give the pair row-level concurrency."""
+for deletion vectors where they would not give the pair row-level concurrency, or
+alters another table than the finding's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import re
 import tempfile
 from pathlib import Path
 
-import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -208,13 +208,6 @@ def lint(p: dict):
         return result.findings, blocked, tables, runners
 
 
-def known(violation: str) -> bool:
-    """Violations whose cause lies outside the engine's messages, pinned by a strict
-    xfail test below: an overlap reason kept per pair of jobs that names the first
-    task asked (`Schedule._task_pair`)."""
-    return "overlap names" in violation
-
-
 @settings(
     max_examples=150,
     deadline=None,
@@ -224,7 +217,7 @@ def known(violation: str) -> bool:
 @given(projects)
 def test_explanations_are_true(p: dict) -> None:
     findings, blocked, tables, runners = lint(p)
-    assert [v for v in violations(findings, blocked, tables, runners, p["runtime"]) if not known(v)] == []
+    assert violations(findings, blocked, tables, runners, p["runtime"]) == []
 
 
 # -- regression cases the property found ------------------------------------------------
@@ -300,10 +293,11 @@ def test_one_fix_for_several_pairs_proposes_only_what_helps_each(lint) -> None:
         assert ("consider deletion vectors" in found[0].fix) is proposed, found[0].fix
 
 
-@pytest.mark.xfail(strict=True, reason="Schedule._task_pair keeps one reason per pair of jobs, naming a task")
 def test_overlap_names_the_task_that_runs_the_other_file(lint) -> None:
-    """A job without a schedule meets both tasks of a cron job; the finding about the
-    second task's file names that task, not the first one."""
+    """A job without a schedule meets both tasks of a cron job; each finding names the
+    task that runs its other file: the one about the second task's file names that
+    task, not the first one asked, and the one about the first task's file still names
+    the first."""
     bundle = {
         "bundle": {"name": "b"},
         "resources": {
@@ -329,10 +323,10 @@ def test_overlap_names_the_task_that_runs_the_other_file(lint) -> None:
         },
         {"runtime": "oss", "spark": "none", "default_schema": "main.s"},
     )
-    about_c = [f for f in result.findings if f.table == "main.s.u" and f.location.path == "a.sql"]
-    assert about_c and all("task `second`" in f.overlap and "`first`" not in f.overlap for f in about_c), [
-        f.overlap for f in about_c
-    ]
+    for table, named, not_named in (("main.s.u", "second", "first"), ("main.s.t", "first", "second")):
+        about = [f.overlap for f in result.findings if f.table == table and f.location.path == "a.sql"]
+        assert about, (table, [f.message for f in result.findings])
+        assert all(f"task `{named}` of job `nightly`" in o and f"`{not_named}`" not in o for o in about), about
 
 
 def _task(key: str, path: str) -> dict:
