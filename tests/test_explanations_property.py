@@ -25,6 +25,7 @@ TABLES = ("t0", "t1")
 # (text, is a DML whose condition keeps it from row-level concurrency)
 STATEMENTS: tuple[tuple[str, bool], ...] = (
     ("INSERT INTO {t} SELECT * FROM main.raw.src", False),
+    ("INSERT INTO {t} SELECT * FROM main.raw.src s WHERE s.id NOT IN (SELECT id FROM {t})", False),
     ("DELETE FROM {t} WHERE date = '2024-01-0{d}'", False),
     ("DELETE FROM {t} WHERE id IN (SELECT id FROM main.raw.gone)", True),
     ("UPDATE {t} SET status = 'late' WHERE date > '2024-01-0{d}'", False),
@@ -149,6 +150,9 @@ def named(overlap: str) -> set[str]:
     return out
 
 
+_OPTIMIZE_RULES = ("DL105", "DL106", "DL107")
+
+
 def violations(findings, blocked, tables, runners, runtime: str) -> list[str]:
     out = []
     pairs: dict[tuple, list] = {}
@@ -191,6 +195,23 @@ def violations(findings, blocked, tables, runners, runtime: str) -> list[str]:
                         f"{f.rule} at {f.location}: deletion vectors would not give row-level concurrency "
                         f"({stuck[0]}): {f.fix}"
                     )
+        if "liquid clustering" in fix and ("consider" in fix or "move the table to" in fix):
+            if s["clustered_by"]:
+                out.append(f"{f.rule} at {f.location}: fix asks for liquid clustering, which {f.table} has: {f.fix}")
+            else:  # a subquery keeps a DML pair from row-level concurrency, not an OPTIMIZE's from the DV override
+                stuck = [
+                    r
+                    for r in (f.location, *f.related)
+                    if runtime == "oss" or (blocked.get((r.path, r.line)) and f.rule not in _OPTIMIZE_RULES)
+                ]
+                if stuck:
+                    out.append(
+                        f"{f.rule} at {f.location}: liquid clustering would not end the conflict ({stuck[0]}): {f.fix}"
+                    )
+        if "use writeserializable" in fix and (runtime == "oss" or s["isolation_level"] == "WriteSerializable"):
+            out.append(
+                f"{f.rule} at {f.location}: fix asks for WriteSerializable, which {f.table} cannot change: {f.fix}"
+            )
     for key, group in pairs.items():
         says_not = [f for f in group if "row-level concurrency does not apply" in f.message]
         says_with = [f for f in group if "(with row-level concurrency" in f.message]
@@ -382,3 +403,37 @@ def test_fix_names_its_own_table_among_tables_of_equal_settings(lint) -> None:
     assert set(found) == {"main.s.t", "main.s.u", "main.s.v"}, found
     for table, fix in found.items():
         assert f"Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES" in fix, (table, fix)
+
+
+def test_no_write_serializable_proposed_where_tables_are_always_serializable(lint) -> None:
+    """Open-source Delta has only Serializable: an UPDATE meeting an append there is
+    not told to use WriteSerializable. On Databricks Runtime a Serializable table
+    still is."""
+    for runtime, proposed in (("oss", False), ("15.4", True)):
+        result = lint(
+            {"a.sql": "UPDATE t SET s = 'x' WHERE id = 7;\n", "b.sql": "INSERT INTO t SELECT * FROM main.raw.src;\n"},
+            {**_TWO_JOBS, "runtime": runtime, "tables": {"t": {"isolation_level": "Serializable"}}},
+        )
+        found = [f for f in result.findings if f.rule == "DL103"]
+        assert len(found) == 1, (runtime, [f.message for f in result.findings])
+        assert ("Use WriteSerializable" in found[0].fix) is proposed, (runtime, found[0].fix)
+
+
+def test_liquid_clustering_proposed_for_a_zorder_only_where_it_ends_the_conflict(lint) -> None:
+    """A ZORDER meets a DELETE. On Databricks Runtime, clustering (whose plain OPTIMIZE
+    with deletion vectors meets no DELETE) is proposed; on open-source Delta the plain
+    OPTIMIZE would still conflict, and a table already clustered has nothing to move
+    to: neither is told to move the table to liquid clustering."""
+    for runtime, table, proposed in (
+        ("15.4", {}, True),
+        ("oss", {}, False),
+        ("15.4", {"clustered_by": ["id"], "deletion_vectors": True}, False),
+    ):
+        result = lint(
+            {"a.sql": "OPTIMIZE t ZORDER BY (id);\n", "b.sql": "DELETE FROM t WHERE s = 'void';\n"},
+            {**_TWO_JOBS, "runtime": runtime, "tables": {"t": table}},
+        )
+        found = [f for f in result.findings if f.rule in ("DL105", "DL106") and f.location.path == "a.sql"]
+        assert len(found) == 1, (runtime, table, [f.message for f in result.findings])
+        assert ("liquid clustering" in found[0].fix) is proposed, (runtime, table, found[0].fix)
+        assert "exclusive group), or restrict" in found[0].fix or proposed, found[0].fix

@@ -265,6 +265,11 @@ class Judge:
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
         elif rule_id == "DL106":
             fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True)))
+        elif rule_id == "DL103":
+            # a Serializable table may be told to use WriteSerializable only where the runtime has it
+            fields["write_serializable"] = "yes" if "WriteSerializable" in self.profile.allowed_isolation else "no"
+        if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
+            fields["clustering_ends_it"] = "yes" if self._clustering_ends_zorder(a, b, s) else "no"
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
@@ -287,7 +292,7 @@ class Judge:
         and a ZORDER conflicts on files under any table settings but clustering
         (which replaces it)."""
         if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
-            return "" if s.clustered_by else ": consider liquid clustering"
+            return ": consider liquid clustering" if self._clustering_ends_zorder(a, b, s) else ""
         helps = []
         if not s.has_deletion_vectors and self.row_level(replace(s, deletion_vectors=True), a, b)[0]:
             helps.append("deletion vectors")
@@ -297,6 +302,19 @@ class Judge:
         ):
             helps.append("liquid clustering")
         return ": consider " + " or ".join(helps) if helps else ""
+
+    def _clustering_ends_zorder(self, a: Intent, b: Intent, s: TableSettings) -> bool:
+        """Whether moving the table to liquid clustering ends the conflict of a pair
+        with a ZORDER: clustering replaces ZORDER BY (with deletion vectors, which its
+        row-level concurrency needs), and the plain OPTIMIZE left still conflicts where
+        the matrix cell says so with deletion vectors (open-source Delta). A table that
+        is clustered already has nothing to move to (its ZORDER fails: DL130)."""
+        if s.clustered_by:
+            return False
+        moved = replace(s, clustered_by=("<columns>",), deletion_vectors=True)
+        matrix = self.pack.matrices[ROW_LEVEL if self.row_level(moved, a, b)[0] else self.profile.matrix]
+        cell = matrix.cell(a.op_class.value, b.op_class.value)
+        return cell is None or cell.outcome_for(moved.isolation_level, True) in ("never", "zorder_only")
 
     def _non_explicit(
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str

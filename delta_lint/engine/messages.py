@@ -212,9 +212,10 @@ class Messages:
             fields["condition"] = _explicit_condition(this, s)
         elif rule_id == "DL106":
             # deletion vectors are proposed only where they end every pair's conflict
-            ends = all(dict(sig[3]).get("deletion_vectors_end_it") == "yes" for sig in sigs)
-            fields["optimize_why"], enable_dv = _OPTIMIZE_TEXTS[ends]
+            fields["optimize_why"], enable_dv = _OPTIMIZE_TEXTS[_every(sigs, "deletion_vectors_end_it")]
             fields["enable_dv"] = enable_dv.format(table=table)
+        elif rule_id == "DL103":
+            fields["isolation_step"] = _ISOLATION_STEPS[_every(sigs, "write_serializable")]
         message = rule.summary.format_map(fields)
         if len(sigs) == 1:
             notes, reasons = sigs[0][4], sigs[0][5]
@@ -229,6 +230,9 @@ class Messages:
         if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
             # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
             fix_rule = self.pack.rules["DL105"]
+        if fix_rule.id == "DL105":
+            # liquid clustering is proposed only where it ends every pair's conflict
+            fields["or_restrict"], fields["to_clustering"] = _ZORDER_STEPS[_every(sigs, "clustering_ends_it")]
         fix_key = (
             fix_rule.id,
             sigs[0][3],
@@ -237,6 +241,8 @@ class Messages:
             fields["condition"],
             fields["disjoint_on"],
             fields["enable_dv"],
+            fields["isolation_step"],
+            fields["to_clustering"],
         )
         fix = self._fixes.get(fix_key)
         if fix is None:
@@ -268,6 +274,9 @@ _BASE_FIELDS = {
     "condition": "",
     "checkpoint": "",
     "enable_dv": "",
+    "isolation_step": "",
+    "or_restrict": "",
+    "to_clustering": "",
 }
 
 # DL106's reason in its summary and the first step of its fix, by whether enabling
@@ -283,6 +292,24 @@ _OPTIMIZE_TEXTS = {
         "Deletion vectors do not prevent this conflict on this runtime: ",
     ),
 }
+
+# DL103's first step, by whether the runtime has WriteSerializable (the verdict's
+# `write_serializable`; open-source Delta has only Serializable).
+_ISOLATION_STEPS = {
+    True: "Use WriteSerializable unless you need serializable history, or make",
+    False: "Tables are always Serializable on this runtime: make",
+}
+
+# DL105's fix ("... (exclusive group), {or_restrict}restrict it ...{to_clustering}."),
+# by whether moving the table to liquid clustering ends the conflict (the verdict's
+# `clustering_ends_it`).
+_ZORDER_STEPS = {True: ("", ", or move the table to liquid clustering"), False: ("or ", "")}
+
+
+def _every(sigs: list[Sig], fact: str) -> bool:
+    """Whether the verdict of every pair of a finding says yes to `fact`: a step that
+    leaves one pair's conflict in place is not proposed for the finding."""
+    return all(dict(sig[3]).get(fact) == "yes" for sig in sigs)
 
 
 # How `Judge._matrix_verdict` names the disjointness an unpartitioned table allows,
