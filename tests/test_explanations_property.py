@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from delta_lint.config import load_config
 from delta_lint.run import check
+from tests.conftest import run_cli
 
 TABLES = ("t0", "t1")
 
@@ -403,6 +404,30 @@ def test_fix_names_its_own_table_among_tables_of_equal_settings(lint) -> None:
     assert set(found) == {"main.s.t", "main.s.u", "main.s.v"}, found
     for table, fix in found.items():
         assert f"Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES" in fix, (table, fix)
+
+
+def test_a_run_from_the_cache_explains_as_a_cold_run(tmp_path) -> None:
+    """The cache serves the findings of tables whose writers did not change: after
+    one of two tables of equal settings gets a new writer, a run that judges that
+    table alone gives the same texts as a run without the cache."""
+    files = {
+        "a.sql": "OPTIMIZE t;\n",
+        "b.sql": "DELETE FROM t WHERE s = 'void';\n",
+        "c.sql": "OPTIMIZE u;\n",
+        "d.sql": "DELETE FROM u WHERE s = 'void';\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    jobs = {j: {"paths": [f"{j}.sql"]} for j in "abcd"}
+    config = {**_TWO_JOBS, "jobs": jobs, "tables": {"t": {}, "u": {}}}
+    (tmp_path / "delta-lint.yaml").write_text(yaml.safe_dump(config))
+    assert run_cli("check", ".", "--format", "json", cwd=tmp_path).returncode == 1  # fills the cache
+    (tmp_path / "d.sql").write_text("DELETE FROM u WHERE s = 'gone';\n")
+    warm = run_cli("check", ".", "--format", "json", cwd=tmp_path)
+    cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert warm.returncode == cold.returncode == 1
+    assert warm.stdout == cold.stdout
+    assert "ALTER TABLE main.s.u SET" in cold.stdout and "ALTER TABLE main.s.t SET" in cold.stdout
 
 
 def test_no_write_serializable_proposed_where_tables_are_always_serializable(lint) -> None:
