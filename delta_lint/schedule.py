@@ -59,6 +59,14 @@ class Store(Protocol):
 
 DEFAULT_DURATION = timedelta(hours=1)
 _UNKNOWN = object()  # not yet in a memo (None is a real answer: no overlap)
+_PER_TASK = object()  # kept per pair of jobs: the answer differs by task (see `Schedule._task_pair`)
+
+
+@dataclass(frozen=True)
+class _NamesTaskOf:
+    """Kept per pair of jobs: the answer names the task of `job` (see `Schedule._task_pair`)."""
+
+    job: str
 
 
 # What an overlap rests on (`Concurrency.basis`): a schedule delta-lint read shows
@@ -123,7 +131,8 @@ class Schedule:
     by_hand_why: str = _BY_HAND
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
     _path_memo: dict = field(default_factory=dict, repr=False, compare=False)
-    _job_memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _job_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _task_pair
+    _named_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _task_pair
     _lone: dict = field(default_factory=dict, repr=False, compare=False)
     _lone_files: dict = field(default_factory=dict, repr=False, compare=False)
     _job_desc: dict = field(default_factory=dict, repr=False, compare=False)
@@ -198,7 +207,9 @@ class Schedule:
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
-                return self._task_pair(ta, tb) if found is _UNKNOWN else found  # type: ignore[return-value]
+                if found is None or type(found) is Concurrency:
+                    return found  # type: ignore[return-value]
+                return self._task_pair(ta, tb)
             memo = self._path_memo
             found = memo.get((pa, pb), _UNKNOWN)
             if found is _UNKNOWN:
@@ -263,28 +274,47 @@ class Schedule:
         return found  # type: ignore[return-value]
 
     def _task_pair(self, na: Node, nb: Node) -> Concurrency | None:
-        """`node_overlap(na, nb)[0]` for tasks of two different jobs, kept per pair of
-        jobs and without writing the why-not text nobody reads here: a large
-        workload asks this for hundreds of thousands of pairs of jobs."""
+        """`node_overlap(na, nb)[0]` for tasks of two different jobs, without writing
+        the why-not text nobody reads here: a large workload asks this for hundreds
+        of thousands of pairs of jobs. What decides it is kept per pair of jobs
+        (`_jobs_pair`): the answer itself when it holds for every pair of their
+        tasks (none, or cron windows that meet, which name only the jobs); a job that
+        runs at any time "can overlap task `k` of job `j`", kept per task it names;
+        a job that other jobs' tasks start, asked of the two nodes."""
         found = self._job_memo.get((na.job, nb.job), _UNKNOWN)
-        if found is _UNKNOWN and (na.job in self.started_by or nb.job in self.started_by):
-            found = self._job_memo[(na.job, nb.job)] = self.node_overlap(na, nb)[0]
-        if found is _UNKNOWN and self._windows_never_meet(na.job, nb.job):
-            found = self._job_memo[(na.job, nb.job)] = None  # most pairs of cron jobs, asked cheaply
         if found is _UNKNOWN:
-            first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
-            ja, jb = self.workflows.jobs[first.job], self.workflows.jobs[second.job]
-            if self._runs_anytime(first, ja) or self._runs_anytime(second, jb):
-                found = self._different_jobs(first, second)[0]
-            else:
-                assert ja.cron is not None and jb.cron is not None
-                (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
-                if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never":
-                    found = None
-                else:
-                    found = self._cron_overlap(ja, jb)[0]
-            self._job_memo[(na.job, nb.job)] = found
+            found = self._job_memo[(na.job, nb.job)] = self._jobs_pair(na.job, nb.job)
+        if found is _PER_TASK:
+            return self.node_overlap(na, nb)[0]
+        if type(found) is _NamesTaskOf:
+            named = na if na.job == found.job else nb
+            key = (na.job, nb.job, named.task)
+            answer = self._named_memo.get(key, _UNKNOWN)
+            if answer is _UNKNOWN:
+                first, second = (na, nb) if na.key() <= nb.key() else (nb, na)
+                answer = self._named_memo[key] = self._different_jobs(first, second)[0]
+            return answer  # type: ignore[return-value]
         return found  # type: ignore[return-value]
+
+    def _jobs_pair(self, job_a: str, job_b: str) -> Concurrency | None | object:
+        """How tasks of two different jobs overlap when that is the same for all of
+        them, else what it depends on (see `_task_pair`)."""
+        if job_a in self.started_by or job_b in self.started_by:
+            return _PER_TASK
+        if self._windows_never_meet(job_a, job_b):
+            return None  # most pairs of cron jobs, asked cheaply
+        # in the order `node_overlap` takes their tasks (by `Node.key`, "job.task")
+        first, second = (job_a, job_b) if f"{job_a}." <= f"{job_b}." else (job_b, job_a)
+        ja, jb = self.workflows.jobs[first], self.workflows.jobs[second]
+        if _job_runs_anytime(ja):  # `_different_jobs`: the first that runs at any time names the other
+            return _NamesTaskOf(second)
+        if _job_runs_anytime(jb):
+            return _NamesTaskOf(first)
+        assert ja.cron is not None and jb.cron is not None
+        (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
+        if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never":
+            return None
+        return self._cron_overlap(ja, jb)[0]
 
     def _windows_never_meet(self, job_a: str, job_b: str) -> bool:
         """True when both jobs run on cron schedules whose runs never meet. Decided per

@@ -164,9 +164,13 @@ def _plain(engine: Engine, table: str, intents: list[Intent], s: TableSettings) 
                     )
     groups: dict[tuple, list[Pair]] = defaultdict(list)
     for pair in pairs:
-        groups[(pair.rule, pair.primary.location, pair.exception, pair.verdict, pair.concurrency.basis)].append(pair)
+        # a message's claim about every write it names: the matrix and the unit
+        claim = (pair.fields.get("matrix", ""), pair.fields.get("unit", ""))
+        groups[(pair.rule, pair.primary.location, pair.exception, pair.verdict, pair.concurrency.basis, claim)].append(
+            pair
+        )
     out = []
-    for (rule, _location, exception, _verdict, _basis), members in groups.items():
+    for (rule, _location, exception, _verdict, _basis, _claim), members in groups.items():
         this = members[0].primary
         others = sorted({id(m.other): m.other for m in members}.values(), key=lambda o: index[id(o)])
         texts = list(

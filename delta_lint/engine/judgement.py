@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from delta_lint.config import Config
@@ -41,6 +41,9 @@ class Pair:
     other: Intent
     table: str
     concurrency: Concurrency
+    # the message's facts: kept per pair of behaviours and table settings for the run
+    # and shared by tables with equal settings (`Engine._verdicts`), so they never name the
+    # table; `Messages` fills in `{table}`
     fields: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -248,25 +251,25 @@ class Judge:
                 why_not = f"{_role(why_about, primary)} {why_not}"
             matrix_note += f"; row-level concurrency does not apply: {why_not}"
         unit = "rows" if granularity == "same_rows" else "files"
-        disjoint_on = (
-            ", ".join(s.partitioned_by)
-            if granularity == "same_files" and s.partitioned_by
-            else (
-                "the columns their conditions filter on"
-                if granularity == "same_rows"
-                else (
-                    "partition columns (the table is unpartitioned: consider liquid clustering)"
-                    if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind)
-                    else "partition columns (the table is unpartitioned: consider deletion vectors or liquid clustering)"
-                )
-            )
-        )
+        if granularity == "same_files" and s.partitioned_by:
+            disjoint_on = ", ".join(s.partitioned_by)
+        elif granularity == "same_rows":
+            disjoint_on = "the columns their conditions filter on"
+        else:
+            disjoint_on = "partition columns (the table is unpartitioned" + self._settings_that_help(a, b, s) + ")"
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
         if result == Overlap.UNKNOWN:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
             rule_id = "DL101"
             fields["columns"] = ", ".join(s.partitioned_by)  # the condition is the primary's: see `_finding`
+        elif rule_id == "DL106":
+            fields.update(_optimize_fields(cell.outcome_for(s.isolation_level, True)))
+        elif rule_id == "DL103":
+            # a Serializable table may be told to use WriteSerializable only where the runtime has it
+            fields["write_serializable"] = "yes" if "WriteSerializable" in self.profile.allowed_isolation else "no"
+        if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
+            fields["clustering_ends_it"] = "yes" if self._clustering_ends_zorder(a, b, s) else "no"
         exceptions = cell.exceptions_of(a.kind.value, b.kind.value, bool(s.partitioned_by))
         return Pair(
             rule_id,
@@ -279,6 +282,39 @@ class Judge:
             fields,
             notes,
         )
+
+    def _settings_that_help(self, a: Intent, b: Intent, s: TableSettings) -> str:
+        """The table settings a fix may propose for two writes on an unpartitioned table
+        that conflict on files (": consider ..."), or "" when none would help: only
+        ones the table does not have yet and that would give this pair row-level
+        concurrency. A condition with a subquery, a runtime or Photon setting, or
+        open-source Delta keeps the pair without it whatever the table's settings,
+        and a ZORDER conflicts on files under any table settings but clustering
+        (which replaces it)."""
+        if Kind.OPTIMIZE_ZORDER in (a.kind, b.kind):
+            return ": consider liquid clustering" if self._clustering_ends_zorder(a, b, s) else ""
+        helps = []
+        if not s.has_deletion_vectors and self.row_level(replace(s, deletion_vectors=True), a, b)[0]:
+            helps.append("deletion vectors")
+        if (
+            not s.clustered_by
+            and self.row_level(replace(s, clustered_by=("<columns>",), deletion_vectors=True), a, b)[0]
+        ):
+            helps.append("liquid clustering")
+        return ": consider " + " or ".join(helps) if helps else ""
+
+    def _clustering_ends_zorder(self, a: Intent, b: Intent, s: TableSettings) -> bool:
+        """Whether moving the table to liquid clustering ends the conflict of a pair
+        with a ZORDER: clustering replaces ZORDER BY (with deletion vectors, which its
+        row-level concurrency needs), and the plain OPTIMIZE left still conflicts where
+        the matrix cell says so with deletion vectors (open-source Delta). A table that
+        is clustered already has nothing to move to (its ZORDER fails: DL130)."""
+        if s.clustered_by:
+            return False
+        moved = replace(s, clustered_by=("<columns>",), deletion_vectors=True)
+        matrix = self.pack.matrices[ROW_LEVEL if self.row_level(moved, a, b)[0] else self.profile.matrix]
+        cell = matrix.cell(a.op_class.value, b.op_class.value)
+        return cell is None or cell.outcome_for(moved.isolation_level, True) in ("never", "zorder_only")
 
     def _non_explicit(
         self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, granularity: str
@@ -518,6 +554,15 @@ def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
         return j._matrix_verdict(a, b, s, conc, table, note)
     return None
+
+
+def _optimize_fields(with_deletion_vectors: str) -> dict[str, str]:
+    """DL106's facts: whether enabling deletion vectors ends the conflict (`Messages`
+    words the summary's reason and the fix's first step from it). Only where the
+    matrix cell says so (an OPTIMIZE without ZORDER BY then never fails) is it
+    proposed; on open-source Delta the cell conflicts with or without them, so a
+    table that has them is not told to enable them, nor one that lacks them."""
+    return {"deletion_vectors_end_it": "yes" if with_deletion_vectors in ("never", "zorder_only") else "no"}
 
 
 def _is_evolution(x: Intent) -> bool:

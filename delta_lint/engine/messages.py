@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Iterable
 from itertools import chain
 from operator import itemgetter
 
@@ -58,14 +59,26 @@ class Messages:
         return [self.finding(sig[0], sig[2], table, x, [sig], (), "", s) for x, sig in verdicts]
 
     def table_findings(self, table: str, classes: Classes, s: TableSettings, found: Found) -> list[Finding]:
-        """One finding per primary location, rule, exception and severity, listing every
-        other write of its pairs. Others are index lists cut from the classes' sorted
+        """One finding per primary location, rule, exception, severity and claim (see
+        `claim`), listing every other write of its pairs. Others are index lists cut from the classes' sorted
         members, so a table with thousands of conflicting pairs costs list slices."""
         for per_sig in chain(found.sliced.values(), found.in_file.values()):
             for before, after in per_sig.values():
                 before.sort()
                 after.sort()
         groups: dict[tuple, list[tuple[int, int, Sig, list[int]]]] = defaultdict(list)
+        # what a message claims of every write it names: the conflict matrix (with or
+        # without row-level concurrency, and why not) and whether the writes meet on
+        # rows or on files; pairs that differ in it get findings of their own
+        claims: dict[tuple, tuple[str, str]] = {}
+
+        def claim(fields: tuple[tuple[str, str], ...]) -> tuple[str, str]:
+            found = claims.get(fields)
+            if found is None:
+                named = dict(fields)
+                found = claims[fields] = (named.get("matrix", ""), named.get("unit", ""))
+            return found
+
         sliced, in_file, fixed = found.sliced, found.in_file, found.fixed
         for p, (c, fs, fe, at) in enumerate(zip(classes.cls, classes.file_start, classes.file_end, classes.first_at)):
             per_sig = sliced.get(c)
@@ -76,7 +89,7 @@ class Messages:
                         k = bisect_left(after, fe)
                         others = others + after[k:] if others else after[k:]
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
             per_sig = in_file.get(c)
             if per_sig:  # the members of its own file before it, or after it
                 for sig, (before, after) in per_sig.items():
@@ -85,17 +98,17 @@ class Messages:
                         tail = after[bisect_right(after, p) : bisect_left(after, fe)]
                         others = others + tail if others else tail
                     if others:
-                        groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                        groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
             if p in fixed:
                 for sig, others in fixed[p]:
-                    groups[(at, sig[0], sig[2], sig[1], sig[6])].append((others[0], p, sig, others))
+                    groups[(at, sig[0], sig[2], sig[1], sig[6], claim(sig[3]))].append((others[0], p, sig, others))
         labels, tags = classes.labels() if groups else ([], [])
         group, locations = classes.group, classes.locations
         # Findings whose parts share one list of others (see `_shared_others`)
         # differ only in location.
         made: dict[int, Finding] = {}
         out = []
-        for (_at, rule_id, exception, _verdict, _basis), parts in groups.items():
+        for (_at, rule_id, exception, _verdict, _basis, _claim), parts in groups.items():
             if len(parts) > 1:
                 parts.sort(key=_pair_order)
                 others = sorted(chain.from_iterable(part[3] for part in parts))
@@ -192,8 +205,17 @@ class Messages:
         rule = self.pack.rules[rule_id]
         fields = _Fields(_BASE_FIELDS, this=this_label or label(this), others=others, table=table)
         fields.update(sigs[0][3])
+        if len(sigs) > 1 and fields["disjoint_on"].startswith(_UNPARTITIONED):
+            # pairs whose blockers differ: only a setting that helps every pair may be proposed
+            fields["disjoint_on"] = _helping_all(dict(sig[3]).get("disjoint_on", "") for sig in sigs)
         if rule_id == "DL101" and s is not None:
             fields["condition"] = _explicit_condition(this, s)
+        elif rule_id == "DL106":
+            # deletion vectors are proposed only where they end every pair's conflict
+            fields["optimize_why"], enable_dv = _OPTIMIZE_TEXTS[_every(sigs, "deletion_vectors_end_it")]
+            fields["enable_dv"] = enable_dv.format(table=table)
+        elif rule_id == "DL103":
+            fields["isolation_step"] = _ISOLATION_STEPS[_every(sigs, "write_serializable")]
         message = rule.summary.format_map(fields)
         if len(sigs) == 1:
             notes, reasons = sigs[0][4], sigs[0][5]
@@ -208,7 +230,20 @@ class Messages:
         if rule_id == "DL106" and this.kind == Kind.OPTIMIZE_ZORDER:
             # deletion vectors do not stop a ZORDER's conflicts: its own fix applies
             fix_rule = self.pack.rules["DL105"]
-        fix_key = (fix_rule.id, sigs[0][3], table, fields["this"], fields["condition"])
+        if fix_rule.id == "DL105":
+            # liquid clustering is proposed only where it ends every pair's conflict
+            fields["or_restrict"], fields["to_clustering"] = _ZORDER_STEPS[_every(sigs, "clustering_ends_it")]
+        fix_key = (
+            fix_rule.id,
+            sigs[0][3],
+            table,
+            fields["this"],
+            fields["condition"],
+            fields["disjoint_on"],
+            fields["enable_dv"],
+            fields["isolation_step"],
+            fields["to_clustering"],
+        )
         fix = self._fixes.get(fix_key)
         if fix is None:
             fix = self._fixes[fix_key] = fix_rule.fix.format_map(fields)
@@ -238,7 +273,61 @@ _BASE_FIELDS = {
     "disjoint_on": "",
     "condition": "",
     "checkpoint": "",
+    "enable_dv": "",
+    "isolation_step": "",
+    "or_restrict": "",
+    "to_clustering": "",
 }
+
+# DL106's reason in its summary and the first step of its fix, by whether enabling
+# deletion vectors ends the conflict (the verdict's `deletion_vectors_end_it`). The
+# table is named here, not in the verdict, which tables with equal settings share.
+_OPTIMIZE_TEXTS = {
+    True: (
+        "no deletion vectors",
+        "Enable deletion vectors (ALTER TABLE {table} SET TBLPROPERTIES ('delta.enableDeletionVectors' = true)), ",
+    ),
+    False: (
+        "deletion vectors or not, on this runtime",
+        "Deletion vectors do not prevent this conflict on this runtime: ",
+    ),
+}
+
+# DL103's first step, by whether the runtime has WriteSerializable (the verdict's
+# `write_serializable`; open-source Delta has only Serializable).
+_ISOLATION_STEPS = {
+    True: "Use WriteSerializable unless you need serializable history, or make",
+    False: "Tables are always Serializable on this runtime: make",
+}
+
+# DL105's fix ("... (exclusive group), {or_restrict}restrict it ...{to_clustering}."),
+# by whether moving the table to liquid clustering ends the conflict (the verdict's
+# `clustering_ends_it`).
+_ZORDER_STEPS = {True: ("", ", or move the table to liquid clustering"), False: ("or ", "")}
+
+
+def _every(sigs: list[Sig], fact: str) -> bool:
+    """Whether the verdict of every pair of a finding says yes to `fact`: a step that
+    leaves one pair's conflict in place is not proposed for the finding."""
+    return all(dict(sig[3]).get(fact) == "yes" for sig in sigs)
+
+
+# How `Judge._matrix_verdict` names the disjointness an unpartitioned table allows,
+# before the settings that would give a pair row-level concurrency (": consider ...").
+_UNPARTITIONED = "partition columns (the table is unpartitioned"
+_CONSIDER = ": consider "
+
+
+def _helping_all(values: Iterable[str]) -> str:
+    """One `disjoint_on` for a finding of several pairs: the settings it proposes are
+    those every pair's own text proposes, since a setting that leaves one pair without
+    row-level concurrency does not remove that pair's conflict."""
+    common: list[str] | None = None
+    for value in values:
+        rest = value.removeprefix(_UNPARTITIONED).removesuffix(")")
+        helps = rest.removeprefix(_CONSIDER).split(" or ") if rest.startswith(_CONSIDER) else []
+        common = helps if common is None else [x for x in common if x in helps]
+    return _UNPARTITIONED + (_CONSIDER + " or ".join(common) if common else "") + ")"
 
 
 def _moved(like: Finding, location: Location) -> Finding:
