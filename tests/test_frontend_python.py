@@ -231,3 +231,16 @@ def test_columns_and_statements_count_characters_and_python_line_ends():
     assert [(i.location.line, i.statement) for i in result.intents] == [
         (2, 'df.write.mode("append").saveAsTable("s.t")')
     ]
+
+
+def test_session_sql_by_another_name_and_the_notebook_global():
+    """`q = spark.sql` then `q(...)`, and a bare `sql(...)` where the file never binds
+    `sql` (a notebook's global), run SQL; a file that only calls `spark.sql(...)`
+    and defines a function of its own named `sql` does not."""
+    got, _ = intents('q = spark.sql\nq("DELETE FROM s.a WHERE d = 1")\nsql ("DELETE FROM s.b WHERE d = 1")\n')
+    assert [(line, table) for line, table, *_ in got] == [(2, "s.a"), (3, "s.b")]
+    got, _ = intents(
+        'def sql(text):\n    return text\n\nsql("DELETE FROM s.c WHERE d = 1")\n'
+        'spark.sql("DELETE FROM s.d WHERE d = 1")\n'
+    )
+    assert [(line, table) for line, table, *_ in got] == [(5, "s.d")]

@@ -251,7 +251,7 @@ class PythonAnalyzer(ValueResolver):
                 break
             self._helpers = found
         self._widget_defaults()
-        if "sql" in self.source:
+        if _MAY_NAME_SESSION_SQL.search(self.source):
             self._sql_names = _session_sql_names(tree)
             self._terminal_lines = None  # the prefilter now also looks for calls of those names
         if "awaitTermination" in self.source:
@@ -1122,7 +1122,12 @@ class PythonAnalyzer(ValueResolver):
         of several names is one intent per name, each flagged `one_of`; what every
         alternative agrees on is one intent, unflagged. Past `MAX_ALTERNATIVES`
         combinations the names stay unknown, as any unknown value."""
-        names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and _alternatives(scope.env.get(n.id))})
+        env = scope.env
+        names = (
+            sorted({n.id for n in _walk(node) if type(n) is ast.Name and _alternatives(env.get(n.id))})
+            if any(type(v) in _JOINED for v in env.values())
+            else []
+        )
         combos = list(
             itertools.islice(itertools.product(*(_alternatives(scope.env[n]) for n in names)), MAX_ALTERNATIVES + 1)
         )
@@ -1846,6 +1851,12 @@ _WIDGET_DEFAULT = re.compile(
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
 
 
+# What `_session_sql_names` can find, in the text: a bare call of `sql` or `spark.sql`
+# named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`:
+# they are not walked a second time for it.
+_MAY_NAME_SESSION_SQL = re.compile(r"(?<![\w.])sql\s*\(|\.\s*sql\b(?!\s*\()")
+
+
 def _session_sql_names(tree: ast.Module) -> frozenset[str]:
     """Bare names that run SQL on the Spark session.
 
@@ -1889,6 +1900,9 @@ def _as_session_sql(call: ast.Call) -> ast.Call:
     session = ast.copy_location(ast.Name("spark", ast.Load()), call.func)
     func = ast.copy_location(ast.Attribute(session, "sql", ast.Load()), call.func)
     return ast.copy_location(ast.Call(func, call.args, call.keywords), call)
+
+
+_JOINED = (OneOf, Choice)  # the values `_alternatives` reads (exact types: subclasses hold none)
 
 
 def _alternatives(value: object) -> tuple[object, ...]:
