@@ -16,17 +16,6 @@ import ast
 import json
 import re
 
-from delta_lint.frontend.budget import Budget
-from delta_lint.frontend.pyeval import (
-    DOCUMENT_LOADERS,
-    UNKNOWN,
-    Evaluator,
-    Module,
-    Opened,
-    document_path,
-    is_value_function,
-    number_text,
-)
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
@@ -53,6 +42,11 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
+from delta_lint.frontend.values.brains import DOCUMENT_LOADERS
+from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
+from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.sources import is_value_function, number_text
 from delta_lint.model import Diagnostic, Location
 from delta_lint.predicates import param_name
 
@@ -663,7 +657,7 @@ class ValueResolver:
 
     def _evaluated(self, node: ast.Call, scope: Scope) -> object:
         """What a value function of the project returns for a call that gives it only
-        known values (see `pyeval`): None when it is no such function or the result
+        known values (see `values.evaluator`): None when it is no such function or the result
         is not known."""
         if not isinstance(node.func, ast.Name):
             return None
@@ -683,7 +677,7 @@ class ValueResolver:
         value = evaluator.call(function, args, kwargs)
         self._budget_spent(seen, node)
         self.documents_wanted |= evaluator.opened
-        return None if value is UNKNOWN else from_plain(value)
+        return None if isinstance(value, Unknown) else from_plain(value)
 
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
         """`open("conf/dev.yml")` with a known path."""
@@ -696,7 +690,7 @@ class ValueResolver:
 
     def _document(self, node: ast.expr, scope: Scope) -> object:
         """`yaml.safe_load(f)` / `json.load(open("conf.json"))` of a project document
-        (see `Context.documents`): its content, as `pyeval` gives it to a function."""
+        (see `Context.documents`): its content, as the evaluator gives it to a function."""
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

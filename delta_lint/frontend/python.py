@@ -18,9 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from delta_lint.frontend.budget import Budget, OutOfBudget
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pyeval import Module, is_value_function, module_source, number_text
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -60,6 +58,9 @@ from delta_lint.frontend.sql import (
     table_ref,
 )
 from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.evaluator import Module
+from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -188,7 +189,7 @@ class PythonAnalyzer(ValueResolver):
         self.mutated_names: frozenset[str] = frozenset()  # see `pyresolve.mutated_names`
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
-        # value functions evaluated at calls with known values (see `pyeval`): other files'
+        # value functions evaluated at calls with known values (see `values.evaluator`): other files'
         # by the name they are called here, and this file's own module once needed
         self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions)
         self.documents: dict[str, object] = dict(context.documents)

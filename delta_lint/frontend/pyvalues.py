@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from delta_lint.frontend.pyeval import number_text
+from delta_lint.frontend.values.sources import number_text
 from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
@@ -336,7 +336,7 @@ def literal_value(node: ast.expr, depth: int = 0) -> object:
 
 
 def from_plain(value: object, depth: int = 0) -> object:
-    """A value `pyeval` gives (plain Python) as the analyser holds it; None when it
+    """A value the evaluator gives (plain Python) as the analyser holds it; None when it
     has no such form."""
     if depth > 16:
         return None
@@ -362,7 +362,7 @@ def from_plain(value: object, depth: int = 0) -> object:
 
 
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for `pyeval`), else `UNKNOWN_LITERAL`."""
+    """A fully known value as plain Python (for the evaluator), else `UNKNOWN_LITERAL`."""
     if depth > 16:
         return UNKNOWN_LITERAL
     if isinstance(held, BoolStr):

@@ -1,0 +1,143 @@
+"""The value lattice (`frontend.values.lattice`) and the evaluator's joins at control
+flow (`frontend.values.evaluator`): where the code goes one of several ways the
+evaluator cannot decide, the value is every way's value, or unknown past
+MAX_ALTERNATIVES (never one way picked); near misses stay unknown."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.lattice import (
+    MAX_ALTERNATIVES,
+    UNKNOWN,
+    OneOf,
+    Template,
+    Unknown,
+    concat,
+    join,
+)
+
+
+def test_join_keeps_one_value_where_the_ways_agree():
+    assert join(["a", "a"]) == "a"
+    assert join([("a", 1), ("a", 1)]) == ("a", 1)
+
+
+def test_join_of_different_values_is_one_of_them_all():
+    joined = join(["a.x", "b.x", "a.x"])
+    assert isinstance(joined, OneOf) and joined.values == ("a.x", "b.x")
+    nested = join([joined, "c.x"])  # a join of joins is flat
+    assert isinstance(nested, OneOf) and nested.values == ("a.x", "b.x", "c.x")
+
+
+def test_join_tells_values_apart_by_type():
+    joined = join([1, True, 1.0])
+    assert isinstance(joined, OneOf) and [type(v) for v in joined.values] == [int, bool, float]
+    assert isinstance(join([[1], (1,)]), OneOf)
+
+
+def test_join_is_unknown_with_an_unknown_way_or_past_the_cap():
+    why = Unknown("the environment variable 'ENV'")
+    assert join(["a", why]) is why
+    many = join([f"t{i}" for i in range(MAX_ALTERNATIVES + 1)])
+    assert isinstance(many, Unknown) and str(MAX_ALTERNATIVES) in many.reason
+    assert isinstance(join([f"t{i}" for i in range(MAX_ALTERNATIVES)]), OneOf)  # the near miss: at the cap
+
+
+def test_one_of_never_passes_for_one_of_its_values():
+    joined = join(["a", "b"])
+    for operation in (lambda: joined == "a", lambda: bool(joined), lambda: hash(joined), lambda: "a" in [joined]):
+        with pytest.raises(TypeError):
+            operation()
+
+
+def test_templates_keep_known_text_and_named_inputs():
+    template = concat(Template("{env}", ("env",)), ".ops.runs")
+    assert (template.text, template.params) == ("{env}.ops.runs", ("env",))
+    assert concat("main.", template) == Template("main.{env}.ops.runs", ("env",))
+    assert isinstance(join([template, "main.ops.runs"]), OneOf)
+    assert UNKNOWN == Unknown("another reason") and UNKNOWN != "a"
+
+
+# -- joins in the evaluator --------------------------------------------------------
+
+PROD_OR_DEV = "import os\n\ndef table():\n    env = os.getenv('ENV')\n"
+
+
+def call(source: str, *args: object) -> object:
+    return Evaluator(Module.of(ast.parse(source), "src/m.py"), {}).call("f", list(args), {})
+
+
+def values_of(value: object) -> set | None:
+    return set(value.values) if isinstance(value, OneOf) else None
+
+
+def test_if_else_on_an_unknown_test_binds_both_values():
+    source = "import os\n\ndef f():\n    if os.getenv('ENV') == 'prod':\n        t = 'a.x'\n    else:\n        t = 'b.x'\n    return t\n"
+    assert values_of(call(source)) == {"a.x", "b.x"}
+    # near miss: no `else`, so `t` may be unbound (Python raises): no value
+    source = "import os\n\ndef f():\n    if os.getenv('ENV') == 'prod':\n        t = 'a.x'\n    return t\n"
+    assert isinstance(call(source), Unknown)
+    # near miss: a known test decides, as before
+    source = "def f(env):\n    if env == 'prod':\n        t = 'a.x'\n    else:\n        t = 'b.x'\n    return t\n"
+    assert call(source, "prod") == "a.x"
+
+
+def test_a_return_on_one_way_joins_the_rest_of_the_function():
+    source = (
+        "import os\n\ndef f():\n    env = os.getenv('ENV')\n    if env == 'prod':\n        return 'main.sales.t'\n"
+        "    name = 'dev'\n    return name + '.sales.t'\n"
+    )
+    assert values_of(call(source)) == {"main.sales.t", "dev.sales.t"}
+
+
+def test_operations_on_one_of_several_values_are_done_per_value():
+    source = (
+        "import os\n\ndef f():\n    env = 'prod' if os.getenv('ENV') else 'dev'\n"
+        "    return f'{env}_catalog.sales.' + env.upper()\n"
+    )
+    # each name's alternatives combine with the other's: the ways are not kept apart
+    # (as astroid's inference), so two of these four are not a way the code goes
+    assert values_of(call(source)) == {
+        "prod_catalog.sales.PROD",
+        "dev_catalog.sales.DEV",
+        "prod_catalog.sales.DEV",
+        "dev_catalog.sales.PROD",
+    }
+    source = "import os\n\ndef f():\n    env = 'prod' if os.getenv('ENV') else 'dev'\n    return env + '.t'\n"
+    assert values_of(call(source)) == {"prod.t", "dev.t"}
+
+
+def test_or_and_and_join_the_operands_that_may_decide():
+    source = "import os\n\ndef f():\n    db = 'x' if os.getenv('A') else ''\n    return db or 'default'\n"
+    assert values_of(call(source)) == {"x", "default"}
+    source = "import os\n\ndef f():\n    db = os.getenv('A')\n    return db or 'default'\n"
+    assert isinstance(call(source), Unknown)  # near miss: the operand itself is not known
+
+
+def test_a_raise_on_one_way_makes_the_value_unknown():
+    source = (
+        "import os\n\ndef f():\n    if os.getenv('ENV') == 'prod':\n        raise ValueError('no')\n    return 'a'\n"
+    )
+    assert isinstance(call(source), Unknown)
+
+
+def test_more_ways_than_the_cap_are_unknown():
+    chain = "".join(f"    t = t + ('{i}' if os.getenv('V{i}') else '-')\n" for i in range(4))
+    source = "import os\n\ndef f():\n    t = ''\n" + chain + "    return t\n"
+    assert isinstance(call(source), Unknown)  # 16 values
+    short = "".join(f"    t = t + ('{i}' if os.getenv('V{i}') else '-')\n" for i in range(3))
+    assert len(values_of(call("import os\n\ndef f():\n    t = ''\n" + short + "    return t\n"))) == 8
+
+
+def test_lists_built_on_each_way_are_not_joined():
+    source = (
+        "import os\n\ndef f():\n    if os.getenv('A'):\n        xs = ['a']\n    else:\n        xs = ['b']\n"
+        "    ys = xs\n    ys.append('c')\n    return xs\n"
+    )
+    assert isinstance(call(source), Unknown)
+    source = "import os\n\ndef f():\n    xs = ['a']\n    if os.getenv('A'):\n        n = 1\n    else:\n        n = 2\n    return xs\n"
+    assert call(source) == ["a"]  # near miss: the same list on both ways stays known
