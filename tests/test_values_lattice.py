@@ -141,3 +141,30 @@ def test_lists_built_on_each_way_are_not_joined():
     assert isinstance(call(source), Unknown)
     source = "import os\n\ndef f():\n    xs = ['a']\n    if os.getenv('A'):\n        n = 1\n    else:\n        n = 2\n    return xs\n"
     assert call(source) == ["a"]  # near miss: the same list on both ways stays known
+
+
+# -- through the analyzer ----------------------------------------------------------
+
+
+def test_a_value_function_that_goes_two_ways_writes_each_table(tmp_path):
+    from delta_lint.model import Flag
+    from tests.test_link import linked
+
+    lib = (
+        "import os\n\ndef table_name():\n    if os.getenv('ENV') == 'prod':\n        t = 'main.sales.orders'\n"
+        "    else:\n        t = 'dev.sales.orders'\n    return t\n"
+    )
+    job = "from lib import table_name\nt = table_name()\ndf.write.mode('append').saveAsTable(t)\n"
+    results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
+    got = sorted((i.table.name, Flag.ONE_OF in i.flags) for i in results["job.py"].intents)
+    assert got == [("dev.sales.orders", True), ("main.sales.orders", True)]
+
+
+def test_a_value_function_that_may_give_none_names_no_table(tmp_path):
+    from tests.test_link import linked
+
+    lib = "import os\n\ndef table_name():\n    if os.getenv('ENV') == 'prod':\n        return 'main.sales.orders'\n"
+    job = "from lib import table_name\ndf.write.mode('append').saveAsTable(table_name())\n"
+    results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
+    names = [i.table.name for i in results["job.py"].intents if i.table]
+    assert "main.sales.orders" not in names and "None" not in names

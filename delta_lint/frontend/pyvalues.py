@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.sources import number_text
 from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
 from delta_lint.predicates import param_name
@@ -336,9 +337,18 @@ def literal_value(node: ast.expr, depth: int = 0) -> object:
 
 
 def from_plain(value: object, depth: int = 0) -> object:
-    """A value the evaluator gives (plain Python) as the analyser holds it; None when it
-    has no such form."""
+    """A value the evaluator gives (a value of `values.lattice`) as the analyser holds
+    it: plain Python as strings, lists and dicts of them; one of several strings as
+    `OneOf` (a write is then read once per value); a template as a `Str` with its
+    named inputs. None when it has no such form (unknown, or one of values that are
+    not all strings)."""
     if depth > 16:
+        return None
+    if isinstance(value, lattice.Template):
+        return Str(value.text, value.params)
+    if isinstance(value, lattice.OneOf):  # strings only: `None` on one way is no name
+        if all(isinstance(v, (str, lattice.Template)) for v in value.values):
+            return one_of([from_plain(v, depth + 1) for v in value.values])  # type: ignore[misc]
         return None
     if isinstance(value, bool):
         return BoolStr(str(value))
