@@ -21,7 +21,6 @@ from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
     TEXT_FUNCTIONS,
-    UNKNOWN_LITERAL,
     ArgNamespace,
     BoolStr,
     Chain,
@@ -181,7 +180,7 @@ class ValueResolver:
         self._budget_spent(seen, call)
         return False
 
-    def _budget_spent(self, seen: int, call: ast.expr) -> None:
+    def _budget_spent(self, seen: int, call: ast.AST) -> None:
         """A diagnostic for each place the budget gave a value up since `seen`: at its
         line in this file, or at the call when it is another file's code."""
         for spent in self.budget.spent[seen:]:
@@ -669,7 +668,7 @@ class ValueResolver:
             return None
         args = [self._plain_argument(a, scope) for a in node.args]
         kwargs = {k.arg: self._plain_argument(k.value, scope) for k in node.keywords if k.arg}
-        if any(v is UNKNOWN_LITERAL for v in [*args, *kwargs.values()]):
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
             return None
         module, function = target
         evaluator = Evaluator(module, self.documents, self.budget)
@@ -711,7 +710,7 @@ class ValueResolver:
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
-            return UNKNOWN_LITERAL
+            return Unknown("the session, the object or dbutils")
         held = self._held(node, scope)
         if held is None:
             held = self.string(node, scope)

@@ -42,11 +42,10 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     held_value,
     join_envs,
-    literal_value,
     loop_names,
     param_str,
 )
-from delta_lint.frontend.sdkjobs import sdk_jobs
+from delta_lint.frontend.sdkjobs import sdk_jobs, static_value
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -274,7 +273,9 @@ class PythonAnalyzer(ValueResolver):
         if self.input_params:
             self._name_inputs(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
-            self.job_definitions.extend(sdk_jobs(tree, self._own_lines))
+            seen = len(self.budget.spent)
+            self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
+            self._budget_spent(seen, tree)  # (where it ran out: a call of this file)
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -545,7 +546,7 @@ class PythonAnalyzer(ValueResolver):
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             if scope.env is self.module_env:
-                job = _job_definition(stmt.value)
+                job = _job_definition(stmt.value, self.budget)
                 if job is not None:
                     self.job_definitions.append(job)
             self._calls(stmt.value, scope)
@@ -2250,7 +2251,7 @@ def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
-def _job_definition(node: ast.expr) -> dict | None:
+def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
     """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
     dicts with `"task_key"`), as solution notebooks define the job that runs them
     (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
@@ -2264,7 +2265,7 @@ def _job_definition(node: ast.expr) -> dict | None:
         node = node.args[0]
     if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
         return None
-    value = literal_value(node)
+    value = static_value(node, budget)
     tasks = value.get("tasks") if isinstance(value, dict) else None
     if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
         return None

@@ -15,8 +15,9 @@ import ast
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
+from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT
 from delta_lint.frontend.values.sources import number_text
-from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
+from delta_lint.model import Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
 
@@ -44,10 +45,8 @@ class Str:
         return joined
 
 
-# The longest text a string built by the analyzer may hold (a SQL statement of a
-# megabyte is already far past real job code): past it the string is unknown, so
-# `s = s + s` eighteen times on a 50 KB literal costs nothing.
-MAX_STATEMENT_TEXT = 1_000_000
+# MAX_STATEMENT_TEXT (see `values.budget`): the longest text a string built by the
+# analyzer may hold, so `s = s + s` eighteen times on a 50 KB literal costs nothing.
 
 # At most this many alternatives for one value (astroid caps its inferred values
 # the same way): past it the value is unknown, never one branch picked.
@@ -300,42 +299,6 @@ def loop_names(target: ast.expr) -> list[str]:
     return []
 
 
-UNKNOWN_LITERAL = object()
-
-
-def literal_value(node: ast.expr, depth: int = 0) -> object:
-    """`ast.literal_eval` that also takes f-strings without fields and keeps what
-    it can of the rest (unknown values are left out)."""
-    if depth > 32:
-        return UNKNOWN_LITERAL
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
-        return node.value
-    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
-    if (
-        isinstance(node, ast.JoinedStr)
-        and len(node.values) == 2
-        and isinstance(node.values[0], ast.FormattedValue)
-        and isinstance(node.values[1], ast.Constant)
-        and str(node.values[1].value).startswith("/")
-    ):
-        # `f"{base_path}/02_process_data"`: a workspace folder only a run knows
-        # (the notebook's own, as a rule) and a known tail
-        return UNKNOWN_FOLDER + str(node.values[1].value)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = [literal_value(e, depth + 1) for e in node.elts]
-        return [i for i in items if i is not UNKNOWN_LITERAL]
-    if isinstance(node, ast.Dict):
-        out = {}
-        for k, v in zip(node.keys, node.values):
-            if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                value = literal_value(v, depth + 1)
-                if value is not UNKNOWN_LITERAL:
-                    out[k.value] = value
-        return out
-    return UNKNOWN_LITERAL
-
-
 def from_plain(value: object, depth: int = 0) -> object:
     """A value the evaluator gives (a value of `values.lattice`) as the analyser holds
     it: plain Python as strings, lists and dicts of them; one of several strings as
@@ -371,10 +334,13 @@ def from_plain(value: object, depth: int = 0) -> object:
     return None
 
 
+_NOT_PLAIN = lattice.Unknown("not fully known to the analyzer")
+
+
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for the evaluator), else `UNKNOWN_LITERAL`."""
+    """A fully known value as plain Python (for the evaluator), else unknown."""
     if depth > 16:
-        return UNKNOWN_LITERAL
+        return _NOT_PLAIN
     if isinstance(held, BoolStr):
         return held.text == "True"
     if isinstance(held, NoneStr):
@@ -385,18 +351,18 @@ def to_plain(held: object, depth: int = 0) -> object:
         except ValueError:
             return float(held.text)
     if isinstance(held, Str):
-        return held.text if not (held.params or held.unknown) else UNKNOWN_LITERAL
+        return held.text if not (held.params or held.unknown) else _NOT_PLAIN
     if isinstance(held, Instance):
-        return UNKNOWN_LITERAL
+        return _NOT_PLAIN
     if isinstance(held, StrMap):
         if held.plain is not None:
             return held.plain
         out = {k: to_plain(v, depth + 1) for k, v in held.items}
-        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in out.values()) else out
+        return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in out.values()) else out
     if isinstance(held, Strs):
         items = [to_plain(i, depth + 1) for i in held.items]
-        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in items) else items
-    return UNKNOWN_LITERAL
+        return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in items) else items
+    return _NOT_PLAIN
 
 
 # A template crosses `%run` and imports as a JSON object of this one key (a key no

@@ -36,6 +36,12 @@ CLOCK_EVERY = 256  # steps between two looks at the clock
 # The largest a value may grow to; past it, it is unknown (never built).
 MAX_TEXT = 4_096  # characters of a string
 MAX_ITEMS = 10_000  # items of a list, tuple or dict
+# Characters of a job setting's string (`sdkjobs`): job settings hold paths, names
+# and parameters; a literal doubled through names grows exponentially.
+MAX_SETTING_TEXT = 64 * 1024
+# Characters of a string the analyzer builds (a SQL statement of a megabyte is
+# already far past real job code): past it the string is unknown.
+MAX_STATEMENT_TEXT = 1_000_000
 # Bits of an integer: about 3,900 decimal digits, under Python's own int-to-str
 # limit (4,300 digits). No table name or condition holds a number that long.
 MAX_INT_BITS = 13_000
