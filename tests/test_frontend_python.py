@@ -244,3 +244,23 @@ def test_session_sql_by_another_name_and_the_notebook_global():
         'spark.sql("DELETE FROM s.d WHERE d = 1")\n'
     )
     assert [(line, table) for line, table, *_ in got] == [(5, "s.d")]
+
+
+def test_a_literal_changed_in_place_is_not_looped_over_but_text_about_it_is():
+    """A loop over a literal list writes each table, unless the code changes the list
+    in place (in a decorated function too); `TABLES.append(` inside a string or a
+    comment changes nothing. A dict the code sets a key of is no literal for a loop
+    over its items, the key written over several lines too."""
+    loop = 'for t in TABLES:\n    df.write.mode("append").saveAsTable(t)\n'
+    plain = 'TABLES = ["s.a", "s.b"]\nprint("call TABLES.append(x) to add one")  # TABLES += [x]\n' + loop
+    got, _ = intents(plain)
+    assert sorted(table for _, table, *_ in got) == ["s.a", "s.b"]
+    method = 'TABLES = ["s.a", "s.b"]\n\n@register\ndef more():\n    TABLES.append("s.c")\n\n' + loop
+    got, _ = intents(method)
+    assert [table for _, table, *_ in got] == ["{t}"]
+    items = 'for k, v in CONF.items():\n    df.write.mode("append").saveAsTable(v)\n'
+    conf = 'CONF = {"a": "s.a", "b": "s.b"}\n'
+    got, _ = intents(conf + items)
+    assert sorted(table for _, table, *_ in got) == ["s.a", "s.b"]
+    got, _ = intents(conf + 'CONF[\n    "a"\n] = "s.c"\n' + items)
+    assert "s.a" not in [table for _, table, *_ in got]

@@ -76,18 +76,6 @@ def is_argv(node: ast.expr) -> bool:
     return isinstance(target, ast.Attribute) and target.attr == "argv"
 
 
-# `name.append(x)`, `name += [x]`, `name[k] = v`: the name does not hold its literal
-_MUTATION = re.compile(
-    r"\b([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|update|setdefault|add)\s*\(|\+=|\|=|\[[^\]\n]*\]\s*=(?!=))"
-)
-
-
-def mutated_names(source: str) -> frozenset[str]:
-    """The names the code changes in place after binding them (read from the text:
-    a superset is safe, it only keeps a loop from running over a literal)."""
-    return frozenset(m.group(1) for m in _MUTATION.finditer(source))
-
-
 def _built_table(steps: list[Step]) -> Chain | None:
     """`DeltaTable.createIfNotExists(spark).tableName("s.t")...execute()` returns the
     table's DeltaTable: held as the chain `DeltaTable.forName(spark, "s.t")` would be

@@ -24,7 +24,6 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_DEPTH,
     ValueResolver,
     is_argv,
-    mutated_names,
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -58,6 +57,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
 from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
 from delta_lint.model import (
@@ -185,7 +185,7 @@ class PythonAnalyzer(ValueResolver):
         self._own_lines = source.count("\n") + 1
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
-        self.mutated_names: frozenset[str] = frozenset()  # see `pyresolve.mutated_names`
+        self.mutated_names: frozenset[str] = frozenset()  # see `values.changes`
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
         # value functions evaluated at calls with known values (see `values.evaluator`): other files'
@@ -222,7 +222,7 @@ class PythonAnalyzer(ValueResolver):
             return
         self._tree = tree
         self._collect_functions(tree)
-        self.mutated_names = mutated_names(self.source)
+        self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
         for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
             if isinstance(stmt, ast.ClassDef):
