@@ -86,6 +86,15 @@ def test_if_else_on_an_unknown_test_binds_both_values():
     assert call(source, "prod") == "a.x"
 
 
+def test_a_second_undecided_if_joins_names_already_joined():
+    body = (
+        "import os\n\ndef f():\n    if os.getenv('A'):\n        db = 'a'\n    else:\n        db = 'b'\n"
+        "    if os.getenv('B'):\n        t = db + '.x'\n    else:\n        t = db + '.y'\n        db = 'c'\n"
+    )
+    assert values_of(call(body + "    return t\n")) == {"a.x", "b.x", "a.y", "b.y"}
+    assert values_of(call(body + "    return db\n")) == {"a", "b", "c"}
+
+
 def test_a_return_on_one_way_joins_the_rest_of_the_function():
     source = (
         "import os\n\ndef f():\n    env = os.getenv('ENV')\n    if env == 'prod':\n        return 'main.sales.t'\n"
@@ -168,3 +177,20 @@ def test_a_value_function_that_may_give_none_names_no_table(tmp_path):
     results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
     names = [i.table.name for i in results["job.py"].intents if i.table]
     assert "main.sales.orders" not in names and "None" not in names
+
+
+def test_a_loop_that_may_not_run_joins_before_and_after_its_body():
+    source = "def f(xs):\n    t = 'a.x'\n    for x in xs:\n        t = 'b.x'\n    return t\n"
+    assert values_of(call(source, UNKNOWN)) == {"a.x", "b.x"}
+    assert call(source, ["y"]) == "b.x"  # a known list is read turn by turn, as before
+    source = "def f(xs):\n    found = False\n    for x in xs:\n        if x == 'p':\n            found = True\n    return found\n"
+    assert values_of(call(source, UNKNOWN)) == {False, True}
+
+
+def test_a_name_a_loop_changes_on_every_turn_is_unknown():
+    source = "def f(xs):\n    n = 0\n    for x in xs:\n        n = n + 1\n    return n\n"
+    assert isinstance(call(source, UNKNOWN), Unknown)
+    source = "def f(xs):\n    name = 'main'\n    for x in xs:\n        name = name + '.' + x\n    return name\n"
+    assert isinstance(call(source, UNKNOWN), Unknown)
+    source = "def f(xs):\n    for x in xs:\n        return x\n    return 'none'\n"
+    assert isinstance(call(source, UNKNOWN), Unknown)  # the item itself is not known

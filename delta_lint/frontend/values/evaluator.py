@@ -6,15 +6,17 @@ Real job code computes its table paths in functions of its own:
 `if`s and a regular expression. `Evaluator` interprets such a function on the
 values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
-without side effects: assignments, `if`, `with open(...)`, `return`, `for` over a
-known sequence of up to MAX_LOOP items (other loops and `try` are not followed:
-what they bind is unknown); string, number, dict, list and path operations, and
+without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
+known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
+that may run no turn or many, see `_loop`); `while` and `try` are not followed:
+what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`).
 
 Where the code goes one of several ways the evaluator cannot decide (an `if` on
-an unknown test, a conditional expression, `or`/`and`), it reads every way and
+an unknown test, a conditional expression, `or`/`and`, a loop that may not run),
+it reads every way and
 joins what they bind and return (`lattice.join`): one of the values, or unknown
 past `MAX_ALTERNATIVES`; an operation on one of several values is done once per
 alternative. Anything else it does not interpret is unknown, and an unknown that
@@ -59,11 +61,13 @@ from delta_lint.frontend.values.lattice import (
     alternatives,
     concat,
     join,
+    key,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
 
 MAX_DEPTH = 6  # nested calls of the project's functions
 MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by turn
+MAX_LOOP_ROUNDS = 4  # readings of a loop body over items not known, before its names are unknown
 # combinations of alternatives one operation is done for (`a + b` of two OneOfs)
 MAX_COMBINATIONS = MAX_ALTERNATIVES * MAX_ALTERNATIVES
 
@@ -100,6 +104,23 @@ class _View(tuple):
 
 def _unknown(value: object) -> bool:
     return type(value) is Unknown
+
+
+def _same_envs(a: dict[str, object], b: dict[str, object]) -> bool:
+    """Whether two sets of names hold the same values (the same objects, or equal
+    plain values of the same types)."""
+    if a.keys() != b.keys():
+        return False
+    for name, value in a.items():
+        other = b[name]
+        if value is other or (_unknown(value) and _unknown(other)):
+            continue
+        try:
+            if key(value) != key(other):
+                return False
+        except TypeError:
+            return False
+    return True
 
 
 @dataclass
@@ -382,7 +403,34 @@ class Evaluator:
                     if not falls:
                         return returned, False
                 return returned, True
-        return self._undecided(stmt, env)  # loops, try, match: what they bind is not followed
+            if plain_scalar(items) and not isinstance(items, str):
+                raise NoValue  # `for x in 5`: a TypeError
+            return self._loop(stmt, env, depth)
+        return self._undecided(stmt, env)  # while, try, match: what they bind is not followed
+
+    def _loop(self, stmt: ast.For, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `for` over items not known one by one: it may run no turn or any number
+        of them. The body is read on an unknown item, from what the names hold before
+        it, and joined with that, until the names hold still (MAX_LOOP_ROUNDS rounds);
+        a name that never holds still, and what depends on it, is unknown."""
+        item = Unknown("an item of a sequence not known")
+        returned: list[object] = []
+        current = dict(env)
+        for _ in range(MAX_LOOP_ROUNDS):
+            turn = dict(current)
+            self._assign(stmt.target, item, turn)
+            values, falls = self._block(stmt.body, turn, depth)
+            returned += values
+            joined = self._join_envs([current, turn]) if falls else current
+            if _same_envs(joined, current):
+                break
+            current = joined
+        else:  # never held still: what the loop binds is not known
+            for name in bound_names(stmt):
+                current[name] = Unknown("changed on every turn of a loop")
+        env.clear()
+        env.update(current)
+        return returned, True
 
     def _both(
         self, body: list[ast.stmt], orelse: list[ast.stmt], env: dict[str, object], depth: int
@@ -409,7 +457,7 @@ class Evaluator:
         out: dict[str, object] = {}
         for name in dict.fromkeys(k for way in ways for k in way):
             held = [way.get(name, _MAYBE_UNBOUND) for way in ways]
-            out[name] = _MAYBE_UNBOUND if _MAYBE_UNBOUND in held else self._join(held)
+            out[name] = _MAYBE_UNBOUND if any(v is _MAYBE_UNBOUND for v in held) else self._join(held)
         return out
 
     def _join(self, values: list[object]) -> object:

@@ -123,6 +123,8 @@ def key(value: object) -> object:
         return (dict, tuple((key(k), key(v)) for k, v in value.items()))
     if isinstance(value, (str, int, float, bool, type(None), Template)):
         return (type(value), value)
+    if type(value) is OneOf:
+        return (OneOf, frozenset(key(v) for v in value.values))
     return (type(value), id(value))  # an object the evaluator models: itself only
 
 
