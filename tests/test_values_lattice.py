@@ -194,3 +194,31 @@ def test_a_name_a_loop_changes_on_every_turn_is_unknown():
     assert isinstance(call(source, UNKNOWN), Unknown)
     source = "def f(xs):\n    for x in xs:\n        return x\n    return 'none'\n"
     assert isinstance(call(source, UNKNOWN), Unknown)  # the item itself is not known
+
+
+def test_a_try_that_catches_every_error_joins_the_body_and_the_handler():
+    source = (
+        "def f(d):\n    try:\n        t = d['table'] + lookup()\n    except Exception:\n        t = 'main.default.t'\n"
+        "    return t\n"
+    )
+    # `lookup()` is not followed: it may raise, so the handler's value is one of them
+    assert isinstance(call(source, {"table": "a"}), Unknown)  # the body's own value is not known
+    source = "def f():\n    try:\n        t = 'a.t'\n        check(t)\n    except Exception:\n        t = 'b.t'\n    return t\n"
+    assert values_of(call(source)) == {"a.t", "b.t"}
+    source = "def f(env):\n    try:\n        t = env + int_of(env)\n    except:\n        t = 'dev'\n    return env\n"
+    assert call(source, "prod") == "prod"  # a name the body does not bind keeps its value
+    source = (
+        "import os\n\ndef f():\n    try:\n        t = 'main.' + os.environ['ENV']\n    except Exception:\n"
+        "        t = 'dev.t'\n    else:\n        t = t + '.t'\n    return t\n"
+    )
+    assert isinstance(call(source), Unknown)
+    source = "def f(d):\n    try:\n        t = d['table']\n    except Exception:\n        t = 'main.default.t'\n    return t\n"
+    assert call(source, {"table": "a.b.c"}) == "a.b.c"  # every part known: the body surely ends
+    assert isinstance(call(source, {}), Unknown)  # it surely raises: not followed (as before)
+
+
+def test_a_try_whose_handler_catches_some_errors_is_not_followed():
+    source = "def f(d):\n    try:\n        t = g()\n    except KeyError:\n        t = 'x'\n    return t\n"
+    assert isinstance(call(source, {}), Unknown)
+    source = "def f(d):\n    try:\n        t = g()\n    except Exception:\n        t = 'x'\n    return 'y'\n"
+    assert call(source, {}) == "y"

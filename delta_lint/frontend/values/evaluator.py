@@ -8,8 +8,9 @@ values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
 without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
-that may run no turn or many, see `_loop`); `while` and `try` are not followed:
-what they bind is unknown; string, number, dict, list and path operations, and
+that may run no turn or many, see `_loop`), `try` whose handlers catch every
+error (see `_try`); `while` and other `try`s are not followed: what they bind is
+unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`).
@@ -239,6 +240,9 @@ class Evaluator:
         self._walrus = False  # the function being read binds names inside expressions
         self._locals: frozenset[str] = frozenset()  # the names local to the function being read
         self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
+        # parts read so far that were not known or not followed (where Python may
+        # raise unseen); none in a `try` body means it surely runs to its end
+        self._unsure = 0
 
     def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         """What `name(*args, **kwargs)` returns: a value of the lattice (see the
@@ -406,7 +410,53 @@ class Evaluator:
             if plain_scalar(items) and not isinstance(items, str):
                 raise NoValue  # `for x in 5`: a TypeError
             return self._loop(stmt, env, depth)
-        return self._undecided(stmt, env)  # while, try, match: what they bind is not followed
+        if isinstance(stmt, ast.Try) and not stmt.finalbody and all(map(_catches_all, stmt.handlers)):
+            return self._try(stmt, env, depth)
+        return self._undecided(stmt, env)  # while, other try, match: what they bind is not followed
+
+    def _try(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """`try` whose handlers catch every error (`except:`, `except Exception:`):
+        the body (then `else`) runs to its end, or any part of it runs and a handler
+        then does. Both ways are read and joined; a handler starts from the names as
+        before the body, those the body binds unknown (it may have stopped anywhere).
+        A body whose every part is known and followed surely ends: no handler runs.
+        Where the body surely raises, or may, only a reading of the whole statement
+        as not followed is sound."""
+        ran = dict(env)
+        unsure = self._unsure
+        try:
+            returned, falls = self._block(stmt.body, ran, depth)
+        except NoValue:
+            return self._undecided(stmt, env)
+        if self._unsure == unsure:  # every part known and followed: no error, no handler
+            if falls and stmt.orelse:
+                more, falls = self._block(stmt.orelse, ran, depth)
+                returned += more
+            env.clear()
+            env.update(ran)
+            return returned, falls
+        if falls and stmt.orelse:
+            more, falls = self._block(stmt.orelse, ran, depth)
+            returned += more
+        ways = [ran] if falls else []
+        stopped = dict(env)
+        for name in set().union(*(bound_names(s) for s in stmt.body)):
+            stopped[name] = Unknown("bound in a `try` body that may stop anywhere")
+        for handler in stmt.handlers:
+            caught = dict(stopped)
+            if handler.name:
+                caught[handler.name] = Unknown("the error caught")
+            values, handled = self._block(handler.body, caught, depth)
+            returned += values
+            if handled:
+                if handler.name:  # Python unbinds it after the handler
+                    caught.pop(handler.name, None)
+                ways.append(caught)
+        if ways:
+            joined = self._join_envs(ways)
+            env.clear()
+            env.update(joined)
+        return returned, bool(ways)
 
     def _loop(self, stmt: ast.For, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """A `for` over items not known one by one: it may run no turn or any number
@@ -476,6 +526,7 @@ class Evaluator:
         so do the lists and dicts it names (it may change them), and a `return` or
         `raise` inside it makes the result unknown."""
         returns = False
+        self._unsure += 1
         for node in ast.walk(stmt):
             if isinstance(node, (ast.Raise, ast.Assert)):
                 raise NoValue  # it may raise: no value can be told
@@ -552,6 +603,8 @@ class Evaluator:
 
     def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
         value = self._value_of(node, env, depth)
+        if _unknown(value):
+            self._unsure += 1  # a part not followed: Python may raise there (see `_try`)
         if self._walrus and _unknown(value):
             # a part not read (after an unknown value, in a comprehension) may bind a
             # name with `:=`: that name is no longer known
@@ -994,6 +1047,12 @@ def _repeat(left: object, right: object) -> object:
     else:
         check_items(size)
     return left * right
+
+
+def _catches_all(handler: ast.ExceptHandler) -> bool:
+    """`except:`, `except Exception:`, `except BaseException:`."""
+    kind = handler.type
+    return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
 
 
 def _jumps(body: list[ast.stmt]) -> bool:
