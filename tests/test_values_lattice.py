@@ -222,3 +222,23 @@ def test_a_try_whose_handler_catches_some_errors_is_not_followed():
     assert isinstance(call(source, {}), Unknown)
     source = "def f(d):\n    try:\n        t = g()\n    except Exception:\n        t = 'x'\n    return 'y'\n"
     assert call(source, {}) == "y"
+
+
+def test_a_value_function_reading_a_widget_names_its_input(tmp_path):
+    from delta_lint.model import Flag
+    from tests.test_link import linked
+
+    def written(lib: str) -> list:
+        job = "from lib import table\nt = table()\ndf.write.mode('append').saveAsTable(t)\n"
+        results = {r.path: r for r in linked(tmp_path / str(len(lib)), {"lib.py": lib, "job.py": job})}
+        return sorted((i.table.name, i.params, Flag.ONE_OF in i.flags) for i in results["job.py"].intents)
+
+    assert written('def table():\n    return dbutils.widgets.get("env") + ".sales.t"\n') == [
+        ("{env}.sales.t", ("env",), False)
+    ]
+    fallback = 'def table():\n    env = dbutils.widgets.get("env")\n    if not env:\n        env = "dev"\n    return f"{env}.sales.t"\n'
+    assert written(fallback) == [("dev.sales.t", (), True), ("{env}.sales.t", ("env",), True)]
+    # near misses: a secret is never known, nor a widget whose name is not
+    for unknown in ('dbutils.secrets.get("s", "k")', "dbutils.widgets.get(NAMES[0])"):
+        [(name, params, one_of)] = written(f"def table():\n    return {unknown} + '.sales.t'\n")
+        assert name.startswith("{") and params and "env" not in params and not one_of

@@ -36,6 +36,20 @@ MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
 CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
 
+# what a run is given (a notebook's widgets, a task's parameters): a named input of
+# a template (`dbutils.widgets.get("env")` is `{env}`); `dbutils` is a global of
+# every Databricks notebook, and `databricks.sdk.runtime` gives it to plain files
+NOTEBOOK_GLOBALS = frozenset({"dbutils"})
+JOB_INPUTS = frozenset(
+    {
+        f"{root}.widgets.{method}"
+        for root in ("dbutils", "databricks.sdk.runtime.dbutils")
+        for method in ("get", "getArgument")
+    }
+)
+# never known, whatever the run: a secret's value
+SECRETS = frozenset({"dbutils.secrets.get", "databricks.sdk.runtime.dbutils.secrets.get"})
+
 # `yaml.safe_load(f)`, `json.load(f)` of a file the code opened: a project document
 DOCUMENT_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
 OPENERS = frozenset({"open"})

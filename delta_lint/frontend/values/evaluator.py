@@ -13,7 +13,7 @@ error (see `_try`); `while` and other `try`s are not followed: what they bind is
 unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
-gives, see `Context.documents`).
+gives, see `Context.documents`, a notebook widget as a named input of a template).
 
 Where the code goes one of several ways the evaluator cannot decide (an `if` on
 an unknown test, a conditional expression, `or`/`and`, a loop that may not run),
@@ -65,6 +65,7 @@ from delta_lint.frontend.values.lattice import (
     key,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
+from delta_lint.predicates import param_name
 
 MAX_DEPTH = 6  # nested calls of the project's functions
 MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by turn
@@ -830,7 +831,8 @@ class Evaluator:
         if isinstance(node, ast.Name):
             if node.id in env or node.id in self.module.assigned or node.id in self.module.functions:
                 return None
-            return self.module.aliases.get(node.id, node.id if node.id in brains.MODULES else None)
+            known = node.id in brains.MODULES or node.id in brains.NOTEBOOK_GLOBALS
+            return self.module.aliases.get(node.id, node.id if known else None)
         if isinstance(node, ast.Attribute):
             owner = self._dotted(node.value, env)
             return f"{owner}.{node.attr}" if owner is not None else None
@@ -895,6 +897,14 @@ class Evaluator:
                 return SET
             default = args[1] if len(args) > 1 else kwargs.get("default", UNKNOWN)
             return default if isinstance(default, str) else Unknown(f"the environment variable {key!r}")
+        if name in brains.SECRETS:
+            return Unknown("a secret")
+        if name in brains.JOB_INPUTS:
+            given = args[0] if args else kwargs.get("name")
+            if not isinstance(given, str) or not given.strip():
+                return Unknown("a job input of a name not known")
+            input_name = param_name(given)
+            return Template("{" + input_name + "}", (input_name,))
         if any(_unknown(a) or isinstance(a, Template) for a in args):
             return Unknown("an argument not known")
         if name in brains.PATH_FUNCTIONS and args and all(isinstance(a, (str, PurePosixPath)) for a in args):
