@@ -242,3 +242,21 @@ def test_a_value_function_reading_a_widget_names_its_input(tmp_path):
     for unknown in ('dbutils.secrets.get("s", "k")', "dbutils.widgets.get(NAMES[0])"):
         [(name, params, one_of)] = written(f"def table():\n    return {unknown} + '.sales.t'\n")
         assert name.startswith("{") and params and "env" not in params and not one_of
+
+
+def test_one_of_several_values_given_to_a_value_function_gives_each_result(tmp_path):
+    from delta_lint.model import Flag
+    from tests.test_link import linked
+
+    lib = "def table(env):\n    return {'prod': 'main', 'dev': 'dev_cat'}[env] + '.sales.t'\n"
+    job = (
+        "import os\nfrom lib import table\nenv = 'prod' if os.getenv('PROD') else 'dev'\n"
+        "t = table(env)\ndf.write.mode('append').saveAsTable(t)\n"
+    )
+    results = {r.path: r for r in linked(tmp_path / "a", {"lib.py": lib, "job.py": job})}
+    got = sorted((i.table.name, Flag.ONE_OF in i.flags) for i in results["job.py"].intents)
+    assert got == [("dev_cat.sales.t", True), ("main.sales.t", True)]
+    # near miss: a value the mapping lacks on one way raises there: no table is told
+    job = job.replace("'dev'\n", "'test'\n")
+    results = {r.path: r for r in linked(tmp_path / "b", {"lib.py": lib, "job.py": job})}
+    assert [i.table.name for i in results["job.py"].intents if "main.sales.t" == i.table.name] == []

@@ -338,7 +338,8 @@ _NOT_PLAIN = lattice.Unknown("not fully known to the analyzer")
 
 
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for the evaluator), else unknown."""
+    """A fully known value as plain Python (for the evaluator), one of several
+    strings as the lattice's `OneOf`, else unknown."""
     if depth > 16:
         return _NOT_PLAIN
     if isinstance(held, BoolStr):
@@ -350,6 +351,11 @@ def to_plain(held: object, depth: int = 0) -> object:
             return int(held.text)
         except ValueError:
             return float(held.text)
+    if isinstance(held, OneOf):  # one of a few strings: the evaluator reads each
+        plain = [to_plain(v, depth + 1) for v in held.values]
+        if not plain or any(isinstance(v, lattice.Unknown) for v in plain):
+            return _NOT_PLAIN
+        return lattice.join(plain)
     if isinstance(held, Str):
         return held.text if not (held.params or held.unknown) else _NOT_PLAIN
     if isinstance(held, Instance):
