@@ -260,3 +260,25 @@ def test_one_of_several_values_given_to_a_value_function_gives_each_result(tmp_p
     job = job.replace("'dev'\n", "'test'\n")
     results = {r.path: r for r in linked(tmp_path / "b", {"lib.py": lib, "job.py": job})}
     assert [i.table.name for i in results["job.py"].intents if "main.sales.t" == i.table.name] == []
+
+
+def test_a_value_function_called_in_the_write_itself_writes_each_table(tmp_path):
+    from delta_lint.model import Flag
+    from tests.test_link import linked
+
+    lib = (
+        "import os\n\ndef table_name():\n    if os.getenv('ENV') == 'prod':\n        return 'main.sales.orders'\n"
+        "    return 'dev.sales.orders'\n"
+    )
+    for job in (
+        "from lib import table_name\ndf.write.mode('append').saveAsTable(table_name())\n",
+        "from lib import table_name\nspark.sql(f'DELETE FROM {table_name()} WHERE d = 1')\n",
+    ):
+        results = {r.path: r for r in linked(tmp_path / str(len(job)), {"lib.py": lib, "job.py": job})}
+        got = sorted((i.table.name, Flag.ONE_OF in i.flags) for i in results["job.py"].intents)
+        assert got == [("dev.sales.orders", True), ("main.sales.orders", True)], job
+    # near miss: a function that gives one known table is one intent, unflagged
+    job = "from lib import table_name\ndf.write.mode('append').saveAsTable(table_name())\n"
+    one = "def table_name():\n    return 'main.sales.orders'\n"
+    results = {r.path: r for r in linked(tmp_path / "one", {"lib.py": one, "job.py": job})}
+    assert [(i.table.name, Flag.ONE_OF in i.flags) for i in results["job.py"].intents] == [("main.sales.orders", False)]

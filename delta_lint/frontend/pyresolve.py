@@ -144,6 +144,9 @@ class ValueResolver:
     `widget_defaults`, `diagnostics` and the file's source."""
 
     _budget: Budget | None = None
+    # a value-function call's result while a write is read once per value it may hold
+    # (id of the call -> that value; see `PythonAnalyzer._each_alternative`)
+    _fixed: dict[int, object] = {}  # noqa: RUF012 - never written: each analyzer binds its own
 
     @property
     def budget(self) -> Budget:
@@ -646,6 +649,10 @@ class ValueResolver:
         """What a value function of the project returns for a call that gives it only
         known values (see `values.evaluator`): None when it is no such function or the result
         is not known."""
+        if self._fixed:
+            fixed = self._fixed.get(id(node))
+            if fixed is not None:
+                return fixed
         if not isinstance(node.func, ast.Name):
             return None
         name = node.func.id

@@ -197,6 +197,9 @@ class PythonAnalyzer(ValueResolver):
         self.own_path = context.path or path.removeprefix("./")
         self._own_module: Module | None = None
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
+        # a value-function call's result fixed to one of its values while a write is read
+        # once per value (see `_each_alternative`)
+        self._fixed: dict[int, object] = {}
         self._tree: ast.Module | None = None
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
@@ -1103,6 +1106,29 @@ class PythonAnalyzer(ValueResolver):
                         seen.add(id(step.call))
                 self._guarded(node, self._each_alternative, node, scope)
 
+    def _calls_with_alternatives(self, node: ast.Call, scope: Scope) -> list[tuple[ast.Call, object]]:
+        """Calls of value functions among a write's arguments (`saveAsTable(table())`,
+        `f"... {table()} ..."`) whose result is one of several values: the write is
+        read once per value, as for a name (see `_each_alternative`)."""
+        if not (self.value_functions or self._top_functions):
+            return []
+        found: list[tuple[ast.Call, object]] = []
+        todo: list[ast.expr] = [*node.args, *(k.value for k in node.keywords)]
+        while todo:
+            arg = todo.pop()
+            kind = type(arg)
+            if kind is ast.Call and type(arg.func) is ast.Name:  # type: ignore[attr-defined]
+                name = arg.func.id  # type: ignore[attr-defined]
+                if name in self.value_functions or name in self._top_functions:
+                    held = self._evaluated(arg, scope)  # type: ignore[arg-type]
+                    if _alternatives(held):
+                        found.append((arg, held))  # type: ignore[arg-type]
+            elif kind is ast.JoinedStr:
+                todo.extend(v.value for v in arg.values if type(v) is ast.FormattedValue)  # type: ignore[attr-defined]
+            elif kind is ast.BinOp:
+                todo += [arg.left, arg.right]  # type: ignore[attr-defined]
+        return found
+
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
         """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
         method that may write, read at the call with its own arguments bound and no
@@ -1130,10 +1156,10 @@ class PythonAnalyzer(ValueResolver):
             if any(type(v) in _JOINED for v in env.values())
             else []
         )
-        combos = list(
-            itertools.islice(itertools.product(*(_alternatives(scope.env[n]) for n in names)), MAX_ALTERNATIVES + 1)
-        )
-        if not names or len(combos) > MAX_ALTERNATIVES:
+        calls = self._calls_with_alternatives(node, scope)
+        choices = [_alternatives(scope.env[n]) for n in names] + [_alternatives(held) for _, held in calls]
+        combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
+        if not (names or calls) or len(combos) > MAX_ALTERNATIVES:
             self._terminal(self.flatten(node, scope), node, scope)
             return
         saved = {n: scope.env[n] for n in names}
@@ -1143,6 +1169,7 @@ class PythonAnalyzer(ValueResolver):
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
+                self._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
                 self._terminal(self.flatten(node, scope), node, scope)
@@ -1150,6 +1177,8 @@ class PythonAnalyzer(ValueResolver):
                 del self.intents[first_intent:], self.diagnostics[first_diag:]
                 states.append(dict(self.session.__dict__))
         finally:
+            for call, _ in calls:
+                self._fixed.pop(id(call), None)
             scope.env.update(saved)
         # a USE/SET whose value depends on the branch: the session is not known to change
         self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
