@@ -344,7 +344,7 @@ class Links:
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
     # top-level functions that compute a value (no writes), and the module's source
-    # they need to be evaluated elsewhere (see `frontend.pyeval`)
+    # they need to be evaluated elsewhere (see `frontend.values.evaluator`)
     value_functions: list[str] = field(default_factory=list)
     value_source: str = ""
     value_calls: list[str] = field(default_factory=list)  # names it calls for a value (imported ones matter)

@@ -231,3 +231,36 @@ def test_columns_and_statements_count_characters_and_python_line_ends():
     assert [(i.location.line, i.statement) for i in result.intents] == [
         (2, 'df.write.mode("append").saveAsTable("s.t")')
     ]
+
+
+def test_session_sql_by_another_name_and_the_notebook_global():
+    """`q = spark.sql` then `q(...)`, and a bare `sql(...)` where the file never binds
+    `sql` (a notebook's global), run SQL; a file that only calls `spark.sql(...)`
+    and defines a function of its own named `sql` does not."""
+    got, _ = intents('q = spark.sql\nq("DELETE FROM s.a WHERE d = 1")\nsql ("DELETE FROM s.b WHERE d = 1")\n')
+    assert [(line, table) for line, table, *_ in got] == [(2, "s.a"), (3, "s.b")]
+    got, _ = intents(
+        'def sql(text):\n    return text\n\nsql("DELETE FROM s.c WHERE d = 1")\n'
+        'spark.sql("DELETE FROM s.d WHERE d = 1")\n'
+    )
+    assert [(line, table) for line, table, *_ in got] == [(5, "s.d")]
+
+
+def test_a_literal_changed_in_place_is_not_looped_over_but_text_about_it_is():
+    """A loop over a literal list writes each table, unless the code changes the list
+    in place (in a decorated function too); `TABLES.append(` inside a string or a
+    comment changes nothing. A dict the code sets a key of is no literal for a loop
+    over its items, the key written over several lines too."""
+    loop = 'for t in TABLES:\n    df.write.mode("append").saveAsTable(t)\n'
+    plain = 'TABLES = ["s.a", "s.b"]\nprint("call TABLES.append(x) to add one")  # TABLES += [x]\n' + loop
+    got, _ = intents(plain)
+    assert sorted(table for _, table, *_ in got) == ["s.a", "s.b"]
+    method = 'TABLES = ["s.a", "s.b"]\n\n@register\ndef more():\n    TABLES.append("s.c")\n\n' + loop
+    got, _ = intents(method)
+    assert [table for _, table, *_ in got] == ["{t}"]
+    items = 'for k, v in CONF.items():\n    df.write.mode("append").saveAsTable(v)\n'
+    conf = 'CONF = {"a": "s.a", "b": "s.b"}\n'
+    got, _ = intents(conf + items)
+    assert sorted(table for _, table, *_ in got) == ["s.a", "s.b"]
+    got, _ = intents(conf + 'CONF[\n    "a"\n] = "s.c"\n' + items)
+    assert "s.a" not in [table for _, table, *_ in got]

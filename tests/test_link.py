@@ -1224,3 +1224,43 @@ def test_a_template_crosses_the_cache_as_it_is(tmp_path):
     first = tables(tmp_path, files, use_cache=True)
     again = tables(tmp_path, {}, use_cache=True)
     assert first["main.py"] == again["main.py"] == ["{env}.ops.runs"]
+
+
+def test_a_literal_job_dict_reads_joined_paths_and_task_calls_but_no_names(tmp_path):
+    """A module-level job dict is read as the SDK's jobs are (one reader): a path
+    joined with `+` and a `NotebookTask(...)` call are its values; a name is not
+    followed there (a function's own binding could differ), so a task that only a
+    name places runs no known file."""
+    runme = NB + (
+        "NB = 'jobs/b'\n"
+        "job_json = {\n"
+        '    "name": "joined",\n'
+        '    "tasks": [\n'
+        '        {"task_key": "a", "notebook_task": {"notebook_path": "jobs/" + "a"}},\n'
+        '        {"task_key": "c", "notebook_task": NotebookTask(notebook_path="jobs/c")},\n'
+        '        {"task_key": "b", "notebook_task": {"notebook_path": NB}},\n'
+        "    ],\n"
+        "}\n"
+    )
+    files = {"jobs/a.py": NB + "print(1)\n", "jobs/b.py": NB + "print(1)\n", "jobs/c.py": NB + "print(1)\n"}
+    tasks = _defined_jobs(tmp_path, {**files, "RUNME.py": runme})["joined"].tasks
+    assert tasks["a"].files == ("jobs/a.py",) and tasks["c"].files == ("jobs/c.py",)
+    assert tasks["b"].files == ()
+
+
+def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_path):
+    """Names that join a task list four times over, 40 times, would take 4**40 reads:
+    the file's budget stops it, the job is not read, and a DL000 names the call's
+    line; a short chain is read (the near miss)."""
+    chain = "".join(f"T{i + 1} = T{i} + T{i} + T{i} + T{i}\n" for i in range(40))
+    deploy = (
+        "from databricks.sdk import WorkspaceClient\n"
+        'T0 = [Task(task_key="a", notebook_task=NotebookTask(notebook_path="jobs/a"))]\n'
+        f'{chain}w = WorkspaceClient()\nw.jobs.create(name="huge", tasks=T40)\n'
+    )
+    results = {r.path: r for r in linked(tmp_path / "huge", {"deploy.py": deploy})}
+    notes = [d for d in results["deploy.py"].diagnostics if d.rule == "DL000"]
+    assert [d.location.line for d in notes] == [44] and "budget" in notes[0].message
+    assert _defined_jobs(tmp_path / "huge", {}) == {}
+    short = deploy.replace("tasks=T40", "tasks=T2")
+    assert list(_defined_jobs(tmp_path / "short", {"deploy.py": short})) == ["huge"]

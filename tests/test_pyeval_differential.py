@@ -1,7 +1,7 @@
-"""Differential property of `frontend.pyeval`: for small random functions called with
-known arguments, `Evaluator.call` gives the value real Python gives, or UNKNOWN; it
-never raises, never hangs, never gives a value Python would not, nor a value where
-Python raises.
+"""Differential property of the value layer (`frontend.values`): for small random
+functions called with known arguments, `Evaluator.call` gives the value real Python
+gives, one of several values among which Python's is, or unknown; it never raises,
+never hangs, never gives a value Python would not, nor a value where Python raises.
 
 The functions come from a grammar of the subset the evaluator interprets and of
 what lies beyond it (loops, `try`, nested and module-level helper functions,
@@ -21,6 +21,9 @@ Three properties, by how the programs are drawn:
   must not raise or hang, and where Python gives a value it gives UNKNOWN or that
   value.
 
+A fourth property draws an `if`/`else` (or a conditional expression) on a test the
+evaluator cannot tell: its answer must be the set of both ways' values, or unknown.
+
 `KNOWN_BUGS` names the constructs the grammar leaves out because the evaluator
 gets them wrong; taking a name out of `EXCLUDED` puts the construct back (and the
 properties find the bug).
@@ -38,10 +41,11 @@ import warnings
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as st
 
-from delta_lint.frontend.pyeval import UNKNOWN, Evaluator, Module
+from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.lattice import OneOf, Unknown, alternatives, key
 
 KNOWN_BUGS = {
     "dropped-error": "where Python raises, the evaluator may give UNKNOWN for that part and go on, so a "
@@ -857,10 +861,13 @@ def evaluate(source: str, args: list, kwargs: dict) -> object:
 
 
 def agrees(got: object, expected: object) -> bool:
-    """`got` is UNKNOWN or equal to `expected` with the same types all the way down
-    (2 is neither "2" nor True, a tuple no dict view)."""
-    if got is UNKNOWN:
+    """`got` is unknown, or equal to `expected` with the same types all the way down
+    (2 is neither "2" nor True, a tuple no dict view), or one of several values one
+    of which is `expected` so."""
+    if isinstance(got, Unknown):
         return True
+    if isinstance(got, OneOf):
+        return any(agrees(alt, expected) for alt in got.values)
     if type(got) is not type(expected):
         return False
     if isinstance(expected, dict):
@@ -878,9 +885,11 @@ def check(source: str, args: list, kwargs: dict, errors: bool = True, say=note) 
     got = evaluate(source, args, kwargs)
     say(f"python: {'raises' if expected is RAISED else repr(expected)}, evaluator: {got!r}")
     if say is note:  # statistics (pytest --hypothesis-show-statistics)
-        event(f"python {'raises' if expected is RAISED else 'gives a value'}, evaluator {'un' * (got is UNKNOWN)}known")
+        event(
+            f"python {'raises' if expected is RAISED else 'gives a value'}, evaluator {'un' * isinstance(got, Unknown)}known"
+        )
     if expected is RAISED:
-        assert got is UNKNOWN or not errors, "Python raises, the evaluator gives a value"
+        assert isinstance(got, Unknown) or not errors, "Python raises, the evaluator gives a value"
     else:
         assert agrees(got, expected), "the evaluator gives another value than Python"
 
@@ -912,6 +921,46 @@ def test_typed_programs_agree_with_python(program):
 def test_sloppy_programs_never_give_a_wrong_value(program):
     # raising operations stand anywhere here: an error the evaluator drops is `dropped-error`
     check(*program, errors=allowed("dropped-error"))
+
+
+# -- ways the evaluator cannot decide ---------------------------------------------------
+# An `if`/`else` (or a conditional expression) on a test the evaluator cannot tell:
+# it reads both ways, so its answer is the set of both ways' values (as Python gives
+# each, the test made True and False), or unknown; never one way picked.
+
+UNDECIDED = f"os.getenv({UNSET + 'IF'!r}) is None"  # True in Python, unknown to the evaluator
+SHAPES = (
+    "    if {c}:\n        t = {a}\n    else:\n        t = {b}\n    return t\n",
+    "    if {c}:\n        return {a}\n    return {b}\n",
+    "    return {a} if {c} else {b}\n",
+    "    t = {b}\n    if {c}:\n        t = {a}\n    return t + '.x'\n",
+)
+
+
+@st.composite
+def undecided_programs(draw):
+    """(source with `{c}` for the test, args) of `f(p0, p1)` that goes one of two ways."""
+    gen = Gen(draw, "known")
+    scope = Scope({"p0": "str", "p1": "int"})
+    a, b = (gen.expr("str", scope, 2, NONE) for _ in range(2))
+    body = draw(st.sampled_from(SHAPES)).format(a=a, b=b, c="{c}")
+    source = "import os\nimport re\n\ndef f(p0, p1):\n" + body
+    return source, [draw(values("str")), draw(values("int"))]
+
+
+@PROPERTY
+@given(undecided_programs())
+def test_undecided_ways_give_both_values_or_unknown(program):
+    template, args = program
+    ways = [python(template.replace("{c}", c), args, {}) for c in ("True", "False")]
+    assume(all(w is not RAISED for w in ways))
+    source = template.replace("{c}", UNDECIDED)
+    note(source)
+    got = evaluate(source, args, {})
+    note(f"python's ways: {ways!r}, evaluator: {got!r}")
+    event(f"evaluator {'unknown' if isinstance(got, Unknown) else 'knows'}")
+    if not isinstance(got, Unknown):
+        assert {key(v) for v in alternatives(got)} == {key(w) for w in ways}
 
 
 # -- regressions --------------------------------------------------------------------
@@ -1029,6 +1078,11 @@ STAYS_KNOWN = {
     "an-if-on-a-known-value": pytest.param(
         "def f(env):\n    if env == 'prod':\n        return 'p'\n    return 'd'\n", ["x"]
     ),
+    "ways-not-decided-that-agree": pytest.param(
+        f"import os\n\ndef f(env):\n    if os.getenv({UNSET + 'S'!r}):\n        t = env + '.t'\n"
+        "    else:\n        t = env + '.t'\n    return t\n",
+        ["main"],
+    ),
 }
 
 
@@ -1042,7 +1096,7 @@ def test_stays_known(source, args):
 # compare with: the evaluator must end at once, stay small, and give the answer known
 # by construction (the subjects hold no `b`/`y`/`c`: no match) or UNKNOWN.
 
-HOSTILE_PATTERNS = ("(a|a?){%d}b", "(?:a?){%d}b", "(a+)+b", "(a|aa)*c", "(x+x+)+y")
+HOSTILE_PATTERNS = ("(a|a?){%d}b", "(?:a?){%d}b", "(?:a?){%d}a{%d}", "(a+)+b", "(a|aa)*c", "(x+x+)+y")
 HOSTILE_CALLS = ("re.match({p!r}, s) is None", "re.search({p!r}, s) is None", "re.sub({p!r}, '-', s) == s")
 HUGE = ("'%*s' % ({n}, s)", "s * {n}", "[s] * {n}", "2 ** {n}", "s.replace('a', s * 400)", "10 ** 10 ** {k}")
 
@@ -1052,9 +1106,13 @@ def hostile(draw):
     n = draw(st.integers(20, 60))
     if draw(st.booleans()):
         pattern = draw(st.sampled_from(HOSTILE_PATTERNS))
-        pattern = pattern % n if "%d" in pattern else pattern
+        pattern = pattern % ((n,) * pattern.count("%d"))
         call = draw(st.sampled_from(HOSTILE_CALLS)).format(p=pattern)
-        return f"import re\n\ndef f(s):\n    return {call}\n", [draw(st.sampled_from("ax")) * n], True
+        # n - 1 characters: `a{n}` cannot match them either
+        return f"import re\n\ndef f(s):\n    return {call}\n", [draw(st.sampled_from("ax")) * (n - 1)], True
+    if draw(st.booleans()):  # ways that double at each undecided test: past the cap at once
+        grow = f"    t = t + s + t if os.getenv({UNSET + 'G'!r}) else t + '-'\n" * n
+        return f"import os\n\ndef f(s):\n    t = s\n{grow}    return t\n", ["a"], False
     size = draw(st.sampled_from(HUGE)).format(n=10 ** draw(st.integers(7, 10)), k=draw(st.integers(5, 7)))
     return f"def f(s):\n    v = {size}\n    return s\n", ["a" * n], False
 
@@ -1076,4 +1134,4 @@ def test_hostile_programs_end_at_once_and_stay_small(program):
         tracemalloc.stop()
     assert time.monotonic() - started < 2.0
     assert peak < 50 * 1024 * 1024
-    assert got is UNKNOWN or (is_regex and got is True)
+    assert isinstance(got, Unknown) or (is_regex and got is True)

@@ -23,7 +23,7 @@ NOT_FOR_SQL = (
     "delta_lint.dbt",
     "delta_lint.terraform",
     "delta_lint.frontend.dbt",
-    "delta_lint.frontend.pyeval",
+    "delta_lint.frontend.values.evaluator",
     "delta_lint.frontend.python",
     "delta_lint.formats_ci",
     "delta_lint.advise",

@@ -9,8 +9,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from delta_lint.frontend.budget import Budget
 from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.values.budget import Budget
 from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
@@ -82,10 +82,10 @@ def analyze_source(
 
 def _mask_documents(result: FileResult, context: Context) -> None:
     """Keep the values of the project documents the code loaded out of what is
-    printed (see `pyeval.DocumentText`): the statement text and conditions of
+    printed (see `values.sources.DocumentText`): the statement text and conditions of
     messages and intents. Table names they form are kept (that is what they are
     read for), so a name that cannot be resolved is still shown whole."""
-    from delta_lint.frontend.pyeval import DocumentText
+    from delta_lint.frontend.values.sources import DocumentText
 
     text = DocumentText(context.documents)
     result.diagnostics = [

@@ -16,23 +16,11 @@ import ast
 import json
 import re
 
-from delta_lint.frontend.budget import Budget
-from delta_lint.frontend.pyeval import (
-    DOCUMENT_LOADERS,
-    UNKNOWN,
-    Evaluator,
-    Module,
-    Opened,
-    document_path,
-    is_value_function,
-    number_text,
-)
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
     TEXT_FUNCTIONS,
-    UNKNOWN_LITERAL,
     ArgNamespace,
     BoolStr,
     Chain,
@@ -53,6 +41,11 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
+from delta_lint.frontend.values.brains import DOCUMENT_LOADERS
+from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
+from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.sources import is_value_function, number_text
 from delta_lint.model import Diagnostic, Location
 from delta_lint.predicates import param_name
 
@@ -81,18 +74,6 @@ def is_argv(node: ast.expr) -> bool:
     """`sys.argv` or `sys.argv[i]`."""
     target = node.value if isinstance(node, ast.Subscript) else node
     return isinstance(target, ast.Attribute) and target.attr == "argv"
-
-
-# `name.append(x)`, `name += [x]`, `name[k] = v`: the name does not hold its literal
-_MUTATION = re.compile(
-    r"\b([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|update|setdefault|add)\s*\(|\+=|\|=|\[[^\]\n]*\]\s*=(?!=))"
-)
-
-
-def mutated_names(source: str) -> frozenset[str]:
-    """The names the code changes in place after binding them (read from the text:
-    a superset is safe, it only keeps a loop from running over a literal)."""
-    return frozenset(m.group(1) for m in _MUTATION.finditer(source))
 
 
 def _built_table(steps: list[Step]) -> Chain | None:
@@ -163,6 +144,9 @@ class ValueResolver:
     `widget_defaults`, `diagnostics` and the file's source."""
 
     _budget: Budget | None = None
+    # a value-function call's result while a write is read once per value it may hold
+    # (id of the call -> that value; see `PythonAnalyzer._each_alternative`)
+    _fixed: dict[int, object] = {}  # noqa: RUF012 - never written: each analyzer binds its own
 
     @property
     def budget(self) -> Budget:
@@ -187,7 +171,7 @@ class ValueResolver:
         self._budget_spent(seen, call)
         return False
 
-    def _budget_spent(self, seen: int, call: ast.expr) -> None:
+    def _budget_spent(self, seen: int, call: ast.AST) -> None:
         """A diagnostic for each place the budget gave a value up since `seen`: at its
         line in this file, or at the call when it is another file's code."""
         for spent in self.budget.spent[seen:]:
@@ -663,8 +647,12 @@ class ValueResolver:
 
     def _evaluated(self, node: ast.Call, scope: Scope) -> object:
         """What a value function of the project returns for a call that gives it only
-        known values (see `pyeval`): None when it is no such function or the result
+        known values (see `values.evaluator`): None when it is no such function or the result
         is not known."""
+        if self._fixed:
+            fixed = self._fixed.get(id(node))
+            if fixed is not None:
+                return fixed
         if not isinstance(node.func, ast.Name):
             return None
         name = node.func.id
@@ -675,7 +663,7 @@ class ValueResolver:
             return None
         args = [self._plain_argument(a, scope) for a in node.args]
         kwargs = {k.arg: self._plain_argument(k.value, scope) for k in node.keywords if k.arg}
-        if any(v is UNKNOWN_LITERAL for v in [*args, *kwargs.values()]):
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
             return None
         module, function = target
         evaluator = Evaluator(module, self.documents, self.budget)
@@ -683,7 +671,7 @@ class ValueResolver:
         value = evaluator.call(function, args, kwargs)
         self._budget_spent(seen, node)
         self.documents_wanted |= evaluator.opened
-        return None if value is UNKNOWN else from_plain(value)
+        return None if isinstance(value, Unknown) else from_plain(value)
 
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
         """`open("conf/dev.yml")` with a known path."""
@@ -696,7 +684,7 @@ class ValueResolver:
 
     def _document(self, node: ast.expr, scope: Scope) -> object:
         """`yaml.safe_load(f)` / `json.load(open("conf.json"))` of a project document
-        (see `Context.documents`): its content, as `pyeval` gives it to a function."""
+        (see `Context.documents`): its content, as the evaluator gives it to a function."""
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -717,7 +705,7 @@ class ValueResolver:
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
-            return UNKNOWN_LITERAL
+            return Unknown("the session, the object or dbutils")
         held = self._held(node, scope)
         if held is None:
             held = self.string(node, scope)

@@ -18,15 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from delta_lint.frontend.budget import Budget, OutOfBudget
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pyeval import Module, is_value_function, module_source, number_text
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
     ValueResolver,
     is_argv,
-    mutated_names,
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -44,11 +41,10 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     held_value,
     join_envs,
-    literal_value,
     loop_names,
     param_str,
 )
-from delta_lint.frontend.sdkjobs import sdk_jobs
+from delta_lint.frontend.sdkjobs import sdk_jobs, static_value
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     UNRESOLVED_TABLE,
@@ -60,6 +56,10 @@ from delta_lint.frontend.sql import (
     table_ref,
 )
 from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.changes import changed_in_place
+from delta_lint.frontend.values.evaluator import Module
+from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -185,10 +185,10 @@ class PythonAnalyzer(ValueResolver):
         self._own_lines = source.count("\n") + 1
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
-        self.mutated_names: frozenset[str] = frozenset()  # see `pyresolve.mutated_names`
+        self.mutated_names: frozenset[str] = frozenset()  # see `values.changes`
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
-        # value functions evaluated at calls with known values (see `pyeval`): other files'
+        # value functions evaluated at calls with known values (see `values.evaluator`): other files'
         # by the name they are called here, and this file's own module once needed
         self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions)
         self.documents: dict[str, object] = dict(context.documents)
@@ -197,6 +197,9 @@ class PythonAnalyzer(ValueResolver):
         self.own_path = context.path or path.removeprefix("./")
         self._own_module: Module | None = None
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
+        # a value-function call's result fixed to one of its values while a write is read
+        # once per value (see `_each_alternative`)
+        self._fixed: dict[int, object] = {}
         self._tree: ast.Module | None = None
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
@@ -222,7 +225,7 @@ class PythonAnalyzer(ValueResolver):
             return
         self._tree = tree
         self._collect_functions(tree)
-        self.mutated_names = mutated_names(self.source)
+        self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
         for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
             if isinstance(stmt, ast.ClassDef):
@@ -251,7 +254,7 @@ class PythonAnalyzer(ValueResolver):
                 break
             self._helpers = found
         self._widget_defaults()
-        if "sql" in self.source:
+        if _MAY_NAME_SESSION_SQL.search(self.source):
             self._sql_names = _session_sql_names(tree)
             self._terminal_lines = None  # the prefilter now also looks for calls of those names
         if "awaitTermination" in self.source:
@@ -273,7 +276,9 @@ class PythonAnalyzer(ValueResolver):
         if self.input_params:
             self._name_inputs(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
-            self.job_definitions.extend(sdk_jobs(tree, self._own_lines))
+            seen = len(self.budget.spent)
+            self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
+            self._budget_spent(seen, tree)  # (where it ran out: a call of this file)
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -544,7 +549,7 @@ class PythonAnalyzer(ValueResolver):
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             if scope.env is self.module_env:
-                job = _job_definition(stmt.value)
+                job = _job_definition(stmt.value, self.budget)
                 if job is not None:
                     self.job_definitions.append(job)
             self._calls(stmt.value, scope)
@@ -1101,6 +1106,29 @@ class PythonAnalyzer(ValueResolver):
                         seen.add(id(step.call))
                 self._guarded(node, self._each_alternative, node, scope)
 
+    def _calls_with_alternatives(self, node: ast.Call, scope: Scope) -> list[tuple[ast.Call, object]]:
+        """Calls of value functions among a write's arguments (`saveAsTable(table())`,
+        `f"... {table()} ..."`) whose result is one of several values: the write is
+        read once per value, as for a name (see `_each_alternative`)."""
+        if not (self.value_functions or self._top_functions):
+            return []
+        found: list[tuple[ast.Call, object]] = []
+        todo: list[ast.expr] = [*node.args, *(k.value for k in node.keywords)]
+        while todo:
+            arg = todo.pop()
+            kind = type(arg)
+            if kind is ast.Call and type(arg.func) is ast.Name:  # type: ignore[attr-defined]
+                name = arg.func.id  # type: ignore[attr-defined]
+                if name in self.value_functions or name in self._top_functions:
+                    held = self._evaluated(arg, scope)  # type: ignore[arg-type]
+                    if _alternatives(held):
+                        found.append((arg, held))  # type: ignore[arg-type]
+            elif kind is ast.JoinedStr:
+                todo.extend(v.value for v in arg.values if type(v) is ast.FormattedValue)  # type: ignore[attr-defined]
+            elif kind is ast.BinOp:
+                todo += [arg.left, arg.right]  # type: ignore[attr-defined]
+        return found
+
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
         """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
         method that may write, read at the call with its own arguments bound and no
@@ -1122,11 +1150,16 @@ class PythonAnalyzer(ValueResolver):
         of several names is one intent per name, each flagged `one_of`; what every
         alternative agrees on is one intent, unflagged. Past `MAX_ALTERNATIVES`
         combinations the names stay unknown, as any unknown value."""
-        names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name) and _alternatives(scope.env.get(n.id))})
-        combos = list(
-            itertools.islice(itertools.product(*(_alternatives(scope.env[n]) for n in names)), MAX_ALTERNATIVES + 1)
+        env = scope.env
+        names = (
+            sorted({n.id for n in _walk(node) if type(n) is ast.Name and _alternatives(env.get(n.id))})
+            if any(type(v) in _JOINED for v in env.values())
+            else []
         )
-        if not names or len(combos) > MAX_ALTERNATIVES:
+        calls = self._calls_with_alternatives(node, scope)
+        choices = [_alternatives(scope.env[n]) for n in names] + [_alternatives(held) for _, held in calls]
+        combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
+        if not (names or calls) or len(combos) > MAX_ALTERNATIVES:
             self._terminal(self.flatten(node, scope), node, scope)
             return
         saved = {n: scope.env[n] for n in names}
@@ -1136,6 +1169,7 @@ class PythonAnalyzer(ValueResolver):
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
+                self._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
                 self._terminal(self.flatten(node, scope), node, scope)
@@ -1143,6 +1177,8 @@ class PythonAnalyzer(ValueResolver):
                 del self.intents[first_intent:], self.diagnostics[first_diag:]
                 states.append(dict(self.session.__dict__))
         finally:
+            for call, _ in calls:
+                self._fixed.pop(id(call), None)
             scope.env.update(saved)
         # a USE/SET whose value depends on the branch: the session is not known to change
         self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
@@ -1846,6 +1882,12 @@ _WIDGET_DEFAULT = re.compile(
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
 
 
+# What `_session_sql_names` can find, in the text: a bare call of `sql` or `spark.sql`
+# named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`:
+# they are not walked a second time for it.
+_MAY_NAME_SESSION_SQL = re.compile(r"(?<![\w.])sql\s*\(|\.\s*sql\b(?!\s*\()")
+
+
 def _session_sql_names(tree: ast.Module) -> frozenset[str]:
     """Bare names that run SQL on the Spark session.
 
@@ -1889,6 +1931,9 @@ def _as_session_sql(call: ast.Call) -> ast.Call:
     session = ast.copy_location(ast.Name("spark", ast.Load()), call.func)
     func = ast.copy_location(ast.Attribute(session, "sql", ast.Load()), call.func)
     return ast.copy_location(ast.Call(func, call.args, call.keywords), call)
+
+
+_JOINED = (OneOf, Choice)  # the values `_alternatives` reads (exact types: subclasses hold none)
 
 
 def _alternatives(value: object) -> tuple[object, ...]:
@@ -2235,7 +2280,7 @@ def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
-def _job_definition(node: ast.expr) -> dict | None:
+def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
     """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
     dicts with `"task_key"`), as solution notebooks define the job that runs them
     (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
@@ -2249,7 +2294,7 @@ def _job_definition(node: ast.expr) -> dict | None:
         node = node.args[0]
     if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
         return None
-    value = literal_value(node)
+    value = static_value(node, budget)
     tasks = value.get("tasks") if isinstance(value, dict) else None
     if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
         return None

@@ -14,8 +14,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from delta_lint.frontend.pyeval import number_text
-from delta_lint.model import UNKNOWN_FOLDER, Flag, Location, TableRef
+from delta_lint.frontend.values import lattice
+from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT
+from delta_lint.frontend.values.sources import number_text
+from delta_lint.model import Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
 
@@ -43,10 +45,8 @@ class Str:
         return joined
 
 
-# The longest text a string built by the analyzer may hold (a SQL statement of a
-# megabyte is already far past real job code): past it the string is unknown, so
-# `s = s + s` eighteen times on a 50 KB literal costs nothing.
-MAX_STATEMENT_TEXT = 1_000_000
+# MAX_STATEMENT_TEXT (see `values.budget`): the longest text a string built by the
+# analyzer may hold, so `s = s + s` eighteen times on a 50 KB literal costs nothing.
 
 # At most this many alternatives for one value (astroid caps its inferred values
 # the same way): past it the value is unknown, never one branch picked.
@@ -299,46 +299,19 @@ def loop_names(target: ast.expr) -> list[str]:
     return []
 
 
-UNKNOWN_LITERAL = object()
-
-
-def literal_value(node: ast.expr, depth: int = 0) -> object:
-    """`ast.literal_eval` that also takes f-strings without fields and keeps what
-    it can of the rest (unknown values are left out)."""
-    if depth > 32:
-        return UNKNOWN_LITERAL
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
-        return node.value
-    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(str(v.value) for v in node.values)  # type: ignore[union-attr]
-    if (
-        isinstance(node, ast.JoinedStr)
-        and len(node.values) == 2
-        and isinstance(node.values[0], ast.FormattedValue)
-        and isinstance(node.values[1], ast.Constant)
-        and str(node.values[1].value).startswith("/")
-    ):
-        # `f"{base_path}/02_process_data"`: a workspace folder only a run knows
-        # (the notebook's own, as a rule) and a known tail
-        return UNKNOWN_FOLDER + str(node.values[1].value)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        items = [literal_value(e, depth + 1) for e in node.elts]
-        return [i for i in items if i is not UNKNOWN_LITERAL]
-    if isinstance(node, ast.Dict):
-        out = {}
-        for k, v in zip(node.keys, node.values):
-            if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                value = literal_value(v, depth + 1)
-                if value is not UNKNOWN_LITERAL:
-                    out[k.value] = value
-        return out
-    return UNKNOWN_LITERAL
-
-
 def from_plain(value: object, depth: int = 0) -> object:
-    """A value `pyeval` gives (plain Python) as the analyser holds it; None when it
-    has no such form."""
+    """A value the evaluator gives (a value of `values.lattice`) as the analyser holds
+    it: plain Python as strings, lists and dicts of them; one of several strings as
+    `OneOf` (a write is then read once per value); a template as a `Str` with its
+    named inputs. None when it has no such form (unknown, or one of values that are
+    not all strings)."""
     if depth > 16:
+        return None
+    if isinstance(value, lattice.Template):
+        return Str(value.text, value.params)
+    if isinstance(value, lattice.OneOf):  # strings only: `None` on one way is no name
+        if all(isinstance(v, (str, lattice.Template)) for v in value.values):
+            return one_of([from_plain(v, depth + 1) for v in value.values])  # type: ignore[misc]
         return None
     if isinstance(value, bool):
         return BoolStr(str(value))
@@ -361,10 +334,14 @@ def from_plain(value: object, depth: int = 0) -> object:
     return None
 
 
+_NOT_PLAIN = lattice.Unknown("not fully known to the analyzer")
+
+
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for `pyeval`), else `UNKNOWN_LITERAL`."""
+    """A fully known value as plain Python (for the evaluator), one of several
+    strings as the lattice's `OneOf`, else unknown."""
     if depth > 16:
-        return UNKNOWN_LITERAL
+        return _NOT_PLAIN
     if isinstance(held, BoolStr):
         return held.text == "True"
     if isinstance(held, NoneStr):
@@ -374,19 +351,24 @@ def to_plain(held: object, depth: int = 0) -> object:
             return int(held.text)
         except ValueError:
             return float(held.text)
+    if isinstance(held, OneOf):  # one of a few strings: the evaluator reads each
+        plain = [to_plain(v, depth + 1) for v in held.values]
+        if not plain or any(isinstance(v, lattice.Unknown) for v in plain):
+            return _NOT_PLAIN
+        return lattice.join(plain)
     if isinstance(held, Str):
-        return held.text if not (held.params or held.unknown) else UNKNOWN_LITERAL
+        return held.text if not (held.params or held.unknown) else _NOT_PLAIN
     if isinstance(held, Instance):
-        return UNKNOWN_LITERAL
+        return _NOT_PLAIN
     if isinstance(held, StrMap):
         if held.plain is not None:
             return held.plain
         out = {k: to_plain(v, depth + 1) for k, v in held.items}
-        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in out.values()) else out
+        return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in out.values()) else out
     if isinstance(held, Strs):
         items = [to_plain(i, depth + 1) for i in held.items]
-        return UNKNOWN_LITERAL if any(v is UNKNOWN_LITERAL for v in items) else items
-    return UNKNOWN_LITERAL
+        return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in items) else items
+    return _NOT_PLAIN
 
 
 # A template crosses `%run` and imports as a JSON object of this one key (a key no

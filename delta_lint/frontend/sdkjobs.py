@@ -21,6 +21,11 @@ that cannot be read. A string whose leading part only a run knows
 `UNKNOWN_FOLDER`, which the schedule matches by tail (`bundle._locate`); a string
 unknown elsewhere is left out. The documents join the module's literal job dicts
 (`Links.jobs`); one that does not read as a job is passed over there.
+
+What cannot be read is a `values.lattice.Unknown` (with why), left out of the
+document. Every expression read charges the file's `Budget`: once it is spent, the
+rest of the file's jobs are not read and the budget says where (a DL000 there).
+`static_value` reads a literal job dict the same way without following names.
 """
 
 from __future__ import annotations
@@ -29,14 +34,15 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from delta_lint.frontend.values.budget import MAX_SETTING_TEXT, Budget, OutOfBudget
+from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.model import UNKNOWN_FOLDER
 
-MISSING = object()  # a value that cannot be read: its key is left out
 MAX_DEPTH = 24  # nested values and name lookups followed at most
-MAX_STEPS = 20_000  # expressions read for one call at most (`a = b + b; b = c + c; ...` doubles)
-# characters of a string the reader builds: job settings hold paths, names and
-# parameters; a literal doubled through names grows exponentially with the doublings
-MAX_TEXT = 64 * 1024
+# a value that cannot be read (its key is left out), by why
+_NOT_READ = Unknown("not read as a job setting")
+_TOO_DEEP = Unknown(f"nested more than {MAX_DEPTH} deep")
+_TOO_LONG = Unknown(f"a string of more than {MAX_SETTING_TEXT:,} characters")
 
 # SDK dataclasses real code calls with positional arguments: their first fields
 # (databricks-sdk's order: `NotebookTask(f"{base_path}/validate")`)
@@ -163,18 +169,26 @@ def _is_jobs_call(call: ast.Call, method: str) -> bool:
     )
 
 
+def _known(value: object) -> bool:
+    return not isinstance(value, Unknown)
+
+
 class _Reader:
-    def __init__(self, tree: ast.Module) -> None:
+    """Reads job settings out of the module's syntax; `tree` None: a literal only,
+    names not followed."""
+
+    def __init__(self, tree: ast.Module | None, budget: Budget) -> None:
         self.tree = tree
+        self.budget = budget
         self._scopes: dict[int, _Bindings] = {}
         self._attrs: dict[int, _Bindings] = {}
         self._resolving: set[int] = set()
-        self._steps = 0
 
     # -- finding the calls ------------------------------------------------------------------
 
     def calls(self, own_lines: int) -> Iterator[tuple[ast.Call, _Where]]:
         """Every `.jobs.create(...)` / `.jobs.reset(...)` with where it is."""
+        assert self.tree is not None
         stack: list[tuple[ast.AST, _Where, ast.ClassDef | None]] = [(self.tree, _Where(), None)]
         while stack:
             node, where, in_class = stack.pop()
@@ -200,11 +214,10 @@ class _Reader:
 
     def document(self, call: ast.Call, where: _Where) -> dict | None:
         """The job settings a call gives, when they hold a task with a key."""
-        self._steps = 0
         if _is_jobs_call(call, "reset"):
             node = call.args[1] if len(call.args) > 1 else None
             node = next((k.value for k in call.keywords if k.arg == "new_settings"), node)
-            settings = self.value(node, where) if node is not None else MISSING
+            settings = self.value(node, where) if node is not None else _NOT_READ
         else:
             settings = self._keywords(call, where)
         if not isinstance(settings, dict):
@@ -217,20 +230,21 @@ class _Reader:
     # -- values ---------------------------------------------------------------------------
 
     def value(self, node: ast.expr, where: _Where, depth: int = 0) -> object:
-        self._steps += 1
-        if depth > MAX_DEPTH or self._steps > MAX_STEPS:
-            return MISSING
+        """The plain value of a setting's expression, or `Unknown`."""
+        self.budget.step()
+        if depth > MAX_DEPTH:
+            return _TOO_DEEP
         if isinstance(node, ast.Constant):
-            return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else MISSING
+            return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else _NOT_READ
         if isinstance(node, (ast.List, ast.Tuple)):
             items = [self.value(e, where, depth + 1) for e in node.elts if not isinstance(e, ast.Starred)]
-            return [i for i in items if i is not MISSING]
+            return [i for i in items if _known(i)]
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
                 if isinstance(k, ast.Constant) and isinstance(k.value, str):
                     value = self.value(v, where, depth + 1)
-                    if value is not MISSING:
+                    if _known(value):
                         out[k.value] = value
             return out
         if isinstance(node, ast.Call):
@@ -240,25 +254,25 @@ class _Reader:
             if isinstance(left, list) and isinstance(right, list):
                 return left + right
             if isinstance(left, list) or isinstance(right, list):
-                return MISSING
+                return _NOT_READ
             return self._string(node, where, depth)
         if isinstance(node, ast.JoinedStr):
             return self._string(node, where, depth)
         if isinstance(node, ast.Attribute) and self._enum_member(node):
             return node.attr
         if self._enum_like(node):
-            return MISSING
+            return _NOT_READ
         if isinstance(node, (ast.Name, ast.Attribute)):
             found = self._resolve(node, where)
             if found is None:
-                return MISSING
+                return _NOT_READ
             target, at = found
             self._resolving.add(id(target))
             try:
                 return self.value(target, at, depth + 1)
             finally:
                 self._resolving.discard(id(target))
-        return MISSING
+        return _NOT_READ
 
     def _keywords(self, call: ast.Call, where: _Where, depth: int = 0) -> dict:
         """A call's keyword arguments; `**settings.as_dict()` / `**settings.__dict__`
@@ -278,7 +292,7 @@ class _Reader:
                     out.update(value)
             else:
                 value = self.value(k.value, where, depth + 1)
-                if value is not MISSING:
+                if _known(value):
                     out[k.arg] = value
         return out
 
@@ -290,13 +304,13 @@ class _Reader:
             return self.value(call.args[0], where, depth + 1)
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if not name[:1].isupper():
-            return MISSING
+            return _NOT_READ
         out = {}
         for field_name, arg in zip(POSITIONAL.get(name, ()), call.args):
             if isinstance(arg, ast.Starred):
                 break
             value = self.value(arg, where, depth + 1)
-            if value is not MISSING:
+            if _known(value):
                 out[field_name] = value
         out.update(self._keywords(call, where, depth))
         return out
@@ -323,22 +337,22 @@ class _Reader:
     # -- strings ----------------------------------------------------------------------------
 
     def _string(self, node: ast.expr, where: _Where, depth: int) -> object:
-        """A string built of parts (`+`, f-strings); past MAX_TEXT characters no value."""
+        """A string built of parts (`+`, f-strings); past MAX_SETTING_TEXT characters no value."""
         parts = self._pieces(node, where, depth)
-        if sum(len(p) for p in parts if p is not None) > MAX_TEXT:
-            return MISSING
+        if sum(len(p) for p in parts if p is not None) > MAX_SETTING_TEXT:
+            return _TOO_LONG
         if None not in parts:
             return "".join(p for p in parts if p is not None)
         last = max(i for i, p in enumerate(parts) if p is None)
         tail = "".join(p for p in parts[last + 1 :] if p is not None)
         if tail.startswith("/") and tail.strip("/"):  # a path whose folder only a run knows
             return UNKNOWN_FOLDER + tail
-        return MISSING
+        return _NOT_READ
 
     def _pieces(self, node: ast.expr, where: _Where, depth: int, formatted: bool = False) -> list[str | None]:
         """A string expression's parts: known text, or None for a part only a run knows."""
-        self._steps += 1
-        if depth > MAX_DEPTH or self._steps > MAX_STEPS:
+        self.budget.step()
+        if depth > MAX_DEPTH:
             return [None]
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return [node.value]
@@ -370,7 +384,10 @@ class _Reader:
     # -- names ----------------------------------------------------------------------------
 
     def _resolve(self, node: ast.expr, where: _Where) -> tuple[ast.expr, _Where] | None:
-        """The one value a name or `self.attr` is assigned, with where it is."""
+        """The one value a name or `self.attr` is assigned, with where it is (None for
+        a literal read alone)."""
+        if self.tree is None:
+            return None
         found = None
         if isinstance(node, ast.Name):
             found = self._name(node.id, where)
@@ -401,6 +418,7 @@ class _Reader:
         return self._scopes[id(fn)]
 
     def _module(self) -> _Bindings:
+        assert self.tree is not None
         if id(self.tree) not in self._scopes:
             self._scopes[id(self.tree)] = _scope_bindings(self.tree.body, _Where(), [])
         return self._scopes[id(self.tree)]
@@ -441,16 +459,31 @@ class _Reader:
         return out
 
 
-def sdk_jobs(tree: ast.Module, own_lines: int) -> list[dict]:
+def sdk_jobs(tree: ast.Module, own_lines: int, budget: Budget, module: str) -> list[dict]:
     """The Jobs API settings of every `.jobs.create(...)` / `.jobs.reset(...)` in
-    the first `own_lines` lines of the module that reads as a job (a task with a key)."""
-    reader = _Reader(tree)
+    the first `own_lines` lines of the module that reads as a job (a task with a key).
+    Reading charges the file's `budget`; once it is spent no further job is read,
+    and `budget` notes the call where it ran out (`module`: the file's path)."""
+    reader = _Reader(tree, budget)
     out = []
     for call, where in reader.calls(own_lines):
         try:
             doc = reader.document(call, where)
         except RecursionError:
             continue
+        except OutOfBudget as err:
+            budget.note(module, call.lineno, str(err) or "the analysis budget is spent", lasting=True)
+            break
         if doc is not None:
             out.append(doc)
     return out
+
+
+def static_value(node: ast.expr, budget: Budget) -> object:
+    """A literal's value as job settings read it (`{"tasks": [...]}`, `Task(...)`,
+    `f"{base}/nb"` as a folder only a run knows and its tail), names not followed;
+    `Unknown` where it cannot be read (the budget spent included)."""
+    try:
+        return _Reader(None, budget).value(node, _Where())
+    except (OutOfBudget, RecursionError):
+        return Unknown("the analysis budget is spent")

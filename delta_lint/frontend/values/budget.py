@@ -1,7 +1,7 @@
 """The analysis budget of one file: what reading its values may cost.
 
 Reading a file's values follows its code: value functions evaluated on known
-arguments (`pyeval`) and helpers read again at each call (`python`). Generated
+arguments (`values.evaluator`) and helpers read again at each call (`python`). Generated
 or hostile code can make either unbounded: a loop of `pass` over a long
 literal, a function called thousands of times, a string doubled until it takes
 gigabytes. One `Budget` per file bounds all of it together: evaluation steps
@@ -36,6 +36,12 @@ CLOCK_EVERY = 256  # steps between two looks at the clock
 # The largest a value may grow to; past it, it is unknown (never built).
 MAX_TEXT = 4_096  # characters of a string
 MAX_ITEMS = 10_000  # items of a list, tuple or dict
+# Characters of a job setting's string (`sdkjobs`): job settings hold paths, names
+# and parameters; a literal doubled through names grows exponentially.
+MAX_SETTING_TEXT = 64 * 1024
+# Characters of a string the analyzer builds (a SQL statement of a megabyte is
+# already far past real job code): past it the string is unknown.
+MAX_STATEMENT_TEXT = 1_000_000
 # Bits of an integer: about 3,900 decimal digits, under Python's own int-to-str
 # limit (4,300 digits). No table name or condition holds a number that long.
 MAX_INT_BITS = 13_000
@@ -100,6 +106,24 @@ class Budget:
         spent = Spent(module, line, why, lasting)
         if spent not in self.spent:
             self.spent.append(spent)
+
+
+class TooBig(Exception):
+    """An operation would build a value past these sizes (a string of billions of
+    characters, a number of millions of digits): it is not done, and the value is
+    unknown."""
+
+
+def check_text(length: int) -> None:
+    """Refuse to build a string of this length past MAX_TEXT (before building it)."""
+    if not fits_text(length):
+        raise TooBig(f"a string of {length:,} characters (more than {MAX_TEXT:,})")
+
+
+def check_items(count: int) -> None:
+    """Refuse to build a list or tuple of this many items past MAX_ITEMS (before building it)."""
+    if not fits_items(count):
+        raise TooBig(f"a list of {count:,} items (more than {MAX_ITEMS:,})")
 
 
 def fits_text(length: int) -> bool:

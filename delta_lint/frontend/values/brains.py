@@ -1,0 +1,150 @@
+"""What the libraries job code calls return, as data (astroid calls these "brains").
+
+`evaluator` looks a call up here by its dotted name (`os.path.join`) or, for a
+method of a known value, by the value's type and the method's name (`str.lower`).
+Each entry is a pure function of plain values: it gives the value Python gives,
+`UNKNOWN` where it cannot tell, and raises `NoValue` where Python raises. Sizes a
+result could reach are checked before it is built (see `budget`). Calls that need
+the evaluator's own state (`open`, `yaml.safe_load` of a project document) are
+named here too (`DOCUMENT_LOADERS`, `OPENERS`) and done by the evaluator.
+
+The Python front end's readers of Spark and Delta calls keep their knowledge as
+data the same way, in `frontend.pyspark_api` (signatures, terminal writes, the
+DeltaTable builders and the table handles they return).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from delta_lint.frontend.values.budget import check_text
+from delta_lint.frontend.values.lattice import UNKNOWN, NoValue
+
+# `__file__` of a module is this folder joined with the module's path relative to the
+# configuration root: a file a function opens is a project document when its path,
+# made normal, lies under it.
+PROJECT_ROOT = "/__project__"
+
+# modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
+MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
+
+# environment variables: only a default the code gives is known (no cluster's
+# environment is read), but every Databricks cluster sets these (not None, value unknown)
+ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
+CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
+
+# what a run is given (a notebook's widgets, a task's parameters): a named input of
+# a template (`dbutils.widgets.get("env")` is `{env}`); `dbutils` is a global of
+# every Databricks notebook, and `databricks.sdk.runtime` gives it to plain files
+NOTEBOOK_GLOBALS = frozenset({"dbutils"})
+JOB_INPUTS = frozenset(
+    {
+        f"{root}.widgets.{method}"
+        for root in ("dbutils", "databricks.sdk.runtime.dbutils")
+        for method in ("get", "getArgument")
+    }
+)
+# never known, whatever the run: a secret's value
+SECRETS = frozenset({"dbutils.secrets.get", "databricks.sdk.runtime.dbutils.secrets.get"})
+
+# `yaml.safe_load(f)`, `json.load(f)` of a file the code opened: a project document
+DOCUMENT_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
+OPENERS = frozenset({"open"})
+PATH_CONSTRUCTORS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "Path"})
+
+# methods of a list or dict that leave it as it is (any other may change it in place)
+READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
+
+# `re.<name>(...)` (see `regex`)
+RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub", "findall", "split"})
+PATTERN_METHODS = RE_FUNCTIONS - {"compile"}
+MATCH_METHODS = frozenset({"group", "groups", "groupdict"})
+
+# attributes of a path (`Path(__file__).parent`)
+PATH_ATTRIBUTES = frozenset({"parent", "name", "stem", "suffix"})
+
+
+def _absolute(path: str) -> object:
+    """An absolute path made normal; a relative one joins a working directory not known."""
+    return posixpath.normpath(path) if path.startswith("/") else UNKNOWN
+
+
+# `os.path` functions of string arguments
+PATH_FUNCTIONS: dict[str, Callable[..., object]] = {
+    "os.path.join": posixpath.join,
+    "posixpath.join": posixpath.join,
+    "os.path.dirname": posixpath.dirname,
+    "os.path.basename": posixpath.basename,
+    "os.path.normpath": posixpath.normpath,
+    "os.path.abspath": _absolute,  # the module's path is already absolute (PROJECT_ROOT)
+    "os.path.realpath": _absolute,
+}
+
+# `str` methods run as Python runs them, on plain arguments (`format`, `join` and
+# `replace`, whose results may be large, are checked first by the evaluator)
+STR_METHODS = frozenset(
+    {
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "replace",
+        "split",
+        "rsplit",
+        "startswith",
+        "endswith",
+        "removeprefix",
+        "removesuffix",
+        "join",
+        "capitalize",
+        "title",
+    }
+)
+
+
+def plain_scalar(value: object) -> bool:
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
+def truth(value: object) -> object:
+    """Python's truth of a known value, or UNKNOWN (the evaluator's `truth` handles
+    the rest of the lattice)."""
+    if isinstance(value, (str, int, float, bool, type(None), dict, list, tuple, PurePosixPath)):
+        return bool(value)
+    return True  # a pattern, a match, a file handle
+
+
+def _builtin_str(args: list[object]) -> object:
+    if len(args) == 1 and (plain_scalar(args[0]) or isinstance(args[0], PurePosixPath)):
+        text = str(args[0])
+        check_text(len(text))
+        return text
+    return UNKNOWN
+
+
+def _builtin_len(args: list[object]) -> object:
+    if len(args) == 1 and plain_scalar(args[0]) and not isinstance(args[0], str):
+        raise NoValue  # `len(5)`: a TypeError
+    return len(args[0]) if len(args) == 1 and isinstance(args[0], (str, list, tuple, dict)) else UNKNOWN
+
+
+def _builtin_bool(args: list[object]) -> object:
+    return truth(args[0]) if len(args) == 1 else UNKNOWN
+
+
+# builtin functions, of plain arguments
+BUILTINS: dict[str, Callable[[list[object]], object]] = {
+    "str": _builtin_str,
+    "len": _builtin_len,
+    "bool": _builtin_bool,
+}
+
+# the flags of `re` (`re.IGNORECASE`) as numbers
+RE_CONSTANTS = {
+    f"re.{name}": int(getattr(re, name))
+    for name in ("I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "U", "UNICODE", "X", "VERBOSE", "A", "ASCII")
+}

@@ -1,0 +1,1222 @@
+"""Small value functions of the project evaluated over the value lattice.
+
+Real job code computes its table paths in functions of its own:
+`load_config(env)` reads a YAML file that sits next to the code, and
+`resolve_path(cloud_path, config)` rewrites a cloud path for the environment with
+`if`s and a regular expression. `Evaluator` interprets such a function on the
+values of `lattice` (known Python values, templates, one of a few values,
+unknown); the code is never imported or run. It interprets a small subset
+without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
+known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
+that may run no turn or many, see `_loop`), `try` whose handlers catch every
+error (see `_try`); `while` and other `try`s are not followed: what they bind is
+unknown; string, number, dict, list and path operations, and
+the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
+literal default, `yaml`/`json` loads of a project document the link stage
+gives, see `Context.documents`, a notebook widget as a named input of a template).
+
+Where the code goes one of several ways the evaluator cannot decide (an `if` on
+an unknown test, a conditional expression, `or`/`and`, a loop that may not run),
+it reads every way and
+joins what they bind and return (`lattice.join`): one of the values, or unknown
+past `MAX_ALTERNATIVES`; an operation on one of several values is done once per
+alternative. Anything else it does not interpret is unknown, and an unknown that
+decides a result makes the result unknown. Where Python would raise (a missing
+key, `raise`, a failed `assert`), or may (a `raise` in a statement not followed,
+or on one of the ways it reads), the call gives no value; an error inside a call
+it does not follow (a library function it does not know) is not seen.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import operator
+import posixpath
+import re
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from delta_lint.frontend.values import brains
+from delta_lint.frontend.values.brains import PROJECT_ROOT, plain_scalar
+from delta_lint.frontend.values.budget import (
+    MAX_INT_BITS,
+    MAX_TEXT,
+    Budget,
+    OutOfBudget,
+    TooBig,
+    check_items,
+    check_text,
+    fits_int_bits,
+    fits_text,
+)
+from delta_lint.frontend.values.lattice import (
+    MAX_ALTERNATIVES,
+    UNKNOWN,
+    NoValue,
+    OneOf,
+    Template,
+    Unknown,
+    alternatives,
+    concat,
+    join,
+    key,
+)
+from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
+from delta_lint.predicates import param_name
+
+MAX_DEPTH = 6  # nested calls of the project's functions
+MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by turn
+MAX_LOOP_ROUNDS = 4  # readings of a loop body over items not known, before its names are unknown
+# combinations of alternatives one operation is done for (`a + b` of two OneOfs)
+MAX_COMBINATIONS = MAX_ALTERNATIVES * MAX_ALTERNATIVES
+
+
+class _Set:
+    """An environment variable the cluster sets: true and not None, its text unknown."""
+
+    def __repr__(self) -> str:
+        return "SET"
+
+
+SET = _Set()
+
+
+class _MaybeUnbound:
+    """A name bound on some of the ways that met again, not on others: reading it may
+    raise (an UnboundLocalError), so it gives no value."""
+
+
+_MAYBE_UNBOUND = _MaybeUnbound()
+
+
+@dataclass(frozen=True)
+class Opened:
+    """`open(path)`: a file handle, read only by `yaml.safe_load`/`json.load`."""
+
+    path: str
+
+
+class _View(tuple):
+    """`d.keys()`, `.values()`, `.items()`: iterable and searchable like the view, but
+    neither equal to a list or tuple nor subscriptable, as the view is not."""
+
+
+def _unknown(value: object) -> bool:
+    return type(value) is Unknown
+
+
+def _same_envs(a: dict[str, object], b: dict[str, object]) -> bool:
+    """Whether two sets of names hold the same values (the same objects, or equal
+    plain values of the same types)."""
+    if a.keys() != b.keys():
+        return False
+    for name, value in a.items():
+        other = b[name]
+        if value is other or (_unknown(value) and _unknown(other)):
+            continue
+        try:
+            if key(value) != key(other):
+                return False
+        except TypeError:
+            return False
+    return True
+
+
+@dataclass
+class Module:
+    """A module's top-level functions, imports and assignments, the latter evaluated
+    when a function first reads the name."""
+
+    path: str  # relative to the configuration root
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    assigned: dict[str, ast.expr] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # name -> dotted module or function
+    values: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tree: ast.Module, path: str) -> Module:
+        module = cls(path)
+        rebound: set[str] = set()  # bound by a statement other than one simple assignment
+        for stmt in tree.body:
+            if isinstance(stmt, ast.FunctionDef):
+                module.functions[stmt.name] = stmt
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                module.assigned[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.Expr):
+                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change
+                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
+                rebound.update(bound_names(stmt))
+                for node in ast.walk(stmt):  # `CONFIG["k"] = v`: the dict it changes
+                    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                        root = node.value
+                        while isinstance(root, (ast.Subscript, ast.Attribute)):
+                            root = root.value
+                        if isinstance(root, ast.Name):
+                            rebound.add(root.id)
+            elif isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    module.aliases[alias.asname or alias.name.split(".")[0]] = (
+                        alias.name if alias.asname else alias.name.split(".")[0]
+                    )
+            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+                for alias in stmt.names:
+                    module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+        for stmt in tree.body:  # `global X` in a function: what it binds is not followed
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Global):
+                    rebound.update(node.names)
+        for name in rebound:
+            module.values[name] = Unknown("changed at import")
+            module.functions.pop(name, None)
+        module.values["__file__"] = f"{PROJECT_ROOT}/{path}"
+        return module
+
+
+def bound_names(stmt: ast.AST) -> set[str]:
+    """Every name a statement may bind: assignment targets (a walrus too), loop and
+    `with` targets, nested definitions, imports, `match` captures, `except ... as`."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not stmt:
+            out.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            out.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            out.add(node.rest)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return out
+
+
+def truth(value: object) -> object:
+    """Python's truth of a value of the lattice: True, False or UNKNOWN (one of
+    several values whose truths differ, a template, an unknown)."""
+    if _unknown(value) or isinstance(value, Template):
+        return UNKNOWN
+    if value is SET:
+        return True
+    if type(value) is OneOf:
+        truths = {truth(v) for v in value.values}
+        return truths.pop() if len(truths) == 1 else UNKNOWN
+    return brains.truth(value)
+
+
+def document_path(opened: str, module: str) -> str | None:
+    """The project document an opened path names (relative to the configuration
+    root): under PROJECT_ROOT, or relative to the module's folder (a notebook's
+    working directory)."""
+    if opened.startswith(PROJECT_ROOT + "/"):
+        path = posixpath.normpath(opened)
+        return path[len(PROJECT_ROOT) + 1 :] if path.startswith(PROJECT_ROOT + "/") else None
+    if opened.startswith("/"):
+        return None
+    path = posixpath.normpath(posixpath.join(posixpath.dirname(module), opened))
+    return None if path.startswith("..") else path
+
+
+class Evaluator:
+    """Evaluates calls of one module's functions (see the module docstring).
+    `opened` collects the project documents the calls load (given or not yet)."""
+
+    def __init__(self, module: Module, documents: Mapping[str, object], budget: Budget | None = None) -> None:
+        self.module = module
+        self.documents = documents
+        # the file's budget (see `budget`), shared with every other reader of its values
+        self.budget = budget if budget is not None else Budget()
+        self.opened: set[str] = set()
+        self._line = 0  # the line of the expression being evaluated (where a budget runs out)
+        # ids of lists and dicts the code changes in place (or may: a call it is given
+        # to that is not followed, a statement not followed that names it): they are
+        # no longer the values known
+        self._changed: set[int] = set()
+        self._held: list[object] = []  # keeps those objects alive, so their ids stay theirs
+        self._walrus = False  # the function being read binds names inside expressions
+        self._locals: frozenset[str] = frozenset()  # the names local to the function being read
+        self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
+        # parts read so far that were not known or not followed (where Python may
+        # raise unseen); none in a `try` body means it surely runs to its end
+        self._unsure = 0
+
+    def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+        """What `name(*args, **kwargs)` returns: a value of the lattice (see the
+        module docstring); an `Unknown` says why it is not known."""
+        fn = self.module.functions.get(name)
+        if fn is None:
+            return Unknown(f"no value function `{name}`")
+        try:
+            value = self._call(fn, args, kwargs, 0)
+        except OutOfBudget as err:
+            if str(err):  # the step that used the budget up (later calls fail at once)
+                self.budget.note(self.module.path, self._line, str(err), lasting=True)
+            return Unknown("the file's budget is used up")
+        except TooBig as err:
+            self.budget.note(self.module.path, self._line, str(err))
+            return Unknown(str(err))
+        except (NoValue, RecursionError):
+            return Unknown("the code raises, or may")
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, MemoryError):
+            # an operation Python itself refuses on these values (`s[::0]`): the code
+            # would raise here, so it gives no value
+            return Unknown("the code raises, or may")
+        # a list or dict it holds that the code changed in place is not the one known
+        if any(
+            v is not SET and type(v) is not Template and (self._uncertain(v) or _holds_view(v))
+            for v in alternatives(value)
+        ):
+            return Unknown("it holds a value not known")  # a dict view is no list or tuple to the caller
+        return value
+
+    def _uncertain(self, value: object) -> bool:
+        """Whether a value is, or holds, something not known (a list or dict the code
+        changed in place included, and one of several values inside a container)."""
+        return _holds(
+            value,
+            lambda v: type(v) in _NOT_PLAIN or v is SET or (isinstance(v, (list, dict)) and id(v) in self._changed),
+        )
+
+    # -- functions and statements ---------------------------------------------------
+
+    def _call(self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int) -> object:
+        if depth >= MAX_DEPTH or fn.args.vararg or fn.args.kwarg or fn.decorator_list or self._shape(fn)[1]:
+            return Unknown("a call not followed")  # a decorator or a `yield` makes the call something else
+        params = fn.args.posonlyargs + fn.args.args
+        if len(args) > len(params):
+            return Unknown("more arguments than parameters")
+        names = {p.arg for p in params + fn.args.kwonlyargs}
+        if set(kwargs) - names:
+            raise NoValue  # an unexpected keyword argument: a TypeError
+        env: dict[str, object] = {}
+        defaults = dict(zip([p.arg for p in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
+        defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+        for index, param in enumerate(params + fn.args.kwonlyargs):
+            if index < len(args) and param in params:
+                env[param.arg] = args[index]
+            elif param.arg in kwargs:
+                env[param.arg] = kwargs[param.arg]
+            elif param.arg in defaults:
+                caller, self._locals = self._locals, frozenset()  # defaults read the module's names
+                try:
+                    env[param.arg] = self._expr(defaults[param.arg], {}, depth)
+                finally:
+                    self._locals = caller
+            else:
+                return Unknown("a required argument not given")
+        outer = self._walrus, self._locals
+        self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
+        try:
+            returned, falls = self._block(fn.body, env, depth)
+        finally:
+            self._walrus, self._locals = outer
+        if falls:
+            returned.append(None)
+        return self._join(returned)
+
+    def _shape(self, fn: ast.FunctionDef) -> tuple[bool, bool, frozenset[str]]:
+        """(binds names with `:=`, is a generator, its local names)."""
+        if id(fn) not in self._shapes:
+            nodes = list(ast.walk(fn))
+            walrus = any(isinstance(n, ast.NamedExpr) for n in nodes)
+            generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
+            declared = {name for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+            local = set().union(*(bound_names(stmt) for stmt in fn.body)) if fn.body else set()
+            local |= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+            self._shapes[id(fn)] = (walrus, generator, frozenset(local - declared))
+        return self._shapes[id(fn)]
+
+    def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """(the values returned on the ways that return, whether a way goes on past
+        the statements); `env` is then what the ways that go on bind."""
+        returned: list[object] = []
+        for stmt in body:
+            values, falls = self._stmt(stmt, env, depth)
+            returned += values
+            if not falls:
+                return returned, False
+        return returned, True
+
+    def _stmt(self, stmt: ast.stmt, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        self.budget.step()  # every statement costs a step (a loop of `pass` too)
+        self._line = stmt.lineno
+        if isinstance(stmt, ast.Return):
+            return [None if stmt.value is None else self._expr(stmt.value, env, depth)], False
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            if stmt.value is not None:
+                value = self._expr(stmt.value, env, depth)
+                for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                    self._assign(target, value, env)
+            return [], True
+        if isinstance(stmt, ast.AugAssign):
+            current = self._expr(stmt.target, env, depth) if isinstance(stmt.target, ast.Name) else UNKNOWN
+            value = self._lift(lambda a, b: self._binop(stmt.op, a, b), current, self._expr(stmt.value, env, depth))
+            for each in alternatives(current):
+                if isinstance(each, list):
+                    self._change(each)  # `xs += [...]` extends the list in place: other names see it
+            self._assign(stmt.target, value, env)
+            return [], True
+        if isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+                    owner, key = self._expr(target.value, env, depth), self._expr(target.slice, env, depth)
+                    if isinstance(owner, dict) and isinstance(key, (str, int)) and key not in owner:
+                        raise NoValue  # `del d["missing"]`: a KeyError
+                self._assign(target, Unknown("deleted"), env)
+            return [], True
+        if isinstance(stmt, ast.If):
+            test = truth(self._expr(stmt.test, env, depth))
+            if _unknown(test):
+                return self._both(stmt.body, stmt.orelse, env, depth)
+            return self._block(stmt.body if test else stmt.orelse, env, depth)
+        if isinstance(stmt, ast.With):
+            for item in stmt.items:
+                value = self._expr(item.context_expr, env, depth)
+                if item.optional_vars is not None:
+                    opened = value if isinstance(value, Opened) else Unknown("a context manager")
+                    self._assign(item.optional_vars, opened, env)
+            return self._block(stmt.body, env, depth)
+        if isinstance(stmt, ast.Expr):
+            self._expr(stmt.value, env, depth)  # `parts.append(x)`: what it changes is no longer known
+            return [], True
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            env[stmt.name] = Unknown("a local definition")  # not the module's function of that name
+            return [], True
+        if isinstance(stmt, ast.Assert):
+            if truth(self._expr(stmt.test, env, depth)) is not True:
+                raise NoValue  # fails, or may
+            return [], True
+        if isinstance(stmt, (ast.Pass, ast.Import, ast.ImportFrom)):
+            return [], True
+        if isinstance(stmt, ast.Raise):
+            raise NoValue
+        if isinstance(stmt, ast.For) and not stmt.orelse and not _jumps(stmt.body):
+            items = self._expr(stmt.iter, env, depth)
+            if isinstance(items, dict):
+                items = list(items)
+            if isinstance(items, (list, tuple, str)) and len(items) <= MAX_LOOP and not self._uncertain(items):
+                returned: list[object] = []
+                for item in list(items):  # a known, short sequence: each turn is read
+                    self._assign(stmt.target, item, env)
+                    values, falls = self._block(stmt.body, env, depth)
+                    returned += values
+                    if not falls:
+                        return returned, False
+                return returned, True
+            if plain_scalar(items) and not isinstance(items, str):
+                raise NoValue  # `for x in 5`: a TypeError
+            return self._loop(stmt, env, depth)
+        if isinstance(stmt, ast.Try) and not stmt.finalbody and all(map(_catches_all, stmt.handlers)):
+            return self._try(stmt, env, depth)
+        return self._undecided(stmt, env)  # while, other try, match: what they bind is not followed
+
+    def _try(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """`try` whose handlers catch every error (`except:`, `except Exception:`):
+        the body (then `else`) runs to its end, or any part of it runs and a handler
+        then does. Both ways are read and joined; a handler starts from the names as
+        before the body, those the body binds unknown (it may have stopped anywhere).
+        A body whose every part is known and followed surely ends: no handler runs.
+        Where the body surely raises, or may, only a reading of the whole statement
+        as not followed is sound."""
+        ran = dict(env)
+        unsure = self._unsure
+        try:
+            returned, falls = self._block(stmt.body, ran, depth)
+        except NoValue:
+            return self._undecided(stmt, env)
+        if self._unsure == unsure:  # every part known and followed: no error, no handler
+            if falls and stmt.orelse:
+                more, falls = self._block(stmt.orelse, ran, depth)
+                returned += more
+            env.clear()
+            env.update(ran)
+            return returned, falls
+        if falls and stmt.orelse:
+            more, falls = self._block(stmt.orelse, ran, depth)
+            returned += more
+        ways = [ran] if falls else []
+        stopped = dict(env)
+        for name in set().union(*(bound_names(s) for s in stmt.body)):
+            stopped[name] = Unknown("bound in a `try` body that may stop anywhere")
+        for handler in stmt.handlers:
+            caught = dict(stopped)
+            if handler.name:
+                caught[handler.name] = Unknown("the error caught")
+            values, handled = self._block(handler.body, caught, depth)
+            returned += values
+            if handled:
+                if handler.name:  # Python unbinds it after the handler
+                    caught.pop(handler.name, None)
+                ways.append(caught)
+        if ways:
+            joined = self._join_envs(ways)
+            env.clear()
+            env.update(joined)
+        return returned, bool(ways)
+
+    def _loop(self, stmt: ast.For, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `for` over items not known one by one: it may run no turn or any number
+        of them. The body is read on an unknown item, from what the names hold before
+        it, and joined with that, until the names hold still (MAX_LOOP_ROUNDS rounds);
+        a name that never holds still, and what depends on it, is unknown."""
+        item = Unknown("an item of a sequence not known")
+        returned: list[object] = []
+        current = dict(env)
+        for _ in range(MAX_LOOP_ROUNDS):
+            turn = dict(current)
+            self._assign(stmt.target, item, turn)
+            values, falls = self._block(stmt.body, turn, depth)
+            returned += values
+            joined = self._join_envs([current, turn]) if falls else current
+            if _same_envs(joined, current):
+                break
+            current = joined
+        else:  # never held still: what the loop binds is not known
+            for name in bound_names(stmt):
+                current[name] = Unknown("changed on every turn of a loop")
+        env.clear()
+        env.update(current)
+        return returned, True
+
+    def _both(
+        self, body: list[ast.stmt], orelse: list[ast.stmt], env: dict[str, object], depth: int
+    ) -> tuple[list[object], bool]:
+        """An `if` whose test is not known: both ways are read, each on its own copy
+        of the names, and what the ways that go on bind is joined."""
+        ways = []
+        returned: list[object] = []
+        for branch in (body, orelse):
+            own = dict(env)
+            values, falls = self._block(branch, own, depth)
+            returned += values
+            if falls:
+                ways.append(own)
+        if ways:
+            joined = self._join_envs(ways)
+            env.clear()
+            env.update(joined)
+        return returned, bool(ways)
+
+    def _join_envs(self, ways: list[dict[str, object]]) -> dict[str, object]:
+        if len(ways) == 1:
+            return ways[0]
+        out: dict[str, object] = {}
+        for name in dict.fromkeys(k for way in ways for k in way):
+            held = [way.get(name, _MAYBE_UNBOUND) for way in ways]
+            out[name] = _MAYBE_UNBOUND if any(v is _MAYBE_UNBOUND for v in held) else self._join(held)
+        return out
+
+    def _join(self, values: list[object]) -> object:
+        """`lattice.join`, with the lists and dicts of the evaluator: the same object
+        on every way stays itself; two built on different ways are not joined (which
+        of them another name holds is no longer known, nor what changes them)."""
+        first = values[0] if values else None
+        if all(v is first for v in values):
+            return first
+        if any(_holds(v, lambda x: isinstance(x, (list, dict))) for v in values):
+            return Unknown("a list or dict built on each way")
+        return join(values)
+
+    def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[list[object], bool]:
+        """A statement whose effect is not known: the names it binds become unknown,
+        so do the lists and dicts it names (it may change them), and a `return` or
+        `raise` inside it makes the result unknown."""
+        returns = False
+        self._unsure += 1
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Raise, ast.Assert)):
+                raise NoValue  # it may raise: no value can be told
+            if isinstance(node, ast.Return):
+                returns = True
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                # only to find the lists and dicts it names: its own loop variable is no
+                # unbound local here
+                self._change(self._name(node.id, env, MAX_DEPTH, bound_only=False))
+        not_followed = Unknown(f"a `{type(stmt).__name__.lower()}` statement not followed")
+        for name in bound_names(stmt):
+            env[name] = not_followed
+        return ([not_followed], True) if returns else ([], True)
+
+    def _change(self, value: object, depth: int = 0) -> None:
+        """The list or dict, and those it holds (a call may change any of them), are
+        no longer the values known."""
+        if isinstance(value, (list, dict)) and depth <= 32 and id(value) not in self._changed:
+            self._changed.add(id(value))
+            self._held.append(value)
+            for inner in value.values() if isinstance(value, dict) else value:
+                self._change(inner, depth + 1)
+
+    def _known(self, value: object) -> object:
+        """The value, or unknown when it is a list or dict the code may have changed."""
+        if isinstance(value, (list, dict)) and id(value) in self._changed:
+            return Unknown("changed in place")
+        return value
+
+    def _assign(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(t, ast.Starred) for t in target.elts)
+            unpacked = [self._unpack(len(target.elts), each, starred) for each in alternatives(value)]
+            for i, t in enumerate(target.elts):
+                self._assign(t.value if isinstance(t, ast.Starred) else t, self._join([u[i] for u in unpacked]), env)
+        elif isinstance(target, (ast.Subscript, ast.Attribute)):
+            # `d["a"] = x`, `cfg["parts"][0] = x`: the containers on the way are changed
+            # in place (also where another name holds them): not followed
+            node: ast.expr = target
+            while isinstance(node, (ast.Subscript, ast.Attribute)):
+                node = node.value
+                if isinstance(node, ast.Name):
+                    for each in alternatives(self._name(node.id, env, MAX_DEPTH)):
+                        self._change(each)
+                    if node.id in env:
+                        env[node.id] = Unknown("changed in place")
+                else:
+                    for each in alternatives(self._quiet(node, env)):
+                        self._change(each)
+
+    @staticmethod
+    def _unpack(count: int, value: object, starred: bool) -> list[object]:
+        """The values `a, b = value` binds, in order (unknown where not told)."""
+        if plain_scalar(value) and not isinstance(value, str):
+            raise NoValue  # `a, b = 5`: a number is not iterable
+        values = list(value) if isinstance(value, (tuple, list, str)) else None
+        if values is not None and not starred and len(values) != count:
+            raise NoValue  # too many or too few values to unpack
+        if starred or values is None:
+            return [Unknown("unpacked")] * count
+        return values
+
+    def _quiet(self, node: ast.expr, env: dict[str, object]) -> object:
+        try:
+            return self._expr(node, env, MAX_DEPTH)
+        except (OutOfBudget, TooBig, NoValue):
+            raise
+        except Exception:  # noqa: BLE001 - only to find the container a store changes
+            return UNKNOWN
+
+    # -- expressions --------------------------------------------------------------
+
+    def _expr(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
+        value = self._value_of(node, env, depth)
+        if _unknown(value):
+            self._unsure += 1  # a part not followed: Python may raise there (see `_try`)
+        if self._walrus and _unknown(value):
+            # a part not read (after an unknown value, in a comprehension) may bind a
+            # name with `:=`: that name is no longer known
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    env[inner.target.id] = Unknown("bound by `:=` in a part not read")
+        return value
+
+    def _lift(self, operation: Callable[..., object], *operands: object) -> object:
+        """`operation` on plain operands; on one of several values, once per
+        combination of alternatives, joined (unknown past MAX_COMBINATIONS)."""
+        if not any(type(o) is OneOf for o in operands):
+            return operation(*operands)
+        combinations = itertools.product(*(alternatives(o) for o in operands))
+        results = []
+        for combination in itertools.islice(combinations, MAX_COMBINATIONS + 1):
+            results.append(operation(*combination))
+        if len(results) > MAX_COMBINATIONS:
+            return Unknown(f"more than {MAX_COMBINATIONS} combinations of alternatives")
+        return self._join(results)
+
+    def _value_of(self, node: ast.expr, env: dict[str, object], depth: int) -> object:
+        self.budget.step()
+        self._line = getattr(node, "lineno", self._line)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, int, float, bool, type(None))):
+                return node.value
+            return Unknown("a constant of another kind")
+        if isinstance(node, ast.Name):
+            return self._known(self._name(node.id, env, depth))
+        if isinstance(node, ast.NamedExpr):
+            value = self._expr(node.value, env, depth)
+            self._assign(node.target, value, env)
+            return value
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node, env, depth)
+        if isinstance(node, ast.BinOp):
+            left, right = self._expr(node.left, env, depth), self._expr(node.right, env, depth)
+            return self._lift(lambda a, b: self._binop(node.op, a, b), left, right)
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(node, env, depth)
+        if isinstance(node, ast.UnaryOp):
+            return self._lift(lambda v: _unary(node.op, v), self._expr(node.operand, env, depth))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left, right = self._expr(node.left, env, depth), self._expr(node.comparators[0], env, depth)
+            return self._lift(lambda a, b: self._compare(node.ops[0], a, b), left, right)
+        if isinstance(node, ast.IfExp):
+            test = truth(self._expr(node.test, env, depth))
+            if _unknown(test):
+                if self._walrus:
+                    return Unknown("a condition not known")
+                return self._join([self._expr(node.body, env, depth), self._expr(node.orelse, env, depth)])
+            return self._expr(node.body if test else node.orelse, env, depth)
+        if isinstance(node, ast.Subscript):
+            owner = self._expr(node.value, env, depth)
+            if isinstance(node.slice, ast.Slice):
+                bounds = [
+                    self._expr(b, env, depth) if b is not None else None
+                    for b in (node.slice.lower, node.slice.upper, node.slice.step)
+                ]
+                return self._lift(lambda o, *b: self._known(_slice(o, b)), owner, *bounds)
+            key = self._expr(node.slice, env, depth)
+            return self._lift(lambda o, k: self._known(_index(o, k)), owner, key)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
+            if len(items) != len(node.elts):
+                return Unknown("a starred item")
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                key = self._expr(k, env, depth) if k is not None else UNKNOWN
+                if not isinstance(key, (str, int)):
+                    return Unknown("a key not known")
+                out[key] = self._expr(v, env, depth)
+            return out
+        if isinstance(node, ast.Attribute):
+            dotted = self._dotted(node.value, env)
+            if dotted is not None:  # `re.IGNORECASE`: a module's constant
+                return brains.RE_CONSTANTS.get(f"{dotted}.{node.attr}", UNKNOWN)
+            return self._lift(lambda o: _attribute(o, node.attr), self._expr(node.value, env, depth))
+        if isinstance(node, ast.Call):
+            return self._call_expr(node, env, depth)
+        return Unknown(f"a `{type(node).__name__}` expression")
+
+    def _boolop(self, node: ast.BoolOp, env: dict[str, object], depth: int) -> object:
+        """`a or b`, `a and b`: the operand that decides; where its truth is not known
+        (one of values that differ), each way: the values that decide it, joined with
+        what the rest gives."""
+        deciding = isinstance(node.op, ast.Or)
+        kept: list[object] = []  # values of the operands read so far that decide on some way
+        value: object = None
+        for index, part in enumerate(node.values):
+            value = self._expr(part, env, depth)
+            if index == len(node.values) - 1:
+                break
+            test = truth(value)
+            if _unknown(test):
+                if type(value) is not OneOf or self._walrus:
+                    return Unknown("a condition not known")
+                kept += [v for v in value.values if brains.truth(v) == deciding]
+                continue
+            if test == deciding:
+                return self._join([*kept, value]) if kept else value
+        return self._join([*kept, value]) if kept else value
+
+    def _name(self, name: str, env: dict[str, object], depth: int, bound_only: bool = True) -> object:
+        if name in env:
+            value = env[name]
+            if value is _MAYBE_UNBOUND:
+                if not bound_only:
+                    return UNKNOWN
+                raise NoValue  # bound on some ways only: may be an UnboundLocalError
+            return value
+        if name in self._locals:
+            if not bound_only:
+                return UNKNOWN
+            raise NoValue  # a local name read before it is bound: an UnboundLocalError
+        module = self.module
+        if name in module.values:
+            return module.values[name]
+        if name in module.assigned:
+            module.values[name] = Unknown("a definition that reads itself")
+            module.values[name] = self._expr(module.assigned[name], {}, depth)
+            return module.values[name]
+        return Unknown(f"`{name}` not known")
+
+    def _fstring(self, node: ast.JoinedStr, env: dict[str, object], depth: int) -> object:
+        parts: list[object] = []  # texts, and (value, spec, conversion) of the fields
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value))
+                continue
+            if not isinstance(part, ast.FormattedValue):
+                return Unknown("an f-string part")
+            value = self._expr(part.value, env, depth)
+            spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
+            if not isinstance(spec, str) or not _small_spec(spec):
+                return Unknown("a format spec not known")
+            parts.append((value, spec, part.conversion))
+        fields = [p for p in parts if isinstance(p, tuple)]
+        return self._lift(lambda *values: _formatted(parts, values), *(f[0] for f in fields))
+
+    def _binop(self, op: ast.operator, left: object, right: object) -> object:
+        if _unknown(left) or _unknown(right):
+            return Unknown("an operand not known")
+        if isinstance(op, ast.Add) and (isinstance(left, Template) or isinstance(right, Template)):
+            if isinstance(left, (str, Template)) and isinstance(right, (str, Template)):
+                template = concat(left, right)
+                check_text(len(template.text))
+                return template
+            return Unknown("a template and another value")
+        if isinstance(left, Template) or isinstance(right, Template):
+            return Unknown("an operation on a template")
+        if isinstance(op, ast.Add) and (isinstance(left, str) != isinstance(right, str)):
+            if plain_scalar(left) and plain_scalar(right):
+                raise NoValue  # `"a" + 1`: a TypeError
+        if isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and _number(left) and right == 0:
+            raise NoValue  # ZeroDivisionError
+        if isinstance(op, ast.Add):
+            if isinstance(left, str) and isinstance(right, str):
+                check_text(len(left) + len(right))
+                return left + right
+            if isinstance(left, list) and isinstance(right, list):
+                check_items(len(left) + len(right))
+                return left + right
+            if _number(left) and _number(right):
+                return left + right  # type: ignore[operator]
+            if not (_plain(left) and _plain(right)):
+                return Unknown("an operand of another kind")
+            # other plain values: Python's refusal (`[] + d.keys()`) is checked below
+        if isinstance(op, ast.Div) and isinstance(left, PurePosixPath) and isinstance(right, (str, PurePosixPath)):
+            return left / right
+        if isinstance(op, ast.Mod) and isinstance(left, str) and isinstance(right, _View):
+            return Unknown("a dict view formatted")  # `"%s" % d.keys()` shows the view
+        if isinstance(op, ast.Mod) and isinstance(left, str):
+            return _percent(left, right)
+        if _number(left) and _number(right) and abs(left) < 10**12 and abs(right) < 10**12:  # type: ignore[operator]
+            try:
+                if isinstance(op, ast.Sub):
+                    return left - right  # type: ignore[operator]
+                if isinstance(op, ast.Mult):
+                    return left * right  # type: ignore[operator]
+                if isinstance(op, ast.FloorDiv):
+                    return left // right  # type: ignore[operator]
+                if isinstance(op, ast.Div):
+                    return left / right  # type: ignore[operator]
+            except ZeroDivisionError as err:
+                raise NoValue from err
+        if isinstance(op, ast.BitOr) and _integer(left) and _integer(right):
+            return left | right  # type: ignore[operator]  # `re.I | re.M`
+        if isinstance(op, ast.Mult):
+            repeated = _repeat(left, right)
+            if not _unknown(repeated):
+                return repeated
+        if isinstance(op, ast.Pow) and _integer(left) and _integer(right) and right >= 0:  # type: ignore[operator]
+            # the result has at most `right` times the bits of `left`: never computed past the limit
+            if abs(left) > 1 and not fits_int_bits(right * abs(left).bit_length()):  # type: ignore[arg-type]
+                raise TooBig(f"an integer of more than {MAX_INT_BITS:,} bits (`{_short(left)} ** {_short(right)}`)")
+            return left**right  # type: ignore[operator]
+        if _plain(left) and _plain(right) and type(op) in _SCALAR_OPS:
+            if isinstance(op, (ast.Mult, ast.Pow)) and not (plain_scalar(left) and plain_scalar(right)):
+                return Unknown("a repeated sequence")  # `[x] * n`: defined, not followed
+            if isinstance(op, ast.Mult) and (isinstance(left, str) or isinstance(right, str)):
+                return Unknown("a repeated string")  # `"ab" * n`: defined, not followed
+            try:  # what Python does with these two plain values, when it refuses them
+                _SCALAR_OPS[type(op)](left, right)
+            except TypeError as err:
+                raise NoValue from err
+            except (ArithmeticError, ValueError):
+                raise NoValue from None
+        return Unknown("an operation not followed")
+
+    def _compare(self, op: ast.cmpop, left: object, right: object) -> object:
+        if isinstance(op, (ast.Is, ast.IsNot)) and right is None and not _unknown(left):
+            return (left is None) == isinstance(op, ast.Is)  # the cluster's `SET` and a template are not None
+        if self._uncertain(left) or self._uncertain(right):
+            return Unknown("compared with a value not known")
+        return _compare(op, left, right)
+
+    def _dotted(self, node: ast.expr, env: dict[str, object]) -> str | None:
+        """`os.path` (or an alias of it) as a dotted module name; None for values."""
+        if isinstance(node, ast.Name):
+            if node.id in env or node.id in self.module.assigned or node.id in self.module.functions:
+                return None
+            known = node.id in brains.MODULES or node.id in brains.NOTEBOOK_GLOBALS
+            return self.module.aliases.get(node.id, node.id if known else None)
+        if isinstance(node, ast.Attribute):
+            owner = self._dotted(node.value, env)
+            return f"{owner}.{node.attr}" if owner is not None else None
+        return None
+
+    def _call_expr(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return Unknown("a starred argument")
+        args = [self._expr(a, env, depth) for a in node.args]
+        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in env:
+            fn = self.module.functions.get(func.id)
+            if fn is not None:  # the project's own function: it reads its alternatives itself
+                return self._call(fn, args, kwargs, depth + 1)
+            dotted = self.module.aliases.get(func.id, func.id)
+            return self._unfollowed(
+                self._lift_call(lambda a, k: self._library(dotted, a, k), args, kwargs), args, kwargs
+            )
+        if isinstance(func, ast.Attribute):
+            dotted = self._dotted(func.value, env)
+            if dotted is not None:
+                name = f"{dotted}.{func.attr}"
+                result = self._lift_call(lambda a, k: self._library(name, a, k), args, kwargs)
+                return self._unfollowed(result, args, kwargs)
+            owner = self._expr(func.value, env, depth)
+            result = self._lift_call(
+                lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
+            )
+            for each in alternatives(owner):
+                if isinstance(each, (list, dict)) and func.attr not in brains.READ_ONLY:
+                    self._change(each)  # `parts.append(x)`, `d.pop("a")`
+            return self._unfollowed(result, args, kwargs)
+        return self._unfollowed(Unknown("a call not followed"), args, kwargs)
+
+    def _lift_call(
+        self, call: Callable[[list[object], dict[str, object]], object], args: list[object], kwargs: dict[str, object]
+    ) -> object:
+        """`call` once per combination of its arguments' alternatives (see `_lift`)."""
+        names = list(kwargs)
+
+        def once(*values: object) -> object:
+            return call(list(values[: len(args)]), dict(zip(names, values[len(args) :])))
+
+        return self._lift(once, *args, *kwargs.values())
+
+    def _unfollowed(self, result: object, args: list[object], kwargs: dict[str, object]) -> object:
+        """A call whose result is not known may have changed the lists and dicts it
+        was given."""
+        if _unknown(result):
+            for value in [*args, *kwargs.values()]:
+                for each in alternatives(value):
+                    self._change(each)
+        return result
+
+    def _library(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+        """A call of the standard library (or yaml) by its dotted name, as `brains`
+        describes it."""
+        if name in brains.ENV_GETTERS:
+            key = args[0] if args else kwargs.get("key")
+            if key in brains.CLUSTER_VARIABLES:
+                return SET
+            default = args[1] if len(args) > 1 else kwargs.get("default", UNKNOWN)
+            return default if isinstance(default, str) else Unknown(f"the environment variable {key!r}")
+        if name in brains.SECRETS:
+            return Unknown("a secret")
+        if name in brains.JOB_INPUTS:
+            given = args[0] if args else kwargs.get("name")
+            if not isinstance(given, str) or not given.strip():
+                return Unknown("a job input of a name not known")
+            input_name = param_name(given)
+            return Template("{" + input_name + "}", (input_name,))
+        if any(_unknown(a) or isinstance(a, Template) for a in args):
+            return Unknown("an argument not known")
+        if name in brains.PATH_FUNCTIONS and args and all(isinstance(a, (str, PurePosixPath)) for a in args):
+            result = brains.PATH_FUNCTIONS[name](*[str(a) for a in args])
+            if isinstance(result, str):
+                check_text(len(result))
+            return result
+        if name in brains.PATH_FUNCTIONS and any(plain_scalar(a) and not isinstance(a, str) for a in args):
+            raise NoValue  # `os.path.join(s, 1)`: a TypeError
+        if name in brains.PATH_CONSTRUCTORS and args:
+            if all(isinstance(a, (str, PurePosixPath)) for a in args):
+                return PurePosixPath(*[str(a) for a in args])
+            return Unknown("a path of other values")
+        if name in brains.OPENERS and args and isinstance(args[0], (str, PurePosixPath)):
+            return Opened(str(args[0]))
+        if name in brains.DOCUMENT_LOADERS and args:
+            return self._load(args[0])
+        if name.startswith("re.") and name[3:] in brains.RE_FUNCTIONS:
+            return regex_call(name[3:], args, kwargs)
+        if name in brains.BUILTINS:
+            return brains.BUILTINS[name](args)
+        return Unknown(f"`{name}` not known")
+
+    def _load(self, handle: object) -> object:
+        if not isinstance(handle, Opened):
+            return Unknown("a load of a file not opened here")
+        path = document_path(handle.path, self.module.path)
+        if path is None:
+            return Unknown("a file outside the project")
+        self.opened.add(path)
+        if path not in self.documents:
+            return Unknown(f"the document {path} not given")
+        return self.documents[path]
+
+
+_NOT_PLAIN = (Unknown, OneOf, Template)
+
+# binary operators checked on plain values for the TypeError Python raises (`"a" - 1`);
+# only ever run on operands whose result would not be large (no `str * int` here)
+_SCALAR_OPS = {
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Add: operator.add,
+    ast.Mod: operator.mod,
+    ast.Pow: lambda a, b: None if _number(a) and _number(b) else operator.pow(a, b),
+}
+
+
+def _unary(op: ast.unaryop, operand: object) -> object:
+    if isinstance(op, ast.Not):
+        test = truth(operand)
+        return UNKNOWN if _unknown(test) else not test
+    if isinstance(op, ast.USub) and _number(operand):
+        return -operand  # type: ignore[operator]
+    return Unknown("a unary operation not followed")
+
+
+def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
+    """An f-string's text from its literal parts and its fields' (plain) values; a
+    template when a field is one (with no spec or conversion)."""
+    out: list[object] = []
+    fields = iter(values)
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        value = next(fields)
+        _, spec, conversion = part  # type: ignore[misc]
+        if isinstance(value, Template) and not spec and conversion == -1:
+            out.append(value)
+            continue
+        if not plain_scalar(value):
+            return Unknown("an f-string field not known")
+        converted = {ord("r"): repr, ord("s"): str, ord("a"): ascii}.get(conversion)
+        try:  # `!r` and friends first, then the spec applies to that text
+            shown = format(converted(value) if converted else value, spec)
+        except (ValueError, TypeError) as err:
+            raise NoValue from err  # the value refuses the spec, in Python too
+        out.append(shown)
+    if any(isinstance(p, Template) for p in out):
+        template = Template("", ())
+        for p in out:
+            template = concat(template, p)
+        check_text(len(template.text))
+        return template
+    return _text("".join(out))  # type: ignore[arg-type]
+
+
+def _percent(template: str, right: object) -> object:
+    """`template % right` with plain values, its size checked before it is built."""
+    if re.search(r"%[-#0 +]*(\d{4,}|\d*\.\d{4,})", template):
+        return Unknown("a width that would build a huge string")
+    values = tuple(right) if isinstance(right, tuple) else right
+    if not all(plain_scalar(v) for v in (values if isinstance(values, tuple) else (values,))):
+        return Unknown("a value formatted not known")
+    if "*" in template:  # `"%*s" % (n, x)`: a width (or precision) given as a value
+        for value in values if isinstance(values, tuple) else (values,):
+            if _number(value) and abs(value) > MAX_TEXT:  # type: ignore[arg-type]
+                raise TooBig(f"a `%*` width or precision of {_short(value)}, past {MAX_TEXT:,} characters")
+    try:
+        return _text(template % values)
+    except (TypeError, ValueError, KeyError) as err:
+        raise NoValue from err
+
+
+def _small_spec(spec: str) -> bool:
+    """A format spec without a width or precision large enough to build a huge string."""
+    return not re.search(r"\d{4,}", spec)
+
+
+def _plain(value: object) -> bool:
+    """A plain value or container (what Python's operators can be tried on cheaply)."""
+    return plain_scalar(value) or isinstance(value, (list, tuple, dict))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text(value: str) -> str:
+    """A string an operation built (its size checked before, where it could be large)."""
+    if not fits_text(len(value)):
+        raise TooBig(f"a string of more than {MAX_TEXT:,} characters")
+    return value
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: object) -> str:
+    """A number as a message shows it (a long one by its size only)."""
+    return str(value) if isinstance(value, int) and value.bit_length() < 64 else "<a long integer>"
+
+
+def _repeat(left: object, right: object) -> object:
+    """`"ab" * n`, `[x] * n`, `n * (x,)`: the sequence repeated, its size checked
+    before it is built; unknown for other operands."""
+    if _integer(left) and isinstance(right, (str, list, tuple)):
+        left, right = right, left
+    if not (isinstance(left, (str, list, tuple)) and isinstance(right, int)):
+        return UNKNOWN  # `True * "a"` included: a bool repeats too, but is left to Python's check
+    if isinstance(right, bool):
+        return UNKNOWN
+    size = len(left) * max(right, 0)
+    if isinstance(left, str):
+        check_text(size)
+    else:
+        check_items(size)
+    return left * right
+
+
+def _catches_all(handler: ast.ExceptHandler) -> bool:
+    """`except:`, `except Exception:`, `except BaseException:`."""
+    kind = handler.type
+    return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
+
+
+def _jumps(body: list[ast.stmt]) -> bool:
+    """A `break` or `continue` of this loop (not of a loop inside it)."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+    return False
+
+
+def _holds(value: object, test: Callable[[object], bool], depth: int = 0) -> bool:
+    """Whether `test` holds for the value or any value it holds (past 32 levels: yes)."""
+    if test(value) or depth > 32:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds(v, test, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_holds(v, test, depth + 1) for v in value.values())
+    return False
+
+
+def _holds_view(value: object) -> bool:
+    return _holds(value, lambda v: isinstance(v, _View))
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> object:
+    try:
+        if isinstance(op, (ast.Eq, ast.NotEq)) and (isinstance(left, _View) or isinstance(right, _View)):
+            return UNKNOWN  # a view equals no list or tuple
+        if isinstance(op, ast.Eq):
+            return left == right
+        if isinstance(op, ast.NotEq):
+            return left != right
+        if isinstance(op, ast.In) and isinstance(right, (str, list, tuple, dict)):
+            return left in right  # type: ignore[operator]
+        if isinstance(op, ast.NotIn) and isinstance(right, (str, list, tuple, dict)):
+            return left not in right  # type: ignore[operator]
+        if isinstance(left, _View) or isinstance(right, _View):
+            return UNKNOWN
+        ordering = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+        compare = ordering.get(type(op))
+        if compare is not None and plain_scalar(left) and plain_scalar(right):
+            return compare(left, right)  # `"a" < 1` raises, as in Python
+        if isinstance(op, (ast.In, ast.NotIn)) and plain_scalar(right) and not isinstance(right, str):
+            raise NoValue  # `x in 5`: a TypeError
+    except TypeError as err:
+        raise NoValue from err
+    return UNKNOWN
+
+
+def _slice(owner: object, bounds: tuple[object, ...]) -> object:
+    if isinstance(owner, _View) or owner is None:
+        raise NoValue  # not subscriptable
+    if not isinstance(owner, (str, list, tuple)):
+        return Unknown("a slice of a value not known")
+    if not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
+        return Unknown("a slice bound not known")
+    if bounds[2] == 0:
+        raise NoValue  # slice step cannot be zero
+    return owner[slice(*bounds)]  # type: ignore[misc]
+
+
+def _index(owner: object, key: object) -> object:
+    if owner is None or isinstance(owner, _View):
+        raise NoValue  # not subscriptable
+    if _unknown(key) or _unknown(owner):
+        return Unknown("an index or owner not known")
+    try:
+        if isinstance(owner, dict) and isinstance(key, (str, int)):
+            return owner[key]
+        if isinstance(owner, (str, list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
+            return owner[key]
+        if isinstance(owner, Matched) and isinstance(key, (int, str)):
+            return owner[key]
+    except (IndexError, KeyError) as err:
+        raise NoValue from err
+    return Unknown("an index not followed")
+
+
+def _attribute(owner: object, attr: str) -> object:
+    if isinstance(owner, PurePosixPath) and attr in brains.PATH_ATTRIBUTES:
+        return getattr(owner, attr)
+    return Unknown(f"the attribute `{attr}`")
+
+
+def _method(owner: object, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """A method of a known value, from the allow-lists of `brains` (no side effects)."""
+    if _unknown(owner) or any(_unknown(a) for a in args) or any(_unknown(v) for v in kwargs.values()):
+        return Unknown("a method of a value not known")
+    if any(isinstance(v, Template) for v in (owner, *args, *kwargs.values())):
+        return Unknown("a method of a template")
+    if owner is None:
+        raise NoValue  # `None.group(1)`: an AttributeError (a match that failed)
+    try:
+        if isinstance(owner, str):
+            if name == "format":
+                return _format(owner, args, kwargs)
+            if name == "join":
+                items = args[0] if args else None
+                if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
+                    check_text(sum(len(i) for i in items) + len(owner) * max(len(items) - 1, 0))
+                    return owner.join(items)
+                return Unknown("a join of values not known")
+            if name == "replace" and (not args or args[0] == ""):
+                return Unknown("a replace of the empty string")  # `s.replace("", t)` puts t between every character
+            if name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+                times = owner.count(args[0])  # its size, known before it is built
+                if len(args) > 2 and _integer(args[2]) and args[2] >= 0:  # type: ignore[operator]
+                    times = min(times, args[2])  # type: ignore[type-var]
+                check_text(len(owner) + times * max(len(args[1]) - len(args[0]), 0))
+            if name in brains.STR_METHODS and all(plain_scalar(a) for a in args):
+                result = getattr(owner, name)(*args, **kwargs)
+                return _text(result) if isinstance(result, str) else result
+            return Unknown(f"`str.{name}` not known")
+        if isinstance(owner, dict) and name == "get" and 1 <= len(args) <= 2 and not kwargs:
+            if isinstance(args[0], (str, int)):
+                return owner.get(args[0], args[1] if len(args) > 1 else None)
+            return Unknown("a key not known")
+        if isinstance(owner, dict) and name in ("keys", "values", "items") and not args:
+            return _View(getattr(owner, name)())
+        if isinstance(owner, Pattern) and name in brains.PATTERN_METHODS:
+            if "flags" in kwargs:
+                return Unknown("no such keyword")  # no such keyword of a pattern's methods
+            return regex_call(name, [owner.pattern, *args], {**kwargs, "flags": owner.flags})
+        if isinstance(owner, Matched) and name in brains.MATCH_METHODS and not kwargs:
+            return getattr(owner, name)(*args)
+        if isinstance(owner, PurePosixPath):
+            if name in ("resolve", "absolute"):
+                return PurePosixPath(posixpath.normpath(str(owner)))
+            if name == "joinpath" and all(isinstance(a, str) for a in args):
+                return owner.joinpath(*args)  # type: ignore[arg-type]
+            if name == "open":
+                return Opened(str(owner))
+    except (TypeError, ValueError, IndexError) as err:
+        raise NoValue from err  # Python raises on these values too
+    return Unknown(f"the method `{name}`")
+
+
+def _format(template: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """`str.format` with plain values and plain fields only (no attribute or index
+    lookups in a field: they could reach into the evaluator's values)."""
+    try:
+        parsed = [(f, spec) for _, f, spec, _ in string.Formatter().parse(template) if f is not None]
+    except ValueError:
+        return Unknown("a format template Python refuses")
+    if any("." in f or "[" in f or "{" in (spec or "") or not _small_spec(spec or "") for f, spec in parsed):
+        return Unknown("a format field not followed")
+    if not all(plain_scalar(v) for v in [*args, *kwargs.values()]):
+        return Unknown("a value formatted not known")
+    try:
+        return _text(template.format(*args, **kwargs))
+    except (IndexError, KeyError, ValueError) as err:
+        raise NoValue from err

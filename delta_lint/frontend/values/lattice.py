@@ -1,0 +1,155 @@
+"""The values a reader of Python code can tell an expression holds.
+
+Four kinds, ordered from most to least known:
+
+- a known value: plain Python (`str`, `int`, `float`, `bool`, `None`, lists,
+  tuples and dicts of them, and the few objects `evaluator` models, such as a
+  compiled pattern or a path);
+- a `Template`: a string whose known parts are text and whose other parts are
+  named inputs (`{env}.sales.orders`, where `env` is a widget of the job);
+- `OneOf`: one of a few known values or templates (at most `MAX_ALTERNATIVES`),
+  where the code goes one of several ways the reader cannot decide (`"a.x" if
+  prod else "b.x"`);
+- `Unknown`, with the reason it is not known.
+
+`join` is the merge where control flow meets again (`if`/`else`, `or`/`and`, a
+conditional expression): the values of every way, as one value of this lattice;
+unknown when any way is unknown or past `MAX_ALTERNATIVES`, never one way picked.
+"""
+
+from __future__ import annotations
+
+# At most this many alternatives for one value (astroid caps its inferred values the
+# same way): past it the value is unknown.
+MAX_ALTERNATIVES = 8
+
+
+class Unknown:
+    """A value that cannot be told, and why. Every unknown is equal to every other
+    (a list holding one is compared only after `evaluator` has looked inside), and
+    none is equal to a known value."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str = "not known") -> None:
+        self.reason = reason
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unknown)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = Unknown()
+
+
+class Template:
+    """A string of known text and named inputs: `text` holds `{name}` for each input,
+    `params` their names in order of first appearance."""
+
+    __slots__ = ("text", "params")
+
+    def __init__(self, text: str, params: tuple[str, ...]) -> None:
+        self.text = text
+        self.params = params
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Template) and (self.text, self.params) == (other.text, other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.params))
+
+    def __repr__(self) -> str:
+        return f"Template({self.text!r})"
+
+    def __add__(self, other: object) -> Template:
+        return concat(self, other)
+
+    def __radd__(self, other: object) -> Template:
+        return concat(other, self)
+
+
+def concat(left: object, right: object) -> Template:
+    """`left + right` of strings and templates, as a template."""
+    text, params = [], []
+    for part in (left, right):
+        if isinstance(part, Template):
+            text.append(part.text)
+            params += [p for p in part.params if p not in params]
+        else:
+            text.append(str(part))
+    return Template("".join(text), tuple(params))
+
+
+class OneOf:
+    """One of a few values (2 to `MAX_ALTERNATIVES`, all known values or templates,
+    none alike). It has no truth, equality or hash of its own: an operation on it is
+    done once per alternative (`evaluator` does so) and Python's own operators on
+    one refuse (TypeError), so it never passes for one of its values."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: tuple[object, ...]) -> None:
+        self.values = values
+
+    def __eq__(self, other: object) -> bool:
+        raise TypeError("one of several values: compare each")
+
+    def __hash__(self) -> int:
+        raise TypeError("one of several values: hash each")
+
+    def __bool__(self) -> bool:
+        raise TypeError("one of several values: test each")
+
+    def __repr__(self) -> str:
+        return f"OneOf{self.values!r}"
+
+
+def alternatives(value: object) -> tuple[object, ...]:
+    """The values `value` may be: its alternatives, or itself."""
+    return value.values if type(value) is OneOf else (value,)
+
+
+def key(value: object) -> object:
+    """What tells two known values apart: their type all the way down (`1`, `True`
+    and `1.0` are three values; `[1]` and `(1,)` two)."""
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(key(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple((key(k), key(v)) for k, v in value.items()))
+    if isinstance(value, (str, int, float, bool, type(None), Template)):
+        return (type(value), value)
+    if type(value) is OneOf:
+        return (OneOf, frozenset(key(v) for v in value.values))
+    return (type(value), id(value))  # an object the evaluator models: itself only
+
+
+def join(values: list[object] | tuple[object, ...]) -> object:
+    """The value after the ways that gave `values` meet again: the one value when
+    they agree, `OneOf` up to MAX_ALTERNATIVES, else unknown (the first unknown's
+    reason when a way is unknown)."""
+    distinct: dict[object, object] = {}
+    for value in values:
+        for alt in alternatives(value):
+            if type(alt) is Unknown:
+                return alt
+            try:
+                distinct.setdefault(key(alt), alt)
+            except TypeError:  # a value holding a OneOf (a list of them): not split here
+                return Unknown("a container of alternatives")
+            if len(distinct) > MAX_ALTERNATIVES:
+                return Unknown(f"more than {MAX_ALTERNATIVES} values")
+    if not distinct:
+        return Unknown("no value")
+    if len(distinct) == 1:
+        return next(iter(distinct.values()))
+    return OneOf(tuple(distinct.values()))
+
+
+class NoValue(Exception):
+    """The code raises here (a missing key, `raise`, a failed `assert`), or may (a
+    `raise` in a statement not followed): what is being read gives no value."""

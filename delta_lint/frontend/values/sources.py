@@ -1,0 +1,141 @@
+"""Values of one module given to other files, and kept out of messages.
+
+The link stage gives a module's value functions to the files that import it or
+`%run` it as source (`module_source`, `is_value_function`); numbers cross as text
+(`number_text`). What a project document holds is kept out of every message
+(`DocumentText`): a table name it forms is the one thing of its delta-lint prints.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from delta_lint.frontend.values.budget import MAX_INT_BITS
+
+MAX_VALUE_FUNCTION_LINES = 120  # longer functions are not given to other files
+MAX_SOURCE_STATEMENTS = 64  # top-level statements the value functions of a module need
+
+
+def is_value_function(fn: ast.FunctionDef) -> bool:
+    """A short top-level function that returns a value (what `Evaluator` may give)."""
+    if (fn.end_lineno or fn.lineno) - fn.lineno > MAX_VALUE_FUNCTION_LINES:
+        return False
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
+
+
+def number_text(value: int | float) -> str | None:
+    """The text of a number as `str()` gives it, or None for an integer too long to
+    keep (a 5,000-digit hex literal is valid Python, and its decimal text is refused)."""
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        return None
+    return str(value)
+
+
+DOCUMENT_MASK = "<value of a project document>"
+_MIN_LEAF = 4  # a whole value this long or longer is masked wherever it stands
+_WINDOW = 8  # pieces of a longer value: any 15 characters of one are found
+
+
+class DocumentText:
+    """What the project documents a file's code loaded hold, to keep it out of every
+    message: a table name they form is the one thing of theirs delta-lint prints.
+    `mask` replaces each part of a text that is a document's value (a whole value of
+    4 or more characters, or 15 or more characters of a longer one, such as a slice
+    of a key), matched without case (a parser's message upper-cases what it quotes).
+    Keys are left alone: they name settings, as the code that reads them does."""
+
+    def __init__(self, documents: tuple[tuple[str, object], ...]) -> None:
+        leaves: set[str] = set()
+        pending: list[object] = [value for _, value in documents]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, dict):
+                pending.extend(value.values())
+            elif isinstance(value, (list, tuple)):
+                pending.extend(value)
+            elif isinstance(value, str) or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+                text = value if isinstance(value, str) else number_text(value)
+                if text and len(text) >= _MIN_LEAF:
+                    leaves.add(text.lower())
+        self.leaves = sorted(leaves, key=len, reverse=True)
+        self.haystack = "\0".join(leaf for leaf in self.leaves if len(leaf) > _WINDOW)
+
+    def mask(self, text: str) -> str:
+        low = text.lower()
+        if not self.leaves or not low:
+            return text
+        covered = bytearray(len(low))
+        for leaf in self.leaves:
+            start = low.find(leaf)
+            while start >= 0:
+                covered[start : start + len(leaf)] = b"\1" * len(leaf)
+                start = low.find(leaf, start + 1)
+        for i in range(0, len(low) - _WINDOW + 1, _WINDOW):
+            if low[i : i + _WINDOW] not in self.haystack:
+                continue
+            first, last = i, i + _WINDOW
+            while first > 0 and low[first - 1 : last] in self.haystack:
+                first -= 1
+            while last < len(low) and low[first : last + 1] in self.haystack:
+                last += 1
+            covered[first:last] = b"\1" * (last - first)
+        if not any(covered):
+            return text
+        if len(low) != len(text):  # lower-casing moved the characters: mask it all
+            return DOCUMENT_MASK
+        out, i = [], 0
+        while i < len(text):
+            if covered[i]:
+                while i < len(text) and covered[i]:
+                    i += 1
+                out.append(DOCUMENT_MASK)
+            else:
+                out.append(text[i])
+                i += 1
+        return "".join(out)
+
+    def mask_quoted(self, message: str) -> str:
+        """`mask` of each `quoted` part of a message (the words around are delta-lint's
+        own); of the whole message when it quotes nothing."""
+        parts = message.split("`")
+        if len(parts) < 3:
+            return self.mask(message)
+        return "`".join(self.mask(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def _holds_huge_integer(stmt: ast.stmt) -> bool:
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, int) and number_text(n.value) is None
+        for n in ast.walk(stmt)
+    )
+
+
+def module_source(tree: ast.Module, names: list[str]) -> str:
+    """The module's top-level statements that functions `names` need, as source: its
+    imports, the functions, and the assignments and functions they read,
+    transitively (a bounded number). A statement holding an integer too long to
+    print (`0xfff...` of 5,000 digits, which `ast.unparse` cannot write) is left
+    out: what it defines stays unknown to other files."""
+    defined: dict[str, ast.stmt] = {}
+    imports: list[ast.stmt] = []
+    for stmt in tree.body:
+        if _holds_huge_integer(stmt):
+            continue
+        if isinstance(stmt, ast.FunctionDef):
+            defined[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            defined[stmt.targets[0].id] = stmt
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not getattr(stmt, "level", 0):
+            imports.append(stmt)
+    wanted = [n for n in names if n in defined]
+    kept: dict[str, ast.stmt] = {}
+    while wanted and len(kept) < MAX_SOURCE_STATEMENTS:
+        name = wanted.pop()
+        if name in kept:
+            continue
+        kept[name] = defined[name]
+        for node in ast.walk(defined[name]):
+            if isinstance(node, ast.Name) and node.id in defined and node.id not in kept:
+                wanted.append(node.id)
+    ordered = [s for s in tree.body if any(s is k for k in kept.values())]
+    return "\n".join(ast.unparse(s) for s in imports + ordered) + "\n"
