@@ -354,6 +354,12 @@ def check(
         _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
         raise typer.Exit(0)
     tune_gc()
+    # The output of a run whose inputs and options equal an earlier run's is the
+    # earlier output: kept per view (everything besides the run that shapes it),
+    # unless the gate needs something outside the run (a baseline, changed files).
+    view = None
+    if not (no_cache or show_files or write_baseline or baseline or changed or diff_base or show_stats):
+        view = _view(output_format, quiet, show_statistics, color.value, fail_on, strict, exit_zero, scope)
     with _progress(color.value) as progress:
         result = _guarded(
             lambda: pipeline(
@@ -367,9 +373,13 @@ def check(
                 use_cache=not no_cache,
                 jobs=jobs,
                 overlay=buffers,
+                view=view,
             ),
             debug,
         )
+    if result.output is not None:
+        _emit(result.output[0], output)
+        raise typer.Exit(result.output[1])
     if show_files:
         from delta_lint import report
 
@@ -401,11 +411,38 @@ def check(
         )
         gate = replace(gate, changed=frozenset(changed_files))
     outcome = finish(result.findings, result.suppressions, gate)
-    _emit(_render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value), output)
+    text = _render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value)
+    _emit(text, output)
+    if view is not None and result.run_key is not None:
+        from delta_lint.run import keep_output
+
+        keep_output(config, result, view, text, outcome.exit_code)
     if show_stats:
         sys.stdout.flush()
         typer.echo(result.stats.text(), err=True, nl=False)
     raise typer.Exit(outcome.exit_code)
+
+
+def _view(output_format, quiet, show_statistics, color, fail_on, strict, exit_zero, scope) -> str:
+    """A digest of what shapes `check`'s output besides the run: the format and its
+    options, the gate's options, and the terminal (colour, width, working folder)."""
+    import hashlib
+
+    from delta_lint.report import use_color
+
+    shape = (
+        output_format.value,
+        quiet,
+        show_statistics,
+        use_color(choice=color),
+        _width(),
+        fail_on.value,
+        strict,
+        exit_zero,
+        sorted(str(p) for p in scope) if scope is not None else None,
+        os.getcwd(),
+    )
+    return hashlib.blake2b(repr(shape).encode(errors="surrogateescape"), digest_size=20).hexdigest()
 
 
 def _stdin_buffer(given: list[Path], stdin_filename: Optional[Path]) -> dict[Path, bytes]:

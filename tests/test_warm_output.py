@@ -1,0 +1,109 @@
+"""A warm or incremental run prints, byte for byte, what a cold run prints.
+
+A run whose inputs equal an earlier run's gives back the earlier output (kept per
+way of calling: format, options, terminal); a run after an edit re-reads what the
+edit touched. Each step below compares the CLI's output and exit code with the
+cache (twice: the second run takes the kept output) against `--no-cache`, for
+the edits that reach findings by different roads: a file of the project, a helper
+other files use, the configuration, the schedule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+FORMATS = (("--format", "text"), ("--format", "json"), ("--format", "concise"), ("--format", "sarif"))
+
+BUNDLE = """bundle: {name: x}
+resources:
+  jobs:
+    nightly:
+      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}
+      tasks:
+        - task_key: a
+          spark_python_task: {python_file: jobs/a.py}
+        - task_key: b
+          depends_on: [{task_key: a}]
+          sql_task: {warehouse_id: w, file: {path: jobs/b.sql}}
+    hourly:
+      schedule: {quartz_cron_expression: '0 0 * * * ?', timezone_id: UTC}
+      tasks:
+        - task_key: c
+          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}
+"""
+
+
+def _project(root: Path) -> None:
+    (root / "jobs").mkdir(parents=True)
+    (root / "lib").mkdir()
+    (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [d]}\n")
+    (root / "databricks.yml").write_text(BUNDLE)
+    (root / "lib" / "__init__.py").write_text("")
+    (root / "lib" / "names.py").write_text('EVENTS = "main.s.events"\nOTHER = "main.s.other"\n')
+    (root / "jobs" / "__init__.py").write_text("")
+    (root / "jobs" / "a.py").write_text(
+        "from pyspark.sql import SparkSession\n"
+        "from lib.names import EVENTS\n"
+        "spark = SparkSession.builder.getOrCreate()\n"
+        "spark.sql(f\"DELETE FROM {EVENTS} WHERE d = '2024-01-01'\")\n"
+    )
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE id = 7;\n")
+    (root / "jobs" / "c.sql").write_text(
+        "MERGE INTO main.s.events t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
+    )
+
+
+def _same_as_cold(root: Path) -> dict[tuple[str, ...], str]:
+    """Every format's output, after asserting the cached runs print what a cold run prints."""
+    out = {}
+    for fmt in FORMATS:
+        cold = run_cli("check", ".", *fmt, "--no-cache", cwd=root)
+        first = run_cli("check", ".", *fmt, cwd=root)  # judges what changed, keeps its output
+        again = run_cli("check", ".", *fmt, cwd=root)  # nothing changed: the kept output
+        assert cold.returncode in (0, 1), cold.stderr
+        assert (first.returncode, first.stdout) == (cold.returncode, cold.stdout), fmt
+        assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout), fmt
+        out[fmt] = cold.stdout
+    return out
+
+
+def _tables(output: dict[tuple[str, ...], str]) -> list[tuple[str, str]]:
+    return sorted((f["rule"], f["table"] or "") for f in json.loads(output[("--format", "json")])["findings"])
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["nothing", "one file", "helper", "config", "schedule"],
+)
+def test_cached_runs_print_what_a_cold_run_prints_after_each_kind_of_edit(tmp_path, edit):
+    root = tmp_path / "p"
+    _project(root)
+    before = _same_as_cold(root)
+    assert _tables(before), "the project must have findings for the comparison to mean anything"
+    if edit == "one file":
+        (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE d = '2024-01-01';\n")
+    elif edit == "helper":  # a.py's table comes from the helper module
+        (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "config":
+        (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
+    elif edit == "schedule":  # c joins the nightly job after b: nothing of it runs hourly any more
+        bundle = root / "databricks.yml"
+        text = bundle.read_text().replace(
+            "    hourly:\n      schedule: {quartz_cron_expression: '0 0 * * * ?', timezone_id: UTC}\n      tasks:\n", ""
+        )
+        bundle.write_text(
+            text.replace(
+                "          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}\n",
+                "          depends_on: [{task_key: b}]\n          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}\n",
+            )
+        )
+    after = _same_as_cold(root)
+    if edit == "nothing":
+        assert after == before
+    else:
+        assert after != before, f"the {edit} edit must change the findings"
