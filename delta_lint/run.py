@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from delta_lint import suppress
-from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
+from delta_lint.cache import Cache, Memory, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError, load_yaml
 from delta_lint.findings import Gate, Suppressions, finish, selected
@@ -519,6 +519,7 @@ def pipeline(
     overlay: dict[Path, bytes] | None = None,
     on_stage: Callable[[str | None], None] | None = None,
     view: str | None = None,
+    memory: Memory | None = None,
 ) -> RunResult:
     """Discover, front ends, schedule, settings and engine: the findings of every
     rule before the findings stage (selection, suppressions, ...). `read` skips the settings stage (tests, `tables`);
@@ -534,8 +535,9 @@ def pipeline(
     earlier run's output for the same view was kept, `RunResult.output` holds it
     and the findings are not decoded. `overlay`: unsaved editor buffers, see
     `gather`. `on_file` and `on_stage` report progress: files analysed, then what
-    the run waits for (`settings.live.read_settings`)."""
-    store = Cache(config.root) if use_cache else None
+    the run waits for (`settings.live.read_settings`). `memory`: what a long-lived
+    caller keeps decoded between its runs (`cache.Memory`)."""
+    store = Cache(config.root, memory) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
@@ -551,7 +553,7 @@ def pipeline(
 
                 return RunResult(
                     stats=replace(inputs.stats, from_cache=True),
-                    findings=hit["findings"],
+                    findings=list(hit["findings"]),  # the kept run's list may be kept in `memory`
                     read=ReadSettings(warnings=hit["warnings"], mode=hit["mode"]),
                     schedule_files=tuple(Path(p) for p in hit["schedule_files"]),
                     n_files=hit["n_files"],
