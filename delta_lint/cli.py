@@ -171,17 +171,17 @@ def _guarded(fn, debug: bool):
     """Run a pipeline step: Spark and snapshot problems become one line and exit 2,
     internal errors too (with the traceback under --debug); warnings go to stderr."""
     from delta_lint.config import ConfigError
-    from delta_lint.settings.spark import SparkUnavailable
 
     try:
         result = fn()
-    except (SparkUnavailable, ConfigError) as err:
-        if debug:
-            raise
-        _fail(str(err))
     except Exception as err:  # noqa: BLE001 - users get one line, --debug gets the traceback
         if debug:
             raise
+        # imported only now: a run that reads no settings live never needs the Spark module
+        from delta_lint.settings.spark import SparkUnavailable
+
+        if isinstance(err, (SparkUnavailable, ConfigError)):
+            _fail(str(err))
         _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
     for warning in getattr(getattr(result, "read", None), "warnings", []):
         from delta_lint.report import clean

@@ -420,6 +420,8 @@ def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], No
     from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if context.get_start_method() == "fork":
+        _preload_front_ends({suffix for _, suffix, _, _ in items})
     parent = os.getpid()
     running = []
     try:
@@ -459,6 +461,24 @@ def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], No
             if process.is_alive():
                 process.kill()
             process.join()
+
+
+def _preload_front_ends(suffixes: set[str]) -> None:
+    """Import the front ends files of these suffixes use (each is imported where it is
+    first needed, see `frontend._dispatch`) before the workers are forked: they
+    inherit them, where each worker would import its own. sqlglot's dialects and
+    the Python reader cost as much to import as reading a few hundred files."""
+    import importlib
+
+    from delta_lint.frontend import DBT_DATA_SUFFIXES
+
+    names = ["delta_lint.frontend.recognise"]
+    if suffixes - set(DBT_DATA_SUFFIXES):
+        names.append("delta_lint.frontend.sql")  # every file but a dbt seed: SQL in Python strings too
+    if suffixes - {".sql", *DBT_DATA_SUFFIXES}:
+        names += ["delta_lint.frontend.notebook", "delta_lint.frontend.python"]
+    for name in names:
+        importlib.import_module(name)
 
 
 def _front_end_worker(parent: int, send, items: list) -> None:
