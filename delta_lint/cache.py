@@ -580,6 +580,11 @@ class Memory:
             self.used.setdefault(slot, set()).add(key)
         return value
 
+    def find(self, slot: str, key: Any) -> Any:
+        """The value kept under `key` in `slot`, or None."""
+        value = self.get(slot, key)
+        return None if value is _ABSENT else value
+
     def put(self, slot: str, key: Any, value: Any) -> None:
         values = self.slots.setdefault(slot, {})
         values.pop(key, None)  # insertion order is age: the runs slot drops its oldest

@@ -1024,6 +1024,7 @@ def server() -> None:
         from delta_lint.server import main as serve
     except ImportError as err:
         _fail(f"`delta-lint server` needs pygls: install `delta-lint[server]` ({err})")
+    tune_gc()  # the server keeps a project's decoded state: a full collection would walk all of it
     raise typer.Exit(serve())
 
 

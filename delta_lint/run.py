@@ -235,7 +235,7 @@ def gather(
     for path in found.files:
         display = display_path(path, cwd, here=here)
         rel = display if root_is_cwd else display_path(path, config.root, here=here)
-        buffer = overlay.get(Path(os.path.abspath(path))) if overlay else None
+        buffer = overlay.get(Path(_absolute(path, here))) if overlay else None
         if buffer is not None:
             files.append((display, rel, path.suffix.lower(), buffer, cache_key(display, buffer)))
             continue
@@ -259,10 +259,11 @@ def gather(
 def _with_buffers(found: Discovered, overlay: dict[Path, bytes], config: Config) -> Discovered:
     """Discovery as if the buffers were saved: one that is not on disk yet is added
     when it is a source file inside the project and not excluded."""
-    have = {Path(os.path.abspath(p)) for p in found.files}
+    here = os.getcwd()
+    have = {_absolute(p, here) for p in found.files}
     added = []
     for path in overlay:
-        if path in have or path.exists() or path.suffix.lower() not in SOURCE_SUFFIXES:
+        if str(path) in have or path.exists() or path.suffix.lower() not in SOURCE_SUFFIXES:
             continue
         try:
             rel = path.relative_to(Path(os.path.abspath(config.root))).as_posix()
@@ -561,7 +562,14 @@ def pipeline(
     try:
         inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
-        context = _kept_context(config, bundle, target, store) if reusable else None
+        workflows = None
+        if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
+            from delta_lint.schedule import cached_workflows
+
+            workflows = cached_workflows(config, bundle, target, store)
+            context = _context_digest(config, workflows) if workflows is not None else None
+        else:
+            context = _kept_context(config, bundle, target, store) if reusable else None
         if context is not None:
             run_key = _run_key(inputs, config, context, spark)
             shown = _kept_output(store, run_key, view) if view is not None else None
@@ -586,7 +594,8 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
-        workflows = cached_workflows(config, bundle, target, store) if store is not None else None
+        if workflows is None and store is not None:
+            workflows = cached_workflows(config, bundle, target, store)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, workflows = _check(
@@ -605,7 +614,10 @@ def pipeline(
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
             result.run_key = _run_key(inputs, config, context, spark)
-            store.put_run(result.run_key, _kept_run(result))
+            if memory is not None:  # an editor's buffers: kept where its next save looks, not encoded
+                memory.put("runs", result.run_key, _kept_run(result))
+            else:
+                store.put_run(result.run_key, _kept_run(result))
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
@@ -1211,17 +1223,27 @@ MEETINGS_KEPT = 50_000
 
 
 def _recall_meetings(store: Cache | None, meetings: Meetings) -> int:
-    """Take in the cron answers earlier runs stored; where this run's own begin."""
+    """Take in the cron answers earlier runs stored (the answers themselves when a
+    long-lived caller keeps them in memory: taking in 50,000 stored rows costs as
+    much as the rest of an editor's save); where this run's own begin."""
     if store is not None:
-        meetings.remember(store.get_value(MEETINGS))
+        known = store.memory.find("meetings", MEETINGS) if store.memory is not None else None
+        if isinstance(known, dict):
+            meetings.known.update(known)
+        else:
+            meetings.remember(store.get_value(MEETINGS))
     return meetings.mark()
 
 
 def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: list[list]) -> None:
-    """Store every cron answer known, when this run or its workers worked out new ones."""
+    """Store every cron answer known, when this run or its workers worked out new ones;
+    keep them in the caller's memory, if any (each answer depends on its schedules
+    alone, so a run may start with all of them)."""
     meetings.remember(worker_rows)
     if worker_rows or meetings.mark() > since:
         store.put_value(MEETINGS, meetings.rows()[-MEETINGS_KEPT:])
+    if store.memory is not None:
+        store.memory.put("meetings", MEETINGS, dict(meetings.known))
 
 
 def _check_tables(

@@ -82,22 +82,38 @@ def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None
     # one process: forking front-end workers from a server's thread is not safe
     kept = memory.setdefault(root, Memory()) if memory is not None else None
     result = check(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
-    where = _absolute_paths(result.findings, root)
-    target = str(path)
-    touching = [f for f in result.findings if any(where[loc.path] == target for loc in (f.location, *f.related))]
-    return FileFindings(path, root, touching, {p: Path(a) for p, a in where.items()})
+    touches = _touches(path, root)
+    touching = [f for f in result.findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+    where = {
+        loc.path: path if touches(loc.path) else _absolute(root, loc)
+        for f in touching
+        for loc in (f.location, *f.related)
+    }
+    return FileFindings(path, root, touching, where)
 
 
-def _absolute_paths(findings: list[Finding], root: Path) -> dict[str, str]:
-    """Each display path the findings name -> its absolute path (as `_absolute` makes
-    it): a large project's findings name each file many times."""
-    base = os.fspath(root)
-    out: dict[str, str] = {}
-    for f in findings:
-        for loc in (f.location, *f.related):
-            if loc.path not in out:
-                out[loc.path] = os.path.abspath(os.path.join(base, loc.path))
-    return out
+def _touches(path: Path, root: Path):
+    """A test of a display path (relative to `root`, or absolute): does it name `path`
+    (as `_absolute` would make it)? Made once per check: a large project's findings
+    name thousands of paths. A plain relative path (no `.`, `..` or doubled
+    separator part, the form runs write) names `path` only if it is its path relative
+    to `root`; others are made absolute one by one."""
+    base, target = os.fspath(root), os.fspath(path)
+    inside = target[len(base) :].lstrip(os.sep) if target.startswith(os.path.join(base, "")) else None
+    answers: dict[str, bool] = {}
+
+    def touches(display: str) -> bool:
+        if display == inside:
+            return True
+        plain = not display.startswith("/") and not display.endswith("/") and "//" not in display
+        if os.sep == "/" and plain and "/." not in "/" + display:
+            return False  # plain, and not `inside`
+        found = answers.get(display)
+        if found is None:
+            found = answers[display] = os.path.abspath(os.path.join(base, display)) == target
+        return found
+
+    return touches
 
 
 def diagnostics(found: FileFindings, lines: list[str]) -> list[lsp.Diagnostic]:
