@@ -571,7 +571,7 @@ def pipeline(
         else:
             context = _kept_context(config, bundle, target, store) if reusable else None
         if context is not None:
-            run_key = _run_key(inputs, config, context, spark)
+            run_key = _run_key(inputs, config, context, spark, bundle, target)
             shown = _kept_output(store, run_key, view) if view is not None else None
             if shown is not None:
                 return RunResult(stats=replace(inputs.stats, from_cache=True), run_key=run_key, output=shown)
@@ -609,11 +609,12 @@ def pipeline(
             store,
             jobs,
             on_stage,
+            (bundle, target),
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
-            result.run_key = _run_key(inputs, config, context, spark)
+            result.run_key = _run_key(inputs, config, context, spark, bundle, target)
             if memory is not None:  # an editor's buffers: kept where its next save looks, not encoded
                 memory.put("runs", result.run_key, _kept_run(result))
             else:
@@ -722,9 +723,15 @@ def _kept_run(result: RunResult) -> dict:
     }
 
 
-def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) -> str:
+def _run_key(
+    inputs: Inputs, config: Config, context: str, spark: str | None, bundle: Path | None, target: str | None
+) -> str:
+    """Every input of a run: the code, the configuration and options, every file's
+    key, the discovery problems, the context (`_context_digest`). The bundle and
+    target chosen on the command line are inputs of their own: two targets of one
+    bundle read the same files into different schedules."""
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((code_identity(), config, spark)).encode())
+    h.update(repr((code_identity(), config, spark, bundle, target)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:
@@ -1065,7 +1072,11 @@ def _check(
     store: Cache | None,
     jobs: int | None,
     on_stage: Callable[[str | None], None] | None = None,
+    chosen: tuple[Path | None, str | None] = (None, None),
 ) -> tuple[RunResult, Workflows]:
+    """The run's stages after gathering (see `pipeline`). `chosen`: the bundle and
+    target named on the command line, part of every table's key (two targets of
+    one bundle read the same files into different schedules)."""
     from delta_lint.bundle import Workflows
     from delta_lint.engine import Engine, diagnostics_as_findings
     from delta_lint.link import Linker
@@ -1086,7 +1097,9 @@ def _check(
     read_document = DocumentReader(config.root)  # one per run: `reread` asks it again
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
-    context = _context_digest(config, scheduled) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+    context = (
+        _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+    )
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings

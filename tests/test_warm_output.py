@@ -107,3 +107,31 @@ def test_cached_runs_print_what_a_cold_run_prints_after_each_kind_of_edit(tmp_pa
         assert after == before
     else:
         assert after != before, f"the {edit} edit must change the findings"
+
+
+def test_switching_the_bundle_target_is_never_answered_from_the_other_targets_run(tmp_path):
+    """Two targets of one bundle read the same files into different schedules (here a
+    production target where both jobs run at 01:00, a development one where schedules
+    are paused): the cached run and the tables' cached results of one target must not
+    answer the other."""
+    root = tmp_path / "p"
+    (root / "jobs").mkdir(parents=True)
+    (root / "delta-lint.yaml").write_text("spark: none\n")
+    (root / "jobs" / "a.sql").write_text("DELETE FROM main.s.t WHERE id = 1;\n")
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.t SET x = 1 WHERE id = 2;\n")
+    jobs = "".join(
+        f"    j{n}:\n      schedule: {{quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}}\n"
+        f"      tasks:\n        - task_key: {n}\n          sql_task: {{warehouse_id: w, file: {{path: jobs/{n}.sql}}}}\n"
+        for n in ("a", "b")
+    )
+    (root / "databricks.yml").write_text(
+        "bundle: {name: x}\nresources:\n  jobs:\n" + jobs + "targets:\n  dev: {mode: development, default: true}\n"
+        "  prod: {mode: production}\n"
+    )
+    seen = {}
+    for target in ("dev", "prod", "dev", "prod"):
+        cold = run_cli("check", ".", "--target", target, "--format", "json", "--no-cache", cwd=root)
+        cached = run_cli("check", ".", "--target", target, "--format", "json", cwd=root)
+        assert (cached.returncode, cached.stdout) == (cold.returncode, cold.stdout), target
+        seen[target] = cold.stdout
+    assert seen["dev"] != seen["prod"]  # the near miss: the targets do differ
