@@ -14,7 +14,8 @@ with four tables that let a run skip work an earlier run did:
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
-problem only costs speed: the run goes on without it.
+problem only costs speed: the run goes on without it. A long-lived process (the
+language server) keeps what its runs decoded in a `Memory`, consulted first.
 
 The cache decides a gate's verdict, so it is never trusted:
 

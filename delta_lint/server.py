@@ -5,7 +5,8 @@ project (conflicts are between files) with the open buffer in place of the file
 on disk, and publishes the findings that touch the file: those located in it,
 and those whose other write is in it (shown at that write). Closing the file
 clears them. The project's cache makes a save answer quickly: unchanged files,
-tables and settings are not analysed or read again.
+tables and settings are not analysed or read again, and what earlier runs
+decoded stays in memory between saves (`cache.Memory`).
 
 pygls speaks the protocol; this module only maps files to runs and findings to
 diagnostics. Runs happen one at a time in a worker thread, so the server keeps
