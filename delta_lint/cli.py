@@ -183,7 +183,8 @@ def _guarded(fn, debug: bool):
         if isinstance(err, (SparkUnavailable, ConfigError)):
             _fail(str(err))
         _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
-    for warning in getattr(getattr(result, "read", None), "warnings", []):
+    read, output = getattr(result, "read", None), getattr(result, "output", None)
+    for warning in read.warnings if read is not None else output[2] if output is not None else []:
         from delta_lint.report import clean
 
         typer.echo(f"delta-lint: warning: {clean(warning)}", err=True)

@@ -72,7 +72,8 @@ class RunResult:
     stats: RunStats = field(default_factory=RunStats)  # what the run did (files read, verdicts worked out, ...)
     notes: list[str] = field(default_factory=list)  # said once about the run's schedule (`schedule.run_notes`)
     run_key: str | None = None  # the stored run's key, when the run was stored or taken from the store
-    output: tuple[str, int] | None = None  # the output and exit code kept for the caller's view (`keep_output`)
+    # the output, exit code and run warnings kept for the caller's view (`keep_output`)
+    output: tuple[str, int, list[str]] | None = None
 
     @property
     def intents(self) -> list[Intent]:
@@ -681,28 +682,32 @@ def _kept_context(config: Config, bundle: Path | None, target: str | None, store
 
 
 def keep_output(config: Config, result: RunResult, view: str, text: str, code: int) -> None:
-    """Keep what the caller printed of a stored run (`result.run_key`) and its exit
-    code, for `view` (a digest of everything besides the run that decides the
-    output: format, options, terminal). Only the last run's output is kept per view,
-    so the cache holds one per way of calling, not one per run."""
+    """Keep what the caller printed of a stored run (`result.run_key`), its exit
+    code and the run's warnings (said again on standard error), for `view` (a
+    digest of everything besides the run that decides the output: format,
+    options, terminal). Only the last run's output is kept per view, so the cache
+    holds one per way of calling, not one per run."""
     if result.run_key is None:
         return
+    warnings = list(result.read.warnings) if result.read is not None else []
     store = Cache(config.root)
     try:
-        store.put_value(OUTPUT + view, {"run": result.run_key, "text": text, "code": code})
+        store.put_value(OUTPUT + view, {"run": result.run_key, "text": text, "code": code, "warnings": warnings})
     finally:
         store.close()
 
 
-def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int] | None:
+def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[str]] | None:
     kept = store.get_value(OUTPUT + view)
     if (
         isinstance(kept, dict)
         and kept.get("run") == run_key
         and isinstance(kept.get("text"), str)
         and type(kept.get("code")) is int
+        and isinstance(kept.get("warnings"), list)
+        and all(isinstance(w, str) for w in kept["warnings"])
     ):
-        return kept["text"], kept["code"]
+        return kept["text"], kept["code"], kept["warnings"]
     return None
 
 

@@ -135,3 +135,25 @@ def test_switching_the_bundle_target_is_never_answered_from_the_other_targets_ru
         assert (cached.returncode, cached.stdout) == (cold.returncode, cold.stdout), target
         seen[target] = cold.stdout
     assert seen["dev"] != seen["prod"]  # the near miss: the targets do differ
+
+
+def test_an_unchanged_run_says_the_stored_runs_warnings_again(tmp_path, monkeypatch):
+    """A run's warnings (a Spark engine that could not start, settings taken from
+    elsewhere instead) go to standard error; a later unchanged run, answered from
+    what the first one printed, must say them again, as the first did."""
+    import delta_lint.settings.live as live
+
+    real = live.read_settings
+
+    def read_settings(*args, **kwargs):
+        read = real(*args, **kwargs)
+        read.warnings.append("the engine did not start; using declared settings instead")
+        return read
+
+    monkeypatch.setattr(live, "read_settings", read_settings)
+    root = tmp_path / "p"
+    _project(root)
+    first = run_cli("check", ".", cwd=root)
+    again = run_cli("check", ".", cwd=root)
+    assert "using declared settings instead" in first.stderr
+    assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
