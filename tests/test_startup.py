@@ -167,3 +167,17 @@ def test_an_unchanged_check_imports_no_stage_it_skips_and_stays_in_budget(tmp_pa
         base = sum(c for m, c in top if m in ("json", "typer"))
         ratios.append(sum(c for _, c in top[names.index("typer") + 1 :]) / base)
     assert min(ratios) < 8.0, ratios
+
+
+@pytest.mark.integration
+def test_check_help_imports_nothing_of_the_run(tmp_path):
+    """`check --help` is typer's: no stage of a run, not even the cache, is imported."""
+    code = (
+        "import sys\nfrom delta_lint.cli import app\nsys.argv = ['delta-lint', 'check', '--help']\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print('MODULES', sorted(m for m in sys.modules if m.startswith(('delta_lint.', 'sqlglot'))), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    assert "--changed" in proc.stdout  # the near miss: the help was printed
+    assert eval(line.removeprefix("MODULES "), {}) == ["delta_lint.cli"]  # noqa: S307 - our own names
