@@ -1,14 +1,16 @@
 """Latency of the Language Server on the fixture project: from didOpen / didSave to
 the publishDiagnostics that answers it, as an editor sees it.
 
-    python benchmarks/lsp_save.py [--saves 10] [--file fixtures/jobs/purge_old.sql]
+    python benchmarks/lsp_save.py [--saves 10] [--file fixtures/jobs/purge_old.sql] [--distinct]
 
 Starts `delta-lint server` in a subprocess with an empty cache (its own cache and
 key folders), opens the file (cold: every file analysed, settings read), then
 saves it `--saves` times alternating two buffers (a comment added and removed:
-the file's content changes every time, the rest of the project does not). The
-buffer is sent with the save, the file on disk is never written. Target: the
-median save answers in under 0.5 s.
+the file's content changes every time, the rest of the project does not). With
+`--distinct` every save sends a buffer not sent before (a numbered comment), as
+an editing session does: no save can be answered by an earlier run of the same
+buffer. The buffer is sent with the save, the file on disk is never written.
+Target: the median save answers in under 0.5 s.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 0.5
 
 
-async def measure(path: Path, saves: int) -> tuple[float, list[float], int]:
+async def measure(path: Path, saves: int, distinct: bool = False) -> tuple[float, list[float], int]:
     client = LanguageClient("delta-lint-bench", "1")
     published: asyncio.Queue[lsp.PublishDiagnosticsParams] = asyncio.Queue()
 
@@ -56,7 +58,7 @@ async def measure(path: Path, saves: int) -> tuple[float, list[float], int]:
     cold, count = await answer()
     times = []
     for i in range(saves):
-        buffer = text + ("-- edited\n" if i % 2 == 0 else "")
+        buffer = text + (f"-- edited {i}\n" if distinct else "-- edited\n" if i % 2 == 0 else "")
         client.text_document_did_change(
             lsp.DidChangeTextDocumentParams(
                 lsp.VersionedTextDocumentIdentifier(version=i + 2, uri=uri),
@@ -76,8 +78,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--saves", type=int, default=10)
     parser.add_argument("--file", type=Path, default=ROOT / "fixtures" / "jobs" / "purge_old.sql")
+    parser.add_argument("--distinct", action="store_true", help="a buffer not sent before at every save")
     args = parser.parse_args()
-    cold, times, count = asyncio.run(measure(args.file.resolve(), args.saves))
+    cold, times, count = asyncio.run(measure(args.file.resolve(), args.saves, args.distinct))
     median = statistics.median(times)
     print(f"open (cold cache): {cold:.2f} s; {count} diagnostics")
     print(f"save: median {median:.3f} s, max {max(times):.3f} s over {len(times)} saves")

@@ -14,7 +14,8 @@ with four tables that let a run skip work an earlier run did:
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
-problem only costs speed: the run goes on without it.
+problem only costs speed: the run goes on without it. A long-lived process (the
+language server) keeps what its runs decoded in a `Memory`, consulted first.
 
 The cache decides a gate's verdict, so it is never trusted:
 
@@ -550,12 +551,71 @@ def cache_key_bytes(root: Path) -> bytes:
         os.close(fd)
 
 
+_ABSENT = object()
+
+
+class Memory:
+    """Decoded cache values kept in a long-lived process between runs (the language
+    server's), so that a run after one edit decodes only what the edit changed:
+    file summaries and results, table results and runs are keyed by content, so a
+    kept value never goes stale; a kv value (`get_value`) is kept until it is put
+    again, and every stage that keeps one checks it still holds, as it checks one
+    read from the database. Only values read back or tables judged are kept, never
+    an object a caller may still change. The owner holds it; nothing is global.
+
+    A slot a run used drops the entries that run did not use once it holds more
+    than KEEP_FACTOR times as many (as the database's own `prune`); runs are kept for
+    the last RUNS_KEPT keys (each holds a whole run's findings)."""
+
+    KEEP_FACTOR = 2
+    KEEP_AT_LEAST = 64  # a slot is not trimmed below this many entries
+    RUNS_KEPT = 4
+
+    def __init__(self) -> None:
+        self.slots: dict[str, dict[Any, Any]] = {}
+        self.used: dict[str, set[Any]] = {}
+
+    def get(self, slot: str, key: Any) -> Any:
+        value = self.slots.get(slot, {}).get(key, _ABSENT)
+        if value is not _ABSENT:
+            self.used.setdefault(slot, set()).add(key)
+        return value
+
+    def find(self, slot: str, key: Any) -> Any:
+        """The value kept under `key` in `slot`, or None."""
+        value = self.get(slot, key)
+        return None if value is _ABSENT else value
+
+    def put(self, slot: str, key: Any, value: Any) -> None:
+        values = self.slots.setdefault(slot, {})
+        values.pop(key, None)  # insertion order is age: the runs slot drops its oldest
+        values[key] = value
+        self.used.setdefault(slot, set()).add(key)
+
+    def drop(self, slot: str, key: Any) -> None:
+        self.slots.get(slot, {}).pop(key, None)
+
+    def trim(self) -> None:
+        """End of a run: bound what is kept (see the class)."""
+        for slot, used in self.used.items():
+            values = self.slots.get(slot, {})
+            if len(values) > self.KEEP_FACTOR * max(len(used), self.KEEP_AT_LEAST):
+                for key in [k for k in values if k not in used]:
+                    del values[key]
+        runs = self.slots.get("runs", {})
+        for key in list(runs)[: max(len(runs) - self.RUNS_KEPT, 0)]:
+            del runs[key]
+        self.used = {}
+
+
 class Cache:
     """get_many / put_many over one SQLite file; every failure disables the cache.
     `refused` says why a cache was not used when that was a choice (a warning for
-    the user), not a fault."""
+    the user), not a fault. `memory`: decoded values kept between the runs of a
+    long-lived process (see `Memory`), consulted before the database."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, memory: Memory | None = None) -> None:
+        self.memory = memory
         self.path = Path(os.devnull)
         self.db: sqlite3.Connection | None = None
         self.refused: str | None = None
@@ -624,6 +684,15 @@ class Cache:
         """{key: decode(column)} for the keys present; a damaged entry is a miss."""
         if self.db is None or not keys:
             return {}
+        kept: dict[str, Any] = {}
+        slot = f"{table}.{column}"
+        memory = self.memory
+        if memory is not None:
+            for k in keys:
+                value = memory.get(slot, k)
+                if value is not _ABSENT:
+                    kept[k] = value
+            keys = [k for k in keys if k not in kept] if kept else keys
         out: dict[str, Any] = {}
         try:
             for start in range(0, len(keys), 900):  # SQLite's bound-parameter limit
@@ -632,12 +701,14 @@ class Cache:
                 query = f"SELECT key, {column} FROM {table} WHERE key IN ({marks})"  # noqa: S608 - our names
                 for k, blob in self.db.execute(query, chunk):
                     try:
-                        out[k] = decode(self._open(f"{table}.{column}", k, blob))
+                        out[k] = decode(self._open(slot, k, blob))
                     except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
                         continue
+                    if memory is not None:
+                        memory.put(slot, k, out[k])
         except sqlite3.Error:
-            return {}
-        return out
+            return kept
+        return kept | out if kept else out
 
     def get_many(self, keys: list[str]) -> dict[str, FileResult]:
         return self._select("files", "value", keys, decode_result)
@@ -673,7 +744,10 @@ class Cache:
                 self.db.execute("BEGIN")
                 self.db.executemany("INSERT OR REPLACE INTO tables (key, value) VALUES (?, ?)", rows)
         except (sqlite3.Error, TypeError):
-            pass
+            return
+        if self.memory is not None:  # a table's entry is the engine's, never changed after
+            for k, e in items.items():
+                self.memory.put("tables.value", k, e)
 
     def get_value(self, key: str, holds: tuple[type, ...] = ()) -> Any:
         """A value stored with put_value (e.g. parsed workflows), or None. `holds`: the
@@ -682,11 +756,17 @@ class Cache:
         if self.db is None:
             return None
         stored = f"{code_identity()}:{key}"
+        kept = (stored, tuple(f"{c.__module__}.{c.__qualname__}" for c in holds))
+        if self.memory is not None and (value := self.memory.get("kv", kept)) is not _ABSENT:
+            return value
         try:
             row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
-            return None if row is None else _loads(self._open("kv.value", stored, row[0]), _with(holds)[1])
+            value = None if row is None else _loads(self._open("kv.value", stored, row[0]), _with(holds)[1])
         except (sqlite3.Error, ValueError, KeyError, TypeError, AttributeError, RecursionError, zlib.error):
             return None
+        if self.memory is not None and value is not None:
+            self.memory.put("kv", kept, value)
+        return value
 
     def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None:
         """Keep `value`, made of plain values, the cache's own types and the dataclasses
@@ -694,6 +774,9 @@ class Cache:
         if self.db is None:
             return
         stored = f"{code_identity()}:{key}"
+        if self.memory is not None:  # read back from the database next time: the caller keeps `value`
+            for kept in [k for k in self.memory.slots.get("kv", {}) if k[0] == stored]:
+                self.memory.drop("kv", kept)
         try:
             blob = self._seal("kv.value", stored, _dumps(value, _with(holds)[0]))
             with self.db:
@@ -731,6 +814,8 @@ class Cache:
         run stage makes its result of it (this module sits below that stage)."""
         if self.db is None:
             return None
+        if self.memory is not None and (kept := self.memory.get("runs", run_key)) is not _ABSENT:
+            return kept
         try:
             row = self.db.execute("SELECT value FROM runs WHERE key = ?", (run_key,)).fetchone()
             if row is None:
@@ -753,6 +838,8 @@ class Cache:
                 return None
         except (sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, zlib.error):
             return None
+        if self.memory is not None:
+            self.memory.put("runs", run_key, data)
         return data
 
     def put_run(self, run_key: str, kept: dict) -> None:
@@ -778,6 +865,8 @@ class Cache:
             pass
 
     def close(self) -> None:
+        if self.memory is not None:
+            self.memory.trim()
         if self.db is not None:
             self.db.close()
             self.db = None

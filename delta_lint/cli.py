@@ -176,19 +176,20 @@ def _guarded(fn, debug: bool):
     """Run a pipeline step: Spark and snapshot problems become one line and exit 2,
     internal errors too (with the traceback under --debug); warnings go to stderr."""
     from delta_lint.config import ConfigError
-    from delta_lint.settings.spark import SparkUnavailable
 
     try:
         result = fn()
-    except (SparkUnavailable, ConfigError) as err:
-        if debug:
-            raise
-        _fail(str(err))
     except Exception as err:  # noqa: BLE001 - users get one line, --debug gets the traceback
         if debug:
             raise
+        # imported only now: a run that reads no settings live never needs the Spark module
+        from delta_lint.settings.spark import SparkUnavailable
+
+        if isinstance(err, (SparkUnavailable, ConfigError)):
+            _fail(str(err))
         _fail(f"internal error: {type(err).__name__}: {err} (run with --debug and report it)")
-    for warning in getattr(getattr(result, "read", None), "warnings", []):
+    read, output = getattr(result, "read", None), getattr(result, "output", None)
+    for warning in read.warnings if read is not None else output[2] if output is not None else []:
         from delta_lint.report import clean
 
         typer.echo(f"delta-lint: warning: {clean(warning)}", err=True)
@@ -373,6 +374,12 @@ def check(
         _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
         raise typer.Exit(0)
     tune_gc()
+    # The output of a run whose inputs and options equal an earlier run's is the
+    # earlier output: kept per view (everything besides the run that shapes it),
+    # unless the gate needs something outside the run (a baseline, changed files).
+    view = None
+    if not (no_cache or show_files or write_baseline or baseline or changed or diff_base or show_stats):
+        view = _view(output_format, quiet, show_statistics, color.value, fail_on, strict, exit_zero, scope)
     with _progress(color.value) as progress:
         result = _guarded(
             lambda: pipeline(
@@ -386,9 +393,13 @@ def check(
                 use_cache=not no_cache,
                 jobs=jobs,
                 overlay=buffers,
+                view=view,
             ),
             debug,
         )
+    if result.output is not None:
+        _emit(result.output[0], output)
+        raise typer.Exit(result.output[1])
     if show_files:
         from delta_lint import report
 
@@ -420,11 +431,38 @@ def check(
         )
         gate = replace(gate, changed=frozenset(changed_files))
     outcome = finish(result.findings, result.suppressions, gate)
-    _emit(_render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value), output)
+    text = _render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value)
+    _emit(text, output)
+    if view is not None and result.run_key is not None:
+        from delta_lint.run import keep_output
+
+        keep_output(config, result, view, text, outcome.exit_code)
     if show_stats:
         sys.stdout.flush()
         typer.echo(result.stats.text(), err=True, nl=False)
     raise typer.Exit(outcome.exit_code)
+
+
+def _view(output_format, quiet, show_statistics, color, fail_on, strict, exit_zero, scope) -> str:
+    """A digest of what shapes `check`'s output besides the run: the format and its
+    options, the gate's options, and the terminal (colour, width, working folder)."""
+    import hashlib
+
+    from delta_lint.report import use_color
+
+    shape = (
+        output_format.value,
+        quiet,
+        show_statistics,
+        use_color(choice=color),
+        _width(),
+        fail_on.value,
+        strict,
+        exit_zero,
+        sorted(str(p) for p in scope) if scope is not None else None,
+        os.getcwd(),
+    )
+    return hashlib.blake2b(repr(shape).encode(errors="surrogateescape"), digest_size=20).hexdigest()
 
 
 def _stdin_buffer(given: list[Path], stdin_filename: Optional[Path]) -> dict[Path, bytes]:
@@ -1119,6 +1157,7 @@ def server() -> None:
         from delta_lint.server import main as serve
     except ImportError as err:
         _fail(f"`delta-lint server` needs pygls: install `delta-lint[server]` ({err})")
+    tune_gc()  # the server keeps a project's decoded state: a full collection would walk all of it
     raise typer.Exit(serve())
 
 

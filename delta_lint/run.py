@@ -23,32 +23,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from delta_lint import suppress
-from delta_lint.bundle import Workflows, add_defined_jobs
-from delta_lint.cache import Cache, TableEntry, code_identity, encode_entry
+from delta_lint.cache import Cache, Memory, TableEntry, code_identity, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError, load_yaml
-from delta_lint.engine import Engine, diagnostics_as_findings
 from delta_lint.findings import Gate, Suppressions, finish, selected
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
-from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, Linker, outside_runs
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
 from delta_lint.safeio import InputRefused, printable, read_input, read_input_text
-from delta_lint.schedule import (
-    Meetings,
-    Schedule,
-    build_schedule,
-    cached_workflows,
-    load_workflows,
-    run_notes,
-)
-from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 from delta_lint.stats import RunStats
 from delta_lint.suppress import FileSuppressions
+
+# The bundle, schedule, link, settings and engine stages are imported where a run
+# reaches them: a run whose result is stored (`pipeline`) needs none of them.
+if TYPE_CHECKING:
+    from delta_lint.bundle import Workflows
+    from delta_lint.engine import Engine
+    from delta_lint.schedule import Meetings, Schedule
+    from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
 SETTINGS_NOT_READ = "DL004"
 TASK_NOT_ANALYSABLE = "DL006"
@@ -74,6 +71,9 @@ class RunResult:
     pairing: Pairing | None = None  # what the engine judged, for `delta-lint advise` (runs without the cache)
     stats: RunStats = field(default_factory=RunStats)  # what the run did (files read, verdicts worked out, ...)
     notes: list[str] = field(default_factory=list)  # said once about the run's schedule (`schedule.run_notes`)
+    run_key: str | None = None  # the stored run's key, when the run was stored or taken from the store
+    # the output, exit code and run warnings kept for the caller's view (`keep_output`)
+    output: tuple[str, int, list[str]] | None = None
 
     @property
     def intents(self) -> list[Intent]:
@@ -98,17 +98,30 @@ class Pairing:
     visible: Callable[[list[Finding]], list[Finding]]  # the selected, unsuppressed ones of some table findings
 
 
-def display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
+def display_path(path: Path, cwd: Path, resolved: Path | None = None, here: str | None = None) -> str:
     """Paths relative to the working directory, posix style, for stable output; a
     symbolic link is shown where it is, not where it points. A name with control
     characters or bytes that are not UTF-8 is shown escaped (`safeio.printable`):
-    it names the file in every output and cache key."""
-    text = _display_path(path, cwd, resolved)
+    it names the file in every output and cache key. `here`: the process's working
+    folder, when the caller names many paths (one system call instead of one a path)."""
+    text = _display_path(path, cwd, resolved, here)
     return text if text.isprintable() else printable(text)
 
 
-def _display_path(path: Path, cwd: Path, resolved: Path | None = None) -> str:
-    absolute_text = os.path.abspath(path)
+def _absolute(path: Path, here: str | None) -> str:
+    """`os.path.abspath(path)`; with `here` (the working folder) and a path as pathlib
+    writes it (no `.` part, no doubled separator), without asking the system for the
+    working folder or normalising again: a 10,000-file run names every file."""
+    text = os.fspath(path)
+    if here is None or os.sep != "/" or ".." in text or text.startswith("//"):
+        return os.path.abspath(text)
+    if text.startswith("/"):
+        return text
+    return here if text == "." else os.path.join(here, text)
+
+
+def _display_path(path: Path, cwd: Path, resolved: Path | None = None, here: str | None = None) -> str:
+    absolute_text = _absolute(path, here)
     base = _absolute_dir_text(cwd)
     if absolute_text.startswith(base):  # the common case, without pathlib (10,000 files)
         return absolute_text[len(base) :].replace(os.sep, "/") or "."
@@ -219,10 +232,11 @@ def gather(
     files = []
     stats = RunStats(files=len(found.files))
     root_is_cwd = _absolute_dir_text(cwd) == _absolute_dir_text(config.root)  # the usual case: one path per file
+    here = os.getcwd()
     for path in found.files:
-        display = display_path(path, cwd)
-        rel = display if root_is_cwd else display_path(path, config.root)
-        buffer = overlay.get(Path(os.path.abspath(path))) if overlay else None
+        display = display_path(path, cwd, here=here)
+        rel = display if root_is_cwd else display_path(path, config.root, here=here)
+        buffer = overlay.get(Path(_absolute(path, here))) if overlay else None
         if buffer is not None:
             files.append((display, rel, path.suffix.lower(), buffer, cache_key(display, buffer)))
             continue
@@ -246,10 +260,11 @@ def gather(
 def _with_buffers(found: Discovered, overlay: dict[Path, bytes], config: Config) -> Discovered:
     """Discovery as if the buffers were saved: one that is not on disk yet is added
     when it is a source file inside the project and not excluded."""
-    have = {Path(os.path.abspath(p)) for p in found.files}
+    here = os.getcwd()
+    have = {_absolute(p, here) for p in found.files}
     added = []
     for path in overlay:
-        if path in have or path.exists() or path.suffix.lower() not in SOURCE_SUFFIXES:
+        if str(path) in have or path.exists() or path.suffix.lower() not in SOURCE_SUFFIXES:
             continue
         try:
             rel = path.relative_to(Path(os.path.abspath(config.root))).as_posix()
@@ -294,6 +309,9 @@ def analyze(
 ) -> tuple[list[FileResult], list[Diagnostic], dict[str, str]]:
     """Front ends over every discovered file; returns results, discovery problems and
     the display-path -> config-root-relative path map used by the schedule."""
+    from delta_lint.schedule import load_workflows
+    from delta_lint.settings import TableNames
+
     store = Cache(config.root) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store)
@@ -325,6 +343,8 @@ def overlap_schedule(
     """The overlap graph `check` judges with: the bundle's and Jobs JSON's jobs, and
     what only the code tells (jobs written as literal dicts or handed to the SDK,
     notebooks other notebooks run). Reads the code (cached), never the tables."""
+    from delta_lint.schedule import build_schedule, load_workflows
+
     store = Cache(config.root)
     try:
         inputs = gather(paths, config, cwd, store)
@@ -402,6 +422,8 @@ def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], No
     from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if context.get_start_method() == "fork":
+        _preload_front_ends({suffix for _, suffix, _, _ in items})
     parent = os.getpid()
     running = []
     try:
@@ -441,6 +463,24 @@ def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], No
             if process.is_alive():
                 process.kill()
             process.join()
+
+
+def _preload_front_ends(suffixes: set[str]) -> None:
+    """Import the front ends files of these suffixes use (each is imported where it is
+    first needed, see `frontend._dispatch`) before the workers are forked: they
+    inherit them, where each worker would import its own. sqlglot's dialects and
+    the Python reader cost as much to import as reading a few hundred files."""
+    import importlib
+
+    from delta_lint.frontend import DBT_DATA_SUFFIXES
+
+    names = ["delta_lint.frontend.recognise"]
+    if suffixes - set(DBT_DATA_SUFFIXES):
+        names.append("delta_lint.frontend.sql")  # every file but a dbt seed: SQL in Python strings too
+    if suffixes - {".sql", *DBT_DATA_SUFFIXES}:
+        names += ["delta_lint.frontend.notebook", "delta_lint.frontend.python"]
+    for name in names:
+        importlib.import_module(name)
 
 
 def _front_end_worker(parent: int, send, items: list) -> None:
@@ -500,6 +540,8 @@ def pipeline(
     jobs: int | None = None,
     overlay: dict[Path, bytes] | None = None,
     on_stage: Callable[[str | None], None] | None = None,
+    view: str | None = None,
+    memory: Memory | None = None,
 ) -> RunResult:
     """Discover, front ends, schedule, settings and engine: the findings of every
     rule before the findings stage (selection, suppressions, ...). `read` skips the settings stage (tests, `tables`);
@@ -508,20 +550,39 @@ def pipeline(
     With the cache, a run whose inputs (every file's key, the configuration, the
     bundle and job files, the snapshot, the options) equal an earlier run's
     returns that run's findings without parsing or pairing anything — unless the
-    earlier run read settings live, which may have changed since. `overlay`: unsaved
-    editor buffers, see `gather`. `on_file` and `on_stage` report progress: files
-    analysed, then what the run waits for (`settings.live.read_settings`)."""
-    store = Cache(config.root) if use_cache else None
+    earlier run read settings live, which may have changed since. Such a run
+    needs neither the parsed bundle nor any later stage: the bundle and job files
+    it read, and the listings they depend on, are kept apart (`_kept_context`).
+    `view` names how the caller shows the findings (see `keep_output`): when the
+    earlier run's output for the same view was kept, `RunResult.output` holds it
+    and the findings are not decoded. `overlay`: unsaved editor buffers, see
+    `gather`. `on_file` and `on_stage` report progress: files analysed, then what
+    the run waits for (`settings.live.read_settings`). `memory`: what a long-lived
+    caller keeps decoded between its runs (`cache.Memory`)."""
+    store = Cache(config.root, memory) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
-        workflows = cached_workflows(config, bundle, target, store) if store is not None else None
-        if workflows is not None and reusable:
-            hit = store.get_run(_run_key(inputs, config, _context_digest(config, workflows), spark))
+        workflows = None
+        if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
+            from delta_lint.schedule import cached_workflows
+
+            workflows = cached_workflows(config, bundle, target, store)
+            context = _context_digest(config, workflows) if workflows is not None else None
+        else:
+            context = _kept_context(config, bundle, target, store) if reusable else None
+        if context is not None:
+            run_key = _run_key(inputs, config, context, spark, bundle, target)
+            shown = _kept_output(store, run_key, view) if view is not None else None
+            if shown is not None:
+                return RunResult(stats=replace(inputs.stats, from_cache=True), run_key=run_key, output=shown)
+            hit = store.get_run(run_key)
             if hit is not None:
+                from delta_lint.settings import ReadSettings
+
                 return RunResult(
                     stats=replace(inputs.stats, from_cache=True),
-                    findings=hit["findings"],
+                    findings=list(hit["findings"]),  # the kept run's list may be kept in `memory`
                     read=ReadSettings(warnings=hit["warnings"], mode=hit["mode"]),
                     schedule_files=tuple(Path(p) for p in hit["schedule_files"]),
                     n_files=hit["n_files"],
@@ -530,7 +591,12 @@ def pipeline(
                     analysed=hit["analysed"],
                     suppressions=Suppressions(hit["scans"], hit["rel_of"]),
                     notes=hit["notes"],
+                    run_key=run_key,
                 )
+        from delta_lint.schedule import cached_workflows, load_workflows
+
+        if workflows is None and store is not None:
+            workflows = cached_workflows(config, bundle, target, store)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, workflows = _check(
@@ -544,15 +610,105 @@ def pipeline(
             store,
             jobs,
             on_stage,
+            (bundle, target),
         )
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
-            store.put_run(_run_key(inputs, config, _context_digest(config, workflows), spark), _kept_run(result))
+            context = _context_digest(config, workflows)
+            _keep_context(config, bundle, target, store, workflows, context)
+            result.run_key = _run_key(inputs, config, context, spark, bundle, target)
+            if memory is not None:  # an editor's buffers: kept where its next save looks, not encoded
+                memory.put("runs", result.run_key, _kept_run(result))
+            else:
+                store.put_run(result.run_key, _kept_run(result))
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
     finally:
         if store is not None:
             store.close()
+
+
+RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
+OUTPUT = "output:"  # kv: the last output kept for one view (see `keep_output`)
+
+
+def _context_slot(config: Config, bundle: Path | None, target: str | None) -> str:
+    return RUN_CONTEXT + hashlib.blake2b(repr((config, bundle, target)).encode(), digest_size=20).hexdigest()
+
+
+def _keep_context(
+    config: Config, bundle: Path | None, target: str | None, store: Cache, workflows: Workflows, context: str
+) -> None:
+    """Keep what a run's key takes from the parsed bundle and job files: the files
+    read and the directory listings their reading depended on (`Workflows.listings`),
+    with the digest they gave (`_context_digest`). Far smaller than the parsed
+    workflows, which a large bundle makes costly to decode."""
+    kept = {
+        "files": [str(p) for p in workflows.files],
+        "listings": [[kind, argument, list(answer)] for kind, argument, answer in workflows.listings],
+        "context": context,
+    }
+    store.put_value(_context_slot(config, bundle, target), kept)
+
+
+def _kept_context(config: Config, bundle: Path | None, target: str | None, store: Cache) -> str | None:
+    """The context digest of the last run with this configuration, bundle and target,
+    while it still holds: every directory listing answers as it did (no bundle
+    include, Jobs JSON file, Terraform, Airflow or dbt project came or went), and
+    the digest is taken again over the files' current content. None: the bundle
+    must be read (`schedule.cached_workflows` tells whether its parse is still good)."""
+    kept = store.get_value(_context_slot(config, bundle, target))
+    if not (
+        isinstance(kept, dict)
+        and isinstance(kept.get("files"), list)
+        and all(isinstance(p, str) for p in kept["files"])
+        and isinstance(kept.get("listings"), list)
+        and all(
+            isinstance(row, list) and len(row) == 3 and isinstance(row[0], str) and isinstance(row[1], str)
+            for row in kept["listings"]
+        )
+        and isinstance(kept.get("context"), str)
+    ):
+        return None
+    from delta_lint.bundle import listing
+
+    try:
+        if any(listing(kind, argument) != tuple(answer) for kind, argument, answer in kept["listings"]):
+            return None
+    except (OSError, ValueError, RecursionError, ConfigError):
+        return None
+    context = _files_digest(config, kept["files"])
+    return context if context == kept["context"] else None
+
+
+def keep_output(config: Config, result: RunResult, view: str, text: str, code: int) -> None:
+    """Keep what the caller printed of a stored run (`result.run_key`), its exit
+    code and the run's warnings (said again on standard error), for `view` (a
+    digest of everything besides the run that decides the output: format,
+    options, terminal). Only the last run's output is kept per view, so the cache
+    holds one per way of calling, not one per run."""
+    if result.run_key is None:
+        return
+    warnings = list(result.read.warnings) if result.read is not None else []
+    store = Cache(config.root)
+    try:
+        store.put_value(OUTPUT + view, {"run": result.run_key, "text": text, "code": code, "warnings": warnings})
+    finally:
+        store.close()
+
+
+def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[str]] | None:
+    kept = store.get_value(OUTPUT + view)
+    if (
+        isinstance(kept, dict)
+        and kept.get("run") == run_key
+        and isinstance(kept.get("text"), str)
+        and type(kept.get("code")) is int
+        and isinstance(kept.get("warnings"), list)
+        and all(isinstance(w, str) for w in kept["warnings"])
+    ):
+        return kept["text"], kept["code"], kept["warnings"]
+    return None
 
 
 def _kept_run(result: RunResult) -> dict:
@@ -572,9 +728,15 @@ def _kept_run(result: RunResult) -> dict:
     }
 
 
-def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) -> str:
+def _run_key(
+    inputs: Inputs, config: Config, context: str, spark: str | None, bundle: Path | None, target: str | None
+) -> str:
+    """Every input of a run: the code, the configuration and options, every file's
+    key, the discovery problems, the context (`_context_digest`). The bundle and
+    target chosen on the command line are inputs of their own: two targets of one
+    bundle read the same files into different schedules."""
     h = hashlib.blake2b(digest_size=20)
-    h.update(repr((code_identity(), config, spark)).encode())
+    h.update(repr((code_identity(), config, spark, bundle, target)).encode())
     for display, rel, _, data, key in inputs.files:
         h.update(f"{display}\0{rel}\0{key or repr(data)}\n".encode())
     for d in inputs.diagnostics:
@@ -586,9 +748,14 @@ def _run_key(inputs: Inputs, config: Config, context: str, spark: str | None) ->
 def _context_digest(config: Config, workflows: Workflows) -> str:
     """Everything besides the files that pairs depend on: the configuration, the
     bundle and job-definition files, the snapshot (by content)."""
+    return _files_digest(config, [str(p) for p in workflows.files])
+
+
+def _files_digest(config: Config, files: list[str]) -> str:
+    """`_context_digest` of workflows that read `files`."""
     h = hashlib.blake2b(digest_size=20)
     h.update(repr((code_identity(), config)).encode())
-    for extra in sorted({*workflows.files, config.snapshot_path, *([config.path] if config.path else [])}):
+    for extra in sorted({*map(Path, files), config.snapshot_path, *([config.path] if config.path else [])}):
         try:
             h.update(str(extra).encode() + b"\0" + read_input(extra))
         except OSError:
@@ -654,6 +821,8 @@ def _link(
     What a file gives others is what it was last read as, so a notebook `%run` by a
     notebook that another one `%run`s reaches the last after a second round.
     Returns which files run which notebooks (for the schedule)."""
+    from delta_lint.link import Linker
+
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
@@ -737,6 +906,8 @@ def _included_from_outside(
     notebook checked alone reads as it does in the whole project. Paths are
     relative to the configuration root, as the project's own; outside a git work
     tree nothing above the root is read."""
+    from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, outside_runs
+
     top = _repository_top(root)
     boundary = top if top is not None else root
     out: list[tuple[str, Links | None]] = []
@@ -826,6 +997,8 @@ def _non_delta_tables(summaries: list[FileSummary], names: TableNames) -> set[st
 def _with_defined_jobs(workflows: Workflows, files: _Files, inputs: Inputs, config: Config) -> Workflows:
     """The workflows and the jobs job code defines as literal dicts (a RUNME
     notebook's `job_json`), when the bundle and Jobs JSON do not define them."""
+    from delta_lint.bundle import add_defined_jobs
+
     defined = [
         (rel, summary.links.jobs)
         for (_, rel, *_), summary in zip(inputs.files, files.summaries)
@@ -904,7 +1077,17 @@ def _check(
     store: Cache | None,
     jobs: int | None,
     on_stage: Callable[[str | None], None] | None = None,
+    chosen: tuple[Path | None, str | None] = (None, None),
 ) -> tuple[RunResult, Workflows]:
+    """The run's stages after gathering (see `pipeline`). `chosen`: the bundle and
+    target named on the command line, part of every table's key (two targets of
+    one bundle read the same files into different schedules)."""
+    from delta_lint.bundle import Workflows
+    from delta_lint.engine import Engine, diagnostics_as_findings
+    from delta_lint.link import Linker
+    from delta_lint.schedule import build_schedule, run_notes
+    from delta_lint.settings import TableNames, resolve_settings
+
     loaded_workflows: list[Workflows] = []
 
     def load_workflows_now() -> None:
@@ -919,7 +1102,9 @@ def _check(
     read_document = DocumentReader(config.root)  # one per run: `reread` asks it again
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
-    context = _context_digest(config, scheduled) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+    context = (
+        _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+    )
     rel_paths = inputs.rel_paths
     diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -1056,17 +1241,27 @@ MEETINGS_KEPT = 50_000
 
 
 def _recall_meetings(store: Cache | None, meetings: Meetings) -> int:
-    """Take in the cron answers earlier runs stored; where this run's own begin."""
+    """Take in the cron answers earlier runs stored (the answers themselves when a
+    long-lived caller keeps them in memory: taking in 50,000 stored rows costs as
+    much as the rest of an editor's save); where this run's own begin."""
     if store is not None:
-        meetings.remember(store.get_value(MEETINGS))
+        known = store.memory.find("meetings", MEETINGS) if store.memory is not None else None
+        if isinstance(known, dict):
+            meetings.known.update(known)
+        else:
+            meetings.remember(store.get_value(MEETINGS))
     return meetings.mark()
 
 
 def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: list[list]) -> None:
-    """Store every cron answer known, when this run or its workers worked out new ones."""
+    """Store every cron answer known, when this run or its workers worked out new ones;
+    keep them in the caller's memory, if any (each answer depends on its schedules
+    alone, so a run may start with all of them)."""
     meetings.remember(worker_rows)
     if worker_rows or meetings.mark() > since:
         store.put_value(MEETINGS, meetings.rows()[-MEETINGS_KEPT:])
+    if store.memory is not None:
+        store.memory.put("meetings", MEETINGS, dict(meetings.known))
 
 
 def _check_tables(

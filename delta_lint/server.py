@@ -5,7 +5,8 @@ project (conflicts are between files) with the open buffer in place of the file
 on disk, and publishes the findings that touch the file: those located in it,
 and those whose other write is in it (shown at that write). Closing the file
 clears them. The project's cache makes a save answer quickly: unchanged files,
-tables and settings are not analysed or read again.
+tables and settings are not analysed or read again, and what earlier runs
+decoded stays in memory between saves (`cache.Memory`).
 
 pygls speaks the protocol; this module only maps files to runs and findings to
 diagnostics. Runs happen one at a time in a worker thread, so the server keeps
@@ -19,7 +20,7 @@ import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -27,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from delta_lint import __version__
+from delta_lint.cache import Memory
 from delta_lint.model import Finding, Location
 
 _SEVERITY = {
@@ -49,19 +51,27 @@ _DISCARD_CHUNK = 1024 * 1024
 @dataclass(frozen=True)
 class FileFindings:
     """The findings touching one file, with paths made absolute (a run's display
-    paths are relative to the project's folder)."""
+    paths are relative to the project's folder): `where` maps each display path the
+    findings name to its absolute path, worked out once per path, not per finding."""
 
     path: Path
     root: Path
     findings: list[Finding]
+    where: dict[str, Path] = field(default_factory=dict)
+
+    def absolute(self, loc: Location) -> Path:
+        found = self.where.get(loc.path)
+        return found if found is not None else _absolute(self.root, loc)
 
 
-def findings_for(path: Path, text: str | None) -> FileFindings:
+def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None = None) -> FileFindings:
     """Check the project around `path` (its configuration's folder; the file alone
     without one), with `text` as the file's content when given, and keep the
-    findings with a location in the file. Raises ConfigError and SparkUnavailable
-    as `check` does: the caller shows them."""
-    from delta_lint.changed import within
+    findings with a location in the file (their own or their other write's: what
+    `diagnostics` shows). `memory`: the server's decoded state of earlier runs
+    (`cache.Memory`) by project folder, so that a save decodes and judges only
+    what it changed.
+    Raises ConfigError and SparkUnavailable as `check` does: the caller shows them."""
     from delta_lint.config import load_config
     from delta_lint.run import check
 
@@ -71,9 +81,40 @@ def findings_for(path: Path, text: str | None) -> FileFindings:
     paths = [path, root] if config.path is not None else [path]
     overlay = {path: text.encode("utf-8")} if text is not None else None
     # one process: forking front-end workers from a server's thread is not safe
-    result = check(paths, config, cwd=root, overlay=overlay, jobs=1)
-    touching = within(result.findings, [path], root, set())
-    return FileFindings(path, root, touching)
+    kept = memory.setdefault(root, Memory()) if memory is not None else None
+    result = check(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
+    touches = _touches(path, root)
+    touching = [f for f in result.findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+    where = {
+        loc.path: path if touches(loc.path) else _absolute(root, loc)
+        for f in touching
+        for loc in (f.location, *f.related)
+    }
+    return FileFindings(path, root, touching, where)
+
+
+def _touches(path: Path, root: Path):
+    """A test of a display path (relative to `root`, or absolute): does it name `path`
+    (as `_absolute` would make it)? Made once per check: a large project's findings
+    name thousands of paths. A plain relative path (no `.`, `..` or doubled
+    separator part, the form runs write) names `path` only if it is its path relative
+    to `root`; others are made absolute one by one."""
+    base, target = os.fspath(root), os.fspath(path)
+    inside = target[len(base) :].lstrip(os.sep) if target.startswith(os.path.join(base, "")) else None
+    answers: dict[str, bool] = {}
+
+    def touches(display: str) -> bool:
+        if display == inside:
+            return True
+        plain = not display.startswith("/") and not display.endswith("/") and "//" not in display
+        if os.sep == "/" and plain and "/." not in "/" + display:
+            return False  # plain, and not `inside`
+        found = answers.get(display)
+        if found is None:
+            found = answers[display] = os.path.abspath(os.path.join(base, display)) == target
+        return found
+
+    return touches
 
 
 def diagnostics(found: FileFindings, lines: list[str]) -> list[lsp.Diagnostic]:
@@ -83,7 +124,7 @@ def diagnostics(found: FileFindings, lines: list[str]) -> list[lsp.Diagnostic]:
     out: list[lsp.Diagnostic] = []
     seen: set[tuple] = set()
     for f in found.findings:
-        here = [loc for loc in (f.location, *f.related) if _absolute(found.root, loc) == found.path]
+        here = [loc for loc in (f.location, *f.related) if found.absolute(loc) == found.path]
         if not here:
             continue
         primary = here[0] == f.location
@@ -105,7 +146,7 @@ def diagnostics(found: FileFindings, lines: list[str]) -> list[lsp.Diagnostic]:
                 source=SOURCE,
                 related_information=[
                     lsp.DiagnosticRelatedInformation(
-                        location=lsp.Location(uri=from_fs_path(str(_absolute(found.root, loc))), range=_range(loc, [])),
+                        location=lsp.Location(uri=from_fs_path(str(found.absolute(loc))), range=_range(loc, [])),
                         message="the other write that can run at the same time"
                         if loc != f.location
                         else "the finding's first write",
@@ -197,11 +238,19 @@ def _is_message(body: bytes, converter) -> bool:
 
 
 class DeltaLintServer(LanguageServer):
-    """The server's state is its own: one worker thread for runs, nothing global."""
+    """The server's state is its own: one worker thread for runs, and what earlier
+    runs decoded and judged (`cache.Memory`: file summaries and results, tables'
+    findings, the parsed bundle, the stat index), kept per project folder, so a save
+    re-reads the saved file and re-judges only the tables it writes. Nothing global."""
 
     def __init__(self) -> None:
         super().__init__("delta-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="delta-lint-run")
+        self.memory: dict[Path, Memory] = {}  # project folder -> its runs' state; touched by the run thread only
+
+    def check(self, path: Path, text: str | None) -> FileFindings:
+        """`findings_for` with the memory of the projects checked so far (in the run thread)."""
+        return findings_for(path, text, self.memory)
 
     async def publish(self, uri: str, text: str | None = None) -> None:
         """Check the document's project with `text` (a save's text when the client
@@ -212,7 +261,7 @@ class DeltaLintServer(LanguageServer):
             return
         text = document.source if text is None else text
         try:
-            found = await asyncio.get_running_loop().run_in_executor(self.runs, findings_for, Path(path), text)
+            found = await asyncio.get_running_loop().run_in_executor(self.runs, self.check, Path(path), text)
         except Exception as err:  # noqa: BLE001 - a configuration or Spark problem is shown, never a crash
             from delta_lint.safeio import printable
 

@@ -496,3 +496,32 @@ def test_the_cache_builds_only_the_types_its_caller_names(tmp_path):
         assert store.get_value("x", WORKFLOWS_TYPES) is None
     finally:
         store.close()
+
+
+def test_runs_keeping_memory_between_edits_give_uncached_findings_and_stay_bounded(tmp_path, monkeypatch):
+    """A long-lived caller (the language server) keeps decoded state between runs
+    (`cache.Memory`): each run after an edit must find what a run without any cache
+    finds, and what is kept must not grow with the number of edits."""
+    from delta_lint.cache import Memory
+    from delta_lint.config import load_config
+    from delta_lint.run import check
+
+    project = tmp_path / "p"
+    Corpus(60, seed=13).write(project)
+    config = load_config(None, cwd=project)
+    victim = sorted(project.rglob("*.sql"))[0]
+    original = victim.read_text()
+    memory = Memory()
+    monkeypatch.setattr(Memory, "KEEP_FACTOR", 1)  # trimmed as soon as it holds more than a run uses
+    monkeypatch.setattr(Memory, "KEEP_AT_LEAST", 1)
+    sizes = []
+    for i in range(8):
+        edit = f"\nDELETE FROM main.bench_0.t00000 WHERE id = {i};\n" if i % 3 else ""
+        victim.write_text(original + edit)
+        kept = check([project], config, cwd=project, memory=memory, jobs=1)
+        uncached = check([project], config, cwd=project, use_cache=False, jobs=1)
+        assert kept.findings == uncached.findings, i
+        sizes.append(sum(len(values) for values in memory.slots.values()))
+    # the first run fills the database, the second the memory; every edit adds
+    # a file and its tables, which the next trim drops
+    assert max(sizes[2:]) <= sizes[1] + 8, sizes

@@ -215,3 +215,87 @@ def test_readme_editor_snippets_start_this_server():
     assert [server["command"], *server["args"]] == ["delta-lint", "server"]
     assert helix["language"][0]["language-servers"] == ["delta-lint"]
     assert 'cmd = { "delta-lint", "server" }' in readme_block("-- init.lua")
+
+
+def _cold_diagnostics(root: Path, name: str, text: str) -> list[tuple[str, int, int, str]]:
+    """What a save of `name` must show, from a cold CLI run without the cache (the
+    buffer given on standard input): (rule, line, column, severity) of each finding
+    located in the file, or whose other write is in it (shown at that write; one
+    per place, rule and message, as the server shows them)."""
+    proc = run_cli(
+        "check", "--stdin-filename", name, "-", "--format", "json", "--no-cache", "--exit-zero", cwd=root, input=text
+    )
+    assert proc.returncode == 0, proc.stderr
+    out, seen = [], set()
+    for f in json.loads(proc.stdout)["findings"]:
+        here = [loc for loc in (f["location"], *f["related"]) if loc["path"] == name]
+        if not here:
+            continue
+        where = here[0]
+        first = f["location"]
+        message = (
+            f["message"]
+            if where is first
+            else f"with {first['path']}:{first['line']}:{first['column']}: {f['message']}"
+        )
+        key = (where["line"], where["column"], f["rule"], message)
+        if key not in seen:
+            seen.add(key)
+            out.append((f["rule"], where["line"] - 1, where["column"] - 1, f["severity"]))
+    return sorted(out)
+
+
+_SEVERITY_NAMES = {
+    lsp.DiagnosticSeverity.Error: "error",
+    lsp.DiagnosticSeverity.Warning: "warning",
+    lsp.DiagnosticSeverity.Information: "info",
+}
+
+
+def _shown(found: list[lsp.Diagnostic]) -> list[tuple[str, int, int, str]]:
+    return sorted(
+        (str(d.code), d.range.start.line, d.range.start.character, _SEVERITY_NAMES[d.severity]) for d in found
+    )
+
+
+@pytest.mark.integration
+def test_language_server_state_kept_between_saves_gives_a_cold_checks_diagnostics(tmp_path):
+    """The server keeps what its runs decoded and judged between saves; each save must
+    still show what a cold check of the project shows: after the saved file changes,
+    after a file the editor never opened changes on disk, after a helper and the
+    configuration change, and when an earlier buffer comes back."""
+    jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n  c: {paths: [c.sql]}\n"
+    other = "UPDATE s.orders SET x = 1 WHERE id = 3;\n"
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS, "c.sql": other, "delta-lint.yaml": CONFIG + jobs})
+
+    async def scenario() -> None:
+        session = Session(p)
+        await session.start()
+        try:
+
+            async def same_as_cold(text: str, opened: bool = False) -> list:
+                if opened:
+                    session.open("b.sql", text)
+                else:
+                    session.save("b.sql", text)
+                shown = _shown(await session.diagnostics("b.sql"))
+                assert shown == _cold_diagnostics(p, "b.sql", text)
+                return shown
+
+            assert await same_as_cold(DELETE_B, opened=True)  # opened: a cold run fills the memory
+            assert await same_as_cold(HARMLESS) == []
+            moved = await same_as_cold("-- moved down\n" + DELETE_B)
+            assert [line for _, line, _, _ in moved] == [1, 1]
+            # a file the editor never opened changes on disk: c.sql now writes another table
+            (p / "c.sql").write_text("UPDATE s.elsewhere SET x = 1 WHERE id = 3;\n")
+            assert len(await same_as_cold("-- moved down\n" + DELETE_B)) == 1
+            # the configuration: b.sql and a.sql in one job, run one after the other
+            (p / "delta-lint.yaml").write_text(CONFIG + "jobs:\n  ab: {paths: [a.sql, b.sql]}\n  c: {paths: [c.sql]}\n")
+            assert await same_as_cold("-- moved down\n" + DELETE_B) == []
+            (p / "delta-lint.yaml").write_text(CONFIG + jobs)
+            assert await same_as_cold(DELETE_B)  # an earlier buffer and configuration again
+            assert session.messages == []
+        finally:
+            await session.stop()
+
+    asyncio.run(scenario())

@@ -1,0 +1,159 @@
+"""A warm or incremental run prints, byte for byte, what a cold run prints.
+
+A run whose inputs equal an earlier run's gives back the earlier output (kept per
+way of calling: format, options, terminal); a run after an edit re-reads what the
+edit touched. Each step below compares the CLI's output and exit code with the
+cache (twice: the second run takes the kept output) against `--no-cache`, for
+the edits that reach findings by different roads: a file of the project, a helper
+other files use, the configuration, the schedule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+FORMATS = (("--format", "text"), ("--format", "json"), ("--format", "concise"), ("--format", "sarif"))
+
+BUNDLE = """bundle: {name: x}
+resources:
+  jobs:
+    nightly:
+      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}
+      tasks:
+        - task_key: a
+          spark_python_task: {python_file: jobs/a.py}
+        - task_key: b
+          depends_on: [{task_key: a}]
+          sql_task: {warehouse_id: w, file: {path: jobs/b.sql}}
+    hourly:
+      schedule: {quartz_cron_expression: '0 0 * * * ?', timezone_id: UTC}
+      tasks:
+        - task_key: c
+          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}
+"""
+
+
+def _project(root: Path) -> None:
+    (root / "jobs").mkdir(parents=True)
+    (root / "lib").mkdir()
+    (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [d]}\n")
+    (root / "databricks.yml").write_text(BUNDLE)
+    (root / "lib" / "__init__.py").write_text("")
+    (root / "lib" / "names.py").write_text('EVENTS = "main.s.events"\nOTHER = "main.s.other"\n')
+    (root / "jobs" / "__init__.py").write_text("")
+    (root / "jobs" / "a.py").write_text(
+        "from pyspark.sql import SparkSession\n"
+        "from lib.names import EVENTS\n"
+        "spark = SparkSession.builder.getOrCreate()\n"
+        "spark.sql(f\"DELETE FROM {EVENTS} WHERE d = '2024-01-01'\")\n"
+    )
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE id = 7;\n")
+    (root / "jobs" / "c.sql").write_text(
+        "MERGE INTO main.s.events t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
+    )
+
+
+def _same_as_cold(root: Path) -> dict[tuple[str, ...], str]:
+    """Every format's output, after asserting the cached runs print what a cold run prints."""
+    out = {}
+    for fmt in FORMATS:
+        cold = run_cli("check", ".", *fmt, "--no-cache", cwd=root)
+        first = run_cli("check", ".", *fmt, cwd=root)  # judges what changed, keeps its output
+        again = run_cli("check", ".", *fmt, cwd=root)  # nothing changed: the kept output
+        assert cold.returncode in (0, 1), cold.stderr
+        assert (first.returncode, first.stdout) == (cold.returncode, cold.stdout), fmt
+        assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout), fmt
+        out[fmt] = cold.stdout
+    return out
+
+
+def _tables(output: dict[tuple[str, ...], str]) -> list[tuple[str, str]]:
+    return sorted((f["rule"], f["table"] or "") for f in json.loads(output[("--format", "json")])["findings"])
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["nothing", "one file", "helper", "config", "schedule"],
+)
+def test_cached_runs_print_what_a_cold_run_prints_after_each_kind_of_edit(tmp_path, edit):
+    root = tmp_path / "p"
+    _project(root)
+    before = _same_as_cold(root)
+    assert _tables(before), "the project must have findings for the comparison to mean anything"
+    if edit == "one file":
+        (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE d = '2024-01-01';\n")
+    elif edit == "helper":  # a.py's table comes from the helper module
+        (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "config":
+        (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
+    elif edit == "schedule":  # c joins the nightly job after b: nothing of it runs hourly any more
+        bundle = root / "databricks.yml"
+        text = bundle.read_text().replace(
+            "    hourly:\n      schedule: {quartz_cron_expression: '0 0 * * * ?', timezone_id: UTC}\n      tasks:\n", ""
+        )
+        bundle.write_text(
+            text.replace(
+                "          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}\n",
+                "          depends_on: [{task_key: b}]\n          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}\n",
+            )
+        )
+    after = _same_as_cold(root)
+    if edit == "nothing":
+        assert after == before
+    else:
+        assert after != before, f"the {edit} edit must change the findings"
+
+
+def test_switching_the_bundle_target_is_never_answered_from_the_other_targets_run(tmp_path):
+    """Two targets of one bundle read the same files into different schedules (here a
+    production target where both jobs run at 01:00, a development one where schedules
+    are paused): the cached run and the tables' cached results of one target must not
+    answer the other."""
+    root = tmp_path / "p"
+    (root / "jobs").mkdir(parents=True)
+    (root / "delta-lint.yaml").write_text("spark: none\n")
+    (root / "jobs" / "a.sql").write_text("DELETE FROM main.s.t WHERE id = 1;\n")
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.t SET x = 1 WHERE id = 2;\n")
+    jobs = "".join(
+        f"    j{n}:\n      schedule: {{quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}}\n"
+        f"      tasks:\n        - task_key: {n}\n          sql_task: {{warehouse_id: w, file: {{path: jobs/{n}.sql}}}}\n"
+        for n in ("a", "b")
+    )
+    (root / "databricks.yml").write_text(
+        "bundle: {name: x}\nresources:\n  jobs:\n" + jobs + "targets:\n  dev: {mode: development, default: true}\n"
+        "  prod: {mode: production}\n"
+    )
+    seen = {}
+    for target in ("dev", "prod", "dev", "prod"):
+        cold = run_cli("check", ".", "--target", target, "--format", "json", "--no-cache", cwd=root)
+        cached = run_cli("check", ".", "--target", target, "--format", "json", cwd=root)
+        assert (cached.returncode, cached.stdout) == (cold.returncode, cold.stdout), target
+        seen[target] = cold.stdout
+    assert seen["dev"] != seen["prod"]  # the near miss: the targets do differ
+
+
+def test_an_unchanged_run_says_the_stored_runs_warnings_again(tmp_path, monkeypatch):
+    """A run's warnings (a Spark engine that could not start, settings taken from
+    elsewhere instead) go to standard error; a later unchanged run, answered from
+    what the first one printed, must say them again, as the first did."""
+    import delta_lint.settings.live as live
+
+    real = live.read_settings
+
+    def read_settings(*args, **kwargs):
+        read = real(*args, **kwargs)
+        read.warnings.append("the engine did not start; using declared settings instead")
+        return read
+
+    monkeypatch.setattr(live, "read_settings", read_settings)
+    root = tmp_path / "p"
+    _project(root)
+    first = run_cli("check", ".", cwd=root)
+    again = run_cli("check", ".", cwd=root)
+    assert "using declared settings instead" in first.stderr
+    assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
