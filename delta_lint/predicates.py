@@ -120,6 +120,10 @@ def _intersect(a: Constraint, b: Constraint) -> Constraint | None:
         return Constraint(values=kept) if kept else None
     low, low_inc = _tighter_low(a, b)
     high, high_inc = _tighter_high(a, b)
+    if low is not None and low_inc and high_inc and low == high and _comparable(low, high):
+        # `p >= 'b' AND p <= 'b'` holds one value: as `p = 'b'` it can be told apart from
+        # an exclusion (`p <> 'b'`) and from other values, which a range cannot
+        return Constraint(values=frozenset({("lit", low)}))
     return Constraint(low=low, low_inclusive=low_inc, high=high, high_inclusive=high_inc)
 
 
