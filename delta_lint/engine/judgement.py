@@ -442,14 +442,33 @@ def pair_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callabl
     return _registry(PAIR_RULES, ids, reads, settings | {"note"})
 
 
-@pair_rule("DL113", reads={"kind", "flags", "subkind"})
+# How a protocol change is made (the first word of its subkind) when it is open-source
+# Delta's AlterTableSetPropertiesDeltaCommand: `ALTER TABLE ... SET TBLPROPERTIES`, and
+# `DeltaTable.upgradeTableProtocol` / `addFeatureSupport`, which run that command
+# (io/delta/tables/DeltaTable.scala). It commits metadata and protocol, and neither
+# reads nor writes a data file (unlike DROP FEATURE, whose pre-downgrade steps may
+# rewrite files, or a REORG applying an upgrade).
+_SET_PROPERTIES = frozenset({"set", "upgradeTableProtocol", "addFeatureSupport"})
+
+
+@pair_rule("DL113", reads={"kind", "flags", "subkind"}, settings={"isolation_level", "deletion_vectors"})
 def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
-    """A protocol change fails every concurrent operation (the exception depends on how it is made)."""
+    """A protocol change fails every concurrent operation (the exception depends on how it is made),
+    except an OPTIMIZE where the runtime spares it from metadata changes: open-source
+    Delta's OPTIMIZE retries its commit after any concurrent commit as long as every file
+    it compacted is still in the table and the partitioning is unchanged
+    (OptimizeTableCommand.scala, `commitAndRetry`), which a property change keeps."""
     ca = a.op_class
     if OpClass.PROTOCOL not in (ca, b.op_class):
         return NEXT
     primary, other = (a, b) if ca == OpClass.PROTOCOL else (b, a)
     if other.op_class == OpClass.NONE and other is not primary:
+        return None
+    if (
+        other.op_class == OpClass.OPTIMIZE
+        and (primary.subkind or "").split(" ", 1)[0] in _SET_PROPERTIES
+        and j.spared_by_metadata_change(other, s)
+    ):
         return None
     # a protocol change always fails the other commit (the profile may say it only can)
     verdict = CERTAIN if j.profile.protocol_change_severity == "error" else DATA_DEPENDENT

@@ -790,16 +790,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "delta_lint/engine/judgement.py, not changed here. A missed conflict.",
     ),
     Known(
-        ("optimize", "protocol"),
-        "OPTIMIZE retries its commit after a concurrent commit as long as every file it compacted "
-        "is still in the table and the partitioning is unchanged (open-source Delta's "
-        "OptimizeExecutor.commitAndRetry), so a property change that upgrades the protocol "
-        "fails no OPTIMIZE (both orders commit). delta-lint already spares OPTIMIZE from plain "
-        "metadata changes on `oss` (the `metadata change` cell of the oss matrix) but its "
-        "protocol-change rule DL113 (delta_lint/engine/judgement.py, not changed here) does not "
-        "consult that cell.",
-    ),
-    Known(
         ("protocol", "protocol"),
         "Both commits change the protocol: the second fails open-source Delta's protocol check "
         "(ProtocolChangedException), which runs before the metadata check. delta-lint's DL113 "
