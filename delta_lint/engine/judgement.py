@@ -513,7 +513,18 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     explicit = not _is_evolution(primary)
     if primary.kind == Kind.METADATA_CHANGE and j.spared_by_metadata_change(other, s):
-        return None
+        if primary.subkind != "add_constraint":
+            return None
+        # The runtime's OPTIMIZE survives the metadata change, but ADD CONSTRAINT reads
+        # every file to check the existing rows (open-source Delta's
+        # AlterTableAddConstraintDeltaCommand scans `txn.filterFiles()`): an OPTIMIZE
+        # that commits first has rewritten files it read, and it fails the check for
+        # added files (ConcurrentAppendException), whatever the partitions.
+        notes = note + [
+            f"{_role(other, primary)} retries; {_role(primary, primary)} reads every file to check the "
+            "existing rows and fails when the OPTIMIZE rewrote them first"
+        ]
+        return Pair("DL110", CERTAIN, "ConcurrentAppendException", primary, other, table, conc, notes=notes)
     if other.op_class == OpClass.CREATE:
         if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
             # only while the path holds no table yet

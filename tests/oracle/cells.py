@@ -781,15 +781,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "a live read reports the missing table as DL004 instead.",
     ),
     Known(
-        ("optimize", "ADD CONSTRAINT"),
-        "ADD CONSTRAINT scans the table to check that every existing row satisfies the new "
-        "constraint; after a concurrent OPTIMIZE rewrote the files it scanned, it fails "
-        "(ConcurrentAppendException). delta-lint spares OPTIMIZE from every ALTER TABLE on `oss` "
-        "(the `metadata change` cell of the oss matrix: true of ALTERs that read no data); "
-        "telling ADD CONSTRAINT apart needs the metadata-change rule in "
-        "delta_lint/engine/judgement.py, not changed here. A missed conflict.",
-    ),
-    Known(
         ("protocol", "protocol"),
         "Both commits change the protocol: the second fails open-source Delta's protocol check "
         "(ProtocolChangedException), which runs before the metadata check. delta-lint's DL113 "
