@@ -335,6 +335,16 @@ class Judge:
                 return x
         return None
 
+    def writes_protocol(self, x: Intent) -> bool:
+        """Whether `x` commits a `protocol` action: a protocol change, or a metadata change
+        the runtime's profile says upgrades the protocol of a table lacking its feature
+        (`protocol_upgrading_alters`, rules/runtimes.yaml). When both commits of a pair do,
+        the conflict checker fails the second on the protocol, which it checks before the
+        metadata (open-source Delta: ConflictChecker.scala, checkProtocolCompatibility)."""
+        if x.op_class == OpClass.PROTOCOL:
+            return True
+        return x.kind == Kind.METADATA_CHANGE and x.subkind in self.profile.protocol_upgrading_alters
+
     def spared_by_metadata_change(self, other: Intent, s: TableSettings) -> bool:
         """Whether the runtime's matrix says an ALTER TABLE never fails `other`'s class
         (rules/matrices.yaml: a `metadata change` cell that is `never`)."""
@@ -472,7 +482,8 @@ def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     # a protocol change always fails the other commit (the profile may say it only can)
     verdict = CERTAIN if j.profile.protocol_change_severity == "error" else DATA_DEPENDENT
-    exc = j.profile.protocol_exception(primary.subkind)
+    # both commits carry a protocol action: the protocol check, first, fails the second
+    exc = "ProtocolChangedException" if j.writes_protocol(other) else j.profile.protocol_exception(primary.subkind)
     return Pair("DL113", verdict, exc, primary, other, table, conc, notes=note)
 
 
@@ -534,7 +545,10 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
     # schema evolution changes the metadata only when the data brings new columns
     verdict = CERTAIN if explicit else DATA_DEPENDENT
-    return Pair(rule, verdict, "MetadataChangedException", primary, other, table, conc, notes=note)
+    # two that both upgrade the protocol (two ADD CONSTRAINT on `oss`) fail on it first
+    both_protocol = j.writes_protocol(primary) and j.writes_protocol(other)
+    exc = "ProtocolChangedException" if both_protocol else "MetadataChangedException"
+    return Pair(rule, verdict, exc, primary, other, table, conc, notes=note)
 
 
 @pair_rule("DL114", reads={"kind", "flags", "table.is_path"})

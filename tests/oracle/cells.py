@@ -781,15 +781,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "a live read reports the missing table as DL004 instead.",
     ),
     Known(
-        ("protocol", "protocol"),
-        "Both commits change the protocol: the second fails open-source Delta's protocol check "
-        "(ProtocolChangedException), which runs before the metadata check. delta-lint's DL113 "
-        "names the exception of one side's change (MetadataChangedException for a property, "
-        "rules/runtimes.yaml `protocol_change_exceptions`) without looking at the other side "
-        "(delta_lint/engine/judgement.py, not changed here).",
-        exception_only=True,
-    ),
-    Known(
         ("INSERT SELECT from another table",),
         (
             "A positional INSERT without a column list into a table the code does not create: "
