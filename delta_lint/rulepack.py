@@ -113,6 +113,8 @@ class Profile:
     # metadata changes (ALTER TABLE subkinds) that upgrade the protocol of a table lacking
     # the feature they need, so that they race another protocol change on the protocol
     protocol_upgrading_alters: tuple[str, ...] = ()
+    # what the second of two CREATE OR REPLACE TABLE of one table sees
+    replace_exception: str = "ProtocolChangedException"
 
     def protocol_exception(self, subkind: str | None) -> str:
         how = (subkind or "").split(" ", 1)[0]
@@ -142,6 +144,7 @@ class RulePack:
                 tuple(sorted((oss.get("protocol_change_exceptions") or {}).items())),
                 oss.get("identity_conflicts", "any_write"),
                 tuple(oss.get("protocol_upgrading_alters") or ()),
+                oss.get("replace_exception", "ProtocolChangedException"),
             )
         version = data["latest"] if runtime == "latest" else runtime
         chosen = None

@@ -494,9 +494,13 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     if len(creates) == 2:
         both_guarded = all(Flag.IF_NOT_EXISTS in x.flags for x in creates)
         # a plain CREATE fails the other only while the table does not exist yet
-        verdict = DATA_DEPENDENT if any(x.kind == Kind.CREATE for x in creates) else CERTAIN
+        first_create = any(x.kind == Kind.CREATE for x in creates)
+        verdict = DATA_DEPENDENT if first_create else CERTAIN
+        # two first creates both write a protocol; two replaces of a table that exists
+        # may not (the runtime's `replace_exception`, rules/runtimes.yaml)
+        exc = "ProtocolChangedException" if first_create else j.profile.replace_exception
         if not both_guarded or a is b:
-            return Pair("DL114", verdict, "ProtocolChangedException", a, b, table, conc, notes=note)
+            return Pair("DL114", verdict, exc, a, b, table, conc, notes=note)
     return NEXT
 
 

@@ -801,14 +801,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         values="disjoint",
     ),
     Known(
-        ("CREATE OR REPLACE AS SELECT", "CREATE OR REPLACE AS SELECT"),
-        "Two CREATE OR REPLACE of a table that exists: the second fails on the first one's new "
-        "metadata (MetadataChangedException). delta-lint's DL114 names ProtocolChangedException, "
-        "what two first creates of a path that holds no table raise; telling the two apart "
-        "needs the rule in delta_lint/engine/judgement.py, not changed here.",
-        exception_only=True,
-    ),
-    Known(
         ("UPDATE WHERE = parameter",),
         PARAMETER := (
             'The statement\'s `:v` is bound by `spark.sql(..., args={"v": "a"})` in the same call; '
