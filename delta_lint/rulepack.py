@@ -110,6 +110,11 @@ class Profile:
     # which writes conflict on a table with identity columns: `any_write` (every pair in
     # which one inserts rows) or `both_insert` (only two writers that both insert rows)
     identity_conflicts: str = "any_write"
+    # metadata changes (ALTER TABLE subkinds) that upgrade the protocol of a table lacking
+    # the feature they need, so that they race another protocol change on the protocol
+    protocol_upgrading_alters: tuple[str, ...] = ()
+    # what the second of two CREATE OR REPLACE TABLE of one table sees
+    replace_exception: str = "ProtocolChangedException"
 
     def protocol_exception(self, subkind: str | None) -> str:
         how = (subkind or "").split(" ", 1)[0]
@@ -138,6 +143,8 @@ class RulePack:
                 oss.get("protocol_change_severity", "error"),
                 tuple(sorted((oss.get("protocol_change_exceptions") or {}).items())),
                 oss.get("identity_conflicts", "any_write"),
+                tuple(oss.get("protocol_upgrading_alters") or ()),
+                oss.get("replace_exception", "ProtocolChangedException"),
             )
         version = data["latest"] if runtime == "latest" else runtime
         chosen = None

@@ -1,6 +1,7 @@
 """Every rule's cases (tests/rules/DLxxx.yaml): job files and configuration that
-must give the rule's finding at a place, or no finding of the rule at all. One
-runner for all of them, as sqlfluff runs its rule fixtures."""
+must give the rule's finding at a place (naming the exception `expect.exception`,
+where a case gives one), or no finding of the rule at all. One runner for all of
+them, as sqlfluff runs its rule fixtures."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ def test_rule_case(rule, case, config, tmp_path, monkeypatch):
         return
     at = str(case["expect"]["finding"])
     assert any(w == at or w.startswith(at + ":") for w in where), f"{case['name']}: no {rule} at {at} (found {where})"
+    if "exception" in case["expect"]:  # the exception the finding names, where the case says
+        named = {f.exception for f, w in zip(found, where) if w == at or w.startswith(at + ":")}
+        assert named == {case["expect"]["exception"]}, f"{case['name']}: {rule} at {at} names {named}"
 
 
 def test_every_rule_has_cases_and_every_case_file_names_a_rule():

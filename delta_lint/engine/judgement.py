@@ -335,6 +335,16 @@ class Judge:
                 return x
         return None
 
+    def writes_protocol(self, x: Intent) -> bool:
+        """Whether `x` commits a `protocol` action: a protocol change, or a metadata change
+        the runtime's profile says upgrades the protocol of a table lacking its feature
+        (`protocol_upgrading_alters`, rules/runtimes.yaml). When both commits of a pair do,
+        the conflict checker fails the second on the protocol, which it checks before the
+        metadata (open-source Delta: ConflictChecker.scala, checkProtocolCompatibility)."""
+        if x.op_class == OpClass.PROTOCOL:
+            return True
+        return x.kind == Kind.METADATA_CHANGE and x.subkind in self.profile.protocol_upgrading_alters
+
     def spared_by_metadata_change(self, other: Intent, s: TableSettings) -> bool:
         """Whether the runtime's matrix says an ALTER TABLE never fails `other`'s class
         (rules/matrices.yaml: a `metadata change` cell that is `never`)."""
@@ -442,18 +452,38 @@ def pair_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callabl
     return _registry(PAIR_RULES, ids, reads, settings | {"note"})
 
 
-@pair_rule("DL113", reads={"kind", "flags", "subkind"})
+# How a protocol change is made (the first word of its subkind) when it is open-source
+# Delta's AlterTableSetPropertiesDeltaCommand: `ALTER TABLE ... SET TBLPROPERTIES`, and
+# `DeltaTable.upgradeTableProtocol` / `addFeatureSupport`, which run that command
+# (io/delta/tables/DeltaTable.scala). It commits metadata and protocol, and neither
+# reads nor writes a data file (unlike DROP FEATURE, whose pre-downgrade steps may
+# rewrite files, or a REORG applying an upgrade).
+_SET_PROPERTIES = frozenset({"set", "upgradeTableProtocol", "addFeatureSupport"})
+
+
+@pair_rule("DL113", reads={"kind", "flags", "subkind"}, settings={"isolation_level", "deletion_vectors"})
 def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
-    """A protocol change fails every concurrent operation (the exception depends on how it is made)."""
+    """A protocol change fails every concurrent operation (the exception depends on how it is made),
+    except an OPTIMIZE where the runtime spares it from metadata changes: open-source
+    Delta's OPTIMIZE retries its commit after any concurrent commit as long as every file
+    it compacted is still in the table and the partitioning is unchanged
+    (OptimizeTableCommand.scala, `commitAndRetry`), which a property change keeps."""
     ca = a.op_class
     if OpClass.PROTOCOL not in (ca, b.op_class):
         return NEXT
     primary, other = (a, b) if ca == OpClass.PROTOCOL else (b, a)
     if other.op_class == OpClass.NONE and other is not primary:
         return None
+    if (
+        other.op_class == OpClass.OPTIMIZE
+        and (primary.subkind or "").split(" ", 1)[0] in _SET_PROPERTIES
+        and j.spared_by_metadata_change(other, s)
+    ):
+        return None
     # a protocol change always fails the other commit (the profile may say it only can)
     verdict = CERTAIN if j.profile.protocol_change_severity == "error" else DATA_DEPENDENT
-    exc = j.profile.protocol_exception(primary.subkind)
+    # both commits carry a protocol action: the protocol check, first, fails the second
+    exc = "ProtocolChangedException" if j.writes_protocol(other) else j.profile.protocol_exception(primary.subkind)
     return Pair("DL113", verdict, exc, primary, other, table, conc, notes=note)
 
 
@@ -464,9 +494,13 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     if len(creates) == 2:
         both_guarded = all(Flag.IF_NOT_EXISTS in x.flags for x in creates)
         # a plain CREATE fails the other only while the table does not exist yet
-        verdict = DATA_DEPENDENT if any(x.kind == Kind.CREATE for x in creates) else CERTAIN
+        first_create = any(x.kind == Kind.CREATE for x in creates)
+        verdict = DATA_DEPENDENT if first_create else CERTAIN
+        # two first creates both write a protocol; two replaces of a table that exists
+        # may not (the runtime's `replace_exception`, rules/runtimes.yaml)
+        exc = "ProtocolChangedException" if first_create else j.profile.replace_exception
         if not both_guarded or a is b:
-            return Pair("DL114", verdict, "ProtocolChangedException", a, b, table, conc, notes=note)
+            return Pair("DL114", verdict, exc, a, b, table, conc, notes=note)
     return NEXT
 
 
@@ -494,7 +528,18 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     explicit = not _is_evolution(primary)
     if primary.kind == Kind.METADATA_CHANGE and j.spared_by_metadata_change(other, s):
-        return None
+        if primary.subkind != "add_constraint":
+            return None
+        # The runtime's OPTIMIZE survives the metadata change, but ADD CONSTRAINT reads
+        # every file to check the existing rows (open-source Delta's
+        # AlterTableAddConstraintDeltaCommand scans `txn.filterFiles()`): an OPTIMIZE
+        # that commits first has rewritten files it read, and it fails the check for
+        # added files (ConcurrentAppendException), whatever the partitions.
+        notes = note + [
+            f"{_role(other, primary)} retries; {_role(primary, primary)} reads every file to check the "
+            "existing rows and fails when the OPTIMIZE rewrote them first"
+        ]
+        return Pair("DL110", CERTAIN, "ConcurrentAppendException", primary, other, table, conc, notes=notes)
     if other.op_class == OpClass.CREATE:
         if primary.kind == Kind.CREATE_OR_REPLACE and other.table and other.table.is_path:
             # only while the path holds no table yet
@@ -504,7 +549,10 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
     # schema evolution changes the metadata only when the data brings new columns
     verdict = CERTAIN if explicit else DATA_DEPENDENT
-    return Pair(rule, verdict, "MetadataChangedException", primary, other, table, conc, notes=note)
+    # two that both upgrade the protocol (two ADD CONSTRAINT on `oss`) fail on it first
+    both_protocol = j.writes_protocol(primary) and j.writes_protocol(other)
+    exc = "ProtocolChangedException" if both_protocol else "MetadataChangedException"
+    return Pair(rule, verdict, exc, primary, other, table, conc, notes=note)
 
 
 @pair_rule("DL114", reads={"kind", "flags", "table.is_path"})

@@ -781,34 +781,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "a live read reports the missing table as DL004 instead.",
     ),
     Known(
-        ("optimize", "ADD CONSTRAINT"),
-        "ADD CONSTRAINT scans the table to check that every existing row satisfies the new "
-        "constraint; after a concurrent OPTIMIZE rewrote the files it scanned, it fails "
-        "(ConcurrentAppendException). delta-lint spares OPTIMIZE from every ALTER TABLE on `oss` "
-        "(the `metadata change` cell of the oss matrix: true of ALTERs that read no data); "
-        "telling ADD CONSTRAINT apart needs the metadata-change rule in "
-        "delta_lint/engine/judgement.py, not changed here. A missed conflict.",
-    ),
-    Known(
-        ("optimize", "protocol"),
-        "OPTIMIZE retries its commit after a concurrent commit as long as every file it compacted "
-        "is still in the table and the partitioning is unchanged (open-source Delta's "
-        "OptimizeExecutor.commitAndRetry), so a property change that upgrades the protocol "
-        "fails no OPTIMIZE (both orders commit). delta-lint already spares OPTIMIZE from plain "
-        "metadata changes on `oss` (the `metadata change` cell of the oss matrix) but its "
-        "protocol-change rule DL113 (delta_lint/engine/judgement.py, not changed here) does not "
-        "consult that cell.",
-    ),
-    Known(
-        ("protocol", "protocol"),
-        "Both commits change the protocol: the second fails open-source Delta's protocol check "
-        "(ProtocolChangedException), which runs before the metadata check. delta-lint's DL113 "
-        "names the exception of one side's change (MetadataChangedException for a property, "
-        "rules/runtimes.yaml `protocol_change_exceptions`) without looking at the other side "
-        "(delta_lint/engine/judgement.py, not changed here).",
-        exception_only=True,
-    ),
-    Known(
         ("INSERT SELECT from another table",),
         (
             "A positional INSERT without a column list into a table the code does not create: "
@@ -827,14 +799,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "partition is not known (a positional INSERT without a column list), so that region is "
         "the whole table.",
         values="disjoint",
-    ),
-    Known(
-        ("CREATE OR REPLACE AS SELECT", "CREATE OR REPLACE AS SELECT"),
-        "Two CREATE OR REPLACE of a table that exists: the second fails on the first one's new "
-        "metadata (MetadataChangedException). delta-lint's DL114 names ProtocolChangedException, "
-        "what two first creates of a path that holds no table raise; telling the two apart "
-        "needs the rule in delta_lint/engine/judgement.py, not changed here.",
-        exception_only=True,
     ),
     Known(
         ("UPDATE WHERE = parameter",),
