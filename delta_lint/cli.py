@@ -793,7 +793,10 @@ def _durations_from_history(config, durations_from, files, bundle, target, debug
     return replace(config, durations=durations)
 
 
-class HistoryFormat(str, Enum):
+class ReportFormat(str, Enum):
+    """The formats of the reports that are read by people and by pull-request
+    comments (`advise`, `history`)."""
+
     text = "text"
     json = "json"
     markdown = "markdown"
@@ -813,7 +816,7 @@ def history(
         "file). Repeatable. Tables it covers are not read live.",
     ),
     since: Optional[str] = typer.Option(None, "--since", help="Only commits of the last 30d, 12h, 2w, ..."),
-    output_format: HistoryFormat = typer.Option(HistoryFormat.text, "--format", help="text, json or markdown."),
+    output_format: ReportFormat = typer.Option(ReportFormat.text, "--format", help="text, json or markdown."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file."),
     bundle: Optional[Path] = BUNDLE_OPTION,
     target: Optional[str] = TARGET_OPTION,
@@ -966,20 +969,14 @@ def _judged_target(config, chosen: bool) -> str:
     return f"judged {target}" if target else ""
 
 
-class AdviseFormat(str, Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-
-
 @app.command()
 def advise(
     paths: Optional[list[Path]] = typer.Argument(
         None, help="Files or directories with job code; default: the project of the current directory."
     ),
     config_file: Optional[Path] = typer.Option(None, "--config", help="Configuration file."),
-    output_format: AdviseFormat = typer.Option(
-        AdviseFormat.text, "--format", help="text, json, or markdown (for a pull-request comment)."
+    output_format: ReportFormat = typer.Option(
+        ReportFormat.text, "--format", help="text, json, or markdown (for a pull-request comment)."
     ),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the advice to this file."),
     top: int = typer.Option(10, "--top", min=0, help="Show the best N changes (0: every useful one)."),
@@ -1016,9 +1013,9 @@ def advise(
     )
     shown = advice.ranked + advice.plan
     originals = advisor.originals(shown)
-    if output_format == AdviseFormat.json:
+    if output_format == ReportFormat.json:
         text = advise_report.to_json(advice, originals)
-    elif output_format == AdviseFormat.markdown:
+    elif output_format == ReportFormat.markdown:
         text = advise_report.markdown(advice, originals)
     else:
         text = advise_report.text(advice, originals, diff)

@@ -13,24 +13,7 @@ from pathlib import Path
 
 from delta_lint.interleave import run_interleaved
 from tests.conftest import run_cli
-
-BUNDLE = """\
-bundle: {name: history_delta}
-resources:
-  jobs:
-    load_a:
-      name: load_a
-      schedule: {quartz_cron_expression: "0 0 1 * * ?", timezone_id: UTC}
-      tasks:
-        - task_key: a
-          sql_task: {warehouse_id: w, file: {path: a.sql}}
-    load_b:
-      name: load_b
-      schedule: {quartz_cron_expression: "0 0 3 * * ?", timezone_id: UTC}
-      tasks:
-        - task_key: b
-          sql_task: {warehouse_id: w, file: {path: b.sql}}
-"""
+from tests.test_history import BUNDLE
 
 
 def append(path: str, job: str, value: str):
@@ -47,7 +30,7 @@ def make_project(tmp_path: Path, spark) -> Path:
     (tmp_path / "delta-lint.yaml").write_text(
         "default_schema: main.s\nlocations: {t: tables/t}\nduration: {default: 30m}\n"
     )
-    (tmp_path / "databricks.yml").write_text(BUNDLE)
+    (tmp_path / "databricks.yml").write_text(BUNDLE % "0 3")
     (tmp_path / "a.sql").write_text("INSERT INTO t VALUES ('a');\n")
     (tmp_path / "b.sql").write_text("INSERT INTO t VALUES ('b');\n")
     path = str(tmp_path / "tables" / "t")
