@@ -41,7 +41,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.values.brains import DOCUMENT_LOADERS
+from delta_lint.frontend.values.brains import ARGUMENT_PARSERS, DOCUMENT_LOADERS, JOB_INPUT_CALLS, is_argv
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
@@ -59,21 +59,6 @@ BUDGET_SPENT = "DL000"
 
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
-
-JOB_INPUT_CALLS = {
-    ("widgets", "get"),
-    ("widgets", "getArgument"),
-    ("conf", "get"),
-    ("os", "getenv"),
-    ("environ", "get"),
-    ("taskValues", "get"),
-}
-
-
-def is_argv(node: ast.expr) -> bool:
-    """`sys.argv` or `sys.argv[i]`."""
-    target = node.value if isinstance(node, ast.Subscript) else node
-    return isinstance(target, ast.Attribute) and target.attr == "argv"
 
 
 def _built_table(steps: list[Step]) -> Chain | None:
@@ -321,9 +306,7 @@ class ValueResolver:
             document = _json_strings(text.text) if not text.params and not text.unknown else None
             if document is not None:  # a job parameter's JSON value, a literal
                 return document
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
-            return ArgNamespace()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARGUMENT_PARSERS:
             return ArgNamespace()
         param = self._param_source(node, scope)
         if param is not None:

@@ -23,7 +23,6 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
     ValueResolver,
-    is_argv,
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -56,6 +55,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
+from delta_lint.frontend.values.brains import is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
