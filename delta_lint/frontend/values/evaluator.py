@@ -9,8 +9,9 @@ unknown); the code is never imported or run. It interprets a small subset
 without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
 that may run no turn or many, see `_loop`), `try` whose handlers catch every
-error (see `_try`); `while` and other `try`s are not followed: what they bind is
-unknown; string, number, dict, list and path operations, and
+error (see `_try`), list and dict comprehensions over known sequences (and a
+generator a string's `join` consumes); `while` and other `try`s are not
+followed: what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`, a notebook widget as a named input of a template).
@@ -689,7 +690,55 @@ class Evaluator:
             return self._lift(lambda o: _attribute(o, node.attr), self._expr(node.value, env, depth))
         if isinstance(node, ast.Call):
             return self._call_expr(node, env, depth)
+        if isinstance(node, (ast.ListComp, ast.DictComp)):
+            return self._comprehension(node, env, depth)
         return Unknown(f"a `{type(node).__name__}` expression")
+
+    def _comprehension(self, node: ast.ListComp | ast.DictComp, env: dict[str, object], depth: int) -> object:
+        """`[f(x) for x in xs if c]` (and a dict's) as Python runs it: over known
+        sequences of up to MAX_LOOP items in all, each item read in a scope of its
+        own (the loop names do not reach the function's). An iterable not known one
+        by one, a condition not known, or a `:=` inside (it binds the function's
+        name on some turns) give unknown; iterating a number raises."""
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            return Unknown("a `:=` in a comprehension")
+        rows = [dict(env)]
+        for generator in node.generators:
+            if generator.is_async:
+                return Unknown("an async comprehension")
+            turns: list[dict[str, object]] = []
+            for row in rows:
+                items = self._expr(generator.iter, row, depth)
+                if isinstance(items, dict):
+                    items = list(items)
+                if plain_scalar(items) and not isinstance(items, str):
+                    raise NoValue  # `[x for x in 5]`: a TypeError
+                if not isinstance(items, (list, tuple, str)) or self._uncertain(items):
+                    return Unknown("a comprehension over items not known one by one")
+                for item in list(items):
+                    turn = dict(row)
+                    self._assign(generator.target, item, turn)
+                    kept = True
+                    for test in generator.ifs:
+                        kept = truth(self._expr(test, turn, depth))
+                        if _unknown(kept):
+                            return Unknown("a comprehension's condition not known")
+                        if not kept:
+                            break
+                    if kept:
+                        turns.append(turn)
+                    if len(turns) > MAX_LOOP:
+                        return Unknown(f"a comprehension of more than {MAX_LOOP} items")
+            rows = turns
+        if isinstance(node, ast.ListComp):
+            return [self._expr(node.elt, row, depth) for row in rows]
+        out: dict[object, object] = {}
+        for row in rows:
+            key = self._expr(node.key, row, depth)
+            if not isinstance(key, (str, int)):
+                return Unknown("a key not known")
+            out[key] = self._expr(node.value, row, depth)
+        return out
 
     def _boolop(self, node: ast.BoolOp, env: dict[str, object], depth: int) -> object:
         """`a or b`, `a and b`: the operand that decides; where its truth is not known
@@ -841,9 +890,21 @@ class Evaluator:
     def _call_expr(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return Unknown("a starred argument")
-        args = [self._expr(a, env, depth) for a in node.args]
-        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
         func = node.func
+        # `", ".join(f"{c} STRING" for c in cols)`: a generator a string's `join`
+        # consumes gives what the list of its items gives
+        consumed = isinstance(func, ast.Attribute) and func.attr == "join" and self._dotted(func.value, env) is None
+        args = [
+            self._expr(
+                ast.copy_location(ast.ListComp(a.elt, a.generators), a)
+                if consumed and isinstance(a, ast.GeneratorExp)
+                else a,
+                env,
+                depth,
+            )
+            for a in node.args
+        ]
+        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
         if isinstance(func, ast.Name) and func.id not in env:
             fn = self.module.functions.get(func.id)
             if fn is not None:  # the project's own function: it reads its alternatives itself
