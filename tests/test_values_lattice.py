@@ -323,3 +323,41 @@ def test_a_value_function_building_a_name_in_a_comprehension_writes_it(tmp_path)
     job = "from lib import table_name\ndf.write.saveAsTable(table_name(dbutils.widgets.get('env')))\n"
     results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
     assert [i.table.name for i in results["job.py"].intents if i.table.name.endswith(".sales.orders")] == []
+
+
+# -- while -------------------------------------------------------------------------
+
+
+def test_a_while_with_a_known_test_is_read_turn_by_turn():
+    source = (
+        "def f(levels):\n    n = 0\n    name = 'main'\n    while n < levels:\n"
+        "        name = name + '.x'\n        n = n + 1\n    return name\n"
+    )
+    assert call(source, 2) == "main.x.x"
+    assert call(source, 0) == "main"  # no turn
+    assert call("def f():\n    while True:\n        return 'a.x'\n") == "a.x"
+
+
+def test_a_while_whose_test_is_not_known_joins_before_and_after_its_body():
+    source = "import os\n\ndef f():\n    t = 'a.x'\n    while os.getenv('A'):\n        t = 'b.x'\n    return t\n"
+    assert values_of(call(source)) == {"a.x", "b.x"}
+    # near misses: a name changed on every turn, a loop that never ends, a `break`
+    source = "def f(n):\n    t = 'a'\n    while n > 0:\n        t = t + 'y'\n        n = n - 1\n    return t\n"
+    assert isinstance(call(source, UNKNOWN), Unknown)
+    assert isinstance(call("def f():\n    t = 'x'\n    while True:\n        t = 'y'\n    return t\n"), Unknown)
+    source = "import os\n\ndef f():\n    t = 'a.x'\n    while os.getenv('A'):\n        t = 'b.x'\n        break\n    return t\n"
+    assert isinstance(call(source), Unknown)
+
+
+def test_a_value_function_with_a_while_writes_each_table_it_may_name(tmp_path):
+    from delta_lint.model import Flag
+    from tests.test_link import linked
+
+    lib = (
+        "import os\n\ndef table_name():\n    t = 'main.sales.orders'\n    while os.getenv('RETRY'):\n"
+        "        t = 'main.sales.orders_retry'\n    return t\n"
+    )
+    job = "from lib import table_name\ndf.write.mode('append').saveAsTable(table_name())\n"
+    results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
+    got = sorted((i.table.name, Flag.ONE_OF in i.flags) for i in results["job.py"].intents)
+    assert got == [("main.sales.orders", True), ("main.sales.orders_retry", True)]

@@ -9,9 +9,10 @@ unknown); the code is never imported or run. It interprets a small subset
 without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
 that may run no turn or many, see `_loop`), `try` whose handlers catch every
-error (see `_try`), list and dict comprehensions over known sequences (and a
-generator a string's `join` consumes); `while` and other `try`s are not
-followed: what they bind is unknown; string, number, dict, list and path operations, and
+error (see `_try`), `while` without `break`/`continue`/`else` (see `_while`),
+list and dict comprehensions over known sequences (and a generator a string's
+`join` consumes); other `try`s and `while`s are not followed: what they bind is
+unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`, a notebook widget as a named input of a template).
@@ -412,9 +413,32 @@ class Evaluator:
             if plain_scalar(items) and not isinstance(items, str):
                 raise NoValue  # `for x in 5`: a TypeError
             return self._loop(stmt, env, depth)
+        if isinstance(stmt, ast.While) and not stmt.orelse and not _jumps(stmt.body):
+            return self._while(stmt, env, depth)
         if isinstance(stmt, ast.Try) and not stmt.finalbody and all(map(_catches_all, stmt.handlers)):
             return self._try(stmt, env, depth)
-        return self._undecided(stmt, env)  # while, other try, match: what they bind is not followed
+        return self._undecided(stmt, env)  # other while, try, match: what they bind is not followed
+
+    def _while(self, stmt: ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `while` (no `break`, `continue` or `else`): while its test is known it is
+        read turn by turn, as Python runs it (`while n < 3: ... n = n + 1`); from the
+        first turn whose test is not known, as a loop that may run no more turns or
+        any number of them (see `_loop`). A test still true after MAX_LOOP turns is
+        a loop that does not end here: what it binds is not followed."""
+        returned: list[object] = []
+        for _ in range(MAX_LOOP):
+            test = truth(self._expr(stmt.test, env, depth))
+            if _unknown(test):
+                more, falls = self._loop(stmt, env, depth)
+                return returned + more, falls
+            if not test:
+                return returned, True
+            values, falls = self._block(stmt.body, env, depth)
+            returned += values
+            if not falls:
+                return returned, False
+        more, falls = self._undecided(stmt, env)
+        return returned + more, falls
 
     def _try(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """`try` whose handlers catch every error (`except:`, `except Exception:`):
@@ -460,17 +484,22 @@ class Evaluator:
             env.update(joined)
         return returned, bool(ways)
 
-    def _loop(self, stmt: ast.For, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
-        """A `for` over items not known one by one: it may run no turn or any number
-        of them. The body is read on an unknown item, from what the names hold before
-        it, and joined with that, until the names hold still (MAX_LOOP_ROUNDS rounds);
-        a name that never holds still, and what depends on it, is unknown."""
+    def _loop(self, stmt: ast.For | ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `for` over items not known one by one, or a `while` whose test is not
+        known: it may run no turn or any number of them. The body is read (on an
+        unknown item; after the `while` test, read for the error it may raise) from
+        what the names hold before it, and joined with that, until the names hold
+        still (MAX_LOOP_ROUNDS rounds); a name that never holds still, and what
+        depends on it, is unknown."""
         item = Unknown("an item of a sequence not known")
         returned: list[object] = []
         current = dict(env)
         for _ in range(MAX_LOOP_ROUNDS):
             turn = dict(current)
-            self._assign(stmt.target, item, turn)
+            if isinstance(stmt, ast.While):
+                self._expr(stmt.test, turn, depth)
+            else:
+                self._assign(stmt.target, item, turn)
             values, falls = self._block(stmt.body, turn, depth)
             returned += values
             joined = self._join_envs([current, turn]) if falls else current
