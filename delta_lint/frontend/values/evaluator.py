@@ -8,10 +8,10 @@ values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
 without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
-that may run no turn or many, see `_loop`), `try` whose handlers catch every
-error (see `_try`), `while` without `break`/`continue`/`else` (see `_while`),
-list and dict comprehensions over known sequences (and a generator a string's
-`join` consumes); other `try`s and `while`s are not followed: what they bind is
+that may run no turn or many, see `_loop`), `try` (see `_try`), `while` without
+`break`/`continue`/`else` (see `_while`), list and dict comprehensions over
+known sequences (and a generator a string's `join` consumes); other `while`s, a
+`try` whose `finally` returns and `match` are not followed: what they bind is
 unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
@@ -415,7 +415,7 @@ class Evaluator:
             return self._loop(stmt, env, depth)
         if isinstance(stmt, ast.While) and not stmt.orelse and not _jumps(stmt.body):
             return self._while(stmt, env, depth)
-        if isinstance(stmt, ast.Try) and not stmt.finalbody and all(map(_catches_all, stmt.handlers)):
+        if isinstance(stmt, ast.Try) and not _exits(stmt.finalbody):
             return self._try(stmt, env, depth)
         return self._undecided(stmt, env)  # other while, try, match: what they bind is not followed
 
@@ -441,19 +441,42 @@ class Evaluator:
         return returned + more, falls
 
     def _try(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
-        """`try` whose handlers catch every error (`except:`, `except Exception:`):
-        the body (then `else`) runs to its end, or any part of it runs and a handler
-        then does. Both ways are read and joined; a handler starts from the names as
-        before the body, those the body binds unknown (it may have stopped anywhere).
-        A body whose every part is known and followed surely ends: no handler runs.
-        Where the body surely raises, or may, only a reading of the whole statement
-        as not followed is sound."""
+        """`try`: the body (then `else`) runs to its end, or any part of it runs and
+        a handler then does. Both ways are read and joined; a handler starts from the
+        names as before the body, those the body binds unknown (it may have stopped
+        anywhere). A body whose every part is known and followed surely ends: no
+        handler runs. Where the body surely raises, handlers that catch every error
+        (`except:`, `except Exception:`) make only a reading of the whole statement
+        as not followed sound; with none, or with handlers of some errors only (which
+        error it is is not known), Python may raise: no value. An error a handler of
+        some errors does not catch, in a part not followed, is not seen (as a call's
+        error is not). A `finally` (without `return`, `break` or `continue`, see
+        `_exits`) runs after the ways that go on, and is read for the error it raises
+        after the ways that return."""
+        if stmt.handlers and all(map(_catches_all, stmt.handlers)):
+            try:
+                returned, falls = self._handled(stmt, env, depth)
+            except NoValue:
+                return self._undecided(stmt, env)
+        else:
+            returned, falls = self._handled(stmt, env, depth)
+        if not stmt.finalbody:
+            return returned, falls
+        if returned or not falls:  # `finally` runs before the `return`: does it raise?
+            seen = dict(env)
+            for name in set().union(*(bound_names(s) for s in [*stmt.body, *stmt.handlers, *stmt.orelse])):
+                seen[name] = Unknown("bound in a `try` before its `finally`")
+            self._block(stmt.finalbody, seen, depth)
+        if falls:
+            _, falls = self._block(stmt.finalbody, env, depth)
+        return returned, falls
+
+    def _handled(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """The body, `else` and handlers of a `try` read as `_try` says, `env` left as
+        the ways that go on bind."""
         ran = dict(env)
         unsure = self._unsure
-        try:
-            returned, falls = self._block(stmt.body, ran, depth)
-        except NoValue:
-            return self._undecided(stmt, env)
+        returned, falls = self._block(stmt.body, ran, depth)
         if self._unsure == unsure:  # every part known and followed: no error, no handler
             if falls and stmt.orelse:
                 more, falls = self._block(stmt.orelse, ran, depth)
@@ -1153,6 +1176,12 @@ def _catches_all(handler: ast.ExceptHandler) -> bool:
     """`except:`, `except Exception:`, `except BaseException:`."""
     kind = handler.type
     return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """A `return`, `break` or `continue` anywhere in a `finally` (which would replace
+    what the `try` returns or raises): such a `try` is not followed."""
+    return any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for s in body for n in ast.walk(s))
 
 
 def _jumps(body: list[ast.stmt]) -> bool:
