@@ -385,3 +385,38 @@ def test_a_finally_runs_after_the_try():
     # near misses: a `finally` that raises after a return, one that returns instead
     assert isinstance(call("def f():\n    try:\n        return 'a'\n    finally:\n        raise ValueError\n"), Unknown)
     assert isinstance(call("def f():\n    try:\n        return 'a'\n    finally:\n        return 'b'\n"), Unknown)
+
+
+# -- match -------------------------------------------------------------------------
+
+
+MATCH = (
+    "def f(env):\n    match env:\n        case 'prod' | 'production':\n            t = 'main.sales.t'\n"
+    "        case {'catalog': catalog}:\n            t = catalog + '.sales.t'\n"
+    "        case [catalog, *_]:\n            t = catalog + '.sales.t'\n        case _:\n            t = 'dev.sales.t'\n"
+    "    return t\n"
+)
+
+
+def test_a_match_on_a_known_subject_takes_the_case_python_takes():
+    assert call(MATCH, "production") == "main.sales.t"
+    assert call(MATCH, {"catalog": "qa"}) == "qa.sales.t"
+    assert call(MATCH, ["stg", "x"]) == "stg.sales.t"
+    assert call(MATCH, "test") == "dev.sales.t"
+    source = (
+        "def f(s):\n    t = 'a'\n    match s:\n        case [x] if x == 'b':\n            t = 'b'\n    return t + x\n"
+    )
+    assert call(source, ["c"]) == "ac"  # a failed guard leaves the capture bound, as in Python
+
+
+def test_a_match_on_a_subject_not_known_joins_its_cases():
+    assert values_of(call(MATCH, UNKNOWN)) is None and isinstance(call(MATCH, UNKNOWN), Unknown)  # a capture
+    source = (
+        "import os\n\ndef f():\n    match os.getenv('ENV'):\n        case 'prod':\n            t = 'main.x'\n"
+        "        case _:\n            t = 'dev.x'\n    return t\n"
+    )
+    assert values_of(call(source)) == {"main.x", "dev.x"}
+    # near misses: no case surely matches, so `t` may be unbound; a class pattern is not told
+    assert isinstance(call(source.replace("case _:", "case 'qa':")), Unknown)
+    source = "def f(s):\n    t = 'a'\n    match s:\n        case str():\n            t = 'b'\n    return t\n"
+    assert values_of(call(source, "x")) == {"a", "b"}

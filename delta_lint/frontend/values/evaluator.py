@@ -10,9 +10,9 @@ without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
 that may run no turn or many, see `_loop`), `try` (see `_try`), `while` without
 `break`/`continue`/`else` (see `_while`), list and dict comprehensions over
-known sequences (and a generator a string's `join` consumes); other `while`s, a
-`try` whose `finally` returns and `match` are not followed: what they bind is
-unknown; string, number, dict, list and path operations, and
+known sequences (and a generator a string's `join` consumes), `match` (see
+`_match`); other `while`s and a `try` whose `finally` returns are not followed:
+what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`, a notebook widget as a named input of a template).
@@ -417,6 +417,8 @@ class Evaluator:
             return self._while(stmt, env, depth)
         if isinstance(stmt, ast.Try) and not _exits(stmt.finalbody):
             return self._try(stmt, env, depth)
+        if isinstance(stmt, ast.Match):
+            return self._match(stmt, env, depth)
         return self._undecided(stmt, env)  # other while, try, match: what they bind is not followed
 
     def _while(self, stmt: ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
@@ -470,6 +472,125 @@ class Evaluator:
         if falls:
             _, falls = self._block(stmt.finalbody, env, depth)
         return returned, falls
+
+    def _match(self, stmt: ast.Match, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """`match`: the cases are tried in order, as Python tries them, on the
+        subject's value. A case whose pattern (and guard) surely matches is the last
+        one tried; one that surely does not is passed over; one that may match (a
+        subject or guard not known, a class pattern) is read from the names before it
+        with its captures bound, and the cases after it are read too, from the names
+        before it with those it may have bound unknown (a failed pattern may leave
+        some bound). What the ways that go on bind, no case matching included unless
+        one surely matches, is joined."""
+        subject = self._expr(stmt.subject, env, depth)
+        ways: list[dict[str, object]] = []
+        returned: list[object] = []
+        current = dict(env)
+        for case in stmt.cases:
+            captured: dict[str, object] = {}
+            matched = self._pattern(case.pattern, subject, captured, current, depth)
+            if matched is False:
+                continue
+            own = {**current, **captured}
+            if case.guard is not None:
+                guard = truth(self._expr(case.guard, own, depth))
+                if guard is False:
+                    current = own  # the captures stay bound when the guard fails
+                    continue
+                if _unknown(guard):
+                    matched = None
+            values, falls = self._block(case.body, own, depth)
+            returned += values
+            if falls:
+                ways.append(own)
+            if matched is True:
+                break
+            for name in bound_names(case.pattern) | set(captured):
+                current[name] = Unknown("bound by a pattern that may have failed")
+        else:
+            ways.append(current)
+        if ways:
+            joined = self._join_envs(ways)
+            env.clear()
+            env.update(joined)
+        return returned, bool(ways)
+
+    def _pattern(
+        self, pattern: ast.pattern, value: object, captured: dict[str, object], env: dict[str, object], depth: int
+    ) -> bool | None:
+        """Whether `value` matches `pattern` (None: not known), its captures added to
+        `captured` as Python binds them."""
+        if isinstance(pattern, ast.MatchAs):
+            matched = True if pattern.pattern is None else self._pattern(pattern.pattern, value, captured, env, depth)
+            if pattern.name and matched is not False:
+                captured[pattern.name] = value
+            return matched
+        if isinstance(pattern, ast.MatchOr):
+            unsure = False
+            for option in pattern.patterns:
+                own: dict[str, object] = {}
+                matched = self._pattern(option, value, own, env, depth)
+                if matched is True and not unsure:
+                    captured.update(own)
+                    return True
+                if matched is not False:
+                    unsure = True
+                    captured.update({name: Unknown("bound by one of several patterns") for name in own})
+            return None if unsure else False
+        if _unknown(value) or type(value) is OneOf or self._uncertain(value):
+            return None
+        if isinstance(pattern, ast.MatchSingleton):
+            return value is pattern.value
+        if isinstance(pattern, ast.MatchValue):
+            expected = self._expr(pattern.value, env, depth)
+            if not (plain_scalar(expected) and (plain_scalar(value) or isinstance(value, (list, tuple, dict)))):
+                return None  # an object the evaluator models: its `==` is not told here
+            return value == expected
+        if isinstance(pattern, ast.MatchSequence):
+            if not isinstance(value, (list, tuple)):
+                return False if isinstance(value, (str, dict)) or plain_scalar(value) else None
+            star = next((i for i, p in enumerate(pattern.patterns) if isinstance(p, ast.MatchStar)), None)
+            count = len(pattern.patterns)
+            if (len(value) != count) if star is None else (len(value) < count - 1):
+                return False
+            items = list(value)
+            if star is not None:
+                tail = count - 1 - star
+                parts = [*items[:star], items[star : len(items) - tail], *items[len(items) - tail :]]
+            else:
+                parts = items
+            result: bool | None = True
+            for sub, item in zip(pattern.patterns, parts):
+                if isinstance(sub, ast.MatchStar):
+                    if sub.name:
+                        captured[sub.name] = list(item)  # type: ignore[call-overload]
+                    continue
+                matched = self._pattern(sub, item, captured, env, depth)
+                if matched is False:
+                    return False
+                if matched is None:
+                    result = None
+            return result
+        if isinstance(pattern, ast.MatchMapping):
+            if not isinstance(value, dict):
+                return False if isinstance(value, (str, list, tuple)) or plain_scalar(value) else None
+            result = True
+            for key_node, sub in zip(pattern.keys, pattern.patterns):
+                found = self._expr(key_node, env, depth)
+                if not isinstance(found, (str, int)):
+                    return None
+                if found not in value:
+                    return False
+                matched = self._pattern(sub, value[found], captured, env, depth)
+                if matched is False:
+                    return False
+                if matched is None:
+                    result = None
+            if pattern.rest:
+                keys = {self._expr(k, env, depth) for k in pattern.keys}
+                captured[pattern.rest] = {k: v for k, v in value.items() if k not in keys}
+            return result
+        return None  # a class pattern: which classes the value is of is not told here
 
     def _handled(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """The body, `else` and handlers of a `try` read as `_try` says, `env` left as
