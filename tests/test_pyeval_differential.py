@@ -23,6 +23,9 @@ Three properties, by how the programs are drawn:
 
 A fourth property draws an `if`/`else` (or a conditional expression) on a test the
 evaluator cannot tell: its answer must be the set of both ways' values, or unknown.
+Two more draw `match` statements: on a known subject the evaluator gives Python's
+value or unknown; on a subject it does not know, one of several values among which
+is Python's for every subject drawn, or unknown.
 
 `KNOWN_BUGS` names the constructs the grammar leaves out because the evaluator
 gets them wrong; taking a name out of `EXCLUDED` puts the construct back (and the
@@ -45,7 +48,7 @@ from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as st
 
 from delta_lint.frontend.values.evaluator import Evaluator, Module
-from delta_lint.frontend.values.lattice import OneOf, Unknown, alternatives, key
+from delta_lint.frontend.values.lattice import UNKNOWN, OneOf, Unknown, alternatives, key
 
 KNOWN_BUGS = {
     "dropped-error": "where Python raises, the evaluator may give UNKNOWN for that part and go on, so a "
@@ -935,6 +938,53 @@ SHAPES = (
     "    return {a} if {c} else {b}\n",
     "    t = {b}\n    if {c}:\n        t = {a}\n    return t + '.x'\n",
 )
+
+
+# patterns of `match` (`x`/`rest` captures), and subjects of every shape they test
+MATCH_PATTERNS = (
+    *('"a"', "1", "None", "True", "0 | 1.0", '"a" | "b"', '("a" | "b") as x', "x", "_", "str()"),
+    *("[]", "[x, y]", "[x, *rest]", "[*rest, x]", '(x, "b")', "[_, _]", "{}"),
+    *('{"k": x}', '{"k": "v", **rest}', '{"k": [x, *rest]}'),
+)
+MATCH_SUBJECTS = (
+    *("a", "b", "x", 1, 0, 1.0, 2.0, True, False, None, [], {}, ["a"], ["a", "b"], ("a", "b")),
+    *(["a", "b", "c"], {"k": "v"}, {"k": "w", "j": 1}, {"k": ["z", "y"]}),
+)
+
+
+@st.composite
+def match_programs(draw):
+    """(source, args) of `f(s)` whose `match s:` tries 1-4 drawn cases (some with a
+    guard) and returns what a case bound or which case ran."""
+    lines = ["def f(s):", "    x = 'x0'", "    rest = 'r0'", "    t = 'none'", "    match s:"]
+    cases = draw(st.lists(st.sampled_from(MATCH_PATTERNS), min_size=1, max_size=4, unique=True))
+    for i, pattern in enumerate(cases):
+        guard = " if x == 'a'" if "x" in pattern and draw(st.booleans()) else ""
+        lines += [f"        case {pattern}{guard}:", f"            t = 'c{i}'"]
+    lines.append("    return " + draw(st.sampled_from(("t", "x", "rest", "(x, rest, t)"))))
+    source = "\n".join(lines) + "\n"
+    try:
+        compile(source, "<match>", "exec")
+    except SyntaxError:  # an irrefutable case before others
+        assume(False)
+    return source, [draw(st.sampled_from(MATCH_SUBJECTS))], {}
+
+
+@PROPERTY
+@given(match_programs())
+def test_match_statements_agree_with_python(program):
+    check(*program)
+
+
+@PROPERTY
+@given(match_programs())
+def test_a_match_on_a_subject_not_known_gives_every_case_or_unknown(program):
+    source, _, _ = program
+    got = evaluate(source, [UNKNOWN], {})
+    note(f"{source}evaluator: {got!r}")
+    for subject in MATCH_SUBJECTS:
+        expected = python(source, [subject], {})
+        assert expected is RAISED or agrees(got, expected), f"f({subject!r}) gives {expected!r}"
 
 
 @st.composite

@@ -74,6 +74,8 @@ MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by t
 MAX_LOOP_ROUNDS = 4  # readings of a loop body over items not known, before its names are unknown
 # combinations of alternatives one operation is done for (`a + b` of two OneOfs)
 MAX_COMBINATIONS = MAX_ALTERNATIVES * MAX_ALTERNATIVES
+# a name a `match` case may have bound before it failed (Python leaves such bindings)
+MAY_HAVE_BOUND = Unknown("bound by a pattern that may have failed")
 
 
 class _Set:
@@ -491,11 +493,15 @@ class Evaluator:
             matched = self._pattern(case.pattern, subject, captured, current, depth)
             if matched is False:
                 continue
+            may_bind = bound_names(case.pattern) | set(captured)
+            if matched is None:  # where it matches, it binds every name it captures
+                for name in may_bind:
+                    captured.setdefault(name, Unknown("captured from a value not known"))
             own = {**current, **captured}
             if case.guard is not None:
                 guard = truth(self._expr(case.guard, own, depth))
-                if guard is False:
-                    current = own  # the captures stay bound when the guard fails
+                if guard is False:  # the captures stay bound when the guard fails
+                    current = own if matched else {**current, **dict.fromkeys(may_bind, MAY_HAVE_BOUND)}
                     continue
                 if _unknown(guard):
                     matched = None
@@ -505,8 +511,8 @@ class Evaluator:
                 ways.append(own)
             if matched is True:
                 break
-            for name in bound_names(case.pattern) | set(captured):
-                current[name] = Unknown("bound by a pattern that may have failed")
+            for name in may_bind:
+                current[name] = MAY_HAVE_BOUND
         else:
             ways.append(current)
         if ways:
