@@ -420,3 +420,18 @@ def test_a_match_on_a_subject_not_known_joins_its_cases():
     assert isinstance(call(source.replace("case _:", "case 'qa':")), Unknown)
     source = "def f(s):\n    t = 'a'\n    match s:\n        case str():\n            t = 'b'\n    return t\n"
     assert values_of(call(source, "x")) == {"a", "b"}
+
+
+def test_a_literal_list_given_to_a_value_function_is_built_by_the_evaluator():
+    from delta_lint.frontend import analyze_source
+
+    lib = "S = 'Sales'\n\ndef table_name(parts):\n    return '.'.join([p.lower() for p in parts])\n\n"
+
+    def written(call: str, before: str = "") -> list[str]:
+        code = lib + before + f"t = {call}\ndf.write.mode('append').saveAsTable(t)\n"
+        return [i.table.name for i in analyze_source("job.py", ".py", code).intents]
+
+    assert written("table_name(['MAIN', S, 'Orders'])") == ["main.sales.orders"]
+    # near misses: a part a run gives; a list the code changes in place
+    assert written("table_name(['MAIN', dbutils.widgets.get('s'), 'Orders'])") == ["{t}"]
+    assert written("table_name([L[0], 'Sales', 'Orders'])", "L = ['X']\nL[0] = 'MAIN'\n") == ["{t}"]

@@ -60,6 +60,9 @@ BUDGET_SPENT = "DL000"
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
+# arguments of a value function the evaluator builds (`_plain_argument`)
+_CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
+
 
 def _built_table(steps: list[Step]) -> Chain | None:
     """`DeltaTable.createIfNotExists(spark).tableName("s.t")...execute()` returns the
@@ -690,6 +693,16 @@ class ValueResolver:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
             return Unknown("the session, the object or dbutils")
         held = self._held(node, scope)
+        if held is None and isinstance(node, _CONTAINERS):
+            # `table_name(["main", schema])`: the evaluator builds the list from what
+            # its names hold (a name the code changes in place is not known)
+            env = {
+                n.id: to_plain(scope.env[n.id])
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.mutated_names
+            }
+            own = Module.of(ast.Module(body=[], type_ignores=[]), self.own_path)
+            return Evaluator(own, self.documents, self.budget).value(node, env)
         if held is None:
             held = self.string(node, scope)
         return to_plain(held)

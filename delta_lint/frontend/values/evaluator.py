@@ -255,8 +255,18 @@ class Evaluator:
         fn = self.module.functions.get(name)
         if fn is None:
             return Unknown(f"no value function `{name}`")
+        return self._settled(lambda: self._call(fn, args, kwargs, 0))
+
+    def value(self, node: ast.expr, env: dict[str, object]) -> object:
+        """What the expression gives with its names bound as `env` says (names not in
+        it are the module's): a value of the lattice, as `call` gives."""
+        return self._settled(lambda: self._expr(node, dict(env), 0))
+
+    def _settled(self, evaluate: Callable[[], object]) -> object:
+        """`evaluate()`, where an error, the budget used up or a value the code may
+        have changed give unknown."""
         try:
-            value = self._call(fn, args, kwargs, 0)
+            value = evaluate()
         except OutOfBudget as err:
             if str(err):  # the step that used the budget up (later calls fail at once)
                 self.budget.note(self.module.path, self._line, str(err), lasting=True)
