@@ -435,3 +435,22 @@ def test_a_literal_list_given_to_a_value_function_is_built_by_the_evaluator():
     # near misses: a part a run gives; a list the code changes in place
     assert written("table_name(['MAIN', dbutils.widgets.get('s'), 'Orders'])") == ["{t}"]
     assert written("table_name([L[0], 'Sales', 'Orders'])", "L = ['X']\nL[0] = 'MAIN'\n") == ["{t}"]
+
+
+def test_a_function_returning_on_one_way_names_no_table_of_its_last_return(tmp_path):
+    from tests.test_link import linked
+
+    lib = (
+        "import os\n\ndef settings():\n    if os.getenv('ENV') == 'prod':\n        return {'table': 'main.sales.orders'}\n"
+        "    return {'table': 'dev.sales.orders'}\n"
+    )
+    job = "from lib import settings\ncfg = settings()\ndf.write.mode('append').saveAsTable(cfg['table'])\n"
+    results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
+    assert "dev.sales.orders" not in [i.table.name for i in results["job.py"].intents]
+    # near miss: an `if` with no `return` before the one return: still followed
+    lib = (
+        "import os\n\ndef settings():\n    schema = 'sales'\n    if os.getenv('ENV') == 'prod':\n        print('prod')\n"
+        "    return {'table': 'dev.' + schema + '.orders'}\n"
+    )
+    results = {r.path: r for r in linked(tmp_path, {"lib.py": lib, "job.py": job})}
+    assert [i.table.name for i in results["job.py"].intents] == ["dev.sales.orders"]

@@ -757,12 +757,16 @@ class ValueResolver:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text, and what its first
         `return` gives (a tuple for `return a, b`). Statements other than assignments
-        and that return are passed over."""
+        and that return are passed over; a `return` inside one of them (`if prod:
+        return A`) makes what the call returns not told (None), never the later
+        `return` taken for it."""
         attrs: dict[str, Str] = {}
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
         for stmt in fn.body:
+            if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
+                return attrs, None
             if isinstance(stmt, ast.Return) and stmt.value is not None:
                 if isinstance(stmt.value, ast.Tuple):
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
@@ -862,3 +866,15 @@ class ValueResolver:
                 idx += 1
                 out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
         return out + Str(template.text[pos:])
+
+
+def _returns_inside(stmt: ast.stmt) -> bool:
+    """A `return` of the function inside the statement (not of a function it defines)."""
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
