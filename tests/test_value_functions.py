@@ -252,7 +252,9 @@ def test_every_way_a_name_is_bound_is_followed_or_unknown():
         "BASE = 'a'\nBASE += 'b'\ndef f():\n    return BASE\n": [],
         "def f():\n    for x in []:\n        raise ValueError\n    return 'ok'\n": [],
     }
-    expected = {1: "b", 6: "ok"}  # the walrus binds y in the same call; the empty loop never raises
+    # the walrus binds y in the same call; the match binds y to the list's items; the
+    # empty loop never raises
+    expected = {1: "b", 2: ["b"], 6: "ok"}
     for n, (source, args) in enumerate(cases.items()):
         got = evaluator(source).call("f", args, {})
         assert got == expected.get(n, UNKNOWN) if n in expected else got == UNKNOWN, source

@@ -41,7 +41,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.values.brains import DOCUMENT_LOADERS
+from delta_lint.frontend.values.brains import ARGUMENT_PARSERS, DOCUMENT_LOADERS, JOB_INPUT_CALLS, is_argv
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
@@ -60,20 +60,8 @@ BUDGET_SPENT = "DL000"
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
-JOB_INPUT_CALLS = {
-    ("widgets", "get"),
-    ("widgets", "getArgument"),
-    ("conf", "get"),
-    ("os", "getenv"),
-    ("environ", "get"),
-    ("taskValues", "get"),
-}
-
-
-def is_argv(node: ast.expr) -> bool:
-    """`sys.argv` or `sys.argv[i]`."""
-    target = node.value if isinstance(node, ast.Subscript) else node
-    return isinstance(target, ast.Attribute) and target.attr == "argv"
+# arguments of a value function the evaluator builds (`_plain_argument`)
+_CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
 
 
 def _built_table(steps: list[Step]) -> Chain | None:
@@ -321,9 +309,7 @@ class ValueResolver:
             document = _json_strings(text.text) if not text.params and not text.unknown else None
             if document is not None:  # a job parameter's JSON value, a literal
                 return document
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args":
-            return ArgNamespace()
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_known_args":
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARGUMENT_PARSERS:
             return ArgNamespace()
         param = self._param_source(node, scope)
         if param is not None:
@@ -707,6 +693,16 @@ class ValueResolver:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
             return Unknown("the session, the object or dbutils")
         held = self._held(node, scope)
+        if held is None and isinstance(node, _CONTAINERS):
+            # `table_name(["main", schema])`: the evaluator builds the list from what
+            # its names hold (a name the code changes in place is not known)
+            env = {
+                n.id: to_plain(scope.env[n.id])
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.mutated_names
+            }
+            own = Module.of(ast.Module(body=[], type_ignores=[]), self.own_path)
+            return Evaluator(own, self.documents, self.budget).value(node, env)
         if held is None:
             held = self.string(node, scope)
         return to_plain(held)
@@ -761,12 +757,16 @@ class ValueResolver:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text, and what its first
         `return` gives (a tuple for `return a, b`). Statements other than assignments
-        and that return are passed over."""
+        and that return are passed over; a `return` inside one of them (`if prod:
+        return A`) makes what the call returns not told (None), never the later
+        `return` taken for it."""
         attrs: dict[str, Str] = {}
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
         for stmt in fn.body:
+            if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
+                return attrs, None
             if isinstance(stmt, ast.Return) and stmt.value is not None:
                 if isinstance(stmt.value, ast.Tuple):
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
@@ -866,3 +866,15 @@ class ValueResolver:
                 idx += 1
                 out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
         return out + Str(template.text[pos:])
+
+
+def _returns_inside(stmt: ast.stmt) -> bool:
+    """A `return` of the function inside the statement (not of a function it defines)."""
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False

@@ -23,13 +23,11 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
     ValueResolver,
-    is_argv,
 )
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
     Chain,
-    Choice,
     DataFrame,
     Instance,
     OneOf,
@@ -56,6 +54,8 @@ from delta_lint.frontend.sql import (
     table_ref,
 )
 from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.frontend.values import lattice
+from delta_lint.frontend.values.brains import is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -1933,14 +1933,12 @@ def _as_session_sql(call: ast.Call) -> ast.Call:
     return ast.copy_location(ast.Call(func, call.args, call.keywords), call)
 
 
-_JOINED = (OneOf, Choice)  # the values `_alternatives` reads (exact types: subclasses hold none)
+_JOINED = (OneOf, lattice.OneOf)  # the values `_alternatives` reads (exact types: subclasses hold none)
 
 
 def _alternatives(value: object) -> tuple[object, ...]:
     """The values a name may hold when the code cannot tell which (none otherwise)."""
-    if isinstance(value, OneOf):
-        return value.values
-    return value.values if isinstance(value, Choice) else ()
+    return value.values if isinstance(value, _JOINED) else ()
 
 
 def _shape_but_declared(intent: Intent) -> tuple:

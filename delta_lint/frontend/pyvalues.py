@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.frontend.values.sources import number_text
 from delta_lint.model import Flag, Location, TableRef
 from delta_lint.predicates import param_name
@@ -47,10 +48,6 @@ class Str:
 
 # MAX_STATEMENT_TEXT (see `values.budget`): the longest text a string built by the
 # analyzer may hold, so `s = s + s` eighteen times on a 50 KB literal costs nothing.
-
-# At most this many alternatives for one value (astroid caps its inferred values
-# the same way): past it the value is unknown, never one branch picked.
-MAX_ALTERNATIVES = 8
 
 
 @dataclass(frozen=True)
@@ -102,7 +99,10 @@ def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
     left (paths that leave by `return`/`raise`/`break`/`continue` are not given).
 
     A name every path agrees on keeps its value; strings that differ become `OneOf`;
-    other values that differ are dropped (unknown). A name bound on some paths only
+    other values that differ (a writer with or without `.partitionBy(...)`, a dict or
+    a string) become the lattice's `OneOf` of them, unknown to every reader but the
+    analyzer's reading of a write, which is done once per value; past
+    `MAX_ALTERNATIVES` they are dropped (unknown). A name bound on some paths only
     keeps the value of those paths: reading it on the others raises in Python."""
     if len(outcomes) == 1:
         return dict(outcomes[0])
@@ -118,22 +118,13 @@ def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
         else:  # a writer built two ways, a dict or a string: any one of them
             choices: list[object] = []
             for v in bound:
-                for alt in v.values if isinstance(v, Choice) else (v,):
+                for alt in lattice.alternatives(v):
                     if not any(_same(alt, c) for c in choices):
                         choices.append(alt)
             if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
-                out[name] = Choice(tuple(choices))
+                out[name] = lattice.OneOf(tuple(choices))
             # else: unknown (left out)
     return out
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One of a few values that are not all strings (`writer` with or without
-    `.partitionBy(...)`): unknown to every reader but the analyzer's reading of a
-    write, which is done once per value."""
-
-    values: tuple[object, ...]
 
 
 def _same(a: object, b: object) -> bool:

@@ -8,6 +8,10 @@ result could reach are checked before it is built (see `budget`). Calls that nee
 the evaluator's own state (`open`, `yaml.safe_load` of a project document) are
 named here too (`DOCUMENT_LOADERS`, `OPENERS`) and done by the evaluator.
 
+What a run is given is named here for both readers of Python values: the
+evaluator's dotted names (`JOB_INPUTS`) and the front end's name reader's
+looser matches (`JOB_INPUT_CALLS`, `is_argv`, `ARGUMENT_PARSERS`).
+
 The Python front end's readers of Spark and Delta calls keep their knowledge as
 data the same way, in `frontend.pyspark_api` (signatures, terminal writes, the
 DeltaTable builders and the table handles they return).
@@ -15,6 +19,7 @@ DeltaTable builders and the table handles they return).
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections.abc import Callable
@@ -47,6 +52,33 @@ JOB_INPUTS = frozenset(
         for method in ("get", "getArgument")
     }
 )
+# the same inputs as the Python front end's reader of names matches them, by the last
+# two parts of the call (`dbutils.widgets.get`, `self.dbutils.widgets.get`,
+# `spark.conf.get`, `os.environ.get`, `dbutils.jobs.taskValues.get`): a job input
+# named by the call's first argument (or `key=`/`name=`), whatever object holds it
+JOB_INPUT_CALLS = frozenset(
+    {
+        ("widgets", "get"),
+        ("widgets", "getArgument"),
+        ("conf", "get"),
+        ("os", "getenv"),
+        ("environ", "get"),
+        ("taskValues", "get"),
+    }
+)
+
+
+def is_argv(node: ast.expr) -> bool:
+    """`sys.argv` or `sys.argv[i]` (any `.argv`, as `from sys import argv` is rare and
+    `args.argv` names the same list in job code): a script task's parameters."""
+    target = node.value if isinstance(node, ast.Subscript) else node
+    return isinstance(target, ast.Attribute) and target.attr == "argv"
+
+
+# `parser.parse_args()` (and `parse_known_args`): its attributes are a script task's
+# `--name` options, job inputs named after the option
+ARGUMENT_PARSERS = frozenset({"parse_args", "parse_known_args"})
+
 # never known, whatever the run: a secret's value
 SECRETS = frozenset({"dbutils.secrets.get", "databricks.sdk.runtime.dbutils.secrets.get"})
 

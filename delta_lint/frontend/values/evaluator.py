@@ -8,9 +8,11 @@ values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
 without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
-that may run no turn or many, see `_loop`), `try` whose handlers catch every
-error (see `_try`); `while` and other `try`s are not followed: what they bind is
-unknown; string, number, dict, list and path operations, and
+that may run no turn or many, see `_loop`), `try` (see `_try`), `while` without
+`break`/`continue`/`else` (see `_while`), list and dict comprehensions over
+known sequences (and a generator a string's `join` consumes), `match` (see
+`_match`); other `while`s and a `try` whose `finally` returns are not followed:
+what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`, a notebook widget as a named input of a template).
@@ -72,6 +74,8 @@ MAX_LOOP = 256  # items of a known sequence a `for` loop is read over, turn by t
 MAX_LOOP_ROUNDS = 4  # readings of a loop body over items not known, before its names are unknown
 # combinations of alternatives one operation is done for (`a + b` of two OneOfs)
 MAX_COMBINATIONS = MAX_ALTERNATIVES * MAX_ALTERNATIVES
+# a name a `match` case may have bound before it failed (Python leaves such bindings)
+MAY_HAVE_BOUND = Unknown("bound by a pattern that may have failed")
 
 
 class _Set:
@@ -251,8 +255,18 @@ class Evaluator:
         fn = self.module.functions.get(name)
         if fn is None:
             return Unknown(f"no value function `{name}`")
+        return self._settled(lambda: self._call(fn, args, kwargs, 0))
+
+    def value(self, node: ast.expr, env: dict[str, object]) -> object:
+        """What the expression gives with its names bound as `env` says (names not in
+        it are the module's): a value of the lattice, as `call` gives."""
+        return self._settled(lambda: self._expr(node, dict(env), 0))
+
+    def _settled(self, evaluate: Callable[[], object]) -> object:
+        """`evaluate()`, where an error, the budget used up or a value the code may
+        have changed give unknown."""
         try:
-            value = self._call(fn, args, kwargs, 0)
+            value = evaluate()
         except OutOfBudget as err:
             if str(err):  # the step that used the budget up (later calls fail at once)
                 self.budget.note(self.module.path, self._line, str(err), lasting=True)
@@ -411,24 +425,195 @@ class Evaluator:
             if plain_scalar(items) and not isinstance(items, str):
                 raise NoValue  # `for x in 5`: a TypeError
             return self._loop(stmt, env, depth)
-        if isinstance(stmt, ast.Try) and not stmt.finalbody and all(map(_catches_all, stmt.handlers)):
+        if isinstance(stmt, ast.While) and not stmt.orelse and not _jumps(stmt.body):
+            return self._while(stmt, env, depth)
+        if isinstance(stmt, ast.Try) and not _exits(stmt.finalbody):
             return self._try(stmt, env, depth)
-        return self._undecided(stmt, env)  # while, other try, match: what they bind is not followed
+        if isinstance(stmt, ast.Match):
+            return self._match(stmt, env, depth)
+        return self._undecided(stmt, env)  # other while, try, match: what they bind is not followed
+
+    def _while(self, stmt: ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `while` (no `break`, `continue` or `else`): while its test is known it is
+        read turn by turn, as Python runs it (`while n < 3: ... n = n + 1`); from the
+        first turn whose test is not known, as a loop that may run no more turns or
+        any number of them (see `_loop`). A test still true after MAX_LOOP turns is
+        a loop that does not end here: what it binds is not followed."""
+        returned: list[object] = []
+        for _ in range(MAX_LOOP):
+            test = truth(self._expr(stmt.test, env, depth))
+            if _unknown(test):
+                more, falls = self._loop(stmt, env, depth)
+                return returned + more, falls
+            if not test:
+                return returned, True
+            values, falls = self._block(stmt.body, env, depth)
+            returned += values
+            if not falls:
+                return returned, False
+        more, falls = self._undecided(stmt, env)
+        return returned + more, falls
 
     def _try(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
-        """`try` whose handlers catch every error (`except:`, `except Exception:`):
-        the body (then `else`) runs to its end, or any part of it runs and a handler
-        then does. Both ways are read and joined; a handler starts from the names as
-        before the body, those the body binds unknown (it may have stopped anywhere).
-        A body whose every part is known and followed surely ends: no handler runs.
-        Where the body surely raises, or may, only a reading of the whole statement
-        as not followed is sound."""
+        """`try`: the body (then `else`) runs to its end, or any part of it runs and
+        a handler then does. Both ways are read and joined; a handler starts from the
+        names as before the body, those the body binds unknown (it may have stopped
+        anywhere). A body whose every part is known and followed surely ends: no
+        handler runs. Where the body surely raises, handlers that catch every error
+        (`except:`, `except Exception:`) make only a reading of the whole statement
+        as not followed sound; with none, or with handlers of some errors only (which
+        error it is is not known), Python may raise: no value. An error a handler of
+        some errors does not catch, in a part not followed, is not seen (as a call's
+        error is not). A `finally` (without `return`, `break` or `continue`, see
+        `_exits`) runs after the ways that go on, and is read for the error it raises
+        after the ways that return."""
+        if stmt.handlers and all(map(_catches_all, stmt.handlers)):
+            try:
+                returned, falls = self._handled(stmt, env, depth)
+            except NoValue:
+                return self._undecided(stmt, env)
+        else:
+            returned, falls = self._handled(stmt, env, depth)
+        if not stmt.finalbody:
+            return returned, falls
+        if returned or not falls:  # `finally` runs before the `return`: does it raise?
+            seen = dict(env)
+            for name in set().union(*(bound_names(s) for s in [*stmt.body, *stmt.handlers, *stmt.orelse])):
+                seen[name] = Unknown("bound in a `try` before its `finally`")
+            self._block(stmt.finalbody, seen, depth)
+        if falls:
+            _, falls = self._block(stmt.finalbody, env, depth)
+        return returned, falls
+
+    def _match(self, stmt: ast.Match, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """`match`: the cases are tried in order, as Python tries them, on the
+        subject's value. A case whose pattern (and guard) surely matches is the last
+        one tried; one that surely does not is passed over; one that may match (a
+        subject or guard not known, a class pattern) is read from the names before it
+        with its captures bound, and the cases after it are read too, from the names
+        before it with those it may have bound unknown (a failed pattern may leave
+        some bound). What the ways that go on bind, no case matching included unless
+        one surely matches, is joined."""
+        subject = self._expr(stmt.subject, env, depth)
+        ways: list[dict[str, object]] = []
+        returned: list[object] = []
+        current = dict(env)
+        for case in stmt.cases:
+            captured: dict[str, object] = {}
+            matched = self._pattern(case.pattern, subject, captured, current, depth)
+            if matched is False:
+                continue
+            may_bind = bound_names(case.pattern) | set(captured)
+            if matched is None:  # where it matches, it binds every name it captures
+                for name in may_bind:
+                    captured.setdefault(name, Unknown("captured from a value not known"))
+            own = {**current, **captured}
+            if case.guard is not None:
+                guard = truth(self._expr(case.guard, own, depth))
+                if guard is False:  # the captures stay bound when the guard fails
+                    current = own if matched else {**current, **dict.fromkeys(may_bind, MAY_HAVE_BOUND)}
+                    continue
+                if _unknown(guard):
+                    matched = None
+            values, falls = self._block(case.body, own, depth)
+            returned += values
+            if falls:
+                ways.append(own)
+            if matched is True:
+                break
+            for name in may_bind:
+                current[name] = MAY_HAVE_BOUND
+        else:
+            ways.append(current)
+        if ways:
+            joined = self._join_envs(ways)
+            env.clear()
+            env.update(joined)
+        return returned, bool(ways)
+
+    def _pattern(
+        self, pattern: ast.pattern, value: object, captured: dict[str, object], env: dict[str, object], depth: int
+    ) -> bool | None:
+        """Whether `value` matches `pattern` (None: not known), its captures added to
+        `captured` as Python binds them."""
+        if isinstance(pattern, ast.MatchAs):
+            matched = True if pattern.pattern is None else self._pattern(pattern.pattern, value, captured, env, depth)
+            if pattern.name and matched is not False:
+                captured[pattern.name] = value
+            return matched
+        if isinstance(pattern, ast.MatchOr):
+            unsure = False
+            for option in pattern.patterns:
+                own: dict[str, object] = {}
+                matched = self._pattern(option, value, own, env, depth)
+                if matched is True and not unsure:
+                    captured.update(own)
+                    return True
+                if matched is not False:
+                    unsure = True
+                    captured.update({name: Unknown("bound by one of several patterns") for name in own})
+            return None if unsure else False
+        if _unknown(value) or type(value) is OneOf or self._uncertain(value):
+            return None
+        if isinstance(pattern, ast.MatchSingleton):
+            return value is pattern.value
+        if isinstance(pattern, ast.MatchValue):
+            expected = self._expr(pattern.value, env, depth)
+            if not (plain_scalar(expected) and (plain_scalar(value) or isinstance(value, (list, tuple, dict)))):
+                return None  # an object the evaluator models: its `==` is not told here
+            return value == expected
+        if isinstance(pattern, ast.MatchSequence):
+            if not isinstance(value, (list, tuple)):
+                return False if isinstance(value, (str, dict)) or plain_scalar(value) else None
+            star = next((i for i, p in enumerate(pattern.patterns) if isinstance(p, ast.MatchStar)), None)
+            count = len(pattern.patterns)
+            if (len(value) != count) if star is None else (len(value) < count - 1):
+                return False
+            items = list(value)
+            if star is not None:
+                tail = count - 1 - star
+                parts = [*items[:star], items[star : len(items) - tail], *items[len(items) - tail :]]
+            else:
+                parts = items
+            result: bool | None = True
+            for sub, item in zip(pattern.patterns, parts):
+                if isinstance(sub, ast.MatchStar):
+                    if sub.name:
+                        captured[sub.name] = list(item)  # type: ignore[call-overload]
+                    continue
+                matched = self._pattern(sub, item, captured, env, depth)
+                if matched is False:
+                    return False
+                if matched is None:
+                    result = None
+            return result
+        if isinstance(pattern, ast.MatchMapping):
+            if not isinstance(value, dict):
+                return False if isinstance(value, (str, list, tuple)) or plain_scalar(value) else None
+            result = True
+            for key_node, sub in zip(pattern.keys, pattern.patterns):
+                found = self._expr(key_node, env, depth)
+                if not isinstance(found, (str, int)):
+                    return None
+                if found not in value:
+                    return False
+                matched = self._pattern(sub, value[found], captured, env, depth)
+                if matched is False:
+                    return False
+                if matched is None:
+                    result = None
+            if pattern.rest:
+                keys = {self._expr(k, env, depth) for k in pattern.keys}
+                captured[pattern.rest] = {k: v for k, v in value.items() if k not in keys}
+            return result
+        return None  # a class pattern: which classes the value is of is not told here
+
+    def _handled(self, stmt: ast.Try, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """The body, `else` and handlers of a `try` read as `_try` says, `env` left as
+        the ways that go on bind."""
         ran = dict(env)
         unsure = self._unsure
-        try:
-            returned, falls = self._block(stmt.body, ran, depth)
-        except NoValue:
-            return self._undecided(stmt, env)
+        returned, falls = self._block(stmt.body, ran, depth)
         if self._unsure == unsure:  # every part known and followed: no error, no handler
             if falls and stmt.orelse:
                 more, falls = self._block(stmt.orelse, ran, depth)
@@ -459,17 +644,22 @@ class Evaluator:
             env.update(joined)
         return returned, bool(ways)
 
-    def _loop(self, stmt: ast.For, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
-        """A `for` over items not known one by one: it may run no turn or any number
-        of them. The body is read on an unknown item, from what the names hold before
-        it, and joined with that, until the names hold still (MAX_LOOP_ROUNDS rounds);
-        a name that never holds still, and what depends on it, is unknown."""
+    def _loop(self, stmt: ast.For | ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
+        """A `for` over items not known one by one, or a `while` whose test is not
+        known: it may run no turn or any number of them. The body is read (on an
+        unknown item; after the `while` test, read for the error it may raise) from
+        what the names hold before it, and joined with that, until the names hold
+        still (MAX_LOOP_ROUNDS rounds); a name that never holds still, and what
+        depends on it, is unknown."""
         item = Unknown("an item of a sequence not known")
         returned: list[object] = []
         current = dict(env)
         for _ in range(MAX_LOOP_ROUNDS):
             turn = dict(current)
-            self._assign(stmt.target, item, turn)
+            if isinstance(stmt, ast.While):
+                self._expr(stmt.test, turn, depth)
+            else:
+                self._assign(stmt.target, item, turn)
             values, falls = self._block(stmt.body, turn, depth)
             returned += values
             joined = self._join_envs([current, turn]) if falls else current
@@ -689,7 +879,55 @@ class Evaluator:
             return self._lift(lambda o: _attribute(o, node.attr), self._expr(node.value, env, depth))
         if isinstance(node, ast.Call):
             return self._call_expr(node, env, depth)
+        if isinstance(node, (ast.ListComp, ast.DictComp)):
+            return self._comprehension(node, env, depth)
         return Unknown(f"a `{type(node).__name__}` expression")
+
+    def _comprehension(self, node: ast.ListComp | ast.DictComp, env: dict[str, object], depth: int) -> object:
+        """`[f(x) for x in xs if c]` (and a dict's) as Python runs it: over known
+        sequences of up to MAX_LOOP items in all, each item read in a scope of its
+        own (the loop names do not reach the function's). An iterable not known one
+        by one, a condition not known, or a `:=` inside (it binds the function's
+        name on some turns) give unknown; iterating a number raises."""
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            return Unknown("a `:=` in a comprehension")
+        rows = [dict(env)]
+        for generator in node.generators:
+            if generator.is_async:
+                return Unknown("an async comprehension")
+            turns: list[dict[str, object]] = []
+            for row in rows:
+                items = self._expr(generator.iter, row, depth)
+                if isinstance(items, dict):
+                    items = list(items)
+                if plain_scalar(items) and not isinstance(items, str):
+                    raise NoValue  # `[x for x in 5]`: a TypeError
+                if not isinstance(items, (list, tuple, str)) or self._uncertain(items):
+                    return Unknown("a comprehension over items not known one by one")
+                for item in list(items):
+                    turn = dict(row)
+                    self._assign(generator.target, item, turn)
+                    kept = True
+                    for test in generator.ifs:
+                        kept = truth(self._expr(test, turn, depth))
+                        if _unknown(kept):
+                            return Unknown("a comprehension's condition not known")
+                        if not kept:
+                            break
+                    if kept:
+                        turns.append(turn)
+                    if len(turns) > MAX_LOOP:
+                        return Unknown(f"a comprehension of more than {MAX_LOOP} items")
+            rows = turns
+        if isinstance(node, ast.ListComp):
+            return [self._expr(node.elt, row, depth) for row in rows]
+        out: dict[object, object] = {}
+        for row in rows:
+            key = self._expr(node.key, row, depth)
+            if not isinstance(key, (str, int)):
+                return Unknown("a key not known")
+            out[key] = self._expr(node.value, row, depth)
+        return out
 
     def _boolop(self, node: ast.BoolOp, env: dict[str, object], depth: int) -> object:
         """`a or b`, `a and b`: the operand that decides; where its truth is not known
@@ -841,9 +1079,21 @@ class Evaluator:
     def _call_expr(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return Unknown("a starred argument")
-        args = [self._expr(a, env, depth) for a in node.args]
-        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
         func = node.func
+        # `", ".join(f"{c} STRING" for c in cols)`: a generator a string's `join`
+        # consumes gives what the list of its items gives
+        consumed = isinstance(func, ast.Attribute) and func.attr == "join" and self._dotted(func.value, env) is None
+        args = [
+            self._expr(
+                ast.copy_location(ast.ListComp(a.elt, a.generators), a)
+                if consumed and isinstance(a, ast.GeneratorExp)
+                else a,
+                env,
+                depth,
+            )
+            for a in node.args
+        ]
+        kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
         if isinstance(func, ast.Name) and func.id not in env:
             fn = self.module.functions.get(func.id)
             if fn is not None:  # the project's own function: it reads its alternatives itself
@@ -1063,6 +1313,12 @@ def _catches_all(handler: ast.ExceptHandler) -> bool:
     """`except:`, `except Exception:`, `except BaseException:`."""
     kind = handler.type
     return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """A `return`, `break` or `continue` anywhere in a `finally` (which would replace
+    what the `try` returns or raises): such a `try` is not followed."""
+    return any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for s in body for n in ast.walk(s))
 
 
 def _jumps(body: list[ast.stmt]) -> bool:

@@ -89,7 +89,10 @@ class OneOf:
     """One of a few values (2 to `MAX_ALTERNATIVES`, all known values or templates,
     none alike). It has no truth, equality or hash of its own: an operation on it is
     done once per alternative (`evaluator` does so) and Python's own operators on
-    one refuse (TypeError), so it never passes for one of its values."""
+    one refuse (TypeError), so it never passes for one of its values. The Python
+    front end holds its own values in one too where they are not all strings (a
+    writer built with or without `.partitionBy(...)`, see `pyvalues.join_envs`):
+    a write is read once per value."""
 
     __slots__ = ("values",)
 
