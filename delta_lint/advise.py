@@ -91,7 +91,10 @@ class _Judge:
         self.pairing = pairing
         self.config = config
         self.cwd = cwd
-        self._read: dict[tuple[str, str], list[Intent] | None] = {}
+        # (path, text, (job key, id of the scenario's job)...) -> (those jobs, the
+        # file's writes): the entry holds its jobs, so that no job made later (every
+        # change applied makes new ones) can take the id of one already read
+        self._read: dict[tuple, tuple[tuple[tuple[str, Job], ...], list[Intent] | None]] = {}
         self.tables_of_file: dict[str, set[str]] = {}
         for table, intents in pairing.by_table.items():
             for i in intents:
@@ -130,8 +133,8 @@ class _Judge:
             workflows = self.workflows(scenario) if scenario is not None else self.pairing.workflows
             result = self.pairing.reread(path, text.encode(), workflows)
             bad = [d for d in result.diagnostics if d.severity == "error"]
-            self._read[key] = None if bad else result.intents
-        return self._read[key]
+            self._read[key] = (jobs, None if bad else result.intents)
+        return self._read[key][1]
 
     def judge(self, scenario: Scenario, base: Judged, touched: set[str]) -> Judged | None:
         """The scenario's findings: the `touched` tables judged again, the others as in

@@ -173,3 +173,66 @@ def test_an_edit_the_engine_cannot_prove_useful_is_not_advised(workload):
     for c in advice.ranked:
         assert c.useful and c.removed
     assert [f.name for f in fields(Change)][:3] == ["kind", "lever", "target"]
+
+
+def _one_job(root: Path) -> None:
+    """Job `j0` (two runs at a time, a `date` parameter) runs f0.sql and f1.sql side by
+    side; each updates one row of the date-partitioned `t1` without naming a date."""
+    root.mkdir()
+    (root / "delta-lint.yaml").write_text(
+        "default_schema: main.s\nruntime: '15.4'\nspark: none\nduration: {default: 1h}\n"
+        "tables:\n  t1: {partitioned_by: [date], deletion_vectors: true, isolation_level: Serializable}\n"
+    )
+    (root / "jobs").mkdir()
+    tasks = ""
+    for n in (0, 1):
+        (root / "jobs" / f"f{n}.sql").write_text(
+            "UPDATE t1 SET status = 'x' WHERE id = 7;\nDELETE FROM t1 WHERE date = '2024-01-01';\n"
+        )
+        tasks += f"        - task_key: k{n}\n          sql_task: {{warehouse_id: w, file: {{path: jobs/f{n}.sql}}}}\n"
+    (root / "databricks.yml").write_text(
+        "bundle: {name: b}\nresources:\n  jobs:\n    j0:\n      name: j0\n      max_concurrent_runs: 2\n"
+        "      schedule: {quartz_cron_expression: '0 0 13 * * ?', timezone_id: UTC}\n"
+        "      parameters: [{name: date, default: '2024-01-01'}]\n      tasks:\n" + tasks
+    )
+
+
+def _one_job_advisor(root: Path) -> tuple[Advisor, dict[str, Change]]:
+    config = load_config(root / "delta-lint.yaml")
+    advisor = Advisor(check([config.root], config, cwd=root, use_cache=False), config, root)
+    by_target = {f"{c.kind} {c.target}": c for c in advisor.candidates()}
+    return advisor, {
+        "explicit": by_target["explicit-predicate jobs/f0.sql:1"],
+        "edge": by_target["depends-on job `j0`: `k0` -> `k1`"],
+        "one run": by_target["max-concurrent-runs job `j0`"],
+    }
+
+
+def test_a_changed_job_is_judged_with_its_own_values_whatever_was_judged_before(tmp_path):
+    """With one run of `j0` at a time its `date` parameter takes the default, so the
+    edited update (`AND date = :date`) and the deletes meet on '2024-01-01' for certain
+    (errors); with two runs, `:date` may differ between them (a warning). A file edited
+    under a changed job is read again with that job's values, and that reading was kept
+    under the job's `id`: a job judged and freed before could leave its address, and
+    its reading, to the next one, so a change was judged with another's values."""
+    _one_job(tmp_path / "w")
+    advisor, changes = _one_job_advisor(tmp_path / "w")
+    explicit = changes["explicit"]
+    state = advisor.judge.judge(explicit.apply(Scenario()), advisor.base, explicit.touched)
+    assert state is not None
+    before = conflicts(advisor.judge.visible(state))
+    real = {}
+    for name in ("edge", "one run"):  # a fresh check of a copy with both changes applied
+        copy = tmp_path / name
+        shutil.copytree(tmp_path / "w", copy)
+        fresh, on_copy = _one_job_advisor(copy)
+        apply_changes(fresh, [on_copy["explicit"], on_copy[name]])
+        config = load_config(copy / "delta-lint.yaml")
+        real[name] = conflicts(check([config.root], config, cwd=copy, use_cache=False).findings)
+    assert ("DL102", "error", "main.s.t1", "jobs/f0.sql", 1, 1) in real["one run"]
+    assert ("DL102", "warning", "main.s.t1", "jobs/f0.sql", 1, 1) in real["edge"]
+    for _ in range(8):  # the two jobs judged in turn, each freed before the next is made
+        for name in ("edge", "one run"):
+            change = advisor.evaluate(replace(changes[name], removed=[], added=[]), state)
+            after = before - Counter(map(finding_key, change.removed)) + Counter(map(finding_key, change.added))
+            assert after == real[name], name
