@@ -117,6 +117,7 @@ class DbtNode:
     config: dict[str, Any] = field(default_factory=dict)  # resolved: project configs, then its own
     line: int = 1
     refs: tuple[str, ...] = ()
+    schema_rule: str = "default"  # the project's `generate_schema_name` (`schema_rule`)
 
 
 @dataclass
@@ -154,6 +155,8 @@ def read_project(file: Path, root: Path) -> tuple[DbtProject, list[Path]]:
     project.folder = "" if project.folder == "." else project.folder
     project.profile = str(doc.get("profile") or project.name)
     read = [file]
+    rule, macros = schema_rule(folder, doc, root)
+    read += macros
     for resource, key, default, suffixes in (
         ("model", "model-paths", ["models"], (".sql",)),
         ("snapshot", "snapshot-paths", ["snapshots"], (".sql", ".yml", ".yaml")),
@@ -169,9 +172,42 @@ def read_project(file: Path, root: Path) -> tuple[DbtProject, list[Path]]:
                 for node in _nodes(path, root, resource, in_project, str(base)):
                     inherited = _project_configs(tree, project.name, in_project, str(base), node.name)
                     node.config = {**inherited, **node.config}
+                    node.schema_rule = rule
                     project.nodes.append(node)
                 read.append(path)
     return project, read
+
+
+_SCHEMA_MACRO = re.compile(r"\{%-?\s*macro\s+generate_schema_name\s*\((.*?)\{%-?\s*endmacro", re.S)
+_OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}", re.S)
+_DEFAULT_OUTPUTS = {"default_schema", "target.schema"}
+_CUSTOM_OUTPUTS = {"custom_schema_name", "custom_schema_name|trim", "custom_schema_name.strip()"}
+
+
+def schema_rule(folder: Path, doc: dict, root: Path) -> tuple[str, list[Path]]:
+    """How the project names a node's schema, and the macro files read to tell:
+    "default" (dbt's `generate_schema_name`: the target schema, `_<custom>` after
+    it), "as_is" (the override dbt's documentation gives: a custom schema is the
+    schema itself, the target schema where none is set) or "unknown" (an override
+    of another shape, such as `generate_schema_name_for_env`, whose answer depends
+    on the target: its schemas are what only a run knows, never dbt's default)."""
+    paths = doc.get("macro-paths") if isinstance(doc.get("macro-paths"), list) else ["macros"]
+    read: list[Path] = []
+    for base in paths:
+        for path in _files_under(folder / str(base), (".sql",), root):
+            try:
+                text = read_input_text(path, root, MAX_DBT_BYTES)
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            read.append(path)
+            found = _SCHEMA_MACRO.search(text)
+            if found is None:
+                continue
+            outputs = {"".join(o.split()) for o in _OUTPUT.findall(found.group(1))}
+            if outputs and outputs <= _DEFAULT_OUTPUTS | _CUSTOM_OUTPUTS and outputs & _CUSTOM_OUTPUTS:
+                return "as_is", read
+            return "unknown", read
+    return "default", read
 
 
 def _files_under(folder: Path, suffixes: tuple[str, ...], root: Path) -> list[Path]:
@@ -397,6 +433,12 @@ def write_of(node: DbtNode, catalog: str | None, schema: str | None) -> DbtWrite
     target_schema = schema or SCHEMA
     if node.resource == "snapshot" and isinstance(c.get("target_schema"), str):
         table_schema = c["target_schema"]  # a legacy snapshot's schema is used as written
+    elif node.schema_rule == "unknown":
+        table_schema = SCHEMA
+    elif node.schema_rule == "as_is" and isinstance(custom, str) and custom:
+        table_schema = custom.strip()
+    elif node.schema_rule == "as_is" and custom is _UNKNOWN:
+        table_schema = SCHEMA
     elif isinstance(custom, str) and custom:
         table_schema = f"{target_schema}_{custom}"  # dbt's default generate_schema_name
     elif custom is _UNKNOWN:

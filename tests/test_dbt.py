@@ -374,3 +374,58 @@ def test_node_paths_leading_out_of_the_project_are_not_walked(lint, tmp_path):
     }
     result = lint(files)
     assert [i.table.name for i in result.intents] == ["{catalog}.{schema}.inside"]
+
+
+AS_IS_MACRO = """\
+{% macro generate_schema_name(custom_schema_name, node) -%}
+    {%- set default_schema = target.schema -%}
+    {%- if custom_schema_name is none -%}
+        {{ default_schema }}
+    {%- else -%}
+        {{ custom_schema_name | trim }}
+    {%- endif -%}
+{%- endmacro %}
+"""
+
+
+def _tables(result) -> list[str]:
+    return sorted(i.table.name for i in result.intents)
+
+
+def test_a_project_that_uses_custom_schemas_as_written_names_them_so(lint):
+    # dbt's documented override: a `+schema` is the schema itself, not `<target>_<custom>`
+    files = _project(**{"databricks.yml": _bundle(DBT_TASK + CLEANUP_TASK), "proj/macros/schemas.sql": AS_IS_MACRO})
+    files["notebooks/cleanup.sql"] = CLEANUP.replace("analytics_marts", "marts")
+    result = lint(files)
+    assert "main.marts.orders" in _tables(result)
+    assert _conflicts(result) == [("main.marts.orders", {"notebooks/cleanup.sql", "proj/models/marts/orders.sql"})]
+
+
+def test_an_override_of_schema_names_delta_lint_cannot_read_leaves_the_schema_unknown(lint):
+    env_macro = AS_IS_MACRO.replace("{{ custom_schema_name | trim }}", "{{ target.name ~ '_' ~ custom_schema_name }}")
+    result = lint(_project(**{"databricks.yml": _bundle(DBT_TASK), "proj/macros/schemas.sql": env_macro}))
+    # never dbt's default rule silently: the schema is what only a run knows
+    assert "main.{schema}.orders" in _tables(result)
+    for_env = "{% macro generate_schema_name(custom_schema_name, node) -%}\n"
+    for_env += "{{ generate_schema_name_for_env(custom_schema_name, node) }}\n{%- endmacro %}\n"
+    result = lint(_project(**{"databricks.yml": _bundle(DBT_TASK), "proj/macros/x.sql": for_env}))
+    assert "main.{schema}.orders" in _tables(result)
+    # a macro of another name changes nothing
+    other = AS_IS_MACRO.replace("generate_schema_name", "my_schema_name")
+    result = lint(_project(**{"databricks.yml": _bundle(DBT_TASK), "proj/macros/x.sql": other}))
+    assert "main.analytics_marts.orders" in _tables(result)
+
+
+def test_dbt_build_output_beside_a_project_is_not_read_as_job_code(lint):
+    compiled = "merge into main.analytics_marts.orders as t using s on t.id = s.id when matched then update set *;\n"
+    files = _project(
+        **{
+            "databricks.yml": _bundle(DBT_TASK),
+            "proj/target/run/shop/models/marts/orders.sql": compiled,
+            "proj/dbt_packages/util/models/x.sql": "select 1",
+            "tools/target/cleanup.sql": CLEANUP,  # a `target` folder of no dbt project is code
+        }
+    )
+    paths = {i.location.path for i in lint(files).intents}
+    assert not any("/target/run/" in p or "dbt_packages" in p for p in paths)
+    assert "tools/target/cleanup.sql" in paths

@@ -142,7 +142,7 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
         if not path.is_file() or any(part in _SKIP_DIRS for part in path.parts):
             continue
         rel = path.relative_to(root).as_posix()
-        if _is_skipped(rel, skipped):
+        if _is_skipped(rel, skipped) or _dbt_output(path, root):
             continue
         suffix = path.suffix.lower()
         if suffix not in (".py", ".sql", ".ipynb"):
@@ -159,6 +159,16 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
         else:
             found.extend(_text_writes(rel, text))
     return found
+
+
+_DBT_OUTPUT_DIRS = ("target", "dbt_packages", "dbt_modules", "logs")  # as delta-lint's discovery
+
+
+def _dbt_output(path: Path, root: Path) -> bool:
+    """A file dbt wrote beside its project (compiled SQL, installed packages): not
+    code a team wrote, so a write there is nobody's silent drop."""
+    folders = [p for p in path.relative_to(root).parents if p != Path(".")]
+    return any(p.name in _DBT_OUTPUT_DIRS and (root / p.parent / "dbt_project.yml").is_file() for p in folders)
 
 
 def _strip_magics(text: str) -> str:

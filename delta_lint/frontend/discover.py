@@ -16,6 +16,8 @@ SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
 # snapshots are read too, for the writes `dbt seed` / `dbt snapshot` make
 DBT_PROJECT = "dbt_project.yml"
 _DBT_DATA = {".csv": "seeds/", ".yml": "snapshots/", ".yaml": "snapshots/"}
+# what dbt writes beside its project: compiled SQL, installed packages, logs (not job code)
+_DBT_OUTPUT_DIRS = {"target", "dbt_packages", "dbt_modules", "logs"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
 
 
@@ -126,7 +128,8 @@ def _walk(
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:  # unreadable, vanished, or a name too long for the system
             continue
-        if any(e.name == DBT_PROJECT for e in entries):
+        dbt_here = any(e.name == DBT_PROJECT for e in entries)
+        if dbt_here:
             dbt_rel = dir_rel
         subdirs = []
         for entry in entries:
@@ -140,7 +143,7 @@ def _walk(
             except OSError:
                 continue
             if is_dir:
-                if name not in _SKIP_DIRS and not _is_venv(path):
+                if name not in _SKIP_DIRS and not _is_venv(path) and not (dbt_here and name in _DBT_OUTPUT_DIRS):
                     subdirs.append(path)
                 continue
             suffix = os.path.splitext(name)[1]
