@@ -244,6 +244,12 @@ def test_session_sql_by_another_name_and_the_notebook_global():
         'spark.sql("DELETE FROM s.d WHERE d = 1")\n'
     )
     assert [(line, table) for line, table, *_ in got] == [(5, "s.d")]
+    # beside the imports of `pyspark.sql` every PySpark file has, the name still counts
+    got, _ = intents(
+        "from pyspark.sql import functions as F\nimport pyspark.sql.types as T\n"
+        'run = spark.sql\nrun("DELETE FROM s.e WHERE d = 1")\n'
+    )
+    assert [(line, table) for line, table, *_ in got] == [(4, "s.e")]
 
 
 def test_a_literal_changed_in_place_is_not_looped_over_but_text_about_it_is():

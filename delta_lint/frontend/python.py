@@ -1883,9 +1883,9 @@ _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
 
 
 # What `_session_sql_names` can find, in the text: a bare call of `sql` or `spark.sql`
-# named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`:
-# they are not walked a second time for it.
-_MAY_NAME_SESSION_SQL = re.compile(r"(?<![\w.])sql\s*\(|\.\s*sql\b(?!\s*\()")
+# named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`
+# and import `pyspark.sql`: they are not walked a second time for it.
+_MAY_NAME_SESSION_SQL = re.compile(r"(?<![\w.])sql\s*\(|\.\s*sql\b(?!\s*[(.]|\s+import\b)")
 
 
 def _session_sql_names(tree: ast.Module) -> frozenset[str]:
