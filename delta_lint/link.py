@@ -201,7 +201,23 @@ class Linker:
             documents=documents,
             path=self.paths[i] if given else "",
             scopes=scopes,
+            exits=self._exits(i, links),
         )
+
+    def _exits(self, i: int, links: Links) -> tuple[tuple[str, object], ...]:
+        """What each notebook file i runs with `dbutils.notebook.run` hands back, by
+        the path as the call gives it (relative to file i, as a `%run` path is): the
+        callee's `Links.exit`, or unknown with the reason (no such notebook in the
+        project, a notebook that exits with no value)."""
+        out: dict[str, object] = {}
+        for path, _ in links.notebooks:
+            child = self.notebook(self.paths[i], path)
+            if child is None:
+                out[path] = {"unknown": f"no notebook {path} in the project"}
+                continue
+            found = self.links[child].exit if self.links[child] is not None else None  # type: ignore[union-attr]
+            out[path] = found if found is not None else {"unknown": f"{self.paths[child]} exits with no value"}
+        return tuple(sorted(out.items()))
 
     def _scopes(self, imported: list[int], helpers: dict) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
         """The module scope of each project module whose functions file i may call,

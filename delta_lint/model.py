@@ -349,6 +349,11 @@ class Links:
     value_source: str = ""
     value_calls: list[str] = field(default_factory=list)  # names it calls for a value (imported ones matter)
     documents: list[str] = field(default_factory=list)  # project documents (YAML, JSON) its code loads
+    # what `dbutils.notebook.exit(value)` hands the notebooks that run this one (see
+    # `frontend.python`'s `_exit_value`): {"text": v} or {"json": {key: v}}, v a string
+    # or a template as `exported_value` gives it; {"unknown": why} where it cannot be
+    # told; None when the notebook never exits with a value
+    exit: Value = None
 
     def empty(self) -> bool:
         return not (
@@ -364,6 +369,7 @@ class Links:
             or self.value_functions
             or self.value_calls
             or self.documents
+            or self.exit is not None
         )
 
 
@@ -404,6 +410,9 @@ class Context:
     # the imported modules whose helpers are read here: (path relative to the
     # configuration root, its top-level values), the scope their functions read
     scopes: tuple[tuple[str, tuple[tuple[str, Value], ...]], ...] = ()
+    # `dbutils.notebook.run(path, ...)` calls: (the path as written, what the notebook
+    # it names hands back: `Links.exit`, or {"unknown": why})
+    exits: tuple[tuple[str, Value], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -418,6 +427,7 @@ class Context:
             or self.scheduled
             or self.value_functions
             or self.documents
+            or self.exits
         )
 
     def key(self) -> str:
@@ -430,6 +440,8 @@ class Context:
             fields.append(self.dbt)
         if self.scopes:
             fields.append(self.scopes)
+        if self.exits:
+            fields.append(self.exits)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

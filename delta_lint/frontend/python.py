@@ -36,6 +36,7 @@ from delta_lint.frontend.pyvalues import (
     Str,
     StrMap,
     UnknownState,
+    argument_at,
     exported_value,
     held_value,
     join_envs,
@@ -55,7 +56,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
-from delta_lint.frontend.values.brains import is_argv
+from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -148,6 +149,10 @@ class PythonAnalyzer(ValueResolver):
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
+        # `dbutils.notebook.exit(x)` calls read in the module's scope: id of the call ->
+        # the values it was read with (see `_notebook_exit`)
+        self.notebook_exits: dict[int, list[object]] = {}
+        self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
@@ -952,6 +957,50 @@ class PythonAnalyzer(ValueResolver):
                         values[k.value] = text.text
         self.notebook_runs.append((path.text, values))
 
+    def _notebook_exit(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
+        in the JSON form `Links.exit` keeps (None when not known: an exit inside a
+        function, a value no part of which is known)."""
+        given = argument_at(node, 0, "value")
+        value: object = None
+        if given is not None and scope.env is self.module_env:
+            if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
+                held = self._value(given.args[0], scope)  # type: ignore[attr-defined]
+                if isinstance(held, StrMap) and not isinstance(held, Instance):
+                    fields: dict[str, object] = dict.fromkeys(held.all_keys())
+                    for key, field_value in held.items:
+                        fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
+                    value = {"json": fields}
+            else:
+                text = exported_value(self.string(given, scope))
+                value = {"text": text} if text is not None else None
+        self.notebook_exits.setdefault(id(node), []).append(value)
+
+    def _exit_value(self) -> object:
+        """What a run of this notebook hands back (`Links.exit`): the value of its
+        `dbutils.notebook.exit` calls when they all agree and one stands at the top
+        level (so every run ends there); else unknown, with the reason. None when it
+        has no such call."""
+        if self._tree is None:
+            return None
+        own = [s for s in self._tree.body if s.lineno <= self._own_lines]
+        calls = [n for s in own for n in ast.walk(s) if call_named(n, NOTEBOOK_EXIT)]
+        if not calls:
+            return None
+        top = {id(s.value) for s in own if isinstance(s, ast.Expr)}
+        values: list[object] = []
+        for call in calls:
+            read = self.notebook_exits.get(id(call), [None])
+            if any(v is None for v in read):
+                return {"unknown": f"the value of dbutils.notebook.exit at line {call.lineno} is not known"}
+            values.extend(v for v in read if v not in values)
+        if len(values) > 1:
+            lines = ", ".join(str(c.lineno) for c in calls)
+            return {"unknown": f"dbutils.notebook.exit gives different values (lines {lines})"}
+        if not any(id(c) in top for c in calls):
+            return {"unknown": "every dbutils.notebook.exit stands inside a block: a run may end without one"}
+        return values[0]
+
     def _import(self, stmt: ast.Import | ast.ImportFrom, scope: Scope) -> None:
         """Names an import binds hold nothing known here; the link stage gives them
         the values a module of the project defines (see `Links.imports`)."""
@@ -986,6 +1035,7 @@ class PythonAnalyzer(ValueResolver):
         links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
+        links.exit = self._exit_value()
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
             if text:
@@ -1077,6 +1127,9 @@ class PythonAnalyzer(ValueResolver):
                 continue
             if _is_notebook_run(node):
                 self._notebook_run(node, scope)
+                continue
+            if call_named(node, NOTEBOOK_EXIT):
+                self._notebook_exit(node, scope)
                 continue
             if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)
@@ -2269,13 +2322,6 @@ def _is_notebook_run(node: ast.Call) -> bool:
         and isinstance(func.value, ast.Attribute)
         and func.value.attr == "notebook"
     )
-
-
-def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    """A call's argument by position or keyword."""
-    if index < len(call.args) and not isinstance(call.args[index], ast.Starred):
-        return call.args[index]
-    return next((k.value for k in call.keywords if k.arg == keyword), None)
 
 
 def _job_definition(node: ast.expr, budget: Budget) -> dict | None:

@@ -1,0 +1,61 @@
+"""Values a notebook hands another at run time: `dbutils.notebook.run` returns the
+callee's `dbutils.notebook.exit` argument (often `json.dumps` of a dict the caller
+`json.loads`). Unknown, never one branch picked, where the callee cannot tell."""
+
+from __future__ import annotations
+
+NB = "# Databricks notebook source\n"
+
+
+def tables(result, path: str) -> list[str]:
+    return sorted(i.table.name for i in result.intents if i.table is not None and i.location.path.endswith(path))
+
+
+CONFIG = (
+    NB + "import json\n"
+    "user = spark.sql('select current_user()').first()[0]\n"
+    "catalog_name = user.split('@')[0]\n"
+    "database_name = 'mta'\n"
+    'dbutils.notebook.exit(json.dumps({"database_name": database_name, "catalog_name": catalog_name}))\n'
+)
+
+JSON_CALLER = (
+    NB + "import json\n"
+    "params = json.loads(dbutils.notebook.run('./config/cfg', timeout_seconds=60))\n"
+    "df.write.saveAsTable(f\"{params['database_name']}.bronze\")\n"
+    "df.write.saveAsTable(f\"{params['catalog_name']}.{params['database_name']}.silver\")\n"
+)
+
+
+def test_a_json_dumped_exit_gives_the_caller_its_known_fields(lint):
+    result = lint({"config/cfg.py": CONFIG, "load.py": JSON_CALLER})
+    got = tables(result, "load.py")
+    assert "mta.bronze" in got
+    # the catalog comes from the user's name: a placeholder, never a guess
+    assert any(t.endswith(".mta.silver") and t.startswith("{") for t in got)
+
+
+def test_a_callee_that_does_not_exist_leaves_the_value_unknown(lint):
+    result = lint({"config/other.py": CONFIG, "load.py": JSON_CALLER})
+    assert not any(t.startswith("mta") or ".mta." in t for t in tables(result, "load.py"))
+
+
+def test_a_string_exit_is_the_table_name(lint):
+    child = NB + "dbutils.notebook.exit('main.s.t')\n"
+    caller = NB + "t = dbutils.notebook.run('./child', 600)\ndf.write.saveAsTable(t)\n"
+    result = lint({"child.py": child, "job.py": caller})
+    assert tables(result, "job.py") == ["main.s.t"]
+
+
+def test_exits_in_two_branches_with_different_values_stay_unknown(lint):
+    child = NB + "if flag:\n    dbutils.notebook.exit('main.s.a')\ndbutils.notebook.exit('main.s.b')\n"
+    caller = NB + "t = dbutils.notebook.run('./child', 600)\ndf.write.saveAsTable(t)\n"
+    result = lint({"child.py": child, "job.py": caller})
+    assert not any(t in ("main.s.a", "main.s.b") for t in tables(result, "job.py"))
+
+
+def test_an_exit_only_inside_an_if_stays_unknown(lint):
+    child = NB + "if flag:\n    dbutils.notebook.exit('main.s.a')\n"
+    caller = NB + "t = dbutils.notebook.run('./child', 600)\ndf.write.saveAsTable(t)\n"
+    result = lint({"child.py": child, "job.py": caller})
+    assert "main.s.a" not in tables(result, "job.py")
