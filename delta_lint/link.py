@@ -100,6 +100,7 @@ class Linker:
         }
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
+        self._set_values: dict[str, list[object]] | None = None  # job task values set (see `_task_values`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -202,7 +203,29 @@ class Linker:
             path=self.paths[i] if given else "",
             scopes=scopes,
             exits=self._exits(i, links),
+            task_values=self._task_values(links),
         )
+
+    def _task_values(self, links: Links) -> tuple[tuple[str, tuple[object, ...]], ...]:
+        """Every value the project's notebooks set each key file i gets to (job task
+        values; which task a `taskKey` names is not followed, so every notebook that
+        sets the key counts). A set whose key is not known may set any key: the keys
+        it could set are not known (None)."""
+        if not links.task_value_reads:
+            return ()
+        if self._set_values is None:
+            self._set_values = {}
+            for other in self.links:
+                for key, values in other.task_values.items() if other is not None else ():
+                    found = self._set_values.setdefault(key, [])
+                    found.extend(v for v in values if v not in found)
+        anywhere = self._set_values.get("", [])
+        out = []
+        for key in links.task_value_reads:
+            values = self._set_values.get(key)
+            if values:
+                out.append((key, (*values, None) if anywhere else tuple(values)))
+        return tuple(out)
 
     def _exits(self, i: int, links: Links) -> tuple[tuple[str, object], ...]:
         """What each notebook file i runs with `dbutils.notebook.run` hands back, by

@@ -354,6 +354,10 @@ class Links:
     # or a template as `exported_value` gives it; {"unknown": why} where it cannot be
     # told; None when the notebook never exits with a value
     exit: Value = None
+    # job task values it sets at the top level: key -> each value (as `exported_value`
+    # gives it; None for one not known); "" keys a set whose key is not known
+    task_values: dict[str, list[Value]] = field(default_factory=dict)
+    task_value_reads: list[str] = field(default_factory=list)  # keys it gets with `taskValues.get`
 
     def empty(self) -> bool:
         return not (
@@ -370,6 +374,8 @@ class Links:
             or self.value_calls
             or self.documents
             or self.exit is not None
+            or self.task_values
+            or self.task_value_reads
         )
 
 
@@ -413,6 +419,9 @@ class Context:
     # `dbutils.notebook.run(path, ...)` calls: (the path as written, what the notebook
     # it names hands back: `Links.exit`, or {"unknown": why})
     exits: tuple[tuple[str, Value], ...] = ()
+    # the keys it gets with `taskValues.get`: (key, every value the project's notebooks
+    # set it to; None among them for one not known)
+    task_values: tuple[tuple[str, tuple[Value, ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -428,6 +437,7 @@ class Context:
             or self.value_functions
             or self.documents
             or self.exits
+            or self.task_values
         )
 
     def key(self) -> str:
@@ -442,6 +452,8 @@ class Context:
             fields.append(self.scopes)
         if self.exits:
             fields.append(self.exits)
+        if self.task_values:
+            fields.append(self.task_values)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

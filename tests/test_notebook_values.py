@@ -59,3 +59,32 @@ def test_an_exit_only_inside_an_if_stays_unknown(lint):
     caller = NB + "t = dbutils.notebook.run('./child', 600)\ndf.write.saveAsTable(t)\n"
     result = lint({"child.py": child, "job.py": caller})
     assert "main.s.a" not in tables(result, "job.py")
+
+
+# job task values: `taskValues.get` of a key is what the notebooks of the project
+# that set that key set it to (every such notebook, whichever task runs it)
+GETTER = (
+    NB + "t = dbutils.jobs.taskValues.get(taskKey='prepare', key='target', default='x', debugValue='x')\n"
+    "df.write.saveAsTable(t)\n"
+)
+
+
+def test_a_task_value_set_in_one_notebook_is_what_another_gets(lint):
+    setter = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.t')\n"
+    result = lint({"prepare.py": setter, "load.py": GETTER})
+    assert tables(result, "load.py") == ["main.s.t"]
+
+
+def test_a_task_value_set_to_two_values_is_one_of_them(lint):
+    a = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.a')\n"
+    b = NB + "dbutils.jobs.taskValues.set('target', 'main.s.b')\n"
+    result = lint({"a.py": a, "b.py": b, "load.py": GETTER})
+    assert tables(result, "load.py") == ["main.s.a", "main.s.b"]
+
+
+def test_a_task_value_set_to_a_value_not_known_stays_unknown(lint):
+    a = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.a')\n"
+    b = NB + "dbutils.jobs.taskValues.set(key='target', value=spark.table('c').first()[0])\n"
+    other = NB + "dbutils.jobs.taskValues.set(key='other', value='main.s.o')\n"
+    result = lint({"a.py": a, "b.py": b, "o.py": other, "load.py": GETTER})
+    assert not any(t.startswith("main.") for t in tables(result, "load.py"))

@@ -49,6 +49,7 @@ from delta_lint.frontend.values.brains import (
     JOB_INPUT_CALLS,
     JSON_LOADS,
     NOTEBOOK_RUN,
+    TASK_VALUES_GET,
     call_named,
     is_argv,
 )
@@ -373,6 +374,10 @@ class ValueResolver:
             key = (
                 node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
             )
+            if (owner_name, attr) == TASK_VALUES_GET:
+                found = self._task_value(node)
+                if found is not None:
+                    return found
             if (owner_name, attr) in JOB_INPUT_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     if owner_name == "widgets" or attr == "getArgument":
@@ -387,6 +392,24 @@ class ValueResolver:
             if isinstance(scope.env.get(node.value.id), ArgNamespace):
                 return self._input(node.attr)
         return None
+
+    def _task_value(self, node: ast.Call) -> Str | None:
+        """`dbutils.jobs.taskValues.get(taskKey, key, ...)`: the value the project's
+        notebooks set the key to (`Context.task_values`), one of them where they set
+        several; None (a named placeholder) where one of them is not known or none
+        sets it. Which task's notebook the `taskKey` names is not read: every
+        notebook that sets the key counts."""
+        key = argument_at(node, 1, "key")
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        self.task_value_reads.add(key.value)
+        values = self.task_values.get(key.value)
+        if not values or any(v is None for v in values):
+            return None
+        held = [held_value(v) for v in values]
+        if not all(isinstance(h, Str) and not h.unknown for h in held):
+            return None
+        return one_of(held)  # type: ignore[arg-type]
 
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else

@@ -56,7 +56,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
-from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, call_named, is_argv
+from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -88,7 +88,8 @@ class SqlCell:
     line_map: LineMap
 
 
-_EXTRA_WORDS = {"notebook", "create_table", "write_table"}  # see `_notebook_run`, `_feature_table`
+# see `_notebook_run`, `_notebook_exit`, `_task_value_set`, `_feature_table`
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table"}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
@@ -153,6 +154,9 @@ class PythonAnalyzer(ValueResolver):
         # the values it was read with (see `_notebook_exit`)
         self.notebook_exits: dict[int, list[object]] = {}
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
+        self.task_values_set: dict[str, list[object]] = {}  # see `_task_value_set`
+        self.task_values: dict[str, tuple[object, ...]] = dict(context.task_values)  # what the project sets
+        self.task_value_reads: set[str] = set()  # keys the code gets (see `Links.task_value_reads`)
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
@@ -976,6 +980,21 @@ class PythonAnalyzer(ValueResolver):
                 value = {"text": text} if text is not None else None
         self.notebook_exits.setdefault(id(node), []).append(value)
 
+    def _task_value_set(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.jobs.taskValues.set(key="k", value=v)`: what `taskValues.get` of
+        "k" reads in the project's other notebooks. A value set inside a function, or
+        one no part of which is known, is not known (None); a key not known here
+        keys "" (it may set any key)."""
+        key = argument_at(node, 0, "key")
+        given = argument_at(node, 1, "value")
+        name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+        value = None
+        if given is not None and scope.env is self.module_env:
+            value = exported_value(self.string(given, scope))
+        found = self.task_values_set.setdefault(name, [])
+        if value not in found:
+            found.append(value)
+
     def _exit_value(self) -> object:
         """What a run of this notebook hands back (`Links.exit`): the value of its
         `dbutils.notebook.exit` calls when they all agree and one stands at the top
@@ -1036,6 +1055,8 @@ class PythonAnalyzer(ValueResolver):
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
         links.exit = self._exit_value()
+        links.task_values = self.task_values_set
+        links.task_value_reads = sorted(self.task_value_reads)
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
             if text:
@@ -1130,6 +1151,9 @@ class PythonAnalyzer(ValueResolver):
                 continue
             if call_named(node, NOTEBOOK_EXIT):
                 self._notebook_exit(node, scope)
+                continue
+            if call_named(node, TASK_VALUES_SET):
+                self._task_value_set(node, scope)
                 continue
             if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)

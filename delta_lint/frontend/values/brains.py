@@ -187,6 +187,10 @@ RE_CONSTANTS = {
 # `self.dbutils.notebook.run`), as `JOB_INPUT_CALLS` are
 NOTEBOOK_RUN = ("notebook", "run")
 NOTEBOOK_EXIT = ("notebook", "exit")
+# job task values: `dbutils.jobs.taskValues.set(key, value)` in one task's notebook,
+# `dbutils.jobs.taskValues.get(taskKey, key, default, debugValue)` in another's
+TASK_VALUES_SET = ("taskValues", "set")
+TASK_VALUES_GET = ("taskValues", "get")
 # the text of a dict (`json.dumps(cfg)`) and the dict a text holds (`json.loads(s)`):
 # a dict crosses a notebook's exit as the one, and is read back as the other
 JSON_DUMPS = ("json", "dumps")
