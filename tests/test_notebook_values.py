@@ -88,3 +88,26 @@ def test_a_task_value_set_to_a_value_not_known_stays_unknown(lint):
     other = NB + "dbutils.jobs.taskValues.set(key='other', value='main.s.o')\n"
     result = lint({"a.py": a, "b.py": b, "o.py": other, "load.py": GETTER})
     assert not any(t.startswith("main.") for t in tables(result, "load.py"))
+
+
+def test_a_run_inside_a_function_of_a_run_notebook_is_relative_to_the_running_notebook(lint):
+    utils = (
+        NB + "def get_params():\n"
+        "    import json\n"
+        "    params = json.loads(dbutils.notebook.run('./config/cfg', timeout_seconds=60))\n"
+        "    database_name = params['database_name']\n"
+        "    catalog_name = params['catalog_name']\n"
+        '    return {"catalog_name": catalog_name, "database_name": database_name}\n'
+    )
+    job = (
+        NB + "# MAGIC %run ./config/utils\n\n# COMMAND ----------\n\n"
+        "params = get_params()\n"
+        "catalog_name = params['catalog_name']\n"
+        "database_name = params['database_name']\n"
+        'df.writeStream.toTable(f"{catalog_name}.{database_name}.bronze")\n'
+        'df.write.saveAsTable(f"{database_name}.silver")\n'
+    )
+    result = lint({"config/cfg.py": CONFIG, "config/utils.py": utils, "load.py": job})
+    got = tables(result, "load.py")
+    assert "mta.silver" in got
+    assert any(t.endswith(".mta.bronze") and t.startswith("{") for t in got)
