@@ -357,7 +357,8 @@ class Links:
     # job task values it sets at the top level: key -> each value (as `exported_value`
     # gives it; None for one not known); "" keys a set whose key is not known
     task_values: dict[str, list[Value]] = field(default_factory=dict)
-    task_value_reads: list[str] = field(default_factory=list)  # keys it gets with `taskValues.get`
+    # what it gets with `taskValues.get(taskKey, key)`: [task key ("" when not known), key]
+    task_value_reads: list[list[str]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (
@@ -419,9 +420,10 @@ class Context:
     # `dbutils.notebook.run(path, ...)` calls: (the path as written, what the notebook
     # it names hands back: `Links.exit`, or {"unknown": why})
     exits: tuple[tuple[str, Value], ...] = ()
-    # the keys it gets with `taskValues.get`: (key, every value the project's notebooks
-    # set it to; None among them for one not known)
-    task_values: tuple[tuple[str, tuple[Value, ...]], ...] = ()
+    # what its `taskValues.get(taskKey, key)` calls may read: (task key, key, the values
+    # the notebooks of that task, or of the project, set the key to; None among them
+    # for one not known)
+    task_values: tuple[tuple[str, str, tuple[Value, ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(

@@ -111,3 +111,33 @@ def test_a_run_inside_a_function_of_a_run_notebook_is_relative_to_the_running_no
     got = tables(result, "load.py")
     assert "mta.silver" in got
     assert any(t.endswith(".mta.bronze") and t.startswith("{") for t in got)
+
+
+JOB_BUNDLE = """
+bundle: {name: flow}
+resources:
+  jobs:
+    flow:
+      name: flow
+      tasks:
+        - task_key: prepare
+          notebook_task: {notebook_path: ./prepare.py}
+        - task_key: load
+          depends_on: [{task_key: prepare}]
+          notebook_task: {notebook_path: ./load.py}
+"""
+
+
+def test_a_task_value_of_a_job_is_what_the_named_task_sets(lint):
+    prepare = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.t')\n"
+    # another job's notebook sets the same key: not the task `prepare` names
+    other = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.other')\n"
+    result = lint({"databricks.yml": JOB_BUNDLE, "prepare.py": prepare, "other.py": other, "load.py": GETTER})
+    assert tables(result, "load.py") == ["main.s.t"]
+
+
+def test_a_task_of_a_job_that_sets_no_such_key_leaves_it_unknown(lint):
+    prepare = NB + "dbutils.jobs.taskValues.set(key='table', value='main.s.t')\n"
+    other = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.other')\n"
+    result = lint({"databricks.yml": JOB_BUNDLE, "prepare.py": prepare, "other.py": other, "load.py": GETTER})
+    assert not any(t.startswith("main.") for t in tables(result, "load.py"))

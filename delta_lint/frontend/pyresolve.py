@@ -394,16 +394,18 @@ class ValueResolver:
         return None
 
     def _task_value(self, node: ast.Call) -> Str | None:
-        """`dbutils.jobs.taskValues.get(taskKey, key, ...)`: the value the project's
-        notebooks set the key to (`Context.task_values`), one of them where they set
+        """`dbutils.jobs.taskValues.get(taskKey, key, ...)`: the value the notebooks
+        of task `taskKey` (in a job that runs this file; else every notebook of the
+        project) set the key to (`Context.task_values`), one of them where they set
         several; None (a named placeholder) where one of them is not known or none
-        sets it. Which task's notebook the `taskKey` names is not read: every
-        notebook that sets the key counts."""
+        sets it."""
         key = argument_at(node, 1, "key")
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return None
-        self.task_value_reads.add(key.value)
-        values = self.task_values.get(key.value)
+        given = argument_at(node, 0, "taskKey")
+        task = given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else ""
+        self.task_value_reads.add((task, key.value))
+        values = self.task_values.get((task, key.value))
         if not values or any(v is None for v in values):
             return None
         held = [held_value(v) for v in values]

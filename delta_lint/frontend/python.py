@@ -155,8 +155,11 @@ class PythonAnalyzer(ValueResolver):
         self.notebook_exits: dict[int, list[object]] = {}
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         self.task_values_set: dict[str, list[object]] = {}  # see `_task_value_set`
-        self.task_values: dict[str, tuple[object, ...]] = dict(context.task_values)  # what the project sets
-        self.task_value_reads: set[str] = set()  # keys the code gets (see `Links.task_value_reads`)
+        # (task key, key) -> the values the project sets it to (see `Context.task_values`)
+        self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
+            (task, key): values for task, key, values in context.task_values
+        }
+        self.task_value_reads: set[tuple[str, str]] = set()  # see `Links.task_value_reads`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
@@ -1056,7 +1059,7 @@ class PythonAnalyzer(ValueResolver):
         links.notebooks = list(self.notebook_runs)
         links.exit = self._exit_value()
         links.task_values = self.task_values_set
-        links.task_value_reads = sorted(self.task_value_reads)
+        links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
             if text:
