@@ -141,3 +141,10 @@ def test_a_task_of_a_job_that_sets_no_such_key_leaves_it_unknown(lint):
     other = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.other')\n"
     result = lint({"databricks.yml": JOB_BUNDLE, "prepare.py": prepare, "other.py": other, "load.py": GETTER})
     assert not any(t.startswith("main.") for t in tables(result, "load.py"))
+
+
+def test_a_task_value_set_in_a_function_stays_unknown(lint):
+    a = NB + "dbutils.jobs.taskValues.set(key='target', value='main.s.a')\n"
+    b = NB + "def publish():\n    dbutils.jobs.taskValues.set(key='target', value='main.s.b')\n"
+    result = lint({"a.py": a, "b.py": b, "load.py": GETTER})
+    assert not any(t.startswith("main.") for t in tables(result, "load.py"))

@@ -155,6 +155,7 @@ class PythonAnalyzer(ValueResolver):
         self.notebook_exits: dict[int, list[object]] = {}
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         self.task_values_set: dict[str, list[object]] = {}  # see `_task_value_set`
+        self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
         # (task key, key) -> the values the project sets it to (see `Context.task_values`)
         self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
             (task, key): values for task, key, values in context.task_values
@@ -988,15 +989,29 @@ class PythonAnalyzer(ValueResolver):
         "k" reads in the project's other notebooks. A value set inside a function, or
         one no part of which is known, is not known (None); a key not known here
         keys "" (it may set any key)."""
-        key = argument_at(node, 0, "key")
         given = argument_at(node, 1, "value")
-        name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
         value = None
         if given is not None and scope.env is self.module_env:
             value = exported_value(self.string(given, scope))
-        found = self.task_values_set.setdefault(name, [])
+        self._set_task_value(_task_value_key(node), value)
+        self._sets_read.add(id(node))
+
+    def _set_task_value(self, key: str, value: object) -> None:
+        found = self.task_values_set.setdefault(key, [])
         if value not in found:
             found.append(value)
+
+    def _task_values_set(self) -> dict[str, list[object]]:
+        """`Links.task_values`: the values read at its `taskValues.set` calls, and
+        None (not known) for each call the reading never reached (in a function
+        not called here, a block not read)."""
+        for stmt in self._tree.body if self._tree is not None else ():
+            if stmt.lineno > self._own_lines:
+                break
+            for node in ast.walk(stmt):
+                if call_named(node, TASK_VALUES_SET) and id(node) not in self._sets_read:
+                    self._set_task_value(_task_value_key(node), None)  # type: ignore[arg-type]
+        return self.task_values_set
 
     def _exit_value(self) -> object:
         """What a run of this notebook hands back (`Links.exit`): the value of its
@@ -1058,7 +1073,7 @@ class PythonAnalyzer(ValueResolver):
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
         links.exit = self._exit_value()
-        links.task_values = self.task_values_set
+        links.task_values = self._task_values_set()
         links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
@@ -2349,6 +2364,12 @@ def _is_notebook_run(node: ast.Call) -> bool:
         and isinstance(func.value, ast.Attribute)
         and func.value.attr == "notebook"
     )
+
+
+def _task_value_key(node: ast.Call) -> str:
+    """The key a `taskValues.set` call sets; "" when it is not a literal (any key)."""
+    key = argument_at(node, 0, "key")
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
 
 
 def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
