@@ -91,6 +91,7 @@ class Linker:
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
+        self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
         self.bindings = _agreed(self.runs_of)
         self.pipeline_of = {
@@ -100,6 +101,7 @@ class Linker:
         }
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
+        self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -201,7 +203,55 @@ class Linker:
             documents=documents,
             path=self.paths[i] if given else "",
             scopes=scopes,
+            exits=self._exits(i, links),
+            task_values=self._task_values(i, links),
         )
+
+    def _task_values(self, i: int, links: Links) -> tuple[tuple[str, str, tuple[object, ...]], ...]:
+        """The values file i's `taskValues.get(taskKey, key)` calls may read: (task,
+        key, values). Where a job that runs file i has a task of that key, the values
+        the notebooks of that task set (none: not known); else every value the
+        project's notebooks set the key to. A set whose key is not known may set any
+        key: the key's values are then not known (None among them)."""
+        if not links.task_value_reads:
+            return ()
+        if self._set_values is None:
+            self._set_values = {}
+            for at, other in enumerate(self.links):
+                for key, values in other.task_values.items() if other is not None else ():
+                    self._set_values.setdefault(key, []).extend((at, v) for v in values)
+        tasks: dict[str, set[str]] = {}  # task key -> its files, in the jobs that run file i
+        for job in self.workflows.jobs.values() if self.workflows is not None else ():
+            if any(self.paths[i] in task.files for task in job.tasks.values()):
+                for task in job.tasks.values():
+                    tasks.setdefault(task.key, set()).update(task.files)
+        out = []
+        for task, key in dict.fromkeys(tuple(r) for r in links.task_value_reads):
+            setters = tasks.get(task)
+            found: list[object] = []
+            for at, value in self._set_values.get(key, []):
+                if (setters is None or self.paths[at] in setters) and value not in found:
+                    found.append(value)
+            if found and any(setters is None or self.paths[at] in setters for at, _ in self._set_values.get("", [])):
+                found.append(None)  # a set of a key not known here may set this one
+            if found:
+                out.append((task, key, tuple(found)))
+        return tuple(out)
+
+    def _exits(self, i: int, links: Links) -> tuple[tuple[str, object], ...]:
+        """What each notebook file i runs with `dbutils.notebook.run` hands back, by
+        the path as the call gives it (relative to file i, as a `%run` path is): the
+        callee's `Links.exit`, or unknown with the reason (no such notebook in the
+        project, a notebook that exits with no value)."""
+        out: dict[str, object] = {}
+        for path, _ in links.notebooks:
+            child = self.notebook(self.paths[i], path)
+            if child is None:
+                out[path] = {"unknown": f"no notebook {path} in the project"}
+                continue
+            found = self.links[child].exit if self.links[child] is not None else None  # type: ignore[union-attr]
+            out[path] = found if found is not None else {"unknown": f"{self.paths[child]} exits with no value"}
+        return tuple(sorted(out.items()))
 
     def _scopes(self, imported: list[int], helpers: dict) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
         """The module scope of each project module whose functions file i may call,

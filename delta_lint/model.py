@@ -349,6 +349,16 @@ class Links:
     value_source: str = ""
     value_calls: list[str] = field(default_factory=list)  # names it calls for a value (imported ones matter)
     documents: list[str] = field(default_factory=list)  # project documents (YAML, JSON) its code loads
+    # what `dbutils.notebook.exit(value)` hands the notebooks that run this one (see
+    # `frontend.python`'s `_exit_value`): {"text": v} or {"json": {key: v}}, v a string
+    # or a template as `exported_value` gives it; {"unknown": why} where it cannot be
+    # told; None when the notebook never exits with a value
+    exit: Value = None
+    # job task values it sets at the top level: key -> each value (as `exported_value`
+    # gives it; None for one not known); "" keys a set whose key is not known
+    task_values: dict[str, list[Value]] = field(default_factory=dict)
+    # what it gets with `taskValues.get(taskKey, key)`: [task key ("" when not known), key]
+    task_value_reads: list[list[str]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (
@@ -364,6 +374,9 @@ class Links:
             or self.value_functions
             or self.value_calls
             or self.documents
+            or self.exit is not None
+            or self.task_values
+            or self.task_value_reads
         )
 
 
@@ -404,6 +417,13 @@ class Context:
     # the imported modules whose helpers are read here: (path relative to the
     # configuration root, its top-level values), the scope their functions read
     scopes: tuple[tuple[str, tuple[tuple[str, Value], ...]], ...] = ()
+    # `dbutils.notebook.run(path, ...)` calls: (the path as written, what the notebook
+    # it names hands back: `Links.exit`, or {"unknown": why})
+    exits: tuple[tuple[str, Value], ...] = ()
+    # what its `taskValues.get(taskKey, key)` calls may read: (task key, key, the values
+    # the notebooks of that task, or of the project, set the key to; None among them
+    # for one not known)
+    task_values: tuple[tuple[str, str, tuple[Value, ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -418,6 +438,8 @@ class Context:
             or self.scheduled
             or self.value_functions
             or self.documents
+            or self.exits
+            or self.task_values
         )
 
     def key(self) -> str:
@@ -430,6 +452,10 @@ class Context:
             fields.append(self.dbt)
         if self.scopes:
             fields.append(self.scopes)
+        if self.exits:
+            fields.append(self.exits)
+        if self.task_values:
+            fields.append(self.task_values)
         return json.dumps(fields, sort_keys=True, default=str)
 
 

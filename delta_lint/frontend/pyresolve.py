@@ -35,13 +35,24 @@ from delta_lint.frontend.pyvalues import (
     StrMap,
     Strs,
     UnknownState,
+    argument_at,
     from_plain,
+    held_value,
     may_give_text,
     one_of,
     param_str,
     to_plain,
 )
-from delta_lint.frontend.values.brains import ARGUMENT_PARSERS, DOCUMENT_LOADERS, JOB_INPUT_CALLS, is_argv
+from delta_lint.frontend.values.brains import (
+    ARGUMENT_PARSERS,
+    DOCUMENT_LOADERS,
+    JOB_INPUT_CALLS,
+    JSON_LOADS,
+    NOTEBOOK_RUN,
+    TASK_VALUES_GET,
+    call_named,
+    is_argv,
+)
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
@@ -300,6 +311,13 @@ class ValueResolver:
         document = self._document(node, scope)
         if document is not None:
             return document
+        if call_named(node, JSON_LOADS) and node.args:  # type: ignore[attr-defined]
+            handed = self._handed_dict(node.args[0], scope)  # type: ignore[attr-defined]
+            if handed is not None:
+                return handed
+        text = self._handed(node, scope)  # `t = dbutils.notebook.run(...)`: a text, no DataFrame
+        if text is not None:
+            return text
         if _is_json_loads(node):
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
@@ -356,6 +374,10 @@ class ValueResolver:
             key = (
                 node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
             )
+            if (owner_name, attr) == TASK_VALUES_GET:
+                found = self._task_value(node)
+                if found is not None:
+                    return found
             if (owner_name, attr) in JOB_INPUT_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     if owner_name == "widgets" or attr == "getArgument":
@@ -370,6 +392,26 @@ class ValueResolver:
             if isinstance(scope.env.get(node.value.id), ArgNamespace):
                 return self._input(node.attr)
         return None
+
+    def _task_value(self, node: ast.Call) -> Str | None:
+        """`dbutils.jobs.taskValues.get(taskKey, key, ...)`: the value the notebooks
+        of task `taskKey` (in a job that runs this file; else every notebook of the
+        project) set the key to (`Context.task_values`), one of them where they set
+        several; None (a named placeholder) where one of them is not known or none
+        sets it."""
+        key = argument_at(node, 1, "key")
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        given = argument_at(node, 0, "taskKey")
+        task = given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else ""
+        self.task_value_reads.add((task, key.value))
+        values = self.task_values.get((task, key.value))
+        if not values or any(v is None for v in values):
+            return None
+        held = [held_value(v) for v in values]
+        if not all(isinstance(h, Str) and not h.unknown for h in held):
+            return None
+        return one_of(held)  # type: ignore[arg-type]
 
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else
@@ -411,6 +453,9 @@ class ValueResolver:
         found = self._dict_value(node, scope) or self._split_part(node, scope)
         if found is not None:
             return found
+        handed = self._handed(node, scope)
+        if handed is not None:
+            return handed
         if isinstance(node, ast.Call):
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
@@ -725,6 +770,48 @@ class ValueResolver:
             own = [s for s in self._tree.body if s.lineno <= self._own_lines] if self._tree is not None else []
             self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.own_path)
         return self._own_module, name
+
+    def _exit_of(self, node: ast.expr, scope: Scope) -> dict | None:
+        """What the notebook a `dbutils.notebook.run(path, ...)` call runs hands back
+        (`Context.exits`, by the path as the call gives it); None for any other
+        expression, a path not known here, or a notebook whose exit is not known."""
+        if not call_named(node, NOTEBOOK_RUN):
+            return None
+        path = self.string(argument_at(node, 0, "path"), scope)  # type: ignore[arg-type]
+        if path.params or path.unknown:
+            return None
+        found = self.exits.get(path.text)
+        return found if isinstance(found, dict) and "unknown" not in found else None
+
+    def _handed(self, node: ast.expr, scope: Scope) -> Str | None:
+        """The string `dbutils.notebook.run(...)` returns: the callee's exit text (a
+        template where the callee knows only part of it), or the JSON text of a dict
+        it dumps when every field of it is known; else None (a placeholder)."""
+        handed = self._exit_of(node, scope)
+        if handed is None:
+            return None
+        if "text" in handed:
+            held = held_value(handed["text"])
+            return held if isinstance(held, Str) and not held.unknown else None
+        fields = handed.get("json")
+        if isinstance(fields, dict) and all(isinstance(v, str) for v in fields.values()):
+            return Str(json.dumps(fields))
+        return None
+
+    def _handed_dict(self, node: ast.expr, scope: Scope) -> StrMap | None:
+        """`json.loads(dbutils.notebook.run(...))` of a callee that exits with
+        `json.dumps` of a dict: its fields, those the callee knows only in part as
+        templates; a field it does not know stays out (read as a placeholder)."""
+        handed = self._exit_of(node, scope)
+        fields = handed.get("json") if handed is not None else None
+        if not isinstance(fields, dict):
+            return None
+        known = []
+        for key, value in fields.items():
+            held = held_value(value) if value is not None else None
+            if isinstance(held, Str) and not held.unknown:
+                known.append((str(key), held))
+        return StrMap(tuple(known), keys=tuple(str(k) for k in fields) if len(known) < len(fields) else ())
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]` of a known string: that part."""

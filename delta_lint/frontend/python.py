@@ -36,6 +36,7 @@ from delta_lint.frontend.pyvalues import (
     Str,
     StrMap,
     UnknownState,
+    argument_at,
     exported_value,
     held_value,
     join_envs,
@@ -55,7 +56,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
-from delta_lint.frontend.values.brains import is_argv
+from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -87,7 +88,8 @@ class SqlCell:
     line_map: LineMap
 
 
-_EXTRA_WORDS = {"notebook", "create_table", "write_table"}  # see `_notebook_run`, `_feature_table`
+# see `_notebook_run`, `_notebook_exit`, `_task_value_set`, `_feature_table`
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table"}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
@@ -148,6 +150,17 @@ class PythonAnalyzer(ValueResolver):
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
+        # `dbutils.notebook.exit(x)` calls read in the module's scope: id of the call ->
+        # the values it was read with (see `_notebook_exit`)
+        self.notebook_exits: dict[int, list[object]] = {}
+        self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
+        self.task_values_set: dict[str, list[object]] = {}  # see `_task_value_set`
+        self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
+        # (task key, key) -> the values the project sets it to (see `Context.task_values`)
+        self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
+            (task, key): values for task, key, values in context.task_values
+        }
+        self.task_value_reads: set[tuple[str, str]] = set()  # see `Links.task_value_reads`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
@@ -952,6 +965,79 @@ class PythonAnalyzer(ValueResolver):
                         values[k.value] = text.text
         self.notebook_runs.append((path.text, values))
 
+    def _notebook_exit(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
+        in the JSON form `Links.exit` keeps (None when not known: an exit inside a
+        function, a value no part of which is known)."""
+        given = argument_at(node, 0, "value")
+        value: object = None
+        if given is not None and scope.env is self.module_env:
+            if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
+                held = self._value(given.args[0], scope)  # type: ignore[attr-defined]
+                if isinstance(held, StrMap) and not isinstance(held, Instance):
+                    fields: dict[str, object] = dict.fromkeys(held.all_keys())
+                    for key, field_value in held.items:
+                        fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
+                    value = {"json": fields}
+            else:
+                text = exported_value(self.string(given, scope))
+                value = {"text": text} if text is not None else None
+        self.notebook_exits.setdefault(id(node), []).append(value)
+
+    def _task_value_set(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.jobs.taskValues.set(key="k", value=v)`: what `taskValues.get` of
+        "k" reads in the project's other notebooks. A value set inside a function, or
+        one no part of which is known, is not known (None); a key not known here
+        keys "" (it may set any key)."""
+        given = argument_at(node, 1, "value")
+        value = None
+        if given is not None and scope.env is self.module_env:
+            value = exported_value(self.string(given, scope))
+        self._set_task_value(_task_value_key(node), value)
+        self._sets_read.add(id(node))
+
+    def _set_task_value(self, key: str, value: object) -> None:
+        found = self.task_values_set.setdefault(key, [])
+        if value not in found:
+            found.append(value)
+
+    def _task_values_set(self) -> dict[str, list[object]]:
+        """`Links.task_values`: the values read at its `taskValues.set` calls, and
+        None (not known) for each call the reading never reached (in a function
+        not called here, a block not read)."""
+        for stmt in self._tree.body if self._tree is not None else ():
+            if stmt.lineno > self._own_lines:
+                break
+            for node in ast.walk(stmt):
+                if call_named(node, TASK_VALUES_SET) and id(node) not in self._sets_read:
+                    self._set_task_value(_task_value_key(node), None)  # type: ignore[arg-type]
+        return self.task_values_set
+
+    def _exit_value(self) -> object:
+        """What a run of this notebook hands back (`Links.exit`): the value of its
+        `dbutils.notebook.exit` calls when they all agree and one stands at the top
+        level (so every run ends there); else unknown, with the reason. None when it
+        has no such call."""
+        if self._tree is None:
+            return None
+        own = [s for s in self._tree.body if s.lineno <= self._own_lines]
+        calls = [n for s in own for n in ast.walk(s) if call_named(n, NOTEBOOK_EXIT)]
+        if not calls:
+            return None
+        top = {id(s.value) for s in own if isinstance(s, ast.Expr)}
+        values: list[object] = []
+        for call in calls:
+            read = self.notebook_exits.get(id(call), [None])
+            if any(v is None for v in read):
+                return {"unknown": f"the value of dbutils.notebook.exit at line {call.lineno} is not known"}
+            values.extend(v for v in read if v not in values)
+        if len(values) > 1:
+            lines = ", ".join(str(c.lineno) for c in calls)
+            return {"unknown": f"dbutils.notebook.exit gives different values (lines {lines})"}
+        if not any(id(c) in top for c in calls):
+            return {"unknown": "every dbutils.notebook.exit stands inside a block: a run may end without one"}
+        return values[0]
+
     def _import(self, stmt: ast.Import | ast.ImportFrom, scope: Scope) -> None:
         """Names an import binds hold nothing known here; the link stage gives them
         the values a module of the project defines (see `Links.imports`)."""
@@ -986,6 +1072,9 @@ class PythonAnalyzer(ValueResolver):
         links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
+        links.exit = self._exit_value()
+        links.task_values = self._task_values_set()
+        links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
             if text:
@@ -1077,6 +1166,12 @@ class PythonAnalyzer(ValueResolver):
                 continue
             if _is_notebook_run(node):
                 self._notebook_run(node, scope)
+                continue
+            if call_named(node, NOTEBOOK_EXIT):
+                self._notebook_exit(node, scope)
+                continue
+            if call_named(node, TASK_VALUES_SET):
+                self._task_value_set(node, scope)
                 continue
             if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)
@@ -2271,11 +2366,10 @@ def _is_notebook_run(node: ast.Call) -> bool:
     )
 
 
-def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    """A call's argument by position or keyword."""
-    if index < len(call.args) and not isinstance(call.args[index], ast.Starred):
-        return call.args[index]
-    return next((k.value for k in call.keywords if k.arg == keyword), None)
+def _task_value_key(node: ast.Call) -> str:
+    """The key a `taskValues.set` call sets; "" when it is not a literal (any key)."""
+    key = argument_at(node, 0, "key")
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
 
 
 def _job_definition(node: ast.expr, budget: Budget) -> dict | None:

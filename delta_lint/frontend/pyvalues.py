@@ -281,6 +281,13 @@ def may_give_text(call: ast.Call) -> bool:
     return isinstance(func, ast.Name) and func.id in TEXT_FUNCTIONS
 
 
+def argument_at(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """A call's argument by position or keyword."""
+    if index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
 def loop_names(target: ast.expr) -> list[str]:
     """The names a `for` binds (`t`, or `name, kind`); empty for other targets."""
     if isinstance(target, ast.Name):

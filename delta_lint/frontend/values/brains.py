@@ -180,3 +180,28 @@ RE_CONSTANTS = {
     f"re.{name}": int(getattr(re, name))
     for name in ("I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "U", "UNICODE", "X", "VERBOSE", "A", "ASCII")
 }
+
+# What one notebook hands another at run time: `dbutils.notebook.run(path, timeout,
+# args)` returns the string the notebook it runs passes to `dbutils.notebook.exit`,
+# matched by the last two parts of the call (`dbutils.notebook.run`,
+# `self.dbutils.notebook.run`), as `JOB_INPUT_CALLS` are
+NOTEBOOK_RUN = ("notebook", "run")
+NOTEBOOK_EXIT = ("notebook", "exit")
+# job task values: `dbutils.jobs.taskValues.set(key, value)` in one task's notebook,
+# `dbutils.jobs.taskValues.get(taskKey, key, default, debugValue)` in another's
+TASK_VALUES_SET = ("taskValues", "set")
+TASK_VALUES_GET = ("taskValues", "get")
+# the text of a dict (`json.dumps(cfg)`) and the dict a text holds (`json.loads(s)`):
+# a dict crosses a notebook's exit as the one, and is read back as the other
+JSON_DUMPS = ("json", "dumps")
+JSON_LOADS = ("json", "loads")
+
+
+def call_named(node: ast.expr, name: tuple[str, str]) -> bool:
+    """A call whose function's last two dotted parts are `name` (`json.dumps(x)`,
+    `dbutils.notebook.exit(x)`)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    owner = node.func.value
+    last = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else None
+    return (last, node.func.attr) == name
