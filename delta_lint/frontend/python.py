@@ -1005,7 +1005,9 @@ class PythonAnalyzer(ValueResolver):
         """`Links.task_values`: the values read at its `taskValues.set` calls, and
         None (not known) for each call the reading never reached (in a function
         not called here, a block not read)."""
-        for stmt in self._tree.body if self._tree is not None else ():
+        if self._tree is None or "taskValues" not in self.source:  # no call to name: no walk
+            return self.task_values_set
+        for stmt in self._tree.body:
             if stmt.lineno > self._own_lines:
                 break
             for node in ast.walk(stmt):
@@ -1018,8 +1020,8 @@ class PythonAnalyzer(ValueResolver):
         `dbutils.notebook.exit` calls when they all agree and one stands at the top
         level (so every run ends there); else unknown, with the reason. None when it
         has no such call."""
-        if self._tree is None:
-            return None
+        if self._tree is None or "exit" not in self.source or "notebook" not in self.source:
+            return None  # no `notebook.exit` call can be in the text: no walk
         own = [s for s in self._tree.body if s.lineno <= self._own_lines]
         calls = [n for s in own for n in ast.walk(s) if call_named(n, NOTEBOOK_EXIT)]
         if not calls:
