@@ -110,6 +110,7 @@ class HistoryReport:
     unknown_tables: list[str] = field(default_factory=list)  # in a history file, not written by the project
     # runs that met in time, per table, from Databricks' system tables (`--spark sc://...`)
     timeline: list[TableReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the check's: the bundle target judged and why
 
     @property
     def contradictions(self) -> int:
@@ -248,7 +249,7 @@ def history_report(
     histories = Histories()
     for table, path in history_files:
         read_history_file(path, table, histories, naming.qualify)
-    report = HistoryReport(diagnostics=list(histories.diagnostics))
+    report = HistoryReport(diagnostics=list(histories.diagnostics), notes=list(result.notes))
     report.unknown_tables = sorted(set(histories.commits) - set(tables))
     system = _read_live(config, naming, [t for t in tables if t not in histories.commits], cutoff, histories, report)
     index = JobIndex(pairing.schedule)
@@ -489,6 +490,7 @@ def text(report: HistoryReport) -> str:
         lines.append(f"history not read ({why}): {', '.join(tables)}")
     for table in report.unknown_tables:
         lines.append(f"{table}: in the history file, but the project writes no such table")
+    lines += [f"note: {note}" for note in report.notes]
     n = report.contradictions
     lines.append(
         f"{len(report.tables)} table{'s' if len(report.tables) != 1 else ''} read, "
@@ -520,7 +522,7 @@ def _timeline_lines(t: TableReport) -> list[str]:
 
 
 def markdown(report: HistoryReport) -> str:
-    lines = ["## delta-lint history", ""]
+    lines = ["## delta-lint history", "", *(f"note: {n}" for n in report.notes)]
     for t in report.tables:
         o = t.observed
         lines += [f"### `{t.table}`", "", f"{o.commits} commits, {_day(o.first)} to {_day(o.last)} ({t.source}).", ""]
@@ -610,6 +612,7 @@ def to_json(report: HistoryReport) -> str:
                 "unknown_tables": report.unknown_tables,
                 "contradictions": report.contradictions,
                 "diagnostics": report.diagnostics,
+                "notes": report.notes,
             },
             indent=2,
         )

@@ -97,3 +97,14 @@ def test_advise_says_the_judged_target_in_every_format(tmp_path):
     assert any("target `dev` (chosen with --target" in n for n in dev["notes"])
     md = run_cli("advise", ".", "--spark", "none", "--format", "markdown", cwd=p).stdout
     assert "note: judged bundle databricks.yml: target" in md
+
+
+def test_history_says_the_judged_target_in_every_format(tmp_path):
+    p = _project(tmp_path)
+    text = run_cli("history", ".", "--spark", "none", cwd=p)
+    assert text.returncode == 0, text.stderr
+    assert "note: judged bundle databricks.yml: target `prod` (mode: production" in text.stdout
+    doc = json.loads(run_cli("history", ".", "--spark", "none", "--format", "json", "-t", "dev", cwd=p).stdout)
+    assert any("target `dev` (chosen with --target" in n for n in doc["notes"])
+    md = run_cli("history", ".", "--spark", "none", "--format", "markdown", cwd=p).stdout
+    assert "note: judged bundle databricks.yml: target `prod`" in md
