@@ -525,11 +525,7 @@ class Evaluator:
                 current[name] = MAY_HAVE_BOUND
         else:
             ways.append(current)
-        if ways:
-            joined = self._join_envs(ways)
-            env.clear()
-            env.update(joined)
-        return returned, bool(ways)
+        return returned, self._join_into(env, ways)
 
     def _pattern(
         self, pattern: ast.pattern, value: object, captured: dict[str, object], env: dict[str, object], depth: int
@@ -638,11 +634,16 @@ class Evaluator:
                 if handler.name:  # Python unbinds it after the handler
                     caught.pop(handler.name, None)
                 ways.append(caught)
+        return returned, self._join_into(env, ways)
+
+    def _join_into(self, env: dict[str, object], ways: list[dict[str, object]]) -> bool:
+        """Bind `env` to the join of the ways that go on past a `match`, `try` or
+        loop; False (env untouched) when none does."""
         if ways:
             joined = self._join_envs(ways)
             env.clear()
             env.update(joined)
-        return returned, bool(ways)
+        return bool(ways)
 
     def _loop(self, stmt: ast.For | ast.While, env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """A `for` over items not known one by one, or a `while` whose test is not
@@ -686,11 +687,7 @@ class Evaluator:
             returned += values
             if falls:
                 ways.append(own)
-        if ways:
-            joined = self._join_envs(ways)
-            env.clear()
-            env.update(joined)
-        return returned, bool(ways)
+        return returned, self._join_into(env, ways)
 
     def _join_envs(self, ways: list[dict[str, object]]) -> dict[str, object]:
         if len(ways) == 1:
