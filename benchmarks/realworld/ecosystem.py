@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
+
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
     r"\b(MERGE\s+INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\b",
@@ -161,14 +163,11 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
     return found
 
 
-_DBT_OUTPUT_DIRS = ("target", "dbt_packages", "dbt_modules", "logs")  # as delta-lint's discovery
-
-
 def _dbt_output(path: Path, root: Path) -> bool:
     """A file dbt wrote beside its project (compiled SQL, installed packages): not
     code a team wrote, so a write there is nobody's silent drop."""
     folders = [p for p in path.relative_to(root).parents if p != Path(".")]
-    return any(p.name in _DBT_OUTPUT_DIRS and (root / p.parent / "dbt_project.yml").is_file() for p in folders)
+    return any(p.name in DBT_OUTPUT_DIRS and (root / p.parent / "dbt_project.yml").is_file() for p in folders)
 
 
 def _strip_magics(text: str) -> str:

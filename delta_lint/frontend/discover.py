@@ -17,7 +17,7 @@ SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
 DBT_PROJECT = "dbt_project.yml"
 _DBT_DATA = {".csv": "seeds/", ".yml": "snapshots/", ".yaml": "snapshots/"}
 # what dbt writes beside its project: compiled SQL, installed packages, logs (not job code)
-_DBT_OUTPUT_DIRS = {"target", "dbt_packages", "dbt_modules", "logs"}
+DBT_OUTPUT_DIRS = {"target", "dbt_packages", "dbt_modules", "logs"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
 
 
@@ -143,7 +143,7 @@ def _walk(
             except OSError:
                 continue
             if is_dir:
-                if name not in _SKIP_DIRS and not _is_venv(path) and not (dbt_here and name in _DBT_OUTPUT_DIRS):
+                if name not in _SKIP_DIRS and not _is_venv(path) and not (dbt_here and name in DBT_OUTPUT_DIRS):
                     subdirs.append(path)
                 continue
             suffix = os.path.splitext(name)[1]
