@@ -605,7 +605,7 @@ class _DagFile:
             value = self._value(kw.get(option), scopes)
             values = value if isinstance(value, list) else [value] if value is not None else []
             if any(not isinstance(v, str) for v in values):
-                words.append(f"--{option} {{unknown}}")  # a selector the text does not tell
+                words.append(f"--{option} {{selection}}")  # a selector the text does not tell
             elif values:
                 words.append(f"--{'select' if option == 'models' else option} {' '.join(values)}")
         spec: dict[str, Any] = {"commands": [" ".join(words)]}

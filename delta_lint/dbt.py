@@ -524,7 +524,10 @@ def selected(project: DbtProject, command: str) -> tuple[list[DbtNode], str | No
 
 
 def _select(project: DbtProject, nodes: list[DbtNode], selector: str) -> list[DbtNode] | None:
-    """The nodes one selector names (an intersection `a,b` too); None when unknown."""
+    """The nodes one selector names (an intersection `a,b` too); None when unknown:
+    a placeholder (`{selection}`, `{{ ... }}`) is what only a run knows, never a name."""
+    if "{" in selector:
+        return None
     if "," in selector:
         parts = [_select(project, nodes, s) for s in selector.split(",") if s]
         if any(p is None for p in parts) or not parts:

@@ -91,3 +91,14 @@ def test_a_cosmos_task_group_runs_its_project_in_the_dag_order(lint):
     )
     assert _orders_conflict(lint(_files(head + group + "    [dbt, cleanup]\n")))
     assert not _orders_conflict(lint(_files(head + group + "    dbt >> cleanup\n")))
+
+
+def test_a_selection_the_text_does_not_tell_runs_every_model(lint):
+    head = HEAD.replace(
+        "from airflow.operators.bash import BashOperator\n",
+        "import os\nfrom airflow_dbt_python.operators.dbt import DbtRunOperator\n",
+    )
+    # `select` known only when the DAG runs: never read as selecting nothing
+    run = '    dbt = DbtRunOperator(task_id="dbt", project_dir="proj", select=[os.environ["MODELS"]])\n'
+    assert _orders_conflict(lint(_files(head + run + "    [dbt, cleanup]\n")))
+    assert not _orders_conflict(lint(_files(head + run + "    dbt >> cleanup\n")))

@@ -429,3 +429,11 @@ def test_dbt_build_output_beside_a_project_is_not_read_as_job_code(lint):
     paths = {i.location.path for i in lint(files).intents}
     assert not any("/target/run/" in p or "dbt_packages" in p for p in paths)
     assert "tools/target/cleanup.sql" in paths
+
+
+def test_a_selector_only_a_run_knows_selects_every_model_with_a_note(lint):
+    task = DBT_TASK.replace('"dbt build"', '"dbt build --select {{job.parameters.models}}"')
+    result = lint(_project(**{"databricks.yml": _bundle(task + CLEANUP_TASK)}))
+    assert _conflicts(result) == [
+        ("main.analytics_marts.orders", {"notebooks/cleanup.sql", "proj/models/marts/orders.sql"})
+    ]
