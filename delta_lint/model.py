@@ -7,6 +7,7 @@ All values are frozen so a stage cannot change what an earlier stage produced.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -380,6 +381,12 @@ class Links:
         )
 
 
+def digest(text: str) -> str:
+    """A short digest of a helper's or module's source: what a cache key holds in
+    its place (see `Context.key`)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 # the separator of a helper's name in its own module's namespace (`pkg/io.py::save`,
 # see `Context.scopes`): not a Python name, so no call of the file's own code names it
 SCOPED = "::"
@@ -443,11 +450,20 @@ class Context:
         )
 
     def key(self) -> str:
-        fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
+        """What the file's reading depends on, as text: the cache keys the reading by
+        it. The helpers and value functions given are in it by a digest of their
+        source (what other files' summaries give), not by the source itself: the key
+        stays small however many helpers a file is given, and changes exactly when
+        one of them does."""
+        helpers = [(name, module, digest(source), start) for name, module, source, start in self.helpers]
+        fields = [self.values, self.session, self.inputs, self.pipeline, helpers, self.called, self.variants]
         if self.scheduled:
             fields.append(self.scheduled)
         if self.value_functions or self.documents:
-            fields += [self.value_functions, self.documents, self.path]
+            functions = [
+                (name, module, function, digest(source)) for name, module, function, source in self.value_functions
+            ]
+            fields += [functions, self.documents, self.path]
         if self.dbt:
             fields.append(self.dbt)
         if self.scopes:
