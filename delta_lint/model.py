@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -360,6 +362,12 @@ class Links:
     task_values: dict[str, list[Value]] = field(default_factory=dict)
     # what it gets with `taskValues.get(taskKey, key)`: [task key ("" when not known), key]
     task_value_reads: list[list[str]] = field(default_factory=list)
+    # the words of its own Python code (names, attributes, and words of strings and
+    # comments too: a superset of what it calls), kept for a file that imports or is a
+    # notebook (which may `%run` others); the link stage gives it only the helpers
+    # these name, so editing a helper re-reads the files that may call it and no
+    # other. None: not known, every helper is given
+    names: list[str] | None = None
 
     def empty(self) -> bool:
         return not (
@@ -379,6 +387,20 @@ class Links:
             or self.task_values
             or self.task_value_reads
         )
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def source_words(text: str) -> set[str]:
+    """The words of Python source that can be names (`Links.names`): every
+    identifier-shaped run of characters, in code, strings and comments alike, a
+    superset of the names its code uses. Non-ASCII words are also given as the
+    parser reads them (NFKC: `ﬁle` names `file`)."""
+    words = set(_WORD.findall(text))
+    if not text.isascii():
+        words |= {unicodedata.normalize("NFKC", w) for w in words if not w.isascii()}
+    return words
 
 
 def digest(text: str) -> str:

@@ -74,6 +74,7 @@ from delta_lint.model import (
     TableDDL,
     TableRef,
     digest,
+    source_words,
 )
 from delta_lint.predicates import OPAQUE, WHOLE
 
@@ -1094,6 +1095,8 @@ class PythonAnalyzer(ValueResolver):
                     self.memo.value_sources[key] = module_source(ast.Module(body=own, type_ignores=[]), values)
                 links.value_functions = values
                 links.value_source = self.memo.value_sources[key]
+        if self.imports or self.line_map is not None:  # may be given helpers: what its code names
+            links.names = sorted(source_words(self._own_source))
         imported = {bound for _, _, bound in self.imports}
         links.value_calls = sorted(self.value_calls & imported)
         links.documents = sorted(self.documents_wanted)
