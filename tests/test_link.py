@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from delta_lint.config import validate
 from delta_lint.run import analyze
 
@@ -1266,16 +1268,21 @@ def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_
     assert list(_defined_jobs(tmp_path / "short", {"deploy.py": short})) == ["huge"]
 
 
-def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_path, monkeypatch, jobs):
     """A file is given, and its reading keyed by, the helpers its code names: editing
     one re-reads the shared notebook (or module) that defines it and the files that
     call it, not every file that `%run`s or imports its module. The near miss: a
     file that names the edited helper in a string it hands on (`foreachBatch`-style
     references count as words too) is read again, and every run's findings equal
-    those of a run without the cache."""
+    those of a run without the cache. With two processes the words of each file's
+    code reach the link stage from the front-end workers."""
+    import delta_lint.run as run_module
     from delta_lint.config import Config
     from delta_lint.run import check
     from delta_lint.settings import ReadSettings
+
+    monkeypatch.setattr(run_module, "PARALLEL_MIN_FILES", 0)
 
     common = NB + (
         "def save_orders(df):\n"
@@ -1306,8 +1313,9 @@ def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_pa
 
     def run(use_cache: bool = True):
         """The run's counts, and every file's tables as the cache now gives them."""
-        stats = check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=use_cache, read=ReadSettings()).stats
-        results, _, _ = analyze([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=use_cache)
+        config = Config(root=tmp_path)
+        stats = check([tmp_path], config, cwd=tmp_path, use_cache=use_cache, read=ReadSettings(), jobs=jobs).stats
+        results, _, _ = analyze([tmp_path], config, cwd=tmp_path, use_cache=use_cache, jobs=jobs)
         return stats, sorted((r.path, i.table.name) for r in results for i in r.intents if i.table)
 
     first, tables = run()
