@@ -217,7 +217,7 @@ class Linker:
         )
 
     def _named_helpers(
-        self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: list[str]
+        self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
     ) -> dict[str, tuple[str, str, tuple[int, int] | None]]:
         """The helpers a file's code may call: those whose name (the last part of the
         name it has there: `f` of `util.f` and of `pkg/io.py::f`) is among the words
@@ -233,7 +233,7 @@ class Linker:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
         kept: set[str] = set()
         seen: set[str] = set()
-        todo = [word for word in names if word in by_name]
+        todo = [word for word in names.split() if word in by_name]
         while todo:
             word = todo.pop()
             if word in seen:

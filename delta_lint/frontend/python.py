@@ -1096,7 +1096,7 @@ class PythonAnalyzer(ValueResolver):
                 links.value_functions = values
                 links.value_source = self.memo.value_sources[key]
         if self.imports or self.line_map is not None:  # may be given helpers: what its code names
-            links.names = sorted(source_words(self._own_source))
+            links.names = " ".join(sorted(source_words(self._own_source)))
         imported = {bound for _, _, bound in self.imports}
         links.value_calls = sorted(self.value_calls & imported)
         links.documents = sorted(self.documents_wanted)
