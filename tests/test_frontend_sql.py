@@ -694,3 +694,31 @@ def test_two_deletes_name_what_the_engine_raises(lint, runtime, partitioned, exc
     statement = "DELETE FROM s.t WHERE p = 'a' AND id < 4;"
     result = lint({"a.sql": statement, "b.sql": statement}, config)
     assert {(f.rule, f.exception) for f in result.findings} == {("DL102", exception)}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE EXTERNAL LOCATION IF NOT EXISTS loc URL 'gs://bucket/billing' WITH (STORAGE CREDENTIAL cred)",
+        "CREATE EXTERNAL VOLUME IF NOT EXISTS dev.ops.landing LOCATION 's3://bucket/landing'",
+        "CREATE VOLUME dev.ops.checkpoints",
+        "CREATE FOREIGN CATALOG IF NOT EXISTS pg USING CONNECTION pg_conn OPTIONS (database 'x')",
+        "CREATE STORAGE CREDENTIAL cred WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE SERVICE CREDENTIAL svc WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE CONNECTION pg_conn TYPE postgresql OPTIONS (host 'h', port '5432')",
+        "CREATE PROVIDER p USING 'token'",
+        "CREATE CLEAN ROOM r",
+        "ALTER EXTERNAL LOCATION loc SET URL 'gs://bucket/other'",
+        "ALTER PROVIDER p RENAME TO q",
+    ],
+)
+def test_unity_catalog_objects_other_than_tables_are_not_writes_nor_errors(sql):
+    """Locations, volumes, foreign catalogs, credentials, connections and sharing or
+    clean-room objects hold no Delta table: nothing to check, nothing to report."""
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert (intents, diags) == ([], [])
+
+
+def test_an_external_table_is_still_a_table():
+    intents, _ = analyze_sql("CREATE EXTERNAL TABLE s.t (a INT) LOCATION 's3://b/t';", "x.sql", Session())
+    assert [(i.table.name, i.kind.value) for i in intents] == [("s.t", "create")]
