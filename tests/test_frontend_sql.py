@@ -601,12 +601,14 @@ def test_both_branches_of_an_if_are_read_and_block_words_are_not_statements():
 
 
 def test_a_statement_string_nothing_static_gives_is_one_plain_diagnostic():
+    """`EXECUTE IMMEDIATE q` of a text read from a table at run time: a statement of
+    unknown kind, a DL007 note (not a syntax error), without template markers."""
     got, diags = _read(
         "declare q string;\nset var q = (select stmt from main.ops.queue limit 1);\nexecute immediate q;\n"
     )
     assert got == []
     (diag,) = diags
-    assert diag.rule == "DL000" and diag.location.line == 3
+    assert diag.rule == "DL007" and diag.location.line == 3
     assert "__dlp" not in diag.message.lower()
     # a SET of a Spark configuration is not a variable
     got, diags = _read("SET spark.sql.shuffle.partitions = 8;\nDELETE FROM main.ops.t WHERE a = 1;\n")
@@ -722,3 +724,18 @@ def test_unity_catalog_objects_other_than_tables_are_not_writes_nor_errors(sql):
 def test_an_external_table_is_still_a_table():
     intents, _ = analyze_sql("CREATE EXTERNAL TABLE s.t (a INT) LOCATION 's3://b/t';", "x.sql", Session())
     assert [(i.table.name, i.kind.value) for i in intents] == [("s.t", "create")]
+
+
+@pytest.mark.parametrize(
+    "sql", ["{union_of_subqueries} ORDER BY event_time DESC", "${statement}", "{op} INTO s.t VALUES (1)"]
+)
+def test_a_statement_led_by_a_value_only_a_run_knows_is_dynamic_sql_not_a_syntax_error(sql):
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert intents == []
+    assert [(d.rule, d.severity) for d in diags] == [("DL007", "info")]
+    assert "a value only a run knows" in diags[0].message
+
+
+def test_a_misspelt_first_word_is_still_a_syntax_error():
+    _, diags = analyze_sql("SELEC x;", "x.sql", Session())
+    assert [(d.rule, d.severity) for d in diags] == [("DL000", "error")]
