@@ -170,3 +170,41 @@ def test_an_ipynb_with_one_broken_cell_keeps_the_others():
 def test_a_notebook_of_one_broken_cell_keeps_its_one_error():
     r = analyze_source("nb.py", ".py", "# Databricks notebook source\nx = (\n")
     assert [(d.rule, d.message) for d in r.diagnostics] == [("DL000", "Python syntax error: '(' was never closed")]
+
+
+RAW_MAGIC = """# Databricks notebook source
+x = 1
+
+# COMMAND ----------
+%sql
+DELETE FROM s.t WHERE d = '1'
+
+# COMMAND ----------
+%md
+# A heading, not Python
+
+# COMMAND ----------
+%run ./setup
+
+# COMMAND ----------
+df.write.mode("append").saveAsTable("s.u")
+"""
+
+
+def test_a_cell_magic_typed_without_the_magic_prefix_sets_the_cells_language():
+    """A notebook edited as a file: `%sql` as a cell's first line without `# MAGIC `.
+    Databricks takes the cell's language from its first line; the SQL is read as
+    SQL, the Markdown is not Python, the `%run` is an include."""
+    r = analyze_source("nb.py", ".py", RAW_MAGIC)
+    assert [d.rule for d in r.diagnostics] == []
+    assert [(i.location.line, i.table.name, i.kind.value) for i in r.intents] == [
+        (6, "s.t", "delete"),
+        (16, "s.u", "blind_append"),
+    ]
+    assert [(loc.line, target) for loc, target in r.runs] == [(13, "./setup")]
+
+
+def test_a_percent_line_after_python_in_a_cell_is_still_a_line_magic():
+    text = '# Databricks notebook source\nx = 1\n%sql\ndf.write.saveAsTable("s.u")\n'
+    r = analyze_source("nb.py", ".py", text)
+    assert [(i.table.name, i.location.line) for i in r.intents] == [("s.u", 4)]

@@ -113,6 +113,16 @@ class Notebook:
         return result
 
 
+# The magics that set a cell's language (or run a notebook) from its first line.
+_CELL_MAGICS = frozenset({"%sql", "%python", "%py", "%md", "%md-sandbox", "%sh", "%scala", "%r", "%fs", "%run"})
+
+
+def _cell_magic(first: str) -> str | None:
+    """The language magic a Python cell's first non-blank line is, if any."""
+    word = first.strip().split(None, 1)[0].lower() if first.strip() else ""
+    return word if word in _CELL_MAGICS else None
+
+
 _LEADING_INDENT = re.compile(r"^[ \t]+")
 
 
@@ -174,6 +184,22 @@ def parse_databricks_source(text: str) -> Notebook:
                     cell.lang = "other"
                 if cell.lang != "other":
                     cell.lines.append((n, len(prefix), content))
+            nb.cells.append(cell)
+        elif default == "python" and nonblank and (word := _cell_magic(nonblank[0])):
+            # `%sql` typed as a cell's first line without `# MAGIC ` (a notebook edited
+            # as a file): Databricks takes the cell's language from its first line
+            cell = Cell("sql" if word == "%sql" else "python" if word in ("%python", "%py") else "other")
+            started = False
+            for n, t in raw:
+                if not started and t.strip():
+                    started = True
+                    rest = t.strip()[len(word) :]
+                    if word == "%run":
+                        nb.runs.append((n, t.index("%") + 1, rest.strip()))
+                    elif rest.strip() and cell.lang != "other":
+                        cell.lines.append((n, t.index(rest), rest))
+                elif started and cell.lang != "other":
+                    cell.lines.append((n, 0, t))
             nb.cells.append(cell)
         else:
             cell = Cell(default)
