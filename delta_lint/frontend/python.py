@@ -24,6 +24,7 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_DEPTH,
     ValueResolver,
 )
+from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
@@ -222,7 +223,7 @@ class PythonAnalyzer(ValueResolver):
     def run(self) -> None:
         tree = self._with_foreign_helpers()
         try:
-            tree = tree or ast.parse(self.source)
+            tree = tree or parse_module(self.source)
         except SyntaxError as err:
             line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
             why = f"Python syntax error: {err.msg}"
