@@ -54,6 +54,7 @@ from delta_lint.frontend.sql import (
     split_name,
     table_ref,
 )
+from delta_lint.frontend.sqlcall import bound_statement
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
@@ -1327,6 +1328,10 @@ class PythonAnalyzer(ValueResolver):
             if arg is None:
                 return
             sql = self.string(arg, scope)
+            if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
+                sql = bound_statement(
+                    sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
+                )
             loc = scope.site or self._loc(node)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
@@ -1385,6 +1390,12 @@ class PythonAnalyzer(ValueResolver):
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
+
+    def _held_container(self, node: ast.expr, scope: Scope) -> object:
+        """The dict or list a name holds, unless the code changes it in place."""
+        if isinstance(node, ast.Name) and node.id not in self.mutated_names:
+            return scope.env.get(node.id)
+        return None
 
     def _options(self, steps: list[Step], scope: Scope) -> dict[str, Str]:
         opts: dict[str, Str] = {}

@@ -801,16 +801,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         values="disjoint",
     ),
     Known(
-        ("UPDATE WHERE = parameter",),
-        PARAMETER := (
-            'The statement\'s `:v` is bound by `spark.sql(..., args={"v": "a"})` in the same call; '
-            "delta-lint's Python reader keeps it a parameter whose value may be any partition's "
-            "(delta_lint/frontend/python.py, not changed here), so it cannot tell the partitions apart."
-        ),
-        values="disjoint",
-    ),
-    Known(("DELETE WHERE = parameter",), PARAMETER, values="disjoint"),
-    Known(
         ("DataFrame dynamic partition overwrite",),
         "The DataFrame's rows come from `spark.sql(\"SELECT 20 AS id, 'b' AS p, 0 AS v\")`: they "
         "land in one partition, which delta-lint's Python reader does not follow from the query "
