@@ -35,6 +35,7 @@ BEHAVIOUR_FIELDS = (
     "table.is_path",
     "params",
     "added_columns",
+    "txn_app_id",
     "region",  # last: `regionless` replaces it
 )
 
@@ -105,6 +106,7 @@ class Classes:
                 bool(x.table and x.table.is_path),
                 bool(x.params),
                 x.added_columns,
+                x.txn_app_id,
                 region,
             )
             key = (pair_key, behaviour)

@@ -587,6 +587,23 @@ def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
     return NEXT
 
 
+@pair_rule(reads={"kind", "flags", "txn_app_id"})
+def _shared_transaction(
+    j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]
+):
+    """Two data writes that name one application (`txnAppId`, an option or the
+    session's `spark.databricks.delta.write.txnAppId`): the second fails on the first
+    one's SetTransaction (ConcurrentTransactionException) before its files are compared
+    (open-source Delta 4.0.1: tests/oracle, "foreachBatch MERGE with txnAppId"), which
+    the run rule DL121 reports; their files decide nothing more. A metadata, protocol or
+    identity conflict, checked before, is still named."""
+    app = a.txn_app_id
+    data = (OpClass.INSERT, OpClass.DML)
+    if app and "{" not in app and app == b.txn_app_id and a.op_class in data and b.op_class in data:
+        return None
+    return NEXT
+
+
 @pair_rule(
     "DL101",
     "DL102",

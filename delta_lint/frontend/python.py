@@ -46,6 +46,7 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.sdkjobs import sdk_jobs, static_value
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
+    TXN_KINDS,
     UNRESOLVED_TABLE,
     Session,
     analyze_sql,
@@ -1368,6 +1369,9 @@ class PythonAnalyzer(ValueResolver):
         if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
             self.session.set_conf(self.string(node.args[0], scope).text, self.string(node.args[1], scope).text)
             return
+        if last.name == "unset" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) == 1:
+            self.session.set_conf(self.string(node.args[0], scope).text, None)
+            return
         if last.name in ("setCurrentDatabase", "setCurrentCatalog") and node.args:
             value = self.string(node.args[0], scope).text.lower()
             self.session.use([value], "CATALOG" if last.name == "setCurrentCatalog" else "SCHEMA")
@@ -1854,6 +1858,8 @@ class PythonAnalyzer(ValueResolver):
                     "this intent is not checked against others",
                 )
             )
+        if kind in TXN_KINDS and kw.get("txn_app_id") is None and self.session.txn_app_id is not None:
+            kw["txn_app_id"] = self.session.txn_app_id  # `spark.conf.set("...write.txnAppId", ...)` before
         table_params = tuple(p[1:-1] for p in _braced(ref.name))
         intent = Intent(
             location=loc,

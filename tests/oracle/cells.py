@@ -819,15 +819,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         ),
         values="disjoint",
     ),
-    Known(
-        ("foreachBatch MERGE with txnAppId", "foreachBatch MERGE with txnAppId"),
-        "The batch function names its application with "
-        "`spark.conf.set('spark.databricks.delta.write.txnAppId', ...)`: the second MERGE fails "
-        "on the first one's SetTransaction (ConcurrentTransactionException) before its files "
-        "are compared. delta-lint's Python reader does not read that setting "
-        "(delta_lint/frontend/python.py, not changed here) and names the MERGE × MERGE conflict.",
-        exception_only=True,
-    ),
 ]
 
 
