@@ -182,6 +182,10 @@ class Judge:
         for x in (a, b):
             if x.op_class != OpClass.DML:
                 continue
+            if x.kind == Kind.DYNAMIC_OVERWRITE:
+                # open-source Delta ignores the dynamic mode on an unpartitioned table
+                # (WriteIntoDelta.scala): it overwrites every file, whatever rows it writes
+                return False, "is a dynamic partition overwrite, which replaces the whole unpartitioned table", x
             for flag, why in (
                 (Flag.COMPLEX_TYPE_CONDITION, "a condition on complex types"),
                 (Flag.NON_DETERMINISTIC, "a non-deterministic condition"),

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
@@ -76,7 +77,7 @@ from delta_lint.model import (
     TableDDL,
     TableRef,
 )
-from delta_lint.predicates import OPAQUE, WHOLE
+from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 LineMap = Callable[[int, int], tuple[int, int]]
 
@@ -1480,7 +1481,11 @@ class PythonAnalyzer(ValueResolver):
                 return
             ref, resolved = self._ref(target, path=True)
         source = self._source_reads(source_steps, "write", scope)
-        self._write(ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope)
+        # `insertInto` matches columns by position, the others by name: only those read the rows' columns
+        rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
+        self._write(
+            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope, rows=rows
+        )
 
     def _write(
         self,
@@ -1494,7 +1499,10 @@ class PythonAnalyzer(ValueResolver):
         node: ast.Call,
         scope: Scope,
         overwrite_condition: ast.expr | None = None,
+        rows: FrameRows = (),
     ) -> None:
+        """One DataFrame write; `rows`: what its rows hold in some columns (`frames`), which
+        confines an append to the partitions they name, and a dynamic partition overwrite."""
         flags: set[Flag] = set()
         predicate_sql = None
         region = None
@@ -1509,6 +1517,9 @@ class PythonAnalyzer(ValueResolver):
         if mode == "append":
             kind = Kind.INSERT_READING_TARGET if reads_target else Kind.BLIND_APPEND
             region = WHOLE if reads_target else None
+            if rows and not reads_target:
+                region = _rows_region(rows)
+                flags.add(Flag.STATIC_PARTITION)  # the rows' own values say which partitions they land in
         elif mode == "overwrite":
             replace_where = opts.get("replacewhere")
             if replace_where is not None or overwrite_condition is not None:
@@ -1526,7 +1537,8 @@ class PythonAnalyzer(ValueResolver):
             elif (opts.get("partitionoverwritemode") and opts["partitionoverwritemode"].text.lower() == "dynamic") or (
                 self.session.dynamic_overwrite and opts.get("partitionoverwritemode") is None
             ):
-                kind, region = Kind.DYNAMIC_OVERWRITE, OPAQUE
+                # it replaces the partitions its rows hold (all of them, as far as they are not known)
+                kind, region = Kind.DYNAMIC_OVERWRITE, _rows_region(rows) if rows else OPAQUE
             else:
                 kind = Kind.FULL_OVERWRITE
                 if _true(opts.get("overwriteschema")) or partition_by or cluster_by:
@@ -1553,6 +1565,13 @@ class PythonAnalyzer(ValueResolver):
             txn_app_id=txn.text if txn else None,
         )
 
+    def _source_rows(self, steps: list[Step], marker: str, scope: Scope) -> FrameRows:
+        """What the rows of the DataFrame a write writes hold, as far as `frames` knows."""
+        for i, step in enumerate(steps):
+            if step.name == marker and i > 0:
+                return FrameReader(scope.env.get, lambda value: self.string(value, scope)).rows(steps[i - 1].node)
+        return ()
+
     def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:
         for i, step in enumerate(steps):
             if step.name == marker and i > 0:
@@ -1572,15 +1591,16 @@ class PythonAnalyzer(ValueResolver):
         partition_by = self._cols(steps, "partitionedBy", scope)
         cluster_by = self._cols(steps, "clusterBy", scope)
         source = self._source_reads(steps, "writeTo", scope)
+        rows = self._source_rows(steps, "writeTo", scope)  # DataFrameWriterV2 matches columns by name
         name = last.name
         if name == "append":
-            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name == "overwrite":
             cond = argument(node, "DataFrameWriterV2", "overwrite", "condition")
             self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, cond)
         elif name == "overwritePartitions":
             opts = {**opts, "partitionoverwritemode": Str("dynamic")}
-            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name in ("create", "createOrReplace", "replace"):
             kind = Kind.CREATE if name == "create" else Kind.CREATE_OR_REPLACE
             props = {}
@@ -2056,7 +2076,17 @@ def _alternatives(value: object) -> tuple[object, ...]:
 
 
 def _shape_but_declared(intent: Intent) -> tuple:
-    return (intent.location, intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind)
+    # the region too: rows of one of several values (`VALUES ({x})`, a DataFrame of
+    # constants built two ways) land in different partitions under one predicate text
+    return (
+        intent.location,
+        intent.table,
+        intent.kind,
+        intent.flags,
+        intent.predicate_sql,
+        intent.subkind,
+        intent.region,
+    )
 
 
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
@@ -2176,7 +2206,7 @@ def _is_widget_definition(node: ast.expr) -> bool:
 def _shape(intent: Intent) -> tuple:
     """What a write is, wherever it is reported: a helper's write read at a call that
     comes out the same as read on its own does not depend on the call."""
-    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint)
+    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
 
 
 # The SQL a warehouse runs for the code: the Databricks SDK's
@@ -2231,6 +2261,11 @@ def _module_function(call: ast.Call) -> str | None:
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
+
+
+def _rows_region(rows: FrameRows) -> Region:
+    """The region of rows whose columns hold these values (the rest any)."""
+    return Region((tuple((column, Constraint(values=values)) for column, values in rows),))
 
 
 def _sink(steps: list[Step]) -> str:

@@ -800,25 +800,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         "the whole table.",
         values="disjoint",
     ),
-    Known(
-        ("DataFrame dynamic partition overwrite",),
-        "The DataFrame's rows come from `spark.sql(\"SELECT 20 AS id, 'b' AS p, 0 AS v\")`: they "
-        "land in one partition, which delta-lint's Python reader does not follow from the query "
-        "to the write (delta_lint/frontend/python.py, not changed here), so a dynamic partition "
-        "overwrite may touch any partition.",
-        values="disjoint",
-    ),
-    Known(
-        ("DataFrame append",),
-        (
-            "The DataFrame's rows come from `spark.sql(\"SELECT 20 AS id, 'a' AS p, 0 AS v\")` and "
-            "`saveAsTable` matches columns by name, so they land in partition `a` only; delta-lint's "
-            "Python reader does not follow the constants from the query to the write "
-            "(delta_lint/frontend/python.py, not changed here), so the append may touch any "
-            "partition a concurrent UPDATE, DELETE or MERGE reads."
-        ),
-        values="disjoint",
-    ),
 ]
 
 
