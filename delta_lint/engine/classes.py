@@ -36,6 +36,7 @@ BEHAVIOUR_FIELDS = (
     "params",
     "added_columns",
     "txn_app_id",
+    "read_region",
     "region",  # last: `regionless` replaces it
 )
 
@@ -107,6 +108,7 @@ class Classes:
                 bool(x.params),
                 x.added_columns,
                 x.txn_app_id,
+                x.read_region,
                 region,
             )
             key = (pair_key, behaviour)

@@ -949,13 +949,21 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
         region = Region(((),), opaque=True)
     else:
         region = condition_region(ctx, cond, names, True)
+    read = None
     if kind == Kind.INSERT_READING_TARGET:
         # what it reads and what it writes: bounded only for rows written to a static
         # partition by a plain SELECT over the target alone (open-source Delta reads just
-        # the partitions that SELECT's filter keeps: tests/oracle)
-        read = _own_read_region(ctx, query, ref) if static else None
-        region = WHOLE if read is None else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
-    return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+        # the partitions that SELECT's filter keeps: tests/oracle); what it reads is kept
+        # apart too, for the appends it meets there only, wherever its own rows land
+        read = _own_read_region(ctx, query, ref)
+        region = (
+            WHOLE
+            if read is None or not static
+            else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
+        )
+    return _intent(
+        ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region, read_region=read
+    )
 
 
 _APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)

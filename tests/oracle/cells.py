@@ -791,15 +791,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         ),
         values="disjoint",
     ),
-    Known(
-        ("INSERT SELECT from the target",),
-        "The INSERT reads partition `b` and writes its rows back into `b`; against a blind "
-        "append only what it reads matters. delta-lint keeps one region per write, for an "
-        "INSERT reading the target what it reads and what it writes together, and the rows' "
-        "partition is not known (a positional INSERT without a column list), so that region is "
-        "the whole table.",
-        values="disjoint",
-    ),
 ]
 
 
