@@ -15,6 +15,7 @@ the answer is always a superset of what the rows hold.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from sqlglot import exp
@@ -22,6 +23,7 @@ from sqlglot import exp
 from delta_lint.frontend.conditions import constant_of
 from delta_lint.frontend.pyvalues import BoolStr, DataFrame, NoneStr, NumStr, OneOf, Str
 from delta_lint.frontend.sql import parse_sql
+from delta_lint.frontend.sqltext import strip_leading_comments
 from delta_lint.predicates import Value
 
 # per column (sorted, lower case), the values every row holds there; empty: none known
@@ -30,6 +32,8 @@ NONE_KNOWN: FrameRows = ()
 
 MAX_ROWS = 1000  # more literal rows than a job writes by hand: not read
 MAX_DEPTH = 64  # chained transformations followed
+MAX_QUERY = 20_000  # characters of a query parsed for its constants (it is parsed for its reads too)
+_SELECT = re.compile(r"\(*\s*SELECT\b", re.I)
 
 # transformations that keep every row's values in the columns it has (they filter,
 # reorder, repartition or name the frame, never change a column)
@@ -202,8 +206,10 @@ class FrameReader:
         if len(node.args) != 1 or node.keywords:
             return NONE_KNOWN
         text = self.string(node.args[0])
-        if text.unknown or text.params or isinstance(text, OneOf):
+        if text.unknown or text.params or isinstance(text, OneOf) or len(text.text) > MAX_QUERY:
             return NONE_KNOWN
+        if not _SELECT.match(strip_leading_comments(text.text)):
+            return NONE_KNOWN  # not a query (a write, a SET): no rows to read
         try:
             tree = parse_sql(text.text)
         except Exception:  # noqa: BLE001 - a statement sqlglot cannot read holds no known row
