@@ -508,7 +508,9 @@ _IGNORED = re.compile(
     r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
     r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM"
     # views, and Lakeflow's objects, which their pipeline alone writes
-    r"|VIEW|MATERIALIZED\s+VIEW|STREAMING\s+TABLE))\b",
+    r"|VIEW|MATERIALIZED\s+VIEW|STREAMING\s+TABLE)"
+    r"|COMMENT\s+ON\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
+    r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM))\b",
     re.I,
 )
 
@@ -536,7 +538,7 @@ _PROTOCOL_PROPERTIES = re.compile(
 _LEADING_WORDS = {
     "set": ("SET",),
     "use": ("USE",),
-    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER"),
+    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER", "COMMENT"),
     "optimize": ("OPTIMIZE",),
     "vacuum": ("VACUUM",),
     "restore": ("RESTORE",),
@@ -1271,9 +1273,15 @@ def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
-    if (tree.args.get("kind") or "").upper() != "TABLE":
+    """COMMENT ON TABLE, and COMMENT ON COLUMN (the column's comment is in the
+    table's schema: the same metadata change as ALTER COLUMN ... COMMENT)."""
+    kind = (tree.args.get("kind") or "").upper()
+    target = tree.this
+    if kind == "COLUMN" and isinstance(target, exp.Column) and target.args.get("table") is not None:
+        target = exp.Table(this=target.args["table"], db=target.args.get("db"), catalog=target.args.get("catalog"))
+    elif kind != "TABLE":
         return [], []
-    ref, resolved, _ = _table_of(ctx, tree.this)
+    ref, resolved, _ = _table_of(ctx, target)
     return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind="comment")
 
 
