@@ -485,6 +485,7 @@ def bind_markers(text: str, named: dict[str, str], positional: list[str | None])
     known literal (a value the code does not give statically) stays a marker, a
     parameter of the statement; Spark takes one kind of marker per statement."""
     if named and ":" in text:
+        text = _unquote_markers(text, named)  # `:`v`` is the marker `:v`
 
         def marker(m: re.Match) -> str:
             value = named.get(m.group(1))
