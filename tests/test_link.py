@@ -1336,3 +1336,30 @@ def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_pa
     assert ("jobs/report.py", "main.s.report_v2") in tables
     assert edited.files_analysed - 1 == 2  # jobs/helpers.py read again with its called functions, jobs/report.py
     assert tables == run(use_cache=False)[1]
+
+
+def test_a_helper_named_only_by_a_helper_or_through_a_class_is_still_given(tmp_path):
+    """Giving a file only the helpers its code names keeps those it reaches
+    indirectly: a helper that only another helper calls, a method of a class the
+    file makes an object of, and a helper of an imported module's own imports."""
+    files = {
+        "common.py": NB
+        + (
+            "def _save(df, t):\n"
+            "    df.write.mode('overwrite').saveAsTable(t)\n\n"
+            "def load_all(df):\n"
+            "    _save(df, 'main.s.all')\n\n"
+            "class Writer:\n"
+            "    def put(self, df):\n"
+            "        df.write.mode('overwrite').saveAsTable('main.s.put')\n\n"
+            "def unused(df):\n"
+            "    df.write.mode('overwrite').saveAsTable('main.s.unused')\n"
+        ),
+        "job.py": NB + "# MAGIC %run ./common\n" + SEP + "load_all(df)\nw = Writer()\nw.put(df)\n",
+        "pkg/io.py": "def _raw(df, t):\n    df.write.mode('append').saveAsTable(t)\n",
+        "pkg/api.py": "from pkg.io import _raw\n\ndef publish(df, t):\n    _raw(df, t)\n",
+        "app.py": "from pkg.api import publish\npublish(df, 'main.s.published')\n",
+    }
+    got = tables(tmp_path, files)
+    assert got["job.py"] == ["main.s.all", "main.s.put"]
+    assert got["app.py"] == ["main.s.published"]
