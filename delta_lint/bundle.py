@@ -207,9 +207,9 @@ class FileTests:
     answers are replaced as a whole by what the walk met, so a deleted file's entry
     goes with it. Only a regular file (not a link) is kept, and not one changed
     within RACY_NS of the test (an edit in the same clock tick would keep its
-    stat). `walks` holds this run's walk of each root, shared by the listings that
-    walk it (each walked the tree again). Folder contents are never kept across
-    runs: a file added or removed is seen by walking."""
+    stat). `walks` holds this run's walk of each root, which every listing of the
+    run shares. Folder contents are never kept across runs: a file added or
+    removed is seen by walking."""
 
     known: dict[str, dict[str, dict[str, list]]] = field(default_factory=dict)
     walks: dict[str, list[tuple[Path, int, list[str]]]] = field(default_factory=dict)
