@@ -561,7 +561,9 @@ class Memory:
     kept value never goes stale; a kv value (`get_value`) is kept until it is put
     again, and every stage that keeps one checks it still holds, as it checks one
     read from the database. Only values read back or tables judged are kept, never
-    an object a caller may still change. The owner holds it; nothing is global.
+    an object a caller may still change, but for the run stage's own state of a
+    project (slot "projects", see `run._recheck`), which only that stage changes.
+    The owner holds it; nothing is global.
 
     A slot a run used drops the entries that run did not use once it holds more
     than KEEP_FACTOR times as many (as the database's own `prune`); runs are kept for
