@@ -73,7 +73,8 @@ def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None
     what it changed.
     Raises ConfigError and SparkUnavailable as `check` does: the caller shows them."""
     from delta_lint.config import load_config
-    from delta_lint.run import check
+    from delta_lint.findings import Gate, finish
+    from delta_lint.run import pipeline
 
     path = Path(os.path.abspath(path))
     config = load_config(None, cwd=path.parent)
@@ -82,9 +83,34 @@ def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None
     overlay = {path: text.encode("utf-8")} if text is not None else None
     # one process: forking front-end workers from a server's thread is not safe
     kept = memory.setdefault(root, Memory()) if memory is not None else None
-    result = check(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
+    result = pipeline(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
     touches = _touches(path, root)
-    touching = [f for f in result.findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+    # The findings stage (`run.check`'s) on the findings that can decide what the file
+    # shows: those touching it, and those a suppression comment in it may silence (a
+    # write reported at a helper's call names the helper's statement in its sites).
+    # Whether a finding is kept depends on it alone, and a comment of the file is
+    # unused only if none of these matched it: the same as on the whole run's
+    # findings, without sorting and suppressing a large project's every finding.
+    answers: dict[str, bool] = {}
+
+    def touched(display: str) -> bool:
+        found = answers.get(display)
+        if found is None:
+            found = answers[display] = touches(display)
+        return found
+
+    concern = []
+    for f in result.findings:  # plain loops: a large project has tens of thousands
+        where = f.location
+        if answers.get(where.path) or touched(where.path):
+            concern.append(f)
+            continue
+        for loc in (*f.related, *where.sites) if f.related or where.sites else ():
+            if touched(loc.path):
+                concern.append(f)
+                break
+    shown = finish(concern, result.suppressions, Gate.of(config)).findings
+    touching = [f for f in shown if touched(f.location.path) or any(touched(loc.path) for loc in f.related)]
     where = {
         loc.path: path if touches(loc.path) else _absolute(root, loc)
         for f in touching
