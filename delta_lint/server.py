@@ -65,20 +65,21 @@ class FileFindings:
         return found if found is not None else _absolute(self.root, loc)
 
 
-def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None = None) -> FileFindings:
+def findings_for(
+    path: Path, text: str | None, memory: dict[Path, Memory] | None = None, configs: dict | None = None
+) -> FileFindings:
     """Check the project around `path` (its configuration's folder; the file alone
     without one), with `text` as the file's content when given, and keep the
     findings with a location in the file (their own or their other write's: what
     `diagnostics` shows). `memory`: the server's decoded state of earlier runs
     (`cache.Memory`) by project folder, so that a save decodes and judges only
-    what it changed.
+    what it changed; `configs`: the configurations read so far (see `_config`).
     Raises ConfigError and SparkUnavailable as `check` does: the caller shows them."""
-    from delta_lint.config import load_config
     from delta_lint.findings import Gate, finish
     from delta_lint.run import pipeline
 
     path = Path(os.path.abspath(path))
-    config = load_config(None, cwd=path.parent)
+    config = _config(path.parent, configs)
     root = Path(os.path.abspath(config.root))
     paths = [path, root] if config.path is not None else [path]
     overlay = {path: text.encode("utf-8")} if text is not None else None
@@ -118,6 +119,38 @@ def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None
         for loc in (f.location, *f.related)
     }
     return FileFindings(path, root, touching, where)
+
+
+MAX_CONFIGS_KEPT = 16
+
+
+def _config(folder: Path, configs: dict | None):
+    """The configuration `load_config` finds from `folder`, kept in `configs` by its
+    file and content: a large project's configuration (thousands of declared tables)
+    costs a save as much to parse as the re-check itself. A file read again with
+    other bytes than those it was parsed from is parsed again."""
+    from delta_lint.config import find_config, load_config
+    from delta_lint.safeio import InputRefused, read_input
+
+    found = find_config(folder) if configs is not None else None
+    if found is None or found.name == "pyproject.toml":
+        return load_config(None, cwd=folder)
+
+    def content() -> bytes | None:
+        try:
+            return read_input(found, found.parent)
+        except (InputRefused, OSError):
+            return None
+
+    key = (found, content())
+    config = configs.get(key) if key[1] is not None else None  # type: ignore[union-attr]
+    if config is None:
+        config = load_config(None, cwd=folder)
+        if key[1] is not None and content() == key[1] and config.path == found:  # nothing changed meanwhile
+            if len(configs) >= MAX_CONFIGS_KEPT:  # type: ignore[arg-type]
+                configs.clear()  # type: ignore[union-attr]
+            configs[key] = config  # type: ignore[index]
+    return config
 
 
 def _touches(path: Path, root: Path):
@@ -275,6 +308,7 @@ class DeltaLintServer(LanguageServer):
         self.runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="delta-lint-run")
         self.memory: dict[Path, Memory] = {}  # project folder -> its runs' state; touched by the run thread only
         self.unswept = 0  # runs since the collector last looked at what they keep (see `check`)
+        self.configs: dict = {}  # (configuration file, its bytes) -> Config; touched by the run thread only
 
     SWEEP_EVERY = 32
 
@@ -285,7 +319,7 @@ class DeltaLintServer(LanguageServer):
         keeps millions of objects, and a full collection over them took 1-2 s, every
         second or third save. Cycles among frozen objects that became garbage are
         collected every SWEEP_EVERY runs, after the run's answer is published (`sweep`)."""
-        found = findings_for(path, text, self.memory)
+        found = findings_for(path, text, self.memory, self.configs)
         gc.freeze()
         self.unswept += 1
         return found
