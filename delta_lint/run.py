@@ -1660,6 +1660,7 @@ class _Tree:
     files: dict[str, list[int]]
     git: list[int] | None  # the git index's signature: which documents git tracks (`DocumentReader`)
     digests: dict[str, str] = field(default_factory=dict)  # racy files' contents, hashed at the walk
+    moved: list[str] = field(default_factory=list)  # files whose signature does not vouch they are as before
 
     def racy(self, sig: list[int]) -> bool:
         """Changed so close to the walk that a later change may have left it equal."""
@@ -1694,6 +1695,9 @@ def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
     dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
     files: dict[str, list[int]] = {}
     digests: dict[str, str] = {}
+    moved: list[str] = []  # files not known unchanged from `old` by their signature
+    old_files = old.files if old is not None else {}
+    old_racy = old.taken - RACY_NS if old is not None else 0
     stack = [top]
     try:
         while stack:
@@ -1702,11 +1706,17 @@ def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
             seen = old.dirs.get(folder) if old is not None else None
             if seen is not None and seen[0] == sig and not old.racy(sig):  # type: ignore[union-attr]
                 _, names, subdirs, others = seen
-                for path in others:
+                for path in others:  # the common case of a save: inline, 10,000 files
                     st = os.lstat(path)
                     if stat.S_ISLNK(st.st_mode) or stat.S_ISDIR(st.st_mode):
                         return None
-                    files[path] = _signature(st)
+                    now = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+                    before = old_files.get(path)
+                    if before == now and before[3] < old_racy and before[4] < old_racy:  # type: ignore[index]
+                        files[path] = before  # type: ignore[assignment]
+                        continue
+                    files[path] = now
+                    moved.append(path)
                     _hash_if_racy(path, st, taken, digests)
             else:
                 with os.scandir(folder) as it:
@@ -1722,6 +1732,7 @@ def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
                         continue
                     st = entry.stat(follow_symlinks=False)
                     files[entry.path] = _signature(st)
+                    moved.append(entry.path)
                     _hash_if_racy(entry.path, st, taken, digests)
                     rest.append(entry.path)
                 subdirs, others = tuple(walked), tuple(rest)
@@ -1735,7 +1746,7 @@ def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
             git = _signature(os.stat(repository / ".git" / "index"))
     except OSError:
         return None
-    return _Tree(taken, dirs, files, git, digests)
+    return _Tree(taken, dirs, files, git, digests, moved)
 
 
 def _signature(st: os.stat_result) -> list[int]:
@@ -1862,8 +1873,8 @@ def _recheck(
     if any(os.path.abspath(x) not in p.index_of for x in paths if not os.path.isdir(x)):
         return None
     changed: dict[int, bytes | None] = {}  # file -> a buffer's bytes, or None: read from disk
-    for path, sig in tree.files.items():
-        if old.unchanged(path, sig):
+    for path in tree.moved:  # the others have their signature of the last walk, not racy
+        if old.unchanged(path, tree.files[path]):
             continue
         index = p.index_of.get(path)
         if index is None or os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES:
