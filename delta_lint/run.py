@@ -1242,15 +1242,16 @@ def _judge(
     # the summaries: the files naming them need not be decoded
     shared_intents = [i for found in views.shared.values() for i in found]
     sources = {name: e.source for name, e in results.items()}
-    if p.shared_from == (_exactly(shared_intents), sources):  # a re-check that changed none of them
-        shared = p.shared
+    last = p.shared_from
+    if kept and last is not None and last[1] == sources and _exactly(last[0]) == _exactly(shared_intents):
+        shared = p.shared  # a re-check that changed none of them
     else:
         shared = engine.check_shared(shared_intents, sources)
-        p.shared, p.shared_from = shared, (_exactly(shared_intents), sources)
+        p.shared, p.shared_from = shared, (shared_intents, sources)
     file_diags = [d for found in views.diags.values() for d in found]
     all_diags = inputs.diagnostics + settings_diags + file_diags + internal
     others = shared + diagnostics_as_findings(all_diags)
-    if _exactly(others) == _exactly(p.others):
+    if kept and _exactly(others) == _exactly(p.others):
         others = p.others  # the same findings: where they are in the last run's list
     merged = _merged(p, before, others) if kept else None
     if merged is None:
