@@ -370,3 +370,26 @@ def test_language_server_state_kept_between_saves_gives_a_cold_checks_diagnostic
             await session.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("rule", "unused"), [("DL102", False), ("DL101", True)])
+def test_server_keeps_a_helpers_suppression_used_by_a_write_reported_at_its_call(tmp_path, rule, unused):
+    """A write through a helper is reported at the call (another file) and names the
+    helper's statement in its sites, where a suppression comment silences it: the
+    helper's diagnostics, worked out from the findings touching it, must not call the
+    comment unused. A comment for another rule is unused, both ways as a cold check."""
+    from delta_lint.server import findings_for
+    from tests.test_statement_sites import HELPERS, JOB_A, JOB_B
+
+    helpers = HELPERS.replace(".saveAsTable(table)\n", f".saveAsTable(table)  # delta-lint: ignore[{rule}]\n")
+    files = {"helpers.py": helpers, "job_a.py": JOB_A, "job_b.py": JOB_B, "delta-lint.yaml": "spark: none\n"}
+    p = project(tmp_path, files)
+    shown = findings_for(p / "helpers.py", helpers, {})
+    assert [f.rule == "DL005" for f in shown.findings] == ([True] if unused else [])
+    from lsprotocol.converters import get_converter
+
+    from delta_lint.server import diagnostics
+
+    assert get_converter().unstructure(diagnostics(shown, helpers.splitlines())) == cold_diagnostics(
+        p, "helpers.py", helpers
+    )
