@@ -1844,6 +1844,8 @@ def _can_recheck(project: _Project, paths: list[Path], overlay: dict[Path, bytes
     for i, (display, rel, suffix, data, key) in enumerate(inputs.files):
         if isinstance(data, bytes):  # read again from disk when needed: the state keeps no file's bytes
             inputs.files[i] = (display, rel, suffix, None, key)
+    # nor the statements the run's readings parsed: a re-check counts its own
+    project.files.memo, project.files.statements, project.files.memo_before = FrontEndMemo(), 0, 0
     return True
 
 
