@@ -597,6 +597,11 @@ class Memory:
     def drop(self, slot: str, key: Any) -> None:
         self.slots.get(slot, {}).pop(key, None)
 
+    def clear(self, slot: str) -> None:
+        """Drop everything kept in `slot`."""
+        self.slots.pop(slot, None)
+        self.used.pop(slot, None)
+
     def trim(self) -> None:
         """End of a run: bound what is kept (see the class)."""
         for slot, used in self.used.items():

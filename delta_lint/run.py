@@ -581,7 +581,9 @@ def pipeline(
                     raise
                 if done is not None:
                     return done
-            memory.drop("projects", slot)
+            # a full run follows: what is kept of any earlier one (this configuration's
+            # or options', or another's) would only hold a large project's state twice
+            memory.clear("projects")
         inputs = gather(paths, config, cwd, store, overlay)
         workflows = None
         if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice

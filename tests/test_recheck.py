@@ -171,3 +171,20 @@ def test_a_file_named_beside_the_project_shares_its_kept_state(tmp_path):
         )
         assert _outcome(kept) == _outcome(cold)
     assert _rechecked(kept, files=2)  # b's buffer, and c as on disk
+
+
+def test_a_memory_keeps_one_project_state(tmp_path):
+    """A changed configuration makes a new kept state (its runs differ): the one it
+    replaces is dropped, not kept beside it (each holds a large project's state)."""
+    root = tmp_path / "p"
+    _project(root)
+    memory = Memory()
+    _run(root, memory)
+    for partitions in ("[id]", "[x]", "[y]"):  # each new: no stored run answers it
+        (root / "delta-lint.yaml").write_text(
+            f"spark: none\ntables:\n  main.s.events: {{partitioned_by: {partitions}}}\n"
+        )
+        _run(root, memory)
+        assert len(memory.slots["projects"]) == 1
+    again = _run(root, memory, {root / "jobs" / "b.sql": b"-- edited\n" + B.encode()})
+    assert _rechecked(again)
