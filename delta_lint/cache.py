@@ -597,6 +597,11 @@ class Memory:
     def drop(self, slot: str, key: Any) -> None:
         self.slots.get(slot, {}).pop(key, None)
 
+    def mark(self, slot: str, keys: Any) -> None:
+        """Count `keys` as used by this run though it did not ask for them (a re-check
+        takes the tables it did not judge again from its own state): `trim` keeps them."""
+        self.used.setdefault(slot, set()).update(keys)
+
     def clear(self, slot: str) -> None:
         """Drop everything kept in `slot`."""
         self.slots.pop(slot, None)

@@ -1216,6 +1216,8 @@ def _judge(
     }
     kept = {table_keys[name]: entry for name, entry in p.results.items() if p.table_keys.get(name) == table_keys[name]}
     wanted = sorted(set(table_keys.values()) - set(kept))
+    if kept and store is not None and store.memory is not None:  # a full run after this one asks for them
+        store.memory.mark("tables.value", kept)
     entries = (store.get_tables(wanted) if store is not None else {}) | kept
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
     loaded = files.load({i for name in todo for i in writers[name]})

@@ -188,3 +188,20 @@ def test_a_memory_keeps_one_project_state(tmp_path):
         assert len(memory.slots["projects"]) == 1
     again = _run(root, memory, {root / "jobs" / "b.sql": b"-- edited\n" + B.encode()})
     assert _rechecked(again)
+
+
+def test_a_recheck_leaves_the_tables_it_did_not_judge_in_memory(tmp_path, monkeypatch):
+    """A re-check takes the tables it does not judge again from its own state; the
+    memory must still hold them afterwards, or the next full run (after an edit a
+    re-check cannot take) decodes every table's findings from the database again."""
+    monkeypatch.setattr(Memory, "KEEP_FACTOR", 1)  # trimmed as soon as it holds more than a run uses
+    monkeypatch.setattr(Memory, "KEEP_AT_LEAST", 1)
+    root = tmp_path / "p"
+    _project(root)
+    memory = Memory()
+    first = _run(root, memory)
+    tables = set(memory.slots["tables.value"])
+    assert len(tables) >= 2 and first.stats.tables_judged == len(tables)
+    edited = _run(root, memory, {root / "jobs" / "d.sql": b"-- edited\nDELETE FROM main.s.other WHERE id = 3;\n"})
+    assert _rechecked(edited) and edited.stats.tables_judged == 1
+    assert len(tables & set(memory.slots["tables.value"])) == len(tables) - 1  # all but the table judged again
