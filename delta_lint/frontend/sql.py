@@ -133,6 +133,23 @@ PARSE_ERROR = "DL000"
 UNRESOLVED_TABLE = "DL001"
 
 
+TXN_APP_ID_CONF = "spark.databricks.delta.write.txnappid"
+# the kinds of write that commit the session's txnAppId: Delta's WriteIntoDelta (appends
+# and overwrites, SQL INSERTs among them) and its DML commands
+TXN_KINDS = frozenset(
+    {
+        Kind.BLIND_APPEND,
+        Kind.INSERT_READING_TARGET,
+        Kind.REPLACE_WHERE,
+        Kind.DYNAMIC_OVERWRITE,
+        Kind.FULL_OVERWRITE,
+        Kind.UPDATE,
+        Kind.DELETE,
+        Kind.MERGE,
+    }
+)
+
+
 @dataclass
 class Session:
     """SQL session state that changes how later statements behave (USE, SET)."""
@@ -149,10 +166,18 @@ class Session:
     columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # (table, property, value) a CREATE TABLE of the script declares in TBLPROPERTIES
     properties: tuple[tuple[str, str, str], ...] = ()
+    # `spark.databricks.delta.write.txnAppId`: the application later data writes of the
+    # session name in their SetTransaction, as a writer's `txnAppId` option does
+    txn_app_id: str | None = None
 
-    def set_conf(self, key: str, value: str) -> None:
+    def set_conf(self, key: str, value: str | None) -> None:
+        """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
         key = key.strip().strip("`").lower()
-        on = value.strip().strip("'\"").lower()
+        if key == TXN_APP_ID_CONF:
+            app = value.strip().strip("'\"") if value is not None else ""
+            self.txn_app_id = app or None
+            return
+        on = (value or "").strip().strip("'\"").lower()
         if key == "spark.databricks.delta.schema.automerge.enabled":
             self.auto_merge = on == "true"
         elif key == "spark.databricks.delta.rowlevelconcurrencypreview":
@@ -711,6 +736,8 @@ def _intent(ctx: _Ctx, table: TableRef, kind: Kind, resolved: bool, **kw) -> tup
                 "this intent is not checked against others",
             )
         )
+    if kind in TXN_KINDS and ctx.session.txn_app_id is not None:
+        kw.setdefault("txn_app_id", ctx.session.txn_app_id)
     intent = Intent(
         location=ctx.location,
         table=table,
@@ -952,13 +979,21 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
         region = Region(((),), opaque=True)
     else:
         region = condition_region(ctx, cond, names, True)
+    read = None
     if kind == Kind.INSERT_READING_TARGET:
         # what it reads and what it writes: bounded only for rows written to a static
         # partition by a plain SELECT over the target alone (open-source Delta reads just
-        # the partitions that SELECT's filter keeps: tests/oracle)
-        read = _own_read_region(ctx, query, ref) if static else None
-        region = WHOLE if read is None else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
-    return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+        # the partitions that SELECT's filter keeps: tests/oracle); what it reads is kept
+        # apart too, for the appends it meets there only, wherever its own rows land
+        read = _own_read_region(ctx, query, ref)
+        region = (
+            WHOLE
+            if read is None or not static
+            else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
+        )
+    return _intent(
+        ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region, read_region=read
+    )
 
 
 _APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)

@@ -472,3 +472,47 @@ def drop_templated_clauses(text: str) -> str | None:
         while previous != out:
             previous, out = out, re.sub(pattern, repl, out)
     return _EMPTY_COLUMNS.sub(r"\1", out)
+
+
+_POSITIONAL_MARKER = re.compile(r"\?")
+_FORMAT_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+def bind_markers(text: str, named: dict[str, str], positional: list[str | None]) -> str:
+    """The statement as Spark runs it with `args` bound (`spark.sql(q, args=...)`): each
+    `:name` marker outside quotes and comments replaced by the SQL literal `named` gives
+    it, or each `?` by the literal at its place in `positional`. A marker without a
+    known literal (a value the code does not give statically) stays a marker, a
+    parameter of the statement; Spark takes one kind of marker per statement."""
+    if named and ":" in text:
+        text = _unquote_markers(text, named)  # `:`v`` is the marker `:v`
+
+        def marker(m: re.Match) -> str:
+            value = named.get(m.group(1))
+            if value is None:
+                return m.group(0)
+            return m.group(0)[: m.start(1) - m.start(0) - 1] + value
+
+        text = _replace_outside_strings(text, _COLON_PARAM, marker)
+    if positional and "?" in text:
+        count = iter(range(1 << 30))
+
+        def place(m: re.Match) -> str:
+            index = next(count)
+            value = positional[index] if index < len(positional) else None
+            return m.group(0) if value is None else value
+
+        text = _replace_outside_strings(text, _POSITIONAL_MARKER, place, needle="?")
+    return text
+
+
+def format_fields(text: str, values: dict[str, str], own: set[str]) -> str:
+    """`spark.sql(q, name=value)`: pyspark formats `q` with Python's formatter first,
+    each `{name}` becoming the value's SQL text. Only a bare `{name}` with a known text
+    is replaced; `own` are the names the reader already uses for values of the code it
+    does not know (they are not the call's fields, and stay)."""
+    if not values or "{" not in text:
+        return text
+    return _FORMAT_FIELD.sub(
+        lambda m: values[m.group(1)] if m.group(1) in values and m.group(1) not in own else m.group(0), text
+    )
