@@ -39,6 +39,12 @@ resources:
           sql_task: {warehouse_id: w, file: {path: jobs/d.sql}}
 """
 B = "UPDATE main.s.events SET x = 1 WHERE id = 7;\n"
+A_PY = (
+    "from pyspark.sql import SparkSession\n"
+    "from lib.names import EVENTS\n"
+    "spark = SparkSession.builder.getOrCreate()\n"
+    "spark.sql(f\"DELETE FROM {EVENTS} WHERE d = '2024-01-01'\")\n"
+)
 
 
 def _project(root: Path) -> None:
@@ -49,12 +55,7 @@ def _project(root: Path) -> None:
     (root / "lib" / "__init__.py").write_text("")
     (root / "lib" / "names.py").write_text('EVENTS = "main.s.events"\nOTHER = "main.s.other"\n')
     (root / "jobs" / "__init__.py").write_text("")
-    (root / "jobs" / "a.py").write_text(
-        "from pyspark.sql import SparkSession\n"
-        "from lib.names import EVENTS\n"
-        "spark = SparkSession.builder.getOrCreate()\n"
-        "spark.sql(f\"DELETE FROM {EVENTS} WHERE d = '2024-01-01'\")\n"
-    )
+    (root / "jobs" / "a.py").write_text(A_PY)
     (root / "jobs" / "b.sql").write_text(B)
     (root / "jobs" / "c.sql").write_text(
         "MERGE INTO main.s.events t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
@@ -97,6 +98,8 @@ BUFFER = "buffer"  # what an edit gives: the bytes of b.sql's buffer, or None (t
         ("another table", True),
         ("suppression", True),
         ("unreadable statement", True),
+        ("python buffer", True),
+        ("python buffer exports", False),
         ("first writer of a table", False),
         ("helper", False),
         ("config", False),
@@ -122,6 +125,10 @@ def test_a_run_after_an_edit_finds_what_a_cold_run_finds(tmp_path, edit, recheck
         overlay = {b: b"-- delta-lint: ignore\n" + B.encode()}
     elif edit == "unreadable statement":  # a diagnostic of its own; the table keeps its other writers
         overlay = {b: b"UPDATE main.s.events SET x = WHERE (;\n"}
+    elif edit == "python buffer":  # read again with the value its import gives it (its context)
+        overlay = {root / "jobs" / "a.py": A_PY.replace("d = '2024-01-01'", "id = 5").encode()}
+    elif edit == "python buffer exports":  # a value other files could import: what it gives them changed
+        overlay = {root / "jobs" / "a.py": (A_PY.replace("d = '2024-01-01'", "id = 5") + 'SHARED = "x"\n').encode()}
     elif edit == "first writer of a table":  # its settings are read anew: a full run
         overlay = {b: b"UPDATE main.s.fresh SET x = 1 WHERE id = 4;\n"}
     elif edit == "helper":  # a.py's table comes from the helper module
