@@ -1272,7 +1272,8 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
 def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
     """(key, settings) of every job in a Jobs JSON file, checked against its schema
     (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
-    `{"jobs": [...]}` as `databricks jobs list` prints, or a `resources: jobs:`
+    `{"jobs": [...]}` as `databricks jobs list` prints, a `jobs/reset` request body
+    (`{"job_id": .., "new_settings": {...}}`), or a `resources: jobs:`
     document as the Jobs UI exports a job for a bundle (`schema.BundleFile`; keyed
     by its resource key). JSON that holds no job (no `tasks`) is not a job
     definition and is passed over."""
@@ -1306,6 +1307,9 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             convert(d, JobsExport, source, keys)
             settings = d["settings"]
             keys = (*keys, "settings")
+        elif isinstance(d.get("new_settings"), dict):  # a `jobs/reset` (or `update`) request body
+            settings = d["new_settings"]
+            keys = (*keys, "new_settings")
         else:
             settings = d
         if not isinstance(settings, dict) or "tasks" not in settings:
