@@ -551,8 +551,8 @@ class _DagFile:
         where = Location(self.label, getattr(given, "lineno", dag.line), 1)
         if value is None or value == "@once":
             return  # started by hand (or by the API, or once): no schedule
-        if value == "@continuous":
-            job.continuous = True
+        if value == "@continuous":  # Airflow refuses a continuous DAG with more than one active run
+            job.continuous, job.max_concurrent_runs = True, 1
             return
         if isinstance(given, ast.Call) and _callee(given) == "timedelta":
             job.trigger = "a fixed interval (`timedelta`), started from its start date"

@@ -835,6 +835,8 @@ def _job(
     job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
     continuous = spec.get("continuous")
     job.continuous = isinstance(continuous, dict) and continuous.get("pause_status", "UNPAUSED") != "PAUSED"
+    if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
+        job.max_concurrent_runs = 1
     schedule = spec.get("schedule")
     if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
         job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")

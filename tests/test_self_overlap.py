@@ -100,3 +100,78 @@ def test_an_sdk_update_without_tasks_defines_no_job(lint):
     )
     result = lint({**NOTEBOOK, "deploy/install.py": text.replace("RUNS", "4")})
     assert _conflicts(result) == []
+
+
+BUNDLE = """\
+bundle:
+  name: events
+resources:
+  jobs:
+    events:
+      max_concurrent_runs: 4
+CONTINUOUS
+      tasks:
+        - task_key: load
+          notebook_task:
+            notebook_path: notebooks/load.py
+"""
+
+
+def test_a_continuous_job_runs_one_run_at_a_time_whatever_its_maximum(lint):
+    continuous = lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", "      continuous: {}")})
+    assert _conflicts(continuous) == []
+    paused = "      continuous:\n        pause_status: PAUSED"
+    assert _conflicts(lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", paused)})) == []
+
+
+def test_a_triggered_job_with_concurrent_runs_still_pairs_its_write(lint):
+    trigger = "      trigger:\n        file_arrival:\n          url: /Volumes/main/raw/events/"
+    result = lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", trigger)})
+    assert _overlaps(result) == ["job `events` allows 4 concurrent runs (with the same parameters)"]
+
+
+TERRAFORM = """\
+resource "databricks_job" "events" {
+  name                = "events"
+  max_concurrent_runs = 4
+BLOCK
+  task {
+    task_key = "load"
+    notebook_task {
+      notebook_path = "/Repos/me/project/notebooks/load"
+    }
+  }
+}
+"""
+
+
+def test_a_continuous_terraform_job_runs_one_run_at_a_time(lint):
+    continuous = '  continuous {\n    pause_status = "UNPAUSED"\n  }'
+    assert _conflicts(lint({**NOTEBOOK, "infra/job.tf": TERRAFORM.replace("BLOCK", continuous)})) == []
+    result = lint({**NOTEBOOK, "infra/job.tf": TERRAFORM.replace("BLOCK\n", "")})
+    assert _overlaps(result) == ["job `events` allows 4 concurrent runs (with the same parameters)"]
+
+
+def test_a_terraform_trigger_is_read_as_the_jobs_trigger(tmp_path):
+    from delta_lint.terraform import load_found_terraform
+
+    trigger = '  trigger {\n    file_arrival {\n      url = "/Volumes/main/raw/events/"\n    }\n  }'
+    (tmp_path / "job.tf").write_text(TERRAFORM.replace("BLOCK", trigger), encoding="utf-8")
+    job = load_found_terraform(tmp_path).jobs["events"]
+    assert job.trigger == "a file-arrival trigger" and job.max_concurrent_runs == 4 and not job.continuous
+
+
+def test_an_airflow_continuous_dag_runs_one_run_at_a_time(tmp_path):
+    from delta_lint.airflow import load_found_airflow
+
+    dag = (
+        "from airflow import DAG\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n\n"
+        'with DAG("events", schedule="@continuous", max_active_runs=MAX) as dag:\n'
+        '    DatabricksNotebookOperator(task_id="load", notebook_path="/Repos/me/project/notebooks/load")\n'
+    )
+    (tmp_path / "dag.py").write_text(dag.replace("MAX", "3"), encoding="utf-8")
+    job = load_found_airflow(tmp_path).jobs["events"]
+    assert job.continuous and job.max_concurrent_runs == 1
+    (tmp_path / "dag.py").write_text(dag.replace("@continuous", "@hourly").replace("MAX", "3"), encoding="utf-8")
+    assert load_found_airflow(tmp_path).jobs["events"].max_concurrent_runs == 3
