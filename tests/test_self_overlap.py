@@ -175,3 +175,183 @@ def test_an_airflow_continuous_dag_runs_one_run_at_a_time(tmp_path):
     assert job.continuous and job.max_concurrent_runs == 1
     (tmp_path / "dag.py").write_text(dag.replace("@continuous", "@hourly").replace("MAX", "3"), encoding="utf-8")
     assert load_found_airflow(tmp_path).jobs["events"].max_concurrent_runs == 3
+
+
+# -- calls of one run that a thread pool makes at once -------------------------------------
+
+LOAD_REGION = """\
+def load(region):
+    spark.sql(
+        f"MERGE INTO main.sales.orders t USING main.raw.orders_{region} s ON t.id = s.id "
+        "WHEN MATCHED THEN UPDATE SET *"
+    )
+"""
+LOAD_TABLE = """\
+def load(table):
+    spark.sql(f"MERGE INTO main.sales.{table} t USING main.raw.{table} s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+"""
+POOLED = "written from a thread pool at nb.py:{line}: its calls, one per item, run at the same time"
+
+
+def _pooled(result) -> list[tuple[str, str, str | None]]:
+    """(rule, overlap, how sure) of the conflict findings."""
+    return sorted((f.rule, f.overlap, f.overlap_basis) for f in result.findings if f.rule.startswith("DL1"))
+
+
+def _notebook(*parts: str) -> dict[str, str]:
+    return {"nb.py": NB + "\n".join(parts)}
+
+
+def _at(files: dict[str, str], maker: str) -> str:
+    """`line:column` of the first `maker` (what makes the pool) in the notebook."""
+    for n, line in enumerate(files["nb.py"].splitlines(), 1):
+        if maker in line:
+            return f"{n}:{line.index(maker) + 1}"
+    raise AssertionError(maker)
+
+
+EXECUTOR_MAP = """\
+from concurrent.futures import ThreadPoolExecutor
+
+with ThreadPoolExecutor(max_workers=WORKERS) as executor:
+    list(executor.map(load, ["eu", "us", "apac"]))
+"""
+
+
+def test_the_calls_of_a_thread_pool_that_write_one_table_conflict(lint):
+    files = _notebook(LOAD_REGION, EXECUTOR_MAP.replace("WORKERS", "4"))
+    result = lint(files)
+    assert _pooled(result) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(")), "code")]
+    (finding,) = [f for f in result.findings if f.rule == "DL102"]
+    assert "(another call)" in finding.message and finding.severity == "error"
+
+
+def test_a_pool_of_one_worker_runs_its_calls_in_order(lint):
+    assert _pooled(lint(_notebook(LOAD_REGION, EXECUTOR_MAP.replace("WORKERS", "1")))) == []
+
+
+def test_a_plain_loop_runs_its_calls_in_order(lint):
+    loop = 'for region in ["eu", "us", "apac"]:\n    load(region)\n'
+    assert _pooled(lint(_notebook(LOAD_REGION, loop))) == []
+
+
+def test_pooled_calls_that_write_a_table_each_do_not_conflict(lint):
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', '["orders", "customers"]')
+    result = lint(_notebook(LOAD_TABLE, pooled))
+    assert _pooled(result) == []
+    tables = sorted(i.table.name for i in result.intents if i.table is not None)
+    assert tables == ["main.sales.customers", "main.sales.orders"]
+
+
+def test_pooled_calls_over_items_only_a_run_knows_write_a_table_each(lint):
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', 'spark.catalog.listTables("raw")')
+    result = lint(_notebook(LOAD_TABLE, pooled))
+    assert _pooled(result) == []
+    assert [i.table.name for i in result.intents if i.table is not None] == ["main.sales.{table}"]
+
+
+def test_one_pooled_call_does_not_overlap_itself(lint):
+    one = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', '["eu"]')
+    assert _pooled(lint(_notebook(LOAD_REGION, one))) == []
+
+
+SUBMIT_COMPREHENSION = """\
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+executor = ThreadPoolExecutor(8)
+futures = [executor.submit(load, r) for r in dbutils.widgets.get("regions").split(",")]
+"""
+
+
+def test_submit_in_a_comprehension_over_items_only_a_run_knows(lint):
+    files = _notebook(LOAD_REGION, SUBMIT_COMPREHENSION)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(8)")), "code")]
+
+
+def test_submit_in_a_loop_conflicts_and_two_submits_of_different_tables_do_not(lint):
+    loop = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    for region in ["eu", "us"]:\n'
+        "        pool.submit(load, region)\n"
+    )
+    files = _notebook(LOAD_REGION, loop)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor()")), "code")]
+    apart = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    pool.submit(load, "orders")\n'
+        '    pool.submit(load, "customers")\n'
+    )
+    assert _pooled(lint(_notebook(LOAD_TABLE, apart))) == []
+    files = _notebook(LOAD_TABLE, apart.replace('"customers"', '"orders"'))
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor()")), "code")]
+
+
+def test_a_single_submit_with_an_unknown_item_does_not_overlap_itself(lint):
+    single = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    pool.submit(load, dbutils.widgets.get("region"))\n'
+    )
+    assert _pooled(lint(_notebook(LOAD_REGION, single))) == []
+
+
+JOBLIB = """\
+from joblib import Parallel, delayed
+
+Parallel(JOBS)(delayed(load)(r) for r in ["eu", "us"])
+"""
+
+
+def test_joblib_parallel_calls_conflict_and_a_default_parallel_runs_in_order(lint):
+    files = _notebook(LOAD_REGION, JOBLIB.replace("JOBS", "n_jobs=4"))
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "Parallel(n_jobs")), "code")]
+    assert _pooled(lint(_notebook(LOAD_REGION, JOBLIB.replace("JOBS", "")))) == []  # n_jobs unset: one worker
+    assert _pooled(lint(_notebook(LOAD_REGION, JOBLIB.replace("JOBS", "n_jobs=1")))) == []
+
+
+def test_a_multiprocessing_thread_pool_and_a_lambda(lint):
+    pooled = (
+        "from multiprocessing.pool import ThreadPool\n\n"
+        "regions = spark.conf.get('regions').split(',')\n"
+        "ThreadPool(4).map(lambda r: load(r), regions)\n"
+    )
+    files = _notebook(LOAD_REGION, pooled)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPool(4)")), "code")]
+    assert _pooled(lint(_notebook(LOAD_REGION, pooled.replace("ThreadPool(4)", "ThreadPool(1)")))) == []
+
+
+def test_two_writes_of_one_pooled_call_pair_across_calls(lint):
+    both = """\
+def refresh(region):
+    spark.sql(f"DELETE FROM main.sales.daily WHERE region = '{region}'")
+    spark.sql(f"INSERT INTO main.sales.daily SELECT * FROM main.raw.daily_{region}")
+"""
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace("load", "refresh")
+    conflicts = _pooled(lint(_notebook(both, pooled)))
+    assert conflicts and {basis for _, _, basis in conflicts} == {"code"}
+    assert _pooled(lint(_notebook(both, 'for region in ["eu", "us", "apac"]:\n    refresh(region)\n'))) == []
+
+
+REFRESH = """\
+def refresh(t):
+    spark.sql(f"CREATE OR REPLACE TABLE main.cdc.silver_{t} AS SELECT * FROM main.cdc.bronze_{t}")
+    spark.sql(f"ALTER TABLE main.cdc.silver_{t} SET TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+    spark.sql("DELETE FROM main.cdc.audit WHERE kind = 'refresh'")
+"""
+
+
+def test_a_table_named_by_an_item_only_a_run_knows_is_a_table_of_its_own_in_each_call(lint):
+    pooled = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "tables = [f.name[:-1] for f in dbutils.fs.ls('/Volumes/main/cdc/raw')]\n"
+        "with ThreadPoolExecutor(max_workers=3) as executor:\n"
+        "    executor.map(refresh, tables)\n"
+    )
+    result = lint(_notebook(REFRESH, pooled))
+    # the audit table is the same in every call: its DELETE meets itself; silver_{t} is not shared
+    assert {f.table for f in result.findings if f.rule.startswith("DL1")} == {"main.cdc.audit"}
+    assert _pooled(result) == [
+        ("DL102", POOLED.format(line=_at(_notebook(REFRESH, pooled), "ThreadPoolExecutor(")), "code")
+    ]
