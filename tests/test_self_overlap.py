@@ -355,3 +355,35 @@ def test_a_table_named_by_an_item_only_a_run_knows_is_a_table_of_its_own_in_each
     assert _pooled(result) == [
         ("DL102", POOLED.format(line=_at(_notebook(REFRESH, pooled), "ThreadPoolExecutor(")), "code")
     ]
+
+
+LOAD_CONFIG = """\
+def load(cfg):
+    spark.sql(f"MERGE INTO main.sales.{cfg['table']} t USING main.raw.{cfg['table']} s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+"""
+CONFIGS = """\
+from concurrent.futures import ThreadPoolExecutor
+
+CONFIGS = [{"table": "orders", "load": "full"}, {"table": "customers", "load": "full"}SAME]
+with ThreadPoolExecutor(max_workers=4) as executor:
+    executor.map(load, CONFIGS)
+"""
+
+
+def test_pooled_calls_get_each_literal_dict_of_a_configuration_list(lint):
+    apart = lint(_notebook(LOAD_CONFIG, CONFIGS.replace("SAME", "")))
+    assert _pooled(apart) == []
+    assert sorted(i.table.name for i in apart.intents if i.table) == ["main.sales.customers", "main.sales.orders"]
+    files = _notebook(LOAD_CONFIG, CONFIGS.replace("SAME", ', {"table": "orders", "load": "late"}'))
+    result = lint(files)
+    assert _pooled(result) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(")), "code")]
+    assert {f.table for f in result.findings if f.rule == "DL102"} == {"main.sales.orders"}
+
+
+def test_a_submit_comprehension_over_a_literal_configuration_list(lint):
+    submit = CONFIGS.replace("SAME", "").replace(
+        "    executor.map(load, CONFIGS)", "    futures = [executor.submit(load, c) for c in CONFIGS]"
+    )
+    result = lint(_notebook(LOAD_CONFIG, submit))
+    assert _pooled(result) == []
+    assert sorted(i.table.name for i in result.intents if i.table) == ["main.sales.customers", "main.sales.orders"]

@@ -37,6 +37,7 @@ _EACH_ITEM = frozenset({"map", "imap", "imap_unordered", "map_async"})
 _EACH_ROW = frozenset({"starmap", "starmap_async"})  # each item unpacked as the arguments
 _ONE_CALL = frozenset({"submit", "apply_async"})
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+MAX_ITEMS = 256  # literal items read one by one at most (as `ValueResolver._rows` reads a list)
 POOL_ITEM = "__pool_item_"  # the names a reading binds to an item's values (never a Python name of the code)
 # words a module that hands work to a thread pool holds: other modules are never walked for pools
 _POOL_WORDS = ("ThreadPool", "Parallel", "dummy")
@@ -76,6 +77,29 @@ def first_parameter(fn: ast.expr, functions: dict[str, ast.FunctionDef | ast.Asy
         params = (found.args.posonlyargs + found.args.args) if found is not None else []
     names = [p.arg for p in params if p.arg not in ("self", "cls")]
     return names[0] if names else "item"
+
+
+def literal_items(items: ast.expr, tree: ast.Module | None, mutated: frozenset[str]) -> list[ast.expr] | None:
+    """The elements of a literal list or tuple of dicts a pool's calls get one each
+    (`[{"table": "orders", ...}, ...]`, or a module-level name assigned such a list once
+    and never changed in place), at most `MAX_ITEMS`; None for anything else. Lists of
+    strings are the analyzer's own rows (`ValueResolver._rows`)."""
+    if isinstance(items, ast.Name) and tree is not None and items.id not in mutated:
+        values = [
+            stmt.value
+            for stmt in tree.body
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and stmt.value is not None
+            and any(isinstance(t, ast.Name) and t.id == items.id for t in _targets(stmt))
+        ]
+        items = values[0] if len(values) == 1 else items
+    if not isinstance(items, (ast.List, ast.Tuple)) or not 0 < len(items.elts) <= MAX_ITEMS:
+        return None
+    return list(items.elts) if all(isinstance(e, ast.Dict) for e in items.elts) else None
+
+
+def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return list(stmt.targets) if isinstance(stmt, ast.Assign) else [stmt.target]
 
 
 def _callee(node: ast.expr) -> str:

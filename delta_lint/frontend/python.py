@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, may_pool
+from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, literal_items, may_pool
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -1231,11 +1231,12 @@ class PythonAnalyzer(ValueResolver):
         pool, site = self._loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._pool_readings(hand_out, scope)
         several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
-        for bound, args in readings:
+        for bound, args, label in readings:
             local = replace(scope, env={**scope.env, **bound})
-            values = [self.string(a, local) for a in args]
-            known = all(not v.unknown and not v.params for v in values)
-            call = "|".join([site, *(v.text for v in values)])  # this call (its item as far as known)
+            values = [self.string(a, local) for a in args] if label is None else []
+            known = label is not None or all(not v.unknown and not v.params for v in values)
+            # this call: its item as far as known, or which of the literal items it is
+            call = "|".join([site, *(v.text for v in values)] if label is None else [site, label])
             item = None if several and not known else call
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
@@ -1250,12 +1251,13 @@ class PythonAnalyzer(ValueResolver):
 
     def _pool_readings(
         self, hand_out: PoolCall, scope: Scope
-    ) -> tuple[list[tuple[dict[str, object], list[ast.expr]]], bool]:
-        """(names bound, the arguments of the call) for each reading of a hand-out, and
-        whether the readings are its calls one by one (its items are literal): `map`
-        once per literal item (`starmap` each item unpacked), else once with the item
-        unknown; a `submit` in a comprehension once per literal item of its one loop,
-        else with the loop's names unknown."""
+    ) -> tuple[list[tuple[dict[str, object], list[ast.expr], str | None]], bool]:
+        """(names bound, the arguments of the call, which literal item it is when that
+        is not its text) for each reading of a hand-out, and whether the readings are
+        its calls one by one (its items are literal): `map` once per literal item (a
+        string, a dict; `starmap` each item unpacked), else once with the item unknown;
+        a `submit` in a comprehension once per literal item of its one loop, else with
+        the loop's names unknown."""
         call = hand_out.call
         if hand_out.items is not None:
             first = (
@@ -1268,19 +1270,29 @@ class PythonAnalyzer(ValueResolver):
             names = [f"{POOL_ITEM}{i}" for i in range(width)]
             args: list[ast.expr] = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), call) for n in names]
             if rows is not None:
-                return [(dict(zip(names, row)), args) for row in rows], True
+                return [(dict(zip(names, row)), args, None) for row in rows], True
             if hand_out.unpack:
-                return [({}, [])], False  # each parameter a value only a run knows
-            return [({names[0]: param_str(first_parameter(hand_out.fn, self.functions))}, args)], False
+                return [({}, [], None)], False  # each parameter a value only a run knows
+            elements = literal_items(hand_out.items, self._tree, self.mutated_names)
+            if elements is not None:
+                return [
+                    ({names[0]: self._value(e, scope, "item")}, args, f"#{n}") for n, e in enumerate(elements)
+                ], True
+            return [({names[0]: param_str(first_parameter(hand_out.fn, self.functions))}, args, None)], False
         args = list(hand_out.args)
         if len(hand_out.loops) == 1:
             loop = hand_out.loops[0]
             names = loop_names(loop.target)
             rows = self._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
             if rows is not None:
-                return [(dict(zip(names, row)), args) for row in rows], True
+                return [(dict(zip(names, row)), args, None) for row in rows], True
+            elements = literal_items(loop.iter, self._tree, self.mutated_names) if len(names) == 1 else None
+            if elements is not None:
+                return [
+                    ({names[0]: self._value(e, scope, names[0])}, args, f"#{n}") for n, e in enumerate(elements)
+                ], True
         unknown = {n: param_str(n) for loop in hand_out.loops for n in loop_names(loop.target)}
-        return [(unknown, args)], not hand_out.repeated  # a `for` around it repeats it
+        return [(unknown, args, None)], not hand_out.repeated  # a `for` around it repeats it
 
     def _pool_function(self, hand_out: PoolCall, args: list[ast.expr], scope: Scope) -> None:
         """Read one call of a pool's function with these arguments: a lambda's body with
