@@ -601,12 +601,14 @@ def test_both_branches_of_an_if_are_read_and_block_words_are_not_statements():
 
 
 def test_a_statement_string_nothing_static_gives_is_one_plain_diagnostic():
+    """`EXECUTE IMMEDIATE q` of a text read from a table at run time: a statement of
+    unknown kind, a DL007 note (not a syntax error), without template markers."""
     got, diags = _read(
         "declare q string;\nset var q = (select stmt from main.ops.queue limit 1);\nexecute immediate q;\n"
     )
     assert got == []
     (diag,) = diags
-    assert diag.rule == "DL000" and diag.location.line == 3
+    assert diag.rule == "DL007" and diag.location.line == 3
     assert "__dlp" not in diag.message.lower()
     # a SET of a Spark configuration is not a variable
     got, diags = _read("SET spark.sql.shuffle.partitions = 8;\nDELETE FROM main.ops.t WHERE a = 1;\n")
@@ -694,3 +696,46 @@ def test_two_deletes_name_what_the_engine_raises(lint, runtime, partitioned, exc
     statement = "DELETE FROM s.t WHERE p = 'a' AND id < 4;"
     result = lint({"a.sql": statement, "b.sql": statement}, config)
     assert {(f.rule, f.exception) for f in result.findings} == {("DL102", exception)}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE EXTERNAL LOCATION IF NOT EXISTS loc URL 'gs://bucket/billing' WITH (STORAGE CREDENTIAL cred)",
+        "CREATE EXTERNAL VOLUME IF NOT EXISTS dev.ops.landing LOCATION 's3://bucket/landing'",
+        "CREATE VOLUME dev.ops.checkpoints",
+        "CREATE FOREIGN CATALOG IF NOT EXISTS pg USING CONNECTION pg_conn OPTIONS (database 'x')",
+        "CREATE STORAGE CREDENTIAL cred WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE SERVICE CREDENTIAL svc WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE CONNECTION pg_conn TYPE postgresql OPTIONS (host 'h', port '5432')",
+        "CREATE PROVIDER p USING 'token'",
+        "CREATE CLEAN ROOM r",
+        "ALTER EXTERNAL LOCATION loc SET URL 'gs://bucket/other'",
+        "ALTER PROVIDER p RENAME TO q",
+    ],
+)
+def test_unity_catalog_objects_other_than_tables_are_not_writes_nor_errors(sql):
+    """Locations, volumes, foreign catalogs, credentials, connections and sharing or
+    clean-room objects hold no Delta table: nothing to check, nothing to report."""
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert (intents, diags) == ([], [])
+
+
+def test_an_external_table_is_still_a_table():
+    intents, _ = analyze_sql("CREATE EXTERNAL TABLE s.t (a INT) LOCATION 's3://b/t';", "x.sql", Session())
+    assert [(i.table.name, i.kind.value) for i in intents] == [("s.t", "create")]
+
+
+@pytest.mark.parametrize(
+    "sql", ["{union_of_subqueries} ORDER BY event_time DESC", "${statement}", "{op} INTO s.t VALUES (1)"]
+)
+def test_a_statement_led_by_a_value_only_a_run_knows_is_dynamic_sql_not_a_syntax_error(sql):
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert intents == []
+    assert [(d.rule, d.severity) for d in diags] == [("DL007", "info")]
+    assert "a value only a run knows" in diags[0].message
+
+
+def test_a_misspelt_first_word_is_still_a_syntax_error():
+    _, diags = analyze_sql("SELEC x;", "x.sql", Session())
+    assert [(d.rule, d.severity) for d in diags] == [("DL000", "error")]

@@ -308,7 +308,8 @@ class Judge:
         with a ZORDER: clustering replaces ZORDER BY (with deletion vectors, which its
         row-level concurrency needs), and the plain OPTIMIZE left still conflicts where
         the matrix cell says so with deletion vectors (open-source Delta). A table that
-        is clustered already has nothing to move to (its ZORDER fails: DL130)."""
+        is clustered already has nothing to move to (its ZORDER fails alone, DL130, and
+        `_fails_alone` keeps it out of every pair)."""
         if s.clustered_by:
             return False
         moved = replace(s, clustered_by=("<columns>",), deletion_vectors=True)
@@ -524,7 +525,7 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     primary, other = (a, b) if ca == OpClass.METADATA else (b, a)
     if ca == OpClass.METADATA and cb == OpClass.METADATA and _is_evolution(a) and not _is_evolution(b):
         primary, other = b, a
-    if other.op_class == OpClass.NONE:
+    if other.op_class == OpClass.NONE or _fails_alone(other, s):
         return None
     explicit = not _is_evolution(primary)
     if primary.kind == Kind.METADATA_CHANGE and j.spared_by_metadata_change(other, s):
@@ -599,6 +600,8 @@ def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
 )
 def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
     """INSERT, UPDATE/DELETE/MERGE and OPTIMIZE: the conflict matrices in rules/."""
+    if _fails_alone(a, s) or _fails_alone(b, s):
+        return None
     if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
         return j._matrix_verdict(a, b, s, conc, table, note)
     return None
@@ -611,6 +614,13 @@ def _optimize_fields(with_deletion_vectors: str) -> dict[str, str]:
     proposed; on open-source Delta the cell conflicts with or without them, so a
     table that has them is not told to enable them, nor one that lacks them."""
     return {"deletion_vectors_end_it": "yes" if with_deletion_vectors in ("never", "zorder_only") else "no"}
+
+
+def _fails_alone(x: Intent, s: TableSettings) -> bool:
+    """An OPTIMIZE ... ZORDER BY on a liquid-clustered table fails before it commits
+    (DL130 says so on its own), so it conflicts with nothing: pairing it would report
+    the same broken statement twice, once as a race it can never run."""
+    return x.kind == Kind.OPTIMIZE_ZORDER and bool(s.clustered_by)
 
 
 def _is_evolution(x: Intent) -> bool:

@@ -1406,7 +1406,7 @@ class PythonAnalyzer(ValueResolver):
                 any(_shape_but_declared(i) == _shape_but_declared(intent) for i in made) for made, _ in runs
             )
             self.intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        self.diagnostics.extend(dict.fromkeys(d for _, diags in runs for d in diags))
+        self.diagnostics.extend(dict.fromkeys(_unparsed_alternatives(runs)))
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
@@ -2149,6 +2149,29 @@ _JOINED = (OneOf, lattice.OneOf)  # the values `_alternatives` reads (exact type
 def _alternatives(value: object) -> tuple[object, ...]:
     """The values a name may hold when the code cannot tell which (none otherwise)."""
     return value.values if isinstance(value, _JOINED) else ()
+
+
+def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of a statement read once per value its names may hold. When
+    some of its texts parse, one that does not (`UPDATE t SET ` before a loop that
+    adds the assignments, `UPDATE t SET a=1` after it) is what a run would have only
+    on the branch not taken: not a syntax error of the code, a DL007 note that says
+    which text was left out. When no text parses, each error stands."""
+    if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
+        return [d for _, diags in runs for d in diags]
+    out = []
+    for _, diags in runs:
+        for d in diags:
+            if d.rule == PARSE_ERROR:
+                why = d.message.removeprefix("cannot parse statement ")
+                d = Diagnostic(
+                    DYNAMIC_SQL,
+                    d.location,
+                    f"one of the texts this statement may have does not parse ({why}); the texts that parse are read",
+                    "info",
+                )
+            out.append(d)
+    return out
 
 
 def _shape_but_declared(intent: Intent) -> tuple:

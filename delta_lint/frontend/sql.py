@@ -32,7 +32,7 @@ from delta_lint.frontend.sqltext import (
     strip_leading_comments,
     values_head,
 )
-from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
@@ -338,6 +338,17 @@ def analyze_sql(
         ctx = _Ctx(path, loc, session, tpl, tpl.text, memo, extra_params)
         try:
             found, diags = _statement(ctx)
+        except UnknownStatement as err:
+            diagnostics.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    loc,
+                    f"the statement `{_short(stmt.text)}` begins with `{err.shown}`, a value only a run knows: "
+                    "what it does is not known, and its writes are not checked",
+                    "info",
+                )
+            )
+            continue
         except (ParseError, TokenError) as err:
             reason = tpl.restore(plain_reason(err))
             diagnostics.append(
@@ -464,9 +475,13 @@ _IGNORED_WORDS = (
     "LIST GET PUT REMOVE VALUES FSCK"
 ).split()
 _IGNORED = re.compile(
+    # Unity Catalog's securables other than tables (catalogs, volumes, locations,
+    # credentials, connections, Delta Sharing objects, clean rooms) hold no Delta table
     "(" + "|".join(_IGNORED_WORDS) + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
-    r"DATABASE|CATALOG|VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|RECIPIENT|USER|GROUP|ROLE)"
-    r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|EXTERNAL\s+LOCATION|STORAGE\s+CREDENTIAL"
+    r"DATABASE|(?:FOREIGN\s+)?CATALOG|(?:EXTERNAL\s+)?VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|"
+    r"RECIPIENT|PROVIDER|USER|GROUP|ROLE|EXTERNAL\s+LOCATION|(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM)"
+    r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
+    r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM"
     # views, and Lakeflow's objects, which their pipeline alone writes
     r"|VIEW|MATERIALIZED\s+VIEW|STREAMING\s+TABLE))\b",
     re.I,
@@ -609,6 +624,17 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
 
 
 _OPTIMIZES = (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER)
+# a template's marker (`sqltext.apply_templates`) as a statement's first word
+_LEADING_MARKER = re.compile(r"__DLP\d+__")
+
+
+class UnknownStatement(ParseError):
+    """A statement whose first word is a value only a run knows (`{query} ORDER BY x`):
+    not a syntax error of the code, a statement of unknown kind (DL007)."""
+
+    def __init__(self, shown: str) -> None:
+        super().__init__(shown)
+        self.shown = shown
 
 
 def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
@@ -624,6 +650,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
     words = text.split(None, 1)
     first = words[0].upper() if words else ""
     if first not in _WRITE_KEYWORDS and not cte_write:
+        if _LEADING_MARKER.match(first):
+            raise UnknownStatement(ctx.tpl.restore(words[0]))
         raise ParseError(f"unrecognised statement starting with `{first[:30]}`")
     if (
         _may(lead, "alter")
