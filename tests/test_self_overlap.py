@@ -387,3 +387,44 @@ def test_a_submit_comprehension_over_a_literal_configuration_list(lint):
     result = lint(_notebook(LOAD_CONFIG, submit))
     assert _pooled(result) == []
     assert sorted(i.table.name for i in result.intents if i.table) == ["main.sales.customers", "main.sales.orders"]
+
+
+def test_odd_pool_calls_are_read_without_an_internal_error(lint):
+    odd = """\
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from joblib import Parallel, delayed
+from multiprocessing.pool import ThreadPool
+
+pool = ThreadPool(processes="many")
+pool.map()
+pool.starmap(load, [("eu", 1), ("us",)])
+pool.starmap(load, rows)
+pool.apply_async(load, args="eu")
+pool.apply_async(partial())
+with ThreadPoolExecutor(max_workers=2) as ex:
+    ex.map(load)
+    ex.map(load, a, b)
+    ex.submit()
+    ex.submit(lambda: None)
+    ex.submit(partial(load, "eu"))
+    [ex.submit(load, r) for r in ["eu", "us"] if r]
+    {ex.submit(load, k): v for k, v in {"eu": 1}.items()}
+Parallel(n_jobs=2)()
+Parallel(n_jobs=2)(delayed(load) for r in ["eu"])
+Parallel(n_jobs=2)([delayed()(r) for r in ["eu"]])
+"""
+    result = lint(_notebook(LOAD_REGION, odd))
+    assert not [f for f in result.findings if f.rule in ("DL002", "DL003")]
+
+
+def test_what_the_readings_of_a_pool_cannot_read_is_said_once(lint):
+    refresh = """\
+def refresh(t):
+    target = lookup(t)
+    spark.sql(f"MERGE INTO {target} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *")
+    spark.sql(build_sql(t))
+"""
+    pooled = EXECUTOR_MAP.replace("WORKERS", "3").replace("load", "refresh")
+    result = lint(_notebook(refresh, pooled))
+    assert sorted(f.rule for f in result.findings) == ["DL001", "DL007"]  # not once per item

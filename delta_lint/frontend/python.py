@@ -1231,6 +1231,7 @@ class PythonAnalyzer(ValueResolver):
         pool, site = self._loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._pool_readings(hand_out, scope)
         several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
+        first_diagnostic = len(self.diagnostics)
         for bound, args, label in readings:
             local = replace(scope, env={**scope.env, **bound})
             values = [self.string(a, local) for a in args] if label is None else []
@@ -1248,6 +1249,8 @@ class PythonAnalyzer(ValueResolver):
                 own = per_item and x.table is not None and per_item & set(_braced(x.table.name))
                 which = call if own else item if n >= before else every
                 self.intents[n] = replace(x, pool=pool, pool_item=which)
+        # what the readings could not read is said once, however many items were read
+        self.diagnostics[first_diagnostic:] = list(dict.fromkeys(self.diagnostics[first_diagnostic:]))
 
     def _pool_readings(
         self, hand_out: PoolCall, scope: Scope
