@@ -203,6 +203,10 @@ class Intent:
     # (widgets, arguments): the same table in every run given the same inputs (see
     # `Schedule.same_table_every_run`); empty when some part of it is not an input
     name_inputs: tuple[str, ...] = ()
+    # an INSERT reading its own target: the part of `region` (what it reads and what it
+    # writes) that it reads; an append, which reads nothing, meets it only there. None:
+    # not such an INSERT, or what it reads is not known apart
+    read_region: Region | None = None
     # written by a function a thread pool calls once per item (`ThreadPoolExecutor.map`,
     # `submit` in a loop, joblib's `Parallel`): where the pool hands out the calls, and
     # the item this reading stands for (None: any item, so every call makes this write).

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sql import Session, analyze_sql
-from delta_lint.frontend.sqltext import apply_templates, split_statements
+from delta_lint.frontend.sqltext import apply_templates, split_statements, sql_inputs
 
 
 def one(sql: str, session: Session | None = None):
@@ -528,18 +528,39 @@ def _outside_quotes_and_comments(text: str) -> list[tuple[bool, str]]:
 @example(" '\\' :a' :b")  # an escaped quote does not end the string
 @example(" '' :a ''")  # two strings, the marker between them
 @example(" `a\\` :b` -- :a\n :x")  # no escape in backticks; a comment ends at the line
+@example("`a`")  # `:`a``: a marker whose name is quoted
+@example("x '`b`' :`c` -- :`d`")
 def test_colon_parameters_are_read_outside_strings_and_comments_only(text):
     from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
 
     text = ":" + text  # without a colon there is nothing to find
     pieces = _outside_quotes_and_comments(text)
-    names = {m.group(1) for outside, piece in pieces if outside for m in _MARKER.finditer(piece)}
+    # `:`name``: a marker whose name is quoted, read as `:name` (the colon outside quotes)
+    quoted = set()
+    for k in range(1, len(pieces)):
+        (before_out, before), (_, piece) = pieces[k - 1], pieces[k]
+        seen = "".join(p for _, p in pieces[: k - 1]) + before
+        if (
+            before_out
+            and seen.endswith(":")
+            and not re.search(r"[\w:\]\)\}\.`'\"]:$", seen)
+            and re.fullmatch(r"`[A-Za-z_]\w*`", piece)
+        ):
+            quoted.add(k)
+    pieces = [(True, piece[1:-1]) if k in quoted else (outside, piece) for k, (outside, piece) in enumerate(pieces)]
+    merged: list[tuple[bool, str]] = []
+    for outside, piece in pieces:  # the unquoted name joins the text around it
+        if outside and merged and merged[-1][0]:
+            merged[-1] = (True, merged[-1][1] + piece)
+        else:
+            merged.append((outside, piece))
+    names = {m.group(1) for outside, piece in merged if outside for m in _MARKER.finditer(piece)}
     assert sql_inputs(text) == sorted(names)
 
     def bound(m: re.Match) -> str:
         return m.group(0)[: m.start(1) - m.start(0) - 1] + "'v'"
 
-    expected = "".join(_MARKER.sub(bound, piece) if outside else piece for outside, piece in pieces)
+    expected = "".join(_MARKER.sub(bound, piece) if outside else piece for outside, piece in merged)
     assert bind_inputs(text, dict.fromkeys(names, "v")) == expected
 
 
@@ -739,3 +760,22 @@ def test_a_statement_led_by_a_value_only_a_run_knows_is_dynamic_sql_not_a_syntax
 def test_a_misspelt_first_word_is_still_a_syntax_error():
     _, diags = analyze_sql("SELEC x;", "x.sql", Session())
     assert [(d.rule, d.severity) for d in diags] == [("DL000", "error")]
+
+
+@pytest.mark.parametrize(
+    "sql", ["COMMENT ON CATALOG `main` IS 'x'", "COMMENT ON VOLUME s.v IS 'x'", "COMMENT ON SCHEMA s IS 'x'"]
+)
+def test_a_comment_on_an_object_that_is_not_a_table_writes_nothing(sql):
+    assert analyze_sql(sql + ";", "x.sql", Session()) == ([], [])
+
+
+def test_a_comment_on_a_column_changes_its_tables_metadata():
+    intents, diags = analyze_sql("COMMENT ON COLUMN s.t.c IS 'x';", "x.sql", Session())
+    assert ([(i.table.name, i.kind.value) for i in intents], diags) == ([("s.t", "metadata_change")], [])
+
+
+def test_a_parameter_marker_with_a_quoted_name_is_a_parameter():
+    intents, diags = analyze_sql("RESTORE TABLE identifier(:`table`) TO VERSION AS OF :`ver`;", "x.sql", Session())
+    assert [(i.table.name, i.kind.value) for i in intents] == [("{table}", "restore")]
+    assert [d.rule for d in diags] == ["DL001"]
+    assert sql_inputs("DELETE FROM t WHERE a = :`v` AND b = ':`w`'") == ["v"]

@@ -208,3 +208,16 @@ def test_a_percent_line_after_python_in_a_cell_is_still_a_line_magic():
     text = '# Databricks notebook source\nx = 1\n%sql\ndf.write.saveAsTable("s.u")\n'
     r = analyze_source("nb.py", ".py", text)
     assert [(i.table.name, i.location.line) for i in r.intents] == [("s.u", 4)]
+
+
+def test_a_notebook_saved_as_source_under_a_jupyter_name_is_read_as_source():
+    text = '# Databricks notebook source\nspark.sql("DELETE FROM s.t WHERE d = 1")\n'
+    r = analyze_source("setup.ipynb", ".ipynb", text)
+    assert [d.rule for d in r.diagnostics] == []
+    assert [(i.location.line, i.table.name) for i in r.intents] == [(2, "s.t")]
+
+
+def test_an_empty_ipynb_holds_no_code_and_no_error():
+    assert analyze_source("empty.ipynb", ".ipynb", " \n").diagnostics == []
+    # a truncated one is still invalid JSON
+    assert [d.rule for d in analyze_source("cut.ipynb", ".ipynb", '{"cells": [').diagnostics] == ["DL000"]

@@ -151,6 +151,10 @@ def _dispatch(
     if result.skipped is not None:
         return
     session = _session(context)
+    if suffix == ".ipynb" and not text.strip():
+        return  # an empty notebook holds no code
+    if suffix == ".ipynb" and _is_databricks_source(text):
+        suffix = ".py"  # a notebook exported as source under a Jupyter name: its header says which
     if suffix == ".ipynb":
         from delta_lint.frontend.notebook import parse_ipynb
 

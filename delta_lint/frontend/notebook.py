@@ -72,7 +72,7 @@ class Notebook:
         """The Python cells that do not parse on their own, as (cell index, file line,
         column, message). IPython compiles each cell by itself, so a cell that fails
         stops only itself: the notebook's other cells still run (and are read)."""
-        import ast
+        from delta_lint.frontend.pysource import parse_module
 
         broken = []
         for index, cell in enumerate(self.cells):
@@ -80,7 +80,7 @@ class Notebook:
                 continue
             lines = _cell_lines(cell)
             try:
-                ast.parse("\n".join(text for _line, _col, text in lines) + "\n")
+                parse_module("\n".join(text for _line, _col, text in lines) + "\n")
             except SyntaxError as err:
                 at = min(max((err.lineno or 1) - 1, 0), len(lines) - 1) if lines else 0
                 file_line, col = (lines[at][0], lines[at][1]) if lines else (1, 0)

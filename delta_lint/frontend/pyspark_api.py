@@ -157,6 +157,7 @@ TERMINALS = {
     "fetch_one",
     "fetch_value",
     "set",
+    "unset",
     "table",
     "load",
     "setCurrentDatabase",

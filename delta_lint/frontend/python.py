@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, literal_items, may_pool
 from delta_lint.frontend.pyresolve import (
@@ -25,6 +26,7 @@ from delta_lint.frontend.pyresolve import (
     MAX_HELPER_DEPTH,
     ValueResolver,
 )
+from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
@@ -47,6 +49,7 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.sdkjobs import sdk_jobs, static_value
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
+    TXN_KINDS,
     UNRESOLVED_TABLE,
     Session,
     analyze_sql,
@@ -55,6 +58,7 @@ from delta_lint.frontend.sql import (
     split_name,
     table_ref,
 )
+from delta_lint.frontend.sqlcall import bound_statement
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
@@ -75,7 +79,7 @@ from delta_lint.model import (
     TableDDL,
     TableRef,
 )
-from delta_lint.predicates import OPAQUE, WHOLE
+from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 LineMap = Callable[[int, int], tuple[int, int]]
 
@@ -223,7 +227,7 @@ class PythonAnalyzer(ValueResolver):
     def run(self) -> None:
         tree = self._with_foreign_helpers()
         try:
-            tree = tree or ast.parse(self.source)
+            tree = tree or parse_module(self.source)
         except SyntaxError as err:
             line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
             why = f"Python syntax error: {err.msg}"
@@ -1443,6 +1447,10 @@ class PythonAnalyzer(ValueResolver):
             if arg is None:
                 return
             sql = self.string(arg, scope)
+            if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
+                sql = bound_statement(
+                    sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
+                )
             loc = scope.site or self._loc(node)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
@@ -1479,6 +1487,9 @@ class PythonAnalyzer(ValueResolver):
         if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
             self.session.set_conf(self.string(node.args[0], scope).text, self.string(node.args[1], scope).text)
             return
+        if last.name == "unset" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) == 1:
+            self.session.set_conf(self.string(node.args[0], scope).text, None)
+            return
         if last.name in ("setCurrentDatabase", "setCurrentCatalog") and node.args:
             value = self.string(node.args[0], scope).text.lower()
             self.session.use([value], "CATALOG" if last.name == "setCurrentCatalog" else "SCHEMA")
@@ -1501,6 +1512,12 @@ class PythonAnalyzer(ValueResolver):
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
+
+    def _held_container(self, node: ast.expr, scope: Scope) -> object:
+        """The dict or list a name holds, unless the code changes it in place."""
+        if isinstance(node, ast.Name) and node.id not in self.mutated_names:
+            return scope.env.get(node.id)
+        return None
 
     def _options(self, steps: list[Step], scope: Scope) -> dict[str, Str]:
         opts: dict[str, Str] = {}
@@ -1581,7 +1598,11 @@ class PythonAnalyzer(ValueResolver):
                 return
             ref, resolved = self._ref(target, path=True)
         source = self._source_reads(source_steps, "write", scope)
-        self._write(ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope)
+        # `insertInto` matches columns by position, the others by name: only those read the rows' columns
+        rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
+        self._write(
+            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope, rows=rows
+        )
 
     def _write(
         self,
@@ -1595,7 +1616,10 @@ class PythonAnalyzer(ValueResolver):
         node: ast.Call,
         scope: Scope,
         overwrite_condition: ast.expr | None = None,
+        rows: FrameRows = (),
     ) -> None:
+        """One DataFrame write; `rows`: what its rows hold in some columns (`frames`), which
+        confines an append to the partitions they name, and a dynamic partition overwrite."""
         flags: set[Flag] = set()
         predicate_sql = None
         region = None
@@ -1610,6 +1634,9 @@ class PythonAnalyzer(ValueResolver):
         if mode == "append":
             kind = Kind.INSERT_READING_TARGET if reads_target else Kind.BLIND_APPEND
             region = WHOLE if reads_target else None
+            if rows and not reads_target:
+                region = _rows_region(rows)
+                flags.add(Flag.STATIC_PARTITION)  # the rows' own values say which partitions they land in
         elif mode == "overwrite":
             replace_where = opts.get("replacewhere")
             if replace_where is not None or overwrite_condition is not None:
@@ -1627,7 +1654,8 @@ class PythonAnalyzer(ValueResolver):
             elif (opts.get("partitionoverwritemode") and opts["partitionoverwritemode"].text.lower() == "dynamic") or (
                 self.session.dynamic_overwrite and opts.get("partitionoverwritemode") is None
             ):
-                kind, region = Kind.DYNAMIC_OVERWRITE, OPAQUE
+                # it replaces the partitions its rows hold (all of them, as far as they are not known)
+                kind, region = Kind.DYNAMIC_OVERWRITE, _rows_region(rows) if rows else OPAQUE
             else:
                 kind = Kind.FULL_OVERWRITE
                 if _true(opts.get("overwriteschema")) or partition_by or cluster_by:
@@ -1654,6 +1682,13 @@ class PythonAnalyzer(ValueResolver):
             txn_app_id=txn.text if txn else None,
         )
 
+    def _source_rows(self, steps: list[Step], marker: str, scope: Scope) -> FrameRows:
+        """What the rows of the DataFrame a write writes hold, as far as `frames` knows."""
+        for i, step in enumerate(steps):
+            if step.name == marker and i > 0:
+                return FrameReader(scope.env.get, lambda value: self.string(value, scope)).rows(steps[i - 1].node)
+        return ()
+
     def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:
         for i, step in enumerate(steps):
             if step.name == marker and i > 0:
@@ -1673,15 +1708,16 @@ class PythonAnalyzer(ValueResolver):
         partition_by = self._cols(steps, "partitionedBy", scope)
         cluster_by = self._cols(steps, "clusterBy", scope)
         source = self._source_reads(steps, "writeTo", scope)
+        rows = self._source_rows(steps, "writeTo", scope)  # DataFrameWriterV2 matches columns by name
         name = last.name
         if name == "append":
-            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name == "overwrite":
             cond = argument(node, "DataFrameWriterV2", "overwrite", "condition")
             self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, cond)
         elif name == "overwritePartitions":
             opts = {**opts, "partitionoverwritemode": Str("dynamic")}
-            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name in ("create", "createOrReplace", "replace"):
             kind = Kind.CREATE if name == "create" else Kind.CREATE_OR_REPLACE
             props = {}
@@ -1959,6 +1995,8 @@ class PythonAnalyzer(ValueResolver):
                     "this intent is not checked against others",
                 )
             )
+        if kind in TXN_KINDS and kw.get("txn_app_id") is None and self.session.txn_app_id is not None:
+            kw["txn_app_id"] = self.session.txn_app_id  # `spark.conf.set("...write.txnAppId", ...)` before
         table_params = tuple(p[1:-1] for p in _braced(ref.name))
         intent = Intent(
             location=loc,
@@ -2178,7 +2216,17 @@ def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) ->
 
 
 def _shape_but_declared(intent: Intent) -> tuple:
-    return (intent.location, intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind)
+    # the region too: rows of one of several values (`VALUES ({x})`, a DataFrame of
+    # constants built two ways) land in different partitions under one predicate text
+    return (
+        intent.location,
+        intent.table,
+        intent.kind,
+        intent.flags,
+        intent.predicate_sql,
+        intent.subkind,
+        intent.region,
+    )
 
 
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
@@ -2298,7 +2346,7 @@ def _is_widget_definition(node: ast.expr) -> bool:
 def _shape(intent: Intent) -> tuple:
     """What a write is, wherever it is reported: a helper's write read at a call that
     comes out the same as read on its own does not depend on the call."""
-    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint)
+    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
 
 
 # The SQL a warehouse runs for the code: the Databricks SDK's
@@ -2353,6 +2401,11 @@ def _module_function(call: ast.Call) -> str | None:
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
+
+
+def _rows_region(rows: FrameRows) -> Region:
+    """The region of rows whose columns hold these values (the rest any)."""
+    return Region((tuple((column, Constraint(values=values)) for column, values in rows),))
 
 
 def _sink(steps: list[Step]) -> str:
