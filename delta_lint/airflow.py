@@ -15,7 +15,9 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `source`), `DatabricksTaskOperator` (`task_config`), read through the bundle
   reader's task rules (`bundle.job_from_settings`) so paths are matched alike; a
   `DatabricksRunNowOperator` starts a job of the project (`job_name`, `job_id`),
-  like a `run_job_task`. A task that runs dbt (a `BashOperator` command, the
+  like a `run_job_task`; the job a `DatabricksCreateJobsOperator` creates (`json=`
+  and the settings given as keywords) is a job of its own, with its own
+  `max_concurrent_runs`, schedule or trigger. A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
@@ -67,6 +69,20 @@ _PRESETS = {  # Airflow's cron presets as Quartz
 }
 _DOW = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
 _RUN_NOW = "DatabricksRunNowOperator"
+_CREATE_JOBS = "DatabricksCreateJobsOperator"
+# the Jobs API settings `DatabricksCreateJobsOperator` also takes as keyword arguments
+_JOB_SETTINGS = (
+    "name",
+    "tasks",
+    "job_clusters",
+    "schedule",
+    "continuous",
+    "trigger",
+    "max_concurrent_runs",
+    "git_source",
+    "parameters",
+    "queue",
+)
 _FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
 # dbt run from Airflow (airflow-dbt-python, airflow-dbt): the dbt command each operator runs
 _DBT_OPERATORS = {
@@ -105,6 +121,9 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             if not dag.tasks:
                 continue
             job = reader.job(dag)
+            key = job.key if job.key not in out.jobs else f"{label}:{job.key}"
+            out.jobs[key] = replace(job, key=key)
+        for job in reader.created:  # read with the DAGs' tasks: a job of its own
             key = job.key if job.key not in out.jobs else f"{label}:{job.key}"
             out.jobs[key] = replace(job, key=key)
         out.notes += reader.notes
@@ -262,6 +281,7 @@ class _DagFile:
         self.made: dict[int, list[_Ref]] = {}  # id(call) -> the task it made (a call is read once)
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
+        self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
         self.count = 0
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
@@ -531,8 +551,8 @@ class _DagFile:
         where = Location(self.label, getattr(given, "lineno", dag.line), 1)
         if value is None or value == "@once":
             return  # started by hand (or by the API, or once): no schedule
-        if value == "@continuous":
-            job.continuous = True
+        if value == "@continuous":  # Airflow refuses a continuous DAG with more than one active run
+            job.continuous, job.max_concurrent_runs = True, 1
             return
         if isinstance(given, ast.Call) and _callee(given) == "timedelta":
             job.trigger = "a fixed interval (`timedelta`), started from its start date"
@@ -553,6 +573,9 @@ class _DagFile:
         kw = _keywords(call)
         if operator == _RUN_NOW:
             return [self._run_now(task_id, kw, after, where, scopes)]
+        if operator == _CREATE_JOBS:
+            self._created_job(kw, where, scopes)
+            return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
         if operator not in _FILE_OPERATORS:
             dbt = self._dbt_spec(operator, kw, scopes)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
@@ -651,6 +674,29 @@ class _DagFile:
             return tasks or None, git
         single = {k: v for k, v in document.items() if k in ("notebook_task", "spark_python_task", "sql_task")}
         return ([{**single, "task_key": task_id}] if single else None), git
+
+    def _created_job(self, kw: dict, where: Location, scopes: list) -> None:
+        """The job a `DatabricksCreateJobsOperator` creates (or resets, when it has that
+        name): its `json=` with the settings given as keyword arguments over it, read
+        as the bundle reader reads Jobs API settings. The job runs on its own schedule
+        (or when a `DatabricksRunNowOperator` names it), not as a step of the DAG, so
+        its `max_concurrent_runs` is its own."""
+        document = self._value(kw["json"], scopes) if "json" in kw else {}
+        if not isinstance(document, dict):
+            return
+        document = dict(document)
+        for name in _JOB_SETTINGS:
+            if name in kw:
+                document[name] = self._value(kw[name], scopes)
+        settings = _known(document)
+        name = settings.get("name")
+        tasks = settings.get("tasks")
+        if not isinstance(name, str) or not name or not isinstance(tasks, list):
+            return
+        if not any(isinstance(t, dict) and isinstance(t.get("task_key"), str) for t in tasks):
+            return
+        job = job_from_settings(name, settings, self.file, self.root, base=self.file.parent)
+        self.created.append(replace(job, location=where))
 
     def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list) -> Task:
         ref = self._value(kw.get("job_name"), scopes) if "job_name" in kw else self._value(kw.get("job_id"), scopes)

@@ -946,6 +946,8 @@ def _job(
     job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
     continuous = spec.get("continuous")
     job.continuous = isinstance(continuous, dict) and continuous.get("pause_status", "UNPAUSED") != "PAUSED"
+    if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
+        job.max_concurrent_runs = 1
     schedule = spec.get("schedule")
     if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
         job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")
@@ -1383,7 +1385,8 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
 def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
     """(key, settings) of every job in a Jobs JSON file, checked against its schema
     (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
-    `{"jobs": [...]}` as `databricks jobs list` prints, or a `resources: jobs:`
+    `{"jobs": [...]}` as `databricks jobs list` prints, a `jobs/reset` request body
+    (`{"job_id": .., "new_settings": {...}}`), or a `resources: jobs:`
     document as the Jobs UI exports a job for a bundle (`schema.BundleFile`; keyed
     by its resource key). JSON that holds no job (no `tasks`) is not a job
     definition and is passed over."""
@@ -1417,6 +1420,9 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             convert(d, JobsExport, source, keys)
             settings = d["settings"]
             keys = (*keys, "settings")
+        elif isinstance(d.get("new_settings"), dict):  # a `jobs/reset` (or `update`) request body
+            settings = d["new_settings"]
+            keys = (*keys, "new_settings")
         else:
             settings = d
         if not isinstance(settings, dict) or "tasks" not in settings:

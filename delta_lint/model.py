@@ -210,6 +210,12 @@ class Intent:
     # writes) that it reads; an append, which reads nothing, meets it only there. None:
     # not such an INSERT, or what it reads is not known apart
     read_region: Region | None = None
+    # written by a function a thread pool calls once per item (`ThreadPoolExecutor.map`,
+    # `submit` in a loop, joblib's `Parallel`): where the pool hands out the calls, and
+    # the item this reading stands for (None: any item, so every call makes this write).
+    # Calls of one pool run at the same time (see `schedule.pool_overlap`).
+    pool: Location | None = None
+    pool_item: str | None = None
 
     @property
     def added_columns(self) -> tuple[str, ...]:
@@ -245,6 +251,7 @@ class Intent:
             "checkpoint": self.checkpoint,
             "txn_app_id": self.txn_app_id,
             "stream": self.stream.to_json() if self.stream else None,
+            **({"pool": self.pool.to_json(), "pool_item": self.pool_item} if self.pool else {}),
             "sites": [s.to_json() for s in self.location.sites],
         }
 
@@ -287,7 +294,7 @@ class Finding:
     settings_source: str | None = None  # live | snapshot | declared | ddl | assumed
     related_more: int = 0  # other locations left out of `related` (see engine.messages.SHOWN_OTHERS)
     # how sure a conflict finding is (None for findings that judge no overlap):
-    # "schedule" | "assumed" (what the overlap rests on), "certain" | "data-dependent"
+    # "schedule" | "assumed" | "code" (what the overlap rests on), "certain" | "data-dependent"
     overlap_basis: str | None = None
     verdict: str | None = None
 

@@ -77,13 +77,14 @@ class _NamesTaskOf:
 # job started by hand, a paused schedule, a cron that could not be evaluated).
 SCHEDULE = "schedule"
 ASSUMED = "assumed"
+CODE = "code"  # the code itself runs the two at once, in one run (a thread pool's calls)
 
 
 @dataclass(frozen=True)
 class Concurrency:
     reason: str
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
-    basis: str = SCHEDULE  # SCHEDULE | ASSUMED: what the overlap rests on
+    basis: str = SCHEDULE  # SCHEDULE | ASSUMED | CODE: what the overlap rests on
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -226,14 +227,15 @@ class Schedule:
                 return self._task_pair(na, nb)
         for na in nodes_a:
             for nb in nodes_b:
-                if na == nb and a is not b and a.location.path == b.location.path:
-                    # one file in one run: in order, unless several runs overlap or a stream runs on
+                if na == nb and a.location.path == b.location.path:
+                    # one file in one run: in order, unless several runs overlap, a stream
+                    # runs on or a thread pool runs calls at once (a write too, with itself)
                     found = self.node_overlap(na, nb)[0]
                     if found is not None:
                         return found
-                    stream = _stream_overlap(a, b)
-                    if stream is not None:
-                        return stream
+                    found = _stream_overlap(a, b) or pool_overlap(a, b)
+                    if found is not None:
+                        return found
                     continue
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
@@ -682,6 +684,21 @@ def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
     return None
 
 
+def pool_overlap(a: Intent, b: Intent) -> Concurrency | None:
+    """Two writes of one file that calls of one thread pool make (`Intent.pool`) run
+    at the same time, unless both were read for one known item (the same call, in
+    order); a write read for any item (`pool_item` None) runs in every call, so it
+    meets itself too. The items differ between the calls: distinct runs."""
+    pool = a.pool
+    if pool is None or pool != b.pool:
+        return None
+    if a.pool_item is not None and (a is b or a.pool_item == b.pool_item):
+        return None
+    return Concurrency(
+        f"written from a thread pool at {pool}: its calls, one per item, run at the same time", True, CODE
+    )
+
+
 def load_workflows(
     config: Config, bundle: Path | None = None, target: str | None = None, store: Store | None = None
 ) -> Workflows:
@@ -931,9 +948,9 @@ def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
 # pairing rests on an assumption, and the one line that would change that is named.
 NO_SCHEDULE_NOTE = (
     "no schedule is known (no bundle, job definition, Terraform root, Airflow DAG or configured job): "
-    "every file is its own job that may run at any time, so every overlap is assumed and no finding is an "
-    "error; say which files form jobs with `jobs:` in delta-lint.yaml, or name the bundle with "
-    "`--bundle databricks.yml`"
+    "every file is its own job that may run at any time, so every overlap between runs is assumed: only "
+    "writes one run makes at once (a running stream, a thread pool's calls) can be errors; say which files "
+    "form jobs with `jobs:` in delta-lint.yaml, or name the bundle with `--bundle databricks.yml`"
 )
 
 

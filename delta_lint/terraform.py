@@ -3,7 +3,8 @@
 Many repositories deploy their jobs with Terraform instead of a bundle. A
 `databricks_job` resource has the Jobs API's shape written as HCL blocks (`task {
 task_key = ... notebook_task { notebook_path = ... } depends_on { task_key = ... } }`,
-`schedule { quartz_cron_expression = ... }`, `parameter { name default }`); its
+`schedule { quartz_cron_expression = ... }`, `continuous {}`, `trigger { file_arrival
+{ ... } }`, `parameter { name default }`); its
 notebook is usually a `databricks_notebook` resource whose `source` is the file in
 the repository (`notebook_path = databricks_notebook.setup.path`). This module reads
 those files with python-hcl2 (a parser: nothing is evaluated) into the job settings
@@ -212,6 +213,10 @@ def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
     schedule = _one(spec.get("schedule"))
     if schedule:
         settings["schedule"] = {k: _text(v) for k, v in schedule.items() if not k.startswith("__")}
+    if "continuous" in spec:  # runs all the time, one run at a time (`continuous {}` holds only its pause)
+        settings["continuous"] = _plain(_one(spec["continuous"]))
+    if _one(spec.get("trigger")):  # file arrival, table update, periodic: the job starts when they fire
+        settings["trigger"] = _plain(_one(spec["trigger"]))
     parameters = [_one(p) for p in spec.get("parameter") or []]
     settings["parameters"] = [
         {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
@@ -249,6 +254,16 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
     elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
         task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
     return task
+
+
+def _plain(block: dict) -> dict[str, Any]:
+    """A block's attributes and nested blocks as Jobs API settings: strings without
+    their quotes, a block written once as its dict (python-hcl2's own keys left out)."""
+    return {
+        k: _plain(_one(v)) if isinstance(v, (list, dict)) else _text(v)
+        for k, v in block.items()
+        if not k.startswith("__")
+    }
 
 
 def _one(value: Any) -> dict:

@@ -111,7 +111,9 @@ class Classes:
                 x.read_region,
                 region,
             )
-            key = (pair_key, behaviour)
+            # a write of a thread pool's calls meets itself when read for any item (see
+            # `schedule.pool_overlap`): not alike with other writes of its file
+            key = (pair_key, behaviour, x.pool, x.pool is not None and x.pool_item is None)
             c = keys.get(key)
             if c is None:
                 c = keys[key] = len(self.members)

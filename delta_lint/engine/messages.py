@@ -14,6 +14,7 @@ from delta_lint.engine.classes import Classes, Found, location_key
 from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
+from delta_lint.schedule import CODE
 from delta_lint.settings import TableSettings
 
 # A finding names at most this many other writes, in location order, in its message
@@ -34,6 +35,8 @@ SEVERITY: dict[tuple[str, str], str] = {
     ("schedule", DATA_DEPENDENT): "warning",
     ("assumed", CERTAIN): "warning",
     ("assumed", DATA_DEPENDENT): "info",
+    (CODE, CERTAIN): "error",  # one run makes both at once (a thread pool): no schedule needed
+    (CODE, DATA_DEPENDENT): "warning",
     ("", CERTAIN): "error",
     ("", DATA_DEPENDENT): "warning",
 }
@@ -108,7 +111,7 @@ class Messages:
         # differ only in location.
         made: dict[int, Finding] = {}
         out = []
-        for (_at, rule_id, exception, _verdict, _basis, _claim), parts in groups.items():
+        for (_at, rule_id, exception, _verdict, basis, _claim), parts in groups.items():
             if len(parts) > 1:
                 parts.sort(key=_pair_order)
                 others = sorted(chain.from_iterable(part[3] for part in parts))
@@ -128,7 +131,8 @@ class Messages:
             named = list(map(tags.__getitem__, shown))
             k = bisect_left(others, this_index)
             if k < len(named) and others[k] == this_index:
-                named[k] = f"{labels[this_index]} (another run)"
+                # the same write in another run, or in another call of a thread pool's run
+                named[k] = f"{labels[this_index]} ({'another call' if basis == CODE else 'another run'})"
             if classes.duplicate_locations:  # texts of distinct intents differ by location, unless two share one
                 named = list(dict.fromkeys(named))
                 text = _named(named, len(named))

@@ -20,6 +20,7 @@ from typing import Any
 
 from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, literal_items, may_pool
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -1171,13 +1172,18 @@ class PythonAnalyzer(ValueResolver):
                     found.add(self._ref(self.string(sub.args[1], scope), path=attr == "forPath")[0])
         return found
 
+    _pools: Pools | None = None  # the module's thread pools, found when an expression may hand work to one
+
     def _calls(self, expr: ast.expr, scope: Scope) -> None:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr):
             return
         seen: set[int] = set()
+        if self._pools is None:  # once per module: most never make a pool, and are not walked for one
+            self._pools = Pools(self._tree if self._tree is not None and may_pool(self.source) else None)
+        pooled = self._pooled(expr, scope) if self._pools else set()
         for node in _walk(expr):
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
             if _is_notebook_run(node):
                 self._notebook_run(node, scope)
@@ -1215,6 +1221,116 @@ class PythonAnalyzer(ValueResolver):
                     if step.call is not None:
                         seen.add(id(step.call))
                 self._guarded(node, self._each_alternative, node, scope)
+
+    def _pooled(self, expr: ast.expr, scope: Scope) -> set[int]:
+        """Read each hand-out of work to a thread pool in an expression as the calls it
+        makes (`_pool_call`); the ids of its nodes, which are not read again."""
+        skip: set[int] = set()
+        for hand_out in self._pools.calls_in(expr) if self._pools else ():
+            skip.update(id(n) for n in _walk(hand_out.call))
+            self._guarded(hand_out.call, self._pool_call, hand_out, scope)
+        return skip
+
+    def _pool_call(self, hand_out: PoolCall, scope: Scope) -> None:
+        """What the calls a pool makes write: its function read as called with each
+        item's values (one reading per item when the items are literal, else one with
+        the item unknown). Those writes run at the same time as each other: they are
+        marked with the pool (`Intent.pool`, where it is made) and the call they were
+        read for (`pool_item`; None for a reading that stands for several calls, and
+        for a write that does not depend on the call, which every call makes)."""
+        for part in (hand_out.items, *hand_out.args, *(k.value for k in hand_out.keywords)):
+            if part is not None:
+                self._calls(part, scope)
+        pool, site = self._loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
+        readings, counted = self._pool_readings(hand_out, scope)
+        several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
+        first_diagnostic = len(self.diagnostics)
+        for bound, args, label in readings:
+            local = replace(scope, env={**scope.env, **bound})
+            values = [self.string(a, local) for a in args] if label is None else []
+            known = label is not None or all(not v.unknown and not v.params for v in values)
+            # this call: its item as far as known, or which of the literal items it is
+            call = "|".join([site, *(v.text for v in values)] if label is None else [site, label])
+            item = None if several and not known else call
+            every = None if several else site  # a write the same in every call
+            # a table named by the item (`bronze_{t}`) is a table of its own in each call
+            per_item = {f"{{{p}}}" for v in values for p in v.params} if item is None else set()
+            before, kept = len(self.intents), set(self._kept_in_place)
+            self._pool_function(hand_out, args, local)
+            for n in [*range(before, len(self.intents)), *(self._kept_in_place - kept)]:
+                x = self.intents[n]
+                own = per_item and x.table is not None and per_item & set(_braced(x.table.name))
+                which = call if own else item if n >= before else every
+                self.intents[n] = replace(x, pool=pool, pool_item=which)
+        # what the readings could not read is said once, however many items were read
+        self.diagnostics[first_diagnostic:] = list(dict.fromkeys(self.diagnostics[first_diagnostic:]))
+
+    def _pool_readings(
+        self, hand_out: PoolCall, scope: Scope
+    ) -> tuple[list[tuple[dict[str, object], list[ast.expr], str | None]], bool]:
+        """(names bound, the arguments of the call, which literal item it is when that
+        is not its text) for each reading of a hand-out, and whether the readings are
+        its calls one by one (its items are literal): `map` once per literal item (a
+        string, a dict; `starmap` each item unpacked), else once with the item unknown;
+        a `submit` in a comprehension once per literal item of its one loop, else with
+        the loop's names unknown."""
+        call = hand_out.call
+        if hand_out.items is not None:
+            first = (
+                hand_out.items.elts[0]
+                if isinstance(hand_out.items, (ast.List, ast.Tuple)) and hand_out.items.elts
+                else None
+            )
+            width = len(first.elts) if hand_out.unpack and isinstance(first, (ast.List, ast.Tuple)) else 1
+            rows = self._rows(hand_out.items, scope, width) if not hand_out.unpack or first is not None else None
+            names = [f"{POOL_ITEM}{i}" for i in range(width)]
+            args: list[ast.expr] = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), call) for n in names]
+            if rows is not None:
+                return [(dict(zip(names, row)), args, None) for row in rows], True
+            if hand_out.unpack:
+                return [({}, [], None)], False  # each parameter a value only a run knows
+            elements = literal_items(hand_out.items, self._tree, self.mutated_names)
+            if elements is not None:
+                return [
+                    ({names[0]: self._value(e, scope, "item")}, args, f"#{n}") for n, e in enumerate(elements)
+                ], True
+            return [({names[0]: param_str(first_parameter(hand_out.fn, self.functions))}, args, None)], False
+        args = list(hand_out.args)
+        if len(hand_out.loops) == 1:
+            loop = hand_out.loops[0]
+            names = loop_names(loop.target)
+            rows = self._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
+            if rows is not None:
+                return [(dict(zip(names, row)), args, None) for row in rows], True
+            elements = literal_items(loop.iter, self._tree, self.mutated_names) if len(names) == 1 else None
+            if elements is not None:
+                return [
+                    ({names[0]: self._value(e, scope, names[0])}, args, f"#{n}") for n, e in enumerate(elements)
+                ], True
+        unknown = {n: param_str(n) for loop in hand_out.loops for n in loop_names(loop.target)}
+        return [(unknown, args, None)], not hand_out.repeated  # a `for` around it repeats it
+
+    def _pool_function(self, hand_out: PoolCall, args: list[ast.expr], scope: Scope) -> None:
+        """Read one call of a pool's function with these arguments: a lambda's body with
+        its parameters bound, a `partial`'s function with its own arguments first, any
+        other function as a call written where the pool hands the work out."""
+        fn, keywords = hand_out.fn, list(hand_out.keywords)
+        if (
+            isinstance(fn, ast.Call)
+            and _called_name(fn) == "partial"
+            or (isinstance(fn, ast.Call) and isinstance(fn.func, ast.Attribute) and fn.func.attr == "partial")
+        ):
+            if not fn.args:
+                return
+            args, keywords = [*fn.args[1:], *args], [*fn.keywords, *keywords]
+            fn = fn.args[0]
+        if isinstance(fn, ast.Lambda):
+            params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+            env = {**scope.env, **{p: self.string(a, scope) for p, a in zip(params, args)}}
+            self._calls(fn.body, replace(scope, env=env, site=scope.site or self._loc(hand_out.call)))
+            return
+        call = ast.Call(func=fn, args=args, keywords=keywords)
+        self._calls(ast.copy_location(call, hand_out.call), scope)
 
     def _calls_with_alternatives(self, node: ast.Call, scope: Scope) -> list[tuple[ast.Call, object]]:
         """Calls of value functions among a write's arguments (`saveAsTable(table())`,

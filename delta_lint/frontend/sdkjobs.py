@@ -8,8 +8,10 @@ Installers create the jobs they deploy with the SDK rather than a bundle:
     self.w.jobs.create(name=self.job_name, tasks=self.job_tasks)
 
 A call `<anything>.jobs.create(...)` (or `.jobs.reset(job_id, new_settings=
-JobSettings(...))`) becomes a Jobs API document: its keyword arguments as the job's
-settings, read syntactically (the code is never run). An SDK dataclass call (a
+JobSettings(...))`, or an `.jobs.update(...)` whose `new_settings` hold the tasks)
+becomes a Jobs API document: its keyword arguments (`**settings` of a dict read
+too) as the job's settings, with `max_concurrent_runs`, `continuous` and `trigger`
+as the schedule reads them, read syntactically (the code is never run). An SDK dataclass call (a
 capitalised callee: `Task`, `NotebookTask`, `ForEachTask`, `TaskDependency`, ...)
 reads as the dict of its keyword arguments; a member of one of the SDK's Jobs enums
 (`PauseStatus.PAUSED`) as its name, which is its value there; other enum-like
@@ -187,7 +189,7 @@ class _Reader:
     # -- finding the calls ------------------------------------------------------------------
 
     def calls(self, own_lines: int) -> Iterator[tuple[ast.Call, _Where]]:
-        """Every `.jobs.create(...)` / `.jobs.reset(...)` with where it is."""
+        """Every `.jobs.create(...)` / `.jobs.reset(...)` / `.jobs.update(...)` with where it is."""
         assert self.tree is not None
         stack: list[tuple[ast.AST, _Where, ast.ClassDef | None]] = [(self.tree, _Where(), None)]
         while stack:
@@ -207,14 +209,16 @@ class _Reader:
             if (
                 isinstance(node, ast.Call)
                 and getattr(node, "lineno", 0) <= own_lines
-                and (_is_jobs_call(node, "create") or _is_jobs_call(node, "reset"))
+                and any(_is_jobs_call(node, method) for method in ("create", "reset", "update"))
             ):
                 yield node, where
             stack.extend((child, where, None) for child in reversed(list(ast.iter_child_nodes(node))))
 
     def document(self, call: ast.Call, where: _Where) -> dict | None:
-        """The job settings a call gives, when they hold a task with a key."""
-        if _is_jobs_call(call, "reset"):
+        """The job settings a call gives, when they hold a task with a key (an
+        `update` whose `new_settings` hold no task changes a job this file does not
+        define, and is passed over)."""
+        if not _is_jobs_call(call, "create"):
             node = call.args[1] if len(call.args) > 1 else None
             node = next((k.value for k in call.keywords if k.arg == "new_settings"), node)
             settings = self.value(node, where) if node is not None else _NOT_READ
@@ -275,19 +279,22 @@ class _Reader:
         return _NOT_READ
 
     def _keywords(self, call: ast.Call, where: _Where, depth: int = 0) -> dict:
-        """A call's keyword arguments; `**settings.as_dict()` / `**settings.__dict__`
-        of settings read as a dict gives its keys."""
+        """A call's keyword arguments; `**settings`, `**settings.as_dict()` or
+        `**settings.__dict__` of settings read as a dict gives its keys."""
         out = {}
         for k in call.keywords:
             if k.arg is None:
                 spread = k.value
                 if isinstance(spread, ast.Call) and not spread.args and not spread.keywords:
-                    spread = spread.func
-                    if not (isinstance(spread, ast.Attribute) and spread.attr in ("as_dict", "as_shallow_dict")):
+                    method = spread.func
+                    if not (isinstance(method, ast.Attribute) and method.attr in ("as_dict", "as_shallow_dict")):
                         continue
-                elif not (isinstance(spread, ast.Attribute) and spread.attr == "__dict__"):
+                    spread = method.value
+                elif isinstance(spread, ast.Attribute) and spread.attr == "__dict__":
+                    spread = spread.value
+                elif not isinstance(spread, (ast.Name, ast.Dict)):
                     continue
-                value = self.value(spread.value, where, depth + 1)
+                value = self.value(spread, where, depth + 1)
                 if isinstance(value, dict):
                     out.update(value)
             else:
@@ -460,7 +467,7 @@ class _Reader:
 
 
 def sdk_jobs(tree: ast.Module, own_lines: int, budget: Budget, module: str) -> list[dict]:
-    """The Jobs API settings of every `.jobs.create(...)` / `.jobs.reset(...)` in
+    """The Jobs API settings of every `.jobs.create/reset/update(...)` in
     the first `own_lines` lines of the module that reads as a job (a task with a key).
     Reading charges the file's `budget`; once it is spent no further job is read,
     and `budget` notes the call where it ran out (`module`: the file's path)."""

@@ -1,0 +1,264 @@
+"""Thread pools in job code: the calls of one function that a pool runs at the same time.
+
+A job that loads many tables often hands one function to a pool, one call per
+table or item:
+
+    with ThreadPoolExecutor(max_workers=4) as executor:
+        executor.map(load_table, tables)
+
+The writes that function makes run concurrently with each other within one run of
+the job. This module finds such hand-outs in a module's syntax (nothing is run):
+
+* the pools: `ThreadPoolExecutor(...)` (`concurrent.futures`), `ThreadPool(...)`
+  (`multiprocessing.pool`, and `multiprocessing.dummy.Pool`), bound by `with ... as
+  name`, by `name = ...`, or called on directly (`ThreadPoolExecutor(4).map(...)`);
+  a pool of one worker (`max_workers=1`, `ThreadPool(1)`) runs its calls in order
+  and is no pool here;
+* the hand-outs: `map`, `imap`, `imap_unordered`, `map_async`, `starmap`,
+  `starmap_async` (one call per item of the iterable), `submit` and `apply_async`
+  (one call, repeated when the hand-out stands in a loop or a comprehension);
+  joblib's `Parallel(n_jobs=...)(delayed(fn)(x) for x in items)`, whose `n_jobs`
+  left unset (or 1) runs the calls in order.
+
+What each call writes is read by the Python front end (`PythonAnalyzer._pool_call`),
+which marks those writes with the pool (`Intent.pool`).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+# pool classes -> the keyword (or first positional argument) of their number of workers
+_POOLS = {"ThreadPoolExecutor": "max_workers", "ThreadPool": "processes"}
+# modules whose `Pool` is a pool of threads (`from multiprocessing.dummy import Pool`)
+_THREAD_POOL_MODULES = ("multiprocessing.dummy",)
+_EACH_ITEM = frozenset({"map", "imap", "imap_unordered", "map_async"})
+_EACH_ROW = frozenset({"starmap", "starmap_async"})  # each item unpacked as the arguments
+_ONE_CALL = frozenset({"submit", "apply_async"})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+MAX_ITEMS = 256  # literal items read one by one at most (as `ValueResolver._rows` reads a list)
+POOL_ITEM = "__pool_item_"  # the names a reading binds to an item's values (never a Python name of the code)
+# words a module that hands work to a thread pool holds: other modules are never walked for pools
+_POOL_WORDS = ("ThreadPool", "Parallel", "dummy")
+
+
+def may_pool(source: str) -> bool:
+    """Whether a module's text may make a thread pool."""
+    return any(word in source for word in _POOL_WORDS)
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+@dataclass(frozen=True)
+class PoolCall:
+    """One hand-out of work to a pool, as written."""
+
+    call: ast.Call  # the call that hands the work out
+    pool: ast.expr  # what makes the pool: its constructor call (`ThreadPoolExecutor(...)`, `Parallel(...)`)
+    fn: ast.expr  # the function each call runs (a name, an attribute, a lambda, a `partial`)
+    args: tuple[ast.expr, ...] = ()  # its arguments as written (submit, apply_async, delayed)
+    keywords: tuple[ast.keyword, ...] = ()
+    items: ast.expr | None = None  # map: the iterable whose items are the first argument
+    unpack: bool = False  # starmap: each item is the tuple of arguments
+    loops: tuple[ast.comprehension, ...] = ()  # comprehensions around it, outermost first
+    repeated: bool = False  # the hand-out itself runs several times (in a loop or comprehension)
+
+
+def first_parameter(fn: ast.expr, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
+    """The name of the first parameter of a pool's function (`t` of `def load(t)`, a
+    lambda's own), for the item it gets when only a run knows the items; "item" when
+    the function is not among `functions` (the module's, by name)."""
+    if isinstance(fn, ast.Lambda):
+        params = fn.args.posonlyargs + fn.args.args
+    else:
+        found = functions.get(_callee(fn))
+        params = (found.args.posonlyargs + found.args.args) if found is not None else []
+    names = [p.arg for p in params if p.arg not in ("self", "cls")]
+    return names[0] if names else "item"
+
+
+def literal_items(items: ast.expr, tree: ast.Module | None, mutated: frozenset[str]) -> list[ast.expr] | None:
+    """The elements of a literal list or tuple of dicts a pool's calls get one each
+    (`[{"table": "orders", ...}, ...]`, or a module-level name assigned such a list once
+    and never changed in place), at most `MAX_ITEMS`; None for anything else. Lists of
+    strings are the analyzer's own rows (`ValueResolver._rows`)."""
+    if isinstance(items, ast.Name) and tree is not None and items.id not in mutated:
+        values = [
+            stmt.value
+            for stmt in tree.body
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and stmt.value is not None
+            and any(isinstance(t, ast.Name) and t.id == items.id for t in _targets(stmt))
+        ]
+        items = values[0] if len(values) == 1 else items
+    if not isinstance(items, (ast.List, ast.Tuple)) or not 0 < len(items.elts) <= MAX_ITEMS:
+        return None
+    return list(items.elts) if all(isinstance(e, ast.Dict) for e in items.elts) else None
+
+
+def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return list(stmt.targets) if isinstance(stmt, ast.Assign) else [stmt.target]
+
+
+def _callee(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _workers(call: ast.Call, keyword: str) -> int | None:
+    """A literal number of workers, else None (a default or a value only a run knows)."""
+    given = next((k.value for k in call.keywords if k.arg == keyword), call.args[0] if call.args else None)
+    if isinstance(given, ast.Constant) and type(given.value) is int:
+        return given.value
+    return None
+
+
+class Pools:
+    """The pools a module makes and the names bound to them, found once per module."""
+
+    def __init__(self, tree: ast.Module | None) -> None:
+        """`tree` None: a module that makes no pool (see `may_pool`)."""
+        self._aliases: dict[str, str] = {}  # local name -> pool class or "Parallel" / "delayed"
+        self._read = tree is not None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    if alias.name in _POOLS or alias.name in ("Parallel", "delayed"):
+                        self._aliases[alias.asname or alias.name] = alias.name
+                    elif alias.name == "Pool" and node.module in _THREAD_POOL_MODULES:
+                        self._aliases[alias.asname or alias.name] = "ThreadPool"
+        # name -> (line, pool or None) of each binding, in line order: a name bound to
+        # something else (or to a pool of one worker) after a pool is no pool there
+        self._bound: dict[str, list[tuple[int, ast.expr | None]]] = {}
+        self._in_loop: set[int] = set()  # ids of calls inside a loop's body
+        stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
+        while stack:
+            node, looped = stack.pop()
+            if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
+                self._bind(node.optional_vars.id, node.context_expr)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self._bind(node.targets[0].id, node.value)
+            elif looped and isinstance(node, ast.Call):
+                self._in_loop.add(id(node))
+            if isinstance(node, _LOOPS):
+                inner = {id(s) for s in (*node.body, *node.orelse)}
+                stack.extend((child, looped or id(child) in inner) for child in ast.iter_child_nodes(node))
+            else:
+                stack.extend((child, looped) for child in ast.iter_child_nodes(node))
+        for bindings in self._bound.values():
+            bindings.sort(key=lambda b: b[0])
+
+    def __bool__(self) -> bool:
+        """Whether the module was read for pools at all."""
+        return self._read
+
+    def _kind(self, func: ast.expr) -> str:
+        """The pool class (or joblib name) a callee names, or ""."""
+        name = _callee(func)
+        if isinstance(func, ast.Name):
+            return self._aliases.get(name, name if name in _POOLS else "")
+        if name in _POOLS or name in ("Parallel", "delayed"):
+            return name
+        if name == "Pool" and isinstance(func, ast.Attribute) and _callee(func.value) == "dummy":
+            return "ThreadPool"
+        return ""
+
+    def _made(self, node: ast.expr) -> bool | None:
+        """True for a call making a pool of several workers (or an unknown number),
+        False for one of one worker, None for anything else."""
+        if not isinstance(node, ast.Call):
+            return None
+        kind = self._kind(node.func)
+        if kind in _POOLS:
+            return _workers(node, _POOLS[kind]) != 1
+        if kind == "Parallel":  # joblib: `n_jobs` unset is one worker
+            workers = next((k.value for k in node.keywords if k.arg == "n_jobs"), node.args[0] if node.args else None)
+            if workers is None:
+                return False
+            return not (isinstance(workers, ast.Constant) and workers.value in (1, None))
+        return None
+
+    def _bind(self, name: str, value: ast.expr) -> None:
+        self._bound.setdefault(name, []).append((value.lineno, value if self._made(value) else None))
+
+    def _pool_of(self, receiver: ast.expr, line: int) -> ast.expr | None:
+        """What makes the pool a method is called on: a name's last binding before
+        the call's line, or a constructor called on directly."""
+        if isinstance(receiver, ast.Name):
+            pool = None
+            for at, maker in self._bound.get(receiver.id, ()):
+                if at > line:
+                    break
+                pool = maker
+            return pool
+        return receiver if self._made(receiver) else None
+
+    def calls_in(self, expr: ast.expr) -> list[PoolCall]:
+        """The hand-outs in an expression, with the comprehensions around each."""
+        out: list[PoolCall] = []
+        stack: list[tuple[ast.AST, tuple[ast.comprehension, ...]]] = [(expr, ())]
+        while stack:
+            node, loops = stack.pop()
+            if isinstance(node, ast.Call):
+                found = self._hand_out(node, loops)
+                if found is not None:
+                    out.append(found)
+                    continue
+            if isinstance(node, _COMPREHENSIONS):
+                inner = (*loops, *node.generators)
+                parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+                stack.extend((part, inner) for part in parts)
+                stack.extend((g.iter, loops) for g in node.generators)
+                continue
+            stack.extend((child, loops) for child in ast.iter_child_nodes(node))
+        return out
+
+    def _hand_out(self, call: ast.Call, loops: tuple[ast.comprehension, ...]) -> PoolCall | None:
+        repeated = bool(loops) or id(call) in self._in_loop
+        func = call.func
+        if (
+            isinstance(func, ast.Call)
+            and self._kind(func.func) == "Parallel"
+            or (isinstance(func, ast.Name) and self._pool_of(func, call.lineno) is not None)
+        ):
+            return self._joblib(call, func)
+        if not isinstance(func, ast.Attribute) or not call.args:
+            return None
+        method = func.attr
+        if method not in _EACH_ITEM | _EACH_ROW | _ONE_CALL:
+            return None
+        pool = self._pool_of(func.value, call.lineno)
+        if pool is None:
+            return None
+        fn, rest = call.args[0], call.args[1:]
+        if method in _ONE_CALL:
+            if method == "apply_async":  # apply_async(fn, args=(...), kwds={...})
+                given = next((k.value for k in call.keywords if k.arg == "args"), rest[0] if rest else None)
+                rest = tuple(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else ()
+                return PoolCall(call, pool, fn, rest, (), None, False, loops, repeated)
+            return PoolCall(call, pool, fn, tuple(rest), tuple(call.keywords), None, False, loops, repeated)
+        items = rest[0] if len(rest) == 1 else None  # several iterables: zipped, read as unknown
+        return PoolCall(call, pool, fn, (), (), items, method in _EACH_ROW, loops, True)
+
+    def _joblib(self, call: ast.Call, func: ast.expr) -> PoolCall | None:
+        """`Parallel(...)(delayed(fn)(args) for ... in ...)`, or `parallel(...)` of a
+        name bound to `Parallel(...)`."""
+        maker = func if isinstance(func, ast.Call) else self._pool_of(func, call.lineno)
+        if not (isinstance(maker, ast.Call) and self._kind(maker.func) == "Parallel" and self._made(maker)):
+            return None
+        if len(call.args) != 1 or not isinstance(call.args[0], _COMPREHENSIONS[:3]):
+            return None
+        comprehension = call.args[0]
+        elt = comprehension.elt  # type: ignore[attr-defined]
+        if not (isinstance(elt, ast.Call) and isinstance(elt.func, ast.Call) and elt.func.args):
+            return None
+        if self._kind(elt.func.func) != "delayed":
+            return None
+        fn = elt.func.args[0]
+        generators = tuple(comprehension.generators)  # type: ignore[attr-defined]
+        return PoolCall(call, maker, fn, tuple(elt.args), tuple(elt.keywords), None, False, generators, True)

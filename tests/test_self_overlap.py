@@ -1,0 +1,430 @@
+"""Writes that overlap themselves: a job whose runs may overlap (`max_concurrent_runs`
+read from every reader of job definitions), and the calls of one run that a thread
+pool makes at the same time."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_link import NB, _conflicts
+
+LOAD = NB + "spark.sql(\"UPDATE main.ops.events SET x = 1 WHERE kind = 'a'\")\n"
+NOTEBOOK = {"notebooks/load.py": LOAD}
+TASKS = '[{"task_key": "load", "notebook_task": {"notebook_path": "/Repos/me/project/notebooks/load"}}]'
+
+
+def _overlaps(result) -> list[str]:
+    return sorted(f.overlap for f in result.findings if f.rule.startswith("DL1"))
+
+
+# -- runs of one job ---------------------------------------------------------------------
+
+SDK_UPDATE = """\
+from databricks.sdk import WorkspaceClient
+from databricks.sdk.service.jobs import JobSettings, NotebookTask, Task
+
+w = WorkspaceClient()
+w.jobs.update(
+    job_id,
+    new_settings=JobSettings(
+        name="events",
+        max_concurrent_runs=RUNS,
+        tasks=[Task(task_key="load", notebook_task=NotebookTask(notebook_path="/Repos/me/project/notebooks/load"))],
+    ),
+)
+"""
+
+SDK_SPREAD = f"""\
+from databricks.sdk import WorkspaceClient
+
+
+def deploy(w: WorkspaceClient) -> None:
+    settings = {{"name": "events", "max_concurrent_runs": RUNS, "tasks": {TASKS}}}
+    w.jobs.create(**settings)
+"""
+
+RESET_BODY = f'{{"job_id": 7, "new_settings": {{"name": "events", "max_concurrent_runs": RUNS, "tasks": {TASKS}}}}}'
+
+AIRFLOW_CREATE = f"""\
+from airflow import DAG
+from airflow.providers.databricks.operators.databricks import DatabricksCreateJobsOperator
+
+with DAG("deploy", schedule=None) as dag:
+    DatabricksCreateJobsOperator(task_id="create", json={{"name": "events", "max_concurrent_runs": RUNS, "tasks": {TASKS}}})
+"""
+
+AIRFLOW_CREATE_KEYWORDS = f"""\
+from airflow import DAG
+from airflow.providers.databricks.operators.databricks import DatabricksCreateJobsOperator
+
+TASKS = {TASKS}
+with DAG("deploy", schedule=None) as dag:
+    DatabricksCreateJobsOperator(task_id="create", name="events", tasks=TASKS, max_concurrent_runs=RUNS)
+"""
+
+DEFINITIONS = {
+    "sdk-update": "deploy/install.py",
+    "sdk-spread": "deploy/install.py",
+    "reset-body": "deploy/reset.json",
+    "airflow-create-json": "dags/deploy.py",
+    "airflow-create-keywords": "dags/deploy.py",
+}
+TEXTS = {
+    "sdk-update": SDK_UPDATE,
+    "sdk-spread": SDK_SPREAD,
+    "reset-body": RESET_BODY,
+    "airflow-create-json": AIRFLOW_CREATE,
+    "airflow-create-keywords": AIRFLOW_CREATE_KEYWORDS,
+}
+
+
+@pytest.mark.parametrize("reader", sorted(DEFINITIONS))
+def test_a_job_that_allows_concurrent_runs_pairs_its_write_with_itself(lint, reader):
+    result = lint({**NOTEBOOK, DEFINITIONS[reader]: TEXTS[reader].replace("RUNS", "4")})
+    assert _conflicts(result) == ["DL102"]
+    assert _overlaps(result) == ["job `events` allows 4 concurrent runs (with the same parameters)"]
+
+
+@pytest.mark.parametrize("reader", sorted(DEFINITIONS))
+def test_a_job_that_runs_one_run_at_a_time_does_not_pair_its_write_with_itself(lint, reader):
+    result = lint({**NOTEBOOK, DEFINITIONS[reader]: TEXTS[reader].replace("RUNS", "1")})
+    assert _conflicts(result) == []
+    # the job was read (its task runs the notebook): it is not a file run by hand
+    assert not [f for f in result.findings if f.rule == "DL006"]
+
+
+def test_an_sdk_update_without_tasks_defines_no_job(lint):
+    text = SDK_UPDATE.replace(
+        'tasks=[Task(task_key="load", notebook_task=NotebookTask(notebook_path="/Repos/me/project/notebooks/load"))],',
+        "",
+    )
+    result = lint({**NOTEBOOK, "deploy/install.py": text.replace("RUNS", "4")})
+    assert _conflicts(result) == []
+
+
+BUNDLE = """\
+bundle:
+  name: events
+resources:
+  jobs:
+    events:
+      max_concurrent_runs: 4
+CONTINUOUS
+      tasks:
+        - task_key: load
+          notebook_task:
+            notebook_path: notebooks/load.py
+"""
+
+
+def test_a_continuous_job_runs_one_run_at_a_time_whatever_its_maximum(lint):
+    continuous = lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", "      continuous: {}")})
+    assert _conflicts(continuous) == []
+    paused = "      continuous:\n        pause_status: PAUSED"
+    assert _conflicts(lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", paused)})) == []
+
+
+def test_a_triggered_job_with_concurrent_runs_still_pairs_its_write(lint):
+    trigger = "      trigger:\n        file_arrival:\n          url: /Volumes/main/raw/events/"
+    result = lint({**NOTEBOOK, "databricks.yml": BUNDLE.replace("CONTINUOUS", trigger)})
+    assert _overlaps(result) == ["job `events` allows 4 concurrent runs (with the same parameters)"]
+
+
+TERRAFORM = """\
+resource "databricks_job" "events" {
+  name                = "events"
+  max_concurrent_runs = 4
+BLOCK
+  task {
+    task_key = "load"
+    notebook_task {
+      notebook_path = "/Repos/me/project/notebooks/load"
+    }
+  }
+}
+"""
+
+
+def test_a_continuous_terraform_job_runs_one_run_at_a_time(lint):
+    continuous = '  continuous {\n    pause_status = "UNPAUSED"\n  }'
+    assert _conflicts(lint({**NOTEBOOK, "infra/job.tf": TERRAFORM.replace("BLOCK", continuous)})) == []
+    result = lint({**NOTEBOOK, "infra/job.tf": TERRAFORM.replace("BLOCK\n", "")})
+    assert _overlaps(result) == ["job `events` allows 4 concurrent runs (with the same parameters)"]
+
+
+def test_a_terraform_trigger_is_read_as_the_jobs_trigger(tmp_path):
+    from delta_lint.terraform import load_found_terraform
+
+    trigger = '  trigger {\n    file_arrival {\n      url = "/Volumes/main/raw/events/"\n    }\n  }'
+    (tmp_path / "job.tf").write_text(TERRAFORM.replace("BLOCK", trigger), encoding="utf-8")
+    job = load_found_terraform(tmp_path).jobs["events"]
+    assert job.trigger == "a file-arrival trigger" and job.max_concurrent_runs == 4 and not job.continuous
+
+
+def test_an_airflow_continuous_dag_runs_one_run_at_a_time(tmp_path):
+    from delta_lint.airflow import load_found_airflow
+
+    dag = (
+        "from airflow import DAG\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n\n"
+        'with DAG("events", schedule="@continuous", max_active_runs=MAX) as dag:\n'
+        '    DatabricksNotebookOperator(task_id="load", notebook_path="/Repos/me/project/notebooks/load")\n'
+    )
+    (tmp_path / "dag.py").write_text(dag.replace("MAX", "3"), encoding="utf-8")
+    job = load_found_airflow(tmp_path).jobs["events"]
+    assert job.continuous and job.max_concurrent_runs == 1
+    (tmp_path / "dag.py").write_text(dag.replace("@continuous", "@hourly").replace("MAX", "3"), encoding="utf-8")
+    assert load_found_airflow(tmp_path).jobs["events"].max_concurrent_runs == 3
+
+
+# -- calls of one run that a thread pool makes at once -------------------------------------
+
+LOAD_REGION = """\
+def load(region):
+    spark.sql(
+        f"MERGE INTO main.sales.orders t USING main.raw.orders_{region} s ON t.id = s.id "
+        "WHEN MATCHED THEN UPDATE SET *"
+    )
+"""
+LOAD_TABLE = """\
+def load(table):
+    spark.sql(f"MERGE INTO main.sales.{table} t USING main.raw.{table} s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+"""
+POOLED = "written from a thread pool at nb.py:{line}: its calls, one per item, run at the same time"
+
+
+def _pooled(result) -> list[tuple[str, str, str | None]]:
+    """(rule, overlap, how sure) of the conflict findings."""
+    return sorted((f.rule, f.overlap, f.overlap_basis) for f in result.findings if f.rule.startswith("DL1"))
+
+
+def _notebook(*parts: str) -> dict[str, str]:
+    return {"nb.py": NB + "\n".join(parts)}
+
+
+def _at(files: dict[str, str], maker: str) -> str:
+    """`line:column` of the first `maker` (what makes the pool) in the notebook."""
+    for n, line in enumerate(files["nb.py"].splitlines(), 1):
+        if maker in line:
+            return f"{n}:{line.index(maker) + 1}"
+    raise AssertionError(maker)
+
+
+EXECUTOR_MAP = """\
+from concurrent.futures import ThreadPoolExecutor
+
+with ThreadPoolExecutor(max_workers=WORKERS) as executor:
+    list(executor.map(load, ["eu", "us", "apac"]))
+"""
+
+
+def test_the_calls_of_a_thread_pool_that_write_one_table_conflict(lint):
+    files = _notebook(LOAD_REGION, EXECUTOR_MAP.replace("WORKERS", "4"))
+    result = lint(files)
+    assert _pooled(result) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(")), "code")]
+    (finding,) = [f for f in result.findings if f.rule == "DL102"]
+    assert "(another call)" in finding.message and finding.severity == "error"
+
+
+def test_a_pool_of_one_worker_runs_its_calls_in_order(lint):
+    assert _pooled(lint(_notebook(LOAD_REGION, EXECUTOR_MAP.replace("WORKERS", "1")))) == []
+
+
+def test_a_plain_loop_runs_its_calls_in_order(lint):
+    loop = 'for region in ["eu", "us", "apac"]:\n    load(region)\n'
+    assert _pooled(lint(_notebook(LOAD_REGION, loop))) == []
+
+
+def test_pooled_calls_that_write_a_table_each_do_not_conflict(lint):
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', '["orders", "customers"]')
+    result = lint(_notebook(LOAD_TABLE, pooled))
+    assert _pooled(result) == []
+    tables = sorted(i.table.name for i in result.intents if i.table is not None)
+    assert tables == ["main.sales.customers", "main.sales.orders"]
+
+
+def test_pooled_calls_over_items_only_a_run_knows_write_a_table_each(lint):
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', 'spark.catalog.listTables("raw")')
+    result = lint(_notebook(LOAD_TABLE, pooled))
+    assert _pooled(result) == []
+    assert [i.table.name for i in result.intents if i.table is not None] == ["main.sales.{table}"]
+
+
+def test_one_pooled_call_does_not_overlap_itself(lint):
+    one = EXECUTOR_MAP.replace("WORKERS", "4").replace('["eu", "us", "apac"]', '["eu"]')
+    assert _pooled(lint(_notebook(LOAD_REGION, one))) == []
+
+
+SUBMIT_COMPREHENSION = """\
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+executor = ThreadPoolExecutor(8)
+futures = [executor.submit(load, r) for r in dbutils.widgets.get("regions").split(",")]
+"""
+
+
+def test_submit_in_a_comprehension_over_items_only_a_run_knows(lint):
+    files = _notebook(LOAD_REGION, SUBMIT_COMPREHENSION)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(8)")), "code")]
+
+
+def test_submit_in_a_loop_conflicts_and_two_submits_of_different_tables_do_not(lint):
+    loop = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    for region in ["eu", "us"]:\n'
+        "        pool.submit(load, region)\n"
+    )
+    files = _notebook(LOAD_REGION, loop)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor()")), "code")]
+    apart = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    pool.submit(load, "orders")\n'
+        '    pool.submit(load, "customers")\n'
+    )
+    assert _pooled(lint(_notebook(LOAD_TABLE, apart))) == []
+    files = _notebook(LOAD_TABLE, apart.replace('"customers"', '"orders"'))
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor()")), "code")]
+
+
+def test_a_single_submit_with_an_unknown_item_does_not_overlap_itself(lint):
+    single = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "with ThreadPoolExecutor() as pool:\n"
+        '    pool.submit(load, dbutils.widgets.get("region"))\n'
+    )
+    assert _pooled(lint(_notebook(LOAD_REGION, single))) == []
+
+
+JOBLIB = """\
+from joblib import Parallel, delayed
+
+Parallel(JOBS)(delayed(load)(r) for r in ["eu", "us"])
+"""
+
+
+def test_joblib_parallel_calls_conflict_and_a_default_parallel_runs_in_order(lint):
+    files = _notebook(LOAD_REGION, JOBLIB.replace("JOBS", "n_jobs=4"))
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "Parallel(n_jobs")), "code")]
+    assert _pooled(lint(_notebook(LOAD_REGION, JOBLIB.replace("JOBS", "")))) == []  # n_jobs unset: one worker
+    assert _pooled(lint(_notebook(LOAD_REGION, JOBLIB.replace("JOBS", "n_jobs=1")))) == []
+
+
+def test_a_multiprocessing_thread_pool_and_a_lambda(lint):
+    pooled = (
+        "from multiprocessing.pool import ThreadPool\n\n"
+        "regions = spark.conf.get('regions').split(',')\n"
+        "ThreadPool(4).map(lambda r: load(r), regions)\n"
+    )
+    files = _notebook(LOAD_REGION, pooled)
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPool(4)")), "code")]
+    assert _pooled(lint(_notebook(LOAD_REGION, pooled.replace("ThreadPool(4)", "ThreadPool(1)")))) == []
+
+
+def test_two_writes_of_one_pooled_call_pair_across_calls(lint):
+    both = """\
+def refresh(region):
+    spark.sql(f"DELETE FROM main.sales.daily WHERE region = '{region}'")
+    spark.sql(f"INSERT INTO main.sales.daily SELECT * FROM main.raw.daily_{region}")
+"""
+    pooled = EXECUTOR_MAP.replace("WORKERS", "4").replace("load", "refresh")
+    conflicts = _pooled(lint(_notebook(both, pooled)))
+    assert conflicts and {basis for _, _, basis in conflicts} == {"code"}
+    assert _pooled(lint(_notebook(both, 'for region in ["eu", "us", "apac"]:\n    refresh(region)\n'))) == []
+
+
+REFRESH = """\
+def refresh(t):
+    spark.sql(f"CREATE OR REPLACE TABLE main.cdc.silver_{t} AS SELECT * FROM main.cdc.bronze_{t}")
+    spark.sql(f"ALTER TABLE main.cdc.silver_{t} SET TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+    spark.sql("DELETE FROM main.cdc.audit WHERE kind = 'refresh'")
+"""
+
+
+def test_a_table_named_by_an_item_only_a_run_knows_is_a_table_of_its_own_in_each_call(lint):
+    pooled = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "tables = [f.name[:-1] for f in dbutils.fs.ls('/Volumes/main/cdc/raw')]\n"
+        "with ThreadPoolExecutor(max_workers=3) as executor:\n"
+        "    executor.map(refresh, tables)\n"
+    )
+    result = lint(_notebook(REFRESH, pooled))
+    # the audit table is the same in every call: its DELETE meets itself; silver_{t} is not shared
+    assert {f.table for f in result.findings if f.rule.startswith("DL1")} == {"main.cdc.audit"}
+    assert _pooled(result) == [
+        ("DL102", POOLED.format(line=_at(_notebook(REFRESH, pooled), "ThreadPoolExecutor(")), "code")
+    ]
+
+
+LOAD_CONFIG = """\
+def load(cfg):
+    spark.sql(f"MERGE INTO main.sales.{cfg['table']} t USING main.raw.{cfg['table']} s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+"""
+CONFIGS = """\
+from concurrent.futures import ThreadPoolExecutor
+
+CONFIGS = [{"table": "orders", "load": "full"}, {"table": "customers", "load": "full"}SAME]
+with ThreadPoolExecutor(max_workers=4) as executor:
+    executor.map(load, CONFIGS)
+"""
+
+
+def test_pooled_calls_get_each_literal_dict_of_a_configuration_list(lint):
+    apart = lint(_notebook(LOAD_CONFIG, CONFIGS.replace("SAME", "")))
+    assert _pooled(apart) == []
+    assert sorted(i.table.name for i in apart.intents if i.table) == ["main.sales.customers", "main.sales.orders"]
+    files = _notebook(LOAD_CONFIG, CONFIGS.replace("SAME", ', {"table": "orders", "load": "late"}'))
+    result = lint(files)
+    assert _pooled(result) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(")), "code")]
+    assert {f.table for f in result.findings if f.rule == "DL102"} == {"main.sales.orders"}
+
+
+def test_a_submit_comprehension_over_a_literal_configuration_list(lint):
+    submit = CONFIGS.replace("SAME", "").replace(
+        "    executor.map(load, CONFIGS)", "    futures = [executor.submit(load, c) for c in CONFIGS]"
+    )
+    result = lint(_notebook(LOAD_CONFIG, submit))
+    assert _pooled(result) == []
+    assert sorted(i.table.name for i in result.intents if i.table) == ["main.sales.customers", "main.sales.orders"]
+
+
+def test_odd_pool_calls_are_read_without_an_internal_error(lint):
+    odd = """\
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from joblib import Parallel, delayed
+from multiprocessing.pool import ThreadPool
+
+pool = ThreadPool(processes="many")
+pool.map()
+pool.starmap(load, [("eu", 1), ("us",)])
+pool.starmap(load, rows)
+pool.apply_async(load, args="eu")
+pool.apply_async(partial())
+with ThreadPoolExecutor(max_workers=2) as ex:
+    ex.map(load)
+    ex.map(load, a, b)
+    ex.submit()
+    ex.submit(lambda: None)
+    ex.submit(partial(load, "eu"))
+    [ex.submit(load, r) for r in ["eu", "us"] if r]
+    {ex.submit(load, k): v for k, v in {"eu": 1}.items()}
+Parallel(n_jobs=2)()
+Parallel(n_jobs=2)(delayed(load) for r in ["eu"])
+Parallel(n_jobs=2)([delayed()(r) for r in ["eu"]])
+"""
+    result = lint(_notebook(LOAD_REGION, odd))
+    assert not [f for f in result.findings if f.rule in ("DL002", "DL003")]
+
+
+def test_what_the_readings_of_a_pool_cannot_read_is_said_once(lint):
+    refresh = """\
+def refresh(t):
+    target = lookup(t)
+    spark.sql(f"MERGE INTO {target} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *")
+    spark.sql(build_sql(t))
+"""
+    pooled = EXECUTOR_MAP.replace("WORKERS", "3").replace("load", "refresh")
+    result = lint(_notebook(refresh, pooled))
+    assert sorted(f.rule for f in result.findings) == ["DL001", "DL007"]  # not once per item
