@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from typing import Protocol
 
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
@@ -137,10 +138,21 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+class ObjectReader(Protocol):
+    """The objects a call makes, as the statement walk (`values.walker.Walker`) reads
+    them: `Cls(args)` with what its `__init__` sets, the object a method returns."""
+
+    def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
+    def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
+
+
 class ValueResolver:
     """Value resolution over one file (see the module docstring). The analyzer
     that inherits it holds `module_env`, `functions`, `classes`, `context`,
-    `widget_defaults`, `diagnostics` and the file's source."""
+    `widget_defaults`, `diagnostics`, the file's source and its statement walk
+    (`walker`, which reads the objects calls make)."""
+
+    walker: ObjectReader
 
     _budget: Budget | None = None
     # a value-function call's result while a write is read once per value it may hold
@@ -287,7 +299,7 @@ class ValueResolver:
             if isinstance(held, (StrMap, Strs)) and not isinstance(held, Instance):
                 return held
         if isinstance(node, ast.Call) and self.classes:
-            instance = self._instance(node, scope) or self._returned_instance(node, scope)
+            instance = self.walker.instance(node, scope) or self.walker.returned_instance(node, scope)
             if instance is not None:
                 return instance
             if isinstance(node.func, ast.Name) and node.func.id in self.classes:
