@@ -274,6 +274,9 @@ class Walker:
         self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # helper -> its intents and diagnostics read without a call
         self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
+        # for each loop being read, innermost last: the environments its `break`s and
+        # its `continue`s leave a turn with (see `_turn`)
+        self._exits: list[tuple[list[dict[str, object]], list[dict[str, object]]]] = []
 
     def _widget_default(self, call: ast.Call, scope: Scope) -> None:
         """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
@@ -307,6 +310,10 @@ class Walker:
             self._stmt(stmt, scope)
 
     def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
+            if self._exits:
+                self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
+            return
         if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
             self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -333,12 +340,20 @@ class Walker:
             names = loop_names(stmt.target)
             rows = self.host._rows(stmt.iter, scope, len(names)) if names else None
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
+                breaks: list[dict[str, object]] = []
                 for row in rows:
                     if not self._loop_turn(stmt):
                         break  # past the file's budget: the rest read once, the names unknown
                     scope.env.update(zip(names, row))
-                    self.block(stmt.body, scope)
+                    left, goes_on = self._turn(stmt.body, scope)
+                    breaks += left
+                    if not goes_on:  # every way leaves this turn: no later element is reached
+                        if breaks:
+                            _replace_env(scope, join_envs(breaks))
+                        return
                 else:
+                    if breaks:  # the loop may stop at any element that breaks
+                        _replace_env(scope, join_envs([dict(scope.env), *breaks]))
                     return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in walk(stmt.target):  # names a loop binds hold values not known here
@@ -429,9 +444,15 @@ class Walker:
                 break
             self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-            # the body may run no time, once or more: before and after it are both possible
-            self._paths(scope, [stmt.body], may_skip=True)
+            # the body may run no time, once or more: before and after it are both possible;
+            # the `else` runs when no `break` left the loop, and what a `break` leaves
+            # joins the code after it
+            start = dict(scope.env)
+            breaks, goes_on = self._turn(stmt.body, scope)
+            _replace_env(scope, join_envs([start, dict(scope.env)] if goes_on else [start]))
             self.block(stmt.orelse, scope)
+            if breaks:
+                _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
         else:  # try: the handlers start from anywhere in the body
             before = dict(scope.env)
             self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
@@ -440,6 +461,20 @@ class Walker:
             _replace_env(scope, join_envs([before, after]))
             self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
             self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
+
+    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
+        """Read one turn of a loop's body: the environments its `break`s leave the loop
+        with, and whether a way goes on to the next turn (the body's end, a
+        `continue`), `scope` left as those ways join."""
+        self._exits.append(([], []))
+        try:
+            self.block(body, scope)
+        finally:
+            breaks, continues = self._exits.pop()
+        ways = ([] if _leaves(body) else [dict(scope.env)]) + continues
+        if continues:
+            _replace_env(scope, join_envs(ways))
+        return breaks, bool(ways)
 
     def _paths(
         self,
