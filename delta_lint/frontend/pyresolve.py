@@ -472,6 +472,9 @@ class ValueResolver:
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
                 return evaluated
+            returned = self._returned_text(node, scope)
+            if returned is not None:
+                return returned
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -609,6 +612,9 @@ class ValueResolver:
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
                 return evaluated
+            returned = self._returned_text(node, scope)
+            if returned is not None:
+                return returned
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
@@ -849,6 +855,17 @@ class ValueResolver:
         """What a function of the file returns for this call (`cfg, opts =
         setup_configuration(args)`); None when that cannot be told."""
         return self._evaluate(fn, call, scope)[1]
+
+    def _returned_text(self, node: ast.Call, scope: Scope) -> Str | None:
+        """The text a function of the file returns for this call, read with its
+        arguments bound, when it is known or a template of named inputs
+        (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
+        name (`t = table_name("x")`); None when the call is no such function or what
+        it returns is not told."""
+        if not (isinstance(node.func, ast.Name) and node.func.id in self.functions):
+            return None
+        returned = self._returned(self.functions[node.func.id], node, scope)
+        return returned if type(returned) is Str and not returned.unknown else None
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
