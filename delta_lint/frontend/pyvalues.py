@@ -91,40 +91,38 @@ def one_of(values: list[Str]) -> Str:
     )
 
 
-_UNBOUND = object()
-
-
 def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
     """The names bound after control flow merges, from the environment each path
-    left (paths that leave by `return`/`raise`/`break`/`continue` are not given).
-
-    A name every path agrees on keeps its value; strings that differ become `OneOf`;
-    other values that differ (a writer with or without `.partitionBy(...)`, a dict or
-    a string) become the lattice's `OneOf` of them, unknown to every reader but the
-    analyzer's reading of a write, which is done once per value; past
-    `MAX_ALTERNATIVES` they are dropped (unknown). A name bound on some paths only
-    keeps the value of those paths: reading it on the others raises in Python."""
+    left: `lattice.join_envs` with `join_held`, a name whose values do not join
+    left out (unknown). A name bound on some paths only keeps the value of those
+    paths: reading it on the others raises in Python."""
+    joined = lattice.join_envs(outcomes, join_held)
     if len(outcomes) == 1:
-        return dict(outcomes[0])
-    out: dict[str, object] = {}
-    names = dict.fromkeys(k for o in outcomes for k in o)
-    for name in names:
-        held = [o.get(name, _UNBOUND) for o in outcomes]
-        bound = [v for v in held if v is not _UNBOUND]
-        if all(v is bound[0] for v in bound) or all(_same(v, bound[0]) for v in bound):
-            out[name] = bound[0]
-        elif all(isinstance(v, Str) for v in bound):
-            out[name] = one_of(bound)  # type: ignore[arg-type]
-        else:  # a writer built two ways, a dict or a string: any one of them
-            choices: list[object] = []
-            for v in bound:
-                for alt in lattice.alternatives(v):
-                    if not any(_same(alt, c) for c in choices):
-                        choices.append(alt)
-            if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
-                out[name] = lattice.OneOf(tuple(choices))
-            # else: unknown (left out)
-    return out
+        return joined
+    return {name: value for name, value in joined.items() if value is not _UNJOINED}
+
+
+_UNJOINED = object()  # values `join_held` cannot join: past `MAX_ALTERNATIVES`
+
+
+def join_held(bound: list[object]) -> object:
+    """The value a name holds where paths meet. The same value on every path stays
+    itself; strings that differ become `OneOf`; other values that differ (a writer
+    with or without `.partitionBy(...)`, a dict or a string) become the lattice's
+    `OneOf` of them, unknown to every reader but the analyzer's reading of a write,
+    which is done once per value; past `MAX_ALTERNATIVES` they are unknown."""
+    if all(v is bound[0] for v in bound) or all(_same(v, bound[0]) for v in bound):
+        return bound[0]
+    if all(isinstance(v, Str) for v in bound):
+        return one_of(bound)  # type: ignore[arg-type]
+    choices: list[object] = []
+    for v in bound:
+        for alt in lattice.alternatives(v):
+            if not any(_same(alt, c) for c in choices):
+                choices.append(alt)
+    if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
+        return lattice.OneOf(tuple(choices))
+    return _UNJOINED
 
 
 def _same(a: object, b: object) -> bool:
