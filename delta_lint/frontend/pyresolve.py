@@ -139,18 +139,21 @@ def _env_default(call: ast.Call) -> str | None:
 
 
 class ObjectReader(Protocol):
-    """The objects a call makes, as the statement walk (`values.walker.Walker`) reads
-    them: `Cls(args)` with what its `__init__` sets, the object a method returns."""
+    """What the statement walk (`values.walker.Walker`) tells of a call: the object it
+    makes (`Cls(args)` with what its `__init__` sets, the object a method returns),
+    and the imported module whose pasted definition holds a line."""
 
     def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
+    def home(self, line: int) -> str | None: ...
 
 
 class ValueResolver:
     """Value resolution over one file (see the module docstring). The analyzer
     that inherits it holds `module_env`, `functions`, `classes`, `context`,
-    `widget_defaults`, `diagnostics`, the file's source and its statement walk
-    (`walker`, which reads the objects calls make)."""
+    `widget_defaults`, `diagnostics`, the module scope of each imported module
+    whose helpers are pasted (`_scopes`), the file's source and its statement walk
+    (`walker`, which reads the objects calls make and where a line's names come from)."""
 
     walker: ObjectReader
 
@@ -194,8 +197,9 @@ class ValueResolver:
             self.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
-        """The module's values, and the function's parameters bound to the call's
-        values (defaults for the rest, a named parameter where nothing is known)."""
+        """The module's values (the function's own module's, for a function of an
+        imported module), and the function's parameters bound to the call's values
+        (defaults for the rest, a named parameter where nothing is known)."""
         env = dict(self.module_env)
         params = fn.args.posonlyargs + fn.args.args
         positional = list(call.args)
@@ -218,7 +222,12 @@ class ValueResolver:
                 held = self._value(value, scope, name)
                 kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
                 env[name] = held if isinstance(held, kept) else param_str(name)
-        return env
+        home = self.walker.home(fn.lineno)
+        if home is None:
+            return env
+        # a function of an imported module reads that module's top-level values, not this file's
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        return {**self._scopes[home], **{k: v for k, v in env.items() if k in params}}
 
     def _rows(self, node: ast.expr, scope: Scope, width: int) -> list[tuple[Str, ...]] | None:
         """The values a loop binds on each turn, when they are literal: one string

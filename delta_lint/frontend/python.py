@@ -55,7 +55,7 @@ from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
 from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
-from delta_lint.frontend.values.walker import Walker, is_config_class, is_self_call
+from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.model import (
     DYNAMIC_SQL,
@@ -329,41 +329,6 @@ class PythonAnalyzer(ValueResolver):
                 self._foreign_defs[firsts[first]] = stmt
         return tree
 
-    def _home(self, line: int) -> str | None:
-        """The imported module whose pasted definition holds `line`: names there are
-        that module's (None: this file's own code, or a `%run` notebook's, which
-        shares this file's namespace)."""
-        if line <= self._own_lines:
-            return None
-        for first, last, module in self._homes:
-            if first <= line <= last:
-                return module
-        return None
-
-    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
-        """As `ValueResolver._bound_call`, but a function of an imported module reads
-        that module's top-level values, not this file's."""
-        env = super()._bound_call(fn, call, scope)
-        home = self._home(fn.lineno)
-        if home is None:
-            return env
-        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-        return {**self._scopes[home], **{k: v for k, v in env.items() if k in params}}
-
-    def _callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        """The helper a call names: inside an imported module's definition, by that
-        module's names (its own functions and what it imports); elsewhere by this file's."""
-        name = _called_name(node) or _module_function(node)
-        if name is None:
-            return None
-        home = self._home(node.lineno)
-        if home is not None and not is_self_call(node):
-            key = f"{home}{SCOPED}{name}"
-            return self.functions[key] if key in self._helpers and key in self.functions else None  # type: ignore[return-value]
-        if name in self._helpers and name in self.functions:
-            return self.functions[name]
-        return None
-
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
         job parameter binds the widget. An empty default binds nothing."""
@@ -571,7 +536,7 @@ class PythonAnalyzer(ValueResolver):
                     self._guarded(node, self.walker.call_helper, method, node, scope)
                     continue
             if self._helpers:
-                callee = self._callee(node)
+                callee = self.walker.callee(node)
                 if callee is not None:
                     self._guarded(node, self.walker.call_helper, callee, node, scope)
                     continue
@@ -1458,28 +1423,10 @@ def _warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     return argument(call, owner, method, "statement")
 
 
-def _called_name(call: ast.Call) -> str | None:
-    """`helper(...)`, `self.helper(...)`, `cls.helper(...)`: the function's name."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
-        return func.attr
-    return None
-
-
 def _reads_self(intent: Intent) -> bool:
     """Whether the write names an attribute of the object its method runs on."""
     table = intent.table.name if intent.table else ""
     return "{self_" in table or any(p.startswith("self_") for p in intent.params)
-
-
-def _module_function(call: ast.Call) -> str | None:
-    """`util.save(...)`: a function of an imported module, as `util.save`."""
-    func = call.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return f"{func.value.id}.{func.attr}"
-    return None
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")

@@ -43,6 +43,24 @@ from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.model import SCOPED, Diagnostic, Intent, Location
 
 
+def _called_name(call: ast.Call) -> str | None:
+    """`helper(...)`, `self.helper(...)`, `cls.helper(...)`: the function's name."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return func.attr
+    return None
+
+
+def _module_function(call: ast.Call) -> str | None:
+    """`util.save(...)`: a function of an imported module, as `util.save`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
 class Host(Protocol):
     """What the walker reads from and hands back to the analyzer that owns it: the
     module's names and definitions, the intents found so far (a helper read at a call
@@ -64,6 +82,8 @@ class Host(Protocol):
     _helpers: set[str]
     _foreign_defs: dict[str, ast.stmt]
     _own_lines: int
+    _homes: list[tuple[int, int, str]]
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     _tree: ast.Module | None
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
@@ -75,7 +95,6 @@ class Host(Protocol):
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict: ...
     def _may_read_helper(self, call: ast.Call) -> bool: ...
     def _budget_spent(self, seen: int, call: ast.AST) -> None: ...
-    def _home(self, line: int) -> str | None: ...
     def _loc(self, node: ast.AST) -> Location: ...
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
@@ -281,6 +300,32 @@ class Walker:
         # for each loop being read, innermost last: the environments its `break`s and
         # its `continue`s leave a turn with (see `_turn`)
         self._exits: list[tuple[list[dict[str, object]], list[dict[str, object]]]] = []
+
+    def home(self, line: int) -> str | None:
+        """The imported module whose pasted definition holds `line`: names there are
+        that module's (None: this file's own code, or a `%run` notebook's, which
+        shares this file's namespace)."""
+        if line <= self.host._own_lines:
+            return None
+        for first, last, module in self.host._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The helper a call names: inside an imported module's definition, by that
+        module's names (its own functions and what it imports); elsewhere by this file's."""
+        name = _called_name(node) or _module_function(node)
+        if name is None:
+            return None
+        functions, helpers = self.host.functions, self.host._helpers
+        home = self.home(node.lineno)
+        if home is not None and not is_self_call(node):
+            key = f"{home}{SCOPED}{name}"
+            return functions[key] if key in helpers and key in functions else None
+        if name in helpers and name in functions:
+            return functions[name]
+        return None
 
     def _widget_default(self, call: ast.Call, scope: Scope) -> None:
         """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
@@ -586,7 +631,7 @@ class Walker:
     def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
         """The class `name` means on `line`: in an imported module's pasted
         definition, that module's own; elsewhere this file's."""
-        home = self.host._home(line)
+        home = self.home(line)
         if home is None:
             return self.host.classes.get(name)
         found = self.host._foreign_defs.get(f"{home}{SCOPED}{name}")
@@ -623,7 +668,7 @@ class Walker:
             held = scope.env.get(node.id)
             if isinstance(held, (dict, ast.ClassDef, Instance)):
                 return held
-            if isinstance(held, StrMap) and self.host._home(node.lineno) is None and self.host._tree is not None:
+            if isinstance(held, StrMap) and self.home(node.lineno) is None and self.host._tree is not None:
                 # a module-level literal of this file (`CONFIGS = {...}`), as written
                 return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
             return None
