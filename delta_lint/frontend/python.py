@@ -90,9 +90,10 @@ _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)
 _NEWLINE = re.compile(r"\n")
 
 
-class PythonAnalyzer(ValueResolver):
+class PythonAnalyzer:
     """Turns one module's writes into intents: its `Walker` reads the statements in
-    order for the values names hold and hands every expression back to `_calls`."""
+    order for the values names hold and hands every expression back to `_calls`;
+    its `ValueResolver` tells what one expression holds."""
 
     def __init__(
         self,
@@ -165,14 +166,14 @@ class PythonAnalyzer(ValueResolver):
         self.documents_wanted: set[str] = set()  # project documents the evaluated code loads
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
         self.own_path = context.path or path.removeprefix("./")
-        self._own_module: Module | None = None
-        self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
-        # a value-function call's result fixed to one of its values while a write is read
-        # once per value (see `_each_alternative`)
-        self._fixed: dict[int, object] = {}
         self._tree: ast.Module | None = None
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
+        # the file's analysis budget (see `values.budget`), which every evaluation and
+        # helper reading of the file draws from: the front end's (`analyze_module`)
+        self.budget = Budget()
+        # what one expression holds in a scope (`pyresolve`)
+        self.values = ValueResolver(self)
         # the statement walk (`values.walker`): what each name holds, statement by statement;
         # functions other files call are read there with their arguments, not as written here
         self.walker = Walker(self, tuple(context.called))
@@ -251,7 +252,7 @@ class PythonAnalyzer(ValueResolver):
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
             seen = len(self.budget.spent)
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
-            self._budget_spent(seen, tree)  # (where it ran out: a call of this file)
+            self.values._budget_spent(seen, tree)  # (where it ran out: a call of this file)
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -452,6 +453,11 @@ class PythonAnalyzer(ValueResolver):
 
     # -- chains ----------------------------------------------------------------------
 
+    def string(self, node: ast.expr | None, scope: Scope) -> Str:
+        """The text an expression holds in `scope`, `{name}` for the parts only a run
+        knows (see `ValueResolver.string`)."""
+        return self.values.string(node, scope)
+
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]:
         """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
         steps: list[Step] = []
@@ -561,7 +567,7 @@ class PythonAnalyzer(ValueResolver):
             if kind is ast.Call and type(arg.func) is ast.Name:  # type: ignore[attr-defined]
                 name = arg.func.id  # type: ignore[attr-defined]
                 if name in self.value_functions or name in self._top_functions:
-                    held = self._evaluated(arg, scope)  # type: ignore[arg-type]
+                    held = self.values._evaluated(arg, scope)  # type: ignore[arg-type]
                     if _alternatives(held):
                         found.append((arg, held))  # type: ignore[arg-type]
             elif kind is ast.JoinedStr:
@@ -610,7 +616,7 @@ class PythonAnalyzer(ValueResolver):
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
-                self._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
+                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
                 self._terminal(self.flatten(node, scope), node, scope)
@@ -619,7 +625,7 @@ class PythonAnalyzer(ValueResolver):
                 states.append(dict(self.session.__dict__))
         finally:
             for call, _ in calls:
-                self._fixed.pop(id(call), None)
+                self.values._fixed.pop(id(call), None)
             scope.env.update(saved)
         # a USE/SET whose value depends on the branch: the session is not known to change
         self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)

@@ -23,7 +23,7 @@ import weakref
 from dataclasses import replace
 from typing import Protocol
 
-from delta_lint.frontend.pyresolve import MAX_HELPER_CALLS, MAX_HELPER_DEPTH
+from delta_lint.frontend.pyresolve import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
 from delta_lint.frontend.pyvalues import (
     DataFrame,
     Instance,
@@ -85,16 +85,8 @@ class Host(Protocol):
     _homes: list[tuple[int, int, str]]
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     _tree: ast.Module | None
+    values: ValueResolver
 
-    def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
-    def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object: ...
-    def _rows(self, node: ast.expr, scope: Scope, width: int) -> list[tuple[Str, ...]] | None: ...
-    def _truth(self, node: ast.expr, scope: Scope) -> bool | None: ...
-    def _opened(self, node: ast.expr, scope: Scope) -> object: ...
-    def _evaluate(self, fn: ast.FunctionDef, call: ast.Call, scope: Scope) -> tuple[dict, object]: ...
-    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict: ...
-    def _may_read_helper(self, call: ast.Call) -> bool: ...
-    def _budget_spent(self, seen: int, call: ast.AST) -> None: ...
     def _loc(self, node: ast.AST) -> Location: ...
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
@@ -276,6 +268,7 @@ class Walker:
         # every file's tree alive until the garbage collector's next full pass (10% more
         # time on 10,000 files, spent collecting)
         self.host: Host = weakref.proxy(host)
+        self.values = host.values  # what one expression holds (the host's `ValueResolver`)
         # `dbutils.notebook.exit(x)` calls read in the module's scope: id of the call ->
         # the values it was read with (see `notebook_exit`)
         self.notebook_exits: dict[int, list[object]] = {}
@@ -333,7 +326,7 @@ class Walker:
         name, default = argument_at(call, 0, "name"), argument_at(call, 1, "defaultValue")
         if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or default is None:
             return
-        value = self.host.string(default, scope)
+        value = self.values.string(default, scope)
         if not value.unknown and not value.params and value.text.strip() and "{" not in value.text:
             self.host.widget_defaults.setdefault(name.value, value.text.strip())
 
@@ -387,7 +380,7 @@ class Walker:
             return
         if isinstance(stmt, ast.For) and not stmt.orelse:
             names = loop_names(stmt.target)
-            rows = self.host._rows(stmt.iter, scope, len(names)) if names else None
+            rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
                 breaks: list[dict[str, object]] = []
                 for row in rows:
@@ -418,7 +411,7 @@ class Walker:
         if isinstance(stmt, ast.With):
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
                 if isinstance(item.optional_vars, ast.Name):
-                    opened = self.host._opened(item.context_expr, scope)
+                    opened = self.values._opened(item.context_expr, scope)
                     if opened is not None:
                         scope.env[item.optional_vars.id] = opened
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -448,7 +441,7 @@ class Walker:
             if isinstance(stmt.op, ast.Add):
                 left = scope.env.get(stmt.target.id)
                 if isinstance(left, Str):
-                    scope.env[stmt.target.id] = left + self.host.string(stmt.value, scope)
+                    scope.env[stmt.target.id] = left + self.values.string(stmt.value, scope)
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
@@ -465,7 +458,7 @@ class Walker:
             self.host.budget.note(
                 self.host.own_path, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True
             )
-            self.host._budget_spent(seen, stmt)
+            self.values._budget_spent(seen, stmt)
             return False
         return True
 
@@ -483,7 +476,7 @@ class Walker:
                 if link is not stmt:
                     self.host._calls(link.test, scope)
                 if taken == -1:
-                    truth = self.host._truth(link.test, scope)
+                    truth = self.values._truth(link.test, scope)
                     taken = None if truth is None else len(bodies) if truth else -1
                 bodies.append(link.body)
                 if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
@@ -569,9 +562,9 @@ class Walker:
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
-        if count >= MAX_HELPER_CALLS or not self.host._may_read_helper(call):
+        if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
             return
-        env = self.host._bound_call(fn, call, scope)
+        env = self.values._bound_call(fn, call, scope)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), Instance):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
@@ -607,7 +600,7 @@ class Walker:
             made = self._config_value(call, cls, scope)
             if isinstance(made, Instance):
                 return made
-        attrs = self.host._evaluate(init, call, scope)[0] if init is not None else {}
+        attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
         # an object of which nothing is known reads its methods as they are written
         # (each write where it stands), not once more at every call of a method; a
         # class of another file is not read here where it is written: its methods are
@@ -648,7 +641,7 @@ class Walker:
         if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return None
         env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
-        local = Scope(env={**self.host._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
+        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
         for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
@@ -679,7 +672,7 @@ class Walker:
             return None
         if isinstance(node, ast.Subscript):
             mapping = self._config_value(node.value, cls, scope)
-            key = self.host.string(node.slice, scope)
+            key = self.values.string(node.slice, scope)
             if isinstance(mapping, dict) and not key.params and not key.unknown:
                 return mapping.get(key.text)
             return None
@@ -696,10 +689,10 @@ class Walker:
                 elif keyword.arg is None:
                     return None  # `**d` of an unknown mapping: which fields it sets is not known
                 else:
-                    given[keyword.arg] = value if value is not None else self.host.string(keyword.value, scope)
+                    given[keyword.arg] = value if value is not None else self.values.string(keyword.value, scope)
             fields = _dataclass_fields(target)
             for name, arg in zip(fields, node.args):
-                given[name] = self.host.string(arg, scope)
+                given[name] = self.values.string(arg, scope)
             attrs = {}
             for name in fields:
                 value = given.get(name)
@@ -805,7 +798,7 @@ class Walker:
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
                     self._bind(t, v, scope)
-            elif isinstance(held := self.host._value(value, scope), tuple) and len(held) == len(target.elts):
+            elif isinstance(held := self.values._value(value, scope), tuple) and len(held) == len(target.elts):
                 for t, v in zip(target.elts, held):  # `cfg, opts = setup(args)`
                     if isinstance(t, ast.Name):
                         scope.env[t.id] = v
@@ -822,18 +815,18 @@ class Walker:
             and isinstance(scope.env.get(target.value.id), StrMap)
         ):  # `config["db"] = "sales"` on a dict of strings
             held: StrMap = scope.env[target.value.id]  # type: ignore[assignment]
-            key, text = str(target.slice.value), self.host.string(value, scope)
+            key, text = str(target.slice.value), self.values.string(value, scope)
             kept = tuple((k, v) for k, v in held.items if k != key)
             scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
             return
         if not isinstance(target, ast.Name):
             return
-        scope.env[target.id] = self.host._value(value, scope, target.id)
+        scope.env[target.id] = self.values._value(value, scope, target.id)
 
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here."""
-        path = self.host.string(argument_at(node, 0, "path"), scope)
+        path = self.values.string(argument_at(node, 0, "path"), scope)
         if path.params or path.unknown or not path.text:
             return
         given = argument_at(node, 2, "arguments")
@@ -841,7 +834,7 @@ class Walker:
         if isinstance(given, ast.Dict):
             for k, v in zip(given.keys, given.values):
                 if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    text = self.host.string(v, scope)
+                    text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
         self.host.notebook_runs.append((path.text, values))
@@ -854,14 +847,14 @@ class Walker:
         value: object = None
         if given is not None and scope.env is self.host.module_env:
             if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
-                held = self.host._value(given.args[0], scope)  # type: ignore[attr-defined]
+                held = self.values._value(given.args[0], scope)  # type: ignore[attr-defined]
                 if isinstance(held, StrMap) and not isinstance(held, Instance):
                     fields: dict[str, object] = dict.fromkeys(held.all_keys())
                     for key, field_value in held.items:
                         fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
                     value = {"json": fields}
             else:
-                text = exported_value(self.host.string(given, scope))
+                text = exported_value(self.values.string(given, scope))
                 value = {"text": text} if text is not None else None
         self.notebook_exits.setdefault(id(node), []).append(value)
 
@@ -873,7 +866,7 @@ class Walker:
         given = argument_at(node, 1, "value")
         value = None
         if given is not None and scope.env is self.host.module_env:
-            value = exported_value(self.host.string(given, scope))
+            value = exported_value(self.values.string(given, scope))
         self._set_task_value(_task_value_key(node), value)
         self._sets_read.add(id(node))
 
