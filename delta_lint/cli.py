@@ -774,11 +774,10 @@ def _durations_from_history(config, durations_from, files, bundle, target, debug
     from delta_lint.history_match import observed_durations
     from delta_lint.report import clean
 
-    if durations_from != DurationsFrom.history or not files:
-        _fail("--durations-from history and --history-file go together")
-    found, notes = _guarded(
-        lambda: observed_durations(config, [_history_file(f) for f in files], bundle, target), debug
-    )
+    chosen = _history_files(files, config)
+    if durations_from != DurationsFrom.history or not chosen:
+        _fail("--durations-from history and --history-file (or `history_files:` in the configuration) go together")
+    found, notes = _guarded(lambda: observed_durations(config, chosen, bundle, target), debug)
     for note in notes:
         typer.echo(f"delta-lint: warning: {clean(note)}", err=True)
     durations = dict(config.durations)
@@ -842,7 +841,7 @@ def history(
     given = list(paths or [])
     config = _spark_config(_config(config_file, given or [Path(".")]), spark, spark_timeout)
     analysed = [config.root] if config.path is not None else (given or [Path(".")])
-    files = [_history_file(value) for value in history_file or ()]
+    files = _history_files(history_file, config)
     try:
         window = parse_since(since) if since is not None else None
     except HistoryError as err:
@@ -863,21 +862,35 @@ def history(
     raise typer.Exit(1 if found.contradictions else 0)
 
 
-def _history_file(value: str) -> tuple[Optional[str], Path]:
-    """`FILE` or `TABLE=FILE` (when FILE is not itself a file whose name holds `=`)."""
+def _history_files(given: Optional[list[str]], config) -> list[tuple[Optional[str], Path]]:
+    """The `--history-file` values, else the configuration's `history_files:`
+    (relative to its folder)."""
+    if given:
+        return [_history_file(value) for value in given]
+    return [_history_file(value, config.root, "history_files:") for value in config.history_files]
+
+
+def _history_file(
+    value: str, base: Optional[Path] = None, source: str = "--history-file"
+) -> tuple[Optional[str], Path]:
+    """`FILE` or `TABLE=FILE` (when FILE is not itself a file whose name holds `=`),
+    FILE relative to `base` when given."""
     import re
 
+    def located(text: str) -> Path:
+        return base / text if base is not None and not Path(text).is_absolute() else Path(text)
+
     table, sep, rest = value.partition("=")
-    if sep and not Path(value).exists() and re.fullmatch(r"[\w.$-]{1,255}", table):
+    if sep and not located(value).exists() and re.fullmatch(r"[\w.$-]{1,255}", table):
         value = rest
     else:
         table = None
-    path = Path(value)
+    path = located(value)
     _usable(path)
     if not path.exists():
-        _fail(f"--history-file {value}: no such file")
+        _fail(f"{source} {value}: no such file")
     if not path.is_file():
-        _fail(f"--history-file {value}: not a regular file")
+        _fail(f"{source} {value}: not a regular file")
     return table, path
 
 

@@ -73,6 +73,9 @@ class Config:
     target: str | None = None
     job_definitions: str | None = None  # folder of Jobs JSON exports
     durations: dict[str, str] = field(default_factory=dict)  # job -> expected run time; "default" for all
+    # exported DESCRIBE HISTORY files (`[TABLE=]FILE`, relative to root) for `history`
+    # and `check --durations-from history` when no --history-file is given
+    history_files: tuple[str, ...] = ()
     strict: bool = False  # coverage gaps (DL000-DL007) fail the gate like predicted conflicts
     # files no job runs: anytime (they may run beside any job) | by-hand (setup and
     # exploration notebooks, run by hand: never paired with other files) | auto
@@ -305,6 +308,7 @@ def validate(data: dict, path: Path, source: Source | None = None, prefix: tuple
         target=raw.target,
         job_definitions=raw.job_definitions,
         durations=dict(durations),
+        history_files=tuple(raw.history_files or ()),
         strict=raw.strict,
         unscheduled=raw.unscheduled,
     )

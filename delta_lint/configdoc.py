@@ -83,6 +83,11 @@ KEYS: dict[str, Key] = {
         "{default: 1h, nightly_orders: 50m}",
         "Expected run durations per job (`default` for the rest), for whether two cron schedules' runs meet.",
     ),
+    "history_files": Key(
+        "[main.sales.orders=history/orders.jsonl]",
+        "Exported DESCRIBE HISTORY rows (`[TABLE=]FILE`, relative to this file) that `history` and "
+        "`check --durations-from history` read when no `--history-file` is given ([history](history.md)).",
+    ),
     "spark": Key(
         "auto",
         "Where table settings are read: `auto`, `embedded`, `local`, `none` or `sc://host:port[/;params]` "

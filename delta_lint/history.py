@@ -409,7 +409,9 @@ class JobRun:
 class SystemHistory:
     """What the system tables say of the project's tables."""
 
-    writers: dict[str, dict[str, int]] = field(default_factory=dict)  # table -> job id -> write events
+    # table -> job -> write events; a job is its id, `id@workspace` when the writers
+    # span several workspaces (ids are unique within a workspace only)
+    writers: dict[str, dict[str, int]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # job id -> its latest name
     runs: list[JobRun] = field(default_factory=list)
 
@@ -436,25 +438,40 @@ def read_system_tables(
         wrote = wrote & (F.col("event_time") >= F.lit(since))
     rows = (
         lineage.where(wrote & F.col("entity_id").isNotNull())
-        .groupBy("target_table_full_name", "entity_id")
+        .groupBy("target_table_full_name", "workspace_id", "entity_id")
         .agg(F.count(F.lit(1)).alias("events"))
         .limit(MAX_SYSTEM_ROWS)
         .collect()
     )
+    # A job id is unique within its workspace only: the jobs and run rows are kept
+    # when workspace and id both match a writer's.
+    writers = {(str(row["workspace_id"]), str(row["entity_id"])) for row in rows}
+    one_workspace = len({ws for ws, _ in writers}) <= 1
+
+    def key(workspace: object, job: object) -> str | None:
+        found = (str(workspace), str(job))
+        if found not in writers:
+            return None
+        return found[1] if one_workspace else f"{found[1]}@{found[0]}"
+
     for row in rows:
-        out.writers.setdefault(str(row["target_table_full_name"]), {})[str(row["entity_id"])] = int(row["events"])
-    job_ids = sorted({job for jobs in out.writers.values() for job in jobs})
+        job_key = key(row["workspace_id"], row["entity_id"])
+        table_writers = out.writers.setdefault(str(row["target_table_full_name"]), {})
+        table_writers[job_key] = table_writers.get(job_key, 0) + int(row["events"])  # type: ignore[index]
+    job_ids = sorted({job for _, job in writers})
     if not job_ids:
         return out
     jobs = session.table(quote_name(where["jobs"]))
     latest: dict[str, tuple[datetime | None, str]] = {}  # SCD2: the newest row names the job
     for row in (
         jobs.where(F.col("job_id").isin(job_ids))
-        .select("job_id", "name", "change_time")
+        .select("workspace_id", "job_id", "name", "change_time")
         .limit(MAX_SYSTEM_ROWS)
         .collect()
     ):
-        job, when, named = str(row["job_id"]), row["change_time"], row["name"]
+        job, when, named = key(row["workspace_id"], row["job_id"]), row["change_time"], row["name"]
+        if job is None:
+            continue  # the same id in another workspace: another job
         held = latest.get(job)
         if named and (held is None or (when is not None and (held[0] is None or _utc(when) >= held[0]))):
             latest[job] = (_utc(when) if when is not None else None, str(named))
@@ -465,14 +482,15 @@ def read_system_tables(
         ran = ran & (F.col("period_end_time") >= F.lit(since))
     for row in (
         timeline.where(ran)
-        .groupBy("job_id", "run_id")
+        .groupBy("workspace_id", "job_id", "run_id")
         .agg(F.min("period_start_time").alias("start"), F.max("period_end_time").alias("end"))
         .limit(MAX_SYSTEM_ROWS)
         .collect()
     ):
-        if row["start"] is None or row["end"] is None:
+        job = key(row["workspace_id"], row["job_id"])
+        if job is None or row["start"] is None or row["end"] is None:
             continue
-        out.runs.append(JobRun(str(row["job_id"]), str(row["run_id"]), _utc(row["start"]), _utc(row["end"])))
+        out.runs.append(JobRun(job, str(row["run_id"]), _utc(row["start"]), _utc(row["end"])))
     out.runs.sort(key=lambda r: (r.start, r.job_id, r.run_id))
     return out
 

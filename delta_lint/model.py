@@ -203,6 +203,10 @@ class Intent:
     # (widgets, arguments): the same table in every run given the same inputs (see
     # `Schedule.same_table_every_run`); empty when some part of it is not an input
     name_inputs: tuple[str, ...] = ()
+    # an INSERT reading its own target: the part of `region` (what it reads and what it
+    # writes) that it reads; an append, which reads nothing, meets it only there. None:
+    # not such an INSERT, or what it reads is not known apart
+    read_region: Region | None = None
 
     @property
     def added_columns(self) -> tuple[str, ...]:

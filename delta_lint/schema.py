@@ -470,6 +470,7 @@ class ConfigFile(msgspec.Struct, forbid_unknown_fields=True, rename={"per_file_i
     target: Union[Name, None] = None
     job_definitions: Union[FilePath, None] = None
     duration: Union[dict[str, Duration], None] = None
+    history_files: Union[Annotated[list[FilePath], msgspec.Meta(description="a list of [TABLE=]FILE")], None] = None
     strict: bool = False
     unscheduled: Literal["auto", "anytime", "by-hand"] = "auto"
 

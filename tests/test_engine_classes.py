@@ -277,6 +277,23 @@ def test_a_reader_is_not_cleared_by_a_reader_of_its_own_file():
     )
 
 
+def test_an_insert_reading_its_target_meets_each_append_where_it_reads(lint):
+    """An INSERT that reads partition b of its target and writes into a: the append to b
+    conflicts with it, the append to a does not (Delta fails it only on files added
+    where it read). The two appends are pinned to values the INSERT's whole region
+    meets alike, so a verdict kept per class pair must not hand one the other's."""
+    result = lint(
+        {
+            "copy.sql": "INSERT INTO s.t (id, p, v) SELECT 1, 'a', 0 FROM s.t WHERE p = 'b';",
+            "load_a.sql": "INSERT INTO s.t PARTITION (p = 'a') VALUES (10, 0);",
+            "load_b.sql": "INSERT INTO s.t PARTITION (p = 'b') VALUES (10, 0);",
+        },
+        {"runtime": "oss", "spark": "none", "tables": {"s.t": {"partitioned_by": ["p"]}}},
+    )
+    pairs = sorted((f.location.path, *(r.path for r in f.related)) for f in result.findings)
+    assert pairs == [("copy.sql", "load_b.sql")]
+
+
 def test_pair_analysis_grows_with_classes_not_with_pairs():
     """4,000 writes of one table in 4,000 unscheduled files, of 4 kinds on 10
     partitions: 8 million pairs, but 40 classes, so the engine looks at a few hundred

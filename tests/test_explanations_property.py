@@ -447,12 +447,12 @@ def test_no_write_serializable_proposed_where_tables_are_always_serializable(lin
 def test_liquid_clustering_proposed_for_a_zorder_only_where_it_ends_the_conflict(lint) -> None:
     """A ZORDER meets a DELETE. On Databricks Runtime, clustering (whose plain OPTIMIZE
     with deletion vectors meets no DELETE) is proposed; on open-source Delta the plain
-    OPTIMIZE would still conflict, and a table already clustered has nothing to move
-    to: neither is told to move the table to liquid clustering."""
+    OPTIMIZE would still conflict: it is not told to move the table to liquid
+    clustering. On a table already clustered the ZORDER fails on its own (DL130) and
+    is not paired at all."""
     for runtime, table, proposed in (
         ("15.4", {}, True),
         ("oss", {}, False),
-        ("15.4", {"clustered_by": ["id"], "deletion_vectors": True}, False),
     ):
         result = lint(
             {"a.sql": "OPTIMIZE t ZORDER BY (id);\n", "b.sql": "DELETE FROM t WHERE s = 'void';\n"},
@@ -462,3 +462,8 @@ def test_liquid_clustering_proposed_for_a_zorder_only_where_it_ends_the_conflict
         assert len(found) == 1, (runtime, table, [f.message for f in result.findings])
         assert ("liquid clustering" in found[0].fix) is proposed, (runtime, table, found[0].fix)
         assert "exclusive group), or restrict" in found[0].fix or proposed, found[0].fix
+    clustered = lint(
+        {"a.sql": "OPTIMIZE t ZORDER BY (id);\n", "b.sql": "DELETE FROM t WHERE s = 'void';\n"},
+        {**_TWO_JOBS, "runtime": "15.4", "tables": {"t": {"clustered_by": ["id"], "deletion_vectors": True}}},
+    )
+    assert [f.rule for f in clustered.findings if f.location.path == "a.sql"] == ["DL130"]

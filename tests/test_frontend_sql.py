@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sql import Session, analyze_sql
-from delta_lint.frontend.sqltext import apply_templates, split_statements
+from delta_lint.frontend.sqltext import apply_templates, split_statements, sql_inputs
 
 
 def one(sql: str, session: Session | None = None):
@@ -528,18 +528,39 @@ def _outside_quotes_and_comments(text: str) -> list[tuple[bool, str]]:
 @example(" '\\' :a' :b")  # an escaped quote does not end the string
 @example(" '' :a ''")  # two strings, the marker between them
 @example(" `a\\` :b` -- :a\n :x")  # no escape in backticks; a comment ends at the line
+@example("`a`")  # `:`a``: a marker whose name is quoted
+@example("x '`b`' :`c` -- :`d`")
 def test_colon_parameters_are_read_outside_strings_and_comments_only(text):
     from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
 
     text = ":" + text  # without a colon there is nothing to find
     pieces = _outside_quotes_and_comments(text)
-    names = {m.group(1) for outside, piece in pieces if outside for m in _MARKER.finditer(piece)}
+    # `:`name``: a marker whose name is quoted, read as `:name` (the colon outside quotes)
+    quoted = set()
+    for k in range(1, len(pieces)):
+        (before_out, before), (_, piece) = pieces[k - 1], pieces[k]
+        seen = "".join(p for _, p in pieces[: k - 1]) + before
+        if (
+            before_out
+            and seen.endswith(":")
+            and not re.search(r"[\w:\]\)\}\.`'\"]:$", seen)
+            and re.fullmatch(r"`[A-Za-z_]\w*`", piece)
+        ):
+            quoted.add(k)
+    pieces = [(True, piece[1:-1]) if k in quoted else (outside, piece) for k, (outside, piece) in enumerate(pieces)]
+    merged: list[tuple[bool, str]] = []
+    for outside, piece in pieces:  # the unquoted name joins the text around it
+        if outside and merged and merged[-1][0]:
+            merged[-1] = (True, merged[-1][1] + piece)
+        else:
+            merged.append((outside, piece))
+    names = {m.group(1) for outside, piece in merged if outside for m in _MARKER.finditer(piece)}
     assert sql_inputs(text) == sorted(names)
 
     def bound(m: re.Match) -> str:
         return m.group(0)[: m.start(1) - m.start(0) - 1] + "'v'"
 
-    expected = "".join(_MARKER.sub(bound, piece) if outside else piece for outside, piece in pieces)
+    expected = "".join(_MARKER.sub(bound, piece) if outside else piece for outside, piece in merged)
     assert bind_inputs(text, dict.fromkeys(names, "v")) == expected
 
 
@@ -601,12 +622,14 @@ def test_both_branches_of_an_if_are_read_and_block_words_are_not_statements():
 
 
 def test_a_statement_string_nothing_static_gives_is_one_plain_diagnostic():
+    """`EXECUTE IMMEDIATE q` of a text read from a table at run time: a statement of
+    unknown kind, a DL007 note (not a syntax error), without template markers."""
     got, diags = _read(
         "declare q string;\nset var q = (select stmt from main.ops.queue limit 1);\nexecute immediate q;\n"
     )
     assert got == []
     (diag,) = diags
-    assert diag.rule == "DL000" and diag.location.line == 3
+    assert diag.rule == "DL007" and diag.location.line == 3
     assert "__dlp" not in diag.message.lower()
     # a SET of a Spark configuration is not a variable
     got, diags = _read("SET spark.sql.shuffle.partitions = 8;\nDELETE FROM main.ops.t WHERE a = 1;\n")
@@ -694,3 +717,65 @@ def test_two_deletes_name_what_the_engine_raises(lint, runtime, partitioned, exc
     statement = "DELETE FROM s.t WHERE p = 'a' AND id < 4;"
     result = lint({"a.sql": statement, "b.sql": statement}, config)
     assert {(f.rule, f.exception) for f in result.findings} == {("DL102", exception)}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE EXTERNAL LOCATION IF NOT EXISTS loc URL 'gs://bucket/billing' WITH (STORAGE CREDENTIAL cred)",
+        "CREATE EXTERNAL VOLUME IF NOT EXISTS dev.ops.landing LOCATION 's3://bucket/landing'",
+        "CREATE VOLUME dev.ops.checkpoints",
+        "CREATE FOREIGN CATALOG IF NOT EXISTS pg USING CONNECTION pg_conn OPTIONS (database 'x')",
+        "CREATE STORAGE CREDENTIAL cred WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE SERVICE CREDENTIAL svc WITH (AZURE_MANAGED_IDENTITY (ACCESS_CONNECTOR_ID 'x'))",
+        "CREATE CONNECTION pg_conn TYPE postgresql OPTIONS (host 'h', port '5432')",
+        "CREATE PROVIDER p USING 'token'",
+        "CREATE CLEAN ROOM r",
+        "ALTER EXTERNAL LOCATION loc SET URL 'gs://bucket/other'",
+        "ALTER PROVIDER p RENAME TO q",
+    ],
+)
+def test_unity_catalog_objects_other_than_tables_are_not_writes_nor_errors(sql):
+    """Locations, volumes, foreign catalogs, credentials, connections and sharing or
+    clean-room objects hold no Delta table: nothing to check, nothing to report."""
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert (intents, diags) == ([], [])
+
+
+def test_an_external_table_is_still_a_table():
+    intents, _ = analyze_sql("CREATE EXTERNAL TABLE s.t (a INT) LOCATION 's3://b/t';", "x.sql", Session())
+    assert [(i.table.name, i.kind.value) for i in intents] == [("s.t", "create")]
+
+
+@pytest.mark.parametrize(
+    "sql", ["{union_of_subqueries} ORDER BY event_time DESC", "${statement}", "{op} INTO s.t VALUES (1)"]
+)
+def test_a_statement_led_by_a_value_only_a_run_knows_is_dynamic_sql_not_a_syntax_error(sql):
+    intents, diags = analyze_sql(sql + ";", "x.sql", Session())
+    assert intents == []
+    assert [(d.rule, d.severity) for d in diags] == [("DL007", "info")]
+    assert "a value only a run knows" in diags[0].message
+
+
+def test_a_misspelt_first_word_is_still_a_syntax_error():
+    _, diags = analyze_sql("SELEC x;", "x.sql", Session())
+    assert [(d.rule, d.severity) for d in diags] == [("DL000", "error")]
+
+
+@pytest.mark.parametrize(
+    "sql", ["COMMENT ON CATALOG `main` IS 'x'", "COMMENT ON VOLUME s.v IS 'x'", "COMMENT ON SCHEMA s IS 'x'"]
+)
+def test_a_comment_on_an_object_that_is_not_a_table_writes_nothing(sql):
+    assert analyze_sql(sql + ";", "x.sql", Session()) == ([], [])
+
+
+def test_a_comment_on_a_column_changes_its_tables_metadata():
+    intents, diags = analyze_sql("COMMENT ON COLUMN s.t.c IS 'x';", "x.sql", Session())
+    assert ([(i.table.name, i.kind.value) for i in intents], diags) == ([("s.t", "metadata_change")], [])
+
+
+def test_a_parameter_marker_with_a_quoted_name_is_a_parameter():
+    intents, diags = analyze_sql("RESTORE TABLE identifier(:`table`) TO VERSION AS OF :`ver`;", "x.sql", Session())
+    assert [(i.table.name, i.kind.value) for i in intents] == [("{table}", "restore")]
+    assert [d.rule for d in diags] == ["DL001"]
+    assert sql_inputs("DELETE FROM t WHERE a = :`v` AND b = ':`w`'") == ["v"]

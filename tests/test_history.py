@@ -254,6 +254,25 @@ def test_history_file_with_table_prefix_and_bad_rows(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_history_files_of_the_configuration_are_read_from_its_folder(tmp_path):
+    """`history_files:` in delta-lint.yaml, relative to its folder, stands in for
+    `--history-file`; an option given replaces it, a missing file is exit 2."""
+    root = project(tmp_path, "0 3", [])
+    (root / "history").mkdir()
+    (root / "history" / "t.jsonl").write_text(row(1, 0, "load_a", 125) + "\n" + row(2, 0, "load_b", 130) + "\n")
+    (root / "delta-lint.yaml").write_text(CONFIG + "history_files: [t=history/t.jsonl]\n")
+    done = history(cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "`load_a` with `load_b`: once" in done.stdout
+    quiet = rows(tmp_path, row(1, 0, "load_a", 125), row(2, 1, "load_b", 130))
+    done = history("--history-file", f"t={quiet}", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (root / "delta-lint.yaml").write_text(CONFIG + "history_files: [t=history/gone.jsonl]\n")
+    done = history(cwd=root)
+    assert done.returncode == 2
+    assert "history_files: history/gone.jsonl: no such file" in done.stderr
+
+
 def test_history_file_rows_need_a_table(tmp_path):
     root = project(tmp_path, "0 3", [])
     path = rows(tmp_path, row(1, 0, "load_a", 125))
@@ -374,7 +393,9 @@ def test_check_without_durations_from_history_keeps_the_configured_ones():
 def test_durations_from_history_needs_a_history_file():
     done = run_cli("check", "fixtures/jobs", "--durations-from", "history")
     assert done.returncode == 2
-    assert "--durations-from history and --history-file go together" in done.stderr
+    assert "--durations-from history and --history-file (or `history_files:` in the configuration) go together" in (
+        done.stderr
+    )
 
 
 def test_hostile_history_rows_stay_bounded(tmp_path):

@@ -41,16 +41,18 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 11, day, hour, minute, tzinfo=timezone.utc)
 
 
-def lineage(job: str, table: str, when: datetime, kind: str = "JOB") -> tuple:
-    return ("acc", "meta", "ws", kind, job, "r", "main.staging.src", "TABLE", table, "TABLE", "etl", when, when.date())
+def lineage(job: str, table: str, when: datetime, kind: str = "JOB", ws: str = "ws") -> tuple:
+    return ("acc", "meta", ws, kind, job, "r", "main.staging.src", "TABLE", table, "TABLE", "etl", when, when.date())
 
 
-def run(job: str, run_id: str, start: datetime, end: datetime, state: str | None = "SUCCEEDED") -> tuple:
-    return ("acc", "ws", job, run_id, start, end, "CRON", "JOB_RUN", run_id, state, None)
+def run(
+    job: str, run_id: str, start: datetime, end: datetime, state: str | None = "SUCCEEDED", ws: str = "ws"
+) -> tuple:
+    return ("acc", ws, job, run_id, start, end, "CRON", "JOB_RUN", run_id, state, None)
 
 
-def job(job_id: str, name: str, changed: datetime) -> tuple:
-    return ("acc", "ws", job_id, name, None, "u", changed, None, "u")
+def job(job_id: str, name: str, changed: datetime, ws: str = "ws") -> tuple:
+    return ("acc", ws, job_id, name, None, "u", changed, None, "u")
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +61,9 @@ def session():
         yield handle.session
 
 
-def make_tables(session, late_run_end: datetime) -> None:
+def make_tables(session, late_run_end: datetime, elsewhere: list[tuple] = ()) -> None:
+    """The fixture's two writers of customers; `elsewhere` adds run rows (of other
+    workspaces)."""
     spark = session.spark
     spark.createDataFrame(
         [
@@ -89,6 +93,7 @@ def make_tables(session, late_run_end: datetime) -> None:
             run("102", "3", at(2, 3, 0), at(2, 3, 25)),
             run("102", "4", at(3, 3, 2), at(3, 3, 30)),
             run("999", "5", at(3, 3, 0), at(3, 4, 0)),
+            *elsewhere,
         ],
         TIMELINE,
     ).createOrReplaceTempView("job_run_timeline")
@@ -131,6 +136,26 @@ def test_runs_that_ended_before_the_other_began_did_not_meet(session):
     observed = observe_runs(CUSTOMERS, read_system_tables(session, [CUSTOMERS], None, NAMES))
     assert observed.overlaps == []
     assert match_table(CUSTOMERS, "system tables", observed, fixture_index(), [], []).pairs == []
+
+
+def test_a_job_of_the_same_id_in_another_workspace_is_another_job(session):
+    """Job ids are unique within a workspace: workspace `ws2`'s job 102 ran while
+    `customers_sync` did, but it never wrote the table, so nothing met."""
+    make_tables(session, at(3, 3, 1), elsewhere=[run("102", "9", at(3, 2, 45), at(3, 2, 55), ws="ws2")])
+    system = read_system_tables(session, [CUSTOMERS], None, NAMES)
+    assert ("102", "9") not in {(r.job_id, r.run_id) for r in system.runs}
+    assert observe_runs(CUSTOMERS, system).overlaps == []
+
+
+def test_writers_in_two_workspaces_are_named_apart(session):
+    make_tables(session, at(3, 3, 1))
+    spark = session.spark
+    spark.createDataFrame(
+        [lineage("101", CUSTOMERS, at(2, 1, 20)), lineage("101", CUSTOMERS, at(2, 1, 25), ws="ws2")], LINEAGE
+    ).createOrReplaceTempView("table_lineage")
+    system = read_system_tables(session, [CUSTOMERS], None, NAMES)
+    assert system.writers == {CUSTOMERS: {"101@ws": 1, "101@ws2": 1}}
+    assert system.names == {"101@ws": "customers_sync"}
 
 
 def test_since_keeps_recent_lineage_and_runs(session):

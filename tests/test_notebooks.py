@@ -111,3 +111,113 @@ def test_a_nul_in_an_ipynb_cell_loses_no_write(tmp_path):
     result = analyze_source("nb.ipynb", ".ipynb", json.dumps(nb))
     assert [i.table.name for i in result.intents] == ["t_a"]
     assert not [d for d in result.diagnostics if d.rule == "DL000"]
+
+
+INDENTED_CELL = """# Databricks notebook source
+spark.sql("USE CATALOG main")
+
+# COMMAND ----------
+
+ def f(df):
+     df.write.mode("overwrite").saveAsTable("s.t")
+
+# COMMAND ----------
+
+f(spark.range(3))
+"""
+
+
+def test_a_cell_indented_as_a_whole_runs_as_ipython_dedents_it():
+    """IPython (Databricks' Python kernel) takes the first line's indentation off
+    every line of a cell: a cell indented as a whole is valid and read, its
+    location still the file's column."""
+    r = analyze_source("nb.py", ".py", INDENTED_CELL)
+    assert [d.rule for d in r.diagnostics] == []
+    assert [(i.location.line, i.location.column, str(i.table)) for i in r.intents] == [(7, 6, "main.s.t")]
+
+
+def test_a_cell_whose_later_line_alone_is_indented_is_still_a_syntax_error():
+    text = INDENTED_CELL.replace(" def f(df):", "def f(df):\n    pass\n  x = 1")
+    r = analyze_source("nb.py", ".py", text)
+    assert [(d.rule, d.location.line) for d in r.diagnostics] == [("DL000", 8)]
+
+
+def test_a_cell_that_does_not_parse_stops_only_itself():
+    """IPython compiles each cell alone: the write of the next cell is read, and the
+    broken cell is one DL000 at its line."""
+    text = INDENTED_CELL.replace(" def f(df):\n", "def f(df:\n") + 'spark.range(1).write.saveAsTable("u")\n'
+    r = analyze_source("nb.py", ".py", text)
+    assert [(d.rule, d.location.line) for d in r.diagnostics] == [("DL000", 6)]
+    assert "the notebook's other cells are" in r.diagnostics[0].message
+    assert [(i.location.line, str(i.table)) for i in r.intents] == [(12, "u")]
+
+
+def test_an_ipynb_with_one_broken_cell_keeps_the_others():
+    nb = {
+        "cells": [
+            {"cell_type": "code", "source": ["x = (\n"], "metadata": {}, "outputs": []},
+            {"cell_type": "code", "source": ['  df.writeTo("s.u").append()\n'], "metadata": {}, "outputs": []},
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    r = analyze_source("nb.ipynb", ".ipynb", json.dumps(nb, indent=1))
+    assert [d.rule for d in r.diagnostics] == ["DL000"]
+    assert [i.kind.value for i in r.intents] == ["blind_append"]
+
+
+def test_a_notebook_of_one_broken_cell_keeps_its_one_error():
+    r = analyze_source("nb.py", ".py", "# Databricks notebook source\nx = (\n")
+    assert [(d.rule, d.message) for d in r.diagnostics] == [("DL000", "Python syntax error: '(' was never closed")]
+
+
+RAW_MAGIC = """# Databricks notebook source
+x = 1
+
+# COMMAND ----------
+%sql
+DELETE FROM s.t WHERE d = '1'
+
+# COMMAND ----------
+%md
+# A heading, not Python
+
+# COMMAND ----------
+%run ./setup
+
+# COMMAND ----------
+df.write.mode("append").saveAsTable("s.u")
+"""
+
+
+def test_a_cell_magic_typed_without_the_magic_prefix_sets_the_cells_language():
+    """A notebook edited as a file: `%sql` as a cell's first line without `# MAGIC `.
+    Databricks takes the cell's language from its first line; the SQL is read as
+    SQL, the Markdown is not Python, the `%run` is an include."""
+    r = analyze_source("nb.py", ".py", RAW_MAGIC)
+    assert [d.rule for d in r.diagnostics] == []
+    assert [(i.location.line, i.table.name, i.kind.value) for i in r.intents] == [
+        (6, "s.t", "delete"),
+        (16, "s.u", "blind_append"),
+    ]
+    assert [(loc.line, target) for loc, target in r.runs] == [(13, "./setup")]
+
+
+def test_a_percent_line_after_python_in_a_cell_is_still_a_line_magic():
+    text = '# Databricks notebook source\nx = 1\n%sql\ndf.write.saveAsTable("s.u")\n'
+    r = analyze_source("nb.py", ".py", text)
+    assert [(i.table.name, i.location.line) for i in r.intents] == [("s.u", 4)]
+
+
+def test_a_notebook_saved_as_source_under_a_jupyter_name_is_read_as_source():
+    text = '# Databricks notebook source\nspark.sql("DELETE FROM s.t WHERE d = 1")\n'
+    r = analyze_source("setup.ipynb", ".ipynb", text)
+    assert [d.rule for d in r.diagnostics] == []
+    assert [(i.location.line, i.table.name) for i in r.intents] == [(2, "s.t")]
+
+
+def test_an_empty_ipynb_holds_no_code_and_no_error():
+    assert analyze_source("empty.ipynb", ".ipynb", " \n").diagnostics == []
+    # a truncated one is still invalid JSON
+    assert [d.rule for d in analyze_source("cut.ipynb", ".ipynb", '{"cells": [').diagnostics] == ["DL000"]

@@ -175,11 +175,15 @@ def test_bare_magics_in_a_python_cell_do_not_make_the_notebook_a_syntax_error():
         "\n"
         "# COMMAND ----------\n"
         "\n"
-        "%sh ls /dbfs\n"
+        "!ls /dbfs\n"
         "df.write.mode('append').saveAsTable('s.t')\n"
         "\n"
         "# COMMAND ----------\n"
         "pip install gradio==4.27.0 -q\n"  # an automagic: notebooks run it without the %
+        "\n"
+        "# COMMAND ----------\n"
+        "%sh ls /dbfs\n"  # a cell magic: Databricks runs the whole cell as shell
+        "echo \"df.write.saveAsTable('s.u')\"\n"
     )
     got, result = read(code)
     assert got == [(7, "s.t", "blind_append")]

@@ -50,3 +50,14 @@ def test_dl000_counts_as_ours_only_on_code_cpython_parses(tmp_path):
     ]
     eco = _run(tmp_path, [], findings)
     assert (eco.dl000, eco.dl000_valid, eco.dl000_sites) == (2, 1, ["job.py:4"])
+
+
+def test_a_docstring_that_names_a_write_is_not_a_plain_write(tmp_path):
+    (tmp_path / "doc.py").write_text(
+        '"""Silver orders.\n\n  6. MERGE INTO Bronze -> Silver (upsert, not append)\n"""\n'
+        "def f():\n"
+        '    """Runs MERGE INTO silver.orders USING updates."""\n'
+        '    q = "MERGE INTO main.s.o t USING u ON t.id = u.id WHEN MATCHED THEN DELETE"\n'
+    )
+    writes = ecosystem.plain_writes(tmp_path, [])
+    assert [(w.path, w.line) for w in writes] == [("doc.py", 7)]

@@ -163,10 +163,12 @@ def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
         "params": replace(base, params=("run_date",)),
         "region": replace(base, region=None),
         "added_columns": replace(base, subkind="add_columns", declared=TableDDL(columns=("c",))),
+        "txn_app_id": replace(base, txn_app_id="a"),
+        "read_region": replace(base, read_region=day),
     }
     assert sorted(changed) == sorted(BEHAVIOUR_FIELDS)
     alike = [
-        replace(base, statement="MERGE ...", predicate_sql="y", target_alias="t", checkpoint="/c", txn_app_id="a"),
+        replace(base, statement="MERGE ...", predicate_sql="y", target_alias="t", checkpoint="/c"),
         replace(base, location=Location("a.sql", 2, 1)),
     ]
     config = validate({"spark": "none"}, Path("/r/delta-lint.yaml"))

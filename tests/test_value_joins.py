@@ -245,3 +245,38 @@ def test_a_break_of_an_inner_loop_stays_in_that_loop():
         "    spark.table('s').write.saveAsTable(t)\n"
     )
     assert writes(code) == [(7, "main.c.x", False)]
+
+
+SET_BUILT_IN_A_LOOP = """
+def set_config(params):
+    s_sql = "UPDATE main.sat.workspaces SET "
+    first = False
+    for param in params:
+        if first:
+            s_sql = s_sql + ","
+        s_sql = s_sql + param + "=" + str(params[param])
+        first = True
+    spark.sql(s_sql)
+
+set_config(PARAMS)
+"""
+
+
+def diagnostics(code: str) -> list[tuple[str, int, str]]:
+    result = analyze_source("job.py", ".py", code)
+    return [(d.rule, d.location.line, d.severity) for d in result.diagnostics]
+
+
+def test_a_text_that_parses_only_when_the_loop_ran_is_read_and_noted():
+    """Before the loop `UPDATE ... SET ` does not parse; after it, it does. The
+    statement is read from the texts that parse, the other is a DL007 note, not a
+    syntax error of the code."""
+    code = "PARAMS = dbutils.widgets.get('p')\n" + SET_BUILT_IN_A_LOOP
+    assert writes(code) == [(11, "main.sat.workspaces", True)]
+    assert diagnostics(code) == [("DL007", 13, "info")]
+
+
+def test_a_loop_known_not_to_run_leaves_the_syntax_error():
+    code = "PARAMS = {}\n" + SET_BUILT_IN_A_LOOP
+    assert writes(code) == []
+    assert [(rule, severity) for rule, _, severity in diagnostics(code)] == [("DL000", "error")]

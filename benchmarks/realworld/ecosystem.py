@@ -85,7 +85,12 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 is_merge = name == "merge" and _looks_like_delta_merge(child)
                 if name in WRITE_METHODS or is_merge:
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
-            elif isinstance(child, ast.Constant) and isinstance(child.value, str):
+            elif (
+                isinstance(child, ast.Constant)
+                and isinstance(child.value, str)
+                # a docstring or a string standing alone as a statement is never run
+                and not (isinstance(here_stmt, ast.Expr) and here_stmt.value is child)
+            ):
                 m = SQL_WRITE.search(child.value)
                 if m and _statement_like(child.value):
                     line = child.lineno + child.value.count("\n", 0, m.start())

@@ -35,6 +35,8 @@ BEHAVIOUR_FIELDS = (
     "table.is_path",
     "params",
     "added_columns",
+    "txn_app_id",
+    "read_region",
     "region",  # last: `regionless` replaces it
 )
 
@@ -105,6 +107,8 @@ class Classes:
                 bool(x.table and x.table.is_path),
                 bool(x.params),
                 x.added_columns,
+                x.txn_app_id,
+                x.read_region,
                 region,
             )
             key = (pair_key, behaviour)

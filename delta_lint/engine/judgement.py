@@ -124,9 +124,10 @@ class Judge:
         self.stats = stats if stats is not None else RunStats()  # the run's, see delta_lint.stats
 
     def overlap(self, a: Intent, b: Intent, columns: frozenset[str] | None, distinct_runs: bool) -> Overlap:
-        """`predicates.overlap` of the two intents' target regions, counted."""
+        """`predicates.overlap` of the two intents' target regions (each as the other
+        meets it, see `region_against`), counted."""
         self.stats.regions_compared += 1
-        return overlap(region_of(a), region_of(b), columns, distinct_runs)
+        return overlap(region_against(a, b), region_against(b, a), columns, distinct_runs)
 
     def verdict(self, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str) -> Pair | None:
         """The first conflict check that decides, in the spec's order (section 7)."""
@@ -182,6 +183,10 @@ class Judge:
         for x in (a, b):
             if x.op_class != OpClass.DML:
                 continue
+            if x.kind == Kind.DYNAMIC_OVERWRITE:
+                # open-source Delta ignores the dynamic mode on an unpartitioned table
+                # (WriteIntoDelta.scala): it overwrites every file, whatever rows it writes
+                return False, "is a dynamic partition overwrite, which replaces the whole unpartitioned table", x
             for flag, why in (
                 (Flag.COMPLEX_TYPE_CONDITION, "a condition on complex types"),
                 (Flag.NON_DETERMINISTIC, "a non-deterministic condition"),
@@ -308,7 +313,8 @@ class Judge:
         with a ZORDER: clustering replaces ZORDER BY (with deletion vectors, which its
         row-level concurrency needs), and the plain OPTIMIZE left still conflicts where
         the matrix cell says so with deletion vectors (open-source Delta). A table that
-        is clustered already has nothing to move to (its ZORDER fails: DL130)."""
+        is clustered already has nothing to move to (its ZORDER fails alone, DL130, and
+        `_fails_alone` keeps it out of every pair)."""
         if s.clustered_by:
             return False
         moved = replace(s, clustered_by=("<columns>",), deletion_vectors=True)
@@ -524,7 +530,7 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
     primary, other = (a, b) if ca == OpClass.METADATA else (b, a)
     if ca == OpClass.METADATA and cb == OpClass.METADATA and _is_evolution(a) and not _is_evolution(b):
         primary, other = b, a
-    if other.op_class == OpClass.NONE:
+    if other.op_class == OpClass.NONE or _fails_alone(other, s):
         return None
     explicit = not _is_evolution(primary)
     if primary.kind == Kind.METADATA_CHANGE and j.spared_by_metadata_change(other, s):
@@ -587,6 +593,23 @@ def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
     return NEXT
 
 
+@pair_rule(reads={"kind", "flags", "txn_app_id"})
+def _shared_transaction(
+    j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]
+):
+    """Two data writes that name one application (`txnAppId`, an option or the
+    session's `spark.databricks.delta.write.txnAppId`): the second fails on the first
+    one's SetTransaction (ConcurrentTransactionException) before its files are compared
+    (open-source Delta 4.0.1: tests/oracle, "foreachBatch MERGE with txnAppId"), which
+    the run rule DL121 reports; their files decide nothing more. A metadata, protocol or
+    identity conflict, checked before, is still named."""
+    app = a.txn_app_id
+    data = (OpClass.INSERT, OpClass.DML)
+    if app and "{" not in app and app == b.txn_app_id and a.op_class in data and b.op_class in data:
+        return None
+    return NEXT
+
+
 @pair_rule(
     "DL101",
     "DL102",
@@ -594,11 +617,13 @@ def _identity_columns(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
     "DL105",
     "DL106",
     "DL107",
-    reads={"kind", "flags", "subkind", "zorder_by", "region", "params"},
+    reads={"kind", "flags", "subkind", "zorder_by", "region", "read_region", "params"},
     settings={"partitioned_by", "clustered_by", "deletion_vectors", "isolation_level"},
 )
 def _matrix_cell(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
     """INSERT, UPDATE/DELETE/MERGE and OPTIMIZE: the conflict matrices in rules/."""
+    if _fails_alone(a, s) or _fails_alone(b, s):
+        return None
     if a.op_class in MATRIX_CLASSES and b.op_class in MATRIX_CLASSES:
         return j._matrix_verdict(a, b, s, conc, table, note)
     return None
@@ -613,8 +638,25 @@ def _optimize_fields(with_deletion_vectors: str) -> dict[str, str]:
     return {"deletion_vectors_end_it": "yes" if with_deletion_vectors in ("never", "zorder_only") else "no"}
 
 
+def _fails_alone(x: Intent, s: TableSettings) -> bool:
+    """An OPTIMIZE ... ZORDER BY on a liquid-clustered table fails before it commits
+    (DL130 says so on its own), so it conflicts with nothing: pairing it would report
+    the same broken statement twice, once as a race it can never run."""
+    return x.kind == Kind.OPTIMIZE_ZORDER and bool(s.clustered_by)
+
+
 def _is_evolution(x: Intent) -> bool:
     return x.kind not in (Kind.METADATA_CHANGE, Kind.CREATE_OR_REPLACE) and Flag.SCHEMA_EVOLUTION in x.flags
+
+
+def region_against(x: Intent, other: Intent) -> Region:
+    """What of `x` a conflict with `other` depends on: an INSERT reading its own target
+    fails on an append (which reads nothing, and fails on nothing) only where it reads,
+    wherever its own rows land (open-source Delta 4.0.1: tests/oracle, "INSERT SELECT
+    from the target"); against any other write, what it reads and writes together."""
+    if x.read_region is not None and other.op_class == OpClass.INSERT:
+        return x.read_region
+    return region_of(x)
 
 
 def region_of(x: Intent) -> Region:
@@ -703,7 +745,7 @@ def readers_rule(*ids: str, reads: set[str], settings: set[str] = set()):  # noq
 
 @readers_rule(
     "DL104",
-    reads={"kind", "flags", "region"},
+    reads={"kind", "flags", "region", "read_region"},
     settings={"isolation_level", "partitioned_by", "clustered_by", "deletion_vectors"},
 )
 class _AppendCaveat(ReadersRule):

@@ -208,7 +208,11 @@ class Engine:
             """(whether a is the primary, the verdict) when a and b, members of classes
             pa and pb that overlap as `conc` says, conflict."""
             va, vb = pins[pa], pins[pb]
-            if blind[pa] or blind[pb]:
+            if a.read_region is not None or b.read_region is not None:
+                # a verdict reads what one of them reads apart from the class's region
+                # (see `region_against`): kept per pair of whole behaviours
+                key = (settings_id, behaviours[pa], behaviours[pb], a is b, conc.distinct_runs)
+            elif blind[pa] or blind[pb]:
                 key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, None)
             elif va is not None and vb is not None:
                 meet = all(va[c] & vb[c] for c in va.keys() & vb.keys())

@@ -137,7 +137,7 @@ def _dispatch(
     if suffix in DBT_DATA_SUFFIXES:  # a seed or a YAML snapshot file no project reads as one
         result.skipped = DBT
         return
-    from delta_lint.frontend.sql import Session, analyze_sql
+    from delta_lint.frontend.sql import analyze_sql
 
     result.skipped = skip_reason(display, suffix, text)
     if result.skipped == TEST and context.scheduled:
@@ -150,10 +150,11 @@ def _dispatch(
         return
     if result.skipped is not None:
         return
-    session = Session()
-    for name, value in context.session:  # the session a `%run` notebook left
-        if name in ("catalog", "schema") and isinstance(value, str):
-            setattr(session, name, value)
+    session = _session(context)
+    if suffix == ".ipynb" and not text.strip():
+        return  # an empty notebook holds no code
+    if suffix == ".ipynb" and _is_databricks_source(text):
+        suffix = ".py"  # a notebook exported as source under a Jupyter name: its header says which
     if suffix == ".ipynb":
         from delta_lint.frontend.notebook import parse_ipynb
 
@@ -204,12 +205,58 @@ def _is_databricks_source(text: str) -> bool:
     return is_databricks_source(text)
 
 
+def _session(context: Context) -> Session:  # noqa: F821 (imported where a file is read)
+    """A file's session at its start: the catalog and schema a `%run` notebook left."""
+    from delta_lint.frontend.sql import Session
+
+    session = Session()
+    for name, value in context.session:
+        if name in ("catalog", "schema") and isinstance(value, str):
+            setattr(session, name, value)
+    return session
+
+
 def _notebook(
     result: FileResult, display: str, nb, session, context: Context, memo: FrontEndMemo, budget: Budget
 ) -> None:
+    """Read a notebook's cells as one module. When that module does not parse, the
+    cells that do not parse on their own are left out (each a DL000 at its line) and
+    the rest read again: IPython compiles cells one at a time, so one broken cell
+    stops only itself."""
+    before = len(result.diagnostics)
+    _read_cells(result, display, nb, session, context, memo, budget, frozenset())
+    if not any(d.rule == PARSE_ERROR for d in result.diagnostics[before:]):
+        return
+    broken = nb.broken_python_cells()
+    python_cells = sum(1 for cell in nb.cells if cell.lang == "python")
+    if not broken or len(broken) >= python_cells:
+        return  # no cell parses on its own, or each does: the module's error stands
+    del result.intents[:], result.diagnostics[before:], result.runs[:]
+    _read_cells(result, display, nb, _session(context), context, memo, budget, frozenset(i for i, *_ in broken))
+    result.diagnostics += [
+        Diagnostic(
+            PARSE_ERROR,
+            Location(display, line, col + 1),
+            f"Python syntax error: {message} (this cell is not read; the notebook's other cells are)",
+            "error",
+        )
+        for _i, line, col, message in broken
+    ]
+
+
+def _read_cells(
+    result: FileResult,
+    display: str,
+    nb,
+    session,
+    context: Context,
+    memo: FrontEndMemo,
+    budget: Budget,
+    skip: frozenset[int],
+) -> None:
     from delta_lint.frontend.python import analyze_module
 
-    source, where = nb.python_source()
+    source, where = nb.python_source(skip)
 
     def line_map(line: int, col: int) -> tuple[int, int]:
         fline, offset = where.get(line, where[max(where)] if where else (1, 0))

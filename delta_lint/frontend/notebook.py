@@ -53,18 +53,42 @@ class Notebook:
     # widget values saved with a Databricks notebook: what its widgets read when run by hand
     widget_defaults: dict[str, str] = field(default_factory=dict)
 
-    def python_source(self) -> tuple[str, dict[int, tuple[int, int]]]:
-        """All Python cells as one module (cells share variables), plus a line map."""
+    def python_source(self, skip: frozenset[int] = frozenset()) -> tuple[str, dict[int, tuple[int, int]]]:
+        """All Python cells as one module (cells share variables), plus a line map.
+        Each cell is dedented as IPython does (`_cell_lines`); the cells numbered in
+        `skip` (indexes into `cells`) are left blank, keeping the lines of the rest."""
         out: list[str] = []
         where: dict[int, tuple[int, int]] = {}
-        for cell in self.cells:
+        for index, cell in enumerate(self.cells):
             if cell.lang != "python":
                 continue
-            for file_line, col, text in cell.lines:
-                out.append(text)
+            for file_line, col, text in _cell_lines(cell):
+                out.append("" if index in skip else text)
                 where[len(out)] = (file_line, col)
             out.append("")  # cells end statements
         return "\n".join(out) + "\n", where
+
+    def broken_python_cells(self) -> list[tuple[int, int, int, str]]:
+        """The Python cells that do not parse on their own, as (cell index, file line,
+        column, message). IPython compiles each cell by itself, so a cell that fails
+        stops only itself: the notebook's other cells still run (and are read)."""
+        from delta_lint.frontend.pysource import parse_module
+
+        broken = []
+        for index, cell in enumerate(self.cells):
+            if cell.lang != "python":
+                continue
+            lines = _cell_lines(cell)
+            try:
+                parse_module("\n".join(text for _line, _col, text in lines) + "\n")
+            except SyntaxError as err:
+                at = min(max((err.lineno or 1) - 1, 0), len(lines) - 1) if lines else 0
+                file_line, col = (lines[at][0], lines[at][1]) if lines else (1, 0)
+                broken.append((index, file_line, col + max((err.offset or 1) - 1, 0), err.msg))
+            except (ValueError, RecursionError, MemoryError) as err:
+                file_line = lines[0][0] if lines else 1
+                broken.append((index, file_line, 0, str(err)))
+        return broken
 
     def sql_cells(self, python_where: dict[int, tuple[int, int]]) -> list[SqlCell]:
         """SQL cells, positioned in the virtual Python source so they run in order."""
@@ -87,6 +111,35 @@ class Notebook:
 
             result.append(SqlCell(position, "\n".join(t for _l, _c, t in cell.lines), line_map))
         return result
+
+
+# The magics that set a cell's language (or run a notebook) from its first line.
+_CELL_MAGICS = frozenset({"%sql", "%python", "%py", "%md", "%md-sandbox", "%sh", "%scala", "%r", "%fs", "%run"})
+
+
+def _cell_magic(first: str) -> str | None:
+    """The language magic a Python cell's first non-blank line is, if any."""
+    word = first.strip().split(None, 1)[0].lower() if first.strip() else ""
+    return word if word in _CELL_MAGICS else None
+
+
+_LEADING_INDENT = re.compile(r"^[ \t]+")
+
+
+def _cell_lines(cell: Cell) -> list[tuple[int, int, str]]:
+    """A Python cell's lines as IPython compiles them: when its first non-blank line
+    is indented, that indentation is taken off every line that starts with it
+    (IPython's `leading_indent` clean-up, which Databricks' IPython kernel applies),
+    the column offsets moved to match."""
+    first = next((text for _line, _col, text in cell.lines if text.strip()), "")
+    m = _LEADING_INDENT.match(first)
+    if m is None:
+        return cell.lines
+    space = m.group(0)
+    n = len(space)
+    return [
+        (line, col + n, text[n:]) if text.startswith(space) else (line, col, text) for line, col, text in cell.lines
+    ]
 
 
 def is_databricks_source(text: str) -> bool:
@@ -131,6 +184,22 @@ def parse_databricks_source(text: str) -> Notebook:
                     cell.lang = "other"
                 if cell.lang != "other":
                     cell.lines.append((n, len(prefix), content))
+            nb.cells.append(cell)
+        elif default == "python" and nonblank and (word := _cell_magic(nonblank[0])):
+            # `%sql` typed as a cell's first line without `# MAGIC ` (a notebook edited
+            # as a file): Databricks takes the cell's language from its first line
+            cell = Cell("sql" if word == "%sql" else "python" if word in ("%python", "%py") else "other")
+            started = False
+            for n, t in raw:
+                if not started and t.strip():
+                    started = True
+                    rest = t.strip()[len(word) :]
+                    if word == "%run":
+                        nb.runs.append((n, t.index("%") + 1, rest.strip()))
+                    elif rest.strip() and cell.lang != "other":
+                        cell.lines.append((n, t.index(rest), rest))
+                elif started and cell.lang != "other":
+                    cell.lines.append((n, 0, t))
             nb.cells.append(cell)
         else:
             cell = Cell(default)

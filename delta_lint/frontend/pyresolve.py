@@ -18,6 +18,7 @@ import re
 import weakref
 from typing import Protocol
 
+from delta_lint.frontend.frames import FrameReader
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
@@ -397,7 +398,7 @@ class ValueResolver:
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
-            return DataFrame(frozenset(self.host.reads(node, scope)))
+            return self._data_frame(node, scope, self.host.reads(node, scope))
         s = self.string(node, scope)
         if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
             return s
@@ -405,8 +406,14 @@ class ValueResolver:
             return s  # `T.format(compute())`: the template, the run's value a named placeholder
         reads = self.host.reads(node, scope)
         if reads or isinstance(node, (ast.Call, ast.Attribute)):
-            return DataFrame(frozenset(reads))
+            return self._data_frame(node, scope, reads)
         return s
+
+    def _data_frame(self, node: ast.expr, scope: Scope, reads: set) -> DataFrame:
+        """A DataFrame: the tables it reads, and what its rows hold where the code builds
+        them from constants (`frames`)."""
+        rows = FrameReader(scope.env.get, lambda value: self.string(value, scope)).rows(node)
+        return DataFrame(frozenset(reads), rows)
 
     def _param_source(self, node: ast.expr, scope: Scope) -> Str | None:
         """A parameter when the expression reads a job input (widgets, argv, env)."""

@@ -3,7 +3,7 @@
 Each entry is a method's parameters in order, exactly as pyspark 4.0 and
 delta-spark 4.0 name them, so an argument is found whether it is passed by
 position or by keyword (`DeltaTable.forName(spark, tableOrViewName="t")`).
-`tests/test_pyspark_api.py` holds this table against the installed libraries'
+`tests/test_real_patterns.py` holds this table against the installed libraries'
 real signatures.
 """
 
@@ -157,6 +157,7 @@ TERMINALS = {
     "fetch_one",
     "fetch_value",
     "set",
+    "unset",
     "table",
     "load",
     "setCurrentDatabase",

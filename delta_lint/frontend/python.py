@@ -18,11 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pyresolve import (
     MAX_HELPER_DEPTH,
     ValueResolver,
 )
+from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
@@ -40,6 +42,7 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
+    TXN_KINDS,
     UNRESOLVED_TABLE,
     Session,
     analyze_sql,
@@ -48,6 +51,7 @@ from delta_lint.frontend.sql import (
     split_name,
     table_ref,
 )
+from delta_lint.frontend.sqlcall import bound_statement
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
@@ -70,7 +74,7 @@ from delta_lint.model import (
     TableDDL,
     TableRef,
 )
-from delta_lint.predicates import OPAQUE, WHOLE
+from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 LineMap = Callable[[int, int], tuple[int, int]]
 
@@ -183,7 +187,7 @@ class PythonAnalyzer:
     def run(self) -> None:
         tree = self._with_foreign_helpers()
         try:
-            tree = tree or ast.parse(self.source)
+            tree = tree or parse_module(self.source)
         except SyntaxError as err:
             line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
             why = f"Python syntax error: {err.msg}"
@@ -643,7 +647,7 @@ class PythonAnalyzer:
                 any(_shape_but_declared(i) == _shape_but_declared(intent) for i in made) for made, _ in runs
             )
             self.intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        self.diagnostics.extend(dict.fromkeys(d for _, diags in runs for d in diags))
+        self.diagnostics.extend(dict.fromkeys(_unparsed_alternatives(runs)))
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
@@ -677,6 +681,10 @@ class PythonAnalyzer:
             if arg is None:
                 return
             sql = self.string(arg, scope)
+            if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
+                sql = bound_statement(
+                    sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
+                )
             loc = scope.site or self._loc(node)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
@@ -713,6 +721,9 @@ class PythonAnalyzer:
         if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
             self.session.set_conf(self.string(node.args[0], scope).text, self.string(node.args[1], scope).text)
             return
+        if last.name == "unset" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) == 1:
+            self.session.set_conf(self.string(node.args[0], scope).text, None)
+            return
         if last.name in ("setCurrentDatabase", "setCurrentCatalog") and node.args:
             value = self.string(node.args[0], scope).text.lower()
             self.session.use([value], "CATALOG" if last.name == "setCurrentCatalog" else "SCHEMA")
@@ -735,6 +746,12 @@ class PythonAnalyzer:
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
+
+    def _held_container(self, node: ast.expr, scope: Scope) -> object:
+        """The dict or list a name holds, unless the code changes it in place."""
+        if isinstance(node, ast.Name) and node.id not in self.mutated_names:
+            return scope.env.get(node.id)
+        return None
 
     def _options(self, steps: list[Step], scope: Scope) -> dict[str, Str]:
         opts: dict[str, Str] = {}
@@ -815,7 +832,11 @@ class PythonAnalyzer:
                 return
             ref, resolved = self._ref(target, path=True)
         source = self._source_reads(source_steps, "write", scope)
-        self._write(ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope)
+        # `insertInto` matches columns by position, the others by name: only those read the rows' columns
+        rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
+        self._write(
+            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope, rows=rows
+        )
 
     def _write(
         self,
@@ -829,7 +850,10 @@ class PythonAnalyzer:
         node: ast.Call,
         scope: Scope,
         overwrite_condition: ast.expr | None = None,
+        rows: FrameRows = (),
     ) -> None:
+        """One DataFrame write; `rows`: what its rows hold in some columns (`frames`), which
+        confines an append to the partitions they name, and a dynamic partition overwrite."""
         flags: set[Flag] = set()
         predicate_sql = None
         region = None
@@ -844,6 +868,9 @@ class PythonAnalyzer:
         if mode == "append":
             kind = Kind.INSERT_READING_TARGET if reads_target else Kind.BLIND_APPEND
             region = WHOLE if reads_target else None
+            if rows and not reads_target:
+                region = _rows_region(rows)
+                flags.add(Flag.STATIC_PARTITION)  # the rows' own values say which partitions they land in
         elif mode == "overwrite":
             replace_where = opts.get("replacewhere")
             if replace_where is not None or overwrite_condition is not None:
@@ -861,7 +888,8 @@ class PythonAnalyzer:
             elif (opts.get("partitionoverwritemode") and opts["partitionoverwritemode"].text.lower() == "dynamic") or (
                 self.session.dynamic_overwrite and opts.get("partitionoverwritemode") is None
             ):
-                kind, region = Kind.DYNAMIC_OVERWRITE, OPAQUE
+                # it replaces the partitions its rows hold (all of them, as far as they are not known)
+                kind, region = Kind.DYNAMIC_OVERWRITE, _rows_region(rows) if rows else OPAQUE
             else:
                 kind = Kind.FULL_OVERWRITE
                 if _true(opts.get("overwriteschema")) or partition_by or cluster_by:
@@ -888,6 +916,13 @@ class PythonAnalyzer:
             txn_app_id=txn.text if txn else None,
         )
 
+    def _source_rows(self, steps: list[Step], marker: str, scope: Scope) -> FrameRows:
+        """What the rows of the DataFrame a write writes hold, as far as `frames` knows."""
+        for i, step in enumerate(steps):
+            if step.name == marker and i > 0:
+                return FrameReader(scope.env.get, lambda value: self.string(value, scope)).rows(steps[i - 1].node)
+        return ()
+
     def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:
         for i, step in enumerate(steps):
             if step.name == marker and i > 0:
@@ -907,15 +942,16 @@ class PythonAnalyzer:
         partition_by = self._cols(steps, "partitionedBy", scope)
         cluster_by = self._cols(steps, "clusterBy", scope)
         source = self._source_reads(steps, "writeTo", scope)
+        rows = self._source_rows(steps, "writeTo", scope)  # DataFrameWriterV2 matches columns by name
         name = last.name
         if name == "append":
-            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "append", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name == "overwrite":
             cond = argument(node, "DataFrameWriterV2", "overwrite", "condition")
             self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, cond)
         elif name == "overwritePartitions":
             opts = {**opts, "partitionoverwritemode": Str("dynamic")}
-            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope)
+            self._write(ref, resolved, "overwrite", opts, partition_by, cluster_by, source, node, scope, rows=rows)
         elif name in ("create", "createOrReplace", "replace"):
             kind = Kind.CREATE if name == "create" else Kind.CREATE_OR_REPLACE
             props = {}
@@ -1195,6 +1231,8 @@ class PythonAnalyzer:
                     "this intent is not checked against others",
                 )
             )
+        if kind in TXN_KINDS and kw.get("txn_app_id") is None and self.session.txn_app_id is not None:
+            kw["txn_app_id"] = self.session.txn_app_id  # `spark.conf.set("...write.txnAppId", ...)` before
         table_params = tuple(p[1:-1] for p in _braced(ref.name))
         intent = Intent(
             location=loc,
@@ -1387,8 +1425,41 @@ def _alternatives(value: object) -> tuple[object, ...]:
     return value.values if isinstance(value, _JOINED) else ()
 
 
+def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of a statement read once per value its names may hold. When
+    some of its texts parse, one that does not (`UPDATE t SET ` before a loop that
+    adds the assignments, `UPDATE t SET a=1` after it) is what a run would have only
+    on the branch not taken: not a syntax error of the code, a DL007 note that says
+    which text was left out. When no text parses, each error stands."""
+    if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
+        return [d for _, diags in runs for d in diags]
+    out = []
+    for _, diags in runs:
+        for d in diags:
+            if d.rule == PARSE_ERROR:
+                why = d.message.removeprefix("cannot parse statement ")
+                d = Diagnostic(
+                    DYNAMIC_SQL,
+                    d.location,
+                    f"one of the texts this statement may have does not parse ({why}); the texts that parse are read",
+                    "info",
+                )
+            out.append(d)
+    return out
+
+
 def _shape_but_declared(intent: Intent) -> tuple:
-    return (intent.location, intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind)
+    # the region too: rows of one of several values (`VALUES ({x})`, a DataFrame of
+    # constants built two ways) land in different partitions under one predicate text
+    return (
+        intent.location,
+        intent.table,
+        intent.kind,
+        intent.flags,
+        intent.predicate_sql,
+        intent.subkind,
+        intent.region,
+    )
 
 
 def _value_modules(given: tuple[tuple[str, str, str, str], ...]) -> dict[str, tuple[Module, str]]:
@@ -1436,6 +1507,11 @@ def _reads_self(intent: Intent) -> bool:
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
+
+
+def _rows_region(rows: FrameRows) -> Region:
+    """The region of rows whose columns hold these values (the rest any)."""
+    return Region((tuple((column, Constraint(values=values)) for column, values in rows),))
 
 
 def _sink(steps: list[Step]) -> str:

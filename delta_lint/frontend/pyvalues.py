@@ -182,6 +182,9 @@ class Chain:
 @dataclass(frozen=True)
 class DataFrame:
     reads: frozenset[TableRef]
+    # what every row holds in some columns, built from constants (see `frames`): per
+    # column, sorted, the literal values (`("lit", "a")`); empty when none is known
+    rows: tuple[tuple[str, frozenset[tuple[str, object]]], ...] = ()
 
 
 class ArgNamespace:

@@ -32,7 +32,7 @@ from delta_lint.frontend.sqltext import (
     strip_leading_comments,
     values_head,
 )
-from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
@@ -133,6 +133,23 @@ PARSE_ERROR = "DL000"
 UNRESOLVED_TABLE = "DL001"
 
 
+TXN_APP_ID_CONF = "spark.databricks.delta.write.txnappid"
+# the kinds of write that commit the session's txnAppId: Delta's WriteIntoDelta (appends
+# and overwrites, SQL INSERTs among them) and its DML commands
+TXN_KINDS = frozenset(
+    {
+        Kind.BLIND_APPEND,
+        Kind.INSERT_READING_TARGET,
+        Kind.REPLACE_WHERE,
+        Kind.DYNAMIC_OVERWRITE,
+        Kind.FULL_OVERWRITE,
+        Kind.UPDATE,
+        Kind.DELETE,
+        Kind.MERGE,
+    }
+)
+
+
 @dataclass
 class Session:
     """SQL session state that changes how later statements behave (USE, SET)."""
@@ -149,10 +166,18 @@ class Session:
     columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # (table, property, value) a CREATE TABLE of the script declares in TBLPROPERTIES
     properties: tuple[tuple[str, str, str], ...] = ()
+    # `spark.databricks.delta.write.txnAppId`: the application later data writes of the
+    # session name in their SetTransaction, as a writer's `txnAppId` option does
+    txn_app_id: str | None = None
 
-    def set_conf(self, key: str, value: str) -> None:
+    def set_conf(self, key: str, value: str | None) -> None:
+        """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
         key = key.strip().strip("`").lower()
-        on = value.strip().strip("'\"").lower()
+        if key == TXN_APP_ID_CONF:
+            app = value.strip().strip("'\"") if value is not None else ""
+            self.txn_app_id = app or None
+            return
+        on = (value or "").strip().strip("'\"").lower()
         if key == "spark.databricks.delta.schema.automerge.enabled":
             self.auto_merge = on == "true"
         elif key == "spark.databricks.delta.rowlevelconcurrencypreview":
@@ -338,6 +363,17 @@ def analyze_sql(
         ctx = _Ctx(path, loc, session, tpl, tpl.text, memo, extra_params)
         try:
             found, diags = _statement(ctx)
+        except UnknownStatement as err:
+            diagnostics.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    loc,
+                    f"the statement `{_short(stmt.text)}` begins with `{err.shown}`, a value only a run knows: "
+                    "what it does is not known, and its writes are not checked",
+                    "info",
+                )
+            )
+            continue
         except (ParseError, TokenError) as err:
             reason = tpl.restore(plain_reason(err))
             diagnostics.append(
@@ -464,11 +500,17 @@ _IGNORED_WORDS = (
     "LIST GET PUT REMOVE VALUES FSCK"
 ).split()
 _IGNORED = re.compile(
+    # Unity Catalog's securables other than tables (catalogs, volumes, locations,
+    # credentials, connections, Delta Sharing objects, clean rooms) hold no Delta table
     "(" + "|".join(_IGNORED_WORDS) + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
-    r"DATABASE|CATALOG|VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|RECIPIENT|USER|GROUP|ROLE)"
-    r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|EXTERNAL\s+LOCATION|STORAGE\s+CREDENTIAL"
+    r"DATABASE|(?:FOREIGN\s+)?CATALOG|(?:EXTERNAL\s+)?VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|"
+    r"RECIPIENT|PROVIDER|USER|GROUP|ROLE|EXTERNAL\s+LOCATION|(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM)"
+    r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
+    r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM"
     # views, and Lakeflow's objects, which their pipeline alone writes
-    r"|VIEW|MATERIALIZED\s+VIEW|STREAMING\s+TABLE))\b",
+    r"|VIEW|MATERIALIZED\s+VIEW|STREAMING\s+TABLE)"
+    r"|COMMENT\s+ON\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
+    r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM))\b",
     re.I,
 )
 
@@ -496,7 +538,7 @@ _PROTOCOL_PROPERTIES = re.compile(
 _LEADING_WORDS = {
     "set": ("SET",),
     "use": ("USE",),
-    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER"),
+    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER", "COMMENT"),
     "optimize": ("OPTIMIZE",),
     "vacuum": ("VACUUM",),
     "restore": ("RESTORE",),
@@ -609,6 +651,17 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
 
 
 _OPTIMIZES = (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER)
+# a template's marker (`sqltext.apply_templates`) as a statement's first word
+_LEADING_MARKER = re.compile(r"__DLP\d+__")
+
+
+class UnknownStatement(ParseError):
+    """A statement whose first word is a value only a run knows (`{query} ORDER BY x`):
+    not a syntax error of the code, a statement of unknown kind (DL007)."""
+
+    def __init__(self, shown: str) -> None:
+        super().__init__(shown)
+        self.shown = shown
 
 
 def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
@@ -624,6 +677,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
     words = text.split(None, 1)
     first = words[0].upper() if words else ""
     if first not in _WRITE_KEYWORDS and not cte_write:
+        if _LEADING_MARKER.match(first):
+            raise UnknownStatement(ctx.tpl.restore(words[0]))
         raise ParseError(f"unrecognised statement starting with `{first[:30]}`")
     if (
         _may(lead, "alter")
@@ -681,6 +736,8 @@ def _intent(ctx: _Ctx, table: TableRef, kind: Kind, resolved: bool, **kw) -> tup
                 "this intent is not checked against others",
             )
         )
+    if kind in TXN_KINDS and ctx.session.txn_app_id is not None:
+        kw.setdefault("txn_app_id", ctx.session.txn_app_id)
     intent = Intent(
         location=ctx.location,
         table=table,
@@ -922,13 +979,21 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
         region = Region(((),), opaque=True)
     else:
         region = condition_region(ctx, cond, names, True)
+    read = None
     if kind == Kind.INSERT_READING_TARGET:
         # what it reads and what it writes: bounded only for rows written to a static
         # partition by a plain SELECT over the target alone (open-source Delta reads just
-        # the partitions that SELECT's filter keeps: tests/oracle)
-        read = _own_read_region(ctx, query, ref) if static else None
-        region = WHOLE if read is None else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
-    return _intent(ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region)
+        # the partitions that SELECT's filter keeps: tests/oracle); what it reads is kept
+        # apart too, for the appends it meets there only, wherever its own rows land
+        read = _own_read_region(ctx, query, ref)
+        region = (
+            WHOLE
+            if read is None or not static
+            else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
+        )
+    return _intent(
+        ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region, read_region=read
+    )
 
 
 _APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
@@ -1208,9 +1273,15 @@ def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
-    if (tree.args.get("kind") or "").upper() != "TABLE":
+    """COMMENT ON TABLE, and COMMENT ON COLUMN (the column's comment is in the
+    table's schema: the same metadata change as ALTER COLUMN ... COMMENT)."""
+    kind = (tree.args.get("kind") or "").upper()
+    target = tree.this
+    if kind == "COLUMN" and isinstance(target, exp.Column) and target.args.get("table") is not None:
+        target = exp.Table(this=target.args["table"], db=target.args.get("db"), catalog=target.args.get("catalog"))
+    elif kind != "TABLE":
         return [], []
-    ref, resolved, _ = _table_of(ctx, tree.this)
+    ref, resolved, _ = _table_of(ctx, target)
     return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind="comment")
 
 

@@ -221,6 +221,7 @@ _TEMPLATES = [
 _GLUED_DOLLAR = re.compile(r"(?<=\w)\$([A-Za-z_]\w*)\b(?!\s*\()")
 _JINJA_BLOCK = re.compile(r"\{%.*?%\}|\{#.*?#\}", re.S)
 _COLON_PARAM = re.compile(r"(?<![\w:\]\)\}\.`'\"])\s?:([A-Za-z_]\w*)")
+_PLAIN_NAME = re.compile(r"[A-Za-z_]\w*")
 _IDENTIFIER_FN = re.compile(r"IDENTIFIER\s*\(\s*'?(__dlp\d+__)'?\s*\)", re.I)
 # `IDENTIFIER(:catalog || '.' || :schema || '.' || 'orders')`: parts joined into one name
 _IDENTIFIER_CONCAT = re.compile(
@@ -298,6 +299,7 @@ def apply_templates(text: str) -> Templated:
     out = _replace_outside_strings(out, _GLUED_DOLLAR, lambda m: add(m.group(1), m.group(0)), needle="$")
     if "<" in out:
         out = _ANGLE.sub(lambda m: add(m.group(1), m.group(0)) if _names_a_table(out, m) else m.group(0), out)
+    out = _unquote_markers(out)
     out = _replace_outside_strings(
         out, _COLON_PARAM, lambda m: m.group(0)[: m.start(1) - m.start(0) - 1] + add(m.group(1), ":" + m.group(1))
     )
@@ -333,6 +335,7 @@ def sql_inputs(text: str) -> list[str]:
     """The job inputs a SQL file reads: `:name` parameter markers, `{{name}}` and
     `${name}` substitutions (a SQL task's parameters bind them)."""
     names = {m.group(1) or m.group(2) for m in _NAMED_INPUT.finditer(text)}
+    text = _unquote_markers(text)
     if ":" in text:
         _replace_outside_strings(text, _COLON_PARAM, lambda m: names.add(m.group(1)) or m.group(0))
     return sorted(names)
@@ -354,10 +357,47 @@ def bind_inputs(text: str, values: dict[str, str]) -> str:
         return head + "'" + value.replace("'", "''") + "'"
 
     out = _NAMED_INPUT.sub(named, text)
+    out = _unquote_markers(out, values)
     return _replace_outside_strings(out, _COLON_PARAM, marker) if ":" in out else out
 
 
 _QUOTE_OR_COMMENT = re.compile(r"['\"`]|--")
+
+
+def _unquote_markers(text: str, only: dict[str, str] | None = None) -> str:
+    """`:`name`` (a parameter marker whose name is quoted) as `:name`, where the colon
+    stands outside quotes and comments and could start a marker (`_COLON_PARAM`);
+    `only`: just the names it holds."""
+    if ":`" not in text:
+        return text
+    pieces = []
+    seg_start = 0
+    n = len(text)
+    while (m := _QUOTE_OR_COMMENT.search(text, seg_start)) is not None:
+        start = m.start()
+        pieces.append(text[seg_start:start])
+        if m.group(0) == "--":
+            j = text.find("\n", start)
+            j = n if j < 0 else j
+        else:
+            j = _end_of_quoted(text, start)
+        quoted = text[start:j]
+        name = quoted[1:-1]
+        if (
+            m.group(0) == "`"
+            and start > 0
+            and text[start - 1] == ":"
+            and (start < 2 or not (text[start - 2].isalnum() or text[start - 2] in "_:])}.`'\""))
+            and len(quoted) > 2
+            and quoted.endswith("`")
+            and _PLAIN_NAME.fullmatch(name)
+            and (only is None or name in only)
+        ):
+            quoted = name
+        pieces.append(quoted)
+        seg_start = j
+    pieces.append(text[seg_start:])
+    return "".join(pieces)
 
 
 def _replace_outside_strings(text: str, pattern: re.Pattern, repl, needle: str = ":") -> str:
@@ -432,3 +472,47 @@ def drop_templated_clauses(text: str) -> str | None:
         while previous != out:
             previous, out = out, re.sub(pattern, repl, out)
     return _EMPTY_COLUMNS.sub(r"\1", out)
+
+
+_POSITIONAL_MARKER = re.compile(r"\?")
+_FORMAT_FIELD = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+def bind_markers(text: str, named: dict[str, str], positional: list[str | None]) -> str:
+    """The statement as Spark runs it with `args` bound (`spark.sql(q, args=...)`): each
+    `:name` marker outside quotes and comments replaced by the SQL literal `named` gives
+    it, or each `?` by the literal at its place in `positional`. A marker without a
+    known literal (a value the code does not give statically) stays a marker, a
+    parameter of the statement; Spark takes one kind of marker per statement."""
+    if named and ":" in text:
+        text = _unquote_markers(text, named)  # `:`v`` is the marker `:v`
+
+        def marker(m: re.Match) -> str:
+            value = named.get(m.group(1))
+            if value is None:
+                return m.group(0)
+            return m.group(0)[: m.start(1) - m.start(0) - 1] + value
+
+        text = _replace_outside_strings(text, _COLON_PARAM, marker)
+    if positional and "?" in text:
+        count = iter(range(1 << 30))
+
+        def place(m: re.Match) -> str:
+            index = next(count)
+            value = positional[index] if index < len(positional) else None
+            return m.group(0) if value is None else value
+
+        text = _replace_outside_strings(text, _POSITIONAL_MARKER, place, needle="?")
+    return text
+
+
+def format_fields(text: str, values: dict[str, str], own: set[str]) -> str:
+    """`spark.sql(q, name=value)`: pyspark formats `q` with Python's formatter first,
+    each `{name}` becoming the value's SQL text. Only a bare `{name}` with a known text
+    is replaced; `own` are the names the reader already uses for values of the code it
+    does not know (they are not the call's fields, and stay)."""
+    if not values or "{" not in text:
+        return text
+    return _FORMAT_FIELD.sub(
+        lambda m: values[m.group(1)] if m.group(1) in values and m.group(1) not in own else m.group(0), text
+    )

@@ -791,53 +791,6 @@ KNOWN_DIFFERENCES: list[Known] = [
         ),
         values="disjoint",
     ),
-    Known(
-        ("INSERT SELECT from the target",),
-        "The INSERT reads partition `b` and writes its rows back into `b`; against a blind "
-        "append only what it reads matters. delta-lint keeps one region per write, for an "
-        "INSERT reading the target what it reads and what it writes together, and the rows' "
-        "partition is not known (a positional INSERT without a column list), so that region is "
-        "the whole table.",
-        values="disjoint",
-    ),
-    Known(
-        ("UPDATE WHERE = parameter",),
-        PARAMETER := (
-            'The statement\'s `:v` is bound by `spark.sql(..., args={"v": "a"})` in the same call; '
-            "delta-lint's Python reader keeps it a parameter whose value may be any partition's "
-            "(delta_lint/frontend/python.py, not changed here), so it cannot tell the partitions apart."
-        ),
-        values="disjoint",
-    ),
-    Known(("DELETE WHERE = parameter",), PARAMETER, values="disjoint"),
-    Known(
-        ("DataFrame dynamic partition overwrite",),
-        "The DataFrame's rows come from `spark.sql(\"SELECT 20 AS id, 'b' AS p, 0 AS v\")`: they "
-        "land in one partition, which delta-lint's Python reader does not follow from the query "
-        "to the write (delta_lint/frontend/python.py, not changed here), so a dynamic partition "
-        "overwrite may touch any partition.",
-        values="disjoint",
-    ),
-    Known(
-        ("DataFrame append",),
-        (
-            "The DataFrame's rows come from `spark.sql(\"SELECT 20 AS id, 'a' AS p, 0 AS v\")` and "
-            "`saveAsTable` matches columns by name, so they land in partition `a` only; delta-lint's "
-            "Python reader does not follow the constants from the query to the write "
-            "(delta_lint/frontend/python.py, not changed here), so the append may touch any "
-            "partition a concurrent UPDATE, DELETE or MERGE reads."
-        ),
-        values="disjoint",
-    ),
-    Known(
-        ("foreachBatch MERGE with txnAppId", "foreachBatch MERGE with txnAppId"),
-        "The batch function names its application with "
-        "`spark.conf.set('spark.databricks.delta.write.txnAppId', ...)`: the second MERGE fails "
-        "on the first one's SetTransaction (ConcurrentTransactionException) before its files "
-        "are compared. delta-lint's Python reader does not read that setting "
-        "(delta_lint/frontend/python.py, not changed here) and names the MERGE × MERGE conflict.",
-        exception_only=True,
-    ),
 ]
 
 

@@ -214,7 +214,7 @@ def _is_widget_definition(node: ast.expr) -> bool:
 def _shape(intent: Intent) -> tuple:
     """What a write is, wherever it is reported: a helper's write read at a call that
     comes out the same as read on its own does not depend on the call."""
-    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint)
+    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
 
 
 def is_self_call(call: ast.Call) -> bool:
