@@ -20,10 +20,6 @@ from typing import Any
 
 from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pyresolve import (
-    MAX_HELPER_DEPTH,
-    ValueResolver,
-)
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -58,6 +54,10 @@ from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, ca
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
+from delta_lint.frontend.values.resolver import (
+    MAX_HELPER_DEPTH,
+    ValueResolver,
+)
 from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
@@ -176,7 +176,7 @@ class PythonAnalyzer:
         # the file's analysis budget (see `values.budget`), which every evaluation and
         # helper reading of the file draws from: the front end's (`analyze_module`)
         self.budget = Budget()
-        # what one expression holds in a scope (`pyresolve`)
+        # what one expression holds in a scope (`values.resolver`)
         self.values = ValueResolver(self)
         # the statement walk (`values.walker`): what each name holds, statement by statement;
         # functions other files call are read there with their arguments, not as written here

@@ -6,7 +6,7 @@ f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
 values the front end keeps for a name (`Str` with its `{param}` placeholders,
 `Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
 functions that turn literal syntax into them. Reading values out of code is
-`pyresolve`; making intents of them is `python`.
+`values.resolver`; making intents of them is `python`.
 """
 
 from __future__ import annotations

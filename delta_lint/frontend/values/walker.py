@@ -12,7 +12,7 @@ It also keeps what notebooks hand to each other (`dbutils.notebook.run`/`exit`,
 The walker builds no intent. It is a part its host, the Python front end's
 analyzer, owns and drives: every expression the walk meets goes back to the
 host (`Host._calls`), which turns the writes in it into intents with the values
-read here; the host's value reading (`pyresolve.ValueResolver`) answers what one
+read here; the host's value reading (`values.resolver.ValueResolver`) answers what one
 expression holds in a scope.
 """
 
@@ -23,7 +23,6 @@ import weakref
 from dataclasses import replace
 from typing import Protocol
 
-from delta_lint.frontend.pyresolve import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
 from delta_lint.frontend.pyvalues import (
     DataFrame,
     Instance,
@@ -40,6 +39,7 @@ from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
 from delta_lint.model import SCOPED, Diagnostic, Intent, Location
 
 
