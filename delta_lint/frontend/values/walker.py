@@ -5,14 +5,14 @@ its names hold (`Scope.env`): assignments, imports, class bodies, functions and
 methods (a helper read again at each call with its arguments bound, an object's
 methods with `self` bound to what its `__init__` or a configuration factory set),
 loops over literal rows, and the joins where control flow meets again (an `if`,
-a `try`, a loop that may not run: every path's value, never the last one read).
-It also keeps what notebooks hand to each other (`dbutils.notebook.run`/`exit`,
-`taskValues.set`).
+a `try`, a loop that may not run, what a `break` or `continue` leaves: every
+path's value, never the last one read). It also keeps what notebooks hand to
+each other (`dbutils.notebook.run`/`exit`, `taskValues.set`).
 
 The walker builds no intent. It is a part its host, the Python front end's
 analyzer, owns and drives: every expression the walk meets goes back to the
 host (`Host._calls`), which turns the writes in it into intents with the values
-read here; the host's value reading (`values.resolver.ValueResolver`) answers what one
+read here; the host's `ValueResolver` (`values.resolver`) answers what one
 expression holds in a scope.
 """
 
