@@ -251,13 +251,27 @@ class Instance(StrMap):
     cls: str = ""
 
 
-@dataclass(frozen=True)
-class UnknownState:
+class UnknownState(lattice.Unknown):
     """An object of a class of the file whose `__init__` leaves no attribute known
-    (`w = Store(spark, load())`): `w.save("main.x.y", df)` is still that class's method,
-    read at the call with its own arguments bound; only its `self.x` reads are unknown."""
+    (`w = Store(spark, load())`): as a value, the lattice's `Unknown` (its reason names
+    the class), but `w.save("main.x.y", df)` is still that class's method, read at the
+    call with its own arguments bound; only its `self.x` reads are unknown. Two are
+    alike when their classes are (not every unknown, as for `Unknown`)."""
 
-    cls: str
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: str) -> None:
+        super().__init__(f"what an object of class {cls} holds")
+        self.cls = cls
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is UnknownState and other.cls == self.cls
+
+    def __hash__(self) -> int:
+        return hash((UnknownState, self.cls))
+
+    def __repr__(self) -> str:
+        return f"UnknownState({self.cls!r})"
 
 
 # the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
@@ -359,6 +373,8 @@ def to_plain(held: object, depth: int = 0) -> object:
         return held.text if not (held.params or held.unknown) else _NOT_PLAIN
     if isinstance(held, Instance):
         return _NOT_PLAIN
+    if isinstance(held, UnknownState):  # already the lattice's unknown, with its reason
+        return held
     if isinstance(held, StrMap):
         if held.plain is not None:
             return held.plain
