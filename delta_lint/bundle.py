@@ -17,6 +17,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -191,9 +192,86 @@ def find_bundle(root: Path) -> Path | None:
 MAX_BUNDLE_DEPTH = 6  # folders below the root searched for bundles of a repository without one at its root
 
 
-def _project_folders(root: Path):
+RACY_NS = 2_000_000_000  # as the stat index: a file changed this close to its test may change again unseen
+
+
+@dataclass
+class FileTests:
+    """What the listings that look into files (Airflow DAGs, Jobs JSON, Terraform)
+    found in each file, keyed by its stat, so that asking a listing again to prove a
+    kept run still holds stats the files instead of reading them.
+
+    `known` is what a cache kept: test -> root -> path -> [device, inode, size,
+    mtime_ns, ctime_ns, answer]. A listing asked through `tests` answers a file
+    from `known` while its stat is unchanged and reads it otherwise; each root's
+    answers are replaced as a whole by what the walk met, so a deleted file's entry
+    goes with it. Only a regular file (not a link) is kept, and not one changed
+    within RACY_NS of the test (an edit in the same clock tick would keep its
+    stat). `walks` holds this run's walk of each root, which every listing of the
+    run shares. Folder contents are never kept across runs: a file added or
+    removed is seen by walking."""
+
+    known: dict[str, dict[str, dict[str, list]]] = field(default_factory=dict)
+    walks: dict[str, list[tuple[Path, int, list[str]]]] = field(default_factory=dict)
+    met: dict[tuple[str, str], dict[str, list]] = field(default_factory=dict)  # this run's, per (test, root)
+    changed: bool = False  # `known` differs from what the cache kept: store it again
+    read: int = 0  # files read to answer (`RunStats.listed_files_read`)
+
+    @staticmethod
+    def of(value: Any) -> FileTests:
+        """The tests a cache kept (anything else is nothing kept)."""
+        if not isinstance(value, dict):
+            return FileTests()
+        known = {}
+        for test, roots in value.items():
+            if isinstance(test, str) and isinstance(roots, dict):
+                known[test] = {r: files for r, files in roots.items() if isinstance(files, dict)}
+        return FileTests(known)
+
+    def walk(self, root: Path) -> list[tuple[Path, int, list[str]]]:
+        key = str(root)
+        if key not in self.walks:
+            self.walks[key] = list(_walk_project(root))
+        return self.walks[key]
+
+    def answer(self, test: str, root: Path, path: str, ask: Callable[[], bool]) -> bool:
+        """`ask()` (which reads the file), unless the file's stat is the one kept."""
+        files = self.known.get(test, {}).get(str(root), {})
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError):
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):
+            self.read += 1
+            return ask()
+        sig = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        seen = files.get(path)
+        if isinstance(seen, list) and len(seen) == 6 and seen[:5] == sig and isinstance(seen[5], bool):
+            self.met.setdefault((test, str(root)), {})[path] = seen
+            return seen[5]
+        self.read += 1
+        found = ask()
+        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - RACY_NS:
+            self.met.setdefault((test, str(root)), {})[path] = [*sig, found]
+        return found
+
+    def done(self, test: str, root: Path) -> None:
+        """The listing of `test` under `root` has met every file it looks at: what it
+        met replaces what was kept for that root."""
+        met = self.met.pop((test, str(root)), {})
+        if self.known.get(test, {}).get(str(root)) != met:
+            self.known.setdefault(test, {})[str(root)] = met
+            self.changed = True
+
+
+def _project_folders(root: Path, tests: FileTests | None = None):
     """(folder, depth, file names) below the root, outside hidden, virtual-environment
-    and dependency folders, at most MAX_BUNDLE_DEPTH deep."""
+    and dependency folders, at most MAX_BUNDLE_DEPTH deep; with `tests`, the walk
+    this run already made of the root."""
+    return tests.walk(root) if tests is not None else _walk_project(root)
+
+
+def _walk_project(root: Path):
     from delta_lint.frontend.discover import _SKIP_DIRS
 
     base = len(root.parts)
@@ -205,11 +283,11 @@ def _project_folders(root: Path):
         yield Path(folder), depth, files
 
 
-def find_bundles(root: Path) -> tuple[str, ...]:
+def find_bundles(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """Every bundle file below the root (a repository of several bundles, or one
     in a subfolder)."""
     found = []
-    for folder, depth, files in _project_folders(root):
+    for folder, depth, files in _project_folders(root, tests):
         name = next((n for n in BUNDLE_NAMES[:2] if n in files), None)
         if name is not None and depth > 0:
             found.append(str(folder / name))
@@ -219,13 +297,15 @@ def find_bundles(root: Path) -> tuple[str, ...]:
 MAX_JOB_JSON_BYTES = 2 * 1024 * 1024
 
 
-def find_job_json(root: Path) -> tuple[str, ...]:
+def find_job_json(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """JSON files shaped as Databricks jobs (`databricks jobs get` exports, job
     settings: they name a `task_key`), anywhere in the project; dashboards and
     files over 2 MB are not read."""
     return _files_saying(
-        root, lambda name: name.endswith(".json") and not name.endswith(".lvdash.json"), b'"task_key"'
-    ) + _files_saying(root, lambda name: name.endswith((".yml", ".yaml")) and name not in BUNDLE_NAMES, b"task_key:")
+        root, lambda name: name.endswith(".json") and not name.endswith(".lvdash.json"), b'"task_key"', tests
+    ) + _files_saying(
+        root, lambda name: name.endswith((".yml", ".yaml")) and name not in BUNDLE_NAMES, b"task_key:", tests
+    )
 
 
 MAX_PYPROJECT_BYTES = 256 * 1024
@@ -314,66 +394,97 @@ def _module_file(folder: Path, module: str) -> Path | None:
     return None
 
 
-def find_terraform(root: Path) -> tuple[str, ...]:
+def find_terraform(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """Terraform files of the project that define a `databricks_job` resource."""
-    return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job")
+    return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job", tests)
 
 
-def find_dbt_projects(root: Path) -> tuple[str, ...]:
+def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """The `dbt_project.yml` files of the project: folder names only, no file opened
     (what a project without dbt pays for the dbt reader)."""
-    return tuple(str(folder / DBT_PROJECT) for folder, _, files in _project_folders(root) if DBT_PROJECT in files)
+    return tuple(
+        str(folder / DBT_PROJECT) for folder, _, files in _project_folders(root, tests) if DBT_PROJECT in files
+    )
 
 
-def find_airflow_dags(root: Path) -> tuple[str, ...]:
+def find_airflow_dags(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """Python files of the project whose first 64 KB name both Airflow and a
     Databricks or dbt operator (their imports, or a `dbt ` command): the DAG files `airflow.load_found_airflow`
     reads. Most projects have no DAG yet many Python files, and the answer is asked
     again on every cached run: so only a file's head is read, with plain system
-    calls (a regular file, not through a link; `safeio` reads the few found)."""
+    calls (a regular file, not through a link; `safeio` reads the few found), and
+    with `tests` not even that while the file's stat is the one kept."""
     found = []
-    for folder, _, files in _project_folders(root):
+    for folder, _, files in _project_folders(root, tests):
         for name in sorted(files):
             if not name.endswith(".py"):
                 continue
             path = os.path.join(folder, name)
-            try:  # asked of the name first: a device or a pipe is never opened
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    continue
-                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-            except (OSError, ValueError):
-                continue
-            try:
-                head = os.read(fd, 65536) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
-            except OSError:
-                head = b""
-            finally:
-                os.close(fd)
-            if b"airflow" in head and (b"Databricks" in head or b"Dbt" in head or b"dbt " in head):
+            if tests is None:
+                is_dag = _names_airflow_and_databricks(path)
+            else:
+                is_dag = tests.answer("airflow", root, path, lambda path=path: _names_airflow_and_databricks(path))
+            if is_dag:
                 found.append(path)
+    if tests is not None:
+        tests.done("airflow", root)
     return tuple(found)
 
 
-def _files_saying(root: Path, named: Callable[[str], bool], sign: bytes) -> tuple[str, ...]:
-    """Project files whose name passes `named` and whose bytes hold `sign`."""
+def _names_airflow_and_databricks(path: str) -> bool:
+    """Whether the head of the regular file at `path` names Airflow and a Databricks
+    or dbt operator (`find_airflow_dags`)."""
+    try:  # asked of the name first: a device or a pipe is never opened
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return False
+    try:
+        head = os.read(fd, 65536) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        head = b""
+    finally:
+        os.close(fd)
+    return b"airflow" in head and (b"Databricks" in head or b"Dbt" in head or b"dbt " in head)
+
+
+def _files_saying(
+    root: Path, named: Callable[[str], bool], sign: bytes, tests: FileTests | None = None
+) -> tuple[str, ...]:
+    """Project files whose name passes `named` and whose bytes hold `sign` (with
+    `tests`, read only when the file's stat is not the one kept)."""
     found = []
-    for folder, _, files in _project_folders(root):
+    test = "holds:" + sign.decode("latin-1")
+    for folder, _, files in _project_folders(root, tests):
         for name in sorted(files):
             if not named(name):
                 continue
             path = folder / name
-            try:
-                if sign in read_input(path, root, MAX_JOB_JSON_BYTES):
-                    found.append(str(path))
-            except OSError:  # not a regular file, too large, leading out of the project
-                continue
+            if tests is None:
+                says = _file_says(path, root, sign)
+            else:
+                says = tests.answer(test, root, str(path), lambda path=path: _file_says(path, root, sign))
+            if says:
+                found.append(str(path))
+    if tests is not None:
+        tests.done(test, root)
     return tuple(found)
 
 
-def listing(kind: str, argument: str) -> tuple[str, ...]:
+def _file_says(path: Path, root: Path, sign: bytes) -> bool:
+    try:
+        return sign in read_input(path, root, MAX_JOB_JSON_BYTES)
+    except OSError:  # not a regular file, too large, leading out of the project
+        return False
+
+
+def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[str, ...]:
     """The answers a bundle or job-definition load depends on besides file contents:
     which files a bundle `include` glob matches, which JSON files a job-definitions
-    folder holds, which bundle file a root has."""
+    folder holds, which bundle file a root has. `tests`: the project walks and file
+    answers of this run and the last (see `FileTests`), for a caller asking many
+    listings again to tell whether a kept result holds."""
     if kind == "glob":
         return tuple(sorted(p for p in include_glob(argument) if Path(p).is_file()))
     if kind == "json":
@@ -385,17 +496,17 @@ def listing(kind: str, argument: str) -> tuple[str, ...]:
         found = find_bundle(Path(argument))
         return (str(found),) if found else ()
     if kind == "bundles":
-        return find_bundles(Path(argument))
+        return find_bundles(Path(argument), tests)
     if kind == "job-json":
-        return find_job_json(Path(argument))
+        return find_job_json(Path(argument), tests)
     if kind == "terraform":
-        return find_terraform(Path(argument))
+        return find_terraform(Path(argument), tests)
     if kind == "airflow":
-        return find_airflow_dags(Path(argument))
+        return find_airflow_dags(Path(argument), tests)
     if kind == "terraform-modules":  # asked only of projects with Terraform jobs
-        return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module")
+        return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
-        return find_dbt_projects(Path(argument))
+        return find_dbt_projects(Path(argument), tests)
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)

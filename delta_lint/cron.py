@@ -16,7 +16,7 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 
 HORIZON_START = datetime(2024, 1, 1, tzinfo=timezone.utc)
@@ -179,13 +179,13 @@ def _fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime
 
     t = translate(quartz)
     tz = zone(tz_name)
+    fields = t.expr.split()
+    if len(fields) == 6 and fields[3:5] == ["*", "*"] and not t.dom_filter and not re.search(r"[L#]", fields[5]):
+        return _weekly(quartz, t.expr, tz_name, tz, start, end)
     try:
         it = croniter(t.expr, start.astimezone(tz) - timedelta(seconds=1), second_at_beginning=True)
     except (ValueError, KeyError) as err:
         raise CronError(f"cannot evaluate cron {quartz!r}: {err}") from err
-    fields = t.expr.split()
-    if len(fields) == 6 and fields[3:5] == ["*", "*"] and not t.dom_filter and not re.search(r"[L#]", fields[5]):
-        return _weekly(it, tz, start, end)
     out = []
     while True:
         try:
@@ -202,22 +202,18 @@ def _fire_times(quartz: str, tz_name: str | None, start: datetime, end: datetime
     return tuple(out)
 
 
-def _weekly(it, tz, start: datetime, end: datetime) -> tuple[datetime, ...] | None:
+def _weekly(
+    quartz: str, expr: str, tz_name: str | None, tz: tzinfo, start: datetime, end: datetime
+) -> tuple[datetime, ...] | None:
     """Schedules that only constrain the time and the weekday repeat every week in
     local time: take one week's times from croniter and lay them over the horizon
     (each local time converted with its own UTC offset, so DST is honoured)."""
     local_start = start.astimezone(tz)
     monday = datetime.combine(local_start.date() - timedelta(days=local_start.weekday()), datetime.min.time())
-    it.set_current(monday.replace(tzinfo=tz) - timedelta(seconds=1), force=True)
-    week: list[tuple[int, object]] = []
-    while True:
-        moment = it.get_next(datetime)
-        naive = moment.replace(tzinfo=None)
-        if naive >= monday + timedelta(days=7):
-            break
-        week.append(((naive.date() - monday.date()).days, naive.time()))
-        if len(week) > MAX_RUNS:
-            return None
+    # in UTC (no offset changes) every week has the same times: one week answers all
+    week = _week(quartz, expr, tz_name, monday if tz is not timezone.utc else _A_MONDAY)
+    if week is None:
+        return None
     weeks = int((end - start) / timedelta(days=7)) + 2
     if len(week) * weeks > MAX_RUNS:
         return None
@@ -236,6 +232,35 @@ def _weekly(it, tz, start: datetime, end: datetime) -> tuple[datetime, ...] | No
             if start <= moment < end:
                 out.append(moment)
     return tuple(sorted(set(out)))
+
+
+_A_MONDAY = datetime(2024, 1, 1)  # the week `_week` answers for every week of a UTC schedule
+
+
+@lru_cache(maxsize=512)
+def _week(quartz: str, expr: str, tz_name: str | None, monday: datetime) -> tuple[tuple[int, time], ...] | None:
+    """(day from `monday`, local clock time) of each fire time of `expr` (`quartz`
+    in croniter's dialect) in the week from `monday` (a naive local midnight); None
+    past MAX_RUNS. Kept per week: checking a job's schedule, describing it and
+    laying it over each horizon asked croniter for the same week, at a quarter of a
+    millisecond a fire time."""
+    from croniter import croniter
+
+    tz = zone(tz_name)
+    try:
+        it = croniter(expr, monday.replace(tzinfo=tz) - timedelta(seconds=1), second_at_beginning=True)
+    except (ValueError, KeyError) as err:
+        raise CronError(f"cannot evaluate cron {quartz!r}: {err}") from err
+    week: list[tuple[int, time]] = []
+    while True:
+        moment = it.get_next(datetime)
+        naive = moment.replace(tzinfo=None)
+        if naive >= monday + timedelta(days=7):
+            break
+        week.append(((naive.date() - monday.date()).days, naive.time()))
+        if len(week) > MAX_RUNS:
+            return None
+    return tuple(week)
 
 
 @lru_cache(maxsize=1024)

@@ -42,7 +42,7 @@ from delta_lint.suppress import FileSuppressions
 # The bundle, schedule, link, settings and engine stages are imported where a run
 # reaches them: a run whose result is stored (`pipeline`) needs none of them.
 if TYPE_CHECKING:
-    from delta_lint.bundle import Workflows
+    from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
@@ -564,13 +564,16 @@ def pipeline(
         inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
         workflows = None
+        tests = _file_tests(store) if reusable else None
         if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
             from delta_lint.schedule import cached_workflows
 
-            workflows = cached_workflows(config, bundle, target, store)
+            workflows = cached_workflows(config, bundle, target, store, tests)
             context = _context_digest(config, workflows) if workflows is not None else None
         else:
-            context = _kept_context(config, bundle, target, store) if reusable else None
+            context = _kept_context(config, bundle, target, store, tests) if reusable else None
+        if tests is not None:
+            _keep_file_tests(store, tests, inputs.stats)
         if context is not None:
             run_key = _run_key(inputs, config, context, spark, bundle, target)
             shown = _kept_output(store, run_key, view) if view is not None else None
@@ -596,7 +599,9 @@ def pipeline(
         from delta_lint.schedule import cached_workflows, load_workflows
 
         if workflows is None and store is not None:
-            workflows = cached_workflows(config, bundle, target, store)
+            workflows = cached_workflows(config, bundle, target, store, tests)
+            if tests is not None:
+                _keep_file_tests(store, tests, inputs.stats)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, workflows = _check(
@@ -651,12 +656,33 @@ def _keep_context(
     store.put_value(_context_slot(config, bundle, target), kept)
 
 
-def _kept_context(config: Config, bundle: Path | None, target: str | None, store: Cache) -> str | None:
+FILE_TESTS = "file-tests"  # kv: `bundle.FileTests.known`, what the listings found in each file by its stat
+
+
+def _file_tests(store: Cache) -> FileTests:
+    """The listings' file answers the last runs kept (`bundle.FileTests`)."""
+    from delta_lint.bundle import FileTests
+
+    return FileTests.of(store.get_value(FILE_TESTS))
+
+
+def _keep_file_tests(store: Cache, tests: FileTests, stats: RunStats) -> None:
+    """Count the files the listings read, and keep what they found when it changed."""
+    stats.listed_files_read = tests.read
+    if tests.changed:
+        store.put_value(FILE_TESTS, tests.known)
+        tests.changed = False
+
+
+def _kept_context(
+    config: Config, bundle: Path | None, target: str | None, store: Cache, tests: FileTests | None = None
+) -> str | None:
     """The context digest of the last run with this configuration, bundle and target,
     while it still holds: every directory listing answers as it did (no bundle
     include, Jobs JSON file, Terraform, Airflow or dbt project came or went), and
     the digest is taken again over the files' current content. None: the bundle
-    must be read (`schedule.cached_workflows` tells whether its parse is still good)."""
+    must be read (`schedule.cached_workflows` tells whether its parse is still good).
+    `tests`: the stat-keyed file answers that spare reading files to ask again."""
     kept = store.get_value(_context_slot(config, bundle, target))
     if not (
         isinstance(kept, dict)
@@ -673,7 +699,7 @@ def _kept_context(config: Config, bundle: Path | None, target: str | None, store
     from delta_lint.bundle import listing
 
     try:
-        if any(listing(kind, argument) != tuple(answer) for kind, argument, answer in kept["listings"]):
+        if any(listing(kind, argument, tests) != tuple(answer) for kind, argument, answer in kept["listings"]):
             return None
     except (OSError, ValueError, RecursionError, ConfigError):
         return None

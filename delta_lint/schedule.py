@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from delta_lint.bundle import (
     WORKFLOWS_TYPES,
+    FileTests,
     Job,
     Task,
     Workflows,
@@ -703,10 +704,14 @@ def load_workflows(
     return workflows
 
 
-def cached_workflows(config: Config, bundle: Path | None, target: str | None, store: Store) -> Workflows | None:
-    """The cached workflows while still valid, else None (they must be parsed)."""
+def cached_workflows(
+    config: Config, bundle: Path | None, target: str | None, store: Store, tests: FileTests | None = None
+) -> Workflows | None:
+    """The cached workflows while still valid, else None (they must be parsed).
+    `tests`: the run's `bundle.FileTests`, which spare reading files to ask the
+    listings again."""
     cached = store.get_value(_workflows_key(config, bundle, target), WORKFLOWS_TYPES)
-    if not (isinstance(cached, dict) and _still_valid(cached)):
+    if not (isinstance(cached, dict) and _still_valid(cached, tests)):
         return None
     workflows = cached["workflows"]
     workflows.files = [Path(p) for p in cached["files"]]
@@ -724,11 +729,11 @@ def _digest(path: Path) -> str:
         return "missing"
 
 
-def _still_valid(cached: dict) -> bool:
+def _still_valid(cached: dict, tests: FileTests | None = None) -> bool:
     workflows = cached.get("workflows")
     if not isinstance(workflows, Workflows):
         return False
-    if any(listing(kind, arg) != tuple(answer) for kind, arg, answer in workflows.listings):
+    if any(listing(kind, arg, tests) != tuple(answer) for kind, arg, answer in workflows.listings):
         return False
     return all(_digest(Path(p)) == digest for p, digest in cached["digests"].items())
 

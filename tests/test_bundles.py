@@ -351,6 +351,26 @@ def test_utc_weekly_schedules_equal_the_zone_conversion():
         assert utc[0] >= start and utc[-1] < end
 
 
+@pytest.mark.parametrize("tz", ["UTC", None, "Europe/Amsterdam", "America/New_York", "Australia/Lord_Howe"])
+def test_weekly_schedules_agree_with_the_day_by_day_path_in_every_week(tz):
+    """A schedule that constrains only the time and the weekday is laid over the
+    horizon from one week's times, kept per week (a zone's week that holds a clock
+    change has other times than the week before it). Asked first for one week, then
+    for windows across clock changes, it must give what the same schedule written
+    with a day-of-month range (evaluated day by day) gives."""
+    windows = [
+        (datetime(2024, 1, 3, tzinfo=UTC), timedelta(days=2)),
+        (datetime(2024, 3, 29, tzinfo=UTC), timedelta(days=4)),  # Europe's spring change (Mar 31)
+        (datetime(2024, 3, 9, tzinfo=UTC), timedelta(days=3)),  # America's (Mar 10)
+        (datetime(2024, 4, 6, tzinfo=UTC), timedelta(days=2)),  # Lord Howe's half hour (Apr 7)
+        (datetime(2024, 10, 25, tzinfo=UTC), timedelta(days=10)),  # autumn, both sides
+    ]
+    for weekly, daily in (("0 30 2 * * ?", "0 30 2 1-31 * ?"), ("0 0/20 2-3 * * ?", "0 0/20 2-3 1-31 * ?")):
+        for start, length in windows:
+            got = fire_times(weekly, tz, start, start + length)
+            assert got == fire_times(daily, tz, start, start + length), (weekly, tz, start)
+
+
 def test_cron_windows_across_a_time_zone_and_a_day_boundary():
     ny = runs("0 30 23 * * ?", "America/New_York")
     assert ny[0] == datetime(2024, 1, 1, 4, 30, tzinfo=UTC)  # 23:30 EST on Dec 31 is 04:30 UTC on Jan 1

@@ -92,7 +92,8 @@ def test_import_time_of_the_cli_and_the_check_path_stays_in_budget(tmp_path):
     """`delta_lint.cli` itself imports only typer (commands import their modules), and
     the whole `check` path of a SQL-only project costs a bounded multiple of
     json + typer. Best of three runs, against a shared machine's noise; the budgets
-    are about twice what was measured (cli ~0.3×, check path ~8×)."""
+    are about twice what was measured at a load average of 6-7 on 2 cores (cli
+    0.01×: typer is imported before it; check path 3.6-5.9×)."""
     _sql_project(tmp_path)
     cli_ratios, check_ratios = [], []
     for _ in range(3):
@@ -102,8 +103,8 @@ def test_import_time_of_the_cli_and_the_check_path_stays_in_budget(tmp_path):
         base = sum(c for m, c in top if m in ("json", "typer"))
         cli_ratios.append(dict(top)["delta_lint.cli"] / base)
         check_ratios.append(sum(c for _, c in top[names.index("typer") + 1 :]) / base)
-    assert min(cli_ratios) < 1.0, cli_ratios
-    assert min(check_ratios) < 16.0, check_ratios
+    assert min(cli_ratios) < 0.1, cli_ratios
+    assert min(check_ratios) < 8.0, check_ratios
 
 
 # what a `check` whose inputs and options equal the last run's has no use for: it
@@ -149,8 +150,8 @@ def _warm_check(root: Path, names: tuple[str, ...]) -> tuple[list[str], str, str
 def test_an_unchanged_check_imports_no_stage_it_skips_and_stays_in_budget(tmp_path):
     """The second `check` of an unchanged project prints the first one's output without
     importing a reader, sqlglot, the schedule, the linker or the engine; its import
-    time stays a bounded multiple of json + typer (measured 2.5-3.2x; the cold SQL
-    path's budget above is 16x). Best of three against a shared machine's noise."""
+    time stays a bounded multiple of json + typer (measured 1.4-1.5x; the cold SQL
+    path's budget above is 8x). Best of three against a shared machine's noise."""
     _sql_project(tmp_path)
     (tmp_path / "notebook.py").write_text(
         "# Databricks notebook source\nspark.sql(\"DELETE FROM s.t WHERE d < '2020-01-01'\")\n"
@@ -166,7 +167,7 @@ def test_an_unchanged_check_imports_no_stage_it_skips_and_stays_in_budget(tmp_pa
         names = [m for m, _ in top]
         base = sum(c for m, c in top if m in ("json", "typer"))
         ratios.append(sum(c for _, c in top[names.index("typer") + 1 :]) / base)
-    assert min(ratios) < 8.0, ratios
+    assert min(ratios) < 3.0, ratios
 
 
 @pytest.mark.integration
