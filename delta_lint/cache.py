@@ -77,7 +77,7 @@ from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 15  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 16  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c
@@ -561,7 +561,9 @@ class Memory:
     kept value never goes stale; a kv value (`get_value`) is kept until it is put
     again, and every stage that keeps one checks it still holds, as it checks one
     read from the database. Only values read back or tables judged are kept, never
-    an object a caller may still change. The owner holds it; nothing is global.
+    an object a caller may still change, but for the run stage's own state of a
+    project (slot "projects", see `run._recheck`), which only that stage changes.
+    The owner holds it; nothing is global.
 
     A slot a run used drops the entries that run did not use once it holds more
     than KEEP_FACTOR times as many (as the database's own `prune`); runs are kept for
@@ -594,6 +596,16 @@ class Memory:
 
     def drop(self, slot: str, key: Any) -> None:
         self.slots.get(slot, {}).pop(key, None)
+
+    def mark(self, slot: str, keys: Any) -> None:
+        """Count `keys` as used by this run though it did not ask for them (a re-check
+        takes the tables it did not judge again from its own state): `trim` keeps them."""
+        self.used.setdefault(slot, set()).update(keys)
+
+    def clear(self, slot: str) -> None:
+        """Drop everything kept in `slot`."""
+        self.slots.pop(slot, None)
+        self.used.pop(slot, None)
 
     def trim(self) -> None:
         """End of a run: bound what is kept (see the class)."""

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, Context, Links
+from delta_lint.model import SCOPED, Context, Links, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -102,6 +102,12 @@ class Linker:
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
+        # file -> every helper its imports and `%run`s offer it, called or not: (name
+        # there, module, source). A module's functions that any file is offered count
+        # as called elsewhere (`Context.called`), as they did before files were given
+        # only the helpers they name
+        self._offered: dict[int, list[tuple[str, str, str]]] = {}
+        self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -125,7 +131,7 @@ class Linker:
             ):
                 continue
             context = self.context(i)
-            for bound, module, source, _start in context.helpers:
+            for bound, module, source in self._offered.pop(i, ()):
                 if SCOPED in bound:
                     continue  # in its own module's namespace: called there, if at all
                 called.setdefault(module, set()).add(_function_name(source) or bound.rsplit(".", 1)[-1])
@@ -178,6 +184,9 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
         scopes = self._scopes(imported, helpers) if helpers else ()
+        self._offered[i] = [(bound, module, source) for bound, (module, source, _) in helpers.items()]
+        if links.names is not None and helpers:
+            helpers = self._named_helpers(helpers, links.names)
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
@@ -206,6 +215,41 @@ class Linker:
             exits=self._exits(i, links),
             task_values=self._task_values(i, links),
         )
+
+    def _named_helpers(
+        self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
+    ) -> dict[str, tuple[str, str, tuple[int, int] | None]]:
+        """The helpers a file's code may call: those whose name (the last part of the
+        name it has there: `f` of `util.f` and of `pkg/io.py::f`) is among the words
+        of its code, and, in turn, among the words of a helper kept. Words of strings
+        and comments count too, so the set holds every helper a call could reach
+        (`foreachBatch(save)`, a method of a class named): a helper left out is one no
+        code of the file or of its kept helpers names. The file is then read, and
+        keyed in the cache, with those alone: editing a helper re-reads the files that
+        name it, and a file is not read with the dozens of functions a shared `%run`
+        notebook defines when it calls two of them."""
+        by_name: dict[str, list[str]] = {}  # the name a helper is called by -> the helpers
+        for bound in helpers:
+            by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
+        kept: set[str] = set()
+        seen: set[str] = set()
+        todo = [word for word in names.split() if word in by_name]
+        while todo:
+            word = todo.pop()
+            if word in seen:
+                continue
+            seen.add(word)
+            for bound in by_name[word]:
+                if bound not in kept:
+                    kept.add(bound)
+                    todo.extend(w for w in self._words_of(helpers[bound][1]) if w in by_name and w not in seen)
+        return {bound: found for bound, found in helpers.items() if bound in kept}
+
+    def _words_of(self, source: str) -> frozenset[str]:
+        found = self._words.get(source)
+        if found is None:
+            found = self._words[source] = frozenset(source_words(source))
+        return found
 
     def _task_values(self, i: int, links: Links) -> tuple[tuple[str, str, tuple[object, ...]], ...]:
         """The values file i's `taskValues.get(taskKey, key)` calls may read: (task,

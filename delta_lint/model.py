@@ -7,7 +7,10 @@ All values are frozen so a stage cannot change what an earlier stage produced.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -363,6 +366,13 @@ class Links:
     task_values: dict[str, list[Value]] = field(default_factory=dict)
     # what it gets with `taskValues.get(taskKey, key)`: [task key ("" when not known), key]
     task_value_reads: list[list[str]] = field(default_factory=list)
+    # the words of its own Python code (names, attributes, and words of strings and
+    # comments too: a superset of what it calls), sorted and joined by spaces (one
+    # string a file: 10,000 files' lists of words cost 40 MB), kept for a file that
+    # imports or is a notebook (which may `%run` others); the link stage gives it
+    # only the helpers these name, so editing a helper re-reads the files that may
+    # call it and no other. None: not known, every helper is given
+    names: str | None = None
 
     def empty(self) -> bool:
         return not (
@@ -382,6 +392,26 @@ class Links:
             or self.task_values
             or self.task_value_reads
         )
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def source_words(text: str) -> set[str]:
+    """The words of Python source that can be names (`Links.names`): every
+    identifier-shaped run of characters, in code, strings and comments alike, a
+    superset of the names its code uses. Non-ASCII words are also given as the
+    parser reads them (NFKC: `ﬁle` names `file`)."""
+    words = set(_WORD.findall(text))
+    if not text.isascii():
+        words |= {unicodedata.normalize("NFKC", w) for w in words if not w.isascii()}
+    return words
+
+
+def digest(text: str) -> str:
+    """A short digest of a helper's or module's source: what a cache key holds in
+    its place (see `Context.key`)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 # the separator of a helper's name in its own module's namespace (`pkg/io.py::save`,
@@ -447,11 +477,20 @@ class Context:
         )
 
     def key(self) -> str:
-        fields = [self.values, self.session, self.inputs, self.pipeline, self.helpers, self.called, self.variants]
+        """What the file's reading depends on, as text: the cache keys the reading by
+        it. The helpers and value functions given are in it by a digest of their
+        source (what other files' summaries give), not by the source itself: the key
+        stays small however many helpers a file is given, and changes exactly when
+        one of them does."""
+        helpers = [(name, module, digest(source), start) for name, module, source, start in self.helpers]
+        fields = [self.values, self.session, self.inputs, self.pipeline, helpers, self.called, self.variants]
         if self.scheduled:
             fields.append(self.scheduled)
         if self.value_functions or self.documents:
-            fields += [self.value_functions, self.documents, self.path]
+            functions = [
+                (name, module, function, digest(source)) for name, module, function, source in self.value_functions
+            ]
+            fields += [functions, self.documents, self.path]
         if self.dbt:
             fields.append(self.dbt)
         if self.scopes:

@@ -7,7 +7,8 @@ and cached per table -> the findings with every file's suppression comments.
 
 `pipeline` returns every rule's findings; `check` also applies the
 configuration's selection and suppressions (`findings.finish`). A run whose
-inputs equal an earlier run's returns that run's findings from the cache. Pure
+inputs equal an earlier run's returns that run's findings from the cache; a
+long-lived caller's run after a few files changed re-checks only those (`_recheck`). Pure
 orchestration, no printing: the CLI, the language server and the tests call the
 same functions.
 """
@@ -17,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -558,11 +560,31 @@ def pipeline(
     and the findings are not decoded. `overlay`: unsaved editor buffers, see
     `gather`. `on_file` and `on_stage` report progress: files analysed, then what
     the run waits for (`settings.live.read_settings`). `memory`: what a long-lived
-    caller keeps decoded between its runs (`cache.Memory`)."""
+    caller keeps decoded between its runs (`cache.Memory`), with the project's state
+    as its last run left it (`_Project`): a run that finds only SQL files or
+    notebooks changed (by their buffers or on disk, `_tree`) re-reads those and
+    re-judges the tables they write (`_recheck`)."""
     store = Cache(config.root, memory) if use_cache else None
     try:
-        inputs = gather(paths, config, cwd, store, overlay)
         reusable = store is not None and read is None and not refresh
+        tree, slot = None, None
+        if reusable and memory is not None and store.db is not None and not store.refused:
+            slot = _project_slot(paths, config, cwd, spark, bundle, target)
+            known = memory.find("projects", slot)
+            # taken before anything is read: what changes from here on is seen next time
+            tree = _tree(config.root, known.tree if known is not None else None)
+            if known is not None and tree is not None:
+                try:
+                    done = _recheck(known, tree, paths, overlay, store, jobs)
+                except BaseException:  # the kept state may be half changed: never used again
+                    memory.drop("projects", slot)
+                    raise
+                if done is not None:
+                    return done
+            # a full run follows: what is kept of any earlier one (this configuration's
+            # or options', or another's) would only hold a large project's state twice
+            memory.clear("projects")
+        inputs = gather(paths, config, cwd, store, overlay)
         workflows = None
         tests = _file_tests(store) if reusable else None
         if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
@@ -604,7 +626,7 @@ def pipeline(
                 _keep_file_tests(store, tests, inputs.stats)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
-        result, workflows = _check(
+        result, project = _check(
             inputs,
             workflows or (lambda: load_workflows(config, bundle, target, store)),
             config,
@@ -617,6 +639,11 @@ def pipeline(
             on_stage,
             (bundle, target),
         )
+        workflows = project.workflows
+        if slot is not None and tree is not None and result.read is not None and _can_recheck(project, paths, overlay):
+            project.tree, project.result = tree, result
+            project.overlaid = _overlaid(project, overlay)
+            memory.put("projects", slot, project)  # type: ignore[union-attr] - a slot is made only with memory
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
@@ -1104,15 +1131,14 @@ def _check(
     jobs: int | None,
     on_stage: Callable[[str | None], None] | None = None,
     chosen: tuple[Path | None, str | None] = (None, None),
-) -> tuple[RunResult, Workflows]:
-    """The run's stages after gathering (see `pipeline`). `chosen`: the bundle and
-    target named on the command line, part of every table's key (two targets of
-    one bundle read the same files into different schedules)."""
+) -> tuple[RunResult, _Project]:
+    """The run's stages after gathering (see `pipeline`), and what it worked out
+    before the engine (for `_recheck`). `chosen`: the bundle and target named on the
+    command line, part of every table's key (two targets of one bundle read the same
+    files into different schedules)."""
     from delta_lint.bundle import Workflows
-    from delta_lint.engine import Engine, diagnostics_as_findings
-    from delta_lint.link import Linker
-    from delta_lint.schedule import build_schedule, run_notes
-    from delta_lint.settings import TableNames, resolve_settings
+    from delta_lint.schedule import build_schedule
+    from delta_lint.settings import TableNames
 
     loaded_workflows: list[Workflows] = []
 
@@ -1126,13 +1152,13 @@ def _check(
     workflows = loaded_workflows[0]
     scheduled = _with_defined_jobs(workflows, files, inputs, config)
     read_document = DocumentReader(config.root)  # one per run: `reread` asks it again
+    first_links = [s.links for s in files.summaries]  # what a re-check compares an edited file's with
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
     context = (
         _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
     )
     rel_paths = inputs.rel_paths
-    diagnostics = inputs.diagnostics
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
     names = TableNames.of(config)  # the run's: every stage below names tables by it
@@ -1154,6 +1180,50 @@ def _check(
         from delta_lint.settings.live import read_settings
 
         read = read_settings(set(first), config, spark, refresh, store=store, on_stage=on_stage, naming=names)
+    stats = inputs.stats
+    project = _Project(
+        inputs,
+        files,
+        first_links,
+        config,
+        context,
+        names,
+        non_delta,
+        writers,
+        first,
+        read,
+        build_schedule(config, rel_paths, scheduled, runs_in, stats),
+        task_diagnostics(scheduled, config.root, inputs.cwd),
+        scheduled,
+        workflows,
+        read_document,
+    )
+    return _judge(project, store, jobs, {}, stats, read.engine_started, len(read.read_now)), project
+
+
+def _judge(
+    p: _Project,
+    store: Cache | None,
+    jobs: int | None,
+    table_keys: dict[str, str],
+    stats: RunStats,
+    engines_started: bool = False,
+    tables_read_live: int = 0,
+) -> RunResult:
+    """The run from the engine on: each table's findings (kept in `p.results` from an
+    earlier run of the project while its key, `table_keys`, is unchanged; else from the
+    cache, else judged now), the findings across tables, the files' diagnostics, and
+    the run's result. `table_keys` holds the keys already worked out (a re-check
+    gives those of the tables its changed files write); the rest are worked out here."""
+    from delta_lint.engine import Engine, diagnostics_as_findings
+    from delta_lint.link import Linker
+    from delta_lint.schedule import run_notes
+    from delta_lint.settings import resolve_settings
+
+    config, inputs, files, read, names, first = p.config, p.inputs, p.files, p.read, p.names, p.first
+    writers, schedule, tasks_diags, scheduled = p.writers, p.schedule, p.tasks_diags, p.scheduled
+    if schedule.stats is not stats:  # a re-check counts in its own
+        schedule.stats = schedule.meetings.stats = stats
     settings_diags = [
         Diagnostic(
             SETTINGS_NOT_READ,
@@ -1164,14 +1234,17 @@ def _check(
         for name, why in sorted(read.problems.items())
         if name in first
     ]
-    stats = inputs.stats
-    schedule = build_schedule(config, rel_paths, scheduled, runs_in, stats)
-    tasks_diags = task_diagnostics(scheduled, config.root, inputs.cwd)
     settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read, names=names)
     meetings_before = _recall_meetings(store, schedule.meetings)
-    table_keys = {name: _table_key(context, name, read, writers[name], inputs, files) for name in first}
-    entries = store.get_tables(sorted(set(table_keys.values()))) if store is not None else {}
+    table_keys = {
+        name: table_keys.get(name) or _table_key(p.context, name, read, writers[name], inputs, files) for name in first
+    }
+    kept = {table_keys[name]: entry for name, entry in p.results.items() if p.table_keys.get(name) == table_keys[name]}
+    wanted = sorted(set(table_keys.values()) - set(kept))
+    if kept and store is not None and store.memory is not None:  # a full run after this one asks for them
+        store.memory.mark("tables.value", kept)
+    entries = (store.get_tables(wanted) if store is not None else {}) | kept
     todo = sorted(name for name, key in table_keys.items() if key not in entries)
     loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
@@ -1183,30 +1256,52 @@ def _check(
     if store is not None:
         store.put_tables(fresh)
         _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings)
-        store.prune("tables", list(table_keys.values()))
-        store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
+        if not kept:  # a re-check leaves bounding the cache to whole runs
+            store.prune("tables", list(table_keys.values()))
+            store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
     entries.update(fresh)
     results = {name: entries[key] for name, key in table_keys.items()}
-    findings = [f for name in sorted(results) for f in results[name].findings]
+    before, p.table_keys, p.results = p.results, table_keys, results
     internal = [e for name in sorted(results) for e in results[name].errors]
+    views = p.views
+    if views is None or p.changed is None:
+        views = p.views = _Views.of(p)
+    else:
+        views.patch(p, p.changed)
     # checkpoints and transaction ids are checked across tables on every run, from
     # the summaries: the files naming them need not be decoded
-    shared_intents = [
-        i
-        for summary in files.summaries
-        for i in summary.shared
-        if i.table is None or names.qualify(i.table.name) not in non_delta
-    ]
-    shared = engine.check_shared(shared_intents, {name: e.source for name, e in results.items()})
-    file_diags = [d for summary in files.summaries for d in summary.diagnostics]
-    all_diags = diagnostics + settings_diags + file_diags + internal
+    shared_intents = [i for found in views.shared.values() for i in found]
+    sources = {name: e.source for name, e in results.items()}
+    last = p.shared_from
+    if kept and last is not None and last[1] == sources and _exactly(last[0]) == _exactly(shared_intents):
+        shared = p.shared  # a re-check that changed none of them
+    else:
+        shared = engine.check_shared(shared_intents, sources)
+        p.shared, p.shared_from = shared, (shared_intents, sources)
+    file_diags = [d for found in views.diags.values() for d in found]
+    all_diags = inputs.diagnostics + settings_diags + file_diags + internal
     others = shared + diagnostics_as_findings(all_diags)
-    findings = sorted(findings + others, key=Finding.sort_key)
+    if kept and _exactly(others) == _exactly(p.others):
+        others = p.others  # the same findings: where they are in the last run's list
+    merged = _merged(p, before, others) if kept else None
+    if merged is None:
+        findings = sorted(
+            [f for name in sorted(results) for f in results[name].findings] + others, key=Finding.sort_key
+        )
+        views.counts = None
+    else:
+        findings, dropped, added = merged
+    p.others = others
     is_selected = lambda rule: selected(rule, config.select, config.ignore)  # noqa: E731
-    paths = [display for display, *_ in inputs.files]
-    scans = {paths[i]: s.suppressions for i, s in enumerate(files.summaries) if _has_directives(s.suppressions)}
-    # per-file-ignores globs are written against the configuration's folder, bundle files' too
-    rel_of = rel_paths | {d.location.path: display_path(inputs.cwd / d.location.path, config.root) for d in tasks_diags}
+    paths = views.paths
+    scans = {paths[i]: scan for i, scan in views.scans.items()}
+    rel_of = views.rel_of
+    if views.counts is None or views.named is None:
+        views.counts = Counter(f.location.path for f in findings)
+        views.named = _paths_named(findings, scans, rel_of)
+    elif views.count(dropped, added) or set(scans) != set(views.named_scans):
+        views.named = _paths_named(findings, scans, rel_of)
+    views.named_scans = list(scans)
 
     # `advise` judges the run again under changes: the findings it compares are the
     # ones the run reports (selected, unsuppressed), from the tables' findings
@@ -1224,30 +1319,162 @@ def _check(
         result = analyze_data(data, suffix, display, memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
-        context = Linker(links, workflows, read_document).contexts().get(index)
+        context = Linker(links, workflows, p.read_document).contexts().get(index)
         return analyze_data(data, suffix, display, context, files.memo) if context else result
 
     pairing = None
     if store is None:  # every table was judged in this run
         pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish_tables, visible)
     stats.statements_parsed = files.statements_parsed()
-    stats.engines_started, stats.tables_read_live = int(read.engine_started), len(read.read_now)
+    stats.engines_started, stats.tables_read_live = int(engines_started), tables_read_live
     return RunResult(
         [files.loaded[i] for i in sorted(files.loaded)],
         findings,
         all_diags,
         read,
         settings,
-        tuple(workflows.files),
+        tuple(p.workflows.files),
         n_files=len(files.summaries),
-        n_intents=sum(s.n_intents for s in files.summaries),
-        skipped={paths[i]: s.skipped for i, s in enumerate(files.summaries) if s.skipped},
-        analysed={paths[i]: s.n_intents for i, s in enumerate(files.summaries) if not s.skipped},
-        suppressions=Suppressions(scans, _paths_named(findings, scans, rel_of)),
+        n_intents=views.n_intents,
+        skipped={paths[i]: why for i, why in views.skipped.items()},
+        analysed=dict(views.analysed),
+        suppressions=Suppressions(scans, views.named),
         pairing=pairing,
         stats=stats,
         notes=run_notes(schedule),
-    ), workflows
+    )
+
+
+def _merged(
+    p: _Project, before: dict[str, TableEntry], others: list[Finding]
+) -> tuple[list[Finding], list[Finding], list[Finding]] | None:
+    """A re-check's findings in the order a full sort gives them: the last run's
+    sorted findings without those of the tables judged again and the findings across
+    tables (`p.others`, worked out anew every run), with the new ones inserted where
+    they sort; and the findings dropped and added. None (sort them all) when there is no last run, when much changed, or
+    when a new finding sorts equal to another: a full sort keeps equal ones in the
+    order the tables come, which an insertion cannot promise."""
+    import bisect
+
+    previous = p.result.findings if p.result is not None else None
+    if previous is None:
+        return None
+    results = p.results
+    dropped = [f for name, e in before.items() if results.get(name) is not e for f in e.findings]
+    added = [f for name in sorted(results) if before.get(name) is not results[name] for f in results[name].findings]
+    if others is not p.others:
+        dropped, added = dropped + p.others, added + others
+    if 4 * (len(dropped) + len(added)) > len(previous):
+        return None
+    key = Finding.sort_key
+    out = list(previous)
+    for f in dropped:  # found by its key, then by identity among the equal ones
+        k = key(f)
+        at = bisect.bisect_left(out, k, key=key)
+        while at < len(out) and out[at] is not f and key(out[at]) == k:
+            at += 1
+        if at == len(out) or out[at] is not f:
+            return None
+        del out[at]
+    for f in sorted(added, key=key):
+        k = key(f)
+        at = bisect.bisect_left(out, k, key=key)
+        if at < len(out) and key(out[at]) == k:
+            return None
+        out.insert(at, f)
+    return out, dropped, added
+
+
+@dataclass
+class _Views:
+    """What a run's result takes from every file's summary (`_judge`): kept with a
+    project, so that a re-check patches the entries of the files it read instead of
+    going over a large project's every file again. Files with shared intents,
+    diagnostics, suppression comments or a reason they were skipped are few: those
+    are kept by file index, in file order."""
+
+    paths: list[str]  # display paths, by file index
+    rel_of: dict[str, str]  # display path -> as `per-file-ignores` globs see it
+    shared: dict[int, list[Intent]]  # checkpoints and transaction ids, not of non-Delta tables
+    diags: dict[int, list[Diagnostic]]
+    scans: dict[int, FileSuppressions]
+    skipped: dict[int, str]
+    n_intents: int
+    analysed: dict[str, int]  # display path -> intents, for files linted
+    counts: Counter[str] | None = None  # findings by their location's path
+    named: dict[str, str] | None = None  # `_paths_named` of the last findings
+    named_scans: list[str] = field(default_factory=list)  # the paths of the scans it was made with
+
+    @classmethod
+    def of(cls, p: _Project) -> _Views:
+        paths = [display for display, *_ in p.inputs.files]
+        rel_of = p.inputs.rel_paths | {
+            d.location.path: display_path(p.inputs.cwd / d.location.path, p.config.root) for d in p.tasks_diags
+        }
+        views = cls(paths, rel_of, {}, {}, {}, {}, 0, {})
+        for i, summary in enumerate(p.files.summaries):
+            views._add(p, i, summary)
+        return views
+
+    def _add(self, p: _Project, i: int, summary: FileSummary) -> None:
+        shared = [x for x in summary.shared if x.table is None or p.names.qualify(x.table.name) not in p.non_delta]
+        if shared:
+            self.shared[i] = shared
+        if summary.diagnostics:
+            self.diags[i] = summary.diagnostics
+        if _has_directives(summary.suppressions):
+            self.scans[i] = summary.suppressions  # type: ignore[assignment] - not None: it has directives
+        if summary.skipped:
+            self.skipped[i] = summary.skipped
+        else:
+            self.analysed[self.paths[i]] = summary.n_intents
+        self.n_intents += summary.n_intents
+
+    def patch(self, p: _Project, old: dict[int, FileSummary]) -> None:
+        """The views after the files of `old` (index -> the summary they had) were read again."""
+        flipped = any(bool(old[i].skipped) != bool(p.files.summaries[i].skipped) for i in old)
+        kinds = (self.shared, self.diags, self.scans, self.skipped)
+        members = [set(kind) for kind in kinds]
+        for i, summary in old.items():
+            for kind in kinds:
+                kind.pop(i, None)
+            self.n_intents -= summary.n_intents
+            self._add(p, i, p.files.summaries[i])
+        for kind, before in zip(kinds, members):
+            if set(kind) != before:  # a file came or went: file order again
+                ordered = sorted(kind.items())
+                kind.clear()
+                kind.update(ordered)
+        if flipped:  # a file now skipped or now linted: the linted ones in file order again
+            summaries = p.files.summaries
+            self.analysed = {self.paths[i]: s.n_intents for i, s in enumerate(summaries) if not s.skipped}
+
+    def count(self, dropped: list[Finding], added: list[Finding]) -> bool:
+        """Take the findings a re-check dropped and added into `counts`; whether the
+        paths the findings name changed (a path's first finding, or its last gone)."""
+        counts = self.counts
+        assert counts is not None
+        delta: Counter[str] = Counter(f.location.path for f in added)
+        delta.subtract(f.location.path for f in dropped)
+        changed = False
+        for path, by in delta.items():
+            before = counts.get(path, 0)
+            if (before == 0) != (before + by == 0):
+                changed = True
+            if before + by:
+                counts[path] = before + by
+            else:
+                counts.pop(path, None)
+        return changed
+
+
+def _exactly(values: list) -> list:
+    """Values as compared to tell whether they are the same, the statement sites of
+    their locations too (which dataclass equality leaves out)."""
+    return [
+        (v, v.location.sites, [r.sites for r in getattr(v, "related", ())]) if hasattr(v, "location") else v
+        for v in values
+    ]
 
 
 def _has_directives(scan: FileSuppressions | None) -> bool:
@@ -1448,3 +1675,357 @@ def _fallback(name: str, read: ReadSettings, config: Config, names: TableNames) 
         return "using the snapshot"
     declared = {names.qualify(k.lower()) for k in config.tables}
     return "using the declared settings" if name in declared else "assuming conservative settings"
+
+
+# -- re-checking a project a long-lived caller keeps ------------------------------------
+
+
+@dataclass
+class _Tree:
+    """What the project's folders hold, by `stat` (see `_tree`): `dirs` maps each
+    folder walked (absolute) to its signature, its entries' names, the subfolders
+    walked and its other entries; `files` maps each other entry to its signature."""
+
+    taken: int  # time.time_ns() when the walk began
+    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]]
+    files: dict[str, list[int]]
+    git: list[int] | None  # the git index's signature: which documents git tracks (`DocumentReader`)
+    digests: dict[str, str] = field(default_factory=dict)  # racy files' contents, hashed at the walk
+    moved: list[str] = field(default_factory=list)  # files whose signature does not vouch they are as before
+
+    def racy(self, sig: list[int]) -> bool:
+        """Changed so close to the walk that a later change may have left it equal."""
+        return max(sig[3], sig[4]) >= self.taken - RACY_NS
+
+    def unchanged(self, path: str, sig: list[int]) -> bool:
+        """Whether the file at `path`, now of signature `sig`, holds what it held at
+        this walk: the same signature, not racy; or a racy one's content unchanged."""
+        before = self.files.get(path)
+        if before is None or before[:3] != sig[:3]:
+            return False
+        if before == sig and not self.racy(before):
+            return True
+        return path in self.digests and _content_digest(path) == self.digests[path]
+
+
+MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
+
+
+def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
+    """Every folder and file under `root` that discovery or the bundle listings can
+    look at (hidden folders and `_SKIP_DIRS` are skipped by both), by signature.
+    Given the `old` tree, a folder whose signature is unchanged (and was not racy)
+    is not listed again: its entries are stat'ed by name, so a save with nothing
+    else changed costs one `stat` a file, no walk. None when the tree holds a
+    symbolic link (what it leads to is outside this account), is too large or
+    cannot be read: such a project is checked in full every time."""
+    from delta_lint.frontend.discover import _SKIP_DIRS
+
+    top = os.path.abspath(root)
+    taken = time.time_ns()
+    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+    files: dict[str, list[int]] = {}
+    digests: dict[str, str] = {}
+    moved: list[str] = []  # files not known unchanged from `old` by their signature
+    old_files = old.files if old is not None else {}
+    old_racy = old.taken - RACY_NS if old is not None else 0
+    stack = [top]
+    try:
+        while stack:
+            folder = stack.pop()
+            sig = _signature(os.lstat(folder))
+            seen = old.dirs.get(folder) if old is not None else None
+            if seen is not None and seen[0] == sig and not old.racy(sig):  # type: ignore[union-attr]
+                _, names, subdirs, others = seen
+                for path in others:  # the common case of a save: inline, 10,000 files
+                    st = os.lstat(path)
+                    if stat.S_ISLNK(st.st_mode) or stat.S_ISDIR(st.st_mode):
+                        return None
+                    now = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+                    before = old_files.get(path)
+                    if before == now and before[3] < old_racy and before[4] < old_racy:  # type: ignore[index]
+                        files[path] = before  # type: ignore[assignment]
+                        continue
+                    files[path] = now
+                    moved.append(path)
+                    _hash_if_racy(path, st, taken, digests)
+            else:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+                names = tuple(e.name for e in entries)
+                walked, rest = [], []
+                for entry in entries:
+                    if entry.is_symlink():
+                        return None
+                    if entry.is_dir(follow_symlinks=False):
+                        if not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
+                            walked.append(entry.path)
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    files[entry.path] = _signature(st)
+                    moved.append(entry.path)
+                    _hash_if_racy(entry.path, st, taken, digests)
+                    rest.append(entry.path)
+                subdirs, others = tuple(walked), tuple(rest)
+            dirs[folder] = (sig, names, subdirs, others)
+            stack.extend(subdirs)
+            if len(files) + len(dirs) > MAX_TREE_ENTRIES:
+                return None
+        repository = _repository_top(Path(top))
+        git = None
+        if repository is not None and (repository / ".git" / "index").exists():
+            git = _signature(os.stat(repository / ".git" / "index"))
+    except OSError:
+        return None
+    return _Tree(taken, dirs, files, git, digests, moved)
+
+
+def _signature(st: os.stat_result) -> list[int]:
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _hash_if_racy(path: str, st: os.stat_result, taken: int, digests: dict[str, str]) -> None:
+    """Keep the content digest of a regular file changed within RACY_NS of the walk
+    (a file just saved, a project just made): its signature alone cannot tell a
+    later change in the same tick, its content can."""
+    if stat.S_ISREG(st.st_mode) and max(st.st_mtime_ns, st.st_ctime_ns) >= taken - RACY_NS:
+        found = _content_digest(path)
+        if found is not None:
+            digests[path] = found
+
+
+def _content_digest(path: str) -> str | None:
+    try:
+        data = read_input(Path(path), limit=MAX_DIGESTED_BYTES)
+    except (InputRefused, OSError):
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+MAX_DIGESTED_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class _Project:
+    """What a run worked out before the engine, kept by a long-lived caller (the
+    language server, in its `cache.Memory`) so that the next run, with a few files
+    changed, re-reads only those files and re-judges only the tables they write
+    (`_recheck`). `first_links` are the files' links as first read (before the link
+    stage gave them context): an edit that leaves a file's links as they were
+    leaves every file's context, the schedule and the table settings as they were."""
+
+    inputs: Inputs
+    files: _Files
+    first_links: list[Links | None]
+    config: Config
+    context: str  # `_context_digest` and the notebooks each file runs: part of every table key
+    names: TableNames
+    non_delta: set[str]
+    writers: dict[str, set[int]]
+    first: dict[str, Location]
+    read: ReadSettings
+    schedule: Schedule
+    tasks_diags: list[Diagnostic]
+    scheduled: Workflows  # with the jobs the code defines
+    workflows: Workflows  # as loaded: what the run's context digest reads
+    read_document: DocumentReader
+    table_keys: dict[str, str] = field(default_factory=dict)  # each table's key in the last run
+    results: dict[str, TableEntry] = field(default_factory=dict)  # each table's findings in the last run
+    tree: _Tree | None = None  # the project's folders as they were before the last run read them
+    result: RunResult | None = None  # the last run's
+    overlaid: set[int] = field(default_factory=set)  # files the last run read from an editor's buffer
+    others: list[Finding] = field(default_factory=list)  # the last run's findings across tables
+    views: _Views | None = None  # what the last run's result took from the summaries
+    shared: list[Finding] = field(default_factory=list)  # the last findings across tables
+    shared_from: tuple | None = None  # the intents and settings sources they were judged from
+    changed: dict[int, FileSummary] | None = None  # a re-check's files, with the summaries they had
+    index_of: dict[str, int] = field(default_factory=dict)  # absolute path -> its file's index
+
+
+RECHECK_SUFFIXES = (".sql", ".ipynb")  # files whose content no bundle listing or discovery reads
+MAX_RECHECKED = 32  # more changed files than this: a full run
+
+
+def _project_slot(
+    paths: list[Path], config: Config, cwd: Path | None, spark: str | None, bundle: Path | None, target: str | None
+) -> str:
+    """Where a project's state is kept in a `Memory`: its configuration, options and
+    the folders named. Files named beside them must be files discovery finds in those
+    folders (`_can_recheck`), so an editor's saves of different files share one state."""
+    folders = sorted(os.path.abspath(p) for p in paths if os.path.isdir(p))
+    return repr((code_identity(), config, os.path.abspath(cwd or os.getcwd()), spark, bundle, target, folders))
+
+
+def _can_recheck(project: _Project, paths: list[Path], overlay: dict[Path, bytes] | None) -> bool:
+    """Whether a later run of the project may be a re-check: settings not read live
+    (they may change between runs), every file named and every buffer a file found
+    by discovery, and no notebook `%run` from outside the checked files (read from
+    outside the tree `_tree` accounts for)."""
+    if project.read.mode not in ("none", "snapshot"):
+        return False
+    inputs = project.inputs
+    project.index_of = {os.path.abspath(path): i for i, path in enumerate(inputs.paths)}
+    named = [os.path.abspath(p) for p in paths if not os.path.isdir(p)]
+    if any(p not in project.index_of for p in [*named, *map(os.path.abspath, overlay or {})]):
+        return False
+    links = [(rel, project.first_links[i]) for i, (_, rel, *_) in enumerate(inputs.files)]
+    if _included_from_outside(links, project.config.root, FrontEndMemo()):
+        return False
+    for i, (display, rel, suffix, data, key) in enumerate(inputs.files):
+        if isinstance(data, bytes):  # read again from disk when needed: the state keeps no file's bytes
+            inputs.files[i] = (display, rel, suffix, None, key)
+    # nor the statements the run's readings parsed: a re-check counts its own
+    project.files.memo, project.files.statements, project.files.memo_before = FrontEndMemo(), 0, 0
+    return True
+
+
+def _overlaid(project: _Project, overlay: dict[Path, bytes] | None) -> set[int]:
+    return {project.index_of[os.path.abspath(p)] for p in overlay or {}}
+
+
+def _recheck(
+    p: _Project,
+    tree: _Tree,
+    paths: list[Path],
+    overlay: dict[Path, bytes] | None,
+    store: Cache,
+    jobs: int | None,
+) -> RunResult | None:
+    """The run of a kept project (`_Project`) with what changed since its last run:
+    the buffers of `overlay`, the files read from a buffer last time, the files whose
+    signature changed in `tree`. None when it cannot be told so (the caller runs in
+    full): a folder's entries changed, a file other than a SQL file or notebook
+    changed, the configuration, bundle or snapshot changed, a changed file's links
+    (what it gives other files, or its context gave it) changed, a table gained
+    its first writer or lost its last, or too many files changed."""
+    old = p.tree
+    if old is None or old.git != tree.git or old.dirs.keys() != tree.dirs.keys():
+        return None
+    if any(old.dirs[d][1] != entry[1] for d, entry in tree.dirs.items()):
+        return None
+    if any(os.path.abspath(x) not in p.index_of for x in paths if not os.path.isdir(x)):
+        return None
+    changed: dict[int, bytes | None] = {}  # file -> a buffer's bytes, or None: read from disk
+    for path in tree.moved:  # the others have their signature of the last walk, not racy
+        if old.unchanged(path, tree.files[path]):
+            continue
+        index = p.index_of.get(path)
+        if index is None or os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES:
+            return None
+        changed[index] = None
+    for i in p.overlaid:
+        changed.setdefault(i, None)
+    overlaid = set()
+    for path, data in (overlay or {}).items():
+        index = p.index_of.get(os.path.abspath(path))
+        if index is None:
+            if os.path.abspath(path) in tree.files:
+                continue  # on disk but not a file discovery takes: its buffer is not read either
+            return None  # a buffer not saved yet: discovery adds it
+        changed[index], overlaid = data, overlaid | {index}
+    if len(changed) > MAX_RECHECKED:
+        return None
+    digest = _context_digest(p.config, p.scheduled)  # the configuration, bundle and snapshot, by content
+    if not p.context.startswith(digest):
+        return None
+    updates = _reread(p, changed)
+    if updates is None:
+        return None
+    tables = _rewritten(p, {i: fresh[1] for i, (_, _, fresh) in updates.items() if fresh is not None})
+    if tables is None:
+        return None
+    stats = RunStats(files=len(p.inputs.files))
+    p.changed = {i: p.files.summaries[i] for i, (_, _, fresh) in updates.items() if fresh is not None}
+    for i, (data, key, fresh) in updates.items():
+        display, rel, suffix, _, _ = p.inputs.files[i]
+        p.inputs.files[i] = (display, rel, suffix, data if i in overlaid else None, key)
+        stats.files_read += 1
+        if fresh is not None:
+            result, summary, linked = fresh
+            p.files.summaries[i], p.files.loaded[i] = summary, result
+            if linked is not None:
+                p.files.linked_keys[i] = linked
+            stats.files_analysed += 1
+    p.tree, p.overlaid = tree, overlaid
+    if not any(fresh is not None for _, _, fresh in updates.values()) and p.result is not None:
+        return p.result  # the same contents as the last run's
+    writers, first = tables
+    p.writers.update(writers)
+    p.first.update(first)
+    keys = dict(p.table_keys)
+    for name in writers:
+        keys[name] = _table_key(p.context, name, p.read, p.writers[name], p.inputs, p.files)
+    try:
+        p.result = _judge(p, store, jobs, keys, stats)
+    finally:
+        p.changed = None
+    return p.result
+
+
+def _reread(
+    p: _Project, changed: dict[int, bytes | None]
+) -> dict[int, tuple[bytes, str, tuple[FileResult, FileSummary, str | None] | None]] | None:
+    """Each changed file's bytes, key and, when its content changed, its result,
+    summary and linked cache key, read as the run read it (with its context, if
+    the link stage gave it one); None when a file cannot be read or its links are
+    not those it had (other files' contexts may change: a full run)."""
+    out = {}
+    for i, data in sorted(changed.items()):
+        display, _, suffix, _, old_key = p.inputs.files[i]
+        if data is None:
+            data = read_file(p.inputs.paths[i], display)
+        if not isinstance(data, bytes):
+            return None
+        key = cache_key(display, data)
+        if key == old_key:
+            out[i] = (data, key, None)
+            continue
+        memo = FrontEndMemo()
+        result = analyze_data(data, suffix, display, memo=memo)
+        summary = FileSummary.of(result)
+        if summary.links != p.first_links[i]:
+            return None
+        context = p.files.contexts.get(i)
+        if context is not None:
+            result = analyze_data(data, suffix, display, context, memo)
+            summary = FileSummary.of(result)
+        if summary.links != p.files.summaries[i].links:
+            return None
+        out[i] = (data, key, (result, summary, _linked_key(key, context) if context is not None else None))
+    return out
+
+
+def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[int]], dict[str, Location]] | None:
+    """The writers and first write of every table the files of `new` (index -> its new
+    summary) wrote or write, as the run works them out (`_check`); None when a table
+    gains its first writer or loses its last (its settings are read anew: a full run)."""
+    names, non_delta = p.names, p.non_delta
+
+    def tables_of(summary: FileSummary) -> dict[str, Location]:
+        out: dict[str, Location] = {}
+        for raw, location in summary.tables.items():
+            name = names.qualify(raw)
+            if name not in non_delta and (name not in out or location < out[name]):
+                out[name] = location
+        return out
+
+    def summary_of(index: int) -> FileSummary:
+        return new.get(index) or p.files.summaries[index]
+
+    affected: set[str] = set()
+    for i, summary in new.items():
+        for s in (p.files.summaries[i], summary):
+            affected |= set(tables_of(s)) | ({names.qualify(raw) for raw in s.ddl_tables} & set(p.first))
+    writers, first = {}, {}
+    for name in sorted(affected):
+        members = p.writers.get(name, set()) - set(new)
+        for i, summary in new.items():
+            if name in tables_of(summary) or any(names.qualify(raw) == name for raw in summary.ddl_tables):
+                members.add(i)
+        located = [tables_of(summary_of(j)).get(name) for j in sorted(members)]
+        located = [loc for loc in located if loc is not None]
+        if bool(located) != (name in p.first):
+            return None
+        if located:
+            writers[name], first[name] = members, min(located)
+    return writers, first

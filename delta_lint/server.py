@@ -16,6 +16,7 @@ answering (cancel, shutdown) while a cold run reads a large project.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import sys
@@ -64,33 +65,92 @@ class FileFindings:
         return found if found is not None else _absolute(self.root, loc)
 
 
-def findings_for(path: Path, text: str | None, memory: dict[Path, Memory] | None = None) -> FileFindings:
+def findings_for(
+    path: Path, text: str | None, memory: dict[Path, Memory] | None = None, configs: dict | None = None
+) -> FileFindings:
     """Check the project around `path` (its configuration's folder; the file alone
     without one), with `text` as the file's content when given, and keep the
     findings with a location in the file (their own or their other write's: what
     `diagnostics` shows). `memory`: the server's decoded state of earlier runs
     (`cache.Memory`) by project folder, so that a save decodes and judges only
-    what it changed.
+    what it changed; `configs`: the configurations read so far (see `_config`).
     Raises ConfigError and SparkUnavailable as `check` does: the caller shows them."""
-    from delta_lint.config import load_config
-    from delta_lint.run import check
+    from delta_lint.findings import Gate, finish
+    from delta_lint.run import pipeline
 
     path = Path(os.path.abspath(path))
-    config = load_config(None, cwd=path.parent)
+    config = _config(path.parent, configs)
     root = Path(os.path.abspath(config.root))
     paths = [path, root] if config.path is not None else [path]
     overlay = {path: text.encode("utf-8")} if text is not None else None
     # one process: forking front-end workers from a server's thread is not safe
     kept = memory.setdefault(root, Memory()) if memory is not None else None
-    result = check(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
+    result = pipeline(paths, config, cwd=root, overlay=overlay, jobs=1, memory=kept)
     touches = _touches(path, root)
-    touching = [f for f in result.findings if any(touches(loc.path) for loc in (f.location, *f.related))]
+    # The findings stage (`run.check`'s) on the findings that can decide what the file
+    # shows: those touching it, and those a suppression comment in it may silence (a
+    # write reported at a helper's call names the helper's statement in its sites).
+    # Whether a finding is kept depends on it alone, and a comment of the file is
+    # unused only if none of these matched it: the same as on the whole run's
+    # findings, without sorting and suppressing a large project's every finding.
+    answers: dict[str, bool] = {}
+
+    def touched(display: str) -> bool:
+        found = answers.get(display)
+        if found is None:
+            found = answers[display] = touches(display)
+        return found
+
+    concern = []
+    for f in result.findings:  # plain loops: a large project has tens of thousands
+        where = f.location
+        if answers.get(where.path) or touched(where.path):
+            concern.append(f)
+            continue
+        for loc in (*f.related, *where.sites) if f.related or where.sites else ():
+            if touched(loc.path):
+                concern.append(f)
+                break
+    shown = finish(concern, result.suppressions, Gate.of(config)).findings
+    touching = [f for f in shown if touched(f.location.path) or any(touched(loc.path) for loc in f.related)]
     where = {
         loc.path: path if touches(loc.path) else _absolute(root, loc)
         for f in touching
         for loc in (f.location, *f.related)
     }
     return FileFindings(path, root, touching, where)
+
+
+MAX_CONFIGS_KEPT = 16
+
+
+def _config(folder: Path, configs: dict | None):
+    """The configuration `load_config` finds from `folder`, kept in `configs` by its
+    file and content: a large project's configuration (thousands of declared tables)
+    costs a save as much to parse as the re-check itself. A file read again with
+    other bytes than those it was parsed from is parsed again."""
+    from delta_lint.config import find_config, load_config
+    from delta_lint.safeio import InputRefused, read_input
+
+    found = find_config(folder) if configs is not None else None
+    if found is None or found.name == "pyproject.toml":
+        return load_config(None, cwd=folder)
+
+    def content() -> bytes | None:
+        try:
+            return read_input(found, found.parent)
+        except (InputRefused, OSError):
+            return None
+
+    key = (found, content())
+    config = configs.get(key) if key[1] is not None else None  # type: ignore[union-attr]
+    if config is None:
+        config = load_config(None, cwd=folder)
+        if key[1] is not None and content() == key[1] and config.path == found:  # nothing changed meanwhile
+            if len(configs) >= MAX_CONFIGS_KEPT:  # type: ignore[arg-type]
+                configs.clear()  # type: ignore[union-attr]
+            configs[key] = config  # type: ignore[index]
+    return config
 
 
 def _touches(path: Path, root: Path):
@@ -247,10 +307,29 @@ class DeltaLintServer(LanguageServer):
         super().__init__("delta-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="delta-lint-run")
         self.memory: dict[Path, Memory] = {}  # project folder -> its runs' state; touched by the run thread only
+        self.unswept = 0  # runs since the collector last looked at what they keep (see `check`)
+        self.configs: dict = {}  # (configuration file, its bytes) -> Config; touched by the run thread only
+
+    SWEEP_EVERY = 32
 
     def check(self, path: Path, text: str | None) -> FileFindings:
-        """`findings_for` with the memory of the projects checked so far (in the run thread)."""
-        return findings_for(path, text, self.memory)
+        """`findings_for` with the memory of the projects checked so far (in the run
+        thread). What a run leaves in memory lives until a later run replaces it, so it
+        is moved out of the cyclic collector's sight (`gc.freeze`): a large project
+        keeps millions of objects, and a full collection over them took 1-2 s, every
+        second or third save. Cycles among frozen objects that became garbage are
+        collected every SWEEP_EVERY runs, after the run's answer is published (`sweep`)."""
+        found = findings_for(path, text, self.memory, self.configs)
+        gc.freeze()
+        self.unswept += 1
+        return found
+
+    def sweep(self) -> None:
+        """A full collection of everything runs kept (in the run thread, between runs)."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.unswept = 0
 
     async def publish(self, uri: str, text: str | None = None) -> None:
         """Check the document's project with `text` (a save's text when the client
@@ -276,6 +355,8 @@ class DeltaLintServer(LanguageServer):
                 uri=uri, version=document.version, diagnostics=diagnostics(found, text.splitlines())
             )
         )
+        if self.unswept >= self.SWEEP_EVERY:
+            self.runs.submit(self.sweep)  # not awaited: the next run waits for it, not this answer
 
 
 def build() -> DeltaLintServer:

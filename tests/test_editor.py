@@ -169,6 +169,77 @@ def test_language_server_publishes_findings_on_open_and_save_and_clears_on_close
     asyncio.run(scenario())
 
 
+def cold_diagnostics(root: Path, name: str, text: str) -> list:
+    """The diagnostics a cold `--no-cache` check of the project, with `text` as the
+    file's buffer, gives the file (its findings and those whose other write is in it),
+    unstructured as the protocol sends them."""
+    import os
+
+    from lsprotocol.converters import get_converter
+
+    from delta_lint.config import load_config
+    from delta_lint.run import check
+    from delta_lint.server import FileFindings, diagnostics
+
+    path = root / name
+    config = load_config(None, cwd=path.parent)
+    result = check([path, root], config, cwd=root, overlay={path: text.encode()}, use_cache=False)
+    touching = [
+        f
+        for f in result.findings
+        if any(os.path.abspath(root / loc.path) == str(path) for loc in (f.location, *f.related))
+    ]
+    return get_converter().unstructure(diagnostics(FileFindings(path, root, touching), text.splitlines()))
+
+
+@pytest.mark.integration
+def test_language_server_saves_after_edits_give_what_a_cold_check_gives(tmp_path):
+    """The server keeps the project's state between saves and re-checks what a save
+    changed: after each kind of edit (the saved file's statement, a suppression
+    comment in it, the table it writes, another file changed on disk, the
+    configuration) its diagnostics are those of a cold check."""
+    from lsprotocol.converters import get_converter
+
+    jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n  c: {paths: [c.sql]}\n"
+    config = CONFIG + "  s.events:\n    partitioned_by: [date]\nspark: none\n" + jobs
+    c_sql = "UPDATE s.events SET x = 1 WHERE id = 2;\n"
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": HARMLESS, "c.sql": c_sql, "delta-lint.yaml": config})
+    edits = [
+        ("b.sql", DELETE_B, None),
+        ("b.sql", "-- moved down\n" + DELETE_B, None),
+        ("b.sql", "-- delta-lint: ignore[DL101]\n" + DELETE_B, None),
+        ("b.sql", "DELETE FROM s.events WHERE date = '2024-01-01';\n", None),
+        ("b.sql", "DELETE FROM s.events WHERE date = '2024-01-01';\n", ("c.sql", "DELETE FROM s.events;\n")),
+        ("b.sql", DELETE_B, ("delta-lint.yaml", config.replace("[date]", "[id]", 1))),
+        ("a.sql", MERGE_A, None),
+    ]
+    converter = get_converter()
+
+    async def scenario() -> None:
+        session = Session(p)
+        await session.start()
+        try:
+            session.open("b.sql", HARMLESS)
+            assert converter.unstructure(await session.diagnostics("b.sql")) == cold_diagnostics(p, "b.sql", HARMLESS)
+            seen = []
+            for name, text, elsewhere in edits:
+                if elsewhere is not None:  # changed by another program, not through the editor
+                    (p / elsewhere[0]).write_text(elsewhere[1])
+                if name == "a.sql":
+                    session.open(name, text)
+                else:
+                    session.save(name, text)
+                found = converter.unstructure(await session.diagnostics(name))
+                assert found == cold_diagnostics(p, name, text), (name, text, elsewhere)
+                seen.append(found)
+            assert all(seen[:2]) and seen[2] != seen[1] and seen[3] != seen[4]  # the edits did change what is shown
+            assert session.messages == []
+        finally:
+            await session.stop()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.integration
 def test_language_server_shows_a_configuration_error_instead_of_failing(tmp_path):
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B})
@@ -299,3 +370,26 @@ def test_language_server_state_kept_between_saves_gives_a_cold_checks_diagnostic
             await session.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("rule", "unused"), [("DL102", False), ("DL101", True)])
+def test_server_keeps_a_helpers_suppression_used_by_a_write_reported_at_its_call(tmp_path, rule, unused):
+    """A write through a helper is reported at the call (another file) and names the
+    helper's statement in its sites, where a suppression comment silences it: the
+    helper's diagnostics, worked out from the findings touching it, must not call the
+    comment unused. A comment for another rule is unused, both ways as a cold check."""
+    from delta_lint.server import findings_for
+    from tests.test_statement_sites import HELPERS, JOB_A, JOB_B
+
+    helpers = HELPERS.replace(".saveAsTable(table)\n", f".saveAsTable(table)  # delta-lint: ignore[{rule}]\n")
+    files = {"helpers.py": helpers, "job_a.py": JOB_A, "job_b.py": JOB_B, "delta-lint.yaml": "spark: none\n"}
+    p = project(tmp_path, files)
+    shown = findings_for(p / "helpers.py", helpers, {})
+    assert [f.rule == "DL005" for f in shown.findings] == ([True] if unused else [])
+    from lsprotocol.converters import get_converter
+
+    from delta_lint.server import diagnostics
+
+    assert get_converter().unstructure(diagnostics(shown, helpers.splitlines())) == cold_diagnostics(
+        p, "helpers.py", helpers
+    )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from delta_lint.config import validate
 from delta_lint.run import analyze
 
@@ -1264,3 +1266,100 @@ def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_
     assert _defined_jobs(tmp_path / "huge", {}) == {}
     short = deploy.replace("tasks=T40", "tasks=T2")
     assert list(_defined_jobs(tmp_path / "short", {"deploy.py": short})) == ["huge"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_path, monkeypatch, jobs):
+    """A file is given, and its reading keyed by, the helpers its code names: editing
+    one re-reads the shared notebook (or module) that defines it and the files that
+    call it, not every file that `%run`s or imports its module. The near miss: a
+    file that names the edited helper in a string it hands on (`foreachBatch`-style
+    references count as words too) is read again, and every run's findings equal
+    those of a run without the cache. With two processes the words of each file's
+    code reach the link stage from the front-end workers."""
+    import delta_lint.run as run_module
+    from delta_lint.config import Config
+    from delta_lint.run import check
+    from delta_lint.settings import ReadSettings
+
+    monkeypatch.setattr(run_module, "PARALLEL_MIN_FILES", 0)
+
+    common = NB + (
+        "def save_orders(df):\n"
+        "    df.write.mode('append').saveAsTable('main.s.orders')\n\n"
+        "def save_events(df):\n"
+        "    df.write.mode('append').saveAsTable('main.s.{}')\n"
+    )
+    files = {
+        "common.py": common.format("events"),
+        "orders.py": NB + "# MAGIC %run ./common\n" + SEP + "save_orders(df)\n",
+        "events.py": NB + "# MAGIC %run ./common\n" + SEP + "save_events(df)\n",
+        "stream.py": NB
+        + "# MAGIC %run ./common\n"
+        + SEP
+        + "q = df.writeStream.foreachBatch(globals()['save_events'])\n",
+        "jobs/load.py": "import helpers\nhelpers.save_customers(df)\n",
+        "jobs/report.py": "import helpers\nhelpers.save_report(df)\n",
+        "jobs/helpers.py": (
+            "def save_customers(df):\n"
+            "    df.write.mode('overwrite').saveAsTable('main.s.customers')\n\n"
+            "def save_report(df):\n"
+            "    df.write.mode('overwrite').saveAsTable('main.s.{}')\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text.format("report"), encoding="utf-8")
+
+    def run(use_cache: bool = True):
+        """The run's counts, and every file's tables as the cache now gives them."""
+        config = Config(root=tmp_path)
+        stats = check([tmp_path], config, cwd=tmp_path, use_cache=use_cache, read=ReadSettings(), jobs=jobs).stats
+        results, _, _ = analyze([tmp_path], config, cwd=tmp_path, use_cache=use_cache, jobs=jobs)
+        return stats, sorted((r.path, i.table.name) for r in results for i in r.intents if i.table)
+
+    first, tables = run()
+    assert ("orders.py", "main.s.orders") in tables and ("jobs/report.py", "main.s.report") in tables
+    assert run()[0].files_analysed == 0  # nothing changed: nothing read
+
+    # `save_events` changes: the notebook defining it, then the two naming it
+    (tmp_path / "common.py").write_text(common.format("events_v2"), encoding="utf-8")
+    edited, tables = run()
+    reread = edited.files_analysed - 1  # the notebook's first reading
+    assert ("events.py", "main.s.events_v2") in tables and ("stream.py", "main.s.events_v2") not in tables
+    assert reread == 3  # common.py (read again with its functions called elsewhere), events.py, stream.py
+    assert tables == run(use_cache=False)[1]
+
+    # `save_report` changes: the module, and the one file that calls it
+    (tmp_path / "jobs/helpers.py").write_text(files["jobs/helpers.py"].format("report_v2"), encoding="utf-8")
+    edited, tables = run()
+    assert ("jobs/report.py", "main.s.report_v2") in tables
+    assert edited.files_analysed - 1 == 2  # jobs/helpers.py read again with its called functions, jobs/report.py
+    assert tables == run(use_cache=False)[1]
+
+
+def test_a_helper_named_only_by_a_helper_or_through_a_class_is_still_given(tmp_path):
+    """Giving a file only the helpers its code names keeps those it reaches
+    indirectly: a helper that only another helper calls, a method of a class the
+    file makes an object of, and a helper of an imported module's own imports."""
+    files = {
+        "common.py": NB
+        + (
+            "def _save(df, t):\n"
+            "    df.write.mode('overwrite').saveAsTable(t)\n\n"
+            "def load_all(df):\n"
+            "    _save(df, 'main.s.all')\n\n"
+            "class Writer:\n"
+            "    def put(self, df):\n"
+            "        df.write.mode('overwrite').saveAsTable('main.s.put')\n\n"
+            "def unused(df):\n"
+            "    df.write.mode('overwrite').saveAsTable('main.s.unused')\n"
+        ),
+        "job.py": NB + "# MAGIC %run ./common\n" + SEP + "load_all(df)\nw = Writer()\nw.put(df)\n",
+        "pkg/io.py": "def _raw(df, t):\n    df.write.mode('append').saveAsTable(t)\n",
+        "pkg/api.py": "from pkg.io import _raw\n\ndef publish(df, t):\n    _raw(df, t)\n",
+        "app.py": "from pkg.api import publish\npublish(df, 'main.s.published')\n",
+    }
+    got = tables(tmp_path, files)
+    assert got["job.py"] == ["main.s.all", "main.s.put"]
+    assert got["app.py"] == ["main.s.published"]

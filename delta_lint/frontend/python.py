@@ -73,6 +73,8 @@ from delta_lint.model import (
     Location,
     TableDDL,
     TableRef,
+    digest,
+    source_words,
 )
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
@@ -160,12 +162,13 @@ class PythonAnalyzer:
         self._homes: list[tuple[int, int, str]] = []
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         self._own_lines = source.count("\n") + 1
+        self._own_source = source  # `source` grows the foreign helpers' definitions (see `_with_foreign_helpers`)
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
         self.mutated_names: frozenset[str] = frozenset()  # see `values.changes`
         # value functions evaluated at calls with known values (see `values.evaluator`): other files'
         # by the name they are called here, and this file's own module once needed
-        self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions)
+        self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions, self.memo)
         self.documents: dict[str, object] = dict(context.documents)
         self.documents_wanted: set[str] = set()  # project documents the evaluated code loads
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
@@ -304,12 +307,11 @@ class PythonAnalyzer:
         homes = []
         firsts: dict[int, str] = {}  # first line of each pasted definition -> its name here
         lines = parts[0].count("\n")
+        definitions = self.memo.definitions
         for bound, module, text, start in self._foreign:
-            try:
-                fn = ast.parse(text).body[0]
-            except (SyntaxError, ValueError, RecursionError, IndexError):
-                continue
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if text not in definitions:  # a summary's source is checked once a run, not once per file given it
+                definitions[text] = _one_definition(text)
+            if definitions[text]:
                 part = "\n" + text.rstrip("\n") + "\n"
                 parts.append(part)
                 first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
@@ -435,8 +437,15 @@ class PythonAnalyzer:
             own = [s for s in self._tree.body if s.lineno <= self._own_lines]
             values = [s.name for s in own if isinstance(s, ast.FunctionDef) and is_value_function(s)]
             if values:
+                # the same code gives the same source: a file read again with what
+                # other files give it writes it once a run
+                key = digest(self._own_source)
+                if key not in self.memo.value_sources:
+                    self.memo.value_sources[key] = module_source(ast.Module(body=own, type_ignores=[]), values)
                 links.value_functions = values
-                links.value_source = module_source(ast.Module(body=own, type_ignores=[]), values)
+                links.value_source = self.memo.value_sources[key]
+        if self.imports or self.line_map is not None:  # may be given helpers: what its code names
+            links.names = " ".join(sorted(source_words(self._own_source)))
         imported = {bound for _, _, bound in self.imports}
         links.value_calls = sorted(self.value_calls & imported)
         links.documents = sorted(self.documents_wanted)
@@ -1462,20 +1471,36 @@ def _shape_but_declared(intent: Intent) -> tuple:
     )
 
 
-def _value_modules(given: tuple[tuple[str, str, str, str], ...]) -> dict[str, tuple[Module, str]]:
-    """name here -> (module, function) for the value functions other files give."""
+def _value_modules(given: tuple[tuple[str, str, str, str], ...], memo: FrontEndMemo) -> dict[str, tuple[Module, str]]:
+    """name here -> (module, function) for the value functions other files give.
+    Each module's source is parsed once a run (`memo.modules`), however many files
+    call its functions; the `Module` is this file's own, as the values its
+    assignments evaluate to are worked out under this file's budget and documents."""
     modules: dict[tuple[str, str], Module | None] = {}
     out = {}
     for bound, path, function, source in given:
         if (path, source) not in modules:
-            try:
-                modules[(path, source)] = Module.of(ast.parse(source), path)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                modules[(path, source)] = None
+            if source not in memo.modules:
+                try:
+                    memo.modules[source] = ast.parse(source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    memo.modules[source] = None
+            tree = memo.modules[source]
+            modules[(path, source)] = Module.of(tree, path) if tree is not None else None
         module = modules[(path, source)]
         if module is not None:
             out[bound] = (module, function)
     return out
+
+
+def _one_definition(text: str) -> bool:
+    """Whether a helper's source, as another file's summary gives it, parses as one
+    function or class definition (else it is not given to the file that imports it)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return bool(body) and isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
 
 # The SQL a warehouse runs for the code: the Databricks SDK's
