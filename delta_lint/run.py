@@ -1983,16 +1983,44 @@ def _reread(
         memo = FrontEndMemo()
         result = analyze_data(data, suffix, display, memo=memo)
         summary = FileSummary.of(result)
-        if summary.links != p.first_links[i]:
+        if summary.links != p.first_links[i] and not (
+            _but_words(summary.links, p.first_links[i]) and _same_context(p, i, summary.links)
+        ):
             return None
         context = p.files.contexts.get(i)
         if context is not None:
             result = analyze_data(data, suffix, display, context, memo)
             summary = FileSummary.of(result)
-        if summary.links != p.files.summaries[i].links:
+        if not _but_words(summary.links, p.files.summaries[i].links):
             return None
         out[i] = (data, key, (result, summary, _linked_key(key, context) if context is not None else None))
     return out
+
+
+def _but_words(a: Links | None, b: Links | None) -> bool:
+    """Whether two readings' links agree but for the words of the code
+    (`Links.names`, which choose the helpers a file is given, not what it gives)."""
+    if a is None or b is None:
+        return a is b
+    return a == b or replace(a, names=None) == replace(b, names=None)
+
+
+def _same_context(p: _Project, i: int, links: Links) -> bool:
+    """Whether file `i`, whose code's words are now those of `links`, is still given
+    the context the link stage gave it (the helpers its words name). Worked out with
+    the project's links as last read; a file that runs notebooks from outside the
+    checked paths is not (the link stage added those): a full run."""
+    from delta_lint.link import Linker
+
+    project = [(rel, p.files.summaries[j].links) for j, (_, rel, *_) in enumerate(p.inputs.files)]
+    project[i] = (project[i][0], links)
+    linker = Linker(project, p.scheduled, p.read_document)
+    if any(linker.notebook(project[i][0], target) is None for target in links.runs):
+        return False
+    fresh = linker.context(i)
+    old = p.files.contexts.get(i)
+    kept = replace(old, called=()) if old is not None else None
+    return (fresh or None) == (kept or None)
 
 
 def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[int]], dict[str, Location]] | None:

@@ -42,6 +42,7 @@ B = "UPDATE main.s.events SET x = 1 WHERE id = 7;\n"
 A_PY = (
     "from pyspark.sql import SparkSession\n"
     "from lib.names import EVENTS\n"
+    "from lib import writers\n"
     "spark = SparkSession.builder.getOrCreate()\n"
     "spark.sql(f\"DELETE FROM {EVENTS} WHERE d = '2024-01-01'\")\n"
 )
@@ -54,6 +55,9 @@ def _project(root: Path) -> None:
     (root / "databricks.yml").write_text(BUNDLE)
     (root / "lib" / "__init__.py").write_text("")
     (root / "lib" / "names.py").write_text('EVENTS = "main.s.events"\nOTHER = "main.s.other"\n')
+    (root / "lib" / "writers.py").write_text(
+        "def purge(spark):\n    spark.sql(\"DELETE FROM main.s.events WHERE d < '2020-01-01'\")\n"
+    )
     (root / "jobs" / "__init__.py").write_text("")
     (root / "jobs" / "a.py").write_text(A_PY)
     (root / "jobs" / "b.sql").write_text(B)
@@ -100,6 +104,7 @@ BUFFER = "buffer"  # what an edit gives: the bytes of b.sql's buffer, or None (t
         ("unreadable statement", True),
         ("python buffer", True),
         ("python buffer exports", False),
+        ("python buffer calls a helper", False),
         ("first writer of a table", False),
         ("helper", False),
         ("config", False),
@@ -127,6 +132,8 @@ def test_a_run_after_an_edit_finds_what_a_cold_run_finds(tmp_path, edit, recheck
         overlay = {b: b"UPDATE main.s.events SET x = WHERE (;\n"}
     elif edit == "python buffer":  # read again with the value its import gives it (its context)
         overlay = {root / "jobs" / "a.py": A_PY.replace("d = '2024-01-01'", "id = 5").encode()}
+    elif edit == "python buffer calls a helper":  # its words now name a helper it was not given: a full run
+        overlay = {root / "jobs" / "a.py": (A_PY + "writers.purge(spark)\n").encode()}
     elif edit == "python buffer exports":  # a value other files could import: what it gives them changed
         overlay = {root / "jobs" / "a.py": (A_PY.replace("d = '2024-01-01'", "id = 5") + 'SHARED = "x"\n').encode()}
     elif edit == "first writer of a table":  # its settings are read anew: a full run
