@@ -206,3 +206,34 @@ def test_a_dataclass_built_with_keywords_gives_its_fields(lint):
     )
     result = lint({"job.py": job})
     assert writes(result)["job.py"] == [(12, "main.{argv_1}.orders")]
+
+
+TABLE_NAME = 'CATALOG = dbutils.widgets.get("catalog")\n\n\ndef table_name(t):\n    return f"{CATALOG}.s.{t}"\n\n\n'
+
+
+def test_a_helpers_template_of_its_argument_used_inline_as_the_table(lint):
+    """`saveAsTable(table_name("x"))`: the template the helper returns, built from
+    its argument and a job input, is the table, as it is through a name."""
+    job = TABLE_NAME + 'df.write.mode("append").saveAsTable(table_name("orders"))\n'
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(8, "{catalog}.s.orders")]
+    assert not [d for d in result.diagnostics if d.rule == "DL001"]
+
+
+def test_a_helpers_template_inline_in_an_f_string_and_in_sql(lint):
+    job = (
+        TABLE_NAME
+        + 'df.write.mode("append").saveAsTable(f"{table_name(\'orders\')}_tmp")\n'
+        + "spark.sql(f\"DELETE FROM {table_name('runs')} WHERE day = 1\")\n"
+    )
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(8, "{catalog}.s.orders_tmp"), (9, "{catalog}.s.runs")]
+
+
+def test_a_helper_returning_what_only_a_run_knows_stays_unresolved_inline(lint):
+    """The near miss: the helper returns a value nothing tells (a lookup at run
+    time), so the inline call stays one unresolved table, named after the call."""
+    job = 'def table_name(t):\n    return lookup(t)\n\n\ndf.write.mode("append").saveAsTable(table_name("orders"))\n'
+    result = lint({"job.py": job})
+    assert writes(result)["job.py"] == [(5, "{table_name_orders}")]
+    assert [d.location.line for d in result.diagnostics if d.rule == "DL001"] == [5]

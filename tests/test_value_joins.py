@@ -149,6 +149,104 @@ def test_too_many_alternatives_joined_into_text_stay_unknown():
     assert [i.table.name for i in result.intents] == ["main.{one_of}.t"]
 
 
+# `break` and `continue`: a value bound before one leaves the loop (or the turn) with
+# it, so the names after the loop hold it as well as what the turn's end holds.
+ROWS = 'spark.table("c").collect()'
+
+
+def test_a_value_set_before_break_reaches_the_code_after_the_loop():
+    code = (
+        't = "main.a.x"\n'
+        f"for row in {ROWS}:\n"
+        '    t = "main.b.x"\n'
+        "    if row.done:\n"
+        "        break\n"
+        '    t = "main.c.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(7, "main.a.x", True), (7, "main.b.x", True), (7, "main.c.x", True)]
+
+
+def test_a_loop_without_break_after_the_rebinding_keeps_only_the_turns_end():
+    code = (
+        't = "main.a.x"\n'
+        f"for row in {ROWS}:\n"
+        '    t = "main.b.x"\n'
+        "    if row.done:\n"
+        "        pass\n"
+        '    t = "main.c.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(7, "main.a.x", True), (7, "main.c.x", True)]
+
+
+def test_a_value_set_before_continue_reaches_the_code_after_the_loop():
+    code = (
+        't = "main.a.x"\n'
+        f"while {ROWS}:\n"
+        '    t = "main.b.x"\n'
+        '    if dbutils.widgets.get("skip") == "1":\n'
+        "        continue\n"
+        '    t = "main.c.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(7, "main.a.x", True), (7, "main.b.x", True), (7, "main.c.x", True)]
+
+
+def test_break_out_of_a_literal_loop_may_stop_at_any_element():
+    code = (
+        'for t in ["main.s.a", "main.s.b"]:\n'
+        "    if spark.catalog.tableExists(t):\n"
+        "        break\n"
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(4, "main.s.a", True), (4, "main.s.b", True)]
+
+
+def test_a_literal_loop_without_break_leaves_its_last_element():
+    code = 'for t in ["main.s.a", "main.s.b"]:\n    print(t)\nspark.table("s").write.saveAsTable(t)\n'
+    assert writes(code) == [(3, "main.s.b", False)]
+
+
+def test_for_else_runs_only_when_no_break_left_the_loop():
+    code = (
+        't = "main.a.x"\n'
+        f"for row in {ROWS}:\n"
+        "    if row.found:\n"
+        '        t = "main.b.x"\n'
+        "        break\n"
+        "else:\n"
+        '    t = "main.c.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(8, "main.b.x", True), (8, "main.c.x", True)]
+
+
+def test_while_else_without_break_always_runs_its_else():
+    code = (
+        't = "main.a.x"\n'
+        f"while {ROWS}:\n"
+        '    t = "main.b.x"\n'
+        "else:\n"
+        '    t = "main.c.x"\n'
+        "spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(6, "main.c.x", False)]
+
+
+def test_a_break_of_an_inner_loop_stays_in_that_loop():
+    code = (
+        f"for row in {ROWS}:\n"
+        '    t = "main.a.x"\n'
+        f"    for other in {ROWS}:\n"
+        '        t = "main.b.x"\n'
+        "        break\n"
+        '    t = "main.c.x"\n'
+        "    spark.table('s').write.saveAsTable(t)\n"
+    )
+    assert writes(code) == [(7, "main.c.x", False)]
+
+
 SET_BUILT_IN_A_LOOP = """
 def set_config(params):
     s_sql = "UPDATE main.sat.workspaces SET "

@@ -21,32 +21,24 @@ from typing import Any
 from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, literal_items, may_pool
-from delta_lint.frontend.pyresolve import (
-    MAX_HELPER_CALLS,
-    MAX_HELPER_DEPTH,
-    ValueResolver,
-)
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
     Chain,
     DataFrame,
-    Instance,
     OneOf,
     Scope,
     Step,
     Str,
-    StrMap,
     UnknownState,
     argument_at,
     exported_value,
     held_value,
-    join_envs,
     loop_names,
     param_str,
 )
-from delta_lint.frontend.sdkjobs import sdk_jobs, static_value
+from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     TXN_KINDS,
@@ -61,11 +53,17 @@ from delta_lint.frontend.sql import (
 from delta_lint.frontend.sqlcall import bound_statement
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.values import lattice
-from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
-from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
+from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
+from delta_lint.frontend.values.resolver import (
+    MAX_HELPER_DEPTH,
+    ValueResolver,
+)
 from delta_lint.frontend.values.sources import is_value_function, module_source, number_text
+from delta_lint.frontend.values.walker import Walker, called_name, is_config_class
+from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -101,26 +99,10 @@ _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)
 _NEWLINE = re.compile(r"\n")
 
 
-def _walk(node: ast.AST) -> list[ast.AST]:
-    """`ast.walk(node)` as a list, in its order (breadth first): without a generator
-    per node it is quicker, and a job file is walked several times."""
-    todo = [node]
-    for current in todo:  # the list grows while it is read: breadth first
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                todo.append(value)
-            elif type(value) is list:
-                todo.extend([v for v in value if isinstance(v, ast.AST)])
-    return todo
-
-
-# statements of a configuration factory read (see `PythonAnalyzer._factory`)
-MAX_FACTORY_STATEMENTS = 16
-
-
-class PythonAnalyzer(ValueResolver):
-    """Walks one module in statement order, tracking a small static environment."""
+class PythonAnalyzer:
+    """Turns one module's writes into intents: its `Walker` reads the statements in
+    order for the values names hold and hands every expression back to `_calls`;
+    its `ValueResolver` tells what one expression holds."""
 
     def __init__(
         self,
@@ -156,13 +138,8 @@ class PythonAnalyzer(ValueResolver):
         self.imports: list[tuple[str, str, str]] = []
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
-        self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `_notebook_run`
-        # `dbutils.notebook.exit(x)` calls read in the module's scope: id of the call ->
-        # the values it was read with (see `_notebook_exit`)
-        self.notebook_exits: dict[int, list[object]] = {}
+        self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `Walker.notebook_run`
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
-        self.task_values_set: dict[str, list[object]] = {}  # see `_task_value_set`
-        self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
         # (task key, key) -> the values the project sets it to (see `Context.task_values`)
         self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
             (task, key): values for task, key, values in context.task_values
@@ -172,19 +149,6 @@ class PythonAnalyzer(ValueResolver):
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
         self._helpers: set[str] = set()  # functions that may write: read again at each call
-        self._helper_calls: dict[str, int] = {}
-        self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
-        # class -> the one object the file makes of it, with known attributes (see `_instance`)
-        self.sole_instances: dict[str, Instance] = {}
-        # such objects given to this reading: their methods are read where they are written,
-        # with `self` bound to the object, and calls on it read no method again
-        self.placed: dict[str, Instance] = {}
-        self._class: str | None = None  # the class whose body is being read
-        self._class_session: dict[str, Session] = {}  # the SQL session where each class is defined
-        self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
-        # class -> (objects the file makes of it, method calls on them): see `_objects_made`
-        self._made: dict[str, tuple[int, int]] | None = None
-        self._kept_in_place: set[int] = set()  # helper intents that do not depend on the call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
         self._foreign = context.helpers
@@ -200,15 +164,11 @@ class PythonAnalyzer(ValueResolver):
         }
         self._homes: list[tuple[int, int, str]] = []
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
-        # functions other files call: read there with their arguments, so not kept as written here
-        self._helper_calls.update(dict.fromkeys(context.called, 0))
         self._own_lines = source.count("\n") + 1
         self._own_source = source  # `source` grows the foreign helpers' definitions (see `_with_foreign_helpers`)
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
         self.mutated_names: frozenset[str] = frozenset()  # see `values.changes`
-        # helper -> its intents and diagnostics read without a call
-        self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
         # value functions evaluated at calls with known values (see `values.evaluator`): other files'
         # by the name they are called here, and this file's own module once needed
         self.value_functions: dict[str, tuple[Module, str]] = _value_modules(context.value_functions, self.memo)
@@ -216,14 +176,17 @@ class PythonAnalyzer(ValueResolver):
         self.documents_wanted: set[str] = set()  # project documents the evaluated code loads
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
         self.own_path = context.path or path.removeprefix("./")
-        self._own_module: Module | None = None
-        self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
-        # a value-function call's result fixed to one of its values while a write is read
-        # once per value (see `_each_alternative`)
-        self._fixed: dict[int, object] = {}
         self._tree: ast.Module | None = None
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
+        # the file's analysis budget (see `values.budget`), which every evaluation and
+        # helper reading of the file draws from: the front end's (`analyze_module`)
+        self.budget = Budget()
+        # what one expression holds in a scope (`values.resolver`)
+        self.values = ValueResolver(self)
+        # the statement walk (`values.walker`): what each name holds, statement by statement;
+        # functions other files call are read there with their arguments, not as written here
+        self.walker = Walker(self, tuple(context.called))
 
     # -- entry point ---------------------------------------------------------
 
@@ -291,15 +254,15 @@ class PythonAnalyzer(ValueResolver):
                 ):
                     self.batch_functions |= self._function_names(node.args[0] if node.args else None)
         scope = Scope(env=self.module_env)
-        self._block(tree.body, scope, top_level=True)
+        self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
-        self._drop_definition_intents()
+        self.walker.drop_definition_intents()
         if self.input_params:
             self._name_inputs(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
             seen = len(self.budget.spent)
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
-            self._budget_spent(seen, tree)  # (where it ran out: a call of this file)
+            self.values._budget_spent(seen, tree)  # (where it ran out: a call of this file)
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -376,41 +339,6 @@ class PythonAnalyzer(ValueResolver):
                 self._foreign_defs[firsts[first]] = stmt
         return tree
 
-    def _home(self, line: int) -> str | None:
-        """The imported module whose pasted definition holds `line`: names there are
-        that module's (None: this file's own code, or a `%run` notebook's, which
-        shares this file's namespace)."""
-        if line <= self._own_lines:
-            return None
-        for first, last, module in self._homes:
-            if first <= line <= last:
-                return module
-        return None
-
-    def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
-        """As `ValueResolver._bound_call`, but a function of an imported module reads
-        that module's top-level values, not this file's."""
-        env = super()._bound_call(fn, call, scope)
-        home = self._home(fn.lineno)
-        if home is None:
-            return env
-        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-        return {**self._scopes[home], **{k: v for k, v in env.items() if k in params}}
-
-    def _callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        """The helper a call names: inside an imported module's definition, by that
-        module's names (its own functions and what it imports); elsewhere by this file's."""
-        name = _called_name(node) or _module_function(node)
-        if name is None:
-            return None
-        home = self._home(node.lineno)
-        if home is not None and not _is_self_call(node):
-            key = f"{home}{SCOPED}{name}"
-            return self.functions[key] if key in self._helpers and key in self.functions else None  # type: ignore[return-value]
-        if name in self._helpers and name in self.functions:
-            return self.functions[name]
-        return None
-
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
         job parameter binds the widget. An empty default binds nothing."""
@@ -420,29 +348,6 @@ class PythonAnalyzer(ValueResolver):
             name, value = m.group(2), m.group(4)
             if value.strip() and "{" not in value:
                 self.widget_defaults.setdefault(name, value.strip())
-
-    def _widget_default(self, call: ast.Call, scope: Scope) -> None:
-        """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
-        builds (the literal ones are read before, from the text)."""
-        name, default = argument_at(call, 0, "name"), argument_at(call, 1, "defaultValue")
-        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or default is None:
-            return
-        value = self.string(default, scope)
-        if not value.unknown and not value.params and value.text.strip() and "{" not in value.text:
-            self.widget_defaults.setdefault(name.value, value.text.strip())
-
-    def _drop_definition_intents(self) -> None:
-        """A helper's writes are reported where it is called with known values; read on
-        its own (parameters as placeholders) it keeps them only when nothing calls it."""
-        for name in self._instance_calls:  # reported at the calls on its object: not where it is written
-            self._kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
-        called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
-        intents = {i for marks in called for i in marks[0]} - self._kept_in_place
-        diagnostics = {i for marks in called for i in marks[1]}
-        if intents:
-            self.intents = [x for n, x in enumerate(self.intents) if n not in intents]
-        if diagnostics:
-            self.diagnostics = [x for n, x in enumerate(self.diagnostics) if n not in diagnostics]
 
     def _collect_functions(self, tree: ast.Module) -> None:
         """Every function definition by name, the shallowest first (as `ast.walk`
@@ -496,452 +401,6 @@ class PythonAnalyzer(ValueResolver):
 
     # -- statements ------------------------------------------------------------
 
-    def _block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
-        for stmt in body:
-            if top_level:
-                if stmt.lineno > self._own_lines:
-                    return  # foreign helpers: read at their calls only
-                self._flush_sql(stmt.lineno)
-            self._stmt(stmt, scope)
-
-    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
-        if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
-            self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if stmt.name not in self.batch_functions:
-                self._function(stmt, scope)
-            return
-        if isinstance(stmt, ast.ClassDef):
-            self._class_session[stmt.name] = replace(self.session)
-            outer, self._class = self._class, stmt.name
-            try:
-                for item in stmt.body:
-                    self._stmt(item, scope)
-            finally:
-                self._class = outer
-            # `Config.CATALOG` reads a class constant
-            names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
-            held = [(n, scope.env.get(n)) for n in names]
-            scope.env[stmt.name] = StrMap(tuple((n, v) for n, v in held if isinstance(v, Str) and not v.unknown))
-            return
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            self._import(stmt, scope)
-            return
-        if isinstance(stmt, ast.For) and not stmt.orelse:
-            names = loop_names(stmt.target)
-            rows = self._rows(stmt.iter, scope, len(names)) if names else None
-            if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
-                for row in rows:
-                    if not self._loop_turn(stmt):
-                        break  # past the file's budget: the rest read once, the names unknown
-                    scope.env.update(zip(names, row))
-                    self._block(stmt.body, scope)
-                else:
-                    return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)):
-            for target in _walk(stmt.target):  # names a loop binds hold values not known here
-                if isinstance(target, ast.Name):
-                    scope.env.pop(target.id, None)
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
-            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
-        ):
-            for expr in _header_exprs(stmt):
-                self._calls(expr, scope)
-            self._branching(stmt, scope)
-            return
-        if isinstance(stmt, ast.With):
-            for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
-                if isinstance(item.optional_vars, ast.Name):
-                    opened = self._opened(item.context_expr, scope)
-                    if opened is not None:
-                        scope.env[item.optional_vars.id] = opened
-        if isinstance(stmt, (ast.With, ast.AsyncWith)):
-            for expr in _header_exprs(stmt):
-                self._calls(expr, scope)
-            for name in ("body", "orelse", "finalbody"):
-                self._block(getattr(stmt, name, []) or [], scope)
-            for handler in getattr(stmt, "handlers", []) or []:
-                self._block(handler.body, scope)
-            return
-        if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
-            self._calls(stmt.subject, scope)
-            self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
-            return
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            if scope.env is self.module_env:
-                job = _job_definition(stmt.value, self.budget)
-                if job is not None:
-                    self.job_definitions.append(job)
-            self._calls(stmt.value, scope)
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                self._bind(target, stmt.value, scope)
-            return
-        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            self._calls(stmt.value, scope)
-            if isinstance(stmt.op, ast.Add):
-                left = scope.env.get(stmt.target.id)
-                if isinstance(left, Str):
-                    scope.env[stmt.target.id] = left + self.string(stmt.value, scope)
-            return
-        for child in ast.iter_child_nodes(stmt):
-            if isinstance(child, ast.expr):
-                self._calls(child, scope)
-
-    def _loop_turn(self, stmt: ast.stmt) -> bool:
-        """One turn of a loop read element by element costs a step of the file's budget
-        (nested loops over literal lists multiply); False once it is spent, with the
-        diagnostic at the loop."""
-        try:
-            self.budget.step()
-        except OutOfBudget as err:
-            seen = len(self.budget.spent)
-            self.budget.note(self.own_path, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True)
-            self._budget_spent(seen, stmt)
-            return False
-        return True
-
-    def _branching(self, stmt: ast.stmt, scope: Scope) -> None:
-        """Read every branch of an `if`, loop or `try` (each may write), and leave the
-        names each path may bind joined: `if c: t = "a" else: t = "b"` gives `t` one of
-        both, never the last branch read."""
-        if isinstance(stmt, ast.If):
-            # an `elif` chain as one statement of many branches (no recursion per `elif`);
-            # every branch is read, and where the conditions are known only the taken one binds
-            bodies: list[list[ast.stmt]] = []
-            taken: int | None = -1
-            link: ast.If = stmt
-            while True:
-                if link is not stmt:
-                    self._calls(link.test, scope)
-                if taken == -1:
-                    truth = self._truth(link.test, scope)
-                    taken = None if truth is None else len(bodies) if truth else -1
-                bodies.append(link.body)
-                if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
-                    link = link.orelse[0]
-                    continue
-                bodies.append(link.orelse)
-                break
-            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
-        elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-            # the body may run no time, once or more: before and after it are both possible
-            self._paths(scope, [stmt.body], may_skip=True)
-            self._block(stmt.orelse, scope)
-        else:  # try: the handlers start from anywhere in the body
-            before = dict(scope.env)
-            self._block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
-            after = dict(scope.env)
-            handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
-            _replace_env(scope, join_envs([before, after]))
-            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
-            self._block(stmt.finalbody, scope)  # type: ignore[attr-defined]
-
-    def _paths(
-        self,
-        scope: Scope,
-        bodies: list[list[ast.stmt]],
-        may_skip: bool = False,
-        given: list | None = None,
-        taken: int | None = None,
-    ) -> None:
-        """Read each body from the same start and join what the paths leave (only
-        the `taken` body's, when the condition is known)."""
-        start = dict(scope.env)
-        outcomes = list(given or []) + ([start] if may_skip else [])
-        for n, body in enumerate(bodies):
-            _replace_env(scope, start)
-            self._block(body, scope)
-            if not _leaves(body) and taken in (None, n):
-                outcomes.append(dict(scope.env))
-        _replace_env(scope, join_envs(outcomes) if outcomes else start)
-
-    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
-        before, before_diags = len(self.intents), len(self.diagnostics)
-        # a definition runs nothing: a USE or SET in its body changes the session only
-        # where the function is called (a foreachBatch body runs, so it keeps them)
-        session = None if extra else dict(self.session.__dict__)
-        self._read_function(fn, scope, **extra)
-        if session is not None and self._class is not None and self.session.__dict__ != session:
-            self._session_changers.add(self._class)
-        if session is not None:
-            session.pop("non_delta", None)  # tables it creates in another format stay known
-            self.session.__dict__.update(session)
-        if fn.name in self._helpers and not extra and scope.site is None:
-            marks = self._from_definition.setdefault(fn.name, ([], []))
-            marks[0].extend(range(before, len(self.intents)))
-            marks[1].extend(range(before_diags, len(self.diagnostics)))
-
-    def _call_helper(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, instance: object = None
-    ) -> None:
-        """Read a helper again for one call, its parameters bound to the call's values
-        (defaults for the rest), its writes reported at the outermost call. A method
-        of an `Instance` reads `self.x` as the instance holds it."""
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
-            return
-        count = self._helper_calls.get(fn.name, 0)
-        if count >= MAX_HELPER_CALLS or not self._may_read_helper(call):
-            return
-        env = self._bound_call(fn, call, scope)
-        if instance is None and _is_self_call(call) and isinstance(scope.env.get("self"), Instance):
-            instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
-        placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
-        if placed and not call.args and not call.keywords:
-            self.budget.give_back_read()
-            return  # read where it is written, with this same object
-        if isinstance(instance, Instance):
-            env["self"] = instance
-            if not placed:
-                self._instance_calls.add(fn.name)
-        self._helper_calls[fn.name] = count + 1
-        site = scope.site or self._loc(call)
-        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
-        before = len(self.intents)
-        self._block(fn.body, local)
-        # a write that reads none of the helper's parameters stays where it is written
-        # (a method called on a known object reports its writes at that call: which
-        # object, and where the job uses it, is what tells two writes apart)
-        own = {_shape(self.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        by_object = isinstance(instance, Instance) and not placed
-        in_place = [] if by_object else [x for x in self.intents[before:] if _shape(x) in own]
-        self._kept_in_place.update(own[_shape(x)] for x in in_place)
-        self.intents[before:] = [x for x in self.intents[before:] if not any(x is y for y in in_place)]
-
-    def _instance(self, call: ast.Call, scope: Scope) -> Instance | None:
-        """`Cls(args)` of a class of this file: the attributes its `__init__` sets
-        (`self.table = f"{catalog}.sales.orders"`) from the call's values."""
-        if not (isinstance(call.func, ast.Name) and call.func.id in self.classes):
-            return None
-        cls = self.classes[call.func.id]
-        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-        if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
-            made = self._config_value(call, cls, scope)
-            if isinstance(made, Instance):
-                return made
-        attrs = self._evaluate(init, call, scope)[0] if init is not None else {}
-        # an object of which nothing is known reads its methods as they are written
-        # (each write where it stands), not once more at every call of a method; a
-        # class of another file is not read here where it is written: its methods are
-        # read at the calls, what the object holds as named placeholders
-        static = any(not v.params for v in attrs.values())
-        if not static and cls.lineno <= self._own_lines:
-            return None
-        instance = Instance(tuple(attrs.items()), cls=cls.name)
-        if (
-            cls.lineno <= self._own_lines
-            and self._entered_once(cls.name)
-            # read where its methods stand, they would not see a USE or SET run between the
-            # class and the object, nor leave theirs to the code after the call
-            and cls.name not in self._session_changers
-            and self._class_session.get(cls.name) == self.session
-            and not scope.flags
-        ):
-            self.sole_instances[cls.name] = instance
-        return instance
-
-    def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
-        """The class `name` means on `line`: in an imported module's pasted
-        definition, that module's own; elsewhere this file's."""
-        home = self._home(line)
-        if home is None:
-            return self.classes.get(name)
-        found = self._foreign_defs.get(f"{home}{SCOPED}{name}")
-        return found if isinstance(found, ast.ClassDef) else None
-
-    def _factory(self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope) -> Instance | None:
-        """A class or static method that builds a configuration object from a
-        class-level dict (`d = cls.CONFIGS[env]; return Env(**d)`, `return
-        cls(**CONFIGS[env])`), read with the call's values: the object, its fields
-        those of the entry the call names. None when the entry is not known (an
-        environment only a run knows): the attributes stay named placeholders."""
-        if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
-            return None
-        if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
-            return None
-        env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
-        local = Scope(env={**self._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
-        for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
-            elif isinstance(stmt, ast.Return):
-                made = self._config_value(stmt.value, cls, local) if stmt.value is not None else None
-                return made if isinstance(made, Instance) else None
-            elif not isinstance(stmt, (ast.Expr, ast.Pass)):
-                return None  # a branch or loop: which entry it picks is not read here
-        return None
-
-    def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope) -> object:
-        """A value inside a factory (see `_factory`): a class-level literal
-        (`cls.CONFIGS`, `Config.CONFIGS`, its module's `CONFIGS`) as plain Python, an
-        entry of one by a known key, or the object a dataclass call builds from it;
-        None when not known."""
-        if isinstance(node, ast.Name):
-            held = scope.env.get(node.id)
-            if isinstance(held, (dict, ast.ClassDef, Instance)):
-                return held
-            if isinstance(held, StrMap) and self._home(node.lineno) is None and self._tree is not None:
-                # a module-level literal of this file (`CONFIGS = {...}`), as written
-                return _literal_in([s for s in self._tree.body if s.lineno <= self._own_lines], node.id)
-            return None
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            owner = scope.env.get(node.value.id)
-            if node.value.id == cls.name or owner is cls:
-                return _literal_in(cls.body, node.attr)
-            return None
-        if isinstance(node, ast.Subscript):
-            mapping = self._config_value(node.value, cls, scope)
-            key = self.string(node.slice, scope)
-            if isinstance(mapping, dict) and not key.params and not key.unknown:
-                return mapping.get(key.text)
-            return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            held = scope.env.get(node.func.id)
-            target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
-            if target is None or not _is_dataclass(target):
-                return None
-            given: dict[str, object] = {}
-            for keyword in node.keywords:
-                value = self._config_value(keyword.value, cls, scope)
-                if keyword.arg is None and isinstance(value, dict):
-                    given.update(value)
-                elif keyword.arg is None:
-                    return None  # `**d` of an unknown mapping: which fields it sets is not known
-                else:
-                    given[keyword.arg] = value if value is not None else self.string(keyword.value, scope)
-            fields = _dataclass_fields(target)
-            for name, arg in zip(fields, node.args):
-                given[name] = self.string(arg, scope)
-            attrs = {}
-            for name in fields:
-                value = given.get(name)
-                if isinstance(value, Str):
-                    attrs[name] = value
-                elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                    attrs[name] = Str(str(value))
-            return Instance(tuple(attrs.items()), cls=target.name) if attrs else None
-        return None
-
-    def _entered_once(self, cls: str) -> bool:
-        """Whether the file's own code makes one object of the class and calls one
-        method on it (`Pipeline(spark, config).run()`): reported at that one call,
-        every write of the object would stand on one line; where they are written,
-        they stand apart. An object whose methods the job calls step by step
-        (`log.start()`, then `log.mark(...)`) is reported at each step."""
-        if self._made is None:
-            self._made = _objects_made(self._tree, set(self.classes), self._own_lines)
-        made, used = self._made.get(cls, (0, 0))
-        return made == 1 and used <= 1
-
-    def _method(self, call: ast.Call, scope: Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
-        """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
-        this file: the method and the instance."""
-        func = call.func
-        if not isinstance(func, ast.Attribute):
-            return None
-        owner = func.value
-        if (
-            isinstance(owner, ast.Name)
-            and owner.id in self.classes
-            and not isinstance(scope.env.get(owner.id), Instance)
-        ):
-            # `Setup.schema(catalog, db)`: a static or class method, read with no object
-            cls = self.classes[owner.id]
-            method = next(
-                (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
-                None,
-            )
-            return (method, None) if method is not None else None
-        if isinstance(owner, ast.Name):
-            held = scope.env.get(owner.id)
-        elif isinstance(owner, ast.Call):
-            held = self._instance(owner, scope) or self._returned_instance(owner, scope)
-        else:
-            return None
-        if not isinstance(held, Instance):
-            return None
-        method = next(
-            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
-            None,
-        )
-        return (method, held) if method is not None else None
-
-    def _returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
-        """`Cls(...).start()` where `start` ends in `return self`: the same object;
-        `Config.get("prod")`, a class or static method that builds an object (see
-        `_factory`): that object."""
-        found = self._method(call, scope)
-        if found is not None and found[1] is None and isinstance(call.func, ast.Attribute):
-            owner = call.func.value
-            return self._factory(found[0], self.classes[owner.id], call, scope)  # type: ignore[attr-defined]
-        if (
-            found is not None
-            and found[1] is not None
-            and any(
-                isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
-                for n in _walk(found[0])
-            )
-        ):
-            return found[1]
-        return None
-
-    def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
-        env = dict(self.module_env)
-        names = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
-        for name in names:
-            if name in ("self", "cls", "spark"):
-                continue
-            env[name] = param_str(name)
-        placed = self.placed.get(self._class) if self._class is not None else None
-        if placed is not None and names[:1] == ["self"]:
-            env["self"] = placed
-        if extra and names[:1] == ["self"] and isinstance(scope.env.get("self"), Instance):
-            env["self"] = scope.env["self"]  # `.foreachBatch(self._write_batch)`: the same object
-        local = Scope(
-            env=env,
-            flags=scope.flags | extra.get("flags", frozenset()),
-            stream=extra.get("stream"),
-            # a foreachBatch function read inside a helper's call: its writes are that call's
-            site=scope.site if extra else None,
-            calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
-        )
-        batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
-        if "batch_df" in extra and batch:
-            env[batch[0]] = DataFrame(frozenset())
-            if len(batch) > 1:
-                env[batch[1]] = param_str("batch_id")
-        self._block(fn.body, local)
-
-    def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
-                for t, v in zip(target.elts, value.elts):
-                    self._bind(t, v, scope)
-            elif isinstance(held := self._value(value, scope), tuple) and len(held) == len(target.elts):
-                for t, v in zip(target.elts, held):  # `cfg, opts = setup(args)`
-                    if isinstance(t, ast.Name):
-                        scope.env[t.id] = v
-            else:
-                for t in target.elts:
-                    if isinstance(t, ast.Name):
-                        # `a, b = sys.argv[1:3]` names parameters; anything else is unknown
-                        scope.env[t.id] = param_str(t.id) if is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
-            return
-        if (
-            isinstance(target, ast.Subscript)
-            and isinstance(target.value, ast.Name)
-            and isinstance(target.slice, ast.Constant)
-            and isinstance(scope.env.get(target.value.id), StrMap)
-        ):  # `config["db"] = "sales"` on a dict of strings
-            held: StrMap = scope.env[target.value.id]  # type: ignore[assignment]
-            key, text = str(target.slice.value), self.string(value, scope)
-            kept = tuple((k, v) for k, v in held.items if k != key)
-            scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
-            return
-        if not isinstance(target, ast.Name):
-            return
-        scope.env[target.id] = self._value(value, scope, target.id)
-
     def _feature_table(self, node: ast.Call, scope: Scope) -> None:
         """`fs.create_table(name=...)` and `fs.write_table(name=..., df=..., mode=...)`
         of a Feature Store / Feature Engineering client: feature tables are Delta
@@ -956,118 +415,6 @@ class PythonAnalyzer(ValueResolver):
         kind = Kind.FULL_OVERWRITE if overwrite else Kind.MERGE
         self._emit(node, ref, resolved, kind, scope, subkind="feature_table")
 
-    def _notebook_run(self, node: ast.Call, scope: Scope) -> None:
-        """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
-        this notebook's task with its widgets bound to the arguments known here."""
-        path = self.string(argument_at(node, 0, "path"), scope)
-        if path.params or path.unknown or not path.text:
-            return
-        given = argument_at(node, 2, "arguments")
-        values: dict[str, str] = {}
-        if isinstance(given, ast.Dict):
-            for k, v in zip(given.keys, given.values):
-                if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                    text = self.string(v, scope)
-                    if not (text.params or text.unknown):
-                        values[k.value] = text.text
-        self.notebook_runs.append((path.text, values))
-
-    def _notebook_exit(self, node: ast.Call, scope: Scope) -> None:
-        """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
-        in the JSON form `Links.exit` keeps (None when not known: an exit inside a
-        function, a value no part of which is known)."""
-        given = argument_at(node, 0, "value")
-        value: object = None
-        if given is not None and scope.env is self.module_env:
-            if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
-                held = self._value(given.args[0], scope)  # type: ignore[attr-defined]
-                if isinstance(held, StrMap) and not isinstance(held, Instance):
-                    fields: dict[str, object] = dict.fromkeys(held.all_keys())
-                    for key, field_value in held.items:
-                        fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
-                    value = {"json": fields}
-            else:
-                text = exported_value(self.string(given, scope))
-                value = {"text": text} if text is not None else None
-        self.notebook_exits.setdefault(id(node), []).append(value)
-
-    def _task_value_set(self, node: ast.Call, scope: Scope) -> None:
-        """`dbutils.jobs.taskValues.set(key="k", value=v)`: what `taskValues.get` of
-        "k" reads in the project's other notebooks. A value set inside a function, or
-        one no part of which is known, is not known (None); a key not known here
-        keys "" (it may set any key)."""
-        given = argument_at(node, 1, "value")
-        value = None
-        if given is not None and scope.env is self.module_env:
-            value = exported_value(self.string(given, scope))
-        self._set_task_value(_task_value_key(node), value)
-        self._sets_read.add(id(node))
-
-    def _set_task_value(self, key: str, value: object) -> None:
-        found = self.task_values_set.setdefault(key, [])
-        if value not in found:
-            found.append(value)
-
-    def _task_values_set(self) -> dict[str, list[object]]:
-        """`Links.task_values`: the values read at its `taskValues.set` calls, and
-        None (not known) for each call the reading never reached (in a function
-        not called here, a block not read)."""
-        if self._tree is None or "taskValues" not in self.source:  # no call to name: no walk
-            return self.task_values_set
-        for stmt in self._tree.body:
-            if stmt.lineno > self._own_lines:
-                break
-            for node in ast.walk(stmt):
-                if call_named(node, TASK_VALUES_SET) and id(node) not in self._sets_read:
-                    self._set_task_value(_task_value_key(node), None)  # type: ignore[arg-type]
-        return self.task_values_set
-
-    def _exit_value(self) -> object:
-        """What a run of this notebook hands back (`Links.exit`): the value of its
-        `dbutils.notebook.exit` calls when they all agree and one stands at the top
-        level (so every run ends there); else unknown, with the reason. None when it
-        has no such call."""
-        if self._tree is None or "exit" not in self.source or "notebook" not in self.source:
-            return None  # no `notebook.exit` call can be in the text: no walk
-        own = [s for s in self._tree.body if s.lineno <= self._own_lines]
-        calls = [n for s in own for n in ast.walk(s) if call_named(n, NOTEBOOK_EXIT)]
-        if not calls:
-            return None
-        top = {id(s.value) for s in own if isinstance(s, ast.Expr)}
-        values: list[object] = []
-        for call in calls:
-            read = self.notebook_exits.get(id(call), [None])
-            if any(v is None for v in read):
-                return {"unknown": f"the value of dbutils.notebook.exit at line {call.lineno} is not known"}
-            values.extend(v for v in read if v not in values)
-        if len(values) > 1:
-            lines = ", ".join(str(c.lineno) for c in calls)
-            return {"unknown": f"dbutils.notebook.exit gives different values (lines {lines})"}
-        if not any(id(c) in top for c in calls):
-            return {"unknown": "every dbutils.notebook.exit stands inside a block: a run may end without one"}
-        return values[0]
-
-    def _import(self, stmt: ast.Import | ast.ImportFrom, scope: Scope) -> None:
-        """Names an import binds hold nothing known here; the link stage gives them
-        the values a module of the project defines (see `Links.imports`)."""
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                bound = alias.asname or alias.name.split(".")[0]
-                if bound not in self.module_env or scope.env is not self.module_env:
-                    scope.env.pop(bound, None)
-                if alias.asname or "." not in alias.name:
-                    self.imports.append((alias.name, "", bound))
-            return
-        module = "." * stmt.level + (stmt.module or "")
-        for alias in stmt.names:
-            bound = alias.asname or alias.name
-            if alias.name == "*":
-                self.imports.append((module, "*", ""))
-                continue
-            if bound not in self.module_env or scope.env is not self.module_env:
-                scope.env.pop(bound, None)
-            self.imports.append((module, alias.name, bound))
-
     def links(self) -> Links:
         """The module's static top-level values (for files that `%run` or import it),
         the session it leaves, what it imports and which job inputs it reads."""
@@ -1081,8 +428,8 @@ class PythonAnalyzer(ValueResolver):
         links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
-        links.exit = self._exit_value()
-        links.task_values = self._task_values_set()
+        links.exit = self.walker.exit_value()
+        links.task_values = self.walker.task_values()
         links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
         for name in sorted(self._helpers & self._top_functions):
             text = self._segment(self.functions[name])
@@ -1109,7 +456,7 @@ class PythonAnalyzer(ValueResolver):
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
             # a configuration class (a dataclass, a class or static method factory): its
             # objects' values, read where the importer builds them (see `_factory`)
-            if cls.lineno <= self._own_lines and (methods & self._helpers or _is_config_class(cls)):
+            if cls.lineno <= self._own_lines and (methods & self._helpers or is_config_class(cls)):
                 text = self._segment(cls)
                 if text:
                     line, shift = self._start(cls)
@@ -1121,6 +468,11 @@ class PythonAnalyzer(ValueResolver):
     # -- value resolution ---------------------------------------------------------
 
     # -- chains ----------------------------------------------------------------------
+
+    def string(self, node: ast.expr | None, scope: Scope) -> Str:
+        """The text an expression holds in `scope`, `{name}` for the parts only a run
+        knows (see `ValueResolver.string`)."""
+        return self.values.string(node, scope)
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]:
         """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
@@ -1186,13 +538,13 @@ class PythonAnalyzer(ValueResolver):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
             if _is_notebook_run(node):
-                self._notebook_run(node, scope)
+                self.walker.notebook_run(node, scope)
                 continue
             if call_named(node, NOTEBOOK_EXIT):
-                self._notebook_exit(node, scope)
+                self.walker.notebook_exit(node, scope)
                 continue
             if call_named(node, TASK_VALUES_SET):
-                self._task_value_set(node, scope)
+                self.walker.task_value_set(node, scope)
                 continue
             if self._feature_clients and _feature_table_call(node, self._feature_clients):
                 self._feature_table(node, scope)
@@ -1202,18 +554,18 @@ class PythonAnalyzer(ValueResolver):
                 continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:
-                found = self._method(node, scope)
+                found = self.walker.method(node, scope)
                 if found is not None and found[0].name in self._helpers:
-                    self._guarded(node, self._call_helper, found[0], node, scope, instance=found[1])
+                    self._guarded(node, self.walker.call_helper, found[0], node, scope, instance=found[1])
                     continue
                 method = self._method_of_unknown_state(node, scope) if found is None else None
                 if method is not None:
-                    self._guarded(node, self._call_helper, method, node, scope)
+                    self._guarded(node, self.walker.call_helper, method, node, scope)
                     continue
             if self._helpers:
-                callee = self._callee(node)
+                callee = self.walker.callee(node)
                 if callee is not None:
-                    self._guarded(node, self._call_helper, callee, node, scope)
+                    self._guarded(node, self.walker.call_helper, callee, node, scope)
                     continue
             if attribute and node.func.attr in TERMINALS and id(node) not in seen:
                 steps = self.flatten(node, scope)
@@ -1255,9 +607,9 @@ class PythonAnalyzer(ValueResolver):
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
             per_item = {f"{{{p}}}" for v in values for p in v.params} if item is None else set()
-            before, kept = len(self.intents), set(self._kept_in_place)
+            before, kept = len(self.intents), set(self.walker.kept_in_place)
             self._pool_function(hand_out, args, local)
-            for n in [*range(before, len(self.intents)), *(self._kept_in_place - kept)]:
+            for n in [*range(before, len(self.intents)), *(self.walker.kept_in_place - kept)]:
                 x = self.intents[n]
                 own = per_item and x.table is not None and per_item & set(_braced(x.table.name))
                 which = call if own else item if n >= before else every
@@ -1282,7 +634,7 @@ class PythonAnalyzer(ValueResolver):
                 else None
             )
             width = len(first.elts) if hand_out.unpack and isinstance(first, (ast.List, ast.Tuple)) else 1
-            rows = self._rows(hand_out.items, scope, width) if not hand_out.unpack or first is not None else None
+            rows = self.values._rows(hand_out.items, scope, width) if not hand_out.unpack or first is not None else None
             names = [f"{POOL_ITEM}{i}" for i in range(width)]
             args: list[ast.expr] = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), call) for n in names]
             if rows is not None:
@@ -1292,20 +644,20 @@ class PythonAnalyzer(ValueResolver):
             elements = literal_items(hand_out.items, self._tree, self.mutated_names)
             if elements is not None:
                 return [
-                    ({names[0]: self._value(e, scope, "item")}, args, f"#{n}") for n, e in enumerate(elements)
+                    ({names[0]: self.values._value(e, scope, "item")}, args, f"#{n}") for n, e in enumerate(elements)
                 ], True
             return [({names[0]: param_str(first_parameter(hand_out.fn, self.functions))}, args, None)], False
         args = list(hand_out.args)
         if len(hand_out.loops) == 1:
             loop = hand_out.loops[0]
             names = loop_names(loop.target)
-            rows = self._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
+            rows = self.values._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
             if rows is not None:
                 return [(dict(zip(names, row)), args, None) for row in rows], True
             elements = literal_items(loop.iter, self._tree, self.mutated_names) if len(names) == 1 else None
             if elements is not None:
                 return [
-                    ({names[0]: self._value(e, scope, names[0])}, args, f"#{n}") for n, e in enumerate(elements)
+                    ({names[0]: self.values._value(e, scope, names[0])}, args, f"#{n}") for n, e in enumerate(elements)
                 ], True
         unknown = {n: param_str(n) for loop in hand_out.loops for n in loop_names(loop.target)}
         return [(unknown, args, None)], not hand_out.repeated  # a `for` around it repeats it
@@ -1317,7 +669,7 @@ class PythonAnalyzer(ValueResolver):
         fn, keywords = hand_out.fn, list(hand_out.keywords)
         if (
             isinstance(fn, ast.Call)
-            and _called_name(fn) == "partial"
+            and called_name(fn) == "partial"
             or (isinstance(fn, ast.Call) and isinstance(fn.func, ast.Attribute) and fn.func.attr == "partial")
         ):
             if not fn.args:
@@ -1346,7 +698,7 @@ class PythonAnalyzer(ValueResolver):
             if kind is ast.Call and type(arg.func) is ast.Name:  # type: ignore[attr-defined]
                 name = arg.func.id  # type: ignore[attr-defined]
                 if name in self.value_functions or name in self._top_functions:
-                    held = self._evaluated(arg, scope)  # type: ignore[arg-type]
+                    held = self.values._evaluated(arg, scope)  # type: ignore[arg-type]
                     if _alternatives(held):
                         found.append((arg, held))  # type: ignore[arg-type]
             elif kind is ast.JoinedStr:
@@ -1395,7 +747,7 @@ class PythonAnalyzer(ValueResolver):
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
-                self._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
+                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
                 self._terminal(self.flatten(node, scope), node, scope)
@@ -1404,7 +756,7 @@ class PythonAnalyzer(ValueResolver):
                 states.append(dict(self.session.__dict__))
         finally:
             for call, _ in calls:
-                self._fixed.pop(id(call), None)
+                self.values._fixed.pop(id(call), None)
             scope.env.update(saved)
         # a USE/SET whose value depends on the branch: the session is not known to change
         self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
@@ -1773,7 +1125,9 @@ class PythonAnalyzer(ValueResolver):
             for fn_name in sorted(self._function_names(batch.call.args[0] if batch.call.args else None)):
                 fn = self.functions.get(fn_name)
                 if fn is not None:
-                    self._function(fn, scope, flags=frozenset({Flag.PER_BATCH} | awaited), stream=loc, batch_df=True)
+                    self.walker.function(
+                        fn, scope, flags=frozenset({Flag.PER_BATCH} | awaited), stream=loc, batch_df=True
+                    )
             return
         sink = _sink(steps)
         fmt_kw = argument(node, "DataStreamWriter", sink, "format")
@@ -2139,9 +1493,6 @@ _WIDGET_DEFAULT = re.compile(
 )
 
 
-_WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
-
-
 # What `_session_sql_names` can find, in the text: a bare call of `sql` or `spark.sql`
 # named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`
 # and import `pyspark.sql`: they are not walked a second time for it.
@@ -2238,93 +1589,6 @@ def _shape_but_declared(intent: Intent) -> tuple:
     )
 
 
-def _replace_env(scope: Scope, env: dict[str, object]) -> None:
-    """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
-    scope.env.clear()
-    scope.env.update(env)
-
-
-def _leaves(body: list[ast.stmt]) -> bool:
-    """The block ends by leaving (`return`, `raise`, `break`, `continue`): what it
-    binds does not reach the code after the statement that holds it."""
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
-
-
-def _is_dataclass(cls: ast.ClassDef) -> bool:
-    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`."""
-    for decorator in cls.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name == "dataclass":
-            return True
-    return False
-
-
-def _is_config_class(cls: ast.ClassDef) -> bool:
-    """A dataclass, or a class with a class or static method (a factory)."""
-    return _is_dataclass(cls) or any(
-        isinstance(f, ast.FunctionDef)
-        and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
-        for f in cls.body
-    )
-
-
-def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
-    """A dataclass's fields in order: its annotated class-level names."""
-    return [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
-
-
-def _literal_in(body: list[ast.stmt], name: str) -> object:
-    """`NAME = <literal>` of a class or module body (`CONFIGS = {"dev": {...}}`) as
-    plain Python, read with `ast.literal_eval` (no code runs); None otherwise."""
-    for stmt in body:
-        value = None
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            value = stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
-            value = stmt.value
-        if value is not None:
-            try:
-                return ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                return None
-    return None
-
-
-def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) -> dict[str, tuple[int, int]]:
-    """class -> (objects the code makes of it, calls of methods on them): on the
-    object made (`Cls(...).run()`) or on a name bound to it (`p = Cls(...)`, `p.run()`)."""
-    made: dict[str, int] = {}
-    held: dict[str, str] = {}  # name -> the class of the object it is bound to
-    calls: list[ast.Call] = []
-    for node in _walk(tree) if tree is not None else ():
-        if not isinstance(node, (ast.Call, ast.Assign)) or node.lineno > own_lines:
-            continue
-        if isinstance(node, ast.Call):
-            calls.append(node)
-            if isinstance(node.func, ast.Name) and node.func.id in classes:
-                made[node.func.id] = made.get(node.func.id, 0) + 1
-        elif len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-                value = value.func.value  # `p = Cls(...).start()`
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
-                held[node.targets[0].id] = value.func.id
-    used: dict[str, int] = {}
-    for call in calls:
-        if not isinstance(call.func, ast.Attribute):
-            continue
-        owner = call.func.value
-        cls = None
-        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id in classes:
-            cls = owner.func.id
-        elif isinstance(owner, ast.Name):
-            cls = held.get(owner.id)
-        if cls is not None:
-            used[cls] = used.get(cls, 0) + 1
-    return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
-
-
 def _value_modules(given: tuple[tuple[str, str, str, str], ...], memo: FrontEndMemo) -> dict[str, tuple[Module, str]]:
     """name here -> (module, function) for the value functions other files give.
     Each module's source is parsed once a run (`memo.modules`), however many files
@@ -2357,23 +1621,6 @@ def _one_definition(text: str) -> bool:
     return bool(body) and isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
 
-def _is_widget_definition(node: ast.expr) -> bool:
-    """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
-    func = node.func if isinstance(node, ast.Call) else None
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr in _WIDGET_KINDS
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "widgets"
-    )
-
-
-def _shape(intent: Intent) -> tuple:
-    """What a write is, wherever it is reported: a helper's write read at a call that
-    comes out the same as read on its own does not depend on the call."""
-    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
-
-
 # The SQL a warehouse runs for the code: the Databricks SDK's
 # `w.statement_execution.execute_statement(statement=...)`, and lsql's
 # `StatementExecutionExt.execute(...)` / `fetch_*` (told from a DB-API cursor's
@@ -2396,33 +1643,10 @@ def _warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     return argument(call, owner, method, "statement")
 
 
-def _called_name(call: ast.Call) -> str | None:
-    """`helper(...)`, `self.helper(...)`, `cls.helper(...)`: the function's name."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
-        return func.attr
-    return None
-
-
 def _reads_self(intent: Intent) -> bool:
     """Whether the write names an attribute of the object its method runs on."""
     table = intent.table.name if intent.table else ""
     return "{self_" in table or any(p.startswith("self_") for p in intent.params)
-
-
-def _is_self_call(call: ast.Call) -> bool:
-    func = call.func
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
-
-
-def _module_function(call: ast.Call) -> str | None:
-    """`util.save(...)`: a function of an imported module, as `util.save`."""
-    func = call.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return f"{func.value.id}.{func.attr}"
-    return None
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
@@ -2454,16 +1678,6 @@ def _argument(call: ast.Call, index: int | None, keyword: str | None) -> ast.exp
     if index is not None and index < len(call.args):
         return call.args[index]
     return None
-
-
-def _header_exprs(stmt: ast.stmt) -> list[ast.expr]:
-    if isinstance(stmt, (ast.If, ast.While)):
-        return [stmt.test]
-    if isinstance(stmt, (ast.For, ast.AsyncFor)):
-        return [stmt.iter]
-    if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        return [item.context_expr for item in stmt.items]
-    return []
 
 
 def _sql_text(value: Str) -> str:
@@ -2585,33 +1799,6 @@ def _is_notebook_run(node: ast.Call) -> bool:
     )
 
 
-def _task_value_key(node: ast.Call) -> str:
-    """The key a `taskValues.set` call sets; "" when it is not a literal (any key)."""
-    key = argument_at(node, 0, "key")
-    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
-
-
-def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
-    """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
-    dicts with `"task_key"`), as solution notebooks define the job that runs them
-    (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
-    `Job.from_dict({...})` / `JobSettings.from_dict({...})`); its static parts only."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "from_dict"
-        and len(node.args) == 1
-    ):
-        node = node.args[0]
-    if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
-        return None
-    value = static_value(node, budget)
-    tasks = value.get("tasks") if isinstance(value, dict) else None
-    if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
-        return None
-    return value
-
-
 def _awaited_queries(tree: ast.Module) -> set[int]:
     """Streaming queries the code waits for: `....start().awaitTermination()`, or
     `q = ....start()` and later `q.awaitTermination()`. The statements after the
@@ -2657,14 +1844,14 @@ def analyze_module(
     analyzer.budget = budget
     analyzer.widget_defaults.update(widget_defaults or {})
     analyzer.run()
-    if analyzer.sole_instances:
+    if analyzer.walker.sole_instances:
         # a class the file makes one object of, known only once the code that makes it
         # is read: read again with its methods reading that object where they stand
         session.__dict__.update(before.__dict__)
-        placed = analyzer.sole_instances
+        placed = analyzer.walker.sole_instances
         analyzer = PythonAnalyzer(path, source, session, sql_cells, line_map, context, memo)
         analyzer.budget = budget
         analyzer.widget_defaults.update(widget_defaults or {})
-        analyzer.placed = placed
+        analyzer.walker.placed = placed
         analyzer.run()
     return analyzer.intents, analyzer.diagnostics, analyzer.links()

@@ -6,7 +6,7 @@ f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
 values the front end keeps for a name (`Str` with its `{param}` placeholders,
 `Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
 functions that turn literal syntax into them. Reading values out of code is
-`pyresolve`; making intents of them is `python`.
+`values.resolver`; making intents of them is `python`.
 """
 
 from __future__ import annotations
@@ -91,40 +91,38 @@ def one_of(values: list[Str]) -> Str:
     )
 
 
-_UNBOUND = object()
-
-
 def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
     """The names bound after control flow merges, from the environment each path
-    left (paths that leave by `return`/`raise`/`break`/`continue` are not given).
-
-    A name every path agrees on keeps its value; strings that differ become `OneOf`;
-    other values that differ (a writer with or without `.partitionBy(...)`, a dict or
-    a string) become the lattice's `OneOf` of them, unknown to every reader but the
-    analyzer's reading of a write, which is done once per value; past
-    `MAX_ALTERNATIVES` they are dropped (unknown). A name bound on some paths only
-    keeps the value of those paths: reading it on the others raises in Python."""
+    left: `lattice.join_envs` with `join_held`, a name whose values do not join
+    left out (unknown). A name bound on some paths only keeps the value of those
+    paths: reading it on the others raises in Python."""
+    joined = lattice.join_envs(outcomes, join_held)
     if len(outcomes) == 1:
-        return dict(outcomes[0])
-    out: dict[str, object] = {}
-    names = dict.fromkeys(k for o in outcomes for k in o)
-    for name in names:
-        held = [o.get(name, _UNBOUND) for o in outcomes]
-        bound = [v for v in held if v is not _UNBOUND]
-        if all(v is bound[0] for v in bound) or all(_same(v, bound[0]) for v in bound):
-            out[name] = bound[0]
-        elif all(isinstance(v, Str) for v in bound):
-            out[name] = one_of(bound)  # type: ignore[arg-type]
-        else:  # a writer built two ways, a dict or a string: any one of them
-            choices: list[object] = []
-            for v in bound:
-                for alt in lattice.alternatives(v):
-                    if not any(_same(alt, c) for c in choices):
-                        choices.append(alt)
-            if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
-                out[name] = lattice.OneOf(tuple(choices))
-            # else: unknown (left out)
-    return out
+        return joined
+    return {name: value for name, value in joined.items() if value is not _UNJOINED}
+
+
+_UNJOINED = object()  # values `join_held` cannot join: past `MAX_ALTERNATIVES`
+
+
+def join_held(bound: list[object]) -> object:
+    """The value a name holds where paths meet. The same value on every path stays
+    itself; strings that differ become `OneOf`; other values that differ (a writer
+    with or without `.partitionBy(...)`, a dict or a string) become the lattice's
+    `OneOf` of them, unknown to every reader but the analyzer's reading of a write,
+    which is done once per value; past `MAX_ALTERNATIVES` they are unknown."""
+    if all(v is bound[0] for v in bound) or all(_same(v, bound[0]) for v in bound):
+        return bound[0]
+    if all(isinstance(v, Str) for v in bound):
+        return one_of(bound)  # type: ignore[arg-type]
+    choices: list[object] = []
+    for v in bound:
+        for alt in lattice.alternatives(v):
+            if not any(_same(alt, c) for c in choices):
+                choices.append(alt)
+    if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
+        return lattice.OneOf(tuple(choices))
+    return _UNJOINED
 
 
 def _same(a: object, b: object) -> bool:
@@ -253,13 +251,27 @@ class Instance(StrMap):
     cls: str = ""
 
 
-@dataclass(frozen=True)
-class UnknownState:
+class UnknownState(lattice.Unknown):
     """An object of a class of the file whose `__init__` leaves no attribute known
-    (`w = Store(spark, load())`): `w.save("main.x.y", df)` is still that class's method,
-    read at the call with its own arguments bound; only its `self.x` reads are unknown."""
+    (`w = Store(spark, load())`): as a value, the lattice's `Unknown` (its reason names
+    the class), but `w.save("main.x.y", df)` is still that class's method, read at the
+    call with its own arguments bound; only its `self.x` reads are unknown. Two are
+    alike when their classes are (not every unknown, as for `Unknown`)."""
 
-    cls: str
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: str) -> None:
+        super().__init__(f"what an object of class {cls} holds")
+        self.cls = cls
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is UnknownState and other.cls == self.cls
+
+    def __hash__(self) -> int:
+        return hash((UnknownState, self.cls))
+
+    def __repr__(self) -> str:
+        return f"UnknownState({self.cls!r})"
 
 
 # the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
@@ -361,6 +373,8 @@ def to_plain(held: object, depth: int = 0) -> object:
         return held.text if not (held.params or held.unknown) else _NOT_PLAIN
     if isinstance(held, Instance):
         return _NOT_PLAIN
+    if isinstance(held, UnknownState):  # already the lattice's unknown, with its reason
+        return held
     if isinstance(held, StrMap):
         if held.plain is not None:
             return held.plain

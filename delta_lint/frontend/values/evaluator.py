@@ -64,6 +64,7 @@ from delta_lint.frontend.values.lattice import (
     alternatives,
     concat,
     join,
+    join_envs,
     key,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
@@ -690,13 +691,9 @@ class Evaluator:
         return returned, self._join_into(env, ways)
 
     def _join_envs(self, ways: list[dict[str, object]]) -> dict[str, object]:
-        if len(ways) == 1:
-            return ways[0]
-        out: dict[str, object] = {}
-        for name in dict.fromkeys(k for way in ways for k in way):
-            held = [way.get(name, _MAYBE_UNBOUND) for way in ways]
-            out[name] = _MAYBE_UNBOUND if any(v is _MAYBE_UNBOUND for v in held) else self._join(held)
-        return out
+        """`lattice.join_envs` with this evaluator's `_join`; a name some way leaves
+        unbound may be unbound (reading it gives no value)."""
+        return join_envs(ways, self._join, unbound=_MAYBE_UNBOUND)
 
     def _join(self, values: list[object]) -> object:
         """`lattice.join`, with the lists and dicts of the evaluator: the same object

@@ -19,6 +19,8 @@ unknown when any way is unknown or past `MAX_ALTERNATIVES`, never one way picked
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 # At most this many alternatives for one value (astroid caps its inferred values the
 # same way): past it the value is unknown.
 MAX_ALTERNATIVES = 8
@@ -91,7 +93,7 @@ class OneOf:
     done once per alternative (`evaluator` does so) and Python's own operators on
     one refuse (TypeError), so it never passes for one of its values. The Python
     front end holds its own values in one too where they are not all strings (a
-    writer built with or without `.partitionBy(...)`, see `pyvalues.join_envs`):
+    writer built with or without `.partitionBy(...)`, see `pyvalues.join_held`):
     a write is read once per value."""
 
     __slots__ = ("values",)
@@ -156,3 +158,21 @@ def join(values: list[object] | tuple[object, ...]) -> object:
 class NoValue(Exception):
     """The code raises here (a missing key, `raise`, a failed `assert`), or may (a
     `raise` in a statement not followed): what is being read gives no value."""
+
+
+def join_envs(
+    ways: list[dict[str, object]], join_values: Callable[[list[object]], object], unbound: object = None
+) -> dict[str, object]:
+    """The names bound after the ways that left `ways` meet again (ways that leave
+    by `return`, `raise`, `break` or `continue` are not given): each name's values
+    joined by `join_values` (the reader's `join`, which knows its own objects). A
+    name some ways leave unbound holds `unbound` when one is given (reading it may
+    raise), else the join of the ways that bind it (reading it on the others raises
+    in Python, so no value of theirs can reach a use)."""
+    if len(ways) == 1:
+        return dict(ways[0])
+    out: dict[str, object] = {}
+    for name in dict.fromkeys(k for way in ways for k in way):
+        held = [way[name] for way in ways if name in way]
+        out[name] = unbound if unbound is not None and len(held) < len(ways) else join_values(held)
+    return out

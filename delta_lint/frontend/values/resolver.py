@@ -6,8 +6,8 @@ known integers), names bound in the scope, module and class constants, literal
 lists and dicts (and the rows a loop unpacks), job inputs (widgets, argv,
 argparse, environment variables), values functions return and attributes
 `__init__` sets, with a call's arguments bound to a function's parameters. It
-reads; it never makes intents (that is `python.PythonAnalyzer`, which inherits
-it and provides the file's functions, classes, module values and source).
+reads; it never makes intents (that is `python.PythonAnalyzer`, which owns one
+and provides the file's functions, classes, module values and source: `Host`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import weakref
+from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
@@ -58,7 +60,7 @@ from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.sources import is_value_function, number_text
-from delta_lint.model import Diagnostic, Location
+from delta_lint.model import Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
 # A helper is read again for each call, up to this many calls and this deep: enough
@@ -138,54 +140,95 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+class ObjectReader(Protocol):
+    """What the statement walk (`values.walker.Walker`) tells of a call: the object it
+    makes (`Cls(args)` with what its `__init__` sets, the object a method returns),
+    and the imported module whose pasted definition holds a line."""
+
+    def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
+    def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
+    def home(self, line: int) -> str | None: ...
+
+
+class Host(Protocol):
+    """What the resolver reads from the analyzer that owns it (see `ValueResolver`)."""
+
+    path: str
+    own_path: str
+    budget: Budget
+    diagnostics: list[Diagnostic]
+    module_env: dict[str, object]
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    classes: dict[str, ast.ClassDef]
+    walker: ObjectReader
+    mutated_names: frozenset[str]
+    input_params: dict[str, frozenset[str]]
+    bound_inputs: dict[str, str]
+    inputs_read: set[str]
+    widget_defaults: dict[str, str]
+    task_values: dict[tuple[str, str], tuple[object, ...]]
+    task_value_reads: set[tuple[str, str]]
+    exits: dict[str, object]
+    documents: dict[str, object]
+    documents_wanted: set[str]
+    value_functions: dict[str, tuple[Module, str]]
+    value_calls: set[str]
+    _scopes: dict[str, dict[str, object]]
+    _top_functions: set[str]
+    _own_lines: int
+    _tree: ast.Module | None
+
+    def flatten(self, node: ast.expr, scope: Scope) -> list[Step]: ...
+    def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
+    def _loc(self, node: ast.AST) -> Location: ...
+    def _pos(self, line: int, col0: int) -> tuple[int, int]: ...
+    def _one_line_source(self, node: ast.AST) -> str | None: ...
+
+
 class ValueResolver:
-    """Value resolution over one file (see the module docstring). The analyzer
-    that inherits it holds `module_env`, `functions`, `classes`, `context`,
-    `widget_defaults`, `diagnostics` and the file's source."""
+    """Value resolution over one file (see the module docstring), a part the Python
+    front end's analyzer (`Host`) owns: what one expression holds in a scope. The
+    host holds the module's names, functions, classes, job inputs and documents,
+    the file's budget and source, and its statement walk (`walker`, which reads
+    the objects calls make and where a line's names come from)."""
 
-    _budget: Budget | None = None
-    # a value-function call's result while a write is read once per value it may hold
-    # (id of the call -> that value; see `PythonAnalyzer._each_alternative`)
-    _fixed: dict[int, object] = {}  # noqa: RUF012 - never written: each analyzer binds its own
-
-    @property
-    def budget(self) -> Budget:
-        """The file's analysis budget (see `budget`), which every evaluation and helper
-        reading of the file draws from: the front end's, else this reading's own."""
-        if self._budget is None:
-            self._budget = Budget()
-        return self._budget
-
-    @budget.setter
-    def budget(self, budget: Budget) -> None:
-        self._budget = budget
+    def __init__(self, host: Host) -> None:
+        # weak: the host owns this resolver, and a cycle would keep the file's tree
+        # alive until the garbage collector's next full pass
+        self.host: Host = weakref.proxy(host)
+        # a value-function call's result while a write is read once per value it may
+        # hold (id of the call -> that value; see `PythonAnalyzer._each_alternative`)
+        self._fixed: dict[int, object] = {}
+        self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
+        self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
 
     def _may_read_helper(self, call: ast.Call) -> bool:
         """Whether the budget lets a helper be read again at this call (counted); the
         first call it refuses says so."""
-        if self.budget.read_helper():
+        if self.host.budget.read_helper():
             return True
-        seen = len(self.budget.spent)
-        why = f"more than {self.budget.helper_reads:,} calls of helpers read"
-        self.budget.note(self.own_path, call.lineno, why, lasting=True)
+        seen = len(self.host.budget.spent)
+        why = f"more than {self.host.budget.helper_reads:,} calls of helpers read"
+        self.host.budget.note(self.host.own_path, call.lineno, why, lasting=True)
         self._budget_spent(seen, call)
         return False
 
     def _budget_spent(self, seen: int, call: ast.AST) -> None:
         """A diagnostic for each place the budget gave a value up since `seen`: at its
         line in this file, or at the call when it is another file's code."""
-        for spent in self.budget.spent[seen:]:
-            own = spent.module == self.own_path and 0 < spent.line <= self._own_lines
+        for spent in self.host.budget.spent[seen:]:
+            own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            loc = Location(self.path, *self._pos(spent.line, 0)) if own else self._loc(call)
+            loc = Location(self.host.path, *self.host._pos(spent.line, 0)) if own else self.host._loc(call)
             after = "this value and those read after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
-            self.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
+            self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
-        """The module's values, and the function's parameters bound to the call's
-        values (defaults for the rest, a named parameter where nothing is known)."""
-        env = dict(self.module_env)
+        """The module's values (the function's own module's, for a function of an
+        imported module), and the function's parameters bound to the call's values
+        (defaults for the rest, a named parameter where nothing is known)."""
+        env = dict(self.host.module_env)
         params = fn.args.posonlyargs + fn.args.args
         positional = list(call.args)
         if params and params[0].arg in ("self", "cls"):  # `obj.m(a)`, `Cls(a)`: `a` is the next parameter
@@ -207,7 +250,12 @@ class ValueResolver:
                 held = self._value(value, scope, name)
                 kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
                 env[name] = held if isinstance(held, kept) else param_str(name)
-        return env
+        home = self.host.walker.home(fn.lineno)
+        if home is None:
+            return env
+        # a function of an imported module reads that module's top-level values, not this file's
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        return {**self.host._scopes[home], **{k: v for k, v in env.items() if k in params}}
 
     def _rows(self, node: ast.expr, scope: Scope, width: int) -> list[tuple[Str, ...]] | None:
         """The values a loop binds on each turn, when they are literal: one string
@@ -239,7 +287,7 @@ class ValueResolver:
     def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
         """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
         changes it in place."""
-        if isinstance(node, ast.Name) and node.id in self.mutated_names:
+        if isinstance(node, ast.Name) and node.id in self.host.mutated_names:
             return None
         mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
         return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
@@ -248,7 +296,7 @@ class ValueResolver:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
         if isinstance(node, ast.Name):
-            if node.id in self.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
+            if node.id in self.host.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
                 return None
             held = scope.env.get(node.id)
             if isinstance(held, StrMap) and not isinstance(held, Instance):
@@ -287,18 +335,18 @@ class ValueResolver:
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
             if isinstance(held, (StrMap, Strs)) and not isinstance(held, Instance):
                 return held
-        if isinstance(node, ast.Call) and self.classes:
-            instance = self._instance(node, scope) or self._returned_instance(node, scope)
+        if isinstance(node, ast.Call) and self.host.classes:
+            instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
             if instance is not None:
                 return instance
-            if isinstance(node.func, ast.Name) and node.func.id in self.classes:
-                return UnknownState(self.classes[node.func.id].name)  # its methods are still known
+            if isinstance(node.func, ast.Name) and node.func.id in self.host.classes:
+                return UnknownState(self.host.classes[node.func.id].name)  # its methods are still known
         if isinstance(node, ast.Call):
             evaluated = self._evaluated(node, scope)
             if evaluated is not None:
                 return evaluated
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
-            returned = self._returned(self.functions[node.func.id], node, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.host.functions:
+            returned = self._returned(self.host.functions[node.func.id], node, scope)
             if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
@@ -322,7 +370,7 @@ class ValueResolver:
         if _is_json_loads(node):
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
-                inputs = self.input_params.get(text.params[0])
+                inputs = self.host.input_params.get(text.params[0])
                 if inputs:
                     return InputDoc(inputs)
             document = _json_strings(text.text) if not text.params and not text.unknown else None
@@ -333,7 +381,7 @@ class ValueResolver:
         param = self._param_source(node, scope)
         if param is not None:
             return param
-        steps = self.flatten(node, scope)
+        steps = self.host.flatten(node, scope)
         built = _built_table(steps) if isinstance(node, ast.Call) else None
         if built is not None:
             return built
@@ -350,13 +398,13 @@ class ValueResolver:
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
-            return self._data_frame(node, scope, self.reads(node, scope))
+            return self._data_frame(node, scope, self.host.reads(node, scope))
         s = self.string(node, scope)
         if not s.unknown or isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Constant)):
             return s
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
             return s  # `T.format(compute())`: the template, the run's value a named placeholder
-        reads = self.reads(node, scope)
+        reads = self.host.reads(node, scope)
         if reads or isinstance(node, (ast.Call, ast.Attribute)):
             return self._data_frame(node, scope, reads)
         return s
@@ -388,7 +436,7 @@ class ValueResolver:
             if (owner_name, attr) in JOB_INPUT_CALLS or attr == "getArgument":
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     if owner_name == "widgets" or attr == "getArgument":
-                        return self._input(key.value, self.widget_defaults.get(key.value))
+                        return self._input(key.value, self.host.widget_defaults.get(key.value))
                     default = _env_default(node) if owner_name in ("os", "environ") else None
                     return Str(default) if default is not None else param_str(key.value)
                 return param_str(attr)
@@ -411,8 +459,8 @@ class ValueResolver:
             return None
         given = argument_at(node, 0, "taskKey")
         task = given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else ""
-        self.task_value_reads.add((task, key.value))
-        values = self.task_values.get((task, key.value))
+        self.host.task_value_reads.add((task, key.value))
+        values = self.host.task_values.get((task, key.value))
         if not values or any(v is None for v in values):
             return None
         held = [held_value(v) for v in values]
@@ -423,13 +471,13 @@ class ValueResolver:
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else
         the widget's default, else a parameter named after it."""
-        self.inputs_read.add(name)
-        if name in self.bound_inputs:
-            return Str(self.bound_inputs[name])
+        self.host.inputs_read.add(name)
+        if name in self.host.bound_inputs:
+            return Str(self.host.bound_inputs[name])
         if default is not None:
             return Str(default)
         held = param_str(name)
-        self.input_params[held.params[0]] = frozenset({name})
+        self.host.input_params[held.params[0]] = frozenset({name})
         return held
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str:
@@ -467,6 +515,9 @@ class ValueResolver:
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
                 return evaluated
+            returned = self._returned_text(node, scope)
+            if returned is not None:
+                return returned
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -527,7 +578,7 @@ class ValueResolver:
             items = [self.string(elt, scope) for elt in arg.elts]
         elif (
             isinstance(arg, ast.Name)
-            and arg.id not in self.mutated_names
+            and arg.id not in self.host.mutated_names
             and isinstance(held := scope.env.get(arg.id), Strs)
         ):
             items = list(held.items)
@@ -591,7 +642,7 @@ class ValueResolver:
             if isinstance(held, NumStr):
                 return float(held.text) != 0
             if isinstance(held, Strs):
-                return None if node.id in self.mutated_names else bool(held.items)
+                return None if node.id in self.host.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
         return None
@@ -604,6 +655,9 @@ class ValueResolver:
             evaluated = self._evaluated(node, scope)
             if isinstance(evaluated, Str):
                 return evaluated
+            returned = self._returned_text(node, scope)
+            if returned is not None:
+                return returned
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
@@ -631,7 +685,7 @@ class ValueResolver:
         held = scope.env.get(node.value.id)
         if isinstance(held, InputDoc) and isinstance(node.slice, ast.Constant):
             field = self._opaque(node)  # named as an unknown value would be: `{app_configs_CATALOG}`
-            self.input_params[field.params[0]] = held.inputs
+            self.host.input_params[field.params[0]] = held.inputs
             return Str(field.text, field.params)
         key = self._key(node.slice, scope)
         if isinstance(held, StrMap) and key is not None:
@@ -704,11 +758,11 @@ class ValueResolver:
         if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
             return None
         module, function = target
-        evaluator = Evaluator(module, self.documents, self.budget)
-        seen = len(self.budget.spent)
+        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        seen = len(self.host.budget.spent)
         value = evaluator.call(function, args, kwargs)
         self._budget_spent(seen, node)
-        self.documents_wanted |= evaluator.opened
+        self.host.documents_wanted |= evaluator.opened
         return None if isinstance(value, Unknown) else from_plain(value)
 
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
@@ -735,11 +789,11 @@ class ValueResolver:
         opened = scope.env.get(handle.id) if isinstance(handle, ast.Name) else self._opened(handle, scope)
         if not isinstance(opened, Opened):
             return None
-        path = document_path(opened.path, self.own_path)
+        path = document_path(opened.path, self.host.own_path)
         if path is None:
             return None
-        self.documents_wanted.add(path)
-        return from_plain(self.documents[path]) if path in self.documents else None
+        self.host.documents_wanted.add(path)
+        return from_plain(self.host.documents[path]) if path in self.host.documents else None
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
@@ -751,10 +805,10 @@ class ValueResolver:
             env = {
                 n.id: to_plain(scope.env[n.id])
                 for n in ast.walk(node)
-                if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.mutated_names
+                if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
             }
-            own = Module.of(ast.Module(body=[], type_ignores=[]), self.own_path)
-            return Evaluator(own, self.documents, self.budget).value(node, env)
+            own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
+            return Evaluator(own, self.host.documents, self.host.budget).value(node, env)
         if held is None:
             held = self.string(node, scope)
         return to_plain(held)
@@ -762,20 +816,24 @@ class ValueResolver:
     def _value_function(self, name: str) -> tuple[Module, str] | None:
         """The module and function a call by this name evaluates: a value function
         of this file, or one another file gives (see `Context.value_functions`)."""
-        if name in self.value_functions:
-            self.value_calls.add(name)  # the link stage goes on giving it
-            return self.value_functions[name]
-        fn = self.functions.get(name)
-        if fn is None or name not in self._top_functions or not isinstance(fn, ast.FunctionDef):
-            self.value_calls.add(name)
+        if name in self.host.value_functions:
+            self.host.value_calls.add(name)  # the link stage goes on giving it
+            return self.host.value_functions[name]
+        fn = self.host.functions.get(name)
+        if fn is None or name not in self.host._top_functions or not isinstance(fn, ast.FunctionDef):
+            self.host.value_calls.add(name)
             return None
         if name not in self._value_checked:  # asked at every call of the function: walked once
             self._value_checked[name] = is_value_function(fn)
         if not self._value_checked[name]:
             return None
         if self._own_module is None:
-            own = [s for s in self._tree.body if s.lineno <= self._own_lines] if self._tree is not None else []
-            self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.own_path)
+            own = (
+                [s for s in self.host._tree.body if s.lineno <= self.host._own_lines]
+                if self.host._tree is not None
+                else []
+            )
+            self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.host.own_path)
         return self._own_module, name
 
     def _exit_of(self, node: ast.expr, scope: Scope) -> dict | None:
@@ -787,7 +845,7 @@ class ValueResolver:
         path = self.string(argument_at(node, 0, "path"), scope)  # type: ignore[arg-type]
         if path.params or path.unknown:
             return None
-        found = self.exits.get(path.text)
+        found = self.host.exits.get(path.text)
         return found if isinstance(found, dict) and "unknown" not in found else None
 
     def _handed(self, node: ast.expr, scope: Scope) -> Str | None:
@@ -845,6 +903,17 @@ class ValueResolver:
         setup_configuration(args)`); None when that cannot be told."""
         return self._evaluate(fn, call, scope)[1]
 
+    def _returned_text(self, node: ast.Call, scope: Scope) -> Str | None:
+        """The text a function of the file returns for this call, read with its
+        arguments bound, when it is known or a template of named inputs
+        (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
+        name (`t = table_name("x")`); None when the call is no such function or what
+        it returns is not told."""
+        if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
+            return None
+        returned = self._returned(self.host.functions[node.func.id], node, scope)
+        return returned if type(returned) is Str and not returned.unknown else None
+
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
     ) -> tuple[dict[str, Str], object]:
@@ -881,7 +950,7 @@ class ValueResolver:
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
         placeholder named after its source text."""
-        shown = self._one_line_source(node)
+        shown = self.host._one_line_source(node)
         if shown is None:
             try:
                 shown = ast.unparse(node)

@@ -1,0 +1,938 @@
+"""The statement walk of a Python module: what each name holds, statement by statement.
+
+`Walker` reads a module's statements in order and keeps the environment of values
+its names hold (`Scope.env`): assignments, imports, class bodies, functions and
+methods (a helper read again at each call with its arguments bound, an object's
+methods with `self` bound to what its `__init__` or a configuration factory set),
+loops over literal rows, and the joins where control flow meets again (an `if`,
+a `try`, a loop that may not run, what a `break` or `continue` leaves: every
+path's value, never the last one read). It also keeps what notebooks hand to
+each other (`dbutils.notebook.run`/`exit`, `taskValues.set`).
+
+The walker builds no intent. It is a part its host, the Python front end's
+analyzer, owns and drives: every expression the walk meets goes back to the
+host (`Host._calls`), which turns the writes in it into intents with the values
+read here; the host's `ValueResolver` (`values.resolver`) answers what one
+expression holds in a scope.
+"""
+
+from __future__ import annotations
+
+import ast
+import weakref
+from dataclasses import replace
+from typing import Protocol
+
+from delta_lint.frontend.pyvalues import (
+    DataFrame,
+    Instance,
+    Scope,
+    Str,
+    StrMap,
+    argument_at,
+    exported_value,
+    join_envs,
+    loop_names,
+    param_str,
+)
+from delta_lint.frontend.sdkjobs import static_value
+from delta_lint.frontend.sql import Session
+from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
+from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
+from delta_lint.model import SCOPED, Diagnostic, Intent, Location
+
+
+def called_name(call: ast.Call) -> str | None:
+    """`helper(...)`, `self.helper(...)`, `cls.helper(...)`: the function's name."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return func.attr
+    return None
+
+
+def _module_function(call: ast.Call) -> str | None:
+    """`util.save(...)`: a function of an imported module, as `util.save`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
+class Host(Protocol):
+    """What the walker reads from and hands back to the analyzer that owns it: the
+    module's names and definitions, the intents found so far (a helper read at a call
+    rewrites its own), the SQL session, and the value reading of one expression."""
+
+    source: str
+    session: Session
+    intents: list[Intent]
+    diagnostics: list[Diagnostic]
+    module_env: dict[str, object]
+    classes: dict[str, ast.ClassDef]
+    widget_defaults: dict[str, str]
+    batch_functions: set[str]
+    imports: list[tuple[str, str, str]]
+    job_definitions: list[dict]
+    notebook_runs: list[tuple[str, dict[str, str]]]
+    own_path: str
+    budget: Budget
+    _helpers: set[str]
+    _foreign_defs: dict[str, ast.stmt]
+    _own_lines: int
+    _homes: list[tuple[int, int, str]]
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    _tree: ast.Module | None
+    values: ValueResolver
+
+    def _loc(self, node: ast.AST) -> Location: ...
+    def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
+    def _flush_sql(self, before_line: int | None) -> None: ...
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` as a list, in its order (breadth first): without a generator
+    per node it is quicker, and a job file is walked several times."""
+    todo = [node]
+    for current in todo:  # the list grows while it is read: breadth first
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif type(value) is list:
+                todo.extend([v for v in value if isinstance(v, ast.AST)])
+    return todo
+
+
+# statements of a configuration factory read (see `Walker._factory`)
+MAX_FACTORY_STATEMENTS = 16
+
+
+_WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def _replace_env(scope: Scope, env: dict[str, object]) -> None:
+    """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
+    scope.env.clear()
+    scope.env.update(env)
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    """The block ends by leaving (`return`, `raise`, `break`, `continue`): what it
+    binds does not reach the code after the statement that holds it."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
+def _is_dataclass(cls: ast.ClassDef) -> bool:
+    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`."""
+    for decorator in cls.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name == "dataclass":
+            return True
+    return False
+
+
+def is_config_class(cls: ast.ClassDef) -> bool:
+    """A dataclass, or a class with a class or static method (a factory)."""
+    return _is_dataclass(cls) or any(
+        isinstance(f, ast.FunctionDef)
+        and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
+        for f in cls.body
+    )
+
+
+def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
+    """A dataclass's fields in order: its annotated class-level names."""
+    return [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+
+
+def _literal_in(body: list[ast.stmt], name: str) -> object:
+    """`NAME = <literal>` of a class or module body (`CONFIGS = {"dev": {...}}`) as
+    plain Python, read with `ast.literal_eval` (no code runs); None otherwise."""
+    for stmt in body:
+        value = None
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            value = stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            value = stmt.value
+        if value is not None:
+            try:
+                return ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return None
+    return None
+
+
+def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) -> dict[str, tuple[int, int]]:
+    """class -> (objects the code makes of it, calls of methods on them): on the
+    object made (`Cls(...).run()`) or on a name bound to it (`p = Cls(...)`, `p.run()`)."""
+    made: dict[str, int] = {}
+    held: dict[str, str] = {}  # name -> the class of the object it is bound to
+    calls: list[ast.Call] = []
+    for node in walk(tree) if tree is not None else ():
+        if not isinstance(node, (ast.Call, ast.Assign)) or node.lineno > own_lines:
+            continue
+        if isinstance(node, ast.Call):
+            calls.append(node)
+            if isinstance(node.func, ast.Name) and node.func.id in classes:
+                made[node.func.id] = made.get(node.func.id, 0) + 1
+        elif len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                value = value.func.value  # `p = Cls(...).start()`
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
+                held[node.targets[0].id] = value.func.id
+    used: dict[str, int] = {}
+    for call in calls:
+        if not isinstance(call.func, ast.Attribute):
+            continue
+        owner = call.func.value
+        cls = None
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id in classes:
+            cls = owner.func.id
+        elif isinstance(owner, ast.Name):
+            cls = held.get(owner.id)
+        if cls is not None:
+            used[cls] = used.get(cls, 0) + 1
+    return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
+
+
+def _is_widget_definition(node: ast.expr) -> bool:
+    """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
+    func = node.func if isinstance(node, ast.Call) else None
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in _WIDGET_KINDS
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "widgets"
+    )
+
+
+def _shape(intent: Intent) -> tuple:
+    """What a write is, wherever it is reported: a helper's write read at a call that
+    comes out the same as read on its own does not depend on the call."""
+    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
+
+
+def is_self_call(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+
+
+def _header_exprs(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, (ast.If, ast.While)):
+        return [stmt.test]
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return [stmt.iter]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [item.context_expr for item in stmt.items]
+    return []
+
+
+def _task_value_key(node: ast.Call) -> str:
+    """The key a `taskValues.set` call sets; "" when it is not a literal (any key)."""
+    key = argument_at(node, 0, "key")
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+
+
+def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
+    """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
+    dicts with `"task_key"`), as solution notebooks define the job that runs them
+    (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
+    `Job.from_dict({...})` / `JobSettings.from_dict({...})`); its static parts only."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "from_dict"
+        and len(node.args) == 1
+    ):
+        node = node.args[0]
+    if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
+        return None
+    value = static_value(node, budget)
+    tasks = value.get("tasks") if isinstance(value, dict) else None
+    if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
+        return None
+    return value
+
+
+class Walker:
+    """Reads a module's statements for the values its names hold, for the analyzer
+    (`Host`) that owns it; see the module docstring."""
+
+    def __init__(self, host: Host, called: tuple[str, ...] = ()) -> None:
+        # a weak reference: the host owns the walker, and a cycle between them would keep
+        # every file's tree alive until the garbage collector's next full pass (10% more
+        # time on 10,000 files, spent collecting)
+        self.host: Host = weakref.proxy(host)
+        self.values = host.values  # what one expression holds (the host's `ValueResolver`)
+        # `dbutils.notebook.exit(x)` calls read in the module's scope: id of the call ->
+        # the values it was read with (see `notebook_exit`)
+        self.notebook_exits: dict[int, list[object]] = {}
+        self.task_values_set: dict[str, list[object]] = {}  # see `task_value_set`
+        self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
+        # functions other files call: read there with their arguments, so not kept as written here
+        self._helper_calls: dict[str, int] = dict.fromkeys(called, 0)
+        self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
+        # class -> the one object the file makes of it, with known attributes (see `instance`)
+        self.sole_instances: dict[str, Instance] = {}
+        # such objects given to this reading: their methods are read where they are written,
+        # with `self` bound to the object, and calls on it read no method again
+        self.placed: dict[str, Instance] = {}
+        self._class: str | None = None  # the class whose body is being read
+        self._class_session: dict[str, Session] = {}  # the SQL session where each class is defined
+        self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
+        # class -> (objects the file makes of it, method calls on them): see `_objects_made`
+        self._made: dict[str, tuple[int, int]] | None = None
+        # helper intents that do not depend on the call, kept where written (the
+        # analyzer marks those a pooled call reaches)
+        self.kept_in_place: set[int] = set()
+        # helper -> its intents and diagnostics read without a call
+        self._from_definition: dict[str, tuple[list[int], list[int]]] = {}
+        # for each loop being read, innermost last: the environments its `break`s and
+        # its `continue`s leave a turn with (see `_turn`)
+        self._exits: list[tuple[list[dict[str, object]], list[dict[str, object]]]] = []
+
+    def home(self, line: int) -> str | None:
+        """The imported module whose pasted definition holds `line`: names there are
+        that module's (None: this file's own code, or a `%run` notebook's, which
+        shares this file's namespace)."""
+        if line <= self.host._own_lines:
+            return None
+        for first, last, module in self.host._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def callee(self, node: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The helper a call names: inside an imported module's definition, by that
+        module's names (its own functions and what it imports); elsewhere by this file's."""
+        name = called_name(node) or _module_function(node)
+        if name is None:
+            return None
+        functions, helpers = self.host.functions, self.host._helpers
+        home = self.home(node.lineno)
+        if home is not None and not is_self_call(node):
+            key = f"{home}{SCOPED}{name}"
+            return functions[key] if key in helpers and key in functions else None
+        if name in helpers and name in functions:
+            return functions[name]
+        return None
+
+    def _widget_default(self, call: ast.Call, scope: Scope) -> None:
+        """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
+        builds (the literal ones are read before, from the text)."""
+        name, default = argument_at(call, 0, "name"), argument_at(call, 1, "defaultValue")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or default is None:
+            return
+        value = self.values.string(default, scope)
+        if not value.unknown and not value.params and value.text.strip() and "{" not in value.text:
+            self.host.widget_defaults.setdefault(name.value, value.text.strip())
+
+    def drop_definition_intents(self) -> None:
+        """A helper's writes are reported where it is called with known values; read on
+        its own (parameters as placeholders) it keeps them only when nothing calls it."""
+        for name in self._instance_calls:  # reported at the calls on its object: not where it is written
+            self.kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
+        called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
+        intents = {i for marks in called for i in marks[0]} - self.kept_in_place
+        diagnostics = {i for marks in called for i in marks[1]}
+        if intents:
+            self.host.intents = [x for n, x in enumerate(self.host.intents) if n not in intents]
+        if diagnostics:
+            self.host.diagnostics = [x for n, x in enumerate(self.host.diagnostics) if n not in diagnostics]
+
+    def block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
+        for stmt in body:
+            if top_level:
+                if stmt.lineno > self.host._own_lines:
+                    return  # foreign helpers: read at their calls only
+                self.host._flush_sql(stmt.lineno)
+            self._stmt(stmt, scope)
+
+    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
+            if self._exits:
+                self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
+            return
+        if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
+            self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name not in self.host.batch_functions:
+                self.function(stmt, scope)
+            return
+        if isinstance(stmt, ast.ClassDef):
+            self._class_session[stmt.name] = replace(self.host.session)
+            outer, self._class = self._class, stmt.name
+            try:
+                for item in stmt.body:
+                    self._stmt(item, scope)
+            finally:
+                self._class = outer
+            # `Config.CATALOG` reads a class constant
+            names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
+            held = [(n, scope.env.get(n)) for n in names]
+            scope.env[stmt.name] = StrMap(tuple((n, v) for n, v in held if isinstance(v, Str) and not v.unknown))
+            return
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self._import(stmt, scope)
+            return
+        if isinstance(stmt, ast.For) and not stmt.orelse:
+            names = loop_names(stmt.target)
+            rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
+            if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
+                breaks: list[dict[str, object]] = []
+                for row in rows:
+                    if not self._loop_turn(stmt):
+                        break  # past the file's budget: the rest read once, the names unknown
+                    scope.env.update(zip(names, row))
+                    left, goes_on = self._turn(stmt.body, scope)
+                    breaks += left
+                    if not goes_on:  # every way leaves this turn: no later element is reached
+                        if breaks:
+                            _replace_env(scope, join_envs(breaks))
+                        return
+                else:
+                    if breaks:  # the loop may stop at any element that breaks
+                        _replace_env(scope, join_envs([dict(scope.env), *breaks]))
+                    return
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for target in walk(stmt.target):  # names a loop binds hold values not known here
+                if isinstance(target, ast.Name):
+                    scope.env.pop(target.id, None)
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
+            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
+        ):
+            for expr in _header_exprs(stmt):
+                self.host._calls(expr, scope)
+            self._branching(stmt, scope)
+            return
+        if isinstance(stmt, ast.With):
+            for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
+                if isinstance(item.optional_vars, ast.Name):
+                    opened = self.values._opened(item.context_expr, scope)
+                    if opened is not None:
+                        scope.env[item.optional_vars.id] = opened
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for expr in _header_exprs(stmt):
+                self.host._calls(expr, scope)
+            for name in ("body", "orelse", "finalbody"):
+                self.block(getattr(stmt, name, []) or [], scope)
+            for handler in getattr(stmt, "handlers", []) or []:
+                self.block(handler.body, scope)
+            return
+        if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
+            self.host._calls(stmt.subject, scope)
+            self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
+            return
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            if scope.env is self.host.module_env:
+                job = _job_definition(stmt.value, self.host.budget)
+                if job is not None:
+                    self.host.job_definitions.append(job)
+            self.host._calls(stmt.value, scope)
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                self._bind(target, stmt.value, scope)
+            return
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            self.host._calls(stmt.value, scope)
+            if isinstance(stmt.op, ast.Add):
+                left = scope.env.get(stmt.target.id)
+                if isinstance(left, Str):
+                    scope.env[stmt.target.id] = left + self.values.string(stmt.value, scope)
+            return
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.expr):
+                self.host._calls(child, scope)
+
+    def _loop_turn(self, stmt: ast.stmt) -> bool:
+        """One turn of a loop read element by element costs a step of the file's budget
+        (nested loops over literal lists multiply); False once it is spent, with the
+        diagnostic at the loop."""
+        try:
+            self.host.budget.step()
+        except OutOfBudget as err:
+            seen = len(self.host.budget.spent)
+            self.host.budget.note(
+                self.host.own_path, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True
+            )
+            self.values._budget_spent(seen, stmt)
+            return False
+        return True
+
+    def _branching(self, stmt: ast.stmt, scope: Scope) -> None:
+        """Read every branch of an `if`, loop or `try` (each may write), and leave the
+        names each path may bind joined: `if c: t = "a" else: t = "b"` gives `t` one of
+        both, never the last branch read."""
+        if isinstance(stmt, ast.If):
+            # an `elif` chain as one statement of many branches (no recursion per `elif`);
+            # every branch is read, and where the conditions are known only the taken one binds
+            bodies: list[list[ast.stmt]] = []
+            taken: int | None = -1
+            link: ast.If = stmt
+            while True:
+                if link is not stmt:
+                    self.host._calls(link.test, scope)
+                if taken == -1:
+                    truth = self.values._truth(link.test, scope)
+                    taken = None if truth is None else len(bodies) if truth else -1
+                bodies.append(link.body)
+                if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
+                    link = link.orelse[0]
+                    continue
+                bodies.append(link.orelse)
+                break
+            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            # the body may run no time, once or more: before and after it are both possible;
+            # the `else` runs when no `break` left the loop, and what a `break` leaves
+            # joins the code after it
+            start = dict(scope.env)
+            breaks, goes_on = self._turn(stmt.body, scope)
+            _replace_env(scope, join_envs([start, dict(scope.env)] if goes_on else [start]))
+            self.block(stmt.orelse, scope)
+            if breaks:
+                _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
+        else:  # try: the handlers start from anywhere in the body
+            before = dict(scope.env)
+            self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
+            after = dict(scope.env)
+            handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
+            _replace_env(scope, join_envs([before, after]))
+            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
+            self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
+
+    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
+        """Read one turn of a loop's body: the environments its `break`s leave the loop
+        with, and whether a way goes on to the next turn (the body's end, a
+        `continue`), `scope` left as those ways join."""
+        self._exits.append(([], []))
+        try:
+            self.block(body, scope)
+        finally:
+            breaks, continues = self._exits.pop()
+        falls = not _leaves(body)
+        if continues:  # (no copy of the names otherwise: a literal loop reads many turns)
+            _replace_env(scope, join_envs(([dict(scope.env)] if falls else []) + continues))
+        return breaks, falls or bool(continues)
+
+    def _paths(
+        self,
+        scope: Scope,
+        bodies: list[list[ast.stmt]],
+        may_skip: bool = False,
+        given: list | None = None,
+        taken: int | None = None,
+    ) -> None:
+        """Read each body from the same start and join what the paths leave (only
+        the `taken` body's, when the condition is known)."""
+        start = dict(scope.env)
+        outcomes = list(given or []) + ([start] if may_skip else [])
+        for n, body in enumerate(bodies):
+            _replace_env(scope, start)
+            self.block(body, scope)
+            if not _leaves(body) and taken in (None, n):
+                outcomes.append(dict(scope.env))
+        _replace_env(scope, join_envs(outcomes) if outcomes else start)
+
+    def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
+        before, before_diags = len(self.host.intents), len(self.host.diagnostics)
+        # a definition runs nothing: a USE or SET in its body changes the session only
+        # where the function is called (a foreachBatch body runs, so it keeps them)
+        session = None if extra else dict(self.host.session.__dict__)
+        self._read_function(fn, scope, **extra)
+        if session is not None and self._class is not None and self.host.session.__dict__ != session:
+            self._session_changers.add(self._class)
+        if session is not None:
+            session.pop("non_delta", None)  # tables it creates in another format stay known
+            self.host.session.__dict__.update(session)
+        if fn.name in self.host._helpers and not extra and scope.site is None:
+            marks = self._from_definition.setdefault(fn.name, ([], []))
+            marks[0].extend(range(before, len(self.host.intents)))
+            marks[1].extend(range(before_diags, len(self.host.diagnostics)))
+
+    def call_helper(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, instance: object = None
+    ) -> None:
+        """Read a helper again for one call, its parameters bound to the call's values
+        (defaults for the rest), its writes reported at the outermost call. A method
+        of an `Instance` reads `self.x` as the instance holds it."""
+        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return
+        count = self._helper_calls.get(fn.name, 0)
+        if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
+            return
+        env = self.values._bound_call(fn, call, scope)
+        if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), Instance):
+            instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
+        placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
+        if placed and not call.args and not call.keywords:
+            self.host.budget.give_back_read()
+            return  # read where it is written, with this same object
+        if isinstance(instance, Instance):
+            env["self"] = instance
+            if not placed:
+                self._instance_calls.add(fn.name)
+        self._helper_calls[fn.name] = count + 1
+        site = scope.site or self.host._loc(call)
+        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        before = len(self.host.intents)
+        self.block(fn.body, local)
+        # a write that reads none of the helper's parameters stays where it is written
+        # (a method called on a known object reports its writes at that call: which
+        # object, and where the job uses it, is what tells two writes apart)
+        own = {_shape(self.host.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
+        by_object = isinstance(instance, Instance) and not placed
+        in_place = [] if by_object else [x for x in self.host.intents[before:] if _shape(x) in own]
+        self.kept_in_place.update(own[_shape(x)] for x in in_place)
+        self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
+
+    def instance(self, call: ast.Call, scope: Scope) -> Instance | None:
+        """`Cls(args)` of a class of this file: the attributes its `__init__` sets
+        (`self.table = f"{catalog}.sales.orders"`) from the call's values."""
+        if not (isinstance(call.func, ast.Name) and call.func.id in self.host.classes):
+            return None
+        cls = self.host.classes[call.func.id]
+        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
+            made = self._config_value(call, cls, scope)
+            if isinstance(made, Instance):
+                return made
+        attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
+        # an object of which nothing is known reads its methods as they are written
+        # (each write where it stands), not once more at every call of a method; a
+        # class of another file is not read here where it is written: its methods are
+        # read at the calls, what the object holds as named placeholders
+        static = any(not v.params for v in attrs.values())
+        if not static and cls.lineno <= self.host._own_lines:
+            return None
+        instance = Instance(tuple(attrs.items()), cls=cls.name)
+        if (
+            cls.lineno <= self.host._own_lines
+            and self._entered_once(cls.name)
+            # read where its methods stand, they would not see a USE or SET run between the
+            # class and the object, nor leave theirs to the code after the call
+            and cls.name not in self._session_changers
+            and self._class_session.get(cls.name) == self.host.session
+            and not scope.flags
+        ):
+            self.sole_instances[cls.name] = instance
+        return instance
+
+    def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
+        """The class `name` means on `line`: in an imported module's pasted
+        definition, that module's own; elsewhere this file's."""
+        home = self.home(line)
+        if home is None:
+            return self.host.classes.get(name)
+        found = self.host._foreign_defs.get(f"{home}{SCOPED}{name}")
+        return found if isinstance(found, ast.ClassDef) else None
+
+    def _factory(self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope) -> Instance | None:
+        """A class or static method that builds a configuration object from a
+        class-level dict (`d = cls.CONFIGS[env]; return Env(**d)`, `return
+        cls(**CONFIGS[env])`), read with the call's values: the object, its fields
+        those of the entry the call names. None when the entry is not known (an
+        environment only a run knows): the attributes stay named placeholders."""
+        if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
+            return None
+        if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+            return None
+        env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
+        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
+        for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
+            elif isinstance(stmt, ast.Return):
+                made = self._config_value(stmt.value, cls, local) if stmt.value is not None else None
+                return made if isinstance(made, Instance) else None
+            elif not isinstance(stmt, (ast.Expr, ast.Pass)):
+                return None  # a branch or loop: which entry it picks is not read here
+        return None
+
+    def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope) -> object:
+        """A value inside a factory (see `_factory`): a class-level literal
+        (`cls.CONFIGS`, `Config.CONFIGS`, its module's `CONFIGS`) as plain Python, an
+        entry of one by a known key, or the object a dataclass call builds from it;
+        None when not known."""
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            if isinstance(held, (dict, ast.ClassDef, Instance)):
+                return held
+            if isinstance(held, StrMap) and self.home(node.lineno) is None and self.host._tree is not None:
+                # a module-level literal of this file (`CONFIGS = {...}`), as written
+                return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
+            return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = scope.env.get(node.value.id)
+            if node.value.id == cls.name or owner is cls:
+                return _literal_in(cls.body, node.attr)
+            return None
+        if isinstance(node, ast.Subscript):
+            mapping = self._config_value(node.value, cls, scope)
+            key = self.values.string(node.slice, scope)
+            if isinstance(mapping, dict) and not key.params and not key.unknown:
+                return mapping.get(key.text)
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            held = scope.env.get(node.func.id)
+            target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
+            if target is None or not _is_dataclass(target):
+                return None
+            given: dict[str, object] = {}
+            for keyword in node.keywords:
+                value = self._config_value(keyword.value, cls, scope)
+                if keyword.arg is None and isinstance(value, dict):
+                    given.update(value)
+                elif keyword.arg is None:
+                    return None  # `**d` of an unknown mapping: which fields it sets is not known
+                else:
+                    given[keyword.arg] = value if value is not None else self.values.string(keyword.value, scope)
+            fields = _dataclass_fields(target)
+            for name, arg in zip(fields, node.args):
+                given[name] = self.values.string(arg, scope)
+            attrs = {}
+            for name in fields:
+                value = given.get(name)
+                if isinstance(value, Str):
+                    attrs[name] = value
+                elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    attrs[name] = Str(str(value))
+            return Instance(tuple(attrs.items()), cls=target.name) if attrs else None
+        return None
+
+    def _entered_once(self, cls: str) -> bool:
+        """Whether the file's own code makes one object of the class and calls one
+        method on it (`Pipeline(spark, config).run()`): reported at that one call,
+        every write of the object would stand on one line; where they are written,
+        they stand apart. An object whose methods the job calls step by step
+        (`log.start()`, then `log.mark(...)`) is reported at each step."""
+        if self._made is None:
+            self._made = _objects_made(self.host._tree, set(self.host.classes), self.host._own_lines)
+        made, used = self._made.get(cls, (0, 0))
+        return made == 1 and used <= 1
+
+    def method(self, call: ast.Call, scope: Scope) -> tuple[ast.FunctionDef, Instance | None] | None:
+        """`obj.method(...)` (or `Cls(...).method(...)`) on an instance of a class of
+        this file: the method and the instance."""
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            return None
+        owner = func.value
+        if (
+            isinstance(owner, ast.Name)
+            and owner.id in self.host.classes
+            and not isinstance(scope.env.get(owner.id), Instance)
+        ):
+            # `Setup.schema(catalog, db)`: a static or class method, read with no object
+            cls = self.host.classes[owner.id]
+            method = next(
+                (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
+                None,
+            )
+            return (method, None) if method is not None else None
+        if isinstance(owner, ast.Name):
+            held = scope.env.get(owner.id)
+        elif isinstance(owner, ast.Call):
+            held = self.instance(owner, scope) or self.returned_instance(owner, scope)
+        else:
+            return None
+        if not isinstance(held, Instance):
+            return None
+        method = next(
+            (f for f in self.host.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
+            None,
+        )
+        return (method, held) if method is not None else None
+
+    def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
+        """`Cls(...).start()` where `start` ends in `return self`: the same object;
+        `Config.get("prod")`, a class or static method that builds an object (see
+        `_factory`): that object."""
+        found = self.method(call, scope)
+        if found is not None and found[1] is None and isinstance(call.func, ast.Attribute):
+            owner = call.func.value
+            return self._factory(found[0], self.host.classes[owner.id], call, scope)  # type: ignore[attr-defined]
+        if (
+            found is not None
+            and found[1] is not None
+            and any(
+                isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
+                for n in walk(found[0])
+            )
+        ):
+            return found[1]
+        return None
+
+    def _read_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
+        env = dict(self.host.module_env)
+        names = [a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
+        for name in names:
+            if name in ("self", "cls", "spark"):
+                continue
+            env[name] = param_str(name)
+        placed = self.placed.get(self._class) if self._class is not None else None
+        if placed is not None and names[:1] == ["self"]:
+            env["self"] = placed
+        if extra and names[:1] == ["self"] and isinstance(scope.env.get("self"), Instance):
+            env["self"] = scope.env["self"]  # `.foreachBatch(self._write_batch)`: the same object
+        local = Scope(
+            env=env,
+            flags=scope.flags | extra.get("flags", frozenset()),
+            stream=extra.get("stream"),
+            # a foreachBatch function read inside a helper's call: its writes are that call's
+            site=scope.site if extra else None,
+            calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
+        )
+        batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
+        if "batch_df" in extra and batch:
+            env[batch[0]] = DataFrame(frozenset())
+            if len(batch) > 1:
+                env[batch[1]] = param_str("batch_id")
+        self.block(fn.body, local)
+
+    def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts):
+                    self._bind(t, v, scope)
+            elif isinstance(held := self.values._value(value, scope), tuple) and len(held) == len(target.elts):
+                for t, v in zip(target.elts, held):  # `cfg, opts = setup(args)`
+                    if isinstance(t, ast.Name):
+                        scope.env[t.id] = v
+            else:
+                for t in target.elts:
+                    if isinstance(t, ast.Name):
+                        # `a, b = sys.argv[1:3]` names parameters; anything else is unknown
+                        scope.env[t.id] = param_str(t.id) if is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
+            return
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Constant)
+            and isinstance(scope.env.get(target.value.id), StrMap)
+        ):  # `config["db"] = "sales"` on a dict of strings
+            held: StrMap = scope.env[target.value.id]  # type: ignore[assignment]
+            key, text = str(target.slice.value), self.values.string(value, scope)
+            kept = tuple((k, v) for k, v in held.items if k != key)
+            scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
+            return
+        if not isinstance(target, ast.Name):
+            return
+        scope.env[target.id] = self.values._value(value, scope, target.id)
+
+    def notebook_run(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
+        this notebook's task with its widgets bound to the arguments known here."""
+        path = self.values.string(argument_at(node, 0, "path"), scope)
+        if path.params or path.unknown or not path.text:
+            return
+        given = argument_at(node, 2, "arguments")
+        values: dict[str, str] = {}
+        if isinstance(given, ast.Dict):
+            for k, v in zip(given.keys, given.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    text = self.values.string(v, scope)
+                    if not (text.params or text.unknown):
+                        values[k.value] = text.text
+        self.host.notebook_runs.append((path.text, values))
+
+    def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
+        in the JSON form `Links.exit` keeps (None when not known: an exit inside a
+        function, a value no part of which is known)."""
+        given = argument_at(node, 0, "value")
+        value: object = None
+        if given is not None and scope.env is self.host.module_env:
+            if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
+                held = self.values._value(given.args[0], scope)  # type: ignore[attr-defined]
+                if isinstance(held, StrMap) and not isinstance(held, Instance):
+                    fields: dict[str, object] = dict.fromkeys(held.all_keys())
+                    for key, field_value in held.items:
+                        fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
+                    value = {"json": fields}
+            else:
+                text = exported_value(self.values.string(given, scope))
+                value = {"text": text} if text is not None else None
+        self.notebook_exits.setdefault(id(node), []).append(value)
+
+    def task_value_set(self, node: ast.Call, scope: Scope) -> None:
+        """`dbutils.jobs.taskValues.set(key="k", value=v)`: what `taskValues.get` of
+        "k" reads in the project's other notebooks. A value set inside a function, or
+        one no part of which is known, is not known (None); a key not known here
+        keys "" (it may set any key)."""
+        given = argument_at(node, 1, "value")
+        value = None
+        if given is not None and scope.env is self.host.module_env:
+            value = exported_value(self.values.string(given, scope))
+        self._set_task_value(_task_value_key(node), value)
+        self._sets_read.add(id(node))
+
+    def _set_task_value(self, key: str, value: object) -> None:
+        found = self.task_values_set.setdefault(key, [])
+        if value not in found:
+            found.append(value)
+
+    def task_values(self) -> dict[str, list[object]]:
+        """`Links.task_values`: the values read at its `taskValues.set` calls, and
+        None (not known) for each call the reading never reached (in a function
+        not called here, a block not read)."""
+        if self.host._tree is None or "taskValues" not in self.host.source:  # no call to name: no walk
+            return self.task_values_set
+        for stmt in self.host._tree.body:
+            if stmt.lineno > self.host._own_lines:
+                break
+            for node in ast.walk(stmt):
+                if call_named(node, TASK_VALUES_SET) and id(node) not in self._sets_read:
+                    self._set_task_value(_task_value_key(node), None)  # type: ignore[arg-type]
+        return self.task_values_set
+
+    def exit_value(self) -> object:
+        """What a run of this notebook hands back (`Links.exit`): the value of its
+        `dbutils.notebook.exit` calls when they all agree and one stands at the top
+        level (so every run ends there); else unknown, with the reason. None when it
+        has no such call."""
+        if self.host._tree is None or "exit" not in self.host.source or "notebook" not in self.host.source:
+            return None  # no `notebook.exit` call can be in the text: no walk
+        own = [s for s in self.host._tree.body if s.lineno <= self.host._own_lines]
+        calls = [n for s in own for n in ast.walk(s) if call_named(n, NOTEBOOK_EXIT)]
+        if not calls:
+            return None
+        top = {id(s.value) for s in own if isinstance(s, ast.Expr)}
+        values: list[object] = []
+        for call in calls:
+            read = self.notebook_exits.get(id(call), [None])
+            if any(v is None for v in read):
+                return {"unknown": f"the value of dbutils.notebook.exit at line {call.lineno} is not known"}
+            values.extend(v for v in read if v not in values)
+        if len(values) > 1:
+            lines = ", ".join(str(c.lineno) for c in calls)
+            return {"unknown": f"dbutils.notebook.exit gives different values (lines {lines})"}
+        if not any(id(c) in top for c in calls):
+            return {"unknown": "every dbutils.notebook.exit stands inside a block: a run may end without one"}
+        return values[0]
+
+    def _import(self, stmt: ast.Import | ast.ImportFrom, scope: Scope) -> None:
+        """Names an import binds hold nothing known here; the link stage gives them
+        the values a module of the project defines (see `Links.imports`)."""
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound not in self.host.module_env or scope.env is not self.host.module_env:
+                    scope.env.pop(bound, None)
+                if alias.asname or "." not in alias.name:
+                    self.host.imports.append((alias.name, "", bound))
+            return
+        module = "." * stmt.level + (stmt.module or "")
+        for alias in stmt.names:
+            bound = alias.asname or alias.name
+            if alias.name == "*":
+                self.host.imports.append((module, "*", ""))
+                continue
+            if bound not in self.host.module_env or scope.env is not self.host.module_env:
+                scope.env.pop(bound, None)
+            self.host.imports.append((module, alias.name, bound))
