@@ -529,6 +529,7 @@ def _outside_quotes_and_comments(text: str) -> list[tuple[bool, str]]:
 @example(" '' :a ''")  # two strings, the marker between them
 @example(" `a\\` :b` -- :a\n :x")  # no escape in backticks; a comment ends at the line
 @example("`a`")  # `:`a``: a marker whose name is quoted
+@example("`a`a")  # `:`a`a`: not one
 @example("x '`b`' :`c` -- :`d`")
 def test_colon_parameters_are_read_outside_strings_and_comments_only(text):
     from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
@@ -540,8 +541,10 @@ def test_colon_parameters_are_read_outside_strings_and_comments_only(text):
     for k in range(1, len(pieces)):
         (before_out, before), (_, piece) = pieces[k - 1], pieces[k]
         seen = "".join(p for _, p in pieces[: k - 1]) + before
+        after = "".join(p for _, p in pieces[k + 1 :])
         if (
             before_out
+            and not re.match(r"\w", after)
             and seen.endswith(":")
             and not re.search(r"[\w:\]\)\}\.`'\"]:$", seen)
             and re.fullmatch(r"`[A-Za-z_]\w*`", piece)

@@ -391,6 +391,7 @@ def _unquote_markers(text: str, only: dict[str, str] | None = None) -> str:
             and len(quoted) > 2
             and quoted.endswith("`")
             and _PLAIN_NAME.fullmatch(name)
+            and not (j < n and (text[j].isalnum() or text[j] == "_"))  # `:`a`b` is no marker
             and (only is None or name in only)
         ):
             quoted = name
