@@ -511,13 +511,8 @@ class ValueResolver:
         handed = self._handed(node, scope)
         if handed is not None:
             return handed
-        if isinstance(node, ast.Call):
-            evaluated = self._evaluated(node, scope)
-            if isinstance(evaluated, Str):
-                return evaluated
-            returned = self._returned_text(node, scope)
-            if returned is not None:
-                return returned
+        if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
+            return text
         if isinstance(node, ast.JoinedStr):
             out = Str("")
             for part in node.values:
@@ -647,17 +642,20 @@ class ValueResolver:
                 return bool(held.text)
         return None
 
+    def _call_text(self, node: ast.Call, scope: Scope) -> Str | None:
+        """The text a call gives: what the value layer evaluates it to, else what the
+        file's own function returns (known text or a template of named inputs)."""
+        evaluated = self._evaluated(node, scope)
+        if isinstance(evaluated, Str):
+            return evaluated
+        return self._returned_text(node, scope)
+
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
             return self.string(node, scope)
-        if isinstance(node, ast.Call):
-            evaluated = self._evaluated(node, scope)
-            if isinstance(evaluated, Str):
-                return evaluated
-            returned = self._returned_text(node, scope)
-            if returned is not None:
-                return returned
+        if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
+            return text
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
