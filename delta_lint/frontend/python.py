@@ -638,7 +638,7 @@ class PythonAnalyzer:
             names = [f"{POOL_ITEM}{i}" for i in range(width)]
             args: list[ast.expr] = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), call) for n in names]
             if rows is not None:
-                return [(dict(zip(names, row)), args, None) for row in rows], True
+                return [(dict(zip(names, row)), args, _row_label(n, row)) for n, row in enumerate(rows)], True
             if hand_out.unpack:
                 return [({}, [], None)], False  # each parameter a value only a run knows
             elements = literal_items(hand_out.items, self._tree, self.mutated_names)
@@ -653,7 +653,7 @@ class PythonAnalyzer:
             names = loop_names(loop.target)
             rows = self.values._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
             if rows is not None:
-                return [(dict(zip(names, row)), args, None) for row in rows], True
+                return [(dict(zip(names, row)), args, _row_label(n, row)) for n, row in enumerate(rows)], True
             elements = literal_items(loop.iter, self._tree, self.mutated_names) if len(names) == 1 else None
             if elements is not None:
                 return [
@@ -1650,6 +1650,12 @@ def _reads_self(intent: Intent) -> bool:
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
+
+
+def _row_label(n: int, row: tuple[object, ...]) -> str | None:
+    """Which literal item a pooled call's row is, when its values are not all text
+    (a dict of a configuration list): its text cannot tell the calls apart."""
+    return None if all(isinstance(v, Str) for v in row) else f"#{n}"
 
 
 def _rows_region(rows: FrameRows) -> Region:

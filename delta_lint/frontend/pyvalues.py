@@ -234,6 +234,15 @@ class StrMap:
 
 
 @dataclass(frozen=True)
+class Maps:
+    """A literal list of literal dicts, a configuration list (`TABLES = [{"name":
+    "main.s.a"}, ...]`): a loop over it binds each dict in turn, `TABLES[0]["name"]`
+    reads one."""
+
+    items: tuple[StrMap, ...]
+
+
+@dataclass(frozen=True)
 class InputDoc:
     """A document a job input holds (`json.loads(dbutils.widgets.get("app_configs"))`):
     what it contains is known only at run time, but each of its fields is a job

@@ -30,6 +30,7 @@ from delta_lint.frontend.pyvalues import (
     DataFrame,
     InputDoc,
     Instance,
+    Maps,
     NoneStr,
     NumStr,
     Scope,
@@ -263,6 +264,9 @@ class ValueResolver:
         tuples (`for name, kind in [("a", "STRING"), ...]:`) or from a dict's
         `.items()`."""
         if width == 1:
+            maps = self._maps(node, scope) or self._map_values(node, scope)
+            if maps is not None:  # `for cfg in TABLES:` of a configuration list
+                return [(m,) for m in maps.items]
             items = self._items(node, scope)
             return [(item,) for item in items.items] if items is not None else None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
@@ -283,6 +287,50 @@ class ValueResolver:
                 return None
             rows.append(items.items)
         return rows
+
+    def _member(self, node: ast.expr, scope: Scope) -> object:
+        """A literal dict's value as held: a known string, a nested literal dict or a
+        list of them (a configuration's sections); None when not known."""
+        if isinstance(node, ast.Dict) or (
+            isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
+        ):
+            held = self._value(node, scope)
+            return held if isinstance(held, (StrMap, Maps)) and not isinstance(held, Instance) else None
+        text = self.string(node, scope)
+        return None if text.unknown else text
+
+    def _maps(self, node: ast.expr, scope: Scope) -> Maps | None:
+        """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
+        or a name bound to one the code does not change in place)."""
+        if isinstance(node, ast.Name):
+            held = scope.env.get(node.id)
+            return held if isinstance(held, Maps) and node.id not in self.host.mutated_names else None
+        if isinstance(node, (ast.Subscript, ast.Call)):  # `CONF["tables"]`, `conf.get("tables")`
+            root = node
+            while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and root.id in self.host.mutated_names:
+                return None
+            held = self._held(node, scope)
+            return held if isinstance(held, Maps) else None
+        if not (isinstance(node, (ast.List, ast.Tuple)) and 0 < len(node.elts) <= 256):
+            return None
+        if not all(isinstance(e, ast.Dict) for e in node.elts):
+            return None
+        held = [self._value(e, scope) for e in node.elts]
+        if all(isinstance(h, StrMap) and not isinstance(h, Instance) for h in held):
+            return Maps(tuple(held))  # type: ignore[arg-type]
+        return None
+
+    def _map_values(self, node: ast.expr, scope: Scope) -> Maps | None:
+        """`CONF.values()` of a literal dict whose every value is a literal dict."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values"):
+            return None
+        mapping = self._literal_map(node.func.value, scope) if not node.args else None
+        values = [v for _, v in mapping.items] if mapping is not None and not mapping.keys else []
+        if values and all(isinstance(v, StrMap) and not isinstance(v, Instance) for v in values):
+            return Maps(tuple(values))  # type: ignore[arg-type]
+        return None
 
     def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
         """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
@@ -324,7 +372,7 @@ class ValueResolver:
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Name) and isinstance(
-            scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple, UnknownState)
+            scope.env.get(node.id), (StrMap, Strs, Maps, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
@@ -350,9 +398,12 @@ class ValueResolver:
             if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
-            values = [(str(k.value), self.string(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            known = tuple((k, v) for k, v in values if not v.unknown)
+            values = [(str(k.value), self._member(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
+            known = tuple((k, v) for k, v in values if v is not None)
             return StrMap(known, keys=tuple(dict.fromkeys(k for k, _ in values)) if len(known) < len(values) else ())
+        maps = self._maps(node, scope)
+        if maps is not None:
+            return maps
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = self._items(node, scope)
             if items is not None:
@@ -710,6 +761,13 @@ class ValueResolver:
         document lacks gives the default; a literal dict may just not know it)."""
         if isinstance(node, ast.Name):
             return scope.env.get(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+            owner = self._held(node.value, scope)
+            if isinstance(owner, Maps) and not (
+                isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
+            ):
+                index = node.slice.value
+                return owner.items[index] if -len(owner.items) <= index < len(owner.items) else None
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
