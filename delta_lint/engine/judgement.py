@@ -312,11 +312,9 @@ class Judge:
         """Whether moving the table to liquid clustering ends the conflict of a pair
         with a ZORDER: clustering replaces ZORDER BY (with deletion vectors, which its
         row-level concurrency needs), and the plain OPTIMIZE left still conflicts where
-        the matrix cell says so with deletion vectors (open-source Delta). A table that
-        is clustered already has nothing to move to (its ZORDER fails alone, DL130, and
-        `_fails_alone` keeps it out of every pair)."""
-        if s.clustered_by:
-            return False
+        the matrix cell says so with deletion vectors (open-source Delta). Asked only
+        of tables not clustered yet: on a clustered one the ZORDER fails alone (DL130)
+        and `_fails_alone` keeps it out of every pair."""
         moved = replace(s, clustered_by=("<columns>",), deletion_vectors=True)
         matrix = self.pack.matrices[ROW_LEVEL if self.row_level(moved, a, b)[0] else self.profile.matrix]
         cell = matrix.cell(a.op_class.value, b.op_class.value)
