@@ -205,6 +205,10 @@ def _is_databricks_source(text: str) -> bool:
     return is_databricks_source(text)
 
 
+# how the Python reader says the module did not parse (`PythonAnalyzer.run`)
+_PYTHON_UNPARSED = ("Python syntax error", "cannot parse Python source")
+
+
 def _session(context: Context) -> Session:  # noqa: F821 (imported where a file is read)
     """A file's session at its start: the catalog and schema a `%run` notebook left."""
     from delta_lint.frontend.sql import Session
@@ -223,15 +227,17 @@ def _notebook(
     cells that do not parse on their own are left out (each a DL000 at its line) and
     the rest read again: IPython compiles cells one at a time, so one broken cell
     stops only itself."""
-    before = len(result.diagnostics)
+    intents, diagnostics, runs = len(result.intents), len(result.diagnostics), len(result.runs)
     _read_cells(result, display, nb, session, context, memo, budget, frozenset())
-    if not any(d.rule == PARSE_ERROR for d in result.diagnostics[before:]):
-        return
+    if not any(
+        d.rule == PARSE_ERROR and d.message.startswith(_PYTHON_UNPARSED) for d in result.diagnostics[diagnostics:]
+    ):
+        return  # the module parsed (a DL000 of a SQL cell is that statement's alone)
     broken = nb.broken_python_cells()
     python_cells = sum(1 for cell in nb.cells if cell.lang == "python")
     if not broken or len(broken) >= python_cells:
         return  # no cell parses on its own, or each does: the module's error stands
-    del result.intents[:], result.diagnostics[before:], result.runs[:]
+    del result.intents[intents:], result.diagnostics[diagnostics:], result.runs[runs:]
     _read_cells(result, display, nb, _session(context), context, memo, budget, frozenset(i for i, *_ in broken))
     result.diagnostics += [
         Diagnostic(
