@@ -10,6 +10,7 @@ parameter names afterwards.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from delta_lint.predicates import param_name
@@ -370,34 +371,26 @@ def _unquote_markers(text: str, only: dict[str, str] | None = None) -> str:
     `only`: just the names it holds."""
     if ":`" not in text:
         return text
-    pieces = []
-    seg_start = 0
     n = len(text)
-    while (m := _QUOTE_OR_COMMENT.search(text, seg_start)) is not None:
-        start = m.start()
-        pieces.append(text[seg_start:start])
-        if m.group(0) == "--":
-            j = text.find("\n", start)
-            j = n if j < 0 else j
-        else:
-            j = _end_of_quoted(text, start)
-        quoted = text[start:j]
-        name = quoted[1:-1]
+    pieces = []
+    for start, end, outside in _pieces(text):
+        piece = name = text[start:end]
+        if not outside:
+            name = piece[1:-1]
         if (
-            m.group(0) == "`"
+            not outside
+            and piece.startswith("`")
             and start > 0
             and text[start - 1] == ":"
             and (start < 2 or not (text[start - 2].isalnum() or text[start - 2] in "_:])}.`'\""))
-            and len(quoted) > 2
-            and quoted.endswith("`")
+            and len(piece) > 2
+            and piece.endswith("`")
             and _PLAIN_NAME.fullmatch(name)
-            and not (j < n and (text[j].isalnum() or text[j] == "_"))  # `:`a`b` is no marker
+            and not (end < n and (text[end].isalnum() or text[end] == "_"))  # `:`a`b` is no marker
             and (only is None or name in only)
         ):
-            quoted = name
-        pieces.append(quoted)
-        seg_start = j
-    pieces.append(text[seg_start:])
+            piece = name
+        pieces.append(piece)
     return "".join(pieces)
 
 
@@ -406,21 +399,27 @@ def _replace_outside_strings(text: str, pattern: re.Pattern, repl, needle: str =
     (nothing to do where `needle`, a character every match holds, is absent)."""
     if needle not in text:
         return text
-    pieces = []
+    return "".join(
+        pattern.sub(repl, text[start:end]) if outside else text[start:end] for start, end, outside in _pieces(text)
+    )
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, bool]]:
+    """`text` cut into (start, end, outside) pieces: runs outside quotes and comments,
+    and each quoted token or `--` comment (to its line's end) whole."""
     seg_start = 0
     n = len(text)
     while (m := _QUOTE_OR_COMMENT.search(text, seg_start)) is not None:  # the next quote or comment
         start = m.start()
-        pieces.append(pattern.sub(repl, text[seg_start:start]))
+        yield seg_start, start, True
         if m.group(0) == "--":
             j = text.find("\n", start)
             j = n if j < 0 else j
         else:
             j = _end_of_quoted(text, start)
-        pieces.append(text[start:j])
+        yield start, j, False
         seg_start = j
-    pieces.append(pattern.sub(repl, text[seg_start:]))
-    return "".join(pieces)
+    yield seg_start, n, True
 
 
 def strip_leading_comments(text: str) -> str:
