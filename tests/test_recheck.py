@@ -18,26 +18,11 @@ import pytest
 from delta_lint.cache import Memory
 from delta_lint.config import load_config
 from delta_lint.run import RunResult, check
+from tests.test_warm_output import BUNDLE as WARM_BUNDLE
+from tests.test_warm_output import write_project
 
-BUNDLE = """bundle: {name: x}
-resources:
-  jobs:
-    nightly:
-      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}
-      tasks:
-        - task_key: a
-          spark_python_task: {python_file: jobs/a.py}
-        - task_key: b
-          depends_on: [{task_key: a}]
-          sql_task: {warehouse_id: w, file: {path: jobs/b.sql}}
-    hourly:
-      schedule: {quartz_cron_expression: '0 0 * * * ?', timezone_id: UTC}
-      tasks:
-        - task_key: c
-          sql_task: {warehouse_id: w, file: {path: jobs/c.sql}}
-        - task_key: d
-          sql_task: {warehouse_id: w, file: {path: jobs/d.sql}}
-"""
+# test_warm_output's project, with a second hourly task writing another table
+BUNDLE = WARM_BUNDLE + "        - task_key: d\n          sql_task: {warehouse_id: w, file: {path: jobs/d.sql}}\n"
 B = "UPDATE main.s.events SET x = 1 WHERE id = 7;\n"
 A_PY = (
     "from pyspark.sql import SparkSession\n"
@@ -49,21 +34,12 @@ A_PY = (
 
 
 def _project(root: Path) -> None:
-    (root / "jobs").mkdir(parents=True)
-    (root / "lib").mkdir()
-    (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [d]}\n")
+    write_project(root)
     (root / "databricks.yml").write_text(BUNDLE)
-    (root / "lib" / "__init__.py").write_text("")
-    (root / "lib" / "names.py").write_text('EVENTS = "main.s.events"\nOTHER = "main.s.other"\n')
     (root / "lib" / "writers.py").write_text(
         "def purge(spark):\n    spark.sql(\"DELETE FROM main.s.events WHERE d < '2020-01-01'\")\n"
     )
-    (root / "jobs" / "__init__.py").write_text("")
     (root / "jobs" / "a.py").write_text(A_PY)
-    (root / "jobs" / "b.sql").write_text(B)
-    (root / "jobs" / "c.sql").write_text(
-        "MERGE INTO main.s.events t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
-    )
     (root / "jobs" / "d.sql").write_text("DELETE FROM main.s.other WHERE id = 3;\n")
 
 

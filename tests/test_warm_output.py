@@ -38,7 +38,9 @@ resources:
 """
 
 
-def _project(root: Path) -> None:
+def write_project(root: Path) -> None:
+    """Two jobs writing main.s.events: nightly runs a.py (its table from lib/names.py)
+    then b.sql, hourly runs c.sql."""
     (root / "jobs").mkdir(parents=True)
     (root / "lib").mkdir()
     (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [d]}\n")
@@ -82,7 +84,7 @@ def _tables(output: dict[tuple[str, ...], str]) -> list[tuple[str, str]]:
 )
 def test_cached_runs_print_what_a_cold_run_prints_after_each_kind_of_edit(tmp_path, edit):
     root = tmp_path / "p"
-    _project(root)
+    write_project(root)
     before = _same_as_cold(root)
     assert _tables(before), "the project must have findings for the comparison to mean anything"
     if edit == "one file":
@@ -152,7 +154,7 @@ def test_an_unchanged_run_says_the_stored_runs_warnings_again(tmp_path, monkeypa
 
     monkeypatch.setattr(live, "read_settings", read_settings)
     root = tmp_path / "p"
-    _project(root)
+    write_project(root)
     first = run_cli("check", ".", cwd=root)
     again = run_cli("check", ".", cwd=root)
     assert "using declared settings instead" in first.stderr
