@@ -1,0 +1,48 @@
+"""The SQL path's shortcuts read what the long way reads.
+
+Each shortcut skips work the front end used to do on every file or statement
+(a whole-file pattern, a second generation of a tree, a type parsed again); these
+tests hold the cases the shortcut must still see, and the near misses it must
+still leave alone, through a whole run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# -- Lakeflow SQL files are skipped whatever the case of their signs -----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "create or refresh streaming table bronze as select * from stream read_files('/in');\n",
+        "CREATE LIVE TABLE silver AS SELECT * FROM bronze;\n",
+        "CREATE TEMPORARY STREAMING LIVE VIEW v AS SELECT 1;\n",
+        "Apply Changes Into live.target FROM stream(live.src) KEYS (id) SEQUENCE BY ts;\n",
+        "CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(s);\n",
+        "AUTO CDC INTO target FROM stream(src) KEYS (id) SEQUENCE BY ts;\n",
+        "CREATE TABLE t (id INT, CONSTRAINT ok EXPECT (id > 0)) AS SELECT 1 AS id;\n",
+        "INSERT INTO t SELECT * FROM STREAM ( LIVE.src );\n",
+        # not ASCII: `ſ` (long s) is an `s` to a case-insensitive pattern, not to `lower`
+        "-- café\nCREATE OR REFREſH MATERIALIZED VIEW gold AS SELECT 1;\n",
+    ],
+)
+def test_lakeflow_sql_is_skipped_in_any_spelling(lint, text):
+    result = lint({"pipeline.sql": text})
+    assert result.skipped == {"pipeline.sql": "Lakeflow pipeline"}
+    assert result.intents == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the words of Lakeflow's signs, in a job's table names, comments and strings
+        "INSERT INTO main.live.refresh_flow SELECT * FROM main.s.apply_cdc;\n",
+        "-- CREATE OR REFRESH STREAMING TABLE x\nDELETE FROM main.live.t WHERE note = 'expect (x)';\n",
+    ],
+)
+def test_job_sql_holding_lakeflow_words_is_still_linted(lint, text):
+    result = lint({"job.sql": text})
+    assert result.skipped == {}
+    assert len(result.intents) == 1
