@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+
+def _intents(result) -> list[tuple[str, str, list[str]]]:
+    return sorted((i.table.name, i.kind.value, sorted(f.value for f in i.flags)) for i in result.intents)
+
+
 # -- Lakeflow SQL files are skipped whatever the case of their signs -----------------------------
 
 
@@ -46,3 +51,26 @@ def test_job_sql_holding_lakeflow_words_is_still_linted(lint, text):
     result = lint({"job.sql": text})
     assert result.skipped == {}
     assert len(result.intents) == 1
+
+
+# -- COPY INTO's mergeSchema option -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options,evolves",
+    [
+        ("COPY_OPTIONS ('mergeSchema' = 'true')", True),
+        ('COPY_OPTIONS ("MERGESCHEMA" = "TRUE")', True),
+        ("FORMAT_OPTIONS ('header' = 'true') COPY_OPTIONS ('force' = 'true', 'mergeSchema' = 'true')", True),
+        ("COPY_OPTIONS (mergeSchema = true)", True),
+        ("COPY_OPTIONS ('mergeSchema' = 'false')", False),
+        # merges the source files' schemas as they are read; the target's stays
+        ("FORMAT_OPTIONS ('mergeSchema' = 'true')", False),
+        ("COPY_OPTIONS ('force' = 'true')", False),
+        ("", False),
+    ],
+)
+def test_copy_into_evolves_the_schema_only_with_merge_schema_on(lint, options, evolves):
+    result = lint({"copy.sql": f"COPY INTO main.s.t FROM '/Volumes/raw/in' FILEFORMAT = JSON {options};\n"})
+    flags = ["schema_evolution"] if evolves else []
+    assert _intents(result) == [("main.s.t", "copy_into", flags)]

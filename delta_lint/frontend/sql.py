@@ -1152,11 +1152,29 @@ def _truncate(ctx: _Ctx, tree: exp.TruncateTable, evolution: bool):
 
 def _copy(ctx: _Ctx, tree: exp.Copy, evolution: bool):
     ref, resolved, _ = _table_of(ctx, tree.this)
-    flags = set()
-    # not copied: the tree is released once read, and the text is all that is used
-    if "'mergeschema' = 'true'" in _GENERATOR.generate(tree, copy=False).lower().replace('"', "'"):
-        flags.add(Flag.SCHEMA_EVOLUTION)
+    flags = {Flag.SCHEMA_EVOLUTION} if _merges_schema(tree) else set()
     return _intent(ctx, ref, Kind.COPY_INTO, resolved, flags=flags)
+
+
+def _merges_schema(tree: exp.Copy) -> bool:
+    """Whether COPY INTO may evolve its target's schema: `COPY_OPTIONS ('mergeSchema' =
+    'true')`, read from the tree (Databricks' COPY INTO reference). FORMAT_OPTIONS'
+    `mergeSchema` merges the source files' schemas as they are read and leaves the
+    target's alone."""
+    for param in tree.args.get("params") or []:
+        if not isinstance(param, exp.CopyParameter) or param.name.upper() != "COPY_OPTIONS":
+            continue
+        for option in param.expressions:
+            if not isinstance(option, exp.Property) or option.name.lower() != "mergeschema":
+                continue
+            value = option.args.get("value")
+            if isinstance(value, exp.Boolean):
+                on = value.this is True
+            else:
+                on = isinstance(value, exp.Expression) and value.name.lower() == "true"
+            if on:
+                return True
+    return False
 
 
 def _create(ctx: _Ctx, tree: exp.Create, evolution: bool):
