@@ -9,6 +9,7 @@ still leave alone, through a whole run.
 from __future__ import annotations
 
 import pytest
+import sqlglot
 
 
 def _intents(result) -> list[tuple[str, str, list[str]]]:
@@ -74,3 +75,56 @@ def test_copy_into_evolves_the_schema_only_with_merge_schema_on(lint, options, e
     result = lint({"copy.sql": f"COPY INTO main.s.t FROM '/Volumes/raw/in' FILEFORMAT = JSON {options};\n"})
     flags = ["schema_evolution"] if evolves else []
     assert _intents(result) == [("main.s.t", "copy_into", flags)]
+
+
+# -- a column named like a temporal type ---------------------------------------------------------
+
+
+def _count_parse_one(monkeypatch) -> list[str]:
+    """Every `sqlglot.parse_one` of the run: sqlglot parses a type name with it each
+    time its Spark parser asks whether a type is CHAR or VARCHAR."""
+    calls: list[str] = []
+    real = sqlglot.parse_one
+
+    def counted(sql, *args, **kwargs):
+        calls.append(sql)
+        return real(sql, *args, **kwargs)
+
+    monkeypatch.setattr(sqlglot, "parse_one", counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "select",
+    [
+        "SELECT id, date, amount FROM main.s.u",
+        "SELECT date, amount FROM main.s.u",
+        "SELECT id, timestamp FROM main.s.u",
+        "SELECT DISTINCT id, Date, amount FROM main.s.u",
+    ],
+)
+def test_a_temporal_column_in_a_select_list_is_read_as_a_column_at_once(lint, monkeypatch, select):
+    calls = _count_parse_one(monkeypatch)
+    result = lint({"load.sql": f"INSERT INTO main.s.t PARTITION (date = '2024-01-01') {select};\n"})
+    assert _intents(result) == [("main.s.t", "blind_append", ["static_partition"])]
+    assert calls == []
+
+
+def test_temporal_types_in_lists_stay_types(lint):
+    """A type after a column's name, a cast's type and a nested type's arguments are
+    types: the table's declared columns and partitioning come out as before."""
+    result = lint(
+        {
+            "ddl.sql": (
+                "CREATE TABLE main.s.t (id BIGINT, date DATE, ts TIMESTAMP, m MAP<STRING, DATE>) "
+                "USING DELTA PARTITIONED BY (date);\n"
+                "INSERT INTO main.s.t SELECT id, CAST(d AS DATE), ts, map('a', date'2024-01-01') FROM main.s.u;\n"
+                "INSERT INTO main.s.t (id, date, ts, m) SELECT id, d::date, to_timestamp(x), m FROM main.s.u;\n"
+            )
+        }
+    )
+    assert result.diagnostics == []
+    create = next(i for i in result.intents if i.kind.value == "create")
+    assert create.declared.columns == ("id", "date", "ts", "m")
+    assert create.declared.partitioned_by == ("date",)
+    assert sorted(i.kind.value for i in result.intents) == ["blind_append", "blind_append", "create"]

@@ -59,10 +59,13 @@ def parse_sql(text: str) -> exp.Expression | None:
 # a type, and the Spark-family parser then asks of that type `is_type("char",
 # "varchar")`, which parses both names with a whole `parse_one` (a new dialect,
 # tokenizer and parser each), before it gives up and reads a column. Such a word
-# directly followed by a comparison can only be a column; given to the parser as the
-# plain word it is, the parser reads the same column at once. Not after `.`, `:`,
-# `::` or AS (a field or a cast's type) nor between the angle brackets of a nested
-# type (`ARRAY<DATE>=`), where the word may be a type.
+# directly followed by a comparison can only be a column, and so can one standing
+# alone in a list (`SELECT id, date, amount FROM`: after SELECT or `,`, before `,` or
+# FROM; a third of the statements of the benchmark corpus); given to the parser as
+# the plain word it is, the parser reads the same column at once. Not after `.`,
+# `:`, `::` or AS (a field or a cast's type) nor between the angle brackets of a
+# nested type (`ARRAY<DATE>=`, `MAP<STRING, DATE>`), where the word may be a type;
+# a column definition's type follows its name, never SELECT or `,`.
 _TYPE_WORD = re.compile(r"\b(?:date|time|timestamp|timestamp_ntz|timestamp_ltz|datetime)\b", re.I)
 _TEMPORAL_TYPES = frozenset(
     {
@@ -90,6 +93,8 @@ _COMPARISONS = frozenset(
     }
 )
 _BEFORE_A_TYPE = frozenset({TokenType.DOT, TokenType.COLON, TokenType.DCOLON, TokenType.QDCOLON, TokenType.ALIAS})
+_LIST_BEFORE = frozenset({TokenType.SELECT, TokenType.COMMA})
+_LIST_AFTER = frozenset({TokenType.COMMA, TokenType.FROM})
 _CLOSES_NESTED = frozenset({TokenType.GT, TokenType.GTE})
 
 
@@ -110,8 +115,11 @@ def _columns_named_as_types(tokens: list[Token]) -> None:
             kind in _TEMPORAL_TYPES
             and not depth
             and index < last
-            and tokens[index + 1].token_type in _COMPARISONS
             and previous not in _BEFORE_A_TYPE
+            and (
+                (after := tokens[index + 1].token_type) in _COMPARISONS
+                or (previous in _LIST_BEFORE and after in _LIST_AFTER)
+            )
         ):
             token.token_type = TokenType.VAR
         previous = kind
