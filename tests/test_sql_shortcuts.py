@@ -128,3 +128,43 @@ def test_temporal_types_in_lists_stay_types(lint):
     assert create.declared.columns == ("id", "date", "ts", "m")
     assert create.declared.partitioned_by == ("date",)
     assert sorted(i.kind.value for i in result.intents) == ["blind_append", "blind_append", "create"]
+
+
+# -- the statement loop's quick tests -------------------------------------------------------------
+
+
+def test_identifier_and_table_options_are_read_in_any_case(lint):
+    result = lint(
+        {
+            "job.sql": (
+                "DELETE FROM Identifier('main.s.a') WHERE d = '1';\n"
+                "INSERT INTO main.s.b SELECT * FROM main.jdbc.src With (fetchSize = 1000);\n"
+                "-- café\nUPDATE identifier('main.s.c') SET x = 'é' WHERE d = '1';\n"
+            )
+        }
+    )
+    assert result.diagnostics == []
+    assert _intents(result) == [
+        ("main.s.a", "delete", []),
+        ("main.s.b", "blind_append", []),
+        ("main.s.c", "update", []),
+    ]
+
+
+def test_one_statement_under_two_sessions_is_read_for_each(lint):
+    """The run reads a statement met again once, keyed by the session it meets."""
+    statement = "DELETE FROM t WHERE d = '1';\n"
+    result = lint({"job.sql": f"USE main.a;\n{statement}USE main.b;\n{statement}SET x = 1;\n{statement}"})
+    assert [i.table.name for i in result.intents] == ["main.a.t", "main.b.t", "main.b.t"]
+
+
+def test_a_merge_narrowed_by_its_clauses_keeps_its_on_condition_whole(lint):
+    """The region of ON and the clauses' common condition is read from copies: the
+    MERGE's own ON condition, printed with the finding, is left as it was."""
+    merge = (
+        "MERGE INTO main.s.t AS t USING main.s.u AS s ON s.id = t.id AND t.p = 'x' "
+        "WHEN MATCHED AND t.q = 'a' THEN UPDATE SET * WHEN MATCHED AND t.q = 'a' THEN DELETE;\n"
+    )
+    result = lint({"a.sql": merge, "b.sql": merge.replace("'a'", "'b'")})
+    assert sorted(i.predicate_sql for i in result.intents) == ["s.id = t.id AND t.p = 'x'"] * 2
+    assert {str(i.region) for i in result.intents} != {str(result.intents[0].region)}

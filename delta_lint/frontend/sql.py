@@ -203,8 +203,10 @@ class Session:
             self.schema = parts[-1]
 
     def state(self) -> tuple:
-        """Everything later statements may read of the session, as a key."""
-        return tuple(sorted(self.__dict__.items()))
+        """Everything later statements may read of the session, as a key: each field
+        with its value, in the order `__init__` sets them (the same for every session;
+        not sorted, as this is asked once a statement)."""
+        return tuple(self.__dict__.items())
 
     def declare(self, intents: list[Intent], text: str) -> None:
         """Remember what the tables created by `intents` (the statement `text`) are
@@ -363,7 +365,7 @@ def analyze_sql(
             start = len(stmt.text) - len(bare) + scripted.start  # past the block words it opens with
             if lines := stmt.text.count("\n", 0, start):
                 loc = where(stmt.line + lines, start - stmt.text.rfind("\n", 0, start))
-        if _TABLE_OPTIONS.search(text):
+        if _may_hold_table_options(text) and _TABLE_OPTIONS.search(text):
             text = _TABLE_OPTIONS.sub(" ", text)
         if "!" in text:
             text = _BANG_NOT.sub(lambda m: m.group(1) or "NOT ", text)
@@ -399,6 +401,14 @@ def analyze_sql(
 # `FROM t WITH (fetchSize = 100000)`: options of a table read (federated sources, JDBC)
 # that sqlglot does not parse; they change nothing a write conflicts on.
 _TABLE_OPTIONS = re.compile(r"\bWITH\s*\(\s*['\"`]?[\w.]+['\"`]?\s*=[^()]*\)", re.I)
+
+
+def _may_hold_table_options(text: str) -> bool:
+    """Whether the statement holds the word WITH: a test of the lower-cased text
+    costs a tenth of the case-insensitive pattern, which fails on nearly every
+    statement. Text that is not ASCII is always searched (see `sqltext._may_template`)."""
+    return not text.isascii() or "with" in text.lower()
+
 
 # `!t.removed`: Spark SQL's `!` is NOT (sqlglot reads only `!=`); strings and
 # quoted names are kept as they are.
@@ -1069,6 +1079,7 @@ def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):
         raise ParseError("MERGE without an ON condition")
     clauses = []
     flags: set[Flag] = set()
+    aliases = names | _source_aliases(tree)  # the names a condition's columns may qualify
     whens = tree.args.get("whens")
     for when in whens.expressions if whens else []:
         then = when.args.get("then")
@@ -1080,10 +1091,10 @@ def _merge(ctx: _Ctx, tree: exp.Merge, evolution: bool):
             clauses.append(f"matched_{action}")
         else:
             clauses.append(f"not_matched_{action}")
-        flags |= condition_flags(when.args.get("condition"), names | _source_aliases(tree), ref, ctx)
+        flags |= condition_flags(when.args.get("condition"), aliases, ref, ctx)
     if evolution or ctx.session.auto_merge:
         flags.add(Flag.SCHEMA_EVOLUTION)
-    flags |= condition_flags(on, names | _source_aliases(tree), ref, ctx)
+    flags |= condition_flags(on, aliases, ref, ctx)
     if _reads(ctx, tree.args.get("using"), ref):
         flags.add(Flag.READS_TARGET)
     region = WHOLE if Flag.READS_WHOLE_TARGET in flags else _merge_region(ctx, on, whens, names)
@@ -1115,7 +1126,8 @@ def _merge_region(ctx: _Ctx, on: exp.Expression, whens: exp.Expression | None, n
     (narrowed,) = regions if len(regions) == 1 else (WHOLE,)
     if narrowed.is_whole() or narrowed.opaque:
         return condition_region(ctx, on, names, False)
-    both = exp.and_(exp.paren(on.copy()), exp.paren(conditions[0].copy()))
+    # each side copied once (and_ and paren copy by default: three copies each)
+    both = exp.and_(exp.paren(on.copy(), copy=False), exp.paren(conditions[0].copy(), copy=False), copy=False)
     try:
         return condition_region(ctx, both, names, False)
     finally:
