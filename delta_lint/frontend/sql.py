@@ -96,24 +96,30 @@ _BEFORE_A_TYPE = frozenset({TokenType.DOT, TokenType.COLON, TokenType.DCOLON, To
 _LIST_BEFORE = frozenset({TokenType.SELECT, TokenType.COMMA})
 _LIST_AFTER = frozenset({TokenType.COMMA, TokenType.FROM})
 _CLOSES_NESTED = frozenset({TokenType.GT, TokenType.GTE})
+_WATCHED = _TEMPORAL_TYPES | _CLOSES_NESTED | {TokenType.LT}
 
 
 def _columns_named_as_types(tokens: list[Token]) -> None:
     """Turn the temporal type keywords that can only be column names (see above) into
-    plain words, in place."""
+    plain words, in place. Only the tokens that open or close a nested type or are
+    temporal words are visited (a statement's other tokens change nothing here); the
+    token before each is read from the list, where a word already turned is VAR
+    instead of its type, which no test below tells apart."""
     nested = _PARSER.NESTED_TYPE_TOKENS
     depth = 0  # inside how many `<` of nested types
-    previous = None
     last = len(tokens) - 1
-    for index, token in enumerate(tokens):
+    for index in [i for i, t in enumerate(tokens) if t.token_type in _WATCHED]:
+        token = tokens[index]
         kind = token.token_type
-        if kind is TokenType.LT and previous in nested:
-            depth += 1
-        elif kind in _CLOSES_NESTED and depth:
-            depth -= 1
+        previous = tokens[index - 1].token_type if index else None
+        if kind is TokenType.LT:
+            if previous in nested:
+                depth += 1
+        elif kind in _CLOSES_NESTED:
+            if depth:
+                depth -= 1
         elif (
-            kind in _TEMPORAL_TYPES
-            and not depth
+            not depth
             and index < last
             and previous not in _BEFORE_A_TYPE
             and (
@@ -122,7 +128,6 @@ def _columns_named_as_types(tokens: list[Token]) -> None:
             )
         ):
             token.token_type = TokenType.VAR
-        previous = kind
 
 
 _TOKENIZER = _DIALECT.tokenizer_class(dialect=_DIALECT)
