@@ -153,21 +153,22 @@ def _end_of_quoted(text: str, i: int) -> int:
 
 
 def _quoted_end(text: str, i: int) -> int:
-    """`_end_of_quoted`, but -1 when the token never ends."""
+    """`_end_of_quoted`, but -1 when the token never ends. Jumps from quote to quote
+    with `str.find` (a character at a time was a tenth of splitting a script): a
+    backslash before the next quote escapes the character after it, and the search
+    goes on past that; backticks take no escapes."""
     quote = text[i]
+    escapes = quote != "`"
     j = i + 1
     n = len(text)
-    while j < n:
-        c = text[j]
-        if c == "\\" and quote != "`":
-            j += 2
+    while (k := text.find(quote, j)) >= 0:
+        if escapes and (b := text.find("\\", j, k)) >= 0:
+            j = b + 2
             continue
-        if c == quote:
-            if j + 1 < n and text[j + 1] == quote:
-                j += 2
-                continue
-            return j + 1
-        j += 1
+        if k + 1 < n and text[k + 1] == quote:
+            j = k + 2
+            continue
+        return k + 1
     return -1
 
 
