@@ -812,7 +812,7 @@ class PythonAnalyzer:
                 sql = bound_statement(
                     sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
                 )
-            loc = scope.site or self._loc(node)
+            loc = scope.site or self._text_located(self._loc(node), arg, scope)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
                 self.diagnostics.append(
@@ -873,6 +873,17 @@ class PythonAnalyzer:
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
+
+    def _text_located(self, loc: Location, arg: ast.expr, scope: Scope) -> Location:
+        """The call's location, naming the statements that built its SQL text when they
+        stand on other lines (`q = "INSERT ..."` read by `spark.sql(q)` later): suppressions,
+        `--changed` and baselines then see an edit of the text."""
+        sites = {
+            site: None
+            for built in self.walker.text_sites(arg, scope)
+            if (site := self._statement_site(built)) is not None and site.line != loc.line
+        }
+        return Location(loc.path, loc.line, loc.column, tuple(sites)) if sites else loc
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:
         """The dict or list a name holds, unless the code changes it in place."""

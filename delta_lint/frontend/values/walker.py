@@ -29,6 +29,7 @@ from delta_lint.frontend.pyvalues import (
     Scope,
     Str,
     StrMap,
+    alternatives,
     argument_at,
     exported_value,
     join_envs,
@@ -295,6 +296,10 @@ class Walker:
         # for each loop being read, innermost last: the environments its `break`s and
         # its `continue`s leave a turn with (see `_turn`)
         self._exits: list[tuple[list[dict[str, object]], list[dict[str, object]]]] = []
+        # id of a string a name was first bound to -> (the string, the expression that built
+        # it): SQL text assigned to a name and run by `spark.sql(name)` lines later stands
+        # there (see `text_sites`). The string is kept so its id is never reused.
+        self._built_at: dict[int, tuple[Str, ast.expr]] = {}
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -823,7 +828,36 @@ class Walker:
             return
         if not isinstance(target, ast.Name):
             return
-        scope.env[target.id] = self.values._value(value, scope, target.id)
+        held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        for one in alternatives(held) if isinstance(held, Str) else ():
+            self._built_at.setdefault(id(one), (one, value))
+
+    def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
+        """Where the string a statement's text starts with was built, when a name holds
+        it (`q = "INSERT INTO ..."` then `spark.sql(q)`, `q.format(...)`, `q + where`,
+        `f"{q} WHERE ..."`): the statement's text stands there, and an edit there changes
+        what the call runs. Names that only fill a part in (`f"OPTIMIZE {table}"`) are
+        not the statement's text."""
+        node = expr
+        while True:
+            kind = type(node)
+            if kind is ast.Call and type(node.func) is ast.Attribute:  # type: ignore[attr-defined]
+                node = node.func.value  # type: ignore[attr-defined]
+            elif kind is ast.BinOp:
+                node = node.left  # type: ignore[attr-defined]
+            elif kind is ast.JoinedStr and node.values and type(node.values[0]) is ast.FormattedValue:  # type: ignore[attr-defined]
+                node = node.values[0].value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(node) is not ast.Name:
+            return []
+        held = scope.env.get(node.id)  # type: ignore[attr-defined]
+        out: list[ast.expr] = []
+        for one in alternatives(held) if isinstance(held, Str) else ():
+            built = self._built_at.get(id(one))
+            if built is not None and built[0] is one:
+                out.append(built[1])
+        return out
 
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
