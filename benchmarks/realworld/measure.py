@@ -261,6 +261,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
         setattr(out, attr, getattr(eco, attr))
     out.extra += [f"silent drop {d}" for d in eco.drops] + [f"DL000 on valid code {d}" for d in eco.dl000_sites]
     out.extra += [f"job file gives nothing {d}" for d in eco.idle]
+    out.extra += [f"helper write not located {d}" for d in eco.unlocated]
     return out
 
 
