@@ -119,6 +119,20 @@ class Linker:
         runs in their tasks)."""
         return {self.paths[c]: {self.paths[i] for i, _ in calls} for c, calls in self.callers.items()}
 
+    def pooled_runs(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """child notebook -> (where the thread pool whose calls run it is made, the
+        calls that run it: "" for any of several) for the notebooks a pool's calls run
+        at the same time (`Links.pooled_notebooks`); the first such pool of a child."""
+        found: dict[str, tuple[str, set[str]]] = {}
+        for i, links in enumerate(self.links):
+            for path, pool, item in links.pooled_notebooks if links is not None else ():
+                child = self.notebook(self.paths[i], path)
+                if child is not None and child != i:
+                    at, items = found.setdefault(self.paths[child], (pool, set()))
+                    if at == pool:
+                        items.add(item)
+        return {child: (pool, tuple(sorted(items))) for child, (pool, items) in found.items()}
+
     def contexts(self) -> dict[int, Context]:
         out = {}
         called: dict[str, set[str]] = {}  # module -> its functions other files read at their calls

@@ -149,6 +149,11 @@ class Schedule:
     # Airflow's RunNow) -> those tasks: it runs inside them (see `_in_parents`)
     started_by: dict[str, tuple[Node, ...]] = field(default_factory=dict)
     _visiting: set = field(default_factory=set, repr=False, compare=False)
+    # notebook -> (where a thread pool is made, which of its calls run it: "" for any of
+    # several) when the calls of the pool run it with `dbutils.notebook.run`: such
+    # notebooks run at the same time as each other and, run by several calls, as
+    # themselves (see `_run_by_one_pool`)
+    pooled_runs: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
@@ -177,9 +182,15 @@ class Schedule:
 
     def names_differ_between_runs(self, intent: Intent) -> bool:
         """Whether the table name of an intent holds an input that the `{{input}}` of a
-        for_each task running it feeds: each concurrent run writes a table of its own."""
+        for_each task running it feeds: each concurrent run writes a table of its own.
+        So does a notebook that several calls of a thread pool run, each with its own
+        arguments (`dbutils.notebook.run(path, t, {"schema": s})`), for a name built of
+        its inputs (widgets)."""
         if not intent.name_inputs:
             return False
+        pooled = self.pooled_runs.get(intent.location.path)
+        if pooled is not None and ("" in pooled[1] or len(pooled[1]) > 1):
+            return True
         for node in self.nodes_of.get(intent.location.path) or ():
             task = self._task(node)
             if task is not None and (task.for_each_concurrency or 1) > 1:
@@ -205,7 +216,7 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                return None if self.by_hand else LONE_FILES
+                return self._run_by_one_pool(pa, pb) or (None if self.by_hand else LONE_FILES)
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
@@ -233,14 +244,33 @@ class Schedule:
                     found = self.node_overlap(na, nb)[0]
                     if found is not None:
                         return found
-                    found = _stream_overlap(a, b) or pool_overlap(a, b)
+                    found = (
+                        _stream_overlap(a, b)
+                        or pool_overlap(a, b)
+                        or self._run_by_one_pool(a.location.path, a.location.path)
+                    )
                     if found is not None:
                         return found
                     continue
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
                     return found
-        return None
+        return self._run_by_one_pool(a.location.path, b.location.path)
+
+    def _run_by_one_pool(self, pa: str, pb: str) -> Concurrency | None:
+        """Two notebooks (or one with itself) that calls of one thread pool run with
+        `dbutils.notebook.run`: they run at the same time unless one known call runs
+        both, one after the other."""
+        a, b = self.pooled_runs.get(pa), self.pooled_runs.get(pb)
+        if a is None or b is None or a[0] != b[0]:
+            return None
+        if a[1] == b[1] and len(a[1]) == 1 and a[1][0]:
+            return None  # one known call runs them both, in order
+        return Concurrency(
+            f"run by the calls of the thread pool at {a[0]} (`dbutils.notebook.run`), which run at the same time",
+            True,
+            CODE,
+        )
 
     def pair_key(self, path: str) -> int:
         """What decides how a file overlaps any *other* file, as a number: files with
@@ -249,6 +279,8 @@ class Schedule:
         found = self._pair_keys.get(path)
         if found is None:
             key = "lone" if self._lone_file(path) else self.nodes_of.get(path) or (Node(path),)
+            if path in self.pooled_runs:  # it meets the other notebooks of its pool apart
+                key = (key, self.pooled_runs[path])
             found = self._pair_keys[path] = self._pair_ids.setdefault(key, len(self._pair_ids))
         return found
 
@@ -877,10 +909,12 @@ def build_schedule(
     workflows: Workflows | None = None,
     runs_in: dict[str, set[str]] | None = None,
     stats: RunStats | None = None,
+    pooled: dict[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> Schedule:
     """`paths` maps display paths to paths relative to the configuration root;
     `runs_in` maps a notebook to the files that run it (`dbutils.notebook.run`):
-    it runs in their tasks. `stats`: the run's counters (see `delta_lint.stats`)."""
+    it runs in their tasks; `pooled`, a notebook to the thread pool whose calls run
+    it and which calls (see `Schedule.pooled_runs`). `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
     for job in workflows.jobs.values():
@@ -924,6 +958,7 @@ def build_schedule(
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
         started_by=_started_by(workflows),
         stats=stats if stats is not None else RunStats(),
+        pooled_runs={display: pooled[rel] for display, rel in paths.items() if rel in (pooled or {})},
     )
 
 

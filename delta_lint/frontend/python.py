@@ -139,6 +139,7 @@ class PythonAnalyzer:
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `Walker.notebook_run`
+        self.pooled_notebook_runs: list[tuple[str, str, str]] = []  # see `Links.pooled_notebooks`
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         # (task key, key) -> the values the project sets it to (see `Context.task_values`)
         self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
@@ -428,6 +429,7 @@ class PythonAnalyzer:
         links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
+        links.pooled_notebooks = list(dict.fromkeys(self.pooled_notebook_runs))
         links.exit = self.walker.exit_value()
         links.task_values = self.walker.task_values()
         links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
@@ -607,8 +609,10 @@ class PythonAnalyzer:
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
             per_item = {f"{{{p}}}" for v in values for p in v.params} if item is None else set()
-            before, kept = len(self.intents), set(self.walker.kept_in_place)
+            before, kept, runs = len(self.intents), set(self.walker.kept_in_place), len(self.notebook_runs)
             self._pool_function(hand_out, args, local)
+            for child, _ in self.notebook_runs[runs:]:  # a notebook each call runs, at once
+                self.pooled_notebook_runs.append((child, str(pool), item or ""))
             for n in [*range(before, len(self.intents)), *(self.walker.kept_in_place - kept)]:
                 x = self.intents[n]
                 own = per_item and x.table is not None and per_item & set(_braced(x.table.name))

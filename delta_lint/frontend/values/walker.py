@@ -78,6 +78,7 @@ class Host(Protocol):
     imports: list[tuple[str, str, str]]
     job_definitions: list[dict]
     notebook_runs: list[tuple[str, dict[str, str]]]
+    pooled_notebook_runs: list[tuple[str, str, str]]
     own_path: str
     budget: Budget
     _helpers: set[str]
@@ -863,7 +864,8 @@ class Walker:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
-        if path.params or path.unknown or not path.text:
+        child = path.text
+        if path.params or path.unknown or not child:
             return
         given = argument_at(node, 2, "arguments")
         values: dict[str, str] = {}
@@ -873,7 +875,7 @@ class Walker:
                     text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
-        self.host.notebook_runs.append((path.text, values))
+        self.host.notebook_runs.append((child, values))
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
