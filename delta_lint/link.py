@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, Context, Links, source_words
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -438,6 +438,10 @@ class Linker:
         or a workspace path matched by its longest tail inside the project."""
         if not target:
             return None
+        if target.startswith(UNKNOWN_FOLDER):  # `f"{base}/jobs/child"`: its known tail
+            target = target[len(UNKNOWN_FOLDER) :]
+            if not target.startswith("/"):
+                return None
         if target.startswith("/"):
             # only tails no longer than the project's deepest path can name one of its
             # files: a `%run` of a path of 100,000 folders tries a few tails, not all

@@ -471,7 +471,7 @@ def test_notebooks_a_plain_loop_runs_run_one_after_the_other(lint):
 
 
 def test_a_notebook_each_call_of_a_pool_runs_overlaps_itself(lint):
-    parent = RUN_EACH.replace("dbutils.notebook.run(path", 'dbutils.notebook.run("./load"')
+    parent = RUN_EACH.replace("dbutils.notebook.run(path", 'dbutils.notebook.run(f"{base}/jobs/load"')
     result = _run_children(lint, "spark.table('main.ops.regions').collect()", ("load",), parent)
     assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
     (finding,) = [f for f in result.findings if f.rule == "DL102"]

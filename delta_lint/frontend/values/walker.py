@@ -41,7 +41,7 @@ from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
-from delta_lint.model import SCOPED, Diagnostic, Intent, Location
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent, Location
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -862,10 +862,17 @@ class Walker:
 
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
-        this notebook's task with its widgets bound to the arguments known here."""
+        this notebook's task with its widgets bound to the arguments known here. A
+        path whose folder only a run knows (`f"{base}/jobs/child"`) is its known tail
+        after `UNKNOWN_FOLDER`, which the link stage matches by tail."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
         child = path.text
-        if path.params or path.unknown or not child:
+        if path.params or path.unknown:
+            tail = child[child.rfind("}") + 1 :]
+            if not (child.startswith("{") and tail.startswith("/") and tail.strip("/")):
+                return
+            child = UNKNOWN_FOLDER + tail
+        if not child:
             return
         given = argument_at(node, 2, "arguments")
         values: dict[str, str] = {}
