@@ -121,6 +121,20 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
     scope.env.update(env)
 
 
+LOOP_ELEMENTS = 256
+
+
+def _written_list(node: ast.expr) -> bool:
+    """A list or tuple written in the loop's header, of at most `LOOP_ELEMENTS`
+    elements (as `ValueResolver._items` reads) and none unpacked (`*rest`): how many
+    turns the loop runs is known."""
+    return (
+        isinstance(node, (ast.List, ast.Tuple))
+        and 0 < len(node.elts) <= LOOP_ELEMENTS
+        and not any(isinstance(e, ast.Starred) for e in node.elts)
+    )
+
+
 def _leaves(body: list[ast.stmt]) -> bool:
     """The block ends by leaving (`return`, `raise`, `break`, `continue`): what it
     binds does not reach the code after the statement that holds it."""
@@ -389,6 +403,10 @@ class Walker:
         if isinstance(stmt, ast.For) and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
+            if rows is None and len(names) == 1 and _written_list(stmt.iter):
+                # `for q in [ddl, insert]:` with a part of an element only a run knows:
+                # still one turn per element, each with what it holds
+                rows = [(self.values._value(e, scope, names[0]),) for e in stmt.iter.elts]  # type: ignore[attr-defined]
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
                 breaks: list[dict[str, object]] = []
                 for row in rows:
