@@ -182,15 +182,9 @@ class Schedule:
 
     def names_differ_between_runs(self, intent: Intent) -> bool:
         """Whether the table name of an intent holds an input that the `{{input}}` of a
-        for_each task running it feeds: each concurrent run writes a table of its own.
-        So does a notebook that several calls of a thread pool run, each with its own
-        arguments (`dbutils.notebook.run(path, t, {"schema": s})`), for a name built of
-        its inputs (widgets)."""
+        for_each task running it feeds: each concurrent run writes a table of its own."""
         if not intent.name_inputs:
             return False
-        pooled = self.pooled_runs.get(intent.location.path)
-        if pooled is not None and ("" in pooled[1] or len(pooled[1]) > 1):
-            return True
         for node in self.nodes_of.get(intent.location.path) or ():
             task = self._task(node)
             if task is not None and (task.for_each_concurrency or 1) > 1:
@@ -216,7 +210,8 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                return self._run_by_one_pool(pa, pb) or (None if self.by_hand else LONE_FILES)
+                pooled = self._run_by_one_pool(pa, pb, bool(a.name_inputs or b.name_inputs))
+                return pooled or (None if self.by_hand else LONE_FILES)
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
@@ -224,9 +219,11 @@ class Schedule:
                     return found  # type: ignore[return-value]
                 return self._task_pair(ta, tb)
             memo = self._path_memo
-            found = memo.get((pa, pb), _UNKNOWN)
+            # notebooks a pool's calls run meet apart for names built of their inputs
+            key = (pa, pb, bool(a.name_inputs or b.name_inputs)) if self.pooled_runs else (pa, pb)
+            found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
-                found = memo[(pa, pb)] = self._intents_overlap(a, b)
+                found = memo[key] = self._intents_overlap(a, b)
             return found  # type: ignore[return-value]
         return self._intents_overlap(a, b)
 
@@ -247,7 +244,7 @@ class Schedule:
                     found = (
                         _stream_overlap(a, b)
                         or pool_overlap(a, b)
-                        or self._run_by_one_pool(a.location.path, a.location.path)
+                        or self._run_by_one_pool(a.location.path, a.location.path, bool(a.name_inputs or b.name_inputs))
                     )
                     if found is not None:
                         return found
@@ -255,14 +252,17 @@ class Schedule:
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
                     return found
-        return self._run_by_one_pool(a.location.path, b.location.path)
+        return self._run_by_one_pool(a.location.path, b.location.path, bool(a.name_inputs or b.name_inputs))
 
-    def _run_by_one_pool(self, pa: str, pb: str) -> Concurrency | None:
+    def _run_by_one_pool(self, pa: str, pb: str, by_inputs: bool) -> Concurrency | None:
         """Two notebooks (or one with itself) that calls of one thread pool run with
         `dbutils.notebook.run`: they run at the same time unless one known call runs
-        both, one after the other."""
+        both, one after the other. Not for a write whose table is named by the
+        notebook's inputs (`by_inputs`): each call gives its own arguments, so such a
+        name may be a table of its own in each call (as a for_each task's
+        `{{input}}`)."""
         a, b = self.pooled_runs.get(pa), self.pooled_runs.get(pb)
-        if a is None or b is None or a[0] != b[0]:
+        if a is None or b is None or a[0] != b[0] or by_inputs:
             return None
         if a[1] == b[1] and len(a[1]) == 1 and a[1][0]:
             return None  # one known call runs them both, in order

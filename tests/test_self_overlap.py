@@ -503,3 +503,22 @@ def test_a_table_named_by_the_inputs_a_pools_calls_give_a_notebook_is_one_per_ca
     assert _pooled(lint(files)) == []
     fixed = by_input.replace("events_{region}", "events")  # the same table whatever the call gives
     assert [rule for rule, _, _ in _pooled(lint({**files, "jobs/load.py": fixed}))] == ["DL102"]
+
+
+def test_a_pooled_notebooks_table_named_by_its_inputs_still_meets_its_own_pools_calls(lint):
+    own_pool = NB + (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        'region = dbutils.widgets.get("region")\n'
+        "\n"
+        "\n"
+        "def load(kind):\n"
+        "    spark.sql(f\"UPDATE main.ops.events_{region} SET x = 1 WHERE kind = 'a'\")\n"
+        "\n"
+        "\n"
+        "with ThreadPoolExecutor(max_workers=4) as inner:\n"
+        '    list(inner.map(load, ["a", "b"]))\n'
+    )
+    parent = RUN_EACH.replace("run(path, 3600", 'run("./load", 3600').replace('{"env": "prod"}', '{"region": path}')
+    files = {"jobs/load.py": own_pool, "jobs/parent.py": NB + parent.replace("ITEMS", "spark.table('r').collect()")}
+    inner = "written from a thread pool at jobs/load.py:10:6: its calls, one per item, run at the same time"
+    assert _pooled(lint(files)) == [("DL102", inner, "code")]  # not the parent's pool: one table per call there
