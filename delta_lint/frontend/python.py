@@ -52,6 +52,7 @@ from delta_lint.frontend.sql import (
 )
 from delta_lint.frontend.sqlcall import bound_statement
 from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.frontend.unread import unread_writes
 from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
 from delta_lint.frontend.values.budget import Budget
@@ -148,6 +149,7 @@ class PythonAnalyzer:
         self.task_value_reads: set[tuple[str, str]] = set()  # see `Links.task_value_reads`
         self.widget_defaults: dict[str, str] = {}
         self._awaited: set[int] = set()  # ids of streaming `start()`/`toTable()` calls the code awaits
+        self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `_feature_table`)
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
@@ -260,10 +262,25 @@ class PythonAnalyzer:
         self.walker.drop_definition_intents()
         if self.input_params:
             self._name_inputs(tree)
+        self._say_unread_writes(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
             seen = len(self.budget.spent)
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
             self.values._budget_spent(seen, tree)  # (where it ran out: a call of this file)
+
+    def _say_unread_writes(self, tree: ast.Module) -> None:
+        """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""
+        own = self.path
+        marked = {d.location.line for d in self.diagnostics if d.location.path == own}
+        for intent in self.intents:
+            marked |= {at.line for at in (intent.location, *intent.location.sites) if at.path == own}
+
+        def lines_of(stmt: ast.stmt) -> tuple[int, int]:
+            return self._pos(stmt.lineno, 0)[0], self._pos(stmt.end_lineno or stmt.lineno, 0)[0]
+
+        for call, terminal in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals):
+            message = f"a write (`{terminal}`) delta-lint could not follow: its table is not known and it is not checked against others"
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self._loc(call), message))
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -802,6 +819,7 @@ class PythonAnalyzer:
     # -- terminals ----------------------------------------------------------------------
 
     def _terminal(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
+        self._read_terminals.add(id(node))
         names = [s.name for s in steps]
         last = steps[-1]
         warehouse = _warehouse_statement(last.name, node)
