@@ -295,3 +295,19 @@ def test_execute_immediate_of_a_literal_names_no_other_statement(tmp_path, monke
     project(tmp_path, {"purge.sql": script})
     [purge] = intents(tmp_path, monkeypatch)
     assert (purge["line"], purge["sites"]) == (3, [])
+
+
+def test_sql_text_handed_to_a_helper_that_runs_it_names_both_lines(tmp_path, monkeypatch):
+    helpers = "def run_sql(statement):\n    spark.sql(statement)\n"
+    job = (
+        "from helpers import run_sql\n"
+        'q = "DELETE FROM main.ops.a WHERE x = 1"\n'
+        "run_sql(q)\n"
+        'run_sql("DELETE FROM main.ops.b WHERE x = 1")\n'
+    )
+    project(tmp_path, {"helpers.py": helpers, "job.py": job})
+    sites = {i["table"]: [(s["path"], s["line"]) for s in i["sites"]] for i in intents(tmp_path, monkeypatch)}
+    assert sites == {
+        "main.ops.a": [("helpers.py", 2), ("job.py", 2)],  # the helper's statement, then the text
+        "main.ops.b": [("helpers.py", 2)],  # the text stands at the call itself
+    }

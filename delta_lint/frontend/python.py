@@ -834,7 +834,10 @@ class PythonAnalyzer:
                 sql = bound_statement(
                     sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
                 )
-            loc = scope.site or self._text_located(self._loc(node), arg, scope)
+            loc = scope.site or self._loc(node)
+            built = self._text_sites(loc, arg, scope)
+            if scope.site is None and built:
+                loc = Location(loc.path, loc.line, loc.column, built)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
                 self.diagnostics.append(
@@ -864,7 +867,7 @@ class PythonAnalyzer:
             if session is not self.session:
                 self.session.non_delta = session.non_delta
             for i in intents:
-                self._add(i, scope, node)
+                self._add(i, scope, node, built)
             self.diagnostics.extend(diags)
             return
         if last.name == "set" and len(steps) >= 2 and steps[-2].name == "conf" and len(node.args) >= 2:
@@ -896,16 +899,17 @@ class PythonAnalyzer:
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self._delta_table(steps, node, scope)
 
-    def _text_located(self, loc: Location, arg: ast.expr, scope: Scope) -> Location:
-        """The call's location, naming the statements that built its SQL text when they
-        stand on other lines (`q = "INSERT ..."` read by `spark.sql(q)` later): suppressions,
-        `--changed` and baselines then see an edit of the text."""
+    def _text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]:
+        """Where the SQL text a call runs was built, when that is on other lines than
+        `loc` (`q = "INSERT ..."` read by `spark.sql(q)` later, or handed to a helper
+        that runs it): its statement sites, so suppressions, `--changed` and baselines
+        see an edit of the text."""
         sites = {
             site: None
             for built in self.walker.text_sites(arg, scope)
             if (site := self._statement_site(built)) is not None and site.line != loc.line
         }
-        return Location(loc.path, loc.line, loc.column, tuple(sites)) if sites else loc
+        return tuple(sites)
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:
         """The dict or list a name holds, unless the code changes it in place."""
@@ -1405,14 +1409,16 @@ class PythonAnalyzer:
         )
         self._add(intent, scope, node)
 
-    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None) -> None:
+    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None, built: tuple = ()) -> None:
         """Keep an intent; inside a helper read for a call it is reported at the call
-        (`scope.site`), naming where `node`, its statement, stands."""
+        (`scope.site`), naming where `node`, its statement, stands, and `built`, where
+        the SQL text it runs was built (see `_text_sites`)."""
         if scope.site is not None:
             stands = self._statement_site(node) if node is not None else None
             site = scope.site
-            if stands is not None and stands != site:
-                site = Location(site.path, site.line, site.column, (stands,))
+            named = [at for at in (stands, *built) if at is not None and at != site]
+            if named:
+                site = Location(site.path, site.line, site.column, tuple(dict.fromkeys(named)))
             if intent.location != site or intent.location.sites != site.sites:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
