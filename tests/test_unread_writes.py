@@ -42,3 +42,24 @@ def test_a_followed_write_or_one_in_a_function_gets_no_such_note():
     )
     intents, unfollowed = _said(code)
     assert [line for line, _ in intents] == [1, 3] and unfollowed == []
+
+
+def test_a_merge_builder_on_a_table_the_reader_does_not_know_is_said_at_its_merge():
+    code = (
+        'target = get_delta_table(spark, "main.ops.events")\n'
+        'target.alias("t").merge(src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'tables["x"].alias("t").merge(\n    src.alias("s"), "t.id = s.id"\n).whenNotMatchedInsertAll().execute()\n'
+    )
+    assert _said(code) == ([], [(2, "DL001"), (3, "DL001")])
+
+
+def test_a_merge_the_reader_follows_or_a_pandas_merge_gets_no_such_note():
+    code = (
+        "from delta.tables import DeltaTable\n"
+        'DeltaTable.forName(spark, "main.ops.events").alias("t").merge(\n'
+        '    src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'out = left.merge(right, on="id").execute()\n'
+        'pd.merge(a, b, on="id")\n'
+    )
+    intents, unfollowed = _said(code)
+    assert intents == [(2, "main.ops.events")] and unfollowed == []

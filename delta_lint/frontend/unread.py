@@ -34,11 +34,13 @@ def unread_writes(
     (`lines_of`: its first and last line in the file) hold no line of `marked` (the
     lines of the file's intents, their statement sites and its diagnostics) and that
     calls a write terminal the reader did not read (`read`: the ids of the calls it
-    read as terminals, whatever it decided: a Parquet table is no Delta write)."""
+    read as terminals, whatever it decided: a Parquet table is no Delta write), or
+    runs a Delta merge builder (`x.alias("t").merge(s, c).whenMatched...().execute()`,
+    a Delta write whatever `x` is)."""
     aliases = _terminal_aliases(tree, own_lines)
     out: list[tuple[ast.Call, str]] = []
     for stmt in _top_level(tree.body, own_lines):
-        found = next((c for c in _write_calls(stmt, aliases) if id(c[0]) not in read), None)
+        found = next((c for c in _write_calls(stmt, aliases) if c[1] == "merge" or id(c[0]) not in read), None)
         if found is None:
             continue
         first, last = lines_of(stmt)
@@ -81,7 +83,10 @@ def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in WRITE_TERMINALS:
+        merge = _merge_builder(node)
+        if merge is not None:
+            yield merge, "merge"
+        elif isinstance(func, ast.Attribute) and func.attr in WRITE_TERMINALS:
             yield node, func.attr
         elif isinstance(func, ast.Name) and func.id in aliases:
             yield node, aliases[func.id]
@@ -94,3 +99,19 @@ def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.
             and func.args[1].value in WRITE_TERMINALS
         ):
             yield node, str(func.args[1].value)
+
+
+def _merge_builder(call: ast.Call) -> ast.Call | None:
+    """The `.merge(source, condition)` call of a chain `....merge(...).whenMatched...()
+    ....execute()` (DeltaMergeBuilder's, which no other library spells so)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "execute"):
+        return None
+    clauses, node = False, call.func.value
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        name = node.func.attr
+        if name.startswith(("whenMatched", "whenNotMatched")):
+            clauses = True
+        elif name == "merge":
+            return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 2 else None
+        node = node.func.value
+    return None
