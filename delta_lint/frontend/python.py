@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import posixpath
 import re
 from bisect import bisect_left
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 from delta_lint.frontend.frames import FrameReader, FrameRows
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import POOL_ITEM, PoolCall, Pools, first_parameter, literal_items, may_pool
+from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import SIGNATURES, TERMINALS, argument, options
 from delta_lint.frontend.pyvalues import (
@@ -81,8 +81,6 @@ from delta_lint.model import (
 )
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
-LineMap = Callable[[int, int], tuple[int, int]]
-
 
 @dataclass
 class SqlCell:
@@ -117,8 +115,6 @@ class PythonAnalyzer:
         self.path = path
         self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
-        self._lines: list[str] | None = None
-        self._plain: bool | None = None  # see _one_line_source
         self._terminal_lines: list[int] | None = None
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
@@ -152,10 +148,6 @@ class PythonAnalyzer:
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
         self._foreign = context.helpers
-        # where each foreign definition stands here and in its own file: (first line,
-        # last line, its file's path relative to this file's folder, the line there,
-        # the column shift there)
-        self._foreign_spans: list[tuple[int, int, str, int, int]] = []
         # the module scope of each imported module whose helpers are pasted (see
         # `Context.scopes`), and where its pasted definitions stand here: (first line,
         # last line, module); a helper read there resolves names in its own module
@@ -165,6 +157,8 @@ class PythonAnalyzer:
         self._homes: list[tuple[int, int, str]] = []
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         self._own_lines = source.count("\n") + 1
+        # lines, columns and excerpts of the source (grown by the foreign helpers, see `_with_foreign_helpers`)
+        self.sites = SourceSites(path, source, line_map, self._own_lines)
         self._own_source = source  # `source` grows the foreign helpers' definitions (see `_with_foreign_helpers`)
         self._top_functions: set[str] = set()  # the module's own top-level functions
         self._parameter_names: set[str] = set()  # the parameters of every function of the file
@@ -195,7 +189,7 @@ class PythonAnalyzer:
         try:
             tree = tree or parse_module(self.source)
         except SyntaxError as err:
-            line, col = self._pos(err.lineno or 1, (err.offset or 1) - 1)
+            line, col = self.sites.pos(err.lineno or 1, (err.offset or 1) - 1)
             why = f"Python syntax error: {err.msg}"
             if err.msg.startswith("f-string"):  # Python 3.12 (PEP 701) f-strings parse only on 3.12+
                 why += " (valid from Python 3.12 if the f-string reuses its quotes inside braces; delta-lint reads Python 3.11 syntax)"
@@ -331,7 +325,7 @@ class PythonAnalyzer:
             return None
         self.source = combined
         self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
-        self._foreign_spans = spans
+        self.sites = SourceSites(self.path, combined, self.line_map, self._own_lines, spans)
         self._homes = homes
         for stmt in tree.body:
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
@@ -432,10 +426,10 @@ class PythonAnalyzer:
         links.task_values = self.walker.task_values()
         links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
         for name in sorted(self._helpers & self._top_functions):
-            text = self._segment(self.functions[name])
+            text = self.sites.segment(self.functions[name])
             if text:
                 links.functions[name] = text
-                links.function_lines[name] = self._start(self.functions[name])
+                links.function_lines[name] = self.sites.start(self.functions[name])
         if self._tree is not None:
             own = [s for s in self._tree.body if s.lineno <= self._own_lines]
             values = [s.name for s in own if isinstance(s, ast.FunctionDef) and is_value_function(s)]
@@ -457,10 +451,10 @@ class PythonAnalyzer:
             # a configuration class (a dataclass, a class or static method factory): its
             # objects' values, read where the importer builds them (see `_factory`)
             if cls.lineno <= self._own_lines and (methods & self._helpers or is_config_class(cls)):
-                text = self._segment(cls)
+                text = self.sites.segment(cls)
                 if text:
-                    line, shift = self._start(cls)
-                    decorators = self._decorator_lines(cls)  # `@dataclass` makes its fields
+                    line, shift = self.sites.start(cls)
+                    decorators = self.sites.decorator_lines(cls)  # `@dataclass` makes its fields
                     links.functions[name] = "".join(d + "\n" for d in decorators) + text
                     links.function_lines[name] = (line - len(decorators), shift)
         return links
@@ -593,7 +587,7 @@ class PythonAnalyzer:
         for part in (hand_out.items, *hand_out.args, *(k.value for k in hand_out.keywords)):
             if part is not None:
                 self._calls(part, scope)
-        pool, site = self._loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
+        pool, site = self.sites.loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._pool_readings(hand_out, scope)
         several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
         first_diagnostic = len(self.diagnostics)
@@ -679,7 +673,7 @@ class PythonAnalyzer:
         if isinstance(fn, ast.Lambda):
             params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
             env = {**scope.env, **{p: self.string(a, scope) for p, a in zip(params, args)}}
-            self._calls(fn.body, replace(scope, env=env, site=scope.site or self._loc(hand_out.call)))
+            self._calls(fn.body, replace(scope, env=env, site=scope.site or self.sites.loc(hand_out.call)))
             return
         call = ast.Call(func=fn, args=args, keywords=keywords)
         self._calls(ast.copy_location(call, hand_out.call), scope)
@@ -789,7 +783,7 @@ class PythonAnalyzer:
         self.diagnostics.append(
             Diagnostic(
                 "DL002",
-                self._loc(node) if hasattr(node, "lineno") else Location(self.path, *self._pos(1, 0)),
+                self.sites.loc(node) if hasattr(node, "lineno") else Location(self.path, *self.sites.pos(1, 0)),
                 f"internal error while reading this call ({type(err).__name__}: {err}); please report it",
                 "error",
             )
@@ -812,7 +806,7 @@ class PythonAnalyzer:
                 sql = bound_statement(
                     sql, node, lambda value: self.string(value, scope), lambda held: self._held_container(held, scope)
                 )
-            loc = scope.site or self._loc(node)
+            loc = scope.site or self.sites.loc(node)
             if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
                 shown = sql.text.strip()
                 self.diagnostics.append(
@@ -1102,7 +1096,7 @@ class PythonAnalyzer:
         checkpoint = opts.get("checkpointlocation")
         fmt = self._arg(steps, "format", scope)
         batch = next((s for s in steps if s.name == "foreachBatch" and s.call is not None), None)
-        loc = self._loc(node)
+        loc = self.sites.loc(node)
         flags: set[Flag] = set()
         if _true(opts.get("mergeschema")) or self.session.auto_merge:
             flags.add(Flag.SCHEMA_EVOLUTION)
@@ -1116,7 +1110,7 @@ class PythonAnalyzer:
                     table=None,
                     kind=Kind.STREAMING_WRITE,
                     flags=frozenset({Flag.FOREACH_BATCH_SINK} | awaited),
-                    statement=self._excerpt(node),
+                    statement=self.sites.excerpt(node),
                     **common,
                 ),
                 scope,
@@ -1347,7 +1341,7 @@ class PythonAnalyzer:
     def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: Scope, **kw) -> None:
         flags = set(kw.pop("flags", ())) | set(self.session.session_flags())
         params = tuple(kw.pop("params", ()))
-        loc = scope.site or self._loc(node)
+        loc = scope.site or self.sites.loc(node)
         if not resolved:
             flags.add(Flag.UNRESOLVED)
             self.diagnostics.append(
@@ -1367,7 +1361,7 @@ class PythonAnalyzer:
             kind=kind,
             flags=frozenset(flags),
             params=tuple(sorted(set(params) | set(table_params))),
-            statement=self._excerpt(node),
+            statement=self.sites.excerpt(node),
             **kw,
         )
         self._add(intent, scope, node)
@@ -1376,7 +1370,7 @@ class PythonAnalyzer:
         """Keep an intent; inside a helper read for a call it is reported at the call
         (`scope.site`), naming where `node`, its statement, stands."""
         if scope.site is not None:
-            stands = self._statement_site(node) if node is not None else None
+            stands = self.sites.statement_site(node) if node is not None else None
             site = scope.site
             if stands is not None and stands != site:
                 site = Location(site.path, site.line, site.column, (stands,))
@@ -1385,97 +1379,6 @@ class PythonAnalyzer:
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
         self.intents.append(intent)
-
-    def _statement_site(self, node: ast.AST) -> Location | None:
-        """Where a statement stands in its own file: here, or in the file a foreign
-        helper comes from (None when that is not known)."""
-        line = getattr(node, "lineno", None)
-        if line is None:
-            return None
-        if line <= self._own_lines:
-            return self._loc(node)
-        for first, last, module, start, shift in self._foreign_spans:
-            if first <= line <= last:
-                path = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), module))
-                column = self._char_offset(line, node.col_offset) + 1  # type: ignore[attr-defined]
-                return Location(path, start + line - first, column + shift)
-        return None
-
-    def _start(self, node: ast.AST) -> tuple[int, int]:
-        """Where a definition starts in the file (its first line, as `_segment` cuts
-        it), and the columns its text is shifted by there (a notebook cell's prefix)."""
-        col = self._char_offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        line, column = self._pos(node.lineno, col)  # type: ignore[attr-defined]
-        return line, column - 1 - col
-
-    def _loc(self, node: ast.AST) -> Location:
-        line, col = self._pos(node.lineno, self._char_offset(node.lineno, node.col_offset))
-        return Location(self.path, line, col)
-
-    def _source_lines(self) -> list[str]:
-        """The source's lines as `ast` numbers them: the front end hands it text whose
-        line ends are all `\n`, and `str.splitlines` would also split at form feeds
-        and other separators that are no line end to Python."""
-        if self._lines is None:
-            self._lines = self.source.split("\n")
-        return self._lines
-
-    def _char_offset(self, line: int, byte_offset: int) -> int:
-        """`ast` column offsets count UTF-8 bytes; columns shown and slices count characters."""
-        lines = self._source_lines()
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        if text.isascii():
-            return byte_offset
-        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
-
-    def _pos(self, line: int, col0: int) -> tuple[int, int]:
-        if self.line_map is not None:
-            return self.line_map(line, col0 + 1)
-        return line, col0 + 1
-
-    def _one_line_source(self, node: ast.AST) -> str | None:
-        """The node's source text when it sits on one line of a plain ASCII file (where
-        `ast` offsets, UTF-8 bytes, are string indices, and only \\r and \\n end
-        lines), else None: slicing costs far less than `ast.unparse`."""
-        if self._plain is None:
-            self._plain = self.source.isascii() and not any(c in self.source for c in "\x0b\x0c\x1c\x1d\x1e")
-        line, end_line = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
-        if not self._plain or not line or line != end_line:
-            return None
-        lines = self._source_lines()
-        if line > len(lines):
-            return None
-        return lines[line - 1][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
-
-    def _decorator_lines(self, node: ast.ClassDef) -> list[str]:
-        """The lines of a definition's decorators (which its `_segment` leaves out),
-        cut at the column its first line starts."""
-        if not node.decorator_list:
-            return []
-        first = min(d.lineno for d in node.decorator_list) - 1
-        lines = self._source_lines()[first : node.lineno - 1]
-        return [line[self._char_offset(first + 1 + n, node.col_offset) :] for n, line in enumerate(lines)]
-
-    def _segment(self, node: ast.AST) -> str:
-        """The node's exact source text, as `ast.get_source_segment` gives it, from the
-        lines already split (that function splits the whole source again per call);
-        empty for a node without positions."""
-        source_lines = self._source_lines()
-        start, end = getattr(node, "lineno", 0), getattr(node, "end_lineno", 0)
-        if not start or not end or end > len(source_lines):
-            return ""
-        lines = source_lines[start - 1 : end]
-        end_col = getattr(node, "end_col_offset", None)
-        if end_col is not None:
-            lines[-1] = lines[-1][: self._char_offset(end, end_col)]
-        lines[0] = lines[0][self._char_offset(start, getattr(node, "col_offset", 0)) :]
-        return "\n".join(lines)
-
-    def _excerpt(self, node: ast.AST) -> str:
-        """The node's source text, whitespace-collapsed and cut at 160 characters
-        (sliced from the source: `ast.unparse` cost a tenth of the front end)."""
-        text = " ".join(self._segment(node).split())
-        return text if len(text) <= 160 else text[:157] + "..."
 
     def _flush_sql(self, before_line: int | None) -> None:
         """Analyse notebook SQL cells that come before `before_line` (all when None)."""

@@ -19,6 +19,7 @@ import weakref
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
+from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
@@ -178,12 +179,10 @@ class Host(Protocol):
     _top_functions: set[str]
     _own_lines: int
     _tree: ast.Module | None
+    sites: SourceSites  # where a node stands, and its text
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]: ...
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
-    def _loc(self, node: ast.AST) -> Location: ...
-    def _pos(self, line: int, col0: int) -> tuple[int, int]: ...
-    def _one_line_source(self, node: ast.AST) -> str | None: ...
 
 
 class ValueResolver:
@@ -220,7 +219,7 @@ class ValueResolver:
         for spent in self.host.budget.spent[seen:]:
             own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            loc = Location(self.host.path, *self.host._pos(spent.line, 0)) if own else self.host._loc(call)
+            loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0)) if own else self.host.sites.loc(call)
             after = "this value and those read after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
@@ -1006,7 +1005,7 @@ class ValueResolver:
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
         placeholder named after its source text."""
-        shown = self.host._one_line_source(node)
+        shown = self.host.sites.one_line_source(node)
         if shown is None:
             try:
                 shown = ast.unparse(node)
