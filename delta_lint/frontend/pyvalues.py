@@ -12,6 +12,7 @@ functions that turn literal syntax into them. Reading values out of code is
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
@@ -158,6 +159,14 @@ class NumStr(Str):
 
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a + b))
+
+
+def placeholders(text: str) -> list[str]:
+    """The `{name}` placeholders of a text, braces included, in order."""
+    return _PLACEHOLDERS.findall(text)
+
+
+_PLACEHOLDERS = re.compile(r"\{[^{}]+\}")
 
 
 def param_str(name: str) -> Str:
