@@ -23,13 +23,46 @@ from delta_lint.model import Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
 
+class _Text:
+    """The `value` of a `Str` that is text: a string, a template, an unknown part."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Text
+
+    def __hash__(self) -> int:
+        return 1
+
+    def __repr__(self) -> str:
+        return "TEXT"
+
+    def __reduce__(self) -> str:
+        return "TEXT"  # the module's one, when pickled and back
+
+
+TEXT = _Text()
+
+
 @dataclass(frozen=True)
 class Str:
-    """A statically known string; `{name}` marks a parameter or unknown part."""
+    """A statically known string; `{name}` marks a parameter or unknown part.
+
+    A known value that is not a string (`None`, `True`, `2`, `0.5`: a default, a
+    constant, a flag of a config document) is its text as an f-string shows it,
+    with the value itself in `value` (see `scalar`): a condition tests that value,
+    a SQL literal is written from it and a value function is given it; a string
+    built from it (`f"v{n}"`) is text again."""
 
     text: str
     params: tuple[str, ...] = ()
     unknown: bool = False  # some part is neither constant nor a named parameter
+    value: object = TEXT  # None, a bool or a number this text shows; `TEXT` for text
+
+    @property
+    def scalar(self) -> bool:
+        """Whether this is a known value that is not a string (see `value`)."""
+        return self.value is not TEXT
 
     def __add__(self, other: Str) -> Str:
         if len(self.text) + len(other.text) > MAX_STATEMENT_TEXT:  # a string doubled again and again
@@ -133,28 +166,17 @@ def _same(a: object, b: object) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class NoneStr(Str):
-    """`None` (a default, a constant): text "None" as an f-string shows it, and false
-    as a condition (`f"ZORDER BY ..." if cols else ""` with `cols=None`)."""
-
-    text: str = "None"
-
-
-@dataclass(frozen=True)
-class BoolStr(Str):
-    """`True`/`False` (a flag of a config document): its text as an f-string shows it,
-    and its own truth as a condition."""
-
-    text: str = "False"
+def scalar(value: None | bool | int | float) -> Str | None:
+    """A known value that is not a string as the analyzer holds it: its text as an
+    f-string shows it, and the value (None for an integer too long to write, see
+    `number_text`)."""
+    if value is None or isinstance(value, bool):
+        return Str(str(value), value=value)
+    text = number_text(value)
+    return None if text is None else Str(text, value=value)
 
 
-@dataclass(frozen=True)
-class NumStr(Str):
-    """A number (`2`, `0.5`): its text as an f-string shows it, and the number itself
-    when a value function is given it."""
-
-    text: str = "0"
+NONE = Str("None", value=None)  # `None`: false as a condition (`f"... {c}" if c else ""` with `c=None`)
 
 
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
@@ -344,13 +366,8 @@ def from_plain(value: object, depth: int = 0) -> object:
         if all(isinstance(v, (str, lattice.Template)) for v in value.values):
             return one_of([from_plain(v, depth + 1) for v in value.values])  # type: ignore[misc]
         return None
-    if isinstance(value, bool):
-        return BoolStr(str(value))
-    if value is None:
-        return NoneStr()
-    if isinstance(value, (int, float)):
-        text = number_text(value)
-        return None if text is None else NumStr(text)
+    if value is None or isinstance(value, (bool, int, float)):
+        return scalar(value)
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, dict):
@@ -373,15 +390,8 @@ def to_plain(held: object, depth: int = 0) -> object:
     strings as the lattice's `OneOf`, else unknown."""
     if depth > 16:
         return _NOT_PLAIN
-    if isinstance(held, BoolStr):
-        return held.text == "True"
-    if isinstance(held, NoneStr):
-        return None
-    if isinstance(held, NumStr):
-        try:
-            return int(held.text)
-        except ValueError:
-            return float(held.text)
+    if isinstance(held, Str) and held.scalar:
+        return held.value
     if isinstance(held, OneOf):  # one of a few strings: the evaluator reads each
         plain = [to_plain(v, depth + 1) for v in held.values]
         if not plain or any(isinstance(v, lattice.Unknown) for v in plain):

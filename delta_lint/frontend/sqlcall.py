@@ -25,7 +25,7 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import BoolStr, Instance, NoneStr, NumStr, OneOf, Scope, Str, StrMap, Strs
+from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent
@@ -35,7 +35,7 @@ MAX_ARGS = 256  # more values than a statement binds by hand: not read
 
 def _known(value: object) -> Str | None:
     """A string value wholly known (no parameter, no unknown part, not one of several)."""
-    if not isinstance(value, Str) or isinstance(value, OneOf) or value.unknown or value.params:
+    if not isinstance(value, Str) or value.unknown or value.params:  # one of several is unknown too
         return None
     return value
 
@@ -45,12 +45,8 @@ def arg_literal(value: object) -> str | None:
     known = _known(value)
     if known is None:
         return None
-    if isinstance(known, NoneStr):
-        return "NULL"
-    if isinstance(known, BoolStr):
-        return known.text.upper()
-    if isinstance(known, NumStr):
-        return known.text
+    if known.scalar:  # None, a flag, a number
+        return "NULL" if known.value is None else known.text.upper() if isinstance(known.value, bool) else known.text
     return "'" + known.text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
@@ -60,7 +56,7 @@ def format_literal(value: object) -> str | None:
     known = _known(value)
     if known is None:
         return None
-    if type(known) is Str:
+    if type(known) is Str and not known.scalar:
         return arg_literal(known)
     return known.text
 

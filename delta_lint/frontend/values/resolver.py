@@ -24,16 +24,14 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
+    NONE,
     TEXT_FUNCTIONS,
     ArgNamespace,
-    BoolStr,
     Chain,
     DataFrame,
     InputDoc,
     Instance,
     Maps,
-    NoneStr,
-    NumStr,
     Scope,
     Step,
     Str,
@@ -46,6 +44,7 @@ from delta_lint.frontend.pyvalues import (
     may_give_text,
     one_of,
     param_str,
+    scalar,
     to_plain,
 )
 from delta_lint.frontend.values.brains import (
@@ -61,7 +60,7 @@ from delta_lint.frontend.values.brains import (
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
-from delta_lint.frontend.values.sources import is_value_function, number_text
+from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
@@ -537,15 +536,11 @@ class ValueResolver:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Str(node.value)
-            if node.value is None:
-                return NoneStr()
-            if isinstance(node.value, bool):
-                return BoolStr(str(node.value))
-            if isinstance(node.value, (int, float)):
-                text = number_text(node.value)
-                if text is None:  # too long to hold (see `number_text`): unknown, by a name
+            if node.value is None or isinstance(node.value, (bool, int, float)):
+                held = scalar(node.value)
+                if held is None:  # too long to hold (see `number_text`): unknown, by a name
                     return Str("{huge_number}", ("huge_number",), True)
-                return NumStr(text)
+                return held
             return Str(str(node.value))
         param = self._param_source(node, scope)
         if param is not None:
@@ -640,7 +635,7 @@ class ValueResolver:
         (plain text only: a number's or flag's text is not the value Python compares)."""
         left = self.string(node.left, scope)
         right = node.comparators[0]
-        if type(left) is not Str or left.unknown or left.params:
+        if type(left) is not Str or left.scalar or left.unknown or left.params:
             return None
         op = node.ops[0]
         if isinstance(op, (ast.In, ast.NotIn)):
@@ -651,7 +646,7 @@ class ValueResolver:
             found = left.text in {e.value for e in right.elts}  # type: ignore[attr-defined]
             return found if isinstance(op, ast.In) else not found
         other = self.string(right, scope)
-        if type(other) is not Str or other.unknown or other.params:
+        if type(other) is not Str or other.scalar or other.unknown or other.params:
             return None
         return (left.text == other.text) == isinstance(op, ast.Eq)
 
@@ -675,17 +670,13 @@ class ValueResolver:
             held = scope.env.get(node.left.id)
             if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
                 return None
-            return isinstance(held, NoneStr) == isinstance(node.ops[0], ast.Is)
+            return (isinstance(held, Str) and held.value is None) == isinstance(node.ops[0], ast.Is)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _TEXT_TESTS):
             return self._text_test(node, scope)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if isinstance(held, NoneStr):
-                return False
-            if isinstance(held, BoolStr):
-                return held.text == "True"
-            if isinstance(held, NumStr):
-                return float(held.text) != 0
+            if isinstance(held, Str) and held.scalar:  # None, a flag, a number: its own truth
+                return bool(held.value)
             if isinstance(held, Strs):
                 return None if node.id in self.host.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
@@ -750,7 +741,7 @@ class ValueResolver:
             return str(node.value)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if type(held) is Str and not held.params and not held.unknown:
+            if type(held) is Str and not (held.scalar or held.params or held.unknown):
                 return held.text
         return None
 
@@ -788,7 +779,7 @@ class ValueResolver:
             if found is None and isinstance(owner.plain, dict) and node.args[0].value in owner.plain:
                 return None  # there, but of a kind the analyser does not hold: unknown
             if found is None and owner.plain is not None:
-                return self.string(node.args[1], scope) if len(node.args) == 2 else NoneStr()
+                return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
 
@@ -967,7 +958,7 @@ class ValueResolver:
         if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
             return None
         returned = self._returned(self.host.functions[node.func.id], node, scope)
-        return returned if type(returned) is Str and not returned.unknown else None
+        return returned if type(returned) is Str and not (returned.scalar or returned.unknown) else None
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
