@@ -35,13 +35,13 @@ from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
     Chain,
     DataFrame,
-    OneOf,
     Scope,
     Step,
     Str,
     UnknownState,
     exported_value,
     held_value,
+    one_of_texts,
     placeholders,
 )
 from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
@@ -596,7 +596,7 @@ class PythonAnalyzer:
         env = scope.env
         names = (
             sorted({n.id for n in _walk(node) if type(n) is ast.Name and _alternatives(env.get(n.id))})
-            if any(type(v) in _JOINED for v in env.values())
+            if any(_may_fork(v) for v in env.values())
             else []
         )
         calls = self._calls_with_alternatives(node, scope)
@@ -769,12 +769,14 @@ _WIDGET_DEFAULT = re.compile(
 )
 
 
-_JOINED = (OneOf, lattice.OneOf)  # the values `_alternatives` reads (exact types: subclasses hold none)
-
-
 def _alternatives(value: object) -> tuple[object, ...]:
     """The values a name may hold when the code cannot tell which (none otherwise)."""
-    return value.values if isinstance(value, _JOINED) else ()
+    return value.values if type(value) is lattice.OneOf else one_of_texts(value)  # type: ignore[attr-defined]
+
+
+def _may_fork(value: object) -> bool:
+    """Whether a held value is one of several (a quick test of `_alternatives`)."""
+    return type(value) is lattice.OneOf or (type(value) is Str and type(value.value) is lattice.OneOf)  # type: ignore[attr-defined]
 
 
 def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
