@@ -422,7 +422,7 @@ _TABLE_OPTIONS = re.compile(r"\bWITH\s*\(\s*['\"`]?[\w.]+['\"`]?\s*=[^()]*\)", r
 
 def _may_hold_table_options(text: str) -> bool:
     """Whether the statement holds the word WITH: a test of the lower-cased text
-    costs a tenth of the case-insensitive pattern, which fails on nearly every
+    costs an eighth of the case-insensitive pattern, which fails on nearly every
     statement. Text that is not ASCII is always searched (see `sqltext._may_template`)."""
     return not text.isascii() or "with" in text.lower()
 
