@@ -323,7 +323,7 @@ def included_links(data: bytes, suffix: str, display: str) -> tuple[Links, froze
     reads such a notebook once, with its context, when no other file takes
     anything from it (see `run._read_deferred`): its other links, empty here, are
     then given to no one."""
-    if suffix not in (".py", ".ipynb"):
+    if suffix not in (".py", ".ipynb") or b"%run" not in data:  # (a notebook's `%run` lines hold the bytes)
         return None
     text, _ = decode(data)
     if not _is_databricks_source(text) or _GIVES_MORE.search(text) or (_OPENS.search(text) and _LOADS.search(text)):
