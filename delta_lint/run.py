@@ -356,7 +356,7 @@ def overlap_schedule(
         runs_in = _link(files, inputs, workflows, store, config.root)
     finally:
         store.close()
-    return build_schedule(config, inputs.rel_paths, workflows, runs_in)
+    return build_schedule(config, inputs.rel_paths, workflows, runs_in.callers, pooled=runs_in.pooled)
 
 
 def die_with_parent(parent: int) -> None:
@@ -865,6 +865,16 @@ class _Files:
 LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
 
 
+@dataclass(frozen=True)
+class RunsIn:
+    """Which notebooks run which (`dbutils.notebook.run`): child -> the files that run
+    it; and child -> (where the thread pool is made, which call) for the children a
+    pool's calls run at once (`Linker.pooled_runs`)."""
+
+    callers: dict[str, set[str]]
+    pooled: dict[str, tuple[str, tuple[str, ...]]]
+
+
 def _link(
     files: _Files,
     inputs: Inputs,
@@ -872,15 +882,17 @@ def _link(
     store: Cache | None,
     root: Path,
     read_document: DocumentReader | None = None,
-) -> dict[str, set[str]]:
+) -> RunsIn:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
     What a file gives others is what it was last read as, so a notebook `%run` by a
     notebook that another one `%run`s reaches the last after a second round.
-    Returns which files run which notebooks (for the schedule)."""
+    Returns which files run which notebooks, and which a thread pool's calls run
+    (for the schedule)."""
     from delta_lint.link import Linker
 
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
+    pooled: dict[str, tuple[str, tuple[str, ...]]] = {}
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
@@ -893,13 +905,13 @@ def _link(
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
-            runs_in = linker.runs_in()
+            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
         contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
-    return runs_in or {}
+    return RunsIn(runs_in or {}, pooled)
 
 
 def _read_deferred(
@@ -1281,7 +1293,10 @@ def _check(
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
     context = (
-        _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+        _context_digest(config, scheduled)
+        + repr(chosen)
+        + repr(sorted((k, sorted(v)) for k, v in runs_in.callers.items()))
+        + repr(sorted(runs_in.pooled.items()))
     )
     rel_paths = inputs.rel_paths
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -1317,7 +1332,7 @@ def _check(
         writers,
         first,
         read,
-        build_schedule(config, rel_paths, scheduled, runs_in, stats),
+        build_schedule(config, rel_paths, scheduled, runs_in.callers, stats, runs_in.pooled),
         task_diagnostics(scheduled, config.root, inputs.cwd),
         scheduled,
         workflows,
