@@ -898,7 +898,8 @@ def _link(
     included = _included_from_outside(project, root, files.memo)
     read_document = read_document or DocumentReader(root)
     if files.deferred:  # (they run no child notebook: `project` tells which files run which)
-        runs_in = Linker(project + included, workflows, read_document).runs_in()
+        first = Linker(project + included, workflows, read_document)
+        runs_in, pooled = first.runs_in(), first.pooled_runs()
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
     for _ in range(LINK_ROUNDS):
