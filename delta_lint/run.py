@@ -947,7 +947,7 @@ def _read_deferred(
         static = dict(files.deferred)
         files.deferred.clear()
         _read_linked(files, inputs, contexts, None)
-        for i in static.keys() - contexts.keys():
+        for i in sorted(static.keys() - contexts.keys()):
             _read_plain(files, inputs, i)
         wrong = [i for i in contexts if not _as_included(files.summaries[i].links, static[i][0])]
         if not wrong:
@@ -964,8 +964,9 @@ def _read_deferred(
 
 def _as_included(read: Links | None, static: Links) -> bool:
     """Whether a reading with context gives the `%run`s and words `included_links`
-    gave its context, and none of what `included_links` says its text cannot give
-    (a check of the text's reading: a context only narrows what is read)."""
+    gave its context, and none of what `included_links` takes its text not to give:
+    a check on the reading itself, which also sees what the helpers its context
+    gives bring (a notebook read then alone and with its context, as before)."""
     return (
         read is not None
         and (read.runs, read.names) == (static.runs, static.names)
