@@ -180,6 +180,24 @@ def _with(holds: tuple[type, ...]) -> tuple[Callable[[Any], Any], Callable[[dict
 
 
 @functools.cache
+def _with_cached(holds: tuple[type, ...]) -> tuple[Callable[[Any], Any], Callable[[dict], Any]]:
+    return _with(holds)
+
+
+def encode_values(value: Any, holds: tuple[type, ...] = ()) -> str:
+    """`value` (plain values, the cache's own types and the dataclasses `holds`
+    names) as tagged JSON text, which `decode_values` gives back exactly (tuples
+    stay tuples): for a caller that stores parts of a larger value of its own."""
+    return json.dumps(_with_cached(holds)[0](value), separators=(",", ":"))
+
+
+def decode_values(text: str, holds: tuple[type, ...] = ()) -> Any:
+    """What `encode_values` wrote; ValueError, KeyError or TypeError for anything
+    else (an unknown type, a field of the wrong type)."""
+    return json.loads(text, object_hook=_with_cached(holds)[1])
+
+
+@functools.cache
 def _field_checks(cls: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
     """A dataclass's fields and a check of each field's declared type, for what the
     cache gives back."""
@@ -791,6 +809,33 @@ class Cache:
                 self.memory.drop("kv", kept)
         try:
             blob = self._seal("kv.value", stored, _dumps(value, _with(holds)[0]))
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
+        except (sqlite3.Error, TypeError):
+            pass
+
+    def get_blob(self, key: str) -> bytes | None:
+        """Bytes stored with `put_blob` under `key` by this code, tag checked; None
+        when absent or not written by this user's delta-lint. The caller decodes
+        them with a typed decoder of its own (a wrong shape is its miss)."""
+        if self.db is None:
+            return None
+        stored = f"{code_identity()}:{key}"
+        try:
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
+            return None if row is None else zlib.decompress(self._open("kv.blob", stored, row[0]))
+        except (sqlite3.Error, ValueError, zlib.error):
+            return None
+
+    def put_blob(self, key: str, payload: bytes) -> None:
+        """Keep `payload` (a caller's own compact encoding) under `key`, sealed as
+        every stored value is; compressed fast."""
+        if self.db is None:
+            return
+        stored = f"{code_identity()}:{key}"
+        try:
+            blob = self._seal("kv.blob", stored, zlib.compress(payload, 1))
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))

@@ -1,0 +1,141 @@
+"""A new process re-checks a project from the state the last run stored in the
+cache: the files changed since are read again, the tables they write judged
+again, the rest of the result taken from the state. Each run here is a fresh
+`check` without a long-lived caller's memory (as every `delta-lint check` process
+is), compared with a cold `--no-cache` run: the findings must be the same after
+each kind of edit, whether the state could answer it (a SQL file's statement) or
+the run had to be a full one (a helper, the configuration, the schedule, the
+bundle target, a file deleted or added). The run's statistics tell which way
+each run went: a re-check takes no file from the cache, it reads the edited file
+alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from delta_lint.config import load_config
+from delta_lint.run import RunResult, check
+from tests.conftest import run_cli
+from tests.test_recheck import BUNDLE, _outcome, _project, _rechecked
+
+
+def _run(root: Path, target: str | None = None) -> RunResult:
+    """A new process's run, after asserting a cold run finds the same."""
+    kept = check([root], load_config(None, cwd=root), cwd=root, jobs=1, target=target)
+    cold = check([root], load_config(None, cwd=root), cwd=root, jobs=1, target=target, use_cache=False)
+    assert _outcome(kept) == _outcome(cold)
+    return kept
+
+
+def _edit_b(root: Path, where: str) -> None:
+    (root / "jobs" / "b.sql").write_text(f"UPDATE main.s.events SET x = 1 WHERE {where};\n")
+
+
+@pytest.mark.parametrize(
+    ("edit", "rechecked"),
+    [
+        ("statement", True),
+        ("comment", True),
+        ("helper", False),
+        ("config", False),
+        ("schedule", False),
+        ("deleted file", False),
+        ("new file", False),
+    ],
+)
+def test_a_new_process_after_an_edit_finds_what_a_cold_run_finds(tmp_path, edit, rechecked):
+    root = tmp_path / "p"
+    _project(root)
+    unread = root / "jobs" / "e.sql"  # no job runs it: a statement it cannot read is what it gives
+    if edit == "deleted file":
+        unread.write_text("UPDATE main.s.events SET x = WHERE (;\n")
+    first = _run(root)
+    assert first.findings and not _rechecked(first)
+    if edit == "statement":  # the partition column now: a different conflict with a.py
+        _edit_b(root, "d = '2024-01-01'")
+    elif edit == "comment":  # the near miss: new content, the same findings
+        (root / "jobs" / "b.sql").write_text((root / "jobs" / "b.sql").read_text() + "-- saved again\n")
+    elif edit == "helper":  # a.py's table comes from the helper module
+        (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "config":
+        (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
+    elif edit == "schedule":  # c and d join the nightly job
+        (root / "databricks.yml").write_text(
+            BUNDLE.replace("    hourly:\n", "").replace("tasks:\n        - task_key: c", "        - task_key: c")
+        )
+    elif edit == "deleted file":
+        unread.unlink()
+    elif edit == "new file":
+        unread.write_text("UPDATE main.s.events SET x = WHERE (;\n")
+    after = _run(root)
+    assert _rechecked(after) == rechecked, after.stats
+    if edit == "comment":
+        assert _outcome(after) == _outcome(first)
+    else:
+        assert _outcome(after) != _outcome(first), f"the {edit} edit must change the findings"
+    _edit_b(root, "d = '2024-01-02'")  # and the state the run stored answers the next edit
+    again = _run(root)
+    assert _rechecked(again), again.stats
+
+
+def test_each_bundle_target_keeps_a_state_of_its_own(tmp_path):
+    """Two targets read the same files into different schedules: an edit checked
+    under one target, then under the other, is re-checked from each one's state
+    and finds what a cold run of that target finds."""
+    root = tmp_path / "p"
+    _project(root)
+    (root / "databricks.yml").write_text(
+        BUNDLE + "targets:\n  dev: {mode: development, default: true}\n  prod: {mode: production}\n"
+    )
+    for target in ("dev", "prod"):
+        _run(root, target)
+    outcomes = {}
+    for target in ("dev", "prod"):
+        _edit_b(root, f"d = '{target}'")
+        outcomes[target] = _run(root, target)
+        assert _rechecked(outcomes[target]), outcomes[target].stats
+    assert _outcome(outcomes["dev"]) != _outcome(outcomes["prod"])  # the targets do differ
+
+
+def test_the_command_line_prints_what_a_cold_run_prints_after_a_recheck(tmp_path):
+    """The CLI, each run a new `check`: a re-checked run's output and exit code are
+    byte for byte a cold run's, in every format, and the next unchanged run prints
+    them again from what the re-checked run kept."""
+    root = tmp_path / "p"
+    _project(root)
+    formats = (("--format", "text"), ("--format", "json"), ("--format", "sarif"), ("--format", "concise"))
+    run_cli("check", ".", "--format", "json", cwd=root)
+    for n, fmt in enumerate(formats):
+        _edit_b(root, f"d = '2024-01-0{n + 1}'")
+        cold = run_cli("check", ".", *fmt, "--no-cache", cwd=root)
+        first = run_cli("check", ".", *fmt, "--show-stats", cwd=root)
+        assert "files from cache    0\n" in first.stderr and "files analysed      1\n" in first.stderr, first.stderr
+        kept = run_cli("check", ".", *fmt, cwd=root)
+        again = run_cli("check", ".", *fmt, cwd=root)
+        assert cold.returncode == 1, cold.stderr
+        assert (first.returncode, first.stdout) == (cold.returncode, cold.stdout), fmt
+        assert (kept.returncode, kept.stdout) == (cold.returncode, cold.stdout), fmt
+        assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout), fmt
+
+
+def test_a_state_whose_summaries_the_cache_lost_gives_a_full_run(tmp_path):
+    """The state names each file's summary in the cache's files table; when another
+    run bounded the table meanwhile, the re-check that needs them cannot be made:
+    the run is a full one and finds what a cold run finds."""
+    import sqlite3
+
+    from tests.test_cache_and_speed import cache_file
+
+    root = tmp_path / "p"
+    _project(root)
+    _run(root)
+    _edit_b(root, "d = '2024-01-01'")
+    with sqlite3.connect(cache_file(root)) as db:
+        db.execute("DELETE FROM files")
+    after = _run(root)
+    assert not _rechecked(after) and after.stats.files_analysed >= after.stats.files, after.stats
+    _edit_b(root, "d = '2024-01-02'")
+    assert _rechecked(_run(root))  # the full run stored a state of its own
