@@ -2154,7 +2154,7 @@ class _Kept(msgspec.Struct, array_like=True):
     context: str  # `_Project.context`
     cwd: str
     files: list[tuple[str, str, str, str]]  # display path, root-relative path, suffix, content key
-    paths: list[str]
+    paths: list[str]  # absolute
     linked: dict[int, str]  # the cache keys of files read with a context
     contexts: dict[int, str]  # and those contexts, tagged
     non_delta: list[str]
@@ -2239,6 +2239,23 @@ class _StoredFirstLinks:
 
     def __iter__(self):
         return (self[i] for i in range(len(self.files)))
+
+
+class _Paths:
+    """A restored project's file paths (`Inputs.paths`), made `Path`s when asked for:
+    a re-check reads a few files of ten thousand."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __getitem__(self, index: int) -> Path:
+        return Path(self.paths[index])
+
+    def __iter__(self):
+        return map(Path, self.paths)
 
 
 class _StoredContexts:
@@ -2345,7 +2362,7 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             p.context,
             os.fspath(p.inputs.cwd),
             [(display, rel, suffix, key) for display, rel, suffix, _, key in p.inputs.files],
-            [os.fspath(path) for path in p.inputs.paths],
+            base.paths if base is not None else [os.path.abspath(path) for path in p.inputs.paths],
             dict(p.files.linked_keys),
             dict(contexts),
             sorted(p.non_delta),
@@ -2418,7 +2435,7 @@ def _restored(
     if read.mode not in ("none", "snapshot"):
         return None
     files = [(display, rel, suffix, None, key) for display, rel, suffix, key in kept.files]
-    restored = Inputs(inputs.diagnostics, files, [Path(p) for p in kept.paths], inputs.cwd)  # type: ignore[arg-type]
+    restored = Inputs(inputs.diagnostics, files, _Paths(kept.paths), inputs.cwd)  # type: ignore[arg-type]
     summaries = _StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
     state = _Files(restored, store, summaries, {}, FrontEndMemo(), _StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
     state.linked_keys = dict(kept.linked)
@@ -2448,7 +2465,7 @@ def _restored(
         kept=kept,
         read_now=read_now,
     )
-    p.index_of = {os.path.abspath(path): i for i, path in enumerate(restored.paths)}
+    p.index_of = {path: i for i, path in enumerate(kept.paths)}
     summaries.fetch(set(kept.diags) | set(kept.scans))
     p.views = _Views(
         [display for display, *_ in kept.files],
