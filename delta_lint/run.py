@@ -622,14 +622,18 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
+        kept_slot, state = None, None  # a new process: the project's state as the last run left it is in the cache
+        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
+            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
+            state = _load_kept(store, kept_slot)
+            if state is not None and context is not None:
+                workflows = _kept_workflows(state, context, store.get_value(_context_slot(config, bundle, target)))
         if workflows is None and store is not None:
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
-        kept_slot = None  # a new process: the project's state as the last run left it is in the cache
-        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
-            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
-            done, tree, kept = _recheck_kept(kept_slot, store, inputs, config, workflows, spark, paths, jobs)
+        if kept_slot is not None:
+            done, tree, kept = _recheck_kept(kept_slot, state, store, inputs, config, workflows, spark, paths, jobs)
             if done is not None and kept is not None:
                 if context is None:
                     context = _context_digest(config, kept.workflows)
@@ -2173,6 +2177,11 @@ class _Kept(msgspec.Struct, array_like=True):
     analysed: dict[str, int]
     shared_findings: str  # tagged: the findings across tables
     shared_sources: dict[str, str] | None
+    # the workflows as loaded (`Workflows`, msgspec), when they round-trip exactly; the
+    # digest of the files they read and the listings they depend on (`_kept_workflows`)
+    workflows: bytes | None
+    workflows_context: str
+    listings: list[tuple[str, str, tuple[str, ...]]]
 
 
 _KEPT_DECODER = msgspec.msgpack.Decoder(_Kept)
@@ -2288,6 +2297,7 @@ def _state_key(slot: str) -> str:
 
 def _recheck_kept(
     slot: str,
+    kept: _Kept | None,
     store: Cache,
     inputs: Inputs,
     config: Config,
@@ -2296,13 +2306,12 @@ def _recheck_kept(
     paths: list[Path],
     jobs: int | None,
 ) -> tuple[RunResult | None, _Tree | None, _Project | None]:
-    """A new process's run from the project state the last run stored (`_Kept`):
+    """A new process's run from the project state the last run stored (`kept`):
     the re-check (`_recheck`) of the files changed since, the state stored again.
     Also the project's folders as walked now (None when they cannot be kept), which
     a full run stores its state with. (None, tree, None): no state, or one this
     run cannot re-check from (the workflows must be read again, a file came or
     went, an edit a re-check does not take, a summary gone from the cache)."""
-    kept = _load_kept(store, slot)
     tree = _tree(config.root, _kept_tree(kept) if kept is not None else None)
     if kept is None or tree is None or workflows is None:
         return None, tree, None
@@ -2317,6 +2326,57 @@ def _recheck_kept(
         return None, tree, None
     _keep_project(store, slot, project)
     return done, tree, project
+
+
+def _path_hook(value: object) -> object:
+    if isinstance(value, Path):
+        return os.fspath(value)
+    raise NotImplementedError(f"cannot keep a {type(value).__name__}")
+
+
+def _path_of(kind: type, value: object) -> object:
+    if kind is Path and isinstance(value, str):
+        return Path(value)
+    raise NotImplementedError(f"not a {kind.__name__}")
+
+
+_WORKFLOWS_ENCODER = msgspec.msgpack.Encoder(enc_hook=_path_hook)
+
+
+@lru_cache(maxsize=1)
+def _workflows_decoder() -> msgspec.msgpack.Decoder:
+    from delta_lint.bundle import Workflows
+
+    return msgspec.msgpack.Decoder(Workflows, dec_hook=_path_of)
+
+
+def _encode_workflows(workflows: Workflows) -> bytes | None:
+    """The workflows for a project state, when they decode back equal: dbt writes
+    hold untyped tuples, which a typed decoder cannot give back as they were."""
+    if workflows.dbt:
+        return None
+    try:
+        encoded = _WORKFLOWS_ENCODER.encode(workflows)
+    except (TypeError, NotImplementedError, msgspec.EncodeError):
+        return None
+    return encoded
+
+
+def _kept_workflows(kept: _Kept, context: str, slot: object) -> Workflows | None:
+    """The workflows a project state holds, while they are what loading the bundle
+    and job files would give now: `context` is the digest of the files the last
+    run read (`_kept_context`, which asked that run's listings again and found them
+    unchanged), and the state's workflows read the same files and depend on those
+    same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
+    if kept.workflows is None or kept.workflows_context != context or not isinstance(slot, dict):
+        return None
+    listings = slot.get("listings")
+    if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
+        return None
+    try:
+        return _workflows_decoder().decode(kept.workflows)
+    except (msgspec.DecodeError, NotImplementedError, TypeError, ValueError):
+        return None
 
 
 def _load_kept(store: Cache, slot: str) -> _Kept | None:
@@ -2356,6 +2416,10 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             ]
         )
         runs_in = {k: sorted(v) for k, v in p.runs_in.items()}
+    if base is not None and base.workflows_context == _context_digest(p.config, p.workflows):
+        workflows = base.workflows
+    else:
+        workflows = _encode_workflows(p.workflows)
     try:
         kept = _Kept(
             slot,
@@ -2381,6 +2445,9 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             views.analysed,
             encode_values(p.shared, (Finding,)),
             p.shared_sources,
+            workflows,
+            _context_digest(p.config, p.workflows),
+            [(kind, argument, tuple(answer)) for kind, argument, answer in p.workflows.listings],
         )
         store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
     except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
