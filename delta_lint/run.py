@@ -687,7 +687,8 @@ def pipeline(
 
 
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
-OUTPUT = "output:"  # kv: the last output kept for one view (see `keep_output`)
+OUTPUT = "output:"  # kv: the run, exit code and warnings of the last output kept for one view (`keep_output`)
+OUTPUT_TEXT = "output-text:"  # kv blob: that output's run key, a newline, its text
 
 
 def _context_slot(config: Config, bundle: Path | None, target: str | None) -> str:
@@ -770,24 +771,34 @@ def keep_output(config: Config, result: RunResult, view: str, text: str, code: i
         return
     warnings = list(result.read.warnings) if result.read is not None else []
     store = Cache(config.root)
-    try:
-        store.put_value(OUTPUT + view, {"run": result.run_key, "text": text, "code": code, "warnings": warnings})
+    try:  # the text first: a run that stops between the two finds the run keys differ
+        store.put_blob(OUTPUT_TEXT + view, f"{result.run_key}\n{text}".encode(errors="surrogatepass"))
+        store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
     finally:
         store.close()
 
 
 def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[str]] | None:
+    """The output kept for `view` when it is the output of run `run_key`. Its text is
+    kept apart, read only then: a run after an edit learns the kept output is not
+    its own without decoding a large run's text."""
     kept = store.get_value(OUTPUT + view)
-    if (
+    if not (
         isinstance(kept, dict)
         and kept.get("run") == run_key
-        and isinstance(kept.get("text"), str)
         and type(kept.get("code")) is int
         and isinstance(kept.get("warnings"), list)
         and all(isinstance(w, str) for w in kept["warnings"])
     ):
-        return kept["text"], kept["code"], kept["warnings"]
-    return None
+        return None
+    blob = store.get_blob(OUTPUT_TEXT + view)
+    if blob is None:
+        return None
+    try:
+        run, text = blob.decode(errors="surrogatepass").split("\n", 1)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return (text, kept["code"], kept["warnings"]) if run == run_key else None
 
 
 def _kept_run(result: RunResult) -> dict:
