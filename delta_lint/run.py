@@ -1905,6 +1905,10 @@ class _Project:
     runs_in: dict[str, set[str]] = field(default_factory=dict)  # notebook -> files that run it (the schedule's)
     kept: _Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
     read_now: dict[int, bytes] = field(default_factory=dict)  # files the restoring run's `gather` read
+    # the run asked the bundle listings again (a restoring run, `_kept_context` or
+    # `cached_workflows`): a changed file of any kind may be re-read, not only those
+    # no listing reads (RECHECK_SUFFIXES)
+    listed: bool = False
 
 
 RECHECK_SUFFIXES = (".sql", ".ipynb")  # files whose content no bundle listing or discovery reads
@@ -1975,7 +1979,7 @@ def _recheck(
         if old.unchanged(path, tree.files[path]):
             continue
         index = p.index_of.get(path)
-        if index is None or os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES:
+        if index is None or not (p.listed or os.path.splitext(path)[1].lower() in RECHECK_SUFFIXES):
             return None
         changed[index] = None
     for i in p.overlaid:
@@ -2492,8 +2496,6 @@ def _restored(
         if isinstance(now[3], bytes):
             read_now[i] = now[3]
         if key != now[4]:
-            if suffix not in RECHECK_SUFFIXES:  # as `_recheck` takes edits: a bundle listing may read it
-                return None
             overlaid.add(i)
     try:
         first = decode_values(kept.first)
@@ -2542,6 +2544,7 @@ def _restored(
         runs_in=runs_in,
         kept=kept,
         read_now=read_now,
+        listed=True,
     )
     p.index_of = {path: i for i, path in enumerate(kept.paths)}
     summaries.fetch(set(kept.diags) | set(kept.scans))

@@ -19,7 +19,7 @@ import pytest
 from delta_lint.config import load_config
 from delta_lint.run import RunResult, check
 from tests.conftest import run_cli
-from tests.test_recheck import BUNDLE, _outcome, _project, _rechecked
+from tests.test_recheck import A_PY, BUNDLE, _outcome, _project, _rechecked
 
 
 def _run(root: Path, target: str | None = None) -> RunResult:
@@ -39,6 +39,8 @@ def _edit_b(root: Path, where: str) -> None:
     [
         ("statement", True),
         ("comment", True),
+        ("python file", True),
+        ("python file exports", False),
         ("helper", False),
         ("config", False),
         ("schedule", False),
@@ -58,6 +60,10 @@ def test_a_new_process_after_an_edit_finds_what_a_cold_run_finds(tmp_path, edit,
         _edit_b(root, "d = '2024-01-01'")
     elif edit == "comment":  # the near miss: new content, the same findings
         (root / "jobs" / "b.sql").write_text((root / "jobs" / "b.sql").read_text() + "-- saved again\n")
+    elif edit == "python file":  # read again with the value its import gives it; the listings asked again
+        (root / "jobs" / "a.py").write_text(A_PY.replace("d = '2024-01-01'", "id = 5"))
+    elif edit == "python file exports":  # a value other files could import: what it gives them changed
+        (root / "jobs" / "a.py").write_text(A_PY.replace("d = '2024-01-01'", "id = 5") + 'SHARED = "x"\n')
     elif edit == "helper":  # a.py's table comes from the helper module
         (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
     elif edit == "config":
@@ -139,3 +145,20 @@ def test_a_state_whose_summaries_the_cache_lost_gives_a_full_run(tmp_path):
     assert not _rechecked(after) and after.stats.files_analysed >= after.stats.files, after.stats
     _edit_b(root, "d = '2024-01-02'")
     assert _rechecked(_run(root))  # the full run stored a state of its own
+
+
+def test_a_python_file_that_becomes_an_airflow_dag_is_not_rechecked(tmp_path):
+    """A Python file's content decides whether it is an Airflow DAG (a listing the
+    schedule depends on): an edit that makes it one changes what the listings
+    answer, and the run reads the schedule again instead of re-checking the file."""
+    root = tmp_path / "p"
+    _project(root)
+    _run(root)
+    (root / "jobs" / "a.py").write_text(
+        "from airflow import DAG\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksSubmitRunOperator\n" + A_PY
+    )
+    after = _run(root)
+    assert not _rechecked(after), after.stats
+    _edit_b(root, "d = '2024-01-02'")
+    assert _rechecked(_run(root))
