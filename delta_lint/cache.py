@@ -10,7 +10,9 @@ with four tables that let a run skip work an earlier run did:
   nothing changed;
 - `kv`: other stages' values (`get_value`, `put_value`): the file-stat index that
   saves hashing unchanged files, parsed bundles and job definitions, settings read
-  live per table log state, and which cron schedules meet.
+  live per table log state, and which cron schedules meet; and values a stage
+  encodes itself (`get_blob`, `put_blob`): the project state a new process
+  re-checks from (`run._Kept`, typed msgspec), the output kept for a view.
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
@@ -31,7 +33,9 @@ The cache decides a gate's verdict, so it is never trusted:
   and every value read back is checked against its declared types: a wrong type
   is a miss, never a traceback. The list is the front ends' result types; a stage
   that keeps other values (`get_value`, `put_value`) names the dataclasses its
-  value holds with each call, and nothing else is built.
+  value holds with each call, and nothing else is built. A blob (`get_blob`) is
+  bytes the caller decodes with a typed decoder of its own (msgspec with the
+  declared types: a wrong shape is a miss there too).
 """
 
 from __future__ import annotations
