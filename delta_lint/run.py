@@ -627,7 +627,8 @@ def pipeline(
             kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
             state = _load_kept(store, kept_slot)
             if state is not None and context is not None:
-                workflows = _kept_workflows(state, context, store.get_value(_context_slot(config, bundle, target)))
+                listed = store.get_value(_context_slot(config, bundle, target))
+                workflows = _kept_workflows(store, kept_slot, state, context, listed)
         if workflows is None and store is not None:
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
@@ -2192,9 +2193,9 @@ class _Kept(msgspec.Struct, array_like=True):
     analysed: dict[str, int]
     shared_findings: str  # tagged: the findings across tables
     shared_sources: dict[str, str] | None
-    # the workflows as loaded (`Workflows`, msgspec), when they round-trip exactly; the
-    # digest of the files they read and the listings they depend on (`_kept_workflows`)
-    workflows: bytes | None
+    # the digest of the files the workflows as loaded read, the listings they depend on,
+    # and whether they are kept beside the state (`_kept_workflows`)
+    workflows: bool
     workflows_context: str
     listings: list[tuple[str, str, tuple[str, ...]]]
 
@@ -2377,19 +2378,30 @@ def _encode_workflows(workflows: Workflows) -> bytes | None:
     return encoded
 
 
-def _kept_workflows(kept: _Kept, context: str, slot: object) -> Workflows | None:
-    """The workflows a project state holds, while they are what loading the bundle
-    and job files would give now: `context` is the digest of the files the last
-    run read (`_kept_context`, which asked that run's listings again and found them
-    unchanged), and the state's workflows read the same files and depend on those
-    same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
-    if kept.workflows is None or kept.workflows_context != context or not isinstance(slot, dict):
+def _workflows_key(slot: str) -> str:
+    return _state_key(slot) + ":workflows"
+
+
+def _kept_workflows(store: Cache, slot: str, kept: _Kept, context: str, listed: object) -> Workflows | None:
+    """The workflows kept beside a project state (msgspec, after the digest of the
+    files they read), while they are what loading the bundle and job files would
+    give now: `context` is the digest of the files the last run read
+    (`_kept_context`, which asked that run's listings, `listed`, again and found
+    them unchanged), and the state's workflows read the same files and depend on
+    the same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
+    if not kept.workflows or kept.workflows_context != context or not isinstance(listed, dict):
         return None
-    listings = slot.get("listings")
+    listings = listed.get("listings")
     if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
         return None
+    blob = store.get_blob(_workflows_key(slot))
+    if blob is None:
+        return None
+    digest, _, encoded = blob.partition(b"\n")
+    if digest != context.encode():
+        return None
     try:
-        return _workflows_decoder().decode(kept.workflows)
+        return _workflows_decoder().decode(encoded)
     except (msgspec.DecodeError, NotImplementedError, TypeError, ValueError):
         return None
 
@@ -2431,10 +2443,14 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             ]
         )
         runs_in = {k: sorted(v) for k, v in p.runs_in.items()}
-    if base is not None and base.workflows_context == _context_digest(p.config, p.workflows):
-        workflows = base.workflows
+    workflows_context = _context_digest(p.config, p.workflows)
+    if base is not None and base.workflows_context == workflows_context:
+        workflows = base.workflows  # the same files and listings: the blob beside the state holds them
     else:
-        workflows = _encode_workflows(p.workflows)
+        encoded = _encode_workflows(p.workflows)
+        workflows = encoded is not None
+        if encoded is not None:  # named by the files' digest: a state stored after it names it too
+            store.put_blob(_workflows_key(slot), workflows_context.encode() + b"\n" + encoded)
     try:
         kept = _Kept(
             slot,
@@ -2461,7 +2477,7 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             encode_values(p.shared, (Finding,)),
             p.shared_sources,
             workflows,
-            _context_digest(p.config, p.workflows),
+            workflows_context,
             [(kind, argument, tuple(answer)) for kind, argument, answer in p.workflows.listings],
         )
         store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
