@@ -795,11 +795,14 @@ def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[
     blob = store.get_blob(OUTPUT_TEXT + view)
     if blob is None:
         return None
-    try:
-        run, text = blob.decode(errors="surrogatepass").split("\n", 1)
-    except (UnicodeDecodeError, ValueError):
+    end = blob.find(b"\n")
+    if end < 0 or blob[:end] != run_key.encode():
         return None
-    return (text, kept["code"], kept["warnings"]) if run == run_key else None
+    try:  # the text decoded in place: a large run's output is not copied once more
+        text = str(memoryview(blob)[end + 1 :], "utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return text, kept["code"], kept["warnings"]
 
 
 def _kept_run(result: RunResult) -> dict:
