@@ -21,7 +21,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from delta_lint.frontend.conditions import constant_of
-from delta_lint.frontend.pyvalues import BoolStr, DataFrame, NoneStr, NumStr, OneOf, Str
+from delta_lint.frontend.pyvalues import DataFrame, Str
 from delta_lint.frontend.sql import parse_sql
 from delta_lint.frontend.sqltext import strip_leading_comments
 from delta_lint.predicates import Value
@@ -72,16 +72,9 @@ def rows_value(value: object) -> Value | None:
     """A Python value as a SQL literal's value (`("lit", "a")`, `("lit", 20)`), or None
     when it is not a known constant (None, a NULL, is left open too)."""
     if isinstance(value, Str):
-        if isinstance(value, (OneOf, NoneStr)) or value.unknown or value.params:
+        if value.unknown or value.params or value.value is None:  # one of several texts is unknown too
             return None
-        if isinstance(value, BoolStr):
-            return ("lit", value.text == "True")
-        if isinstance(value, NumStr):
-            try:
-                return ("lit", int(value.text))
-            except ValueError:
-                return ("lit", float(value.text))
-        return ("lit", value.text)
+        return ("lit", value.value if value.scalar else value.text)
     if isinstance(value, bool | int | float | str):
         return ("lit", value)
     return None
@@ -155,7 +148,7 @@ class FrameReader:
 
     def _name(self, node: ast.expr) -> str | None:
         text = self.string(node)
-        if type(text) is not Str or text.unknown or text.params or not text.text:
+        if type(text) is not Str or text.scalar or text.unknown or text.params or not text.text:
             return None
         return text.text.strip("`").lower()
 
@@ -206,7 +199,7 @@ class FrameReader:
         if len(node.args) != 1 or node.keywords:
             return NONE_KNOWN
         text = self.string(node.args[0])
-        if text.unknown or text.params or isinstance(text, OneOf) or len(text.text) > MAX_QUERY:
+        if text.unknown or text.params or len(text.text) > MAX_QUERY:  # (one of several texts is unknown)
             return NONE_KNOWN
         if not _SELECT.match(strip_leading_comments(text.text)):
             return NONE_KNOWN  # not a query (a write, a SET): no rows to read
@@ -287,7 +280,7 @@ class FrameReader:
                 names.append(name)
             return names
         text = self.string(schema)
-        if type(text) is not Str or text.unknown or text.params:
+        if type(text) is not Str or text.scalar or text.unknown or text.params:
             return None
         return ddl_names(text.text)
 

@@ -20,14 +20,24 @@ the job. This module finds such hand-outs in a module's syntax (nothing is run):
   joblib's `Parallel(n_jobs=...)(delayed(fn)(x) for x in items)`, whose `n_jobs`
   left unset (or 1) runs the calls in order.
 
-What each call writes is read by the Python front end (`PythonAnalyzer._pool_call`),
-which marks those writes with the pool (`Intent.pool`).
+What each call writes is read by `PoolReader`, a part of the Python front end's
+analyzer: the pool's function read as called with each item, its writes marked
+with the pool (`Intent.pool`) and the call they were read for.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from delta_lint.frontend.pysites import SourceSites
+from delta_lint.frontend.pyvalues import Scope, Str, loop_names, param_str, placeholders
+from delta_lint.frontend.values.resolver import ValueResolver
+from delta_lint.frontend.values.walker import Walker, called_name, walk
+from delta_lint.model import Diagnostic, Intent
 
 # pool classes -> the keyword (or first positional argument) of their number of workers
 _POOLS = {"ThreadPoolExecutor": "max_workers", "ThreadPool": "processes"}
@@ -262,3 +272,157 @@ class Pools:
         fn = elt.func.args[0]
         generators = tuple(comprehension.generators)  # type: ignore[attr-defined]
         return PoolCall(call, maker, fn, tuple(elt.args), tuple(elt.keywords), None, False, generators, True)
+
+
+class Host(Protocol):
+    """What a `PoolReader` reads from and hands back to the analyzer that owns it."""
+
+    source: str
+    _tree: ast.Module | None
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    mutated_names: frozenset[str]
+    intents: list[Intent]
+    diagnostics: list[Diagnostic]
+    walker: Walker
+    values: ValueResolver
+    sites: SourceSites
+
+    def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
+    def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
+    def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
+
+
+class PoolReader:
+    """The Python front end's reading of the work a module hands to thread pools: a
+    part its analyzer (`Host`) owns and asks for each expression it reads (`pooled`)."""
+
+    def __init__(self, host: Host) -> None:
+        # weak: the host owns this reader, and a cycle would keep the file's tree alive
+        # until the garbage collector's next full pass
+        self.host: Host = weakref.proxy(host)
+        self._pools: Pools | None = None  # the module's thread pools, found when an expression may hand work to one
+
+    def pooled(self, expr: ast.expr, scope: Scope) -> set[int]:
+        """Read each hand-out of work to a thread pool in an expression as the calls it
+        makes (`call`); the ids of its nodes, which are not read again."""
+        if self._pools is None:  # once per module: most never make a pool, and are not walked for one
+            tree = self.host._tree
+            self._pools = Pools(tree if tree is not None and may_pool(self.host.source) else None)
+        skip: set[int] = set()
+        for hand_out in self._pools.calls_in(expr) if self._pools else ():
+            skip.update(id(n) for n in walk(hand_out.call))
+            self.host._guarded(hand_out.call, self.call, hand_out, scope)
+        return skip
+
+    def call(self, hand_out: PoolCall, scope: Scope) -> None:
+        """What the calls a pool makes write: its function read as called with each
+        item's values (one reading per item when the items are literal, else one with
+        the item unknown). Those writes run at the same time as each other: they are
+        marked with the pool (`Intent.pool`, where it is made) and the call they were
+        read for (`pool_item`; None for a reading that stands for several calls, and
+        for a write that does not depend on the call, which every call makes)."""
+        for part in (hand_out.items, *hand_out.args, *(k.value for k in hand_out.keywords)):
+            if part is not None:
+                self.host._calls(part, scope)
+        pool, site = self.host.sites.loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
+        readings, counted = self._readings(hand_out, scope)
+        several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
+        first_diagnostic = len(self.host.diagnostics)
+        for bound, args, label in readings:
+            local = replace(scope, env={**scope.env, **bound})
+            values = [self.host.string(a, local) for a in args] if label is None else []
+            known = label is not None or all(not v.unknown and not v.params for v in values)
+            # this call: its item as far as known, or which of the literal items it is
+            call = "|".join([site, *(v.text for v in values)] if label is None else [site, label])
+            item = None if several and not known else call
+            every = None if several else site  # a write the same in every call
+            # a table named by the item (`bronze_{t}`) is a table of its own in each call
+            per_item = {f"{{{p}}}" for v in values for p in v.params} if item is None else set()
+            before, kept = len(self.host.intents), set(self.host.walker.kept_in_place)
+            self._function(hand_out, args, local)
+            for n in [*range(before, len(self.host.intents)), *(self.host.walker.kept_in_place - kept)]:
+                x = self.host.intents[n]
+                own = per_item and x.table is not None and per_item & set(placeholders(x.table.name))
+                which = call if own else item if n >= before else every
+                self.host.intents[n] = replace(x, pool=pool, pool_item=which)
+        # what the readings could not read is said once, however many items were read
+        self.host.diagnostics[first_diagnostic:] = list(dict.fromkeys(self.host.diagnostics[first_diagnostic:]))
+
+    def _readings(
+        self, hand_out: PoolCall, scope: Scope
+    ) -> tuple[list[tuple[dict[str, object], list[ast.expr], str | None]], bool]:
+        """(names bound, the arguments of the call, which literal item it is when that
+        is not its text) for each reading of a hand-out, and whether the readings are
+        its calls one by one (its items are literal): `map` once per literal item (a
+        string, a dict; `starmap` each item unpacked), else once with the item unknown;
+        a `submit` in a comprehension once per literal item of its one loop, else with
+        the loop's names unknown."""
+        call = hand_out.call
+        if hand_out.items is not None:
+            first = (
+                hand_out.items.elts[0]
+                if isinstance(hand_out.items, (ast.List, ast.Tuple)) and hand_out.items.elts
+                else None
+            )
+            width = len(first.elts) if hand_out.unpack and isinstance(first, (ast.List, ast.Tuple)) else 1
+            rows = (
+                self.host.values._rows(hand_out.items, scope, width)
+                if not hand_out.unpack or first is not None
+                else None
+            )
+            names = [f"{POOL_ITEM}{i}" for i in range(width)]
+            args: list[ast.expr] = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), call) for n in names]
+            if rows is not None:
+                return [(dict(zip(names, row)), args, _row_label(n, row)) for n, row in enumerate(rows)], True
+            if hand_out.unpack:
+                return [({}, [], None)], False  # each parameter a value only a run knows
+            elements = literal_items(hand_out.items, self.host._tree, self.host.mutated_names)
+            if elements is not None:
+                return [
+                    ({names[0]: self.host.values._value(e, scope, "item")}, args, f"#{n}")
+                    for n, e in enumerate(elements)
+                ], True
+            return [({names[0]: param_str(first_parameter(hand_out.fn, self.host.functions))}, args, None)], False
+        args = list(hand_out.args)
+        if len(hand_out.loops) == 1:
+            loop = hand_out.loops[0]
+            names = loop_names(loop.target)
+            rows = self.host.values._rows(loop.iter, scope, len(names)) if names and not loop.ifs else None
+            if rows is not None:
+                return [(dict(zip(names, row)), args, _row_label(n, row)) for n, row in enumerate(rows)], True
+            elements = literal_items(loop.iter, self.host._tree, self.host.mutated_names) if len(names) == 1 else None
+            if elements is not None:
+                return [
+                    ({names[0]: self.host.values._value(e, scope, names[0])}, args, f"#{n}")
+                    for n, e in enumerate(elements)
+                ], True
+        unknown = {n: param_str(n) for loop in hand_out.loops for n in loop_names(loop.target)}
+        return [(unknown, args, None)], not hand_out.repeated  # a `for` around it repeats it
+
+    def _function(self, hand_out: PoolCall, args: list[ast.expr], scope: Scope) -> None:
+        """Read one call of a pool's function with these arguments: a lambda's body with
+        its parameters bound, a `partial`'s function with its own arguments first, any
+        other function as a call written where the pool hands the work out."""
+        fn, keywords = hand_out.fn, list(hand_out.keywords)
+        if (
+            isinstance(fn, ast.Call)
+            and called_name(fn) == "partial"
+            or (isinstance(fn, ast.Call) and isinstance(fn.func, ast.Attribute) and fn.func.attr == "partial")
+        ):
+            if not fn.args:
+                return
+            args, keywords = [*fn.args[1:], *args], [*fn.keywords, *keywords]
+            fn = fn.args[0]
+        if isinstance(fn, ast.Lambda):
+            params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+            env = {**scope.env, **{p: self.host.string(a, scope) for p, a in zip(params, args)}}
+            self.host._calls(fn.body, replace(scope, env=env, site=scope.site or self.host.sites.loc(hand_out.call)))
+            return
+        call = ast.Call(func=fn, args=args, keywords=keywords)
+        self.host._calls(ast.copy_location(call, hand_out.call), scope)
+
+
+def _row_label(n: int, row: tuple[object, ...]) -> str | None:
+    """Which literal item a pooled call's row is, when its values are not all text
+    (a dict of a configuration list): its text cannot tell the calls apart."""
+    return None if all(isinstance(v, Str) for v in row) else f"#{n}"

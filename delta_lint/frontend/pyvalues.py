@@ -5,13 +5,16 @@ f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
 `__init__` sets attributes, widget and argv values a job binds. These are the
 values the front end keeps for a name (`Str` with its `{param}` placeholders,
 `Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
-functions that turn literal syntax into them. Reading values out of code is
-`values.resolver`; making intents of them is `python`.
+functions that turn literal syntax into them. A `Str` carries the value of
+`values.lattice` behind its text: the text itself, a known value that is not a
+string, or the lattice's `OneOf` of the texts it may be. Reading values out of
+code is `values.resolver`; making intents of them is `python`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
@@ -22,62 +25,123 @@ from delta_lint.model import Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
 
-@dataclass(frozen=True)
+class _Text:
+    """The `value` of a `Str` that is text: a string, a template, an unknown part."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Text
+
+    def __hash__(self) -> int:
+        return 1
+
+    def __repr__(self) -> str:
+        return "TEXT"
+
+    def __reduce__(self) -> str:
+        return "TEXT"  # the module's one, when pickled and back
+
+
+TEXT = _Text()
+
+
+@dataclass(frozen=True, eq=False)
 class Str:
-    """A statically known string; `{name}` marks a parameter or unknown part."""
+    """A statically known string; `{name}` marks a parameter or unknown part.
+
+    `value` is the lattice's value behind the text (`values.lattice`): `TEXT` for
+    the text itself; a known value that is not a string (`None`, `True`, `2`, `0.5`:
+    a default, a constant, a flag of a config document), the text being what an
+    f-string shows for it (see `scalar`: a condition tests that value, a SQL
+    literal is written from it, a value function is given it; a string built from
+    it, `f"v{n}"`, is text again); or, for a string that is one of several texts
+    (`if env == "prod": t = "a.x" else: t = "b.x"`, `x if flag else y`, a loop that
+    may not run), the lattice's `OneOf` of those texts (see `one_of`), or its
+    `Unknown` past `MAX_ALTERNATIVES`. Such a string is unknown as text (its text
+    a `{one_of}` placeholder), so every reader that does not ask for the
+    alternatives stays sound; `+` (and so f-strings) keeps them, and the analyzer
+    reads a write once per alternative."""
 
     text: str
     params: tuple[str, ...] = ()
     unknown: bool = False  # some part is neither constant nor a named parameter
+    value: object = TEXT
+
+    @property
+    def scalar(self) -> bool:
+        """Whether this is a known value that is not a string (see `value`)."""
+        return type(self.value) in _SCALARS
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Str:
+            return NotImplemented
+        return (self.text, self.params, self.unknown, _key(self.value)) == (  # type: ignore[attr-defined]
+            other.text,  # type: ignore[attr-defined]
+            other.params,  # type: ignore[attr-defined]
+            other.unknown,  # type: ignore[attr-defined]
+            _key(other.value),  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.params, self.unknown, _key(self.value)))
 
     def __add__(self, other: Str) -> Str:
         if len(self.text) + len(other.text) > MAX_STATEMENT_TEXT:  # a string doubled again and again
             return Str("{too_long}", merge_params(merge_params(self.params, other.params), ("too_long",)), True)
         plain = Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
-        if not (isinstance(self, OneOf) or isinstance(other, OneOf)):
+        if not (_joined(self) or _joined(other)):
             return plain
-        if any(isinstance(v, OneOf) and not v.values for v in (self, other)):
-            return OneOf(text=plain.text, params=plain.params)  # too many: unknown for good
+        if _too_many(self) or _too_many(other):
+            return Str(plain.text, plain.params, True, _TOO_MANY)  # unknown for good
         # each combination, and as a plain string the template (`f"main.{one_of}.t"`),
         # so a reader that does not fork still sees the known parts
         joined = one_of([a + b for a in alternatives(self) for b in alternatives(other)])
-        if isinstance(joined, OneOf):
-            return OneOf(text=plain.text, params=plain.params, values=joined.values)
+        if _joined(joined):
+            return Str(plain.text, plain.params, True, joined.value)
         return joined
 
 
 # MAX_STATEMENT_TEXT (see `values.budget`): the longest text a string built by the
 # analyzer may hold, so `s = s + s` eighteen times on a 50 KB literal costs nothing.
 
+_SCALARS = frozenset({type(None), bool, int, float})
+_TOO_MANY = lattice.Unknown(f"more than {MAX_ALTERNATIVES} texts")
 
-@dataclass(frozen=True)
-class OneOf(Str):
-    """One of a few strings, from branches the code cannot decide (`if env == "prod":
-    t = "a.x" else: t = "b.x"`, `x if flag else y`, a loop that may not run).
 
-    Read as a plain `Str` it is unknown (its text is a placeholder), so every reader
-    that does not ask for the alternatives stays sound; `+` (and so f-strings) keeps
-    them, and the analyzer reads a write once per alternative (`values`)."""
+def _key(value: object) -> object:
+    """What tells two `Str.value`s apart: a `OneOf` by its texts in order (it has no
+    equality of its own), another value by its type too (`1`, `1.0` and `True` are
+    three values)."""
+    return (lattice.OneOf, value.values) if type(value) is lattice.OneOf else (type(value), value)  # type: ignore[attr-defined]
 
-    text: str = "{one_of}"
-    params: tuple[str, ...] = ("one_of",)  # named like any unknown placeholder (see `_opaque`)
-    unknown: bool = True
-    values: tuple[Str, ...] = ()  # empty: more than `MAX_ALTERNATIVES`, unknown for good
+
+def _joined(value: Str) -> bool:
+    """Whether a string is one of several texts, or unknown past the cap of those."""
+    return type(value.value) is lattice.OneOf or value.value is _TOO_MANY
+
+
+def _too_many(value: Str) -> bool:
+    return value.value is _TOO_MANY
 
 
 def alternatives(value: Str) -> tuple[Str, ...]:
-    return value.values if isinstance(value, OneOf) and value.values else (value,)
+    """The texts a string may be: the alternatives of one of several, or itself."""
+    held = value.value
+    return held.values if type(held) is lattice.OneOf else (value,)  # type: ignore[attr-defined]
 
 
-TOO_MANY = OneOf()  # joins past the cap: absorbs every later join, never forked
+ONE_OF = "one_of"  # the placeholder a string that is one of several shows (named like any, see `_opaque`)
+TOO_MANY = Str("{" + ONE_OF + "}", (ONE_OF,), True, _TOO_MANY)  # past the cap: absorbs every later join
 
 
 def one_of(values: list[Str]) -> Str:
-    """The join of several strings: the one string when they agree, `OneOf` up to
-    `MAX_ALTERNATIVES`, else an unknown string."""
+    """The join of several strings: the one string when they agree, a string whose
+    value is the lattice's `OneOf` of them up to `MAX_ALTERNATIVES`, else one
+    unknown for good."""
     distinct: list[Str] = []
     for value in values:
-        if isinstance(value, OneOf) and not value.values:
+        if _too_many(value):
             return TOO_MANY
         for alt in alternatives(value):
             if alt not in distinct:
@@ -86,9 +150,14 @@ def one_of(values: list[Str]) -> Str:
         return distinct[0]
     if len(distinct) > MAX_ALTERNATIVES:
         return TOO_MANY
-    return OneOf(
-        params=tuple(dict.fromkeys(("one_of", *(p for v in distinct for p in v.params)))), values=tuple(distinct)
-    )
+    params = tuple(dict.fromkeys((ONE_OF, *(p for v in distinct for p in v.params))))
+    return Str("{" + ONE_OF + "}", params, True, lattice.OneOf(tuple(distinct)))
+
+
+def one_of_texts(value: object) -> tuple[Str, ...]:
+    """The texts a held value may be when it is one of several (none otherwise)."""
+    held = value.value if type(value) is Str else None  # type: ignore[attr-defined]
+    return held.values if type(held) is lattice.OneOf else ()  # type: ignore[attr-defined]
 
 
 def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
@@ -107,7 +176,8 @@ _UNJOINED = object()  # values `join_held` cannot join: past `MAX_ALTERNATIVES`
 
 def join_held(bound: list[object]) -> object:
     """The value a name holds where paths meet. The same value on every path stays
-    itself; strings that differ become `OneOf`; other values that differ (a writer
+    itself; strings that differ become a string that is one of them (`one_of`);
+    other values that differ (a writer
     with or without `.partitionBy(...)`, a dict or a string) become the lattice's
     `OneOf` of them, unknown to every reader but the analyzer's reading of a write,
     which is done once per value; past `MAX_ALTERNATIVES` they are unknown."""
@@ -120,7 +190,7 @@ def join_held(bound: list[object]) -> object:
         for alt in lattice.alternatives(v):
             if not any(_same(alt, c) for c in choices):
                 choices.append(alt)
-    if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, OneOf) and not c.values for c in choices):
+    if len(choices) <= MAX_ALTERNATIVES and not any(isinstance(c, Str) and _too_many(c) for c in choices):
         return lattice.OneOf(tuple(choices))
     return _UNJOINED
 
@@ -132,32 +202,29 @@ def _same(a: object, b: object) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class NoneStr(Str):
-    """`None` (a default, a constant): text "None" as an f-string shows it, and false
-    as a condition (`f"ZORDER BY ..." if cols else ""` with `cols=None`)."""
-
-    text: str = "None"
-
-
-@dataclass(frozen=True)
-class BoolStr(Str):
-    """`True`/`False` (a flag of a config document): its text as an f-string shows it,
-    and its own truth as a condition."""
-
-    text: str = "False"
+def scalar(value: None | bool | int | float) -> Str | None:
+    """A known value that is not a string as the analyzer holds it: its text as an
+    f-string shows it, and the value (None for an integer too long to write, see
+    `number_text`)."""
+    if value is None or isinstance(value, bool):
+        return Str(str(value), value=value)
+    text = number_text(value)
+    return None if text is None else Str(text, value=value)
 
 
-@dataclass(frozen=True)
-class NumStr(Str):
-    """A number (`2`, `0.5`): its text as an f-string shows it, and the number itself
-    when a value function is given it."""
-
-    text: str = "0"
+NONE = Str("None", value=None)  # `None`: false as a condition (`f"... {c}" if c else ""` with `c=None`)
 
 
 def merge_params(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a + b))
+
+
+def placeholders(text: str) -> list[str]:
+    """The `{name}` placeholders of a text, braces included, in order."""
+    return _PLACEHOLDERS.findall(text)
+
+
+_PLACEHOLDERS = re.compile(r"\{[^{}]+\}")
 
 
 def param_str(name: str) -> Str:
@@ -324,8 +391,8 @@ def loop_names(target: ast.expr) -> list[str]:
 def from_plain(value: object, depth: int = 0) -> object:
     """A value the evaluator gives (a value of `values.lattice`) as the analyser holds
     it: plain Python as strings, lists and dicts of them; one of several strings as
-    `OneOf` (a write is then read once per value); a template as a `Str` with its
-    named inputs. None when it has no such form (unknown, or one of values that are
+    a string that is one of them (`one_of`: a write is then read once per value); a
+    template as a `Str` with its named inputs. None when it has no such form (unknown, or one of values that are
     not all strings)."""
     if depth > 16:
         return None
@@ -335,13 +402,8 @@ def from_plain(value: object, depth: int = 0) -> object:
         if all(isinstance(v, (str, lattice.Template)) for v in value.values):
             return one_of([from_plain(v, depth + 1) for v in value.values])  # type: ignore[misc]
         return None
-    if isinstance(value, bool):
-        return BoolStr(str(value))
-    if value is None:
-        return NoneStr()
-    if isinstance(value, (int, float)):
-        text = number_text(value)
-        return None if text is None else NumStr(text)
+    if value is None or isinstance(value, (bool, int, float)):
+        return scalar(value)
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, dict):
@@ -364,17 +426,10 @@ def to_plain(held: object, depth: int = 0) -> object:
     strings as the lattice's `OneOf`, else unknown."""
     if depth > 16:
         return _NOT_PLAIN
-    if isinstance(held, BoolStr):
-        return held.text == "True"
-    if isinstance(held, NoneStr):
-        return None
-    if isinstance(held, NumStr):
-        try:
-            return int(held.text)
-        except ValueError:
-            return float(held.text)
-    if isinstance(held, OneOf):  # one of a few strings: the evaluator reads each
-        plain = [to_plain(v, depth + 1) for v in held.values]
+    if isinstance(held, Str) and held.scalar:
+        return held.value
+    if isinstance(held, Str) and type(held.value) is lattice.OneOf:  # one of a few strings: the evaluator reads each
+        plain = [to_plain(v, depth + 1) for v in held.value.values]
         if not plain or any(isinstance(v, lattice.Unknown) for v in plain):
             return _NOT_PLAIN
         return lattice.join(plain)

@@ -1,4 +1,8 @@
-"""What a `spark.sql` call binds in its own statement.
+"""The SQL a Python call runs, and what a `spark.sql` call binds in its own statement.
+
+`SqlCallReader` reads a `spark.sql(q)` call (or a bare `sql(q)` of a notebook, or a
+warehouse's `execute_statement(statement=q)`) as the statement it runs, with the
+SQL front end, at the call.
 
 pyspark 4's `SparkSession.sql(sqlQuery, args=None, **kwargs)` formats the query with
 Python's formatter when keywords are given (`{name}` becomes a string's SQL literal, or
@@ -12,19 +16,26 @@ a value the code does not give statically leaves its marker a parameter.
 from __future__ import annotations
 
 import ast
+import re
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
+from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import BoolStr, Instance, NoneStr, NumStr, OneOf, Str, StrMap, Strs
+from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs
+from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent
 
 MAX_ARGS = 256  # more values than a statement binds by hand: not read
 
 
 def _known(value: object) -> Str | None:
     """A string value wholly known (no parameter, no unknown part, not one of several)."""
-    if not isinstance(value, Str) or isinstance(value, OneOf) or value.unknown or value.params:
+    if not isinstance(value, Str) or value.unknown or value.params:  # one of several is unknown too
         return None
     return value
 
@@ -34,12 +45,8 @@ def arg_literal(value: object) -> str | None:
     known = _known(value)
     if known is None:
         return None
-    if isinstance(known, NoneStr):
-        return "NULL"
-    if isinstance(known, BoolStr):
-        return known.text.upper()
-    if isinstance(known, NumStr):
-        return known.text
+    if known.scalar:  # None, a flag, a number
+        return "NULL" if known.value is None else known.text.upper() if isinstance(known.value, bool) else known.text
     return "'" + known.text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
@@ -49,7 +56,7 @@ def format_literal(value: object) -> str | None:
     known = _known(value)
     if known is None:
         return None
-    if type(known) is Str:
+    if type(known) is Str and not known.scalar:
         return arg_literal(known)
     return known.text
 
@@ -88,3 +95,158 @@ def bound_statement(
             positional = [arg_literal(v) for v in value.items]
     text = bind_markers(text, named, positional)
     return sql if text == sql.text else replace(sql, text=text)
+
+
+class Host(Protocol):
+    """What a `SqlCallReader` reads from and hands back to the analyzer that owns it."""
+
+    path: str
+    session: Session
+    memo: FrontEndMemo
+    diagnostics: list[Diagnostic]
+    mutated_names: frozenset[str]
+    sites: SourceSites
+
+    def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
+    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None) -> None: ...
+
+
+class SqlCallReader:
+    """The Python front end's reading of the SQL a call runs: `spark.sql(q, ...)` (and a
+    bare `sql(q)` of a notebook) on the Spark session, or a warehouse's statement
+    (`warehouse_statement`) in a session of its own; a part the analyzer (`Host`)
+    owns. The statement's text is read by the SQL front end at the call."""
+
+    def __init__(self, host: Host) -> None:
+        # weak: the host owns this reader, and a cycle would keep the file's tree alive
+        # until the garbage collector's next full pass
+        self.host: Host = weakref.proxy(host)
+
+    def read(self, node: ast.Call, warehouse: ast.expr | None, scope: Scope) -> None:
+        """The intents of the statement `node` runs: `warehouse`, the statement a
+        warehouse call runs, else the query of `spark.sql`."""
+        if not node.args and not node.keywords:
+            return
+        arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
+        if arg is None:
+            return
+        sql = self.host.string(arg, scope)
+        if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
+            sql = bound_statement(
+                sql, node, lambda value: self.host.string(value, scope), lambda held: self._held_container(held, scope)
+            )
+        loc = scope.site or self.host.sites.loc(node)
+        if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
+            shown = sql.text.strip()
+            self.host.diagnostics.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    loc,
+                    f"dynamic SQL: the statement is `{shown}`, a value delta-lint cannot know; its writes are not checked",
+                    "info",
+                )
+            )
+            return
+        session = self.host.session
+        if warehouse is not None:  # a warehouse's session, not Spark's: `catalog=`/`schema=` of the call
+            session = Session(non_delta=self.host.session.non_delta)
+            for kind in ("catalog", "schema"):
+                value = next((k.value for k in node.keywords if k.arg == kind), None)
+                if value is not None:
+                    session.use([self.host.string(value, scope).text.lower()], kind)
+        intents, diags = analyze_sql(
+            sql.text,
+            self.host.path,
+            session,
+            fixed=loc,
+            extra_params=tuple(p for p in sql.params),
+            memo=self.host.memo,
+        )
+        if session is not self.host.session:
+            self.host.session.non_delta = session.non_delta
+        for i in intents:
+            self.host._add(i, scope, node)
+        self.host.diagnostics.extend(diags)
+
+    def _held_container(self, node: ast.expr, scope: Scope) -> object:
+        """The dict or list a name holds, unless the code changes it in place."""
+        if isinstance(node, ast.Name) and node.id not in self.host.mutated_names:
+            return scope.env.get(node.id)
+        return None
+
+
+# What `session_sql_names` can find, in the text: a bare call of `sql` or `spark.sql`
+# named without calling it (`q = spark.sql`). Most files only call `spark.sql(...)`
+# and import `pyspark.sql`: they are not walked a second time for it.
+MAY_NAME_SESSION_SQL = re.compile(r"(?<![\w.])sql\s*\(|\.\s*sql\b(?!\s*[(.]|\s+import\b)")
+
+
+def session_sql_names(tree: ast.Module) -> frozenset[str]:
+    """Bare names that run SQL on the Spark session.
+
+    - `sql`, where the file never binds it: a Databricks notebook's global (the
+      notebook defines `sql` and `table` for the session; in plain Python the call
+      would raise `NameError`, so an unbound `sql(...)` can only be that global);
+    - a name bound only to `spark.sql` / `sqlContext.sql` (`q = spark.sql`)."""
+    bound: dict[str, list[ast.expr | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.setdefault(node.id, [])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.setdefault(node.name, []).append(None)
+        elif isinstance(node, ast.arg):
+            bound.setdefault(node.arg, []).append(None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+    names = {"sql"} if "sql" not in bound else set()
+    for name, values in bound.items():
+        if values and all(_is_session_sql(v) for v in values):
+            names.add(name)
+    return frozenset(names)
+
+
+def _is_session_sql(value: ast.expr | None) -> bool:
+    return (
+        isinstance(value, ast.Attribute)
+        and value.attr == "sql"
+        and isinstance(value.value, ast.Name)
+        and value.value.id in ("spark", "sqlContext")
+    )
+
+
+def as_session_sql(call: ast.Call) -> ast.Call:
+    """`sql("...")` read as the `spark.sql("...")` it stands for, at the same place."""
+    session = ast.copy_location(ast.Name("spark", ast.Load()), call.func)
+    func = ast.copy_location(ast.Attribute(session, "sql", ast.Load()), call.func)
+    return ast.copy_location(ast.Call(func, call.args, call.keywords), call)
+
+
+# The SQL a warehouse runs for the code: the Databricks SDK's
+# `w.statement_execution.execute_statement(statement=...)`, and lsql's
+# `StatementExecutionExt.execute(...)` / `fetch_*` (told from a DB-API cursor's
+# `execute(sql)` by its `statement=` keyword).
+_WAREHOUSE_METHODS = {
+    "execute_statement": "StatementExecutionAPI",
+    "execute": "StatementExecutionExt",
+    "fetch_all": "StatementExecutionExt",
+    "fetch_one": "StatementExecutionExt",
+    "fetch_value": "StatementExecutionExt",
+}
+
+
+def warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
+    """The statement a warehouse call runs (None for any other call)."""
+    owner = _WAREHOUSE_METHODS.get(method)
+    if owner is None:
+        return None
+    if method != "execute_statement" and not any(k.arg == "statement" for k in call.keywords):
+        return None
+    return argument(call, owner, method, "statement")
+
+
+_WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")

@@ -92,9 +92,10 @@ class OneOf:
     none alike). It has no truth, equality or hash of its own: an operation on it is
     done once per alternative (`evaluator` does so) and Python's own operators on
     one refuse (TypeError), so it never passes for one of its values. The Python
-    front end holds its own values in one too where they are not all strings (a
-    writer built with or without `.partitionBy(...)`, see `pyvalues.join_held`):
-    a write is read once per value."""
+    front end holds its own values in one too: a string that is one of several
+    texts holds their `OneOf` as its value (`pyvalues.one_of`), other values one
+    of them directly (a writer built with or without `.partitionBy(...)`, see
+    `pyvalues.join_held`); a write is read once per value."""
 
     __slots__ = ("values",)
 

@@ -19,20 +19,19 @@ import weakref
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
+from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS, TERMINALS, argument
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
+    NONE,
     TEXT_FUNCTIONS,
     ArgNamespace,
-    BoolStr,
     Chain,
     DataFrame,
     InputDoc,
     Instance,
     Maps,
-    NoneStr,
-    NumStr,
     Scope,
     Step,
     Str,
@@ -45,6 +44,7 @@ from delta_lint.frontend.pyvalues import (
     may_give_text,
     one_of,
     param_str,
+    scalar,
     to_plain,
 )
 from delta_lint.frontend.values.brains import (
@@ -60,7 +60,7 @@ from delta_lint.frontend.values.brains import (
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
-from delta_lint.frontend.values.sources import is_value_function, number_text
+from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
@@ -178,12 +178,10 @@ class Host(Protocol):
     _top_functions: set[str]
     _own_lines: int
     _tree: ast.Module | None
+    sites: SourceSites  # where a node stands, and its text
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]: ...
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
-    def _loc(self, node: ast.AST) -> Location: ...
-    def _pos(self, line: int, col0: int) -> tuple[int, int]: ...
-    def _one_line_source(self, node: ast.AST) -> str | None: ...
 
 
 class ValueResolver:
@@ -220,7 +218,7 @@ class ValueResolver:
         for spent in self.host.budget.spent[seen:]:
             own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            loc = Location(self.host.path, *self.host._pos(spent.line, 0)) if own else self.host._loc(call)
+            loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0)) if own else self.host.sites.loc(call)
             after = "this value and those read after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
@@ -538,15 +536,11 @@ class ValueResolver:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, str):
                 return Str(node.value)
-            if node.value is None:
-                return NoneStr()
-            if isinstance(node.value, bool):
-                return BoolStr(str(node.value))
-            if isinstance(node.value, (int, float)):
-                text = number_text(node.value)
-                if text is None:  # too long to hold (see `number_text`): unknown, by a name
+            if node.value is None or isinstance(node.value, (bool, int, float)):
+                held = scalar(node.value)
+                if held is None:  # too long to hold (see `number_text`): unknown, by a name
                     return Str("{huge_number}", ("huge_number",), True)
-                return NumStr(text)
+                return held
             return Str(str(node.value))
         param = self._param_source(node, scope)
         if param is not None:
@@ -641,7 +635,7 @@ class ValueResolver:
         (plain text only: a number's or flag's text is not the value Python compares)."""
         left = self.string(node.left, scope)
         right = node.comparators[0]
-        if type(left) is not Str or left.unknown or left.params:
+        if type(left) is not Str or left.scalar or left.unknown or left.params:
             return None
         op = node.ops[0]
         if isinstance(op, (ast.In, ast.NotIn)):
@@ -652,7 +646,7 @@ class ValueResolver:
             found = left.text in {e.value for e in right.elts}  # type: ignore[attr-defined]
             return found if isinstance(op, ast.In) else not found
         other = self.string(right, scope)
-        if type(other) is not Str or other.unknown or other.params:
+        if type(other) is not Str or other.scalar or other.unknown or other.params:
             return None
         return (left.text == other.text) == isinstance(op, ast.Eq)
 
@@ -676,17 +670,13 @@ class ValueResolver:
             held = scope.env.get(node.left.id)
             if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
                 return None
-            return isinstance(held, NoneStr) == isinstance(node.ops[0], ast.Is)
+            return (isinstance(held, Str) and held.value is None) == isinstance(node.ops[0], ast.Is)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _TEXT_TESTS):
             return self._text_test(node, scope)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if isinstance(held, NoneStr):
-                return False
-            if isinstance(held, BoolStr):
-                return held.text == "True"
-            if isinstance(held, NumStr):
-                return float(held.text) != 0
+            if isinstance(held, Str) and held.scalar:  # None, a flag, a number: its own truth
+                return bool(held.value)
             if isinstance(held, Strs):
                 return None if node.id in self.host.mutated_names else bool(held.items)
             if isinstance(held, Str) and not held.params and not held.unknown:
@@ -751,7 +741,7 @@ class ValueResolver:
             return str(node.value)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if type(held) is Str and not held.params and not held.unknown:
+            if type(held) is Str and not (held.scalar or held.params or held.unknown):
                 return held.text
         return None
 
@@ -789,7 +779,7 @@ class ValueResolver:
             if found is None and isinstance(owner.plain, dict) and node.args[0].value in owner.plain:
                 return None  # there, but of a kind the analyser does not hold: unknown
             if found is None and owner.plain is not None:
-                return self.string(node.args[1], scope) if len(node.args) == 2 else NoneStr()
+                return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
 
@@ -968,7 +958,7 @@ class ValueResolver:
         if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
             return None
         returned = self._returned(self.host.functions[node.func.id], node, scope)
-        return returned if type(returned) is Str and not returned.unknown else None
+        return returned if type(returned) is Str and not (returned.scalar or returned.unknown) else None
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
@@ -1006,7 +996,7 @@ class ValueResolver:
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
         placeholder named after its source text."""
-        shown = self.host._one_line_source(node)
+        shown = self.host.sites.one_line_source(node)
         if shown is None:
             try:
                 shown = ast.unparse(node)

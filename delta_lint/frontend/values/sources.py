@@ -1,7 +1,9 @@
 """Values of one module given to other files, and kept out of messages.
 
 The link stage gives a module's value functions to the files that import it or
-`%run` it as source (`module_source`, `is_value_function`); numbers cross as text
+`%run` it as source (`module_source`, `is_value_function`), and a file gets them
+back as modules to evaluate (`value_modules`) and helpers' definitions it may
+paste after its own code (`one_definition`); numbers cross as text
 (`number_text`). What a project document holds is kept out of every message
 (`DocumentText`): a table name it forms is the one thing of its delta-lint prints.
 """
@@ -10,7 +12,9 @@ from __future__ import annotations
 
 import ast
 
+from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import MAX_INT_BITS
+from delta_lint.frontend.values.evaluator import Module
 
 MAX_VALUE_FUNCTION_LINES = 120  # longer functions are not given to other files
 MAX_SOURCE_STATEMENTS = 64  # top-level statements the value functions of a module need
@@ -139,3 +143,35 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
                 wanted.append(node.id)
     ordered = [s for s in tree.body if any(s is k for k in kept.values())]
     return "\n".join(ast.unparse(s) for s in imports + ordered) + "\n"
+
+
+def value_modules(given: tuple[tuple[str, str, str, str], ...], memo: FrontEndMemo) -> dict[str, tuple[Module, str]]:
+    """name here -> (module, function) for the value functions other files give.
+    Each module's source is parsed once a run (`memo.modules`), however many files
+    call its functions; the `Module` is this file's own, as the values its
+    assignments evaluate to are worked out under this file's budget and documents."""
+    modules: dict[tuple[str, str], Module | None] = {}
+    out = {}
+    for bound, path, function, source in given:
+        if (path, source) not in modules:
+            if source not in memo.modules:
+                try:
+                    memo.modules[source] = ast.parse(source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    memo.modules[source] = None
+            tree = memo.modules[source]
+            modules[(path, source)] = Module.of(tree, path) if tree is not None else None
+        module = modules[(path, source)]
+        if module is not None:
+            out[bound] = (module, function)
+    return out
+
+
+def one_definition(text: str) -> bool:
+    """Whether a helper's source, as another file's summary gives it, parses as one
+    function or class definition (else it is not given to the file that imports it)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return bool(body) and isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))

@@ -23,6 +23,7 @@ import weakref
 from dataclasses import replace
 from typing import Protocol
 
+from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import (
     DataFrame,
     Instance,
@@ -40,7 +41,7 @@ from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
-from delta_lint.model import SCOPED, Diagnostic, Intent, Location
+from delta_lint.model import SCOPED, Diagnostic, Intent
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -86,8 +87,8 @@ class Host(Protocol):
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     _tree: ast.Module | None
     values: ValueResolver
+    sites: SourceSites  # where a node stands, and its text
 
-    def _loc(self, node: ast.AST) -> Location: ...
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
 
@@ -578,7 +579,7 @@ class Walker:
             if not placed:
                 self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
-        site = scope.site or self.host._loc(call)
+        site = scope.site or self.host.sites.loc(call)
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
         before = len(self.host.intents)
         self.block(fn.body, local)

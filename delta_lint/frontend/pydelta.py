@@ -1,0 +1,211 @@
+"""The Python front end's reading of the DeltaTable API.
+
+`DeltaTable.forName(spark, t)` / `forPath(spark, p)` then `.merge(...)...execute()`,
+`.update(...)`, `.delete(...)`, `.optimize().executeCompaction()` /
+`executeZOrderBy(...)`, `.vacuum()`, `.restoreToVersion(...)` and protocol changes;
+and the builders `DeltaTable.create(spark).tableName(t)...execute()` (and
+`createIfNotExists`, `createOrReplace`, `replace`). Each becomes an intent: its
+kind, its condition on the target (SQL text, or a Column expression read as SQL),
+the MERGE clauses it has, and the settings a builder declares. `DeltaTableReader`
+is a part the analyzer (`python.PythonAnalyzer`, its `Host`) owns; the analyzer
+finds the chain and emits the intent.
+"""
+
+from __future__ import annotations
+
+import ast
+import weakref
+from typing import Protocol
+
+from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.pychains import chain_arg, chain_cols, condition_sql, table_ddl
+from delta_lint.frontend.pyspark_api import SIGNATURES, argument
+from delta_lint.frontend.pyvalues import Scope, Step, Str
+from delta_lint.frontend.sql import Session, condition_info
+from delta_lint.model import Flag, Kind, TableRef
+from delta_lint.predicates import WHOLE
+
+
+class Host(Protocol):
+    """What a `DeltaTableReader` reads from and hands back to the analyzer that owns it."""
+
+    session: Session
+    memo: FrontEndMemo
+
+    def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
+    def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
+    def _ref(self, target: Str, path: bool = False) -> tuple[TableRef, bool]: ...
+    def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: Scope, **kw) -> None: ...
+
+
+class DeltaTableReader:
+    """Reads one DeltaTable chain (its links, `pyvalues.Step`) into the intent it makes."""
+
+    def __init__(self, host: Host) -> None:
+        # weak: the host owns this reader, and a cycle would keep the file's tree alive
+        # until the garbage collector's next full pass
+        self.host: Host = weakref.proxy(host)
+
+    def read(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
+        """A chain on a table handle (`forName`/`forPath`), or a builder's `execute()`."""
+        names = [s.name for s in steps]
+        last = steps[-1].name
+        builder = next((n for n in names if n in ("create", "createIfNotExists", "createOrReplace", "replace")), None)
+        if builder is not None and "DeltaTable" in names and last == "execute" and "merge" not in names:
+            self._builder(steps, node, builder, scope)
+            return
+        handle = next((s for s in steps if s.name in ("forName", "forPath") and s.call is not None), None)
+        if handle is None:
+            return
+        target = argument(
+            handle.call, "DeltaTable", handle.name, "tableOrViewName" if handle.name == "forName" else "path"
+        )
+        ref, resolved = self.host._ref(self.host.string(target, scope), path=handle.name == "forPath")
+        alias = chain_arg(self.host, steps, "alias", scope)
+        alias_name = alias.text.lower() if alias and not alias.unknown else None
+        table_names = {ref.name.split(".")[-1], *([alias_name] if alias_name else [])}
+        if last == "execute" and "merge" in names:
+            merge = next(s for s in steps if s.name == "merge")
+            source = argument(merge.call, "DeltaTable", "merge", "source")
+            cond = argument(merge.call, "DeltaTable", "merge", "condition")
+            cond_sql = condition_sql(self.host, cond, scope)
+            info = condition_info(cond_sql, table_names, False, self.host.session, ref, self.host.memo)
+            flags = set(info.flags)
+            clauses = []
+            for s in steps:
+                if s.name.startswith("whenNotMatchedBySource"):
+                    clauses.append("not_matched_by_source_" + ("delete" if "Delete" in s.name else "update"))
+                    flags.add(Flag.READS_WHOLE_TARGET)
+                elif s.name.startswith("whenNotMatched"):
+                    clauses.append("not_matched_insert")
+                elif s.name.startswith("whenMatched"):
+                    clauses.append("matched_" + ("delete" if "Delete" in s.name else "update"))
+                if s.name.startswith("when") and s.call is not None:
+                    c = (
+                        argument(s.call, "DeltaMergeBuilder", s.name, "condition")
+                        if ("DeltaMergeBuilder", s.name) in SIGNATURES
+                        else None
+                    )
+                    if (
+                        c is not None
+                        and s.name not in ("whenMatchedUpdate", "whenNotMatchedInsert")
+                        or (c is not None and not isinstance(c, ast.Dict))
+                    ):
+                        extra = condition_info(
+                            condition_sql(self.host, c, scope),
+                            table_names,
+                            False,
+                            self.host.session,
+                            ref,
+                            self.host.memo,
+                        )
+                        flags |= extra.flags - {Flag.OPAQUE_CONDITION}
+            if "withSchemaEvolution" in names or self.host.session.auto_merge:
+                flags.add(Flag.SCHEMA_EVOLUTION)
+            if ref in self.host.reads(source, scope):
+                flags.add(Flag.READS_TARGET)
+            region = WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region
+            self.host._emit(
+                node,
+                ref,
+                resolved,
+                Kind.MERGE,
+                scope,
+                flags=flags,
+                predicate_sql=info.sql,
+                region=region,
+                params=info.params,
+                target_alias=alias_name,
+                merge_clauses=tuple(clauses),
+            )
+        elif last in ("delete", "update", "updateExpr"):
+            # `updateExpr` is the Scala API's; read it like `update` where it appears
+            cond = argument(node, "DeltaTable", "delete" if last == "delete" else "update", "condition")
+            if last != "delete" and cond is not None and isinstance(cond, ast.Dict):
+                cond = None  # update(set=...) with no condition
+            if cond is None:
+                self.host._emit(
+                    node, ref, resolved, Kind.DELETE if last == "delete" else Kind.UPDATE, scope, region=WHOLE
+                )
+                return
+            info = condition_info(
+                condition_sql(self.host, cond, scope), table_names, True, self.host.session, ref, self.host.memo
+            )
+            self.host._emit(
+                node,
+                ref,
+                resolved,
+                Kind.DELETE if last == "delete" else Kind.UPDATE,
+                scope,
+                flags=info.flags,
+                predicate_sql=info.sql,
+                region=info.region,
+                params=info.params,
+                target_alias=alias_name,
+            )
+        elif last in ("executeCompaction", "executeZOrderBy"):
+            where = chain_arg(self.host, steps, "where", scope)
+            info = condition_info(
+                where.text if where else "", table_names, True, self.host.session, ref, self.host.memo
+            )
+            zorder = ()
+            if last == "executeZOrderBy":
+                args = (
+                    node.args[0].elts
+                    if len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))
+                    else node.args
+                )
+                zorder = tuple(self.host.string(a, scope).text.lower() for a in args)
+            self.host._emit(
+                node,
+                ref,
+                resolved,
+                Kind.OPTIMIZE_ZORDER if zorder else Kind.OPTIMIZE,
+                scope,
+                flags=info.flags,
+                predicate_sql=info.sql,
+                region=info.region,
+                params=info.params,
+                zorder_by=zorder,
+            )
+        elif last == "vacuum":
+            self.host._emit(node, ref, resolved, Kind.VACUUM, scope)
+        elif last in ("restoreToVersion", "restoreToTimestamp"):
+            self.host._emit(node, ref, resolved, Kind.RESTORE, scope)
+        elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
+            self.host._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
+
+    def _builder(self, steps: list[Step], node: ast.Call, builder: str, scope: Scope) -> None:
+        """`DeltaTable.create(spark).tableName(t)...execute()` and its kin (`builder`):
+        the table it creates and the settings it declares."""
+        name = chain_arg(self.host, steps, "tableName", scope)
+        location = chain_arg(self.host, steps, "location", scope)
+        if name is not None:
+            ref, resolved = self.host._ref(name)
+        elif location is not None:
+            ref, resolved = self.host._ref(location, path=True)
+        else:
+            return
+        identity = []
+        props = {}
+        for step in steps:
+            if step.call is None:
+                continue
+            if step.name == "addColumn":
+                gen = [k for k in step.call.keywords if k.arg in ("generatedAlwaysAs", "generatedByDefaultAs")]
+                if gen and isinstance(gen[0].value, ast.Call) and "Identity" in ast.unparse(gen[0].value.func):
+                    column = argument(step.call, "DeltaTableBuilder", "addColumn", "colName")
+                    identity.append(self.host.string(column, scope).text.lower())
+            elif step.name == "property" and len(step.call.args) >= 2:
+                props[self.host.string(step.call.args[0], scope).text.lower()] = self.host.string(
+                    step.call.args[1], scope
+                ).text
+        ddl = table_ddl(
+            chain_cols(self.host, steps, "partitionedBy", scope),
+            chain_cols(self.host, steps, "clusterBy", scope),
+            props,
+            tuple(identity),
+        )
+        kind = Kind.CREATE if builder in ("create", "createIfNotExists") else Kind.CREATE_OR_REPLACE
+        flags = {Flag.IF_NOT_EXISTS} if builder == "createIfNotExists" else set()
+        self.host._emit(node, ref, resolved, kind, scope, declared=ddl, flags=flags)
