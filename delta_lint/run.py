@@ -2299,7 +2299,13 @@ class _StoredContexts:
         text = self.tagged.get(index)
         if text is None:
             return default
-        self.known[index] = context = decode_values(text, (Context,))
+        try:
+            context = decode_values(text, (Context,))
+        except (ValueError, KeyError, TypeError, RecursionError) as why:
+            raise _StateGone(f"file {index}'s context") from why
+        if not isinstance(context, Context):
+            raise _StateGone(f"file {index}'s context")
+        self.known[index] = context
         return context
 
     def __contains__(self, index: int) -> bool:
@@ -2334,26 +2340,26 @@ def _recheck_kept(
     tree = _tree(config.root, _kept_tree(kept) if kept is not None else None)
     if kept is None or tree is None or workflows is None:
         return None, tree, None
-    project = _restored(kept, store, inputs, config, workflows, spark, False)
-    if project is None:
-        return None, tree, None
     try:
-        done = _recheck(project, tree, paths, None, store, jobs)
+        project = _restored(kept, store, inputs, config, workflows, spark, False)
+        done = _recheck(project, tree, paths, None, store, jobs) if project is not None else None
     except _StateGone:
         return None, tree, None
-    if done is None:
+    if done is None or project is None:
         return None, tree, None
     _keep_project(store, slot, project)
     return done, tree, project
 
 
 def _path_hook(value: object) -> object:
+    """msgspec's hook for the paths workflows hold (the files they read)."""
     if isinstance(value, Path):
         return os.fspath(value)
     raise NotImplementedError(f"cannot keep a {type(value).__name__}")
 
 
 def _path_of(kind: type, value: object) -> object:
+    """And back: only a `Path` from text, any other custom type is refused."""
     if kind is Path and isinstance(value, str):
         return Path(value)
     raise NotImplementedError(f"not a {kind.__name__}")

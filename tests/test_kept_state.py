@@ -127,16 +127,21 @@ def test_the_command_line_prints_what_a_cold_run_prints_after_a_recheck(tmp_path
         assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout), fmt
 
 
-def test_a_state_whose_summaries_the_cache_lost_gives_a_full_run(tmp_path):
+@pytest.mark.parametrize("suppression", [False, True])
+def test_a_state_whose_summaries_the_cache_lost_gives_a_full_run(tmp_path, suppression):
     """The state names each file's summary in the cache's files table; when another
     run bounded the table meanwhile, the re-check that needs them cannot be made:
-    the run is a full one and finds what a cold run finds."""
+    the run is a full one and finds what a cold run finds. (A file with a
+    suppression comment has its summary read as the state is restored.)"""
     import sqlite3
 
     from tests.test_cache_and_speed import cache_file
 
     root = tmp_path / "p"
     _project(root)
+    if suppression:
+        d = root / "jobs" / "d.sql"
+        d.write_text("-- delta-lint: ignore DL102\n" + d.read_text())
     _run(root)
     _edit_b(root, "d = '2024-01-01'")
     with sqlite3.connect(cache_file(root)) as db:
