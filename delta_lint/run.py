@@ -357,7 +357,7 @@ def overlap_schedule(
         runs_in = _link(files, inputs, workflows, store, config.root)
     finally:
         store.close()
-    return build_schedule(config, inputs.rel_paths, workflows, runs_in)
+    return build_schedule(config, inputs.rel_paths, workflows, runs_in.callers, pooled=runs_in.pooled)
 
 
 def die_with_parent(parent: int) -> None:
@@ -902,6 +902,16 @@ class _Files:
 LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
 
 
+@dataclass(frozen=True)
+class RunsIn:
+    """Which notebooks run which (`dbutils.notebook.run`): child -> the files that run
+    it; and child -> (where the thread pool is made, which call) for the children a
+    pool's calls run at once (`Linker.pooled_runs`)."""
+
+    callers: dict[str, set[str]]
+    pooled: dict[str, tuple[str, tuple[str, ...]]]
+
+
 def _link(
     files: _Files,
     inputs: Inputs,
@@ -909,15 +919,17 @@ def _link(
     store: Cache | None,
     root: Path,
     read_document: DocumentReader | None = None,
-) -> dict[str, set[str]]:
+) -> RunsIn:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
     What a file gives others is what it was last read as, so a notebook `%run` by a
     notebook that another one `%run`s reaches the last after a second round.
-    Returns which files run which notebooks (for the schedule)."""
+    Returns which files run which notebooks, and which a thread pool's calls run
+    (for the schedule)."""
     from delta_lint.link import Linker
 
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
+    pooled: dict[str, tuple[str, tuple[str, ...]]] = {}
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
@@ -926,13 +938,13 @@ def _link(
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
-            runs_in = linker.runs_in()
+            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
         contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
-    return runs_in or {}
+    return RunsIn(runs_in or {}, pooled)
 
 
 MAX_DOCUMENT_BYTES = 256 * 1024
@@ -1197,7 +1209,10 @@ def _check(
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
     context = (
-        _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+        _context_digest(config, scheduled)
+        + repr(chosen)
+        + repr(sorted((k, sorted(v)) for k, v in runs_in.callers.items()))
+        + repr(sorted(runs_in.pooled.items()))
     )
     rel_paths = inputs.rel_paths
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -1233,7 +1248,7 @@ def _check(
         writers,
         first,
         read,
-        build_schedule(config, rel_paths, scheduled, runs_in, stats),
+        build_schedule(config, rel_paths, scheduled, runs_in.callers, stats, runs_in.pooled),
         task_diagnostics(scheduled, config.root, inputs.cwd),
         scheduled,
         workflows,
@@ -1906,7 +1921,7 @@ class _Project:
     shared_sources: dict[str, str] | None = None  # the tables' settings sources they were judged with
     changed: dict[int, FileSummary] | None = None  # a re-check's files, with the summaries they had
     index_of: dict[str, int] = field(default_factory=dict)  # absolute path -> its file's index
-    runs_in: dict[str, set[str]] = field(default_factory=dict)  # notebook -> files that run it (the schedule's)
+    runs_in: RunsIn | None = None  # which notebooks run which (the schedule's, `_link`)
     kept: _Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
     read_now: dict[int, bytes] = field(default_factory=dict)  # files the restoring run's `gather` read
     # the run asked the bundle listings again (a restoring run, `_kept_context` or
@@ -2183,7 +2198,8 @@ class _Kept(msgspec.Struct, array_like=True):
     non_delta: list[str]
     writers: dict[str, list[int]]
     first: str  # tagged: table -> its first write's location
-    runs_in: dict[str, list[str]]
+    runs_in: dict[str, list[str]]  # `RunsIn.callers`
+    pooled: dict[str, tuple[str, tuple[str, ...]]]  # `RunsIn.pooled`
     defined: str  # tagged: (root-relative file, the job documents its code defines)
     table_keys: dict[str, str]
     tree: _KeptTree
@@ -2441,7 +2457,7 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
         return
     base = p.kept
     if base is not None:
-        contexts, defined, runs_in = base.contexts, base.defined, base.runs_in
+        contexts, defined, runs_in, pooled = base.contexts, base.defined, base.runs_in, base.pooled
     else:
         contexts = {i: encode_values(c, (Context,)) for i, c in p.files.contexts.items()}
         defined = encode_values(
@@ -2451,7 +2467,8 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
                 if summary.links is not None and summary.links.jobs
             ]
         )
-        runs_in = {k: sorted(v) for k, v in p.runs_in.items()}
+        links = p.runs_in if p.runs_in is not None else RunsIn({}, {})
+        runs_in, pooled = {k: sorted(v) for k, v in links.callers.items()}, dict(links.pooled)
     workflows_context = _context_digest(p.config, p.workflows)
     if base is not None and base.workflows_context == workflows_context:
         workflows = base.workflows  # the same files and listings: the blob beside the state holds them
@@ -2473,6 +2490,7 @@ def _keep_project(store: Cache, slot: str, p: _Project) -> None:
             {name: sorted(members) for name, members in p.writers.items()},
             encode_values(p.first),
             runs_in,
+            pooled,
             defined,
             dict(p.table_keys),
             _KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
@@ -2544,7 +2562,7 @@ def _restored(
     summaries = _StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
     state = _Files(restored, store, summaries, {}, FrontEndMemo(), _StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
     state.linked_keys = dict(kept.linked)
-    runs_in = {k: set(v) for k, v in kept.runs_in.items()}
+    runs_in = RunsIn({k: set(v) for k, v in kept.runs_in.items()}, dict(kept.pooled))
     p = _Project(
         restored,
         state,
@@ -2556,7 +2574,7 @@ def _restored(
         {name: set(members) for name, members in kept.writers.items()},
         first,
         read,
-        build_schedule(config, restored.rel_paths, scheduled, runs_in),
+        build_schedule(config, restored.rel_paths, scheduled, runs_in.callers, pooled=runs_in.pooled),
         task_diagnostics(scheduled, config.root, inputs.cwd),
         scheduled,
         workflows,

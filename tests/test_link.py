@@ -585,6 +585,20 @@ resources:
     assert [f for f in lint(alone, {"unscheduled": "anytime"}).findings if f.rule.startswith("DL1")]
 
 
+def test_a_child_notebook_whose_folder_only_a_run_knows_is_found_by_its_tail(tmp_path):
+    child = NB + (
+        'dbutils.widgets.text("schema", "")\n'
+        'schema = dbutils.widgets.get("schema")\n'
+        "spark.sql(f\"UPDATE main.{schema}.orders SET late = true WHERE status = 'open'\")\n"
+    )
+    caller = NB + 'dbutils.notebook.run(f"{base_path()}/children/load", 600, {"schema": "sales"})\n'
+    files = {"orchestrate.py": caller, "children/load.py": child}
+    assert tables(tmp_path, files)["children/load.py"] == ["main.sales.orders"]
+    # a folder and a name both only a run knows: no child is guessed
+    unknown = {**files, "orchestrate.py": caller.replace("/children/load", "/children/{name}")}
+    assert tables(tmp_path / "unknown", unknown)["children/load.py"] == ["main.{schema}.orders"]
+
+
 # -- helpers of other files ------------------------------------------------------------------------
 
 
