@@ -167,3 +167,25 @@ def test_a_python_file_that_becomes_an_airflow_dag_is_not_rechecked(tmp_path):
     assert not _rechecked(after), after.stats
     _edit_b(root, "d = '2024-01-02'")
     assert _rechecked(_run(root))
+
+
+def test_notebooks_a_thread_pool_runs_keep_overlapping_after_a_recheck(tmp_path):
+    """Which notebooks a thread pool's calls run at once is part of the schedule the
+    state restores: re-checking one of those notebooks judges its table with the
+    pool's overlap, as a cold run does."""
+    from tests.test_link import NB
+    from tests.test_self_overlap import CHILD_UPDATE, RUN_EACH
+
+    root = tmp_path / "p"
+    (root / "jobs").mkdir(parents=True)
+    (root / "delta-lint.yaml").write_text("spark: none\n")
+    for child in ("a", "b"):
+        (root / "jobs" / f"{child}.py").write_text(CHILD_UPDATE)
+    (root / "jobs" / "parent.py").write_text(NB + RUN_EACH.replace("ITEMS", '["./a", "./b"]'))
+    first = _run(root)
+    assert any("thread pool" in f.overlap for f in first.findings), first.findings
+    (root / "jobs" / "a.py").write_text(CHILD_UPDATE.replace(NB, NB + "# edited: the write a line lower\n", 1))
+    after = _run(root)
+    assert _rechecked(after), after.stats
+    assert any("thread pool" in f.overlap for f in after.findings)
+    assert _outcome(after) != _outcome(first)
