@@ -90,6 +90,7 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
+        self._module_names: frozenset[str] | None = None  # see `module_names`
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
@@ -432,6 +433,20 @@ class Linker:
                 values.update(included.exports)
                 session.update(included.session)
                 helpers.update(self._helpers_of(target))
+
+    def module_names(self) -> frozenset[str]:
+        """Every name an import can give the last part of to find a project module
+        (see `module`): the stem of each `.py` file, the folder of each `__init__.py`."""
+        if self._module_names is None:
+            names = set()
+            for path in self.paths:
+                folder, _, name = path.rpartition("/")
+                if name == "__init__.py":
+                    names.add(folder.rpartition("/")[2])
+                elif name.endswith(".py"):
+                    names.add(name[:-3])
+            self._module_names = frozenset(names)
+        return self._module_names
 
     def notebook(self, importer: str, target: str) -> int | None:
         """The project file a `%run` path names: relative to the including notebook,

@@ -449,10 +449,12 @@ POOL_RUNS = (
 )
 
 
-def _run_children(lint, items: str, children: tuple[str, ...] = ("a", "b"), parent: str = RUN_EACH):
+def _run_children(
+    lint, items: str, children: tuple[str, ...] = ("a", "b"), parent: str = RUN_EACH, extra: dict | None = None
+):
     files = {f"jobs/{c}.py": CHILD_UPDATE for c in children}
     files["jobs/parent.py"] = NB + parent.replace("ITEMS", items)
-    return lint(files)
+    return lint({**files, **(extra or {})})
 
 
 def test_notebooks_the_calls_of_a_pool_run_overlap_each_other(lint):
@@ -522,3 +524,16 @@ def test_a_pooled_notebooks_table_named_by_its_inputs_still_meets_its_own_pools_
     files = {"jobs/load.py": own_pool, "jobs/parent.py": NB + parent.replace("ITEMS", "spark.table('r').collect()")}
     inner = "written from a thread pool at jobs/load.py:10:6: its calls, one per item, run at the same time"
     assert _pooled(lint(files)) == [("DL102", inner, "code")]  # not the parent's pool: one table per call there
+
+
+def test_notebooks_a_pool_runs_overlap_beside_a_notebook_read_once(lint):
+    """Without the cache a notebook that only `%run`s another is read once, with its
+    context (`run._read_deferred`); which notebooks a pool's calls run is still
+    told from the first readings."""
+    files = {
+        "jobs/setup.py": NB + "region = 'eu'\n",
+        "jobs/report.py": NB + "# MAGIC %run ./setup\n\n# COMMAND ----------\nprint(region)\n",
+    }
+    result = _run_children(lint, '["./a", "./b"]', extra=files)
+    assert result.stats.files_analysed == 6  # jobs/report.py once, setup.py once (nothing given to it)
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
