@@ -189,3 +189,37 @@ def test_notebooks_a_thread_pool_runs_keep_overlapping_after_a_recheck(tmp_path)
     assert _rechecked(after), after.stats
     assert any("thread pool" in f.overlap for f in after.findings)
     assert _outcome(after) != _outcome(first)
+
+
+def test_a_notebook_read_with_what_its_run_gives_is_rechecked_with_it(tmp_path):
+    """A notebook that `%run`s a setup notebook is read with the values it defines
+    (its context, kept in the state): edited, it is re-read with that context in a
+    new process and finds what a cold run finds; the setup notebook edited gives
+    others other values, a full run."""
+    from tests.test_link import NB, SEP
+
+    root = tmp_path / "p"
+    (root / "jobs").mkdir(parents=True)
+    (root / "delta-lint.yaml").write_text("spark: none\n")
+    (root / "jobs" / "setup.py").write_text(NB + "catalog = 'main'\nschema = 's'\n")
+    load = NB + "# MAGIC %run ./setup\n" + SEP + 'spark.sql(f"DELETE FROM {catalog}.{schema}.events WHERE id = 1")\n'
+    (root / "jobs" / "load.py").write_text(load)
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE id = 2;\n")
+    first = _run(root)
+    assert _meets_load(first)
+    (root / "jobs" / "load.py").write_text(load.replace(SEP, SEP + "# the write a line lower\n"))
+    after = _run(root)
+    assert _rechecked(after), after.stats
+    assert _outcome(after) != _outcome(first)
+    (root / "jobs" / "setup.py").write_text(NB + "catalog = 'main'\nschema = 'other'\n")
+    again = _run(root)
+    assert not _rechecked(again), again.stats
+    assert not _meets_load(again)  # load.py writes main.other.events now
+
+
+def _meets_load(result: RunResult) -> bool:
+    """Whether a finding on main.s.events involves load.py's write."""
+    return any(
+        f.table == "main.s.events" and "jobs/load.py" in {f.location.path, *(r.path for r in f.related)}
+        for f in result.findings
+    )
