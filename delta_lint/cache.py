@@ -10,7 +10,9 @@ with four tables that let a run skip work an earlier run did:
   nothing changed;
 - `kv`: other stages' values (`get_value`, `put_value`): the file-stat index that
   saves hashing unchanged files, parsed bundles and job definitions, settings read
-  live per table log state, and which cron schedules meet.
+  live per table log state, and which cron schedules meet; and values a stage
+  encodes itself (`get_blob`, `put_blob`): the project state a new process
+  re-checks from (`run._Kept`, typed msgspec), the output kept for a view.
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
@@ -31,7 +33,9 @@ The cache decides a gate's verdict, so it is never trusted:
   and every value read back is checked against its declared types: a wrong type
   is a miss, never a traceback. The list is the front ends' result types; a stage
   that keeps other values (`get_value`, `put_value`) names the dataclasses its
-  value holds with each call, and nothing else is built.
+  value holds with each call, and nothing else is built. A blob (`get_blob`) is
+  bytes the caller decodes with a typed decoder of its own (msgspec with the
+  declared types: a wrong shape is a miss there too).
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 18  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 19  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c
@@ -177,6 +181,24 @@ def _with(holds: tuple[type, ...]) -> tuple[Callable[[Any], Any], Callable[[dict
         if classes.setdefault(cls.__name__, cls) is not cls:
             raise TypeError(f"two cached types are named {cls.__name__}")
     return _encoder({c: tuple(f.name for f in dataclasses.fields(c)) for c in classes.values()}), _object_hook(classes)
+
+
+@functools.cache
+def _with_cached(holds: tuple[type, ...]) -> tuple[Callable[[Any], Any], Callable[[dict], Any]]:
+    return _with(holds)
+
+
+def encode_values(value: Any, holds: tuple[type, ...] = ()) -> str:
+    """`value` (plain values, the cache's own types and the dataclasses `holds`
+    names) as tagged JSON text, which `decode_values` gives back exactly (tuples
+    stay tuples): for a caller that stores parts of a larger value of its own."""
+    return json.dumps(_with_cached(holds)[0](value), separators=(",", ":"))
+
+
+def decode_values(text: str, holds: tuple[type, ...] = ()) -> Any:
+    """What `encode_values` wrote; ValueError, KeyError or TypeError for anything
+    else (an unknown type, a field of the wrong type)."""
+    return json.loads(text, object_hook=_with_cached(holds)[1])
 
 
 @functools.cache
@@ -791,6 +813,33 @@ class Cache:
                 self.memory.drop("kv", kept)
         try:
             blob = self._seal("kv.value", stored, _dumps(value, _with(holds)[0]))
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
+        except (sqlite3.Error, TypeError):
+            pass
+
+    def get_blob(self, key: str) -> bytes | None:
+        """Bytes stored with `put_blob` under `key` by this code, tag checked; None
+        when absent or not written by this user's delta-lint. The caller decodes
+        them with a typed decoder of its own (a wrong shape is its miss)."""
+        if self.db is None:
+            return None
+        stored = f"{code_identity()}:{key}"
+        try:
+            row = self.db.execute("SELECT value FROM kv WHERE key = ?", (stored,)).fetchone()
+            return None if row is None else zlib.decompress(self._open("kv.blob", stored, row[0]))
+        except (sqlite3.Error, ValueError, zlib.error):
+            return None
+
+    def put_blob(self, key: str, payload: bytes) -> None:
+        """Keep `payload` (a caller's own compact encoding) under `key`, sealed as
+        every stored value is; compressed fast."""
+        if self.db is None:
+            return
+        stored = f"{code_identity()}:{key}"
+        try:
+            blob = self._seal("kv.blob", stored, zlib.compress(payload, 1))
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))

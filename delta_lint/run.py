@@ -27,8 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from delta_lint import suppress
-from delta_lint.cache import Cache, Memory, TableEntry, code_identity, encode_entry
+from delta_lint.cache import Cache, Memory, TableEntry, code_identity, decode_values, encode_entry, encode_values
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError, load_yaml
 from delta_lint.findings import Gate, Suppressions, finish, selected
@@ -621,10 +623,31 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
+        kept_slot, state = None, None  # a new process: the project's state as the last run left it is in the cache
+        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
+            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
+            state = _load_kept(store, kept_slot)
+            if state is not None and context is not None:
+                listed = store.get_value(_context_slot(config, bundle, target))
+                workflows = _kept_workflows(store, kept_slot, state, context, listed)
         if workflows is None and store is not None:
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
+        if kept_slot is not None:
+            done, tree, kept = _recheck_kept(kept_slot, state, store, inputs, config, workflows, spark, paths, jobs)
+            if done is not None and kept is not None:
+                if context is None:
+                    context = _context_digest(config, kept.workflows)
+                    _keep_context(config, bundle, target, store, kept.workflows, context)
+                # the output is kept under the run's key (`keep_output`) when the files
+                # re-read are what `gather` keyed; the run itself is not stored: its
+                # findings are as quickly judged again from the state as decoded
+                if [k for *_, k in kept.inputs.files] == [k for *_, k in inputs.files]:
+                    done.run_key = _run_key(inputs, config, context, spark, bundle, target)
+                done.stats.files_read += inputs.stats.files_read
+                done.stats.listed_files_read = inputs.stats.listed_files_read
+                return done
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, project = _check(
@@ -645,6 +668,10 @@ def pipeline(
             project.tree, project.result = tree, result
             project.overlaid = _overlaid(project, overlay)
             memory.put("projects", slot, project)  # type: ignore[union-attr] - a slot is made only with memory
+        elif kept_slot is not None and tree is not None and result.read is not None:
+            if _can_recheck(project, paths, None):
+                project.tree = tree
+                _keep_project(store, kept_slot, project)  # type: ignore[arg-type] - a slot is made only with a store
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
@@ -662,7 +689,8 @@ def pipeline(
 
 
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
-OUTPUT = "output:"  # kv: the last output kept for one view (see `keep_output`)
+OUTPUT = "output:"  # kv: the run, exit code and warnings of the last output kept for one view (`keep_output`)
+OUTPUT_TEXT = "output-text:"  # kv blob: that output's run key, a newline, its text
 
 
 def _context_slot(config: Config, bundle: Path | None, target: str | None) -> str:
@@ -745,24 +773,37 @@ def keep_output(config: Config, result: RunResult, view: str, text: str, code: i
         return
     warnings = list(result.read.warnings) if result.read is not None else []
     store = Cache(config.root)
-    try:
-        store.put_value(OUTPUT + view, {"run": result.run_key, "text": text, "code": code, "warnings": warnings})
+    try:  # the text first: a run that stops between the two finds the run keys differ
+        store.put_blob(OUTPUT_TEXT + view, f"{result.run_key}\n{text}".encode(errors="surrogatepass"))
+        store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
     finally:
         store.close()
 
 
 def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[str]] | None:
+    """The output kept for `view` when it is the output of run `run_key`. Its text is
+    kept apart, read only then: a run after an edit learns the kept output is not
+    its own without decoding a large run's text."""
     kept = store.get_value(OUTPUT + view)
-    if (
+    if not (
         isinstance(kept, dict)
         and kept.get("run") == run_key
-        and isinstance(kept.get("text"), str)
         and type(kept.get("code")) is int
         and isinstance(kept.get("warnings"), list)
         and all(isinstance(w, str) for w in kept["warnings"])
     ):
-        return kept["text"], kept["code"], kept["warnings"]
-    return None
+        return None
+    blob = store.get_blob(OUTPUT_TEXT + view)
+    if blob is None:
+        return None
+    end = blob.find(b"\n")
+    if end < 0 or blob[:end] != run_key.encode():
+        return None
+    try:  # the text decoded in place: a large run's output is not copied once more
+        text = str(memoryview(blob)[end + 1 :], "utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return text, kept["code"], kept["warnings"]
 
 
 def _kept_run(result: RunResult) -> dict:
@@ -1339,6 +1380,7 @@ def _check(
         scheduled,
         workflows,
         read_document,
+        runs_in=runs_in,
     )
     return _judge(project, store, jobs, {}, stats, read.engine_started, len(read.read_now)), project
 
@@ -1411,15 +1453,19 @@ def _judge(
     else:
         views.patch(p, p.changed)
     # checkpoints and transaction ids are checked across tables on every run, from
-    # the summaries: the files naming them need not be decoded
-    shared_intents = [i for found in views.shared.values() for i in found]
+    # the summaries: the files naming them need not be decoded; a re-check whose
+    # files name the same ones as before, under the same settings sources, keeps
+    # the last findings (a project restored from the cache never decodes them)
     sources = {name: e.source for name, e in results.items()}
-    last = p.shared_from
-    if kept and last is not None and last[1] == sources and _exactly(last[0]) == _exactly(shared_intents):
-        shared = p.shared  # a re-check that changed none of them
+    if (
+        p.changed is not None
+        and p.shared_sources == sources
+        and all(_same_shared(p, i, s) for i, s in p.changed.items())
+    ):
+        shared = p.shared
     else:
-        shared = engine.check_shared(shared_intents, sources)
-        p.shared, p.shared_from = shared, (shared_intents, sources)
+        shared = engine.check_shared(views.shared_intents(p), sources)
+        p.shared, p.shared_sources = shared, sources
     file_diags = [d for found in views.diags.values() for d in found]
     all_diags = inputs.diagnostics + settings_diags + file_diags + internal
     others = shared + diagnostics_as_findings(all_diags)
@@ -1537,7 +1583,8 @@ class _Views:
 
     paths: list[str]  # display paths, by file index
     rel_of: dict[str, str]  # display path -> as `per-file-ignores` globs see it
-    shared: dict[int, list[Intent]]  # checkpoints and transaction ids, not of non-Delta tables
+    # checkpoints and transaction ids, not of non-Delta tables (None: not read yet, see `shared_intents`)
+    shared: dict[int, list[Intent] | None]
     diags: dict[int, list[Diagnostic]]
     scans: dict[int, FileSuppressions]
     skipped: dict[int, str]
@@ -1558,8 +1605,17 @@ class _Views:
             views._add(p, i, summary)
         return views
 
+    def shared_intents(self, p: _Project) -> list[Intent]:
+        """Every file's checkpoint and transaction-id intents, in file order. A
+        project restored from the cache knows which files have them, not what they
+        are (None): those are read from the files' summaries now."""
+        for i, found in self.shared.items():
+            if found is None:
+                self.shared[i] = _shared_of(p, p.files.summaries[i])
+        return [x for found in self.shared.values() for x in found]  # type: ignore[union-attr] - all read now
+
     def _add(self, p: _Project, i: int, summary: FileSummary) -> None:
-        shared = [x for x in summary.shared if x.table is None or p.names.qualify(x.table.name) not in p.non_delta]
+        shared = _shared_of(p, summary)
         if shared:
             self.shared[i] = shared
         if summary.diagnostics:
@@ -1608,6 +1664,16 @@ class _Views:
             else:
                 counts.pop(path, None)
         return changed
+
+
+def _shared_of(p: _Project, summary: FileSummary) -> list[Intent]:
+    """A file's intents the rules judged across tables take, but of non-Delta tables."""
+    return [x for x in summary.shared if x.table is None or p.names.qualify(x.table.name) not in p.non_delta]
+
+
+def _same_shared(p: _Project, i: int, old: FileSummary) -> bool:
+    """Whether re-read file `i` gives the rules judged across tables what it gave."""
+    return _exactly(_shared_of(p, old)) == _exactly(_shared_of(p, p.files.summaries[i]))
 
 
 def _exactly(values: list) -> list:
@@ -1979,9 +2045,16 @@ class _Project:
     others: list[Finding] = field(default_factory=list)  # the last run's findings across tables
     views: _Views | None = None  # what the last run's result took from the summaries
     shared: list[Finding] = field(default_factory=list)  # the last findings across tables
-    shared_from: tuple | None = None  # the intents and settings sources they were judged from
+    shared_sources: dict[str, str] | None = None  # the tables' settings sources they were judged with
     changed: dict[int, FileSummary] | None = None  # a re-check's files, with the summaries they had
     index_of: dict[str, int] = field(default_factory=dict)  # absolute path -> its file's index
+    runs_in: RunsIn | None = None  # which notebooks run which (the schedule's, `_link`)
+    kept: _Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
+    read_now: dict[int, bytes] = field(default_factory=dict)  # files the restoring run's `gather` read
+    # the run asked the bundle listings again (a restoring run, `_kept_context` or
+    # `cached_workflows`): a changed file of any kind may be re-read, not only those
+    # no listing reads (RECHECK_SUFFIXES)
+    listed: bool = False
 
 
 RECHECK_SUFFIXES = (".sql", ".ipynb")  # files whose content no bundle listing or discovery reads
@@ -2052,11 +2125,14 @@ def _recheck(
         if old.unchanged(path, tree.files[path]):
             continue
         index = p.index_of.get(path)
-        if index is None or os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES:
+        if index is None or not (p.listed or os.path.splitext(path)[1].lower() in RECHECK_SUFFIXES):
             return None
         changed[index] = None
     for i in p.overlaid:
         changed.setdefault(i, None)
+    for i, data in p.read_now.items():  # what this run read already is not read again
+        if i in changed and changed[i] is None:
+            changed[i] = data
     overlaid = set()
     for path, data in (overlay or {}).items():
         index = p.index_of.get(os.path.abspath(path))
@@ -2070,9 +2146,11 @@ def _recheck(
     digest = _context_digest(p.config, p.scheduled)  # the configuration, bundle and snapshot, by content
     if not p.context.startswith(digest):
         return None
-    updates = _reread(p, changed)
+    entries: dict[str, tuple[bytes, bytes]] = {}
+    updates = _reread(p, changed, entries)
     if updates is None:
         return None
+    store.put_many(entries)
     tables = _rewritten(p, {i: fresh[1] for i, (_, _, fresh) in updates.items() if fresh is not None})
     if tables is None:
         return None
@@ -2081,7 +2159,7 @@ def _recheck(
     for i, (data, key, fresh) in updates.items():
         display, rel, suffix, _, _ = p.inputs.files[i]
         p.inputs.files[i] = (display, rel, suffix, data if i in overlaid else None, key)
-        stats.files_read += 1
+        stats.files_read += i not in p.read_now
         if fresh is not None:
             result, summary, linked = fresh
             p.files.summaries[i], p.files.loaded[i] = summary, result
@@ -2105,12 +2183,14 @@ def _recheck(
 
 
 def _reread(
-    p: _Project, changed: dict[int, bytes | None]
+    p: _Project, changed: dict[int, bytes | None], entries: dict[str, tuple[bytes, bytes]]
 ) -> dict[int, tuple[bytes, str, tuple[FileResult, FileSummary, str | None] | None]] | None:
     """Each changed file's bytes, key and, when its content changed, its result,
     summary and linked cache key, read as the run read it (with its context, if
     the link stage gave it one); None when a file cannot be read or its links are
-    not those it had (other files' contexts may change: a full run)."""
+    not those it had (other files' contexts may change: a full run). `entries`
+    gets the cache entries of the readings (a full run stores its own the same
+    way; a project restored from the cache reads them there)."""
     out = {}
     for i, data in sorted(changed.items()):
         display, _, suffix, _, old_key = p.inputs.files[i]
@@ -2129,14 +2209,25 @@ def _reread(
             _but_words(summary.links, p.first_links[i]) and _same_context(p, i, summary.links)
         ):
             return None
+        _add_entry(entries, key, result, summary)
         context = p.files.contexts.get(i)
+        linked = None
         if context is not None:
             result = analyze_data(data, suffix, display, context, memo)
             summary = FileSummary.of(result)
+            linked = _linked_key(key, context)
+            _add_entry(entries, linked, result, summary)
         if not _but_words(summary.links, p.files.summaries[i].links):
             return None
-        out[i] = (data, key, (result, summary, _linked_key(key, context) if context is not None else None))
+        out[i] = (data, key, (result, summary, linked))
     return out
+
+
+def _add_entry(entries: dict[str, tuple[bytes, bytes]], key: str, result: FileResult, summary: FileSummary) -> None:
+    try:
+        entries[key] = encode_entry(result, summary)
+    except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
+        pass
 
 
 def _but_words(a: Links | None, b: Links | None) -> bool:
@@ -2199,3 +2290,442 @@ def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[
         if located:
             writers[name], first[name] = members, min(located)
     return writers, first
+
+
+# -- a project's state kept in the cache, for the next process --------------------------
+
+PROJECT_STATE = "project-state:"  # kv blob: `_Kept`, what the next process's re-check starts from
+
+
+class _KeptTree(msgspec.Struct, array_like=True):
+    """A `_Tree` as stored (its `moved` is the next walk's)."""
+
+    taken: int
+    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]]
+    files: dict[str, list[int]]
+    git: list[int] | None
+    digests: dict[str, str]
+
+
+class _Kept(msgspec.Struct, array_like=True):
+    """What a new process needs of a `_Project` to re-check it (`_restored`), stored
+    compactly: plain lists and maps decode without a Python hook; the few parts
+    made of our own types are tagged JSON text (`cache.encode_values`), decoded
+    only when a re-check reaches them. Every file's summary and result stay in the
+    cache's files table, where the run put them: a re-check decodes the summaries
+    of the files it reads and of the other writers of their tables, not all."""
+
+    slot: str  # `_project_slot`: the configuration, options and folders it is of
+    context: str  # `_Project.context`
+    cwd: str
+    files: list[tuple[str, str, str, str]]  # display path, root-relative path, suffix, content key
+    paths: list[str]  # absolute
+    linked: dict[int, str]  # the cache keys of files read with a context
+    contexts: dict[int, str]  # and those contexts, tagged
+    non_delta: list[str]
+    writers: dict[str, list[int]]
+    first: str  # tagged: table -> its first write's location
+    runs_in: dict[str, list[str]]  # `RunsIn.callers`
+    pooled: dict[str, tuple[str, tuple[str, ...]]]  # `RunsIn.pooled`
+    defined: str  # tagged: (root-relative file, the job documents its code defines)
+    table_keys: dict[str, str]
+    tree: _KeptTree
+    rel_of: dict[str, str]  # `_Views` from here on; shared, diags, scans: the files that have them
+    shared: list[int]
+    diags: list[int]
+    scans: list[int]
+    skipped: dict[int, str]
+    n_intents: int
+    analysed: dict[str, int]
+    shared_findings: str  # tagged: the findings across tables
+    shared_sources: dict[str, str] | None
+    # the digest of the files the workflows as loaded read, the listings they depend on,
+    # and whether they are kept beside the state (`_kept_workflows`)
+    workflows: bool
+    workflows_context: str
+    listings: list[tuple[str, str, tuple[str, ...]]]
+
+
+_KEPT_DECODER = msgspec.msgpack.Decoder(_Kept)
+_KEPT_ENCODER = msgspec.msgpack.Encoder()
+
+
+class _StateGone(Exception):
+    """A summary a restored project needs is no longer in the cache (another run
+    bounded it meanwhile): the run goes on in full."""
+
+
+class _StoredSummaries:
+    """A restored project's file summaries, read from the cache's files table by
+    each file's key when first asked for (`_Files.summaries` otherwise holds a list)."""
+
+    def __init__(self, keys: list[str], store: Cache) -> None:
+        self.keys, self.store = keys, store
+        self.known: dict[int, FileSummary] = {}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, index: int) -> FileSummary:
+        if index not in self.known:
+            self.fetch([index])
+        return self.known[index]
+
+    def __setitem__(self, index: int, summary: FileSummary) -> None:
+        self.known[index] = summary
+
+    def __iter__(self):
+        self.fetch(range(len(self.keys)))
+        return (self.known[i] for i in range(len(self.keys)))
+
+    def fetch(self, indexes) -> None:
+        wanted = {self.keys[i]: i for i in indexes if i not in self.known}
+        if not wanted:
+            return
+        found = self.store.get_summaries(list(wanted))
+        for key, i in wanted.items():
+            if key not in found:
+                raise _StateGone(key)
+            self.known[i] = found[key]
+
+
+class _StoredFirstLinks:
+    """`_Project.first_links` of a restored project: a file read with a context was
+    first read without it, under its content key; any other file's are its summary's."""
+
+    def __init__(self, files: list[tuple[str, str, str, str]], linked: dict[int, str], summaries: _StoredSummaries):
+        self.files, self.linked, self.summaries = files, linked, summaries
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __getitem__(self, index: int) -> Links | None:
+        if index not in self.linked:
+            return self.summaries[index].links
+        key = self.files[index][3]
+        found = self.summaries.store.get_summaries([key])
+        if key not in found:
+            raise _StateGone(key)
+        return found[key].links
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self.files)))
+
+
+class _Paths:
+    """A restored project's file paths (`Inputs.paths`), made `Path`s when asked for:
+    a re-check reads a few files of ten thousand."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __getitem__(self, index: int) -> Path:
+        return Path(self.paths[index])
+
+    def __iter__(self):
+        return map(Path, self.paths)
+
+
+class _StoredContexts:
+    """A restored project's file contexts (`_Files.contexts`), decoded when asked for."""
+
+    def __init__(self, tagged: dict[int, str]) -> None:
+        self.tagged = tagged
+        self.known: dict[int, Context] = {}
+
+    def get(self, index: int, default: Context | None = None) -> Context | None:
+        if index in self.known:
+            return self.known[index]
+        text = self.tagged.get(index)
+        if text is None:
+            return default
+        try:
+            context = decode_values(text, (Context,))
+        except (ValueError, KeyError, TypeError, RecursionError) as why:
+            raise _StateGone(f"file {index}'s context") from why
+        if not isinstance(context, Context):
+            raise _StateGone(f"file {index}'s context")
+        self.known[index] = context
+        return context
+
+    def __contains__(self, index: int) -> bool:
+        return index in self.tagged
+
+    def __setitem__(self, index: int, context: Context) -> None:
+        self.known[index] = context
+        self.tagged[index] = encode_values(context, (Context,))
+
+
+def _state_key(slot: str) -> str:
+    return PROJECT_STATE + hashlib.blake2b(slot.encode(errors="surrogateescape"), digest_size=20).hexdigest()
+
+
+def _recheck_kept(
+    slot: str,
+    kept: _Kept | None,
+    store: Cache,
+    inputs: Inputs,
+    config: Config,
+    workflows: Workflows | None,
+    spark: str | None,
+    paths: list[Path],
+    jobs: int | None,
+) -> tuple[RunResult | None, _Tree | None, _Project | None]:
+    """A new process's run from the project state the last run stored (`kept`):
+    the re-check (`_recheck`) of the files changed since, the state stored again.
+    Also the project's folders as walked now (None when they cannot be kept), which
+    a full run stores its state with. (None, tree, None): no state, or one this
+    run cannot re-check from (the workflows must be read again, a file came or
+    went, an edit a re-check does not take, a summary gone from the cache)."""
+    tree = _tree(config.root, _kept_tree(kept) if kept is not None else None)
+    if kept is None or tree is None or workflows is None:
+        return None, tree, None
+    try:
+        project = _restored(kept, store, inputs, config, workflows, spark, False)
+        done = _recheck(project, tree, paths, None, store, jobs) if project is not None else None
+    except _StateGone:
+        return None, tree, None
+    if done is None or project is None:
+        return None, tree, None
+    _keep_project(store, slot, project)
+    return done, tree, project
+
+
+def _path_hook(value: object) -> object:
+    """msgspec's hook for the paths workflows hold (the files they read)."""
+    if isinstance(value, Path):
+        return os.fspath(value)
+    raise NotImplementedError(f"cannot keep a {type(value).__name__}")
+
+
+def _path_of(kind: type, value: object) -> object:
+    """And back: only a `Path` from text, any other custom type is refused."""
+    if kind is Path and isinstance(value, str):
+        return Path(value)
+    raise NotImplementedError(f"not a {kind.__name__}")
+
+
+_WORKFLOWS_ENCODER = msgspec.msgpack.Encoder(enc_hook=_path_hook)
+
+
+@lru_cache(maxsize=1)
+def _workflows_decoder() -> msgspec.msgpack.Decoder:
+    from delta_lint.bundle import Workflows
+
+    return msgspec.msgpack.Decoder(Workflows, dec_hook=_path_of)
+
+
+def _encode_workflows(workflows: Workflows) -> bytes | None:
+    """The workflows for a project state, when they decode back equal: dbt writes
+    hold untyped tuples, which a typed decoder cannot give back as they were."""
+    if workflows.dbt:
+        return None
+    try:
+        encoded = _WORKFLOWS_ENCODER.encode(workflows)
+    except (TypeError, NotImplementedError, msgspec.EncodeError):
+        return None
+    return encoded
+
+
+def _workflows_key(slot: str) -> str:
+    return _state_key(slot) + ":workflows"
+
+
+def _kept_workflows(store: Cache, slot: str, kept: _Kept, context: str, listed: object) -> Workflows | None:
+    """The workflows kept beside a project state (msgspec, after the digest of the
+    files they read), while they are what loading the bundle and job files would
+    give now: `context` is the digest of the files the last run read
+    (`_kept_context`, which asked that run's listings, `listed`, again and found
+    them unchanged), and the state's workflows read the same files and depend on
+    the same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
+    if not kept.workflows or kept.workflows_context != context or not isinstance(listed, dict):
+        return None
+    listings = listed.get("listings")
+    if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
+        return None
+    blob = store.get_blob(_workflows_key(slot))
+    if blob is None:
+        return None
+    digest, _, encoded = blob.partition(b"\n")
+    if digest != context.encode():
+        return None
+    try:
+        return _workflows_decoder().decode(encoded)
+    except (msgspec.DecodeError, NotImplementedError, TypeError, ValueError):
+        return None
+
+
+def _load_kept(store: Cache, slot: str) -> _Kept | None:
+    """The project state the last run of this slot stored, or None."""
+    blob = store.get_blob(_state_key(slot))
+    if blob is None:
+        return None
+    try:
+        kept = _KEPT_DECODER.decode(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return kept if kept.slot == slot else None
+
+
+def _kept_tree(kept: _Kept) -> _Tree:
+    t = kept.tree
+    return _Tree(t.taken, dict(t.dirs), t.files, t.git, t.digests)
+
+
+def _keep_project(store: Cache, slot: str, p: _Project) -> None:
+    """Store what a new process needs to re-check the project as this run left it
+    (`_Kept`). A project restored from the cache stores the parts a re-check cannot
+    change (contexts, links, jobs the code defines) as it read them."""
+    views, tree = p.views, p.tree
+    if views is None or tree is None:
+        return
+    base = p.kept
+    if base is not None:
+        contexts, defined, runs_in, pooled = base.contexts, base.defined, base.runs_in, base.pooled
+    else:
+        contexts = {i: encode_values(c, (Context,)) for i, c in p.files.contexts.items()}
+        defined = encode_values(
+            [
+                (rel, summary.links.jobs)
+                for (_, rel, *_), summary in zip(p.inputs.files, p.files.summaries)
+                if summary.links is not None and summary.links.jobs
+            ]
+        )
+        links = p.runs_in if p.runs_in is not None else RunsIn({}, {})
+        runs_in, pooled = {k: sorted(v) for k, v in links.callers.items()}, dict(links.pooled)
+    workflows_context = _context_digest(p.config, p.workflows)
+    if base is not None and base.workflows_context == workflows_context:
+        workflows = base.workflows  # the same files and listings: the blob beside the state holds them
+    else:
+        encoded = _encode_workflows(p.workflows)
+        workflows = encoded is not None
+        if encoded is not None:  # named by the files' digest: a state stored after it names it too
+            store.put_blob(_workflows_key(slot), workflows_context.encode() + b"\n" + encoded)
+    try:
+        kept = _Kept(
+            slot,
+            p.context,
+            os.fspath(p.inputs.cwd),
+            [(display, rel, suffix, key) for display, rel, suffix, _, key in p.inputs.files],
+            base.paths if base is not None else [os.path.abspath(path) for path in p.inputs.paths],
+            dict(p.files.linked_keys),
+            dict(contexts),
+            sorted(p.non_delta),
+            {name: sorted(members) for name, members in p.writers.items()},
+            encode_values(p.first),
+            runs_in,
+            pooled,
+            defined,
+            dict(p.table_keys),
+            _KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
+            views.rel_of,
+            list(views.shared),
+            list(views.diags),
+            list(views.scans),
+            views.skipped,
+            views.n_intents,
+            views.analysed,
+            encode_values(p.shared, (Finding,)),
+            p.shared_sources,
+            workflows,
+            workflows_context,
+            [(kind, argument, tuple(answer)) for kind, argument, answer in p.workflows.listings],
+        )
+        store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
+    except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
+        return
+
+
+def _restored(
+    kept: _Kept,
+    store: Cache,
+    inputs: Inputs,
+    config: Config,
+    workflows: Workflows,
+    spark: str | None,
+    refresh: bool,
+) -> _Project | None:
+    """The project `kept` describes, as `_check` left it for `_recheck`, with the
+    files whose content differs from what it was read as (by the keys `gather` just
+    worked out) marked to be read again. None when its files are not the project's
+    files now (one came or went), or its settings would be read live."""
+    from delta_lint.bundle import add_defined_jobs
+    from delta_lint.schedule import build_schedule
+    from delta_lint.settings import TableNames
+    from delta_lint.settings.live import read_settings
+
+    if kept.cwd != os.fspath(inputs.cwd) or len(kept.files) != len(inputs.files):
+        return None
+    overlaid, read_now = set(), {}
+    for i, ((display, rel, suffix, key), now) in enumerate(zip(kept.files, inputs.files)):
+        if (display, rel, suffix) != now[:3]:
+            return None
+        if isinstance(now[3], bytes):
+            read_now[i] = now[3]
+        if key != now[4]:
+            overlaid.add(i)
+    try:
+        first = decode_values(kept.first)
+        defined = decode_values(kept.defined)
+        shared = decode_values(kept.shared_findings, (Finding,))
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not (isinstance(first, dict) and all(isinstance(v, Location) for v in first.values())):
+        return None
+    if not (isinstance(shared, list) and all(isinstance(f, Finding) for f in shared)):
+        return None
+    scheduled = add_defined_jobs(workflows, defined, config.root)
+    if not kept.context.startswith(_context_digest(config, scheduled)):
+        return None  # the configuration, bundle or snapshot changed: settings may be read otherwise
+    names = TableNames.of(config)
+    read = read_settings(set(first), config, spark, refresh, store=store, naming=names)
+    if read.mode not in ("none", "snapshot"):
+        return None
+    files = [(display, rel, suffix, None, key) for display, rel, suffix, key in kept.files]
+    restored = Inputs(inputs.diagnostics, files, _Paths(kept.paths), inputs.cwd)  # type: ignore[arg-type]
+    summaries = _StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
+    state = _Files(restored, store, summaries, {}, FrontEndMemo(), _StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
+    state.linked_keys = dict(kept.linked)
+    runs_in = RunsIn({k: set(v) for k, v in kept.runs_in.items()}, dict(kept.pooled))
+    p = _Project(
+        restored,
+        state,
+        _StoredFirstLinks(kept.files, kept.linked, summaries),  # type: ignore[arg-type]
+        config,
+        kept.context,
+        names,
+        set(kept.non_delta),
+        {name: set(members) for name, members in kept.writers.items()},
+        first,
+        read,
+        build_schedule(config, restored.rel_paths, scheduled, runs_in.callers, pooled=runs_in.pooled),
+        task_diagnostics(scheduled, config.root, inputs.cwd),
+        scheduled,
+        workflows,
+        DocumentReader(config.root),
+        table_keys=dict(kept.table_keys),
+        tree=_kept_tree(kept),
+        overlaid=overlaid,
+        shared=shared,
+        shared_sources=kept.shared_sources,
+        runs_in=runs_in,
+        kept=kept,
+        read_now=read_now,
+        listed=True,
+    )
+    p.index_of = {path: i for i, path in enumerate(kept.paths)}
+    summaries.fetch(set(kept.diags) | set(kept.scans))
+    p.views = _Views(
+        [display for display, *_ in kept.files],
+        kept.rel_of,
+        {i: None for i in kept.shared},
+        {i: summaries[i].diagnostics for i in kept.diags},
+        {i: summaries[i].suppressions for i in kept.scans},  # type: ignore[misc] - they have directives
+        kept.skipped,
+        kept.n_intents,
+        kept.analysed,
+    )
+    return p
