@@ -80,6 +80,9 @@ class Task:
     # a dbt_task: (project folder relative to the root, or the path as written when no
     # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
     dbt: tuple[str, tuple[str, ...], str | None, str | None, str | None, bool] | None = None
+    # how its file was looked for, as `listing` asks it again: a kept schedule holds
+    # only while each answer does (the file deleted, or one appearing where none was)
+    probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass
@@ -112,6 +115,7 @@ class Pipeline:
     schema: str | None = None
     continuous: bool = False
     location: Location | None = None
+    probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # how its files were looked for (see `Task`)
 
 
 @dataclass
@@ -507,6 +511,14 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
         return find_dbt_projects(Path(argument), tests)
+    if kind == "locate":
+        return _answer(_locate(*_located_question(argument)))
+    if kind == "pipeline-glob":
+        base, root = json.loads(argument)
+        return _pipeline_glob(Path(base), Path(root))
+    if kind == "locate-git":
+        value, folder, root = _located_question(argument)
+        return _answer(_locate_from_git(value, folder, root))
     if kind == "entry":
         folder, package, entry = argument.split("\n", 2)
         return find_entry_modules(Path(folder), entry, package)
@@ -793,6 +805,7 @@ def _resource_names(resources: Any) -> dict[str, str]:
 def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
     """A bundle pipeline: the files of its `libraries` (notebook, file, glob)."""
     found: list[str] = []
+    probes: list[tuple[str, str, tuple[str, ...]]] = []
     for library in spec.get("libraries") or []:
         if not isinstance(library, dict):
             continue
@@ -800,9 +813,9 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
             ref = library.get(kind)
             value = ref.get("path") if isinstance(ref, dict) else None
             if isinstance(value, str) and not _REF.search(value):
-                located = _locate(value, file.parent, root)
-                if located is not None:
-                    found.append(located)
+                probe = _probe("locate", value, file.parent, root)
+                probes.append(probe)
+                found.extend(probe[2])
         pattern = library.get("glob")
         include = pattern.get("include") if isinstance(pattern, dict) else None
         if isinstance(include, str) and not _REF.search(include) and "\0" not in include:
@@ -812,13 +825,10 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
                 continue
             if _project_file(base, root) is None:  # `../**`: never walked, never listed
                 continue
-            candidates = sorted(_subfolders(base, files=True)) if base.is_dir() else [base]
-            for candidate in candidates:
-                if candidate.suffix in (".py", ".sql", ".ipynb"):
-                    resolved = _existing_file(candidate)
-                    inside = _project_file(resolved, root) if resolved is not None else None
-                    if inside is not None:
-                        found.append(inside)
+            argument = json.dumps([str(base), str(root)])
+            probe = ("pipeline-glob", argument, listing("pipeline-glob", argument))
+            probes.append(probe)
+            found.extend(probe[2])
     schema = spec.get("schema") or spec.get("target")
     return Pipeline(
         key,
@@ -827,7 +837,21 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         str(schema) if isinstance(schema, str) else None,
         spec.get("continuous") is True,
         Location(_rel(file, root), getattr(spec, "line", 1), 1),
+        tuple(probes),
     )
+
+
+def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
+    """The source files of a pipeline library `glob` whose folder (or file) is `base`."""
+    found = []
+    candidates = sorted(_subfolders(base, files=True)) if base.is_dir() else [base]
+    for candidate in candidates:
+        if candidate.suffix in (".py", ".sql", ".ipynb"):
+            resolved = _existing_file(candidate)
+            inside = _project_file(resolved, root) if resolved is not None else None
+            if inside is not None:
+                found.append(inside)
+    return tuple(found)
 
 
 def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
@@ -1070,6 +1094,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             inner.arguments,
             inner.starts,
             per_run_inputs=_iteration_inputs(inner_spec),
+            probes=inner.probes,
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -1086,13 +1111,13 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             if _REF.search(value):
                 return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
             if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
-                top = _repository_root(folder or base, root)
-                found = _locate(value.lstrip("/"), top, root) or _by_tail(Path(value).parts, root)
+                probe = _probe("locate-git", value, folder or base, root)
             else:
-                found = _locate(value, base, root)
-            if found is None:
-                return Task(key, kind, (), depends, None, names, location, f"`{value}` is not in this project")
-            return Task(key, kind, (found,), depends, None, names, location, arguments=arguments)
+                probe = _probe("locate", value, base, root)
+            if not probe[2]:
+                problem = f"`{value}` is not in this project"
+                return Task(key, kind, (), depends, None, names, location, problem, probes=(probe,))
+            return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
     if isinstance(spec.get("dbt_task"), dict):  # its nodes' files are found with the project (`dbt`)
@@ -1278,6 +1303,30 @@ def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
             elif i + 1 < len(params) and not str(params[i + 1]).startswith("--"):
                 out.append((name.replace("-", "_"), _argument(params[i + 1])))
     return tuple(out)
+
+
+def _probe(kind: str, value: str, base: Path, root: Path) -> tuple[str, str, tuple[str, ...]]:
+    """A task or library file looked for as the listing `kind` ("locate" or
+    "locate-git") asks it, with its answer: kept with the schedule, so a cached
+    schedule is asked again whether the file is still (or now) there."""
+    argument = json.dumps([value, str(base), str(root)])
+    return kind, argument, listing(kind, argument)
+
+
+def _located_question(argument: str) -> tuple[str, Path, Path]:
+    value, base, root = json.loads(argument)
+    return value, Path(base), Path(root)
+
+
+def _answer(found: str | None) -> tuple[str, ...]:
+    return (found,) if found is not None else ()
+
+
+def _locate_from_git(value: str, folder: Path, root: Path) -> str | None:
+    """A `source: GIT` task path: relative to the top of the repository holding the
+    defining file's `folder`; its tail in the project when not found there."""
+    top = _repository_root(folder, root)
+    return _locate(value.lstrip("/"), top, root) or _by_tail(Path(value).parts, root)
 
 
 def _locate(value: str, base: Path, root: Path) -> str | None:

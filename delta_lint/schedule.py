@@ -830,6 +830,9 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         from delta_lint.airflow import resolve_started_jobs
 
         resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
+    # where each task's and pipeline's files were looked for: asked again with the listings
+    out.listings += [probe for job in out.jobs.values() for task in job.tasks.values() for probe in task.probes]
+    out.listings += [probe for pipeline in out.pipelines.values() for probe in pipeline.probes]
     return out
 
 

@@ -80,17 +80,25 @@ def _tables(output: dict[tuple[str, ...], str]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     "edit",
-    ["nothing", "one file", "helper", "config", "schedule"],
+    ["nothing", "one file", "helper", "config", "schedule", "task file deleted", "task file added"],
 )
 def test_cached_runs_print_what_a_cold_run_prints_after_each_kind_of_edit(tmp_path, edit):
     root = tmp_path / "p"
     write_project(root)
+    c_sql = root / "jobs" / "c.sql"
+    kept = c_sql.read_text()
+    if edit == "task file added":  # the bundle names c.sql before it exists
+        c_sql.unlink()
     before = _same_as_cold(root)
     assert _tables(before), "the project must have findings for the comparison to mean anything"
     if edit == "one file":
         (root / "jobs" / "b.sql").write_text("UPDATE main.s.events SET x = 1 WHERE d = '2024-01-01';\n")
     elif edit == "helper":  # a.py's table comes from the helper module
         (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "task file deleted":  # the bundle is unchanged; the task's file is gone
+        c_sql.unlink()
+    elif edit == "task file added":
+        c_sql.write_text(kept)
     elif edit == "config":
         (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
     elif edit == "schedule":  # c joins the nightly job after b: nothing of it runs hourly any more
