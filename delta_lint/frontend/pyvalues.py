@@ -154,10 +154,12 @@ def one_of(values: list[Str]) -> Str:
     return Str("{" + ONE_OF + "}", params, True, lattice.OneOf(tuple(distinct)))
 
 
-def one_of_texts(value: object) -> tuple[Str, ...]:
-    """The texts a held value may be when it is one of several (none otherwise)."""
-    held = value.value if type(value) is Str else None  # type: ignore[attr-defined]
-    return held.values if type(held) is lattice.OneOf else ()  # type: ignore[attr-defined]
+def held_alternatives(value: object) -> tuple[object, ...]:
+    """The values a held value may be when the code cannot tell which: the lattice's
+    `OneOf` of them, as a name holds it or as a string's value (none otherwise)."""
+    if type(value) is Str:
+        value = value.value
+    return value.values if type(value) is lattice.OneOf else ()  # type: ignore[attr-defined]
 
 
 def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
