@@ -424,8 +424,10 @@ _NOT_PLAIN = lattice.Unknown("not fully known to the analyzer")
 
 
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for the evaluator), one of several
-    strings as the lattice's `OneOf`, else unknown."""
+    """A held value as the evaluator takes it (`values.lattice`): a fully known value
+    as plain Python, a template of named inputs as the lattice's `Template` (as
+    `from_plain` gives one back), one of several strings as the lattice's `OneOf`,
+    else unknown."""
     if depth > 16:
         return _NOT_PLAIN
     if isinstance(held, Str) and held.scalar:
@@ -436,7 +438,9 @@ def to_plain(held: object, depth: int = 0) -> object:
             return _NOT_PLAIN
         return lattice.join(plain)
     if isinstance(held, Str):
-        return held.text if not (held.params or held.unknown) else _NOT_PLAIN
+        if held.unknown:
+            return _NOT_PLAIN
+        return lattice.Template(held.text, held.params) if held.params else held.text
     if isinstance(held, Instance):
         return _NOT_PLAIN
     if isinstance(held, UnknownState):  # already the lattice's unknown, with its reason
