@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, Context, Links, source_words
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -90,6 +90,7 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
+        self._module_names: frozenset[str] | None = None  # see `module_names`
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
@@ -118,6 +119,20 @@ class Linker:
         """child notebook -> the files that run it with `dbutils.notebook.run` (it
         runs in their tasks)."""
         return {self.paths[c]: {self.paths[i] for i, _ in calls} for c, calls in self.callers.items()}
+
+    def pooled_runs(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """child notebook -> (where the thread pool whose calls run it is made, the
+        calls that run it: "" for any of several) for the notebooks a pool's calls run
+        at the same time (`Links.pooled_notebooks`); the first such pool of a child."""
+        found: dict[str, tuple[str, set[str]]] = {}
+        for i, links in enumerate(self.links):
+            for path, pool, item in links.pooled_notebooks if links is not None else ():
+                child = self.notebook(self.paths[i], path)
+                if child is not None and child != i:
+                    at, items = found.setdefault(self.paths[child], (pool, set()))
+                    if at == pool:
+                        items.add(item)
+        return {child: (pool, tuple(sorted(items))) for child, (pool, items) in found.items()}
 
     def contexts(self) -> dict[int, Context]:
         out = {}
@@ -419,11 +434,29 @@ class Linker:
                 session.update(included.session)
                 helpers.update(self._helpers_of(target))
 
+    def module_names(self) -> frozenset[str]:
+        """Every name an import can give the last part of to find a project module
+        (see `module`): the stem of each `.py` file, the folder of each `__init__.py`."""
+        if self._module_names is None:
+            names = set()
+            for path in self.paths:
+                folder, _, name = path.rpartition("/")
+                if name == "__init__.py":
+                    names.add(folder.rpartition("/")[2])
+                elif name.endswith(".py"):
+                    names.add(name[:-3])
+            self._module_names = frozenset(names)
+        return self._module_names
+
     def notebook(self, importer: str, target: str) -> int | None:
         """The project file a `%run` path names: relative to the including notebook,
         or a workspace path matched by its longest tail inside the project."""
         if not target:
             return None
+        if target.startswith(UNKNOWN_FOLDER):  # `f"{base}/jobs/child"`: its known tail
+            target = target[len(UNKNOWN_FOLDER) :]
+            if not target.startswith("/"):
+                return None
         if target.startswith("/"):
             # only tails no longer than the project's deepest path can name one of its
             # files: a `%run` of a path of 100,000 folders tries a few tails, not all

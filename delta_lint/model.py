@@ -351,6 +351,9 @@ class Links:
     jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
     # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    # those of them a thread pool's calls run (see `PythonAnalyzer._pool_call`): the child
+    # notebook, where the pool is made, and which call ran it ("": any of several calls)
+    pooled_notebooks: list[tuple[str, str, str]] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)  # top-level functions that may write: their source
     # where each of `functions` starts in the file: (line, columns its text is shifted
     # by, as a notebook cell's `# MAGIC ` prefix), so a write read at a call elsewhere
@@ -390,6 +393,7 @@ class Links:
             or self.inputs
             or self.jobs
             or self.notebooks
+            or self.pooled_notebooks
             or self.functions
             or self.non_delta
             or self.value_functions

@@ -46,6 +46,7 @@ from delta_lint.suppress import FileSuppressions
 if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
+    from delta_lint.link import Linker
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
@@ -317,7 +318,7 @@ def analyze(
     store = Cache(config.root) if use_cache else None
     try:
         inputs = gather(paths, config, cwd, store)
-        files = _summaries(inputs, store, on_file, jobs)
+        files = _summaries(inputs, store, on_file, jobs, defer=True)
         try:
             workflows: Workflows | None = load_workflows(config, store=store)
         except ConfigError:  # `check` reports it; the intents are still worth showing
@@ -355,7 +356,7 @@ def overlap_schedule(
         runs_in = _link(files, inputs, workflows, store, config.root)
     finally:
         store.close()
-    return build_schedule(config, inputs.rel_paths, workflows, runs_in)
+    return build_schedule(config, inputs.rel_paths, workflows, runs_in.callers, pooled=runs_in.pooled)
 
 
 def die_with_parent(parent: int) -> None:
@@ -831,6 +832,9 @@ class _Files:
     linked_keys: dict[int, str] = field(default_factory=dict)  # cache keys of results read with a context
     statements: int = 0  # statements the files' first readings parsed, in this process or in workers
     memo_before: int = 0  # `memo.statements_read` once they were done
+    # notebooks not read yet, with what they give the link stage unread (`included_links`):
+    # `_link` reads each once, with its context, or first without one where others need it
+    deferred: dict[int, tuple[Links, frozenset[str]]] = field(default_factory=dict)
 
     def statements_parsed(self) -> int:
         """Statements parsed by every reading of the run so far."""
@@ -861,6 +865,16 @@ class _Files:
 LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
 
 
+@dataclass(frozen=True)
+class RunsIn:
+    """Which notebooks run which (`dbutils.notebook.run`): child -> the files that run
+    it; and child -> (where the thread pool is made, which call) for the children a
+    pool's calls run at once (`Linker.pooled_runs`)."""
+
+    callers: dict[str, set[str]]
+    pooled: dict[str, tuple[str, tuple[str, ...]]]
+
+
 def _link(
     files: _Files,
     inputs: Inputs,
@@ -868,30 +882,133 @@ def _link(
     store: Cache | None,
     root: Path,
     read_document: DocumentReader | None = None,
-) -> dict[str, set[str]]:
+) -> RunsIn:
     """Read again, with its `Context`, every file that other files or its jobs give
     values (see `delta_lint.link`); the result is cached by content and context.
     What a file gives others is what it was last read as, so a notebook `%run` by a
     notebook that another one `%run`s reaches the last after a second round.
-    Returns which files run which notebooks (for the schedule)."""
+    Returns which files run which notebooks, and which a thread pool's calls run
+    (for the schedule)."""
     from delta_lint.link import Linker
 
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
+    pooled: dict[str, tuple[str, tuple[str, ...]]] = {}
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
     read_document = read_document or DocumentReader(root)
+    if files.deferred:  # (they run no child notebook: `project` tells which files run which)
+        first = Linker(project + included, workflows, read_document)
+        runs_in, pooled = first.runs_in(), first.pooled_runs()
+        _read_deferred(files, inputs, included, workflows, read_document)
+        done.update(files.contexts)  # read with these: again only when a round changes one
     for _ in range(LINK_ROUNDS):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
-            runs_in = linker.runs_in()
+            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
         contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
-    return runs_in or {}
+    return RunsIn(runs_in or {}, pooled)
+
+
+def _read_deferred(
+    files: _Files,
+    inputs: Inputs,
+    included: list[tuple[str, Links | None]],
+    workflows: Workflows | None,
+    read_document: DocumentReader,
+) -> None:
+    """Read the notebooks `_summaries` deferred, each once where that gives what two
+    readings give. A deferred notebook's reading without context is what the link
+    stage gives others from it, and what its own context is made of: it is read so
+    first when another file takes from it (see `_taken_from`) or its jobs give it
+    values. Otherwise its context is made with `included_links`,
+    which is what the reading without context gives its context (its `%run`s and
+    words; nothing else in its text gives any), and it is read once with it; if
+    that reading's words or `%run`s are not those (cells that do not parse are
+    read apart) or it gives what its text was taken not to, it is read again without
+    context and its context made again."""
+    from delta_lint.link import Linker
+
+    while True:
+        while True:
+            project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
+            linker = Linker(project + included, workflows, read_document)
+            needed = sorted(_taken_from(linker, files.deferred))
+            if not needed:
+                break
+            for i in needed:
+                _read_plain(files, inputs, i)
+        contexts = {i: c for i, c in linker.contexts().items() if i in files.deferred}
+        static = dict(files.deferred)
+        files.deferred.clear()
+        _read_linked(files, inputs, contexts, None)
+        for i in sorted(static.keys() - contexts.keys()):
+            _read_plain(files, inputs, i)
+        wrong = [i for i in contexts if not _as_included(files.summaries[i].links, static[i][0])]
+        if not wrong:
+            return
+        for i in contexts:  # read again below, with the context the true first readings give
+            files.contexts.pop(i, None)
+            files.linked_keys.pop(i, None)
+            files.summaries[i] = FileSummary.of(FileResult(inputs.files[i][0], links=static[i][0]))
+            files.loaded.pop(i, None)
+            files.deferred[i] = static[i]
+        for i in wrong:
+            _read_plain(files, inputs, i)
+
+
+def _as_included(read: Links | None, static: Links) -> bool:
+    """Whether a reading with context gives the `%run`s and words `included_links`
+    gave its context, and none of what `included_links` takes its text not to give:
+    a check on the reading itself, which also sees what the helpers its context
+    gives bring (a notebook read then alone and with its context, as before)."""
+    return (
+        read is not None
+        and (read.runs, read.names) == (static.runs, static.names)
+        and not (read.jobs or read.notebooks or read.task_values or read.task_value_reads or read.documents)
+    )
+
+
+def _taken_from(linker: Linker, deferred: dict[int, tuple[Links, frozenset[str]]]) -> set[int]:
+    """The deferred files whose reading without context the link stage takes more
+    from than `included_links` gives: those another file `%run`s or imports or runs
+    as a child notebook, those whose jobs give them values (which their reading's
+    inputs choose), and those whose import statements name a module of the project
+    (which would give them values and helpers)."""
+    from delta_lint.link import run_target
+
+    out = set(linker.callers)
+    modules = linker.module_names()
+    for j, links in enumerate(linker.links):
+        path = linker.paths[j]
+        if links is None:
+            continue
+        if path in linker.runs_of or path in linker.pipeline_of or path in linker.dbt_of:
+            out.add(j)
+        if j in deferred and not modules.isdisjoint(deferred[j][1]):
+            out.add(j)
+        for text in links.runs:
+            out.add(linker.notebook(path, run_target(text)))
+        for module, name, _ in links.imports:
+            out.add(linker.module(path, module))
+            if name not in ("", "*"):  # `from package import module`
+                out.add(linker.module(path, f"{module}.{name}" if module.strip(".") else module + name))
+    return out & deferred.keys()
+
+
+def _read_plain(files: _Files, inputs: Inputs, i: int) -> None:
+    """A deferred notebook's reading without context, as `_summaries` would have read it."""
+    files.deferred.pop(i, None)
+    data = inputs.data(i)
+    display, _, suffix, _, _ = inputs.files[i]
+    inputs.stats.files_analysed += 1
+    result = data if isinstance(data, FileResult) else analyze_data(data, suffix, display, memo=files.memo)
+    files.loaded[i], files.summaries[i] = result, FileSummary.of(result)
 
 
 MAX_DOCUMENT_BYTES = 256 * 1024
@@ -1065,11 +1182,24 @@ def _linked_key(key: str, context: Context) -> str:
 
 
 def _summaries(
-    inputs: Inputs, store: Cache | None, on_file, jobs: int | None, meanwhile: Callable[[], None] | None = None
+    inputs: Inputs,
+    store: Cache | None,
+    on_file,
+    jobs: int | None,
+    meanwhile: Callable[[], None] | None = None,
+    defer: bool = False,
 ) -> _Files:
     """Summaries from the cache where the file is unchanged; front ends for the rest.
     `meanwhile` runs once, while the front-end workers (if any) are busy. The files'
-    front ends start the run's memo, which the run's later readings go on with."""
+    front ends start the run's memo, which the run's later readings go on with.
+
+    `defer` (a run that links, without a cache): notebooks that `%run` others and
+    whose text gives others nothing else (`frontend.included_links`) are not read
+    here but by `_link`, once with their context where no other file needs their
+    reading without it. With a cache their first reading is kept for later runs
+    (and for re-checks, which compare an edited file's links with it): read here."""
+    from delta_lint.frontend import included_links
+
     memo = FrontEndMemo()
     keys = [key for _, _, _, data, key in inputs.files if not isinstance(data, FileResult)]
     hits = store.get_summaries(keys) if store else {}
@@ -1089,6 +1219,15 @@ def _summaries(
         else:
             summaries.append(None)
             misses.append((index, data, suffix, display, key))
+    deferred: dict[int, tuple[Links, frozenset[str]]] = {}
+    if defer and store is None:
+        for miss in list(misses):
+            index, data, suffix, display, _ = miss
+            static = included_links(data, suffix, display)
+            if static is not None:
+                deferred[index] = static
+                summaries[index] = FileSummary.of(FileResult(display, links=static[0]))
+                misses.remove(miss)
     done = len(summaries) - len(misses)
     inputs.stats.files_analysed += len(misses)
     fresh = {}
@@ -1114,7 +1253,7 @@ def _summaries(
     once()  # no file to analyse: nothing ran it
     if store is not None:
         store.put_many(fresh)
-    files = _Files(inputs, store, summaries, loaded, memo)  # type: ignore[arg-type] - every slot is filled now
+    files = _Files(inputs, store, summaries, loaded, memo, deferred=deferred)  # type: ignore[arg-type] - every slot is filled now
     files.statements, files.memo_before = statements, memo.statements_read
     return files
 
@@ -1148,7 +1287,7 @@ def _check(
         else:
             loaded_workflows.append(workflows_or_loader())
 
-    files = _summaries(inputs, store, on_file, jobs, load_workflows_now)
+    files = _summaries(inputs, store, on_file, jobs, load_workflows_now, defer=True)
     workflows = loaded_workflows[0]
     scheduled = _with_defined_jobs(workflows, files, inputs, config)
     read_document = DocumentReader(config.root)  # one per run: `reread` asks it again
@@ -1156,7 +1295,10 @@ def _check(
     runs_in = _link(files, inputs, scheduled, store, config.root, read_document)
     # which notebooks run which is part of the schedule every table's result depends on
     context = (
-        _context_digest(config, scheduled) + repr(chosen) + repr(sorted((k, sorted(v)) for k, v in runs_in.items()))
+        _context_digest(config, scheduled)
+        + repr(chosen)
+        + repr(sorted((k, sorted(v)) for k, v in runs_in.callers.items()))
+        + repr(sorted(runs_in.pooled.items()))
     )
     rel_paths = inputs.rel_paths
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
@@ -1192,7 +1334,7 @@ def _check(
         writers,
         first,
         read,
-        build_schedule(config, rel_paths, scheduled, runs_in, stats),
+        build_schedule(config, rel_paths, scheduled, runs_in.callers, stats, runs_in.pooled),
         task_diagnostics(scheduled, config.root, inputs.cwd),
         scheduled,
         workflows,

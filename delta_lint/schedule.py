@@ -149,6 +149,11 @@ class Schedule:
     # Airflow's RunNow) -> those tasks: it runs inside them (see `_in_parents`)
     started_by: dict[str, tuple[Node, ...]] = field(default_factory=dict)
     _visiting: set = field(default_factory=set, repr=False, compare=False)
+    # notebook -> (where a thread pool is made, which of its calls run it: "" for any of
+    # several) when the calls of the pool run it with `dbutils.notebook.run`: such
+    # notebooks run at the same time as each other and, run by several calls, as
+    # themselves (see `_run_by_one_pool`)
+    pooled_runs: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
@@ -205,7 +210,8 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                return None if self.by_hand else LONE_FILES
+                pooled = self._run_by_one_pool(pa, pb, bool(a.name_inputs or b.name_inputs))
+                return pooled or (None if self.by_hand else LONE_FILES)
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
@@ -213,9 +219,11 @@ class Schedule:
                     return found  # type: ignore[return-value]
                 return self._task_pair(ta, tb)
             memo = self._path_memo
-            found = memo.get((pa, pb), _UNKNOWN)
+            # notebooks a pool's calls run meet apart for names built of their inputs
+            key = (pa, pb, bool(a.name_inputs or b.name_inputs)) if self.pooled_runs else (pa, pb)
+            found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
-                found = memo[(pa, pb)] = self._intents_overlap(a, b)
+                found = memo[key] = self._intents_overlap(a, b)
             return found  # type: ignore[return-value]
         return self._intents_overlap(a, b)
 
@@ -233,14 +241,36 @@ class Schedule:
                     found = self.node_overlap(na, nb)[0]
                     if found is not None:
                         return found
-                    found = _stream_overlap(a, b) or pool_overlap(a, b)
+                    found = (
+                        _stream_overlap(a, b)
+                        or pool_overlap(a, b)
+                        or self._run_by_one_pool(a.location.path, a.location.path, bool(a.name_inputs or b.name_inputs))
+                    )
                     if found is not None:
                         return found
                     continue
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
                     return found
-        return None
+        return self._run_by_one_pool(a.location.path, b.location.path, bool(a.name_inputs or b.name_inputs))
+
+    def _run_by_one_pool(self, pa: str, pb: str, by_inputs: bool) -> Concurrency | None:
+        """Two notebooks (or one with itself) that calls of one thread pool run with
+        `dbutils.notebook.run`: they run at the same time unless one known call runs
+        both, one after the other. Not for a write whose table is named by the
+        notebook's inputs (`by_inputs`): each call gives its own arguments, so such a
+        name may be a table of its own in each call (as a for_each task's
+        `{{input}}`)."""
+        a, b = self.pooled_runs.get(pa), self.pooled_runs.get(pb)
+        if a is None or b is None or a[0] != b[0] or by_inputs:
+            return None
+        if a[1] == b[1] and len(a[1]) == 1 and a[1][0]:
+            return None  # one known call runs them both, in order
+        return Concurrency(
+            f"run by the calls of the thread pool at {a[0]} (`dbutils.notebook.run`), which run at the same time",
+            True,
+            CODE,
+        )
 
     def pair_key(self, path: str) -> int:
         """What decides how a file overlaps any *other* file, as a number: files with
@@ -249,6 +279,8 @@ class Schedule:
         found = self._pair_keys.get(path)
         if found is None:
             key = "lone" if self._lone_file(path) else self.nodes_of.get(path) or (Node(path),)
+            if path in self.pooled_runs:  # it meets the other notebooks of its pool apart
+                key = (key, self.pooled_runs[path])
             found = self._pair_keys[path] = self._pair_ids.setdefault(key, len(self._pair_ids))
         return found
 
@@ -877,10 +909,12 @@ def build_schedule(
     workflows: Workflows | None = None,
     runs_in: dict[str, set[str]] | None = None,
     stats: RunStats | None = None,
+    pooled: dict[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> Schedule:
     """`paths` maps display paths to paths relative to the configuration root;
     `runs_in` maps a notebook to the files that run it (`dbutils.notebook.run`):
-    it runs in their tasks. `stats`: the run's counters (see `delta_lint.stats`)."""
+    it runs in their tasks; `pooled`, a notebook to the thread pool whose calls run
+    it and which calls (see `Schedule.pooled_runs`). `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
     for job in workflows.jobs.values():
@@ -924,6 +958,7 @@ def build_schedule(
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
         started_by=_started_by(workflows),
         stats=stats if stats is not None else RunStats(),
+        pooled_runs={display: pooled[rel] for display, rel in paths.items() if rel in (pooled or {})},
     )
 
 

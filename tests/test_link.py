@@ -585,6 +585,20 @@ resources:
     assert [f for f in lint(alone, {"unscheduled": "anytime"}).findings if f.rule.startswith("DL1")]
 
 
+def test_a_child_notebook_whose_folder_only_a_run_knows_is_found_by_its_tail(tmp_path):
+    child = NB + (
+        'dbutils.widgets.text("schema", "")\n'
+        'schema = dbutils.widgets.get("schema")\n'
+        "spark.sql(f\"UPDATE main.{schema}.orders SET late = true WHERE status = 'open'\")\n"
+    )
+    caller = NB + 'dbutils.notebook.run(f"{base_path()}/children/load", 600, {"schema": "sales"})\n'
+    files = {"orchestrate.py": caller, "children/load.py": child}
+    assert tables(tmp_path, files)["children/load.py"] == ["main.sales.orders"]
+    # a folder and a name both only a run knows: no child is guessed
+    unknown = {**files, "orchestrate.py": caller.replace("/children/load", "/children/{name}")}
+    assert tables(tmp_path / "unknown", unknown)["children/load.py"] == ["main.{schema}.orders"]
+
+
 # -- helpers of other files ------------------------------------------------------------------------
 
 
@@ -1363,3 +1377,69 @@ def test_a_helper_named_only_by_a_helper_or_through_a_class_is_still_given(tmp_p
     got = tables(tmp_path, files)
     assert got["job.py"] == ["main.s.all", "main.s.put"]
     assert got["app.py"] == ["main.s.published"]
+
+
+# -- a notebook read once where one reading gives what two give ---------------------------
+
+_SETUP = NB + (
+    "catalog = 'main'\n\ndef save(df, name):\n    df.write.mode('append').saveAsTable(f'{catalog}.sales.{name}')\n"
+)
+
+
+def _readings(tmp_path: Path, files: dict[str, str], use_cache: bool) -> tuple[int, list[tuple[str, int, str]]]:
+    """How many readings a run made, and every write it found (file, line, table)."""
+    from delta_lint.config import Config
+    from delta_lint.run import check
+    from delta_lint.settings import ReadSettings
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=use_cache, read=ReadSettings())
+    writes = sorted((i.location.path, i.location.line, i.table.name) for i in result.intents if i.table)
+    return result.stats.files_analysed, writes
+
+
+def test_a_notebook_that_runs_another_is_read_once_without_a_cache(tmp_path):
+    """Its reading without context gives no other file anything and its own context
+    only its `%run`s and words: it is read once, with what `setup` gives it, and finds
+    what two readings find. With a cache the first reading is kept for later runs."""
+    files = {"setup.py": _SETUP, "job.py": NB + "# MAGIC %run ./setup\n" + SEP + "save(df, 'orders')\n"}
+    once, writes = _readings(tmp_path, files, use_cache=False)
+    assert ("job.py", 5, "main.sales.orders") in writes
+    # setup.py, again with its function job.py calls (`Context.called`), job.py with its context
+    assert once == 3
+    twice, cached = _readings(tmp_path, files, use_cache=True)
+    assert (twice, cached) == (4, writes)
+
+
+@pytest.mark.parametrize(
+    "job, extra",
+    [
+        # it runs a child notebook: what the child gives back is its context's
+        (NB + "# MAGIC %run ./setup\n" + SEP + "dbutils.notebook.run('./child', 60)\nsave(df, 'orders')\n", {}),
+        # another notebook runs it: what it leaves is that notebook's context
+        (NB + "# MAGIC %run ./setup\n" + SEP + "save(df, 'orders')\n", {"main.py": NB + "# MAGIC %run ./job\n"}),
+        # a word of its code names a module of the project, which it may import
+        (NB + "# MAGIC %run ./setup\n" + SEP + "import tools\nsave(df, 'orders')\n", {"tools.py": "X = 1\n"}),
+    ],
+    ids=["runs-a-child", "run-by-another", "imports-a-module"],
+)
+def test_a_notebook_others_take_from_is_read_without_context_first(tmp_path, job, extra):
+    files = {"setup.py": _SETUP, "job.py": job, "child.py": NB + "x = 1\n", **extra}
+    readings, writes = _readings(tmp_path, files, use_cache=False)
+    assert ("job.py", 6 if "import" in job or "notebook.run" in job else 5, "main.sales.orders") in writes
+    assert readings == len(files) + 2  # job.py and setup.py (see above) twice, each other file once
+    assert _readings(tmp_path, files, use_cache=True)[1] == writes
+
+
+def test_a_notebook_read_once_whose_cells_do_not_all_parse_is_read_again(tmp_path):
+    """Its cells that parse are read apart from the broken one, so its words are not
+    those `included_links` gave its context: read without context, then with it, as
+    two readings would; the same writes as with a cache."""
+    job = NB + "# MAGIC %run ./setup\n" + SEP + "save(df, 'orders')\n" + SEP + "def broken(:\n"
+    files = {"setup.py": _SETUP, "job.py": job}
+    readings, writes = _readings(tmp_path, files, use_cache=False)
+    assert ("job.py", 5, "main.sales.orders") in writes
+    assert readings == 5  # setup.py twice; job.py with its context, then without and with it again
+    assert _readings(tmp_path, files, use_cache=True)[1] == writes

@@ -5,6 +5,7 @@ is counted as ours."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from benchmarks.realworld import ecosystem
@@ -29,7 +30,7 @@ def _run(tmp_path: Path, intents: list[dict], findings: list[dict] | None = None
 def test_plain_writes_with_nothing_at_them_are_silent_drops(tmp_path):
     eco = _run(tmp_path, [])
     assert (eco.plain_writes, eco.silent_drops, eco.helper_unlocated) == (3, 2, 1)
-    assert eco.drops == ["job.py:4", "job.py:6"]
+    assert (eco.drops, eco.unlocated) == (["job.py:4", "job.py:6"], ["job.py:2"])
 
 
 def test_an_intent_or_diagnostic_inside_the_statement_covers_it(tmp_path):
@@ -61,3 +62,47 @@ def test_a_docstring_that_names_a_write_is_not_a_plain_write(tmp_path):
     )
     writes = ecosystem.plain_writes(tmp_path, [])
     assert [(w.path, w.line) for w in writes] == [("doc.py", 7)]
+
+
+def _notebook(cells: list[dict]) -> str:
+    """A notebook as nbformat writes it: one source line per line of the file."""
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 0}, indent=1) + "\n"
+
+
+def test_a_notebook_is_read_from_its_code_cells_at_the_files_lines(tmp_path):
+    titled = {"application/vnd.databricks.v1+cell": {"title": "Merge into the control table"}}
+    text = _notebook(
+        [
+            {"cell_type": "markdown", "metadata": {}, "source": ["## Load\n", "- merge into the control table"]},
+            {"cell_type": "code", "metadata": titled, "outputs": [], "source": ["x = 1"]},
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "outputs": [],
+                "source": ["%sql\n", "MERGE WITH SCHEMA EVOLUTION INTO main.s.c t\n", "USING u ON t.id = u.id"],
+            },
+        ]
+    )
+    (tmp_path / "nb.ipynb").write_text(text)
+    merge = text.split("\n").index('    "MERGE WITH SCHEMA EVOLUTION INTO main.s.c t\\n",') + 1
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
+    assert (eco.plain_writes, eco.drops) == (1, [f"nb.ipynb:{merge}"])
+    at_merge = [{"path": "nb.ipynb", "line": merge, "kind": "merge", "table": "main.s.c"}]
+    assert ecosystem.measure(tmp_path, {"findings": []}, at_merge, None, []).silent_drops == 0
+
+
+def test_a_notebook_not_laid_out_line_by_line_is_read_as_text(tmp_path):
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "merge into the control table"}]
+    (tmp_path / "nb.ipynb").write_text('{"cells": ' + json.dumps(cells) + "}\n")
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
+    assert (eco.plain_writes, eco.drops) == (1, ["nb.ipynb:1"])  # as before: prose is not told apart
+
+
+def test_sql_text_printed_or_logged_is_not_a_plain_write(tmp_path):
+    (tmp_path / "show.py").write_text(
+        'print(f"""\nUPDATE control SET x = 1\nWHERE t = \'{t}\';\n""")\n'
+        'logger.info("MERGE INTO main.s.o t USING u ON t.id = u.id WHEN MATCHED THEN DELETE")\n'
+        'spark.sql(f"""\nUPDATE control SET x = 1\nWHERE t = \'{t}\';\n""")\n'
+    )
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
+    assert [d for d in eco.drops if d.startswith("show.py")] == ["show.py:7"]  # only the run one

@@ -428,3 +428,112 @@ def refresh(t):
     pooled = EXECUTOR_MAP.replace("WORKERS", "3").replace("load", "refresh")
     result = lint(_notebook(refresh, pooled))
     assert sorted(f.rule for f in result.findings) == ["DL001", "DL007"]  # not once per item
+
+
+# -- notebooks the calls of a thread pool run ----------------------------------------------
+
+CHILD_UPDATE = NB + "spark.sql(\"UPDATE main.ops.events SET x = 1 WHERE kind = 'a'\")\n"
+RUN_EACH = """\
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run(path):
+    return dbutils.notebook.run(path, 3600, {"env": "prod"})
+
+
+with ThreadPoolExecutor(max_workers=4) as pool:
+    results = list(pool.map(run, ITEMS))
+"""
+POOL_RUNS = (
+    "run by the calls of the thread pool at jobs/parent.py:{line} (`dbutils.notebook.run`), which run at the same time"
+)
+
+
+def _run_children(
+    lint, items: str, children: tuple[str, ...] = ("a", "b"), parent: str = RUN_EACH, extra: dict | None = None
+):
+    files = {f"jobs/{c}.py": CHILD_UPDATE for c in children}
+    files["jobs/parent.py"] = NB + parent.replace("ITEMS", items)
+    return lint({**files, **(extra or {})})
+
+
+def test_notebooks_the_calls_of_a_pool_run_overlap_each_other(lint):
+    result = _run_children(lint, '["./a", "./b"]')
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
+    (finding,) = [f for f in result.findings if f.rule == "DL102"]
+    assert {finding.location.path, *(r.path for r in finding.related)} == {"jobs/a.py", "jobs/b.py"}
+
+
+def test_notebooks_a_plain_loop_runs_run_one_after_the_other(lint):
+    loop = 'for path in ["./a", "./b"]:\n    dbutils.notebook.run(path, 3600)\n'
+    one_worker = RUN_EACH.replace("max_workers=4", "max_workers=1")
+    for result in (_run_children(lint, "", parent=loop), _run_children(lint, '["./a", "./b"]', parent=one_worker)):
+        # no job runs the files: they are only assumed to meet, as any two such files
+        assert [basis for _, _, basis in _pooled(result)] == ["assumed"]
+
+
+def test_a_notebook_each_call_of_a_pool_runs_overlaps_itself(lint):
+    parent = RUN_EACH.replace("dbutils.notebook.run(path", 'dbutils.notebook.run(f"{base}/jobs/load"')
+    result = _run_children(lint, "spark.table('main.ops.regions').collect()", ("load",), parent)
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
+    (finding,) = [f for f in result.findings if f.rule == "DL102"]
+    assert finding.location.path == "jobs/load.py" and "(another call)" in finding.message
+
+
+def test_a_notebook_one_call_of_a_pool_runs_does_not_overlap_itself(lint):
+    parent = RUN_EACH.replace("list(pool.map(run, ITEMS))", 'pool.submit(run, "./load").result()')
+    assert _pooled(_run_children(lint, "", ("load",), parent)) == []
+
+
+def test_notebooks_a_pool_of_a_scheduled_task_runs_overlap_each_other(lint):
+    bundle = BUNDLE.replace("CONTINUOUS", "").replace("max_concurrent_runs: 4", "max_concurrent_runs: 1")
+    bundle = bundle.replace("notebooks/load.py", "jobs/parent.py")
+    files = {"jobs/a.py": CHILD_UPDATE, "jobs/b.py": CHILD_UPDATE, "databricks.yml": bundle}
+    result = lint({**files, "jobs/parent.py": NB + RUN_EACH.replace("ITEMS", '["./a", "./b"]')})
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
+    loop = NB + 'for path in ["./a", "./b"]:\n    dbutils.notebook.run(path, 3600)\n'
+    assert _pooled(lint({**files, "jobs/parent.py": loop})) == []  # in order within one run of the task
+
+
+def test_a_table_named_by_the_inputs_a_pools_calls_give_a_notebook_is_one_per_call(lint):
+    by_input = NB + (
+        'region = dbutils.widgets.get("region")\n'
+        "spark.sql(f\"UPDATE main.ops.events_{region} SET x = 1 WHERE kind = 'a'\")\n"
+    )
+    parent = RUN_EACH.replace("run(path, 3600", 'run("./load", 3600').replace('{"env": "prod"}', '{"region": path}')
+    files = {"jobs/load.py": by_input, "jobs/parent.py": NB + parent.replace("ITEMS", "spark.table('r').collect()")}
+    assert _pooled(lint(files)) == []
+    fixed = by_input.replace("events_{region}", "events")  # the same table whatever the call gives
+    assert [rule for rule, _, _ in _pooled(lint({**files, "jobs/load.py": fixed}))] == ["DL102"]
+
+
+def test_a_pooled_notebooks_table_named_by_its_inputs_still_meets_its_own_pools_calls(lint):
+    own_pool = NB + (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        'region = dbutils.widgets.get("region")\n'
+        "\n"
+        "\n"
+        "def load(kind):\n"
+        "    spark.sql(f\"UPDATE main.ops.events_{region} SET x = 1 WHERE kind = 'a'\")\n"
+        "\n"
+        "\n"
+        "with ThreadPoolExecutor(max_workers=4) as inner:\n"
+        '    list(inner.map(load, ["a", "b"]))\n'
+    )
+    parent = RUN_EACH.replace("run(path, 3600", 'run("./load", 3600').replace('{"env": "prod"}', '{"region": path}')
+    files = {"jobs/load.py": own_pool, "jobs/parent.py": NB + parent.replace("ITEMS", "spark.table('r').collect()")}
+    inner = "written from a thread pool at jobs/load.py:10:6: its calls, one per item, run at the same time"
+    assert _pooled(lint(files)) == [("DL102", inner, "code")]  # not the parent's pool: one table per call there
+
+
+def test_notebooks_a_pool_runs_overlap_beside_a_notebook_read_once(lint):
+    """Without the cache a notebook that only `%run`s another is read once, with its
+    context (`run._read_deferred`); which notebooks a pool's calls run is still
+    told from the first readings."""
+    files = {
+        "jobs/setup.py": NB + "region = 'eu'\n",
+        "jobs/report.py": NB + "# MAGIC %run ./setup\n\n# COMMAND ----------\nprint(region)\n",
+    }
+    result = _run_children(lint, '["./a", "./b"]', extra=files)
+    assert result.stats.files_analysed == 6  # jobs/report.py once, setup.py once (nothing given to it)
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]

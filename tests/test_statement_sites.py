@@ -211,3 +211,103 @@ def test_a_cached_run_keeps_the_sites(tmp_path, monkeypatch):
         out = CliRunner().invoke(app, ["check", ".", "--spark", "none", "--format", "json"]).output
         [found] = conflicts(json.loads(out)["findings"])
         assert found["sites"] == [{"path": "helpers.py", "line": 6, "column": 5}]
+
+
+# -- SQL text built on one line and run on another ---------------------------------------
+
+
+def intents(tmp_path: Path, monkeypatch) -> list[dict]:
+    monkeypatch.chdir(tmp_path)
+    return json.loads(CliRunner().invoke(app, ["intents", ".", "--format", "json"]).output)
+
+
+TEXT_IN_A_NAME = """\
+check_code = '''
+CASE WHEN a > 1 THEN "x" END
+'''
+
+query = "DELETE FROM main.ops.rules WHERE rule = 'r1' AND code = '" + check_code + "'"
+print(query)
+spark.sql(query)
+"""
+
+
+def test_sql_text_held_by_a_name_names_where_it_was_built(tmp_path, monkeypatch):
+    project(
+        tmp_path,
+        {"job.py": TEXT_IN_A_NAME, "other.py": "spark.sql(\"DELETE FROM main.ops.rules WHERE rule = 'r1'\")\n"},
+    )
+    by_path = {i["path"]: i for i in intents(tmp_path, monkeypatch)}
+    assert by_path["job.py"]["line"] == 7  # reported at the call, as before
+    assert by_path["job.py"]["sites"] == [{"path": "job.py", "line": 5, "column": 9}]
+    found = {f["location"]["path"]: f for f in conflicts(findings(tmp_path, monkeypatch))}
+    assert found["job.py"]["sites"] == [{"path": "job.py", "line": 5, "column": 9}]
+
+
+def test_each_branch_that_builds_the_text_is_named_by_its_own_write(tmp_path, monkeypatch):
+    job = (
+        "if flag:\n"
+        '    q = "DELETE FROM main.ops.a WHERE x = 1"\n'
+        "else:\n"
+        '    q = "DELETE FROM main.ops.b WHERE x = 1"\n'
+        'spark.sql(q.format() + "")\n'
+    )
+    project(tmp_path, {"job.py": job})
+    sites = {i["table"]: [s["line"] for s in i["sites"]] for i in intents(tmp_path, monkeypatch)}
+    assert sites == {"main.ops.a": [2], "main.ops.b": [4]}
+
+
+def test_a_name_that_only_fills_in_a_part_is_not_the_statements_text(tmp_path, monkeypatch):
+    job = (
+        'table = "main.ops.d"\n'
+        'spark.sql(f"OPTIMIZE {table}")\n'
+        'spark.sql("DELETE FROM main.ops.e WHERE y = 2")\n'
+        'q = "DELETE FROM main.ops.f WHERE y = 2"; spark.sql(q)\n'
+    )
+    project(tmp_path, {"job.py": job})
+    assert {i["table"]: i["sites"] for i in intents(tmp_path, monkeypatch)} == {
+        "main.ops.d": [],
+        "main.ops.e": [],
+        "main.ops.f": [],  # built on the call's own line
+    }
+
+
+SCRIPT = """\
+BEGIN
+  DECLARE qry STRING;
+  SET qry =
+    'MERGE INTO ' || :catalog || '.sales.orders AS t ' ||
+    'USING src AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *';
+  EXECUTE IMMEDIATE qry;
+END;
+"""
+
+
+def test_execute_immediate_names_the_statement_that_set_its_text(tmp_path, monkeypatch):
+    project(tmp_path, {"merge.sql": SCRIPT})
+    [merge] = intents(tmp_path, monkeypatch)
+    assert (merge["line"], merge["kind"]) == (6, "merge")
+    assert merge["sites"] == [{"path": "merge.sql", "line": 3, "column": 3}]
+
+
+def test_execute_immediate_of_a_literal_names_no_other_statement(tmp_path, monkeypatch):
+    script = "BEGIN\n  DECLARE qry STRING;\n  EXECUTE IMMEDIATE 'DELETE FROM main.sales.orders WHERE id = 1';\nEND;\n"
+    project(tmp_path, {"purge.sql": script})
+    [purge] = intents(tmp_path, monkeypatch)
+    assert (purge["line"], purge["sites"]) == (3, [])
+
+
+def test_sql_text_handed_to_a_helper_that_runs_it_names_both_lines(tmp_path, monkeypatch):
+    helpers = "def run_sql(statement):\n    spark.sql(statement)\n"
+    job = (
+        "from helpers import run_sql\n"
+        'q = "DELETE FROM main.ops.a WHERE x = 1"\n'
+        "run_sql(q)\n"
+        'run_sql("DELETE FROM main.ops.b WHERE x = 1")\n'
+    )
+    project(tmp_path, {"helpers.py": helpers, "job.py": job})
+    sites = {i["table"]: [(s["path"], s["line"]) for s in i["sites"]] for i in intents(tmp_path, monkeypatch)}
+    assert sites == {
+        "main.ops.a": [("helpers.py", 2), ("job.py", 2)],  # the helper's statement, then the text
+        "main.ops.b": [("helpers.py", 2)],  # the text stands at the call itself
+    }

@@ -280,3 +280,26 @@ def test_a_loop_known_not_to_run_leaves_the_syntax_error():
     code = "PARAMS = {}\n" + SET_BUILT_IN_A_LOOP
     assert writes(code) == []
     assert [(rule, severity) for rule, _, severity in diagnostics(code)] == [("DL000", "error")]
+
+
+def test_a_written_list_of_statements_with_parts_only_a_run_knows_runs_each():
+    code = (
+        "ddl = f\"CREATE TABLE IF NOT EXISTS {param('t')}_log (a INT) USING DELTA\"\n"
+        "data = f\"INSERT INTO main.ops.events VALUES ('{param('day')}')\"\n"
+        "for sql in [ddl, data]:\n"
+        "    spark.sql(sql)\n"
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert sorted((i.kind.value, i.table.name) for i in result.intents) == [
+        ("blind_append", "main.ops.events"),
+        ("create", "{param_t}_log"),
+    ]
+    assert not [d for d in result.diagnostics if d.rule == "DL007"]
+
+
+def test_a_loop_over_statements_only_a_run_knows_stays_one_dynamic_statement():
+    code = "statements = load()\nfor sql in statements:\n    spark.sql(sql)\n"
+    result = analyze_source("job.py", ".py", code)
+    assert not result.intents and [d.rule for d in result.diagnostics] == ["DL007"]
+    starred = "for sql in [*statements]:\n    spark.sql(sql)\n"
+    assert [d.rule for d in analyze_source("job.py", ".py", starred).diagnostics] == ["DL007"]

@@ -3,7 +3,7 @@
 The idea is ruff's ecosystem check: whatever a person expected, some outcomes
 are wrong on any repository. This module finds them from the code and the run:
 
-- *plain writes*: statements that obviously write a table (`MERGE INTO`,
+- *plain writes*: statements that obviously write a table (`MERGE [WITH SCHEMA EVOLUTION] INTO`,
   `INSERT INTO/OVERWRITE`, `DELETE FROM`, `UPDATE ... SET`, `.saveAsTable(`,
   `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`); a plain write with
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
@@ -30,7 +30,7 @@ from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
 
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
-    r"\b(MERGE\s+INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\b",
+    r"\b(MERGE\s+(?:WITH\s+SCHEMA\s+EVOLUTION\s+)?INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\b",
     re.IGNORECASE,
 )
 # Plain write methods of PySpark / DeltaTable calls.
@@ -58,6 +58,7 @@ class Ecosystem:
     unresolved_intents: int = 0
     findings: int = 0
     drops: list[str] = field(default_factory=list)
+    unlocated: list[str] = field(default_factory=list)  # plain writes in helpers not located
     dl000_sites: list[str] = field(default_factory=list)
     idle: list[str] = field(default_factory=list)
 
@@ -69,13 +70,15 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
         return None
     out: list[PlainWrite] = []
 
-    def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None) -> None:
+    def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None, shown: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             here_stmt = child if isinstance(child, ast.stmt) else stmt
             func = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(child, func, here_stmt)
                 continue
+            if shown and isinstance(child, ast.Constant):
+                continue  # text printed or logged is not run
             if here_stmt is not None and not isinstance(here_stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
                 span = (here_stmt.lineno, here_stmt.end_lineno or here_stmt.lineno)
             else:
@@ -95,10 +98,24 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 if m and _statement_like(child.value):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
-            visit(child, func, here_stmt)
+            visit(child, func, here_stmt, shown or _shows_text(child))
 
     visit(tree, False, None)
     return out
+
+
+# Calls that show text to a person: SQL in their arguments is printed, never run.
+_SHOWN_BY = {"print"}
+_LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical"}
+
+
+def _shows_text(node: ast.AST) -> bool:
+    """`print(f"UPDATE ... ")`, `logger.info("MERGE INTO ...")`."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id in _SHOWN_BY
+    return isinstance(node.func, ast.Attribute) and node.func.attr in _LOG_METHODS
 
 
 def _looks_like_delta_merge(call: ast.Call) -> bool:
@@ -163,9 +180,64 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
         if suffix == ".py":
             got = _python_writes(rel, _strip_magics(text))
             found.extend(got if got is not None else _text_writes(rel, text))
+        elif suffix == ".ipynb":
+            cells = _notebook_writes(rel, text)
+            found.extend(cells if cells is not None else _text_writes(rel, text))
         else:
             found.extend(_text_writes(rel, text))
     return found
+
+
+_SOURCE_OPEN = re.compile(r'^\s*"source"\s*:\s*\[\s*$')
+_SOURCE_CLOSE = re.compile(r"^\s*\],?\s*$")
+
+
+def _notebook_writes(rel: str, text: str) -> list[PlainWrite] | None:
+    """A Jupyter notebook's plain writes, read from its code cells only (markdown cells
+    and cell titles in the metadata are prose), at the lines of the file where each
+    source line stands, as delta-lint reports them. None when the file is not laid out
+    one source line per line of JSON (nbformat's layout): then it is read as text."""
+    try:
+        cells = json.loads(text).get("cells")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    lines = text.split("\n")
+    blocks: list[tuple[int, list[str]]] = []  # (file line of the first source line, the lines)
+    n = 0
+    while n < len(lines):
+        if _SOURCE_OPEN.match(lines[n]):
+            first, body = n + 2, []
+            n += 1
+            while n < len(lines) and not _SOURCE_CLOSE.match(lines[n]):
+                body.append(lines[n])
+                n += 1
+            blocks.append((first, body))
+        n += 1
+    if len(blocks) != len(cells):
+        return None
+    out: list[PlainWrite] = []
+    for cell, (first, body) in zip(cells, blocks):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        try:
+            parts = [json.loads(row.strip().rstrip(",")) for row in body]
+        except ValueError:
+            return None
+        if not all(isinstance(p, str) for p in parts) or any("\n" in p[:-1] for p in parts):
+            return None  # not one source line per line of the file
+        source = "".join(parts)
+        if source.lstrip().startswith(("%md", "%sql", "%%sql")):
+            got = None if source.lstrip().startswith("%md") else _text_writes(rel, _strip_magics(source))
+        else:
+            got = _python_writes(rel, _strip_magics(source))
+            if got is None:
+                got = _text_writes(rel, source)
+        shift = first - 1
+        for w in got or ():
+            out.append(PlainWrite(rel, w.line + shift, (w.span[0] + shift, w.span[1] + shift), w.in_function))
+    return out
 
 
 def _dbt_output(path: Path, root: Path) -> bool:
@@ -241,6 +313,7 @@ def measure(
             continue
         if w.in_function:
             eco.helper_unlocated += 1
+            eco.unlocated.append(f"{w.path}:{w.line}")
         else:
             eco.silent_drops += 1
             eco.drops.append(f"{w.path}:{w.line}")

@@ -261,6 +261,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
         setattr(out, attr, getattr(eco, attr))
     out.extra += [f"silent drop {d}" for d in eco.drops] + [f"DL000 on valid code {d}" for d in eco.dl000_sites]
     out.extra += [f"job file gives nothing {d}" for d in eco.idle]
+    out.extra += [f"helper write not located {d}" for d in eco.unlocated]
     return out
 
 
@@ -274,15 +275,24 @@ def _same_table(want: str, got: str | None) -> bool:
 
 
 def _same_conflict_table(want: str, got: str | None) -> bool:
-    """`_same_table`, but a conflict finding may name a part by the job input that
-    gives it at run time (`{app_configs_SCHEMA}`): its sites already say which table
-    it is, so that part matches any. Write-site table recall never counts such a name."""
+    """`_same_table`, but a conflict finding may name a part by the value that gives
+    it at run time (`{app_configs_SCHEMA}`): its sites already say which table it is,
+    so that part matches any, and one such value may hold several dotted parts (a
+    setting `analysis_schema_name` of `cat.sec` named `{json__analysis_schema_name}`
+    before `.results`). Write-site table recall never counts such a name."""
     if _same_table(want, got) or got is None:
         return got is not None or want == "?"
-    wanted, found = want.lower().split("."), got.lower().split(".")
-    return len(wanted) == len(found) and all(
-        w == f or w == "?" or re.fullmatch(r"\{\w+\}", f) is not None for w, f in zip(wanted, found)
-    )
+    return _parts_match(want.lower().split("."), got.lower().split("."))
+
+
+def _parts_match(wanted: list[str], found: list[str]) -> bool:
+    """Each found part is the wanted one (`?` wanted: any), and a `{value}` part
+    stands for one wanted part or more."""
+    if not found:
+        return not wanted
+    if re.fullmatch(r"\{\w+\}", found[0]):
+        return any(_parts_match(wanted[k:], found[1:]) for k in range(1, len(wanted) - len(found) + 2))
+    return bool(wanted) and wanted[0] in (found[0], "?") and _parts_match(wanted[1:], found[1:])
 
 
 def _path_match(want: str, tables: set[str]) -> bool:

@@ -6,12 +6,13 @@ run served from the cache, `discover` and `--version` never pay for them."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.model import Context, Diagnostic, FileResult, Links, Location
+from delta_lint.model import Context, Diagnostic, FileResult, Links, Location, source_words
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
@@ -295,6 +296,79 @@ def _read_cells(
     links.runs = [target for _, _, target in nb.runs]
     links.inputs = sorted(set(links.inputs) | sql_inputs_read)
     result.links = links
+
+
+# Text that may make a notebook's reading give other files, or its jobs, something
+# besides its `%run` targets and words: a child notebook run, task values, a job
+# written as a dict or made with the SDK (`.jobs.create(...)`), a relative import
+# (whose words need not name the module), a project document loaded (which takes
+# an `open` and a loader: see `included_links`)
+_BETWEEN = r"(?:[\s\\)]|#[^\n]*+)*+\.(?:[\s\\]|#[^\n]*+)*+"  # `.` with spaces, comments, a `)`
+_GIVES_MORE = re.compile(
+    rf"notebook{_BETWEEN}run\b|taskValues|\btasks\b|\bjobs{_BETWEEN}(?:create|reset|update)\b|\bfrom\s+\."
+)
+_IMPORT = re.compile(r"\bimport\b")
+_OPENS = re.compile(r"\bopen\b")
+_LOADS = re.compile(r"\b(?:safe_|full_)?load\b")
+
+
+def included_links(data: bytes, suffix: str, display: str) -> tuple[Links, frozenset[str]] | None:
+    """What a Databricks notebook that `%run`s others gives the link stage before it
+    is read, as its reading would give it: its `%run` targets and the words of its
+    Python code (`Links.runs`, `Links.names`), nothing else; and the words of its
+    import statements, which name every project module it may import. None when its
+    text may give more (a child notebook run, task values, a job definition, a
+    document it loads: see `_GIVES_MORE`), when it runs no notebook, or when it is
+    not read as job code (or its reading will report why not). The link stage
+    reads such a notebook once, with its context, when no other file takes
+    anything from it (see `run._read_deferred`): its other links, empty here, are
+    then given to no one."""
+    if suffix not in (".py", ".ipynb") or b"%run" not in data:  # (a notebook's `%run` lines hold the bytes)
+        return None
+    text, _ = decode(data)
+    if not _is_databricks_source(text) or _GIVES_MORE.search(text) or (_OPENS.search(text) and _LOADS.search(text)):
+        return None
+    from delta_lint.frontend.notebook import parse_databricks_source
+    from delta_lint.frontend.recognise import skip_reason
+
+    try:
+        if skip_reason(display, suffix, text) is not None:
+            return None
+        nb = parse_databricks_source(text)
+        if not nb.runs:
+            return None
+        source, _ = nb.python_source(frozenset())
+    except Exception:  # noqa: BLE001 - its reading reports what is wrong with it
+        return None
+    links = Links(runs=[target for _, _, target in nb.runs], names=" ".join(sorted(source_words(source))))
+    return links, frozenset(source_words(" ".join(_import_lines(source))))
+
+
+def _import_lines(source: str) -> list[str]:
+    """Every logical line of the source that holds the word `import` (with the lines
+    a backslash or an open bracket joins to it): a superset of the text of its
+    import statements, whose words name every module they may import."""
+    out = []
+    covered = 0  # the end of the last line taken: each character is looked at once
+    for m in _IMPORT.finditer(source):
+        if m.start() < covered:
+            continue
+        start = max(covered, source.rfind("\n", 0, m.start()) + 1)
+        while start > max(covered, 1) and source[start - 2] == "\\":  # the line before goes on into this one
+            start = max(covered, source.rfind("\n", 0, start - 2) + 1)
+        end, depth = start, 0
+        while end < len(source):
+            c = source[end]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth = max(0, depth - 1)
+            elif c == "\n" and not depth and source[end - 1] != "\\":
+                break
+            end += 1
+        out.append(source[start:end])
+        covered = end
+    return out
 
 
 def analyze_path(path: Path, display: str, memo: FrontEndMemo | None = None) -> FileResult:

@@ -283,6 +283,8 @@ class Host(Protocol):
     mutated_names: frozenset[str]
     intents: list[Intent]
     diagnostics: list[Diagnostic]
+    notebook_runs: list[tuple[str, dict[str, str]]]
+    pooled_notebook_runs: list[tuple[str, str, str]]
     walker: Walker
     values: ValueResolver
     sites: SourceSites
@@ -338,8 +340,14 @@ class PoolReader:
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
             per_item = {f"{{{p}}}" for v in values for p in v.params} if item is None else set()
-            before, kept = len(self.host.intents), set(self.host.walker.kept_in_place)
+            before, kept, runs = (
+                len(self.host.intents),
+                set(self.host.walker.kept_in_place),
+                len(self.host.notebook_runs),
+            )
             self._function(hand_out, args, local)
+            for child, _ in self.host.notebook_runs[runs:]:  # a notebook each call runs, at once
+                self.host.pooled_notebook_runs.append((child, str(pool), item or ""))
             for n in [*range(before, len(self.host.intents)), *(self.host.walker.kept_in_place - kept)]:
                 x = self.host.intents[n]
                 own = per_item and x.table is not None and per_item & set(placeholders(x.table.name))

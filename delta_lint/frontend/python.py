@@ -64,6 +64,7 @@ from delta_lint.frontend.sqlcall import (
     warehouse_statement,
 )
 from delta_lint.frontend.sqltext import apply_templates
+from delta_lint.frontend.unread import unread_writes
 from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
@@ -145,6 +146,7 @@ class PythonAnalyzer:
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `Walker.notebook_run`
+        self.pooled_notebook_runs: list[tuple[str, str, str]] = []  # see `Links.pooled_notebooks`
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         # (task key, key) -> the values the project sets it to (see `Context.task_values`)
         self.task_values: dict[tuple[str, str], tuple[object, ...]] = {
@@ -153,6 +155,7 @@ class PythonAnalyzer:
         self.task_value_reads: set[tuple[str, str]] = set()  # see `Links.task_value_reads`
         self.widget_defaults: dict[str, str] = {}
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `pywriters`)
+        self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -264,10 +267,25 @@ class PythonAnalyzer:
         self.walker.drop_definition_intents()
         if self.input_params:
             self._name_inputs(tree)
+        self._say_unread_writes(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
             seen = len(self.budget.spent)
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
             self.values._budget_spent(seen, tree)  # (where it ran out: a call of this file)
+
+    def _say_unread_writes(self, tree: ast.Module) -> None:
+        """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""
+        own = self.path
+        marked = {d.location.line for d in self.diagnostics if d.location.path == own}
+        for intent in self.intents:
+            marked |= {at.line for at in (intent.location, *intent.location.sites) if at.path == own}
+
+        def lines_of(stmt: ast.stmt) -> tuple[int, int]:
+            return self.sites.pos(stmt.lineno, 0)[0], self.sites.pos(stmt.end_lineno or stmt.lineno, 0)[0]
+
+        for call, terminal in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals):
+            message = f"a write (`{terminal}`) delta-lint could not follow: its table is not known and it is not checked against others"
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), message))
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's
@@ -408,6 +426,7 @@ class PythonAnalyzer:
         links.non_delta = sorted(self.session.non_delta)
         links.jobs = self.job_definitions
         links.notebooks = list(self.notebook_runs)
+        links.pooled_notebooks = list(dict.fromkeys(self.pooled_notebook_runs))
         links.exit = self.walker.exit_value()
         links.task_values = self.walker.task_values()
         links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
@@ -665,6 +684,7 @@ class PythonAnalyzer:
         """Read a call chain by the API it ends in: SQL run by the session or a
         warehouse, the session's configuration and current catalog or schema, a
         DataFrame or stream writer, a stream reader, or the DeltaTable API."""
+        self._read_terminals.add(id(node))
         names = [s.name for s in steps]
         last = steps[-1]
         warehouse = warehouse_statement(last.name, node)
@@ -738,19 +758,33 @@ class PythonAnalyzer:
         )
         self._add(intent, scope, node)
 
-    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None) -> None:
+    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None, built: tuple = ()) -> None:
         """Keep an intent; inside a helper read for a call it is reported at the call
-        (`scope.site`), naming where `node`, its statement, stands."""
+        (`scope.site`), naming where `node`, its statement, stands, and `built`, where
+        the SQL text it runs was built (see `text_sites`)."""
         if scope.site is not None:
             stands = self.sites.statement_site(node) if node is not None else None
             site = scope.site
-            if stands is not None and stands != site:
-                site = Location(site.path, site.line, site.column, (stands,))
+            named = [at for at in (stands, *built) if at is not None and at != site]
+            if named:
+                site = Location(site.path, site.line, site.column, tuple(dict.fromkeys(named)))
             if intent.location != site or intent.location.sites != site.sites:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
         self.intents.append(intent)
+
+    def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]:
+        """Where the SQL text a call runs was built, when that is on other lines than
+        `loc` (`q = "INSERT ..."` read by `spark.sql(q)` later, or handed to a helper
+        that runs it): its statement sites, so suppressions, `--changed` and baselines
+        see an edit of the text."""
+        sites = {
+            site: None
+            for built in self.walker.text_sites(arg, scope)
+            if (site := self.sites.statement_site(built)) is not None and site.line != loc.line
+        }
+        return tuple(sites)
 
     def _flush_sql(self, before_line: int | None) -> None:
         """Analyse notebook SQL cells that come before `before_line` (all when None)."""

@@ -161,6 +161,9 @@ class Session:
     row_level_preview: bool = False
     dynamic_overwrite: bool = False
     variables: tuple[tuple[str, str], ...] = ()  # SQL script variables and the text they hold
+    # where each variable was last given its text: the site of the statement an
+    # `EXECUTE IMMEDIATE` of it runs (see `analyze_sql`)
+    variable_sites: tuple[tuple[str, Location], ...] = ()
     # the column order of the tables the script's CREATE TABLE statements declare:
     # an INSERT without a column list writes its values in that order
     columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -349,12 +352,21 @@ def analyze_sql(
             variables = dict(session.variables)
             scripted = script_step(bare, variables)
             session.variables = tuple(variables.items())
+            if scripted.sets:
+                sites = dict(session.variable_sites)
+                sites.update(dict.fromkeys(scripted.sets, loc))
+                session.variable_sites = tuple(sites.items())
             if scripted.text is None:
                 continue
             text = scripted.text
             start = len(stmt.text) - len(bare) + scripted.start  # past the block words it opens with
             if lines := stmt.text.count("\n", 0, start):
                 loc = where(stmt.line + lines, start - stmt.text.rfind("\n", 0, start))
+            if scripted.reads and fixed is None:  # the statement's text stands where it was set
+                set_at = dict(session.variable_sites)
+                built = {set_at[v]: None for v in scripted.reads if v in set_at and set_at[v].line != loc.line}
+                if built:
+                    loc = Location(loc.path, loc.line, loc.column, tuple(built))
         if _TABLE_OPTIONS.search(text):
             text = _TABLE_OPTIONS.sub(" ", text)
         if "!" in text:

@@ -28,7 +28,7 @@ from delta_lint.frontend.pyspark_api import argument
 from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
-from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent, Location
 
 MAX_ARGS = 256  # more values than a statement binds by hand: not read
 
@@ -108,7 +108,8 @@ class Host(Protocol):
     sites: SourceSites
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
-    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None) -> None: ...
+    def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
+    def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None, built: tuple = ()) -> None: ...
 
 
 class SqlCallReader:
@@ -136,6 +137,9 @@ class SqlCallReader:
                 sql, node, lambda value: self.host.string(value, scope), lambda held: self._held_container(held, scope)
             )
         loc = scope.site or self.host.sites.loc(node)
+        built = self.host.text_sites(loc, arg, scope)  # where its text was built, on other lines
+        if scope.site is None and built:
+            loc = Location(loc.path, loc.line, loc.column, built)
         if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
             shown = sql.text.strip()
             self.host.diagnostics.append(
@@ -165,7 +169,7 @@ class SqlCallReader:
         if session is not self.host.session:
             self.host.session.non_delta = session.non_delta
         for i in intents:
-            self.host._add(i, scope, node)
+            self.host._add(i, scope, node, built)
         self.host.diagnostics.extend(diags)
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:

@@ -68,6 +68,8 @@ class Step:
     text: str | None
     scripting: bool
     start: int = 0  # where in the statement given the statement read begins
+    sets: tuple[str, ...] = ()  # the variables this statement gives a value
+    reads: tuple[str, ...] = ()  # the variables whose text `EXECUTE IMMEDIATE` runs
 
 
 def step(text: str, variables: dict[str, str]) -> Step:
@@ -78,16 +80,24 @@ def step(text: str, variables: dict[str, str]) -> Step:
         return Step(None, opened or bool(_CLOSER.match(rest)))
     if m := _DECLARE.match(rest):
         value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
-        for name in re.split(r"\s*,\s*", m["names"]):
-            variables[name.lower()] = value if value is not None else "{" + name.lower() + "}"
-        return Step(None, True)
+        names = tuple(name.lower() for name in re.split(r"\s*,\s*", m["names"]))
+        for name in names:
+            variables[name] = value if value is not None else "{" + name + "}"
+        return Step(None, True, sets=names if value is not None else ())
     m = _SET_VAR.match(rest)
     if m and (m["var"] or m["name"].lower() in variables):
         variables[m["name"].lower()] = evaluate(m["value"], variables, m["name"])
-        return Step(None, True)
+        return Step(None, True, sets=(m["name"].lower(),))
     start = len(text) - len(rest)
     if m := _EXECUTE.match(rest):
-        return Step(evaluate(m["value"], variables, "statement"), True, start)
+        reads = tuple(
+            dict.fromkeys(
+                t.group("name").lower()
+                for t in _TOKEN.finditer(m["value"])
+                if t.lastgroup == "name" and t.group("name").lower() in variables
+            )
+        )
+        return Step(evaluate(m["value"], variables, "statement"), True, start, reads=reads)
     return Step(rest, opened, start)
 
 

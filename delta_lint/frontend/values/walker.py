@@ -30,6 +30,7 @@ from delta_lint.frontend.pyvalues import (
     Scope,
     Str,
     StrMap,
+    alternatives,
     argument_at,
     exported_value,
     join_envs,
@@ -41,7 +42,7 @@ from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
-from delta_lint.model import SCOPED, Diagnostic, Intent
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -78,6 +79,7 @@ class Host(Protocol):
     imports: list[tuple[str, str, str]]
     job_definitions: list[dict]
     notebook_runs: list[tuple[str, dict[str, str]]]
+    pooled_notebook_runs: list[tuple[str, str, str]]
     own_path: str
     budget: Budget
     _helpers: set[str]
@@ -118,6 +120,20 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
     """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
     scope.env.clear()
     scope.env.update(env)
+
+
+LOOP_ELEMENTS = 256
+
+
+def _written_list(node: ast.expr) -> bool:
+    """A list or tuple written in the loop's header, of at most `LOOP_ELEMENTS`
+    elements (as `ValueResolver._items` reads) and none unpacked (`*rest`): how many
+    turns the loop runs is known."""
+    return (
+        isinstance(node, (ast.List, ast.Tuple))
+        and 0 < len(node.elts) <= LOOP_ELEMENTS
+        and not any(isinstance(e, ast.Starred) for e in node.elts)
+    )
 
 
 def _leaves(body: list[ast.stmt]) -> bool:
@@ -296,6 +312,10 @@ class Walker:
         # for each loop being read, innermost last: the environments its `break`s and
         # its `continue`s leave a turn with (see `_turn`)
         self._exits: list[tuple[list[dict[str, object]], list[dict[str, object]]]] = []
+        # id of a string a name was first bound to -> (the string, the expression that built
+        # it): SQL text assigned to a name and run by `spark.sql(name)` lines later stands
+        # there (see `text_sites`). The string is kept so its id is never reused.
+        self._built_at: dict[int, tuple[Str, ast.expr]] = {}
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -384,6 +404,10 @@ class Walker:
         if isinstance(stmt, ast.For) and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
+            if rows is None and len(names) == 1 and _written_list(stmt.iter):
+                # `for q in [ddl, insert]:` with a part of an element only a run knows:
+                # still one turn per element, each with what it holds
+                rows = [(self.values._value(e, scope, names[0]),) for e in stmt.iter.elts]  # type: ignore[attr-defined]
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
                 breaks: list[dict[str, object]] = []
                 for row in rows:
@@ -824,13 +848,50 @@ class Walker:
             return
         if not isinstance(target, ast.Name):
             return
-        scope.env[target.id] = self.values._value(value, scope, target.id)
+        held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        for one in alternatives(held) if isinstance(held, Str) else ():
+            self._built_at.setdefault(id(one), (one, value))
+
+    def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
+        """Where the string a statement's text starts with was built, when a name holds
+        it (`q = "INSERT INTO ..."` then `spark.sql(q)`, `q.format(...)`, `q + where`,
+        `f"{q} WHERE ..."`): the statement's text stands there, and an edit there changes
+        what the call runs. Names that only fill a part in (`f"OPTIMIZE {table}"`) are
+        not the statement's text."""
+        node = expr
+        while True:
+            kind = type(node)
+            if kind is ast.Call and type(node.func) is ast.Attribute:  # type: ignore[attr-defined]
+                node = node.func.value  # type: ignore[attr-defined]
+            elif kind is ast.BinOp:
+                node = node.left  # type: ignore[attr-defined]
+            elif kind is ast.JoinedStr and node.values and type(node.values[0]) is ast.FormattedValue:  # type: ignore[attr-defined]
+                node = node.values[0].value  # type: ignore[attr-defined]
+            else:
+                break
+        if type(node) is not ast.Name:
+            return []
+        held = scope.env.get(node.id)  # type: ignore[attr-defined]
+        out: list[ast.expr] = []
+        for one in alternatives(held) if isinstance(held, Str) else ():
+            built = self._built_at.get(id(one))
+            if built is not None and built[0] is one:
+                out.append(built[1])
+        return out
 
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
-        this notebook's task with its widgets bound to the arguments known here."""
+        this notebook's task with its widgets bound to the arguments known here. A
+        path whose folder only a run knows (`f"{base}/jobs/child"`) is its known tail
+        after `UNKNOWN_FOLDER`, which the link stage matches by tail."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
-        if path.params or path.unknown or not path.text:
+        child = path.text
+        if path.params or path.unknown:
+            tail = child[child.rfind("}") + 1 :]
+            if not (child.startswith("{") and tail.startswith("/") and tail.strip("/")):
+                return
+            child = UNKNOWN_FOLDER + tail
+        if not child:
             return
         given = argument_at(node, 2, "arguments")
         values: dict[str, str] = {}
@@ -840,7 +901,7 @@ class Walker:
                     text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
-        self.host.notebook_runs.append((path.text, values))
+        self.host.notebook_runs.append((child, values))
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,

@@ -1,0 +1,38 @@
+"""How the corpus measure matches an expected conflict with a finding
+(`benchmarks/realworld/measure.py`'s `score`): the finding's sites must be the
+expected ones; its table may name parts only a run knows by the value that gives
+them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.realworld.measure import Run, score
+
+
+def _found(tmp_path: Path, expected: str, found: str) -> int:
+    expect = {
+        "repo": "me/demo",
+        "folder": ".",
+        "conflicts": [{"table": expected, "sites": ["a.py:3", "b.py:4"], "exception": "X"}],
+    }
+    finding = {
+        "rule": "DL110",
+        "table": found,
+        "location": {"path": "a.py", "line": 3},
+        "related": [{"path": "b.py", "line": 4}],
+        "message": "",
+    }
+    return score(expect, tmp_path, Run(1, {"findings": [finding]}, [], None, "", 0.0)).conflicts_found
+
+
+def test_a_value_only_a_run_knows_may_stand_for_several_parts_of_the_name(tmp_path):
+    assert _found(tmp_path, "?.security.results", "{json__analysis_schema_name}.results") == 1
+    assert _found(tmp_path, "?.security.results", "{catalog}.security.results") == 1
+    assert _found(tmp_path, "main.security.results", "{catalog}.{schema}.results") == 1
+
+
+def test_the_known_parts_must_still_be_the_expected_ones(tmp_path):
+    assert _found(tmp_path, "?.security.results", "{json__analysis_schema_name}.other") == 0
+    assert _found(tmp_path, "?.results", "{a}.{b}.results") == 0  # each value holds a part at least
+    assert _found(tmp_path, "?.security.results", "main.audit.results") == 0

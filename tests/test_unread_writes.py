@@ -1,0 +1,65 @@
+"""A top-level statement that calls a writer's terminal always leaves something at
+its line: an intent, or a DL001 saying the write could not be followed
+(`frontend/unread.py`), never nothing."""
+
+from __future__ import annotations
+
+from delta_lint.frontend import analyze_source
+
+UNFOLLOWED = "could not follow"
+
+
+def _said(code: str, path: str = "job.py") -> tuple[list[tuple[int, str | None]], list[tuple[int, str]]]:
+    result = analyze_source(path, ".py", code)
+    intents = sorted((i.location.line, i.table.name if i.table else None) for i in result.intents)
+    return intents, sorted((d.location.line, d.rule) for d in result.diagnostics if UNFOLLOWED in d.message)
+
+
+def test_a_terminal_bound_to_a_name_or_taken_with_getattr_is_said_at_its_call():
+    code = (
+        "save = df.write.mode('append').saveAsTable\n"
+        'save("main.ops.events")\n'
+        'if ready:\n    getattr(df.write, "insertInto")("main.ops.log")\n'
+    )
+    assert _said(code) == ([], [(2, "DL001"), (4, "DL001")])
+
+
+def test_a_notebook_cells_unfollowed_write_is_said_at_its_line_in_the_file():
+    code = "# Databricks notebook source\nx = 1\n\n# COMMAND ----------\n\nsave = df.write.saveAsTable\nsave('t')\n"
+    assert _said(code)[1] == [(7, "DL001")]
+
+
+def test_a_followed_write_or_one_in_a_function_gets_no_such_note():
+    code = (
+        'df.write.mode("append").saveAsTable("main.ops.events")\n'
+        "w = df.write.format('delta')\n"
+        'w.saveAsTable(f"{catalog}.ops.log")\n'
+        "def save(frame, name):\n"
+        "    writer = frame.write.saveAsTable\n"
+        "    writer(name)\n"
+        'pdf.to_csv("/tmp/x.csv")\n'
+        'df.write.format("parquet").saveAsTable("main.ops.export")\n'  # read, and no Delta write
+    )
+    intents, unfollowed = _said(code)
+    assert [line for line, _ in intents] == [1, 3] and unfollowed == []
+
+
+def test_a_merge_builder_on_a_table_the_reader_does_not_know_is_said_at_its_merge():
+    code = (
+        'target = get_delta_table(spark, "main.ops.events")\n'
+        'target.alias("t").merge(src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'tables["x"].alias("t").merge(\n    src.alias("s"), "t.id = s.id"\n).whenNotMatchedInsertAll().execute()\n'
+    )
+    assert _said(code) == ([], [(2, "DL001"), (3, "DL001")])
+
+
+def test_a_merge_the_reader_follows_or_a_pandas_merge_gets_no_such_note():
+    code = (
+        "from delta.tables import DeltaTable\n"
+        'DeltaTable.forName(spark, "main.ops.events").alias("t").merge(\n'
+        '    src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
+        'out = left.merge(right, on="id").execute()\n'
+        'pd.merge(a, b, on="id")\n'
+    )
+    intents, unfollowed = _said(code)
+    assert intents == [(2, "main.ops.events")] and unfollowed == []
