@@ -10,6 +10,7 @@ from pathlib import Path
 
 from delta_lint.frontend.values.evaluator import SET, Evaluator, Module, document_path
 from delta_lint.frontend.values.lattice import UNKNOWN, OneOf
+from delta_lint.model import Flag
 from delta_lint.run import DocumentReader
 from tests.test_link import linked, tables
 
@@ -357,3 +358,43 @@ def test_a_notebook_that_loads_a_document_next_to_it_reads_its_values(tmp_path):
     )
     got = tables(tmp_path, {"jobs/nb.py": notebook, "jobs/conf/dev.yml": "catalog: main\nschema: web\n"})
     assert got["jobs/nb.py"] == ["main.web.events", "{other_catalog}.ops.events"]
+
+
+NAMES = """
+def table_name(env, name):
+    return f"{env}_cat.sales.{name}"
+
+def branch_name(env):
+    if env == "prod":
+        return "main.sales.orders"
+    return "dev.sales.orders"
+
+def upper_name(env):
+    return env.upper() + ".sales.orders"
+"""
+
+NAMED = """
+from helpers import {function}
+
+env = dbutils.widgets.get("env")
+df = spark.range(1)
+df.write.mode("append").saveAsTable({function}({arguments}))
+"""
+
+
+def _written(tmp_path: Path, function: str, arguments: str) -> list[tuple[str, bool]]:
+    files = {"helpers.py": NAMES, "job.py": NAMED.format(function=function, arguments=arguments)}
+    [job] = [r for r in linked(tmp_path, files) if r.path == "job.py"]
+    return sorted((i.table.name, Flag.ONE_OF in i.flags) for i in job.intents)
+
+
+def test_an_imported_function_given_a_job_input_returns_the_template_it_builds(tmp_path):
+    # as the same f-string written in the job names it: the known parts, `{env}` the input
+    assert _written(tmp_path, "table_name", 'env, "orders"') == [("{env}_cat.sales.orders", False)]
+    # a branch on the input gives both ways, never one of them
+    assert _written(tmp_path / "b", "branch_name", "env") == [("dev.sales.orders", True), ("main.sales.orders", True)]
+
+
+def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_it_unknown(tmp_path):
+    # the near miss: what `upper()` makes of a value only a run knows is not known
+    assert _written(tmp_path, "upper_name", "env") == [("{upper_name_env}", False)]

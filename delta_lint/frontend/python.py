@@ -40,8 +40,8 @@ from delta_lint.frontend.pyvalues import (
     Str,
     UnknownState,
     exported_value,
+    held_alternatives,
     held_value,
-    one_of_texts,
     placeholders,
 )
 from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
@@ -65,7 +65,6 @@ from delta_lint.frontend.sqlcall import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.unread import unread_writes
-from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
@@ -583,7 +582,7 @@ class PythonAnalyzer:
                 name = arg.func.id  # type: ignore[attr-defined]
                 if name in self.value_functions or name in self._top_functions:
                     held = self.values._evaluated(arg, scope)  # type: ignore[arg-type]
-                    if _alternatives(held):
+                    if held_alternatives(held):
                         found.append((arg, held))  # type: ignore[arg-type]
             elif kind is ast.JoinedStr:
                 todo.extend(v.value for v in arg.values if type(v) is ast.FormattedValue)  # type: ignore[attr-defined]
@@ -614,12 +613,12 @@ class PythonAnalyzer:
         combinations the names stay unknown, as any unknown value."""
         env = scope.env
         names = (
-            sorted({n.id for n in _walk(node) if type(n) is ast.Name and _alternatives(env.get(n.id))})
-            if any(_may_fork(v) for v in env.values())
+            sorted({n.id for n in _walk(node) if type(n) is ast.Name and held_alternatives(env.get(n.id))})
+            if any(held_alternatives(v) for v in env.values())
             else []
         )
         calls = self._calls_with_alternatives(node, scope)
-        choices = [_alternatives(scope.env[n]) for n in names] + [_alternatives(held) for _, held in calls]
+        choices = [held_alternatives(scope.env[n]) for n in names] + [held_alternatives(held) for _, held in calls]
         combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
         if not (names or calls) or len(combos) > MAX_ALTERNATIVES:
             self._terminal(self.flatten(node, scope), node, scope)
@@ -801,16 +800,6 @@ _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
 )
-
-
-def _alternatives(value: object) -> tuple[object, ...]:
-    """The values a name may hold when the code cannot tell which (none otherwise)."""
-    return value.values if type(value) is lattice.OneOf else one_of_texts(value)  # type: ignore[attr-defined]
-
-
-def _may_fork(value: object) -> bool:
-    """Whether a held value is one of several (a quick test of `_alternatives`)."""
-    return type(value) is lattice.OneOf or (type(value) is Str and type(value.value) is lattice.OneOf)  # type: ignore[attr-defined]
 
 
 def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:

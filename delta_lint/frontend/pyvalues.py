@@ -154,10 +154,12 @@ def one_of(values: list[Str]) -> Str:
     return Str("{" + ONE_OF + "}", params, True, lattice.OneOf(tuple(distinct)))
 
 
-def one_of_texts(value: object) -> tuple[Str, ...]:
-    """The texts a held value may be when it is one of several (none otherwise)."""
-    held = value.value if type(value) is Str else None  # type: ignore[attr-defined]
-    return held.values if type(held) is lattice.OneOf else ()  # type: ignore[attr-defined]
+def held_alternatives(value: object) -> tuple[object, ...]:
+    """The values a held value may be when the code cannot tell which: the lattice's
+    `OneOf` of them, as a name holds it or as a string's value (none otherwise)."""
+    if type(value) is Str:
+        value = value.value
+    return value.values if type(value) is lattice.OneOf else ()  # type: ignore[attr-defined]
 
 
 def join_envs(outcomes: list[dict[str, object]]) -> dict[str, object]:
@@ -422,8 +424,10 @@ _NOT_PLAIN = lattice.Unknown("not fully known to the analyzer")
 
 
 def to_plain(held: object, depth: int = 0) -> object:
-    """A fully known value as plain Python (for the evaluator), one of several
-    strings as the lattice's `OneOf`, else unknown."""
+    """A held value as the evaluator takes it (`values.lattice`): a fully known value
+    as plain Python, a template of named inputs as the lattice's `Template` (as
+    `from_plain` gives one back), one of several strings as the lattice's `OneOf`,
+    else unknown."""
     if depth > 16:
         return _NOT_PLAIN
     if isinstance(held, Str) and held.scalar:
@@ -434,7 +438,9 @@ def to_plain(held: object, depth: int = 0) -> object:
             return _NOT_PLAIN
         return lattice.join(plain)
     if isinstance(held, Str):
-        return held.text if not (held.params or held.unknown) else _NOT_PLAIN
+        if held.unknown:
+            return _NOT_PLAIN
+        return lattice.Template(held.text, held.params) if held.params else held.text
     if isinstance(held, Instance):
         return _NOT_PLAIN
     if isinstance(held, UnknownState):  # already the lattice's unknown, with its reason
