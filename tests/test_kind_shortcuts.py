@@ -30,6 +30,8 @@ WRITE = "df.write.saveAsTable('s.t')\n"
         "# données brutes → bronze\nimport dlt\n",
         "# ſ\nCREATE OR REFRESH LIVE TABLE t\n",
         "# \u212a\nspark.sql('APPLY CHANGES INTO t')\n",
+        "x = 1\nspark.sql('create or refre\u017fh materialized view v as select 1')\n",
+        "# \u212a\n@DLT.VIEW\ndef v():\n    return 1\n",
     ],
 )
 def test_lakeflow_python_is_skipped_in_any_spelling(lint, text):

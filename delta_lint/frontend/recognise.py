@@ -152,21 +152,15 @@ def _lowers_exactly(text: str) -> bool:
 def _python_kind_any_text(display: str, text: str) -> str | None:
     """The Python kinds read by the whole-file patterns themselves, for text holding
     a letter of `_FOLDS_TO_ASCII`, where the shortcuts of `skip_reason` over its
-    lower-cased text would not be exact."""
-    if _may_be_lakeflow(text) and (_LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text)):
+    lower-cased text would not be exact. No word is looked for first: `lower` would
+    miss these letters in a word too, and such text is rare."""
+    if _LAKEFLOW_PY.search(text) or _LAKEFLOW_ANYWHERE.search(text):
         return LAKEFLOW
     if TEST_PATH.search(display.replace("\\", "/")):
         return TEST
     if _APP_PY.search(text) and not _SPARK_WRITE.search(text):
         return APP
     return None
-
-
-def _may_be_lakeflow(text: str) -> bool:
-    """A word each Lakeflow sign holds: most files hold none, and the two patterns
-    (case-insensitive, line-anchored) are slow to fail over a whole file."""
-    lower = text.lower()
-    return "dlt" in lower or "pipelines" in lower or "@dp." in lower or "refresh" in lower or "changes" in lower
 
 
 # The Lakeflow and app signs of Python text, case-sensitive over its lower-cased text
