@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, source_words
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, Pools, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -120,19 +120,20 @@ class Linker:
         runs in their tasks)."""
         return {self.paths[c]: {self.paths[i] for i, _ in calls} for c, calls in self.callers.items()}
 
-    def pooled_runs(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """child notebook -> (where the thread pool whose calls run it is made, the
-        calls that run it: "" for any of several) for the notebooks a pool's calls run
-        at the same time (`Links.pooled_notebooks`); the first such pool of a child."""
-        found: dict[str, tuple[str, set[str]]] = {}
+    def pooled_runs(self) -> dict[str, Pools]:
+        """child notebook -> every thread pool whose calls run it (`Links.pooled_notebooks`):
+        (where the pool is made, the calls of it that run the child: "" for any of
+        several), sorted. A notebook two pools run meets the notebooks of each."""
+        found: dict[str, dict[str, set[str]]] = {}
         for i, links in enumerate(self.links):
             for path, pool, item in links.pooled_notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
                 if child is not None and child != i:
-                    at, items = found.setdefault(self.paths[child], (pool, set()))
-                    if at == pool:
-                        items.add(item)
-        return {child: (pool, tuple(sorted(items))) for child, (pool, items) in found.items()}
+                    found.setdefault(self.paths[child], {}).setdefault(pool, set()).add(item)
+        return {
+            child: tuple((pool, tuple(sorted(items))) for pool, items in sorted(pools.items()))
+            for child, pools in found.items()
+        }
 
     def contexts(self) -> dict[int, Context]:
         out = {}

@@ -134,6 +134,10 @@ def is_coverage(rule: str) -> bool:
 # with `base_path` read from the notebook context): the path is matched by its tail.
 UNKNOWN_FOLDER = "{unknown folder}"
 
+# The thread pools whose calls run a notebook (`dbutils.notebook.run`): each pool as
+# (where it is made, the calls of it that run the notebook: "" for any of several), sorted.
+Pools = tuple[tuple[str, tuple[str, ...]], ...]
+
 
 @dataclass(frozen=True, order=True)
 class Location:

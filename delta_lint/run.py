@@ -38,7 +38,7 @@ from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
-from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location
+from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location, Pools
 from delta_lint.safeio import InputRefused, printable, read_input, read_input_text
 from delta_lint.stats import RunStats
 from delta_lint.suppress import FileSuppressions
@@ -913,7 +913,7 @@ class RunsIn:
     pool's calls run at once (`Linker.pooled_runs`)."""
 
     callers: dict[str, set[str]]
-    pooled: dict[str, tuple[str, tuple[str, ...]]]
+    pooled: dict[str, Pools]
 
 
 def _link(
@@ -933,7 +933,7 @@ def _link(
     from delta_lint.link import Linker
 
     runs_in: dict[str, set[str]] | None = None  # from the first reading: a context changes no notebook call
-    pooled: dict[str, tuple[str, tuple[str, ...]]] = {}
+    pooled: dict[str, Pools] = {}
     done: dict[int, Context] = {}
     project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
     included = _included_from_outside(project, root, files.memo)
@@ -2326,7 +2326,7 @@ class _Kept(msgspec.Struct, array_like=True):
     writers: dict[str, list[int]]
     first: str  # tagged: table -> its first write's location
     runs_in: dict[str, list[str]]  # `RunsIn.callers`
-    pooled: dict[str, tuple[str, tuple[str, ...]]]  # `RunsIn.pooled`
+    pooled: dict[str, Pools]  # `RunsIn.pooled`
     defined: str  # tagged: (root-relative file, the job documents its code defines)
     table_keys: dict[str, str]
     tree: _KeptTree

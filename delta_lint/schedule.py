@@ -43,7 +43,7 @@ from delta_lint.bundle import (
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
 from delta_lint.globs import matches_any
-from delta_lint.model import Flag, Intent, Kind, Location
+from delta_lint.model import Flag, Intent, Kind, Location, Pools
 from delta_lint.safeio import read_input
 from delta_lint.stats import RunStats
 
@@ -149,11 +149,10 @@ class Schedule:
     # Airflow's RunNow) -> those tasks: it runs inside them (see `_in_parents`)
     started_by: dict[str, tuple[Node, ...]] = field(default_factory=dict)
     _visiting: set = field(default_factory=set, repr=False, compare=False)
-    # notebook -> (where a thread pool is made, which of its calls run it: "" for any of
-    # several) when the calls of the pool run it with `dbutils.notebook.run`: such
-    # notebooks run at the same time as each other and, run by several calls, as
-    # themselves (see `_run_by_one_pool`)
-    pooled_runs: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # notebook -> every thread pool whose calls run it with `dbutils.notebook.run`
+    # (`model.Pools`): notebooks a pool runs run at the same time as each other and,
+    # run by several calls of it, as themselves (see `_run_by_one_pool`)
+    pooled_runs: dict[str, Pools] = field(default_factory=dict)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
@@ -256,21 +255,24 @@ class Schedule:
 
     def _run_by_one_pool(self, pa: str, pb: str, by_inputs: bool) -> Concurrency | None:
         """Two notebooks (or one with itself) that calls of one thread pool run with
-        `dbutils.notebook.run`: they run at the same time unless one known call runs
-        both, one after the other. Not for a write whose table is named by the
+        `dbutils.notebook.run`: they run at the same time unless, in every pool that
+        runs both, one known call runs both, one after the other. Not for a write whose table is named by the
         notebook's inputs (`by_inputs`): each call gives its own arguments, so such a
         name may be a table of its own in each call (as a for_each task's
         `{{input}}`)."""
-        a, b = self.pooled_runs.get(pa), self.pooled_runs.get(pb)
-        if a is None or b is None or a[0] != b[0] or by_inputs:
+        if by_inputs:
             return None
-        if a[1] == b[1] and len(a[1]) == 1 and a[1][0]:
-            return None  # one known call runs them both, in order
-        return Concurrency(
-            f"run by the calls of the thread pool at {a[0]} (`dbutils.notebook.run`), which run at the same time",
-            True,
-            CODE,
-        )
+        b = dict(self.pooled_runs.get(pb, ()))
+        for pool, calls in self.pooled_runs.get(pa, ()):
+            other = b.get(pool)
+            if other is None or (calls == other and len(calls) == 1 and calls[0]):
+                continue  # not run by this pool, or one known call of it runs them both, in order
+            return Concurrency(
+                f"run by the calls of the thread pool at {pool} (`dbutils.notebook.run`), which run at the same time",
+                True,
+                CODE,
+            )
+        return None
 
     def pair_key(self, path: str) -> int:
         """What decides how a file overlaps any *other* file, as a number: files with
@@ -912,11 +914,11 @@ def build_schedule(
     workflows: Workflows | None = None,
     runs_in: dict[str, set[str]] | None = None,
     stats: RunStats | None = None,
-    pooled: dict[str, tuple[str, tuple[str, ...]]] | None = None,
+    pooled: dict[str, Pools] | None = None,
 ) -> Schedule:
     """`paths` maps display paths to paths relative to the configuration root;
     `runs_in` maps a notebook to the files that run it (`dbutils.notebook.run`):
-    it runs in their tasks; `pooled`, a notebook to the thread pool whose calls run
+    it runs in their tasks; `pooled`, a notebook to the thread pools whose calls run
     it and which calls (see `Schedule.pooled_runs`). `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}

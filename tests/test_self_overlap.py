@@ -537,3 +537,20 @@ def test_notebooks_a_pool_runs_overlap_beside_a_notebook_read_once(lint):
     result = _run_children(lint, '["./a", "./b"]', extra=files)
     assert result.stats.files_analysed == 6  # jobs/report.py once, setup.py once (nothing given to it)
     assert _pooled(result) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
+
+
+def test_a_notebook_two_pools_run_meets_the_notebooks_of_each(lint):
+    """A notebook run by the calls of two pools overlaps the notebooks of either pool,
+    not of the first pool only."""
+    first_alone = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "with ThreadPoolExecutor(2) as p1:\n"
+        "    p1.submit(dbutils.notebook.run, './a', 60)\n"
+    )
+    both = "with ThreadPoolExecutor(2) as p2:\n    p2.submit(dbutils.notebook.run, './a', 60)\n"
+    both += "    p2.submit(dbutils.notebook.run, './b', 60)\n"
+    result = _run_children(lint, "", parent=first_alone + both)
+    assert _pooled(result) == [("DL102", POOL_RUNS.format(line="5:6"), "code")]
+    # near miss: each notebook in a pool of its own, one pool after the other
+    apart = first_alone + "with ThreadPoolExecutor(2) as p2:\n    p2.submit(dbutils.notebook.run, './b', 60)\n"
+    assert [basis for _, _, basis in _pooled(_run_children(lint, "", parent=apart))] == ["assumed"]

@@ -63,3 +63,23 @@ def test_a_merge_the_reader_follows_or_a_pandas_merge_gets_no_such_note():
     )
     intents, unfollowed = _said(code)
     assert intents == [(2, "main.ops.events")] and unfollowed == []
+
+
+def test_a_format_only_a_run_knows_is_read_as_a_delta_write_and_never_hides_the_table():
+    code = (
+        "import argparse, sys\n"
+        "args = argparse.ArgumentParser().parse_args()\n"
+        "df.write.format(args.fmt).mode('overwrite').saveAsTable('main.s.t')\n"
+        "df.write.format(sys.argv[1]).save('/mnt/x')\n"
+        "df.writeTo('main.s.u').using(f'{args.fmt}').append()\n"
+        "df.writeStream.format(args.fmt).toTable('main.s.v')\n"
+    )
+    intents, _ = _said(code)
+    assert [line for line, _ in intents] == [3, 4, 5, 6]
+    assert not analyze_source("job.py", ".py", code).links.non_delta
+
+
+def test_a_known_other_format_still_writes_no_delta_table():
+    code = "fmt = 'parquet'\ndf.write.format(fmt).saveAsTable('main.s.t')\ndf.write.format(f'{fmt}').save('/mnt/x')\n"
+    result = analyze_source("job.py", ".py", code)
+    assert result.intents == [] and "main.s.t" in str(result.links.non_delta)

@@ -98,7 +98,7 @@ class WriterReader:
         fmt_kw = argument(node, "DataFrameWriter", last.name, "format") if keywords else None
         if fmt_kw is not None:
             fmt = self.host.string(fmt_kw, scope)
-        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+        if _other_format(fmt):
             if last.name == "saveAsTable":  # creates (or writes) a table of another format
                 ref, resolved = self.host._ref(
                     self.host.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope)
@@ -246,7 +246,7 @@ class WriterReader:
         if target is None:
             return
         using = chain_arg(self.host, steps, "using", scope)
-        if using is not None and using.text.lower() not in ("delta", "") and not using.unknown:
+        if _other_format(using):
             return
         ref, resolved = self.host._ref(target)
         opts = chain_options(self.host, steps, scope)
@@ -320,7 +320,7 @@ class WriterReader:
         fmt_kw = argument(node, "DataStreamWriter", sink, "format")
         if fmt_kw is not None:
             fmt = self.host.string(fmt_kw, scope)
-        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+        if _other_format(fmt):
             return
         if sink == "toTable":
             ref, resolved = self.host._ref(
@@ -353,7 +353,7 @@ class WriterReader:
     def stream_read(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         """`spark.readStream...table(t)` / `load(path)` of a Delta source."""
         fmt = chain_arg(self.host, steps, "format", scope)
-        if fmt is not None and fmt.text.lower() not in ("delta", "") and not fmt.unknown:
+        if _other_format(fmt):
             return
         if steps[-1].name == "table":
             ref, resolved = self.host._ref(
@@ -436,3 +436,11 @@ def function_names(node: ast.expr | None) -> set[str]:
     if isinstance(node, ast.Lambda):
         return {n.func.id for n in walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     return set()
+
+
+def _other_format(fmt: Str | None) -> bool:
+    """Whether a writer's or reader's format is known and is not Delta. A format only
+    a run knows (`format(args.fmt)`, a job parameter, one of several values) may be
+    Delta: the write is read as one, never dropped, and its table is never taken for
+    another format's."""
+    return fmt is not None and not fmt.unknown and not fmt.params and fmt.text.lower() not in ("delta", "")
