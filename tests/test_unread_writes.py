@@ -83,3 +83,10 @@ def test_a_known_other_format_still_writes_no_delta_table():
     code = "fmt = 'parquet'\ndf.write.format(fmt).saveAsTable('main.s.t')\ndf.write.format(f'{fmt}').save('/mnt/x')\n"
     result = analyze_source("job.py", ".py", code)
     assert result.intents == [] and "main.s.t" in str(result.links.non_delta)
+
+
+def test_a_write_spread_over_lines_is_said_whatever_line_holds_its_terminal():
+    code = "x = 1\nif ready:\n    getattr(\n        df.write,\n        'insertInto',\n    )('main.ops.log')\n"
+    assert _said(code) == ([], [(3, "DL001")])
+    unicode_name = "café = 1\nsave = df.write.saveAsTable\nsave('main.ops.t')\n"  # not ASCII: every statement walked
+    assert _said(unicode_name)[1] == [(3, "DL001")]

@@ -16,11 +16,14 @@ function's calls, possibly in another file.
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 # The terminals of a PySpark writer that write a table by name.
 WRITE_TERMINALS = frozenset({"saveAsTable", "insertInto", "toTable"})
 _BODIES = ("body", "orelse", "finalbody")
+_NEWLINE = re.compile(r"\n")
 
 
 def unread_writes(
@@ -29,6 +32,7 @@ def unread_writes(
     lines_of: Callable[[ast.stmt], tuple[int, int]],
     marked: set[int],
     read: set[int],
+    source: str,
 ) -> list[tuple[ast.Call, str]]:
     """(the call, the terminal it names) of each top-level statement whose lines
     (`lines_of`: its first and last line in the file) hold no line of `marked` (the
@@ -36,10 +40,16 @@ def unread_writes(
     calls a write terminal the reader did not read (`read`: the ids of the calls it
     read as terminals, whatever it decided: a Parquet table is no Delta write), or
     runs a Delta merge builder (`x.alias("t").merge(s, c).whenMatched...().execute()`,
-    a Delta write whatever `x` is)."""
+    a Delta write whatever `x` is). `source`: the text `tree` was parsed from; only
+    statements whose lines hold a word of such a call are walked."""
     aliases = _terminal_aliases(tree, own_lines)
+    lines = _word_lines(source, aliases)
     out: list[tuple[ast.Call, str]] = []
     for stmt in _top_level(tree.body, own_lines):
+        if lines is not None:  # no word of a write on its lines: nothing to walk
+            at = bisect_left(lines, stmt.lineno)
+            if at == len(lines) or lines[at] > (stmt.end_lineno or stmt.lineno):
+                continue
         found = next((c for c in _write_calls(stmt, aliases) if c[1] == "merge" or id(c[0]) not in read), None)
         if found is None:
             continue
@@ -47,6 +57,19 @@ def unread_writes(
         if not any(first <= line <= last for line in marked):
             out.append(found)
     return out
+
+
+def _word_lines(source: str, aliases: dict[str, str]) -> list[int] | None:
+    """The lines (1-based, ascending, repeated) of `source` holding a word every call
+    `_write_calls` finds has on its lines: a terminal (also `getattr`'s string), an
+    alias of one, `merge`. None for text that is not ASCII: an identifier may be
+    spelled in another (NFKC) form there, so every statement is walked."""
+    if not source.isascii():
+        return None
+    words = sorted({*WRITE_TERMINALS, "merge", *aliases})
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+    starts = [m.start() for m in _NEWLINE.finditer(source)]
+    return [bisect_left(starts, m.start()) + 1 for m in pattern.finditer(source)]
 
 
 def _top_level(body: list[ast.stmt], own_lines: int) -> Iterable[ast.stmt]:
