@@ -90,3 +90,15 @@ def test_a_write_spread_over_lines_is_said_whatever_line_holds_its_terminal():
     assert _said(code) == ([], [(3, "DL001")])
     unicode_name = "café = 1\nsave = df.write.saveAsTable\nsave('main.ops.t')\n"  # not ASCII: every statement walked
     assert _said(unicode_name)[1] == [(3, "DL001")]
+
+
+def test_writes_in_every_kind_of_block_are_swept_but_not_in_definitions():
+    code = (
+        "save = df.write.saveAsTable\n"
+        "try:\n    save('a')\nexcept ValueError:\n    save('b')\nelse:\n    save('c')\nfinally:\n    save('d')\n"
+        "match mode:\n    case 'x':\n        save('e')\n"
+        "with ctx:\n    while go:\n        save('f')\n"
+        "def later():\n    save('g')\n"
+        "class K:\n    save('h')\n"
+    )
+    assert [line for line, _ in _said(code)[1]] == [3, 5, 7, 9, 12, 15]

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable
 # The terminals of a PySpark writer that write a table by name.
 WRITE_TERMINALS = frozenset({"saveAsTable", "insertInto", "toTable"})
 _BODIES = ("body", "orelse", "finalbody")
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
 _NEWLINE = re.compile(r"\n")
 
 
@@ -42,10 +44,11 @@ def unread_writes(
     runs a Delta merge builder (`x.alias("t").merge(s, c).whenMatched...().execute()`,
     a Delta write whatever `x` is). `source`: the text `tree` was parsed from; only
     statements whose lines hold a word of such a call are walked."""
-    aliases = _terminal_aliases(tree, own_lines)
+    statements = list(_top_level(tree.body, own_lines))
+    aliases = _terminal_aliases(statements)
     lines = _word_lines(source, aliases)
     out: list[tuple[ast.Call, str]] = []
-    for stmt in _top_level(tree.body, own_lines):
+    for stmt in statements:
         if lines is not None:  # no word of a write on its lines: nothing to walk
             at = bisect_left(lines, stmt.lineno)
             if at == len(lines) or lines[at] > (stmt.end_lineno or stmt.lineno):
@@ -76,23 +79,21 @@ def _top_level(body: list[ast.stmt], own_lines: int) -> Iterable[ast.stmt]:
     """Simple statements of the module's own lines, through compound statements
     but not into functions or classes."""
     for stmt in body:
-        if stmt.lineno > own_lines or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if stmt.lineno > own_lines or isinstance(stmt, _DEFINITIONS):
             continue
-        inner = [getattr(stmt, name, None) for name in _BODIES]
-        inner += [h.body for h in getattr(stmt, "handlers", None) or []]
-        inner += [c.body for c in getattr(stmt, "cases", None) or []]
-        blocks = [b for b in inner if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
-        if blocks:
-            for block in blocks:
-                yield from _top_level(block, own_lines)
+        if isinstance(stmt, _COMPOUND):
+            for name in _BODIES:
+                yield from _top_level(getattr(stmt, name, None) or [], own_lines)
+            for part in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or []:
+                yield from _top_level(part.body, own_lines)
         else:
             yield stmt
 
 
-def _terminal_aliases(tree: ast.Module, own_lines: int) -> dict[str, str]:
+def _terminal_aliases(statements: list[ast.stmt]) -> dict[str, str]:
     """Names the module binds to a writer's terminal (`save = df.write.saveAsTable`)."""
     out: dict[str, str] = {}
-    for stmt in _top_level(tree.body, own_lines):
+    for stmt in statements:
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Attribute):
             if stmt.value.attr in WRITE_TERMINALS:
                 for target in stmt.targets:
