@@ -1007,7 +1007,7 @@ def _as_included(read: Links | None, static: Links) -> bool:
     """Whether a reading with context gives the `%run`s and words `included_links`
     gave its context, and none of what `included_links` takes its text not to give:
     a check on the reading itself, which also sees what the helpers its context
-    gives bring (a notebook read then alone and with its context, as before)."""
+    gives bring (when it fails, the notebook is read alone, then with its context)."""
     return (
         read is not None
         and (read.runs, read.names) == (static.runs, static.names)

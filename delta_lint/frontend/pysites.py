@@ -136,6 +136,6 @@ class SourceSites:
 
     def excerpt(self, node: ast.AST) -> str:
         """The node's source text, whitespace-collapsed and cut at 160 characters
-        (sliced from the source: `ast.unparse` cost a tenth of the front end)."""
+        (sliced from the source: `ast.unparse` costs a tenth of the front end)."""
         text = " ".join(self.segment(node).split())
         return text if len(text) <= 160 else text[:157] + "..."

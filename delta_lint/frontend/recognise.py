@@ -232,7 +232,7 @@ _LAKEFLOW_SQL_WORDS = ("refresh", "live", "apply", "flow", "cdc", "expect")
 def _may_be_lakeflow_sql(text: str) -> bool:
     """Whether the text holds a word without which no Lakeflow SQL sign matches. Most
     job SQL holds none, and the pattern (case-insensitive, line-anchored, five
-    alternatives) took half of this check's time failing over a whole file. Text
+    alternatives) would take half of this check's time failing over a whole file. Text
     holding a letter a case-insensitive pattern takes for an ASCII one while `lower`
     leaves it as it is (the long s, the Kelvin sign: `_lowers_exactly`) is always
     searched."""

@@ -154,7 +154,7 @@ def _end_of_quoted(text: str, i: int) -> int:
 
 def _quoted_end(text: str, i: int) -> int:
     """`_end_of_quoted`, but -1 when the token never ends. Jumps from quote to quote
-    with `str.find` (a character at a time was a tenth of splitting a script): a
+    with `str.find` (stepping a character at a time costs ten times as much): a
     backslash before the next quote escapes the character after it, and the search
     goes on past that; backticks take no escapes."""
     quote = text[i]
@@ -240,7 +240,7 @@ _IDENTIFIER_WORD = re.compile(r"IDENTIFIER", re.I)
 def _may_template(text: str) -> bool:
     """Whether one of the patterns above may match: the text holds one of their
     characters or the word IDENTIFIER. The word is looked for in the lower-cased text
-    (a case-insensitive search of a whole statement cost four times as much), except
+    (a case-insensitive search of a whole statement costs four times as much), except
     in text that is not ASCII: a case-insensitive pattern also matches some letters
     `lower` leaves (the dotless i)."""
     if _TEMPLATE_CHARACTER.search(text) is not None:
