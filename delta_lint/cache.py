@@ -654,6 +654,7 @@ class Cache:
         self.db: sqlite3.Connection | None = None
         self.refused: str | None = None
         self._key = b""
+        self._swept = False  # kv entries of other code dropped (see `_drop_other_codes`)
         try:
             folder = cache_folder(root)
             self.path = folder / "frontend.sqlite3"
@@ -816,6 +817,7 @@ class Cache:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
+                self._drop_other_codes()
         except (sqlite3.Error, TypeError):
             pass
 
@@ -843,8 +845,20 @@ class Cache:
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", (stored, blob))
+                self._drop_other_codes()
         except (sqlite3.Error, TypeError):
             pass
+
+    def _drop_other_codes(self) -> None:
+        """Drop the kv entries another delta-lint code wrote (`code_identity`: an
+        upgrade, an edit of a development install): no run of this code reads them,
+        and a project state with its workflows is hundreds of KB. Once per cache
+        opened, inside the caller's transaction."""
+        if self._swept or self.db is None:
+            return
+        self._swept = True
+        prefix = f"{code_identity()}:"
+        self.db.execute("DELETE FROM kv WHERE substr(key, 1, ?) != ?", (len(prefix), prefix))
 
     KEEP_FACTOR = 4  # entries kept per entry a run uses, before the unused are dropped
 

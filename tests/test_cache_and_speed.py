@@ -527,3 +527,25 @@ def test_runs_keeping_memory_between_edits_give_uncached_findings_and_stay_bound
     # the first run fills the database, the second the memory; every edit adds
     # a file and its tables, which the next trim drops
     assert max(sizes[2:]) <= sizes[1] + 8, sizes
+
+
+def test_stored_states_of_another_delta_lint_code_are_dropped(tmp_path):
+    """kv entries (parsed workflows, the kept project state) are read only by the code
+    that wrote them: those another version left are dropped when this one stores."""
+    import sqlite3
+
+    (tmp_path / "a.sql").write_text("UPDATE main.s.t SET x = 1 WHERE id = 1;\n")
+    (tmp_path / "b.sql").write_text("DELETE FROM main.s.t WHERE id = 2;\n")
+    assert cli(tmp_path).returncode in (0, 1)
+    db = sqlite3.connect(cache_file(tmp_path))
+    ours = db.execute("SELECT COUNT(*) FROM kv").fetchone()[0]
+    assert ours > 0
+    with db:
+        db.execute("INSERT INTO kv (key, value) VALUES (?, ?)", ("0" * 24 + ":project-state:old", b"x" * 1000))
+    db.close()
+    (tmp_path / "b.sql").write_text("DELETE FROM main.s.t WHERE id = 3;\n")  # a run that stores again
+    assert cli(tmp_path).returncode in (0, 1)
+    db = sqlite3.connect(cache_file(tmp_path))
+    keys = [k for (k,) in db.execute("SELECT key FROM kv")]
+    db.close()
+    assert not any(k.startswith("0" * 24) for k in keys) and len(keys) >= ours
