@@ -132,11 +132,10 @@ class WriterReader:
                 self.host.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope)
             )
         else:
-            path_node = argument(node, "DataFrameWriter", "save", "path")
-            target = self.host.string(path_node, scope) if path_node is not None else opts.get("path")
-            if target is None:
+            found = self._path_target("DataFrameWriter", "save", node, opts, scope)
+            if found is None:
                 return
-            ref, resolved = self.host._ref(target, path=True)
+            ref, resolved = found
         source = self._source_reads(source_steps, "write", scope)
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
@@ -238,6 +237,15 @@ class WriterReader:
                 return self.host.reads(steps[i - 1].node, scope)
         return set()
 
+    def _path_target(
+        self, api: str, method: str, node: ast.Call, opts: dict[str, Str], scope: Scope
+    ) -> tuple[TableRef, bool] | None:
+        """The Delta path a writer's `save`/`start` writes: its `path` argument, else the
+        `path` option; None when neither is given."""
+        path_node = argument(node, api, method, "path")
+        target = self.host.string(path_node, scope) if path_node is not None else opts.get("path")
+        return None if target is None else self.host._ref(target, path=True)
+
     def write_to(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         """`df.writeTo(t)` then `append()`, `overwrite(cond)`, `overwritePartitions()`,
         `create()`, `createOrReplace()` or `replace()` (DataFrameWriterV2)."""
@@ -327,11 +335,10 @@ class WriterReader:
                 self.host.string(argument(node, "DataStreamWriter", "toTable", "tableName"), scope)
             )
         else:
-            path_node = argument(node, "DataStreamWriter", "start", "path")
-            target = self.host.string(path_node, scope) if path_node is not None else opts.get("path")
-            if target is None:
+            found = self._path_target("DataStreamWriter", "start", node, opts, scope)
+            if found is None:
                 return
-            ref, resolved = self.host._ref(target, path=True)
+            ref, resolved = found
         mode = chain_arg(self.host, steps, "outputMode", scope)
         mode_kw = argument(node, "DataStreamWriter", sink, "outputMode")
         if mode_kw is not None:
