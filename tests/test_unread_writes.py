@@ -102,3 +102,26 @@ def test_writes_in_every_kind_of_block_are_swept_but_not_in_definitions():
         "class K:\n    save('h')\n"
     )
     assert [line for line, _ in _said(code)[1]] == [3, 5, 7, 9, 12, 15]
+
+
+def test_a_delta_write_whose_path_the_code_does_not_give_is_an_unresolved_intent():
+    code = (
+        "opts = load_options()\n"
+        'df.write.format("delta").mode("append").options(**opts).save()\n'
+        'df.writeStream.format("delta").options(**opts).start()\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert sorted((i.location.line, i.table.name) for i in result.intents) == [(2, "delta:{path}"), (3, "delta:{path}")]
+    assert sorted((d.location.line, d.rule) for d in result.diagnostics) == [(2, "DL001"), (3, "DL001")]
+
+
+def test_a_path_the_code_gives_and_a_save_of_no_writer_stay_as_they_were():
+    code = (
+        'df.write.format("delta").option("path", "/mnt/x").save()\n'
+        'df.write.mode("append").save("/mnt/y")\n'
+        "model.save()\n"
+        'df.write.format("parquet").save()\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert sorted((i.location.line, i.table.name) for i in result.intents) == [(1, "delta:/mnt/x"), (2, "delta:/mnt/y")]
+    assert result.diagnostics == []

@@ -132,10 +132,7 @@ class WriterReader:
                 self.host.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope)
             )
         else:
-            found = self._path_target("DataFrameWriter", "save", node, opts, scope)
-            if found is None:
-                return
-            ref, resolved = found
+            ref, resolved = self._path_target("DataFrameWriter", "save", node, opts, scope)
         source = self._source_reads(source_steps, "write", scope)
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
@@ -239,12 +236,14 @@ class WriterReader:
 
     def _path_target(
         self, api: str, method: str, node: ast.Call, opts: dict[str, Str], scope: Scope
-    ) -> tuple[TableRef, bool] | None:
+    ) -> tuple[TableRef, bool]:
         """The Delta path a writer's `save`/`start` writes: its `path` argument, else the
-        `path` option; None when neither is given."""
+        `path` option. Neither given (`.options(**opts).save()`, options only a run
+        knows): a path not known, so the write is still an intent, unresolved, with its
+        DL001, never dropped."""
         path_node = argument(node, api, method, "path")
         target = self.host.string(path_node, scope) if path_node is not None else opts.get("path")
-        return None if target is None else self.host._ref(target, path=True)
+        return self.host._ref(target if target is not None else _UNKNOWN_PATH, path=True)
 
     def write_to(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
         """`df.writeTo(t)` then `append()`, `overwrite(cond)`, `overwritePartitions()`,
@@ -335,10 +334,7 @@ class WriterReader:
                 self.host.string(argument(node, "DataStreamWriter", "toTable", "tableName"), scope)
             )
         else:
-            found = self._path_target("DataStreamWriter", "start", node, opts, scope)
-            if found is None:
-                return
-            ref, resolved = found
+            ref, resolved = self._path_target("DataStreamWriter", "start", node, opts, scope)
         mode = chain_arg(self.host, steps, "outputMode", scope)
         mode_kw = argument(node, "DataStreamWriter", sink, "outputMode")
         if mode_kw is not None:
@@ -443,6 +439,9 @@ def function_names(node: ast.expr | None) -> set[str]:
     if isinstance(node, ast.Lambda):
         return {n.func.id for n in walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     return set()
+
+
+_UNKNOWN_PATH = Str("{path}", ("path",), True)  # a writer's path the code does not give
 
 
 def _other_format(fmt: Str | None) -> bool:
