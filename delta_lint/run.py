@@ -2498,14 +2498,15 @@ def _path_hook(value: object) -> object:
     """msgspec's hook for the paths workflows hold (the files they read)."""
     if isinstance(value, Path):
         return os.fspath(value)
-    raise NotImplementedError(f"cannot keep a {type(value).__name__}")
+    raise TypeError(f"cannot keep a {type(value).__name__}")  # msgspec: an unsupported type
 
 
 def _path_of(kind: type, value: object) -> object:
-    """And back: only a `Path` from text, any other custom type is refused."""
+    """And back: only a `Path` from text, any other custom type is refused (msgspec
+    reports the TypeError as a validation error: the kept workflows are a miss)."""
     if kind is Path and isinstance(value, str):
         return Path(value)
-    raise NotImplementedError(f"not a {kind.__name__}")
+    raise TypeError(f"not a {kind.__name__}")
 
 
 _WORKFLOWS_ENCODER = msgspec.msgpack.Encoder(enc_hook=_path_hook)
@@ -2525,7 +2526,7 @@ def _encode_workflows(workflows: Workflows) -> bytes | None:
         return None
     try:
         encoded = _WORKFLOWS_ENCODER.encode(workflows)
-    except (TypeError, NotImplementedError, msgspec.EncodeError):
+    except (TypeError, msgspec.EncodeError):
         return None
     return encoded
 
@@ -2554,7 +2555,7 @@ def _kept_workflows(store: Cache, slot: str, kept: _Kept, context: str, listed: 
         return None
     try:
         return _workflows_decoder().decode(encoded)
-    except (msgspec.DecodeError, NotImplementedError, TypeError, ValueError):
+    except (msgspec.DecodeError, TypeError, ValueError):
         return None
 
 
