@@ -36,3 +36,14 @@ def test_the_known_parts_must_still_be_the_expected_ones(tmp_path):
     assert _found(tmp_path, "?.security.results", "{json__analysis_schema_name}.other") == 0
     assert _found(tmp_path, "?.results", "{a}.{b}.results") == 0  # each value holds a part at least
     assert _found(tmp_path, "?.security.results", "main.audit.results") == 0
+
+
+def test_held_out_rows_are_left_out_of_the_per_repository_table_unless_asked():
+    from benchmarks.realworld.__main__ import rows_table, summary_table
+    from benchmarks.realworld.measure import Outcome
+
+    rows = [Outcome("me/seen", "positive", writes=3), Outcome("me/unseen", "positive", writes=5, split="held-out")]
+    assert "me/seen" in rows_table(rows)
+    assert "me/unseen" not in rows_table(rows)
+    assert "me/unseen" in rows_table(rows, held_out_rows=True)
+    assert "| repositories | 1 | 1 |" in summary_table(rows)  # the split's totals stay
