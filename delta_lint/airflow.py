@@ -712,15 +712,14 @@ class _DagFile:
 
 
 def _joined(parts: list[Any]) -> Any:
-    """Strings put together; an unknown leading part leaves the known tail (a path)."""
+    """Strings put together; an unknown part leaves the known tail after it (a path,
+    matched by its tail: `f"/Users/{who}/etl/load"` is `{unknown folder}/etl/load`)."""
     text = ""
     unknown = False
     for part in parts:
         if isinstance(part, (str, int)) and not isinstance(part, bool):
             text += str(part)
         elif part is UNKNOWN or not isinstance(part, (str, int)):
-            if text and not unknown:
-                return UNKNOWN  # a known head, then an unknown part: no path to match
             unknown, text = True, ""
     if not unknown:
         return text

@@ -231,3 +231,29 @@ def test_the_schedule_command_draws_the_dag(tmp_path, monkeypatch):
     assert "fix after load: notebooks/fix.py" in out
     assert "events.audit ~ events.fix: tasks `audit` and `fix` of job `events` have no dependency" in out
     assert "events.fix ~ events.load" in out.split("Never overlap:")[1]
+
+
+def test_a_workspace_folder_of_another_name_is_matched_by_the_file_name(lint):
+    dag = (
+        "import os\n"
+        "from airflow.decorators import dag\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n"
+        "WHO = os.getenv('WHO', 'me')\n"
+        "@dag(schedule='@daily', catchup=False)\n"
+        "def events():\n"
+        "    a = DatabricksNotebookOperator(task_id='load', notebook_path=f'/Users/{WHO}/etl/load')\n"
+        "    b = DatabricksNotebookOperator(task_id='fix', notebook_path=f'/Users/{WHO}/fix')\n"
+        "events()\n"
+    )
+    deployed = {"databricks_notebooks/etl/load.py": LOAD, "databricks_notebooks/fix.py": FIX, "dags/events.py": dag}
+    result = lint(deployed)
+    assert not [f for f in result.findings if f.rule == "DL006"]
+    assert _pairs(result) == {("databricks_notebooks/etl/load.py", "databricks_notebooks/fix.py")}
+    # two files of the name, the longest matching tail decides: `etl/load` is the one under etl/
+    result = lint({**deployed, "other/load.py": AUDIT})
+    assert not [f for f in result.findings if f.rule == "DL006" and "load" in f.message]
+    # two files of the name and nothing else to tell them apart: which one runs is not guessed
+    result = lint({**deployed, "other/fix.py": AUDIT})
+    messages = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(messages) == 1 and "/fix` is not in this project" in messages[0]
+
