@@ -47,3 +47,22 @@ def test_held_out_rows_are_left_out_of_the_per_repository_table_unless_asked():
     assert "me/unseen" not in rows_table(rows)
     assert "me/unseen" in rows_table(rows, held_out_rows=True)
     assert "| repositories | 1 | 1 |" in summary_table(rows)  # the split's totals stay
+
+
+def test_a_site_is_the_statement_that_holds_the_line(tmp_path):
+    (tmp_path / "a.py").write_text(
+        "x = 1\nq = (\n    df.writeStream\n    .toTable('m.s.t')\n)\nfor t in ts:\n    df.write.saveAsTable(t)\n"
+    )
+    expect = {
+        "repo": "me/demo",
+        "folder": ".",
+        "writes": [{"site": "a.py:2", "table": "m.s.t"}, {"site": "a.py:6", "table": "?"}],
+    }
+
+    def found(line: int) -> int:
+        intent = {"path": "a.py", "line": line, "table": "m.s.t", "kind": "streaming_write"}
+        return score(expect, tmp_path, Run(0, {"findings": []}, [intent], None, "", 0.0)).found_tables
+
+    assert found(3) == 1  # annotated at `q = (`, reported at the writer's line inside it
+    assert found(2) == 1
+    assert found(7) == 0  # a loop's header line is not its body's statement
