@@ -76,6 +76,7 @@ from delta_lint.frontend.values.resolver import (
 from delta_lint.frontend.values.sources import is_value_function, module_source, one_definition, value_modules
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
+from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -688,6 +689,8 @@ class PythonAnalyzer:
         names = [s.name for s in steps]
         last = steps[-1]
         warehouse = warehouse_statement(last.name, node)
+        if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:  # a Databricks client's
+            warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)
             return
