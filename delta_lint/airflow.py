@@ -17,7 +17,10 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `DatabricksRunNowOperator` starts a job of the project (`job_name`, `job_id`),
   like a `run_job_task`; the job a `DatabricksCreateJobsOperator` creates (`json=`
   and the settings given as keywords) is a job of its own, with its own
-  `max_concurrent_runs`, schedule or trigger. A task that runs dbt (a `BashOperator` command, the
+  `max_concurrent_runs`, schedule or trigger. `DatabricksSqlOperator` and
+  `DatabricksCopyIntoOperator` run SQL in a warehouse: the Python front end reads
+  their statements at the operator's line, so the task runs the DAG file (a
+  `sql="x.sql"` of the template folder: that file). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
@@ -91,6 +94,9 @@ _JOB_SETTINGS = (
     "queue",
 )
 _FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
+# operators that run SQL in a warehouse as a task of the DAG: the Python front end reads
+# their statements at the operator's line (`frontend.warehouse.operator_statements`)
+_SQL_OPERATORS = ("DatabricksSqlOperator", "DatabricksCopyIntoOperator")
 # dbt run from Airflow (airflow-dbt-python, airflow-dbt): the dbt command each operator runs
 _DBT_OPERATORS = {
     "DbtRunOperator": "run",
@@ -713,6 +719,8 @@ class _DagFile:
         if operator == _CREATE_JOBS:
             self._created_job(kw, where, scopes)
             return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
+        if operator in _SQL_OPERATORS:
+            return [self._sql_task(task_id, operator, kw, after, where, scopes)]
         if operator not in _FILE_OPERATORS:
             dbt = self._dbt_spec(operator, kw, scopes)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
@@ -737,6 +745,38 @@ class _DagFile:
             out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
         out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
         return out
+
+    def _sql_task(
+        self, task_id: str, operator: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list
+    ) -> Task:
+        """A task that runs SQL in a warehouse: the statements written in the DAG file
+        (read there, at the operator's line, by the Python front end) make the DAG
+        file its file; a `DatabricksSqlOperator(sql="x.sql")` runs that file of the
+        DAG's template folder (`template_searchpath`, else the DAG file's folder). A
+        file name that names no file there is the task's problem."""
+        sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
+        names = sql if isinstance(sql, list) else [sql]
+        if not names or not all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
+            return Task(task_id, "sql_task", (self.label,), after, location=where)
+        files = []
+        for name in names:
+            found = next((f for f in self._template_folders() if _inside(f / name.strip(), self.root)), None)
+            if found is None:
+                problem = f"its SQL file `{name.strip()}` is not in the DAG's template folder"
+                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
+            files.append(_label(found / name.strip(), self.root))
+        return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where)
+
+    def _template_folders(self) -> list[Path]:
+        """Where Airflow looks for a template file: the DAGs' `template_searchpath`
+        (relative to the DAG file's folder), then the DAG file's folder."""
+        out = []
+        for dag in self.dags:
+            given = self._value(dag.keywords.get("template_searchpath"), dag.values)
+            for folder in given if isinstance(given, list) else [given]:
+                if isinstance(folder, str) and folder.strip():
+                    out.append(self.file.parent / folder.strip())
+        return [*out, self.file.parent]
 
     def _dbt_spec(self, operator: str, kw: dict, scopes: list) -> dict[str, Any] | None:
         """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
@@ -858,6 +898,14 @@ def _orders(node: ast.AST) -> bool:
         "set_downstream",
         "set_upstream",
     )
+
+
+def _inside(file: Path, root: Path) -> bool:
+    """Whether a file named by the DAG is a file of the project."""
+    try:
+        return file.resolve().is_relative_to(root.resolve()) and file.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 class _Round(dict):

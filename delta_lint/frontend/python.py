@@ -77,6 +77,7 @@ from delta_lint.frontend.values.sources import is_value_function, module_source,
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
+from delta_lint.frontend.warehouse import SQL_OPERATORS, operator_statements
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -102,8 +103,9 @@ class SqlCell:
     line_map: LineMap
 
 
-# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`
-_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table"}
+# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`,
+# `warehouse.operator_statements`
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", *SQL_OPERATORS}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
@@ -545,6 +547,11 @@ class PythonAnalyzer:
                 continue
             if isinstance(node.func, ast.Name) and node.func.id in self._sql_names:
                 self._guarded(node, self._each_alternative, as_session_sql(node), scope)
+                continue
+            statements = operator_statements(node)  # an Airflow operator's warehouse SQL
+            if statements is not None:
+                for statement in statements:
+                    self._guarded(node, self.sql_calls.read, node, statement, scope)
                 continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:

@@ -402,3 +402,61 @@ def _bind(out: dict[str, list[object]], target: ast.expr, value: ast.expr | None
     for sub in ast.walk(target):
         if isinstance(sub, ast.Name):
             out.setdefault(sub.id, []).append(_OTHER)
+
+
+# Airflow's operators that run SQL in a warehouse as a task of the DAG
+SQL_OPERATORS = frozenset({"DatabricksSqlOperator", "DatabricksCopyIntoOperator"})
+
+
+def operator_statements(call: ast.Call) -> list[ast.expr] | None:
+    """The statements an Airflow warehouse operator runs, as expressions whose text
+    the value layer resolves at the operator; None for any other call.
+
+    - `DatabricksSqlOperator(sql=...)`: a string, or each string of a literal list;
+      a `.sql` file name (a template of the DAG's folder) is read as its own file,
+      not here;
+    - `DatabricksCopyIntoOperator(table_name=, file_location=, file_format=, ...)`:
+      the `COPY INTO` it builds, with `COPY_OPTIONS ('mergeSchema' = 'true')` when its
+      `copy_options` say so (a literal dict)."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if name not in SQL_OPERATORS:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if name == "DatabricksSqlOperator":
+        given = keywords.get("sql")
+        items = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
+        return [
+            item
+            for item in items
+            if not isinstance(item, ast.Starred)
+            and not (isinstance(item, ast.Constant) and isinstance(item.value, str) and _is_file_name(item.value))
+        ]
+    table, location = keywords.get("table_name"), keywords.get("file_location")
+    if table is None or location is None:
+        return []
+    fmt = keywords.get("file_format") or ast.Constant("CSV")
+    parts: list[ast.expr] = [
+        ast.Constant("COPY INTO "),
+        ast.FormattedValue(table, -1, None),
+        ast.Constant(" FROM '"),
+        ast.FormattedValue(location, -1, None),
+        ast.Constant("' FILEFORMAT = "),
+        ast.FormattedValue(fmt, -1, None),
+    ]
+    options = keywords.get("copy_options")
+    if isinstance(options, ast.Dict) and any(
+        isinstance(k, ast.Constant)
+        and k.value == "mergeSchema"
+        and isinstance(v, ast.Constant)
+        and str(v.value).lower() == "true"
+        for k, v in zip(options.keys, options.values)
+    ):
+        parts.append(ast.Constant(" COPY_OPTIONS ('mergeSchema' = 'true')"))
+    return [ast.copy_location(ast.JoinedStr(parts), call)]
+
+
+def _is_file_name(text: str) -> bool:
+    """`"load.sql"`: a template file Airflow reads (its own file of the project)."""
+    stripped = text.strip()
+    return stripped.lower().endswith(".sql") and "\n" not in stripped and " " not in stripped
