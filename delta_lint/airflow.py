@@ -65,6 +65,7 @@ MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_TASKS = 5_000  # tasks read from one file at most
 MAX_ROUNDS = 256  # values of a loop that makes tasks read at most: past it, not read
 CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
+MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = object()  # a value the text does not tell
 
 _PRESETS = {  # Airflow's cron presets as Quartz
@@ -298,6 +299,8 @@ class _DagFile:
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
         self.count = 0
+        self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
+        self.mapped: set[int] = set()  # id(call) of the tasks of a mapped group
         self.round_scopes: dict[int, list] = {}  # id(call) of a task made in a loop -> the scopes it reads
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
@@ -423,6 +426,18 @@ class _DagFile:
                 return self._task(node, name, dag, groups, scopes)
             if isinstance(node.func, ast.Name) and name in self.group_functions:
                 return self._group_call(node, name, dag, groups, scopes, depth)
+            mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if (
+                name in ("expand", "expand_kwargs")
+                and isinstance(mapped, ast.Name)
+                and mapped.id in self.group_functions
+            ):
+                # a mapped group (`g.expand(x=...)`): its tasks, each run once per value, side by side
+                self.mapping += 1
+                try:
+                    return self._group_call(node, mapped.id, dag, groups, scopes, depth)
+                finally:
+                    self.mapping -= 1
             if name in ("chain", "cross_downstream"):
                 items = [
                     self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scopes, depth + 1)
@@ -544,6 +559,8 @@ class _DagFile:
         if self.count > MAX_TASKS:
             self.made[id(call)] = []
             return []
+        if self.mapping:
+            self.mapped.add(id(call))
         if any(isinstance(scope, _Round) for scope in scopes):  # its values read with the loop's
             self.round_scopes[id(call)] = scopes
         if isinstance(owner, int):
@@ -675,8 +692,20 @@ class _DagFile:
         for task_id, (call, operator) in dag.tasks.items():
             after = tuple(sorted(dag.upstream.get(task_id, ())))
             for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(id(call), dag.values)):
+                if id(call) in self.mapped:
+                    task = replace(task, for_each_concurrency=self._mapped_runs(call))
                 job.tasks[task.key] = task
         return job
+
+    def _mapped_runs(self, call: ast.Call) -> int:
+        """How many copies of a mapped task run at once: its `max_active_tis_per_dagrun`
+        (or `_per_dag`), else Airflow's `max_active_tasks_per_dag` default."""
+        kw = _keywords(call)
+        for name in ("max_active_tis_per_dagrun", "max_active_tis_per_dag"):
+            given = self._value(kw.get(name), [self.module])
+            if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
+                return given
+        return MAPPED_RUNS
 
     def _schedule(self, dag: _Dag, job: Job) -> None:
         kw = dag.keywords
