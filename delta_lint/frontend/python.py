@@ -696,7 +696,8 @@ class PythonAnalyzer:
         names = [s.name for s in steps]
         last = steps[-1]
         warehouse = warehouse_statement(last.name, node)
-        if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:  # a Databricks client's
+        if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:
+            # a DB-API cursor's or SQLAlchemy connection's, when it comes from a Databricks client
             warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)

@@ -48,7 +48,9 @@ _OTHER = "unknown"
 # the method of each client that runs its argument as SQL
 _RUNS = {_CURSOR: ("execute",), _SA_CONNECTION: ("execute", "exec_driver_sql"), _ENGINE: ("execute",)}
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
-_WORDS = ("databricks", "sqlalchemy")  # a module naming neither holds no client
+# a module that imports neither the connector nor SQLAlchemy holds no client (every
+# notebook names "databricks" in its header: not enough)
+_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy")
 
 
 def _import_kind(module: str, name: str | None) -> str:
@@ -89,8 +91,7 @@ class ClientOrigins:
     SQL through a Databricks client, and the statement each sends."""
 
     def __init__(self, tree: ast.Module, source: str) -> None:
-        lowered = source.lower()
-        self.active = any(w in lowered for w in _WORDS)
+        self.active = any(w in source for w in _WORDS)
         self._chains: dict[int, tuple[ast.AST, ...]] = {}  # id(scope or call) -> enclosing scopes
         self._bindings: dict[int, dict[str, list[object]]] = {}
         self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
@@ -115,7 +116,7 @@ class ClientOrigins:
     def statement(self, call: ast.Call) -> ast.expr | None:
         """The SQL `call` sends to a Databricks warehouse, or None when it is not known
         to send any (not a client's method, or a receiver of unknown origin)."""
-        if not self.active or not isinstance(call.func, ast.Attribute):
+        if not self.active or not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
             return None
         chain = self._chains.get(id(call))
         if chain is None:
