@@ -171,3 +171,26 @@ def test_a_context_manager_of_the_module_that_yields_a_cursor(lint):
         }
     )
     assert _writes(result) == [("job.py:16", "main.sales.orders", "delete")]
+
+
+def test_names_defined_by_themselves_and_recursive_factories_end(lint):
+    result = lint(
+        {
+            "job.py": (
+                "from databricks import sql\n"
+                "\n"
+                "def again():\n"
+                "    return again()\n"
+                "\n"
+                "cur = again()\n"
+                'cur.execute("DELETE FROM main.sales.orders WHERE id = 1")\n'
+                "other = other.cursor()\n"
+                'other.execute("DELETE FROM main.sales.orders WHERE id = 2")\n'
+                + "".join(f"c{n + 1} = c{n}\n" for n in range(40))
+                + 'c0 = sql.connect(server_hostname="h").cursor()\n'
+                + 'c40.execute("DELETE FROM main.sales.orders WHERE id = 3")\n'
+            )
+        }
+    )
+    assert result.intents == []  # no origin told: nothing read, and no error
+    assert not [f for f in result.findings if f.rule in ("DL000", "DL002")]
