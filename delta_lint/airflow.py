@@ -30,8 +30,8 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `cross_downstream(...)`, `set_upstream` / `set_downstream`: tasks with no path
   between them run in parallel.
 
-Values are read from literals, module-level (and DAG-function) names assigned
-once, f-strings, `+` and `os.path.join` of such values; a string whose leading
+Values are read from literals, module-level (and DAG-function or `with DAG`
+block) names assigned once, f-strings, `+` and `os.path.join` of such values; a string whose leading
 part is unknown keeps its known tail, which is matched by its tail as other job
 paths are (`bundle._locate`). Anything else is unknown, and a task whose file
 cannot be known says so (`Task.problem`, reported as DL006). A loop over values
@@ -363,6 +363,7 @@ class _DagFile:
             expr = item.context_expr
             name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
             if isinstance(expr, ast.Call) and self._name(expr) == "DAG":
+                scopes = [*scopes, _assignments(stmt.body)]  # the block's names, as a `@dag` function's
                 inner_dag, inner_groups = self._dag(expr, expr.lineno, scopes), []
                 if name:
                     self.bound[name] = inner_dag

@@ -84,3 +84,21 @@ def test_a_loop_over_unknown_values_keeps_its_note(tmp_path, monkeypatch):
     assert "dags/events.py:11: tasks made in a loop over values delta-lint cannot know are not read" in out
     assert "dags/known.py:11" not in out
     assert "run_load" in out
+
+
+def test_names_of_the_with_dag_block_are_read_as_a_dag_functions(lint):
+    """A value assigned once in the `with DAG(...)` block (a path, the list a loop
+    goes over) is known there, as in a `@dag` function."""
+    body = (
+        '    ROOT = f"{BASE}"\n'
+        '    NAMES = ["load", "fix"]\n'
+        "    previous = start\n"
+        "    for name in NAMES:\n"
+        '        run = DatabricksNotebookOperator(task_id=name, notebook_path=f"{ROOT}/{name}")\n'
+        "        previous >> run\n"
+        "        previous = run\n"
+    )
+    result = _lint(lint, body)
+    assert _pairs(result) == set()
+    assert not [f for f in result.findings if f.rule == "DL006"]
+    assert {i.location.path for i in result.intents} == {"notebooks/load.py", "notebooks/fix.py"}
