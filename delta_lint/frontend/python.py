@@ -200,6 +200,7 @@ class PythonAnalyzer:
         self.writers = WriterReader(self)  # DataFrame and stream writers (`pywriters`)
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
+        self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
 
     # -- entry point ---------------------------------------------------------
 
@@ -221,6 +222,7 @@ class PythonAnalyzer:
             )
             return
         self._tree = tree
+        self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -548,7 +550,7 @@ class PythonAnalyzer:
             if isinstance(node.func, ast.Name) and node.func.id in self._sql_names:
                 self._guarded(node, self._each_alternative, as_session_sql(node), scope)
                 continue
-            statements = operator_statements(node)  # an Airflow operator's warehouse SQL
+            statements = operator_statements(node) if self._sql_operators else None  # an Airflow operator's SQL
             if statements is not None:
                 for statement in statements:
                     self._guarded(node, self.sql_calls.read, node, statement, scope)
