@@ -20,7 +20,6 @@ from sqlglot.tokens import Token, TokenType
 
 from delta_lint.frontend.conditions import constant_of, region_of
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.sqlscript import step as script_step
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
     MARKER,
@@ -381,6 +380,8 @@ def analyze_sql(
         loc = where(stmt.line, stmt.column)
         text = stmt.text
         if _SCRIPTING.match(bare := strip_leading_comments(text)):
+            from delta_lint.frontend.sqlscript import step as script_step  # scripts are few: loaded for one
+
             variables = dict(session.variables)
             scripted = script_step(bare, variables)
             session.variables = tuple(variables.items())
