@@ -12,7 +12,7 @@ with four tables that let a run skip work an earlier run did:
   saves hashing unchanged files, parsed bundles and job definitions, settings read
   live per table log state, and which cron schedules meet; and values a stage
   encodes itself (`get_blob`, `put_blob`): the project state a new process
-  re-checks from (`run._Kept`, typed msgspec), the output kept for a view.
+  re-checks from (`kept.Kept`, typed msgspec), the output kept for a view.
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
