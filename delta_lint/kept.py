@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from delta_lint.cache import Cache, decode_values, encode_values
+from delta_lint.cache import Cache, TableEntry, decode_values, encode_values
 from delta_lint.config import Config
 from delta_lint.model import Context, FileSummary, Finding, Links, Location, Pools
 from delta_lint.tree import Tree
@@ -74,6 +74,8 @@ class Kept(msgspec.Struct, array_like=True):
     workflows: bool
     workflows_context: str
     listings: list[tuple[str, str, tuple[str, ...]]]
+    run_key: str | None  # the run that stored it: the output kept per finding of that run is patched (`patch`)
+    errored: list[str]  # the tables with internal errors: decoded by every re-check, their errors are reported
 
 
 _KEPT_DECODER = msgspec.msgpack.Decoder(Kept)
@@ -290,6 +292,7 @@ class Project(Protocol):
     first: dict[str, Location]
     workflows: Workflows
     table_keys: dict[str, str]
+    results: dict[str, TableEntry]
     tree: Tree | None
     views: Any  # `run._Views`: `rel_of`, `shared`, `diags`, `scans`, `skipped`, `n_intents`, `analysed`
     shared: list[Finding]
@@ -298,12 +301,13 @@ class Project(Protocol):
     kept: Kept | None
 
 
-def keep_project(store: Cache, slot: str, p: Project, workflows_context: str) -> None:
+def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, run_key: str | None) -> None:
     """Store what a new process needs to re-check the project as this run left it
     (`Kept`). A project restored from the cache stores the parts a re-check cannot
     change (contexts, links, jobs the code defines) as it read them.
     `workflows_context`: the digest of the files `p.workflows` read
-    (`run._context_digest`), which names the workflows kept beside the state."""
+    (`run._context_digest`), which names the workflows kept beside the state;
+    `run_key`: the run's key (None: it has none, its output is not kept)."""
     views, tree = p.views, p.tree
     if views is None or tree is None:
         return
@@ -358,6 +362,12 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str) ->
             workflows,
             workflows_context,
             [(kind, argument, tuple(answer)) for kind, argument, answer in p.workflows.listings],
+            run_key,
+            # a re-check that patches its output decodes only the tables judged again (`p.results`)
+            sorted(
+                (set(base.errored) - set(p.results) if base is not None else set())
+                | {name for name, entry in p.results.items() if entry.errors}
+            ),
         )
         store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
     except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept

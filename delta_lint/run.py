@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
     from delta_lint.link import Linker
+    from delta_lint.patch import OutputIndex, Patch
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
@@ -89,6 +90,13 @@ class RunResult:
     run_key: str | None = None  # the stored run's key, when the run was stored or taken from the store
     # the output, exit code and run warnings kept for the caller's view (`keep_output`)
     output: tuple[str, int, list[str]] | None = None
+    # each table's findings and the findings across tables and of diagnostics, as
+    # judged (for the output's index, `patch.build_index`); not of a stored run
+    tables: dict[str, TableEntry] | None = None
+    others: list[Finding] | None = None
+    # a re-check whose output is patched from the last one: `findings` holds only the
+    # tables judged again and `others`; `patch.complete()` gives every finding
+    patch: Patch | None = None
 
     @property
     def intents(self) -> list[Intent]:
@@ -644,7 +652,9 @@ def pipeline(
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
-            done, tree, kept = _recheck_kept(kept_slot, state, store, inputs, config, workflows, spark, paths, jobs)
+            done, tree, kept = _recheck_kept(
+                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view
+            )
             if done is not None and kept is not None:
                 if context is None:
                     context = _context_digest(config, kept.workflows)
@@ -654,6 +664,7 @@ def pipeline(
                 # findings are as quickly judged again from the state as decoded
                 if [k for *_, k in kept.inputs.files] == [k for *_, k in inputs.files]:
                     done.run_key = _run_key(inputs, config, context, spark, bundle, target)
+                keep_project(store, kept_slot, kept, _context_digest(config, kept.workflows), done.run_key)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
@@ -673,14 +684,15 @@ def pipeline(
             (bundle, target),
         )
         workflows = project.workflows
+        keep_state = False  # the project's state stored for the next process
         if slot is not None and tree is not None and result.read is not None and _can_recheck(project, paths, overlay):
             project.tree, project.result = tree, result
             project.overlaid = _overlaid(project, overlay)
             memory.put("projects", slot, project)  # type: ignore[union-attr] - a slot is made only with memory
         elif kept_slot is not None and tree is not None and result.read is not None:
-            if _can_recheck(project, paths, None):
+            keep_state = _can_recheck(project, paths, None)
+            if keep_state:
                 project.tree = tree
-                keep_project(store, kept_slot, project, _context_digest(config, workflows))  # type: ignore[arg-type] - a slot is made only with a store
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
@@ -689,6 +701,8 @@ def pipeline(
                 memory.put("runs", result.run_key, _kept_run(result))
             else:
                 store.put_run(result.run_key, _kept_run(result))
+        if keep_state:  # with the run's key, which names its output
+            keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
@@ -772,19 +786,60 @@ def _kept_context(
     return context if context == kept["context"] else None
 
 
-def keep_output(config: Config, result: RunResult, view: str, text: str, code: int) -> None:
+def keep_output(
+    config: Config, result: RunResult, view: str, text: str, code: int, index: OutputIndex | None = None
+) -> None:
     """Keep what the caller printed of a stored run (`result.run_key`), its exit
     code and the run's warnings (said again on standard error), for `view` (a
     digest of everything besides the run that decides the output: format,
     options, terminal). Only the last run's output is kept per view, so the cache
-    holds one per way of calling, not one per run."""
+    holds one per way of calling, not one per run. `index`: where each finding is
+    in the text, for a re-check in a new process to patch it (`patch`)."""
     if result.run_key is None:
         return
-    warnings = list(result.read.warnings) if result.read is not None else []
     store = Cache(config.root)
-    try:  # the text first: a run that stops between the two finds the run keys differ
-        store.put_blob(OUTPUT_TEXT + view, f"{result.run_key}\n{text}".encode(errors="surrogatepass"))
-        store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+    try:
+        _keep_output(store, result, view, text.encode(errors="surrogatepass"), code, index)
+    finally:
+        store.close()
+
+
+def _keep_output(store: Cache, result: RunResult, view: str, text: bytes, code: int, index: OutputIndex | None) -> None:
+    from delta_lint.patch import OUTPUT_INDEX, encode_index
+
+    warnings = list(result.read.warnings) if result.read is not None else []
+    # the text first: a run that stops between them finds the run keys differ
+    store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
+    if index is not None:
+        store.put_blob(OUTPUT_INDEX + view, encode_index(index))
+    store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+
+
+def patch_output(config: Config, result: RunResult, view: str, gate: Gate) -> tuple[str, int] | None:
+    """The JSON output and exit code of a re-check whose result holds a `patch.Patch`,
+    made from the output the last run kept for `view` (and kept in turn, with its
+    index, when the run has a key). None: the kept output is not the one the patch
+    starts from, or the patch does not hold (`patch.apply`); the caller completes
+    the result (`Patch.complete`) and renders it in full."""
+    from delta_lint.patch import apply
+
+    patch = result.patch
+    assert patch is not None
+    store = Cache(config.root)
+    try:
+        blob = store.get_blob(OUTPUT_TEXT + view)
+        end = blob.find(b"\n") if blob is not None else -1
+        if blob is None or end < 0 or blob[:end] != patch.index.run.encode():
+            return None
+        counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
+        scans = result.suppressions.scans
+        done = apply(patch, blob[end + 1 :], gate, result.suppressions.rel_of, scans, counts, result.run_key)
+        if done is None:
+            return None
+        text, code, index = done
+        if result.run_key is not None:
+            _keep_output(store, result, view, text.encode(), code, index)
+        return text, code
     finally:
         store.close()
 
@@ -1426,11 +1481,17 @@ def _judge(
         name: table_keys.get(name) or _table_key(p.context, name, read, writers[name], inputs, files) for name in first
     }
     kept = {table_keys[name]: entry for name, entry in p.results.items() if p.table_keys.get(name) == table_keys[name]}
-    wanted = sorted(set(table_keys.values()) - set(kept))
+    # a project restored with its last output kept per finding (`patch`): the tables
+    # whose key is unchanged are neither decoded nor judged, their output is copied
+    same: set[str] = set()
+    if p.output_index is not None and p.kept is not None and p.changed is not None and p.shared_sources is not None:
+        same = {n for n, key in table_keys.items() if p.table_keys.get(n) == key and n in p.shared_sources}
+        same -= set(p.kept.errored)
+    wanted = sorted(set(table_keys.values()) - set(kept) - {table_keys[name] for name in same})
     if kept and store is not None and store.memory is not None:  # a full run after this one asks for them
         store.memory.mark("tables.value", kept)
     entries = (store.get_tables(wanted) if store is not None else {}) | kept
-    todo = sorted(name for name, key in table_keys.items() if key not in entries)
+    todo = sorted(name for name, key in table_keys.items() if key not in entries and name not in same)
     loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
@@ -1445,7 +1506,7 @@ def _judge(
             store.prune("tables", list(table_keys.values()))
             store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
     entries.update(fresh)
-    results = {name: entries[key] for name, key in table_keys.items()}
+    results = {name: entries[key] for name, key in table_keys.items() if name not in same}
     before, p.table_keys, p.results = p.results, table_keys, results
     internal = [e for name in sorted(results) for e in results[name].errors]
     views = p.views
@@ -1457,7 +1518,7 @@ def _judge(
     # the summaries: the files naming them need not be decoded; a re-check whose
     # files name the same ones as before, under the same settings sources, keeps
     # the last findings (a project restored from the cache never decodes them)
-    sources = {name: e.source for name, e in results.items()}
+    sources = {name: results[name].source if name in results else p.shared_sources[name] for name in table_keys}  # type: ignore[index] - `same` is of them
     if (
         p.changed is not None
         and p.shared_sources == sources
@@ -1468,7 +1529,8 @@ def _judge(
         shared = engine.check_shared(views.shared_intents(p), sources)
         p.shared, p.shared_sources = shared, sources
     file_diags = [d for found in views.diags.values() for d in found]
-    all_diags = inputs.diagnostics + settings_diags + file_diags + internal
+    run_diags = inputs.diagnostics + settings_diags + file_diags
+    all_diags = run_diags + internal
     others = shared + diagnostics_as_findings(all_diags)
     if kept and _exactly(others) == _exactly(p.others):
         others = p.others  # the same findings: where they are in the last run's list
@@ -1485,7 +1547,11 @@ def _judge(
     paths = views.paths
     scans = {paths[i]: scan for i, scan in views.scans.items()}
     rel_of = views.rel_of
-    if views.counts is None or views.named is None:
+    patch = None
+    if same:
+        patch = _patch(p, results, others, same, table_keys, engine, scans, stats, run_diags, jobs)
+        views.counts = views.named = None
+    elif views.counts is None or views.named is None:
         views.counts = Counter(f.location.path for f in findings)
         views.named = _paths_named(findings, scans, rel_of)
     elif views.count(dropped, added) or set(scans) != set(views.named_scans):
@@ -1527,10 +1593,13 @@ def _judge(
         n_intents=views.n_intents,
         skipped={paths[i]: why for i, why in views.skipped.items()},
         analysed=dict(views.analysed),
-        suppressions=Suppressions(scans, views.named),
+        suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
         notes=run_notes(schedule),
+        tables=results,
+        others=others,
+        patch=patch,
     )
 
 
@@ -1572,6 +1641,65 @@ def _merged(
             return None
         out.insert(at, f)
     return out, dropped, added
+
+
+def _patch(
+    p: _Project,
+    results: dict[str, TableEntry],
+    others: list[Finding],
+    same: set[str],
+    table_keys: dict[str, str],
+    engine: Engine,
+    scans: dict[str, FileSuppressions],
+    stats: RunStats,
+    run_diags: list[Diagnostic],
+    jobs: int | None,
+) -> Patch:
+    """The `patch.Patch` of a re-check that judged only `results` (the tables of
+    `same` are as the last run left them, not decoded), for the caller to patch
+    the last output with; its `complete` decodes the rest (judging again a table
+    whose entry another run bounded away meanwhile) and gives every finding in a
+    full run's order with the suppressions a full run's result holds."""
+    from delta_lint.engine import diagnostics_as_findings
+    from delta_lint.patch import Patch
+    from delta_lint.settings import resolve_settings
+
+    summaries = p.files.summaries
+    scans_changed = any(
+        old.suppressions != summaries[i].suppressions
+        and (_has_directives(old.suppressions) or _has_directives(summaries[i].suppressions))
+        for i, old in (p.changed or {}).items()
+    )
+
+    def complete() -> tuple[list[Finding], Suppressions, dict[str, TableEntry], list[Finding]]:
+        keys = {name: table_keys[name] for name in same}
+        store = Cache(p.config.root)  # the run's is closed by now
+        try:
+            found = store.get_tables(sorted(keys.values()))
+            missing = sorted(name for name, key in keys.items() if key not in found)
+            if missing:
+                loaded = p.files.load({i for name in missing for i in p.writers[name]})
+                intents = [i for r in loaded.values() for i in r.intents]
+                settings = resolve_settings(set(missing), intents, p.config, engine.profile, p.names, p.read)
+                checked, _, worker_stats = _check_tables(engine, missing, engine.by_table(intents), settings, jobs)
+                stats.add(worker_stats)
+                fresh = {keys[name]: checked[name] for name in missing}
+                store.put_tables(fresh)
+                found.update(fresh)
+        finally:
+            store.close()
+        every = {name: results[name] if name in results else found[key] for name, key in table_keys.items()}
+        internal = [e for name in sorted(every) for e in every[name].errors]
+        everything = others
+        if internal != [e for name in sorted(results) for e in results[name].errors]:  # a table judged just now
+            everything = p.shared + diagnostics_as_findings(run_diags + internal)
+        findings = sorted(
+            [f for name in sorted(every) for f in every[name].findings] + everything, key=Finding.sort_key
+        )
+        named = _paths_named(findings, scans, p.views.rel_of)  # type: ignore[union-attr] - made by `_judge`
+        return findings, Suppressions(scans, named), every, everything
+
+    return Patch(p.output_index, set(results), results, others, scans_changed, complete)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -1927,6 +2055,9 @@ class _Project:
     runs_in: RunsIn | None = None  # which notebooks run which (the schedule's, `_link`)
     kept: Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
     read_now: dict[int, bytes] = field(default_factory=dict)  # files the restoring run's `gather` read
+    # the last run's output kept per finding for the caller's view: `_judge` decodes only
+    # the tables judged again and leaves the output to `patch` (a restored project)
+    output_index: OutputIndex | None = None
     # the run asked the bundle listings again (a restoring run, `_kept_context` or
     # `cached_workflows`): a changed file of any kind may be re-read, not only those
     # no listing reads (RECHECK_SUFFIXES)
@@ -2181,24 +2312,31 @@ def _recheck_kept(
     spark: str | None,
     paths: list[Path],
     jobs: int | None,
+    view: str | None,
 ) -> tuple[RunResult | None, Tree | None, _Project | None]:
     """A new process's run from the project state the last run stored (`kept`):
-    the re-check (`_recheck`) of the files changed since, the state stored again.
-    Also the project's folders as walked now (None when they cannot be kept), which
-    a full run stores its state with. (None, tree, None): no state, or one this
-    run cannot re-check from (the workflows must be read again, a file came or
-    went, an edit a re-check does not take, a summary gone from the cache)."""
+    the re-check (`_recheck`) of the files changed since (the caller stores the
+    state again, with the run's key). Also the project's folders as walked now (None
+    when they cannot be kept), which a full run stores its state with. (None,
+    tree, None): no state, or one this run cannot re-check from (the workflows
+    must be read again, a file came or went, an edit a re-check does not take, a
+    summary gone from the cache). With the output of the state's run kept for
+    `view` per finding (`patch`), only the tables judged again are decoded: the
+    result holds a `patch.Patch` for the caller to write the output from."""
     tree = walk(config.root, tree_of(kept) if kept is not None else None)
     if kept is None or tree is None or workflows is None:
         return None, tree, None
     try:
         project = _restored(kept, store, inputs, config, workflows, spark, False)
+        if project is not None and view is not None:
+            from delta_lint.patch import load_index
+
+            project.output_index = load_index(store, view, kept.run_key)
         done = _recheck(project, tree, paths, None, store, jobs) if project is not None else None
     except StateGone:
         return None, tree, None
     if done is None or project is None:
         return None, tree, None
-    keep_project(store, slot, project, _context_digest(config, project.workflows))
     return done, tree, project
 
 

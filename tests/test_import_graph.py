@@ -86,6 +86,7 @@ ORCHESTRATION = (
     "delta_lint.run",
     "delta_lint.cache",
     "delta_lint.kept",
+    "delta_lint.patch",
     "delta_lint.tree",
     "delta_lint.__main__",
 )

@@ -223,3 +223,92 @@ def _meets_load(result: RunResult) -> bool:
         f.table == "main.s.events" and "jobs/load.py" in {f.location.path, *(r.path for r in f.related)}
         for f in result.findings
     )
+
+
+# two more tables whose writers run at once: their findings are the lines a re-check
+# of an edit elsewhere copies from the last output
+THIRD = (
+    "        - task_key: x\n          sql_task: {warehouse_id: w, file: {path: jobs/x.sql}}\n"
+    "        - task_key: y\n          sql_task: {warehouse_id: w, file: {path: jobs/y.sql}}\n"
+)
+
+
+def _wider_project(root: Path) -> None:
+    _project(root)
+    (root / "databricks.yml").write_text(BUNDLE + THIRD)
+    (root / "jobs" / "x.sql").write_text(
+        "UPDATE main.s.third SET x = 1 WHERE id = 1;\nDELETE FROM main.s.fourth WHERE id = 2;\n"
+    )
+    (root / "jobs" / "y.sql").write_text(
+        "MERGE INTO main.s.third t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
+        "UPDATE main.s.fourth SET x = 2 WHERE id = 3;\n"
+    )
+
+
+def _same_json_as_cold(root: Path) -> str:
+    """A new `check`'s JSON output and exit code, after asserting they are a cold run's."""
+    cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=root)
+    kept = run_cli("check", ".", "--format", "json", cwd=root)
+    assert cold.returncode == 1, cold.stderr
+    assert (kept.returncode, kept.stdout) == (cold.returncode, cold.stdout)
+    return kept.stdout
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "statement",
+        "comment",
+        "no finding left",
+        "another table",
+        "python file",
+        "helper",
+        "config",
+        "new file",
+        "suppression added",
+        "suppression left unused",
+        "suppression elsewhere",
+    ],
+)
+def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_path, edit):
+    """The JSON output of a re-check in a new process is the last run's with the
+    lines of the tables judged again rendered anew (`patch`): byte for byte a cold
+    run's output and exit code after each kind of edit, those the patch takes and
+    those it refuses (a full render), and again after the next edit, patched from
+    the output the patched run kept."""
+    root = tmp_path / "p"
+    _wider_project(root)
+    if edit == "suppression elsewhere":  # an unused one: its note is copied too
+        (root / "jobs" / "x.sql").write_text("-- delta-lint: ignore[DL104]\n" + (root / "jobs" / "x.sql").read_text())
+    b = root / "jobs" / "b.sql"
+    if edit == "suppression left unused":  # used by b's findings until b writes no more
+        b.write_text("-- delta-lint: ignore\n" + b.read_text())
+    first = _same_json_as_cold(root)
+    assert '"table": "main.s.third"' in first and '"table": "main.s.events"' in first
+    if edit in ("statement", "suppression elsewhere"):
+        _edit_b(root, "d = '2024-01-01'")
+    elif edit == "comment":
+        b.write_text(b.read_text() + "-- saved again\n")
+    elif edit == "no finding left":
+        b.write_text("SELECT 1;\n")
+    elif edit == "another table":  # b now writes main.s.third as well: both tables judged again
+        b.write_text(b.read_text() + "DELETE FROM main.s.third WHERE id = 9;\n")
+    elif edit == "python file":
+        (root / "jobs" / "a.py").write_text(A_PY.replace("d = '2024-01-01'", "id = 5"))
+    elif edit == "helper":
+        (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "config":
+        (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
+    elif edit == "new file":
+        (root / "jobs" / "e.sql").write_text("UPDATE main.s.events SET x = WHERE (;\n")
+    elif edit == "suppression added":
+        b.write_text("-- delta-lint: ignore\n" + b.read_text())
+    elif edit == "suppression left unused":  # the same comment: its note is new
+        b.write_text("-- delta-lint: ignore\nSELECT 1;\n")
+    after = _same_json_as_cold(root)
+    if edit == "comment":
+        assert after == first
+    else:
+        assert after != first, f"the {edit} edit must change the output"
+    _edit_b(root, "d = '2024-01-02'")  # the output the run kept is patched in turn
+    _same_json_as_cold(root)

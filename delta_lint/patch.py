@@ -1,0 +1,253 @@
+"""The output kept per finding, patched after a re-check in a new process.
+
+A `check` whose output is kept for its view (`run.keep_output`) in the JSON
+format also keeps an index of it (`OutputIndex`): where each finding's line is
+in the text, the finding's place in the sort order, and which table's findings
+it is (or the findings across tables and the inputs' diagnostics, or the notes
+the findings stage adds). A new process that re-checks the project from its
+kept state (`kept`) then judges only the tables whose writers changed, and
+`apply` writes its output from the last one: the lines of every other table's
+findings are copied as stored bytes, those of the tables judged again are
+rendered anew and put where a full sort puts them. The findings of the other
+tables are never decoded, selected, suppressed or rendered.
+
+The patch holds only where a full run's findings stage would treat the copied
+findings as before, so it is refused (the caller decodes every table and
+renders in full, `Patch.complete`) when a changed file's suppression comments
+changed, when a table judged again or a new finding touches a file with
+suppression comments (which comments are used, and so the unused-suppression
+notes, may change), or when a new finding sorts equal to a copied one (a full
+sort keeps equal findings in table order, which an insertion cannot promise).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from delta_lint.findings import Gate, Suppressions, finish, gate_code
+from delta_lint.model import Finding, is_coverage
+from delta_lint.report import JSON_SEPARATOR, clean_finding, json_frame, json_piece
+
+if TYPE_CHECKING:
+    from delta_lint.cache import Cache, TableEntry
+
+OUTPUT_INDEX = "output-index:"  # kv blob: the `OutputIndex` of the output kept for a view
+OTHERS = ""  # group of the findings across tables and of the inputs' diagnostics: worked out every run
+NOTES = "\x00"  # group of the findings the findings stage adds (unused suppressions)
+_HEAD = json_frame(1, 0, 0, 0, None, ())[0]  # `report.to_json` before the first of some findings
+
+
+class OutputIndex(msgspec.Struct, array_like=True):
+    """Each finding of a kept JSON output, in output order, by column: its line's
+    span in the text, its sort key but for message and related locations (which
+    only order findings of one table at one place, `Finding.sort_key`), its rule
+    and severity (the exit code) and its group (a table's name, `OTHERS` or
+    `NOTES`). `touched`: the groups with a finding, reported or suppressed, in a
+    file with suppression comments."""
+
+    run: str  # the run key of the output it indexes (the text's first line)
+    starts: list[int]
+    ends: list[int]
+    paths: list[str]
+    lines: list[int]
+    columns: list[int]
+    rules: list[str]
+    tables: list[str]
+    severities: list[str]
+    groups: list[str]
+    touched: list[str]
+
+
+_DECODER = msgspec.msgpack.Decoder(OutputIndex)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+@dataclass
+class Patch:
+    """What a re-check from a kept state gives the findings stage instead of every
+    finding (`RunResult.patch`): `RunResult.findings` holds only the findings of
+    the tables judged again (`groups`) and those across tables and of the inputs'
+    diagnostics, sorted; `index` is the last run's output the patch starts from.
+    `complete` decodes the other tables' findings and gives every finding and the
+    suppressions as a full run's result holds them, for when the patch is refused."""
+
+    index: OutputIndex
+    groups: set[str]
+    tables: dict[str, TableEntry]  # the tables judged again, by name
+    others: list[Finding]
+    scans_changed: bool  # a changed file's suppression comments are not what they were
+    complete: Callable[[], tuple[list[Finding], Suppressions, dict[str, TableEntry], list[Finding]]]
+
+
+def load_index(store: Cache, view: str, run: str | None) -> OutputIndex | None:
+    """The index of the output kept for `view` when it is the output of run `run`."""
+    if run is None:
+        return None
+    blob = store.get_blob(OUTPUT_INDEX + view)
+    if blob is None:
+        return None
+    try:
+        index = _DECODER.decode(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    columns = (index.ends, index.paths, index.lines, index.columns, index.rules, index.tables, index.severities)
+    if index.run != run or any(len(c) != len(index.starts) for c in (*columns, index.groups)):
+        return None
+    return index
+
+
+def _touches(f: Finding, scans) -> bool:
+    """Whether the findings stage looks at `f` with a file's suppression comments
+    (`suppress.apply`: its location's file and the files of its statement sites)."""
+    return f.location.path in scans or any(site.path in scans for site in f.location.sites)
+
+
+def _short_key(f: Finding) -> tuple:
+    loc = f.location
+    return (loc.path, loc.line, loc.column, f.rule, f.table or "")
+
+
+def build_index(
+    run: str, text: str, findings: list[Finding], tables: dict[str, TableEntry], others: list[Finding], scans
+) -> OutputIndex | None:
+    """The index of `text`, the JSON output (`report.to_json`) of `findings` (the
+    findings stage's, in output order) from a run whose tables' findings are
+    `tables` and whose findings across tables and of its diagnostics are `others`.
+    None when the text is not laid out one finding a line as `to_json` writes it."""
+    if not text.isascii():  # the spans are byte offsets in the stored text: ASCII, as `json.dumps` writes
+        return None
+    group_of = {id(f): name for name, entry in tables.items() for f in entry.findings}
+    group_of.update((id(f), OTHERS) for f in others)
+    touched = sorted(
+        {name for name, entry in tables.items() if any(_touches(f, scans) for f in entry.findings)}
+        | ({OTHERS} if any(_touches(f, scans) for f in others) else set())
+    )
+    starts, ends = [], []
+    at, n = len(_HEAD), len(findings)
+    if n and not text.startswith(_HEAD):
+        return None
+    for i in range(n):
+        end = text.find("\n", at)
+        if end < 0:
+            return None
+        stop = end - 1 if i < n - 1 else end
+        if i < n - 1 and text[stop] != ",":
+            return None
+        starts.append(at)
+        ends.append(stop)
+        at = end + 5  # past the newline and the line's indent
+    locations = [f.location for f in findings]
+    return OutputIndex(
+        run,
+        starts,
+        ends,
+        [loc.path for loc in locations],
+        [loc.line for loc in locations],
+        [loc.column for loc in locations],
+        [f.rule for f in findings],
+        [f.table or "" for f in findings],
+        [f.severity for f in findings],
+        [group_of.get(id(f), NOTES) for f in findings],
+        touched,
+    )
+
+
+def encode_index(index: OutputIndex) -> bytes:
+    return _ENCODER.encode(index)
+
+
+def apply(
+    patch: Patch,
+    text: bytes,
+    gate: Gate,
+    rel_of: dict[str, str],
+    scans,
+    counts: tuple[int, int, dict[str, str], tuple[str, ...]],
+    run: str | None,
+) -> tuple[str, int, OutputIndex | None] | None:
+    """The output of a re-checked run made from the last one (`text`, the output
+    `patch.index` indexes): its text, exit code and index (None without a run key,
+    `run`). The findings of the tables judged again go through the findings stage
+    (`gate`, `rel_of`: as `findings.finish` with the run's suppressions; `scans`:
+    the files with suppression comments) and are rendered here; `counts`: the
+    run's files, intents, skipped files and notes, for the summary as
+    `report.to_json` writes it. None: the patch does not hold (see above)."""
+    index = patch.index
+    if patch.scans_changed or set(index.touched) & (patch.groups | {OTHERS}):
+        return None
+    candidates = [f for name in sorted(patch.tables) for f in patch.tables[name].findings] + patch.others
+    if scans and any(_touches(f, scans) for f in candidates):
+        return None
+    new = finish(sorted(candidates, key=Finding.sort_key), Suppressions({}, rel_of), gate).findings
+    dropped = patch.groups | {OTHERS}
+    keep = [i for i, group in enumerate(index.groups) if group not in dropped]
+    keys = [(index.paths[i], index.lines[i], index.columns[i], index.rules[i], index.tables[i]) for i in keep]
+    places = []
+    for f in new:
+        k = _short_key(f)
+        at = bisect.bisect_left(keys, k)
+        if at < len(keys) and keys[at] == k:
+            return None  # equal to a copied finding: their order is the tables'
+        places.append(at)
+    order: list[tuple[int, int]] = []  # (kind, position): 0 copied (index row), 1 new (position in `new`)
+    j = 0
+    for position, i in enumerate(keep):
+        while j < len(new) and places[j] == position:
+            order.append((1, j))
+            j += 1
+        order.append((0, i))
+    while j < len(new):
+        order.append((1, j))
+        j += 1
+    group_of = {id(f): name for name, entry in patch.tables.items() for f in entry.findings}
+    rendered = [json_piece(clean_finding(f)).encode() for f in new]
+    conflicts = sum(1 for i in keep if not is_coverage(index.rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
+    head, tail = json_frame(len(order), conflicts, *counts)
+    # copied lines that were neighbours in the last output are copied as one slice
+    body, segments = memoryview(text), []
+    starts, ends, rows = [], [], []
+    at, last = len(head), -2
+    for n, (kind, which) in enumerate(order):
+        if n:
+            at += len(JSON_SEPARATOR)
+        if kind == 0:
+            start, end = index.starts[which], index.ends[which]
+            if which == last + 1 and segments and isinstance(segments[-1], list):
+                segments[-1][1] = end
+            else:
+                segments.append([start, end])
+            last, size = which, end - start
+            rows.append(
+                (
+                    index.paths[which],
+                    index.lines[which],
+                    index.columns[which],
+                    index.rules[which],
+                    index.tables[which],
+                    index.severities[which],
+                    index.groups[which],
+                )
+            )
+        else:
+            segments.append(rendered[which])
+            last, size = -2, len(rendered[which])
+            f = new[which]
+            loc = f.location
+            rows.append(
+                (loc.path, loc.line, loc.column, f.rule, f.table or "", f.severity, group_of.get(id(f), OTHERS))
+            )
+        starts.append(at)
+        at += size
+        ends.append(at)
+    parts = [body[s[0] : s[1]] if isinstance(s, list) else s for s in segments]
+    output = (head.encode() + JSON_SEPARATOR.encode().join(parts) + tail.encode()).decode("ascii")
+    code = gate_code(((row[3], row[5]) for row in rows), gate)
+    if run is None:
+        return output, code, None
+    columns = [list(c) for c in zip(*rows)] if rows else [[] for _ in range(7)]
+    return output, code, OutputIndex(run, starts, ends, *columns, list(index.touched))  # type: ignore[arg-type]
