@@ -185,69 +185,69 @@ def apply(
         return None
     new = finish(sorted(candidates, key=Finding.sort_key), Suppressions({}, rel_of), gate).findings
     dropped = patch.groups | {OTHERS}
-    keep = [i for i, group in enumerate(index.groups) if group not in dropped]
-    keys = [(index.paths[i], index.lines[i], index.columns[i], index.rules[i], index.tables[i]) for i in keep]
+    paths, lines, columns, rules, tables, groups = (
+        index.paths,
+        index.lines,
+        index.columns,
+        index.rules,
+        index.tables,
+        index.groups,
+    )
+    keep = [i for i, group in enumerate(groups) if group not in dropped]
+
+    def key_of(i: int) -> tuple:
+        return (paths[i], lines[i], columns[i], rules[i], tables[i])
+
     places = []
     for f in new:
         k = _short_key(f)
-        at = bisect.bisect_left(keys, k)
-        if at < len(keys) and keys[at] == k:
+        at = bisect.bisect_left(keep, k, key=key_of)
+        if at < len(keep) and key_of(keep[at]) == k:
             return None  # equal to a copied finding: their order is the tables'
         places.append(at)
-    order: list[tuple[int, int]] = []  # (kind, position): 0 copied (index row), 1 new (position in `new`)
+    # the copied rows in runs that were neighbours in the last output, cut where a new line goes
+    bounds = sorted({0, len(keep), *places} | {j for j in range(1, len(keep)) if keep[j] != keep[j - 1] + 1})
+    sequence: list[tuple[int | None, int]] = []  # (first row, last row) of a run, or (None, a new finding)
     j = 0
-    for position, i in enumerate(keep):
-        while j < len(new) and places[j] == position:
-            order.append((1, j))
+    for a, b in zip(bounds, bounds[1:]):
+        while j < len(new) and places[j] == a:
+            sequence.append((None, j))
             j += 1
-        order.append((0, i))
-    while j < len(new):
-        order.append((1, j))
-        j += 1
+        sequence.append((keep[a], keep[b - 1]))
+    sequence.extend((None, j) for j in range(j, len(new)))
     group_of = {id(f): name for name, entry in patch.tables.items() for f in entry.findings}
-    rendered = [json_piece(clean_finding(f)).encode() for f in new]
-    conflicts = sum(1 for i in keep if not is_coverage(index.rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
-    head, tail = json_frame(len(order), conflicts, *counts)
-    # copied lines that were neighbours in the last output are copied as one slice
-    body, segments = memoryview(text), []
-    starts, ends, rows = [], [], []
-    at, last = len(head), -2
-    for n, (kind, which) in enumerate(order):
+    conflicts = sum(1 for i in keep if not is_coverage(rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
+    head, tail = json_frame(len(keep) + len(new), conflicts, *counts)
+    body, parts = memoryview(text), []
+    starts: list[int] = []
+    ends: list[int] = []
+    olds = (paths, lines, columns, rules, tables, index.severities, groups)
+    out: tuple[list, ...] = tuple([] for _ in olds)
+    at = len(head)
+    for n, (first, last) in enumerate(sequence):
         if n:
             at += len(JSON_SEPARATOR)
-        if kind == 0:
-            start, end = index.starts[which], index.ends[which]
-            if which == last + 1 and segments and isinstance(segments[-1], list):
-                segments[-1][1] = end
-            else:
-                segments.append([start, end])
-            last, size = which, end - start
-            rows.append(
-                (
-                    index.paths[which],
-                    index.lines[which],
-                    index.columns[which],
-                    index.rules[which],
-                    index.tables[which],
-                    index.severities[which],
-                    index.groups[which],
-                )
-            )
-        else:
-            segments.append(rendered[which])
-            last, size = -2, len(rendered[which])
-            f = new[which]
+        if first is None:
+            f = new[last]
+            piece = json_piece(clean_finding(f)).encode()
+            parts.append(piece)
+            starts.append(at)
+            at += len(piece)
+            ends.append(at)
             loc = f.location
-            rows.append(
-                (loc.path, loc.line, loc.column, f.rule, f.table or "", f.severity, group_of.get(id(f), OTHERS))
-            )
-        starts.append(at)
-        at += size
-        ends.append(at)
-    parts = [body[s[0] : s[1]] if isinstance(s, list) else s for s in segments]
+            row = (loc.path, loc.line, loc.column, f.rule, f.table or "", f.severity, group_of.get(id(f), OTHERS))
+            for column, value in zip(out, row):
+                column.append(value)
+        else:  # the run's lines and the separators between them, as one slice
+            shift = at - index.starts[first]
+            parts.append(body[index.starts[first] : index.ends[last]])
+            starts.extend(x + shift for x in index.starts[first : last + 1])
+            ends.extend(x + shift for x in index.ends[first : last + 1])
+            at = ends[-1]
+            for column, old in zip(out, olds):
+                column.extend(old[first : last + 1])
     output = (head.encode() + JSON_SEPARATOR.encode().join(parts) + tail.encode()).decode("ascii")
-    code = gate_code(((row[3], row[5]) for row in rows), gate)
+    code = gate_code(zip(out[3], out[5]), gate)
     if run is None:
         return output, code, None
-    columns = [list(c) for c in zip(*rows)] if rows else [[] for _ in range(7)]
-    return output, code, OutputIndex(run, starts, ends, *columns, list(index.touched))  # type: ignore[arg-type]
+    return output, code, OutputIndex(run, starts, ends, *out, list(index.touched))  # type: ignore[arg-type]
