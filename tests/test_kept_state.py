@@ -312,3 +312,20 @@ def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_p
         assert after != first, f"the {edit} edit must change the output"
     _edit_b(root, "d = '2024-01-02'")  # the output the run kept is patched in turn
     _same_json_as_cold(root)
+
+
+def test_an_output_kept_by_another_run_since_the_state_is_not_patched(tmp_path):
+    """An edit taken back is answered by the run stored before it (the runs table):
+    the output kept for the view is then that run's, not the one the state's index
+    describes. The next re-check renders in full, and prints a cold run's output."""
+    root = tmp_path / "p"
+    _wider_project(root)
+    b = root / "jobs" / "b.sql"
+    original = b.read_text()
+    first = _same_json_as_cold(root)
+    _edit_b(root, "d = '2024-01-01'")
+    edited = _same_json_as_cold(root)  # patched; the state names this run
+    b.write_text(original)
+    assert _same_json_as_cold(root) == first  # the first run's findings, from the runs table
+    _edit_b(root, "d = '2024-01-01'")
+    assert _same_json_as_cold(root) == edited
