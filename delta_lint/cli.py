@@ -450,8 +450,8 @@ def check(
         if patchable and result.tables is not None and result.others is not None:
             from delta_lint.patch import build_index
 
-            scans = result.suppressions.scans
-            index = build_index(result.run_key, text, outcome.findings, result.tables, result.others, scans)
+            tables, others, suppressions = result.tables, result.others, result.suppressions
+            index = build_index(result.run_key, text, outcome.findings, tables, others, suppressions, gate)
         keep_output(config, result, view, text, outcome.exit_code, index)
     if show_stats:
         sys.stdout.flush()

@@ -14,10 +14,11 @@ tables are never decoded, selected, suppressed or rendered.
 The patch holds only where a full run's findings stage would treat the copied
 findings as before, so it is refused (the caller decodes every table and
 renders in full, `Patch.complete`) when a changed file's suppression comments
-changed, when a table judged again or a new finding touches a file with
-suppression comments (which comments are used, and so the unused-suppression
-notes, may change), or when a new finding sorts equal to a copied one (a full
-sort keeps equal findings in table order, which an insertion cannot promise).
+changed, when a suppression comment suppressed a finding of a table judged
+again or suppresses a new one (which comments are used, and so the
+unused-suppression notes, may change), or when a new finding sorts equal to a
+copied one (a full sort keeps equal findings in table order, which an
+insertion cannot promise).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from delta_lint.findings import Gate, Suppressions, finish, gate_code
+from delta_lint import suppress
+from delta_lint.findings import Gate, Suppressions, finish, gate_code, selected
 from delta_lint.model import Finding, is_coverage
 from delta_lint.report import JSON_SEPARATOR, clean_finding, json_frame, json_piece
 
@@ -47,8 +49,8 @@ class OutputIndex(msgspec.Struct, array_like=True):
     span in the text, its sort key but for message and related locations (which
     only order findings of one table at one place, `Finding.sort_key`), its rule
     and severity (the exit code) and its group (a table's name, `OTHERS` or
-    `NOTES`). `touched`: the groups with a finding, reported or suppressed, in a
-    file with suppression comments."""
+    `NOTES`). `touched`: the groups with a finding a suppression comment
+    suppresses (which makes the comment used)."""
 
     run: str  # the run key of the output it indexes (the text's first line)
     starts: list[int]
@@ -107,26 +109,48 @@ def _touches(f: Finding, scans) -> bool:
     return f.location.path in scans or any(site.path in scans for site in f.location.sites)
 
 
+def _commented(findings: list[Finding], scans, rel_of: dict[str, str], gate: Gate) -> bool:
+    """Whether a suppression comment suppresses one of `findings` as the findings
+    stage sees them (selected, not ignored by `per-file-ignores` first): such a
+    finding makes its comment used, so whether it is reported or gone decides
+    which comments the unused-suppression notes name."""
+    is_selected = lambda rule: selected(rule, gate.select, gate.ignore)  # noqa: E731
+    near = [f for f in findings if _touches(f, scans) and is_selected(f.rule)]
+    if not near:
+        return False
+    by_comments, _ = suppress.apply(near, scans, gate.per_file_ignores, rel_of, is_selected)
+    by_globs, _ = suppress.apply(near, {}, gate.per_file_ignores, rel_of, is_selected)
+    return len(by_comments) != len(by_globs)
+
+
 def _short_key(f: Finding) -> tuple:
     loc = f.location
     return (loc.path, loc.line, loc.column, f.rule, f.table or "")
 
 
 def build_index(
-    run: str, text: str, findings: list[Finding], tables: dict[str, TableEntry], others: list[Finding], scans
+    run: str,
+    text: str,
+    findings: list[Finding],
+    tables: dict[str, TableEntry],
+    others: list[Finding],
+    suppressions: Suppressions,
+    gate: Gate,
 ) -> OutputIndex | None:
     """The index of `text`, the JSON output (`report.to_json`) of `findings` (the
-    findings stage's, in output order) from a run whose tables' findings are
-    `tables` and whose findings across tables and of its diagnostics are `others`.
-    None when the text is not laid out one finding a line as `to_json` writes it."""
+    findings stage's, under `gate` and `suppressions`, in output order) from a run
+    whose tables' findings are `tables` and whose findings across tables and of its
+    diagnostics are `others`. None when the text is not laid out one finding a
+    line as `to_json` writes it."""
     if not text.isascii():  # the spans are byte offsets in the stored text: ASCII, as `json.dumps` writes
         return None
     group_of = {id(f): name for name, entry in tables.items() for f in entry.findings}
     group_of.update((id(f), OTHERS) for f in others)
-    touched = sorted(
-        {name for name, entry in tables.items() if any(_touches(f, scans) for f in entry.findings)}
-        | ({OTHERS} if any(_touches(f, scans) for f in others) else set())
-    )
+    scans, rel_of = suppressions.scans, suppressions.rel_of
+    touched: list[str] = []
+    if scans:
+        groups = [*((name, entry.findings) for name, entry in tables.items()), (OTHERS, others)]
+        touched = sorted(name for name, found in groups if _commented(found, scans, rel_of, gate))
     starts, ends = [], []
     at, n = len(_HEAD), len(findings)
     if n and not text.startswith(_HEAD):
@@ -181,7 +205,7 @@ def apply(
     if patch.scans_changed or set(index.touched) & (patch.groups | {OTHERS}):
         return None
     candidates = [f for name in sorted(patch.tables) for f in patch.tables[name].findings] + patch.others
-    if scans and any(_touches(f, scans) for f in candidates):
+    if scans and _commented(candidates, scans, rel_of, gate):
         return None
     new = finish(sorted(candidates, key=Finding.sort_key), Suppressions({}, rel_of), gate).findings
     dropped = patch.groups | {OTHERS}

@@ -268,6 +268,8 @@ def _same_json_as_cold(root: Path) -> str:
         "suppression added",
         "suppression left unused",
         "suppression elsewhere",
+        "unused suppression beside",
+        "suppression now used",
     ],
 )
 def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_path, edit):
@@ -283,9 +285,14 @@ def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_p
     b = root / "jobs" / "b.sql"
     if edit == "suppression left unused":  # used by b's findings until b writes no more
         b.write_text("-- delta-lint: ignore\n" + b.read_text())
+    elif edit == "suppression now used":  # the same comment, unused until b's new statement
+        b.write_text("-- delta-lint: ignore[DL106]\n" + b.read_text())
+    elif edit == "unused suppression beside":  # in a file of the table judged again: it stays unused
+        c = root / "jobs" / "c.sql"
+        c.write_text("-- delta-lint: ignore[DL130]\n" + c.read_text())
     first = _same_json_as_cold(root)
     assert '"table": "main.s.third"' in first and '"table": "main.s.events"' in first
-    if edit in ("statement", "suppression elsewhere"):
+    if edit in ("statement", "suppression elsewhere", "unused suppression beside"):
         _edit_b(root, "d = '2024-01-01'")
     elif edit == "comment":
         b.write_text(b.read_text() + "-- saved again\n")
@@ -305,6 +312,8 @@ def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_p
         b.write_text("-- delta-lint: ignore\n" + b.read_text())
     elif edit == "suppression left unused":  # the same comment: its note is new
         b.write_text("-- delta-lint: ignore\nSELECT 1;\n")
+    elif edit == "suppression now used":  # an OPTIMIZE the comment suppresses: its note goes
+        b.write_text("-- delta-lint: ignore[DL106]\nOPTIMIZE main.s.events;\n")
     after = _same_json_as_cold(root)
     if edit == "comment":
         assert after == first
