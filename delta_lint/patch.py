@@ -37,6 +37,7 @@ from delta_lint.report import JSON_SEPARATOR, clean_finding, json_frame, json_pi
 
 if TYPE_CHECKING:
     from delta_lint.cache import Cache, TableEntry
+    from delta_lint.suppress import FileSuppressions
 
 OUTPUT_INDEX = "output-index:"  # kv blob: the `OutputIndex` of the output kept for a view
 OTHERS = ""  # group of the findings across tables and of the inputs' diagnostics: worked out every run
@@ -103,13 +104,13 @@ def load_index(store: Cache, view: str, run: str | None) -> OutputIndex | None:
     return index
 
 
-def _touches(f: Finding, scans) -> bool:
+def _touches(f: Finding, scans: dict[str, FileSuppressions]) -> bool:
     """Whether the findings stage looks at `f` with a file's suppression comments
     (`suppress.apply`: its location's file and the files of its statement sites)."""
     return f.location.path in scans or any(site.path in scans for site in f.location.sites)
 
 
-def _commented(findings: list[Finding], scans, rel_of: dict[str, str], gate: Gate) -> bool:
+def _commented(findings: list[Finding], scans: dict[str, FileSuppressions], rel_of: dict[str, str], gate: Gate) -> bool:
     """Whether a suppression comment suppresses one of `findings` as the findings
     stage sees them (selected, not ignored by `per-file-ignores` first): such a
     finding makes its comment used, so whether it is reported or gone decides
@@ -187,10 +188,10 @@ def encode_index(index: OutputIndex) -> bytes:
 
 def apply(
     patch: Patch,
-    text: bytes,
+    text: bytes | memoryview,
     gate: Gate,
     rel_of: dict[str, str],
-    scans,
+    scans: dict[str, FileSuppressions],
     counts: tuple[int, int, dict[str, str], tuple[str, ...]],
     run: str | None,
 ) -> tuple[str, int, OutputIndex | None] | None:

@@ -833,7 +833,8 @@ def patch_output(config: Config, result: RunResult, view: str, gate: Gate) -> tu
             return None
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
-        done = apply(patch, blob[end + 1 :], gate, result.suppressions.rel_of, scans, counts, result.run_key)
+        last = memoryview(blob)[end + 1 :]  # not copied: the kept text of a large run is megabytes
+        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key)
         if done is None:
             return None
         text, code, index = done
