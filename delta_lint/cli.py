@@ -430,11 +430,12 @@ def check(
             {p.resolve() for p in given} if changed else _guarded(lambda: git_changed(diff_base, Path.cwd()), debug)
         )
         gate = replace(gate, changed=frozenset(changed_files))
-    patchable = view is not None and output_format == CheckFormat.json and not show_statistics
+    # JSON and JSON lines: the output kept per finding, patched after a re-check
+    patchable = view is not None and output_format.value in ("json", "json-lines") and not show_statistics
     if result.patch is not None:  # a re-check from the kept state: the last output patched
         from delta_lint.run import patch_output
 
-        patched = patch_output(config, result, view, gate) if patchable else None  # type: ignore[arg-type]
+        patched = patch_output(config, result, view, gate, output_format.value) if patchable else None  # type: ignore[arg-type]
         if patched is not None:
             _emit(patched[0], output)
             raise typer.Exit(patched[1])
@@ -448,10 +449,11 @@ def check(
 
         index = None
         if patchable and result.tables is not None and result.others is not None:
-            from delta_lint.patch import build_index
+            from delta_lint.patch import LAYOUTS, build_index
 
             tables, others, suppressions = result.tables, result.others, result.suppressions
-            index = build_index(result.run_key, text, outcome.findings, tables, others, suppressions, gate)
+            layout = LAYOUTS[output_format.value]
+            index = build_index(result.run_key, text, outcome.findings, tables, others, suppressions, gate, layout)
         keep_output(config, result, view, text, outcome.exit_code, index)
     if show_stats:
         sys.stdout.flush()

@@ -1,10 +1,10 @@
 """The output kept per finding, patched after a re-check in a new process.
 
-A `check` whose output is kept for its view (`run.keep_output`) in the JSON
-format also keeps an index of it (`OutputIndex`): where each finding's line is
-in the text, the finding's place in the sort order, and which table's findings
-it is (or the findings across tables and the inputs' diagnostics, or the notes
-the findings stage adds). A new process that re-checks the project from its
+A `check` whose output is kept for its view (`run.keep_output`) in the JSON or
+JSON lines format (`LAYOUTS`) also keeps an index of it (`OutputIndex`): where
+each finding's line is in the text, the finding's place in the sort order, and
+which table's findings it is (or the findings across tables and the inputs'
+diagnostics, or the notes the findings stage adds). A new process that re-checks the project from its
 kept state (`kept`) then judges only the tables whose writers changed, and
 `apply` writes its output from the last one: the lines of every other table's
 findings are copied as stored bytes, those of the tables judged again are
@@ -42,11 +42,34 @@ if TYPE_CHECKING:
 OUTPUT_INDEX = "output-index:"  # kv blob: the `OutputIndex` of the output kept for a view
 OTHERS = ""  # group of the findings across tables and of the inputs' diagnostics: worked out every run
 NOTES = "\x00"  # group of the findings the findings stage adds (unused suppressions)
-_HEAD = json_frame(1, 0, 0, 0, None, ())[0]  # `report.to_json` before the first of some findings
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a format lays its findings out: a line each (`report.json_piece`), joined
+    by `separator` (a newline, with what ends a line before it and begins the next
+    after it), between a head and a tail made from the counts (`frame`: the
+    findings, those that are not coverage gaps, and the run's files, intents,
+    skipped files and notes). `head`: the head of an output with findings."""
+
+    head: str
+    separator: str
+    frame: Callable[[int, int, tuple[int, int, dict[str, str], tuple[str, ...]]], tuple[str, str]]
+
+
+# the formats whose kept output is patched: `report.to_json` and the `json-lines` reporter
+LAYOUTS = {
+    "json": Layout(
+        json_frame(1, 0, 0, 0, None, ())[0],
+        JSON_SEPARATOR,
+        lambda count, conflicts, counts: json_frame(count, conflicts, *counts),
+    ),
+    "json-lines": Layout("", "\n", lambda count, conflicts, counts: ("", "\n" if count else "")),
+}
 
 
 class OutputIndex(msgspec.Struct, array_like=True):
-    """Each finding of a kept JSON output, in output order, by column: its line's
+    """Each finding of a kept output (`LAYOUTS`), in output order, by column: its line's
     span in the text, its sort key but for message and related locations (which
     only order findings of one table at one place, `Finding.sort_key`), its rule
     and severity (the exit code) and its group (a table's name, `OTHERS` or
@@ -137,12 +160,13 @@ def build_index(
     others: list[Finding],
     suppressions: Suppressions,
     gate: Gate,
+    layout: Layout,
 ) -> OutputIndex | None:
-    """The index of `text`, the JSON output (`report.to_json`) of `findings` (the
-    findings stage's, under `gate` and `suppressions`, in output order) from a run
-    whose tables' findings are `tables` and whose findings across tables and of its
+    """The index of `text`, the output in `layout` of `findings` (the findings
+    stage's, under `gate` and `suppressions`, in output order) from a run whose
+    tables' findings are `tables` and whose findings across tables and of its
     diagnostics are `others`. None when the text is not laid out one finding a
-    line as `to_json` writes it."""
+    line as `layout` says."""
     if not text.isascii():  # the spans are byte offsets in the stored text: ASCII, as `json.dumps` writes
         return None
     group_of = {id(f): name for name, entry in tables.items() for f in entry.findings}
@@ -153,19 +177,20 @@ def build_index(
         groups = [*((name, entry.findings) for name, entry in tables.items()), (OTHERS, others)]
         touched = sorted(name for name, found in groups if _commented(found, scans, rel_of, gate))
     starts, ends = [], []
-    at, n = len(_HEAD), len(findings)
-    if n and not text.startswith(_HEAD):
+    at, n = len(layout.head), len(findings)
+    if n and not text.startswith(layout.head):
         return None
+    before, after = layout.separator.split("\n")  # what ends a line and what begins the next
     for i in range(n):
-        end = text.find("\n", at)
+        end = text.find("\n", at)  # a line holds no newline: `json.dumps` escapes them
         if end < 0:
             return None
-        stop = end - 1 if i < n - 1 else end
-        if i < n - 1 and text[stop] != ",":
+        stop = end - len(before) if i < n - 1 else end
+        if text[stop:end] != (before if i < n - 1 else ""):
             return None
         starts.append(at)
         ends.append(stop)
-        at = end + 5  # past the newline and the line's indent
+        at = end + 1 + len(after)
     locations = [f.location for f in findings]
     return OutputIndex(
         run,
@@ -194,14 +219,15 @@ def apply(
     scans: dict[str, FileSuppressions],
     counts: tuple[int, int, dict[str, str], tuple[str, ...]],
     run: str | None,
+    layout: Layout,
 ) -> tuple[str, int, OutputIndex | None] | None:
     """The output of a re-checked run made from the last one (`text`, the output
     `patch.index` indexes): its text, exit code and index (None without a run key,
     `run`). The findings of the tables judged again go through the findings stage
     (`gate`, `rel_of`: as `findings.finish` with the run's suppressions; `scans`:
     the files with suppression comments) and are rendered here; `counts`: the
-    run's files, intents, skipped files and notes, for the summary as
-    `report.to_json` writes it. None: the patch does not hold (see above)."""
+    run's files, intents, skipped files and notes, for the frame `layout` (the
+    kept output's format) makes of them. None: the patch does not hold (see above)."""
     index = patch.index
     if patch.scans_changed or set(index.touched) & (patch.groups | {OTHERS}):
         return None
@@ -242,7 +268,7 @@ def apply(
     sequence.extend((None, j) for j in range(j, len(new)))
     group_of = {id(f): name for name, entry in patch.tables.items() for f in entry.findings}
     conflicts = sum(1 for i in keep if not is_coverage(rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
-    head, tail = json_frame(len(keep) + len(new), conflicts, *counts)
+    head, tail = layout.frame(len(keep) + len(new), conflicts, counts)
     body, parts = memoryview(text), []
     starts: list[int] = []
     ends: list[int] = []
@@ -251,7 +277,7 @@ def apply(
     at = len(head)
     for n, (first, last) in enumerate(sequence):
         if n:
-            at += len(JSON_SEPARATOR)
+            at += len(layout.separator)
         if first is None:
             f = new[last]
             piece = json_piece(clean_finding(f)).encode()
@@ -271,7 +297,7 @@ def apply(
             at = ends[-1]
             for column, old in zip(out, olds):
                 column.extend(old[first : last + 1])
-    output = (head.encode() + JSON_SEPARATOR.encode().join(parts) + tail.encode()).decode("ascii")
+    output = (head.encode() + layout.separator.encode().join(parts) + tail.encode()).decode("ascii")
     code = gate_code(zip(out[3], out[5]), gate)
     if run is None:
         return output, code, None

@@ -1090,4 +1090,4 @@ def _junit(r: Report) -> str:
 def _json_lines(r: Report) -> str:
     """One finding per line, the `--format json` objects, nothing else: made for
     `jq -c`, log shippers and streaming readers. No findings is no line."""
-    return "".join(json.dumps(finding_json(f)) + "\n" for f in r.findings)
+    return "".join(json_piece(f) + "\n" for f in r.findings)

@@ -815,13 +815,16 @@ def _keep_output(store: Cache, result: RunResult, view: str, text: bytes, code: 
     store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
 
 
-def patch_output(config: Config, result: RunResult, view: str, gate: Gate) -> tuple[str, int] | None:
-    """The JSON output and exit code of a re-check whose result holds a `patch.Patch`,
-    made from the output the last run kept for `view` (and kept in turn, with its
-    index, when the run has a key). None: the kept output is not the one the patch
-    starts from, or the patch does not hold (`patch.apply`); the caller completes
-    the result (`Patch.complete`) and renders it in full."""
-    from delta_lint.patch import apply
+def patch_output(
+    config: Config, result: RunResult, view: str, gate: Gate, output_format: str
+) -> tuple[str, int] | None:
+    """The output (in `output_format`, one of `patch.LAYOUTS`) and exit code of a
+    re-check whose result holds a `patch.Patch`, made from the output the last run
+    kept for `view` (and kept in turn, with its index, when the run has a key).
+    None: the kept output is not the one the patch starts from, or the patch does
+    not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
+    and renders it in full."""
+    from delta_lint.patch import LAYOUTS, apply
 
     patch = result.patch
     assert patch is not None
@@ -834,7 +837,8 @@ def patch_output(config: Config, result: RunResult, view: str, gate: Gate) -> tu
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
         last = memoryview(blob)[end + 1 :]  # not copied: the kept text of a large run is megabytes
-        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key)
+        layout = LAYOUTS[output_format]
+        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
         if done is None:
             return None
         text, code, index = done

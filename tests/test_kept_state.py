@@ -245,39 +245,44 @@ def _wider_project(root: Path) -> None:
     )
 
 
-def _same_json_as_cold(root: Path) -> str:
-    """A new `check`'s JSON output and exit code, after asserting they are a cold run's."""
-    cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=root)
-    kept = run_cli("check", ".", "--format", "json", cwd=root)
+def _same_json_as_cold(root: Path, fmt: str = "json") -> str:
+    """A new `check`'s output in `fmt` and its exit code, after asserting they are a
+    cold run's."""
+    cold = run_cli("check", ".", "--format", fmt, "--no-cache", cwd=root)
+    kept = run_cli("check", ".", "--format", fmt, cwd=root)
     assert cold.returncode == 1, cold.stderr
     assert (kept.returncode, kept.stdout) == (cold.returncode, cold.stdout)
     return kept.stdout
 
 
-@pytest.mark.parametrize(
-    "edit",
-    [
-        "statement",
-        "comment",
-        "no finding left",
-        "another table",
-        "python file",
-        "helper",
-        "config",
-        "new file",
-        "suppression added",
-        "suppression left unused",
-        "suppression elsewhere",
-        "unused suppression beside",
-        "suppression now used",
-    ],
+EDITS = (
+    "statement",
+    "comment",
+    "no finding left",
+    "another table",
+    "python file",
+    "helper",
+    "config",
+    "new file",
+    "suppression added",
+    "suppression left unused",
+    "suppression elsewhere",
+    "unused suppression beside",
+    "suppression now used",
 )
-def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_path, edit):
-    """The JSON output of a re-check in a new process is the last run's with the
-    lines of the tables judged again rendered anew (`patch`): byte for byte a cold
-    run's output and exit code after each kind of edit, those the patch takes and
-    those it refuses (a full render), and again after the next edit, patched from
-    the output the patched run kept."""
+
+
+@pytest.mark.parametrize(
+    ("edit", "fmt"),
+    [(edit, "json") for edit in EDITS]
+    + [(edit, "json-lines") for edit in ("statement", "no finding left", "another table", "suppression now used")],
+)
+def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_path, edit, fmt):
+    """The JSON (and JSON lines) output of a re-check in a new process is the last
+    run's with the lines of the tables judged again rendered anew (`patch`): byte
+    for byte a cold run's output and exit code after each kind of edit, those the
+    patch takes and those it refuses (a full render), and again after the next
+    edit, patched from the output the patched run kept."""
     root = tmp_path / "p"
     _wider_project(root)
     if edit == "suppression elsewhere":  # an unused one: its note is copied too
@@ -290,7 +295,7 @@ def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_p
     elif edit == "unused suppression beside":  # in a file of the table judged again: it stays unused
         c = root / "jobs" / "c.sql"
         c.write_text("-- delta-lint: ignore[DL130]\n" + c.read_text())
-    first = _same_json_as_cold(root)
+    first = _same_json_as_cold(root, fmt)
     assert '"table": "main.s.third"' in first and '"table": "main.s.events"' in first
     if edit in ("statement", "suppression elsewhere", "unused suppression beside"):
         _edit_b(root, "d = '2024-01-01'")
@@ -314,13 +319,13 @@ def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_p
         b.write_text("-- delta-lint: ignore\nSELECT 1;\n")
     elif edit == "suppression now used":  # an OPTIMIZE the comment suppresses: its note goes
         b.write_text("-- delta-lint: ignore[DL106]\nOPTIMIZE main.s.events;\n")
-    after = _same_json_as_cold(root)
+    after = _same_json_as_cold(root, fmt)
     if edit == "comment":
         assert after == first
     else:
         assert after != first, f"the {edit} edit must change the output"
     _edit_b(root, "d = '2024-01-02'")  # the output the run kept is patched in turn
-    _same_json_as_cold(root)
+    _same_json_as_cold(root, fmt)
 
 
 def test_an_output_kept_by_another_run_since_the_state_is_not_patched(tmp_path):
