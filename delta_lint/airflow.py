@@ -298,6 +298,7 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
+        self._inline_count: int | None = None  # tasks running SQL written in the file (`_inline_sql_tasks`)
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
         self.mapped: set[int] = set()  # id(call) of the tasks of a mapped group
@@ -784,10 +785,15 @@ class _DagFile:
         file its file; a `DatabricksSqlOperator(sql="x.sql")` runs that file of the
         DAG's template folder (`template_searchpath`, else the DAG file's folder). A
         file name that names no file there is the task's problem."""
-        sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
-        names = sql if isinstance(sql, list) else [sql]
-        if not names or not all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
+        if not self._sql_files(operator, kw, scopes):
+            if self._inline_sql_tasks() > 1:
+                problem = (
+                    "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
+                    "whole files: which statements each task runs is not told apart, so they are not paired"
+                )
+                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
             return Task(task_id, "sql_task", (self.label,), after, location=where)
+        names = self._sql_files(operator, kw, scopes)
         files = []
         for name in names:
             found = next((f for f in self._template_folders() if _inside(f / name.strip(), self.root)), None)
@@ -796,6 +802,29 @@ class _DagFile:
                 return Task(task_id, "sql_task", (), after, location=where, problem=problem)
             files.append(_label(found / name.strip(), self.root))
         return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where)
+
+    def _sql_files(self, operator: str, kw: dict, scopes: list) -> list[str]:
+        """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
+        is written in the DAG file (or is not known)."""
+        sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
+        names = sql if isinstance(sql, list) else [sql]
+        if names and all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
+            return [str(n) for n in names]
+        return []
+
+    def _inline_sql_tasks(self) -> int:
+        """How many tasks of the file's DAGs run SQL written in the file: each such task
+        runs the DAG file, so with two of them every statement would be taken to run in
+        both, and one statement paired with itself."""
+        if self._inline_count is None:
+            self._inline_count = sum(
+                1
+                for dag in self.dags
+                for call, operator in dag.tasks.values()
+                if operator in _SQL_OPERATORS
+                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(id(call), dag.values))
+            )
+        return self._inline_count
 
     def _template_folders(self) -> list[Path]:
         """Where Airflow looks for a template file: the DAGs' `template_searchpath`

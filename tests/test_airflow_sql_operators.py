@@ -98,3 +98,19 @@ def test_a_sql_file_of_the_template_folder_is_the_task_file(tmp_path, monkeypatc
     out = CliRunner().invoke(app, ["schedule", "."]).output
     assert "load: dags/sql/load.sql" in out
     assert "its SQL file `missing.sql` is not in the DAG's template folder" in out
+
+
+def test_two_sql_tasks_of_one_dag_file_are_not_each_given_the_others_statements(lint):
+    """A task runs whole files: two tasks running SQL written in the DAG file would each
+    be taken to run both statements, and a MERGE paired with itself. They are said not
+    analysed instead; one such task still runs the file (see the test above)."""
+    merges = (
+        '    a = DatabricksSqlOperator(task_id="a", sql="MERGE INTO main.ops.a t USING s ON t.id = s.id '
+        'WHEN MATCHED THEN UPDATE SET *")\n'
+        '    b = DatabricksSqlOperator(task_id="b", sql="MERGE INTO main.ops.b t USING s ON t.id = s.id '
+        'WHEN MATCHED THEN UPDATE SET *")\n'
+    )
+    result = lint({"dags/events.py": HEAD + merges})
+    assert _pairs(result) == set()
+    problems = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(problems) == 2 and all("not told apart" in m for m in problems)
