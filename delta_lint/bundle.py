@@ -1343,7 +1343,7 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         return _locate(tail, base, root) or _by_tail(Path(tail).parts, root) or _by_name(Path(tail).parts, root)
     candidates = [base / value] if not value.startswith("/") else [Path(value)]
     for candidate in list(candidates):
-        if not candidate.suffix:
+        if not candidate.suffix and candidate.name:  # (`/` has no name to give a suffix)
             candidates += [candidate.with_suffix(s) for s in (".py", ".sql", ".ipynb")]
     for candidate in candidates:
         resolved = _existing_file(candidate)
