@@ -107,6 +107,14 @@ def _built_table(steps: list[Step]) -> Chain | None:
     return None
 
 
+def _partly_known(text: Str) -> bool:
+    """An unknown string that still has parts the code gives (`/FileStore/{user}/x`):
+    worth keeping where it is held, so a write names what is known of its table. A
+    string that is only one unknown part (`{user}`) is not: where it is used, the
+    expression that gives it names it better."""
+    return bool(text.params) and text.text != "{" + text.params[0] + "}"
+
+
 def _is_json_loads(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Call)
@@ -288,14 +296,18 @@ class ValueResolver:
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
         """A literal dict's value as held: a known string, a nested literal dict or a
-        list of them (a configuration's sections); None when not known."""
+        list of them (a configuration's sections), or a string with known parts around
+        a part only a run knows (`{"out": f"/FileStore/{user}/pred"}`, the user read
+        from the notebook's context): it stays unknown, as it would bound to a name, but
+        a write to `config["out"]` keeps the parts the code gives. None when no part is
+        known."""
         if isinstance(node, ast.Dict) or (
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
             return held if isinstance(held, (StrMap, Maps)) and not isinstance(held, Instance) else None
         text = self.string(node, scope)
-        return None if text.unknown else text
+        return text if not text.unknown or _partly_known(text) else None
 
     def _maps(self, node: ast.expr, scope: Scope) -> Maps | None:
         """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
@@ -354,7 +366,12 @@ class ValueResolver:
             if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
                 mapping = self._literal_map(node.func.value, scope)
                 values = [v for _, v in mapping.items] if mapping is not None else []
-                if mapping is not None and not mapping.keys and values and all(isinstance(v, Str) for v in values):
+                if (
+                    mapping is not None
+                    and not mapping.keys
+                    and values
+                    and all(isinstance(v, Str) and not v.unknown for v in values)
+                ):
                     return Strs(tuple(values))  # type: ignore[arg-type]
                 return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
@@ -954,11 +971,13 @@ class ValueResolver:
         arguments bound, when it is known or a template of named inputs
         (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
         name (`t = table_name("x")`); None when the call is no such function or what
-        it returns is not told."""
+        it returns is not told, or when none of its parts is known."""
         if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
             return None
         returned = self._returned(self.host.functions[node.func.id], node, scope)
-        return returned if type(returned) is Str and not (returned.scalar or returned.unknown) else None
+        if type(returned) is not Str or returned.scalar:
+            return None
+        return returned if not returned.unknown or _partly_known(returned) else None
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
