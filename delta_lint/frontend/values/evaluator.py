@@ -6,7 +6,8 @@ Real job code computes its table paths in functions of its own:
 `if`s and a regular expression. `Evaluator` interprets such a function on the
 values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
-without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
+without side effects: assignments (a key set on a dict a local name holds too,
+see `_set_key`), `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
 that may run no turn or many, see `_loop`), `try` (see `_try`), `while` without
 `break`/`continue`/`else` (see `_while`), list and dict comprehensions over
@@ -750,6 +751,8 @@ class Evaluator:
             for i, t in enumerate(target.elts):
                 self._assign(t.value if isinstance(t, ast.Starred) else t, self._join([u[i] for u in unpacked]), env)
         elif isinstance(target, (ast.Subscript, ast.Attribute)):
+            if self._set_key(target, value, env):
+                return
             # `d["a"] = x`, `cfg["parts"][0] = x`: the containers on the way are changed
             # in place (also where another name holds them): not followed
             node: ast.expr = target
@@ -763,6 +766,33 @@ class Evaluator:
                 else:
                     for each in alternatives(self._quiet(node, env)):
                         self._change(each)
+
+    def _set_key(self, target: ast.expr, value: object, env: dict[str, object]) -> bool:
+        """`d["catalog"] = d[env]["catalog"]` where `d` is a local name holding a known
+        dict and the key is known (a loader filling in a configuration's fields):
+        the name holds a copy with that key set, and the dict it held before counts
+        as changed in place, so any other name or container that still holds it
+        reads it as unknown, as it would for any other store. False where this is
+        not such a store (a nested target, an unknown key, a name of the module or
+        several dicts): the caller treats it as a change of unknown effect."""
+        if not (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and not isinstance(target.slice, ast.Slice)
+            and target.value.id in env
+        ):
+            return False
+        held = env[target.value.id]
+        if type(held) is not dict or id(held) in self._changed:
+            return False
+        key = self._quiet(target.slice, env)
+        if type(key) not in (str, int):
+            return False
+        check_items(len(held) + 1)
+        self._changed.add(id(held))  # the dict itself only: what it holds is not changed
+        self._held.append(held)
+        env[target.value.id] = {**held, key: value}
+        return True
 
     @staticmethod
     def _unpack(count: int, value: object, starred: bool) -> list[object]:

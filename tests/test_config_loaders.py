@@ -1,0 +1,73 @@
+"""Configuration loaders as real projects write them: a function of the job's own
+file opens a YAML document next to the code and fills in fields of the
+environment it is given (`data["catalog"] = data[env]["catalog"]`), and the
+notebook prints or displays what it loaded. The write's table is the document's
+value; where the code changes a dict the reader does not follow, it stays
+unknown."""
+
+from __future__ import annotations
+
+NOTEBOOK = "# Databricks notebook source\n"
+
+CONFIG = "dev:\n  catalog: main_dev\n  schema: sales\nprd:\n  catalog: main_prd\n  schema: sales\n"
+
+LOADER = (
+    "import yaml\n"
+    "def load(path, env='dev'):\n"
+    "    with open(path) as f:\n"
+    "        data = yaml.safe_load(f)\n"
+    "    data['catalog'] = data[env]['catalog']\n"
+    "    data['schema'] = data[env]['schema']\n"
+    "    return data\n"
+)
+
+
+def _tables(result, path: str) -> list[tuple[int, str | None]]:
+    return sorted(
+        (i.location.line, i.table.name if i.table else None) for i in result.intents if path in str(i.location)
+    )
+
+
+def test_a_loader_that_fills_in_the_environments_fields_names_the_table(lint):
+    code = (
+        LOADER + "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+        "prd = load('../project_config.yml', 'prd')\n"
+        "df.write.mode('append').saveAsTable(f\"{prd['catalog']}.{prd['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(10, "main_dev.sales.orders"), (12, "main_prd.sales.orders")]
+
+
+def test_a_dict_another_name_still_holds_is_unknown_after_a_store(lint):
+    """The near miss: `before` holds the dict the store changes in place; the
+    reader keeps the store only for the name it was made through, so `before`
+    is unknown, not the value before the store."""
+    code = (
+        "import yaml\n"
+        "def load(path):\n"
+        "    with open(path) as f:\n"
+        "        data = yaml.safe_load(f)\n"
+        "    before = data\n"
+        "    data['catalog'] = 'other'\n"
+        "    return before\n"
+        "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['dev']['catalog']}.s.t\")\n"
+        "def nested(path):\n"
+        "    with open(path) as f:\n"
+        "        data = yaml.safe_load(f)\n"
+        "    data['dev']['catalog'] = 'other'\n"
+        "    return data\n"
+        "n = nested('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{n['dev']['catalog']}.s.u\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    tables = dict(_tables(result, "load.py"))
+    assert "main_dev" not in tables[10] and "other" not in tables[10]
+    assert "main_dev" not in tables[17] and "other" not in tables[17]
