@@ -71,3 +71,40 @@ def test_a_dict_another_name_still_holds_is_unknown_after_a_store(lint):
     tables = dict(_tables(result, "load.py"))
     assert "main_dev" not in tables[10] and "other" not in tables[10]
     assert "main_dev" not in tables[17] and "other" not in tables[17]
+
+
+def test_a_notebook_that_displays_what_it_loaded_keeps_the_loader(lint):
+    """`display(load(...))` at the top level calls `load`; it does not rebind it, so
+    the other calls of `load` are still read."""
+    code = (
+        LOADER + "display(load('../project_config.yml'))\n"
+        "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(11, "main_dev.sales.orders")]
+
+
+def test_a_module_value_handed_to_a_call_at_the_top_level_stays_unknown(lint):
+    """The near miss: `pass` may change the dict it is given, so the loader
+    reading `ENV` no longer knows which section it picks."""
+    code = (
+        "import yaml\n"
+        "ENV = {'name': 'dev'}\n"
+        "def load(path):\n"
+        "    with open(path) as f:\n"
+        "        data = yaml.safe_load(f)\n"
+        "    return data[ENV['name']]\n"
+        "fill(ENV)\n"
+        "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    [(line, name)] = _tables(result, "load.py")
+    assert line == 10 and "main_dev" not in (name or "")

@@ -152,8 +152,11 @@ class Module:
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 module.assigned[stmt.targets[0].id] = stmt.value
             elif isinstance(stmt, ast.Expr):
-                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change
-                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change;
+                # the function a call names does not (`print(load(p))` leaves `load` as
+                # defined: only a `global` statement or an assignment rebinds it)
+                called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
+                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in called)
             elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
                 rebound.update(bound_names(stmt))
                 for node in ast.walk(stmt):  # `CONFIG["k"] = v`: the dict it changes
