@@ -108,3 +108,51 @@ def test_a_module_value_handed_to_a_call_at_the_top_level_stays_unknown(lint):
     )
     [(line, name)] = _tables(result, "load.py")
     assert line == 10 and "main_dev" not in (name or "")
+
+
+def test_a_loader_whose_handlers_log_and_raise_again_names_the_table(lint):
+    """`try: ... except FileNotFoundError: logger.error(...); raise`: a way through
+    the handler goes no further than the error would, so what the body returns is
+    what the loader gives, the logging calls not followed notwithstanding."""
+    code = (
+        "import yaml\n"
+        "def load(path, env='dev'):\n"
+        "    try:\n"
+        "        with open(path) as f:\n"
+        "            data = yaml.safe_load(f)\n"
+        "        logger.info('loaded %s', path)\n"
+        "        return data[env]\n"
+        "    except FileNotFoundError:\n"
+        "        logger.error('no configuration at %s', path)\n"
+        "        raise\n"
+        "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(13, "main_dev.sales.orders")]
+
+
+def test_a_loader_whose_handler_goes_on_is_not_read_as_its_body_alone(lint):
+    """The near miss: a handler that gives a value of its own (a fallback section) is
+    a way the loader may go: the table is not named by the document alone."""
+    code = (
+        "import yaml\n"
+        "def load(path, env='dev'):\n"
+        "    try:\n"
+        "        with open(path) as f:\n"
+        "            data = yaml.safe_load(f)\n"
+        "        logger.info('loaded %s', path)\n"
+        "        return data[env]\n"
+        "    except FileNotFoundError:\n"
+        "        return {'catalog': 'main_local', 'schema': 'sales'}\n"
+        "cfg = load('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]

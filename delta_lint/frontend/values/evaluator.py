@@ -464,7 +464,8 @@ class Evaluator:
         a handler then does. Both ways are read and joined; a handler starts from the
         names as before the body, those the body binds unknown (it may have stopped
         anywhere). A body whose every part is known and followed surely ends: no
-        handler runs. Where the body surely raises, handlers that catch every error
+        handler runs; handlers that all end by raising add no way either (the body
+        is read as outside a `try`). Where the body surely raises, handlers that catch every error
         (`except:`, `except Exception:`) make only a reading of the whole statement
         as not followed sound; with none, or with handlers of some errors only (which
         error it is is not known), Python may raise: no value. An error a handler of
@@ -615,7 +616,11 @@ class Evaluator:
         ran = dict(env)
         unsure = self._unsure
         returned, falls = self._block(stmt.body, ran, depth)
-        if self._unsure == unsure:  # every part known and followed: no error, no handler
+        # every part known and followed: no error, no handler; or every handler ends by
+        # raising (`logger.error(...)` then `raise`): a way through one goes on no more
+        # than the error it caught would, and an error in a part not followed is not
+        # seen (as outside a `try`)
+        if self._unsure == unsure or all(map(_ends_raising, stmt.handlers)):
             if falls and stmt.orelse:
                 more, falls = self._block(stmt.orelse, ran, depth)
                 returned += more
@@ -1340,6 +1345,12 @@ def _catches_all(handler: ast.ExceptHandler) -> bool:
     """`except:`, `except Exception:`, `except BaseException:`."""
     kind = handler.type
     return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
+
+
+def _ends_raising(handler: ast.ExceptHandler) -> bool:
+    """A handler whose last statement raises and which holds no `return`, `break` or
+    `continue`: no way through it goes on past the `try`."""
+    return bool(handler.body) and isinstance(handler.body[-1], ast.Raise) and not _exits(handler.body)
 
 
 def _exits(body: list[ast.stmt]) -> bool:
