@@ -156,3 +156,35 @@ def test_a_loader_whose_handler_goes_on_is_not_read_as_its_body_alone(lint):
         {"spark": "none"},
     )
     assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
+
+
+def test_a_path_built_with_pathlib_names_the_document_it_opens(lint):
+    """`pathlib.Path("../project_config.yml").resolve().as_posix()`: the path a
+    notebook hands to its loader, relative to the notebook's folder."""
+    code = (
+        LOADER + "import pathlib\n"
+        "CONFIG_FILE = pathlib.Path('../project_config.yml').resolve().as_posix()\n"
+        "cfg = load(CONFIG_FILE)\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(12, "main_dev.sales.orders")]
+
+
+def test_a_path_built_from_a_run_value_stays_unknown(lint):
+    """The near miss: a path under a folder only the run knows (a widget) names no
+    document: the loader's value is not known."""
+    code = (
+        LOADER + "import pathlib\n"
+        "CONFIG_FILE = pathlib.Path(dbutils.widgets.get('root')).joinpath('project_config.yml').as_posix()\n"
+        "cfg = load(CONFIG_FILE)\n"
+        "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]

@@ -1490,6 +1490,8 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
         if isinstance(owner, PurePosixPath):
             if name in ("resolve", "absolute"):
                 return PurePosixPath(posixpath.normpath(str(owner)))
+            if name == "as_posix" and not args and not kwargs:
+                return str(owner)
             if name == "joinpath" and all(isinstance(a, str) for a in args):
                 return owner.joinpath(*args)  # type: ignore[arg-type]
             if name == "open":

@@ -77,6 +77,13 @@ _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
 # arguments of a value function the evaluator builds (`_plain_argument`)
 _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
+# the names a chain of path calls starts from (`pathlib.Path(...)`, `os.path.join(...)`)
+PATH_ROOTS = frozenset({"pathlib", "Path", "os", "posixpath"})
+# ... and the calls such a chain ends in (a path, or its text)
+PATH_CALLS = frozenset(
+    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix"}
+    | {"join", "dirname", "basename", "normpath", "abspath", "realpath"}
+)
 
 
 def _built_table(steps: list[Step]) -> Chain | None:
@@ -461,6 +468,8 @@ class ValueResolver:
             found = self._dict_value(node, scope)  # `self.target_path` of a known object
             if found is not None:
                 return found
+        if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
+            return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -706,7 +715,31 @@ class ValueResolver:
         evaluated = self._evaluated(node, scope)
         if isinstance(evaluated, Str):
             return evaluated
+        path = self._path_text(node, scope)
+        if path is not None:
+            return path
         return self._returned_text(node, scope)
+
+    def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
+        """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
+        .as_posix()`, `os.path.join(root, "conf.yml")`), as the evaluator's library
+        knowledge reads it (`brains`), the names it reads as they are held; None
+        when it is no such chain or its text is not known."""
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if last not in PATH_CALLS:
+            return None  # most calls: no path's
+        root: ast.expr = node
+        while isinstance(root, (ast.Call, ast.Attribute)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if not (isinstance(root, ast.Name) and root.id in PATH_ROOTS) or root.id in scope.env:
+            return None
+        env = {
+            n.id: to_plain(scope.env[n.id])
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
+        }
+        value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, env)
+        return Str(value) if isinstance(value, str) else None
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
@@ -890,6 +923,10 @@ class ValueResolver:
             self._value_checked[name] = is_value_function(fn)
         if not self._value_checked[name]:
             return None
+        return self._own(), name
+
+    def _own(self) -> Module:
+        """This file's own code as the evaluator reads it (made once)."""
         if self._own_module is None:
             own = (
                 [s for s in self.host._tree.body if s.lineno <= self.host._own_lines]
@@ -897,7 +934,7 @@ class ValueResolver:
                 else []
             )
             self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.host.own_path)
-        return self._own_module, name
+        return self._own_module
 
     def _exit_of(self, node: ast.expr, scope: Scope) -> dict | None:
         """What the notebook a `dbutils.notebook.run(path, ...)` call runs hands back
