@@ -188,3 +188,82 @@ def test_a_path_built_from_a_run_value_stays_unknown(lint):
         {"spark": "none"},
     )
     assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
+
+
+FACTORY = (
+    "import yaml\n"
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Settings:\n"
+    "    catalog: str\n"
+    "    schema: str\n"
+    "    @classmethod\n"
+    "    def from_yaml(cls, path, env='dev'):\n"
+    "        with open(path) as f:\n"
+    "            data = yaml.safe_load(f)\n"
+    "        return cls(**data[env])\n"
+)
+
+
+def test_a_configuration_class_built_by_a_class_method_from_a_document(lint):
+    """A dataclass whose class method loads the document and builds the object
+    (`cls(**data[env])`); and a pydantic model of another module of the project,
+    whose loader fills in the environment's fields and ignores the other keys."""
+    code = (
+        FACTORY + "settings = Settings.from_yaml('../project_config.yml', 'prd')\n"
+        "df.write.mode('append').saveAsTable(f'{settings.catalog}.{settings.schema}.orders')\n"
+    )
+    model = (
+        "import yaml\n"
+        "from pydantic import BaseModel\n"
+        "class Config(BaseModel):\n"
+        "    catalog: str\n"
+        "    schema_name: str\n"
+        "    @classmethod\n"
+        "    def from_yaml(cls, config_file: str, env: str = 'dev') -> 'Config':\n"
+        "        try:\n"
+        "            with open(config_file, encoding='utf-8') as file:\n"
+        "                data = yaml.safe_load(file)\n"
+        "            data['catalog'] = data[env]['catalog']\n"
+        "            data['schema_name'] = data[env]['schema']\n"
+        "            config = Config(**data)\n"
+        "            logger.info(f'Loaded configuration from {config_file}')\n"
+        "            return config\n"
+        "        except FileNotFoundError:\n"
+        "            logger.error(f'Configuration file not found: {config_file}')\n"
+        "            raise\n"
+    )
+    job = (
+        "from shop.config import Config\n"
+        "config = Config.from_yaml('../project_config.yml')\n"
+        "catalog = config.catalog\n"
+        "df.write.mode('append').saveAsTable(f'{catalog}.{config.schema_name}.items')\n"
+    )
+    result = lint(
+        {
+            "project_config.yml": CONFIG,
+            "notebooks/own.py": NOTEBOOK + code,
+            "src/shop/__init__.py": "",
+            "src/shop/config.py": model,
+            "notebooks/job.py": NOTEBOOK + job,
+        },
+        {"spark": "none"},
+    )
+    assert _tables(result, "own.py") == [(14, "main_prd.sales.orders")]
+    assert _tables(result, "job.py") == [(5, "main_dev.sales.items")]
+
+
+def test_a_dataclass_given_a_key_it_has_no_field_for_builds_nothing(lint):
+    """The near miss: `cls(**data)` of the whole document gives the dataclass keys it
+    has no field for (`dev`, `prd`): Python raises a TypeError there, so no object
+    is known and the table stays unknown."""
+    code = (
+        FACTORY.replace("cls(**data[env])", "cls(**data)") + "settings = Settings.from_yaml('../project_config.yml')\n"
+        "df.write.mode('append').saveAsTable(f'{settings.catalog}.{settings.schema}.orders')\n"
+    )
+    result = lint(
+        {"project_config.yml": CONFIG, "notebooks/own.py": NOTEBOOK + code},
+        {"spark": "none"},
+    )
+    [(line, name)] = _tables(result, "own.py")
+    assert line == 14 and "main_dev" not in (name or "")

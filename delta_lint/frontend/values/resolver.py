@@ -58,7 +58,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
+from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
@@ -860,6 +860,35 @@ class ValueResolver:
         self._budget_spent(seen, node)
         self.host.documents_wanted |= evaluator.opened
         return None if isinstance(value, Unknown) else from_plain(value)
+
+    def factory_object(
+        self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope
+    ) -> Instance | None:
+        """The object a configuration class's class or static method builds for this
+        call (`Config.from_yaml(path)`: a loader that opens a project document, fills
+        in the environment's fields and returns `Config(**data)`), evaluated as a
+        value function is (see `values.evaluator`), in the running file's folder (a
+        notebook's working directory): its fields that hold text. None when an
+        argument or the object is not known."""
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        args = [self._plain_argument(a, scope) for a in call.args]
+        kwargs = {k.arg: self._plain_argument(k.value, scope) for k in call.keywords if k.arg}
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]) or self.host._tree is None:
+            return None
+        if cls.lineno <= self.host._own_lines:
+            module = self._own()
+        else:  # a class of another module of the project, pasted: read on its own
+            module = Module.of(ast.Module(body=[cls], type_ignores=[]), self.host.own_path)
+        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        seen = len(self.host.budget.spent)
+        made = evaluator.call_factory(cls, method, args, kwargs)
+        self._budget_spent(seen, call)
+        self.host.documents_wanted |= evaluator.opened
+        if not isinstance(made, Made) or self.host.classes.get(made.cls) is None:
+            return None
+        fields = {name: from_plain(value) for name, value in made.fields.items() if not isinstance(value, Made)}
+        return Instance(tuple((k, v) for k, v in fields.items() if type(v) is Str), cls=made.cls)
 
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
         """`open("conf/dev.yml")` with a known path."""
