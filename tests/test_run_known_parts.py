@@ -72,3 +72,24 @@ def test_a_loop_over_a_dicts_values_skips_a_dict_holding_a_run_value(lint):
     )
     result = lint({"job.py": NOTEBOOK + code}, {"spark": "none"})
     assert _tables(result, "job.py") == [(5, "{t}")]
+
+
+def test_a_statement_a_helper_builds_around_a_run_value_is_read(lint):
+    """`spark.sql(delete_rows("main.s.events"))` where the helper's statement holds
+    the user only a run knows: the statement is read with that part a parameter (a
+    DELETE on main.s.events; a SELECT, no write), not reported as dynamic SQL. A
+    helper that returns the run's value alone is still dynamic SQL."""
+    code = (
+        USER + "def rows(t):\n"
+        "    return f\"SELECT * FROM {t} WHERE owner = '{user}'\"\n"
+        "def delete_rows(t):\n"
+        "    return f\"DELETE FROM {t} WHERE owner = '{user}'\"\n"
+        "def statement(t):\n"
+        "    return f'{user}'\n"
+        "spark.sql(rows('main.s.events')).show()\n"
+        "spark.sql(delete_rows('main.s.events'))\n"
+        "spark.sql(statement('main.s.events'))\n"
+    )
+    result = lint({"job.py": NOTEBOOK + code}, {"spark": "none"})
+    assert [(i.location.line, i.table.name, i.kind.value) for i in result.intents] == [(10, "main.s.events", "delete")]
+    assert sorted((d.location.line, d.rule) for d in result.diagnostics if d.rule == "DL007") == [(11, "DL007")]
