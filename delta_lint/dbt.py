@@ -14,7 +14,8 @@ or run:
   value stands; `ref('x')` names, for `+model` / `model+` selectors;
 * YAML-defined snapshots (`snapshots:` entries of YAML files in snapshot paths);
 * `profiles.yml` next to the project (or in a task's `profiles_directory`): the
-  target's `catalog` and `schema` when they are literals.
+  target's `catalog` and `schema` when they are literals, or the default of an
+  environment variable (`{{ env_var('DATABRICKS_CATALOG', 'sales') }}`).
 
 A node's table is `catalog.schema.alias`, with dbt's default
 `generate_schema_name` (the target schema, plus `_<custom>` for a `+schema`),
@@ -404,7 +405,17 @@ def profile_target(folder: Path, root: Path, profile: str, target: str | None) -
     return _plain(output.get("catalog") or output.get("database")), _plain(output.get("schema"))
 
 
+# `{{ env_var('DATABRICKS_CATALOG', 'sales') }}`: an environment variable with the
+# project's own default, which is the value wherever the run does not set it (as
+# `os.getenv`'s literal default is to the Python reader)
+_ENV_DEFAULT = re.compile(r"""\{\{\s*env_var\(\s*(['"])\w+\1\s*,\s*(['"])([^'"{}]+)\2\s*\)\s*\}\}""")
+
+
 def _plain(value: Any) -> str | None:
+    """A profile's literal value, or the default of the one environment variable it
+    is; None for any other template (a variable without a default, an expression)."""
+    if isinstance(value, str) and (found := _ENV_DEFAULT.fullmatch(value.strip())):
+        return found.group(3)
     return str(value) if isinstance(value, (str, int)) and "{{" not in str(value) and str(value) else None
 
 

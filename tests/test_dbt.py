@@ -364,6 +364,34 @@ def test_the_profile_a_task_runs_with_names_the_tables(lint):
     assert tables(warehouse) == {"main.analytics_marts.orders"}
 
 
+ENV_PROFILES = """\
+shop:
+  target: prod
+  outputs:
+    prod:
+      type: databricks
+      catalog: "{{ env_var('DATABRICKS_CATALOG', 'prod_cat') }}"
+      schema: "{{ env_var('DATABRICKS_SCHEMA', 'sales') }}"
+    dev:
+      type: databricks
+      catalog: "{{ env_var('DATABRICKS_CATALOG') }}"
+      schema: "{{ env_var('DBT_USER', 'dev') ~ '_sales' }}"
+"""
+
+
+def test_a_profile_of_environment_variables_with_defaults_names_the_tables(lint):
+    """`{{ env_var('DATABRICKS_CATALOG', 'prod_cat') }}`: the project's own default is
+    the value wherever the run does not set the variable. A variable without a
+    default, or an expression around one, stays unknown: the task's value stands."""
+
+    def tables(task: str) -> set[str]:
+        result = lint(_project(**{"proj/profiles.yml": ENV_PROFILES, "databricks.yml": _bundle(task)}))
+        return {i.table.name for i in _intents(result).get("proj/models/marts/orders.sql", [])}
+
+    assert tables(DBT_TASK) == {"prod_cat.sales_marts.orders"}
+    assert tables(DBT_TASK.replace('"dbt build"', '"dbt build --target dev"')) == {"main.analytics_marts.orders"}
+
+
 def test_node_paths_leading_out_of_the_project_are_not_walked(lint, tmp_path):
     outside = tmp_path.parent / (tmp_path.name + "_outside")
     (outside / "models").mkdir(parents=True, exist_ok=True)
