@@ -311,3 +311,35 @@ def test_sql_text_handed_to_a_helper_that_runs_it_names_both_lines(tmp_path, mon
         "main.ops.a": [("helpers.py", 2), ("job.py", 2)],  # the helper's statement, then the text
         "main.ops.b": [("helpers.py", 2)],  # the text stands at the call itself
     }
+
+
+NOTEBOOK_HELPER = """\
+# Databricks notebook source
+OUTPUT = {r.kind: r.target for r in spark.table("main.ops.config").collect()}
+
+
+def save(df, table_name):
+    df.write.mode("overwrite").saveAsTable(table_name)
+
+
+def keep(df, table_name):
+    df.write.mode("append").saveAsTable("main.ops.audit")
+
+
+save(df, OUTPUT["daily"])
+keep(df, OUTPUT["daily"])
+"""
+
+
+def test_a_write_naming_a_parameter_given_a_run_time_value_stays_at_the_call(tmp_path, monkeypatch):
+    """The call gives the helper's table a value only a run knows: the write reads it
+    as it reads itself alone (`{table_name}`), yet it is the call's write: reported
+    where the job calls it, its statement a related location. A write that names no
+    parameter stays where it is written."""
+    project(tmp_path, {"job.py": NOTEBOOK_HELPER})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["intents", ".", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    at = {(i["table"], i["line"]) for i in json.loads(result.stdout[result.stdout.index("[") :])}
+    assert ("{table_name}", 13) in at and ("{table_name}", 6) not in at
+    assert ("main.ops.audit", 10) in at
