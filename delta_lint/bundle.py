@@ -413,6 +413,14 @@ def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, 
     )
 
 
+def find_dbt_profiles(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """The `profiles.yml` files of the project, by folder names only (asked by the
+    dbt reader for a project that has none of its own, see `dbt.profile_elsewhere`)."""
+    return tuple(
+        str(folder / DBT_PROFILES) for folder, _, files in _project_folders(root, tests) if DBT_PROFILES in files
+    )
+
+
 def find_airflow_dags(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """Python files of the project whose first 64 KB name both Airflow and a
     Databricks or dbt operator (their imports, or a `dbt ` command): the DAG files `airflow.load_found_airflow`
@@ -513,6 +521,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
         return find_dbt_projects(Path(argument), tests)
+    if kind == "dbt-profiles":
+        return find_dbt_profiles(Path(argument), tests)
     if kind == "locate":
         value, base, root = json.loads(argument)
         return _answer(_locate_text(value, base, root))
@@ -1158,6 +1168,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
 
 
 DBT_PROJECT = "dbt_project.yml"
+DBT_PROFILES = "profiles.yml"
 
 
 def _dbt_task(spec: dict, base: Path, root: Path) -> tuple:

@@ -14,7 +14,10 @@ or run:
   value stands; `ref('x')` names, for `+model` / `model+` selectors;
 * YAML-defined snapshots (`snapshots:` entries of YAML files in snapshot paths);
 * `profiles.yml` next to the project (or in a task's `profiles_directory`): the
-  target's `catalog` and `schema` when they are literals.
+  target's `catalog` and `schema` when they are literals, or the default of an
+  environment variable (`{{ env_var('DATABRICKS_CATALOG', 'sales') }}`); for a
+  project with none of its own, the repository's `profiles.yml` files that define
+  its profile, where they agree (see `profile_elsewhere`).
 
 A node's table is `catalog.schema.alias`, with dbt's default
 `generate_schema_name` (the target schema, plus `_<custom>` for a `+schema`),
@@ -404,7 +407,37 @@ def profile_target(folder: Path, root: Path, profile: str, target: str | None) -
     return _plain(output.get("catalog") or output.get("database")), _plain(output.get("schema"))
 
 
+# `{{ env_var('DATABRICKS_CATALOG', 'sales') }}`: an environment variable with the
+# project's own default, which is the value wherever the run does not set it (as
+# `os.getenv`'s literal default is to the Python reader)
+_ENV_DEFAULT = re.compile(r"""\{\{\s*env_var\(\s*(['"])\w+\1\s*,\s*(['"])([^'"{}]+)\2\s*\)\s*\}\}""")
+
+
+def profile_elsewhere(
+    workflows: Workflows, root: Path, profile: str, target: str | None
+) -> tuple[str | None, str | None] | None:
+    """(catalog, schema) of a profile's target for a project with no `profiles.yml`
+    of its own: dbt then reads the one in the user's `~/.dbt`, which a repository
+    keeps as a file it mounts or copies there (`docker/dbt/profiles.yml`). The one
+    answer the repository's `profiles.yml` files that define the profile agree on;
+    None when none does or they differ. The files count as read, so a change to
+    one is seen by a cached run."""
+    found = listing("dbt-profiles", str(root))
+    workflows.listings.append(("dbt-profiles", str(root), found))
+    answers = set()
+    for file in map(Path, found):
+        answer = profile_target(file.parent, root, profile, target)
+        if answer is not None:
+            answers.add(answer)
+            workflows.files += [file] if file not in workflows.files else []
+    return answers.pop() if len(answers) == 1 else None
+
+
 def _plain(value: Any) -> str | None:
+    """A profile's literal value, or the default of the one environment variable it
+    is; None for any other template (a variable without a default, an expression)."""
+    if isinstance(value, str) and (found := _ENV_DEFAULT.fullmatch(value.strip())):
+        return found.group(3)
     return str(value) if isinstance(value, (str, int)) and "{{" not in str(value) and str(value) else None
 
 
@@ -636,6 +669,8 @@ def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | No
             for command in commands:
                 # a SQL warehouse task runs with the profile Databricks writes from the task
                 profile = None if warehouse else profile_target(where, root, target.project.profile, _target(command))
+                if profile is None and not warehouse and not (where / "profiles.yml").is_file():
+                    profile = profile_elsewhere(workflows, root, target.project.profile, _target(command))
                 catalog, schema = profile or (None, None)
                 nodes, note = selected(target.project, command)
                 if note:
@@ -646,7 +681,10 @@ def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | No
             run.update(files)
             job.tasks[key] = replace(task, files=tuple(dict.fromkeys(files)), problem=None)
     for f in projects.values():  # nodes no job runs: run by hand with the project's profile
-        place = profile_target(root / f.project.folder, root, f.project.profile, None) or (None, None)
+        place = profile_target(root / f.project.folder, root, f.project.profile, None)
+        if place is None and not (root / f.project.folder / "profiles.yml").is_file():
+            place = profile_elsewhere(workflows, root, f.project.profile, None)
+        place = place or (None, None)
         for node in f.project.nodes:
             if node.file not in run:
                 _add(writes, node, *place)

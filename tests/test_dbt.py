@@ -364,6 +364,59 @@ def test_the_profile_a_task_runs_with_names_the_tables(lint):
     assert tables(warehouse) == {"main.analytics_marts.orders"}
 
 
+ENV_PROFILES = """\
+shop:
+  target: prod
+  outputs:
+    prod:
+      type: databricks
+      catalog: "{{ env_var('DATABRICKS_CATALOG', 'prod_cat') }}"
+      schema: "{{ env_var('DATABRICKS_SCHEMA', 'sales') }}"
+    dev:
+      type: databricks
+      catalog: "{{ env_var('DATABRICKS_CATALOG') }}"
+      schema: "{{ env_var('DBT_USER', 'dev') ~ '_sales' }}"
+"""
+
+
+def test_a_profile_of_environment_variables_with_defaults_names_the_tables(lint):
+    """`{{ env_var('DATABRICKS_CATALOG', 'prod_cat') }}`: the project's own default is
+    the value wherever the run does not set the variable. A variable without a
+    default, or an expression around one, stays unknown: the task's value stands."""
+
+    def tables(task: str) -> set[str]:
+        result = lint(_project(**{"proj/profiles.yml": ENV_PROFILES, "databricks.yml": _bundle(task)}))
+        return {i.table.name for i in _intents(result).get("proj/models/marts/orders.sql", [])}
+
+    assert tables(DBT_TASK) == {"prod_cat.sales_marts.orders"}
+    assert tables(DBT_TASK.replace('"dbt build"', '"dbt build --target dev"')) == {"main.analytics_marts.orders"}
+
+
+def test_a_project_without_profiles_reads_the_one_the_repository_keeps_elsewhere(lint):
+    """No `profiles.yml` beside the project: dbt reads `~/.dbt/profiles.yml`, which the
+    repository keeps as a file it mounts there (`docker/dbt/profiles.yml`). When the
+    repository's profiles files that define the project's profile agree, they name
+    its tables; a file of another profile is not read for it."""
+    other = "other:\n  target: dev\n  outputs:\n    dev:\n      catalog: x\n      schema: y\n"
+    files = {**_project(), "docker/dbt/profiles.yml": PROFILES, "tools/profiles.yml": other}
+    result = lint(files)
+    assert {i.table.name for i in _intents(result)["proj/models/marts/orders.sql"]} == {"prod_cat.sales_marts.orders"}
+
+
+def test_profiles_kept_elsewhere_that_disagree_leave_the_tables_unknown(lint):
+    """The near miss: two files define the project's profile with different catalogs;
+    which one the run reads is not known."""
+    files = {
+        **_project(),
+        "docker/dbt/profiles.yml": PROFILES,
+        "ci/profiles.yml": PROFILES.replace("prod_cat", "ci_cat"),
+    }
+    result = lint(files)
+    assert {i.table.name for i in _intents(result)["proj/models/marts/orders.sql"]} == {
+        "{catalog}.{schema}_marts.orders"
+    }
+
+
 def test_node_paths_leading_out_of_the_project_are_not_walked(lint, tmp_path):
     outside = tmp_path.parent / (tmp_path.name + "_outside")
     (outside / "models").mkdir(parents=True, exist_ok=True)

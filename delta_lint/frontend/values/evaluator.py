@@ -6,7 +6,8 @@ Real job code computes its table paths in functions of its own:
 `if`s and a regular expression. `Evaluator` interprets such a function on the
 values of `lattice` (known Python values, templates, one of a few values,
 unknown); the code is never imported or run. It interprets a small subset
-without side effects: assignments, `if`, `with open(...)`, `return`, `for` (over a
+without side effects: assignments (a key set on a dict a local name holds too,
+see `_set_key`), `if`, `with open(...)`, `return`, `for` (over a
 known sequence of up to MAX_LOOP items turn by turn; over any other, as a loop
 that may run no turn or many, see `_loop`), `try` (see `_try`), `while` without
 `break`/`continue`/`else` (see `_while`), list and dict comprehensions over
@@ -15,7 +16,10 @@ known sequences (and a generator a string's `join` consumes), `match` (see
 what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
-gives, see `Context.documents`, a notebook widget as a named input of a template).
+gives, see `Context.documents`, a notebook widget as a named input of a template),
+and the module's configuration classes: a dataclass or a pydantic model called
+builds an object whose fields it reads by attribute (`Made`), and `call_factory`
+reads a class or static method that builds one (`Config.from_yaml(path)`).
 
 Where the code goes one of several ways the evaluator cannot decide (an `if` on
 an unknown test, a conditional expression, `or`/`and`, a loop that may not run),
@@ -104,6 +108,21 @@ class Opened:
     path: str
 
 
+class Made:
+    """The object a configuration class builds (`Config(**data)` of a dataclass or
+    a pydantic model): its fields by name, read by attribute (`cfg.catalog`). It is
+    equal only to itself (see `lattice.key`), as two objects are."""
+
+    __slots__ = ("cls", "fields")
+
+    def __init__(self, cls: str, fields: dict[str, object]) -> None:
+        self.cls = cls
+        self.fields = fields
+
+    def __repr__(self) -> str:
+        return f"{self.cls}({self.fields!r})"
+
+
 class _View(tuple):
     """`d.keys()`, `.values()`, `.items()`: iterable and searchable like the view, but
     neither equal to a list or tuple nor subscriptable, as the view is not."""
@@ -140,6 +159,8 @@ class Module:
     assigned: dict[str, ast.expr] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # name -> dotted module or function
     values: dict[str, object] = field(default_factory=dict)
+    # configuration classes (see `config_fields`): what calling one builds is a `Made`
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
     @classmethod
     def of(cls, tree: ast.Module, path: str) -> Module:
@@ -148,11 +169,16 @@ class Module:
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 module.functions[stmt.name] = stmt
+            elif isinstance(stmt, ast.ClassDef) and config_fields(stmt) is not None:
+                module.classes[stmt.name] = stmt
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 module.assigned[stmt.targets[0].id] = stmt.value
             elif isinstance(stmt, ast.Expr):
-                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change
-                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change;
+                # the function a call names does not (`print(load(p))` leaves `load` as
+                # defined: only a `global` statement or an assignment rebinds it)
+                called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
+                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in called)
             elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
                 rebound.update(bound_names(stmt))
                 for node in ast.walk(stmt):  # `CONFIG["k"] = v`: the dict it changes
@@ -177,8 +203,29 @@ class Module:
         for name in rebound:
             module.values[name] = Unknown("changed at import")
             module.functions.pop(name, None)
+            module.classes.pop(name, None)
         module.values["__file__"] = f"{PROJECT_ROOT}/{path}"
         return module
+
+
+# bases whose classes take their fields by keyword and ignore other keys (pydantic)
+_MODEL_BASES = frozenset({"BaseModel", "BaseSettings"})
+
+
+def config_fields(cls: ast.ClassDef) -> tuple[list[str], bool] | None:
+    """A configuration class's fields (its annotated class-level names, in order) and
+    whether it is a pydantic model (keywords only, other keys ignored) rather than a
+    dataclass (fields in order, another key a TypeError); None for other classes,
+    whose calls are not followed."""
+    fields = [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+    bases = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in cls.bases}
+    if bases & _MODEL_BASES:
+        return fields, True
+    for decorator in cls.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "dataclass":
+            return fields, False
+    return None
 
 
 def bound_names(stmt: ast.AST) -> set[str]:
@@ -258,6 +305,22 @@ class Evaluator:
             return Unknown(f"no value function `{name}`")
         return self._settled(lambda: self._call(fn, args, kwargs, 0))
 
+    def call_factory(
+        self, cls: ast.ClassDef, method: ast.FunctionDef, args: list[object], kwargs: dict[str, object]
+    ) -> object:
+        """What a class or static method of `cls` returns (`Config.from_yaml(path)`:
+        a loader that builds the class's object from a document), `cls` bound to the
+        class. The class and its module's configuration classes are the objects the
+        method can build (see `Made`)."""
+        kinds = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
+        if len(method.decorator_list) != 1 or not kinds & {"classmethod", "staticmethod"}:
+            return Unknown("not a class or static method")
+        if "classmethod" in kinds:
+            if not (method.args.posonlyargs + method.args.args):
+                return Unknown("a class method without `cls`")
+            args = [cls, *args]
+        return self._settled(lambda: self._call(method, args, kwargs, 0, decorated=True))
+
     def value(self, node: ast.expr, env: dict[str, object]) -> object:
         """What the expression gives with its names bound as `env` says (names not in
         it are the module's): a value of the lattice, as `call` gives."""
@@ -299,8 +362,16 @@ class Evaluator:
 
     # -- functions and statements ---------------------------------------------------
 
-    def _call(self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int) -> object:
-        if depth >= MAX_DEPTH or fn.args.vararg or fn.args.kwarg or fn.decorator_list or self._shape(fn)[1]:
+    def _call(
+        self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int, decorated: bool = False
+    ) -> object:
+        if (
+            depth >= MAX_DEPTH
+            or fn.args.vararg
+            or fn.args.kwarg
+            or (fn.decorator_list and not decorated)
+            or self._shape(fn)[1]
+        ):
             return Unknown("a call not followed")  # a decorator or a `yield` makes the call something else
         params = fn.args.posonlyargs + fn.args.args
         if len(args) > len(params):
@@ -460,7 +531,8 @@ class Evaluator:
         a handler then does. Both ways are read and joined; a handler starts from the
         names as before the body, those the body binds unknown (it may have stopped
         anywhere). A body whose every part is known and followed surely ends: no
-        handler runs. Where the body surely raises, handlers that catch every error
+        handler runs; handlers that all end by raising add no way either (the body
+        is read as outside a `try`). Where the body surely raises, handlers that catch every error
         (`except:`, `except Exception:`) make only a reading of the whole statement
         as not followed sound; with none, or with handlers of some errors only (which
         error it is is not known), Python may raise: no value. An error a handler of
@@ -611,7 +683,11 @@ class Evaluator:
         ran = dict(env)
         unsure = self._unsure
         returned, falls = self._block(stmt.body, ran, depth)
-        if self._unsure == unsure:  # every part known and followed: no error, no handler
+        # every part known and followed: no error, no handler; or every handler ends by
+        # raising (`logger.error(...)` then `raise`): a way through one goes on no more
+        # than the error it caught would, and an error in a part not followed is not
+        # seen (as outside a `try`)
+        if self._unsure == unsure or all(map(_ends_raising, stmt.handlers)):
             if falls and stmt.orelse:
                 more, falls = self._block(stmt.orelse, ran, depth)
                 returned += more
@@ -750,6 +826,8 @@ class Evaluator:
             for i, t in enumerate(target.elts):
                 self._assign(t.value if isinstance(t, ast.Starred) else t, self._join([u[i] for u in unpacked]), env)
         elif isinstance(target, (ast.Subscript, ast.Attribute)):
+            if self._set_key(target, value, env):
+                return
             # `d["a"] = x`, `cfg["parts"][0] = x`: the containers on the way are changed
             # in place (also where another name holds them): not followed
             node: ast.expr = target
@@ -763,6 +841,33 @@ class Evaluator:
                 else:
                     for each in alternatives(self._quiet(node, env)):
                         self._change(each)
+
+    def _set_key(self, target: ast.expr, value: object, env: dict[str, object]) -> bool:
+        """`d["catalog"] = d[env]["catalog"]` where `d` is a local name holding a known
+        dict and the key is known (a loader filling in a configuration's fields):
+        the name holds a copy with that key set, and the dict it held before counts
+        as changed in place, so any other name or container that still holds it
+        reads it as unknown, as it would for any other store. False where this is
+        not such a store (a nested target, an unknown key, a name of the module or
+        several dicts): the caller treats it as a change of unknown effect."""
+        if not (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and not isinstance(target.slice, ast.Slice)
+            and target.value.id in env
+        ):
+            return False
+        held = env[target.value.id]
+        if type(held) is not dict or id(held) in self._changed:
+            return False
+        key = self._quiet(target.slice, env)
+        if type(key) not in (str, int):
+            return False
+        check_items(len(held) + 1)
+        self._changed.add(id(held))  # the dict itself only: what it holds is not changed
+        self._held.append(held)
+        env[target.value.id] = {**held, key: value}
+        return True
 
     @staticmethod
     def _unpack(count: int, value: object, starred: bool) -> list[object]:
@@ -1071,9 +1176,14 @@ class Evaluator:
         return None
 
     def _call_expr(self, node: ast.Call, env: dict[str, object], depth: int) -> object:
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        if any(isinstance(a, ast.Starred) for a in node.args):
             return Unknown("a starred argument")
         func = node.func
+        made = self._class_called(func, env)
+        if made is not None:
+            return self._construct(made, node, env, depth)
+        if any(k.arg is None for k in node.keywords):
+            return Unknown("a starred argument")
         # `", ".join(f"{c} STRING" for c in cols)`: a generator a string's `join`
         # consumes gives what the list of its items gives
         consumed = isinstance(func, ast.Attribute) and func.attr == "join" and self._dotted(func.value, env) is None
@@ -1111,6 +1221,65 @@ class Evaluator:
                     self._change(each)  # `parts.append(x)`, `d.pop("a")`
             return self._unfollowed(result, args, kwargs)
         return self._unfollowed(Unknown("a call not followed"), args, kwargs)
+
+    def _class_called(self, func: ast.expr, env: dict[str, object]) -> ast.ClassDef | None:
+        """The configuration class a call builds an object of: `Config(...)` of the
+        module's class, or `cls(...)` in a class method of it."""
+        if not isinstance(func, ast.Name):
+            return None
+        if func.id in env:
+            held = env[func.id]
+        elif func.id in self._locals:
+            return None  # a local name not bound yet: the call raises
+        else:
+            held = self.module.classes.get(func.id)
+        return held if isinstance(held, ast.ClassDef) else None
+
+    def _construct(self, cls: ast.ClassDef, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        """`Config(**data)`, `Env(catalog="main", schema=s)`: the object a dataclass or a
+        pydantic model holds (`Made`), its fields those the call gives (a mapping's
+        keys by `**`), else their class-level defaults. Where Python (or pydantic)
+        would refuse the call, a field missing, an unexpected keyword or positional
+        argument, it gives no value; nested models stay as the values given."""
+        shape = config_fields(cls)
+        if shape is None:
+            return Unknown("a class not followed")
+        fields, model = shape
+        given: dict[str, object] = {}
+        for arg in node.args:
+            if model or len(given) >= len(fields):
+                raise NoValue  # a model takes keywords only; more arguments than fields
+            given[fields[len(given)]] = self._expr(arg, env, depth)
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, env, depth)
+            if keyword.arg is not None:
+                pairs = [(keyword.arg, value)]
+            elif type(value) is dict and all(isinstance(k, str) for k in value):
+                pairs = list(value.items())
+            else:
+                return Unknown("a mapping of keys not known")
+            for name, item in pairs:
+                if name in given:
+                    raise NoValue  # the same keyword twice: a TypeError
+                if name not in fields and not model:
+                    raise NoValue  # a dataclass has no such field: a TypeError
+                given[name] = item
+        out: dict[str, object] = {}
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                continue
+            name = stmt.target.id
+            if name in given:
+                out[name] = given[name]
+            elif stmt.value is not None:
+                caller, self._locals = self._locals, frozenset()  # defaults read the module's names
+                try:
+                    out[name] = self._expr(stmt.value, {}, depth)
+                finally:
+                    self._locals = caller
+            else:
+                raise NoValue  # a required field not given
+        return Made(cls.name, out)
 
     def _lift_call(
         self, call: Callable[[list[object], dict[str, object]], object], args: list[object], kwargs: dict[str, object]
@@ -1309,6 +1478,12 @@ def _catches_all(handler: ast.ExceptHandler) -> bool:
     return kind is None or (isinstance(kind, ast.Name) and kind.id in ("Exception", "BaseException"))
 
 
+def _ends_raising(handler: ast.ExceptHandler) -> bool:
+    """A handler whose last statement raises and which holds no `return`, `break` or
+    `continue`: no way through it goes on past the `try`."""
+    return bool(handler.body) and isinstance(handler.body[-1], ast.Raise) and not _exits(handler.body)
+
+
 def _exits(body: list[ast.stmt]) -> bool:
     """A `return`, `break` or `continue` anywhere in a `finally` (which would replace
     what the `try` returns or raises): such a `try` is not followed."""
@@ -1399,6 +1574,8 @@ def _index(owner: object, key: object) -> object:
 def _attribute(owner: object, attr: str) -> object:
     if isinstance(owner, PurePosixPath) and attr in brains.PATH_ATTRIBUTES:
         return getattr(owner, attr)
+    if isinstance(owner, Made):
+        return owner.fields[attr] if attr in owner.fields else Unknown(f"the attribute `{attr}`")
     return Unknown(f"the attribute `{attr}`")
 
 
@@ -1446,6 +1623,8 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
         if isinstance(owner, PurePosixPath):
             if name in ("resolve", "absolute"):
                 return PurePosixPath(posixpath.normpath(str(owner)))
+            if name == "as_posix" and not args and not kwargs:
+                return str(owner)
             if name == "joinpath" and all(isinstance(a, str) for a in args):
                 return owner.joinpath(*args)  # type: ignore[arg-type]
             if name == "open":

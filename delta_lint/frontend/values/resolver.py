@@ -58,7 +58,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.frontend.values.evaluator import Evaluator, Module, Opened, document_path
+from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, document_path
 from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
@@ -77,6 +77,13 @@ _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
 # arguments of a value function the evaluator builds (`_plain_argument`)
 _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
+# the names a chain of path calls starts from (`pathlib.Path(...)`, `os.path.join(...)`)
+PATH_ROOTS = frozenset({"pathlib", "Path", "os", "posixpath"})
+# ... and the calls such a chain ends in (a path, or its text)
+PATH_CALLS = frozenset(
+    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix"}
+    | {"join", "dirname", "basename", "normpath", "abspath", "realpath"}
+)
 
 
 def _built_table(steps: list[Step]) -> Chain | None:
@@ -105,6 +112,14 @@ def _built_table(steps: list[Step]) -> Chain | None:
         call = ast.fix_missing_locations(ast.copy_location(ast.Call(func=func, args=args, keywords=[]), last.call))
         return Chain((Step("DeltaTable", None, func.value), Step(factory, call, call)))
     return None
+
+
+def _partly_known(text: Str) -> bool:
+    """An unknown string that still has parts the code gives (`/FileStore/{user}/x`):
+    worth keeping where it is held, so a write names what is known of its table. A
+    string that is only one unknown part (`{user}`) is not: where it is used, the
+    expression that gives it names it better."""
+    return bool(text.params) and text.text != "{" + text.params[0] + "}"
 
 
 def _is_json_loads(node: ast.expr) -> bool:
@@ -288,14 +303,18 @@ class ValueResolver:
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
         """A literal dict's value as held: a known string, a nested literal dict or a
-        list of them (a configuration's sections); None when not known."""
+        list of them (a configuration's sections), or a string with known parts around
+        a part only a run knows (`{"out": f"/FileStore/{user}/pred"}`, the user read
+        from the notebook's context): it stays unknown, as it would bound to a name, but
+        a write to `config["out"]` keeps the parts the code gives. None when no part is
+        known."""
         if isinstance(node, ast.Dict) or (
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
             return held if isinstance(held, (StrMap, Maps)) and not isinstance(held, Instance) else None
         text = self.string(node, scope)
-        return None if text.unknown else text
+        return text if not text.unknown or _partly_known(text) else None
 
     def _maps(self, node: ast.expr, scope: Scope) -> Maps | None:
         """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
@@ -354,7 +373,12 @@ class ValueResolver:
             if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
                 mapping = self._literal_map(node.func.value, scope)
                 values = [v for _, v in mapping.items] if mapping is not None else []
-                if mapping is not None and not mapping.keys and values and all(isinstance(v, Str) for v in values):
+                if (
+                    mapping is not None
+                    and not mapping.keys
+                    and values
+                    and all(isinstance(v, Str) and not v.unknown for v in values)
+                ):
                     return Strs(tuple(values))  # type: ignore[arg-type]
                 return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
@@ -444,6 +468,8 @@ class ValueResolver:
             found = self._dict_value(node, scope)  # `self.target_path` of a known object
             if found is not None:
                 return found
+        if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
+            return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -689,7 +715,31 @@ class ValueResolver:
         evaluated = self._evaluated(node, scope)
         if isinstance(evaluated, Str):
             return evaluated
+        path = self._path_text(node, scope)
+        if path is not None:
+            return path
         return self._returned_text(node, scope)
+
+    def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
+        """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
+        .as_posix()`, `os.path.join(root, "conf.yml")`), as the evaluator's library
+        knowledge reads it (`brains`), the names it reads as they are held; None
+        when it is no such chain or its text is not known."""
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if last not in PATH_CALLS:
+            return None  # most calls: no path's
+        root: ast.expr = node
+        while isinstance(root, (ast.Call, ast.Attribute)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if not (isinstance(root, ast.Name) and root.id in PATH_ROOTS) or root.id in scope.env:
+            return None
+        env = {
+            n.id: to_plain(scope.env[n.id])
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
+        }
+        value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, env)
+        return Str(value) if isinstance(value, str) else None
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
@@ -811,6 +861,35 @@ class ValueResolver:
         self.host.documents_wanted |= evaluator.opened
         return None if isinstance(value, Unknown) else from_plain(value)
 
+    def factory_object(
+        self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope
+    ) -> Instance | None:
+        """The object a configuration class's class or static method builds for this
+        call (`Config.from_yaml(path)`: a loader that opens a project document, fills
+        in the environment's fields and returns `Config(**data)`), evaluated as a
+        value function is (see `values.evaluator`), in the running file's folder (a
+        notebook's working directory): its fields that hold text. None when an
+        argument or the object is not known."""
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        args = [self._plain_argument(a, scope) for a in call.args]
+        kwargs = {k.arg: self._plain_argument(k.value, scope) for k in call.keywords if k.arg}
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]) or self.host._tree is None:
+            return None
+        if cls.lineno <= self.host._own_lines:
+            module = self._own()
+        else:  # a class of another module of the project, pasted: read on its own
+            module = Module.of(ast.Module(body=[cls], type_ignores=[]), self.host.own_path)
+        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        seen = len(self.host.budget.spent)
+        made = evaluator.call_factory(cls, method, args, kwargs)
+        self._budget_spent(seen, call)
+        self.host.documents_wanted |= evaluator.opened
+        if not isinstance(made, Made) or self.host.classes.get(made.cls) is None:
+            return None
+        fields = {name: from_plain(value) for name, value in made.fields.items() if not isinstance(value, Made)}
+        return Instance(tuple((k, v) for k, v in fields.items() if type(v) is Str), cls=made.cls)
+
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
         """`open("conf/dev.yml")` with a known path."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open"):
@@ -873,6 +952,10 @@ class ValueResolver:
             self._value_checked[name] = is_value_function(fn)
         if not self._value_checked[name]:
             return None
+        return self._own(), name
+
+    def _own(self) -> Module:
+        """This file's own code as the evaluator reads it (made once)."""
         if self._own_module is None:
             own = (
                 [s for s in self.host._tree.body if s.lineno <= self.host._own_lines]
@@ -880,7 +963,7 @@ class ValueResolver:
                 else []
             )
             self._own_module = Module.of(ast.Module(body=own, type_ignores=[]), self.host.own_path)
-        return self._own_module, name
+        return self._own_module
 
     def _exit_of(self, node: ast.expr, scope: Scope) -> dict | None:
         """What the notebook a `dbutils.notebook.run(path, ...)` call runs hands back
@@ -954,11 +1037,13 @@ class ValueResolver:
         arguments bound, when it is known or a template of named inputs
         (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
         name (`t = table_name("x")`); None when the call is no such function or what
-        it returns is not told."""
+        it returns is not told, or when none of its parts is known."""
         if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
             return None
         returned = self._returned(self.host.functions[node.func.id], node, scope)
-        return returned if type(returned) is Str and not (returned.scalar or returned.unknown) else None
+        if type(returned) is not Str or returned.scalar:
+            return None
+        return returned if not returned.unknown or _partly_known(returned) else None
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope

@@ -675,7 +675,9 @@ class Walker:
         """A class or static method that builds a configuration object from a
         class-level dict (`d = cls.CONFIGS[env]; return Env(**d)`, `return
         cls(**CONFIGS[env])`), read with the call's values: the object, its fields
-        those of the entry the call names. None when the entry is not known (an
+        those of the entry the call names. A factory this reading does not follow (a
+        `with open(...)` of a document, a `try`) is evaluated by the value layer
+        (`ValueResolver.factory_object`). None when the entry is not known (an
         environment only a run knows): the attributes stay named placeholders."""
         if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
             return None
@@ -688,10 +690,10 @@ class Walker:
                 local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
             elif isinstance(stmt, ast.Return):
                 made = self._config_value(stmt.value, cls, local) if stmt.value is not None else None
-                return made if isinstance(made, Instance) else None
+                return made if isinstance(made, Instance) else self.values.factory_object(method, cls, call, scope)
             elif not isinstance(stmt, (ast.Expr, ast.Pass)):
-                return None  # a branch or loop: which entry it picks is not read here
-        return None
+                break  # a branch, loop, `with` or `try`: the value layer reads them
+        return self.values.factory_object(method, cls, call, scope)
 
     def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope) -> object:
         """A value inside a factory (see `_factory`): a class-level literal
