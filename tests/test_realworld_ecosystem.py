@@ -6,9 +6,15 @@ is counted as ours."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.realworld import ecosystem
+from tests.conftest import ROOT
 
 JOB = (
     "def save(df, t):\n"
@@ -106,3 +112,46 @@ def test_sql_text_printed_or_logged_is_not_a_plain_write(tmp_path):
     )
     eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
     assert [d for d in eco.drops if d.startswith("show.py")] == ["show.py:7"]  # only the run one
+
+
+@pytest.mark.benchmark
+def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
+    """`python -m benchmarks.realworld drops DIR`: delta-lint runs on a folder outside the
+    manifest and each plain write it says nothing at is printed at its file and line."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "job.py").write_text(
+        'spark.table("s").write.mode("append").saveAsTable("main.s.a")\n'  # read: an intent
+        "def save(df, t):\n"
+        "    df.write.saveAsTable(t)\n"  # a helper never called: a DL001 at its line
+        'spark.sql("""\n'
+        "    MERGE INTO main.s.b t USING u ON t.id = u.id\n"
+        '    WHEN MATCHED THEN DELETE""")\n'
+        "spark.sql(QUERY)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.realworld", "drops", str(repo), "--helpers"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"  DL007  {repo / 'job.py'}:7" in proc.stdout.splitlines()
+    assert "0 silent drops of 3 plain writes" in proc.stdout
+    (repo / "more.py").write_text(
+        "getattr(df.write, name)(t)\nsave = df.write.insertInto\nINSERT = 'INSERT INTO x SELECT 1'\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.realworld", "drops", str(repo)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1
+    assert [line for line in proc.stdout.splitlines() if line.startswith("  drop")] == [
+        f"  drop   {repo / 'more.py'}:3"
+    ]
