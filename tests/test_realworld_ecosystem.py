@@ -114,6 +114,25 @@ def test_sql_text_printed_or_logged_is_not_a_plain_write(tmp_path):
     assert [d for d in eco.drops if d.startswith("show.py")] == ["show.py:7"]  # only the run one
 
 
+def test_a_write_in_prose_or_in_another_dialect_is_no_plain_write(tmp_path):
+    (tmp_path / "report.py").write_text(
+        'TEMPLATE = """# Findings\n'
+        "| Dynamic overwrite | REPLACE USING | derives the partition-level DELETE from the source keys |\n"
+        '"""\n'
+        'cur.execute("INSERT INTO app.queue (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (1,))\n'
+    )
+    assert ecosystem.plain_writes(tmp_path, []) == []
+
+
+def test_a_write_starting_a_line_or_after_a_cte_is_still_a_plain_write(tmp_path):
+    (tmp_path / "job.py").write_text(
+        'q = """\n-- load\n  MERGE INTO main.s.o t USING u ON t.id = u.id\n"""\n'
+        'r = """WITH u AS (SELECT 1) INSERT INTO main.s.p SELECT * FROM u\n"""\n'
+        's = """\nSELECT 1; DELETE FROM main.s.q WHERE d = 1\n"""\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [3, 5, 8]
+
+
 @pytest.mark.benchmark
 def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
     """`python -m benchmarks.realworld drops DIR`: delta-lint runs on a folder outside the

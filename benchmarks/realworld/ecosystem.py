@@ -9,7 +9,9 @@ are wrong on any repository. This module finds them from the code and the run:
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
-  apart (`helper_unlocated`), never mixed into silent drops.
+  apart (`helper_unlocated`), never mixed into silent drops. SQL text in
+  another dialect, and text whose write does not start a statement (prose in a
+  Markdown template), is no plain write.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
+from delta_lint.frontend.recognise import skip_reason
 
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
@@ -95,7 +98,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 and not (isinstance(here_stmt, ast.Expr) and here_stmt.value is child)
             ):
                 m = SQL_WRITE.search(child.value)
-                if m and _statement_like(child.value):
+                if m and _statement_like(child.value) and _starts_statement(child.value, m.start()):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
             visit(child, func, here_stmt, shown or _shows_text(child))
@@ -133,6 +136,19 @@ def _statement_like(text: str) -> bool:
     """A string that reads as a SQL statement (not prose in a log message)."""
     head = text.lstrip().upper()
     return head.startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH", "--")) or "\n" in text
+
+
+def _starts_statement(text: str, at: int) -> bool:
+    """The write at `at` starts a statement of SQL text: only blanks, `;` or a
+    parenthesis (a CTE's end) before it on its line, or a statement-like head of
+    the text (`_statement_like`), and the text shows no other dialect's sign. Not
+    a write in prose (`| ... | the partition-level DELETE from the source keys |`)."""
+    if skip_reason("", ".sql", text) is not None:
+        return False  # PostgreSQL (`ON CONFLICT`), T-SQL, ...: no Delta table
+    if text.lstrip().upper().startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH")):
+        return True
+    before = text[text.rfind("\n", 0, at) + 1 : at].strip()
+    return not before or before.endswith((";", "(", ")"))
 
 
 def _text_writes(rel: str, text: str) -> list[PlainWrite]:
