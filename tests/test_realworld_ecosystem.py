@@ -133,6 +133,16 @@ def test_a_write_starting_a_line_or_after_a_cte_is_still_a_plain_write(tmp_path)
     assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [3, 5, 8]
 
 
+def test_a_write_in_a_file_skipped_by_kind_is_counted_apart_unless_a_job_runs_it(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "load_test.py").write_text('spark.sql("DELETE FROM main.s.ctl WHERE id = 1")\n')
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
+    assert (eco.silent_drops, eco.in_skipped, eco.skipped_sites) == (0, 1, ["tests/load_test.py:1 (test)"])
+    scheduled = {"nodes": [{"files": ["tests/load_test.py"]}]}
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], scheduled, [])
+    assert (eco.silent_drops, eco.in_skipped, eco.drops) == (1, 0, ["tests/load_test.py:1"])
+
+
 @pytest.mark.benchmark
 def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
     """`python -m benchmarks.realworld drops DIR`: delta-lint runs on a folder outside the

@@ -165,7 +165,7 @@ def measure_all(out: Path, command: list[str], env: dict | None, only: str | Non
 SUMS = (
     "writes found_sites found_tables false_intents dropped_files lines coverage conflicts conflicts_found "
     "false_alarms skipped_as_dl000 non_delta_intents workspace_notes internal_errors timed_out plain_writes "
-    "silent_drops helper_unlocated dl000_valid idle_job_files intents unresolved_intents findings"
+    "silent_drops helper_unlocated in_skipped dl000_valid idle_job_files intents unresolved_intents findings"
 ).split()
 
 
@@ -209,6 +209,7 @@ def summary_table(rows: list[Outcome]) -> str:
         ("negative controls with conflict findings", lambda t, g: neg(g)),
         ("silent drops (plain writes with nothing at them)", lambda t, g: f"{t.silent_drops} of {t.plain_writes}"),
         ("writes in helpers not located at their statement", lambda t, g: str(t.helper_unlocated)),
+        ("plain writes in files skipped by kind (tests no job runs, ...)", lambda t, g: str(t.in_skipped)),
         ("DL000 on valid code", lambda t, g: per10k(t)),
         ("intents whose table is not fully resolved", lambda t, g: unresolved(t)),
         ("files job definitions run that give nothing", lambda t, g: str(t.idle_job_files)),
@@ -293,7 +294,13 @@ def cmd_drops(args: argparse.Namespace) -> int:
     """Silent drops on folders outside the manifest: nothing is annotated there, so
     every plain write counts (no `skipped` files, no known non-Delta sites). Exit 1
     when a folder has a silent drop, so a sweep can gate on it."""
-    totals = {"plain writes": 0, "silent drops": 0, "helper writes unlocated": 0, "whole-statement DL007": 0}
+    totals = {
+        "plain writes": 0,
+        "silent drops": 0,
+        "helper writes unlocated": 0,
+        "in files skipped by kind": 0,
+        "whole-statement DL007": 0,
+    }
     for folder in args.dirs:
         if not folder.is_dir():
             print(f"{folder}: not a folder", file=sys.stderr)
@@ -305,18 +312,22 @@ def cmd_drops(args: argparse.Namespace) -> int:
             ("plain writes", eco.plain_writes),
             ("silent drops", eco.silent_drops),
             ("helper writes unlocated", eco.helper_unlocated),
+            ("in files skipped by kind", eco.in_skipped),
             ("whole-statement DL007", len(notes)),
         ):
             totals[name] += n
         print(
             f"{folder}: {eco.silent_drops} silent drops of {eco.plain_writes} plain writes, "
-            f"{eco.helper_unlocated} helper writes unlocated, {len(notes)} whole-statement DL007"
+            f"{eco.helper_unlocated} helper writes unlocated, {eco.in_skipped} in files skipped by kind, "
+            f"{len(notes)} whole-statement DL007"
             + (f", check exit {run.exit_code}" if run.exit_code not in (0, 1) else "")
         )
         for site in eco.drops:
             print(f"  drop   {folder / site}")
         for site in eco.unlocated if args.helpers else ():
             print(f"  helper {folder / site}")
+        for site in eco.skipped_sites if args.helpers else ():
+            print(f"  skip   {folder / site}")
         for site in notes:
             print(f"  DL007  {folder / site}")
     if len(args.dirs) > 1:
@@ -404,7 +415,11 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--limit", type=int, default=40, help="rows shown per repository and sign")
     dr = sub.add_parser("drops", help="silent drops and whole-statement dynamic SQL on any folders")
     dr.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
-    dr.add_argument("--helpers", action="store_true", help="also each write in a helper not located at its line")
+    dr.add_argument(
+        "--helpers",
+        action="store_true",
+        help="also each write in a helper not located at its line, or in a skipped file",
+    )
     for p in (f, m, d):
         p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder of the checkouts (owner+name)")
         p.add_argument("--only", help="only repositories whose owner+name contains this")

@@ -9,7 +9,10 @@ are wrong on any repository. This module finds them from the code and the run:
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
-  apart (`helper_unlocated`), never mixed into silent drops. SQL text in
+  apart (`helper_unlocated`), never mixed into silent drops. A plain write in a
+  file delta-lint skips by kind (a test no job runs, another SQL dialect, a
+  Lakeflow pipeline no bundle defines: `recognise`, named in the run's summary
+  and by `--show-files`) is counted apart too (`in_skipped`). SQL text in
   another dialect, and text whose write does not start a statement (prose in a
   Markdown template), is no plain write.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
@@ -47,6 +50,7 @@ class PlainWrite:
     line: int  # where the write text stands
     span: tuple[int, int]  # the enclosing statement (first and last line)
     in_function: bool
+    skipped: str | None = None  # the kind delta-lint skips the file as, if it does
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Ecosystem:
     plain_writes: int = 0
     silent_drops: int = 0
     helper_unlocated: int = 0
+    in_skipped: int = 0
     dl000: int = 0
     dl000_valid: int = 0
     idle_job_files: int = 0
@@ -62,6 +67,7 @@ class Ecosystem:
     findings: int = 0
     drops: list[str] = field(default_factory=list)
     unlocated: list[str] = field(default_factory=list)  # plain writes in helpers not located
+    skipped_sites: list[str] = field(default_factory=list)  # plain writes in files skipped by kind
     dl000_sites: list[str] = field(default_factory=list)
     idle: list[str] = field(default_factory=list)
 
@@ -195,12 +201,14 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
             continue
         if suffix == ".py":
             got = _python_writes(rel, _strip_magics(text))
-            found.extend(got if got is not None else _text_writes(rel, text))
+            here = got if got is not None else _text_writes(rel, text)
         elif suffix == ".ipynb":
             cells = _notebook_writes(rel, text)
-            found.extend(cells if cells is not None else _text_writes(rel, text))
+            here = cells if cells is not None else _text_writes(rel, text)
         else:
-            found.extend(_text_writes(rel, text))
+            here = _text_writes(rel, text)
+        kind = skip_reason(rel, suffix, text) if here else None
+        found.extend(PlainWrite(w.path, w.line, w.span, w.in_function, kind) for w in here)
     return found
 
 
@@ -321,22 +329,25 @@ def measure(
                 continue  # CPython refuses it too: not our fault
             eco.dl000_valid += 1
             eco.dl000_sites.append(f"{rel}:{loc.get('line')}")
+    ran: set[str] = set()
+    for node in (schedule or {}).get("nodes", []):
+        ran.update(f.lstrip("./") for f in node.get("files", []) or [])
     for w in plain_writes(root, skipped):
         eco.plain_writes += 1
         lines = marks.get(w.path, set())
         lo, hi = w.span
         if any(lo <= n <= hi for n in lines) or w.line in lines or (w.path, w.line) in non_delta:
             continue
-        if w.in_function:
+        if w.skipped is not None and w.path not in ran:  # a job running it has it linted
+            eco.in_skipped += 1
+            eco.skipped_sites.append(f"{w.path}:{w.line} ({w.skipped})")
+        elif w.in_function:
             eco.helper_unlocated += 1
             eco.unlocated.append(f"{w.path}:{w.line}")
         else:
             eco.silent_drops += 1
             eco.drops.append(f"{w.path}:{w.line}")
     if schedule:
-        ran: set[str] = set()
-        for node in schedule.get("nodes", []):
-            ran.update(f.lstrip("./") for f in node.get("files", []) or [])
         for rel in sorted(ran):
             if rel not in marks and (root / rel).is_file():
                 eco.idle_job_files += 1
