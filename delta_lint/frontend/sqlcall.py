@@ -25,10 +25,10 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs
+from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
-from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent, Location
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Location
 
 MAX_ARGS = 256  # more values than a statement binds by hand: not read
 
@@ -131,26 +131,73 @@ class SqlCallReader:
         arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
         if arg is None:
             return
-        sql = self.host.string(arg, scope)
+        options = alternatives(self.host.string(arg, scope))  # one text, or each of several
         if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
-            sql = bound_statement(
-                sql, node, lambda value: self.host.string(value, scope), lambda held: self._held_container(held, scope)
+            options = tuple(
+                bound_statement(
+                    sql,
+                    node,
+                    lambda value: self.host.string(value, scope),
+                    lambda held: self._held_container(held, scope),
+                )
+                for sql in options
             )
         loc = scope.site or self.host.sites.loc(node)
         built = self.host.text_sites(loc, arg, scope)  # where its text was built, on other lines
         if scope.site is None and built:
             loc = Location(loc.path, loc.line, loc.column, built)
+        if len(options) == 1:
+            intents, diags = self._statement(options[0], node, warehouse, scope, loc)
+        else:
+            intents, diags = self._each_statement(options, node, warehouse, scope, loc)
+        for i in intents:
+            self.host._add(i, scope, node, built)
+        self.host.diagnostics.extend(diags)
+
+    def _each_statement(
+        self, options: tuple[Str, ...], node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
+    ) -> tuple[list[Intent], list[Diagnostic]]:
+        """A statement that is one of several texts (`spark.sql(alter_map[obj_type])`
+        of a literal dict): each text read as the statement, from the same session.
+        An intent every text makes is kept as it is; the others are flagged `one_of`.
+        A `USE` that only some texts run leaves the session as it was."""
+        session = self.host.session
+        before = dict(session.__dict__)
+        runs: list[tuple[list[Intent], list[Diagnostic]]] = []
+        after: list[dict] = []
+        for option in options:
+            session.__dict__.update(before)
+            runs.append(self._statement(option, node, warehouse, scope, loc))
+            after.append(dict(session.__dict__))
+        session.__dict__.update(after[0] if all(state == after[0] for state in after) else before)
+        shapes = [{_shape(i) for i in made} for made, _ in runs]
+        intents: list[Intent] = []
+        seen: set[tuple] = set()
+        for made, _ in runs:
+            for intent in made:
+                shape = _shape(intent)
+                if shape in seen:
+                    continue
+                seen.add(shape)
+                everywhere = all(shape in one for one in shapes)
+                intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
+        diags = list(dict.fromkeys(d for _, made in runs for d in made))
+        return intents, diags
+
+    def _statement(
+        self, sql: Str, node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
+    ) -> tuple[list[Intent], list[Diagnostic]]:
+        """The intents and diagnostics of one statement text run at `loc`."""
         if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
             shown = sql.text.strip()
-            self.host.diagnostics.append(
+            return [], [
                 Diagnostic(
                     DYNAMIC_SQL,
                     loc,
                     f"dynamic SQL: the statement is `{shown}`, a value delta-lint cannot know; its writes are not checked",
                     "info",
                 )
-            )
-            return
+            ]
         session = self.host.session
         if warehouse is not None:  # a warehouse's session, not Spark's: `catalog=`/`schema=` of the call
             session = Session(non_delta=self.host.session.non_delta)
@@ -168,9 +215,7 @@ class SqlCallReader:
         )
         if session is not self.host.session:
             self.host.session.non_delta = session.non_delta
-        for i in intents:
-            self.host._add(i, scope, node, built)
-        self.host.diagnostics.extend(diags)
+        return intents, diags
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:
         """The dict or list a name holds, unless the code changes it in place."""
@@ -251,6 +296,11 @@ def warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     if method != "execute_statement" and not any(k.arg == "statement" for k in call.keywords):
         return None
     return argument(call, owner, method, "statement")
+
+
+def _shape(intent: Intent) -> tuple:
+    """What tells two texts' intents apart (their location is the call's for both)."""
+    return (intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind, intent.region)
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")

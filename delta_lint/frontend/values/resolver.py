@@ -26,6 +26,7 @@ from delta_lint.frontend.pyvalues import (
     DEDENT,
     NONE,
     TEXT_FUNCTIONS,
+    TOO_MANY,
     ArgNamespace,
     Chain,
     DataFrame,
@@ -729,6 +730,10 @@ class ValueResolver:
         key = self._key(node.slice, scope)
         if isinstance(held, StrMap) and key is not None:
             return held.get(key)
+        if key is None and not isinstance(node.slice, ast.Slice):
+            found = self._any_value(node.value, scope)
+            if found is not None:
+                return found
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
             return held.items[index] if -len(held.items) <= index < len(held.items) else None
@@ -782,6 +787,19 @@ class ValueResolver:
                 return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
+
+    def _any_value(self, name: ast.Name, scope: Scope) -> Str | None:
+        """`describe_map[obj_type]` with a key only a run knows, of a literal dict of
+        strings the code never changes: one of its values (a missing key raises, and
+        runs no statement); None for any other dict, or past `one_of`'s cap."""
+        owner = scope.env.get(name.id)
+        if type(owner) is not StrMap or owner.plain is not None or owner.keys or name.id in self.host.mutated_names:
+            return None
+        values = [v for _, v in owner.items]
+        if not values or not all(isinstance(v, Str) for v in values):
+            return None
+        joined = one_of(values)  # type: ignore[arg-type]
+        return None if joined is TOO_MANY else joined
 
     def _evaluated(self, node: ast.Call, scope: Scope) -> object:
         """What a value function of the project returns for a call that gives it only
