@@ -133,6 +133,15 @@ def test_a_write_starting_a_line_or_after_a_cte_is_still_a_plain_write(tmp_path)
     assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [3, 5, 8]
 
 
+def test_a_writer_chain_naming_another_format_is_no_plain_write(tmp_path):
+    (tmp_path / "job.py").write_text(
+        'df.write.format("parquet").mode("overwrite").saveAsTable("export.t")\n'
+        'df.write.format("delta").mode("overwrite").saveAsTable("main.s.t")\n'
+        'df.write.format(fmt).insertInto("main.s.u")\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [2, 3]
+
+
 def test_a_write_in_a_file_skipped_by_kind_is_counted_apart_unless_a_job_runs_it(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "load_test.py").write_text('spark.sql("DELETE FROM main.s.ctl WHERE id = 1")\n')

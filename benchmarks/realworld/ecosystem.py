@@ -13,8 +13,9 @@ are wrong on any repository. This module finds them from the code and the run:
   file delta-lint skips by kind (a test no job runs, another SQL dialect, a
   Lakeflow pipeline no bundle defines: `recognise`, named in the run's summary
   and by `--show-files`) is counted apart too (`in_skipped`). SQL text in
-  another dialect, and text whose write does not start a statement (prose in a
-  Markdown template), is no plain write.
+  another dialect, text whose write does not start a statement (prose in a
+  Markdown template) and a writer chain naming another format
+  (`.format("parquet").saveAsTable(...)`) are no plain writes.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -95,7 +96,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
             if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                 name = child.func.attr
                 is_merge = name == "merge" and _looks_like_delta_merge(child)
-                if name in WRITE_METHODS or is_merge:
+                if (name in WRITE_METHODS and not _other_format(child)) or is_merge:
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
@@ -125,6 +126,18 @@ def _shows_text(node: ast.AST) -> bool:
     if isinstance(node.func, ast.Name):
         return node.func.id in _SHOWN_BY
     return isinstance(node.func, ast.Attribute) and node.func.attr in _LOG_METHODS
+
+
+def _other_format(call: ast.Call) -> str | None:
+    """The format a writer chain names literally when it is not Delta
+    (`.format("parquet").saveAsTable(...)`): a plain write of no Delta table."""
+    node = call.func.value if isinstance(call.func, ast.Attribute) else None
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "format" and node.args and isinstance(node.args[0], ast.Constant):
+            fmt = str(node.args[0].value).lower()
+            return fmt if fmt != "delta" else None
+        node = node.func.value
+    return None
 
 
 def _looks_like_delta_merge(call: ast.Call) -> bool:
