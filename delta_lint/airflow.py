@@ -278,6 +278,8 @@ class _DagFile:
         self.notes: list[str] = []
         self.bound: dict[str, Any] = {}  # name -> a DAG number, a list of _Ref, a _Group
         self.task_functions: dict[str, str] = {}  # `@task` function -> its task id
+        # `@task_group` function -> (its definition, its group id): its body makes tasks where it is called
+        self.group_functions: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]] = {}
         self.made: dict[int, list[_Ref]] = {}  # id(call) -> the task it made (a call is read once)
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
@@ -366,6 +368,10 @@ class _DagFile:
                 task_id = self._value(_keywords(call).get("task_id"), scopes) if call is not None else UNKNOWN
                 self.task_functions[fn.name] = task_id if isinstance(task_id, str) else fn.name
                 return
+            if name == "task_group":
+                gid = self._value(_keywords(call).get("group_id"), scopes) if call is not None else UNKNOWN
+                self.group_functions[fn.name] = (fn, gid if isinstance(gid, str) else fn.name)
+                return
 
     def _dag(self, call: ast.Call | None, line: int, scopes: list, default_id: str = "") -> int:
         kw = _keywords(call) if call is not None else {}
@@ -389,6 +395,8 @@ class _DagFile:
                 return self._dag(node, node.lineno, scopes)
             if "task_id" in kw or name in self.task_functions or (name in _DBT_GROUPS and "group_id" in kw):
                 return self._task(node, name, dag, groups, scopes)
+            if isinstance(node.func, ast.Name) and name in self.group_functions:
+                return self._group_call(node, name, dag, groups, scopes, depth)
             if name in ("chain", "cross_downstream"):
                 items = [
                     self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scopes, depth + 1)
@@ -433,7 +441,40 @@ class _DagFile:
             return out
         if isinstance(node, ast.Name):
             return self.bound.get(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            held = self._expr(node.value, dag, groups, scopes, depth + 1)
+            index = node.slice.value
+            if isinstance(held, list) and isinstance(index, int) and not isinstance(index, bool):
+                return [held[index]] if -len(held) <= index < len(held) else None
         return None
+
+    def _group_call(
+        self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scopes: list, depth: int
+    ) -> Any:
+        """A `@task_group` function called in a DAG: its body's tasks are made where it
+        is called, in a group of its id; the call stands for what the body returns
+        (`return a, b`: the tasks a and b, one each, so `g()[1]` is b), else for the
+        group. A function called a second time makes no second set of tasks (its
+        calls are read once, as `_task` reads a call)."""
+        fn, gid = self.group_functions[name]
+        if id(call) in self.made:
+            return self.made[id(call)]
+        self.made[id(call)] = []  # a function calling itself is read once
+        prefix = f"{groups[-1].group_id}." if groups else ""
+        group = _Group(prefix + gid)
+        inner = [*groups, group]
+        inner_scopes = [*scopes, _assignments(fn.body)]
+        self._walk(fn.body, dag, inner, inner_scopes)
+        returned = next((s.value for s in fn.body if isinstance(s, ast.Return) and s.value is not None), None)
+        if isinstance(returned, (ast.Tuple, ast.List)):
+            parts = [self._refs(self._expr(e, dag, inner, inner_scopes, depth + 1)) for e in returned.elts]
+            if all(len(p) == 1 for p in parts):
+                return [p[0] for p in parts]
+        elif returned is not None:
+            refs = self._refs(self._expr(returned, dag, inner, inner_scopes, depth + 1))
+            if refs:
+                return refs
+        return group
 
     def _refs(self, value: Any) -> list[_Ref]:
         """The tasks a value stands for: a group stands for its members."""
@@ -712,15 +753,14 @@ class _DagFile:
 
 
 def _joined(parts: list[Any]) -> Any:
-    """Strings put together; an unknown leading part leaves the known tail (a path)."""
+    """Strings put together; an unknown part leaves the known tail after it (a path,
+    matched by its tail: `f"/Users/{who}/etl/load"` is `{unknown folder}/etl/load`)."""
     text = ""
     unknown = False
     for part in parts:
         if isinstance(part, (str, int)) and not isinstance(part, bool):
             text += str(part)
         elif part is UNKNOWN or not isinstance(part, (str, int)):
-            if text and not unknown:
-                return UNKNOWN  # a known head, then an unknown part: no path to match
             unknown, text = True, ""
     if not unknown:
         return text

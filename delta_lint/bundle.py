@@ -1336,7 +1336,9 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
     task, then as the longest matching tail in the project."""
     if value.startswith(UNKNOWN_FOLDER):
         tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
-        return (_locate(tail, base, root) or _by_tail(Path(tail).parts, root)) if tail else None
+        if not tail:
+            return None
+        return _locate(tail, base, root) or _by_tail(Path(tail).parts, root) or _by_name(Path(tail).parts, root)
     candidates = [base / value] if not value.startswith("/") else [Path(value)]
     for candidate in list(candidates):
         if not candidate.suffix:
@@ -1347,7 +1349,7 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         if inside is not None:
             return inside
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
-        return _by_tail(Path(value).parts[1:], root)
+        return _by_tail(Path(value).parts[1:], root) or _by_name(Path(value).parts[1:], root)
     return None
 
 
@@ -1373,6 +1375,37 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
             if inside is not None:
                 return inside
     return None
+
+
+def _by_name(parts: tuple[str, ...], root: Path) -> str | None:
+    """The one project file, in any folder, whose root-relative path ends with the
+    longest tail of `parts` (its last part given with or without the file's suffix):
+    a workspace folder deployed from a project folder of another name
+    (`/Users/{who}/etl/load` for `notebooks/etl/load.ipynb`). None when no file
+    matches, or when several match the longest tail: which of them the workspace
+    holds only a deployment tells, and the task is then "not in this project"."""
+    if not parts:
+        return None
+    best: list[str] = []
+    longest = 0
+    for folder, _, files in _walk_project(root):
+        for name in files:
+            stem, suffix = os.path.splitext(name)
+            if parts[-1] not in (name, stem) or (name != parts[-1] and suffix not in (".py", ".sql", ".ipynb")):
+                continue
+            resolved = _existing_file(folder / name)
+            rel = _project_file(resolved, root) if resolved is not None else None
+            if rel is None:
+                continue
+            found = Path(rel).parts
+            n = 1
+            while n < min(len(parts), len(found)) and parts[-1 - n] == found[-1 - n]:
+                n += 1
+            if n > longest:
+                best, longest = [rel], n
+            elif n == longest:
+                best.append(rel)
+    return best[0] if len(best) == 1 else None
 
 
 # -- Jobs JSON exports ------------------------------------------------------------------------

@@ -231,3 +231,53 @@ def test_the_schedule_command_draws_the_dag(tmp_path, monkeypatch):
     assert "fix after load: notebooks/fix.py" in out
     assert "events.audit ~ events.fix: tasks `audit` and `fix` of job `events` have no dependency" in out
     assert "events.fix ~ events.load" in out.split("Never overlap:")[1]
+
+
+def test_a_workspace_folder_of_another_name_is_matched_by_the_file_name(lint):
+    dag = (
+        "import os\n"
+        "from airflow.decorators import dag\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n"
+        "WHO = os.getenv('WHO', 'me')\n"
+        "@dag(schedule='@daily', catchup=False)\n"
+        "def events():\n"
+        "    a = DatabricksNotebookOperator(task_id='load', notebook_path=f'/Users/{WHO}/etl/load')\n"
+        "    b = DatabricksNotebookOperator(task_id='fix', notebook_path=f'/Users/{WHO}/fix')\n"
+        "events()\n"
+    )
+    deployed = {"databricks_notebooks/etl/load.py": LOAD, "databricks_notebooks/fix.py": FIX, "dags/events.py": dag}
+    result = lint(deployed)
+    assert not [f for f in result.findings if f.rule == "DL006"]
+    assert _pairs(result) == {("databricks_notebooks/etl/load.py", "databricks_notebooks/fix.py")}
+    # two files of the name, the longest matching tail decides: `etl/load` is the one under etl/
+    result = lint({**deployed, "other/load.py": AUDIT})
+    assert not [f for f in result.findings if f.rule == "DL006" and "load" in f.message]
+    # two files of the name and nothing else to tell them apart: which one runs is not guessed
+    result = lint({**deployed, "other/fix.py": AUDIT})
+    messages = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(messages) == 1 and "/fix` is not in this project" in messages[0]
+
+
+def test_a_task_group_function_makes_its_tasks_where_it_is_called(lint):
+    dag = (
+        "from airflow.decorators import dag, task_group\n"
+        "from airflow.models.baseoperator import chain\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n"
+        "ROOT = '/Repos/me/project/notebooks'\n"
+        "@dag(schedule='@daily', catchup=False)\n"
+        "def events():\n"
+        "    @task_group\n"
+        "    def prepare():\n"
+        "        a = DatabricksNotebookOperator(task_id='load', notebook_path=f'{ROOT}/load')\n"
+        "        b = DatabricksNotebookOperator(task_id='fix', notebook_path=f'{ROOT}/fix')\n"
+        "        a >> b\n"
+        "        return a, b\n"
+        "    made = prepare()\n"
+        "    audit = DatabricksNotebookOperator(task_id='audit', notebook_path=f'{ROOT}/audit')\n"
+        "    ORDER\n"
+        "events()\n"
+    )
+    result = lint({**NOTEBOOKS, "dags/events.py": dag.replace("ORDER", "chain(made[1], audit)")})
+    assert _conflicts(result) == [] and not [f for f in result.findings if f.rule == "DL006"]
+    result = lint({**NOTEBOOKS, "dags/events.py": dag.replace("ORDER", "chain(made[0], audit)")})
+    assert _pairs(result) == {("notebooks/audit.py", "notebooks/fix.py")}  # fix runs beside audit

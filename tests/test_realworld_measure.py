@@ -36,3 +36,33 @@ def test_the_known_parts_must_still_be_the_expected_ones(tmp_path):
     assert _found(tmp_path, "?.security.results", "{json__analysis_schema_name}.other") == 0
     assert _found(tmp_path, "?.results", "{a}.{b}.results") == 0  # each value holds a part at least
     assert _found(tmp_path, "?.security.results", "main.audit.results") == 0
+
+
+def test_held_out_rows_are_left_out_of_the_per_repository_table_unless_asked():
+    from benchmarks.realworld.__main__ import rows_table, summary_table
+    from benchmarks.realworld.measure import Outcome
+
+    rows = [Outcome("me/seen", "positive", writes=3), Outcome("me/unseen", "positive", writes=5, split="held-out")]
+    assert "me/seen" in rows_table(rows)
+    assert "me/unseen" not in rows_table(rows)
+    assert "me/unseen" in rows_table(rows, held_out_rows=True)
+    assert "| repositories | 1 | 1 |" in summary_table(rows)  # the split's totals stay
+
+
+def test_a_site_is_the_statement_that_holds_the_line(tmp_path):
+    (tmp_path / "a.py").write_text(
+        "x = 1\nq = (\n    df.writeStream\n    .toTable('m.s.t')\n)\nfor t in ts:\n    df.write.saveAsTable(t)\n"
+    )
+    expect = {
+        "repo": "me/demo",
+        "folder": ".",
+        "writes": [{"site": "a.py:2", "table": "m.s.t"}, {"site": "a.py:6", "table": "?"}],
+    }
+
+    def found(line: int) -> int:
+        intent = {"path": "a.py", "line": line, "table": "m.s.t", "kind": "streaming_write"}
+        return score(expect, tmp_path, Run(0, {"findings": []}, [intent], None, "", 0.0)).found_tables
+
+    assert found(3) == 1  # annotated at `q = (`, reported at the writer's line inside it
+    assert found(2) == 1
+    assert found(7) == 0  # a loop's header line is not its body's statement

@@ -14,6 +14,7 @@ writes, "no Delta table" notes for workspace paths, run time.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -75,6 +76,58 @@ class Outcome:
 def _site(text: str) -> tuple[str, int]:
     path, _, line = str(text).rpartition(":")
     return path.lstrip("./"), int(line) if line.isdigit() else -1
+
+
+_COMPOUND = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Match,
+    getattr(ast, "TryStar", ast.Try),
+)
+
+
+class _Sites:
+    """Where a site is, as annotators and delta-lint may each write it: the first
+    line of the simple Python statement that holds the line (an annotator names
+    `q = (` where delta-lint names the `df.writeStream` line inside it), and line 1
+    for a YAML file (a dbt snapshot or model defined in YAML, sited at its file's
+    line 1 by the annotation rules). Other lines, and lines a compound statement's
+    header holds, are themselves."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.starts: dict[str, dict[int, int]] = {}
+
+    def __call__(self, site: tuple[str, int]) -> tuple[str, int]:
+        path, line = site
+        if path.endswith((".yml", ".yaml")):
+            return path, 1
+        if not path.endswith(".py"):
+            return site
+        if path not in self.starts:
+            self.starts[path] = self._statements(self.root / path)
+        return path, self.starts[path].get(line, line)
+
+    @staticmethod
+    def _statements(file: Path) -> dict[int, int]:
+        try:
+            tree = ast.parse(file.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            return {}
+        starts: dict[int, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.stmt) and not isinstance(node, _COMPOUND) and node.end_lineno:
+                for n in range(node.lineno + 1, node.end_lineno + 1):
+                    starts.setdefault(n, node.lineno)  # a statement inside another's lines is compound-held
+        return starts
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 600) -> tuple[int, dict | list | None, str]:
@@ -170,17 +223,18 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
         out.extra.append(f"check exit {run.exit_code}: {run.stderr.strip()[-300:]}")
     out.lines = _source_lines(root)
 
+    canon = _Sites(root)
     by_site: dict[tuple[str, int], list[dict]] = {}
     for intent in intents:
         if intent.get("kind") == "streaming_read":
             continue
         if intent.get("table") is None and "foreach_batch_sink" in (intent.get("flags") or []):
             continue  # a foreachBatch query's checkpoint, kept for shared-checkpoint checks: no table write
-        by_site.setdefault((intent["path"].lstrip("./"), intent["line"]), []).append(intent)
+        by_site.setdefault(canon((intent["path"].lstrip("./"), intent["line"])), []).append(intent)
 
     expected_sites: set[tuple[str, int]] = set()
     for write in expect.get("writes") or []:
-        site = _site(write["site"])
+        site = canon(_site(write["site"]))
         expected_sites.add(site)
         out.writes += 1
         got = by_site.get(site, [])
@@ -192,7 +246,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
             out.found_tables += 1
         else:
             out.misses.append(f"{write['site']} {want} ({write.get('kind')}): got {sorted(tables) or 'nothing'}")
-    non_delta = {_site(w["site"]) for w in expect.get("non_delta") or []}
+    non_delta = {canon(_site(w["site"])) for w in expect.get("non_delta") or []}
     for site, got in by_site.items():
         if site in non_delta:
             out.non_delta_intents += len(got)
@@ -220,15 +274,15 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
     used: set[int] = set()
     for want in expect.get("conflicts") or []:
         out.conflicts += 1
-        sites = [_site(s) for s in want["sites"]]
+        sites = [canon(_site(s)) for s in want["sites"]]
         hit = None
         # a finding lists every partner of its write (one finding per site), so one
         # finding can stand for several expected pairs
         for n, f in enumerate(conflicts):
             if not _same_conflict_table(str(want.get("table", "?")), f.get("table")):
                 continue
-            here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
-            others = {(r["path"].lstrip("./"), r["line"]) for r in f.get("related", [])}
+            here = canon((f["location"]["path"].lstrip("./"), f["location"]["line"]))
+            others = {canon((r["path"].lstrip("./"), r["line"])) for r in f.get("related", [])}
             a, b = sites[0], sites[-1]
             if (here == a and (b in others or a == b)) or (here == b and (a in others or a == b)):
                 hit = n
@@ -240,7 +294,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
             used.add(hit)
             # the same pair reported from the other side is the same conflict
             for n, f in enumerate(conflicts):
-                here = (f["location"]["path"].lstrip("./"), f["location"]["line"])
+                here = canon((f["location"]["path"].lstrip("./"), f["location"]["line"]))
                 if here in sites and f.get("table") == conflicts[hit].get("table"):
                     used.add(n)
     for n, f in enumerate(conflicts):
