@@ -336,3 +336,17 @@ def test_a_dict_read_with_a_known_key_or_changed_in_place_stays_as_it_was():
     assert writes(known) == [(9, "main.ops.events", False)]
     changed = LOOKUP.replace("    spark.sql(", '    statements["index"] = load()\n    spark.sql(')
     assert writes(changed) == [] and dynamic_sql(changed) == [10]
+
+
+def test_a_table_name_read_from_a_dict_with_a_key_only_a_run_knows_keeps_its_name():
+    code = (
+        "import sys\n"
+        'T = {"a": "main.s.a", "b": "main.s.b"}\n'
+        'spark.table("x").write.mode("append").saveAsTable(T[sys.argv[1]])\n'
+        'spark.sql(f"INSERT INTO {T[sys.argv[1]]} SELECT 1")\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert sorted((i.location.line, i.table.name) for i in result.intents) == [
+        (3, "{T_sys_argv_1}"),
+        (4, "{T_sys_argv_1}"),
+    ]

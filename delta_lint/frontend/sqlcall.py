@@ -97,6 +97,12 @@ def bound_statement(
     return sql if text == sql.text else replace(sql, text=text)
 
 
+class Values(Protocol):
+    """The part of the host's value resolver this reader asks."""
+
+    def any_value(self, name: ast.Name, scope: Scope) -> Str | None: ...
+
+
 class Host(Protocol):
     """What a `SqlCallReader` reads from and hands back to the analyzer that owns it."""
 
@@ -106,6 +112,7 @@ class Host(Protocol):
     diagnostics: list[Diagnostic]
     mutated_names: frozenset[str]
     sites: SourceSites
+    values: Values
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
@@ -131,7 +138,7 @@ class SqlCallReader:
         arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
         if arg is None:
             return
-        options = alternatives(self.host.string(arg, scope))  # one text, or each of several
+        options = alternatives(self._text(arg, scope))  # one text, or each of several
         if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
             options = tuple(
                 bound_statement(
@@ -153,6 +160,21 @@ class SqlCallReader:
         for i in intents:
             self.host._add(i, scope, node, built)
         self.host.diagnostics.extend(diags)
+
+    def _text(self, arg: ast.expr, scope: Scope) -> Str:
+        """The statement's text; for `spark.sql(alter_map[obj_type])` with a key only a
+        run knows, of a literal dict of statements, one of the dict's texts."""
+        text = self.host.string(arg, scope)
+        if (
+            type(arg) is ast.Subscript
+            and type(arg.value) is ast.Name
+            and type(arg.slice) is not ast.Slice
+            and _WHOLLY_PLACEHOLDER.fullmatch(text.text)
+        ):
+            key = self.host.string(arg.slice, scope)
+            if key.unknown or key.params:
+                return self.host.values.any_value(arg.value, scope) or text
+        return text
 
     def _each_statement(
         self, options: tuple[Str, ...], node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location

@@ -730,10 +730,6 @@ class ValueResolver:
         key = self._key(node.slice, scope)
         if isinstance(held, StrMap) and key is not None:
             return held.get(key)
-        if key is None and not isinstance(node.slice, ast.Slice):
-            found = self._any_value(node.value, scope)
-            if found is not None:
-                return found
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
             return held.items[index] if -len(held.items) <= index < len(held.items) else None
@@ -788,10 +784,11 @@ class ValueResolver:
             return found
         return None
 
-    def _any_value(self, name: ast.Name, scope: Scope) -> Str | None:
-        """`describe_map[obj_type]` with a key only a run knows, of a literal dict of
-        strings the code never changes: one of its values (a missing key raises, and
-        runs no statement); None for any other dict, or past `one_of`'s cap."""
+    def any_value(self, name: ast.Name, scope: Scope) -> Str | None:
+        """What `describe_map[obj_type]` gives with a key only a run knows, of a literal
+        dict of strings the code never changes: one of its values (a missing key
+        raises); None for any other dict, or past `one_of`'s cap. Asked by the SQL
+        call reader only, which runs each text (see `sqlcall`)."""
         owner = scope.env.get(name.id)
         if type(owner) is not StrMap or owner.plain is not None or owner.keys or name.id in self.host.mutated_names:
             return None
