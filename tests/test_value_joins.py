@@ -350,3 +350,13 @@ def test_a_table_name_read_from_a_dict_with_a_key_only_a_run_knows_keeps_its_nam
         (3, "{T_sys_argv_1}"),
         (4, "{T_sys_argv_1}"),
     ]
+
+
+def test_a_dicts_statement_that_does_not_parse_is_a_note_when_another_parses():
+    code = LOOKUP.replace("UPDATE {name} SET owner = 'admins' WHERE owner IS NULL", "FROBNICATE {name}")
+    result = analyze_source("job.py", ".py", code)
+    assert [(i.location.line, i.kind.value) for i in result.intents] == [(9, "delete")]
+    assert [d.rule for d in result.diagnostics] == ["DL007"]  # the text left out
+    none_parse = code.replace("DELETE FROM {name} WHERE owner IS NULL", "FROBNICATE {name} AGAIN")
+    result = analyze_source("job.py", ".py", none_parse)
+    assert result.intents == [] and sorted(d.rule for d in result.diagnostics) == ["DL000", "DL000"]

@@ -26,7 +26,7 @@ from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
 from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
-from delta_lint.frontend.sql import Session, analyze_sql
+from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Location
 
@@ -182,7 +182,8 @@ class SqlCallReader:
         """A statement that is one of several texts (`spark.sql(alter_map[obj_type])`
         of a literal dict): each text read as the statement, from the same session.
         An intent every text makes is kept as it is; the others are flagged `one_of`.
-        A `USE` that only some texts run leaves the session as it was."""
+        A `USE` that only some texts run leaves the session as it was; a text that
+        does not parse while others do is a DL007 note (see `_unparsed_texts`)."""
         session = self.host.session
         before = dict(session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
@@ -203,8 +204,7 @@ class SqlCallReader:
                 seen.add(shape)
                 everywhere = all(shape in one for one in shapes)
                 intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        diags = list(dict.fromkeys(d for _, made in runs for d in made))
-        return intents, diags
+        return intents, list(dict.fromkeys(_unparsed_texts(runs)))
 
     def _statement(
         self, sql: Str, node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
@@ -318,6 +318,29 @@ def warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     if method != "execute_statement" and not any(k.arg == "statement" for k in call.keywords):
         return None
     return argument(call, owner, method, "statement")
+
+
+def _unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of a statement read once per text it may be. When some texts
+    parse, one that does not is what a run would have only for another key: not a
+    syntax error of the code, a DL007 note naming the text left out (as the Python
+    reader says of a statement whose names hold one of several values). When no
+    text parses, each error stands."""
+    if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
+        return [d for _, diags in runs for d in diags]
+    out = []
+    for _, diags in runs:
+        for d in diags:
+            if d.rule == PARSE_ERROR:
+                why = d.message.removeprefix("cannot parse statement ")
+                d = Diagnostic(
+                    DYNAMIC_SQL,
+                    d.location,
+                    f"one of the texts this statement may have does not parse ({why}); the texts that parse are read",
+                    "info",
+                )
+            out.append(d)
+    return out
 
 
 def _shape(intent: Intent) -> tuple:
