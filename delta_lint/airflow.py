@@ -17,7 +17,10 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `DatabricksRunNowOperator` starts a job of the project (`job_name`, `job_id`),
   like a `run_job_task`; the job a `DatabricksCreateJobsOperator` creates (`json=`
   and the settings given as keywords) is a job of its own, with its own
-  `max_concurrent_runs`, schedule or trigger. A task that runs dbt (a `BashOperator` command, the
+  `max_concurrent_runs`, schedule or trigger. `DatabricksSqlOperator` and
+  `DatabricksCopyIntoOperator` run SQL in a warehouse: the Python front end reads
+  their statements at the operator's line, so the task runs the DAG file (a
+  `sql="x.sql"` of the template folder: that file). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
@@ -27,17 +30,23 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `cross_downstream(...)`, `set_upstream` / `set_downstream`: tasks with no path
   between them run in parallel.
 
-Values are read from literals, module-level (and DAG-function) names assigned
-once, f-strings, `+` and `os.path.join` of such values; a string whose leading
+Values are read from literals, module-level (and DAG-function or `with DAG`
+block) names assigned once, f-strings, `+` and `os.path.join` of such values; a string whose leading
 part is unknown keeps its known tail, which is matched by its tail as other job
 paths are (`bundle._locate`). Anything else is unknown, and a task whose file
-cannot be known says so (`Task.problem`, reported as DL006). Tasks made in loops
-or helper functions are not read; the DAG says so in a note.
+cannot be known says so (`Task.problem`, reported as DL006). A loop over values
+the text gives (a literal list, tuple or set, a dict's keys, `.items()` or
+`.values()`, through names and known subscripts) is read once per value, with its
+names bound to that value: each round's tasks take their ids and paths from it,
+`tasks[name] = Op(...)` keeps them in a dict of tasks, and the loop's `>>` orders
+them. Tasks made in a loop over values only a run knows, or in helper functions,
+are not read; the DAG says so in a note.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import shlex
 from dataclasses import dataclass, field, replace
@@ -54,7 +63,9 @@ from delta_lint.safeio import read_input_text
 MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their bytes
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_TASKS = 5_000  # tasks read from one file at most
+MAX_ROUNDS = 256  # values of a loop that makes tasks read at most: past it, not read
 CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
+MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = object()  # a value the text does not tell
 
 _PRESETS = {  # Airflow's cron presets as Quartz
@@ -84,6 +95,9 @@ _JOB_SETTINGS = (
     "queue",
 )
 _FILE_OPERATORS = ("DatabricksSubmitRunOperator", "DatabricksNotebookOperator", "DatabricksTaskOperator")
+# operators that run SQL in a warehouse as a task of the DAG: the Python front end reads
+# their statements at the operator's line (`frontend.warehouse.operator_statements`)
+_SQL_OPERATORS = ("DatabricksSqlOperator", "DatabricksCopyIntoOperator")
 # dbt run from Airflow (airflow-dbt-python, airflow-dbt): the dbt command each operator runs
 _DBT_OPERATORS = {
     "DbtRunOperator": "run",
@@ -284,7 +298,11 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
+        self._inline_count: int | None = None  # tasks running SQL written in the file (`_inline_sql_tasks`)
         self.count = 0
+        self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
+        self.mapped: set[int] = set()  # id(call) of the tasks of a mapped group
+        self.round_scopes: dict[int, list] = {}  # id(call) of a task made in a loop -> the scopes it reads
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
             a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names if a.asname
@@ -317,16 +335,28 @@ class _DagFile:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Name) and made is not None:
                     self.bound[target.id] = made
+                elif isinstance(target, ast.Subscript):
+                    self._item(target, made, scopes)
             elif isinstance(stmt, ast.Expr):
                 self._expr(stmt.value, dag, groups, scopes)
             elif isinstance(stmt, ast.If):
                 self._walk(stmt.body + stmt.orelse, dag, groups, scopes)  # either branch may build the DAG
             elif isinstance(stmt, (ast.For, ast.While)) and dag is not None:
-                if any(isinstance(n, ast.Call) and "task_id" in _keywords(n) for n in ast.walk(stmt)):
+                makes = any(isinstance(n, ast.Call) and "task_id" in _keywords(n) for n in ast.walk(stmt))
+                if not makes and not any(_orders(n) for n in ast.walk(stmt)):
+                    continue
+                rounds = self._rounds(stmt, scopes) if isinstance(stmt, ast.For) else None
+                if rounds is None and not makes:
+                    continue  # orders tasks by names it cannot tell: as before, not read
+                if rounds is None:
                     self.notes.append(
-                        f"{self.label}:{stmt.lineno}: tasks made in a loop are not read (their ids are known only "
-                        "when it runs); their writes are checked as files of their own"
+                        f"{self.label}:{stmt.lineno}: tasks made in a loop over values delta-lint cannot know are "
+                        "not read (their ids are known only when it runs); their writes are checked as files of "
+                        "their own"
                     )
+                    continue
+                for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
+                    self._walk(copy.deepcopy(stmt.body), dag, groups, [*scopes, bound])
 
     def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scopes: list) -> None:
         inner_dag, inner_groups = dag, groups
@@ -334,6 +364,7 @@ class _DagFile:
             expr = item.context_expr
             name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
             if isinstance(expr, ast.Call) and self._name(expr) == "DAG":
+                scopes = [*scopes, _assignments(stmt.body)]  # the block's names, as a `@dag` function's
                 inner_dag, inner_groups = self._dag(expr, expr.lineno, scopes), []
                 if name:
                     self.bound[name] = inner_dag
@@ -397,6 +428,18 @@ class _DagFile:
                 return self._task(node, name, dag, groups, scopes)
             if isinstance(node.func, ast.Name) and name in self.group_functions:
                 return self._group_call(node, name, dag, groups, scopes, depth)
+            mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if (
+                name in ("expand", "expand_kwargs")
+                and isinstance(mapped, ast.Name)
+                and mapped.id in self.group_functions
+            ):
+                # a mapped group (`g.expand(x=...)`): its tasks, each run once per value, side by side
+                self.mapping += 1
+                try:
+                    return self._group_call(node, mapped.id, dag, groups, scopes, depth)
+                finally:
+                    self.mapping -= 1
             if name in ("chain", "cross_downstream"):
                 items = [
                     self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scopes, depth + 1)
@@ -441,6 +484,11 @@ class _DagFile:
             return out
         if isinstance(node, ast.Name):
             return self.bound.get(node.id)
+        if isinstance(node, ast.Dict) and not node.keys:  # `tasks = {}`, filled by `tasks[name] = Op(...)`
+            return {}
+        if isinstance(node, ast.Subscript) and isinstance(self.bound.get(getattr(node.value, "id", "")), dict):
+            key = self._value(node.slice, scopes)
+            return self.bound[node.value.id].get(key) if isinstance(key, (str, int)) else None  # type: ignore[attr-defined]
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
             held = self._expr(node.value, dag, groups, scopes, depth + 1)
             index = node.slice.value
@@ -513,6 +561,10 @@ class _DagFile:
         if self.count > MAX_TASKS:
             self.made[id(call)] = []
             return []
+        if self.mapping:
+            self.mapped.add(id(call))
+        if any(isinstance(scope, _Round) for scope in scopes):  # its values read with the loop's
+            self.round_scopes[id(call)] = scopes
         if isinstance(owner, int):
             self.dags[owner].tasks.setdefault(task_id, (call, name))
             ref = _Ref(owner, task_id)
@@ -521,6 +573,75 @@ class _DagFile:
             ref = _Ref(-1, task_id)  # the file's only DAG, if it has one (see `read`)
         self.made[id(call)] = [ref]
         return [ref]
+
+    def _item(self, target: ast.Subscript, made: Any, scopes: list) -> None:
+        """`tasks[name] = Op(...)`: the task kept in a dict of tasks under a known key."""
+        held = self.bound.get(target.value.id) if isinstance(target.value, ast.Name) else None
+        key = self._value(target.slice, scopes)
+        if isinstance(held, dict) and isinstance(key, (str, int)) and made is not None:
+            held[key] = made
+
+    def _rounds(self, loop: ast.For, scopes: list) -> list[_Round] | None:
+        """What the loop's names hold in each round, when it goes over values the text
+        gives (a literal list, tuple or set, a dict's keys, `.items()` or `.values()`,
+        through names and subscripts with known keys); None otherwise."""
+        iterated = loop.iter
+        method = ""
+        if (
+            isinstance(iterated, ast.Call)
+            and isinstance(iterated.func, ast.Attribute)
+            and iterated.func.attr in ("items", "keys", "values")
+            and not iterated.args
+        ):
+            method, iterated = iterated.func.attr, iterated.func.value
+        found = self._literal(iterated, scopes)
+        items: list[ast.expr]
+        if isinstance(found, ast.Dict):
+            if any(k is None for k in found.keys):  # `{**other}`: not all its keys are known
+                return None
+            keys = [k for k in found.keys if k is not None]
+            if method == "items":
+                items = [ast.Tuple([k, v], ast.Load()) for k, v in zip(keys, found.values)]
+            else:
+                items = list(found.values) if method == "values" else keys
+        elif isinstance(found, (ast.List, ast.Tuple, ast.Set)) and not method:
+            items = list(found.elts)
+        else:
+            return None
+        if len(items) > MAX_ROUNDS or any(isinstance(i, ast.Starred) for i in items):
+            return None
+        rounds = []
+        for item in items:
+            bound = _Round()
+            if not _unpack(loop.target, item, bound):
+                return None
+            rounds.append(bound)
+        return rounds
+
+    def _literal(self, node: ast.expr, scopes: list, depth: int = 0) -> ast.expr | None:
+        """The literal container an expression names: itself, a name assigned it once,
+        or an item of one under a known key (`PIPELINES["a"]["depends_on"]`)."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            return node
+        if isinstance(node, ast.Name):
+            for scope in reversed(scopes):
+                if node.id in scope:
+                    found = scope[node.id]
+                    return self._literal(found, scopes, depth + 1) if found is not None else None
+            return None
+        if isinstance(node, ast.Subscript):
+            held = self._literal(node.value, scopes, depth + 1)
+            key = self._value(node.slice, scopes)
+            if isinstance(held, ast.Dict) and isinstance(key, (str, int)) and None not in held.keys:
+                for k, v in zip(held.keys, held.values):
+                    if self._value(k, scopes) == key:
+                        return self._literal(v, scopes, depth + 1)
+            if isinstance(held, (ast.List, ast.Tuple)) and isinstance(key, int) and not isinstance(key, bool):
+                if -len(held.elts) <= key < len(held.elts):
+                    return self._literal(held.elts[key], scopes, depth + 1)
+        return None
 
     # -- values -------------------------------------------------------------------------
 
@@ -572,9 +693,21 @@ class _DagFile:
         self._schedule(dag, job)
         for task_id, (call, operator) in dag.tasks.items():
             after = tuple(sorted(dag.upstream.get(task_id, ())))
-            for task in self._tasks(task_id, call, operator, after, dag.values):
+            for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(id(call), dag.values)):
+                if id(call) in self.mapped:
+                    task = replace(task, for_each_concurrency=self._mapped_runs(call))
                 job.tasks[task.key] = task
         return job
+
+    def _mapped_runs(self, call: ast.Call) -> int:
+        """How many copies of a mapped task run at once: its `max_active_tis_per_dagrun`
+        (or `_per_dag`), else Airflow's `max_active_tasks_per_dag` default."""
+        kw = _keywords(call)
+        for name in ("max_active_tis_per_dagrun", "max_active_tis_per_dag"):
+            given = self._value(kw.get(name), [self.module])
+            if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
+                return given
+        return MAPPED_RUNS
 
     def _schedule(self, dag: _Dag, job: Job) -> None:
         kw = dag.keywords
@@ -617,6 +750,8 @@ class _DagFile:
         if operator == _CREATE_JOBS:
             self._created_job(kw, where, scopes)
             return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
+        if operator in _SQL_OPERATORS:
+            return [self._sql_task(task_id, operator, kw, after, where, scopes)]
         if operator not in _FILE_OPERATORS:
             dbt = self._dbt_spec(operator, kw, scopes)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
@@ -641,6 +776,66 @@ class _DagFile:
             out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
         out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
         return out
+
+    def _sql_task(
+        self, task_id: str, operator: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list
+    ) -> Task:
+        """A task that runs SQL in a warehouse: the statements written in the DAG file
+        (read there, at the operator's line, by the Python front end) make the DAG
+        file its file; a `DatabricksSqlOperator(sql="x.sql")` runs that file of the
+        DAG's template folder (`template_searchpath`, else the DAG file's folder). A
+        file name that names no file there is the task's problem."""
+        if not self._sql_files(operator, kw, scopes):
+            if self._inline_sql_tasks() > 1:
+                problem = (
+                    "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
+                    "whole files: which statements each task runs is not told apart, so they are not paired"
+                )
+                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
+            return Task(task_id, "sql_task", (self.label,), after, location=where)
+        names = self._sql_files(operator, kw, scopes)
+        files = []
+        for name in names:
+            found = next((f for f in self._template_folders() if _inside(f / name.strip(), self.root)), None)
+            if found is None:
+                problem = f"its SQL file `{name.strip()}` is not in the DAG's template folder"
+                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
+            files.append(_label(found / name.strip(), self.root))
+        return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where)
+
+    def _sql_files(self, operator: str, kw: dict, scopes: list) -> list[str]:
+        """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
+        is written in the DAG file (or is not known)."""
+        sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
+        names = sql if isinstance(sql, list) else [sql]
+        if names and all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
+            return [str(n) for n in names]
+        return []
+
+    def _inline_sql_tasks(self) -> int:
+        """How many tasks of the file's DAGs run SQL written in the file: each such task
+        runs the DAG file, so with two of them every statement would be taken to run in
+        both, and one statement paired with itself."""
+        if self._inline_count is None:
+            self._inline_count = sum(
+                1
+                for dag in self.dags
+                for call, operator in dag.tasks.values()
+                if operator in _SQL_OPERATORS
+                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(id(call), dag.values))
+            )
+        return self._inline_count
+
+    def _template_folders(self) -> list[Path]:
+        """Where Airflow looks for a template file: the DAGs' `template_searchpath`
+        (relative to the DAG file's folder), then the DAG file's folder."""
+        out = []
+        for dag in self.dags:
+            given = self._value(dag.keywords.get("template_searchpath"), dag.values)
+            for folder in given if isinstance(given, list) else [given]:
+                if isinstance(folder, str) and folder.strip():
+                    out.append(self.file.parent / folder.strip())
+        return [*out, self.file.parent]
 
     def _dbt_spec(self, operator: str, kw: dict, scopes: list) -> dict[str, Any] | None:
         """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
@@ -750,6 +945,44 @@ class _DagFile:
             problem = "the job it runs (`job_name`, `job_id`) is not static"
             return Task(task_id, "run_job_task", (), after, location=where, problem=problem)
         return Task(task_id, "run_job_task", (), after, location=where, starts=(str(ref), tuple(sorted(given))))
+
+
+def _orders(node: ast.AST) -> bool:
+    """Whether a node orders tasks: `a >> b`, `a << b`, `chain(...)`, `set_downstream`."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, (ast.RShift, ast.LShift))
+    return isinstance(node, ast.Call) and _callee(node) in (
+        "chain",
+        "cross_downstream",
+        "set_downstream",
+        "set_upstream",
+    )
+
+
+def _inside(file: Path, root: Path) -> bool:
+    """Whether a file named by the DAG is a file of the project."""
+    try:
+        return file.resolve().is_relative_to(root.resolve()) and file.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+class _Round(dict):
+    """What a loop's names hold in one round (name -> the expression of its value): a
+    scope its body is read in."""
+
+
+def _unpack(target: ast.expr, item: ast.expr, bound: _Round) -> bool:
+    """Bind a loop's target to one item (`for a, b in [("x", "y")]`); False when the
+    item cannot be taken apart as the target asks."""
+    if isinstance(target, ast.Name):
+        bound[target.id] = item
+        return True
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (ast.Tuple, ast.List)):
+        if len(target.elts) != len(item.elts) or any(isinstance(e, ast.Starred) for e in target.elts):
+            return False
+        return all(_unpack(t, i, bound) for t, i in zip(target.elts, item.elts))
+    return False
 
 
 def _joined(parts: list[Any]) -> Any:

@@ -24,7 +24,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import tomllib
 import yaml
 
 from delta_lint.config import ConfigError, load_yaml
@@ -367,7 +366,10 @@ def _norm(name: str) -> str:
 
 def _entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, list[str]]]:
     """The project names a pyproject declares (normalised) and, by entry point name,
-    the modules its entry points run."""
+    the modules its entry points run. tomllib is imported here: only a project
+    holding a pyproject.toml needs it."""
+    import tomllib
+
     try:
         doc = tomllib.loads(read_input_text(path, root, MAX_PYPROJECT_BYTES))
     except (OSError, ValueError, tomllib.TOMLDecodeError):

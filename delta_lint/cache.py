@@ -12,7 +12,8 @@ with four tables that let a run skip work an earlier run did:
   saves hashing unchanged files, parsed bundles and job definitions, settings read
   live per table log state, and which cron schedules meet; and values a stage
   encodes itself (`get_blob`, `put_blob`): the project state a new process
-  re-checks from (`run._Kept`, typed msgspec), the output kept for a view.
+  re-checks from (`kept.Kept`, typed msgspec), the output kept for a view and
+  its index per finding (`patch.OutputIndex`).
 
 Lookups for thousands of files are one query, concurrent runs are serialised by
 SQLite's own locking, and a killed run leaves the last committed state. Any cache
@@ -81,7 +82,7 @@ from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 21  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 22  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c

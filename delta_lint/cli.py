@@ -430,13 +430,31 @@ def check(
             {p.resolve() for p in given} if changed else _guarded(lambda: git_changed(diff_base, Path.cwd()), debug)
         )
         gate = replace(gate, changed=frozenset(changed_files))
+    # JSON and JSON lines: the output kept per finding, patched after a re-check
+    patchable = view is not None and output_format.value in ("json", "json-lines") and not show_statistics
+    if result.patch is not None:  # a re-check from the kept state: the last output patched
+        from delta_lint.run import patch_output
+
+        patched = patch_output(config, result, view, gate, output_format.value) if patchable else None  # type: ignore[arg-type]
+        if patched is not None:
+            _emit(patched[0], output)
+            raise typer.Exit(patched[1])
+        findings, suppressions, tables, others = result.patch.complete()
+        result = replace(result, findings=findings, suppressions=suppressions, tables=tables, others=others, patch=None)
     outcome = finish(result.findings, result.suppressions, gate)
     text = _render(output_format, outcome.findings, result, quiet, show_statistics, buffers, color.value)
     _emit(text, output)
     if view is not None and result.run_key is not None:
         from delta_lint.run import keep_output
 
-        keep_output(config, result, view, text, outcome.exit_code)
+        index = None
+        if patchable and result.tables is not None and result.others is not None:
+            from delta_lint.patch import LAYOUTS, build_index
+
+            tables, others, suppressions = result.tables, result.others, result.suppressions
+            layout = LAYOUTS[output_format.value]
+            index = build_index(result.run_key, text, outcome.findings, tables, others, suppressions, gate, layout)
+        keep_output(config, result, view, text, outcome.exit_code, index)
     if show_stats:
         sys.stdout.flush()
         typer.echo(result.stats.text(), err=True, nl=False)

@@ -10,6 +10,7 @@ options and calls `finish` once; reporters print the list it returns.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,13 +95,20 @@ def finish(findings: list[Finding], suppressions: Suppressions, gate: Gate) -> O
 
 
 def exit_code(findings: list[Finding], gate: Gate) -> int:
-    if any(f.rule == CONFIG_ERROR for f in findings):
-        return 2
+    return gate_code(((f.rule, f.severity) for f in findings), gate)
+
+
+def gate_code(reported: Iterable[tuple[str, str]], gate: Gate) -> int:
+    """`exit_code` from each reported finding's rule and severity: an output patched
+    from a kept one (`patch`) knows those of the findings it copies, not the findings."""
     threshold = SEVERITY_ORDER[gate.fail_on]
     # coverage gaps (DL000-DL007) are not predicted conflicts: they fail the gate only
     # when asked for (`--fail-on info`, `--strict`, `strict: true`)
     gaps_count = gate.strict or gate.fail_on == "info"
-    failing = any(
-        SEVERITY_ORDER.get(f.severity, 0) >= threshold and (gaps_count or not is_coverage(f.rule)) for f in findings
-    )
+    failing = False
+    for rule, severity in reported:
+        if rule == CONFIG_ERROR:
+            return 2
+        if not failing and SEVERITY_ORDER.get(severity, 0) >= threshold and (gaps_count or not is_coverage(rule)):
+            failing = True
     return 1 if failing and not gate.exit_zero else 0

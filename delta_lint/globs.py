@@ -12,9 +12,7 @@ configuration is read (`glob_problem`).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-import re2
+from functools import cache, lru_cache
 
 MAX_GLOB = 1024  # characters: paths are short, and RE2's memory for a pattern is capped
 
@@ -43,18 +41,27 @@ def _translate(pattern: str) -> str:
     return "".join(out) + "(?:/.*)?$"
 
 
-_OPTIONS = re2.Options()
-_OPTIONS.dot_nl = True  # a newline in a file name is still a character
+@cache
+def _options():
+    """RE2's options for globs. RE2 is imported with the first glob a run compiles:
+    most runs have none to match, and loading it is a share of a short run's start."""
+    import re2
+
+    options = re2.Options()
+    options.dot_nl = True  # a newline in a file name is still a character
+    return options
 
 
 @lru_cache(maxsize=256)
 def glob_regex(pattern: str):
     """The compiled matcher of a glob (trailing `/` ignored); ValueError when RE2
     cannot compile it (see `glob_problem`)."""
+    import re2
+
     if len(pattern) > MAX_GLOB:
         raise ValueError(f"a glob longer than {MAX_GLOB} characters")
     try:
-        return re2.compile(_translate(pattern.rstrip("/")), _OPTIONS)
+        return re2.compile(_translate(pattern.rstrip("/")), _options())
     except re2.error as err:
         raise ValueError(f"cannot compile the glob: {err}") from err
 

@@ -314,21 +314,39 @@ def to_json(
     coverage gaps, and the skipped files by kind, and holds the run's notes (the
     target judged, no schedule known)."""
     conflicts = sum(1 for f in findings if not is_coverage(f.rule))
+    head, tail = json_frame(len(findings), conflicts, files, intents, skipped, notes)
+    return head + JSON_SEPARATOR.join(json_piece(f) for f in findings) + tail
+
+
+JSON_SEPARATOR = ",\n    "  # between two findings' lines of `to_json`
+
+
+def json_piece(f: Finding) -> str:
+    """One finding's line of `to_json` (`f` as `render` gives it, cleaned): a run
+    that keeps its output per finding (`patch`) renders only the findings that changed."""
+    return json.dumps(finding_json(f))
+
+
+def json_frame(
+    count: int, conflicts: int, files: int, intents: int, skipped: dict[str, str] | None, notes: tuple[str, ...]
+) -> tuple[str, str]:
+    """What `to_json` writes before the first finding's line and after the last:
+    the summary, from the counts of the findings (`conflicts`: those that are not
+    coverage gaps), so a patched output (`patch`) is framed as a rendered one."""
     summary = json.dumps(
         {
             "files": files,
             "intents": intents,
-            "findings": len(findings),
+            "findings": count,
             "conflicts": conflicts,
-            "not_analysed": len(findings) - conflicts,
+            "not_analysed": count - conflicts,
             "skipped": dict(sorted(Counter((skipped or {}).values()).items())),
             "notes": list(notes),
         }
     )
-    if not findings:
-        return f'{{\n  "version": 1,\n  "findings": [],\n  "summary": {summary}\n}}\n'
-    body = ",\n    ".join(json.dumps(finding_json(f)) for f in findings)
-    return f'{{\n  "version": 1,\n  "findings": [\n    {body}\n  ],\n  "summary": {summary}\n}}\n'
+    if not count:
+        return '{\n  "version": 1,\n  "findings": [', f'],\n  "summary": {summary}\n}}\n'
+    return '{\n  "version": 1,\n  "findings": [\n    ', f'\n  ],\n  "summary": {summary}\n}}\n'
 
 
 def finding_json(f: Finding) -> dict:
@@ -1072,4 +1090,4 @@ def _junit(r: Report) -> str:
 def _json_lines(r: Report) -> str:
     """One finding per line, the `--format json` objects, nothing else: made for
     `jq -c`, log shippers and streaming readers. No findings is no line."""
-    return "".join(json.dumps(finding_json(f)) + "\n" for f in r.findings)
+    return "".join(json_piece(f) + "\n" for f in r.findings)

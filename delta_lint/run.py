@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -27,10 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import msgspec
-
 from delta_lint import suppress
-from delta_lint.cache import Cache, Memory, TableEntry, code_identity, decode_values, encode_entry, encode_values
+from delta_lint.cache import Cache, Memory, TableEntry, code_identity, decode_values, encode_entry
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError, load_yaml
 from delta_lint.findings import Gate, Suppressions, finish, selected
@@ -38,10 +35,23 @@ from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.globs import matches_any
+from delta_lint.kept import (
+    Kept,
+    StateGone,
+    StoredContexts,
+    StoredFirstLinks,
+    StoredPaths,
+    StoredSummaries,
+    keep_project,
+    kept_workflows,
+    load_state,
+    tree_of,
+)
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location, Pools
 from delta_lint.safeio import InputRefused, printable, read_input, read_input_text
 from delta_lint.stats import RunStats
 from delta_lint.suppress import FileSuppressions
+from delta_lint.tree import RACY_NS, Tree, repository_top, walk
 
 # The bundle, schedule, link, settings and engine stages are imported where a run
 # reaches them: a run whose result is stored (`pipeline`) needs none of them.
@@ -49,6 +59,7 @@ if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
     from delta_lint.link import Linker
+    from delta_lint.patch import OutputIndex, Patch
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
@@ -79,6 +90,13 @@ class RunResult:
     run_key: str | None = None  # the stored run's key, when the run was stored or taken from the store
     # the output, exit code and run warnings kept for the caller's view (`keep_output`)
     output: tuple[str, int, list[str]] | None = None
+    # each table's findings and the findings across tables and of diagnostics, as
+    # judged (for the output's index, `patch.build_index`); not of a stored run
+    tables: dict[str, TableEntry] | None = None
+    others: list[Finding] | None = None
+    # a re-check whose output is patched from the last one: `findings` holds only the
+    # tables judged again and `others`; `patch.complete()` gives every finding
+    patch: Patch | None = None
 
     @property
     def intents(self) -> list[Intent]:
@@ -200,7 +218,6 @@ class Inputs:
 
 
 STAT_INDEX = "stat-index"
-RACY_NS = 2_000_000_000  # a file changed this close to being read may change again unseen in the same tick
 
 
 def gather(
@@ -565,7 +582,7 @@ def pipeline(
     the run waits for (`settings.live.read_settings`). `memory`: what a long-lived
     caller keeps decoded between its runs (`cache.Memory`), with the project's state
     as its last run left it (`_Project`): a run that finds only SQL files or
-    notebooks changed (by their buffers or on disk, `_tree`) re-reads those and
+    notebooks changed (by their buffers or on disk, `walk`) re-reads those and
     re-judges the tables they write (`_recheck`)."""
     store = Cache(config.root, memory) if use_cache else None
     try:
@@ -575,7 +592,7 @@ def pipeline(
             slot = _project_slot(paths, config, cwd, spark, bundle, target)
             known = memory.find("projects", slot)
             # taken before anything is read: what changes from here on is seen next time
-            tree = _tree(config.root, known.tree if known is not None else None)
+            tree = walk(config.root, known.tree if known is not None else None)
             if known is not None and tree is not None:
                 try:
                     done = _recheck(known, tree, paths, overlay, store, jobs)
@@ -626,16 +643,18 @@ def pipeline(
         kept_slot, state = None, None  # a new process: the project's state as the last run left it is in the cache
         if reusable and memory is None and not overlay and store.db is not None and not store.refused:
             kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
-            state = _load_kept(store, kept_slot)
+            state = load_state(store, kept_slot)
             if state is not None and context is not None:
                 listed = store.get_value(_context_slot(config, bundle, target))
-                workflows = _kept_workflows(store, kept_slot, state, context, listed)
+                workflows = kept_workflows(store, kept_slot, state, context, listed)
         if workflows is None and store is not None:
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
-            done, tree, kept = _recheck_kept(kept_slot, state, store, inputs, config, workflows, spark, paths, jobs)
+            done, tree, kept = _recheck_kept(
+                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view
+            )
             if done is not None and kept is not None:
                 if context is None:
                     context = _context_digest(config, kept.workflows)
@@ -645,6 +664,7 @@ def pipeline(
                 # findings are as quickly judged again from the state as decoded
                 if [k for *_, k in kept.inputs.files] == [k for *_, k in inputs.files]:
                     done.run_key = _run_key(inputs, config, context, spark, bundle, target)
+                keep_project(store, kept_slot, kept, _context_digest(config, kept.workflows), done.run_key)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
@@ -664,14 +684,15 @@ def pipeline(
             (bundle, target),
         )
         workflows = project.workflows
+        keep_state = False  # the project's state stored for the next process
         if slot is not None and tree is not None and result.read is not None and _can_recheck(project, paths, overlay):
             project.tree, project.result = tree, result
             project.overlaid = _overlaid(project, overlay)
             memory.put("projects", slot, project)  # type: ignore[union-attr] - a slot is made only with memory
         elif kept_slot is not None and tree is not None and result.read is not None:
-            if _can_recheck(project, paths, None):
+            keep_state = _can_recheck(project, paths, None)
+            if keep_state:
                 project.tree = tree
-                _keep_project(store, kept_slot, project)  # type: ignore[arg-type] - a slot is made only with a store
         if reusable and result.read is not None and result.read.mode in ("none", "snapshot"):
             context = _context_digest(config, workflows)
             _keep_context(config, bundle, target, store, workflows, context)
@@ -680,6 +701,8 @@ def pipeline(
                 memory.put("runs", result.run_key, _kept_run(result))
             else:
                 store.put_run(result.run_key, _kept_run(result))
+        if keep_state:  # with the run's key, which names its output
+            keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
@@ -763,19 +786,65 @@ def _kept_context(
     return context if context == kept["context"] else None
 
 
-def keep_output(config: Config, result: RunResult, view: str, text: str, code: int) -> None:
+def keep_output(
+    config: Config, result: RunResult, view: str, text: str, code: int, index: OutputIndex | None = None
+) -> None:
     """Keep what the caller printed of a stored run (`result.run_key`), its exit
     code and the run's warnings (said again on standard error), for `view` (a
     digest of everything besides the run that decides the output: format,
     options, terminal). Only the last run's output is kept per view, so the cache
-    holds one per way of calling, not one per run."""
+    holds one per way of calling, not one per run. `index`: where each finding is
+    in the text, for a re-check in a new process to patch it (`patch`)."""
     if result.run_key is None:
         return
-    warnings = list(result.read.warnings) if result.read is not None else []
     store = Cache(config.root)
-    try:  # the text first: a run that stops between the two finds the run keys differ
-        store.put_blob(OUTPUT_TEXT + view, f"{result.run_key}\n{text}".encode(errors="surrogatepass"))
-        store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+    try:
+        _keep_output(store, result, view, text.encode(errors="surrogatepass"), code, index)
+    finally:
+        store.close()
+
+
+def _keep_output(store: Cache, result: RunResult, view: str, text: bytes, code: int, index: OutputIndex | None) -> None:
+    from delta_lint.patch import OUTPUT_INDEX, encode_index
+
+    warnings = list(result.read.warnings) if result.read is not None else []
+    # the text first: a run that stops between them finds the run keys differ
+    store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
+    if index is not None:
+        store.put_blob(OUTPUT_INDEX + view, encode_index(index))
+    store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+
+
+def patch_output(
+    config: Config, result: RunResult, view: str, gate: Gate, output_format: str
+) -> tuple[str, int] | None:
+    """The output (in `output_format`, one of `patch.LAYOUTS`) and exit code of a
+    re-check whose result holds a `patch.Patch`, made from the output the last run
+    kept for `view` (and kept in turn, with its index, when the run has a key).
+    None: the kept output is not the one the patch starts from, or the patch does
+    not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
+    and renders it in full."""
+    from delta_lint.patch import LAYOUTS, apply
+
+    patch = result.patch
+    assert patch is not None
+    store = Cache(config.root)
+    try:
+        blob = store.get_blob(OUTPUT_TEXT + view)
+        end = blob.find(b"\n") if blob is not None else -1
+        if blob is None or end < 0 or blob[:end] != patch.index.run.encode():
+            return None
+        counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
+        scans = result.suppressions.scans
+        last = memoryview(blob)[end + 1 :]  # not copied: the kept text of a large run is megabytes
+        layout = LAYOUTS[output_format]
+        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
+        if done is None:
+            return None
+        text, code, index = done
+        if result.run_key is not None:
+            _keep_output(store, result, view, text.encode(), code, index)
+        return text, code
     finally:
         store.close()
 
@@ -1076,7 +1145,7 @@ class DocumentReader:
         work tree. When git cannot list them, nothing counts as tracked."""
         if not self._listed:
             self._listed = True
-            if _repository_top(self.root) is not None:
+            if repository_top(self.root) is not None:
                 self._tracked = _git_tracked(self.root)
         return self._tracked
 
@@ -1119,7 +1188,7 @@ def _included_from_outside(
     tree nothing above the root is read."""
     from delta_lint.link import MAX_INCLUDED_FROM_OUTSIDE, outside_runs
 
-    top = _repository_top(root)
+    top = repository_top(root)
     boundary = top if top is not None else root
     out: list[tuple[str, Links | None]] = []
     known = {rel for rel, _ in project}
@@ -1158,14 +1227,6 @@ def _git_tracked(root: Path) -> frozenset[str]:
     if proc.returncode != 0:
         return frozenset()
     return frozenset(os.fsdecode(name) for name in proc.stdout.split(b"\0") if name)
-
-
-def _repository_top(root: Path) -> Path | None:
-    """The git work tree holding the configuration root (None outside one)."""
-    for folder in (root, *root.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
 
 
 def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:
@@ -1425,11 +1486,17 @@ def _judge(
         name: table_keys.get(name) or _table_key(p.context, name, read, writers[name], inputs, files) for name in first
     }
     kept = {table_keys[name]: entry for name, entry in p.results.items() if p.table_keys.get(name) == table_keys[name]}
-    wanted = sorted(set(table_keys.values()) - set(kept))
+    # a project restored with its last output kept per finding (`patch`): the tables
+    # whose key is unchanged are neither decoded nor judged, their output is copied
+    same: set[str] = set()
+    if p.output_index is not None and p.kept is not None and p.changed is not None and p.shared_sources is not None:
+        same = {n for n, key in table_keys.items() if p.table_keys.get(n) == key and n in p.shared_sources}
+        same -= set(p.kept.errored)
+    wanted = sorted(set(table_keys.values()) - set(kept) - {table_keys[name] for name in same})
     if kept and store is not None and store.memory is not None:  # a full run after this one asks for them
         store.memory.mark("tables.value", kept)
     entries = (store.get_tables(wanted) if store is not None else {}) | kept
-    todo = sorted(name for name, key in table_keys.items() if key not in entries)
+    todo = sorted(name for name, key in table_keys.items() if key not in entries and name not in same)
     loaded = files.load({i for name in todo for i in writers[name]})
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
@@ -1444,7 +1511,7 @@ def _judge(
             store.prune("tables", list(table_keys.values()))
             store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
     entries.update(fresh)
-    results = {name: entries[key] for name, key in table_keys.items()}
+    results = {name: entries[key] for name, key in table_keys.items() if name not in same}
     before, p.table_keys, p.results = p.results, table_keys, results
     internal = [e for name in sorted(results) for e in results[name].errors]
     views = p.views
@@ -1456,7 +1523,7 @@ def _judge(
     # the summaries: the files naming them need not be decoded; a re-check whose
     # files name the same ones as before, under the same settings sources, keeps
     # the last findings (a project restored from the cache never decodes them)
-    sources = {name: e.source for name, e in results.items()}
+    sources = {name: results[name].source if name in results else p.shared_sources[name] for name in table_keys}  # type: ignore[index] - `same` is of them
     if (
         p.changed is not None
         and p.shared_sources == sources
@@ -1467,7 +1534,8 @@ def _judge(
         shared = engine.check_shared(views.shared_intents(p), sources)
         p.shared, p.shared_sources = shared, sources
     file_diags = [d for found in views.diags.values() for d in found]
-    all_diags = inputs.diagnostics + settings_diags + file_diags + internal
+    run_diags = inputs.diagnostics + settings_diags + file_diags
+    all_diags = run_diags + internal
     others = shared + diagnostics_as_findings(all_diags)
     if kept and _exactly(others) == _exactly(p.others):
         others = p.others  # the same findings: where they are in the last run's list
@@ -1484,7 +1552,11 @@ def _judge(
     paths = views.paths
     scans = {paths[i]: scan for i, scan in views.scans.items()}
     rel_of = views.rel_of
-    if views.counts is None or views.named is None:
+    patch = None
+    if same:
+        patch = _patch(p, results, others, same, table_keys, engine, scans, stats, run_diags, jobs)
+        views.counts = views.named = None
+    elif views.counts is None or views.named is None:
         views.counts = Counter(f.location.path for f in findings)
         views.named = _paths_named(findings, scans, rel_of)
     elif views.count(dropped, added) or set(scans) != set(views.named_scans):
@@ -1526,10 +1598,13 @@ def _judge(
         n_intents=views.n_intents,
         skipped={paths[i]: why for i, why in views.skipped.items()},
         analysed=dict(views.analysed),
-        suppressions=Suppressions(scans, views.named),
+        suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
         notes=run_notes(schedule),
+        tables=results,
+        others=others,
+        patch=patch,
     )
 
 
@@ -1571,6 +1646,65 @@ def _merged(
             return None
         out.insert(at, f)
     return out, dropped, added
+
+
+def _patch(
+    p: _Project,
+    results: dict[str, TableEntry],
+    others: list[Finding],
+    same: set[str],
+    table_keys: dict[str, str],
+    engine: Engine,
+    scans: dict[str, FileSuppressions],
+    stats: RunStats,
+    run_diags: list[Diagnostic],
+    jobs: int | None,
+) -> Patch:
+    """The `patch.Patch` of a re-check that judged only `results` (the tables of
+    `same` are as the last run left them, not decoded), for the caller to patch
+    the last output with; its `complete` decodes the rest (judging again a table
+    whose entry another run bounded away meanwhile) and gives every finding in a
+    full run's order with the suppressions a full run's result holds."""
+    from delta_lint.engine import diagnostics_as_findings
+    from delta_lint.patch import Patch
+    from delta_lint.settings import resolve_settings
+
+    summaries = p.files.summaries
+    scans_changed = any(
+        old.suppressions != summaries[i].suppressions
+        and (_has_directives(old.suppressions) or _has_directives(summaries[i].suppressions))
+        for i, old in (p.changed or {}).items()
+    )
+
+    def complete() -> tuple[list[Finding], Suppressions, dict[str, TableEntry], list[Finding]]:
+        keys = {name: table_keys[name] for name in same}
+        store = Cache(p.config.root)  # the run's is closed by now
+        try:
+            found = store.get_tables(sorted(keys.values()))
+            missing = sorted(name for name, key in keys.items() if key not in found)
+            if missing:
+                loaded = p.files.load({i for name in missing for i in p.writers[name]})
+                intents = [i for r in loaded.values() for i in r.intents]
+                settings = resolve_settings(set(missing), intents, p.config, engine.profile, p.names, p.read)
+                checked, _, worker_stats = _check_tables(engine, missing, engine.by_table(intents), settings, jobs)
+                stats.add(worker_stats)
+                fresh = {keys[name]: checked[name] for name in missing}
+                store.put_tables(fresh)
+                found.update(fresh)
+        finally:
+            store.close()
+        every = {name: results[name] if name in results else found[key] for name, key in table_keys.items()}
+        internal = [e for name in sorted(every) for e in every[name].errors]
+        everything = others
+        if internal != [e for name in sorted(results) for e in results[name].errors]:  # a table judged just now
+            everything = p.shared + diagnostics_as_findings(run_diags + internal)
+        findings = sorted(
+            [f for name in sorted(every) for f in every[name].findings] + everything, key=Finding.sort_key
+        )
+        named = _paths_named(findings, scans, p.views.rel_of)  # type: ignore[union-attr] - made by `_judge`
+        return findings, Suppressions(scans, named), every, everything
+
+    return Patch(p.output_index, set(results), results, others, scans_changed, complete)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -1889,131 +2023,6 @@ def _fallback(name: str, read: ReadSettings, config: Config, names: TableNames) 
 
 
 @dataclass
-class _Tree:
-    """What the project's folders hold, by `stat` (see `_tree`): `dirs` maps each
-    folder walked (absolute) to its signature, its entries' names, the subfolders
-    walked and its other entries; `files` maps each other entry to its signature."""
-
-    taken: int  # time.time_ns() when the walk began
-    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]]
-    files: dict[str, list[int]]
-    git: list[int] | None  # the git index's signature: which documents git tracks (`DocumentReader`)
-    digests: dict[str, str] = field(default_factory=dict)  # racy files' contents, hashed at the walk
-    moved: list[str] = field(default_factory=list)  # files whose signature does not vouch they are as before
-
-    def racy(self, sig: list[int]) -> bool:
-        """Changed so close to the walk that a later change may have left it equal."""
-        return max(sig[3], sig[4]) >= self.taken - RACY_NS
-
-    def unchanged(self, path: str, sig: list[int]) -> bool:
-        """Whether the file at `path`, now of signature `sig`, holds what it held at
-        this walk: the same signature, not racy; or a racy one's content unchanged."""
-        before = self.files.get(path)
-        if before is None or before[:3] != sig[:3]:
-            return False
-        if before == sig and not self.racy(before):
-            return True
-        return path in self.digests and _content_digest(path) == self.digests[path]
-
-
-MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
-
-
-def _tree(root: Path, old: _Tree | None = None) -> _Tree | None:
-    """Every folder and file under `root` that discovery or the bundle listings can
-    look at (hidden folders and `_SKIP_DIRS` are skipped by both), by signature.
-    Given the `old` tree, a folder whose signature is unchanged (and was not racy)
-    is not listed again: its entries are stat'ed by name, so a save with nothing
-    else changed costs one `stat` a file, no walk. None when the tree holds a
-    symbolic link (what it leads to is outside this account), is too large or
-    cannot be read: such a project is checked in full every time."""
-    from delta_lint.frontend.discover import _SKIP_DIRS
-
-    top = os.path.abspath(root)
-    taken = time.time_ns()
-    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
-    files: dict[str, list[int]] = {}
-    digests: dict[str, str] = {}
-    moved: list[str] = []  # files not known unchanged from `old` by their signature
-    old_files = old.files if old is not None else {}
-    old_racy = old.taken - RACY_NS if old is not None else 0
-    stack = [top]
-    try:
-        while stack:
-            folder = stack.pop()
-            sig = _signature(os.lstat(folder))
-            seen = old.dirs.get(folder) if old is not None else None
-            if seen is not None and seen[0] == sig and not old.racy(sig):  # type: ignore[union-attr]
-                _, names, subdirs, others = seen
-                for path in others:  # the common case of a save: inline, 10,000 files
-                    st = os.lstat(path)
-                    if stat.S_ISLNK(st.st_mode) or stat.S_ISDIR(st.st_mode):
-                        return None
-                    now = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-                    before = old_files.get(path)
-                    if before == now and before[3] < old_racy and before[4] < old_racy:  # type: ignore[index]
-                        files[path] = before  # type: ignore[assignment]
-                        continue
-                    files[path] = now
-                    moved.append(path)
-                    _hash_if_racy(path, st, taken, digests)
-            else:
-                with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-                names = tuple(e.name for e in entries)
-                walked, rest = [], []
-                for entry in entries:
-                    if entry.is_symlink():
-                        return None
-                    if entry.is_dir(follow_symlinks=False):
-                        if not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
-                            walked.append(entry.path)
-                        continue
-                    st = entry.stat(follow_symlinks=False)
-                    files[entry.path] = _signature(st)
-                    moved.append(entry.path)
-                    _hash_if_racy(entry.path, st, taken, digests)
-                    rest.append(entry.path)
-                subdirs, others = tuple(walked), tuple(rest)
-            dirs[folder] = (sig, names, subdirs, others)
-            stack.extend(subdirs)
-            if len(files) + len(dirs) > MAX_TREE_ENTRIES:
-                return None
-        repository = _repository_top(Path(top))
-        git = None
-        if repository is not None and (repository / ".git" / "index").exists():
-            git = _signature(os.stat(repository / ".git" / "index"))
-    except OSError:
-        return None
-    return _Tree(taken, dirs, files, git, digests, moved)
-
-
-def _signature(st: os.stat_result) -> list[int]:
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-
-
-def _hash_if_racy(path: str, st: os.stat_result, taken: int, digests: dict[str, str]) -> None:
-    """Keep the content digest of a regular file changed within RACY_NS of the walk
-    (a file just saved, a project just made): its signature alone cannot tell a
-    later change in the same tick, its content can."""
-    if stat.S_ISREG(st.st_mode) and max(st.st_mtime_ns, st.st_ctime_ns) >= taken - RACY_NS:
-        found = _content_digest(path)
-        if found is not None:
-            digests[path] = found
-
-
-def _content_digest(path: str) -> str | None:
-    try:
-        data = read_input(Path(path), limit=MAX_DIGESTED_BYTES)
-    except (InputRefused, OSError):
-        return None
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
-
-
-MAX_DIGESTED_BYTES = 16 * 1024 * 1024
-
-
-@dataclass
 class _Project:
     """What a run worked out before the engine, kept by a long-lived caller (the
     language server, in its `cache.Memory`) so that the next run, with a few files
@@ -2039,7 +2048,7 @@ class _Project:
     read_document: DocumentReader
     table_keys: dict[str, str] = field(default_factory=dict)  # each table's key in the last run
     results: dict[str, TableEntry] = field(default_factory=dict)  # each table's findings in the last run
-    tree: _Tree | None = None  # the project's folders as they were before the last run read them
+    tree: Tree | None = None  # the project's folders as they were before the last run read them
     result: RunResult | None = None  # the last run's
     overlaid: set[int] = field(default_factory=set)  # files the last run read from an editor's buffer
     others: list[Finding] = field(default_factory=list)  # the last run's findings across tables
@@ -2049,8 +2058,11 @@ class _Project:
     changed: dict[int, FileSummary] | None = None  # a re-check's files, with the summaries they had
     index_of: dict[str, int] = field(default_factory=dict)  # absolute path -> its file's index
     runs_in: RunsIn | None = None  # which notebooks run which (the schedule's, `_link`)
-    kept: _Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
+    kept: Kept | None = None  # the stored state it was restored from (`_restored`), parts of it not decoded
     read_now: dict[int, bytes] = field(default_factory=dict)  # files the restoring run's `gather` read
+    # the last run's output kept per finding for the caller's view: `_judge` decodes only
+    # the tables judged again and leaves the output to `patch` (a restored project)
+    output_index: OutputIndex | None = None
     # the run asked the bundle listings again (a restoring run, `_kept_context` or
     # `cached_workflows`): a changed file of any kind may be re-read, not only those
     # no listing reads (RECHECK_SUFFIXES)
@@ -2075,7 +2087,7 @@ def _can_recheck(project: _Project, paths: list[Path], overlay: dict[Path, bytes
     """Whether a later run of the project may be a re-check: settings not read live
     (they may change between runs), every file named and every buffer a file found
     by discovery, and no notebook `%run` from outside the checked files (read from
-    outside the tree `_tree` accounts for)."""
+    outside the tree `walk` accounts for)."""
     if project.read.mode not in ("none", "snapshot"):
         return False
     inputs = project.inputs
@@ -2100,7 +2112,7 @@ def _overlaid(project: _Project, overlay: dict[Path, bytes] | None) -> set[int]:
 
 def _recheck(
     p: _Project,
-    tree: _Tree,
+    tree: Tree,
     paths: list[Path],
     overlay: dict[Path, bytes] | None,
     store: Cache,
@@ -2292,180 +2304,12 @@ def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[
     return writers, first
 
 
-# -- a project's state kept in the cache, for the next process --------------------------
-
-PROJECT_STATE = "project-state:"  # kv blob: `_Kept`, what the next process's re-check starts from
-
-
-class _KeptTree(msgspec.Struct, array_like=True):
-    """A `_Tree` as stored (its `moved` is the next walk's)."""
-
-    taken: int
-    dirs: dict[str, tuple[list[int], tuple[str, ...], tuple[str, ...], tuple[str, ...]]]
-    files: dict[str, list[int]]
-    git: list[int] | None
-    digests: dict[str, str]
-
-
-class _Kept(msgspec.Struct, array_like=True):
-    """What a new process needs of a `_Project` to re-check it (`_restored`), stored
-    compactly: plain lists and maps decode without a Python hook; the few parts
-    made of our own types are tagged JSON text (`cache.encode_values`), decoded
-    only when a re-check reaches them. Every file's summary and result stay in the
-    cache's files table, where the run put them: a re-check decodes the summaries
-    of the files it reads and of the other writers of their tables, not all."""
-
-    slot: str  # `_project_slot`: the configuration, options and folders it is of
-    context: str  # `_Project.context`
-    cwd: str
-    files: list[tuple[str, str, str, str]]  # display path, root-relative path, suffix, content key
-    paths: list[str]  # absolute
-    linked: dict[int, str]  # the cache keys of files read with a context
-    contexts: dict[int, str]  # and those contexts, tagged
-    non_delta: list[str]
-    writers: dict[str, list[int]]
-    first: str  # tagged: table -> its first write's location
-    runs_in: dict[str, list[str]]  # `RunsIn.callers`
-    pooled: dict[str, Pools]  # `RunsIn.pooled`
-    defined: str  # tagged: (root-relative file, the job documents its code defines)
-    table_keys: dict[str, str]
-    tree: _KeptTree
-    rel_of: dict[str, str]  # `_Views` from here on; shared, diags, scans: the files that have them
-    shared: list[int]
-    diags: list[int]
-    scans: list[int]
-    skipped: dict[int, str]
-    n_intents: int
-    analysed: dict[str, int]
-    shared_findings: str  # tagged: the findings across tables
-    shared_sources: dict[str, str] | None
-    # the digest of the files the workflows as loaded read, the listings they depend on,
-    # and whether they are kept beside the state (`_kept_workflows`)
-    workflows: bool
-    workflows_context: str
-    listings: list[tuple[str, str, tuple[str, ...]]]
-
-
-_KEPT_DECODER = msgspec.msgpack.Decoder(_Kept)
-_KEPT_ENCODER = msgspec.msgpack.Encoder()
-
-
-class _StateGone(Exception):
-    """A summary a restored project needs is no longer in the cache (another run
-    bounded it meanwhile): the run goes on in full."""
-
-
-class _StoredSummaries:
-    """A restored project's file summaries, read from the cache's files table by
-    each file's key when first asked for (`_Files.summaries` otherwise holds a list)."""
-
-    def __init__(self, keys: list[str], store: Cache) -> None:
-        self.keys, self.store = keys, store
-        self.known: dict[int, FileSummary] = {}
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def __getitem__(self, index: int) -> FileSummary:
-        if index not in self.known:
-            self.fetch([index])
-        return self.known[index]
-
-    def __setitem__(self, index: int, summary: FileSummary) -> None:
-        self.known[index] = summary
-
-    def __iter__(self):
-        self.fetch(range(len(self.keys)))
-        return (self.known[i] for i in range(len(self.keys)))
-
-    def fetch(self, indexes) -> None:
-        wanted = {self.keys[i]: i for i in indexes if i not in self.known}
-        if not wanted:
-            return
-        found = self.store.get_summaries(list(wanted))
-        for key, i in wanted.items():
-            if key not in found:
-                raise _StateGone(key)
-            self.known[i] = found[key]
-
-
-class _StoredFirstLinks:
-    """`_Project.first_links` of a restored project: a file read with a context was
-    first read without it, under its content key; any other file's are its summary's."""
-
-    def __init__(self, files: list[tuple[str, str, str, str]], linked: dict[int, str], summaries: _StoredSummaries):
-        self.files, self.linked, self.summaries = files, linked, summaries
-
-    def __len__(self) -> int:
-        return len(self.files)
-
-    def __getitem__(self, index: int) -> Links | None:
-        if index not in self.linked:
-            return self.summaries[index].links
-        key = self.files[index][3]
-        found = self.summaries.store.get_summaries([key])
-        if key not in found:
-            raise _StateGone(key)
-        return found[key].links
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self.files)))
-
-
-class _Paths:
-    """A restored project's file paths (`Inputs.paths`), made `Path`s when asked for:
-    a re-check reads a few files of ten thousand."""
-
-    def __init__(self, paths: list[str]) -> None:
-        self.paths = paths
-
-    def __len__(self) -> int:
-        return len(self.paths)
-
-    def __getitem__(self, index: int) -> Path:
-        return Path(self.paths[index])
-
-    def __iter__(self):
-        return map(Path, self.paths)
-
-
-class _StoredContexts:
-    """A restored project's file contexts (`_Files.contexts`), decoded when asked for."""
-
-    def __init__(self, tagged: dict[int, str]) -> None:
-        self.tagged = tagged
-        self.known: dict[int, Context] = {}
-
-    def get(self, index: int, default: Context | None = None) -> Context | None:
-        if index in self.known:
-            return self.known[index]
-        text = self.tagged.get(index)
-        if text is None:
-            return default
-        try:
-            context = decode_values(text, (Context,))
-        except (ValueError, KeyError, TypeError, RecursionError) as why:
-            raise _StateGone(f"file {index}'s context") from why
-        if not isinstance(context, Context):
-            raise _StateGone(f"file {index}'s context")
-        self.known[index] = context
-        return context
-
-    def __contains__(self, index: int) -> bool:
-        return index in self.tagged
-
-    def __setitem__(self, index: int, context: Context) -> None:
-        self.known[index] = context
-        self.tagged[index] = encode_values(context, (Context,))
-
-
-def _state_key(slot: str) -> str:
-    return PROJECT_STATE + hashlib.blake2b(slot.encode(errors="surrogateescape"), digest_size=20).hexdigest()
+# -- a project restored from its state kept in the cache (`kept`), for the next process
 
 
 def _recheck_kept(
     slot: str,
-    kept: _Kept | None,
+    kept: Kept | None,
     store: Cache,
     inputs: Inputs,
     config: Config,
@@ -2473,175 +2317,36 @@ def _recheck_kept(
     spark: str | None,
     paths: list[Path],
     jobs: int | None,
-) -> tuple[RunResult | None, _Tree | None, _Project | None]:
+    view: str | None,
+) -> tuple[RunResult | None, Tree | None, _Project | None]:
     """A new process's run from the project state the last run stored (`kept`):
-    the re-check (`_recheck`) of the files changed since, the state stored again.
-    Also the project's folders as walked now (None when they cannot be kept), which
-    a full run stores its state with. (None, tree, None): no state, or one this
-    run cannot re-check from (the workflows must be read again, a file came or
-    went, an edit a re-check does not take, a summary gone from the cache)."""
-    tree = _tree(config.root, _kept_tree(kept) if kept is not None else None)
+    the re-check (`_recheck`) of the files changed since (the caller stores the
+    state again, with the run's key). Also the project's folders as walked now (None
+    when they cannot be kept), which a full run stores its state with. (None,
+    tree, None): no state, or one this run cannot re-check from (the workflows
+    must be read again, a file came or went, an edit a re-check does not take, a
+    summary gone from the cache). With the output of the state's run kept for
+    `view` per finding (`patch`), only the tables judged again are decoded: the
+    result holds a `patch.Patch` for the caller to write the output from."""
+    tree = walk(config.root, tree_of(kept) if kept is not None else None)
     if kept is None or tree is None or workflows is None:
         return None, tree, None
     try:
         project = _restored(kept, store, inputs, config, workflows, spark, False)
+        if project is not None and view is not None:
+            from delta_lint.patch import load_index
+
+            project.output_index = load_index(store, view, kept.run_key)
         done = _recheck(project, tree, paths, None, store, jobs) if project is not None else None
-    except _StateGone:
+    except StateGone:
         return None, tree, None
     if done is None or project is None:
         return None, tree, None
-    _keep_project(store, slot, project)
     return done, tree, project
 
 
-def _path_hook(value: object) -> object:
-    """msgspec's hook for the paths workflows hold (the files they read)."""
-    if isinstance(value, Path):
-        return os.fspath(value)
-    raise TypeError(f"cannot keep a {type(value).__name__}")  # msgspec: an unsupported type
-
-
-def _path_of(kind: type, value: object) -> object:
-    """And back: only a `Path` from text, any other custom type is refused (msgspec
-    reports the TypeError as a validation error: the kept workflows are a miss)."""
-    if kind is Path and isinstance(value, str):
-        return Path(value)
-    raise TypeError(f"not a {kind.__name__}")
-
-
-_WORKFLOWS_ENCODER = msgspec.msgpack.Encoder(enc_hook=_path_hook)
-
-
-@lru_cache(maxsize=1)
-def _workflows_decoder() -> msgspec.msgpack.Decoder:
-    from delta_lint.bundle import Workflows
-
-    return msgspec.msgpack.Decoder(Workflows, dec_hook=_path_of)
-
-
-def _encode_workflows(workflows: Workflows) -> bytes | None:
-    """The workflows for a project state, when they decode back equal: dbt writes
-    hold untyped tuples, which a typed decoder cannot give back as they were."""
-    if workflows.dbt:
-        return None
-    try:
-        encoded = _WORKFLOWS_ENCODER.encode(workflows)
-    except (TypeError, msgspec.EncodeError):
-        return None
-    return encoded
-
-
-def _workflows_key(slot: str) -> str:
-    return _state_key(slot) + ":workflows"
-
-
-def _kept_workflows(store: Cache, slot: str, kept: _Kept, context: str, listed: object) -> Workflows | None:
-    """The workflows kept beside a project state (msgspec, after the digest of the
-    files they read), while they are what loading the bundle and job files would
-    give now: `context` is the digest of the files the last run read
-    (`_kept_context`, which asked that run's listings, `listed`, again and found
-    them unchanged), and the state's workflows read the same files and depend on
-    the same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
-    if not kept.workflows or kept.workflows_context != context or not isinstance(listed, dict):
-        return None
-    listings = listed.get("listings")
-    if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
-        return None
-    blob = store.get_blob(_workflows_key(slot))
-    if blob is None:
-        return None
-    digest, _, encoded = blob.partition(b"\n")
-    if digest != context.encode():
-        return None
-    try:
-        return _workflows_decoder().decode(encoded)
-    except (msgspec.DecodeError, TypeError, ValueError):
-        return None
-
-
-def _load_kept(store: Cache, slot: str) -> _Kept | None:
-    """The project state the last run of this slot stored, or None."""
-    blob = store.get_blob(_state_key(slot))
-    if blob is None:
-        return None
-    try:
-        kept = _KEPT_DECODER.decode(blob)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return kept if kept.slot == slot else None
-
-
-def _kept_tree(kept: _Kept) -> _Tree:
-    t = kept.tree
-    return _Tree(t.taken, dict(t.dirs), t.files, t.git, t.digests)
-
-
-def _keep_project(store: Cache, slot: str, p: _Project) -> None:
-    """Store what a new process needs to re-check the project as this run left it
-    (`_Kept`). A project restored from the cache stores the parts a re-check cannot
-    change (contexts, links, jobs the code defines) as it read them."""
-    views, tree = p.views, p.tree
-    if views is None or tree is None:
-        return
-    base = p.kept
-    if base is not None:
-        contexts, defined, runs_in, pooled = base.contexts, base.defined, base.runs_in, base.pooled
-    else:
-        contexts = {i: encode_values(c, (Context,)) for i, c in p.files.contexts.items()}
-        defined = encode_values(
-            [
-                (rel, summary.links.jobs)
-                for (_, rel, *_), summary in zip(p.inputs.files, p.files.summaries)
-                if summary.links is not None and summary.links.jobs
-            ]
-        )
-        links = p.runs_in if p.runs_in is not None else RunsIn({}, {})
-        runs_in, pooled = {k: sorted(v) for k, v in links.callers.items()}, dict(links.pooled)
-    workflows_context = _context_digest(p.config, p.workflows)
-    if base is not None and base.workflows_context == workflows_context:
-        workflows = base.workflows  # the same files and listings: the blob beside the state holds them
-    else:
-        encoded = _encode_workflows(p.workflows)
-        workflows = encoded is not None
-        if encoded is not None:  # named by the files' digest: a state stored after it names it too
-            store.put_blob(_workflows_key(slot), workflows_context.encode() + b"\n" + encoded)
-    try:
-        kept = _Kept(
-            slot,
-            p.context,
-            os.fspath(p.inputs.cwd),
-            [(display, rel, suffix, key) for display, rel, suffix, _, key in p.inputs.files],
-            base.paths if base is not None else [os.path.abspath(path) for path in p.inputs.paths],
-            dict(p.files.linked_keys),
-            dict(contexts),
-            sorted(p.non_delta),
-            {name: sorted(members) for name, members in p.writers.items()},
-            encode_values(p.first),
-            runs_in,
-            pooled,
-            defined,
-            dict(p.table_keys),
-            _KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
-            views.rel_of,
-            list(views.shared),
-            list(views.diags),
-            list(views.scans),
-            views.skipped,
-            views.n_intents,
-            views.analysed,
-            encode_values(p.shared, (Finding,)),
-            p.shared_sources,
-            workflows,
-            workflows_context,
-            [(kind, argument, tuple(answer)) for kind, argument, answer in p.workflows.listings],
-        )
-        store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
-    except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
-        return
-
-
 def _restored(
-    kept: _Kept,
+    kept: Kept,
     store: Cache,
     inputs: Inputs,
     config: Config,
@@ -2686,15 +2391,15 @@ def _restored(
     if read.mode not in ("none", "snapshot"):
         return None
     files = [(display, rel, suffix, None, key) for display, rel, suffix, key in kept.files]
-    restored = Inputs(inputs.diagnostics, files, _Paths(kept.paths), inputs.cwd)  # type: ignore[arg-type]
-    summaries = _StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
-    state = _Files(restored, store, summaries, {}, FrontEndMemo(), _StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
+    restored = Inputs(inputs.diagnostics, files, StoredPaths(kept.paths), inputs.cwd)  # type: ignore[arg-type]
+    summaries = StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
+    state = _Files(restored, store, summaries, {}, FrontEndMemo(), StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
     state.linked_keys = dict(kept.linked)
     runs_in = RunsIn({k: set(v) for k, v in kept.runs_in.items()}, dict(kept.pooled))
     p = _Project(
         restored,
         state,
-        _StoredFirstLinks(kept.files, kept.linked, summaries),  # type: ignore[arg-type]
+        StoredFirstLinks(kept.files, kept.linked, summaries),  # type: ignore[arg-type]
         config,
         kept.context,
         names,
@@ -2708,7 +2413,7 @@ def _restored(
         workflows,
         DocumentReader(config.root),
         table_keys=dict(kept.table_keys),
-        tree=_kept_tree(kept),
+        tree=tree_of(kept),
         overlaid=overlaid,
         shared=shared,
         shared_sources=kept.shared_sources,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sql import Session, analyze_sql
 from delta_lint.frontend.sqltext import apply_templates, split_statements, sql_inputs
+from delta_lint.model import Kind
 
 
 def one(sql: str, session: Session | None = None):
@@ -782,3 +783,51 @@ def test_a_parameter_marker_with_a_quoted_name_is_a_parameter():
     assert [(i.table.name, i.kind.value) for i in intents] == [("{table}", "restore")]
     assert [d.rule for d in diags] == ["DL001"]
     assert sql_inputs("DELETE FROM t WHERE a = :`v` AND b = ':`w`'") == ["v"]
+
+
+def test_a_statement_after_another_tables_create_is_read_once(lint):
+    """The statement memo's key leaves out the script's CREATE TABLE declarations; a
+    reading keeps the ones it looked up. A statement after CREATE TABLEs of other tables
+    is read once in the run; one that reads its own table's declared columns or
+    properties is read again where they differ, and gives what reading it anew gives."""
+    delete = "DELETE FROM s.t WHERE d = 1;\n"
+    result = lint(
+        {
+            "a.sql": "CREATE TABLE s.a (id INT) USING DELTA;\n" + delete,
+            "b.sql": "CREATE TABLE s.b (x INT, y INT) USING DELTA TBLPROPERTIES ('delta.appendOnly' = 'true');\n"
+            + delete,
+            "c.sql": delete,
+        }
+    )
+    assert result.stats.statements_parsed == 3  # two CREATE TABLEs and the DELETE once
+    assert [i.location.path.rsplit("/", 1)[-1] for i in result.intents if i.kind is Kind.DELETE] == [
+        "a.sql",
+        "b.sql",
+        "c.sql",
+    ]
+
+
+def test_a_statement_reading_its_tables_declarations_is_read_with_each(lint):
+    """The near miss: an INSERT without a column list writes its values in the order
+    its table's CREATE TABLE declares, and an ALTER enabling a feature the CREATE TABLE
+    already enabled changes no protocol; the same text after different declarations is
+    read with each."""
+    insert = "INSERT INTO s.t VALUES ('2024-01-01', 1);\n"
+    alter = "ALTER TABLE s.u SET TBLPROPERTIES ('delta.enableDeletionVectors' = 'true');\n"
+    result = lint(
+        {
+            "a.sql": "CREATE TABLE s.t (d STRING, id INT) USING DELTA;\n" + insert,
+            "b.sql": "CREATE TABLE s.t (id INT, d STRING) USING DELTA;\n" + insert,
+            "c.sql": "CREATE TABLE s.u (id INT) USING DELTA TBLPROPERTIES ('delta.enableDeletionVectors' = 'true');\n"
+            + alter,
+            "d.sql": "CREATE TABLE s.u (id INT) USING DELTA;\n" + alter,
+            "e.sql": "CREATE TABLE s.other (id INT) USING DELTA;\n" + alter,
+        }
+    )
+    by_file = {}
+    for i in result.intents:
+        if i.kind not in (Kind.CREATE, Kind.CREATE_OR_REPLACE):
+            by_file[i.location.path.rsplit("/", 1)[-1]] = i
+    assert str(by_file["a.sql"].region) != str(by_file["b.sql"].region)
+    assert "2024-01-01" in str(by_file["a.sql"].region) and "id" in str(by_file["a.sql"].region)
+    assert by_file["c.sql"].kind != by_file["d.sql"].kind and by_file["d.sql"].kind == by_file["e.sql"].kind

@@ -81,7 +81,15 @@ def _in(module: str, *stages: str) -> bool:
     return any(module == s or module.startswith(s + ".") for s in stages)
 
 
-ORCHESTRATION = ("delta_lint.cli", "delta_lint.run", "delta_lint.cache", "delta_lint.__main__")
+ORCHESTRATION = (
+    "delta_lint.cli",
+    "delta_lint.run",
+    "delta_lint.cache",
+    "delta_lint.kept",
+    "delta_lint.patch",
+    "delta_lint.tree",
+    "delta_lint.__main__",
+)
 ENGINE = ("delta_lint.engine",)
 # stages before the engine: what they compute is the engine's input
 BEFORE_ENGINE = (

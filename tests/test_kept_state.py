@@ -223,3 +223,123 @@ def _meets_load(result: RunResult) -> bool:
         f.table == "main.s.events" and "jobs/load.py" in {f.location.path, *(r.path for r in f.related)}
         for f in result.findings
     )
+
+
+# two more tables whose writers run at once: their findings are the lines a re-check
+# of an edit elsewhere copies from the last output
+THIRD = (
+    "        - task_key: x\n          sql_task: {warehouse_id: w, file: {path: jobs/x.sql}}\n"
+    "        - task_key: y\n          sql_task: {warehouse_id: w, file: {path: jobs/y.sql}}\n"
+)
+
+
+def _wider_project(root: Path) -> None:
+    _project(root)
+    (root / "databricks.yml").write_text(BUNDLE + THIRD)
+    (root / "jobs" / "x.sql").write_text(
+        "UPDATE main.s.third SET x = 1 WHERE id = 1;\nDELETE FROM main.s.fourth WHERE id = 2;\n"
+    )
+    (root / "jobs" / "y.sql").write_text(
+        "MERGE INTO main.s.third t USING main.s.src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;\n"
+        "UPDATE main.s.fourth SET x = 2 WHERE id = 3;\n"
+    )
+
+
+def _same_json_as_cold(root: Path, fmt: str = "json") -> str:
+    """A new `check`'s output in `fmt` and its exit code, after asserting they are a
+    cold run's."""
+    cold = run_cli("check", ".", "--format", fmt, "--no-cache", cwd=root)
+    kept = run_cli("check", ".", "--format", fmt, cwd=root)
+    assert cold.returncode == 1, cold.stderr
+    assert (kept.returncode, kept.stdout) == (cold.returncode, cold.stdout)
+    return kept.stdout
+
+
+EDITS = (
+    "statement",
+    "comment",
+    "no finding left",
+    "another table",
+    "python file",
+    "helper",
+    "config",
+    "new file",
+    "suppression added",
+    "suppression left unused",
+    "suppression elsewhere",
+    "unused suppression beside",
+    "suppression now used",
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "fmt"),
+    [(edit, "json") for edit in EDITS]
+    + [(edit, "json-lines") for edit in ("statement", "no finding left", "another table", "suppression now used")],
+)
+def test_a_json_output_patched_from_the_kept_one_is_what_a_cold_run_prints(tmp_path, edit, fmt):
+    """The JSON (and JSON lines) output of a re-check in a new process is the last
+    run's with the lines of the tables judged again rendered anew (`patch`): byte
+    for byte a cold run's output and exit code after each kind of edit, those the
+    patch takes and those it refuses (a full render), and again after the next
+    edit, patched from the output the patched run kept."""
+    root = tmp_path / "p"
+    _wider_project(root)
+    if edit == "suppression elsewhere":  # an unused one: its note is copied too
+        (root / "jobs" / "x.sql").write_text("-- delta-lint: ignore[DL104]\n" + (root / "jobs" / "x.sql").read_text())
+    b = root / "jobs" / "b.sql"
+    if edit == "suppression left unused":  # used by b's findings until b writes no more
+        b.write_text("-- delta-lint: ignore\n" + b.read_text())
+    elif edit == "suppression now used":  # the same comment, unused until b's new statement
+        b.write_text("-- delta-lint: ignore[DL106]\n" + b.read_text())
+    elif edit == "unused suppression beside":  # in a file of the table judged again: it stays unused
+        c = root / "jobs" / "c.sql"
+        c.write_text("-- delta-lint: ignore[DL130]\n" + c.read_text())
+    first = _same_json_as_cold(root, fmt)
+    assert '"table": "main.s.third"' in first and '"table": "main.s.events"' in first
+    if edit in ("statement", "suppression elsewhere", "unused suppression beside"):
+        _edit_b(root, "d = '2024-01-01'")
+    elif edit == "comment":
+        b.write_text(b.read_text() + "-- saved again\n")
+    elif edit == "no finding left":
+        b.write_text("SELECT 1;\n")
+    elif edit == "another table":  # b now writes main.s.third as well: both tables judged again
+        b.write_text(b.read_text() + "DELETE FROM main.s.third WHERE id = 9;\n")
+    elif edit == "python file":
+        (root / "jobs" / "a.py").write_text(A_PY.replace("d = '2024-01-01'", "id = 5"))
+    elif edit == "helper":
+        (root / "lib" / "names.py").write_text('EVENTS = "main.s.other"\nOTHER = "main.s.events"\n')
+    elif edit == "config":
+        (root / "delta-lint.yaml").write_text("spark: none\ntables:\n  main.s.events: {partitioned_by: [id]}\n")
+    elif edit == "new file":
+        (root / "jobs" / "e.sql").write_text("UPDATE main.s.events SET x = WHERE (;\n")
+    elif edit == "suppression added":
+        b.write_text("-- delta-lint: ignore\n" + b.read_text())
+    elif edit == "suppression left unused":  # the same comment: its note is new
+        b.write_text("-- delta-lint: ignore\nSELECT 1;\n")
+    elif edit == "suppression now used":  # an OPTIMIZE the comment suppresses: its note goes
+        b.write_text("-- delta-lint: ignore[DL106]\nOPTIMIZE main.s.events;\n")
+    after = _same_json_as_cold(root, fmt)
+    if edit == "comment":
+        assert after == first
+    else:
+        assert after != first, f"the {edit} edit must change the output"
+    _edit_b(root, "d = '2024-01-02'")  # the output the run kept is patched in turn
+    _same_json_as_cold(root, fmt)
+
+
+def test_an_output_kept_by_another_run_since_the_state_is_not_patched(tmp_path):
+    """An edit taken back is answered by the run stored before it (the runs table):
+    the output kept for the view is then that run's, not the one the state's index
+    describes. The next re-check renders in full, and prints a cold run's output."""
+    root = tmp_path / "p"
+    _wider_project(root)
+    b = root / "jobs" / "b.sql"
+    original = b.read_text()
+    first = _same_json_as_cold(root)
+    _edit_b(root, "d = '2024-01-01'")
+    edited = _same_json_as_cold(root)  # patched; the state names this run
+    b.write_text(original)
+    assert _same_json_as_cold(root) == first  # the first run's findings, from the runs table
+    _edit_b(root, "d = '2024-01-01'")
+    assert _same_json_as_cold(root) == edited

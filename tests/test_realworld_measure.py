@@ -66,3 +66,15 @@ def test_a_site_is_the_statement_that_holds_the_line(tmp_path):
     assert found(3) == 1  # annotated at `q = (`, reported at the writer's line inside it
     assert found(2) == 1
     assert found(7) == 0  # a loop's header line is not its body's statement
+
+
+def test_a_helper_write_may_be_annotated_at_its_own_statement(tmp_path):
+    expect = {"repo": "me/demo", "folder": ".", "writes": [{"site": "helpers.py:6", "table": "m.s.t"}]}
+    at_call = {"path": "job.py", "line": 3, "table": "m.s.t", "kind": "merge", "sites": []}
+
+    def found(intent: dict) -> tuple[int, int]:
+        row = score(expect, tmp_path, Run(0, {"findings": []}, [intent], None, "", 0.0))
+        return row.found_tables, row.false_intents
+
+    assert found(at_call) == (0, 1)
+    assert found({**at_call, "sites": [{"path": "helpers.py", "line": 6, "column": 5}]}) == (1, 0)

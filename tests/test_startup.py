@@ -9,6 +9,7 @@ own import graph grows.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,11 @@ NOT_FOR_SQL = (
     "delta_lint.frontend.python",
     "delta_lint.formats_ci",
     "delta_lint.advise",
+    # RE2 for globs, SQL scripting, and TOML for pyproject entry points: loaded by the
+    # first glob, script or pyproject.toml a run meets
+    "re2",
+    "delta_lint.frontend.sqlscript",
+    "tomllib",
 )
 
 _CHECK = (
@@ -85,6 +91,26 @@ def test_a_project_with_an_airflow_dag_still_loads_its_reader(tmp_path):
     imported, _ = _check(tmp_path, NOT_FOR_SQL)
     assert "delta_lint.airflow" in imported
     assert "delta_lint.dbt" not in imported and "hcl2" not in imported
+
+
+@pytest.mark.integration
+def test_a_project_with_globs_and_a_sql_script_still_loads_what_reads_them(tmp_path):
+    """The near miss: RE2 and the SQL scripting reader load when the run meets a glob
+    and a script, and do their work."""
+    _sql_project(tmp_path)
+    (tmp_path / "delta-lint.yaml").write_text("spark: none\nexclude: ['skip/**']\n")
+    (tmp_path / "skip").mkdir()
+    (tmp_path / "skip" / "c.sql").write_text("UPDATE s.t SET y = 1;\n")
+    (tmp_path / "script.sql").write_text(
+        "DECLARE stmt STRING DEFAULT 'UPDATE s.t SET y = 2';\nEXECUTE IMMEDIATE stmt;\n"
+    )
+    code = _CHECK.format(names=NOT_FOR_SQL).replace("'.']", "'.', '--format', 'json']")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    assert eval(line.removeprefix("MODULES "), {}) == ["delta_lint.frontend.sqlscript", "re2"]  # noqa: S307
+    findings = json.loads(proc.stdout)["findings"]
+    files = {site["path"] for f in findings for site in (f["location"], *f["related"])}
+    assert "skip/c.sql" not in files and "script.sql" in files
 
 
 @pytest.mark.integration

@@ -337,3 +337,35 @@ def test_a_list_that_only_fills_in_a_part_or_stands_on_the_calls_line_is_not_nam
     )
     project(tmp_path, {"job.py": job})
     assert {i["table"]: i["sites"] for i in intents(tmp_path, monkeypatch)} == {"main.ops.j": [], "main.ops.k": []}
+
+
+NOTEBOOK_HELPER = """\
+# Databricks notebook source
+OUTPUT = {r.kind: r.target for r in spark.table("main.ops.config").collect()}
+
+
+def save(df, table_name):
+    df.write.mode("overwrite").saveAsTable(table_name)
+
+
+def keep(df, table_name):
+    df.write.mode("append").saveAsTable("main.ops.audit")
+
+
+save(df, OUTPUT["daily"])
+keep(df, OUTPUT["daily"])
+"""
+
+
+def test_a_write_naming_a_parameter_given_a_run_time_value_stays_at_the_call(tmp_path, monkeypatch):
+    """The call gives the helper's table a value only a run knows: the write reads it
+    as it reads itself alone (`{table_name}`), yet it is the call's write: reported
+    where the job calls it, its statement a related location. A write that names no
+    parameter stays where it is written."""
+    project(tmp_path, {"job.py": NOTEBOOK_HELPER})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["intents", ".", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    at = {(i["table"], i["line"]) for i in json.loads(result.stdout[result.stdout.index("[") :])}
+    assert ("{table_name}", 13) in at and ("{table_name}", 6) not in at
+    assert ("main.ops.audit", 10) in at

@@ -76,6 +76,8 @@ from delta_lint.frontend.values.resolver import (
 from delta_lint.frontend.values.sources import is_value_function, module_source, one_definition, value_modules
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
+from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
+from delta_lint.frontend.warehouse import SQL_OPERATORS, operator_statements
 from delta_lint.model import (
     DYNAMIC_SQL,
     SCOPED,
@@ -101,8 +103,9 @@ class SqlCell:
     line_map: LineMap
 
 
-# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`
-_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table"}
+# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`,
+# `warehouse.operator_statements`
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", *SQL_OPERATORS}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
@@ -197,6 +200,7 @@ class PythonAnalyzer:
         self.writers = WriterReader(self)  # DataFrame and stream writers (`pywriters`)
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
+        self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
 
     # -- entry point ---------------------------------------------------------
 
@@ -218,6 +222,7 @@ class PythonAnalyzer:
             )
             return
         self._tree = tree
+        self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -544,6 +549,11 @@ class PythonAnalyzer:
             if isinstance(node.func, ast.Name) and node.func.id in self._sql_names:
                 self._guarded(node, self._each_alternative, as_session_sql(node), scope)
                 continue
+            statements = operator_statements(node) if self._sql_operators else None  # an Airflow operator's SQL
+            if statements is not None:
+                for statement in statements:
+                    self._guarded(node, self.sql_calls.read, node, statement, scope)
+                continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:
                 found = self.walker.method(node, scope)
@@ -687,6 +697,9 @@ class PythonAnalyzer:
         names = [s.name for s in steps]
         last = steps[-1]
         warehouse = warehouse_statement(last.name, node)
+        if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:
+            # a DB-API cursor's or SQLAlchemy connection's, when it comes from a Databricks client
+            warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)
             return

@@ -14,6 +14,7 @@ never used.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 TSQL = "T-SQL"
 POSTGRES = "PostgreSQL"
@@ -27,7 +28,7 @@ TEST = "test"
 
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
-# Each pattern alone says the dialect.
+# Each pattern alone says the kind: dbt and Lakeflow files are never Databricks jobs.
 _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
     (
         DBT,
@@ -48,53 +49,109 @@ _SQL_SIGNS: tuple[tuple[str, re.Pattern], ...] = (
             _FLAGS,
         ),
     ),
+)
+
+# The other dialects' signs, and Databricks-only SQL, one alternative each, as (the
+# words every match holds, lower-cased; the alternative). Searched over a whole file,
+# a case-insensitive pattern without a leading literal tries every position, and
+# nearly every file shows none of them: an alternative is searched only in text
+# holding all its words (see `_shows`; benchmarks/CHOICES.md).
+_Signs = tuple[tuple[tuple[str, ...], str], ...]
+_DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
     (
         TSQL,
-        re.compile(
-            r"^[ \t]*GO\s*;?\s*$|^[ \t]*:setvar\b|\bCREATE\s+(?:OR\s+ALTER\s+)?PROC(?:EDURE)?\s+\[?\w+\]?\.\[?"
-            r"|\b(?:DECLARE|SET)\s+@\w+|\bIF\s+OBJECT_ID\s*\(|\bSET\s+NOCOUNT\s+ON\b|\bN?VARCHAR\s*\(\s*MAX\s*\)"
-            r"|\[dbo\]\.|\bdbo\.\[|\[\w+\]\s*\.\s*\[\w+\]|\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)|\bWITH\s*\(\s*(?:DISTRIBUTION|CLUSTERED\s+COLUMNSTORE|HEAP)\b"
-            r"|\bEXEC(?:UTE)?\s+(?:sp_|\[?dbo\]?\.)|\bBEGIN\s+TRAN(?:SACTION)?\b|\bSELECT\s+TOP\s*\(?\s*\d+"
-            r"|\bCREATE\s+(?:MASTER\s+KEY|DATABASE\s+SCOPED\s+CREDENTIAL|EXTERNAL\s+(?:FILE\s+FORMAT|DATA\s+SOURCE))\b"
-            r"|\bGETDATE\s*\(\s*\)|\bNEWID\s*\(\s*\)|\bUNIQUEIDENTIFIER\b|\bDATETIME2\b|\bNONCLUSTERED\b",
-            _FLAGS,
+        (
+            (("go",), r"^[ \t]*GO\s*;?\s*$"),
+            ((":setvar",), r"^[ \t]*:setvar\b"),
+            (("create", "proc"), r"\bCREATE\s+(?:OR\s+ALTER\s+)?PROC(?:EDURE)?\s+\[?\w+\]?\.\[?"),
+            (("@",), r"\b(?:DECLARE|SET)\s+@\w+"),
+            (("object_id",), r"\bIF\s+OBJECT_ID\s*\("),
+            (("nocount",), r"\bSET\s+NOCOUNT\s+ON\b"),
+            (("varchar", "max"), r"\bN?VARCHAR\s*\(\s*MAX\s*\)"),
+            (("[dbo]",), r"\[dbo\]\."),
+            (("dbo.[",), r"\bdbo\.\["),
+            (("[", "]"), r"\[\w+\]\s*\.\s*\[\w+\]"),
+            (("identity",), r"\bIDENTITY\s*\(\s*\d+\s*,\s*\d+\s*\)"),
+            (("with", "distribution"), r"\bWITH\s*\(\s*DISTRIBUTION\b"),
+            (("with", "columnstore"), r"\bWITH\s*\(\s*CLUSTERED\s+COLUMNSTORE\b"),
+            (("with", "heap"), r"\bWITH\s*\(\s*HEAP\b"),
+            (("exec", "sp_"), r"\bEXEC(?:UTE)?\s+sp_"),
+            (("exec", "dbo"), r"\bEXEC(?:UTE)?\s+\[?dbo\]?\."),
+            (("begin", "tran"), r"\bBEGIN\s+TRAN(?:SACTION)?\b"),
+            (("select", "top"), r"\bSELECT\s+TOP\s*\(?\s*\d+"),
+            (("create", "master"), r"\bCREATE\s+MASTER\s+KEY\b"),
+            (("create", "scoped"), r"\bCREATE\s+DATABASE\s+SCOPED\s+CREDENTIAL\b"),
+            (("create", "external", "format"), r"\bCREATE\s+EXTERNAL\s+FILE\s+FORMAT\b"),
+            (("create", "external", "source"), r"\bCREATE\s+EXTERNAL\s+DATA\s+SOURCE\b"),
+            (("getdate",), r"\bGETDATE\s*\(\s*\)"),
+            (("newid",), r"\bNEWID\s*\(\s*\)"),
+            (("uniqueidentifier",), r"\bUNIQUEIDENTIFIER\b"),
+            (("datetime2",), r"\bDATETIME2\b"),
+            (("nonclustered",), r"\bNONCLUSTERED\b"),
         ),
     ),
     (
         POSTGRES,
-        re.compile(
-            r"\b(?:BIG|SMALL)?SERIAL\b|\bLANGUAGE\s+'?plpgsql\b|\bCREATE\s+(?:EXTENSION|SEQUENCE)\b"
-            r"|\bON\s+CONFLICT\b|\bOWNER\s+TO\b|^[ \t]*\\(?:c|connect|copy|set|i|echo)\b|\bTIMESTAMPTZ\b"
-            r"|\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$|\bJSONB\b|\bBYTEA\b",
-            _FLAGS,
+        (
+            (("serial",), r"\b(?:BIG|SMALL)?SERIAL\b"),
+            (("language", "plpgsql"), r"\bLANGUAGE\s+'?plpgsql\b"),
+            (("create", "extension"), r"\bCREATE\s+EXTENSION\b"),
+            (("create", "sequence"), r"\bCREATE\s+SEQUENCE\b"),
+            (("conflict",), r"\bON\s+CONFLICT\b"),
+            (("owner",), r"\bOWNER\s+TO\b"),
+            (("\\",), r"^[ \t]*\\(?:c|connect|copy|set|i|echo)\b"),
+            (("timestamptz",), r"\bTIMESTAMPTZ\b"),
+            (
+                ("create", "function", "returns", "$"),
+                r"\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$",
+            ),
+            (("jsonb",), r"\bJSONB\b"),
+            (("bytea",), r"\bBYTEA\b"),
         ),
     ),
     (
         MYSQL,
-        re.compile(
-            r"\bAUTO_INCREMENT\b|\bENGINE\s*=\s*\w+|\bDEFAULT\s+CHARSET\b|^[ \t]*DELIMITER\s+\S+\s*$"
-            r"|\bON\s+DUPLICATE\s+KEY\s+UPDATE\b|\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b",
-            _FLAGS,
+        (
+            (("auto_increment",), r"\bAUTO_INCREMENT\b"),
+            (("engine",), r"\bENGINE\s*=\s*\w+"),
+            (("default", "charset"), r"\bDEFAULT\s+CHARSET\b"),
+            (("delimiter",), r"^[ \t]*DELIMITER\s+\S+\s*$"),
+            (("duplicate",), r"\bON\s+DUPLICATE\s+KEY\s+UPDATE\b"),
+            (("unsigned",), r"\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b"),
         ),
     ),
     (
         ORACLE,
-        re.compile(r"\bVARCHAR2\b|\bNUMBER\s*\(\s*\d+|^[ \t]*/\s*$|\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b", _FLAGS),
+        (
+            (("varchar2",), r"\bVARCHAR2\b"),
+            (("number",), r"\bNUMBER\s*\(\s*\d+"),
+            (("/",), r"^[ \t]*/\s*$"),
+            (("create", "package"), r"\bCREATE\s+OR\s+REPLACE\s+PACKAGE\b"),
+        ),
     ),
     (
         SNOWFLAKE,
-        re.compile(
-            r"\b(?:USE|CREATE(?:\s+OR\s+REPLACE)?)\s+WAREHOUSE\b|\bVARIANT\b|\bCREATE\s+(?:OR\s+REPLACE\s+)?STAGE\b",
-            _FLAGS,
+        (
+            (("warehouse",), r"\b(?:USE|CREATE(?:\s+OR\s+REPLACE)?)\s+WAREHOUSE\b"),
+            (("variant",), r"\bVARIANT\b"),
+            (("create", "stage"), r"\bCREATE\s+(?:OR\s+REPLACE\s+)?STAGE\b"),
         ),
     ),
 )
 
 # Databricks-only SQL: a file showing one of these is linted whatever else it shows.
-_DATABRICKS_SQL = re.compile(
-    r"\bUSING\s+DELTA\b|\bTBLPROPERTIES\b|\bOPTIMIZE\s+[\w`.]+|\bZORDER\s+BY\b|\bdelta\.`|\bCLUSTER\s+BY\b"
-    r"|\bCOPY\s+INTO\b|\bREPLACE\s+WHERE\b|\bDESCRIBE\s+(?:DETAIL|HISTORY)\b|\bVACUUM\b|\bUNITY\b",
-    _FLAGS,
+_DATABRICKS_SIGNS: _Signs = (
+    (("using", "delta"), r"\bUSING\s+DELTA\b"),
+    (("tblproperties",), r"\bTBLPROPERTIES\b"),
+    (("optimize",), r"\bOPTIMIZE\s+[\w`.]+"),
+    (("zorder",), r"\bZORDER\s+BY\b"),
+    (("delta.`",), r"\bdelta\.`"),
+    (("cluster",), r"\bCLUSTER\s+BY\b"),
+    (("copy", "into"), r"\bCOPY\s+INTO\b"),
+    (("replace", "where"), r"\bREPLACE\s+WHERE\b"),
+    (("describe",), r"\bDESCRIBE\s+(?:DETAIL|HISTORY)\b"),
+    (("vacuum",), r"\bVACUUM\b"),
+    (("unity",), r"\bUNITY\b"),
 )
 
 _LAKEFLOW_PY = re.compile(
@@ -211,35 +268,69 @@ def _matches_at_word(lower: str, word: str, pattern: re.Pattern) -> bool:
 
 def _sql_kind(text: str) -> str | None:
     text = _without_comments(text)
-    for kind, pattern in _SQL_SIGNS[:2]:  # dbt and Lakeflow never read as Databricks jobs
-        if kind == LAKEFLOW and not _may_be_lakeflow_sql(text):
+    # lower-cased text stands for the text under the case-insensitive patterns (see
+    # `_lowers_exactly`), or None: then every pattern is searched, without word tests
+    lower = text.lower() if _lowers_exactly(text) else None
+    for kind, pattern in _SQL_SIGNS:  # dbt and Lakeflow never read as Databricks jobs
+        if kind == LAKEFLOW and lower is not None and not any(word in lower for word in _LAKEFLOW_SQL_WORDS):
             continue
         if pattern.search(text):
             return kind
-    if _DATABRICKS_SQL.search(text):
+    if _shows(_DATABRICKS_SIGNS, text, lower):
         return None
-    for kind, pattern in _SQL_SIGNS[2:]:
-        if pattern.search(text):
+    for kind, signs in _DIALECT_SIGNS:
+        if _shows(signs, text, lower):
             return kind
     return None
 
 
 # A word each Lakeflow SQL sign holds (`CREATE OR REFRESH`, `LIVE TABLE`, `STREAM(LIVE.`,
-# `APPLY CHANGES`, `CREATE FLOW`, `AUTO CDC`, `EXPECT`).
+# `APPLY CHANGES`, `CREATE FLOW`, `AUTO CDC`, `EXPECT`). Most job SQL holds none, and
+# the pattern (case-insensitive, line-anchored, five alternatives) would take half of
+# the Lakeflow and dbt checks' time failing over a whole file.
 _LAKEFLOW_SQL_WORDS = ("refresh", "live", "apply", "flow", "cdc", "expect")
 
 
-def _may_be_lakeflow_sql(text: str) -> bool:
-    """Whether the text holds a word without which no Lakeflow SQL sign matches. Most
-    job SQL holds none, and the pattern (case-insensitive, line-anchored, five
-    alternatives) would take half of this check's time failing over a whole file. Text
-    holding a letter a case-insensitive pattern takes for an ASCII one while `lower`
-    leaves it as it is (the long s, the Kelvin sign: `_lowers_exactly`) is always
-    searched."""
-    if not _lowers_exactly(text):
-        return True
-    lower = text.lower()
-    return any(word in lower for word in _LAKEFLOW_SQL_WORDS)
+def _shows(signs: _Signs, text: str, lower: str | None) -> bool:
+    """Whether the text matches one of the alternatives `signs`: the same answer as
+    searching their alternation, case-insensitively and line by line (`_FLAGS`).
+
+    With `lower` (the lower-cased text, which stands for it: `_lowers_exactly`), an
+    alternative is searched only in text holding all its words, and one that begins
+    with its first word only where that word stands (`match` there answers as `search`
+    would: every match starts with the word). `str.lower` keeps each character's
+    place in such text: only U+0130 lowers to two characters, and it is not in it.
+    Without `lower` every alternative is searched whole."""
+    for words, alternative in signs:
+        pattern, leading = _compiled(words, alternative)
+        if lower is None:
+            if pattern.search(text):
+                return True
+        elif all(word in lower for word in words):
+            if leading is None:
+                if pattern.search(text):
+                    return True
+                continue
+            at = lower.find(leading)
+            while at >= 0:
+                if pattern.match(text, at):
+                    return True
+                at = lower.find(leading, at + 1)
+    return False
+
+
+_LEADING = re.compile(r"\\b(\w+)(?![?*+{])", re.ASCII)
+
+
+@cache
+def _compiled(words: tuple[str, ...], alternative: str) -> tuple[re.Pattern, str | None]:
+    """An alternative of `_DIALECT_SIGNS` or `_DATABRICKS_SIGNS`, compiled when a file
+    first needs it (most runs search few of them, and compiling them all costs a run
+    about as much as searching those it needs), and its first word when the
+    alternative begins with it (`\\bCREATE\\s+...` and the word `create`)."""
+    leading = _LEADING.match(alternative)
+    starts = leading is not None and leading[1].lower() == words[0]
+    return re.compile(alternative, _FLAGS), words[0] if starts else None
 
 
 _COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/|'(?:[^'\\]|\\.|'')*'", re.DOTALL)

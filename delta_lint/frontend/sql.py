@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -20,7 +20,6 @@ from sqlglot.tokens import Token, TokenType
 
 from delta_lint.frontend.conditions import constant_of, region_of
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.sqlscript import step as script_step
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
     MARKER,
@@ -211,10 +210,22 @@ class Session:
             self.schema = parts[-1]
 
     def state(self) -> tuple:
-        """Everything later statements may read of the session, as a key: each field
-        with its value, in the order `__init__` sets them (the same for every session;
-        not sorted, as this is asked once a statement)."""
-        return tuple(self.__dict__.items())
+        """What reading a statement may read of the session, as a key: the value of each
+        field, in the order the class declares them (the same for every session; not
+        sorted, as this is asked once a statement), but the columns and properties the
+        script's CREATE TABLEs declare. A statement reads those of its own tables
+        alone (`declared`), so the statement memo checks just those lookups (see
+        `_statement`): a script's statements then meet the memo after any CREATE
+        TABLE of other tables."""
+        return tuple(map(self.__dict__.__getitem__, _STATE_FIELDS))
+
+    def declared(self, what: tuple[str, ...]) -> str | tuple[str, ...] | None:
+        """A lookup of what the script's CREATE TABLEs declare: `("columns", table)`,
+        the table's column order (() if none), or `("property", table, key)`, the value
+        of one of its `delta.` properties (None if none)."""
+        if what[0] == "columns":
+            return dict(self.columns).get(what[1], ())
+        return next((v for t, k, v in self.properties if t == what[1] and k == what[2]), None)
 
     def declare(self, intents: list[Intent], text: str) -> None:
         """Remember what the tables created by `intents` (the statement `text`) are
@@ -230,16 +241,13 @@ class Session:
                         props[(i.table.name, m["key"].lower())] = m["value"].lower()
                 self.properties = tuple(sorted((t, k, v) for (t, k), v in props.items()))
 
-    def declared_property(self, table: TableRef, key: str) -> str | None:
-        """The value a CREATE TABLE earlier in the script gives a table property."""
-        return next((v for t, k, v in self.properties if t == table.name and k == key), None)
-
-    def columns_of(self, table: TableRef) -> tuple[str, ...]:
-        """The declared column order of a table created earlier in the script; () if none."""
-        return dict(self.columns).get(table.name, ())
-
     def session_flags(self) -> frozenset[Flag]:
         return frozenset({Flag.ROW_LEVEL_PREVIEW}) if self.row_level_preview else frozenset()
+
+
+# the fields of `Session` in its memo key: all but those a statement reads only
+# through `Session.declared`
+_STATE_FIELDS = tuple(f.name for f in fields(Session) if f.name not in ("columns", "properties"))
 
 
 # ---------------------------------------------------------------------------
@@ -308,6 +316,14 @@ class _Ctx:
     memo: FrontEndMemo
     extra_params: tuple[str, ...] = ()
     rows_cut: bool = False  # an INSERT's VALUES rows after the first were not parsed
+    # what reading the statement looked up of the script's declarations, and the
+    # answers (`Session.declared`): the statement memo checks them again (`_statement`)
+    looked_up: dict = field(default_factory=dict)
+
+    def declared(self, what: tuple[str, ...]) -> str | tuple[str, ...] | None:
+        """`Session.declared`, kept in `looked_up`."""
+        self.looked_up[what] = answer = self.session.declared(what)
+        return answer
 
     def params(self) -> tuple[str, ...]:
         used = sorted(self.tpl.params_in(self.text) | set(self.extra_params))
@@ -364,6 +380,8 @@ def analyze_sql(
         loc = where(stmt.line, stmt.column)
         text = stmt.text
         if _SCRIPTING.match(bare := strip_leading_comments(text)):
+            from delta_lint.frontend.sqlscript import step as script_step  # scripts are few: loaded for one
+
             variables = dict(session.variables)
             scripted = script_step(bare, variables)
             session.variables = tuple(variables.items())
@@ -622,21 +640,26 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     # between jobs, the same CREATE TABLE IF NOT EXISTS in many: a third of the
     # statements of the 10,000-file benchmark corpus) is read once, its intents placed
     # where it stands. Kept: its intents and diagnostics (at the first location), or
-    # the error that makes it unreadable.
+    # the error that makes it unreadable, with what the reading looked up of the
+    # script's CREATE TABLEs (`Session.declared`; the key leaves those out): a kept
+    # reading serves where the same lookups give the same answers, as reading the
+    # statement again would take the same steps. A few readings are kept a key.
     read = ctx.memo.statements
     key = (ctx.text, tuple(ctx.tpl.names), tuple(ctx.tpl.shown), ctx.extra_params, ctx.session.state())
-    found = read.get(key)
-    if found is not None:
-        if isinstance(found, Exception):
-            raise found.with_traceback(None)
-        ctx.session.declare(found[0], text)
-        return _placed(found, ctx.location)
+    readings = read.get(key, ())
+    session = ctx.session
+    for looked_up, found in readings:
+        if all(session.declared(what) == answer for what, answer in looked_up):
+            if isinstance(found, Exception):
+                raise found.with_traceback(None)
+            session.declare(found[0], text)
+            return _placed(found, ctx.location)
     ctx.memo.statements_read += 1
     try:
         found = _read_statement(ctx, text, lead)
     except (ParseError, TokenError) as err:
         found = err
-    _keep(read, key, found, STATEMENTS_KEPT)
+    _keep(read, key, (*readings[1 - READINGS_KEPT :], (tuple(ctx.looked_up.items()), found)), STATEMENTS_KEPT)
     if isinstance(found, Exception):
         raise found
     ctx.session.declare(found[0], text)  # after the memo's key: the statement is read with the session it met
@@ -644,6 +667,7 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
 
 
 STATEMENTS_KEPT = 1 << 16  # statements a run's memo holds at once
+READINGS_KEPT = 4  # readings of one statement with different declarations (the last ones)
 CONDITIONS_KEPT = 4096  # and conditions
 
 
@@ -1048,7 +1072,7 @@ def _written_values(ctx: _Ctx, tree: exp.Insert, target: TableRef) -> Region | N
     if isinstance(target_node, exp.Schema) and target_node.expressions:
         columns = tuple(e.name.lower() for e in target_node.expressions)
     else:
-        columns = ctx.session.columns_of(target)
+        columns = ctx.declared(("columns", target.name))
     query = tree.expression
     if isinstance(query, exp.Values):
         rows = [list(r.expressions) if isinstance(r, exp.Tuple) else [r] for r in query.expressions]
@@ -1285,7 +1309,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
                     dv = text == "true"
                 elif key == "delta.isolationlevel" and text:
                     isolation = "Serializable" if text == "serializable" else "WriteSerializable"
-                if _PROTOCOL_PROPERTIES.fullmatch(key) and _changes_protocol(key, text, ctx.session, ref):
+                if _PROTOCOL_PROPERTIES.fullmatch(key) and _changes_protocol(key, text, ctx, ref):
                     kind, subkind = Kind.PROTOCOL_CHANGE, f"set {key}"
         elif isinstance(action, exp.Schema) or isinstance(action, exp.ColumnDef):
             subkind = "add_columns"
@@ -1312,7 +1336,7 @@ def _alter(ctx: _Ctx, tree: exp.Alter, evolution: bool):
     return _intent(ctx, ref, kind, resolved, subkind=subkind, declared=declared)
 
 
-def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -> bool:
+def _changes_protocol(key: str, value: str, ctx: _Ctx, table: TableRef) -> bool:
     """Whether setting a feature's table property to `value` (lower case, unquoted)
     writes a `protocol` action. Turning a feature off (`delta.enable... = false`,
     `delta.columnMapping.mode = 'none'`) leaves the protocol as it is: only the
@@ -1324,7 +1348,7 @@ def _changes_protocol(key: str, value: str, session: Session, table: TableRef) -
         return False
     if key == "delta.columnmapping.mode" and value == "none":
         return False
-    return session.declared_property(table, key) != value
+    return ctx.declared(("property", table.name, key)) != value
 
 
 def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):

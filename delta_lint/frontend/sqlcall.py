@@ -28,6 +28,7 @@ from delta_lint.frontend.pyspark_api import argument
 from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
+from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Location
 
 MAX_ARGS = 256  # more values than a statement binds by hand: not read
@@ -129,6 +130,13 @@ class SqlCallReader:
         # weak: the host owns this reader, and a cycle would keep the file's tree alive
         # until the garbage collector's next full pass
         self.host: Host = weakref.proxy(host)
+        self._clients: ClientOrigins | None = None  # the module's Databricks clients, once a call asks
+
+    def client_statement(self, node: ast.Call, tree: ast.Module, source: str) -> ast.expr | None:
+        """The SQL a call sends through a Databricks client (`warehouse.ClientOrigins`)."""
+        if self._clients is None:
+            self._clients = ClientOrigins(tree, source)
+        return self._clients.statement(node)
 
     def read(self, node: ast.Call, warehouse: ast.expr | None, scope: Scope) -> None:
         """The intents of the statement `node` runs: `warehouse`, the statement a

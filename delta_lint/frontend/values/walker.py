@@ -235,6 +235,13 @@ def _shape(intent: Intent) -> tuple:
     return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
 
 
+def _parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """Every name a function's parameters bind."""
+    a = fn.args
+    named = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+    return frozenset(x.arg for x in named)
+
+
 def is_self_call(call: ast.Call) -> bool:
     func = call.func
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
@@ -614,10 +621,17 @@ class Walker:
         self.block(fn.body, local)
         # a write that reads none of the helper's parameters stays where it is written
         # (a method called on a known object reports its writes at that call: which
-        # object, and where the job uses it, is what tells two writes apart)
+        # object, and where the job uses it, is what tells two writes apart); one that
+        # names a parameter is the call's, even when the call gives a value only a run
+        # knows and the write comes out as it does read on its own
         own = {_shape(self.host.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
         by_object = isinstance(instance, Instance) and not placed
-        in_place = [] if by_object else [x for x in self.host.intents[before:] if _shape(x) in own]
+        parameters = _parameters(fn)
+        in_place = (
+            []
+            if by_object
+            else [x for x in self.host.intents[before:] if _shape(x) in own and parameters.isdisjoint(x.params)]
+        )
         self.kept_in_place.update(own[_shape(x)] for x in in_place)
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
 

@@ -1,0 +1,463 @@
+"""SQL a Python client sends to a Databricks SQL warehouse, told from SQL sent elsewhere.
+
+A DB-API `cursor.execute(sql)` may run on any database (sqlite3, psycopg, pymysql):
+read blindly, every local `INSERT` of a script would become a Delta write. A
+statement is read as the warehouse's only when the object it is sent through is
+known to come from a Databricks client, by where the code made it:
+
+- the databricks-sql-connector: `from databricks import sql` (or `import
+  databricks.sql`, `from databricks.sql import connect`), then `sql.connect(...)` is
+  a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` runs SQL;
+- SQLAlchemy with the Databricks dialect: `create_engine("databricks://...")` (or
+  `URL.create("databricks", ...)`) is an engine, its `.connect()` / `.begin()` a
+  connection, whose `execute(text(q))` runs `q`.
+
+What an object is follows the module's names: an assignment (all of a name's
+assignments in its scope must agree; a parameter, a loop variable or anything
+else is not known), `with ... as name`, an attribute `self.x` set in the class's
+methods (`self._cur = self._conn.cursor()` in `_open`, read by `execute`), and a
+function of the module whose every `return` / `yield` gives one (a context
+manager that yields a cursor). A receiver this cannot tell is left alone, as
+before: nothing new is said about it. The statement is then read as the SDK's
+`execute_statement(statement=...)` is (`sqlcall.SqlCallReader.read`), with the
+text resolved by the value layer where the call is read (a helper's text at the
+call that gives it).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+MAX_DEPTH = 16  # names, attributes and functions followed to tell one object's origin
+
+# what an expression holds, as far as the origin goes
+_DATABRICKS = "package databricks"
+_DBSQL = "module databricks.sql"
+_CONNECT = "databricks.sql.connect"
+_CONNECTION = "connection"
+_CURSOR = "cursor"
+_SQLALCHEMY = "module sqlalchemy"
+_CREATE_ENGINE = "sqlalchemy.create_engine"
+_URL = "sqlalchemy URL"
+_ENGINE = "engine"
+_SA_CONNECTION = "sqlalchemy connection"
+_PARAM = "a parameter"  # a value the caller gives: not known here
+_OTHER = "unknown"
+
+# the method of each client that runs its argument as SQL
+_RUNS = {_CURSOR: ("execute",), _SA_CONNECTION: ("execute", "exec_driver_sql"), _ENGINE: ("execute",)}
+METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
+# a module that imports neither the connector nor SQLAlchemy holds no client (every
+# notebook names "databricks" in its header: not enough)
+_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy")
+
+
+def _import_kind(module: str, name: str | None) -> str:
+    """What an imported name holds: `module` imported, or `name` from it."""
+    if name is None:
+        return {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module, _OTHER)
+    full = f"{module}.{name}"
+    return {
+        "databricks.sql": _DBSQL,
+        "databricks.sql.connect": _CONNECT,
+        "sqlalchemy.create_engine": _CREATE_ENGINE,
+        "sqlalchemy.engine.create_engine": _CREATE_ENGINE,
+        "sqlalchemy.URL": _URL,
+        "sqlalchemy.engine.URL": _URL,
+        "sqlalchemy.engine.url.URL": _URL,
+    }.get(full, _OTHER)
+
+
+def _is_scope(node: ast.AST) -> bool:
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a scope's body, not those of the scopes nested in it (whose
+    definitions are yielded, their insides not)."""
+    body = scope.body if isinstance(scope.body, list) else [scope.body]  # type: ignore[attr-defined]
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        yield node
+        if _is_scope(node):
+            continue
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+class ClientOrigins:
+    """Which calls of one module (its own code and the helpers pasted after it) send
+    SQL through a Databricks client, and the statement each sends."""
+
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self.active = any(w in source for w in _WORDS)
+        self._chains: dict[int, tuple[ast.AST, ...]] = {}  # id(scope or call) -> enclosing scopes
+        self._bindings: dict[int, dict[str, list[object]]] = {}
+        self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
+        self._kinds: dict[int, str] = {}
+        if self.active:
+            self._index(tree)
+
+    def _index(self, tree: ast.Module) -> None:
+        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, (tree,))]
+        while stack:
+            node, chain = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if _is_scope(child):
+                    inner = (*chain, child)
+                    self._chains[id(child)] = inner
+                    stack.append((child, inner))
+                    continue
+                if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in METHODS:
+                    self._chains[id(child)] = chain
+                stack.append((child, chain))
+
+    def statement(self, call: ast.Call) -> ast.expr | None:
+        """The SQL `call` sends to a Databricks warehouse, or None when it is not known
+        to send any (not a client's method, or a receiver of unknown origin)."""
+        if not self.active or not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
+            return None
+        chain = self._chains.get(id(call))
+        if chain is None:
+            return None
+        kind = self._kind(call.func.value, chain, 0)
+        if call.func.attr not in _RUNS.get(kind, ()):
+            return None
+        given = call.args[0] if call.args else None
+        for keyword in call.keywords:
+            if keyword.arg in ("operation", "statement", "sql"):
+                given = keyword.value
+        if given is None or isinstance(given, ast.Starred):
+            return None
+        return self._text_of(given, chain) if kind != _CURSOR else given
+
+    def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
+        """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
+        if isinstance(node, ast.Name):
+            held = self._lookup(node.id, chain)
+            if held is not None and len(held[0]) == 1 and isinstance(held[0][0], ast.Call) and held[1] is chain[-1]:
+                node = held[0][0]
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name == "text":
+                return node.args[0]
+        return node
+
+    # -- origins ---------------------------------------------------------------------
+
+    def _kind(self, node: ast.expr, chain: tuple[ast.AST, ...], depth: int) -> str:
+        if depth > MAX_DEPTH:
+            return _OTHER
+        key = id(node)
+        if key in self._kinds:
+            return self._kinds[key]
+        self._kinds[key] = _OTHER  # a name defined by itself (`cur = cur.next()`) is not known
+        kind = self._kind_uncached(node, chain, depth + 1)
+        self._kinds[key] = kind
+        return kind
+
+    def _kind_uncached(self, node: ast.expr, chain: tuple[ast.AST, ...], depth: int) -> str:
+        if isinstance(node, ast.Await):
+            return self._kind(node.value, chain, depth)
+        if isinstance(node, ast.Name):
+            held = self._lookup(node.id, chain)
+            return self._agreed(held[0], held[2], depth) if held is not None else _OTHER
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            if isinstance(base, ast.Name) and (cls := self._method_class(base.id, chain)) is not None:
+                return self._agreed_pairs(list(self._self_attributes(cls, node.attr)), depth)
+            owner = self._kind(base, chain, depth)
+            return {
+                (_DATABRICKS, "sql"): _DBSQL,
+                (_DBSQL, "connect"): _CONNECT,
+                (_SQLALCHEMY, "create_engine"): _CREATE_ENGINE,
+                (_SQLALCHEMY, "URL"): _URL,
+            }.get((owner, node.attr), _OTHER)
+        if isinstance(node, ast.Call):
+            return self._call_kind(node, chain, depth)
+        return _OTHER
+
+    def _call_kind(self, node: ast.Call, chain: tuple[ast.AST, ...], depth: int) -> str:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            owner = self._kind(func.value, chain, depth)
+            made = {
+                (_CONNECTION, "cursor"): _CURSOR,
+                (_ENGINE, "connect"): _SA_CONNECTION,
+                (_ENGINE, "begin"): _SA_CONNECTION,
+                (_URL, "create"): _URL,
+            }.get((owner, func.attr))
+            if made == _URL:
+                return _URL if self._databricks_url(node, chain, depth) else _OTHER
+            if made is not None:
+                return made
+        callee = self._kind(func, chain, depth)
+        if callee == _CONNECT:
+            return _CONNECTION
+        if callee == _CREATE_ENGINE:
+            url = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "url"), None)
+            return _ENGINE if url is not None and self._databricks_url(url, chain, depth) else _OTHER
+        if isinstance(func, ast.Name):
+            held = self._lookup(func.id, chain)
+            if (
+                held is not None
+                and len(held[0]) == 1
+                and isinstance(held[0][0], (ast.FunctionDef, ast.AsyncFunctionDef))
+            ):
+                return self._returned(held[0][0], depth)
+        return _OTHER
+
+    def _databricks_url(self, node: ast.expr, chain: tuple[ast.AST, ...], depth: int) -> bool:
+        """Whether a SQLAlchemy URL names the Databricks dialect: a string starting
+        `databricks` (`databricks://token:...@host?http_path=...`, also as the first
+        part of an f-string or a `+`), or `URL.create("databricks", ...)`."""
+        for _ in range(MAX_DEPTH):
+            if isinstance(node, ast.Constant):
+                return isinstance(node.value, str) and node.value.startswith("databricks")
+            if isinstance(node, ast.JoinedStr):
+                node = node.values[0] if node.values else ast.Constant(None)
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                node = node.left
+            elif isinstance(node, ast.Name):
+                held = self._lookup(node.id, chain)
+                if held is None or len(held[0]) != 1 or not isinstance(held[0][0], ast.expr):
+                    return False
+                node, chain = held[0][0], held[2]
+            elif isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "create":
+                    if self._kind(node.func.value, chain, depth) != _URL:
+                        return False
+                    node = (
+                        node.args[0]
+                        if node.args
+                        else next((k.value for k in node.keywords if k.arg == "drivername"), ast.Constant(None))
+                    )
+                else:
+                    return self._kind(node, chain, depth) == _URL
+            else:
+                return False
+        return False
+
+    def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> str:
+        """What a function of the module gives: the one kind of all it returns and yields."""
+        chain = self._chains.get(id(fn))
+        if chain is None:
+            return _OTHER
+        given = [
+            n.value
+            for n in _own_nodes(fn)
+            if isinstance(n, (ast.Return, ast.Yield)) and n.value is not None and n is not fn
+        ]
+        return self._agreed(given, chain, depth)
+
+    def _agreed(self, values: list[object], chain: tuple[ast.AST, ...] | None, depth: int) -> str:
+        """The one kind every value a name is given (in `chain`) agrees on; `None`
+        assigned (a slot before it is opened, one closed) agrees with any."""
+        return self._agreed_pairs([(v, chain) for v in values], depth)
+
+    def _agreed_pairs(self, pairs: list[tuple[object, tuple[ast.AST, ...] | None]], depth: int) -> str:
+        kinds = set()
+        for value, chain in pairs:
+            if isinstance(value, ast.Constant) and value.value is None:
+                continue
+            if isinstance(value, str):  # an import's kind, a parameter
+                kinds.add(value)
+            elif isinstance(value, ast.expr) and chain is not None:
+                kinds.add(self._kind(value, chain, depth))
+            else:
+                kinds.add(_OTHER)  # a definition, a loop variable, an exception
+        return kinds.pop() if len(kinds) == 1 else _OTHER
+
+    # -- names -----------------------------------------------------------------------
+
+    def _lookup(self, name: str, chain: tuple[ast.AST, ...]) -> tuple[list[object], ast.AST, tuple] | None:
+        """The values `name` is given in the nearest scope of `chain` that binds it
+        (class bodies are skipped from inside their methods, as Python does), that
+        scope, and the chain its values are read in."""
+        for i in range(len(chain) - 1, -1, -1):
+            scope = chain[i]
+            if isinstance(scope, ast.ClassDef) and i != len(chain) - 1:
+                continue
+            bound = self._scope_bindings(scope)
+            if name in bound:
+                return bound[name], scope, chain[: i + 1]
+        return None
+
+    def _scope_bindings(self, scope: ast.AST) -> dict[str, list[object]]:
+        key = id(scope)
+        if key in self._bindings:
+            return self._bindings[key]
+        out: dict[str, list[object]] = {}
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = scope.args
+            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if a is not None:
+                    out.setdefault(a.arg, []).append(_PARAM)
+        for node in _own_nodes(scope):
+            if node is scope:
+                continue
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    _bind(out, target, node.value)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                _bind(out, node.target, node.value)
+            elif isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
+                _bind(out, node.target, None)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                _bind(out, node.optional_vars, node.context_expr)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                out.setdefault(node.name, []).append(_OTHER)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        out.setdefault(alias.asname, []).append(_import_kind(alias.name, None))
+                    else:
+                        top = alias.name.split(".")[0]
+                        out.setdefault(top, []).append(_import_kind(top, None))
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    kind = _import_kind(node.module or "", alias.name) if not node.level else _OTHER
+                    out.setdefault(alias.asname or alias.name, []).append(kind)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                for name in node.names:
+                    out.setdefault(name, []).append(_OTHER)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.setdefault(node.name, []).append(node)
+        self._bindings[key] = out
+        return out
+
+    def _method_class(self, name: str, chain: tuple[ast.AST, ...]) -> ast.ClassDef | None:
+        """The class whose method `chain` ends in, when `name` is its first parameter."""
+        if len(chain) < 2 or not isinstance(chain[-1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        fn, cls = chain[-1], chain[-2]
+        params = (*fn.args.posonlyargs, *fn.args.args)
+        if not isinstance(cls, ast.ClassDef) or not params or params[0].arg != name:
+            return None
+        return cls
+
+    def _self_attributes(self, cls: ast.ClassDef, attr: str) -> list[tuple[ast.expr, tuple[ast.AST, ...]]]:
+        """The values the class's methods give `self.attr`, each with the chain of the
+        method that gives it."""
+        key = (id(cls), attr)
+        if key in self._attributes:
+            return self._attributes[key]
+        out: list[tuple[ast.expr, tuple[ast.AST, ...]]] = []
+        for fn in cls.body:
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            params = (*fn.args.posonlyargs, *fn.args.args)
+            chain = self._chains.get(id(fn))
+            if not params or chain is None:
+                continue
+            me = params[0].arg
+            for node in _own_nodes(fn):
+                pairs: list[tuple[ast.expr, ast.expr]] = []
+                if isinstance(node, ast.Assign):
+                    pairs = [(t, node.value) for t in node.targets]
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    pairs = [(node.target, node.value)]
+                elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                    pairs = [(node.optional_vars, node.context_expr)]
+                elif isinstance(node, ast.AugAssign):
+                    pairs = [(node.target, ast.Constant(...))]
+                pairs = [p for target, value in pairs for p in _unpacked(target, value)]
+                for target, value in pairs:
+                    for sub in ast.walk(target):
+                        if (
+                            isinstance(sub, ast.Attribute)
+                            and isinstance(sub.value, ast.Name)
+                            and sub.value.id == me
+                            and sub.attr == attr
+                        ):
+                            # a tuple target (`self.a, self.b = ...`) gives a part: not known
+                            out.append((value if sub is target else ast.Constant(...), chain))
+        self._attributes[key] = out
+        return out
+
+
+def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
+    """`a, b = x, y` as `a = x` and `b = y` (a literal tuple of as many values)."""
+    if (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+    ):
+        return [p for t, v in zip(target.elts, value.elts) for p in _unpacked(t, v)]
+    return [(target, value)]
+
+
+def _bind(out: dict[str, list[object]], target: ast.expr, value: ast.expr | None) -> None:
+    """`target = value`: a name is given `value`; a name unpacked from a tuple, or given
+    by a loop, is given something not known."""
+    if value is not None and isinstance(target, (ast.Tuple, ast.List)) and len(_unpacked(target, value)) > 1:
+        for t, v in _unpacked(target, value):
+            _bind(out, t, v)
+        return
+    if isinstance(target, ast.Name):
+        out.setdefault(target.id, []).append(value if value is not None else _OTHER)
+        return
+    for sub in ast.walk(target):
+        if isinstance(sub, ast.Name):
+            out.setdefault(sub.id, []).append(_OTHER)
+
+
+# Airflow's operators that run SQL in a warehouse as a task of the DAG
+SQL_OPERATORS = frozenset({"DatabricksSqlOperator", "DatabricksCopyIntoOperator"})
+
+
+def operator_statements(call: ast.Call) -> list[ast.expr] | None:
+    """The statements an Airflow warehouse operator runs, as expressions whose text
+    the value layer resolves at the operator; None for any other call.
+
+    - `DatabricksSqlOperator(sql=...)`: a string, or each string of a literal list;
+      a `.sql` file name (a template of the DAG's folder) is read as its own file,
+      not here;
+    - `DatabricksCopyIntoOperator(table_name=, file_location=, file_format=, ...)`:
+      the `COPY INTO` it builds, with `COPY_OPTIONS ('mergeSchema' = 'true')` when its
+      `copy_options` say so (a literal dict)."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if name not in SQL_OPERATORS:
+        return None
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if name == "DatabricksSqlOperator":
+        given = keywords.get("sql")
+        items = given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given] if given is not None else []
+        return [
+            item
+            for item in items
+            if not isinstance(item, ast.Starred)
+            and not (isinstance(item, ast.Constant) and isinstance(item.value, str) and _is_file_name(item.value))
+        ]
+    table, location = keywords.get("table_name"), keywords.get("file_location")
+    if table is None or location is None:
+        return []
+    fmt = keywords.get("file_format") or ast.Constant("CSV")
+    parts: list[ast.expr] = [
+        ast.Constant("COPY INTO "),
+        ast.FormattedValue(table, -1, None),
+        ast.Constant(" FROM '"),
+        ast.FormattedValue(location, -1, None),
+        ast.Constant("' FILEFORMAT = "),
+        ast.FormattedValue(fmt, -1, None),
+    ]
+    options = keywords.get("copy_options")
+    if isinstance(options, ast.Dict) and any(
+        isinstance(k, ast.Constant)
+        and k.value == "mergeSchema"
+        and isinstance(v, ast.Constant)
+        and str(v.value).lower() == "true"
+        for k, v in zip(options.keys, options.values)
+    ):
+        parts.append(ast.Constant(" COPY_OPTIONS ('mergeSchema' = 'true')"))
+    return [ast.copy_location(ast.JoinedStr(parts), call)]
+
+
+def _is_file_name(text: str) -> bool:
+    """`"load.sql"`: a template file Airflow reads (its own file of the project)."""
+    stripped = text.strip()
+    return stripped.lower().endswith(".sql") and "\n" not in stripped and " " not in stripped

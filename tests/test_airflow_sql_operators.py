@@ -1,0 +1,116 @@
+"""Airflow's warehouse operators (`DatabricksSqlOperator`, `DatabricksCopyIntoOperator`):
+their statements are writes at the operator's line, run by that task of the DAG."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from delta_lint.cli import app
+from tests.test_airflow import _pairs
+from tests.test_link import NB
+
+HEAD = """\
+from datetime import datetime
+
+from airflow import DAG
+from airflow.providers.common.sql.operators.sql import SQLExecuteQueryOperator
+from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator
+from airflow.providers.databricks.operators.databricks_sql import (
+    DatabricksCopyIntoOperator,
+    DatabricksSqlOperator,
+)
+
+with DAG(dag_id="events", schedule="0 2 * * *", start_date=datetime(2024, 1, 1), catchup=False) as dag:
+"""
+FIX = NB + "spark.sql(\"UPDATE main.ops.events SET x = 2 WHERE kind = 'b'\")\n"
+NOTEBOOK = '    fix = DatabricksNotebookOperator(task_id="fix", notebook_path="/Workspace/Users/me/p/notebooks/fix")\n'
+
+
+def _writes(result, path: str = "dags/events.py") -> list[tuple[int, str, str]]:
+    return sorted((i.location.line, i.table.name, i.kind.value) for i in result.intents if i.location.path == path)
+
+
+def test_statements_of_the_sql_operator_are_writes_at_its_line(lint):
+    result = lint(
+        {
+            "dags/events.py": HEAD
+            + (
+                "    create = DatabricksSqlOperator(\n"
+                '        task_id="create",\n'
+                '        catalog="main",\n'
+                '        schema="ops",\n'
+                '        sql=["CREATE TABLE IF NOT EXISTS events (id INT) USING DELTA", "DELETE FROM events WHERE id = 1"],\n'
+                "    )\n"
+                '    TABLE = "main.ops.audit"\n'
+                '    audit = DatabricksSqlOperator(task_id="audit", sql=f"INSERT INTO {TABLE} VALUES (1)")\n'
+                '    other = SQLExecuteQueryOperator(task_id="other", conn_id="pg", sql="DELETE FROM main.ops.events")\n'
+                "    create >> audit >> other\n"
+            )
+        }
+    )
+    assert _writes(result) == [
+        (12, "main.ops.events", "create"),
+        (12, "main.ops.events", "delete"),
+        (19, "main.ops.audit", "blind_append"),
+    ]
+
+
+def test_copy_into_operator_builds_its_statement(lint):
+    result = lint(
+        {
+            "dags/events.py": HEAD
+            + (
+                "    load = DatabricksCopyIntoOperator(\n"
+                '        task_id="load",\n'
+                '        table_name="main.ops.raw",\n'
+                '        file_location="s3://bucket/raw/",\n'
+                '        file_format="CSV",\n'
+                '        copy_options={"mergeSchema": "true"},\n'
+                "    )\n"
+            )
+        }
+    )
+    (intent,) = result.intents
+    assert (intent.location.line, intent.table.name, intent.kind.value) == (12, "main.ops.raw", "copy_into")
+    assert "schema_evolution" in {f.value for f in intent.flags}
+
+
+def test_the_operator_runs_as_its_task_of_the_dag(lint):
+    update = '    wh = DatabricksSqlOperator(task_id="wh", sql="UPDATE main.ops.events SET x = 1 WHERE kind = \'a\'")\n'
+    files = {"notebooks/fix.py": FIX}
+    parallel = lint({**files, "dags/events.py": HEAD + update + NOTEBOOK})
+    assert _pairs(parallel) == {("dags/events.py", "notebooks/fix.py")}
+    ordered = lint({**files, "dags/events.py": HEAD + update + NOTEBOOK + "    wh >> fix\n"})
+    assert _pairs(ordered) == set()
+
+
+def test_a_sql_file_of_the_template_folder_is_the_task_file(tmp_path, monkeypatch):
+    files = {
+        "dags/events.py": HEAD.replace("catchup=False)", 'catchup=False, template_searchpath="sql")')
+        + '    load = DatabricksSqlOperator(task_id="load", sql="load.sql")\n'
+        + '    lost = DatabricksSqlOperator(task_id="lost", sql="missing.sql")\n',
+        "dags/sql/load.sql": "INSERT INTO main.ops.events VALUES (1);\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(app, ["schedule", "."]).output
+    assert "load: dags/sql/load.sql" in out
+    assert "its SQL file `missing.sql` is not in the DAG's template folder" in out
+
+
+def test_two_sql_tasks_of_one_dag_file_are_not_each_given_the_others_statements(lint):
+    """A task runs whole files: two tasks running SQL written in the DAG file would each
+    be taken to run both statements, and a MERGE paired with itself. They are said not
+    analysed instead; one such task still runs the file (see the test above)."""
+    merges = (
+        '    a = DatabricksSqlOperator(task_id="a", sql="MERGE INTO main.ops.a t USING s ON t.id = s.id '
+        'WHEN MATCHED THEN UPDATE SET *")\n'
+        '    b = DatabricksSqlOperator(task_id="b", sql="MERGE INTO main.ops.b t USING s ON t.id = s.id '
+        'WHEN MATCHED THEN UPDATE SET *")\n'
+    )
+    result = lint({"dags/events.py": HEAD + merges})
+    assert _pairs(result) == set()
+    problems = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(problems) == 2 and all("not told apart" in m for m in problems)

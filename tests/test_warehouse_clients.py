@@ -1,0 +1,196 @@
+"""SQL sent to a Databricks SQL warehouse through a Python client (`frontend/warehouse.py`):
+a statement is a Delta write only when the cursor, connection or engine it is sent
+through is known to come from a Databricks client; any other DB-API cursor (sqlite3,
+psycopg) stays unread."""
+
+from __future__ import annotations
+
+
+def _writes(result) -> list[tuple[str, str, str]]:
+    return sorted(
+        (i.location.path.split("/")[-1] + f":{i.location.line}", i.table.name, i.kind.value) for i in result.intents
+    )
+
+
+def test_connector_cursor_in_with_blocks_and_a_chain(lint):
+    result = lint(
+        {
+            "job.py": (
+                "from databricks import sql\n"
+                "\n"
+                'with sql.connect(server_hostname="h", http_path="p") as conn:\n'
+                "    with conn.cursor() as cur:\n"
+                '        cur.execute("INSERT INTO main.sales.orders VALUES (1)")\n'
+                '    conn.cursor().execute("DELETE FROM main.sales.orders WHERE id = 2")\n'
+            )
+        }
+    )
+    assert _writes(result) == [
+        ("job.py:5", "main.sales.orders", "blind_append"),
+        ("job.py:6", "main.sales.orders", "delete"),
+    ]
+
+
+def test_other_databases_and_unknown_cursors_stay_unread(lint):
+    result = lint(
+        {
+            "local.py": (
+                "import sqlite3\n"
+                "\n"
+                'conn = sqlite3.connect("x.db")\n'
+                "cur = conn.cursor()\n"
+                'cur.execute("INSERT INTO main.sales.orders VALUES (1)")\n'
+            ),
+            "param.py": ('def run(cur):\n    cur.execute("INSERT INTO main.sales.orders VALUES (2)")\n'),
+            # one name given a Databricks cursor and a sqlite one: not known which runs
+            "mixed.py": (
+                "import sqlite3\n"
+                "from databricks import sql\n"
+                "\n"
+                "def run(remote):\n"
+                "    if remote:\n"
+                '        cur = sql.connect(server_hostname="h").cursor()\n'
+                "    else:\n"
+                '        cur = sqlite3.connect("x.db").cursor()\n'
+                '    cur.execute("INSERT INTO main.sales.orders VALUES (3)")\n'
+            ),
+        }
+    )
+    assert result.intents == []
+
+
+def test_cursor_kept_on_an_object_and_run_through_a_project_helper(lint):
+    """A wrapper class opens the connection in a method and keeps the cursor on
+    `self`; a helper of another module makes one and runs the text it is given: the
+    write is reported where the helper is called, with the text built there."""
+    result = lint(
+        {
+            "etl/__init__.py": "",
+            "etl/warehouse.py": (
+                "class Retrying:\n"
+                "    def __init__(self, host):\n"
+                "        self._host = host\n"
+                "        self._conn, self._cur = None, None\n"
+                "        self._open()\n"
+                "\n"
+                "    def _open(self):\n"
+                "        from databricks import sql as dbsql\n"
+                "\n"
+                "        self._conn = dbsql.connect(server_hostname=self._host)\n"
+                "        self._cur = self._conn.cursor()\n"
+                "\n"
+                "    def execute(self, text):\n"
+                "        return self._cur.execute(text)\n"
+                "\n"
+                "\n"
+                "def run_sql(host, text):\n"
+                "    c = Retrying(host)\n"
+                "    c.execute(text)\n"
+            ),
+            "etl/load.py": (
+                "from etl.warehouse import run_sql\n"
+                "\n"
+                'SCHEMA = "main.sales"\n'
+                "\n"
+                "\n"
+                "def load(host):\n"
+                '    run_sql(host, f"MERGE INTO {SCHEMA}.orders t USING {SCHEMA}.staging s ON t.id = s.id '
+                'WHEN MATCHED THEN UPDATE SET *")\n'
+            ),
+        }
+    )
+    assert ("load.py:7", "main.sales.orders", "merge") in _writes(result)
+    assert all(i.table.name == "main.sales.orders" for i in result.intents)
+
+
+def test_a_cursor_attribute_also_given_another_database_is_not_read(lint):
+    result = lint(
+        {
+            "job.py": (
+                "import sqlite3\n"
+                "from databricks import sql\n"
+                "\n"
+                "class Store:\n"
+                "    def open_remote(self):\n"
+                '        self._cur = sql.connect(server_hostname="h").cursor()\n'
+                "\n"
+                "    def open_local(self):\n"
+                '        self._cur = sqlite3.connect("x.db").cursor()\n'
+                "\n"
+                "    def save(self):\n"
+                '        self._cur.execute("INSERT INTO main.sales.orders VALUES (1)")\n'
+            )
+        }
+    )
+    assert result.intents == []
+
+
+def test_sqlalchemy_with_the_databricks_dialect(lint):
+    result = lint(
+        {
+            "job.py": (
+                "from sqlalchemy import create_engine, text\n"
+                "\n"
+                'engine = create_engine(f"databricks://token:{TOKEN}@host?http_path=p")\n'
+                "with engine.begin() as conn:\n"
+                '    conn.execute(text("UPDATE main.sales.orders SET paid = true WHERE id = 3"))\n'
+            ),
+            "pg.py": (
+                "from sqlalchemy import create_engine, text\n"
+                "\n"
+                'engine = create_engine("postgresql://u@host/db")\n'
+                "with engine.connect() as conn:\n"
+                '    conn.execute(text("UPDATE main.sales.orders SET paid = true WHERE id = 4"))\n'
+            ),
+        }
+    )
+    assert _writes(result) == [("job.py:5", "main.sales.orders", "update")]
+
+
+def test_a_context_manager_of_the_module_that_yields_a_cursor(lint):
+    result = lint(
+        {
+            "job.py": (
+                "from contextlib import contextmanager\n"
+                "\n"
+                "import databricks.sql\n"
+                "\n"
+                "\n"
+                "@contextmanager\n"
+                "def warehouse():\n"
+                '    conn = databricks.sql.connect(server_hostname="h")\n'
+                "    try:\n"
+                "        yield conn.cursor()\n"
+                "    finally:\n"
+                "        conn.close()\n"
+                "\n"
+                "\n"
+                "with warehouse() as cur:\n"
+                "    cur.execute(\"DELETE FROM main.sales.orders WHERE day < '2024-01-01'\")\n"
+            )
+        }
+    )
+    assert _writes(result) == [("job.py:16", "main.sales.orders", "delete")]
+
+
+def test_names_defined_by_themselves_and_recursive_factories_end(lint):
+    result = lint(
+        {
+            "job.py": (
+                "from databricks import sql\n"
+                "\n"
+                "def again():\n"
+                "    return again()\n"
+                "\n"
+                "cur = again()\n"
+                'cur.execute("DELETE FROM main.sales.orders WHERE id = 1")\n'
+                "other = other.cursor()\n"
+                'other.execute("DELETE FROM main.sales.orders WHERE id = 2")\n'
+                + "".join(f"c{n + 1} = c{n}\n" for n in range(40))
+                + 'c0 = sql.connect(server_hostname="h").cursor()\n'
+                + 'c40.execute("DELETE FROM main.sales.orders WHERE id = 3")\n'
+            )
+        }
+    )
+    assert result.intents == []  # no origin told: nothing read, and no error
+    assert not [f for f in result.findings if f.rule in ("DL000", "DL002")]
