@@ -6,9 +6,15 @@ is counted as ours."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.realworld import ecosystem
+from tests.conftest import ROOT
 
 JOB = (
     "def save(df, t):\n"
@@ -106,3 +112,84 @@ def test_sql_text_printed_or_logged_is_not_a_plain_write(tmp_path):
     )
     eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
     assert [d for d in eco.drops if d.startswith("show.py")] == ["show.py:7"]  # only the run one
+
+
+def test_a_write_in_prose_or_in_another_dialect_is_no_plain_write(tmp_path):
+    (tmp_path / "report.py").write_text(
+        'TEMPLATE = """# Findings\n'
+        "| Dynamic overwrite | REPLACE USING | derives the partition-level DELETE from the source keys |\n"
+        '"""\n'
+        'cur.execute("INSERT INTO app.queue (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (1,))\n'
+    )
+    assert ecosystem.plain_writes(tmp_path, []) == []
+
+
+def test_a_write_starting_a_line_or_after_a_cte_is_still_a_plain_write(tmp_path):
+    (tmp_path / "job.py").write_text(
+        'q = """\n-- load\n  MERGE INTO main.s.o t USING u ON t.id = u.id\n"""\n'
+        'r = """WITH u AS (SELECT 1) INSERT INTO main.s.p SELECT * FROM u\n"""\n'
+        's = """\nSELECT 1; DELETE FROM main.s.q WHERE d = 1\n"""\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [3, 5, 8]
+
+
+def test_a_writer_chain_naming_another_format_is_no_plain_write(tmp_path):
+    (tmp_path / "job.py").write_text(
+        'df.write.format("parquet").mode("overwrite").saveAsTable("export.t")\n'
+        'df.write.format("delta").mode("overwrite").saveAsTable("main.s.t")\n'
+        'df.write.format(fmt).insertInto("main.s.u")\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [2, 3]
+
+
+def test_a_write_in_a_file_skipped_by_kind_is_counted_apart_unless_a_job_runs_it(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "load_test.py").write_text('spark.sql("DELETE FROM main.s.ctl WHERE id = 1")\n')
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], None, [])
+    assert (eco.silent_drops, eco.in_skipped, eco.skipped_sites) == (0, 1, ["tests/load_test.py:1 (test)"])
+    scheduled = {"nodes": [{"files": ["tests/load_test.py"]}]}
+    eco = ecosystem.measure(tmp_path, {"findings": []}, [], scheduled, [])
+    assert (eco.silent_drops, eco.in_skipped, eco.drops) == (1, 0, ["tests/load_test.py:1"])
+
+
+@pytest.mark.benchmark
+def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
+    """`python -m benchmarks.realworld drops DIR`: delta-lint runs on a folder outside the
+    manifest and each plain write it says nothing at is printed at its file and line."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "job.py").write_text(
+        'spark.table("s").write.mode("append").saveAsTable("main.s.a")\n'  # read: an intent
+        "def save(df, t):\n"
+        "    df.write.saveAsTable(t)\n"  # a helper never called: a DL001 at its line
+        'spark.sql("""\n'
+        "    MERGE INTO main.s.b t USING u ON t.id = u.id\n"
+        '    WHEN MATCHED THEN DELETE""")\n'
+        "spark.sql(QUERY)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.realworld", "drops", str(repo), "--helpers"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"  DL007  {repo / 'job.py'}:7" in proc.stdout.splitlines()
+    assert "0 silent drops of 3 plain writes" in proc.stdout
+    (repo / "more.py").write_text(
+        "getattr(df.write, name)(t)\nsave = df.write.insertInto\nINSERT = 'INSERT INTO x SELECT 1'\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.realworld", "drops", str(repo)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1
+    assert [line for line in proc.stdout.splitlines() if line.startswith("  drop")] == [
+        f"  drop   {repo / 'more.py'}:3"
+    ]

@@ -313,6 +313,32 @@ def test_sql_text_handed_to_a_helper_that_runs_it_names_both_lines(tmp_path, mon
     }
 
 
+def test_statements_written_in_a_list_dict_or_loop_header_are_named_where_they_stand(tmp_path, monkeypatch):
+    job = (
+        'QUERIES = {"load": "INSERT INTO main.ops.g SELECT * FROM v"}\n'
+        'spark.sql(QUERIES["load"])\n'
+        'STEPS = ["DELETE FROM main.ops.h WHERE d = 1"]\n'
+        "for step in STEPS:\n"
+        "    spark.sql(step)\n"
+        'for step in ["UPDATE main.ops.i SET ok = 1 WHERE d = 1"]:\n'
+        "    spark.sql(step)\n"
+    )
+    project(tmp_path, {"job.py": job})
+    sites = {i["table"]: (i["line"], [s["line"] for s in i["sites"]]) for i in intents(tmp_path, monkeypatch)}
+    assert sites == {"main.ops.g": (2, [1]), "main.ops.h": (5, [3]), "main.ops.i": (7, [6])}
+
+
+def test_a_list_that_only_fills_in_a_part_or_stands_on_the_calls_line_is_not_named(tmp_path, monkeypatch):
+    job = (
+        'TABLES = ["main.ops.j"]\n'
+        "for t in TABLES:\n"
+        '    spark.sql(f"DELETE FROM {t} WHERE d = 1")\n'
+        'for q in ["DELETE FROM main.ops.k WHERE d = 1"]: spark.sql(q)\n'
+    )
+    project(tmp_path, {"job.py": job})
+    assert {i["table"]: i["sites"] for i in intents(tmp_path, monkeypatch)} == {"main.ops.j": [], "main.ops.k": []}
+
+
 NOTEBOOK_HELPER = """\
 # Databricks notebook source
 OUTPUT = {r.kind: r.target for r in spark.table("main.ops.config").collect()}

@@ -125,3 +125,41 @@ def test_a_path_the_code_gives_and_a_save_of_no_writer_stay_as_they_were():
     result = analyze_source("job.py", ".py", code)
     assert sorted((i.location.line, i.table.name) for i in result.intents) == [(1, "delta:/mnt/x"), (2, "delta:/mnt/y")]
     assert result.diagnostics == []
+
+
+def test_write_text_handed_to_a_call_nothing_reads_is_said_at_the_text():
+    code = (
+        "import helpers\n"
+        'helpers.run_sql(spark, "DELETE FROM main.ops.events WHERE d = 1")\n'
+        "run = lambda s: spark.sql(s)\n"
+        'run("""\n    INSERT INTO main.ops.log SELECT * FROM v\n""")\n'
+        "with connect() as conn:\n"
+        '    conn.cursor().execute(f"MERGE INTO main.ops.dim t USING {src} s ON t.id = s.id WHEN MATCHED THEN DELETE")\n'
+        'submit_all(["UPDATE main.ops.runs SET ok = true WHERE id = 1"])\n'
+    )
+    assert _said(code)[1] == [(2, "DL001"), (4, "DL001"), (8, "DL001"), (9, "DL001")]
+
+
+def test_the_session_sql_handed_on_as_a_value_is_said():
+    code = (
+        "import functools\n"
+        'statements = ["INSERT INTO main.ops.log SELECT 1"]\n'
+        "list(map(spark.sql, statements))\n"
+        'later = functools.partial(df.sparkSession.sql, "DELETE FROM main.ops.log WHERE d = 1")\n'
+    )
+    assert _said(code)[1] == [(3, "DL001"), (4, "DL001")]
+
+
+def test_write_text_read_shown_in_another_dialect_or_not_a_write_gets_no_such_note():
+    code = (
+        'spark.sql("INSERT INTO main.ops.log SELECT 1")\n'  # read: an intent
+        'print("DELETE FROM main.ops.log WHERE d = 1")\n'  # shown, not run
+        'logger.info("MERGE INTO main.ops.dim t USING s ON t.id = s.id")\n'
+        'cur.execute("INSERT INTO q (id) VALUES (%s) ON CONFLICT (id) DO NOTHING", (1,))\n'  # PostgreSQL
+        'cur.execute("SELECT * FROM main.ops.log")\n'  # no write
+        'send("the job will DELETE FROM the source keys")\n'  # prose: no statement starts the text
+        "spark.sql(sql_text)\n"  # a statement of its own
+        "x = spark.sql\n"  # named, handed to no call
+    )
+    intents, unfollowed = _said(code)
+    assert intents == [(1, "main.ops.log")] and unfollowed == []

@@ -303,3 +303,60 @@ def test_a_loop_over_statements_only_a_run_knows_stays_one_dynamic_statement():
     assert not result.intents and [d.rule for d in result.diagnostics] == ["DL007"]
     starred = "for sql in [*statements]:\n    spark.sql(sql)\n"
     assert [d.rule for d in analyze_source("job.py", ".py", starred).diagnostics] == ["DL007"]
+
+
+LOOKUP = """
+import sys
+def own(kind, name):
+    statements = {
+        "table": f"DELETE FROM {name} WHERE owner IS NULL",
+        "view": f"UPDATE {name} SET owner = 'admins' WHERE owner IS NULL",
+    }
+    spark.sql(statements[kind])
+own(sys.argv[1], "main.ops.events")
+"""
+
+
+def dynamic_sql(code: str) -> list[int]:
+    result = analyze_source("job.py", ".py", code)
+    return [d.location.line for d in result.diagnostics if d.rule == "DL007"]
+
+
+def test_a_literal_dict_read_with_a_key_only_a_run_knows_runs_one_of_its_statements():
+    result = analyze_source("job.py", ".py", LOOKUP)
+    got = sorted(
+        (i.location.line, i.table.name, i.kind.value, "one_of" in {f.value for f in i.flags}) for i in result.intents
+    )
+    assert got == [(9, "main.ops.events", "delete", True), (9, "main.ops.events", "update", True)]
+    assert dynamic_sql(LOOKUP) == []
+
+
+def test_a_dict_read_with_a_known_key_or_changed_in_place_stays_as_it_was():
+    known = LOOKUP.replace("own(sys.argv[1],", 'own("table",')
+    assert writes(known) == [(9, "main.ops.events", False)]
+    changed = LOOKUP.replace("    spark.sql(", '    statements["index"] = load()\n    spark.sql(')
+    assert writes(changed) == [] and dynamic_sql(changed) == [10]
+
+
+def test_a_table_name_read_from_a_dict_with_a_key_only_a_run_knows_keeps_its_name():
+    code = (
+        "import sys\n"
+        'T = {"a": "main.s.a", "b": "main.s.b"}\n'
+        'spark.table("x").write.mode("append").saveAsTable(T[sys.argv[1]])\n'
+        'spark.sql(f"INSERT INTO {T[sys.argv[1]]} SELECT 1")\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert sorted((i.location.line, i.table.name) for i in result.intents) == [
+        (3, "{T_sys_argv_1}"),
+        (4, "{T_sys_argv_1}"),
+    ]
+
+
+def test_a_dicts_statement_that_does_not_parse_is_a_note_when_another_parses():
+    code = LOOKUP.replace("UPDATE {name} SET owner = 'admins' WHERE owner IS NULL", "FROBNICATE {name}")
+    result = analyze_source("job.py", ".py", code)
+    assert [(i.location.line, i.kind.value) for i in result.intents] == [(9, "delete")]
+    assert [d.rule for d in result.diagnostics] == ["DL007"]  # the text left out
+    none_parse = code.replace("DELETE FROM {name} WHERE owner IS NULL", "FROBNICATE {name} AGAIN")
+    result = analyze_source("job.py", ".py", none_parse)
+    assert result.intents == [] and sorted(d.rule for d in result.diagnostics) == ["DL000", "DL000"]

@@ -3,12 +3,15 @@
     python -m benchmarks.realworld fetch   [--mirrors DIR] [--out DIR]
     python -m benchmarks.realworld measure [--out DIR] [--detail] [--only NAME] [--json FILE] [--held-out-rows]
     python -m benchmarks.realworld diff BASE HEAD [--out DIR] [--only NAME] [--held-out-rows]
+    python -m benchmarks.realworld drops DIR... [--helpers]
 
 `fetch` lays one checkout per repository of `manifest.yaml` at its pinned
 commit (from a local bare mirror when there is one, else a partial clone from
 GitHub); `measure` prints the learn / held-out table and the per-repository
 rows; `diff` runs two revisions of delta-lint on every repository and prints
-what appeared and disappeared. Held-out repositories are measured, never
+what appeared and disappeared; `drops` runs delta-lint on any folders (no
+manifest, no annotation) and prints each silent drop and each whole-statement
+dynamic-SQL note at its file and line. Held-out repositories are measured, never
 debugged: their details (misses, alarms, findings) are never printed, and
 their own rows and per-repository diff counts only with `--held-out-rows`; by
 default the split is shown as totals.
@@ -27,6 +30,7 @@ from pathlib import Path
 
 import yaml
 
+from . import ecosystem
 from .measure import EXPECTATIONS, HERE, Outcome, Run, _pct, run_repo, score
 
 DEFAULT_OUT = Path(os.environ.get("DELTA_LINT_CORPUS", "/work/rw"))
@@ -162,7 +166,7 @@ def measure_all(out: Path, command: list[str], env: dict | None, only: str | Non
 SUMS = (
     "writes found_sites found_tables false_intents dropped_files lines coverage conflicts conflicts_found "
     "false_alarms skipped_as_dl000 non_delta_intents workspace_notes internal_errors timed_out plain_writes "
-    "silent_drops helper_unlocated dl000_valid idle_job_files intents unresolved_intents findings"
+    "silent_drops helper_unlocated in_skipped dl000_valid idle_job_files intents unresolved_intents findings"
 ).split()
 
 
@@ -206,6 +210,7 @@ def summary_table(rows: list[Outcome]) -> str:
         ("negative controls with conflict findings", lambda t, g: neg(g)),
         ("silent drops (plain writes with nothing at them)", lambda t, g: f"{t.silent_drops} of {t.plain_writes}"),
         ("writes in helpers not located at their statement", lambda t, g: str(t.helper_unlocated)),
+        ("plain writes in files skipped by kind (tests no job runs, ...)", lambda t, g: str(t.in_skipped)),
         ("DL000 on valid code", lambda t, g: per10k(t)),
         ("intents whose table is not fully resolved", lambda t, g: unresolved(t)),
         ("files job definitions run that give nothing", lambda t, g: str(t.idle_job_files)),
@@ -277,6 +282,63 @@ def cmd_measure(args: argparse.Namespace) -> int:
             )
         )
     return 0
+
+
+# ---------------------------------------------------------------- drops
+
+
+def _whole_statement_notes(report: dict) -> list[str]:
+    """`file:line` of each DL007 saying a whole statement is a value only a run knows."""
+    return [
+        f"{f['location']['path'].lstrip('./')}:{f['location']['line']}"
+        for f in report.get("findings", [])
+        if f.get("rule") == "DL007" and str(f.get("message", "")).startswith("dynamic SQL: the statement is")
+    ]
+
+
+def cmd_drops(args: argparse.Namespace) -> int:
+    """Silent drops on folders outside the manifest: nothing is annotated there, so
+    every plain write counts (no `skipped` files, no known non-Delta sites). Exit 1
+    when a folder has a silent drop, so a sweep can gate on it."""
+    totals = {
+        "plain writes": 0,
+        "silent drops": 0,
+        "helper writes unlocated": 0,
+        "in files skipped by kind": 0,
+        "whole-statement DL007": 0,
+    }
+    for folder in args.dirs:
+        if not folder.is_dir():
+            print(f"{folder}: not a folder", file=sys.stderr)
+            return 2
+        run = run_repo({"folder": "."}, folder, _installed())
+        eco = ecosystem.measure(folder, run.report, run.intents, run.schedule, [])
+        notes = _whole_statement_notes(run.report)
+        for name, n in (
+            ("plain writes", eco.plain_writes),
+            ("silent drops", eco.silent_drops),
+            ("helper writes unlocated", eco.helper_unlocated),
+            ("in files skipped by kind", eco.in_skipped),
+            ("whole-statement DL007", len(notes)),
+        ):
+            totals[name] += n
+        print(
+            f"{folder}: {eco.silent_drops} silent drops of {eco.plain_writes} plain writes, "
+            f"{eco.helper_unlocated} helper writes unlocated, {eco.in_skipped} in files skipped by kind, "
+            f"{len(notes)} whole-statement DL007"
+            + (f", check exit {run.exit_code}" if run.exit_code not in (0, 1) else "")
+        )
+        for site in eco.drops:
+            print(f"  drop   {folder / site}")
+        for site in eco.unlocated if args.helpers else ():
+            print(f"  helper {folder / site}")
+        for site in eco.skipped_sites if args.helpers else ():
+            print(f"  skip   {folder / site}")
+        for site in notes:
+            print(f"  DL007  {folder / site}")
+    if len(args.dirs) > 1:
+        print("total: " + ", ".join(f"{n} {name}" for name, n in totals.items()))
+    return 1 if totals["silent drops"] else 0
 
 
 # ---------------------------------------------------------------- diff
@@ -367,6 +429,13 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("base")
     d.add_argument("head")
     d.add_argument("--limit", type=int, default=40, help="rows shown per repository and sign")
+    dr = sub.add_parser("drops", help="silent drops and whole-statement dynamic SQL on any folders")
+    dr.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    dr.add_argument(
+        "--helpers",
+        action="store_true",
+        help="also each write in a helper not located at its line, or in a skipped file",
+    )
     for p in (m, d):
         p.add_argument(
             "--held-out-rows",
@@ -381,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
         return fetch(args.out, args.mirrors, args.only)
     if args.command == "measure":
         return cmd_measure(args)
+    if args.command == "drops":
+        return cmd_drops(args)
     return cmd_diff(args)
 
 

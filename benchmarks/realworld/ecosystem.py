@@ -9,7 +9,13 @@ are wrong on any repository. This module finds them from the code and the run:
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
-  apart (`helper_unlocated`), never mixed into silent drops.
+  apart (`helper_unlocated`), never mixed into silent drops. A plain write in a
+  file delta-lint skips by kind (a test no job runs, another SQL dialect, a
+  Lakeflow pipeline no bundle defines: `recognise`, named in the run's summary
+  and by `--show-files`) is counted apart too (`in_skipped`). SQL text in
+  another dialect, text whose write does not start a statement (prose in a
+  Markdown template) and a writer chain naming another format
+  (`.format("parquet").saveAsTable(...)`) are no plain writes.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -27,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
+from delta_lint.frontend.recognise import skip_reason
 
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
@@ -44,6 +51,7 @@ class PlainWrite:
     line: int  # where the write text stands
     span: tuple[int, int]  # the enclosing statement (first and last line)
     in_function: bool
+    skipped: str | None = None  # the kind delta-lint skips the file as, if it does
 
 
 @dataclass
@@ -51,6 +59,7 @@ class Ecosystem:
     plain_writes: int = 0
     silent_drops: int = 0
     helper_unlocated: int = 0
+    in_skipped: int = 0
     dl000: int = 0
     dl000_valid: int = 0
     idle_job_files: int = 0
@@ -59,6 +68,7 @@ class Ecosystem:
     findings: int = 0
     drops: list[str] = field(default_factory=list)
     unlocated: list[str] = field(default_factory=list)  # plain writes in helpers not located
+    skipped_sites: list[str] = field(default_factory=list)  # plain writes in files skipped by kind
     dl000_sites: list[str] = field(default_factory=list)
     idle: list[str] = field(default_factory=list)
 
@@ -86,7 +96,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
             if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                 name = child.func.attr
                 is_merge = name == "merge" and _looks_like_delta_merge(child)
-                if name in WRITE_METHODS or is_merge:
+                if (name in WRITE_METHODS and not _other_format(child)) or is_merge:
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
@@ -95,7 +105,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 and not (isinstance(here_stmt, ast.Expr) and here_stmt.value is child)
             ):
                 m = SQL_WRITE.search(child.value)
-                if m and _statement_like(child.value):
+                if m and _statement_like(child.value) and _starts_statement(child.value, m.start()):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
             visit(child, func, here_stmt, shown or _shows_text(child))
@@ -118,6 +128,18 @@ def _shows_text(node: ast.AST) -> bool:
     return isinstance(node.func, ast.Attribute) and node.func.attr in _LOG_METHODS
 
 
+def _other_format(call: ast.Call) -> str | None:
+    """The format a writer chain names literally when it is not Delta
+    (`.format("parquet").saveAsTable(...)`): a plain write of no Delta table."""
+    node = call.func.value if isinstance(call.func, ast.Attribute) else None
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "format" and node.args and isinstance(node.args[0], ast.Constant):
+            fmt = str(node.args[0].value).lower()
+            return fmt if fmt != "delta" else None
+        node = node.func.value
+    return None
+
+
 def _looks_like_delta_merge(call: ast.Call) -> bool:
     """`x.alias("t").merge(src, "cond")` / `DeltaTable.forName(...).merge(...)`: a merge with a
     condition argument on something built from DeltaTable or aliased; `pd.merge(a, b, on=...)` is not."""
@@ -133,6 +155,19 @@ def _statement_like(text: str) -> bool:
     """A string that reads as a SQL statement (not prose in a log message)."""
     head = text.lstrip().upper()
     return head.startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH", "--")) or "\n" in text
+
+
+def _starts_statement(text: str, at: int) -> bool:
+    """The write at `at` starts a statement of SQL text: only blanks, `;` or a
+    parenthesis (a CTE's end) before it on its line, or a statement-like head of
+    the text (`_statement_like`), and the text shows no other dialect's sign. Not
+    a write in prose (`| ... | the partition-level DELETE from the source keys |`)."""
+    if skip_reason("", ".sql", text) is not None:
+        return False  # PostgreSQL (`ON CONFLICT`), T-SQL, ...: no Delta table
+    if text.lstrip().upper().startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH")):
+        return True
+    before = text[text.rfind("\n", 0, at) + 1 : at].strip()
+    return not before or before.endswith((";", "(", ")"))
 
 
 def _text_writes(rel: str, text: str) -> list[PlainWrite]:
@@ -179,12 +214,14 @@ def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
             continue
         if suffix == ".py":
             got = _python_writes(rel, _strip_magics(text))
-            found.extend(got if got is not None else _text_writes(rel, text))
+            here = got if got is not None else _text_writes(rel, text)
         elif suffix == ".ipynb":
             cells = _notebook_writes(rel, text)
-            found.extend(cells if cells is not None else _text_writes(rel, text))
+            here = cells if cells is not None else _text_writes(rel, text)
         else:
-            found.extend(_text_writes(rel, text))
+            here = _text_writes(rel, text)
+        kind = skip_reason(rel, suffix, text) if here else None
+        found.extend(PlainWrite(w.path, w.line, w.span, w.in_function, kind) for w in here)
     return found
 
 
@@ -305,22 +342,25 @@ def measure(
                 continue  # CPython refuses it too: not our fault
             eco.dl000_valid += 1
             eco.dl000_sites.append(f"{rel}:{loc.get('line')}")
+    ran: set[str] = set()
+    for node in (schedule or {}).get("nodes", []):
+        ran.update(f.lstrip("./") for f in node.get("files", []) or [])
     for w in plain_writes(root, skipped):
         eco.plain_writes += 1
         lines = marks.get(w.path, set())
         lo, hi = w.span
         if any(lo <= n <= hi for n in lines) or w.line in lines or (w.path, w.line) in non_delta:
             continue
-        if w.in_function:
+        if w.skipped is not None and w.path not in ran:  # a job running it has it linted
+            eco.in_skipped += 1
+            eco.skipped_sites.append(f"{w.path}:{w.line} ({w.skipped})")
+        elif w.in_function:
             eco.helper_unlocated += 1
             eco.unlocated.append(f"{w.path}:{w.line}")
         else:
             eco.silent_drops += 1
             eco.drops.append(f"{w.path}:{w.line}")
     if schedule:
-        ran: set[str] = set()
-        for node in schedule.get("nodes", []):
-            ran.update(f.lstrip("./") for f in node.get("files", []) or [])
         for rel in sorted(ran):
             if rel not in marks and (root / rel).is_file():
                 eco.idle_job_files += 1

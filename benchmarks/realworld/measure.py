@@ -62,6 +62,7 @@ class Outcome:
     plain_writes: int = 0
     silent_drops: int = 0
     helper_unlocated: int = 0
+    in_skipped: int = 0
     dl000_valid: int = 0
     idle_job_files: int = 0
     intents: int = 0
@@ -315,6 +316,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
         "plain_writes",
         "silent_drops",
         "helper_unlocated",
+        "in_skipped",
         "dl000_valid",
         "idle_job_files",
         "intents",
@@ -325,6 +327,7 @@ def score(expect: dict, checkout: Path, run: Run) -> Outcome:
     out.extra += [f"silent drop {d}" for d in eco.drops] + [f"DL000 on valid code {d}" for d in eco.dl000_sites]
     out.extra += [f"job file gives nothing {d}" for d in eco.idle]
     out.extra += [f"helper write not located {d}" for d in eco.unlocated]
+    out.extra += [f"write in a file skipped by kind {d}" for d in eco.skipped_sites]
     return out
 
 

@@ -288,9 +288,8 @@ class PythonAnalyzer:
         def lines_of(stmt: ast.stmt) -> tuple[int, int]:
             return self.sites.pos(stmt.lineno, 0)[0], self.sites.pos(stmt.end_lineno or stmt.lineno, 0)[0]
 
-        for call, terminal in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals, self.source):
-            message = f"a write (`{terminal}`) delta-lint could not follow: its table is not known and it is not checked against others"
-            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), message))
+        for node, message in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals, self.source):
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(node), message))
 
     def _name_inputs(self, tree: ast.Module) -> None:
         """A table name whose every placeholder is a job input (and no function's

@@ -25,11 +25,11 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs
-from delta_lint.frontend.sql import Session, analyze_sql
+from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
+from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.frontend.warehouse import ClientOrigins
-from delta_lint.model import DYNAMIC_SQL, Diagnostic, Intent, Location
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Location
 
 MAX_ARGS = 256  # more values than a statement binds by hand: not read
 
@@ -98,6 +98,12 @@ def bound_statement(
     return sql if text == sql.text else replace(sql, text=text)
 
 
+class Values(Protocol):
+    """The part of the host's value resolver this reader asks."""
+
+    def any_value(self, name: ast.Name, scope: Scope) -> Str | None: ...
+
+
 class Host(Protocol):
     """What a `SqlCallReader` reads from and hands back to the analyzer that owns it."""
 
@@ -107,6 +113,7 @@ class Host(Protocol):
     diagnostics: list[Diagnostic]
     mutated_names: frozenset[str]
     sites: SourceSites
+    values: Values
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
@@ -139,26 +146,88 @@ class SqlCallReader:
         arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
         if arg is None:
             return
-        sql = self.host.string(arg, scope)
+        options = alternatives(self._text(arg, scope))  # one text, or each of several
         if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
-            sql = bound_statement(
-                sql, node, lambda value: self.host.string(value, scope), lambda held: self._held_container(held, scope)
+            options = tuple(
+                bound_statement(
+                    sql,
+                    node,
+                    lambda value: self.host.string(value, scope),
+                    lambda held: self._held_container(held, scope),
+                )
+                for sql in options
             )
         loc = scope.site or self.host.sites.loc(node)
         built = self.host.text_sites(loc, arg, scope)  # where its text was built, on other lines
         if scope.site is None and built:
             loc = Location(loc.path, loc.line, loc.column, built)
+        if len(options) == 1:
+            intents, diags = self._statement(options[0], node, warehouse, scope, loc)
+        else:
+            intents, diags = self._each_statement(options, node, warehouse, scope, loc)
+        for i in intents:
+            self.host._add(i, scope, node, built)
+        self.host.diagnostics.extend(diags)
+
+    def _text(self, arg: ast.expr, scope: Scope) -> Str:
+        """The statement's text; for `spark.sql(alter_map[obj_type])` with a key only a
+        run knows, of a literal dict of statements, one of the dict's texts."""
+        text = self.host.string(arg, scope)
+        if (
+            type(arg) is ast.Subscript
+            and type(arg.value) is ast.Name
+            and type(arg.slice) is not ast.Slice
+            and _WHOLLY_PLACEHOLDER.fullmatch(text.text)
+        ):
+            key = self.host.string(arg.slice, scope)
+            if key.unknown or key.params:
+                return self.host.values.any_value(arg.value, scope) or text
+        return text
+
+    def _each_statement(
+        self, options: tuple[Str, ...], node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
+    ) -> tuple[list[Intent], list[Diagnostic]]:
+        """A statement that is one of several texts (`spark.sql(alter_map[obj_type])`
+        of a literal dict): each text read as the statement, from the same session.
+        An intent every text makes is kept as it is; the others are flagged `one_of`.
+        A `USE` that only some texts run leaves the session as it was; a text that
+        does not parse while others do is a DL007 note (see `_unparsed_texts`)."""
+        session = self.host.session
+        before = dict(session.__dict__)
+        runs: list[tuple[list[Intent], list[Diagnostic]]] = []
+        after: list[dict] = []
+        for option in options:
+            session.__dict__.update(before)
+            runs.append(self._statement(option, node, warehouse, scope, loc))
+            after.append(dict(session.__dict__))
+        session.__dict__.update(after[0] if all(state == after[0] for state in after) else before)
+        shapes = [{_shape(i) for i in made} for made, _ in runs]
+        intents: list[Intent] = []
+        seen: set[tuple] = set()
+        for made, _ in runs:
+            for intent in made:
+                shape = _shape(intent)
+                if shape in seen:
+                    continue
+                seen.add(shape)
+                everywhere = all(shape in one for one in shapes)
+                intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
+        return intents, list(dict.fromkeys(_unparsed_texts(runs)))
+
+    def _statement(
+        self, sql: Str, node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
+    ) -> tuple[list[Intent], list[Diagnostic]]:
+        """The intents and diagnostics of one statement text run at `loc`."""
         if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
             shown = sql.text.strip()
-            self.host.diagnostics.append(
+            return [], [
                 Diagnostic(
                     DYNAMIC_SQL,
                     loc,
                     f"dynamic SQL: the statement is `{shown}`, a value delta-lint cannot know; its writes are not checked",
                     "info",
                 )
-            )
-            return
+            ]
         session = self.host.session
         if warehouse is not None:  # a warehouse's session, not Spark's: `catalog=`/`schema=` of the call
             session = Session(non_delta=self.host.session.non_delta)
@@ -176,9 +245,7 @@ class SqlCallReader:
         )
         if session is not self.host.session:
             self.host.session.non_delta = session.non_delta
-        for i in intents:
-            self.host._add(i, scope, node, built)
-        self.host.diagnostics.extend(diags)
+        return intents, diags
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:
         """The dict or list a name holds, unless the code changes it in place."""
@@ -259,6 +326,34 @@ def warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     if method != "execute_statement" and not any(k.arg == "statement" for k in call.keywords):
         return None
     return argument(call, owner, method, "statement")
+
+
+def _unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of a statement read once per text it may be. When some texts
+    parse, one that does not is what a run would have only for another key: not a
+    syntax error of the code, a DL007 note naming the text left out (as the Python
+    reader says of a statement whose names hold one of several values). When no
+    text parses, each error stands."""
+    if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
+        return [d for _, diags in runs for d in diags]
+    out = []
+    for _, diags in runs:
+        for d in diags:
+            if d.rule == PARSE_ERROR:
+                why = d.message.removeprefix("cannot parse statement ")
+                d = Diagnostic(
+                    DYNAMIC_SQL,
+                    d.location,
+                    f"one of the texts this statement may have does not parse ({why}); the texts that parse are read",
+                    "info",
+                )
+            out.append(d)
+    return out
+
+
+def _shape(intent: Intent) -> tuple:
+    """What tells two texts' intents apart (their location is the call's for both)."""
+    return (intent.table, intent.kind, intent.flags, intent.predicate_sql, intent.subkind, intent.region)
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")

@@ -8,6 +8,14 @@ diagnostic, the write silently unchecked. This sweep runs after the reading and
 gives each such statement a `DL001` at the call, so "nothing at a write" cannot
 happen for the terminals below, however the writer was built.
 
+The same holds for SQL the reader never runs: the text of a write statement
+handed to a call it does not follow (`helpers.run_sql(spark, "DELETE FROM ...")`,
+a lambda's call, a connector's `cursor.execute(...)`), and the session's `sql`
+itself handed on as a value (`map(spark.sql, statements)`, `partial(spark.sql,
+q)`): such a statement gets a `DL001` at it naming what was not followed. Text
+in another dialect (`ON CONFLICT`, T-SQL...: `recognise`) runs on no Delta table
+and text only shown (`print`, a logger) runs nowhere: neither is said.
+
 Only the module's own top-level statements are swept (inside `if`, `for`, `with`,
 `try`, not in functions or classes): a write in a function is read at the
 function's calls, possibly in another file.
@@ -20,12 +28,29 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
+from delta_lint.frontend.recognise import skip_reason
+
 # The terminals of a PySpark writer that write a table by name.
 WRITE_TERMINALS = frozenset({"saveAsTable", "insertInto", "toTable"})
 _BODIES = ("body", "orelse", "finalbody")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
 _NEWLINE = re.compile(r"\n")
+# The first word of a write statement's text, after blanks, comments and a CTE's `WITH`
+# (the write itself must follow: `_SQL_WRITE`); and the write it runs.
+_WRITE_HEAD = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/|\()*(?:MERGE|INSERT|DELETE|UPDATE|WITH)\b", re.I | re.S)
+_SQL_WRITE = re.compile(
+    r"\b(?:MERGE\s+(?:WITH\s+SCHEMA\s+EVOLUTION\s+)?INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM"
+    r"|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\s",
+    re.I,
+)
+# The words of the text a sweep of SQL looks for (any case), and `sql` of a runner handed on.
+_SQL_WORDS = r"(?i:insert|merge|delete|update)|sql"
+# Calls that show text to a person (its SQL is printed, never run).
+_SHOWN = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "display"})
+# The session objects whose `sql` runs a statement when handed on as a value.
+_SESSIONS = frozenset({"spark", "sqlContext", "sparkSession"})
+_EXCERPT = 60
 
 
 def unread_writes(
@@ -35,42 +60,61 @@ def unread_writes(
     marked: set[int],
     read: set[int],
     source: str,
-) -> list[tuple[ast.Call, str]]:
-    """(the call, the terminal it names) of each top-level statement whose lines
-    (`lines_of`: its first and last line in the file) hold no line of `marked` (the
-    lines of the file's intents, their statement sites and its diagnostics) and that
-    calls a write terminal the reader did not read (`read`: the ids of the calls it
-    read as terminals, whatever it decided: a Parquet table is no Delta write), or
-    runs a Delta merge builder (`x.alias("t").merge(s, c).whenMatched...().execute()`,
-    a Delta write whatever `x` is). `source`: the text `tree` was parsed from; only
-    statements whose lines hold a word of such a call are walked."""
+) -> list[tuple[ast.AST, str]]:
+    """(where, what) of each top-level statement whose lines (`lines_of`: its first
+    and last line in the file) hold no line of `marked` (the lines of the file's
+    intents, their statement sites and its diagnostics) and that
+
+    - calls a write terminal the reader did not read (`read`: the ids of the calls it
+      read as terminals, whatever it decided: a Parquet table is no Delta write), or
+      runs a Delta merge builder (`x.alias("t").merge(s, c).whenMatched...().execute()`,
+      a Delta write whatever `x` is);
+    - hands the text of a write statement to a call (or holds it in the call's list,
+      tuple or dict), which the reader did not follow since nothing stands there;
+    - hands the session's `sql` on as a value.
+
+    `what` says which, for the diagnostic at `where`. `source`: the text `tree` was
+    parsed from; only statements whose lines hold a word of such a call or text are
+    walked."""
     statements = list(_top_level(tree.body, own_lines))
     aliases = _terminal_aliases(statements)
     lines = _word_lines(source, aliases)
-    out: list[tuple[ast.Call, str]] = []
+    out: list[tuple[ast.AST, str]] = []
     for stmt in statements:
         if lines is not None:  # no word of a write on its lines: nothing to walk
             at = bisect_left(lines, stmt.lineno)
             if at == len(lines) or lines[at] > (stmt.end_lineno or stmt.lineno):
                 continue
-        found = next((c for c in _write_calls(stmt, aliases) if c[1] == "merge" or id(c[0]) not in read), None)
-        if found is None:
-            continue
         first, last = lines_of(stmt)
-        if not any(first <= line <= last for line in marked):
-            out.append(found)
+        if any(first <= line <= last for line in marked):
+            continue
+        found = next((c for c in _write_calls(stmt, aliases) if c[1] == "merge" or id(c[0]) not in read), None)
+        if found is not None:
+            call, terminal = found
+            out.append(
+                (
+                    call,
+                    f"a write (`{terminal}`) delta-lint could not follow: its table is not known and it is not "
+                    "checked against others",
+                )
+            )
+            continue
+        handed = _handed_sql(stmt)
+        if handed is not None:
+            out.append(handed)
     return out
 
 
 def _word_lines(source: str, aliases: dict[str, str]) -> list[int] | None:
     """The lines (1-based, ascending, repeated) of `source` holding a word every call
-    `_write_calls` finds has on its lines: a terminal (also `getattr`'s string), an
-    alias of one, `merge`. None for text that is not ASCII: an identifier may be
+    `_write_calls` or `_handed_sql` finds has on its lines: a terminal (also
+    `getattr`'s string), an alias of one, `merge`, a write statement's first word
+    in any case, `sql`. None for text that is not ASCII: an identifier may be
     spelled in another (NFKC) form there, so every statement is walked."""
     if not source.isascii():
         return None
-    words = sorted({*WRITE_TERMINALS, "merge", *aliases})
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+    words = "|".join(map(re.escape, sorted({*WRITE_TERMINALS, *aliases})))
+    pattern = re.compile(r"\b(?:" + words + "|" + _SQL_WORDS + r")\b")
     starts = [m.start() for m in _NEWLINE.finditer(source)]
     return [bisect_left(starts, m.start()) + 1 for m in pattern.finditer(source)]
 
@@ -139,3 +183,67 @@ def _merge_builder(call: ast.Call) -> ast.Call | None:
             return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 2 else None
         node = node.func.value
     return None
+
+
+def _handed_sql(stmt: ast.stmt) -> tuple[ast.AST, str] | None:
+    """The first write statement's text, or session `sql`, that a call of `stmt`
+    is handed and that nothing read (see `unread_writes`), with what to say."""
+    for node in ast.walk(stmt):
+        if not isinstance(node, ast.Call) or _callee(node.func).rsplit(".", 1)[-1] in _SHOWN:
+            continue
+        for value in (*node.args, *(k.value for k in node.keywords)):
+            if isinstance(value, ast.Starred):
+                value = value.value
+            items = (
+                value.elts
+                if isinstance(value, (ast.List, ast.Tuple, ast.Set))
+                else [v for v in value.values if v is not None]
+                if isinstance(value, ast.Dict)
+                else [value]
+            )
+            for item in items:
+                text = _write_text(item)
+                if text is not None:
+                    return item, (
+                        f"the text of a write (`{text}`) is handed to `{_callee(node.func)}`, which delta-lint "
+                        "could not follow: where it runs is not known and its write is not checked against others"
+                    )
+                if _is_session_sql(item):
+                    return item, (
+                        f"`{_callee(item)}` is handed to `{_callee(node.func)}` as a value: delta-lint could not "
+                        "follow the statements it runs, and their writes are not checked against others"
+                    )
+    return None
+
+
+def _write_text(node: ast.expr) -> str | None:
+    """An excerpt of the write statement a string (or an f-string's leading text)
+    holds, or None: not a write statement, or text of another dialect or of dbt or
+    a Lakeflow pipeline, which writes no table a Databricks job writes so."""
+    if isinstance(node, ast.JoinedStr):
+        node = node.values[0] if node.values else node
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    text = node.value
+    head = _WRITE_HEAD.match(text)
+    write = _SQL_WRITE.search(text)
+    if head is None or write is None or skip_reason("", ".sql", text) is not None:
+        return None
+    shown = " ".join(text[write.start() :].split())
+    return shown if len(shown) <= _EXCERPT else shown[: _EXCERPT - 1] + "\u2026"
+
+
+def _is_session_sql(node: ast.expr) -> bool:
+    """`spark.sql`, `sqlContext.sql`, `df.sparkSession.sql` named, not called."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "sql"):
+        return False
+    owner = node.value
+    return (isinstance(owner, ast.Name) and owner.id in _SESSIONS) or (
+        isinstance(owner, ast.Attribute) and owner.attr == "sparkSession"
+    )
+
+
+def _callee(node: ast.expr) -> str:
+    """A call's function as written, shortened (`helpers.run_sql`, `cur.execute`)."""
+    text = ast.unparse(node)
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "\u2026"

@@ -26,6 +26,7 @@ from delta_lint.frontend.pyvalues import (
     DEDENT,
     NONE,
     TEXT_FUNCTIONS,
+    TOO_MANY,
     ArgNamespace,
     Chain,
     DataFrame,
@@ -832,6 +833,20 @@ class ValueResolver:
                 return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
+
+    def any_value(self, name: ast.Name, scope: Scope) -> Str | None:
+        """What `describe_map[obj_type]` gives with a key only a run knows, of a literal
+        dict of strings the code never changes: one of its values (a missing key
+        raises); None for any other dict, or past `one_of`'s cap. Asked by the SQL
+        call reader only, which runs each text (see `sqlcall`)."""
+        owner = scope.env.get(name.id)
+        if type(owner) is not StrMap or owner.plain is not None or owner.keys or name.id in self.host.mutated_names:
+            return None
+        values = [v for _, v in owner.items]
+        if not values or not all(isinstance(v, Str) for v in values):
+            return None
+        joined = one_of(values)  # type: ignore[arg-type]
+        return None if joined is TOO_MANY else joined
 
     def _evaluated(self, node: ast.Call, scope: Scope) -> object:
         """What a value function of the project returns for a call that gives it only

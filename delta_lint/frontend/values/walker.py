@@ -30,6 +30,7 @@ from delta_lint.frontend.pyvalues import (
     Scope,
     Str,
     StrMap,
+    Strs,
     alternatives,
     argument_at,
     exported_value,
@@ -416,6 +417,10 @@ class Walker:
                 # still one turn per element, each with what it holds
                 rows = [(self.values._value(e, scope, names[0]),) for e in stmt.iter.elts]  # type: ignore[attr-defined]
             if rows is not None:  # `for t in ["a", "b"]:` runs its body once per element
+                if type(stmt.iter) in (ast.List, ast.Tuple):  # statements written in the loop's header stand there
+                    for row in rows:
+                        for one in (a for v in row if isinstance(v, Str) for a in alternatives(v)):
+                            self._built_at.setdefault(id(one), (one, stmt.iter))
                 breaks: list[dict[str, object]] = []
                 for row in rows:
                     if not self._loop_turn(stmt):
@@ -865,7 +870,13 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
-        for one in alternatives(held) if isinstance(held, Str) else ():
+        if isinstance(held, Strs) or (isinstance(held, StrMap) and not isinstance(held, Instance)):
+            # a list or dict of statements: each runs with its text standing here
+            items = held.items if isinstance(held, Strs) else [v for _, v in held.items]
+            texts = [one for item in items if isinstance(item, Str) for one in alternatives(item)]
+        else:
+            texts = list(alternatives(held)) if isinstance(held, Str) else []
+        for one in texts:
             self._built_at.setdefault(id(one), (one, value))
 
     def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
@@ -885,9 +896,12 @@ class Walker:
                 node = node.values[0].value  # type: ignore[attr-defined]
             else:
                 break
-        if type(node) is not ast.Name:
+        if type(node) is ast.Subscript and type(node.value) is ast.Name:  # type: ignore[attr-defined]
+            held: object = self.values._dict_value(node, scope)  # `QUERIES["load"]`: an item of a dict or list
+        elif type(node) is ast.Name:
+            held = scope.env.get(node.id)  # type: ignore[attr-defined]
+        else:
             return []
-        held = scope.env.get(node.id)  # type: ignore[attr-defined]
         out: list[ast.expr] = []
         for one in alternatives(held) if isinstance(held, Str) else ():
             built = self._built_at.get(id(one))
