@@ -147,9 +147,12 @@ class Linker:
             ):
                 continue
             context = self.context(i)
+            stored = set(links.stored) if links is not None else set()
             for bound, module, source in self._offered.pop(i, ()):
                 if SCOPED in bound:
                     continue  # in its own module's namespace: called there, if at all
+                if bound in stored:
+                    continue  # kept in a registry here, read at no call: its module keeps its writes
                 called.setdefault(module, set()).add(_function_name(source) or bound.rsplit(".", 1)[-1])
             if context:
                 out[i] = context

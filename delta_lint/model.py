@@ -387,6 +387,10 @@ class Links:
     # only the helpers these name, so editing a helper re-reads the files that may
     # call it and no other. None: not known, every helper is given
     names: str | None = None
+    # imported names its code only keeps in a dict, list, tuple or set (a registry
+    # `{"batch": batch_load}`), never calls, hands to a call or binds to another name:
+    # such a helper is not read at a call here, so its module keeps its writes
+    stored: list[str] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (

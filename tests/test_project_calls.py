@@ -237,3 +237,41 @@ def test_a_helper_returning_what_only_a_run_knows_stays_unresolved_inline(lint):
     result = lint({"job.py": job})
     assert writes(result)["job.py"] == [(5, "{table_name_orders}")]
     assert [d.location.line for d in result.diagnostics if d.rule == "DL001"] == [5]
+
+
+def test_a_helper_kept_only_in_a_registry_keeps_its_writes(tmp_path, monkeypatch):
+    """A module that imports helpers only into a dict (`{"batch": batch_load}`) and a
+    job that calls what a run-time key picks: no call reads the helpers, so their
+    writes stay where they are written (they were dropped as "called elsewhere").
+    A module that calls one of them directly still reads its write at that call."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from delta_lint.cli import app
+
+    loads = (
+        "def batch_load(spark, df):\n"
+        '    df.write.mode("overwrite").saveAsTable("main.s.batch")\n\n\n'
+        "def stream_load(spark, df):\n"
+        '    df.writeStream.toTable("main.s.stream")\n'
+    )
+    registry = (
+        "from pkg._load import batch_load, stream_load\n\n"
+        'LOADERS = {"batch": batch_load, "stream": stream_load}\n\n\n'
+        "def get_load(kind):\n    return LOADERS[kind]\n"
+    )
+    job = 'from pkg.factory import get_load\n\nget_load(dbutils.widgets.get("kind"))(spark, df)\n'
+    files = {"pkg/__init__.py": "", "pkg/_load.py": loads, "pkg/factory.py": registry, "job.py": job}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+
+    def intents() -> set[tuple[str, int, str]]:
+        out = CliRunner().invoke(app, ["intents", ".", "--format", "json"]).stdout
+        return {(i["path"], i["line"], i["table"]) for i in json.loads(out[out.index("[") :])}
+
+    assert intents() == {("pkg/_load.py", 2, "main.s.batch"), ("pkg/_load.py", 6, "main.s.stream")}
+    (tmp_path / "pkg" / "factory.py").write_text(registry + "\n\nbatch_load(spark, df)\n")
+    assert intents() == {("pkg/factory.py", 10, "main.s.batch"), ("pkg/_load.py", 6, "main.s.stream")}

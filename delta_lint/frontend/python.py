@@ -454,6 +454,11 @@ class PythonAnalyzer:
             links.names = " ".join(sorted(source_words(self._own_source)))
         imported = {bound for _, _, bound in self.imports}
         links.value_calls = sorted(self.value_calls & imported)
+        if self._tree is not None and imported:
+            # only where an imported name stands as a display's element: one scan of the text
+            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(self._own_source)} & imported
+            if candidates:
+                links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -805,6 +810,26 @@ class PythonAnalyzer:
             intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map, memo=self.memo)
             self.intents.extend(intents)
             self.diagnostics.extend(diags)
+
+
+# a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
+_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
+
+
+def _only_stored(tree: ast.Module, names: set[str]) -> list[str]:
+    """Those of `names` the code uses (loads) only as an element of a dict, list,
+    tuple or set display: a registry of functions another call picks from at run
+    time. Any other use (a call, an argument, an assignment, a return) may call it."""
+    if not names:
+        return []
+    stored: set[str] = set()
+    used: set[str] = set()
+    for node in _walk(tree):
+        element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
+        for child in ast.iter_child_nodes(node):
+            if type(child) is ast.Name and child.id in names and isinstance(child.ctx, ast.Load):
+                (stored if element and not (isinstance(node, ast.Dict) and child in node.keys) else used).add(child.id)
+    return sorted(stored - used)
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
