@@ -61,6 +61,7 @@ from delta_lint.frontend.sqlcall import (
     SqlCallReader,
     as_session_sql,
     session_sql_names,
+    unparsed_texts,
     warehouse_statement,
 )
 from delta_lint.frontend.sqltext import apply_templates
@@ -79,7 +80,6 @@ from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import SQL_OPERATORS, operator_statements
 from delta_lint.model import (
-    DYNAMIC_SQL,
     SCOPED,
     Context,
     Diagnostic,
@@ -671,7 +671,7 @@ class PythonAnalyzer:
                 any(_shape_but_declared(i) == _shape_but_declared(intent) for i in made) for made, _ in runs
             )
             self.intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        self.diagnostics.extend(dict.fromkeys(_unparsed_alternatives(runs)))
+        self.diagnostics.extend(dict.fromkeys(unparsed_texts(runs)))
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
@@ -837,29 +837,6 @@ _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
     r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
 )
-
-
-def _unparsed_alternatives(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
-    """The diagnostics of a statement read once per value its names may hold. When
-    some of its texts parse, one that does not (`UPDATE t SET ` before a loop that
-    adds the assignments, `UPDATE t SET a=1` after it) is what a run would have only
-    on the branch not taken: not a syntax error of the code, a DL007 note that says
-    which text was left out. When no text parses, each error stands."""
-    if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
-        return [d for _, diags in runs for d in diags]
-    out = []
-    for _, diags in runs:
-        for d in diags:
-            if d.rule == PARSE_ERROR:
-                why = d.message.removeprefix("cannot parse statement ")
-                d = Diagnostic(
-                    DYNAMIC_SQL,
-                    d.location,
-                    f"one of the texts this statement may have does not parse ({why}); the texts that parse are read",
-                    "info",
-                )
-            out.append(d)
-    return out
 
 
 def _shape_but_declared(intent: Intent) -> tuple:

@@ -191,7 +191,7 @@ class SqlCallReader:
         of a literal dict): each text read as the statement, from the same session.
         An intent every text makes is kept as it is; the others are flagged `one_of`.
         A `USE` that only some texts run leaves the session as it was; a text that
-        does not parse while others do is a DL007 note (see `_unparsed_texts`)."""
+        does not parse while others do is a DL007 note (see `unparsed_texts`)."""
         session = self.host.session
         before = dict(session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
@@ -212,7 +212,7 @@ class SqlCallReader:
                 seen.add(shape)
                 everywhere = all(shape in one for one in shapes)
                 intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        return intents, list(dict.fromkeys(_unparsed_texts(runs)))
+        return intents, list(dict.fromkeys(unparsed_texts(runs)))
 
     def _statement(
         self, sql: Str, node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
@@ -328,12 +328,13 @@ def warehouse_statement(method: str, call: ast.Call) -> ast.expr | None:
     return argument(call, owner, method, "statement")
 
 
-def _unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
-    """The diagnostics of a statement read once per text it may be. When some texts
-    parse, one that does not is what a run would have only for another key: not a
-    syntax error of the code, a DL007 note naming the text left out (as the Python
-    reader says of a statement whose names hold one of several values). When no
-    text parses, each error stands."""
+def unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of a statement read once per text it may be (a dict's text for
+    a key only a run knows here; in the Python reader, a statement whose names hold
+    one of several values). When some texts parse, one that does not (`UPDATE t SET `
+    before a loop that adds the assignments) is what a run would have only for
+    another key or branch: not a syntax error of the code, a DL007 note naming the
+    text left out. When no text parses, each error stands."""
     if all(any(d.rule == PARSE_ERROR for d in diags) for _, diags in runs):
         return [d for _, diags in runs for d in diags]
     out = []
