@@ -63,7 +63,7 @@ from delta_lint.safeio import read_input_text
 MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their bytes
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_TASKS = 5_000  # tasks read from one file at most
-MAX_ROUNDS = 256  # values of a loop that makes tasks read at most: past it, not read
+MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: all rounds): past it, not read
 CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = object()  # a value the text does not tell
@@ -294,15 +294,18 @@ class _DagFile:
         self.task_functions: dict[str, str] = {}  # `@task` function -> its task id
         # `@task_group` function -> (its definition, its group id): its body makes tasks where it is called
         self.group_functions: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]] = {}
-        self.made: dict[int, list[_Ref]] = {}  # id(call) -> the task it made (a call is read once)
+        # call -> the task it made (a call is read once); keyed by the node itself, which
+        # keeps it alive: a loop round's copied body is freed and its ids reused
+        self.made: dict[ast.AST, list[_Ref]] = {}
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
         self._inline_count: int | None = None  # tasks running SQL written in the file (`_inline_sql_tasks`)
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
-        self.mapped: set[int] = set()  # id(call) of the tasks of a mapped group
-        self.round_scopes: dict[int, list] = {}  # id(call) of a task made in a loop -> the scopes it reads
+        self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
+        self.round_scopes: dict[ast.AST, list] = {}  # the call of a task made in a loop -> the scopes it reads
+        self.rounds_left = MAX_ROUNDS  # loop rounds the file may still read, nested loops multiplying
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
             a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names if a.asname
@@ -346,15 +349,18 @@ class _DagFile:
                 if not makes and not any(_orders(n) for n in ast.walk(stmt)):
                     continue
                 rounds = self._rounds(stmt, scopes) if isinstance(stmt, ast.For) else None
+                if rounds is not None and len(rounds) > self.rounds_left:
+                    rounds = None  # past the file's budget of rounds (nested loops multiply them)
                 if rounds is None and not makes:
-                    continue  # orders tasks by names it cannot tell: as before, not read
+                    continue  # orders tasks by names it cannot tell: not read
                 if rounds is None:
                     self.notes.append(
-                        f"{self.label}:{stmt.lineno}: tasks made in a loop over values delta-lint cannot know are "
-                        "not read (their ids are known only when it runs); their writes are checked as files of "
-                        "their own"
+                        f"{self.label}:{stmt.lineno}: tasks made in a loop over values delta-lint cannot know "
+                        f"(or more than {MAX_ROUNDS} rounds in the file) are not read (their ids are known only "
+                        "when it runs); their writes are checked as files of their own"
                     )
                     continue
+                self.rounds_left -= len(rounds)
                 for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
                     self._walk(copy.deepcopy(stmt.body), dag, groups, [*scopes, bound])
 
@@ -505,9 +511,9 @@ class _DagFile:
         group. A function called a second time makes no second set of tasks (its
         calls are read once, as `_task` reads a call)."""
         fn, gid = self.group_functions[name]
-        if id(call) in self.made:
-            return self.made[id(call)]
-        self.made[id(call)] = []  # a function calling itself is read once
+        if call in self.made:
+            return self.made[call]
+        self.made[call] = []  # a function calling itself is read once
         prefix = f"{groups[-1].group_id}." if groups else ""
         group = _Group(prefix + gid)
         inner = [*groups, group]
@@ -543,8 +549,8 @@ class _DagFile:
                     upstream.setdefault(b.task_id, set()).add(a.task_id)
 
     def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scopes: list) -> list[_Ref]:
-        if id(call) in self.made:
-            return self.made[id(call)]
+        if call in self.made:
+            return self.made[call]
         kw = _keywords(call)
         if name in self.task_functions and "task_id" not in kw:
             task_id: Any = self.task_functions[name]
@@ -559,19 +565,19 @@ class _DagFile:
         owner = self.bound.get(kw["dag"].id) if isinstance(kw.get("dag"), ast.Name) else dag
         self.count += 1
         if self.count > MAX_TASKS:
-            self.made[id(call)] = []
+            self.made[call] = []
             return []
         if self.mapping:
-            self.mapped.add(id(call))
+            self.mapped.add(call)
         if any(isinstance(scope, _Round) for scope in scopes):  # its values read with the loop's
-            self.round_scopes[id(call)] = scopes
+            self.round_scopes[call] = scopes
         if isinstance(owner, int):
             self.dags[owner].tasks.setdefault(task_id, (call, name))
             ref = _Ref(owner, task_id)
         else:
             self.loose.append((task_id, call, name))
             ref = _Ref(-1, task_id)  # the file's only DAG, if it has one (see `read`)
-        self.made[id(call)] = [ref]
+        self.made[call] = [ref]
         return [ref]
 
     def _item(self, target: ast.Subscript, made: Any, scopes: list) -> None:
@@ -693,8 +699,8 @@ class _DagFile:
         self._schedule(dag, job)
         for task_id, (call, operator) in dag.tasks.items():
             after = tuple(sorted(dag.upstream.get(task_id, ())))
-            for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(id(call), dag.values)):
-                if id(call) in self.mapped:
+            for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(call, dag.values)):
+                if call in self.mapped:
                     task = replace(task, for_each_concurrency=self._mapped_runs(call))
                 job.tasks[task.key] = task
         return job
@@ -822,7 +828,7 @@ class _DagFile:
                 for dag in self.dags
                 for call, operator in dag.tasks.values()
                 if operator in _SQL_OPERATORS
-                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(id(call), dag.values))
+                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
             )
         return self._inline_count
 

@@ -81,7 +81,7 @@ def test_a_loop_over_unknown_values_keeps_its_note(tmp_path, monkeypatch):
         (tmp_path / name).write_text(text)
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(app, ["schedule", "."]).output
-    assert "dags/events.py:11: tasks made in a loop over values delta-lint cannot know are not read" in out
+    assert "dags/events.py:11: tasks made in a loop over values delta-lint cannot know" in out
     assert "dags/known.py:11" not in out
     assert "run_load" in out
 
@@ -102,3 +102,40 @@ def test_names_of_the_with_dag_block_are_read_as_a_dag_functions(lint):
     assert _pairs(result) == set()
     assert not [f for f in result.findings if f.rule == "DL006"]
     assert {i.location.path for i in result.intents} == {"notebooks/load.py", "notebooks/fix.py"}
+
+
+def test_a_chain_built_in_a_loop_keeps_every_round_with_a_repeated_task_id(tmp_path, monkeypatch):
+    """A loop round reads a copy of the body: a call of it that makes no new task (a
+    task id met before) must not stand for a later round's task (each round's copy
+    is freed, its nodes' ids reused)."""
+    names = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    body = (
+        "    previous = EmptyOperator(task_id='begin')\n"
+        f"    for name in {names!r}:\n"
+        "        run = DatabricksNotebookOperator(task_id=f'run_{name}', notebook_path=f'{BASE}/{name}')\n"
+        "        again = EmptyOperator(task_id='start')\n"
+        "        previous >> run\n"
+        "        previous = run\n"
+    )
+    files = {"dags/events.py": HEAD + body, **{f"notebooks/{n}.py": LOAD for n in names}}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(app, ["schedule", "."]).output
+    for before, after in zip(names, names[1:]):
+        assert f"run_{after} after run_{before}:" in out, out
+
+
+def test_nested_loops_read_at_most_the_file_budget_of_rounds(lint):
+    """Three nested loops of 40 values are 64,000 rounds: past the file's budget the
+    loop is not read and says so, in bounded time."""
+    values = [f"v{i}" for i in range(40)]
+    body = (
+        f"    for a in {values!r}:\n"
+        f"        for b in {values!r}:\n"
+        f"            for c in {values!r}:\n"
+        "                DatabricksNotebookOperator(task_id=f't_{a}_{b}_{c}', notebook_path=f'{BASE}/load')\n"
+    )
+    result = lint({**NOTEBOOKS, "dags/events.py": HEAD + body})
+    assert any("or more than 256 rounds in the file" in n for n in result.notes)
