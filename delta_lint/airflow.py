@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_settings, listing
+from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_settings, listing, probe_file
 from delta_lint.config import ConfigError
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
@@ -801,13 +801,20 @@ class _DagFile:
             return Task(task_id, "sql_task", (self.label,), after, location=where)
         names = self._sql_files(operator, kw, scopes)
         files = []
+        probes = []  # asked again by a cached schedule: a template file added or deleted is seen
         for name in names:
-            found = next((f for f in self._template_folders() if _inside(f / name.strip(), self.root)), None)
+            found = None
+            for folder in self._template_folders():
+                probe = probe_file("locate", name.strip(), folder, self.root)
+                probes.append(probe)
+                if probe[2]:
+                    found = probe[2][0]
+                    break
             if found is None:
                 problem = f"its SQL file `{name.strip()}` is not in the DAG's template folder"
-                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
-            files.append(_label(found / name.strip(), self.root))
-        return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where)
+                return Task(task_id, "sql_task", (), after, location=where, problem=problem, probes=tuple(probes))
+            files.append(found)
+        return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where, probes=tuple(probes))
 
     def _sql_files(self, operator: str, kw: dict, scopes: list) -> list[str]:
         """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
@@ -963,14 +970,6 @@ def _orders(node: ast.AST) -> bool:
         "set_downstream",
         "set_upstream",
     )
-
-
-def _inside(file: Path, root: Path) -> bool:
-    """Whether a file named by the DAG is a file of the project."""
-    try:
-        return file.resolve().is_relative_to(root.resolve()) and file.is_file()
-    except (OSError, ValueError):
-        return False
 
 
 class _Round(dict):

@@ -826,7 +826,7 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
             ref = library.get(kind)
             value = ref.get("path") if isinstance(ref, dict) else None
             if isinstance(value, str) and not _REF.search(value):
-                probe = _probe("locate", value, file.parent, root)
+                probe = probe_file("locate", value, file.parent, root)
                 probes.append(probe)
                 found.extend(probe[2])
         pattern = library.get("glob")
@@ -1124,9 +1124,9 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             if _REF.search(value):
                 return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
             if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
-                probe = _probe("locate-git", value, folder or base, root)
+                probe = probe_file("locate-git", value, folder or base, root)
             else:
-                probe = _probe("locate", value, base, root)
+                probe = probe_file("locate", value, base, root)
             if not probe[2]:
                 problem = f"`{value}` is not in this project"
                 return Task(key, kind, (), depends, None, names, location, problem, probes=(probe,))
@@ -1319,7 +1319,7 @@ def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
     return tuple(out)
 
 
-def _probe(kind: str, value: str, base: Path, root: Path) -> tuple[str, str, tuple[str, ...]]:
+def probe_file(kind: str, value: str, base: Path, root: Path) -> tuple[str, str, tuple[str, ...]]:
     """A task or library file looked for as the listing `kind` ("locate" or
     "locate-git") asks it, with its answer: kept with the schedule, so a cached
     schedule is asked again whether the file is still (or now) there."""

@@ -114,3 +114,31 @@ def test_two_sql_tasks_of_one_dag_file_are_not_each_given_the_others_statements(
     assert _pairs(result) == set()
     problems = [f.message for f in result.findings if f.rule == "DL006"]
     assert len(problems) == 2 and all("not told apart" in m for m in problems)
+
+
+def test_a_cached_run_sees_a_template_sql_file_appear_and_go(tmp_path, monkeypatch):
+    """The template file an operator names is looked for as a cached schedule asks
+    again: a file added or deleted after the run that kept the schedule is seen."""
+    project = tmp_path / "p"
+    files = {
+        "dags/events.py": HEAD
+        + '    a = DatabricksSqlOperator(task_id="a", sql="a.sql")\n'
+        + '    b = DatabricksSqlOperator(task_id="b", sql="b.sql")\n',
+        "dags/a.sql": "UPDATE main.ops.events SET x = 1 WHERE kind = 'a';\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    monkeypatch.setenv("DELTA_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+
+    def check(*more: str) -> str:
+        return CliRunner().invoke(app, ["check", ".", "--spark", "none", "--format", "json", *more]).stdout
+
+    assert "b.sql` is not in the DAG's template folder" in check()
+    (project / "dags" / "b.sql").write_text("UPDATE main.ops.events SET x = 2 WHERE kind = 'a';\n")
+    assert check() == check("--no-cache")
+    assert "DL102" in check() and "not in the DAG's template folder" not in check()
+    (project / "dags" / "a.sql").unlink()
+    assert check() == check("--no-cache")
+    assert "a.sql` is not in the DAG's template folder" in check()
