@@ -1423,7 +1423,7 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         if inside is not None:
             return inside
     if value.startswith("/"):  # a workspace path: match the longest suffix inside the project
-        return _by_tail(Path(value).parts[1:], root) or _by_name(Path(value).parts[1:], root)
+        return _by_tail(Path(value).parts[1:], root)
     return None
 
 
@@ -1454,10 +1454,13 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
 def _by_name(parts: tuple[str, ...], root: Path) -> str | None:
     """The one project file, in any folder, whose root-relative path ends with the
     longest tail of `parts` (its last part given with or without the file's suffix):
-    a workspace folder deployed from a project folder of another name
-    (`/Users/{who}/etl/load` for `notebooks/etl/load.ipynb`). None when no file
+    a workspace folder only a run names, deployed from a project folder of another
+    name (`/Users/{who}/etl/load` for `notebooks/etl/load.ipynb`). None when no file
     matches, or when several match the longest tail: which of them the workspace
-    holds only a deployment tells, and the task is then "not in this project"."""
+    holds only a deployment tells, and the task is then "not in this project".
+    It walks the project, so it is asked only of paths whose folder only a run
+    knows (a few, from code); a literal workspace path is matched by its tail from
+    the project root alone (thousands of literal task paths would walk it each)."""
     if not parts:
         return None
     best: list[str] = []

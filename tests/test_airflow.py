@@ -281,3 +281,19 @@ def test_a_task_group_function_makes_its_tasks_where_it_is_called(lint):
     assert _conflicts(result) == [] and not [f for f in result.findings if f.rule == "DL006"]
     result = lint({**NOTEBOOKS, "dags/events.py": dag.replace("ORDER", "chain(made[0], audit)")})
     assert _pairs(result) == {("notebooks/audit.py", "notebooks/fix.py")}  # fix runs beside audit
+
+
+def test_a_literal_workspace_path_is_not_looked_for_in_every_folder(lint):
+    """Only a path whose folder only a run knows is matched by name in any folder (it
+    walks the project); a literal workspace path is matched by its tail from the root."""
+    dag = (
+        "from airflow.decorators import dag\n"
+        "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator\n"
+        "@dag(schedule='@daily', catchup=False)\n"
+        "def events():\n"
+        "    a = DatabricksNotebookOperator(task_id='load', notebook_path='/Users/me/load')\n"
+        "events()\n"
+    )
+    result = lint({"databricks_notebooks/load.py": LOAD, "dags/events.py": dag})
+    messages = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(messages) == 1 and "/Users/me/load` is not in this project" in messages[0]
