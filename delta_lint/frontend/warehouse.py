@@ -18,7 +18,7 @@ else is not known), `with ... as name`, an attribute `self.x` set in the class's
 methods (`self._cur = self._conn.cursor()` in `_open`, read by `execute`), and a
 function of the module whose every `return` / `yield` gives one (a context
 manager that yields a cursor). A receiver this cannot tell is left alone: no
-intent and no finding is made of its statements. The statement is then read as the SDK's
+intent and no finding is made of its statements. A known client's statement is read as the SDK's
 `execute_statement(statement=...)` is (`sqlcall.SqlCallReader.read`), with the
 text resolved by the value layer where the call is read (a helper's text at the
 call that gives it).
