@@ -194,3 +194,22 @@ def test_names_defined_by_themselves_and_recursive_factories_end(lint):
     )
     assert result.intents == []  # no origin told: nothing read, and no error
     assert not [f for f in result.findings if f.rule in ("DL000", "DL002")]
+
+
+def test_a_client_a_function_rebinds_through_global_is_not_trusted(lint):
+    """`global conn` in a function that binds it to sqlite: the module's `conn` is one of
+    two clients, so its cursor's statements are not Databricks writes."""
+    code = (
+        "import sqlite3\n"
+        "from databricks import sql\n"
+        "conn = sql.connect(server_hostname='h', http_path='p', access_token='t')\n"
+        "def use_local():\n"
+        "    global conn\n"
+        "    conn = sqlite3.connect('local.db')\n"
+        "use_local()\n"
+        "cur = conn.cursor()\n"
+        "cur.execute('UPDATE main.s.t SET x = 1')\n"
+    )
+    assert [i.table.name for i in lint({"a.py": code}).intents] == []
+    trusted = code.replace("    global conn\n", "")  # a local of the function: the module's is the connector's
+    assert [i.table.name for i in lint({"a.py": trusted}).intents] == ["main.s.t"]

@@ -325,6 +325,13 @@ class ClientOrigins:
                     out.setdefault(name, []).append(_OTHER)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 out.setdefault(node.name, []).append(node)
+        # a nested function's `global x` / `nonlocal x` binds this scope's `x` from there
+        # (`conn = sqlite3.connect(...)` in a function of the module): not known here
+        declared = ast.Global if isinstance(scope, ast.Module) else ast.Nonlocal
+        for node in ast.walk(scope):
+            if isinstance(node, declared):
+                for name in node.names:
+                    out.setdefault(name, []).append(_OTHER)
         self._bindings[key] = out
         return out
 
