@@ -632,11 +632,8 @@ class _DagFile:
         if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
             return node
         if isinstance(node, ast.Name):
-            for scope in reversed(scopes):
-                if node.id in scope:
-                    found = scope[node.id]
-                    return self._literal(found, scopes, depth + 1) if found is not None else None
-            return None
+            found = _named(node.id, scopes)
+            return self._literal(found, scopes, depth + 1) if found is not None else None
         if isinstance(node, ast.Subscript):
             held = self._literal(node.value, scopes, depth + 1)
             key = self._value(node.slice, scopes)
@@ -659,11 +656,8 @@ class _DagFile:
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
         if isinstance(node, ast.Name):
-            for scope in reversed(scopes):
-                if node.id in scope:
-                    found = scope[node.id]
-                    return self._value(found, scopes, depth + 1) if found is not None else UNKNOWN
-            return UNKNOWN
+            found = _named(node.id, scopes)
+            return self._value(found, scopes, depth + 1) if found is not None else UNKNOWN
         if isinstance(node, ast.JoinedStr):
             parts = [
                 self._value(v.value, scopes, depth + 1) if isinstance(v, ast.FormattedValue) else v.value
@@ -791,7 +785,8 @@ class _DagFile:
         file its file; a `DatabricksSqlOperator(sql="x.sql")` runs that file of the
         DAG's template folder (`template_searchpath`, else the DAG file's folder). A
         file name that names no file there is the task's problem."""
-        if not self._sql_files(operator, kw, scopes):
+        names = self._sql_files(operator, kw, scopes)
+        if not names:
             if self._inline_sql_tasks() > 1:
                 problem = (
                     "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
@@ -799,19 +794,18 @@ class _DagFile:
                 )
                 return Task(task_id, "sql_task", (), after, location=where, problem=problem)
             return Task(task_id, "sql_task", (self.label,), after, location=where)
-        names = self._sql_files(operator, kw, scopes)
         files = []
         probes = []  # asked again by a cached schedule: a template file added or deleted is seen
         for name in names:
             found = None
             for folder in self._template_folders():
-                probe = probe_file("locate", name.strip(), folder, self.root)
+                probe = probe_file("locate", name, folder, self.root)
                 probes.append(probe)
                 if probe[2]:
                     found = probe[2][0]
                     break
             if found is None:
-                problem = f"its SQL file `{name.strip()}` is not in the DAG's template folder"
+                problem = f"its SQL file `{name}` is not in the DAG's template folder"
                 return Task(task_id, "sql_task", (), after, location=where, problem=problem, probes=tuple(probes))
             files.append(found)
         return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where, probes=tuple(probes))
@@ -822,7 +816,7 @@ class _DagFile:
         sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
         names = sql if isinstance(sql, list) else [sql]
         if names and all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
-            return [str(n) for n in names]
+            return [n.strip() for n in names]
         return []
 
     def _inline_sql_tasks(self) -> int:
@@ -988,6 +982,15 @@ def _unpack(target: ast.expr, item: ast.expr, bound: _Round) -> bool:
             return False
         return all(_unpack(t, i, bound) for t, i in zip(target.elts, item.elts))
     return False
+
+
+def _named(name: str, scopes: list) -> ast.expr | None:
+    """The expression the innermost scope that binds `name` gives it (None: not bound
+    to one expression, or not bound)."""
+    for scope in reversed(scopes):
+        if name in scope:
+            return scope[name]
+    return None
 
 
 def _joined(parts: list[Any]) -> Any:
