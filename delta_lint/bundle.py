@@ -957,14 +957,9 @@ def _resolved_in(directory: Path, cwd: str) -> Path:  # `cwd`: the key a relativ
 def _existing_file(path: Path) -> Path | None:
     """`path.resolve()` when it names a file, else None. A bundle names thousands of
     files in a few folders: a plain file costs one lstat, its folder is resolved once
-    (a full resolve is an lstat per path component)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except (OSError, ValueError):
-        return None
-    if stat.S_ISREG(mode):
-        return _resolved_dir(path.parent) / path.name
-    return path.resolve() if stat.S_ISLNK(mode) and path.is_file() else None
+    (a full resolve is an lstat per path component). See `_existing_text`."""
+    found = _existing_text(os.fspath(path))
+    return Path(found) if found is not None else None
 
 
 def _job(
@@ -1378,7 +1373,8 @@ def _locate_text(value: str, base: str, root: str) -> str | None:
 
 
 def _existing_text(path: str) -> str | None:
-    """`_existing_file` on text: the path resolved when it names a file, else None."""
+    """The path, resolved, when it names a file (through links), else None: one lstat
+    for a plain file, whose folder is resolved once a run."""
     try:
         mode = os.lstat(path).st_mode
     except (OSError, ValueError):

@@ -58,6 +58,21 @@ def test_the_fast_lookup_answers_as_the_pathlib_one(tmp_path_factory, layout, va
     asked = listing("locate", json.dumps([value, str(folder), str(project)]))
     expected = _locate(value, folder, project)
     assert asked == ((expected,) if expected is not None else ())
+    if asked and not absolute:  # found beside the task: the file pathlib resolves its first candidate to
+        assert (project.resolve() / asked[0]) == _first_candidate(value, folder).resolve()
+
+
+def _first_candidate(value: str, folder):
+    """The first candidate of a task path that names a file, resolved by pathlib alone
+    (an oracle independent of the lookup's own resolution of links and folders)."""
+    from pathlib import Path
+
+    first = Path(value) if value.startswith("/") else folder / value
+    tries = [first] if first.suffix or not first.name else [first, *(first.with_suffix(s) for s in SUFFIXES)]
+    return next((t for t in tries if t.is_file()), Path("/nonexistent"))
+
+
+SUFFIXES = (".py", ".sql", ".ipynb")
 
 
 def test_a_relative_project_root_is_resolved_from_the_working_folder(tmp_path, monkeypatch):
@@ -67,3 +82,16 @@ def test_a_relative_project_root_is_resolved_from_the_working_folder(tmp_path, m
     assert listing("locate", json.dumps(["load", "p/jobs", "p"])) == ("jobs/load.py",)
     assert listing("locate", json.dumps(["missing", "p/jobs", "p"])) == ()
     assert os.getcwd() == str(tmp_path)
+
+
+def test_a_task_file_behind_a_link_is_where_the_link_leads(tmp_path):
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "jobs").mkdir()
+    (project / "sub" / "b.py").write_text("x")
+    (tmp_path / "outside.py").write_text("x")
+    (project / "jobs" / "inside.py").symlink_to(project / "sub" / "b.py")
+    (project / "jobs" / "away.py").symlink_to(tmp_path / "outside.py")
+    ask = lambda value: listing("locate", json.dumps([value, str(project / "jobs"), str(project)]))  # noqa: E731
+    assert ask("inside") == ("sub/b.py",)
+    assert ask("away") == ()  # a file elsewhere on the machine is no file of the project
