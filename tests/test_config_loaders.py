@@ -28,6 +28,12 @@ def _tables(result, path: str) -> list[tuple[int, str | None]]:
     )
 
 
+def _loaded(lint, code: str) -> list[tuple[int, str | None]]:
+    """The tables a notebook of `code` writes, beside the project's configuration."""
+    result = lint({"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code}, {"spark": "none"})
+    return _tables(result, "load.py")
+
+
 def test_a_loader_that_fills_in_the_environments_fields_names_the_table(lint):
     code = (
         LOADER + "cfg = load('../project_config.yml')\n"
@@ -35,11 +41,7 @@ def test_a_loader_that_fills_in_the_environments_fields_names_the_table(lint):
         "prd = load('../project_config.yml', 'prd')\n"
         "df.write.mode('append').saveAsTable(f\"{prd['catalog']}.{prd['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(10, "main_dev.sales.orders"), (12, "main_prd.sales.orders")]
+    assert _loaded(lint, code) == [(10, "main_dev.sales.orders"), (12, "main_prd.sales.orders")]
 
 
 def test_a_dict_another_name_still_holds_is_unknown_after_a_store(lint):
@@ -64,11 +66,7 @@ def test_a_dict_another_name_still_holds_is_unknown_after_a_store(lint):
         "n = nested('../project_config.yml')\n"
         "df.write.mode('append').saveAsTable(f\"{n['dev']['catalog']}.s.u\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    tables = dict(_tables(result, "load.py"))
+    tables = dict(_loaded(lint, code))
     assert "main_dev" not in tables[10] and "other" not in tables[10]
     assert "main_dev" not in tables[17] and "other" not in tables[17]
 
@@ -81,11 +79,7 @@ def test_a_notebook_that_displays_what_it_loaded_keeps_the_loader(lint):
         "cfg = load('../project_config.yml')\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(11, "main_dev.sales.orders")]
+    assert _loaded(lint, code) == [(11, "main_dev.sales.orders")]
 
 
 def test_a_module_value_handed_to_a_call_at_the_top_level_stays_unknown(lint):
@@ -102,11 +96,7 @@ def test_a_module_value_handed_to_a_call_at_the_top_level_stays_unknown(lint):
         "cfg = load('../project_config.yml')\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    [(line, name)] = _tables(result, "load.py")
+    [(line, name)] = _loaded(lint, code)
     assert line == 10 and "main_dev" not in (name or "")
 
 
@@ -128,11 +118,7 @@ def test_a_loader_whose_handlers_log_and_raise_again_names_the_table(lint):
         "cfg = load('../project_config.yml')\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(13, "main_dev.sales.orders")]
+    assert _loaded(lint, code) == [(13, "main_dev.sales.orders")]
 
 
 def test_a_loader_whose_handler_goes_on_is_not_read_as_its_body_alone(lint):
@@ -151,11 +137,7 @@ def test_a_loader_whose_handler_goes_on_is_not_read_as_its_body_alone(lint):
         "cfg = load('../project_config.yml')\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
+    assert _loaded(lint, code) == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
 
 
 def test_a_path_built_with_pathlib_names_the_document_it_opens(lint):
@@ -167,11 +149,7 @@ def test_a_path_built_with_pathlib_names_the_document_it_opens(lint):
         "cfg = load(CONFIG_FILE)\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(12, "main_dev.sales.orders")]
+    assert _loaded(lint, code) == [(12, "main_dev.sales.orders")]
 
 
 def test_a_path_built_from_a_run_value_stays_unknown(lint):
@@ -183,11 +161,7 @@ def test_a_path_built_from_a_run_value_stays_unknown(lint):
         "cfg = load(CONFIG_FILE)\n"
         "df.write.mode('append').saveAsTable(f\"{cfg['catalog']}.{cfg['schema']}.orders\")\n"
     )
-    result = lint(
-        {"project_config.yml": CONFIG, "notebooks/load.py": NOTEBOOK + code},
-        {"spark": "none"},
-    )
-    assert _tables(result, "load.py") == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
+    assert _loaded(lint, code) == [(12, "{cfg_catalog}.{cfg_schema}.orders")]
 
 
 FACTORY = (
