@@ -60,7 +60,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, document_path
-from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
@@ -469,6 +469,8 @@ class ValueResolver:
             found = self._dict_value(node, scope)  # `self.target_path` of a known object
             if found is not None:
                 return found
+        if isinstance(node, ast.Attribute) and isinstance(held := self._held(node, scope), Instance):
+            return held  # `cfg = self.config`: the object it holds
         if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
             return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
@@ -766,8 +768,12 @@ class ValueResolver:
         `config["paths"]["raw"]` and `config.get("root")` of a loaded document."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             held = scope.env.get(node.value.id)
+            if type(held) is OneOf:  # one of several objects: the attribute is one of theirs
+                held = joined_objects(held.values)
             return held.get(node.attr) if isinstance(held, StrMap) else None
-        if isinstance(node, ast.Call) or (isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)):
+        if isinstance(node, (ast.Call, ast.Attribute)) or (
+            isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
+        ):  # `self.config.catalog`: a field of the object an attribute holds
             found = self._held(node, scope)
             return found if isinstance(found, Str) else None
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
@@ -802,6 +808,11 @@ class ValueResolver:
         document lacks gives the default; a literal dict may just not know it)."""
         if isinstance(node, ast.Name):
             return scope.env.get(node.id)
+        if isinstance(node, ast.Attribute):  # `self.config.catalog`: objects hold attributes, dicts do not
+            owner = self._held(node.value, scope)
+            if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
+                owner = joined_objects(owner.values)
+            return owner.member(node.attr) if isinstance(owner, Instance) else None
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
             if isinstance(owner, Maps) and not (
@@ -1062,14 +1073,16 @@ class ValueResolver:
 
     def _evaluate(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
-    ) -> tuple[dict[str, Str], object]:
+    ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
-        to the call's: the `self.x` it sets with known text, and what its first
-        `return` gives (a tuple for `return a, b`). Statements other than assignments
-        and that return are passed over; a `return` inside one of them (`if prod:
-        return A`) makes what the call returns not told (None), never the later
-        `return` taken for it."""
-        attrs: dict[str, Str] = {}
+        to the call's: the `self.x` it sets with known text or to an object of the
+        project (`self.config = config`, read as `self.config.catalog`), and what its
+        first `return` gives (a tuple for `return a, b`). Statements other than
+        assignments and that return are passed over, and an attribute set inside one
+        of them (`if prod: self.table = ...`) or set again to what is not known is
+        not known; a `return` inside one of them (`if prod: return A`) makes what the
+        call returns not told (None), never the later `return` taken for it."""
+        attrs: dict[str, object] = {}
         if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
@@ -1081,17 +1094,49 @@ class ValueResolver:
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
                 return attrs, self._value(stmt.value, local)
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
+                attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
+                local.env["self"] = Instance(tuple(attrs.items()))
                 continue
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
                 local.env[target.id] = self._value(stmt.value, local, target.id)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                text = self.string(stmt.value, local)
-                if not text.unknown:
-                    attrs[target.attr] = text
-                    # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
-                    local.env["self"] = StrMap(tuple(attrs.items()))
+                held = self._attribute_value(stmt.value, local)
+                if held is None:
+                    attrs.pop(target.attr, None)
+                else:
+                    attrs[target.attr] = held
+            elif (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Attribute)
+                and isinstance(target.value.value, ast.Name)
+                and target.value.value.id == "self"
+                and isinstance(attrs.get(target.value.attr), Instance)
+            ):  # `self.config.schema = s`: one field of the object it holds
+                inner: Instance = attrs[target.value.attr]  # type: ignore[assignment]
+                attrs[target.value.attr] = with_attribute(inner, target.attr, self._attribute_value(stmt.value, local))
+            else:
+                changed = self_attributes_set([stmt])  # `self.a.b.c = x`, `self.t[k] = x`
+                attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
+            # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
+            local.env["self"] = Instance(tuple(attrs.items()))
         return attrs, None
+
+    def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
+        """What an attribute set to `node` holds, when the reader keeps it: a known
+        text (or a template of named inputs), or an object of a class of the project
+        (`config`, `self.config`, `Config.from_yaml(path)`); None otherwise."""
+        text = self.string(node, scope)
+        if not text.unknown:
+            return text
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            held = self._held(node, scope)
+        elif isinstance(node, ast.Call) and self.host.classes:
+            held = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
+        else:
+            held = None
+        return held if isinstance(held, Instance) else None
 
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
@@ -1187,3 +1232,65 @@ def _returns_inside(stmt: ast.stmt) -> bool:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def self_attributes_set(body: list[ast.stmt]) -> frozenset[str] | None:
+    """The attributes of `self` the statements may change, nested functions
+    included: stored (`self.t = x`, `self.n += 1`, `for self.i in ...`), or changed
+    inside (`self.config.schema = s`, `self.tables["a"] = t`); None when any may
+    change (`setattr(self, name, x)`, `self.__dict__.update(...)`)."""
+    changed: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        stack.extend(ast.iter_child_nodes(node))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "vars")
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "self"
+        ):
+            return None
+        if not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+            continue
+        inner = node
+        while isinstance(inner, (ast.Attribute, ast.Subscript)):
+            owner = inner.value
+            if isinstance(owner, ast.Name) and owner.id == "self" and isinstance(inner, ast.Attribute):
+                if inner.attr == "__dict__":
+                    return None
+                changed.add(inner.attr)
+                break
+            inner = owner
+    return frozenset(changed)
+
+
+def with_attribute(instance: Instance, name: str, value: object) -> Instance:
+    """The object with one attribute set (`obj.name = value`): to `value` when the
+    reader keeps it (a text, an object), otherwise no longer known."""
+    kept = tuple((k, v) for k, v in instance.items if k != name)
+    return Instance(kept + (((name, value),) if value is not None else ()), cls=instance.cls)
+
+
+def joined_objects(objects: tuple[object, ...], depth: int = 0) -> Instance | None:
+    """Objects of one class that paths joining may hold, as one object: an
+    attribute they all hold the same stays, texts that differ become one of them
+    (`one_of`: a write reads each), anything else is not known. None when they are
+    not all objects of one class."""
+    first = objects[0]
+    if not all(isinstance(o, Instance) and o.cls == first.cls for o in objects) or depth >= 3:
+        return None
+    items: list[tuple[str, object]] = []
+    for name, value in first.items:  # type: ignore[attr-defined]
+        held = [o.member(name) for o in objects]  # type: ignore[attr-defined]
+        if all(h == value for h in held):
+            items.append((name, value))
+        elif all(isinstance(h, Str) for h in held):
+            joined = one_of(held)  # type: ignore[arg-type]
+            if joined is not TOO_MANY:
+                items.append((name, joined))
+        elif (inner := joined_objects(tuple(held), depth + 1)) is not None:
+            items.append((name, inner))
+    return Instance(tuple(items), cls=first.cls)  # type: ignore[attr-defined]

@@ -42,7 +42,15 @@ from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
-from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
+from delta_lint.frontend.values.lattice import OneOf
+from delta_lint.frontend.values.resolver import (
+    MAX_HELPER_CALLS,
+    MAX_HELPER_DEPTH,
+    ValueResolver,
+    joined_objects,
+    self_attributes_set,
+    with_attribute,
+)
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent
 
 
@@ -218,6 +226,19 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
 
 
+def _swap(held: object, old: Instance, new: Instance, depth: int = 0) -> object:
+    """`held` with the object `old` (the same one, not an equal one) replaced by
+    `new`, inside the objects it holds too (three deep at most)."""
+    if held is old:
+        return new
+    if not isinstance(held, Instance) or depth >= 3:
+        return held
+    items = tuple((k, _swap(v, old, new, depth + 1)) for k, v in held.items)
+    if all(a[1] is b[1] for a, b in zip(items, held.items)):
+        return held
+    return Instance(items, cls=held.cls)
+
+
 def _is_widget_definition(node: ast.expr) -> bool:
     """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
     func = node.func if isinstance(node, ast.Call) else None
@@ -324,6 +345,8 @@ class Walker:
         # it): SQL text assigned to a name and run by `spark.sql(name)` lines later stands
         # there (see `text_sites`). The string is kept so its id is never reused.
         self._built_at: dict[int, tuple[Str, ast.expr]] = {}
+        # id of a class -> (the class, what its methods other than `__init__` may set)
+        self._changed: dict[int, tuple[ast.ClassDef, frozenset[str] | None]] = {}
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -604,13 +627,15 @@ class Walker:
         if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
             return
         env = self.values._bound_call(fn, call, scope)
-        if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), Instance):
+        objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
+        if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
             self.host.budget.give_back_read()
             return  # read where it is written, with this same object
-        if isinstance(instance, Instance):
+        if isinstance(instance, objects):
+            # `self` of one of several objects: a write reads each (`_each_alternative`)
             env["self"] = instance
             if not placed:
                 self._instance_calls.add(fn.name)
@@ -625,7 +650,7 @@ class Walker:
         # names a parameter is the call's, even when the call gives a value only a run
         # knows and the write comes out as it does read on its own
         own = {_shape(self.host.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        by_object = isinstance(instance, Instance) and not placed
+        by_object = isinstance(instance, objects) and not placed
         parameters = _parameters(fn)
         in_place = (
             []
@@ -645,13 +670,15 @@ class Walker:
         if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
             made = self._config_value(call, cls, scope)
             if isinstance(made, Instance):
-                return made
+                return self._settled(made, cls)
         attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
+        changed = self._changed_outside_init(cls)
+        attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
         # an object of which nothing is known reads its methods as they are written
         # (each write where it stands), not once more at every call of a method; a
         # class of another file is not read here where it is written: its methods are
         # read at the calls, what the object holds as named placeholders
-        static = any(not v.params for v in attrs.values())
+        static = any(not v.params if isinstance(v, Str) else bool(v.items) for v in attrs.values())  # type: ignore[attr-defined]
         if not static and cls.lineno <= self.host._own_lines:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
@@ -666,6 +693,38 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
+        """The attributes of `self` a method other than `__init__` may set, of the
+        class or of a class of the project it derives from: what `__init__` set
+        there is not what every method reads (None: any attribute, `setattr`)."""
+        known = self._changed.get(id(cls))
+        if known is not None:
+            return known[1]
+        methods: list[ast.stmt] = []
+        todo, seen = [cls], set()
+        while todo:
+            current = todo.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            methods += [f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name == "__init__")]
+            for base in current.bases:
+                found = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+                if found is not None:
+                    todo.append(found)
+        changed = self_attributes_set(methods)
+        self._changed[id(cls)] = (cls, changed)  # the class kept: its id is never reused
+        return changed
+
+    def _settled(self, instance: Instance, cls: ast.ClassDef) -> Instance:
+        """The object without the attributes a method may set again (see
+        `_changed_outside_init`)."""
+        changed = self._changed_outside_init(cls)
+        if changed is not None and not any(k in changed for k, _ in instance.items):
+            return instance
+        kept = () if changed is None else tuple((k, v) for k, v in instance.items if k not in changed)
+        return Instance(kept, cls=instance.cls)
 
     def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
         """The class `name` means on `line`: in an imported module's pasted
@@ -787,13 +846,14 @@ class Walker:
             held = self.instance(owner, scope) or self.returned_instance(owner, scope)
         else:
             return None
-        if not isinstance(held, Instance):
+        # objects of one class made on paths that join (`OneOf`): the method is read
+        # once, each write in it once per object (see `call_helper`)
+        joined = joined_objects(held.values) if type(held) is OneOf else held
+        cls = self.host.classes.get(joined.cls) if isinstance(joined, Instance) else None
+        if cls is None:  # (`self` inside `__init__` read for its values is of no class)
             return None
-        method = next(
-            (f for f in self.host.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
-            None,
-        )
-        return (method, held) if method is not None else None
+        method = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
+        return (method, held) if method is not None else None  # type: ignore[return-value]
 
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object;
@@ -805,7 +865,7 @@ class Walker:
             return self._factory(found[0], self.host.classes[owner.id], call, scope)  # type: ignore[attr-defined]
         if (
             found is not None
-            and found[1] is not None
+            and isinstance(found[1], Instance)
             and any(
                 isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
                 for n in walk(found[0])
@@ -867,6 +927,8 @@ class Walker:
             kept = tuple((k, v) for k, v in held.items if k != key)
             scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
             return
+        if isinstance(target, (ast.Attribute, ast.Subscript)):
+            self._set_attribute(target, value, scope)
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
@@ -878,6 +940,37 @@ class Walker:
             texts = list(alternatives(held)) if isinstance(held, Str) else []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
+
+    def _set_attribute(self, target: ast.Attribute | ast.Subscript, value: ast.expr, scope: Scope) -> None:
+        """`w.table = "main.x.y"` (or `cfg.schema = s`, `w.tables["a"] = t`) on an
+        object a name holds: the attribute is what the code set (known text, an
+        object) or no longer known, in that name and wherever the same object is
+        held (`s = Store(spark, cfg)` holds `cfg` as `s.config`)."""
+        path: list[str] = []
+        node: ast.expr = target
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            path = [node.attr, *path] if isinstance(node, ast.Attribute) else []
+            node = node.value
+        old = scope.env.get(node.id) if isinstance(node, ast.Name) else None
+        if not isinstance(old, Instance) or not path:
+            return
+        inner = old.member(path[0])
+        direct = isinstance(target, ast.Attribute) and len(path) <= 2
+        if direct and len(path) == 1:
+            new = with_attribute(old, path[0], self.values._attribute_value(value, scope))
+        elif direct and isinstance(inner, Instance):  # `s.config.schema = x`: one field of the object it holds
+            new = with_attribute(
+                old, path[0], with_attribute(inner, path[1], self.values._attribute_value(value, scope))
+            )
+        else:
+            new = with_attribute(old, path[0], None)
+        for name, held in list(scope.env.items()):
+            swapped = _swap(held, old, new)
+            if swapped is not held:
+                scope.env[name] = swapped
+        for cls, sole in list(self.sole_instances.items()):
+            if _swap(sole, old, new) is not sole:  # changed after it was made: read at its calls
+                del self.sole_instances[cls]
 
     def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
         """Where the string a statement's text starts with was built, when a name holds
