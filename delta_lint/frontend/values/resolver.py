@@ -427,6 +427,10 @@ class ValueResolver:
         maps = self._maps(node, scope)
         if maps is not None:
             return maps
+        if isinstance(node, (ast.ListComp, ast.DictComp)):
+            built = self._built(node, scope)
+            if built is not None:
+                return built
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = self._items(node, scope)
             if items is not None:
@@ -963,6 +967,25 @@ class ValueResolver:
         if held is None:
             held = self.string(node, scope)
         return to_plain(held)
+
+    def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> Strs | StrMap | None:
+        """`[f"{catalog}.s.{n}" for n in NAMES]`, `{n: f"main.b.{n}" for n in NAMES}`:
+        the list or dict the evaluator builds from what the names hold (a name the
+        code changes in place is not known), when every element is known text; a
+        loop over it then runs once per element. None otherwise."""
+        env = {
+            n.id: to_plain(scope.env[n.id])
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
+        }
+        own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
+        seen = len(self.host.budget.spent)
+        value = Evaluator(own, self.host.documents, self.host.budget).value(node, env)
+        self._budget_spent(seen, node)
+        if isinstance(value, dict) and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            return None
+        held = from_plain(value) if isinstance(value, (list, dict)) else None
+        return held if isinstance(held, (Strs, StrMap)) else None
 
     def _value_function(self, name: str) -> tuple[Module, str] | None:
         """The module and function a call by this name evaluates: a value function
