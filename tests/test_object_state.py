@@ -170,3 +170,39 @@ def test_objects_made_on_two_paths_give_each_table(lint):
     found = tables(lint({"job.py": job}), "job.py")
     assert (12, "main.x.a") in found and (12, "main.x.b") in found
     assert all(t in ("main.x.a", "main.x.b") for _, t in found if t is not None)
+
+
+def test_an_annotated_attribute_and_an_inherited_init_give_the_objects_table(lint):
+    job = (
+        "class Base:\n"
+        "    def __init__(self, spark, table_fqn: str) -> None:\n"
+        "        self.table_fqn: str = table_fqn\n"
+        "\n"
+        "class Writer(Base):\n"
+        "    def save(self, df):\n"
+        "        df.write.mode('append').saveAsTable(self.table_fqn)\n"
+        "\n"
+        "Writer(spark, 'main.x.a').save(df)\n"
+        "Writer(spark, 'main.x.b').save(df)\n"
+    )
+    assert tables(lint({"job.py": job}), "job.py") == [(9, "main.x.a"), (10, "main.x.b")]
+
+
+def test_a_derived_class_that_sets_the_attribute_again_is_not_read_as_its_base(lint):
+    job = (
+        "class Base:\n"
+        "    def __init__(self, spark, table_fqn: str) -> None:\n"
+        "        self.table_fqn: str = table_fqn\n"
+        "\n"
+        "class Writer(Base):\n"
+        "    def save(self, df):\n"
+        "        df.write.mode('append').saveAsTable(self.table_fqn)\n"
+        "\n"
+        "    def point(self, other):\n"
+        "        self.table_fqn = other\n"
+        "\n"
+        "Writer(spark, 'main.x.a').save(df)\n"
+        "Writer(spark, 'main.x.b').save(df)\n"
+    )
+    found = [t for _, t in tables(lint({"job.py": job}), "job.py")]
+    assert "main.x.a" not in found and "main.x.b" not in found

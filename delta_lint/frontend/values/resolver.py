@@ -1110,6 +1110,8 @@ class ValueResolver:
             return attrs, None
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
         for stmt in fn.body:
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
+                stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
                 return attrs, None
             if isinstance(stmt, ast.Return) and stmt.value is not None:

@@ -666,7 +666,7 @@ class Walker:
         if not (isinstance(call.func, ast.Name) and call.func.id in self.host.classes):
             return None
         cls = self.host.classes[call.func.id]
-        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        init = self._init_of(cls)
         if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
             made = self._config_value(call, cls, scope)
             if isinstance(made, Instance):
@@ -693,6 +693,22 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
+        """The `__init__` an object of the class runs: its own, or the first of the
+        project classes it derives from (left first, a few deep); None when none of
+        them defines one, or a base is not a class of the project (its `__init__`
+        may be that base's)."""
+        current: ast.ClassDef | None = cls
+        for _ in range(MAX_HELPER_DEPTH):
+            init = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+            if init is not None or not current.bases:
+                return init
+            base = current.bases[0]
+            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            if current is None:
+                return None
+        return None
 
     def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
         """The attributes of `self` a method other than `__init__` may set, of the
