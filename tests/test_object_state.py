@@ -206,3 +206,51 @@ def test_a_derived_class_that_sets_the_attribute_again_is_not_read_as_its_base(l
     )
     found = [t for _, t in tables(lint({"job.py": job}), "job.py")]
     assert "main.x.a" not in found and "main.x.b" not in found
+
+
+def test_an_object_an_attribute_holds_writes_its_table_through_the_holders_method(lint):
+    job = (
+        "class Writer:\n"
+        "    def __init__(self, spark, table_fqn):\n"
+        "        self.table_fqn = table_fqn\n"
+        "\n"
+        "    def save(self, df):\n"
+        "        df.write.mode('append').saveAsTable(self.table_fqn)\n"
+        "\n"
+        "class Job:\n"
+        "    def __init__(self, spark, target):\n"
+        "        self.writer = Writer(spark, f'main.gold.{target}')\n"
+        "\n"
+        "    def run(self, df):\n"
+        "        self.writer.save(df)\n"
+        "\n"
+        "Job(spark, 'orders').run(df)\n"
+        "Job(spark, 'users').run(df)\n"
+    )
+    assert tables(lint({"job.py": job}), "job.py") == [(15, "main.gold.orders"), (16, "main.gold.users")]
+
+
+def test_an_object_an_attribute_holds_that_a_method_replaces_is_unknown(lint):
+    job = (
+        "class Writer:\n"
+        "    def __init__(self, spark, table_fqn):\n"
+        "        self.table_fqn = table_fqn\n"
+        "\n"
+        "    def save(self, df):\n"
+        "        df.write.mode('append').saveAsTable(self.table_fqn)\n"
+        "\n"
+        "class Job:\n"
+        "    def __init__(self, spark, target):\n"
+        "        self.writer = Writer(spark, f'main.gold.{target}')\n"
+        "\n"
+        "    def swap(self, other):\n"
+        "        self.writer = other\n"
+        "\n"
+        "    def run(self, df):\n"
+        "        self.writer.save(df)\n"
+        "\n"
+        "Job(spark, 'orders').run(df)\n"
+        "Job(spark, 'users').run(df)\n"
+    )
+    found = [t for _, t in tables(lint({"job.py": job}), "job.py")]
+    assert "main.gold.orders" not in found and "main.gold.users" not in found

@@ -1106,9 +1106,9 @@ class ValueResolver:
         not known; a `return` inside one of them (`if prod: return A`) makes what the
         call returns not told (None), never the later `return` taken for it."""
         attrs: dict[str, object] = {}
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
-        local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
+        local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, frame(fn)))
         for stmt in fn.body:
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
@@ -1245,6 +1245,13 @@ class ValueResolver:
                 idx += 1
                 out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
         return out + Str(template.text[pos:])
+
+
+def frame(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """A function as the helpers being read name it (`Scope.calls`): by its name
+    and where it stands, so `Job.__init__` making a `Writer` reads `Writer.__init__`
+    (a function of the same name, not a recursion)."""
+    return f"{fn.name}:{fn.lineno}:{fn.col_offset}"
 
 
 def _returns_inside(stmt: ast.stmt) -> bool:

@@ -47,6 +47,7 @@ from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
     ValueResolver,
+    frame,
     joined_objects,
     self_attributes_set,
     with_attribute,
@@ -198,13 +199,17 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     made: dict[str, int] = {}
     held: dict[str, str] = {}  # name -> the class of the object it is bound to
     calls: list[ast.Call] = []
-    for node in walk(tree) if tree is not None else ():
+    nodes = walk(tree) if tree is not None else []
+    # an object made in a method (`self.writer = Writer(...)` in `Job.__init__`) is
+    # made once per object of that class: as many as the code makes, not one
+    in_methods = {id(n) for c in nodes if isinstance(c, ast.ClassDef) for n in walk(c)}
+    for node in nodes:
         if not isinstance(node, (ast.Call, ast.Assign)) or node.lineno > own_lines:
             continue
         if isinstance(node, ast.Call):
             calls.append(node)
             if isinstance(node.func, ast.Name) and node.func.id in classes:
-                made[node.func.id] = made.get(node.func.id, 0) + 1
+                made[node.func.id] = made.get(node.func.id, 0) + (2 if id(node) in in_methods else 1)
         elif len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             value = node.value
             while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
@@ -621,7 +626,7 @@ class Walker:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
         of an `Instance` reads `self.x` as the instance holds it."""
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
         if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
@@ -641,7 +646,7 @@ class Walker:
                 self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
         site = scope.site or self.host.sites.loc(call)
-        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
         self.block(fn.body, local)
         # a write that reads none of the helper's parameters stays where it is written
@@ -761,10 +766,10 @@ class Walker:
         environment only a run knows): the attributes stay named placeholders."""
         if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
             return None
-        if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(method) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return None
         env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
-        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
+        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, frame(method)))
         for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
@@ -860,6 +865,8 @@ class Walker:
             held = scope.env.get(owner.id)
         elif isinstance(owner, ast.Call):
             held = self.instance(owner, scope) or self.returned_instance(owner, scope)
+        elif isinstance(owner, ast.Attribute):  # `self.writer.save(df)`: the object an attribute holds
+            held = self.values._held(owner, scope)
         else:
             return None
         # objects of one class made on paths that join (`OneOf`): the method is read
@@ -908,7 +915,7 @@ class Walker:
             stream=extra.get("stream"),
             # a foreachBatch function read inside a helper's call: its writes are that call's
             site=scope.site if extra else None,
-            calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
+            calls=(*scope.calls, frame(fn)),  # a function defined inside a helper is as deep as its caller
         )
         batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
         if "batch_df" in extra and batch:
