@@ -254,3 +254,59 @@ def test_an_object_an_attribute_holds_that_a_method_replaces_is_unknown(lint):
     )
     found = [t for _, t in tables(lint({"job.py": job}), "job.py")]
     assert "main.gold.orders" not in found and "main.gold.users" not in found
+
+
+MODELS = """import yaml
+from dataclasses import dataclass
+from pydantic import BaseModel
+
+
+class Config(BaseModel):
+    catalog: str
+    schema_name: str
+
+
+@dataclass
+class DConfig:
+    catalog: str
+    schema_name: str
+
+
+"""
+
+
+def test_a_model_built_from_a_project_document_names_the_table(lint):
+    code = (
+        "cfg = Config(**yaml.safe_load(open('../conf.yml')))\n"
+        "df.write.mode('append').saveAsTable(f'{cfg.catalog}.{cfg.schema_name}.a')\n"
+        "with open('../conf.yml') as f:\n"
+        "    raw = yaml.safe_load(f)\n"
+        "dcfg = DConfig(**raw)\n"
+        "df.write.mode('append').saveAsTable(f'{dcfg.catalog}.{dcfg.schema_name}.b')\n"
+    )
+    files = {"conf.yml": "catalog: main\nschema_name: sales\n", "nb/job.py": NOTEBOOK + MODELS + code}
+    found = [t for _, t in tables(lint(files), "nb/job.py")]
+    assert found == ["main.sales.a", "main.sales.b"]
+
+
+def test_a_dataclass_given_a_document_with_a_key_it_lacks_or_missing_a_field_builds_nothing(lint):
+    """`DConfig(**doc)` raises on a key it has no field for and on a field the
+    document lacks; a pydantic model ignores the extra key, and lacks the field."""
+    code = (
+        "extra = DConfig(**yaml.safe_load(open('../extra.yml')))\n"
+        "df.write.mode('append').saveAsTable(f'{extra.catalog}.s.a')\n"
+        "short = DConfig(**yaml.safe_load(open('../short.yml')))\n"
+        "df.write.mode('append').saveAsTable(f'{short.catalog}.s.b')\n"
+        "model = Config(**yaml.safe_load(open('../extra.yml')))\n"
+        "df.write.mode('append').saveAsTable(f'{model.catalog}.s.c')\n"
+        "lacking = Config(**yaml.safe_load(open('../short.yml')))\n"
+        "df.write.mode('append').saveAsTable(f'{lacking.catalog}.s.d')\n"
+    )
+    files = {
+        "extra.yml": "catalog: main\nschema_name: sales\nowner: me\n",
+        "short.yml": "catalog: main\n",
+        "nb/job.py": NOTEBOOK + MODELS + code,
+    }
+    found = [t for _, t in tables(lint(files), "nb/job.py")]
+    assert "main.s.a" not in found and "main.s.b" not in found and "main.s.d" not in found
+    assert "main.s.c" in found

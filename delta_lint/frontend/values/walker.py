@@ -40,7 +40,14 @@ from delta_lint.frontend.pyvalues import (
 )
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
-from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
+from delta_lint.frontend.values.brains import (
+    JSON_DUMPS,
+    MODEL_BASES,
+    NOTEBOOK_EXIT,
+    TASK_VALUES_SET,
+    call_named,
+    is_argv,
+)
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.lattice import OneOf
 from delta_lint.frontend.values.resolver import (
@@ -163,12 +170,35 @@ def _is_dataclass(cls: ast.ClassDef) -> bool:
 
 
 def is_config_class(cls: ast.ClassDef) -> bool:
-    """A dataclass, or a class with a class or static method (a factory)."""
-    return _is_dataclass(cls) or any(
-        isinstance(f, ast.FunctionDef)
-        and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
-        for f in cls.body
+    """A dataclass, a configuration model, or a class with a class or static
+    method (a factory)."""
+    return (
+        _is_dataclass(cls)
+        or _is_model(cls)
+        or any(
+            isinstance(f, ast.FunctionDef)
+            and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
+            for f in cls.body
+        )
     )
+
+
+def _is_model(cls: ast.ClassDef) -> bool:
+    """A configuration model (`class Config(BaseModel)`, see `MODEL_BASES`) with no
+    `__init__` of its own: its fields are its annotated names."""
+    named = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in cls.bases}
+    return bool(named & MODEL_BASES) and not any(
+        isinstance(f, ast.FunctionDef) and f.name == "__init__" for f in cls.body
+    )
+
+
+def _required_fields(cls: ast.ClassDef) -> list[str]:
+    """The fields a dataclass or model must be given: annotated names with no default."""
+    return [
+        s.target.id
+        for s in cls.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value is None
+    ]
 
 
 def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
@@ -672,7 +702,7 @@ class Walker:
             return None
         cls = self.host.classes[call.func.id]
         init = self._init_of(cls)
-        if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
+        if init is None and (_is_dataclass(cls) or _is_model(cls)):  # `Env(catalog="main", schema=s)`: its fields
             made = self._config_value(call, cls, scope)
             if isinstance(made, Instance):
                 return self._settled(made, cls)
@@ -807,11 +837,17 @@ class Walker:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             held = scope.env.get(node.func.id)
             target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
-            if target is None or not _is_dataclass(target):
+            model = target is not None and _is_model(target)
+            if target is None or not (model or _is_dataclass(target)):
                 return None
             given: dict[str, object] = {}
             for keyword in node.keywords:
                 value = self._config_value(keyword.value, cls, scope)
+                if keyword.arg is None and value is None:
+                    # `**yaml.safe_load(f)`, `**raw`: a project document, as loaded
+                    held = self.values._value(keyword.value, scope)
+                    if isinstance(held, StrMap) and not isinstance(held, Instance) and isinstance(held.plain, dict):
+                        value = held.plain
                 if keyword.arg is None and isinstance(value, dict):
                     given.update(value)
                 elif keyword.arg is None:
@@ -821,6 +857,10 @@ class Walker:
             fields = _dataclass_fields(target)
             for name, arg in zip(fields, node.args):
                 given[name] = self.values.string(arg, scope)
+            if any(f not in given for f in _required_fields(target)) or (
+                not model and any(k not in fields for k in given)
+            ):
+                return None  # raises: a field not given, or (a dataclass) a keyword it has no field for
             attrs = {}
             for name in fields:
                 value = given.get(name)
