@@ -310,3 +310,45 @@ def test_a_dataclass_given_a_document_with_a_key_it_lacks_or_missing_a_field_bui
     found = [t for _, t in tables(lint(files), "nb/job.py")]
     assert "main.s.a" not in found and "main.s.b" not in found and "main.s.d" not in found
     assert "main.s.c" in found
+
+
+BENCH = """from dataclasses import dataclass
+
+
+@dataclass
+class Bench:
+    catalog: str = "main"
+    schema: str = "bench"
+    target_table: str = "telemetry"
+
+    @property
+    def fq_target(self) -> str:
+        return f"{self.catalog}.{self.schema}.{self.target_table}"
+
+    def fq_source(self, scenario: str) -> str:
+        name = f"src_{scenario}"
+        return f"{self.catalog}.{self.schema}.{name}"
+
+
+"""
+
+
+def test_a_property_and_a_method_of_a_configuration_object_name_the_tables(lint):
+    code = (
+        "cfg = Bench(schema='gpu')\n"
+        "spark.sql(f'OPTIMIZE {cfg.fq_target}')\n"
+        "df.write.mode('append').saveAsTable(cfg.fq_source('full'))\n"
+    )
+    found = tables(lint({"job.py": BENCH + code}), "job.py")
+    line = BENCH.count("\n") + 2
+    assert found == [(line, "main.gpu.telemetry"), (line + 1, "main.gpu.src_full")]
+
+
+def test_a_property_of_an_object_whose_field_a_method_changes_is_unknown(lint):
+    bench = BENCH.replace(
+        "    def fq_source(",
+        "    def rename(self, t: str) -> None:\n        self.target_table = t\n\n    def fq_source(",
+    )
+    code = "cfg = Bench(schema='gpu')\nspark.sql(f'OPTIMIZE {cfg.fq_target}')\n"
+    found = [t for _, t in tables(lint({"job.py": bench + code}), "job.py")]
+    assert "main.gpu.telemetry" not in found

@@ -725,7 +725,33 @@ class ValueResolver:
         path = self._path_text(node, scope)
         if path is not None:
             return path
+        if isinstance(node.func, ast.Attribute):  # `cfg.fq_source("x")`: a method of an object
+            owner = self._held(node.func.value, scope)
+            if isinstance(owner, Instance):
+                read = self._object_read(owner, node.func.attr, node, scope)
+                return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
         return self._returned_text(node, scope)
+
+    def _object_read(self, owner: Instance, name: str, call: ast.Call | None, scope: Scope) -> object:
+        """What a property (`call` None: `cfg.fq_table`) or a method (`cfg.fq_source(s)`)
+        of an object of a class of the project returns, read with `self` bound to the
+        object and the call's arguments to its parameters; None when the class has
+        no such function or what it returns is not told."""
+        cls = self.host.classes.get(owner.cls)
+        if cls is None:
+            return None
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef) or fn.name != name:
+                continue
+            kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
+            if ("property" in kinds or "cached_property" in kinds) == (call is None) and not kinds - {
+                "property",
+                "cached_property",
+            }:
+                given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
+                return self._evaluate(fn, given, scope, owner)[1]
+            return None
+        return None
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
@@ -774,6 +800,9 @@ class ValueResolver:
             held = scope.env.get(node.value.id)
             if type(held) is OneOf:  # one of several objects: the attribute is one of theirs
                 held = joined_objects(held.values)
+            if isinstance(held, Instance) and held.member(node.attr) is None:
+                read = self._object_read(held, node.attr, None, scope)  # `cfg.fq_table`, a property
+                return read if isinstance(read, Str) else None
             return held.get(node.attr) if isinstance(held, StrMap) else None
         if isinstance(node, (ast.Call, ast.Attribute)) or (
             isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
@@ -816,7 +845,10 @@ class ValueResolver:
             owner = self._held(node.value, scope)
             if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
                 owner = joined_objects(owner.values)
-            return owner.member(node.attr) if isinstance(owner, Instance) else None
+            if not isinstance(owner, Instance):
+                return None
+            found = owner.member(node.attr)
+            return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
             if isinstance(owner, Maps) and not (
@@ -1095,7 +1127,7 @@ class ValueResolver:
         return returned if not returned.unknown or _partly_known(returned) else None
 
     def _evaluate(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, owner: Instance | None = None
     ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text or to an object of the
@@ -1104,11 +1136,15 @@ class ValueResolver:
         assignments and that return are passed over, and an attribute set inside one
         of them (`if prod: self.table = ...`) or set again to what is not known is
         not known; a `return` inside one of them (`if prod: return A`) makes what the
-        call returns not told (None), never the later `return` taken for it."""
-        attrs: dict[str, object] = {}
+        call returns not told (None), never the later `return` taken for it. A
+        method of an object (`owner`) starts from what the object holds."""
+        attrs: dict[str, object] = dict(owner.items) if owner is not None else {}
+        cls = owner.cls if owner is not None else ""
         if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, frame(fn)))
+        if owner is not None:
+            local.env["self"] = owner
         for stmt in fn.body:
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
@@ -1121,7 +1157,7 @@ class ValueResolver:
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
                 attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
-                local.env["self"] = Instance(tuple(attrs.items()))
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
                 continue
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
@@ -1145,7 +1181,7 @@ class ValueResolver:
                 changed = self_attributes_set([stmt])  # `self.a.b.c = x`, `self.t[k] = x`
                 attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
             # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
-            local.env["self"] = Instance(tuple(attrs.items()))
+            local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
         return attrs, None
 
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:

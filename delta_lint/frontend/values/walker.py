@@ -201,6 +201,17 @@ def _required_fields(cls: ast.ClassDef) -> list[str]:
     ]
 
 
+def _defaults(cls: ast.ClassDef) -> dict[str, object]:
+    """The fields of a dataclass or model whose default is a literal text or number."""
+    out: dict[str, object] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            value = stmt.value.value if isinstance(stmt.value, ast.Constant) else None
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                out[stmt.target.id] = value
+    return out
+
+
 def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
     """A dataclass's fields in order: its annotated class-level names."""
     return [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
@@ -857,6 +868,8 @@ class Walker:
             fields = _dataclass_fields(target)
             for name, arg in zip(fields, node.args):
                 given[name] = self.values.string(arg, scope)
+            for name, default in _defaults(target).items():  # `schema: str = "bench"`
+                given.setdefault(name, default)
             if any(f not in given for f in _required_fields(target)) or (
                 not model and any(k not in fields for k in given)
             ):
