@@ -51,3 +51,36 @@ def test_a_built_list_changed_in_place_stays_unknown(lint):
         "    df.write.mode('append').saveAsTable(t)\n"
     )
     assert tables(lint({"job.py": job})) == [(5, "{t}")]
+
+
+def _notes(result) -> list[int]:
+    """Lines of whole-statement "dynamic SQL" notes (DL007)."""
+    return sorted(d.location.line for d in result.diagnostics if d.rule == "DL007")
+
+
+def test_a_loop_over_a_named_list_of_statements_with_run_values_reads_each(lint):
+    job = (
+        "cfg = load_config()\n"
+        "STMTS = [\n"
+        "    f'OPTIMIZE {cfg.catalog}.s.a ZORDER BY (id)',\n"
+        "    f'OPTIMIZE {cfg.catalog}.s.b',\n"
+        "]\n"
+        "for stmt in STMTS:\n"
+        "    spark.sql(stmt)\n"
+    )
+    result = lint({"job.py": job})
+    assert [t for _, t in tables(result)] == ["{cfg_catalog}.s.a", "{cfg_catalog}.s.b"]
+    assert _notes(result) == []
+
+
+def test_a_named_list_of_statements_changed_in_place_stays_one_unknown_statement(lint):
+    job = (
+        "cfg = load_config()\n"
+        "STMTS = [f'OPTIMIZE {cfg.catalog}.s.a', f'OPTIMIZE {cfg.catalog}.s.b']\n"
+        "STMTS.append(extra)\n"
+        "for stmt in STMTS:\n"
+        "    spark.sql(stmt)\n"
+    )
+    result = lint({"job.py": job})
+    assert [t for _, t in tables(result)] == []
+    assert _notes(result) == [5]

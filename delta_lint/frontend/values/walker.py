@@ -1008,6 +1008,12 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if not isinstance(held, Strs) and _written_list(value):
+            # `STMTS = [f"OPTIMIZE {cfg.catalog}.s.a", ...]` with a part only a run knows:
+            # a loop over it still runs once per element, each with what it holds
+            items = [self.values._value(e, scope, target.id) for e in value.elts]  # type: ignore[attr-defined]
+            if all(type(i) is Str for i in items):
+                held = scope.env[target.id] = Strs(tuple(items))  # type: ignore[arg-type]
         if isinstance(held, Strs) or (isinstance(held, StrMap) and not isinstance(held, Instance)):
             # a list or dict of statements: each runs with its text standing here
             items = held.items if isinstance(held, Strs) else [v for _, v in held.items]
