@@ -903,9 +903,12 @@ class ValueResolver:
             fixed = self._fixed.get(id(node))
             if fixed is not None:
                 return fixed
-        if not isinstance(node.func, ast.Name):
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
+        elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            name = f"{node.func.value.id}.{node.func.attr}"  # `names.table_name(...)` of `import names`
+        else:
             return None
-        name = node.func.id
         target = self._value_function(name)
         if target is None:
             return None
