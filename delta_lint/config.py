@@ -374,7 +374,9 @@ def settings_sources(config: Config, overrides: dict[str, object]) -> list[tuple
         else:
             given = set(map(str, parse_yaml(config.path.read_text(encoding="utf-8"), config.path)))
             origin = str(config.path)
-    root_source = origin if config.path is not None else "the working directory (no configuration file)"
+    root_source = origin if config.path is not None else "no configuration file: the working directory"
+    if config.path is None and config.root.resolve() != Path.cwd().resolve():
+        root_source = "no configuration file: the checked project (the working directory lies outside it)"
     if config.path is not None and config.root.resolve() != config.path.resolve().parent:
         root_source = "the checked project (the configuration file lies outside it)"
     rows: list[tuple[str, object, str]] = [("root", str(config.root), root_source)]

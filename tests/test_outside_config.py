@@ -121,3 +121,12 @@ def test_a_project_without_configuration_gives_the_same_findings_from_any_folder
         (other / "databricks.yml").write_text(BUNDLE.replace("demo", "other"))
         subprocess.run(["git", "init", "-q", str(other)], check=True)
         assert _project_findings(tmp_path, root, "checkout") == inside
+
+
+def test_show_settings_says_where_a_root_without_configuration_comes_from(tmp_path):
+    root = _checkout(tmp_path, git=True)
+    (tmp_path / "elsewhere").mkdir()
+    shown = cli(tmp_path / "elsewhere", "check", str(root), "--show-settings")
+    assert shown.returncode == 0, shown.stderr
+    assert "the checked project (the working directory lies outside it)" in shown.stdout
+    assert "no configuration file: the working directory" in cli(root, "check", ".", "--show-settings").stdout
