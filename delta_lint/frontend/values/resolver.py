@@ -76,6 +76,9 @@ BUDGET_SPENT = "DL000"
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
+# builtins a comprehension's sequence may be made with (`for i, n in enumerate(NAMES)`)
+_ITERATORS = frozenset({"range", "enumerate", "zip", "sorted", "reversed", "list", "tuple", "dict", "set"})
+
 # arguments of a value function the evaluator builds (`_plain_argument`)
 _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
 # the names a chain of path calls starts from (`pathlib.Path(...)`, `os.path.join(...)`)
@@ -190,6 +193,7 @@ class Host(Protocol):
     documents_wanted: set[str]
     value_functions: dict[str, tuple[Module, str]]
     value_calls: set[str]
+    imports: list[tuple[str, str, str]]  # (module, name, bound) of each import read so far
     _scopes: dict[str, dict[str, object]]
     _top_functions: set[str]
     _own_lines: int
@@ -216,6 +220,9 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
+        # names modules imported whole are bound to (`import names`), as of `_whole_seen` imports
+        self._whole: frozenset[str] = frozenset()
+        self._whole_seen = 0
 
     def _may_read_helper(self, call: ast.Call) -> bool:
         """Whether the budget lets a helper be read again at this call (counted); the
@@ -905,7 +912,11 @@ class ValueResolver:
                 return fixed
         if isinstance(node.func, ast.Name):
             name = node.func.id
-        elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and self._imported_whole(node.func.value.id)
+        ):
             name = f"{node.func.value.id}.{node.func.attr}"  # `names.table_name(...)` of `import names`
         else:
             return None
@@ -1008,6 +1019,14 @@ class ValueResolver:
         the list or dict the evaluator builds from what the names hold (a name the
         code changes in place is not known), when every element is known text; a
         loop over it then runs once per element. None otherwise."""
+        for generator in node.generators:  # over what only a run holds (`df.columns`): not built
+            for n in ast.walk(generator.iter):
+                if (
+                    isinstance(n, ast.Name)
+                    and n.id not in _ITERATORS
+                    and not isinstance(scope.env.get(n.id), (Str, Strs, StrMap))
+                ):
+                    return None
         env = {
             n.id: to_plain(scope.env[n.id])
             for n in ast.walk(node)
@@ -1021,6 +1040,15 @@ class ValueResolver:
             return None
         held = from_plain(value) if isinstance(value, (list, dict)) else None
         return held if isinstance(held, (Strs, StrMap)) else None
+
+    def _imported_whole(self, name: str) -> bool:
+        """Whether `name` is bound to a module imported whole (`import names`): only
+        then is `name.f(...)` a module's function rather than a method of a value."""
+        imports = self.host.imports
+        if len(imports) != self._whole_seen:
+            self._whole = frozenset(bound for _, imported, bound in imports if not imported)
+            self._whole_seen = len(imports)
+        return name in self._whole
 
     def _value_function(self, name: str) -> tuple[Module, str] | None:
         """The module and function a call by this name evaluates: a value function

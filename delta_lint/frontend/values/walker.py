@@ -1008,7 +1008,11 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
-        if not isinstance(held, Strs) and _written_list(value):
+        if (
+            not isinstance(held, Strs)
+            and _written_list(value)
+            and all(isinstance(e, (ast.JoinedStr, ast.Constant, ast.BinOp)) for e in value.elts)  # type: ignore[attr-defined]
+        ):
             # `STMTS = [f"OPTIMIZE {cfg.catalog}.s.a", ...]` with a part only a run knows:
             # a loop over it still runs once per element, each with what it holds
             items = [self.values._value(e, scope, target.id) for e in value.elts]  # type: ignore[attr-defined]
