@@ -42,9 +42,12 @@ from delta_lint.kept import (
     StoredFirstLinks,
     StoredPaths,
     StoredSummaries,
+    Warm,
     keep_project,
+    keep_warm,
     kept_workflows,
     load_state,
+    load_warm,
     tree_of,
 )
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location, Pools
@@ -604,6 +607,17 @@ def pipeline(
             # a full run follows: what is kept of any earlier one (this configuration's
             # or options', or another's) would only hold a large project's state twice
             memory.clear("projects")
+        # a new process: the folders walked before any file is read, against the walk
+        # the last run kept (`Warm`); when they hold, that run's output is this one's
+        kept_slot, walked, warm = None, None, None
+        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
+            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
+            warm = load_warm(store, kept_slot)
+            walked = walk(config.root, tree_of(warm) if warm is not None else None)
+            if warm is not None and walked is not None and view is not None:
+                done = _warm_output(store, warm, walked, config, paths, view)
+                if done is not None:
+                    return done
         inputs = gather(paths, config, cwd, store, overlay)
         workflows = None
         tests = _file_tests(store) if reusable else None
@@ -640,10 +654,9 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
-        kept_slot, state = None, None  # a new process: the project's state as the last run left it is in the cache
-        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
-            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
-            state = load_state(store, kept_slot)
+        state = None  # a new process: the project's state as the last run left it is in the cache
+        if kept_slot is not None:
+            state = load_state(store, kept_slot)  # type: ignore[union-attr] - a slot is made only with a store
             if state is not None and context is not None:
                 listed = store.get_value(_context_slot(config, bundle, target))
                 workflows = kept_workflows(store, kept_slot, state, context, listed)
@@ -652,8 +665,9 @@ def pipeline(
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
+            old_taken = warm.tree.taken if warm is not None else None
             done, tree, kept = _recheck_kept(
-                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view
+                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view, (walked, old_taken)
             )
             if done is not None and kept is not None:
                 if context is None:
@@ -664,7 +678,10 @@ def pipeline(
                 # findings are as quickly judged again from the state as decoded
                 if [k for *_, k in kept.inputs.files] == [k for *_, k in inputs.files]:
                     done.run_key = _run_key(inputs, config, context, spark, bundle, target)
-                keep_project(store, kept_slot, kept, _context_digest(config, kept.workflows), done.run_key)
+                kept_context = _context_digest(config, kept.workflows)
+                keep_project(store, kept_slot, kept, kept_context, done.run_key)
+                if done.run_key is not None and context == kept_context and tree is walked:
+                    _keep_warm(store, kept_slot, config, tree, done.run_key, context, kept.workflows)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
@@ -703,12 +720,60 @@ def pipeline(
                 store.put_run(result.run_key, _kept_run(result))
         if keep_state:  # with the run's key, which names its output
             keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
+            if result.run_key is not None and tree is walked:
+                _keep_warm(store, kept_slot, config, tree, result.run_key, context, workflows)  # type: ignore[arg-type]
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
     finally:
         if store is not None:
             store.close()
+
+
+def _warm_output(
+    store: Cache, warm: Warm, tree: Tree, config: Config, paths: list[Path], view: str
+) -> RunResult | None:
+    """The output kept for `view` of the run `warm` was kept by, when nothing that run
+    read has changed: its folders and files as they were (`tree`, walked before any
+    file is read, holds `warm`'s: `Tree.holds`), so discovery finds the same files
+    with the same keys and the listings the walk vouches for (`kept.vouches`) answer
+    as they did; every path named is in the tree (discovery looks nowhere else); the
+    root resolves as it did; the other listings answer as they did and the bundle and
+    job files, configuration and snapshot digest as they did. Then the run's key is
+    the kept one, worked out without discovering, hashing a file or asking a listing
+    that walks the project or looks for a task's file (10,000 of them on a large
+    bundle). None: the run goes on as before (`gather`, `_kept_context`)."""
+    if not tree_of(warm).holds(tree):
+        return None
+    top = os.path.abspath(config.root)
+    if os.path.realpath(top) != warm.top:
+        return None
+    for given in paths:
+        path = os.path.abspath(given)
+        if path != top and path not in tree.dirs and path not in tree.files:
+            return None
+    if warm.listings:  # most projects have none: the bundle reader is not imported
+        from delta_lint.bundle import listing
+
+        try:
+            if any(listing(kind, argument) != answer for kind, argument, answer in warm.listings):
+                return None
+        except (OSError, ValueError, RecursionError, ConfigError):
+            return None
+    if _files_digest(config, warm.files) != warm.context:
+        return None
+    shown = _kept_output(store, warm.run_key, view)
+    if shown is None:
+        return None
+    return RunResult(stats=RunStats(from_cache=True), run_key=warm.run_key, output=shown)
+
+
+def _keep_warm(
+    store: Cache, slot: str, config: Config, tree: Tree, run_key: str, context: str, workflows: Workflows
+) -> None:
+    """Keep what tells the next process nothing changed since this run (`kept.Warm`)."""
+    files = [str(p) for p in workflows.files]
+    keep_warm(store, slot, os.path.abspath(config.root), tree, run_key, context, files, workflows.listings)
 
 
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
@@ -2318,6 +2383,7 @@ def _recheck_kept(
     paths: list[Path],
     jobs: int | None,
     view: str | None,
+    walked: tuple[Tree | None, int | None] | None = None,
 ) -> tuple[RunResult | None, Tree | None, _Project | None]:
     """A new process's run from the project state the last run stored (`kept`):
     the re-check (`_recheck`) of the files changed since (the caller stores the
@@ -2327,8 +2393,15 @@ def _recheck_kept(
     must be read again, a file came or went, an edit a re-check does not take, a
     summary gone from the cache). With the output of the state's run kept for
     `view` per finding (`patch`), only the tables judged again are decoded: the
-    result holds a `patch.Patch` for the caller to write the output from."""
-    tree = walk(config.root, tree_of(kept) if kept is not None else None)
+    result holds a `patch.Patch` for the caller to write the output from.
+    `walked`: the folders as this run walked them before reading a file, against
+    the walk taken at the given time (`Warm`), or None: not walked yet. Taken as
+    the state's own walk when that is the one (the state and its `Warm` are kept
+    by one run), or when there is no state."""
+    if walked is not None and (kept is None or walked[1] == kept.tree.taken):
+        tree = walked[0]
+    else:
+        tree = walk(config.root, tree_of(kept) if kept is not None else None)
     if kept is None or tree is None or workflows is None:
         return None, tree, None
     try:

@@ -45,6 +45,19 @@ class Tree:
             return True
         return path in self.digests and _content_digest(path) == self.digests[path]
 
+    def holds(self, now: Tree) -> bool:
+        """Whether `now`, walked with this tree as the old one (`walk`), found the
+        project as this tree had it: the same folders holding the same names, every
+        file of the same content (`unchanged`: its signature, or a racy file's
+        digest), the same git index. Then whatever reads only inside the tree (the
+        discovery of files, their keys, the listings `kept.vouches` names) gives
+        what it gave at this walk, without reading a file."""
+        if now.git != self.git or now.dirs.keys() != self.dirs.keys():
+            return False
+        if any(self.dirs[folder][1:] != entry[1:] for folder, entry in now.dirs.items()):
+            return False
+        return all(self.unchanged(path, now.files[path]) for path in now.moved)
+
 
 MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
 
