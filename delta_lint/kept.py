@@ -19,7 +19,7 @@ import msgspec
 
 from delta_lint.cache import Cache, TableEntry, decode_values, encode_values
 from delta_lint.config import Config
-from delta_lint.model import UNKNOWN_FOLDER, Context, FileSummary, Finding, Links, Location, Pools
+from delta_lint.model import UNKNOWN_FOLDER, Context, Diagnostic, FileSummary, Finding, Links, Location, Pools
 from delta_lint.tree import Tree
 
 if TYPE_CHECKING:
@@ -244,13 +244,16 @@ def kept_workflows(store: Cache, slot: str, kept: Kept, context: str, listed: ob
     files they read), while they are what loading the bundle and job files would
     give now: `context` is the digest of the files the last run read
     (`_kept_context`, which asked that run's listings, `listed`, again and found
-    them unchanged), and the state's workflows read the same files and depend on
-    the same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
-    if not kept.workflows or kept.workflows_context != context or not isinstance(listed, dict):
+    them unchanged; or `run._vouched`, which found those of the run that kept the
+    state unchanged: `listed` is then `kept` itself), and the state's workflows
+    read the same files and depend on the same listings. None: ask the cache's
+    parsed workflows (`cached_workflows`)."""
+    if not kept.workflows or kept.workflows_context != context:
         return None
-    listings = listed.get("listings")
-    if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
-        return None
+    if listed is not kept:
+        listings = listed.get("listings") if isinstance(listed, dict) else None
+        if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
+            return None
     blob = store.get_blob(_workflows_key(slot))
     if blob is None:
         return None
@@ -294,6 +297,7 @@ class Warm(msgspec.Struct, array_like=True):
     context: str
     files: list[str]
     listings: list[tuple[str, str, tuple[str, ...]]]
+    diagnostics: str  # tagged: discovery's problems (`run.Inputs.diagnostics`), as the walk leaves them
 
 
 _WARM_DECODER = msgspec.msgpack.Decoder(Warm)
@@ -309,7 +313,7 @@ _WALKED_LISTINGS = frozenset(
 def vouches(tree: Tree, top: str, kind: str, argument: str) -> bool:
     """Whether the answer of the bundle listing (`bundle.listing`) `kind` of
     `argument` is given by what `tree` holds, so that a later walk the tree holds
-    (`Tree.holds`) vouches it answers the same: a listing of a folder the tree
+    (`Tree.changed`) vouches it answers the same: a listing of a folder the tree
     walked; or a task file looked for (`locate`) by a plain relative path whose
     folder the tree walked, under the root `top` (its answer is the names and kinds
     of that folder's entries: an entry is added, removed or replaced only by
@@ -334,24 +338,39 @@ def vouches(tree: Tree, top: str, kind: str, argument: str) -> bool:
 
 
 def keep_warm(
-    store: Cache, slot: str, top: str, tree: Tree, run_key: str, context: str, files: list[str], listings: list
+    store: Cache,
+    slot: str,
+    top: str,
+    tree: Tree,
+    run_key: str,
+    context: str,
+    files: list[str],
+    listings: list,
+    diagnostics: list[Diagnostic],
+    asked: list[tuple[str, str, tuple[str, ...]]] | None = None,
 ) -> None:
     """Keep the `Warm` record of the run `run_key`, whose files were read after the
-    walk `tree` of the root `top` (absolute) and whose context digest `context` read
-    `files` and asked `listings`."""
-    asked = [
-        (kind, argument, tuple(answer)) for kind, argument, answer in listings if not vouches(tree, top, kind, argument)
-    ]
-    warm = Warm(
-        slot,
-        KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
-        os.path.realpath(top),
-        run_key,
-        context,
-        files,
-        asked,
-    )
+    walk `tree` of the root `top` (absolute), whose discovery met `diagnostics` and
+    whose context digest `context` read `files` and asked `listings`. `asked`: the
+    listings `tree` does not vouch for, when known (the last record's, for the same
+    listings and folders: 10,000 task files are not looked at again)."""
+    if asked is None:
+        asked = [
+            (kind, argument, tuple(answer))
+            for kind, argument, answer in listings
+            if not vouches(tree, top, kind, argument)
+        ]
     try:
+        warm = Warm(
+            slot,
+            KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
+            os.path.realpath(top),
+            run_key,
+            context,
+            files,
+            asked,
+            encode_values(diagnostics),
+        )
         store.put_blob(_warm_key(slot), _KEPT_ENCODER.encode(warm))
     except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
         return

@@ -608,20 +608,33 @@ def pipeline(
             # or options', or another's) would only hold a large project's state twice
             memory.clear("projects")
         # a new process: the folders walked before any file is read, against the walk
-        # the last run kept (`Warm`); when they hold, that run's output is this one's
-        kept_slot, walked, warm = None, None, None
+        # the last run kept (`Warm`); when they hold, that run's output is this one's,
+        # and when only SQL files or notebooks changed, the project's state (`Kept`)
+        # gives the files and keys discovery would, and the listings are not asked
+        kept_slot, walked, warm, state, changed, inputs = None, None, None, None, None, None
         if reusable and memory is None and not overlay and store.db is not None and not store.refused:
             kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
             warm = load_warm(store, kept_slot)
             walked = walk(config.root, tree_of(warm) if warm is not None else None)
-            if warm is not None and walked is not None and view is not None:
-                done = _warm_output(store, warm, walked, config, paths, view)
+            if warm is not None and walked is not None:
+                changed = _vouched(warm, walked, config, paths)
+            if changed == [] and view is not None:
+                done = _warm_output(store, warm, view)  # type: ignore[arg-type] - vouched: a record
                 if done is not None:
                     return done
-        inputs = gather(paths, config, cwd, store, overlay)
+            if changed is not None:
+                state = load_state(store, kept_slot)
+                if state is not None and (state.run_key, state.tree.taken) == (warm.run_key, warm.tree.taken):  # type: ignore[union-attr]
+                    inputs = _kept_inputs(state, warm, changed, cwd or Path.cwd())  # type: ignore[arg-type]
+                if inputs is None:
+                    changed = None
+        if inputs is None:
+            inputs = gather(paths, config, cwd, store, overlay)
         workflows = None
-        tests = _file_tests(store) if reusable else None
-        if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
+        tests = _file_tests(store) if reusable and changed is None else None
+        if changed is not None:  # the listings and the context's files as the last run found them
+            context = warm.context  # type: ignore[union-attr]
+        elif reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
             from delta_lint.schedule import cached_workflows
 
             workflows = cached_workflows(config, bundle, target, store, tests)
@@ -654,13 +667,16 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
-        state = None  # a new process: the project's state as the last run left it is in the cache
-        if kept_slot is not None:
-            state = load_state(store, kept_slot)  # type: ignore[union-attr] - a slot is made only with a store
+        if kept_slot is not None:  # a new process: the project's state as the last run left it is in the cache
+            if state is None:
+                state = load_state(store, kept_slot)  # type: ignore[union-attr] - a slot is made only with a store
             if state is not None and context is not None:
-                listed = store.get_value(_context_slot(config, bundle, target))
-                workflows = kept_workflows(store, kept_slot, state, context, listed)
+                # vouched: the state's run asked the listings this run found unchanged
+                listed = state if changed is not None else store.get_value(_context_slot(config, bundle, target))  # type: ignore[union-attr]
+                workflows = kept_workflows(store, kept_slot, state, context, listed)  # type: ignore[arg-type]
         if workflows is None and store is not None:
+            if tests is None and reusable:
+                tests = _file_tests(store)
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
@@ -681,10 +697,15 @@ def pipeline(
                 kept_context = _context_digest(config, kept.workflows)
                 keep_project(store, kept_slot, kept, kept_context, done.run_key)
                 if done.run_key is not None and context == kept_context and tree is walked:
-                    _keep_warm(store, kept_slot, config, tree, done.run_key, context, kept.workflows)
+                    # the same listings in the same folders (`_vouched`): those asked are the last record's
+                    same = changed is not None and kept.workflows.listings == state.listings  # type: ignore[union-attr]
+                    asked = warm.listings if same else None  # type: ignore[union-attr]
+                    _keep_warm(store, kept_slot, config, tree, done.run_key, context, kept.workflows, inputs, asked)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
+        if changed is not None:  # a full run: the files as discovery finds them, by their paths as named
+            inputs = gather(paths, config, cwd, store, overlay)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, project = _check(
@@ -721,7 +742,7 @@ def pipeline(
         if keep_state:  # with the run's key, which names its output
             keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
             if result.run_key is not None and tree is walked:
-                _keep_warm(store, kept_slot, config, tree, result.run_key, context, workflows)  # type: ignore[arg-type]
+                _keep_warm(store, kept_slot, config, tree, result.run_key, context, workflows, inputs)  # type: ignore[arg-type]
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
@@ -730,20 +751,21 @@ def pipeline(
             store.close()
 
 
-def _warm_output(
-    store: Cache, warm: Warm, tree: Tree, config: Config, paths: list[Path], view: str
-) -> RunResult | None:
-    """The output kept for `view` of the run `warm` was kept by, when nothing that run
-    read has changed: its folders and files as they were (`tree`, walked before any
-    file is read, holds `warm`'s: `Tree.holds`), so discovery finds the same files
-    with the same keys and the listings the walk vouches for (`kept.vouches`) answer
-    as they did; every path named is in the tree (discovery looks nowhere else); the
-    root resolves as it did; the other listings answer as they did and the bundle and
-    job files, configuration and snapshot digest as they did. Then the run's key is
-    the kept one, worked out without discovering, hashing a file or asking a listing
-    that walks the project or looks for a task's file (10,000 of them on a large
-    bundle). None: the run goes on as before (`gather`, `_kept_context`)."""
-    if not tree_of(warm).holds(tree):
+def _vouched(warm: Warm, tree: Tree, config: Config, paths: list[Path]) -> list[str] | None:
+    """The files changed since the run `warm` was kept by, when nothing else it read
+    changed and no listing can tell otherwise: the walk `tree`, made before this run
+    read a file, finds the folders and names as they were and the files changed
+    (`Tree.changed`) are SQL files or notebooks (content no listing or discovery
+    reads: `RECHECK_SUFFIXES`); every path named is in the tree (discovery looks
+    nowhere else); the root resolves as it did; the listings the walk does not vouch
+    for (`kept.vouches`) answer as they did; the bundle and job files, configuration
+    and snapshot digest as they did (`warm.context`). Then discovery finds the same
+    files, the others with the same keys, and the run's context is the kept one,
+    without discovering, hashing a file or asking a listing that walks the project
+    or looks for a task's file (10,000 of them on a large bundle). None: the run
+    asks as before (`gather`, `_kept_context`)."""
+    changed = tree_of(warm).changed(tree)
+    if changed is None or any(os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES for path in changed):
         return None
     top = os.path.abspath(config.root)
     if os.path.realpath(top) != warm.top:
@@ -762,18 +784,63 @@ def _warm_output(
             return None
     if _files_digest(config, warm.files) != warm.context:
         return None
+    return changed
+
+
+def _warm_output(store: Cache, warm: Warm, view: str) -> RunResult | None:
+    """The output kept for `view` of the run `warm` was kept by, for a run that found
+    nothing changed since (`_vouched`): that run's key is this one's."""
     shown = _kept_output(store, warm.run_key, view)
     if shown is None:
         return None
     return RunResult(stats=RunStats(from_cache=True), run_key=warm.run_key, output=shown)
 
 
+def _kept_inputs(state: Kept, warm: Warm, changed: list[str], cwd: Path) -> Inputs | None:
+    """What `gather` would give when only the files `changed` changed since the run
+    that kept `state` and `warm` (`_vouched`): its files with their keys, the
+    changed ones read and keyed again, and its discovery's problems. None when a
+    changed file is not one discovery takes (excluded), or a file could not be
+    read last time (`gather` reads it again): `gather` then."""
+    if state.cwd != os.fspath(cwd) or any(not key for *_, key in state.files):
+        return None
+    try:
+        diagnostics = decode_values(warm.diagnostics)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not (isinstance(diagnostics, list) and all(isinstance(d, Diagnostic) for d in diagnostics)):
+        return None
+    files: list[tuple[str, str, str, bytes | FileResult | None, str]] = [
+        (display, rel, suffix, None, key) for display, rel, suffix, key in state.files
+    ]
+    stats = RunStats(files=len(files))
+    index = {path: i for i, path in enumerate(state.paths)} if changed else {}
+    for path in changed:
+        i = index.get(path)
+        if i is None:
+            return None
+        display, rel, suffix, _, _ = files[i]
+        stats.files_read += 1
+        data = read_file(Path(path), display)
+        files[i] = (display, rel, suffix, data, cache_key(display, data) if isinstance(data, bytes) else "")
+    return Inputs(diagnostics, files, StoredPaths(state.paths), cwd, stats)  # type: ignore[arg-type]
+
+
 def _keep_warm(
-    store: Cache, slot: str, config: Config, tree: Tree, run_key: str, context: str, workflows: Workflows
+    store: Cache,
+    slot: str,
+    config: Config,
+    tree: Tree,
+    run_key: str,
+    context: str,
+    workflows: Workflows,
+    inputs: Inputs,
+    asked: list[tuple[str, str, tuple[str, ...]]] | None = None,
 ) -> None:
     """Keep what tells the next process nothing changed since this run (`kept.Warm`)."""
     files = [str(p) for p in workflows.files]
-    keep_warm(store, slot, os.path.abspath(config.root), tree, run_key, context, files, workflows.listings)
+    top = os.path.abspath(config.root)
+    keep_warm(store, slot, top, tree, run_key, context, files, workflows.listings, inputs.diagnostics, asked)
 
 
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files

@@ -45,18 +45,29 @@ class Tree:
             return True
         return path in self.digests and _content_digest(path) == self.digests[path]
 
-    def holds(self, now: Tree) -> bool:
-        """Whether `now`, walked with this tree as the old one (`walk`), found the
-        project as this tree had it: the same folders holding the same names, every
-        file of the same content (`unchanged`: its signature, or a racy file's
-        digest), the same git index. Then whatever reads only inside the tree (the
-        discovery of files, their keys, the listings `kept.vouches` names) gives
-        what it gave at this walk, without reading a file."""
+    def changed(self, now: Tree) -> list[str] | None:
+        """The files whose content changed, when `now`, walked with this tree as the
+        old one (`walk`), found the project otherwise as this tree had it: the same
+        folders holding the same names, the same git index, every other file of the
+        same content (`unchanged`: its signature, or a racy one's digest), and each
+        changed file the same inode (so the same kind of file: a regular file is not
+        a pipe now). Then whatever reads only inside the tree and looks at no changed
+        file (the discovery of files, the other files' keys, the listings
+        `kept.vouches` names) gives what it gave at this walk, without reading a
+        file. None: a name came, went or was replaced."""
         if now.git != self.git or now.dirs.keys() != self.dirs.keys():
-            return False
+            return None
         if any(self.dirs[folder][1:] != entry[1:] for folder, entry in now.dirs.items()):
-            return False
-        return all(self.unchanged(path, now.files[path]) for path in now.moved)
+            return None
+        changed = []
+        for path in now.moved:
+            sig = now.files[path]
+            if self.unchanged(path, sig):
+                continue
+            if self.files[path][:2] != sig[:2]:
+                return None
+            changed.append(path)
+        return changed
 
 
 MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
