@@ -60,7 +60,7 @@ class Kept(msgspec.Struct, array_like=True):
     pooled: dict[str, Pools]  # `RunsIn.pooled`
     defined: str  # tagged: (root-relative file, the job documents its code defines)
     table_keys: dict[str, str]
-    tree: KeptTree
+    taken: int  # when the run's walk of the folders began: the `Warm` record kept beside holds that walk
     rel_of: dict[str, str]  # `_Views` from here on; shared, diags, scans: the files that have them
     shared: list[int]
     diags: list[int]
@@ -392,8 +392,8 @@ def _warm_key(slot: str) -> str:
     return WARM_GATE + _state_key(slot)[len(PROJECT_STATE) :]
 
 
-def tree_of(kept: Kept | Warm) -> Tree:
-    t = kept.tree
+def tree_of(warm: Warm) -> Tree:
+    t = warm.tree
     return Tree(t.taken, dict(t.dirs), t.files, t.git, t.digests)
 
 
@@ -467,7 +467,7 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, ru
             pooled,
             defined,
             dict(p.table_keys),
-            KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
+            tree.taken,
             views.rel_of,
             list(views.shared),
             list(views.diags),

@@ -624,7 +624,7 @@ def pipeline(
                     return done
             if changed is not None:
                 state = load_state(store, kept_slot)
-                if state is not None and (state.run_key, state.tree.taken) == (warm.run_key, warm.tree.taken):  # type: ignore[union-attr]
+                if state is not None and (state.run_key, state.taken) == (warm.run_key, warm.tree.taken):  # type: ignore[union-attr]
                     inputs = _kept_inputs(state, warm, changed, cwd or Path.cwd())  # type: ignore[arg-type]
                 if inputs is None:
                     changed = None
@@ -681,9 +681,8 @@ def pipeline(
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
-            old_taken = warm.tree.taken if warm is not None else None
             done, tree, kept = _recheck_kept(
-                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view, (walked, old_taken)
+                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view, walked, warm
             )
             if done is not None and kept is not None:
                 if context is None:
@@ -2450,29 +2449,26 @@ def _recheck_kept(
     paths: list[Path],
     jobs: int | None,
     view: str | None,
-    walked: tuple[Tree | None, int | None] | None = None,
+    tree: Tree | None,
+    warm: Warm | None,
 ) -> tuple[RunResult | None, Tree | None, _Project | None]:
     """A new process's run from the project state the last run stored (`kept`):
     the re-check (`_recheck`) of the files changed since (the caller stores the
-    state again, with the run's key). Also the project's folders as walked now (None
-    when they cannot be kept), which a full run stores its state with. (None,
-    tree, None): no state, or one this run cannot re-check from (the workflows
-    must be read again, a file came or went, an edit a re-check does not take, a
-    summary gone from the cache). With the output of the state's run kept for
-    `view` per finding (`patch`), only the tables judged again are decoded: the
-    result holds a `patch.Patch` for the caller to write the output from.
-    `walked`: the folders as this run walked them before reading a file, against
-    the walk taken at the given time (`Warm`), or None: not walked yet. Taken as
-    the state's own walk when that is the one (the state and its `Warm` are kept
-    by one run), or when there is no state."""
-    if walked is not None and (kept is None or walked[1] == kept.tree.taken):
-        tree = walked[0]
-    else:
-        tree = walk(config.root, tree_of(kept) if kept is not None else None)
-    if kept is None or tree is None or workflows is None:
+    state again, with the run's key). `tree`: the project's folders as this run
+    walked them before reading a file (None when they cannot be kept), against
+    the walk `warm` keeps, which is the state's when one run kept both. (None,
+    tree, None): no state, or one this run cannot re-check from (no walk of its
+    run, the workflows must be read again, a file came or went, an edit a
+    re-check does not take, a summary gone from the cache). With the output of
+    the state's run kept for `view` per finding (`patch`), only the tables
+    judged again are decoded: the result holds a `patch.Patch` for the caller to
+    write the output from."""
+    if kept is None or warm is None or warm.tree.taken != kept.taken:
+        return None, tree, None
+    if tree is None or workflows is None:
         return None, tree, None
     try:
-        project = _restored(kept, store, inputs, config, workflows, spark, False)
+        project = _restored(kept, tree_of(warm), store, inputs, config, workflows, spark, False)
         if project is not None and view is not None:
             from delta_lint.patch import load_index
 
@@ -2487,6 +2483,7 @@ def _recheck_kept(
 
 def _restored(
     kept: Kept,
+    tree: Tree,
     store: Cache,
     inputs: Inputs,
     config: Config,
@@ -2494,10 +2491,11 @@ def _restored(
     spark: str | None,
     refresh: bool,
 ) -> _Project | None:
-    """The project `kept` describes, as `_check` left it for `_recheck`, with the
-    files whose content differs from what it was read as (by the keys `gather` just
-    worked out) marked to be read again. None when its files are not the project's
-    files now (one came or went), or its settings would be read live."""
+    """The project `kept` describes (its folders as `tree` holds them), as `_check`
+    left it for `_recheck`, with the files whose content differs from what it was
+    read as (by the keys `gather` just worked out) marked to be read again. None
+    when its files are not the project's files now (one came or went), or its
+    settings would be read live."""
     from delta_lint.bundle import add_defined_jobs
     from delta_lint.schedule import build_schedule
     from delta_lint.settings import TableNames
@@ -2553,7 +2551,7 @@ def _restored(
         workflows,
         DocumentReader(config.root),
         table_keys=dict(kept.table_keys),
-        tree=tree_of(kept),
+        tree=tree,
         overlaid=overlaid,
         shared=shared,
         shared_sources=kept.shared_sources,
