@@ -64,7 +64,8 @@ class Tree:
             sig = now.files[path]
             if self.unchanged(path, sig):
                 continue
-            if self.files[path][:2] != sig[:2]:
+            before = self.files.get(path)
+            if before is None or before[:2] != sig[:2]:
                 return None
             changed.append(path)
         return changed
