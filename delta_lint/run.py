@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
     from delta_lint.link import Linker
-    from delta_lint.patch import OutputIndex, Patch
+    from delta_lint.patch import OutputDelta, OutputIndex, Patch
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
@@ -845,6 +845,7 @@ def _keep_warm(
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
 OUTPUT = "output:"  # kv: the run, exit code and warnings of the last output kept for one view (`keep_output`)
 OUTPUT_TEXT = "output-text:"  # kv blob: that output's run key, a newline, its text
+OUTPUT_DELTA = "output-delta:"  # kv blob: a later output of the view as pieces of that text (`patch.OutputDelta`)
 
 
 def _context_slot(config: Config, bundle: Path | None, target: str | None) -> str:
@@ -935,15 +936,51 @@ def keep_output(
         store.close()
 
 
-def _keep_output(store: Cache, result: RunResult, view: str, text: bytes, code: int, index: OutputIndex | None) -> None:
-    from delta_lint.patch import OUTPUT_INDEX, encode_index
+def _keep_output(
+    store: Cache,
+    result: RunResult,
+    view: str,
+    text: bytes,
+    code: int,
+    index: OutputIndex | None,
+    delta: OutputDelta | None = None,
+) -> None:
+    """Keep `text`, the output of `result`'s run for `view`, whole; or, given `delta`
+    (`text` as pieces of the output kept whole, `patch.compose`), as those pieces."""
+    from delta_lint.patch import OUTPUT_INDEX, encode_delta, encode_index
 
     warnings = list(result.read.warnings) if result.read is not None else []
     # the text first: a run that stops between them finds the run keys differ
-    store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
+    if delta is not None:
+        store.put_blob(OUTPUT_DELTA + view, encode_delta(delta))
+    else:
+        store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
     if index is not None:
         store.put_blob(OUTPUT_INDEX + view, encode_index(index))
     store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+
+
+def _kept_text(store: Cache, view: str, run: str) -> tuple[bytes | memoryview, str, int, OutputDelta | None] | None:
+    """The output kept for `view` when it is the output of run `run`: its text, and
+    the output kept whole it is made from (its run and size, and the text's
+    pieces of it, `patch.OutputDelta`; None: the text is that output)."""
+    blob = store.get_blob(OUTPUT_TEXT + view)
+    end = blob.find(b"\n") if blob is not None else -1
+    if blob is None or end < 0:
+        return None
+    base_run, base = blob[:end].decode(errors="replace"), memoryview(blob)[end + 1 :]  # not copied: megabytes
+    if base_run == run:
+        return base, base_run, len(base), None
+    stored = store.get_blob(OUTPUT_DELTA + view)
+    if stored is None:
+        return None
+    from delta_lint.patch import decode_delta, materialize
+
+    delta = decode_delta(stored)
+    if delta is None or delta.run != run or delta.base != base_run:
+        return None
+    text = materialize(delta, base)
+    return (text, base_run, len(base), delta) if text is not None else None
 
 
 def patch_output(
@@ -951,30 +988,31 @@ def patch_output(
 ) -> tuple[str, int] | None:
     """The output (in `output_format`, one of `patch.LAYOUTS`) and exit code of a
     re-check whose result holds a `patch.Patch`, made from the output the last run
-    kept for `view` (and kept in turn, with its index, when the run has a key).
+    kept for `view` (and kept in turn, with its index, when the run has a key: as
+    pieces of the output kept whole while its new lines are few, `patch.compose`).
     None: the kept output is not the one the patch starts from, or the patch does
     not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
     and renders it in full."""
-    from delta_lint.patch import LAYOUTS, apply
+    from delta_lint.patch import LAYOUTS, apply, compose
 
     patch = result.patch
     assert patch is not None
     store = Cache(config.root)
     try:
-        blob = store.get_blob(OUTPUT_TEXT + view)
-        end = blob.find(b"\n") if blob is not None else -1
-        if blob is None or end < 0 or blob[:end] != patch.index.run.encode():
+        kept = _kept_text(store, view, patch.index.run)
+        if kept is None:
             return None
+        last, base_run, base_size, last_delta = kept
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
-        last = memoryview(blob)[end + 1 :]  # not copied: the kept text of a large run is megabytes
         layout = LAYOUTS[output_format]
         done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
         if done is None:
             return None
-        text, code, index = done
+        text, code, index, segments = done
         if result.run_key is not None:
-            _keep_output(store, result, view, text.encode(), code, index)
+            delta = compose(result.run_key, base_run, base_size, last_delta, segments)
+            _keep_output(store, result, view, b"" if delta is not None else text.encode(), code, index, delta)
         return text, code
     finally:
         store.close()
@@ -993,14 +1031,11 @@ def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[
         and all(isinstance(w, str) for w in kept["warnings"])
     ):
         return None
-    blob = store.get_blob(OUTPUT_TEXT + view)
-    if blob is None:
-        return None
-    end = blob.find(b"\n")
-    if end < 0 or blob[:end] != run_key.encode():
+    found = _kept_text(store, view, run_key)
+    if found is None:
         return None
     try:  # the text decoded in place: a large run's output is not copied once more
-        text = str(memoryview(blob)[end + 1 :], "utf-8", "surrogatepass")
+        text = str(found[0], "utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return None
     return text, kept["code"], kept["warnings"]
