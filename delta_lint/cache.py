@@ -804,6 +804,16 @@ class Cache:
             self.memory.put("kv", kept, value)
         return value
 
+    def has_value(self, key: str) -> bool:
+        """Whether a value is stored under `key` by this code, without reading it."""
+        if self.db is None:
+            return False
+        try:
+            row = self.db.execute("SELECT 1 FROM kv WHERE key = ?", (f"{code_identity()}:{key}",)).fetchone()
+        except sqlite3.Error:
+            return False
+        return row is not None
+
     def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None:
         """Keep `value`, made of plain values, the cache's own types and the dataclasses
         `holds` names; a value holding anything else is not kept."""

@@ -198,6 +198,10 @@ def test_an_unchanged_project_is_answered_without_asking_its_bundle_again(tmp_pa
     cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=root)
     imported, first = _new_process(root, ("delta_lint.bundle",))
     assert (imported, first) == (["delta_lint.bundle"], cold.stdout)
+    # the second run asks the listings once more, keeping what they found in each file
+    # by its stat (`bundle.FileTests`) for a later run that must ask them
+    imported, printed = _new_process(root, ("delta_lint.bundle",))
+    assert (imported, printed) == (["delta_lint.bundle"], first)
     imported, printed = _new_process(root, ("delta_lint.bundle",))
     assert (imported, printed) == ([], first)
     (root / "jobs" / "e.sql").write_text("DELETE FROM main.s.events WHERE id = 3;\n")
