@@ -36,6 +36,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
+from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import MAX_ITEMS, MAX_SETTING_TEXT, Budget, OutOfBudget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, concat
@@ -51,6 +52,7 @@ _TOO_LONG = Unknown(f"a string of more than {MAX_SETTING_TEXT:,} characters (a j
 _SPENT = Unknown("the analysis budget is spent")
 # where the module is on the machine that runs it: not known (`os.path.dirname(__file__)`)
 _FILE = Unknown("the folder the code runs from")
+_ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
 
 # methods that change the object a name holds: such a name's assignment is not its value
 MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "pop", "remove", "clear", "__setitem__"})
@@ -84,6 +86,28 @@ class Scope:
     def bind(self, names: dict[str, object]) -> Scope:
         """This scope with `names` holding these values (a loop round's)."""
         return replace(self, given=(*self.given, *names.items()))
+
+
+class Some(list):
+    """The items written of a list some of whose items are not known (`[*other, x]`):
+    a document keeps them, an evaluation or a loop over it does not."""
+
+
+class SomeKeys(dict):
+    """The items written of a dict some of whose keys are not known (`{**other, "k": v}`)."""
+
+
+def partial(value: object, depth: int = 0) -> bool:
+    """Whether a value is, or holds, a container some of whose items are not known."""
+    if isinstance(value, (Some, SomeKeys)):
+        return True
+    if depth > MAX_NAMES:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(partial(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(partial(v, depth + 1) for v in value.values())
+    return False
 
 
 @dataclass(frozen=True)
@@ -161,15 +185,16 @@ class Static:
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             if len(node.elts) > MAX_ITEMS:
                 return Unknown(f"more than {MAX_ITEMS:,} items")
-            items = [
-                Unknown("a starred item") if isinstance(e, ast.Starred) else self.read(e, scope, depth + 1)
-                for e in node.elts
-            ]
+            items = [self.read(e, scope, depth + 1) for e in node.elts if not isinstance(e, ast.Starred)]
+            if len(items) < len(node.elts):
+                return Some(items)  # `[*other, x]`: the items written, not all there are
             return tuple(items) if isinstance(node, ast.Tuple) else items  # a set: its items as written
         if isinstance(node, ast.Dict):
             return self._dict(zip(node.keys, node.values), scope, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
             return self._dict(((ast.Constant(k.arg), k.value) for k in node.keywords if k.arg), scope, depth)
+        if _is_environment(node):
+            return _ENVIRONMENT
         if isinstance(node, (ast.JoinedStr, ast.BinOp)) or _is_path_join(node):
             parts = self._parts(node, scope, depth)
             if parts is not None:
@@ -181,6 +206,7 @@ class Static:
         out: dict[object, object] = {}
         for k, v in items:
             if k is None:
+                out = SomeKeys(out)  # `{**other, "k": v}`: the keys written, not all there are
                 continue
             key = self.read(k, scope, depth + 1)
             if isinstance(key, (str, int)) and not isinstance(key, bool):
@@ -197,7 +223,7 @@ class Static:
             if isinstance(left, list) and isinstance(right, list):
                 if len(left) + len(right) > MAX_ITEMS:
                     return self._too_big(node, f"a list of {len(left) + len(right):,} items (more than {MAX_ITEMS:,})")
-                return left + right
+                return Some(left + right) if isinstance(left, Some) or isinstance(right, Some) else left + right
             if _number(left) and _number(right):
                 return None  # arithmetic
             if not any(isinstance(v, (str, Template)) for v in (left, right)):
@@ -246,7 +272,8 @@ class Static:
                     continue
                 found = self._lookup(inner.id, scope)
                 if found is not None:
-                    env[inner.id] = self._follow(found, depth)
+                    held = self._follow(found, depth)
+                    env[inner.id] = Unknown("a container not all of whose items are known") if partial(held) else held
         if fields and scope.self_name is not None and scope.cls is not None:
             env[scope.self_name] = Made(scope.cls.name, fields)
         return Evaluator(self._evaluator_module(), {}, self.budget).value(node, env)
@@ -409,6 +436,22 @@ def _joined(parts: list[object], formatted: bool = True) -> object:
 
 def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _is_environment(node: ast.AST) -> bool:
+    """`os.getenv("X", "me")`, `os.environ.get(...)`, `os.environ["X"]`: the
+    environment of the machine that reads the definition (an Airflow worker, an
+    installer), which is not this one: its default is no more its value than
+    any other."""
+    if isinstance(node, ast.Call):
+        return _dotted(node.func) in ENV_GETTERS or _dotted(node.func) == "getenv"
+    return isinstance(node, ast.Subscript) and _dotted(node.value) == "os.environ"
 
 
 def _is_path_join(node: ast.AST) -> bool:
