@@ -62,6 +62,8 @@ from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.static import Scope, Static, partial
+from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
+from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import Location
 from delta_lint.safeio import read_input_text
 
@@ -124,7 +126,8 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
     for file in map(Path, found):
         label = _label(file, root)
         try:
-            tree = ast.parse(read_input_text(file, root, MAX_DAG_BYTES), str(file))
+            text = read_input_text(file, root, MAX_DAG_BYTES)
+            tree = ast.parse(text, str(file))
         except SyntaxError as err:
             problem = ConfigError(f"{file}: not valid Python: {err.msg}", err.lineno, f"not valid Python: {err.msg}")
             out.problems.append(found_problem(file, root, problem))
@@ -134,7 +137,7 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}", None, f"cannot read: {err}")))
             out.files.append(file)
             continue
-        reader = _DagFile(tree, file, root, label)
+        reader = _DagFile(tree, file, root, label, text)
         reader.read()
         for dag in reader.dags:
             if not dag.tasks:
@@ -264,8 +267,11 @@ def _keywords(call: ast.Call) -> dict[str, ast.expr]:
 class _DagFile:
     """One DAG file's DAGs, tasks and order."""
 
-    def __init__(self, tree: ast.Module, file: Path, root: Path, label: str) -> None:
+    def __init__(self, tree: ast.Module, file: Path, root: Path, label: str, source: str = "") -> None:
         self.tree, self.file, self.root, self.label = tree, file, root, label
+        # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
+        self.clients = ClientOrigins(tree, source)
+        self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
         # the file's values, within one budget (`values.static`)
         self.budget = Budget()
         self.static = Static(tree, label, self.budget)
@@ -384,6 +390,7 @@ class _DagFile:
             if name == "task":
                 task_id = self._setting(_keywords(call).get("task_id"), scope) if call is not None else UNKNOWN
                 self.task_functions[fn.name] = task_id if isinstance(task_id, str) else fn.name
+                self.task_defs[fn.name] = fn
                 return
             if name == "task_group":
                 gid = self._setting(_keywords(call).get("group_id"), scope) if call is not None else UNKNOWN
@@ -675,6 +682,8 @@ class _DagFile:
             return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
         if operator in _SQL_OPERATORS:
             return [self._sql_task(task_id, operator, kw, after, where, scope)]
+        if self._sends_sql(call, operator):
+            return [self._inline_task(task_id, "airflow task", after, where)]
         if operator not in _FILE_OPERATORS:
             dbt = self._dbt_spec(operator, kw, scope)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
@@ -710,13 +719,7 @@ class _DagFile:
         file name that names no file there is the task's problem."""
         names = self._sql_files(operator, kw, scope)
         if not names:
-            if self._inline_sql_tasks() > 1:
-                problem = (
-                    "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
-                    "whole files: which statements each task runs is not told apart, so they are not paired"
-                )
-                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
-            return Task(task_id, "sql_task", (self.label,), after, location=where)
+            return self._inline_task(task_id, "sql_task", after, where)
         files = []
         probes = []  # asked again by a cached schedule: a template file added or deleted is seen
         for name in names:
@@ -732,6 +735,45 @@ class _DagFile:
                 return Task(task_id, "sql_task", (), after, location=where, problem=problem, probes=tuple(probes))
             files.append(found)
         return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where, probes=tuple(probes))
+
+    def _inline_task(self, task_id: str, kind: str, after: tuple[str, ...], where: Location) -> Task:
+        """A task whose SQL is written in the DAG file (read there by the Python front
+        end): it runs the DAG file, unless another such task does too."""
+        if self._inline_sql_tasks() > 1:
+            problem = (
+                "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
+                "whole files: which statements each task runs is not told apart, so they are not paired"
+            )
+            return Task(task_id, kind, (), after, location=where, problem=problem)
+        return Task(task_id, kind, (self.label,), after, location=where)
+
+    def _sends_sql(self, call: ast.Call, operator: str) -> bool:
+        """Whether a `@task` function's task (or a `PythonOperator`'s callable, a
+        function of the file) sends SQL to a warehouse through a Databricks client
+        (`frontend.warehouse.ClientOrigins`: a `DatabricksSqlHook`, the connector):
+        its statements are the task's, written in the DAG file."""
+        if not self.clients.active:
+            return False
+        fn = self.task_defs.get(operator)
+        if fn is None and operator.endswith("PythonOperator"):
+            given = _keywords(call).get("python_callable")
+            found = [
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and isinstance(given, ast.Name)
+                and n.name == given.id
+            ]
+            fn = found[0] if len(found) == 1 else None
+        if fn is None:
+            return False
+        return any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in CLIENT_METHODS
+            and self.clients.statement(n) is not None
+            for n in ast.walk(fn)
+        )
 
     def _sql_files(self, operator: str, kw: dict, scope: Scope) -> list[str]:
         """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
@@ -751,8 +793,11 @@ class _DagFile:
                 1
                 for dag in self.dags
                 for call, operator in dag.tasks.values()
-                if operator in _SQL_OPERATORS
-                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
+                if (
+                    operator in _SQL_OPERATORS
+                    and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
+                )
+                or self._sends_sql(call, operator)
             )
         return self._inline_count
 

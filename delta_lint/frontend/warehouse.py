@@ -10,7 +10,11 @@ known to come from a Databricks client, by where the code made it:
   a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` runs SQL;
 - SQLAlchemy with the Databricks dialect: `create_engine("databricks://...")` (or
   `URL.create("databricks", ...)`) is an engine, its `.connect()` / `.begin()` a
-  connection, whose `execute(text(q))` runs `q`.
+  connection, whose `execute(text(q))` runs `q`;
+- Airflow's `DatabricksSqlHook` (of the Databricks provider): an instance's
+  `run(sql)`, `get_records(sql)`, `get_pandas_df(sql)` and `get_first(sql)` run
+  `sql` in the warehouse its connection names (the same kind of client as the
+  connector, which it wraps).
 
 What an object is follows the module's names: an assignment (all of a name's
 assignments in its scope must agree; a parameter, a loop variable or anything
@@ -42,15 +46,26 @@ _CREATE_ENGINE = "sqlalchemy.create_engine"
 _URL = "sqlalchemy URL"
 _ENGINE = "engine"
 _SA_CONNECTION = "sqlalchemy connection"
+_HOOK_CLASS = "airflow DatabricksSqlHook"
+_HOOK = "a DatabricksSqlHook"
 _PARAM = "a parameter"  # a value the caller gives: not known here
 _OTHER = "unknown"
 
 # the method of each client that runs its argument as SQL
-_RUNS = {_CURSOR: ("execute",), _SA_CONNECTION: ("execute", "exec_driver_sql"), _ENGINE: ("execute",)}
+_RUNS = {
+    _CURSOR: ("execute",),
+    _SA_CONNECTION: ("execute", "exec_driver_sql"),
+    _ENGINE: ("execute",),
+    _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
+}
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
+SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
+HOOK_METHODS = frozenset(_RUNS[_HOOK])
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
 # notebook names "databricks" in its header: not enough)
-_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy")
+_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
+# where Airflow's Databricks provider defines its SQL hook
+_HOOK_MODULES = ("airflow.providers.databricks.hooks.databricks_sql", "airflow.providers.databricks.hooks")
 
 
 def _import_kind(module: str, name: str | None) -> str:
@@ -58,6 +73,8 @@ def _import_kind(module: str, name: str | None) -> str:
     if name is None:
         return {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module, _OTHER)
     full = f"{module}.{name}"
+    if name == "DatabricksSqlHook" and module in _HOOK_MODULES:
+        return _HOOK_CLASS
     return {
         "databricks.sql": _DBSQL,
         "databricks.sql.connect": _CONNECT,
@@ -130,7 +147,7 @@ class ClientOrigins:
                 given = keyword.value
         if given is None or isinstance(given, ast.Starred):
             return None
-        return self._text_of(given, chain) if kind != _CURSOR else given
+        return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
 
     def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
         """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
@@ -196,6 +213,8 @@ class ClientOrigins:
         callee = self._kind(func, chain, depth)
         if callee == _CONNECT:
             return _CONNECTION
+        if callee == _HOOK_CLASS:
+            return _HOOK
         if callee == _CREATE_ENGINE:
             url = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "url"), None)
             return _ENGINE if url is not None and self._databricks_url(url, chain, depth) else _OTHER
