@@ -272,6 +272,8 @@ class PythonAnalyzer:
         self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self.walker.drop_definition_intents()
+        for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
             self._name_inputs(tree)
         self._say_unread_writes(tree)
