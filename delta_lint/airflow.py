@@ -20,7 +20,9 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `max_concurrent_runs`, schedule or trigger. `DatabricksSqlOperator` and
   `DatabricksCopyIntoOperator` run SQL in a warehouse: the Python front end reads
   their statements at the operator's line, so the task runs the DAG file (a
-  `sql="x.sql"` of the template folder: that file). A task that runs dbt (a `BashOperator` command, the
+  `sql="x.sql"` of the template folder: that file), as does a `@task` function or a
+  `PythonOperator` callable that sends SQL through a `DatabricksSqlHook` (or the
+  SQL connector: `frontend.warehouse`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
