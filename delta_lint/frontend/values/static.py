@@ -242,8 +242,10 @@ class Static:
                     return None  # a format spec or `!r`: the evaluator formats it
             return self._sized(node, _joined(values, formatted=True))
         assert isinstance(node, ast.Call)
+        if any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
+            return None
         args = [self.read(a, scope, depth + 1) for a in node.args]
-        if all(isinstance(a, str) for a in args) or any(isinstance(a, ast.Starred) for a in node.args):
+        if all(isinstance(a, str) for a in args):
             return None  # Python's own join of known paths
         # an unknown folder and known names below it: joined by one `/` each
         return self._sized(
