@@ -14,8 +14,14 @@ expression hold, in its module? `Static` answers it on the lattice of
   bind names itself (`Scope.bind`: the rounds of a loop it reads once per value).
 - Lists, tuples, sets and dicts (and `dict(k=v)`) are read item by item, so one
   item not known leaves the others: a Jobs API document with one value only a
-  run knows is still a document. A reader reads its own calls (the SDK's
-  dataclasses) through its hook.
+  run knows is still a document (a `*`/`**` spread makes it `Some`/`SomeKeys`:
+  a document keeps the items written, an evaluation or a loop refuses it). A
+  reader reads its own calls (the SDK's dataclasses) through its hook.
+- An environment variable (`os.getenv("X", "me")`, `os.environ[...]`) and
+  `__file__` are unknown: they are the machine's that reads the definition (an
+  Airflow worker, an installer), and a default is no more their value than any
+  other. Values cut short (names nested past MAX_NAMES, a string past
+  MAX_SETTING_TEXT, a list past MAX_ITEMS) are noted in the budget at a line.
 - A string built of parts (`+`, an f-string, `os.path.join`) is a `Template`
   when some part is not known: each such part is the input `UNKNOWN_PART`.
 - Every other expression is `evaluator.Evaluator`'s, over the module's functions,
