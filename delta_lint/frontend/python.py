@@ -77,8 +77,8 @@ from delta_lint.frontend.values.resolver import (
 from delta_lint.frontend.values.sources import is_value_function, module_source, one_definition, value_modules
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
+from delta_lint.frontend.warehouse import HOOK_METHODS, SQL_HOOK, SQL_OPERATORS, operator_statements
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, operator_statements
 from delta_lint.model import (
     SCOPED,
     Context,
@@ -201,6 +201,7 @@ class PythonAnalyzer:
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
+        self._sql_hooks = False  # names Airflow's DatabricksSqlHook: its `run(sql)` is a warehouse call
 
     # -- entry point ---------------------------------------------------------
 
@@ -223,6 +224,7 @@ class PythonAnalyzer:
             return
         self._tree = tree
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
+        self._sql_hooks = SQL_HOOK in self.source
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -270,6 +272,8 @@ class PythonAnalyzer:
         self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self.walker.drop_definition_intents()
+        for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
             self._name_inputs(tree)
         self._say_unread_writes(tree)
@@ -407,9 +411,10 @@ class PythonAnalyzer:
         if lines is None:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
-            if self._helpers or self._sql_names:
+            if self._helpers or self._sql_names or self._sql_hooks:
                 # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
                 extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names
+                extra |= HOOK_METHODS if self._sql_hooks else set()
                 names = sorted(re.escape(w) for w in TERMINALS | extra | _EXTRA_WORDS)
                 words = re.compile(r"\b(?:" + "|".join(names) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
@@ -574,7 +579,10 @@ class PythonAnalyzer:
                 if callee is not None:
                     self._guarded(node, self.walker.call_helper, callee, node, scope)
                     continue
-            if attribute and node.func.attr in TERMINALS and id(node) not in seen:
+            terminal = attribute and (
+                node.func.attr in TERMINALS or (self._sql_hooks and node.func.attr in HOOK_METHODS)
+            )
+            if terminal and id(node) not in seen:
                 steps = self.flatten(node, scope)
                 for step in steps:
                     if step.call is not None:

@@ -138,6 +138,11 @@ class SqlCallReader:
             self._clients = ClientOrigins(tree, source)
         return self._clients.statement(node)
 
+    def client_doubts(self) -> list[tuple[ast.Call, str]]:
+        """The calls that may send SQL through a Databricks client and were not read,
+        with why (see `warehouse.ClientOrigins.doubts`)."""
+        return list(self._clients.doubts.values()) if self._clients is not None else []
+
     def read(self, node: ast.Call, warehouse: ast.expr | None, scope: Scope) -> None:
         """The intents of the statement `node` runs: `warehouse`, the statement a
         warehouse call runs, else the query of `spark.sql`."""
