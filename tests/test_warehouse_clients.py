@@ -147,6 +147,21 @@ def test_sqlalchemy_with_the_databricks_dialect(lint):
     assert _writes(result) == [("job.py:5", "main.sales.orders", "update")]
 
 
+def test_sqlalchemy_exec_driver_sql_is_a_warehouse_call(lint):
+    """`exec_driver_sql(text)` runs the text as it is, like `execute(text(...))`; it is
+    read only on a connection of the Databricks dialect."""
+    job = (
+        "from sqlalchemy import create_engine\n"
+        "\n"
+        'engine = create_engine("databricks://token:t@host?http_path=p")\n'
+        "with engine.connect() as conn:\n"
+        '    conn.exec_driver_sql("DELETE FROM main.sales.orders WHERE id = 5")\n'
+    )
+    result = lint({"job.py": job, "pg.py": job.replace("databricks://token:t@host?http_path=p", "postgresql://u@h/db")})
+    assert _writes(result) == [("job.py:5", "main.sales.orders", "delete")]
+    assert not [d for d in result.diagnostics if d.location.path.endswith("job.py")]
+
+
 def test_a_context_manager_of_the_module_that_yields_a_cursor(lint):
     result = lint(
         {

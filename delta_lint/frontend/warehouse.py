@@ -65,7 +65,22 @@ _RUNS = {
 }
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
 SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
-HOOK_METHODS = frozenset(_RUNS[_HOOK])
+
+
+def client_methods(source: str) -> frozenset[str]:
+    """The methods by which a module's warehouse clients may run SQL, as far as its
+    text tells: a hook's only where it names the hook, a SQLAlchemy connection's
+    only where it names SQLAlchemy (`run` and `get_first` are common names). The
+    front end reads these calls as it reads its own terminals; which of them are
+    a client's is decided by where the object comes from."""
+    found: set[str] = set()
+    if SQL_HOOK in source:
+        found.update(_RUNS[_HOOK])
+    if "sqlalchemy" in source:
+        found.update(_RUNS[_SA_CONNECTION])
+    return frozenset(found)
+
+
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
 # notebook names "databricks" in its header: not enough)
 _WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
