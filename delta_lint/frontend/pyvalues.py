@@ -302,13 +302,12 @@ class StrMap:
         return next((v for k, v in self.items if k == key), None)
 
 
-@dataclass(frozen=True)
-class Maps:
-    """A literal list of literal dicts, a configuration list (`TABLES = [{"name":
-    "main.s.a"}, ...]`): a loop over it binds each dict in turn, `TABLES[0]["name"]`
-    reads one."""
-
-    items: tuple[StrMap, ...]
+def is_configs(held: object) -> bool:
+    """Whether a held value is a configuration list: a literal list of literal dicts
+    (`TABLES = [{"name": "main.s.a"}, ...]`), held as a list of them. A loop over it
+    binds each dict in turn, `TABLES[0]["name"]` reads one. Lists are held of one
+    kind of item, so the first tells."""
+    return type(held) is list and bool(held) and type(held[0]) is not Str
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ from delta_lint.frontend.pyvalues import (
     DataFrame,
     InputDoc,
     Instance,
-    Maps,
     Scope,
     Step,
     Str,
@@ -42,6 +41,7 @@ from delta_lint.frontend.pyvalues import (
     argument_at,
     from_plain,
     held_value,
+    is_configs,
     may_give_text,
     one_of,
     param_str,
@@ -280,7 +280,7 @@ class ValueResolver:
         if width == 1:
             maps = self._maps(node, scope) or self._map_values(node, scope)
             if maps is not None:  # `for cfg in TABLES:` of a configuration list
-                return [(m,) for m in maps.items]
+                return [(m,) for m in maps]
             items = self._items(node, scope)
             return [(item,) for item in items.items] if items is not None else None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
@@ -313,16 +313,16 @@ class ValueResolver:
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
-            return held if isinstance(held, (StrMap, Maps)) and not isinstance(held, Instance) else None
+            return held if (isinstance(held, StrMap) and not isinstance(held, Instance)) or is_configs(held) else None
         text = self.string(node, scope)
         return text if not text.unknown or _partly_known(text) else None
 
-    def _maps(self, node: ast.expr, scope: Scope) -> Maps | None:
+    def _maps(self, node: ast.expr, scope: Scope) -> list[StrMap] | None:
         """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
         or a name bound to one the code does not change in place)."""
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            return held if isinstance(held, Maps) and node.id not in self.host.mutated_names else None
+            return held if is_configs(held) and node.id not in self.host.mutated_names else None  # type: ignore[return-value]
         if isinstance(node, (ast.Subscript, ast.Call)):  # `CONF["tables"]`, `conf.get("tables")`
             root = node
             while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
@@ -330,24 +330,24 @@ class ValueResolver:
             if isinstance(root, ast.Name) and root.id in self.host.mutated_names:
                 return None
             held = self._held(node, scope)
-            return held if isinstance(held, Maps) else None
+            return held if is_configs(held) else None  # type: ignore[return-value]
         if not (isinstance(node, (ast.List, ast.Tuple)) and 0 < len(node.elts) <= 256):
             return None
         if not all(isinstance(e, ast.Dict) for e in node.elts):
             return None
         held = [self._value(e, scope) for e in node.elts]
         if all(isinstance(h, StrMap) and not isinstance(h, Instance) for h in held):
-            return Maps(tuple(held))  # type: ignore[arg-type]
+            return held  # type: ignore[return-value]
         return None
 
-    def _map_values(self, node: ast.expr, scope: Scope) -> Maps | None:
+    def _map_values(self, node: ast.expr, scope: Scope) -> list[StrMap] | None:
         """`CONF.values()` of a literal dict whose every value is a literal dict."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values"):
             return None
         mapping = self._literal_map(node.func.value, scope) if not node.args else None
         values = [v for _, v in mapping.items] if mapping is not None and not mapping.keys else []
         if values and all(isinstance(v, StrMap) and not isinstance(v, Instance) for v in values):
-            return Maps(tuple(values))  # type: ignore[arg-type]
+            return values  # type: ignore[return-value]
         return None
 
     def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
@@ -394,8 +394,9 @@ class ValueResolver:
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
-        if isinstance(node, ast.Name) and isinstance(
-            scope.env.get(node.id), (StrMap, Strs, Maps, ArgNamespace, tuple, UnknownState)
+        if isinstance(node, ast.Name) and (
+            isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple, UnknownState))
+            or is_configs(scope.env.get(node.id))
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
@@ -804,11 +805,11 @@ class ValueResolver:
             return scope.env.get(node.id)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
-            if isinstance(owner, Maps) and not (
+            if is_configs(owner) and not (
                 isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
             ):
                 index = node.slice.value
-                return owner.items[index] if -len(owner.items) <= index < len(owner.items) else None
+                return owner[index] if -len(owner) <= index < len(owner) else None  # type: ignore[index,arg-type]
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
