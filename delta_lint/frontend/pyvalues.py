@@ -4,7 +4,7 @@ Job code builds table names, conditions and options out of strings: constants,
 f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
 `__init__` sets attributes, widget and argv values a job binds. These are the
 values the front end keeps for a name (`Str` with its `{param}` placeholders,
-`Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
+lists of them, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
 functions that turn literal syntax into them. A `Str` carries the value of
 `values.lattice` behind its text: the text itself, a known value that is not a
 string, or the lattice's `OneOf` of the texts it may be. Reading values out of
@@ -271,13 +271,6 @@ class Scope:
 
 
 @dataclass(frozen=True)
-class Strs:
-    """A literal list, tuple or set of strings (`for t in TABLES:` runs once per element)."""
-
-    items: tuple[Str, ...]
-
-
-@dataclass(frozen=True)
 class StrMap:
     """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it),
     or a document of the project (`load_config("dev")`) whose nested mappings are
@@ -302,11 +295,18 @@ class StrMap:
         return next((v for k, v in self.items if k == key), None)
 
 
+def is_texts(held: object) -> bool:
+    """Whether a held value is a list of strings: a literal list, tuple or set of
+    them (`for t in TABLES:` runs once per element), held as a list of `Str`, as the
+    value layer's evaluator holds a list. Lists are held of one kind of item, so the
+    first tells (an empty list is one of strings)."""
+    return type(held) is list and (not held or type(held[0]) is Str)
+
+
 def is_configs(held: object) -> bool:
     """Whether a held value is a configuration list: a literal list of literal dicts
     (`TABLES = [{"name": "main.s.a"}, ...]`), held as a list of them. A loop over it
-    binds each dict in turn, `TABLES[0]["name"]` reads one. Lists are held of one
-    kind of item, so the first tells."""
+    binds each dict in turn, `TABLES[0]["name"]` reads one."""
     return type(held) is list and bool(held) and type(held[0]) is not Str
 
 
@@ -415,7 +415,7 @@ def from_plain(value: object, depth: int = 0) -> object:
                 items.append((str(k), held))
         return StrMap(tuple(items), plain=value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return Strs(tuple(Str(v) for v in value))
+        return [Str(v) for v in value]
     return None
 
 
@@ -449,8 +449,8 @@ def to_plain(held: object, depth: int = 0) -> object:
             return held.plain
         out = {k: to_plain(v, depth + 1) for k, v in held.items}
         return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in out.values()) else out
-    if isinstance(held, Strs):
-        items = [to_plain(i, depth + 1) for i in held.items]
+    if is_texts(held):  # a configuration list is not given (its dicts are held, not plain)
+        items = [to_plain(i, depth + 1) for i in held]  # type: ignore[attr-defined]
         return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in items) else items
     return _NOT_PLAIN
 
@@ -465,7 +465,7 @@ def held_value(value: object) -> object:
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, list):
-        return Strs(tuple(Str(str(v)) for v in value))
+        return [Str(str(v)) for v in value]
     if isinstance(value, dict) and set(value) == {TEMPLATE_KEY}:
         template = value[TEMPLATE_KEY]
         if isinstance(template, list) and len(template) == 3 and isinstance(template[0], str):
@@ -493,8 +493,8 @@ def plain_value(held: object) -> object:
     """The plain JSON form of a fully static value, else None."""
     if isinstance(held, Str):
         return held.text if not (held.params or held.unknown) else None
-    if isinstance(held, Strs):
-        texts = [plain_value(i) for i in held.items]
+    if is_texts(held):
+        texts = [plain_value(i) for i in held]  # type: ignore[attr-defined]
         return texts if all(isinstance(t, str) for t in texts) else None
     if isinstance(held, StrMap):
         pairs = {k: plain_value(v) for k, v in held.items}

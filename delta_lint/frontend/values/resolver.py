@@ -36,12 +36,12 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     StrMap,
-    Strs,
     UnknownState,
     argument_at,
     from_plain,
     held_value,
     is_configs,
+    is_texts,
     may_give_text,
     one_of,
     param_str,
@@ -263,8 +263,8 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
-                env[name] = held if isinstance(held, kept) else param_str(name)
+                kept = (Str, Chain, DataFrame, StrMap, ArgNamespace)
+                env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         home = self.host.walker.home(fn.lineno)
         if home is None:
             return env
@@ -282,7 +282,7 @@ class ValueResolver:
             if maps is not None:  # `for cfg in TABLES:` of a configuration list
                 return [(m,) for m in maps]
             items = self._items(node, scope)
-            return [(item,) for item in items.items] if items is not None else None
+            return [(item,) for item in items] if items is not None else None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
             if width != 2 or node.args:
                 return None
@@ -299,7 +299,7 @@ class ValueResolver:
             items = self._items(element, scope)
             if items is None:
                 return None
-            rows.append(items.items)
+            rows.append(tuple(items))
         return rows
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
@@ -358,7 +358,7 @@ class ValueResolver:
         mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
         return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
 
-    def _items(self, node: ast.expr, scope: Scope) -> Strs | None:
+    def _items(self, node: ast.expr, scope: Scope) -> list[Str] | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
         if isinstance(node, ast.Name):
@@ -366,8 +366,8 @@ class ValueResolver:
                 return None
             held = scope.env.get(node.id)
             if isinstance(held, StrMap) and not isinstance(held, Instance):
-                return Strs(tuple(Str(k) for k in held.all_keys()))
-            return held if isinstance(held, Strs) else None
+                return [Str(k) for k in held.all_keys()]
+            return held if is_texts(held) else None  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             if node.func.attr == "keys":
                 return self._items(node.func.value, scope)
@@ -380,7 +380,7 @@ class ValueResolver:
                     and values
                     and all(isinstance(v, Str) and not v.unknown for v in values)
                 ):
-                    return Strs(tuple(values))  # type: ignore[arg-type]
+                    return values  # type: ignore[return-value]
                 return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
             node = ast.List(elts=list(node.keys))
@@ -389,23 +389,22 @@ class ValueResolver:
             if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
                 i.unknown for i in items
             ):
-                return Strs(items)
+                return list(items)
         return None
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
-        if isinstance(node, ast.Name) and (
-            isinstance(scope.env.get(node.id), (StrMap, Strs, ArgNamespace, tuple, UnknownState))
-            or is_configs(scope.env.get(node.id))
+        if isinstance(node, ast.Name) and isinstance(
+            scope.env.get(node.id), (StrMap, list, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
             return StrMap(())
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
-            return Strs(())
+            return []
         if isinstance(node, (ast.Subscript, ast.Call)):
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
-            if isinstance(held, (StrMap, Strs)) and not isinstance(held, Instance):
+            if (isinstance(held, StrMap) and not isinstance(held, Instance)) or is_texts(held):
                 return held
         if isinstance(node, ast.Call) and self.host.classes:
             instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
@@ -419,7 +418,7 @@ class ValueResolver:
                 return evaluated
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.host.functions:
             returned = self._returned(self.host.functions[node.func.id], node, scope)
-            if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
+            if isinstance(returned, (Str, StrMap, ArgNamespace, tuple)) or is_texts(returned):
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self._member(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
@@ -647,9 +646,9 @@ class ValueResolver:
         elif (
             isinstance(arg, ast.Name)
             and arg.id not in self.host.mutated_names
-            and isinstance(held := scope.env.get(arg.id), Strs)
+            and is_texts(held := scope.env.get(arg.id))
         ):
-            items = list(held.items)
+            items = list(held)  # type: ignore[arg-type]
         else:
             return None
         sep = self.string(node.func.value, scope)
@@ -696,7 +695,9 @@ class ValueResolver:
             and isinstance(node.left, ast.Name)
         ):
             held = scope.env.get(node.left.id)
-            if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
+            if not (isinstance(held, Str) or is_texts(held)) or (
+                isinstance(held, Str) and (held.params or held.unknown)
+            ):
                 return None
             return (isinstance(held, Str) and held.value is None) == isinstance(node.ops[0], ast.Is)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _TEXT_TESTS):
@@ -705,8 +706,8 @@ class ValueResolver:
             held = scope.env.get(node.id)
             if isinstance(held, Str) and held.scalar:  # None, a flag, a number: its own truth
                 return bool(held.value)
-            if isinstance(held, Strs):
-                return None if node.id in self.host.mutated_names else bool(held.items)
+            if is_texts(held):
+                return None if node.id in self.host.mutated_names else bool(held)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
         return None
@@ -782,8 +783,8 @@ class ValueResolver:
         if isinstance(held, StrMap) and key is not None:
             return held.get(key)
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
-            return held.items[index] if -len(held.items) <= index < len(held.items) else None
+        if is_texts(held) and isinstance(index, int) and not isinstance(index, bool):
+            return held[index] if -len(held) <= index < len(held) else None  # type: ignore[index,arg-type]
         return None
 
     def _key(self, node: ast.expr, scope: Scope) -> str | None:

@@ -30,10 +30,10 @@ from delta_lint.frontend.pyvalues import (
     Scope,
     Str,
     StrMap,
-    Strs,
     alternatives,
     argument_at,
     exported_value,
+    is_texts,
     join_envs,
     loop_names,
     param_str,
@@ -870,9 +870,9 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
-        if isinstance(held, Strs) or (isinstance(held, StrMap) and not isinstance(held, Instance)):
+        if is_texts(held) or (isinstance(held, StrMap) and not isinstance(held, Instance)):
             # a list or dict of statements: each runs with its text standing here
-            items = held.items if isinstance(held, Strs) else [v for _, v in held.items]
+            items = held if is_texts(held) else [v for _, v in held.items]  # type: ignore[union-attr]
             texts = [one for item in items if isinstance(item, Str) for one in alternatives(item)]
         else:
             texts = list(alternatives(held)) if isinstance(held, Str) else []
