@@ -30,19 +30,23 @@ from delta_lint.frontend.pyvalues import (
     ArgNamespace,
     Chain,
     DataFrame,
+    Document,
     InputDoc,
     Instance,
     Scope,
     Step,
     Str,
-    StrMap,
     UnknownState,
+    all_held,
     argument_at,
     from_plain,
+    get_text,
     held_value,
     is_configs,
     is_texts,
+    literal_dict,
     may_give_text,
+    member,
     one_of,
     param_str,
     scalar,
@@ -134,7 +138,7 @@ def _is_json_loads(node: ast.expr) -> bool:
     )
 
 
-def _json_strings(text: str) -> StrMap | None:
+def _json_strings(text: str) -> dict[str, object] | None:
     """A JSON object's string and number fields (`'{"CATALOG": "main"}'`); None when
     the text is no JSON object."""
     try:
@@ -144,7 +148,7 @@ def _json_strings(text: str) -> StrMap | None:
     if not isinstance(value, dict):
         return None
     fields = [(str(k), v) for k, v in value.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
-    return StrMap(tuple((k, Str(str(v))) for k, v in fields))
+    return {k: Str(str(v)) for k, v in fields}
 
 
 def _env_default(call: ast.Call) -> str | None:
@@ -263,7 +267,7 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, StrMap, ArgNamespace)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         home = self.host.walker.home(fn.lineno)
         if home is None:
@@ -287,8 +291,8 @@ class ValueResolver:
             if width != 2 or node.args:
                 return None
             mapping = self._literal_map(node.func.value, scope)
-            if mapping is not None and mapping.items and not mapping.keys:  # every value held
-                return [(Str(k), v) for k, v in mapping.items]
+            if mapping and all_held(mapping):  # every value held
+                return [(Str(k), v) for k, v in mapping.items()]
             return None
         if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
             return None
@@ -313,11 +317,11 @@ class ValueResolver:
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
-            return held if (isinstance(held, StrMap) and not isinstance(held, Instance)) or is_configs(held) else None
+            return held if isinstance(held, dict) or is_configs(held) else None
         text = self.string(node, scope)
         return text if not text.unknown or _partly_known(text) else None
 
-    def _maps(self, node: ast.expr, scope: Scope) -> list[StrMap] | None:
+    def _maps(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
         """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
         or a name bound to one the code does not change in place)."""
         if isinstance(node, ast.Name):
@@ -336,27 +340,27 @@ class ValueResolver:
         if not all(isinstance(e, ast.Dict) for e in node.elts):
             return None
         held = [self._value(e, scope) for e in node.elts]
-        if all(isinstance(h, StrMap) and not isinstance(h, Instance) for h in held):
+        if all(isinstance(h, dict) for h in held):
             return held  # type: ignore[return-value]
         return None
 
-    def _map_values(self, node: ast.expr, scope: Scope) -> list[StrMap] | None:
+    def _map_values(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
         """`CONF.values()` of a literal dict whose every value is a literal dict."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values"):
             return None
         mapping = self._literal_map(node.func.value, scope) if not node.args else None
-        values = [v for _, v in mapping.items] if mapping is not None and not mapping.keys else []
-        if values and all(isinstance(v, StrMap) and not isinstance(v, Instance) for v in values):
+        values = list(mapping.values()) if mapping is not None and all_held(mapping) else []
+        if values and all(isinstance(v, dict) for v in values):
             return values  # type: ignore[return-value]
         return None
 
-    def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
+    def _literal_map(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
         """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
         changes it in place."""
         if isinstance(node, ast.Name) and node.id in self.host.mutated_names:
             return None
         mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
-        return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
+        return mapping if isinstance(mapping, dict) else None
 
     def _items(self, node: ast.expr, scope: Scope) -> list[Str] | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
@@ -365,18 +369,18 @@ class ValueResolver:
             if node.id in self.host.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
                 return None
             held = scope.env.get(node.id)
-            if isinstance(held, StrMap) and not isinstance(held, Instance):
-                return [Str(k) for k in held.all_keys()]
+            if isinstance(held, dict):
+                return [Str(k) for k in held]
             return held if is_texts(held) else None  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             if node.func.attr == "keys":
                 return self._items(node.func.value, scope)
             if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
                 mapping = self._literal_map(node.func.value, scope)
-                values = [v for _, v in mapping.items] if mapping is not None else []
+                values = list(mapping.values()) if mapping is not None else []
                 if (
                     mapping is not None
-                    and not mapping.keys
+                    and all_held(mapping)
                     and values
                     and all(isinstance(v, Str) and not v.unknown for v in values)
                 ):
@@ -395,16 +399,16 @@ class ValueResolver:
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Name) and isinstance(
-            scope.env.get(node.id), (StrMap, list, ArgNamespace, tuple, UnknownState)
+            scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
-            return StrMap(())
+            return {}
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
             return []
         if isinstance(node, (ast.Subscript, ast.Call)):
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
-            if (isinstance(held, StrMap) and not isinstance(held, Instance)) or is_texts(held):
+            if isinstance(held, dict) or is_texts(held):
                 return held
         if isinstance(node, ast.Call) and self.host.classes:
             instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
@@ -418,12 +422,11 @@ class ValueResolver:
                 return evaluated
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.host.functions:
             returned = self._returned(self.host.functions[node.func.id], node, scope)
-            if isinstance(returned, (Str, StrMap, ArgNamespace, tuple)) or is_texts(returned):
+            if isinstance(returned, (Str, dict, Instance, ArgNamespace, tuple)) or is_texts(returned):
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self._member(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            known = tuple((k, v) for k, v in values if v is not None)
-            return StrMap(known, keys=tuple(dict.fromkeys(k for k, _ in values)) if len(known) < len(values) else ())
+            return literal_dict(values)
         maps = self._maps(node, scope)
         if maps is not None:
             return maps
@@ -768,7 +771,7 @@ class ValueResolver:
         `config["paths"]["raw"]` and `config.get("root")` of a loaded document."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             held = scope.env.get(node.value.id)
-            return held.get(node.attr) if isinstance(held, StrMap) else None
+            return get_text(held, node.attr) if isinstance(held, (dict, Instance)) else None
         if isinstance(node, ast.Call) or (isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)):
             found = self._held(node, scope)
             return found if isinstance(found, Str) else None
@@ -780,8 +783,8 @@ class ValueResolver:
             self.host.input_params[field.params[0]] = held.inputs
             return Str(field.text, field.params)
         key = self._key(node.slice, scope)
-        if isinstance(held, StrMap) and key is not None:
-            return held.get(key)
+        if isinstance(held, (dict, Instance)) and key is not None:
+            return get_text(held, key)
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if is_texts(held) and isinstance(index, int) and not isinstance(index, bool):
             return held[index] if -len(held) <= index < len(held) else None  # type: ignore[index,arg-type]
@@ -814,8 +817,8 @@ class ValueResolver:
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
-            if isinstance(owner, StrMap) and not isinstance(owner, Instance):
-                return owner.member(key)
+            if isinstance(owner, dict):
+                return member(owner, key)
             return None
         if (
             isinstance(node, ast.Call)
@@ -826,12 +829,12 @@ class ValueResolver:
             and isinstance(node.args[0], ast.Constant)
         ):
             owner = self._held(node.func.value, scope)
-            if not isinstance(owner, StrMap) or isinstance(owner, Instance):
+            if not isinstance(owner, dict):
                 return None
-            found = owner.member(str(node.args[0].value))
-            if found is None and isinstance(owner.plain, dict) and node.args[0].value in owner.plain:
+            found = member(owner, str(node.args[0].value))
+            if found is None and isinstance(owner, Document) and node.args[0].value in owner.plain:  # type: ignore[operator]
                 return None  # there, but of a kind the analyser does not hold: unknown
-            if found is None and owner.plain is not None:
+            if found is None and isinstance(owner, Document):
                 return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
@@ -842,9 +845,9 @@ class ValueResolver:
         raises); None for any other dict, or past `one_of`'s cap. Asked by the SQL
         call reader only, which runs each text (see `sqlcall`)."""
         owner = scope.env.get(name.id)
-        if type(owner) is not StrMap or owner.plain is not None or owner.keys or name.id in self.host.mutated_names:
+        if type(owner) is not dict or not all_held(owner) or name.id in self.host.mutated_names:
             return None
-        values = [v for _, v in owner.items]
+        values = list(owner.values())
         if not values or not all(isinstance(v, Str) for v in values):
             return None
         joined = one_of(values)  # type: ignore[arg-type]
@@ -1009,7 +1012,7 @@ class ValueResolver:
             return Str(json.dumps(fields))
         return None
 
-    def _handed_dict(self, node: ast.expr, scope: Scope) -> StrMap | None:
+    def _handed_dict(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
         """`json.loads(dbutils.notebook.run(...))` of a callee that exits with
         `json.dumps` of a dict: its fields, those the callee knows only in part as
         templates; a field it does not know stays out (read as a placeholder)."""
@@ -1017,12 +1020,11 @@ class ValueResolver:
         fields = handed.get("json") if handed is not None else None
         if not isinstance(fields, dict):
             return None
-        known = []
+        known: list[tuple[str, object]] = []
         for key, value in fields.items():
             held = held_value(value) if value is not None else None
-            if isinstance(held, Str) and not held.unknown:
-                known.append((str(key), held))
-        return StrMap(tuple(known), keys=tuple(str(k) for k in fields) if len(known) < len(fields) else ())
+            known.append((str(key), held if isinstance(held, Str) and not held.unknown else None))
+        return literal_dict(known)
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]` of a known string: that part."""
@@ -1092,7 +1094,7 @@ class ValueResolver:
                 if not text.unknown:
                     attrs[target.attr] = text
                     # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
-                    local.env["self"] = StrMap(tuple(attrs.items()))
+                    local.env["self"] = dict(attrs)
         return attrs, None
 
     def _opaque(self, node: ast.expr) -> Str:
