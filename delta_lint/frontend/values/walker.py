@@ -33,7 +33,6 @@ from delta_lint.frontend.pyvalues import (
     alternatives,
     argument_at,
     exported_value,
-    is_texts,
     join_envs,
     known_items,
     loop_names,
@@ -881,12 +880,15 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
-        if is_texts(held) or isinstance(held, dict):
-            # a list or dict of statements: each runs with its text standing here
-            items = held if is_texts(held) else [v for _, v in known_items(held)]  # type: ignore[arg-type]
+        if isinstance(held, Str):
+            texts = list(alternatives(held))
+        elif isinstance(held, (list, dict)):
+            # a list or dict of statements: each runs with its text standing here (a
+            # configuration list holds dicts, no text)
+            items = held if type(held) is list else [v for _, v in known_items(held)]  # type: ignore[arg-type]
             texts = [one for item in items if isinstance(item, Str) for one in alternatives(item)]
         else:
-            texts = list(alternatives(held)) if isinstance(held, Str) else []
+            texts = []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
 
