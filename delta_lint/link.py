@@ -90,6 +90,7 @@ class Linker:
         self.links = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
+        self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
         self._module_names: frozenset[str] | None = None  # see `module_names`
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
@@ -465,12 +466,35 @@ class Linker:
             # only tails no longer than the project's deepest path can name one of its
             # files: a `%run` of a path of 100,000 folders tries a few tails, not all
             parts = [p for p in posixpath.normpath(target).split("/") if p]
-            for start in range(max(0, len(parts) - self._deepest), len(parts)):
+            starts = range(max(0, len(parts) - self._deepest), len(parts))
+            for start in starts:
                 found = self._file("/".join(parts[start:]), _NOTEBOOK_SUFFIXES)
                 if found is not None:
                     return found
-            return None
+            return self._ending(parts, starts)
         return self._file(posixpath.join(posixpath.dirname(importer), target), _NOTEBOOK_SUFFIXES)
+
+    def _ending(self, parts: list[str], starts: range) -> int | None:
+        """The one project file whose path ends with the longest tail of a workspace
+        path, when no path *is* that tail: the project was checked from another
+        folder (`delta-lint check notebooks/` from the repository, or from outside
+        it), so its paths carry folders the workspace path does not. None when
+        several files end with the longest tail that any file ends with: which one
+        the workspace holds only a deployment tells."""
+        if not parts:
+            return None
+        if self._notebook_stems is None:
+            self._notebook_stems = {}
+            for i, path in enumerate(self.paths):
+                stem = next((path[: -len(s)] for s in _NOTEBOOK_SUFFIXES if s and path.endswith(s)), path)
+                self._notebook_stems.setdefault(stem.rpartition("/")[2], []).append((stem, i))
+        named = self._notebook_stems.get(parts[-1], [])
+        for start in starts:
+            tail = "/" + "/".join(parts[start:])
+            found = {i for stem, i in named if ("/" + stem).endswith(tail)}
+            if found:
+                return found.pop() if len(found) == 1 else None
+        return None
 
     def module(self, importer: str, module: str) -> int | None:
         """The project file a Python import names: relative imports from the

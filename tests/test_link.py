@@ -599,6 +599,42 @@ def test_a_child_notebook_whose_folder_only_a_run_knows_is_found_by_its_tail(tmp
     assert tables(tmp_path / "unknown", unknown)["children/load.py"] == ["main.{schema}.orders"]
 
 
+def test_a_workspace_path_finds_its_notebook_whatever_folder_is_checked(tmp_path):
+    """A workspace path names a notebook by its tail whether delta-lint is run from
+    the project's root, from above it or from outside it."""
+    child = NB + (
+        "schema = dbutils.widgets.get('schema')\n"
+        "spark.sql(f\"UPDATE main.{schema}.orders SET late = true WHERE status = 'open'\")\n"
+    )
+    setup = NB + "SCHEMA = 'sales'\n"
+    caller = NB + (
+        "# MAGIC %run /Workspace/Repos/team/shop/notebooks/setup\n"
+        + SEP
+        + 'dbutils.notebook.run(f"{base_path()}/notebooks/children/load", 600, {"schema": SCHEMA})\n'
+    )
+    files = {"notebooks/orchestrate.py": caller, "notebooks/children/load.py": child, "notebooks/setup.py": setup}
+    for name, text in files.items():
+        path = tmp_path / "repo" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    cfg = validate({}, tmp_path / "delta-lint.yaml")
+    for checked, cwd in (
+        (tmp_path / "repo" / "notebooks", tmp_path / "repo" / "notebooks"),
+        (tmp_path / "repo" / "notebooks", tmp_path / "repo"),
+        (tmp_path / "repo", tmp_path),
+    ):
+        results, _, _ = analyze([checked], cfg, cwd=cwd, use_cache=False)
+        got = {r.path.rpartition("notebooks/")[2]: sorted(i.table.name for i in r.intents) for r in results}
+        assert got["children/load.py"] == ["main.sales.orders"], (checked, cwd)
+    # two notebooks end with the longest tail any file ends with: neither is guessed
+    (tmp_path / "repo" / "other" / "children").mkdir(parents=True)
+    (tmp_path / "repo" / "other" / "notebooks" / "children").mkdir(parents=True)
+    (tmp_path / "repo" / "other" / "notebooks" / "children" / "load.py").write_text(child, encoding="utf-8")
+    results, _, _ = analyze([tmp_path / "repo"], cfg, cwd=tmp_path, use_cache=False)
+    got = {r.path: sorted(i.table.name for i in r.intents) for r in results}
+    assert got["repo/notebooks/children/load.py"] == ["main.{schema}.orders"]
+
+
 # -- helpers of other files ------------------------------------------------------------------------
 
 
