@@ -25,7 +25,7 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
+from delta_lint.frontend.pyvalues import Scope, Str, alternatives, is_texts, known_items
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.frontend.warehouse import ClientOrigins
@@ -90,10 +90,10 @@ def bound_statement(
             positional = [arg_literal(read(e)) for e in node.elts]
     elif node is not None:
         value = held(node)
-        if isinstance(value, StrMap) and not isinstance(value, Instance):  # the values it holds
-            named = {k: v for k, v in ((k, arg_literal(v)) for k, v in value.items) if v is not None}
-        elif isinstance(value, Strs):
-            positional = [arg_literal(v) for v in value.items]
+        if isinstance(value, dict):  # the values it holds
+            named = {k: v for k, v in ((k, arg_literal(v)) for k, v in known_items(value)) if v is not None}
+        elif is_texts(value):
+            positional = [arg_literal(v) for v in value]  # type: ignore[attr-defined]
     text = bind_markers(text, named, positional)
     return sql if text == sql.text else replace(sql, text=text)
 
