@@ -138,7 +138,7 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
             break
         path = find_config(candidate if candidate.is_dir() else candidate.parent)
     if path is None:
-        return Config(root=cwd)
+        return Config(root=_default_root(cwd, near or []))
     if not path.is_file():
         raise ConfigError(f"{path}: configuration file not found")
     # A file found (not named by the user) must not lead out of its folder: the
@@ -157,6 +157,31 @@ def load_config(explicit: Path | None = None, cwd: Path | None = None, near: lis
     # with the checked paths known (the command line), a file outside them only configures
     project = _project_outside(explicit, cwd, near) if explicit is not None and near else None
     return config if project is None else replace(config, root=project)
+
+
+def _default_root(cwd: Path, near: list[Path]) -> Path:
+    """The project root without a configuration file: the working directory, unless
+    what is checked is a project of its own elsewhere. The job definitions (bundle,
+    job files, Airflow DAGs) are found under the root, so a root that holds other
+    projects reads their jobs too, and one outside the project reads none of its
+    own: `delta-lint check repo/` from the folder above several checkouts, or
+    `delta-lint check /path/to/repo` from anywhere, must say what `delta-lint check
+    .` says inside it. So the root is the git work tree that holds every checked
+    path when the working directory lies outside it or holds it (inside it, the
+    working directory stays the root, as in a monorepo's sub-project); without a
+    work tree, the one checked folder when the working directory does not hold it."""
+    if not near:
+        return cwd
+    here = cwd.resolve()
+    places = [(p if p.is_dir() else p.parent).resolve() for p in near]
+    trees = {next((d for d in (place, *place.parents) if (d / ".git").exists()), None) for place in places}
+    if len(trees) == 1:
+        (tree,) = trees
+        if tree is not None:
+            return cwd if here == tree or tree in here.parents else tree
+        if len(set(places)) == 1 and here != places[0] and here not in places[0].parents:
+            return places[0]
+    return cwd
 
 
 def _project_outside(explicit: Path, cwd: Path, near: list[Path]) -> Path | None:
@@ -349,7 +374,9 @@ def settings_sources(config: Config, overrides: dict[str, object]) -> list[tuple
         else:
             given = set(map(str, parse_yaml(config.path.read_text(encoding="utf-8"), config.path)))
             origin = str(config.path)
-    root_source = origin if config.path is not None else "the working directory (no configuration file)"
+    root_source = origin if config.path is not None else "no configuration file: the working directory"
+    if config.path is None and config.root.resolve() != Path.cwd().resolve():
+        root_source = "no configuration file: the checked project (the working directory lies outside it)"
     if config.path is not None and config.root.resolve() != config.path.resolve().parent:
         root_source = "the checked project (the configuration file lies outside it)"
     rows: list[tuple[str, object, str]] = [("root", str(config.root), root_source)]

@@ -81,3 +81,52 @@ def test_a_configuration_inside_the_checkout_still_roots_the_project_at_its_fold
     shown = cli(root, "check", "jobs", "--config", "jobs/delta-lint.yaml", "--show-settings")
     assert shown.returncode == 0, shown.stderr
     assert 'root             = "jobs"' in shown.stdout
+
+
+def _project_findings(cwd: Path, root: Path, *paths: str) -> list[tuple]:
+    """Findings of `check PATHS` run from `cwd`, their paths made relative to `root`."""
+    proc = cli(cwd, "check", "--no-cache", "--format", "json", *paths)
+    assert proc.returncode in (0, 1), proc.stderr
+
+    def rel(path: str) -> str:
+        return (cwd / path).resolve().relative_to(root.resolve()).as_posix()
+
+    return sorted(
+        (f["rule"], rel(f["location"]["path"]), tuple(rel(r["path"]) for r in f.get("related", [])))
+        for f in json.loads(proc.stdout)["findings"]
+    )
+
+
+@pytest.mark.parametrize("git", [True, False])
+def test_a_project_without_configuration_gives_the_same_findings_from_any_folder(tmp_path, git):
+    """Without a configuration file the root was always the working directory: the
+    project checked from outside read none of its own job definitions (the bundle's
+    order of a and b was lost), and checked from the folder above several projects it
+    read theirs too. The root is now the project's own work tree (or the one folder
+    checked, outside a work tree) unless the working directory lies inside it."""
+    root = _checkout(tmp_path, git)
+    inside = _project_findings(root, root, ".")
+    assert inside
+    assert not any({"jobs/a.sql", "jobs/b.sql"} <= {p, *related} for _, p, related in inside), inside
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert _project_findings(elsewhere, root, str(root)) == inside
+    if git:  # a folder of the work tree checked from outside it: the work tree is the project
+        assert _project_findings(elsewhere, root, str(root / "jobs")) == inside
+    # inside the project, the working directory stays the root (a monorepo's sub-project)
+    assert _project_findings(root / "jobs", root, ".") != inside
+    if git:  # from the folder above, beside another project whose bundle names files it lacks
+        other = tmp_path / "other"
+        (other / "jobs").mkdir(parents=True)
+        (other / "databricks.yml").write_text(BUNDLE.replace("demo", "other"))
+        subprocess.run(["git", "init", "-q", str(other)], check=True)
+        assert _project_findings(tmp_path, root, "checkout") == inside
+
+
+def test_show_settings_says_where_a_root_without_configuration_comes_from(tmp_path):
+    root = _checkout(tmp_path, git=True)
+    (tmp_path / "elsewhere").mkdir()
+    shown = cli(tmp_path / "elsewhere", "check", str(root), "--show-settings")
+    assert shown.returncode == 0, shown.stderr
+    assert "the checked project (the working directory lies outside it)" in shown.stdout
+    assert "no configuration file: the working directory" in cli(root, "check", ".", "--show-settings").stdout
