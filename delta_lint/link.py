@@ -92,6 +92,10 @@ class Linker:
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
         self._module_names: frozenset[str] | None = None  # see `module_names`
+        # (importer's folder, module as imported) -> `module`'s answer: it reads only
+        # those and the project's paths, fixed here, and is asked for every import of
+        # every file in each round of contexts
+        self._modules: dict[tuple[str, str], int | None] = {}
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
@@ -500,9 +504,15 @@ class Linker:
         """The project file a Python import names: relative imports from the
         importer's package, absolute ones from the importer's folder or any folder
         above it (a `src/` layout, a notebook's `sys.path.append` of its own folder)."""
+        key = (posixpath.dirname(importer), module)
+        if key not in self._modules:
+            self._modules[key] = self._module(*key)
+        return self._modules[key]
+
+    def _module(self, folder: str, module: str) -> int | None:
+        """`module` of an importer in `folder`."""
         level = len(module) - len(module.lstrip("."))
         dotted = module.lstrip(".").replace(".", "/")
-        folder = posixpath.dirname(importer)
         if level:
             for _ in range(level - 1):
                 folder = posixpath.dirname(folder)

@@ -1479,3 +1479,25 @@ def test_a_notebook_read_once_whose_cells_do_not_all_parse_is_read_again(tmp_pat
     assert ("job.py", 5, "main.sales.orders") in writes
     assert readings == 5  # setup.py twice; job.py with its context, then without and with it again
     assert _readings(tmp_path, files, use_cache=True)[1] == writes
+
+
+def test_one_module_name_imported_from_two_folders_is_each_folders_own(tmp_path):
+    """Which file an import names is worked out once per (importer's folder, module):
+    two folders' `settings` are two modules, two files of one folder share one, and a
+    relative import is its package's."""
+    files = {
+        "eu/settings.py": 'TABLE = "main.eu.orders"\n',
+        "us/settings.py": 'TABLE = "main.us.orders"\n',
+        "eu/load.py": "from settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+        "eu/fix.py": "from settings import TABLE\nspark.sql(f'UPDATE {TABLE} SET x = 1')\n",
+        "us/load.py": "from settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+        "us/pkg/__init__.py": "",
+        "us/pkg/settings.py": 'TABLE = "main.pkg.orders"\n',
+        "us/pkg/load.py": "from .settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+    }
+    assert tables(tmp_path, files) == {
+        "eu/fix.py": ["main.eu.orders"],
+        "eu/load.py": ["main.eu.orders"],
+        "us/load.py": ["main.us.orders"],
+        "us/pkg/load.py": ["main.pkg.orders"],
+    }
