@@ -611,10 +611,13 @@ def pipeline(
         # the last run kept (`Warm`); when they hold, that run's output is this one's,
         # and when only SQL files or notebooks changed, the project's state (`Kept`)
         # gives the files and keys discovery would, and the listings are not asked
-        kept_slot, walked, warm, state, changed, inputs = None, None, None, None, None, None
+        kept_slot, warm_slot, walked, warm, state, changed, inputs = None, None, None, None, None, None, None
         if reusable and memory is None and not overlay and store.db is not None and not store.refused:
             kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
-            warm = load_warm(store, kept_slot)
+            # the files named too: a run of other files of the same folders is another
+            # output (the state, which the editor's saves share, holds them all)
+            warm_slot = kept_slot + repr(sorted(os.path.abspath(p) for p in paths if not os.path.isdir(p)))
+            warm = load_warm(store, warm_slot)
             walked = walk(config.root, tree_of(warm) if warm is not None else None)
             # not before the listings' file answers are kept (`FileTests`, by the second
             # cached run): a later run that must ask the listings would read every file
@@ -701,7 +704,7 @@ def pipeline(
                     # the same listings in the same folders (`_vouched`): those asked are the last record's
                     same = changed is not None and kept.workflows.listings == state.listings  # type: ignore[union-attr]
                     asked = warm.listings if same else None  # type: ignore[union-attr]
-                    _keep_warm(store, kept_slot, config, tree, done.run_key, context, kept.workflows, inputs, asked)
+                    _keep_warm(store, warm_slot, config, tree, done.run_key, context, kept.workflows, inputs, asked)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
@@ -743,7 +746,7 @@ def pipeline(
         if keep_state:  # with the run's key, which names its output
             keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
             if result.run_key is not None and tree is walked:
-                _keep_warm(store, kept_slot, config, tree, result.run_key, context, workflows, inputs)  # type: ignore[arg-type]
+                _keep_warm(store, warm_slot, config, tree, result.run_key, context, workflows, inputs)  # type: ignore[arg-type]
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result

@@ -254,3 +254,25 @@ def test_an_unchanged_run_is_told_from_the_walk_only_when_nothing_it_read_change
         assert after == before
     else:
         assert after != before, f"the {edit} edit must change the output"
+
+
+@pytest.mark.parametrize("edit", [None, "c.sql rewritten"])
+def test_a_run_of_other_named_files_is_never_answered_from_the_last_ones(tmp_path, edit):
+    """Without a configuration file, `check jobs/b.sql jobs/c.sql` and `check
+    jobs/b.sql` check different files of the same folders: the second must print
+    its own findings, not the kept output (or the kept files) of the first, with or
+    without an edit between them."""
+    root = tmp_path / "p"
+    write_project(root)
+    (root / "delta-lint.yaml").unlink()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    both = ("jobs/b.sql", "jobs/c.sql")
+    for _ in range(3):  # the third run is answered from the walk
+        run_cli("check", *both, "--format", "concise", cwd=root)
+    if edit:
+        (root / "jobs" / "c.sql").write_text("DELETE FROM main.s.events WHERE id = 9;\n")
+    cold = run_cli("check", "jobs/b.sql", "--format", "concise", "--no-cache", cwd=root)
+    for _ in range(2):
+        warm = run_cli("check", "jobs/b.sql", "--format", "concise", cwd=root)
+        assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
+    assert cold.returncode == 0, cold.stdout  # one file alone: nothing to conflict with
