@@ -462,7 +462,8 @@ class Linker:
         or a workspace path matched by its longest tail inside the project."""
         if not target:
             return None
-        if target.startswith(UNKNOWN_FOLDER):  # `f"{base}/jobs/child"`: its known tail
+        unknown_folder = target.startswith(UNKNOWN_FOLDER)
+        if unknown_folder:  # `f"{base}/jobs/child"`: its known tail
             target = target[len(UNKNOWN_FOLDER) :]
             if not target.startswith("/"):
                 return None
@@ -475,7 +476,9 @@ class Linker:
                 found = self._file("/".join(parts[start:]), _NOTEBOOK_SUFFIXES)
                 if found is not None:
                     return found
-            return self._ending(parts, starts)
+            # a literal path's name alone names no file in another folder (`/Shared/config`
+            # is not `etl/config.py`); a folder only a run knows has only its known tail
+            return self._ending(parts, starts if unknown_folder else starts[: len(parts) - 1 - starts.start])
         return self._file(posixpath.join(posixpath.dirname(importer), target), _NOTEBOOK_SUFFIXES)
 
     def _ending(self, parts: list[str], starts: range) -> int | None:
@@ -484,8 +487,8 @@ class Linker:
         folder (`delta-lint check notebooks/` from the repository, or from outside
         it), so its paths carry folders the workspace path does not. None when
         several files end with the longest tail that any file ends with: which one
-        the workspace holds only a deployment tells."""
-        if not parts:
+        the workspace holds only a deployment tells. `starts`: the tails tried."""
+        if not parts or not starts:
             return None
         if self._notebook_stems is None:
             self._notebook_stems = {}

@@ -635,6 +635,18 @@ def test_a_workspace_path_finds_its_notebook_whatever_folder_is_checked(tmp_path
     assert got["repo/notebooks/children/load.py"] == ["main.{schema}.orders"]
 
 
+def test_a_literal_workspace_path_is_not_matched_by_its_name_alone_in_another_folder(tmp_path):
+    """`%run /Shared/common/config` names a notebook of the workspace's `common`
+    folder: the project's only `config` notebook, in `etl/`, is not taken for it (a
+    folder only a run knows, `f"{base}/config"`, has nothing but its name to go by)."""
+    config = NB + 'TABLE = "main.s.events"\n'
+    caller = NB + "# MAGIC %run /Shared/common/config\n" + SEP + 'spark.sql(f"UPDATE {TABLE} SET x = 1 WHERE id = 7")\n'
+    files = {"etl/config.py": config, "jobs/caller.py": caller}
+    assert tables(tmp_path / "literal", files)["jobs/caller.py"] == ["{TABLE}"]
+    files["jobs/caller.py"] = caller.replace("/Shared/common/config", "/Shared/etl/config")
+    assert tables(tmp_path / "folder", files)["jobs/caller.py"] == ["main.s.events"]
+
+
 # -- helpers of other files ------------------------------------------------------------------------
 
 
