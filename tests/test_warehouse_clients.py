@@ -262,3 +262,24 @@ def test_a_cursor_one_call_gives_from_another_database_is_said_not_read(lint):
     assert result.intents == []
     notes = [d for d in result.diagnostics if d.rule == "DL001"]
     assert [d.location.line for d in notes] == [5] and "parameter some calls give a Databricks" in notes[0].message
+
+
+def test_a_helper_that_hands_its_cursor_on_to_itself_keeps_its_callers_client(lint):
+    """`load(cur, n - 1)` inside `load` passes the parameter on: what `load` holds is
+    what its other calls give. The near miss: a recursion that hands it another
+    database's cursor is a mixed parameter, said not read."""
+    job = (
+        "import sqlite3\n"
+        "from databricks import sql\n"
+        'conn = sql.connect(server_hostname="h", http_path="p")\n'
+        "def load(cur, n):\n"
+        "    if n:\n"
+        "        load(cur, n - 1)\n"
+        '    cur.execute("UPDATE main.s.events SET x = 1 WHERE id = 7")\n'
+        "load(conn.cursor(), 3)\n"
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:7", "main.s.events", "update")]
+    other = job.replace("load(cur, n - 1)", 'load(sqlite3.connect("x.db").cursor(), n - 1)')
+    result = lint({"job.py": other})
+    assert _writes(result) == []
+    assert [d.rule for d in result.diagnostics if d.location.line == 7] == ["DL001"]

@@ -275,12 +275,18 @@ class ClientOrigins:
         params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
         kinds = set()
         calls = [c for c in self._calls.get(fn.name, ()) if self._calls_function(c, fn)]
+        # never bound again in the function: a call of itself handing it on gives what its callers give
+        kept = not any(
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)
+        )
         for call in calls:
             given = next((k.value for k in call.keywords if k.arg == name), None)
             if given is None and name in params and params.index(name) < len(call.args):
                 before = call.args[: params.index(name) + 1]
                 given = None if any(isinstance(a, ast.Starred) for a in before) else call.args[params.index(name)]
             chain = self._chains.get(id(call))
+            if kept and isinstance(given, ast.Name) and given.id == name and chain is not None and fn in chain:
+                continue  # `load(cur, n - 1)` inside `load`: the recursion passes the parameter on
             kinds.add(self._kind(given, chain, depth) if given is not None and chain is not None else _OTHER)
         clients = kinds & set(_RUNS)
         if len(kinds) == 1 and clients:
