@@ -463,7 +463,7 @@ def _is_environment(node: ast.AST) -> bool:
 
 
 def _is_path_join(node: ast.AST) -> bool:
-    """`os.path.join(...)` (`path.join`, as the old readers took it)."""
+    """`os.path.join(...)`, also as `path.join` (`from os import path`)."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
