@@ -20,7 +20,9 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `max_concurrent_runs`, schedule or trigger. `DatabricksSqlOperator` and
   `DatabricksCopyIntoOperator` run SQL in a warehouse: the Python front end reads
   their statements at the operator's line, so the task runs the DAG file (a
-  `sql="x.sql"` of the template folder: that file). A task that runs dbt (a `BashOperator` command, the
+  `sql="x.sql"` of the template folder: that file), as does a `@task` function or a
+  `PythonOperator` callable that sends SQL through a `DatabricksSqlHook` (or the
+  SQL connector: `frontend.warehouse`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
@@ -30,13 +32,15 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `cross_downstream(...)`, `set_upstream` / `set_downstream`: tasks with no path
   between them run in parallel.
 
-Values are read from literals, module-level (and DAG-function or `with DAG`
-block) names assigned once, f-strings, `+` and `os.path.join` of such values; a string whose leading
-part is unknown keeps its known tail, which is matched by its tail as other job
-paths are (`bundle._locate`). Anything else is unknown, and a task whose file
-cannot be known says so (`Task.problem`, reported as DL006). A loop over values
-the text gives (a literal list, tuple or set, a dict's keys, `.items()` or
-`.values()`, through names and known subscripts) is read once per value, with its
+Values are the value layer's (`values.static`): literals, names assigned once in
+the module or the DAG function, f-strings, `+`, `os.path.join`, the module's own
+helper functions; a string whose leading part is unknown keeps its known tail,
+which is matched by its tail as other job paths are (`bundle._locate`). Anything
+else is unknown, and a task whose file cannot be known says so (`Task.problem`,
+reported as DL006); one budget per file bounds the reading, and a value given up
+is a note at its line. A loop over values
+the value layer knows item by item (a list, tuple or set, a dict's keys, `.items()` or
+`.values()`, through names and subscripts) is read once per value, with its
 names bound to that value: each round's tasks take their ids and paths from it,
 `tasks[name] = Op(...)` keeps them in a dict of tasks, and the loop's `>>` orders
 them. Tasks made in a loop over values only a run knows, or in helper functions,
@@ -57,7 +61,12 @@ from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_sett
 from delta_lint.config import ConfigError
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
-from delta_lint.model import UNKNOWN_FOLDER, Location
+from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.static import Scope, Static, partial
+from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
+from delta_lint.frontend.warehouse import ClientOrigins
+from delta_lint.model import Location
 from delta_lint.safeio import read_input_text
 
 MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their bytes
@@ -66,7 +75,7 @@ MAX_TASKS = 5_000  # tasks read from one file at most
 MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: all rounds): past it, not read
 CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
-UNKNOWN = object()  # a value the text does not tell
+UNKNOWN = Unknown("not given")  # a value the text does not tell
 
 _PRESETS = {  # Airflow's cron presets as Quartz
     "@hourly": "0 0 * * * ?",
@@ -119,7 +128,8 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
     for file in map(Path, found):
         label = _label(file, root)
         try:
-            tree = ast.parse(read_input_text(file, root, MAX_DAG_BYTES), str(file))
+            text = read_input_text(file, root, MAX_DAG_BYTES)
+            tree = ast.parse(text, str(file))
         except SyntaxError as err:
             problem = ConfigError(f"{file}: not valid Python: {err.msg}", err.lineno, f"not valid Python: {err.msg}")
             out.problems.append(found_problem(file, root, problem))
@@ -129,7 +139,7 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}", None, f"cannot read: {err}")))
             out.files.append(file)
             continue
-        reader = _DagFile(tree, file, root, label)
+        reader = _DagFile(tree, file, root, label, text)
         reader.read()
         for dag in reader.dags:
             if not dag.tasks:
@@ -141,6 +151,9 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             key = job.key if job.key not in out.jobs else f"{label}:{job.key}"
             out.jobs[key] = replace(job, key=key)
         out.notes += reader.notes
+        for spent in reader.budget.spent:  # a value given up: the tasks that read it say what is unknown
+            after = "this value and those read after it in the file are" if spent.lasting else "this value is"
+            out.notes.append(f"{label}:{spent.line}: value not computed: {spent.why}; {after} unknown")
         if reader.dags:
             out.files.append(file)
     out.source = ", ".join(_label(f, root) for f in out.files)
@@ -180,7 +193,7 @@ class _Dag:
     keywords: dict[str, ast.expr]
     tasks: dict[str, tuple[ast.Call, str]] = field(default_factory=dict)  # task id -> (call, operator)
     upstream: dict[str, set[str]] = field(default_factory=dict)
-    values: list[dict[str, ast.expr | None]] = field(default_factory=list)  # scopes its values are read in
+    values: Scope = field(default_factory=Scope)  # where its values are read
 
 
 @dataclass
@@ -253,41 +266,17 @@ def _keywords(call: ast.Call) -> dict[str, ast.expr]:
     return {k.arg: k.value for k in call.keywords if k.arg}
 
 
-def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr | None]:
-    """name -> the expression of its single assignment in these statements (None:
-    assigned more than once, or also by a loop, an import, an augmented assignment)."""
-    out: dict[str, ast.expr | None] = {}
-    for stmt in body:
-        targets: list[ast.expr] = []
-        value: ast.expr | None = None
-        if isinstance(stmt, ast.Assign):
-            targets, value = stmt.targets, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            targets, value = [stmt.target], stmt.value
-        elif isinstance(stmt, ast.AugAssign):
-            targets = [stmt.target]
-        elif isinstance(stmt, (ast.For, ast.With, ast.If, ast.Try)):
-            nested = _assignments([s for s in ast.walk(stmt) if isinstance(s, ast.stmt) and s is not stmt])
-            for name in nested:
-                out[name] = None
-            if isinstance(stmt, ast.For):
-                targets = [stmt.target]
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for alias in stmt.names:
-                out[(alias.asname or alias.name).split(".")[0]] = None
-        for target in targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    out[name.id] = value if name.id not in out and len(targets) == 1 else None
-    return out
-
-
 class _DagFile:
     """One DAG file's DAGs, tasks and order."""
 
-    def __init__(self, tree: ast.Module, file: Path, root: Path, label: str) -> None:
+    def __init__(self, tree: ast.Module, file: Path, root: Path, label: str, source: str = "") -> None:
         self.tree, self.file, self.root, self.label = tree, file, root, label
-        self.module = _assignments(tree.body)
+        # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
+        self.clients = ClientOrigins(tree, source)
+        self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
+        # the file's values, within one budget (`values.static`)
+        self.budget = Budget()
+        self.static = Static(tree, label, self.budget)
         self.dags: list[_Dag] = []
         self.notes: list[str] = []
         self.bound: dict[str, Any] = {}  # name -> a DAG number, a list of _Ref, a _Group
@@ -304,7 +293,7 @@ class _DagFile:
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
         self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
-        self.round_scopes: dict[ast.AST, list] = {}  # the call of a task made in a loop -> the scopes it reads
+        self.round_scopes: dict[ast.AST, Scope] = {}  # the call of a task made in a loop -> where it reads
         self.rounds_left = MAX_ROUNDS  # loop rounds the file may still read, nested loops multiplying
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
@@ -320,35 +309,35 @@ class _DagFile:
     # -- walking ------------------------------------------------------------------------
 
     def read(self) -> None:
-        self._walk(self.tree.body, None, [], [self.module])
+        self._walk(self.tree.body, None, [], Scope())
         if self.loose and len(self.dags) == 1:  # `default_args` style: the file's one DAG
             for task_id, call, operator in self.loose:
                 self.dags[0].tasks.setdefault(task_id, (call, operator))
             for task_id, ups in self.loose_upstream.items():
                 self.dags[0].upstream.setdefault(task_id, set()).update(ups)
 
-    def _walk(self, body: list[ast.stmt], dag: int | None, groups: list[_Group], scopes: list) -> None:
+    def _walk(self, body: list[ast.stmt], dag: int | None, groups: list[_Group], scope: Scope) -> None:
         for stmt in body:
             if isinstance(stmt, ast.With):
-                self._with(stmt, dag, groups, scopes)
+                self._with(stmt, dag, groups, scope)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._function(stmt, dag, groups, scopes)
+                self._function(stmt, dag, groups, scope)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                made = self._expr(stmt.value, dag, groups, scopes)
+                made = self._expr(stmt.value, dag, groups, scope)
                 target = stmt.targets[0]
                 if isinstance(target, ast.Name) and made is not None:
                     self.bound[target.id] = made
                 elif isinstance(target, ast.Subscript):
-                    self._item(target, made, scopes)
+                    self._item(target, made, scope)
             elif isinstance(stmt, ast.Expr):
-                self._expr(stmt.value, dag, groups, scopes)
+                self._expr(stmt.value, dag, groups, scope)
             elif isinstance(stmt, ast.If):
-                self._walk(stmt.body + stmt.orelse, dag, groups, scopes)  # either branch may build the DAG
+                self._walk(stmt.body + stmt.orelse, dag, groups, scope)  # either branch may build the DAG
             elif isinstance(stmt, (ast.For, ast.While)) and dag is not None:
                 makes = any(isinstance(n, ast.Call) and "task_id" in _keywords(n) for n in ast.walk(stmt))
                 if not makes and not any(_orders(n) for n in ast.walk(stmt)):
                     continue
-                rounds = self._rounds(stmt, scopes) if isinstance(stmt, ast.For) else None
+                rounds = self._rounds(stmt, scope) if isinstance(stmt, ast.For) else None
                 if rounds is not None and len(rounds) > self.rounds_left:
                     rounds = None  # past the file's budget of rounds (nested loops multiply them)
                 if rounds is None and not makes:
@@ -362,21 +351,20 @@ class _DagFile:
                     continue
                 self.rounds_left -= len(rounds)
                 for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
-                    self._walk(copy.deepcopy(stmt.body), dag, groups, [*scopes, bound])
+                    self._walk(copy.deepcopy(stmt.body), dag, groups, scope.bind(bound))
 
-    def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scopes: list) -> None:
+    def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scope: Scope) -> None:
         inner_dag, inner_groups = dag, groups
         for item in stmt.items:
             expr = item.context_expr
             name = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
             if isinstance(expr, ast.Call) and self._name(expr) == "DAG":
-                scopes = [*scopes, _assignments(stmt.body)]  # the block's names, as a `@dag` function's
-                inner_dag, inner_groups = self._dag(expr, expr.lineno, scopes), []
+                inner_dag, inner_groups = self._dag(expr, expr.lineno, scope), []
                 if name:
                     self.bound[name] = inner_dag
             elif isinstance(expr, ast.Call) and self._name(expr).endswith("TaskGroup"):
                 kw = _keywords(expr)
-                gid = self._value(kw.get("group_id") or (expr.args[0] if expr.args else None), scopes)
+                gid = self._setting(kw.get("group_id") or (expr.args[0] if expr.args else None), scope)
                 prefix = f"{inner_groups[-1].group_id}." if inner_groups else ""
                 group = _Group(prefix + gid if isinstance(gid, str) else prefix + f"group_{expr.lineno}")
                 inner_groups = [*inner_groups, group]
@@ -384,14 +372,14 @@ class _DagFile:
                     self.bound[name] = group
             elif isinstance(expr, ast.Name) and isinstance(self.bound.get(expr.id), int):
                 inner_dag, inner_groups = self.bound[expr.id], []
-        self._walk(stmt.body, inner_dag, inner_groups, scopes)
+        self._walk(stmt.body, inner_dag, inner_groups, scope)
 
-    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scopes) -> None:
+    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scope) -> None:
         for deco in fn.decorator_list:
             call = deco if isinstance(deco, ast.Call) else None
             name = self._name(deco)
             if name == "dag":
-                inner = [*scopes, _assignments(fn.body)]
+                inner = scope.enter(fn)
                 number = self._dag(call, fn.lineno, inner, default_id=fn.name)
                 self._walk(fn.body, number, [], inner)
                 return
@@ -402,25 +390,26 @@ class _DagFile:
                     break
                 base = base.value
             if name == "task":
-                task_id = self._value(_keywords(call).get("task_id"), scopes) if call is not None else UNKNOWN
+                task_id = self._setting(_keywords(call).get("task_id"), scope) if call is not None else UNKNOWN
                 self.task_functions[fn.name] = task_id if isinstance(task_id, str) else fn.name
+                self.task_defs[fn.name] = fn
                 return
             if name == "task_group":
-                gid = self._value(_keywords(call).get("group_id"), scopes) if call is not None else UNKNOWN
+                gid = self._setting(_keywords(call).get("group_id"), scope) if call is not None else UNKNOWN
                 self.group_functions[fn.name] = (fn, gid if isinstance(gid, str) else fn.name)
                 return
 
-    def _dag(self, call: ast.Call | None, line: int, scopes: list, default_id: str = "") -> int:
+    def _dag(self, call: ast.Call | None, line: int, scope: Scope, default_id: str = "") -> int:
         kw = _keywords(call) if call is not None else {}
-        dag_id = self._value(kw.get("dag_id") or (call.args[0] if call is not None and call.args else None), scopes)
+        dag_id = self._setting(kw.get("dag_id") or (call.args[0] if call is not None and call.args else None), scope)
         if not isinstance(dag_id, str):
             dag_id = default_id or f"{Path(self.label).stem}:{line}"
-        self.dags.append(_Dag(dag_id, line, kw, values=scopes))
+        self.dags.append(_Dag(dag_id, line, kw, values=scope))
         return len(self.dags) - 1
 
     # -- expressions: tasks and their order -----------------------------------------------
 
-    def _expr(self, node: ast.expr, dag: int | None, groups: list[_Group], scopes: list, depth: int = 0) -> Any:
+    def _expr(self, node: ast.expr, dag: int | None, groups: list[_Group], scope: Scope, depth: int = 0) -> Any:
         """What an expression stands for in the DAG: a DAG number, a group, a list of
         tasks, or None; calls with a `task_id` make their task, `>>` and friends order."""
         if depth > MAX_DEPTH:
@@ -429,11 +418,11 @@ class _DagFile:
             name = self._name(node)
             kw = _keywords(node)
             if name == "DAG":
-                return self._dag(node, node.lineno, scopes)
+                return self._dag(node, node.lineno, scope)
             if "task_id" in kw or name in self.task_functions or (name in _DBT_GROUPS and "group_id" in kw):
-                return self._task(node, name, dag, groups, scopes)
+                return self._task(node, name, dag, groups, scope)
             if isinstance(node.func, ast.Name) and name in self.group_functions:
-                return self._group_call(node, name, dag, groups, scopes, depth)
+                return self._group_call(node, name, dag, groups, scope, depth)
             mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
             if (
                 name in ("expand", "expand_kwargs")
@@ -443,12 +432,12 @@ class _DagFile:
                 # a mapped group (`g.expand(x=...)`): its tasks, each run once per value, side by side
                 self.mapping += 1
                 try:
-                    return self._group_call(node, mapped.id, dag, groups, scopes, depth)
+                    return self._group_call(node, mapped.id, dag, groups, scope, depth)
                 finally:
                     self.mapping -= 1
             if name in ("chain", "cross_downstream"):
                 items = [
-                    self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scopes, depth + 1)
+                    self._expr(a.value if isinstance(a, ast.Starred) else a, dag, groups, scope, depth + 1)
                     for a in node.args
                 ]
                 if name == "cross_downstream" and len(items) == 2:
@@ -464,19 +453,19 @@ class _DagFile:
                             self._order(up, down)
                 return None
             if isinstance(node.func, ast.Attribute) and node.func.attr in ("set_downstream", "set_upstream"):
-                this = self._expr(node.func.value, dag, groups, scopes, depth + 1)
-                other = self._expr(node.args[0], dag, groups, scopes, depth + 1) if node.args else None
+                this = self._expr(node.func.value, dag, groups, scope, depth + 1)
+                other = self._expr(node.args[0], dag, groups, scope, depth + 1) if node.args else None
                 if node.func.attr == "set_downstream":
                     self._order(this, other)
                 else:
                     self._order(other, this)
                 return None
             for arg in node.args:  # e.g. a task made inside another call's arguments
-                self._expr(arg, dag, groups, scopes, depth + 1)
+                self._expr(arg, dag, groups, scope, depth + 1)
             return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift)):
-            left = self._expr(node.left, dag, groups, scopes, depth + 1)
-            right = self._expr(node.right, dag, groups, scopes, depth + 1)
+            left = self._expr(node.left, dag, groups, scope, depth + 1)
+            right = self._expr(node.right, dag, groups, scope, depth + 1)
             if isinstance(node.op, ast.RShift):
                 self._order(left, right)
             else:
@@ -485,7 +474,7 @@ class _DagFile:
         if isinstance(node, (ast.List, ast.Tuple)):
             out: list[_Ref] = []
             for element in node.elts:
-                found = self._expr(element, dag, groups, scopes, depth + 1)
+                found = self._expr(element, dag, groups, scope, depth + 1)
                 out += self._refs(found)
             return out
         if isinstance(node, ast.Name):
@@ -493,17 +482,17 @@ class _DagFile:
         if isinstance(node, ast.Dict) and not node.keys:  # `tasks = {}`, filled by `tasks[name] = Op(...)`
             return {}
         if isinstance(node, ast.Subscript) and isinstance(self.bound.get(getattr(node.value, "id", "")), dict):
-            key = self._value(node.slice, scopes)
+            key = self._setting(node.slice, scope)
             return self.bound[node.value.id].get(key) if isinstance(key, (str, int)) else None  # type: ignore[attr-defined]
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            held = self._expr(node.value, dag, groups, scopes, depth + 1)
+            held = self._expr(node.value, dag, groups, scope, depth + 1)
             index = node.slice.value
             if isinstance(held, list) and isinstance(index, int) and not isinstance(index, bool):
                 return [held[index]] if -len(held) <= index < len(held) else None
         return None
 
     def _group_call(
-        self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scopes: list, depth: int
+        self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope, depth: int
     ) -> Any:
         """A `@task_group` function called in a DAG: its body's tasks are made where it
         is called, in a group of its id; the call stands for what the body returns
@@ -517,15 +506,15 @@ class _DagFile:
         prefix = f"{groups[-1].group_id}." if groups else ""
         group = _Group(prefix + gid)
         inner = [*groups, group]
-        inner_scopes = [*scopes, _assignments(fn.body)]
-        self._walk(fn.body, dag, inner, inner_scopes)
+        inner_scope = scope.enter(fn)
+        self._walk(fn.body, dag, inner, inner_scope)
         returned = next((s.value for s in fn.body if isinstance(s, ast.Return) and s.value is not None), None)
         if isinstance(returned, (ast.Tuple, ast.List)):
-            parts = [self._refs(self._expr(e, dag, inner, inner_scopes, depth + 1)) for e in returned.elts]
+            parts = [self._refs(self._expr(e, dag, inner, inner_scope, depth + 1)) for e in returned.elts]
             if all(len(p) == 1 for p in parts):
                 return [p[0] for p in parts]
         elif returned is not None:
-            refs = self._refs(self._expr(returned, dag, inner, inner_scopes, depth + 1))
+            refs = self._refs(self._expr(returned, dag, inner, inner_scope, depth + 1))
             if refs:
                 return refs
         return group
@@ -548,14 +537,14 @@ class _DagFile:
                     upstream = self.dags[a.dag].upstream if a.dag >= 0 else self.loose_upstream
                     upstream.setdefault(b.task_id, set()).add(a.task_id)
 
-    def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scopes: list) -> list[_Ref]:
+    def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope) -> list[_Ref]:
         if call in self.made:
             return self.made[call]
         kw = _keywords(call)
         if name in self.task_functions and "task_id" not in kw:
             task_id: Any = self.task_functions[name]
         else:
-            task_id = self._value(kw.get("task_id") or kw.get("group_id"), scopes)
+            task_id = self._setting(kw.get("task_id") or kw.get("group_id"), scope)
         if not isinstance(task_id, str):
             task_id = f"{name or 'task'}_{call.lineno}"
         if groups:
@@ -569,8 +558,8 @@ class _DagFile:
             return []
         if self.mapping:
             self.mapped.add(call)
-        if any(isinstance(scope, _Round) for scope in scopes):  # its values read with the loop's
-            self.round_scopes[call] = scopes
+        if scope.given:  # its values read with the loop's
+            self.round_scopes[call] = scope
         if isinstance(owner, int):
             self.dags[owner].tasks.setdefault(task_id, (call, name))
             ref = _Ref(owner, task_id)
@@ -580,17 +569,17 @@ class _DagFile:
         self.made[call] = [ref]
         return [ref]
 
-    def _item(self, target: ast.Subscript, made: Any, scopes: list) -> None:
+    def _item(self, target: ast.Subscript, made: Any, scope: Scope) -> None:
         """`tasks[name] = Op(...)`: the task kept in a dict of tasks under a known key."""
         held = self.bound.get(target.value.id) if isinstance(target.value, ast.Name) else None
-        key = self._value(target.slice, scopes)
+        key = self._setting(target.slice, scope)
         if isinstance(held, dict) and isinstance(key, (str, int)) and made is not None:
             held[key] = made
 
-    def _rounds(self, loop: ast.For, scopes: list) -> list[_Round] | None:
-        """What the loop's names hold in each round, when it goes over values the text
-        gives (a literal list, tuple or set, a dict's keys, `.items()` or `.values()`,
-        through names and subscripts with known keys); None otherwise."""
+    def _rounds(self, loop: ast.For, scope: Scope) -> list[dict[str, object]] | None:
+        """What the loop's names hold in each round, when it goes over values the
+        value layer knows item by item (a list, tuple or set, a dict's keys,
+        `.items()` or `.values()`, through names and subscripts); None otherwise."""
         iterated = loop.iter
         method = ""
         if (
@@ -600,90 +589,33 @@ class _DagFile:
             and not iterated.args
         ):
             method, iterated = iterated.func.attr, iterated.func.value
-        found = self._literal(iterated, scopes)
-        items: list[ast.expr]
-        if isinstance(found, ast.Dict):
-            if any(k is None for k in found.keys):  # `{**other}`: not all its keys are known
-                return None
-            keys = [k for k in found.keys if k is not None]
+        found = self.static.value(iterated, scope)
+        if partial(found):  # `[*other, x]`, `{**other}`: not every item is known
+            return None
+        items: list[object]
+        if isinstance(found, dict):
             if method == "items":
-                items = [ast.Tuple([k, v], ast.Load()) for k, v in zip(keys, found.values)]
+                items = [(k, v) for k, v in found.items()]
             else:
-                items = list(found.values) if method == "values" else keys
-        elif isinstance(found, (ast.List, ast.Tuple, ast.Set)) and not method:
-            items = list(found.elts)
+                items = list(found.values()) if method == "values" else list(found)
+        elif isinstance(found, (list, tuple)) and not method:
+            items = list(found)
         else:
             return None
-        if len(items) > MAX_ROUNDS or any(isinstance(i, ast.Starred) for i in items):
+        if len(items) > MAX_ROUNDS:
             return None
         rounds = []
         for item in items:
-            bound = _Round()
+            bound: dict[str, object] = {}
             if not _unpack(loop.target, item, bound):
                 return None
             rounds.append(bound)
         return rounds
 
-    def _literal(self, node: ast.expr, scopes: list, depth: int = 0) -> ast.expr | None:
-        """The literal container an expression names: itself, a name assigned it once,
-        or an item of one under a known key (`PIPELINES["a"]["depends_on"]`)."""
-        if depth > MAX_DEPTH:
-            return None
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
-            return node
-        if isinstance(node, ast.Name):
-            found = _named(node.id, scopes)
-            return self._literal(found, scopes, depth + 1) if found is not None else None
-        if isinstance(node, ast.Subscript):
-            held = self._literal(node.value, scopes, depth + 1)
-            key = self._value(node.slice, scopes)
-            if isinstance(held, ast.Dict) and isinstance(key, (str, int)) and None not in held.keys:
-                for k, v in zip(held.keys, held.values):
-                    if self._value(k, scopes) == key:
-                        return self._literal(v, scopes, depth + 1)
-            if isinstance(held, (ast.List, ast.Tuple)) and isinstance(key, int) and not isinstance(key, bool):
-                if -len(held.elts) <= key < len(held.elts):
-                    return self._literal(held.elts[key], scopes, depth + 1)
-        return None
-
-    # -- values -------------------------------------------------------------------------
-
-    def _value(self, node: ast.expr | None, scopes: list, depth: int = 0) -> Any:
-        """A literal value of the text, or UNKNOWN. A string whose leading part is
-        unknown is its known tail after UNKNOWN_FOLDER when that tail is a path."""
-        if node is None or depth > MAX_DEPTH:
-            return UNKNOWN
-        if isinstance(node, ast.Constant):
-            return node.value if isinstance(node.value, (str, int, float, bool, type(None))) else UNKNOWN
-        if isinstance(node, ast.Name):
-            found = _named(node.id, scopes)
-            return self._value(found, scopes, depth + 1) if found is not None else UNKNOWN
-        if isinstance(node, ast.JoinedStr):
-            parts = [
-                self._value(v.value, scopes, depth + 1) if isinstance(v, ast.FormattedValue) else v.value
-                for v in node.values
-            ]
-            return _joined(parts)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return _joined([self._value(node.left, scopes, depth + 1), self._value(node.right, scopes, depth + 1)])
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return [self._value(e, scopes, depth + 1) for e in node.elts]
-        if isinstance(node, ast.Dict):
-            out = {}
-            for k, v in zip(node.keys, node.values):
-                key = self._value(k, scopes, depth + 1) if k is not None else UNKNOWN
-                if isinstance(key, str):
-                    out[key] = self._value(v, scopes, depth + 1)
-            return out
-        if isinstance(node, ast.Call) and _callee(node) == "dict" and not node.args:
-            return {k: self._value(v, scopes, depth + 1) for k, v in _keywords(node).items()}
-        if isinstance(node, ast.Call) and _callee(node) == "join" and isinstance(node.func, ast.Attribute):
-            if isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "path":  # os.path.join
-                parts = [self._value(a, scopes, depth + 1) for a in node.args]
-                return _joined(
-                    [p if i == 0 or not isinstance(p, str) else "/" + p.lstrip("/") for i, p in enumerate(parts)]
-                )
-        return UNKNOWN
+    def _setting(self, node: ast.expr | None, scope: Scope) -> Any:
+        """What an argument holds as a setting (`values.static.setting`): a plain value,
+        a path whose folder only a run knows after UNKNOWN_FOLDER, or an `Unknown`."""
+        return self.static.setting(node, scope)
 
     # -- the job ---------------------------------------------------------------------------
 
@@ -704,15 +636,15 @@ class _DagFile:
         (or `_per_dag`), else Airflow's `max_active_tasks_per_dag` default."""
         kw = _keywords(call)
         for name in ("max_active_tis_per_dagrun", "max_active_tis_per_dag"):
-            given = self._value(kw.get(name), [self.module])
+            given = self._setting(kw.get(name), Scope())
             if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
                 return given
         return MAPPED_RUNS
 
     def _schedule(self, dag: _Dag, job: Job) -> None:
         kw = dag.keywords
-        runs = self._value(kw.get("max_active_runs"), dag.values)
-        catchup = self._value(kw.get("catchup"), dag.values)
+        runs = self._setting(kw.get("max_active_runs"), dag.values)
+        catchup = self._setting(kw.get("catchup"), dag.values)
         if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1:
             job.max_concurrent_runs = runs
         elif catchup is True:
@@ -721,7 +653,7 @@ class _DagFile:
         if given is None:  # Airflow 2's default is daily; Airflow 3's none: not assumed
             job.trigger = "no `schedule` in its DAG (Airflow's default depends on its version)"
             return
-        value = self._value(given, dag.values)
+        value = self._setting(given, dag.values)
         where = Location(self.label, getattr(given, "lineno", dag.line), 1)
         if value is None or value == "@once":
             return  # started by hand (or by the API, or once): no schedule
@@ -742,24 +674,26 @@ class _DagFile:
             job.problem = (where, f"`schedule`: {str(err)[:200]}")
             job.cron, job.trigger = None, "a schedule delta-lint cannot evaluate"
 
-    def _tasks(self, task_id: str, call: ast.Call, operator: str, after: tuple[str, ...], scopes: list) -> list[Task]:
+    def _tasks(self, task_id: str, call: ast.Call, operator: str, after: tuple[str, ...], scope: Scope) -> list[Task]:
         where = Location(self.label, call.lineno, call.col_offset + 1)
         kw = _keywords(call)
         if operator == _RUN_NOW:
-            return [self._run_now(task_id, kw, after, where, scopes)]
+            return [self._run_now(task_id, kw, after, where, scope)]
         if operator == _CREATE_JOBS:
-            self._created_job(kw, where, scopes)
+            self._created_job(kw, where, scope)
             return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
         if operator in _SQL_OPERATORS:
-            return [self._sql_task(task_id, operator, kw, after, where, scopes)]
+            return [self._sql_task(task_id, operator, kw, after, where, scope)]
+        if self._sends_sql(call, operator):
+            return [self._inline_task(task_id, "airflow task", after, where)]
         if operator not in _FILE_OPERATORS:
-            dbt = self._dbt_spec(operator, kw, scopes)
+            dbt = self._dbt_spec(operator, kw, scope)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "dbt_task": dbt}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
                 return [replace(task, key=task_id, depends_on=after, location=where)]
             return [Task(task_id, "airflow task", (), after, location=where)]  # no file of ours, still ordered
-        specs, git = self._specs(task_id, operator, kw, scopes)
+        specs, git = self._specs(task_id, operator, kw, scope)
         if specs is None:
             problem = f"the Databricks task of `{operator}` is not static (a value delta-lint cannot read)"
             return [Task(task_id, operator, (), after, location=where, problem=problem)]
@@ -778,22 +712,16 @@ class _DagFile:
         return out
 
     def _sql_task(
-        self, task_id: str, operator: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list
+        self, task_id: str, operator: str, kw: dict, after: tuple[str, ...], where: Location, scope: Scope
     ) -> Task:
         """A task that runs SQL in a warehouse: the statements written in the DAG file
         (read there, at the operator's line, by the Python front end) make the DAG
         file its file; a `DatabricksSqlOperator(sql="x.sql")` runs that file of the
         DAG's template folder (`template_searchpath`, else the DAG file's folder). A
         file name that names no file there is the task's problem."""
-        names = self._sql_files(operator, kw, scopes)
+        names = self._sql_files(operator, kw, scope)
         if not names:
-            if self._inline_sql_tasks() > 1:
-                problem = (
-                    "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
-                    "whole files: which statements each task runs is not told apart, so they are not paired"
-                )
-                return Task(task_id, "sql_task", (), after, location=where, problem=problem)
-            return Task(task_id, "sql_task", (self.label,), after, location=where)
+            return self._inline_task(task_id, "sql_task", after, where)
         files = []
         probes = []  # asked again by a cached schedule: a template file added or deleted is seen
         for name in names:
@@ -810,10 +738,49 @@ class _DagFile:
             files.append(found)
         return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where, probes=tuple(probes))
 
-    def _sql_files(self, operator: str, kw: dict, scopes: list) -> list[str]:
+    def _inline_task(self, task_id: str, kind: str, after: tuple[str, ...], where: Location) -> Task:
+        """A task whose SQL is written in the DAG file (read there by the Python front
+        end): it runs the DAG file, unless another such task does too."""
+        if self._inline_sql_tasks() > 1:
+            problem = (
+                "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
+                "whole files: which statements each task runs is not told apart, so they are not paired"
+            )
+            return Task(task_id, kind, (), after, location=where, problem=problem)
+        return Task(task_id, kind, (self.label,), after, location=where)
+
+    def _sends_sql(self, call: ast.Call, operator: str) -> bool:
+        """Whether a `@task` function's task (or a `PythonOperator`'s callable, a
+        function of the file) sends SQL to a warehouse through a Databricks client
+        (`frontend.warehouse.ClientOrigins`: a `DatabricksSqlHook`, the connector):
+        its statements are the task's, written in the DAG file."""
+        if not self.clients.active:
+            return False
+        fn = self.task_defs.get(operator)
+        if fn is None and operator.endswith("PythonOperator"):
+            given = _keywords(call).get("python_callable")
+            found = [
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and isinstance(given, ast.Name)
+                and n.name == given.id
+            ]
+            fn = found[0] if len(found) == 1 else None
+        if fn is None:
+            return False
+        return any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in CLIENT_METHODS
+            and self.clients.statement(n) is not None
+            for n in ast.walk(fn)
+        )
+
+    def _sql_files(self, operator: str, kw: dict, scope: Scope) -> list[str]:
         """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
         is written in the DAG file (or is not known)."""
-        sql = self._value(kw.get("sql"), scopes) if operator == "DatabricksSqlOperator" else UNKNOWN
+        sql = self._setting(kw.get("sql"), scope) if operator == "DatabricksSqlOperator" else UNKNOWN
         names = sql if isinstance(sql, list) else [sql]
         if names and all(isinstance(n, str) and n.strip().lower().endswith(".sql") for n in names):
             return [n.strip() for n in names]
@@ -828,8 +795,11 @@ class _DagFile:
                 1
                 for dag in self.dags
                 for call, operator in dag.tasks.values()
-                if operator in _SQL_OPERATORS
-                and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
+                if (
+                    operator in _SQL_OPERATORS
+                    and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
+                )
+                or self._sends_sql(call, operator)
             )
         return self._inline_count
 
@@ -838,29 +808,29 @@ class _DagFile:
         (relative to the DAG file's folder), then the DAG file's folder."""
         out = []
         for dag in self.dags:
-            given = self._value(dag.keywords.get("template_searchpath"), dag.values)
+            given = self._setting(dag.keywords.get("template_searchpath"), dag.values)
             for folder in given if isinstance(given, list) else [given]:
                 if isinstance(folder, str) and folder.strip():
                     out.append(self.file.parent / folder.strip())
         return [*out, self.file.parent]
 
-    def _dbt_spec(self, operator: str, kw: dict, scopes: list) -> dict[str, Any] | None:
+    def _dbt_spec(self, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
         """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
         whose command is a literal `dbt run|build|snapshot|seed` (after `cd DIR &&`),
         a dbt operator (`project_dir`, `profiles_dir`, `select`, `exclude`, `target`),
         or a cosmos `DbtTaskGroup` (`ProjectConfig(path)`, `RenderConfig(select=...)`).
         Paths are relative to the repository root, as a DAG folder's checkout is."""
         if operator == "BashOperator":
-            command = self._value(kw.get("bash_command"), scopes)
+            command = self._setting(kw.get("bash_command"), scope)
             return _dbt_of_shell(command) if isinstance(command, str) else None
         if operator in _DBT_OPERATORS:
             words = ["dbt", _DBT_OPERATORS[operator]]
-            project = self._value(kw.get("project_dir") or kw.get("dir"), scopes)
-            profiles = self._value(kw.get("profiles_dir"), scopes)
+            project = self._setting(kw.get("project_dir") or kw.get("dir"), scope)
+            profiles = self._setting(kw.get("profiles_dir"), scope)
             selection = ("select", "models", "exclude", "target")
         elif operator in _DBT_GROUPS:
             words = ["dbt", "build"]
-            project = self._config_argument(kw.get("project_config"), "dbt_project_path", scopes)
+            project = self._config_argument(kw.get("project_config"), "dbt_project_path", scope)
             profiles = None
             render = kw.get("render_config")
             kw = _keywords(render) if isinstance(render, ast.Call) else {}
@@ -868,7 +838,7 @@ class _DagFile:
         else:
             return None
         for option in selection:
-            value = self._value(kw.get(option), scopes)
+            value = self._setting(kw.get(option), scope)
             values = value if isinstance(value, list) else [value] if value is not None else []
             if any(not isinstance(v, str) for v in values):
                 words.append(f"--{option} {{selection}}")  # a selector the text does not tell
@@ -881,19 +851,19 @@ class _DagFile:
             spec["profiles_directory"] = profiles
         return _profiles_from_project(spec)
 
-    def _config_argument(self, node: ast.expr | None, name: str, scopes: list) -> Any:
+    def _config_argument(self, node: ast.expr | None, name: str, scope: Scope) -> Any:
         """A cosmos `ProjectConfig(path)` / `ProjectConfig(dbt_project_path=...)` value."""
         if isinstance(node, ast.Call):
             kw = _keywords(node)
-            return self._value(kw.get(name) or (node.args[0] if node.args else None), scopes)
-        return self._value(node, scopes) if node is not None else UNKNOWN
+            return self._setting(kw.get(name) or (node.args[0] if node.args else None), scope)
+        return self._setting(node, scope) if node is not None else UNKNOWN
 
-    def _specs(self, task_id: str, operator: str, kw: dict, scopes: list) -> tuple[list[dict] | None, Any]:
+    def _specs(self, task_id: str, operator: str, kw: dict, scope: Scope) -> tuple[list[dict] | None, Any]:
         """The Jobs API task documents an operator runs, and its `git_source`."""
         if operator == "DatabricksNotebookOperator":
-            path = self._value(kw.get("notebook_path"), scopes)
-            source = self._value(kw.get("source"), scopes)
-            params = self._value(kw.get("notebook_params"), scopes)
+            path = self._setting(kw.get("notebook_path"), scope)
+            source = self._setting(kw.get("source"), scope)
+            params = self._setting(kw.get("notebook_params"), scope)
             task: dict[str, Any] = {"notebook_path": path}
             if isinstance(source, str):
                 task["source"] = source
@@ -901,15 +871,15 @@ class _DagFile:
                 task["base_parameters"] = _known(params)
             return ([{"task_key": task_id, "notebook_task": task}] if isinstance(path, str) else None), None
         if operator == "DatabricksTaskOperator":
-            config = self._value(kw.get("task_config"), scopes)
+            config = self._setting(kw.get("task_config"), scope)
             return ([{**_known(config), "task_key": task_id}] if isinstance(config, dict) else None), None
-        document = self._value(kw["json"], scopes) if "json" in kw else {}
+        document = self._setting(kw["json"], scope) if "json" in kw else {}
         if not isinstance(document, dict):
             return None, None
         document = dict(document)
         for name in ("notebook_task", "spark_python_task", "sql_task", "tasks", "git_source"):
             if name in kw:
-                document[name] = self._value(kw[name], scopes)
+                document[name] = self._setting(kw[name], scope)
         document = _known(document)
         git = document.get("git_source") if isinstance(document.get("git_source"), dict) else None
         if isinstance(document.get("tasks"), list):
@@ -918,19 +888,19 @@ class _DagFile:
         single = {k: v for k, v in document.items() if k in ("notebook_task", "spark_python_task", "sql_task")}
         return ([{**single, "task_key": task_id}] if single else None), git
 
-    def _created_job(self, kw: dict, where: Location, scopes: list) -> None:
+    def _created_job(self, kw: dict, where: Location, scope: Scope) -> None:
         """The job a `DatabricksCreateJobsOperator` creates (or resets, when it has that
         name): its `json=` with the settings given as keyword arguments over it, read
         as the bundle reader reads Jobs API settings. The job runs on its own schedule
         (or when a `DatabricksRunNowOperator` names it), not as a step of the DAG, so
         its `max_concurrent_runs` is its own."""
-        document = self._value(kw["json"], scopes) if "json" in kw else {}
+        document = self._setting(kw["json"], scope) if "json" in kw else {}
         if not isinstance(document, dict):
             return
         document = dict(document)
         for name in _JOB_SETTINGS:
             if name in kw:
-                document[name] = self._value(kw[name], scopes)
+                document[name] = self._setting(kw[name], scope)
         settings = _known(document)
         name = settings.get("name")
         tasks = settings.get("tasks")
@@ -941,11 +911,11 @@ class _DagFile:
         job = job_from_settings(name, settings, self.file, self.root, base=self.file.parent)
         self.created.append(replace(job, location=where))
 
-    def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scopes: list) -> Task:
-        ref = self._value(kw.get("job_name"), scopes) if "job_name" in kw else self._value(kw.get("job_id"), scopes)
+    def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scope: Scope) -> Task:
+        ref = self._setting(kw.get("job_name"), scope) if "job_name" in kw else self._setting(kw.get("job_id"), scope)
         given: list[str] = []
         for name in ("job_parameters", "notebook_params"):
-            params = self._value(kw.get(name), scopes) if name in kw else None
+            params = self._setting(kw.get(name), scope) if name in kw else None
             if isinstance(params, dict):
                 given += [str(k) for k in params]
         if not isinstance(ref, (str, int)) or isinstance(ref, bool):
@@ -966,57 +936,26 @@ def _orders(node: ast.AST) -> bool:
     )
 
 
-class _Round(dict):
-    """What a loop's names hold in one round (name -> the expression of its value): a
-    scope its body is read in."""
-
-
-def _unpack(target: ast.expr, item: ast.expr, bound: _Round) -> bool:
+def _unpack(target: ast.expr, item: object, bound: dict[str, object]) -> bool:
     """Bind a loop's target to one item (`for a, b in [("x", "y")]`); False when the
     item cannot be taken apart as the target asks."""
     if isinstance(target, ast.Name):
         bound[target.id] = item
         return True
-    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (ast.Tuple, ast.List)):
-        if len(target.elts) != len(item.elts) or any(isinstance(e, ast.Starred) for e in target.elts):
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (tuple, list)):
+        if len(target.elts) != len(item) or any(isinstance(e, ast.Starred) for e in target.elts):
             return False
-        return all(_unpack(t, i, bound) for t, i in zip(target.elts, item.elts))
+        return all(_unpack(t, i, bound) for t, i in zip(target.elts, item))
     return False
-
-
-def _named(name: str, scopes: list) -> ast.expr | None:
-    """The expression the innermost scope that binds `name` gives it (None: not bound
-    to one expression, or not bound)."""
-    for scope in reversed(scopes):
-        if name in scope:
-            return scope[name]
-    return None
-
-
-def _joined(parts: list[Any]) -> Any:
-    """Strings put together; an unknown part leaves the known tail after it (a path,
-    matched by its tail: `f"/Users/{who}/etl/load"` is `{unknown folder}/etl/load`)."""
-    text = ""
-    unknown = False
-    for part in parts:
-        if isinstance(part, (str, int)) and not isinstance(part, bool):
-            text += str(part)
-        elif part is UNKNOWN or not isinstance(part, (str, int)):
-            unknown, text = True, ""
-    if not unknown:
-        return text
-    if text.startswith(UNKNOWN_FOLDER):
-        return text
-    return UNKNOWN_FOLDER + text if "/" in text.strip("/") or text.startswith("/") else UNKNOWN
 
 
 def _known(value: Any) -> Any:
     """A document with its unknown values left out (the bundle rules then say what
     is missing: "has no file path")."""
     if isinstance(value, dict):
-        return {k: _known(v) for k, v in value.items() if v is not UNKNOWN}
+        return {k: _known(v) for k, v in value.items() if not isinstance(v, Unknown)}
     if isinstance(value, list):
-        return [_known(v) for v in value if v is not UNKNOWN]
+        return [_known(v) for v in value if not isinstance(v, Unknown)]
     return value
 
 

@@ -82,7 +82,7 @@ from delta_lint.suppress import Directive, FileSuppressions
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 23  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 24  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c
@@ -803,6 +803,16 @@ class Cache:
         if self.memory is not None and value is not None:
             self.memory.put("kv", kept, value)
         return value
+
+    def has_value(self, key: str) -> bool:
+        """Whether a value is stored under `key` by this code, without reading it."""
+        if self.db is None:
+            return False
+        try:
+            row = self.db.execute("SELECT 1 FROM kv WHERE key = ?", (f"{code_identity()}:{key}",)).fetchone()
+        except sqlite3.Error:
+            return False
+        return row is not None
 
     def put_value(self, key: str, value: Any, holds: tuple[type, ...] = ()) -> None:
         """Keep `value`, made of plain values, the cache's own types and the dataclasses

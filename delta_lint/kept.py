@@ -9,6 +9,7 @@ from it; a run that cannot re-check from it runs in full.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,7 @@ import msgspec
 
 from delta_lint.cache import Cache, TableEntry, decode_values, encode_values
 from delta_lint.config import Config
-from delta_lint.model import Context, FileSummary, Finding, Links, Location, Pools
+from delta_lint.model import UNKNOWN_FOLDER, Context, Diagnostic, FileSummary, Finding, Links, Location, Pools
 from delta_lint.tree import Tree
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class Kept(msgspec.Struct, array_like=True):
     pooled: dict[str, Pools]  # `RunsIn.pooled`
     defined: str  # tagged: (root-relative file, the job documents its code defines)
     table_keys: dict[str, str]
-    tree: KeptTree
+    taken: int  # when the run's walk of the folders began: the `Warm` record kept beside holds that walk
     rel_of: dict[str, str]  # `_Views` from here on; shared, diags, scans: the files that have them
     shared: list[int]
     diags: list[int]
@@ -243,13 +244,16 @@ def kept_workflows(store: Cache, slot: str, kept: Kept, context: str, listed: ob
     files they read), while they are what loading the bundle and job files would
     give now: `context` is the digest of the files the last run read
     (`_kept_context`, which asked that run's listings, `listed`, again and found
-    them unchanged), and the state's workflows read the same files and depend on
-    the same listings. None: ask the cache's parsed workflows (`cached_workflows`)."""
-    if not kept.workflows or kept.workflows_context != context or not isinstance(listed, dict):
+    them unchanged; or `run._vouched`, which found those of the run that kept the
+    state unchanged: `listed` is then `kept` itself), and the state's workflows
+    read the same files and depend on the same listings. None: ask the cache's
+    parsed workflows (`cached_workflows`)."""
+    if not kept.workflows or kept.workflows_context != context:
         return None
-    listings = listed.get("listings")
-    if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
-        return None
+    if listed is not kept:
+        listings = listed.get("listings") if isinstance(listed, dict) else None
+        if not isinstance(listings, list) or [(k, a, tuple(x)) for k, a, x in listings] != kept.listings:
+            return None
     blob = store.get_blob(_workflows_key(slot))
     if blob is None:
         return None
@@ -274,8 +278,122 @@ def load_state(store: Cache, slot: str) -> Kept | None:
     return kept if kept.slot == slot else None
 
 
-def tree_of(kept: Kept) -> Tree:
-    t = kept.tree
+WARM_GATE = "warm-gate:"  # kv blob: `Warm`, what tells a new process nothing changed since a run
+
+
+class Warm(msgspec.Struct, array_like=True):
+    """What a new process needs to tell that nothing a run read has changed since the
+    run `run_key`, without discovering, hashing or asking the bundle listings again
+    (`run._warm_output`): the project's folders as walked before that run read a
+    file, the project root resolved, the digest of the run's bundle and job files,
+    configuration and snapshot (`run._context_digest`) with the files it reads, and
+    the listings the walk does not vouch for (`vouches`), to be asked again. Small
+    beside `Kept`, which an unchanged run does not decode."""
+
+    slot: str
+    tree: KeptTree
+    top: str  # os.path.realpath of the root: a folder above it moved or linked elsewhere
+    run_key: str
+    context: str
+    files: list[str]
+    listings: list[tuple[str, str, tuple[str, ...]]]
+    diagnostics: str  # tagged: discovery's problems (`run.Inputs.diagnostics`), as the walk leaves them
+
+
+_WARM_DECODER = msgspec.msgpack.Decoder(Warm)
+
+# listings that walk the project below their folder (`bundle._walk_project`: hidden
+# and `_SKIP_DIRS` folders left out, as `walk` leaves them) or look at the names of
+# one folder (`bundle.find_bundle`), reading only files the walk signs
+_WALKED_LISTINGS = frozenset(
+    {"bundle", "bundles", "job-json", "terraform", "terraform-modules", "airflow", "dbt", "dbt-profiles"}
+)
+
+
+def vouches(tree: Tree, top: str, kind: str, argument: str) -> bool:
+    """Whether the answer of the bundle listing (`bundle.listing`) `kind` of
+    `argument` is given by what `tree` holds, so that a later walk the tree holds
+    (`Tree.changed`) vouches it answers the same: a listing of a folder the tree
+    walked; or a task file looked for (`locate`) by a plain relative path whose
+    folder the tree walked, under the root `top` (its answer is the names and kinds
+    of that folder's entries: an entry is added, removed or replaced only by
+    changing its folder). A path with `..`, `.` or empty parts, an absolute one (it
+    may be looked for elsewhere when missing) or one naming an unknown folder is
+    asked again, as is every other kind."""
+    if kind in _WALKED_LISTINGS:
+        return argument in tree.dirs
+    if kind != "locate":
+        return False
+    try:
+        value, base, root = json.loads(argument)
+    except (ValueError, TypeError):
+        return False
+    if not (isinstance(value, str) and isinstance(base, str) and root == top):
+        return False
+    parts = value.split("/")
+    if not value or value.startswith(UNKNOWN_FOLDER) or "\x00" in value or any(p in ("", ".", "..") for p in parts):
+        return False
+    candidate = os.path.join(base, value)
+    return os.path.isabs(base) and os.path.normpath(candidate) == candidate and os.path.dirname(candidate) in tree.dirs
+
+
+def keep_warm(
+    store: Cache,
+    slot: str,
+    top: str,
+    tree: Tree,
+    run_key: str,
+    context: str,
+    files: list[str],
+    listings: list,
+    diagnostics: list[Diagnostic],
+    asked: list[tuple[str, str, tuple[str, ...]]] | None = None,
+) -> None:
+    """Keep the `Warm` record of the run `run_key`, whose files were read after the
+    walk `tree` of the root `top` (absolute), whose discovery met `diagnostics` and
+    whose context digest `context` read `files` and asked `listings`. `asked`: the
+    listings `tree` does not vouch for, when known (the last record's, for the same
+    listings and folders: 10,000 task files are not looked at again)."""
+    if asked is None:
+        asked = [
+            (kind, argument, tuple(answer))
+            for kind, argument, answer in listings
+            if not vouches(tree, top, kind, argument)
+        ]
+    try:
+        warm = Warm(
+            slot,
+            KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
+            os.path.realpath(top),
+            run_key,
+            context,
+            files,
+            asked,
+            encode_values(diagnostics),
+        )
+        store.put_blob(_warm_key(slot), _KEPT_ENCODER.encode(warm))
+    except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
+        return
+
+
+def load_warm(store: Cache, slot: str) -> Warm | None:
+    """The `Warm` record the last run of this slot kept, or None."""
+    blob = store.get_blob(_warm_key(slot))
+    if blob is None:
+        return None
+    try:
+        warm = _WARM_DECODER.decode(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return warm if warm.slot == slot else None
+
+
+def _warm_key(slot: str) -> str:
+    return WARM_GATE + _state_key(slot)[len(PROJECT_STATE) :]
+
+
+def tree_of(warm: Warm) -> Tree:
+    t = warm.tree
     return Tree(t.taken, dict(t.dirs), t.files, t.git, t.digests)
 
 
@@ -349,7 +467,7 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, ru
             pooled,
             defined,
             dict(p.table_keys),
-            KeptTree(tree.taken, tree.dirs, tree.files, tree.git, tree.digests),
+            tree.taken,
             views.rel_of,
             list(views.shared),
             list(views.diags),

@@ -92,6 +92,10 @@ class Linker:
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
         self._module_names: frozenset[str] | None = None  # see `module_names`
+        # (importer's folder, module as imported) -> `module`'s answer: it reads only
+        # those and the project's paths, fixed here, and is asked for every import of
+        # every file in each round of contexts
+        self._modules: dict[tuple[str, str], int | None] = {}
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
@@ -462,7 +466,8 @@ class Linker:
         or a workspace path matched by its longest tail inside the project."""
         if not target:
             return None
-        if target.startswith(UNKNOWN_FOLDER):  # `f"{base}/jobs/child"`: its known tail
+        unknown_folder = target.startswith(UNKNOWN_FOLDER)
+        if unknown_folder:  # `f"{base}/jobs/child"`: its known tail
             target = target[len(UNKNOWN_FOLDER) :]
             if not target.startswith("/"):
                 return None
@@ -475,7 +480,9 @@ class Linker:
                 found = self._file("/".join(parts[start:]), _NOTEBOOK_SUFFIXES)
                 if found is not None:
                     return found
-            return self._ending(parts, starts)
+            # a literal path's name alone names no file in another folder (`/Shared/config`
+            # is not `etl/config.py`); a folder only a run knows has only its known tail
+            return self._ending(parts, starts if unknown_folder else starts[: len(parts) - 1 - starts.start])
         return self._file(posixpath.join(posixpath.dirname(importer), target), _NOTEBOOK_SUFFIXES)
 
     def _ending(self, parts: list[str], starts: range) -> int | None:
@@ -484,8 +491,8 @@ class Linker:
         folder (`delta-lint check notebooks/` from the repository, or from outside
         it), so its paths carry folders the workspace path does not. None when
         several files end with the longest tail that any file ends with: which one
-        the workspace holds only a deployment tells."""
-        if not parts:
+        the workspace holds only a deployment tells. `starts`: the tails tried."""
+        if not parts or not starts:
             return None
         if self._notebook_stems is None:
             self._notebook_stems = {}
@@ -504,9 +511,15 @@ class Linker:
         """The project file a Python import names: relative imports from the
         importer's package, absolute ones from the importer's folder or any folder
         above it (a `src/` layout, a notebook's `sys.path.append` of its own folder)."""
+        key = (posixpath.dirname(importer), module)
+        if key not in self._modules:
+            self._modules[key] = self._module(*key)
+        return self._modules[key]
+
+    def _module(self, folder: str, module: str) -> int | None:
+        """`module` of an importer in `folder`."""
         level = len(module) - len(module.lstrip("."))
         dotted = module.lstrip(".").replace(".", "/")
-        folder = posixpath.dirname(importer)
         if level:
             for _ in range(level - 1):
                 folder = posixpath.dirname(folder)

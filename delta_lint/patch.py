@@ -110,6 +110,108 @@ class Patch:
     complete: Callable[[], tuple[list[Finding], Suppressions, dict[str, TableEntry], list[Finding]]]
 
 
+class OutputDelta(msgspec.Struct, array_like=True):
+    """An output kept as pieces of another output kept whole (`base`, the run whose
+    text is stored): a re-check's patched output differs from it by a few lines, so
+    storing the pieces spares compressing and writing tens of megabytes again.
+    `pieces`: (start, end) of the base text, or (-1, n) for `literals[n]`."""
+
+    run: str
+    base: str
+    pieces: list[tuple[int, int]]
+    literals: list[bytes]
+
+
+_DELTA_DECODER = msgspec.msgpack.Decoder(OutputDelta)
+MAX_LITERAL_SHARE = 4  # new bytes past a quarter of the base text: the output is kept whole again
+
+
+def encode_delta(delta: OutputDelta) -> bytes:
+    return _ENCODER.encode(delta)
+
+
+def decode_delta(blob: bytes) -> OutputDelta | None:
+    try:
+        delta = _DELTA_DECODER.decode(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return delta
+
+
+def materialize(delta: OutputDelta, base: bytes | memoryview) -> bytes | None:
+    """The text `delta` describes, from its base text; None when a piece does not fit it."""
+    view, size, out = memoryview(base), len(base), []
+    for start, end in delta.pieces:
+        if start >= 0:
+            if not start <= end <= size:
+                return None
+            out.append(view[start:end])
+        elif 0 <= end < len(delta.literals):
+            out.append(delta.literals[end])
+        else:
+            return None
+    return b"".join(out)
+
+
+def compose(
+    run: str,
+    base: str,
+    base_size: int,
+    last: OutputDelta | None,
+    segments: list[bytes | tuple[int, int]],
+) -> OutputDelta | None:
+    """The output `segments` describe (`apply`: new bytes and runs of the last text)
+    as pieces of the base text: the last text is the base (`last` None) or `last`'s
+    pieces of it. None when its new bytes exceed a quarter of the base: kept whole."""
+    offsets, lengths = [0], []
+    if last is not None:
+        for start, end in last.pieces:
+            lengths.append(end - start if start >= 0 else len(last.literals[end]))
+            offsets.append(offsets[-1] + lengths[-1])
+    pieces: list[tuple[int, int]] = []
+    literals: list[bytes] = []
+    added = 0
+
+    def literal(data: bytes) -> None:
+        nonlocal added
+        if data:
+            literals.append(data)
+            pieces.append((-1, len(literals) - 1))
+            added += len(data)
+
+    def ranged(start: int, end: int) -> None:
+        if start == end:
+            return
+        if pieces and pieces[-1][0] >= 0 and pieces[-1][1] == start:
+            pieces[-1] = (pieces[-1][0], end)  # one run of the base
+        else:
+            pieces.append((start, end))
+
+    for segment in segments:
+        if isinstance(segment, bytes):
+            literal(segment)
+            continue
+        a, b = segment
+        if last is None:
+            ranged(a, b)
+            continue
+        i = bisect.bisect_right(offsets, a) - 1
+        while a < b and i < len(last.pieces):
+            lo, hi = offsets[i], offsets[i + 1]
+            cut_a, cut_b = a - lo, min(b, hi) - lo
+            start, end = last.pieces[i]
+            if start >= 0:
+                ranged(start + cut_a, start + cut_b)
+            else:
+                literal(last.literals[end][cut_a:cut_b])
+            a, i = lo + cut_b, i + 1
+        if a < b:  # past the last text's end: not a text `apply` made from it
+            return None
+    if added * MAX_LITERAL_SHARE > base_size:
+        return None
+    return OutputDelta(run, base, pieces, literals)
+
+
 def load_index(store: Cache, view: str, run: str | None) -> OutputIndex | None:
     """The index of the output kept for `view` when it is the output of run `run`."""
     if run is None:
@@ -220,10 +322,11 @@ def apply(
     counts: tuple[int, int, dict[str, str], tuple[str, ...]],
     run: str | None,
     layout: Layout,
-) -> tuple[str, int, OutputIndex | None] | None:
+) -> tuple[str, int, OutputIndex | None, list[bytes | tuple[int, int]]] | None:
     """The output of a re-checked run made from the last one (`text`, the output
-    `patch.index` indexes): its text, exit code and index (None without a run key,
-    `run`). The findings of the tables judged again go through the findings stage
+    `patch.index` indexes): its text, exit code, index (None without a run key,
+    `run`) and segments (the text as new bytes and (start, end) runs of `text`,
+    in order: what `compose` keeps it as). The findings of the tables judged again go through the findings stage
     (`gate`, `rel_of`: as `findings.finish` with the run's suppressions; `scans`:
     the files with suppression comments) and are rendered here; `counts`: the
     run's files, intents, skipped files and notes, for the frame `layout` (the
@@ -269,7 +372,8 @@ def apply(
     group_of = {id(f): name for name, entry in patch.tables.items() for f in entry.findings}
     conflicts = sum(1 for i in keep if not is_coverage(rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
     head, tail = layout.frame(len(keep) + len(new), conflicts, counts)
-    body, parts = memoryview(text), []
+    body = memoryview(text)
+    parts: list[bytes | tuple[int, int]] = []  # a new line, or a run of the last text's (start, end)
     starts: list[int] = []
     ends: list[int] = []
     olds = (paths, lines, columns, rules, tables, index.severities, groups)
@@ -291,14 +395,21 @@ def apply(
                 column.append(value)
         else:  # the run's lines and the separators between them, as one slice
             shift = at - index.starts[first]
-            parts.append(body[index.starts[first] : index.ends[last]])
+            parts.append((index.starts[first], index.ends[last]))
             starts.extend(x + shift for x in index.starts[first : last + 1])
             ends.extend(x + shift for x in index.ends[first : last + 1])
             at = ends[-1]
             for column, old in zip(out, olds):
                 column.extend(old[first : last + 1])
-    output = (head.encode() + layout.separator.encode().join(parts) + tail.encode()).decode("ascii")
+    separator = layout.separator.encode()
+    segments: list[bytes | tuple[int, int]] = [head.encode()]
+    for n, part in enumerate(parts):
+        if n and separator:
+            segments.append(separator)
+        segments.append(part)
+    segments.append(tail.encode())
+    output = b"".join(body[p[0] : p[1]] if isinstance(p, tuple) else p for p in segments).decode("ascii")
     code = gate_code(zip(out[3], out[5]), gate)
     if run is None:
-        return output, code, None
-    return output, code, OutputIndex(run, starts, ends, *out, list(index.touched))  # type: ignore[arg-type]
+        return output, code, None, segments
+    return output, code, OutputIndex(run, starts, ends, *out, list(index.touched)), segments  # type: ignore[arg-type]

@@ -42,9 +42,12 @@ from delta_lint.kept import (
     StoredFirstLinks,
     StoredPaths,
     StoredSummaries,
+    Warm,
     keep_project,
+    keep_warm,
     kept_workflows,
     load_state,
+    load_warm,
     tree_of,
 )
 from delta_lint.model import Context, Diagnostic, FileResult, FileSummary, Finding, Intent, Links, Location, Pools
@@ -59,7 +62,7 @@ if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
     from delta_lint.link import Linker
-    from delta_lint.patch import OutputIndex, Patch
+    from delta_lint.patch import OutputDelta, OutputIndex, Patch
     from delta_lint.schedule import Meetings, Schedule
     from delta_lint.settings import ReadSettings, TableNames, TableSettings
 
@@ -604,10 +607,39 @@ def pipeline(
             # a full run follows: what is kept of any earlier one (this configuration's
             # or options', or another's) would only hold a large project's state twice
             memory.clear("projects")
-        inputs = gather(paths, config, cwd, store, overlay)
+        # a new process: the folders walked before any file is read, against the walk
+        # the last run kept (`Warm`); when they hold, that run's output is this one's,
+        # and when only SQL files or notebooks changed, the project's state (`Kept`)
+        # gives the files and keys discovery would, and the listings are not asked
+        kept_slot, warm_slot, walked, warm, state, changed, inputs = None, None, None, None, None, None, None
+        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
+            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
+            # the files named too: a run of other files of the same folders is another
+            # output (the state, which the editor's saves share, holds them all)
+            warm_slot = kept_slot + repr(sorted(os.path.abspath(p) for p in paths if not os.path.isdir(p)))
+            warm = load_warm(store, warm_slot)
+            walked = walk(config.root, tree_of(warm) if warm is not None else None)
+            # not before the listings' file answers are kept (`FileTests`, by the second
+            # cached run): a later run that must ask the listings would read every file
+            if warm is not None and walked is not None and store.has_value(FILE_TESTS):
+                changed = _vouched(warm, walked, config, paths)
+            if changed == [] and view is not None:
+                done = _warm_output(store, warm, view)  # type: ignore[arg-type] - vouched: a record
+                if done is not None:
+                    return done
+            if changed is not None:
+                state = load_state(store, kept_slot)
+                if state is not None and (state.run_key, state.taken) == (warm.run_key, warm.tree.taken):  # type: ignore[union-attr]
+                    inputs = _kept_inputs(state, warm, changed, cwd or Path.cwd())  # type: ignore[arg-type]
+                if inputs is None:
+                    changed = None
+        if inputs is None:
+            inputs = gather(paths, config, cwd, store, overlay)
         workflows = None
-        tests = _file_tests(store) if reusable else None
-        if reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
+        tests = _file_tests(store) if reusable and changed is None else None
+        if changed is not None:  # the listings and the context's files as the last run found them
+            context = warm.context  # type: ignore[union-attr]
+        elif reusable and memory is not None:  # the parsed bundle is at hand: no listing asked twice
             from delta_lint.schedule import cached_workflows
 
             workflows = cached_workflows(config, bundle, target, store, tests)
@@ -640,20 +672,22 @@ def pipeline(
                 )
         from delta_lint.schedule import cached_workflows, load_workflows
 
-        kept_slot, state = None, None  # a new process: the project's state as the last run left it is in the cache
-        if reusable and memory is None and not overlay and store.db is not None and not store.refused:
-            kept_slot = _project_slot(paths, config, cwd, spark, bundle, target)
-            state = load_state(store, kept_slot)
+        if kept_slot is not None:  # a new process: the project's state as the last run left it is in the cache
+            if state is None:
+                state = load_state(store, kept_slot)  # type: ignore[union-attr] - a slot is made only with a store
             if state is not None and context is not None:
-                listed = store.get_value(_context_slot(config, bundle, target))
-                workflows = kept_workflows(store, kept_slot, state, context, listed)
+                # vouched: the state's run asked the listings this run found unchanged
+                listed = state if changed is not None else store.get_value(_context_slot(config, bundle, target))  # type: ignore[union-attr]
+                workflows = kept_workflows(store, kept_slot, state, context, listed)  # type: ignore[arg-type]
         if workflows is None and store is not None:
+            if tests is None and reusable:
+                tests = _file_tests(store)
             workflows = cached_workflows(config, bundle, target, store, tests)
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
             done, tree, kept = _recheck_kept(
-                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view
+                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view, walked, warm
             )
             if done is not None and kept is not None:
                 if context is None:
@@ -664,10 +698,18 @@ def pipeline(
                 # findings are as quickly judged again from the state as decoded
                 if [k for *_, k in kept.inputs.files] == [k for *_, k in inputs.files]:
                     done.run_key = _run_key(inputs, config, context, spark, bundle, target)
-                keep_project(store, kept_slot, kept, _context_digest(config, kept.workflows), done.run_key)
+                kept_context = _context_digest(config, kept.workflows)
+                keep_project(store, kept_slot, kept, kept_context, done.run_key)
+                if done.run_key is not None and context == kept_context and tree is walked:
+                    # the same listings in the same folders (`_vouched`): those asked are the last record's
+                    same = changed is not None and kept.workflows.listings == state.listings  # type: ignore[union-attr]
+                    asked = warm.listings if same else None  # type: ignore[union-attr]
+                    _keep_warm(store, warm_slot, config, tree, done.run_key, context, kept.workflows, inputs, asked)
                 done.stats.files_read += inputs.stats.files_read
                 done.stats.listed_files_read = inputs.stats.listed_files_read
                 return done
+        if changed is not None:  # a full run: the files as discovery finds them, by their paths as named
+            inputs = gather(paths, config, cwd, store, overlay)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
         result, project = _check(
@@ -703,6 +745,8 @@ def pipeline(
                 store.put_run(result.run_key, _kept_run(result))
         if keep_state:  # with the run's key, which names its output
             keep_project(store, kept_slot, project, _context_digest(config, workflows), result.run_key)  # type: ignore[arg-type] - a slot is made only with a store
+            if result.run_key is not None and tree is walked:
+                _keep_warm(store, warm_slot, config, tree, result.run_key, context, workflows, inputs)  # type: ignore[arg-type]
         if store is not None and store.refused and result.read is not None:
             result.read.warnings.append(store.refused)
         return result
@@ -711,9 +755,102 @@ def pipeline(
             store.close()
 
 
+def _vouched(warm: Warm, tree: Tree, config: Config, paths: list[Path]) -> list[str] | None:
+    """The files changed since the run `warm` was kept by, when nothing else it read
+    changed and no listing can tell otherwise: the walk `tree`, made before this run
+    read a file, finds the folders and names as they were and the files changed
+    (`Tree.changed`) are SQL files or notebooks (content no listing or discovery
+    reads: `RECHECK_SUFFIXES`); every path named is in the tree (discovery looks
+    nowhere else); the root resolves as it did; the listings the walk does not vouch
+    for (`kept.vouches`) answer as they did; the bundle and job files, configuration
+    and snapshot digest as they did (`warm.context`). Then discovery finds the same
+    files, the others with the same keys, and the run's context is the kept one,
+    without discovering, hashing a file or asking a listing that walks the project
+    or looks for a task's file (10,000 of them on a large bundle). None: the run
+    asks as before (`gather`, `_kept_context`)."""
+    changed = tree_of(warm).changed(tree)
+    if changed is None or any(os.path.splitext(path)[1].lower() not in RECHECK_SUFFIXES for path in changed):
+        return None
+    top = os.path.abspath(config.root)
+    if os.path.realpath(top) != warm.top:
+        return None
+    for given in paths:
+        path = os.path.abspath(given)
+        if path != top and path not in tree.dirs and path not in tree.files:
+            return None
+    if warm.listings:  # most projects have none: the bundle reader is not imported
+        from delta_lint.bundle import listing
+
+        try:
+            if any(listing(kind, argument) != answer for kind, argument, answer in warm.listings):
+                return None
+        except (OSError, ValueError, RecursionError, ConfigError):
+            return None
+    if _files_digest(config, warm.files) != warm.context:
+        return None
+    return changed
+
+
+def _warm_output(store: Cache, warm: Warm, view: str) -> RunResult | None:
+    """The output kept for `view` of the run `warm` was kept by, for a run that found
+    nothing changed since (`_vouched`): that run's key is this one's."""
+    shown = _kept_output(store, warm.run_key, view)
+    if shown is None:
+        return None
+    return RunResult(stats=RunStats(from_cache=True), run_key=warm.run_key, output=shown)
+
+
+def _kept_inputs(state: Kept, warm: Warm, changed: list[str], cwd: Path) -> Inputs | None:
+    """What `gather` would give when only the files `changed` changed since the run
+    that kept `state` and `warm` (`_vouched`): its files with their keys, the
+    changed ones read and keyed again, and its discovery's problems. None when a
+    changed file is not one discovery takes (excluded), or a file could not be
+    read last time (`gather` reads it again): `gather` then."""
+    if state.cwd != os.fspath(cwd) or any(not key for *_, key in state.files):
+        return None
+    try:
+        diagnostics = decode_values(warm.diagnostics)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not (isinstance(diagnostics, list) and all(isinstance(d, Diagnostic) for d in diagnostics)):
+        return None
+    files: list[tuple[str, str, str, bytes | FileResult | None, str]] = [
+        (display, rel, suffix, None, key) for display, rel, suffix, key in state.files
+    ]
+    stats = RunStats(files=len(files))
+    index = {path: i for i, path in enumerate(state.paths)} if changed else {}
+    for path in changed:
+        i = index.get(path)
+        if i is None:
+            return None
+        display, rel, suffix, _, _ = files[i]
+        stats.files_read += 1
+        data = read_file(Path(path), display)
+        files[i] = (display, rel, suffix, data, cache_key(display, data) if isinstance(data, bytes) else "")
+    return Inputs(diagnostics, files, StoredPaths(state.paths), cwd, stats)  # type: ignore[arg-type]
+
+
+def _keep_warm(
+    store: Cache,
+    slot: str,
+    config: Config,
+    tree: Tree,
+    run_key: str,
+    context: str,
+    workflows: Workflows,
+    inputs: Inputs,
+    asked: list[tuple[str, str, tuple[str, ...]]] | None = None,
+) -> None:
+    """Keep what tells the next process nothing changed since this run (`kept.Warm`)."""
+    files = [str(p) for p in workflows.files]
+    top = os.path.abspath(config.root)
+    keep_warm(store, slot, top, tree, run_key, context, files, workflows.listings, inputs.diagnostics, asked)
+
+
 RUN_CONTEXT = "run-context:"  # kv: what a run's key takes from the bundle and job files
 OUTPUT = "output:"  # kv: the run, exit code and warnings of the last output kept for one view (`keep_output`)
 OUTPUT_TEXT = "output-text:"  # kv blob: that output's run key, a newline, its text
+OUTPUT_DELTA = "output-delta:"  # kv blob: a later output of the view as pieces of that text (`patch.OutputDelta`)
 
 
 def _context_slot(config: Config, bundle: Path | None, target: str | None) -> str:
@@ -804,15 +941,51 @@ def keep_output(
         store.close()
 
 
-def _keep_output(store: Cache, result: RunResult, view: str, text: bytes, code: int, index: OutputIndex | None) -> None:
-    from delta_lint.patch import OUTPUT_INDEX, encode_index
+def _keep_output(
+    store: Cache,
+    result: RunResult,
+    view: str,
+    text: bytes,
+    code: int,
+    index: OutputIndex | None,
+    delta: OutputDelta | None = None,
+) -> None:
+    """Keep `text`, the output of `result`'s run for `view`, whole; or, given `delta`
+    (`text` as pieces of the output kept whole, `patch.compose`), as those pieces."""
+    from delta_lint.patch import OUTPUT_INDEX, encode_delta, encode_index
 
     warnings = list(result.read.warnings) if result.read is not None else []
     # the text first: a run that stops between them finds the run keys differ
-    store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
+    if delta is not None:
+        store.put_blob(OUTPUT_DELTA + view, encode_delta(delta))
+    else:
+        store.put_blob(OUTPUT_TEXT + view, result.run_key.encode() + b"\n" + text)  # type: ignore[union-attr]
     if index is not None:
         store.put_blob(OUTPUT_INDEX + view, encode_index(index))
     store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
+
+
+def _kept_text(store: Cache, view: str, run: str) -> tuple[bytes | memoryview, str, int, OutputDelta | None] | None:
+    """The output kept for `view` when it is the output of run `run`: its text, and
+    the output kept whole it is made from (its run and size, and the text's
+    pieces of it, `patch.OutputDelta`; None: the text is that output)."""
+    blob = store.get_blob(OUTPUT_TEXT + view)
+    end = blob.find(b"\n") if blob is not None else -1
+    if blob is None or end < 0:
+        return None
+    base_run, base = blob[:end].decode(errors="replace"), memoryview(blob)[end + 1 :]  # not copied: megabytes
+    if base_run == run:
+        return base, base_run, len(base), None
+    stored = store.get_blob(OUTPUT_DELTA + view)
+    if stored is None:
+        return None
+    from delta_lint.patch import decode_delta, materialize
+
+    delta = decode_delta(stored)
+    if delta is None or delta.run != run or delta.base != base_run:
+        return None
+    text = materialize(delta, base)
+    return (text, base_run, len(base), delta) if text is not None else None
 
 
 def patch_output(
@@ -820,30 +993,31 @@ def patch_output(
 ) -> tuple[str, int] | None:
     """The output (in `output_format`, one of `patch.LAYOUTS`) and exit code of a
     re-check whose result holds a `patch.Patch`, made from the output the last run
-    kept for `view` (and kept in turn, with its index, when the run has a key).
+    kept for `view` (and kept in turn, with its index, when the run has a key: as
+    pieces of the output kept whole while its new lines are few, `patch.compose`).
     None: the kept output is not the one the patch starts from, or the patch does
     not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
     and renders it in full."""
-    from delta_lint.patch import LAYOUTS, apply
+    from delta_lint.patch import LAYOUTS, apply, compose
 
     patch = result.patch
     assert patch is not None
     store = Cache(config.root)
     try:
-        blob = store.get_blob(OUTPUT_TEXT + view)
-        end = blob.find(b"\n") if blob is not None else -1
-        if blob is None or end < 0 or blob[:end] != patch.index.run.encode():
+        kept = _kept_text(store, view, patch.index.run)
+        if kept is None:
             return None
+        last, base_run, base_size, last_delta = kept
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
-        last = memoryview(blob)[end + 1 :]  # not copied: the kept text of a large run is megabytes
         layout = LAYOUTS[output_format]
         done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
         if done is None:
             return None
-        text, code, index = done
+        text, code, index, segments = done
         if result.run_key is not None:
-            _keep_output(store, result, view, text.encode(), code, index)
+            delta = compose(result.run_key, base_run, base_size, last_delta, segments)
+            _keep_output(store, result, view, b"" if delta is not None else text.encode(), code, index, delta)
         return text, code
     finally:
         store.close()
@@ -862,14 +1036,11 @@ def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[
         and all(isinstance(w, str) for w in kept["warnings"])
     ):
         return None
-    blob = store.get_blob(OUTPUT_TEXT + view)
-    if blob is None:
-        return None
-    end = blob.find(b"\n")
-    if end < 0 or blob[:end] != run_key.encode():
+    found = _kept_text(store, view, run_key)
+    if found is None:
         return None
     try:  # the text decoded in place: a large run's output is not copied once more
-        text = str(memoryview(blob)[end + 1 :], "utf-8", "surrogatepass")
+        text = str(found[0], "utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return None
     return text, kept["code"], kept["warnings"]
@@ -2318,21 +2489,26 @@ def _recheck_kept(
     paths: list[Path],
     jobs: int | None,
     view: str | None,
+    tree: Tree | None,
+    warm: Warm | None,
 ) -> tuple[RunResult | None, Tree | None, _Project | None]:
     """A new process's run from the project state the last run stored (`kept`):
     the re-check (`_recheck`) of the files changed since (the caller stores the
-    state again, with the run's key). Also the project's folders as walked now (None
-    when they cannot be kept), which a full run stores its state with. (None,
-    tree, None): no state, or one this run cannot re-check from (the workflows
-    must be read again, a file came or went, an edit a re-check does not take, a
-    summary gone from the cache). With the output of the state's run kept for
-    `view` per finding (`patch`), only the tables judged again are decoded: the
-    result holds a `patch.Patch` for the caller to write the output from."""
-    tree = walk(config.root, tree_of(kept) if kept is not None else None)
-    if kept is None or tree is None or workflows is None:
+    state again, with the run's key). `tree`: the project's folders as this run
+    walked them before reading a file (None when they cannot be kept), against
+    the walk `warm` keeps, which is the state's when one run kept both. (None,
+    tree, None): no state, or one this run cannot re-check from (no walk of its
+    run, the workflows must be read again, a file came or went, an edit a
+    re-check does not take, a summary gone from the cache). With the output of
+    the state's run kept for `view` per finding (`patch`), only the tables
+    judged again are decoded: the result holds a `patch.Patch` for the caller to
+    write the output from."""
+    if kept is None or warm is None or warm.tree.taken != kept.taken:
+        return None, tree, None
+    if tree is None or workflows is None:
         return None, tree, None
     try:
-        project = _restored(kept, store, inputs, config, workflows, spark, False)
+        project = _restored(kept, tree_of(warm), store, inputs, config, workflows, spark, False)
         if project is not None and view is not None:
             from delta_lint.patch import load_index
 
@@ -2347,6 +2523,7 @@ def _recheck_kept(
 
 def _restored(
     kept: Kept,
+    tree: Tree,
     store: Cache,
     inputs: Inputs,
     config: Config,
@@ -2354,10 +2531,11 @@ def _restored(
     spark: str | None,
     refresh: bool,
 ) -> _Project | None:
-    """The project `kept` describes, as `_check` left it for `_recheck`, with the
-    files whose content differs from what it was read as (by the keys `gather` just
-    worked out) marked to be read again. None when its files are not the project's
-    files now (one came or went), or its settings would be read live."""
+    """The project `kept` describes (its folders as `tree` holds them), as `_check`
+    left it for `_recheck`, with the files whose content differs from what it was
+    read as (by the keys `gather` just worked out) marked to be read again. None
+    when its files are not the project's files now (one came or went), or its
+    settings would be read live."""
     from delta_lint.bundle import add_defined_jobs
     from delta_lint.schedule import build_schedule
     from delta_lint.settings import TableNames
@@ -2413,7 +2591,7 @@ def _restored(
         workflows,
         DocumentReader(config.root),
         table_keys=dict(kept.table_keys),
-        tree=tree_of(kept),
+        tree=tree,
         overlaid=overlaid,
         shared=shared,
         shared_sources=kept.shared_sources,

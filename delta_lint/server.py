@@ -93,7 +93,14 @@ def findings_for(
     # Whether a finding is kept depends on it alone, and a comment of the file is
     # unused only if none of these matched it: the same as on the whole run's
     # findings, without sorting and suppressing a large project's every finding.
-    answers: dict[str, bool] = {}
+    # whether a display path names the file depends on the two paths alone: the
+    # answers of the file's last save hold, and a large project's findings name
+    # thousands of paths
+    answers: dict[str, bool] | None = kept.find("touches", (path, root)) if kept is not None else None
+    if answers is None:
+        answers = {}
+        if kept is not None:
+            kept.put("touches", (path, root), answers)
 
     def touched(display: str) -> bool:
         found = answers.get(display)
@@ -102,15 +109,23 @@ def findings_for(
         return found
 
     concern = []
+    known = answers.get
     for f in result.findings:  # plain loops: a large project has tens of thousands
         where = f.location
-        if answers.get(where.path) or touched(where.path):
+        hit = known(where.path)
+        if hit is None:
+            hit = touched(where.path)
+        if not hit:
+            for loc in f.related:
+                hit = known(loc.path)
+                if hit is None:
+                    hit = touched(loc.path)
+                if hit:
+                    break
+        if not hit and where.sites:
+            hit = any(touched(loc.path) for loc in where.sites)
+        if hit:
             concern.append(f)
-            continue
-        for loc in (*f.related, *where.sites) if f.related or where.sites else ():
-            if touched(loc.path):
-                concern.append(f)
-                break
     shown = finish(concern, result.suppressions, Gate.of(config)).findings
     touching = [f for f in shown if touched(f.location.path) or any(touched(loc.path) for loc in f.related)]
     where = {

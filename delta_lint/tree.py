@@ -45,6 +45,31 @@ class Tree:
             return True
         return path in self.digests and _content_digest(path) == self.digests[path]
 
+    def changed(self, now: Tree) -> list[str] | None:
+        """The files whose content changed, when `now`, walked with this tree as the
+        old one (`walk`), found the project otherwise as this tree had it: the same
+        folders holding the same names, the same git index, every other file of the
+        same content (`unchanged`: its signature, or a racy one's digest), and each
+        changed file the same inode (so the same kind of file: a regular file is not
+        a pipe now). Then whatever reads only inside the tree and looks at no changed
+        file (the discovery of files, the other files' keys, the listings
+        `kept.vouches` names) gives what it gave at this walk, without reading a
+        file. None: a name came, went or was replaced."""
+        if now.git != self.git or now.dirs.keys() != self.dirs.keys():
+            return None
+        if any(self.dirs[folder][1:] != entry[1:] for folder, entry in now.dirs.items()):
+            return None
+        changed = []
+        for path in now.moved:
+            sig = now.files[path]
+            if self.unchanged(path, sig):
+                continue
+            before = self.files.get(path)
+            if before is None or before[:2] != sig[:2]:
+                return None
+            changed.append(path)
+        return changed
+
 
 MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
 

@@ -393,3 +393,21 @@ def test_server_keeps_a_helpers_suppression_used_by_a_write_reported_at_its_call
     assert get_converter().unstructure(diagnostics(shown, helpers.splitlines())) == cold_diagnostics(
         p, "helpers.py", helpers
     )
+
+
+def test_saves_of_two_files_with_one_memory_each_show_their_own_findings(tmp_path):
+    """The server keeps, per saved file, which display paths name it (`findings_for`,
+    in its memory): saving one file, then another, then the first again with one
+    memory shows each file the findings a check without that memory shows it."""
+    from delta_lint.server import findings_for
+
+    jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n"
+    p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B, "delta-lint.yaml": CONFIG + jobs})
+    memory: dict = {}
+    seen = []
+    for name, text in (("b.sql", DELETE_B), ("a.sql", MERGE_A), ("b.sql", HARMLESS), ("b.sql", DELETE_B)):
+        kept = findings_for(p / name, text, memory)
+        alone = findings_for(p / name, text, None)
+        assert [f.to_json() for f in kept.findings] == [f.to_json() for f in alone.findings], name
+        seen.append(len(kept.findings))
+    assert seen[0] and seen[1] and not seen[2] and seen[3]  # the near miss: a harmless buffer shows nothing

@@ -343,3 +343,37 @@ def test_an_output_kept_by_another_run_since_the_state_is_not_patched(tmp_path):
     assert _same_json_as_cold(root) == first  # the first run's findings, from the runs table
     _edit_b(root, "d = '2024-01-01'")
     assert _same_json_as_cold(root) == edited
+
+
+def test_outputs_patched_one_after_another_and_the_unchanged_run_after_them_are_cold_runs(tmp_path):
+    """A patched output is kept as pieces of the output last kept whole: each re-check
+    in turn patches the one before it, and an unchanged run after them prints the
+    last from those pieces. Every output, byte for byte, is a cold run's; so is the
+    first output again once its edit is taken back (kept whole: another run's)."""
+    import sqlite3
+
+    from tests.test_cache_and_speed import cache_file
+
+    root = tmp_path / "p"
+    _wider_project(root)
+    for name in ("x", "y"):  # more tables with findings: an edit of b changes a few lines of many
+        more = "".join(f"UPDATE main.s.more{n} SET x = 1 WHERE id = {n};\n" for n in range(12))
+        (root / "jobs" / f"{name}.sql").write_text((root / "jobs" / f"{name}.sql").read_text() + more)
+    b = root / "jobs" / "b.sql"
+    original = b.read_text()
+    first = _same_json_as_cold(root)
+    outputs = [first]
+    for edit in ("partition", "another table", "no finding left"):
+        if edit == "partition":
+            _edit_b(root, "d = '2024-01-01'")
+        elif edit == "another table":
+            b.write_text(b.read_text() + "DELETE FROM main.s.third WHERE id = 9;\n")
+        else:
+            b.write_text("SELECT 1;\n")
+        outputs.append(_same_json_as_cold(root))
+        assert outputs[-1] != outputs[-2], f"the {edit} edit must change the output"
+        assert _same_json_as_cold(root) == outputs[-1]  # unchanged: the kept pieces
+        with sqlite3.connect(cache_file(root)) as db:
+            assert db.execute("SELECT COUNT(*) FROM kv WHERE key LIKE '%:output-delta:%'").fetchone()[0] == 1
+    b.write_text(original)
+    assert _same_json_as_cold(root) == first

@@ -635,6 +635,18 @@ def test_a_workspace_path_finds_its_notebook_whatever_folder_is_checked(tmp_path
     assert got["repo/notebooks/children/load.py"] == ["main.{schema}.orders"]
 
 
+def test_a_literal_workspace_path_is_not_matched_by_its_name_alone_in_another_folder(tmp_path):
+    """`%run /Shared/common/config` names a notebook of the workspace's `common`
+    folder: the project's only `config` notebook, in `etl/`, is not taken for it (a
+    folder only a run knows, `f"{base}/config"`, has nothing but its name to go by)."""
+    config = NB + 'TABLE = "main.s.events"\n'
+    caller = NB + "# MAGIC %run /Shared/common/config\n" + SEP + 'spark.sql(f"UPDATE {TABLE} SET x = 1 WHERE id = 7")\n'
+    files = {"etl/config.py": config, "jobs/caller.py": caller}
+    assert tables(tmp_path / "literal", files)["jobs/caller.py"] == ["{TABLE}"]
+    files["jobs/caller.py"] = caller.replace("/Shared/common/config", "/Shared/etl/config")
+    assert tables(tmp_path / "folder", files)["jobs/caller.py"] == ["main.s.events"]
+
+
 # -- helpers of other files ------------------------------------------------------------------------
 
 
@@ -1479,3 +1491,25 @@ def test_a_notebook_read_once_whose_cells_do_not_all_parse_is_read_again(tmp_pat
     assert ("job.py", 5, "main.sales.orders") in writes
     assert readings == 5  # setup.py twice; job.py with its context, then without and with it again
     assert _readings(tmp_path, files, use_cache=True)[1] == writes
+
+
+def test_one_module_name_imported_from_two_folders_is_each_folders_own(tmp_path):
+    """Which file an import names is worked out once per (importer's folder, module):
+    two folders' `settings` are two modules, two files of one folder share one, and a
+    relative import is its package's."""
+    files = {
+        "eu/settings.py": 'TABLE = "main.eu.orders"\n',
+        "us/settings.py": 'TABLE = "main.us.orders"\n',
+        "eu/load.py": "from settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+        "eu/fix.py": "from settings import TABLE\nspark.sql(f'UPDATE {TABLE} SET x = 1')\n",
+        "us/load.py": "from settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+        "us/pkg/__init__.py": "",
+        "us/pkg/settings.py": 'TABLE = "main.pkg.orders"\n',
+        "us/pkg/load.py": "from .settings import TABLE\nspark.sql(f'DELETE FROM {TABLE} WHERE d = 1')\n",
+    }
+    assert tables(tmp_path, files) == {
+        "eu/fix.py": ["main.eu.orders"],
+        "eu/load.py": ["main.eu.orders"],
+        "us/load.py": ["main.us.orders"],
+        "us/pkg/load.py": ["main.pkg.orders"],
+    }

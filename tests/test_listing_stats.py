@@ -91,8 +91,18 @@ def test_an_unchanged_run_stats_the_files_a_listing_read_before(project):
 def test_a_file_changed_just_now_is_read_again_each_time(project, monkeypatch):
     """The near miss of the stat: a file changed within RACY_NS of its test may change
     again in the same clock tick, so its answer is not kept."""
+    import sqlite3
+
+    from tests.test_cache_and_speed import cache_file
+
     monkeypatch.setattr(bundle, "RACY_NS", 3600 * 10**9)
-    reads = [_same_as_cold(project)[1] for _ in range(3)]
+    reads = []
+    for _ in range(3):  # the listings alone: the walk the last run kept (`kept.Warm`), which
+        # vouches for the files by their content, is dropped before each run
+        if cache_file(project).exists():
+            with sqlite3.connect(cache_file(project)) as db:
+                db.execute("DELETE FROM kv WHERE key LIKE '%:warm-gate:%'")
+        reads.append(_same_as_cold(project)[1])
     assert reads[1:] == [7, 7]  # the DAG, the five helpers and delta-lint.yaml, read each time
 
 

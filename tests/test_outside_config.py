@@ -99,11 +99,11 @@ def _project_findings(cwd: Path, root: Path, *paths: str) -> list[tuple]:
 
 @pytest.mark.parametrize("git", [True, False])
 def test_a_project_without_configuration_gives_the_same_findings_from_any_folder(tmp_path, git):
-    """Without a configuration file the root was always the working directory: the
-    project checked from outside read none of its own job definitions (the bundle's
-    order of a and b was lost), and checked from the folder above several projects it
-    read theirs too. The root is now the project's own work tree (or the one folder
-    checked, outside a work tree) unless the working directory lies inside it."""
+    """Without a configuration file the root is the project's own work tree (or the
+    one folder checked, outside a work tree) unless the working directory lies inside
+    it: checked from outside, the project's own job definitions are read (the bundle
+    orders a and b), and checked from the folder above several projects, theirs are
+    not."""
     root = _checkout(tmp_path, git)
     inside = _project_findings(root, root, ".")
     assert inside

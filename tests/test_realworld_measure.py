@@ -78,3 +78,23 @@ def test_a_helper_write_may_be_annotated_at_its_own_statement(tmp_path):
 
     assert found(at_call) == (0, 1)
     assert found({**at_call, "sites": [{"path": "helpers.py", "line": 6, "column": 5}]}) == (1, 0)
+
+
+def test_places_finds_the_same_findings_from_inside_a_project_and_from_outside(tmp_path, capsys):
+    """`places` runs `check .` inside each folder and `check /abs/folder` from an empty
+    folder: a project whose bundle orders two writers gives the same findings both
+    ways (outside, the bundle was once not read, and the two writers conflicted)."""
+    from benchmarks.realworld.__main__ import main
+
+    root = tmp_path / "proj"
+    (root / "jobs").mkdir(parents=True)
+    (root / "databricks.yml").write_text(
+        "bundle: {name: p}\nresources:\n  jobs:\n    nightly:\n      tasks:\n"
+        "        - task_key: a\n          sql_task: {warehouse_id: w, file: {path: jobs/a.sql}}\n"
+        "        - task_key: b\n          depends_on: [{task_key: a}]\n"
+        "          sql_task: {warehouse_id: w, file: {path: jobs/b.sql}}\n"
+    )
+    (root / "jobs" / "a.sql").write_text("DELETE FROM main.s.t WHERE id = 1;\n")
+    (root / "jobs" / "b.sql").write_text("UPDATE main.s.t SET v = 1;\n")
+    assert main(["places", str(root)]) == 0
+    assert "0 of 1 folders differ" in capsys.readouterr().out

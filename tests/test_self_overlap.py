@@ -554,3 +554,28 @@ def test_a_notebook_two_pools_run_meets_the_notebooks_of_each(lint):
     # near miss: each notebook in a pool of its own, one pool after the other
     apart = first_alone + "with ThreadPoolExecutor(2) as p2:\n    p2.submit(dbutils.notebook.run, './b', 60)\n"
     assert [basis for _, _, basis in _pooled(_run_children(lint, "", parent=apart))] == ["assumed"]
+
+
+NESTED_POOL = """\
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run_all(regions):
+    with ThreadPoolExecutor(max_workers=4) as ex:
+        done = sorted(str(f) for f in list(HAND_OUT))
+        ex.shutdown(wait=True)
+    return done
+
+
+print(len(run_all(["eu", "us"])))
+"""
+
+
+def test_a_hand_out_deep_in_a_helpers_expression_is_found_and_a_pools_other_calls_are_not(lint):
+    """The module is walked once for which of its expressions hold a hand-out: one
+    three calls and a comprehension deep in a function read at its call is found; the
+    same expression calling the function in turn, beside the pool, hands nothing out."""
+    files = _notebook(LOAD_REGION, NESTED_POOL.replace("HAND_OUT", "ex.map(load, regions)"))
+    assert _pooled(lint(files)) == [("DL102", POOLED.format(line=_at(files, "ThreadPoolExecutor(")), "code")]
+    in_turn = _notebook(LOAD_REGION, NESTED_POOL.replace("HAND_OUT", "map(load, regions)"))
+    assert _pooled(lint(in_turn)) == []

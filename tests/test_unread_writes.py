@@ -4,6 +4,8 @@ its line: an intent, or a DL001 saying the write could not be followed
 
 from __future__ import annotations
 
+import time
+
 from delta_lint.frontend import analyze_source
 
 UNFOLLOWED = "could not follow"
@@ -163,3 +165,30 @@ def test_write_text_read_shown_in_another_dialect_or_not_a_write_gets_no_such_no
     )
     intents, unfollowed = _said(code)
     assert intents == [(1, "main.ops.log")] and unfollowed == []
+
+
+def test_text_opening_with_long_runs_of_blanks_or_dashes_is_read_in_linear_time(lint):
+    """Text handed to a call that opens with blanks or dashes and holds no write is
+    swept in linear time: `(?:\\s+|--[^\\n]*|...)*` tried every split of such a run
+    (2^n), so 28 blanks took about a minute. The write beside it is still said."""
+    code = (
+        f'helpers.run_sql(spark, "{" " * 28}SELECT * FROM main.ops.log", "then insert")\n'
+        f'helpers.run_sql(spark, "{"-" * 34}\\nSELECT * FROM main.ops.log", "then insert")\n'
+        f'helpers.run_sql(spark, "{" " * 28}DELETE FROM main.ops.log WHERE d = 1")\n'
+    )
+    start = time.process_time()
+    result = lint({"job.py": code})
+    assert time.process_time() - start < 5
+    assert [(f.rule, f.location.line) for f in result.findings if f.rule == "DL001"] == [("DL001", 3)]
+
+
+def test_a_write_word_in_a_leading_comment_is_not_the_statement_it_opens(lint):
+    """A leading `--` comment runs to its line's end and a `/* */` comment to its first
+    close: the words in them are not the statement's first word."""
+    code = (
+        'helpers.run_sql(spark, "-- insert into the log below\\nSELECT * FROM main.ops.log")\n'
+        'helpers.run_sql(spark, "/* a */ SELECT 1 */ DELETE FROM main.ops.log WHERE d = 1")\n'
+        'helpers.run_sql(spark, "-- the rows to drop\\n/* old */ DELETE FROM main.ops.log WHERE d = 1")\n'
+    )
+    result = lint({"job.py": code})
+    assert [(f.rule, f.location.line) for f in result.findings if f.rule == "DL001"] == [("DL001", 3)]

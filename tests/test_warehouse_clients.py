@@ -147,6 +147,21 @@ def test_sqlalchemy_with_the_databricks_dialect(lint):
     assert _writes(result) == [("job.py:5", "main.sales.orders", "update")]
 
 
+def test_sqlalchemy_exec_driver_sql_is_a_warehouse_call(lint):
+    """`exec_driver_sql(text)` runs the text as it is, like `execute(text(...))`; it is
+    read only on a connection of the Databricks dialect."""
+    job = (
+        "from sqlalchemy import create_engine\n"
+        "\n"
+        'engine = create_engine("databricks://token:t@host?http_path=p")\n'
+        "with engine.connect() as conn:\n"
+        '    conn.exec_driver_sql("DELETE FROM main.sales.orders WHERE id = 5")\n'
+    )
+    result = lint({"job.py": job, "pg.py": job.replace("databricks://token:t@host?http_path=p", "postgresql://u@h/db")})
+    assert _writes(result) == [("job.py:5", "main.sales.orders", "delete")]
+    assert not [d for d in result.diagnostics if d.location.path.endswith("job.py")]
+
+
 def test_a_context_manager_of_the_module_that_yields_a_cursor(lint):
     result = lint(
         {
@@ -213,3 +228,58 @@ def test_a_client_a_function_rebinds_through_global_is_not_trusted(lint):
     assert [i.table.name for i in lint({"a.py": code}).intents] == []
     trusted = code.replace("    global conn\n", "")  # a local of the function: the module's is the connector's
     assert [i.table.name for i in lint({"a.py": trusted}).intents] == ["main.s.t"]
+
+
+HELPER = (
+    "import sqlite3\n"
+    "from databricks import sql\n"
+    "\n"
+    "def load(cur, table):\n"
+    '    cur.execute(f"INSERT INTO {table} VALUES (1)")\n'
+    "\n"
+    'conn = sql.connect(server_hostname="h", http_path="p")\n'
+    'load(conn.cursor(), "main.sales.orders")\n'
+    "with conn.cursor() as c:\n"
+    '    load(table="main.sales.orders", cur=c)\n'
+)
+
+
+def test_a_cursor_every_call_gives_from_a_databricks_client_is_read_in_the_helper(lint):
+    """`def load(cur): cur.execute(...)`: both calls give a cursor of the connector,
+    so the helper's statement runs in the warehouse (a write at each call)."""
+    result = lint({"job.py": HELPER})
+    assert _writes(result) == [
+        ("job.py:10", "main.sales.orders", "blind_append"),
+        ("job.py:8", "main.sales.orders", "blind_append"),
+    ]
+    assert not [d for d in result.diagnostics if d.rule == "DL001"]
+
+
+def test_a_cursor_one_call_gives_from_another_database_is_said_not_read(lint):
+    """The near miss: a third call gives a sqlite cursor, so which database the helper
+    writes to is not known: no intent, and a note at the statement says why."""
+    result = lint({"job.py": HELPER + 'load(sqlite3.connect("x.db").cursor(), "main.sales.orders")\n'})
+    assert result.intents == []
+    notes = [d for d in result.diagnostics if d.rule == "DL001"]
+    assert [d.location.line for d in notes] == [5] and "parameter some calls give a Databricks" in notes[0].message
+
+
+def test_a_helper_that_hands_its_cursor_on_to_itself_keeps_its_callers_client(lint):
+    """`load(cur, n - 1)` inside `load` passes the parameter on: what `load` holds is
+    what its other calls give. The near miss: a recursion that hands it another
+    database's cursor is a mixed parameter, said not read."""
+    job = (
+        "import sqlite3\n"
+        "from databricks import sql\n"
+        'conn = sql.connect(server_hostname="h", http_path="p")\n'
+        "def load(cur, n):\n"
+        "    if n:\n"
+        "        load(cur, n - 1)\n"
+        '    cur.execute("UPDATE main.s.events SET x = 1 WHERE id = 7")\n'
+        "load(conn.cursor(), 3)\n"
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:7", "main.s.events", "update")]
+    other = job.replace("load(cur, n - 1)", 'load(sqlite3.connect("x.db").cursor(), n - 1)')
+    result = lint({"job.py": other})
+    assert _writes(result) == []
+    assert [d.rule for d in result.diagnostics if d.location.line == 7] == ["DL001"]

@@ -11,6 +11,8 @@ other files use, the configuration, the schedule.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +169,110 @@ def test_an_unchanged_run_says_the_stored_runs_warnings_again(tmp_path, monkeypa
     again = run_cli("check", ".", cwd=root)
     assert "using declared settings instead" in first.stderr
     assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
+
+
+# a new process's `check`: the modules it imported of these, then what it printed
+_NEW_PROCESS = (
+    "import sys\nfrom delta_lint.cli import app\nsys.argv = ['delta-lint', 'check', '.', '--format', 'json']\n"
+    "try:\n    app()\nexcept SystemExit:\n    pass\nsys.stdout.flush()\n"
+    "print('MODULES', sorted(m for m in {names!r} if m in sys.modules), file=sys.stderr)\n"
+)
+
+
+def _new_process(root: Path, names: tuple[str, ...]) -> tuple[list[str], str]:
+    code = _NEW_PROCESS.format(names=names)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    return eval(line.removeprefix("MODULES "), {}), proc.stdout  # noqa: S307 - a list of our own names
+
+
+def test_an_unchanged_project_is_answered_without_asking_its_bundle_again(tmp_path):
+    """With nothing changed, a new process tells so from one walk of the project's
+    folders against the walk the last run kept: it prints the kept output without
+    asking the bundle's listings again (every task's file looked for, the project
+    walked for Airflow DAGs and job files), so the bundle reader is not imported.
+    The near miss: a file added to a folder is seen, the listings are asked again,
+    and the output is a cold run's."""
+    root = tmp_path / "p"
+    write_project(root)
+    cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=root)
+    imported, first = _new_process(root, ("delta_lint.bundle",))
+    assert (imported, first) == (["delta_lint.bundle"], cold.stdout)
+    # the second run asks the listings once more, keeping what they found in each file
+    # by its stat (`bundle.FileTests`) for a later run that must ask them
+    imported, printed = _new_process(root, ("delta_lint.bundle",))
+    assert (imported, printed) == (["delta_lint.bundle"], first)
+    imported, printed = _new_process(root, ("delta_lint.bundle",))
+    assert (imported, printed) == ([], first)
+    (root / "jobs" / "e.sql").write_text("DELETE FROM main.s.events WHERE id = 3;\n")
+    cold = run_cli("check", ".", "--format", "json", "--no-cache", cwd=root)
+    imported, printed = _new_process(root, ("delta_lint.bundle",))
+    assert (imported, printed) == (["delta_lint.bundle"], cold.stdout)
+    assert printed != first
+
+
+@pytest.mark.parametrize("edit", ["same size and times", "folder added", "hidden folder", "include outside"])
+def test_an_unchanged_run_is_told_from_the_walk_only_when_nothing_it_read_changed(tmp_path, edit):
+    """What the walk of the project must see, or leave to the listings asked again:
+    a file rewritten to the same size with its modification time put back (its
+    change time moved); a new folder with a file that writes the table; a file in
+    a hidden folder (no reader looks there: the output is the kept one); a bundle
+    include outside the project gaining a job (the walk cannot vouch for a folder
+    it does not walk). Each run a fresh `check` with the cache, against a cold one."""
+    import os
+
+    root = tmp_path / "p"
+    write_project(root)
+    if edit == "include outside":
+        (tmp_path / "shared").mkdir()
+        (root / "databricks.yml").write_text(
+            BUNDLE.replace("bundle: {name: x}\n", "bundle: {name: x}\ninclude: ['../shared/*.yml']\n")
+        )
+    before = _same_as_cold(root)
+    b_sql = root / "jobs" / "b.sql"
+    if edit == "same size and times":
+        st = b_sql.stat()
+        b_sql.write_text(b_sql.read_text().replace("id = 7", "d = 77"))  # as long, another conflict
+        assert b_sql.stat().st_size == st.st_size
+        os.utime(b_sql, ns=(st.st_atime_ns, st.st_mtime_ns))
+    elif edit == "folder added":
+        (root / "jobs" / "more").mkdir()
+        (root / "jobs" / "more" / "e.sql").write_text("DELETE FROM main.s.events WHERE d = '2024-01-01';\n")
+        (root / "databricks.yml").write_text(
+            BUNDLE + "        - task_key: e\n          sql_task: {warehouse_id: w, file: {path: jobs/more/e.sql}}\n"
+        )
+    elif edit == "hidden folder":
+        (root / ".cache").mkdir()
+        (root / ".cache" / "e.sql").write_text("DELETE FROM main.s.events WHERE id = 3;\n")
+    elif edit == "include outside":
+        (tmp_path / "shared" / "more.yml").write_text(
+            "resources:\n  jobs:\n    extra:\n      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC}\n"
+            "      tasks:\n        - task_key: b2\n          sql_task: {warehouse_id: w, file: {path: ../p/jobs/b.sql}}\n"
+        )
+    after = _same_as_cold(root)
+    if edit == "hidden folder":
+        assert after == before
+    else:
+        assert after != before, f"the {edit} edit must change the output"
+
+
+@pytest.mark.parametrize("edit", [None, "c.sql rewritten"])
+def test_a_run_of_other_named_files_is_never_answered_from_the_last_ones(tmp_path, edit):
+    """Without a configuration file, `check jobs/b.sql jobs/c.sql` and `check
+    jobs/b.sql` check different files of the same folders: the second must print
+    its own findings, not the kept output (or the kept files) of the first, with or
+    without an edit between them."""
+    root = tmp_path / "p"
+    write_project(root)
+    (root / "delta-lint.yaml").unlink()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    both = ("jobs/b.sql", "jobs/c.sql")
+    for _ in range(3):  # the third run is answered from the walk
+        run_cli("check", *both, "--format", "concise", cwd=root)
+    if edit:
+        (root / "jobs" / "c.sql").write_text("DELETE FROM main.s.events WHERE id = 9;\n")
+    cold = run_cli("check", "jobs/b.sql", "--format", "concise", "--no-cache", cwd=root)
+    for _ in range(2):
+        warm = run_cli("check", "jobs/b.sql", "--format", "concise", cwd=root)
+        assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
+    assert cold.returncode == 0, cold.stdout  # one file alone: nothing to conflict with

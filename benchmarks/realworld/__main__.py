@@ -4,6 +4,7 @@
     python -m benchmarks.realworld measure [--out DIR] [--detail] [--only NAME] [--json FILE] [--held-out-rows]
     python -m benchmarks.realworld diff BASE HEAD [--out DIR] [--only NAME] [--held-out-rows]
     python -m benchmarks.realworld drops DIR... [--helpers]
+    python -m benchmarks.realworld places DIR... [--limit N]
 
 `fetch` lays one checkout per repository of `manifest.yaml` at its pinned
 commit (from a local bare mirror when there is one, else a partial clone from
@@ -11,8 +12,10 @@ GitHub); `measure` prints the learn / held-out table and the per-repository
 rows; `diff` runs two revisions of delta-lint on every repository and prints
 what appeared and disappeared; `drops` runs delta-lint on any folders (no
 manifest, no annotation) and prints each silent drop and each whole-statement
-dynamic-SQL note at its file and line. Held-out repositories are measured, never
-debugged: their details (misses, alarms, findings) are never printed, and
+dynamic-SQL note at its file and line; `places` runs delta-lint on any folders
+from inside each and from outside it and prints where the findings differ (a
+project's results must not depend on where its user stands). Held-out
+repositories are measured, never debugged: their details (misses, alarms, findings) are never printed, and
 their own rows and per-repository diff counts only with `--held-out-rows`; by
 default the split is shown as totals.
 """
@@ -341,6 +344,60 @@ def cmd_drops(args: argparse.Namespace) -> int:
     return 1 if totals["silent drops"] else 0
 
 
+# ---------------------------------------------------------------- places
+
+
+def _placed_findings(args: list[str], cwd: Path, folder: Path) -> set[tuple] | str:
+    """The findings of `check ARGS` run from `cwd`, their paths relative to `folder`;
+    the error text when the run gives no report."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "delta_lint", "check", *args, "--no-cache", "--format", "json"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        return f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
+
+    def rel(path: str) -> str:
+        return os.path.relpath(os.path.normpath(os.path.join(cwd, path)), folder)
+
+    return {
+        (f["rule"], rel(f["location"]["path"]), f["location"]["line"], f.get("table"))
+        for f in report.get("findings", [])
+    }
+
+
+def cmd_places(args: argparse.Namespace) -> int:
+    """Whether each folder's findings are the same wherever delta-lint runs from:
+    `check .` inside it against `check /abs/folder` from an empty folder elsewhere.
+    A user's CI step or editor rarely stands where the corpus measure does."""
+    differ = 0
+    with tempfile.TemporaryDirectory(prefix="dl-places-") as elsewhere:
+        for folder in (d.resolve() for d in args.dirs):
+            inside = _placed_findings(["."], folder, folder)
+            outside = _placed_findings([str(folder)], Path(elsewhere), folder)
+            if inside == outside:
+                continue
+            differ += 1
+            if isinstance(inside, str) or isinstance(outside, str):
+                print(
+                    f"{folder}: inside {inside if isinstance(inside, str) else len(inside)}, "
+                    f"outside {outside if isinstance(outside, str) else len(outside)}"
+                )
+                continue
+            print(f"{folder}: {len(inside)} findings inside, {len(outside)} from outside")
+            for sign, rows in (("inside only", inside - outside), ("outside only", outside - inside)):
+                for row in sorted(rows, key=str)[: args.limit]:
+                    print(f"  {sign}: {row}")
+    print(f"{differ} of {len(args.dirs)} folders differ")
+    return 1 if differ else 0
+
+
 # ---------------------------------------------------------------- diff
 
 
@@ -436,6 +493,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also each write in a helper not located at its line, or in a skipped file",
     )
+    pl = sub.add_parser("places", help="findings the same from inside each folder and from outside it")
+    pl.add_argument("dirs", nargs="+", type=Path, metavar="DIR")
+    pl.add_argument("--limit", type=int, default=5, help="rows shown per folder and side")
     for p in (m, d):
         p.add_argument(
             "--held-out-rows",
@@ -452,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_measure(args)
     if args.command == "drops":
         return cmd_drops(args)
+    if args.command == "places":
+        return cmd_places(args)
     return cmd_diff(args)
 
 

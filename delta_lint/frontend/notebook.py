@@ -104,9 +104,10 @@ class Notebook:
             later = [v for f, v in file_to_virtual.items() if f > first_file_line]
             position = min(later) - 0.5 if later else float("inf")
             positions = {i + 1: (fl, col) for i, (fl, col, _t) in enumerate(cell.lines)}
+            last = positions[len(cell.lines)]  # once: at each call it was a scan of every line
 
-            def line_map(line: int, col: int, positions=positions) -> tuple[int, int]:
-                fline, offset = positions.get(line, positions[max(positions)])
+            def line_map(line: int, col: int, positions=positions, last=last) -> tuple[int, int]:
+                fline, offset = positions.get(line, last)
                 return fline, col + offset
 
             result.append(SqlCell(position, "\n".join(t for _l, _c, t in cell.lines), line_map))

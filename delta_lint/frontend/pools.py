@@ -129,39 +129,66 @@ def _workers(call: ast.Call, keyword: str) -> int | None:
 
 
 class Pools:
-    """The pools a module makes and the names bound to them, found once per module."""
+    """The pools a module makes and the names bound to them, found once per module.
+
+    The module is walked once: imports, bindings, calls in loops, and which nodes
+    hold a hand-out somewhere below them. `calls_in` is asked for each expression
+    the analyzer reads (and again for the expressions inside it, and at each call
+    of a helper), so an expression of the module that holds no hand-out is
+    answered without walking it; one of another tree (a helper of another file, a
+    call the reader builds) is walked as before."""
 
     def __init__(self, tree: ast.Module | None) -> None:
         """`tree` None: a module that makes no pool (see `may_pool`)."""
         self._aliases: dict[str, str] = {}  # local name -> pool class or "Parallel" / "delayed"
         self._read = tree is not None
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.ImportFrom) and node.module:
+        # name -> (line, pool or None) of each binding, in line order: a name bound to
+        # something else (or to a pool of one worker) after a pool is no pool there
+        self._bound: dict[str, list[tuple[int, ast.expr | None]]] = {}
+        self._in_loop: set[int] = set()  # ids of calls inside a loop's body
+        # ids of the module's nodes -> the id of the node above (the module: 0); and the
+        # ids of those that hold a hand-out below them or are one (see `calls_in`)
+        self._above: dict[int, int] = {id(tree): 0} if tree is not None else {}
+        self._tree = tree  # kept alive with these ids: no other node can be given one of them
+        self._holding: set[int] = set()
+        bindings: list[tuple[str, ast.expr]] = []
+        calls: list[ast.Call] = []
+        stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
+        while stack:
+            node, looped = stack.pop()
+            if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
+                bindings.append((node.optional_vars.id, node.context_expr))
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                bindings.append((node.targets[0].id, node.value))
+            elif isinstance(node, ast.Call):
+                calls.append(node)
+                if looped:
+                    self._in_loop.add(id(node))
+            elif isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     if alias.name in _POOLS or alias.name in ("Parallel", "delayed"):
                         self._aliases[alias.asname or alias.name] = alias.name
                     elif alias.name == "Pool" and node.module in _THREAD_POOL_MODULES:
                         self._aliases[alias.asname or alias.name] = "ThreadPool"
-        # name -> (line, pool or None) of each binding, in line order: a name bound to
-        # something else (or to a pool of one worker) after a pool is no pool there
-        self._bound: dict[str, list[tuple[int, ast.expr | None]]] = {}
-        self._in_loop: set[int] = set()  # ids of calls inside a loop's body
-        stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
-        while stack:
-            node, looped = stack.pop()
-            if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
-                self._bind(node.optional_vars.id, node.context_expr)
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                self._bind(node.targets[0].id, node.value)
-            elif looped and isinstance(node, ast.Call):
-                self._in_loop.add(id(node))
+            children = list(ast.iter_child_nodes(node))
+            at = id(node)
+            for child in children:
+                self._above[id(child)] = at
             if isinstance(node, _LOOPS):
                 inner = {id(s) for s in (*node.body, *node.orelse)}
-                stack.extend((child, looped or id(child) in inner) for child in ast.iter_child_nodes(node))
+                stack.extend((child, looped or id(child) in inner) for child in children)
             else:
-                stack.extend((child, looped) for child in ast.iter_child_nodes(node))
-        for bindings in self._bound.values():
-            bindings.sort(key=lambda b: b[0])
+                stack.extend((child, looped) for child in children)
+        for name, value in bindings:  # after the walk: every import's alias is known
+            self._bind(name, value)
+        for bindings_of in self._bound.values():
+            bindings_of.sort(key=lambda b: b[0])
+        for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
+            if self._hand_out(call, ()) is not None:
+                at = id(call)
+                while at and at not in self._holding:
+                    self._holding.add(at)
+                    at = self._above[at]
 
     def __bool__(self) -> bool:
         """Whether the module was read for pools at all."""
@@ -210,6 +237,8 @@ class Pools:
 
     def calls_in(self, expr: ast.expr) -> list[PoolCall]:
         """The hand-outs in an expression, with the comprehensions around each."""
+        if id(expr) in self._above and id(expr) not in self._holding:
+            return []  # a node of the module with no hand-out below it
         out: list[PoolCall] = []
         stack: list[tuple[ast.AST, tuple[ast.comprehension, ...]]] = [(expr, ())]
         while stack:

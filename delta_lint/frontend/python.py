@@ -78,7 +78,7 @@ from delta_lint.frontend.values.sources import is_value_function, module_source,
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, operator_statements
+from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
 from delta_lint.model import (
     SCOPED,
     Context,
@@ -201,6 +201,9 @@ class PythonAnalyzer:
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
+        # what a warehouse client the module may hold runs SQL with, beyond `TERMINALS`
+        # (a DatabricksSqlHook's `run(sql)`, SQLAlchemy's `exec_driver_sql`)
+        self._client_methods: frozenset[str] = frozenset()
 
     # -- entry point ---------------------------------------------------------
 
@@ -223,6 +226,7 @@ class PythonAnalyzer:
             return
         self._tree = tree
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
+        self._client_methods = client_methods(self.source)
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -270,6 +274,8 @@ class PythonAnalyzer:
         self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self.walker.drop_definition_intents()
+        for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
+            self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
             self._name_inputs(tree)
         self._say_unread_writes(tree)
@@ -407,9 +413,10 @@ class PythonAnalyzer:
         if lines is None:
             starts = [m.start() for m in _NEWLINE.finditer(self.source)]
             words = _TERMINAL_WORD
-            if self._helpers or self._sql_names:
+            if self._helpers or self._sql_names or self._client_methods:
                 # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
                 extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names
+                extra |= self._client_methods
                 names = sorted(re.escape(w) for w in TERMINALS | extra | _EXTRA_WORDS)
                 words = re.compile(r"\b(?:" + "|".join(names) + r")\b")
             lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
@@ -575,7 +582,8 @@ class PythonAnalyzer:
                 if callee is not None:
                     self._guarded(node, self.walker.call_helper, callee, node, scope)
                     continue
-            if attribute and node.func.attr in TERMINALS and id(node) not in seen:
+            terminal = attribute and (node.func.attr in TERMINALS or node.func.attr in self._client_methods)
+            if terminal and id(node) not in seen:
                 steps = self.flatten(node, scope)
                 for step in steps:
                     if step.call is not None:

@@ -4,7 +4,7 @@ Job code builds table names, conditions and options out of strings: constants,
 f-strings, `.format`, dicts of settings, lists a loop runs over, objects whose
 `__init__` sets attributes, widget and argv values a job binds. These are the
 values the front end keeps for a name (`Str` with its `{param}` placeholders,
-`Strs`, `StrMap`, `Instance`, ...), the scope it reads a block in, and the pure
+lists and dicts of them, `Instance`, ...), the scope it reads a block in, and the pure
 functions that turn literal syntax into them. A `Str` carries the value of
 `values.lattice` behind its text: the text itself, a known value that is not a
 string, or the lattice's `OneOf` of the texts it may be. Reading values out of
@@ -270,45 +270,76 @@ class Scope:
     calls: tuple[str, ...] = ()  # the helpers being read for a call, outermost first (no recursion)
 
 
-@dataclass(frozen=True)
-class Strs:
-    """A literal list, tuple or set of strings (`for t in TABLES:` runs once per element)."""
-
-    items: tuple[Str, ...]
-
-
-@dataclass(frozen=True)
-class StrMap:
-    """A literal dict of strings (`config = {"db": "sales"}`; `config["db"]` reads it),
-    or a document of the project (`load_config("dev")`) whose nested mappings are
-    StrMaps too; `plain` keeps such a document as it was loaded."""
-
-    items: tuple[tuple[str, object], ...]
-    plain: object = field(default=None, compare=False)
-    # every key of a literal dict in order, when some of its values are not held
-    # (`items` keeps the known ones only): a loop over its keys still runs once per key
-    keys: tuple[str, ...] = ()
-
-    def all_keys(self) -> tuple[str, ...]:
-        """The dict's keys, those whose values are not known included."""
-        return self.keys or tuple(k for k, _ in self.items)
-
-    def get(self, key: str) -> Str | None:
-        found = next((v for k, v in self.items if k == key), None)
-        return found if isinstance(found, Str) else None
-
-    def member(self, key: str) -> object:
-        """The value under `key`, a nested mapping included."""
-        return next((v for k, v in self.items if k == key), None)
+# A dict is held as a dict, as the value layer's evaluator holds one: a literal dict
+# of the code (`config = {"db": "sales"}`; `config["db"]` reads it) maps each key to
+# what the analyzer holds of its value, or to UNHELD where it holds nothing (a loop
+# over its keys still runs once per key, but reading that key is unknown).
+UNHELD = lattice.Unknown("a value the analyzer does not hold")
 
 
-@dataclass(frozen=True)
-class Maps:
-    """A literal list of literal dicts, a configuration list (`TABLES = [{"name":
-    "main.s.a"}, ...]`): a loop over it binds each dict in turn, `TABLES[0]["name"]`
-    reads one."""
+class Document(dict):  # type: ignore[type-arg]
+    """A document of the project as loaded (`load_config("dev")`, `yaml.safe_load(f)`),
+    held as a dict of the values the analyzer holds (its nested mappings documents
+    too); the others are left out. `plain` is the document as the value layer gave it:
+    what a value function it is handed to reads, and which keys it has (a key it
+    lacks gives `.get`'s default; a literal dict may just not know the key)."""
 
-    items: tuple[StrMap, ...]
+    __slots__ = ("plain",)
+
+    def __init__(self, items: dict[str, object], plain: object) -> None:
+        super().__init__(items)
+        self.plain = plain
+
+
+def literal_dict(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A literal dict as held, from its keys in order and what is held of each value
+    (None where nothing is): a key written twice reads its first value held."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if out.get(key, UNHELD) is UNHELD:
+            out[key] = UNHELD if value is None else value
+    return out
+
+
+def known_items(held: dict | Instance) -> list[tuple[str, object]]:  # type: ignore[type-arg]
+    """The keys of a held dict (or the attributes of an object) whose values are held."""
+    if isinstance(held, Instance):
+        return list(held.items)
+    return [(k, v) for k, v in held.items() if v is not UNHELD]
+
+
+def all_held(mapping: dict) -> bool:  # type: ignore[type-arg]
+    """Whether every value of a held dict is held."""
+    return not any(v is UNHELD for v in mapping.values())
+
+
+def member(held: dict | Instance, key: str) -> object:  # type: ignore[type-arg]
+    """The value held under `key` (a nested mapping included), None when none is."""
+    if isinstance(held, Instance):
+        return next((v for k, v in held.items if k == key), None)
+    found = held.get(key)
+    return None if found is UNHELD else found
+
+
+def get_text(held: dict | Instance, key: str) -> Str | None:  # type: ignore[type-arg]
+    """The string held under `key` of a dict or an object, None when none is."""
+    found = member(held, key)
+    return found if isinstance(found, Str) else None
+
+
+def is_texts(held: object) -> bool:
+    """Whether a held value is a list of strings: a literal list, tuple or set of
+    them (`for t in TABLES:` runs once per element), held as a list of `Str`, as the
+    value layer's evaluator holds a list. Lists are held of one kind of item, so the
+    first tells (an empty list is one of strings)."""
+    return type(held) is list and (not held or type(held[0]) is Str)
+
+
+def is_configs(held: object) -> bool:
+    """Whether a held value is a configuration list: a literal list of literal dicts
+    (`TABLES = [{"name": "main.s.a"}, ...]`), held as a list of them. A loop over it
+    binds each dict in turn, `TABLES[0]["name"]` reads one."""
+    return type(held) is list and bool(held) and type(held[0]) is not Str
 
 
 @dataclass(frozen=True)
@@ -321,11 +352,12 @@ class InputDoc:
 
 
 @dataclass(frozen=True)
-class Instance(StrMap):
+class Instance:
     """An object of a class of the file (`logger = BackfillLogger(run_id=r)`): its
-    attributes as `__init__` sets them from the call's values; `logger.start()` reads
-    the method with `self` bound to it."""
+    attributes as `__init__` sets them from the call's values (those known as text);
+    `logger.start()` reads the method with `self` bound to it."""
 
+    items: tuple[tuple[str, object], ...]
     cls: str = ""
 
 
@@ -392,10 +424,11 @@ def loop_names(target: ast.expr) -> list[str]:
 
 def from_plain(value: object, depth: int = 0) -> object:
     """A value the evaluator gives (a value of `values.lattice`) as the analyser holds
-    it: plain Python as strings, lists and dicts of them; one of several strings as
-    a string that is one of them (`one_of`: a write is then read once per value); a
-    template as a `Str` with its named inputs. None when it has no such form (unknown, or one of values that are
-    not all strings)."""
+    it: a string or a known scalar as a `Str`, a list of strings as a list of them, a
+    dict as a `Document` (its values so held, those with no such form left out); one
+    of several strings as a string that is one of them (`one_of`: a write is then
+    read once per value); a template as a `Str` with its named inputs. None when it
+    has no such form (unknown, or one of values that are not all strings)."""
     if depth > 16:
         return None
     if isinstance(value, lattice.Template):
@@ -409,14 +442,14 @@ def from_plain(value: object, depth: int = 0) -> object:
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, dict):
-        items = []
+        items = {}
         for k, v in value.items():
             held = from_plain(v, depth + 1)
             if held is not None:
-                items.append((str(k), held))
-        return StrMap(tuple(items), plain=value)
+                items.setdefault(str(k), held)
+        return Document(items, value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return Strs(tuple(Str(v) for v in value))
+        return [Str(v) for v in value]
     return None
 
 
@@ -445,13 +478,13 @@ def to_plain(held: object, depth: int = 0) -> object:
         return _NOT_PLAIN
     if isinstance(held, UnknownState):  # already the lattice's unknown, with its reason
         return held
-    if isinstance(held, StrMap):
-        if held.plain is not None:
-            return held.plain
-        out = {k: to_plain(v, depth + 1) for k, v in held.items}
+    if isinstance(held, Document):
+        return held.plain
+    if isinstance(held, dict):  # its values held; a key whose value is not held is left out
+        out = {k: to_plain(v, depth + 1) for k, v in known_items(held)}
         return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in out.values()) else out
-    if isinstance(held, Strs):
-        items = [to_plain(i, depth + 1) for i in held.items]
+    if is_texts(held):  # a configuration list is not given (its dicts are held, not plain)
+        items = [to_plain(i, depth + 1) for i in held]  # type: ignore[attr-defined]
         return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in items) else items
     return _NOT_PLAIN
 
@@ -466,7 +499,7 @@ def held_value(value: object) -> object:
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, list):
-        return Strs(tuple(Str(str(v)) for v in value))
+        return [Str(str(v)) for v in value]
     if isinstance(value, dict) and set(value) == {TEMPLATE_KEY}:
         template = value[TEMPLATE_KEY]
         if isinstance(template, list) and len(template) == 3 and isinstance(template[0], str):
@@ -475,7 +508,7 @@ def held_value(value: object) -> object:
                 return Str(text, tuple(params), bool(unknown))
         return Str("", (), True)
     if isinstance(value, dict):
-        return StrMap(tuple((str(k), Str(str(v))) for k, v in value.items()))
+        return {str(k): Str(str(v)) for k, v in value.items()}
     return Str("", (), True)
 
 
@@ -494,11 +527,11 @@ def plain_value(held: object) -> object:
     """The plain JSON form of a fully static value, else None."""
     if isinstance(held, Str):
         return held.text if not (held.params or held.unknown) else None
-    if isinstance(held, Strs):
-        texts = [plain_value(i) for i in held.items]
+    if is_texts(held):
+        texts = [plain_value(i) for i in held]  # type: ignore[attr-defined]
         return texts if all(isinstance(t, str) for t in texts) else None
-    if isinstance(held, StrMap):
-        pairs = {k: plain_value(v) for k, v in held.items}
+    if isinstance(held, (dict, Instance)):  # an object: its attributes known as text
+        pairs = {k: plain_value(v) for k, v in known_items(held)}
         static = {k: v for k, v in pairs.items() if isinstance(v, str)}
         return static if static else None
     return None

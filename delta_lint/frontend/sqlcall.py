@@ -25,7 +25,7 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Instance, Scope, Str, StrMap, Strs, alternatives
+from delta_lint.frontend.pyvalues import Scope, Str, alternatives, is_texts, known_items
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.frontend.warehouse import ClientOrigins
@@ -90,10 +90,10 @@ def bound_statement(
             positional = [arg_literal(read(e)) for e in node.elts]
     elif node is not None:
         value = held(node)
-        if isinstance(value, StrMap) and not isinstance(value, Instance):  # the values it holds
-            named = {k: v for k, v in ((k, arg_literal(v)) for k, v in value.items) if v is not None}
-        elif isinstance(value, Strs):
-            positional = [arg_literal(v) for v in value.items]
+        if isinstance(value, dict):  # the values it holds
+            named = {k: v for k, v in ((k, arg_literal(v)) for k, v in known_items(value)) if v is not None}
+        elif is_texts(value):
+            positional = [arg_literal(v) for v in value]  # type: ignore[attr-defined]
     text = bind_markers(text, named, positional)
     return sql if text == sql.text else replace(sql, text=text)
 
@@ -137,6 +137,11 @@ class SqlCallReader:
         if self._clients is None:
             self._clients = ClientOrigins(tree, source)
         return self._clients.statement(node)
+
+    def client_doubts(self) -> list[tuple[ast.Call, str]]:
+        """The calls that may send SQL through a Databricks client and were not read,
+        with why (see `warehouse.ClientOrigins.doubts`)."""
+        return list(self._clients.doubts.values()) if self._clients is not None else []
 
     def read(self, node: ast.Call, warehouse: ast.expr | None, scope: Scope) -> None:
         """The intents of the statement `node` runs: `warehouse`, the statement a

@@ -37,8 +37,13 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
 _NEWLINE = re.compile(r"\n")
 # The first word of a write statement's text, after blanks, comments and a CTE's `WITH`
-# (the write itself must follow: `_SQL_WRITE`); and the write it runs.
-_WRITE_HEAD = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/|\()*(?:MERGE|INSERT|DELETE|UPDATE|WITH)\b", re.I | re.S)
+# (the write itself must follow: `_SQL_WRITE`); and the write it runs. One blank per
+# repeat, a `--` comment to its line's end and a `/* */` one to its first close, so
+# text is read one way: `(?:\s+|--[^\n]*)*` split a run of n blanks or dashes 2^n
+# ways before failing (and found words inside a comment).
+_WRITE_HEAD = re.compile(
+    r"(?:\s|\(|/\*(?:(?!\*/).)*\*/|--[^\n]*(?![^\n]))*(?:MERGE|INSERT|DELETE|UPDATE|WITH)\b", re.I | re.S
+)
 _SQL_WRITE = re.compile(
     r"\b(?:MERGE\s+(?:WITH\s+SCHEMA\s+EVOLUTION\s+)?INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM"
     r"|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\s",

@@ -10,15 +10,23 @@ known to come from a Databricks client, by where the code made it:
   a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` runs SQL;
 - SQLAlchemy with the Databricks dialect: `create_engine("databricks://...")` (or
   `URL.create("databricks", ...)`) is an engine, its `.connect()` / `.begin()` a
-  connection, whose `execute(text(q))` runs `q`.
+  connection, whose `execute(text(q))` runs `q`;
+- Airflow's `DatabricksSqlHook` (of the Databricks provider): an instance's
+  `run(sql)`, `get_records(sql)`, `get_pandas_df(sql)` and `get_first(sql)` run
+  `sql` in the warehouse its connection names (the same kind of client as the
+  connector, which it wraps).
 
 What an object is follows the module's names: an assignment (all of a name's
 assignments in its scope must agree; a parameter, a loop variable or anything
 else is not known), `with ... as name`, an attribute `self.x` set in the class's
 methods (`self._cur = self._conn.cursor()` in `_open`, read by `execute`), and a
 function of the module whose every `return` / `yield` gives one (a context
-manager that yields a cursor). A receiver this cannot tell is left alone: no
-intent and no finding is made of its statements. A known client's statement is read as the SDK's
+manager that yields a cursor), and a parameter of a function when every call
+of the function in the module gives it the same client (`def load(cur):
+cur.execute(...)` called as `load(conn.cursor())`). A receiver this cannot tell
+is left alone: no intent and no finding is made of its statements; a parameter
+some calls give a Databricks client and others something else is said so at the
+statement (`doubt`). A known client's statement is read as the SDK's
 `execute_statement(statement=...)` is (`sqlcall.SqlCallReader.read`), with the
 text resolved by the value layer where the call is read (a helper's text at the
 call that gives it).
@@ -42,15 +50,42 @@ _CREATE_ENGINE = "sqlalchemy.create_engine"
 _URL = "sqlalchemy URL"
 _ENGINE = "engine"
 _SA_CONNECTION = "sqlalchemy connection"
+_HOOK_CLASS = "airflow DatabricksSqlHook"
+_HOOK = "a DatabricksSqlHook"
 _PARAM = "a parameter"  # a value the caller gives: not known here
+_MIXED = "a parameter some calls give a client and others not"
 _OTHER = "unknown"
 
 # the method of each client that runs its argument as SQL
-_RUNS = {_CURSOR: ("execute",), _SA_CONNECTION: ("execute", "exec_driver_sql"), _ENGINE: ("execute",)}
+_RUNS = {
+    _CURSOR: ("execute",),
+    _SA_CONNECTION: ("execute", "exec_driver_sql"),
+    _ENGINE: ("execute",),
+    _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
+}
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
+SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
+
+
+def client_methods(source: str) -> frozenset[str]:
+    """The methods by which a module's warehouse clients may run SQL, as far as its
+    text tells: a hook's only where it names the hook, a SQLAlchemy connection's
+    only where it names SQLAlchemy (`run` and `get_first` are common names). The
+    front end reads these calls as it reads its own terminals; which of them are
+    a client's is decided by where the object comes from."""
+    found: set[str] = set()
+    if SQL_HOOK in source:
+        found.update(_RUNS[_HOOK])
+    if "sqlalchemy" in source:
+        found.update(_RUNS[_SA_CONNECTION])
+    return frozenset(found)
+
+
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
 # notebook names "databricks" in its header: not enough)
-_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy")
+_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
+# where Airflow's Databricks provider defines its SQL hook
+_HOOK_MODULES = ("airflow.providers.databricks.hooks.databricks_sql", "airflow.providers.databricks.hooks")
 
 
 def _import_kind(module: str, name: str | None) -> str:
@@ -58,6 +93,8 @@ def _import_kind(module: str, name: str | None) -> str:
     if name is None:
         return {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module, _OTHER)
     full = f"{module}.{name}"
+    if name == "DatabricksSqlHook" and module in _HOOK_MODULES:
+        return _HOOK_CLASS
     return {
         "databricks.sql": _DBSQL,
         "databricks.sql.connect": _CONNECT,
@@ -96,6 +133,9 @@ class ClientOrigins:
         self._bindings: dict[int, dict[str, list[object]]] = {}
         self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
         self._kinds: dict[int, str] = {}
+        self._calls: dict[str, list[ast.Call]] = {}  # calls of a name (`load(cur)`), for its parameters
+        # a call sending SQL through a parameter some calls give a client and others not: (it, why not read)
+        self.doubts: dict[int, tuple[ast.Call, str]] = {}
         if self.active:
             self._index(tree)
 
@@ -111,6 +151,9 @@ class ClientOrigins:
                     continue
                 if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in METHODS:
                     self._chains[id(child)] = chain
+                elif isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+                    self._chains[id(child)] = chain
+                    self._calls.setdefault(child.func.id, []).append(child)
                 stack.append((child, chain))
 
     def statement(self, call: ast.Call) -> ast.expr | None:
@@ -122,6 +165,14 @@ class ClientOrigins:
         if chain is None:
             return None
         kind = self._kind(call.func.value, chain, 0)
+        if kind == _MIXED:
+            self.doubts[id(call)] = (
+                call,
+                (
+                    f"SQL sent through `{ast.unparse(call.func.value)[:60]}`, a parameter some calls give a Databricks "
+                    "client and others something else: it is not read, so its writes are not checked"
+                ),
+            )
         if call.func.attr not in _RUNS.get(kind, ()):
             return None
         given = call.args[0] if call.args else None
@@ -130,7 +181,7 @@ class ClientOrigins:
                 given = keyword.value
         if given is None or isinstance(given, ast.Starred):
             return None
-        return self._text_of(given, chain) if kind != _CURSOR else given
+        return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
 
     def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
         """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
@@ -163,6 +214,12 @@ class ClientOrigins:
             return self._kind(node.value, chain, depth)
         if isinstance(node, ast.Name):
             held = self._lookup(node.id, chain)
+            if (
+                held is not None
+                and held[0] == [_PARAM]
+                and isinstance(held[1], (ast.FunctionDef, ast.AsyncFunctionDef))
+            ):
+                return self._parameter(held[1], node.id, depth)
             return self._agreed(held[0], held[2], depth) if held is not None else _OTHER
         if isinstance(node, ast.Attribute):
             base = node.value
@@ -196,6 +253,8 @@ class ClientOrigins:
         callee = self._kind(func, chain, depth)
         if callee == _CONNECT:
             return _CONNECTION
+        if callee == _HOOK_CLASS:
+            return _HOOK
         if callee == _CREATE_ENGINE:
             url = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "url"), None)
             return _ENGINE if url is not None and self._databricks_url(url, chain, depth) else _OTHER
@@ -208,6 +267,37 @@ class ClientOrigins:
             ):
                 return self._returned(held[0][0], depth)
         return _OTHER
+
+    def _parameter(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str, depth: int) -> str:
+        """What a parameter of a function of the module holds: the one client every
+        call of the function by its name gives it (by position or keyword); `_MIXED`
+        when some calls give a client and others not; else not known."""
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        kinds = set()
+        calls = [c for c in self._calls.get(fn.name, ()) if self._calls_function(c, fn)]
+        # never bound again in the function: a call of itself handing it on gives what its callers give
+        kept = not any(
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(fn)
+        )
+        for call in calls:
+            given = next((k.value for k in call.keywords if k.arg == name), None)
+            if given is None and name in params and params.index(name) < len(call.args):
+                before = call.args[: params.index(name) + 1]
+                given = None if any(isinstance(a, ast.Starred) for a in before) else call.args[params.index(name)]
+            chain = self._chains.get(id(call))
+            if kept and isinstance(given, ast.Name) and given.id == name and chain is not None and fn in chain:
+                continue  # `load(cur, n - 1)` inside `load`: the recursion passes the parameter on
+            kinds.add(self._kind(given, chain, depth) if given is not None and chain is not None else _OTHER)
+        clients = kinds & set(_RUNS)
+        if len(kinds) == 1 and clients:
+            return kinds.pop()
+        return _MIXED if clients else _PARAM
+
+    def _calls_function(self, call: ast.Call, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether `call` (a call by a name) calls `fn`: the name is bound there to it alone."""
+        chain = self._chains.get(id(call))
+        held = self._lookup(call.func.id, chain) if chain is not None else None  # type: ignore[attr-defined]
+        return held is not None and held[0] == [fn]
 
     def _databricks_url(self, node: ast.expr, chain: tuple[ast.AST, ...], depth: int) -> bool:
         """Whether a SQLAlchemy URL names the Databricks dialect: a string starting

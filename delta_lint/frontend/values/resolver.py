@@ -30,19 +30,23 @@ from delta_lint.frontend.pyvalues import (
     ArgNamespace,
     Chain,
     DataFrame,
+    Document,
     InputDoc,
     Instance,
-    Maps,
     Scope,
     Step,
     Str,
-    StrMap,
-    Strs,
     UnknownState,
+    all_held,
     argument_at,
     from_plain,
+    get_text,
     held_value,
+    is_configs,
+    is_texts,
+    literal_dict,
     may_give_text,
+    member,
     one_of,
     param_str,
     scalar,
@@ -137,7 +141,7 @@ def _is_json_loads(node: ast.expr) -> bool:
     )
 
 
-def _json_strings(text: str) -> StrMap | None:
+def _json_strings(text: str) -> dict[str, object] | None:
     """A JSON object's string and number fields (`'{"CATALOG": "main"}'`); None when
     the text is no JSON object."""
     try:
@@ -147,7 +151,7 @@ def _json_strings(text: str) -> StrMap | None:
     if not isinstance(value, dict):
         return None
     fields = [(str(k), v) for k, v in value.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
-    return StrMap(tuple((k, Str(str(v))) for k, v in fields))
+    return {k: Str(str(v)) for k, v in fields}
 
 
 def _env_default(call: ast.Call) -> str | None:
@@ -270,8 +274,8 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, Strs, StrMap, ArgNamespace)
-                env[name] = held if isinstance(held, kept) else param_str(name)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace)
+                env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         home = self.host.walker.home(fn.lineno)
         if home is None:
             return env
@@ -287,15 +291,15 @@ class ValueResolver:
         if width == 1:
             maps = self._maps(node, scope) or self._map_values(node, scope)
             if maps is not None:  # `for cfg in TABLES:` of a configuration list
-                return [(m,) for m in maps.items]
+                return [(m,) for m in maps]
             items = self._items(node, scope)
-            return [(item,) for item in items.items] if items is not None else None
+            return [(item,) for item in items] if items is not None else None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items":
             if width != 2 or node.args:
                 return None
             mapping = self._literal_map(node.func.value, scope)
-            if mapping is not None and mapping.items and not mapping.keys:  # every value held
-                return [(Str(k), v) for k, v in mapping.items]
+            if mapping and all_held(mapping):  # every value held
+                return [(Str(k), v) for k, v in mapping.items()]
             return None
         if not isinstance(node, (ast.List, ast.Tuple)) or not 0 < len(node.elts) <= 256:
             return None
@@ -306,7 +310,7 @@ class ValueResolver:
             items = self._items(element, scope)
             if items is None:
                 return None
-            rows.append(items.items)
+            rows.append(tuple(items))
         return rows
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
@@ -320,16 +324,16 @@ class ValueResolver:
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
-            return held if isinstance(held, (StrMap, Maps)) and not isinstance(held, Instance) else None
+            return held if isinstance(held, dict) or is_configs(held) else None
         text = self.string(node, scope)
         return text if not text.unknown or _partly_known(text) else None
 
-    def _maps(self, node: ast.expr, scope: Scope) -> Maps | None:
+    def _maps(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
         """The literal dicts a configuration list holds (`[{"name": "a"}, {"name": "b"}]`,
         or a name bound to one the code does not change in place)."""
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            return held if isinstance(held, Maps) and node.id not in self.host.mutated_names else None
+            return held if is_configs(held) and node.id not in self.host.mutated_names else None  # type: ignore[return-value]
         if isinstance(node, (ast.Subscript, ast.Call)):  # `CONF["tables"]`, `conf.get("tables")`
             root = node
             while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
@@ -337,57 +341,57 @@ class ValueResolver:
             if isinstance(root, ast.Name) and root.id in self.host.mutated_names:
                 return None
             held = self._held(node, scope)
-            return held if isinstance(held, Maps) else None
+            return held if is_configs(held) else None  # type: ignore[return-value]
         if not (isinstance(node, (ast.List, ast.Tuple)) and 0 < len(node.elts) <= 256):
             return None
         if not all(isinstance(e, ast.Dict) for e in node.elts):
             return None
         held = [self._value(e, scope) for e in node.elts]
-        if all(isinstance(h, StrMap) and not isinstance(h, Instance) for h in held):
-            return Maps(tuple(held))  # type: ignore[arg-type]
+        if all(isinstance(h, dict) for h in held):
+            return held  # type: ignore[return-value]
         return None
 
-    def _map_values(self, node: ast.expr, scope: Scope) -> Maps | None:
+    def _map_values(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
         """`CONF.values()` of a literal dict whose every value is a literal dict."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values"):
             return None
         mapping = self._literal_map(node.func.value, scope) if not node.args else None
-        values = [v for _, v in mapping.items] if mapping is not None and not mapping.keys else []
-        if values and all(isinstance(v, StrMap) and not isinstance(v, Instance) for v in values):
-            return Maps(tuple(values))  # type: ignore[arg-type]
+        values = list(mapping.values()) if mapping is not None and all_held(mapping) else []
+        if values and all(isinstance(v, dict) for v in values):
+            return values  # type: ignore[return-value]
         return None
 
-    def _literal_map(self, node: ast.expr, scope: Scope) -> StrMap | None:
+    def _literal_map(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
         """The dict a loop's `CONF.items()` / `CONF.values()` reads, unless the code
         changes it in place."""
         if isinstance(node, ast.Name) and node.id in self.host.mutated_names:
             return None
         mapping = scope.env.get(node.id) if isinstance(node, ast.Name) else self._value(node, scope)
-        return mapping if isinstance(mapping, StrMap) and not isinstance(mapping, Instance) else None
+        return mapping if isinstance(mapping, dict) else None
 
-    def _items(self, node: ast.expr, scope: Scope) -> Strs | None:
+    def _items(self, node: ast.expr, scope: Scope) -> list[Str] | None:
         """The strings a loop runs over, when they are literal: a list, tuple or set
         of strings, a variable holding one, a literal dict's keys."""
         if isinstance(node, ast.Name):
             if node.id in self.host.mutated_names:  # `tables = []` then `tables.append(t)`: not the literal
                 return None
             held = scope.env.get(node.id)
-            if isinstance(held, StrMap) and not isinstance(held, Instance):
-                return Strs(tuple(Str(k) for k in held.all_keys()))
-            return held if isinstance(held, Strs) else None
+            if isinstance(held, dict):
+                return [Str(k) for k in held]
+            return held if is_texts(held) else None  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             if node.func.attr == "keys":
                 return self._items(node.func.value, scope)
             if node.func.attr == "values":  # `for v in CONF.values():` when every value is a known string
                 mapping = self._literal_map(node.func.value, scope)
-                values = [v for _, v in mapping.items] if mapping is not None else []
+                values = list(mapping.values()) if mapping is not None else []
                 if (
                     mapping is not None
-                    and not mapping.keys
+                    and all_held(mapping)
                     and values
                     and all(isinstance(v, Str) and not v.unknown for v in values)
                 ):
-                    return Strs(tuple(values))  # type: ignore[arg-type]
+                    return values  # type: ignore[return-value]
                 return None
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
             node = ast.List(elts=list(node.keys))
@@ -396,22 +400,22 @@ class ValueResolver:
             if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
                 i.unknown for i in items
             ):
-                return Strs(items)
+                return list(items)
         return None
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Name) and isinstance(
-            scope.env.get(node.id), (StrMap, Strs, Maps, ArgNamespace, tuple, UnknownState)
+            scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         if isinstance(node, ast.Dict) and not node.keys:
-            return StrMap(())
+            return {}
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
-            return Strs(())
+            return []
         if isinstance(node, (ast.Subscript, ast.Call)):
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
-            if isinstance(held, (StrMap, Strs)) and not isinstance(held, Instance):
+            if isinstance(held, dict) or is_texts(held):
                 return held
         if isinstance(node, ast.Call) and self.host.classes:
             instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
@@ -425,12 +429,11 @@ class ValueResolver:
                 return evaluated
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.host.functions:
             returned = self._returned(self.host.functions[node.func.id], node, scope)
-            if isinstance(returned, (Str, Strs, StrMap, ArgNamespace, tuple)):
+            if isinstance(returned, (Str, dict, Instance, ArgNamespace, tuple)) or is_texts(returned):
                 return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self._member(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
-            known = tuple((k, v) for k, v in values if v is not None)
-            return StrMap(known, keys=tuple(dict.fromkeys(k for k, _ in values)) if len(known) < len(values) else ())
+            return literal_dict(values)
         maps = self._maps(node, scope)
         if maps is not None:
             return maps
@@ -659,9 +662,9 @@ class ValueResolver:
         elif (
             isinstance(arg, ast.Name)
             and arg.id not in self.host.mutated_names
-            and isinstance(held := scope.env.get(arg.id), Strs)
+            and is_texts(held := scope.env.get(arg.id))
         ):
-            items = list(held.items)
+            items = list(held)  # type: ignore[arg-type]
         else:
             return None
         sep = self.string(node.func.value, scope)
@@ -708,7 +711,9 @@ class ValueResolver:
             and isinstance(node.left, ast.Name)
         ):
             held = scope.env.get(node.left.id)
-            if not isinstance(held, (Str, Strs)) or (isinstance(held, Str) and (held.params or held.unknown)):
+            if not (isinstance(held, Str) or is_texts(held)) or (
+                isinstance(held, Str) and (held.params or held.unknown)
+            ):
                 return None
             return (isinstance(held, Str) and held.value is None) == isinstance(node.ops[0], ast.Is)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _TEXT_TESTS):
@@ -717,8 +722,8 @@ class ValueResolver:
             held = scope.env.get(node.id)
             if isinstance(held, Str) and held.scalar:  # None, a flag, a number: its own truth
                 return bool(held.value)
-            if isinstance(held, Strs):
-                return None if node.id in self.host.mutated_names else bool(held.items)
+            if is_texts(held):
+                return None if node.id in self.host.mutated_names else bool(held)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
         return None
@@ -807,10 +812,10 @@ class ValueResolver:
             held = scope.env.get(node.value.id)
             if type(held) is OneOf:  # one of several objects: the attribute is one of theirs
                 held = joined_objects(held.values)
-            if isinstance(held, Instance) and held.member(node.attr) is None:
+            if isinstance(held, Instance) and member(held, node.attr) is None:
                 read = self._object_read(held, node.attr, None, scope)  # `cfg.fq_table`, a property
                 return read if isinstance(read, Str) else None
-            return held.get(node.attr) if isinstance(held, StrMap) else None
+            return get_text(held, node.attr) if isinstance(held, (dict, Instance)) else None
         if isinstance(node, (ast.Call, ast.Attribute)) or (
             isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
         ):  # `self.config.catalog`: a field of the object an attribute holds
@@ -824,11 +829,11 @@ class ValueResolver:
             self.host.input_params[field.params[0]] = held.inputs
             return Str(field.text, field.params)
         key = self._key(node.slice, scope)
-        if isinstance(held, StrMap) and key is not None:
-            return held.get(key)
+        if isinstance(held, (dict, Instance)) and key is not None:
+            return get_text(held, key)
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        if isinstance(held, Strs) and isinstance(index, int) and not isinstance(index, bool):
-            return held.items[index] if -len(held.items) <= index < len(held.items) else None
+        if is_texts(held) and isinstance(index, int) and not isinstance(index, bool):
+            return held[index] if -len(held) <= index < len(held) else None  # type: ignore[index,arg-type]
         return None
 
     def _key(self, node: ast.expr, scope: Scope) -> str | None:
@@ -854,20 +859,20 @@ class ValueResolver:
                 owner = joined_objects(owner.values)
             if not isinstance(owner, Instance):
                 return None
-            found = owner.member(node.attr)
+            found = member(owner, node.attr)
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
-            if isinstance(owner, Maps) and not (
+            if is_configs(owner) and not (
                 isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
             ):
                 index = node.slice.value
-                return owner.items[index] if -len(owner.items) <= index < len(owner.items) else None
+                return owner[index] if -len(owner) <= index < len(owner) else None  # type: ignore[index,arg-type]
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
-            if isinstance(owner, StrMap) and not isinstance(owner, Instance):
-                return owner.member(key)
+            if isinstance(owner, dict):
+                return member(owner, key)
             return None
         if (
             isinstance(node, ast.Call)
@@ -878,12 +883,12 @@ class ValueResolver:
             and isinstance(node.args[0], ast.Constant)
         ):
             owner = self._held(node.func.value, scope)
-            if not isinstance(owner, StrMap) or isinstance(owner, Instance):
+            if not isinstance(owner, dict):
                 return None
-            found = owner.member(str(node.args[0].value))
-            if found is None and isinstance(owner.plain, dict) and node.args[0].value in owner.plain:
+            found = member(owner, str(node.args[0].value))
+            if found is None and isinstance(owner, Document) and node.args[0].value in owner.plain:  # type: ignore[operator]
                 return None  # there, but of a kind the analyser does not hold: unknown
-            if found is None and owner.plain is not None:
+            if found is None and isinstance(owner, Document):
                 return self.string(node.args[1], scope) if len(node.args) == 2 else NONE
             return found
         return None
@@ -894,9 +899,9 @@ class ValueResolver:
         raises); None for any other dict, or past `one_of`'s cap. Asked by the SQL
         call reader only, which runs each text (see `sqlcall`)."""
         owner = scope.env.get(name.id)
-        if type(owner) is not StrMap or owner.plain is not None or owner.keys or name.id in self.host.mutated_names:
+        if type(owner) is not dict or not all_held(owner) or name.id in self.host.mutated_names:
             return None
-        values = [v for _, v in owner.items]
+        values = list(owner.values())
         if not values or not all(isinstance(v, Str) for v in values):
             return None
         joined = one_of(values)  # type: ignore[arg-type]
@@ -1014,7 +1019,7 @@ class ValueResolver:
             held = self.string(node, scope)
         return to_plain(held)
 
-    def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> Strs | StrMap | None:
+    def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> list | dict | None:  # type: ignore[type-arg]
         """`[f"{catalog}.s.{n}" for n in NAMES]`, `{n: f"main.b.{n}" for n in NAMES}`:
         the list or dict the evaluator builds from what the names hold (a name the
         code changes in place is not known), when every element is known text; a
@@ -1024,7 +1029,7 @@ class ValueResolver:
                 if (
                     isinstance(n, ast.Name)
                     and n.id not in _ITERATORS
-                    and not isinstance(scope.env.get(n.id), (Str, Strs, StrMap))
+                    and not isinstance(scope.env.get(n.id), (Str, list, dict))
                 ):
                     return None
         env = {
@@ -1039,7 +1044,7 @@ class ValueResolver:
         if isinstance(value, dict) and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
             return None
         held = from_plain(value) if isinstance(value, (list, dict)) else None
-        return held if isinstance(held, (Strs, StrMap)) else None
+        return held if isinstance(held, (list, dict)) and not isinstance(held, Instance) else None
 
     def _imported_whole(self, name: str) -> bool:
         """Whether `name` is bound to a module imported whole (`import names`): only
@@ -1104,7 +1109,7 @@ class ValueResolver:
             return Str(json.dumps(fields))
         return None
 
-    def _handed_dict(self, node: ast.expr, scope: Scope) -> StrMap | None:
+    def _handed_dict(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
         """`json.loads(dbutils.notebook.run(...))` of a callee that exits with
         `json.dumps` of a dict: its fields, those the callee knows only in part as
         templates; a field it does not know stays out (read as a placeholder)."""
@@ -1112,12 +1117,11 @@ class ValueResolver:
         fields = handed.get("json") if handed is not None else None
         if not isinstance(fields, dict):
             return None
-        known = []
+        known: list[tuple[str, object]] = []
         for key, value in fields.items():
             held = held_value(value) if value is not None else None
-            if isinstance(held, Str) and not held.unknown:
-                known.append((str(key), held))
-        return StrMap(tuple(known), keys=tuple(str(k) for k in fields) if len(known) < len(fields) else ())
+            known.append((str(key), held if isinstance(held, Str) and not held.unknown else None))
+        return literal_dict(known)
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]` of a known string: that part."""
@@ -1383,7 +1387,7 @@ def joined_objects(objects: tuple[object, ...], depth: int = 0) -> Instance | No
         return None
     items: list[tuple[str, object]] = []
     for name, value in first.items:  # type: ignore[attr-defined]
-        held = [o.member(name) for o in objects]  # type: ignore[attr-defined]
+        held = [member(o, name) for o in objects]  # type: ignore[arg-type]
         if all(h == value for h in held):
             items.append((name, value))
         elif all(isinstance(h, Str) for h in held):

@@ -25,17 +25,20 @@ from typing import Protocol
 
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import (
+    UNHELD,
     DataFrame,
+    Document,
     Instance,
     Scope,
     Str,
-    StrMap,
-    Strs,
     alternatives,
     argument_at,
     exported_value,
+    is_texts,
     join_envs,
+    known_items,
     loop_names,
+    member,
     param_str,
 )
 from delta_lint.frontend.sdkjobs import static_value
@@ -473,7 +476,7 @@ class Walker:
             # `Config.CATALOG` reads a class constant
             names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
             held = [(n, scope.env.get(n)) for n in names]
-            scope.env[stmt.name] = StrMap(tuple((n, v) for n, v in held if isinstance(v, Str) and not v.unknown))
+            scope.env[stmt.name] = {n: v for n, v in held if isinstance(v, Str) and not v.unknown}
             return
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
@@ -714,7 +717,7 @@ class Walker:
         cls = self.host.classes[call.func.id]
         init = self._init_of(cls)
         if init is None and (_is_dataclass(cls) or _is_model(cls)):  # `Env(catalog="main", schema=s)`: its fields
-            made = self._config_value(call, cls, scope)
+            made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
         attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
@@ -811,26 +814,36 @@ class Walker:
             return None
         env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
         local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, frame(method)))
+        plain: dict[str, object] = {}  # names the factory binds to plain Python (see `_config_value`)
         for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                local.env[stmt.targets[0].id] = self._config_value(stmt.value, cls, local)
+                name, value = stmt.targets[0].id, self._config_value(stmt.value, cls, local, plain)
+                plain.pop(name, None)
+                if value is None or isinstance(value, (ast.ClassDef, Instance)):
+                    local.env[name] = value
+                else:  # plain Python, no value the analyzer holds: its text is not known
+                    local.env[name], plain[name] = UNHELD, value
             elif isinstance(stmt, ast.Return):
-                made = self._config_value(stmt.value, cls, local) if stmt.value is not None else None
+                made = self._config_value(stmt.value, cls, local, plain) if stmt.value is not None else None
                 return made if isinstance(made, Instance) else self.values.factory_object(method, cls, call, scope)
             elif not isinstance(stmt, (ast.Expr, ast.Pass)):
                 break  # a branch, loop, `with` or `try`: the value layer reads them
         return self.values.factory_object(method, cls, call, scope)
 
-    def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope) -> object:
+    def _config_value(self, node: ast.expr, cls: ast.ClassDef, scope: Scope, plain: dict[str, object]) -> object:
         """A value inside a factory (see `_factory`): a class-level literal
         (`cls.CONFIGS`, `Config.CONFIGS`, its module's `CONFIGS`) as plain Python, an
         entry of one by a known key, or the object a dataclass call builds from it;
-        None when not known."""
+        None when not known. `plain` holds what the factory's own assignments bound
+        to plain Python."""
         if isinstance(node, ast.Name):
+            if node.id in plain:
+                found = plain[node.id]
+                return found if isinstance(found, dict) else None
             held = scope.env.get(node.id)
-            if isinstance(held, (dict, ast.ClassDef, Instance)):
+            if isinstance(held, (ast.ClassDef, Instance)):
                 return held
-            if isinstance(held, StrMap) and self.home(node.lineno) is None and self.host._tree is not None:
+            if isinstance(held, dict) and self.home(node.lineno) is None and self.host._tree is not None:
                 # a module-level literal of this file (`CONFIGS = {...}`), as written
                 return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
             return None
@@ -840,7 +853,7 @@ class Walker:
                 return _literal_in(cls.body, node.attr)
             return None
         if isinstance(node, ast.Subscript):
-            mapping = self._config_value(node.value, cls, scope)
+            mapping = self._config_value(node.value, cls, scope, plain)
             key = self.values.string(node.slice, scope)
             if isinstance(mapping, dict) and not key.params and not key.unknown:
                 return mapping.get(key.text)
@@ -853,11 +866,11 @@ class Walker:
                 return None
             given: dict[str, object] = {}
             for keyword in node.keywords:
-                value = self._config_value(keyword.value, cls, scope)
+                value = self._config_value(keyword.value, cls, scope, plain)
                 if keyword.arg is None and value is None:
                     # `**yaml.safe_load(f)`, `**raw`: a project document, as loaded
                     held = self.values._value(keyword.value, scope)
-                    if isinstance(held, StrMap) and not isinstance(held, Instance) and isinstance(held.plain, dict):
+                    if isinstance(held, Document) and isinstance(held.plain, dict):
                         value = held.plain
                 if keyword.arg is None and isinstance(value, dict):
                     given.update(value)
@@ -996,12 +1009,12 @@ class Walker:
             isinstance(target, ast.Subscript)
             and isinstance(target.value, ast.Name)
             and isinstance(target.slice, ast.Constant)
-            and isinstance(scope.env.get(target.value.id), StrMap)
-        ):  # `config["db"] = "sales"` on a dict of strings
-            held: StrMap = scope.env[target.value.id]  # type: ignore[assignment]
+            and isinstance(scope.env.get(target.value.id), (dict, Instance))
+        ):  # `config["db"] = "sales"` on a dict of strings: a literal dict of what is known
+            held: dict | Instance = scope.env[target.value.id]  # type: ignore[assignment,type-arg]
             key, text = str(target.slice.value), self.values.string(value, scope)
-            kept = tuple((k, v) for k, v in held.items if k != key)
-            scope.env[target.value.id] = StrMap(kept + (((key, text),) if not text.unknown else ()))
+            kept = {k: v for k, v in known_items(held) if k != key}
+            scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
             return
         if isinstance(target, (ast.Attribute, ast.Subscript)):
             self._set_attribute(target, value, scope)
@@ -1009,7 +1022,7 @@ class Walker:
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
         if (
-            not isinstance(held, Strs)
+            not is_texts(held)
             and _written_list(value)
             and all(isinstance(e, (ast.JoinedStr, ast.Constant, ast.BinOp)) for e in value.elts)  # type: ignore[attr-defined]
         ):
@@ -1017,13 +1030,16 @@ class Walker:
             # a loop over it still runs once per element, each with what it holds
             items = [self.values._value(e, scope, target.id) for e in value.elts]  # type: ignore[attr-defined]
             if all(type(i) is Str for i in items):
-                held = scope.env[target.id] = Strs(tuple(items))  # type: ignore[arg-type]
-        if isinstance(held, Strs) or (isinstance(held, StrMap) and not isinstance(held, Instance)):
-            # a list or dict of statements: each runs with its text standing here
-            items = held.items if isinstance(held, Strs) else [v for _, v in held.items]
+                held = scope.env[target.id] = items
+        if isinstance(held, Str):
+            texts = list(alternatives(held))
+        elif isinstance(held, (list, dict)):
+            # a list or dict of statements: each runs with its text standing here (a
+            # configuration list holds dicts, no text)
+            items = held if type(held) is list else [v for _, v in known_items(held)]  # type: ignore[arg-type]
             texts = [one for item in items if isinstance(item, Str) for one in alternatives(item)]
         else:
-            texts = list(alternatives(held)) if isinstance(held, Str) else []
+            texts = []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
 
@@ -1040,7 +1056,7 @@ class Walker:
         old = scope.env.get(node.id) if isinstance(node, ast.Name) else None
         if not isinstance(old, Instance) or not path:
             return
-        inner = old.member(path[0])
+        inner = member(old, path[0])
         direct = isinstance(target, ast.Attribute) and len(path) <= 2
         if direct and len(path) == 1:
             new = with_attribute(old, path[0], self.values._attribute_value(value, scope))
@@ -1121,10 +1137,8 @@ class Walker:
         if given is not None and scope.env is self.host.module_env:
             if call_named(given, JSON_DUMPS) and given.args:  # type: ignore[attr-defined]
                 held = self.values._value(given.args[0], scope)  # type: ignore[attr-defined]
-                if isinstance(held, StrMap) and not isinstance(held, Instance):
-                    fields: dict[str, object] = dict.fromkeys(held.all_keys())
-                    for key, field_value in held.items:
-                        fields[key] = exported_value(field_value) if isinstance(field_value, Str) else None
+                if isinstance(held, dict):
+                    fields = {k: exported_value(v) if isinstance(v, Str) else None for k, v in held.items()}
                     value = {"json": fields}
             else:
                 text = exported_value(self.values.string(given, scope))
