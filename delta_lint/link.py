@@ -197,6 +197,10 @@ class Linker:
             elif name == "":
                 values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
                 helpers.update(self._helpers_of(target, f"{bound}."))
+                for function in self._value_functions(target):  # `names.table_name(...)`
+                    if f"{bound}.{function}" in links.value_calls:
+                        source = self.links[target].value_source  # type: ignore[union-attr]
+                        value_functions[f"{bound}.{function}"] = (self.paths[target], function, source)
             elif name in functions:
                 helpers[bound] = self._helpers_of(target)[name]
             elif name in exports:

@@ -275,3 +275,24 @@ def test_a_helper_kept_only_in_a_registry_keeps_its_writes(tmp_path, monkeypatch
     assert intents() == {("pkg/_load.py", 2, "main.s.batch"), ("pkg/_load.py", 6, "main.s.stream")}
     (tmp_path / "pkg" / "factory.py").write_text(registry + "\n\nbatch_load(spark, df)\n")
     assert intents() == {("pkg/factory.py", 10, "main.s.batch"), ("pkg/_load.py", 6, "main.s.stream")}
+
+
+def test_a_value_function_of_a_module_imported_whole_names_the_table(lint):
+    """`import names` then `names.table_name("main", "a")`: the function's value,
+    as for `from names import table_name`."""
+    names = 'def table_name(catalog, t):\n    return f"{catalog}.sales.{t}"\n'
+    job = (
+        "import names\n"
+        "\n"
+        'df.write.mode("append").saveAsTable(names.table_name("main", "a"))\n'
+        "spark.sql(f\"INSERT INTO {names.table_name('main', 'c')} SELECT 1\")\n"
+    )
+    result = lint({"names.py": names, "job.py": job})
+    assert writes(result)["job.py"] == [(3, "main.sales.a"), (4, "main.sales.c")]
+
+
+def test_a_function_the_module_imported_whole_does_not_define_stays_unknown(lint):
+    names = 'def table_name(catalog, t):\n    return f"{catalog}.sales.{t}"\n'
+    job = 'import names\n\ndf.write.mode("append").saveAsTable(names.other_name("main", "a"))\n'
+    result = lint({"names.py": names, "job.py": job})
+    assert [t for _, t in writes(result)["job.py"]] == ["{names_other_name_main_a}"]

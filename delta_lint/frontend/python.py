@@ -460,7 +460,8 @@ class PythonAnalyzer:
         if self.imports or self.line_map is not None:  # may be given helpers: what its code names
             links.names = " ".join(sorted(source_words(self._own_source)))
         imported = {bound for _, _, bound in self.imports}
-        links.value_calls = sorted(self.value_calls & imported)
+        # (`names.table_name` of `import names` by the module's name)
+        links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
         if self._tree is not None and imported:
             # only where an imported name stands as a display's element: one scan of the text
             candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(self._own_source)} & imported

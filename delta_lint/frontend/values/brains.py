@@ -33,6 +33,11 @@ from delta_lint.frontend.values.lattice import UNKNOWN, NoValue
 # made normal, lies under it.
 PROJECT_ROOT = "/__project__"
 
+# base classes of configuration models whose objects take their fields from keywords
+# (`Config(**yaml.safe_load(f))`) and ignore keys they have no field for (pydantic's
+# default); `BaseSettings` is not one: it reads the environment too
+MODEL_BASES = frozenset({"BaseModel"})
+
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 

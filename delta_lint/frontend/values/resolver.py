@@ -64,7 +64,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, document_path
-from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
@@ -79,6 +79,9 @@ BUDGET_SPENT = "DL000"
 
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+# builtins a comprehension's sequence may be made with (`for i, n in enumerate(NAMES)`)
+_ITERATORS = frozenset({"range", "enumerate", "zip", "sorted", "reversed", "list", "tuple", "dict", "set"})
 
 # arguments of a value function the evaluator builds (`_plain_argument`)
 _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
@@ -194,6 +197,7 @@ class Host(Protocol):
     documents_wanted: set[str]
     value_functions: dict[str, tuple[Module, str]]
     value_calls: set[str]
+    imports: list[tuple[str, str, str]]  # (module, name, bound) of each import read so far
     _scopes: dict[str, dict[str, object]]
     _top_functions: set[str]
     _own_lines: int
@@ -220,6 +224,9 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
+        # names modules imported whole are bound to (`import names`), as of `_whole_seen` imports
+        self._whole: frozenset[str] = frozenset()
+        self._whole_seen = 0
 
     def _may_read_helper(self, call: ast.Call) -> bool:
         """Whether the budget lets a helper be read again at this call (counted); the
@@ -430,6 +437,10 @@ class ValueResolver:
         maps = self._maps(node, scope)
         if maps is not None:
             return maps
+        if isinstance(node, (ast.ListComp, ast.DictComp)):
+            built = self._built(node, scope)
+            if built is not None:
+                return built
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = self._items(node, scope)
             if items is not None:
@@ -472,6 +483,8 @@ class ValueResolver:
             found = self._dict_value(node, scope)  # `self.target_path` of a known object
             if found is not None:
                 return found
+        if isinstance(node, ast.Attribute) and isinstance(held := self._held(node, scope), Instance):
+            return held  # `cfg = self.config`: the object it holds
         if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
             return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
@@ -724,7 +737,33 @@ class ValueResolver:
         path = self._path_text(node, scope)
         if path is not None:
             return path
+        if isinstance(node.func, ast.Attribute):  # `cfg.fq_source("x")`: a method of an object
+            owner = self._held(node.func.value, scope)
+            if isinstance(owner, Instance):
+                read = self._object_read(owner, node.func.attr, node, scope)
+                return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
         return self._returned_text(node, scope)
+
+    def _object_read(self, owner: Instance, name: str, call: ast.Call | None, scope: Scope) -> object:
+        """What a property (`call` None: `cfg.fq_table`) or a method (`cfg.fq_source(s)`)
+        of an object of a class of the project returns, read with `self` bound to the
+        object and the call's arguments to its parameters; None when the class has
+        no such function or what it returns is not told."""
+        cls = self.host.classes.get(owner.cls)
+        if cls is None:
+            return None
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef) or fn.name != name:
+                continue
+            kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
+            if ("property" in kinds or "cached_property" in kinds) == (call is None) and not kinds - {
+                "property",
+                "cached_property",
+            }:
+                given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
+                return self._evaluate(fn, given, scope, owner)[1]
+            return None
+        return None
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
@@ -771,8 +810,15 @@ class ValueResolver:
         `config["paths"]["raw"]` and `config.get("root")` of a loaded document."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             held = scope.env.get(node.value.id)
+            if type(held) is OneOf:  # one of several objects: the attribute is one of theirs
+                held = joined_objects(held.values)
+            if isinstance(held, Instance) and member(held, node.attr) is None:
+                read = self._object_read(held, node.attr, None, scope)  # `cfg.fq_table`, a property
+                return read if isinstance(read, Str) else None
             return get_text(held, node.attr) if isinstance(held, (dict, Instance)) else None
-        if isinstance(node, ast.Call) or (isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)):
+        if isinstance(node, (ast.Call, ast.Attribute)) or (
+            isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
+        ):  # `self.config.catalog`: a field of the object an attribute holds
             found = self._held(node, scope)
             return found if isinstance(found, Str) else None
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
@@ -807,6 +853,14 @@ class ValueResolver:
         document lacks gives the default; a literal dict may just not know it)."""
         if isinstance(node, ast.Name):
             return scope.env.get(node.id)
+        if isinstance(node, ast.Attribute):  # `self.config.catalog`: objects hold attributes, dicts do not
+            owner = self._held(node.value, scope)
+            if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
+                owner = joined_objects(owner.values)
+            if not isinstance(owner, Instance):
+                return None
+            found = member(owner, node.attr)
+            return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
             if is_configs(owner) and not (
@@ -861,9 +915,16 @@ class ValueResolver:
             fixed = self._fixed.get(id(node))
             if fixed is not None:
                 return fixed
-        if not isinstance(node.func, ast.Name):
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and self._imported_whole(node.func.value.id)
+        ):
+            name = f"{node.func.value.id}.{node.func.attr}"  # `names.table_name(...)` of `import names`
+        else:
             return None
-        name = node.func.id
         target = self._value_function(name)
         if target is None:
             return None
@@ -957,6 +1018,42 @@ class ValueResolver:
         if held is None:
             held = self.string(node, scope)
         return to_plain(held)
+
+    def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> list | dict | None:  # type: ignore[type-arg]
+        """`[f"{catalog}.s.{n}" for n in NAMES]`, `{n: f"main.b.{n}" for n in NAMES}`:
+        the list or dict the evaluator builds from what the names hold (a name the
+        code changes in place is not known), when every element is known text; a
+        loop over it then runs once per element. None otherwise."""
+        for generator in node.generators:  # over what only a run holds (`df.columns`): not built
+            for n in ast.walk(generator.iter):
+                if (
+                    isinstance(n, ast.Name)
+                    and n.id not in _ITERATORS
+                    and not isinstance(scope.env.get(n.id), (Str, list, dict))
+                ):
+                    return None
+        env = {
+            n.id: to_plain(scope.env[n.id])
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
+        }
+        own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
+        seen = len(self.host.budget.spent)
+        value = Evaluator(own, self.host.documents, self.host.budget).value(node, env)
+        self._budget_spent(seen, node)
+        if isinstance(value, dict) and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            return None
+        held = from_plain(value) if isinstance(value, (list, dict)) else None
+        return held if isinstance(held, (list, dict)) and not isinstance(held, Instance) else None
+
+    def _imported_whole(self, name: str) -> bool:
+        """Whether `name` is bound to a module imported whole (`import names`): only
+        then is `name.f(...)` a module's function rather than a method of a value."""
+        imports = self.host.imports
+        if len(imports) != self._whole_seen:
+            self._whole = frozenset(bound for _, imported, bound in imports if not imported)
+            self._whole_seen = len(imports)
+        return name in self._whole
 
     def _value_function(self, name: str) -> tuple[Module, str] | None:
         """The module and function a call by this name evaluates: a value function
@@ -1065,19 +1162,27 @@ class ValueResolver:
         return returned if not returned.unknown or _partly_known(returned) else None
 
     def _evaluate(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope
-    ) -> tuple[dict[str, Str], object]:
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, owner: Instance | None = None
+    ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
-        to the call's: the `self.x` it sets with known text, and what its first
-        `return` gives (a tuple for `return a, b`). Statements other than assignments
-        and that return are passed over; a `return` inside one of them (`if prod:
-        return A`) makes what the call returns not told (None), never the later
-        `return` taken for it."""
-        attrs: dict[str, Str] = {}
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        to the call's: the `self.x` it sets with known text or to an object of the
+        project (`self.config = config`, read as `self.config.catalog`), and what its
+        first `return` gives (a tuple for `return a, b`). Statements other than
+        assignments and that return are passed over, and an attribute set inside one
+        of them (`if prod: self.table = ...`) or set again to what is not known is
+        not known; a `return` inside one of them (`if prod: return A`) makes what the
+        call returns not told (None), never the later `return` taken for it. A
+        method of an object (`owner`) starts from what the object holds."""
+        attrs: dict[str, object] = dict(owner.items) if owner is not None else {}
+        cls = owner.cls if owner is not None else ""
+        if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return attrs, None
-        local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, fn.name))
+        local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, frame(fn)))
+        if owner is not None:
+            local.env["self"] = owner
         for stmt in fn.body:
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
+                stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
                 return attrs, None
             if isinstance(stmt, ast.Return) and stmt.value is not None:
@@ -1085,17 +1190,49 @@ class ValueResolver:
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
                 return attrs, self._value(stmt.value, local)
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
+                attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
                 continue
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
                 local.env[target.id] = self._value(stmt.value, local, target.id)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                text = self.string(stmt.value, local)
-                if not text.unknown:
-                    attrs[target.attr] = text
-                    # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
-                    local.env["self"] = dict(attrs)
+                held = self._attribute_value(stmt.value, local)
+                if held is None:
+                    attrs.pop(target.attr, None)
+                else:
+                    attrs[target.attr] = held
+            elif (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Attribute)
+                and isinstance(target.value.value, ast.Name)
+                and target.value.value.id == "self"
+                and isinstance(attrs.get(target.value.attr), Instance)
+            ):  # `self.config.schema = s`: one field of the object it holds
+                inner: Instance = attrs[target.value.attr]  # type: ignore[assignment]
+                attrs[target.value.attr] = with_attribute(inner, target.attr, self._attribute_value(stmt.value, local))
+            else:
+                changed = self_attributes_set([stmt])  # `self.a.b.c = x`, `self.t[k] = x`
+                attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
+            # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
+            local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
         return attrs, None
+
+    def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
+        """What an attribute set to `node` holds, when the reader keeps it: a known
+        text (or a template of named inputs), or an object of a class of the project
+        (`config`, `self.config`, `Config.from_yaml(path)`); None otherwise."""
+        text = self.string(node, scope)
+        if not text.unknown:
+            return text
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            held = self._held(node, scope)
+        elif isinstance(node, ast.Call) and self.host.classes:
+            held = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
+        else:
+            held = None
+        return held if isinstance(held, Instance) else None
 
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
@@ -1181,6 +1318,13 @@ class ValueResolver:
         return out + Str(template.text[pos:])
 
 
+def frame(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """A function as the helpers being read name it (`Scope.calls`): by its name
+    and where it stands, so `Job.__init__` making a `Writer` reads `Writer.__init__`
+    (a function of the same name, not a recursion)."""
+    return f"{fn.name}:{fn.lineno}:{fn.col_offset}"
+
+
 def _returns_inside(stmt: ast.stmt) -> bool:
     """A `return` of the function inside the statement (not of a function it defines)."""
     stack: list[ast.AST] = [stmt]
@@ -1191,3 +1335,65 @@ def _returns_inside(stmt: ast.stmt) -> bool:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def self_attributes_set(body: list[ast.stmt]) -> frozenset[str] | None:
+    """The attributes of `self` the statements may change, nested functions
+    included: stored (`self.t = x`, `self.n += 1`, `for self.i in ...`), or changed
+    inside (`self.config.schema = s`, `self.tables["a"] = t`); None when any may
+    change (`setattr(self, name, x)`, `self.__dict__.update(...)`)."""
+    changed: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        stack.extend(ast.iter_child_nodes(node))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "vars")
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "self"
+        ):
+            return None
+        if not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
+            continue
+        inner = node
+        while isinstance(inner, (ast.Attribute, ast.Subscript)):
+            owner = inner.value
+            if isinstance(owner, ast.Name) and owner.id == "self" and isinstance(inner, ast.Attribute):
+                if inner.attr == "__dict__":
+                    return None
+                changed.add(inner.attr)
+                break
+            inner = owner
+    return frozenset(changed)
+
+
+def with_attribute(instance: Instance, name: str, value: object) -> Instance:
+    """The object with one attribute set (`obj.name = value`): to `value` when the
+    reader keeps it (a text, an object), otherwise no longer known."""
+    kept = tuple((k, v) for k, v in instance.items if k != name)
+    return Instance(kept + (((name, value),) if value is not None else ()), cls=instance.cls)
+
+
+def joined_objects(objects: tuple[object, ...], depth: int = 0) -> Instance | None:
+    """Objects of one class that paths joining may hold, as one object: an
+    attribute they all hold the same stays, texts that differ become one of them
+    (`one_of`: a write reads each), anything else is not known. None when they are
+    not all objects of one class."""
+    first = objects[0]
+    if not all(isinstance(o, Instance) and o.cls == first.cls for o in objects) or depth >= 3:
+        return None
+    items: list[tuple[str, object]] = []
+    for name, value in first.items:  # type: ignore[attr-defined]
+        held = [member(o, name) for o in objects]  # type: ignore[arg-type]
+        if all(h == value for h in held):
+            items.append((name, value))
+        elif all(isinstance(h, Str) for h in held):
+            joined = one_of(held)  # type: ignore[arg-type]
+            if joined is not TOO_MANY:
+                items.append((name, joined))
+        elif (inner := joined_objects(tuple(held), depth + 1)) is not None:
+            items.append((name, inner))
+    return Instance(tuple(items), cls=first.cls)  # type: ignore[attr-defined]

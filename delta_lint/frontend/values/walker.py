@@ -27,22 +27,41 @@ from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import (
     UNHELD,
     DataFrame,
+    Document,
     Instance,
     Scope,
     Str,
     alternatives,
     argument_at,
     exported_value,
+    is_texts,
     join_envs,
     known_items,
     loop_names,
+    member,
     param_str,
 )
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
-from delta_lint.frontend.values.brains import JSON_DUMPS, NOTEBOOK_EXIT, TASK_VALUES_SET, call_named, is_argv
+from delta_lint.frontend.values.brains import (
+    JSON_DUMPS,
+    MODEL_BASES,
+    NOTEBOOK_EXIT,
+    TASK_VALUES_SET,
+    call_named,
+    is_argv,
+)
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
-from delta_lint.frontend.values.resolver import MAX_HELPER_CALLS, MAX_HELPER_DEPTH, ValueResolver
+from delta_lint.frontend.values.lattice import OneOf
+from delta_lint.frontend.values.resolver import (
+    MAX_HELPER_CALLS,
+    MAX_HELPER_DEPTH,
+    ValueResolver,
+    frame,
+    joined_objects,
+    self_attributes_set,
+    with_attribute,
+)
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent
 
 
@@ -154,12 +173,46 @@ def _is_dataclass(cls: ast.ClassDef) -> bool:
 
 
 def is_config_class(cls: ast.ClassDef) -> bool:
-    """A dataclass, or a class with a class or static method (a factory)."""
-    return _is_dataclass(cls) or any(
-        isinstance(f, ast.FunctionDef)
-        and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
-        for f in cls.body
+    """A dataclass, a configuration model, or a class with a class or static
+    method (a factory)."""
+    return (
+        _is_dataclass(cls)
+        or _is_model(cls)
+        or any(
+            isinstance(f, ast.FunctionDef)
+            and any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in f.decorator_list)
+            for f in cls.body
+        )
     )
+
+
+def _is_model(cls: ast.ClassDef) -> bool:
+    """A configuration model (`class Config(BaseModel)`, see `MODEL_BASES`) with no
+    `__init__` of its own: its fields are its annotated names."""
+    named = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in cls.bases}
+    return bool(named & MODEL_BASES) and not any(
+        isinstance(f, ast.FunctionDef) and f.name == "__init__" for f in cls.body
+    )
+
+
+def _required_fields(cls: ast.ClassDef) -> list[str]:
+    """The fields a dataclass or model must be given: annotated names with no default."""
+    return [
+        s.target.id
+        for s in cls.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value is None
+    ]
+
+
+def _defaults(cls: ast.ClassDef) -> dict[str, object]:
+    """The fields of a dataclass or model whose default is a literal text or number."""
+    out: dict[str, object] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            value = stmt.value.value if isinstance(stmt.value, ast.Constant) else None
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                out[stmt.target.id] = value
+    return out
 
 
 def _dataclass_fields(cls: ast.ClassDef) -> list[str]:
@@ -190,13 +243,17 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     made: dict[str, int] = {}
     held: dict[str, str] = {}  # name -> the class of the object it is bound to
     calls: list[ast.Call] = []
-    for node in walk(tree) if tree is not None else ():
+    nodes = walk(tree) if tree is not None else []
+    # an object made in a method (`self.writer = Writer(...)` in `Job.__init__`) is
+    # made once per object of that class: as many as the code makes, not one
+    in_methods = {id(n) for c in nodes if isinstance(c, ast.ClassDef) for n in walk(c)}
+    for node in nodes:
         if not isinstance(node, (ast.Call, ast.Assign)) or node.lineno > own_lines:
             continue
         if isinstance(node, ast.Call):
             calls.append(node)
             if isinstance(node.func, ast.Name) and node.func.id in classes:
-                made[node.func.id] = made.get(node.func.id, 0) + 1
+                made[node.func.id] = made.get(node.func.id, 0) + (2 if id(node) in in_methods else 1)
         elif len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             value = node.value
             while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
@@ -216,6 +273,19 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
         if cls is not None:
             used[cls] = used.get(cls, 0) + 1
     return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
+
+
+def _swap(held: object, old: Instance, new: Instance, depth: int = 0) -> object:
+    """`held` with the object `old` (the same one, not an equal one) replaced by
+    `new`, inside the objects it holds too (three deep at most)."""
+    if held is old:
+        return new
+    if not isinstance(held, Instance) or depth >= 3:
+        return held
+    items = tuple((k, _swap(v, old, new, depth + 1)) for k, v in held.items)
+    if all(a[1] is b[1] for a, b in zip(items, held.items)):
+        return held
+    return Instance(items, cls=held.cls)
 
 
 def _is_widget_definition(node: ast.expr) -> bool:
@@ -324,6 +394,8 @@ class Walker:
         # it): SQL text assigned to a name and run by `spark.sql(name)` lines later stands
         # there (see `text_sites`). The string is kept so its id is never reused.
         self._built_at: dict[int, tuple[Str, ast.expr]] = {}
+        # id of a class -> (the class, what its methods other than `__init__` may set)
+        self._changed: dict[int, tuple[ast.ClassDef, frozenset[str] | None]] = {}
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -598,25 +670,27 @@ class Walker:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
         of an `Instance` reads `self.x` as the instance holds it."""
-        if fn.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return
         count = self._helper_calls.get(fn.name, 0)
         if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
             return
         env = self.values._bound_call(fn, call, scope)
-        if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), Instance):
+        objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
+        if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
             self.host.budget.give_back_read()
             return  # read where it is written, with this same object
-        if isinstance(instance, Instance):
+        if isinstance(instance, objects):
+            # `self` of one of several objects: a write reads each (`_each_alternative`)
             env["self"] = instance
             if not placed:
                 self._instance_calls.add(fn.name)
         self._helper_calls[fn.name] = count + 1
         site = scope.site or self.host.sites.loc(call)
-        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, fn.name))
+        local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
         self.block(fn.body, local)
         # a write that reads none of the helper's parameters stays where it is written
@@ -625,7 +699,7 @@ class Walker:
         # names a parameter is the call's, even when the call gives a value only a run
         # knows and the write comes out as it does read on its own
         own = {_shape(self.host.intents[i]): i for i in self._from_definition.get(fn.name, ([], []))[0]}
-        by_object = isinstance(instance, Instance) and not placed
+        by_object = isinstance(instance, objects) and not placed
         parameters = _parameters(fn)
         in_place = (
             []
@@ -641,17 +715,19 @@ class Walker:
         if not (isinstance(call.func, ast.Name) and call.func.id in self.host.classes):
             return None
         cls = self.host.classes[call.func.id]
-        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-        if init is None and _is_dataclass(cls):  # `Env(catalog="main", schema=s)`: its fields
+        init = self._init_of(cls)
+        if init is None and (_is_dataclass(cls) or _is_model(cls)):  # `Env(catalog="main", schema=s)`: its fields
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
-                return made
+                return self._settled(made, cls)
         attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
+        changed = self._changed_outside_init(cls)
+        attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
         # an object of which nothing is known reads its methods as they are written
         # (each write where it stands), not once more at every call of a method; a
         # class of another file is not read here where it is written: its methods are
         # read at the calls, what the object holds as named placeholders
-        static = any(not v.params for v in attrs.values())
+        static = any(not v.params if isinstance(v, Str) else bool(v.items) for v in attrs.values())  # type: ignore[attr-defined]
         if not static and cls.lineno <= self.host._own_lines:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
@@ -666,6 +742,54 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
+        """The `__init__` an object of the class runs: its own, or the first of the
+        project classes it derives from (left first, a few deep); None when none of
+        them defines one, or a base is not a class of the project (its `__init__`
+        may be that base's)."""
+        current: ast.ClassDef | None = cls
+        for _ in range(MAX_HELPER_DEPTH):
+            init = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+            if init is not None or not current.bases:
+                return init
+            base = current.bases[0]
+            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            if current is None:
+                return None
+        return None
+
+    def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
+        """The attributes of `self` a method other than `__init__` may set, of the
+        class or of a class of the project it derives from: what `__init__` set
+        there is not what every method reads (None: any attribute, `setattr`)."""
+        known = self._changed.get(id(cls))
+        if known is not None:
+            return known[1]
+        methods: list[ast.stmt] = []
+        todo, seen = [cls], set()
+        while todo:
+            current = todo.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            methods += [f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name == "__init__")]
+            for base in current.bases:
+                found = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+                if found is not None:
+                    todo.append(found)
+        changed = self_attributes_set(methods)
+        self._changed[id(cls)] = (cls, changed)  # the class kept: its id is never reused
+        return changed
+
+    def _settled(self, instance: Instance, cls: ast.ClassDef) -> Instance:
+        """The object without the attributes a method may set again (see
+        `_changed_outside_init`)."""
+        changed = self._changed_outside_init(cls)
+        if changed is not None and not any(k in changed for k, _ in instance.items):
+            return instance
+        kept = () if changed is None else tuple((k, v) for k, v in instance.items if k not in changed)
+        return Instance(kept, cls=instance.cls)
 
     def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
         """The class `name` means on `line`: in an imported module's pasted
@@ -686,10 +810,10 @@ class Walker:
         environment only a run knows): the attributes stay named placeholders."""
         if not any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in method.decorator_list):
             return None
-        if method.name in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(method) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
             return None
         env: dict[str, object] = {"cls": cls} if method.args.args[:1] and method.args.args[0].arg == "cls" else {}
-        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, method.name))
+        local = Scope(env={**self.values._bound_call(method, call, scope), **env}, calls=(*scope.calls, frame(method)))
         plain: dict[str, object] = {}  # names the factory binds to plain Python (see `_config_value`)
         for stmt in method.body[:MAX_FACTORY_STATEMENTS]:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -737,11 +861,17 @@ class Walker:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             held = scope.env.get(node.func.id)
             target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
-            if target is None or not _is_dataclass(target):
+            model = target is not None and _is_model(target)
+            if target is None or not (model or _is_dataclass(target)):
                 return None
             given: dict[str, object] = {}
             for keyword in node.keywords:
                 value = self._config_value(keyword.value, cls, scope, plain)
+                if keyword.arg is None and value is None:
+                    # `**yaml.safe_load(f)`, `**raw`: a project document, as loaded
+                    held = self.values._value(keyword.value, scope)
+                    if isinstance(held, Document) and isinstance(held.plain, dict):
+                        value = held.plain
                 if keyword.arg is None and isinstance(value, dict):
                     given.update(value)
                 elif keyword.arg is None:
@@ -751,6 +881,12 @@ class Walker:
             fields = _dataclass_fields(target)
             for name, arg in zip(fields, node.args):
                 given[name] = self.values.string(arg, scope)
+            for name, default in _defaults(target).items():  # `schema: str = "bench"`
+                given.setdefault(name, default)
+            if any(f not in given for f in _required_fields(target)) or (
+                not model and any(k not in fields for k in given)
+            ):
+                return None  # raises: a field not given, or (a dataclass) a keyword it has no field for
             attrs = {}
             for name in fields:
                 value = given.get(name)
@@ -795,15 +931,18 @@ class Walker:
             held = scope.env.get(owner.id)
         elif isinstance(owner, ast.Call):
             held = self.instance(owner, scope) or self.returned_instance(owner, scope)
+        elif isinstance(owner, ast.Attribute):  # `self.writer.save(df)`: the object an attribute holds
+            held = self.values._held(owner, scope)
         else:
             return None
-        if not isinstance(held, Instance):
+        # objects of one class made on paths that join (`OneOf`): the method is read
+        # once, each write in it once per object (see `call_helper`)
+        joined = joined_objects(held.values) if type(held) is OneOf else held
+        cls = self.host.classes.get(joined.cls) if isinstance(joined, Instance) else None
+        if cls is None:  # (`self` inside `__init__` read for its values is of no class)
             return None
-        method = next(
-            (f for f in self.host.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr),
-            None,
-        )
-        return (method, held) if method is not None else None
+        method = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
+        return (method, held) if method is not None else None  # type: ignore[return-value]
 
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object;
@@ -815,7 +954,7 @@ class Walker:
             return self._factory(found[0], self.host.classes[owner.id], call, scope)  # type: ignore[attr-defined]
         if (
             found is not None
-            and found[1] is not None
+            and isinstance(found[1], Instance)
             and any(
                 isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == "self"
                 for n in walk(found[0])
@@ -842,7 +981,7 @@ class Walker:
             stream=extra.get("stream"),
             # a foreachBatch function read inside a helper's call: its writes are that call's
             site=scope.site if extra else None,
-            calls=(*scope.calls, fn.name),  # a function defined inside a helper is as deep as its caller
+            calls=(*scope.calls, frame(fn)),  # a function defined inside a helper is as deep as its caller
         )
         batch = names[1:] if names[:1] == ["self"] else names  # a method's (batch_df, batch_id) follow `self`
         if "batch_df" in extra and batch:
@@ -877,9 +1016,21 @@ class Walker:
             kept = {k: v for k, v in known_items(held) if k != key}
             scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
             return
+        if isinstance(target, (ast.Attribute, ast.Subscript)):
+            self._set_attribute(target, value, scope)
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if (
+            not is_texts(held)
+            and _written_list(value)
+            and all(isinstance(e, (ast.JoinedStr, ast.Constant, ast.BinOp)) for e in value.elts)  # type: ignore[attr-defined]
+        ):
+            # `STMTS = [f"OPTIMIZE {cfg.catalog}.s.a", ...]` with a part only a run knows:
+            # a loop over it still runs once per element, each with what it holds
+            items = [self.values._value(e, scope, target.id) for e in value.elts]  # type: ignore[attr-defined]
+            if all(type(i) is Str for i in items):
+                held = scope.env[target.id] = items
         if isinstance(held, Str):
             texts = list(alternatives(held))
         elif isinstance(held, (list, dict)):
@@ -891,6 +1042,37 @@ class Walker:
             texts = []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
+
+    def _set_attribute(self, target: ast.Attribute | ast.Subscript, value: ast.expr, scope: Scope) -> None:
+        """`w.table = "main.x.y"` (or `cfg.schema = s`, `w.tables["a"] = t`) on an
+        object a name holds: the attribute is what the code set (known text, an
+        object) or no longer known, in that name and wherever the same object is
+        held (`s = Store(spark, cfg)` holds `cfg` as `s.config`)."""
+        path: list[str] = []
+        node: ast.expr = target
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            path = [node.attr, *path] if isinstance(node, ast.Attribute) else []
+            node = node.value
+        old = scope.env.get(node.id) if isinstance(node, ast.Name) else None
+        if not isinstance(old, Instance) or not path:
+            return
+        inner = member(old, path[0])
+        direct = isinstance(target, ast.Attribute) and len(path) <= 2
+        if direct and len(path) == 1:
+            new = with_attribute(old, path[0], self.values._attribute_value(value, scope))
+        elif direct and isinstance(inner, Instance):  # `s.config.schema = x`: one field of the object it holds
+            new = with_attribute(
+                old, path[0], with_attribute(inner, path[1], self.values._attribute_value(value, scope))
+            )
+        else:
+            new = with_attribute(old, path[0], None)
+        for name, held in list(scope.env.items()):
+            swapped = _swap(held, old, new)
+            if swapped is not held:
+                scope.env[name] = swapped
+        for cls, sole in list(self.sole_instances.items()):
+            if _swap(sole, old, new) is not sole:  # changed after it was made: read at its calls
+                del self.sole_instances[cls]
 
     def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
         """Where the string a statement's text starts with was built, when a name holds
