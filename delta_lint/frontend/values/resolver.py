@@ -63,7 +63,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, document_path
+from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import Diagnostic, Location, TableRef
@@ -611,7 +611,8 @@ class ValueResolver:
             return out
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
-                return self.string(node.left, scope) + self.string(node.right, scope)
+                added = plus(self.string(node.left, scope), self.string(node.right, scope))
+                return added if added is not None else self._opaque(node)
             if isinstance(node.op, ast.Mod):
                 return self._percent(self.string(node.left, scope), node.right, scope)
             folded = self._arithmetic(node, scope)
@@ -633,7 +634,8 @@ class ValueResolver:
                 return joined
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_FUNCTIONS:
             if node.args:
-                return self.string(node.args[0], scope)
+                held = self.string(node.args[0], scope)
+                return Str(held.text) if held.scalar else held  # `str(3)`: the text "3"
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
             for value in node.values[:-1]:  # `env or os.getenv("ENV", "dev")`: the first true value
                 truth = self._truth(value, scope)
@@ -1192,6 +1194,8 @@ class ValueResolver:
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
                 attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
+                for name in bound_names(stmt):  # `for i in range(n): total = total + 1`: not followed
+                    local.env.pop(name, None)
                 local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
                 continue
             target = stmt.targets[0]
@@ -1397,3 +1401,19 @@ def joined_objects(objects: tuple[object, ...], depth: int = 0) -> Instance | No
         elif (inner := joined_objects(tuple(held), depth + 1)) is not None:
             items.append((name, inner))
     return Instance(tuple(items), cls=first.cls)  # type: ignore[attr-defined]
+
+
+def _number(held: Str) -> bool:
+    return held.scalar and type(held.value) in (int, float)
+
+
+def plus(left: Str, right: Str) -> Str | None:
+    """`left + right` as Python gives it: numbers add (`count + 1`), strings join; a
+    number beside anything but a known number is not told (a string there is a
+    TypeError, a part only a run knows may be either): None."""
+    if _number(left) or _number(right):
+        if not (_number(left) and _number(right)):
+            return None
+        total = left.value + right.value  # type: ignore[operator]
+        return Str(str(total), value=total) if abs(total) < 10**18 else None
+    return left + right

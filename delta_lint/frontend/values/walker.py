@@ -59,6 +59,7 @@ from delta_lint.frontend.values.resolver import (
     ValueResolver,
     frame,
     joined_objects,
+    plus,
     self_attributes_set,
     with_attribute,
 )
@@ -134,6 +135,36 @@ MAX_FACTORY_STATEMENTS = 16
 
 
 _WIDGET_KINDS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def _open_tail(before: object, after: object) -> bool:
+    """Whether one turn of a loop appended to a text a part only a run knows: `after`
+    is `before`'s text and then more, with a part not known in what was added."""
+    if not (isinstance(before, Str) and isinstance(after, Str)) or before.scalar or after.scalar:
+        return False
+    if before.unknown or len(after.text) <= len(before.text) or not after.text.startswith(before.text):
+        return False
+    return after.unknown or bool(set(after.params) - set(before.params))
+
+
+def _carried(body: list[ast.stmt]) -> set[str]:
+    """Names a loop's body binds from their own value: `n += 1`, `n = n + 1`, `s = f"{s},{x}"`
+    (not inside a function or class the body defines)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            named = {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            found |= named & read
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
@@ -552,7 +583,11 @@ class Walker:
             if isinstance(stmt.op, ast.Add):
                 left = scope.env.get(stmt.target.id)
                 if isinstance(left, Str):
-                    scope.env[stmt.target.id] = left + self.values.string(stmt.value, scope)
+                    added = plus(left, self.values.string(stmt.value, scope))
+                    if added is not None:
+                        scope.env[stmt.target.id] = added
+                        return
+            scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
@@ -602,7 +637,15 @@ class Walker:
             # joins the code after it
             start = dict(scope.env)
             breaks, goes_on = self._turn(stmt.body, scope)
-            _replace_env(scope, join_envs([start, dict(scope.env)] if goes_on else [start]))
+            turned = dict(scope.env)
+            _replace_env(scope, join_envs([start, turned] if goes_on else [start]))
+            # a name each turn builds from its own last value (`n += 1`, `s = s + "x"`)
+            # holds after a second turn what one turn cannot tell: not known here, unless
+            # each turn appends text only a run knows (`sql = sql + f"{k}={v},"`), whose
+            # unknown tail stands for what later turns append too
+            for name in _carried(stmt.body):
+                if turned.get(name) is not start.get(name) and not _open_tail(start.get(name), turned.get(name)):
+                    scope.env.pop(name, None)
             self.block(stmt.orelse, scope)
             if breaks:
                 _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
