@@ -614,7 +614,16 @@ class ValueResolver:
                 added = plus(self.string(node.left, scope), self.string(node.right, scope))
                 return added if added is not None else self._opaque(node)
             if isinstance(node.op, ast.Mod):
-                return self._percent(self.string(node.left, scope), node.right, scope)
+                left = self.string(node.left, scope)
+                if _number(left):  # `7 % 4`: the remainder, not a template
+                    right = self.string(node.right, scope)
+                    known = _number(right) and right.value and type(left.value) is int is type(right.value)
+                    return (
+                        Str(str(left.value % right.value), value=left.value % right.value)
+                        if known
+                        else self._opaque(node)
+                    )  # type: ignore[operator]
+                return self._percent(left, node.right, scope)
             folded = self._arithmetic(node, scope)
             if folded is not None:
                 return Str(folded)
