@@ -215,3 +215,19 @@ def test_a_string_doubled_at_module_level_stays_bounded():
         tracemalloc.stop()
     assert time.monotonic() - start < 30 and peak < 200 * 2**20
     assert [i.table.name for i in result.intents] == ["main.x.t"]
+
+
+def test_the_helper_read_limit_is_said_once_per_file():
+    """Past the file's helper reads, every later call is left unread: one DL000 at the
+    first call refused says so ("those read after it ... are unknown"), not one at
+    each of the hundreds of calls after it."""
+    from delta_lint.frontend import analyze_source
+
+    lines = ["# Databricks notebook source"]
+    for h in range(20):
+        lines += [f"def save{h}(name):", f"    spark.table('a').write.saveAsTable('main.s.' + name)", ""]
+    lines += [f"save{h}('t{h}_{i}')" for i in range(60) for h in range(20)]
+    result = analyze_source("job.py", ".py", "\n".join(lines) + "\n")
+    said = [d for d in result.diagnostics if "calls of helpers read" in d.message]
+    assert len(said) == 1
+    assert len(result.intents) >= 1000  # the calls read before the limit keep their writes

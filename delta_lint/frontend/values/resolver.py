@@ -235,6 +235,8 @@ class ValueResolver:
             return True
         seen = len(self.host.budget.spent)
         why = f"more than {self.host.budget.helper_reads:,} calls of helpers read"
+        if any(spent.why == why for spent in self.host.budget.spent):
+            return False  # said once, at the first call refused: "those read after it" covers the rest
         self.host.budget.note(self.host.own_path, call.lineno, why, lasting=True)
         self._budget_spent(seen, call)
         return False
