@@ -225,7 +225,7 @@ def test_the_helper_read_limit_is_said_once_per_file():
 
     lines = ["# Databricks notebook source"]
     for h in range(20):
-        lines += [f"def save{h}(name):", f"    spark.table('a').write.saveAsTable('main.s.' + name)", ""]
+        lines += [f"def save{h}(name):", "    spark.table('a').write.saveAsTable('main.s.' + name)", ""]
     lines += [f"save{h}('t{h}_{i}')" for i in range(60) for h in range(20)]
     result = analyze_source("job.py", ".py", "\n".join(lines) + "\n")
     said = [d for d in result.diagnostics if "calls of helpers read" in d.message]
