@@ -82,3 +82,44 @@ def test_the_swap_never_fails_and_keeps_every_offset(source):
         parse_module(source)
     except SyntaxError:
         pass
+
+
+TYPE_PARAMETERS = """# Databricks notebook source
+type Row = dict[str, object]
+type Pair[T] = tuple[T, T]
+
+
+class Box[T]:
+    def __init__(self, item: T) -> None:
+        self.item = item
+
+    def save(self) -> None:
+        spark.table("main.raw.a").write.mode("append").saveAsTable("main.s.boxes")
+
+
+def first[T: (int, str)](xs: list[T]) -> T:
+    return xs[0]
+
+
+TABLE = "main.s.events"
+spark.table("main.raw.a").write.mode("overwrite").saveAsTable(TABLE)
+"""
+
+
+def test_python_3_12_type_parameters_and_aliases_are_read():
+    """PEP 695 (Python 3.12, Databricks Runtime 16+): `type X = ...`, `class Box[T]`
+    and `def first[T](...)` parse, and the writes keep their own lines."""
+    r = analyze_source("job.py", ".py", TYPE_PARAMETERS)
+    assert [d.rule for d in r.diagnostics if d.rule == "DL000"] == []
+    assert sorted((i.location.line, i.table.name) for i in r.intents) == [(11, "main.s.boxes"), (19, "main.s.events")]
+    tree = parse_module(TYPE_PARAMETERS)
+    assert [type(s).__name__ for s in tree.body] == ["Assign", "Assign", "ClassDef", "FunctionDef", "Assign", "Expr"]
+    assert [s.lineno for s in tree.body] == [2, 3, 6, 14, 18, 19]
+
+
+def test_a_name_type_that_is_no_alias_is_left_as_it_is():
+    """`type = 3` and `type(x)` are a name and a call; a real syntax error elsewhere
+    keeps its error (the rewrite never hides one)."""
+    assert isinstance(parse_module("type = 3\nprint(type(x))\n").body[0], ast.Assign)
+    with pytest.raises(SyntaxError):
+        parse_module("type Row = dict[str, int]\nx = = 1\n")

@@ -9,11 +9,22 @@ swapped for the other quote (`f"{row['name']}"`), which Python 3.11 reads as the
 same program, and the source is parsed again. The swap keeps every offset, so
 lines and columns stay those of the file. Forms a swap cannot express (a nested
 string holding both quotes, a backslash inside a field) keep the first error.
+
+Python 3.12's type parameter syntax (PEP 695) is read the same way: `type Row =
+dict[str, int]`, `class Box[T]:` and `def first[T](xs: list[T]) -> T:` are
+refused by Python 3.11. When a parse fails, the `type` soft keyword of an alias
+statement is taken out (the alias's line starts at its name) and the `[...]` type
+parameters of a class, function or alias are blanked out (spaces; newlines kept),
+which leaves an assignment, a class and a function of the same names and lines:
+what delta-lint reads of them (the writes in their bodies, the values they bind)
+is the same.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 _OTHER = {'"': "'", "'": '"'}
 
@@ -25,7 +36,13 @@ def parse_module(source: str) -> ast.Module:
         return ast.parse(source)
     except SyntaxError as err:
         if not (err.msg or "").startswith("f-string"):
-            raise
+            plain = without_type_parameters(source)
+            if plain is None:
+                raise
+            try:
+                return ast.parse(plain)
+            except SyntaxError:
+                raise err from None
         swapped = swap_nested_quotes(source)
         if swapped is None:
             raise
@@ -33,6 +50,64 @@ def parse_module(source: str) -> ast.Module:
             return ast.parse(swapped)
         except SyntaxError:
             raise err from None
+
+
+def without_type_parameters(source: str) -> str | None:
+    """The source without PEP 695's syntax (see the module's docstring): the `type`
+    of a `type X = ...` statement taken out, the `[...]` after a `class` or `def`
+    name and after an alias's name blanked. None when there is none, or the
+    source does not tokenize."""
+    try:
+        tokens = [
+            t
+            for t in tokenize.generate_tokens(io.StringIO(source).readline)
+            if t.type not in (tokenize.NL, tokenize.COMMENT)
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    blank: list[tuple[int, int]] = []  # (start, end) offsets made blank
+    cut: list[tuple[int, int]] = []  # (start, end) offsets taken out: an alias's `type `
+
+    def offset(pos: tuple[int, int]) -> int:
+        return starts[pos[0] - 1] + pos[1]
+
+    def bracketed(i: int) -> None:  # tokens[i] is `[`: blank it to its `]`
+        depth = 0
+        for j in range(i, len(tokens)):
+            if tokens[j].type == tokenize.OP and tokens[j].string in "([{":
+                depth += 1
+            elif tokens[j].type == tokenize.OP and tokens[j].string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    blank.append((offset(tokens[i].start), offset(tokens[j].end)))
+                    return
+
+    line_start = True
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        after = tokens[i + 2] if i + 2 < len(tokens) else None
+        opens = after is not None and after.type == tokenize.OP and after.string == "["
+        if tok.type == tokenize.NAME and nxt is not None and nxt.type == tokenize.NAME:
+            if tok.string in ("class", "def") and opens:
+                bracketed(i + 2)
+            elif line_start and tok.string == "type" and after is not None and after.string in ("=", "["):
+                cut.append((offset(tok.start), offset(nxt.start)))  # a blank start would indent it
+                if opens:
+                    bracketed(i + 2)
+        line_start = tok.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT) or tok.string == ";"
+    if not blank and not cut:
+        return None
+    out = list(source)
+    for start, end in blank:
+        for k in range(start, end):
+            if out[k] != "\n":
+                out[k] = " "
+    for start, end in sorted(cut, reverse=True):
+        del out[start:end]
+    return "".join(out)
 
 
 def swap_nested_quotes(source: str) -> str | None:
