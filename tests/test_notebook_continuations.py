@@ -44,3 +44,22 @@ def test_a_remainder_on_a_continuation_line_is_python_s(lint):
 def test_magics_at_the_start_of_a_logical_line_are_still_magics(lint):
     code = NB + "x = (1,\n     2)\n%pip install foo\n!ls /dbfs\nspark.table('a').write.saveAsTable('main.s.m')\n"
     assert _result(lint, "job.py", code) == (["main.s.m"], [])
+
+
+def test_a_pipeline_source_reads_continuation_lines_as_code_too():
+    """A Lakeflow pipeline's Python source: a `@dlt.table` whose body continues an
+    expression on a line starting `!=` is read (before, the source did not parse and
+    the pipeline's tables were lost)."""
+    from delta_lint.frontend.lakeflow import analyze_lakeflow
+
+    source = NB + (
+        "import dlt\n"
+        "@dlt.table(name='orders_open')\n"
+        "def orders_open():\n"
+        "    return spark.read.table('main.raw.orders').where(\n"
+        "        F.col('status')\n"
+        "        != 'done')\n"
+        "%pip install nothing\n"
+    )
+    intents = analyze_lakeflow("p.py", ".py", source, "main", "s")
+    assert [i.table.name for i in intents] == ["main.s.orders_open"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
+from delta_lint.frontend.pysource import still_open
 from delta_lint.model import Intent, Kind, Location, TableRef
 
 _SQL_DEFINITION = re.compile(
@@ -86,7 +87,11 @@ def _sql(text: str) -> list[tuple[int, int, str, Kind]]:
 
 
 def _python(text: str) -> list[tuple[int, int, str, Kind]]:
-    source = "\n".join(_cell_line(line) for line in text.splitlines())
+    lines, depth = [], 0
+    for line in text.splitlines():  # magics only at a logical line's start (see `still_open`)
+        lines.append(_cell_line(line) if depth == 0 else line)
+        depth = still_open(lines[-1], depth)
+    source = "\n".join(lines)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -120,7 +125,8 @@ def _python(text: str) -> list[tuple[int, int, str, Kind]]:
 def _cell_line(line: str) -> str:
     """A Databricks source notebook's line as Python (magics blanked)."""
     stripped = line.lstrip()
-    return "" if stripped.startswith(("%", "!", "# MAGIC")) else line
+    magic = stripped.startswith(("%", "# MAGIC")) or (stripped.startswith("!") and not stripped.startswith("!="))
+    return "" if magic else line
 
 
 def _pipeline_attr(node: ast.expr) -> str | None:

@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from delta_lint.frontend.pysource import still_open
 from delta_lint.frontend.python import SqlCell
 
 PY_HEADER = "# Databricks notebook source"
@@ -21,34 +22,6 @@ _LINE_MAGIC = re.compile(r"^\s*(?:%|!(?!=)|(?:pip|conda)\s+(?:install|uninstall)
 
 
 _TRIPLE_QUOTE = re.compile(r"""\"\"\"|'''|#""")
-
-
-def _still_open(line: str, depth: int) -> int:
-    """How many brackets are open after `line` (`depth` before it), negative (-1 - that
-    number) when the line ends in a backslash: the next line continues this logical line, so a `%`
-    or `!` there is Python's operator (`!= "done"`, `% 4`), never a magic (IPython
-    reads magics only at the start of a logical line). Strings on the line and a
-    comment are skipped; a string over several lines is left to `_open_triple_quote`."""
-    depth = depth if depth >= 0 else -depth - 1
-    quote = ""
-    i = 0
-    while i < len(line):
-        c = line[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "#":
-            break
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth = max(depth - 1, 0)
-        i += 1
-    return -depth - 1 if not quote and line.rstrip().endswith("\\") and "#" not in line else depth
 
 
 def _open_triple_quote(line: str, quote: str | None) -> str | None:
@@ -233,14 +206,14 @@ def parse_databricks_source(text: str) -> Notebook:
         else:
             cell = Cell(default)
             quote: str | None = None
-            depth = 0  # brackets open (see `_still_open`)
+            depth = 0  # brackets open (see `still_open`)
             for n, t in raw:
                 if default == "python" and quote is None and depth == 0 and (_MAGIC.match(t) or _LINE_MAGIC.match(t)):
                     cell.lines.append((n, 0, ""))
                 else:
                     cell.lines.append((n, 0, t))
                     if default == "python" and quote is None:
-                        depth = _still_open(t, depth)
+                        depth = still_open(t, depth)
                 quote = _open_triple_quote(t, quote) if default == "python" else None
             nb.cells.append(cell)
     return nb
@@ -326,7 +299,7 @@ def parse_ipynb(text: str) -> Notebook:
                     continue
         cell = Cell(cell_lang, list(first_line.lines) if first_line else [])
         quote = None
-        depth = 0  # brackets open (see `_still_open`)
+        depth = 0  # brackets open (see `still_open`)
         for i in range(start, len(stripped)):
             line, col = positions[i]
             content = stripped[i]
@@ -334,7 +307,7 @@ def parse_ipynb(text: str) -> Notebook:
                 content = ""
             elif cell_lang == "python":
                 if quote is None:
-                    depth = _still_open(content, depth)
+                    depth = still_open(content, depth)
                 quote = _open_triple_quote(content, quote)
             cell.lines.append((line, col, content))
         nb.cells.append(cell)

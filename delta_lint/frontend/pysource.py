@@ -197,3 +197,31 @@ def _fstring(source: str, out: list[str], i: int, quote: str, raw: bool) -> tupl
             return k, changed
         k += 1
     return n, changed
+
+
+def still_open(line: str, depth: int) -> int:
+    """How many brackets are open after `line` (`depth` before it), negative (-1 - that
+    number) when the line ends in a backslash: the next line continues this logical line, so a `%`
+    or `!` there is Python's operator (`!= "done"`, `% 4`), never a magic (IPython
+    reads magics only at the start of a logical line). Strings on the line and a
+    comment are skipped; a string over several lines is left to `_open_triple_quote`."""
+    depth = depth if depth >= 0 else -depth - 1
+    quote = ""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            break
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return -depth - 1 if not quote and line.rstrip().endswith("\\") and "#" not in line else depth
