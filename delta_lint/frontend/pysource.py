@@ -204,7 +204,8 @@ def still_open(line: str, depth: int) -> int:
     number) when the line ends in a backslash: the next line continues this logical line, so a `%`
     or `!` there is Python's operator (`!= "done"`, `% 4`), never a magic (IPython
     reads magics only at the start of a logical line). Strings on the line and a
-    comment are skipped; a string over several lines is left to `_open_triple_quote`."""
+    comment are skipped; a string over several lines is left to the caller
+    (`notebook._open_triple_quote`)."""
     depth = depth if depth >= 0 else -depth - 1
     quote = ""
     i = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import json
+import operator
 import re
 import weakref
 from typing import Protocol
@@ -618,13 +619,8 @@ class ValueResolver:
             if isinstance(node.op, ast.Mod):
                 left = self.string(node.left, scope)
                 if _number(left):  # `7 % 4`: the remainder, not a template
-                    right = self.string(node.right, scope)
-                    known = _number(right) and right.value and type(left.value) is int is type(right.value)
-                    return (
-                        Str(str(left.value % right.value), value=left.value % right.value)
-                        if known
-                        else self._opaque(node)
-                    )  # type: ignore[operator]
+                    rest = computed(node.op, left, self.string(node.right, scope))
+                    return rest if rest is not None else self._opaque(node)
                 return self._percent(left, node.right, scope)
             folded = self._arithmetic(node, scope)
             if folded is not None:
@@ -1418,13 +1414,25 @@ def _number(held: Str) -> bool:
     return held.scalar and type(held.value) in (int, float)
 
 
+_NUMBER_OPERATORS = {ast.Add: operator.add, ast.Mod: operator.mod}
+
+
+def computed(op: ast.operator, left: Str, right: Str) -> Str | None:
+    """`left op right` of two known numbers as Python gives it (`count + 1`, `7 % 4`);
+    None when a side is not a known number, on a division by zero, or past 10**18."""
+    if not (_number(left) and _number(right)) or type(op) not in _NUMBER_OPERATORS:
+        return None
+    try:
+        value = _NUMBER_OPERATORS[type(op)](left.value, right.value)
+    except ArithmeticError:
+        return None
+    return Str(str(value), value=value) if abs(value) < 10**18 else None
+
+
 def plus(left: Str, right: Str) -> Str | None:
-    """`left + right` as Python gives it: numbers add (`count + 1`), strings join; a
-    number beside anything but a known number is not told (a string there is a
-    TypeError, a part only a run knows may be either): None."""
+    """`left + right` as Python gives it: numbers add, strings join; a number beside
+    anything but a known number is not told (a string there is a TypeError, a part
+    only a run knows may be either): None."""
     if _number(left) or _number(right):
-        if not (_number(left) and _number(right)):
-            return None
-        total = left.value + right.value  # type: ignore[operator]
-        return Str(str(total), value=total) if abs(total) < 10**18 else None
+        return computed(ast.Add(), left, right)
     return left + right
