@@ -268,14 +268,21 @@ def kept_workflows(store: Cache, slot: str, kept: Kept, context: str, listed: ob
 
 def load_state(store: Cache, slot: str) -> Kept | None:
     """The project state the last run of this slot stored, or None."""
-    blob = store.get_blob(_state_key(slot))
+    return _load_slotted(store, _state_key(slot), _KEPT_DECODER, slot)
+
+
+def _load_slotted(store: Cache, key: str, decoder: msgspec.msgpack.Decoder, slot: str) -> Any:
+    """The record stored under `key` when it decodes and was kept for `slot` (a key is
+    a digest of its slot: a record of another slot with the same key is refused),
+    else None."""
+    blob = store.get_blob(key)
     if blob is None:
         return None
     try:
-        kept = _KEPT_DECODER.decode(blob)
+        held = decoder.decode(blob)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return kept if kept.slot == slot else None
+    return held if held.slot == slot else None
 
 
 WARM_GATE = "warm-gate:"  # kv blob: `Warm`, what tells a new process nothing changed since a run
@@ -378,14 +385,7 @@ def keep_warm(
 
 def load_warm(store: Cache, slot: str) -> Warm | None:
     """The `Warm` record the last run of this slot kept, or None."""
-    blob = store.get_blob(_warm_key(slot))
-    if blob is None:
-        return None
-    try:
-        warm = _WARM_DECODER.decode(blob)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return warm if warm.slot == slot else None
+    return _load_slotted(store, _warm_key(slot), _WARM_DECODER, slot)
 
 
 def _warm_key(slot: str) -> str:
