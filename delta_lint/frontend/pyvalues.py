@@ -293,11 +293,11 @@ class Document(dict):  # type: ignore[type-arg]
 
 def literal_dict(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A literal dict as held, from its keys in order and what is held of each value
-    (None where nothing is): a key written twice reads its first value held."""
+    (None where nothing is): a key written twice holds its last value, as in Python
+    (not held when that one is not)."""
     out: dict[str, object] = {}
     for key, value in pairs:
-        if out.get(key, UNHELD) is UNHELD:
-            out[key] = UNHELD if value is None else value
+        out[key] = UNHELD if value is None else value
     return out
 
 
