@@ -4,8 +4,8 @@ their keys, `d.setdefault(k, v)` adds a key the dict lacks, `d.pop(k)` and
 `del d[k]` remove one, `d.clear()` empties it, and a change the reader cannot
 follow (an update from a value only a run knows) leaves the dict unknown. The
 old value must never survive a change. A literal dict that writes a key twice
-holds its last value, and `.get(k, default)` of a literal dict gives the value
-when the key is there and the default when it is not.
+holds its last value, and `.get(k)` of a dict a name holds is the dict's, even
+when the name is one Spark's `conf.get` is matched by.
 
 Each case has its near miss: the same change on another key, a dict the code
 cannot follow, or a key that may or may not be there, which must stay as it is
@@ -117,3 +117,14 @@ def test_a_key_written_twice_with_an_unknown_last_value_is_unknown():
     code = 'conf = {"table": "main.s.a", "table": dbutils.widgets.get("t")}\n' + save('conf["table"]')
     [(line, table)] = writes(code)
     assert line == 2 and table != "main.s.a"
+
+
+def test_get_of_a_dict_named_like_sparks_conf_reads_the_dict():
+    code = 'conf = {"table": "main.s.a"}\n' + save('conf.get("table")') + save('conf.get("table", "main.s.z")')
+    assert writes(code) == [(2, "main.s.a"), (3, "main.s.a")]
+
+
+def test_get_of_sparks_conf_stays_a_job_input():
+    code = 'conf = {"table": "main.s.a"}\n' + save('spark.conf.get("table")')
+    [(line, table)] = writes(code)
+    assert line == 2 and table == "{table}"

@@ -524,6 +524,8 @@ class ValueResolver:
             key = (
                 node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
             )
+            if isinstance(owner, ast.Name) and isinstance(scope.env.get(owner.id), (dict, Instance)):
+                return None  # `conf = {...}` then `conf.get("table")`: the dict's, not Spark's conf
             if (owner_name, attr) == TASK_VALUES_GET:
                 found = self._task_value(node)
                 if found is not None:
