@@ -128,3 +128,17 @@ def test_get_of_sparks_conf_stays_a_job_input():
     code = 'conf = {"table": "main.s.a"}\n' + save('spark.conf.get("table")')
     [(line, table)] = writes(code)
     assert line == 2 and table == "{table}"
+
+
+TABLE_OF = 'def table(cfg):\n    return cfg.get("table", "main.s.default")\n\n\n'
+
+
+def test_a_dict_handed_to_a_value_function_gives_what_the_function_returns():
+    code = TABLE_OF + 'c = {"table": "main.s.given", "x": "y"}\n' + save("table(c)")
+    assert writes(code) == [(6, "main.s.given")]
+
+
+def test_a_dict_with_a_value_not_held_is_not_handed_without_that_key():
+    code = TABLE_OF + 'c = {"table": spark.table("q").first()[0]}\n' + save("table(c)")
+    [(line, table)] = writes(code)
+    assert line == 6 and table != "main.s.default"
