@@ -883,10 +883,12 @@ class ValueResolver:
         key = self._key(node.slice, scope)
         if isinstance(held, (dict, Instance)) and key is not None:
             return get_text(held, key)
+        if not is_texts(held):
+            return None
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if isinstance(node.slice, ast.Name) and node.value.id not in self.host.mutated_names:
             index = self._integer(node.slice, scope)  # `TABLES[i]` in `for i in range(len(TABLES)):`
-        if is_texts(held) and isinstance(index, int) and not isinstance(index, bool):
+        if isinstance(index, int) and not isinstance(index, bool):
             return held[index] if -len(held) <= index < len(held) else None  # type: ignore[index,arg-type]
         return None
 
