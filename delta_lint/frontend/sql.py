@@ -618,7 +618,10 @@ _IGNORED = re.compile(
     r"|COMMENT\s+ON\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
     r"(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM)"
     # the session's resources and cache
-    r"|ADD\s+(?:JAR|FILE|ARCHIVE)S?|CLEAR\s+CACHE)\b",
+    r"|ADD\s+(?:JAR|FILE|ARCHIVE)S?|CLEAR\s+CACHE"
+    # Unity Catalog tags of securables other than tables (a table's, like ALTER TABLE
+    # ... SET TAGS, is not skipped here)
+    r"|(?:UN)?SET\s+TAG\s+ON\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|VIEW|FUNCTION|PROCEDURE|EXTERNAL\s+METADATA))\b",
     re.I,
 )
 
@@ -648,7 +651,7 @@ _LEADING_WORDS = {
     "use": ("USE", "SET"),
     "writes_nothing": ("SET",),
     "reset": ("RESET",),
-    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER", "COMMENT", "ADD", "CLEAR"),
+    "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER", "COMMENT", "ADD", "CLEAR", "SET", "UNSET"),
     "optimize": ("OPTIMIZE",),
     "vacuum": ("VACUUM",),
     "restore": ("RESTORE",),
