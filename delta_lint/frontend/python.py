@@ -344,17 +344,25 @@ class PythonAnalyzer:
         parts = [self.source.rstrip("\n") + "\n"]
         spans = []
         homes = []
-        firsts: dict[int, str] = {}  # first line of each pasted definition -> its name here
+        firsts: dict[int, list[str]] = {}  # first line of each pasted definition -> its names here
+        pasted: dict[tuple[str, str, object], int] = {}  # (module, source, start) -> its first line
         lines = parts[0].count("\n")
         definitions = self.memo.definitions
         for bound, module, text, start in self._foreign:
+            # one definition that several modules import (each module's `path::name`
+            # for it) is pasted once and called by each of those names
+            first = pasted.get((module, text, start))
+            if first is not None:
+                firsts[first].append(bound)
+                continue
             if text not in definitions:  # a summary's source is checked once a run, not once per file given it
                 definitions[text] = one_definition(text)
             if definitions[text]:
                 part = "\n" + text.rstrip("\n") + "\n"
                 parts.append(part)
                 first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
-                firsts[first] = bound
+                firsts[first] = [bound]
+                pasted[(module, text, start)] = first
                 if start:
                     spans.append((first, last, *start))
                 if module in self._scopes:
@@ -371,8 +379,8 @@ class PythonAnalyzer:
         self._homes = homes
         for stmt in tree.body:
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            if first in firsts:
-                self._foreign_defs[firsts[first]] = stmt
+            for bound in firsts.get(first, ()):
+                self._foreign_defs[bound] = stmt
         return tree
 
     def _widget_defaults(self) -> None:
