@@ -13,8 +13,8 @@ A part of a string nothing static gives (a variable set from a query, a function
 call) stays a `{name}` placeholder, as in templated SQL: a table name built from one
 is reported unresolved, never guessed. The variables whose text holds such a part
 are kept apart (`unknown`): a job parameter's placeholder is a value the job gives,
-theirs is not, and a `USE IDENTIFIER(v)` of one sets a catalog or schema no run
-can be read with (see `sql._use_identifier`).
+theirs is not, so a `USE IDENTIFIER(v)` of one sets a catalog or schema only a run
+knows (see `sql._use_identifier`).
 """
 
 from __future__ import annotations
