@@ -142,3 +142,19 @@ def test_reset_turns_off_what_set_turned_on(lint):
     for reset, evolves in (("", True), ("RESET spark.databricks.delta.schema.autoMerge.enabled;\n", False)):
         result = lint({"load.sql": on + reset + merge, "fix.sql": OTHER}, CONFIG)
         assert ("DL111" in {f.rule for f in result.findings}) is evolves
+
+
+def test_session_statements_run_by_spark_sql_are_read_the_same(lint):
+    """A notebook's `spark.sql(...)` runs the statement in the same session: the
+    Python front end reads it through the SQL one."""
+    notebook = (
+        "# Databricks notebook source\n"
+        "spark.sql(\"SET TIME ZONE 'UTC'\")\n"
+        "spark.sql(\"SET QUERY_TAGS['team'] = 'data'\")\n"
+        "spark.sql(\"USE CATALOG 'demo'\")\n"
+        'spark.sql("USE SCHEMA silver")\n'
+        'spark.sql("INSERT INTO events SELECT 1")\n'
+    )
+    result = lint({"load.py": notebook, "fix.sql": OTHER}, CONFIG)
+    assert [r for r in _rules(result) if r[0].startswith("DL0")] == []
+    assert _conflict_tables(result) == {"demo.silver.events"}
