@@ -92,3 +92,40 @@ def test_a_name_that_holds_many_items_costs_steps_to_compare(tmp_path, size, cha
     else:
         assert spent == []
         assert [i.table.name for i in result.intents if i.table] == ["main.s.t"]
+
+
+def _helper_flood(calls_per_helper: int) -> str:
+    """20 write helpers, each called `calls_per_helper` times: 60 times is 1,200
+    helper readings, past the 1,024 a file may use; 50 times (1,000) is within."""
+    lines = ["# Databricks notebook source"]
+    for h in range(20):
+        lines += [
+            f"def save{h}(name):",
+            "    spark.table('demo.raw.src').write.saveAsTable('demo.silver.' + name)",
+            "",
+        ]
+    lines += [f"save{h}('t{h}_{i}')" for i in range(calls_per_helper) for h in range(20)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("calls, stopped", [(60, True), (50, False)])
+def test_a_budget_stop_is_its_own_kind_in_the_summary(tmp_path, calls, stopped):
+    """The stop is one DL008 at the first call refused, with a fix about the code's
+    values (not a syntax error's), and the summary counts it as past the budget, not
+    as unparseable."""
+    import json
+
+    from tests.conftest import run_cli
+
+    (tmp_path / "job.py").write_text(_helper_flood(calls), encoding="utf-8")
+    text = run_cli("check", ".", "--no-cache", "--spark", "none", "--format", "concise", cwd=tmp_path)
+    summary = text.stdout.strip().splitlines()[-1]
+    doc = json.loads(run_cli("check", ".", "--no-cache", "--spark", "none", "--format", "json", cwd=tmp_path).stdout)
+    gaps = [(f["rule"], f["location"]["line"], f["fix"]) for f in doc["findings"] if f["rule"] in ("DL000", "DL008")]
+    if stopped:
+        first_refused = 1 + 20 * 3 + 1024 + 1  # the header, the helpers, the calls read
+        assert [(rule, line) for rule, line, _ in gaps] == [("DL008", first_refused)]
+        assert "syntax" not in gaps[0][2]
+        assert "1 past the analysis budget" in summary and "unparseable" not in summary
+    else:
+        assert gaps == [] and "past the analysis budget" not in summary

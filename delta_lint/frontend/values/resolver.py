@@ -76,7 +76,7 @@ from delta_lint.predicates import param_name
 MAX_HELPER_CALLS = 64
 MAX_HELPER_DEPTH = 4
 # a value given up for the budget is a gap in what is read, as a statement not parsed is
-BUDGET_SPENT = "DL000"
+BUDGET_SPENT = "DL008"
 
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
