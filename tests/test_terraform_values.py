@@ -1,7 +1,7 @@
 """Terraform jobs whose settings are Terraform values (`quartz_cron_expression =
 var.nightly_cron`): the module's variable defaults, `locals` and variables files give
 them; a value nobody gives is unknown and says which reference, at the attribute's
-line."""
+line; a paused schedule starts nothing, as in a bundle."""
 
 from __future__ import annotations
 
@@ -85,6 +85,15 @@ def test_a_variable_without_a_value_is_unknown_at_its_line(lint):
     assert len(undeclared) == 1 and "`var.cron` is not declared" in undeclared[0][2]
 
 
+def test_a_paused_schedule_is_not_read_and_runs_by_hand(lint):
+    """PAUSED: the job runs when started by hand (it may meet the evening job), and
+    its cron, known or not, is never reported."""
+    for variables in (BARE_VARIABLE, VARIABLE):
+        found = _check(lint, "var.nightly_cron", pause="PAUSED", variables__tf=variables)
+        assert _unreadable(found) == []
+        assert _conflicts(found) == ["DL102"]
+
+
 @pytest.mark.parametrize(
     "cron, files",
     [
@@ -133,3 +142,16 @@ def test_a_broken_variables_file_is_said_and_the_defaults_stay(lint):
     assert [(p, line) for p, line, _ in problems] == [("infra/terraform.tfvars", 1)]
     assert "not a valid variables file" in problems[0][2] and "Traceback" not in problems[0][2]
     assert _conflicts(found) == []  # the default, 08:00, is read
+
+
+@pytest.mark.parametrize("pause, reported", [("PAUSED", False), ("UNPAUSED", True)])
+def test_a_bundle_reads_a_paused_schedule_by_the_same_rule(lint, pause, reported):
+    """The rule is the bundle reader's (`bundle._job`, which Terraform's jobs go
+    through): a paused schedule's cron is never used, so a wrong one is no problem."""
+    bundle = (
+        "bundle: {name: b}\nresources:\n  jobs:\n    nightly:\n"
+        f"      schedule: {{quartz_cron_expression: '0 0 8 * *', timezone_id: UTC, pause_status: {pause}}}\n"
+        "      tasks:\n        - task_key: load\n          notebook_task: {notebook_path: ./load.py}\n"
+    )
+    found = lint({"databricks.yml": bundle, "load.py": LOAD}).findings
+    assert bool([f for f in found if f.rule == "DL003" and "Quartz" in f.message]) == reported
