@@ -129,3 +129,30 @@ def test_a_budget_stop_is_its_own_kind_in_the_summary(tmp_path, calls, stopped):
         assert "1 past the analysis budget" in summary and "unparseable" not in summary
     else:
         assert gaps == [] and "past the analysis budget" not in summary
+
+
+@pytest.mark.parametrize("n, stopped", [(40, True), (10, False)])
+def test_nested_loops_that_write_stop_once_at_the_loop(n, stopped):
+    """Each turn of a loop read element by element costs a step per 4 nodes of its
+    body: 64,000 turns that each write a table (a minute of reading and 64,000
+    intents if a turn cost one step) stop at the inner loop, said once for the file
+    (not again at every loop read after it); 1,000 turns are read whole."""
+    from delta_lint.frontend import analyze_source
+
+    items = "[" + ", ".join(f'"x{i}"' for i in range(n)) + "]"
+    code = (
+        f"A = {items}\n"
+        "for a in A:\n"
+        "    for b in A:\n"
+        "        for c in A:\n"
+        '            spark.table("s").write.saveAsTable(f"main.{a}.{b}_{c}")\n'
+        "for d in A:\n"
+        '    spark.table("s").write.saveAsTable(f"main.d.{d}")\n'
+    )
+    result = analyze_source("job.py", ".py", code)
+    said = [(d.rule, d.location.line) for d in result.diagnostics if d.rule == "DL008"]
+    if stopped:
+        assert said == [("DL008", 4)]
+        assert len(result.intents) < 40_000
+    else:
+        assert said == [] and len(result.intents) == n**3 + n
