@@ -594,9 +594,9 @@ class Walker:
                 self.host._calls(child, scope)
 
     def _loop_turn(self, stmt: ast.For) -> bool:
-        """One turn of a loop read element by element costs the file's budget a step per
-        node of its body (nested loops over literal lists multiply); False once it is
-        spent, with the diagnostic at the loop."""
+        """One turn of a loop read element by element costs the file's budget what
+        reading its body does (`Budget.turn`; nested loops over literal lists
+        multiply); False once it is spent, with the diagnostic at the loop."""
         try:
             self.host.budget.turn(stmt)
         except OutOfBudget as err:
