@@ -155,3 +155,16 @@ def test_a_bundle_reads_a_paused_schedule_by_the_same_rule(lint, pause, reported
     )
     found = lint({"databricks.yml": bundle, "load.py": LOAD}).findings
     assert bool([f for f in found if f.rule == "DL003" and "Quartz" in f.message]) == reported
+
+
+def test_locals_that_double_their_text_stay_bounded(lint):
+    """Each local twice the one before, 40 deep: 2**40 characters if built; past
+    16 references deep, or 64 KB of text, the value is unknown (and said), at once."""
+    import time
+
+    chain = "".join(f'  l{i} = "${{local.l{i + 1}}}${{local.l{i + 1}}}"\n' for i in range(40))
+    files = {"locals__tf": "locals {\n" + chain + '  l40 = "0 0 8 * * ?"\n}\n'}
+    started = time.process_time()
+    [(_, line, message)] = _unreadable(_check(lint, "local.l0", **files))
+    assert time.process_time() - started < 10
+    assert line == CRON_LINE and "`local.l0`" in message
