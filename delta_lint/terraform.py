@@ -359,7 +359,7 @@ class _Modules:
         if folder not in self._values:
             documents = [d for d in map(self.parsed, sorted(folder.glob("*.tf"))) if isinstance(d, dict)]
             files = [folder / name for name in _TFVARS if (folder / name).is_file()]
-            files += sorted(p for p in folder.iterdir() if p.name.endswith(_AUTO_TFVARS) and p.is_file())
+            files += sorted(p for suffix in _AUTO_TFVARS for p in folder.glob(f"*{suffix}") if p.is_file())
             read = [self._tfvars(f) for f in files]
             assigned = [r for r in read if isinstance(r, dict)]
             problems = [(f, r) for f, r in zip(files, read) if isinstance(r, ConfigError)]
