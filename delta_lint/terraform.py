@@ -12,9 +12,9 @@ the bundle reader already understands, so the schedule treats them like any othe
 
 Values are often Terraform's own (`quartz_cron_expression = var.nightly_cron`,
 `"${local.prefix}-load"`): `_Values` reads what the module's `variable` defaults,
-`locals` and variables files (`terraform.tfvars`, `*.auto.tfvars` and their `.json`
-forms, which Terraform loads without being told) give them, and puts the known ones
-in place before the job is read. A reference with no known value (a variable
+`locals`, variables files (`terraform.tfvars`, `*.auto.tfvars` and their `.json`
+forms, which Terraform loads without being told) and the `module` blocks calling it
+give them, and puts the known ones in place before the job is read. A reference with no known value (a variable
 without a default, set with `-var` at deploy time) stays as written; where it makes
 the schedule unreadable, the job's problem names it at the attribute's line.
 """
@@ -143,6 +143,7 @@ class _Values:
 
     written: dict[str, Any] = field(default_factory=dict)  # "var.x" / "local.x" -> as written
     declared: set[str] = field(default_factory=set)  # "var.x" of every `variable "x"` block
+    varied: dict[str, str] = field(default_factory=dict)  # "var.x" -> why its callers leave it unknown
     _known: dict[str, Any] = field(default_factory=dict)
 
     def resolved(self, value: Any, depth: int = 0) -> Any:
@@ -171,7 +172,9 @@ class _Values:
         for match in dict.fromkeys(m.group(0) for m in _REFERENCE.finditer(text)):
             name = _REFERENCE.fullmatch(match)
             ref = f"{name.group(1)}.{name.group(2)}" if name else match
-            if ref.startswith("var.") and ref not in self.declared:
+            if ref in self.varied:
+                whys.append(f"`{ref}`: {self.varied[ref]}")
+            elif ref.startswith("var.") and ref not in self.declared:
                 whys.append(f"`{ref}` is not declared in the module")
             elif ref.startswith("var."):
                 whys.append(
@@ -235,6 +238,17 @@ def _module_values(documents: list[dict], tfvars: list[dict]) -> _Values:
     return values
 
 
+def _open(value: Any) -> bool:
+    """Whether a value still holds a reference (`${...}`) anywhere in it."""
+    if isinstance(value, str):
+        return "${" in value
+    if isinstance(value, list):
+        return any(map(_open, value))
+    if isinstance(value, dict):
+        return any(map(_open, value.values()))
+    return False
+
+
 def _json_as_hcl(value: Any) -> Any:
     """A `.tfvars.json` value in python-hcl2's form (strings in quotes)."""
     if isinstance(value, str):
@@ -284,7 +298,11 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
             for body in block.values() if isinstance(block, dict) else ():
                 source = _text(_one(body).get("source") if isinstance(body, list) else (body or {}).get("source"))
                 if source.startswith(("./", "../")):
-                    callers.setdefault((file.parent / source).resolve(), set()).add(file.parent.resolve())
+                    callee = (file.parent / source).resolve()
+                    callers.setdefault(callee, set()).add(file.parent.resolve())
+                    module.calls.setdefault(callee, []).append(
+                        (file.parent, _one(body) if isinstance(body, list) else body)
+                    )
     out: dict[Path, tuple[str, ...]] = {}
     for folder in folders:
         seen: set[Path] = set()
@@ -317,6 +335,9 @@ class _Modules:
         self._texts: dict[Path, str] = {}
         self._sources: dict[Path, tuple[dict[str, str], list[Path]]] = {}
         self._values: dict[Path, tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]] = {}
+        self._reading: set[Path] = set()  # the modules whose values are being read (a cycle of calls)
+        # a module's folder -> (the calling module's folder, the `module` block's arguments)
+        self.calls: dict[Path, list[tuple[Path, Any]]] = {}
 
     def parsed(self, file: Path) -> dict | ConfigError:
         """The file's HCL as python-hcl2 gives it, or why it cannot be read."""
@@ -355,16 +376,51 @@ class _Modules:
     def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
         """What the module's variables and locals hold (see `_Values`), the variables
         files read, and why those that cannot be read were not (their variables keep
-        their defaults)."""
-        if folder not in self._values:
+        their defaults). A module other modules call takes the values their
+        `module` blocks give its variables (see `_given`)."""
+        if folder in self._values:
+            return self._values[folder]
+        if folder in self._reading:  # modules that call each other: no value passes round the cycle
+            return _Values(), [], []
+        self._reading.add(folder)
+        try:
             documents = [d for d in map(self.parsed, sorted(folder.glob("*.tf"))) if isinstance(d, dict)]
             files = [folder / name for name in _TFVARS if (folder / name).is_file()]
             files += sorted(p for suffix in _AUTO_TFVARS for p in folder.glob(f"*{suffix}") if p.is_file())
             read = [self._tfvars(f) for f in files]
             assigned = [r for r in read if isinstance(r, dict)]
             problems = [(f, r) for f, r in zip(files, read) if isinstance(r, ConfigError)]
-            self._values[folder] = (_module_values(documents, assigned), files, problems)
+            values = _module_values(documents, assigned)
+            self._given(values, folder)
+        finally:
+            self._reading.discard(folder)
+        self._values[folder] = (values, files, problems)
         return self._values[folder]
+
+    def _given(self, values: _Values, folder: Path) -> None:
+        """The values the modules calling this one give its variables (`module "x" {
+        source = "./jobs" nightly_cron = var.cron }`, read in the caller's own values),
+        over the defaults: a variable every call leaves the same known value is that
+        value; one the calls set differently, or to a value not known, is unknown and
+        says so."""
+        calls = self.calls.get(folder.resolve(), [])
+        passed = {f"var.{name}" for _, body in calls if isinstance(body, dict) for name in body}
+        for ref in sorted(passed & values.declared):
+            held = []
+            for caller, body in calls:
+                name = ref[len("var.") :]
+                if isinstance(body, dict) and name in body:
+                    held.append(self.values(caller)[0].resolved(body[name]))
+                else:
+                    held.append(values.written.get(ref))  # its default, or nothing
+            if any(h is None or _open(h) for h in held):
+                values.varied[ref] = "a `module` block calling the module gives it no known value"
+            elif any(h != held[0] for h in held):
+                values.varied[ref] = "the `module` blocks calling the module give it different values"
+            else:
+                values.written[ref] = held[0]
+                continue
+            values.written.pop(ref, None)
 
     def _tfvars(self, file: Path) -> dict | ConfigError:
         """A variables file's assignments (python-hcl2's form), or why it cannot be read."""

@@ -168,3 +168,40 @@ def test_locals_that_double_their_text_stay_bounded(lint):
     [(_, line, message)] = _unreadable(_check(lint, "local.l0", **files))
     assert time.process_time() - started < 10
     assert line == CRON_LINE and "`local.l0`" in message
+
+
+def _called(lint, *calls: str):
+    """The jobs module in `jobs/`, its variable without a default, called by a root
+    module per entry of `calls` (each the body of a `module` block)."""
+    files = {
+        "jobs/main.tf": JOBS_TF.replace("CRON", "var.nightly_cron").replace("PAUSE", "UNPAUSED"),
+        "jobs/variables.tf": BARE_VARIABLE,
+        "jobs/load.py": LOAD,
+        "jobs/fix.py": FIX,
+    }
+    for i, body in enumerate(calls):
+        files[f"env{i}/main.tf"] = f'module "jobs" {{\n  source = "../jobs"\n{body}}}\n'
+    return lint(files).findings
+
+
+@pytest.mark.parametrize(
+    "calls, why",
+    [
+        (['  nightly_cron = "0 0 8 * * ?"\n'], None),  # 08:00, as the call says
+        (['  nightly_cron = "0 0 8 * * ?"\n', '  nightly_cron = "0 0 8 * * ?"\n'], None),  # two roots agree
+        (['  nightly_cron = "0 0 8 * * ?"\n', '  nightly_cron = "0 0 9 * * ?"\n'], "give it different values"),
+        (["  nightly_cron = var.cron\n"], "gives it no known value"),  # `var.cron` is not declared in env0
+        ([""], "has no default"),  # a call that gives nothing: the variable has no value at all
+    ],
+    ids=["one-call", "two-agree", "two-differ", "unknown-argument", "not-given"],
+)
+def test_module_blocks_give_the_called_module_its_variables(lint, calls, why):
+    found = _called(lint, *calls)
+    unreadable = sorted(set(_unreadable(found)))  # a job deployed by two roots is said once per root
+    if why is None:
+        assert unreadable == []
+        if len(calls) == 1:  # (two roots are two deployments, whose jobs are judged as two jobs each)
+            assert _conflicts(found) == []
+    else:
+        assert {(path, line) for path, line, _ in unreadable} == {("jobs/main.tf", CRON_LINE)}
+        assert why in unreadable[0][2]
