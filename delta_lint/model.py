@@ -125,7 +125,7 @@ DYNAMIC_SQL = "DL007"
 
 
 def is_coverage(rule: str) -> bool:
-    """DL000-DL007 say what delta-lint could not analyse (coverage gaps), not a
+    """DL000-DL008 say what delta-lint could not analyse (coverage gaps), not a
     predicted conflict: by default they do not fail the gate."""
     return rule.startswith("DL0")
 
@@ -425,6 +425,30 @@ def source_words(text: str) -> set[str]:
     if not text.isascii():
         words |= {unicodedata.normalize("NFKC", w) for w in words if not w.isascii()}
     return words
+
+
+# an import statement from its line's start: its names, in parentheses or joined by
+# backslashes, up to the statement's end (`;`, the line's end); each alternative
+# starts with its own character, so a match takes linear time
+_IMPORT_STATEMENT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n;\\]|\\\n)*)|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    re.MULTILINE,
+)
+
+
+def without_imports(text: str) -> str:
+    """Python source with its import statements blanked: the code that may call
+    what it imports. `from m import f` calls nothing, so a module that imports
+    every helper of a package, and calls one, is read with that one. A statement
+    this misses (after a `;`, a comment holding `)` inside the parentheses) keeps
+    its words: more helpers, never fewer."""
+    return _IMPORT_STATEMENT.sub(" ", text)
+
+
+def code_words(text: str) -> set[str]:
+    """The words of Python source but those of its import statements
+    (`Links.names`): the names its code may call a helper by (see `without_imports`)."""
+    return source_words(without_imports(text))
 
 
 def digest(text: str) -> str:

@@ -1314,7 +1314,7 @@ def test_a_literal_job_dict_reads_joined_paths_and_task_calls_but_no_names(tmp_p
 
 def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_path):
     """Names that join a task list four times over, 40 times, would take 4**40 reads:
-    the file's budget stops it, the job is not read, and a DL000 names the call's
+    the file's budget stops it, the job is not read, and a DL008 names the call's
     line; a short chain is read (the near miss)."""
     chain = "".join(f"T{i + 1} = T{i} + T{i} + T{i} + T{i}\n" for i in range(40))
     deploy = (
@@ -1323,7 +1323,7 @@ def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_
         f'{chain}w = WorkspaceClient()\nw.jobs.create(name="huge", tasks=T40)\n'
     )
     results = {r.path: r for r in linked(tmp_path / "huge", {"deploy.py": deploy})}
-    notes = [d for d in results["deploy.py"].diagnostics if d.rule == "DL000"]
+    notes = [d for d in results["deploy.py"].diagnostics if d.rule == "DL008"]
     assert [d.location.line for d in notes] == [44] and "budget" in notes[0].message
     assert _defined_jobs(tmp_path / "huge", {}) == {}
     short = deploy.replace("tasks=T40", "tasks=T2")
@@ -1397,6 +1397,50 @@ def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_pa
     edited, tables = run()
     assert ("jobs/report.py", "main.s.report_v2") in tables
     assert edited.files_analysed - 1 == 2  # jobs/helpers.py read again with its called functions, jobs/report.py
+    assert tables == run(use_cache=False)[1]
+
+
+def test_an_import_statement_alone_does_not_make_a_file_read_again_when_a_helper_changes(tmp_path):
+    """`from helpers import a, b` calls neither: a file that imports every helper of
+    a module and calls one is given, and keyed by, that one (a package's modules
+    often import all of each other's functions; each file read with hundreds of
+    definitions took minutes). Editing the helper it imports but does not call
+    reads it no more; the near miss, a file that calls the edited helper, is read
+    again, and every run's tables equal those of a run without the cache."""
+    from delta_lint.config import Config
+    from delta_lint.run import check
+    from delta_lint.settings import ReadSettings
+
+    helpers = (
+        "def save_customers(df):\n"
+        "    df.write.mode('overwrite').saveAsTable('main.s.customers')\n\n"
+        "def save_report(df):\n"
+        "    df.write.mode('overwrite').saveAsTable('main.s.{}')\n"
+    )
+    files = {
+        "jobs/helpers.py": helpers.format("report"),
+        "jobs/load.py": "from helpers import (\n    save_customers,\n    save_report,\n)\nsave_customers(df)\n",
+        "jobs/other.py": "import os; from helpers import save_customers, \\\n    save_report\nsave_customers(df)\n",
+        "jobs/report.py": "from helpers import save_customers, save_report\nsave_report(df)\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def run(use_cache: bool = True):
+        config = Config(root=tmp_path)
+        stats = check([tmp_path], config, cwd=tmp_path, use_cache=use_cache, read=ReadSettings(), jobs=1).stats
+        results, _, _ = analyze([tmp_path], config, cwd=tmp_path, use_cache=use_cache, jobs=1)
+        return stats, sorted((r.path, i.table.name) for r in results for i in r.intents if i.table)
+
+    _, tables = run()
+    assert ("jobs/load.py", "main.s.customers") in tables and ("jobs/report.py", "main.s.report") in tables
+    (tmp_path / "jobs/helpers.py").write_text(helpers.format("report_v2"), encoding="utf-8")
+    edited, tables = run()
+    assert ("jobs/report.py", "main.s.report_v2") in tables
+    # jobs/helpers.py (its own reading and again with its called functions), jobs/report.py
+    # and jobs/other.py, whose `import os;` hides the import after it: more helpers, never fewer
+    assert edited.files_analysed == 4
     assert tables == run(use_cache=False)[1]
 
 
