@@ -99,11 +99,19 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("create", "sequence"), r"\bCREATE\s+SEQUENCE\b"),
             (("conflict",), r"\bON\s+CONFLICT\b"),
             (("owner",), r"\bOWNER\s+TO\b"),
-            (("\\",), r"^[ \t]*\\(?:c|connect|copy|set|i|echo)\b"),
+            (("\\",), r"^[ \t]*\\(?:c|connect|copy|set|i|echo|o|g|gset|pset|timing)\b"),
+            # an anonymous code block, a dollar-quoted string as a value (Databricks
+            # quotes a function's body so, after `AS`, and nothing else)
+            (("do", "$"), r"^[ \t]*DO\s+(?:LANGUAGE\s+\w+\s+)?\$\w*\$"),
+            (("$",), r"[(,=]\s*\$\w*\$"),
+            (("default", "privileges"), r"\bALTER\s+DEFAULT\s+PRIVILEGES\b"),
+            (("copy",), r"\bCOPY\b[^;]*?\b(?:TO\s+STDOUT|FROM\s+STDIN|(?:TO|FROM)\s+PROGRAM)\b"),
+            (("pg_",), r"\bpg_(?:tables|catalog|class|namespace|indexes|views|roles|stat_\w+)\b"),
             (("timestamptz",), r"\bTIMESTAMPTZ\b"),
             (
                 ("create", "function", "returns", "$"),
-                r"\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$",
+                # (not Databricks' own `RETURNS INT LANGUAGE PYTHON AS $$ ... $$`)
+                r"\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b(?:(?!LANGUAGE\s+PYTHON\b)[^;])*\bAS\s+\$\w*\$",
             ),
             (("jsonb",), r"\bJSONB\b"),
             (("bytea",), r"\bBYTEA\b"),
@@ -118,6 +126,10 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("delimiter",), r"^[ \t]*DELIMITER\s+\S+\s*$"),
             (("duplicate",), r"\bON\s+DUPLICATE\s+KEY\s+UPDATE\b"),
             (("unsigned",), r"\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b"),
+            (("set", "names"), r"^[ \t]*SET\s+NAMES\b"),
+            (("flush",), r"\bFLUSH\s+(?:PRIVILEGES|TABLES|LOGS|HOSTS)\b"),
+            (("identified",), r"\bIDENTIFIED\s+(?:BY|WITH)\b"),
+            (("@",), r"'[^'\n]*'@'[^'\n]*'"),
         ),
     ),
     (
