@@ -772,6 +772,9 @@ class PythonAnalyzer:
         if writer >= 0 and names[writer] == "write" and last.name in ("saveAsTable", "save", "insertInto"):
             self.writers.batch_write(steps, writer, node, scope)
             return
+        if last.name in ("to_table", "to_delta") and len(steps) > 1 and _names_pandas_target(node):
+            self.writers.pandas_write(steps, node, scope)
+            return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self.delta_tables.read(steps, node, scope)
 
@@ -858,6 +861,13 @@ class PythonAnalyzer:
 
 
 # a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
+def _names_pandas_target(node: ast.Call) -> bool:
+    """Whether a `to_table`/`to_delta` call names its target, as the pandas API on
+    Spark's must (a first argument, or `name=`/`path=`): pyarrow's `dataset.to_table()`
+    reads a dataset and names none."""
+    return bool(node.args) or any(k.arg in ("name", "path") for k in node.keywords)
+
+
 _ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
 
 
