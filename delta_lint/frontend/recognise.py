@@ -25,6 +25,8 @@ DBT = "dbt"
 LAKEFLOW = "Lakeflow pipeline"
 APP = "app"
 TEST = "test"
+# languages delta-lint does not read: their files are counted by kind, never read as Python
+OTHER_LANGUAGES = {".scala": "Scala", ".r": "R"}
 
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
@@ -189,6 +191,8 @@ TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/
 
 def skip_reason(display: str, suffix: str, text: str) -> str | None:
     """The kind of a file that is not Databricks job code, or None to lint it."""
+    if suffix in OTHER_LANGUAGES:
+        return OTHER_LANGUAGES[suffix]
     if suffix == ".sql":
         return _sql_kind(text)
     if suffix in (".py", "", ".ipynb"):
