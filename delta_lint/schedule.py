@@ -170,9 +170,13 @@ class Schedule:
         (`Intent.name_inputs`) writes one table in all the runs that can overlap it:
         its file is run by one for_each task alone, whose concurrent runs share the
         job's and the task's parameters and differ only in the ones the iteration's
-        `{{input}}` feeds, none of which names the table."""
+        `{{input}}` feeds, none of which names the table; or the calls of every thread
+        pool that runs it (`dbutils.notebook.run`) give each of those inputs one and
+        the same known value, while other runs of it give another."""
         if not intent.name_inputs:
             return False
+        if self._one_table_in_pool(intent.location.path, None, intent.name_inputs):
+            return True
         nodes = self.nodes_of.get(intent.location.path) or ()
         task = self._task(nodes[0]) if len(nodes) == 1 else None
         if task is None or not task.for_each_concurrency or task.for_each_concurrency < 2:
@@ -209,7 +213,7 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                pooled = self._run_by_one_pool(pa, pb, bool(a.name_inputs or b.name_inputs))
+                pooled = self._run_by_one_pool(pa, pb, a.name_inputs + b.name_inputs)
                 return pooled or (None if self.by_hand else LONE_FILES)
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
@@ -219,7 +223,7 @@ class Schedule:
                 return self._task_pair(ta, tb)
             memo = self._path_memo
             # notebooks a pool's calls run meet apart for names built of their inputs
-            key = (pa, pb, bool(a.name_inputs or b.name_inputs)) if self.pooled_runs else (pa, pb)
+            key = (pa, pb, a.name_inputs + b.name_inputs) if self.pooled_runs else (pa, pb)
             found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
                 found = memo[key] = self._intents_overlap(a, b)
@@ -243,7 +247,7 @@ class Schedule:
                     found = (
                         _stream_overlap(a, b)
                         or pool_overlap(a, b)
-                        or self._run_by_one_pool(a.location.path, a.location.path, bool(a.name_inputs or b.name_inputs))
+                        or self._run_by_one_pool(a.location.path, a.location.path, a.name_inputs + b.name_inputs)
                     )
                     if found is not None:
                         return found
@@ -251,28 +255,36 @@ class Schedule:
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
                     return found
-        return self._run_by_one_pool(a.location.path, b.location.path, bool(a.name_inputs or b.name_inputs))
+        return self._run_by_one_pool(a.location.path, b.location.path, a.name_inputs + b.name_inputs)
 
-    def _run_by_one_pool(self, pa: str, pb: str, by_inputs: bool) -> Concurrency | None:
+    def _run_by_one_pool(self, pa: str, pb: str, inputs: tuple[str, ...] = ()) -> Concurrency | None:
         """Two notebooks (or one with itself) that calls of one thread pool run with
         `dbutils.notebook.run`: they run at the same time unless, in every pool that
-        runs both, one known call runs both, one after the other. Not for a write whose table is named by the
-        notebook's inputs (`by_inputs`): each call gives its own arguments, so such a
-        name may be a table of its own in each call (as a for_each task's
-        `{{input}}`)."""
-        if by_inputs:
-            return None
-        b = dict(self.pooled_runs.get(pb, ()))
-        for pool, calls in self.pooled_runs.get(pa, ()):
+        runs both, one known call runs both, one after the other. A write whose table
+        is named by the notebook's `inputs` meets the pool's other calls only when
+        each names one table in every call (`_one_table_in_pool`): each call gives its
+        own arguments, so such a name may be a table of its own in each call (as a
+        for_each task's `{{input}}`)."""
+        b = {pool: calls for pool, calls, *_ in self.pooled_runs.get(pb, ())}
+        for pool, calls, *_ in self.pooled_runs.get(pa, ()):
             other = b.get(pool)
             if other is None or (calls == other and len(calls) == 1 and calls[0]):
                 continue  # not run by this pool, or one known call of it runs them both, in order
+            if inputs and not (pa == pb and self._one_table_in_pool(pa, pool, inputs)):
+                continue  # a table of its own in each call, or only a run knows
             return Concurrency(
                 f"run by the calls of the thread pool at {pool} (`dbutils.notebook.run`), which run at the same time",
                 True,
                 CODE,
             )
         return None
+
+    def _one_table_in_pool(self, path: str, pool: str | None, inputs: tuple[str, ...]) -> bool:
+        """Whether a table named by a notebook's `inputs` is one table in all the calls
+        of a thread pool that run it (of every pool that runs it, `pool` None): each
+        call gives each of those inputs one and the same known value."""
+        found = [given for at, _, given, _ in self.pooled_runs.get(path, ()) if pool is None or at == pool]
+        return bool(found) and all(set(inputs) <= {name for name, _ in given} for given in found)
 
     def pair_key(self, path: str) -> int:
         """What decides how a file overlaps any *other* file, as a number: files with
