@@ -153,6 +153,10 @@ class Schedule:
     # (`model.Pools`): notebooks a pool runs run at the same time as each other and,
     # run by several calls of it, as themselves (see `_run_by_one_pool`)
     pooled_runs: dict[str, Pools] = field(default_factory=dict)
+    # display path -> (first line, last line, node) of the tasks that run only some
+    # lines of the file (`Task.lines`: SQL tasks of an Airflow DAG file): a write
+    # there runs in the tasks whose lines hold it (see `nodes`)
+    line_nodes: dict[str, tuple[tuple[int, int, Node], ...]] = field(default_factory=dict)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
@@ -160,7 +164,34 @@ class Schedule:
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
+        if path in self.line_nodes:
+            return self._nodes_at(path, intent.location.line)
         return self.nodes_of.get(path) or (Node(path),)
+
+    def _nodes_at(self, path: str, line: int) -> tuple[Node, ...]:
+        """The nodes that run a line of a file some tasks run only lines of: those
+        tasks whose lines hold it, else the file's nodes that run all of it (else the
+        file alone: a DAG file's other code runs when Airflow parses it, in no task)."""
+        spans = self.line_nodes[path]
+        found = tuple(node for first, last, node in spans if first <= line <= last)
+        if found:
+            return found
+        scoped = {node for _, _, node in spans}
+        return tuple(n for n in self.nodes_of.get(path, ()) if n not in scoped) or (Node(path),)
+
+    def scoped_by_lines(self, path: str) -> bool:
+        """Whether the writes of a file may run in different tasks by their lines
+        (`line_nodes`): two of its writes then overlap as their own nodes do."""
+        return path in self.line_nodes
+
+    def intent_pair_key(self, intent: Intent) -> int:
+        """`pair_key` of an intent's file, or of its own nodes in a file whose tasks run
+        only some of its lines (`line_nodes`)."""
+        path = intent.location.path
+        if path not in self.line_nodes:
+            return self.pair_key(path)
+        key = ("lines", self.nodes(intent), self.pooled_runs.get(path))
+        return self._pair_ids.setdefault(key, len(self._pair_ids))
 
     def job(self, intent: Intent) -> str:
         return self.nodes(intent)[0].job
@@ -224,6 +255,8 @@ class Schedule:
             memo = self._path_memo
             # notebooks a pool's calls run meet apart for names built of their inputs
             key = (pa, pb, a.name_inputs + b.name_inputs) if self.pooled_runs else (pa, pb)
+            if self.line_nodes and (pa in self.line_nodes or pb in self.line_nodes):
+                key = (*key, self.nodes(a), self.nodes(b))  # its writes run in their own tasks
             found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
                 found = memo[key] = self._intents_overlap(a, b)
@@ -934,10 +967,13 @@ def build_schedule(
     it and which calls (see `Schedule.pooled_runs`). `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
+    by_lines: dict[str, list[tuple[int, int, Node]]] = {}
     for job in workflows.jobs.values():
         for task in job.tasks.values():
             for file in task.files:
                 by_file.setdefault(file, []).append(Node(job.key, task.key, "task"))
+                if task.lines is not None:
+                    by_lines.setdefault(file, []).append((*task.lines, Node(job.key, task.key, "task")))
     for child, callers in sorted((runs_in or {}).items()):
         for caller in sorted(callers):
             by_file.setdefault(child, []).extend(by_file.get(caller, []))
@@ -976,7 +1012,14 @@ def build_schedule(
         started_by=_started_by(workflows),
         stats=stats if stats is not None else RunStats(),
         pooled_runs={display: pooled[rel] for display, rel in paths.items() if rel in (pooled or {})},
+        line_nodes={
+            display: tuple(sorted(by_lines[rel], key=_span_key)) for display, rel in paths.items() if rel in by_lines
+        },
     )
+
+
+def _span_key(span: tuple[int, int, Node]) -> tuple[int, int, str]:
+    return span[0], span[1], span[2].key()
 
 
 def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
