@@ -92,6 +92,7 @@ from delta_lint.model import (
     TableRef,
     digest,
     source_words,
+    without_imports,
 )
 
 
@@ -458,14 +459,17 @@ class PythonAnalyzer:
                     self.memo.value_sources[key] = module_source(ast.Module(body=own, type_ignores=[]), values)
                 links.value_functions = values
                 links.value_source = self.memo.value_sources[key]
-        if self.imports or self.line_map is not None:  # may be given helpers: what its code names
-            links.names = " ".join(sorted(source_words(self._own_source)))
+        # the code but its import statements, which call nothing: what it may call a helper by
+        given = self.imports or self.line_map is not None  # may be given helpers: what its code names
+        code = without_imports(self._own_source) if given else ""
+        if given:
+            links.names = " ".join(sorted(source_words(code)))
         imported = {bound for _, _, bound in self.imports}
         # (`names.table_name` of `import names` by the module's name)
         links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
         if self._tree is not None and imported:
             # only where an imported name stands as a display's element: one scan of the text
-            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(self._own_source)} & imported
+            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code)} & imported
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
