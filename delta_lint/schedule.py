@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -1049,15 +1050,49 @@ NO_SCHEDULE_NOTE = (
 )
 
 
-def run_notes(schedule: Schedule) -> list[str]:
+def run_notes(schedule: Schedule, intents: Iterable[Intent] = ()) -> list[str]:
     """What a run says once about the schedule it judged: the bundle target read and
-    why, the readers' notes (a development target's paused schedules), and that no
+    why, the readers' notes (a development target's paused schedules), that no
     schedule is known at all when no job of any reader or of the configuration runs
-    a file of the project."""
+    a file of the project, and which notebooks' `intents` a thread pool's calls run
+    with the inputs naming their tables known only at run time (`pool_notes`)."""
     wf = schedule.workflows
     notes = [f"judged {wf.target}"] if wf.target else []
     notes += wf.notes
     known = wf.jobs or schedule.config_runs or any(n.kind != "file" for ns in schedule.nodes_of.values() for n in ns)
     if not known:
         notes.append(NO_SCHEDULE_NOTE)
+    return notes + pool_notes(schedule, intents)
+
+
+MAX_NOTED_TABLES = 3  # tables a pool note names, the rest counted
+
+
+def pool_notes(schedule: Schedule, intents: Iterable[Intent]) -> list[str]:
+    """One note per notebook and thread pool whose calls run it giving an input that
+    names a table of the notebook a value only a run knows: those writes are not
+    paired with the pool's other calls (each call may write a table of its own, see
+    `Schedule._one_table_in_pool`), so the run says it did not judge them, and which
+    input would have to be known."""
+    found: dict[tuple[str, str, tuple[str, ...]], set[str]] = {}
+    for x in intents:
+        if not x.name_inputs or x.table is None or x.location.path not in schedule.pooled_runs:
+            continue
+        for pool, _, same, differ in schedule.pooled_runs[x.location.path]:
+            given = {name for name, _ in same} | set(differ)
+            unknown = tuple(name for name in x.name_inputs if name not in given)
+            if unknown:
+                found.setdefault((x.location.path, pool, unknown), set()).add(x.table.name)
+    notes = []
+    for (path, pool, unknown), tables in sorted(found.items()):
+        names = sorted(tables)
+        shown = ", ".join(f"`{t}`" for t in names[:MAX_NOTED_TABLES])
+        if len(names) > MAX_NOTED_TABLES:
+            shown += f" and {len(names) - MAX_NOTED_TABLES} more"
+        inputs = ", ".join(f"`{i}`" for i in unknown)
+        notes.append(
+            f"{path} is run by the calls of the thread pool at {pool} (`dbutils.notebook.run`), which give it "
+            f"{inputs} as a value only a run knows: its writes to {shown} are not paired with the pool's other "
+            "calls (each call may write a table of its own)"
+        )
     return notes
