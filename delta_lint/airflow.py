@@ -54,6 +54,7 @@ import ast
 import copy
 import os
 import shlex
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -290,7 +291,7 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
-        self._inline_count: int | None = None  # tasks running SQL written in the file (`_inline_sql_tasks`)
+        self._inline: Counter[tuple[int, int]] | None = None  # see `_inline_spans`
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
         self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
@@ -756,8 +757,19 @@ class _DagFile:
         end, at the operator's line or in the function the task calls): it runs the
         DAG file; beside other such tasks, only the `lines` that hold its own SQL (the
         operator's call, the function), so each task's statements are its own and the
-        DAG's order between them holds."""
-        if self._inline_sql_tasks() > 1:
+        DAG's order between them holds. Lines another task runs too (an operator made
+        in a loop's rounds, one function several tasks call, each with values of its
+        own) hold statements read once for all of them: which are whose is not told
+        apart, so such a task is not analysed."""
+        spans = self._inline_spans()
+        if spans[lines] > 1:
+            problem = (
+                "its SQL is written in the DAG file at lines another task runs too (a loop's rounds, one "
+                "function for several tasks): which statements each task runs is not told apart, so they are "
+                "not paired"
+            )
+            return Task(task_id, kind, (), after, location=where, problem=problem)
+        if sum(spans.values()) > 1:
             return Task(task_id, kind, (self.label,), after, location=where, lines=lines)
         return Task(task_id, kind, (self.label,), after, location=where)
 
@@ -799,22 +811,23 @@ class _DagFile:
             return [n.strip() for n in names]
         return []
 
-    def _inline_sql_tasks(self) -> int:
-        """How many tasks of the file's DAGs run SQL written in the file: each such task
-        runs the DAG file, so with two of them each runs only its own lines (else every
-        statement would be taken to run in both, and one statement paired with itself)."""
-        if self._inline_count is None:
-            self._inline_count = sum(
-                1
-                for dag in self.dags
-                for call, operator in dag.tasks.values()
-                if (
-                    operator in _SQL_OPERATORS
-                    and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
-                )
-                or self._sql_function(call, operator) is not None
-            )
-        return self._inline_count
+    def _inline_spans(self) -> Counter[tuple[int, int]]:
+        """The lines of the file each task of its DAGs that runs SQL written in the file
+        runs (its operator's call, its function), counted: each such task runs the DAG
+        file, so with two of them each runs only its own lines (else every statement
+        would be taken to run in both, and one statement paired with itself)."""
+        if self._inline is None:
+            self._inline = Counter()
+            for dag in self.dags:
+                for call, operator in dag.tasks.values():
+                    scope = self.round_scopes.get(call, dag.values)
+                    if operator in _SQL_OPERATORS and not self._sql_files(operator, _keywords(call), scope):
+                        self._inline[(call.lineno, call.end_lineno or call.lineno)] += 1
+                        continue
+                    fn = self._sql_function(call, operator)
+                    if fn is not None:
+                        self._inline[(fn.lineno, fn.end_lineno or fn.lineno)] += 1
+        return self._inline
 
     def _template_folders(self) -> list[Path]:
         """Where Airflow looks for a template file: the DAGs' `template_searchpath`

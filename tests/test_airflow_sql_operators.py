@@ -143,6 +143,25 @@ def test_sql_tasks_of_one_dag_file_do_not_take_each_others_statements(lint):
     assert [f for f in result.findings if f.rule == "DL006"] == []
 
 
+def test_sql_tasks_a_loop_makes_from_one_operator_are_not_analysed(lint):
+    """The rounds of a loop make several tasks of one operator call, whose statements
+    are read once for all rounds: which are whose is not told apart, so a round's
+    MERGE is not paired with itself as another round's (a false conflict), and the
+    tasks are said not analysed. A task of its own beside them runs its lines."""
+    loop = (
+        '    for t in ["a", "b"]:\n'
+        "        DatabricksSqlOperator(\n"
+        '            task_id=f"m_{t}",\n'
+        '            sql=f"MERGE INTO main.ops.{t} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *",\n'
+        "        )\n"
+    )
+    result = lint({"dags/events.py": HEAD + loop + UPDATES})
+    assert _conflicts(result) == [("DL102", 17, (18,))]
+    problems = sorted((f.location.line, f.message) for f in result.findings if f.rule == "DL006")
+    assert [line for line, _ in problems] == [13, 13]
+    assert all("at lines another task runs too" in message for _, message in problems)
+
+
 def test_a_sql_task_in_a_task_group_keeps_the_groups_order(lint):
     """Inside a `TaskGroup` the tasks are `group.task`; the order set on the group holds
     for the SQL each of its tasks runs."""
