@@ -348,11 +348,17 @@ class Schedule:
 
     def _lone_task(self, path: str) -> Node | None:
         """The file's task when it is the only node of the file and no `exclusive`
-        group exists: then two files of different jobs overlap exactly as their jobs do."""
+        group exists: then two files of different jobs overlap exactly as their jobs do.
+        Not for a file that task runs only lines of (`line_nodes`): its other lines run
+        in no task."""
         found = self._lone.get(path, _UNKNOWN)
         if found is _UNKNOWN:
             nodes = self.nodes_of.get(path) or ()
-            found = nodes[0] if len(nodes) == 1 and nodes[0].kind == "task" and not self.exclusive else None
+            found = (
+                nodes[0]
+                if len(nodes) == 1 and nodes[0].kind == "task" and not self.exclusive and path not in self.line_nodes
+                else None
+            )
             self._lone[path] = found
         return found  # type: ignore[return-value]
 

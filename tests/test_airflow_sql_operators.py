@@ -143,23 +143,37 @@ def test_sql_tasks_of_one_dag_file_do_not_take_each_others_statements(lint):
     assert [f for f in result.findings if f.rule == "DL006"] == []
 
 
+LOOP = (
+    '    for t in ["a", "b"]:\n'
+    "        DatabricksSqlOperator(\n"
+    '            task_id=f"m_{t}",\n'
+    '            sql=f"MERGE INTO main.ops.{t} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *",\n'
+    "        )\n"
+)
+
+
 def test_sql_tasks_a_loop_makes_from_one_operator_are_not_analysed(lint):
     """The rounds of a loop make several tasks of one operator call, whose statements
     are read once for all rounds: which are whose is not told apart, so a round's
     MERGE is not paired with itself as another round's (a false conflict), and the
     tasks are said not analysed. A task of its own beside them runs its lines."""
-    loop = (
-        '    for t in ["a", "b"]:\n'
-        "        DatabricksSqlOperator(\n"
-        '            task_id=f"m_{t}",\n'
-        '            sql=f"MERGE INTO main.ops.{t} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *",\n'
-        "        )\n"
-    )
-    result = lint({"dags/events.py": HEAD + loop + UPDATES})
+    result = lint({"dags/events.py": HEAD + LOOP + UPDATES})
     assert _conflicts(result) == [("DL102", 17, (18,))]
     problems = sorted((f.location.line, f.message) for f in result.findings if f.rule == "DL006")
     assert [line for line, _ in problems] == [13, 13]
     assert all("at lines another task runs too" in message for _, message in problems)
+
+
+def test_a_statement_no_task_runs_is_not_taken_as_the_one_lined_tasks(lint):
+    """Beside a loop's tasks (not analysed), one task runs its own lines of the DAG
+    file: the loop's MERGE is in no task, so it does not meet another DAG's notebook
+    as that task's write would (their crons meet); the task's own UPDATE still does."""
+    loop = LOOP.replace('["a", "b"]', '["events", "b"]')
+    own = '    u = DatabricksSqlOperator(task_id="u", sql="UPDATE main.ops.events SET x = 1 WHERE kind = \'a\'")\n'
+    other = HEAD.replace('dag_id="events"', 'dag_id="other"') + NOTEBOOK
+    files = {"notebooks/fix.py": FIX, "dags/other.py": other}
+    assert _conflicts(lint({**files, "dags/events.py": HEAD + loop})) == []
+    assert _conflicts(lint({**files, "dags/events.py": HEAD + loop + own})) == [("DL102", 17, (2,))]
 
 
 def test_a_sql_task_in_a_task_group_keeps_the_groups_order(lint):
