@@ -114,6 +114,7 @@ class Linker:
         # only the helpers they name
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
+        self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -337,31 +338,49 @@ class Linker:
         while todo and len(out) < MAX_SCOPES:
             target, depth = todo.pop(0)
             path = self.paths[target]
-            links = self.links[target]
-            if path in out or links is None:
+            if path in out or self.links[target] is None:
                 continue
-            out[path] = tuple(sorted(links.exports.items()))
-            helpers.update(self._helpers_of(target, f"{path}{SCOPED}"))
-            if depth + 1 >= MAX_IMPORT_DEPTH:
-                continue
-            for module, name, bound in links.imports:
-                found = self.module(path, module)
-                if found is None:
-                    continue
-                if name in self._functions(found):
-                    helpers[f"{path}{SCOPED}{bound}"] = self._helpers_of(found)[name]
-                elif name == "":
-                    helpers.update(self._helpers_of(found, f"{path}{SCOPED}{bound}."))
-                elif name == "*":
-                    helpers.update(self._helpers_of(found, f"{path}{SCOPED}"))
-                elif name not in self._exports(found):  # `from package import module`
-                    sub = self.module(path, f"{module}.{name}" if module.strip(".") else module + name)
-                    if sub is not None:
-                        helpers.update(self._helpers_of(sub, f"{path}{SCOPED}{bound}."))
-                        todo.append((sub, depth + 1))
-                        continue
-                todo.append((found, depth + 1))
+            exports, own, theirs, further = self._scope(target)
+            out[path] = exports
+            helpers.update(own)
+            if depth + 1 < MAX_IMPORT_DEPTH:
+                helpers.update(theirs)
+                todo.extend((found, depth + 1) for found in further)
         return tuple(sorted(out.items()))
+
+    def _scope(self, target: int) -> tuple[tuple[tuple[str, object], ...], dict, dict, list[int]]:
+        """What module `target` gives `_scopes`, worked out once a run (every file
+        that imports it, directly or not, asks again): its top-level values; its own
+        helpers by `path::name`; the helpers its imports bind, by the name it calls
+        them (`path::bound`); and the project modules those imports name, in order."""
+        found_scope = self._scoped.get(target)
+        if found_scope is not None:
+            return found_scope
+        path = self.paths[target]
+        links = self.links[target]
+        assert links is not None
+        own = self._helpers_of(target, f"{path}{SCOPED}")
+        theirs: dict[str, tuple[str, str, tuple[int, int] | None]] = {}
+        further: list[int] = []
+        for module, name, bound in links.imports:
+            found = self.module(path, module)
+            if found is None:
+                continue
+            if name in self._functions(found):
+                theirs[f"{path}{SCOPED}{bound}"] = self._helpers_of(found)[name]
+            elif name == "":
+                theirs.update(self._helpers_of(found, f"{path}{SCOPED}{bound}."))
+            elif name == "*":
+                theirs.update(self._helpers_of(found, f"{path}{SCOPED}"))
+            elif name not in self._exports(found):  # `from package import module`
+                sub = self.module(path, f"{module}.{name}" if module.strip(".") else module + name)
+                if sub is not None:
+                    theirs.update(self._helpers_of(sub, f"{path}{SCOPED}{bound}."))
+                    further.append(sub)
+                    continue
+            further.append(found)
+        found_scope = self._scoped[target] = (tuple(sorted(links.exports.items())), own, theirs, further)
+        return found_scope
 
     def _value_functions(self, i: int) -> list[str]:
         links = self.links[i]

@@ -427,6 +427,30 @@ def source_words(text: str) -> set[str]:
     return words
 
 
+# an import statement from its line's start: its names, in parentheses or joined by
+# backslashes, up to the statement's end (`;`, the line's end); each alternative
+# starts with its own character, so a match takes linear time
+_IMPORT_STATEMENT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n;\\]|\\\n)*)|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    re.MULTILINE,
+)
+
+
+def without_imports(text: str) -> str:
+    """Python source with its import statements blanked: the code that may call
+    what it imports. `from m import f` calls nothing, so a module that imports
+    every helper of a package, and calls one, is read with that one. A statement
+    this misses (after a `;`, a comment holding `)` inside the parentheses) keeps
+    its words: more helpers, never fewer."""
+    return _IMPORT_STATEMENT.sub(" ", text)
+
+
+def code_words(text: str) -> set[str]:
+    """The words of Python source but those of its import statements
+    (`Links.names`): the names its code may call a helper by (see `without_imports`)."""
+    return source_words(without_imports(text))
+
+
 def digest(text: str) -> str:
     """A short digest of a helper's or module's source: what a cache key holds in
     its place (see `Context.key`)."""

@@ -1400,6 +1400,50 @@ def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_pa
     assert tables == run(use_cache=False)[1]
 
 
+def test_an_import_statement_alone_does_not_make_a_file_read_again_when_a_helper_changes(tmp_path):
+    """`from helpers import a, b` calls neither: a file that imports every helper of
+    a module and calls one is given, and keyed by, that one (a package's modules
+    often import all of each other's functions; each file read with hundreds of
+    definitions took minutes). Editing the helper it imports but does not call
+    reads it no more; the near miss, a file that calls the edited helper, is read
+    again, and every run's tables equal those of a run without the cache."""
+    from delta_lint.config import Config
+    from delta_lint.run import check
+    from delta_lint.settings import ReadSettings
+
+    helpers = (
+        "def save_customers(df):\n"
+        "    df.write.mode('overwrite').saveAsTable('main.s.customers')\n\n"
+        "def save_report(df):\n"
+        "    df.write.mode('overwrite').saveAsTable('main.s.{}')\n"
+    )
+    files = {
+        "jobs/helpers.py": helpers.format("report"),
+        "jobs/load.py": "from helpers import (\n    save_customers,\n    save_report,\n)\nsave_customers(df)\n",
+        "jobs/other.py": "import os; from helpers import save_customers, \\\n    save_report\nsave_customers(df)\n",
+        "jobs/report.py": "from helpers import save_customers, save_report\nsave_report(df)\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def run(use_cache: bool = True):
+        config = Config(root=tmp_path)
+        stats = check([tmp_path], config, cwd=tmp_path, use_cache=use_cache, read=ReadSettings(), jobs=1).stats
+        results, _, _ = analyze([tmp_path], config, cwd=tmp_path, use_cache=use_cache, jobs=1)
+        return stats, sorted((r.path, i.table.name) for r in results for i in r.intents if i.table)
+
+    _, tables = run()
+    assert ("jobs/load.py", "main.s.customers") in tables and ("jobs/report.py", "main.s.report") in tables
+    (tmp_path / "jobs/helpers.py").write_text(helpers.format("report_v2"), encoding="utf-8")
+    edited, tables = run()
+    assert ("jobs/report.py", "main.s.report_v2") in tables
+    # jobs/helpers.py (its own reading and again with its called functions), jobs/report.py
+    # and jobs/other.py, whose `import os;` hides the import after it: more helpers, never fewer
+    assert edited.files_analysed == 4
+    assert tables == run(use_cache=False)[1]
+
+
 def test_a_helper_named_only_by_a_helper_or_through_a_class_is_still_given(tmp_path):
     """Giving a file only the helpers its code names keeps those it reaches
     indirectly: a helper that only another helper calls, a method of a class the

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.model import Context, Diagnostic, FileResult, Links, Location, source_words
+from delta_lint.model import Context, Diagnostic, FileResult, Links, Location, code_words, source_words
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
@@ -341,7 +341,7 @@ def included_links(data: bytes, suffix: str, display: str) -> tuple[Links, froze
         source, _ = nb.python_source(frozenset())
     except Exception:  # noqa: BLE001 - its reading reports what is wrong with it
         return None
-    links = Links(runs=[target for _, _, target in nb.runs], names=" ".join(sorted(source_words(source))))
+    links = Links(runs=[target for _, _, target in nb.runs], names=" ".join(sorted(code_words(source))))
     return links, frozenset(source_words(" ".join(_import_lines(source))))
 
 

@@ -91,6 +91,7 @@ from delta_lint.model import (
     TableRef,
     digest,
     source_words,
+    without_imports,
 )
 
 
@@ -130,6 +131,8 @@ class PythonAnalyzer:
         self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
         self._terminal_lines: list[int] | None = None
+        # (the source scanned, the words scanned for, its lines' starts, the lines found): see `_lines_naming_terminals`
+        self._scanned: tuple[str | None, set[str], list[int], list[int]] = (None, set(), [], [])
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
         self.line_map = line_map
@@ -341,17 +344,25 @@ class PythonAnalyzer:
         parts = [self.source.rstrip("\n") + "\n"]
         spans = []
         homes = []
-        firsts: dict[int, str] = {}  # first line of each pasted definition -> its name here
+        firsts: dict[int, list[str]] = {}  # first line of each pasted definition -> its names here
+        pasted: dict[tuple[str, str, object], int] = {}  # (module, source, start) -> its first line
         lines = parts[0].count("\n")
         definitions = self.memo.definitions
         for bound, module, text, start in self._foreign:
+            # one definition that several modules import (each module's `path::name`
+            # for it) is pasted once and called by each of those names
+            first = pasted.get((module, text, start))
+            if first is not None:
+                firsts[first].append(bound)
+                continue
             if text not in definitions:  # a summary's source is checked once a run, not once per file given it
                 definitions[text] = one_definition(text)
             if definitions[text]:
                 part = "\n" + text.rstrip("\n") + "\n"
                 parts.append(part)
                 first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
-                firsts[first] = bound
+                firsts[first] = [bound]
+                pasted[(module, text, start)] = first
                 if start:
                     spans.append((first, last, *start))
                 if module in self._scopes:
@@ -368,8 +379,8 @@ class PythonAnalyzer:
         self._homes = homes
         for stmt in tree.body:
             first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            if first in firsts:
-                self._foreign_defs[firsts[first]] = stmt
+            for bound in firsts.get(first, ()):
+                self._foreign_defs[bound] = stmt
         return tree
 
     def _widget_defaults(self) -> None:
@@ -411,18 +422,33 @@ class PythonAnalyzer:
             return True
         lines = self._terminal_lines
         if lines is None:
-            starts = [m.start() for m in _NEWLINE.finditer(self.source)]
-            words = _TERMINAL_WORD
-            if self._helpers or self._sql_names or self._client_methods:
-                # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
-                extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names
-                extra |= self._client_methods
-                names = sorted(re.escape(w) for w in TERMINALS | extra | _EXTRA_WORDS)
-                words = re.compile(r"\b(?:" + "|".join(names) + r")\b")
-            lines = self._terminal_lines = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
+            lines = self._terminal_lines = self._lines_naming_terminals()
         first = node.lineno
         index = bisect_left(lines, first)
         return index < len(lines) and lines[index] <= (node.end_lineno or first)
+
+    def _lines_naming_terminals(self) -> list[int]:
+        """The sorted lines of the source that hold a word of a call of interest: a
+        write's or statement's name, or a helper's, a session SQL function's or a
+        client method's found so far. Those sets only grow while a file is read (each
+        round of `run`'s helper search adds names), so a new round scans the text for
+        the new words alone: a file given hundreds of helpers is not scanned again
+        for every word at each round."""
+        if self._scanned[0] is not self.source:  # (the foreign helpers' definitions grew it)
+            self._scanned = (self.source, set(), [m.start() for m in _NEWLINE.finditer(self.source)], [])
+        _, scanned, starts, lines = self._scanned
+        # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
+        extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names | self._client_methods
+        new = (TERMINALS | _EXTRA_WORDS | extra) - scanned
+        if new:
+            if scanned or extra:
+                words = re.compile(r"\b(?:" + "|".join(sorted(re.escape(w) for w in new)) + r")\b")
+            else:
+                words = _TERMINAL_WORD
+            found = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
+            lines = sorted(set(lines).union(found)) if lines else found
+            self._scanned = (self.source, scanned | new, starts, lines)
+        return lines
 
     def links(self) -> Links:
         """The module's static top-level values (for files that `%run` or import it),
@@ -457,14 +483,17 @@ class PythonAnalyzer:
                     self.memo.value_sources[key] = module_source(ast.Module(body=own, type_ignores=[]), values)
                 links.value_functions = values
                 links.value_source = self.memo.value_sources[key]
-        if self.imports or self.line_map is not None:  # may be given helpers: what its code names
-            links.names = " ".join(sorted(source_words(self._own_source)))
+        # the code but its import statements, which call nothing: what it may call a helper by
+        given = self.imports or self.line_map is not None  # may be given helpers: what its code names
+        code = without_imports(self._own_source) if given else ""
+        if given:
+            links.names = " ".join(sorted(source_words(code)))
         imported = {bound for _, _, bound in self.imports}
         # (`names.table_name` of `import names` by the module's name)
         links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
         if self._tree is not None and imported:
             # only where an imported name stands as a display's element: one scan of the text
-            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(self._own_source)} & imported
+            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code)} & imported
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
