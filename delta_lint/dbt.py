@@ -384,9 +384,9 @@ def _literal(node: ast.expr, depth: int = 0) -> Any:
 # -- profiles and tables ----------------------------------------------------------------------
 
 
-def profile_target(folder: Path, root: Path, profile: str, target: str | None) -> tuple[str | None, str | None] | None:
-    """(catalog, schema) of a profile's target in `folder`/profiles.yml (None when
-    there is no such file or profile); a value that is not a literal is None."""
+def _profile_outputs(folder: Path, root: Path, profile: str) -> tuple[dict, object] | None:
+    """A profile's outputs in `folder`/profiles.yml and its `target`: None when
+    there is no such file or profile."""
     file = folder / "profiles.yml"
     if not file.is_file():
         return None
@@ -397,14 +397,42 @@ def profile_target(folder: Path, root: Path, profile: str, target: str | None) -
     spec = doc.get(profile)
     if not isinstance(spec, dict) or not isinstance(spec.get("outputs"), dict):
         return None
-    outputs = spec["outputs"]
-    name = target or spec.get("target")
+    return spec["outputs"], spec.get("target")
+
+
+def profile_target(folder: Path, root: Path, profile: str, target: str | None) -> tuple[str | None, str | None] | None:
+    """(catalog, schema) of a profile's target in `folder`/profiles.yml (None when
+    there is no such file or profile); a value that is not a literal is None."""
+    found = _profile_outputs(folder, root, profile)
+    if found is None:
+        return None
+    outputs, default = found
+    name = target or default
     output = outputs.get(name) if isinstance(name, str) and "{{" not in name else None
     if output is None and outputs:
         output = next(iter(outputs.values()))
     if not isinstance(output, dict):
         return None
     return _plain(output.get("catalog") or output.get("database")), _plain(output.get("schema"))
+
+
+# dbt adapters whose tables are Delta tables on Databricks: `databricks`, and
+# `spark` (dbt-spark), whose tables on a Databricks cluster are Delta by default
+DELTA_ADAPTERS = frozenset({"databricks", "spark"})
+
+
+def other_adapter(folder: Path, root: Path, profile: str) -> str | None:
+    """The adapter of a project's profile when every output of it is a literal
+    adapter other than Databricks' (`type: postgres`): its models build tables in
+    that database, not Delta tables. None when one output may be Databricks, a
+    type is not a literal, or there is no such profile here."""
+    found = _profile_outputs(folder, root, profile)
+    if found is None or not found[0]:
+        return None
+    types = {_plain(o.get("type")) if isinstance(o, dict) else None for o in found[0].values()}
+    if None in types or types & DELTA_ADAPTERS:
+        return None
+    return ", ".join(sorted(t for t in types if t))
 
 
 # `{{ env_var('DATABRICKS_CATALOG', 'sales') }}`: an environment variable with the
@@ -681,6 +709,14 @@ def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | No
             run.update(files)
             job.tasks[key] = replace(task, files=tuple(dict.fromkeys(files)), problem=None)
     for f in projects.values():  # nodes no job runs: run by hand with the project's profile
+        adapter = other_adapter(root / f.project.folder, root, f.project.profile)
+        if adapter is not None:
+            if any(node.file not in run for node in f.project.nodes):
+                workflows.notes.append(
+                    f"dbt project `{f.project.folder or '.'}`: its profile `{f.project.profile}` builds "
+                    f"tables in {adapter}, not Databricks: its models are not read as Delta writes"
+                )
+            continue
         place = profile_target(root / f.project.folder, root, f.project.profile, None)
         if place is None and not (root / f.project.folder / "profiles.yml").is_file():
             place = profile_elsewhere(workflows, root, f.project.profile, None)

@@ -109,6 +109,26 @@ def test_a_view_writes_nothing_and_a_model_no_command_selects_is_not_run(lint):
     assert _conflicts(result) == []
 
 
+def _profiles(*types: str) -> str:
+    outputs = "".join(f"    t{n}:\n      type: {t}\n      schema: analytics\n" for n, t in enumerate(types))
+    return f"shop:\n  target: t0\n  outputs:\n{outputs}"
+
+
+def test_a_project_whose_profile_builds_in_another_database_writes_no_delta_table(lint):
+    """A dbt project run by hand whose every profile output is another database
+    (`type: postgres`) builds its models there: no Delta write, and a note says
+    why. The near misses: a profile with one Databricks (or dbt-spark) output, or a
+    type only a run knows, keeps the models' writes."""
+    result = lint({**_project(), "proj/profiles.yml": _profiles("postgres", "snowflake")})
+    assert [path for path in _intents(result) if path.startswith("proj/")] == []
+    assert any("builds tables in postgres, snowflake, not Databricks" in n for n in result.notes)
+    for types in (("postgres", "databricks"), ("spark",), ("\"{{ env_var('ADAPTER') }}\"",)):
+        result = lint({**_project(), "proj/profiles.yml": _profiles(*types)})
+        (merge,) = _intents(result)["proj/models/marts/orders.sql"]
+        assert merge.kind.value == "merge"
+        assert not any("not Databricks" in n for n in result.notes)
+
+
 MATERIALIZATIONS = {
     "append.sql": "{{ config(materialized='incremental', incremental_strategy='append') }}\nselect 1",
     "dyn.sql": "{{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['day']) }}\nselect 1",

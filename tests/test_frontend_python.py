@@ -97,6 +97,37 @@ def test_delta_table_api_chains_and_variables():
     ]
 
 
+def test_delta_table_clone_and_convert_write_their_target_as_the_sql_forms_do():
+    """`DeltaTable...clone(t, isShallow, replace)` and `cloneAtVersion`/`AtTimestamp`
+    write the clone's target (`CREATE [OR REPLACE] TABLE t CLONE s`);
+    `DeltaTable.convertToDelta(spark, "parquet.`/p`")` makes the table at the path a
+    Delta table (`CONVERT TO DELTA`) with the partition columns given. A `replace`
+    only a run knows reads as a replace. The near miss: a `.clone()` of something
+    that is not a DeltaTable handle writes nothing."""
+    got, result = intents(
+        "from delta.tables import DeltaTable\n"
+        'DeltaTable.forName(spark, "raw.a").clone("cat.s.t36", isShallow=True, replace=True)\n'
+        'dt = DeltaTable.forPath(spark, "/mnt/src")\n'
+        'dt.cloneAtVersion(3, "/mnt/lake/copy", isShallow=False)\n'
+        'dt.cloneAtTimestamp("2024-01-01", target="main.s.c", isShallow=True, replace=flag)\n'
+        'DeltaTable.convertToDelta(spark, "parquet.`/mnt/lake/t40`")\n'
+        'DeltaTable.convertToDelta(spark, "main.s.old", "day DATE, region STRING")\n'
+        "model.clone()\n"
+        'repo.clone("main.s.not_delta")\n'
+    )
+    assert [(line, table, kind) for line, table, kind, *_ in got] == [
+        (2, "cat.s.t36", "create_or_replace"),
+        (4, "delta:/mnt/lake/copy", "create"),
+        (5, "main.s.c", "create_or_replace"),
+        (6, "delta:/mnt/lake/t40", "create"),
+        (7, "main.s.old", "create"),
+    ]
+    assert [(i.subkind, i.declared.partitioned_by if i.declared else None) for i in result.intents][3:] == [
+        ("convert_to_delta", ()),
+        ("convert_to_delta", ("day", "region")),
+    ]
+
+
 def test_spark_sql_string_building_and_parameters():
     got, _ = intents(
         "import sys, argparse\n"

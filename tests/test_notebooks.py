@@ -221,3 +221,35 @@ def test_an_empty_ipynb_holds_no_code_and_no_error():
     assert analyze_source("empty.ipynb", ".ipynb", " \n").diagnostics == []
     # a truncated one is still invalid JSON
     assert [d.rule for d in analyze_source("cut.ipynb", ".ipynb", '{"cells": [').diagnostics] == ["DL000"]
+
+
+def test_an_indented_line_magic_is_a_statement_of_its_block():
+    """IPython runs `    %pip install x` inside an `if` (or `!ls` in a loop) as a
+    statement of that block: the cell parses, and its writes are read. The near
+    miss: a magic at the start of a line, between two statements, still stands for
+    nothing, and a `%` inside open brackets is still code (a remainder)."""
+    text = (
+        "# Databricks notebook source\n"
+        'if dbutils.widgets.get("extra") == "yes":\n'
+        "    %pip install -q great-expectations==0.18.8\n"
+        "for p in paths:\n"
+        "    !ls {p}\n"
+        'spark.table("raw.e").write.mode("append").saveAsTable("main.s.events")\n'
+        "%pip install x\n"
+        "n = (7\n"
+        "    % 4)\n"
+        'df.write.mode("append").saveAsTable(f"main.s.t{n}")\n'
+    )
+    r = analyze_source("nb.py", ".py", text)
+    assert not [d for d in r.diagnostics if d.rule == "DL000"]
+    assert [(i.table.name, i.location.line) for i in r.intents] == [("main.s.events", 6), ("main.s.t3", 10)]
+    cell = ['if extra == "yes":\n', "    %pip install x\n", 'df.write.saveAsTable("s.u")\n']
+    nb = {
+        "cells": [{"cell_type": "code", "source": cell, "metadata": {}, "outputs": []}],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    r = analyze_source("nb.ipynb", ".ipynb", json.dumps(nb, indent=1))
+    assert not [d for d in r.diagnostics if d.rule == "DL000"]
+    assert [i.table.name for i in r.intents] == ["s.u"]

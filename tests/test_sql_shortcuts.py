@@ -101,6 +101,10 @@ def _count_parse_one(monkeypatch) -> list[str]:
         "SELECT date, amount FROM main.s.u",
         "SELECT id, timestamp FROM main.s.u",
         "SELECT DISTINCT id, Date, amount FROM main.s.u",
+        # text that is not ASCII takes the case-insensitive search, not the lower-cased test
+        "SELECT id, date, amount FROM main.s.u /* café */",
+        # `date` inside a longer word is no column: the pass leaves those tokens alone
+        "SELECT id, date, updated_at FROM main.s.u",
     ],
 )
 def test_a_temporal_column_in_a_select_list_is_read_as_a_column_at_once(lint, monkeypatch, select):

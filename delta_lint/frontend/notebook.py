@@ -209,7 +209,7 @@ def parse_databricks_source(text: str) -> Notebook:
             depth = 0  # brackets open (see `still_open`)
             for n, t in raw:
                 if default == "python" and quote is None and depth == 0 and (_MAGIC.match(t) or _LINE_MAGIC.match(t)):
-                    cell.lines.append((n, 0, ""))
+                    cell.lines.append((n, 0, "" if _MAGIC.match(t) else _magic_statement(t)))
                 else:
                     cell.lines.append((n, 0, t))
                     if default == "python" and quote is None:
@@ -217,6 +217,16 @@ def parse_databricks_source(text: str) -> Notebook:
                 quote = _open_triple_quote(t, quote) if default == "python" else None
             nb.cells.append(cell)
     return nb
+
+
+def _magic_statement(line: str) -> str:
+    """What a line magic or shell escape stands for in the Python read: nothing at
+    the start of a line; `pass` at its indentation when it is indented, as IPython
+    runs `    %pip install x` inside an `if` block as a statement of that block (a
+    blank line there would leave the block empty: a syntax error, and the cell's
+    writes lost)."""
+    indent = line[: len(line) - len(line.lstrip())]
+    return indent + "pass" if indent else ""
 
 
 def _meta_text(meta: dict, section: str, key: str) -> str | None:
@@ -304,7 +314,7 @@ def parse_ipynb(text: str) -> Notebook:
             line, col = positions[i]
             content = stripped[i]
             if cell_lang == "python" and quote is None and depth == 0 and _LINE_MAGIC.match(content):
-                content = ""
+                content = _magic_statement(content)
             elif cell_lang == "python":
                 if quote is None:
                     depth = still_open(content, depth)

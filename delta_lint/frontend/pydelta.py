@@ -14,6 +14,7 @@ finds the chain and emits the intent.
 from __future__ import annotations
 
 import ast
+import re
 import weakref
 from typing import Protocol
 
@@ -24,6 +25,9 @@ from delta_lint.frontend.pyvalues import Scope, Step, Str
 from delta_lint.frontend.sql import Session, condition_info
 from delta_lint.model import Flag, Kind, TableRef
 from delta_lint.predicates import WHOLE
+
+_CLONES = frozenset({"clone", "cloneAtVersion", "cloneAtTimestamp"})
+_PATH_TABLE = re.compile(r"^\w+\.`([^`]+)`$")  # `parquet.`/mnt/x``: the table at a path
 
 
 class Host(Protocol):
@@ -54,8 +58,14 @@ class DeltaTableReader:
         if builder is not None and "DeltaTable" in names and last == "execute" and "merge" not in names:
             self._builder(steps, node, builder, scope)
             return
+        if last == "convertToDelta" and names[0] == "DeltaTable":
+            self._convert(node, scope)
+            return
         handle = next((s for s in steps if s.name in ("forName", "forPath") and s.call is not None), None)
         if handle is None:
+            return
+        if last in _CLONES:
+            self._clone(node, last, scope)
             return
         target = argument(
             handle.call, "DeltaTable", handle.name, "tableOrViewName" if handle.name == "forName" else "path"
@@ -174,6 +184,46 @@ class DeltaTableReader:
             self.host._emit(node, ref, resolved, Kind.RESTORE, scope)
         elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
             self.host._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
+
+    def _convert(self, node: ast.Call, scope: Scope) -> None:
+        """`DeltaTable.convertToDelta(spark, "parquet.`/p`", "day DATE")`: the Parquet
+        table (or path) becomes a Delta table, as `CONVERT TO DELTA` makes it."""
+        identifier = self.host.string(argument(node, "DeltaTable", "convertToDelta", "identifier"), scope)
+        ref, resolved = self._target(identifier)
+        schema = self.host.string(argument(node, "DeltaTable", "convertToDelta", "partitionSchema"), scope)
+        parts = (
+            ()
+            if schema.unknown
+            else tuple(p.split()[0].strip("`").lower() for p in schema.text.split(",") if p.strip())
+        )
+        self.host._emit(
+            node, ref, resolved, Kind.CREATE, scope, subkind="convert_to_delta", declared=table_ddl(parts, (), {}, ())
+        )
+
+    def _clone(self, node: ast.Call, method: str, scope: Scope) -> None:
+        """`DeltaTable.forName(spark, s).clone(t, isShallow, replace)` (and
+        `cloneAtVersion`/`cloneAtTimestamp`): a write of the clone's target, as
+        `CREATE [OR REPLACE] TABLE t [SHALLOW] CLONE s` is. A `replace` only a run
+        knows reads as a replace, the write that meets more others."""
+        target = argument(node, "DeltaTable", method, "target")
+        if target is None:
+            return
+        ref, resolved = self._target(self.host.string(target, scope))
+        replace = argument(node, "DeltaTable", method, "replace")
+        keeps = replace is None or (isinstance(replace, ast.Constant) and replace.value is False)
+        kind = Kind.CREATE if keeps else Kind.CREATE_OR_REPLACE
+        self.host._emit(node, ref, resolved, kind, scope, subkind="clone")
+
+    def _target(self, name: Str) -> tuple[TableRef, bool]:
+        """A table name or a path as the DeltaTable API takes one: `/mnt/x`,
+        `s3://b/x`, or `format.`path`` (`parquet.`/mnt/x``, `delta.`/mnt/x``) name
+        the table at that path."""
+        m = _PATH_TABLE.match(name.text)
+        if m is not None:
+            return self.host._ref(Str(m.group(1), name.params, name.unknown), path=True)
+        if name.text.startswith("/") or "://" in name.text or name.text.startswith("dbfs:"):
+            return self.host._ref(name, path=True)
+        return self.host._ref(name)
 
     def _builder(self, steps: list[Step], node: ast.Call, builder: str, scope: Scope) -> None:
         """`DeltaTable.create(spark).tableName(t)...execute()` and its kin (`builder`):

@@ -11,7 +11,10 @@ its string holds. Both branches of an `IF` are read: a run may take either.
 
 A part of a string nothing static gives (a variable set from a query, a function
 call) stays a `{name}` placeholder, as in templated SQL: a table name built from one
-is reported unresolved, never guessed.
+is reported unresolved, never guessed. The variables whose text holds such a part
+are kept apart (`unknown`): a job parameter's placeholder is a value the job gives,
+theirs is not, so a `USE IDENTIFIER(v)` of one sets a catalog or schema only a run
+knows (see `sql._use_identifier`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ _DECLARE = re.compile(
     re.I | re.S,
 )
 _SET_VAR = re.compile(r"^\s*SET\s+(?P<var>VAR(?:IABLE)?\s+)?(?P<name>\w+)\s*=\s*(?P<value>.*)$", re.I | re.S)
+# `SET VAR (a, b) = (SELECT ...)`: variables given the columns of a query's row
+_SET_VARS = re.compile(r"^\s*SET\s+VAR(?:IABLE)?\s*\(\s*(?P<names>\w+(?:\s*,\s*\w+)*)\s*\)\s*=", re.I)
+# one assignment of `SET VAR a = 1, b = 'x'` (the first word of each piece)
+_ASSIGNMENT = re.compile(r"^\s*(?P<name>\w+)\s*=\s*(?P<value>.*)$", re.S)
 _EXECUTE = re.compile(
     r"^\s*EXECUTE\s+IMMEDIATE\s+(?P<value>.*?)(?:\s+(?:INTO|USING)\b.*)?$",
     re.I | re.S,
@@ -72,22 +79,40 @@ class Step:
     reads: tuple[str, ...] = ()  # the variables whose text `EXECUTE IMMEDIATE` runs
 
 
-def step(text: str, variables: dict[str, str]) -> Step:
-    """Read one statement of a script, updating `variables`; the statement the SQL
+def step(text: str, variables: dict[str, str], unknown: set[str] | None = None) -> Step:
+    """Read one statement of a script, updating `variables` and `unknown` (the
+    variables whose text holds a part nothing static gives); the statement the SQL
     front end reads in its place."""
+    unknown = unknown if unknown is not None else set()
     rest, opened = _strip_openers(text)
     if not rest.strip() or _CLOSER.match(rest):
         return Step(None, opened or bool(_CLOSER.match(rest)))
     if m := _DECLARE.match(rest):
         value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
+        known = value is not None and is_known(m["value"], variables, unknown)
         names = tuple(name.lower() for name in re.split(r"\s*,\s*", m["names"]))
         for name in names:
             variables[name] = value if value is not None else "{" + name + "}"
+            _mark(unknown, name, known)
         return Step(None, True, sets=names if value is not None else ())
+    if m := _SET_VARS.match(rest):
+        names = tuple(name.lower() for name in re.split(r"\s*,\s*", m["names"]))
+        for name in names:  # the columns of a row a query gives: only a run knows them
+            variables[name] = "{" + name + "}"
+            unknown.add(name)
+        return Step(None, True, sets=names)
     m = _SET_VAR.match(rest)
     if m and (m["var"] or m["name"].lower() in variables):
-        variables[m["name"].lower()] = evaluate(m["value"], variables, m["name"])
-        return Step(None, True, sets=(m["name"].lower(),))
+        assignments = _assignments(rest[m.start("name") :]) if m["var"] else None
+        if assignments is None:  # one assignment, or pieces that are not `name = value` each
+            assignments = [(m["name"], m["value"])]
+        for name, value in assignments:
+            name = name.lower()
+            text_of = evaluate(value, variables, name)
+            known = is_known(value, variables, unknown)
+            variables[name] = text_of
+            _mark(unknown, name, known)
+        return Step(None, True, sets=tuple(dict.fromkeys(name.lower() for name, _ in assignments)))
     start = len(text) - len(rest)
     if m := _EXECUTE.match(rest):
         reads = tuple(
@@ -99,6 +124,53 @@ def step(text: str, variables: dict[str, str]) -> Step:
         )
         return Step(evaluate(m["value"], variables, "statement"), True, start, reads=reads)
     return Step(rest, opened, start)
+
+
+def _mark(unknown: set[str], name: str, known: bool) -> None:
+    if known:
+        unknown.discard(name)
+    else:
+        unknown.add(name)
+
+
+def _assignments(text: str) -> list[tuple[str, str]] | None:
+    """`a = 1, b = concat('x', a)` as its assignments, cut at the commas outside
+    brackets and quotes; None when there is one, or a piece is not `name = value`."""
+    pieces, depth, start = [], 0, 0
+    for t in _TOKEN.finditer(text):
+        if t.lastgroup != "punct":
+            continue
+        if t["punct"] == "(":
+            depth += 1
+        elif t["punct"] == ")":
+            depth -= 1
+        elif depth == 0:  # a comma between two assignments
+            pieces.append(text[start : t.start("punct")])
+            start = t.end()
+    if not pieces:
+        return None
+    pieces.append(text[start:])
+    matched = [_ASSIGNMENT.match(piece) for piece in pieces]
+    if not all(matched):
+        return None
+    return [(m["name"], m["value"]) for m in matched if m is not None]
+
+
+def is_known(expression: str, variables: dict[str, str], unknown: set[str] | frozenset[str]) -> bool:
+    """Whether `evaluate` gives the whole text of `expression` from what the script
+    shows: string literals, job parameters (`:name`, whose value the job gives),
+    `||`, `concat(...)` and variables that are not `unknown`."""
+    tokens = [(m.lastgroup, m.group(m.lastgroup)) for m in _TOKEN.finditer(expression.strip().rstrip(";"))]
+    if not tokens or _concatenation(tokens, 0, variables, "")[1] != len(tokens):
+        return False
+    for index, (kind, text) in enumerate(tokens):
+        if kind == "other":
+            return False
+        if kind == "name":
+            called = index + 1 < len(tokens) and tokens[index + 1] == ("punct", "(")
+            if (text.lower() != "concat") if called else (text.lower() not in variables or text.lower() in unknown):
+                return False
+    return True
 
 
 def _strip_openers(text: str) -> tuple[str, bool]:
