@@ -43,7 +43,7 @@ def finding_key(f: Finding) -> Key:
 
 
 def conflicts(findings: list[Finding]) -> Counter[Key]:
-    """The predicted conflicts of a run (coverage gaps DL000-DL007 are not conflicts)."""
+    """The predicted conflicts of a run (coverage gaps DL000-DL008 are not conflicts)."""
     return Counter(finding_key(f) for f in findings if not is_coverage(f.rule))
 
 

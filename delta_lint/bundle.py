@@ -987,8 +987,11 @@ def _job(
         try:
             check_cron(*job.cron)
         except CronError as err:  # reported at the schedule; the job may then start at any time
-            job.problem = (Location(label, getattr(schedule, "line", where.line), 1), f"`schedule`: {str(err)[:200]}")
-            job.cron, job.trigger = None, "a schedule delta-lint cannot evaluate"
+            job.cron = None
+            if not job.paused:  # a paused schedule starts nothing: its cron is never used, right or wrong
+                where_cron = Location(label, getattr(schedule, "line", where.line), 1)
+                job.problem = (where_cron, f"`schedule`: {str(err)[:200]}")
+                job.trigger = "a schedule delta-lint cannot evaluate"
     trigger = spec.get("trigger")
     if isinstance(trigger, dict):
         job.paused = job.paused or trigger.get("pause_status") == "PAUSED"

@@ -258,7 +258,7 @@ def check(
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
     strict: bool = typer.Option(
-        False, "--strict", help="Coverage gaps (DL000-DL007: statements or files not analysed) fail the gate too."
+        False, "--strict", help="Coverage gaps (DL000-DL008: statements or files not analysed) fail the gate too."
     ),
     show_files: bool = typer.Option(
         False, "--show-files", help="List every file: analysed (with its intents) or skipped, and why; then exit."

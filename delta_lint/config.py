@@ -76,7 +76,7 @@ class Config:
     # exported DESCRIBE HISTORY files (`[TABLE=]FILE`, relative to root) for `history`
     # and `check --durations-from history` when no --history-file is given
     history_files: tuple[str, ...] = ()
-    strict: bool = False  # coverage gaps (DL000-DL007) fail the gate like predicted conflicts
+    strict: bool = False  # coverage gaps (DL000-DL008) fail the gate like predicted conflicts
     # files no job runs: anytime (they may run beside any job) | by-hand (setup and
     # exploration notebooks, run by hand: never paired with other files) | auto
     # (by hand when the project's job definitions or configured jobs run any of its

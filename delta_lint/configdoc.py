@@ -96,7 +96,7 @@ KEYS: dict[str, Key] = {
     "spark_timeout": Key("30", "Seconds to reach Spark before giving up."),
     "locations": Key("{sales.orders: tables/orders}", "Where catalog tables live (relative to this file, or URIs)."),
     "snapshot": Key("delta-lint.lock.yaml", "The settings snapshot `delta-lint tables snapshot` writes."),
-    "strict": Key("false", "`true`: coverage gaps (DL000-DL007) fail the gate like conflicts."),
+    "strict": Key("false", "`true`: coverage gaps (DL000-DL008) fail the gate like conflicts."),
     "unscheduled": Key(
         "auto",
         "Files no job runs: `auto` (paired only while the project defines no job), `anytime` (beside any job) or "

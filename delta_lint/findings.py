@@ -39,7 +39,7 @@ class Gate:
     ignore: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "warning"
-    strict: bool = False  # coverage gaps (DL000-DL007) fail the gate too
+    strict: bool = False  # coverage gaps (DL000-DL008) fail the gate too
     exit_zero: bool = False
     cwd: Path = field(default_factory=Path.cwd)  # what findings' paths are relative to
     # files whose change concerns every finding: configuration, snapshot, bundle and job files
@@ -102,7 +102,7 @@ def gate_code(reported: Iterable[tuple[str, str]], gate: Gate) -> int:
     """`exit_code` from each reported finding's rule and severity: an output patched
     from a kept one (`patch`) knows those of the findings it copies, not the findings."""
     threshold = SEVERITY_ORDER[gate.fail_on]
-    # coverage gaps (DL000-DL007) are not predicted conflicts: they fail the gate only
+    # coverage gaps (DL000-DL008) are not predicted conflicts: they fail the gate only
     # when asked for (`--fail-on info`, `--strict`, `strict: true`)
     gaps_count = gate.strict or gate.fail_on == "info"
     failing = False

@@ -125,7 +125,7 @@ DYNAMIC_SQL = "DL007"
 
 
 def is_coverage(rule: str) -> bool:
-    """DL000-DL007 say what delta-lint could not analyse (coverage gaps), not a
+    """DL000-DL008 say what delta-lint could not analyse (coverage gaps), not a
     predicted conflict: by default they do not fail the gate."""
     return rule.startswith("DL0")
 

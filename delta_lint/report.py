@@ -246,6 +246,7 @@ _GAP_WORDS = {
     "DL005": "unused suppression",
     "DL006": "task not analysable",
     "DL007": "dynamic SQL",
+    "DL008": "past the analysis budget",
 }
 
 

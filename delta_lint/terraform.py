@@ -9,12 +9,21 @@ notebook is usually a `databricks_notebook` resource whose `source` is the file 
 the repository (`notebook_path = databricks_notebook.setup.path`). This module reads
 those files with python-hcl2 (a parser: nothing is evaluated) into the job settings
 the bundle reader already understands, so the schedule treats them like any other job.
+
+Values are often Terraform's own (`quartz_cron_expression = var.nightly_cron`,
+`"${local.prefix}-load"`): `_Values` reads what the module's `variable` defaults,
+`locals`, variables files (`terraform.tfvars`, `*.auto.tfvars` and their `.json`
+forms, which Terraform loads without being told) and the `module` blocks calling it
+give them, and puts the known ones in place before the job is read. A reference with no known value (a variable
+without a default, set with `-var` at deploy time) stays as written; where it makes
+the schedule unreadable, the job's problem names it at the attribute's line.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +36,14 @@ from delta_lint.schema import Source, TerraformJob, convert
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
 _MODULE_FOLDER = "${path.module}/"
 _KIND = "databricks_job"
+# `${var.name}` / `${local.name}` (a fixed pattern of ours, not the repository's)
+_REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)\s*\}")
+# Bounds on reading values: locals naming locals, and the text references build
+MAX_REFERENCE_DEPTH = 16
+MAX_VALUE_TEXT = 64 * 1024
+# the variables files Terraform loads without being told, the later overriding the earlier
+_TFVARS = ("terraform.tfvars", "terraform.tfvars.json")
+_AUTO_TFVARS = (".auto.tfvars", ".auto.tfvars.json")
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
 
 
@@ -41,6 +58,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
         return out
     module = _Modules(root)
     read: set[Path] = set()  # the files already in `out.files`
+    said: set[Path] = set()  # the module folders whose variables files' problems are reported
     deployments = _deployments(root, [Path(f).parent for f in found], module)
     defined: list[tuple[str, str, Any]] = []  # (deployment root, job name, job)
     for file in map(Path, found):
@@ -49,26 +67,197 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             out.problems.append(found_problem(file, root, document))
             continue
         notebooks, module_files = module.sources(file.parent)
+        values, value_files, unread = module.values(file.parent)
+        if file.parent not in said:  # a variables file that cannot be read, once per module
+            said.add(file.parent)
+            for unread_file, err in unread:
+                where, _ = found_problem(unread_file, root, err)
+                out.problems.append((where, f"{err.detail}; its values are not read (variables keep their defaults)"))
         jobs = list(_resources(document, _KIND))
+        source = Source(file, text=module.text(file), hcl=True)
         for key, spec in jobs:
+            spec = values.resolved(spec)
             try:  # the blocks delta-lint reads have the provider's shape (`task = 5` is none)
-                convert(spec, TerraformJob, Source(file, text=module.text(file), hcl=True), ("resource", _KIND, key))
+                convert(spec, TerraformJob, source, ("resource", _KIND, key))
             except ConfigError as err:
                 where, _ = found_problem(file, root, err)
                 out.problems.append((where, f"{err.detail}; job `{key}` is not analysed"))
                 continue
-            settings = _settings(spec, notebooks)
+            settings = _place(_settings(spec, notebooks), source, key)
             name = str(settings.get("name") or key)
             job = job_from_settings(name, settings, file, root, base=file.parent)
+            _name_unknown_schedule(job, settings, values)
             defined += [
                 (deployment, name, job) for deployment in deployments.get(file.parent, (_label(file.parent, root),))
             ]
-        if jobs:  # the module's other files name the notebooks: a change there changes the jobs
-            out.files += [f for f in dict.fromkeys([file, *module_files]) if f not in read]
-            read.update(module_files, [file])
+        if jobs:  # the module's other files name the notebooks and values: a change there changes the jobs
+            out.files += [f for f in dict.fromkeys([file, *module_files, *value_files]) if f not in read]
+            read.update(module_files, value_files, [file])
     _keyed(out, defined)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
+
+
+class _Placed(dict):
+    """Settings that know their line, as the bundle reader's YAML mappings do, so
+    that a problem of the job is reported where it is written."""
+
+    line = 1
+
+
+def _place(settings: dict[str, Any], source: Source, key: str) -> _Placed:
+    """The settings at the resource's line, and their schedule at the line of its
+    `quartz_cron_expression` (where a schedule that cannot be read is reported)."""
+    head = ("resource", _KIND, key)
+    placed = _Placed(settings)
+    placed.line = source.line_of(head) or 1
+    schedule = settings.get("schedule")
+    if isinstance(schedule, dict):
+        cron = _Placed(schedule)
+        cron.line = source.line_of((*head, "schedule", "quartz_cron_expression")) or placed.line
+        placed["schedule"] = cron
+    return placed
+
+
+def _name_unknown_schedule(job: Any, settings: dict[str, Any], values: _Values) -> None:
+    """A schedule that cannot be read because a variable or local has no known value
+    says which (the cron parser would only see `${var.x}`)."""
+    schedule = settings.get("schedule")
+    cron = schedule.get("quartz_cron_expression", "") if isinstance(schedule, dict) else ""
+    unknown = values.unknown_in(cron)
+    if job.problem is not None and unknown:
+        job.problem = (
+            job.problem[0],
+            f"`schedule`: `quartz_cron_expression` is `{cron}`: {unknown}",
+        )
+
+
+@dataclass
+class _Values:
+    """What `var.<name>` and `local.<name>` hold in one Terraform module, in python-hcl2's
+    form (a string keeps its quotes): a variable's `default`, overridden by the
+    module's variables files; a local's expression, its own references read in turn
+    (at most MAX_REFERENCE_DEPTH deep). Nothing is evaluated: a value is known only
+    when it is written out, or is a reference to one that is, or a string that puts
+    such references in its text."""
+
+    written: dict[str, Any] = field(default_factory=dict)  # "var.x" / "local.x" -> as written
+    declared: set[str] = field(default_factory=set)  # "var.x" of every `variable "x"` block
+    varied: dict[str, str] = field(default_factory=dict)  # "var.x" -> why its callers leave it unknown
+    _known: dict[str, Any] = field(default_factory=dict)
+
+    def resolved(self, value: Any, depth: int = 0) -> Any:
+        """`value` (a parsed block, list or attribute) with the references of known
+        value put in place; the others left as written."""
+        if isinstance(value, dict):
+            return {k: self.resolved(v, depth) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.resolved(v, depth) for v in value]
+        if not isinstance(value, str) or "${" not in value:
+            return value
+        quoted = len(value) >= 2 and value[0] == value[-1] == '"'
+        inner = value[1:-1] if quoted else value
+        whole = _REFERENCE.fullmatch(inner)
+        if whole:  # `var.x` or `"${var.x}"`: the value itself, whatever its type
+            held = self._value(whole.group(0), depth)
+            return value if held is None else held
+        text = _REFERENCE.sub(lambda m: self._text(m, depth), inner)
+        if len(text) > MAX_VALUE_TEXT:
+            return value
+        return f'"{text}"' if quoted else text
+
+    def unknown_in(self, text: str) -> str:
+        """Why the references left in `text` have no known value ("" when none is left)."""
+        whys = []
+        for match in dict.fromkeys(m.group(0) for m in _REFERENCE.finditer(text)):
+            name = _REFERENCE.fullmatch(match)
+            ref = f"{name.group(1)}.{name.group(2)}" if name else match
+            if ref in self.varied:
+                whys.append(f"`{ref}`: {self.varied[ref]}")
+            elif ref.startswith("var.") and ref not in self.declared:
+                whys.append(f"`{ref}` is not declared in the module")
+            elif ref.startswith("var."):
+                whys.append(
+                    f"`{ref}` has no default and no value in the module's terraform.tfvars or *.auto.tfvars "
+                    "(a value given with -var or -var-file at deploy time is not seen)"
+                )
+            elif ref in self.written:
+                whys.append(f"`{ref}` is not a value delta-lint reads without evaluating it")
+            else:
+                whys.append(f"`{ref}` is not defined in the module's `locals`")
+        return "; ".join(whys)
+
+    def _value(self, reference: str, depth: int) -> Any:
+        """What `${var.x}` / `${local.x}` holds, or None when it is not known."""
+        match = _REFERENCE.fullmatch(reference)
+        if match is None or depth >= MAX_REFERENCE_DEPTH:
+            return None
+        ref = f"{match.group(1)}.{match.group(2)}"
+        if ref in self._known:
+            return self._known[ref]
+        if ref not in self.written:
+            return None
+        self._known[ref] = None  # a local naming itself, even through others, is not known
+        held = self.resolved(self.written[ref], depth + 1)
+        if isinstance(held, str) and _REFERENCE.search(held):
+            held = None  # a reference left inside: not known
+        self._known[ref] = held
+        return held
+
+    def _text(self, match: re.Match, depth: int) -> str:
+        """A reference inside a string: the text of a known scalar, else as written."""
+        held = self._value(match.group(0), depth)
+        if isinstance(held, bool):
+            return "true" if held else "false"
+        if isinstance(held, (int, float)):
+            return str(held)
+        if isinstance(held, str):
+            return _text(held)
+        return match.group(0)
+
+
+def _module_values(documents: list[dict], tfvars: list[dict]) -> _Values:
+    """The `variable` defaults and `locals` of a module's parsed files, the variables
+    files' values over the defaults (in the order Terraform loads them)."""
+    values = _Values()
+    for document in documents:
+        for block in document.get("variable") or []:
+            for name, body in block.items() if isinstance(block, dict) else ():
+                ref = f"var.{_text(name)}"
+                values.declared.add(ref)
+                if isinstance(body, dict) and "default" in body:
+                    values.written[ref] = body["default"]
+        for block in document.get("locals") or []:
+            for name, value in block.items() if isinstance(block, dict) else ():
+                if not name.startswith("__"):
+                    values.written[f"local.{name}"] = value
+    for assigned in tfvars:
+        for name, value in assigned.items():
+            if f"var.{name}" in values.declared:  # Terraform warns of the others and drops them
+                values.written[f"var.{name}"] = value
+    return values
+
+
+def _open(value: Any) -> bool:
+    """Whether a value still holds a reference (`${...}`) anywhere in it."""
+    if isinstance(value, str):
+        return "${" in value
+    if isinstance(value, list):
+        return any(map(_open, value))
+    if isinstance(value, dict):
+        return any(map(_open, value.values()))
+    return False
+
+
+def _json_as_hcl(value: Any) -> Any:
+    """A `.tfvars.json` value in python-hcl2's form (strings in quotes)."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return [_json_as_hcl(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_as_hcl(v) for k, v in value.items()}
+    return value
 
 
 def _keyed(out: Workflows, defined: list[tuple[str, str, Any]]) -> None:
@@ -109,7 +298,11 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
             for body in block.values() if isinstance(block, dict) else ():
                 source = _text(_one(body).get("source") if isinstance(body, list) else (body or {}).get("source"))
                 if source.startswith(("./", "../")):
-                    callers.setdefault((file.parent / source).resolve(), set()).add(file.parent.resolve())
+                    callee = (file.parent / source).resolve()
+                    callers.setdefault(callee, set()).add(file.parent.resolve())
+                    module.calls.setdefault(callee, []).append(
+                        (file.parent, _one(body) if isinstance(body, list) else body)
+                    )
     out: dict[Path, tuple[str, ...]] = {}
     for folder in folders:
         seen: set[Path] = set()
@@ -141,6 +334,10 @@ class _Modules:
         self._parsed: dict[Path, dict | ConfigError] = {}
         self._texts: dict[Path, str] = {}
         self._sources: dict[Path, tuple[dict[str, str], list[Path]]] = {}
+        self._values: dict[Path, tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]] = {}
+        self._reading: set[Path] = set()  # the modules whose values are being read (a cycle of calls)
+        # a module's folder -> (the calling module's folder, the `module` block's arguments)
+        self.calls: dict[Path, list[tuple[Path, Any]]] = {}
 
     def parsed(self, file: Path) -> dict | ConfigError:
         """The file's HCL as python-hcl2 gives it, or why it cannot be read."""
@@ -175,6 +372,68 @@ class _Modules:
                     out.update(_sources(document, folder, self.root))
             self._sources[folder] = (out, files)
         return self._sources[folder]
+
+    def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
+        """What the module's variables and locals hold (see `_Values`), the variables
+        files read, and why those that cannot be read were not (their variables keep
+        their defaults). A module other modules call takes the values their
+        `module` blocks give its variables (see `_given`)."""
+        if folder in self._values:
+            return self._values[folder]
+        if folder in self._reading:  # modules that call each other: no value passes round the cycle
+            return _Values(), [], []
+        self._reading.add(folder)
+        try:
+            documents = [d for d in map(self.parsed, sorted(folder.glob("*.tf"))) if isinstance(d, dict)]
+            files = [folder / name for name in _TFVARS if (folder / name).is_file()]
+            files += sorted(p for suffix in _AUTO_TFVARS for p in folder.glob(f"*{suffix}") if p.is_file())
+            read = [self._tfvars(f) for f in files]
+            assigned = [r for r in read if isinstance(r, dict)]
+            problems = [(f, r) for f, r in zip(files, read) if isinstance(r, ConfigError)]
+            values = _module_values(documents, assigned)
+            self._given(values, folder)
+        finally:
+            self._reading.discard(folder)
+        self._values[folder] = (values, files, problems)
+        return self._values[folder]
+
+    def _given(self, values: _Values, folder: Path) -> None:
+        """The values the modules calling this one give its variables (`module "x" {
+        source = "./jobs" nightly_cron = var.cron }`, read in the caller's own values),
+        over the defaults: a variable every call leaves the same known value is that
+        value; one the calls set differently, or to a value not known, is unknown and
+        says so."""
+        calls = self.calls.get(folder.resolve(), [])
+        passed = {f"var.{name}" for _, body in calls if isinstance(body, dict) for name in body}
+        for ref in sorted(passed & values.declared):
+            held = []
+            for caller, body in calls:
+                name = ref[len("var.") :]
+                if isinstance(body, dict) and name in body:
+                    held.append(self.values(caller)[0].resolved(body[name]))
+                else:
+                    held.append(values.written.get(ref))  # its default, or nothing
+            if any(h is None or _open(h) for h in held):
+                values.varied[ref] = "a `module` block calling the module gives it no known value"
+            elif any(h != held[0] for h in held):
+                values.varied[ref] = "the `module` blocks calling the module give it different values"
+            else:
+                values.written[ref] = held[0]
+                continue
+            values.written.pop(ref, None)
+
+    def _tfvars(self, file: Path) -> dict | ConfigError:
+        """A variables file's assignments (python-hcl2's form), or why it cannot be read."""
+        try:
+            text = read_input_text(file, self.root)
+            document = _json_as_hcl(json.loads(text)) if file.name.endswith(".json") else self.hcl2.loads(text)
+        except (OSError, ConfigError) as err:
+            return ConfigError(f"{file}: {err}")
+        except Exception as err:  # noqa: BLE001 - the parsers' own errors: the file sets nothing
+            return ConfigError(f"{file}: not a valid variables file ({_first_line(err)})")
+        if not isinstance(document, dict):
+            return ConfigError(f"{file}: not a variables file (no `name = value` assignments)")
+        return document
 
 
 def _resources(document: dict, kind: str):

@@ -1314,7 +1314,7 @@ def test_a_literal_job_dict_reads_joined_paths_and_task_calls_but_no_names(tmp_p
 
 def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_path):
     """Names that join a task list four times over, 40 times, would take 4**40 reads:
-    the file's budget stops it, the job is not read, and a DL000 names the call's
+    the file's budget stops it, the job is not read, and a DL008 names the call's
     line; a short chain is read (the near miss)."""
     chain = "".join(f"T{i + 1} = T{i} + T{i} + T{i} + T{i}\n" for i in range(40))
     deploy = (
@@ -1323,7 +1323,7 @@ def test_reading_sdk_jobs_charges_the_file_budget_and_says_where_it_ran_out(tmp_
         f'{chain}w = WorkspaceClient()\nw.jobs.create(name="huge", tasks=T40)\n'
     )
     results = {r.path: r for r in linked(tmp_path / "huge", {"deploy.py": deploy})}
-    notes = [d for d in results["deploy.py"].diagnostics if d.rule == "DL000"]
+    notes = [d for d in results["deploy.py"].diagnostics if d.rule == "DL008"]
     assert [d.location.line for d in notes] == [44] and "budget" in notes[0].message
     assert _defined_jobs(tmp_path / "huge", {}) == {}
     short = deploy.replace("tasks=T40", "tasks=T2")

@@ -83,7 +83,7 @@ def _units() -> dict[str, list]:
 
 
 def test_every_conflict_rule_is_a_registered_unit():
-    """The rules the engine reports are its units' (the coverage rules DL000-DL007
+    """The rules the engine reports are its units' (the coverage rules DL000-DL008
     are the front ends' and the run's diagnostics), so each has its unit, its
     declarations and, by the test above, its case file."""
     from delta_lint.model import is_coverage

@@ -1,5 +1,5 @@
 """One analysis budget per file for reading values (`frontend.budget`): hostile value
-functions finish in bounded time and memory, give no value, and say so with a DL000
+functions finish in bounded time and memory, give no value, and say so with a DL008
 at the line where the budget ran out; near misses keep their values. Regular
 expressions of the checked code run on RE2 with Python's meaning."""
 
@@ -20,7 +20,7 @@ PEAK_BYTES = 200 * 1024 * 1024
 
 
 def _read(tmp_path, lib: str, calls: int = 1, trace: bool = True):
-    """The job's tables and the DL000 diagnostics of reading a job that calls
+    """The job's tables and the DL008 diagnostics of reading a job that calls
     `name(...)` of lib.py `calls` times, with the CPU time and memory peak. CPU
     time, not wall time: a hostile value spins, and a loaded machine (a CI runner,
     two test sessions) stretches wall time past the bound without any spinning."""
@@ -39,7 +39,7 @@ def _read(tmp_path, lib: str, calls: int = 1, trace: bool = True):
     elapsed = time.process_time() - started
     by_path = {r.path: r for r in results}
     tables = [i.table.name for i in by_path["job.py"].intents if i.table]
-    notes = [(d.location.path, d.location.line, d.message) for d in by_path["job.py"].diagnostics if d.rule == "DL000"]
+    notes = [(d.location.path, d.location.line, d.message) for d in by_path["job.py"].diagnostics if d.rule == "DL008"]
     return tables, notes, elapsed, peak
 
 
@@ -189,10 +189,10 @@ def test_nested_loops_over_literal_lists_stay_within_the_budget():
     start = time.monotonic()
     result = analyze_source("job.py", ".py", code)
     assert time.monotonic() - start < 30
-    assert any(d.rule == "DL000" and "budget" in d.message for d in result.diagnostics)
+    assert any(d.rule == "DL008" and "budget" in d.message for d in result.diagnostics)
     assert result.intents  # the write is still there, its later names unknown
     small = analyze_source("job.py", ".py", code.replace(items, '["x0", "x1"]'))
-    assert len(small.intents) == 8 and not [d for d in small.diagnostics if d.rule == "DL000"]
+    assert len(small.intents) == 8 and not [d for d in small.diagnostics if d.rule == "DL008"]
 
 
 def test_a_string_doubled_at_module_level_stays_bounded():
@@ -218,7 +218,7 @@ def test_a_string_doubled_at_module_level_stays_bounded():
 
 
 def test_the_helper_read_limit_is_said_once_per_file():
-    """Past the file's helper reads, every later call is left unread: one DL000 at the
+    """Past the file's helper reads, every later call is left unread: one DL008 at the
     first call refused says so ("those read after it ... are unknown"), not one at
     each of the hundreds of calls after it."""
     from delta_lint.frontend import analyze_source

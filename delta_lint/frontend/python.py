@@ -283,9 +283,10 @@ class PythonAnalyzer:
             self._name_inputs(tree)
         self._say_unread_writes(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
-            seen = len(self.budget.spent)
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
-            self.values._budget_spent(seen, tree)  # (where it ran out: a call of this file)
+        # every place the budget gave a value up and no reader said yet (a job
+        # definition's, a path call's), the first stop included, is said now
+        self.values._budget_spent(tree)
 
     def _say_unread_writes(self, tree: ast.Module) -> None:
         """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""

@@ -3,7 +3,7 @@
 What an expression of job code holds, told in one lattice (`lattice`: a known
 value, a template of known text and named inputs, one of a few values, or
 unknown with a reason), by one evaluator over it (`evaluator`), within one budget
-per file (`budget`: steps, depth, sizes, a deadline), with what the libraries job
+per file (`budget`: counted steps, sizes, a CPU-time backstop), with what the libraries job
 code calls return kept as data (`brains`) and the regular expressions it chooses
 run on RE2 (`regex`). `sources` gives a module's value functions to the files
 that import it and keeps project documents out of messages. The Python front

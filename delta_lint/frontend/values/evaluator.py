@@ -354,7 +354,9 @@ class Evaluator:
 
     def _uncertain(self, value: object) -> bool:
         """Whether a value is, or holds, something not known (a list or dict the code
-        changed in place included, and one of several values inside a container)."""
+        changed in place included, and one of several values inside a container).
+        The walk is charged to the file's budget by the container's size."""
+        self.budget.look_through(value)
         return _holds(
             value,
             lambda v: type(v) in _NOT_PLAIN or v is SET or (isinstance(v, (list, dict)) and id(v) in self._changed),
@@ -1203,9 +1205,11 @@ class Evaluator:
             if fn is not None:  # the project's own function: it reads its alternatives itself
                 return self._call(fn, args, kwargs, depth + 1)
             dotted = self.module.aliases.get(func.id, func.id)
+            self._charge_items(args, kwargs)
             return self._unfollowed(
                 self._lift_call(lambda a, k: self._library(dotted, a, k), args, kwargs), args, kwargs
             )
+        self._charge_items(args, kwargs)  # a library function or a method goes through them
         if isinstance(func, ast.Attribute):
             dotted = self._dotted(func.value, env)
             if dotted is not None:
@@ -1213,6 +1217,7 @@ class Evaluator:
                 result = self._lift_call(lambda a, k: self._library(name, a, k), args, kwargs)
                 return self._unfollowed(result, args, kwargs)
             owner = self._expr(func.value, env, depth)
+            self.budget.look_through(owner)
             result = self._lift_call(
                 lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
             )
@@ -1221,6 +1226,12 @@ class Evaluator:
                     self._change(each)  # `parts.append(x)`, `d.pop("a")`
             return self._unfollowed(result, args, kwargs)
         return self._unfollowed(Unknown("a call not followed"), args, kwargs)
+
+    def _charge_items(self, args: list[object], kwargs: dict[str, object]) -> None:
+        """Charge the file's budget for the items of a library call's arguments (a
+        `join` or `sorted` goes through each; see `Budget.look_through`)."""
+        for value in (*args, *kwargs.values()):
+            self.budget.look_through(value)
 
     def _class_called(self, func: ast.expr, env: dict[str, object]) -> ast.ClassDef | None:
         """The configuration class a call builds an object of: `Config(...)` of the

@@ -76,7 +76,7 @@ from delta_lint.predicates import param_name
 MAX_HELPER_CALLS = 64
 MAX_HELPER_DEPTH = 4
 # a value given up for the budget is a gap in what is read, as a statement not parsed is
-BUDGET_SPENT = "DL000"
+BUDGET_SPENT = "DL008"
 
 
 _TEXT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
@@ -234,18 +234,18 @@ class ValueResolver:
         first call it refuses says so."""
         if self.host.budget.read_helper():
             return True
-        seen = len(self.host.budget.spent)
         why = f"more than {self.host.budget.helper_reads:,} calls of helpers read"
         if any(spent.why == why for spent in self.host.budget.spent):
             return False  # said once, at the first call refused: "those read after it" covers the rest
         self.host.budget.note(self.host.own_path, call.lineno, why, lasting=True)
-        self._budget_spent(seen, call)
+        self._budget_spent(call)
         return False
 
-    def _budget_spent(self, seen: int, call: ast.AST) -> None:
-        """A diagnostic for each place the budget gave a value up since `seen`: at its
-        line in this file, or at the call when it is another file's code."""
-        for spent in self.host.budget.spent[seen:]:
+    def _budget_spent(self, call: ast.AST) -> None:
+        """A diagnostic for each place the budget gave a value up not said yet
+        (`Budget.unsaid`): at its line in this file, or at the call when it is another
+        file's code."""
+        for spent in self.host.budget.unsaid():
             own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
             loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0)) if own else self.host.sites.loc(call)
@@ -945,9 +945,8 @@ class ValueResolver:
             return None
         module, function = target
         evaluator = Evaluator(module, self.host.documents, self.host.budget)
-        seen = len(self.host.budget.spent)
         value = evaluator.call(function, args, kwargs)
-        self._budget_spent(seen, node)
+        self._budget_spent(node)
         self.host.documents_wanted |= evaluator.opened
         return None if isinstance(value, Unknown) else from_plain(value)
 
@@ -971,9 +970,8 @@ class ValueResolver:
         else:  # a class of another module of the project, pasted: read on its own
             module = Module.of(ast.Module(body=[cls], type_ignores=[]), self.host.own_path)
         evaluator = Evaluator(module, self.host.documents, self.host.budget)
-        seen = len(self.host.budget.spent)
         made = evaluator.call_factory(cls, method, args, kwargs)
-        self._budget_spent(seen, call)
+        self._budget_spent(call)
         self.host.documents_wanted |= evaluator.opened
         if not isinstance(made, Made) or self.host.classes.get(made.cls) is None:
             return None
@@ -1047,9 +1045,8 @@ class ValueResolver:
             if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
         }
         own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
-        seen = len(self.host.budget.spent)
         value = Evaluator(own, self.host.documents, self.host.budget).value(node, env)
-        self._budget_spent(seen, node)
+        self._budget_spent(node)
         if isinstance(value, dict) and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
             return None
         held = from_plain(value) if isinstance(value, (list, dict)) else None

@@ -593,18 +593,16 @@ class Walker:
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
 
-    def _loop_turn(self, stmt: ast.stmt) -> bool:
-        """One turn of a loop read element by element costs a step of the file's budget
-        (nested loops over literal lists multiply); False once it is spent, with the
-        diagnostic at the loop."""
+    def _loop_turn(self, stmt: ast.For) -> bool:
+        """One turn of a loop read element by element costs the file's budget what
+        reading its body does (`Budget.turn`; nested loops over literal lists
+        multiply); False once it is spent, with the diagnostic at the loop."""
         try:
-            self.host.budget.step()
+            self.host.budget.turn(stmt)
         except OutOfBudget as err:
-            seen = len(self.host.budget.spent)
-            self.host.budget.note(
-                self.host.own_path, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True
-            )
-            self.values._budget_spent(seen, stmt)
+            if str(err):  # the turn that spent it (a budget spent before was said where it was)
+                self.host.budget.note(self.host.own_path, stmt.lineno, str(err), lasting=True)
+            self.values._budget_spent(stmt)
             return False
         return True
 
