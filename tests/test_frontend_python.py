@@ -128,6 +128,31 @@ def test_delta_table_clone_and_convert_write_their_target_as_the_sql_forms_do():
     ]
 
 
+def test_the_pandas_api_on_spark_writes_as_spark_does():
+    """`psdf.to_table(name, format, mode, partition_cols)` (also through
+    `psdf.spark.to_table`) and `psdf.to_delta(path, mode)` are Spark writes; pandas'
+    mode `w`, the default, overwrites and `a` appends. Near misses: another format
+    writes no Delta table, and pyarrow's `dataset.to_table()` (no target) reads."""
+    got, result = intents(
+        "import pyspark.pandas as ps\n"
+        'psdf = ps.read_table("raw.a")\n'
+        'psdf.to_table("cat.s.t1", mode="append", partition_cols=["day"])\n'
+        'psdf.to_table("cat.s.t2")\n'
+        'psdf.spark.to_table(name="cat.s.t3", mode="a")\n'
+        'psdf.to_delta("/mnt/lake/t4", mode="overwrite")\n'
+        'psdf.to_table("cat.s.t5", format="parquet")\n'
+        "tbl = dataset.to_table()\n"
+        'tbl = dataset.to_table(columns=["a"])\n'
+    )
+    assert [(line, table, kind) for line, table, kind, *_ in got] == [
+        (3, "cat.s.t1", "blind_append"),
+        (4, "cat.s.t2", "full_overwrite"),
+        (5, "cat.s.t3", "blind_append"),
+        (6, "delta:/mnt/lake/t4", "full_overwrite"),
+    ]
+    assert not [d for d in result.diagnostics if d.rule in ("DL000", "DL001")]
+
+
 def test_spark_sql_string_building_and_parameters():
     got, _ = intents(
         "import sys, argparse\n"

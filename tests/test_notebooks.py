@@ -253,3 +253,38 @@ def test_an_indented_line_magic_is_a_statement_of_its_block():
     r = analyze_source("nb.ipynb", ".ipynb", json.dumps(nb, indent=1))
     assert not [d for d in r.diagnostics if d.rule == "DL000"]
     assert [i.table.name for i in r.intents] == ["s.u"]
+
+
+def test_scala_and_r_code_is_said_not_read_never_skipped_silently(lint):
+    """Scala and R notebooks and cells write Delta tables too: a `.scala` or `.r`
+    file is counted as skipped by its language, and a `%scala`/`%r` cell (of a
+    Databricks source or an .ipynb) is a DL006 note at its magic, while the
+    notebook's Python is read as before."""
+    cell = {"cell_type": "code", "metadata": {}, "outputs": []}
+    ipynb = {
+        "cells": [
+            {**cell, "source": ["%%scala\n", 'spark.table("a").write.saveAsTable("s.u")\n']},
+            {**cell, "source": ['spark.sql("DELETE FROM s.u WHERE id = 2")\n']},
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    result = lint(
+        {
+            "load.scala": '// Databricks notebook source\nspark.table("a").write.saveAsTable("s.t")\n',
+            "report.r": "# Databricks notebook source\nlibrary(SparkR)\n",
+            "nb.py": (
+                '# Databricks notebook source\nspark.sql("DELETE FROM s.t WHERE id = 1")\n'
+                "\n# COMMAND ----------\n\n# MAGIC %r\n# MAGIC x <- 1\n"
+            ),
+            "nb2.ipynb": json.dumps(ipynb),
+        }
+    )
+    assert sorted(result.skipped.items()) == [("load.scala", "Scala"), ("report.r", "R")]
+    notes = [
+        (f.location.path, f.location.line, f.message.split(" cell")[0]) for f in result.findings if f.rule == "DL006"
+    ]
+    assert sorted(notes)[:1] == [("nb.py", 6, "this R")]
+    assert [(p, m) for p, _, m in sorted(notes)[1:]] == [("nb2.ipynb", "this Scala")]
+    assert sorted((i.location.path, i.table.name) for i in result.intents) == [("nb.py", "s.t"), ("nb2.ipynb", "s.u")]

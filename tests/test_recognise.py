@@ -54,6 +54,12 @@ SIGNS = {
         "CREATE OR REPLACE FUNCTION f() RETURNS int AS $body$ SELECT 1 $body$;\n",
         "CREATE TABLE s.t (doc JSONB);\n",
         "CREATE TABLE s.t (blob bytea);\n",
+        "DO $$\nBEGIN\n  DELETE FROM s.t;\nEND $$;\n",
+        "INSERT INTO s.q (name, body) VALUES ('n', $body$select 1$body$);\n",
+        "ALTER DEFAULT PRIVILEGES IN SCHEMA s GRANT SELECT ON TABLES TO r;\n",
+        "copy (select id from s.t) to stdout with csv header;\n",
+        "\\o out.csv\nSELECT 1;\n",
+        "DELETE FROM s.t WHERE name IN (SELECT tablename FROM pg_tables);\n",
     ],
     "MySQL": [
         "CREATE TABLE s.t (id INT AUTO_INCREMENT);\n",
@@ -62,6 +68,10 @@ SIGNS = {
         "DELIMITER $$\nSELECT 1$$\n",
         "INSERT INTO s.t VALUES (1) ON DUPLICATE KEY UPDATE id = 1;\n",
         "CREATE TABLE s.t (id BIGINT(20) UNSIGNED);\n",
+        "SET NAMES utf8mb4;\nDELETE FROM s.t;\n",
+        "FLUSH PRIVILEGES;\n",
+        "CREATE USER app IDENTIFIED BY 'x';\n",
+        "GRANT ALL ON iot.* TO 'app'@'%';\n",
     ],
     "Oracle PL/SQL": [
         "CREATE TABLE s.t (name VARCHAR2(10));\n",
@@ -87,6 +97,9 @@ LINTED = [
     "WITH heap AS (SELECT 1 AS number) INSERT INTO s.t SELECT * FROM heap;\n",  # words, not the signs
     "CREATE TABLE s.t (name VARCHAR(10), n INT);\nINSERT INTO s.t SELECT 'x', max(n) FROM s.u;\n",  # not VARCHAR(MAX)
     "SELECT 10 / 2 AS half;\nDELETE FROM s.t WHERE id = 1;\n",  # `/` not alone on its line
+    "CREATE FUNCTION s.f(x INT) RETURNS INT LANGUAGE PYTHON AS $$ return x $$;\n",  # Databricks' own `$$`
+    "COPY INTO s.t FROM '/mnt/landing' FILEFORMAT = CSV;\n",  # Databricks' COPY INTO
+    "DELETE FROM s.t WHERE owner = 'do $$' OR note = '${x}';\n",  # in strings, and a legacy template
 ]
 
 

@@ -369,3 +369,33 @@ def test_a_write_naming_a_parameter_given_a_run_time_value_stays_at_the_call(tmp
     at = {(i["table"], i["line"]) for i in json.loads(result.stdout[result.stdout.index("[") :])}
     assert ("{table_name}", 13) in at and ("{table_name}", 6) not in at
     assert ("main.ops.audit", 10) in at
+
+
+def test_a_note_of_a_helpers_statement_names_it_once_at_each_call(tmp_path, monkeypatch):
+    """A diagnostic about a helper's statement (a table path only a run knows) is
+    reported at the call, as its write is, and names the statement's own line (a
+    location path filters, `--changed` and baselines see). A helper read
+    on two paths of one call (`if`/`else` around two calls of it) says it once.
+    The near miss: a diagnostic of the job's own statement names no other line."""
+    writers = (
+        "def write_table(spark, name, mode):\n"
+        "    spark.sql(f\"ALTER TABLE delta.`{name}` SET TBLPROPERTIES ('a' = 'b')\")\n"
+    )
+    job = (
+        "from writers import write_table\n"
+        "def save(spark, length, target):\n"
+        '    if length == "short":\n'
+        '        write_table(spark, target, "overwrite")\n'
+        "    else:\n"
+        '        write_table(spark, target, "append")\n'
+        "save(spark, length, compute())\n"
+        "spark.sql(f\"ALTER TABLE delta.`{compute()}` SET TBLPROPERTIES ('a' = 'b')\")\n"
+    )
+    project(tmp_path, {"writers.py": writers, "job.py": job})
+    notes = [f for f in findings(tmp_path, monkeypatch) if f["rule"] == "DL001"]
+    assert [
+        (f["location"]["path"], f["location"]["line"], [(s["path"], s["line"]) for s in f["sites"]]) for f in notes
+    ] == [
+        ("job.py", 7, [("writers.py", 2)]),
+        ("job.py", 8, []),
+    ]

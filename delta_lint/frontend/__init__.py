@@ -17,6 +17,7 @@ from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
+NOT_READ = "DL006"  # task-not-analysable: code in a language delta-lint does not read
 # dbt project files routed to the front ends besides SQL: seeds, YAML snapshots (see `discover`)
 DBT_DATA_SUFFIXES = (".csv", ".yml", ".yaml")
 
@@ -228,6 +229,15 @@ def _notebook(
     cells that do not parse on their own are left out (each a DL000 at its line) and
     the rest read again: IPython compiles cells one at a time, so one broken cell
     stops only itself."""
+    result.diagnostics += [
+        Diagnostic(
+            NOT_READ,
+            Location(display, line, col),
+            f"this {language} cell is not read (delta-lint reads Python and SQL): its writes are not checked",
+            "info",
+        )
+        for line, col, language in nb.unread
+    ]
     intents, diagnostics, runs = len(result.intents), len(result.diagnostics), len(result.runs)
     _read_cells(result, display, nb, session, context, memo, budget, frozenset())
     if not any(

@@ -11,7 +11,8 @@ from pathlib import Path
 from delta_lint.globs import matches_any
 from delta_lint.safeio import is_within, resolves_outside
 
-SOURCE_SUFFIXES = {".sql", ".py", ".ipynb"}
+# `.scala` and `.r` files are found to be said: skipped by kind (see `recognise.skip_reason`)
+SOURCE_SUFFIXES = {".sql", ".py", ".ipynb", ".scala", ".r"}
 # inside a dbt project (a folder holding `dbt_project.yml`): its seeds and YAML
 # snapshots are read too, for the writes `dbt seed` / `dbt snapshot` make
 DBT_PROJECT = "dbt_project.yml"

@@ -40,6 +40,10 @@ def _open_triple_quote(line: str, quote: str | None) -> str | None:
     return quote
 
 
+# the cell magics of languages whose writes delta-lint does not read: said, not skipped silently
+UNREAD_LANGUAGES = {"%scala": "Scala", "%r": "R", "%%scala": "Scala", "%%r": "R"}
+
+
 @dataclass
 class Cell:
     lang: str  # python | sql | other
@@ -53,6 +57,8 @@ class Notebook:
     default_lang: str = "python"
     # widget values saved with a Databricks notebook: what its widgets read when run by hand
     widget_defaults: dict[str, str] = field(default_factory=dict)
+    # cells in a language delta-lint does not read (`%scala`, `%r`): line, column, language
+    unread: list[tuple[int, int, str]] = field(default_factory=list)
 
     def python_source(self, skip: frozenset[int] = frozenset()) -> tuple[str, dict[int, tuple[int, int]]]:
         """All Python cells as one module (cells share variables), plus a line map.
@@ -183,6 +189,8 @@ def parse_databricks_source(text: str) -> Notebook:
                     if word == "%run":
                         nb.runs.append((n, len(prefix) + 1, content.strip()[4:].strip()))
                         continue
+                    if word in UNREAD_LANGUAGES:
+                        nb.unread.append((n, len(prefix) + 1, UNREAD_LANGUAGES[word]))
                     cell.lang = "other"
                 if cell.lang != "other":
                     cell.lines.append((n, len(prefix), content))
@@ -191,6 +199,9 @@ def parse_databricks_source(text: str) -> Notebook:
             # `%sql` typed as a cell's first line without `# MAGIC ` (a notebook edited
             # as a file): Databricks takes the cell's language from its first line
             cell = Cell("sql" if word == "%sql" else "python" if word in ("%python", "%py") else "other")
+            if word in UNREAD_LANGUAGES:
+                n, t = next((n, t) for n, t in raw if t.strip())
+                nb.unread.append((n, len(t) - len(t.lstrip()) + 1, UNREAD_LANGUAGES[word]))
             started = False
             for n, t in raw:
                 if not started and t.strip():
@@ -306,6 +317,11 @@ def parse_ipynb(text: str) -> Notebook:
                 continue
             elif word.startswith("%") and word not in ("%sql", "%python"):
                 if word.startswith("%%") or word in ("%md", "%sh", "%fs", "%scala", "%r", "%pip"):
+                    if word in UNREAD_LANGUAGES:
+                        line, col = positions[first_code]
+                        nb.unread.append(
+                            (line, col + len(stripped[first_code]) - len(head) + 1, UNREAD_LANGUAGES[word])
+                        )
                     continue
         cell = Cell(cell_lang, list(first_line.lines) if first_line else [])
         quote = None

@@ -60,6 +60,9 @@ SIGNATURES: dict[tuple[str, str], tuple[str, ...]] = {
     ("DeltaTable", "cloneAtVersion"): ("version", "target", "isShallow", "replace", "properties"),
     ("DeltaTable", "cloneAtTimestamp"): ("timestamp", "target", "isShallow", "replace", "properties"),
     ("DeltaTable", "convertToDelta"): ("sparkSession", "identifier", "partitionSchema"),
+    # pyspark.pandas.frame.DataFrame (the pandas API on Spark; `psdf.spark.to_table` too)
+    ("DataFrame", "to_table"): ("name", "format", "mode", "partition_cols", "index_col"),
+    ("DataFrame", "to_delta"): ("path", "mode", "partition_cols", "index_col"),
     # delta.tables.DeltaMergeBuilder
     ("DeltaMergeBuilder", "whenMatchedUpdate"): ("condition", "set"),
     ("DeltaMergeBuilder", "whenMatchedUpdateAll"): ("condition",),
@@ -103,6 +106,8 @@ TAKES_OPTIONS = frozenset(
         ("DataStreamWriter", "toTable"),
         ("DataStreamWriter", "start"),
         ("DataStreamReader", "load"),
+        ("DataFrame", "to_table"),
+        ("DataFrame", "to_delta"),
     }
 )
 
@@ -159,6 +164,8 @@ TERMINALS = {
     "cloneAtVersion",
     "cloneAtTimestamp",
     "convertToDelta",
+    "to_table",
+    "to_delta",
     "sql",
     "execute_statement",
     "fetch_all",

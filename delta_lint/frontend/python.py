@@ -773,6 +773,9 @@ class PythonAnalyzer:
         if writer >= 0 and names[writer] == "write" and last.name in ("saveAsTable", "save", "insertInto"):
             self.writers.batch_write(steps, writer, node, scope)
             return
+        if last.name in ("to_table", "to_delta") and len(steps) > 1 and _names_pandas_target(node):
+            self.writers.pandas_write(steps, node, scope)
+            return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self.delta_tables.read(steps, node, scope)
 
@@ -795,7 +798,7 @@ class PythonAnalyzer:
             self.diagnostics.append(
                 Diagnostic(
                     UNRESOLVED_TABLE,
-                    loc,
+                    self.located(loc, scope, node),
                     f"table name `{ref.name}` is dynamic and cannot be resolved statically; "
                     "this intent is not checked against others",
                 )
@@ -819,16 +822,23 @@ class PythonAnalyzer:
         (`scope.site`), naming where `node`, its statement, stands, and `built`, where
         the SQL text it runs was built (see `text_sites`)."""
         if scope.site is not None:
-            stands = self.sites.statement_site(node) if node is not None else None
-            site = scope.site
-            named = [at for at in (stands, *built) if at is not None and at != site]
-            if named:
-                site = Location(site.path, site.line, site.column, tuple(dict.fromkeys(named)))
+            site = self.located(scope.site, scope, node, built)
             if intent.location != site or intent.location.sites != site.sites:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
         self.intents.append(intent)
+
+    def located(self, loc: Location, scope: Scope, node: ast.AST | None, built: tuple = ()) -> Location:
+        """Where an intent or a diagnostic of `node`'s statement is reported: at
+        `loc`; inside a helper read for a call, `loc` is the call (`scope.site`) and
+        names where the statement stands and `built`, where its SQL text was built,
+        so path filters, `--changed` and baselines see an edit of the helper."""
+        if scope.site is None or loc != scope.site:
+            return loc
+        stands = self.sites.statement_site(node) if node is not None else None
+        named = [at for at in (stands, *built) if at is not None and at != loc]
+        return Location(loc.path, loc.line, loc.column, tuple(dict.fromkeys(named))) if named else loc
 
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]:
         """Where the SQL text a call runs was built, when that is on other lines than
@@ -852,6 +862,13 @@ class PythonAnalyzer:
 
 
 # a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
+def _names_pandas_target(node: ast.Call) -> bool:
+    """Whether a `to_table`/`to_delta` call names its target, as the pandas API on
+    Spark's must (a first argument, or `name=`/`path=`): pyarrow's `dataset.to_table()`
+    reads a dataset and names none."""
+    return bool(node.args) or any(k.arg in ("name", "path") for k in node.keywords)
+
+
 _ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
 
 
@@ -933,4 +950,7 @@ def analyze_module(
         analyzer.widget_defaults.update(widget_defaults or {})
         analyzer.walker.placed = placed
         analyzer.run()
-    return analyzer.intents, analyzer.diagnostics, analyzer.links()
+    # a helper read at one call once per path that reaches it (`if`/`else` around two
+    # calls of it) says the same thing at the same call each time: once is enough
+    diagnostics = list({(d, d.location.sites): d for d in analyzer.diagnostics}.values())
+    return analyzer.intents, diagnostics, analyzer.links()

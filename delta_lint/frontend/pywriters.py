@@ -234,6 +234,31 @@ class WriterReader:
                 return self.host.reads(steps[i - 1].node, scope)
         return set()
 
+    def pandas_write(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
+        """The pandas API on Spark: `psdf.to_table(name, format, mode, partition_cols)`
+        (`psdf.spark.to_table` too) and `psdf.to_delta(path, mode, partition_cols)`.
+        Its modes are Spark's, with pandas' `w` (the default: an overwrite) and `a`."""
+        method = steps[-1].name
+        if method == "to_table":
+            fmt_node = argument(node, "DataFrame", method, "format")
+            if fmt_node is not None and _other_format(self.host.string(fmt_node, scope)):
+                ref, resolved = self.host._ref(self.host.string(argument(node, "DataFrame", method, "name"), scope))
+                if resolved:
+                    self.host.session.non_delta = self.host.session.non_delta | {ref.name}
+                return
+        mode_node = argument(node, "DataFrame", method, "mode")
+        mode = "w" if mode_node is None else self.host.string(mode_node, scope).text.lower()
+        mode = {"w": "overwrite", "a": "append", "error": "errorifexists"}.get(mode, mode)
+        opts = {k: self.host.string(v, scope) for k, v in options(node, "DataFrame", method).items()}
+        cols = argument(node, "DataFrame", method, "partition_cols")
+        elts = cols.elts if isinstance(cols, (ast.List, ast.Tuple)) else [cols] if cols is not None else []
+        partition_by = tuple(self.host.string(e, scope).text.lower() for e in elts)
+        if method == "to_table":
+            ref, resolved = self.host._ref(self.host.string(argument(node, "DataFrame", method, "name"), scope))
+        else:
+            ref, resolved = self._path_target("DataFrame", method, node, opts, scope)
+        self.write(ref, resolved, mode, opts, partition_by, (), set(), node, scope)
+
     def _path_target(
         self, api: str, method: str, node: ast.Call, opts: dict[str, Str], scope: Scope
     ) -> tuple[TableRef, bool]:

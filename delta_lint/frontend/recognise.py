@@ -25,6 +25,8 @@ DBT = "dbt"
 LAKEFLOW = "Lakeflow pipeline"
 APP = "app"
 TEST = "test"
+# languages delta-lint does not read: their files are counted by kind, never read as Python
+OTHER_LANGUAGES = {".scala": "Scala", ".r": "R"}
 
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
@@ -99,11 +101,19 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("create", "sequence"), r"\bCREATE\s+SEQUENCE\b"),
             (("conflict",), r"\bON\s+CONFLICT\b"),
             (("owner",), r"\bOWNER\s+TO\b"),
-            (("\\",), r"^[ \t]*\\(?:c|connect|copy|set|i|echo)\b"),
+            (("\\",), r"^[ \t]*\\(?:c|connect|copy|set|i|echo|o|g|gset|pset|timing)\b"),
+            # an anonymous code block, a dollar-quoted string as a value (Databricks
+            # quotes a function's body so, after `AS`, and nothing else)
+            (("do", "$"), r"^[ \t]*DO\s+(?:LANGUAGE\s+\w+\s+)?\$\w*\$"),
+            (("$",), r"[(,=]\s*\$\w*\$"),
+            (("default", "privileges"), r"\bALTER\s+DEFAULT\s+PRIVILEGES\b"),
+            (("copy",), r"\bCOPY\b[^;]*?\b(?:TO\s+STDOUT|FROM\s+STDIN|(?:TO|FROM)\s+PROGRAM)\b"),
+            (("pg_",), r"\bpg_(?:tables|catalog|class|namespace|indexes|views|roles|stat_\w+)\b"),
             (("timestamptz",), r"\bTIMESTAMPTZ\b"),
             (
                 ("create", "function", "returns", "$"),
-                r"\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b[^;]*\bAS\s+\$\w*\$",
+                # (not Databricks' own `RETURNS INT LANGUAGE PYTHON AS $$ ... $$`)
+                r"\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bRETURNS\b(?:(?!LANGUAGE\s+PYTHON\b)[^;])*\bAS\s+\$\w*\$",
             ),
             (("jsonb",), r"\bJSONB\b"),
             (("bytea",), r"\bBYTEA\b"),
@@ -118,6 +128,10 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("delimiter",), r"^[ \t]*DELIMITER\s+\S+\s*$"),
             (("duplicate",), r"\bON\s+DUPLICATE\s+KEY\s+UPDATE\b"),
             (("unsigned",), r"\b(?:INT|BIGINT|TINYINT)\s*(?:\(\d+\))?\s+UNSIGNED\b"),
+            (("set", "names"), r"^[ \t]*SET\s+NAMES\b"),
+            (("flush",), r"\bFLUSH\s+(?:PRIVILEGES|TABLES|LOGS|HOSTS)\b"),
+            (("identified",), r"\bIDENTIFIED\s+(?:BY|WITH)\b"),
+            (("@",), r"'[^'\n]*'@'[^'\n]*'"),
         ),
     ),
     (
@@ -177,6 +191,8 @@ TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/
 
 def skip_reason(display: str, suffix: str, text: str) -> str | None:
     """The kind of a file that is not Databricks job code, or None to lint it."""
+    if suffix in OTHER_LANGUAGES:
+        return OTHER_LANGUAGES[suffix]
     if suffix == ".sql":
         return _sql_kind(text)
     if suffix in (".py", "", ".ipynb"):

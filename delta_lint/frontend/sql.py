@@ -841,6 +841,10 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
 _OPTIMIZES = (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER)
 # a template's marker (`sqltext.apply_templates`) as a statement's first word
 _LEADING_MARKER = re.compile(r"__DLP\d+__")
+_TEMPLATE_MARKER = re.compile(r"__dlp\d+__", re.I)
+# the first word of an ALTER TABLE's change: a change a template fills after it is
+# still that kind of change of the table (see `_statement`)
+_ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
 
 class UnknownStatement(ParseError):
@@ -871,7 +875,12 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
     if (
         _may(lead, "alter")
         and (m := _RX["alter"].match(text))
-        and re.match(r"(DROP\s+FEATURE|UNSET\s+TBLPROPERTIES)\b", m["rest"], re.I)
+        and (
+            re.match(r"(DROP\s+FEATURE|UNSET\s+TBLPROPERTIES)\b", m["rest"], re.I)
+            # `SET TBLPROPERTIES ({props})`, `ALTER COLUMN c SET {x}`: the table is
+            # known, the change only a run knows: a metadata change of that table
+            or (_TEMPLATE_MARKER.search(m["rest"]) and _ALTER_WORD.match(m["rest"]))
+        )
     ):
         return _Recognise.alter_command(ctx, m)
     schema_evolution = False
@@ -1574,7 +1583,7 @@ class _Recognise:
         if rest.startswith("UNSET TBLPROPERTIES"):
             return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind="unset_tblproperties")
         words = rest.split()
-        sub = "_".join(words[:2]).lower() if words else "alter"
+        sub = "_".join(words[:2]).lower() if words and not _LEADING_MARKER.match(words[0]) else "alter"
         return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind=sub)
 
 

@@ -118,6 +118,7 @@ class Host(Protocol):
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
     def _add(self, intent: Intent, scope: Scope, node: ast.AST | None = None, built: tuple = ()) -> None: ...
+    def located(self, loc: Location, scope: Scope, node: ast.AST | None, built: tuple = ()) -> Location: ...
 
 
 class SqlCallReader:
@@ -172,7 +173,9 @@ class SqlCallReader:
             intents, diags = self._each_statement(options, node, warehouse, scope, loc)
         for i in intents:
             self.host._add(i, scope, node, built)
-        self.host.diagnostics.extend(diags)
+        self.host.diagnostics.extend(
+            replace(d, location=self.host.located(d.location, scope, node, built)) for d in diags
+        )
 
     def _text(self, arg: ast.expr, scope: Scope) -> Str:
         """The statement's text; for `spark.sql(alter_map[obj_type])` with a key only a
