@@ -1798,7 +1798,7 @@ def _judge(
         suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
-        notes=run_notes(schedule),
+        notes=run_notes(schedule, intents),
         tables=results,
         others=others,
         patch=patch,
