@@ -142,3 +142,19 @@ def test_a_dict_with_a_value_not_held_is_not_handed_without_that_key():
     code = TABLE_OF + 'c = {"table": spark.table("q").first()[0]}\n' + save("table(c)")
     [(line, table)] = writes(code)
     assert line == 6 and table != "main.s.default"
+
+
+def test_a_copy_changes_apart_from_the_dict_it_copies():
+    for copy in ("dict(conf)", "conf.copy()"):
+        code = (
+            f'conf = {{"table": "main.s.a"}}\nmine = {copy}\nmine.update({{"table": "main.s.b"}})\n'
+            + save('mine["table"]')
+            + save('conf["table"]')
+        )
+        assert writes(code) == [(4, "main.s.b"), (5, "main.s.a")], copy
+
+
+def test_a_copy_of_a_value_not_known_stays_unknown():
+    code = 'mine = dict(json.loads(dbutils.widgets.get("c")))\nmine.update({"x": "y"})\n' + save('mine["table"]')
+    [(line, table)] = writes(code)
+    assert line == 3 and table == "{mine_table}"

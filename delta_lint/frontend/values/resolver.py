@@ -447,12 +447,37 @@ class ValueResolver:
         held = self.string(node, scope).value
         return sign * held if type(held) is int else held if sign == 1 else None
 
+    def _copied(self, node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
+        """`dict(conf)` or `conf.copy()` of a dict a name holds: a new dict of the same
+        items, so a later change to one is not the other's (`values.walker` follows
+        changes by identity). None for any other expression."""
+        if not isinstance(node, ast.Call) or node.keywords:
+            return None
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "dict" and len(node.args) == 1:
+            if "dict" in scope.env or "dict" in self.host.functions:
+                return None
+            source = node.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+            source = func.value
+        else:
+            return None
+        held = scope.env.get(source.id) if isinstance(source, ast.Name) else None
+        if type(held) is dict:
+            return dict(held)
+        if isinstance(held, Document):
+            return Document(dict(held), held.plain)
+        return None
+
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Name) and isinstance(
             scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
+        copied = self._copied(node, scope)
+        if copied is not None:
+            return copied
         if isinstance(node, ast.Dict) and not node.keys:
             return {}
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
