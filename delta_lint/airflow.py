@@ -22,7 +22,8 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   their statements at the operator's line, so the task runs the DAG file (a
   `sql="x.sql"` of the template folder: that file), as does a `@task` function or a
   `PythonOperator` callable that sends SQL through a `DatabricksSqlHook` (or the
-  SQL connector: `frontend.warehouse`). A task that runs dbt (a `BashOperator` command, the
+  SQL connector: `frontend.warehouse`); beside other such tasks, each runs only
+  the lines of its operator or function (`Task.lines`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
   (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
@@ -53,6 +54,7 @@ import ast
 import copy
 import os
 import shlex
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -289,7 +291,7 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
-        self._inline_count: int | None = None  # tasks running SQL written in the file (`_inline_sql_tasks`)
+        self._inline: Counter[tuple[int, int]] | None = None  # see `_inline_spans`
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
         self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
@@ -683,9 +685,12 @@ class _DagFile:
             self._created_job(kw, where, scope)
             return [Task(task_id, "airflow task", (), after, location=where)]  # deploys; runs no file itself
         if operator in _SQL_OPERATORS:
-            return [self._sql_task(task_id, operator, kw, after, where, scope)]
-        if self._sends_sql(call, operator):
-            return [self._inline_task(task_id, "airflow task", after, where)]
+            lines = (call.lineno, call.end_lineno or call.lineno)
+            return [self._sql_task(task_id, operator, kw, after, where, lines, scope)]
+        fn = self._sql_function(call, operator)
+        if fn is not None:
+            lines = (fn.lineno, fn.end_lineno or fn.lineno)
+            return [self._inline_task(task_id, "airflow task", after, where, lines)]
         if operator not in _FILE_OPERATORS:
             dbt = self._dbt_spec(operator, kw, scope)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
@@ -712,7 +717,14 @@ class _DagFile:
         return out
 
     def _sql_task(
-        self, task_id: str, operator: str, kw: dict, after: tuple[str, ...], where: Location, scope: Scope
+        self,
+        task_id: str,
+        operator: str,
+        kw: dict,
+        after: tuple[str, ...],
+        where: Location,
+        lines: tuple[int, int],
+        scope: Scope,
     ) -> Task:
         """A task that runs SQL in a warehouse: the statements written in the DAG file
         (read there, at the operator's line, by the Python front end) make the DAG
@@ -721,7 +733,7 @@ class _DagFile:
         file name that names no file there is the task's problem."""
         names = self._sql_files(operator, kw, scope)
         if not names:
-            return self._inline_task(task_id, "sql_task", after, where)
+            return self._inline_task(task_id, "sql_task", after, where, lines)
         files = []
         probes = []  # asked again by a cached schedule: a template file added or deleted is seen
         for name in names:
@@ -738,24 +750,36 @@ class _DagFile:
             files.append(found)
         return Task(task_id, "sql_task", tuple(dict.fromkeys(files)), after, location=where, probes=tuple(probes))
 
-    def _inline_task(self, task_id: str, kind: str, after: tuple[str, ...], where: Location) -> Task:
+    def _inline_task(
+        self, task_id: str, kind: str, after: tuple[str, ...], where: Location, lines: tuple[int, int]
+    ) -> Task:
         """A task whose SQL is written in the DAG file (read there by the Python front
-        end): it runs the DAG file, unless another such task does too."""
-        if self._inline_sql_tasks() > 1:
+        end, at the operator's line or in the function the task calls): it runs the
+        DAG file; beside other such tasks, only the `lines` that hold its own SQL (the
+        operator's call, the function), so each task's statements are its own and the
+        DAG's order between them holds. Lines another task runs too (an operator made
+        in a loop's rounds, one function several tasks call, each with values of its
+        own) hold statements read once for all of them: which are whose is not told
+        apart, so such a task is not analysed."""
+        spans = self._inline_spans()
+        if spans[lines] > 1:
             problem = (
-                "its SQL is written in the DAG file beside other SQL tasks' statements, and a task runs "
-                "whole files: which statements each task runs is not told apart, so they are not paired"
+                "its SQL is written in the DAG file at lines another task runs too (a loop's rounds, one "
+                "function for several tasks): which statements each task runs is not told apart, so they are "
+                "not paired"
             )
             return Task(task_id, kind, (), after, location=where, problem=problem)
+        if sum(spans.values()) > 1:
+            return Task(task_id, kind, (self.label,), after, location=where, lines=lines)
         return Task(task_id, kind, (self.label,), after, location=where)
 
-    def _sends_sql(self, call: ast.Call, operator: str) -> bool:
-        """Whether a `@task` function's task (or a `PythonOperator`'s callable, a
-        function of the file) sends SQL to a warehouse through a Databricks client
+    def _sql_function(self, call: ast.Call, operator: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function of the file a `@task` function's task (or a `PythonOperator`'s
+        callable) runs, when it sends SQL to a warehouse through a Databricks client
         (`frontend.warehouse.ClientOrigins`: a `DatabricksSqlHook`, the connector):
-        its statements are the task's, written in the DAG file."""
+        its statements are the task's, written in the DAG file. None otherwise."""
         if not self.clients.active:
-            return False
+            return None
         fn = self.task_defs.get(operator)
         if fn is None and operator.endswith("PythonOperator"):
             given = _keywords(call).get("python_callable")
@@ -768,14 +792,15 @@ class _DagFile:
             ]
             fn = found[0] if len(found) == 1 else None
         if fn is None:
-            return False
-        return any(
+            return None
+        sends = any(
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute)
             and n.func.attr in CLIENT_METHODS
             and self.clients.statement(n) is not None
             for n in ast.walk(fn)
         )
+        return fn if sends else None
 
     def _sql_files(self, operator: str, kw: dict, scope: Scope) -> list[str]:
         """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
@@ -786,22 +811,23 @@ class _DagFile:
             return [n.strip() for n in names]
         return []
 
-    def _inline_sql_tasks(self) -> int:
-        """How many tasks of the file's DAGs run SQL written in the file: each such task
-        runs the DAG file, so with two of them every statement would be taken to run in
-        both, and one statement paired with itself."""
-        if self._inline_count is None:
-            self._inline_count = sum(
-                1
-                for dag in self.dags
-                for call, operator in dag.tasks.values()
-                if (
-                    operator in _SQL_OPERATORS
-                    and not self._sql_files(operator, _keywords(call), self.round_scopes.get(call, dag.values))
-                )
-                or self._sends_sql(call, operator)
-            )
-        return self._inline_count
+    def _inline_spans(self) -> Counter[tuple[int, int]]:
+        """The lines of the file each task of its DAGs that runs SQL written in the file
+        runs (its operator's call, its function), counted: each such task runs the DAG
+        file, so with two of them each runs only its own lines (else every statement
+        would be taken to run in both, and one statement paired with itself)."""
+        if self._inline is None:
+            self._inline = Counter()
+            for dag in self.dags:
+                for call, operator in dag.tasks.values():
+                    scope = self.round_scopes.get(call, dag.values)
+                    if operator in _SQL_OPERATORS and not self._sql_files(operator, _keywords(call), scope):
+                        self._inline[(call.lineno, call.end_lineno or call.lineno)] += 1
+                        continue
+                    fn = self._sql_function(call, operator)
+                    if fn is not None:
+                        self._inline[(fn.lineno, fn.end_lineno or fn.lineno)] += 1
+        return self._inline
 
     def _template_folders(self) -> list[Path]:
         """Where Airflow looks for a template file: the DAGs' `template_searchpath`

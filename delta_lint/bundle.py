@@ -82,6 +82,9 @@ class Task:
     # how its file was looked for, as `listing` asks it again: a kept schedule holds
     # only while each answer does (the file deleted, or one appearing where none was)
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # the lines of its one file it runs (first, last), None for the whole file: an
+    # Airflow task whose SQL is written in the DAG file beside other tasks' SQL
+    lines: tuple[int, int] | None = None
 
 
 @dataclass

@@ -74,6 +74,24 @@ def outside_runs(importer: str, links: Links | None, known: set[str], above_root
     return out
 
 
+def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Which inputs the calls of one pool give a notebook, from the arguments known in
+    each reading of them (a reading for any item stands for every call, one for a
+    literal item for its call): (the inputs every reading gives one and the same
+    value, with it; the inputs every reading gives a value, not the same in all).
+    An input some reading does not know is in neither: only a run knows it."""
+    if not readings:
+        return (), ()
+    values: dict[str, set[str]] = {}
+    for given in readings:
+        for name, value in given:
+            values.setdefault(name, set()).add(value)
+    everywhere = [name for name in sorted(values) if all(any(n == name for n, _ in g) for g in readings)]
+    same = tuple((name, next(iter(values[name]))) for name in everywhere if len(values[name]) == 1)
+    differ = tuple(name for name in everywhere if len(values[name]) > 1)
+    return same, differ
+
+
 class Linker:
     """Contexts for the files of one run (paths relative to the configuration root)."""
 
@@ -129,15 +147,19 @@ class Linker:
     def pooled_runs(self) -> dict[str, Pools]:
         """child notebook -> every thread pool whose calls run it (`Links.pooled_notebooks`):
         (where the pool is made, the calls of it that run the child: "" for any of
-        several), sorted. A notebook two pools run meets the notebooks of each."""
-        found: dict[str, dict[str, set[str]]] = {}
+        several, and which inputs its calls give the child, see `pooled_inputs`), sorted.
+        A notebook two pools run meets the notebooks of each."""
+        found: dict[str, dict[str, list[tuple[str, tuple[tuple[str, str], ...]]]]] = {}
         for i, links in enumerate(self.links):
-            for path, pool, item in links.pooled_notebooks if links is not None else ():
+            for path, pool, item, given in links.pooled_notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
                 if child is not None and child != i:
-                    found.setdefault(self.paths[child], {}).setdefault(pool, set()).add(item)
+                    found.setdefault(self.paths[child], {}).setdefault(pool, []).append((item, given))
         return {
-            child: tuple((pool, tuple(sorted(items))) for pool, items in sorted(pools.items()))
+            child: tuple(
+                (pool, tuple(sorted({item for item, _ in calls})), *pooled_inputs([given for _, given in calls]))
+                for pool, calls in sorted(pools.items())
+            )
             for child, pools in found.items()
         }
 

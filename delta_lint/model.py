@@ -135,8 +135,14 @@ def is_coverage(rule: str) -> bool:
 UNKNOWN_FOLDER = "{unknown folder}"
 
 # The thread pools whose calls run a notebook (`dbutils.notebook.run`): each pool as
-# (where it is made, the calls of it that run the notebook: "" for any of several), sorted.
-Pools = tuple[tuple[str, tuple[str, ...]], ...]
+# (where it is made, the calls of it that run the notebook: "" for any of several, the
+# inputs every call gives one known value: (input, value) pairs, the same in each call;
+# and the inputs every call gives a known value that differs between calls), sorted.
+Pools = tuple[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...], tuple[str, ...]], ...]
+# One call's run of a notebook by a thread pool (`Links.pooled_notebooks`): the child
+# notebook, where the pool is made, which call ran it ("": any of several calls), and
+# the arguments known in that reading, as (input, value) pairs, sorted
+PooledRun = tuple[str, str, str, tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True, order=True)
@@ -355,9 +361,8 @@ class Links:
     jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
     # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)
-    # those of them a thread pool's calls run (see `PythonAnalyzer._pool_call`): the child
-    # notebook, where the pool is made, and which call ran it ("": any of several calls)
-    pooled_notebooks: list[tuple[str, str, str]] = field(default_factory=list)
+    # those of them a thread pool's calls run (see `frontend.pools.PoolReader.call`)
+    pooled_notebooks: list[PooledRun] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)  # top-level functions that may write: their source
     # where each of `functions` starts in the file: (line, columns its text is shifted
     # by, as a notebook cell's `# MAGIC ` prefix), so a write read at a call elsewhere

@@ -124,13 +124,23 @@ class Pairing:
     visible: Callable[[list[Finding]], list[Finding]]  # the selected, unsuppressed ones of some table findings
 
 
-def display_path(path: Path, cwd: Path, resolved: Path | None = None, here: str | None = None) -> str:
+def display_path(
+    path: Path,
+    cwd: Path,
+    resolved: Path | None = None,
+    here: str | None = None,
+    folders: dict[str, str] | None = None,
+) -> str:
     """Paths relative to the working directory, posix style, for stable output; a
     symbolic link is shown where it is, not where it points. A name with control
     characters or bytes that are not UTF-8 is shown escaped (`safeio.printable`):
     it names the file in every output and cache key. `here`: the process's working
-    folder, when the caller names many paths (one system call instead of one a path)."""
-    text = _display_path(path, cwd, resolved, here)
+    folder, when the caller names many paths (one system call instead of one a path).
+    `folders`: the caller's memo of folders outside `cwd` shown already (absolute
+    path -> shown path), for a caller naming many files there: each file is then
+    its folder's shown path and its name, one `lstat` instead of resolving every
+    part of its path (a project checked from outside it: 10,000 files)."""
+    text = _display_path(path, cwd, resolved, here, folders)
     return text if text.isprintable() else printable(text)
 
 
@@ -146,11 +156,26 @@ def _absolute(path: Path, here: str | None) -> str:
     return here if text == "." else os.path.join(here, text)
 
 
-def _display_path(path: Path, cwd: Path, resolved: Path | None = None, here: str | None = None) -> str:
+def _display_path(
+    path: Path,
+    cwd: Path,
+    resolved: Path | None = None,
+    here: str | None = None,
+    folders: dict[str, str] | None = None,
+) -> str:
     absolute_text = _absolute(path, here)
     base = _absolute_dir_text(cwd)
     if absolute_text.startswith(base):  # the common case, without pathlib (10,000 files)
         return absolute_text[len(base) :].replace(os.sep, "/") or "."
+    if folders is not None and resolved is None:
+        folder, name = os.path.split(absolute_text)
+        # a link is shown where it points (resolved below): only a name that is not
+        # one is its folder's shown path and itself
+        if folder and name and not os.path.islink(absolute_text):
+            shown = folders.get(folder)
+            if shown is None:
+                shown = folders[folder] = _display_path(Path(folder), cwd, None, here)
+            return name if shown == "." else f"{shown}/{name}"
     absolute = Path(absolute_text)
     try:
         return absolute.relative_to(_absolute_dir(cwd)).as_posix()
@@ -258,8 +283,9 @@ def gather(
     stats = RunStats(files=len(found.files))
     root_is_cwd = _absolute_dir_text(cwd) == _absolute_dir_text(config.root)  # the usual case: one path per file
     here = os.getcwd()
+    folders: dict[str, str] = {}  # folders outside `cwd` shown already: a project checked from outside it
     for path in found.files:
-        display = display_path(path, cwd, here=here)
+        display = display_path(path, cwd, here=here, folders=folders)
         rel = display if root_is_cwd else display_path(path, config.root, here=here)
         buffer = overlay.get(Path(_absolute(path, here))) if overlay else None
         if buffer is not None:
@@ -1772,7 +1798,7 @@ def _judge(
         suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
-        notes=run_notes(schedule),
+        notes=run_notes(schedule, intents),
         tables=results,
         others=others,
         patch=patch,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -153,6 +154,10 @@ class Schedule:
     # (`model.Pools`): notebooks a pool runs run at the same time as each other and,
     # run by several calls of it, as themselves (see `_run_by_one_pool`)
     pooled_runs: dict[str, Pools] = field(default_factory=dict)
+    # display path -> (first line, last line, node) of the tasks that run only some
+    # lines of the file (`Task.lines`: SQL tasks of an Airflow DAG file): a write
+    # there runs in the tasks whose lines hold it (see `nodes`)
+    line_nodes: dict[str, tuple[tuple[int, int, Node], ...]] = field(default_factory=dict)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
@@ -160,7 +165,34 @@ class Schedule:
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
+        if path in self.line_nodes:
+            return self._nodes_at(path, intent.location.line)
         return self.nodes_of.get(path) or (Node(path),)
+
+    def _nodes_at(self, path: str, line: int) -> tuple[Node, ...]:
+        """The nodes that run a line of a file some tasks run only lines of: those
+        tasks whose lines hold it, else the file's nodes that run all of it (else the
+        file alone: a DAG file's other code runs when Airflow parses it, in no task)."""
+        spans = self.line_nodes[path]
+        found = tuple(node for first, last, node in spans if first <= line <= last)
+        if found:
+            return found
+        scoped = {node for _, _, node in spans}
+        return tuple(n for n in self.nodes_of.get(path, ()) if n not in scoped) or (Node(path),)
+
+    def scoped_by_lines(self, path: str) -> bool:
+        """Whether the writes of a file may run in different tasks by their lines
+        (`line_nodes`): two of its writes then overlap as their own nodes do."""
+        return path in self.line_nodes
+
+    def intent_pair_key(self, intent: Intent) -> int:
+        """`pair_key` of an intent's file, or of its own nodes in a file whose tasks run
+        only some of its lines (`line_nodes`)."""
+        path = intent.location.path
+        if path not in self.line_nodes:
+            return self.pair_key(path)
+        key = ("lines", self.nodes(intent), self.pooled_runs.get(path))
+        return self._pair_ids.setdefault(key, len(self._pair_ids))
 
     def job(self, intent: Intent) -> str:
         return self.nodes(intent)[0].job
@@ -170,9 +202,13 @@ class Schedule:
         (`Intent.name_inputs`) writes one table in all the runs that can overlap it:
         its file is run by one for_each task alone, whose concurrent runs share the
         job's and the task's parameters and differ only in the ones the iteration's
-        `{{input}}` feeds, none of which names the table."""
+        `{{input}}` feeds, none of which names the table; or the calls of every thread
+        pool that runs it (`dbutils.notebook.run`) give each of those inputs one and
+        the same known value, while other runs of it give another."""
         if not intent.name_inputs:
             return False
+        if self._one_table_in_pool(intent.location.path, None, intent.name_inputs):
+            return True
         nodes = self.nodes_of.get(intent.location.path) or ()
         task = self._task(nodes[0]) if len(nodes) == 1 else None
         if task is None or not task.for_each_concurrency or task.for_each_concurrency < 2:
@@ -209,7 +245,7 @@ class Schedule:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
             if self._lone_file(pa) and self._lone_file(pb):
-                pooled = self._run_by_one_pool(pa, pb, bool(a.name_inputs or b.name_inputs))
+                pooled = self._run_by_one_pool(pa, pb, a.name_inputs + b.name_inputs)
                 return pooled or (None if self.by_hand else LONE_FILES)
             ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
@@ -219,7 +255,9 @@ class Schedule:
                 return self._task_pair(ta, tb)
             memo = self._path_memo
             # notebooks a pool's calls run meet apart for names built of their inputs
-            key = (pa, pb, bool(a.name_inputs or b.name_inputs)) if self.pooled_runs else (pa, pb)
+            key = (pa, pb, a.name_inputs + b.name_inputs) if self.pooled_runs else (pa, pb)
+            if self.line_nodes and (pa in self.line_nodes or pb in self.line_nodes):
+                key = (*key, self.nodes(a), self.nodes(b))  # its writes run in their own tasks
             found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
                 found = memo[key] = self._intents_overlap(a, b)
@@ -243,7 +281,7 @@ class Schedule:
                     found = (
                         _stream_overlap(a, b)
                         or pool_overlap(a, b)
-                        or self._run_by_one_pool(a.location.path, a.location.path, bool(a.name_inputs or b.name_inputs))
+                        or self._run_by_one_pool(a.location.path, a.location.path, a.name_inputs + b.name_inputs)
                     )
                     if found is not None:
                         return found
@@ -251,28 +289,36 @@ class Schedule:
                 found = self.node_overlap(na, nb)[0]
                 if found is not None:
                     return found
-        return self._run_by_one_pool(a.location.path, b.location.path, bool(a.name_inputs or b.name_inputs))
+        return self._run_by_one_pool(a.location.path, b.location.path, a.name_inputs + b.name_inputs)
 
-    def _run_by_one_pool(self, pa: str, pb: str, by_inputs: bool) -> Concurrency | None:
+    def _run_by_one_pool(self, pa: str, pb: str, inputs: tuple[str, ...] = ()) -> Concurrency | None:
         """Two notebooks (or one with itself) that calls of one thread pool run with
         `dbutils.notebook.run`: they run at the same time unless, in every pool that
-        runs both, one known call runs both, one after the other. Not for a write whose table is named by the
-        notebook's inputs (`by_inputs`): each call gives its own arguments, so such a
-        name may be a table of its own in each call (as a for_each task's
-        `{{input}}`)."""
-        if by_inputs:
-            return None
-        b = dict(self.pooled_runs.get(pb, ()))
-        for pool, calls in self.pooled_runs.get(pa, ()):
+        runs both, one known call runs both, one after the other. A write whose table
+        is named by the notebook's `inputs` meets the pool's other calls only when
+        each names one table in every call (`_one_table_in_pool`): each call gives its
+        own arguments, so such a name may be a table of its own in each call (as a
+        for_each task's `{{input}}`)."""
+        b = {pool: calls for pool, calls, *_ in self.pooled_runs.get(pb, ())}
+        for pool, calls, *_ in self.pooled_runs.get(pa, ()):
             other = b.get(pool)
             if other is None or (calls == other and len(calls) == 1 and calls[0]):
                 continue  # not run by this pool, or one known call of it runs them both, in order
+            if inputs and not (pa == pb and self._one_table_in_pool(pa, pool, inputs)):
+                continue  # a table of its own in each call, or only a run knows
             return Concurrency(
                 f"run by the calls of the thread pool at {pool} (`dbutils.notebook.run`), which run at the same time",
                 True,
                 CODE,
             )
         return None
+
+    def _one_table_in_pool(self, path: str, pool: str | None, inputs: tuple[str, ...]) -> bool:
+        """Whether a table named by a notebook's `inputs` is one table in all the calls
+        of a thread pool that run it (of every pool that runs it, `pool` None): each
+        call gives each of those inputs one and the same known value."""
+        found = [given for at, _, given, _ in self.pooled_runs.get(path, ()) if pool is None or at == pool]
+        return bool(found) and all(set(inputs) <= {name for name, _ in given} for given in found)
 
     def pair_key(self, path: str) -> int:
         """What decides how a file overlaps any *other* file, as a number: files with
@@ -302,11 +348,17 @@ class Schedule:
 
     def _lone_task(self, path: str) -> Node | None:
         """The file's task when it is the only node of the file and no `exclusive`
-        group exists: then two files of different jobs overlap exactly as their jobs do."""
+        group exists: then two files of different jobs overlap exactly as their jobs do.
+        Not for a file that task runs only lines of (`line_nodes`): its other lines run
+        in no task."""
         found = self._lone.get(path, _UNKNOWN)
         if found is _UNKNOWN:
             nodes = self.nodes_of.get(path) or ()
-            found = nodes[0] if len(nodes) == 1 and nodes[0].kind == "task" and not self.exclusive else None
+            found = (
+                nodes[0]
+                if len(nodes) == 1 and nodes[0].kind == "task" and not self.exclusive and path not in self.line_nodes
+                else None
+            )
             self._lone[path] = found
         return found  # type: ignore[return-value]
 
@@ -922,10 +974,13 @@ def build_schedule(
     it and which calls (see `Schedule.pooled_runs`). `stats`: the run's counters (see `delta_lint.stats`)."""
     workflows = workflows or Workflows()
     by_file: dict[str, list[Node]] = {}
+    by_lines: dict[str, list[tuple[int, int, Node]]] = {}
     for job in workflows.jobs.values():
         for task in job.tasks.values():
             for file in task.files:
                 by_file.setdefault(file, []).append(Node(job.key, task.key, "task"))
+                if task.lines is not None:
+                    by_lines.setdefault(file, []).append((*task.lines, Node(job.key, task.key, "task")))
     for child, callers in sorted((runs_in or {}).items()):
         for caller in sorted(callers):
             by_file.setdefault(child, []).extend(by_file.get(caller, []))
@@ -964,7 +1019,14 @@ def build_schedule(
         started_by=_started_by(workflows),
         stats=stats if stats is not None else RunStats(),
         pooled_runs={display: pooled[rel] for display, rel in paths.items() if rel in (pooled or {})},
+        line_nodes={
+            display: tuple(sorted(by_lines[rel], key=_span_key)) for display, rel in paths.items() if rel in by_lines
+        },
     )
+
+
+def _span_key(span: tuple[int, int, Node]) -> tuple[int, int, str]:
+    return span[0], span[1], span[2].key()
 
 
 def _started_by(workflows: Workflows) -> dict[str, tuple[Node, ...]]:
@@ -994,15 +1056,49 @@ NO_SCHEDULE_NOTE = (
 )
 
 
-def run_notes(schedule: Schedule) -> list[str]:
+def run_notes(schedule: Schedule, intents: Iterable[Intent] = ()) -> list[str]:
     """What a run says once about the schedule it judged: the bundle target read and
-    why, the readers' notes (a development target's paused schedules), and that no
+    why, the readers' notes (a development target's paused schedules), that no
     schedule is known at all when no job of any reader or of the configuration runs
-    a file of the project."""
+    a file of the project, and which notebooks' `intents` a thread pool's calls run
+    with the inputs naming their tables known only at run time (`pool_notes`)."""
     wf = schedule.workflows
     notes = [f"judged {wf.target}"] if wf.target else []
     notes += wf.notes
     known = wf.jobs or schedule.config_runs or any(n.kind != "file" for ns in schedule.nodes_of.values() for n in ns)
     if not known:
         notes.append(NO_SCHEDULE_NOTE)
+    return notes + pool_notes(schedule, intents)
+
+
+MAX_NOTED_TABLES = 3  # tables a pool note names, the rest counted
+
+
+def pool_notes(schedule: Schedule, intents: Iterable[Intent]) -> list[str]:
+    """One note per notebook and thread pool whose calls run it giving an input that
+    names a table of the notebook a value only a run knows: those writes are not
+    paired with the pool's other calls (each call may write a table of its own, see
+    `Schedule._one_table_in_pool`), so the run says it did not judge them, and which
+    input would have to be known."""
+    found: dict[tuple[str, str, tuple[str, ...]], set[str]] = {}
+    for x in intents:
+        if not x.name_inputs or x.table is None or x.location.path not in schedule.pooled_runs:
+            continue
+        for pool, _, same, differ in schedule.pooled_runs[x.location.path]:
+            given = {name for name, _ in same} | set(differ)
+            unknown = tuple(name for name in x.name_inputs if name not in given)
+            if unknown:
+                found.setdefault((x.location.path, pool, unknown), set()).add(x.table.name)
+    notes = []
+    for (path, pool, unknown), tables in sorted(found.items()):
+        names = sorted(tables)
+        shown = ", ".join(f"`{t}`" for t in names[:MAX_NOTED_TABLES])
+        if len(names) > MAX_NOTED_TABLES:
+            shown += f" and {len(names) - MAX_NOTED_TABLES} more"
+        inputs = ", ".join(f"`{i}`" for i in unknown)
+        notes.append(
+            f"{path} is run by the calls of the thread pool at {pool} (`dbutils.notebook.run`), which give it "
+            f"{inputs} as a value only a run knows: its writes to {shown} are not paired with the pool's other "
+            "calls (each call may write a table of its own)"
+        )
     return notes

@@ -48,3 +48,28 @@ def test_a_hook_of_another_database_is_not_read(lint):
     """The near miss: `PostgresHook(...).run(...)` sends the same text elsewhere."""
     result = lint(_dag(TASK.replace("DatabricksSqlHook(", "PostgresHook(")))
     assert _writes(result) == [] and _pairs(result) == set()
+
+
+def test_a_hook_task_beside_a_sql_operator_runs_its_own_function(lint):
+    """Beside another task whose SQL is written in the DAG file, a `@task` function's
+    statements run in its task alone (the function's lines): unordered, the two tasks
+    meet on the table; `wh >> sq` keeps them apart."""
+    operator = '    sq = DatabricksSqlOperator(task_id="sq", sql="DELETE FROM main.ops.events WHERE kind = \'d\'")\n'
+    body = TASK.replace(
+        "        DatabricksSqlHook().get_records(sql=\"DELETE FROM main.ops.events WHERE kind = 'c'\")\n", ""
+    )
+    parallel = lint(_dag(body + operator))
+    assert _in_dag(parallel) == {(19, 22)}
+    ordered = lint(_dag(body + operator, "    wh >> sq\n"))
+    assert _in_dag(ordered) == set() and [f for f in ordered.findings if f.rule == "DL006"] == []
+
+
+def _in_dag(result) -> set[tuple[int, int]]:
+    """(line, related line) of the conflicts between two writes of the DAG file."""
+    return {
+        (f.location.line, r.line)
+        for f in result.findings
+        if f.rule.startswith("DL1") and f.location.path == "dags/events.py"
+        for r in f.related
+        if r.path == "dags/events.py"
+    }

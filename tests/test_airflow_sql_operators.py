@@ -100,10 +100,38 @@ def test_a_sql_file_of_the_template_folder_is_the_task_file(tmp_path, monkeypatc
     assert "its SQL file `missing.sql` is not in the DAG's template folder" in out
 
 
-def test_two_sql_tasks_of_one_dag_file_are_not_each_given_the_others_statements(lint):
-    """A task runs whole files: two tasks running SQL written in the DAG file would each
-    be taken to run both statements, and a MERGE paired with itself. They are said not
-    analysed instead; one such task still runs the file (see the test above)."""
+def _conflicts(result) -> list[tuple[str, int, tuple[int, ...]]]:
+    return sorted(
+        (f.rule, f.location.line, tuple(r.line for r in f.related)) for f in result.findings if f.rule.startswith("DL1")
+    )
+
+
+UPDATES = (
+    '    a = DatabricksSqlOperator(task_id="a", sql="UPDATE main.ops.events SET x = 1 WHERE kind = \'a\'")\n'
+    "    b = DatabricksSqlOperator(\n"
+    '        task_id="b",\n'
+    "        sql=\"UPDATE main.ops.events SET x = 2 WHERE kind = 'b'\",\n"
+    "    )\n"
+)
+
+
+def test_each_sql_task_of_one_dag_file_runs_its_own_statements(lint):
+    """Tasks whose SQL is written in one DAG file each run the lines of their own
+    operator: two the DAG leaves unordered meet; `a >> b` (or `set_downstream`)
+    keeps them apart, and no task is said not analysed."""
+    parallel = lint({"dags/events.py": HEAD + UPDATES})
+    (finding,) = [f for f in parallel.findings if f.rule.startswith("DL1")]
+    assert (finding.rule, finding.location.line, [r.line for r in finding.related]) == ("DL102", 12, [13])
+    assert finding.overlap == "tasks `a` and `b` of job `events` have no dependency between them"
+    for order in ("    a >> b\n", "    a.set_downstream(b)\n"):
+        ordered = lint({"dags/events.py": HEAD + UPDATES + order})
+        assert _conflicts(ordered) == []
+        assert [f for f in ordered.findings if f.rule == "DL006"] == []
+
+
+def test_sql_tasks_of_one_dag_file_do_not_take_each_others_statements(lint):
+    """A statement of one task is not paired with itself as if another task ran it
+    too: two MERGEs on tables of their own, in one run of the DAG, meet nothing."""
     merges = (
         '    a = DatabricksSqlOperator(task_id="a", sql="MERGE INTO main.ops.a t USING s ON t.id = s.id '
         'WHEN MATCHED THEN UPDATE SET *")\n'
@@ -112,8 +140,56 @@ def test_two_sql_tasks_of_one_dag_file_are_not_each_given_the_others_statements(
     )
     result = lint({"dags/events.py": HEAD + merges})
     assert _pairs(result) == set()
-    problems = [f.message for f in result.findings if f.rule == "DL006"]
-    assert len(problems) == 2 and all("not told apart" in m for m in problems)
+    assert [f for f in result.findings if f.rule == "DL006"] == []
+
+
+LOOP = (
+    '    for t in ["a", "b"]:\n'
+    "        DatabricksSqlOperator(\n"
+    '            task_id=f"m_{t}",\n'
+    '            sql=f"MERGE INTO main.ops.{t} x USING main.raw.{t} s ON x.id = s.id WHEN MATCHED THEN UPDATE SET *",\n'
+    "        )\n"
+)
+
+
+def test_sql_tasks_a_loop_makes_from_one_operator_are_not_analysed(lint):
+    """The rounds of a loop make several tasks of one operator call, whose statements
+    are read once for all rounds: which are whose is not told apart, so a round's
+    MERGE is not paired with itself as another round's (a false conflict), and the
+    tasks are said not analysed. A task of its own beside them runs its lines."""
+    result = lint({"dags/events.py": HEAD + LOOP + UPDATES})
+    assert _conflicts(result) == [("DL102", 17, (18,))]
+    problems = sorted((f.location.line, f.message) for f in result.findings if f.rule == "DL006")
+    assert [line for line, _ in problems] == [13, 13]
+    assert all("at lines another task runs too" in message for _, message in problems)
+
+
+def test_a_statement_no_task_runs_is_not_taken_as_the_one_lined_tasks(lint):
+    """Beside a loop's tasks (not analysed), one task runs its own lines of the DAG
+    file: the loop's MERGE is in no task, so it does not meet another DAG's notebook
+    as that task's write would (their crons meet); the task's own UPDATE still does."""
+    loop = LOOP.replace('["a", "b"]', '["events", "b"]')
+    own = '    u = DatabricksSqlOperator(task_id="u", sql="UPDATE main.ops.events SET x = 1 WHERE kind = \'a\'")\n'
+    other = HEAD.replace('dag_id="events"', 'dag_id="other"') + NOTEBOOK
+    files = {"notebooks/fix.py": FIX, "dags/other.py": other}
+    assert _conflicts(lint({**files, "dags/events.py": HEAD + loop})) == []
+    assert _conflicts(lint({**files, "dags/events.py": HEAD + loop + own})) == [("DL102", 17, (2,))]
+
+
+def test_a_sql_task_in_a_task_group_keeps_the_groups_order(lint):
+    """Inside a `TaskGroup` the tasks are `group.task`; the order set on the group holds
+    for the SQL each of its tasks runs."""
+    grouped = HEAD.replace(
+        "from airflow import DAG\n", "from airflow import DAG\nfrom airflow.utils.task_group import TaskGroup\n"
+    )
+    body = (
+        '    with TaskGroup(group_id="first") as first:\n'
+        + "".join("    " + line + "\n" for line in UPDATES.splitlines()[:1])
+        + '    with TaskGroup(group_id="second") as second:\n'
+        + "".join("    " + line + "\n" for line in UPDATES.splitlines()[1:])
+    )
+    assert len(_conflicts(lint({"dags/events.py": grouped + body}))) == 1
+    assert _conflicts(lint({"dags/events.py": grouped + body + "    first >> second\n"})) == []
 
 
 def test_a_cached_run_sees_a_template_sql_file_appear_and_go(tmp_path, monkeypatch):

@@ -507,6 +507,53 @@ def test_a_table_named_by_the_inputs_a_pools_calls_give_a_notebook_is_one_per_ca
     assert [rule for rule, _, _ in _pooled(lint({**files, "jobs/load.py": fixed}))] == ["DL102"]
 
 
+def test_a_table_named_by_an_input_every_call_of_a_pool_gives_alike_is_one_table(lint):
+    """A notebook whose table is named by an input stays unbound when its runs give
+    that input different values (here another notebook runs it with "us"); the calls
+    of a pool that all give it the same known value write one table at once. Near
+    misses: calls that give it their item, or literal items of their own, write a
+    table each (or one only a run knows), and are not paired."""
+    by_input = NB + (
+        'region = dbutils.widgets.get("region")\n'
+        "spark.sql(f\"UPDATE main.ops.events_{region} SET x = 1 WHERE kind = 'a'\")\n"
+    )
+    alone = NB + 'dbutils.notebook.run("./load", 3600, {"region": "us"})\n'
+    parent = RUN_EACH.replace("run(path, 3600", 'run("./load", 3600')
+    alike = parent.replace('{"env": "prod"}', '{"region": "eu", "item": path}')
+    files = {"jobs/load.py": by_input, "jobs/alone.py": alone}
+    found = lint({**files, "jobs/parent.py": NB + alike.replace("ITEMS", "spark.table('r').collect()")})
+    assert _pooled(found) == [("DL102", POOL_RUNS.format(line="9:6"), "code")]
+    (finding,) = [f for f in found.findings if f.rule == "DL102"]
+    assert finding.table == "main.ops.events_{region}" and "(another call)" in finding.message
+    per_item = parent.replace('{"env": "prod"}', '{"region": path}')
+    for items in ("spark.table('r').collect()", '["eu", "us"]'):
+        assert _pooled(lint({**files, "jobs/parent.py": NB + per_item.replace("ITEMS", items)})) == []
+
+
+def test_a_table_named_by_an_input_a_pools_calls_give_unknown_is_said_not_paired(lint):
+    """A pool's calls that give the input naming the child's table a value only a run
+    knows: the child's writes are not paired with the other calls, and the run says
+    so once. Near misses say nothing: one known value in every call (paired), a
+    literal value of its own in each call (a table each)."""
+    by_input = NB + (
+        'region = dbutils.widgets.get("region")\n'
+        "spark.sql(f\"UPDATE main.ops.events_{region} SET x = 1 WHERE kind = 'a'\")\n"
+    )
+    alone = NB + 'dbutils.notebook.run("./load", 3600, {"region": "us"})\n'
+    parent = RUN_EACH.replace("run(path, 3600", 'run("./load", 3600')
+    files = {"jobs/load.py": by_input, "jobs/alone.py": alone}
+    per_item = parent.replace('{"env": "prod"}', '{"region": path}')
+    unknown = lint({**files, "jobs/parent.py": NB + per_item.replace("ITEMS", "spark.table('r').collect()")})
+    assert [n for n in unknown.notes if "run by the calls" in n] == [
+        "jobs/load.py is run by the calls of the thread pool at jobs/parent.py:9:6 (`dbutils.notebook.run`), which "
+        "give it `region` as a value only a run knows: its writes to `main.ops.events_{region}` are not paired "
+        "with the pool's other calls (each call may write a table of its own)"
+    ]
+    alike = parent.replace('{"env": "prod"}', '{"region": "eu", "item": path}')
+    for near in (per_item.replace("ITEMS", '["eu", "us"]'), alike.replace("ITEMS", "spark.table('r').collect()")):
+        assert [n for n in lint({**files, "jobs/parent.py": NB + near}).notes if "run by the calls" in n] == []
+
+
 def test_a_pooled_notebooks_table_named_by_its_inputs_still_meets_its_own_pools_calls(lint):
     own_pool = NB + (
         "from concurrent.futures import ThreadPoolExecutor\n"

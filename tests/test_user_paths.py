@@ -229,3 +229,21 @@ def test_paths_shown_relative_to_a_relative_folder_follow_the_working_directory(
     monkeypatch.chdir(tmp_path / "b")
     assert display_path(tmp_path / "b" / "jobs" / "x.py", Path(".")) == "jobs/x.py"
     assert display_path(tmp_path / "a" / "jobs" / "x.py", Path(".")) == "../a/jobs/x.py"
+
+
+def test_files_of_a_project_checked_from_outside_it_are_shown_from_the_working_folder(tmp_path):
+    # each file outside the working folder is shown as its folder (worked out once)
+    # and its name: from a sibling folder, and through a linked folder, where the
+    # path shown is the one the link leads to
+    real = project(tmp_path / "real" / "p", {"jobs/a.sql": MERGE_A, "jobs/sub/b.sql": DELETE_B, "src/d.sql": DELETE_B})
+    (tmp_path / "away").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    shown = ["jobs/a.sql", "jobs/sub/b.sql", "src/d.sql"]
+    for cwd, named, prefix in ((tmp_path / "away", "../real/p", "../real/p/"), (real.parent, "../alias/p", "p/")):
+        proc = cli("check", named, "--no-cache", "--show-files", "--format", "concise", cwd=cwd)
+        listed = [line.split()[-1] for line in proc.stdout.splitlines() if line.startswith("analysed ")]
+        assert listed == [prefix + name for name in shown], proc.stdout
+        paths = {
+            f["location"]["path"] for f in findings(cli("check", named, "--no-cache", "--format", "json", cwd=cwd))
+        }
+        assert paths and paths <= set(listed)

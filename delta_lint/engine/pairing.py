@@ -234,10 +234,12 @@ class Engine:
         partners_of: Callable[[int], list[int]] | None = None  # see _partners: made once asked
         for shared in classes.shared_files:
             # Statements of one file run in order unless runs of the file overlap (then
-            # every pair alike), a streaming query keeps running or a thread pool runs
-            # calls at once: without streams and pools, one answer holds for every pair,
-            # and a long script in one run costs nothing.
+            # every pair alike), a streaming query keeps running, a thread pool runs
+            # calls at once or tasks run their own lines of it (an Airflow DAG's SQL
+            # tasks): without those, one answer holds for every pair, and a long script
+            # in one run costs nothing.
             alike = not any(stream_start(group[i]) is not None or group[i].pool is not None for i in shared)
+            alike = alike and not self.schedule.scoped_by_lines(group[shared[0]].location.path)
             same_run = overlap_of(group[shared[0]], group[shared[1]]) if alike else None
             if alike and same_run is None:
                 continue

@@ -37,7 +37,7 @@ from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import Scope, Str, loop_names, param_str, placeholders
 from delta_lint.frontend.values.resolver import ValueResolver
 from delta_lint.frontend.values.walker import Walker, called_name, walk
-from delta_lint.model import Diagnostic, Intent
+from delta_lint.model import Diagnostic, Intent, PooledRun
 
 # pool classes -> the keyword (or first positional argument) of their number of workers
 _POOLS = {"ThreadPoolExecutor": "max_workers", "ThreadPool": "processes"}
@@ -313,7 +313,7 @@ class Host(Protocol):
     intents: list[Intent]
     diagnostics: list[Diagnostic]
     notebook_runs: list[tuple[str, dict[str, str]]]
-    pooled_notebook_runs: list[tuple[str, str, str]]
+    pooled_notebook_runs: list[PooledRun]
     walker: Walker
     values: ValueResolver
     sites: SourceSites
@@ -375,8 +375,11 @@ class PoolReader:
                 len(self.host.notebook_runs),
             )
             self._function(hand_out, args, local)
-            for child, _ in self.host.notebook_runs[runs:]:  # a notebook each call runs, at once
-                self.host.pooled_notebook_runs.append((child, str(pool), item or ""))
+            # a notebook each call runs, at once, and the arguments known in this reading:
+            # a known argument of a reading for any item is the same in every call
+            for child, arguments in self.host.notebook_runs[runs:]:
+                given = tuple(sorted(arguments.items()))
+                self.host.pooled_notebook_runs.append((child, str(pool), item or "", given))
             for n in [*range(before, len(self.host.intents)), *(self.host.walker.kept_in_place - kept)]:
                 x = self.host.intents[n]
                 own = per_item and x.table is not None and per_item & set(placeholders(x.table.name))

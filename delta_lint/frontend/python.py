@@ -88,6 +88,7 @@ from delta_lint.model import (
     Kind,
     Links,
     Location,
+    PooledRun,
     TableRef,
     digest,
     source_words,
@@ -152,7 +153,7 @@ class PythonAnalyzer:
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
         self.job_definitions: list[dict] = []
         self.notebook_runs: list[tuple[str, dict[str, str]]] = []  # see `Walker.notebook_run`
-        self.pooled_notebook_runs: list[tuple[str, str, str]] = []  # see `Links.pooled_notebooks`
+        self.pooled_notebook_runs: list[PooledRun] = []  # see `Links.pooled_notebooks`
         self.exits: dict[str, object] = dict(context.exits)  # what the notebooks it runs hand back
         # (task key, key) -> the values the project sets it to (see `Context.task_values`)
         self.task_values: dict[tuple[str, str], tuple[object, ...]] = {

@@ -63,7 +63,7 @@ from delta_lint.frontend.values.resolver import (
     self_attributes_set,
     with_attribute,
 )
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent, PooledRun
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -100,7 +100,7 @@ class Host(Protocol):
     imports: list[tuple[str, str, str]]
     job_definitions: list[dict]
     notebook_runs: list[tuple[str, dict[str, str]]]
-    pooled_notebook_runs: list[tuple[str, str, str]]
+    pooled_notebook_runs: list[PooledRun]
     own_path: str
     budget: Budget
     _helpers: set[str]
