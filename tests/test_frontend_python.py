@@ -153,6 +153,30 @@ def test_the_pandas_api_on_spark_writes_as_spark_does():
     assert not [d for d in result.diagnostics if d.rule in ("DL000", "DL001")]
 
 
+def test_delta_writers_outside_spark_commit_to_the_same_log():
+    """delta-rs (`deltalake.write_deltalake`) and polars' `write_delta` commit to
+    the same Delta log as Spark's writers: a write of their target (a path, or a
+    name), `error` by default; an overwrite with `predicate` replaces those rows
+    only. Near misses: polars' `mode="merge"` hands back a merger (its `execute()`
+    writes, not read here) and a `write_delta` of nothing named is no write."""
+    got, result = intents(
+        "from deltalake import write_deltalake\n"
+        "import deltalake, polars as pl\n"
+        'write_deltalake("s3://b/t1", pdf, mode="append", partition_by=["day"])\n'
+        'deltalake.write_deltalake("/mnt/t2", pdf, mode="overwrite", predicate="day = \'2024-01-01\'")\n'
+        'pl.DataFrame({"a": [1]}).write_delta("abfss://c@a/t3", mode="overwrite")\n'
+        'pldf.write_delta("s3://b/t4")\n'
+        'pldf.write_delta("s3://b/t5", mode="merge", delta_merge_options={})\n'
+        "pldf.write_delta()\n"
+    )
+    assert [(line, table, kind, pred) for line, table, kind, pred, *_ in got] == [
+        (3, "delta:s3://b/t1", "blind_append", None),
+        (4, "delta:/mnt/t2", "replace_where", "day = '2024-01-01'"),
+        (5, "delta:abfss://c@a/t3", "full_overwrite", None),
+        (6, "delta:s3://b/t4", "create", None),  # `error`: it writes only a table that is not there
+    ]
+
+
 def test_spark_sql_string_building_and_parameters():
     got, _ = intents(
         "import sys, argparse\n"

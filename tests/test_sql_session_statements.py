@@ -109,6 +109,8 @@ def test_a_job_parameter_in_identifier_is_kept_as_the_parameter_it_names(lint):
         "SET TAG ON CATALOG demo `cost_center` = `hr`",
         "UNSET TAG ON SCHEMA demo.silver cost_center",
         "SET TAG ON VOLUME demo.raw.landing pii",
+        "COMMIT",
+        "ROLLBACK",
     ],
 )
 def test_statements_that_write_nothing_are_read_without_a_diagnostic(lint, statement):

@@ -166,6 +166,8 @@ TERMINALS = {
     "convertToDelta",
     "to_table",
     "to_delta",
+    "write_deltalake",
+    "write_delta",
     "sql",
     "execute_statement",
     "fetch_all",

@@ -614,6 +614,8 @@ class PythonAnalyzer:
                     self._guarded(node, self.walker.call_helper, callee, node, scope)
                     continue
             terminal = attribute and (node.func.attr in TERMINALS or node.func.attr in self._client_methods)
+            # `from deltalake import write_deltalake` then `write_deltalake(...)`: a writer called by its name
+            terminal = terminal or (type(node.func) is ast.Name and node.func.id == "write_deltalake")
             if terminal and id(node) not in seen:
                 steps = self.flatten(node, scope)
                 for step in steps:
@@ -773,6 +775,9 @@ class PythonAnalyzer:
             return
         if writer >= 0 and names[writer] == "write" and last.name in ("saveAsTable", "save", "insertInto"):
             self.writers.batch_write(steps, writer, node, scope)
+            return
+        if last.name in ("write_deltalake", "write_delta") and (last.name == "write_deltalake" or len(steps) > 1):
+            self.writers.delta_rs_write(steps, node, scope)
             return
         if last.name in ("to_table", "to_delta") and len(steps) > 1 and _names_pandas_target(node):
             self.writers.pandas_write(steps, node, scope)

@@ -259,6 +259,35 @@ class WriterReader:
             ref, resolved = self._path_target("DataFrame", method, node, opts, scope)
         self.write(ref, resolved, mode, opts, partition_by, (), set(), node, scope)
 
+    def delta_rs_write(self, steps: list[Step], node: ast.Call, scope: Scope) -> None:
+        """Writers outside Spark that commit to the same Delta log as Spark's:
+        `write_deltalake(table_or_uri, data, mode=, partition_by=, predicate=)` of
+        `deltalake` (delta-rs) and polars' `df.write_delta(target, mode=)`. Their
+        target is the first argument (or `table_or_uri=`/`target=`), their mode
+        Spark's words (`error` by default); an overwrite with `predicate` replaces
+        only those rows, as `replaceWhere` does. A polars `mode="merge"` hands back a
+        merger whose `execute()` writes: not read here."""
+        method = steps[-1].name
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        target = node.args[0] if node.args else keywords.get("table_or_uri", keywords.get("target"))
+        if target is None:
+            return
+        mode_node = keywords.get("mode")
+        mode = "error" if mode_node is None else self.host.string(mode_node, scope).text.lower()
+        if mode == "merge":
+            return
+        opts: dict[str, Str] = {}
+        predicate = keywords.get("predicate") if method == "write_deltalake" else None
+        if predicate is not None and mode == "overwrite":
+            opts["replacewhere"] = self.host.string(predicate, scope)
+        cols = keywords.get("partition_by")
+        elts = cols.elts if isinstance(cols, (ast.List, ast.Tuple)) else [cols] if cols is not None else []
+        partition_by = tuple(self.host.string(e, scope).text.lower() for e in elts)
+        name = self.host.string(target, scope)
+        path = name.text.startswith("/") or "://" in name.text or name.text.startswith(("dbfs:", "abfss:"))
+        ref, resolved = self.host._ref(name, path=path or name.unknown)
+        self.write(ref, resolved, mode.replace("error", "errorifexists"), opts, partition_by, (), set(), node, scope)
+
     def _path_target(
         self, api: str, method: str, node: ast.Call, opts: dict[str, Str], scope: Scope
     ) -> tuple[TableRef, bool]:

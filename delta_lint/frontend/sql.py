@@ -619,7 +619,7 @@ _RX = {
 # Statements that never write a Delta table (or that delta-lint does not model).
 _IGNORED_WORDS = (
     "SELECT WITH SHOW DESCRIBE DESC EXPLAIN REFRESH CACHE UNCACHE ANALYZE MSCK GRANT REVOKE DROP DECLARE CALL "
-    "LIST GET PUT REMOVE VALUES FSCK"
+    "LIST GET PUT REMOVE VALUES FSCK COMMIT ROLLBACK"
 ).split()
 _IGNORED = re.compile(
     # Unity Catalog's securables other than tables (catalogs, volumes, locations,
