@@ -293,11 +293,11 @@ class Document(dict):  # type: ignore[type-arg]
 
 def literal_dict(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A literal dict as held, from its keys in order and what is held of each value
-    (None where nothing is): a key written twice reads its first value held."""
+    (None where nothing is): a key written twice holds its last value, as in Python
+    (not held when that one is not)."""
     out: dict[str, object] = {}
     for key, value in pairs:
-        if out.get(key, UNHELD) is UNHELD:
-            out[key] = UNHELD if value is None else value
+        out[key] = UNHELD if value is None else value
     return out
 
 
@@ -480,8 +480,8 @@ def to_plain(held: object, depth: int = 0) -> object:
         return held
     if isinstance(held, Document):
         return held.plain
-    if isinstance(held, dict):  # its values held; a key whose value is not held is left out
-        out = {k: to_plain(v, depth + 1) for k, v in known_items(held)}
+    if isinstance(held, dict):  # every value held: a key left out would give `.get`'s default or fail `in`
+        out = {k: to_plain(v, depth + 1) for k, v in held.items()}
         return _NOT_PLAIN if any(isinstance(v, lattice.Unknown) for v in out.values()) else out
     if is_texts(held):  # a configuration list is not given (its dicts are held, not plain)
         items = [to_plain(i, depth + 1) for i in held]  # type: ignore[attr-defined]

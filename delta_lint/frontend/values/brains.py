@@ -38,6 +38,10 @@ PROJECT_ROOT = "/__project__"
 # default); `BaseSettings` is not one: it reads the environment too
 MODEL_BASES = frozenset({"BaseModel"})
 
+# methods of `dict` that change the dict they are called on: a name holding one holds,
+# after the call, what Python's dict holds then (or no known dict)
+DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
+
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 

@@ -396,6 +396,8 @@ class ValueResolver:
                 ):
                     return values  # type: ignore[return-value]
                 return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            return self._range(node, scope)
         if isinstance(node, ast.Dict) and node.keys and all(k is not None for k in node.keys):
             node = ast.List(elts=list(node.keys))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
@@ -406,12 +408,76 @@ class ValueResolver:
                 return list(items)
         return None
 
+    def _range(self, call: ast.Call, scope: Scope) -> list[Str] | None:
+        """The numbers `range(n)`, `range(a, b)` or `range(a, b, step)` runs over, when
+        every bound is a known integer and it runs at least once and at most as many
+        turns as a literal list may hold (a loop over it then runs once per number);
+        None otherwise (the builtin shadowed, a bound only a run knows, no turn)."""
+        if "range" in scope.env or "range" in self.host.functions or call.keywords or not 1 <= len(call.args) <= 3:
+            return None
+        bounds = [self._integer(a, scope) for a in call.args]
+        if not all(type(b) is int for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+            return None
+        numbers = range(*bounds)  # type: ignore[arg-type]
+        try:
+            turns = len(numbers)
+        except OverflowError:  # `range(10**30)`: more turns than a C size holds
+            return None
+        held = [scalar(n) for n in numbers] if 0 < turns <= 256 else []
+        return held if held and all(h is not None for h in held) else None  # type: ignore[return-value]
+
+    def _integer(self, node: ast.expr, scope: Scope) -> object:
+        """The integer an expression holds (`n`, `N + 1`, `-1`, `len(TABLES)` of a list
+        the code does not change in place), else what else it holds."""
+        sign = 1
+        while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):  # (no recursion per `-`)
+            sign, node = -sign, node.operand
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "len"
+            and "len" not in scope.env
+            and "len" not in self.host.functions
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id not in self.host.mutated_names
+            and type(listed := scope.env.get(node.args[0].id)) is list
+        ):
+            return sign * len(listed)
+        held = self.string(node, scope).value
+        return sign * held if type(held) is int else held if sign == 1 else None
+
+    def _copied(self, node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
+        """`dict(conf)` or `conf.copy()` of a dict a name holds: a new dict of the same
+        items, so a later change to one is not the other's (`values.walker` follows
+        changes by identity). None for any other expression."""
+        if not isinstance(node, ast.Call) or node.keywords:
+            return None
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "dict" and len(node.args) == 1:
+            if "dict" in scope.env or "dict" in self.host.functions:
+                return None
+            source = node.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+            source = func.value
+        else:
+            return None
+        held = scope.env.get(source.id) if isinstance(source, ast.Name) else None
+        if type(held) is dict:
+            return dict(held)
+        if isinstance(held, Document):
+            return Document(dict(held), held.plain)
+        return None
+
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
         if isinstance(node, ast.Name) and isinstance(
             scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
+        copied = self._copied(node, scope)
+        if copied is not None:
+            return copied
         if isinstance(node, ast.Dict) and not node.keys:
             return {}
         if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
@@ -524,6 +590,8 @@ class ValueResolver:
             key = (
                 node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("key", "name")), None)
             )
+            if isinstance(owner, ast.Name) and isinstance(scope.env.get(owner.id), (dict, Instance)):
+                return None  # `conf = {...}` then `conf.get("table")`: the dict's, not Spark's conf
             if (owner_name, attr) == TASK_VALUES_GET:
                 found = self._task_value(node)
                 if found is not None:
@@ -840,8 +908,12 @@ class ValueResolver:
         key = self._key(node.slice, scope)
         if isinstance(held, (dict, Instance)) and key is not None:
             return get_text(held, key)
+        if not is_texts(held):
+            return None
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        if is_texts(held) and isinstance(index, int) and not isinstance(index, bool):
+        if isinstance(node.slice, ast.Name) and node.value.id not in self.host.mutated_names:
+            index = self._integer(node.slice, scope)  # `TABLES[i]` in `for i in range(len(TABLES)):`
+        if isinstance(index, int) and not isinstance(index, bool):
             return held[index] if -len(held) <= index < len(held) else None  # type: ignore[index,arg-type]
         return None
 

@@ -44,6 +44,7 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import (
+    DICT_CHANGES,
     JSON_DUMPS,
     MODEL_BASES,
     NOTEBOOK_EXIT,
@@ -306,9 +307,10 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
 
 
-def _swap(held: object, old: Instance, new: Instance, depth: int = 0) -> object:
-    """`held` with the object `old` (the same one, not an equal one) replaced by
-    `new`, inside the objects it holds too (three deep at most)."""
+def _swap(held: object, old: object, new: object, depth: int = 0) -> object:
+    """`held` with the value `old` (the same one, not an equal one: an object, a
+    dict) replaced by `new`, inside the objects it holds too (three deep at most);
+    an attribute that held `old` is no longer known when `new` is None."""
     if held is old:
         return new
     if not isinstance(held, Instance) or depth >= 3:
@@ -316,7 +318,7 @@ def _swap(held: object, old: Instance, new: Instance, depth: int = 0) -> object:
     items = tuple((k, _swap(v, old, new, depth + 1)) for k, v in held.items)
     if all(a[1] is b[1] for a, b in zip(items, held.items)):
         return held
-    return Instance(items, cls=held.cls)
+    return Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
 
 
 def _is_widget_definition(node: ast.expr) -> bool:
@@ -589,9 +591,94 @@ class Walker:
                         return
             scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
             return
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self.host._calls(stmt.value, scope)  # the arguments are read before the change
+            self._change_dict(stmt.value, scope)
+            return
+        if isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                self.host._calls(target, scope)
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(scope.env.get(target.value.id), dict)
+                ):  # `del conf["k"]`
+                    self._set_dict(target.value.id, scope, self._removed(target.value.id, target.slice, scope))
+            return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
+
+    def _change_dict(self, call: ast.Call, scope: Scope) -> None:
+        """`d.update(...)`, `d.setdefault(k, v)`, `d.pop(k)`, `d.clear()` on a dict
+        a name holds: the dict Python holds after the call, or no dict known when
+        the call's change cannot be followed (an update from a value only a run
+        knows, a key not known). The old value never survives a change it may not
+        have: reading it would give a table the code no longer writes."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in DICT_CHANGES):
+            return
+        name = func.value.id
+        held = scope.env.get(name)
+        if not isinstance(held, dict):
+            return
+        if type(held) is not dict or any(isinstance(a, ast.Starred) for a in call.args):
+            self._set_dict(name, scope, None)  # a document holds only some of its keys
+            return
+        if func.attr == "clear":
+            self._set_dict(name, scope, {} if not call.args and not call.keywords else None)
+        elif func.attr == "pop" and len(call.args) in (1, 2) and not call.keywords:
+            self._set_dict(name, scope, self._removed(name, call.args[0], scope))
+        elif func.attr == "setdefault" and len(call.args) in (1, 2) and not call.keywords:
+            key = self.values._key(call.args[0], scope)
+            if key is None:
+                self._set_dict(name, scope, None)
+            elif key not in held:  # `d.setdefault(k)` adds None, which no table name is
+                value = self.values._member(call.args[1], scope) if len(call.args) == 2 else None
+                self._set_dict(name, scope, {**held, key: UNHELD if value is None else value})
+        elif func.attr == "update" and len(call.args) <= 1:
+            given = call.args[0] if call.args else ast.Dict(keys=[], values=[])
+            if (
+                not isinstance(given, ast.Dict)
+                or not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in given.keys)
+                or any(k.arg is None for k in call.keywords)
+            ):  # from a value only a run knows, or `**` of one: any key may change
+                self._set_dict(name, scope, None)
+                return
+            pairs = [(str(k.value), self.values._member(v, scope)) for k, v in zip(given.keys, given.values)]  # type: ignore[union-attr]
+            pairs += [(str(k.arg), self.values._member(k.value, scope)) for k in call.keywords]
+            updated = dict(held)
+            for key, value in pairs:  # a later pair of the same key wins, as in Python
+                updated[key] = UNHELD if value is None else value
+            self._set_dict(name, scope, updated)
+        else:  # `popitem()`, or a form not read above
+            self._set_dict(name, scope, None)
+
+    def _removed(self, name: str, key_node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
+        """The dict `name` holds without the key `key_node` names (`d.pop(k)`,
+        `del d[k]`); None when the key or the dict is not known."""
+        held = scope.env.get(name)
+        key = self.values._key(key_node, scope)
+        if type(held) is not dict or key is None:
+            return None
+        return {k: v for k, v in held.items() if k != key}
+
+    def _set_dict(self, name: str, scope: Scope, new: dict | None) -> None:  # type: ignore[type-arg]
+        """The dict `name` holds is now `new` (None: not known), in that name and
+        in every name and object holding the same dict (`same = conf`)."""
+        old = scope.env.get(name)
+        if old is None or new is old:
+            return
+        for other, held in list(scope.env.items()):
+            if held is old:
+                if new is None:
+                    del scope.env[other]
+                else:
+                    scope.env[other] = new
+                continue
+            swapped = _swap(held, old, new)
+            if swapped is not held:
+                scope.env[other] = swapped
 
     def _loop_turn(self, stmt: ast.For) -> bool:
         """One turn of a loop read element by element costs the file's budget what
