@@ -592,7 +592,7 @@ _RX = {
     # string, or IDENTIFIER(expr) of what a template does not fill alone (script variables)
     "use": re.compile(
         r"(?:USE|SET(?=\s+CATALOG\b))\s+(?:(?P<kind>CATALOG|SCHEMA|DATABASE)\s+)?"
-        rf"(?:(?P<name>{TABLE_NAME})|(?P<quoted>'[^'\\]*'|\"[^\"\\]*\")|IDENTIFIER\s*\(\s*(?P<expr>.+?)\s*\))\s*$",
+        rf"(?:(?P<name>{TABLE_NAME})|(?P<quoted>'[^'\\]*'|\"[^\"\\]*\")|IDENTIFIER\s*\((?P<expr>.*)\))\s*$",
         re.I | re.S,
     ),
     # session statements that write nothing and change nothing a write is read with:
@@ -757,7 +757,10 @@ def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
             raise ParseError("only a catalog's name may be given as a string")
         ctx.session.use([ctx.tpl.restore_names(m["quoted"][1:-1].lower())], kind)
         return []
-    return _use_identifier(ctx, m["expr"], kind)
+    expr = m["expr"].strip()  # (one greedy part in the pattern: linear on any text)
+    if not expr:
+        raise ParseError("IDENTIFIER() names nothing")
+    return _use_identifier(ctx, expr, kind)
 
 
 def _use_identifier(ctx: _Ctx, expr: str, kind: str | None) -> list[Diagnostic]:
