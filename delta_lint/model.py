@@ -436,7 +436,8 @@ def source_words(text: str) -> set[str]:
 # backslashes, up to the statement's end (`;`, the line's end); each alternative
 # starts with its own character, so a match takes linear time
 _IMPORT_STATEMENT = re.compile(
-    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\([^)]*\)|(?:[^\n;\\]|\\\n)*)|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\((?:[\s\w,.\\]|#[^\n]*)*\)|(?:[^\n;\\]|\\\n)*)"
+    r"|import[ \t]+(?:[^\n;\\]|\\\n)*)",
     re.MULTILINE,
 )
 
@@ -444,9 +445,12 @@ _IMPORT_STATEMENT = re.compile(
 def without_imports(text: str) -> str:
     """Python source with its import statements blanked: the code that may call
     what it imports. `from m import f` calls nothing, so a module that imports
-    every helper of a package, and calls one, is read with that one. A statement
-    this misses (after a `;`, a comment holding `)` inside the parentheses) keeps
-    its words: more helpers, never fewer."""
+    every helper of a package, and calls one, is read with that one. Parentheses
+    hold only what an import list can (names, commas, `as`, comments), so a line
+    of a string that looks like an open import (`from m import (` in a docstring)
+    takes its own line alone, never the code after it. A statement this misses
+    (after a `;`, a comment holding `)` inside the parentheses) keeps its words:
+    more helpers, never fewer."""
     return _IMPORT_STATEMENT.sub(" ", text)
 
 

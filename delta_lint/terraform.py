@@ -374,10 +374,12 @@ class _Modules:
         return self._sources[folder]
 
     def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
-        """What the module's variables and locals hold (see `_Values`), the variables
-        files read, and why those that cannot be read were not (their variables keep
-        their defaults). A module other modules call takes the values their
-        `module` blocks give its variables (see `_given`)."""
+        """What the module's variables and locals hold (see `_Values`), the files its
+        values were read from, and why variables files that cannot be read were not
+        (their variables keep their defaults). A module other modules call takes the
+        values their `module` blocks give its variables (see `_given`), not those of
+        its own variables files, which Terraform reads only in the root it runs in;
+        the callers' files are among those its values were read from."""
         if folder in self._values:
             return self._values[folder]
         if folder in self._reading:  # modules that call each other: no value passes round the cycle
@@ -385,13 +387,19 @@ class _Modules:
         self._reading.add(folder)
         try:
             documents = [d for d in map(self.parsed, sorted(folder.glob("*.tf"))) if isinstance(d, dict)]
-            files = [folder / name for name in _TFVARS if (folder / name).is_file()]
-            files += sorted(p for suffix in _AUTO_TFVARS for p in folder.glob(f"*{suffix}") if p.is_file())
+            callers = self.calls.get(folder.resolve(), [])
+            files: list[Path] = []
+            if not callers:  # Terraform reads variables files in the root it runs in, never in a called module
+                files = [folder / name for name in _TFVARS if (folder / name).is_file()]
+                files += sorted(p for suffix in _AUTO_TFVARS for p in folder.glob(f"*{suffix}") if p.is_file())
             read = [self._tfvars(f) for f in files]
             assigned = [r for r in read if isinstance(r, dict)]
             problems = [(f, r) for f, r in zip(files, read) if isinstance(r, ConfigError)]
             values = _module_values(documents, assigned)
             self._given(values, folder)
+            # the callers' `module` blocks give its variables: their files change its values too
+            for caller, _ in callers:
+                files += [f for f in [*sorted(caller.glob("*.tf")), *self.values(caller)[1]] if f not in files]
         finally:
             self._reading.discard(folder)
         self._values[folder] = (values, files, problems)

@@ -132,7 +132,8 @@ def test_the_pandas_api_on_spark_writes_as_spark_does():
     """`psdf.to_table(name, format, mode, partition_cols)` (also through
     `psdf.spark.to_table`) and `psdf.to_delta(path, mode)` are Spark writes; pandas'
     mode `w`, the default, overwrites and `a` appends. Near misses: another format
-    writes no Delta table, and pyarrow's `dataset.to_table()` (no target) reads."""
+    writes no Delta table, pyarrow's `dataset.to_table()` (no target) reads, and
+    DuckDB's `to_table` writes no Delta table."""
     got, result = intents(
         "import pyspark.pandas as ps\n"
         'psdf = ps.read_table("raw.a")\n'
@@ -144,6 +145,14 @@ def test_the_pandas_api_on_spark_writes_as_spark_does():
         "tbl = dataset.to_table()\n"
         'tbl = dataset.to_table(columns=["a"])\n'
     )
+    # DuckDB's relations have a `to_table(name)`: a file with no sign of the pandas
+    # API on Spark writes no Delta table with it (`to_delta` is that API's alone)
+    duck, _ = intents(
+        'con = duckdb.connect("local.db")\n'
+        'con.sql("SELECT * FROM read_csv(\'o.csv\')").to_table("orders")\n'
+        'frame.to_delta("/mnt/lake/t6")\n'
+    )
+    assert [(line, table) for line, table, *_ in duck] == [(3, "delta:/mnt/lake/t6")]
     assert [(line, table, kind) for line, table, kind, *_ in got] == [
         (3, "cat.s.t1", "blind_append"),
         (4, "cat.s.t2", "full_overwrite"),

@@ -1400,6 +1400,28 @@ def test_editing_a_helper_reads_again_the_files_that_name_it_and_no_other(tmp_pa
     assert tables == run(use_cache=False)[1]
 
 
+def test_a_string_line_that_looks_like_an_open_import_hides_no_call(tmp_path):
+    """A docstring line `from pkg.io import (` with no closing parenthesis is no
+    import statement: the call after the string still names the helper, and its
+    write is read there. The near miss: a real parenthesised import, comments
+    inside it, imports nothing the file does not call."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/io.py": "def other(df):\n    df.write.mode('overwrite').saveAsTable('main.s.other_t')\n",
+        "job1.py": (
+            "from pkg.io import other\n"
+            'USAGE = """Import the writers you need:\n'
+            "    from pkg.io import (\n"
+            '"""\n'
+            'other(spark.table("a"))\n'
+        ),
+        "job2.py": "from pkg.io import (\n    other,  # the writer (of t)\n)\nother(spark.table('b'))\n",
+    }
+    results = {r.path: r for r in linked(tmp_path, files)}
+    assert [(i.location.line, i.table.name) for i in results["job1.py"].intents] == [(5, "main.s.other_t")]
+    assert [(i.location.line, i.table.name) for i in results["job2.py"].intents] == [(4, "main.s.other_t")]
+
+
 def test_an_import_statement_alone_does_not_make_a_file_read_again_when_a_helper_changes(tmp_path):
     """`from helpers import a, b` calls neither: a file that imports every helper of
     a module and calls one is given, and keyed by, that one (a package's modules

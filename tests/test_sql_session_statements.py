@@ -129,6 +129,7 @@ def test_statements_that_write_nothing_are_read_without_a_diagnostic(lint, state
         ("SET TIME ZONE", "unrecognised statement"),
         ("USE SCHEMA 'silver'", "only a catalog's name may be given as a string"),
         ("DECLARE v = 'a b'; USE IDENTIFIER(v)", "which is not a name"),
+        ("USE IDENTIFIER(   )", "IDENTIFIER() names nothing"),
     ],
 )
 def test_malformed_session_statements_are_still_parse_errors(lint, statement, reason):
@@ -160,3 +161,17 @@ def test_session_statements_run_by_spark_sql_are_read_the_same(lint):
     result = lint({"load.py": notebook, "fix.sql": OTHER}, CONFIG)
     assert [r for r in _rules(result) if r[0].startswith("DL0")] == []
     assert _conflict_tables(result) == {"demo.silver.events"}
+
+
+def test_a_use_statement_of_many_blanks_or_parentheses_is_read_in_linear_time(lint):
+    """The USE pattern has one greedy part inside IDENTIFIER(...): a statement that
+    does not match (blanks, or `x)` repeated, before a trailing word) fails in
+    linear time. With three overlapping parts, 3,000 blanks took 11 s."""
+    import time
+
+    texts = ["USE IDENTIFIER(" + " " * 200_000 + "x) y;\n", "USE IDENTIFIER(" + "x)" * 100_000 + " y;\n"]
+    start = time.process_time()
+    for n, text in enumerate(texts):
+        result = lint({f"use{n}.sql": text}, CONFIG)
+        assert {f.rule for f in result.findings} == {"DL000"}
+    assert time.process_time() - start < 30  # (seconds here; hours with a backtracking pattern)

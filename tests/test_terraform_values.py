@@ -205,3 +205,57 @@ def test_module_blocks_give_the_called_module_its_variables(lint, calls, why):
     else:
         assert {(path, line) for path, line, _ in unreadable} == {("jobs/main.tf", CRON_LINE)}
         assert why in unreadable[0][2]
+
+
+def test_a_called_modules_own_variables_file_is_not_read(tmp_path):
+    """Terraform reads `terraform.tfvars` only in the root it runs in: a called
+    module's own variables file sets nothing: its default (08:00, beside the 20:00
+    job: no conflict) stays. The near miss: the same module run as a root reads it
+    (20:00: a conflict)."""
+    from delta_lint.config import Config
+    from delta_lint.run import check
+
+    files = {
+        "jobs/main.tf": JOBS_TF.replace("CRON", "var.nightly_cron").replace("PAUSE", "UNPAUSED"),
+        "jobs/variables.tf": 'variable "nightly_cron" {\n  default = "0 0 8 * * ?"\n}\n',
+        "jobs/terraform.tfvars": 'nightly_cron = "0 0 20 * * ?"\n',
+        "jobs/load.py": LOAD,
+        "jobs/fix.py": FIX,
+    }
+    found = {}
+    for project, caller in (("called", 'module "jobs" {\n  source = "../jobs"\n}\n'), ("root", None)):
+        root = tmp_path / project
+        for name, text in {**files, **({"env0/main.tf": caller} if caller else {})}.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+        found[project] = _conflicts(check([root], Config(root=root), cwd=root, use_cache=False).findings)
+    assert found["called"] == []
+    assert found["root"] != []
+
+
+def test_editing_a_callers_module_block_reads_the_called_module_again(tmp_path):
+    """A kept run holds the caller's files among those the module's values came
+    from: changing the argument a `module` block gives is seen by a cached run as
+    by a cold one."""
+    from delta_lint.config import Config
+    from delta_lint.run import check
+
+    files = {
+        "jobs/main.tf": JOBS_TF.replace("CRON", "var.nightly_cron").replace("PAUSE", "UNPAUSED"),
+        "jobs/variables.tf": BARE_VARIABLE,
+        "jobs/load.py": LOAD,
+        "jobs/fix.py": FIX,
+        "main.tf": 'module "jobs" {\n  source = "./jobs"\n  nightly_cron = "0 0 8 * * ?"\n}\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def conflicts(use_cache: bool) -> list[str]:
+        found = check([tmp_path], Config(root=tmp_path), cwd=tmp_path, use_cache=use_cache).findings
+        return _conflicts(found)
+
+    assert conflicts(True) == conflicts(False) == []
+    (tmp_path / "main.tf").write_text(files["main.tf"].replace("0 0 8", "0 0 20"), encoding="utf-8")
+    assert conflicts(False) != []
+    assert conflicts(True) == conflicts(False)

@@ -779,7 +779,12 @@ class PythonAnalyzer:
         if last.name in ("write_deltalake", "write_delta") and (last.name == "write_deltalake" or len(steps) > 1):
             self.writers.delta_rs_write(steps, node, scope)
             return
-        if last.name in ("to_table", "to_delta") and len(steps) > 1 and _names_pandas_target(node):
+        if (
+            last.name in ("to_table", "to_delta")
+            and len(steps) > 1
+            and _names_pandas_target(node)
+            and (last.name == "to_delta" or _PANDAS_ON_SPARK.search(self.source) is not None)
+        ):
             self.writers.pandas_write(steps, node, scope)
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
@@ -867,7 +872,6 @@ class PythonAnalyzer:
             self.diagnostics.extend(diags)
 
 
-# a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
 def _names_pandas_target(node: ast.Call) -> bool:
     """Whether a `to_table`/`to_delta` call names its target, as the pandas API on
     Spark's must (a first argument, or `name=`/`path=`): pyarrow's `dataset.to_table()`
@@ -875,6 +879,11 @@ def _names_pandas_target(node: ast.Call) -> bool:
     return bool(node.args) or any(k.arg in ("name", "path") for k in node.keywords)
 
 
+# what shows a file uses the pandas API on Spark, whose `to_table(name)` writes a
+# table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
+# pandas API on Spark's alone)
+_PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
+# a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
 _ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
 
 

@@ -198,11 +198,12 @@ def sdk_jobs(tree: ast.Module, own_lines: int, budget: Budget, module: str) -> l
     return out
 
 
-def static_value(node: ast.expr, budget: Budget) -> object:
+def static_value(node: ast.expr, budget: Budget, path: str = "") -> object:
     """A literal's value as job settings read it (`{"tasks": [...]}`, `Task(...)`,
     `f"{base}/nb"` as a folder only a run knows and its tail), names not followed;
-    `Unknown` where it cannot be read (the budget spent included)."""
+    `Unknown` where it cannot be read (the budget spent included). `path`: the
+    module the literal stands in, where a budget stop is said."""
     try:
-        return _document(setting(Static(None, "", budget, hook=_sdk).read(node, Scope(), 0)))
+        return _document(setting(Static(None, path, budget, hook=_sdk).read(node, Scope(), 0)))
     except (OutOfBudget, RecursionError):
         return Unknown("the analysis budget is spent")

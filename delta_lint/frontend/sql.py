@@ -70,12 +70,11 @@ _TYPE_WORD = re.compile(r"\b(?:date|time|timestamp|timestamp_ntz|timestamp_ltz|d
 
 def _may_name_a_type(text: str) -> bool:
     """Whether the text may hold a word of `_TYPE_WORD`. Each of them holds `date` or
-    `time`, and a test of the lower-cased text for those costs a tenth of the
-    case-insensitive search (1.8 -> 0.2 ms over the 1,341 statements of the 298 SQL
-    files of the benchmark corpus); the pass it gates reads the tokens and changes
-    only what it changed before. Text that is not ASCII is searched, as a
-    case-insensitive pattern also matches some letters `lower` leaves (see
-    `sqltext._may_template`)."""
+    `time`, and a substring test of the lower-cased text for those is much cheaper
+    than the case-insensitive search (RESULTS.md has the figures); the pass it gates
+    reads the tokens and changes only what it would change anyway. Text that is not
+    ASCII is searched, as a case-insensitive pattern also matches some letters
+    `lower` leaves (see `sqltext._may_template`)."""
     if text.isascii():
         lowered = text.lower()
         return "date" in lowered or "time" in lowered
@@ -592,7 +591,7 @@ _RX = {
     # string, or IDENTIFIER(expr) of what a template does not fill alone (script variables)
     "use": re.compile(
         r"(?:USE|SET(?=\s+CATALOG\b))\s+(?:(?P<kind>CATALOG|SCHEMA|DATABASE)\s+)?"
-        rf"(?:(?P<name>{TABLE_NAME})|(?P<quoted>'[^'\\]*'|\"[^\"\\]*\")|IDENTIFIER\s*\(\s*(?P<expr>.+?)\s*\))\s*$",
+        rf"(?:(?P<name>{TABLE_NAME})|(?P<quoted>'[^'\\]*'|\"[^\"\\]*\")|IDENTIFIER\s*\((?P<expr>.*)\))\s*$",
         re.I | re.S,
     ),
     # session statements that write nothing and change nothing a write is read with:
@@ -757,7 +756,10 @@ def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
             raise ParseError("only a catalog's name may be given as a string")
         ctx.session.use([ctx.tpl.restore_names(m["quoted"][1:-1].lower())], kind)
         return []
-    return _use_identifier(ctx, m["expr"], kind)
+    expr = m["expr"].strip()  # (one greedy part in the pattern: linear on any text)
+    if not expr:
+        raise ParseError("IDENTIFIER() names nothing")
+    return _use_identifier(ctx, expr, kind)
 
 
 def _use_identifier(ctx: _Ctx, expr: str, kind: str | None) -> list[Diagnostic]:

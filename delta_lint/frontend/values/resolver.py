@@ -248,7 +248,13 @@ class ValueResolver:
         for spent in self.host.budget.unsaid():
             own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0)) if own else self.host.sites.loc(call)
+            if own:
+                loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0))
+            elif hasattr(call, "lineno"):
+                loc = self.host.sites.loc(call)
+            else:  # said at the file's end (`call` its module): the line the note names when it is one of its own
+                line = spent.line if 0 < spent.line <= self.host._own_lines else 1
+                loc = Location(self.host.path, *self.host.sites.pos(line, 0))
             after = "this value and those read after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))

@@ -366,7 +366,7 @@ def _task_value_key(node: ast.Call) -> str:
     return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
 
 
-def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
+def _job_definition(node: ast.expr, budget: Budget, path: str) -> dict | None:
     """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
     dicts with `"task_key"`), as solution notebooks define the job that runs them
     (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
@@ -380,7 +380,7 @@ def _job_definition(node: ast.expr, budget: Budget) -> dict | None:
         node = node.args[0]
     if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
         return None
-    value = static_value(node, budget)
+    value = static_value(node, budget, path)
     tasks = value.get("tasks") if isinstance(value, dict) else None
     if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
         return None
@@ -572,7 +572,7 @@ class Walker:
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             if scope.env is self.host.module_env:
-                job = _job_definition(stmt.value, self.host.budget)
+                job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
                     self.host.job_definitions.append(job)
             self.host._calls(stmt.value, scope)
