@@ -1319,7 +1319,8 @@ def _read_plain(files: _Files, inputs: Inputs, i: int) -> None:
 
 
 MAX_DOCUMENT_BYTES = 256 * 1024
-DOCUMENT_SUFFIXES = (".yml", ".yaml", ".json")
+DOCUMENT_SUFFIXES = (".yml", ".yaml", ".json", ".sql")
+TEXT_DOCUMENTS = (".sql",)  # read as their text (`open(p).read()`), not parsed
 
 
 class DocumentReader:
@@ -1360,6 +1361,8 @@ class DocumentReader:
         path = self.root / rel
         try:
             text = read_input_text(path, self.root, MAX_DOCUMENT_BYTES)
+            if rel.endswith(TEXT_DOCUMENTS):
+                return text
             if rel.endswith(".json"):
                 value = json.loads(text)
             else:

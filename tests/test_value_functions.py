@@ -398,3 +398,34 @@ def test_an_imported_function_given_a_job_input_returns_the_template_it_builds(t
 def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_it_unknown(tmp_path):
     # the near miss: what `upper()` makes of a value only a run knows is not known
     assert _written(tmp_path, "upper_name", "env") == [("{upper_name_env}", False)]
+
+
+def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_path):
+    """`spark.sql(open("q.sql").read())` and `with open(...) as f: spark.sql(f.read())`
+    run the text of a SQL file of the project: the link stage gives it as a document
+    (`run.DocumentReader`), and its `{day}` is filled by `.format` as any text's. Near
+    misses: the text of a YAML file read whole, a SQL file outside the project and one
+    the project lacks stay unknown statements (DL007), never guessed."""
+    files = {
+        "queries/load.sql": "INSERT INTO main.s.events SELECT * FROM main.raw.events;\n",
+        "queries/purge.sql": "DELETE FROM main.s.events WHERE d < '{day}';\n",
+        "conf.yml": "table: main.s.other\n",
+        "job.py": (
+            "import os\n"
+            "HERE = os.path.dirname(__file__)\n"
+            'spark.sql(open(os.path.join(HERE, "queries/load.sql")).read())\n'
+            'with open("queries/purge.sql") as f:\n'
+            '    spark.sql(f.read().format(day="2024-01-01"))\n'
+            'spark.sql(open("conf.yml").read())\n'
+            'spark.sql(open("/etc/q.sql").read())\n'
+            'spark.sql(open("queries/missing.sql").read())\n'
+        ),
+    }
+    results = {r.path: r for r in linked(tmp_path, files)}
+    job = results["job.py"]
+    assert [(i.location.line, i.table.name, i.kind.value) for i in job.intents] == [
+        (3, "main.s.events", "blind_append"),
+        (5, "main.s.events", "delete"),
+    ]
+    assert job.intents[1].predicate_sql == "d < '2024-01-01'"
+    assert sorted(d.location.line for d in job.diagnostics if d.rule == "DL007") == [6, 7, 8]

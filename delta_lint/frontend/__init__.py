@@ -320,7 +320,7 @@ _GIVES_MORE = re.compile(
 )
 _IMPORT = re.compile(r"\bimport\b")
 _OPENS = re.compile(r"\bopen\b")
-_LOADS = re.compile(r"\b(?:safe_|full_)?load\b")
+_LOADS = re.compile(r"\b(?:safe_|full_)?load\b|\bread(?:_text)?\s*\(\s*\)")
 
 
 def included_links(data: bytes, suffix: str, display: str) -> tuple[Links, frozenset[str]] | None:

@@ -214,3 +214,8 @@ def call_named(node: ast.expr, name: tuple[str, str]) -> bool:
     owner = node.func.value
     last = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else None
     return (last, node.func.attr) == name
+
+
+# files whose text the code reads (`open(p).read()`, `Path(p).read_text()`) that the
+# link stage gives as documents: SQL the code runs (see `run.DocumentReader`)
+TEXT_DOCUMENTS = (".sql",)

@@ -1218,6 +1218,9 @@ class Evaluator:
                 return self._unfollowed(result, args, kwargs)
             owner = self._expr(func.value, env, depth)
             self.budget.look_through(owner)
+            if func.attr in ("read", "read_text") and not node.args and not node.keywords:
+                result = self._lift(lambda o: self._text(o, func.attr), owner)
+                return self._unfollowed(result, args, kwargs)
             result = self._lift_call(
                 lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
             )
@@ -1351,6 +1354,21 @@ class Evaluator:
         if name in brains.BUILTINS:
             return brains.BUILTINS[name](args)
         return Unknown(f"`{name}` not known")
+
+    def _text(self, owner: object, method: str) -> object:
+        """`open(p).read()` (a `with open(p) as f` handle too) or `Path(p).read_text()`
+        of a SQL file of the project: its text, a document the link stage gives
+        (`run.DocumentReader`); another file's text, or another object's `read()`,
+        is not known."""
+        if method == "read" and isinstance(owner, Opened):
+            handle = owner
+        elif method == "read_text" and isinstance(owner, PurePosixPath):
+            handle = Opened(str(owner))
+        else:
+            return Unknown(f"the method `{method}`")
+        if not handle.path.endswith(brains.TEXT_DOCUMENTS):
+            return Unknown("the text of a file that is not SQL")
+        return self._load(handle)
 
     def _load(self, handle: object) -> object:
         if not isinstance(handle, Opened):

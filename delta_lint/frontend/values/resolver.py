@@ -60,6 +60,7 @@ from delta_lint.frontend.values.brains import (
     JSON_LOADS,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
+    TEXT_DOCUMENTS,
     call_named,
     is_argv,
 )
@@ -817,6 +818,9 @@ class ValueResolver:
         evaluated = self._evaluated(node, scope)
         if isinstance(evaluated, Str):
             return evaluated
+        text = self._text_document(node, scope)  # `open("q.sql").read()`
+        if isinstance(text, Str):
+            return text
         path = self._path_text(node, scope)
         if path is not None:
             return path
@@ -1067,7 +1071,12 @@ class ValueResolver:
 
     def _document(self, node: ast.expr, scope: Scope) -> object:
         """`yaml.safe_load(f)` / `json.load(open("conf.json"))` of a project document
-        (see `Context.documents`): its content, as the evaluator gives it to a function."""
+        (see `Context.documents`): its content, as the evaluator gives it to a function;
+        `open("q.sql").read()` (`f.read()` of a `with open(...) as f`) and
+        `Path("q.sql").read_text()`: a SQL file's text, a document too."""
+        text = self._text_document(node, scope)
+        if text is not None:
+            return text
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1085,6 +1094,33 @@ class ValueResolver:
             return None
         self.host.documents_wanted.add(path)
         return from_plain(self.host.documents[path]) if path in self.host.documents else None
+
+    def _text_document(self, node: ast.expr, scope: Scope) -> object:
+        """The text `open(p).read()` or `Path(p).read_text()` reads from a SQL file of
+        the project (`TEXT_DOCUMENTS`); None when the call is not one or the file is
+        not such a document (its text then stays unknown)."""
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("read", "read_text")
+            and not node.args
+            and not node.keywords
+        ):
+            return None
+        owner = node.func.value
+        if node.func.attr == "read":
+            opened = scope.env.get(owner.id) if isinstance(owner, ast.Name) else self._opened(owner, scope)
+        else:
+            path = self.string(owner, scope)
+            opened = None if path.params or path.unknown or not path.text else Opened(path.text)
+        if not isinstance(opened, Opened) or not opened.path.endswith(TEXT_DOCUMENTS):
+            return None
+        path = document_path(opened.path, self.host.own_path)
+        if path is None:
+            return None
+        self.host.documents_wanted.add(path)
+        text = self.host.documents.get(path)
+        return from_plain(text) if isinstance(text, str) else None
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
