@@ -401,8 +401,8 @@ def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_it_unknown(
 
 
 def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_path):
-    """`spark.sql(open("q.sql").read())` and `with open(...) as f: spark.sql(f.read())`
-    run the text of a SQL file of the project: the link stage gives it as a document
+    """`spark.sql(open("q.sql").read())`, `with open(...) as f: spark.sql(f.read())` and
+    `Path(...).read_text()` run the text of a SQL file of the project: the link stage gives it as a document
     (`run.DocumentReader`), and its `{day}` is filled by `.format` as any text's. Near
     misses: the text of a YAML file read whole, a SQL file outside the project and one
     the project lacks stay unknown statements (DL007), never guessed."""
@@ -419,6 +419,10 @@ def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_
             'spark.sql(open("conf.yml").read())\n'
             'spark.sql(open("/etc/q.sql").read())\n'
             'spark.sql(open("queries/missing.sql").read())\n'
+            "from pathlib import Path\n"
+            'spark.sql(Path("queries/load.sql").read_text())\n'
+            'spark.sql(Path(__file__).parent.joinpath("queries", "load.sql").read_text())\n'
+            'spark.sql(Path("conf.yml").read_text())\n'
         ),
     }
     results = {r.path: r for r in linked(tmp_path, files)}
@@ -426,6 +430,8 @@ def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_
     assert [(i.location.line, i.table.name, i.kind.value) for i in job.intents] == [
         (3, "main.s.events", "blind_append"),
         (5, "main.s.events", "delete"),
+        (10, "main.s.events", "blind_append"),
+        (11, "main.s.events", "blind_append"),
     ]
     assert job.intents[1].predicate_sql == "d < '2024-01-01'"
-    assert sorted(d.location.line for d in job.diagnostics if d.rule == "DL007") == [6, 7, 8]
+    assert sorted(d.location.line for d in job.diagnostics if d.rule == "DL007") == [6, 7, 8, 12]

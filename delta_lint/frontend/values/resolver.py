@@ -17,6 +17,7 @@ import json
 import operator
 import re
 import weakref
+from pathlib import PurePosixPath
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
@@ -857,6 +858,12 @@ class ValueResolver:
         .as_posix()`, `os.path.join(root, "conf.yml")`), as the evaluator's library
         knowledge reads it (`brains`), the names it reads as they are held; None
         when it is no such chain or its text is not known."""
+        value = self._path_value(node, scope)
+        return Str(value) if isinstance(value, str) else None
+
+    def _path_value(self, node: ast.Call, scope: Scope) -> object:
+        """What a chain of path calls gives (a text, or a `Path` as the evaluator holds
+        one); None when it is no such chain."""
         last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if last not in PATH_CALLS:
             return None  # most calls: no path's
@@ -870,8 +877,7 @@ class ValueResolver:
             for n in ast.walk(node)
             if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
         }
-        value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, env)
-        return Str(value) if isinstance(value, str) else None
+        return Evaluator(self._own(), self.host.documents, self.host.budget).value(node, env)
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
@@ -1110,9 +1116,9 @@ class ValueResolver:
         owner = node.func.value
         if node.func.attr == "read":
             opened = scope.env.get(owner.id) if isinstance(owner, ast.Name) else self._opened(owner, scope)
-        else:
-            path = self.string(owner, scope)
-            opened = None if path.params or path.unknown or not path.text else Opened(path.text)
+        else:  # `Path("q.sql").read_text()`, `Path(__file__).parent.joinpath("q.sql").read_text()`
+            value = self._path_value(owner, scope) if isinstance(owner, ast.Call) else None
+            opened = Opened(str(value)) if isinstance(value, (str, PurePosixPath)) and str(value) else None
         if not isinstance(opened, Opened) or not opened.path.endswith(TEXT_DOCUMENTS):
             return None
         path = document_path(opened.path, self.host.own_path)
