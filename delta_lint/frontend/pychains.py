@@ -12,6 +12,7 @@ analyzer's `string` (`Strings`): these functions only know where to look.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Protocol
 
 from delta_lint.frontend.pyvalues import Scope, Step, Str
@@ -181,3 +182,18 @@ def _operand_sql(node: ast.expr, reader: Strings, scope: Scope) -> str | None:
         s = reader.string(node, scope)
         return "'" + s.text + "'"
     return None
+
+
+_PATH_TABLE = re.compile(r"^\w+\.`([^`]+)`$")  # `parquet.`/mnt/x``: the table at a path
+
+
+def path_or_name(name: Str, unknown_is_path: bool = False) -> tuple[Str, bool]:
+    """The target a Delta API call names, as (the text, whether it is a path): `/mnt/x`,
+    `s3://b/x`, `dbfs:/x` and `format.`path`` (`parquet.`/mnt/x``) name the table at
+    that path, anything else a table's name; a target only a run knows is a path
+    where the API takes URIs (`unknown_is_path`: delta-rs, polars)."""
+    m = _PATH_TABLE.match(name.text)
+    if m is not None:
+        return Str(m.group(1), name.params, name.unknown), True
+    path = name.text.startswith(("/", "dbfs:")) or "://" in name.text
+    return name, path or (unknown_is_path and name.unknown)

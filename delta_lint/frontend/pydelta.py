@@ -14,12 +14,11 @@ finds the chain and emits the intent.
 from __future__ import annotations
 
 import ast
-import re
 import weakref
 from typing import Protocol
 
 from delta_lint.frontend.memo import FrontEndMemo
-from delta_lint.frontend.pychains import chain_arg, chain_cols, condition_sql, table_ddl
+from delta_lint.frontend.pychains import chain_arg, chain_cols, condition_sql, path_or_name, table_ddl
 from delta_lint.frontend.pyspark_api import SIGNATURES, argument
 from delta_lint.frontend.pyvalues import Scope, Step, Str
 from delta_lint.frontend.sql import Session, condition_info
@@ -27,7 +26,6 @@ from delta_lint.model import Flag, Kind, TableRef
 from delta_lint.predicates import WHOLE
 
 _CLONES = frozenset({"clone", "cloneAtVersion", "cloneAtTimestamp"})
-_PATH_TABLE = re.compile(r"^\w+\.`([^`]+)`$")  # `parquet.`/mnt/x``: the table at a path
 
 
 class Host(Protocol):
@@ -189,7 +187,7 @@ class DeltaTableReader:
         """`DeltaTable.convertToDelta(spark, "parquet.`/p`", "day DATE")`: the Parquet
         table (or path) becomes a Delta table, as `CONVERT TO DELTA` makes it."""
         identifier = self.host.string(argument(node, "DeltaTable", "convertToDelta", "identifier"), scope)
-        ref, resolved = self._target(identifier)
+        ref, resolved = self.host._ref(*path_or_name(identifier))
         schema = self.host.string(argument(node, "DeltaTable", "convertToDelta", "partitionSchema"), scope)
         parts = (
             ()
@@ -208,22 +206,11 @@ class DeltaTableReader:
         target = argument(node, "DeltaTable", method, "target")
         if target is None:
             return
-        ref, resolved = self._target(self.host.string(target, scope))
+        ref, resolved = self.host._ref(*path_or_name(self.host.string(target, scope)))
         replace = argument(node, "DeltaTable", method, "replace")
         keeps = replace is None or (isinstance(replace, ast.Constant) and replace.value is False)
         kind = Kind.CREATE if keeps else Kind.CREATE_OR_REPLACE
         self.host._emit(node, ref, resolved, kind, scope, subkind="clone")
-
-    def _target(self, name: Str) -> tuple[TableRef, bool]:
-        """A table name or a path as the DeltaTable API takes one: `/mnt/x`,
-        `s3://b/x`, or `format.`path`` (`parquet.`/mnt/x``, `delta.`/mnt/x``) name
-        the table at that path."""
-        m = _PATH_TABLE.match(name.text)
-        if m is not None:
-            return self.host._ref(Str(m.group(1), name.params, name.unknown), path=True)
-        if name.text.startswith("/") or "://" in name.text or name.text.startswith("dbfs:"):
-            return self.host._ref(name, path=True)
-        return self.host._ref(name)
 
     def _builder(self, steps: list[Step], node: ast.Call, builder: str, scope: Scope) -> None:
         """`DeltaTable.create(spark).tableName(t)...execute()` and its kin (`builder`):

@@ -25,6 +25,7 @@ from delta_lint.frontend.pychains import (
     chain_options,
     condition_sql,
     is_true,
+    path_or_name,
     table_ddl,
 )
 from delta_lint.frontend.pysites import SourceSites
@@ -283,9 +284,7 @@ class WriterReader:
         cols = keywords.get("partition_by")
         elts = cols.elts if isinstance(cols, (ast.List, ast.Tuple)) else [cols] if cols is not None else []
         partition_by = tuple(self.host.string(e, scope).text.lower() for e in elts)
-        name = self.host.string(target, scope)
-        path = name.text.startswith("/") or "://" in name.text or name.text.startswith(("dbfs:", "abfss:"))
-        ref, resolved = self.host._ref(name, path=path or name.unknown)
+        ref, resolved = self.host._ref(*path_or_name(self.host.string(target, scope), unknown_is_path=True))
         self.write(ref, resolved, mode.replace("error", "errorifexists"), opts, partition_by, (), set(), node, scope)
 
     def _path_target(

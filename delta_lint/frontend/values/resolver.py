@@ -17,7 +17,6 @@ import json
 import operator
 import re
 import weakref
-from pathlib import PurePosixPath
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
@@ -61,7 +60,6 @@ from delta_lint.frontend.values.brains import (
     JSON_LOADS,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
-    TEXT_DOCUMENTS,
     call_named,
     is_argv,
 )
@@ -858,12 +856,6 @@ class ValueResolver:
         .as_posix()`, `os.path.join(root, "conf.yml")`), as the evaluator's library
         knowledge reads it (`brains`), the names it reads as they are held; None
         when it is no such chain or its text is not known."""
-        value = self._path_value(node, scope)
-        return Str(value) if isinstance(value, str) else None
-
-    def _path_value(self, node: ast.Call, scope: Scope) -> object:
-        """What a chain of path calls gives (a text, or a `Path` as the evaluator holds
-        one); None when it is no such chain."""
         last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if last not in PATH_CALLS:
             return None  # most calls: no path's
@@ -872,12 +864,8 @@ class ValueResolver:
             root = root.func if isinstance(root, ast.Call) else root.value
         if not (isinstance(root, ast.Name) and root.id in PATH_ROOTS) or root.id in scope.env:
             return None
-        env = {
-            n.id: to_plain(scope.env[n.id])
-            for n in ast.walk(node)
-            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
-        }
-        return Evaluator(self._own(), self.host.documents, self.host.budget).value(node, env)
+        value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, self._plain_env(node, scope))
+        return Str(value) if isinstance(value, str) else None
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
@@ -1102,9 +1090,10 @@ class ValueResolver:
         return from_plain(self.host.documents[path]) if path in self.host.documents else None
 
     def _text_document(self, node: ast.expr, scope: Scope) -> object:
-        """The text `open(p).read()` or `Path(p).read_text()` reads from a SQL file of
-        the project (`TEXT_DOCUMENTS`); None when the call is not one or the file is
-        not such a document (its text then stays unknown)."""
+        """The text `open(p).read()`, a `with open(p) as f` handle's `f.read()` or
+        `Path(p).read_text()` reads from a SQL file of the project, as the evaluator
+        reads it (`Evaluator._text`, `TEXT_DOCUMENTS`); None when the call is not one
+        or its text is not known (the file is no such document, or not given yet)."""
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1113,20 +1102,19 @@ class ValueResolver:
             and not node.keywords
         ):
             return None
-        owner = node.func.value
-        if node.func.attr == "read":
-            opened = scope.env.get(owner.id) if isinstance(owner, ast.Name) else self._opened(owner, scope)
-        else:  # `Path("q.sql").read_text()`, `Path(__file__).parent.joinpath("q.sql").read_text()`
-            value = self._path_value(owner, scope) if isinstance(owner, ast.Call) else None
-            opened = Opened(str(value)) if isinstance(value, (str, PurePosixPath)) and str(value) else None
-        if not isinstance(opened, Opened) or not opened.path.endswith(TEXT_DOCUMENTS):
-            return None
-        path = document_path(opened.path, self.host.own_path)
-        if path is None:
-            return None
-        self.host.documents_wanted.add(path)
-        text = self.host.documents.get(path)
-        return from_plain(text) if isinstance(text, str) else None
+        evaluator = Evaluator(self._own(), self.host.documents, self.host.budget)
+        value = evaluator.value(node, self._plain_env(node, scope))
+        self.host.documents_wanted |= evaluator.opened
+        return from_plain(value) if isinstance(value, str) else None
+
+    def _plain_env(self, node: ast.expr, scope: Scope) -> dict[str, object]:
+        """The values the names of `node` hold, as the evaluator takes them (names the
+        code changes in place are left out: not known)."""
+        return {
+            n.id: to_plain(scope.env[n.id]) if not isinstance(scope.env[n.id], Opened) else scope.env[n.id]
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
+        }
 
     def _plain_argument(self, node: ast.expr, scope: Scope) -> object:
         if isinstance(node, ast.Name) and node.id in ("spark", "self", "dbutils"):
