@@ -19,7 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
@@ -37,6 +37,96 @@ MAX_IMPORT_DEPTH = 8
 MAX_SCOPES = 32
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
+
+
+# a helper's source that is a class (its decorators first): its methods are cut to
+# those a file's code may call (see `_ClassPieces`)
+_CLASS_START = re.compile(r"(?:@[^\n]*\n\s*)*class\s")
+
+
+@dataclass(frozen=True)
+class _Method:
+    """One method of a class helper: its name, its lines in the class's source (the
+    first, with its decorators, and one past the last, counted from 0) and the
+    words of its text."""
+
+    name: str
+    first: int
+    end: int
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _ClassPieces:
+    """A class helper's source with its ordinary methods apart, so that a file is
+    given the class with only the methods its code, or its kept helpers, may call.
+
+    A REST client or a table builder of hundreds of methods is a helper as soon as
+    one of them writes; pasted whole into each file that uses it, it was parsed and
+    walked again for every such file. A method no word of the code reachable from
+    the file names cannot run there: words of strings and comments count (as
+    `Linker._named_helpers` counts them), so `getattr(self, "save")` keeps `save`.
+    Dunder methods (`__init__`, `__enter__`, `__call__`, ...) run without being
+    named, and are kept with everything else of the class that is not a method
+    (its attributes, nested classes, docstring). A method cut is left as blank
+    lines, so the class keeps its lines and every location in it stays right."""
+
+    lines: tuple[str, ...]  # the source split at "\n", each without it
+    always: frozenset[str]  # the words of what is always kept
+    methods: tuple[_Method, ...]
+    statements: int  # the statements of the class's body
+    # where a class whose every statement is cut keeps a `pass`: (line, indent)
+    placeholder: tuple[int, str]
+
+    @staticmethod
+    def of(source: str) -> _ClassPieces | None:
+        """None when the source is not one class that parses alone (a nested class
+        indented as it was, old Mac line ends) or has no method to cut."""
+        import ast
+
+        if "\r" in source.replace("\r\n", ""):
+            return None  # `ast` counts a lone CR as a line end; splitting at "\n" would not
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
+            return None
+        lines = tuple(source.split("\n"))
+        methods = []
+        for stmt in tree.body[0].body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not (
+                stmt.name.startswith("__") and stmt.name.endswith("__")
+            ):
+                first = min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - 1
+                end = stmt.end_lineno or stmt.lineno
+                words = frozenset(source_words("\n".join(lines[first:end])))
+                methods.append(_Method(stmt.name, first, end, words))
+        if not methods:
+            return None
+        inside = {n for m in methods for n in range(m.first, m.end)}
+        always = frozenset(source_words("\n".join(line for n, line in enumerate(lines) if n not in inside)))
+        first = next(
+            s
+            for s in tree.body[0].body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == methods[0].name
+        )
+        def_line = lines[first.lineno - 1]
+        indent = def_line[: len(def_line) - len(def_line.lstrip())]
+        return _ClassPieces(lines, always, tuple(methods), len(tree.body[0].body), (first.lineno - 1, indent))
+
+    def text(self, kept: set[str]) -> str:
+        """The class with only the methods named `kept` (and what is always kept)."""
+        dropped = [m for m in self.methods if m.name not in kept]
+        if not dropped:
+            return "\n".join(self.lines)
+        lines = list(self.lines)
+        for method in dropped:
+            lines[method.first : method.end] = [""] * (method.end - method.first)
+        if len(dropped) == self.statements:
+            line, indent = self.placeholder
+            lines[line] = indent + "pass"
+        return "\n".join(lines)
 
 
 def run_target(text: str) -> str:
@@ -132,6 +222,7 @@ class Linker:
         # only the helpers they name
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
+        self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
         self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
@@ -283,18 +374,53 @@ class Linker:
         for bound in helpers:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
         kept: set[str] = set()
-        seen: set[str] = set()
-        todo = [word for word in names.split() if word in by_name]
+        # a class's methods by name, registered when the class is kept; and the
+        # methods kept of each class, by its source (the same class offered under
+        # several names is pasted once, so it is cut once)
+        methods: dict[str, list[tuple[str, _Method]]] = {}
+        cut: dict[str, set[str]] = {}
+        seen = set(names.split())
+        todo = [word for word in seen if word in by_name]
+
+        def take(words: Iterable[str]) -> None:
+            for word in words:
+                if word not in seen:
+                    seen.add(word)
+                    if word in by_name or word in methods:
+                        todo.append(word)
+
         while todo:
             word = todo.pop()
-            if word in seen:
-                continue
-            seen.add(word)
-            for bound in by_name[word]:
-                if bound not in kept:
-                    kept.add(bound)
-                    todo.extend(w for w in self._words_of(helpers[bound][1]) if w in by_name and w not in seen)
-        return {bound: found for bound, found in helpers.items() if bound in kept}
+            for bound in by_name.get(word, ()):
+                if bound in kept:
+                    continue
+                kept.add(bound)
+                source = helpers[bound][1]
+                pieces = self._pieces_of(source)
+                if pieces is None:
+                    take(self._words_of(source))
+                    continue
+                cut.setdefault(source, set())
+                take(pieces.always)
+                for method in pieces.methods:
+                    methods.setdefault(method.name, []).append((source, method))
+                    if method.name in seen:
+                        todo.append(method.name)
+            for source, method in methods.pop(word, ()) if word in seen else ():
+                cut[source].add(method.name)
+                take(method.words)
+        out = {}
+        for bound, (module, source, start) in helpers.items():
+            if bound in kept:
+                pieces = self._pieces_of(source)
+                out[bound] = (module, pieces.text(cut[source]) if pieces is not None else source, start)
+        return out
+
+    def _pieces_of(self, source: str) -> _ClassPieces | None:
+        """A class helper's methods apart (see `_ClassPieces`), once a run per source."""
+        if source not in self._pieces:
+            self._pieces[source] = _ClassPieces.of(source) if _CLASS_START.match(source) else None
+        return self._pieces[source]
 
     def _words_of(self, source: str) -> frozenset[str]:
         found = self._words.get(source)
