@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, Pools, source_words
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -39,26 +39,22 @@ _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
 
 
-# a helper's source that is a class (its decorators first): its methods are cut to
-# those a file's code may call (see `_ClassPieces`)
-_CLASS_START = re.compile(r"(?:@[^\n]*\n\s*)*class\s")
-
-
 @dataclass(frozen=True)
 class _Method:
-    """One method of a class helper: its name, its lines in the class's source (the
-    first, with its decorators, and one past the last, counted from 0) and the
-    words of its text."""
+    """One method of a class helper: its name, its lines in the class's text
+    (counted from 0: the first, with its decorators, one past the last, and the
+    `def` line) and the words of its text."""
 
     name: str
     first: int
     end: int
+    at: int
     words: frozenset[str]
 
 
 @dataclass(frozen=True)
 class _ClassPieces:
-    """A class helper's source with its ordinary methods apart, so that a file is
+    """A class helper's text with its ordinary methods apart, so that a file is
     given the class with only the methods its code, or its kept helpers, may call.
 
     A REST client or a table builder of hundreds of methods is a helper as soon as
@@ -67,65 +63,47 @@ class _ClassPieces:
     the file names cannot run there: words of strings and comments count (as
     `Linker._named_helpers` counts them), so `getattr(self, "save")` keeps `save`.
     Dunder methods (`__init__`, `__enter__`, `__call__`, ...) run without being
-    named, and are kept with everything else of the class that is not a method
-    (its attributes, nested classes, docstring). A method cut is left as blank
-    lines, so the class keeps its lines and every location in it stays right."""
+    named: the first reading leaves them out of `Links.methods`, with everything
+    else of the class that is not a method (its attributes, nested classes,
+    docstring), so they are always kept. A method cut is left as blank lines, so
+    the class keeps its lines and every location in it stays right."""
 
-    lines: tuple[str, ...]  # the source split at "\n", each without it
+    lines: tuple[str, ...]  # the text split at "\n", each without it
     always: frozenset[str]  # the words of what is always kept
     methods: tuple[_Method, ...]
     statements: int  # the statements of the class's body
-    # where a class whose every statement is cut keeps a `pass`: (line, indent)
-    placeholder: tuple[int, str]
 
     @staticmethod
-    def of(source: str) -> _ClassPieces | None:
-        """None when the source is not one class that parses alone (a nested class
-        indented as it was, old Mac line ends) or has no method to cut."""
-        import ast
-
-        if "\r" in source.replace("\r\n", ""):
-            return None  # `ast` counts a lone CR as a line end; splitting at "\n" would not
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
-            return None
+    def of(source: str, shape: ClassShape) -> _ClassPieces | None:
+        """The pieces of a class's text from where the first reading placed its
+        methods (`Links.methods`); None when those places do not fit the text."""
+        statements, spans = shape
         lines = tuple(source.split("\n"))
         methods = []
-        for stmt in tree.body[0].body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not (
-                stmt.name.startswith("__") and stmt.name.endswith("__")
-            ):
-                first = min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - 1
-                end = stmt.end_lineno or stmt.lineno
-                words = frozenset(source_words("\n".join(lines[first:end])))
-                methods.append(_Method(stmt.name, first, end, words))
+        for name, first, end, at in spans:
+            if not 0 <= first <= at < end <= len(lines):
+                return None
+            methods.append(_Method(name, first, end, at, frozenset(source_words("\n".join(lines[first:end])))))
         if not methods:
             return None
         inside = {n for m in methods for n in range(m.first, m.end)}
         always = frozenset(source_words("\n".join(line for n, line in enumerate(lines) if n not in inside)))
-        first = next(
-            s
-            for s in tree.body[0].body
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == methods[0].name
-        )
-        def_line = lines[first.lineno - 1]
-        indent = def_line[: len(def_line) - len(def_line.lstrip())]
-        return _ClassPieces(lines, always, tuple(methods), len(tree.body[0].body), (first.lineno - 1, indent))
+        return _ClassPieces(lines, always, tuple(methods), statements)
 
     def text(self, kept: set[str]) -> str:
-        """The class with only the methods named `kept` (and what is always kept)."""
+        """The class with only the methods named `kept` (and what is always kept),
+        when that cuts at least half of its lines; else the whole class."""
         dropped = [m for m in self.methods if m.name not in kept]
-        if not dropped:
+        if sum(m.end - m.first for m in dropped) * 2 < len(self.lines):
+            # cutting less than half costs more than it saves: every file given the
+            # whole class shares one reading of it, each cut text is read again
             return "\n".join(self.lines)
         lines = list(self.lines)
         for method in dropped:
             lines[method.first : method.end] = [""] * (method.end - method.first)
-        if len(dropped) == self.statements:
-            line, indent = self.placeholder
-            lines[line] = indent + "pass"
+        if len(dropped) == self.statements:  # nothing of the body is left: a `pass` holds it
+            at = self.lines[dropped[0].at]
+            lines[dropped[0].at] = at[: len(at) - len(at.lstrip())] + "pass"
         return "\n".join(lines)
 
 
@@ -223,6 +201,7 @@ class Linker:
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
+        self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
         self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
@@ -417,9 +396,10 @@ class Linker:
         return out
 
     def _pieces_of(self, source: str) -> _ClassPieces | None:
-        """A class helper's methods apart (see `_ClassPieces`), once a run per source."""
+        """A class helper's methods apart (see `_ClassPieces`), once a linker per source."""
         if source not in self._pieces:
-            self._pieces[source] = _ClassPieces.of(source) if _CLASS_START.match(source) else None
+            shape = self._shapes.get(source)
+            self._pieces[source] = _ClassPieces.of(source, shape) if shape else None
         return self._pieces[source]
 
     def _words_of(self, source: str) -> frozenset[str]:
@@ -576,6 +556,9 @@ class Linker:
         if links is None:
             return {}
         starts = links.function_lines
+        for f, shape in links.methods.items():
+            if f in links.functions:
+                self._shapes[links.functions[f]] = shape
         return {prefix + f: (self.paths[i], src, starts.get(f)) for f, src in links.functions.items()}
 
     def _runs(self, i: int, values: dict, session: dict, helpers: dict) -> None:

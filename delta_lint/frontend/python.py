@@ -81,6 +81,7 @@ from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
 from delta_lint.model import (
     SCOPED,
+    ClassShape,
     Context,
     Diagnostic,
     Flag,
@@ -510,6 +511,9 @@ class PythonAnalyzer:
                     decorators = self.sites.decorator_lines(cls)  # `@dataclass` makes its fields
                     links.functions[name] = "".join(d + "\n" for d in decorators) + text
                     links.function_lines[name] = (line - len(decorators), shift)
+                    shape = _class_shape(cls, len(decorators))
+                    if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
+                        links.methods[name] = shape
         return links
 
     # -- values and chains -----------------------------------------------------------
@@ -969,3 +973,22 @@ def analyze_module(
     # calls of it) says the same thing at the same call each time: once is enough
     diagnostics = list({(d, d.location.sites): d for d in analyzer.diagnostics}.values())
     return analyzer.intents, diagnostics, analyzer.links()
+
+
+def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
+    """Where a class's methods but the dunder ones are in its text as `Links.functions`
+    holds it (its decorator lines first), for the link stage to cut those a file
+    does not call (see `Links.methods`)."""
+    first_line = cls.lineno - decorators  # the text's first line, in the file
+    spans = [
+        (
+            stmt.name,
+            min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - first_line,
+            (stmt.end_lineno or stmt.lineno) - first_line + 1,
+            stmt.lineno - first_line,
+        )
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
+    ]
+    return len(cls.body), spans
