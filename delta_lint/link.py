@@ -194,10 +194,11 @@ class Linker:
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
-        # file -> every helper its imports and `%run`s offer it, called or not: (name
-        # there, module, source). A module's functions that any file is offered count
-        # as called elsewhere (`Context.called`), as they did before files were given
-        # only the helpers they name
+        # file -> the helpers its imports and `%run`s offer it that its code names (see
+        # `_named_helpers`): (name there, module, source). A module's functions that
+        # another file names count as called elsewhere (`Context.called`); one that is
+        # only imported (`from .run import run` in a package's `__init__.py`) is not,
+        # so its module keeps its writes
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
@@ -305,9 +306,10 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
         scopes = self._scopes(imported, helpers) if helpers else ()
-        self._offered[i] = [(bound, module, source) for bound, (module, source, _) in helpers.items()]
+        offered = helpers
         if links.names is not None and helpers:
             helpers = self._named_helpers(helpers, links.names)
+        self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)

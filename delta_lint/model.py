@@ -446,15 +446,18 @@ def source_words(text: str) -> set[str]:
 # starts with its own character, so a match takes linear time
 _IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\((?:[\s\w,.\\]|#[^\n]*)*\)|(?:[^\n;\\]|\\\n)*)"
-    r"|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    r"|import[ \t]+(?:[^\n;\\]|\\\n)*"
+    # `__all__ = ["run", ...]` (or `+=`): the names a star import takes, never a call
+    r"|__all__[ \t]*\+?=[ \t]*[\[(][^\])]*[\])])",
     re.MULTILINE,
 )
 
 
 def without_imports(text: str) -> str:
-    """Python source with its import statements blanked: the code that may call
-    what it imports. `from m import f` calls nothing, so a module that imports
-    every helper of a package, and calls one, is read with that one. Parentheses
+    """Python source with its import statements (and `__all__` lists) blanked: the
+    code that may call what it imports. `from m import f` calls nothing, so a
+    module that imports every helper of a package, and calls one, is read with that
+    one; a package's `__init__.py` that re-exports a function names it in no code. Parentheses
     hold only what an import list can (names, commas, `as`, comments), so a line
     of a string that looks like an open import (`from m import (` in a docstring)
     takes its own line alone, never the code after it. A statement this misses
