@@ -579,6 +579,8 @@ class PythonAnalyzer:
             return
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
+        if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
+            pooled = pooled | _batch_lambda_calls(expr)
         for node in _walk(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
@@ -926,6 +928,19 @@ def _shape_but_declared(intent: Intent) -> tuple:
         intent.subkind,
         intent.region,
     )
+
+
+def _batch_lambda_calls(expr: ast.expr) -> set[int]:
+    """The calls inside a lambda handed to `foreachBatch` in `expr`: they run once
+    per micro-batch, where the batch reader reads the functions they name (see
+    `batch_functions`), not where the lambda is written."""
+    found: set[int] = set()
+    for node in _walk(expr):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
+            for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
+                if isinstance(arg, ast.Lambda):
+                    found |= {id(n) for n in ast.walk(arg.body) if isinstance(n, ast.Call)}
+    return found
 
 
 def _is_notebook_run(node: ast.Call) -> bool:
