@@ -500,11 +500,9 @@ class PythonAnalyzer:
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
+        shared = self._shared_classes() if self.classes else set()
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
-            methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            # a configuration class (a dataclass, a class or static method factory): its
-            # objects' values, read where the importer builds them (see `_factory`)
-            if cls.lineno <= self._own_lines and (methods & self._helpers or is_config_class(cls)):
+            if name in shared:
                 text = self.sites.segment(cls)
                 if text:
                     line, shift = self.sites.start(cls)
@@ -515,6 +513,31 @@ class PythonAnalyzer:
                     if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
                         links.methods[name] = shape
         return links
+
+    def _shared_classes(self) -> set[str]:
+        """The file's own classes other files are given with its helpers: those with a
+        method that may write, configuration classes (a dataclass, a class or static
+        method factory: their objects' values are read where the importer builds
+        them, see `_factory`), and the classes that derive from one of those here
+        (`class OrdersLoader(BaseLoader): table = "..."`, whose object runs the
+        base's writing method with its own attributes)."""
+        own = {name: cls for name, cls in self.classes.items() if cls.lineno <= self._own_lines}
+        shared = {
+            name
+            for name, cls in own.items()
+            if {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))} & self._helpers
+            or is_config_class(cls)
+        }
+        grown = True
+        while grown:
+            derived = {
+                name
+                for name, cls in own.items()
+                if name not in shared and any(isinstance(b, ast.Name) and b.id in shared for b in cls.bases)
+            }
+            shared |= derived
+            grown = bool(derived)
+        return shared
 
     # -- values and chains -----------------------------------------------------------
 
