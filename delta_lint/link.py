@@ -350,7 +350,9 @@ class Linker:
         code of the file or of its kept helpers names. The file is then read, and
         keyed in the cache, with those alone: editing a helper re-reads the files that
         name it, and a file is not read with the dozens of functions a shared `%run`
-        notebook defines when it calls two of them."""
+        notebook defines when it calls two of them. A class kept is given with the
+        methods such words name (see `_ClassPieces`): only those methods' words count
+        in turn."""
         by_name: dict[str, list[str]] = {}  # the name a helper is called by -> the helpers
         for bound in helpers:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
