@@ -74,3 +74,32 @@ def test_a_base_from_outside_the_project_or_a_method_that_sets_it_again_leaves_i
     for code in (outside, again):
         found = tables(lint({"job.py": NOTEBOOK + code}))
         assert "main.sales.orders" not in [t for _, t in found], found
+
+
+CONFIG = (
+    "class LakeConfig:\n"
+    '    def __init__(self, catalog="main", schema="sales"):\n'
+    "        self.catalog = catalog\n"
+    "        self.schema = schema\n"
+    "\n"
+    "    def table(self, name):\n"
+    '        return f"{self.catalog}.{self.schema}.{name}"\n'
+    "\n"
+    "\n"
+    "class DevConfig(LakeConfig):\n"
+    "    def __init__(self):\n"
+    '        self.catalog, self.schema = "dev", "scratch"\n'
+    "\n"
+    "\n"
+)
+
+
+def test_a_method_of_an_object_made_where_it_is_called_returns_its_text(lint):
+    code = CONFIG + (
+        "spark.sql(f\"DELETE FROM {LakeConfig().table('orders')} WHERE id < 0\")\n"
+        "spark.sql(f\"DELETE FROM {DevConfig().table('orders')} WHERE id < 0\")\n"
+        "spark.sql(f\"DELETE FROM {LakeConfig(schema=dbutils.widgets.get('s')).table('orders')} WHERE id < 0\")\n"
+    )
+    found = tables(lint({"job.py": NOTEBOOK + code}))
+    assert found[:2] == [(16, "main.sales.orders"), (17, "dev.scratch.orders")]
+    assert found[2][1] != "main.sales.orders", found  # the schema only a run knows

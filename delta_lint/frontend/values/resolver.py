@@ -173,6 +173,7 @@ class ObjectReader(Protocol):
     def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def home(self, line: int) -> str | None: ...
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None: ...
 
 
 class Host(Protocol):
@@ -825,6 +826,8 @@ class ValueResolver:
             return path
         if isinstance(node.func, ast.Attribute):  # `cfg.fq_source("x")`: a method of an object
             owner = self._held(node.func.value, scope)
+            if owner is None and isinstance(node.func.value, ast.Call):  # `LakeConfig().table("x")`: made here
+                owner = self.host.walker.instance(node.func.value, scope)
             if isinstance(owner, Instance):
                 read = self._object_read(owner, node.func.attr, node, scope)
                 return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
@@ -838,18 +841,17 @@ class ValueResolver:
         cls = self.host.classes.get(owner.cls)
         if cls is None:
             return None
-        for fn in cls.body:
-            if not isinstance(fn, ast.FunctionDef) or fn.name != name:
-                continue
-            kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
-            if ("property" in kinds or "cached_property" in kinds) == (call is None) and not kinds - {
-                "property",
-                "cached_property",
-            }:
-                given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
-                return self._evaluate(fn, given, scope, owner)[1]
+        fn = self.host.walker.method_named(cls, name)  # its own, or a project base's
+        if fn is None:
             return None
-        return None
+        kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
+        if ("property" in kinds or "cached_property" in kinds) != (call is None) or kinds - {
+            "property",
+            "cached_property",
+        }:
+            return None
+        given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
+        return self._evaluate(fn, given, scope, owner)[1]
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()

@@ -1118,10 +1118,10 @@ class Walker:
         cls = self.host.classes.get(joined.cls) if isinstance(joined, Instance) else None
         if cls is None:  # (`self` inside `__init__` read for its values is of no class)
             return None
-        method = self._method_named(cls, func.attr)
+        method = self.method_named(cls, func.attr)
         return (method, held) if method is not None else None  # type: ignore[return-value]
 
-    def _method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The method `name` an object of the class runs: its own, or the first of the
         project classes it derives from that defines it (left first, a few deep, as
         `_init_of` follows them)."""
