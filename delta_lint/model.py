@@ -119,6 +119,9 @@ class Flag(str, Enum):
     FOREACH_BATCH_SINK = "foreach_batch_sink"
     AWAITED = "awaited"  # the streaming query is awaited: the code after it runs once it has stopped
     ONE_OF = "one_of"  # the table (or statement) is one of several the code may choose at run time
+    # the statement runs only while its own table does not exist (a first run's create
+    # under `if not spark.catalog.tableExists(t)`: see `frontend.pyguards`)
+    ONLY_WHEN_ABSENT = "only_when_absent"
 
 
 DYNAMIC_SQL = "DL007"
