@@ -238,6 +238,8 @@ class Intent:
     @_kept
     def op_class(self) -> OpClass:
         """Kept after the first use: the engine asks for every candidate pair."""
+        if Flag.ONLY_WHEN_ABSENT in self.flags:  # it runs only while the table does not exist: it creates it
+            return OpClass.CREATE
         if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (
             Kind.PROTOCOL_CHANGE,
             Kind.CREATE,

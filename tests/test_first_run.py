@@ -32,6 +32,24 @@ def _flagged(lint, code: str) -> dict[int, str]:
     return {line - 1: table for (_, line), (table, _, flags) in _intents(result).items() if "only_when_absent" in flags}
 
 
+def _sites(result) -> set[str]:
+    """The file:line of both sides of every conflict of the run."""
+    return {
+        f"{at.path.rsplit('/', 1)[-1]}:{at.line}"
+        for f in result.findings
+        if not f.rule.startswith("DL0")
+        for at in (f.location, *f.related)
+    }
+
+
+def _conflicts(result) -> list[tuple[str, str, str]]:
+    return sorted(
+        (f.rule, f"{f.location.path.rsplit('/', 1)[-1]}:{f.location.line}", f.exception or "")
+        for f in result.findings
+        if not f.rule.startswith("DL0")
+    )
+
+
 # -- the guards the front end reads ------------------------------------------------------
 
 
@@ -264,4 +282,90 @@ def test_intents_json_carries_the_flag(tmp_path):
     out = run_cli("intents", str(tmp_path / "job.py"), "--format", "json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     (intent,) = json.loads(out.stdout)
-    assert (intent["kind"], intent["flags"]) == ("full_overwrite", ["only_when_absent"])
+    # an overwrite of a table that does not exist creates it: its class is a create's
+    assert (intent["kind"], intent["class"], intent["flags"]) == ("full_overwrite", "create", ["only_when_absent"])
+
+
+# -- what the engine pairs it with --------------------------------------------------------
+
+FIRST_RUN = (
+    "from delta.tables import DeltaTable\n"
+    'if not spark.catalog.tableExists("main.s.t"):\n'
+    '    df.write.mode("overwrite").saveAsTable("main.s.t")\n'
+    "else:\n"
+    f"    {MERGE}"
+)
+TWO_JOBS = {"jobs": {"a": {"paths": ["a.py"]}, "b": {"paths": ["b.py"]}}}
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "from delta.tables import DeltaTable\n" + MERGE,
+        'spark.sql("UPDATE main.s.t SET x = 1 WHERE id = 2")\n',
+        'spark.sql("ALTER TABLE main.s.t ADD COLUMNS (y INT)")\n',
+        "spark.sql(\"ALTER TABLE main.s.t SET TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')\")\n",
+        'spark.sql("OPTIMIZE main.s.t")\n',
+    ],
+)
+def test_the_first_run_write_meets_no_write_that_needs_the_table(lint, other):
+    result = lint({"a.py": FIRST_RUN, "b.py": other}, TWO_JOBS)
+    assert "a.py:3" not in _sites(result)
+
+
+def test_the_same_overwrite_unguarded_still_meets_the_merge(lint):
+    unguarded = 'df.write.mode("overwrite").saveAsTable("main.s.t")\n'
+    result = lint({"a.py": unguarded, "b.py": "from delta.tables import DeltaTable\n" + MERGE}, TWO_JOBS)
+    assert ("DL102", "a.py:1", "ConcurrentAppendException") in _conflicts(result)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        'spark.sql("CREATE TABLE main.s.t (id INT)")\n',
+        'spark.sql("CREATE OR REPLACE TABLE main.s.t AS SELECT 1 AS id")\n',
+        'df.write.mode("append").saveAsTable("main.s.t")\n',
+    ],
+)
+def test_the_first_run_write_races_with_another_create_of_the_absent_table(lint, other):
+    result = lint({"a.py": FIRST_RUN, "b.py": other}, TWO_JOBS)
+    found = [f for f in result.findings if f.rule == "DL114"]
+    assert [(f.location.line, f.exception, f.verdict) for f in found] == [
+        (3, "ProtocolChangedException", "data-dependent")
+    ]
+    assert "runs only while the table does not exist" in found[0].message, found[0].message
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        'spark.sql("CREATE TABLE IF NOT EXISTS main.s.t (id INT)")\n',
+        FIRST_RUN,  # another job's first run
+    ],
+)
+def test_two_first_runs_are_left_quiet_as_two_if_not_exists_creates(lint, other):
+    result = lint({"a.py": FIRST_RUN, "b.py": other}, TWO_JOBS)
+    assert [f for f in result.findings if f.rule == "DL114"] == []
+    assert not [c for c in _conflicts(result) if c[1] == "a.py:3"]
+
+
+def test_concurrent_runs_of_one_job_leave_its_first_run_write_quiet(lint):
+    config = {"jobs": {"a": {"paths": ["a.py"], "concurrent_runs": 2}}}
+    got = _conflicts(lint({"a.py": FIRST_RUN}, config))
+    assert got == [("DL102", "a.py:5", "ConcurrentAppendException")]  # the steady state's MERGE with itself
+
+
+def test_a_first_run_append_adds_no_rows_for_concurrent_merges_to_read(lint):
+    first = 'if not spark.catalog.tableExists("main.s.t"):\n    df.write.mode("append").saveAsTable("main.s.t")\n'
+    others = {
+        "b.py": "spark.sql(\"DELETE FROM main.s.t WHERE date = '2024-01-01'\")\n",
+        "c.py": "spark.sql(\"UPDATE main.s.t SET v = 1 WHERE date = '2024-01-02'\")\n",
+    }
+    config = {
+        "tables": {"main.s.t": {"partitioned_by": ["date"]}},
+        "jobs": {name[0]: {"paths": [name]} for name in ("a.py", "b.py", "c.py")},
+    }
+    unguarded = lint({"a.py": 'df.write.mode("append").saveAsTable("main.s.t")\n', **others}, config)
+    assert [f.rule for f in unguarded.findings if f.rule == "DL104"] == ["DL104"]
+    guarded = lint({"a.py": first, **others}, config)
+    assert [f.rule for f in guarded.findings if f.rule == "DL104"] == []
