@@ -274,6 +274,28 @@ def test_a_helper_called_under_the_guard_writes_only_when_absent(lint):
     assert _flagged(lint, code) == {5: "main.s.t"}
 
 
+def test_every_reading_of_a_write_of_several_values_stands_under_the_guard(lint):
+    # a write read once per value a name may hold: each reading is under the guard, so an
+    # option that does not change the write leaves one intent, not a flagged and a plain one
+    code = (
+        'opt = "a" if x else "b"\n'
+        'if not spark.catalog.tableExists("main.s.t"):\n'
+        '    df.write.option("k", opt).mode("overwrite").saveAsTable("main.s.t")\n'
+        'mode = "overwrite" if full else "append"\n'
+        'if not spark.catalog.tableExists("main.s.u"):\n'
+        '    df.write.mode(mode).saveAsTable("main.s.u")\n'
+    )
+    result = lint({"job.py": code})
+    got = sorted(
+        (i.location.line, i.kind.value, sorted(f.value for f in i.flags)) for f in result.files for i in f.intents
+    )
+    assert got == [
+        (3, "full_overwrite", ["only_when_absent"]),
+        (6, "blind_append", ["one_of", "only_when_absent"]),
+        (6, "full_overwrite", ["one_of", "only_when_absent"]),
+    ]
+
+
 def test_intents_json_carries_the_flag(tmp_path):
     (tmp_path / "job.py").write_text(
         'if not spark.catalog.tableExists("main.s.t"):\n    df.write.mode("overwrite").saveAsTable("main.s.t")\n',

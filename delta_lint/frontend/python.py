@@ -686,13 +686,15 @@ class PythonAnalyzer:
         session = dict(self.session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
         states: list[dict] = []
+        absent = self.guards.absent  # each reading of the one statement stands where it does
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
                 self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
-                self._terminal(self.flatten(node, scope), node, scope)
+                with self.guards.inside(absent):
+                    self._terminal(self.flatten(node, scope), node, scope)
                 runs.append((self.intents[first_intent:], self.diagnostics[first_diag:]))
                 del self.intents[first_intent:], self.diagnostics[first_diag:]
                 states.append(dict(self.session.__dict__))
