@@ -371,10 +371,16 @@ def test_two_first_runs_are_left_quiet_as_two_if_not_exists_creates(lint, other)
     assert not [c for c in _conflicts(result) if c[1] == "a.py:3"]
 
 
-def test_concurrent_runs_of_one_job_leave_its_first_run_write_quiet(lint):
+def test_concurrent_runs_of_one_first_run_write_race_on_the_first_run(lint):
+    # both runs find the table absent and both create it, as two runs of one
+    # CREATE TABLE IF NOT EXISTS do; the steady state's MERGE meets itself as before
     config = {"jobs": {"a": {"paths": ["a.py"], "concurrent_runs": 2}}}
-    got = _conflicts(lint({"a.py": FIRST_RUN}, config))
-    assert got == [("DL102", "a.py:5", "ConcurrentAppendException")]  # the steady state's MERGE with itself
+    result = lint({"a.py": FIRST_RUN}, config)
+    assert _conflicts(result) == [
+        ("DL102", "a.py:5", "ConcurrentAppendException"),
+        ("DL114", "a.py:3", "ProtocolChangedException"),
+    ]
+    assert [f.verdict for f in result.findings if f.rule == "DL114"] == ["data-dependent"]
 
 
 def test_a_first_run_append_adds_no_rows_for_concurrent_merges_to_read(lint):

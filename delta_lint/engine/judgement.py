@@ -493,16 +493,17 @@ def _only_when_absent(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
     no metadata or protocol change can commit to a table that does not exist. It races
     only with another write creating the absent table (spec section 7: several writers
     creating a table or writing to an empty path fail with ProtocolChangedException),
-    and only on that first run: data-dependent. Another write guarded the same way, or
-    a `CREATE ... IF NOT EXISTS`, races with it on the first run alone, which DL114
-    leaves quiet as it does two `IF NOT EXISTS` creates; so is a second run of it."""
+    and only on that first run: data-dependent. Two runs of it at once both find the
+    table absent and both create it, as DL114 reports two runs of one `IF NOT EXISTS`
+    create; another write guarded the same way, or a `CREATE ... IF NOT EXISTS`, is
+    left quiet, as DL114 leaves two `IF NOT EXISTS` creates."""
     first = next((x for x in (a, b) if Flag.ONLY_WHEN_ABSENT in x.flags), None)
     if first is None:
         return NEXT
     other = b if first is a else a
-    if other is first or Flag.ONLY_WHEN_ABSENT in other.flags or Flag.IF_NOT_EXISTS in other.flags:
+    if other is not first and (Flag.ONLY_WHEN_ABSENT in other.flags or Flag.IF_NOT_EXISTS in other.flags):
         return None
-    if other.kind not in _MAY_CREATE:
+    if other is not first and other.kind not in _MAY_CREATE:
         return None
     why = "the first-run write runs only while the table does not exist: it races only with a write creating it"
     return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
