@@ -8,10 +8,12 @@ is written with a guard on the table's existence:
     else:
         DeltaTable.forName(spark, t).merge(...).execute()
 
-While the table does not exist no other job can commit to it (its writes fail with
-"table not found", not with a commit conflict), and once it exists the guarded write
-never runs again: the only race such a write can have is with another create of the
-same absent table. The walk (`values.walker`) tells this reader where it enters and
+While the table does not exist, no other write that needs it can commit (a MERGE,
+UPDATE, DELETE or ALTER fails with "table not found", not with a commit conflict),
+and once it exists the guarded write never runs again: the only race such a write
+can have is with another write creating the same absent table (a CREATE, or a
+DataFrame append or overwrite, which creates a missing table; see the engine's
+DL114 unit `_only_when_absent`). The walk (`values.walker`) tells this reader where it enters and
 leaves the branches it reads; the analyzer hands every intent to `mark`, which flags
 `only_when_absent` the first write of a table the code stands under a guard for.
 
