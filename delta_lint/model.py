@@ -119,6 +119,9 @@ class Flag(str, Enum):
     FOREACH_BATCH_SINK = "foreach_batch_sink"
     AWAITED = "awaited"  # the streaming query is awaited: the code after it runs once it has stopped
     ONE_OF = "one_of"  # the table (or statement) is one of several the code may choose at run time
+    # the statement runs only while its own table does not exist (a first run's create
+    # under `if not spark.catalog.tableExists(t)`: see `frontend.pyguards`)
+    ONLY_WHEN_ABSENT = "only_when_absent"
 
 
 DYNAMIC_SQL = "DL007"
@@ -235,6 +238,8 @@ class Intent:
     @_kept
     def op_class(self) -> OpClass:
         """Kept after the first use: the engine asks for every candidate pair."""
+        if Flag.ONLY_WHEN_ABSENT in self.flags:  # it runs only while the table does not exist: it creates it
+            return OpClass.CREATE
         if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (
             Kind.PROTOCOL_CHANGE,
             Kind.CREATE,

@@ -28,6 +28,7 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
+from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
@@ -205,6 +206,7 @@ class PythonAnalyzer:
         self.writers = WriterReader(self)  # DataFrame and stream writers (`pywriters`)
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
+        self.guards = GuardReader(self)  # the tables known absent where the walk stands (`pyguards`)
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
         # what a warehouse client the module may hold runs SQL with, beyond `TERMINALS`
         # (a DatabricksSqlHook's `run(sql)`, SQLAlchemy's `exec_driver_sql`)
@@ -279,6 +281,7 @@ class PythonAnalyzer:
         self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self.walker.drop_definition_intents()
+        self.intents = self.guards.settled(self.intents)
         for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
             self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
@@ -712,13 +715,15 @@ class PythonAnalyzer:
         session = dict(self.session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
         states: list[dict] = []
+        absent = self.guards.absent  # each reading of the one statement stands where it does
         try:
             for combo in combos:
                 scope.env.update(zip(names, combo))
                 self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
-                self._terminal(self.flatten(node, scope), node, scope)
+                with self.guards.inside(absent):
+                    self._terminal(self.flatten(node, scope), node, scope)
                 runs.append((self.intents[first_intent:], self.diagnostics[first_diag:]))
                 del self.intents[first_intent:], self.diagnostics[first_diag:]
                 states.append(dict(self.session.__dict__))
@@ -867,7 +872,7 @@ class PythonAnalyzer:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
-        self.intents.append(intent)
+        self.intents.append(self.guards.mark(intent))
 
     def located(self, loc: Location, scope: Scope, node: ast.AST | None, built: tuple = ()) -> Location:
         """Where an intent or a diagnostic of `node`'s statement is reported: at

@@ -23,6 +23,7 @@ import weakref
 from dataclasses import replace
 from typing import Protocol
 
+from delta_lint.frontend.pyguards import NONE, Absent, GuardReader
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import (
     UNHELD,
@@ -112,6 +113,7 @@ class Host(Protocol):
     _tree: ast.Module | None
     values: ValueResolver
     sites: SourceSites  # where a node stands, and its text
+    guards: GuardReader  # the tables known absent where the walk stands
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
@@ -701,11 +703,13 @@ class Walker:
             # an `elif` chain as one statement of many branches (no recursion per `elif`);
             # every branch is read, and where the conditions are known only the taken one binds
             bodies: list[list[ast.stmt]] = []
+            tests: list[ast.expr] = []
             taken: int | None = -1
             link: ast.If = stmt
             while True:
                 if link is not stmt:
                     self.host._calls(link.test, scope)
+                tests.append(link.test)
                 if taken == -1:
                     truth = self.values._truth(link.test, scope)
                     taken = None if truth is None else len(bodies) if truth else -1
@@ -715,7 +719,8 @@ class Walker:
                     continue
                 bodies.append(link.orelse)
                 break
-            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
+            absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
+            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken, absent=absent)
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             # the body may run no time, once or more: before and after it are both possible;
             # the `else` runs when no `break` left the loop, and what a `break` leaves
@@ -736,11 +741,12 @@ class Walker:
                 _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
         else:  # try: the handlers start from anywhere in the body
             before = dict(scope.env)
+            absent = self.host.guards.handlers(stmt, scope)  # type: ignore[arg-type]  # a lookup that fails on a missing table
             self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
             after = dict(scope.env)
             handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
             _replace_env(scope, join_envs([before, after]))
-            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
+            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after], absent=absent)  # type: ignore[attr-defined]
             self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
 
     def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
@@ -749,7 +755,8 @@ class Walker:
         `continue`), `scope` left as those ways join."""
         self._exits.append(([], []))
         try:
-            self.block(body, scope)
+            with self.host.guards.inside(NONE):  # a turn may follow one that created the table
+                self.block(body, scope)
         finally:
             breaks, continues = self._exits.pop()
         falls = not _leaves(body)
@@ -764,14 +771,18 @@ class Walker:
         may_skip: bool = False,
         given: list | None = None,
         taken: int | None = None,
+        absent: list[Absent] | None = None,
     ) -> None:
         """Read each body from the same start and join what the paths leave (only
-        the `taken` body's, when the condition is known)."""
+        the `taken` body's, when the condition is known); each body with the tables
+        known absent before it and `absent`'s for it (see `pyguards`)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
+        known = self.host.guards.absent
         for n, body in enumerate(bodies):
             _replace_env(scope, start)
-            self.block(body, scope)
+            with self.host.guards.inside(known | absent[n] if absent else known):
+                self.block(body, scope)
             if not _leaves(body) and taken in (None, n):
                 outcomes.append(dict(scope.env))
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
@@ -1180,7 +1191,8 @@ class Walker:
             env[batch[0]] = DataFrame(frozenset())
             if len(batch) > 1:
                 env[batch[1]] = param_str("batch_id")
-        self.block(fn.body, local)
+        with self.host.guards.inside(NONE):  # it runs where it is called, not where it is defined
+            self.block(fn.body, local)
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
