@@ -14,6 +14,7 @@ code is `values.resolver`; making intents of them is `python`.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -492,10 +493,17 @@ def to_plain(held: object, depth: int = 0) -> object:
 # A template crosses `%run` and imports as a JSON object of this one key (a key no
 # literal dict of a job would hold): [text with `{name}` placeholders, the names, unknown].
 TEMPLATE_KEY = "\u0000template"
+# A string that is one of a few texts crosses as a JSON object of this one key: the
+# list of those texts (each plain, or a template as above).
+ONE_OF_KEY = "\u0000one_of"
+# The depth of dicts within dicts an exported value keeps (a configuration's sections).
+MAX_EXPORTED_DEPTH = 8
 
 
 def held_value(value: object) -> object:
-    """A value the link stage gives (plain JSON) as the analyser holds it."""
+    """A value the link stage gives (plain JSON, as `exported_value` makes it) as the
+    analyser holds it. In a dict, None is a key whose value the giver did not know:
+    held as UNHELD, so the key reads as unknown (never a `.get` default)."""
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, list):
@@ -507,20 +515,70 @@ def held_value(value: object) -> object:
             if isinstance(params, list) and all(isinstance(p, str) for p in params):
                 return Str(text, tuple(params), bool(unknown))
         return Str("", (), True)
+    if isinstance(value, dict) and set(value) == {ONE_OF_KEY}:
+        texts = [held_value(v) for v in value[ONE_OF_KEY]] if isinstance(value[ONE_OF_KEY], list) else []
+        if texts and all(type(t) is Str and not t.unknown for t in texts):
+            return one_of(texts)  # type: ignore[arg-type]
+        return Str("", (), True)
     if isinstance(value, dict):
-        return {str(k): Str(str(v)) for k, v in value.items()}
+        return {str(k): UNHELD if v is None else held_value(v) for k, v in value.items()}
     return Str("", (), True)
 
 
-def exported_value(held: object) -> object:
-    """The JSON form a top-level value crosses `%run` and imports in: a fully static
-    value as `plain_value` gives it; a template with known parts
+def exported_value(held: object, depth: int = 0) -> object:
+    """The JSON form a top-level value crosses `%run`, imports and notebook arguments
+    in: a fully static value as `plain_value` gives it; a template with known parts
     (`f"{secret}.ops.runs"`) as it is, known parts and named placeholders (see
-    `TEMPLATE_KEY`); else None (a value wholly unknown is named where it is used)."""
+    `TEMPLATE_KEY`); one of a few such texts as their list (see `ONE_OF_KEY`); a dict
+    key by key, None for a key whose value is not known (a secret stays a secret:
+    the key is there, its value unknown), nested dicts so too. Else None (a value
+    wholly unknown is named where it is used). The forms are JSON, so they key the
+    cache, and `held_value` gives each back."""
+    if type(held) is dict and depth < MAX_EXPORTED_DEPTH:
+        fields = {str(k): exported_value(v, depth + 1) if v is not UNHELD else None for k, v in held.items()}
+        return fields if any(v is not None for v in fields.values()) else None
     plain = plain_value(held)
-    if plain is None and type(held) is Str and held.params and held.text != "{" + held.params[0] + "}":
-        return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}
-    return plain
+    if plain is not None or type(held) is not Str:
+        return plain
+    if type(held.value) is lattice.OneOf:  # type: ignore[attr-defined]
+        texts = [exported_value(t, depth + 1) for t in alternatives(held)]  # type: ignore[arg-type]
+        return {ONE_OF_KEY: texts} if all(t is not None for t in texts) else None
+    if held.params and held.text != "{" + held.params[0] + "}":  # type: ignore[attr-defined]
+        return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}  # type: ignore[attr-defined]
+    return None
+
+
+# A notebook argument that is `json.dumps` of a dict the code knows only in part
+# (`{"json_": json.dumps(conf)}`, `conf` holding secrets) crosses as this prefix and
+# the dict's `exported_value` as JSON: a text no run hands a notebook, so where the
+# child reads the widget as text it is a named input (what a run gives it), and
+# where it `json.loads` it the child gets the dict back, key by key.
+JSON_INPUT = "\u0000json:"
+
+
+def json_input(fields: dict[str, object]) -> str:
+    """The argument text that carries a dict known in part (see `JSON_INPUT`)."""
+    return JSON_INPUT + json.dumps(fields, separators=(",", ":"))
+
+
+def text_inputs(inputs: dict[str, str]) -> dict[str, str]:
+    """The inputs a run gives a file as text (a SQL file's `:name`, `{name}`): those
+    a `json_input` carries are left out, since only `json.loads` reads them (and a
+    widget's default is not what such a run gives either)."""
+    return {name: value for name, value in inputs.items() if not value.startswith(JSON_INPUT)}
+
+
+def json_input_fields(text: str) -> dict[str, object] | None:
+    """The dict a `json_input` text carries, as held (`held_value`); None for any
+    other text."""
+    if not text.startswith(JSON_INPUT):
+        return None
+    try:
+        fields = json.loads(text[len(JSON_INPUT) :])
+    except (ValueError, RecursionError):
+        return None
+    held = held_value(fields) if isinstance(fields, dict) else None
+    return held if isinstance(held, dict) else None
 
 
 def plain_value(held: object) -> object:

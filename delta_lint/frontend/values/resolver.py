@@ -25,6 +25,7 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
+    JSON_INPUT,
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
@@ -45,6 +46,7 @@ from delta_lint.frontend.pyvalues import (
     held_value,
     is_configs,
     is_texts,
+    json_input_fields,
     literal_dict,
     may_give_text,
     member,
@@ -335,6 +337,8 @@ class ValueResolver:
             held = self._value(node, scope)
             return held if isinstance(held, dict) or is_configs(held) else None
         text = self.string(node, scope)
+        if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
+            return text
         return text if not text.unknown or _partly_known(text) else None
 
     def _maps(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
@@ -534,6 +538,10 @@ class ValueResolver:
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
                 inputs = self.host.input_params.get(text.params[0])
+                if inputs and len(inputs) == 1:
+                    given = json_input_fields(self.host.bound_inputs.get(next(iter(inputs)), ""))
+                    if given is not None:  # `json.dumps` of a dict a caller knows in part
+                        return given
                 if inputs:
                     return InputDoc(inputs)
             document = _json_strings(text.text) if not text.params and not text.unknown else None
@@ -641,9 +649,13 @@ class ValueResolver:
         """A job input (widget, argument): the value the file's task gives it, else
         the widget's default, else a parameter named after it."""
         self.host.inputs_read.add(name)
-        if name in self.host.bound_inputs:
-            return Str(self.host.bound_inputs[name])
-        if default is not None:
+        bound = self.host.bound_inputs.get(name)
+        if bound is not None:
+            if not bound.startswith(JSON_INPUT):
+                return Str(bound)
+            # a dict known in part, as JSON text: named here, as a run gives it; only
+            # `json.loads` of it reads the dict (see `_value`), never its default
+        elif default is not None:
             return Str(default)
         held = param_str(name)
         self.host.input_params[held.params[0]] = frozenset({name})

@@ -36,6 +36,7 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     is_texts,
     join_envs,
+    json_input,
     known_items,
     loop_names,
     member,
@@ -1254,7 +1255,20 @@ class Walker:
                     text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
+                    elif call_named(v, JSON_DUMPS) and v.args:  # type: ignore[attr-defined]
+                        dumped = self._dumped_dict(v.args[0], scope)  # type: ignore[attr-defined]
+                        if dumped is not None:
+                            values[k.value] = dumped
         self.host.notebook_runs.append((child, values))
+
+    def _dumped_dict(self, node: ast.expr, scope: Scope) -> str | None:
+        """The argument text of `json.dumps(conf)` where `conf` is a dict known in
+        part (a key from a secret, a template, one of a few texts): the dict key by
+        key (see `JSON_INPUT`), so the child's `json.loads` of the widget gets back
+        what is known of each key and no more. None when no key's value is known."""
+        held = self.values._value(node, scope)
+        fields = exported_value(held) if type(held) is dict else None
+        return json_input(fields) if isinstance(fields, dict) else None
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,

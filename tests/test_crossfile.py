@@ -1,0 +1,162 @@
+"""Values across files: a dict known in part that one notebook hands another as
+JSON text (`dbutils.notebook.run(path, t, {"conf": json.dumps(conf)})` and the
+child's `json.loads(dbutils.widgets.get("conf"))`), dicts a `%run` notebook
+defines, job parameters holding JSON, and configuration a helper module loads or
+a class holds. A key the giver knows crosses as it is; a key it does not know (a
+secret) stays unknown, never a default guessed."""
+
+from __future__ import annotations
+
+NB = "# Databricks notebook source\n"
+SEP = "\n# COMMAND ----------\n"
+
+
+def tables(result, path: str) -> list[str]:
+    return sorted(i.table.name for i in result.intents if i.table is not None and i.location.path.endswith(path))
+
+
+SETUP = (
+    NB + "import json\n"
+    "conf = {\n"
+    "    'schema': 'main.ops',\n"
+    "    'secret_schema': dbutils.secrets.get(scope='s', key='schema'),\n"
+    "}\n"
+    "conf.update({'runs': f\"{conf['secret_schema']}.runs\"})\n"
+)
+
+CHILD = (
+    NB + "import json\n"
+    "conf = json.loads(dbutils.widgets.get('conf'))\n"
+    "df.write.saveAsTable(f\"{conf['schema']}.known\")\n"
+    "df.write.saveAsTable(conf['runs'])\n"
+    "df.write.saveAsTable(f\"{conf['secret_schema']}.secret\")\n"
+    "df.write.saveAsTable(conf.get('missing', 'main.ops.fallback'))\n"
+)
+
+
+def driver(call: str) -> str:
+    return NB + "# MAGIC %run ./setup\n" + SEP + "import json\n" + call
+
+
+def test_a_dict_known_in_part_crosses_notebook_run_as_json_text(lint):
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.py": CHILD})
+    got = tables(result, "child.py")
+    assert "main.ops.known" in got  # a key the caller knows
+    assert any(t.endswith(".runs") and t.startswith("{") and t != "{runs}" for t in got)  # a template, as it is
+    # the secret stays unknown, and a key no caller gives is not the default
+    assert not any(t.startswith("main.ops.") and t != "main.ops.known" for t in got)
+    assert any(t.startswith("{") and t.endswith(".secret") for t in got)
+
+
+def test_a_copy_updated_in_a_function_crosses_too(lint):
+    call = (
+        "def process(ws):\n"
+        "    ws_conf = dict(conf)\n"
+        "    ws_conf.update({'workspace': ws.id})\n"
+        "    dbutils.notebook.run('./child', 600, {'conf': json.dumps(ws_conf)})\n"
+        "for ws in spark.table('main.ops.workspaces').collect():\n"
+        "    process(ws)\n"
+    )
+    child = CHILD + "df.write.saveAsTable(f\"main.ops.ws_{conf['workspace']}\")\n"
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.py": child})
+    got = tables(result, "child.py")
+    assert "main.ops.known" in got
+    assert not any(t.startswith("main.ops.ws_") and "{" not in t for t in got)  # the workspace: a run's
+
+
+def test_callers_that_hand_different_dicts_bind_nothing(lint):
+    call = (
+        "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+        "other = dict(conf)\n"
+        "other.update({'schema': 'main.other'})\n"
+        "dbutils.notebook.run('./child', 600, {'conf': json.dumps(other)})\n"
+    )
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.py": CHILD})
+    got = tables(result, "child.py")
+    assert "main.ops.known" not in got and "main.other.known" not in got
+
+
+def test_the_json_text_read_as_text_is_a_named_input(lint):
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    child = NB + "df.write.saveAsTable(dbutils.widgets.get('conf'))\n"
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.py": child})
+    assert tables(result, "child.py") == ["{conf}"]  # never the dict's text as the analyzer keeps it
+
+
+def test_a_fully_known_dict_crosses_as_its_json_text(lint):
+    setup = NB + "conf = {'schema': 'main.ops'}\n"
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    child = (
+        NB
+        + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\ndf.write.saveAsTable(conf['schema'] + '.t')\n"
+    )
+    result = lint({"setup.py": setup, "driver.py": driver(call), "child.py": child})
+    assert tables(result, "child.py") == ["main.ops.t"]
+
+
+RUN_SETUP = (
+    NB + "secret = dbutils.secrets.get(scope='s', key='schema')\n"
+    "conf = {'runs': f'{secret}.ops.runs', 'schema': secret, 'nested': {'table': 'main.ops.nested'}, 'db': 'main'}\n"
+)
+
+
+def test_a_run_notebook_dict_keeps_templates_and_nested_dicts(lint):
+    main = (
+        NB + "# MAGIC %run ./setup\n" + SEP + "df.write.saveAsTable(conf['runs'])\n"
+        "df.write.saveAsTable(conf['nested']['table'])\n"
+    )
+    got = tables(lint({"setup.py": RUN_SETUP, "main.py": main}), "main.py")
+    assert "main.ops.nested" in got
+    assert any(t.startswith("{") and t.endswith(".ops.runs") for t in got)
+
+
+def test_a_run_notebook_dict_key_not_known_is_no_get_default(lint):
+    main = NB + "# MAGIC %run ./setup\n" + SEP + "df.write.saveAsTable(conf.get('schema', 'main.ops') + '.t')\n"
+    got = tables(lint({"setup.py": RUN_SETUP, "main.py": main}), "main.py")
+    assert "main.ops.t" not in got  # `schema` is a secret: the key is there, its value unknown
+
+
+def test_a_one_of_value_crosses_notebook_run(lint):
+    setup = (
+        NB + "s = dbutils.secrets.get(scope='s', key='schema')\n"
+        "conf = {'schema': s}\n"
+        "conf.update({'inter': 'main.inter' if '.' in s else 'hive_metastore.inter'})\n"
+    )
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    child = (
+        NB
+        + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\nt = conf['inter'] + '.t'\ndf.write.saveAsTable(t)\n"
+    )
+    result = lint({"setup.py": setup, "driver.py": driver(call), "child.py": child})
+    assert tables(result, "child.py") == ["hive_metastore.inter.t", "main.inter.t"]
+
+
+def test_job_parameters_holding_json_bind_the_child_fields(lint):
+    child = (
+        NB
+        + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\ndf.write.saveAsTable(conf['schema'] + '.t')\n"
+    )
+    bundle = (
+        "bundle: {name: b}\n"
+        "resources:\n"
+        "  jobs:\n"
+        "    j:\n"
+        "      name: j\n"
+        "      tasks:\n"
+        "        - task_key: t\n"
+        "          notebook_task:\n"
+        "            notebook_path: ./child.py\n"
+        "            base_parameters:\n"
+        '              conf: \'{"schema": "main.ops"}\'\n'
+    )
+    result = lint({"child.py": child, "databricks.yml": bundle})
+    assert tables(result, "child.py") == ["main.ops.t"]
+
+
+def test_a_sql_child_is_never_given_the_dict_as_text(lint):
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    child = "INSERT INTO main.ops.t_${conf} VALUES (1);\n"
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.sql": child})
+    got = tables(result, "child.sql")
+    assert got and not any("\x00" in t or "json" in t for t in got)
