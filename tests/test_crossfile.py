@@ -160,3 +160,62 @@ def test_a_sql_child_is_never_given_the_dict_as_text(lint):
     result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.sql": child})
     got = tables(result, "child.sql")
     assert got and not any("\x00" in t or "json" in t for t in got)
+
+
+ONE_OF_SETUP = (
+    NB + "s = dbutils.secrets.get(scope='s', key='schema')\n"
+    "conf = {'schema': s}\n"
+    "conf.update({'inter': f\"{s.split('.')[0]}.inter\" if '.' in s else 'hive_metastore.inter'})\n"
+)
+
+
+def test_a_dict_set_two_ways_crosses_run_key_by_key(lint):
+    setup = (
+        NB + "conf = {'schema': 'main.ops', 'cloud': 'aws'}\n"
+        "if cloud == 'azure':\n"
+        "    conf.update({'cloud': 'azure', 'tenant': dbutils.secrets.get('s', 't')})\n"
+    )
+    call = "dbutils.notebook.run('./child', 600, {'conf': json.dumps(conf)})\n"
+    child = (
+        NB + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\n"
+        "df.write.saveAsTable(conf['schema'] + '.t')\n"
+        "df.write.saveAsTable('main.ops.' + conf.get('tenant', 'none'))\n"
+    )
+    result = lint({"setup.py": setup, "driver.py": driver(call), "child.py": child})
+    got = tables(result, "child.py")
+    assert "main.ops.t" in got  # the same on both paths
+    assert "main.ops.none" not in got  # a key one path lacks: not known, never the default
+
+
+def test_a_child_path_built_under_a_workspace_folder_is_found_by_its_tail(lint):
+    call = "dbutils.notebook.run(f'/Workspace{base}/jobs/child', 600, {'conf': json.dumps(conf)})\n"
+    files = {"setup.py": SETUP, "driver.py": driver(call), "jobs/child.py": CHILD}
+    assert "main.ops.known" in tables(lint(files), "jobs/child.py")
+
+
+def test_a_path_with_no_known_tail_runs_no_child(lint):
+    call = "dbutils.notebook.run(f'/Workspace{base}', 600, {'conf': json.dumps(conf)})\n"
+    files = {"setup.py": SETUP, "driver.py": driver(call), "jobs/child.py": CHILD}
+    assert "main.ops.known" not in tables(lint(files), "jobs/child.py")
+
+
+def test_pool_calls_handing_a_dict_known_in_part_write_tables_of_their_own(lint):
+    call = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "def process(ws):\n"
+        "    ws_conf = dict(conf)\n"
+        "    ws_conf.update({'workspace': ws.id})\n"
+        "    dbutils.notebook.run('./child', 600, {'conf': json.dumps(ws_conf)})\n"
+        "with ThreadPoolExecutor(4) as pool:\n"
+        "    pool.map(process, spark.table('main.ops.workspaces').collect())\n"
+    )
+    child = NB + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\n"
+    child += "df.write.mode('overwrite').saveAsTable(f\"{conf['schema']}.ws_{conf['workspace']}\")\n"
+    result = lint({"setup.py": SETUP, "driver.py": driver(call), "child.py": child})
+    assert any(t.startswith("main.ops.ws_") for t in tables(result, "child.py"))
+    assert not [f for f in result.findings if f.rule == "DL102"]  # each call its workspace's table
+    # the dict made in the driver itself, so its first reading already hands it on
+    own = NB + "import json\n" + SETUP.removeprefix(NB).removeprefix("import json\n") + call
+    result = lint({"driver.py": own, "child.py": child})
+    assert any(t.startswith("main.ops.ws_") for t in tables(result, "child.py"))
+    assert not [f for f in result.findings if f.rule == "DL102"]

@@ -517,7 +517,7 @@ def held_value(value: object) -> object:
         return Str("", (), True)
     if isinstance(value, dict) and set(value) == {ONE_OF_KEY}:
         texts = [held_value(v) for v in value[ONE_OF_KEY]] if isinstance(value[ONE_OF_KEY], list) else []
-        if texts and all(type(t) is Str and not t.unknown for t in texts):
+        if texts and all(type(t) is Str and (t.params or not t.unknown) for t in texts):  # texts, templates
             return one_of(texts)  # type: ignore[arg-type]
         return Str("", (), True)
     if isinstance(value, dict):
@@ -534,6 +534,8 @@ def exported_value(held: object, depth: int = 0) -> object:
     the key is there, its value unknown), nested dicts so too. Else None (a value
     wholly unknown is named where it is used). The forms are JSON, so they key the
     cache, and `held_value` gives each back."""
+    if type(held) is lattice.OneOf:  # a dict set one way or another on paths that join (`if cloud == ...`)
+        held = joined_dict(held.values)  # type: ignore[attr-defined]
     if type(held) is dict and depth < MAX_EXPORTED_DEPTH:
         fields = {str(k): exported_value(v, depth + 1) if v is not UNHELD else None for k, v in held.items()}
         return fields if any(v is not None for v in fields.values()) else None
@@ -546,6 +548,31 @@ def exported_value(held: object, depth: int = 0) -> object:
     if held.params and held.text != "{" + held.params[0] + "}":  # type: ignore[attr-defined]
         return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}  # type: ignore[attr-defined]
     return None
+
+
+def joined_dict(values: tuple[object, ...], depth: int = 0) -> dict[str, object] | None:
+    """The dicts paths that join may hold, as one dict key by key: a key every path
+    gives the same value stays; texts that differ become one of them (`one_of`);
+    dicts, so joined in turn; anything else, or a key some path lacks, is not held
+    (UNHELD: a run on that path may have no such key). None unless every value is a
+    plain dict."""
+    if not values or depth >= MAX_EXPORTED_DEPTH or not all(type(v) is dict for v in values):
+        return None
+    dicts: list[dict[str, object]] = list(values)  # type: ignore[arg-type]
+    out: dict[str, object] = {}
+    for key in dict.fromkeys(k for d in dicts for k in d):
+        held = [d.get(key, UNHELD) for d in dicts]
+        if any(h is UNHELD for h in held):
+            out[key] = UNHELD
+        elif all(_same(h, held[0]) for h in held):
+            out[key] = held[0]
+        elif all(type(h) is Str for h in held):
+            joined = one_of(held)  # type: ignore[arg-type]
+            out[key] = UNHELD if _too_many(joined) else joined
+        else:
+            inner = joined_dict(tuple(held), depth + 1)
+            out[key] = UNHELD if inner is None else inner
+    return out
 
 
 # A notebook argument that is `json.dumps` of a dict the code knows only in part

@@ -29,6 +29,7 @@ from delta_lint.frontend.pyvalues import (
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
+    UNHELD,
     ArgNamespace,
     Chain,
     DataFrame,
@@ -539,7 +540,7 @@ class ValueResolver:
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
                 inputs = self.host.input_params.get(text.params[0])
                 if inputs and len(inputs) == 1:
-                    given = json_input_fields(self.host.bound_inputs.get(next(iter(inputs)), ""))
+                    given = self._json_input(next(iter(inputs)))
                     if given is not None:  # `json.dumps` of a dict a caller knows in part
                         return given
                 if inputs:
@@ -644,6 +645,21 @@ class ValueResolver:
         if not all(isinstance(h, Str) and not h.unknown for h in held):
             return None
         return one_of(held)  # type: ignore[arg-type]
+
+    def _json_input(self, name: str) -> dict[str, object] | None:
+        """The dict a job input carries as `json_input` text (see `JSON_INPUT`), as
+        `json.loads` of it gives it: a key the caller does not know is a job input of
+        its own (`{conf_schema}`, as a field of a widget no caller binds is), never a
+        value; None when the input carries no such text."""
+        given = json_input_fields(self.host.bound_inputs.get(name, ""))
+        if given is None:
+            return None
+        for key, value in given.items():
+            if value is UNHELD:
+                field = param_str(f"{name}_{key}")
+                self.host.input_params[field.params[0]] = frozenset({name})
+                given[key] = field
+        return given
 
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else

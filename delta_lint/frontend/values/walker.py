@@ -1236,13 +1236,14 @@ class Walker:
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here. A
-        path whose folder only a run knows (`f"{base}/jobs/child"`) is its known tail
+        path whose folder only a run knows (`f"{base}/jobs/child"`, or
+        `f"/Workspace{base}/jobs/child"` as a helper builds it) is its known tail
         after `UNKNOWN_FOLDER`, which the link stage matches by tail."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
         child = path.text
         if path.params or path.unknown:
             tail = child[child.rfind("}") + 1 :]
-            if not (child.startswith("{") and tail.startswith("/") and tail.strip("/")):
+            if not ("}" in child and tail.startswith("/") and tail.strip("/")):
                 return
             child = UNKNOWN_FOLDER + tail
         if not child:
@@ -1263,11 +1264,11 @@ class Walker:
 
     def _dumped_dict(self, node: ast.expr, scope: Scope) -> str | None:
         """The argument text of `json.dumps(conf)` where `conf` is a dict known in
-        part (a key from a secret, a template, one of a few texts): the dict key by
-        key (see `JSON_INPUT`), so the child's `json.loads` of the widget gets back
+        part (a key from a secret, a template, one of a few texts), or one of a few
+        dicts (joined key by key, see `joined_dict`): the dict key by key (see `JSON_INPUT`), so the child's `json.loads` of the widget gets back
         what is known of each key and no more. None when no key's value is known."""
         held = self.values._value(node, scope)
-        fields = exported_value(held) if type(held) is dict else None
+        fields = exported_value(held) if type(held) in (dict, OneOf) else None
         return json_input(fields) if isinstance(fields, dict) else None
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
