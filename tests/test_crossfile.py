@@ -169,6 +169,29 @@ ONE_OF_SETUP = (
 )
 
 
+def test_a_use_of_one_of_several_schemas_leaves_the_parts_they_share(lint):
+    main = NB + "# MAGIC %run ./setup\n" + SEP + "spark.sql(f\"USE {conf['inter']}\")\ndf.write.saveAsTable('t')\n"
+    got = tables(lint({"setup.py": ONE_OF_SETUP, "main.py": main}), "main.py")
+    assert got == ["{one_of}.inter.t"]  # the schema both give; the catalog one of two
+
+
+def test_a_use_of_one_schema_is_that_schema(lint):
+    setup = NB + "conf = {'inter': 'hive_metastore.inter'}\n"
+    main = NB + "# MAGIC %run ./setup\n" + SEP + "spark.sql(f\"USE {conf['inter']}\")\ndf.write.saveAsTable('t')\n"
+    assert tables(lint({"setup.py": setup, "main.py": main}), "main.py") == ["hive_metastore.inter.t"]
+
+
+def test_a_use_of_a_name_holding_one_of_several_never_keeps_the_session_before(lint):
+    main = (
+        NB + "spark.sql('USE main.before')\n"
+        "x = 'a.s' if flag else 'b.s'\n"
+        "spark.sql(f'USE {x}')\n"
+        "df.write.saveAsTable('t')\n"
+    )
+    got = tables(lint({"main.py": main}), "main.py")
+    assert got == ["{one_of}.s.t"]
+
+
 def test_a_dict_set_two_ways_crosses_run_key_by_key(lint):
     setup = (
         NB + "conf = {'schema': 'main.ops', 'cloud': 'aws'}\n"
@@ -219,3 +242,23 @@ def test_pool_calls_handing_a_dict_known_in_part_write_tables_of_their_own(lint)
     result = lint({"driver.py": own, "child.py": child})
     assert any(t.startswith("main.ops.ws_") for t in tables(result, "child.py"))
     assert not [f for f in result.findings if f.rule == "DL102"]
+
+
+def test_pool_calls_under_a_use_of_one_of_several_schemas_write_tables_of_their_own(lint):
+    call = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "def process(ws):\n"
+        "    ws_conf = dict(conf)\n"
+        "    ws_conf.update({'workspace': ws.id})\n"
+        "    dbutils.notebook.run('./child', 600, {'conf': json.dumps(ws_conf)})\n"
+        "with ThreadPoolExecutor(4) as pool:\n"
+        "    pool.map(process, spark.table('main.ops.workspaces').collect())\n"
+    )
+    child = (
+        NB + "import json\nconf = json.loads(dbutils.widgets.get('conf'))\n"
+        "spark.sql(f\"USE {conf['inter']}\")\n"
+        "df.write.mode('overwrite').saveAsTable(f\"ws_{conf['workspace']}\")\n"
+    )
+    result = lint({"setup.py": ONE_OF_SETUP, "driver.py": driver(call), "child.py": child})
+    assert tables(result, "child.py") == ["{one_of}.inter.ws_{conf_workspace}"]
+    assert not [f for f in result.findings if f.rule == "DL102"]  # each call its workspace's table

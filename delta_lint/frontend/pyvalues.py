@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
@@ -153,6 +154,53 @@ def one_of(values: list[Str]) -> Str:
         return TOO_MANY
     params = tuple(dict.fromkeys((ONE_OF, *(p for v in distinct for p in v.params))))
     return Str("{" + ONE_OF + "}", params, True, lattice.OneOf(tuple(distinct)))
+
+
+def joined_session(before: dict[str, object], states: list[dict[str, object]]) -> dict[str, object]:
+    """The SQL session's fields (`Session.__dict__`) after a statement read once per
+    value its names may hold (`spark.sql(f"USE {schema}")`, `schema` one of several):
+    what every reading left, where they agree. A catalog or schema they leave
+    different is shown as the `{one_of}` placeholder, as a `USE` of a name with a
+    part only a run knows shows that part (never the first reading's name, nor the
+    one before the statement); any other field that differs stays as it was before."""
+    if all(state == states[0] for state in states):
+        return states[0]
+    out = dict(before)
+    for key, first in states[0].items():
+        if all(state.get(key) == first for state in states):
+            out[key] = first
+        elif key in ("catalog", "schema"):
+            out[key] = "{" + ONE_OF + "}"
+    return out
+
+
+def member_alternatives(nodes: Iterable[ast.AST], env: dict[str, object]) -> list[tuple[str, str, tuple[Str, ...]]]:
+    """The keys of dicts whose value is one of several texts that `nodes` (a write's
+    syntax) read as `conf["key"]`: (name, key, the texts). A write that reads one is
+    read once per text, as for a name holding one of several (the dict is not
+    itself one of several: a key of it is). A name holding one of several dicts
+    that all have the key gives the texts of each."""
+    out: list[tuple[str, str, tuple[Str, ...]]] = []
+    for node in nodes:
+        if type(node) is not ast.Subscript or type(node.value) is not ast.Name:  # type: ignore[attr-defined]
+            continue
+        key = node.slice  # type: ignore[attr-defined]
+        held = env.get(node.value.id)  # type: ignore[attr-defined]
+        if type(key) is not ast.Constant or type(key.value) is not str:
+            continue
+        # one dict, or one of several (each read in turn as the name's alternatives)
+        dicts = held.values if type(held) is lattice.OneOf else (held,)  # type: ignore[attr-defined]
+        if not all(type(d) is dict and key.value in d for d in dicts):
+            continue
+        texts: list[Str] = []
+        for d in dicts:
+            value = d[key.value]
+            if type(value) is Str and type(value.value) is lattice.OneOf:
+                texts += [t for t in value.value.values if t not in texts]  # type: ignore[attr-defined]
+        found = (node.value.id, key.value, tuple(texts))  # type: ignore[attr-defined]
+        if texts and found not in out:
+            out.append(found)
+    return out
 
 
 def held_alternatives(value: object) -> tuple[object, ...]:
