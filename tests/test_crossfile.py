@@ -262,3 +262,73 @@ def test_pool_calls_under_a_use_of_one_of_several_schemas_write_tables_of_their_
     result = lint({"setup.py": ONE_OF_SETUP, "driver.py": driver(call), "child.py": child})
     assert tables(result, "child.py") == ["{one_of}.inter.ws_{conf_workspace}"]
     assert not [f for f in result.findings if f.rule == "DL102"]  # each call its workspace's table
+
+
+HELPERS = (
+    "import yaml\n"
+    "def load_config(path):\n"
+    "    with open(path) as f:\n"
+    "        return yaml.safe_load(f)\n"
+    "def table(name):\n"
+    "    return load_config('conf/x.yml')['tables'][name]\n"
+)
+YML = "tables:\n  orders: main.sales.orders\n  items: main.sales.items\n"
+
+
+def test_a_helper_module_loading_a_project_config_gives_its_keys(lint):
+    job = (
+        "from helpers import load_config, table\n"
+        "cfg = load_config('conf/x.yml')\n"
+        "df.write.saveAsTable(cfg['tables']['orders'])\n"
+        "df.write.saveAsTable(table('items'))\n"
+    )
+    got = tables(lint({"helpers.py": HELPERS, "conf/x.yml": YML, "job.py": job}), "job.py")
+    assert got == ["main.sales.items", "main.sales.orders"]
+
+
+def test_a_config_path_only_a_run_knows_stays_unknown(lint):
+    job = "import sys\nfrom helpers import load_config\ncfg = load_config(sys.argv[1])\n"
+    job += "df.write.saveAsTable(cfg['tables']['orders'])\n"
+    got = tables(lint({"helpers.py": HELPERS, "conf/x.yml": YML, "job.py": job}), "job.py")
+    assert got and not any(t.startswith("main.") for t in got)
+
+
+def config_module(envs: str) -> str:
+    return (
+        "from dataclasses import dataclass\n"
+        "class Names:\n"
+        "    CATALOG = 'main'\n"
+        "    SCHEMA = 'sales'\n"
+        f"ENVS = {envs}\n"
+        "@dataclass\n"
+        "class Env:\n"
+        "    catalog: str\n"
+        "    schema: str\n"
+        "    @classmethod\n"
+        "    def get(cls, env='dev'):\n"
+        "        return cls(**ENVS[env])\n"
+    )
+
+
+ENVS = "{'dev': {'catalog': 'dev', 'schema': 's'}, 'prod': {'catalog': 'prod', 'schema': 's'}}"
+
+
+def test_a_config_class_of_another_module_gives_its_attributes(lint):
+    job = "from config import Names\ncfg = Names\ndf.write.saveAsTable(f'{cfg.CATALOG}.{cfg.SCHEMA}.orders')\n"
+    assert tables(lint({"config.py": config_module(ENVS), "job.py": job}), "job.py") == ["main.sales.orders"]
+
+
+def test_a_factory_over_a_module_level_dict_of_another_module_builds_the_entry(lint):
+    job = "from config import Env\ncfg = Env.get('prod')\ndf.write.saveAsTable(f'{cfg.catalog}.{cfg.schema}.orders')\n"
+    assert tables(lint({"config.py": config_module(ENVS), "job.py": job}), "job.py") == ["prod.s.orders"]
+
+
+def test_a_factory_over_a_dict_known_in_part_or_an_unknown_entry_stays_unknown(lint):
+    secret = "{'prod': {'catalog': dbutils.secrets.get('s', 'c'), 'schema': 's'}}"
+    job = "from config import Env\ncfg = Env.get('prod')\ndf.write.saveAsTable(f'{cfg.catalog}.{cfg.schema}.orders')\n"
+    got = tables(lint({"config.py": config_module(secret), "job.py": job}), "job.py")
+    assert got and not any(t.startswith("prod.") or t.startswith("main.") for t in got)
+    job = "from config import Env\ncfg = Env.get(dbutils.widgets.get('env'))\n"
+    job += "df.write.saveAsTable(f'{cfg.catalog}.{cfg.schema}.orders')\n"
+    got = tables(lint({"config.py": config_module(ENVS), "job.py": job}), "job.py")
+    assert got and got not in (["prod.s.orders"], ["dev.s.orders"])  # never one entry picked

@@ -41,6 +41,7 @@ from delta_lint.frontend.pyvalues import (
     loop_names,
     member,
     param_str,
+    to_plain,
 )
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
@@ -972,9 +973,15 @@ class Walker:
             held = scope.env.get(node.id)
             if isinstance(held, (ast.ClassDef, Instance)):
                 return held
-            if isinstance(held, dict) and self.home(node.lineno) is None and self.host._tree is not None:
+            home = self.home(node.lineno)
+            if isinstance(held, dict) and home is None and self.host._tree is not None:
                 # a module-level literal of this file (`CONFIGS = {...}`), as written
                 return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
+            if type(held) is dict and home is not None:
+                # a module-level dict of the imported module whose class this is, as
+                # that module's scope holds it (`Context.scopes`): known in full, or not
+                plain = to_plain(held)
+                return plain if isinstance(plain, dict) else None
             return None
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             owner = scope.env.get(node.value.id)
