@@ -86,7 +86,7 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     if not readings:
         return (), ()
     values: dict[str, set[str]] = {}
-    partly = set()
+    partly: set[str] = set()
     for given in readings:
         for name, value in given:
             values.setdefault(name, set()).add(value)
