@@ -332,3 +332,21 @@ def test_a_factory_over_a_dict_known_in_part_or_an_unknown_entry_stays_unknown(l
     job += "df.write.saveAsTable(f'{cfg.catalog}.{cfg.schema}.orders')\n"
     got = tables(lint({"config.py": config_module(ENVS), "job.py": job}), "job.py")
     assert got and got not in (["prod.s.orders"], ["dev.s.orders"])  # never one entry picked
+
+
+def test_a_json_round_trip_of_a_dict_known_in_part_is_its_copy(lint):
+    main = (
+        NB + "import json\n"
+        "conf = {'schema': 'main.ops', 'secret': dbutils.secrets.get('s', 'k')}\n"
+        "copy = json.loads(json.dumps(conf))\n"
+        "df.write.saveAsTable(copy['schema'] + '.t')\n"
+        "df.write.saveAsTable(copy.get('secret', 'main.ops') + '.u')\n"
+    )
+    got = tables(lint({"main.py": main}), "main.py")
+    assert "main.ops.t" in got and "main.ops.u" not in got
+
+
+def test_a_json_round_trip_of_a_value_not_known_stays_unknown(lint):
+    main = NB + "import json\ncopy = json.loads(json.dumps(load()))\ndf.write.saveAsTable(copy['schema'] + '.t')\n"
+    got = tables(lint({"main.py": main}), "main.py")
+    assert got and not got[0].startswith("main.")

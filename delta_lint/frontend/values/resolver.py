@@ -42,6 +42,7 @@ from delta_lint.frontend.pyvalues import (
     UnknownState,
     all_held,
     argument_at,
+    exported_value,
     from_plain,
     get_text,
     held_value,
@@ -60,6 +61,7 @@ from delta_lint.frontend.values.brains import (
     ARGUMENT_PARSERS,
     DOCUMENT_LOADERS,
     JOB_INPUT_CALLS,
+    JSON_DUMPS,
     JSON_LOADS,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
@@ -532,6 +534,9 @@ class ValueResolver:
             handed = self._handed_dict(node.args[0], scope)  # type: ignore[attr-defined]
             if handed is not None:
                 return handed
+            copied = self._json_round_trip(node.args[0], scope)  # type: ignore[attr-defined]
+            if copied is not None:
+                return copied
         text = self._handed(node, scope)  # `t = dbutils.notebook.run(...)`: a text, no DataFrame
         if text is not None:
             return text
@@ -645,6 +650,17 @@ class ValueResolver:
         if not all(isinstance(h, Str) and not h.unknown for h in held):
             return None
         return one_of(held)  # type: ignore[arg-type]
+
+    def _json_round_trip(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
+        """`json.loads(json.dumps(conf))` of a dict known in part (a deep copy, as
+        code makes one): a new dict of what is known of each key, in the form it
+        crosses files in (`exported_value`); None for any other argument."""
+        if not (call_named(node, JSON_DUMPS) and node.args):  # type: ignore[attr-defined]
+            return None
+        held = self._value(node.args[0], scope)  # type: ignore[attr-defined]
+        exported = exported_value(held) if type(held) in (dict, OneOf) else None
+        copied = held_value(exported) if isinstance(exported, dict) else None
+        return copied if isinstance(copied, dict) else None
 
     def _json_input(self, name: str) -> dict[str, object] | None:
         """The dict a job input carries as `json_input` text (see `JSON_INPUT`), as
