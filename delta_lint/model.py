@@ -348,6 +348,10 @@ class Finding:
 Value = Any
 
 
+# a class's shape as the first reading gives it (see `Links.methods`)
+ClassShape = tuple[int, list[tuple[str, int, int, int]]]
+
+
 @dataclass
 class Links:
     """What a file tells the files that depend on it, and what it needs from others:
@@ -368,6 +372,11 @@ class Links:
     # by, as a notebook cell's `# MAGIC ` prefix), so a write read at a call elsewhere
     # names its statement's own line
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # each class of `functions`: how many statements its body holds, and each of its
+    # methods but the dunder ones as (name, first line with its decorators, one past
+    # its last, its `def` line), counted from 0 in the class's text: the link stage
+    # gives a file the class with the methods its code may call (`link._ClassPieces`)
+    methods: dict[str, ClassShape] = field(default_factory=dict)
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
     # top-level functions that compute a value (no writes), and the module's source
     # they need to be evaluated elsewhere (see `frontend.values.evaluator`)
@@ -437,15 +446,18 @@ def source_words(text: str) -> set[str]:
 # starts with its own character, so a match takes linear time
 _IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\((?:[\s\w,.\\]|#[^\n]*)*\)|(?:[^\n;\\]|\\\n)*)"
-    r"|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    r"|import[ \t]+(?:[^\n;\\]|\\\n)*"
+    # `__all__ = ["run", ...]` (or `+=`): the names a star import takes, never a call
+    r"|__all__[ \t]*\+?=[ \t]*[\[(][^\])]*[\])])",
     re.MULTILINE,
 )
 
 
 def without_imports(text: str) -> str:
-    """Python source with its import statements blanked: the code that may call
-    what it imports. `from m import f` calls nothing, so a module that imports
-    every helper of a package, and calls one, is read with that one. Parentheses
+    """Python source with its import statements (and `__all__` lists) blanked: the
+    code that may call what it imports. `from m import f` calls nothing, so a
+    module that imports every helper of a package, and calls one, is read with that
+    one; a package's `__init__.py` that re-exports a function names it in no code. Parentheses
     hold only what an import list can (names, commas, `as`, comments), so a line
     of a string that looks like an open import (`from m import (` in a docstring)
     takes its own line alone, never the code after it. A statement this misses

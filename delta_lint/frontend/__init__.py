@@ -78,6 +78,10 @@ def analyze_source(
         )
     if context.documents:
         _mask_documents(result, context)
+    # the same write made again at the same place, as each round of a loop makes it
+    # (`for i in range(3): spark.sql(...)`), is one intent: pairing it again would
+    # only repeat what the first gives
+    result.intents = list({(i, i.location.sites): i for i in result.intents}.values())
     result.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return result
 

@@ -84,6 +84,7 @@ from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
 from delta_lint.model import (
     SCOPED,
+    ClassShape,
     Context,
     Diagnostic,
     Flag,
@@ -505,18 +506,44 @@ class PythonAnalyzer:
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
+        shared = self._shared_classes() if self.classes else set()
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
-            methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            # a configuration class (a dataclass, a class or static method factory): its
-            # objects' values, read where the importer builds them (see `_factory`)
-            if cls.lineno <= self._own_lines and (methods & self._helpers or is_config_class(cls)):
+            if name in shared:
                 text = self.sites.segment(cls)
                 if text:
                     line, shift = self.sites.start(cls)
                     decorators = self.sites.decorator_lines(cls)  # `@dataclass` makes its fields
                     links.functions[name] = "".join(d + "\n" for d in decorators) + text
                     links.function_lines[name] = (line - len(decorators), shift)
+                    shape = _class_shape(cls, len(decorators))
+                    if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
+                        links.methods[name] = shape
         return links
+
+    def _shared_classes(self) -> set[str]:
+        """The file's own classes other files are given with its helpers: those with a
+        method that may write, configuration classes (a dataclass, a class or static
+        method factory: their objects' values are read where the importer builds
+        them, see `_factory`), and the classes that derive from one of those here
+        (`class OrdersLoader(BaseLoader): table = "..."`, whose object runs the
+        base's writing method with its own attributes)."""
+        own = {name: cls for name, cls in self.classes.items() if cls.lineno <= self._own_lines}
+        shared = {
+            name
+            for name, cls in own.items()
+            if {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))} & self._helpers
+            or is_config_class(cls)
+        }
+        grown = True
+        while grown:
+            derived = {
+                name
+                for name, cls in own.items()
+                if name not in shared and any(isinstance(b, ast.Name) and b.id in shared for b in cls.bases)
+            }
+            shared |= derived
+            grown = bool(derived)
+        return shared
 
     # -- values and chains -----------------------------------------------------------
 
@@ -581,6 +608,8 @@ class PythonAnalyzer:
             return
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
+        if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
+            pooled = pooled | _batch_lambda_calls(expr)
         for node in _walk(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
@@ -937,6 +966,19 @@ def _shape_but_declared(intent: Intent) -> tuple:
     )
 
 
+def _batch_lambda_calls(expr: ast.expr) -> set[int]:
+    """The calls inside a lambda handed to `foreachBatch` in `expr`: they run once
+    per micro-batch, where the batch reader reads the functions they name (see
+    `batch_functions`), not where the lambda is written."""
+    found: set[int] = set()
+    for node in _walk(expr):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
+            for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
+                if isinstance(arg, ast.Lambda):
+                    found |= {id(n) for n in ast.walk(arg.body) if isinstance(n, ast.Call)}
+    return found
+
+
 def _is_notebook_run(node: ast.Call) -> bool:
     func = node.func
     return (
@@ -982,3 +1024,22 @@ def analyze_module(
     # calls of it) says the same thing at the same call each time: once is enough
     diagnostics = list({(d, d.location.sites): d for d in analyzer.diagnostics}.values())
     return analyzer.intents, diagnostics, analyzer.links()
+
+
+def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
+    """Where a class's methods but the dunder ones are in its text as `Links.functions`
+    holds it (its decorator lines first), for the link stage to cut those a file
+    does not call (see `Links.methods`)."""
+    first_line = cls.lineno - decorators  # the text's first line, in the file
+    spans = [
+        (
+            stmt.name,
+            min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - first_line,
+            (stmt.end_lineno or stmt.lineno) - first_line + 1,
+            stmt.lineno - first_line,
+        )
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
+    ]
+    return len(cls.body), spans

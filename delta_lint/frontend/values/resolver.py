@@ -178,6 +178,7 @@ class ObjectReader(Protocol):
     def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def home(self, line: int) -> str | None: ...
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None: ...
 
 
 class Host(Protocol):
@@ -869,6 +870,8 @@ class ValueResolver:
             return path
         if isinstance(node.func, ast.Attribute):  # `cfg.fq_source("x")`: a method of an object
             owner = self._held(node.func.value, scope)
+            if owner is None and isinstance(node.func.value, ast.Call):  # `LakeConfig().table("x")`: made here
+                owner = self.host.walker.instance(node.func.value, scope)
             if isinstance(owner, Instance):
                 read = self._object_read(owner, node.func.attr, node, scope)
                 return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
@@ -882,18 +885,17 @@ class ValueResolver:
         cls = self.host.classes.get(owner.cls)
         if cls is None:
             return None
-        for fn in cls.body:
-            if not isinstance(fn, ast.FunctionDef) or fn.name != name:
-                continue
-            kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
-            if ("property" in kinds or "cached_property" in kinds) == (call is None) and not kinds - {
-                "property",
-                "cached_property",
-            }:
-                given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
-                return self._evaluate(fn, given, scope, owner)[1]
+        fn = self.host.walker.method_named(cls, name)  # its own, or a project base's
+        if fn is None:
             return None
-        return None
+        kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
+        if ("property" in kinds or "cached_property" in kinds) != (call is None) or kinds - {
+            "property",
+            "cached_property",
+        }:
+            return None
+        given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
+        return self._evaluate(fn, given, scope, owner)[1]
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
@@ -1347,6 +1349,21 @@ class ValueResolver:
                 if isinstance(stmt.value, ast.Tuple):
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
                 return attrs, self._value(stmt.value, local)
+            pairs = _unpacked_pairs(stmt)
+            if pairs is not None:  # `self.spark, self.name = spark, name`: each its own, read first
+                values = [
+                    self._value(v, local, t.id) if isinstance(t, ast.Name) else self._attribute_value(v, local)
+                    for t, v in pairs
+                ]
+                for (target, _), held in zip(pairs, values, strict=True):
+                    if isinstance(target, ast.Name):
+                        local.env[target.id] = held
+                    elif held is None:
+                        attrs.pop(target.attr, None)
+                    else:
+                        attrs[target.attr] = held
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
+                continue
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
                 attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
@@ -1585,3 +1602,22 @@ def plus(left: Str, right: Str) -> Str | None:
     if _number(left) or _number(right):
         return computed(ast.Add(), left, right)
     return left + right
+
+
+def _unpacked_pairs(stmt: ast.stmt) -> list[tuple[ast.Name | ast.Attribute, ast.expr]] | None:
+    """`a, self.b = x, y` as its (target, value) pairs, when each target is a name or
+    an attribute of `self` and the values are a display of as many elements (no
+    `*rest`); None otherwise. Python reads every value before it binds a target, so
+    the caller reads the values first."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return None
+    target, value = stmt.targets[0], stmt.value
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))):
+        return None
+    if len(target.elts) != len(value.elts) or any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        return None
+    for elt in target.elts:
+        is_self = isinstance(elt, ast.Attribute) and isinstance(elt.value, ast.Name) and elt.value.id == "self"
+        if not (isinstance(elt, ast.Name) or is_self):
+            return None
+    return list(zip(target.elts, value.elts, strict=True))  # type: ignore[arg-type]

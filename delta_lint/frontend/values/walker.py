@@ -850,7 +850,12 @@ class Walker:
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
-        attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
+        held = self._class_attributes(cls)
+        if init is not None:
+            owner = Instance(tuple(held.items()), cls=cls.name) if held else None
+            attrs = self.values._evaluate(init, call, scope, owner)[0]
+        else:
+            attrs = held
         changed = self._changed_outside_init(cls)
         attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
         # an object of which nothing is known reads its methods as they are written
@@ -872,6 +877,50 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
+        """The text attributes the class's body and its project bases' bodies assign
+        (`table = "main.sales.orders"`): what `self.table` reads where no `__init__`
+        sets it, a derived class's own before its base's, as Python looks them up.
+        Empty when a base is not a class of the project or there are several (an
+        outside base's `__init__` may set any attribute), and for a dataclass or a
+        model, whose class-level names are its fields' defaults. A name the body
+        binds to anything but a known text is not known, and hides its base's."""
+        if _is_dataclass(cls) or _is_model(cls):
+            return {}
+        chain: list[ast.ClassDef] = []
+        current: ast.ClassDef | None = cls
+        while current is not None and len(chain) < MAX_HELPER_DEPTH:
+            chain.append(current)
+            bases = [b for b in current.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+            if not bases:
+                break
+            if len(bases) > 1 or not isinstance(bases[0], ast.Name):
+                return {}
+            current = self._class_named(bases[0].id, current.lineno)
+            if current is None:
+                return {}
+        else:
+            if current is not None:
+                return {}  # deeper than followed
+        module = Scope(env=self.host.module_env)
+        attrs: dict[str, object] = {}
+        for klass in reversed(chain):
+            for stmt in klass.body:
+                if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                    targets, value = [stmt.target], stmt.value
+                elif isinstance(stmt, ast.Assign):
+                    targets, value = stmt.targets, stmt.value
+                else:
+                    continue
+                text = self.values.string(value, module)
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        if text.unknown or text.params:
+                            attrs.pop(target.id, None)
+                        else:
+                            attrs[target.id] = text
+        return attrs
 
     def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
         """The `__init__` an object of the class runs: its own, or the first of the
@@ -1077,8 +1126,23 @@ class Walker:
         cls = self.host.classes.get(joined.cls) if isinstance(joined, Instance) else None
         if cls is None:  # (`self` inside `__init__` read for its values is of no class)
             return None
-        method = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
+        method = self.method_named(cls, func.attr)
         return (method, held) if method is not None else None  # type: ignore[return-value]
+
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """The method `name` an object of the class runs: its own, or the first of the
+        project classes it derives from that defines it (left first, a few deep, as
+        `_init_of` follows them)."""
+        current: ast.ClassDef | None = cls
+        for _ in range(MAX_HELPER_DEPTH):
+            found = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == name), None)
+            if found is not None or not current.bases:
+                return found
+            base = current.bases[0]
+            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            if current is None:
+                return None
+        return None
 
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object;
