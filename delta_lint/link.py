@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows
+from delta_lint.frontend.pyvalues import JSON_INPUT
 from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
 
@@ -147,14 +148,21 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     each reading of them (a reading for any item stands for every call, one for a
     literal item for its call): (the inputs every reading gives one and the same
     value, with it; the inputs every reading gives a value, not the same in all).
-    An input some reading does not know is in neither: only a run knows it."""
+    An input some reading does not know is in neither: only a run knows it, and so
+    is a dict known only in part (`JSON_INPUT`: each call may give its unknown keys
+    other values)."""
     if not readings:
         return (), ()
     values: dict[str, set[str]] = {}
+    partly: set[str] = set()
     for given in readings:
         for name, value in given:
             values.setdefault(name, set()).add(value)
-    everywhere = [name for name in sorted(values) if all(any(n == name for n, _ in g) for g in readings)]
+            if value.startswith(JSON_INPUT):
+                partly.add(name)
+    everywhere = [
+        name for name in sorted(values) if name not in partly and all(any(n == name for n, _ in g) for g in readings)
+    ]
     same = tuple((name, next(iter(values[name]))) for name in everywhere if len(values[name]) == 1)
     differ = tuple(name for name in everywhere if len(values[name]) > 1)
     return same, differ

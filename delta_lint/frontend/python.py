@@ -34,6 +34,7 @@ from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
+    ONE_OF,
     Chain,
     DataFrame,
     Scope,
@@ -43,6 +44,8 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     held_alternatives,
     held_value,
+    joined_session,
+    member_alternatives,
     placeholders,
 )
 from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
@@ -314,6 +317,9 @@ class PythonAnalyzer:
         candidates = []
         for n, intent in enumerate(self.intents):
             names = _PLACEHOLDER.findall(intent.table.name) if intent.table is not None else []
+            # a `{one_of}` part (a catalog `USE`d as one of several names the code
+            # gives) is no value a run gives: the inputs beside it still name the table
+            names = [p for p in names if p != ONE_OF]
             if names and all(p in self.input_params for p in names):
                 candidates.append((n, names))
         if not candidates:
@@ -705,21 +711,28 @@ class PythonAnalyzer:
             if any(held_alternatives(v) for v in env.values())
             else []
         )
+        # `conf["schema"]` of a dict whose key holds one of several texts: read per text too
+        keyed = member_alternatives(_walk(node), env) if names or any(type(v) is dict for v in env.values()) else []
         calls = self._calls_with_alternatives(node, scope)
-        choices = [held_alternatives(scope.env[n]) for n in names] + [held_alternatives(held) for _, held in calls]
+        choices = [held_alternatives(scope.env[n]) for n in names] + [texts for *_, texts in keyed]
+        choices += [held_alternatives(held) for _, held in calls]
         combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
-        if not (names or calls) or len(combos) > MAX_ALTERNATIVES:
+        if not (names or keyed or calls) or len(combos) > MAX_ALTERNATIVES:
             self._terminal(self.flatten(node, scope), node, scope)
             return
-        saved = {n: scope.env[n] for n in names}
+        saved = {n: scope.env[n] for n in [*names, *(name for name, *_ in keyed)]}
         session = dict(self.session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
         states: list[dict] = []
         absent = self.guards.absent  # each reading of the one statement stands where it does
         try:
             for combo in combos:
+                scope.env.update(saved)
                 scope.env.update(zip(names, combo))
-                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
+                for (name, key, _), text in zip(keyed, combo[len(names) :]):
+                    scope.env[name] = {**scope.env[name], key: text}  # type: ignore[dict-item]
+                given = combo[len(names) + len(keyed) :]
+                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, given))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
                 with self.guards.inside(absent):
@@ -731,8 +744,8 @@ class PythonAnalyzer:
             for call, _ in calls:
                 self.values._fixed.pop(id(call), None)
             scope.env.update(saved)
-        # a USE/SET whose value depends on the branch: the session is not known to change
-        self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
+        # a USE/SET whose value depends on the branch: what the readings agree on
+        self.session.__dict__.update(joined_session(session, states))
         # one intent per shape; a table declared two ways (a PARTITIONED BY there or
         # not) has unknown settings, never the first alternative's
         groups: dict[tuple, list[Intent]] = {}

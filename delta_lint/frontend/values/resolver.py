@@ -25,9 +25,11 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
+    JSON_INPUT,
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
+    UNHELD,
     ArgNamespace,
     Chain,
     DataFrame,
@@ -40,11 +42,13 @@ from delta_lint.frontend.pyvalues import (
     UnknownState,
     all_held,
     argument_at,
+    exported_value,
     from_plain,
     get_text,
     held_value,
     is_configs,
     is_texts,
+    json_input_fields,
     literal_dict,
     may_give_text,
     member,
@@ -57,6 +61,7 @@ from delta_lint.frontend.values.brains import (
     ARGUMENT_PARSERS,
     DOCUMENT_LOADERS,
     JOB_INPUT_CALLS,
+    JSON_DUMPS,
     JSON_LOADS,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
@@ -336,6 +341,8 @@ class ValueResolver:
             held = self._value(node, scope)
             return held if isinstance(held, dict) or is_configs(held) else None
         text = self.string(node, scope)
+        if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
+            return text
         return text if not text.unknown or _partly_known(text) else None
 
     def _maps(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
@@ -528,6 +535,9 @@ class ValueResolver:
             handed = self._handed_dict(node.args[0], scope)  # type: ignore[attr-defined]
             if handed is not None:
                 return handed
+            copied = self._json_round_trip(node.args[0], scope)  # type: ignore[attr-defined]
+            if copied is not None:
+                return copied
         text = self._handed(node, scope)  # `t = dbutils.notebook.run(...)`: a text, no DataFrame
         if text is not None:
             return text
@@ -535,6 +545,10 @@ class ValueResolver:
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
                 inputs = self.host.input_params.get(text.params[0])
+                if inputs and len(inputs) == 1:
+                    given = self._json_input(next(iter(inputs)))
+                    if given is not None:  # `json.dumps` of a dict a caller knows in part
+                        return given
                 if inputs:
                     return InputDoc(inputs)
             document = _json_strings(text.text) if not text.params and not text.unknown else None
@@ -638,13 +652,43 @@ class ValueResolver:
             return None
         return one_of(held)  # type: ignore[arg-type]
 
+    def _json_round_trip(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
+        """`json.loads(json.dumps(conf))` of a dict known in part (a deep copy, as
+        code makes one): a new dict of what is known of each key, in the form it
+        crosses files in (`exported_value`); None for any other argument."""
+        if not (call_named(node, JSON_DUMPS) and node.args):  # type: ignore[attr-defined]
+            return None
+        held = self._value(node.args[0], scope)  # type: ignore[attr-defined]
+        exported = exported_value(held) if type(held) in (dict, OneOf) else None
+        copied = held_value(exported) if isinstance(exported, dict) else None
+        return copied if isinstance(copied, dict) else None
+
+    def _json_input(self, name: str) -> dict[str, object] | None:
+        """The dict a job input carries as `json_input` text (see `JSON_INPUT`), as
+        `json.loads` of it gives it: a key the caller does not know is a job input of
+        its own (`{conf_schema}`, as a field of a widget no caller binds is), never a
+        value; None when the input carries no such text."""
+        given = json_input_fields(self.host.bound_inputs.get(name, ""))
+        if given is None:
+            return None
+        for key, value in given.items():
+            if value is UNHELD:
+                field = param_str(f"{name}_{key}")
+                self.host.input_params[field.params[0]] = frozenset({name})
+                given[key] = field
+        return given
+
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else
         the widget's default, else a parameter named after it."""
         self.host.inputs_read.add(name)
-        if name in self.host.bound_inputs:
-            return Str(self.host.bound_inputs[name])
-        if default is not None:
+        bound = self.host.bound_inputs.get(name)
+        if bound is not None:
+            if not bound.startswith(JSON_INPUT):
+                return Str(bound)
+            # a dict known in part, as JSON text: named here, as a run gives it; only
+            # `json.loads` of it reads the dict (see `_value`), never its default
+        elif default is not None:
             return Str(default)
         held = param_str(name)
         self.host.input_params[held.params[0]] = frozenset({name})

@@ -37,10 +37,12 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     is_texts,
     join_envs,
+    json_input,
     known_items,
     loop_names,
     member,
     param_str,
+    to_plain,
 )
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
@@ -1031,9 +1033,15 @@ class Walker:
             held = scope.env.get(node.id)
             if isinstance(held, (ast.ClassDef, Instance)):
                 return held
-            if isinstance(held, dict) and self.home(node.lineno) is None and self.host._tree is not None:
+            home = self.home(node.lineno)
+            if isinstance(held, dict) and home is None and self.host._tree is not None:
                 # a module-level literal of this file (`CONFIGS = {...}`), as written
                 return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
+            if type(held) is dict and home is not None:
+                # a module-level dict of the imported module whose class this is, as
+                # that module's scope holds it (`Context.scopes`): known in full, or not
+                plain = to_plain(held)
+                return plain if isinstance(plain, dict) else None
             return None
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             owner = scope.env.get(node.value.id)
@@ -1311,13 +1319,14 @@ class Walker:
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here. A
-        path whose folder only a run knows (`f"{base}/jobs/child"`) is its known tail
+        path whose folder only a run knows (`f"{base}/jobs/child"`, or
+        `f"/Workspace{base}/jobs/child"` as a helper builds it) is its known tail
         after `UNKNOWN_FOLDER`, which the link stage matches by tail."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
         child = path.text
         if path.params or path.unknown:
             tail = child[child.rfind("}") + 1 :]
-            if not (child.startswith("{") and tail.startswith("/") and tail.strip("/")):
+            if not ("}" in child and tail.startswith("/") and tail.strip("/")):
                 return
             child = UNKNOWN_FOLDER + tail
         if not child:
@@ -1330,7 +1339,20 @@ class Walker:
                     text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
+                    elif call_named(v, JSON_DUMPS) and v.args:  # type: ignore[attr-defined]
+                        dumped = self._dumped_dict(v.args[0], scope)  # type: ignore[attr-defined]
+                        if dumped is not None:
+                            values[k.value] = dumped
         self.host.notebook_runs.append((child, values))
+
+    def _dumped_dict(self, node: ast.expr, scope: Scope) -> str | None:
+        """The argument text of `json.dumps(conf)` where `conf` is a dict known in
+        part (a key from a secret, a template, one of a few texts), or one of a few
+        dicts (joined key by key, see `joined_dict`): the dict key by key (see `JSON_INPUT`), so the child's `json.loads` of the widget gets back
+        what is known of each key and no more. None when no key's value is known."""
+        held = self.values._value(node, scope)
+        fields = exported_value(held) if type(held) in (dict, OneOf) else None
+        return json_input(fields) if isinstance(fields, dict) else None
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
