@@ -7,7 +7,8 @@ known to come from a Databricks client, by where the code made it:
 
 - the databricks-sql-connector: `from databricks import sql` (or `import
   databricks.sql`, `from databricks.sql import connect`), then `sql.connect(...)` is
-  a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` runs SQL;
+  a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` and
+  `executemany(operation, seq_of_parameters)` run SQL;
 - SQLAlchemy with the Databricks dialect: `create_engine("databricks://...")` (or
   `URL.create("databricks", ...)`) is an engine, its `.connect()` / `.begin()` a
   connection, whose `execute(text(q))` runs `q`;
@@ -58,7 +59,7 @@ _OTHER = "unknown"
 
 # the method of each client that runs its argument as SQL
 _RUNS = {
-    _CURSOR: ("execute",),
+    _CURSOR: ("execute", "executemany"),
     _SA_CONNECTION: ("execute", "exec_driver_sql"),
     _ENGINE: ("execute",),
     _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
@@ -68,12 +69,14 @@ SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
 
 
 def client_methods(source: str) -> frozenset[str]:
-    """The methods by which a module's warehouse clients may run SQL, as far as its
-    text tells: a hook's only where it names the hook, a SQLAlchemy connection's
-    only where it names SQLAlchemy (`run` and `get_first` are common names). The
-    front end reads these calls as it reads its own terminals; which of them are
-    a client's is decided by where the object comes from."""
-    found: set[str] = set()
+    """The methods by which a module's warehouse clients may run SQL beyond the front
+    end's own terminals, as far as its text tells: a cursor's `executemany` always
+    (no other library's method of that name runs anything but SQL), a hook's only
+    where it names the hook, a SQLAlchemy connection's only where it names
+    SQLAlchemy (`run` and `get_first` are common names). The front end reads these
+    calls as it reads its own terminals; which of them are a client's is decided by
+    where the object comes from."""
+    found: set[str] = {"executemany"}
     if SQL_HOOK in source:
         found.update(_RUNS[_HOOK])
     if "sqlalchemy" in source:

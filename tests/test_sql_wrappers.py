@@ -1,0 +1,227 @@
+"""SQL run through a project's own wrapper of a SQL connection: a function or a class
+whose method takes the statement (or builds it) and hands it to a Databricks client
+(a DB-API cursor of the databricks-sql-connector, SQLAlchemy with the Databricks
+dialect, the SDK's statement execution, Airflow's `DatabricksSqlHook`, the Spark
+session). A job calls the wrapper with its statement; the write is the job's, with the
+table its text names. The near misses: the same wrappers over another database's
+connection (sqlite3, psycopg2, pymysql, Snowflake) or over a connection whose kind the
+code does not tell, a `SELECT`, a wrapper that only reads."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _writes(result) -> list[tuple[str, str, str]]:
+    return sorted(
+        (i.location.path.split("/")[-1] + f":{i.location.line}", i.table.name, i.kind.value) for i in result.intents
+    )
+
+
+MERGE = "MERGE INTO main.sales.orders t USING main.sales.staging s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *"
+
+
+# -- the wrappers, one per shape: the module of the wrapper, then how a job calls it ----------
+
+CONNECTOR_FUNCTION = (
+    "from databricks import sql\n"
+    "\n"
+    "\n"
+    "def run_sql(statement):\n"
+    '    conn = sql.connect(server_hostname="h", http_path="p")\n'
+    "    cur = conn.cursor()\n"
+    "    cur.execute(statement)\n"
+    "    cur.close()\n"
+)
+
+CONNECTOR_CLASS = (
+    "from databricks import sql\n"
+    "\n"
+    "\n"
+    "class Db:\n"
+    "    def __init__(self, host):\n"
+    '        self.conn = sql.connect(server_hostname=host, http_path="p")\n'
+    "        self.cursor = self.conn.cursor()\n"
+    "\n"
+    "    def run(self, statement):\n"
+    "        self.cursor.execute(statement)\n"
+    "\n"
+    "    def fetch(self, query):\n"
+    "        self.cursor.execute(query)\n"
+    "        return self.cursor.fetchall()\n"
+)
+
+WITH_CONNECT = (
+    "from databricks.sql import connect\n"
+    "\n"
+    "\n"
+    "def run_sql(statement):\n"
+    '    with connect(server_hostname="h", http_path="p") as c, c.cursor() as cur:\n'
+    "        cur.execute(statement)\n"
+)
+
+
+def test_a_function_of_the_module_that_runs_its_parameter(lint):
+    result = lint({"job.py": CONNECTOR_FUNCTION + f'\n\nrun_sql("{MERGE}")\n'})
+    assert _writes(result) == [("job.py:11", "main.sales.orders", "merge")]
+
+
+def test_a_class_that_keeps_its_cursor_on_self(lint):
+    job = f'db = Db(\'h\')\ndb.run("{MERGE}")\ndb.fetch("SELECT * FROM main.sales.orders")\n'
+    result = lint({"job.py": CONNECTOR_CLASS + "\n\n" + job})
+    assert _writes(result) == [("job.py:18", "main.sales.orders", "merge")]
+
+
+def test_connect_and_cursor_in_one_with_statement(lint):
+    result = lint({"job.py": WITH_CONNECT + '\n\nrun_sql("UPDATE main.sales.orders SET paid = true WHERE id = 3")\n'})
+    assert _writes(result) == [("job.py:9", "main.sales.orders", "update")]
+
+
+def test_executemany_runs_its_statement(lint):
+    """A cursor's `executemany(operation, seq_of_parameters)` runs its statement once
+    per row: a write on a Databricks cursor. The near miss: on a sqlite3 cursor it is
+    what `execute` there is, no intent and the note that the text is not followed."""
+    job = (
+        "from databricks import sql\n"
+        "\n"
+        'with sql.connect(server_hostname="h", http_path="p") as conn, conn.cursor() as cur:\n'
+        '    cur.executemany("INSERT INTO main.sales.orders VALUES (?, ?)", [(1, "a"), (2, "b")])\n'
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:4", "main.sales.orders", "blind_append")]
+    local = job.replace("from databricks import sql", "import sqlite3").replace(
+        'sql.connect(server_hostname="h", http_path="p")', 'sqlite3.connect("x.db")'
+    )
+    local += '    cur.execute("INSERT INTO main.sales.orders VALUES (?, ?)", (3, "c"))\n'
+    result = lint({"job.py": local})
+    assert result.intents == []
+    assert sorted((f.rule, f.location.line) for f in result.findings) == [("DL001", 4), ("DL001", 5)]
+
+
+def test_the_sdk_statement_execution_in_a_method(lint):
+    job = (
+        "from databricks.sdk import WorkspaceClient\n"
+        "\n"
+        "\n"
+        "class Warehouse:\n"
+        "    def __init__(self, warehouse_id):\n"
+        "        self.w = WorkspaceClient()\n"
+        "        self.warehouse_id = warehouse_id\n"
+        "\n"
+        "    def run(self, q):\n"
+        "        return self.w.statement_execution.execute_statement(statement=q, warehouse_id=self.warehouse_id)\n"
+        "\n"
+        "\n"
+        'Warehouse("abc").run("DELETE FROM main.sales.orders WHERE id = 1")\n'
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:13", "main.sales.orders", "delete")]
+
+
+def test_an_airflow_hook_in_a_wrapper(lint):
+    job = (
+        "from airflow.providers.databricks.hooks.databricks_sql import DatabricksSqlHook\n"
+        "\n"
+        "\n"
+        "def run_sql(statement):\n"
+        '    DatabricksSqlHook(databricks_conn_id="dbx").run(statement)\n'
+        "\n"
+        "\n"
+        "def task():\n"
+        f'    run_sql("{MERGE}")\n'
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:9", "main.sales.orders", "merge")]
+
+
+def test_sqlalchemy_in_a_wrapper(lint):
+    job = (
+        "from sqlalchemy import create_engine, text\n"
+        "\n"
+        'ENGINE = create_engine("databricks://token:t@host?http_path=p")\n'
+        "\n"
+        "\n"
+        "def run_sql(statement):\n"
+        "    with ENGINE.begin() as conn:\n"
+        "        conn.execute(text(statement))\n"
+        "\n"
+        "\n"
+        'run_sql("DELETE FROM main.sales.orders WHERE id = 9")\n'
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:11", "main.sales.orders", "delete")]
+
+
+def test_spark_sql_inside_a_method(lint):
+    job = (
+        "from pyspark.sql import SparkSession\n"
+        "\n"
+        "\n"
+        "class Db:\n"
+        "    def __init__(self, spark):\n"
+        "        self.spark = spark\n"
+        "\n"
+        "    def run(self, q):\n"
+        "        self.spark.sql(q)\n"
+        "\n"
+        "\n"
+        "spark = SparkSession.builder.getOrCreate()\n"
+        "t = 'main.sales.orders'\n"
+        "db = Db(spark)\n"
+        'db.run(f"MERGE INTO {t} t USING main.sales.staging s ON t.id = s.id WHEN MATCHED THEN DELETE")\n'
+    )
+    assert _writes(lint({"job.py": job})) == [("job.py:15", "main.sales.orders", "merge")]
+
+
+# -- near misses --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("imports", "connect"),
+    [
+        ("import sqlite3", 'sqlite3.connect("local.db")'),
+        ("import psycopg2", 'psycopg2.connect(host="h", dbname="d")'),
+        ("import pymysql", 'pymysql.connect(host="h", database="d")'),
+        ("import snowflake.connector", 'snowflake.connector.connect(account="a", user="u")'),
+        ("from mysql import connector", 'connector.connect(host="h")'),
+    ],
+)
+def test_the_same_wrappers_over_another_database_make_no_write(lint, imports, connect):
+    function = CONNECTOR_FUNCTION.replace("from databricks import sql", imports).replace(
+        'sql.connect(server_hostname="h", http_path="p")', connect
+    )
+    cls = CONNECTOR_CLASS.replace("from databricks import sql", imports).replace(
+        'sql.connect(server_hostname=host, http_path="p")', connect
+    )
+    result = lint(
+        {
+            "fn.py": function + f'\n\nrun_sql("{MERGE}")\n',
+            "cls.py": cls + f'\n\nDb("h").run("{MERGE}")\n',
+        }
+    )
+    assert result.intents == []
+
+
+def test_a_wrapper_over_a_connection_of_unknown_kind_makes_no_write(lint):
+    """The connection is handed in (`Db(conn)`) by code that does not say what it is:
+    as for any cursor of unknown origin, its statements are not read."""
+    job = (
+        "class Db:\n"
+        "    def __init__(self, conn):\n"
+        "        self.cursor = conn.cursor()\n"
+        "\n"
+        "    def run(self, statement):\n"
+        "        self.cursor.execute(statement)\n"
+        "\n"
+        "\n"
+        "def load(conn):\n"
+        f'    Db(conn).run("{MERGE}")\n'
+    )
+    assert lint({"job.py": job}).intents == []
+
+
+def test_a_select_and_a_wrapper_that_only_reads_make_no_write(lint):
+    job = (
+        CONNECTOR_CLASS
+        + "\n\n"
+        + "db = Db('h')\n"
+        + 'db.run("SELECT count(*) FROM main.sales.orders")\n'
+        + 'rows = db.fetch("SELECT * FROM main.sales.orders")\n'
+    )
+    assert lint({"job.py": job}).intents == []
