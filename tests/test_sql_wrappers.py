@@ -72,6 +72,102 @@ def test_a_class_that_keeps_its_cursor_on_self(lint):
     assert _writes(result) == [("job.py:18", "main.sales.orders", "merge")]
 
 
+def test_a_wrapper_of_another_module_imported_by_the_job(lint):
+    result = lint(
+        {
+            "etl/__init__.py": "",
+            "etl/db.py": CONNECTOR_CLASS,
+            "etl/jobs.py": (
+                "from etl.db import Db\n"
+                "\n"
+                'TABLE = "main.sales.orders"\n'
+                "\n"
+                "\n"
+                "def load():\n"
+                '    db = Db("h")\n'
+                "    db.run(f\"DELETE FROM {TABLE} WHERE day < '2024-01-01'\")\n"
+            ),
+        }
+    )
+    assert _writes(result) == [("jobs.py:8", "main.sales.orders", "delete")]
+
+
+def test_a_function_wrapper_of_another_module(lint):
+    result = lint(
+        {
+            "etl/__init__.py": "",
+            "etl/warehouse.py": CONNECTOR_FUNCTION,
+            "etl/jobs.py": (
+                "from etl import warehouse\n"
+                "\n"
+                "\n"
+                "def load(day):\n"
+                '    warehouse.run_sql(f"INSERT INTO main.sales.orders SELECT * FROM main.sales.staging")\n'
+            ),
+        }
+    )
+    assert _writes(result) == [("jobs.py:5", "main.sales.orders", "blind_append")]
+
+
+def test_a_wrapper_of_another_module_reads_that_modules_names_not_the_jobs(lint):
+    """The near miss: the wrapper's module names sqlite3 `sql`, the job names the
+    connector so. The wrapper's `sql.connect` is its own module's: no write."""
+    local = CONNECTOR_FUNCTION.replace("from databricks import sql", "import sqlite3 as sql").replace(
+        'sql.connect(server_hostname="h", http_path="p")', 'sql.connect("local.db")'
+    )
+    job = (
+        "from databricks import sql\n"
+        "from etl.warehouse import run_sql\n"
+        "\n"
+        f'run_sql("{MERGE}")\n'
+        'sql.connect(server_hostname="h").cursor().execute("DELETE FROM main.sales.orders WHERE id = 1")\n'
+    )
+    result = lint({"etl/__init__.py": "", "etl/warehouse.py": local, "etl/jobs.py": job})
+    assert _writes(result) == [("jobs.py:5", "main.sales.orders", "delete")]
+
+
+CONNECTIONS = (
+    "from contextlib import contextmanager\n"
+    "\n"
+    "from databricks import sql\n"
+    "\n"
+    'connection = sql.connect(server_hostname="h", http_path="p")\n'
+    "\n"
+    "\n"
+    "@contextmanager\n"
+    "def warehouse_cursor():\n"
+    "    with connection.cursor() as cur:\n"
+    "        yield cur\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("connections", "expected"),
+    [
+        (CONNECTIONS, [("job.py:4", "main.sales.orders", "delete"), ("job.py:6", "main.sales.orders", "update")]),
+        (
+            CONNECTIONS.replace("from databricks import sql", "import sqlite3 as sql").replace(
+                'sql.connect(server_hostname="h", http_path="p")', 'sql.connect("local.db")'
+            ),
+            [],
+        ),
+    ],
+)
+def test_a_connection_and_a_cursor_factory_imported_from_another_module(lint, connections, expected):
+    """A module of the project holds the connection and a context manager giving its
+    cursor; a job imports them. The near miss: the same module over sqlite3."""
+    job = (
+        "from etl.connections import connection, warehouse_cursor\n"
+        "\n"
+        "with warehouse_cursor() as cur:\n"
+        '    cur.execute("DELETE FROM main.sales.orders WHERE id = 1")\n'
+        "c = connection.cursor()\n"
+        'c.execute("UPDATE main.sales.orders SET paid = true")\n'
+    )
+    result = lint({"etl/__init__.py": "", "etl/connections.py": connections, "etl/job.py": job})
+    assert _writes(result) == expected
+
+
 def test_connect_and_cursor_in_one_with_statement(lint):
     result = lint({"job.py": WITH_CONNECT + '\n\nrun_sql("UPDATE main.sales.orders SET paid = true WHERE id = 3")\n'})
     assert _writes(result) == [("job.py:9", "main.sales.orders", "update")]

@@ -78,7 +78,7 @@ from delta_lint.frontend.values.sources import is_value_function, module_source,
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
+from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, module_clients, operator_statements
 from delta_lint.model import (
     SCOPED,
     Context,
@@ -174,6 +174,11 @@ class PythonAnalyzer:
             module: {name: held_value(value) for name, value in values} for module, values in context.scopes
         }
         self._homes: list[tuple[int, int, str]] = []
+        # the Databricks SQL clients other modules hold, by module ("" for the names this
+        # file imports): see `Context.clients`, `warehouse.ClientOrigins`
+        self.imported_clients: dict[str, dict[str, str]] = {}
+        for module, name, kind in context.clients:
+            self.imported_clients.setdefault(module, {})[name] = kind
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         self._own_lines = source.count("\n") + 1
         # lines, columns and excerpts of the source (grown by the foreign helpers, see `_with_foreign_helpers`)
@@ -230,7 +235,8 @@ class PythonAnalyzer:
             return
         self._tree = tree
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
-        self._client_methods = client_methods(self.source)
+        imported_kinds = frozenset(k for held in self.imported_clients.values() for k in held.values())
+        self._client_methods = client_methods(self.source, imported_kinds)
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -499,6 +505,9 @@ class PythonAnalyzer:
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
+        if self._tree is not None:
+            own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
+            links.clients = module_clients(own_tree, self._own_source)
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
             # a configuration class (a dataclass, a class or static method factory): its

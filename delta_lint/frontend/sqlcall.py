@@ -114,6 +114,8 @@ class Host(Protocol):
     mutated_names: frozenset[str]
     sites: SourceSites
     values: Values
+    imported_clients: dict[str, dict[str, str]]  # see `warehouse.ClientOrigins`
+    _homes: list[tuple[int, int, str]]  # the pasted definitions of other modules: (first, last line, module)
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
@@ -136,7 +138,7 @@ class SqlCallReader:
     def client_statement(self, node: ast.Call, tree: ast.Module, source: str) -> ast.expr | None:
         """The SQL a call sends through a Databricks client (`warehouse.ClientOrigins`)."""
         if self._clients is None:
-            self._clients = ClientOrigins(tree, source)
+            self._clients = ClientOrigins(tree, source, self.host.imported_clients, self.host._homes)
         return self._clients.statement(node)
 
     def client_doubts(self) -> list[tuple[ast.Call, str]]:

@@ -24,7 +24,12 @@ methods (`self._cur = self._conn.cursor()` in `_open`, read by `execute`), and a
 function of the module whose every `return` / `yield` gives one (a context
 manager that yields a cursor), and a parameter of a function when every call
 of the function in the module gives it the same client (`def load(cur):
-cur.execute(...)` called as `load(conn.cursor())`). A receiver this cannot tell
+cur.execute(...)` called as `load(conn.cursor())`). Across modules, the kinds a
+module's top-level names hold (`module_clients`: `from databricks import sql`,
+`conn = sql.connect(...)`, a function giving a cursor) cross with the link stage
+(`Links.clients`, `Context.clients`): a file that imports such a name knows what it
+holds, and a wrapper of another module read at a call here (its definition pasted
+after the file's code) names its own module's clients, not this file's. A receiver this cannot tell
 is left alone: no intent and no finding is made of its statements; a parameter
 some calls give a Databricks client and others something else is said so at the
 statement (`doubt`). A known client's statement is read as the SDK's
@@ -54,6 +59,7 @@ _SA_CONNECTION = "sqlalchemy connection"
 _HOOK_CLASS = "airflow DatabricksSqlHook"
 _HOOK = "a DatabricksSqlHook"
 _PARAM = "a parameter"  # a value the caller gives: not known here
+_GIVES = "a function giving "  # + a kind: a function of another module, called (see `module_clients`)
 _MIXED = "a parameter some calls give a client and others not"
 _OTHER = "unknown"
 
@@ -65,23 +71,53 @@ _RUNS = {
     _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
 }
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
+# what a Databricks client or the way to one is: the kinds a module tells the modules that import it
+_CLIENT_KINDS = frozenset(
+    {_DATABRICKS, _DBSQL, _CONNECT, _CONNECTION, _CURSOR, _SQLALCHEMY, _CREATE_ENGINE, _URL, _ENGINE, _SA_CONNECTION}
+    | {_HOOK_CLASS, _HOOK}
+)
 SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
 
 
-def client_methods(source: str) -> frozenset[str]:
+def client_methods(source: str, imported: frozenset[str] = frozenset()) -> frozenset[str]:
     """The methods by which a module's warehouse clients may run SQL beyond the front
     end's own terminals, as far as its text tells: a cursor's `executemany` always
     (no other library's method of that name runs anything but SQL), a hook's only
     where it names the hook, a SQLAlchemy connection's only where it names
     SQLAlchemy (`run` and `get_first` are common names). The front end reads these
     calls as it reads its own terminals; which of them are a client's is decided by
-    where the object comes from."""
+    where the object comes from. `imported`: the kinds of the clients other modules
+    give this one (`Context.clients`), whose names its text need not show."""
+    kinds = {k.removeprefix(_GIVES) for k in imported}
     found: set[str] = {"executemany"}
-    if SQL_HOOK in source:
+    if SQL_HOOK in source or kinds & {_HOOK_CLASS, _HOOK}:
         found.update(_RUNS[_HOOK])
-    if "sqlalchemy" in source:
+    if "sqlalchemy" in source or kinds & {_SQLALCHEMY, _CREATE_ENGINE, _URL, _ENGINE, _SA_CONNECTION}:
         found.update(_RUNS[_SA_CONNECTION])
     return frozenset(found)
+
+
+def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
+    """What a module's top-level names hold that is a Databricks client or leads to
+    one, as the plain text the link stage hands the modules that import it (see
+    `ClientOrigins`): `sql` of `from databricks import sql`, `conn =
+    sql.connect(...)`, `engine = create_engine("databricks://...")`, and a function
+    whose every return or yield gives one (`_GIVES` and the kind: called, it gives
+    it). A name bound to anything else is left out: unknown, as it is here."""
+    origins = ClientOrigins(tree, source)
+    if not origins.active:
+        return {}
+    out: dict[str, str] = {}
+    for name, values in origins._scope_bindings(tree).items():
+        if len(values) == 1 and isinstance(values[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            gives = origins._returned(values[0], 0)
+            if gives in _CLIENT_KINDS:
+                out[name] = _GIVES + gives
+            continue
+        kind = origins._agreed(values, (tree,), 0)
+        if kind in _CLIENT_KINDS:
+            out[name] = kind
+    return out
 
 
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
@@ -130,8 +166,21 @@ class ClientOrigins:
     """Which calls of one module (its own code and the helpers pasted after it) send
     SQL through a Databricks client, and the statement each sends."""
 
-    def __init__(self, tree: ast.Module, source: str) -> None:
-        self.active = any(w in source for w in _WORDS)
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: str,
+        clients: dict[str, dict[str, str]] | None = None,
+        homes: list[tuple[int, int, str]] | None = None,
+    ) -> None:
+        # what other modules' top-level names hold (`Context.clients`), by module: ""
+        # for the names this module imports from others of the project
+        self._clients = clients or {}
+        self._imported = self._clients.get("", {})
+        # the pasted definitions of other modules: (first line, last line, the module),
+        # whose own names are read in that module's scope
+        self._homes = homes or []
+        self.active = any(w in source for w in _WORDS) or any(self._clients.values())
         self._chains: dict[int, tuple[ast.AST, ...]] = {}  # id(scope or call) -> enclosing scopes
         self._bindings: dict[int, dict[str, list[object]]] = {}
         self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
@@ -254,6 +303,8 @@ class ClientOrigins:
             if made is not None:
                 return made
         callee = self._kind(func, chain, depth)
+        if callee.startswith(_GIVES):  # a function of another module that gives a client
+            return callee.removeprefix(_GIVES)
         if callee == _CONNECT:
             return _CONNECTION
         if callee == _HOOK_CLASS:
@@ -374,15 +425,40 @@ class ClientOrigins:
             if isinstance(scope, ast.ClassDef) and i != len(chain) - 1:
                 continue
             bound = self._scope_bindings(scope)
+            if i == 0 and len(chain) > 1 and (home := self._home(chain[1])) is not None:
+                return self._home_lookup(name, home, bound, chain)
             if name in bound:
                 return bound[name], scope, chain[: i + 1]
         return None
+
+    def _home(self, definition: object) -> str | None:
+        """The module a pasted top-level definition comes from (None: the file's own
+        code, or a `%run` notebook's, which shares its namespace)."""
+        line = getattr(definition, "lineno", 0)
+        for first, last, module in self._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def _home_lookup(
+        self, name: str, home: str, bound: dict[str, list[object]], chain: tuple[ast.AST, ...]
+    ) -> tuple[list[object], ast.AST, tuple] | None:
+        """A module-level name read in another module's pasted definition: what that
+        module's name holds (`Links.clients`), or one of that module's definitions
+        pasted here too; never a name of this file's own code, which that module
+        does not see."""
+        held = self._clients.get(home, {})
+        if name in held:
+            return [held[name]], chain[0], chain[:1]
+        pasted = [v for v in bound.get(name, []) if self._home(v) == home]
+        return (pasted, chain[0], chain[:1]) if pasted else None
 
     def _scope_bindings(self, scope: ast.AST) -> dict[str, list[object]]:
         key = id(scope)
         if key in self._bindings:
             return self._bindings[key]
         out: dict[str, list[object]] = {}
+        scope_is_module = isinstance(scope, ast.Module)
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = scope.args
             for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
@@ -412,7 +488,10 @@ class ClientOrigins:
             elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     kind = _import_kind(node.module or "", alias.name) if not node.level else _OTHER
-                    out.setdefault(alias.asname or alias.name, []).append(kind)
+                    bound = alias.asname or alias.name
+                    if kind == _OTHER and scope_is_module and bound in self._imported:
+                        kind = self._imported[bound]  # a client another module of the project holds
+                    out.setdefault(bound, []).append(kind)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 for name in node.names:
                     out.setdefault(name, []).append(_OTHER)
