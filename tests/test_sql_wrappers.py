@@ -60,6 +60,20 @@ WITH_CONNECT = (
     "        cur.execute(statement)\n"
 )
 
+EACH_STATEMENT = (
+    "from databricks import sql\n"
+    "\n"
+    "\n"
+    "class Db:\n"
+    "    def __init__(self):\n"
+    '        self.conn = sql.connect(server_hostname="h", http_path="p")\n'
+    "\n"
+    "    def run_all(self, statements):\n"
+    "        with self.conn.cursor() as cur:\n"
+    "            for statement in statements:\n"
+    "                cur.execute(statement)\n"
+)
+
 
 def test_a_function_of_the_module_that_runs_its_parameter(lint):
     result = lint({"job.py": CONNECTOR_FUNCTION + f'\n\nrun_sql("{MERGE}")\n'})
@@ -171,6 +185,27 @@ def test_a_connection_and_a_cursor_factory_imported_from_another_module(lint, co
 def test_connect_and_cursor_in_one_with_statement(lint):
     result = lint({"job.py": WITH_CONNECT + '\n\nrun_sql("UPDATE main.sales.orders SET paid = true WHERE id = 3")\n'})
     assert _writes(result) == [("job.py:9", "main.sales.orders", "update")]
+
+
+def test_a_method_that_runs_each_statement_of_a_list(lint):
+    """`Db().run_all([...])`: a method of an object made in the call, of which nothing
+    is known, runs each statement of the list it is given. The near miss: the same
+    class over sqlite3 writes nothing."""
+    job = (
+        "Db().run_all([\n"
+        '    "CREATE TABLE IF NOT EXISTS main.sales.orders (id INT) USING DELTA",\n'
+        '    "INSERT INTO main.sales.orders VALUES (1)",\n'
+        "])\n"
+    )
+    result = lint({"job.py": EACH_STATEMENT + "\n\n" + job})
+    assert _writes(result) == [
+        ("job.py:14", "main.sales.orders", "blind_append"),
+        ("job.py:14", "main.sales.orders", "create"),
+    ]
+    local = EACH_STATEMENT.replace("from databricks import sql", "import sqlite3").replace(
+        'sql.connect(server_hostname="h", http_path="p")', 'sqlite3.connect("x.db")'
+    )
+    assert lint({"job.py": local + "\n\n" + job}).intents == []
 
 
 def test_executemany_runs_its_statement(lint):

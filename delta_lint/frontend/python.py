@@ -35,6 +35,7 @@ from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
     Chain,
     DataFrame,
+    Instance,
     Scope,
     Step,
     Str,
@@ -656,18 +657,29 @@ class PythonAnalyzer:
         return found
 
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
-        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
-        method that may write, read at the call with its own arguments bound and no
-        object (its `self.x` reads unknown; a write that reads none of its arguments
-        stays where it is written)."""
+        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`), or
+        on an object made in the call itself of which nothing is known, given
+        arguments (`Db().run(q)`): the method that may write, read at the call with its
+        own arguments bound and no object (its `self.x` reads unknown; a write that
+        reads none of its arguments stays where it is written). Such an object's
+        method called with nothing (`RunLog(ctx).start()`) is read as written."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        if not isinstance(func, ast.Attribute):
             return None
-        held = scope.env.get(func.value.id)
-        if not isinstance(held, UnknownState) or held.cls not in self.classes:
+        owner = func.value
+        if isinstance(owner, ast.Name):
+            held = scope.env.get(owner.id)
+            cls = held.cls if isinstance(held, UnknownState) else None
+        elif not (call.args or call.keywords):
+            return None
+        else:
+            made = owner.func if isinstance(owner, ast.Call) else None
+            # (a name bound to an object of its own is no class: `Db = Db(); Db().run(q)`)
+            cls = made.id if isinstance(made, ast.Name) and not isinstance(scope.env.get(made.id), Instance) else None
+        if cls not in self.classes:
             return None
         method = next(
-            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
+            (f for f in self.classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
         )
         return method if method is not None and method.name in self._helpers else None
 
