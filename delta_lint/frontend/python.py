@@ -164,6 +164,8 @@ class PythonAnalyzer:
         self.widget_defaults: dict[str, str] = {}
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `pywriters`)
         self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
+        # lines of calls (or of the calls of helpers) that run SQL in another database: nothing unread there
+        self._elsewhere_lines: set[int] = set()
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -299,7 +301,7 @@ class PythonAnalyzer:
     def _say_unread_writes(self, tree: ast.Module) -> None:
         """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""
         own = self.path
-        marked = {d.location.line for d in self.diagnostics if d.location.path == own}
+        marked = {d.location.line for d in self.diagnostics if d.location.path == own} | self._elsewhere_lines
         for intent in self.intents:
             marked |= {at.line for at in (intent.location, *intent.location.sites) if at.path == own}
 
@@ -768,6 +770,10 @@ class PythonAnalyzer:
         if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:
             # a DB-API cursor's or SQLAlchemy connection's, when it comes from a Databricks client
             warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
+            if warehouse is None and self.sql_calls.runs_elsewhere(node):
+                # another database's (sqlite3, psycopg2...): no Delta write, and nothing to say at the call
+                self._elsewhere_lines.add((scope.site or self.sites.loc(node)).line)
+                return
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)
             return

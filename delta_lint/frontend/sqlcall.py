@@ -141,6 +141,11 @@ class SqlCallReader:
             self._clients = ClientOrigins(tree, source, self.host.imported_clients, self.host._homes)
         return self._clients.statement(node)
 
+    def runs_elsewhere(self, node: ast.Call) -> bool:
+        """Whether a call runs its statement in another database (see
+        `warehouse.ClientOrigins.runs_elsewhere`); asked after `client_statement`."""
+        return self._clients is not None and self._clients.runs_elsewhere(node)
+
     def client_doubts(self) -> list[tuple[ast.Call, str]]:
         """The calls that may send SQL through a Databricks client and were not read,
         with why (see `warehouse.ClientOrigins.doubts`)."""

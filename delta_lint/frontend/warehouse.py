@@ -27,10 +27,15 @@ of the function in the module gives it the same client (`def load(cur):
 cur.execute(...)` called as `load(conn.cursor())`). Across modules, the kinds a
 module's top-level names hold (`module_clients`: `from databricks import sql`,
 `conn = sql.connect(...)`, a function giving a cursor) cross with the link stage
-(`Links.clients`, `Context.clients`): a file that imports such a name knows what it
-holds, and a wrapper of another module read at a call here (its definition pasted
-after the file's code) names its own module's clients, not this file's. A receiver this cannot tell
-is left alone: no intent and no finding is made of its statements; a parameter
+(`Links.clients`, `Context.clients`): a file that imports such a name knows what
+it holds, and a wrapper of another module read at a call here (its definition
+pasted after the file's code) names its own module's clients, not this file's.
+
+A receiver this cannot tell is left alone: no intent is made of its statements
+(a write's text at a top-level statement gets `unread`'s note that it was not
+followed). One that comes from another database's driver (`OTHER_DATABASES`:
+`sqlite3.connect`, `psycopg2.connect`, `snowflake.connector.connect`...) runs on
+no Delta table, so nothing is said of it either (`runs_elsewhere`). A parameter
 some calls give a Databricks client and others something else is said so at the
 statement (`doubt`). A known client's statement is read as the SDK's
 `execute_statement(statement=...)` is (`sqlcall.SqlCallReader.read`), with the
@@ -62,6 +67,36 @@ _PARAM = "a parameter"  # a value the caller gives: not known here
 _GIVES = "a function giving "  # + a kind: a function of another module, called (see `module_clients`)
 _MIXED = "a parameter some calls give a client and others not"
 _OTHER = "unknown"
+# another database's client, told by the module it comes from (`OTHER_DATABASES`)
+_ELSEWHERE_MODULE = "module of another database"
+_ELSEWHERE_CONNECT = "connect of another database"
+_ELSEWHERE_CONNECTION = "connection to another database"
+_ELSEWHERE_CURSOR = "cursor of another database"
+_PACKAGE = "the package "  # + a dotted name: a package holding such a module (`snowflake` of `snowflake.connector`)
+
+# The DB-API drivers of other databases: a connection their module's `connect(...)`
+# makes, and its `.cursor()`, run SQL in that database, never on a Delta table. Told
+# by the import (`import sqlite3`, `from mysql import connector`, `from psycopg2
+# import connect`), as the Databricks clients are.
+OTHER_DATABASES = {
+    "sqlite3": "SQLite",
+    "psycopg2": "PostgreSQL",
+    "psycopg": "PostgreSQL",
+    "pg8000": "PostgreSQL",
+    "pymysql": "MySQL",
+    "MySQLdb": "MySQL",
+    "mysql.connector": "MySQL",
+    "snowflake.connector": "Snowflake",
+    "pyodbc": "ODBC",
+    "pymssql": "SQL Server",
+    "oracledb": "Oracle",
+    "cx_Oracle": "Oracle",
+    "duckdb": "DuckDB",
+    "redshift_connector": "Redshift",
+    "teradatasql": "Teradata",
+    "trino.dbapi": "Trino",
+}
+_ELSEWHERE_RUNS = ("execute", "executemany")  # (among `METHODS`: read where a client's would be)
 
 # the method of each client that runs its argument as SQL
 _RUNS = {
@@ -71,10 +106,11 @@ _RUNS = {
     _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
 }
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
-# what a Databricks client or the way to one is: the kinds a module tells the modules that import it
-_CLIENT_KINDS = frozenset(
+# what a Databricks client or another database's is, or the way to one: the kinds a
+# module tells the modules that import it
+_TOLD_KINDS = frozenset(
     {_DATABRICKS, _DBSQL, _CONNECT, _CONNECTION, _CURSOR, _SQLALCHEMY, _CREATE_ENGINE, _URL, _ENGINE, _SA_CONNECTION}
-    | {_HOOK_CLASS, _HOOK}
+    | {_HOOK_CLASS, _HOOK, _ELSEWHERE_MODULE, _ELSEWHERE_CONNECT, _ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR}
 )
 SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
 
@@ -98,8 +134,8 @@ def client_methods(source: str, imported: frozenset[str] = frozenset()) -> froze
 
 
 def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
-    """What a module's top-level names hold that is a Databricks client or leads to
-    one, as the plain text the link stage hands the modules that import it (see
+    """What a module's top-level names hold that is a Databricks client or another
+    database's, or leads to one, as the plain text the link stage hands the modules that import it (see
     `ClientOrigins`): `sql` of `from databricks import sql`, `conn =
     sql.connect(...)`, `engine = create_engine("databricks://...")`, and a function
     whose every return or yield gives one (`_GIVES` and the kind: called, it gives
@@ -111,27 +147,48 @@ def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
     for name, values in origins._scope_bindings(tree).items():
         if len(values) == 1 and isinstance(values[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             gives = origins._returned(values[0], 0)
-            if gives in _CLIENT_KINDS:
+            if gives in _TOLD_KINDS:
                 out[name] = _GIVES + gives
             continue
         kind = origins._agreed(values, (tree,), 0)
-        if kind in _CLIENT_KINDS:
+        if kind in _TOLD_KINDS:
             out[name] = kind
     return out
 
 
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
 # notebook names "databricks" in its header: not enough)
-_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
+_WORDS = (
+    "databricks.sql",
+    "from databricks import",
+    "import databricks",
+    "sqlalchemy",
+    "DatabricksSqlHook",
+    *{m.split(".")[0] for m in OTHER_DATABASES},
+)
 # where Airflow's Databricks provider defines its SQL hook
 _HOOK_MODULES = ("airflow.providers.databricks.hooks.databricks_sql", "airflow.providers.databricks.hooks")
+
+
+def _module_kind(module: str) -> str:
+    """What a module of another database's driver, or a package holding one, is."""
+    if module in OTHER_DATABASES:
+        return _ELSEWHERE_MODULE
+    if any(m.startswith(module + ".") for m in OTHER_DATABASES):
+        return _PACKAGE + module
+    return _OTHER
 
 
 def _import_kind(module: str, name: str | None) -> str:
     """What an imported name holds: `module` imported, or `name` from it."""
     if name is None:
-        return {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module, _OTHER)
+        known = {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module)
+        return known or _module_kind(module)
     full = f"{module}.{name}"
+    if module in OTHER_DATABASES and name == "connect":
+        return _ELSEWHERE_CONNECT
+    if full in OTHER_DATABASES:
+        return _ELSEWHERE_MODULE
     if name == "DatabricksSqlHook" and module in _HOOK_MODULES:
         return _HOOK_CLASS
     return {
@@ -235,6 +292,14 @@ class ClientOrigins:
             return None
         return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
 
+    def runs_elsewhere(self, call: ast.Call) -> bool:
+        """Whether `call` runs its statement through another database's connection or
+        cursor (`OTHER_DATABASES`): no Delta table is written, whatever its text."""
+        if not self.active or not isinstance(call.func, ast.Attribute) or call.func.attr not in _ELSEWHERE_RUNS:
+            return False
+        chain = self._chains.get(id(call))
+        return chain is not None and self._kind(call.func.value, chain, 0) in (_ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR)
+
     def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
         """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
         if isinstance(node, ast.Name):
@@ -278,7 +343,10 @@ class ClientOrigins:
             if isinstance(base, ast.Name) and (cls := self._method_class(base.id, chain)) is not None:
                 return self._agreed_pairs(list(self._self_attributes(cls, node.attr)), depth)
             owner = self._kind(base, chain, depth)
+            if owner.startswith(_PACKAGE):  # `snowflake.connector`
+                return _module_kind(f"{owner.removeprefix(_PACKAGE)}.{node.attr}")
             return {
+                (_ELSEWHERE_MODULE, "connect"): _ELSEWHERE_CONNECT,
                 (_DATABRICKS, "sql"): _DBSQL,
                 (_DBSQL, "connect"): _CONNECT,
                 (_SQLALCHEMY, "create_engine"): _CREATE_ENGINE,
@@ -293,6 +361,7 @@ class ClientOrigins:
         if isinstance(func, ast.Attribute):
             owner = self._kind(func.value, chain, depth)
             made = {
+                (_ELSEWHERE_CONNECTION, "cursor"): _ELSEWHERE_CURSOR,
                 (_CONNECTION, "cursor"): _CURSOR,
                 (_ENGINE, "connect"): _SA_CONNECTION,
                 (_ENGINE, "begin"): _SA_CONNECTION,
@@ -307,6 +376,8 @@ class ClientOrigins:
             return callee.removeprefix(_GIVES)
         if callee == _CONNECT:
             return _CONNECTION
+        if callee == _ELSEWHERE_CONNECT:
+            return _ELSEWHERE_CONNECTION
         if callee == _HOOK_CLASS:
             return _HOOK
         if callee == _CREATE_ENGINE:
