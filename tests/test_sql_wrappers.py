@@ -182,6 +182,42 @@ def test_a_connection_and_a_cursor_factory_imported_from_another_module(lint, co
     assert _writes(result) == expected
 
 
+def test_a_hook_and_an_engine_held_by_another_module(lint):
+    """A module holds a `DatabricksSqlHook` and a `databricks://` engine at its top
+    level and wraps each in a function; a job imports the functions. The job's text
+    names neither the hook nor SQLAlchemy, so which methods run SQL (`run`) comes
+    from what the wrappers' module holds."""
+    hooks = (
+        "from airflow.providers.databricks.hooks.databricks_sql import DatabricksSqlHook\n"
+        "from sqlalchemy import create_engine, text\n"
+        "\n"
+        'HOOK = DatabricksSqlHook(databricks_conn_id="c")\n'
+        'ENGINE = create_engine("databricks://token:t@h?http_path=p")\n'
+        "\n"
+        "\n"
+        "def run_sql(q):\n"
+        "    HOOK.run(q)\n"
+        "\n"
+        "\n"
+        "def run_sa(q):\n"
+        "    with ENGINE.begin() as conn:\n"
+        "        conn.execute(text(q))\n"
+    )
+    job = (
+        "from etl.hooks import run_sa, run_sql\n"
+        "\n"
+        "\n"
+        "def task():\n"
+        '    run_sql("DELETE FROM main.sales.orders WHERE id = 1")\n'
+        '    run_sa("UPDATE main.sales.orders SET paid = true WHERE id = 2")\n'
+    )
+    result = lint({"etl/__init__.py": "", "etl/hooks.py": hooks, "etl/job.py": job})
+    assert _writes(result) == [("job.py:5", "main.sales.orders", "delete"), ("job.py:6", "main.sales.orders", "update")]
+    other = hooks.replace("databricks://token:t@h?http_path=p", "postgresql://u@h/db")
+    result = lint({"etl/__init__.py": "", "etl/hooks.py": other, "etl/job.py": job})
+    assert _writes(result) == [("job.py:5", "main.sales.orders", "delete")]
+
+
 def test_connect_and_cursor_in_one_with_statement(lint):
     result = lint({"job.py": WITH_CONNECT + '\n\nrun_sql("UPDATE main.sales.orders SET paid = true WHERE id = 3")\n'})
     assert _writes(result) == [("job.py:9", "main.sales.orders", "update")]
