@@ -157,15 +157,20 @@ def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
 
 
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
-# notebook names "databricks" in its header: not enough)
-_WORDS = (
-    "databricks.sql",
-    "from databricks import",
-    "import databricks",
-    "sqlalchemy",
-    "DatabricksSqlHook",
-    *{m.split(".")[0] for m in OTHER_DATABASES},
-)
+# notebook names "databricks" in its header: not enough); one that calls no `connect`
+# makes no connection of another database's driver
+_WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
+_OTHER_WORDS = tuple(sorted({m.split(".")[0] for m in OTHER_DATABASES}))
+
+
+def _may_hold_client(source: str) -> bool:
+    """Whether a module's text may make a client `ClientOrigins` tells (most job code
+    makes none: it is then not indexed)."""
+    if any(w in source for w in _WORDS):
+        return True
+    return "connect" in source and any(w in source for w in _OTHER_WORDS)
+
+
 # where Airflow's Databricks provider defines its SQL hook
 _HOOK_MODULES = ("airflow.providers.databricks.hooks.databricks_sql", "airflow.providers.databricks.hooks")
 
@@ -237,7 +242,7 @@ class ClientOrigins:
         # the pasted definitions of other modules: (first line, last line, the module),
         # whose own names are read in that module's scope
         self._homes = homes or []
-        self.active = any(w in source for w in _WORDS) or any(self._clients.values())
+        self.active = _may_hold_client(source) or any(self._clients.values())
         self._chains: dict[int, tuple[ast.AST, ...]] = {}  # id(scope or call) -> enclosing scopes
         self._bindings: dict[int, dict[str, list[object]]] = {}
         self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
