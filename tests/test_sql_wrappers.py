@@ -431,3 +431,32 @@ def test_statements_of_another_database_are_not_said_and_of_an_unknown_one_are(l
     assert result.intents == []
     assert [(f.rule, f.location.line) for f in result.findings] == [("DL001", 11)]
     assert "could not follow" in result.findings[0].message
+
+
+PARTITIONED = "CREATE TABLE IF NOT EXISTS main.s.events (day STRING, x INT) USING DELTA PARTITIONED BY (day);\n"
+
+
+def _deletes(day: str, bind: str) -> str:
+    given = f'{{"d": "{day}"}}' if bind == ":d" else f'["{day}"]'
+    return (
+        "from databricks import sql\n"
+        "\n"
+        'with sql.connect(server_hostname="h", http_path="p") as conn, conn.cursor() as cur:\n'
+        f'    cur.execute("DELETE FROM main.s.events WHERE day = {bind}", {given})\n'
+    )
+
+
+@pytest.mark.parametrize("bind", [":d", "?"])
+def test_the_parameters_a_cursor_binds_name_the_rows(lint, bind):
+    """`cur.execute(q, {"d": "2024-01-01"})` (or a list for `?`) binds the connector's
+    markers as `spark.sql(q, args=...)` does: two jobs deleting other partitions do
+    not conflict (with the markers left unknown, they may touch the same files). The
+    near miss: the same partition in both conflicts."""
+    apart = lint({"ddl.sql": PARTITIONED, "a.py": _deletes("2024-01-01", bind), "b.py": _deletes("2024-01-02", bind)})
+    assert [i.predicate_sql for i in apart.intents if i.kind.value == "delete"] == [
+        "day = '2024-01-01'",
+        "day = '2024-01-02'",
+    ]
+    assert [f.rule for f in apart.findings if f.table == "main.s.events"] == []
+    same = lint({"ddl.sql": PARTITIONED, "a.py": _deletes("2024-01-01", bind), "b.py": _deletes("2024-01-01", bind)})
+    assert [f.rule for f in same.findings if f.table == "main.s.events"]

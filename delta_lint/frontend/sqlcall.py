@@ -73,7 +73,16 @@ def bound_statement(
     if keywords:
         fields = {name: format_literal(read(node)) for name, node in keywords.items()}
         text = format_fields(text, {k: v for k, v in fields.items() if v is not None}, set(sql.params))
-    node = argument(call, "SparkSession", "sql", "args")
+    text = bound_markers(text, argument(call, "SparkSession", "sql", "args"), read, held)
+    return sql if text == sql.text else replace(sql, text=text)
+
+
+def bound_markers(
+    text: str, node: ast.expr | None, read: Callable[[ast.expr], Str], held: Callable[[ast.expr], object]
+) -> str:
+    """`text` with the values `node` gives bound to its markers (`bind_markers`): a
+    literal dict to the `:name` markers, a literal list or tuple to the `?` markers,
+    or a name holding either; `read` and `held` as for `bound_statement`."""
     named: dict[str, str] = {}
     positional: list[str | None] = []
     if isinstance(node, ast.Dict) and len(node.keys) <= MAX_ARGS:
@@ -94,8 +103,7 @@ def bound_statement(
             named = {k: v for k, v in ((k, arg_literal(v)) for k, v in known_items(value)) if v is not None}
         elif is_texts(value):
             positional = [arg_literal(v) for v in value]  # type: ignore[attr-defined]
-    text = bind_markers(text, named, positional)
-    return sql if text == sql.text else replace(sql, text=text)
+    return bind_markers(text, named, positional)
 
 
 class Values(Protocol):
@@ -160,6 +168,20 @@ class SqlCallReader:
         if arg is None:
             return
         options = alternatives(self._text(arg, scope))  # one text, or each of several
+        given = self._clients.parameters.get(id(node)) if warehouse is not None and self._clients else None
+        if given is not None:  # what a client's `execute(operation, parameters)` binds
+            options = tuple(
+                replace(
+                    sql,
+                    text=bound_markers(
+                        sql.text,
+                        given,
+                        lambda value: self.host.string(value, scope),
+                        lambda held: self._held_container(held, scope),
+                    ),
+                )
+                for sql in options
+            )
         if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
             options = tuple(
                 bound_statement(

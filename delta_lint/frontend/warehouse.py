@@ -250,6 +250,9 @@ class ClientOrigins:
         self._calls: dict[str, list[ast.Call]] = {}  # calls of a name (`load(cur)`), for its parameters
         # a call sending SQL through a parameter some calls give a client and others not: (it, why not read)
         self.doubts: dict[int, tuple[ast.Call, str]] = {}
+        # id of a client's `execute(operation, parameters)` -> the values it binds to the
+        # statement's markers (None: none given), as `spark.sql`'s `args` are bound
+        self.parameters: dict[int, ast.expr | None] = {}
         if self.active:
             self._index(tree)
 
@@ -295,6 +298,8 @@ class ClientOrigins:
                 given = keyword.value
         if given is None or isinstance(given, ast.Starred):
             return None
+        if call.func.attr in ("execute", "exec_driver_sql") and kind in (_CURSOR, _SA_CONNECTION, _ENGINE):
+            self.parameters[id(call)] = _parameters_of(call)
         return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
 
     def runs_elsewhere(self, call: ast.Call) -> bool:
@@ -631,6 +636,18 @@ class ClientOrigins:
                             out.append((value if sub is target else ast.Constant(...), chain))
         self._attributes[key] = out
         return out
+
+
+def _parameters_of(call: ast.Call) -> ast.expr | None:
+    """The parameters a DB-API `execute(operation, parameters)` (or SQLAlchemy's
+    `execute(text(q), parameters)`, `exec_driver_sql(q, parameters)`) binds: a dict
+    for the connector's named `:name` markers, a list for its `?` markers. Not those
+    of `executemany`, which binds each row in turn."""
+    given = call.args[1] if len(call.args) > 1 else None
+    for keyword in call.keywords:
+        if keyword.arg == "parameters":
+            given = keyword.value
+    return None if isinstance(given, ast.Starred) else given
 
 
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
