@@ -135,11 +135,11 @@ def client_methods(source: str, imported: frozenset[str] = frozenset()) -> froze
 
 def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
     """What a module's top-level names hold that is a Databricks client or another
-    database's, or leads to one, as the plain text the link stage hands the modules that import it (see
-    `ClientOrigins`): `sql` of `from databricks import sql`, `conn =
-    sql.connect(...)`, `engine = create_engine("databricks://...")`, and a function
-    whose every return or yield gives one (`_GIVES` and the kind: called, it gives
-    it). A name bound to anything else is left out: unknown, as it is here."""
+    database's, or leads to one, as the plain text the link stage hands the modules
+    that import it (see `ClientOrigins`): `sql` of `from databricks import sql`,
+    `conn = sql.connect(...)`, `engine = create_engine("databricks://...")`, and a
+    function whose every return or yield gives one (`_GIVES` and the kind: called,
+    it gives it). A name bound to anything else is left out: unknown, as it is here."""
     origins = ClientOrigins(tree, source)
     if not origins.active:
         return {}
