@@ -283,11 +283,17 @@ class Linker:
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
         self._runs(i, values, session, helpers)
         imported: list[int] = []  # the project modules file i imports: read in their own scope
+        clients: list[tuple[str, str, str]] = []  # the Databricks clients they hold (`Context.clients`)
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
             imported.append(target)
+            held = self._clients(target)
+            if name == "*":
+                clients.extend(("", n, kind) for n, kind in held.items())
+            elif name in held:
+                clients.append(("", bound, held[name]))
             if name in self._value_functions(target) and bound in links.value_calls:
                 source = self.links[target].value_source  # type: ignore[union-attr]
                 value_functions[bound] = (self.paths[target], name, source)
@@ -314,6 +320,8 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
         scopes = self._scopes(imported, helpers) if helpers else ()
+        for path, _ in scopes:  # the clients a helper of that module reads by its own names
+            clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
         offered = helpers
         if links.names is not None and helpers:
             helpers = self._named_helpers(helpers, links.names)
@@ -345,6 +353,7 @@ class Linker:
             scopes=scopes,
             exits=self._exits(i, links),
             task_values=self._task_values(i, links),
+            clients=tuple(sorted(set(clients))),
         )
 
     def _named_helpers(
@@ -556,6 +565,10 @@ class Linker:
     def _exports(self, i: int) -> dict[str, object]:
         links = self.links[i]
         return links.exports if links is not None else {}
+
+    def _clients(self, i: int) -> dict[str, str]:
+        links = self.links[i]
+        return links.clients if links is not None else {}
 
     def _functions(self, i: int) -> dict[str, str]:
         links = self.links[i]

@@ -410,6 +410,10 @@ class Links:
     # `{"batch": batch_load}`), never calls, hands to a call or binds to another name:
     # such a helper is not read at a call here, so its module keeps its writes
     stored: list[str] = field(default_factory=list)
+    # its top-level names that hold a Databricks SQL client or lead to one, and what
+    # each holds (`frontend.warehouse.module_clients`): a wrapper of it read elsewhere,
+    # and a file that imports the name, tell its statements' warehouse by them
+    clients: dict[str, str] = field(default_factory=dict)
 
     def empty(self) -> bool:
         return not (
@@ -429,6 +433,7 @@ class Links:
             or self.exit is not None
             or self.task_values
             or self.task_value_reads
+            or self.clients
         )
 
 
@@ -527,6 +532,10 @@ class Context:
     # the notebooks of that task, or of the project, set the key to; None among them
     # for one not known)
     task_values: tuple[tuple[str, str, tuple[Value, ...]], ...] = ()
+    # Databricks SQL clients other modules hold (`Links.clients`): (the module's path
+    # as in `scopes` for a module whose helpers are read here, "" for a name this file
+    # imports; the name; what it holds)
+    clients: tuple[tuple[str, str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -543,6 +552,7 @@ class Context:
             or self.documents
             or self.exits
             or self.task_values
+            or self.clients
         )
 
     def key(self) -> str:
@@ -568,6 +578,8 @@ class Context:
             fields.append(self.exits)
         if self.task_values:
             fields.append(self.task_values)
+        if self.clients:
+            fields.append(["clients", self.clients])
         return json.dumps(fields, sort_keys=True, default=str)
 
 

@@ -37,6 +37,7 @@ from delta_lint.frontend.pyvalues import (
     ONE_OF,
     Chain,
     DataFrame,
+    Instance,
     Scope,
     Step,
     Str,
@@ -82,7 +83,7 @@ from delta_lint.frontend.values.sources import is_value_function, module_source,
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
+from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, module_clients, operator_statements
 from delta_lint.model import (
     SCOPED,
     ClassShape,
@@ -168,6 +169,8 @@ class PythonAnalyzer:
         self.widget_defaults: dict[str, str] = {}
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `pywriters`)
         self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
+        # lines of calls (or of the calls of helpers) that run SQL in another database: nothing unread there
+        self._elsewhere_lines: set[int] = set()
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -179,6 +182,11 @@ class PythonAnalyzer:
             module: {name: held_value(value) for name, value in values} for module, values in context.scopes
         }
         self._homes: list[tuple[int, int, str]] = []
+        # the Databricks SQL clients other modules hold, by module ("" for the names this
+        # file imports): see `Context.clients`, `warehouse.ClientOrigins`
+        self.imported_clients: dict[str, dict[str, str]] = {}
+        for module, name, kind in context.clients:
+            self.imported_clients.setdefault(module, {})[name] = kind
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         self._own_lines = source.count("\n") + 1
         # lines, columns and excerpts of the source (grown by the foreign helpers, see `_with_foreign_helpers`)
@@ -236,7 +244,8 @@ class PythonAnalyzer:
             return
         self._tree = tree
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
-        self._client_methods = client_methods(self.source)
+        imported_kinds = frozenset(k for held in self.imported_clients.values() for k in held.values())
+        self._client_methods = client_methods(self.source, imported_kinds)
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -299,7 +308,7 @@ class PythonAnalyzer:
     def _say_unread_writes(self, tree: ast.Module) -> None:
         """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""
         own = self.path
-        marked = {d.location.line for d in self.diagnostics if d.location.path == own}
+        marked = {d.location.line for d in self.diagnostics if d.location.path == own} | self._elsewhere_lines
         for intent in self.intents:
             marked |= {at.line for at in (intent.location, *intent.location.sites) if at.path == own}
 
@@ -509,6 +518,9 @@ class PythonAnalyzer:
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
+        if self._tree is not None:
+            own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
+            links.clients = module_clients(own_tree, self._own_source)
         shared = self._shared_classes() if self.classes else set()
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             if name in shared:
@@ -685,18 +697,29 @@ class PythonAnalyzer:
         return found
 
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
-        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
-        method that may write, read at the call with its own arguments bound and no
-        object (its `self.x` reads unknown; a write that reads none of its arguments
-        stays where it is written)."""
+        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`), or
+        on an object made in the call itself of which nothing is known, given
+        arguments (`Db().run(q)`): the method that may write, read at the call with its
+        own arguments bound and no object (its `self.x` reads unknown; a write that
+        reads none of its arguments stays where it is written). Such an object's
+        method called with nothing (`RunLog(ctx).start()`) is read as written."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        if not isinstance(func, ast.Attribute):
             return None
-        held = scope.env.get(func.value.id)
-        if not isinstance(held, UnknownState) or held.cls not in self.classes:
+        owner = func.value
+        if isinstance(owner, ast.Name):
+            held = scope.env.get(owner.id)
+            cls = held.cls if isinstance(held, UnknownState) else None
+        elif not (call.args or call.keywords):
+            return None
+        else:
+            made = owner.func if isinstance(owner, ast.Call) else None
+            # (a name bound to an object of its own is no class: `Db = Db(); Db().run(q)`)
+            cls = made.id if isinstance(made, ast.Name) and not isinstance(scope.env.get(made.id), Instance) else None
+        if cls not in self.classes:
             return None
         method = next(
-            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
+            (f for f in self.classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
         )
         return method if method is not None and method.name in self._helpers else None
 
@@ -794,6 +817,10 @@ class PythonAnalyzer:
         if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:
             # a DB-API cursor's or SQLAlchemy connection's, when it comes from a Databricks client
             warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
+            if warehouse is None and self.sql_calls.runs_elsewhere(node):
+                # another database's (sqlite3, psycopg2...): no Delta write, and nothing to say at the call
+                self._elsewhere_lines.add((scope.site or self.sites.loc(node)).line)
+                return
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)
             return
