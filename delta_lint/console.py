@@ -197,6 +197,7 @@ def check(
 ) -> None:
     """`delta-lint check`, its options as `delta_lint.cli.check` declares them (with
     their help); it always ends by raising SystemExit with the exit code."""
+    tune_gc()  # first: the run's own imports would otherwise see ~40 collections at the default thresholds
     from dataclasses import replace
 
     from delta_lint.findings import Gate, finish
@@ -248,7 +249,6 @@ def check(
         }
         _emit(_settings_report(config, overrides, output_format == CheckFormat.json), output)
         raise SystemExit(0)
-    tune_gc()
     # The output of a run whose inputs and options equal an earlier run's is the
     # earlier output: kept per view (everything besides the run that shapes it),
     # unless the gate needs something outside the run (a baseline, changed files).
