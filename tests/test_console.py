@@ -139,14 +139,15 @@ def _sql_project(root: Path) -> None:
 
 
 def _script(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    """`delta-lint ARGS` as the console script runs it, telling on stderr's last line
-    whether the typer app was imported."""
+    """`delta-lint ARGS` as the console script runs it, telling on stderr's last two
+    lines whether the typer app was imported, and `subprocess` (for git)."""
     code = (
         "import os, sys\nfrom delta_lint.__main__ import main\n"
         f"sys.argv = ['delta-lint', *{args!r}]\n"
         "real = os._exit\n"
         "def _exit(code):\n"
         "    print('APP', 'typer' in sys.modules, 'delta_lint.cli' in sys.modules, file=sys.stderr)\n"
+        "    print('GIT', 'subprocess' in sys.modules, file=sys.stderr)\n"
         "    sys.stderr.flush(); real(code)\n"
         "os._exit = _exit\n"
         "main()\n"
@@ -179,8 +180,9 @@ def _typer(args: list[str], cwd: Path) -> tuple[int, str, str]:
 def test_the_console_script_runs_a_check_without_typer_as_typer_would(args, tmp_path):
     _sql_project(tmp_path)
     proc = _script(args, tmp_path)
-    *said, last = proc.stderr.splitlines()
-    assert last == "APP False False"
+    *said, app, git = proc.stderr.splitlines()
+    # nor git's module: `--diff-base` alone asks git, though every check imports `changed`
+    assert (app, git) == ("APP False False", "GIT False")
     code, out, err = _typer(args, tmp_path)
     assert (proc.returncode, proc.stdout, "".join(f"{line}\n" for line in said)) == (code, out, err)
 
@@ -195,7 +197,7 @@ def test_the_console_script_leaves_other_command_lines_to_the_app(args, tmp_path
     """The near miss: what `check_arguments` does not read still runs, through typer."""
     _sql_project(tmp_path)
     proc = _script(args, tmp_path)
-    *said, last = proc.stderr.splitlines()
+    *said, last, _ = proc.stderr.splitlines()
     assert last == "APP True True"
     code, out, err = _typer(args, tmp_path)
     assert proc.returncode == code and proc.stdout == out
