@@ -7,7 +7,6 @@ configuration or the settings snapshot changed."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 from delta_lint.config import ConfigError
@@ -17,6 +16,7 @@ from delta_lint.model import Finding
 def git_changed(base: str, cwd: Path) -> set[Path]:
     """Files changed since the merge base of `base` and HEAD, including uncommitted
     and untracked ones (so the same command works in a hook, locally and in CI)."""
+    import subprocess  # here: every check imports this module, few ask git
 
     def git(*args: str) -> str:
         try:

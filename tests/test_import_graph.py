@@ -83,6 +83,7 @@ def _in(module: str, *stages: str) -> bool:
 
 ORCHESTRATION = (
     "delta_lint.cli",
+    "delta_lint.console",
     "delta_lint.run",
     "delta_lint.cache",
     "delta_lint.kept",
