@@ -643,8 +643,21 @@ _IGNORED = re.compile(
 # `WITH a AS (...) MERGE INTO ...` (or INSERT, UPDATE, DELETE): a write led by its CTEs.
 _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 
-# First keywords of the statements the handlers below understand.
-_WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
+# First keywords of the statements the handlers below understand (`FROM src INSERT
+# INTO a SELECT ... INSERT INTO b SELECT ...`: Hive's multi-insert, see `_multi_insert`).
+_WRITE_KEYWORDS = {
+    "INSERT",
+    "MERGE",
+    "UPDATE",
+    "DELETE",
+    "TRUNCATE",
+    "COPY",
+    "CREATE",
+    "REPLACE",
+    "ALTER",
+    "COMMENT",
+    "FROM",
+}
 
 # `'delta.x' = 'value'` in a CREATE TABLE's TBLPROPERTIES (see `Session.declare`).
 _DECLARED_PROPERTY = re.compile(r"""['"`](?P<key>delta\.[\w.-]+)['"`]\s*=\s*['"]?(?P<value>[\w.-]+)""", re.I)
@@ -903,6 +916,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
                 return _Recognise.alter_command(ctx, m)
             raise ParseError(f"unsupported {first} syntax")
         handler = _HANDLERS.get(type(tree))
+        if handler is None and first == "FROM" and isinstance(tree, exp.Query):
+            return [], []  # `FROM t SELECT ...`: a query led by its FROM
         if handler is None:
             raise ParseError(f"`{first}` statement did not parse as one")
         if isinstance(tree, exp.Update) and not tree.expressions:
@@ -1196,6 +1211,26 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
 
 
 _APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
+
+
+def _multi_insert(ctx: _Ctx, tree: exp.MultitableInserts, evolution: bool):
+    """`FROM src INSERT INTO a SELECT ... INSERT INTO b SELECT ...` (Spark SQL's
+    multi-insert, from Hive): each INSERT is a write of its own table, one commit per
+    target, with its SELECT reading the shared FROM (joins and all), as the INSERT
+    would written alone. They stand at the statement's own location."""
+    source = tree.args.get("source")
+    intents: list[Intent] = []
+    diagnostics: list[Diagnostic] = []
+    for each in tree.expressions:
+        if not isinstance(each, exp.Insert):
+            raise ParseError("a multi-insert holds a statement other than INSERT")
+        query = each.expression
+        if isinstance(query, exp.Select) and source is not None and query.args.get("from_") is None:
+            query.set("from_", exp.From(this=source.copy()))
+        found, diags = _insert(ctx, each, evolution)
+        intents.extend(found)
+        diagnostics.extend(diags)
+    return intents, diagnostics
 
 
 def _written_values(ctx: _Ctx, tree: exp.Insert, target: TableRef) -> Region | None:
@@ -1506,6 +1541,7 @@ def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
 
 _HANDLERS = {
     exp.Insert: _insert,
+    exp.MultitableInserts: _multi_insert,
     exp.Merge: _merge,
     exp.Update: _update_or_delete,
     exp.Delete: _update_or_delete,
