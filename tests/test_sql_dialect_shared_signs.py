@@ -75,7 +75,7 @@ def test_snowflake_statements_outrank_cluster_by(lint):
     result = lint({"sf_tables.sql": SNOWFLAKE_TABLES, "sf_setup.sql": SNOWFLAKE_SETUP})
     assert _skipped(result) == {"sf_tables.sql": "Snowflake SQL", "sf_setup.sql": "Snowflake SQL"}
     assert result.intents == []
-    assert [d for d in result.diagnostics if d.code == "DL000"] == []
+    assert [d for d in result.diagnostics if d.rule == "DL000"] == []
 
 
 def test_databricks_sql_with_cluster_by_and_variant_stays_linted(lint):

@@ -22,7 +22,7 @@ def _intents(result) -> list[tuple]:
 
 def test_each_insert_of_a_multi_insert_writes_its_table(lint):
     result = lint({"split_orders.sql": SPLIT})
-    assert [d for d in result.diagnostics if d.code == "DL000"] == []
+    assert [d for d in result.diagnostics if d.rule == "DL000"] == []
     assert _intents(result) == [
         (1, "main.sales.orders_eu", "blind_append", None, False),
         (1, "main.sales.orders_us", "blind_append", None, False),
@@ -47,5 +47,5 @@ def test_a_multi_insert_reads_its_shared_from_and_partitions(lint):
 
 def test_a_query_led_by_its_from_writes_nothing(lint):
     result = lint({"peek.sql": "FROM main.raw.orders SELECT *;\nINSERT INTO main.s.t SELECT 1;\n"})
-    assert [d for d in result.diagnostics if d.code == "DL000"] == []
+    assert [d for d in result.diagnostics if d.rule == "DL000"] == []
     assert _intents(result) == [(2, "main.s.t", "blind_append", None, False)]
