@@ -449,6 +449,15 @@ def analyze_sql(
                 built = {set_at[v]: None for v in scripted.reads if v in set_at and set_at[v].line != loc.line}
                 if built:
                     loc = Location(loc.path, loc.line, loc.column, tuple(built))
+        if (
+            "(" in text
+            and _may_name_identifier(text)
+            and _leading_word(strip_leading_comments(text)) not in ("USE", "SET")
+        ):
+            # (`USE IDENTIFIER(v)`, `SET CATALOG IDENTIFIER(v)`: see `_use_identifier`)
+            from delta_lint.frontend.sqlscript import identifiers  # scripts are few: loaded for one
+
+            text = identifiers(text, dict(session.variables), frozenset(session.unknown_variables))
         if _may_hold_table_options(text) and _TABLE_OPTIONS.search(text):
             text = _TABLE_OPTIONS.sub(" ", text)
         if "!" in text:
@@ -480,6 +489,18 @@ def analyze_sql(
         intents.extend(found)
         diagnostics.extend(diags)
     return intents, diagnostics
+
+
+_IDENTIFIER_WORD = re.compile(r"IDENTIFIER", re.I)
+
+
+def _may_name_identifier(text: str) -> bool:
+    """Whether the statement holds the word IDENTIFIER (`sqlscript.identifiers` reads
+    the variables it names), looked for in the lower-cased text but in text that is
+    not ASCII (see `sqltext._may_template`)."""
+    if text.isascii():
+        return "identifier" in text.lower()
+    return _IDENTIFIER_WORD.search(text) is not None
 
 
 # `FROM t WITH (fetchSize = 100000)`: options of a table read (federated sources, JDBC)
