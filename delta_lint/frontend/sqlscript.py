@@ -317,3 +317,35 @@ def _argument_end(text: str, start: int) -> tuple[int | None, str | None]:
         elif kind == "other" and t["other"] == ";":
             break
     return None, first
+
+
+# `CREATE PROCEDURE name (params) characteristics AS [label:] BEGIN`: the header of a
+# procedure, up to the compound statement that is its body (kept: read as a block)
+PROCEDURE_HEADER = re.compile(
+    r"CREATE\s+(?:OR\s+REPLACE\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+    r"(?P<name>(?:`(?:[^`]|``)*`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[\w$]+))*)\s*\(.*?\bAS\s+"
+    r"(?=(?:\w+\s*:\s*)?BEGIN\b)",
+    re.I | re.S,
+)
+_OPENER_WORD = re.compile(r"\s*(?:\w+\s*:\s*)?(\w+)")
+_CASE = re.compile(r"CASE\b", re.I)
+_UNTIL = re.compile(r"UNTIL\b.*\bEND\s+REPEAT\b(?:\s+\w+)?\s*$", re.I | re.S)
+
+
+def block_depth(text: str) -> int:
+    """How many compound statements a script statement opens (`BEGIN`, `IF ... THEN`,
+    `WHILE ... DO`, `FOR ... DO`, `LOOP`, `REPEAT`, `CASE`) less the one its `END`
+    closes: a procedure's body ends where the depth its `BEGIN` opened comes back to
+    nought. `ELSE`, `ELSEIF` and `WHEN` continue a statement they do not open."""
+    depth = 0
+    rest = strip_leading_comments(text)
+    while (m := _OPENERS.match(rest)) and m.end():
+        word = _OPENER_WORD.match(m.group(0))
+        if word is not None and word[1].upper() not in ("ELSE", "ELSEIF", "WHEN"):
+            depth += 1
+        rest = strip_leading_comments(rest[m.end() :])
+    if _CASE.match(rest):
+        depth += 1
+    if _CLOSER.match(rest) or _UNTIL.match(rest):
+        depth -= 1
+    return depth
