@@ -281,10 +281,12 @@ def identifiers(text: str, variables: dict[str, str], unknown: frozenset[str]) -
     out: list[str] = []
     at = 0
     for m in _IDENTIFIER_CALL.finditer(text):
-        if not m.group(0).endswith("("):
-            continue  # a string, a quoted name or a comment
+        if not m.group(0).endswith("(") or m.start() < at:
+            continue  # a string, a quoted name or a comment; or inside the one replaced
         end, first = _argument_end(text, m.end())
-        if end is None or first is None:
+        if end is None:
+            break  # never closed: nor is any after it (each would be scanned to the end)
+        if first is None:
             continue
         expression = text[m.end() : end]
         value = evaluate(expression, variables, first).strip()
