@@ -60,6 +60,7 @@ SIGNS = {
         "copy (select id from s.t) to stdout with csv header;\n",
         "\\o out.csv\nSELECT 1;\n",
         "DELETE FROM s.t WHERE name IN (SELECT tablename FROM pg_tables);\n",
+        "CREATE TABLE s.t (id INT);\nALTER SYSTEM SET wal_level = logical;\n",
     ],
     "MySQL": [
         "CREATE TABLE s.t (id INT AUTO_INCREMENT);\n",
@@ -84,6 +85,11 @@ SIGNS = {
         "CREATE OR REPLACE WAREHOUSE w;\n",
         "CREATE TABLE s.t (doc VARIANT);\n",
         "CREATE STAGE s.landing;\n",
+        "use role SYSADMIN;\nDELETE FROM s.t;\n",
+        "CREATE OR REPLACE STORAGE INTEGRATION s3_int TYPE = EXTERNAL_STAGE;\n",
+        "CREATE TASK s.refresh WAREHOUSE = wh AS SELECT 1;\n",
+        "CREATE OR REPLACE ICEBERG TABLE s.t (id INT) CLUSTER BY (id);\n",
+        "CREATE TABLE s.t (id INT) external_volume = 'v' CLUSTER BY (id);\n",
     ],
 }
 

@@ -117,6 +117,7 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             ),
             (("jsonb",), r"\bJSONB\b"),
             (("bytea",), r"\bBYTEA\b"),
+            (("alter", "system"), r"\bALTER\s+SYSTEM\s+(?:SET|RESET)\b"),
         ),
     ),
     (
@@ -146,11 +147,21 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
     (
         SNOWFLAKE,
         (
-            (("warehouse",), r"\b(?:USE|CREATE(?:\s+OR\s+REPLACE)?)\s+WAREHOUSE\b"),
             (("variant",), r"\bVARIANT\b"),
             (("create", "stage"), r"\bCREATE\s+(?:OR\s+REPLACE\s+)?STAGE\b"),
         ),
     ),
+)
+
+# Snowflake's own statements, which no Databricks SQL file holds: they outrank the
+# Databricks signs Snowflake shares (`CLUSTER BY`), not those it lacks (`USING DELTA`).
+_SNOWFLAKE_STATEMENTS: _Signs = (
+    (("warehouse",), r"\b(?:USE|CREATE(?:\s+OR\s+REPLACE)?)\s+WAREHOUSE\b"),
+    (("use", "role"), r"^[ \t]*USE\s+(?:SECONDARY\s+)?ROLES?\b"),
+    (("storage", "integration"), r"\bCREATE\s+(?:OR\s+REPLACE\s+)?STORAGE\s+INTEGRATION\b"),
+    (("task",), r"^[ \t]*(?:CREATE\s+(?:OR\s+REPLACE\s+)?|ALTER\s+)TASK\b"),
+    (("iceberg", "table"), r"\b(?:CREATE\s+(?:OR\s+REPLACE\s+)?|ALTER\s+)ICEBERG\s+TABLE\b"),
+    (("external_volume",), r"\bEXTERNAL_VOLUME\s*="),
 )
 
 # Databricks-only SQL: a file showing one of these is linted whatever else it shows.
@@ -160,13 +171,15 @@ _DATABRICKS_SIGNS: _Signs = (
     (("optimize",), r"\bOPTIMIZE\s+[\w`.]+"),
     (("zorder",), r"\bZORDER\s+BY\b"),
     (("delta.`",), r"\bdelta\.`"),
-    (("cluster",), r"\bCLUSTER\s+BY\b"),
     (("copy", "into"), r"\bCOPY\s+INTO\b"),
     (("replace", "where"), r"\bREPLACE\s+WHERE\b"),
     (("describe",), r"\bDESCRIBE\s+(?:DETAIL|HISTORY)\b"),
     (("vacuum",), r"\bVACUUM\b"),
     (("unity",), r"\bUNITY\b"),
 )
+# Databricks SQL that Snowflake shares: a sign of Databricks unless Snowflake's own
+# statements show (`CREATE ICEBERG TABLE ... CLUSTER BY (c)` is Snowflake's).
+_SHARED_DATABRICKS_SIGNS: _Signs = ((("cluster",), r"\bCLUSTER\s+BY\b"),)
 
 _LAKEFLOW_PY = re.compile(
     r"^[ \t]*(?:import\s+dlt\b|from\s+dlt\s+import\b|from\s+pyspark\s+import\s+pipelines\b|import\s+pyspark\.pipelines\b)"
@@ -294,6 +307,10 @@ def _sql_kind(text: str) -> str | None:
             return kind
     if _shows(_DATABRICKS_SIGNS, text, lower):
         return None
+    if _shows(_SNOWFLAKE_STATEMENTS, text, lower):
+        return SNOWFLAKE
+    if _shows(_SHARED_DATABRICKS_SIGNS, text, lower):
+        return None
     for kind, signs in _DIALECT_SIGNS:
         if _shows(signs, text, lower):
             return kind
@@ -340,7 +357,7 @@ _LEADING = re.compile(r"\\b(\w+)(?![?*+{])", re.ASCII)
 
 @cache
 def _compiled(words: tuple[str, ...], alternative: str) -> tuple[re.Pattern, str | None]:
-    """An alternative of `_DIALECT_SIGNS` or `_DATABRICKS_SIGNS`, compiled when a file
+    """An alternative of `_DIALECT_SIGNS` or the other sign tables, compiled when a file
     first needs it (most runs search few of them, and compiling them all costs a run
     about as much as searching those it needs), and its first word when the
     alternative begins with it (`\\bCREATE\\s+...` and the word `create`)."""

@@ -23,6 +23,7 @@ from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.sqltext import (
     LARGE_VALUES,
     MARKER,
+    Statement,
     Templated,
     Unterminated,
     apply_templates,
@@ -204,6 +205,9 @@ class Session:
     # which of "catalog" and "schema" a `USE IDENTIFIER(...)` set to a name only a run
     # knows: the names that lean on it are not resolved (see `table_ref`)
     unknown: tuple[str, ...] = ()
+    # the procedures the script defines, by qualified name, and the writes of their
+    # bodies: a `CALL` of one makes them (see `_Procedures`, `_call`)
+    procedures: tuple[tuple[str, tuple[Intent, ...]], ...] = ()
 
     def set_conf(self, key: str, value: str | None) -> None:
         """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
@@ -292,7 +296,7 @@ _SESSION_CONFS = (
 
 # the fields of `Session` in its memo key: all but those a statement reads only
 # through `Session.declared`
-_STATE_FIELDS = tuple(f.name for f in fields(Session) if f.name not in ("columns", "properties"))
+_STATE_FIELDS = tuple(f.name for f in fields(Session) if f.name not in ("columns", "properties", "procedures"))
 
 
 # ---------------------------------------------------------------------------
@@ -425,7 +429,10 @@ def analyze_sql(
                 "error",
             )
         )
-    for stmt in statements:
+    procedures = _Procedures(statements, session, intents) if _may_define_procedures(script) else None
+    for n, stmt in enumerate(statements):
+        if procedures is not None:
+            stmt = procedures.before(n, stmt)
         loc = where(stmt.line, stmt.column)
         text = stmt.text
         if _SCRIPTING.match(bare := strip_leading_comments(text)):
@@ -449,6 +456,15 @@ def analyze_sql(
                 built = {set_at[v]: None for v in scripted.reads if v in set_at and set_at[v].line != loc.line}
                 if built:
                     loc = Location(loc.path, loc.line, loc.column, tuple(built))
+        if (
+            "(" in text
+            and _may_name_identifier(text)
+            and _leading_word(strip_leading_comments(text)) not in ("USE", "SET")
+        ):
+            # (`USE IDENTIFIER(v)`, `SET CATALOG IDENTIFIER(v)`: see `_use_identifier`)
+            from delta_lint.frontend.sqlscript import identifiers  # scripts are few: loaded for one
+
+            text = identifiers(text, dict(session.variables), frozenset(session.unknown_variables))
         if _may_hold_table_options(text) and _TABLE_OPTIONS.search(text):
             text = _TABLE_OPTIONS.sub(" ", text)
         if "!" in text:
@@ -479,7 +495,84 @@ def analyze_sql(
             continue
         intents.extend(found)
         diagnostics.extend(diags)
+    if procedures is not None:
+        procedures.before(len(statements), None)
     return intents, diagnostics
+
+
+def _may_define_procedures(script: str) -> bool:
+    """Whether the script may hold a `CREATE PROCEDURE` (the word in capitals, lower
+    case or capitalised, as scripts spell it): most hold none, and are not split
+    into procedure bodies at all."""
+    return "PROCEDURE" in script or "procedure" in script or "Procedure" in script
+
+
+class _Procedures:
+    """The procedures a script defines (`CREATE [OR REPLACE] PROCEDURE name (...) ...
+    AS BEGIN ... END`). A body runs where the procedure is called, not where it is
+    defined: its statements are read in order as the script's are, with the session
+    they meet, and what they write is kept as the procedure's (`Session.procedures`)
+    instead of the script's; a `CALL` of it makes those writes (`_call`). What the
+    body changes of the session (its variables, `USE`) stays in the body. Its
+    diagnostics stay where its statements stand. A body whose `END` never comes runs
+    to the script's end."""
+
+    def __init__(self, statements: list[Statement], session: Session, intents: list[Intent]) -> None:
+        from delta_lint.frontend.sqlscript import PROCEDURE_HEADER, block_depth  # scripts are few
+
+        self.session, self.intents = session, intents
+        # first statement -> (last, name as written, body offset)
+        self.spans: dict[int, tuple[int, str, int]] = {}
+        self.open: tuple[int, str, int, Session] | None = None  # (last, name, mark, session before)
+        n = 0
+        while n < len(statements):
+            text = statements[n].text
+            bare = strip_leading_comments(text)
+            m = PROCEDURE_HEADER.match(bare) if bare[:6].upper() == "CREATE" else None
+            if m is None:
+                n += 1
+                continue
+            name = m["name"]
+            last, depth = n, block_depth(bare[m.end() :])
+            while depth > 0 and last + 1 < len(statements):
+                last += 1
+                depth += block_depth(statements[last].text)
+            self.spans[n] = (last, name, len(text) - len(bare) + m.end())
+            n = last + 1
+
+    def before(self, n: int, stmt: Statement | None) -> Statement | None:
+        """Called before statement `n` is read (and with None after the last): ends
+        the body that ended before it, and starts the one whose header it is,
+        returned without its header."""
+        if self.open is not None and n > self.open[0]:
+            last, name, mark, before = self.open
+            body = tuple(self.intents[mark:])
+            del self.intents[mark:]
+            before.procedures = (*((k, v) for k, v in self.session.procedures if k != name), (name, body))
+            for f in fields(Session):
+                setattr(self.session, f.name, getattr(before, f.name))
+            self.open = None
+        if stmt is None or n not in self.spans:
+            return stmt
+        last, written, offset = self.spans[n]
+        name = table_ref(split_name(written), self.session, None)[0].name  # qualified by the `USE` it meets
+        self.open = (last, name, len(self.intents), replace(self.session))
+        head = stmt.text[:offset]
+        lines = head.count("\n")
+        column = offset - head.rfind("\n") if lines else stmt.column + offset
+        return Statement(stmt.text[offset:], stmt.offset + offset, stmt.line + lines, column)
+
+
+_IDENTIFIER_WORD = re.compile(r"IDENTIFIER", re.I)
+
+
+def _may_name_identifier(text: str) -> bool:
+    """Whether the statement holds the word IDENTIFIER (`sqlscript.identifiers` reads
+    the variables it names), looked for in the lower-cased text but in text that is
+    not ASCII (see `sqltext._may_template`)."""
+    if text.isascii():
+        return "identifier" in text.lower()
+    return _IDENTIFIER_WORD.search(text) is not None
 
 
 # `FROM t WITH (fetchSize = 100000)`: options of a table read (federated sources, JDBC)
@@ -643,8 +736,21 @@ _IGNORED = re.compile(
 # `WITH a AS (...) MERGE INTO ...` (or INSERT, UPDATE, DELETE): a write led by its CTEs.
 _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 
-# First keywords of the statements the handlers below understand.
-_WRITE_KEYWORDS = {"INSERT", "MERGE", "UPDATE", "DELETE", "TRUNCATE", "COPY", "CREATE", "REPLACE", "ALTER", "COMMENT"}
+# First keywords of the statements the handlers below understand (`FROM src INSERT
+# INTO a SELECT ... INSERT INTO b SELECT ...`: Hive's multi-insert, see `_multi_insert`).
+_WRITE_KEYWORDS = {
+    "INSERT",
+    "MERGE",
+    "UPDATE",
+    "DELETE",
+    "TRUNCATE",
+    "COPY",
+    "CREATE",
+    "REPLACE",
+    "ALTER",
+    "COMMENT",
+    "FROM",
+}
 
 # `'delta.x' = 'value'` in a CREATE TABLE's TBLPROPERTIES (see `Session.declare`).
 _DECLARED_PROPERTY = re.compile(r"""['"`](?P<key>delta\.[\w.-]+)['"`]\s*=\s*['"]?(?P<value>[\w.-]+)""", re.I)
@@ -707,6 +813,8 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
     if _may(lead, "reset") and (m := _RX["reset"].match(text)):
         ctx.session.reset(m["key"])
         return [], []
+    if lead == "CALL":
+        return _call(ctx, text)
     if lead == "CREATE" and (m := _RX["create_not_delta"].match(text)):
         # not a Delta table: no intent here, and writes elsewhere in the project are not Delta writes
         ref, resolved = table_ref(split_name(m["table"]), ctx.session, ctx.tpl)
@@ -742,6 +850,36 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         raise found
     ctx.session.declare(found[0], text)  # after the memo's key: the statement is read with the session it met
     return list(found[0]), list(found[1])
+
+
+_CALL = re.compile(rf"CALL\s+(?P<name>{TABLE_NAME})\s*(?:\(|$)", re.I)
+
+
+def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
+    """`CALL name(...)`: the writes of the procedure's body, at the call, each naming
+    the body's statement as its site (as a helper's write does). A procedure the
+    script does not define writes what only its definition knows: a note (DL007)."""
+    m = _CALL.match(text)
+    if m is None:
+        raise ParseError("CALL names no procedure")
+    name = table_ref([ctx.tpl.restore_names(p) for p in split_name(m["name"])], ctx.session, None)[0].name
+    body = dict(ctx.session.procedures).get(name)
+    if body is None:
+        return [], [
+            Diagnostic(
+                DYNAMIC_SQL,
+                ctx.location,
+                f"`{_short(ctx.tpl.restore(text))}` calls procedure `{name}`, which this script does not define: "
+                "what it writes is not known, and its writes are not checked",
+                "info",
+            )
+        ]
+    at = ctx.location
+    placed = [
+        replace(i, location=Location(at.path, at.line, at.column, (*at.sites, i.location, *i.location.sites)))
+        for i in body
+    ]
+    return placed, []
 
 
 def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
@@ -903,6 +1041,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
                 return _Recognise.alter_command(ctx, m)
             raise ParseError(f"unsupported {first} syntax")
         handler = _HANDLERS.get(type(tree))
+        if handler is None and first == "FROM" and isinstance(tree, exp.Query):
+            return [], []  # `FROM t SELECT ...`: a query led by its FROM
         if handler is None:
             raise ParseError(f"`{first}` statement did not parse as one")
         if isinstance(tree, exp.Update) and not tree.expressions:
@@ -1196,6 +1336,26 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
 
 
 _APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
+
+
+def _multi_insert(ctx: _Ctx, tree: exp.MultitableInserts, evolution: bool):
+    """`FROM src INSERT INTO a SELECT ... INSERT INTO b SELECT ...` (Spark SQL's
+    multi-insert, from Hive): each INSERT is a write of its own table, one commit per
+    target, with its SELECT reading the shared FROM (joins and all), as the INSERT
+    would written alone. They stand at the statement's own location."""
+    source = tree.args.get("source")
+    intents: list[Intent] = []
+    diagnostics: list[Diagnostic] = []
+    for each in tree.expressions:
+        if not isinstance(each, exp.Insert):
+            raise ParseError("a multi-insert holds a statement other than INSERT")
+        query = each.expression
+        if isinstance(query, exp.Select) and source is not None and query.args.get("from_") is None:
+            query.set("from_", exp.From(this=source.copy()))
+        found, diags = _insert(ctx, each, evolution)
+        intents.extend(found)
+        diagnostics.extend(diags)
+    return intents, diagnostics
 
 
 def _written_values(ctx: _Ctx, tree: exp.Insert, target: TableRef) -> Region | None:
@@ -1506,6 +1666,7 @@ def _comment(ctx: _Ctx, tree: exp.Comment, evolution: bool):
 
 _HANDLERS = {
     exp.Insert: _insert,
+    exp.MultitableInserts: _multi_insert,
     exp.Merge: _merge,
     exp.Update: _update_or_delete,
     exp.Delete: _update_or_delete,

@@ -255,3 +255,99 @@ def _skip_operand(tokens: list[tuple[str | None, str]], i: int) -> int:
 
 def _unquote(literal: str) -> str:
     return _ESCAPE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0)[0], literal[1:-1])
+
+
+# `IDENTIFIER(` where a name may be given, and the quoted text and comments a statement
+# may hold the word in (kept as they are)
+_IDENTIFIER_CALL = re.compile(
+    r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`[^`]*`|--[^\n]*|/\*.*?\*/|\bIDENTIFIER\s*\(""",
+    re.I | re.S,
+)
+# what a table name read from a variable may be: name parts, `{x}` placeholders, dots
+_NAME_TEXT = re.compile(r"(?:[\w$]+|`(?:[^`]|``)*`|\{\w+\})+(?:\s*\.\s*(?:[\w$]+|`(?:[^`]|``)*`|\{\w+\})+)*")
+
+
+def identifiers(text: str, variables: dict[str, str], unknown: frozenset[str]) -> str:
+    """`text` with each `IDENTIFIER(expr)` whose `expr` reads a session or script
+    variable or calls a function (`INSERT INTO IDENTIFIER(target)`, `IDENTIFIER(v ||
+    '.orders')`, `IDENTIFIER(concat(c, '.t'))`) replaced by the name it gives, in
+    statement order: what `DECLARE ... DEFAULT` or `SET VAR` last gave the variables.
+    A name that is not wholly known (a variable set from a query or never declared
+    here, a call other than `concat`, among `unknown` or not in `variables`) becomes
+    one `{name}` placeholder, so the table is reported unresolved (DL001), never named
+    after the function nor bound to a job parameter of that name. An `expr` of
+    literals, job parameters and `||` alone is left to the templates
+    (`sqltext.apply_templates`)."""
+    out: list[str] = []
+    at = 0
+    for m in _IDENTIFIER_CALL.finditer(text):
+        if not m.group(0).endswith("(") or m.start() < at:
+            continue  # a string, a quoted name or a comment; or inside the one replaced
+        end, first = _argument_end(text, m.end())
+        if end is None:
+            break  # never closed: nor is any after it (each would be scanned to the end)
+        if first is None:
+            continue
+        expression = text[m.end() : end]
+        value = evaluate(expression, variables, first).strip()
+        if not is_known(expression, variables, unknown) or not _NAME_TEXT.fullmatch(value):
+            value = "{" + first + "}"  # a name only a run knows
+        out.append(text[at : m.start()])
+        out.append(value)
+        at = end + 1
+    if not out:
+        return text
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _argument_end(text: str, start: int) -> tuple[int | None, str | None]:
+    """Where the `)` closing an `IDENTIFIER(` whose argument starts at `start` is, and
+    the first name the argument holds (a variable, or a function it calls), or None
+    for either."""
+    depth, first = 0, None
+    for t in _TOKEN.finditer(text, start):
+        kind = t.lastgroup
+        if kind == "punct" and t["punct"] == "(":
+            depth += 1
+        elif kind == "punct" and t["punct"] == ")":
+            if depth == 0:
+                return t.start("punct"), first
+            depth -= 1
+        elif kind == "name" and first is None:
+            first = t["name"].lower()
+        elif kind == "other" and t["other"] == ";":
+            break
+    return None, first
+
+
+# `CREATE PROCEDURE name (params) characteristics AS [label:] BEGIN`: the header of a
+# procedure, up to the compound statement that is its body (kept: read as a block)
+PROCEDURE_HEADER = re.compile(
+    r"CREATE\s+(?:OR\s+REPLACE\s+)?PROCEDURE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+    r"(?P<name>(?:`(?:[^`]|``)*`|[\w$]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[\w$]+))*)\s*\(.*?\bAS\s+"
+    r"(?=(?:\w+\s*:\s*)?BEGIN\b)",
+    re.I | re.S,
+)
+_OPENER_WORD = re.compile(r"\s*(?:\w+\s*:\s*)?(\w+)")
+_CASE = re.compile(r"CASE\b", re.I)
+_UNTIL = re.compile(r"UNTIL\b.*\bEND\s+REPEAT\b(?:\s+\w+)?\s*$", re.I | re.S)
+
+
+def block_depth(text: str) -> int:
+    """How many compound statements a script statement opens (`BEGIN`, `IF ... THEN`,
+    `WHILE ... DO`, `FOR ... DO`, `LOOP`, `REPEAT`, `CASE`) less the one its `END`
+    closes: a procedure's body ends where the depth its `BEGIN` opened comes back to
+    nought. `ELSE`, `ELSEIF` and `WHEN` continue a statement they do not open."""
+    depth = 0
+    rest = strip_leading_comments(text)
+    while (m := _OPENERS.match(rest)) and m.end():
+        word = _OPENER_WORD.match(m.group(0))
+        if word is not None and word[1].upper() not in ("ELSE", "ELSEIF", "WHEN"):
+            depth += 1
+        rest = strip_leading_comments(rest[m.end() :])
+    if _CASE.match(rest):
+        depth += 1
+    if _CLOSER.match(rest) or _UNTIL.match(rest):
+        depth -= 1
+    return depth
