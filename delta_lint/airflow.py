@@ -426,6 +426,9 @@ class _DagFile:
             if isinstance(node.func, ast.Name) and name in self.group_functions:
                 return self._group_call(node, name, dag, groups, scope, depth)
             mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
+            operator = self._mapped_operator(mapped) if name in ("expand", "expand_kwargs") else None
+            if operator is not None:
+                return self._mapped_task(node, operator, dag, groups, scope)
             if (
                 name in ("expand", "expand_kwargs")
                 and isinstance(mapped, ast.Name)
@@ -492,6 +495,102 @@ class _DagFile:
             if isinstance(held, list) and isinstance(index, int) and not isinstance(index, bool):
                 return [held[index]] if -len(held) <= index < len(held) else None
         return None
+
+    def _mapped_operator(self, node: ast.expr | None) -> tuple[ast.expr, str, list[ast.keyword]] | None:
+        """What a mapped task (`Op.partial(task_id=..., ...).expand(...)`, a `@task`
+        function's `f.expand(...)` or `f.partial(...).expand(...)`) maps: its
+        operator (or function) as written, its name, and the keywords every copy
+        shares (the `partial` ones). None when `node` is not one of those."""
+        shared: list[ast.keyword] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "partial":
+            shared, node = [k for k in node.keywords if k.arg is not None], node.func.value
+        if not isinstance(node, ast.Name):
+            return None
+        name = self._name(ast.Call(func=node, args=[], keywords=[]))
+        if name in self.task_functions or (shared and any(k.arg == "task_id" for k in shared)):
+            return node, name, shared
+        return None
+
+    def _mapped_task(
+        self,
+        call: ast.Call,
+        operator: tuple[ast.expr, str, list[ast.keyword]],
+        dag: int | None,
+        groups: list[_Group],
+        scope: Scope,
+    ) -> list[_Ref]:
+        """A mapped task: Airflow runs one copy of it per value of its `expand`
+        arguments (every combination of them; one per mapping of `expand_kwargs`), the
+        copies side by side, up to its `max_active_tis_per_dagrun` (or `_per_dag`).
+        When the values are known (literal lists, names the value layer reads), each
+        copy is a task of its own, `id[i]`, read with its values bound; copies that
+        run one at a time are ordered one after another. When they are not known, the
+        task is read once with the mapped arguments unknown and run as a for_each
+        task (copies of it beside each other). The call stands for all its copies."""
+        if call in self.made:
+            return self.made[call]
+        func, name, shared = operator
+        values = self._mapped_values(call, scope)
+        base = self._setting(next((k.value for k in shared if k.arg == "task_id"), None), scope)
+        if not isinstance(base, str):
+            base = self.task_functions.get(name, f"{name or 'task'}_{call.lineno}")
+        copies: list[dict[str, object]] = values if values is not None else [{}]
+        if values is not None and len(values) > self.rounds_left:
+            copies, values = [{}], None
+        if values is not None:
+            self.rounds_left -= len(values)
+        mapped_names = [k.arg for k in call.keywords if k.arg is not None]
+        refs: list[_Ref] = []
+        for number, bound in enumerate(copies):
+            names = list(bound) if values is not None else mapped_names
+            keywords = [k for k in shared if k.arg not in names and k.arg != "task_id"]
+            keywords += [ast.keyword(arg=n, value=ast.Name(id=f"__mapped_{n}", ctx=ast.Load())) for n in names]
+            task_id = base if values is None else f"{base}[{number}]"
+            keywords.append(ast.keyword(arg="task_id", value=ast.Constant(task_id)))
+            made = ast.Call(func=func, args=[], keywords=keywords)
+            ast.copy_location(made, call)
+            made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+            given = {f"__mapped_{n}": v for n, v in bound.items()} if values is not None else {}
+            given |= {f"__mapped_{n}": UNKNOWN for n in names if n not in bound}
+            if values is None:
+                self.mapping += 1
+            try:
+                refs += self._task(made, name, dag, groups, scope.bind(given))
+            finally:
+                if values is None:
+                    self.mapping -= 1
+        if values is not None and self._copies_at_once(shared) == 1:
+            for up, down in zip(refs, refs[1:]):  # one copy at a time: never two side by side
+                self._order([up], [down])
+        self.made[call] = refs
+        return refs
+
+    def _mapped_values(self, call: ast.Call, scope: Scope) -> list[dict[str, object]] | None:
+        """The mapped arguments of each copy of a mapped task (`expand(a=[1, 2],
+        b=[3])`: every combination; `expand_kwargs([{...}, {...}])`: each mapping), or
+        None when a list, or an item of `expand_kwargs`, is not known."""
+        if _callee(call) == "expand_kwargs":
+            found = self.static.value(call.args[0], scope) if len(call.args) == 1 and not call.keywords else None
+            if not isinstance(found, (list, tuple)) or partial(found) or len(found) > MAX_ROUNDS:
+                return None
+            if not all(isinstance(i, dict) and not partial(i) and all(isinstance(k, str) for k in i) for i in found):
+                return None
+            return [dict(i) for i in found]
+        if call.args or not call.keywords or any(k.arg is None for k in call.keywords):
+            return None
+        out: list[dict[str, object]] = [{}]
+        for keyword in call.keywords:
+            found = self.static.value(keyword.value, scope)
+            if not isinstance(found, (list, tuple)) or partial(found):
+                return None
+            out = [{**o, keyword.arg: v} for o in out for v in found]  # type: ignore[misc]
+            if len(out) > MAX_ROUNDS:
+                return None
+        return out
+
+    def _copies_at_once(self, keywords: list[ast.keyword]) -> int:
+        """How many copies of a mapped task run at once (see `_mapped_runs`)."""
+        return self._mapped_runs(ast.Call(func=ast.Name(id="_", ctx=ast.Load()), args=[], keywords=keywords))
 
     def _group_call(
         self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope, depth: int
