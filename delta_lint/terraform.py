@@ -17,6 +17,8 @@ forms, which Terraform loads without being told) and the `module` blocks calling
 give them, and puts the known ones in place before the job is read. A reference with no known value (a variable
 without a default, set with `-var` at deploy time) stays as written; where it makes
 the schedule unreadable, the job's problem names it at the attribute's line.
+`dynamic "task"` blocks (and nested `dynamic` blocks) are written out once per
+element of a `for_each` whose value is known that way (`_dynamic`).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
         jobs = list(_resources(document, _KIND))
         source = Source(file, text=module.text(file), hcl=True)
         for key, spec in jobs:
-            spec = values.resolved(spec)
+            spec, unknown_tasks = _dynamic(values.resolved(spec), values)
             try:  # the blocks delta-lint reads have the provider's shape (`task = 5` is none)
                 convert(spec, TerraformJob, source, ("resource", _KIND, key))
             except ConfigError as err:
@@ -86,6 +88,9 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             settings = _place(_settings(spec, notebooks), source, key)
             name = str(settings.get("name") or key)
             job = job_from_settings(name, settings, file, root, base=file.parent)
+            for task_key, why in unknown_tasks.items():  # copies of a `dynamic "task"` no one can count
+                if task_key in job.tasks:
+                    job.tasks[task_key] = replace(job.tasks[task_key], files=(), problem=why)
             _name_unknown_schedule(job, settings, values)
             defined += [
                 (deployment, name, job) for deployment in deployments.get(file.parent, (_label(file.parent, root),))
@@ -214,6 +219,115 @@ class _Values:
         if isinstance(held, str):
             return _text(held)
         return match.group(0)
+
+
+# `${task.value}`, `${task.key}`, `${task.value.notebook}`: a `dynamic` block's iterator
+_ITERATOR = r"\$\{\s*%s\.(key|value)((?:\.[A-Za-z_][\w-]*)*)\s*\}"
+_TOSET = re.compile(r"^\$\{\s*toset\(\s*((?:var|local)\.[A-Za-z_][\w-]*)\s*\)\s*\}$")
+MAX_DYNAMIC_COPIES = 256  # copies one `dynamic` block makes at most; past it, not known
+
+
+def _dynamic(spec: dict, values: _Values) -> tuple[dict, dict[str, str]]:
+    """A `databricks_job` body with its `dynamic "<block>" { for_each = ...; content {
+    ... } }` blocks written out (Terraform's own expansion, nothing evaluated): the
+    content once per element when `for_each` is a list, a map or `toset(...)` of a
+    known value, its iterator's `key` and `value` (and `value.<attribute>` of an
+    object) put in place; nested `dynamic` blocks in turn. A `for_each` of no known
+    value makes no copies of its block, except a `dynamic "task"`: one task stands
+    for its copies, not analysed (returned: its key -> why), so the job says it runs
+    code no one can tell rather than seeming to run none."""
+    unknown: dict[str, str] = {}
+    return _expand(spec, values, unknown, 0), unknown
+
+
+def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int) -> Any:
+    if isinstance(body, list):
+        return [_expand(b, values, unknown, depth) for b in body]
+    if not isinstance(body, dict) or depth > MAX_REFERENCE_DEPTH:
+        return body
+    out = {k: _expand(v, values, unknown, depth + 1) for k, v in body.items() if k != "dynamic"}
+    for block in body.get("dynamic") or [] if isinstance(body.get("dynamic"), list) else []:
+        for label, dynamic in block.items() if isinstance(block, dict) else ():
+            label, dynamic = _text(label), _one(dynamic) if isinstance(dynamic, list) else dynamic
+            if not isinstance(dynamic, dict):
+                continue
+            content = _one(dynamic.get("content"))
+            iterator = _text(dynamic.get("iterator")) or label
+            given = dynamic.get("for_each")
+            elements = _elements(given, values)
+            if elements is None:
+                if label == "task":
+                    copy = _substituted(content, iterator, None, None)
+                    key = _text(copy.get("task_key"))
+                    key = key if key and "${" not in key else f"dynamic task over {_text(given)}"
+                    copy["task_key"] = key
+                    unknown[key] = (
+                        f'it is a `dynamic "task"` block over `for_each = {_text(given)}`, whose elements '
+                        "delta-lint does not know: how many tasks it makes, and what they run, is not read"
+                    )
+                    out.setdefault("task", []).append(_expand(copy, values, unknown, depth + 1))
+                continue
+            for element_key, element in elements:
+                copy = _substituted(content, iterator, element_key, element)
+                out.setdefault(label, []).append(_expand(copy, values, unknown, depth + 1))
+    return out
+
+
+def _elements(given: Any, values: _Values) -> list[tuple[Any, Any]] | None:
+    """(key, value) of each element a `for_each` goes over (a list: its index; a set
+    or a map: the element or the map's key), or None when it is not known."""
+    if isinstance(given, str):
+        found = _TOSET.match(given)
+        if not found:
+            return None
+        held = values.resolved(f"${{{found.group(1)}}}")
+        if not isinstance(held, list) or _open(held):
+            return None
+        items = [(v, v) for v in dict.fromkeys(h for h in held if isinstance(h, (str, int, float)))]
+        return items if len(items) == len(held) and len(items) <= MAX_DYNAMIC_COPIES else None
+    if _open(given):
+        return None
+    if isinstance(given, list) and len(given) <= MAX_DYNAMIC_COPIES:
+        return list(enumerate(given))
+    if isinstance(given, dict) and len(given) <= MAX_DYNAMIC_COPIES:
+        return [(f'"{k}"', v) for k, v in given.items() if not k.startswith("__")]
+    return None
+
+
+def _substituted(content: Any, iterator: str, key: Any, value: Any) -> Any:
+    """A `dynamic` block's content with `${<iterator>.key}`, `${<iterator>.value}` and
+    `${<iterator>.value.<attribute>}` put in place (python-hcl2's form: a string in
+    its quotes); a reference to an element that is not known (`key` None), or that
+    the element does not hold, left as written."""
+    if isinstance(content, dict):
+        return {k: _substituted(v, iterator, key, value) for k, v in content.items()}
+    if isinstance(content, list):
+        return [_substituted(v, iterator, key, value) for v in content]
+    if not isinstance(content, str) or "${" not in content:
+        return content
+    pattern = re.compile(_ITERATOR % re.escape(iterator))
+
+    def held(match: re.Match) -> Any:
+        if key is None:
+            return None
+        found = key if match.group(1) == "key" else value
+        for attribute in [a for a in match.group(2).split(".") if a]:
+            found = found.get(attribute) if isinstance(found, dict) else None
+        return found
+
+    quoted = len(content) >= 2 and content[0] == content[-1] == '"'
+    whole = None if quoted else pattern.fullmatch(content)
+    if whole:  # `task_key = task.value`: the element itself, whatever its type
+        found = held(whole)
+        return content if found is None else found
+
+    def text(match: re.Match) -> str:
+        found = held(match)
+        if isinstance(found, bool):
+            return "true" if found else "false"
+        return _text(found) if isinstance(found, (str, int, float)) else match.group(0)
+
+    return pattern.sub(text, content)
 
 
 def _module_values(documents: list[dict], tfvars: list[dict]) -> _Values:
