@@ -24,6 +24,7 @@ element of a `for_each` whose value is known that way (`_dynamic`).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +37,8 @@ from delta_lint.schema import Source, TerraformJob, convert
 
 # `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
-_MODULE_FOLDER = "${path.module}/"
+# `${path.module}`, `${path.root}`, `${path.cwd}` at the start of a local path (see `_local`)
+_PATH_FOLDER = re.compile(r"^\$\{\s*path\.(module|root|cwd)\s*\}")
 _KIND = "databricks_job"
 # `${var.name}` / `${local.name}` (a fixed pattern of ours, not the repository's)
 _REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)\s*\}")
@@ -85,7 +87,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
                 where, _ = found_problem(file, root, err)
                 out.problems.append((where, f"{err.detail}; job `{key}` is not analysed"))
                 continue
-            settings = _place(_settings(spec, notebooks), source, key)
+            settings = _place(_settings(spec, notebooks, module.places(file.parent)), source, key)
             name = str(settings.get("name") or key)
             job = job_from_settings(name, settings, file, root, base=file.parent)
             for task_key, why in unknown_tasks.items():  # copies of a `dynamic "task"` no one can count
@@ -483,9 +485,29 @@ class _Modules:
             for tf in files:
                 document = self.parsed(tf)
                 if not isinstance(document, ConfigError):
-                    out.update(_sources(document, folder, self.root))
+                    out.update(_sources(document, folder, self.root, self.places(folder)))
             self._sources[folder] = (out, files)
         return self._sources[folder]
+
+    def places(self, folder: Path) -> tuple[Path, Path | None]:
+        """The module's folder and the folder of the root module that deploys it
+        (`path.module`, `path.root`): the module itself when no other module calls it,
+        the one root all its callers lead to, else None (deployed from several roots,
+        or a cycle of calls: `path.root` is not one folder). Read once the `module`
+        blocks are known (`_deployments`)."""
+        seen: set[Path] = set()
+        todo, tops = [folder.resolve()], set()
+        while todo:
+            here = todo.pop()
+            if here in seen:
+                continue
+            seen.add(here)
+            callers = self.calls.get(here)
+            if callers:
+                todo += [caller.resolve() for caller, _ in callers]
+            else:
+                tops.add(here)
+        return folder, (tops.pop() if len(tops) == 1 else None)
 
     def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
         """What the module's variables and locals hold (see `_Values`), the files its
@@ -570,12 +592,37 @@ def _resources(document: dict, kind: str):
                     yield _text(name), body
 
 
-def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
+def _local(path: str, places: tuple[Path, Path | None]) -> str:
+    """A local path of a module relative to its folder: `${path.module}/x` is `x`;
+    `${path.root}/x` and `${path.cwd}/x` (where `terraform` runs: the root module's
+    folder) are `x` in the root module's folder. Terraform's `path.module` and
+    `path.root` of a root module run in its folder are `.`, so a value written
+    against them without a slash (`"${path.module}./src/x"`) is `../src/x`. A
+    folder that is not known (a module deployed from several roots; `path.cwd`,
+    which is absolute, glued to text) leaves the path as written (not static)."""
+    found = _PATH_FOLDER.match(path)
+    if found is None:
+        return path
+    rest = path[found.end() :]
+    folder, top = places
+    start = folder if found.group(1) == "module" else top
+    if start is None:
+        return path
+    if not rest.startswith("/"):  # glued: `.` only for a root module, run in its own folder
+        if found.group(1) == "cwd" or top is None or top.resolve() != folder.resolve():
+            return path
+        return "." + rest
+    if start.resolve() == folder.resolve():
+        return rest[1:]
+    return os.path.relpath(start.resolve() / rest[1:], folder.resolve()).replace(os.sep, "/")
+
+
+def _sources(document: dict, folder: Path, root: Path, places: tuple[Path, Path | None]) -> dict[str, str]:
     """`databricks_notebook.<name>` -> the project path its `source` names."""
     out = {}
     for kind in ("databricks_notebook", "databricks_workspace_file"):
         for name, body in _resources(document, kind):
-            source = _text(body.get("source")).replace(_MODULE_FOLDER, "")
+            source = _local(_text(body.get("source")), places)
             if source and "${" not in source:
                 try:
                     path = (folder / source).resolve()
@@ -586,7 +633,7 @@ def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
     return out
 
 
-def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
+def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
     """The Jobs API settings an HCL `databricks_job` body stands for."""
     settings: dict[str, Any] = {"name": _text(spec.get("name"))}
     if isinstance(spec.get("max_concurrent_runs"), int):
@@ -602,11 +649,11 @@ def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
     settings["parameters"] = [
         {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
     ]
-    settings["tasks"] = [_task(_one(t), sources) for t in spec.get("task") or [] if _one(t).get("task_key")]
+    settings["tasks"] = [_task(_one(t), sources, places) for t in spec.get("task") or [] if _one(t).get("task_key")]
     return settings
 
 
-def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
+def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
     task: dict[str, Any] = {"task_key": _text(block.get("task_key"))}
     depends = [_text(_one(d).get("task_key")) for d in block.get("depends_on") or []]
     if depends:
@@ -619,7 +666,7 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
         ref = _RESOURCE_PATH.match(path or "")
         if ref:
             path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
-        path = path.replace(_MODULE_FOLDER, "")  # relative to the module's folder, as task paths are read
+        path = _local(path, places)  # relative to the module's folder, as task paths are read
         inner: dict[str, Any] = {path_key: path}
         params = body.get("base_parameters") or body.get("parameters")
         if isinstance(params, dict):
