@@ -1149,7 +1149,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             None,
             names,
             location,
-            f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+            f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
             _arguments(_task_name(params, key)),
             entry_point=wheel["entry_point"],
             package=str(wheel.get("package_name") or ""),
@@ -1162,10 +1162,15 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         None,
         (),
         location,
-        f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+        f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+def _article(word: str) -> str:
+    """ "a" or "an" before a task kind ("an unknown task type", "a pipeline task")."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 DBT_PROJECT = "dbt_project.yml"

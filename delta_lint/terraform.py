@@ -49,6 +49,17 @@ MAX_VALUE_TEXT = 64 * 1024
 _TFVARS = ("terraform.tfvars", "terraform.tfvars.json")
 _AUTO_TFVARS = (".auto.tfvars", ".auto.tfvars.json")
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
+# the provider's other task blocks: not analysed, named by their kind (their settings are not read)
+_OTHER_TASKS = (
+    "pipeline_task",
+    "python_wheel_task",
+    "spark_jar_task",
+    "spark_submit_task",
+    "run_job_task",
+    "dashboard_task",
+    "power_bi_task",
+    "clean_rooms_notebook_task",
+)
 
 
 def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
@@ -680,7 +691,9 @@ def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
     elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
-        task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
+        # a task of another kind: not analysed, as in a bundle, and named by its kind
+        kind = next((k for k in _OTHER_TASKS if k in block), "unknown_task")
+        task[kind] = {}
     return task
 
 

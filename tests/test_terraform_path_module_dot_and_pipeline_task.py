@@ -66,3 +66,18 @@ def test_the_glued_form_in_a_called_module_stays_not_static(lint):
     result = lint(files)
     assert _conflicts(result) == []
     assert [m for m in _notes(result) if "not static" in m]
+
+
+def test_a_terraform_pipeline_task_is_named_by_its_kind(lint):
+    notes = _notes(lint({"src/load.py": LOAD, "terraform/main.tf": MAIN}))
+    assert notes and all("a pipeline task runs code delta-lint cannot read" in m for m in notes), notes
+
+
+def test_a_task_of_an_unknown_kind_reads_an_unknown_task_type(lint):
+    bundle = (
+        "bundle:\n  name: b\n"
+        "resources:\n  jobs:\n    j:\n      name: j\n      tasks:\n"
+        "        - task_key: t\n          some_new_task:\n            x: 1\n"
+    )
+    notes = _notes(lint({"databricks.yml": bundle}))
+    assert notes and "an unknown task type runs code" in notes[0], notes
