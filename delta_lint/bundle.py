@@ -758,6 +758,10 @@ def load_bundle(
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
+    synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
+        isinstance(c, dict) and isinstance(c.get("workspace"), dict) and "file_path" in c["workspace"]
+        for c in (main, tconf)
+    )
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
@@ -780,6 +784,8 @@ def load_bundle(
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
+        if synced_under_root:
+            job = _files_of_root_path(job)
         out.jobs[key] = _job(
             key, _resolve(job, refs, growth), file, root, dev_target=target if dev else None, label=labels[file]
         )
@@ -788,6 +794,7 @@ def load_bundle(
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
+        merged = _files_of_root_path(merged) if synced_under_root else merged
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1166,6 +1173,24 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+_ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
+
+
+def _files_of_root_path(value: Any) -> Any:
+    """A job's settings with `${workspace.root_path}/files/...` written as
+    `${workspace.file_path}/...`: the same folder while the bundle leaves `file_path`
+    at its default (the caller's test), where the bundle's files are synced."""
+    if isinstance(value, str):
+        return _ROOT_PATH_FILES.sub("${workspace.file_path}", value) if "root_path" in value else value
+    if isinstance(value, dict):
+        out = _LineDict({k: _files_of_root_path(v) for k, v in value.items()})
+        out.line = getattr(value, "line", 1)
+        return out
+    if isinstance(value, list):
+        return [_files_of_root_path(v) for v in value]
+    return value
 
 
 def _article(word: str) -> str:
