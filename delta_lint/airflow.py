@@ -59,7 +59,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_settings, listing, probe_file
+from delta_lint.bundle import (
+    RUN_JOB_UNREAD,
+    Job,
+    Task,
+    Workflows,
+    found_problem,
+    job_from_settings,
+    listing,
+    probe_file,
+)
 from delta_lint.config import ConfigError
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
@@ -165,20 +174,39 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
 def resolve_started_jobs(workflows: Workflows) -> None:
     """A task that starts a job by name or id (Airflow's `DatabricksRunNowOperator`)
     names it by its key once the job is known to the project's readers; one that no
-    reader defines cannot be analysed, and says so."""
+    reader defines cannot be analysed, and says so. A bundle's `run_job_task` that
+    starts a job of the project whose only runs are the ones its starters make (no
+    schedule, trigger or continuous run of its own) is analysed through that job,
+    which the schedule runs inside the starting task: it is no task "delta-lint
+    cannot read". One starting a job that also runs on its own keeps its note, which
+    says why (the runs it starts are not placed at its time)."""
     names: dict[str, list[str]] = {}
     for job in workflows.jobs.values():
         names.setdefault(job.name, []).append(job.key)
     for job in workflows.jobs.values():
         for key, task in job.tasks.items():
-            if task.starts is None or task.starts[0] in workflows.jobs:
+            if task.starts is None:
                 continue
-            found = names.get(task.starts[0], [])
-            if len(found) == 1:
-                job.tasks[key] = replace(task, starts=(found[0], task.starts[1]))
-            elif task.problem is None:
-                why = "several jobs have that name" if found else "no job definition of this project defines it"
-                job.tasks[key] = replace(task, problem=f"it starts job `{task.starts[0]}`, and {why}")
+            if task.starts[0] not in workflows.jobs:
+                found = names.get(task.starts[0], [])
+                if len(found) == 1:
+                    task = job.tasks[key] = replace(task, starts=(found[0], task.starts[1]))
+                elif task.problem is None:
+                    why = "several jobs have that name" if found else "no job definition of this project defines it"
+                    job.tasks[key] = replace(task, problem=f"it starts job `{task.starts[0]}`, and {why}")
+                    continue
+            child = workflows.jobs.get(task.starts[0])
+            if child is None or task.problem != RUN_JOB_UNREAD or child.key == job.key:
+                continue
+            own = "its schedule" if child.cron else "continuously" if child.continuous else child.trigger
+            if own or child.paused:
+                problem = (
+                    f"it starts job `{child.key}`, which also runs on its own ({own or 'a paused schedule'}): "
+                    "the runs this task starts are not paired at its time"
+                )
+                job.tasks[key] = replace(task, problem=problem)
+            else:
+                job.tasks[key] = replace(task, problem=None)
 
 
 def _label(file: Path, root: Path) -> str:

@@ -1169,12 +1169,16 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         None,
         (),
         location,
-        f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
+        RUN_JOB_UNREAD
+        if kind == "run_job_task"
+        else f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
 
 
+# a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
+RUN_JOB_UNREAD = "a run job task runs code delta-lint cannot read"
 _ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
 
 
