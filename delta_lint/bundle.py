@@ -188,6 +188,19 @@ def found_problem(path: Path, root: Path, err: ConfigError) -> tuple[Location, s
 # -- bundles -------------------------------------------------------------------------------
 
 
+def declares_bundle(path: Path, root: Path) -> bool:
+    """Whether a bundle file found at the root is a bundle's root: it has a
+    `bundle:` mapping, as the Databricks CLI requires of the file it starts from.
+    A `bundle.yml` holding only `resources:` or `variables:` (a fragment another
+    file includes) is none. A file that cannot be read counts as one, so that its
+    problem is still reported where the bundle is read."""
+    try:
+        data = _load_yaml(path, root)
+    except ConfigError:
+        return True
+    return isinstance(data.get("bundle"), dict)
+
+
 def find_bundle(root: Path) -> Path | None:
     for name in BUNDLE_NAMES:
         if (root / name).is_file():
