@@ -11,6 +11,7 @@ in the bundle; nothing is deployed, run or fetched.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import glob
 import json
@@ -732,6 +733,7 @@ def load_bundle(
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
     named_resources: dict[str, str] = {}  # `resources.schemas.x.name` -> its text
     declared_elsewhere: dict = {}
+    python_jobs, python_files = _python_resources(main, path, root, listings, problems)
     for file in files:
         try:
             data = main if file == path else _load_yaml(file, root)
@@ -748,6 +750,11 @@ def load_bundle(
         named_resources.update(_resource_names(data.get("resources")))
         if data is not main and isinstance(data.get("variables"), dict):
             declared_elsewhere.update(data["variables"])  # variables may be declared in included files
+    for key, job, file in python_jobs:  # the YAML's job of a key wins, as the CLI refuses both
+        if key not in (resources.get("jobs") or {}):
+            sources[id(job)] = file
+            resources.setdefault("jobs", _LineDict())[key] = job
+    files += [f for f in python_files if f not in files]
     targets = main.get("targets") or {}
     if target is None:
         target, why = default_target(targets)
@@ -800,7 +807,13 @@ def load_bundle(
         if synced_under_root:
             job = _files_of_root_path(job)
         out.jobs[key] = _job(
-            key, _resolve(job, refs, growth), file, root, dev_target=target if dev else None, label=labels[file]
+            key,
+            _resolve(job, refs, growth),
+            file,
+            root,
+            dev_target=target if dev else None,
+            base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
+            label=labels[file],
         )
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1192,6 +1205,90 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
 
 # a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
 RUN_JOB_UNREAD = "a run job task runs code delta-lint cannot read"
+# the `databricks.bundles.core` loader that reads every module of the package it is called in
+_PACKAGE_LOADER = "load_resources_from_current_package_module"
+MAX_PYTHON_RESOURCE_FILES = 500
+
+
+def _python_resources(
+    main: dict, path: Path, root: Path, listings: list, problems: list
+) -> tuple[list[tuple[str, _LineDict, Path]], list[Path]]:
+    """The jobs a bundle defines in Python (`python: resources: ["pkg:fn"]`, before
+    that `experimental: python: resources:`), read with `ast`, never imported: when
+    `fn` of the package `pkg` (relative to the bundle root) returns
+    `load_resources_from_current_package_module()`, each module of the package's
+    `Job(...)` / `Job.from_dict(...)` at its top level (see
+    `sdkjobs.bundle_python_jobs`), keyed by its name, its paths relative to the
+    bundle root as the CLI reads them. A function that builds its resources some
+    other way is code delta-lint does not run: a problem says its jobs are not read.
+    Returns (key, settings at their line, file) and the files read."""
+    python = main.get("python") if isinstance(main.get("python"), dict) else None
+    experimental = main.get("experimental") if isinstance(main.get("experimental"), dict) else {}
+    python = python or (experimental.get("python") if isinstance(experimental.get("python"), dict) else {})
+    entries = python.get("resources") if isinstance(python, dict) else None
+    jobs: list[tuple[str, _LineDict, Path]] = []
+    files: list[Path] = []
+    for entry in entries if isinstance(entries, list) else []:
+        module, _, function = str(entry).partition(":")
+        parts = module.split(".")
+        if not function or not all(p.isidentifier() for p in parts):
+            continue
+        package = path.parent.joinpath(*parts)
+        init = package / "__init__.py"
+        why = None
+        try:
+            tree = ast.parse(read_input_text(init, root)) if init.is_file() else None
+        except (OSError, UnicodeDecodeError, ValueError, SyntaxError, RecursionError) as err:
+            tree, why = None, f"cannot be read ({type(err).__name__})"
+        if tree is not None:
+            files.append(init)
+            fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function), None)
+            body = [n for n in fn.body if not _docstring(n)] if fn is not None else []
+            returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if not (isinstance(returned, ast.Call) and _callee_name(returned) == _PACKAGE_LOADER):
+                why = f"`{function}` builds the resources in code delta-lint does not run"
+        elif why is None:
+            why = f"`{module}` is not a package of the bundle"
+        if why is not None:
+            where = Location(_rel(path, root), getattr(main, "line", 1), 1)
+            problems.append((where, f"python resources `{entry}`: {why}; its jobs are not analysed"))
+            continue
+        pattern = str(package / "**" / "*.py")
+        matched = listing("glob", pattern)
+        listings.append(("glob", pattern, matched))
+        for file in map(Path, matched[:MAX_PYTHON_RESOURCE_FILES]):
+            jobs += _python_jobs(file, root)
+            files.append(file)
+    return jobs, files
+
+
+def _python_jobs(file: Path, root: Path) -> list[tuple[str, _LineDict, Path]]:
+    """One module's jobs (`sdkjobs.bundle_python_jobs`); a module that cannot be read
+    defines none (the Python front end reports it where it checks the file)."""
+    from delta_lint.frontend.sdkjobs import bundle_python_jobs
+    from delta_lint.frontend.values.budget import Budget
+
+    try:
+        tree = ast.parse(read_input_text(file, root))
+    except (OSError, UnicodeDecodeError, ValueError, SyntaxError, RecursionError):
+        return []
+    out = []
+    for key, settings, line in bundle_python_jobs(tree, Budget(), _rel(file, root)):
+        placed = _LineDict(settings)
+        placed.line = line
+        out.append((key, placed, file))
+    return out
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _callee_name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
 _ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
 
 
