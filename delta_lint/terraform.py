@@ -237,7 +237,7 @@ class _Values:
 # `${task.value}`, `${task.key}`, `${task.value.notebook}`: a `dynamic` block's iterator
 _ITERATOR = r"\$\{\s*%s\.(key|value)((?:\.[A-Za-z_][\w-]*)*)\s*\}"
 _TOSET = re.compile(r"^\$\{\s*toset\(\s*((?:var|local)\.[A-Za-z_][\w-]*)\s*\)\s*\}$")
-MAX_DYNAMIC_COPIES = 256  # copies one `dynamic` block makes at most; past it, not known
+MAX_DYNAMIC_COPIES = 256  # copies a job's `dynamic` blocks make at most, nested ones included; past it, not known
 
 
 def _dynamic(spec: dict, values: _Values) -> tuple[dict, dict[str, str]]:
@@ -250,15 +250,17 @@ def _dynamic(spec: dict, values: _Values) -> tuple[dict, dict[str, str]]:
     for its copies, not analysed (returned: its key -> why), so the job says it runs
     code no one can tell rather than seeming to run none."""
     unknown: dict[str, str] = {}
-    return _expand(spec, values, unknown, 0), unknown
+    return _expand(spec, values, unknown, 0, [MAX_DYNAMIC_COPIES]), unknown
 
 
-def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int) -> Any:
+def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int, left: list[int]) -> Any:
+    """`_dynamic` of one body; `left` holds the copies the job may still make (nested
+    blocks multiply them), past which a `for_each` counts as not known."""
     if isinstance(body, list):
-        return [_expand(b, values, unknown, depth) for b in body]
+        return [_expand(b, values, unknown, depth, left) for b in body]
     if not isinstance(body, dict) or depth > MAX_REFERENCE_DEPTH:
         return body
-    out = {k: _expand(v, values, unknown, depth + 1) for k, v in body.items() if k != "dynamic"}
+    out = {k: _expand(v, values, unknown, depth + 1, left) for k, v in body.items() if k != "dynamic"}
     for block in body.get("dynamic") or [] if isinstance(body.get("dynamic"), list) else []:
         for label, dynamic in block.items() if isinstance(block, dict) else ():
             label, dynamic = _text(label), _one(dynamic) if isinstance(dynamic, list) else dynamic
@@ -268,6 +270,10 @@ def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int) -> 
             iterator = _text(dynamic.get("iterator")) or label
             given = dynamic.get("for_each")
             elements = _elements(given, values)
+            if elements is not None and len(elements) > left[0]:
+                elements = None  # past the job's copies: as if not known
+            if elements is not None:
+                left[0] -= len(elements)
             if elements is None:
                 if label == "task":
                     copy = _substituted(content, iterator, None, None)
@@ -278,11 +284,11 @@ def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int) -> 
                         f'it is a `dynamic "task"` block over `for_each = {_text(given)}`, whose elements '
                         "delta-lint does not know: how many tasks it makes, and what they run, is not read"
                     )
-                    out.setdefault("task", []).append(_expand(copy, values, unknown, depth + 1))
+                    out.setdefault("task", []).append(_expand(copy, values, unknown, depth + 1, left))
                 continue
             for element_key, element in elements:
                 copy = _substituted(content, iterator, element_key, element)
-                out.setdefault(label, []).append(_expand(copy, values, unknown, depth + 1))
+                out.setdefault(label, []).append(_expand(copy, values, unknown, depth + 1, left))
     return out
 
 

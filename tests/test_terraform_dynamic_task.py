@@ -124,3 +124,10 @@ def test_static_task_blocks_are_read_as_before(lint, tmp_path):
     )
     lint({**NOTEBOOKS, "infra/jobs.tf": text[:start] + static})
     assert _tasks_of(tmp_path) == {"load_a": ("infra/notebooks/load_a.py",)}
+
+
+def test_more_copies_than_the_bound_are_one_task_not_analysed(lint):
+    many = "[" + ", ".join(f'"n{i}"' for i in range(300)) + "]"
+    result = lint(_job(for_each=many))
+    notes = [f.message for f in result.findings if f.rule == "DL006"]
+    assert len(notes) == 1 and 'dynamic "task"' in notes[0], notes
