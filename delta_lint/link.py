@@ -19,11 +19,12 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows
+from delta_lint.frontend.pyvalues import JSON_INPUT
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Context, Links, Pools, source_words
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.
@@ -37,6 +38,74 @@ MAX_IMPORT_DEPTH = 8
 MAX_SCOPES = 32
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
 _JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
+
+
+@dataclass(frozen=True)
+class _Method:
+    """One method of a class helper: its name, its lines in the class's text
+    (counted from 0: the first, with its decorators, one past the last, and the
+    `def` line) and the words of its text."""
+
+    name: str
+    first: int
+    end: int
+    at: int
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _ClassPieces:
+    """A class helper's text with its ordinary methods apart, so that a file is
+    given the class with only the methods its code, or its kept helpers, may call.
+
+    A REST client or a table builder of hundreds of methods is a helper as soon as
+    one of them writes; pasted whole into each file that uses it, it was parsed and
+    walked again for every such file. A method no word of the code reachable from
+    the file names cannot run there: words of strings and comments count (as
+    `Linker._named_helpers` counts them), so `getattr(self, "save")` keeps `save`.
+    Dunder methods (`__init__`, `__enter__`, `__call__`, ...) run without being
+    named: the first reading leaves them out of `Links.methods`, with everything
+    else of the class that is not a method (its attributes, nested classes,
+    docstring), so they are always kept. A method cut is left as blank lines, so
+    the class keeps its lines and every location in it stays right."""
+
+    lines: tuple[str, ...]  # the text split at "\n", each without it
+    always: frozenset[str]  # the words of what is always kept
+    methods: tuple[_Method, ...]
+    statements: int  # the statements of the class's body
+
+    @staticmethod
+    def of(source: str, shape: ClassShape) -> _ClassPieces | None:
+        """The pieces of a class's text from where the first reading placed its
+        methods (`Links.methods`); None when those places do not fit the text."""
+        statements, spans = shape
+        lines = tuple(source.split("\n"))
+        methods = []
+        for name, first, end, at in spans:
+            if not 0 <= first <= at < end <= len(lines):
+                return None
+            methods.append(_Method(name, first, end, at, frozenset(source_words("\n".join(lines[first:end])))))
+        if not methods:
+            return None
+        inside = {n for m in methods for n in range(m.first, m.end)}
+        always = frozenset(source_words("\n".join(line for n, line in enumerate(lines) if n not in inside)))
+        return _ClassPieces(lines, always, tuple(methods), statements)
+
+    def text(self, kept: set[str]) -> str:
+        """The class with only the methods named `kept` (and what is always kept),
+        when that cuts at least half of its lines; else the whole class."""
+        dropped = [m for m in self.methods if m.name not in kept]
+        if sum(m.end - m.first for m in dropped) * 2 < len(self.lines):
+            # cutting less than half costs more than it saves: every file given the
+            # whole class shares one reading of it, each cut text is read again
+            return "\n".join(self.lines)
+        lines = list(self.lines)
+        for method in dropped:
+            lines[method.first : method.end] = [""] * (method.end - method.first)
+        if len(dropped) == self.statements:  # nothing of the body is left: a `pass` holds it
+            at = self.lines[dropped[0].at]
+            lines[dropped[0].at] = at[: len(at) - len(at.lstrip())] + "pass"
+        return "\n".join(lines)
 
 
 def run_target(text: str) -> str:
@@ -79,14 +148,21 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     each reading of them (a reading for any item stands for every call, one for a
     literal item for its call): (the inputs every reading gives one and the same
     value, with it; the inputs every reading gives a value, not the same in all).
-    An input some reading does not know is in neither: only a run knows it."""
+    An input some reading does not know is in neither: only a run knows it, and so
+    is a dict known only in part (`JSON_INPUT`: each call may give its unknown keys
+    other values)."""
     if not readings:
         return (), ()
     values: dict[str, set[str]] = {}
+    partly: set[str] = set()
     for given in readings:
         for name, value in given:
             values.setdefault(name, set()).add(value)
-    everywhere = [name for name in sorted(values) if all(any(n == name for n, _ in g) for g in readings)]
+            if value.startswith(JSON_INPUT):
+                partly.add(name)
+    everywhere = [
+        name for name in sorted(values) if name not in partly and all(any(n == name for n, _ in g) for g in readings)
+    ]
     same = tuple((name, next(iter(values[name]))) for name in everywhere if len(values[name]) == 1)
     differ = tuple(name for name in everywhere if len(values[name]) > 1)
     return same, differ
@@ -126,12 +202,15 @@ class Linker:
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
-        # file -> every helper its imports and `%run`s offer it, called or not: (name
-        # there, module, source). A module's functions that any file is offered count
-        # as called elsewhere (`Context.called`), as they did before files were given
-        # only the helpers they name
+        # file -> the helpers its imports and `%run`s offer it that its code names (see
+        # `_named_helpers`): (name there, module, source). A module's functions that
+        # another file names count as called elsewhere (`Context.called`); one that is
+        # only imported (`from .run import run` in a package's `__init__.py`) is not,
+        # so its module keeps its writes
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
+        self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
+        self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
         self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
@@ -204,11 +283,17 @@ class Linker:
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
         self._runs(i, values, session, helpers)
         imported: list[int] = []  # the project modules file i imports: read in their own scope
+        clients: list[tuple[str, str, str]] = []  # the Databricks clients they hold (`Context.clients`)
         for module, name, bound in links.imports:
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
             imported.append(target)
+            held = self._clients(target)
+            if name == "*":
+                clients.extend(("", n, kind) for n, kind in held.items())
+            elif name in held:
+                clients.append(("", bound, held[name]))
             if name in self._value_functions(target) and bound in links.value_calls:
                 source = self.links[target].value_source  # type: ignore[union-attr]
                 value_functions[bound] = (self.paths[target], name, source)
@@ -235,9 +320,12 @@ class Linker:
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
         scopes = self._scopes(imported, helpers) if helpers else ()
-        self._offered[i] = [(bound, module, source) for bound, (module, source, _) in helpers.items()]
+        for path, _ in scopes:  # the clients a helper of that module reads by its own names
+            clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
+        offered = helpers
         if links.names is not None and helpers:
             helpers = self._named_helpers(helpers, links.names)
+        self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
@@ -265,6 +353,7 @@ class Linker:
             scopes=scopes,
             exits=self._exits(i, links),
             task_values=self._task_values(i, links),
+            clients=tuple(sorted(set(clients))),
         )
 
     def _named_helpers(
@@ -278,23 +367,61 @@ class Linker:
         code of the file or of its kept helpers names. The file is then read, and
         keyed in the cache, with those alone: editing a helper re-reads the files that
         name it, and a file is not read with the dozens of functions a shared `%run`
-        notebook defines when it calls two of them."""
+        notebook defines when it calls two of them. A class kept is given with the
+        methods such words name (see `_ClassPieces`): only those methods' words count
+        in turn."""
         by_name: dict[str, list[str]] = {}  # the name a helper is called by -> the helpers
         for bound in helpers:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
         kept: set[str] = set()
-        seen: set[str] = set()
-        todo = [word for word in names.split() if word in by_name]
+        # a class's methods by name, registered when the class is kept; and the
+        # methods kept of each class, by its source (the same class offered under
+        # several names is pasted once, so it is cut once)
+        methods: dict[str, list[tuple[str, _Method]]] = {}
+        cut: dict[str, set[str]] = {}
+        seen = set(names.split())
+        todo = [word for word in seen if word in by_name]
+
+        def take(words: Iterable[str]) -> None:
+            for word in words:
+                if word not in seen:
+                    seen.add(word)
+                    if word in by_name or word in methods:
+                        todo.append(word)
+
         while todo:
             word = todo.pop()
-            if word in seen:
-                continue
-            seen.add(word)
-            for bound in by_name[word]:
-                if bound not in kept:
-                    kept.add(bound)
-                    todo.extend(w for w in self._words_of(helpers[bound][1]) if w in by_name and w not in seen)
-        return {bound: found for bound, found in helpers.items() if bound in kept}
+            for bound in by_name.get(word, ()):
+                if bound in kept:
+                    continue
+                kept.add(bound)
+                source = helpers[bound][1]
+                pieces = self._pieces_of(source)
+                if pieces is None:
+                    take(self._words_of(source))
+                    continue
+                cut.setdefault(source, set())
+                take(pieces.always)
+                for method in pieces.methods:
+                    methods.setdefault(method.name, []).append((source, method))
+                    if method.name in seen:
+                        todo.append(method.name)
+            for source, method in methods.pop(word, ()) if word in seen else ():
+                cut[source].add(method.name)
+                take(method.words)
+        out = {}
+        for bound, (module, source, start) in helpers.items():
+            if bound in kept:
+                pieces = self._pieces_of(source)
+                out[bound] = (module, pieces.text(cut[source]) if pieces is not None else source, start)
+        return out
+
+    def _pieces_of(self, source: str) -> _ClassPieces | None:
+        """A class helper's methods apart (see `_ClassPieces`), once a linker per source."""
+        if source not in self._pieces:
+            shape = self._shapes.get(source)
+            self._pieces[source] = _ClassPieces.of(source, shape) if shape else None
+        return self._pieces[source]
 
     def _words_of(self, source: str) -> frozenset[str]:
         found = self._words.get(source)
@@ -439,6 +566,10 @@ class Linker:
         links = self.links[i]
         return links.exports if links is not None else {}
 
+    def _clients(self, i: int) -> dict[str, str]:
+        links = self.links[i]
+        return links.clients if links is not None else {}
+
     def _functions(self, i: int) -> dict[str, str]:
         links = self.links[i]
         return links.functions if links is not None else {}
@@ -450,6 +581,9 @@ class Linker:
         if links is None:
             return {}
         starts = links.function_lines
+        for f, shape in links.methods.items():
+            if f in links.functions:
+                self._shapes[links.functions[f]] = shape
         return {prefix + f: (self.paths[i], src, starts.get(f)) for f, src in links.functions.items()}
 
     def _runs(self, i: int, values: dict, session: dict, helpers: dict) -> None:

@@ -119,6 +119,9 @@ class Flag(str, Enum):
     FOREACH_BATCH_SINK = "foreach_batch_sink"
     AWAITED = "awaited"  # the streaming query is awaited: the code after it runs once it has stopped
     ONE_OF = "one_of"  # the table (or statement) is one of several the code may choose at run time
+    # the statement runs only while its own table does not exist (a first run's create
+    # under `if not spark.catalog.tableExists(t)`: see `frontend.pyguards`)
+    ONLY_WHEN_ABSENT = "only_when_absent"
 
 
 DYNAMIC_SQL = "DL007"
@@ -235,6 +238,8 @@ class Intent:
     @_kept
     def op_class(self) -> OpClass:
         """Kept after the first use: the engine asks for every candidate pair."""
+        if Flag.ONLY_WHEN_ABSENT in self.flags:  # it runs only while the table does not exist: it creates it
+            return OpClass.CREATE
         if Flag.SCHEMA_EVOLUTION in self.flags and self.kind not in (
             Kind.PROTOCOL_CHANGE,
             Kind.CREATE,
@@ -348,6 +353,10 @@ class Finding:
 Value = Any
 
 
+# a class's shape as the first reading gives it (see `Links.methods`)
+ClassShape = tuple[int, list[tuple[str, int, int, int]]]
+
+
 @dataclass
 class Links:
     """What a file tells the files that depend on it, and what it needs from others:
@@ -368,6 +377,11 @@ class Links:
     # by, as a notebook cell's `# MAGIC ` prefix), so a write read at a call elsewhere
     # names its statement's own line
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # each class of `functions`: how many statements its body holds, and each of its
+    # methods but the dunder ones as (name, first line with its decorators, one past
+    # its last, its `def` line), counted from 0 in the class's text: the link stage
+    # gives a file the class with the methods its code may call (`link._ClassPieces`)
+    methods: dict[str, ClassShape] = field(default_factory=dict)
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
     # top-level functions that compute a value (no writes), and the module's source
     # they need to be evaluated elsewhere (see `frontend.values.evaluator`)
@@ -396,6 +410,10 @@ class Links:
     # `{"batch": batch_load}`), never calls, hands to a call or binds to another name:
     # such a helper is not read at a call here, so its module keeps its writes
     stored: list[str] = field(default_factory=list)
+    # its top-level names that hold a Databricks SQL client or lead to one, and what
+    # each holds (`frontend.warehouse.module_clients`): a wrapper of it read elsewhere,
+    # and a file that imports the name, tell its statements' warehouse by them
+    clients: dict[str, str] = field(default_factory=dict)
 
     def empty(self) -> bool:
         return not (
@@ -415,6 +433,7 @@ class Links:
             or self.exit is not None
             or self.task_values
             or self.task_value_reads
+            or self.clients
         )
 
 
@@ -437,15 +456,18 @@ def source_words(text: str) -> set[str]:
 # starts with its own character, so a match takes linear time
 _IMPORT_STATEMENT = re.compile(
     r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(?:\((?:[\s\w,.\\]|#[^\n]*)*\)|(?:[^\n;\\]|\\\n)*)"
-    r"|import[ \t]+(?:[^\n;\\]|\\\n)*)",
+    r"|import[ \t]+(?:[^\n;\\]|\\\n)*"
+    # `__all__ = ["run", ...]` (or `+=`): the names a star import takes, never a call
+    r"|__all__[ \t]*\+?=[ \t]*[\[(][^\])]*[\])])",
     re.MULTILINE,
 )
 
 
 def without_imports(text: str) -> str:
-    """Python source with its import statements blanked: the code that may call
-    what it imports. `from m import f` calls nothing, so a module that imports
-    every helper of a package, and calls one, is read with that one. Parentheses
+    """Python source with its import statements (and `__all__` lists) blanked: the
+    code that may call what it imports. `from m import f` calls nothing, so a
+    module that imports every helper of a package, and calls one, is read with that
+    one; a package's `__init__.py` that re-exports a function names it in no code. Parentheses
     hold only what an import list can (names, commas, `as`, comments), so a line
     of a string that looks like an open import (`from m import (` in a docstring)
     takes its own line alone, never the code after it. A statement this misses
@@ -510,6 +532,10 @@ class Context:
     # the notebooks of that task, or of the project, set the key to; None among them
     # for one not known)
     task_values: tuple[tuple[str, str, tuple[Value, ...]], ...] = ()
+    # Databricks SQL clients other modules hold (`Links.clients`): (the module's path
+    # as in `scopes` for a module whose helpers are read here, "" for a name this file
+    # imports; the name; what it holds)
+    clients: tuple[tuple[str, str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -526,6 +552,7 @@ class Context:
             or self.documents
             or self.exits
             or self.task_values
+            or self.clients
         )
 
     def key(self) -> str:
@@ -551,6 +578,8 @@ class Context:
             fields.append(self.exits)
         if self.task_values:
             fields.append(self.task_values)
+        if self.clients:
+            fields.append(["clients", self.clients])
         return json.dumps(fields, sort_keys=True, default=str)
 
 

@@ -352,3 +352,43 @@ def test_a_property_of_an_object_whose_field_a_method_changes_is_unknown(lint):
     code = "cfg = Bench(schema='gpu')\nspark.sql(f'OPTIMIZE {cfg.fq_target}')\n"
     found = [t for _, t in tables(lint({"job.py": bench + code}), "job.py")]
     assert "main.gpu.telemetry" not in found
+
+
+UNPACKING = """class Writer:
+    def __init__(self, spark, name, pair):
+        self.spark, self.name, self.cols = spark, name, []
+        self.first, self.second = "main.s.one", "main.s.two"
+        self.first, self.second = self.second, self.first
+        self.left, self.right = pair
+        self.head, *self.rest = ["main.s.head", "main.s.tail"]
+
+    def save(self, df):
+        df.write.saveAsTable(self.name)
+
+    def save_first(self, df):
+        df.write.saveAsTable(self.first)
+
+    def save_left(self, df):
+        df.write.saveAsTable(self.left)
+
+    def save_head(self, df):
+        df.write.saveAsTable(self.head)
+"""
+
+
+def test_attributes_set_by_one_unpacking_assignment_in_init_are_each_known(lint):
+    """`self.a, self.b = a, b` sets each attribute; every value is read before any is
+    set, so a swap gives the other's value."""
+    job = "w = Writer(spark, 'main.s.orders', pair)\nw.save(df)\nw.save_first(df)\n"
+    files = {"src/pkg/__init__.py": "", "src/pkg/writer.py": UNPACKING}
+    result = lint({**files, "jobs/run.py": NOTEBOOK + "from pkg.writer import Writer\n" + job})
+    assert tables(result, "jobs/run.py") == [(4, "main.s.orders"), (5, "main.s.two")]
+
+
+def test_attributes_unpacked_from_a_value_or_into_a_starred_target_stay_unknown(lint):
+    job = "w = Writer(spark, 'main.s.orders', pair)\nw.save_left(df)\nw.save_head(df)\n"
+    files = {"src/pkg/__init__.py": "", "src/pkg/writer.py": UNPACKING}
+    result = lint({**files, "jobs/run.py": NOTEBOOK + "from pkg.writer import Writer\n" + job})
+    found = tables(result, "jobs/run.py")
+    assert [line for line, _ in found] == [4, 5]
+    assert all(table is None or "{" in table for _, table in found), found

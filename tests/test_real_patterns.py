@@ -106,6 +106,7 @@ def _real_parameters(owner: str, method: str) -> tuple[str, ...] | None:
         "DataStreamWriter": "pyspark.sql.streaming.readwriter",
         "DataStreamReader": "pyspark.sql.streaming.readwriter",
         "SparkSession": "pyspark.sql.session",
+        "Catalog": "pyspark.sql.catalog",
         "DeltaTable": "delta.tables",
         "DeltaMergeBuilder": "delta.tables",
         "DeltaOptimizeBuilder": "delta.tables",

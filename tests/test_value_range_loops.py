@@ -60,3 +60,14 @@ def test_length_of_a_list_changed_in_place_is_not_known():
         'for i in range(len(TABLES)):\n    spark.sql(f"INSERT INTO main.s.{TABLES[i]} SELECT 1")\n'
     )
     assert tables(code) == [(4, "main.s.{TABLES_i}")]
+
+
+def test_the_same_write_each_turn_makes_is_one_intent():
+    """Every turn of `range(3)` makes the same write: one intent, not three. A turn
+    that writes another table, or another kind of write, stays its own."""
+    assert tables('for i in range(3):\n    spark.sql("INSERT INTO main.s.t SELECT 1")\n') == [(2, "main.s.t")]
+    code = 'for t in ["main.s.a", "main.s.b", "main.s.a"]:\n    df.write.mode("append").saveAsTable(t)\n'
+    assert tables(code) == [(2, "main.s.a"), (2, "main.s.b")]
+    code = 'for m in ["append", "overwrite"]:\n    df.write.mode(m).saveAsTable("main.s.t")\n'
+    result = analyze_source("job.py", ".py", code)
+    assert sorted(i.kind.value for i in result.intents) == ["blind_append", "full_overwrite"]

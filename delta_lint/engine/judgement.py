@@ -465,6 +465,50 @@ def pair_rule(*ids: str, reads: set[str], settings: set[str] = set()) -> Callabl
 _SET_PROPERTIES = frozenset({"set", "upgradeTableProtocol", "addFeatureSupport"})
 
 
+# The writes that can commit to a table that does not exist yet, creating it: the
+# creates, and the DataFrame writes that create a missing table (an append or an
+# overwrite by `saveAsTable` or `save`, a stream's sink). A SQL INSERT of these kinds
+# fails on a missing table instead, but an intent does not say which API made it:
+# both are taken to create it. A write that reads the target (MERGE, UPDATE, DELETE,
+# an INSERT reading it), OPTIMIZE or a metadata change fails on a missing table.
+_MAY_CREATE = frozenset(
+    {
+        Kind.CREATE,
+        Kind.CREATE_OR_REPLACE,
+        Kind.BLIND_APPEND,
+        Kind.FULL_OVERWRITE,
+        Kind.DYNAMIC_OVERWRITE,
+        Kind.REPLACE_WHERE,
+        Kind.STREAMING_WRITE,
+    }
+)
+
+
+@pair_rule("DL114", reads={"kind", "flags"})
+def _only_when_absent(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
+    """A write that runs only while its table does not exist (`only_when_absent`: the
+    first run's create under `if not spark.catalog.tableExists(t)`) meets no write that
+    needs the table: while it is absent their commits fail with "table not found", not
+    a conflict, and once it exists the guarded write no longer runs. Judged first, as
+    no metadata or protocol change can commit to a table that does not exist. It races
+    only with another write creating the absent table (spec section 7: several writers
+    creating a table or writing to an empty path fail with ProtocolChangedException),
+    and only on that first run: data-dependent. Two runs of it at once both find the
+    table absent and both create it, as DL114 reports two runs of one `IF NOT EXISTS`
+    create; another write guarded the same way, or a `CREATE ... IF NOT EXISTS`, is
+    left quiet, as DL114 leaves two `IF NOT EXISTS` creates."""
+    first = next((x for x in (a, b) if Flag.ONLY_WHEN_ABSENT in x.flags), None)
+    if first is None:
+        return NEXT
+    other = b if first is a else a
+    if other is not first and (Flag.ONLY_WHEN_ABSENT in other.flags or Flag.IF_NOT_EXISTS in other.flags):
+        return None
+    if other is not first and other.kind not in _MAY_CREATE:
+        return None
+    why = "the first-run write runs only while the table does not exist: it races only with a write creating it"
+    return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
+
+
 @pair_rule("DL113", reads={"kind", "flags", "subkind"}, settings={"isolation_level", "deletion_vectors"})
 def _protocol_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
     """A protocol change fails every concurrent operation (the exception depends on how it is made),

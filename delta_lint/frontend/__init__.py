@@ -78,6 +78,10 @@ def analyze_source(
         )
     if context.documents:
         _mask_documents(result, context)
+    # the same write made again at the same place, as each round of a loop makes it
+    # (`for i in range(3): spark.sql(...)`), is one intent: pairing it again would
+    # only repeat what the first gives
+    result.intents = list({(i, i.location.sites): i for i in result.intents}.values())
     result.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return result
 
@@ -178,7 +182,9 @@ def _dispatch(
 
         inputs = sql_inputs(text) if ("{" in text or ":" in text) else []
         if context.inputs:
-            text = bind_inputs(text, dict(context.inputs))
+            from delta_lint.frontend.pyvalues import text_inputs
+
+            text = bind_inputs(text, text_inputs(dict(context.inputs)))
         intents, diags = analyze_sql(text, display, session, memo=memo)
         result.intents += intents
         result.diagnostics += diags
@@ -283,9 +289,10 @@ def _read_cells(
     cells = nb.sql_cells(where)
     sql_inputs_read: set[str] = set()
     if cells:
+        from delta_lint.frontend.pyvalues import text_inputs
         from delta_lint.frontend.sqltext import bind_inputs, sql_inputs
 
-        values = {**nb.widget_defaults, **dict(context.inputs)}
+        values = text_inputs({**nb.widget_defaults, **dict(context.inputs)})
         for cell in cells:
             sql_inputs_read.update(sql_inputs(cell.text))
             if values:

@@ -43,8 +43,12 @@ SIGNATURES: dict[tuple[str, str], tuple[str, ...]] = {
     ("StatementExecutionExt", "fetch_all"): ("statement",),
     ("StatementExecutionExt", "fetch_one"): ("statement",),
     ("StatementExecutionExt", "fetch_value"): ("statement",),
+    # pyspark.sql.catalog.Catalog (what an existence guard asks: `frontend.pyguards`)
+    ("Catalog", "tableExists"): ("tableName", "dbName"),
+    ("Catalog", "listTables"): ("dbName", "pattern"),
     # delta.tables.DeltaTable
     ("DeltaTable", "forName"): ("sparkSession", "tableOrViewName"),
+    ("DeltaTable", "isDeltaTable"): ("sparkSession", "identifier"),
     ("DeltaTable", "forPath"): ("sparkSession", "path", "hadoopConf"),
     ("DeltaTable", "alias"): ("aliasName",),
     ("DeltaTable", "merge"): ("source", "condition"),

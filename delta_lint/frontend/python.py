@@ -28,13 +28,16 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
+from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
+    ONE_OF,
     Chain,
     DataFrame,
+    Instance,
     Scope,
     Step,
     Str,
@@ -42,6 +45,8 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     held_alternatives,
     held_value,
+    joined_session,
+    member_alternatives,
     placeholders,
 )
 from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
@@ -78,9 +83,10 @@ from delta_lint.frontend.values.sources import is_value_function, module_source,
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
+from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, module_clients, operator_statements
 from delta_lint.model import (
     SCOPED,
+    ClassShape,
     Context,
     Diagnostic,
     Flag,
@@ -163,6 +169,8 @@ class PythonAnalyzer:
         self.widget_defaults: dict[str, str] = {}
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `pywriters`)
         self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
+        # lines of calls (or of the calls of helpers) that run SQL in another database: nothing unread there
+        self._elsewhere_lines: set[int] = set()
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -174,6 +182,11 @@ class PythonAnalyzer:
             module: {name: held_value(value) for name, value in values} for module, values in context.scopes
         }
         self._homes: list[tuple[int, int, str]] = []
+        # the Databricks SQL clients other modules hold, by module ("" for the names this
+        # file imports): see `Context.clients`, `warehouse.ClientOrigins`
+        self.imported_clients: dict[str, dict[str, str]] = {}
+        for module, name, kind in context.clients:
+            self.imported_clients.setdefault(module, {})[name] = kind
         self._foreign_defs: dict[str, ast.stmt] = {}  # name a foreign definition is called by -> it
         self._own_lines = source.count("\n") + 1
         # lines, columns and excerpts of the source (grown by the foreign helpers, see `_with_foreign_helpers`)
@@ -204,6 +217,7 @@ class PythonAnalyzer:
         self.writers = WriterReader(self)  # DataFrame and stream writers (`pywriters`)
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
+        self.guards = GuardReader(self)  # the tables known absent where the walk stands (`pyguards`)
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
         # what a warehouse client the module may hold runs SQL with, beyond `TERMINALS`
         # (a DatabricksSqlHook's `run(sql)`, SQLAlchemy's `exec_driver_sql`)
@@ -230,7 +244,8 @@ class PythonAnalyzer:
             return
         self._tree = tree
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
-        self._client_methods = client_methods(self.source)
+        imported_kinds = frozenset(k for held in self.imported_clients.values() for k in held.values())
+        self._client_methods = client_methods(self.source, imported_kinds)
         self._collect_functions(tree)
         self.mutated_names = changed_in_place(tree, self.source)
         self.classes = {}
@@ -278,6 +293,7 @@ class PythonAnalyzer:
         self.walker.block(tree.body, scope, top_level=True)
         self._flush_sql(None)
         self.walker.drop_definition_intents()
+        self.intents = self.guards.settled(self.intents)
         for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
             self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
@@ -292,7 +308,7 @@ class PythonAnalyzer:
     def _say_unread_writes(self, tree: ast.Module) -> None:
         """A top-level write the reading left nothing at gets a DL001 there (see `unread`)."""
         own = self.path
-        marked = {d.location.line for d in self.diagnostics if d.location.path == own}
+        marked = {d.location.line for d in self.diagnostics if d.location.path == own} | self._elsewhere_lines
         for intent in self.intents:
             marked |= {at.line for at in (intent.location, *intent.location.sites) if at.path == own}
 
@@ -310,6 +326,9 @@ class PythonAnalyzer:
         candidates = []
         for n, intent in enumerate(self.intents):
             names = _PLACEHOLDER.findall(intent.table.name) if intent.table is not None else []
+            # a `{one_of}` part (a catalog `USE`d as one of several names the code
+            # gives) is no value a run gives: the inputs beside it still name the table
+            names = [p for p in names if p != ONE_OF]
             if names and all(p in self.input_params for p in names):
                 candidates.append((n, names))
         if not candidates:
@@ -499,18 +518,47 @@ class PythonAnalyzer:
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
+        if self._tree is not None:
+            own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
+            links.clients = module_clients(own_tree, self._own_source)
+        shared = self._shared_classes() if self.classes else set()
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
-            methods = {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-            # a configuration class (a dataclass, a class or static method factory): its
-            # objects' values, read where the importer builds them (see `_factory`)
-            if cls.lineno <= self._own_lines and (methods & self._helpers or is_config_class(cls)):
+            if name in shared:
                 text = self.sites.segment(cls)
                 if text:
                     line, shift = self.sites.start(cls)
                     decorators = self.sites.decorator_lines(cls)  # `@dataclass` makes its fields
                     links.functions[name] = "".join(d + "\n" for d in decorators) + text
                     links.function_lines[name] = (line - len(decorators), shift)
+                    shape = _class_shape(cls, len(decorators))
+                    if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
+                        links.methods[name] = shape
         return links
+
+    def _shared_classes(self) -> set[str]:
+        """The file's own classes other files are given with its helpers: those with a
+        method that may write, configuration classes (a dataclass, a class or static
+        method factory: their objects' values are read where the importer builds
+        them, see `_factory`), and the classes that derive from one of those here
+        (`class OrdersLoader(BaseLoader): table = "..."`, whose object runs the
+        base's writing method with its own attributes)."""
+        own = {name: cls for name, cls in self.classes.items() if cls.lineno <= self._own_lines}
+        shared = {
+            name
+            for name, cls in own.items()
+            if {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))} & self._helpers
+            or is_config_class(cls)
+        }
+        grown = True
+        while grown:
+            derived = {
+                name
+                for name, cls in own.items()
+                if name not in shared and any(isinstance(b, ast.Name) and b.id in shared for b in cls.bases)
+            }
+            shared |= derived
+            grown = bool(derived)
+        return shared
 
     # -- values and chains -----------------------------------------------------------
 
@@ -575,6 +623,8 @@ class PythonAnalyzer:
             return
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
+        if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
+            pooled = pooled | _batch_lambda_calls(expr)
         for node in _walk(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
@@ -647,18 +697,29 @@ class PythonAnalyzer:
         return found
 
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
-        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`): the
-        method that may write, read at the call with its own arguments bound and no
-        object (its `self.x` reads unknown; a write that reads none of its arguments
-        stays where it is written)."""
+        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`), or
+        on an object made in the call itself of which nothing is known, given
+        arguments (`Db().run(q)`): the method that may write, read at the call with its
+        own arguments bound and no object (its `self.x` reads unknown; a write that
+        reads none of its arguments stays where it is written). Such an object's
+        method called with nothing (`RunLog(ctx).start()`) is read as written."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        if not isinstance(func, ast.Attribute):
             return None
-        held = scope.env.get(func.value.id)
-        if not isinstance(held, UnknownState) or held.cls not in self.classes:
+        owner = func.value
+        if isinstance(owner, ast.Name):
+            held = scope.env.get(owner.id)
+            cls = held.cls if isinstance(held, UnknownState) else None
+        elif not (call.args or call.keywords):
+            return None
+        else:
+            made = owner.func if isinstance(owner, ast.Call) else None
+            # (a name bound to an object of its own is no class: `Db = Db(); Db().run(q)`)
+            cls = made.id if isinstance(made, ast.Name) and not isinstance(scope.env.get(made.id), Instance) else None
+        if cls not in self.classes:
             return None
         method = next(
-            (f for f in self.classes[held.cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
+            (f for f in self.classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
         )
         return method if method is not None and method.name in self._helpers else None
 
@@ -673,23 +734,32 @@ class PythonAnalyzer:
             if any(held_alternatives(v) for v in env.values())
             else []
         )
+        # `conf["schema"]` of a dict whose key holds one of several texts: read per text too
+        keyed = member_alternatives(_walk(node), env) if names or any(type(v) is dict for v in env.values()) else []
         calls = self._calls_with_alternatives(node, scope)
-        choices = [held_alternatives(scope.env[n]) for n in names] + [held_alternatives(held) for _, held in calls]
+        choices = [held_alternatives(scope.env[n]) for n in names] + [texts for *_, texts in keyed]
+        choices += [held_alternatives(held) for _, held in calls]
         combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
-        if not (names or calls) or len(combos) > MAX_ALTERNATIVES:
+        if not (names or keyed or calls) or len(combos) > MAX_ALTERNATIVES:
             self._terminal(self.flatten(node, scope), node, scope)
             return
-        saved = {n: scope.env[n] for n in names}
+        saved = {n: scope.env[n] for n in [*names, *(name for name, *_ in keyed)]}
         session = dict(self.session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
         states: list[dict] = []
+        absent = self.guards.absent  # each reading of the one statement stands where it does
         try:
             for combo in combos:
+                scope.env.update(saved)
                 scope.env.update(zip(names, combo))
-                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, combo[len(names) :]))
+                for (name, key, _), text in zip(keyed, combo[len(names) :]):
+                    scope.env[name] = {**scope.env[name], key: text}  # type: ignore[dict-item]
+                given = combo[len(names) + len(keyed) :]
+                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, given))
                 self.session.__dict__.update(session)
                 first_intent, first_diag = len(self.intents), len(self.diagnostics)
-                self._terminal(self.flatten(node, scope), node, scope)
+                with self.guards.inside(absent):
+                    self._terminal(self.flatten(node, scope), node, scope)
                 runs.append((self.intents[first_intent:], self.diagnostics[first_diag:]))
                 del self.intents[first_intent:], self.diagnostics[first_diag:]
                 states.append(dict(self.session.__dict__))
@@ -697,8 +767,8 @@ class PythonAnalyzer:
             for call, _ in calls:
                 self.values._fixed.pop(id(call), None)
             scope.env.update(saved)
-        # a USE/SET whose value depends on the branch: the session is not known to change
-        self.session.__dict__.update(states[0] if all(st == states[0] for st in states) else session)
+        # a USE/SET whose value depends on the branch: what the readings agree on
+        self.session.__dict__.update(joined_session(session, states))
         # one intent per shape; a table declared two ways (a PARTITIONED BY there or
         # not) has unknown settings, never the first alternative's
         groups: dict[tuple, list[Intent]] = {}
@@ -747,6 +817,10 @@ class PythonAnalyzer:
         if warehouse is None and last.name in CLIENT_METHODS and self._tree is not None:
             # a DB-API cursor's or SQLAlchemy connection's, when it comes from a Databricks client
             warehouse = self.sql_calls.client_statement(node, self._tree, self.source)
+            if warehouse is None and self.sql_calls.runs_elsewhere(node):
+                # another database's (sqlite3, psycopg2...): no Delta write, and nothing to say at the call
+                self._elsewhere_lines.add((scope.site or self.sites.loc(node)).line)
+                return
         if last.name == "sql" or warehouse is not None:
             self.sql_calls.read(node, warehouse, scope)
             return
@@ -838,7 +912,7 @@ class PythonAnalyzer:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
-        self.intents.append(intent)
+        self.intents.append(self.guards.mark(intent))
 
     def located(self, loc: Location, scope: Scope, node: ast.AST | None, built: tuple = ()) -> Location:
         """Where an intent or a diagnostic of `node`'s statement is reported: at
@@ -924,6 +998,19 @@ def _shape_but_declared(intent: Intent) -> tuple:
     )
 
 
+def _batch_lambda_calls(expr: ast.expr) -> set[int]:
+    """The calls inside a lambda handed to `foreachBatch` in `expr`: they run once
+    per micro-batch, where the batch reader reads the functions they name (see
+    `batch_functions`), not where the lambda is written."""
+    found: set[int] = set()
+    for node in _walk(expr):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
+            for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
+                if isinstance(arg, ast.Lambda):
+                    found |= {id(n) for n in ast.walk(arg.body) if isinstance(n, ast.Call)}
+    return found
+
+
 def _is_notebook_run(node: ast.Call) -> bool:
     func = node.func
     return (
@@ -969,3 +1056,22 @@ def analyze_module(
     # calls of it) says the same thing at the same call each time: once is enough
     diagnostics = list({(d, d.location.sites): d for d in analyzer.diagnostics}.values())
     return analyzer.intents, diagnostics, analyzer.links()
+
+
+def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
+    """Where a class's methods but the dunder ones are in its text as `Links.functions`
+    holds it (its decorator lines first), for the link stage to cut those a file
+    does not call (see `Links.methods`)."""
+    first_line = cls.lineno - decorators  # the text's first line, in the file
+    spans = [
+        (
+            stmt.name,
+            min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - first_line,
+            (stmt.end_lineno or stmt.lineno) - first_line + 1,
+            stmt.lineno - first_line,
+        )
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
+    ]
+    return len(cls.body), spans

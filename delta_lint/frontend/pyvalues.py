@@ -14,7 +14,9 @@ code is `values.resolver`; making intents of them is `python`.
 from __future__ import annotations
 
 import ast
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
@@ -152,6 +154,53 @@ def one_of(values: list[Str]) -> Str:
         return TOO_MANY
     params = tuple(dict.fromkeys((ONE_OF, *(p for v in distinct for p in v.params))))
     return Str("{" + ONE_OF + "}", params, True, lattice.OneOf(tuple(distinct)))
+
+
+def joined_session(before: dict[str, object], states: list[dict[str, object]]) -> dict[str, object]:
+    """The SQL session's fields (`Session.__dict__`) after a statement read once per
+    value its names may hold (`spark.sql(f"USE {schema}")`, `schema` one of several):
+    what every reading left, where they agree. A catalog or schema they leave
+    different is shown as the `{one_of}` placeholder, as a `USE` of a name with a
+    part only a run knows shows that part (never the first reading's name, nor the
+    one before the statement); any other field that differs stays as it was before."""
+    if all(state == states[0] for state in states):
+        return states[0]
+    out = dict(before)
+    for key, first in states[0].items():
+        if all(state.get(key) == first for state in states):
+            out[key] = first
+        elif key in ("catalog", "schema"):
+            out[key] = "{" + ONE_OF + "}"
+    return out
+
+
+def member_alternatives(nodes: Iterable[ast.AST], env: dict[str, object]) -> list[tuple[str, str, tuple[Str, ...]]]:
+    """The keys of dicts whose value is one of several texts that `nodes` (a write's
+    syntax) read as `conf["key"]`: (name, key, the texts). A write that reads one is
+    read once per text, as for a name holding one of several (the dict is not
+    itself one of several: a key of it is). A name holding one of several dicts
+    that all have the key gives the texts of each."""
+    out: list[tuple[str, str, tuple[Str, ...]]] = []
+    for node in nodes:
+        if type(node) is not ast.Subscript or type(node.value) is not ast.Name:  # type: ignore[attr-defined]
+            continue
+        key = node.slice  # type: ignore[attr-defined]
+        held = env.get(node.value.id)  # type: ignore[attr-defined]
+        if type(key) is not ast.Constant or type(key.value) is not str:
+            continue
+        # one dict, or one of several (each read in turn as the name's alternatives)
+        dicts = held.values if type(held) is lattice.OneOf else (held,)  # type: ignore[attr-defined]
+        if not all(type(d) is dict and key.value in d for d in dicts):
+            continue
+        texts: list[Str] = []
+        for d in dicts:
+            value = d[key.value]
+            if type(value) is Str and type(value.value) is lattice.OneOf:
+                texts += [t for t in value.value.values if t not in texts]  # type: ignore[attr-defined]
+        found = (node.value.id, key.value, tuple(texts))  # type: ignore[attr-defined]
+        if texts and found not in out:
+            out.append(found)
+    return out
 
 
 def held_alternatives(value: object) -> tuple[object, ...]:
@@ -492,10 +541,17 @@ def to_plain(held: object, depth: int = 0) -> object:
 # A template crosses `%run` and imports as a JSON object of this one key (a key no
 # literal dict of a job would hold): [text with `{name}` placeholders, the names, unknown].
 TEMPLATE_KEY = "\u0000template"
+# A string that is one of a few texts crosses as a JSON object of this one key: the
+# list of those texts (each plain, or a template as above).
+ONE_OF_KEY = "\u0000one_of"
+# The depth of dicts within dicts an exported value keeps (a configuration's sections).
+MAX_EXPORTED_DEPTH = 8
 
 
 def held_value(value: object) -> object:
-    """A value the link stage gives (plain JSON) as the analyser holds it."""
+    """A value the link stage gives (plain JSON, as `exported_value` makes it) as the
+    analyser holds it. In a dict, None is a key whose value the giver did not know:
+    held as UNHELD, so the key reads as unknown (never a `.get` default)."""
     if isinstance(value, str):
         return Str(value)
     if isinstance(value, list):
@@ -507,20 +563,97 @@ def held_value(value: object) -> object:
             if isinstance(params, list) and all(isinstance(p, str) for p in params):
                 return Str(text, tuple(params), bool(unknown))
         return Str("", (), True)
+    if isinstance(value, dict) and set(value) == {ONE_OF_KEY}:
+        texts = [held_value(v) for v in value[ONE_OF_KEY]] if isinstance(value[ONE_OF_KEY], list) else []
+        if texts and all(type(t) is Str and (t.params or not t.unknown) for t in texts):  # texts, templates
+            return one_of(texts)  # type: ignore[arg-type]
+        return Str("", (), True)
     if isinstance(value, dict):
-        return {str(k): Str(str(v)) for k, v in value.items()}
+        return {str(k): UNHELD if v is None else held_value(v) for k, v in value.items()}
     return Str("", (), True)
 
 
-def exported_value(held: object) -> object:
-    """The JSON form a top-level value crosses `%run` and imports in: a fully static
-    value as `plain_value` gives it; a template with known parts
+def exported_value(held: object, depth: int = 0) -> object:
+    """The JSON form a top-level value crosses `%run`, imports and notebook arguments
+    in: a fully static value as `plain_value` gives it; a template with known parts
     (`f"{secret}.ops.runs"`) as it is, known parts and named placeholders (see
-    `TEMPLATE_KEY`); else None (a value wholly unknown is named where it is used)."""
+    `TEMPLATE_KEY`); one of a few such texts as their list (see `ONE_OF_KEY`); a dict
+    key by key, None for a key whose value is not known (a secret stays a secret:
+    the key is there, its value unknown), nested dicts so too. Else None (a value
+    wholly unknown is named where it is used). The forms are JSON, so they key the
+    cache, and `held_value` gives each back."""
+    if type(held) is lattice.OneOf:  # a dict set one way or another on paths that join (`if cloud == ...`)
+        held = joined_dict(held.values)  # type: ignore[attr-defined]
+    if type(held) is dict and depth < MAX_EXPORTED_DEPTH:
+        fields = {str(k): exported_value(v, depth + 1) if v is not UNHELD else None for k, v in held.items()}
+        return fields if any(v is not None for v in fields.values()) else None
     plain = plain_value(held)
-    if plain is None and type(held) is Str and held.params and held.text != "{" + held.params[0] + "}":
-        return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}
-    return plain
+    if plain is not None or type(held) is not Str:
+        return plain
+    if type(held.value) is lattice.OneOf:  # type: ignore[attr-defined]
+        texts = [exported_value(t, depth + 1) for t in alternatives(held)]  # type: ignore[arg-type]
+        return {ONE_OF_KEY: texts} if all(t is not None for t in texts) else None
+    if held.params and held.text != "{" + held.params[0] + "}":  # type: ignore[attr-defined]
+        return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}  # type: ignore[attr-defined]
+    return None
+
+
+def joined_dict(values: tuple[object, ...], depth: int = 0) -> dict[str, object] | None:
+    """The dicts paths that join may hold, as one dict key by key: a key every path
+    gives the same value stays; texts that differ become one of them (`one_of`);
+    dicts, so joined in turn; anything else, or a key some path lacks, is not held
+    (UNHELD: a run on that path may have no such key). None unless every value is a
+    plain dict."""
+    if not values or depth >= MAX_EXPORTED_DEPTH or not all(type(v) is dict for v in values):
+        return None
+    dicts: list[dict[str, object]] = list(values)  # type: ignore[arg-type]
+    out: dict[str, object] = {}
+    for key in dict.fromkeys(k for d in dicts for k in d):
+        held = [d.get(key, UNHELD) for d in dicts]
+        if any(h is UNHELD for h in held):
+            out[key] = UNHELD
+        elif all(_same(h, held[0]) for h in held):
+            out[key] = held[0]
+        elif all(type(h) is Str for h in held):
+            joined = one_of(held)  # type: ignore[arg-type]
+            out[key] = UNHELD if _too_many(joined) else joined
+        else:
+            inner = joined_dict(tuple(held), depth + 1)
+            out[key] = UNHELD if inner is None else inner
+    return out
+
+
+# A notebook argument that is `json.dumps` of a dict the code knows only in part
+# (`{"json_": json.dumps(conf)}`, `conf` holding secrets) crosses as this prefix and
+# the dict's `exported_value` as JSON: a text no run hands a notebook, so where the
+# child reads the widget as text it is a named input (what a run gives it), and
+# where it `json.loads` it the child gets the dict back, key by key.
+JSON_INPUT = "\u0000json:"
+
+
+def json_input(fields: dict[str, object]) -> str:
+    """The argument text that carries a dict known in part (see `JSON_INPUT`)."""
+    return JSON_INPUT + json.dumps(fields, separators=(",", ":"))
+
+
+def text_inputs(inputs: dict[str, str]) -> dict[str, str]:
+    """The inputs a run gives a file as text (a SQL file's `:name`, `{name}`): those
+    a `json_input` carries are left out, since only `json.loads` reads them (and a
+    widget's default is not what such a run gives either)."""
+    return {name: value for name, value in inputs.items() if not value.startswith(JSON_INPUT)}
+
+
+def json_input_fields(text: str) -> dict[str, object] | None:
+    """The dict a `json_input` text carries, as held (`held_value`); None for any
+    other text."""
+    if not text.startswith(JSON_INPUT):
+        return None
+    try:
+        fields = json.loads(text[len(JSON_INPUT) :])
+    except (ValueError, RecursionError):
+        return None
+    held = held_value(fields) if isinstance(fields, dict) else None
+    return held if isinstance(held, dict) else None
 
 
 def plain_value(held: object) -> object:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import weakref
+from dataclasses import replace
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader, FrameRows
@@ -47,6 +48,7 @@ class Host(Protocol):
     walker: Walker
     sites: SourceSites
     _tree: ast.Module | None
+    _own_lines: int  # its own code's lines: the definitions of other modules follow
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
@@ -372,8 +374,12 @@ class WriterReader:
             for fn_name in sorted(function_names(batch.call.args[0] if batch.call.args else None)):
                 fn = self.host.functions.get(fn_name)
                 if fn is not None:
+                    # a function of another module (pasted after this file's code) writes
+                    # per batch of this stream: its writes stand at the foreachBatch, each
+                    # naming its statement's own line (as at a helper's call)
+                    at = scope if fn.lineno <= self.host._own_lines or scope.site else replace(scope, site=loc)
                     self.host.walker.function(
-                        fn, scope, flags=frozenset({Flag.PER_BATCH} | awaited), stream=loc, batch_df=True
+                        fn, at, flags=frozenset({Flag.PER_BATCH} | awaited), stream=loc, batch_df=True
                     )
             return
         sink = _sink(steps)

@@ -73,7 +73,16 @@ def bound_statement(
     if keywords:
         fields = {name: format_literal(read(node)) for name, node in keywords.items()}
         text = format_fields(text, {k: v for k, v in fields.items() if v is not None}, set(sql.params))
-    node = argument(call, "SparkSession", "sql", "args")
+    text = bound_markers(text, argument(call, "SparkSession", "sql", "args"), read, held)
+    return sql if text == sql.text else replace(sql, text=text)
+
+
+def bound_markers(
+    text: str, node: ast.expr | None, read: Callable[[ast.expr], Str], held: Callable[[ast.expr], object]
+) -> str:
+    """`text` with the values `node` gives bound to its markers (`bind_markers`): a
+    literal dict to the `:name` markers, a literal list or tuple to the `?` markers,
+    or a name holding either; `read` and `held` as for `bound_statement`."""
     named: dict[str, str] = {}
     positional: list[str | None] = []
     if isinstance(node, ast.Dict) and len(node.keys) <= MAX_ARGS:
@@ -94,8 +103,7 @@ def bound_statement(
             named = {k: v for k, v in ((k, arg_literal(v)) for k, v in known_items(value)) if v is not None}
         elif is_texts(value):
             positional = [arg_literal(v) for v in value]  # type: ignore[attr-defined]
-    text = bind_markers(text, named, positional)
-    return sql if text == sql.text else replace(sql, text=text)
+    return bind_markers(text, named, positional)
 
 
 class Values(Protocol):
@@ -114,6 +122,8 @@ class Host(Protocol):
     mutated_names: frozenset[str]
     sites: SourceSites
     values: Values
+    imported_clients: dict[str, dict[str, str]]  # see `warehouse.ClientOrigins`
+    _homes: list[tuple[int, int, str]]  # the pasted definitions of other modules: (first, last line, module)
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
@@ -136,8 +146,13 @@ class SqlCallReader:
     def client_statement(self, node: ast.Call, tree: ast.Module, source: str) -> ast.expr | None:
         """The SQL a call sends through a Databricks client (`warehouse.ClientOrigins`)."""
         if self._clients is None:
-            self._clients = ClientOrigins(tree, source)
+            self._clients = ClientOrigins(tree, source, self.host.imported_clients, self.host._homes)
         return self._clients.statement(node)
+
+    def runs_elsewhere(self, node: ast.Call) -> bool:
+        """Whether a call runs its statement in another database (see
+        `warehouse.ClientOrigins.runs_elsewhere`); asked after `client_statement`."""
+        return self._clients is not None and self._clients.runs_elsewhere(node)
 
     def client_doubts(self) -> list[tuple[ast.Call, str]]:
         """The calls that may send SQL through a Databricks client and were not read,
@@ -153,6 +168,20 @@ class SqlCallReader:
         if arg is None:
             return
         options = alternatives(self._text(arg, scope))  # one text, or each of several
+        given = self._clients.parameters.get(id(node)) if warehouse is not None and self._clients else None
+        if given is not None:  # what a client's `execute(operation, parameters)` binds
+            options = tuple(
+                replace(
+                    sql,
+                    text=bound_markers(
+                        sql.text,
+                        given,
+                        lambda value: self.host.string(value, scope),
+                        lambda held: self._held_container(held, scope),
+                    ),
+                )
+                for sql in options
+            )
         if warehouse is None:  # what `spark.sql(q, args, **kwargs)` binds in its statement
             options = tuple(
                 bound_statement(

@@ -13,8 +13,10 @@ handed to a call it does not follow (`helpers.run_sql(spark, "DELETE FROM ...")`
 a lambda's call, a connector's `cursor.execute(...)`), and the session's `sql`
 itself handed on as a value (`map(spark.sql, statements)`, `partial(spark.sql,
 q)`): such a statement gets a `DL001` at it naming what was not followed. Text
-in another dialect (`ON CONFLICT`, T-SQL...: `recognise`) runs on no Delta table
-and text only shown (`print`, a logger) runs nowhere: neither is said.
+in another dialect (`ON CONFLICT`, T-SQL...: `recognise`) or sent through another
+database's driver (`warehouse.OTHER_DATABASES`: the reader marks the call's line)
+runs on no Delta table, and text only shown (`print`, a logger) runs nowhere:
+none is said.
 
 Only the module's own top-level statements are swept (inside `if`, `for`, `with`,
 `try`, not in functions or classes): a write in a function is read at the

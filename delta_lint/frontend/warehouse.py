@@ -7,7 +7,8 @@ known to come from a Databricks client, by where the code made it:
 
 - the databricks-sql-connector: `from databricks import sql` (or `import
   databricks.sql`, `from databricks.sql import connect`), then `sql.connect(...)` is
-  a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` runs SQL;
+  a connection, its `.cursor()` a cursor, whose `execute(operation, ...)` and
+  `executemany(operation, seq_of_parameters)` run SQL;
 - SQLAlchemy with the Databricks dialect: `create_engine("databricks://...")` (or
   `URL.create("databricks", ...)`) is an engine, its `.connect()` / `.begin()` a
   connection, whose `execute(text(q))` runs `q`;
@@ -23,8 +24,18 @@ methods (`self._cur = self._conn.cursor()` in `_open`, read by `execute`), and a
 function of the module whose every `return` / `yield` gives one (a context
 manager that yields a cursor), and a parameter of a function when every call
 of the function in the module gives it the same client (`def load(cur):
-cur.execute(...)` called as `load(conn.cursor())`). A receiver this cannot tell
-is left alone: no intent and no finding is made of its statements; a parameter
+cur.execute(...)` called as `load(conn.cursor())`). Across modules, the kinds a
+module's top-level names hold (`module_clients`: `from databricks import sql`,
+`conn = sql.connect(...)`, a function giving a cursor) cross with the link stage
+(`Links.clients`, `Context.clients`): a file that imports such a name knows what
+it holds, and a wrapper of another module read at a call here (its definition
+pasted after the file's code) names its own module's clients, not this file's.
+
+A receiver this cannot tell is left alone: no intent is made of its statements
+(a write's text at a top-level statement gets `unread`'s note that it was not
+followed). One that comes from another database's driver (`OTHER_DATABASES`:
+`sqlite3.connect`, `psycopg2.connect`, `snowflake.connector.connect`...) runs on
+no Delta table, so nothing is said of it either (`runs_elsewhere`). A parameter
 some calls give a Databricks client and others something else is said so at the
 statement (`doubt`). A known client's statement is read as the SDK's
 `execute_statement(statement=...)` is (`sqlcall.SqlCallReader.read`), with the
@@ -53,46 +64,136 @@ _SA_CONNECTION = "sqlalchemy connection"
 _HOOK_CLASS = "airflow DatabricksSqlHook"
 _HOOK = "a DatabricksSqlHook"
 _PARAM = "a parameter"  # a value the caller gives: not known here
+_GIVES = "a function giving "  # + a kind: a function of another module, called (see `module_clients`)
 _MIXED = "a parameter some calls give a client and others not"
 _OTHER = "unknown"
+# another database's client, told by the module it comes from (`OTHER_DATABASES`)
+_ELSEWHERE_MODULE = "module of another database"
+_ELSEWHERE_CONNECT = "connect of another database"
+_ELSEWHERE_CONNECTION = "connection to another database"
+_ELSEWHERE_CURSOR = "cursor of another database"
+_PACKAGE = "the package "  # + a dotted name: a package holding such a module (`snowflake` of `snowflake.connector`)
+
+# The DB-API drivers of other databases: a connection their module's `connect(...)`
+# makes, and its `.cursor()`, run SQL in that database, never on a Delta table. Told
+# by the import (`import sqlite3`, `from mysql import connector`, `from psycopg2
+# import connect`), as the Databricks clients are.
+OTHER_DATABASES = {
+    "sqlite3": "SQLite",
+    "psycopg2": "PostgreSQL",
+    "psycopg": "PostgreSQL",
+    "pg8000": "PostgreSQL",
+    "pymysql": "MySQL",
+    "MySQLdb": "MySQL",
+    "mysql.connector": "MySQL",
+    "snowflake.connector": "Snowflake",
+    "pyodbc": "ODBC",
+    "pymssql": "SQL Server",
+    "oracledb": "Oracle",
+    "cx_Oracle": "Oracle",
+    "duckdb": "DuckDB",
+    "redshift_connector": "Redshift",
+    "teradatasql": "Teradata",
+    "trino.dbapi": "Trino",
+}
+_ELSEWHERE_RUNS = ("execute", "executemany")  # (among `METHODS`: read where a client's would be)
 
 # the method of each client that runs its argument as SQL
 _RUNS = {
-    _CURSOR: ("execute",),
+    _CURSOR: ("execute", "executemany"),
     _SA_CONNECTION: ("execute", "exec_driver_sql"),
     _ENGINE: ("execute",),
     _HOOK: ("run", "get_records", "get_pandas_df", "get_first"),
 }
 METHODS = frozenset(m for methods in _RUNS.values() for m in methods)  # what a terminal's last step may be
+# what a Databricks client or another database's is, or the way to one: the kinds a
+# module tells the modules that import it
+_TOLD_KINDS = frozenset(
+    {_DATABRICKS, _DBSQL, _CONNECT, _CONNECTION, _CURSOR, _SQLALCHEMY, _CREATE_ENGINE, _URL, _ENGINE, _SA_CONNECTION}
+    | {_HOOK_CLASS, _HOOK, _ELSEWHERE_MODULE, _ELSEWHERE_CONNECT, _ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR}
+)
 SQL_HOOK = "DatabricksSqlHook"  # a module that never names it holds no hook
 
 
-def client_methods(source: str) -> frozenset[str]:
-    """The methods by which a module's warehouse clients may run SQL, as far as its
-    text tells: a hook's only where it names the hook, a SQLAlchemy connection's
-    only where it names SQLAlchemy (`run` and `get_first` are common names). The
-    front end reads these calls as it reads its own terminals; which of them are
-    a client's is decided by where the object comes from."""
-    found: set[str] = set()
-    if SQL_HOOK in source:
+def client_methods(source: str, imported: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The methods by which a module's warehouse clients may run SQL beyond the front
+    end's own terminals, as far as its text tells: a cursor's `executemany` always
+    (no other library's method of that name runs anything but SQL), a hook's only
+    where it names the hook, a SQLAlchemy connection's only where it names
+    SQLAlchemy (`run` and `get_first` are common names). The front end reads these
+    calls as it reads its own terminals; which of them are a client's is decided by
+    where the object comes from. `imported`: the kinds of the clients other modules
+    give this one (`Context.clients`), whose names its text need not show."""
+    kinds = {k.removeprefix(_GIVES) for k in imported}
+    found: set[str] = {"executemany"}
+    if SQL_HOOK in source or kinds & {_HOOK_CLASS, _HOOK}:
         found.update(_RUNS[_HOOK])
-    if "sqlalchemy" in source:
+    if "sqlalchemy" in source or kinds & {_SQLALCHEMY, _CREATE_ENGINE, _URL, _ENGINE, _SA_CONNECTION}:
         found.update(_RUNS[_SA_CONNECTION])
     return frozenset(found)
 
 
+def module_clients(tree: ast.Module, source: str) -> dict[str, str]:
+    """What a module's top-level names hold that is a Databricks client or another
+    database's, or leads to one, as the plain text the link stage hands the modules
+    that import it (see `ClientOrigins`): `sql` of `from databricks import sql`,
+    `conn = sql.connect(...)`, `engine = create_engine("databricks://...")`, and a
+    function whose every return or yield gives one (`_GIVES` and the kind: called,
+    it gives it). A name bound to anything else is left out: unknown, as it is here."""
+    origins = ClientOrigins(tree, source)
+    if not origins.active:
+        return {}
+    out: dict[str, str] = {}
+    for name, values in origins._scope_bindings(tree).items():
+        if len(values) == 1 and isinstance(values[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            gives = origins._returned(values[0], 0)
+            if gives in _TOLD_KINDS:
+                out[name] = _GIVES + gives
+            continue
+        kind = origins._agreed(values, (tree,), 0)
+        if kind in _TOLD_KINDS:
+            out[name] = kind
+    return out
+
+
 # a module that imports neither the connector nor SQLAlchemy holds no client (every
-# notebook names "databricks" in its header: not enough)
+# notebook names "databricks" in its header: not enough); one that calls no `connect`
+# makes no connection of another database's driver
 _WORDS = ("databricks.sql", "from databricks import", "import databricks", "sqlalchemy", "DatabricksSqlHook")
+_OTHER_WORDS = tuple(sorted({m.split(".")[0] for m in OTHER_DATABASES}))
+
+
+def _may_hold_client(source: str) -> bool:
+    """Whether a module's text may make a client `ClientOrigins` tells (most job code
+    makes none: it is then not indexed)."""
+    if any(w in source for w in _WORDS):
+        return True
+    return "connect" in source and any(w in source for w in _OTHER_WORDS)
+
+
 # where Airflow's Databricks provider defines its SQL hook
 _HOOK_MODULES = ("airflow.providers.databricks.hooks.databricks_sql", "airflow.providers.databricks.hooks")
+
+
+def _module_kind(module: str) -> str:
+    """What a module of another database's driver, or a package holding one, is."""
+    if module in OTHER_DATABASES:
+        return _ELSEWHERE_MODULE
+    if any(m.startswith(module + ".") for m in OTHER_DATABASES):
+        return _PACKAGE + module
+    return _OTHER
 
 
 def _import_kind(module: str, name: str | None) -> str:
     """What an imported name holds: `module` imported, or `name` from it."""
     if name is None:
-        return {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module, _OTHER)
+        known = {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module)
+        return known or _module_kind(module)
     full = f"{module}.{name}"
+    if module in OTHER_DATABASES and name == "connect":
+        return _ELSEWHERE_CONNECT
+    if full in OTHER_DATABASES:
+        return _ELSEWHERE_MODULE
     if name == "DatabricksSqlHook" and module in _HOOK_MODULES:
         return _HOOK_CLASS
     return {
@@ -127,8 +228,21 @@ class ClientOrigins:
     """Which calls of one module (its own code and the helpers pasted after it) send
     SQL through a Databricks client, and the statement each sends."""
 
-    def __init__(self, tree: ast.Module, source: str) -> None:
-        self.active = any(w in source for w in _WORDS)
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: str,
+        clients: dict[str, dict[str, str]] | None = None,
+        homes: list[tuple[int, int, str]] | None = None,
+    ) -> None:
+        # what other modules' top-level names hold (`Context.clients`), by module: ""
+        # for the names this module imports from others of the project
+        self._clients = clients or {}
+        self._imported = self._clients.get("", {})
+        # the pasted definitions of other modules: (first line, last line, the module),
+        # whose own names are read in that module's scope
+        self._homes = homes or []
+        self.active = _may_hold_client(source) or any(self._clients.values())
         self._chains: dict[int, tuple[ast.AST, ...]] = {}  # id(scope or call) -> enclosing scopes
         self._bindings: dict[int, dict[str, list[object]]] = {}
         self._attributes: dict[tuple[int, str], list[tuple[ast.expr, tuple[ast.AST, ...]]]] = {}
@@ -136,6 +250,9 @@ class ClientOrigins:
         self._calls: dict[str, list[ast.Call]] = {}  # calls of a name (`load(cur)`), for its parameters
         # a call sending SQL through a parameter some calls give a client and others not: (it, why not read)
         self.doubts: dict[int, tuple[ast.Call, str]] = {}
+        # id of a client's `execute(operation, parameters)` -> the values it binds to the
+        # statement's markers (None: none given), as `spark.sql`'s `args` are bound
+        self.parameters: dict[int, ast.expr | None] = {}
         if self.active:
             self._index(tree)
 
@@ -181,7 +298,17 @@ class ClientOrigins:
                 given = keyword.value
         if given is None or isinstance(given, ast.Starred):
             return None
+        if call.func.attr in ("execute", "exec_driver_sql") and kind in (_CURSOR, _SA_CONNECTION, _ENGINE):
+            self.parameters[id(call)] = _parameters_of(call)
         return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
+
+    def runs_elsewhere(self, call: ast.Call) -> bool:
+        """Whether `call` runs its statement through another database's connection or
+        cursor (`OTHER_DATABASES`): no Delta table is written, whatever its text."""
+        if not self.active or not isinstance(call.func, ast.Attribute) or call.func.attr not in _ELSEWHERE_RUNS:
+            return False
+        chain = self._chains.get(id(call))
+        return chain is not None and self._kind(call.func.value, chain, 0) in (_ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR)
 
     def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
         """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
@@ -226,7 +353,10 @@ class ClientOrigins:
             if isinstance(base, ast.Name) and (cls := self._method_class(base.id, chain)) is not None:
                 return self._agreed_pairs(list(self._self_attributes(cls, node.attr)), depth)
             owner = self._kind(base, chain, depth)
+            if owner.startswith(_PACKAGE):  # `snowflake.connector`
+                return _module_kind(f"{owner.removeprefix(_PACKAGE)}.{node.attr}")
             return {
+                (_ELSEWHERE_MODULE, "connect"): _ELSEWHERE_CONNECT,
                 (_DATABRICKS, "sql"): _DBSQL,
                 (_DBSQL, "connect"): _CONNECT,
                 (_SQLALCHEMY, "create_engine"): _CREATE_ENGINE,
@@ -241,6 +371,7 @@ class ClientOrigins:
         if isinstance(func, ast.Attribute):
             owner = self._kind(func.value, chain, depth)
             made = {
+                (_ELSEWHERE_CONNECTION, "cursor"): _ELSEWHERE_CURSOR,
                 (_CONNECTION, "cursor"): _CURSOR,
                 (_ENGINE, "connect"): _SA_CONNECTION,
                 (_ENGINE, "begin"): _SA_CONNECTION,
@@ -251,8 +382,12 @@ class ClientOrigins:
             if made is not None:
                 return made
         callee = self._kind(func, chain, depth)
+        if callee.startswith(_GIVES):  # a function of another module that gives a client
+            return callee.removeprefix(_GIVES)
         if callee == _CONNECT:
             return _CONNECTION
+        if callee == _ELSEWHERE_CONNECT:
+            return _ELSEWHERE_CONNECTION
         if callee == _HOOK_CLASS:
             return _HOOK
         if callee == _CREATE_ENGINE:
@@ -371,15 +506,40 @@ class ClientOrigins:
             if isinstance(scope, ast.ClassDef) and i != len(chain) - 1:
                 continue
             bound = self._scope_bindings(scope)
+            if i == 0 and len(chain) > 1 and (home := self._home(chain[1])) is not None:
+                return self._home_lookup(name, home, bound, chain)
             if name in bound:
                 return bound[name], scope, chain[: i + 1]
         return None
+
+    def _home(self, definition: object) -> str | None:
+        """The module a pasted top-level definition comes from (None: the file's own
+        code, or a `%run` notebook's, which shares its namespace)."""
+        line = getattr(definition, "lineno", 0)
+        for first, last, module in self._homes:
+            if first <= line <= last:
+                return module
+        return None
+
+    def _home_lookup(
+        self, name: str, home: str, bound: dict[str, list[object]], chain: tuple[ast.AST, ...]
+    ) -> tuple[list[object], ast.AST, tuple] | None:
+        """A module-level name read in another module's pasted definition: what that
+        module's name holds (`Links.clients`), or one of that module's definitions
+        pasted here too; never a name of this file's own code, which that module
+        does not see."""
+        held = self._clients.get(home, {})
+        if name in held:
+            return [held[name]], chain[0], chain[:1]
+        pasted = [v for v in bound.get(name, []) if self._home(v) == home]
+        return (pasted, chain[0], chain[:1]) if pasted else None
 
     def _scope_bindings(self, scope: ast.AST) -> dict[str, list[object]]:
         key = id(scope)
         if key in self._bindings:
             return self._bindings[key]
         out: dict[str, list[object]] = {}
+        scope_is_module = isinstance(scope, ast.Module)
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = scope.args
             for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
@@ -409,7 +569,10 @@ class ClientOrigins:
             elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     kind = _import_kind(node.module or "", alias.name) if not node.level else _OTHER
-                    out.setdefault(alias.asname or alias.name, []).append(kind)
+                    bound = alias.asname or alias.name
+                    if kind == _OTHER and scope_is_module and bound in self._imported:
+                        kind = self._imported[bound]  # a client another module of the project holds
+                    out.setdefault(bound, []).append(kind)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 for name in node.names:
                     out.setdefault(name, []).append(_OTHER)
@@ -473,6 +636,18 @@ class ClientOrigins:
                             out.append((value if sub is target else ast.Constant(...), chain))
         self._attributes[key] = out
         return out
+
+
+def _parameters_of(call: ast.Call) -> ast.expr | None:
+    """The parameters a DB-API `execute(operation, parameters)` (or SQLAlchemy's
+    `execute(text(q), parameters)`, `exec_driver_sql(q, parameters)`) binds: a dict
+    for the connector's named `:name` markers, a list for its `?` markers. Not those
+    of `executemany`, which binds each row in turn."""
+    given = call.args[1] if len(call.args) > 1 else None
+    for keyword in call.keywords:
+        if keyword.arg == "parameters":
+            given = keyword.value
+    return None if isinstance(given, ast.Starred) else given
 
 
 def _unpacked(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:

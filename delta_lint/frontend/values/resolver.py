@@ -25,9 +25,11 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
+    JSON_INPUT,
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
+    UNHELD,
     ArgNamespace,
     Chain,
     DataFrame,
@@ -40,11 +42,13 @@ from delta_lint.frontend.pyvalues import (
     UnknownState,
     all_held,
     argument_at,
+    exported_value,
     from_plain,
     get_text,
     held_value,
     is_configs,
     is_texts,
+    json_input_fields,
     literal_dict,
     may_give_text,
     member,
@@ -57,6 +61,7 @@ from delta_lint.frontend.values.brains import (
     ARGUMENT_PARSERS,
     DOCUMENT_LOADERS,
     JOB_INPUT_CALLS,
+    JSON_DUMPS,
     JSON_LOADS,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
@@ -173,6 +178,7 @@ class ObjectReader(Protocol):
     def instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None: ...
     def home(self, line: int) -> str | None: ...
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None: ...
 
 
 class Host(Protocol):
@@ -335,6 +341,8 @@ class ValueResolver:
             held = self._value(node, scope)
             return held if isinstance(held, dict) or is_configs(held) else None
         text = self.string(node, scope)
+        if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
+            return text
         return text if not text.unknown or _partly_known(text) else None
 
     def _maps(self, node: ast.expr, scope: Scope) -> list[dict[str, object]] | None:
@@ -527,6 +535,9 @@ class ValueResolver:
             handed = self._handed_dict(node.args[0], scope)  # type: ignore[attr-defined]
             if handed is not None:
                 return handed
+            copied = self._json_round_trip(node.args[0], scope)  # type: ignore[attr-defined]
+            if copied is not None:
+                return copied
         text = self._handed(node, scope)  # `t = dbutils.notebook.run(...)`: a text, no DataFrame
         if text is not None:
             return text
@@ -534,6 +545,10 @@ class ValueResolver:
             text = self.string(node.args[0], scope)  # type: ignore[attr-defined]
             if len(text.params) == 1 and text.text == "{" + text.params[0] + "}" and not text.unknown:
                 inputs = self.host.input_params.get(text.params[0])
+                if inputs and len(inputs) == 1:
+                    given = self._json_input(next(iter(inputs)))
+                    if given is not None:  # `json.dumps` of a dict a caller knows in part
+                        return given
                 if inputs:
                     return InputDoc(inputs)
             document = _json_strings(text.text) if not text.params and not text.unknown else None
@@ -637,13 +652,43 @@ class ValueResolver:
             return None
         return one_of(held)  # type: ignore[arg-type]
 
+    def _json_round_trip(self, node: ast.expr, scope: Scope) -> dict[str, object] | None:
+        """`json.loads(json.dumps(conf))` of a dict known in part (a deep copy, as
+        code makes one): a new dict of what is known of each key, in the form it
+        crosses files in (`exported_value`); None for any other argument."""
+        if not (call_named(node, JSON_DUMPS) and node.args):  # type: ignore[attr-defined]
+            return None
+        held = self._value(node.args[0], scope)  # type: ignore[attr-defined]
+        exported = exported_value(held) if type(held) in (dict, OneOf) else None
+        copied = held_value(exported) if isinstance(exported, dict) else None
+        return copied if isinstance(copied, dict) else None
+
+    def _json_input(self, name: str) -> dict[str, object] | None:
+        """The dict a job input carries as `json_input` text (see `JSON_INPUT`), as
+        `json.loads` of it gives it: a key the caller does not know is a job input of
+        its own (`{conf_schema}`, as a field of a widget no caller binds is), never a
+        value; None when the input carries no such text."""
+        given = json_input_fields(self.host.bound_inputs.get(name, ""))
+        if given is None:
+            return None
+        for key, value in given.items():
+            if value is UNHELD:
+                field = param_str(f"{name}_{key}")
+                self.host.input_params[field.params[0]] = frozenset({name})
+                given[key] = field
+        return given
+
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else
         the widget's default, else a parameter named after it."""
         self.host.inputs_read.add(name)
-        if name in self.host.bound_inputs:
-            return Str(self.host.bound_inputs[name])
-        if default is not None:
+        bound = self.host.bound_inputs.get(name)
+        if bound is not None:
+            if not bound.startswith(JSON_INPUT):
+                return Str(bound)
+            # a dict known in part, as JSON text: named here, as a run gives it; only
+            # `json.loads` of it reads the dict (see `_value`), never its default
+        elif default is not None:
             return Str(default)
         held = param_str(name)
         self.host.input_params[held.params[0]] = frozenset({name})
@@ -825,6 +870,8 @@ class ValueResolver:
             return path
         if isinstance(node.func, ast.Attribute):  # `cfg.fq_source("x")`: a method of an object
             owner = self._held(node.func.value, scope)
+            if owner is None and isinstance(node.func.value, ast.Call):  # `LakeConfig().table("x")`: made here
+                owner = self.host.walker.instance(node.func.value, scope)
             if isinstance(owner, Instance):
                 read = self._object_read(owner, node.func.attr, node, scope)
                 return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
@@ -838,18 +885,17 @@ class ValueResolver:
         cls = self.host.classes.get(owner.cls)
         if cls is None:
             return None
-        for fn in cls.body:
-            if not isinstance(fn, ast.FunctionDef) or fn.name != name:
-                continue
-            kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
-            if ("property" in kinds or "cached_property" in kinds) == (call is None) and not kinds - {
-                "property",
-                "cached_property",
-            }:
-                given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
-                return self._evaluate(fn, given, scope, owner)[1]
+        fn = self.host.walker.method_named(cls, name)  # its own, or a project base's
+        if fn is None:
             return None
-        return None
+        kinds = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in fn.decorator_list}
+        if ("property" in kinds or "cached_property" in kinds) != (call is None) or kinds - {
+            "property",
+            "cached_property",
+        }:
+            return None
+        given = call if call is not None else ast.Call(func=ast.Name(id=name), args=[], keywords=[])
+        return self._evaluate(fn, given, scope, owner)[1]
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
@@ -1303,6 +1349,21 @@ class ValueResolver:
                 if isinstance(stmt.value, ast.Tuple):
                     return attrs, tuple(self._value(e, local) for e in stmt.value.elts)
                 return attrs, self._value(stmt.value, local)
+            pairs = _unpacked_pairs(stmt)
+            if pairs is not None:  # `self.spark, self.name = spark, name`: each its own, read first
+                values = [
+                    self._value(v, local, t.id) if isinstance(t, ast.Name) else self._attribute_value(v, local)
+                    for t, v in pairs
+                ]
+                for (target, _), held in zip(pairs, values, strict=True):
+                    if isinstance(target, ast.Name):
+                        local.env[target.id] = held
+                    elif held is None:
+                        attrs.pop(target.attr, None)
+                    else:
+                        attrs[target.attr] = held
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
+                continue
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 changed = self_attributes_set([stmt])  # `if c: self.t = ...`, `self.n += 1`
                 attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
@@ -1541,3 +1602,22 @@ def plus(left: Str, right: Str) -> Str | None:
     if _number(left) or _number(right):
         return computed(ast.Add(), left, right)
     return left + right
+
+
+def _unpacked_pairs(stmt: ast.stmt) -> list[tuple[ast.Name | ast.Attribute, ast.expr]] | None:
+    """`a, self.b = x, y` as its (target, value) pairs, when each target is a name or
+    an attribute of `self` and the values are a display of as many elements (no
+    `*rest`); None otherwise. Python reads every value before it binds a target, so
+    the caller reads the values first."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return None
+    target, value = stmt.targets[0], stmt.value
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))):
+        return None
+    if len(target.elts) != len(value.elts) or any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        return None
+    for elt in target.elts:
+        is_self = isinstance(elt, ast.Attribute) and isinstance(elt.value, ast.Name) and elt.value.id == "self"
+        if not (isinstance(elt, ast.Name) or is_self):
+            return None
+    return list(zip(target.elts, value.elts, strict=True))  # type: ignore[arg-type]

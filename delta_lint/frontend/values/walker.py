@@ -23,6 +23,7 @@ import weakref
 from dataclasses import replace
 from typing import Protocol
 
+from delta_lint.frontend.pyguards import NONE, Absent, GuardReader
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyvalues import (
     UNHELD,
@@ -36,10 +37,12 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     is_texts,
     join_envs,
+    json_input,
     known_items,
     loop_names,
     member,
     param_str,
+    to_plain,
 )
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
@@ -112,6 +115,7 @@ class Host(Protocol):
     _tree: ast.Module | None
     values: ValueResolver
     sites: SourceSites  # where a node stands, and its text
+    guards: GuardReader  # the tables known absent where the walk stands
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
@@ -701,11 +705,13 @@ class Walker:
             # an `elif` chain as one statement of many branches (no recursion per `elif`);
             # every branch is read, and where the conditions are known only the taken one binds
             bodies: list[list[ast.stmt]] = []
+            tests: list[ast.expr] = []
             taken: int | None = -1
             link: ast.If = stmt
             while True:
                 if link is not stmt:
                     self.host._calls(link.test, scope)
+                tests.append(link.test)
                 if taken == -1:
                     truth = self.values._truth(link.test, scope)
                     taken = None if truth is None else len(bodies) if truth else -1
@@ -715,7 +721,8 @@ class Walker:
                     continue
                 bodies.append(link.orelse)
                 break
-            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken)
+            absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
+            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken, absent=absent)
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             # the body may run no time, once or more: before and after it are both possible;
             # the `else` runs when no `break` left the loop, and what a `break` leaves
@@ -736,11 +743,12 @@ class Walker:
                 _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
         else:  # try: the handlers start from anywhere in the body
             before = dict(scope.env)
+            absent = self.host.guards.handlers(stmt, scope)  # type: ignore[arg-type]  # a lookup that fails on a missing table
             self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
             after = dict(scope.env)
             handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
             _replace_env(scope, join_envs([before, after]))
-            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after])  # type: ignore[attr-defined]
+            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after], absent=absent)  # type: ignore[attr-defined]
             self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
 
     def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
@@ -749,7 +757,8 @@ class Walker:
         `continue`), `scope` left as those ways join."""
         self._exits.append(([], []))
         try:
-            self.block(body, scope)
+            with self.host.guards.inside(NONE):  # a turn may follow one that created the table
+                self.block(body, scope)
         finally:
             breaks, continues = self._exits.pop()
         falls = not _leaves(body)
@@ -764,14 +773,18 @@ class Walker:
         may_skip: bool = False,
         given: list | None = None,
         taken: int | None = None,
+        absent: list[Absent] | None = None,
     ) -> None:
         """Read each body from the same start and join what the paths leave (only
-        the `taken` body's, when the condition is known)."""
+        the `taken` body's, when the condition is known); each body with the tables
+        known absent before it and `absent`'s for it (see `pyguards`)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
+        known = self.host.guards.absent
         for n, body in enumerate(bodies):
             _replace_env(scope, start)
-            self.block(body, scope)
+            with self.host.guards.inside(known | absent[n] if absent else known):
+                self.block(body, scope)
             if not _leaves(body) and taken in (None, n):
                 outcomes.append(dict(scope.env))
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
@@ -848,7 +861,12 @@ class Walker:
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
-        attrs = self.values._evaluate(init, call, scope)[0] if init is not None else {}
+        held = self._class_attributes(cls)
+        if init is not None:
+            owner = Instance(tuple(held.items()), cls=cls.name) if held else None
+            attrs = self.values._evaluate(init, call, scope, owner)[0]
+        else:
+            attrs = held
         changed = self._changed_outside_init(cls)
         attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
         # an object of which nothing is known reads its methods as they are written
@@ -870,6 +888,50 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
+        """The text attributes the class's body and its project bases' bodies assign
+        (`table = "main.sales.orders"`): what `self.table` reads where no `__init__`
+        sets it, a derived class's own before its base's, as Python looks them up.
+        Empty when a base is not a class of the project or there are several (an
+        outside base's `__init__` may set any attribute), and for a dataclass or a
+        model, whose class-level names are its fields' defaults. A name the body
+        binds to anything but a known text is not known, and hides its base's."""
+        if _is_dataclass(cls) or _is_model(cls):
+            return {}
+        chain: list[ast.ClassDef] = []
+        current: ast.ClassDef | None = cls
+        while current is not None and len(chain) < MAX_HELPER_DEPTH:
+            chain.append(current)
+            bases = [b for b in current.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+            if not bases:
+                break
+            if len(bases) > 1 or not isinstance(bases[0], ast.Name):
+                return {}
+            current = self._class_named(bases[0].id, current.lineno)
+            if current is None:
+                return {}
+        else:
+            if current is not None:
+                return {}  # deeper than followed
+        module = Scope(env=self.host.module_env)
+        attrs: dict[str, object] = {}
+        for klass in reversed(chain):
+            for stmt in klass.body:
+                if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                    targets, value = [stmt.target], stmt.value
+                elif isinstance(stmt, ast.Assign):
+                    targets, value = stmt.targets, stmt.value
+                else:
+                    continue
+                text = self.values.string(value, module)
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        if text.unknown or text.params:
+                            attrs.pop(target.id, None)
+                        else:
+                            attrs[target.id] = text
+        return attrs
 
     def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
         """The `__init__` an object of the class runs: its own, or the first of the
@@ -971,9 +1033,15 @@ class Walker:
             held = scope.env.get(node.id)
             if isinstance(held, (ast.ClassDef, Instance)):
                 return held
-            if isinstance(held, dict) and self.home(node.lineno) is None and self.host._tree is not None:
+            home = self.home(node.lineno)
+            if isinstance(held, dict) and home is None and self.host._tree is not None:
                 # a module-level literal of this file (`CONFIGS = {...}`), as written
                 return _literal_in([s for s in self.host._tree.body if s.lineno <= self.host._own_lines], node.id)
+            if type(held) is dict and home is not None:
+                # a module-level dict of the imported module whose class this is, as
+                # that module's scope holds it (`Context.scopes`): known in full, or not
+                plain = to_plain(held)
+                return plain if isinstance(plain, dict) else None
             return None
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             owner = scope.env.get(node.value.id)
@@ -1069,8 +1137,23 @@ class Walker:
         cls = self.host.classes.get(joined.cls) if isinstance(joined, Instance) else None
         if cls is None:  # (`self` inside `__init__` read for its values is of no class)
             return None
-        method = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
+        method = self.method_named(cls, func.attr)
         return (method, held) if method is not None else None  # type: ignore[return-value]
+
+    def method_named(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """The method `name` an object of the class runs: its own, or the first of the
+        project classes it derives from that defines it (left first, a few deep, as
+        `_init_of` follows them)."""
+        current: ast.ClassDef | None = cls
+        for _ in range(MAX_HELPER_DEPTH):
+            found = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == name), None)
+            if found is not None or not current.bases:
+                return found
+            base = current.bases[0]
+            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            if current is None:
+                return None
+        return None
 
     def returned_instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(...).start()` where `start` ends in `return self`: the same object;
@@ -1116,7 +1199,8 @@ class Walker:
             env[batch[0]] = DataFrame(frozenset())
             if len(batch) > 1:
                 env[batch[1]] = param_str("batch_id")
-        self.block(fn.body, local)
+        with self.host.guards.inside(NONE):  # it runs where it is called, not where it is defined
+            self.block(fn.body, local)
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -1235,13 +1319,14 @@ class Walker:
     def notebook_run(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.run("./child", 600, {"schema": s})`: the child runs in
         this notebook's task with its widgets bound to the arguments known here. A
-        path whose folder only a run knows (`f"{base}/jobs/child"`) is its known tail
+        path whose folder only a run knows (`f"{base}/jobs/child"`, or
+        `f"/Workspace{base}/jobs/child"` as a helper builds it) is its known tail
         after `UNKNOWN_FOLDER`, which the link stage matches by tail."""
         path = self.values.string(argument_at(node, 0, "path"), scope)
         child = path.text
         if path.params or path.unknown:
             tail = child[child.rfind("}") + 1 :]
-            if not (child.startswith("{") and tail.startswith("/") and tail.strip("/")):
+            if not ("}" in child and tail.startswith("/") and tail.strip("/")):
                 return
             child = UNKNOWN_FOLDER + tail
         if not child:
@@ -1254,7 +1339,20 @@ class Walker:
                     text = self.values.string(v, scope)
                     if not (text.params or text.unknown):
                         values[k.value] = text.text
+                    elif call_named(v, JSON_DUMPS) and v.args:  # type: ignore[attr-defined]
+                        dumped = self._dumped_dict(v.args[0], scope)  # type: ignore[attr-defined]
+                        if dumped is not None:
+                            values[k.value] = dumped
         self.host.notebook_runs.append((child, values))
+
+    def _dumped_dict(self, node: ast.expr, scope: Scope) -> str | None:
+        """The argument text of `json.dumps(conf)` where `conf` is a dict known in
+        part (a key from a secret, a template, one of a few texts), or one of a few
+        dicts (joined key by key, see `joined_dict`): the dict key by key (see `JSON_INPUT`), so the child's `json.loads` of the widget gets back
+        what is known of each key and no more. None when no key's value is known."""
+        held = self.values._value(node, scope)
+        fields = exported_value(held) if type(held) in (dict, OneOf) else None
+        return json_input(fields) if isinstance(fields, dict) else None
 
     def notebook_exit(self, node: ast.Call, scope: Scope) -> None:
         """`dbutils.notebook.exit(x)`: what the notebooks that run this one get back,
