@@ -59,7 +59,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Job, Task, Workflows, found_problem, job_from_settings, listing, probe_file
+from delta_lint.bundle import (
+    RUN_JOB_UNREAD,
+    Job,
+    Task,
+    Workflows,
+    found_problem,
+    job_from_settings,
+    listing,
+    probe_file,
+)
 from delta_lint.config import ConfigError
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
@@ -165,20 +174,39 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
 def resolve_started_jobs(workflows: Workflows) -> None:
     """A task that starts a job by name or id (Airflow's `DatabricksRunNowOperator`)
     names it by its key once the job is known to the project's readers; one that no
-    reader defines cannot be analysed, and says so."""
+    reader defines cannot be analysed, and says so. A bundle's `run_job_task` that
+    starts a job of the project whose only runs are the ones its starters make (no
+    schedule, trigger or continuous run of its own) is analysed through that job,
+    which the schedule runs inside the starting task: it is no task "delta-lint
+    cannot read". One starting a job that also runs on its own keeps its note, which
+    says why (the runs it starts are not placed at its time)."""
     names: dict[str, list[str]] = {}
     for job in workflows.jobs.values():
         names.setdefault(job.name, []).append(job.key)
     for job in workflows.jobs.values():
         for key, task in job.tasks.items():
-            if task.starts is None or task.starts[0] in workflows.jobs:
+            if task.starts is None:
                 continue
-            found = names.get(task.starts[0], [])
-            if len(found) == 1:
-                job.tasks[key] = replace(task, starts=(found[0], task.starts[1]))
-            elif task.problem is None:
-                why = "several jobs have that name" if found else "no job definition of this project defines it"
-                job.tasks[key] = replace(task, problem=f"it starts job `{task.starts[0]}`, and {why}")
+            if task.starts[0] not in workflows.jobs:
+                found = names.get(task.starts[0], [])
+                if len(found) == 1:
+                    task = job.tasks[key] = replace(task, starts=(found[0], task.starts[1]))
+                elif task.problem is None:
+                    why = "several jobs have that name" if found else "no job definition of this project defines it"
+                    job.tasks[key] = replace(task, problem=f"it starts job `{task.starts[0]}`, and {why}")
+                    continue
+            child = workflows.jobs.get(task.starts[0])
+            if child is None or task.problem != RUN_JOB_UNREAD or child.key == job.key:
+                continue
+            own = "its schedule" if child.cron else "continuously" if child.continuous else child.trigger
+            if own or child.paused:
+                problem = (
+                    f"it starts job `{child.key}`, which also runs on its own ({own or 'a paused schedule'}): "
+                    "the runs this task starts are not paired at its time"
+                )
+                job.tasks[key] = replace(task, problem=problem)
+            else:
+                job.tasks[key] = replace(task, problem=None)
 
 
 def _label(file: Path, root: Path) -> str:
@@ -426,6 +454,9 @@ class _DagFile:
             if isinstance(node.func, ast.Name) and name in self.group_functions:
                 return self._group_call(node, name, dag, groups, scope, depth)
             mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
+            operator = self._mapped_operator(mapped) if name in ("expand", "expand_kwargs") else None
+            if operator is not None:
+                return self._mapped_task(node, operator, dag, groups, scope)
             if (
                 name in ("expand", "expand_kwargs")
                 and isinstance(mapped, ast.Name)
@@ -492,6 +523,102 @@ class _DagFile:
             if isinstance(held, list) and isinstance(index, int) and not isinstance(index, bool):
                 return [held[index]] if -len(held) <= index < len(held) else None
         return None
+
+    def _mapped_operator(self, node: ast.expr | None) -> tuple[ast.expr, str, list[ast.keyword]] | None:
+        """What a mapped task (`Op.partial(task_id=..., ...).expand(...)`, a `@task`
+        function's `f.expand(...)` or `f.partial(...).expand(...)`) maps: its
+        operator (or function) as written, its name, and the keywords every copy
+        shares (the `partial` ones). None when `node` is not one of those."""
+        shared: list[ast.keyword] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "partial":
+            shared, node = [k for k in node.keywords if k.arg is not None], node.func.value
+        if not isinstance(node, ast.Name):
+            return None
+        name = self._name(ast.Call(func=node, args=[], keywords=[]))
+        if name in self.task_functions or (shared and any(k.arg == "task_id" for k in shared)):
+            return node, name, shared
+        return None
+
+    def _mapped_task(
+        self,
+        call: ast.Call,
+        operator: tuple[ast.expr, str, list[ast.keyword]],
+        dag: int | None,
+        groups: list[_Group],
+        scope: Scope,
+    ) -> list[_Ref]:
+        """A mapped task: Airflow runs one copy of it per value of its `expand`
+        arguments (every combination of them; one per mapping of `expand_kwargs`), the
+        copies side by side, up to its `max_active_tis_per_dagrun` (or `_per_dag`).
+        When the values are known (literal lists, names the value layer reads), each
+        copy is a task of its own, `id[i]`, read with its values bound; copies that
+        run one at a time are ordered one after another. When they are not known, the
+        task is read once with the mapped arguments unknown and run as a for_each
+        task (copies of it beside each other). The call stands for all its copies."""
+        if call in self.made:
+            return self.made[call]
+        func, name, shared = operator
+        values = self._mapped_values(call, scope)
+        base = self._setting(next((k.value for k in shared if k.arg == "task_id"), None), scope)
+        if not isinstance(base, str):
+            base = self.task_functions.get(name, f"{name or 'task'}_{call.lineno}")
+        copies: list[dict[str, object]] = values if values is not None else [{}]
+        if values is not None and len(values) > self.rounds_left:
+            copies, values = [{}], None
+        if values is not None:
+            self.rounds_left -= len(values)
+        mapped_names = [k.arg for k in call.keywords if k.arg is not None]
+        refs: list[_Ref] = []
+        for number, bound in enumerate(copies):
+            names = list(bound) if values is not None else mapped_names
+            keywords = [k for k in shared if k.arg not in names and k.arg != "task_id"]
+            keywords += [ast.keyword(arg=n, value=ast.Name(id=f"__mapped_{n}", ctx=ast.Load())) for n in names]
+            task_id = base if values is None else f"{base}[{number}]"
+            keywords.append(ast.keyword(arg="task_id", value=ast.Constant(task_id)))
+            made = ast.Call(func=func, args=[], keywords=keywords)
+            ast.copy_location(made, call)
+            made.end_lineno, made.end_col_offset = call.end_lineno, call.end_col_offset
+            given = {f"__mapped_{n}": v for n, v in bound.items()} if values is not None else {}
+            given |= {f"__mapped_{n}": UNKNOWN for n in names if n not in bound}
+            if values is None:
+                self.mapping += 1
+            try:
+                refs += self._task(made, name, dag, groups, scope.bind(given))
+            finally:
+                if values is None:
+                    self.mapping -= 1
+        if values is not None and self._copies_at_once(shared) == 1:
+            for up, down in zip(refs, refs[1:]):  # one copy at a time: never two side by side
+                self._order([up], [down])
+        self.made[call] = refs
+        return refs
+
+    def _mapped_values(self, call: ast.Call, scope: Scope) -> list[dict[str, object]] | None:
+        """The mapped arguments of each copy of a mapped task (`expand(a=[1, 2],
+        b=[3])`: every combination; `expand_kwargs([{...}, {...}])`: each mapping), or
+        None when a list, or an item of `expand_kwargs`, is not known."""
+        if _callee(call) == "expand_kwargs":
+            found = self.static.value(call.args[0], scope) if len(call.args) == 1 and not call.keywords else None
+            if not isinstance(found, (list, tuple)) or partial(found) or len(found) > MAX_ROUNDS:
+                return None
+            if not all(isinstance(i, dict) and not partial(i) and all(isinstance(k, str) for k in i) for i in found):
+                return None
+            return [dict(i) for i in found]
+        if call.args or not call.keywords or any(k.arg is None for k in call.keywords):
+            return None
+        out: list[dict[str, object]] = [{}]
+        for keyword in call.keywords:
+            found = self.static.value(keyword.value, scope)
+            if not isinstance(found, (list, tuple)) or partial(found):
+                return None
+            out = [{**o, keyword.arg: v} for o in out for v in found]  # type: ignore[misc]
+            if len(out) > MAX_ROUNDS:
+                return None
+        return out
+
+    def _copies_at_once(self, keywords: list[ast.keyword]) -> int:
+        """How many copies of a mapped task run at once (see `_mapped_runs`)."""
+        return self._mapped_runs(ast.Call(func=ast.Name(id="_", ctx=ast.Load()), args=[], keywords=keywords))
 
     def _group_call(
         self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope, depth: int

@@ -11,6 +11,7 @@ in the bundle; nothing is deployed, run or fetched.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import glob
 import json
@@ -186,6 +187,19 @@ def found_problem(path: Path, root: Path, err: ConfigError) -> tuple[Location, s
 
 
 # -- bundles -------------------------------------------------------------------------------
+
+
+def declares_bundle(path: Path, root: Path) -> bool:
+    """Whether a bundle file found at the root is a bundle's root: it has a
+    `bundle:` mapping, as the Databricks CLI requires of the file it starts from.
+    A `bundle.yml` holding only `resources:` or `variables:` (a fragment another
+    file includes) is none. A file that cannot be read counts as one, so that its
+    problem is still reported where the bundle is read."""
+    try:
+        data = _load_yaml(path, root)
+    except ConfigError:
+        return True
+    return isinstance(data.get("bundle"), dict)
 
 
 def find_bundle(root: Path) -> Path | None:
@@ -719,6 +733,7 @@ def load_bundle(
     pipeline_specs: dict[str, tuple[dict, Path]] = {}
     named_resources: dict[str, str] = {}  # `resources.schemas.x.name` -> its text
     declared_elsewhere: dict = {}
+    python_jobs, python_files = _python_resources(main, path, root, listings, problems)
     for file in files:
         try:
             data = main if file == path else _load_yaml(file, root)
@@ -735,6 +750,11 @@ def load_bundle(
         named_resources.update(_resource_names(data.get("resources")))
         if data is not main and isinstance(data.get("variables"), dict):
             declared_elsewhere.update(data["variables"])  # variables may be declared in included files
+    for key, job, file in python_jobs:  # the YAML's job of a key wins, as the CLI refuses both
+        if key not in (resources.get("jobs") or {}):
+            sources[id(job)] = file
+            resources.setdefault("jobs", _LineDict())[key] = job
+    files += [f for f in python_files if f not in files]
     targets = main.get("targets") or {}
     if target is None:
         target, why = default_target(targets)
@@ -758,6 +778,10 @@ def load_bundle(
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
+    synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
+        isinstance(c, dict) and isinstance(c.get("workspace"), dict) and "file_path" in c["workspace"]
+        for c in (main, tconf)
+    )
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
@@ -780,14 +804,23 @@ def load_bundle(
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
+        if synced_under_root:
+            job = _files_of_root_path(job)
         out.jobs[key] = _job(
-            key, _resolve(job, refs, growth), file, root, dev_target=target if dev else None, label=labels[file]
+            key,
+            _resolve(job, refs, growth),
+            file,
+            root,
+            dev_target=target if dev else None,
+            base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
+            label=labels[file],
         )
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
+        merged = _files_of_root_path(merged) if synced_under_root else merged
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1149,7 +1182,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             None,
             names,
             location,
-            f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+            f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
             _arguments(_task_name(params, key)),
             entry_point=wheel["entry_point"],
             package=str(wheel.get("package_name") or ""),
@@ -1162,10 +1195,121 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         None,
         (),
         location,
-        f"a {kind.replace('_', ' ')} runs code delta-lint cannot read",
+        RUN_JOB_UNREAD
+        if kind == "run_job_task"
+        else f"{_article(kind)} {kind.replace('_', ' ')} runs code delta-lint cannot read",
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+# a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
+RUN_JOB_UNREAD = "a run job task runs code delta-lint cannot read"
+# the `databricks.bundles.core` loader that reads every module of the package it is called in
+_PACKAGE_LOADER = "load_resources_from_current_package_module"
+MAX_PYTHON_RESOURCE_FILES = 500
+
+
+def _python_resources(
+    main: dict, path: Path, root: Path, listings: list, problems: list
+) -> tuple[list[tuple[str, _LineDict, Path]], list[Path]]:
+    """The jobs a bundle defines in Python (`python: resources: ["pkg:fn"]`, before
+    that `experimental: python: resources:`), read with `ast`, never imported: when
+    `fn` of the package `pkg` (relative to the bundle root) returns
+    `load_resources_from_current_package_module()`, each module of the package's
+    `Job(...)` / `Job.from_dict(...)` at its top level (see
+    `sdkjobs.bundle_python_jobs`), keyed by its name, its paths relative to the
+    bundle root as the CLI reads them. A function that builds its resources some
+    other way is code delta-lint does not run: a problem says its jobs are not read.
+    Returns (key, settings at their line, file) and the files read."""
+    python = main.get("python") if isinstance(main.get("python"), dict) else None
+    experimental = main.get("experimental") if isinstance(main.get("experimental"), dict) else {}
+    python = python or (experimental.get("python") if isinstance(experimental.get("python"), dict) else {})
+    entries = python.get("resources") if isinstance(python, dict) else None
+    jobs: list[tuple[str, _LineDict, Path]] = []
+    files: list[Path] = []
+    for entry in entries if isinstance(entries, list) else []:
+        module, _, function = str(entry).partition(":")
+        parts = module.split(".")
+        if not function or not all(p.isidentifier() for p in parts):
+            continue
+        package = path.parent.joinpath(*parts)
+        init = package / "__init__.py"
+        why = None
+        try:
+            tree = ast.parse(read_input_text(init, root)) if init.is_file() else None
+        except (OSError, UnicodeDecodeError, ValueError, SyntaxError, RecursionError) as err:
+            tree, why = None, f"cannot be read ({type(err).__name__})"
+        if tree is not None:
+            files.append(init)
+            fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function), None)
+            body = [n for n in fn.body if not _docstring(n)] if fn is not None else []
+            returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if not (isinstance(returned, ast.Call) and _callee_name(returned) == _PACKAGE_LOADER):
+                why = f"`{function}` builds the resources in code delta-lint does not run"
+        elif why is None:
+            why = f"`{module}` is not a package of the bundle"
+        if why is not None:
+            where = Location(_rel(path, root), getattr(main, "line", 1), 1)
+            problems.append((where, f"python resources `{entry}`: {why}; its jobs are not analysed"))
+            continue
+        pattern = str(package / "**" / "*.py")
+        matched = listing("glob", pattern)
+        listings.append(("glob", pattern, matched))
+        for file in map(Path, matched[:MAX_PYTHON_RESOURCE_FILES]):
+            jobs += _python_jobs(file, root)
+            files.append(file)
+    return jobs, files
+
+
+def _python_jobs(file: Path, root: Path) -> list[tuple[str, _LineDict, Path]]:
+    """One module's jobs (`sdkjobs.bundle_python_jobs`); a module that cannot be read
+    defines none (the Python front end reports it where it checks the file)."""
+    from delta_lint.frontend.sdkjobs import bundle_python_jobs
+    from delta_lint.frontend.values.budget import Budget
+
+    try:
+        tree = ast.parse(read_input_text(file, root))
+    except (OSError, UnicodeDecodeError, ValueError, SyntaxError, RecursionError):
+        return []
+    out = []
+    for key, settings, line in bundle_python_jobs(tree, Budget(), _rel(file, root)):
+        placed = _LineDict(settings)
+        placed.line = line
+        out.append((key, placed, file))
+    return out
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _callee_name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+_ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
+
+
+def _files_of_root_path(value: Any) -> Any:
+    """A job's settings with `${workspace.root_path}/files/...` written as
+    `${workspace.file_path}/...`: the same folder while the bundle leaves `file_path`
+    at its default (the caller's test), where the bundle's files are synced."""
+    if isinstance(value, str):
+        return _ROOT_PATH_FILES.sub("${workspace.file_path}", value) if "root_path" in value else value
+    if isinstance(value, dict):
+        out = _LineDict({k: _files_of_root_path(v) for k, v in value.items()})
+        out.line = getattr(value, "line", 1)
+        return out
+    if isinstance(value, list):
+        return [_files_of_root_path(v) for v in value]
+    return value
+
+
+def _article(word: str) -> str:
+    """ "a" or "an" before a task kind ("an unknown task type", "a pipeline task")."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 DBT_PROJECT = "dbt_project.yml"

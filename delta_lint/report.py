@@ -796,7 +796,11 @@ def _schedule_head(sched) -> list[str]:
             target = (
                 ", ".join(task.files)
                 if task.files
-                else (f"not analysed: {task.problem}" if task.problem else "runs no file")
+                else f"not analysed: {task.problem}"
+                if task.problem
+                else f"starts job `{task.starts[0]}`"
+                if task.starts
+                else "runs no file"
             )
             lines.append(f"    {task.key}{after}{each}: {target}")
     return [clean(line) for line in lines]

@@ -35,6 +35,7 @@ from delta_lint.bundle import (
     Task,
     Workflows,
     bundle_targets,
+    declares_bundle,
     found_problem,
     listing,
     load_bundle,
@@ -852,6 +853,13 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
             found = listing("bundle", str(config.root))
             out.listings.append(("bundle", str(config.root), found))
             path = Path(found[0]) if found else None
+    fragment = None  # a root bundle file that is no bundle's root, beside bundles in folders below
+    if path is not None and not named and not declares_bundle(path, config.root):
+        below = listing("bundles", str(config.root))
+        if below:
+            fragment, path = path, None
+        else:  # read as before; a bundle appearing below reads the project again
+            out.listings.append(("bundles", str(config.root), below))
     if path is not None:
         if not path.is_file():
             raise ConfigError(f"{path}: bundle file not found")
@@ -861,6 +869,12 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         out.listings = probes + out.listings
     elif config.bundle is None and bundle is None:
         _load_nested_bundles(out, config, target or config.target)
+        if fragment is not None:  # its edits (a `bundle:` mapping added) read the project again
+            out.files.insert(0, fragment)
+            out.notes.append(
+                f"{fragment.relative_to(config.root).as_posix()} has no `bundle:` mapping, so it is no bundle's "
+                "root: the bundles in the folders below are read, each with its own variables and targets"
+            )
     exported = None
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)

@@ -17,11 +17,14 @@ forms, which Terraform loads without being told) and the `module` blocks calling
 give them, and puts the known ones in place before the job is read. A reference with no known value (a variable
 without a default, set with `-var` at deploy time) stays as written; where it makes
 the schedule unreadable, the job's problem names it at the attribute's line.
+`dynamic "task"` blocks (and nested `dynamic` blocks) are written out once per
+element of a `for_each` whose value is known that way (`_dynamic`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,7 +37,8 @@ from delta_lint.schema import Source, TerraformJob, convert
 
 # `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
-_MODULE_FOLDER = "${path.module}/"
+# `${path.module}`, `${path.root}`, `${path.cwd}` at the start of a local path (see `_local`)
+_PATH_FOLDER = re.compile(r"^\$\{\s*path\.(module|root|cwd)\s*\}")
 _KIND = "databricks_job"
 # `${var.name}` / `${local.name}` (a fixed pattern of ours, not the repository's)
 _REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)\s*\}")
@@ -45,6 +49,17 @@ MAX_VALUE_TEXT = 64 * 1024
 _TFVARS = ("terraform.tfvars", "terraform.tfvars.json")
 _AUTO_TFVARS = (".auto.tfvars", ".auto.tfvars.json")
 _FILE_TASKS = {"notebook_task": "notebook_path", "spark_python_task": "python_file"}
+# the provider's other task blocks: not analysed, named by their kind (their settings are not read)
+_OTHER_TASKS = (
+    "pipeline_task",
+    "python_wheel_task",
+    "spark_jar_task",
+    "spark_submit_task",
+    "run_job_task",
+    "dashboard_task",
+    "power_bi_task",
+    "clean_rooms_notebook_task",
+)
 
 
 def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
@@ -76,16 +91,19 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
         jobs = list(_resources(document, _KIND))
         source = Source(file, text=module.text(file), hcl=True)
         for key, spec in jobs:
-            spec = values.resolved(spec)
+            spec, unknown_tasks = _dynamic(values.resolved(spec), values)
             try:  # the blocks delta-lint reads have the provider's shape (`task = 5` is none)
                 convert(spec, TerraformJob, source, ("resource", _KIND, key))
             except ConfigError as err:
                 where, _ = found_problem(file, root, err)
                 out.problems.append((where, f"{err.detail}; job `{key}` is not analysed"))
                 continue
-            settings = _place(_settings(spec, notebooks), source, key)
+            settings = _place(_settings(spec, notebooks, module.places(file.parent)), source, key)
             name = str(settings.get("name") or key)
             job = job_from_settings(name, settings, file, root, base=file.parent)
+            for task_key, why in unknown_tasks.items():  # copies of a `dynamic "task"` no one can count
+                if task_key in job.tasks:
+                    job.tasks[task_key] = replace(job.tasks[task_key], files=(), problem=why)
             _name_unknown_schedule(job, settings, values)
             defined += [
                 (deployment, name, job) for deployment in deployments.get(file.parent, (_label(file.parent, root),))
@@ -214,6 +232,121 @@ class _Values:
         if isinstance(held, str):
             return _text(held)
         return match.group(0)
+
+
+# `${task.value}`, `${task.key}`, `${task.value.notebook}`: a `dynamic` block's iterator
+_ITERATOR = r"\$\{\s*%s\.(key|value)((?:\.[A-Za-z_][\w-]*)*)\s*\}"
+_TOSET = re.compile(r"^\$\{\s*toset\(\s*((?:var|local)\.[A-Za-z_][\w-]*)\s*\)\s*\}$")
+MAX_DYNAMIC_COPIES = 256  # copies a job's `dynamic` blocks make at most, nested ones included; past it, not known
+
+
+def _dynamic(spec: dict, values: _Values) -> tuple[dict, dict[str, str]]:
+    """A `databricks_job` body with its `dynamic "<block>" { for_each = ...; content {
+    ... } }` blocks written out (Terraform's own expansion, nothing evaluated): the
+    content once per element when `for_each` is a list, a map or `toset(...)` of a
+    known value, its iterator's `key` and `value` (and `value.<attribute>` of an
+    object) put in place; nested `dynamic` blocks in turn. A `for_each` of no known
+    value makes no copies of its block, except a `dynamic "task"`: one task stands
+    for its copies, not analysed (returned: its key -> why), so the job says it runs
+    code no one can tell rather than seeming to run none."""
+    unknown: dict[str, str] = {}
+    return _expand(spec, values, unknown, 0, [MAX_DYNAMIC_COPIES]), unknown
+
+
+def _expand(body: Any, values: _Values, unknown: dict[str, str], depth: int, left: list[int]) -> Any:
+    """`_dynamic` of one body; `left` holds the copies the job may still make (nested
+    blocks multiply them), past which a `for_each` counts as not known."""
+    if isinstance(body, list):
+        return [_expand(b, values, unknown, depth, left) for b in body]
+    if not isinstance(body, dict) or depth > MAX_REFERENCE_DEPTH:
+        return body
+    out = {k: _expand(v, values, unknown, depth + 1, left) for k, v in body.items() if k != "dynamic"}
+    for block in body.get("dynamic") or [] if isinstance(body.get("dynamic"), list) else []:
+        for label, dynamic in block.items() if isinstance(block, dict) else ():
+            label, dynamic = _text(label), _one(dynamic) if isinstance(dynamic, list) else dynamic
+            if not isinstance(dynamic, dict):
+                continue
+            content = _one(dynamic.get("content"))
+            iterator = _text(dynamic.get("iterator")) or label
+            given = dynamic.get("for_each")
+            elements = _elements(given, values)
+            if elements is not None and len(elements) > left[0]:
+                elements = None  # past the job's copies: as if not known
+            if elements is not None:
+                left[0] -= len(elements)
+            if elements is None:
+                if label == "task":
+                    copy = _substituted(content, iterator, None, None)
+                    key = _text(copy.get("task_key"))
+                    key = key if key and "${" not in key else f"dynamic task over {_text(given)}"
+                    copy["task_key"] = key
+                    unknown[key] = (
+                        f'it is a `dynamic "task"` block over `for_each = {_text(given)}`, whose elements '
+                        "delta-lint does not know: how many tasks it makes, and what they run, is not read"
+                    )
+                    out.setdefault("task", []).append(_expand(copy, values, unknown, depth + 1, left))
+                continue
+            for element_key, element in elements:
+                copy = _substituted(content, iterator, element_key, element)
+                out.setdefault(label, []).append(_expand(copy, values, unknown, depth + 1, left))
+    return out
+
+
+def _elements(given: Any, values: _Values) -> list[tuple[Any, Any]] | None:
+    """(key, value) of each element a `for_each` goes over (a list: its index; a set
+    or a map: the element or the map's key), or None when it is not known."""
+    if isinstance(given, str):
+        found = _TOSET.match(given)
+        if not found:
+            return None
+        held = values.resolved(f"${{{found.group(1)}}}")
+        if not isinstance(held, list) or _open(held):
+            return None
+        items = [(v, v) for v in dict.fromkeys(h for h in held if isinstance(h, (str, int, float)))]
+        return items if len(items) == len(held) and len(items) <= MAX_DYNAMIC_COPIES else None
+    if _open(given):
+        return None
+    if isinstance(given, list) and len(given) <= MAX_DYNAMIC_COPIES:
+        return list(enumerate(given))
+    if isinstance(given, dict) and len(given) <= MAX_DYNAMIC_COPIES:
+        return [(f'"{k}"', v) for k, v in given.items() if not k.startswith("__")]
+    return None
+
+
+def _substituted(content: Any, iterator: str, key: Any, value: Any) -> Any:
+    """A `dynamic` block's content with `${<iterator>.key}`, `${<iterator>.value}` and
+    `${<iterator>.value.<attribute>}` put in place (python-hcl2's form: a string in
+    its quotes); a reference to an element that is not known (`key` None), or that
+    the element does not hold, left as written."""
+    if isinstance(content, dict):
+        return {k: _substituted(v, iterator, key, value) for k, v in content.items()}
+    if isinstance(content, list):
+        return [_substituted(v, iterator, key, value) for v in content]
+    if not isinstance(content, str) or "${" not in content:
+        return content
+    pattern = re.compile(_ITERATOR % re.escape(iterator))
+
+    def held(match: re.Match) -> Any:
+        if key is None:
+            return None
+        found = key if match.group(1) == "key" else value
+        for attribute in [a for a in match.group(2).split(".") if a]:
+            found = found.get(attribute) if isinstance(found, dict) else None
+        return found
+
+    quoted = len(content) >= 2 and content[0] == content[-1] == '"'
+    whole = None if quoted else pattern.fullmatch(content)
+    if whole:  # `task_key = task.value`: the element itself, whatever its type
+        found = held(whole)
+        return content if found is None else found
+
+    def text(match: re.Match) -> str:
+        found = held(match)
+        if isinstance(found, bool):
+            return "true" if found else "false"
+        return _text(found) if isinstance(found, (str, int, float)) else match.group(0)
+
+    return pattern.sub(text, content)
 
 
 def _module_values(documents: list[dict], tfvars: list[dict]) -> _Values:
@@ -369,9 +502,29 @@ class _Modules:
             for tf in files:
                 document = self.parsed(tf)
                 if not isinstance(document, ConfigError):
-                    out.update(_sources(document, folder, self.root))
+                    out.update(_sources(document, folder, self.root, self.places(folder)))
             self._sources[folder] = (out, files)
         return self._sources[folder]
+
+    def places(self, folder: Path) -> tuple[Path, Path | None]:
+        """The module's folder and the folder of the root module that deploys it
+        (`path.module`, `path.root`): the module itself when no other module calls it,
+        the one root all its callers lead to, else None (deployed from several roots,
+        or a cycle of calls: `path.root` is not one folder). Read once the `module`
+        blocks are known (`_deployments`)."""
+        seen: set[Path] = set()
+        todo, tops = [folder.resolve()], set()
+        while todo:
+            here = todo.pop()
+            if here in seen:
+                continue
+            seen.add(here)
+            callers = self.calls.get(here)
+            if callers:
+                todo += [caller.resolve() for caller, _ in callers]
+            else:
+                tops.add(here)
+        return folder, (tops.pop() if len(tops) == 1 else None)
 
     def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
         """What the module's variables and locals hold (see `_Values`), the files its
@@ -456,12 +609,37 @@ def _resources(document: dict, kind: str):
                     yield _text(name), body
 
 
-def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
+def _local(path: str, places: tuple[Path, Path | None]) -> str:
+    """A local path of a module relative to its folder: `${path.module}/x` is `x`;
+    `${path.root}/x` and `${path.cwd}/x` (where `terraform` runs: the root module's
+    folder) are `x` in the root module's folder. Terraform's `path.module` and
+    `path.root` of a root module run in its folder are `.`, so a value written
+    against them without a slash (`"${path.module}./src/x"`) is `../src/x`. A
+    folder that is not known (a module deployed from several roots; `path.cwd`,
+    which is absolute, glued to text) leaves the path as written (not static)."""
+    found = _PATH_FOLDER.match(path)
+    if found is None:
+        return path
+    rest = path[found.end() :]
+    folder, top = places
+    start = folder if found.group(1) == "module" else top
+    if start is None:
+        return path
+    if not rest.startswith("/"):  # glued: `.` only for a root module, run in its own folder
+        if found.group(1) == "cwd" or top is None or top.resolve() != folder.resolve():
+            return path
+        return "." + rest
+    if start.resolve() == folder.resolve():
+        return rest[1:]
+    return os.path.relpath(start.resolve() / rest[1:], folder.resolve()).replace(os.sep, "/")
+
+
+def _sources(document: dict, folder: Path, root: Path, places: tuple[Path, Path | None]) -> dict[str, str]:
     """`databricks_notebook.<name>` -> the project path its `source` names."""
     out = {}
     for kind in ("databricks_notebook", "databricks_workspace_file"):
         for name, body in _resources(document, kind):
-            source = _text(body.get("source")).replace(_MODULE_FOLDER, "")
+            source = _local(_text(body.get("source")), places)
             if source and "${" not in source:
                 try:
                     path = (folder / source).resolve()
@@ -472,7 +650,7 @@ def _sources(document: dict, folder: Path, root: Path) -> dict[str, str]:
     return out
 
 
-def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
+def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
     """The Jobs API settings an HCL `databricks_job` body stands for."""
     settings: dict[str, Any] = {"name": _text(spec.get("name"))}
     if isinstance(spec.get("max_concurrent_runs"), int):
@@ -488,11 +666,11 @@ def _settings(spec: dict, sources: dict[str, str]) -> dict[str, Any]:
     settings["parameters"] = [
         {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
     ]
-    settings["tasks"] = [_task(_one(t), sources) for t in spec.get("task") or [] if _one(t).get("task_key")]
+    settings["tasks"] = [_task(_one(t), sources, places) for t in spec.get("task") or [] if _one(t).get("task_key")]
     return settings
 
 
-def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
+def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
     task: dict[str, Any] = {"task_key": _text(block.get("task_key"))}
     depends = [_text(_one(d).get("task_key")) for d in block.get("depends_on") or []]
     if depends:
@@ -505,7 +683,7 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
         ref = _RESOURCE_PATH.match(path or "")
         if ref:
             path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
-        path = path.replace(_MODULE_FOLDER, "")  # relative to the module's folder, as task paths are read
+        path = _local(path, places)  # relative to the module's folder, as task paths are read
         inner: dict[str, Any] = {path_key: path}
         params = body.get("base_parameters") or body.get("parameters")
         if isinstance(params, dict):
@@ -519,7 +697,9 @@ def _task(block: dict, sources: dict[str, str]) -> dict[str, Any]:
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
     elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
-        task["unknown_task"] = {}  # a task of another kind: not analysed, as in a bundle
+        # a task of another kind: not analysed, as in a bundle, and named by its kind
+        kind = next((k for k in _OTHER_TASKS if k in block), "unknown_task")
+        task[kind] = {}
     return task
 
 

@@ -207,3 +207,49 @@ def static_value(node: ast.expr, budget: Budget, path: str = "") -> object:
         return _document(setting(Static(None, path, budget, hook=_sdk).read(node, Scope(), 0)))
     except (OutOfBudget, RecursionError):
         return Unknown("the analysis budget is spent")
+
+
+# where the Python bundle resources' job dataclasses come from (`databricks-bundles`)
+BUNDLE_JOBS_MODULE = "databricks.bundles.jobs"
+
+
+def bundle_python_jobs(tree: ast.Module, budget: Budget, module: str) -> list[tuple[str, dict, int]]:
+    """The jobs a module of Python bundle resources defines at its top level, as
+    `load_resources_from_current_package_module` finds them: `name = Job(...)` or
+    `name = Job.from_dict({...})` with `Job` imported from `databricks.bundles.jobs`,
+    each as (its resource key: the name; its Jobs API settings, the dataclasses read
+    as dicts of their fields; its line). Read as `sdk_jobs` reads SDK calls, within
+    the file's `budget`; nothing is imported or run."""
+    jobs = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module == BUNDLE_JOBS_MODULE
+        for alias in node.names
+        if alias.name == "Job"
+    }
+    if not jobs:
+        return []
+    static = Static(tree, module, budget, hook=_sdk)
+    out = []
+    for stmt in tree.body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        target = stmt.target if isinstance(stmt, ast.AnnAssign) else target
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+            continue
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "from_dict":
+            func = func.value
+        if not (isinstance(func, ast.Name) and func.id in jobs):
+            continue
+        try:
+            settings = _document(setting(static.read(value, Scope(), 0)))
+            static.said(stmt.lineno)
+        except RecursionError:
+            continue
+        except OutOfBudget as err:
+            budget.note(module, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True)
+            break
+        if isinstance(settings, dict):
+            out.append((target.id, settings, stmt.lineno))
+    return out
