@@ -396,6 +396,16 @@ class ValueResolver:
             if isinstance(held, dict):
                 return [Str(k) for k in held]
             return held if is_texts(held) else None  # type: ignore[return-value]
+        if isinstance(node, ast.Subscript) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+        ):  # `cfg["tables"]`, `cfg.get("tables")`: a document's list of names, as a loop reads a list of configs
+            root: ast.expr = node
+            while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if not isinstance(root, ast.Name) or root.id in self.host.mutated_names:
+                return None
+            held = self._held(node, scope)
+            return held if is_texts(held) else None  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             if node.func.attr == "keys":
                 return self._items(node.func.value, scope)
@@ -994,7 +1004,7 @@ class ValueResolver:
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
-            if is_configs(owner) and not (
+            if (is_configs(owner) or is_texts(owner)) and not (
                 isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
             ):
                 index = node.slice.value
