@@ -72,7 +72,7 @@ from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
-from delta_lint.model import Diagnostic, Location, TableRef
+from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
 # A helper is read again for each call, up to this many calls and this deep: enough
@@ -206,6 +206,7 @@ class Host(Protocol):
     value_calls: set[str]
     imports: list[tuple[str, str, str]]  # (module, name, bound) of each import read so far
     _scopes: dict[str, dict[str, object]]
+    _foreign_defs: dict[str, ast.stmt]  # other modules' definitions pasted here, by the name they are called
     _top_functions: set[str]
     _own_lines: int
     _tree: ast.Module | None
@@ -893,6 +894,9 @@ class ValueResolver:
         object and the call's arguments to its parameters; None when the class has
         no such function or what it returns is not told."""
         cls = self.host.classes.get(owner.cls)
+        if cls is None and SCOPED in owner.cls:  # an object another module gives, with its class (`OBJECT_KEY`)
+            found = self.host._foreign_defs.get(owner.cls)
+            cls = found if isinstance(found, ast.ClassDef) else None
         if cls is None:
             return None
         fn = self.host.walker.method_named(cls, name)  # its own, or a project base's
