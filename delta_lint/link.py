@@ -321,7 +321,7 @@ class Linker:
                     imported.append(sub)
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
-        scopes = self._scopes(imported, helpers, classes) if helpers else ()
+        scopes = self._scopes(imported, helpers, classes, value_functions) if helpers else ()
         for path, _ in scopes:  # the clients a helper of that module reads by its own names
             clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
         offered = helpers
@@ -479,7 +479,7 @@ class Linker:
         return tuple(sorted(out.items()))
 
     def _scopes(
-        self, imported: list[int], helpers: dict, classes: set[str]
+        self, imported: list[int], helpers: dict, classes: set[str], value_functions: dict
     ) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
         """The module scope of each project module whose functions file i may call,
         directly or through the modules' own imports (to `MAX_IMPORT_DEPTH`, at most
@@ -488,7 +488,9 @@ class Linker:
         (`path::name`), so a helper read at a call here resolves the names of its
         own module, not of file i. An object of the module's own class among its
         values names that class by `path::name` too (see `_object`), its class's name
-        into `classes`."""
+        into `classes`; and into `value_functions`, the value functions its imports
+        bind that its code calls, by `path::bound` (a helper of the module pasted in
+        file i evaluates `fully_qualified_table(name)` as its module imports it)."""
         out: dict[str, tuple[tuple[str, object], ...]] = {}
         todo = [(t, 0) for t in dict.fromkeys(imported)]
         while todo and len(out) < MAX_SCOPES:
@@ -496,7 +498,8 @@ class Linker:
             path = self.paths[target]
             if path in out or self.links[target] is None:
                 continue
-            exports, own, theirs, further = self._scope(target)
+            exports, own, theirs, further, values = self._scope(target)
+            value_functions.update(values)
             prefix = f"{path}{SCOPED}"
             out[path] = tuple((k, self._object(v, target, prefix, helpers, classes)) for k, v in exports)
             helpers.update(own)
@@ -505,11 +508,14 @@ class Linker:
                 todo.extend((found, depth + 1) for found in further)
         return tuple(sorted(out.items()))
 
-    def _scope(self, target: int) -> tuple[tuple[tuple[str, object], ...], dict, dict, list[int]]:
+    def _scope(self, target: int) -> tuple[tuple[tuple[str, object], ...], dict, dict, list[int], dict]:
         """What module `target` gives `_scopes`, worked out once a run (every file
         that imports it, directly or not, asks again): its top-level values; its own
         helpers by `path::name`; the helpers its imports bind, by the name it calls
-        them (`path::bound`); and the project modules those imports name, in order."""
+        them (`path::bound`); the project modules those imports name, in order; and
+        its own value functions and those of the modules it imports that its code
+        calls, by `path::name` and `path::bound` (as `context` gives a file its own:
+        module, function, the module's source)."""
         found_scope = self._scoped.get(target)
         if found_scope is not None:
             return found_scope
@@ -519,10 +525,16 @@ class Linker:
         own = self._helpers_of(target, f"{path}{SCOPED}")
         theirs: dict[str, tuple[str, str, tuple[int, int] | None]] = {}
         further: list[int] = []
+        values = {f"{path}{SCOPED}{f}": (path, f, links.value_source) for f in links.value_functions}
         for module, name, bound in links.imports:
             found = self.module(path, module)
             if found is None:
                 continue
+            for function in self._value_functions(found):  # `f(...)` of `from m import f`, `m.f(...)` of `import m`
+                called = bound if name == function else f"{bound}.{function}" if name == "" else None
+                if called is not None and called in links.value_calls:
+                    source = self.links[found].value_source  # type: ignore[union-attr]
+                    values[f"{path}{SCOPED}{called}"] = (self.paths[found], function, source)
             if name in self._functions(found):
                 theirs[f"{path}{SCOPED}{bound}"] = self._helpers_of(found)[name]
             elif name == "":
@@ -536,7 +548,7 @@ class Linker:
                     further.append(sub)
                     continue
             further.append(found)
-        found_scope = self._scoped[target] = (tuple(sorted(links.exports.items())), own, theirs, further)
+        found_scope = self._scoped[target] = (tuple(sorted(links.exports.items())), own, theirs, further, values)
         return found_scope
 
     def _object(self, value: object, target: int, prefix: str, helpers: dict, classes: set[str]) -> object:

@@ -170,6 +170,13 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+def _dotted(func: ast.expr) -> str | None:
+    """`names.table_name` of a call `names.table_name(...)`; None for any other callee."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
 class ObjectReader(Protocol):
     """What the statement walk (`values.walker.Walker`) tells of a call: the object it
     makes (`Cls(args)` with what its `__init__` sets, the object a method returns),
@@ -206,6 +213,7 @@ class Host(Protocol):
     value_calls: set[str]
     imports: list[tuple[str, str, str]]  # (module, name, bound) of each import read so far
     _scopes: dict[str, dict[str, object]]
+    _homes: list[tuple[int, int, str]]  # (first line, last line, module) of each pasted definition
     _foreign_defs: dict[str, ast.stmt]  # other modules' definitions pasted here, by the name they are called
     _top_functions: set[str]
     _own_lines: int
@@ -1060,17 +1068,19 @@ class ValueResolver:
             fixed = self._fixed.get(id(node))
             if fixed is not None:
                 return fixed
-        if isinstance(node.func, ast.Name):
-            name = node.func.id
+        home = self.host.walker.home(node.lineno) if self.host._homes else None
+        target: tuple[Module, str] | None = None
+        if home is not None:  # in a helper pasted from another module: by that module's names alone
+            called = node.func.id if isinstance(node.func, ast.Name) else _dotted(node.func)
+            target = self.host.value_functions.get(f"{home}{SCOPED}{called}") if called else None
+        elif isinstance(node.func, ast.Name):
+            target = self._value_function(node.func.id)
         elif (
             isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
             and self._imported_whole(node.func.value.id)
         ):
-            name = f"{node.func.value.id}.{node.func.attr}"  # `names.table_name(...)` of `import names`
-        else:
-            return None
-        target = self._value_function(name)
+            target = self._value_function(f"{node.func.value.id}.{node.func.attr}")  # `names.table_name(...)`
         if target is None:
             return None
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
@@ -1328,9 +1338,14 @@ class ValueResolver:
         (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
         name (`t = table_name("x")`); None when the call is no such function or what
         it returns is not told, or when none of its parts is known."""
-        if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
+        if not isinstance(node.func, ast.Name):
             return None
-        returned = self._returned(self.host.functions[node.func.id], node, scope)
+        home = self.host.walker.home(node.lineno) if self.host._homes else None
+        # in a helper pasted from another module, a name of that module's (see `Walker.callee`)
+        name = node.func.id if home is None else f"{home}{SCOPED}{node.func.id}"
+        if name not in self.host.functions:
+            return None
+        returned = self._returned(self.host.functions[name], node, scope)
         if type(returned) is not Str or returned.scalar:
             return None
         return returned if not returned.unknown or _partly_known(returned) else None
