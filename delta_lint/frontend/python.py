@@ -49,7 +49,13 @@ from delta_lint.frontend.pyvalues import (
     member_alternatives,
     placeholders,
 )
-from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
+from delta_lint.frontend.pywriters import (
+    WriterReader,
+    batch_calls,
+    feature_clients,
+    function_names,
+    is_feature_table_call,
+)
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
@@ -999,15 +1005,15 @@ def _shape_but_declared(intent: Intent) -> tuple:
 
 
 def _batch_lambda_calls(expr: ast.expr) -> set[int]:
-    """The calls inside a lambda handed to `foreachBatch` in `expr`: they run once
-    per micro-batch, where the batch reader reads the functions they name (see
-    `batch_functions`), not where the lambda is written."""
+    """The calls inside a lambda handed to `foreachBatch` in `expr` that the batch
+    reader reads (see `pywriters.batch_calls`): they run once per micro-batch, not
+    where the lambda is written."""
     found: set[int] = set()
     for node in _walk(expr):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
             for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
                 if isinstance(arg, ast.Lambda):
-                    found |= {id(n) for n in ast.walk(arg.body) if isinstance(n, ast.Call)}
+                    found |= {id(n) for n in batch_calls(arg)}
     return found
 
 
