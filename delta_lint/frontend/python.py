@@ -28,6 +28,7 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
+from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
@@ -627,6 +628,12 @@ class PythonAnalyzer:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr):
             return
+        if self.guards.absent and _runs_again(expr):
+            # a lambda's or a comprehension's calls may run again once the first has
+            # created the table: none of its writes is a first-run write
+            with self.guards.inside(NONE_ABSENT):
+                self._calls(expr, scope)
+            return
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
@@ -1001,6 +1008,14 @@ def _shape_but_declared(intent: Intent) -> tuple:
         intent.predicate_sql,
         intent.subkind,
         intent.region,
+    )
+
+
+def _runs_again(expr: ast.expr) -> bool:
+    """Whether the expression holds a lambda or a comprehension, whose calls may run
+    more than once (see `pyguards`)."""
+    return any(
+        isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in _walk(expr)
     )
 
 
