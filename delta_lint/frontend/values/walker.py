@@ -975,16 +975,7 @@ class Walker:
         project classes it derives from (left first, a few deep); None when none of
         them defines one, or a base is not a class of the project (its `__init__`
         may be that base's)."""
-        current: ast.ClassDef | None = cls
-        for _ in range(MAX_HELPER_DEPTH):
-            init = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-            if init is not None or not current.bases:
-                return init
-            base = current.bases[0]
-            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
-            if current is None:
-                return None
-        return None
+        return self.method_named(cls, "__init__")
 
     def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
         """The attributes of `self` a method other than `__init__` may set, of the
