@@ -59,8 +59,8 @@ class _ClassPieces:
     given the class with only the methods its code, or its kept helpers, may call.
 
     A REST client or a table builder of hundreds of methods is a helper as soon as
-    one of them writes; pasted whole into each file that uses it, it was parsed and
-    walked again for every such file. A method no word of the code reachable from
+    one of them writes; pasted whole into each file that uses it, it would be parsed
+    and walked again for every such file. A method no word of the code reachable from
     the file names cannot run there: words of strings and comments count (as
     `Linker._named_helpers` counts them), so `getattr(self, "save")` keeps `save`.
     Dunder methods (`__init__`, `__enter__`, `__call__`, ...) run without being
