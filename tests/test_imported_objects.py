@@ -87,3 +87,19 @@ def test_an_object_of_a_class_from_outside_the_project_has_no_method_to_read(lin
     found = lint({"lake_config.py": config, "job.py": code})
     assert [d.rule for d in found.diagnostics] == ["DL001"]
     assert [name for _, name in tables(found)] == ["{DEFAULT_table_orders}"]
+
+
+def test_an_object_a_run_notebook_makes_reads_its_class(lint):
+    code = (
+        NOTEBOOK
+        + "# MAGIC %run ./setup\n\n# COMMAND ----------\n\n"
+        + 'df.write.saveAsTable(DEFAULT.table("orders"))\n'
+    )
+    found = lint({"setup.py": NOTEBOOK + LAKE_CONFIG, "job.py": code})
+    assert tables(found) == [(6, "main.sales.orders")]
+
+
+def test_a_helper_of_the_module_reads_its_object_where_the_job_calls_it(lint):
+    config = LAKE_CONFIG + "\n\ndef save(df, name):\n    df.write.saveAsTable(DEFAULT.table(name))\n"
+    code = NOTEBOOK + 'from lake_config import save\n\nsave(df, "orders")\n'
+    assert tables(lint({"lake_config.py": config, "job.py": code})) == [(4, "main.sales.orders")]
