@@ -301,10 +301,19 @@ class Linker:
             functions = self._functions(target)
             if name == "*":
                 prefix = f"{self.paths[target]}{SCOPED}"
-                values.update((k, self._object(v, target, prefix, helpers, classes)) for k, v in exports.items())
+                for k, v in exports.items():  # an object the code does not name: its attributes alone
+                    values[k] = (
+                        self._object(v, target, prefix, helpers, classes) if _names(links, k) else object_fields(v)
+                    )
                 helpers.update(self._helpers_of(target))
             elif name == "":
                 values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
+                for k, v in exports.items():  # `names.DEFAULT.table("x")`: an object with its class
+                    if not (isinstance(v, dict) and set(v) == {OBJECT_KEY} and _names(links, k)):
+                        continue
+                    crossed = self._object(v, target, f"{self.paths[target]}{SCOPED}", helpers, classes)
+                    if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
+                        values[bound][k] = crossed
                 helpers.update(self._helpers_of(target, f"{bound}."))
                 for function in self._value_functions(target):  # `names.table_name(...)`
                     if f"{bound}.{function}" in links.value_calls:
@@ -779,6 +788,11 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+def _names(links: Links, name: str) -> bool:
+    """Whether a file's code may name `name` (see `Links.names`; unknown: it may)."""
+    return links.names is None or name in links.names.split()
 
 
 def _start(importer: str, module: str, start: tuple[int, int] | None) -> tuple[str, int, int] | tuple[()]:

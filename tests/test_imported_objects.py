@@ -103,3 +103,17 @@ def test_a_helper_of_the_module_reads_its_object_where_the_job_calls_it(lint):
     config = LAKE_CONFIG + "\n\ndef save(df, name):\n    df.write.saveAsTable(DEFAULT.table(name))\n"
     code = NOTEBOOK + 'from lake_config import save\n\nsave(df, "orders")\n'
     assert tables(lint({"lake_config.py": config, "job.py": code})) == [(4, "main.sales.orders")]
+
+
+def test_an_object_of_a_module_imported_whole_reads_its_class(lint):
+    config = LAKE_CONFIG + 'CATALOG = "main"\n'
+    code = NOTEBOOK + (
+        "import lake_config\n"
+        "\n"
+        'df.write.saveAsTable(lake_config.DEFAULT.table("orders"))\n'
+        'df.write.saveAsTable(f"{lake_config.CATALOG}.sales.refunds")\n'
+        'df.write.saveAsTable(lake_config.RUNTIME.table("orders"))\n'
+    )
+    found = tables(lint({"lake_config.py": config, "job.py": code}))
+    assert found[:2] == [(4, "main.sales.orders"), (5, "main.sales.refunds")]
+    assert found[2][0] == 6 and found[2][1] != "main.sales.orders" and "{" in found[2][1], found

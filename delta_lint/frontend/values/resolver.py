@@ -1010,6 +1010,9 @@ class ValueResolver:
             owner = self._held(node.value, scope)
             if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
                 owner = joined_objects(owner.values)
+            if type(owner) is dict and isinstance(node.value, ast.Name) and self._imported_whole(node.value.id):
+                found = member(owner, node.attr)  # `names.DEFAULT` of `import names`: an object it gives
+                return found if isinstance(found, Instance) else None
             if not isinstance(owner, Instance):
                 return None
             found = member(owner, node.attr)
