@@ -514,7 +514,8 @@ class PythonAnalyzer:
         links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
         if self._tree is not None and imported:
             # only where an imported name stands as a display's element: one scan of the text
-            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code)} & imported
+            # (`load_a.run` of `from pkg import load_a` by the name it is imported by)
+            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code) if m.group(1).split(".", 1)[0] in imported}
             if candidates:
                 links.stored = _only_stored(self._tree, candidates)
         links.documents = sorted(self.documents_wanted)
@@ -957,14 +958,16 @@ def _names_pandas_target(node: ast.Call) -> bool:
 # table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
 # pandas API on Spark's alone)
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
-# a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
-_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
+# a name or a dotted name standing as an element of a dict, list or set display
+# (`{"a": f, ...}`, `[f]`, `{"a": load_a.run}`)
+_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*[,\]}]")
 
 
 def _only_stored(tree: ast.Module, names: set[str]) -> list[str]:
-    """Those of `names` the code uses (loads) only as an element of a dict, list,
-    tuple or set display: a registry of functions another call picks from at run
-    time. Any other use (a call, an argument, an assignment, a return) may call it."""
+    """Those of `names` (imported names, or attributes of imported modules:
+    `load_a.run`) the code uses (loads) only as an element of a dict, list, tuple or
+    set display: a registry of functions another call picks from at run time. Any
+    other use (a call, an argument, an assignment, a return) may call it."""
     if not names:
         return []
     stored: set[str] = set()
@@ -972,9 +975,21 @@ def _only_stored(tree: ast.Module, names: set[str]) -> list[str]:
     for node in _walk(tree):
         element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
         for child in ast.iter_child_nodes(node):
-            if type(child) is ast.Name and child.id in names and isinstance(child.ctx, ast.Load):
-                (stored if element and not (isinstance(node, ast.Dict) and child in node.keys) else used).add(child.id)
+            name = _dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
+            if name in names and isinstance(child.ctx, ast.Load):  # type: ignore[attr-defined]
+                (stored if element and not (isinstance(node, ast.Dict) and child in node.keys) else used).add(name)
     return sorted(stored - used)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` of a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
