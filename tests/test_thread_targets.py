@@ -120,3 +120,18 @@ def test_an_imported_thread_target_keeps_its_writes(lint):
         "for w in workers:\n    w.start()\nfor w in workers:\n    w.join()\n",
     )
     assert [rule for rule, *_ in _pooled(lint({"steps.py": STEPS, "main.py": together}))] == ["DL102"]
+
+
+def test_odd_threads_are_read_without_an_internal_error(lint):
+    odd = (
+        "import threading\nimport multiprocessing as mp\n\n"
+        "threading.Thread(None, load, None, 5).start()\n"
+        "threading.Thread(target=load, kwargs={**extra, 1: 2}).start()\n"
+        "threading.Thread(target=None).start()\n"
+        "threading.Timer(1, load, None, None).start()\n"
+        "mp.Process(target=lambda: load('orders')).start()\n"
+        "for t in []:\n    threading.Thread(target=load, args=t).start()\n"
+    )
+    result = lint(_notebook(LOAD_TABLE, odd))
+    assert not [d for d in result.diagnostics if d.rule == "DL002"]
+    assert "main.sales.orders" in _tables(result)  # the lambda's call
