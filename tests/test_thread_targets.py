@@ -135,3 +135,33 @@ def test_odd_threads_are_read_without_an_internal_error(lint):
     result = lint(_notebook(LOAD_TABLE, odd))
     assert not [d for d in result.diagnostics if d.rule == "DL002"]
     assert "main.sales.orders" in _tables(result)  # the lambda's call
+
+
+WRITER = """\
+import threading
+
+
+class Writer:
+    def __init__(self, spark):
+        self._spark = spark
+        self._thread = None
+
+    def start(self):
+        self._thread = threading.Thread(target=TARGET, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        self._flush("main.ops.metrics")
+
+    def _flush(self, table):
+        self._spark.range(1).write.mode("append").saveAsTable(table)
+"""
+
+
+def test_a_thread_of_the_objects_own_method_leaves_the_method_as_written(lint):
+    # `target=self._run`: the method is read in its class, its write where it is made
+    result = lint({"writer.py": WRITER.replace("TARGET", "self._run")})
+    assert [(i.location.line, i.table.name) for i in result.intents] == [(14, "main.ops.metrics")]
+    # the near miss: a function given its arguments is read at the thread
+    given = WRITER.replace("TARGET", 'self._flush, args=("main.ops.other",)')
+    assert "main.ops.other" in _tables(lint({"writer.py": given}))

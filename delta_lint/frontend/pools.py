@@ -275,14 +275,17 @@ class Pools:
         fn = given(fn_word, fn_at)
         if fn is None or isinstance(fn, ast.Constant):
             return None
-        positional = given(args_word, args_at)
+        positional, named = given(args_word, args_at), given(kwargs_word, kwargs_at)
+        if positional is None and named is None and _own_method(fn):
+            # `Thread(target=self._run)` in a method: the call gives the method nothing
+            # its reading in its class lacks; read there as written, it keeps its writes
+            return None
         if positional is None:
             args: tuple[ast.expr, ...] = ()
         elif isinstance(positional, (ast.Tuple, ast.List)):
             args = tuple(positional.elts)
         else:
             args = (ast.copy_location(ast.Starred(value=positional, ctx=ast.Load()), positional),)
-        named = given(kwargs_word, kwargs_at)
         keywords: tuple[ast.keyword, ...] = ()
         if isinstance(named, ast.Dict) and all(
             isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in named.keys
@@ -568,6 +571,11 @@ class PoolReader:
             return
         call = ast.Call(func=fn, args=args, keywords=keywords)
         self.host._calls(ast.copy_location(call, hand_out.call), scope)
+
+
+def _own_method(fn: ast.expr) -> bool:
+    """Whether a thread's function is a method of the object or class at hand (`self.run`)."""
+    return isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls")
 
 
 def _started_and_joined(body: list[ast.stmt], name: str) -> bool:
