@@ -165,3 +165,17 @@ def test_a_thread_of_the_objects_own_method_leaves_the_method_as_written(lint):
     # the near miss: a function given its arguments is read at the thread
     given = WRITER.replace("TARGET", 'self._flush, args=("main.ops.other",)')
     assert "main.ops.other" in _tables(lint({"writer.py": given}))
+
+
+def test_an_item_a_literal_list_holds_twice_is_two_calls_at_once(lint):
+    twice = COMPREHENSION.replace('["eu", "us"]', '["orders", "orders"]')
+    files = _notebook(LOAD_TABLE, twice)
+    assert _pooled(lint(files)) == [("DL102", THREADED.format(line=_at(files, "threading.Thread(")), "code")]
+    pooled = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        'with ThreadPoolExecutor(4) as ex:\n    ex.map(load, ["orders", "orders"])\n'
+    )
+    files = _notebook(LOAD_TABLE, pooled)
+    assert _pooled(lint(files)) == [("DL102", THREADED.format(line=_at(files, "ThreadPoolExecutor(4)")), "code")]
+    # the near miss: two items, a table each
+    assert _pooled(lint(_notebook(LOAD_TABLE, pooled.replace('"orders"]', '"customers"]')))) == []

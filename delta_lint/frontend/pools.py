@@ -468,12 +468,16 @@ class PoolReader:
         readings, counted = self._readings(hand_out, scope)
         several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
         first_diagnostic = len(self.host.diagnostics)
+        repeats: dict[str, int] = {}
         for bound, args, label in readings:
             local = replace(scope, env={**scope.env, **bound})
             values = [self.host.string(a, local) for a in args] if label is None else []
             known = label is not None or all(not v.unknown and not v.params for v in values)
             # this call: its item as far as known, or which of the literal items it is
             call = "|".join([site, *(v.text for v in values)] if label is None else [site, label])
+            # an item the literal list holds twice is two calls (`["orders", "orders"]`)
+            repeats[call] = repeats.get(call, 0) + 1
+            call = call if repeats[call] == 1 else f"{call}#{repeats[call]}"
             item = None if several and not known else call
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
