@@ -75,6 +75,9 @@ class Task:
     # a for_each_task: its parameters bound to the iteration's `{{input}}`, the ones
     # that differ between its concurrent runs
     per_run_inputs: tuple[str, ...] = ()
+    # and, when its `inputs` are known where it is defined, the arguments of each
+    # iteration (the `{{input}}`s replaced); None when only a run knows them
+    iterations: tuple[tuple[tuple[str, str | None], ...], ...] | None = None
     entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
     package: str = ""  # and the wheel's package_name
     # a dbt_task: (project folder relative to the root, or the path as written when no
@@ -194,12 +197,24 @@ def declares_bundle(path: Path, root: Path) -> bool:
     `bundle:` mapping, as the Databricks CLI requires of the file it starts from.
     A `bundle.yml` holding only `resources:` or `variables:` (a fragment another
     file includes) is none. A file that cannot be read counts as one, so that its
-    problem is still reported where the bundle is read."""
+    problem is still reported where the bundle is read. A top-level `bundle:` key
+    at a line's start says so without parsing the file, which `load_bundle` parses
+    next (a bundle's root file can be large: parsing it twice cost 4 % of a
+    10,000-file check); any other file is parsed to be sure."""
+    try:
+        text = read_input_text(path, root)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return True
+    if _BUNDLE_KEY.search(text):
+        return True
     try:
         data = _load_yaml(path, root)
     except ConfigError:
         return True
     return isinstance(data.get("bundle"), dict)
+
+
+_BUNDLE_KEY = re.compile(r"^bundle[ \t]*:[ \t]*(?:\{|#|$)", re.MULTILINE)  # a mapping: below, or in braces
 
 
 def find_bundle(root: Path) -> Path | None:
@@ -776,6 +791,9 @@ def load_bundle(
         variables[name] = value.get("default") if isinstance(value, dict) else value
     bundle_name = str((main.get("bundle") or {}).get("name") or "")
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
+    # a complex variable holding a list stands for its list where it is a whole value
+    # (a for_each task's `inputs: ${var.tables}`), never inside text
+    refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, list)})
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
@@ -941,7 +959,18 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
     if isinstance(value, str):
         if "${" not in value:  # most values name no reference: no regex, no new string
             return value
+        whole = _REF.fullmatch(value.strip())
+        if whole is not None and isinstance(refs.get(whole.group(1)), list):
+            size = len(json.dumps(refs[whole.group(1)], default=str))
+            if growth is not None:
+                if size > growth.left:
+                    growth.stopped = growth.stopped or (line, whole.group(0))
+                    growth.left = 0
+                    return value
+                growth.left -= size
+            return _resolve(refs[whole.group(1)], {}, None, line)  # a copy, its text as written
         found = [(m, refs.get(m.group(1))) for m in _REF.finditer(value)]
+        found = [(m, v) for m, v in found if not isinstance(v, list)]
         added = sum(len(str(v)) - len(m.group(0)) for m, v in found if v is not None)
         if growth is not None and added > 0:
             if added > growth.left:
@@ -950,7 +979,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
                 growth.left = 0
                 return value
             growth.left -= added
-        return _REF.sub(lambda m: str(refs[m.group(1)]) if m.group(1) in refs else m.group(0), value)
+        return _REF.sub(lambda m: _ref_text(refs, m), value)
     if isinstance(value, dict):
         here = getattr(value, "line", line)
         out = _LineDict({k: _resolve(v, refs, growth, here) for k, v in value.items()})
@@ -959,6 +988,12 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
     if isinstance(value, list):
         return [_resolve(v, refs, growth, line) for v in value]
     return value
+
+
+def _ref_text(refs: dict[str, Any], m: re.Match) -> str:
+    """A reference inside text: its scalar value; a list stays as written."""
+    value = refs.get(m.group(1))
+    return m.group(0) if value is None or isinstance(value, list) else str(value)
 
 
 def _growth_problem(growth: _Growth, file: Path, root: Path) -> tuple[Location, str] | None:
@@ -1141,6 +1176,7 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             inner.arguments,
             inner.starts,
             per_run_inputs=_iteration_inputs(inner_spec),
+            iterations=_iterations(spec["for_each_task"].get("inputs"), inner_spec, inner_spec.get("task_key") or key),
             probes=inner.probes,
         )
     for kind, path_keys in _FILE_TASKS.items():
@@ -1363,6 +1399,69 @@ def _iteration_inputs(inner_spec: Any) -> tuple[str, ...]:
             continue
         names |= {name for name, value in _arguments(marked) if value == _ITERATION_MARK}
     return tuple(sorted(names))
+
+
+MAX_ITERATIONS = 256  # known inputs of one for_each task; past it, they are as a run's
+
+
+def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str, str | None], ...], ...] | None:
+    """The arguments each iteration of a for_each task gives its inner file task, when
+    its `inputs` are known where the task is defined: a YAML list, a JSON array in a
+    string (`'["orders", "refunds"]'`) or a variable holding either. Each item
+    replaces `{{input}}` (and `{{input.key}}` of an object item); a key the item
+    lacks leaves that value to a run. None when a run gives the inputs
+    (`{{tasks.x.values.y}}`), past MAX_ITERATIONS, or when the task has no file."""
+    if isinstance(inputs, str):
+        try:
+            inputs = json.loads(inputs) if inputs.lstrip().startswith("[") else None
+        except ValueError:
+            return None
+    if not isinstance(inputs, list) or not inputs or len(inputs) > MAX_ITERATIONS:
+        return None
+    params = None
+    for kind in _FILE_TASKS:
+        task = inner_spec.get(kind) if isinstance(inner_spec, dict) else None
+        if isinstance(task, dict):
+            params = task.get("base_parameters") or task.get("parameters") or {}
+            break
+    if not isinstance(params, (dict, list)):
+        return None
+    uses = len(_ITERATION_INPUT.findall(json.dumps(params, default=str)))
+    if uses * len(json.dumps(inputs, default=str)) > MAX_PARAMETER * MAX_ITERATIONS:
+        return None  # each item copied into every `{{input}}`: left to a run past this
+    return tuple(_arguments(_task_name(_with_input(params, item), key)) for item in inputs)
+
+
+def _with_input(params: Any, item: Any) -> Any:
+    """A task's parameters with one iteration's input in place of `{{input}}` and
+    `{{input.key}}`; a reference the item cannot fill is kept, a value only a run knows."""
+
+    def text(value: Any) -> str | None:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, bool) or value is None:
+            return None if value is None else str(value).lower()
+        if isinstance(value, (int, float)):
+            return str(value)
+        return json.dumps(value, separators=(",", ":"))
+
+    def filled(m: re.Match) -> str:
+        path = m.group(1)
+        if path == "input":
+            found = text(item)
+        elif path.startswith("input.") and isinstance(item, dict) and path[6:] in item:
+            value = item[path[6:]]
+            found = None if isinstance(value, (dict, list)) else text(value)
+        else:
+            found = None
+        return m.group(0) if found is None else found
+
+    def each(value: Any) -> Any:
+        return _DYNAMIC.sub(filled, value) if isinstance(value, str) and "{{" in value else value
+
+    if isinstance(params, dict):
+        return {k: each(v) for k, v in params.items()}
+    return [each(v) for v in params]
 
 
 def _marked(item: Any) -> str:
@@ -1788,3 +1887,65 @@ def _wheel_modules(workflows: Workflows, root: Path) -> None:
         if len(paths) == 1:
             rel = Path(paths[0]).relative_to(root).as_posix()
             job.tasks[key] = replace(task, files=(rel,), problem=None)
+
+
+_JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
+
+
+def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, str | None]]]]:
+    """file -> (job, task, the values it gives the file's inputs) for each run a task
+    makes of it: one per task, or one per iteration of a for_each task whose `inputs`
+    are known (`Task.iterations`). The link stage reads a file once per set of values
+    its runs give; the schedule tells by them which tasks make a write that only some
+    of those readings made (`Intent.given`)."""
+    seen: dict[str, list[tuple[str, str, dict[str, str | None]]]] = {}
+    started = _started_with(workflows)
+    for job in workflows.jobs.values():
+        job_values = dict(job.parameter_defaults)
+        if job.max_concurrent_runs > 1:
+            # runs that overlap each other are started with values of their own: the
+            # defaults hold only for parameters that what starts them leaves alone
+            varying = started.get(job.key)
+            job_values = {k: (None if varying is None or k in varying else v) for k, v in job_values.items()}
+        for task in job.tasks.values():
+            for arguments in task.iterations if task.iterations is not None else (task.arguments,):
+                given = dict(arguments)
+                given.update(job_values)  # job parameters win over task parameters of the same name
+                resolved = {k: _job_value(v, job_values) for k, v in given.items()}
+                for file in task.files:
+                    seen.setdefault(file, []).append((job.key, task.key, resolved))
+    return seen
+
+
+def _started_with(workflows: Workflows) -> dict[str, set[str]]:
+    """job -> the parameters `run_job_task`s of the project give its runs, for jobs
+    only such tasks start (a job with a schedule or trigger of its own is also
+    started with its defaults, or by hand with any value)."""
+    out: dict[str, set[str]] = {}
+    for job in workflows.jobs.values():
+        for task in job.tasks.values():
+            if task.starts is not None:
+                out.setdefault(task.starts[0], set()).update(task.starts[1])
+    return {
+        key: names
+        for key, names in out.items()
+        if key in workflows.jobs and not workflows.jobs[key].cron and not workflows.jobs[key].trigger
+    }
+
+
+def _job_value(value: str | None, job_values: dict[str, str | None]) -> str | None:
+    """`{{job.parameters.x}}` in a task parameter: the job parameter's value."""
+    if value is None or "{{" not in value:
+        return value
+    missing = False
+
+    def sub(m: re.Match) -> str:
+        nonlocal missing
+        found = job_values.get(m.group(1))
+        if found is None:
+            missing = True
+            return ""
+        return found
+
+    text = _JOB_PARAMETER.sub(sub, value)
+    return None if missing else text

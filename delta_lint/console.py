@@ -62,8 +62,8 @@ def tune_gc() -> None:
 
 
 def _say(text: str, nl: bool = True) -> None:
-    """`text` on standard error as typer's (click's) `echo` writes it, which wrote
-    these messages before `check` ran without typer: terminal escapes removed unless
+    """`text` on standard error as typer's (click's) `echo` writes it, so a check
+    says its messages as the other commands do: terminal escapes removed unless
     standard error is a terminal, then flushed."""
     if "\x1b" in text and not _isatty(sys.stderr):
         import re

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from delta_lint.bundle import Workflows
+from delta_lint.bundle import Workflows, task_runs
 from delta_lint.frontend.pyvalues import JSON_INPUT
 from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
@@ -37,7 +37,6 @@ MAX_VARIANTS = 16  # readings of one file with the values of its different tasks
 MAX_IMPORT_DEPTH = 8
 MAX_SCOPES = 32
 _NOTEBOOK_SUFFIXES = ("", ".py", ".ipynb", ".sql")
-_JOB_PARAMETER = re.compile(r"\{\{\s*job\.parameters\.([\w.-]+)\s*\}\}")
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,8 @@ class _ClassPieces:
     given the class with only the methods its code, or its kept helpers, may call.
 
     A REST client or a table builder of hundreds of methods is a helper as soon as
-    one of them writes; pasted whole into each file that uses it, it was parsed and
-    walked again for every such file. A method no word of the code reachable from
+    one of them writes; pasted whole into each file that uses it, it would be parsed
+    and walked again for every such file. A method no word of the code reachable from
     the file names cannot run there: words of strings and comments count (as
     `Linker._named_helpers` counts them), so `getattr(self, "save")` keeps `save`.
     Dunder methods (`__init__`, `__enter__`, `__call__`, ...) run without being
@@ -779,54 +778,6 @@ def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str,
 
 
 def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]:
-    """file -> the values each task that runs it gives its inputs."""
-    seen: dict[str, list[dict[str, str | None]]] = {}
-    started = _started_with(workflows)
-    for job in workflows.jobs.values():
-        job_values = dict(job.parameter_defaults)
-        if job.max_concurrent_runs > 1:
-            # runs that overlap each other are started with values of their own: the
-            # defaults hold only for parameters that what starts them leaves alone
-            varying = started.get(job.key)
-            job_values = {k: (None if varying is None or k in varying else v) for k, v in job_values.items()}
-        for task in job.tasks.values():
-            given = dict(task.arguments)
-            given.update(job_values)  # job parameters win over task parameters of the same name
-            resolved = {k: _resolve(v, job_values) for k, v in given.items()}
-            for file in task.files:
-                seen.setdefault(file, []).append(resolved)
-    return seen
-
-
-def _started_with(workflows: Workflows) -> dict[str, set[str]]:
-    """job -> the parameters `run_job_task`s of the project give its runs, for jobs
-    only such tasks start (a job with a schedule or trigger of its own is also
-    started with its defaults, or by hand with any value)."""
-    out: dict[str, set[str]] = {}
-    for job in workflows.jobs.values():
-        for task in job.tasks.values():
-            if task.starts is not None:
-                out.setdefault(task.starts[0], set()).update(task.starts[1])
-    return {
-        key: names
-        for key, names in out.items()
-        if key in workflows.jobs and not workflows.jobs[key].cron and not workflows.jobs[key].trigger
-    }
-
-
-def _resolve(value: str | None, job_values: dict[str, str | None]) -> str | None:
-    """`{{job.parameters.x}}` in a task parameter: the job parameter's value."""
-    if value is None or "{{" not in value:
-        return value
-    missing = False
-
-    def sub(m: re.Match) -> str:
-        nonlocal missing
-        found = job_values.get(m.group(1))
-        if found is None:
-            missing = True
-            return ""
-        return found
-
-    text = _JOB_PARAMETER.sub(sub, value)
-    return None if missing else text
+    """file -> the values each task that runs it gives its inputs (each iteration of
+    a for_each task whose inputs are known, one run apiece)."""
+    return {file: [given for _, _, given in runs] for file, runs in task_runs(workflows).items()}

@@ -229,6 +229,11 @@ class Intent:
     # Calls of one pool run at the same time (see `schedule.pool_overlap`).
     pool: Location | None = None
     pool_item: str | None = None
+    # a file its tasks run with different values is read once per set of values
+    # (`Context.variants`): the sets of the readings that made this write, when not
+    # every reading did. It runs only in the tasks (or for_each iterations) that give
+    # one of them (see `schedule.Schedule.nodes`); () in every run of its file.
+    given: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def added_columns(self) -> tuple[str, ...]:

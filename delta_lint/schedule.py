@@ -41,6 +41,7 @@ from delta_lint.bundle import (
     load_bundle,
     load_found_job_json,
     load_job_definitions,
+    task_runs,
 )
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
@@ -159,16 +160,75 @@ class Schedule:
     # lines of the file (`Task.lines`: SQL tasks of an Airflow DAG file): a write
     # there runs in the tasks whose lines hold it (see `nodes`)
     line_nodes: dict[str, tuple[tuple[int, int, Node], ...]] = field(default_factory=dict)
+    # display path -> node -> the values each of its runs gives the file's inputs (one
+    # run per task, or per iteration of a for_each task with known inputs), for files
+    # whose runs give different values: the file is read once per set of values, and a
+    # write only some readings made (`Intent.given`) runs in the nodes giving one of them
+    given_runs: dict[str, dict[Node, tuple[dict[str, str | None], ...]]] = field(default_factory=dict)
+    # the paths whose writes may run in nodes of their own (`line_nodes`, `given_runs`)
+    scoped: frozenset[str] = frozenset()
+    _given_memo: dict = field(default_factory=dict, repr=False, compare=False)
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # the run's, see stats.py
 
     def __post_init__(self) -> None:
         self.meetings.stats = self.stats
+        self.scoped = frozenset(self.line_nodes) | frozenset(self.given_runs)
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
         if path in self.line_nodes:
             return self._nodes_at(path, intent.location.line)
-        return self.nodes_of.get(path) or (Node(path),)
+        found = self.nodes_of.get(path) or (Node(path),)
+        if intent.given and path in self.given_runs:
+            return self._given_nodes(path, found, intent.given)
+        return found
+
+    def _given_nodes(
+        self, path: str, nodes: tuple[Node, ...], given: tuple[tuple[tuple[str, str], ...], ...]
+    ) -> tuple[Node, ...]:
+        """The nodes of a file that make a write only some of its readings made: those
+        with a run giving one of the readings' values, and those whose runs the
+        schedule does not know (a caller's task running it as a child); all of them
+        when none is left."""
+        key = (path, given)
+        found = self._given_memo.get(key)
+        if found is None:
+            runs = self.given_runs[path]
+            kept = tuple(n for n in nodes if n not in runs or self._runs_giving(runs[n], given))
+            found = self._given_memo[key] = kept or nodes
+        return found
+
+    @staticmethod
+    def _runs_giving(runs: tuple[dict[str, str | None], ...], given: tuple[tuple[tuple[str, str], ...], ...]) -> list:
+        """The indexes of the runs that give one of the sets of values in `given` (all
+        of them for a write every reading made)."""
+        if not given:
+            return list(range(len(runs)))
+        return [
+            i
+            for i, run in enumerate(runs)
+            if any(all(run.get(k) is None or run.get(k) == v for k, v in values) for values in given)
+        ]
+
+    def _iterations_apart(self, node: Node, a: Intent, b: Intent) -> bool:
+        """Whether the concurrent iterations of a for_each task with known inputs never
+        make `a` in one and `b` in another: each is made by one and the same
+        iteration (a table of its own per input), so they meet in no two runs of it."""
+        runs = self.given_runs.get(a.location.path, {}).get(node)
+        task = self._task(node)
+        if runs is None or task is None or task.iterations is None or (task.for_each_concurrency or 1) < 2:
+            return False
+        made_a, made_b = self._runs_giving(runs, a.given), self._runs_giving(runs, b.given)
+        return not any(i != j for i in made_a for j in made_b)
+
+    def _runs_of_job(self, node: Node) -> Concurrency | None:
+        """A task's runs that overlap, leaving out its for_each iterations: the job's
+        concurrent runs."""
+        job = self.workflows.jobs[node.job]
+        if job.max_concurrent_runs > 1:
+            task = job.tasks[node.task or ""]
+            return self._concurrent_runs(job, bool(job.parameters) or bool(task.parameters))
+        return None
 
     def _nodes_at(self, path: str, line: int) -> tuple[Node, ...]:
         """The nodes that run a line of a file some tasks run only lines of: those
@@ -183,15 +243,19 @@ class Schedule:
 
     def scoped_by_lines(self, path: str) -> bool:
         """Whether the writes of a file may run in different tasks by their lines
-        (`line_nodes`): two of its writes then overlap as their own nodes do."""
-        return path in self.line_nodes
+        (`line_nodes`) or by the values that made them (`given_runs`): two of its
+        writes then overlap as their own nodes do."""
+        return path in self.scoped
 
     def intent_pair_key(self, intent: Intent) -> int:
         """`pair_key` of an intent's file, or of its own nodes in a file whose tasks run
         only some of its lines (`line_nodes`)."""
         path = intent.location.path
-        if path not in self.line_nodes:
+        if path not in self.scoped:
             return self.pair_key(path)
+        if path not in self.line_nodes:  # its readings' values: its nodes, and its iterations
+            key = ("given", path, intent.given, self.pooled_runs.get(path))
+            return self._pair_ids.setdefault(key, len(self._pair_ids))
         key = ("lines", self.nodes(intent), self.pooled_runs.get(path))
         return self._pair_ids.setdefault(key, len(self._pair_ids))
 
@@ -257,7 +321,7 @@ class Schedule:
             memo = self._path_memo
             # notebooks a pool's calls run meet apart for names built of their inputs
             key = (pa, pb, a.name_inputs + b.name_inputs) if self.pooled_runs else (pa, pb)
-            if self.line_nodes and (pa in self.line_nodes or pb in self.line_nodes):
+            if self.scoped and (pa in self.scoped or pb in self.scoped):
                 key = (*key, self.nodes(a), self.nodes(b))  # its writes run in their own tasks
             found = memo.get(key, _UNKNOWN)
             if found is _UNKNOWN:
@@ -276,7 +340,10 @@ class Schedule:
                 if na == nb and a.location.path == b.location.path:
                     # one file in one run: in order, unless several runs overlap, a stream
                     # runs on or a thread pool runs calls at once (a write too, with itself)
-                    found = self.node_overlap(na, nb)[0]
+                    if self._iterations_apart(na, a, b):  # a for_each's iterations, each its own table
+                        found = self._runs_of_job(na)
+                    else:
+                        found = self.node_overlap(na, nb)[0]
                     if found is not None:
                         return found
                     found = (
@@ -1036,7 +1103,26 @@ def build_schedule(
         line_nodes={
             display: tuple(sorted(by_lines[rel], key=_span_key)) for display, rel in paths.items() if rel in by_lines
         },
+        given_runs=_given_runs(workflows, paths),
     )
+
+
+def _given_runs(
+    workflows: Workflows, paths: dict[str, str]
+) -> dict[str, dict[Node, tuple[dict[str, str | None], ...]]]:
+    """display path -> node -> the values each run of it gives the file (see
+    `Schedule.given_runs`), for the files whose runs do not all give the same values."""
+    runs = task_runs(workflows)
+    out: dict[str, dict[Node, tuple[dict[str, str | None], ...]]] = {}
+    for display, rel in paths.items():
+        found = runs.get(rel)
+        if not found or len(found) < 2 or all(given == found[0][2] for _, _, given in found):
+            continue
+        by_node: dict[Node, list[dict[str, str | None]]] = {}
+        for job, task, given in found:
+            by_node.setdefault(Node(job, task, "task"), []).append(given)
+        out[display] = {node: tuple(values) for node, values in by_node.items()}
+    return out
 
 
 def _span_key(span: tuple[int, int, Node]) -> tuple[int, int, str]:

@@ -103,3 +103,33 @@ def test_a_method_of_an_object_made_where_it_is_called_returns_its_text(lint):
     found = tables(lint({"job.py": NOTEBOOK + code}))
     assert found[:2] == [(16, "main.sales.orders"), (17, "dev.scratch.orders")]
     assert found[2][1] != "main.sales.orders", found  # the schema only a run knows
+
+
+LOADER = (
+    "class Loader:\n"
+    '    table = "main.s.default"\n'
+    "\n"
+    "    def __init__(self, spark, conf=None):\n"
+    "        self.spark = spark\n"
+    "\n"
+    "    def run(self):\n"
+    '        self.spark.sql(f"UPDATE {self.table} SET x = 1")\n'
+)
+
+
+def test_a_class_attribute_the_code_sets_elsewhere_is_not_the_class_text(lint):
+    """`Loader.table = "..."` in the importing job, or `self.__dict__.update(conf)` in
+    `__init__`: the class body's text is not what the method reads (unknown). Setting
+    another attribute of the class leaves this one known."""
+    files = {"lib/__init__.py": "", "lib/loader.py": LOADER}
+    rebound = "from lib.loader import Loader\n\nLoader.table = 'main.s.orders'\nLoader(spark).run()\n"
+    found = tables(lint({**files, "job.py": NOTEBOOK + rebound}))
+    assert "main.s.default" not in [t for _, t in found], found
+    by_dict = LOADER.replace(
+        "        self.spark = spark\n", "        self.spark = spark\n        self.__dict__.update(conf)\n"
+    )
+    found = tables(lint({"job.py": NOTEBOOK + by_dict + "\n\nLoader(spark, {'table': 'main.s.c'}).run()\n"}))
+    assert "main.s.default" not in [t for _, t in found], found
+    other = "from lib.loader import Loader\n\nLoader.retries = 3\nLoader(spark).run()\n"
+    found = tables(lint({**files, "job.py": NOTEBOOK + other}))
+    assert "main.s.default" in [t for _, t in found], found

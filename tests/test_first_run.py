@@ -152,8 +152,8 @@ def test_a_handler_of_any_exception_after_more_than_the_lookup_is_no_guard(lint)
         '    df.write.mode("overwrite").saveAsTable("main.s.t")\n'
     )
     assert _flagged(lint, code) == {}
-    # a missing table is an AnalysisException, a commit conflict is not
-    assert _flagged(lint, code.replace("except Exception", "except AnalysisException")) == {5: "main.s.t"}
+    # a MERGE whose columns do not resolve raises AnalysisException on a table that exists too
+    assert _flagged(lint, code.replace("except Exception", "except AnalysisException")) == {}
 
 
 def test_a_handler_of_another_exception_is_no_guard(lint):
@@ -397,3 +397,21 @@ def test_a_first_run_append_adds_no_rows_for_concurrent_merges_to_read(lint):
     assert [f.rule for f in unguarded.findings if f.rule == "DL104"] == ["DL104"]
     guarded = lint({"a.py": first, **others}, config)
     assert [f.rule for f in guarded.findings if f.rule == "DL104"] == []
+
+
+def test_a_write_in_a_lambda_or_a_comprehension_under_the_guard_is_no_first_run_write(lint):
+    """A stream's batches and a comprehension's turns run again once the first has
+    created the table: none of those writes is a first-run write."""
+    stream = (
+        'if not spark.catalog.tableExists("main.s.t"):\n'
+        '    df = spark.readStream.table("main.s.a")\n'
+        '    df.writeStream.foreachBatch(lambda b, i: b.write.mode("overwrite").saveAsTable("main.s.t")).start()\n'
+    )
+    assert _flagged(lint, stream) == {}
+    turns = (
+        "def write(p):\n"
+        '    spark.read.parquet(p).write.mode("overwrite").saveAsTable("main.s.t")\n\n\n'
+        'if not spark.catalog.tableExists("main.s.t"):\n'
+        '    [write(p) for p in ["/a", "/b"]]\n'
+    )
+    assert _flagged(lint, turns) == {}

@@ -229,7 +229,7 @@ def test_run_time_values_and_job_parameter_references(tmp_path):
     task = (
         "        - task_key: each\n"
         "          for_each_task:\n"
-        '            inputs: "[1, 2]"\n'
+        '            inputs: "{{tasks.list.values.ids}}"\n'
         "            task:\n"
         "              task_key: each_inner\n"
         "              notebook_task:\n"
@@ -239,6 +239,9 @@ def test_run_time_values_and_job_parameter_references(tmp_path):
     files = {"databricks.yml": BUNDLE % task, "src/bronze.py": WIDGET_NOTEBOOK}
     # `{{input}}` is known only at run time; the job parameter wins over the task's own value
     assert tables(tmp_path, files)["src/bronze.py"] == ["billing.aws.{table}"]
+    # inputs known in the bundle: one table per iteration
+    known = {**files, "databricks.yml": files["databricks.yml"].replace('"{{tasks.list.values.ids}}"', '"[1, 2]"')}
+    assert tables(tmp_path / "known", known)["src/bronze.py"] == ["billing.aws.t_1", "billing.aws.t_2"]
 
 
 def test_script_arguments_bind_argv_and_argparse(tmp_path):
@@ -1579,3 +1582,42 @@ def test_one_module_name_imported_from_two_folders_is_each_folders_own(tmp_path)
         "us/load.py": ["main.us.orders"],
         "us/pkg/load.py": ["main.pkg.orders"],
     }
+
+
+# -- a file its tasks run with different values: each write runs in the tasks giving its own --
+
+TWO_TABLES_BUNDLE = """
+bundle: {name: b}
+resources:
+  jobs:
+    orders:
+      schedule: {quartz_cron_expression: "0 0 * * * ?", timezone_id: UTC}
+      tasks:
+        - task_key: load
+          notebook_task: {notebook_path: ./load.py, base_parameters: {table: main.sales.orders}}
+    other:
+      schedule: {quartz_cron_expression: "0 0 * * * ?", timezone_id: UTC}
+      tasks:
+        - task_key: load
+          notebook_task: {notebook_path: ./load.py, base_parameters: {table: main.sales.OTHER}}
+"""
+
+LOAD_TABLE = (
+    "# Databricks notebook source\n"
+    't = dbutils.widgets.get("table")\n'
+    'spark.range(3).write.mode("overwrite").saveAsTable(t)\n'
+)
+
+
+def test_a_file_read_per_task_writes_each_table_only_in_the_task_naming_it(lint):
+    # read once per task's value; `orders` is written only by job `orders`, `refunds`
+    # only by job `other`: the jobs overlap, the tables do not
+    bundle = TWO_TABLES_BUNDLE.replace("OTHER", "refunds")
+    result = lint({"databricks.yml": bundle, "load.py": LOAD_TABLE})
+    assert sorted(i.table.name for i in result.intents if i.table) == ["main.sales.orders", "main.sales.refunds"]
+    assert _conflicts(result) == []
+
+
+def test_two_tasks_giving_a_file_the_same_table_still_meet(lint):
+    bundle = TWO_TABLES_BUNDLE.replace("OTHER", "orders")
+    assert _conflicts(lint({"databricks.yml": bundle, "load.py": LOAD_TABLE})) == ["DL102"]

@@ -103,3 +103,22 @@ def test_a_block_run_directly_writes_where_it_stands(lint):
         ("block.sql", 4, "main.sales.shops", "blind_append", ()),
     ]
     assert result.diagnostics == []
+
+
+def test_a_handler_block_inside_a_procedure_does_not_end_its_body(lint):
+    """`DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ... END;` opens a block of its own:
+    its `END` closes the handler, not the procedure, so the statements after it stay
+    the procedure's, written at its `CALL`."""
+    script = (
+        "CREATE OR REPLACE PROCEDURE main.s.p() LANGUAGE SQL AS BEGIN\n"
+        "  DECLARE EXIT HANDLER FOR SQLEXCEPTION, SQLSTATE '42P01'\n"
+        "  BEGIN\n"
+        "    INSERT INTO main.s.log VALUES ('failed');\n"
+        "  END;\n"
+        "  INSERT INTO main.s.t VALUES (1);\n"
+        "END;\n"
+        "INSERT INTO main.s.after VALUES (1);\n"
+        "CALL main.s.p();\n"
+    )
+    found = [(line, table) for _, line, table, *_ in _intents(lint({"job.sql": script}))]
+    assert (9, "main.s.t") in found and (6, "main.s.t") not in found, found

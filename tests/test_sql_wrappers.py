@@ -460,3 +460,23 @@ def test_the_parameters_a_cursor_binds_name_the_rows(lint, bind):
     assert [f.rule for f in apart.findings if f.table == "main.s.events"] == []
     same = lint({"ddl.sql": PARTITIONED, "a.py": _deletes("2024-01-01", bind), "b.py": _deletes("2024-01-01", bind)})
     assert [f.rule for f in same.findings if f.table == "main.s.events"]
+
+
+@pytest.mark.parametrize(
+    ("imports", "connect"),
+    [
+        (
+            "import pyodbc",
+            'pyodbc.connect("Driver=/opt/simba/spark/lib/64/libsparkodbc_sb64.so;Host=h", autocommit=True)',
+        ),
+        ("from trino import dbapi", 'dbapi.connect(host="h", catalog="delta")'),
+    ],
+)
+def test_a_generic_driver_or_an_engine_that_writes_delta_is_not_another_database(lint, imports, connect):
+    """pyodbc reaches Databricks through its ODBC driver, and Trino's Delta Lake
+    connector writes Delta tables: their statements are not set aside as another
+    database's. The cursor's kind stays unknown: a top-level statement it runs gets
+    the note that it could not be followed, as before."""
+    job = f'{imports}\n\nconn = {connect}\ncursor = conn.cursor()\ncursor.execute("{MERGE}")\n'
+    result = lint({"job.py": job})
+    assert [f.rule for f in result.findings if f.rule.startswith("DL0")] == ["DL001"]

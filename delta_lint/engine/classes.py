@@ -92,12 +92,13 @@ class Classes:
         self.schedule_keys: list[int] = []
         self.cls: list[int] = []
         self.members: list[list[int]] = []
-        pair_key_of, by_lines = schedule.pair_key, schedule.line_nodes
+        pair_key_of, by_lines = schedule.pair_key, schedule.scoped
         for i, x in enumerate(group):
             region = region_of(x)
             if columns is not None:
                 region = region.restrict(columns)
-            # a file whose tasks run only some of its lines: keyed by the intent's own nodes
+            # a file whose tasks run only some of its lines, or some of its writes (the
+            # values they give it): keyed by the intent's own nodes
             pair_key = schedule.intent_pair_key(x) if by_lines and paths[i] in by_lines else pair_key_of(paths[i])
             behaviour = (  # BEHAVIOUR_FIELDS
                 x.kind,

@@ -112,7 +112,14 @@ def _variants(display: str, suffix: str, text: str, context: Context, memo: Fron
         for values in context.variants
     ]
     out = results[0]
-    out.intents = list({_same_write(i): i for r in results for i in r.intents}.values())
+    readings: dict[tuple, list] = {}  # a write -> the sets of values of the readings that made it
+    for values, r in zip(context.variants, results):
+        for i in r.intents:
+            readings.setdefault(_same_write(i), [i]).append(values)
+    out.intents = [
+        found[0] if len(set(found[1:])) == len(results) else replace(found[0], given=tuple(sorted(set(found[1:]))))
+        for found in readings.values()
+    ]
     out.diagnostics = list(dict.fromkeys(d for r in results for d in r.diagnostics))
     out.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return out

@@ -154,9 +154,9 @@ class GuardReader:
     def handlers(self, stmt: ast.Try, scope: Scope) -> list[Absent]:
         """For a `try` whose first statement looks a table up (`DeltaTable.forName(spark,
         t)`, `forPath(spark, p)`), the tables each handler runs only while absent: a
-        handler of `AnalysisException`, what the lookup of a missing table raises and a
-        commit conflict later in the body is not; a handler of any exception only when
-        the lookup is all the body does, as anything after it may raise too."""
+        handler of `AnalysisException` (what the lookup of a missing table raises) or of
+        any exception, when the lookup is all the body does: anything after it may
+        raise them too, on a table that exists."""
         none = [NONE] * len(stmt.handlers)
         if not self.enabled or not stmt.body:
             return none
@@ -166,10 +166,10 @@ class GuardReader:
         out = []
         for handler in stmt.handlers:
             names = _caught(handler.type)
-            if names is None or names & _ANY:
-                out.append(frozenset({ref}) if len(stmt.body) == 1 else NONE)
-            else:
-                out.append(frozenset({ref}) if names & _MISSING else NONE)
+            # what the body does after the lookup may raise it too (a MERGE whose
+            # columns do not resolve raises `AnalysisException` on a table that exists)
+            caught = names is None or bool(names & _ANY) or bool(names & _MISSING)
+            out.append(frozenset({ref}) if caught and len(stmt.body) == 1 else NONE)
         return out
 
     def _test(self, test: ast.expr, scope: Scope, depth: int) -> tuple[Absent, Absent]:

@@ -28,6 +28,7 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
+from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
@@ -49,7 +50,13 @@ from delta_lint.frontend.pyvalues import (
     member_alternatives,
     placeholders,
 )
-from delta_lint.frontend.pywriters import WriterReader, feature_clients, function_names, is_feature_table_call
+from delta_lint.frontend.pywriters import (
+    WriterReader,
+    batch_calls,
+    feature_clients,
+    function_names,
+    is_feature_table_call,
+)
 from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
@@ -626,6 +633,12 @@ class PythonAnalyzer:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr) and not (self._helpers and self._registry_of().may_call(expr)):
             return
+        if self.guards.absent and _runs_again(expr):
+            # a lambda's or a comprehension's calls may run again once the first has
+            # created the table: none of its writes is a first-run write
+            with self.guards.inside(NONE_ABSENT):
+                self._calls(expr, scope)
+            return
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
@@ -1053,16 +1066,24 @@ def _shape_but_declared(intent: Intent) -> tuple:
     )
 
 
+def _runs_again(expr: ast.expr) -> bool:
+    """Whether the expression holds a lambda or a comprehension, whose calls may run
+    more than once (see `pyguards`)."""
+    return any(
+        isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in _walk(expr)
+    )
+
+
 def _batch_lambda_calls(expr: ast.expr) -> set[int]:
-    """The calls inside a lambda handed to `foreachBatch` in `expr`: they run once
-    per micro-batch, where the batch reader reads the functions they name (see
-    `batch_functions`), not where the lambda is written."""
+    """The calls inside a lambda handed to `foreachBatch` in `expr` that the batch
+    reader reads (see `pywriters.batch_calls`): they run once per micro-batch, not
+    where the lambda is written."""
     found: set[int] = set()
     for node in _walk(expr):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
             for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
                 if isinstance(arg, ast.Lambda):
-                    found |= {id(n) for n in ast.walk(arg.body) if isinstance(n, ast.Call)}
+                    found |= {id(n) for n in batch_calls(arg)}
     return found
 
 

@@ -496,8 +496,25 @@ def function_names(node: ast.expr | None) -> set[str]:
     if isinstance(node, ast.Attribute):
         return {node.attr}
     if isinstance(node, ast.Lambda):
-        return {n.func.id for n in walk(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        return {call.func.id for call in batch_calls(node)}  # type: ignore[attr-defined]
     return set()
+
+
+def batch_calls(node: ast.Lambda) -> list[ast.Call]:
+    """The calls of a `foreachBatch` lambda that hand a function only the lambda's
+    own parameters (`lambda df, i: upsert(df)`, `upsert(df, i)`): the batch reader
+    reads those functions with the batch bound to their parameters. A call that
+    passes anything else (`upsert(df, "main.s.t")`) is read where it stands, with
+    what it passes."""
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args)}
+    return [
+        n
+        for n in walk(node.body)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and not n.keywords
+        and all(isinstance(a, ast.Name) and a.id in params for a in n.args)
+    ]
 
 
 _UNKNOWN_PATH = Str("{path}", ("path",), True)  # a writer's path the code does not give

@@ -331,6 +331,11 @@ PROCEDURE_HEADER = re.compile(
 )
 _OPENER_WORD = re.compile(r"\s*(?:\w+\s*:\s*)?(\w+)")
 _CASE = re.compile(r"CASE\b", re.I)
+# `DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ...`: the handler's own statement follows
+_CONDITION = r"(?:SQLEXCEPTION|NOT\s+FOUND|SQLSTATE\s+(?:VALUE\s+)?'[^']*'|\w+)"
+_HANDLER = re.compile(
+    rf"\s*DECLARE\s+(?:CONTINUE|EXIT)\s+HANDLER\s+FOR\s+{_CONDITION}(?:\s*,\s*{_CONDITION})*\s*", re.I
+)
 _UNTIL = re.compile(r"UNTIL\b.*\bEND\s+REPEAT\b(?:\s+\w+)?\s*$", re.I | re.S)
 
 
@@ -338,10 +343,17 @@ def block_depth(text: str) -> int:
     """How many compound statements a script statement opens (`BEGIN`, `IF ... THEN`,
     `WHILE ... DO`, `FOR ... DO`, `LOOP`, `REPEAT`, `CASE`) less the one its `END`
     closes: a procedure's body ends where the depth its `BEGIN` opened comes back to
-    nought. `ELSE`, `ELSEIF` and `WHEN` continue a statement they do not open."""
+    nought. `ELSE`, `ELSEIF` and `WHEN` continue a statement they do not open; a
+    `DECLARE ... HANDLER FOR ...` opens what its statement (`BEGIN ...`) opens."""
     depth = 0
     rest = strip_leading_comments(text)
-    while (m := _OPENERS.match(rest)) and m.end():
+    while True:
+        handler = _HANDLER.match(rest)
+        if handler is not None:  # a handler opens what its own statement opens
+            rest = strip_leading_comments(rest[handler.end() :])
+        m = _OPENERS.match(rest)
+        if not (m and m.end()):
+            break
         word = _OPENER_WORD.match(m.group(0))
         if word is not None and word[1].upper() not in ("ELSE", "ELSEIF", "WHEN"):
             depth += 1

@@ -87,15 +87,16 @@ OTHER_DATABASES = {
     "MySQLdb": "MySQL",
     "mysql.connector": "MySQL",
     "snowflake.connector": "Snowflake",
-    "pyodbc": "ODBC",
     "pymssql": "SQL Server",
     "oracledb": "Oracle",
     "cx_Oracle": "Oracle",
     "duckdb": "DuckDB",
     "redshift_connector": "Redshift",
     "teradatasql": "Teradata",
-    "trino.dbapi": "Trino",
 }
+# Left out: generic drivers that reach Databricks too (`pyodbc` with the Databricks ODBC
+# driver) or engines that write Delta tables themselves (Trino's Delta Lake
+# connector): their SQL may write the tables of the workload.
 _ELSEWHERE_RUNS = ("execute", "executemany")  # (among `METHODS`: read where a client's would be)
 
 # the method of each client that runs its argument as SQL

@@ -1533,6 +1533,13 @@ def self_attributes_set(body: list[ast.stmt]) -> frozenset[str] | None:
             and node.args[0].id == "self"
         ):
             return None
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__dict__"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+        ):
+            return None  # `self.__dict__.update(conf)`: any attribute
         if not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)):
             continue
         inner = node

@@ -433,6 +433,7 @@ class Walker:
         self._built_at: dict[int, tuple[Str, ast.expr]] = {}
         # id of a class -> (the class, what its methods other than `__init__` may set)
         self._changed: dict[int, tuple[ast.ClassDef, frozenset[str] | None]] = {}
+        self._rebound: dict[str, frozenset[str] | None] | None = None  # see `_class_rebound`
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -914,6 +915,9 @@ class Walker:
         else:
             if current is not None:
                 return {}  # deeper than followed
+        rebound = self._class_rebound()
+        if any(k.name in rebound and rebound[k.name] is None for k in chain):
+            return {}
         module = Scope(env=self.host.module_env)
         attrs: dict[str, object] = {}
         for klass in reversed(chain):
@@ -931,23 +935,47 @@ class Walker:
                             attrs.pop(target.id, None)
                         else:
                             attrs[target.id] = text
+        for klass in chain:  # `Loader.table = ...` anywhere in the file: not what the body says
+            for name in rebound.get(klass.name) or ():
+                attrs.pop(name, None)
         return attrs
+
+    def _class_rebound(self) -> dict[str, frozenset[str] | None]:
+        """The attributes the file's code sets on a name outside its class body
+        (`Loader.table = "..."`, `del Loader.table`; None for any, `setattr(Loader,
+        ...)`), by that name: a class attribute so set is not what the class body
+        says. Found once per file, over its own code and the definitions pasted after
+        it."""
+        if self._rebound is None:
+            found: dict[str, set[str] | None] = {}
+            tree = self.host._tree
+            for node in walk(tree) if tree is not None else ():
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.ctx, (ast.Store, ast.Del))
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id != "self"
+                ):
+                    held = found.setdefault(node.value.id, set())
+                    if held is not None:
+                        held.add(node.attr)
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("setattr", "delattr")
+                    and node.args
+                    and isinstance(node.args[0], ast.Name)
+                ):
+                    found[node.args[0].id] = None
+            self._rebound = {k: (frozenset(v) if v is not None else None) for k, v in found.items()}
+        return self._rebound
 
     def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
         """The `__init__` an object of the class runs: its own, or the first of the
         project classes it derives from (left first, a few deep); None when none of
         them defines one, or a base is not a class of the project (its `__init__`
         may be that base's)."""
-        current: ast.ClassDef | None = cls
-        for _ in range(MAX_HELPER_DEPTH):
-            init = next((f for f in current.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
-            if init is not None or not current.bases:
-                return init
-            base = current.bases[0]
-            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
-            if current is None:
-                return None
-        return None
+        return self.method_named(cls, "__init__")
 
     def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
         """The attributes of `self` a method other than `__init__` may set, of the
