@@ -18,7 +18,14 @@ the job. This module finds such hand-outs in a module's syntax (nothing is run):
   `starmap_async` (one call per item of the iterable), `submit` and `apply_async`
   (one call, repeated when the hand-out stands in a loop or a comprehension);
   joblib's `Parallel(n_jobs=...)(delayed(fn)(x) for x in items)`, whose `n_jobs`
-  left unset (or 1) runs the calls in order.
+  left unset (or 1) runs the calls in order;
+* threads: `threading.Thread(target=fn, args=(...), kwargs={...})`,
+  `multiprocessing.Process(...)` (the same arguments) and `threading.Timer(interval,
+  fn, args, kwargs)`. Each is one call of its function where it is made. Threads
+  made in a loop or a comprehension run at the same time, as a pool's calls, unless
+  each is started and joined at once (`t.start(); t.join()` in the loop's body, or
+  in the body of a loop over the list a comprehension made); a thread made once
+  runs alone, a plain call.
 
 What each call writes is read by `PoolReader`, a part of the Python front end's
 analyzer: the pool's function read as called with each item, its writes marked
@@ -49,8 +56,16 @@ _ONE_CALL = frozenset({"submit", "apply_async"})
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 MAX_ITEMS = 256  # literal items read one by one at most (as `ValueResolver._rows` reads a list)
 POOL_ITEM = "__pool_item_"  # the names a reading binds to an item's values (never a Python name of the code)
+# thread classes -> (the keywords of the function, its arguments, its keyword
+# arguments; their positions among the positional arguments)
+_THREADS = {
+    "Thread": (("target", 1), ("args", 3), ("kwargs", 4)),
+    "Process": (("target", 1), ("args", 3), ("kwargs", 4)),
+    "Timer": (("function", 1), ("args", 2), ("kwargs", 3)),
+}
+_THREAD_MODULES = ("threading", "multiprocessing")
 # words a module that hands work to a thread pool holds: other modules are never walked for pools
-_POOL_WORDS = ("ThreadPool", "Parallel", "dummy")
+_POOL_WORDS = ("Thread", "Parallel", "dummy", "Process", "Timer")
 
 
 def may_pool(source: str) -> bool:
@@ -74,6 +89,7 @@ class PoolCall:
     unpack: bool = False  # starmap: each item is the tuple of arguments
     loops: tuple[ast.comprehension, ...] = ()  # comprehensions around it, outermost first
     repeated: bool = False  # the hand-out itself runs several times (in a loop or comprehension)
+    alone: bool = False  # a thread that runs alone: made once, or started and joined at once
 
 
 def first_parameter(fn: ast.expr, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
@@ -151,8 +167,12 @@ class Pools:
         self._above: dict[int, int] = {id(tree): 0} if tree is not None else {}
         self._tree = tree  # kept alive with these ids: no other node can be given one of them
         self._holding: set[int] = set()
+        self._threads: dict[str, str] = {}  # local name -> thread class (`from threading import Thread`)
+        self._thread_modules: set[str] = set()  # local names of `threading`, `multiprocessing`
+        self._serial: set[int] = set()  # ids of the thread constructors of threads started and joined at once
         bindings: list[tuple[str, ast.expr]] = []
         calls: list[ast.Call] = []
+        loops: list[ast.For | ast.AsyncFor | ast.While] = []
         stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
         while stack:
             node, looped = stack.pop()
@@ -170,6 +190,12 @@ class Pools:
                         self._aliases[alias.asname or alias.name] = alias.name
                     elif alias.name == "Pool" and node.module in _THREAD_POOL_MODULES:
                         self._aliases[alias.asname or alias.name] = "ThreadPool"
+                    elif alias.name in _THREADS and node.module in _THREAD_MODULES:
+                        self._threads[alias.asname or alias.name] = alias.name
+            elif isinstance(node, ast.Import):
+                self._thread_modules.update(a.asname or a.name for a in node.names if a.name in _THREAD_MODULES)
+            elif isinstance(node, _LOOPS):
+                loops.append(node)
             children = list(ast.iter_child_nodes(node))
             at = id(node)
             for child in children:
@@ -181,6 +207,8 @@ class Pools:
                 stack.extend((child, looped) for child in children)
         for name, value in bindings:  # after the walk: every import's alias is known
             self._bind(name, value)
+        if self._threads or self._thread_modules:
+            self._find_serial(loops, bindings)
         for bindings_of in self._bound.values():
             bindings_of.sort(key=lambda b: b[0])
         for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
@@ -193,6 +221,83 @@ class Pools:
     def __bool__(self) -> bool:
         """Whether the module was read for pools at all."""
         return self._read
+
+    def _find_serial(
+        self, loops: list[ast.For | ast.AsyncFor | ast.While], bindings: list[tuple[str, ast.expr]]
+    ) -> None:
+        """The threads that run one at a time although made in a loop or a comprehension:
+        `t = Thread(...)` in a loop's body that also starts and then joins `t`, and the
+        threads of `threads = [Thread(...) for ...]` when a loop over `threads` starts and
+        then joins each (`for t in threads: t.start(); t.join()`)."""
+        serial_lists: set[str] = set()
+        for loop in loops:
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Name):
+                if isinstance(loop.target, ast.Name) and _started_and_joined(loop.body, loop.target.id):
+                    serial_lists.add(loop.iter.id)
+            for stmt in loop.body:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Call)
+                    and self._thread_kind(stmt.value.func)
+                    and _started_and_joined(loop.body, stmt.targets[0].id)
+                ):
+                    self._serial.add(id(stmt.value))
+        for name, value in bindings:
+            if name in serial_lists and isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+                if isinstance(value.elt, ast.Call) and self._thread_kind(value.elt.func):
+                    self._serial.add(id(value.elt))
+
+    def _thread_kind(self, func: ast.expr) -> str:
+        """The thread class a callee names (`Thread`, `threading.Thread`, `mp.Process`), or ""."""
+        if isinstance(func, ast.Name):
+            return self._threads.get(func.id, "")
+        if isinstance(func, ast.Attribute) and func.attr in _THREADS and isinstance(func.value, ast.Name):
+            return func.attr if func.value.id in self._thread_modules else ""
+        return ""
+
+    def _thread(self, call: ast.Call, loops: tuple[ast.comprehension, ...], repeated: bool) -> PoolCall | None:
+        """A thread made with a function to run: one call of the function, with the
+        thread's `args` and `kwargs` as its arguments (a `kwargs` that is no literal
+        dict of names is passed as `**kwargs`, an `args` that is no literal tuple or
+        list as `*args`). A thread with no function (a subclass's `run`) is none."""
+        kind = self._thread_kind(call.func)
+        if not kind:
+            return None
+        (fn_word, fn_at), (args_word, args_at), (kwargs_word, kwargs_at) = _THREADS[kind]
+
+        def given(word: str, at: int) -> ast.expr | None:
+            found = next((k.value for k in call.keywords if k.arg == word), None)
+            found = found if found is not None else call.args[at] if len(call.args) > at else None
+            return None if isinstance(found, ast.Constant) and found.value is None else found
+
+        fn = given(fn_word, fn_at)
+        if fn is None or isinstance(fn, ast.Constant):
+            return None
+        positional, named = given(args_word, args_at), given(kwargs_word, kwargs_at)
+        if positional is None and named is None and _own_method(fn):
+            # `Thread(target=self._run)` in a method: the call gives the method nothing
+            # its reading in its class lacks; read there as written, it keeps its writes
+            return None
+        if positional is None:
+            args: tuple[ast.expr, ...] = ()
+        elif isinstance(positional, (ast.Tuple, ast.List)):
+            args = tuple(positional.elts)
+        else:
+            args = (ast.copy_location(ast.Starred(value=positional, ctx=ast.Load()), positional),)
+        keywords: tuple[ast.keyword, ...] = ()
+        if isinstance(named, ast.Dict) and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier() for k in named.keys
+        ):
+            keywords = tuple(
+                ast.copy_location(ast.keyword(arg=k.value, value=v), v)  # type: ignore[union-attr]
+                for k, v in zip(named.keys, named.values)
+            )
+        elif named is not None:
+            keywords = (ast.copy_location(ast.keyword(arg=None, value=named), named),)
+        alone = not repeated or id(call) in self._serial
+        return PoolCall(call, call, fn, args, keywords, None, False, loops, repeated, alone)
 
     def _kind(self, func: ast.expr) -> str:
         """The pool class (or joblib name) a callee names, or ""."""
@@ -259,6 +364,10 @@ class Pools:
 
     def _hand_out(self, call: ast.Call, loops: tuple[ast.comprehension, ...]) -> PoolCall | None:
         repeated = bool(loops) or id(call) in self._in_loop
+        if self._threads or self._thread_modules:
+            thread = self._thread(call, loops, repeated)
+            if thread is not None:
+                return thread
         func = call.func
         if (
             isinstance(func, ast.Call)
@@ -359,12 +468,16 @@ class PoolReader:
         readings, counted = self._readings(hand_out, scope)
         several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
         first_diagnostic = len(self.host.diagnostics)
+        repeats: dict[str, int] = {}
         for bound, args, label in readings:
             local = replace(scope, env={**scope.env, **bound})
             values = [self.host.string(a, local) for a in args] if label is None else []
             known = label is not None or all(not v.unknown and not v.params for v in values)
             # this call: its item as far as known, or which of the literal items it is
             call = "|".join([site, *(v.text for v in values)] if label is None else [site, label])
+            # an item the literal list holds twice is two calls (`["orders", "orders"]`)
+            repeats[call] = repeats.get(call, 0) + 1
+            call = call if repeats[call] == 1 else f"{call}#{repeats[call]}"
             item = None if several and not known else call
             every = None if several else site  # a write the same in every call
             # a table named by the item (`bronze_{t}`) is a table of its own in each call
@@ -375,6 +488,8 @@ class PoolReader:
                 len(self.host.notebook_runs),
             )
             self._function(hand_out, args, local)
+            if hand_out.alone:
+                continue  # a thread that runs alone: its function's writes are a plain call's
             # a notebook each call runs, at once, and the arguments known in this reading:
             # a known argument of a reading for any item is the same in every call
             for child, arguments in self.host.notebook_runs[runs:]:
@@ -460,6 +575,25 @@ class PoolReader:
             return
         call = ast.Call(func=fn, args=args, keywords=keywords)
         self.host._calls(ast.copy_location(call, hand_out.call), scope)
+
+
+def _own_method(fn: ast.expr) -> bool:
+    """Whether a thread's function is a method of the object or class at hand (`self.run`)."""
+    return isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls")
+
+
+def _started_and_joined(body: list[ast.stmt], name: str) -> bool:
+    """Whether a block calls `name.start()` and, later in the same block, `name.join()`."""
+    started = False
+    for stmt in body:
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        func = call.func if call is not None else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name:
+            if func.attr == "start":
+                started = True
+            elif func.attr == "join" and started:
+                return True
+    return False
 
 
 def _row_label(n: int, row: tuple[object, ...]) -> str | None:

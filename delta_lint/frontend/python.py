@@ -58,6 +58,7 @@ from delta_lint.frontend.pywriters import (
     function_names,
     is_feature_table_call,
 )
+from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
@@ -222,6 +223,7 @@ class PythonAnalyzer:
         # functions other files call are read there with their arguments, not as written here
         self.walker = Walker(self, tuple(context.called))
         self.pools = PoolReader(self)  # the calls the module hands to thread pools (`pools`)
+        self._registries: Registries | None = None  # found when the file is given helpers (`_registry_call`)
         self.writers = WriterReader(self)  # DataFrame and stream writers (`pywriters`)
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
@@ -524,9 +526,12 @@ class PythonAnalyzer:
         links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
         if self._tree is not None and imported:
             # only where an imported name stands as a display's element: one scan of the text
-            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code)} & imported
+            # (`load_a.run` of `from pkg import load_a` by the name it is imported by)
+            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code) if m.group(1).split(".", 1)[0] in imported}
             if candidates:
-                links.stored = _only_stored(self._tree, candidates)
+                # a registry this module calls through (`_STEPS[step](...)`) calls its functions here
+                called = dispatched(self._tree, self._registry_of().by_name)
+                links.stored = _only_stored(self._tree, candidates, called)
         links.documents = sorted(self.documents_wanted)
         if self._tree is not None:
             own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
@@ -628,7 +633,7 @@ class PythonAnalyzer:
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None:
         """Find every terminal call of interest in an expression, outermost first."""
-        if not self._may_hold_terminal(expr):
+        if not self._may_hold_terminal(expr) and not (self._helpers and self._registry_of().may_call(expr)):
             return
         if self.guards.absent and _runs_again(expr):
             # a lambda's or a comprehension's calls may run again once the first has
@@ -663,6 +668,8 @@ class PythonAnalyzer:
                 for statement in statements:
                     self._guarded(node, self.sql_calls.read, node, statement, scope)
                 continue
+            if type(node.func) is ast.Subscript and self._helpers and self._registry_call(node, scope):
+                continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:
                 found = self.walker.method(node, scope)
@@ -687,6 +694,37 @@ class PythonAnalyzer:
                     if step.call is not None:
                         seen.add(id(step.call))
                 self._guarded(node, self._each_alternative, node, scope)
+
+    def _registry_call(self, node: ast.Call, scope: Scope) -> bool:
+        """`_STEPS[step](catalog=catalog)` of a module's registry of functions
+        (`registries`): read as a call of the function its key names when the key is
+        known here, else of each of the registry's functions, every write of one
+        flagged as one of the alternatives (`Flag.ONE_OF`). False for any other call
+        through a subscript."""
+        sub = node.func
+        if not isinstance(sub, ast.Subscript) or not isinstance(sub.value, ast.Name):
+            return False
+        entries = self._registry_of().by_name.get(sub.value.id)
+        if not entries:
+            return False
+        key = self.string(sub.slice, scope)
+        named = [fn for k, fn in entries if k is not None and k == key.text] if not key.unknown else []
+        chosen = named[:1] or [fn for _, fn in entries]
+        for fn in chosen:
+            call = ast.copy_location(ast.Call(func=fn, args=node.args, keywords=node.keywords), node)
+            callee = self.walker.callee(call)
+            if callee is None:
+                continue
+            before = len(self.intents)
+            self._guarded(node, self.walker.call_helper, callee, call, scope)
+            if len(chosen) > 1:
+                self.intents[before:] = [replace(x, flags=x.flags | {Flag.ONE_OF}) for x in self.intents[before:]]
+        return True
+
+    def _registry_of(self) -> Registries:
+        if self._registries is None:
+            self._registries = Registries.of(self._tree, self.mutated_names)
+        return self._registries
 
     def _calls_with_alternatives(self, node: ast.Call, scope: Scope) -> list[tuple[ast.Call, object]]:
         """Calls of value functions among a write's arguments (`saveAsTable(table())`,
@@ -972,14 +1010,18 @@ def _names_pandas_target(node: ast.Call) -> bool:
 # table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
 # pandas API on Spark's alone)
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
-# a word standing as an element of a dict, list or set display (`{"a": f, ...}`, `[f]`)
-_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*)\s*[,\]}]")
+# a name or a dotted name standing as an element of a dict, list or set display
+# (`{"a": f, ...}`, `[f]`, `{"a": load_a.run}`)
+_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*[,\]}]")
 
 
-def _only_stored(tree: ast.Module, names: set[str]) -> list[str]:
-    """Those of `names` the code uses (loads) only as an element of a dict, list,
-    tuple or set display: a registry of functions another call picks from at run
-    time. Any other use (a call, an argument, an assignment, a return) may call it."""
+def _only_stored(tree: ast.Module, names: set[str], called: set[int]) -> list[str]:
+    """Those of `names` (imported names, or attributes of imported modules:
+    `load_a.run`) the code uses (loads) only as an element of a dict, list, tuple or
+    set display: a registry of functions another call picks from at run time. Any
+    other use (a call, an argument, an assignment, a return) may call it, and so may
+    an element the module's own calls through its registry run (`called`: their ids,
+    see `registries.dispatched`; `PythonAnalyzer._registry_call` reads those calls)."""
     if not names:
         return []
     stored: set[str] = set()
@@ -987,9 +1029,22 @@ def _only_stored(tree: ast.Module, names: set[str]) -> list[str]:
     for node in _walk(tree):
         element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
         for child in ast.iter_child_nodes(node):
-            if type(child) is ast.Name and child.id in names and isinstance(child.ctx, ast.Load):
-                (stored if element and not (isinstance(node, ast.Dict) and child in node.keys) else used).add(child.id)
+            name = _dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
+            if name in names and isinstance(child.ctx, ast.Load):  # type: ignore[attr-defined]
+                kept = element and id(child) not in called and not (isinstance(node, ast.Dict) and child in node.keys)
+                (stored if kept else used).add(name)
     return sorted(stored - used)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` of a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -1,0 +1,111 @@
+"""Registries of functions in job code: a module-level dict whose values are
+functions (`_STEPS = {"load_a": load_a.run, "load_b": load_b.run}`) that a call
+picks from by a key (`_STEPS[step](catalog=catalog)`).
+
+Such a call runs one of the registry's functions: the one its key names when the
+key is known where the call is read, else any of them. Nothing is run: the dict is
+read from the module's syntax, once per module.
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+MAX_FUNCTIONS = 64  # functions of one registry read at a call at most
+
+
+def function_ref(node: ast.expr) -> bool:
+    """Whether an expression names a function as written: a name or a chain of
+    attributes on a name (`load_a.run`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def registries(tree: ast.Module | None, mutated: frozenset[str]) -> dict[str, list[tuple[str | None, ast.expr]]]:
+    """name -> (key, function) of each module-level dict display of at least two
+    functions by name, bound once and never changed in place (`mutated`): a key
+    that is no literal string is None. A dict holding anything but names of
+    functions (a value, a call, a `**` spread) is no registry."""
+    if tree is None:
+        return {}
+    bound: dict[str, list[ast.expr]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                bound.setdefault(target.id, []).append(value)
+    found: dict[str, list[tuple[str | None, ast.expr]]] = {}
+    for name, values in bound.items():
+        if len(values) != 1 or name in mutated or not isinstance(values[0], ast.Dict):
+            continue
+        display = values[0]
+        if not 2 <= len(display.values) <= MAX_FUNCTIONS or any(k is None for k in display.keys):
+            continue
+        if not all(function_ref(v) for v in display.values):
+            continue
+        found[name] = [
+            (k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None, v)
+            for k, v in zip(display.keys, display.values)
+        ]
+    return found
+
+
+def dispatched(tree: ast.Module, found: dict[str, list[tuple[str | None, ast.expr]]]) -> set[int]:
+    """The ids of the functions of registries (`found`) that the module's own calls
+    through them may run: `NAME["key"](...)` the one of that key, `NAME[step](...)`
+    any of them."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Subscript)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in found
+        ):
+            continue
+        key = node.func.slice
+        entries = found[node.func.value.id]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            named = [fn for k, fn in entries if k == key.value]
+            out.update(id(fn) for fn in (named[:1] or [fn for _, fn in entries]))
+        else:
+            out.update(id(fn) for _, fn in entries)
+    return out
+
+
+@dataclass(frozen=True)
+class Registries:
+    """A module's registries (`registries`) and the lines of its calls through them,
+    found once per module: most expressions a front end reads hold no such call and
+    are answered by a line search, without walking them."""
+
+    by_name: dict[str, list[tuple[str | None, ast.expr]]] = field(default_factory=dict)
+    lines: tuple[int, ...] = ()  # sorted lines of the calls `NAME[key](...)` of a registry
+
+    @classmethod
+    def of(cls, tree: ast.Module | None, mutated: frozenset[str]) -> Registries:
+        found = registries(tree, mutated)
+        if not found or tree is None:
+            return cls()
+        lines = sorted(
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Subscript)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in found
+        )
+        return cls(found, tuple(lines))
+
+    def may_call(self, node: ast.expr) -> bool:
+        """Whether a call through a registry stands on the expression's lines."""
+        index = bisect_left(self.lines, node.lineno)
+        return index < len(self.lines) and self.lines[index] <= (node.end_lineno or node.lineno)
