@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
-from delta_lint.frontend.pyvalues import JSON_INPUT
+from delta_lint.frontend.pyvalues import JSON_INPUT, OBJECT_KEY, object_fields
 from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
 
@@ -280,7 +280,8 @@ class Linker:
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str, tuple[int, int] | None]] = {}  # name here -> (module, source, start)
         value_functions: dict[str, tuple[str, str, str]] = {}  # name here -> (module, function, source)
-        self._runs(i, values, session, helpers)
+        classes: set[str] = set()  # the classes of objects other modules give file i (see `_object`)
+        self._runs(i, values, session, helpers, classes)
         imported: list[int] = []  # the project modules file i imports: read in their own scope
         clients: list[tuple[str, str, str]] = []  # the Databricks clients they hold (`Context.clients`)
         for module, name, bound in links.imports:
@@ -299,10 +300,20 @@ class Linker:
             exports = self._exports(target)
             functions = self._functions(target)
             if name == "*":
-                values.update(exports)
+                prefix = f"{self.paths[target]}{SCOPED}"
+                for k, v in exports.items():  # an object the code does not name: its attributes alone
+                    values[k] = (
+                        self._object(v, target, prefix, helpers, classes) if _names(links, k) else object_fields(v)
+                    )
                 helpers.update(self._helpers_of(target))
             elif name == "":
                 values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
+                for k, v in exports.items():  # `names.DEFAULT.table("x")`: an object with its class
+                    if not (isinstance(v, dict) and set(v) == {OBJECT_KEY} and _names(links, k)):
+                        continue
+                    crossed = self._object(v, target, f"{self.paths[target]}{SCOPED}", helpers, classes)
+                    if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
+                        values[bound][k] = crossed
                 helpers.update(self._helpers_of(target, f"{bound}."))
                 for function in self._value_functions(target):  # `names.table_name(...)`
                     if f"{bound}.{function}" in links.value_calls:
@@ -311,19 +322,20 @@ class Linker:
             elif name in functions:
                 helpers[bound] = self._helpers_of(target)[name]
             elif name in exports:
-                values[bound] = exports[name]
+                values[bound] = self._object(exports[name], target, f"{self.paths[target]}{SCOPED}", helpers, classes)
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
                     imported.append(sub)
                     values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
                     helpers.update(self._helpers_of(sub, f"{bound}."))
-        scopes = self._scopes(imported, helpers) if helpers else ()
+        scopes = self._scopes(imported, helpers, classes, value_functions) if helpers else ()
         for path, _ in scopes:  # the clients a helper of that module reads by its own names
             clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
         offered = helpers
         if links.names is not None and helpers:
-            helpers = self._named_helpers(helpers, links.names)
+            # an object's class is read where the object is used: named by the object
+            helpers = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
         self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
         inputs = self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
@@ -474,13 +486,19 @@ class Linker:
             out[path] = found if found is not None else {"unknown": f"{self.paths[child]} exits with no value"}
         return tuple(sorted(out.items()))
 
-    def _scopes(self, imported: list[int], helpers: dict) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
+    def _scopes(
+        self, imported: list[int], helpers: dict, classes: set[str], value_functions: dict
+    ) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
         """The module scope of each project module whose functions file i may call,
         directly or through the modules' own imports (to `MAX_IMPORT_DEPTH`, at most
         `MAX_SCOPES` modules): its top-level values, returned; and into `helpers`,
         every function that may write by the name its own module calls it
         (`path::name`), so a helper read at a call here resolves the names of its
-        own module, not of file i."""
+        own module, not of file i. An object of the module's own class among its
+        values names that class by `path::name` too (see `_object`), its class's name
+        into `classes`; and into `value_functions`, the value functions its imports
+        bind that its code calls, by `path::bound` (a helper of the module pasted in
+        file i evaluates `fully_qualified_table(name)` as its module imports it)."""
         out: dict[str, tuple[tuple[str, object], ...]] = {}
         todo = [(t, 0) for t in dict.fromkeys(imported)]
         while todo and len(out) < MAX_SCOPES:
@@ -488,19 +506,24 @@ class Linker:
             path = self.paths[target]
             if path in out or self.links[target] is None:
                 continue
-            exports, own, theirs, further = self._scope(target)
-            out[path] = exports
+            exports, own, theirs, further, values = self._scope(target)
+            value_functions.update(values)
+            prefix = f"{path}{SCOPED}"
+            out[path] = tuple((k, self._object(v, target, prefix, helpers, classes)) for k, v in exports)
             helpers.update(own)
             if depth + 1 < MAX_IMPORT_DEPTH:
                 helpers.update(theirs)
                 todo.extend((found, depth + 1) for found in further)
         return tuple(sorted(out.items()))
 
-    def _scope(self, target: int) -> tuple[tuple[tuple[str, object], ...], dict, dict, list[int]]:
+    def _scope(self, target: int) -> tuple[tuple[tuple[str, object], ...], dict, dict, list[int], dict]:
         """What module `target` gives `_scopes`, worked out once a run (every file
         that imports it, directly or not, asks again): its top-level values; its own
         helpers by `path::name`; the helpers its imports bind, by the name it calls
-        them (`path::bound`); and the project modules those imports name, in order."""
+        them (`path::bound`); the project modules those imports name, in order; and
+        its own value functions and those of the modules it imports that its code
+        calls, by `path::name` and `path::bound` (as `context` gives a file its own:
+        module, function, the module's source)."""
         found_scope = self._scoped.get(target)
         if found_scope is not None:
             return found_scope
@@ -510,10 +533,16 @@ class Linker:
         own = self._helpers_of(target, f"{path}{SCOPED}")
         theirs: dict[str, tuple[str, str, tuple[int, int] | None]] = {}
         further: list[int] = []
+        values = {f"{path}{SCOPED}{f}": (path, f, links.value_source) for f in links.value_functions}
         for module, name, bound in links.imports:
             found = self.module(path, module)
             if found is None:
                 continue
+            for function in self._value_functions(found):  # `f(...)` of `from m import f`, `m.f(...)` of `import m`
+                called = bound if name == function else f"{bound}.{function}" if name == "" else None
+                if called is not None and called in links.value_calls:
+                    source = self.links[found].value_source  # type: ignore[union-attr]
+                    values[f"{path}{SCOPED}{called}"] = (self.paths[found], function, source)
             if name in self._functions(found):
                 theirs[f"{path}{SCOPED}{bound}"] = self._helpers_of(found)[name]
             elif name == "":
@@ -527,8 +556,27 @@ class Linker:
                     further.append(sub)
                     continue
             further.append(found)
-        found_scope = self._scoped[target] = (tuple(sorted(links.exports.items())), own, theirs, further)
+        found_scope = self._scoped[target] = (tuple(sorted(links.exports.items())), own, theirs, further, values)
         return found_scope
+
+    def _object(self, value: object, target: int, prefix: str, helpers: dict, classes: set[str]) -> object:
+        """A value module `target` exports as file i is given it: an object crossing
+        with its class (`OBJECT_KEY`, `DEFAULT = LakeConfig()`) names the class by
+        `prefix` + its name (`path::LakeConfig`, the module's own name for it, so no
+        class of file i of the same name is taken for it) and gives file i that class
+        into `helpers`, its name into `classes` (the words that keep a helper: see
+        `_named_helpers`); where the module gives no such class, the object is the
+        dict of its text attributes (`object_fields`). Any other value as it is."""
+        if not (isinstance(value, dict) and set(value) == {OBJECT_KEY}):
+            return value
+        found = value[OBJECT_KEY]
+        cls = found[0] if isinstance(found, list) and len(found) == 2 and isinstance(found[0], str) else ""
+        given = self._helpers_of(target, prefix) if cls else {}
+        if prefix + cls not in given:
+            return object_fields(value)
+        helpers[prefix + cls] = given[prefix + cls]
+        classes.add(cls)
+        return {OBJECT_KEY: [prefix + cls, found[1]]}
 
     def _value_functions(self, i: int) -> list[str]:
         links = self.links[i]
@@ -585,7 +633,7 @@ class Linker:
                 self._shapes[links.functions[f]] = shape
         return {prefix + f: (self.paths[i], src, starts.get(f)) for f, src in links.functions.items()}
 
-    def _runs(self, i: int, values: dict, session: dict, helpers: dict) -> None:
+    def _runs(self, i: int, values: dict, session: dict, helpers: dict, classes: set[str]) -> None:
         """What the notebooks `%run` by file i define and leave, in the order they run,
         each after the notebooks it runs itself.
 
@@ -616,8 +664,8 @@ class Linker:
         walk(i, 0)
         for target in reversed(last_first):
             included = self.links[target]
-            if included is not None:
-                values.update(included.exports)
+            if included is not None:  # (one namespace: an object's class by its own name)
+                values.update((k, self._object(v, target, "", {}, classes)) for k, v in included.exports.items())
                 session.update(included.session)
                 helpers.update(self._helpers_of(target))
 
@@ -740,6 +788,11 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+def _names(links: Links, name: str) -> bool:
+    """Whether a file's code may name `name` (see `Links.names`; unknown: it may)."""
+    return links.names is None or name in links.names.split()
 
 
 def _start(importer: str, module: str, start: tuple[int, int] | None) -> tuple[str, int, int] | tuple[()]:

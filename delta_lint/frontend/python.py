@@ -43,6 +43,7 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     UnknownState,
+    exported_object,
     exported_value,
     held_alternatives,
     held_value,
@@ -484,8 +485,10 @@ class PythonAnalyzer:
         """The module's static top-level values (for files that `%run` or import it),
         the session it leaves, what it imports and which job inputs it reads."""
         exports = {}
-        for name, held in self.module_env.items():
-            plain = exported_value(held)
+        shared = self._shared_classes() if self.classes else set()
+        for name, held in self.module_env.items():  # an object of a class given with it crosses with its class
+            plain = exported_object(held, shared) if shared else None
+            plain = plain if plain is not None else exported_value(held)
             if plain is not None and not name.startswith("__"):
                 exports[name] = plain
         session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
@@ -533,7 +536,6 @@ class PythonAnalyzer:
         if self._tree is not None:
             own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
             links.clients = module_clients(own_tree, self._own_source)
-        shared = self._shared_classes() if self.classes else set()
         for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
             if name in shared:
                 text = self.sites.segment(cls)

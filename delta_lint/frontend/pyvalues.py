@@ -544,6 +544,12 @@ TEMPLATE_KEY = "\u0000template"
 # A string that is one of a few texts crosses as a JSON object of this one key: the
 # list of those texts (each plain, or a template as above).
 ONE_OF_KEY = "\u0000one_of"
+# An object of a class its module gives other files (`DEFAULT = LakeConfig()`) crosses
+# imports as a JSON object of this one key: [the class's name, {attribute: value as
+# `exported_value` gives it, None where not known}]. The link stage names the class as
+# the importer is given it (`link.Linker._object`), or, where it gives no class, turns
+# it back into the dict of its text attributes an object crossed as before.
+OBJECT_KEY = "\u0000object"
 # The depth of dicts within dicts an exported value keeps (a configuration's sections).
 MAX_EXPORTED_DEPTH = 8
 
@@ -562,6 +568,12 @@ def held_value(value: object) -> object:
             text, params, unknown = template
             if isinstance(params, list) and all(isinstance(p, str) for p in params):
                 return Str(text, tuple(params), bool(unknown))
+        return Str("", (), True)
+    if isinstance(value, dict) and set(value) == {OBJECT_KEY}:  # an object with its class (see `exported_object`)
+        found = value[OBJECT_KEY]
+        if isinstance(found, list) and len(found) == 2 and isinstance(found[0], str) and isinstance(found[1], dict):
+            fields = [(str(k), held_value(v)) for k, v in found[1].items() if v is not None]
+            return Instance(tuple((k, v) for k, v in fields if type(v) is not Str or not v.unknown), cls=found[0])
         return Str("", (), True)
     if isinstance(value, dict) and set(value) == {ONE_OF_KEY}:
         texts = [held_value(v) for v in value[ONE_OF_KEY]] if isinstance(value[ONE_OF_KEY], list) else []
@@ -596,6 +608,32 @@ def exported_value(held: object, depth: int = 0) -> object:
     if held.params and held.text != "{" + held.params[0] + "}":  # type: ignore[attr-defined]
         return {TEMPLATE_KEY: [held.text, list(held.params), held.unknown]}  # type: ignore[attr-defined]
     return None
+
+
+def exported_object(held: object, classes: set[str]) -> object:
+    """An object of one of `classes` (the module's own classes other files are given)
+    as it crosses imports with its class (see `OBJECT_KEY`): its attributes as
+    `exported_value` gives each, so an importer reads `DEFAULT.table("orders")` with
+    the class's method and `self` bound to what the object holds. An object of which
+    nothing is known crosses too: its methods are still the class's, only its `self.x`
+    reads unknown. None for any other value."""
+    if type(held) is Instance and held.cls in classes:
+        return {OBJECT_KEY: [held.cls, {k: exported_value(v) for k, v in held.items}]}
+    if type(held) is UnknownState and held.cls in classes:
+        return {OBJECT_KEY: [held.cls, {}]}
+    return None
+
+
+def object_fields(value: object) -> object:
+    """What an object crossing with its class (see `OBJECT_KEY`) is to an importer not
+    given the class: the dict of its attributes known as text, as `plain_value` gives
+    an object; the value itself when it is no such object."""
+    if not (isinstance(value, dict) and set(value) == {OBJECT_KEY}):
+        return value
+    found = value[OBJECT_KEY]
+    fields = found[1] if isinstance(found, list) and len(found) == 2 and isinstance(found[1], dict) else {}
+    static = {k: v for k, v in fields.items() if isinstance(v, str)}
+    return static if static else None
 
 
 def joined_dict(values: tuple[object, ...], depth: int = 0) -> dict[str, object] | None:

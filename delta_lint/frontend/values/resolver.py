@@ -72,7 +72,7 @@ from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
-from delta_lint.model import Diagnostic, Location, TableRef
+from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
 # A helper is read again for each call, up to this many calls and this deep: enough
@@ -170,6 +170,13 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+def _dotted(func: ast.expr) -> str | None:
+    """`names.table_name` of a call `names.table_name(...)`; None for any other callee."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
 class ObjectReader(Protocol):
     """What the statement walk (`values.walker.Walker`) tells of a call: the object it
     makes (`Cls(args)` with what its `__init__` sets, the object a method returns),
@@ -206,6 +213,8 @@ class Host(Protocol):
     value_calls: set[str]
     imports: list[tuple[str, str, str]]  # (module, name, bound) of each import read so far
     _scopes: dict[str, dict[str, object]]
+    _homes: list[tuple[int, int, str]]  # (first line, last line, module) of each pasted definition
+    _foreign_defs: dict[str, ast.stmt]  # other modules' definitions pasted here, by the name they are called
     _top_functions: set[str]
     _own_lines: int
     _tree: ast.Module | None
@@ -395,6 +404,16 @@ class ValueResolver:
             held = scope.env.get(node.id)
             if isinstance(held, dict):
                 return [Str(k) for k in held]
+            return held if is_texts(held) else None  # type: ignore[return-value]
+        if isinstance(node, ast.Subscript) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+        ):  # `cfg["tables"]`, `cfg.get("tables")`: a document's list of names, as a loop reads a list of configs
+            root: ast.expr = node
+            while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if not isinstance(root, ast.Name) or root.id in self.host.mutated_names:
+                return None
+            held = self._held(node, scope)
             return held if is_texts(held) else None  # type: ignore[return-value]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             if node.func.attr == "keys":
@@ -883,6 +902,9 @@ class ValueResolver:
         object and the call's arguments to its parameters; None when the class has
         no such function or what it returns is not told."""
         cls = self.host.classes.get(owner.cls)
+        if cls is None and SCOPED in owner.cls:  # an object another module gives, with its class (`OBJECT_KEY`)
+            found = self.host._foreign_defs.get(owner.cls)
+            cls = found if isinstance(found, ast.ClassDef) else None
         if cls is None:
             return None
         fn = self.host.walker.method_named(cls, name)  # its own, or a project base's
@@ -988,13 +1010,16 @@ class ValueResolver:
             owner = self._held(node.value, scope)
             if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
                 owner = joined_objects(owner.values)
+            if type(owner) is dict and isinstance(node.value, ast.Name) and self._imported_whole(node.value.id):
+                found = member(owner, node.attr)  # `names.DEFAULT` of `import names`: an object it gives
+                return found if isinstance(found, Instance) else None
             if not isinstance(owner, Instance):
                 return None
             found = member(owner, node.attr)
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
-            if is_configs(owner) and not (
+            if (is_configs(owner) or is_texts(owner)) and not (
                 isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
             ):
                 index = node.slice.value
@@ -1046,17 +1071,19 @@ class ValueResolver:
             fixed = self._fixed.get(id(node))
             if fixed is not None:
                 return fixed
-        if isinstance(node.func, ast.Name):
-            name = node.func.id
+        home = self.host.walker.home(node.lineno) if self.host._homes else None
+        target: tuple[Module, str] | None = None
+        if home is not None:  # in a helper pasted from another module: by that module's names alone
+            called = node.func.id if isinstance(node.func, ast.Name) else _dotted(node.func)
+            target = self.host.value_functions.get(f"{home}{SCOPED}{called}") if called else None
+        elif isinstance(node.func, ast.Name):
+            target = self._value_function(node.func.id)
         elif (
             isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
             and self._imported_whole(node.func.value.id)
         ):
-            name = f"{node.func.value.id}.{node.func.attr}"  # `names.table_name(...)` of `import names`
-        else:
-            return None
-        target = self._value_function(name)
+            target = self._value_function(f"{node.func.value.id}.{node.func.attr}")  # `names.table_name(...)`
         if target is None:
             return None
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
@@ -1314,9 +1341,14 @@ class ValueResolver:
         (`table_name("x")` with `return f"{CATALOG}.s.{t}"`): the same as through a
         name (`t = table_name("x")`); None when the call is no such function or what
         it returns is not told, or when none of its parts is known."""
-        if not (isinstance(node.func, ast.Name) and node.func.id in self.host.functions):
+        if not isinstance(node.func, ast.Name):
             return None
-        returned = self._returned(self.host.functions[node.func.id], node, scope)
+        home = self.host.walker.home(node.lineno) if self.host._homes else None
+        # in a helper pasted from another module, a name of that module's (see `Walker.callee`)
+        name = node.func.id if home is None else f"{home}{SCOPED}{node.func.id}"
+        if name not in self.host.functions:
+            return None
+        returned = self._returned(self.host.functions[name], node, scope)
         if type(returned) is not Str or returned.scalar:
             return None
         return returned if not returned.unknown or _partly_known(returned) else None
