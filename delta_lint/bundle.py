@@ -198,9 +198,8 @@ def declares_bundle(path: Path, root: Path) -> bool:
     A `bundle.yml` holding only `resources:` or `variables:` (a fragment another
     file includes) is none. A file that cannot be read counts as one, so that its
     problem is still reported where the bundle is read. A top-level `bundle:` key
-    at a line's start says so without parsing the file, which `load_bundle` parses
-    next (a bundle's root file can be large: parsing it twice cost 4 % of a
-    10,000-file check); any other file is parsed to be sure."""
+    holding a mapping (`_BUNDLE_KEY`) says so from the text, so a large root file is
+    parsed once, by `load_bundle`; any other file is parsed to be sure."""
     try:
         text = read_input_text(path, root)
     except (OSError, UnicodeDecodeError, ValueError):
@@ -214,7 +213,11 @@ def declares_bundle(path: Path, root: Path) -> bool:
     return isinstance(data.get("bundle"), dict)
 
 
-_BUNDLE_KEY = re.compile(r"^bundle[ \t]*:[ \t]*(?:\{|#|$)", re.MULTILINE)  # a mapping: below, or in braces
+# a `bundle:` key holding a mapping: in braces, or on the indented lines below it (a
+# `bundle:` with nothing under it is null, and the file is parsed to tell)
+_BUNDLE_KEY = re.compile(
+    r"^bundle[ \t]*:[ \t]*(?:\{|(?:#[^\n]*)?\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+[^\s#])", re.MULTILINE
+)
 
 
 def find_bundle(root: Path) -> Path | None:
