@@ -1429,9 +1429,12 @@ def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str
             break
     if not isinstance(params, (dict, list)):
         return None
-    uses = len(_ITERATION_INPUT.findall(json.dumps(params, default=str)))
+    written = json.dumps(params, default=str)
+    uses = len(_ITERATION_INPUT.findall(written))
     if uses * len(json.dumps(inputs, default=str)) > MAX_PARAMETER * MAX_ITERATIONS:
         return None  # each item copied into every `{{input}}`: left to a run past this
+    if len(written) * len(inputs) > MAX_PARAMETER * MAX_ITERATIONS:
+        return None  # every iteration holds all the parameters: left to a run past this
     return tuple(_arguments(_task_name(_with_input(params, item), key)) for item in inputs)
 
 
