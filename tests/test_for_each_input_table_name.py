@@ -5,7 +5,7 @@ named `main.sales.{{input}}` is a known table in each, and the iterations are
 concurrent runs of the for_each task (up to its `concurrency`). Each write runs in
 the tasks and iterations that give the values it was read with, so another job's
 literal table meets the iteration that writes it, and no other. Inputs only a run
-knows (`{{tasks.x.values.y}}`) leave the name to a run, as before."""
+knows (`{{tasks.x.values.y}}`) leave the name to a run."""
 
 from __future__ import annotations
 
