@@ -198,9 +198,8 @@ def declares_bundle(path: Path, root: Path) -> bool:
     A `bundle.yml` holding only `resources:` or `variables:` (a fragment another
     file includes) is none. A file that cannot be read counts as one, so that its
     problem is still reported where the bundle is read. A top-level `bundle:` key
-    at a line's start says so without parsing the file, which `load_bundle` parses
-    next (a bundle's root file can be large: parsing it twice cost 4 % of a
-    10,000-file check); any other file is parsed to be sure."""
+    holding a mapping (`_BUNDLE_KEY`) says so from the text, so a large root file is
+    parsed once, by `load_bundle`; any other file is parsed to be sure."""
     try:
         text = read_input_text(path, root)
     except (OSError, UnicodeDecodeError, ValueError):
@@ -214,7 +213,11 @@ def declares_bundle(path: Path, root: Path) -> bool:
     return isinstance(data.get("bundle"), dict)
 
 
-_BUNDLE_KEY = re.compile(r"^bundle[ \t]*:[ \t]*(?:\{|#|$)", re.MULTILINE)  # a mapping: below, or in braces
+# a `bundle:` key holding a mapping: in braces, or on the indented lines below it (a
+# `bundle:` with nothing under it is null, and the file is parsed to tell)
+_BUNDLE_KEY = re.compile(
+    r"^bundle[ \t]*:[ \t]*(?:\{|(?:#[^\n]*)?\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]+[^\s#])", re.MULTILINE
+)
 
 
 def find_bundle(root: Path) -> Path | None:
@@ -1426,9 +1429,12 @@ def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str
             break
     if not isinstance(params, (dict, list)):
         return None
-    uses = len(_ITERATION_INPUT.findall(json.dumps(params, default=str)))
+    written = json.dumps(params, default=str)
+    uses = len(_ITERATION_INPUT.findall(written))
     if uses * len(json.dumps(inputs, default=str)) > MAX_PARAMETER * MAX_ITERATIONS:
         return None  # each item copied into every `{{input}}`: left to a run past this
+    if len(written) * len(inputs) > MAX_PARAMETER * MAX_ITERATIONS:
+        return None  # every iteration holds all the parameters: left to a run past this
     return tuple(_arguments(_task_name(_with_input(params, item), key)) for item in inputs)
 
 

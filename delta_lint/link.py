@@ -22,9 +22,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
-from delta_lint.frontend.pyvalues import JSON_INPUT, OBJECT_KEY, object_fields
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, ClassShape, Context, Links, Pools, source_words
+from delta_lint.model import (
+    JSON_INPUT,
+    OBJECT_KEY,
+    SCOPED,
+    UNKNOWN_FOLDER,
+    ClassShape,
+    Context,
+    Links,
+    Pools,
+    object_fields,
+    source_words,
+)
 
 # `%run` follows notebooks this deep: enough for setup notebooks that include a
 # shared one, a bound on what a cycle of includes could cost.

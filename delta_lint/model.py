@@ -646,3 +646,33 @@ class FileSummary:
             result.skipped,
             result.links if result.links is not None and not result.links.empty() else None,
         )
+
+
+# -- values crossing files (see `frontend.pyvalues`; here so that the link stage reads
+# them without the value layer's imports) ----------------------------------------------
+
+# An object of a class its module gives other files (`DEFAULT = LakeConfig()`) crosses
+# imports as a JSON object of this one key: [the class's name, {attribute: value as
+# `exported_value` gives it, None where not known}]. The link stage names the class as
+# the importer is given it (`link.Linker._object`), or, where it gives no class, turns
+# it back into the dict of its text attributes (`object_fields`).
+OBJECT_KEY = "\u0000object"
+
+# A notebook argument that is `json.dumps` of a dict the code knows only in part
+# (`{"json_": json.dumps(conf)}`, `conf` holding secrets) crosses as this prefix and
+# the dict's `exported_value` as JSON: a text no run hands a notebook, so where the
+# child reads the widget as text it is a named input (what a run gives it), and
+# where it `json.loads` it the child gets the dict back, key by key.
+JSON_INPUT = "\u0000json:"
+
+
+def object_fields(value: object) -> object:
+    """What an object crossing with its class (see `OBJECT_KEY`) is to an importer not
+    given the class: the dict of its attributes known as text; the value itself when
+    it is no such object."""
+    if not (isinstance(value, dict) and set(value) == {OBJECT_KEY}):
+        return value
+    found = value[OBJECT_KEY]
+    fields = found[1] if isinstance(found, list) and len(found) == 2 and isinstance(found[1], dict) else {}
+    static = {k: v for k, v in fields.items() if isinstance(v, str)}
+    return static if static else None

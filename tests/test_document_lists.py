@@ -49,3 +49,16 @@ def test_a_document_list_changed_in_place_or_not_all_names_stays_unknown(lint):
     found = lint({"job.py": code, "maintenance.yml": DOCUMENT})
     assert [name for _, name in tables(found)] == ["{table}"]
     assert [d.rule for d in found.diagnostics] == ["DL001"]
+
+
+def test_an_index_of_a_document_list_changed_in_place_stays_unknown(lint):
+    """`cfg["tables"].insert(0, x)` then `cfg['tables'][0]`: the change is made through
+    `cfg`, so the index reads what only a run knows, never the loaded first name."""
+    code = (
+        NOTEBOOK
+        + LOAD
+        + 'cfg["tables"].insert(0, dbutils.widgets.get("extra"))\n'
+        + "spark.sql(f\"DELETE FROM {cfg['tables'][0]} WHERE id < 0\")\n"
+    )
+    found = lint({"job.py": code, "maintenance.yml": DOCUMENT})
+    assert "main.sales.orders" not in [name for _, name in tables(found)]

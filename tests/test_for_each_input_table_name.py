@@ -5,7 +5,7 @@ named `main.sales.{{input}}` is a known table in each, and the iterations are
 concurrent runs of the for_each task (up to its `concurrency`). Each write runs in
 the tasks and iterations that give the values it was read with, so another job's
 literal table meets the iteration that writes it, and no other. Inputs only a run
-knows (`{{tasks.x.values.y}}`) leave the name to a run, as before."""
+knows (`{{tasks.x.values.y}}`) leave the name to a run."""
 
 from __future__ import annotations
 
@@ -122,3 +122,19 @@ def test_more_inputs_than_a_file_is_read_for_leave_the_table_to_a_run(lint):
         inputs = "'[" + ", ".join(f'"t{i}"' for i in range(count)) + "]'"
         got = _findings(lint, _bundle(inputs, literal="t1"))
         assert [rule for rule, _ in got] == ["DL001"], count
+
+
+def test_parameters_too_large_to_copy_into_every_iteration_leave_the_table_to_a_run(lint):
+    """Each iteration holds all of the task's parameters: 12 inputs of a task with
+    1.5 MB of parameters would copy 18 MB, past the bound, so the inputs are a run's
+    (the DL001 note), in bounded time and memory; two inputs are still read."""
+    big = '                  log: "{{job.run_id}}-' + "x" * 1_500_000 + '"\n'
+    many = "'[" + ", ".join(f'"t{i}"' for i in range(12)) + "]'"
+    got = _findings(
+        lint, _bundle(many, literal="t1").replace('                  table: "', big + '                  table: "')
+    )
+    assert [rule for rule, _ in got] == ["DL001"]
+    few = _bundle("""'["t1", "t2"]'""", literal="t1").replace(
+        '                  table: "', big + '                  table: "'
+    )
+    assert _findings(lint, few) == [("DL102", "main.sales.t1")]

@@ -115,3 +115,18 @@ def test_a_registry_of_the_files_own_functions_is_called_through(lint):
         ("job.py", 3, "{catalog}.sales.daily_a", False),
         ("job.py", 7, "{catalog}.sales.daily_b", False),
     ]
+
+
+def test_a_key_a_name_holds_reads_every_function_and_a_repeated_key_the_last(lint):
+    """`_STEPS[STEP]` with `STEP = "load_a"`: every function counts as called (no
+    module keeps its writes), so the call reads each as one of them, never one alone;
+    a key written twice in the dict is its last function, as Python keeps it."""
+    files = _files('_STEPS[STEP](catalog="main")')
+    files["pkg/main.py"] = files["pkg/main.py"].replace("\n\n\ndef main", '\nSTEP = "load_a"\n\n\ndef main')
+    tables = [t for _, _, t, _ in _flagged(lint(files))]
+    assert "main.sales.daily_b" in tables or "{catalog}.sales.daily_b" in tables, tables
+    files = _files('_STEPS["load"](catalog="main")')
+    files["pkg/main.py"] = files["pkg/main.py"].replace(
+        '{"load_a": load_a.run, "load_b": load_b.run}', '{"load": load_a.run, "load": load_b.run}'
+    )
+    assert ("pkg/main.py", "main.sales.daily_b") in _writes(lint(files))

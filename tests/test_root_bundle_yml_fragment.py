@@ -67,3 +67,16 @@ def test_a_fragment_with_no_bundle_below_is_read_as_before(lint, tmp_path):
     doc = json.loads(run_cli("schedule", ".", "--format", "json", cwd=tmp_path).stdout)
     assert doc["source"].startswith("bundle.yml")
     assert [n["node"] for n in doc["nodes"]] == ["solo.t"]
+
+
+def test_a_root_file_whose_bundle_key_holds_nothing_is_a_fragment(lint, tmp_path):
+    """`bundle:` with nothing under it (or only a comment) is null, not the mapping a
+    bundle's root holds: the bundles below are read as their own. The mapping in
+    braces is a root."""
+    for empty in ("bundle:\nresources:\n  jobs: {}\n", "bundle: # set by CI\nresources:\n  jobs: {}\n"):
+        lint(_project(empty))
+        doc = json.loads(run_cli("schedule", ".", "--format", "json", cwd=tmp_path).stdout)
+        assert doc["source"] == "a/databricks.yml (target prod), b/databricks.yml (target prod)", empty
+    lint(_project("bundle: {name: top}\nresources:\n  jobs: {}\n"))
+    doc = json.loads(run_cli("schedule", ".", "--format", "json", cwd=tmp_path).stdout)
+    assert doc["source"].startswith("bundle.yml")

@@ -179,3 +179,19 @@ def test_an_item_a_literal_list_holds_twice_is_two_calls_at_once(lint):
     assert _pooled(lint(files)) == [("DL102", THREADED.format(line=_at(files, "ThreadPoolExecutor(4)")), "code")]
     # the near miss: two items, a table each
     assert _pooled(lint(_notebook(LOAD_TABLE, pooled.replace('"orders"]', '"customers"]')))) == []
+
+
+def test_a_serial_loop_over_a_list_of_another_function_leaves_these_threads_concurrent(lint):
+    """`threads` started and joined one at a time in one function is another list
+    than the `threads` another function starts together: those still conflict."""
+    other = (
+        "def warm_up():\n"
+        "    threads = [threading.Thread(target=print, args=(r,)) for r in ['x', 'y']]\n"
+        "    for t in threads:\n"
+        "        t.start()\n"
+        "        t.join()\n\n\n"
+    )
+    together = "def run():\n" + "".join("    " + line + "\n" for line in COMPREHENSION.splitlines()[2:])
+    files = _notebook(LOAD_REGION, "import threading\n\n" + other + together)
+    result = lint(files)
+    assert _pooled(result) == [("DL102", THREADED.format(line=_at(files, "threading.Thread(target=load")), "code")]

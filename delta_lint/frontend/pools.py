@@ -173,6 +173,7 @@ class Pools:
         bindings: list[tuple[str, ast.expr]] = []
         calls: list[ast.Call] = []
         loops: list[ast.For | ast.AsyncFor | ast.While] = []
+        functions: set[int] = set()  # the ids of the module's functions (see `_find_serial`)
         stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
         while stack:
             node, looped = stack.pop()
@@ -196,6 +197,8 @@ class Pools:
                 self._thread_modules.update(a.asname or a.name for a in node.names if a.name in _THREAD_MODULES)
             elif isinstance(node, _LOOPS):
                 loops.append(node)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                functions.add(id(node))
             children = list(ast.iter_child_nodes(node))
             at = id(node)
             for child in children:
@@ -208,7 +211,7 @@ class Pools:
         for name, value in bindings:  # after the walk: every import's alias is known
             self._bind(name, value)
         if self._threads or self._thread_modules:
-            self._find_serial(loops, bindings)
+            self._find_serial(loops, bindings, functions)
         for bindings_of in self._bound.values():
             bindings_of.sort(key=lambda b: b[0])
         for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
@@ -223,17 +226,27 @@ class Pools:
         return self._read
 
     def _find_serial(
-        self, loops: list[ast.For | ast.AsyncFor | ast.While], bindings: list[tuple[str, ast.expr]]
+        self,
+        loops: list[ast.For | ast.AsyncFor | ast.While],
+        bindings: list[tuple[str, ast.expr]],
+        functions: set[int],
     ) -> None:
         """The threads that run one at a time although made in a loop or a comprehension:
         `t = Thread(...)` in a loop's body that also starts and then joins `t`, and the
-        threads of `threads = [Thread(...) for ...]` when a loop over `threads` starts and
-        then joins each (`for t in threads: t.start(); t.join()`)."""
-        serial_lists: set[str] = set()
+        threads of `threads = [Thread(...) for ...]` when a loop over `threads` in the
+        same function starts and then joins each (`for t in threads: t.start();
+        t.join()`); a list of that name in another function is another list."""
+
+        def home(at: int) -> int:  # the function a node is in (0: the module's code)
+            while at and at not in functions:
+                at = self._above.get(at, 0)
+            return at
+
+        serial_lists: set[tuple[int, str]] = set()
         for loop in loops:
             if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Name):
                 if isinstance(loop.target, ast.Name) and _started_and_joined(loop.body, loop.target.id):
-                    serial_lists.add(loop.iter.id)
+                    serial_lists.add((home(self._above.get(id(loop), 0)), loop.iter.id))
             for stmt in loop.body:
                 if (
                     isinstance(stmt, ast.Assign)
@@ -245,7 +258,9 @@ class Pools:
                 ):
                     self._serial.add(id(stmt.value))
         for name, value in bindings:
-            if name in serial_lists and isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+            if (home(self._above.get(id(value), 0)), name) in serial_lists and isinstance(
+                value, (ast.ListComp, ast.GeneratorExp)
+            ):
                 if isinstance(value.elt, ast.Call) and self._thread_kind(value.elt.func):
                     self._serial.add(id(value.elt))
 

@@ -707,9 +707,12 @@ class PythonAnalyzer:
         entries = self._registry_of().by_name.get(sub.value.id)
         if not entries:
             return False
-        key = self.string(sub.slice, scope)
-        named = [fn for k, fn in entries if k is not None and k == key.text] if not key.unknown else []
-        chosen = named[:1] or [fn for _, fn in entries]
+        # a literal key names one function (the last entry of that key, as a dict
+        # keeps); any other key is read as one of them all, as `registries.dispatched`
+        # counts every function called, so none keeps its writes in its module
+        key = sub.slice.value if isinstance(sub.slice, ast.Constant) and isinstance(sub.slice.value, str) else None
+        named = [fn for k, fn in entries if k is not None and k == key] if key is not None else []
+        chosen = named[-1:] or [fn for _, fn in entries]
         for fn in chosen:
             call = ast.copy_location(ast.Call(func=fn, args=node.args, keywords=node.keywords), node)
             callee = self.walker.callee(call)

@@ -23,7 +23,7 @@ from delta_lint.frontend.values import lattice
 from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.frontend.values.sources import number_text
-from delta_lint.model import Flag, Location, TableRef
+from delta_lint.model import JSON_INPUT, OBJECT_KEY, Flag, Location, TableRef
 from delta_lint.predicates import param_name
 
 
@@ -544,12 +544,6 @@ TEMPLATE_KEY = "\u0000template"
 # A string that is one of a few texts crosses as a JSON object of this one key: the
 # list of those texts (each plain, or a template as above).
 ONE_OF_KEY = "\u0000one_of"
-# An object of a class its module gives other files (`DEFAULT = LakeConfig()`) crosses
-# imports as a JSON object of this one key: [the class's name, {attribute: value as
-# `exported_value` gives it, None where not known}]. The link stage names the class as
-# the importer is given it (`link.Linker._object`), or, where it gives no class, turns
-# it back into the dict of its text attributes an object crossed as before.
-OBJECT_KEY = "\u0000object"
 # The depth of dicts within dicts an exported value keeps (a configuration's sections).
 MAX_EXPORTED_DEPTH = 8
 
@@ -624,18 +618,6 @@ def exported_object(held: object, classes: set[str]) -> object:
     return None
 
 
-def object_fields(value: object) -> object:
-    """What an object crossing with its class (see `OBJECT_KEY`) is to an importer not
-    given the class: the dict of its attributes known as text, as `plain_value` gives
-    an object; the value itself when it is no such object."""
-    if not (isinstance(value, dict) and set(value) == {OBJECT_KEY}):
-        return value
-    found = value[OBJECT_KEY]
-    fields = found[1] if isinstance(found, list) and len(found) == 2 and isinstance(found[1], dict) else {}
-    static = {k: v for k, v in fields.items() if isinstance(v, str)}
-    return static if static else None
-
-
 def joined_dict(values: tuple[object, ...], depth: int = 0) -> dict[str, object] | None:
     """The dicts paths that join may hold, as one dict key by key: a key every path
     gives the same value stays; texts that differ become one of them (`one_of`);
@@ -659,14 +641,6 @@ def joined_dict(values: tuple[object, ...], depth: int = 0) -> dict[str, object]
             inner = joined_dict(tuple(held), depth + 1)
             out[key] = UNHELD if inner is None else inner
     return out
-
-
-# A notebook argument that is `json.dumps` of a dict the code knows only in part
-# (`{"json_": json.dumps(conf)}`, `conf` holding secrets) crosses as this prefix and
-# the dict's `exported_value` as JSON: a text no run hands a notebook, so where the
-# child reads the widget as text it is a named input (what a run gives it), and
-# where it `json.loads` it the child gets the dict back, key by key.
-JSON_INPUT = "\u0000json:"
 
 
 def json_input(fields: dict[str, object]) -> str:

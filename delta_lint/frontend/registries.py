@@ -75,7 +75,7 @@ def dispatched(tree: ast.Module, found: dict[str, list[tuple[str | None, ast.exp
         entries = found[node.func.value.id]
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             named = [fn for k, fn in entries if k == key.value]
-            out.update(id(fn) for fn in (named[:1] or [fn for _, fn in entries]))
+            out.update(id(fn) for fn in (named[-1:] or [fn for _, fn in entries]))  # a dict keeps the last
         else:
             out.update(id(fn) for _, fn in entries)
     return out

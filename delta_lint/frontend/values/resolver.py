@@ -1019,8 +1019,11 @@ class ValueResolver:
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
+            root: ast.expr = node.value  # `cfg["tables"][0]`: changed through `cfg` too
+            while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
             if (is_configs(owner) or is_texts(owner)) and not (
-                isinstance(node.value, ast.Name) and node.value.id in self.host.mutated_names
+                isinstance(root, ast.Name) and root.id in self.host.mutated_names
             ):
                 index = node.slice.value
                 return owner[index] if -len(owner) <= index < len(owner) else None  # type: ignore[index,arg-type]
