@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -438,20 +439,27 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
                     )
     out: dict[Path, tuple[str, ...]] = {}
     for folder in folders:
-        seen: set[Path] = set()
-        todo, tops = [folder.resolve()], set()
-        while todo:
-            here = todo.pop()
-            if here in seen:
-                continue
-            seen.add(here)
-            above = callers.get(here)
-            if above:
-                todo += sorted(above)
-            else:
-                tops.add(_label(here, root))
-        out[folder] = tuple(sorted(tops))
+        tops = _top_callers(folder.resolve(), lambda here: callers.get(here, ()))
+        out[folder] = tuple(sorted(_label(top, root) for top in tops))
     return out
+
+
+def _top_callers(folder: Path, callers_of: Callable[[Path], Iterable[Path]]) -> set[Path]:
+    """The folders no module calls that lead, through `module` blocks, to `folder`
+    (itself when none calls it); a cycle of calls leads nowhere."""
+    seen: set[Path] = set()
+    todo, tops = [folder], set()
+    while todo:
+        here = todo.pop()
+        if here in seen:
+            continue
+        seen.add(here)
+        above = list(callers_of(here))
+        if above:
+            todo += above
+        else:
+            tops.add(here)
+    return tops
 
 
 class _Modules:
@@ -512,18 +520,7 @@ class _Modules:
         the one root all its callers lead to, else None (deployed from several roots,
         or a cycle of calls: `path.root` is not one folder). Read once the `module`
         blocks are known (`_deployments`)."""
-        seen: set[Path] = set()
-        todo, tops = [folder.resolve()], set()
-        while todo:
-            here = todo.pop()
-            if here in seen:
-                continue
-            seen.add(here)
-            callers = self.calls.get(here)
-            if callers:
-                todo += [caller.resolve() for caller, _ in callers]
-            else:
-                tops.add(here)
+        tops = _top_callers(folder.resolve(), lambda here: [caller.resolve() for caller, _ in self.calls.get(here, ())])
         return folder, (tops.pop() if len(tops) == 1 else None)
 
     def values(self, folder: Path) -> tuple[_Values, list[Path], list[tuple[Path, ConfigError]]]:
