@@ -58,7 +58,7 @@ from delta_lint.frontend.pywriters import (
     function_names,
     is_feature_table_call,
 )
-from delta_lint.frontend.registries import Registries, dispatched
+from delta_lint.frontend.registries import Registries, chosen, dispatched
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
@@ -697,8 +697,8 @@ class PythonAnalyzer:
 
     def _registry_call(self, node: ast.Call, scope: Scope) -> bool:
         """`_STEPS[step](catalog=catalog)` of a module's registry of functions
-        (`registries`): read as a call of the function its key names when the key is
-        known here, else of each of the registry's functions, every write of one
+        (`registries`): read as a call of the function a literal key names, else of
+        each of the registry's functions (`registries.chosen`), every write of one
         flagged as one of the alternatives (`Flag.ONE_OF`). False for any other call
         through a subscript."""
         sub = node.func
@@ -707,20 +707,15 @@ class PythonAnalyzer:
         entries = self._registry_of().by_name.get(sub.value.id)
         if not entries:
             return False
-        # a literal key names one function (the last entry of that key, as a dict
-        # keeps); any other key is read as one of them all, as `registries.dispatched`
-        # counts every function called, so none keeps its writes in its module
-        key = sub.slice.value if isinstance(sub.slice, ast.Constant) and isinstance(sub.slice.value, str) else None
-        named = [fn for k, fn in entries if k is not None and k == key] if key is not None else []
-        chosen = named[-1:] or [fn for _, fn in entries]
-        for fn in chosen:
+        functions = chosen(entries, sub.slice)  # as `registries.dispatched` counts them
+        for fn in functions:
             call = ast.copy_location(ast.Call(func=fn, args=node.args, keywords=node.keywords), node)
             callee = self.walker.callee(call)
             if callee is None:
                 continue
             before = len(self.intents)
             self._guarded(node, self.walker.call_helper, callee, call, scope)
-            if len(chosen) > 1:
+            if len(functions) > 1:
                 self.intents[before:] = [replace(x, flags=x.flags | {Flag.ONE_OF}) for x in self.intents[before:]]
         return True
 

@@ -71,14 +71,20 @@ def dispatched(tree: ast.Module, found: dict[str, list[tuple[str | None, ast.exp
             and node.func.value.id in found
         ):
             continue
-        key = node.func.slice
-        entries = found[node.func.value.id]
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            named = [fn for k, fn in entries if k == key.value]
-            out.update(id(fn) for fn in (named[-1:] or [fn for _, fn in entries]))  # a dict keeps the last
-        else:
-            out.update(id(fn) for _, fn in entries)
+        out.update(id(fn) for fn in chosen(found[node.func.value.id], node.func.slice))
     return out
+
+
+def chosen(entries: list[tuple[str | None, ast.expr]], key: ast.expr) -> list[ast.expr]:
+    """The functions a call through a registry by `key` may run: a literal key's one
+    (the last entry of that key, as a dict keeps it), else each of them. Both the
+    call's reading and `dispatched` ask this, so a function the call may run is
+    never left to its module too, nor one it cannot run taken from it."""
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        named = [fn for k, fn in entries if k == key.value]
+        if named:
+            return named[-1:]
+    return [fn for _, fn in entries]
 
 
 @dataclass(frozen=True)
