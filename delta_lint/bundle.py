@@ -787,16 +787,17 @@ def load_bundle(
         merged = _merge(base, job) if base is not None else job
         sources[id(merged)] = sources.get(id(base), path) if base is not None else path
         resources["jobs"][key] = merged
+    declared = {**declared_elsewhere, **(main.get("variables") or {})}
     variables = {}
-    for name, spec in {**declared_elsewhere, **(main.get("variables") or {})}.items():
+    for name, spec in declared.items():
         variables[name] = spec.get("default") if isinstance(spec, dict) else spec
     for name, value in (tconf.get("variables") or {}).items():
-        variables[name] = value.get("default") if isinstance(value, dict) else value
+        variables[name] = _target_value(value, declared.get(name))
     bundle_name = str((main.get("bundle") or {}).get("name") or "")
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
-    # a complex variable holding a list stands for its list where it is a whole value
-    # (a for_each task's `inputs: ${var.tables}`), never inside text
-    refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, list)})
+    # a complex variable (a list or a mapping) stands for its value where it is a whole
+    # value (`inputs: ${var.tables}`, `base_parameters: ${var.user_config}`), never inside text
+    refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, (list, dict))})
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
@@ -851,6 +852,19 @@ def load_bundle(
     _run_pipelines(out, dev_target=target if dev else None)
     _wheel_modules(out, root)
     return out
+
+
+def _target_value(value: Any, declared: Any) -> Any:
+    """A target's value of a variable: `{default: ..}` (or `{lookup: ..}`, which only a
+    deployment answers: None), or the value itself. The CLI reads a mapping without
+    those keys as the value of a variable declared `type: complex` (its short form),
+    so a target gives a complex variable its own mapping as written."""
+    if not isinstance(value, dict):
+        return value
+    if "default" in value:
+        return value["default"]
+    complex_ = isinstance(declared, dict) and declared.get("type") == "complex"
+    return value if complex_ and "lookup" not in value else None
 
 
 def _resource_names(resources: Any) -> dict[str, str]:
@@ -963,7 +977,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
         if "${" not in value:  # most values name no reference: no regex, no new string
             return value
         whole = _REF.fullmatch(value.strip())
-        if whole is not None and isinstance(refs.get(whole.group(1)), list):
+        if whole is not None and isinstance(refs.get(whole.group(1)), (list, dict)):
             size = len(json.dumps(refs[whole.group(1)], default=str))
             if growth is not None:
                 if size > growth.left:
@@ -973,7 +987,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
                 growth.left -= size
             return _resolve(refs[whole.group(1)], {}, None, line)  # a copy, its text as written
         found = [(m, refs.get(m.group(1))) for m in _REF.finditer(value)]
-        found = [(m, v) for m, v in found if not isinstance(v, list)]
+        found = [(m, v) for m, v in found if not isinstance(v, (list, dict))]
         added = sum(len(str(v)) - len(m.group(0)) for m, v in found if v is not None)
         if growth is not None and added > 0:
             if added > growth.left:
@@ -994,9 +1008,9 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
 
 
 def _ref_text(refs: dict[str, Any], m: re.Match) -> str:
-    """A reference inside text: its scalar value; a list stays as written."""
+    """A reference inside text: its scalar value; a list or a mapping stays as written."""
     value = refs.get(m.group(1))
-    return m.group(0) if value is None or isinstance(value, list) else str(value)
+    return m.group(0) if value is None or isinstance(value, (list, dict)) else str(value)
 
 
 def _growth_problem(growth: _Growth, file: Path, root: Path) -> tuple[Location, str] | None:
@@ -1188,6 +1202,8 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             for k in path_keys:
                 value = value.get(k) if isinstance(value, dict) else None
             params = spec[kind].get("base_parameters") or spec[kind].get("parameters") or {}
+            if not isinstance(params, (dict, list)):  # a whole reference no variable answers: a run's
+                params = {}
             names = (
                 tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
             )

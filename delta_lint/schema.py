@@ -421,6 +421,9 @@ RuleId = Annotated[str, msgspec.Meta(description="a rule id or prefix (like DL10
 Text = Annotated[Union[str, int, float], msgspec.Meta(description="a name")]
 Count = Annotated[Union[int, str], msgspec.Meta(description="a whole number or a ${var.name} reference")]
 Duration = Annotated[Union[str, int, float], msgspec.Meta(description="a duration like 50m, 1h30m or 2h")]
+# a whole value given as one bundle reference (`base_parameters: ${var.user_config}`): a
+# complex variable's mapping or list, put in place when the bundle is resolved
+Reference = Annotated[str, msgspec.Meta(pattern=r"^\s*\$\{[^}]+\}\s*$", description="a ${var.name} reference")]
 
 
 class TableSettings(msgspec.Struct, forbid_unknown_fields=True):
@@ -488,14 +491,14 @@ class NotebookTask(msgspec.Struct):
     """a mapping with `notebook_path`"""
 
     notebook_path: Union[str, None] = None
-    base_parameters: Union[dict[str, Any], None] = None
+    base_parameters: Union[dict[str, Any], Reference, None] = None
 
 
 class PythonTask(msgspec.Struct):
     """a mapping with `python_file`"""
 
     python_file: Union[str, None] = None
-    parameters: Union[list[Any], None] = None
+    parameters: Union[list[Any], Reference, None] = None
 
 
 class SqlFile(msgspec.Struct):
@@ -508,7 +511,7 @@ class SqlTask(msgspec.Struct):
     """a mapping with `file`"""
 
     file: Union[SqlFile, None] = None
-    parameters: Union[dict[str, Any], None] = None
+    parameters: Union[dict[str, Any], Reference, None] = None
 
 
 class ForEachTask(msgspec.Struct):
@@ -564,7 +567,7 @@ class JobSpec(msgspec.Struct):
     continuous: Union[Continuous, None] = None
     schedule: Union[CronSchedule, None] = None
     trigger: Union[Trigger, None] = None
-    parameters: Union[list[JobParameter], None] = None
+    parameters: Union[list[JobParameter], Reference, None] = None
     tasks: Union[Annotated[list[TaskSpec], msgspec.Meta(description="a list of tasks")], None] = None
 
 
