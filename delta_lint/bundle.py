@@ -174,7 +174,7 @@ def _load_yaml(path: Path, root: Path | None) -> dict:
         text = read_input_text(path, root)
     except (OSError, UnicodeDecodeError, ValueError) as err:  # ValueError: a NUL byte in the path
         raise ConfigError(f"{path}: cannot read bundle file: {err}", None, f"cannot read bundle file: {err}") from err
-    data, source = load_yaml(text, path, _Loader, "a bundle file")
+    data, source = load_yaml(text, path, _Loader, "a bundle file", aliases=True)
     convert(data, BundleFile, source)
     return data
 
@@ -1823,7 +1823,7 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
     if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
-        doc, source = load_yaml(text, file, _Loader, what="a job definition")
+        doc, source = load_yaml(text, file, _Loader, what="a job definition", aliases=True)
     else:
         doc = load_json(text, file, "a job definition")
         source = Source(file, text=text)

@@ -88,3 +88,87 @@ def test_a_reference_where_a_mapping_belongs_must_be_whole(lint):
     bundle = COMPLEX.replace('"${var.user_config}"', '"x ${var.user_config}"')
     result = lint({**COMPLEX_FILES, "databricks.yml": bundle})
     assert any("base_parameters" in m for m in _messages(result, "DL003"))
+
+
+# -- YAML anchors and aliases in job files -------------------------------------------------------
+
+ORDERS = NB + 'spark.table("x").write.mode("overwrite").saveAsTable("main.sales.orders")\n'
+REFUNDS = NB + 'spark.sql("DELETE FROM main.sales.orders WHERE id = 1")\n'
+ANCHORED = """\
+bundle: {name: shop}
+definitions:
+  cluster: &cluster {spark_version: 15.4.x-scala2.12, num_workers: 2}
+  hourly: &hourly
+    schedule: {quartz_cron_expression: "0 0 * * * ?", timezone_id: UTC}
+resources:
+  jobs:
+    orders:
+      <<: *hourly
+      tasks:
+        - task_key: load
+          new_cluster: *cluster
+          notebook_task: {notebook_path: ./src/orders.py}
+    refunds:
+      <<: *hourly
+      tasks:
+        - task_key: fix
+          new_cluster: *cluster
+          notebook_task: {notebook_path: ./src/refunds.py}
+"""
+ANCHORED_FILES = {"databricks.yml": ANCHORED, "src/orders.py": ORDERS, "src/refunds.py": REFUNDS}
+
+
+def _bomb(levels: int) -> str:
+    """An alias bomb: each level nine aliases of the one before (9**levels leaves)."""
+    lines = ["bundle: {name: b}", "x:", "  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels + 1)]
+    lines += ["resources:", "  jobs:", "    j:", f"      tags: {{t: *a{levels}}}"]
+    lines += ["      tasks: [{task_key: t, notebook_task: {notebook_path: ./src/orders.py}}]"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_bundle_with_anchors_and_merge_keys_is_read(lint):
+    result = lint(ANCHORED_FILES)
+    assert "DL003" not in _rules(result), _messages(result, "DL003")
+    # both jobs hourly at :00 (from `<<: *hourly`): their writes meet
+    assert [f.rule for f in result.findings if f.rule.startswith("DL1")] == ["DL102"]
+    assert "hourly" in str([f.overlap for f in result.findings if f.rule == "DL102"])
+
+
+def test_a_job_yaml_with_an_aliased_task_is_read(lint):
+    job = (
+        "name: orders\ntasks:\n  - &load\n    task_key: load\n    notebook_task: {notebook_path: ./orders.py}\n"
+        "  - <<: *load\n    task_key: fix\n    notebook_task: {notebook_path: ./refunds.py}\n"
+    )
+    result = lint({"jobs/orders.yml": job, "jobs/orders.py": ORDERS, "jobs/refunds.py": REFUNDS})
+    assert "DL003" not in _rules(result), _messages(result, "DL003")
+    assert [f.rule for f in result.findings if f.rule.startswith("DL1")] == ["DL102"]
+
+
+def test_an_alias_bomb_is_a_diagnostic_at_its_line_in_bounded_time(lint):
+    import time
+
+    start = time.monotonic()
+    result = lint({**ANCHORED_FILES, "databricks.yml": _bomb(9), "jobs/other.yml": "name: o\ntasks: []\n"})
+    assert time.monotonic() - start < 30
+    problems = [f for f in result.findings if f.rule == "DL003"]
+    assert len(problems) == 1 and "aliases expand to more than" in problems[0].message
+    assert problems[0].location.path == "databricks.yml" and 4 <= problems[0].location.line <= 12
+    assert result.n_files >= 2  # the other files are still read
+
+
+def test_a_small_expansion_passes_and_a_self_holding_alias_stops_at_the_depth_limit(lint):
+    small = lint({**ANCHORED_FILES, "databricks.yml": _bomb(3)})  # 9**3 nodes: well inside the limit
+    assert "DL003" not in _rules(small), _messages(small, "DL003")
+    looped = ANCHORED.replace("definitions:\n", "definitions:\n  loop: &loop {again: [*loop]}\n")
+    result = lint({**ANCHORED_FILES, "databricks.yml": looped})
+    assert any("nested more than 100 levels" in m for m in _messages(result, "DL003"))
+
+
+def test_aliases_stay_refused_in_delta_lints_own_configuration(tmp_path):
+    from tests.conftest import run_cli
+
+    (tmp_path / "delta-lint.yaml").write_text("a: &a [x]\nexclude: *a\n")
+    (tmp_path / "a.sql").write_text("SELECT 1;\n")
+    proc = run_cli("check", ".", cwd=tmp_path)
+    assert proc.returncode == 2 and "aliases (*name) are not allowed" in proc.stderr
