@@ -564,6 +564,9 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
     if kind == "pipeline-glob":
         base, root = json.loads(argument)
         return _pipeline_glob(Path(base), Path(root))
+    if kind == "names":  # [root, [tail parts, ...]]: one JSON list of files per tail
+        top, tails = json.loads(argument)
+        return names_in_project(tails, Path(top), tests)
     if kind == "locate-git":
         value, folder, root = _located_question(argument)
         return _answer(_locate_from_git(value, folder, root))
@@ -1216,9 +1219,9 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
                 probe = probe_file("locate-git", value, folder or base, root)
             else:
                 probe = probe_file("locate", value, base, root)
-            if not probe[2]:
+            if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
                 problem = f"`{value}` is not in this project"
-                return Task(key, kind, (), depends, None, names, location, problem, probes=(probe,))
+                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
@@ -1679,7 +1682,7 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
         if not tail:
             return None
-        return _locate(tail, base, root) or _by_tail(Path(tail).parts, root) or _by_name(Path(tail).parts, root)
+        return _locate(tail, base, root) or _by_tail(Path(tail).parts, root)  # else by name: `match_by_name`
     candidates = [base / value] if not value.startswith("/") else [Path(value)]
     for candidate in list(candidates):
         if not candidate.suffix and candidate.name:  # (`/` has no name to give a suffix)
@@ -1718,38 +1721,121 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
     return None
 
 
-def _by_name(parts: tuple[str, ...], root: Path) -> str | None:
-    """The one project file, in any folder, whose root-relative path ends with the
-    longest tail of `parts` (its last part given with or without the file's suffix):
-    a workspace folder only a run names, deployed from a project folder of another
-    name (`/Users/{who}/etl/load` for `notebooks/etl/load.ipynb`). None when no file
-    matches, or when several match the longest tail: which of them the workspace
-    holds only a deployment tells, and the task is then "not in this project".
-    It walks the project, so it is asked only of paths whose folder only a run
-    knows (a few, from code); a literal workspace path is matched by its tail from
-    the project root alone (thousands of literal task paths would walk it each)."""
-    if not parts:
+MAX_NAMED = 5  # candidates a task matched by name to several files names
+
+
+def match_by_name(workflows: Workflows, root: Path) -> None:
+    """Tasks whose workspace path names no project file by its folder, matched to
+    the one project file their path's tail names: teams deploy `notebooks/load.py`
+    to `/Workspace/Shared/shop/load` or `/Repos/someone/repo/notebooks/load`, a
+    folder the repository does not have. The notebook's name (without its suffix)
+    picks the candidates, in any folder of the project, and the parent folders of
+    the path choose among them as far as they agree with the file's. One best file:
+    the task runs it, and a note says so (it was matched by name, not by path).
+    Several equally good: the task runs one of them, which only a deployment tells;
+    it stays not analysed, naming them. This is the one matching of every reader
+    (bundles, Jobs JSON/YAML, Terraform, Airflow, job code), done once a load: the
+    project is walked once for all tasks (see `names_in_project`), and the question
+    is kept with the listings, so a cached schedule sees a file added or renamed."""
+    wanted: list[tuple[Job, str, tuple[str, ...], str]] = []
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            found = _unmatched_workspace_path(task)
+            if found is not None:
+                wanted.append((job, key, *found))
+    if not wanted:
+        return
+    tails = sorted({parts for _, _, parts, _ in wanted})
+    argument = json.dumps([str(root), [list(t) for t in tails]])
+    answer = listing("names", argument)
+    workflows.listings.append(("names", argument, answer))
+    found_for = {tail: json.loads(line) for tail, line in zip(tails, answer)}
+    matched = []
+    for job, key, parts, value in wanted:
+        task = job.tasks[key]
+        candidates = found_for.get(parts) or []
+        if len(candidates) == 1:
+            job.tasks[key] = replace(task, files=(candidates[0],), problem=None)
+            matched.append(f"task `{key}` of job `{job.key}` (`{value}` as {candidates[0]})")
+        elif candidates:
+            listed = ", ".join(candidates[:MAX_NAMED]) + (" and more" if len(candidates) > MAX_NAMED else "")
+            problem = (
+                f"`{value}` is not in this project by its folder, and its name matches several project files "
+                f"equally: it runs one of {listed}, which only a deployment tells"
+            )
+            job.tasks[key] = replace(task, problem=problem)
+    if matched:
+        matched.sort()
+        shown = "; ".join(matched[:MAX_NAMED]) + (
+            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
+        )
+        workflows.notes.append(
+            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose workspace path names a folder the project "
+            f"does not have {'were' if len(matched) != 1 else 'was'} matched to a project file by name: {shown}"
+        )
+
+
+def _unmatched_workspace_path(task: Task) -> tuple[tuple[str, ...], str] | None:
+    """(the parts of its path, the path as written) of a task that runs no file because
+    its workspace path (absolute, or with a folder only a run knows) was found
+    nowhere in the project by its folder; None for any other task."""
+    if task.files or not task.problem or len(task.probes) != 1:
         return None
-    best: list[str] = []
-    longest = 0
-    for folder, _, files in _walk_project(root):
+    kind, argument, answer = task.probes[0]
+    if kind != "locate" or answer:
+        return None
+    try:
+        value = json.loads(argument)[0]
+    except (ValueError, TypeError, IndexError):
+        return None
+    if not isinstance(value, str) or "\x00" in value:
+        return None
+    if value.startswith(UNKNOWN_FOLDER):
+        text = value[len(UNKNOWN_FOLDER) :]
+    elif value.startswith("/"):
+        text = value
+    else:
+        return None
+    parts = tuple(p for p in text.split("/") if p and p != ".")
+    if not parts or ".." in parts:
+        return None
+    return parts, value
+
+
+def names_in_project(tails: list[list[str]], root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """For each path tail (its parts), the project files it names best, as a JSON
+    list: files whose name is the tail's last part, with or without a notebook's
+    suffix, in any folder (within MAX_BUNDLE_DEPTH), ranked by how many of their
+    parent folders agree with the tail's, from the innermost; the best rank kept
+    (MAX_NAMED + 1 of them at most, enough to tell one from several). One walk of
+    the project answers every tail."""
+    lasts = {tail[-1] for tail in tails if tail}
+    by_name: dict[str, list[str]] = {}
+    for folder, _, files in _project_folders(root, tests):
         for name in files:
             stem, suffix = os.path.splitext(name)
-            if parts[-1] not in (name, stem) or (name != parts[-1] and suffix not in (".py", ".sql", ".ipynb")):
-                continue
-            resolved = _existing_file(folder / name)
-            rel = _project_file(resolved, root) if resolved is not None else None
-            if rel is None:
-                continue
-            found = Path(rel).parts
+            keys = [name] + ([stem] if suffix in _SUFFIXES and stem != name else [])
+            for key in keys:
+                if key in lasts:
+                    resolved = _existing_file(folder / name)
+                    rel = _project_file(resolved, root) if resolved is not None else None
+                    if rel is not None:
+                        by_name.setdefault(key, []).append(rel)
+    out = []
+    for tail in tails:
+        best: list[str] = []
+        longest = 0
+        for rel in sorted(set(by_name.get(tail[-1], []))) if tail else []:
+            found = rel.split("/")
             n = 1
-            while n < min(len(parts), len(found)) and parts[-1 - n] == found[-1 - n]:
+            while n < min(len(tail), len(found)) and tail[-1 - n] == found[-1 - n]:
                 n += 1
             if n > longest:
                 best, longest = [rel], n
             elif n == longest:
                 best.append(rel)
-    return best[0] if len(best) == 1 else None
+        out.append(json.dumps(best[: MAX_NAMED + 1]))
+    return tuple(out)
 
 
 # -- Jobs JSON exports ------------------------------------------------------------------------
@@ -1777,9 +1863,19 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
                 continue
             jobs[key] = _job(key, _resolve(settings, {}), file, root, None, base=file.parent)
             files.append(file)
+    added = Workflows(jobs={k: v for k, v in jobs.items() if k not in workflows.jobs})
+    match_by_name(added, root)
+    jobs.update(added.jobs)
     sources = [workflows.source] if workflows.source else []
     sources += sorted({rel for rel, _ in defined if root / rel in files})
-    return replace(workflows, jobs=jobs, files=files, source=", ".join(sources))
+    return replace(
+        workflows,
+        jobs=jobs,
+        files=files,
+        source=", ".join(sources),
+        listings=workflows.listings + added.listings,
+        notes=workflows.notes + added.notes,
+    )
 
 
 def job_from_settings(key: str, settings: dict, file: Path, root: Path, base: Path) -> Job:

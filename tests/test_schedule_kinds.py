@@ -5,7 +5,7 @@ stays what it was."""
 
 from __future__ import annotations
 
-from tests.test_link import NB
+from tests.test_link import NB, _conflicts
 
 WRITE_TABLE = NB + 't = dbutils.widgets.get("table")\nspark.table("x").write.mode("overwrite").saveAsTable(t)\n'
 WRITE_ARGV = 'import sys\n\nspark.table("x").write.mode("overwrite").saveAsTable(sys.argv[2])\n'
@@ -172,3 +172,114 @@ def test_aliases_stay_refused_in_delta_lints_own_configuration(tmp_path):
     (tmp_path / "a.sql").write_text("SELECT 1;\n")
     proc = run_cli("check", ".", cwd=tmp_path)
     assert proc.returncode == 2 and "aliases (*name) are not allowed" in proc.stderr
+
+
+# -- a workspace path in a folder the repository does not have -----------------------------------
+
+UPDATE_A = NB + "spark.sql(\"UPDATE main.ops.events SET x = 1 WHERE kind = 'a'\")\n"
+UPDATE_B = NB + "spark.sql(\"UPDATE main.ops.events SET x = 2 WHERE kind = 'b'\")\n"
+AIRFLOW = """\
+from datetime import datetime
+
+from airflow import DAG
+from airflow.providers.databricks.operators.databricks import DatabricksSubmitRunOperator
+
+with DAG("events", start_date=datetime(2024, 1, 1), schedule="@hourly", catchup=False):
+    DatabricksSubmitRunOperator(
+        task_id="load",
+        existing_cluster_id="abc",
+        notebook_task={"notebook_path": "/Workspace/Shared/shop/load_events"},
+    )
+    DatabricksSubmitRunOperator(
+        task_id="fix",
+        existing_cluster_id="abc",
+        notebook_task={"notebook_path": "/Repos/someone@example.com/etl/notebooks/fix_events"},
+    )
+"""
+JOBS_JSON = """\
+{"job_id": 1, "settings": {"name": "events", "tasks": [
+  {"task_key": "load", "notebook_task": {"notebook_path": "/Workspace/observability-etl/01_load_events"}},
+  {"task_key": "fix", "notebook_task": {"notebook_path": "/Production/02_fix_events"}}
+]}}
+"""
+TERRAFORM = """
+resource "databricks_job" "events" {
+  name = "events"
+  task {
+    task_key = "load"
+    notebook_task {
+      notebook_path = "/Production/Bronze/load_events"
+    }
+  }
+  task {
+    task_key = "fix"
+    notebook_task {
+      notebook_path = "/Production/Bronze/fix_events"
+    }
+  }
+}
+"""
+
+
+def _dl006(result) -> list[str]:
+    return [f.message for f in result.findings if f.rule == "DL006"]
+
+
+def _by_name_note(result) -> list[str]:
+    return [n for n in result.notes if "matched to a project file by name" in n]
+
+
+def test_an_airflow_tasks_workspace_path_is_matched_by_the_notebooks_name(lint):
+    result = lint(
+        {"dags/events.py": AIRFLOW, "notebooks/load_events.py": UPDATE_A, "notebooks/fix_events.py": UPDATE_B}
+    )
+    assert _dl006(result) == []
+    assert _conflicts(result) == ["DL102"]  # two unordered tasks of one DAG
+    (note,) = _by_name_note(result)
+    # `/Repos/.../notebooks/fix_events` ends with the project's own path: found by its tail
+    assert "1 task " in note and "notebooks/load_events.py" in note and "/Workspace/Shared/shop/load_events" in note
+
+
+def test_jobs_json_and_terraform_paths_are_matched_alike_whatever_the_suffix(lint):
+    files = {"notebooks/01_load_events.sql": "UPDATE main.ops.events SET x = 1 WHERE kind = 'a';\n"}
+    files["notebooks/02_fix_events.py"] = UPDATE_B
+    result = lint({**files, "jobs/events.json": JOBS_JSON})
+    assert _dl006(result) == [] and _conflicts(result) == ["DL102"]
+    tf = {"infra/main.tf": TERRAFORM, "src/load_events.py": UPDATE_A, "src/fix_events.py": UPDATE_B}
+    result = lint(tf)
+    assert _dl006(result) == [] and _conflicts(result) == ["DL102"]
+    assert len(_by_name_note(result)) == 1
+
+
+def test_parent_folders_choose_among_files_of_one_name(lint):
+    # `etl/notebooks/` of the path agrees with one of the two files named fix_events
+    dag = AIRFLOW.replace("/Repos/someone@example.com/etl/notebooks/fix_events", "/Shared/etl/notebooks/fix_events")
+    files = {"dags/events.py": dag, "notebooks/load_events.py": UPDATE_A}
+    files |= {"src/etl/notebooks/fix_events.py": UPDATE_B, "old/fix_events.py": UPDATE_B}
+    result = lint(files)
+    assert _dl006(result) == []
+    assert "`/Shared/etl/notebooks/fix_events` as src/etl/notebooks/fix_events.py" in _by_name_note(result)[0]
+
+
+def test_several_equally_named_files_are_one_of_them_never_a_silent_pick(lint):
+    files = {"dags/events.py": AIRFLOW, "notebooks/fix_events.py": UPDATE_B}
+    files |= {"a/load_events.py": UPDATE_A, "b/load_events.ipynb": "{}"}
+    result = lint(files)
+    (message,) = _dl006(result)
+    assert "runs one of a/load_events.py, b/load_events.ipynb" in message
+    assert "task `load` of job `events`" in message
+
+
+def test_a_workspace_path_whose_name_no_file_has_stays_not_analysed(lint):
+    files = {"dags/events.py": AIRFLOW, "notebooks/load_event.py": UPDATE_A, "notebooks/fix_events.py": UPDATE_B}
+    result = lint(files)
+    (message,) = _dl006(result)
+    assert "`/Workspace/Shared/shop/load_events` is not in this project" in message
+    assert "one of" not in message
+
+
+def test_a_relative_path_found_nowhere_is_not_matched_by_name(lint):
+    job = '{"name": "j", "tasks": [{"task_key": "t", "notebook_task": {"notebook_path": "../elsewhere/load_events"}}]}'
+    result = lint({"jobs/j.json": job, "notebooks/load_events.py": UPDATE_A})
+    assert any("is not in this project" in m for m in _dl006(result))
+    assert _by_name_note(result) == []
