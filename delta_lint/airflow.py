@@ -36,7 +36,8 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
 Values are the value layer's (`values.static`): literals, names assigned once in
 the module or the DAG function, f-strings, `+`, `os.path.join`, the module's own
 helper functions; a string whose leading part is unknown keeps its known tail,
-which is matched by its tail as other job paths are (`bundle._locate`). Anything
+which is matched by its tail and name as other job paths are (`bundle._locate`,
+`bundle.match_by_name`). Anything
 else is unknown, and a task whose file cannot be known says so (`Task.problem`,
 reported as DL006); one budget per file bounds the reading, and a value given up
 is a note at its line. A loop over values
