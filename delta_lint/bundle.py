@@ -83,6 +83,9 @@ class Task:
     # a dbt_task: (project folder relative to the root, or the path as written when no
     # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
     dbt: tuple[str, tuple[str, ...], str | None, str | None, str | None, bool] | None = None
+    # a for_each_task whose `inputs` are known but too many to list one by one (past
+    # MAX_ITERATIONS or the size bounds of `_iterations`): how many, said in a run note
+    unlisted_inputs: int = 0
     # how its file was looked for, as `listing` asks it again: a kept schedule holds
     # only while each answer does (the file deleted, or one appearing where none was)
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
@@ -1184,6 +1187,10 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
+        inputs = spec["for_each_task"].get("inputs")
+        fed = _iteration_inputs(inner_spec)
+        iterations = _iterations(inputs, inner_spec, inner_spec.get("task_key") or key)
+        known = _known_inputs(inputs)
         return Task(
             key,
             "for_each_task",
@@ -1195,9 +1202,10 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             inner.problem,
             inner.arguments,
             inner.starts,
-            per_run_inputs=_iteration_inputs(inner_spec),
-            iterations=_iterations(spec["for_each_task"].get("inputs"), inner_spec, inner_spec.get("task_key") or key),
+            per_run_inputs=fed,
+            iterations=iterations,
             probes=inner.probes,
+            unlisted_inputs=len(known) if known and fed and iterations is None else 0,
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -1426,6 +1434,32 @@ def _iteration_inputs(inner_spec: Any) -> tuple[str, ...]:
 MAX_ITERATIONS = 256  # known inputs of one for_each task; past it, they are as a run's
 
 
+def _known_inputs(inputs: Any) -> list | None:
+    """A for_each task's `inputs` when they are known where it is defined: a YAML list
+    or a JSON array in a string; None when a run gives them."""
+    if isinstance(inputs, str):
+        try:
+            inputs = json.loads(inputs) if inputs.lstrip().startswith("[") else None
+        except ValueError:
+            return None
+    return inputs if isinstance(inputs, list) else None
+
+
+def for_each_notes(workflows: Workflows) -> None:
+    """A run note for each for_each task whose inputs are known but too many to read
+    one iteration at a time: their parameters are then taken as values only a run
+    knows, which the note says rather than leaving the iterations out unsaid."""
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            if task.unlisted_inputs:
+                workflows.notes.append(
+                    f"for_each task `{key}` of job `{job.key}` has {task.unlisted_inputs} inputs, more than "
+                    f"delta-lint reads one by one (at most {MAX_ITERATIONS}, of bounded size): each iteration "
+                    f"gives {', '.join(f'`{n}`' for n in task.per_run_inputs)} one of those values, taken as "
+                    "values only a run knows"
+                )
+
+
 def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str, str | None], ...], ...] | None:
     """The arguments each iteration of a for_each task gives its inner file task, when
     its `inputs` are known where the task is defined: a YAML list, a JSON array in a
@@ -1433,11 +1467,7 @@ def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str
     replaces `{{input}}` (and `{{input.key}}` of an object item); a key the item
     lacks leaves that value to a run. None when a run gives the inputs
     (`{{tasks.x.values.y}}`), past MAX_ITERATIONS, or when the task has no file."""
-    if isinstance(inputs, str):
-        try:
-            inputs = json.loads(inputs) if inputs.lstrip().startswith("[") else None
-        except ValueError:
-            return None
+    inputs = _known_inputs(inputs)
     if not isinstance(inputs, list) or not inputs or len(inputs) > MAX_ITERATIONS:
         return None
     params = None
@@ -1865,6 +1895,7 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
             files.append(file)
     added = Workflows(jobs={k: v for k, v in jobs.items() if k not in workflows.jobs})
     match_by_name(added, root)
+    for_each_notes(added)
     jobs.update(added.jobs)
     sources = [workflows.source] if workflows.source else []
     sources += sorted({rel for rel, _ in defined if root / rel in files})

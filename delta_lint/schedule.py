@@ -36,6 +36,7 @@ from delta_lint.bundle import (
     Workflows,
     bundle_targets,
     declares_bundle,
+    for_each_notes,
     found_problem,
     listing,
     load_bundle,
@@ -967,6 +968,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
 
         resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     match_by_name(out, config.root)  # workspace paths in folders the project does not have
+    for_each_notes(out)
     # where each task's and pipeline's files were looked for: asked again with the listings
     out.listings += [probe for job in out.jobs.values() for task in job.tasks.values() for probe in task.probes]
     out.listings += [probe for pipeline in out.pipelines.values() for probe in pipeline.probes]

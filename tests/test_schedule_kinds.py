@@ -283,3 +283,49 @@ def test_a_relative_path_found_nowhere_is_not_matched_by_name(lint):
     result = lint({"jobs/j.json": job, "notebooks/load_events.py": UPDATE_A})
     assert any("is not in this project" in m for m in _dl006(result))
     assert _by_name_note(result) == []
+
+
+# -- a for_each task with more inputs than are read one by one -----------------------------------
+
+
+def _fan(inputs: str) -> dict[str, str]:
+    bundle = f"""\
+bundle: {{name: b}}
+resources:
+  jobs:
+    fan:
+      tasks:
+        - task_key: each
+          for_each_task:
+            inputs: '{inputs}'
+            concurrency: 4
+            task:
+              task_key: each_inner
+              notebook_task: {{notebook_path: ./src/load.py, base_parameters: {{table: "{{{{input}}}}"}}}}
+"""
+    load = (
+        NB + 't = dbutils.widgets.get("table")\nspark.table("x").write.mode("overwrite").saveAsTable(f"main.s.{t}")\n'
+    )
+    return {"databricks.yml": bundle, "src/load.py": load}
+
+
+def _fan_notes(result) -> list[str]:
+    return [n for n in result.notes if "for_each task `each`" in n]
+
+
+def test_a_for_each_task_past_the_listed_inputs_says_so(lint):
+    import json
+
+    result = lint(_fan(json.dumps([f"t{i}" for i in range(300)])))
+    (note,) = _fan_notes(result)
+    assert "has 300 inputs" in note and "`table`" in note
+
+
+def test_a_for_each_task_within_the_limit_or_given_its_inputs_by_a_run_has_no_note(lint):
+    result = lint(_fan('["orders", "refunds"]'))
+    assert _fan_notes(result) == [] and {i.table.name for i in result.intents} == {"main.s.orders", "main.s.refunds"}
+
+
+def test_a_for_each_task_whose_inputs_a_run_gives_has_no_note(lint):
+    result = lint(_fan("{{tasks.list.values.ids}}"))
+    assert _fan_notes(result) == []
