@@ -13,6 +13,7 @@ the parts it holds, each by what it reads: `values.walker` (the statements, in
 order) and `values.resolver` (what one expression holds), `pywriters` (DataFrame
 and stream writers), `pydelta` (the DeltaTable API), `sqlcall` (the SQL a call
 runs), `pools` (work handed to thread pools) and `pysites` (where a node stands).
+What the module gives other files is read from it once it is walked (`pylinks`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
+from delta_lint.frontend.pylinks import module_links
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
@@ -43,8 +45,6 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     UnknownState,
-    exported_object,
-    exported_value,
     held_alternatives,
     held_value,
     joined_session,
@@ -58,7 +58,7 @@ from delta_lint.frontend.pywriters import (
     function_names,
     is_feature_table_call,
 )
-from delta_lint.frontend.registries import Registries, chosen, dispatched
+from delta_lint.frontend.registries import Registries, chosen
 from delta_lint.frontend.sdkjobs import sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
@@ -88,14 +88,13 @@ from delta_lint.frontend.values.resolver import (
     MAX_HELPER_DEPTH,
     ValueResolver,
 )
-from delta_lint.frontend.values.sources import is_value_function, module_source, one_definition, value_modules
-from delta_lint.frontend.values.walker import Walker, is_config_class
+from delta_lint.frontend.values.sources import one_definition, value_modules
+from delta_lint.frontend.values.walker import Walker
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
-from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, module_clients, operator_statements
+from delta_lint.frontend.warehouse import SQL_OPERATORS, client_methods, operator_statements
 from delta_lint.model import (
     SCOPED,
-    ClassShape,
     Context,
     Diagnostic,
     Flag,
@@ -105,9 +104,6 @@ from delta_lint.model import (
     Location,
     PooledRun,
     TableRef,
-    digest,
-    source_words,
-    without_imports,
 )
 
 
@@ -480,99 +476,6 @@ class PythonAnalyzer:
             lines = sorted(set(lines).union(found)) if lines else found
             self._scanned = (self.source, scanned | new, starts, lines)
         return lines
-
-    def links(self) -> Links:
-        """The module's static top-level values (for files that `%run` or import it),
-        the session it leaves, what it imports and which job inputs it reads."""
-        exports = {}
-        shared = self._shared_classes() if self.classes else set()
-        for name, held in self.module_env.items():  # an object of a class given with it crosses with its class
-            plain = exported_object(held, shared) if shared else None
-            plain = plain if plain is not None else exported_value(held)
-            if plain is not None and not name.startswith("__"):
-                exports[name] = plain
-        session = {k: v for k, v in (("catalog", self.session.catalog), ("schema", self.session.schema)) if v}
-        links = Links(exports, session, list(dict.fromkeys(self.imports)), [], sorted(self.inputs_read))
-        links.non_delta = sorted(self.session.non_delta)
-        links.jobs = self.job_definitions
-        links.notebooks = list(self.notebook_runs)
-        links.pooled_notebooks = list(dict.fromkeys(self.pooled_notebook_runs))
-        links.exit = self.walker.exit_value()
-        links.task_values = self.walker.task_values()
-        links.task_value_reads = [list(r) for r in sorted(self.task_value_reads)]
-        for name in sorted(self._helpers & self._top_functions):
-            text = self.sites.segment(self.functions[name])
-            if text:
-                links.functions[name] = text
-                links.function_lines[name] = self.sites.start(self.functions[name])
-        if self._tree is not None:
-            own = [s for s in self._tree.body if s.lineno <= self._own_lines]
-            values = [s.name for s in own if isinstance(s, ast.FunctionDef) and is_value_function(s)]
-            if values:
-                # the same code gives the same source: a file read again with what
-                # other files give it writes it once a run
-                key = digest(self._own_source)
-                if key not in self.memo.value_sources:
-                    self.memo.value_sources[key] = module_source(ast.Module(body=own, type_ignores=[]), values)
-                links.value_functions = values
-                links.value_source = self.memo.value_sources[key]
-        # the code but its import statements, which call nothing: what it may call a helper by
-        given = self.imports or self.line_map is not None  # may be given helpers: what its code names
-        code = without_imports(self._own_source) if given else ""
-        if given:
-            links.names = " ".join(sorted(source_words(code)))
-        imported = {bound for _, _, bound in self.imports}
-        # (`names.table_name` of `import names` by the module's name)
-        links.value_calls = sorted(c for c in self.value_calls if c in imported or c.split(".", 1)[0] in imported)
-        if self._tree is not None and imported:
-            # only where an imported name stands as a display's element: one scan of the text
-            # (`load_a.run` of `from pkg import load_a` by the name it is imported by)
-            candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code) if m.group(1).split(".", 1)[0] in imported}
-            if candidates:
-                # a registry this module calls through (`_STEPS[step](...)`) calls its functions here
-                called = dispatched(self._tree, self._registry_of().by_name)
-                links.stored = _only_stored(self._tree, candidates, called)
-        links.documents = sorted(self.documents_wanted)
-        if self._tree is not None:
-            own_tree = ast.Module(body=[s for s in self._tree.body if s.lineno <= self._own_lines], type_ignores=[])
-            links.clients = module_clients(own_tree, self._own_source)
-        for name, cls in self.classes.items():  # `Setup.schema(...)`, `Logger(...).start()` elsewhere
-            if name in shared:
-                text = self.sites.segment(cls)
-                if text:
-                    line, shift = self.sites.start(cls)
-                    decorators = self.sites.decorator_lines(cls)  # `@dataclass` makes its fields
-                    links.functions[name] = "".join(d + "\n" for d in decorators) + text
-                    links.function_lines[name] = (line - len(decorators), shift)
-                    shape = _class_shape(cls, len(decorators))
-                    if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
-                        links.methods[name] = shape
-        return links
-
-    def _shared_classes(self) -> set[str]:
-        """The file's own classes other files are given with its helpers: those with a
-        method that may write, configuration classes (a dataclass, a class or static
-        method factory: their objects' values are read where the importer builds
-        them, see `_factory`), and the classes that derive from one of those here
-        (`class OrdersLoader(BaseLoader): table = "..."`, whose object runs the
-        base's writing method with its own attributes)."""
-        own = {name: cls for name, cls in self.classes.items() if cls.lineno <= self._own_lines}
-        shared = {
-            name
-            for name, cls in own.items()
-            if {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))} & self._helpers
-            or is_config_class(cls)
-        }
-        grown = True
-        while grown:
-            derived = {
-                name
-                for name, cls in own.items()
-                if name not in shared and any(isinstance(b, ast.Name) and b.id in shared for b in cls.bases)
-            }
-            shared |= derived
-            grown = bool(derived)
-        return shared
 
     # -- values and chains -----------------------------------------------------------
 
@@ -1008,43 +911,6 @@ def _names_pandas_target(node: ast.Call) -> bool:
 # table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
 # pandas API on Spark's alone)
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
-# a name or a dotted name standing as an element of a dict, list or set display
-# (`{"a": f, ...}`, `[f]`, `{"a": load_a.run}`)
-_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*[,\]}]")
-
-
-def _only_stored(tree: ast.Module, names: set[str], called: set[int]) -> list[str]:
-    """Those of `names` (imported names, or attributes of imported modules:
-    `load_a.run`) the code uses (loads) only as an element of a dict, list, tuple or
-    set display: a registry of functions another call picks from at run time. Any
-    other use (a call, an argument, an assignment, a return) may call it, and so may
-    an element the module's own calls through its registry run (`called`: their ids,
-    see `registries.dispatched`; `PythonAnalyzer._registry_call` reads those calls)."""
-    if not names:
-        return []
-    stored: set[str] = set()
-    used: set[str] = set()
-    for node in _walk(tree):
-        element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
-        for child in ast.iter_child_nodes(node):
-            name = _dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
-            if name in names and isinstance(child.ctx, ast.Load):  # type: ignore[attr-defined]
-                kept = element and id(child) not in called and not (isinstance(node, ast.Dict) and child in node.keys)
-                (stored if kept else used).add(name)
-    return sorted(stored - used)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    """`a.b.c` of a chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
-
-
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _WIDGET_DEFAULT = re.compile(
     r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
@@ -1131,23 +997,4 @@ def analyze_module(
     # a helper read at one call once per path that reaches it (`if`/`else` around two
     # calls of it) says the same thing at the same call each time: once is enough
     diagnostics = list({(d, d.location.sites): d for d in analyzer.diagnostics}.values())
-    return analyzer.intents, diagnostics, analyzer.links()
-
-
-def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
-    """Where a class's methods but the dunder ones are in its text as `Links.functions`
-    holds it (its decorator lines first), for the link stage to cut those a file
-    does not call (see `Links.methods`)."""
-    first_line = cls.lineno - decorators  # the text's first line, in the file
-    spans = [
-        (
-            stmt.name,
-            min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)]) - first_line,
-            (stmt.end_lineno or stmt.lineno) - first_line + 1,
-            stmt.lineno - first_line,
-        )
-        for stmt in cls.body
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
-    ]
-    return len(cls.body), spans
+    return analyzer.intents, diagnostics, module_links(analyzer)
