@@ -13,7 +13,9 @@ the parts it holds, each by what it reads: `values.walker` (the statements, in
 order) and `values.resolver` (what one expression holds), `pywriters` (DataFrame
 and stream writers), `pydelta` (the DeltaTable API), `sqlcall` (the SQL a call
 runs), `pools` (work handed to thread pools) and `pysites` (where a node stands).
-What the module gives other files is read from it once it is walked (`pylinks`).
+Other files' helpers it reads at their calls are pasted after its own code
+(`pyforeign`); what the module gives other files is read from it once it is
+walked (`pylinks`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pydelta import DeltaTableReader
+from delta_lint.frontend.pyforeign import paste_helpers
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pylinks import module_links
@@ -88,7 +91,7 @@ from delta_lint.frontend.values.resolver import (
     MAX_HELPER_DEPTH,
     ValueResolver,
 )
-from delta_lint.frontend.values.sources import one_definition, value_modules
+from delta_lint.frontend.values.sources import value_modules
 from delta_lint.frontend.values.walker import Walker
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
@@ -364,51 +367,18 @@ class PythonAnalyzer:
                     break
 
     def _with_foreign_helpers(self) -> ast.Module | None:
-        """The file's tree with the foreign helpers' definitions after its own code;
-        None (the file alone) when there are none or they do not parse with it."""
-        if not self._foreign:
+        """The file's tree with the foreign helpers' definitions after its own code
+        (`pyforeign`), its source, lines and sites grown by them; None (the file
+        alone) when there are none or they do not parse with it."""
+        pasted = paste_helpers(self.source, self._foreign, self._scopes, self.memo)
+        if pasted is None:
             return None
-        parts = [self.source.rstrip("\n") + "\n"]
-        spans = []
-        homes = []
-        firsts: dict[int, list[str]] = {}  # first line of each pasted definition -> its names here
-        pasted: dict[tuple[str, str, object], int] = {}  # (module, source, start) -> its first line
-        lines = parts[0].count("\n")
-        definitions = self.memo.definitions
-        for bound, module, text, start in self._foreign:
-            # one definition that several modules import (each module's `path::name`
-            # for it) is pasted once and called by each of those names
-            first = pasted.get((module, text, start))
-            if first is not None:
-                firsts[first].append(bound)
-                continue
-            if text not in definitions:  # a summary's source is checked once a run, not once per file given it
-                definitions[text] = one_definition(text)
-            if definitions[text]:
-                part = "\n" + text.rstrip("\n") + "\n"
-                parts.append(part)
-                first, last = lines + 2, lines + part.count("\n")  # its first line follows the blank one
-                firsts[first] = [bound]
-                pasted[(module, text, start)] = first
-                if start:
-                    spans.append((first, last, *start))
-                if module in self._scopes:
-                    homes.append((first, last, module))
-                lines += part.count("\n")
-        combined = "".join(parts)
-        try:
-            tree = ast.parse(combined)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        self.source = combined
-        self._own_lines = parts[0].count("\n")  # the foreign definitions start after these
-        self.sites = SourceSites(self.path, combined, self.line_map, self._own_lines, spans)
-        self._homes = homes
-        for stmt in tree.body:
-            first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-            for bound in firsts.get(first, ()):
-                self._foreign_defs[bound] = stmt
-        return tree
+        self.source = pasted.source
+        self._own_lines = pasted.own_lines  # the foreign definitions start after these
+        self.sites = SourceSites(self.path, pasted.source, self.line_map, self._own_lines, pasted.spans)
+        self._homes = pasted.homes
+        self._foreign_defs.update(pasted.definitions)
+        return pasted.tree
 
     def _widget_defaults(self) -> None:
         """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
