@@ -13,9 +13,10 @@ the parts it holds, each by what it reads: `values.walker` (the statements, in
 order) and `values.resolver` (what one expression holds), `pywriters` (DataFrame
 and stream writers), `pydelta` (the DeltaTable API), `sqlcall` (the SQL a call
 runs), `pools` (work handed to thread pools) and `pysites` (where a node stands).
-Other files' helpers it reads at their calls are pasted after its own code
-(`pyforeign`); what the module gives other files is read from it once it is
-walked (`pylinks`).
+An expression is walked only when one of its lines names a call of interest
+(`pyprefilter`). Other files' helpers it reads at their calls are pasted after its
+own code (`pyforeign`); what the module gives other files is read from it once it
+is walked (`pylinks`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,6 +35,7 @@ from delta_lint.frontend.pyforeign import paste_helpers
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pylinks import module_links
+from delta_lint.frontend.pyprefilter import TerminalLines
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
@@ -119,13 +120,6 @@ class SqlCell:
     line_map: LineMap
 
 
-# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`,
-# `warehouse.operator_statements`
-_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", *SQL_OPERATORS}
-_TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
-_NEWLINE = re.compile(r"\n")
-
-
 class PythonAnalyzer:
     """Turns one module's writes into intents: its `Walker` reads the statements in
     order for the values names hold and hands every expression back to `_calls`;
@@ -145,9 +139,7 @@ class PythonAnalyzer:
         self.path = path
         self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
-        self._terminal_lines: list[int] | None = None
-        # (the source scanned, the words scanned for, its lines' starts, the lines found): see `_lines_naming_terminals`
-        self._scanned: tuple[str | None, set[str], list[int], list[int]] = (None, set(), [], [])
+        self._terminal_lines = TerminalLines()  # the lines naming a call of interest (`pyprefilter`)
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
         self.line_map = line_map
@@ -280,14 +272,14 @@ class PythonAnalyzer:
         # helpers: functions that may write, or call a helper (a few rounds deep)
         for _ in range(MAX_HELPER_DEPTH):
             found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
-            self._terminal_lines = None  # the prefilter now also looks for calls of the helpers
+            self._terminal_lines.renew()  # the prefilter now also looks for calls of the helpers
             if found == self._helpers:
                 break
             self._helpers = found
         self._widget_defaults()
         if MAY_NAME_SESSION_SQL.search(self.source):
             self._sql_names = session_sql_names(tree)
-            self._terminal_lines = None  # the prefilter now also looks for calls of those names
+            self._terminal_lines.renew()  # the prefilter now also looks for calls of those names
         if "FeatureStoreClient" in self.source or "FeatureEngineeringClient" in self.source:
             self._feature_clients = feature_clients(tree)
         if "foreachBatch" in self.source:
@@ -413,39 +405,15 @@ class PythonAnalyzer:
         }
 
     def _may_hold_terminal(self, node: ast.expr) -> bool:
-        """False when no name of a call of interest occurs on the expression's lines:
-        most expressions of a job are then skipped without walking them."""
+        """False when no name of a call of interest occurs on the expression's lines
+        (`pyprefilter`): most expressions of a job are then skipped without walking them."""
         if not self.source.isascii():  # identifiers may be spelled in other (NFKC) forms
             return True
-        lines = self._terminal_lines
-        if lines is None:
-            lines = self._terminal_lines = self._lines_naming_terminals()
-        first = node.lineno
-        index = bisect_left(lines, first)
-        return index < len(lines) and lines[index] <= (node.end_lineno or first)
-
-    def _lines_naming_terminals(self) -> list[int]:
-        """The sorted lines of the source that hold a word of a call of interest: a
-        write's or statement's name, or a helper's, a session SQL function's or a
-        client method's found so far. Those sets only grow while a file is read (each
-        round of `run`'s helper search adds names), so a new round scans the text for
-        the new words alone: a file given hundreds of helpers is not scanned again
-        for every word at each round."""
-        if self._scanned[0] is not self.source:  # (the foreign helpers' definitions grew it)
-            self._scanned = (self.source, set(), [m.start() for m in _NEWLINE.finditer(self.source)], [])
-        _, scanned, starts, lines = self._scanned
-        # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
-        extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names | self._client_methods
-        new = (TERMINALS | _EXTRA_WORDS | extra) - scanned
-        if new:
-            if scanned or extra:
-                words = re.compile(r"\b(?:" + "|".join(sorted(re.escape(w) for w in new)) + r")\b")
-            else:
-                words = _TERMINAL_WORD
-            found = [bisect_left(starts, m.start()) + 1 for m in words.finditer(self.source)]
-            lines = sorted(set(lines).union(found)) if lines else found
-            self._scanned = (self.source, scanned | new, starts, lines)
-        return lines
+        if self._terminal_lines.lines is None:
+            # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
+            extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names | self._client_methods
+            self._terminal_lines.scan(self.source, extra)
+        return self._terminal_lines.holds(node)
 
     # -- values and chains -----------------------------------------------------------
 
