@@ -17,6 +17,8 @@ An expression is walked only when one of its lines names a call of interest
 (`pyprefilter`). Other files' helpers it reads at their calls are pasted after its
 own code (`pyforeign`); what the module gives other files is read from it once it
 is walked (`pylinks`).
+What a file's job inputs mean to it (a widget's default, a table named by inputs
+alone) is `pyinputs`'s.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from delta_lint.frontend.pydelta import DeltaTableReader
 from delta_lint.frontend.pyforeign import paste_helpers
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
 from delta_lint.frontend.pyguards import GuardReader
+from delta_lint.frontend.pyinputs import name_inputs, widget_defaults
 from delta_lint.frontend.pylinks import module_links
 from delta_lint.frontend.pyprefilter import TerminalLines
 from delta_lint.frontend.pysites import LineMap, SourceSites
@@ -41,7 +44,6 @@ from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
-    ONE_OF,
     Chain,
     DataFrame,
     Instance,
@@ -153,7 +155,7 @@ class PythonAnalyzer:
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)
         # placeholder -> the job inputs it stands for (an unbound widget, a field of
-        # a JSON widget): see `_name_inputs`
+        # a JSON widget): see `pyinputs.name_inputs`
         self.input_params: dict[str, frozenset[str]] = {}
         self.imports: list[tuple[str, str, str]] = []
         # literal dicts shaped as a job (see `_job_definition`), then jobs made with the SDK (`sdk_jobs`)
@@ -276,7 +278,7 @@ class PythonAnalyzer:
             if found == self._helpers:
                 break
             self._helpers = found
-        self._widget_defaults()
+        widget_defaults(self.source, self.widget_defaults)
         if MAY_NAME_SESSION_SQL.search(self.source):
             self._sql_names = session_sql_names(tree)
             self._terminal_lines.renew()  # the prefilter now also looks for calls of those names
@@ -298,7 +300,7 @@ class PythonAnalyzer:
         for call, why in self.sql_calls.client_doubts():  # once each, however often a helper is read
             self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(call), why))
         if self.input_params:
-            self._name_inputs(tree)
+            name_inputs(self.intents, self.diagnostics, self.input_params, self._parameter_names, tree, self.source)
         self._say_unread_writes(tree)
         if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
@@ -319,45 +321,6 @@ class PythonAnalyzer:
         for node, message in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals, self.source):
             self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(node), message))
 
-    def _name_inputs(self, tree: ast.Module) -> None:
-        """A table name whose every placeholder is a job input (and no function's
-        parameter of the same name) is the same table in every run given the same
-        inputs: the intent keeps those inputs (`Intent.name_inputs`), which tell the
-        engine whether concurrent runs of a for_each task write one table or several."""
-        candidates = []
-        for n, intent in enumerate(self.intents):
-            names = _PLACEHOLDER.findall(intent.table.name) if intent.table is not None else []
-            # a `{one_of}` part (a catalog `USE`d as one of several names the code
-            # gives) is no value a run gives: the inputs beside it still name the table
-            names = [p for p in names if p != ONE_OF]
-            if names and all(p in self.input_params for p in names):
-                candidates.append((n, names))
-        if not candidates:
-            return
-        parameters = set(self._parameter_names)  # every function's, however many share a name
-        if "lambda" in self.source:
-            parameters |= {a.arg for node in _walk(tree) if isinstance(node, ast.Lambda) for a in node.args.args}
-        renamed: dict[tuple[Location, str], list[str]] = {}
-        for n, names in candidates:
-            intent = self.intents[n]
-            if any(p in parameters for p in names):
-                continue
-            inputs = sorted(set().union(*(self.input_params[p] for p in names)))
-            self.intents[n] = replace(intent, name_inputs=tuple(inputs))
-            if Flag.UNRESOLVED in intent.flags:
-                renamed[(intent.location, intent.table.name)] = inputs
-        for n, diag in enumerate(self.diagnostics):
-            for (at, name), inputs in renamed.items() if diag.rule == UNRESOLVED_TABLE else ():
-                if at == diag.location and f"`{name}`" in diag.message:
-                    shown = ", ".join(f"`{i}`" for i in inputs)
-                    message = (
-                        f"table name `{name}` is built from job inputs ({shown}) known only at run time; it is "
-                        "not checked against other files' writes, only against runs of this file that share "
-                        "those inputs (the concurrent iterations of a for_each task)"
-                    )
-                    self.diagnostics[n] = replace(diag, message=message)
-                    break
-
     def _with_foreign_helpers(self) -> ast.Module | None:
         """The file's tree with the foreign helpers' definitions after its own code
         (`pyforeign`), its source, lines and sites grown by them; None (the file
@@ -371,16 +334,6 @@ class PythonAnalyzer:
         self._homes = pasted.homes
         self._foreign_defs.update(pasted.definitions)
         return pasted.tree
-
-    def _widget_defaults(self) -> None:
-        """`dbutils.widgets.text("schema", "sales")`: the value a notebook reads when no
-        job parameter binds the widget. An empty default binds nothing."""
-        if "widgets" not in self.source:
-            return
-        for m in _WIDGET_DEFAULT.finditer(self.source):
-            name, value = m.group(2), m.group(4)
-            if value.strip() and "{" not in value:
-                self.widget_defaults.setdefault(name, value.strip())
 
     def _collect_functions(self, tree: ast.Module) -> None:
         """Every function definition by name, the shallowest first (as `ast.walk`
@@ -849,11 +802,6 @@ def _names_pandas_target(node: ast.Call) -> bool:
 # table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
 # pandas API on Spark's alone)
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_WIDGET_DEFAULT = re.compile(
-    r"\bwidgets\.(?:text|dropdown|combobox|multiselect)\(\s*(?:name\s*=\s*)?([\"'])(\w+)\1\s*,"
-    r"\s*(?:defaultValue\s*=\s*)?([\"'])([^\"'\n]*)\3"
-)
 
 
 def _shape_but_declared(intent: Intent) -> tuple:
