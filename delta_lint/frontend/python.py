@@ -12,7 +12,8 @@ of interest in each expression (`_calls`), tells which API a call chain ends in
 the parts it holds, each by what it reads: `values.walker` (the statements, in
 order) and `values.resolver` (what one expression holds), `pywriters` (DataFrame
 and stream writers), `pydelta` (the DeltaTable API), `sqlcall` (the SQL a call
-runs), `pools` (work handed to thread pools) and `pysites` (where a node stands).
+runs), `pools` (work handed to thread pools), `pyalternatives` (a write read once
+per value its names may hold) and `pysites` (where a node stands).
 An expression is walked only when one of its lines names a call of interest
 (`pyprefilter`). Other files' helpers it reads at their calls are pasted after its
 own code (`pyforeign`); what the module gives other files is read from it once it
@@ -24,7 +25,6 @@ alone) is `pyinputs`'s.
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +32,7 @@ from typing import Any
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
+from delta_lint.frontend.pyalternatives import AlternativeReader
 from delta_lint.frontend.pydelta import DeltaTableReader
 from delta_lint.frontend.pyforeign import paste_helpers
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
@@ -43,7 +44,6 @@ from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
-    MAX_ALTERNATIVES,
     Chain,
     DataFrame,
     Instance,
@@ -51,10 +51,7 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     UnknownState,
-    held_alternatives,
     held_value,
-    joined_session,
-    member_alternatives,
     placeholders,
 )
 from delta_lint.frontend.pywriters import (
@@ -81,7 +78,6 @@ from delta_lint.frontend.sqlcall import (
     SqlCallReader,
     as_session_sql,
     session_sql_names,
-    unparsed_texts,
     warehouse_statement,
 )
 from delta_lint.frontend.sqltext import apply_templates
@@ -221,6 +217,7 @@ class PythonAnalyzer:
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
         self.guards = GuardReader(self)  # the tables known absent where the walk stands (`pyguards`)
+        self.alternatives = AlternativeReader(self)  # a write read once per value its names may hold
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
         # what a warehouse client the module may hold runs SQL with, beyond `TERMINALS`
         # (a DatabricksSqlHook's `run(sql)`, SQLAlchemy's `exec_driver_sql`)
@@ -455,7 +452,7 @@ class PythonAnalyzer:
                 self.writers.feature_table(node, scope)
                 continue
             if isinstance(node.func, ast.Name) and node.func.id in self._sql_names:
-                self._guarded(node, self._each_alternative, as_session_sql(node), scope)
+                self._guarded(node, self.alternatives.read, as_session_sql(node), scope)
                 continue
             statements = operator_statements(node) if self._sql_operators else None  # an Airflow operator's SQL
             if statements is not None:
@@ -487,7 +484,7 @@ class PythonAnalyzer:
                 for step in steps:
                     if step.call is not None:
                         seen.add(id(step.call))
-                self._guarded(node, self._each_alternative, node, scope)
+                self._guarded(node, self.alternatives.read, node, scope)
 
     def _registry_call(self, node: ast.Call, scope: Scope) -> bool:
         """`_STEPS[step](catalog=catalog)` of a module's registry of functions
@@ -518,29 +515,6 @@ class PythonAnalyzer:
             self._registries = Registries.of(self._tree, self.mutated_names)
         return self._registries
 
-    def _calls_with_alternatives(self, node: ast.Call, scope: Scope) -> list[tuple[ast.Call, object]]:
-        """Calls of value functions among a write's arguments (`saveAsTable(table())`,
-        `f"... {table()} ..."`) whose result is one of several values: the write is
-        read once per value, as for a name (see `_each_alternative`)."""
-        if not (self.value_functions or self._top_functions):
-            return []
-        found: list[tuple[ast.Call, object]] = []
-        todo: list[ast.expr] = [*node.args, *(k.value for k in node.keywords)]
-        while todo:
-            arg = todo.pop()
-            kind = type(arg)
-            if kind is ast.Call and type(arg.func) is ast.Name:  # type: ignore[attr-defined]
-                name = arg.func.id  # type: ignore[attr-defined]
-                if name in self.value_functions or name in self._top_functions:
-                    held = self.values._evaluated(arg, scope)  # type: ignore[arg-type]
-                    if held_alternatives(held):
-                        found.append((arg, held))  # type: ignore[arg-type]
-            elif kind is ast.JoinedStr:
-                todo.extend(v.value for v in arg.values if type(v) is ast.FormattedValue)  # type: ignore[attr-defined]
-            elif kind is ast.BinOp:
-                todo += [arg.left, arg.right]  # type: ignore[attr-defined]
-        return found
-
     def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
         """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`), or
         on an object made in the call itself of which nothing is known, given
@@ -567,68 +541,6 @@ class PythonAnalyzer:
             (f for f in self.classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
         )
         return method if method is not None and method.name in self._helpers else None
-
-    def _each_alternative(self, node: ast.Call, scope: Scope) -> None:
-        """Read a write once per value its names may hold (`OneOf`): a table that is one
-        of several names is one intent per name, each flagged `one_of`; what every
-        alternative agrees on is one intent, unflagged. Past `MAX_ALTERNATIVES`
-        combinations the names stay unknown, as any unknown value."""
-        env = scope.env
-        names = (
-            sorted({n.id for n in _walk(node) if type(n) is ast.Name and held_alternatives(env.get(n.id))})
-            if any(held_alternatives(v) for v in env.values())
-            else []
-        )
-        # `conf["schema"]` of a dict whose key holds one of several texts: read per text too
-        keyed = member_alternatives(_walk(node), env) if names or any(type(v) is dict for v in env.values()) else []
-        calls = self._calls_with_alternatives(node, scope)
-        choices = [held_alternatives(scope.env[n]) for n in names] + [texts for *_, texts in keyed]
-        choices += [held_alternatives(held) for _, held in calls]
-        combos = list(itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES + 1))
-        if not (names or keyed or calls) or len(combos) > MAX_ALTERNATIVES:
-            self._terminal(self.flatten(node, scope), node, scope)
-            return
-        saved = {n: scope.env[n] for n in [*names, *(name for name, *_ in keyed)]}
-        session = dict(self.session.__dict__)
-        runs: list[tuple[list[Intent], list[Diagnostic]]] = []
-        states: list[dict] = []
-        absent = self.guards.absent  # each reading of the one statement stands where it does
-        try:
-            for combo in combos:
-                scope.env.update(saved)
-                scope.env.update(zip(names, combo))
-                for (name, key, _), text in zip(keyed, combo[len(names) :]):
-                    scope.env[name] = {**scope.env[name], key: text}  # type: ignore[dict-item]
-                given = combo[len(names) + len(keyed) :]
-                self.values._fixed.update((id(call), value) for (call, _), value in zip(calls, given))
-                self.session.__dict__.update(session)
-                first_intent, first_diag = len(self.intents), len(self.diagnostics)
-                with self.guards.inside(absent):
-                    self._terminal(self.flatten(node, scope), node, scope)
-                runs.append((self.intents[first_intent:], self.diagnostics[first_diag:]))
-                del self.intents[first_intent:], self.diagnostics[first_diag:]
-                states.append(dict(self.session.__dict__))
-        finally:
-            for call, _ in calls:
-                self.values._fixed.pop(id(call), None)
-            scope.env.update(saved)
-        # a USE/SET whose value depends on the branch: what the readings agree on
-        self.session.__dict__.update(joined_session(session, states))
-        # one intent per shape; a table declared two ways (a PARTITIONED BY there or
-        # not) has unknown settings, never the first alternative's
-        groups: dict[tuple, list[Intent]] = {}
-        for intent in (i for intents, _ in runs for i in intents):
-            groups.setdefault(_shape_but_declared(intent), []).append(intent)
-        for same in groups.values():
-            intent = same[0]
-            if any(i.declared != intent.declared for i in same):
-                params = tuple(sorted({p for i in same for p in i.params}))
-                intent = replace(intent, declared=None, params=params)
-            everywhere = all(
-                any(_shape_but_declared(i) == _shape_but_declared(intent) for i in made) for made, _ in runs
-            )
-            self.intents.append(intent if everywhere else replace(intent, flags=intent.flags | {Flag.ONE_OF}))
-        self.diagnostics.extend(dict.fromkeys(unparsed_texts(runs)))
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
@@ -802,20 +714,6 @@ def _names_pandas_target(node: ast.Call) -> bool:
 # table: DuckDB's relations have a `to_table(name)` of their own (`to_delta` is the
 # pandas API on Spark's alone)
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
-
-
-def _shape_but_declared(intent: Intent) -> tuple:
-    # the region too: rows of one of several values (`VALUES ({x})`, a DataFrame of
-    # constants built two ways) land in different partitions under one predicate text
-    return (
-        intent.location,
-        intent.table,
-        intent.kind,
-        intent.flags,
-        intent.predicate_sql,
-        intent.subkind,
-        intent.region,
-    )
 
 
 def _runs_again(expr: ast.expr) -> bool:
