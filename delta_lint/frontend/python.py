@@ -8,18 +8,19 @@ parameters become named parameters (`{name}` in table names and predicates).
 
 `PythonAnalyzer` builds the intents: it runs the module's reading, finds the calls
 of interest in each expression (`_calls`), tells which API a call chain ends in
-(`_terminal`) and keeps the intents (`_emit`, `_add`). What a call says is read by
-the parts it holds, each by what it reads: `values.walker` (the statements, in
-order) and `values.resolver` (what one expression holds), `pywriters` (DataFrame
-and stream writers), `pydelta` (the DeltaTable API), `sqlcall` (the SQL a call
-runs), `pools` (work handed to thread pools), `pyalternatives` (a write read once
-per value its names may hold) and `pysites` (where a node stands).
-An expression is walked only when one of its lines names a call of interest
-(`pyprefilter`). Other files' helpers it reads at their calls are pasted after its
-own code (`pyforeign`); what the module gives other files is read from it once it
-is walked (`pylinks`).
-What a file's job inputs mean to it (a widget's default, a table named by inputs
-alone) is `pyinputs`'s.
+(`_terminal`) and keeps the intents (`_emit`, `_add`). Before the walk, other
+files' helpers it reads at their calls are pasted after its own code
+(`pyforeign`), the functions and classes a call may run are gathered
+(`pydefinitions`) and the widgets' defaults found (`pyinputs`); an expression is
+walked only when one of its lines names a call of interest (`pyprefilter`). What
+a call says is read by the parts it holds, each by what it reads: `values.walker`
+(the statements, in order) and `values.resolver` (what one expression holds),
+`pywriters` (DataFrame and stream writers), `pydelta` (the DeltaTable API),
+`sqlcall` (the SQL a call runs), `pools` (work handed to thread pools),
+`pyalternatives` (a write read once per value its names may hold) and `pysites`
+(where a node stands). After the walk, the tables named by job inputs alone are
+marked (`pyinputs`), and what the module gives other files is read from it
+(`pylinks`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pools import PoolReader
 from delta_lint.frontend.pyalternatives import AlternativeReader
+from delta_lint.frontend.pydefinitions import method_of_unknown_state, module_definitions
 from delta_lint.frontend.pydelta import DeltaTableReader
 from delta_lint.frontend.pyforeign import paste_helpers
 from delta_lint.frontend.pyguards import NONE as NONE_ABSENT
@@ -46,11 +48,9 @@ from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
     Chain,
     DataFrame,
-    Instance,
     Scope,
     Step,
     Str,
-    UnknownState,
     held_value,
     placeholders,
 )
@@ -246,28 +246,10 @@ class PythonAnalyzer:
         self._sql_operators = any(name in self.source for name in SQL_OPERATORS)  # with the pasted helpers
         imported_kinds = frozenset(k for held in self.imported_clients.values() for k in held.values())
         self._client_methods = client_methods(self.source, imported_kinds)
-        self._collect_functions(tree)
+        defined = module_definitions(tree, self._own_lines, self._foreign_defs)  # (`pydefinitions`)
+        self.functions, self._parameter_names = defined.functions, defined.parameters
+        self.classes, self._top_functions = defined.classes, defined.top_functions
         self.mutated_names = changed_in_place(tree, self.source)
-        self.classes = {}
-        for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
-            if isinstance(stmt, ast.ClassDef):
-                self.classes.setdefault(stmt.name, stmt)
-        for bound, stmt in self._foreign_defs.items():  # `import m` then `m.Setup.schema(...)` is not followed
-            if isinstance(stmt, ast.ClassDef) and "." not in bound and SCOPED not in bound:
-                self.classes.setdefault(bound, stmt)
-        self._top_functions = {
-            stmt.name
-            for stmt in tree.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.lineno <= self._own_lines
-        }
-        # a foreign helper is called by the name it is imported as (`g` of `import f as g`,
-        # `util.f` of `import util`)
-        for bound, stmt in self._foreign_defs.items():
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if SCOPED in bound:  # its own module's name for it: that definition, whatever this file defines
-                    self.functions[bound] = stmt
-                else:
-                    self.functions.setdefault(bound, stmt)
         # helpers: functions that may write, or call a helper (a few rounds deep)
         for _ in range(MAX_HELPER_DEPTH):
             found = {name for name, fn in self.functions.items() if self._may_hold_terminal(fn)}
@@ -331,28 +313,6 @@ class PythonAnalyzer:
         self._homes = pasted.homes
         self._foreign_defs.update(pasted.definitions)
         return pasted.tree
-
-    def _collect_functions(self, tree: ast.Module) -> None:
-        """Every function definition by name, the shallowest first (as `ast.walk`
-        would meet them), walking statements only: expressions cannot define one."""
-        found: list[tuple[int, int, ast.FunctionDef | ast.AsyncFunctionDef]] = []
-        stack: list[tuple[list, int]] = [(tree.body, 1)]
-        while stack:
-            body, depth = stack.pop()
-            for stmt in body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    found.append((depth, len(found), stmt))
-                for name in ("body", "orelse", "finalbody"):
-                    inner = getattr(stmt, name, None)
-                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                        stack.append((inner, depth + 1))
-                for holder in (getattr(stmt, "handlers", None) or []) + (getattr(stmt, "cases", None) or []):
-                    stack.append((holder.body, depth + 2))
-        for _, _, fn in sorted(found, key=lambda f: (f[0], f[1])):
-            self.functions.setdefault(fn.name, fn)
-        self._parameter_names = {
-            a.arg for _, _, fn in found for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
-        }
 
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
@@ -467,7 +427,7 @@ class PythonAnalyzer:
                 if found is not None and found[0].name in self._helpers:
                     self._guarded(node, self.walker.call_helper, found[0], node, scope, instance=found[1])
                     continue
-                method = self._method_of_unknown_state(node, scope) if found is None else None
+                method = method_of_unknown_state(node, scope, self.classes, self._helpers) if found is None else None
                 if method is not None:
                     self._guarded(node, self.walker.call_helper, method, node, scope)
                     continue
@@ -514,33 +474,6 @@ class PythonAnalyzer:
         if self._registries is None:
             self._registries = Registries.of(self._tree, self.mutated_names)
         return self._registries
-
-    def _method_of_unknown_state(self, call: ast.Call, scope: Scope) -> ast.FunctionDef | None:
-        """`w.save("main.x.y", df)` on `w = Store(spark, load())` (`UnknownState`), or
-        on an object made in the call itself of which nothing is known, given
-        arguments (`Db().run(q)`): the method that may write, read at the call with its
-        own arguments bound and no object (its `self.x` reads unknown; a write that
-        reads none of its arguments stays where it is written). Such an object's
-        method called with nothing (`RunLog(ctx).start()`) is read as written."""
-        func = call.func
-        if not isinstance(func, ast.Attribute):
-            return None
-        owner = func.value
-        if isinstance(owner, ast.Name):
-            held = scope.env.get(owner.id)
-            cls = held.cls if isinstance(held, UnknownState) else None
-        elif not (call.args or call.keywords):
-            return None
-        else:
-            made = owner.func if isinstance(owner, ast.Call) else None
-            # (a name bound to an object of its own is no class: `Db = Db(); Db().run(q)`)
-            cls = made.id if isinstance(made, ast.Name) and not isinstance(scope.env.get(made.id), Instance) else None
-        if cls not in self.classes:
-            return None
-        method = next(
-            (f for f in self.classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None
-        )
-        return method if method is not None and method.name in self._helpers else None
 
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """One odd call must not stop the file: its error becomes a DL002 at the call."""
