@@ -122,7 +122,8 @@ class PythonAnalyzer:
     """Turns one module's writes into intents: its `Walker` reads the statements in
     order for the values names hold and hands every expression back to `_calls`;
     its `ValueResolver` tells what one expression holds; its readers of writers,
-    the DeltaTable API, SQL calls and thread pools read the calls `_calls` finds."""
+    the DeltaTable API, SQL calls and thread pools read the calls `_calls` finds,
+    each once per value its names may hold (`AlternativeReader`)."""
 
     def __init__(
         self,
@@ -143,8 +144,9 @@ class PythonAnalyzer:
         self.line_map = line_map
         self.intents: list[Intent] = []
         self.diagnostics: list[Diagnostic] = []
+        # the functions and top-level classes a call may run, by name (`pydefinitions`; see `Instance`)
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        self.classes: dict[str, ast.ClassDef] = {}  # the module's top-level classes (see `Instance`)
+        self.classes: dict[str, ast.ClassDef] = {}
         self.batch_functions: set[str] = set()
         context = context or Context()
         self.module_env: dict[str, object] = {name: held_value(value) for name, value in context.values}
@@ -217,7 +219,7 @@ class PythonAnalyzer:
         self.delta_tables = DeltaTableReader(self)  # the DeltaTable API (`pydelta`)
         self.sql_calls = SqlCallReader(self)  # `spark.sql(...)` and warehouse statements (`sqlcall`)
         self.guards = GuardReader(self)  # the tables known absent where the walk stands (`pyguards`)
-        self.alternatives = AlternativeReader(self)  # a write read once per value its names may hold
+        self.alternatives = AlternativeReader(self)  # a write read once per value its names hold (`pyalternatives`)
         self._sql_operators = False  # names an Airflow warehouse operator (see `warehouse.operator_statements`)
         # what a warehouse client the module may hold runs SQL with, beyond `TERMINALS`
         # (a DatabricksSqlHook's `run(sql)`, SQLAlchemy's `exec_driver_sql`)
