@@ -858,6 +858,7 @@ def load_bundle(
     problem = _growth_problem(growth, stopped_in[0] if stopped_in else path, root)
     if problem is not None:
         out.problems.append(problem)
+    _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
     _run_pipelines(out, dev_target=target if dev else None)
     _wheel_modules(out, root)
     return out
@@ -1793,11 +1794,7 @@ def match_by_name(workflows: Workflows, root: Path) -> None:
                 wanted.append((job, key, *found))
     if not wanted:
         return
-    tails = sorted({parts for _, _, parts, _ in wanted})
-    argument = json.dumps([str(root), [list(t) for t in tails]])
-    answer = listing("names", argument)
-    workflows.listings.append(("names", argument, answer))
-    found_for = {tail: json.loads(line) for tail, line in zip(tails, answer)}
+    found_for = _named_files({parts for _, _, parts, _ in wanted}, root, workflows)
     matched = []
     for job, key, parts, value in wanted:
         task = job.tasks[key]
@@ -1823,13 +1820,59 @@ def match_by_name(workflows: Workflows, root: Path) -> None:
         )
 
 
+def _named_files(tails: set[tuple[str, ...]], root: Path, workflows: Workflows) -> dict[tuple[str, ...], list[str]]:
+    """The best project files each path tail names (`names_in_project`), asked as one
+    listing kept in `workflows.listings`."""
+    ordered = sorted(tails)
+    argument = json.dumps([str(root), [list(t) for t in ordered]])
+    answer = listing("names", argument)
+    workflows.listings.append(("names", argument, answer))
+    return {tail: json.loads(line) for tail, line in zip(ordered, answer)}
+
+
+def _match_pipeline_libraries(workflows: Workflows, root: Path) -> None:
+    """A pipeline library (`notebook: {path: ...}`, `file: {path: ...}`) given as a
+    workspace path in a folder the project does not have, matched by name as a
+    task's path is (`match_by_name`), before the jobs that run the pipeline take its
+    files. One best file joins the pipeline's files; several, or none, are a run
+    note: a library is never left out unsaid."""
+    wanted: list[tuple[str, tuple[str, ...], str]] = []
+    for key, pipeline in workflows.pipelines.items():
+        for probe in pipeline.probes:
+            found = _unfound_workspace_path(probe)
+            if found is not None:
+                wanted.append((key, *found))
+    if not wanted:
+        return
+    found_for = _named_files({parts for _, parts, _ in wanted}, root, workflows)
+    for key, parts, value in wanted:
+        pipeline = workflows.pipelines[key]
+        candidates = found_for.get(parts) or []
+        if len(candidates) == 1:
+            workflows.pipelines[key] = replace(pipeline, files=tuple(dict.fromkeys((*pipeline.files, candidates[0]))))
+            why = f"was matched to {candidates[0]} by name"
+        elif candidates:
+            listed = ", ".join(candidates[:MAX_NAMED]) + (" and more" if len(candidates) > MAX_NAMED else "")
+            why = f"names several project files equally: it is one of {listed}, which only a deployment tells"
+        else:
+            why = "is not in this project"
+        workflows.notes.append(f"library `{value}` of pipeline `{key}` {why}")
+
+
 def _unmatched_workspace_path(task: Task) -> tuple[tuple[str, ...], str] | None:
     """(the parts of its path, the path as written) of a task that runs no file because
     its workspace path (absolute, or with a folder only a run knows) was found
     nowhere in the project by its folder; None for any other task."""
     if task.files or not task.problem or len(task.probes) != 1:
         return None
-    kind, argument, answer = task.probes[0]
+    return _unfound_workspace_path(task.probes[0])
+
+
+def _unfound_workspace_path(probe: tuple[str, str, tuple[str, ...]]) -> tuple[tuple[str, ...], str] | None:
+    """(the parts of the path, the path as written) a `locate` probe found nowhere
+    when it is a workspace path (absolute, or with a folder only a run knows); None
+    for any other probe."""
+    kind, argument, answer = probe
     if kind != "locate" or answer:
         return None
     try:

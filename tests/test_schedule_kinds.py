@@ -329,3 +329,54 @@ def test_a_for_each_task_within_the_limit_or_given_its_inputs_by_a_run_has_no_no
 def test_a_for_each_task_whose_inputs_a_run_gives_has_no_note(lint):
     result = lint(_fan("{{tasks.list.values.ids}}"))
     assert _fan_notes(result) == []
+
+
+# -- a pipeline library in a folder the repository does not have ---------------------------------
+
+PIPELINE = """\
+bundle: {name: shop}
+resources:
+  pipelines:
+    orders:
+      name: orders
+      libraries:
+        - notebook: {path: /Workspace/Shared/dlt/orders_pipeline}
+        - file: {path: /Workspace/Shared/dlt/returns}
+        - notebook: {path: /Workspace/Shared/dlt/nowhere}
+  jobs:
+    nightly:
+      tasks:
+        - task_key: refresh
+          pipeline_task: {pipeline_id: "${resources.pipelines.orders.id}"}
+"""
+DLT = NB + "import dlt\n\n@dlt.table\ndef orders():\n    return spark.read.table('raw.orders')\n"
+
+
+def _workflows(tmp_path, files: dict[str, str]):
+    from delta_lint.config import validate
+    from delta_lint.schedule import load_workflows
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return load_workflows(validate({}, tmp_path / "delta-lint.yaml"))
+
+
+def test_a_pipeline_library_in_another_folder_is_matched_by_name_and_the_rest_said(tmp_path):
+    files = {"databricks.yml": PIPELINE, "src/orders_pipeline.py": DLT}
+    files |= {"src/a/returns.py": DLT, "src/b/returns.sql": "SELECT 1;\n"}
+    workflows = _workflows(tmp_path, files)
+    assert workflows.pipelines["orders"].files == ("src/orders_pipeline.py",)
+    assert workflows.jobs["nightly"].tasks["refresh"].files == ("src/orders_pipeline.py",)
+    notes = [n for n in workflows.notes if "pipeline `orders`" in n]
+    assert any("`/Workspace/Shared/dlt/orders_pipeline`" in n and "by name" in n for n in notes)
+    assert any("one of src/a/returns.py, src/b/returns.sql" in n for n in notes)
+    assert any("`/Workspace/Shared/dlt/nowhere`" in n and "is not in this project" in n for n in notes)
+
+
+def test_a_pipeline_library_found_by_its_path_gets_no_note(tmp_path):
+    bundle = PIPELINE.replace("/Workspace/Shared/dlt/orders_pipeline", "./src/orders_pipeline.py")
+    bundle = "\n".join(line for line in bundle.splitlines() if "returns" not in line and "nowhere" not in line)
+    workflows = _workflows(tmp_path, {"databricks.yml": bundle + "\n", "src/orders_pipeline.py": DLT})
+    assert workflows.pipelines["orders"].files == ("src/orders_pipeline.py",)
+    assert not [n for n in workflows.notes if "pipeline `orders`" in n]
