@@ -111,6 +111,9 @@ class Job:
     parameter_defaults: tuple[tuple[str, str | None], ...] = ()
     cycle: tuple[str, ...] = ()  # tasks whose depends_on form a cycle (their order is not used)
     problem: tuple[Location, str] | None = None  # a schedule that cannot be evaluated: where, why
+    # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
+    # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
+    job_id: str = ""
 
 
 @dataclass
@@ -1990,14 +1993,14 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
         except ConfigError as err:  # one broken export never hides the others
             out.problems.append(found_problem(file, root, err))
             continue
-        for key, settings in jobs:
+        for key, settings, job_id in jobs:
             key = key or file.stem
-            out.jobs[key] = _job(key, settings, file, root, None, base=root)
+            out.jobs[key] = replace(_job(key, settings, file, root, None, base=root), job_id=job_id)
     return out
 
 
-def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
-    """(key, settings) of every job in a Jobs JSON file, checked against its schema
+def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict, str]]:
+    """(key, settings, the job's id or "") of every job in a Jobs JSON file, checked against its schema
     (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
     `{"jobs": [...]}` as `databricks jobs list` prints, a `jobs/reset` request body
     (`{"job_id": .., "new_settings": {...}}`), or a `resources: jobs:`
@@ -2019,7 +2022,7 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
     if isinstance(resources, dict) and isinstance(resources.get("jobs"), dict):
         # a bundle resource file on its own (exported from the Jobs UI, no `databricks.yml`)
         convert(doc, BundleFile, source)
-        return [(str(k), s) for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
+        return [(str(k), s, "") for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
     prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
     if not isinstance(listed, list):
@@ -2042,7 +2045,9 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
         if not isinstance(settings, dict) or "tasks" not in settings:
             continue
         convert(settings, JobSpec, source, keys)
-        out.append((str(settings.get("name") or d.get("job_id") or ""), settings))
+        job_id = d.get("job_id")
+        job_id = str(job_id) if isinstance(job_id, (str, int)) and not isinstance(job_id, bool) else ""
+        out.append((str(settings.get("name") or d.get("job_id") or ""), settings, job_id))
     return out
 
 
@@ -2065,8 +2070,9 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.problems.append(found_problem(file, root, err))
             out.files.append(file)
             continue
-        for key, settings in jobs:
-            out.jobs[key or file.stem] = _job(key or file.stem, settings, file, root, None, base=file.parent)
+        for key, settings, job_id in jobs:
+            job = _job(key or file.stem, settings, file, root, None, base=file.parent)
+            out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)
     _wheel_modules(out, root)

@@ -380,3 +380,33 @@ def test_a_pipeline_library_found_by_its_path_gets_no_note(tmp_path):
     workflows = _workflows(tmp_path, {"databricks.yml": bundle + "\n", "src/orders_pipeline.py": DLT})
     assert workflows.pipelines["orders"].files == ("src/orders_pipeline.py",)
     assert not [n for n in workflows.notes if "pipeline `orders`" in n]
+
+
+# -- Airflow starting a job of the project by its id ---------------------------------------------
+
+RUN_NOW = """\
+from datetime import datetime
+
+from airflow import DAG
+from airflow.providers.databricks.operators.databricks import DatabricksRunNowOperator
+
+with DAG("nightly", start_date=datetime(2024, 1, 1), schedule="@daily", catchup=False):
+    DatabricksRunNowOperator(task_id="run_orders", job_id=JOB_ID)
+"""
+EXPORT = (
+    '{"job_id": 123, "settings": {"name": "orders", "tasks": [{"task_key": "load", '
+    '"notebook_task": {"notebook_path": "./load_orders.py"}}]}}\n'
+)
+
+
+def test_a_run_now_by_job_id_starts_the_exported_job_of_that_id(lint):
+    for given in ("123", '"123"'):
+        files = {"dags/run.py": RUN_NOW.replace("JOB_ID", given), "jobs/orders.json": EXPORT}
+        result = lint({**files, "jobs/load_orders.py": ORDERS})
+        assert _dl006(result) == [], given
+
+
+def test_a_run_now_by_an_id_no_export_gives_stays_not_analysed(lint):
+    files = {"dags/run.py": RUN_NOW.replace("JOB_ID", "456"), "jobs/orders.json": EXPORT}
+    (message,) = _dl006(lint({**files, "jobs/load_orders.py": ORDERS}))
+    assert "it starts job `456`, and no job definition of this project defines it" in message
