@@ -12,7 +12,7 @@ from pathlib import Path
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.model import Context, Diagnostic, FileResult, Intent, Links, Location, code_words, source_words
+from delta_lint.model import Context, Diagnostic, FileResult, Links, Location, code_words, source_words
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
@@ -78,37 +78,12 @@ def analyze_source(
         )
     if context.documents:
         _mask_documents(result, context)
-    result.intents = _once_each(result.intents)
+    # the same write made again at the same place, as each round of a loop makes it
+    # (`for i in range(3): spark.sql(...)`), is one intent: pairing it again would
+    # only repeat what the first gives
+    result.intents = list({(i, i.location.sites): i for i in result.intents}.values())
     result.intents.sort(key=lambda i: (i.location.line, i.location.column))
     return result
-
-
-def _once_each(intents: list[Intent]) -> list[Intent]:
-    """The same write made again at the same place, as each round of a loop makes it
-    (`for i in range(3): spark.sql(...)`), is one intent: pairing it again would only
-    repeat what the first gives. Equal writes (and sites) stand at one place, so only
-    writes at one place are compared: hashing every intent whole (its region, its
-    statement...) to find the few repeated ones cost about 5 µs an intent. Each is
-    kept at its first one's position, the last of equal ones (as a dict keyed by
-    them keeps)."""
-    out: list[Intent] = []
-    at: dict[tuple[str, int, int], list[int]] = {}  # a place -> the positions in `out` of its writes
-    for intent in intents:
-        loc = intent.location
-        place = (loc.path, loc.line, loc.column)
-        here = at.get(place)
-        if here is None:
-            at[place] = [len(out)]
-            out.append(intent)
-            continue
-        for k in here:
-            if out[k] == intent and out[k].location.sites == loc.sites:
-                out[k] = intent
-                break
-        else:
-            here.append(len(out))
-            out.append(intent)
-    return out
 
 
 def _mask_documents(result: FileResult, context: Context) -> None:
