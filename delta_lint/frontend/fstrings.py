@@ -28,6 +28,7 @@ unterminated string, a field that does not parse, nesting deeper than
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -38,6 +39,8 @@ MAX_NESTING = 12
 _PREFIXES = frozenset({"", "r", "u", "f", "b", "br", "rb", "fr", "rf"})
 _IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _OPEN, _CLOSE = "([{", ")]}"
+# an f-string's opening (`f"`, `rf'`, `Fr"""`): a source without one has none to read
+_MAY_HOLD_FSTRING = re.compile(r"(?<![\w])(?:[fF][rR]?|[rR][fF])['\"]")
 
 
 class _Unreadable(Exception):
@@ -569,6 +572,8 @@ def parse_with_fstrings(source: str, parse) -> ast.Module | None:  # noqa: ANN00
     """The module read with its Python 3.12-only f-strings (see the module's
     docstring), `parse` reading the rewritten text; None when there is none or a
     group cannot be read."""
+    if _MAY_HOLD_FSTRING.search(source) is None:
+        return None  # (the scan is Python, a character at a time: only where it may find one)
     rewrite = Rewrite(source)
     if not rewrite.groups:
         return None
