@@ -122,6 +122,9 @@ class Pipeline:
     continuous: bool = False
     location: Location | None = None
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # how its files were looked for (see `Task`)
+    # its `configuration` (`spark.conf.get(key)` in its Python, `${key}` in its SQL): the
+    # values the bundle gives as text
+    configuration: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -908,7 +911,22 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         spec.get("continuous") is True,
         Location(_rel(file, root), getattr(spec, "line", 1), 1),
         tuple(probes),
+        _configuration(spec.get("configuration")),
     )
+
+
+def _configuration(given: object) -> tuple[tuple[str, str], ...]:
+    """A pipeline's `configuration` as the text values Spark holds; a value that is
+    not a scalar, or names a variable no target gave, is left out (not known)."""
+    if not isinstance(given, dict):
+        return ()
+    out = []
+    for key, value in given.items():
+        if isinstance(value, bool):
+            value = str(value).lower()
+        if isinstance(value, (str, int, float)) and not _REF.search(str(value)):
+            out.append((str(key), str(value)))
+    return tuple(out)
 
 
 def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
