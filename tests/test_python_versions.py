@@ -305,3 +305,15 @@ def test_an_f_string_of_any_text_parses_or_raises_a_syntax_error(body):
         parse_module('x = f"' + body + '"\ny = 1\n')
     except SyntaxError:
         pass
+
+
+def test_many_f_strings_whose_field_opens_at_a_lines_end_are_all_read():
+    """Forty f-strings whose first line is only `f"{` (the field goes on over the next
+    lines), among a hundred more with a backslash in a field: each is read, every
+    value as Python 3.12 gives it."""
+    source = "".join(f'x{i} = f"{{\n  a\n}}"\n' for i in range(40))
+    source += "".join(f"y{i} = f\"{{'\\n'}}{{a}}\"\n" for i in range(100))
+    names: dict = {"a": "A"}
+    exec(compile(parse_module(source), "case", "exec"), names)  # noqa: S102
+    assert [names[f"x{i}"] for i in range(40)] == ["A"] * 40
+    assert {names[f"y{i}"] for i in range(100)} == {"\nA"}

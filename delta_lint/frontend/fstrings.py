@@ -399,17 +399,13 @@ class Rewrite:
         names = {w for w in _words(source)}
         out: list[str] = []
         done = 0
-        counter = 0
+        counters: dict[int, int] = {}  # name length -> names of that length handed out
         for group in groups:
             text = source[group.start : group.end]
             if _parses(text):
                 continue
-            while True:
-                name = f"_{counter}"
-                counter += 1
-                if name not in names:
-                    break
-            placeholder = _placeholder(text, name)
+            name = _name(text, names, counters)
+            placeholder = _placeholder(text, name) if name is not None else None
             if placeholder is None:
                 continue
             self.groups[name] = group
@@ -530,6 +526,30 @@ def _parses(text: str) -> bool:
     except (SyntaxError, ValueError):
         return False
     return True
+
+
+_NAME_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _name(text: str, taken: set[str], counters: dict[int, int]) -> str | None:
+    """A placeholder name for the group `text` that is no word of the source and
+    fits its first line (`(name` on a line of its own, `(name)` on one line): of
+    the longest length up to 8 that fits, so that the 62 two-character names stay
+    for groups whose first line is as short as `f"{`; None when none is left."""
+    first = text.split("\n", 1)[0]
+    room = len(first.encode("utf-8")) - (1 if "\n" in text else 2)
+    for length in range(min(room, 8), 1, -1):
+        while counters.get(length, 0) < len(_NAME_CHARS) ** (length - 1):
+            n = counters.get(length, 0)
+            counters[length] = n + 1
+            digits = []
+            for _ in range(length - 1):
+                n, d = divmod(n, len(_NAME_CHARS))
+                digits.append(_NAME_CHARS[d])
+            name = "_" + "".join(reversed(digits))
+            if name not in taken:
+                return name
+    return None
 
 
 def _placeholder(text: str, name: str) -> str | None:
