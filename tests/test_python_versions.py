@@ -147,6 +147,12 @@ PEP_701 = {
     "adjacent literals over lines with a comment": ('x = (f"{\'\\t\'}"\n  "b" # c\n  f"{"q"}")\n', "\tbq"),
     "a raw f-string with a backslash in its field": ("x = rf\"\\d{'\\n'}\"\n", "\\d\n"),
     "non-ASCII text before and inside a field": ('x = f"é{d["k"]["j"]}_{\'é\'}"\n', "év_é"),
+    "a spec holding a nested string of the same quote": ('x = f"{a:{">" if w else "<"}{w}}"\n', "  A"),
+    "a named escape in a field's string": ("x = f\"{'\\N{EM DASH}'.join(xs)}\"\n", "a—b"),
+    "a comparison, a walrus and a lambda in fields": (
+        'x = f"{a != m}{(n := w)}{(lambda v: v * 2)(a)}"\n',
+        "True3AA",
+    ),
 }
 PEP_701_NAMES = {"xs": ["a", "b"], "m": "it's", "a": "A", "w": 3, "d": {"k": {"j": "v"}}}
 
