@@ -32,6 +32,7 @@ from delta_lint.model import (
     Context,
     Links,
     Pools,
+    ProcedureDef,
     object_fields,
     source_words,
 )
@@ -221,6 +222,8 @@ class Linker:
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
         self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
         self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
+        # qualified procedure name -> (file, its definition) of every file that defines it
+        self._defined: dict[str, list[tuple[int, ProcedureDef]]] | None = None
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -375,7 +378,36 @@ class Linker:
             exits=self._exits(i, links),
             task_values=self._task_values(i, links),
             clients=tuple(sorted(set(clients))),
+            procedures=self._procedures(i, links),
         )
+
+    def _procedures(self, i: int, links: Links) -> tuple[tuple[str, str, ProcedureDef], ...]:
+        """The definitions of the procedures file i CALLs and another file defines
+        (`Links.procedures`), each with the name the CALL gives and the defining
+        file's path relative to file i's folder: by qualified name; else, for a name the CALL leaves less qualified
+        (`CALL load()` where no `USE` says the schema), the one definition whose name
+        ends in it. A name two files define differently is not given: which one runs
+        depends on which was created last."""
+        if not links.calls:
+            return ()
+        if self._defined is None:
+            self._defined = {}
+            for j, other in enumerate(self.links):
+                for made in other.procedures if other is not None else ():
+                    self._defined.setdefault(made[0], []).append((j, made))
+        out = []
+        for name in links.calls:
+            found = self._defined.get(name)
+            if found is None:
+                tail = "." + name
+                ends = [k for k in self._defined if k.endswith(tail)]
+                found = self._defined[ends[0]] if len(ends) == 1 else None
+            found = [(j, made) for j, made in found or () if j != i]
+            if len({made[1] for _, made in found}) != 1:
+                continue
+            j, made = found[0]
+            out.append((name, posixpath.relpath(self.paths[j], posixpath.dirname(self.paths[i]) or "."), made))
+        return tuple(sorted(out))
 
     def _named_helpers(
         self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
