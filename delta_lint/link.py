@@ -317,28 +317,22 @@ class Linker:
                     )
                 helpers.update(self._helpers_of(target))
             elif name == "":
-                values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
-                for k, v in exports.items():  # `names.DEFAULT.table("x")`: an object with its class
-                    if not (isinstance(v, dict) and set(v) == {OBJECT_KEY} and _names(links, k)):
-                        continue
-                    crossed = self._object(v, target, f"{self.paths[target]}{SCOPED}", helpers, classes)
-                    if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
-                        values[bound][k] = crossed
+                values[bound] = self._members(target, links, helpers, classes)
                 helpers.update(self._helpers_of(target, f"{bound}."))
-                for function in self._value_functions(target):  # `names.table_name(...)`
-                    if f"{bound}.{function}" in links.value_calls:
-                        source = self.links[target].value_source  # type: ignore[union-attr]
-                        value_functions[f"{bound}.{function}"] = (self.paths[target], function, source)
+                value_functions.update(self._module_functions(target, bound, links))
             elif name in functions:
                 helpers[bound] = self._helpers_of(target)[name]
+                if isinstance(exports.get(name), dict):  # a class: its attributes (`Env.TABLE`)
+                    values[bound] = exports[name]
             elif name in exports:
                 values[bound] = self._object(exports[name], target, f"{self.paths[target]}{SCOPED}", helpers, classes)
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
                     imported.append(sub)
-                    values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
+                    values[bound] = self._members(sub, links, helpers, classes)
                     helpers.update(self._helpers_of(sub, f"{bound}."))
+                    value_functions.update(self._module_functions(sub, bound, links))
         scopes = self._scopes(imported, helpers, classes, value_functions) if helpers else ()
         for path, _ in scopes:  # the clients a helper of that module reads by its own names
             clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
@@ -587,6 +581,35 @@ class Linker:
         helpers[prefix + cls] = given[prefix + cls]
         classes.add(cls)
         return {OBJECT_KEY: [prefix + cls, found[1]]}
+
+    def _members(self, target: int, links: Links, helpers: dict, classes: set[str]) -> dict[str, object]:
+        """What a module imported whole gives the importer under its name
+        (`import config`, `from pkg import conf`): every top-level value its summary
+        exports, so `config.settings["t"]` and `config.Env.TABLE` (a class's
+        attributes) read the module's own values; an object the importer's code
+        names crosses with its class (`names.DEFAULT.table("x")`, see `_object`),
+        one it does not name as its text attributes."""
+        out: dict[str, object] = {}
+        prefix = f"{self.paths[target]}{SCOPED}"
+        for k, v in self._exports(target).items():
+            if isinstance(v, dict) and set(v) == {OBJECT_KEY}:
+                crossed = self._object(v, target, prefix, helpers, classes) if _names(links, k) else None
+                if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
+                    out[k] = crossed
+                continue
+            out[k] = v
+        return out
+
+    def _module_functions(self, target: int, bound: str, links: Links) -> dict[str, tuple[str, str, str]]:
+        """The value functions of a module imported whole that the importer calls by
+        the module's name (`names.table_name(...)`, `conf.build_name(...)` of `from
+        pkg import conf`): `bound.function` -> (module, function, its source)."""
+        out = {}
+        for function in self._value_functions(target):
+            if f"{bound}.{function}" in links.value_calls:
+                source = self.links[target].value_source  # type: ignore[union-attr]
+                out[f"{bound}.{function}"] = (self.paths[target], function, source)
+        return out
 
     def _value_functions(self, i: int) -> list[str]:
         links = self.links[i]

@@ -511,10 +511,17 @@ class Walker:
                     self._stmt(item, scope)
             finally:
                 self._class = outer
-            # `Config.CATALOG` reads a class constant
+            # `Config.CATALOG` reads a class constant, unless the file's code sets it
+            # again (`Config.CATALOG = ...`, `setattr(Config, ...)`): then it is not
+            # what the body says, here or in a module that imports the class
             names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
             held = [(n, scope.env.get(n)) for n in names]
-            scope.env[stmt.name] = {n: v for n, v in held if isinstance(v, Str) and not v.unknown}
+            rebound = self._class_rebound().get(stmt.name, frozenset())
+            scope.env[stmt.name] = (
+                {n: v for n, v in held if isinstance(v, Str) and not v.unknown and n not in rebound}
+                if rebound is not None
+                else {}
+            )
             return
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
@@ -862,7 +869,7 @@ class Walker:
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
-        held = self._class_attributes(cls)
+        held = self.class_attributes(cls)
         if init is not None:
             owner = Instance(tuple(held.items()), cls=cls.name) if held else None
             attrs = self.values._evaluate(init, call, scope, owner)[0]
@@ -890,7 +897,7 @@ class Walker:
             self.sole_instances[cls.name] = instance
         return instance
 
-    def _class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
+    def class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
         """The text attributes the class's body and its project bases' bodies assign
         (`table = "main.sales.orders"`): what `self.table` reads where no `__init__`
         sets it, a derived class's own before its base's, as Python looks them up.
@@ -909,7 +916,7 @@ class Walker:
                 break
             if len(bases) > 1 or not isinstance(bases[0], ast.Name):
                 return {}
-            current = self._class_named(bases[0].id, current.lineno)
+            current = self.class_named(bases[0].id, current.lineno)
             if current is None:
                 return {}
         else:
@@ -993,7 +1000,7 @@ class Walker:
             seen.add(id(current))
             methods += [f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name == "__init__")]
             for base in current.bases:
-                found = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+                found = self.class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
                 if found is not None:
                     todo.append(found)
         changed = self_attributes_set(methods)
@@ -1009,7 +1016,7 @@ class Walker:
         kept = () if changed is None else tuple((k, v) for k, v in instance.items if k not in changed)
         return Instance(kept, cls=instance.cls)
 
-    def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
+    def class_named(self, name: str, line: int) -> ast.ClassDef | None:
         """The class `name` means on `line`: in an imported module's pasted
         definition, that module's own; elsewhere this file's."""
         home = self.home(line)
@@ -1084,7 +1091,7 @@ class Walker:
             return None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             held = scope.env.get(node.func.id)
-            target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
+            target = held if isinstance(held, ast.ClassDef) else self.class_named(node.func.id, node.lineno)
             model = target is not None and _is_model(target)
             if target is None or not (model or _is_dataclass(target)):
                 return None
@@ -1178,7 +1185,7 @@ class Walker:
             if found is not None or not current.bases:
                 return found
             base = current.bases[0]
-            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            current = self.class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
             if current is None:
                 return None
         return None
