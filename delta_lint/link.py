@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
 from delta_lint.frontend.recognise import TEST_PATH
+from delta_lint.frontend.registries import module_pattern
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.model import (
     JSON_INPUT,
     OBJECT_KEY,
@@ -195,6 +197,7 @@ class Linker:
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
         self._module_names: frozenset[str] | None = None  # see `module_names`
+        self._dotted: list[tuple[str, int]] | None = None  # see `_dotted_modules`
         # (importer's folder, module as imported) -> `module`'s answer: it reads only
         # those and the project's paths, fixed here, and is asked for every import of
         # every file in each round of contexts
@@ -294,7 +297,7 @@ class Linker:
         self._runs(i, values, session, helpers, classes)
         imported: list[int] = []  # the project modules file i imports: read in their own scope
         clients: list[tuple[str, str, str]] = []  # the Databricks clients they hold (`Context.clients`)
-        for module, name, bound in links.imports:
+        for module, name, bound in self._imports(i, links):
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
@@ -581,6 +584,43 @@ class Linker:
         helpers[prefix + cls] = given[prefix + cls]
         classes.add(cls)
         return {OBJECT_KEY: [prefix + cls, found[1]]}
+
+    def _imports(self, i: int, links: Links) -> list[tuple[str, str, str]]:
+        """File i's imports, a module imported by a template of its name
+        (`importlib.import_module(f"pkg.{step}")`, recorded under the template, see
+        `Walker.module_call`) as each project module the template can name, by that
+        name (`registries.module_pattern`), file i itself left out (the entry that
+        imports the others): none past MAX_ALTERNATIVES, where the call's reading
+        says the name is not known."""
+        out: list[tuple[str, str, str]] = []
+        for module, name, bound in links.imports:
+            matches = module_pattern(module) if "{" in module and name == "" and bound == module else None
+            if matches is None:
+                out.append((module, name, bound))
+                continue
+            found = [
+                dotted
+                for dotted, at in self._dotted_modules()
+                if at != i and matches(dotted) and self.module(self.paths[i], dotted) == at
+            ]
+            if len(found) <= MAX_ALTERNATIVES:
+                out.extend((dotted, "", dotted) for dotted in found)
+        return out
+
+    def _dotted_modules(self) -> list[tuple[str, int]]:
+        """Every dotted name an absolute import could give each project module by
+        (`src/pkg/load_a.py`: `load_a`, `pkg.load_a`, `src.pkg.load_a`), made once a
+        run and only for a file that imports a module by a template of its name."""
+        if self._dotted is None:
+            self._dotted = []
+            for at, path in enumerate(self.paths):
+                if not path.endswith(".py"):
+                    continue
+                parts = path[:-3].split("/")
+                if parts[-1] == "__init__":
+                    parts.pop()
+                self._dotted.extend((".".join(parts[k:]), at) for k in range(len(parts)))
+        return self._dotted
 
     def _members(self, target: int, links: Links, helpers: dict, classes: set[str]) -> dict[str, object]:
         """What a module imported whole gives the importer under its name

@@ -122,7 +122,7 @@ class SqlCell:
 
 # see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`,
 # `warehouse.operator_statements`
-_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", *SQL_OPERATORS}
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", "import_module", *SQL_OPERATORS}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 
@@ -669,6 +669,8 @@ class PythonAnalyzer:
                     self._guarded(node, self.sql_calls.read, node, statement, scope)
                 continue
             if type(node.func) is ast.Subscript and self._helpers and self._registry_call(node, scope):
+                continue
+            if self.walker.module_call(node, scope):  # `importlib.import_module(name).run(...)`
                 continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import ast
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from delta_lint.frontend.pyguards import NONE, Absent, GuardReader
 from delta_lint.frontend.pysites import SourceSites
@@ -44,6 +45,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
+from delta_lint.frontend.registries import imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import (
@@ -67,7 +69,9 @@ from delta_lint.frontend.values.resolver import (
     self_attributes_set,
     with_attribute,
 )
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent, PooledRun
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Flag, Intent, PooledRun
+
+NOT_READ = "DL006"  # task-not-analysable: code a call runs that is not read (see `module_call`)
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -119,6 +123,7 @@ class Host(Protocol):
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
+    def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
@@ -460,6 +465,82 @@ class Walker:
         if name in helpers and name in functions:
             return functions[name]
         return None
+
+    def module_call(self, node: ast.Call, scope: Scope) -> bool:
+        """`importlib.import_module(name).run(...)`: a call of a function of the module
+        the name holds (see `registries`). The name's value decides which: a known
+        name, that module's function; one of several (`MODULES[step]` by a key only a
+        run knows, `"a" if x else "b"`), or a template (`f"pkg.{step}"`), each
+        project module's it may name, every write of one flagged as one of the
+        alternatives (`Flag.ONE_OF`), as for a registry of functions. The names are
+        recorded as imports (a template as itself, which the link stage matches
+        against the project's modules), so the link stage gives their functions to
+        this file. A name only a run knows, or a template that names no function
+        given here, is a DL006 note at the line: the code it runs is not read. False
+        for any other call."""
+        func = node.func
+        if type(func) is not ast.Attribute or type(func.value) is not ast.Call:
+            return False
+        if not imports_by_name(func.value, self.host.imports):
+            return False
+        names, templates = self._module_names(func.value.args[0], scope)
+        self.host.imports.extend((name, "", name) for name in [*names, *templates])
+        wanted = [f"{name}.{func.attr}" for name in names]
+        for template in templates:
+            matches = module_pattern(template)
+            wanted += sorted(
+                h
+                for h in self.host._helpers
+                if h.endswith(f".{func.attr}") and matches and matches(h[: -len(func.attr) - 1])
+            )
+        functions = [
+            self.host.functions[h]
+            for h in dict.fromkeys(wanted)
+            if h in self.host._helpers and h in self.host.functions
+        ]
+        if (templates and not functions) or not (names or templates):
+            shown = self.host.sites.one_line_source(func.value) or "importlib.import_module(...)"
+            self.host.diagnostics.append(
+                Diagnostic(
+                    NOT_READ,
+                    self.host.sites.loc(node),
+                    f"`{shown}` imports a module by a name only a run knows: the code it runs is not read, "
+                    "its writes are not checked",
+                    "info",
+                )
+            )
+        call = ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
+        for fn in functions:
+            before = len(self.host.intents)
+            self.host._guarded(node, self.call_helper, fn, call, scope)
+            if len(names) + len(templates) > 1 or templates:
+                self.host.intents[before:] = [
+                    replace(x, flags=x.flags | {Flag.ONE_OF}) for x in self.host.intents[before:]
+                ]
+        return True
+
+    def _module_names(self, node: ast.expr, scope: Scope) -> tuple[list[str], list[str]]:
+        """The module names an `import_module` argument may hold: known names, and
+        templates with a known part (`pkg.{step}`); both empty when only a run knows
+        it (or past MAX_ALTERNATIVES: `one_of` gives up)."""
+        text = self.values.string(node, scope)
+        if (
+            text.unknown
+            and isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and self.values._key(node.slice, scope) is None
+        ):
+            text = self.values.any_value(node.value, scope) or text  # `MODULES[step]`: any of its names
+        names: list[str] = []
+        templates: list[str] = []
+        for each in alternatives(text):
+            if not each.unknown and not each.params and not each.scalar:
+                names.append(each.text)
+            elif each.params and module_pattern(each.text) is not None:
+                templates.append(each.text)
+            else:
+                return [], []
+        return names, templates
 
     def _widget_default(self, call: ast.Call, scope: Scope) -> None:
         """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
