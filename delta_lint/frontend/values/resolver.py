@@ -339,7 +339,9 @@ class ValueResolver:
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
         """A literal dict's value as held: a known string, a nested literal dict or a
-        list of them (a configuration's sections), or a string with known parts around
+        list of them (a configuration's sections), a literal list of known strings
+        (which other names bound to it may change: see `values.changes`), or a
+        string with known parts around
         a part only a run knows (`{"out": f"/FileStore/{user}/pred"}`, the user read
         from the notebook's context): it stays unknown, as it would bound to a name, but
         a write to `config["out"]` keeps the parts the code gives. None when no part is
@@ -349,6 +351,8 @@ class ValueResolver:
         ):
             held = self._value(node, scope)
             return held if isinstance(held, dict) or is_configs(held) else None
+        if isinstance(node, (ast.List, ast.Tuple)):  # `{"tables": ["main.s.a"]}`: a list of names
+            return self._items(node, scope)
         text = self.string(node, scope)
         if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
             return text

@@ -58,6 +58,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS
 from delta_lint.frontend.values.lattice import OneOf
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
@@ -316,18 +317,31 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
 
 
-def _swap(held: object, old: object, new: object, depth: int = 0) -> object:
+def _swap(held: object, old: object, new: object, made: dict[int, object], depth: int = 0) -> object:
     """`held` with the value `old` (the same one, not an equal one: an object, a
-    dict) replaced by `new`, inside the objects it holds too (three deep at most);
-    an attribute that held `old` is no longer known when `new` is None."""
+    dict, a list) replaced by `new`, inside the objects and dicts it holds too
+    (three deep at most); an attribute that held `old` is no longer known when
+    `new` is None, nor a key (UNHELD). `made`: the dicts made so far by this
+    change, by the old one's id, so two names holding one dict still hold one."""
     if held is old:
         return new
-    if not isinstance(held, Instance) or depth >= 3:
+    if depth >= 3 or not (isinstance(held, Instance) or type(held) is dict):
         return held
-    items = tuple((k, _swap(v, old, new, depth + 1)) for k, v in held.items)
-    if all(a[1] is b[1] for a, b in zip(items, held.items)):
-        return held
-    return Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
+    if id(held) in made:
+        return made[id(held)]
+    if type(held) is dict:
+        values = {k: _swap(v, old, new, made, depth + 1) for k, v in held.items()}
+        if all(values[k] is v for k, v in held.items()):
+            return held
+        swapped: object = {k: UNHELD if v is None else v for k, v in values.items()}
+    else:
+        assert isinstance(held, Instance)
+        items = tuple((k, _swap(v, old, new, made, depth + 1)) for k, v in held.items)
+        if all(a[1] is b[1] for a, b in zip(items, held.items)):
+            return held
+        swapped = Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
+    made[id(held)] = swapped
+    return swapped
 
 
 def _is_widget_definition(node: ast.expr) -> bool:
@@ -687,6 +701,7 @@ class Walker:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
             self._change_dict(stmt.value, scope)
+            self._change_list(stmt.value, scope)
             return
         if isinstance(stmt, ast.Delete):
             for target in stmt.targets:
@@ -747,6 +762,27 @@ class Walker:
         else:  # `popitem()`, or a form not read above
             self._set_dict(name, scope, None)
 
+    def _change_list(self, call: ast.Call, scope: Scope) -> None:
+        """`t.append(x)`, `t.extend([...])` on a list of texts a name holds: the list
+        Python holds after the call, in every name and dict holding it (`t =
+        CFG["tables"]`: `CFG["tables"]` too; `values.changes` leaves such a list
+        known only where every change through another name is one of these, at the
+        top level); any other change of it, or a value not known, leaves it not
+        known."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in MUTATORS):
+            return
+        held = scope.env.get(func.value.id)
+        if not is_texts(held):
+            return
+        new: list | None = None  # type: ignore[type-arg]
+        if func.attr in FOLLOWED and len(call.args) == 1 and not call.keywords:
+            arg = call.args[0]
+            added = [self.values.string(arg, scope)] if func.attr == "append" else self.values._items(arg, scope)
+            if added is not None and not any(a.unknown for a in added) and len(held) + len(added) <= LOOP_ELEMENTS:  # type: ignore[arg-type]
+                new = [*held, *added]  # type: ignore[misc]
+        self._set_dict(func.value.id, scope, new)
+
     def _removed(self, name: str, key_node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
         """The dict `name` holds without the key `key_node` names (`d.pop(k)`,
         `del d[k]`); None when the key or the dict is not known."""
@@ -756,12 +792,14 @@ class Walker:
             return None
         return {k: v for k, v in held.items() if k != key}
 
-    def _set_dict(self, name: str, scope: Scope, new: dict | None) -> None:  # type: ignore[type-arg]
-        """The dict `name` holds is now `new` (None: not known), in that name and
-        in every name and object holding the same dict (`same = conf`)."""
+    def _set_dict(self, name: str, scope: Scope, new: dict | list | None) -> None:  # type: ignore[type-arg]
+        """The dict (or list) `name` holds is now `new` (None: not known), in that
+        name and in every name, object and dict holding the same one (`same = conf`,
+        `t = conf["tables"]`)."""
         old = scope.env.get(name)
         if old is None or new is old:
             return
+        made: dict[int, object] = {}  # (the old dicts are held by `scope.env` meanwhile: their ids stay theirs)
         for other, held in list(scope.env.items()):
             if held is old:
                 if new is None:
@@ -769,7 +807,7 @@ class Walker:
                 else:
                     scope.env[other] = new
                 continue
-            swapped = _swap(held, old, new)
+            swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[other] = swapped
 
@@ -1394,12 +1432,13 @@ class Walker:
             )
         else:
             new = with_attribute(old, path[0], None)
+        made: dict[int, object] = {}
         for name, held in list(scope.env.items()):
-            swapped = _swap(held, old, new)
+            swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[name] = swapped
         for cls, sole in list(self.sole_instances.items()):
-            if _swap(sole, old, new) is not sole:  # changed after it was made: read at its calls
+            if _swap(sole, old, new, {}) is not sole:  # changed after it was made: read at its calls
                 del self.sole_instances[cls]
 
     def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:
