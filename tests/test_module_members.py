@@ -131,3 +131,34 @@ def test_a_plain_dict_of_a_module_is_not_read_by_attribute(lint):
     code = 'import config\ndf.write.mode("append").saveAsTable(config.settings.t)\n'
     found = lint({"config.py": CONFIG, "job.py": code})
     assert dynamic(found) == [2]
+
+
+def test_a_class_method_reads_its_own_modules_names_and_functions(lint):
+    config = (
+        'CATALOG = "main"\n'
+        "\n"
+        "\n"
+        "def fq(name):\n"
+        '    return f"{CATALOG}.s.{name}"\n'
+        "\n"
+        "\n"
+        "class Env:\n"
+        '    AUDIT = f"{CATALOG}.ops.audit"\n'
+        "\n"
+        "    @classmethod\n"
+        "    def table(cls, name):\n"
+        '        return f"{CATALOG}.s.{name}"\n'
+        "\n"
+        "    @staticmethod\n"
+        "    def via(name):\n"
+        "        return fq(name)\n"
+    )
+    code = (
+        'CATALOG = "dev"\n'
+        "import config\n"
+        'df.write.saveAsTable(config.Env.table("x"))\n'
+        'df.write.saveAsTable(config.Env.via("y"))\n'
+        "df.write.saveAsTable(config.Env.AUDIT)\n"
+    )
+    found = lint({"config.py": config, "job.py": code})
+    assert tables(found) == [(3, "main.s.x"), (4, "main.s.y"), (5, "main.ops.audit")]
