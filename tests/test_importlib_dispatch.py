@@ -116,3 +116,19 @@ def test_a_module_outside_the_project_is_no_write_and_no_note(lint):
     result = lint(_files('importlib.import_module("json").loads("{}")'))
     assert _notes(result) == []
     assert [t for _, _, t, _ in _flagged(result)] == ["{catalog}.sales.daily_a", "{catalog}.sales.daily_b"]
+
+
+def test_a_module_a_name_holds_is_read_where_its_function_is_called(lint):
+    result = lint(_files('mod = importlib.import_module(_MODULES[step])\n    mod.run(catalog="main")'))
+    assert _flagged(result) == [
+        ("pkg/main.py", 10, "main.sales.daily_a", True),
+        ("pkg/main.py", 10, "main.sales.daily_b", True),
+    ]
+    result = lint(_files('mod = importlib.import_module("pkg.load_a")\n    mod.run(catalog="main")'))
+    assert _flagged(result) == [
+        ("pkg/load_b.py", 6, "{catalog}.sales.daily_b", False),
+        ("pkg/main.py", 10, "main.sales.daily_a", False),
+    ]
+    # the near miss: a name only a run knows, noted where its function is called
+    result = lint(_files('mod = importlib.import_module(sys.argv[3])\n    mod.run(catalog="main")'))
+    assert _notes(result) == [("pkg/main.py", 10)]

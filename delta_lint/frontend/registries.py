@@ -30,6 +30,18 @@ IMPORT_MODULE = ("importlib", "import_module")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
+@dataclass(frozen=True)
+class ImportedModule:
+    """What `importlib.import_module(name)` gives where a name holds it (`mod =
+    import_module(MODULES[step])`, then `mod.run()`): the module names it may be,
+    and templates of them (both empty: a name only a run knows), with the import's
+    text for a note."""
+
+    names: tuple[str, ...]
+    templates: tuple[str, ...]
+    shown: str
+
+
 def imports_by_name(call: ast.expr, imports: list[tuple[str, str, str]]) -> bool:
     """Whether a call imports a module by a name it computes: `importlib.import_module(x)`,
     or `import_module(x)` of `from importlib import import_module` (`imports`: the

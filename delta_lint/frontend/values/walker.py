@@ -45,7 +45,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import imports_by_name, module_pattern
+from delta_lint.frontend.registries import ImportedModule, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import (
@@ -481,26 +481,28 @@ class Walker:
         return None
 
     def module_call(self, node: ast.Call, scope: Scope) -> bool:
-        """`importlib.import_module(name).run(...)`: a call of a function of the module
-        the name holds (see `registries`). The name's value decides which: a known
-        name, that module's function; one of several (`MODULES[step]` by a key only a
-        run knows, `"a" if x else "b"`), or a template (`f"pkg.{step}"`), each
-        project module's it may name, every write of one flagged as one of the
-        alternatives (`Flag.ONE_OF`), as for a registry of functions. The names are
-        recorded as imports (a template as itself, which the link stage matches
-        against the project's modules), so the link stage gives their functions to
-        this file. A name only a run knows, or a template that names no function
+        """`importlib.import_module(name).run(...)`, or `mod.run(...)` of a name bound
+        to such an import (`imported_module`): a call of a function of the module the
+        name holds (see `registries`). A known name, that module's function; one of
+        several (`MODULES[step]` by a key only a run knows, `"a" if x else "b"`), or a
+        template (`f"pkg.{step}"`), each project module's it may name, every write of
+        one flagged as one of the alternatives (`Flag.ONE_OF`), as for a registry of
+        functions. A name only a run knows, or a template that names no function
         given here, is a DL006 note at the line: the code it runs is not read. False
         for any other call."""
         func = node.func
-        if type(func) is not ast.Attribute or type(func.value) is not ast.Call:
+        if type(func) is not ast.Attribute:
             return False
-        if not imports_by_name(func.value, self.host.imports):
+        if type(func.value) is ast.Call:
+            module = self.imported_module(func.value, scope)
+        elif type(func.value) is ast.Name and type(scope.env.get(func.value.id)) is ImportedModule:
+            module = scope.env[func.value.id]  # type: ignore[assignment]
+        else:
             return False
-        names, templates = self._module_names(func.value.args[0], scope)
-        self.host.imports.extend((name, "", name) for name in [*names, *templates])
-        wanted = [f"{name}.{func.attr}" for name in names]
-        for template in templates:
+        if module is None:
+            return False
+        wanted = [f"{name}.{func.attr}" for name in module.names]
+        for template in module.templates:
             matches = module_pattern(template)
             wanted += sorted(
                 h
@@ -512,26 +514,40 @@ class Walker:
             for h in dict.fromkeys(wanted)
             if h in self.host._helpers and h in self.host.functions
         ]
-        if (templates and not functions) or not (names or templates):
-            shown = self.host.sites.one_line_source(func.value) or "importlib.import_module(...)"
+        if (module.templates and not functions) or not (module.names or module.templates):
             self.host.diagnostics.append(
                 Diagnostic(
                     NOT_READ,
                     self.host.sites.loc(node),
-                    f"`{shown}` imports a module by a name only a run knows: the code it runs is not read, "
+                    f"`{module.shown}` imports a module by a name only a run knows: the code it runs is not read, "
                     "its writes are not checked",
                     "info",
                 )
             )
         call = ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
+        several = len(module.names) + len(module.templates) > 1 or bool(module.templates)
         for fn in functions:
             before = len(self.host.intents)
             self.host._guarded(node, self.call_helper, fn, call, scope)
-            if len(names) + len(templates) > 1 or templates:
+            if several:
                 self.host.intents[before:] = [
                     replace(x, flags=x.flags | {Flag.ONE_OF}) for x in self.host.intents[before:]
                 ]
         return True
+
+    def imported_module(self, call: ast.expr, scope: Scope) -> ImportedModule | None:
+        """The module `importlib.import_module(name)` imports, as far as the name's
+        value tells (see `_module_names`); None for any other expression. The names
+        are recorded as imports (a template as itself, which the link stage matches
+        against the project's modules), so the link stage gives this file their
+        functions."""
+        if not imports_by_name(call, self.host.imports):
+            return None
+        assert isinstance(call, ast.Call)
+        names, templates = self._module_names(call.args[0], scope)
+        self.host.imports.extend((name, "", name) for name in [*names, *templates])
+        shown = self.host.sites.one_line_source(call) or "importlib.import_module(...)"
+        return ImportedModule(tuple(names), tuple(templates), shown)
 
     def _module_names(self, node: ast.expr, scope: Scope) -> tuple[list[str], list[str]]:
         """The module names an `import_module` argument may hold: known names, and
@@ -686,6 +702,9 @@ class Walker:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 self._bind(target, stmt.value, scope)
+            module = self.imported_module(stmt.value, scope) if len(targets) == 1 else None
+            if module is not None and isinstance(targets[0], ast.Name):  # `mod = import_module(...)`
+                scope.env[targets[0].id] = module
             return
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self.host._calls(stmt.value, scope)
