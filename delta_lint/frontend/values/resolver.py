@@ -240,8 +240,10 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
-        # names modules imported whole are bound to (`import names`), as of `_whole_seen` imports
+        # names modules imported whole are bound to (`import names`), and names imported
+        # by name (`from pkg import conf`), as of `_whole_seen` imports
         self._whole: frozenset[str] = frozenset()
+        self._by_name: frozenset[str] = frozenset()
         self._whole_seen = 0
 
     def _may_read_helper(self, call: ast.Call) -> bool:
@@ -341,11 +343,10 @@ class ValueResolver:
         """A literal dict's value as held: a known string, a nested literal dict or a
         list of them (a configuration's sections), a literal list of known strings
         (which other names bound to it may change: see `values.changes`), or a
-        string with known parts around
-        a part only a run knows (`{"out": f"/FileStore/{user}/pred"}`, the user read
-        from the notebook's context): it stays unknown, as it would bound to a name, but
-        a write to `config["out"]` keeps the parts the code gives. None when no part is
-        known."""
+        string with known parts around a part only a run knows (`{"out":
+        f"/FileStore/{user}/pred"}`, the user read from the notebook's context): it
+        stays unknown, as it would bound to a name, but a write to `config["out"]`
+        keeps the parts the code gives. None when no part is known."""
         if isinstance(node, ast.Dict) or (
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
@@ -1317,7 +1318,7 @@ class ValueResolver:
         stage knows whether it gave a module (its values, a dict under its name) or
         a value; a dict so imported then reads its keys by attribute, as a dict of
         the file's own does (see `_dict_value`)."""
-        return self._imported_whole(name) or any(bound == name and imported for _, imported, bound in self.host.imports)
+        return self._imported_whole(name) or name in self._by_name
 
     def _imported_whole(self, name: str) -> bool:
         """Whether `name` is bound to a module imported whole (`import names`): only
@@ -1325,6 +1326,7 @@ class ValueResolver:
         imports = self.host.imports
         if len(imports) != self._whole_seen:
             self._whole = frozenset(bound for _, imported, bound in imports if not imported)
+            self._by_name = frozenset(bound for _, imported, bound in imports if imported and imported != "*")
             self._whole_seen = len(imports)
         return name in self._whole
 
