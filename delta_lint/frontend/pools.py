@@ -308,13 +308,27 @@ class Pools:
                     runs[name] = [at, float("inf")]
                 elif name in runs and func.attr == "join":
                     runs[name][1] = min(runs[name][1], at)
-            started = sorted(runs, key=lambda n: runs[n][0])
-            for n, first in enumerate(started):
-                for second in started[n + 1 :]:
-                    if runs[second][0] < runs[first][1]:  # started before the first is joined
-                        group = self._together.get(id(made[first]), made[first])
-                        self._together[id(made[first])] = group
-                        self._together[id(made[second])] = group
+            # in the order they start, a thread started before every run of the group so
+            # far has ended joins it (one pass: a block of thousands of threads is no
+            # square of pairs)
+            group: list[ast.Call] = []
+            end = -1.0
+            for name in sorted(runs, key=lambda n: runs[n][0]):
+                start, stop = runs[name]
+                if group and start < end:
+                    group.append(made[name])
+                    end = max(end, stop)
+                    continue
+                self._group(group)
+                group, end = [made[name]], stop
+            self._group(group)
+
+    def _group(self, threads: list[ast.Call]) -> None:
+        """Threads whose runs overlap, as a group of the first (see `_find_together`);
+        one thread alone is no group."""
+        if len(threads) > 1:
+            for thread in threads:
+                self._together[id(thread)] = threads[0]
 
     def _thread_kind(self, func: ast.expr) -> str:
         """The thread class a callee names (`Thread`, `threading.Thread`, `mp.Process`), or ""."""
