@@ -1,6 +1,7 @@
 """A list a literal dict holds, read by a loop (`for name in CFG["tables"]:`), and
-changed through another name bound to it (`t = CFG["tables"]; t.append(x)`): the
-loop runs over the list as the code left it. Where the other name's changes cannot
+changed through another name bound to it (`t = CFG["tables"]; t.append(x)`) or
+through the dict (`CFG["tables"].append(x)`) at the top level: the loop runs over
+the list as the code left it. Where the other name's changes cannot
 be followed (handed to a function, kept in another container, bound in a function,
 changed with `+=`), the list is not known and the write says so (DL001)."""
 
@@ -33,6 +34,7 @@ def test_a_list_of_a_literal_dict_is_looped_over(lint):
         't = CFG["tables"]\nt.append("main.s.b")\n',
         't = CFG.get("tables")\nt.extend(["main.s.b"])\n',
         'same = CFG\nt = same["tables"]\nt.append("main.s.b")\n',
+        'CFG["tables"].append("main.s.b")\n',
     ],
 )
 def test_a_list_changed_through_another_name_is_read_as_changed(lint, change):
@@ -52,8 +54,9 @@ def test_a_list_changed_through_another_name_is_read_as_changed(lint, change):
         'def grow():\n    t = CFG["tables"]\n    t.append("main.s.b")\n\n\ngrow()\n',
         # changed with an operator the reading does not follow
         't = CFG["tables"]\nt += ["main.s.b"]\n',
-        # changed through the dict itself
-        'CFG["tables"].append("main.s.b")\n',
+        # changed through the dict in a function, or by a method the reading does not follow
+        'def grow():\n    CFG["tables"].append("main.s.b")\n\n\ngrow()\n',
+        'CFG["tables"].insert(0, "main.s.b")\n',
     ],
 )
 def test_a_change_that_cannot_be_followed_leaves_the_list_unknown(lint, change):
@@ -61,3 +64,14 @@ def test_a_change_that_cannot_be_followed_leaves_the_list_unknown(lint, change):
     result = lint({"job.py": code})
     assert "main.s.a" not in tables(result)
     assert dynamic(result) == [len(code.splitlines())]
+
+
+def test_a_list_of_configurations_grown_through_the_dict_stays_unknown(lint):
+    code = (
+        'CFG = {"jobs": [{"t": "main.s.a"}]}\n'
+        'CFG["jobs"].append({"t": "main.s.b"})\n'
+        'for job in CFG["jobs"]:\n    spark.table("src").write.mode("overwrite").saveAsTable(job["t"])\n'
+    )
+    result = lint({"job.py": code})
+    assert tables(result) == ["{job_t}"]
+    assert dynamic(result) == [4]

@@ -7,7 +7,7 @@ CFG["tables"]; t.append(x)`). The statement walk follows such a change where it
 can tell what it does: a name bound once, at the module's top level, to a name or
 a part of one, and used only to be read or, in top-level statements, grown with
 `append`/`extend` (`values.walker` then changes the list every name holding it
-sees). Otherwise the first name counts as changed too: the other name bound or
+sees); so too a top-level `CFG["tables"].append(x)`. Otherwise the first name counts as changed too: the other name bound or
 changed in a function, handed to a call, kept in a container, returned or changed
 in another way; so too a part of a name handed on so (`holder = {"t":
 CFG["tables"]}`, `add(CFG["tables"])`).
@@ -51,6 +51,8 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
         return frozenset()
     out: set[str] = set()
     last_line = lines[-1]
+    # `CFG["tables"].append(x)` as a top-level statement: followed by the walk
+    followed = {id(s.value) for s in tree.body if isinstance(s, ast.Expr) and _grows_a_part(s.value)}
     stack: list[ast.AST] = list(tree.body)
     while stack:
         node = stack.pop()
@@ -66,7 +68,7 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
                 continue  # spans no line that may hold a change
         if kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]
-            if type(func) is ast.Attribute and func.attr in MUTATORS:
+            if type(func) is ast.Attribute and func.attr in MUTATORS and id(node) not in followed:
                 _names(func.value, out)
         elif kind is ast.AugAssign:
             if type(node.op) in (ast.Add, ast.BitOr):  # type: ignore[attr-defined]
@@ -79,9 +81,34 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
                 stack.extend(v for v in value if isinstance(v, ast.AST))
             elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
                 stack.append(value)
-    if out:
+    if out or followed:
         out |= _changed_through_others(tree, out)
     return frozenset(out)
+
+
+def _grows_a_part(node: ast.expr) -> bool:
+    """`CFG["tables"].append(x)`, `CFG.get("t").extend([...])`: a list a name holds
+    under known keys grown as the walk follows it (see `Walker._change_list`)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FOLLOWED):
+        return False
+    part = node.func.value
+    if isinstance(part, ast.Name):
+        return False  # the name itself: changed in place (its own loops are not the literal's)
+    while not isinstance(part, ast.Name):
+        if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant):
+            part = part.value
+        elif (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Attribute)
+            and part.func.attr == "get"
+            and len(part.args) == 1
+            and isinstance(part.args[0], ast.Constant)
+            and not part.keywords
+        ):
+            part = part.func.value
+        else:
+            return False
+    return True
 
 
 def _root(node: ast.expr) -> ast.Name | None:
@@ -123,15 +150,12 @@ def _changed_through_others(tree: ast.Module, changed: set[str]) -> set[str]:
             if root is not None and root.id != node.targets[0].id:
                 aliases[node.targets[0].id] = (root.id, id(node) in top)
     escaped: set[str] = set()  # names handed on (an alias), or a part of which is (any name)
-    grown_here: set[str] = set()  # aliases grown with `append`/`extend` in top-level statements
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
             continue
         part, above = _part(node, parent)
         use = _use(part, above, parent, top)
-        if use == "grown" and part is node:
-            grown_here.add(node.id)
-        elif use != "read" and (part is not node or node.id in aliases):
+        if use == "handed" and (part is not node or node.id in aliases):
             escaped.add(node.id)
     out: set[str] = set()
     for name in escaped:

@@ -344,6 +344,26 @@ def _swap(held: object, old: object, new: object, made: dict[int, object], depth
     return swapped
 
 
+def _keyed_root(node: ast.expr) -> ast.Name | None:
+    """The name a value is read from by known keys only (`CFG`, `CFG["tables"]`,
+    `CFG.get("t")["x"]`); None for any other expression."""
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and not node.keywords
+        ):
+            node = node.func.value
+        else:
+            return None
+    return node
+
+
 def _is_widget_definition(node: ast.expr) -> bool:
     """`dbutils.widgets.text(...)` (or dropdown, combobox, multiselect)."""
     func = node.func if isinstance(node, ast.Call) else None
@@ -782,16 +802,24 @@ class Walker:
             self._set_dict(name, scope, None)
 
     def _change_list(self, call: ast.Call, scope: Scope) -> None:
-        """`t.append(x)`, `t.extend([...])` on a list of texts a name holds: the list
+        """`t.append(x)`, `t.extend([...])` on a list of texts a name holds (or a dict
+        holds under known keys: `CFG["tables"].append(x)`): the list
         Python holds after the call, in every name and dict holding it (`t =
         CFG["tables"]`: `CFG["tables"]` too; `values.changes` leaves such a list
         known only where every change through another name is one of these, at the
         top level); any other change of it, or a value not known, leaves it not
         known."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in MUTATORS):
+        if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS):
             return
-        held = scope.env.get(func.value.id)
+        part = func.value
+        root = _keyed_root(part)
+        if root is None:
+            return
+        held = scope.env.get(root.id) if part is root else self.values._held(part, scope)
+        if part is not root and held is not None and not is_texts(held):
+            self._set_dict(root.id, scope, None)  # a list of configurations, a dict: not followed
+            return
         if not is_texts(held):
             return
         new: list | None = None  # type: ignore[type-arg]
@@ -800,7 +828,11 @@ class Walker:
             added = [self.values.string(arg, scope)] if func.attr == "append" else self.values._items(arg, scope)
             if added is not None and not any(a.unknown for a in added) and len(held) + len(added) <= LOOP_ELEMENTS:  # type: ignore[arg-type]
                 new = [*held, *added]  # type: ignore[misc]
-        self._set_dict(func.value.id, scope, new)
+        self._replace(held, scope, new)
+        if part is not root and self.values._held(part, scope) is held:
+            # held where the change cannot reach (a loaded document, an object): the
+            # whole value is no longer known
+            self._set_dict(root.id, scope, None)
 
     def _removed(self, name: str, key_node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
         """The dict `name` holds without the key `key_node` names (`d.pop(k)`,
@@ -815,7 +847,11 @@ class Walker:
         """The dict (or list) `name` holds is now `new` (None: not known), in that
         name and in every name, object and dict holding the same one (`same = conf`,
         `t = conf["tables"]`)."""
-        old = scope.env.get(name)
+        self._replace(scope.env.get(name), scope, new)
+
+    def _replace(self, old: object, scope: Scope, new: dict | list | None) -> None:  # type: ignore[type-arg]
+        """`old` (a dict or a list, the same one) is now `new` (None: not known) in
+        every name, object and dict of the scope holding it."""
         if old is None or new is old:
             return
         made: dict[int, object] = {}  # (the old dicts are held by `scope.env` meanwhile: their ids stay theirs)
