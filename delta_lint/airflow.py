@@ -36,7 +36,8 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
 Values are the value layer's (`values.static`): literals, names assigned once in
 the module or the DAG function, f-strings, `+`, `os.path.join`, the module's own
 helper functions; a string whose leading part is unknown keeps its known tail,
-which is matched by its tail as other job paths are (`bundle._locate`). Anything
+which is matched by its tail and name as other job paths are (`bundle._locate`,
+`bundle.match_by_name`). Anything
 else is unknown, and a task whose file cannot be known says so (`Task.problem`,
 reported as DL006); one budget per file bounds the reading, and a value given up
 is a note at its line. A loop over values
@@ -173,16 +174,19 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
 
 def resolve_started_jobs(workflows: Workflows) -> None:
     """A task that starts a job by name or id (Airflow's `DatabricksRunNowOperator`)
-    names it by its key once the job is known to the project's readers; one that no
+    names it by its key once the job is known to the project's readers (by its
+    name, or by the `job_id` of its Jobs JSON export); one that no
     reader defines cannot be analysed, and says so. A bundle's `run_job_task` that
     starts a job of the project whose only runs are the ones its starters make (no
     schedule, trigger or continuous run of its own) is analysed through that job,
     which the schedule runs inside the starting task: it is no task "delta-lint
     cannot read". One starting a job that also runs on its own keeps its note, which
     says why (the runs it starts are not placed at its time)."""
-    names: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}  # a job's name, and the id its export gives, -> its keys
     for job in workflows.jobs.values():
         names.setdefault(job.name, []).append(job.key)
+        if job.job_id and job.job_id != job.name:
+            names.setdefault(job.job_id, []).append(job.key)
     for job in workflows.jobs.values():
         for key, task in job.tasks.items():
             if task.starts is None:

@@ -83,6 +83,9 @@ class Task:
     # a dbt_task: (project folder relative to the root, or the path as written when no
     # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
     dbt: tuple[str, tuple[str, ...], str | None, str | None, str | None, bool] | None = None
+    # a for_each_task whose `inputs` are known but too many to list one by one (past
+    # MAX_ITERATIONS or the size bounds of `_iterations`): how many, said in a run note
+    unlisted_inputs: int = 0
     # how its file was looked for, as `listing` asks it again: a kept schedule holds
     # only while each answer does (the file deleted, or one appearing where none was)
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
@@ -108,6 +111,9 @@ class Job:
     parameter_defaults: tuple[tuple[str, str | None], ...] = ()
     cycle: tuple[str, ...] = ()  # tasks whose depends_on form a cycle (their order is not used)
     problem: tuple[Location, str] | None = None  # a schedule that cannot be evaluated: where, why
+    # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
+    # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
+    job_id: str = ""
 
 
 @dataclass
@@ -122,6 +128,9 @@ class Pipeline:
     continuous: bool = False
     location: Location | None = None
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # how its files were looked for (see `Task`)
+    # its `configuration` (`spark.conf.get(key)` in its Python, `${key}` in its SQL): the
+    # values the bundle gives as text
+    configuration: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -174,7 +183,7 @@ def _load_yaml(path: Path, root: Path | None) -> dict:
         text = read_input_text(path, root)
     except (OSError, UnicodeDecodeError, ValueError) as err:  # ValueError: a NUL byte in the path
         raise ConfigError(f"{path}: cannot read bundle file: {err}", None, f"cannot read bundle file: {err}") from err
-    data, source = load_yaml(text, path, _Loader, "a bundle file")
+    data, source = load_yaml(text, path, _Loader, "a bundle file", aliases=True)
     convert(data, BundleFile, source)
     return data
 
@@ -564,6 +573,9 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
     if kind == "pipeline-glob":
         base, root = json.loads(argument)
         return _pipeline_glob(Path(base), Path(root))
+    if kind == "names":  # [root, [tail parts, ...]]: one JSON list of files per tail
+        top, tails = json.loads(argument)
+        return names_in_project(tails, Path(top), tests)
     if kind == "locate-git":
         value, folder, root = _located_question(argument)
         return _answer(_locate_from_git(value, folder, root))
@@ -787,16 +799,17 @@ def load_bundle(
         merged = _merge(base, job) if base is not None else job
         sources[id(merged)] = sources.get(id(base), path) if base is not None else path
         resources["jobs"][key] = merged
+    declared = {**declared_elsewhere, **(main.get("variables") or {})}
     variables = {}
-    for name, spec in {**declared_elsewhere, **(main.get("variables") or {})}.items():
+    for name, spec in declared.items():
         variables[name] = spec.get("default") if isinstance(spec, dict) else spec
     for name, value in (tconf.get("variables") or {}).items():
-        variables[name] = value.get("default") if isinstance(value, dict) else value
+        variables[name] = _target_value(value, declared.get(name))
     bundle_name = str((main.get("bundle") or {}).get("name") or "")
     refs = {f"var.{k}": v for k, v in variables.items() if isinstance(v, (str, int, float))}
-    # a complex variable holding a list stands for its list where it is a whole value
-    # (a for_each task's `inputs: ${var.tables}`), never inside text
-    refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, list)})
+    # a complex variable (a list or a mapping) stands for its value where it is a whole
+    # value (`inputs: ${var.tables}`, `base_parameters: ${var.user_config}`), never inside text
+    refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, (list, dict))})
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
     synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
@@ -848,9 +861,23 @@ def load_bundle(
     problem = _growth_problem(growth, stopped_in[0] if stopped_in else path, root)
     if problem is not None:
         out.problems.append(problem)
+    _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
     _run_pipelines(out, dev_target=target if dev else None)
     _wheel_modules(out, root)
     return out
+
+
+def _target_value(value: Any, declared: Any) -> Any:
+    """A target's value of a variable: `{default: ..}` (or `{lookup: ..}`, which only a
+    deployment answers: None), or the value itself. The CLI reads a mapping without
+    those keys as the value of a variable declared `type: complex` (its short form),
+    so a target gives a complex variable its own mapping as written."""
+    if not isinstance(value, dict):
+        return value
+    if "default" in value:
+        return value["default"]
+    complex_ = isinstance(declared, dict) and declared.get("type") == "complex"
+    return value if complex_ and "lookup" not in value else None
 
 
 def _resource_names(resources: Any) -> dict[str, str]:
@@ -908,7 +935,22 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         spec.get("continuous") is True,
         Location(_rel(file, root), getattr(spec, "line", 1), 1),
         tuple(probes),
+        _configuration(spec.get("configuration")),
     )
+
+
+def _configuration(given: object) -> tuple[tuple[str, str], ...]:
+    """A pipeline's `configuration` as the text values Spark holds; a value that is
+    not a scalar, or names a variable no target gave, is left out (not known)."""
+    if not isinstance(given, dict):
+        return ()
+    out = []
+    for key, value in given.items():
+        if isinstance(value, bool):
+            value = str(value).lower()
+        if isinstance(value, (str, int, float)) and not _REF.search(str(value)):
+            out.append((str(key), str(value)))
+    return tuple(out)
 
 
 def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
@@ -963,7 +1005,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
         if "${" not in value:  # most values name no reference: no regex, no new string
             return value
         whole = _REF.fullmatch(value.strip())
-        if whole is not None and isinstance(refs.get(whole.group(1)), list):
+        if whole is not None and isinstance(refs.get(whole.group(1)), (list, dict)):
             size = len(json.dumps(refs[whole.group(1)], default=str))
             if growth is not None:
                 if size > growth.left:
@@ -973,7 +1015,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
                 growth.left -= size
             return _resolve(refs[whole.group(1)], {}, None, line)  # a copy, its text as written
         found = [(m, refs.get(m.group(1))) for m in _REF.finditer(value)]
-        found = [(m, v) for m, v in found if not isinstance(v, list)]
+        found = [(m, v) for m, v in found if not isinstance(v, (list, dict))]
         added = sum(len(str(v)) - len(m.group(0)) for m, v in found if v is not None)
         if growth is not None and added > 0:
             if added > growth.left:
@@ -994,9 +1036,9 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
 
 
 def _ref_text(refs: dict[str, Any], m: re.Match) -> str:
-    """A reference inside text: its scalar value; a list stays as written."""
+    """A reference inside text: its scalar value; a list or a mapping stays as written."""
     value = refs.get(m.group(1))
-    return m.group(0) if value is None or isinstance(value, list) else str(value)
+    return m.group(0) if value is None or isinstance(value, (list, dict)) else str(value)
 
 
 def _growth_problem(growth: _Growth, file: Path, root: Path) -> tuple[Location, str] | None:
@@ -1167,6 +1209,10 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
+        inputs = spec["for_each_task"].get("inputs")
+        fed = _iteration_inputs(inner_spec)
+        iterations = _iterations(inputs, inner_spec, inner_spec.get("task_key") or key)
+        known = _known_inputs(inputs)
         return Task(
             key,
             "for_each_task",
@@ -1178,9 +1224,10 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             inner.problem,
             inner.arguments,
             inner.starts,
-            per_run_inputs=_iteration_inputs(inner_spec),
-            iterations=_iterations(spec["for_each_task"].get("inputs"), inner_spec, inner_spec.get("task_key") or key),
+            per_run_inputs=fed,
+            iterations=iterations,
             probes=inner.probes,
+            unlisted_inputs=len(known) if known and fed and iterations is None else 0,
         )
     for kind, path_keys in _FILE_TASKS.items():
         if isinstance(spec.get(kind), dict):
@@ -1188,6 +1235,8 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             for k in path_keys:
                 value = value.get(k) if isinstance(value, dict) else None
             params = spec[kind].get("base_parameters") or spec[kind].get("parameters") or {}
+            if not isinstance(params, (dict, list)):  # a whole reference no variable answers: a run's
+                params = {}
             names = (
                 tuple(sorted(params)) if isinstance(params, dict) else tuple(f"argv_{i}" for i in range(len(params)))
             )
@@ -1200,9 +1249,9 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
                 probe = probe_file("locate-git", value, folder or base, root)
             else:
                 probe = probe_file("locate", value, base, root)
-            if not probe[2]:
+            if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
                 problem = f"`{value}` is not in this project"
-                return Task(key, kind, (), depends, None, names, location, problem, probes=(probe,))
+                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
@@ -1407,6 +1456,32 @@ def _iteration_inputs(inner_spec: Any) -> tuple[str, ...]:
 MAX_ITERATIONS = 256  # known inputs of one for_each task; past it, they are as a run's
 
 
+def _known_inputs(inputs: Any) -> list | None:
+    """A for_each task's `inputs` when they are known where it is defined: a YAML list
+    or a JSON array in a string; None when a run gives them."""
+    if isinstance(inputs, str):
+        try:
+            inputs = json.loads(inputs) if inputs.lstrip().startswith("[") else None
+        except ValueError:
+            return None
+    return inputs if isinstance(inputs, list) else None
+
+
+def for_each_notes(workflows: Workflows) -> None:
+    """A run note for each for_each task whose inputs are known but too many to read
+    one iteration at a time: their parameters are then taken as values only a run
+    knows, which the note says rather than leaving the iterations out unsaid."""
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            if task.unlisted_inputs:
+                workflows.notes.append(
+                    f"for_each task `{key}` of job `{job.key}` has {task.unlisted_inputs} inputs, more than "
+                    f"delta-lint reads one by one (at most {MAX_ITERATIONS}, of bounded size): each iteration "
+                    f"gives {', '.join(f'`{n}`' for n in task.per_run_inputs)} one of those values, taken as "
+                    "values only a run knows"
+                )
+
+
 def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str, str | None], ...], ...] | None:
     """The arguments each iteration of a for_each task gives its inner file task, when
     its `inputs` are known where the task is defined: a YAML list, a JSON array in a
@@ -1414,11 +1489,7 @@ def _iterations(inputs: Any, inner_spec: Any, key: str) -> tuple[tuple[tuple[str
     replaces `{{input}}` (and `{{input.key}}` of an object item); a key the item
     lacks leaves that value to a run. None when a run gives the inputs
     (`{{tasks.x.values.y}}`), past MAX_ITERATIONS, or when the task has no file."""
-    if isinstance(inputs, str):
-        try:
-            inputs = json.loads(inputs) if inputs.lstrip().startswith("[") else None
-        except ValueError:
-            return None
+    inputs = _known_inputs(inputs)
     if not isinstance(inputs, list) or not inputs or len(inputs) > MAX_ITERATIONS:
         return None
     params = None
@@ -1663,7 +1734,7 @@ def _locate(value: str, base: Path, root: Path) -> str | None:
         tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
         if not tail:
             return None
-        return _locate(tail, base, root) or _by_tail(Path(tail).parts, root) or _by_name(Path(tail).parts, root)
+        return _locate(tail, base, root) or _by_tail(Path(tail).parts, root)  # else by name: `match_by_name`
     candidates = [base / value] if not value.startswith("/") else [Path(value)]
     for candidate in list(candidates):
         if not candidate.suffix and candidate.name:  # (`/` has no name to give a suffix)
@@ -1702,38 +1773,163 @@ def _by_tail(parts: tuple[str, ...], root: Path) -> str | None:
     return None
 
 
-def _by_name(parts: tuple[str, ...], root: Path) -> str | None:
-    """The one project file, in any folder, whose root-relative path ends with the
-    longest tail of `parts` (its last part given with or without the file's suffix):
-    a workspace folder only a run names, deployed from a project folder of another
-    name (`/Users/{who}/etl/load` for `notebooks/etl/load.ipynb`). None when no file
-    matches, or when several match the longest tail: which of them the workspace
-    holds only a deployment tells, and the task is then "not in this project".
-    It walks the project, so it is asked only of paths whose folder only a run
-    knows (a few, from code); a literal workspace path is matched by its tail from
-    the project root alone (thousands of literal task paths would walk it each)."""
-    if not parts:
+MAX_NAMED = 5  # candidates a task matched by name to several files names
+
+
+def match_by_name(workflows: Workflows, root: Path) -> None:
+    """Tasks whose workspace path names no project file by its folder, matched to
+    the one project file their path's tail names: teams deploy `notebooks/load.py`
+    to `/Workspace/Shared/shop/load` or `/Repos/someone/repo/notebooks/load`, a
+    folder the repository does not have. The notebook's name (without its suffix)
+    picks the candidates, in any folder of the project, and the parent folders of
+    the path choose among them as far as they agree with the file's. One best file:
+    the task runs it, and a note says so (it was matched by name, not by path).
+    Several equally good: the task runs one of them, which only a deployment tells;
+    it stays not analysed, naming them. This is the one matching of every reader
+    (bundles, Jobs JSON/YAML, Terraform, Airflow, job code), done once a load: the
+    project is walked once for all tasks (see `names_in_project`), and the question
+    is kept with the listings, so a cached schedule sees a file added or renamed."""
+    wanted: list[tuple[Job, str, tuple[str, ...], str]] = []
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            found = _unmatched_workspace_path(task)
+            if found is not None:
+                wanted.append((job, key, *found))
+    if not wanted:
+        return
+    found_for = _named_files({parts for _, _, parts, _ in wanted}, root, workflows)
+    matched = []
+    for job, key, parts, value in wanted:
+        task = job.tasks[key]
+        candidates = found_for.get(parts) or []
+        if len(candidates) == 1:
+            job.tasks[key] = replace(task, files=(candidates[0],), problem=None)
+            matched.append(f"task `{key}` of job `{job.key}` (`{value}` as {candidates[0]})")
+        elif candidates:
+            listed = ", ".join(candidates[:MAX_NAMED]) + (" and more" if len(candidates) > MAX_NAMED else "")
+            problem = (
+                f"`{value}` is not in this project by its folder, and its name matches several project files "
+                f"equally: it runs one of {listed}, which only a deployment tells"
+            )
+            job.tasks[key] = replace(task, problem=problem)
+    if matched:
+        matched.sort()
+        shown = "; ".join(matched[:MAX_NAMED]) + (
+            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
+        )
+        workflows.notes.append(
+            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose workspace path names a folder the project "
+            f"does not have {'were' if len(matched) != 1 else 'was'} matched to a project file by name: {shown}"
+        )
+
+
+def _named_files(tails: set[tuple[str, ...]], root: Path, workflows: Workflows) -> dict[tuple[str, ...], list[str]]:
+    """The best project files each path tail names (`names_in_project`), asked as one
+    listing kept in `workflows.listings`."""
+    ordered = sorted(tails)
+    argument = json.dumps([str(root), [list(t) for t in ordered]])
+    answer = listing("names", argument)
+    workflows.listings.append(("names", argument, answer))
+    return {tail: json.loads(line) for tail, line in zip(ordered, answer)}
+
+
+def _match_pipeline_libraries(workflows: Workflows, root: Path) -> None:
+    """A pipeline library (`notebook: {path: ...}`, `file: {path: ...}`) given as a
+    workspace path in a folder the project does not have, matched by name as a
+    task's path is (`match_by_name`), before the jobs that run the pipeline take its
+    files. One best file joins the pipeline's files; several, or none, are a run
+    note: a library is never left out unsaid."""
+    wanted: list[tuple[str, tuple[str, ...], str]] = []
+    for key, pipeline in workflows.pipelines.items():
+        for probe in pipeline.probes:
+            found = _unfound_workspace_path(probe)
+            if found is not None:
+                wanted.append((key, *found))
+    if not wanted:
+        return
+    found_for = _named_files({parts for _, parts, _ in wanted}, root, workflows)
+    for key, parts, value in wanted:
+        pipeline = workflows.pipelines[key]
+        candidates = found_for.get(parts) or []
+        if len(candidates) == 1:
+            workflows.pipelines[key] = replace(pipeline, files=tuple(dict.fromkeys((*pipeline.files, candidates[0]))))
+            why = f"was matched to {candidates[0]} by name"
+        elif candidates:
+            listed = ", ".join(candidates[:MAX_NAMED]) + (" and more" if len(candidates) > MAX_NAMED else "")
+            why = f"names several project files equally: it is one of {listed}, which only a deployment tells"
+        else:
+            why = "is not in this project"
+        workflows.notes.append(f"library `{value}` of pipeline `{key}` {why}")
+
+
+def _unmatched_workspace_path(task: Task) -> tuple[tuple[str, ...], str] | None:
+    """(the parts of its path, the path as written) of a task that runs no file because
+    its workspace path (absolute, or with a folder only a run knows) was found
+    nowhere in the project by its folder; None for any other task."""
+    if task.files or not task.problem or len(task.probes) != 1:
         return None
-    best: list[str] = []
-    longest = 0
-    for folder, _, files in _walk_project(root):
+    return _unfound_workspace_path(task.probes[0])
+
+
+def _unfound_workspace_path(probe: tuple[str, str, tuple[str, ...]]) -> tuple[tuple[str, ...], str] | None:
+    """(the parts of the path, the path as written) a `locate` probe found nowhere
+    when it is a workspace path (absolute, or with a folder only a run knows); None
+    for any other probe."""
+    kind, argument, answer = probe
+    if kind != "locate" or answer:
+        return None
+    try:
+        value = json.loads(argument)[0]
+    except (ValueError, TypeError, IndexError):
+        return None
+    if not isinstance(value, str) or "\x00" in value:
+        return None
+    if value.startswith(UNKNOWN_FOLDER):
+        text = value[len(UNKNOWN_FOLDER) :]
+    elif value.startswith("/"):
+        text = value
+    else:
+        return None
+    parts = tuple(p for p in text.split("/") if p and p != ".")
+    if not parts or ".." in parts:
+        return None
+    return parts, value
+
+
+def names_in_project(tails: list[list[str]], root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """For each path tail (its parts), the project files it names best, as a JSON
+    list: files whose name is the tail's last part, with or without a notebook's
+    suffix, in any folder (within MAX_BUNDLE_DEPTH), ranked by how many of their
+    parent folders agree with the tail's, from the innermost; the best rank kept
+    (MAX_NAMED + 1 of them at most, enough to tell one from several). One walk of
+    the project answers every tail."""
+    lasts = {tail[-1] for tail in tails if tail}
+    by_name: dict[str, list[str]] = {}
+    for folder, _, files in _project_folders(root, tests):
         for name in files:
             stem, suffix = os.path.splitext(name)
-            if parts[-1] not in (name, stem) or (name != parts[-1] and suffix not in (".py", ".sql", ".ipynb")):
-                continue
-            resolved = _existing_file(folder / name)
-            rel = _project_file(resolved, root) if resolved is not None else None
-            if rel is None:
-                continue
-            found = Path(rel).parts
+            keys = [name] + ([stem] if suffix in _SUFFIXES and stem != name else [])
+            for key in keys:
+                if key in lasts:
+                    resolved = _existing_file(folder / name)
+                    rel = _project_file(resolved, root) if resolved is not None else None
+                    if rel is not None:
+                        by_name.setdefault(key, []).append(rel)
+    out = []
+    for tail in tails:
+        best: list[str] = []
+        longest = 0
+        for rel in sorted(set(by_name.get(tail[-1], []))) if tail else []:
+            found = rel.split("/")
             n = 1
-            while n < min(len(parts), len(found)) and parts[-1 - n] == found[-1 - n]:
+            while n < min(len(tail), len(found)) and tail[-1 - n] == found[-1 - n]:
                 n += 1
             if n > longest:
                 best, longest = [rel], n
             elif n == longest:
                 best.append(rel)
-    return best[0] if len(best) == 1 else None
+        out.append(json.dumps(best[: MAX_NAMED + 1]))
+    return tuple(out)
 
 
 # -- Jobs JSON exports ------------------------------------------------------------------------
@@ -1761,9 +1957,20 @@ def add_defined_jobs(workflows: Workflows, defined: list[tuple[str, list[dict]]]
                 continue
             jobs[key] = _job(key, _resolve(settings, {}), file, root, None, base=file.parent)
             files.append(file)
+    added = Workflows(jobs={k: v for k, v in jobs.items() if k not in workflows.jobs})
+    match_by_name(added, root)
+    for_each_notes(added)
+    jobs.update(added.jobs)
     sources = [workflows.source] if workflows.source else []
     sources += sorted({rel for rel, _ in defined if root / rel in files})
-    return replace(workflows, jobs=jobs, files=files, source=", ".join(sources))
+    return replace(
+        workflows,
+        jobs=jobs,
+        files=files,
+        source=", ".join(sources),
+        listings=workflows.listings + added.listings,
+        notes=workflows.notes + added.notes,
+    )
 
 
 def job_from_settings(key: str, settings: dict, file: Path, root: Path, base: Path) -> Job:
@@ -1786,14 +1993,14 @@ def load_job_definitions(folder: Path, root: Path) -> Workflows:
         except ConfigError as err:  # one broken export never hides the others
             out.problems.append(found_problem(file, root, err))
             continue
-        for key, settings in jobs:
+        for key, settings, job_id in jobs:
             key = key or file.stem
-            out.jobs[key] = _job(key, settings, file, root, None, base=root)
+            out.jobs[key] = replace(_job(key, settings, file, root, None, base=root), job_id=job_id)
     return out
 
 
-def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict]]:
-    """(key, settings) of every job in a Jobs JSON file, checked against its schema
+def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict, str]]:
+    """(key, settings, the job's id or "") of every job in a Jobs JSON file, checked against its schema
     (`schema.JobsExport`, `schema.JobSpec`): a document, a list of them,
     `{"jobs": [...]}` as `databricks jobs list` prints, a `jobs/reset` request body
     (`{"job_id": .., "new_settings": {...}}`), or a `resources: jobs:`
@@ -1807,7 +2014,7 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
     if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
-        doc, source = load_yaml(text, file, _Loader, what="a job definition")
+        doc, source = load_yaml(text, file, _Loader, what="a job definition", aliases=True)
     else:
         doc = load_json(text, file, "a job definition")
         source = Source(file, text=text)
@@ -1815,7 +2022,7 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
     if isinstance(resources, dict) and isinstance(resources.get("jobs"), dict):
         # a bundle resource file on its own (exported from the Jobs UI, no `databricks.yml`)
         convert(doc, BundleFile, source)
-        return [(str(k), s) for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
+        return [(str(k), s, "") for k, s in resources["jobs"].items() if isinstance(s, dict) and "tasks" in s]
     listed = doc if isinstance(doc, list) else doc.get("jobs") if isinstance(doc, dict) and "jobs" in doc else [doc]
     prefix: tuple = () if isinstance(doc, list) else ("jobs",) if isinstance(doc, dict) and "jobs" in doc else ()
     if not isinstance(listed, list):
@@ -1838,7 +2045,9 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
         if not isinstance(settings, dict) or "tasks" not in settings:
             continue
         convert(settings, JobSpec, source, keys)
-        out.append((str(settings.get("name") or d.get("job_id") or ""), settings))
+        job_id = d.get("job_id")
+        job_id = str(job_id) if isinstance(job_id, (str, int)) and not isinstance(job_id, bool) else ""
+        out.append((str(settings.get("name") or d.get("job_id") or ""), settings, job_id))
     return out
 
 
@@ -1861,8 +2070,9 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.problems.append(found_problem(file, root, err))
             out.files.append(file)
             continue
-        for key, settings in jobs:
-            out.jobs[key or file.stem] = _job(key or file.stem, settings, file, root, None, base=file.parent)
+        for key, settings, job_id in jobs:
+            job = _job(key or file.stem, settings, file, root, None, base=file.parent)
+            out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)
     _wheel_modules(out, root)

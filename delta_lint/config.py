@@ -217,18 +217,25 @@ def parse_yaml(text: str, path: Path, loader_class: type | None = None, what: st
     return load_yaml(text, path, loader_class, what)[0]
 
 
+# nodes YAML aliases may add to a job file (`<<: *defaults`, `*cluster`): real files
+# add hundreds; an alias bomb passes it within milliseconds and stops at its line
+MAX_ALIAS_NODES = 100_000
+
+
 def load_yaml(
-    text: str, path: Path, loader_class: type | None = None, what: str = "configuration"
+    text: str, path: Path, loader_class: type | None = None, what: str = "configuration", aliases: bool = False
 ) -> tuple[dict, Source]:
-    """Safe YAML only; aliases are refused so an alias bomb cannot expand, and so are
-    nesting past a hundred levels and integers of hundreds of digits. Every problem
-    is a ConfigError naming the file (and the line when YAML knows it); the Source
-    places later errors on their lines."""
+    """Safe YAML only, nesting past a hundred levels and integers of hundreds of
+    digits refused. Aliases are refused in delta-lint's own files; with `aliases`
+    (job files: bundles and job definitions use them, `<<: *defaults`), they may
+    add at most MAX_ALIAS_NODES nodes, so an alias bomb cannot expand
+    (`schema.check_tree`). Every problem is a ConfigError naming the file (and the
+    line when YAML knows it); the Source places later errors on their lines."""
     try:
         loader = (loader_class or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
         try:
             node = loader.get_single_node()
-            check_tree(node, path, what, anchors="&" in text)
+            check_tree(node, path, what, anchors="&" in text, expand=MAX_ALIAS_NODES if aliases else 0)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()

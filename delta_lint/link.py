@@ -207,7 +207,7 @@ class Linker:
         self.runs_of = _task_values(workflows) if workflows is not None else {}
         self.bindings = _agreed(self.runs_of)
         self.pipeline_of = {
-            file: (pipeline.catalog, pipeline.schema)
+            file: (pipeline.catalog, pipeline.schema, pipeline.configuration)
             for pipeline in (workflows.pipelines.values() if workflows is not None else ())
             for file in pipeline.files
         }

@@ -36,11 +36,13 @@ from delta_lint.bundle import (
     Workflows,
     bundle_targets,
     declares_bundle,
+    for_each_notes,
     found_problem,
     listing,
     load_bundle,
     load_found_job_json,
     load_job_definitions,
+    match_by_name,
     task_runs,
 )
 from delta_lint.config import Config, ConfigError
@@ -965,6 +967,8 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         from delta_lint.airflow import resolve_started_jobs
 
         resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
+    match_by_name(out, config.root)  # workspace paths in folders the project does not have
+    for_each_notes(out)
     # where each task's and pipeline's files were looked for: asked again with the listings
     out.listings += [probe for job in out.jobs.values() for task in job.tasks.values() for probe in task.probes]
     out.listings += [probe for pipeline in out.pipelines.values() for probe in pipeline.probes]

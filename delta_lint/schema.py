@@ -152,37 +152,53 @@ def _json_line(text: str, keys: tuple) -> int | None:
     return text.count("\n", 0, pos) + 1
 
 
-def check_tree(node: yaml.Node | None, path: Path, what: str, anchors: bool = True) -> None:
-    """Refuse aliases (an alias bomb expands without end), nesting deeper than
-    MAX_DEPTH (the constructor recurses) and integers of more than MAX_DIGITS digits,
-    walking the tree without recursion. `anchors`: the text has an `&` (without an
-    anchor there is no alias to look for)."""
+def check_tree(node: yaml.Node | None, path: Path, what: str, anchors: bool = True, expand: int = 0) -> None:
+    """Refuse aliases, nesting deeper than MAX_DEPTH (the constructor recurses) and
+    integers of more than MAX_DIGITS digits, walking the tree without recursion.
+    `anchors`: the text has an `&` (without an anchor there is no alias to look for).
+
+    `expand`: how many nodes aliases may add to the document as written. An alias
+    is the node it names, shared, so an alias bomb (each level ten aliases of the
+    one before) is small to parse and astronomical to walk or copy. With 0 every
+    alias is refused; otherwise each alias is walked as the readers will walk its
+    copy, counting the nodes it adds, and the walk stops with an error at the line
+    of the alias that passes the limit: time and memory stay bounded by the text
+    and the limit, whatever the aliases multiply to. An alias of a node that holds
+    itself nests without end and stops at MAX_DEPTH."""
     if node is None:
         return
-    stack = [(node, 1)]
+    # (node, depth, line of its key or item, line of the alias it is a copy of or 0);
+    # children are taken in the document's order, so an anchor is met before its aliases
+    stack: list[tuple[yaml.Node, int, int, int]] = [(node, 1, 1, 0)]
     seen: set[int] = set()
+    added = 0
     scalar = yaml.ScalarNode
     while stack:
-        current, depth = stack.pop()
+        current, depth, line, alias = stack.pop()
         if anchors:
             if id(current) in seen:
-                line = current.start_mark.line + 1
-                raise located(path, line, f"YAML aliases (*name) are not allowed in {what}")
-            seen.add(id(current))
+                if not expand:
+                    raise located(path, current.start_mark.line + 1, f"YAML aliases (*name) are not allowed in {what}")
+                alias = alias or line  # an alias's own mark is its anchor's: its key's line places it
+                added += 1
+                if added > expand:
+                    raise located(path, alias, f"YAML aliases expand to more than {expand:,} nodes")
+            else:
+                seen.add(id(current))
         if depth > MAX_DEPTH:
             raise located(path, current.start_mark.line + 1, f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(current, yaml.MappingNode):
-            children = [child for pair in current.value for child in pair]
+            pairs = [(child, key) for key, value in current.value for child in (key, value)]
         elif isinstance(current, yaml.SequenceNode):
-            children = current.value
+            pairs = [(child, current) for child in current.value]  # an item: its list's line
         else:
-            children = [current]
-        for child in children:
+            pairs = [(current, current)]
+        for child, place in reversed(pairs):
             if child.__class__ is scalar and not anchors:  # most nodes: checked here, never stacked
                 if len(child.value) > MAX_DIGITS and child.tag.endswith(":int"):
                     _too_many_digits(child, path)
             elif child is not current:
-                stack.append((child, depth + 1))
+                stack.append((child, depth + 1, place.start_mark.line + 1, alias))
             elif child.tag.endswith(":int") and len(child.value) > MAX_DIGITS:
                 _too_many_digits(child, path)
 
@@ -421,6 +437,9 @@ RuleId = Annotated[str, msgspec.Meta(description="a rule id or prefix (like DL10
 Text = Annotated[Union[str, int, float], msgspec.Meta(description="a name")]
 Count = Annotated[Union[int, str], msgspec.Meta(description="a whole number or a ${var.name} reference")]
 Duration = Annotated[Union[str, int, float], msgspec.Meta(description="a duration like 50m, 1h30m or 2h")]
+# a whole value given as one bundle reference (`base_parameters: ${var.user_config}`): a
+# complex variable's mapping or list, put in place when the bundle is resolved
+Reference = Annotated[str, msgspec.Meta(pattern=r"^\s*\$\{[^}]+\}\s*$", description="a ${var.name} reference")]
 
 
 class TableSettings(msgspec.Struct, forbid_unknown_fields=True):
@@ -488,14 +507,14 @@ class NotebookTask(msgspec.Struct):
     """a mapping with `notebook_path`"""
 
     notebook_path: Union[str, None] = None
-    base_parameters: Union[dict[str, Any], None] = None
+    base_parameters: Union[dict[str, Any], Reference, None] = None
 
 
 class PythonTask(msgspec.Struct):
     """a mapping with `python_file`"""
 
     python_file: Union[str, None] = None
-    parameters: Union[list[Any], None] = None
+    parameters: Union[list[Any], Reference, None] = None
 
 
 class SqlFile(msgspec.Struct):
@@ -508,7 +527,7 @@ class SqlTask(msgspec.Struct):
     """a mapping with `file`"""
 
     file: Union[SqlFile, None] = None
-    parameters: Union[dict[str, Any], None] = None
+    parameters: Union[dict[str, Any], Reference, None] = None
 
 
 class ForEachTask(msgspec.Struct):
@@ -564,7 +583,7 @@ class JobSpec(msgspec.Struct):
     continuous: Union[Continuous, None] = None
     schedule: Union[CronSchedule, None] = None
     trigger: Union[Trigger, None] = None
-    parameters: Union[list[JobParameter], None] = None
+    parameters: Union[list[JobParameter], Reference, None] = None
     tasks: Union[Annotated[list[TaskSpec], msgspec.Meta(description="a list of tasks")], None] = None
 
 

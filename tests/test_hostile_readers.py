@@ -30,8 +30,8 @@ def write(root: Path, files: dict[str, str]) -> Path:
 def cli(root: Path, monkeypatch, *args: str, seconds: int = 30):
     """The CLI in-process in `root`, within a time limit, checked for the promises."""
     monkeypatch.chdir(root)
-    with within(seconds):
-        result = CliRunner().invoke(app, list(args))
+    with within(seconds):  # unwrapped messages whatever width another test left (COLUMNS)
+        result = CliRunner().invoke(app, list(args), env={"COLUMNS": None})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     assert result.exit_code in (0, 1, 2), result.output

@@ -161,7 +161,9 @@ def _dispatch(
         from delta_lint.frontend.lakeflow import analyze_lakeflow
 
         result.skipped = None  # a source file of a bundle's pipeline: the pipeline writes its tables
-        result.intents += analyze_lakeflow(display, suffix, text, *context.pipeline)
+        read = analyze_lakeflow(display, suffix, text, *context.pipeline)
+        result.intents += read.intents
+        result.diagnostics += read.diagnostics
         return
     if result.skipped is not None:
         return

@@ -13,18 +13,26 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
 
 from delta_lint.frontend.pysource import still_open
-from delta_lint.model import Intent, Kind, Location, TableRef
+from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, alternatives, concat, join
+from delta_lint.frontend.values.static import PASS, Scope, Static
+from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableRef
 
+UNRESOLVED_TABLE = "DL001"  # the front end's rule for a table name no reading can tell
 _SQL_DEFINITION = re.compile(
     r"\bCREATE\s+(?:OR\s+REFRESH\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
     r"(?P<what>STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?"
-    r"(?P<name>[\w`.]+)"
-    r"|\b(?:APPLY\s+CHANGES|AUTO\s+CDC)\s+INTO\s+(?P<cdc>[\w`.]+)"
-    r"|\bCREATE\s+FLOW\s+[\w`.]+\s+AS\s+INSERT\s+INTO\s+(?:ONCE\s+)?(?P<flow>[\w`.]+)",
+    r"(?P<name>(?:[\w`.]|\$\{[\w.\-]+\})+)"
+    r"|\b(?:APPLY\s+CHANGES|AUTO\s+CDC)\s+INTO\s+(?P<cdc>(?:[\w`.]|\$\{[\w.\-]+\})+)"
+    r"|\bCREATE\s+FLOW\s+[\w`.]+\s+AS\s+INSERT\s+INTO\s+(?:ONCE\s+)?(?P<flow>(?:[\w`.]|\$\{[\w.\-]+\})+)",
     re.IGNORECASE,
 )
+# a pipeline configuration value substituted into SQL text (`${catalog}`)
+_CONF_REF = re.compile(r"\$\{([\w.\-]+)\}")
 _COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
 _DECORATOR_KINDS = {
     "table": None,  # a streaming table when its query reads a stream, else a materialized view
@@ -40,35 +48,88 @@ _CALL_KINDS = {
     "create_auto_cdc_from_snapshot_flow": Kind.MERGE,
 }
 _MODULES = ("dlt", "dp")
+MAX_ROUNDS = 256  # loop rounds and factory calls a file's walk reads, nested loops multiplying
+MAX_CALL_DEPTH = 8  # factory functions called from factory functions, at most
 
 
-def analyze_lakeflow(display: str, suffix: str, text: str, catalog: str | None, schema: str | None) -> list[Intent]:
-    """The writes a pipeline's update makes for the tables this file defines."""
-    found = _python(text) if suffix != ".sql" and not _is_sql_notebook(text) else _sql(text)
-    out = []
+class PipelineFile(NamedTuple):
+    """What a pipeline's update writes for the tables one source file defines, and
+    the notes of the names no reading could tell."""
+
+    intents: list[Intent]
+    diagnostics: list[Diagnostic]
+
+
+class _Dataset(NamedTuple):
+    line: int
+    col: int
+    name: object  # a value of the lattice: a str when known
+    kind: Kind
+
+
+def analyze_lakeflow(
+    display: str,
+    suffix: str,
+    text: str,
+    catalog: str | None,
+    schema: str | None,
+    configuration: tuple[tuple[str, str], ...] = (),
+) -> PipelineFile:
+    """The writes a pipeline's update makes for the tables this file defines.
+
+    A dataset's name is read with the value layer (`values.static`), not taken
+    from literals only: a module constant, an f-string over the pipeline's
+    `configuration` (`spark.conf.get("catalog")`, `${catalog}` in SQL), a loop over
+    a literal list and a factory function called with its table: pipelines that
+    generate their tables from metadata name them so. A name one of a few values is
+    one intent per value, each flagged one of the alternatives; a name no reading
+    can tell is an unresolved intent with a `DL001` note, never dropped and never
+    replaced by the function's name (which the pipeline uses only when no name is
+    given)."""
+    conf = dict(configuration)
+    found = _python(display, text, conf) if suffix != ".sql" and not _is_sql_notebook(text) else _sql(text, conf)
+    out, diagnostics = [], []
     seen: set[tuple[str, Kind]] = set()
-    for line, col, name, kind in found:
-        table = _qualify(name, catalog, schema)
-        if table is None or (table, kind) in seen:
-            continue
-        seen.add((table, kind))
-        out.append(
-            Intent(
-                location=Location(display, line, col),
-                table=TableRef(table),
-                kind=kind,
-                subkind="lakeflow",
-                statement=f"Lakeflow pipeline update of `{table}`",
+    for line, col, value, kind in found:
+        names = alternatives(value)
+        several = len(names) > 1
+        for name in names:
+            table, resolved = _qualify(name, catalog, schema)
+            if (table, kind) in seen:
+                continue
+            seen.add((table, kind))
+            flags = set()
+            if several:
+                flags.add(Flag.ONE_OF)
+            location = Location(display, line, col)
+            if not resolved:
+                flags.add(Flag.UNRESOLVED)
+                diagnostics.append(
+                    Diagnostic(
+                        UNRESOLVED_TABLE,
+                        location,
+                        f"table name `{table}` of a pipeline dataset is dynamic and cannot be resolved statically; "
+                        "this intent is not checked against others",
+                    )
+                )
+            out.append(
+                Intent(
+                    location=location,
+                    table=TableRef(table),
+                    kind=kind,
+                    flags=frozenset(flags),
+                    subkind="lakeflow",
+                    statement=f"Lakeflow pipeline update of `{table}`",
+                )
             )
-        )
-    return out
+    return PipelineFile(out, diagnostics)
 
 
 def _is_sql_notebook(text: str) -> bool:
     return text.lstrip().startswith("-- Databricks notebook source")
 
 
-def _sql(text: str) -> list[tuple[int, int, str, Kind]]:
+def _sql(text: str, conf: Mapping[str, str]) -> list[_Dataset]:
     blanked = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     out = []
     for m in _SQL_DEFINITION.finditer(blanked):
@@ -78,15 +139,23 @@ def _sql(text: str) -> list[tuple[int, int, str, Kind]]:
             kind = Kind.FULL_OVERWRITE if m["what"].upper().startswith("MATERIALIZED") else Kind.STREAMING_WRITE
             if m["what"].upper().startswith("LIVE"):
                 kind = Kind.FULL_OVERWRITE
-            out.append((line, col, m["name"], kind))
+            out.append(_Dataset(line, col, _substituted(m["name"], conf), kind))
         elif m["cdc"]:
-            out.append((line, col, m["cdc"], Kind.MERGE))
+            out.append(_Dataset(line, col, _substituted(m["cdc"], conf), Kind.MERGE))
         elif m["flow"]:
-            out.append((line, col, m["flow"], Kind.STREAMING_WRITE))
+            out.append(_Dataset(line, col, _substituted(m["flow"], conf), Kind.STREAMING_WRITE))
     return out
 
 
-def _python(text: str) -> list[tuple[int, int, str, Kind]]:
+def _substituted(name: str, conf: Mapping[str, str]) -> object:
+    """A SQL dataset name with the pipeline configuration's `${key}` values put in;
+    a template (its unknown keys as inputs) when the configuration lacks one."""
+    missing = [key for key in _CONF_REF.findall(name) if key not in conf]
+    text = _CONF_REF.sub(lambda m: conf.get(m[1], "{" + m[1] + "}"), name)
+    return Template(text, tuple(missing)) if missing else text
+
+
+def _python(display: str, text: str, conf: Mapping[str, str]) -> list[_Dataset]:
     lines, depth = [], 0
     for line in text.splitlines():  # magics only at a logical line's start (see `still_open`)
         lines.append(_cell_line(line) if depth == 0 else line)
@@ -96,30 +165,242 @@ def _python(text: str) -> list[tuple[int, int, str, Kind]]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for deco in node.decorator_list:
-                attr = _pipeline_attr(deco.func if isinstance(deco, ast.Call) else deco)
-                if attr not in _DECORATOR_KINDS:
-                    continue
-                call = deco if isinstance(deco, ast.Call) else None
-                name = _keyword(call, "target" if attr == "append_flow" else "name") if call else None
-                kind = _DECORATOR_KINDS[attr] or (
-                    Kind.STREAMING_WRITE
-                    if "readStream" in ast.unparse(node) or "read_stream" in ast.unparse(node)
-                    else Kind.FULL_OVERWRITE
-                )
-                out.append((deco.lineno, deco.col_offset + 1, name or node.name, kind))
-        elif isinstance(node, ast.Call):
-            attr = _pipeline_attr(node.func)
+    return _Walk(tree, display, conf).datasets()
+
+
+class _Walk:
+    """The datasets a pipeline's Python source defines, read statement by statement:
+    a loop over a known list reads its body once per item and a factory function
+    called with a table's name reads its body at each call, its parameters bound;
+    a function no walk reached (a method, one called from an expression) is read
+    once where it is, its parameters unknown, so no dataset is lost."""
+
+    def __init__(self, tree: ast.Module, display: str, conf: Mapping[str, str]) -> None:
+        self.tree, self.conf = tree, conf
+        self.static = Static(tree, display, Budget(), hook=self._hook)
+        defined: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.setdefault(node.name, []).append(node)
+        # module functions a call may read: those defined once (a name defined twice is ambiguous)
+        self.functions = {name: fns[0] for name, fns in defined.items() if len(fns) == 1}
+        self.out: list[_Dataset] = []
+        self.entered: set[int] = set()  # functions whose body a walk read
+        self.stack: list[int] = []  # the factory calls being read (no recursion)
+        self.rounds = MAX_ROUNDS
+
+    def datasets(self) -> list[_Dataset]:
+        self._body(self.tree.body, Scope())
+        for fn, scope in _functions(self.tree.body, Scope()):
+            if id(fn) not in self.entered:
+                self.entered.add(id(fn))
+                self._body(fn.body, scope)
+        return self.out
+
+    # -- statements -----------------------------------------------------------------
+
+    def _body(self, body: list[ast.stmt], scope: Scope) -> None:
+        for stmt in body:
+            self._stmt(stmt, scope)
+
+    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._defined(stmt, scope)
+            return
+        if isinstance(stmt, ast.ClassDef):
+            return  # its methods: read once where they are (`datasets`)
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self._calls(stmt.iter, scope)
+            for round_scope in self._rounds(stmt, scope):
+                self._body(stmt.body, round_scope)
+            self._body(stmt.orelse, scope)
+            return
+        if isinstance(stmt, (ast.If, ast.While)):
+            self._calls(stmt.test, scope)
+            self._body(stmt.body, scope)  # every branch: a dataset either defines may exist
+            self._body(stmt.orelse, scope)
+            return
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            self._body(stmt.body, scope)
+            return
+        if isinstance(stmt, ast.Try):
+            for part in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
+                self._body(part, scope)
+            return
+        self._calls(stmt, scope)
+
+    def _rounds(self, loop: ast.For | ast.AsyncFor, scope: Scope) -> Iterator[Scope]:
+        """The scope of each round of a loop over a known list (its target bound to
+        the item), or the scope once (the target unknown) over anything else."""
+        items = self.static.value(loop.iter, scope)
+        if isinstance(items, dict):
+            items = list(items)
+        if isinstance(items, (list, tuple)) and 0 < len(items) <= self.rounds:
+            self.rounds -= len(items)
+            for item in items:
+                bound = _bind(loop.target, item)
+                if bound is None:
+                    break
+                yield scope.bind(bound)
+            else:
+                return
+        yield scope
+
+    def _defined(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        for deco in fn.decorator_list:
+            attr = _pipeline_attr(deco.func if isinstance(deco, ast.Call) else deco)
+            if attr not in _DECORATOR_KINDS:
+                continue
+            call = deco if isinstance(deco, ast.Call) else None
+            given = _keyword(call, "target" if attr == "append_flow" else "name")
+            name = self._name(given, scope) if given is not None else fn.name
+            body = ast.unparse(fn)
+            kind = _DECORATOR_KINDS[attr] or (
+                Kind.STREAMING_WRITE if "readStream" in body or "read_stream" in body else Kind.FULL_OVERWRITE
+            )
+            self.out.append(_Dataset(deco.lineno, deco.col_offset + 1, name, kind))
+
+    def _calls(self, node: ast.AST, scope: Scope) -> None:
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call):
+                continue
+            attr = _pipeline_attr(call.func)
             if attr in _CALL_KINDS:
-                name = _keyword(node, "target" if "cdc" in attr or "changes" in attr else "name")
-                if name is None and node.args and isinstance(node.args[0], ast.Constant):
-                    name = str(node.args[0].value)
-                if name:
-                    out.append((node.lineno, node.col_offset + 1, name, _CALL_KINDS[attr]))
-    return out
+                given = _keyword(call, "target" if "cdc" in attr or "changes" in attr else "name")
+                if given is None and call.args and not isinstance(call.args[0], ast.Starred):
+                    given = call.args[0]
+                if given is not None:
+                    self.out.append(
+                        _Dataset(call.lineno, call.col_offset + 1, self._name(given, scope), _CALL_KINDS[attr])
+                    )
+            elif isinstance(call.func, ast.Name) and call.func.id in self.functions:
+                self._factory(self.functions[call.func.id], call, scope)
+
+    def _factory(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> None:
+        """A module function called here: its body read with its parameters bound
+        to the call's arguments (a parameter neither gives stays unknown)."""
+        if id(fn) in self.stack or len(self.stack) >= MAX_CALL_DEPTH or self.rounds <= 0:
+            return
+        self.rounds -= 1
+        self.entered.add(id(fn))
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        bound: dict[str, object] = {}
+        for name, arg in zip(params, call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            bound[name] = self.static.value(arg, scope)
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                bound[keyword.arg] = self.static.value(keyword.value, scope)
+        defaults = fn.args.defaults
+        for name, default in zip(params[len(params) - len(defaults) :], defaults):
+            bound.setdefault(name, self.static.value(default))
+        self.stack.append(id(fn))
+        try:
+            self._body(fn.body, Scope().enter(fn).bind(bound))
+        finally:
+            self.stack.pop()
+
+    # -- values ---------------------------------------------------------------------
+
+    def _name(self, node: ast.expr, scope: Scope) -> object:
+        """What a dataset's name expression holds: a string, one of several, or a
+        template whose unknown parts are named after their code."""
+        value = self.static.value(node, scope)
+        return _labelled(value, node)
+
+    def _hook(self, static: Static, node: ast.expr, scope: Scope, depth: int) -> object:
+        """The pipeline's own values: `spark.conf.get(key[, default])` is its
+        configuration's value (the default when the configuration has none), and an
+        f-string names each part it cannot tell after its code."""
+        if isinstance(node, ast.Call) and _is_conf_get(node.func) and node.args:
+            key = static.read(node.args[0], scope, depth + 1)
+            if not isinstance(key, str):
+                return Unknown("a configuration key only a run knows")
+            if key in self.conf:
+                return self.conf[key]
+            if len(node.args) > 1:
+                return static.read(node.args[1], scope, depth + 1)
+            return Unknown(f"the pipeline's configuration has no `{key}`")
+        if isinstance(node, ast.JoinedStr):
+            texts: list[object] = [""]
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    value: object = str(part.value)
+                elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
+                    value = _labelled(static.read(part.value, scope, depth + 1), part.value)
+                else:
+                    return PASS
+                texts = [_concat(t, v) for t in texts for v in alternatives(value)]
+                if len(texts) > _MAX_NAMES:
+                    return Unknown(f"more than {_MAX_NAMES} names")
+            return join(texts)
+        return PASS
+
+
+_MAX_NAMES = 8  # alternatives a dataset's name may be before it is unknown
+
+
+def _labelled(value: object, node: ast.expr) -> object:
+    """A value as a dataset name's part: strings, templates and one of several as
+    they are, a number as its text, anything else a template named after its code."""
+    if isinstance(value, (str, Template)) or type(value) is OneOf:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    label = re.sub(r"\W+", "_", ast.unparse(node)).strip("_")[:40] or "name"
+    return Template("{" + label + "}", (label,))
+
+
+def _concat(left: object, right: object) -> object:
+    if isinstance(left, str) and isinstance(right, str):
+        return left + right
+    return concat(left, right)
+
+
+def _bind(target: ast.expr, item: object) -> dict[str, object] | None:
+    """The names a loop target binds to one item, or None when the item does not fit."""
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (list, tuple)) and len(item) == len(target.elts):
+        out: dict[str, object] = {}
+        for sub, value in zip(target.elts, item):
+            got = _bind(sub, value)
+            if got is None:
+                return None
+            out.update(got)
+        return out
+    return None
+
+
+def _functions(body: list[ast.stmt], scope: Scope) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, Scope]]:
+    """Every function of a module (methods and nested ones too), outermost first,
+    with the scope of its body."""
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = scope.enter(node)
+            yield node, inner
+            yield from _functions(node.body, inner)
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node.body, scope)
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                parts = getattr(node, field, None)
+                if isinstance(parts, list):
+                    stmts = [h for p in parts for h in (p.body if isinstance(p, ast.ExceptHandler) else [p])]
+                    yield from _functions([s for s in stmts if isinstance(s, ast.stmt)], scope)
+
+
+def _is_conf_get(func: ast.expr) -> bool:
+    """`spark.conf.get`."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "get"
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr == "conf"
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "spark"
+    )
 
 
 def _cell_line(line: str) -> str:
@@ -135,21 +416,25 @@ def _pipeline_attr(node: ast.expr) -> str | None:
     return None
 
 
-def _keyword(call: ast.Call | None, name: str) -> str | None:
+def _keyword(call: ast.Call | None, name: str) -> ast.expr | None:
     for k in call.keywords if call else ():
-        if k.arg == name and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
-            return k.value.value
+        if k.arg == name:
+            return k.value
     return None
 
 
-def _qualify(name: str, catalog: str | None, schema: str | None) -> str | None:
+def _qualify(name: object, catalog: str | None, schema: str | None) -> tuple[str, bool]:
+    """A dataset's table: a name of one or two parts in the pipeline's catalog and
+    schema; and whether it is resolved (a template keeps its text, unqualified)."""
+    if not isinstance(name, str):
+        return (name.text if isinstance(name, Template) else "{name}").lower(), False
     parts = [p.strip("`") for p in name.split(".") if p.strip("`")]
     if parts and parts[0].lower() == "live":
         parts = parts[1:]
-    if not parts or any("{" in p or "$" in p for p in parts):
-        return None
+    if not parts:
+        return "{name}", False
     if len(parts) == 1 and schema:
         parts = [schema, *parts]
     if len(parts) == 2 and catalog:
         parts = [catalog, *parts]
-    return ".".join(parts).lower()
+    return ".".join(parts).lower(), True

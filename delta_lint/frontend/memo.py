@@ -19,7 +19,7 @@ class FrontEndMemo:
     `roles`: what a node type of a condition says about it (`sql.condition_flags`);
     `statements_read`: how many statements were read anew (the run's statistics);
     `definitions`: a helper's source, as other files' summaries give it, -> whether it
-    parses as one definition (see `python.PythonAnalyzer._with_foreign_helpers`);
+    parses as one definition (see `pyforeign.paste_helpers`);
     `modules`: a module's value source (`Links.value_source`) -> its parsed tree or
     None, parsed once however many files call its value functions;
     `value_sources`: a file's own Python code -> its value functions and the source

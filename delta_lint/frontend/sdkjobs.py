@@ -19,7 +19,8 @@ members are left out. Everything else is the value layer's (`values.static`): a
 name or `self.attr` holds its single assignment in the function, the class's
 methods or the module, and a string whose leading part only a run knows
 (`f"/Workspace/Users/{user}/app/jobs/" + "call_agents"`) keeps its known tail after
-`UNKNOWN_FOLDER`, which the schedule matches by tail (`bundle._locate`). The
+`UNKNOWN_FOLDER`, which the schedule matches by tail (`bundle._locate`), then by
+name (`bundle.match_by_name`). The
 documents join the module's literal job dicts (`Links.jobs`); one that does not
 read as a job is passed over there.
 

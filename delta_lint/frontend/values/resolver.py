@@ -236,7 +236,7 @@ class ValueResolver:
         # alive until the garbage collector's next full pass
         self.host: Host = weakref.proxy(host)
         # a value-function call's result while a write is read once per value it may
-        # hold (id of the call -> that value; see `PythonAnalyzer._each_alternative`)
+        # hold (id of the call -> that value; see `pyalternatives.AlternativeReader`)
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)

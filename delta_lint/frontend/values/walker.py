@@ -1007,7 +1007,7 @@ class Walker:
             self.host.budget.give_back_read()
             return  # read where it is written, with this same object
         if isinstance(instance, objects):
-            # `self` of one of several objects: a write reads each (`_each_alternative`)
+            # `self` of one of several objects: a write reads each (`pyalternatives`)
             env["self"] = instance
             if not placed:
                 self._instance_calls.add(fn.name)

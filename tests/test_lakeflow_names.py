@@ -1,0 +1,158 @@
+"""The tables a Lakeflow pipeline's source files define when their names are not
+literals: module constants, the pipeline's `configuration` (`spark.conf.get` in
+Python, `${key}` in SQL), loops over a known list and factory functions — each
+read through the whole run (a bundle defines the pipeline), and a name no reading
+can tell kept as an unresolved intent with a note, never dropped or replaced by the
+function's name."""
+
+from __future__ import annotations
+
+import pytest
+
+BUNDLE = """
+bundle: {name: shop}
+variables:
+  catalog: {default: shop}
+resources:
+  pipelines:
+    medallion:
+      catalog: ${var.catalog}
+      schema: bronze
+      configuration:
+        catalog: ${var.catalog}
+        layer: silver
+      libraries:
+        - file: {path: src/pipeline.py}
+        - file: {path: src/tables.sql}
+"""
+EMPTY_SQL = "-- no datasets\n"
+
+
+def _read(lint, pipeline: str, sql: str = EMPTY_SQL):
+    result = lint({"databricks.yml": BUNDLE, "src/pipeline.py": pipeline, "src/tables.sql": sql})
+    intents = [i for r in result.files for i in r.intents if i.subkind == "lakeflow"]
+    notes = [d for d in result.diagnostics if d.rule == "DL001"]
+    return intents, notes
+
+
+def _names(intents) -> list[str]:
+    return sorted(i.table.name for i in intents)
+
+
+def test_constants_name_decorated_tables_and_cdc_targets(lint):
+    code = (
+        "import dlt\nfrom pyspark import pipelines as dp\n"
+        'CUSTOMERS = "shop.silver.customers"\nORDERS = "orders_clean"\n'
+        "@dp.table(name=ORDERS)\ndef build_orders():\n    return spark.read.table('shop.raw.orders')\n"
+        "dp.create_streaming_table(name=CUSTOMERS)\n"
+        "dp.create_auto_cdc_flow(target=CUSTOMERS, source='feed', keys=['id'], sequence_by='ts')\n"
+        'payments = "shop.silver.payments"\n'
+        "dlt.apply_changes(target=payments, source='p', keys=['id'], sequence_by='ts')\n"
+    )
+    intents, notes = _read(lint, code)
+    assert _names(intents) == ["shop.bronze.orders_clean", "shop.silver.customers", "shop.silver.payments"]
+    assert notes == []
+
+
+def test_the_configuration_names_the_catalog_and_a_missing_key_takes_the_default(lint):
+    code = (
+        "from pyspark import pipelines as dp\n"
+        'CATALOG = spark.conf.get("catalog")\n'
+        'LAYER = spark.conf.get("layer")\n'
+        'REGION = spark.conf.get("region", "eu")\n'
+        '@dp.table(name=f"{CATALOG}.{LAYER}.dim_store")\ndef dim_store():\n    return spark.read.table("x")\n'
+        '@dp.table(name=f"{REGION}_stores")\ndef regional():\n    return spark.read.table("x")\n'
+    )
+    intents, notes = _read(lint, code)
+    assert _names(intents) == ["shop.bronze.eu_stores", "shop.silver.dim_store"]
+    assert notes == []
+
+
+def test_a_name_only_a_run_knows_is_unresolved_never_the_function_name(lint):
+    code = (
+        "from pyspark import pipelines as dp\n"
+        'CATALOG = spark.conf.get("not_configured")\n'
+        '@dp.table(name=f"{CATALOG}.silver.dim_store")\ndef dim_store():\n    return spark.read.table("x")\n'
+    )
+    intents, notes = _read(lint, code)
+    assert [i.table.name for i in intents] == ["{catalog}.silver.dim_store"]
+    assert all("unresolved" in {f.value for f in i.flags} for i in intents)
+    assert [n.location.line for n in notes] == [3]
+    assert "shop.bronze.dim_store" not in _names(intents)
+
+
+def test_a_loop_over_a_known_list_defines_one_table_per_item(lint):
+    code = (
+        "import dlt\n"
+        "for source, target in [('raw_a', 'a'), ('raw_b', 'b')]:\n"
+        "    dlt.create_streaming_table(f'bronze_{target}')\n"
+        "    dlt.apply_changes(target=f'bronze_{target}', source=source, keys=['id'], sequence_by='ts')\n"
+    )
+    intents, notes = _read(lint, code)
+    assert _names(intents) == ["shop.bronze.bronze_a", "shop.bronze.bronze_b"]
+    assert notes == []
+
+
+def test_a_factory_function_called_per_table_defines_each(lint):
+    code = (
+        "import dlt\n"
+        "TABLES = ['orders', 'customers']\n"
+        "def make_bronze(name, schema='bronze'):\n"
+        "    @dlt.table(name=f'{schema}_{name}')\n"
+        "    def _t():\n"
+        "        return spark.readStream.table(f'shop.raw.{name}')\n"
+        "for t in TABLES:\n"
+        "    make_bronze(t)\n"
+        "make_bronze('payments', schema='silver')\n"
+    )
+    intents, notes = _read(lint, code)
+    assert _names(intents) == [
+        "shop.bronze.bronze_customers",
+        "shop.bronze.bronze_orders",
+        "shop.bronze.silver_payments",
+    ]
+    assert {i.kind.value for i in intents} == {"streaming_write"}
+    assert notes == []
+
+
+def test_a_factory_no_call_reaches_is_read_with_its_parameters_unknown(lint):
+    code = (
+        "import dlt\n"
+        "def make_bronze(name):\n"
+        "    @dlt.table(name=f'bronze_{name}')\n"
+        "    def _t():\n"
+        "        return spark.read.table('x')\n"
+        "list(map(make_bronze, load_names()))\n"
+    )
+    intents, notes = _read(lint, code)
+    assert _names(intents) == ["bronze_{name}"]
+    assert [n.location.line for n in notes] == [3]
+
+
+def test_a_name_bound_on_two_branches_is_unresolved_and_said(lint):
+    code = (
+        "import dlt\n"
+        "if spark.conf.get('env_unknown', None) == 'prod':\n    TARGET = 'orders'\nelse:\n    TARGET = 'orders_dev'\n"
+        "@dlt.table(name=TARGET)\ndef t():\n    return spark.read.table('x')\n"
+    )
+    intents, _ = _read(lint, code)
+    # a name bound twice is not followed by the module reader: unknown, said so
+    assert [i.table.name for i in intents] == ["{target}"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected", "unresolved"),
+    [
+        (
+            "CREATE OR REFRESH STREAMING TABLE `${catalog}`.silver.customers AS SELECT 1;\n",
+            "shop.silver.customers",
+            False,
+        ),
+        ("CREATE OR REFRESH MATERIALIZED VIEW ${layer}_daily AS SELECT 1;\n", "shop.bronze.silver_daily", False),
+        ("CREATE OR REFRESH STREAMING TABLE ${nowhere}.silver.x AS SELECT 1;\n", "{nowhere}.silver.x", True),
+    ],
+)
+def test_sql_datasets_take_the_configuration_values(lint, sql, expected, unresolved):
+    intents, notes = _read(lint, "import dlt\n", sql)
+    assert [i.table.name for i in intents] == [expected]
+    assert bool(notes) is unresolved
