@@ -122,6 +122,8 @@ def _variants(display: str, suffix: str, text: str, context: Context, memo: Fron
     ]
     out.diagnostics = list(dict.fromkeys(d for r in results for d in r.diagnostics))
     out.intents.sort(key=lambda i: (i.location.line, i.location.column))
+    if out.links is not None:  # a module each task imports by its own name (`import_module(step)`): every one
+        out.links.imports = list(dict.fromkeys(m for r in results if r.links is not None for m in r.links.imports))
     return out
 
 
