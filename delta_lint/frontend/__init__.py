@@ -154,6 +154,11 @@ def _dispatch(
         return
     from delta_lint.frontend.sql import analyze_sql
 
+    if suffix in (".scala", ".r") and text.lstrip().startswith(("//", "#")):
+        from delta_lint.frontend.notebook import as_python_notebook
+
+        if (converted := as_python_notebook(text, suffix)) is not None:
+            text, suffix = converted, ".py"  # its SQL and Python cells are read; its own cells said unread
     result.skipped = skip_reason(display, suffix, text)
     if result.skipped == TEST and context.scheduled:
         result.skipped = None  # an integration-test notebook a job runs writes real tables
