@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
 from delta_lint.frontend.recognise import TEST_PATH
+from delta_lint.frontend.registries import module_pattern
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.model import (
     JSON_INPUT,
     OBJECT_KEY,
@@ -32,6 +34,7 @@ from delta_lint.model import (
     Context,
     Links,
     Pools,
+    ProcedureDef,
     object_fields,
     source_words,
 )
@@ -195,6 +198,7 @@ class Linker:
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
         self._module_names: frozenset[str] | None = None  # see `module_names`
+        self._dotted: list[tuple[str, int]] | None = None  # see `_dotted_modules`
         # (importer's folder, module as imported) -> `module`'s answer: it reads only
         # those and the project's paths, fixed here, and is asked for every import of
         # every file in each round of contexts
@@ -221,6 +225,8 @@ class Linker:
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
         self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
         self._scoped: dict[int, tuple] = {}  # module -> what it gives `_scopes` (see `_scope`)
+        # qualified procedure name -> (file, its definition) of every file that defines it
+        self._defined: dict[str, list[tuple[int, ProcedureDef]]] | None = None
         for i, links in enumerate(self.links):
             for path, arguments in links.notebooks if links is not None else ():
                 child = self.notebook(self.paths[i], path)
@@ -294,7 +300,7 @@ class Linker:
         self._runs(i, values, session, helpers, classes)
         imported: list[int] = []  # the project modules file i imports: read in their own scope
         clients: list[tuple[str, str, str]] = []  # the Databricks clients they hold (`Context.clients`)
-        for module, name, bound in links.imports:
+        for module, name, bound in self._imports(i, links):
             target = self.module(self.paths[i], module)
             if target is None:
                 continue
@@ -317,28 +323,22 @@ class Linker:
                     )
                 helpers.update(self._helpers_of(target))
             elif name == "":
-                values[bound] = {k: v for k, v in exports.items() if isinstance(v, str)}
-                for k, v in exports.items():  # `names.DEFAULT.table("x")`: an object with its class
-                    if not (isinstance(v, dict) and set(v) == {OBJECT_KEY} and _names(links, k)):
-                        continue
-                    crossed = self._object(v, target, f"{self.paths[target]}{SCOPED}", helpers, classes)
-                    if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
-                        values[bound][k] = crossed
+                values[bound] = self._members(target, links, helpers, classes)
                 helpers.update(self._helpers_of(target, f"{bound}."))
-                for function in self._value_functions(target):  # `names.table_name(...)`
-                    if f"{bound}.{function}" in links.value_calls:
-                        source = self.links[target].value_source  # type: ignore[union-attr]
-                        value_functions[f"{bound}.{function}"] = (self.paths[target], function, source)
+                value_functions.update(self._module_functions(target, bound, links))
             elif name in functions:
                 helpers[bound] = self._helpers_of(target)[name]
+                if isinstance(exports.get(name), dict):  # a class: its attributes (`Env.TABLE`)
+                    values[bound] = exports[name]
             elif name in exports:
                 values[bound] = self._object(exports[name], target, f"{self.paths[target]}{SCOPED}", helpers, classes)
             else:  # `from package import module`
                 sub = self.module(self.paths[i], f"{module}.{name}" if module.strip(".") else module + name)
                 if sub is not None:
                     imported.append(sub)
-                    values[bound] = {k: v for k, v in self._exports(sub).items() if isinstance(v, str)}
+                    values[bound] = self._members(sub, links, helpers, classes)
                     helpers.update(self._helpers_of(sub, f"{bound}."))
+                    value_functions.update(self._module_functions(sub, bound, links))
         scopes = self._scopes(imported, helpers, classes, value_functions) if helpers else ()
         for path, _ in scopes:  # the clients a helper of that module reads by its own names
             clients.extend((path, n, kind) for n, kind in self._clients(self.index[path]).items())
@@ -375,7 +375,36 @@ class Linker:
             exits=self._exits(i, links),
             task_values=self._task_values(i, links),
             clients=tuple(sorted(set(clients))),
+            procedures=self._procedures(i, links),
         )
+
+    def _procedures(self, i: int, links: Links) -> tuple[tuple[str, str, ProcedureDef], ...]:
+        """The definitions of the procedures file i CALLs and another file defines
+        (`Links.procedures`), each with the name the CALL gives and the defining
+        file's path relative to file i's folder: by qualified name; else, for a name the CALL leaves less qualified
+        (`CALL load()` where no `USE` says the schema), the one definition whose name
+        ends in it. A name two files define differently is not given: which one runs
+        depends on which was created last."""
+        if not links.calls:
+            return ()
+        if self._defined is None:
+            self._defined = {}
+            for j, other in enumerate(self.links):
+                for made in other.procedures if other is not None else ():
+                    self._defined.setdefault(made[0], []).append((j, made))
+        out = []
+        for name in links.calls:
+            found = self._defined.get(name)
+            if found is None:
+                tail = "." + name
+                ends = [k for k in self._defined if k.endswith(tail)]
+                found = self._defined[ends[0]] if len(ends) == 1 else None
+            found = [(j, made) for j, made in found or () if j != i]
+            if len({made[1] for _, made in found}) != 1:
+                continue
+            j, made = found[0]
+            out.append((name, posixpath.relpath(self.paths[j], posixpath.dirname(self.paths[i]) or "."), made))
+        return tuple(sorted(out))
 
     def _named_helpers(
         self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
@@ -587,6 +616,72 @@ class Linker:
         helpers[prefix + cls] = given[prefix + cls]
         classes.add(cls)
         return {OBJECT_KEY: [prefix + cls, found[1]]}
+
+    def _imports(self, i: int, links: Links) -> list[tuple[str, str, str]]:
+        """File i's imports, a module imported by a template of its name
+        (`importlib.import_module(f"pkg.{step}")`, recorded under the template, see
+        `Walker.module_call`) as each project module the template can name, by that
+        name (`registries.module_pattern`), file i itself left out (the entry that
+        imports the others): none past MAX_ALTERNATIVES, where the call's reading
+        says the name is not known."""
+        out: list[tuple[str, str, str]] = []
+        for module, name, bound in links.imports:
+            matches = module_pattern(module) if "{" in module and name == "" and bound == module else None
+            if matches is None:
+                out.append((module, name, bound))
+                continue
+            found = [
+                dotted
+                for dotted, at in self._dotted_modules()
+                if at != i and matches(dotted) and self.module(self.paths[i], dotted) == at
+            ]
+            if len(found) <= MAX_ALTERNATIVES:
+                out.extend((dotted, "", dotted) for dotted in found)
+        return out
+
+    def _dotted_modules(self) -> list[tuple[str, int]]:
+        """Every dotted name an absolute import could give each project module by
+        (`src/pkg/load_a.py`: `load_a`, `pkg.load_a`, `src.pkg.load_a`), made once a
+        run and only for a file that imports a module by a template of its name."""
+        if self._dotted is None:
+            self._dotted = []
+            for at, path in enumerate(self.paths):
+                if not path.endswith(".py"):
+                    continue
+                parts = path[:-3].split("/")
+                if parts[-1] == "__init__":
+                    parts.pop()
+                self._dotted.extend((".".join(parts[k:]), at) for k in range(len(parts)))
+        return self._dotted
+
+    def _members(self, target: int, links: Links, helpers: dict, classes: set[str]) -> dict[str, object]:
+        """What a module imported whole gives the importer under its name
+        (`import config`, `from pkg import conf`): every top-level value its summary
+        exports, so `config.settings["t"]` and `config.Env.TABLE` (a class's
+        attributes) read the module's own values; an object the importer's code
+        names crosses with its class (`names.DEFAULT.table("x")`, see `_object`),
+        one it does not name as its text attributes."""
+        out: dict[str, object] = {}
+        prefix = f"{self.paths[target]}{SCOPED}"
+        for k, v in self._exports(target).items():
+            if isinstance(v, dict) and set(v) == {OBJECT_KEY}:
+                crossed = self._object(v, target, prefix, helpers, classes) if _names(links, k) else None
+                if isinstance(crossed, dict) and set(crossed) == {OBJECT_KEY}:
+                    out[k] = crossed
+                continue
+            out[k] = v
+        return out
+
+    def _module_functions(self, target: int, bound: str, links: Links) -> dict[str, tuple[str, str, str]]:
+        """The value functions of a module imported whole that the importer calls by
+        the module's name (`names.table_name(...)`, `conf.build_name(...)` of `from
+        pkg import conf`): `bound.function` -> (module, function, its source)."""
+        out = {}
+        for function in self._value_functions(target):
+            if f"{bound}.{function}" in links.value_calls:
+                source = self.links[target].value_source  # type: ignore[union-attr]
+                out[f"{bound}.{function}"] = (self.paths[target], function, source)
+        return out
 
     def _value_functions(self, i: int) -> list[str]:
         links = self.links[i]

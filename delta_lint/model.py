@@ -361,6 +361,12 @@ Value = Any
 # a class's shape as the first reading gives it (see `Links.methods`)
 ClassShape = tuple[int, list[tuple[str, int, int, int]]]
 
+# A SQL procedure's definition as the file defining it gives it to the files that CALL
+# it: (qualified name, the text from `CREATE` to its `END`, the line and column of
+# `CREATE` in the file, the catalog and schema in force there ("" for none), whether
+# the text is SQL a Python call runs (its statements then all stand at that call))
+ProcedureDef = tuple[str, str, int, int, str, str, bool]
+
 
 @dataclass
 class Links:
@@ -419,6 +425,11 @@ class Links:
     # each holds (`frontend.warehouse.module_clients`): a wrapper of it read elsewhere,
     # and a file that imports the name, tell its statements' warehouse by them
     clients: dict[str, str] = field(default_factory=dict)
+    # the SQL procedures it defines (`CREATE PROCEDURE ... BEGIN ... END`), each as a
+    # `ProcedureDef`: a file that CALLs one is given its definition (`Context.procedures`)
+    procedures: list[ProcedureDef] = field(default_factory=list)
+    # the procedures it CALLs that it does not define, by qualified name
+    calls: list[str] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (
@@ -439,6 +450,8 @@ class Links:
             or self.task_values
             or self.task_value_reads
             or self.clients
+            or self.procedures
+            or self.calls
         )
 
 
@@ -541,6 +554,9 @@ class Context:
     # as in `scopes` for a module whose helpers are read here, "" for a name this file
     # imports; the name; what it holds)
     clients: tuple[tuple[str, str, str], ...] = ()
+    # the SQL procedures other files define that it CALLs: (the name its CALL gives,
+    # the defining file's path relative to this file's folder, its `Links.procedures` entry)
+    procedures: tuple[tuple[str, str, ProcedureDef], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -558,6 +574,7 @@ class Context:
             or self.exits
             or self.task_values
             or self.clients
+            or self.procedures
         )
 
     def key(self) -> str:
@@ -585,6 +602,9 @@ class Context:
             fields.append(self.task_values)
         if self.clients:
             fields.append(["clients", self.clients])
+        if self.procedures:  # by a digest of each definition's text, as helpers are
+            given = [(called, path, d[0], digest(d[1]), *d[2:]) for called, path, d in self.procedures]
+            fields.append(["procedures", given])
         return json.dumps(fields, sort_keys=True, default=str)
 
 

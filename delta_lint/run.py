@@ -1784,7 +1784,9 @@ def _judge(
 
     pairing = None
     if store is None:  # every table was judged in this run
-        pairing = Pairing(engine, dict(by_table), settings, schedule, scheduled, reread, finish_tables, visible)
+        # the tables judged (not a table the project keeps in another format: no settings)
+        judged = {name: group for name, group in by_table.items() if name in settings}
+        pairing = Pairing(engine, judged, settings, schedule, scheduled, reread, finish_tables, visible)
     stats.statements_parsed = files.statements_parsed()
     stats.engines_started, stats.tables_read_live = int(engines_started), tables_read_live
     return RunResult(

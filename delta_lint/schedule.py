@@ -1023,7 +1023,7 @@ def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> 
 
 
 def _add_bundle_jobs(out: Workflows, loaded: Workflows, folder: Path, root: Path) -> None:
-    """The jobs of one of a repository's bundles into `out`. A key another bundle
+    """The jobs and pipelines of one of a repository's bundles into `out`. A key another bundle
     already took (monorepos repeat `main_job`) becomes `<bundle folder>.<key>` (then
     its path from the root, then numbered), and the job takes that key too: the
     schedule finds a job and its tasks by its key (the second `main_job` with other
@@ -1043,6 +1043,12 @@ def _add_bundle_jobs(out: Workflows, loaded: Workflows, folder: Path, root: Path
             for k, t in job.tasks.items()
         }
         out.jobs[renamed[key]] = replace(job, key=renamed[key], tasks=tasks)
+    taken_pipelines = set(out.pipelines)
+    for key, pipeline in loaded.pipelines.items():  # their files are read as the pipeline's (the link stage)
+        numbered = (f"{shown}.{key}.{n}" for n in itertools.count(2))
+        name = next(c for c in itertools.chain([key, f"{shown}.{key}"], numbered) if c not in taken_pipelines)
+        taken_pipelines.add(name)
+        out.pipelines[name] = replace(pipeline, key=name)
 
 
 def build_schedule(

@@ -236,3 +236,18 @@ def test_a_changed_job_is_judged_with_its_own_values_whatever_was_judged_before(
             change = advisor.evaluate(replace(changes[name], removed=[], added=[]), state)
             after = before - Counter(map(finding_key, change.removed)) + Counter(map(finding_key, change.added))
             assert after == real[name], name
+
+
+def test_a_table_kept_in_another_format_is_not_advised_on(tmp_path, monkeypatch):
+    """A project that creates a Parquet table beside its Delta writes: `advise` judged
+    every table the run read, and the Parquet one has no Delta settings (it was an
+    internal error, exit 2); it is left out as `check` leaves it out."""
+    (tmp_path / "job.sql").write_text(
+        "MERGE INTO demo.orders AS t USING demo.src AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.x = s.x;\n"
+        "CREATE TABLE IF NOT EXISTS demo.drivers (id INT) USING PARQUET LOCATION '/mnt/demo/drivers';\n"
+        "INSERT INTO demo.drivers VALUES (1);\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["advise", ".", "--spark", "none"])
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output

@@ -156,3 +156,31 @@ def test_sql_datasets_take_the_configuration_values(lint, sql, expected, unresol
     intents, notes = _read(lint, "import dlt\n", sql)
     assert [i.table.name for i in intents] == [expected]
     assert bool(notes) is unresolved
+
+
+NESTED = """
+bundle: {{name: {name}}}
+resources:
+  pipelines:
+    medallion:
+      catalog: shop
+      schema: {schema}
+      libraries:
+        - file: {{path: src/tables.sql}}
+"""
+
+
+def test_the_pipelines_of_bundles_in_folders_below_the_root_are_read(lint):
+    """A repository whose bundles sit in folders (no bundle at the root): each
+    bundle's pipelines are read, a key two bundles share kept apart."""
+    result = lint(
+        {
+            "sales/databricks.yml": NESTED.format(name="sales", schema="sales"),
+            "sales/src/tables.sql": "CREATE OR REFRESH STREAMING TABLE orders AS SELECT 1;\n",
+            "hr/databricks.yml": NESTED.format(name="hr", schema="hr"),
+            "hr/src/tables.sql": "CREATE OR REFRESH MATERIALIZED VIEW staff AS SELECT 1;\n",
+        }
+    )
+    intents = [i for r in result.files for i in r.intents if i.subkind == "lakeflow"]
+    assert _names(intents) == ["shop.hr.staff", "shop.sales.orders"]
+    assert not result.skipped

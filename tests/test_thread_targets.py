@@ -195,3 +195,30 @@ def test_a_serial_loop_over_a_list_of_another_function_leaves_these_threads_conc
     files = _notebook(LOAD_REGION, "import threading\n\n" + other + together)
     result = lint(files)
     assert _pooled(result) == [("DL102", THREADED.format(line=_at(files, "threading.Thread(target=load")), "code")]
+
+
+TWO_THREADS = """\
+import threading
+
+a = threading.Thread(target=load, args=("eu",))
+b = threading.Thread(target=load, args=("us",))
+ORDER
+"""
+
+
+def test_two_threads_made_apart_and_started_before_either_joins_conflict(lint):
+    files = _notebook(LOAD_REGION, TWO_THREADS.replace("ORDER", "a.start()\nb.start()\na.join()\nb.join()"))
+    assert _pooled(lint(files)) == [("DL102", THREADED.format(line=_at(files, "threading.Thread(")), "code")]
+    # in a function, joined in the other order, the second never joined: still together
+    body = "def main():\n" + "".join(
+        f"    {line}\n" for line in TWO_THREADS.replace("ORDER", "b.start()\na.start()\nb.join()").splitlines()
+    )
+    files = _notebook(LOAD_REGION, body + "\n\nmain()\n")
+    assert [rule for rule, _, _ in _pooled(lint(files))] == ["DL102"]
+
+
+def test_a_thread_joined_before_the_next_starts_runs_alone(lint):
+    files = _notebook(LOAD_REGION, TWO_THREADS.replace("ORDER", "a.start()\na.join()\nb.start()\nb.join()"))
+    result = lint(files)
+    assert _pooled(result) == []
+    assert set(_tables(result)) == {"main.sales.orders"}  # still read: a call per thread

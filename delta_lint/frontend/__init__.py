@@ -122,6 +122,8 @@ def _variants(display: str, suffix: str, text: str, context: Context, memo: Fron
     ]
     out.diagnostics = list(dict.fromkeys(d for r in results for d in r.diagnostics))
     out.intents.sort(key=lambda i: (i.location.line, i.location.column))
+    if out.links is not None:  # a module each task imports by its own name (`import_module(step)`): every one
+        out.links.imports = list(dict.fromkeys(m for r in results if r.links is not None for m in r.links.imports))
     return out
 
 
@@ -152,6 +154,11 @@ def _dispatch(
         return
     from delta_lint.frontend.sql import analyze_sql
 
+    if suffix in (".scala", ".r") and text.lstrip().startswith(("//", "#")):
+        from delta_lint.frontend.notebook import as_python_notebook
+
+        if (converted := as_python_notebook(text, suffix)) is not None:
+            text, suffix = converted, ".py"  # its SQL and Python cells are read; its own cells said unread
     result.skipped = skip_reason(display, suffix, text)
     if result.skipped == TEST and context.scheduled:
         result.skipped = None  # an integration-test notebook a job runs writes real tables
@@ -165,7 +172,7 @@ def _dispatch(
         return
     if result.skipped is not None:
         return
-    session = _session(context)
+    session = _session(context, display, memo)
     if suffix == ".ipynb" and not text.strip():
         return  # an empty notebook holds no code
     if suffix == ".ipynb" and _is_databricks_source(text):
@@ -197,8 +204,9 @@ def _dispatch(
         intents, diags = analyze_sql(text, display, session, memo=memo)
         result.intents += intents
         result.diagnostics += diags
-        if inputs or session.non_delta:
+        if inputs or session.non_delta or session.defined or session.unknown_calls:
             result.links = Links(inputs=inputs, non_delta=sorted(session.non_delta))
+            _procedure_links(result.links, session)
     else:
         from delta_lint.frontend.python import analyze_module
 
@@ -206,6 +214,7 @@ def _dispatch(
         result.intents += intents
         result.diagnostics += diags
         result.links = links
+        _procedure_links(links, session)
 
 
 _NOTEBOOK_MARK = "Databricks notebook source"  # in both headers `is_databricks_source` accepts
@@ -226,15 +235,26 @@ def _is_databricks_source(text: str) -> bool:
 _PYTHON_UNPARSED = ("Python syntax error", "cannot parse Python source")
 
 
-def _session(context: Context) -> Session:  # noqa: F821 (imported where a file is read)
-    """A file's session at its start: the catalog and schema a `%run` notebook left."""
-    from delta_lint.frontend.sql import Session
+def _session(context: Context, display: str, memo: FrontEndMemo) -> Session:  # noqa: F821 (imported where a file is read)
+    """A file's session at its start: the catalog and schema a `%run` notebook left,
+    and the procedures of other files its CALLs run (`Context.procedures`)."""
+    from delta_lint.frontend.sql import Session, given_procedures
 
     session = Session()
     for name, value in context.session:
         if name in ("catalog", "schema") and isinstance(value, str):
             setattr(session, name, value)
+    if context.procedures:
+        session.procedures = given_procedures(context.procedures, display, memo)
     return session
+
+
+def _procedure_links(links: Links, session) -> None:  # noqa: ANN001 (sql.Session, imported where a file is read)
+    """What a file's SQL gives and needs of procedures across files: those it defines,
+    and those it CALLs without a definition (a procedure another file defines and
+    gives it is known to its reading, so it is not among them)."""
+    links.procedures = list(session.defined)
+    links.calls = sorted(set(session.unknown_calls))
 
 
 def _notebook(
@@ -264,7 +284,9 @@ def _notebook(
     if not broken or len(broken) >= python_cells:
         return  # no cell parses on its own, or each does: the module's error stands
     del result.intents[intents:], result.diagnostics[diagnostics:], result.runs[runs:]
-    _read_cells(result, display, nb, _session(context), context, memo, budget, frozenset(i for i, *_ in broken))
+    _read_cells(
+        result, display, nb, _session(context, display, memo), context, memo, budget, frozenset(i for i, *_ in broken)
+    )
     result.diagnostics += [
         Diagnostic(
             PARSE_ERROR,
@@ -322,6 +344,7 @@ def _read_cells(
     result.runs += [(Location(display, line, col), target) for line, col, target in nb.runs]
     links.runs = [target for _, _, target in nb.runs]
     links.inputs = sorted(set(links.inputs) | sql_inputs_read)
+    _procedure_links(links, session)
     result.links = links
 
 

@@ -44,6 +44,51 @@ def _open_triple_quote(line: str, quote: str | None) -> str | None:
 UNREAD_LANGUAGES = {"%scala": "Scala", "%r": "R", "%%scala": "Scala", "%%r": "R"}
 
 
+# notebooks exported as source in a language delta-lint does not read: (comment, cell magic)
+_FOREIGN_NOTEBOOKS = {".scala": ("//", "%scala"), ".r": ("#", "%r")}
+# a native cell that may write a table (what it would lose unread); others hold nothing to check
+_WRITE_WORDS = re.compile(r"saveAsTable|insertInto|toTable|\.save\(|\.(?:merge|delete|update)\(|\bsql\(|write_delta")
+
+
+def as_python_notebook(text: str, suffix: str) -> str | None:
+    """A Scala or R notebook exported as source, as the Python source notebook that
+    holds the same cells on the same lines: its `%sql` and `%python` cells are read
+    as in any notebook, and each cell of its own language that may write a table is
+    a `%scala` / `%r` cell, said unread at its first line. None for a file that is not
+    such a notebook (a plain Scala or R file stays skipped by kind)."""
+    comment, magic = _FOREIGN_NOTEBOOKS.get(suffix, ("", ""))
+    lines = text.split("\n")
+    if not comment or lines[0].strip() != f"{comment} Databricks notebook source":
+        return None
+    out = ["# Databricks notebook source"]
+    cell: list[str] = []
+
+    def flush() -> None:
+        nonblank = [line.strip() for line in cell if line.strip()]
+        if nonblank and nonblank[0].startswith(f"{comment} MAGIC"):
+            # the comment marker padded to its width: every cell line keeps its columns
+            pad = "#".rjust(len(comment))
+            out.extend(
+                line.replace(comment, pad, 1) if line.strip().startswith(f"{comment} MAGIC") else "" for line in cell
+            )
+        elif nonblank and _WRITE_WORDS.search("\n".join(cell)):
+            first = next(i for i, line in enumerate(cell) if line.strip())
+            indent = len(cell[first]) - len(cell[first].lstrip())
+            out.extend(" " * indent + magic if i == first else "" for i in range(len(cell)))
+        else:
+            out.extend("" for _ in cell)
+        cell.clear()
+
+    for line in lines[1:]:
+        if line.strip() == f"{comment} COMMAND ----------":
+            flush()
+            out.append("# COMMAND ----------")
+        else:
+            cell.append(line)
+    flush()
+    return "\n".join(out)
+
+
 @dataclass
 class Cell:
     lang: str  # python | sql | other

@@ -24,8 +24,10 @@ the job. This module finds such hand-outs in a module's syntax (nothing is run):
   fn, args, kwargs)`. Each is one call of its function where it is made. Threads
   made in a loop or a comprehension run at the same time, as a pool's calls, unless
   each is started and joined at once (`t.start(); t.join()` in the loop's body, or
-  in the body of a loop over the list a comprehension made); a thread made once
-  runs alone, a plain call.
+  in the body of a loop over the list a comprehension made); threads made once
+  each run at the same time when one starts before another is joined (`a.start();
+  b.start(); a.join()`), as a pool's calls; a thread made once that no other
+  overlaps runs alone, a plain call.
 
 What each call writes is read by `PoolReader`, a part of the Python front end's
 analyzer: the pool's function read as called with each item, its writes marked
@@ -90,6 +92,7 @@ class PoolCall:
     loops: tuple[ast.comprehension, ...] = ()  # comprehensions around it, outermost first
     repeated: bool = False  # the hand-out itself runs several times (in a loop or comprehension)
     alone: bool = False  # a thread that runs alone: made once, or started and joined at once
+    grouped: bool = False  # a thread made once that runs while others do (`pool`: the group's first)
 
 
 def first_parameter(fn: ast.expr, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
@@ -170,6 +173,9 @@ class Pools:
         self._threads: dict[str, str] = {}  # local name -> thread class (`from threading import Thread`)
         self._thread_modules: set[str] = set()  # local names of `threading`, `multiprocessing`
         self._serial: set[int] = set()  # ids of the thread constructors of threads started and joined at once
+        # ids of the constructors of threads made once that run while another does ->
+        # the first constructor of their group (see `_find_together`)
+        self._together: dict[int, ast.Call] = {}
         bindings: list[tuple[str, ast.expr]] = []
         calls: list[ast.Call] = []
         loops: list[ast.For | ast.AsyncFor | ast.While] = []
@@ -212,6 +218,7 @@ class Pools:
             self._bind(name, value)
         if self._threads or self._thread_modules:
             self._find_serial(loops, bindings, functions)
+            self._find_together(tree)
         for bindings_of in self._bound.values():
             bindings_of.sort(key=lambda b: b[0])
         for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
@@ -264,6 +271,65 @@ class Pools:
                 if isinstance(value.elt, ast.Call) and self._thread_kind(value.elt.func):
                     self._serial.add(id(value.elt))
 
+    def _find_together(self, tree: ast.Module | None) -> None:
+        """Threads made once each (`a = Thread(...)`, `b = Thread(...)`) that run at
+        the same time: in one block of statements, a thread runs from its
+        `a.start()` to its `a.join()` (to the block's end when the block does not
+        join it), and two whose runs overlap are a group, as a pool's calls. A
+        thread joined before the next one starts runs alone; one the block makes but
+        does not start is left alone (started elsewhere, if at all)."""
+        blocks = [
+            value
+            for node in ast.walk(tree)
+            if tree is not None
+            for field in ("body", "orelse", "finalbody")
+            if isinstance(value := getattr(node, field, None), list) and len(value) > 2
+        ]
+        for block in blocks:
+            made: dict[str, ast.Call] = {}
+            runs: dict[str, list[float]] = {}  # thread -> [start, end] in statements of the block
+            for at, stmt in enumerate(block):
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Call)
+                    and self._thread_kind(stmt.value.func)
+                ):
+                    made[stmt.targets[0].id] = stmt.value
+                    runs.pop(stmt.targets[0].id, None)  # a name bound again: another thread
+                    continue
+                call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+                func = call.func if call is not None else None
+                if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+                    continue
+                name = func.value.id
+                if name in made and func.attr == "start" and name not in runs:
+                    runs[name] = [at, float("inf")]
+                elif name in runs and func.attr == "join":
+                    runs[name][1] = min(runs[name][1], at)
+            # in the order they start, a thread started before every run of the group so
+            # far has ended joins it (one pass: a block of thousands of threads is no
+            # square of pairs)
+            group: list[ast.Call] = []
+            end = -1.0
+            for name in sorted(runs, key=lambda n: runs[n][0]):
+                start, stop = runs[name]
+                if group and start < end:
+                    group.append(made[name])
+                    end = max(end, stop)
+                    continue
+                self._group(group)
+                group, end = [made[name]], stop
+            self._group(group)
+
+    def _group(self, threads: list[ast.Call]) -> None:
+        """Threads whose runs overlap, as a group of the first (see `_find_together`);
+        one thread alone is no group."""
+        if len(threads) > 1:
+            for thread in threads:
+                self._together[id(thread)] = threads[0]
+
     def _thread_kind(self, func: ast.expr) -> str:
         """The thread class a callee names (`Thread`, `threading.Thread`, `mp.Process`), or ""."""
         if isinstance(func, ast.Name):
@@ -311,8 +377,11 @@ class Pools:
             )
         elif named is not None:
             keywords = (ast.copy_location(ast.keyword(arg=None, value=named), named),)
-        alone = not repeated or id(call) in self._serial
-        return PoolCall(call, call, fn, args, keywords, None, False, loops, repeated, alone)
+        together = self._together.get(id(call))  # made once, run while another thread runs
+        alone = (not repeated or id(call) in self._serial) and together is None
+        return PoolCall(
+            call, together or call, fn, args, keywords, None, False, loops, repeated, alone, together is not None
+        )
 
     def _kind(self, func: ast.expr) -> str:
         """The pool class (or joblib name) a callee names, or ""."""
@@ -481,7 +550,8 @@ class PoolReader:
                 self.host._calls(part, scope)
         pool, site = self.host.sites.loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._readings(hand_out, scope)
-        several = hand_out.repeated and not (counted and len(readings) == 1)  # one literal item: one call
+        # one literal item: one call; a thread of a group is one of several calls
+        several = hand_out.repeated and not (counted and len(readings) == 1) or hand_out.grouped
         first_diagnostic = len(self.host.diagnostics)
         repeats: dict[str, int] = {}
         for bound, args, label in readings:

@@ -18,9 +18,9 @@ from bisect import bisect_left
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.warehouse import SQL_OPERATORS
 
-# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `WriterReader.feature_table`,
-# `warehouse.operator_statements`
-_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", *SQL_OPERATORS}
+# see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `module_call`,
+# `WriterReader.feature_table`, `warehouse.operator_statements`
+_EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", "import_module", *SQL_OPERATORS}
 _TERMINAL_WORD = re.compile(r"\b(?:" + "|".join(sorted(TERMINALS | _EXTRA_WORDS)) + r")\b")
 _NEWLINE = re.compile(r"\n")
 

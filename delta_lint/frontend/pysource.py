@@ -8,7 +8,9 @@ the strings nested inside replacement fields that reuse the f-string's quote are
 swapped for the other quote (`f"{row['name']}"`), which Python 3.11 reads as the
 same program, and the source is parsed again. The swap keeps every offset, so
 lines and columns stay those of the file. Forms a swap cannot express (a nested
-string holding both quotes, a backslash inside a field) keep the first error.
+string holding both quotes, a backslash, comment or newline inside a field, nested
+f-strings of the same quote) are read by `fstrings`, which builds the tree Python
+3.12 builds for them.
 
 Python 3.12's type parameter syntax (PEP 695) is read the same way: `type Row =
 dict[str, int]`, `class Box[T]:` and `def first[T](xs: list[T]) -> T:` are
@@ -17,7 +19,8 @@ statement is taken out (the alias's line starts at its name) and the `[...]` typ
 parameters of a class, function or alias are blanked out (spaces; newlines kept),
 which leaves an assignment, a class and a function of the same names and lines:
 what delta-lint reads of them (the writes in their bodies, the values they bind)
-is the same.
+is the same. PEP 696's defaults (`class Box[T = int]:`, Python 3.13) stand inside
+the same brackets and go with them; `except*` and `match` parse on 3.11 as they are.
 """
 
 from __future__ import annotations
@@ -26,30 +29,53 @@ import ast
 import io
 import tokenize
 
+from delta_lint.frontend.fstrings import parse_with_fstrings
+
 _OTHER = {'"': "'", "'": '"'}
 
 
 def parse_module(source: str) -> ast.Module:
-    """`ast.parse(source)`, reading Python 3.12 f-strings that reuse their quote;
-    raises the first `SyntaxError` when the source does not parse either way."""
+    """`ast.parse(source)`, reading Python 3.12's f-strings (PEP 701) and type
+    parameters (PEP 695); raises the first `SyntaxError` when the source does not
+    parse any way."""
     try:
         return ast.parse(source)
     except SyntaxError as err:
-        if not (err.msg or "").startswith("f-string"):
-            plain = without_type_parameters(source)
-            if plain is None:
-                raise
+        first = err
+    if (first.msg or "").startswith("f-string"):
+        swapped = swap_nested_quotes(source)
+        if swapped is not None:
+            try:
+                return ast.parse(swapped)
+            except SyntaxError:
+                pass
+    else:
+        plain = without_type_parameters(source)
+        if plain is not None:
             try:
                 return ast.parse(plain)
             except SyntaxError:
-                raise err from None
-        swapped = swap_nested_quotes(source)
-        if swapped is None:
+                pass
+    # the f-strings a quote swap cannot express (backslashes, comments and newlines in a
+    # field, nesting), with or without type parameters elsewhere (`fstrings`)
+    try:
+        tree = parse_with_fstrings(source, _parse_with_type_parameters)
+    except SyntaxError:
+        tree = None
+    if tree is None:
+        raise first
+    return tree
+
+
+def _parse_with_type_parameters(source: str) -> ast.Module:
+    """`ast.parse(source)`, else the source read without PEP 695's syntax."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        plain = without_type_parameters(source)
+        if plain is None:
             raise
-        try:
-            return ast.parse(swapped)
-        except SyntaxError:
-            raise err from None
+        return ast.parse(plain)
 
 
 def without_type_parameters(source: str) -> str | None:

@@ -423,6 +423,8 @@ class PythonAnalyzer:
                 continue
             if type(node.func) is ast.Subscript and self._helpers and self._registry_call(node, scope):
                 continue
+            if self.walker.module_call(node, scope):  # `importlib.import_module(name).run(...)`
+                continue
             attribute = isinstance(node.func, ast.Attribute)
             if self.classes and attribute:
                 found = self.walker.method(node, scope)

@@ -5,15 +5,66 @@ picks from by a key (`_STEPS[step](catalog=catalog)`).
 Such a call runs one of the registry's functions: the one its key names when the
 key is known where the call is read, else any of them. Nothing is run: the dict is
 read from the module's syntax, once per module.
+
+A module imported by name (`importlib.import_module(MODULES[step]).run(...)`,
+`import_module(f"pkg.{name}")`) is the same dispatch with the project's modules as
+the registry: the call runs the function of the module the name holds, of each
+module it may hold when it is one of several, or of each project module a
+template of the name can name (`module_pattern`, which the link stage and the
+call's reading both match). The name's value is the value layer's.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import re2
+
 MAX_FUNCTIONS = 64  # functions of one registry read at a call at most
+MAX_MODULE_NAME = 200  # longest module name (or template of one) matched
+IMPORT_MODULE = ("importlib", "import_module")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+@dataclass(frozen=True)
+class ImportedModule:
+    """What `importlib.import_module(name)` gives where a name holds it (`mod =
+    import_module(MODULES[step])`, then `mod.run()`): the module names it may be,
+    and templates of them (both empty: a name only a run knows), with the import's
+    text for a note."""
+
+    names: tuple[str, ...]
+    templates: tuple[str, ...]
+    shown: str
+
+
+def imports_by_name(call: ast.expr, imports: list[tuple[str, str, str]]) -> bool:
+    """Whether a call imports a module by a name it computes: `importlib.import_module(x)`,
+    or `import_module(x)` of `from importlib import import_module` (`imports`: the
+    module's imports as (module, name, bound))."""
+    if not isinstance(call, ast.Call) or not call.args:
+        return False
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return isinstance(func.value, ast.Name) and (func.value.id, func.attr) == IMPORT_MODULE
+    return isinstance(func, ast.Name) and ("importlib", "import_module", func.id) in imports
+
+
+def module_pattern(template: str) -> Callable[[str], bool] | None:
+    """Whether a module name is one a template of it can be (`pkg.{step}`:
+    `pkg.load_a`, not `pkg.sub.load_a`): each placeholder one name of a dotted path,
+    the rest as written (matched on RE2: the template is the checked code's). None
+    for a template with no known part that names a module (`{x}`, `{x}.{y}`: any
+    module at all), or past MAX_MODULE_NAME."""
+    parts = _PLACEHOLDER.split(template)
+    if len(template) > MAX_MODULE_NAME or len(parts) < 2 or not any(p.strip(".") for p in parts):
+        return None
+    pattern = re2.compile(r"[A-Za-z_]\w*".join(re2.escape(p) for p in parts))
+    return lambda name: len(name) <= MAX_MODULE_NAME and pattern.fullmatch(name) is not None
 
 
 def function_ref(node: ast.expr) -> bool:

@@ -10,7 +10,9 @@ extending sqlglot's compiled parser by subclassing fails (field notes).
 from __future__ import annotations
 
 import logging
+import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 
 from sqlglot import exp
@@ -32,7 +34,17 @@ from delta_lint.frontend.sqltext import (
     strip_leading_comments,
     values_head,
 )
-from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, Location, TableDDL, TableRef
+from delta_lint.model import (
+    DYNAMIC_SQL,
+    Diagnostic,
+    Flag,
+    Intent,
+    Kind,
+    Location,
+    ProcedureDef,
+    TableDDL,
+    TableRef,
+)
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
@@ -208,6 +220,10 @@ class Session:
     # the procedures the script defines, by qualified name, and the writes of their
     # bodies: a `CALL` of one makes them (see `_Procedures`, `_call`)
     procedures: tuple[tuple[str, tuple[Intent, ...]], ...] = ()
+    # the procedures the script defines as it gives them to other files (`ProcedureDef`),
+    # and the qualified names of those it CALLs without defining them (see `_call`)
+    defined: tuple[ProcedureDef, ...] = ()
+    unknown_calls: tuple[str, ...] = ()
 
     def set_conf(self, key: str, value: str | None) -> None:
         """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
@@ -296,7 +312,9 @@ _SESSION_CONFS = (
 
 # the fields of `Session` in its memo key: all but those a statement reads only
 # through `Session.declared`
-_STATE_FIELDS = tuple(f.name for f in fields(Session) if f.name not in ("columns", "properties", "procedures"))
+_STATE_FIELDS = tuple(
+    f.name for f in fields(Session) if f.name not in ("columns", "properties", "procedures", "defined", "unknown_calls")
+)
 
 
 # ---------------------------------------------------------------------------
@@ -429,7 +447,11 @@ def analyze_sql(
                 "error",
             )
         )
-    procedures = _Procedures(statements, session, intents) if _may_define_procedures(script) else None
+    procedures = (
+        _Procedures(statements, session, intents, script, where, fixed is not None)
+        if _may_define_procedures(script)
+        else None
+    )
     for n, stmt in enumerate(statements):
         if procedures is not None:
             stmt = procedures.before(n, stmt)
@@ -500,6 +522,29 @@ def analyze_sql(
     return intents, diagnostics
 
 
+def given_procedures(
+    given: tuple[tuple[str, str, ProcedureDef], ...], display: str, memo: FrontEndMemo | None = None
+) -> tuple[tuple[str, tuple[Intent, ...]], ...]:
+    """The writes of the procedures other files define (`Context.procedures`), by the
+    name the CALLs of a file shown as `display` give them: each definition is read
+    as its own file reads it (the catalog and schema it met there), its writes
+    located at its statements in that file. What reading it says (a statement that
+    does not parse) is that file's to say, not repeated here."""
+    out: dict[str, tuple[Intent, ...]] = {}
+    folder = posixpath.dirname(display)
+    for called, relative, (name, text, line, column, catalog, schema, fixed) in given:
+        path = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
+        session = Session(catalog=catalog or None, schema=schema or None)
+        if fixed:
+            analyze_sql(text, path, session, fixed=Location(path, line, column), memo=memo)
+        else:
+            analyze_sql(text, path, session, base_line=line, base_col=column, memo=memo)
+        body = dict(session.procedures).get(name)
+        if body is not None:
+            out[called] = body
+    return tuple(out.items())
+
+
 def _may_define_procedures(script: str) -> bool:
     """Whether the script may hold a `CREATE PROCEDURE` (the word in capitals, lower
     case or capitalised, as scripts spell it): most hold none, and are not split
@@ -517,10 +562,19 @@ class _Procedures:
     diagnostics stay where its statements stand. A body whose `END` never comes runs
     to the script's end."""
 
-    def __init__(self, statements: list[Statement], session: Session, intents: list[Intent]) -> None:
+    def __init__(
+        self,
+        statements: list[Statement],
+        session: Session,
+        intents: list[Intent],
+        script: str,
+        where: Callable[[int, int], Location],
+        fixed: bool,
+    ) -> None:
         from delta_lint.frontend.sqlscript import PROCEDURE_HEADER, block_depth  # scripts are few
 
         self.session, self.intents = session, intents
+        self.statements, self.script, self.where, self.fixed = statements, script, where, fixed
         # first statement -> (last, name as written, body offset)
         self.spans: dict[int, tuple[int, str, int]] = {}
         self.open: tuple[int, str, int, Session] | None = None  # (last, name, mark, session before)
@@ -556,6 +610,13 @@ class _Procedures:
             return stmt
         last, written, offset = self.spans[n]
         name = table_ref(split_name(written), self.session, None)[0].name  # qualified by the `USE` it meets
+        # what other files that CALL it are given (`Links.procedures`): its text, where it
+        # stands and the catalog and schema it meets here
+        end = self.statements[last]
+        at = self.where(stmt.line, stmt.column)
+        text = self.script[stmt.offset : end.offset + len(end.text)]
+        made = (name, text, at.line, at.column, self.session.catalog or "", self.session.schema or "", self.fixed)
+        self.session.defined = (*(d for d in self.session.defined if d[0] != name), made)
         self.open = (last, name, len(self.intents), replace(self.session))
         head = stmt.text[:offset]
         lines = head.count("\n")
@@ -865,12 +926,14 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
     name = table_ref([ctx.tpl.restore_names(p) for p in split_name(m["name"])], ctx.session, None)[0].name
     body = dict(ctx.session.procedures).get(name)
     if body is None:
+        if name not in ctx.session.unknown_calls:
+            ctx.session.unknown_calls = (*ctx.session.unknown_calls, name)
         return [], [
             Diagnostic(
                 DYNAMIC_SQL,
                 ctx.location,
-                f"`{_short(ctx.tpl.restore(text))}` calls procedure `{name}`, which this script does not define: "
-                "what it writes is not known, and its writes are not checked",
+                f"`{_short(ctx.tpl.restore(text))}` calls procedure `{name}`, which no file of the project defines "
+                "(`CREATE PROCEDURE`): what it writes is not known, and its writes are not checked",
                 "info",
             )
         ]

@@ -124,6 +124,9 @@ class Host(Protocol):
     values: Values
     imported_clients: dict[str, dict[str, str]]  # see `warehouse.ClientOrigins`
     _homes: list[tuple[int, int, str]]  # the pasted definitions of other modules: (first, last line, module)
+    _tree: ast.Module | None  # the module's tree (with the pasted definitions), once parsed
+    source: str  # its source, grown by the pasted definitions
+    _elsewhere_lines: set[int]  # lines of calls that run SQL in another database (no note there)
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def text_sites(self, loc: Location, arg: ast.expr, scope: Scope) -> tuple[Location, ...]: ...
@@ -154,6 +157,16 @@ class SqlCallReader:
         `warehouse.ClientOrigins.runs_elsewhere`); asked after `client_statement`."""
         return self._clients is not None and self._clients.runs_elsewhere(node)
 
+    def _sql_elsewhere(self, node: ast.Call) -> bool:
+        """Whether an `x.sql(q)` runs `q` in another database (`con.sql(q)` of `con =
+        duckdb.connect()`, `duckdb.sql(q)`) rather than on the Spark session."""
+        tree = self.host._tree
+        if tree is None or not isinstance(node.func, ast.Attribute):
+            return False
+        if self._clients is None:
+            self._clients = ClientOrigins(tree, self.host.source, self.host.imported_clients, self.host._homes)
+        return self._clients.runs_elsewhere(node)
+
     def client_doubts(self) -> list[tuple[ast.Call, str]]:
         """The calls that may send SQL through a Databricks client and were not read,
         with why (see `warehouse.ClientOrigins.doubts`)."""
@@ -163,6 +176,10 @@ class SqlCallReader:
         """The intents of the statement `node` runs: `warehouse`, the statement a
         warehouse call runs, else the query of `spark.sql`."""
         if not node.args and not node.keywords:
+            return
+        if warehouse is None and self._sql_elsewhere(node):
+            # another database's (DuckDB's): no Delta write, and nothing to say at the call
+            self.host._elsewhere_lines.add((scope.site or self.host.sites.loc(node)).line)
             return
         arg = warehouse or argument(node, "SparkSession", "sql", "sqlQuery")
         if arg is None:

@@ -72,12 +72,15 @@ _ELSEWHERE_MODULE = "module of another database"
 _ELSEWHERE_CONNECT = "connect of another database"
 _ELSEWHERE_CONNECTION = "connection to another database"
 _ELSEWHERE_CURSOR = "cursor of another database"
+_ELSEWHERE_RECEIVERS = frozenset({_ELSEWHERE_MODULE, _ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR})
 _PACKAGE = "the package "  # + a dotted name: a package holding such a module (`snowflake` of `snowflake.connector`)
 
-# The DB-API drivers of other databases: a connection their module's `connect(...)`
-# makes, and its `.cursor()`, run SQL in that database, never on a Delta table. Told
-# by the import (`import sqlite3`, `from mysql import connector`, `from psycopg2
-# import connect`), as the Databricks clients are.
+# The DB-API drivers and in-process engines of other databases: a connection their
+# module's `connect(...)` (polars: `SQLContext(...)`) makes, and its `.cursor()`, run
+# SQL in that database, never on a Delta table; so do the module's own `sql(...)` and
+# `execute(...)` (DuckDB's default connection). Told by the import
+# (`import sqlite3`, `from mysql import connector`, `from psycopg2 import connect`),
+# as the Databricks clients are.
 OTHER_DATABASES = {
     "sqlite3": "SQLite",
     "psycopg2": "PostgreSQL",
@@ -91,13 +94,19 @@ OTHER_DATABASES = {
     "oracledb": "Oracle",
     "cx_Oracle": "Oracle",
     "duckdb": "DuckDB",
+    "polars": "Polars",
     "redshift_connector": "Redshift",
     "teradatasql": "Teradata",
 }
 # Left out: generic drivers that reach Databricks too (`pyodbc` with the Databricks ODBC
 # driver) or engines that write Delta tables themselves (Trino's Delta Lake
 # connector): their SQL may write the tables of the workload.
-_ELSEWHERE_RUNS = ("execute", "executemany")  # (among `METHODS`: read where a client's would be)
+# what runs SQL there: a connection's or cursor's `execute`/`executemany` (among `METHODS`:
+# read where a client's would be), DuckDB's `sql` on a connection or the module (read
+# where `spark.sql` would be, `sqlcall.SqlCallReader.read`), polars' `execute`
+_ELSEWHERE_RUNS = frozenset({"execute", "executemany", "sql"})
+# what makes a connection of another database: `sqlite3.connect(...)`, `polars.SQLContext()`
+_CONNECTORS = frozenset({"connect", "SQLContext"})
 
 # the method of each client that runs its argument as SQL
 _RUNS = {
@@ -166,10 +175,9 @@ _OTHER_WORDS = tuple(sorted({m.split(".")[0] for m in OTHER_DATABASES}))
 
 def _may_hold_client(source: str) -> bool:
     """Whether a module's text may make a client `ClientOrigins` tells (most job code
-    makes none: it is then not indexed)."""
-    if any(w in source for w in _WORDS):
-        return True
-    return "connect" in source and any(w in source for w in _OTHER_WORDS)
+    makes none: it is then not indexed). Another database's module runs SQL without
+    a connection too (`duckdb.sql(...)`), so naming one is enough."""
+    return any(w in source for w in _WORDS) or any(w in source for w in _OTHER_WORDS)
 
 
 # where Airflow's Databricks provider defines its SQL hook
@@ -191,7 +199,7 @@ def _import_kind(module: str, name: str | None) -> str:
         known = {"databricks": _DATABRICKS, "databricks.sql": _DBSQL, "sqlalchemy": _SQLALCHEMY}.get(module)
         return known or _module_kind(module)
     full = f"{module}.{name}"
-    if module in OTHER_DATABASES and name == "connect":
+    if module in OTHER_DATABASES and name in _CONNECTORS:
         return _ELSEWHERE_CONNECT
     if full in OTHER_DATABASES:
         return _ELSEWHERE_MODULE
@@ -267,7 +275,11 @@ class ClientOrigins:
                     self._chains[id(child)] = inner
                     stack.append((child, inner))
                     continue
-                if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr in METHODS:
+                if (
+                    isinstance(child, ast.Call)
+                    and isinstance(child.func, ast.Attribute)
+                    and (child.func.attr in METHODS or child.func.attr in _ELSEWHERE_RUNS)
+                ):
                     self._chains[id(child)] = chain
                 elif isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
                     self._chains[id(child)] = chain
@@ -304,12 +316,15 @@ class ClientOrigins:
         return self._text_of(given, chain) if kind in (_SA_CONNECTION, _ENGINE) else given
 
     def runs_elsewhere(self, call: ast.Call) -> bool:
-        """Whether `call` runs its statement through another database's connection or
-        cursor (`OTHER_DATABASES`): no Delta table is written, whatever its text."""
+        """Whether `call` runs its statement through another database's connection,
+        cursor or module (`OTHER_DATABASES`: `con.sql(q)` of `con = duckdb.connect()`,
+        `duckdb.sql(q)`, `ctx.execute(q)` of `ctx = polars.SQLContext()`): no Delta
+        table is written, whatever its text. The receiver's origin decides, not the
+        method's name: `spark.sql(q)` and a receiver of unknown origin are not."""
         if not self.active or not isinstance(call.func, ast.Attribute) or call.func.attr not in _ELSEWHERE_RUNS:
             return False
         chain = self._chains.get(id(call))
-        return chain is not None and self._kind(call.func.value, chain, 0) in (_ELSEWHERE_CONNECTION, _ELSEWHERE_CURSOR)
+        return chain is not None and self._kind(call.func.value, chain, 0) in _ELSEWHERE_RECEIVERS
 
     def _text_of(self, node: ast.expr, chain: tuple[ast.AST, ...]) -> ast.expr:
         """SQLAlchemy's `text(q)` (or a name assigned it once in the same scope) as `q`."""
@@ -357,7 +372,7 @@ class ClientOrigins:
             if owner.startswith(_PACKAGE):  # `snowflake.connector`
                 return _module_kind(f"{owner.removeprefix(_PACKAGE)}.{node.attr}")
             return {
-                (_ELSEWHERE_MODULE, "connect"): _ELSEWHERE_CONNECT,
+                **{(_ELSEWHERE_MODULE, name): _ELSEWHERE_CONNECT for name in _CONNECTORS},
                 (_DATABRICKS, "sql"): _DBSQL,
                 (_DBSQL, "connect"): _CONNECT,
                 (_SQLALCHEMY, "create_engine"): _CREATE_ENGINE,

@@ -2,10 +2,20 @@
 `parts += [x]`): such a name does not hold the literal it was bound to, so a
 loop over it or a read of it is not the literal's.
 
+A list a dict holds can also change through another name bound to it (`t =
+CFG["tables"]; t.append(x)`). The statement walk follows such a change where it
+can tell what it does: a name bound once, at the module's top level, to a name or
+a part of one, and used only to be read or, in top-level statements, grown with
+`append`/`extend` (`values.walker` then changes the list every name holding it
+sees); so too a top-level `CFG["tables"].append(x)`. Otherwise the first name counts as changed too: the other name bound or
+changed in a function, handed to a call, kept in a container, returned or changed
+in another way; so too a part of a name handed on so (`holder = {"t":
+CFG["tables"]}`, `add(CFG["tables"])`).
+
 Read from the syntax tree, so text in strings and comments changes nothing. To stay
 cheap on every file, a pattern over the text first finds the lines that may hold a
 change (a superset: `.append(`, `+=`, `|=`, `] =`), and only the parts of the tree
-that span those lines are walked.
+that span those lines are walked; the whole tree only when some change is found.
 """
 
 from __future__ import annotations
@@ -16,6 +26,11 @@ from bisect import bisect_left
 
 # methods that change the list, dict or set they are called on
 MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add"})
+# the changes of a list through another name that the statement walk follows
+FOLLOWED = frozenset({"append", "extend"})
+# calls that only read the value they are given
+_READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "enumerate", "zip", "any", "all"})
+_READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)  # nothing below them
@@ -36,6 +51,8 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
         return frozenset()
     out: set[str] = set()
     last_line = lines[-1]
+    # `CFG["tables"].append(x)` as a top-level statement: followed by the walk
+    followed = {id(s.value) for s in tree.body if isinstance(s, ast.Expr) and _grows_a_part(s.value)}
     stack: list[ast.AST] = list(tree.body)
     while stack:
         node = stack.pop()
@@ -51,7 +68,7 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
                 continue  # spans no line that may hold a change
         if kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]
-            if type(func) is ast.Attribute and func.attr in MUTATORS:
+            if type(func) is ast.Attribute and func.attr in MUTATORS and id(node) not in followed:
                 _names(func.value, out)
         elif kind is ast.AugAssign:
             if type(node.op) in (ast.Add, ast.BitOr):  # type: ignore[attr-defined]
@@ -64,7 +81,144 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
                 stack.extend(v for v in value if isinstance(v, ast.AST))
             elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
                 stack.append(value)
+    if out or followed:
+        out |= _changed_through_others(tree, out)
     return frozenset(out)
+
+
+def _grows_a_part(node: ast.expr) -> bool:
+    """`CFG["tables"].append(x)`, `CFG.get("t").extend([...])`: a list a name holds
+    under known keys grown as the walk follows it (see `Walker._change_list`)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FOLLOWED):
+        return False
+    part = node.func.value
+    if isinstance(part, ast.Name):
+        return False  # the name itself: changed in place (its own loops are not the literal's)
+    while not isinstance(part, ast.Name):
+        if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant):
+            part = part.value
+        elif (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Attribute)
+            and part.func.attr == "get"
+            and len(part.args) == 1
+            and isinstance(part.args[0], ast.Constant)
+            and not part.keywords
+        ):
+            part = part.func.value
+        else:
+            return False
+    return True
+
+
+def _root(node: ast.expr) -> ast.Name | None:
+    """The name a part of a value is read from: `CFG` of `CFG["t"]`, `CFG.get("t")`,
+    `CFG.a.b`; None for any other expression."""
+    while True:
+        if isinstance(node, ast.Name):
+            return node
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and not node.keywords
+        ):
+            node = node.func.value
+        else:
+            return None
+
+
+def _changed_through_others(tree: ast.Module, changed: set[str]) -> set[str]:
+    """The names whose value may change through another name where the walk does
+    not follow it (see the module docstring), to a fixed point: a name bound to a
+    part of one of those is itself one."""
+    parent: dict[int, ast.AST] = {}
+    top = {id(s) for s in tree.body}
+    stores: dict[str, int] = {}
+    aliases: dict[str, tuple[str, bool]] = {}  # name -> (the name it is bound to (a part of), at the top level)
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent[id(child)] = node
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            stores[node.arg] = stores.get(node.arg, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            root = _root(node.value)
+            if root is not None and root.id != node.targets[0].id:
+                aliases[node.targets[0].id] = (root.id, id(node) in top)
+    escaped: set[str] = set()  # names handed on (an alias), or a part of which is (any name)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        part, above = _part(node, parent)
+        use = _use(part, above, parent, top)
+        if use == "handed" and (part is not node or node.id in aliases):
+            escaped.add(node.id)
+    out: set[str] = set()
+    for name in escaped:
+        if name not in aliases:
+            out.add(name)  # a part of it handed on: it may change there
+    grown = True
+    while grown:
+        grown = False
+        for name, (root, at_top) in aliases.items():
+            followed = at_top and stores.get(name) == 1 and name not in escaped
+            if root not in out and (name in escaped or (name in changed or name in out) and not followed):
+                out.add(root)
+                grown = True
+    return out - changed
+
+
+def _part(node: ast.Name, parent: dict[int, ast.AST]) -> tuple[ast.AST, ast.AST | None]:
+    """The part of a name's value an expression reads (`CFG["t"]`, `CFG.a`,
+    `CFG.get("t")`, or the name itself) and the node above it."""
+    part: ast.AST = node
+    above = parent.get(id(part))
+    while True:
+        if isinstance(above, ast.Subscript) and above.value is part:
+            part, above = above, parent.get(id(above))
+        elif isinstance(above, ast.Attribute) and above.value is part:
+            call = parent.get(id(above))
+            if isinstance(call, ast.Call) and call.func is above:
+                if above.attr != "get":
+                    return part, above  # a method of it
+                part, above = call, parent.get(id(call))
+            else:
+                part, above = above, call
+        else:
+            return part, above
+
+
+def _use(part: ast.AST, above: ast.AST | None, parent: dict[int, ast.AST], top: set[int]) -> str:
+    """How an expression uses a part of a value: "read" in place (a loop over it, an
+    index, a comparison or operation, a text, a call or method that only reads, bound
+    to a name), "grown" (`x.append(...)`, `x.extend(...)` as a top-level statement), or
+    "handed" on (to a call, into a container, returned, kept in an attribute or an
+    index, changed by another method)."""
+    if isinstance(above, (ast.For, ast.comprehension)):
+        return "read" if above.iter is part else "handed"
+    if isinstance(above, (ast.Subscript, ast.Compare, ast.FormattedValue, ast.Expr, ast.BinOp, ast.BoolOp, ast.If)):
+        return "read"
+    if isinstance(above, ast.Assign):
+        single = above.value is part and len(above.targets) == 1 and isinstance(above.targets[0], ast.Name)
+        return "read" if single else "handed"
+    if isinstance(above, ast.Attribute):  # a method of it: `_part` stops there
+        if above.attr in _READ_METHODS:
+            return "read"
+        statement = parent.get(id(parent.get(id(above))))
+        if above.attr in FOLLOWED and isinstance(statement, ast.Expr) and id(statement) in top:
+            return "grown"
+        return "handed"
+    if isinstance(above, ast.Call) and part is not above.func:
+        func = above.func
+        reads = (isinstance(func, ast.Name) and func.id in _READERS) or (
+            isinstance(func, ast.Attribute) and func.attr in _READ_METHODS
+        )
+        return "read" if reads else "handed"
+    return "handed"
 
 
 def _names(node: ast.expr, out: set[str]) -> None:

@@ -240,8 +240,10 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
-        # names modules imported whole are bound to (`import names`), as of `_whole_seen` imports
+        # names modules imported whole are bound to (`import names`), and names imported
+        # by name (`from pkg import conf`), as of `_whole_seen` imports
         self._whole: frozenset[str] = frozenset()
+        self._by_name: frozenset[str] = frozenset()
         self._whole_seen = 0
 
     def _may_read_helper(self, call: ast.Call) -> bool:
@@ -339,16 +341,19 @@ class ValueResolver:
 
     def _member(self, node: ast.expr, scope: Scope) -> object:
         """A literal dict's value as held: a known string, a nested literal dict or a
-        list of them (a configuration's sections), or a string with known parts around
-        a part only a run knows (`{"out": f"/FileStore/{user}/pred"}`, the user read
-        from the notebook's context): it stays unknown, as it would bound to a name, but
-        a write to `config["out"]` keeps the parts the code gives. None when no part is
-        known."""
+        list of them (a configuration's sections), a literal list of known strings
+        (which other names bound to it may change: see `values.changes`), or a
+        string with known parts around a part only a run knows (`{"out":
+        f"/FileStore/{user}/pred"}`, the user read from the notebook's context): it
+        stays unknown, as it would bound to a name, but a write to `config["out"]`
+        keeps the parts the code gives. None when no part is known."""
         if isinstance(node, ast.Dict) or (
             isinstance(node, (ast.List, ast.Tuple)) and node.elts and isinstance(node.elts[0], ast.Dict)
         ):
             held = self._value(node, scope)
             return held if isinstance(held, dict) or is_configs(held) else None
+        if isinstance(node, (ast.List, ast.Tuple)):  # `{"tables": ["main.s.a"]}`: a list of names
+            return self._items(node, scope)
         text = self.string(node, scope)
         if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
             return text
@@ -894,7 +899,73 @@ class ValueResolver:
             if isinstance(owner, Instance):
                 read = self._object_read(owner, node.func.attr, node, scope)
                 return read if type(read) is Str and (not read.unknown or _partly_known(read)) else None
+            read = self._class_call(node, scope)  # `Env.get()`, `config.Env.get()`
+            if read is not None:
+                return read
         return self._returned_text(node, scope)
+
+    def class_named_by(self, node: ast.expr, scope: Scope) -> ast.ClassDef | None:
+        """The class of the project an expression names: `Env` (the file's own, or
+        one it imports by name), `config.Env` of `import config` or `conf.Env` of
+        `from pkg import conf` (the module's class, pasted under that name). None
+        for any other expression, or a name the code binds to a value of its own."""
+        root: ast.expr = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return None
+        held = scope.env.get(root.id)
+        if held is not None and type(held) is not dict:  # a value here (the class's attributes are a dict)
+            return None
+        if isinstance(node, ast.Name):
+            return self.host.walker.class_named(node.id, node.lineno)
+        parts: list[str] = []
+        current: ast.expr = node
+        while isinstance(current, ast.Attribute):
+            parts.append(current.attr)
+            current = current.value
+        dotted = ".".join([root.id, *reversed(parts)])
+        if not self._imported_module(root.id):
+            return None
+        found = self.host._foreign_defs.get(dotted)
+        return found if isinstance(found, ast.ClassDef) else None
+
+    def _class_call(self, node: ast.Call, scope: Scope) -> Str | None:
+        """What a class or static method of a class of the project returns, called
+        through the class (`Env.get()`, `config.Env.get()`, `Env.named("x")`): its
+        body read with the call's arguments bound and `cls` bound to the class's
+        attributes as the class's own module gives them (see `class_attributes`);
+        None when it is no such method or what it returns is not told."""
+        assert isinstance(node.func, ast.Attribute)
+        cls = self.class_named_by(node.func.value, scope)
+        if cls is None:
+            return None
+        fn = self.host.walker.method_named(cls, node.func.attr)
+        if fn is None or len(fn.decorator_list) != 1 or not isinstance(fn.decorator_list[0], ast.Name):
+            return None
+        kind = fn.decorator_list[0].id
+        params = fn.args.posonlyargs + fn.args.args
+        bound: dict[str, object] = {}
+        if kind == "classmethod" and params and params[0].arg == "cls":
+            bound["cls"] = self.class_attributes(cls, node.func.value, scope)
+        elif kind != "staticmethod" or (params and params[0].arg in ("self", "cls")):
+            return None
+        returned = self._evaluate(fn, node, scope, bound=bound)[1]
+        if type(returned) is not Str or returned.scalar:
+            return None
+        return returned if not returned.unknown or _partly_known(returned) else None
+
+    def class_attributes(self, cls: ast.ClassDef, named: ast.expr, scope: Scope) -> dict[str, object]:
+        """The text attributes of a class the expression `named` names, as the
+        class's own module holds them: the file's own class read from its body (and
+        its bases', unless the file sets them again: see `Walker.class_attributes`);
+        another module's, as that module's summary gives its name (`config.Env`, or
+        `Env` imported by name), which its own reading left without any attribute
+        its code sets again."""
+        if cls.lineno <= self.host._own_lines:
+            return self.host.walker.class_attributes(cls)
+        held = self._held(named, scope)
+        return {k: v for k, v in held.items() if type(v) is Str} if type(held) is dict else {}
 
     def _object_read(self, owner: Instance, name: str, call: ast.Call | None, scope: Scope) -> object:
         """What a property (`call` None: `cfg.fq_table`) or a method (`cfg.fq_source(s)`)
@@ -1010,9 +1081,13 @@ class ValueResolver:
             owner = self._held(node.value, scope)
             if type(owner) is OneOf:  # one of several objects: the attribute is one of theirs
                 owner = joined_objects(owner.values)
-            if type(owner) is dict and isinstance(node.value, ast.Name) and self._imported_whole(node.value.id):
-                found = member(owner, node.attr)  # `names.DEFAULT` of `import names`: an object it gives
-                return found if isinstance(found, Instance) else None
+            if type(owner) is dict and isinstance(node.value, ast.Name) and self._imported_module(node.value.id):
+                # `names.DEFAULT`, `config.settings`, `config.Env` of `import config`: what the module gives
+                found = member(owner, node.attr)
+                return found if isinstance(found, (Instance, Str, dict)) else None
+            if type(owner) is dict and self.class_named_by(node.value, scope) is not None:
+                found = member(owner, node.attr)  # `config.Env.TABLE`: an attribute of the module's class
+                return found if isinstance(found, Str) else None
             if not isinstance(owner, Instance):
                 return None
             found = member(owner, node.attr)
@@ -1084,9 +1159,10 @@ class ValueResolver:
         elif (
             isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
-            and self._imported_whole(node.func.value.id)
+            and self._imported_module(node.func.value.id)
         ):
-            target = self._value_function(f"{node.func.value.id}.{node.func.attr}")  # `names.table_name(...)`
+            # `names.table_name(...)`, `conf.build_name(...)` of `from pkg import conf`
+            target = self._value_function(f"{node.func.value.id}.{node.func.attr}")
         if target is None:
             return None
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
@@ -1236,12 +1312,21 @@ class ValueResolver:
         held = from_plain(value) if isinstance(value, (list, dict)) else None
         return held if isinstance(held, (list, dict)) and not isinstance(held, Instance) else None
 
+    def _imported_module(self, name: str) -> bool:
+        """Whether `name` may be bound to a module of the project: imported whole
+        (`import names`), or by name (`from pkg import conf`), where only the link
+        stage knows whether it gave a module (its values, a dict under its name) or
+        a value; a dict so imported then reads its keys by attribute, as a dict of
+        the file's own does (see `_dict_value`)."""
+        return self._imported_whole(name) or name in self._by_name
+
     def _imported_whole(self, name: str) -> bool:
         """Whether `name` is bound to a module imported whole (`import names`): only
         then is `name.f(...)` a module's function rather than a method of a value."""
         imports = self.host.imports
         if len(imports) != self._whole_seen:
             self._whole = frozenset(bound for _, imported, bound in imports if not imported)
+            self._by_name = frozenset(bound for _, imported, bound in imports if imported and imported != "*")
             self._whole_seen = len(imports)
         return name in self._whole
 
@@ -1357,7 +1442,12 @@ class ValueResolver:
         return returned if not returned.unknown or _partly_known(returned) else None
 
     def _evaluate(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, owner: Instance | None = None
+        self,
+        fn: ast.FunctionDef | ast.AsyncFunctionDef,
+        call: ast.Call,
+        scope: Scope,
+        owner: Instance | None = None,
+        bound: dict[str, object] | None = None,
     ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text or to an object of the
@@ -1367,7 +1457,8 @@ class ValueResolver:
         of them (`if prod: self.table = ...`) or set again to what is not known is
         not known; a `return` inside one of them (`if prod: return A`) makes what the
         call returns not told (None), never the later `return` taken for it. A
-        method of an object (`owner`) starts from what the object holds."""
+        method of an object (`owner`) starts from what the object holds; `bound`
+        binds names besides the parameters (`cls` of a class method)."""
         attrs: dict[str, object] = dict(owner.items) if owner is not None else {}
         cls = owner.cls if owner is not None else ""
         if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
@@ -1375,6 +1466,7 @@ class ValueResolver:
         local = Scope(env=self._bound_call(fn, call, scope), calls=(*scope.calls, frame(fn)))
         if owner is not None:
             local.env["self"] = owner
+        local.env.update(bound or {})
         for stmt in fn.body:
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import ast
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from delta_lint.frontend.pyguards import NONE, Absent, GuardReader
 from delta_lint.frontend.pysites import SourceSites
@@ -44,6 +45,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
+from delta_lint.frontend.registries import ImportedModule, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.brains import (
@@ -56,6 +58,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS
 from delta_lint.frontend.values.lattice import OneOf
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
@@ -67,7 +70,9 @@ from delta_lint.frontend.values.resolver import (
     self_attributes_set,
     with_attribute,
 )
-from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Intent, PooledRun
+from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Flag, Intent, PooledRun
+
+NOT_READ = "DL006"  # task-not-analysable: code a call runs that is not read (see `module_call`)
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -119,6 +124,7 @@ class Host(Protocol):
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
+    def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
@@ -311,18 +317,51 @@ def _objects_made(tree: ast.Module | None, classes: set[str], own_lines: int) ->
     return {cls: (n, used.get(cls, 0)) for cls, n in made.items()}
 
 
-def _swap(held: object, old: object, new: object, depth: int = 0) -> object:
+def _swap(held: object, old: object, new: object, made: dict[int, object], depth: int = 0) -> object:
     """`held` with the value `old` (the same one, not an equal one: an object, a
-    dict) replaced by `new`, inside the objects it holds too (three deep at most);
-    an attribute that held `old` is no longer known when `new` is None."""
+    dict, a list) replaced by `new`, inside the objects and dicts it holds too
+    (three deep at most); an attribute that held `old` is no longer known when
+    `new` is None, nor a key (UNHELD). `made`: the dicts made so far by this
+    change, by the old one's id, so two names holding one dict still hold one."""
     if held is old:
         return new
-    if not isinstance(held, Instance) or depth >= 3:
+    if depth >= 3 or not (isinstance(held, Instance) or type(held) is dict):
         return held
-    items = tuple((k, _swap(v, old, new, depth + 1)) for k, v in held.items)
-    if all(a[1] is b[1] for a, b in zip(items, held.items)):
-        return held
-    return Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
+    if id(held) in made:
+        return made[id(held)]
+    if type(held) is dict:
+        values = {k: _swap(v, old, new, made, depth + 1) for k, v in held.items()}
+        if all(values[k] is v for k, v in held.items()):
+            return held
+        swapped: object = {k: UNHELD if v is None else v for k, v in values.items()}
+    else:
+        assert isinstance(held, Instance)
+        items = tuple((k, _swap(v, old, new, made, depth + 1)) for k, v in held.items)
+        if all(a[1] is b[1] for a, b in zip(items, held.items)):
+            return held
+        swapped = Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
+    made[id(held)] = swapped
+    return swapped
+
+
+def _keyed_root(node: ast.expr) -> ast.Name | None:
+    """The name a value is read from by known keys only (`CFG`, `CFG["tables"]`,
+    `CFG.get("t")["x"]`); None for any other expression."""
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and not node.keywords
+        ):
+            node = node.func.value
+        else:
+            return None
+    return node
 
 
 def _is_widget_definition(node: ast.expr) -> bool:
@@ -461,6 +500,98 @@ class Walker:
             return functions[name]
         return None
 
+    def module_call(self, node: ast.Call, scope: Scope) -> bool:
+        """`importlib.import_module(name).run(...)`, or `mod.run(...)` of a name bound
+        to such an import (`imported_module`): a call of a function of the module the
+        name holds (see `registries`). A known name, that module's function; one of
+        several (`MODULES[step]` by a key only a run knows, `"a" if x else "b"`), or a
+        template (`f"pkg.{step}"`), each project module's it may name, every write of
+        one flagged as one of the alternatives (`Flag.ONE_OF`), as for a registry of
+        functions. A name only a run knows, or a template that names no function
+        given here, is a DL006 note at the line: the code it runs is not read. False
+        for any other call."""
+        func = node.func
+        if type(func) is not ast.Attribute:
+            return False
+        if type(func.value) is ast.Call:
+            module = self.imported_module(func.value, scope)
+        elif type(func.value) is ast.Name and type(scope.env.get(func.value.id)) is ImportedModule:
+            module = scope.env[func.value.id]  # type: ignore[assignment]
+        else:
+            return False
+        if module is None:
+            return False
+        wanted = [f"{name}.{func.attr}" for name in module.names]
+        for template in module.templates:
+            matches = module_pattern(template)
+            wanted += sorted(
+                h
+                for h in self.host._helpers
+                if h.endswith(f".{func.attr}") and matches and matches(h[: -len(func.attr) - 1])
+            )
+        functions = [
+            self.host.functions[h]
+            for h in dict.fromkeys(wanted)
+            if h in self.host._helpers and h in self.host.functions
+        ]
+        if (module.templates and not functions) or not (module.names or module.templates):
+            self.host.diagnostics.append(
+                Diagnostic(
+                    NOT_READ,
+                    self.host.sites.loc(node),
+                    f"`{module.shown}` imports a module by a name only a run knows: the code it runs is not read, "
+                    "its writes are not checked",
+                    "info",
+                )
+            )
+        call = ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
+        several = len(module.names) + len(module.templates) > 1 or bool(module.templates)
+        for fn in functions:
+            before = len(self.host.intents)
+            self.host._guarded(node, self.call_helper, fn, call, scope)
+            if several:
+                self.host.intents[before:] = [
+                    replace(x, flags=x.flags | {Flag.ONE_OF}) for x in self.host.intents[before:]
+                ]
+        return True
+
+    def imported_module(self, call: ast.expr, scope: Scope) -> ImportedModule | None:
+        """The module `importlib.import_module(name)` imports, as far as the name's
+        value tells (see `_module_names`); None for any other expression. The names
+        are recorded as imports (a template as itself, which the link stage matches
+        against the project's modules), so the link stage gives this file their
+        functions."""
+        if not imports_by_name(call, self.host.imports):
+            return None
+        assert isinstance(call, ast.Call)
+        names, templates = self._module_names(call.args[0], scope)
+        self.host.imports.extend((name, "", name) for name in [*names, *templates])
+        shown = self.host.sites.one_line_source(call) or "importlib.import_module(...)"
+        return ImportedModule(tuple(names), tuple(templates), shown)
+
+    def _module_names(self, node: ast.expr, scope: Scope) -> tuple[list[str], list[str]]:
+        """The module names an `import_module` argument may hold: known names, and
+        templates with a known part (`pkg.{step}`); both empty when only a run knows
+        it (or past MAX_ALTERNATIVES: `one_of` gives up)."""
+        text = self.values.string(node, scope)
+        if (
+            text.unknown
+            and isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and self.values._key(node.slice, scope) is None
+        ):
+            text = self.values.any_value(node.value, scope) or text  # `MODULES[step]`: any of its names
+        names: list[str] = []
+        templates: list[str] = []
+        for each in alternatives(text):
+            if not each.unknown and not each.params and not each.scalar:
+                names.append(each.text)
+            elif each.params and module_pattern(each.text) is not None:
+                templates.append(each.text)
+            else:
+                return [], []
+        return names, templates
+
     def _widget_default(self, call: ast.Call, scope: Scope) -> None:
         """`dbutils.widgets.dropdown("scale", SCALES[0], SCALES)`: a default the code
         builds (the literal ones are read before, from the text)."""
@@ -511,10 +642,17 @@ class Walker:
                     self._stmt(item, scope)
             finally:
                 self._class = outer
-            # `Config.CATALOG` reads a class constant
+            # `Config.CATALOG` reads a class constant, unless the file's code sets it
+            # again (`Config.CATALOG = ...`, `setattr(Config, ...)`): then it is not
+            # what the body says, here or in a module that imports the class
             names = [t.id for a in stmt.body if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)]
             held = [(n, scope.env.get(n)) for n in names]
-            scope.env[stmt.name] = {n: v for n, v in held if isinstance(v, Str) and not v.unknown}
+            rebound = self._class_rebound().get(stmt.name, frozenset())
+            scope.env[stmt.name] = (
+                {n: v for n, v in held if isinstance(v, Str) and not v.unknown and n not in rebound}
+                if rebound is not None
+                else {}
+            )
             return
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
@@ -584,6 +722,9 @@ class Walker:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 self._bind(target, stmt.value, scope)
+            module = self.imported_module(stmt.value, scope) if len(targets) == 1 else None
+            if module is not None and isinstance(targets[0], ast.Name):  # `mod = import_module(...)`
+                scope.env[targets[0].id] = module
             return
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self.host._calls(stmt.value, scope)
@@ -599,6 +740,7 @@ class Walker:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
             self._change_dict(stmt.value, scope)
+            self._change_list(stmt.value, scope)
             return
         if isinstance(stmt, ast.Delete):
             for target in stmt.targets:
@@ -659,6 +801,39 @@ class Walker:
         else:  # `popitem()`, or a form not read above
             self._set_dict(name, scope, None)
 
+    def _change_list(self, call: ast.Call, scope: Scope) -> None:
+        """`t.append(x)`, `t.extend([...])` on a list of texts a name holds (or a dict
+        holds under known keys: `CFG["tables"].append(x)`): the list
+        Python holds after the call, in every name and dict holding it (`t =
+        CFG["tables"]`: `CFG["tables"]` too; `values.changes` leaves such a list
+        known only where every change through another name is one of these, at the
+        top level); any other change of it, or a value not known, leaves it not
+        known."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS):
+            return
+        part = func.value
+        root = _keyed_root(part)
+        if root is None:
+            return
+        held = scope.env.get(root.id) if part is root else self.values._held(part, scope)
+        if part is not root and held is not None and not is_texts(held):
+            self._set_dict(root.id, scope, None)  # a list of configurations, a dict: not followed
+            return
+        if not is_texts(held):
+            return
+        new: list | None = None  # type: ignore[type-arg]
+        if func.attr in FOLLOWED and len(call.args) == 1 and not call.keywords:
+            arg = call.args[0]
+            added = [self.values.string(arg, scope)] if func.attr == "append" else self.values._items(arg, scope)
+            if added is not None and not any(a.unknown for a in added) and len(held) + len(added) <= LOOP_ELEMENTS:  # type: ignore[arg-type]
+                new = [*held, *added]  # type: ignore[misc]
+        self._replace(held, scope, new)
+        if part is not root and self.values._held(part, scope) is held:
+            # held where the change cannot reach (a loaded document, an object): the
+            # whole value is no longer known
+            self._set_dict(root.id, scope, None)
+
     def _removed(self, name: str, key_node: ast.expr, scope: Scope) -> dict | None:  # type: ignore[type-arg]
         """The dict `name` holds without the key `key_node` names (`d.pop(k)`,
         `del d[k]`); None when the key or the dict is not known."""
@@ -668,12 +843,18 @@ class Walker:
             return None
         return {k: v for k, v in held.items() if k != key}
 
-    def _set_dict(self, name: str, scope: Scope, new: dict | None) -> None:  # type: ignore[type-arg]
-        """The dict `name` holds is now `new` (None: not known), in that name and
-        in every name and object holding the same dict (`same = conf`)."""
-        old = scope.env.get(name)
+    def _set_dict(self, name: str, scope: Scope, new: dict | list | None) -> None:  # type: ignore[type-arg]
+        """The dict (or list) `name` holds is now `new` (None: not known), in that
+        name and in every name, object and dict holding the same one (`same = conf`,
+        `t = conf["tables"]`)."""
+        self._replace(scope.env.get(name), scope, new)
+
+    def _replace(self, old: object, scope: Scope, new: dict | list | None) -> None:  # type: ignore[type-arg]
+        """`old` (a dict or a list, the same one) is now `new` (None: not known) in
+        every name, object and dict of the scope holding it."""
         if old is None or new is old:
             return
+        made: dict[int, object] = {}  # (the old dicts are held by `scope.env` meanwhile: their ids stay theirs)
         for other, held in list(scope.env.items()):
             if held is old:
                 if new is None:
@@ -681,7 +862,7 @@ class Walker:
                 else:
                     scope.env[other] = new
                 continue
-            swapped = _swap(held, old, new)
+            swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[other] = swapped
 
@@ -862,7 +1043,7 @@ class Walker:
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
-        held = self._class_attributes(cls)
+        held = self.class_attributes(cls)
         if init is not None:
             owner = Instance(tuple(held.items()), cls=cls.name) if held else None
             attrs = self.values._evaluate(init, call, scope, owner)[0]
@@ -890,7 +1071,7 @@ class Walker:
             self.sole_instances[cls.name] = instance
         return instance
 
-    def _class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
+    def class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
         """The text attributes the class's body and its project bases' bodies assign
         (`table = "main.sales.orders"`): what `self.table` reads where no `__init__`
         sets it, a derived class's own before its base's, as Python looks them up.
@@ -909,7 +1090,7 @@ class Walker:
                 break
             if len(bases) > 1 or not isinstance(bases[0], ast.Name):
                 return {}
-            current = self._class_named(bases[0].id, current.lineno)
+            current = self.class_named(bases[0].id, current.lineno)
             if current is None:
                 return {}
         else:
@@ -993,7 +1174,7 @@ class Walker:
             seen.add(id(current))
             methods += [f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name == "__init__")]
             for base in current.bases:
-                found = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+                found = self.class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
                 if found is not None:
                     todo.append(found)
         changed = self_attributes_set(methods)
@@ -1009,7 +1190,7 @@ class Walker:
         kept = () if changed is None else tuple((k, v) for k, v in instance.items if k not in changed)
         return Instance(kept, cls=instance.cls)
 
-    def _class_named(self, name: str, line: int) -> ast.ClassDef | None:
+    def class_named(self, name: str, line: int) -> ast.ClassDef | None:
         """The class `name` means on `line`: in an imported module's pasted
         definition, that module's own; elsewhere this file's."""
         home = self.home(line)
@@ -1084,7 +1265,7 @@ class Walker:
             return None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             held = scope.env.get(node.func.id)
-            target = held if isinstance(held, ast.ClassDef) else self._class_named(node.func.id, node.lineno)
+            target = held if isinstance(held, ast.ClassDef) else self.class_named(node.func.id, node.lineno)
             model = target is not None and _is_model(target)
             if target is None or not (model or _is_dataclass(target)):
                 return None
@@ -1178,7 +1359,7 @@ class Walker:
             if found is not None or not current.bases:
                 return found
             base = current.bases[0]
-            current = self._class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
+            current = self.class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
             if current is None:
                 return None
         return None
@@ -1306,12 +1487,13 @@ class Walker:
             )
         else:
             new = with_attribute(old, path[0], None)
+        made: dict[int, object] = {}
         for name, held in list(scope.env.items()):
-            swapped = _swap(held, old, new)
+            swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[name] = swapped
         for cls, sole in list(self.sole_instances.items()):
-            if _swap(sole, old, new) is not sole:  # changed after it was made: read at its calls
+            if _swap(sole, old, new, {}) is not sole:  # changed after it was made: read at its calls
                 del self.sole_instances[cls]
 
     def text_sites(self, expr: ast.expr, scope: Scope) -> list[ast.expr]:

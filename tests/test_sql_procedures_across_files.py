@@ -1,0 +1,125 @@
+"""A SQL procedure defined in one file and CALLed in another.
+
+Jobs keep their procedures in a file of their own (`sql/procs.sql`: `CREATE OR
+REPLACE PROCEDURE ops.load_orders() ... BEGIN MERGE INTO ... END`) and CALL them from
+a job's SQL file, a notebook or `spark.sql("CALL ...")`. The defining file gives
+each procedure to the link stage (`Links.procedures`), the calling file names the
+procedures it CALLs without defining them (`Links.calls`), and the link stage gives
+it their definitions (`Context.procedures`): the CALL makes the body's writes, at
+the CALL, each naming the body's statement (in the defining file) as its site. A
+CALL no file defines stays a note (DL007). A `DECLARE ... HANDLER`'s block runs
+only on an error, and is left out of the body as it is within one file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from delta_lint.config import validate
+from delta_lint.run import check
+
+PROCS = """USE CATALOG main;
+
+CREATE OR REPLACE PROCEDURE ops.load_orders()
+LANGUAGE SQL
+AS BEGIN
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION
+  BEGIN
+    INSERT INTO ops.load_errors VALUES ('orders');
+  END;
+  MERGE INTO sales.orders t USING staging.orders s ON t.id = s.id
+    WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *;
+END;
+"""
+
+
+def _writes(result) -> list[tuple]:
+    return sorted(
+        (
+            i.location.path,
+            i.location.line,
+            i.table.name,
+            i.kind.value,
+            tuple((s.path, s.line) for s in i.location.sites),
+        )
+        for i in result.intents
+    )
+
+
+def _notes(result) -> list[tuple[str, str, int]]:
+    return [(d.rule, d.location.path, d.location.line) for d in result.diagnostics]
+
+
+def test_a_call_in_another_sql_file_makes_the_bodys_writes_at_the_call(lint):
+    result = lint({"sql/procs.sql": PROCS, "jobs/nightly.sql": "SELECT 1;\nCALL main.ops.load_orders();\n"})
+    assert _writes(result) == [
+        ("jobs/nightly.sql", 2, "main.sales.orders", "merge", (("sql/procs.sql", 10),)),
+    ]
+    assert _notes(result) == []
+
+
+def test_a_notebooks_spark_sql_call_makes_them_too(lint):
+    notebook = (
+        "# Databricks notebook source\n"
+        'spark.sql("USE CATALOG main")\n'
+        "\n# COMMAND ----------\n\n"
+        'spark.sql("CALL ops.load_orders()")\n'
+    )
+    result = lint({"sql/procs.sql": PROCS, "notebooks/load.py": notebook})
+    assert _writes(result) == [
+        ("notebooks/load.py", 6, "main.sales.orders", "merge", (("sql/procs.sql", 10),)),
+    ]
+
+
+def test_the_call_conflicts_with_another_jobs_write_as_the_body_would(lint):
+    result = lint(
+        {
+            "sql/procs.sql": PROCS,
+            "jobs/nightly.sql": "CALL main.ops.load_orders();\n",
+            "jobs/fix.sql": "DELETE FROM main.sales.orders WHERE id = 0;\n",
+        }
+    )
+    sides = {(f.location.path, f.location.line) for f in result.findings} | {
+        (r.path, r.line) for f in result.findings for r in f.related
+    }
+    assert ("jobs/nightly.sql", 1) in sides and ("jobs/fix.sql", 1) in sides
+
+
+def test_a_call_no_file_defines_is_a_note_and_a_near_name_is_not_taken(lint):
+    """`ops2.load_orders` is not `ops.load_orders`: no write, and the note says no file
+    of the project defines it."""
+    result = lint({"sql/procs.sql": PROCS, "jobs/nightly.sql": "CALL main.ops2.load_orders();\n"})
+    assert _writes(result) == []
+    assert _notes(result) == [("DL007", "jobs/nightly.sql", 1)]
+    assert "main.ops2.load_orders" in result.diagnostics[0].message
+
+
+def test_an_unqualified_call_takes_the_one_definition_of_that_name(lint):
+    """`CALL load_orders()` with no `USE`: the catalog and schema are the job's
+    defaults, which the code does not say; the one procedure of that name is taken.
+    When two files define it with different bodies, neither is (a note)."""
+    one = lint({"sql/procs.sql": PROCS, "jobs/nightly.sql": "CALL load_orders();\n"})
+    assert [(w[0], w[2]) for w in _writes(one)] == [("jobs/nightly.sql", "main.sales.orders")]
+    other = PROCS.replace("USE CATALOG main;", "USE CATALOG dev;").replace("sales.orders", "sales.orders_v2")
+    two = lint({"sql/procs.sql": PROCS, "sql/dev.sql": other, "jobs/nightly.sql": "CALL load_orders();\n"})
+    assert _writes(two) == []
+    assert _notes(two) == [("DL007", "jobs/nightly.sql", 1)]
+
+
+def test_an_edited_definition_reaches_the_caller_through_the_cache(tmp_path: Path, monkeypatch):
+    """The caller's reading is keyed by the definitions it is given: editing the
+    procedure's file alone changes what the unchanged caller writes."""
+    monkeypatch.setenv("DELTA_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    project = tmp_path / "p"
+    (project / "sql").mkdir(parents=True)
+    (project / "jobs").mkdir()
+    (project / "sql" / "procs.sql").write_text(PROCS, encoding="utf-8")
+    (project / "jobs" / "nightly.sql").write_text("CALL main.ops.load_orders();\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    config = validate({}, project / "delta-lint.yaml")
+
+    def tables() -> list[str]:
+        return sorted(i.table.name for i in check([project], config, cwd=project, use_cache=True).intents)
+
+    assert tables() == ["main.sales.orders"]
+    (project / "sql" / "procs.sql").write_text(PROCS.replace("sales.orders", "sales.orders_v2"), encoding="utf-8")
+    assert tables() == ["main.sales.orders_v2"]
