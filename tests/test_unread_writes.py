@@ -192,3 +192,22 @@ def test_a_write_word_in_a_leading_comment_is_not_the_statement_it_opens(lint):
     )
     result = lint({"job.py": code})
     assert [(f.rule, f.location.line) for f in result.findings if f.rule == "DL001"] == [("DL001", 3)]
+
+
+def test_an_alias_of_any_first_letter_and_write_words_of_any_case_are_swept_at_their_lines():
+    # the sweep's scan looks only where a word of a call may start (the first letters
+    # of the terminals, their aliases and the SQL words): an alias starting with a
+    # letter none of those has, or `_`, is still found, on its own line
+    code = (
+        "# header\n\n"
+        "Zsave = df.write.saveAsTable\n"
+        "_keep = df.write.insertInto\n"
+        "x = 1  # sql, merge\n"
+        'Zsave("main.ops.a")\n'
+        "\n"
+        '_keep("main.ops.b")\n'
+        'run_it("DeLeTe FROM main.ops.c WHERE d < 1")\n'
+        "q = 2\n"
+        'helpers.go(spark, "Update main.ops.e SET a = 1")\n'
+    )
+    assert _said(code) == ([], [(6, "DL001"), (8, "DL001"), (9, "DL001"), (11, "DL001")])
