@@ -654,7 +654,9 @@ _BANG_NOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)|!(?!=)"
 
 # Leading words of SQL scripting statements (see `sqlscript`): the others skip it.
 _SCRIPTING = re.compile(
-    r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN)\b", re.I
+    r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN|CASE|UNTIL"
+    r"|LEAVE|ITERATE)\b",
+    re.I,
 )
 
 _REQUIRED = re.compile(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>")
