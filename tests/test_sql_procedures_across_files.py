@@ -8,7 +8,7 @@ procedures it CALLs without defining them (`Links.calls`), and the link stage gi
 it their definitions (`Context.procedures`): the CALL makes the body's writes, at
 the CALL, each naming the body's statement (in the defining file) as its site. A
 CALL no file defines stays a note (DL007). A `DECLARE ... HANDLER`'s block runs
-only on an error, and is left out of the body as it is within one file."""
+on an error: its write is one of the body's, as it is within one file."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def _notes(result) -> list[tuple[str, str, int]]:
 def test_a_call_in_another_sql_file_makes_the_bodys_writes_at_the_call(lint):
     result = lint({"sql/procs.sql": PROCS, "jobs/nightly.sql": "SELECT 1;\nCALL main.ops.load_orders();\n"})
     assert _writes(result) == [
+        ("jobs/nightly.sql", 2, "main.ops.load_errors", "blind_append", (("sql/procs.sql", 8),)),
         ("jobs/nightly.sql", 2, "main.sales.orders", "merge", (("sql/procs.sql", 10),)),
     ]
     assert _notes(result) == []
@@ -66,6 +67,7 @@ def test_a_notebooks_spark_sql_call_makes_them_too(lint):
     )
     result = lint({"sql/procs.sql": PROCS, "notebooks/load.py": notebook})
     assert _writes(result) == [
+        ("notebooks/load.py", 6, "main.ops.load_errors", "blind_append", (("sql/procs.sql", 8),)),
         ("notebooks/load.py", 6, "main.sales.orders", "merge", (("sql/procs.sql", 10),)),
     ]
 
@@ -98,7 +100,10 @@ def test_an_unqualified_call_takes_the_one_definition_of_that_name(lint):
     defaults, which the code does not say; the one procedure of that name is taken.
     When two files define it with different bodies, neither is (a note)."""
     one = lint({"sql/procs.sql": PROCS, "jobs/nightly.sql": "CALL load_orders();\n"})
-    assert [(w[0], w[2]) for w in _writes(one)] == [("jobs/nightly.sql", "main.sales.orders")]
+    assert [(w[0], w[2]) for w in _writes(one)] == [
+        ("jobs/nightly.sql", "main.ops.load_errors"),
+        ("jobs/nightly.sql", "main.sales.orders"),
+    ]
     other = PROCS.replace("USE CATALOG main;", "USE CATALOG dev;").replace("sales.orders", "sales.orders_v2")
     two = lint({"sql/procs.sql": PROCS, "sql/dev.sql": other, "jobs/nightly.sql": "CALL load_orders();\n"})
     assert _writes(two) == []
@@ -120,6 +125,6 @@ def test_an_edited_definition_reaches_the_caller_through_the_cache(tmp_path: Pat
     def tables() -> list[str]:
         return sorted(i.table.name for i in check([project], config, cwd=project, use_cache=True).intents)
 
-    assert tables() == ["main.sales.orders"]
+    assert tables() == ["main.ops.load_errors", "main.sales.orders"]
     (project / "sql" / "procs.sql").write_text(PROCS.replace("sales.orders", "sales.orders_v2"), encoding="utf-8")
-    assert tables() == ["main.sales.orders_v2"]
+    assert tables() == ["main.ops.load_errors", "main.sales.orders_v2"]

@@ -654,7 +654,9 @@ _BANG_NOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)|!(?!=)"
 
 # Leading words of SQL scripting statements (see `sqlscript`): the others skip it.
 _SCRIPTING = re.compile(
-    r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN)\b", re.I
+    r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN|CASE|UNTIL"
+    r"|LEAVE|ITERATE)\b",
+    re.I,
 )
 
 _REQUIRED = re.compile(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>")
@@ -721,7 +723,7 @@ _QUERY_TAG = rf"QUERY_TAGS\s*\[\s*{_STRING}\s*\]\s*=\s*(?:{_STRING}|NULL\b|UNSET
 
 _RX = {
     "optimize": re.compile(
-        rf"OPTIMIZE\s+(?P<table>{TABLE_NAME})(?:\s+WHERE\s+(?P<where>.*?))?"
+        rf"OPTIMIZE\s+(?P<table>{TABLE_NAME})(?:\s+FULL)?(?:\s+WHERE\s+(?P<where>.*?))?"
         r"(?:\s+ZORDER\s+BY\s*(?P<z>\(.*\)|[\w`.,\s]+))?\s*$",
         re.I | re.S,
     ),
@@ -740,6 +742,17 @@ _RX = {
     ),
     "alter": re.compile(rf"ALTER\s+TABLE\s+(?P<table>{TABLE_NAME})\s+(?P<rest>.*)$", re.I | re.S),
     "merge_evolution": re.compile(r"MERGE\s+WITH\s+SCHEMA\s+EVOLUTION\s+INTO\b", re.I),
+    "insert_evolution": re.compile(r"INSERT\s+WITH\s+SCHEMA\s+EVOLUTION\s+(?=INTO\b|OVERWRITE\b)", re.I),
+    # `INSERT INTO t [AS a] REPLACE ON cond (query) [AS s]` (Databricks Runtime 17.1): the
+    # rows of `t` the condition matches with the query's are replaced, as a MERGE does
+    "replace_on": re.compile(
+        rf"INSERT\s+INTO\s+(?:TABLE\s+)?(?P<table>{TABLE_NAME})(?:\s+(?:AS\s+)?(?!REPLACE\b)\w+)?\s+REPLACE\s+ON\b",
+        re.I | re.S,
+    ),
+    # governance clauses of a CREATE that change nothing a write is judged by: a column's
+    # mask (after its type, never a column named `mask`) and a table's row filter
+    "mask": re.compile(r"(?<=[\w)>`])\s+MASK\s+[\w.`]+(?:\s+USING\s+COLUMNS\s*\([^)]*\))?", re.I),
+    "row_filter": re.compile(r"\s+WITH\s+ROW\s+FILTER\s+[\w.`]+\s+ON\s*\([^)]*\)", re.I),
     "set": re.compile(r"SET\s+(?P<key>[\w.`]+)\s*=\s*(?P<value>.*?)\s*$", re.I | re.S),
     # `{USE | SET} CATALOG`, `USE [SCHEMA | DATABASE]`: of a name, a catalog's name as a
     # string, or IDENTIFIER(expr) of what a template does not fill alone (script variables)
@@ -751,7 +764,7 @@ _RX = {
     # session statements that write nothing and change nothing a write is read with:
     # query tags, the time zone, reading the configuration (`SET`, `SET -v`, `SET key`)
     "writes_nothing": re.compile(
-        rf"SET(?:\s+{_QUERY_TAG}(?:\s*,\s*{_QUERY_TAG})*|\s+TIME\s+ZONE\s+(?:LOCAL|{_STRING}|INTERVAL\s.+)"
+        rf"(?:UN)?SET\s+TAGS?\s+ON\s+.+|SET(?:\s+{_QUERY_TAG}(?:\s*,\s*{_QUERY_TAG})*|\s+TIME\s+ZONE\s+(?:LOCAL|{_STRING}|INTERVAL\s.+)"
         r"|\s+-v|\s+[\w.`]+)?\s*$",
         re.I | re.S,
     ),
@@ -831,7 +844,7 @@ _PROTOCOL_PROPERTIES = re.compile(
 _LEADING_WORDS = {
     "set": ("SET",),
     "use": ("USE", "SET"),
-    "writes_nothing": ("SET",),
+    "writes_nothing": ("SET", "UNSET"),
     "reset": ("RESET",),
     "ignored": (*_IGNORED_WORDS, "CREATE", "ALTER", "COMMENT", "ADD", "CLEAR", "SET", "UNSET"),
     "optimize": ("OPTIMIZE",),
@@ -842,6 +855,8 @@ _LEADING_WORDS = {
     "clone": ("CREATE", "REPLACE"),
     "alter": ("ALTER",),
     "merge_evolution": ("MERGE",),
+    "insert_evolution": ("INSERT",),
+    "replace_on": ("INSERT",),
     "replace_table": ("REPLACE",),
 }
 _WORD = re.compile(r"\w+")
@@ -1047,6 +1062,7 @@ _LEADING_MARKER = re.compile(r"__DLP\d+__")
 _TEMPLATE_MARKER = re.compile(r"__dlp\d+__", re.I)
 # the first word of an ALTER TABLE's change: a change a template fills after it is
 # still that kind of change of the table (see `_statement`)
+_CTAS_QUERY = re.compile(r"\bAS\s*(?:SELECT|WITH|FROM|VALUES|\()", re.I)
 _ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
 
@@ -1090,6 +1106,15 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
     if _may(lead, "merge_evolution") and (m := _RX["merge_evolution"].match(text)):
         text = "MERGE INTO" + text[m.end() :]
         schema_evolution = True
+    if _may(lead, "insert_evolution") and (m := _RX["insert_evolution"].match(text)):
+        text = "INSERT " + text[m.end() :]
+        schema_evolution = True
+    if _may(lead, "replace_on") and (m := _RX["replace_on"].match(text)):
+        return _Recognise.replace_on(ctx, m)
+    if first == "CREATE" and ("MASK" in text.upper() or "ROW FILTER" in " ".join(text.upper().split())):
+        query = _CTAS_QUERY.search(text)  # the clauses are the table's: never in its query
+        head, tail = (text[: query.start()], text[query.start() :]) if query else (text, "")
+        text = _RX["row_filter"].sub("", _RX["mask"].sub("", head)) + tail
     if first in ("CREATE", "REPLACE") and _RX["create_not_delta"].match(text):
         return [], []  # its writes are not Delta writes
     if _may(lead, "replace_table") and (m := _RX["replace_table"].match(text)):
@@ -1765,6 +1790,14 @@ class _Recognise:
             zorder_by=zorder,
             flags=flags,
         )
+
+    @staticmethod
+    def replace_on(ctx: _Ctx, m: re.Match):
+        """`INSERT INTO t REPLACE ON cond (query)`: the rows of `t` the condition
+        matches are deleted and the query's inserted, in one commit: a MERGE whose
+        condition joins the query (which rows, only the data tells)."""
+        ref, resolved = _Recognise._ref(ctx, m)
+        return _intent(ctx, ref, Kind.MERGE, resolved, subkind="replace_on", flags={Flag.OPAQUE_CONDITION})
 
     @staticmethod
     def vacuum(ctx: _Ctx, m: re.Match):

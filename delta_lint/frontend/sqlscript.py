@@ -34,10 +34,13 @@ _OPENERS = re.compile(
       | (?:\w+\s*:\s*)?(?:WHILE|FOR)\b.*?\bDO\b
       | (?:\w+\s*:\s*)?(?:LOOP|REPEAT)\b
       | WHEN\b.*?\bTHEN\b
+      | CASE\b.*?(?=\bWHEN\b)
     )\s*""",
     re.I | re.S | re.X,
 )
 _CLOSER = re.compile(r"^\s*END(?:\s+(?:IF|WHILE|FOR|LOOP|CASE|REPEAT))?(?:\s+\w+)?\s*$", re.I)
+# statements that only steer a loop: `LEAVE label`, `ITERATE label`
+_STEER = re.compile(r"^\s*(?:LEAVE|ITERATE)\s+\w+\s*$", re.I)
 _DECLARE = re.compile(
     r"^\s*DECLARE\s+(?:OR\s+REPLACE\s+)?(?:VARIABLE\s+|VAR\s+)?(?P<names>\w+(?:\s*,\s*\w+)*)"
     r"(?:\s+(?!DEFAULT\b)[\w<>(),\s]*?)?(?:\s*(?:DEFAULT|=)\s*(?P<value>.*))?$",
@@ -85,8 +88,10 @@ def step(text: str, variables: dict[str, str], unknown: set[str] | None = None) 
     front end reads in its place."""
     unknown = unknown if unknown is not None else set()
     rest, opened = _strip_openers(text)
-    if not rest.strip() or _CLOSER.match(rest):
-        return Step(None, opened or bool(_CLOSER.match(rest)))
+    while handler := _HANDLER.match(rest):  # a handler's statement runs on an error: read as any other
+        rest, opened = _strip_openers(strip_leading_comments(rest[handler.end() :]))[0], True
+    if not rest.strip() or _CLOSER.match(rest) or _UNTIL.match(rest) or _STEER.match(rest):
+        return Step(None, opened or bool(_CLOSER.match(rest) or _UNTIL.match(rest) or _STEER.match(rest)))
     if m := _DECLARE.match(rest):
         value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
         known = value is not None and is_known(m["value"], variables, unknown)

@@ -1399,23 +1399,25 @@ class ValueResolver:
         return literal_dict(known)
 
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
-        """`key.split("__")[1]` of a known string: that part."""
+        """`key.split("__")[1]`, `path.rsplit("/", 1)[-1]` of a known string: that
+        part, with the separator and the most splits the call gives (as `str.split`
+        and `str.rsplit` take them); None for any other argument."""
         if not (
             isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, int)
             and isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr in ("split", "rsplit")
-            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.value.args[:1])
         ):
+            return None
+        index = _literal_index(node.slice)
+        given = _split_arguments(node.value)
+        if index is None or given is None:
             return None
         base = self.string(node.value.func.value, scope)
         if base.params or base.unknown:
             return None
-        sep = node.value.args[0].value if node.value.args else None  # type: ignore[union-attr]
-        parts = base.text.split(sep) if node.value.func.attr == "split" else base.text.rsplit(sep)
-        index = node.slice.value
+        sep, most = given
+        parts = base.text.split(sep, most) if node.value.func.attr == "split" else base.text.rsplit(sep, most)
         return Str(parts[index]) if -len(parts) <= index < len(parts) else None
 
     def _returned(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> object:
@@ -1755,3 +1757,35 @@ def _unpacked_pairs(stmt: ast.stmt) -> list[tuple[ast.Name | ast.Attribute, ast.
         if not (isinstance(elt, ast.Name) or is_self):
             return None
     return list(zip(target.elts, value.elts, strict=True))  # type: ignore[arg-type]
+
+
+def _split_arguments(call: ast.Call) -> tuple[str | None, int] | None:
+    """The separator and the most splits of a `split`/`rsplit` call written with
+    literals (`sep`/`maxsplit` by keyword too); None for any other argument or an
+    empty separator (which Python refuses)."""
+    if len(call.args) > 2 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    given: dict[str, ast.expr] = dict(zip(("sep", "maxsplit"), call.args))
+    for keyword in call.keywords:
+        if keyword.arg not in ("sep", "maxsplit") or keyword.arg in given:
+            return None
+        given[keyword.arg] = keyword.value
+    sep, most = given.get("sep"), given.get("maxsplit")
+    if sep is not None and not (isinstance(sep, ast.Constant) and (sep.value is None or isinstance(sep.value, str))):
+        return None
+    if most is not None and not (isinstance(most, ast.Constant) and type(most.value) is int):
+        return None
+    sep_value = sep.value if sep is not None else None  # type: ignore[union-attr]
+    if sep_value == "":
+        return None
+    return sep_value, most.value if most is not None else -1  # type: ignore[union-attr]
+
+
+def _literal_index(node: ast.expr) -> int | None:
+    """An index written as an integer literal (`1`, `-1`), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal_index(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
