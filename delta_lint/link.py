@@ -207,11 +207,13 @@ class Linker:
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
         self.bindings = _agreed(self.runs_of)
-        self.pipeline_of = {
-            file: (pipeline.catalog, pipeline.schema, pipeline.configuration)
-            for pipeline in (workflows.pipelines.values() if workflows is not None else ())
-            for file in pipeline.files
-        }
+        # file -> (catalog, schema, configuration) of each pipeline whose source it is
+        self.pipeline_of: dict[str, tuple] = {}
+        for pipeline in workflows.pipelines.values() if workflows is not None else ():
+            for file in pipeline.files:
+                given = (pipeline.catalog, pipeline.schema, pipeline.configuration)
+                if given not in self.pipeline_of.get(file, ()):
+                    self.pipeline_of[file] = (*self.pipeline_of.get(file, ()), given)
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
