@@ -130,7 +130,7 @@ class Pipeline:
     probes: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # how its files were looked for (see `Task`)
     # its `configuration` (`spark.conf.get(key)` in its Python, `${key}` in its SQL): the
     # values the bundle gives as text
-    configuration: tuple[tuple[str, str], ...] = ()
+    configuration: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass
@@ -939,17 +939,18 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
     )
 
 
-def _configuration(given: object) -> tuple[tuple[str, str], ...]:
-    """A pipeline's `configuration` as the text values Spark holds; a value that is
-    not a scalar, or names a variable no target gave, is left out (not known)."""
+def _configuration(given: object) -> tuple[tuple[str, str | None], ...]:
+    """A pipeline's `configuration` as the text values Spark holds; a key whose value
+    is not a scalar, or names a variable no target gave, is kept with None: it is
+    set, to a value only a run knows (a default in the code is not its value)."""
     if not isinstance(given, dict):
         return ()
-    out = []
+    out: list[tuple[str, str | None]] = []
     for key, value in given.items():
         if isinstance(value, bool):
             value = str(value).lower()
-        if isinstance(value, (str, int, float)) and not _REF.search(str(value)):
-            out.append((str(key), str(value)))
+        known = isinstance(value, (str, int, float)) and not _REF.search(str(value))
+        out.append((str(key), str(value) if known else None))
     return tuple(out)
 
 

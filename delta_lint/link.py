@@ -180,6 +180,10 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     return same, differ
 
 
+# procedures one file is given, those its calls' bodies call included
+MAX_GIVEN_PROCEDURES = 64
+
+
 class Linker:
     """Contexts for the files of one run (paths relative to the configuration root)."""
 
@@ -207,11 +211,13 @@ class Linker:
         self.workflows = workflows
         self.runs_of = _task_values(workflows) if workflows is not None else {}
         self.bindings = _agreed(self.runs_of)
-        self.pipeline_of = {
-            file: (pipeline.catalog, pipeline.schema, pipeline.configuration)
-            for pipeline in (workflows.pipelines.values() if workflows is not None else ())
-            for file in pipeline.files
-        }
+        # file -> (catalog, schema, configuration) of each pipeline whose source it is
+        self.pipeline_of: dict[str, tuple] = {}
+        for pipeline in workflows.pipelines.values() if workflows is not None else ():
+            for file in pipeline.files:
+                given = (pipeline.catalog, pipeline.schema, pipeline.configuration)
+                if given not in self.pipeline_of.get(file, ()):
+                    self.pipeline_of[file] = (*self.pipeline_of.get(file, ()), given)
         self.dbt_of = workflows.dbt if workflows is not None else {}  # dbt node files -> their writes
         self.callers: dict[int, list[tuple[int, dict[str, str]]]] = {}  # child -> (caller, its arguments)
         self._set_values: dict[str, list[tuple[int, object]]] | None = None  # job task values set (see `_task_values`)
@@ -393,7 +399,8 @@ class Linker:
                 for made in other.procedures if other is not None else ():
                     self._defined.setdefault(made[0], []).append((j, made))
         out = []
-        for name in links.calls:
+        calls, asked = list(links.calls), set(links.calls)
+        for name in calls:
             found = self._defined.get(name)
             if found is None:
                 tail = "." + name
@@ -404,6 +411,11 @@ class Linker:
                 continue
             j, made = found[0]
             out.append((name, posixpath.relpath(self.paths[j], posixpath.dirname(self.paths[i]) or "."), made))
+            # what its body CALLs of other files' procedures is given too (bounded: each name once)
+            for nested in self.links[j].calls if self.links[j] is not None else ():
+                if nested not in asked and len(asked) < MAX_GIVEN_PROCEDURES:
+                    asked.add(nested)
+                    calls.append(nested)
         return tuple(sorted(out))
 
     def _named_helpers(

@@ -521,8 +521,8 @@ class Context:
     values: tuple[tuple[str, Value], ...] = ()
     session: tuple[tuple[str, Any], ...] = ()
     inputs: tuple[tuple[str, str], ...] = ()
-    # (catalog, schema, configuration) of the Lakeflow pipeline whose source file this is
-    pipeline: tuple[str | None, str | None, tuple[tuple[str, str], ...]] | None = None
+    # (catalog, schema, configuration) of each Lakeflow pipeline whose source file this is
+    pipeline: tuple[tuple[str | None, str | None, tuple[tuple[str, str | None], ...]], ...] | None = None
     # functions of imported modules and `%run` notebooks that may write: (name here, module,
     # source, where it starts: the module's path relative to this file's folder, its line,
     # the column shift of `Links.function_lines`; empty when not known)

@@ -184,3 +184,89 @@ def test_the_pipelines_of_bundles_in_folders_below_the_root_are_read(lint):
     intents = [i for r in result.files for i in r.intents if i.subkind == "lakeflow"]
     assert _names(intents) == ["shop.hr.staff", "shop.sales.orders"]
     assert not result.skipped
+
+
+def test_a_configuration_value_only_a_run_knows_is_not_the_codes_default(lint):
+    bundle = BUNDLE.replace(
+        "        layer: silver\n",
+        "        layer: silver\n        target: ${workspace.current_user.short_name}_orders\n",
+    )
+    code = (
+        "import dlt\n@dlt.table(name=spark.conf.get('target', 'orders'))\ndef t():\n    return spark.read.table('x')\n"
+    )
+    result = lint({"databricks.yml": bundle, "src/pipeline.py": code, "src/tables.sql": EMPTY_SQL})
+    intents = [i for r in result.files for i in r.intents if i.subkind == "lakeflow"]
+    assert [i.table.name for i in intents] == ["{spark_conf_get_target_orders}"]
+
+
+def test_a_name_the_body_assigns_again_is_not_the_bound_value(lint):
+    code = (
+        "import dlt\n"
+        "for t in ['l1', 'l2']:\n    t = t + '_v2'\n    dlt.create_streaming_table(t)\n"
+        "def make(t):\n    t = 'fixed_' + t\n    dlt.apply_changes(target=t, source='s', keys=['id'], sequence_by='ts')\n"
+        "make('m1')\n"
+        "def kw(**options):\n    dlt.apply_changes(target=TABLE, source='s', keys=['id'], sequence_by='ts')\n"
+        "TABLE = 'constant'\nkw(TABLE='not_a_parameter')\n"
+    )
+    intents, _ = _read(lint, code)
+    names = _names(intents)
+    assert "shop.bronze.l1" not in names and "shop.bronze.m1" not in names
+    assert "shop.bronze.constant" in names and "shop.bronze.not_a_parameter" not in names
+
+
+def test_calls_past_the_budget_and_functions_handed_on_are_read_unbound(lint):
+    calls = "".join(f"make('t{i}')\n" for i in range(300))
+    code = (
+        "import dlt\ndef make(t):\n    @dlt.table(name=t)\n    def _f():\n        return spark.read.table('x')\n"
+        + calls
+    )
+    intents, notes = _read(lint, code)
+    assert len(intents) == 257 and "{t}" in _names(intents) and notes  # 256 read, the rest said unresolved
+    mapped = "import dlt\ndef make(t):\n    dlt.create_streaming_table(t)\n    dlt.apply_changes(target=t, source='s', keys=['id'], sequence_by='ts')\nmake('a')\nlist(map(make, ['b', 'c']))\n"
+    intents, _ = _read(lint, mapped)
+    assert _names(intents) == ["shop.bronze.a", "{t}"]
+
+
+def test_datasets_in_match_cases_try_star_and_class_bodies_are_read(lint):
+    code = (
+        "import dlt\nkind = spark.conf.get('layer')\n"
+        "match kind:\n    case 'silver':\n        @dlt.table(name='in_match')\n        def m():\n            return spark.read.table('x')\n"
+        "try:\n    pass\nexcept* ValueError:\n    @dlt.table(name='in_except_star')\n    def e():\n        return spark.read.table('x')\n"
+        "class Tables:\n    @dlt.table(name='in_class')\n    def c(self):\n        return spark.read.table('x')\n"
+    )
+    intents, _ = _read(lint, code)
+    assert _names(intents) == ["shop.bronze.in_class", "shop.bronze.in_except_star", "shop.bronze.in_match"]
+
+
+def test_a_file_two_pipelines_share_is_read_with_each_configuration(lint):
+    bundle = """
+bundle: {name: shop}
+resources:
+  pipelines:
+    eu:
+      catalog: shop
+      schema: bronze
+      configuration: {target: eu_orders}
+      libraries: [{file: {path: src/pipeline.py}}]
+    us:
+      catalog: shop
+      schema: bronze
+      configuration: {target: us_orders}
+      libraries: [{file: {path: src/pipeline.py}}]
+"""
+    code = "import dlt\n@dlt.table(name=spark.conf.get('target'))\ndef t():\n    return spark.read.table('x')\n"
+    result = lint({"databricks.yml": bundle, "src/pipeline.py": code})
+    assert _names([i for r in result.files for i in r.intents]) == ["shop.bronze.eu_orders", "shop.bronze.us_orders"]
+
+
+def test_a_key_the_sql_sets_itself_and_alike_unresolved_names_stay_apart(lint):
+    sql = "SET layer = gold;\nCREATE OR REFRESH MATERIALIZED VIEW ${layer}_mv AS SELECT 1;\n"
+    intents, notes = _read(lint, "import dlt\n", sql)
+    assert [i.table.name for i in intents] == ["{layer}_mv"] and notes
+    code = (
+        "import dlt\nNAME = 'a'\nNAME = 'b'\n"
+        "@dlt.table(name=NAME)\ndef one():\n    return spark.read.table('x')\n"
+        "@dlt.table(name=NAME)\ndef two():\n    return spark.read.table('x')\n"
+    )
+    intents, notes = _read(lint, code)
+    assert [i.location.line for i in intents] == [4, 7] and len(notes) == 2

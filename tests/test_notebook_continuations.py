@@ -61,5 +61,5 @@ def test_a_pipeline_source_reads_continuation_lines_as_code_too():
         "        != 'done')\n"
         "%pip install nothing\n"
     )
-    intents = analyze_lakeflow("p.py", ".py", source, "main", "s").intents
+    intents = analyze_lakeflow("p.py", ".py", source, (("main", "s", ()),)).intents
     assert [i.table.name for i in intents] == ["main.s.orders_open"]

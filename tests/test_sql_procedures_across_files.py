@@ -128,3 +128,19 @@ def test_an_edited_definition_reaches_the_caller_through_the_cache(tmp_path: Pat
     assert tables() == ["main.ops.load_errors", "main.sales.orders"]
     (project / "sql" / "procs.sql").write_text(PROCS.replace("sales.orders", "sales.orders_v2"), encoding="utf-8")
     assert tables() == ["main.ops.load_errors", "main.sales.orders_v2"]
+
+
+def test_a_body_calling_another_files_procedure_makes_its_writes_at_each_call(lint):
+    """`ops.a` (one file) CALLs `ops.b` (another): a job's `CALL ops.a()` makes b's
+    write, and the file defining `ops.a` is given `ops.b` too (no note that no file
+    defines it)."""
+    head = "USE CATALOG main;\nCREATE OR REPLACE PROCEDURE ops.{name}()\nLANGUAGE SQL\nAS BEGIN\n  {body}\nEND;\n"
+    result = lint(
+        {
+            "sql/a.sql": head.format(name="a", body="CALL main.ops.b();"),
+            "sql/b.sql": head.format(name="b", body="INSERT INTO sales.t VALUES (1);"),
+            "jobs/job.sql": "CALL main.ops.a();\n",
+        }
+    )
+    assert [(w[0], w[2]) for w in _writes(result)] == [("jobs/job.sql", "main.sales.t")]
+    assert _notes(result) == []

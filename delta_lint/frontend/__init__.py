@@ -166,7 +166,7 @@ def _dispatch(
         from delta_lint.frontend.lakeflow import analyze_lakeflow
 
         result.skipped = None  # a source file of a bundle's pipeline: the pipeline writes its tables
-        read = analyze_lakeflow(display, suffix, text, *context.pipeline)
+        read = analyze_lakeflow(display, suffix, text, context.pipeline)
         result.intents += read.intents
         result.diagnostics += read.diagnostics
         return

@@ -16,13 +16,13 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
+from delta_lint.frontend import UNRESOLVED_TABLE
 from delta_lint.frontend.pysource import still_open
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, alternatives, concat, join
 from delta_lint.frontend.values.static import PASS, Scope, Static
 from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableRef
 
-UNRESOLVED_TABLE = "DL001"  # the front end's rule for a table name no reading can tell
 _SQL_DEFINITION = re.compile(
     r"\bCREATE\s+(?:OR\s+REFRESH\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
     r"(?P<what>STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?"
@@ -31,6 +31,8 @@ _SQL_DEFINITION = re.compile(
     r"|\bCREATE\s+FLOW\s+[\w`.]+\s+AS\s+INSERT\s+INTO\s+(?:ONCE\s+)?(?P<flow>(?:[\w`.]|\$\{[\w.\-]+\})+)",
     re.IGNORECASE,
 )
+# a key a pipeline's SQL sets itself (`SET catalog = dev;`): its value there is the file's
+_SQL_SET = re.compile(r"^\s*SET\s+([\w.\-]+)\s*=", re.I | re.M)
 # a pipeline configuration value substituted into SQL text (`${catalog}`)
 _CONF_REF = re.compile(r"\$\{([\w.\-]+)\}")
 _COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -71,11 +73,11 @@ def analyze_lakeflow(
     display: str,
     suffix: str,
     text: str,
-    catalog: str | None,
-    schema: str | None,
-    configuration: tuple[tuple[str, str], ...] = (),
+    pipelines: tuple[tuple[str | None, str | None, tuple[tuple[str, str | None], ...]], ...],
 ) -> PipelineFile:
-    """The writes a pipeline's update makes for the tables this file defines.
+    """The writes each pipeline's update makes for the tables this file defines
+    (`pipelines`: the catalog, schema and configuration of each pipeline whose source
+    it is; a file two pipelines share is read once for each).
 
     A dataset's name is read with the value layer (`values.static`), not taken
     from literals only: a module constant, an f-string over the pipeline's
@@ -85,43 +87,50 @@ def analyze_lakeflow(
     one intent per value, each flagged one of the alternatives; a name no reading
     can tell is an unresolved intent with a `DL001` note, never dropped and never
     replaced by the function's name (which the pipeline uses only when no name is
-    given)."""
-    conf = dict(configuration)
-    found = _python(display, text, conf) if suffix != ".sql" and not _is_sql_notebook(text) else _sql(text, conf)
-    out, diagnostics = [], []
-    seen: set[tuple[str, Kind]] = set()
-    for line, col, value, kind in found:
-        names = alternatives(value)
-        several = len(names) > 1
-        for name in names:
-            table, resolved = _qualify(name, catalog, schema)
-            if (table, kind) in seen:
-                continue
-            seen.add((table, kind))
-            flags = set()
-            if several:
-                flags.add(Flag.ONE_OF)
-            location = Location(display, line, col)
-            if not resolved:
-                flags.add(Flag.UNRESOLVED)
-                diagnostics.append(
-                    Diagnostic(
-                        UNRESOLVED_TABLE,
-                        location,
-                        f"table name `{table}` of a pipeline dataset is dynamic and cannot be resolved statically; "
-                        "this intent is not checked against others",
+    given). A configuration key whose value only a run knows (a variable no target
+    gives, a key the file's SQL sets itself) is unknown, its default in the code
+    not taken for it."""
+    out: list[Intent] = []
+    diagnostics: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    sql = suffix == ".sql" or _is_sql_notebook(text)
+    for catalog, schema, configuration in pipelines:
+        conf = {key: value for key, value in configuration if value is not None}
+        unknown = {key for key, value in configuration if value is None}
+        if sql:
+            unknown |= {key for key in _SQL_SET.findall(text)}
+        found = _sql(text, conf, unknown) if sql else _python(display, text, conf, unknown)
+        for line, col, value, kind in found:
+            names = alternatives(value)
+            for name in names:
+                table, resolved = _qualify(name, catalog, schema)
+                # two unresolved names alike are two datasets: each keeps its own place
+                key = (table, kind) if resolved else (table, kind, line, col)
+                if key in seen:
+                    continue
+                seen.add(key)
+                flags = {Flag.ONE_OF} if len(names) > 1 else set()
+                location = Location(display, line, col)
+                if not resolved:
+                    flags.add(Flag.UNRESOLVED)
+                    diagnostics.append(
+                        Diagnostic(
+                            UNRESOLVED_TABLE,
+                            location,
+                            f"table name `{table}` of a pipeline dataset is dynamic and cannot be resolved "
+                            "statically; this intent is not checked against others",
+                        )
+                    )
+                out.append(
+                    Intent(
+                        location=location,
+                        table=TableRef(table),
+                        kind=kind,
+                        flags=frozenset(flags),
+                        subkind="lakeflow",
+                        statement=f"Lakeflow pipeline update of `{table}`",
                     )
                 )
-            out.append(
-                Intent(
-                    location=location,
-                    table=TableRef(table),
-                    kind=kind,
-                    flags=frozenset(flags),
-                    subkind="lakeflow",
-                    statement=f"Lakeflow pipeline update of `{table}`",
-                )
-            )
     return PipelineFile(out, diagnostics)
 
 
@@ -129,7 +138,7 @@ def _is_sql_notebook(text: str) -> bool:
     return text.lstrip().startswith("-- Databricks notebook source")
 
 
-def _sql(text: str, conf: Mapping[str, str]) -> list[_Dataset]:
+def _sql(text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset]:
     blanked = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     out = []
     for m in _SQL_DEFINITION.finditer(blanked):
@@ -139,23 +148,24 @@ def _sql(text: str, conf: Mapping[str, str]) -> list[_Dataset]:
             kind = Kind.FULL_OVERWRITE if m["what"].upper().startswith("MATERIALIZED") else Kind.STREAMING_WRITE
             if m["what"].upper().startswith("LIVE"):
                 kind = Kind.FULL_OVERWRITE
-            out.append(_Dataset(line, col, _substituted(m["name"], conf), kind))
+            out.append(_Dataset(line, col, _substituted(m["name"], conf, unknown), kind))
         elif m["cdc"]:
-            out.append(_Dataset(line, col, _substituted(m["cdc"], conf), Kind.MERGE))
+            out.append(_Dataset(line, col, _substituted(m["cdc"], conf, unknown), Kind.MERGE))
         elif m["flow"]:
-            out.append(_Dataset(line, col, _substituted(m["flow"], conf), Kind.STREAMING_WRITE))
+            out.append(_Dataset(line, col, _substituted(m["flow"], conf, unknown), Kind.STREAMING_WRITE))
     return out
 
 
-def _substituted(name: str, conf: Mapping[str, str]) -> object:
+def _substituted(name: str, conf: Mapping[str, str], unknown: set[str]) -> object:
     """A SQL dataset name with the pipeline configuration's `${key}` values put in;
-    a template (its unknown keys as inputs) when the configuration lacks one."""
-    missing = [key for key in _CONF_REF.findall(name) if key not in conf]
-    text = _CONF_REF.sub(lambda m: conf.get(m[1], "{" + m[1] + "}"), name)
+    a template (its unknown keys as inputs) when the configuration lacks one or
+    holds a value only a run knows."""
+    missing = [key for key in _CONF_REF.findall(name) if key not in conf or key in unknown]
+    text = _CONF_REF.sub(lambda m: "{" + m[1] + "}" if m[1] in missing else conf[m[1]], name)
     return Template(text, tuple(missing)) if missing else text
 
 
-def _python(display: str, text: str, conf: Mapping[str, str]) -> list[_Dataset]:
+def _python(display: str, text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset]:
     lines, depth = [], 0
     for line in text.splitlines():  # magics only at a logical line's start (see `still_open`)
         lines.append(_cell_line(line) if depth == 0 else line)
@@ -165,7 +175,7 @@ def _python(display: str, text: str, conf: Mapping[str, str]) -> list[_Dataset]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    return _Walk(tree, display, conf).datasets()
+    return _Walk(tree, display, conf, unknown).datasets()
 
 
 class _Walk:
@@ -175,8 +185,8 @@ class _Walk:
     a function no walk reached (a method, one called from an expression) is read
     once where it is, its parameters unknown, so no dataset is lost."""
 
-    def __init__(self, tree: ast.Module, display: str, conf: Mapping[str, str]) -> None:
-        self.tree, self.conf = tree, conf
+    def __init__(self, tree: ast.Module, display: str, conf: Mapping[str, str], unknown: set[str]) -> None:
+        self.tree, self.conf, self.unknown = tree, conf, unknown
         self.static = Static(tree, display, Budget(), hook=self._hook)
         defined: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         for node in tree.body:
@@ -187,12 +197,14 @@ class _Walk:
         self.out: list[_Dataset] = []
         self.entered: set[int] = set()  # functions whose body a walk read
         self.stack: list[int] = []  # the factory calls being read (no recursion)
+        self.declined: set[int] = set()  # functions a call did not read (budget, depth, recursion)
         self.rounds = MAX_ROUNDS
 
     def datasets(self) -> list[_Dataset]:
         self._body(self.tree.body, Scope())
         for fn, scope in _functions(self.tree.body, Scope()):
-            if id(fn) not in self.entered:
+            if id(fn) not in self.entered or id(fn) in self.declined:
+                self.declined.discard(id(fn))
                 self.entered.add(id(fn))
                 self._body(fn.body, scope)
         return self.out
@@ -207,27 +219,22 @@ class _Walk:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._defined(stmt, scope)
             return
-        if isinstance(stmt, ast.ClassDef):
-            return  # its methods: read once where they are (`datasets`)
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             self._calls(stmt.iter, scope)
             for round_scope in self._rounds(stmt, scope):
                 self._body(stmt.body, round_scope)
             self._body(stmt.orelse, scope)
             return
-        if isinstance(stmt, (ast.If, ast.While)):
-            self._calls(stmt.test, scope)
-            self._body(stmt.body, scope)  # every branch: a dataset either defines may exist
-            self._body(stmt.orelse, scope)
-            return
-        if isinstance(stmt, (ast.With, ast.AsyncWith)):
-            self._body(stmt.body, scope)
-            return
-        if isinstance(stmt, ast.Try):
-            for part in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
-                self._body(part, scope)
-            return
-        self._calls(stmt, scope)
+        # every other statement: its own expressions, then every body it holds (a class's,
+        # each branch of an `if`, a `match` case, a `try`'s parts: a dataset either may define)
+        for _, value in ast.iter_fields(stmt):
+            for node in value if isinstance(value, list) else [value]:
+                if isinstance(node, ast.expr):
+                    self._calls(node, scope)
+                elif isinstance(node, ast.withitem):
+                    self._calls(node.context_expr, scope)
+        for body in _bodies(stmt):
+            self._body(body, scope)
 
     def _rounds(self, loop: ast.For | ast.AsyncFor, scope: Scope) -> Iterator[Scope]:
         """The scope of each round of a loop over a known list (its target bound to
@@ -237,10 +244,11 @@ class _Walk:
             items = list(items)
         if isinstance(items, (list, tuple)) and 0 < len(items) <= self.rounds:
             self.rounds -= len(items)
+            stored = _stored(loop.body)
             for item in items:
                 bound = _bind(loop.target, item)
-                if bound is None:
-                    break
+                if bound is None or not stored.isdisjoint(bound):
+                    break  # a target the body assigns again holds what the body gives it
                 yield scope.bind(bound)
             else:
                 return
@@ -275,26 +283,34 @@ class _Walk:
                     )
             elif isinstance(call.func, ast.Name) and call.func.id in self.functions:
                 self._factory(self.functions[call.func.id], call, scope)
+            for arg in (*call.args, *(k.value for k in call.keywords)):
+                if isinstance(arg, ast.Name) and arg.id in self.functions:  # `map(make, names)`
+                    self.declined.add(id(self.functions[arg.id]))
 
     def _factory(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> None:
         """A module function called here: its body read with its parameters bound
         to the call's arguments (a parameter neither gives stays unknown)."""
         if id(fn) in self.stack or len(self.stack) >= MAX_CALL_DEPTH or self.rounds <= 0:
+            self.declined.add(id(fn))  # read once more with its parameters unknown (`datasets`)
             return
         self.rounds -= 1
         self.entered.add(id(fn))
-        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
         bound: dict[str, object] = {}
         for name, arg in zip(params, call.args):
             if isinstance(arg, ast.Starred):
                 break
             bound[name] = self.static.value(arg, scope)
         for keyword in call.keywords:
-            if keyword.arg is not None:
+            if keyword.arg in params:  # a `**kw` parameter binds no name of its own
                 bound[keyword.arg] = self.static.value(keyword.value, scope)
-        defaults = fn.args.defaults
-        for name, default in zip(params[len(params) - len(defaults) :], defaults):
-            bound.setdefault(name, self.static.value(default))
+        positional = [*fn.args.posonlyargs, *fn.args.args]
+        defaults = list(zip(positional[len(positional) - len(fn.args.defaults) :], fn.args.defaults))
+        defaults += [(a, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None]
+        for arg, default in defaults:
+            bound.setdefault(arg.arg, self.static.value(default))
+        stored = _stored(fn.body)
+        bound = {name: value for name, value in bound.items() if name not in stored}
         self.stack.append(id(fn))
         try:
             self._body(fn.body, Scope().enter(fn).bind(bound))
@@ -317,6 +333,8 @@ class _Walk:
             key = static.read(node.args[0], scope, depth + 1)
             if not isinstance(key, str):
                 return Unknown("a configuration key only a run knows")
+            if key in self.unknown:
+                return Unknown(f"the pipeline's configuration gives `{key}` a value only a run knows")
             if key in self.conf:
                 return self.conf[key]
             if len(node.args) > 1:
@@ -373,22 +391,48 @@ def _bind(target: ast.expr, item: object) -> dict[str, object] | None:
     return None
 
 
+def _bodies(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists a statement holds: a class's body, each branch of an
+    `if`, `while`, `with`, `try`/`try*` (with its handlers) and `match` (its cases)."""
+    for field in ("body", "orelse", "finalbody"):
+        part = getattr(stmt, field, None)
+        if isinstance(part, list) and part and isinstance(part[0], ast.stmt):
+            yield part
+    for handler in getattr(stmt, "handlers", None) or ():
+        yield handler.body
+    for case in getattr(stmt, "cases", None) or ():
+        yield case.body
+
+
+def _stored(body: list[ast.stmt]) -> set[str]:
+    """The names a body assigns (`=`, `+=`, `:=`, a loop's or a `with`'s target,
+    `del`), its nested functions and classes aside: a name bound for a round or a
+    call is that value only where the body never stores to it."""
+    out: set[str] = set()
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if not isinstance(node, ast.Lambda):
+                out.add(node.name)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def _functions(body: list[ast.stmt], scope: Scope) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, Scope]]:
-    """Every function of a module (methods and nested ones too), outermost first,
-    with the scope of its body."""
+    """Every function of a module (methods and nested ones too, in any branch, case or
+    handler), outermost first, with the scope of its body."""
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             inner = scope.enter(node)
             yield node, inner
             yield from _functions(node.body, inner)
-        elif isinstance(node, ast.ClassDef):
-            yield from _functions(node.body, scope)
         else:
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                parts = getattr(node, field, None)
-                if isinstance(parts, list):
-                    stmts = [h for p in parts for h in (p.body if isinstance(p, ast.ExceptHandler) else [p])]
-                    yield from _functions([s for s in stmts if isinstance(s, ast.stmt)], scope)
+            for part in _bodies(node):
+                yield from _functions(part, scope)
 
 
 def _is_conf_get(func: ast.expr) -> bool:

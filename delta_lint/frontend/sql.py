@@ -528,21 +528,35 @@ def given_procedures(
     """The writes of the procedures other files define (`Context.procedures`), by the
     name the CALLs of a file shown as `display` give them: each definition is read
     as its own file reads it (the catalog and schema it met there), its writes
-    located at its statements in that file. What reading it says (a statement that
-    does not parse) is that file's to say, not repeated here."""
+    located at its statements in that file. A body that CALLs another given
+    procedure makes that one's writes too: the definitions are read again, each with
+    the bodies of the round before, until none changes (at most MAX_CALL_DEPTH
+    rounds). What reading it says (a statement that does not parse) is that file's
+    to say, not repeated here."""
     out: dict[str, tuple[Intent, ...]] = {}
     folder = posixpath.dirname(display)
-    for called, relative, (name, text, line, column, catalog, schema, fixed) in given:
-        path = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
-        session = Session(catalog=catalog or None, schema=schema or None)
-        if fixed:
-            analyze_sql(text, path, session, fixed=Location(path, line, column), memo=memo)
-        else:
-            analyze_sql(text, path, session, base_line=line, base_col=column, memo=memo)
-        body = dict(session.procedures).get(name)
-        if body is not None:
-            out[called] = body
-    return tuple(out.items())
+    for _ in range(MAX_CALL_DEPTH):
+        known = tuple(out.items())
+        now: dict[str, tuple[Intent, ...]] = {}
+        for called, relative, (name, text, line, column, catalog, schema, fixed) in given:
+            path = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
+            session = Session(catalog=catalog or None, schema=schema or None, procedures=known)
+            if fixed:
+                analyze_sql(text, path, session, fixed=Location(path, line, column), memo=memo)
+            else:
+                analyze_sql(text, path, session, base_line=line, base_col=column, memo=memo)
+            body = dict(session.procedures).get(name)
+            if body is not None:
+                now[called] = body
+                now.setdefault(name, body)  # the name other bodies CALL it by
+        if now == out:
+            break
+        out = now
+    wanted = {called for called, _, _ in given}
+    return tuple((name, body) for name, body in out.items() if name in wanted)
+
+
+MAX_CALL_DEPTH = 4  # procedures calling procedures of other files, followed this deep
 
 
 def _may_define_procedures(script: str) -> bool:
@@ -603,6 +617,9 @@ class _Procedures:
             body = tuple(self.intents[mark:])
             del self.intents[mark:]
             before.procedures = (*((k, v) for k, v in self.session.procedures if k != name), (name, body))
+            # the calls its body makes of procedures no file here defines are the file's to
+            # ask the link stage for, as the script's own are
+            before.unknown_calls = tuple(dict.fromkeys((*before.unknown_calls, *self.session.unknown_calls)))
             for f in fields(Session):
                 setattr(self.session, f.name, getattr(before, f.name))
             self.open = None
