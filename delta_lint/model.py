@@ -289,6 +289,10 @@ class TableDDL:
     columns: tuple[str, ...] = ()
 
 
+# the rule of a table name no reading of the code can tell (every front end says it)
+UNRESOLVED_TABLE = "DL001"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """A problem reading the input (not a predicted conflict)."""

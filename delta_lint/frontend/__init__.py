@@ -12,7 +12,16 @@ from pathlib import Path
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.model import Context, Diagnostic, FileResult, Links, Location, code_words, source_words
+from delta_lint.model import (
+    UNRESOLVED_TABLE,
+    Context,
+    Diagnostic,
+    FileResult,
+    Links,
+    Location,
+    code_words,
+    source_words,
+)
 from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
@@ -21,7 +30,6 @@ NOT_READ = "DL006"  # task-not-analysable: code in a language delta-lint does no
 # dbt project files routed to the front ends besides SQL: seeds, YAML snapshots (see `discover`)
 DBT_DATA_SUFFIXES = (".csv", ".yml", ".yaml")
 
-UNRESOLVED_TABLE = "DL001"
 INTERNAL_ERROR = "DL002"
 READ_ERROR = "DL003"
 

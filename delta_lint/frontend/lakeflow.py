@@ -16,12 +16,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from delta_lint.frontend import UNRESOLVED_TABLE
 from delta_lint.frontend.pysource import still_open
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, alternatives, concat, join
 from delta_lint.frontend.values.static import PASS, Scope, Static
-from delta_lint.model import Diagnostic, Flag, Intent, Kind, Location, TableRef
+from delta_lint.model import UNRESOLVED_TABLE, Diagnostic, Flag, Intent, Kind, Location, TableRef
 
 _SQL_DEFINITION = re.compile(
     r"\bCREATE\s+(?:OR\s+REFRESH\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"

@@ -36,6 +36,7 @@ from delta_lint.frontend.sqltext import (
 )
 from delta_lint.model import (
     DYNAMIC_SQL,
+    UNRESOLVED_TABLE,
     Diagnostic,
     Flag,
     Intent,
@@ -170,7 +171,6 @@ def _generic_sql(node: exp.Expression) -> str:
 
 
 PARSE_ERROR = "DL000"
-UNRESOLVED_TABLE = "DL001"
 
 
 TXN_APP_ID_CONF = "spark.databricks.delta.write.txnappid"
