@@ -22,8 +22,6 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import re2
-
 MAX_FUNCTIONS = 64  # functions of one registry read at a call at most
 MAX_MODULE_NAME = 200  # longest module name (or template of one) matched
 IMPORT_MODULE = ("importlib", "import_module")
@@ -63,6 +61,8 @@ def module_pattern(template: str) -> Callable[[str], bool] | None:
     parts = _PLACEHOLDER.split(template)
     if len(template) > MAX_MODULE_NAME or len(parts) < 2 or not any(p.strip(".") for p in parts):
         return None
+    import re2  # loaded by the runs that meet such a template: a SQL-only check never does
+
     pattern = re2.compile(r"[A-Za-z_]\w*".join(re2.escape(p) for p in parts))
     return lambda name: len(name) <= MAX_MODULE_NAME and pattern.fullmatch(name) is not None
 
