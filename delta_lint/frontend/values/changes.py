@@ -94,21 +94,7 @@ def _grows_a_part(node: ast.expr) -> bool:
     part = node.func.value
     if isinstance(part, ast.Name):
         return False  # the name itself: changed in place (its own loops are not the literal's)
-    while not isinstance(part, ast.Name):
-        if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant):
-            part = part.value
-        elif (
-            isinstance(part, ast.Call)
-            and isinstance(part.func, ast.Attribute)
-            and part.func.attr == "get"
-            and len(part.args) == 1
-            and isinstance(part.args[0], ast.Constant)
-            and not part.keywords
-        ):
-            part = part.func.value
-        else:
-            return False
-    return True
+    return keyed_root(part) is not None
 
 
 def _root(node: ast.expr) -> ast.Name | None:
@@ -234,3 +220,23 @@ def _names(node: ast.expr, out: set[str]) -> None:
             node = node.value
         else:
             return
+
+
+def keyed_root(node: ast.expr) -> ast.Name | None:
+    """The name a value is read from by known keys only (`CFG`, `CFG["tables"]`,
+    `CFG.get("t")["x"]`); None for any other expression."""
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and not node.keywords
+        ):
+            node = node.func.value
+        else:
+            return None
+    return node

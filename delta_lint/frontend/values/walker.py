@@ -58,7 +58,7 @@ from delta_lint.frontend.values.brains import (
     is_argv,
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
-from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS
+from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
 from delta_lint.frontend.values.lattice import OneOf
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
@@ -342,26 +342,6 @@ def _swap(held: object, old: object, new: object, made: dict[int, object], depth
         swapped = Instance(tuple((k, v) for k, v in items if v is not None), cls=held.cls)
     made[id(held)] = swapped
     return swapped
-
-
-def _keyed_root(node: ast.expr) -> ast.Name | None:
-    """The name a value is read from by known keys only (`CFG`, `CFG["tables"]`,
-    `CFG.get("t")["x"]`); None for any other expression."""
-    while not isinstance(node, ast.Name):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            node = node.value
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant)
-            and not node.keywords
-        ):
-            node = node.func.value
-        else:
-            return None
-    return node
 
 
 def _is_widget_definition(node: ast.expr) -> bool:
@@ -813,7 +793,7 @@ class Walker:
         if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS):
             return
         part = func.value
-        root = _keyed_root(part)
+        root = keyed_root(part)
         if root is None:
             return
         held = scope.env.get(root.id) if part is root else self.values._held(part, scope)
