@@ -173,6 +173,8 @@ class Module:
                 module.classes[stmt.name] = stmt
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 module.assigned[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                module.assigned[stmt.target.id] = stmt.value  # `TABLE: Final[str] = "..."`: one assignment too
             elif isinstance(stmt, ast.Expr):
                 # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change;
                 # the function a call names does not (`print(load(p))` leaves `load` as

@@ -129,6 +129,8 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
             defined[stmt.name] = stmt
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             defined[stmt.targets[0].id] = stmt
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+            defined[stmt.target.id] = stmt  # `TABLE: Final[str] = "..."`: an assignment all the same
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not getattr(stmt, "level", 0):
             imports.append(stmt)
     wanted = [n for n in names if n in defined]
