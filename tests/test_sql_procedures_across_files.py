@@ -108,6 +108,7 @@ def test_an_unqualified_call_takes_the_one_definition_of_that_name(lint):
     two = lint({"sql/procs.sql": PROCS, "sql/dev.sql": other, "jobs/nightly.sql": "CALL load_orders();\n"})
     assert _writes(two) == []
     assert _notes(two) == [("DL007", "jobs/nightly.sql", 1)]
+    assert "several do differently" in two.diagnostics[0].message  # not "no file defines" alone
 
 
 def test_an_edited_definition_reaches_the_caller_through_the_cache(tmp_path: Path, monkeypatch):

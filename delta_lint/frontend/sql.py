@@ -965,7 +965,8 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
                 DYNAMIC_SQL,
                 ctx.location,
                 f"`{_short(ctx.tpl.restore(text))}` calls procedure `{name}`, which no file of the project defines "
-                "(`CREATE PROCEDURE`): what it writes is not known, and its writes are not checked",
+                "(`CREATE PROCEDURE`) as that one procedure (none does, or several do differently): what it writes "
+                "is not known, and its writes are not checked",
                 "info",
             )
         ]
