@@ -255,21 +255,26 @@ class Pools:
                 if isinstance(loop.target, ast.Name) and _started_and_joined(loop.body, loop.target.id):
                     serial_lists.add((home(self._above.get(id(loop), 0)), loop.iter.id))
             for stmt in loop.body:
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Name)
-                    and isinstance(stmt.value, ast.Call)
-                    and self._thread_kind(stmt.value.func)
-                    and _started_and_joined(loop.body, stmt.targets[0].id)
-                ):
-                    self._serial.add(id(stmt.value))
+                if (thread := self._made_thread(stmt)) is not None and _started_and_joined(loop.body, thread[0]):
+                    self._serial.add(id(thread[1]))
         for name, value in bindings:
             if (home(self._above.get(id(value), 0)), name) in serial_lists and isinstance(
                 value, (ast.ListComp, ast.GeneratorExp)
             ):
                 if isinstance(value.elt, ast.Call) and self._thread_kind(value.elt.func):
                     self._serial.add(id(value.elt))
+
+    def _made_thread(self, stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+        """`t = Thread(target=...)` (or a process, a timer): the name and the call."""
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and self._thread_kind(stmt.value.func)
+        ):
+            return stmt.targets[0].id, stmt.value
+        return None
 
     def _find_together(self, tree: ast.Module | None) -> None:
         """Threads made once each (`a = Thread(...)`, `b = Thread(...)`) that run at
@@ -289,15 +294,9 @@ class Pools:
             made: dict[str, ast.Call] = {}
             runs: dict[str, list[float]] = {}  # thread -> [start, end] in statements of the block
             for at, stmt in enumerate(block):
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Name)
-                    and isinstance(stmt.value, ast.Call)
-                    and self._thread_kind(stmt.value.func)
-                ):
-                    made[stmt.targets[0].id] = stmt.value
-                    runs.pop(stmt.targets[0].id, None)  # a name bound again: another thread
+                if (thread := self._made_thread(stmt)) is not None:
+                    made[thread[0]] = thread[1]
+                    runs.pop(thread[0], None)  # a name bound again: another thread
                     continue
                 call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
                 func = call.func if call is not None else None

@@ -1129,7 +1129,7 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
         schema_evolution = True
     if _may(lead, "replace_on") and (m := _RX["replace_on"].match(text)):
         return _Recognise.replace_on(ctx, m)
-    if first == "CREATE" and ("MASK" in text.upper() or "ROW FILTER" in " ".join(text.upper().split())):
+    if first == "CREATE" and ("MASK" in (upper := text.upper()) or "FILTER" in upper):
         query = _CTAS_QUERY.search(text)  # the clauses are the table's: never in its query
         head, tail = (text[: query.start()], text[query.start() :]) if query else (text, "")
         text = _RX["row_filter"].sub("", _RX["mask"].sub("", head)) + tail
