@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from delta_lint.config import validate
 from delta_lint.run import check
 
@@ -145,3 +147,36 @@ def test_a_body_calling_another_files_procedure_makes_its_writes_at_each_call(li
     )
     assert [(w[0], w[2]) for w in _writes(result)] == [("jobs/job.sql", "main.sales.t")]
     assert _notes(result) == []
+
+
+NAMED = """CREATE OR REPLACE PROCEDURE main.ops.load()
+LANGUAGE SQL
+AS BEGIN
+  INSERT INTO main.sales.t VALUES (1);
+END;
+"""
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"sql/procs.sql": NAMED, "jobs/nightly.sql": "CALL load();\n"},  # across files
+        {"jobs/nightly.sql": NAMED + "CALL load();\n"},  # in the defining file
+    ],
+    ids=["across-files", "in-file"],
+)
+def test_a_call_less_qualified_than_the_definition_is_read_with_a_note(lint, files):
+    """The job's default catalog and schema decide which `load` runs: the one the
+    project defines is read, and a note says it was matched by name — the same in
+    the defining file and in another."""
+    result = lint(files)
+    assert [w[2] for w in _writes(result) if w[0] == "jobs/nightly.sql" and w[4]] == ["main.sales.t"]
+    (note,) = [d for d in result.diagnostics if d.rule == "DL007"]
+    assert note.location.path == "jobs/nightly.sql"
+    assert "read as `main.ops.load`" in note.message and "default catalog and schema" in note.message
+
+
+def test_a_fully_qualified_call_of_another_schema_is_not_matched_by_name(lint):
+    result = lint({"jobs/nightly.sql": NAMED + "CALL main.dev.load();\n"})
+    assert [w for w in _writes(result) if w[4]] == []
+    assert "which no file of the project defines" in result.diagnostics[0].message

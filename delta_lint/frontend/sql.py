@@ -538,7 +538,7 @@ def given_procedures(
     for _ in range(MAX_CALL_DEPTH):
         known = tuple(out.items())
         now: dict[str, tuple[Intent, ...]] = {}
-        for called, relative, (name, text, line, column, catalog, schema, fixed) in given:
+        for _called, relative, (name, text, line, column, catalog, schema, fixed) in given:
             path = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
             session = Session(catalog=catalog or None, schema=schema or None, procedures=known)
             if fixed:
@@ -547,13 +547,11 @@ def given_procedures(
                 analyze_sql(text, path, session, base_line=line, base_col=column, memo=memo)
             body = dict(session.procedures).get(name)
             if body is not None:
-                now[called] = body
-                now.setdefault(name, body)  # the name other bodies CALL it by
+                now[name] = body  # by its own name: a CALL less qualified finds it as `_call` says
         if now == out:
             break
         out = now
-    wanted = {called for called, _, _ in given}
-    return tuple((name, body) for name, body in out.items() if name in wanted)
+    return tuple(out.items())
 
 
 MAX_CALL_DEPTH = 4  # procedures calling procedures of other files, followed this deep
@@ -956,7 +954,26 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
     if m is None:
         raise ParseError("CALL names no procedure")
     name = table_ref([ctx.tpl.restore_names(p) for p in split_name(m["name"])], ctx.session, None)[0].name
-    body = dict(ctx.session.procedures).get(name)
+    procedures = dict(ctx.session.procedures)
+    body = procedures.get(name)
+    notes: list[Diagnostic] = []
+    if body is None and name.count(".") < 2:
+        # `CALL load()` with no `USE` naming its schema: the job's defaults decide which
+        # procedure runs; the one the project defines with a name ending so is read,
+        # and the note says it was matched by name
+        ends = [k for k in procedures if k.endswith("." + name)]
+        if len(ends) == 1:
+            body = procedures[ends[0]]
+            notes.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    ctx.location,
+                    f"`{_short(ctx.tpl.restore(text))}` names procedure `{name}` without its "
+                    f"{'catalog' if '.' in name else 'catalog and schema'}: read as `{ends[0]}`, the one procedure "
+                    "of the project whose name ends so; the job's default catalog and schema decide which runs",
+                    "info",
+                )
+            )
     if body is None:
         if name not in ctx.session.unknown_calls:
             ctx.session.unknown_calls = (*ctx.session.unknown_calls, name)
@@ -975,7 +992,7 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
         replace(i, location=Location(at.path, at.line, at.column, (*at.sites, i.location, *i.location.sites)))
         for i in body
     ]
-    return placed, []
+    return placed, notes
 
 
 def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
