@@ -530,12 +530,13 @@ def given_procedures(
     as its own file reads it (the catalog and schema it met there), its writes
     located at its statements in that file. A body that CALLs another given
     procedure makes that one's writes too: the definitions are read again, each with
-    the bodies of the round before, until none changes (at most MAX_CALL_DEPTH
-    rounds). What reading it says (a statement that does not parse) is that file's
+    the bodies of the round before, until none changes (one round per definition
+    given and one more, at most MAX_CALL_DEPTH; a recursion adds nothing, see
+    `_call`). What reading it says (a statement that does not parse) is that file's
     to say, not repeated here."""
     out: dict[str, tuple[Intent, ...]] = {}
     folder = posixpath.dirname(display)
-    for _ in range(MAX_CALL_DEPTH):
+    for _ in range(min(len(given) + 1, MAX_CALL_DEPTH)):
         known = tuple(out.items())
         now: dict[str, tuple[Intent, ...]] = {}
         for _called, relative, (name, text, line, column, catalog, schema, fixed) in given:
@@ -554,7 +555,7 @@ def given_procedures(
     return tuple(out.items())
 
 
-MAX_CALL_DEPTH = 4  # procedures calling procedures of other files, followed this deep
+MAX_CALL_DEPTH = 16  # procedures calling procedures of other files, followed this deep
 
 
 def _may_define_procedures(script: str) -> bool:
@@ -988,11 +989,31 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
             )
         ]
     at = ctx.location
+    here = (at.path, at.line, at.column)
+    # each write names the body's statement and the CALLs it came through, once each
+    # (a site's own sites are not kept inside it: a chain of CALLs stays linear), and
+    # a write that already came through this CALL is a recursion, not read again
     placed = [
-        replace(i, location=Location(at.path, at.line, at.column, (*at.sites, i.location, *i.location.sites)))
+        replace(
+            i,
+            location=Location(
+                at.path, at.line, at.column, (*at.sites, replace(i.location, sites=()), *i.location.sites)
+            ),
+        )
         for i in body
+        if not any((s.path, s.line, s.column) == here for s in i.location.sites)
     ]
-    return placed, notes
+    # one write per statement of the bodies: a statement reached again through a
+    # recursion (`a` CALLs `b`, which CALLs `a`) is the same write
+    seen: set[tuple] = set()
+    kept = []
+    for i in placed:
+        inner = i.location.sites[-1]
+        key = (inner.path, inner.line, inner.column, i.table, i.kind)
+        if key not in seen:
+            seen.add(key)
+            kept.append(i)
+    return kept, notes
 
 
 def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
