@@ -389,8 +389,10 @@ class Linker:
         (`Links.procedures`), each with the name the CALL gives and the defining
         file's path relative to file i's folder: by qualified name; else, for a name the CALL leaves less qualified
         (`CALL load()` where no `USE` says the schema), the one definition whose name
-        ends in it. A name two files define differently is not given: which one runs
-        depends on which was created last."""
+        ends in it. A name two files define differently (another text, or the same
+        text under another `USE`) is not given: which one runs depends on which was
+        created last. The file's own definition is given when no other file has one:
+        a CALL above its CREATE runs what the script's last run made."""
         if not links.calls:
             return ()
         if self._defined is None:
@@ -406,8 +408,11 @@ class Linker:
                 tail = "." + name
                 ends = [k for k in self._defined if k.endswith(tail)]
                 found = self._defined[ends[0]] if len(ends) == 1 else None
-            found = [(j, made) for j, made in found or () if j != i]
-            if len({made[1] for _, made in found}) != 1:
+            # another file's definition; else the file's own, for a CALL that runs before
+            # its CREATE (a script run again calls what its last run made)
+            found = [(j, made) for j, made in found or () if j != i] or [(j, m) for j, m in found or () if j == i]
+            # one definition: the same text meeting the same catalog and schema
+            if len({(made[1], made[4], made[5]) for _, made in found}) != 1:
                 continue
             j, made = found[0]
             out.append((name, posixpath.relpath(self.paths[j], posixpath.dirname(self.paths[i]) or "."), made))

@@ -322,4 +322,6 @@ _PARAM_NAME = re.compile(r"[^0-9A-Za-z_]+")
 def param_name(raw: str) -> str:
     """A readable identifier for a templating expression (`{{ ds }}` -> `ds`)."""
     name = _PARAM_NAME.sub("_", raw.strip()).strip("_")
-    return name or "param"
+    # a placeholder is read back as an identifier: one that starts with a digit
+    # (`{0.name}`, `{1 + n}`) would not be one
+    return ("p" + name if name[:1].isdigit() else name) or "param"

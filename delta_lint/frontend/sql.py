@@ -530,15 +530,16 @@ def given_procedures(
     as its own file reads it (the catalog and schema it met there), its writes
     located at its statements in that file. A body that CALLs another given
     procedure makes that one's writes too: the definitions are read again, each with
-    the bodies of the round before, until none changes (at most MAX_CALL_DEPTH
-    rounds). What reading it says (a statement that does not parse) is that file's
+    the bodies of the round before, until none changes (one round per definition
+    given and one more, at most MAX_CALL_DEPTH; a recursion adds nothing, see
+    `_call`). What reading it says (a statement that does not parse) is that file's
     to say, not repeated here."""
     out: dict[str, tuple[Intent, ...]] = {}
     folder = posixpath.dirname(display)
-    for _ in range(MAX_CALL_DEPTH):
+    for _ in range(min(len(given) + 1, MAX_CALL_DEPTH)):
         known = tuple(out.items())
         now: dict[str, tuple[Intent, ...]] = {}
-        for called, relative, (name, text, line, column, catalog, schema, fixed) in given:
+        for _called, relative, (name, text, line, column, catalog, schema, fixed) in given:
             path = posixpath.normpath(posixpath.join(folder, relative)) if folder else posixpath.normpath(relative)
             session = Session(catalog=catalog or None, schema=schema or None, procedures=known)
             if fixed:
@@ -547,16 +548,14 @@ def given_procedures(
                 analyze_sql(text, path, session, base_line=line, base_col=column, memo=memo)
             body = dict(session.procedures).get(name)
             if body is not None:
-                now[called] = body
-                now.setdefault(name, body)  # the name other bodies CALL it by
+                now[name] = body  # by its own name: a CALL less qualified finds it as `_call` says
         if now == out:
             break
         out = now
-    wanted = {called for called, _, _ in given}
-    return tuple((name, body) for name, body in out.items() if name in wanted)
+    return tuple(out.items())
 
 
-MAX_CALL_DEPTH = 4  # procedures calling procedures of other files, followed this deep
+MAX_CALL_DEPTH = 16  # procedures calling procedures of other files, followed this deep
 
 
 def _may_define_procedures(script: str) -> bool:
@@ -956,7 +955,26 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
     if m is None:
         raise ParseError("CALL names no procedure")
     name = table_ref([ctx.tpl.restore_names(p) for p in split_name(m["name"])], ctx.session, None)[0].name
-    body = dict(ctx.session.procedures).get(name)
+    procedures = dict(ctx.session.procedures)
+    body = procedures.get(name)
+    notes: list[Diagnostic] = []
+    if body is None and name.count(".") < 2:
+        # `CALL load()` with no `USE` naming its schema: the job's defaults decide which
+        # procedure runs; the one the project defines with a name ending so is read,
+        # and the note says it was matched by name
+        ends = [k for k in procedures if k.endswith("." + name)]
+        if len(ends) == 1:
+            body = procedures[ends[0]]
+            notes.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    ctx.location,
+                    f"`{_short(ctx.tpl.restore(text))}` names procedure `{name}` without its "
+                    f"{'catalog' if '.' in name else 'catalog and schema'}: read as `{ends[0]}`, the one procedure "
+                    "of the project whose name ends so; the job's default catalog and schema decide which runs",
+                    "info",
+                )
+            )
     if body is None:
         if name not in ctx.session.unknown_calls:
             ctx.session.unknown_calls = (*ctx.session.unknown_calls, name)
@@ -971,11 +989,31 @@ def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
             )
         ]
     at = ctx.location
+    here = (at.path, at.line, at.column)
+    # each write names the body's statement and the CALLs it came through, once each
+    # (a site's own sites are not kept inside it: a chain of CALLs stays linear), and
+    # a write that already came through this CALL is a recursion, not read again
     placed = [
-        replace(i, location=Location(at.path, at.line, at.column, (*at.sites, i.location, *i.location.sites)))
+        replace(
+            i,
+            location=Location(
+                at.path, at.line, at.column, (*at.sites, replace(i.location, sites=()), *i.location.sites)
+            ),
+        )
         for i in body
+        if not any((s.path, s.line, s.column) == here for s in i.location.sites)
     ]
-    return placed, []
+    # one write per statement of the bodies: a statement reached again through a
+    # recursion (`a` CALLs `b`, which CALLs `a`) is the same write
+    seen: set[tuple] = set()
+    kept = []
+    for i in placed:
+        inner = i.location.sites[-1]
+        key = (inner.path, inner.line, inner.column, i.table, i.kind)
+        if key not in seen:
+            seen.add(key)
+            kept.append(i)
+    return kept, notes
 
 
 def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:

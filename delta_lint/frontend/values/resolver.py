@@ -41,6 +41,7 @@ from delta_lint.frontend.pyvalues import (
     Str,
     UnknownState,
     all_held,
+    alternatives,
     argument_at,
     exported_value,
     from_plain,
@@ -70,6 +71,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
+from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
 from delta_lint.frontend.values.lattice import OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
@@ -753,7 +755,9 @@ class ValueResolver:
                 if isinstance(part, ast.Constant):
                     out = out + Str(str(part.value))
                 elif isinstance(part, ast.FormattedValue):
-                    out = out + self._placeholder(part.value, scope)
+                    spec = self._spec_text(part.format_spec, scope)
+                    held = self._placeholder(part.value, scope)
+                    out = out + self._shown(held, spec, part.conversion, part.value)
             return out
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
@@ -1450,6 +1454,7 @@ class ValueResolver:
         scope: Scope,
         owner: Instance | None = None,
         bound: dict[str, object] | None = None,
+        partial: bool = False,
     ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text or to an object of the
@@ -1460,7 +1465,10 @@ class ValueResolver:
         not known; a `return` inside one of them (`if prod: return A`) makes what the
         call returns not told (None), never the later `return` taken for it. A
         method of an object (`owner`) starts from what the object holds; `bound`
-        binds names besides the parameters (`cls` of a class method)."""
+        binds names besides the parameters (`cls` of a class method). With `partial`
+        (`__init__` read for the methods read where they are written), an attribute set
+        to a text with unknown parts keeps its known ones (`{raw_catalog}.ops.c`), as
+        a function's own writes do."""
         attrs: dict[str, object] = dict(owner.items) if owner is not None else {}
         cls = owner.cls if owner is not None else ""
         if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
@@ -1505,6 +1513,9 @@ class ValueResolver:
                 local.env[target.id] = self._value(stmt.value, local, target.id)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                 held = self._attribute_value(stmt.value, local)
+                if held is None and partial:
+                    text = self.string(stmt.value, local)
+                    held = text if text.text != "{" + (text.params or ("",))[0] + "}" else None
                 if held is None:
                     attrs.pop(target.attr, None)
                 else:
@@ -1579,11 +1590,16 @@ class ValueResolver:
             parsed = list(_string.Formatter().parse(template.text))
         except ValueError:
             return Str(template.text, template.params, True)
-        for literal, field_name, _spec, _conv in parsed:
+        for literal, field_name, spec, conversion in parsed:
             out = out + Str(literal)
             if field_name is None:
                 continue
             key = field_name.split(".")[0].split("[")[0]
+            if key != field_name:  # `{0.name}`, `{cfg[db]}`: a member of the argument, not followed
+                out = out + Str("{" + param_name(field_name) + "}", (param_name(field_name),), True)
+                if key == "":
+                    auto += 1
+                continue
             arg: ast.expr | None = None
             if key == "":
                 arg = call.args[auto] if auto < len(call.args) else None
@@ -1598,7 +1614,8 @@ class ValueResolver:
                 else:
                     out = out + Str("{" + param_name(key or "arg") + "}", (param_name(key or "arg"),), True)
             else:
-                out = out + self._placeholder(arg, scope)
+                held = self._placeholder(arg, scope)
+                out = out + self._shown(held, spec or "", ord(conversion) if conversion else -1, arg)
         return out
 
     def _percent(self, template: Str, right: ast.expr, scope: Scope) -> Str:
@@ -1609,19 +1626,77 @@ class ValueResolver:
         out = Str("", template.params, template.unknown)
         pos = 0
         idx = 0
-        for m in re.finditer(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]", template.text):
+        for m in PERCENT_DIRECTIVE.finditer(template.text):
             out = out + Str(template.text[pos : m.start()])
             pos = m.end()
+            key, flags, kind = m.groups()
             if m.group(0) == "%%":
                 out = out + Str("%")
-            elif m.group(1):
-                arg = mapping.get(m.group(1))
-                out = out + (self._placeholder(arg, scope) if arg is not None else param_str(m.group(1)))
+                continue
+            if key:
+                arg = mapping.get(key)
+                if arg is None:
+                    out = out + param_str(key)
+                    continue
             else:
                 arg = values[idx] if idx < len(values) else None
                 idx += 1
-                out = out + (self._placeholder(arg, scope) if arg is not None else Str("{arg}", ("arg",), True))
+                if arg is None:
+                    out = out + Str("{arg}", ("arg",), True)
+                    continue
+            held = self._placeholder(arg, scope)
+            out = out + (held if plain_directive(flags, kind) else self._percent_shown(held, flags, kind, arg))
         return out + Str(template.text[pos:])
+
+    def _spec_text(self, spec: ast.expr | None, scope: Scope) -> str | None:
+        """An f-string field's format spec as text (`03d`, or `>{w}` with `w` known);
+        None when a part of it is not known."""
+        if spec is None:
+            return ""
+        text = self.string(spec, scope)
+        return None if text.params or text.unknown else text.text
+
+    def _shown(self, held: Str, spec: str | None, conversion: int, node: ast.expr) -> Str:
+        """A formatted field: the value's text as Python shows it with the field's spec
+        and conversion (`f"t_{n:03d}"` is `t_007`, `{s!r}` is quoted). Without either,
+        the text itself (a template stays one); with either, each known alternative
+        formatted by Python, a template quoted by `!r` when its known text needs no
+        escape, and anything else an unknown part of the statement."""
+        if spec == "" and conversion in (-1, ord("s")):
+            return held
+        if spec is None:
+            return self._opaque(node)
+        shown: list[Str] = []
+        for alternative in alternatives(held):
+            if alternative.params or alternative.unknown:
+                if spec == "" and conversion == ord("r") and len(alternatives(held)) == 1 and _quotable(held):
+                    return Str("'") + held + Str("'")
+                return self._opaque(node)
+            text = format_field(alternative.value if alternative.scalar else alternative.text, spec, conversion)
+            if text is None:
+                return self._opaque(node)
+            shown.append(Str(text))
+        return one_of(shown)
+
+    def _percent_shown(self, held: Str, flags: str, kind: str, node: ast.expr) -> Str:
+        """A printf-style directive other than a bare `%s` applied to each known
+        alternative of `held` as Python applies it; an unknown part otherwise."""
+        shown: list[Str] = []
+        for alternative in alternatives(held):
+            if alternative.params or alternative.unknown:
+                return self._opaque(node)
+            text = percent_field(alternative.value if alternative.scalar else alternative.text, flags, kind)
+            if text is None:
+                return self._opaque(node)
+            shown.append(Str(text))
+        return one_of(shown)
+
+
+def _quotable(held: Str) -> bool:
+    """A string whose `repr` is its text in single quotes: its known text has no
+    quote, backslash or unprintable character (a template's unknown parts are
+    unknown either way)."""
+    return not held.scalar and "'" not in held.text and "\\" not in held.text and held.text.isprintable()
 
 
 def frame(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
