@@ -134,3 +134,88 @@ def test_a_value_of_the_document_the_importer_prints_is_masked(lint):
     assert tables(result, "by_name.py") == ["main.sales.orders"]
     shown = [i.predicate_sql or "" for i in result.intents if i.location.path.endswith("by_name.py")]
     assert shown and not any("top-secret-region" in s for s in shown)
+
+
+# -- a relative path: opened in the working directory of the process -----------------
+
+IO = (
+    "import json\n"
+    "def load():\n"
+    '    with open("conf/settings.json") as f:\n'
+    "        return json.load(f)\n"
+    "def write(df):\n"
+    '    with open("conf/settings.json") as f:\n'
+    "        cfg = json.load(f)\n"
+    '    df.write.mode("append").saveAsTable(cfg["items"])\n'
+)
+AT_IMPORT_RELATIVE = 'import json\nCONFIG = json.load(open("conf/settings.json"))\n'
+JOB = (
+    "from helpers.io import load, write\n"
+    "from helpers.conf import CONFIG\n"
+    "cfg = load()\n"
+    'df.write.mode("append").saveAsTable(cfg["orders"])\n'
+    "write(df)\n"
+    'df.write.mode("append").saveAsTable(CONFIG["orders"] + "_copy")\n'
+)
+SETTINGS = '{"orders": "main.sales.orders", "items": "main.sales.items"}'
+
+
+def relative_project(documents: dict[str, str], job: str = JOB, at: str = "jobs/job.py") -> dict[str, str]:
+    return {
+        "helpers/__init__.py": "",
+        "helpers/io.py": IO,
+        "helpers/conf.py": AT_IMPORT_RELATIVE,
+        at: job,
+        **documents,
+    }
+
+
+def by_line(result, path: str) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for i in result.intents:
+        if i.table is not None and i.location.path.endswith(path):
+            out.setdefault(i.location.line, []).append(i.table.name)
+    return {line: sorted(names) for line, names in out.items()}
+
+
+def test_a_relative_path_a_helper_opens_is_read_at_the_project_root(lint):
+    """A script run from the project root opens `conf/settings.json` there, not
+    in the helper's folder nor the job's: a value function's, a pasted helper's
+    and a module's top-level load all find it."""
+    result = lint(relative_project({"conf/settings.json": SETTINGS}))
+    assert by_line(result, "job.py") == {
+        4: ["main.sales.orders"],
+        5: ["main.sales.items"],
+        6: ["main.sales.orders_copy"],
+    }
+    assert not unresolved(result, "job.py")
+
+
+def test_a_relative_path_that_two_folders_hold_differently_is_one_of_them(lint):
+    """A document beside the job and another at the root: which one a run opens
+    depends on where it is started, so the write is read once per document."""
+    beside = '{"orders": "jobs.sales.orders", "items": "jobs.sales.items"}'
+    result = lint(relative_project({"conf/settings.json": SETTINGS, "jobs/conf/settings.json": beside}))
+    lines = by_line(result, "job.py")
+    assert lines[4] == ["jobs.sales.orders", "main.sales.orders"]
+    assert lines[5] == ["jobs.sales.items", "main.sales.items"]
+    flagged = [i for i in result.intents if i.location.path.endswith("job.py") and i.location.line in (4, 5)]
+    assert flagged and all("one_of" in i.flags for i in flagged)
+
+
+def test_a_relative_path_no_folder_holds_stays_unknown(lint):
+    result = lint(relative_project({"other/settings.json": SETTINGS}))
+    assert not any(n.startswith("main.") for names in by_line(result, "job.py").values() for n in names)
+    assert unresolved(result, "job.py") == [4, 5, 6]
+
+
+def test_a_notebook_opens_a_relative_path_in_its_own_folder_only(lint):
+    """A notebook runs in its folder: the document at the project root is not the
+    one its helpers open; the one beside it is."""
+    notebook = "# Databricks notebook source\n" + JOB.replace("from helpers.conf import CONFIG\n", "")
+    notebook = notebook.replace('df.write.mode("append").saveAsTable(CONFIG["orders"] + "_copy")\n', "")
+    result = lint(relative_project({"conf/settings.json": SETTINGS}, notebook, "jobs/nb.py"))
+    assert not any(n.startswith("main.") for names in by_line(result, "nb.py").values() for n in names)
+    beside = '{"orders": "jobs.sales.orders", "items": "jobs.sales.items"}'
+    result = lint(relative_project({"jobs/conf/settings.json": beside}, notebook, "jobs/nb.py"))
+    assert by_line(result, "nb.py") == {4: ["jobs.sales.orders"], 5: ["jobs.sales.items"]}

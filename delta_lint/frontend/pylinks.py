@@ -18,10 +18,10 @@ from typing import Protocol
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import LineMap, SourceSites
-from delta_lint.frontend.pyvalues import Document, exported_object, exported_value
+from delta_lint.frontend.pyvalues import exported_object, exported_value
 from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sql import Session
-from delta_lint.frontend.values.lattice import OneOf
+from delta_lint.frontend.values.resolver import held_dicts
 from delta_lint.frontend.values.sources import is_value_function, module_source
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
@@ -64,7 +64,7 @@ def module_links(host: Host) -> Links:
     shared = _shared_classes(host) if host.classes else set()
     for name, held in host.module_env.items():  # an object of a class given with it crosses with its class
         plain = exported_object(held, shared) if shared else None
-        plain = plain if plain is not None else exported_value(_as_dicts(held))
+        plain = plain if plain is not None else exported_value(held_dicts(held))
         if plain is not None and not name.startswith("__"):
             exports[name] = plain
     session = {k: v for k, v in (("catalog", host.session.catalog), ("schema", host.session.schema)) if v}
@@ -124,21 +124,6 @@ def module_links(host: Host) -> Links:
                 if shape[1] and links.functions[name].count("\n") == cls.end_lineno - cls.lineno + len(decorators):
                     links.methods[name] = shape
     return links
-
-
-def _as_dicts(held: object, depth: int = 0) -> object:
-    """A value with the project documents it holds as the plain dicts other files
-    are given (`exported_value` gives dicts key by key, and joins the dicts of ways
-    that meet): `CONFIG = yaml.safe_load(open(...))` at a module's top level, read
-    with the document the link stage gave the module, reaches `from conf import
-    CONFIG` as the module holds it, and behind a guard as one dict of both ways."""
-    if depth > 16:
-        return held
-    if isinstance(held, Document):
-        return {k: _as_dicts(v, depth + 1) for k, v in held.items()}
-    if type(held) is OneOf and any(isinstance(v, Document) for v in held.values):
-        return OneOf(tuple(_as_dicts(v, depth + 1) for v in held.values))
-    return held
 
 
 def _shared_classes(host: Host) -> set[str]:
