@@ -307,6 +307,8 @@ class ValueResolver:
         self._whole: frozenset[str] = frozenset()
         self._by_name: frozenset[str] = frozenset()
         self._whole_seen = 0
+        # id of a module evaluated here -> (it, whether its code reads `__file__`)
+        self._own_path_read: dict[int, tuple[Module, bool]] = {}
 
     def _may_read_helper(self, call: ast.Call) -> bool:
         """Whether the budget lets a helper be read again at this call (counted); the
@@ -1248,7 +1250,11 @@ class ValueResolver:
         evaluator = Evaluator(module, self.host.documents, self.host.budget)
         value = run(evaluator)
         self.host.documents_wanted |= evaluator.opened
-        if not evaluator.opened or _reads_own_path(module):
+        if not evaluator.opened:
+            return value
+        if id(module) not in self._own_path_read:  # once a module: its tree is walked
+            self._own_path_read[id(module)] = (module, _reads_own_path(module))
+        if self._own_path_read[id(module)][1]:
             return value
         folder = posixpath.dirname(module.path)
         moved: dict[str, list[object]] = {}
@@ -1397,6 +1403,11 @@ class ValueResolver:
             return Evaluator(own, self.host.documents, self.host.budget).value(node, env)
         if held is None:
             held = self.string(node, scope)
+        if type(held) is Instance:
+            # a configuration object (`Settings.from_env()`, built in another module
+            # maybe): the fields known, read by attribute; any other is not known
+            fields = {k: to_plain(v) for k, v in held.items}
+            return Made(held.cls, {k: v for k, v in fields.items() if not isinstance(v, Unknown)})
         return to_plain(held)
 
     def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> list | dict | None:  # type: ignore[type-arg]
