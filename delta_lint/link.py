@@ -360,10 +360,11 @@ class Linker:
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
             inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
-        # and those the modules it imports load: their values reach it through theirs
-        # (`CONFIG = yaml.safe_load(...)` at a module's top level), and are kept out
-        # of its messages as they are out of the module's
-        documents = self._documents(_loaded(links.documents, (self.links[t] for t in imported)))
+        # and those the modules it imports load, when they give values: those may be
+        # a document's (`CONFIG = yaml.safe_load(...)` at a module's top level), kept
+        # out of its messages as out of the module's (a module that gives no value
+        # gives nothing to mask, and its importers no reason to be read again)
+        documents = self._documents(_loaded(links.documents, (self.links[t] for t in imported if self._exports(t))))
         # the file's own path when its code loads documents: its first reading may have
         # placed `__file__` by the path shown, relative to the working directory
         given = value_functions or documents or links.documents
