@@ -360,7 +360,11 @@ class Linker:
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
             inputs = dict(agreed)
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
-        documents = self._documents(links.documents)
+        # and those the modules it imports load, when they give values: those may be
+        # a document's (`CONFIG = yaml.safe_load(...)` at a module's top level), kept
+        # out of its messages as out of the module's (a module that gives no value
+        # gives nothing to mask, and its importers no reason to be read again)
+        documents = self._documents(_loaded(links.documents, (self.links[t] for t in imported if self._exports(t))))
         # the file's own path when its code loads documents: its first reading may have
         # placed `__file__` by the path shown, relative to the working directory
         given = value_functions or documents or links.documents
@@ -927,6 +931,15 @@ def _start(importer: str, module: str, start: tuple[int, int] | None) -> tuple[s
 
 
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)")
+
+
+def _loaded(own: list[str], modules: Iterable[Links | None]) -> list[str]:
+    """The documents a file's code loads, then those its imported modules load
+    (each once, in that order)."""
+    out = dict.fromkeys(own)
+    for links in modules:
+        out.update(dict.fromkeys(links.documents if links is not None else ()))
+    return list(out)
 
 
 def _function_name(source: str) -> str | None:

@@ -21,6 +21,7 @@ from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pyvalues import exported_object, exported_value
 from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sql import Session
+from delta_lint.frontend.values.resolver import held_dicts
 from delta_lint.frontend.values.sources import is_value_function, module_source
 from delta_lint.frontend.values.walker import Walker, is_config_class
 from delta_lint.frontend.values.walker import walk as _walk
@@ -63,7 +64,7 @@ def module_links(host: Host) -> Links:
     shared = _shared_classes(host) if host.classes else set()
     for name, held in host.module_env.items():  # an object of a class given with it crosses with its class
         plain = exported_object(held, shared) if shared else None
-        plain = plain if plain is not None else exported_value(held)
+        plain = plain if plain is not None else exported_value(held_dicts(held))
         if plain is not None and not name.startswith("__"):
             exports[name] = plain
     session = {k: v for k, v in (("catalog", host.session.catalog), ("schema", host.session.schema)) if v}

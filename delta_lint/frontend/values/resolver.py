@@ -13,10 +13,13 @@ and provides the file's functions, classes, module values and source: `Host`).
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import operator
+import posixpath
 import re
 import weakref
+from collections.abc import Callable
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
@@ -72,7 +75,7 @@ from delta_lint.frontend.values.brains import (
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
-from delta_lint.frontend.values.lattice import OneOf, Unknown
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
@@ -136,6 +139,64 @@ def _partly_known(text: Str) -> bool:
     string that is only one unknown part (`{user}`) is not: where it is used, the
     expression that gives it names it better."""
     return bool(text.params) and text.text != "{" + text.params[0] + "}"
+
+
+def joined_documents(found: list[object], depth: int = 0) -> object:
+    """The documents one opened path may be (see `ValueResolver._document_paths`)
+    as one value: their content where they agree; where they differ, one of the
+    texts (a `OneOf`), dicts key by key (a key one lacks is not known), anything
+    else unknown."""
+    first = found[0]
+    if all(f == first for f in found[1:]):
+        return first
+    if depth < 16 and all(isinstance(f, dict) for f in found):
+        keys = dict.fromkeys(k for f in found for k in f)  # type: ignore[union-attr]
+        return {
+            k: joined_documents([f[k] for f in found], depth + 1)  # type: ignore[index]
+            if all(k in f for f in found)  # type: ignore[operator]
+            else Unknown("a key not every document it may be holds")
+            for k in keys
+        }
+    texts = list(dict.fromkeys(f for f in found if isinstance(f, str)))
+    if len(texts) == len(set(map(repr, found))) and 1 < len(texts) <= MAX_ALTERNATIVES:
+        return OneOf(tuple(texts))
+    return Unknown("one of several documents that differ")
+
+
+def held_dicts(held: object, depth: int = 0) -> object:
+    """A held value with the project documents it holds as plain dicts, which
+    other files are given key by key (`exported_value`, which also joins the dicts
+    of ways that meet) and whose keys holding one of several texts a write is read
+    once per text for (`member_alternatives`): `CONFIG = yaml.safe_load(...)` at a
+    module's top level reaches `from conf import CONFIG` as the module holds it."""
+    if depth > 16:
+        return held
+    if isinstance(held, Document):
+        return {k: held_dicts(v, depth + 1) for k, v in held.items()}
+    if type(held) is OneOf and any(isinstance(v, Document) for v in held.values):
+        return OneOf(tuple(held_dicts(v, depth + 1) for v in held.values))
+    return held
+
+
+def _held_document(value: object) -> object:
+    """A document's value as held; where documents it may be differ (a `OneOf`
+    inside), as plain dicts, so that a write is read once per text (`held_dicts`)."""
+    held = from_plain(value)
+    return held_dicts(held) if _holds_one_of(value) else held
+
+
+def _holds_one_of(value: object, depth: int = 0) -> bool:
+    if type(value) is OneOf:
+        return True
+    if isinstance(value, dict) and depth < 16:
+        return any(_holds_one_of(v, depth + 1) for v in value.values())
+    return False
+
+
+def _reads_own_path(module: Module) -> bool:
+    """Whether the module's code reads `__file__` (the paths it opens may be built from it)."""
+    nodes = [*module.functions.values(), *module.assigned.values(), *module.classes.values()]
+    return any(isinstance(n, ast.Name) and n.id == "__file__" for node in nodes for n in ast.walk(node))
 
 
 def _is_json_loads(node: ast.expr) -> bool:
@@ -220,6 +281,7 @@ class Host(Protocol):
     _top_functions: set[str]
     _own_lines: int
     _tree: ast.Module | None
+    line_map: object  # a notebook's cells' map of lines (None for a module or a script)
     sites: SourceSites  # where a node stands, and its text
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]: ...
@@ -247,6 +309,8 @@ class ValueResolver:
         self._whole: frozenset[str] = frozenset()
         self._by_name: frozenset[str] = frozenset()
         self._whole_seen = 0
+        # id of a module evaluated here -> (it, whether its code reads `__file__`)
+        self._own_path_read: dict[int, tuple[Module, bool]] = {}
 
     def _may_read_helper(self, call: ast.Call) -> bool:
         """Whether the budget lets a helper be read again at this call (counted); the
@@ -1176,11 +1240,49 @@ class ValueResolver:
         if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
             return None
         module, function = target
-        evaluator = Evaluator(module, self.host.documents, self.host.budget)
-        value = evaluator.call(function, args, kwargs)
+        value = self._in_working_directory(module, lambda e: e.call(function, args, kwargs))
         self._budget_spent(node)
+        return None if isinstance(value, Unknown) else _held_document(value)
+
+    def _in_working_directory(self, module: Module, run: Callable[[Evaluator], object]) -> object:
+        """`run` of an evaluator of `module`, the documents its code opens by a
+        relative path read where the running process may be (see `_candidates`),
+        not in the module's folder alone: once per document a path may name when
+        those differ, the values joined (`joined_documents`: one of several). A
+        module that reads `__file__` may open by it (`os.path.dirname(__file__)`):
+        the evaluator's reading stands."""
+        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        value = run(evaluator)
         self.host.documents_wanted |= evaluator.opened
-        return None if isinstance(value, Unknown) else from_plain(value)
+        if not evaluator.opened:
+            return value
+        if id(module) not in self._own_path_read:  # once a module: its tree is walked
+            self._own_path_read[id(module)] = (module, _reads_own_path(module))
+        if self._own_path_read[id(module)][1]:
+            return value
+        folder = posixpath.dirname(module.path)
+        moved: dict[str, list[object]] = {}
+        for path in sorted(evaluator.opened):
+            if folder and not path.startswith(folder + "/"):
+                continue  # `../conf.yml` of the module's folder: read there
+            paths = self._candidates(path[len(folder) + 1 :] if folder else path, module.path)
+            self.host.documents_wanted.update(paths)
+            found = [self.host.documents[p] for p in paths if p in self.host.documents]
+            found = [f for n, f in enumerate(found) if f not in found[:n]]
+            if paths != [path] and found != [self.host.documents.get(path)]:
+                moved[path] = found or [Unknown(f"no document {path} where the code runs")]
+        if not moved:
+            return value
+        combos = list(itertools.islice(itertools.product(*moved.values()), MAX_ALTERNATIVES + 1))
+        if len(combos) > MAX_ALTERNATIVES:
+            return Unknown("one of too many documents")
+        values = [
+            run(Evaluator(module, {**self.host.documents, **dict(zip(moved, combo))}, self.host.budget))
+            for combo in combos
+        ]
+        if any(isinstance(v, (Unknown, OneOf)) for v in values):
+            return values[0] if len(values) == 1 else Unknown("one of several documents, not all known")
+        return joined_documents(values)
 
     def factory_object(
         self, method: ast.FunctionDef, cls: ast.ClassDef, call: ast.Call, scope: Scope
@@ -1239,11 +1341,28 @@ class ValueResolver:
         opened = scope.env.get(handle.id) if isinstance(handle, ast.Name) else self._opened(handle, scope)
         if not isinstance(opened, Opened):
             return None
-        path = document_path(opened.path, self.host.own_path)
-        if path is None:
-            return None
-        self.host.documents_wanted.add(path)
-        return from_plain(self.host.documents[path]) if path in self.host.documents else None
+        if opened.path.startswith("/"):  # under the project root, by `__file__`: that one document
+            paths = [p for p in [document_path(opened.path, self.host.own_path)] if p is not None]
+        else:
+            home = self.host.walker.home(node.lineno) if self.host._homes else None
+            paths = self._candidates(opened.path, home)
+        self.host.documents_wanted.update(paths)
+        found = [self.host.documents[p] for p in paths if p in self.host.documents]
+        return _held_document(joined_documents(found)) if found else None
+
+    def _candidates(self, relative: str, helper: str | None) -> list[str]:
+        """The project documents a relative path opened by the running file's code,
+        or by `helper`'s (a module's path), may name. Python opens it in the working
+        directory of the process: a notebook's is its folder; a script's or a
+        module's the code does not tell, so each plausible one is read: the running
+        file's folder, the project root, the helper's folder (`open("conf/s.json")`
+        in `helpers/io.py` of `jobs/load.py`). Those that exist are joined (see
+        `joined_documents`): one of them when they differ, never one picked."""
+        own = document_path(relative, self.host.own_path)
+        if self.host.line_map is not None:
+            return [own] if own is not None else []
+        found = [own, document_path(relative, "-"), document_path(relative, helper) if helper is not None else None]
+        return [p for p in dict.fromkeys(found) if p is not None]
 
     def _text_document(self, node: ast.expr, scope: Scope) -> object:
         """The text `open(p).read()`, a `with open(p) as f` handle's `f.read()` or
@@ -1288,6 +1407,11 @@ class ValueResolver:
             return Evaluator(own, self.host.documents, self.host.budget).value(node, env)
         if held is None:
             held = self.string(node, scope)
+        if type(held) is Instance:
+            # a configuration object (`Settings.from_env()`, built in another module
+            # maybe): the fields known, read by attribute; any other is not known
+            fields = {k: to_plain(v) for k, v in held.items}
+            return Made(held.cls, {k: v for k, v in fields.items() if not isinstance(v, Unknown)})
         return to_plain(held)
 
     def _built(self, node: ast.ListComp | ast.DictComp, scope: Scope) -> list | dict | None:  # type: ignore[type-arg]
