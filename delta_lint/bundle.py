@@ -1061,6 +1061,11 @@ def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:
         return resolved.as_posix()
 
 
+def bundle_label(path: Path, root: Path) -> str:
+    """A file's path as jobs and pipelines read from it are located (`Job.location`)."""
+    return _rel(path, root)
+
+
 def _resolved_dir(directory: Path) -> Path:
     # kept per working directory for a relative one: a long-lived process may move
     return _resolved_in(directory, "" if directory.is_absolute() else os.getcwd())
