@@ -1731,11 +1731,23 @@ def _resolved_text_in(directory: str, cwd: str) -> str:  # `cwd`: the key a rela
     return str(Path(directory).resolve())
 
 
+# a storage location a deployment copied a project file to (`dbfs:/scripts/load.py`,
+# `s3://bucket/jobs/load.py`): its path is matched by name as a workspace path's
+_STORAGE = re.compile(r"^(?:(?:dbfs|file):(?=/)|(?:s3a?|s3n|gs|abfss?|wasbs?|oci)://[^/]+(?=/))")
+
+
+def _storage_path(value: str) -> str:
+    """A storage URI's path (`dbfs:/a/b.py` -> `/a/b.py`); any other value as it is."""
+    m = _STORAGE.match(value)
+    return value[m.end() :] if m else value
+
+
 def _locate(value: str, base: Path, root: Path) -> str | None:
     """A task path (relative to the file that defines it, or absolute into the
     workspace) as a path relative to the configuration root. A path whose folder
     only a run knows is looked for by its tail: next to the file that defines the
-    task, then as the longest matching tail in the project."""
+    task, then as the longest matching tail in the project. A storage location
+    (`_storage_path`) is found nowhere here: `match_by_name` matches it, with a note."""
     if value.startswith(UNKNOWN_FOLDER):
         tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
         if not tail:
@@ -1892,8 +1904,8 @@ def _unfound_workspace_path(probe: tuple[str, str, tuple[str, ...]]) -> tuple[tu
         return None
     if value.startswith(UNKNOWN_FOLDER):
         text = value[len(UNKNOWN_FOLDER) :]
-    elif value.startswith("/"):
-        text = value
+    elif _storage_path(value).startswith("/"):
+        text = _storage_path(value)
     else:
         return None
     parts = tuple(p for p in text.split("/") if p and p != ".")
