@@ -457,6 +457,17 @@ def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, 
     )
 
 
+def find_container_files(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """The compose files and Dockerfiles of the project: where an Airflow worker's
+    folders come from (`delta_lint.container`)."""
+    from delta_lint.container import is_container_file
+
+    found = []
+    for folder, _, files in _project_folders(root, tests):
+        found += [str(folder / name) for name in sorted(files) if is_container_file(name)]
+    return tuple(found)
+
+
 def find_dbt_profiles(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """The `profiles.yml` files of the project, by folder names only (asked by the
     dbt reader for a project that has none of its own, see `dbt.profile_elsewhere`)."""
@@ -565,6 +576,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
         return find_dbt_projects(Path(argument), tests)
+    if kind == "containers":
+        return find_container_files(Path(argument), tests)
     if kind == "dbt-profiles":
         return find_dbt_profiles(Path(argument), tests)
     if kind == "locate":
