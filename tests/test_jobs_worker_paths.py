@@ -217,3 +217,22 @@ def test_two_compose_files_mounting_different_folders_there_leave_it_unknown(tmp
     doc = _schedule(tmp_path)
     assert _files(doc, "run") == []
     assert any("`/opt/airflow/dbt` is one of dbt_dev, dbt_prod" in n for n in doc["notes"]), doc["notes"]
+
+
+def test_a_cosmos_group_of_an_astro_project_names_its_dbt_folder_by_the_image_path(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "dags/d.py": (
+                "from airflow import DAG\n"
+                "from cosmos import DbtTaskGroup, ProjectConfig\n"
+                'with DAG("d", schedule="@daily") as dag:\n'
+                '    DbtTaskGroup(group_id="shop", project_config=ProjectConfig("/usr/local/airflow/dags/dbt/shop"))\n'
+                "    # DatabricksSubmitRunOperator: named so the file is read as a DAG\n"
+            ),
+            **_dbt("dags/dbt/shop"),
+            **_dbt("archive/dbt/shop", "old"),  # the tail alone would be two projects
+            "Dockerfile": "FROM quay.io/astronomer/astro-runtime:12.1.0\n",
+        },
+    )
+    assert _files(_schedule(tmp_path), "shop") == ["dags/dbt/shop/models/orders.sql"]
