@@ -152,10 +152,12 @@ def _compose_mounts(text: str, folder: str, label: str) -> list[Mount]:
     except yaml.YAMLError:
         return []
     out: list[Mount] = []
+    seen: set[int] = set()  # an anchor's value is one object however many aliases name it
 
     def walk(value: Any, depth: int) -> None:
-        if depth > MAX_WALK:
+        if depth > MAX_WALK or id(value) in seen:
             return
+        seen.add(id(value))
         if isinstance(value, dict):
             for key, item in value.items():
                 if key == "volumes" and isinstance(item, list):

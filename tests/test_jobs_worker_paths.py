@@ -236,3 +236,20 @@ def test_a_cosmos_group_of_an_astro_project_names_its_dbt_folder_by_the_image_pa
         },
     )
     assert _files(_schedule(tmp_path), "shop") == ["dags/dbt/shop/models/orders.sql"]
+
+
+def test_a_compose_file_of_nested_aliases_is_read_once_per_anchor(tmp_path):
+    """Eleven levels of ten aliases each name 10^11 values; each anchor's value is
+    one object, walked once, so the mount below them is still read at once."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 12)]
+    lines.append("services:\n  w:\n    x: *a11\n    volumes:\n      - ./transform:/opt/airflow/dbt")
+    _write(
+        tmp_path,
+        {
+            **_dag('BashOperator(task_id="run", bash_command="cd /opt/airflow/dbt && dbt run")'),
+            **_dbt("transform"),
+            "docker-compose.yml": "\n".join(lines) + "\n",
+        },
+    )
+    assert _files(_schedule(tmp_path), "run") == ["transform/models/orders.sql"]
