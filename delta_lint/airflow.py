@@ -25,7 +25,11 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   SQL connector: `frontend.warehouse`); beside other such tasks, each runs only
   the lines of its operator or function (`Task.lines`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
-  (`dbt.load_found_dbt` finds the models it runs). Other operators and `@task` functions are tasks without
+  (`dbt.load_found_dbt` finds the models it runs); a `BashOperator` whose command
+  runs one Python file (`python x.py`, `spark-submit x.py`) runs that file. The
+  worker's paths in them (`cd /opt/airflow/dbt`, `--project-dir /usr/app/dbt`) are
+  mapped to the project's by its compose volumes and Dockerfile copies
+  (`container`), else matched by their tail with a note. Other operators and `@task` functions are tasks without
   files that still order the others. A task group (`TaskGroup`,
   `DatabricksWorkflowTaskGroup`, whose operators are one Databricks job's tasks)
   stands for its tasks, which are named `group.task` as Airflow names them;
@@ -54,6 +58,7 @@ from __future__ import annotations
 import ast
 import copy
 import os
+import posixpath
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -71,6 +76,7 @@ from delta_lint.bundle import (
     probe_file,
 )
 from delta_lint.config import ConfigError
+from delta_lint.container import Mount, project_paths, read_mounts
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
@@ -137,6 +143,7 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
     out = Workflows()
     found = listing("airflow", str(root)) if found is None else found
     out.listings.append(("airflow", str(root), found))
+    mounts: tuple[Mount, ...] | None = None  # read once, for the first DAG file
     for file in map(Path, found):
         label = _label(file, root)
         try:
@@ -151,7 +158,13 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             out.problems.append(found_problem(file, root, ConfigError(f"{file}: {err}", None, f"cannot read: {err}")))
             out.files.append(file)
             continue
+        if mounts is None:
+            containers = listing("containers", str(root))
+            out.listings.append(("containers", str(root), containers))
+            mounts = read_mounts(containers, root)
+            container_files = [Path(f) for f in containers]
         reader = _DagFile(tree, file, root, label, text)
+        reader.mounts = mounts
         reader.read()
         for dag in reader.dags:
             if not dag.tasks:
@@ -169,6 +182,8 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
         if reader.dags:
             out.files.append(file)
     out.source = ", ".join(_label(f, root) for f in out.files)
+    if mounts is not None:  # what the container paths were read from: an edit reads the DAGs again
+        out.files += container_files
     return out
 
 
@@ -254,37 +269,131 @@ def _callee(node: ast.AST) -> str:
     return ""
 
 
-def _dbt_of_shell(command: str) -> dict[str, Any] | None:
-    """A shell command's dbt runs as a `dbt_task` document: `cd DIR` before sets the
-    project directory (as does `--project-dir`), `--profiles-dir` the profiles';
-    commands other than dbt's writing ones are passed over. None: no dbt run."""
+_DBT_ENV = {"DBT_PROJECT_DIR": "project_directory", "DBT_PROFILES_DIR": "profiles_directory"}
+_SEPARATORS = ("&&", ";", "||", "|", "\n")
+
+
+def _shell_steps(command: str) -> list[list[str]] | None:
+    """A shell command's simple commands, as words: split at `&&`, `;`, `||`, `|`
+    and at line ends (a multi-line `bash_command` is a script). None: not shell
+    words (an unclosed quote)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|\n")
+    lexer.whitespace = " \t\r"
+    lexer.commenters = "#"
     try:
-        words = shlex.split(command, comments=True)
+        words = list(lexer)
     except ValueError:
+        return None
+    steps: list[list[str]] = [[]]
+    for word in words:
+        if word in _SEPARATORS or set(word) <= set(";&|\n"):
+            steps.append([])
+        else:
+            steps[-1].append(word)
+    return [step for step in steps if step]
+
+
+def _dbt_of_shell(command: str, cwd: str | None = None) -> dict[str, Any] | None:
+    """A shell command's dbt runs as a `dbt_task` document: `cd DIR` before sets the
+    project directory (as do `--project-dir`, `DBT_PROJECT_DIR` and the operator's
+    `cwd`), `--profiles-dir` (or `DBT_PROFILES_DIR`) the profiles'; commands other
+    than dbt's writing ones are passed over. None: no dbt run. The paths are as
+    written (the worker's: see `_DagFile._worker_path`)."""
+    steps = _shell_steps(command)
+    if steps is None:
         return None
     runs: list[str] = []
     spec: dict[str, Any] = {}
-    step: list[str] = []
-    for word in [*words, "&&"]:
-        if word not in ("&&", ";", "||", "|"):
-            step.append(word)
-            continue
-        if len(step) >= 2 and step[0] == "cd" and "project_directory" not in spec:
-            spec["project_directory"] = step[1]
+    here = cwd or ""  # the folder the next step runs in
+    for step in steps:
+        if step[0] == "export":
+            step = step[1:]
+        while step and "=" in step[0] and not step[0].startswith("-"):  # `VAR=x dbt run`, `export VAR=x`
+            name, _, value = step.pop(0).partition("=")
+            if name in _DBT_ENV and value:
+                spec.setdefault(_DBT_ENV[name], value)
+        if len(step) >= 2 and step[0] == "cd":
+            here = posixpath.normpath(posixpath.join(here, step[1]))
         elif len(step) >= 2 and step[0] == "dbt" and step[1] in _DBT_COMMANDS:
+            if here and not runs and "project_directory" not in spec:  # the folder of the first run
+                spec["project_directory"] = here
             kept: list[str] = []
             args = iter(step)
             for arg in args:
                 if arg in ("--project-dir", "--profiles-dir"):
-                    value = next(args, "")
+                    value = next(args, "")  # relative to the folder the step runs in
+                    value = posixpath.normpath(posixpath.join(here, value)) if here and value else value
                     spec["project_directory" if arg == "--project-dir" else "profiles_directory"] = value
                 else:
                     kept.append(arg)
             runs.append(" ".join(kept))
-        step = []
     if not runs:
         return None
-    return _profiles_from_project({**spec, "commands": runs})
+    return {**spec, "commands": runs}
+
+
+_PYTHONS = ("python", "python3", "spark-submit")
+_SPARK_SUBMIT_VALUES = {  # spark-submit options that take a value
+    "--master",
+    "--deploy-mode",
+    "--class",
+    "--name",
+    "--jars",
+    "--packages",
+    "--exclude-packages",
+    "--repositories",
+    "--py-files",
+    "--files",
+    "--archives",
+    "--conf",
+    "-c",
+    "--properties-file",
+    "--driver-memory",
+    "--driver-java-options",
+    "--driver-library-path",
+    "--driver-class-path",
+    "--executor-memory",
+    "--proxy-user",
+    "--driver-cores",
+    "--total-executor-cores",
+    "--executor-cores",
+    "--num-executors",
+    "--principal",
+    "--keytab",
+    "--queue",
+}
+_PYTHON_VALUES = {"-W", "-X", "--check-hash-based-pycs"}  # python options that take a value
+
+
+def _script_of_shell(command: str, cwd: str | None = None) -> str | None:
+    """The Python file a shell command runs (`python x.py`, `python3 -u x.py`,
+    `spark-submit --conf k=v x.py`), after a `cd DIR` (or the operator's `cwd`) when
+    the path is relative; None when it runs none, or several (which one writes is
+    not one task's)."""
+    steps = _shell_steps(command)
+    if steps is None:
+        return None
+    folder, found = cwd or "", []
+    for step in steps:
+        while step and "=" in step[0] and not step[0].startswith("-"):
+            step = step[1:]
+        if len(step) >= 2 and step[0] == "cd":
+            folder = posixpath.normpath(posixpath.join(folder, step[1]))
+            continue
+        if not step or posixpath.basename(step[0]) not in _PYTHONS:
+            continue
+        takes_value = _SPARK_SUBMIT_VALUES if posixpath.basename(step[0]) == "spark-submit" else _PYTHON_VALUES
+        args = iter(step[1:])
+        for arg in args:
+            if arg in ("-m", "-c") and takes_value is _PYTHON_VALUES:
+                break  # a module or inline code: no file of the project by its path
+            if arg in takes_value:
+                next(args, None)
+            elif not arg.startswith("-"):
+                if arg.endswith(".py"):
+                    found.append(posixpath.join(folder, arg) if folder else arg)
+                break
+    return found[0] if len(set(found)) == 1 else None
 
 
 def _profiles_from_project(spec: dict[str, Any]) -> dict[str, Any]:
@@ -305,6 +414,7 @@ class _DagFile:
 
     def __init__(self, tree: ast.Module, file: Path, root: Path, label: str, source: str = "") -> None:
         self.tree, self.file, self.root, self.label = tree, file, root, label
+        self.mounts: tuple[Mount, ...] = ()  # the worker's folders (`container`): set by the loader
         # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
         self.clients = ClientOrigins(tree, source)
         self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
@@ -823,10 +933,16 @@ class _DagFile:
             lines = (fn.lineno, fn.end_lineno or fn.lineno)
             return [self._inline_task(task_id, "airflow task", after, where, lines)]
         if operator not in _FILE_OPERATORS:
-            dbt = self._dbt_spec(operator, kw, scope)
+            dbt = self._dbt_spec(task_id, operator, kw, scope)
             if dbt is not None:  # read as the Jobs API's `dbt_task`, by the bundle reader's rules
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "dbt_task": dbt}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
+                return [replace(task, key=task_id, depends_on=after, location=where)]
+            script = self._script(task_id, operator, kw, scope)
+            if script is not None:  # the worker runs a file of the project: the task runs it
+                settings = {"name": task_id, "tasks": [{"task_key": task_id, "spark_python_task": script}]}
+                (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
+                self._by_name(task_id, script["python_file"], task.files)
                 return [replace(task, key=task_id, depends_on=after, location=where)]
             return [Task(task_id, "airflow task", (), after, location=where)]  # no file of ours, still ordered
         specs, git = self._specs(task_id, operator, kw, scope)
@@ -971,15 +1087,26 @@ class _DagFile:
                     out.append(self.file.parent / folder.strip())
         return [*out, self.file.parent]
 
-    def _dbt_spec(self, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
+    def _dbt_spec(self, task_id: str, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
         """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
         whose command is a literal `dbt run|build|snapshot|seed` (after `cd DIR &&`),
         a dbt operator (`project_dir`, `profiles_dir`, `select`, `exclude`, `target`),
         or a cosmos `DbtTaskGroup` (`ProjectConfig(path)`, `RenderConfig(select=...)`).
-        Paths are relative to the repository root, as a DAG folder's checkout is."""
+        Paths are relative to the repository root, as a DAG folder's checkout is; the
+        worker's (absolute) paths are mapped to the project's (`_worker_path`)."""
         if operator == "BashOperator":
             command = self._setting(kw.get("bash_command"), scope)
-            return _dbt_of_shell(command) if isinstance(command, str) else None
+            if not isinstance(command, str):
+                return None
+            cwd = self._setting(kw.get("cwd"), scope)
+            spec = _dbt_of_shell(command, cwd if isinstance(cwd, str) else None)
+            if spec is None:
+                return None
+            env = self._setting(kw.get("env"), scope) if "env" in kw else None
+            for name, value in env.items() if isinstance(env, dict) else ():
+                if name in _DBT_ENV and isinstance(value, str):
+                    spec.setdefault(_DBT_ENV[name], value)
+            return self._worker_dbt(task_id, spec)
         if operator in _DBT_OPERATORS:
             words = ["dbt", _DBT_OPERATORS[operator]]
             project = self._setting(kw.get("project_dir") or kw.get("dir"), scope)
@@ -1006,7 +1133,55 @@ class _DagFile:
             spec["project_directory"] = project
         if isinstance(profiles, str):
             spec["profiles_directory"] = profiles
+        return self._worker_dbt(task_id, spec)
+
+    def _worker_dbt(self, task_id: str, spec: dict[str, Any]) -> dict[str, Any]:
+        """A dbt task's folders with the worker's paths mapped to the project's."""
+        project = spec.get("project_directory")
+        if isinstance(project, str) and project.startswith("/"):
+            spec["project_directory"] = self._worker_path(task_id, project)
+        profiles = spec.get("profiles_directory")
+        if isinstance(profiles, str) and profiles.startswith("/"):  # a folder mounted whole, or its one file
+            probe = posixpath.join(profiles, "profiles.yml")
+            found = self._worker_path(task_id, probe, quiet=True)
+            mapped = (posixpath.dirname(found) or ".") if found != probe else self._worker_path(task_id, profiles)
+            spec["profiles_directory"] = mapped
         return _profiles_from_project(spec)
+
+    def _worker_path(self, task_id: str, path: str, quiet: bool = False) -> str:
+        """A path of the Airflow worker as the project path a compose mount or a
+        Dockerfile copy puts there (`container.project_paths`); as written when none
+        does (then matched by name), or when several do (a note names them: the
+        task runs one of them)."""
+        found, by = project_paths(path, self.mounts, self.root)
+        if len(found) == 1:
+            return found[0] or "."
+        if len(found) > 1 and not quiet:
+            self.notes.append(
+                f"{self.label}: task `{task_id}`: `{path}` is one of {', '.join(found)} (as {by} put them there): "
+                "which one, only the deployed container tells"
+            )
+        return path
+
+    def _script(self, task_id: str, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
+        """The `spark_python_task` a `BashOperator` stands for when its command runs
+        one Python file of the project (`python /opt/airflow/scripts/load.py`)."""
+        if operator != "BashOperator":
+            return None
+        command = self._setting(kw.get("bash_command"), scope)
+        cwd = self._setting(kw.get("cwd"), scope)
+        path = _script_of_shell(command, cwd if isinstance(cwd, str) else None) if isinstance(command, str) else None
+        if path is None:
+            return None
+        return {"python_file": self._worker_path(task_id, path) if path.startswith("/") else path}
+
+    def _by_name(self, task_id: str, written: str, files: tuple[str, ...]) -> None:
+        """A note when a worker's path no mount maps named a project file by its tail."""
+        if written.startswith("/") and files:
+            self.notes.append(
+                f"{self.label}: task `{task_id}`: `{written}` is a path of the worker that no compose volume or "
+                f"Dockerfile COPY maps; matched to {files[0]} by name"
+            )
 
     def _config_argument(self, node: ast.expr | None, name: str, scope: Scope) -> Any:
         """A cosmos `ProjectConfig(path)` / `ProjectConfig(dbt_project_path=...)` value."""

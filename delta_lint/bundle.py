@@ -457,6 +457,17 @@ def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, 
     )
 
 
+def find_container_files(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """The compose files and Dockerfiles of the project: where an Airflow worker's
+    folders come from (`delta_lint.container`)."""
+    from delta_lint.container import is_container_file
+
+    found = []
+    for folder, _, files in _project_folders(root, tests):
+        found += [str(folder / name) for name in sorted(files) if is_container_file(name)]
+    return tuple(found)
+
+
 def find_dbt_profiles(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """The `profiles.yml` files of the project, by folder names only (asked by the
     dbt reader for a project that has none of its own, see `dbt.profile_elsewhere`)."""
@@ -565,6 +576,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
         return find_dbt_projects(Path(argument), tests)
+    if kind == "containers":
+        return find_container_files(Path(argument), tests)
     if kind == "dbt-profiles":
         return find_dbt_profiles(Path(argument), tests)
     if kind == "locate":
@@ -1059,6 +1072,11 @@ def _rel(path: Path, root: Path, resolved: Path | None = None) -> str:
         return resolved.relative_to(_resolved_dir(root)).as_posix()
     except ValueError:
         return resolved.as_posix()
+
+
+def bundle_label(path: Path, root: Path) -> str:
+    """A file's path as jobs and pipelines read from it are located (`Job.location`)."""
+    return _rel(path, root)
 
 
 def _resolved_dir(directory: Path) -> Path:
@@ -1726,11 +1744,23 @@ def _resolved_text_in(directory: str, cwd: str) -> str:  # `cwd`: the key a rela
     return str(Path(directory).resolve())
 
 
+# a storage location a deployment copied a project file to (`dbfs:/scripts/load.py`,
+# `s3://bucket/jobs/load.py`): its path is matched by name as a workspace path's
+_STORAGE = re.compile(r"^(?:(?:dbfs|file):(?=/)|(?:s3a?|s3n|gs|abfss?|wasbs?|oci)://[^/]+(?=/))")
+
+
+def _storage_path(value: str) -> str:
+    """A storage URI's path (`dbfs:/a/b.py` -> `/a/b.py`); any other value as it is."""
+    m = _STORAGE.match(value)
+    return value[m.end() :] if m else value
+
+
 def _locate(value: str, base: Path, root: Path) -> str | None:
     """A task path (relative to the file that defines it, or absolute into the
     workspace) as a path relative to the configuration root. A path whose folder
     only a run knows is looked for by its tail: next to the file that defines the
-    task, then as the longest matching tail in the project."""
+    task, then as the longest matching tail in the project. A storage location
+    (`_storage_path`) is found nowhere here: `match_by_name` matches it, with a note."""
     if value.startswith(UNKNOWN_FOLDER):
         tail = value[len(UNKNOWN_FOLDER) :].lstrip("/")
         if not tail:
@@ -1887,8 +1917,8 @@ def _unfound_workspace_path(probe: tuple[str, str, tuple[str, ...]]) -> tuple[tu
         return None
     if value.startswith(UNKNOWN_FOLDER):
         text = value[len(UNKNOWN_FOLDER) :]
-    elif value.startswith("/"):
-        text = value
+    elif _storage_path(value).startswith("/"):
+        text = _storage_path(value)
     else:
         return None
     parts = tuple(p for p in text.split("/") if p and p != ".")

@@ -690,6 +690,18 @@ def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | No
             folder, commands, task_catalog, task_schema, profiles, warehouse = task.dbt
             target = projects.get(folder) or _by_tail(projects, folder)
             if target is None:
+                named = _by_name(projects, folder)
+                if len(named) == 1:
+                    target = projects[named[0]]
+                    workflows.notes.append(
+                        f"job `{job.key}` task `{key}`: the dbt project folder `{folder}` is not a folder of this "
+                        f"project (a path of the machine that runs it); matched to `{named[0]}` by name"
+                    )
+                elif named:
+                    why = f"its name matches several dbt projects: it runs one of {', '.join(named)}"
+                    job.tasks[key] = replace(task, problem=f"no dbt project at `{folder}` in this project, and {why}")
+                    continue
+            if target is None:
                 job.tasks[key] = replace(task, problem=f"no dbt project at `{folder or '.'}` in this project")
                 continue
             where = (target.file.parent / profiles) if profiles else target.file.parent
@@ -748,6 +760,20 @@ def _by_tail(projects: dict[str, _Found], folder: str) -> _Found | None:
     if not tail and len(projects) == 1:
         return next(iter(projects.values()))
     return found[0] if len(found) == 1 else None
+
+
+def _by_name(projects: dict[str, _Found], folder: str) -> list[str]:
+    """The project folders matched by the longest tail of a folder the project does
+    not have (`/opt/airflow/dbt` -> `dbt`, `/usr/app/dbt_project` ->
+    `transform/dbt_project`): a worker's or a checkout's path whose leading folders
+    are the machine's. Several at that length: each is one answer; none: []."""
+    parts = [p for p in folder.split("/") if p and p != "."]
+    for size in range(len(parts) - 1, 0, -1):
+        tail = "/".join(parts[-size:])
+        found = sorted(rel for rel in projects if rel and (rel == tail or rel.endswith("/" + tail)))
+        if found:
+            return found
+    return []
 
 
 def _target(command: str) -> str | None:

@@ -34,6 +34,7 @@ from delta_lint.bundle import (
     Job,
     Task,
     Workflows,
+    bundle_label,
     bundle_targets,
     declares_bundle,
     for_each_notes,
@@ -936,6 +937,8 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
         # only a bundle named on the command line may lie outside the project
         out = load_bundle(path, target or config.target, config.root, named=named, contained=bundle is None)
         out.listings = probes + out.listings
+        if not named:  # found at the root: the bundles in its folders are deployed too
+            _load_nested_bundles(out, config, target or config.target)
     elif config.bundle is None and bundle is None:
         _load_nested_bundles(out, config, target or config.target)
         if fragment is not None:  # its edits (a `bundle:` mapping added) read the project again
@@ -999,13 +1002,26 @@ def _add_jobs(out: Workflows, more: Workflows) -> None:
 
 
 def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> None:
-    """A repository without a bundle at its root: the bundles in its folders, each
-    with its own default target (or the chosen one where it has it). A broken bundle
-    found this way is reported at its line; the others are still read."""
+    """The bundles in a repository's folders, each with its own root, variables and
+    default target (or the chosen one where it has it), beside the root's bundle when
+    there is one: a monorepo deploys each of them from its folder, so a root bundle
+    does not hide them. A broken bundle found this way is reported at its line; the
+    others are still read. A bundle's jobs and pipelines defined in a file of its own
+    folder that a bundle read before (a root bundle whose `include` reaches into the
+    sub-bundle: one set of jobs, deployed from either) are left out with a note. A
+    file outside its folder that several bundles include (`../common/*.yml`) is each
+    one's: every bundle deploys its own copy of those jobs."""
     found = listing("bundles", str(config.root))
     out.listings.append(("bundles", str(config.root), found))
-    sources = []
+    sources = [out.source] if out.source else []
     for file in map(Path, found):
+        read = {f.resolve() for f in out.files}
+        if file.resolve() in read:
+            out.notes.append(
+                f"{_shown(file, config.root)} is included by a bundle already read, so it is not read as a bundle"
+                " of its own"
+            )
+            continue
         try:
             targets = bundle_targets(file)
         except ConfigError as err:  # found, not named: reported at its line, the others are read
@@ -1013,13 +1029,42 @@ def _load_nested_bundles(out: Workflows, config: Config, target: str | None) -> 
             out.files.append(file)
             continue
         loaded = load_bundle(file, target if target in targets else None, config.root, named=False)
+        inside = bundle_label(file.parent, config.root) + "/"
+        own = {label for label in (bundle_label(f, config.root) for f in read) if label.startswith(inside)}
+        _drop_read_twice(loaded, own, _shown(file, config.root), out.notes)
         sources.append(loaded.source)
-        out.files += loaded.files
+        out.files += [f for f in loaded.files if f.resolve() not in read]
         out.listings += loaded.listings
         out.notes += loaded.notes
         out.problems += loaded.problems
         _add_bundle_jobs(out, loaded, file.parent, config.root)
     out.source = ", ".join(sources)
+
+
+def _shown(file: Path, root: Path) -> str:
+    return file.relative_to(root).as_posix() if file.is_relative_to(root) else file.as_posix()
+
+
+def _drop_read_twice(loaded: Workflows, read: set[str], shown: str, notes: list[str]) -> None:
+    """Leave out the jobs and pipelines of a bundle (`shown`) that a file of its folder
+    another bundle read defines (`read`: their labels), saying which."""
+    twice = sorted({j.location.path for j in loaded.jobs.values() if j.location and j.location.path in read})
+    twice += sorted(
+        {p.location.path for p in loaded.pipelines.values() if p.location and p.location.path in read} - set(twice)
+    )
+    if not twice:
+        return
+    dropped = [k for k, j in loaded.jobs.items() if j.location and j.location.path in twice]
+    for key in dropped:
+        del loaded.jobs[key]
+    for key in [k for k, p in loaded.pipelines.items() if p.location and p.location.path in twice]:
+        del loaded.pipelines[key]
+    files = ", ".join(twice)
+    notes.append(
+        f"bundle {shown}: {files} {'is' if len(twice) == 1 else 'are'} read by another bundle too (its `include` "
+        "reaches into this bundle's folder), so the jobs defined there are read once, as that bundle's"
+        + (f" ({', '.join(sorted(dropped))} left out here)" if dropped else "")
+    )
 
 
 def _add_bundle_jobs(out: Workflows, loaded: Workflows, folder: Path, root: Path) -> None:

@@ -15,7 +15,14 @@ are wrong on any repository. This module finds them from the code and the run:
   and by `--show-files`) is counted apart too (`in_skipped`). SQL text in
   another dialect, text whose write does not start a statement (prose in a
   Markdown template) and a writer chain naming another format
-  (`.format("parquet").saveAsTable(...)`) are no plain writes.
+  (`.format("parquet").saveAsTable(...)`) are no plain writes. A Lakeflow
+  (DLT) pipeline's datasets are plain writes too: a function decorated
+  `@dlt.table` / `@dp.materialized_view` (its span starts at the decorator, where
+  delta-lint reports it), an AUTO CDC flow (`dlt.apply_changes`,
+  `dp.create_auto_cdc_flow`, SQL `APPLY CHANGES INTO`), and SQL
+  `CREATE OR REFRESH STREAMING TABLE` / `MATERIALIZED VIEW` / `LIVE TABLE` with a
+  query (`AS`); a view (`@dlt.view`, `TEMPORARY`) and a streaming table declared
+  with no query (a flow's target, written by the flow) are none.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -40,6 +47,26 @@ SQL_WRITE = re.compile(
     r"\b(MERGE\s+(?:WITH\s+SCHEMA\s+EVOLUTION\s+)?INTO|INSERT\s+(?:INTO|OVERWRITE)|DELETE\s+FROM|UPDATE\s+[\w.`{}$]+\s+(?:\w+\s+)?SET)\b",
     re.IGNORECASE,
 )
+# Lakeflow (DLT) pipeline datasets in SQL: a published table or view a pipeline
+# update writes. Counted only with a query (`AS`) in the statement: without one, a
+# streaming table is a flow's target and the flow is the write. The AUTO CDC
+# forms write their target.
+PIPELINE_DATASET = re.compile(
+    r"\bCREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+)?(?:STREAMING\s+TABLE|MATERIALIZED\s+VIEW|LIVE\s+TABLE)\b",
+    re.IGNORECASE,
+)
+PIPELINE_CDC = re.compile(r"\b(?:APPLY\s+CHANGES|AUTO\s+CDC)\s+INTO\b", re.IGNORECASE)
+_QUERY = re.compile(r"\bAS\b", re.IGNORECASE)
+# Python: decorators of a function whose result a pipeline publishes, and calls of a
+# CDC flow into a target (`dlt` / `pyspark.pipelines`, imported as any name).
+DATASET_DECORATORS = {"table", "materialized_view", "create_table"}
+CDC_FLOWS = {
+    "apply_changes",
+    "apply_changes_from_snapshot",
+    "create_auto_cdc_flow",
+    "create_auto_cdc_from_snapshot_flow",
+}
+_PIPELINE_MODULES = {"dlt", "dp", "sdp", "pipelines"}
 # Plain write methods of PySpark / DeltaTable calls.
 WRITE_METHODS = {"saveAsTable", "toTable", "insertInto"}
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages"}
@@ -79,12 +106,18 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     out: list[PlainWrite] = []
+    modules = _pipeline_modules(tree)
 
     def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None, shown: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             here_stmt = child if isinstance(child, ast.stmt) else stmt
             func = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                dataset = _dataset_decorator(child, modules)
+                if dataset is not None:  # reported at the decorator: the span starts there
+                    out.append(
+                        PlainWrite(rel, dataset.lineno, (dataset.lineno, child.end_lineno or child.lineno), func)
+                    )
                 visit(child, func, here_stmt)
                 continue
             if shown and isinstance(child, ast.Constant):
@@ -96,7 +129,8 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
             if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                 name = child.func.attr
                 is_merge = name == "merge" and _looks_like_delta_merge(child)
-                if (name in WRITE_METHODS and not _other_format(child)) or is_merge:
+                is_flow = name in CDC_FLOWS and _names_module(child.func.value, modules)
+                if (name in WRITE_METHODS and not _other_format(child)) or is_merge or is_flow:
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
@@ -104,7 +138,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 # a docstring or a string standing alone as a statement is never run
                 and not (isinstance(here_stmt, ast.Expr) and here_stmt.value is child)
             ):
-                m = SQL_WRITE.search(child.value)
+                m = SQL_WRITE.search(child.value) or _pipeline_write(child.value)
                 if m and _statement_like(child.value) and _starts_statement(child.value, m.start()):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
@@ -112,6 +146,50 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
 
     visit(tree, False, None)
     return out
+
+
+def _pipeline_modules(tree: ast.Module) -> set[str]:
+    """The names a file gives the pipeline modules (`import dlt`, `from pyspark
+    import pipelines as dp`, `import dlt as d`); the usual names besides, for a
+    notebook that imports them in another cell."""
+    names = set(_PIPELINE_MODULES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.asname or a.name for a in node.names if a.name == "dlt")
+        elif isinstance(node, ast.ImportFrom) and node.module == "pyspark":
+            names.update(a.asname or a.name for a in node.names if a.name == "pipelines")
+    return names
+
+
+def _names_module(node: ast.expr, modules: set[str]) -> bool:
+    return isinstance(node, ast.Name) and node.id in modules
+
+
+def _dataset_decorator(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, modules: set[str]) -> ast.expr | None:
+    """The decorator that makes a function a pipeline's published dataset
+    (`@dlt.table`, `@dlt.table(name=...)`, `@dp.materialized_view`), else None: a
+    view (`@dlt.view`, `@dp.temporary_view`) is computed, never stored."""
+    for dec in getattr(fn, "decorator_list", []):
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if (
+            isinstance(target, ast.Attribute)
+            and target.attr in DATASET_DECORATORS
+            and _names_module(target.value, modules)
+        ):
+            return dec
+    return None
+
+
+def _pipeline_write(text: str) -> re.Match | None:
+    """A pipeline dataset defined with a query, or an AUTO CDC flow, in SQL text."""
+    m = PIPELINE_CDC.search(text)
+    if m:
+        return m
+    m = PIPELINE_DATASET.search(text)
+    if m is None or re.search(r"\bTEMPORARY\b", text[max(0, m.start() - 20) : m.end()], re.IGNORECASE):
+        return None
+    end = text.find(";", m.end())
+    return m if _QUERY.search(text[m.end() : end if end >= 0 else len(text)]) else None
 
 
 # Calls that show text to a person: SQL in their arguments is printed, never run.
@@ -154,7 +232,7 @@ def _looks_like_delta_merge(call: ast.Call) -> bool:
 def _statement_like(text: str) -> bool:
     """A string that reads as a SQL statement (not prose in a log message)."""
     head = text.lstrip().upper()
-    return head.startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH", "--")) or "\n" in text
+    return head.startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH", "CREATE", "APPLY", "--")) or "\n" in text
 
 
 def _starts_statement(text: str, at: int) -> bool:
@@ -162,8 +240,8 @@ def _starts_statement(text: str, at: int) -> bool:
     parenthesis (a CTE's end) before it on its line, or a statement-like head of
     the text (`_statement_like`), and the text shows no other dialect's sign. Not
     a write in prose (`| ... | the partition-level DELETE from the source keys |`)."""
-    if skip_reason("", ".sql", text) is not None:
-        return False  # PostgreSQL (`ON CONFLICT`), T-SQL, ...: no Delta table
+    if skip_reason("", ".sql", text) is not None and _pipeline_write(text) is None:
+        return False  # PostgreSQL (`ON CONFLICT`), T-SQL, ...: no Delta table (a pipeline's SQL is Delta's)
     if text.lstrip().upper().startswith(("MERGE", "INSERT", "DELETE", "UPDATE", "WITH")):
         return True
     before = text[text.rfind("\n", 0, at) + 1 : at].strip()
@@ -184,15 +262,30 @@ def _text_writes(rel: str, text: str) -> list[PlainWrite]:
             nxt = None
         code = re.sub(r"--.*$", "", raw)
         code = re.sub(r"^\s*(#\s*MAGIC\s*)?", "", code)
+        found = SQL_WRITE.search(code) or _pipeline_line(code, lines, n)
         if (
-            SQL_WRITE.search(code)
+            found
             and not raw.lstrip().startswith(("#", "//"))
-            or (raw.lstrip().startswith("# MAGIC") and SQL_WRITE.search(code) and "%md" not in code)
+            or (raw.lstrip().startswith("# MAGIC") and found and "%md" not in code)
         ):
             out.append(PlainWrite(rel, n, (start, n), False))
         if nxt is not None:
             start = nxt
     return out
+
+
+def _pipeline_line(code: str, lines: list[str], n: int) -> re.Match | None:
+    """A pipeline dataset starting on line `n` of SQL text: its statement (to the next
+    `;` or blank line) is read for the query that makes it a write."""
+    if not (PIPELINE_DATASET.search(code) or PIPELINE_CDC.search(code)):
+        return None
+    statement = [code]
+    for raw in lines[n:]:
+        body = re.sub(r"^\s*(#\s*MAGIC\s*)?", "", re.sub(r"--.*$", "", raw)).strip()
+        if not body or statement[-1].rstrip().endswith(";"):
+            break
+        statement.append(body)
+    return _pipeline_write("\n".join(statement))
 
 
 def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
