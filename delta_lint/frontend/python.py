@@ -203,6 +203,10 @@ class PythonAnalyzer:
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
         self.own_path = context.path or path.removeprefix("./")
         self._tree: ast.Module | None = None
+        # id of an expression -> (it, its nodes in `walk`'s order): `_calls` and `reads`
+        # walk the same expressions (an assignment's value is read for its calls, then
+        # for the tables it reads), each once; the node is kept so its id stays its own
+        self._walks: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
         # the file's analysis budget (see `values.budget`), which every evaluation and
@@ -316,6 +320,13 @@ class PythonAnalyzer:
         self._foreign_defs.update(pasted.definitions)
         return pasted.tree
 
+    def walked(self, node: ast.AST) -> list[ast.AST]:
+        """`walk(node)`, worked out once per node of the file."""
+        known = self._walks.get(id(node))
+        if known is None:
+            known = self._walks[id(node)] = (node, _walk(node))
+        return known[1]
+
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
         (`pyprefilter`): most expressions of a job are then skipped without walking them."""
@@ -367,7 +378,7 @@ class PythonAnalyzer:
         found: set[TableRef] = set()
         if node is None:
             return found
-        for sub in _walk(node):
+        for sub in self.walked(node):
             if isinstance(sub, ast.Name):
                 held = scope.env.get(sub.id)
                 if isinstance(held, DataFrame):
@@ -388,7 +399,7 @@ class PythonAnalyzer:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr) and not (self._helpers and self._registry_of().may_call(expr)):
             return
-        if self.guards.absent and _runs_again(expr):
+        if self.guards.absent and _runs_again(self.walked(expr)):
             # a lambda's or a comprehension's calls may run again once the first has
             # created the table: none of its writes is a first-run write
             with self.guards.inside(NONE_ABSENT):
@@ -397,8 +408,8 @@ class PythonAnalyzer:
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
-            pooled = pooled | _batch_lambda_calls(expr)
-        for node in _walk(expr):
+            pooled = pooled | _batch_lambda_calls(self.walked(expr))
+        for node in self.walked(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
             if _is_notebook_run(node):
@@ -653,20 +664,18 @@ def _names_pandas_target(node: ast.Call) -> bool:
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
 
 
-def _runs_again(expr: ast.expr) -> bool:
-    """Whether the expression holds a lambda or a comprehension, whose calls may run
-    more than once (see `pyguards`)."""
-    return any(
-        isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in _walk(expr)
-    )
+def _runs_again(nodes: list[ast.AST]) -> bool:
+    """Whether an expression (its `nodes`) holds a lambda or a comprehension, whose
+    calls may run more than once (see `pyguards`)."""
+    return any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in nodes)
 
 
-def _batch_lambda_calls(expr: ast.expr) -> set[int]:
-    """The calls inside a lambda handed to `foreachBatch` in `expr` that the batch
-    reader reads (see `pywriters.batch_calls`): they run once per micro-batch, not
-    where the lambda is written."""
+def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:
+    """The calls inside a lambda handed to `foreachBatch` in an expression (its
+    `nodes`) that the batch reader reads (see `pywriters.batch_calls`): they run
+    once per micro-batch, not where the lambda is written."""
     found: set[int] = set()
-    for node in _walk(expr):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
             for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
                 if isinstance(arg, ast.Lambda):
