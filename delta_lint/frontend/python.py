@@ -82,7 +82,7 @@ from delta_lint.frontend.sqlcall import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.unread import unread_writes
-from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
+from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -412,13 +412,14 @@ class PythonAnalyzer:
         for node in self.walked(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
-            if _is_notebook_run(node):
+            named = _last_two(node)  # (once for the three names below)
+            if named == _NOTEBOOK_RUN and type(node.func.value) is ast.Attribute:  # type: ignore[attr-defined]
                 self.walker.notebook_run(node, scope)
                 continue
-            if call_named(node, NOTEBOOK_EXIT):
+            if named == NOTEBOOK_EXIT:
                 self.walker.notebook_exit(node, scope)
                 continue
-            if call_named(node, TASK_VALUES_SET):
+            if named == TASK_VALUES_SET:
                 self.walker.task_value_set(node, scope)
                 continue
             if self._feature_clients and is_feature_table_call(node, self._feature_clients):
@@ -683,14 +684,20 @@ def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:
     return found
 
 
-def _is_notebook_run(node: ast.Call) -> bool:
+# `dbutils.notebook.run(...)`: its owner an attribute (see `Walker.notebook_run`)
+_NOTEBOOK_RUN = ("notebook", "run")
+
+
+def _last_two(node: ast.Call) -> tuple[str | None, str] | None:
+    """The last two dotted parts of a call's function (`dbutils.notebook.exit(x)`:
+    `("notebook", "exit")`), as `brains.call_named` compares them; None for a call
+    of a bare name or of another expression."""
     func = node.func
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "run"
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "notebook"
-    )
+    if type(func) is not ast.Attribute:
+        return None
+    owner = func.value
+    kind = type(owner)
+    return (owner.attr if kind is ast.Attribute else owner.id if kind is ast.Name else None, func.attr)  # type: ignore[attr-defined]
 
 
 def analyze_module(
