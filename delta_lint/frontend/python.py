@@ -207,6 +207,8 @@ class PythonAnalyzer:
         # walk the same expressions (an assignment's value is read for its calls, then
         # for the tables it reads), each once; the node is kept so its id stays its own
         self._walks: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+        # id of a chain -> (it, its first name, the steps it writes after that name): see `flatten`
+        self._chains: dict[int, tuple[ast.expr, ast.Name | None, tuple[Step, ...]]] = {}
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
         # the file's analysis budget (see `values.budget`), which every evaluation and
@@ -346,32 +348,21 @@ class PythonAnalyzer:
         return self.values.string(node, scope)
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]:
-        """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
-        steps: list[Step] = []
-        cur = node
-        pending: list[Step] = []
-        while True:
-            if isinstance(cur, ast.Call) and isinstance(cur.func, ast.Attribute):
-                pending.append(Step(cur.func.attr, cur, cur))
-                cur = cur.func.value
-            elif isinstance(cur, ast.Attribute):
-                pending.append(Step(cur.attr, None, cur))
-                cur = cur.value
-            elif isinstance(cur, ast.Call) and isinstance(cur.func, ast.Name):
-                pending.append(Step(cur.func.id, cur, cur))
-                break
-            elif isinstance(cur, ast.Name):
-                held = scope.env.get(cur.id)
-                if isinstance(held, Chain):
-                    steps.extend(held.steps)
-                else:
-                    pending.append(Step(cur.id, None, cur))
-                break
-            else:
-                pending.append(Step("<expr>", None, cur))
-                break
-        steps.extend(reversed(pending))
-        return steps
+        """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in.
+
+        The steps the expression itself writes are worked out once per node (a
+        terminal's chain is flattened where its calls are found and again where
+        it is read); only its first name's value is looked up at each call."""
+        known = self._chains.get(id(node))
+        if known is None:
+            known = self._chains[id(node)] = (node, *_written_steps(node))
+        _, root, tail = known
+        if root is None:
+            return list(tail)
+        held = scope.env.get(root.id)
+        if isinstance(held, Chain):
+            return [*held.steps, *tail]
+        return [Step(root.id, None, root), *tail]
 
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]:
         """Tables a DataFrame expression reads (for "insert reading target")."""
@@ -650,6 +641,32 @@ class PythonAnalyzer:
             intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map, memo=self.memo)
             self.intents.extend(intents)
             self.diagnostics.extend(diags)
+
+
+def _written_steps(node: ast.expr) -> tuple[ast.Name | None, tuple[Step, ...]]:
+    """The steps of a chain as written (`a.b(1).c`: b(1), c after `a`): its first
+    name, whose value may be a chain to splice in (see `flatten`), or None with
+    every step when it starts with a call of a name or another expression."""
+    cur = node
+    pending: list[Step] = []
+    root: ast.Name | None = None
+    while True:
+        if isinstance(cur, ast.Call) and isinstance(cur.func, ast.Attribute):
+            pending.append(Step(cur.func.attr, cur, cur))
+            cur = cur.func.value
+        elif isinstance(cur, ast.Attribute):
+            pending.append(Step(cur.attr, None, cur))
+            cur = cur.value
+        elif isinstance(cur, ast.Call) and isinstance(cur.func, ast.Name):
+            pending.append(Step(cur.func.id, cur, cur))
+            break
+        elif isinstance(cur, ast.Name):
+            root = cur
+            break
+        else:
+            pending.append(Step("<expr>", None, cur))
+            break
+    return root, tuple(reversed(pending))
 
 
 def _names_pandas_target(node: ast.Call) -> bool:
