@@ -82,7 +82,7 @@ from delta_lint.frontend.sqlcall import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.unread import unread_writes
-from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, call_named
+from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -203,6 +203,12 @@ class PythonAnalyzer:
         self.value_calls: set[str] = set()  # names called for a value that are no function of the file
         self.own_path = context.path or path.removeprefix("./")
         self._tree: ast.Module | None = None
+        # id of an expression -> (it, its nodes in `walk`'s order): `_calls` and `reads`
+        # walk the same expressions (an assignment's value is read for its calls, then
+        # for the tables it reads), each once; the node is kept so its id stays its own
+        self._walks: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+        # id of a chain -> (it, its first name, the steps it writes after that name): see `flatten`
+        self._chains: dict[int, tuple[ast.expr, ast.Name | None, tuple[Step, ...]]] = {}
         # bare names that run SQL on the session: the notebook global `sql`, `q = spark.sql`
         self._sql_names: frozenset[str] = frozenset()
         # the file's analysis budget (see `values.budget`), which every evaluation and
@@ -316,6 +322,13 @@ class PythonAnalyzer:
         self._foreign_defs.update(pasted.definitions)
         return pasted.tree
 
+    def walked(self, node: ast.AST) -> list[ast.AST]:
+        """`walk(node)`, worked out once per node of the file."""
+        known = self._walks.get(id(node))
+        if known is None:
+            known = self._walks[id(node)] = (node, _walk(node))
+        return known[1]
+
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
         (`pyprefilter`): most expressions of a job are then skipped without walking them."""
@@ -335,39 +348,28 @@ class PythonAnalyzer:
         return self.values.string(node, scope)
 
     def flatten(self, node: ast.expr, scope: Scope) -> list[Step]:
-        """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in."""
-        steps: list[Step] = []
-        cur = node
-        pending: list[Step] = []
-        while True:
-            if isinstance(cur, ast.Call) and isinstance(cur.func, ast.Attribute):
-                pending.append(Step(cur.func.attr, cur, cur))
-                cur = cur.func.value
-            elif isinstance(cur, ast.Attribute):
-                pending.append(Step(cur.attr, None, cur))
-                cur = cur.value
-            elif isinstance(cur, ast.Call) and isinstance(cur.func, ast.Name):
-                pending.append(Step(cur.func.id, cur, cur))
-                break
-            elif isinstance(cur, ast.Name):
-                held = scope.env.get(cur.id)
-                if isinstance(held, Chain):
-                    steps.extend(held.steps)
-                else:
-                    pending.append(Step(cur.id, None, cur))
-                break
-            else:
-                pending.append(Step("<expr>", None, cur))
-                break
-        steps.extend(reversed(pending))
-        return steps
+        """`a.b(1).c` -> steps a, b(1), c; variables holding chains are spliced in.
+
+        The steps the expression itself writes are worked out once per node (a
+        terminal's chain is flattened where its calls are found and again where
+        it is read); only its first name's value is looked up at each call."""
+        known = self._chains.get(id(node))
+        if known is None:
+            known = self._chains[id(node)] = (node, *_written_steps(node))
+        _, root, tail = known
+        if root is None:
+            return list(tail)
+        held = scope.env.get(root.id)
+        if isinstance(held, Chain):
+            return [*held.steps, *tail]
+        return [Step(root.id, None, root), *tail]
 
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]:
         """Tables a DataFrame expression reads (for "insert reading target")."""
         found: set[TableRef] = set()
         if node is None:
             return found
-        for sub in _walk(node):
+        for sub in self.walked(node):
             if isinstance(sub, ast.Name):
                 held = scope.env.get(sub.id)
                 if isinstance(held, DataFrame):
@@ -388,7 +390,7 @@ class PythonAnalyzer:
         """Find every terminal call of interest in an expression, outermost first."""
         if not self._may_hold_terminal(expr) and not (self._helpers and self._registry_of().may_call(expr)):
             return
-        if self.guards.absent and _runs_again(expr):
+        if self.guards.absent and _runs_again(self.walked(expr)):
             # a lambda's or a comprehension's calls may run again once the first has
             # created the table: none of its writes is a first-run write
             with self.guards.inside(NONE_ABSENT):
@@ -397,17 +399,18 @@ class PythonAnalyzer:
         seen: set[int] = set()
         pooled = self.pools.pooled(expr, scope)
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
-            pooled = pooled | _batch_lambda_calls(expr)
-        for node in _walk(expr):
+            pooled = pooled | _batch_lambda_calls(self.walked(expr))
+        for node in self.walked(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
-            if _is_notebook_run(node):
+            named = _last_two(node)  # (once for the three names below)
+            if named == _NOTEBOOK_RUN and type(node.func.value) is ast.Attribute:  # type: ignore[attr-defined]
                 self.walker.notebook_run(node, scope)
                 continue
-            if call_named(node, NOTEBOOK_EXIT):
+            if named == NOTEBOOK_EXIT:
                 self.walker.notebook_exit(node, scope)
                 continue
-            if call_named(node, TASK_VALUES_SET):
+            if named == TASK_VALUES_SET:
                 self.walker.task_value_set(node, scope)
                 continue
             if self._feature_clients and is_feature_table_call(node, self._feature_clients):
@@ -640,6 +643,32 @@ class PythonAnalyzer:
             self.diagnostics.extend(diags)
 
 
+def _written_steps(node: ast.expr) -> tuple[ast.Name | None, tuple[Step, ...]]:
+    """The steps of a chain as written (`a.b(1).c`: b(1), c after `a`): its first
+    name, whose value may be a chain to splice in (see `flatten`), or None with
+    every step when it starts with a call of a name or another expression."""
+    cur = node
+    pending: list[Step] = []
+    root: ast.Name | None = None
+    while True:
+        if isinstance(cur, ast.Call) and isinstance(cur.func, ast.Attribute):
+            pending.append(Step(cur.func.attr, cur, cur))
+            cur = cur.func.value
+        elif isinstance(cur, ast.Attribute):
+            pending.append(Step(cur.attr, None, cur))
+            cur = cur.value
+        elif isinstance(cur, ast.Call) and isinstance(cur.func, ast.Name):
+            pending.append(Step(cur.func.id, cur, cur))
+            break
+        elif isinstance(cur, ast.Name):
+            root = cur
+            break
+        else:
+            pending.append(Step("<expr>", None, cur))
+            break
+    return root, tuple(reversed(pending))
+
+
 def _names_pandas_target(node: ast.Call) -> bool:
     """Whether a `to_table`/`to_delta` call names its target, as the pandas API on
     Spark's must (a first argument, or `name=`/`path=`): pyarrow's `dataset.to_table()`
@@ -653,20 +682,18 @@ def _names_pandas_target(node: ast.Call) -> bool:
 _PANDAS_ON_SPARK = re.compile(r"\bpyspark\.pandas\b|\bpandas_api\b|\bpandas_on_spark\b|\bkoalas\b")
 
 
-def _runs_again(expr: ast.expr) -> bool:
-    """Whether the expression holds a lambda or a comprehension, whose calls may run
-    more than once (see `pyguards`)."""
-    return any(
-        isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in _walk(expr)
-    )
+def _runs_again(nodes: list[ast.AST]) -> bool:
+    """Whether an expression (its `nodes`) holds a lambda or a comprehension, whose
+    calls may run more than once (see `pyguards`)."""
+    return any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in nodes)
 
 
-def _batch_lambda_calls(expr: ast.expr) -> set[int]:
-    """The calls inside a lambda handed to `foreachBatch` in `expr` that the batch
-    reader reads (see `pywriters.batch_calls`): they run once per micro-batch, not
-    where the lambda is written."""
+def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:
+    """The calls inside a lambda handed to `foreachBatch` in an expression (its
+    `nodes`) that the batch reader reads (see `pywriters.batch_calls`): they run
+    once per micro-batch, not where the lambda is written."""
     found: set[int] = set()
-    for node in _walk(expr):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "foreachBatch":
             for arg in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "func")]:
                 if isinstance(arg, ast.Lambda):
@@ -674,14 +701,20 @@ def _batch_lambda_calls(expr: ast.expr) -> set[int]:
     return found
 
 
-def _is_notebook_run(node: ast.Call) -> bool:
+# `dbutils.notebook.run(...)`: its owner an attribute (see `Walker.notebook_run`)
+_NOTEBOOK_RUN = ("notebook", "run")
+
+
+def _last_two(node: ast.Call) -> tuple[str | None, str] | None:
+    """The last two dotted parts of a call's function (`dbutils.notebook.exit(x)`:
+    `("notebook", "exit")`), as `brains.call_named` compares them; None for a call
+    of a bare name or of another expression."""
     func = node.func
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "run"
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "notebook"
-    )
+    if type(func) is not ast.Attribute:
+        return None
+    owner = func.value
+    kind = type(owner)
+    return (owner.attr if kind is ast.Attribute else owner.id if kind is ast.Name else None, func.attr)  # type: ignore[attr-defined]
 
 
 def analyze_module(
