@@ -762,7 +762,8 @@ _RX = {
     # `INSERT INTO t [AS a] REPLACE ON cond (query) [AS s]` (Databricks Runtime 17.1): the
     # rows of `t` the condition matches with the query's are replaced, as a MERGE does
     "replace_on": re.compile(
-        rf"INSERT\s+INTO\s+(?:TABLE\s+)?(?P<table>{TABLE_NAME})(?:\s+(?:AS\s+)?(?!REPLACE\b)\w+)?\s+REPLACE\s+ON\b",
+        rf"INSERT\s+INTO\s+(?:TABLE\s+)?(?P<table>{TABLE_NAME})(?:\s+(?:AS\s+)?(?!REPLACE\b|BY\b)\w+)?"
+        r"(?:\s*\([^()]*\)|\s+BY\s+NAME)?\s+REPLACE\s+ON\b",
         re.I | re.S,
     ),
     # governance clauses of a CREATE that change nothing a write is judged by: a column's
@@ -1119,6 +1120,29 @@ _TEMPLATE_MARKER = re.compile(r"__dlp\d+__", re.I)
 # the first word of an ALTER TABLE's change: a change a template fills after it is
 # still that kind of change of the table (see `_statement`)
 _CTAS_QUERY = re.compile(r"\bAS\s*(?:SELECT|WITH|FROM|VALUES|\()", re.I)
+
+
+def _ctas_query_start(text: str) -> int | None:
+    """Where a CREATE's query starts (`... AS SELECT`, `AS (`), outside the column
+    list's parentheses: a generated column's `GENERATED ALWAYS AS (expr)` is the
+    table's, not its query. Quoted text is skipped when counting parentheses."""
+    depth, quote, at = 0, "", 0
+    for m in _CTAS_QUERY.finditer(text):
+        for ch in text[at : m.start()]:
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "'\"`":
+                quote = ch
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+        at = m.start()
+        if depth == 0 and not quote:
+            return m.start()
+    return None
+
+
 _ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
 
@@ -1166,10 +1190,10 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
         text = "INSERT " + text[m.end() :]
         schema_evolution = True
     if _may(lead, "replace_on") and (m := _RX["replace_on"].match(text)):
-        return _Recognise.replace_on(ctx, m)
+        return _Recognise.replace_on(ctx, m, schema_evolution or ctx.session.auto_merge)
     if first == "CREATE" and ("MASK" in (upper := text.upper()) or "FILTER" in upper):
-        query = _CTAS_QUERY.search(text)  # the clauses are the table's: never in its query
-        head, tail = (text[: query.start()], text[query.start() :]) if query else (text, "")
+        start = _ctas_query_start(text)  # the clauses are the table's: never in its query
+        head, tail = (text[:start], text[start:]) if start is not None else (text, "")
         text = _RX["row_filter"].sub("", _RX["mask"].sub("", head)) + tail
     if first in ("CREATE", "REPLACE") and _RX["create_not_delta"].match(text):
         return [], []  # its writes are not Delta writes
@@ -1848,12 +1872,14 @@ class _Recognise:
         )
 
     @staticmethod
-    def replace_on(ctx: _Ctx, m: re.Match):
-        """`INSERT INTO t REPLACE ON cond (query)`: the rows of `t` the condition
-        matches are deleted and the query's inserted, in one commit: a MERGE whose
-        condition joins the query (which rows, only the data tells)."""
+    def replace_on(ctx: _Ctx, m: re.Match, evolution: bool = False):
+        """`INSERT [WITH SCHEMA EVOLUTION] INTO t REPLACE ON cond (query)`: the rows of
+        `t` the condition matches are deleted and the query's inserted, in one commit: a
+        MERGE whose condition joins the query (which rows, only the data tells); with
+        schema evolution (or the session's auto-merge) it may change the schema too."""
         ref, resolved = _Recognise._ref(ctx, m)
-        return _intent(ctx, ref, Kind.MERGE, resolved, subkind="replace_on", flags={Flag.OPAQUE_CONDITION})
+        flags = {Flag.OPAQUE_CONDITION, *((Flag.SCHEMA_EVOLUTION,) if evolution else ())}
+        return _intent(ctx, ref, Kind.MERGE, resolved, subkind="replace_on", flags=flags)
 
     @staticmethod
     def vacuum(ctx: _Ctx, m: re.Match):
