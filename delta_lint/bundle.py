@@ -2087,13 +2087,24 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
     `job_definitions` configured); a broken one is reported at its line, the others
     are read. Task paths are relative to the file's folder, else to the root. Files
     in `read` (a bundle's own files, read with its target and variables) are not
-    read again."""
+    read again. A bundle resource file (`resources: jobs:`) in the folder of a
+    bundle read that does not include it is not deployed by that bundle: not read
+    as jobs, and a note says so."""
     out = Workflows()
     found = listing("job-json", str(root))
     out.listings.append(("job-json", str(root), found))
     skip = {os.path.abspath(p) for p in read}
+    bundles = [os.path.dirname(p) + os.sep for p in skip if os.path.basename(p) in BUNDLE_NAMES]
     for file in map(Path, found):
         if os.path.abspath(file) in skip:
+            continue
+        home = max((b for b in bundles if os.path.abspath(file).startswith(b)), key=len, default=None)
+        if home is not None and file.suffix in (".yml", ".yaml") and _is_resource_file(file, root):
+            out.files.append(file)  # read: an `include` added later reads the project again
+            out.notes.append(
+                f"{_rel(file, root)} defines bundle resources, but the bundle in "
+                f"{_rel(Path(home), root) or '.'} does not include it: it is not deployed, so its jobs are not read"
+            )
             continue
         try:
             jobs = _exported_jobs(file, root)
@@ -2109,6 +2120,17 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
     _wheel_modules(out, root)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
+
+
+_RESOURCES_KEY = re.compile(r"^resources\s*:", re.M)
+
+
+def _is_resource_file(file: Path, root: Path) -> bool:
+    """A YAML file with a top-level `resources:` mapping: a bundle's resource file."""
+    try:
+        return bool(_RESOURCES_KEY.search(read_input_text(file, root)))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
 
 
 def _wheel_modules(workflows: Workflows, root: Path) -> None:

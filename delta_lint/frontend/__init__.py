@@ -174,6 +174,10 @@ def _dispatch(
         from delta_lint.frontend.lakeflow import analyze_lakeflow
 
         result.skipped = None  # a source file of a bundle's pipeline: the pipeline writes its tables
+        if suffix == ".ipynb" and not _is_databricks_source(text):
+            from delta_lint.frontend.notebook import ipynb_as_source
+
+            text, suffix = ipynb_as_source(text) or ("", suffix)  # its cells, at their lines
         read = analyze_lakeflow(display, suffix, text, context.pipeline)
         result.intents += read.intents
         result.diagnostics += read.diagnostics

@@ -23,7 +23,7 @@ from delta_lint.frontend.values.static import PASS, Scope, Static
 from delta_lint.model import UNRESOLVED_TABLE, Diagnostic, Flag, Intent, Kind, Location, TableRef
 
 _SQL_DEFINITION = re.compile(
-    r"\bCREATE\s+(?:OR\s+REFRESH\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
+    r"\bCREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
     r"(?P<what>STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?"
     r"(?P<name>(?:[\w`.]|\$\{[\w.\-]+\})+)"
     r"|\b(?:APPLY\s+CHANGES|AUTO\s+CDC)\s+INTO\s+(?P<cdc>(?:[\w`.]|\$\{[\w.\-]+\})+)"

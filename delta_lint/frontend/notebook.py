@@ -293,6 +293,30 @@ def _meta_text(meta: dict, section: str, key: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def ipynb_as_source(text: str) -> tuple[str, str] | None:
+    """A Jupyter notebook as the plain source a reader of `.sql` or `.py` files
+    takes: the cells of the notebook's own language (SQL for a SQL notebook, else
+    Python), each line at its line of the `.ipynb` file (a SQL line also at its
+    column), the rest blank; with the suffix that language reads by. None when the
+    text is not a notebook. A pipeline's source kept as a Jupyter notebook is read
+    so, as its `.sql`/`.py` export would be."""
+    try:
+        nb = parse_ipynb(text)
+    except ValueError:
+        return None
+    lang = "sql" if nb.default_lang == "sql" else "python"
+    lines: dict[int, str] = {}
+    for cell in nb.cells:
+        if cell.lang != lang:
+            continue
+        for line, col, code in cell.lines:
+            lines[line] = (" " * max(col - 1, 0) + code) if lang == "sql" else code
+    if not lines:
+        return "", ".sql" if lang == "sql" else ".py"
+    body = "\n".join(lines.get(n, "") for n in range(1, max(lines) + 1))
+    return body + "\n", ".sql" if lang == "sql" else ".py"
+
+
 def parse_ipynb(text: str) -> Notebook:
     """Code cells of a Jupyter notebook; `%sql` / `%%sql` cells are SQL.
 
