@@ -184,3 +184,26 @@ def test_a_script_variable_a_query_sets_is_one_unknown_in_both_runs(lint):
     # near miss: w.py's name is a value each run is given (the run's start time):
     # neither the bare name nor the one with a literal part is paired
     assert _conflicts(result) == [("DL102", "main.s.{target}", "purge.sql", 4, "data-dependent")]
+
+
+_BY_SCHEMA = """# Databricks notebook source
+mode = dbutils.widgets.get("mode")
+for row in spark.table("main.ops.control").collect():
+    spark.sql(f"DELETE FROM main.{mode}.{row.table_name} WHERE d = current_date()")
+"""
+
+
+def _by_schema(lint, a: str, b: str) -> list[tuple[str, str, str, int, str | None]]:
+    return _conflicts(lint({"databricks.yml": _TWO_JOBS.format(a=a, b=b), "src/driver.py": _BY_SCHEMA}))
+
+
+def test_a_wholly_unknown_table_in_a_schema_each_job_names_is_not_paired(lint):
+    # near miss: the rows name the table, the job parameter its schema: each job's
+    # runs write tables of their own schema
+    assert _by_schema(lint, "backfill", "incremental") == []
+
+
+def test_a_wholly_unknown_table_in_a_schema_both_jobs_name_is_paired(lint):
+    assert _by_schema(lint, "backfill", "backfill") == [
+        ("DL102", "main.backfill.{row_table_name}", "driver.py", 4, "data-dependent")
+    ]
