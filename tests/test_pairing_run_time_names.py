@@ -207,3 +207,42 @@ def test_a_wholly_unknown_table_in_a_schema_both_jobs_name_is_paired(lint):
     assert _by_schema(lint, "backfill", "backfill") == [
         ("DL102", "main.backfill.{row_table_name}", "driver.py", 4, "data-dependent")
     ]
+
+
+_TASK_OUTPUT_JOBS = """bundle:
+  name: t
+resources:
+  jobs:
+    a:
+      name: a
+      tasks:
+        - task_key: s
+          sql_task:
+            warehouse_id: abc
+            file:
+              path: ./purge.sql
+            parameters:
+              target: "{VALUE}"
+    b:
+      name: b
+      tasks:
+        - task_key: s
+          sql_task:
+            warehouse_id: abc
+            file:
+              path: ./purge.sql
+            parameters:
+              target: "{VALUE}"
+"""
+
+
+def test_a_sql_parameter_each_run_takes_from_a_task_output_is_not_paired(lint):
+    # near miss: the parameter is what an earlier task of the run returned: each run
+    # may name another table (the placeholder is the parameter, not a traced input)
+    sql = "DELETE FROM IDENTIFIER('main.s.' || :target) WHERE d < current_date();\n"
+    bundle = _TASK_OUTPUT_JOBS.replace("{VALUE}", "{{tasks.get.output.first_row.t}}")
+    result = lint({"databricks.yml": bundle, "purge.sql": sql})
+    assert _conflicts(result) == []
+    # the same parameter set to one value by both jobs names one known table
+    result = lint({"databricks.yml": _TASK_OUTPUT_JOBS.replace("{VALUE}", "orders"), "purge.sql": sql})
+    assert [c[:4] for c in _conflicts(result)] == [("DL102", "main.s.orders", "purge.sql", 1)]

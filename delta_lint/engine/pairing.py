@@ -111,7 +111,7 @@ class Engine:
             if intent.table is None:
                 continue
             if Flag.UNRESOLVED not in intent.flags:
-                if not (intent.name_inputs and self.name_varies(intent)):
+                if not ("{" in intent.table.name and self.name_varies(intent)):
                     out[self.names.qualify(intent.table.name)].append(intent)
             elif intent.name_inputs and self.schedule.same_table_every_run(intent):
                 by_inputs[intent.table.name].append(intent)
@@ -154,13 +154,20 @@ class Engine:
         (`Schedule.names_differ_between_runs`), a task running the file gives one a
         value only its run knows (a dynamic value reference such as
         `{{job.start_time.iso_date}}`), or the tasks give one different values."""
-        if not intent.name_inputs:
+        if intent.table is None:
             return False
-        if self.schedule.names_differ_between_runs(intent):
+        if intent.name_inputs and self.schedule.names_differ_between_runs(intent):
             return True
-        tasks = self._tasks(intent.location.path)
-        for name in intent.name_inputs:
-            given = {value for task in tasks for key, value in task.arguments if key == name}
+        path = intent.location.path
+        runs = self.schedule.given_runs.get(path)
+        tasks = self._tasks(path) if runs is None else []
+        # the inputs the name is built of: those the front end traced, and its
+        # placeholders (a SQL `:param`, a widget read where it is used)
+        for name in dict.fromkeys([*intent.name_inputs, *_PLACEHOLDER.findall(intent.table.name)]):
+            if runs is not None:  # the values each run gives (job parameters over task ones)
+                given = {run[name] for by_node in runs.values() for run in by_node if name in run}
+            else:
+                given = {value for task in tasks for key, value in task.arguments if key == name}
             if None in given or len(given) > 1:
                 return True
         return False
