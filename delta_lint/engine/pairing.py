@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from delta_lint.config import Config
 from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
@@ -34,6 +35,9 @@ from delta_lint.predicates import overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
+
+if TYPE_CHECKING:
+    from delta_lint.bundle import Task
 
 # a placeholder of a table name: a part only a run knows (`{m_name}`); `{one_of}` is
 # a name the code gives as one of several (see `frontend.pyvalues.ONE_OF`), no run's value
@@ -172,7 +176,7 @@ class Engine:
                 return True
         return False
 
-    def _tasks(self, path: str) -> list:
+    def _tasks(self, path: str) -> list[Task]:
         """The job tasks that run the file at `path`."""
         tasks = []
         for node in self.schedule.nodes_of.get(path) or ():
