@@ -293,7 +293,11 @@ class Linker:
         """A pipeline's source file that a job task other than a `pipeline_task` runs
         too (a notebook switching on `pipelines.id`): job code as well as datasets."""
         jobs = self.workflows.jobs.values() if self.workflows is not None else ()
-        return any(t.pipeline is None and self.paths[i] in t.files for job in jobs for t in job.tasks.values())
+        return any(
+            t.pipeline is None and t.kind != "pipeline" and self.paths[i] in t.files
+            for job in jobs
+            for t in job.tasks.values()
+        )
 
     def _job_inputs(self, i: int) -> dict[str, str]:
         """The inputs every job task but the pipeline's updates gives a file the same value."""
@@ -302,7 +306,7 @@ class Linker:
         runs = [
             given
             for job, task, given in task_runs(self.workflows).get(path, [])
-            if jobs[job].tasks[task].pipeline is None
+            if jobs[job].tasks[task].pipeline is None and jobs[job].tasks[task].kind != "pipeline"
         ]
         return _agreed({path: runs}).get(path, {}) if runs else {}
 

@@ -178,9 +178,7 @@ class Schedule:
         # `pipelines.id`): its datasets are written by the pipeline's updates, its
         # job code by the other tasks (see `nodes`)
         self.dual_mode = frozenset(
-            path
-            for path, nodes in self.nodes_of.items()
-            if len({(task := self._task(n)) is not None and task.pipeline is not None for n in nodes}) == 2
+            path for path, nodes in self.nodes_of.items() if len({self._update_of(n) is not None for n in nodes}) == 2
         )
         self.scoped = frozenset(self.line_nodes) | frozenset(self.given_runs) | self.dual_mode
 
@@ -191,7 +189,7 @@ class Schedule:
         found = self.nodes_of.get(path) or (Node(path),)
         if path in self.dual_mode:
             dataset = intent.subkind == "lakeflow"
-            found = tuple(n for n in found if ((t := self._task(n)) is not None and t.pipeline is not None) == dataset)
+            found = tuple(n for n in found if (self._update_of(n) is not None) == dataset)
         if intent.given and path in self.given_runs:
             return self._given_nodes(path, found, intent.given)
         return found
@@ -300,11 +298,19 @@ class Schedule:
         second start fails while one is active), so they never meet."""
         pipelines = set()
         for node in self.nodes(a) + self.nodes(b):
-            task = self._task(node)
-            if task is None or task.pipeline is None:
+            pipeline = self._update_of(node)
+            if pipeline is None:
                 return False
-            pipelines.add(task.pipeline)
+            pipelines.add(pipeline)
         return len(pipelines) == 1
+
+    def _update_of(self, node: Node) -> str | None:
+        """The pipeline a node runs an update of (a job's `pipeline_task`, or the job
+        a pipeline no job starts is of its own), else None."""
+        task = self._task(node)
+        if task is None:
+            return None
+        return task.pipeline or (f"job {node.job}" if task.kind == "pipeline" else None)
 
     def names_differ_between_runs(self, intent: Intent) -> bool:
         """Whether the table name of an intent holds an input that the `{{input}}` of a

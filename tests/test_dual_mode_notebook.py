@@ -149,3 +149,32 @@ def test_a_pipeline_source_no_job_task_runs_is_read_as_the_pipeline_only(lint):
     written = {(i.table.name, i.subkind) for i in result.intents if i.location.path.endswith("pipeline.py")}
     assert written == {("main.demo.events_summary", "lakeflow"), ("main.demo.bronze_events", "lakeflow")}
     assert _conflicts(result) == []
+
+
+def test_a_pipeline_no_job_starts_and_a_job_task_running_its_notebook(lint):
+    # the pipeline runs by itself (its own update, by hand); the job task `generate`
+    # runs the notebook: its job code is the task's, its datasets the pipeline's
+    bundle = _BUNDLE.replace(
+        """        - task_key: refresh
+          depends_on:
+            - task_key: generate
+          pipeline_task:
+            pipeline_id: ${resources.pipelines.medallion.id}
+    nightly:
+      name: nightly
+      tasks:
+        - task_key: refresh
+          pipeline_task:
+            pipeline_id: ${resources.pipelines.medallion.id}
+""",
+        "",
+    )
+    result = lint(
+        {
+            "databricks.yml": bundle,
+            "src/pipeline.py": _CONF_FLAG,
+            "src/reload.py": _RELOAD.replace("{table}", "raw_events"),
+        }
+    )
+    assert _conflicts(result) == [("DL102", "main.demo.raw_events", "pipeline.py", 9)]
+    assert not any(d.rule == "DL001" for d in result.diagnostics)
