@@ -289,6 +289,27 @@ class Linker:
             out[i] = replace(out.get(i, Context()), called=tuple(sorted(names)))
         return out
 
+    def _job_task_too(self, i: int) -> bool:
+        """A pipeline's source file that a job task other than a `pipeline_task` runs
+        too (a notebook switching on `pipelines.id`): job code as well as datasets."""
+        jobs = self.workflows.jobs.values() if self.workflows is not None else ()
+        return any(
+            t.pipeline is None and t.kind != "pipeline" and self.paths[i] in t.files
+            for job in jobs
+            for t in job.tasks.values()
+        )
+
+    def _job_inputs(self, i: int) -> dict[str, str]:
+        """The inputs every job task but the pipeline's updates gives a file the same value."""
+        jobs = self.workflows.jobs if self.workflows is not None else {}
+        path = self.paths[i]
+        runs = [
+            given
+            for job, task, given in task_runs(self.workflows).get(path, [])
+            if jobs[job].tasks[task].pipeline is None and jobs[job].tasks[task].kind != "pipeline"
+        ]
+        return _agreed({path: runs}).get(path, {}) if runs else {}
+
     def _scheduled_test(self, i: int) -> bool:
         """A file a job's task runs whose path reads as a test's (`tests/iac/load.ipynb`)."""
         return self.paths[i] in self.runs_of and TEST_PATH.search(self.paths[i]) is not None
@@ -297,7 +318,12 @@ class Linker:
         links = self.links[i]
         pipeline = self.pipeline_of.get(self.paths[i])
         if links is None:  # not read as job code: a pipeline's source, a dbt node, a job's task that looks like a test
-            return Context(pipeline=pipeline, scheduled=self._scheduled_test(i), dbt=self.dbt_of.get(self.paths[i], ()))
+            both = pipeline is not None and self._job_task_too(i)  # its job code read too: with the tasks' values
+            inputs = tuple(sorted(self._job_inputs(i).items())) if both else ()
+            scheduled = self._scheduled_test(i) or both
+            return Context(
+                pipeline=pipeline, inputs=inputs, scheduled=scheduled, dbt=self.dbt_of.get(self.paths[i], ())
+            )
         values: dict[str, object] = {}
         session: dict[str, object] = {}
         helpers: dict[str, tuple[str, str, tuple[int, int] | None]] = {}  # name here -> (module, source, start)

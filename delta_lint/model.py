@@ -654,9 +654,9 @@ class FileSummary:
         tables: dict[str, Location] = {}
         ddl: set[str] = set()
         for i in sorted(result.intents, key=lambda i: i.location):
-            # a name known only as job inputs may be one table in concurrent runs (the
-            # engine decides with the schedule: `Engine.by_table`)
-            if i.table is not None and (Flag.UNRESOLVED not in i.flags or i.name_inputs):
+            # a name known only at run time may be one table in concurrent runs of its
+            # statement (the engine decides with the schedule: `Engine.by_table`)
+            if i.table is not None and (Flag.UNRESOLVED not in i.flags or not i.table.is_path):
                 tables.setdefault(i.table.name, i.location)
             if i.declared is not None and i.table is not None:
                 ddl.add(i.table.name)

@@ -175,13 +175,22 @@ class Schedule:
 
     def __post_init__(self) -> None:
         self.meetings.stats = self.stats
-        self.scoped = frozenset(self.line_nodes) | frozenset(self.given_runs)
+        # a pipeline's source file a job task runs too (a notebook switching on
+        # `pipelines.id`): its datasets are written by the pipeline's updates, its
+        # job code by the other tasks (see `nodes`)
+        self.dual_mode = frozenset(
+            path for path, nodes in self.nodes_of.items() if len({self._update_of(n) is not None for n in nodes}) == 2
+        )
+        self.scoped = frozenset(self.line_nodes) | frozenset(self.given_runs) | self.dual_mode
 
     def nodes(self, intent: Intent) -> tuple[Node, ...]:
         path = intent.location.path
         if path in self.line_nodes:
             return self._nodes_at(path, intent.location.line)
         found = self.nodes_of.get(path) or (Node(path),)
+        if path in self.dual_mode:
+            dataset = intent.subkind == "lakeflow"
+            found = tuple(n for n in found if (self._update_of(n) is not None) == dataset)
         if intent.given and path in self.given_runs:
             return self._given_nodes(path, found, intent.given)
         return found
@@ -257,7 +266,8 @@ class Schedule:
         if path not in self.scoped:
             return self.pair_key(path)
         if path not in self.line_nodes:  # its readings' values: its nodes, and its iterations
-            key = ("given", path, intent.given, self.pooled_runs.get(path))
+            mode = path in self.dual_mode and intent.subkind == "lakeflow"
+            key = ("given", path, intent.given, self.pooled_runs.get(path), mode)
             return self._pair_ids.setdefault(key, len(self._pair_ids))
         key = ("lines", self.nodes(intent), self.pooled_runs.get(path))
         return self._pair_ids.setdefault(key, len(self._pair_ids))
@@ -282,6 +292,26 @@ class Schedule:
         if task is None or not task.for_each_concurrency or task.for_each_concurrency < 2:
             return False
         return not set(intent.name_inputs) & set(task.per_run_inputs)
+
+    def _one_pipeline(self, a: Intent, b: Intent) -> bool:
+        """Whether two pipeline datasets are written only by updates of one pipeline
+        (the `pipeline_task`s that run it): a pipeline runs one update at a time (a
+        second start fails while one is active), so they never meet."""
+        pipelines = set()
+        for node in self.nodes(a) + self.nodes(b):
+            pipeline = self._update_of(node)
+            if pipeline is None:
+                return False
+            pipelines.add(pipeline)
+        return len(pipelines) == 1
+
+    def _update_of(self, node: Node) -> str | None:
+        """The pipeline a node runs an update of (a job's `pipeline_task`, or the job
+        a pipeline no job starts is of its own), else None."""
+        task = self._task(node)
+        if task is None:
+            return None
+        return task.pipeline or (f"job {node.job}" if task.kind == "pipeline" else None)
 
     def names_differ_between_runs(self, intent: Intent) -> bool:
         """Whether the table name of an intent holds an input that the `{{input}}` of a
@@ -308,6 +338,8 @@ class Schedule:
         in both orders, so it is kept per pair of paths (and the engine keeps it per
         pair of `pair_key`s)."""
         self.stats.schedule_questions += 1
+        if a.subkind == b.subkind == "lakeflow" and self._one_pipeline(a, b):
+            return None
         pa, pb = a.location.path, b.location.path
         if pa != pb:
             if pa > pb:  # the same answer in both orders, even for files of several tasks

@@ -10,13 +10,17 @@ itself is `judgement.Judge`'s; findings are made by `messages.Messages`.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from delta_lint.config import Config
 from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
 from delta_lint.engine.judgement import (
+    DATA_DEPENDENT,
     INTENT_RULES,
     READERS_RULES,
     RUN_RULES,
@@ -25,12 +29,20 @@ from delta_lint.engine.judgement import (
     Sig,
     Unit,
 )
-from delta_lint.engine.messages import Messages
+from delta_lint.engine.messages import Messages, severity
 from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind
 from delta_lint.predicates import overlap
 from delta_lint.rulepack import Profile, RulePack, load
 from delta_lint.schedule import Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
+
+if TYPE_CHECKING:
+    from delta_lint.bundle import Task
+
+# a placeholder of a table name: a part only a run knows (`{m_name}`); `{one_of}` is
+# a name the code gives as one of several (see `frontend.pyvalues.ONE_OF`), no run's value
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_ONE_OF = "one_of"
 
 # A file with more classes of one table than this has its pairs of classes formed
 # from `Engine._partners` rather than every pair.
@@ -98,18 +110,81 @@ class Engine:
         files write it, whose inputs may differ, neither is."""
         out: dict[str, list[Intent]] = defaultdict(list)
         by_inputs: dict[str, list[Intent]] = defaultdict(list)
+        at_run_time: dict[str, list[Intent]] = defaultdict(list)
         for intent in intents:
             if intent.table is None:
                 continue
             if Flag.UNRESOLVED not in intent.flags:
-                if not (intent.name_inputs and self.schedule.names_differ_between_runs(intent)):
+                if not ("{" in intent.table.name and self.name_varies(intent)):
                     out[self.names.qualify(intent.table.name)].append(intent)
             elif intent.name_inputs and self.schedule.same_table_every_run(intent):
                 by_inputs[intent.table.name].append(intent)
+            elif self.same_unknown_every_run(intent):
+                at_run_time[intent.table.name].append(intent)
         for name, group in by_inputs.items():
             if name not in out and len({x.location.path for x in group}) == 1:
                 out[name] = group
+        for name, group in at_run_time.items():
+            if name not in out and len({x.location.path for x in group}) == 1:
+                out[name] = group
         return out
+
+    def same_unknown_every_run(self, intent: Intent) -> bool:
+        """Whether an intent whose table name is not wholly known writes, in every
+        run of its statement, whatever table one and the same source gives: the
+        statement site is one, and the unknown parts of its name are computed there
+        (a loop over a list or a table's rows read at run time, a caller's
+        argument) or are job inputs no task that runs its file gives a value of its
+        own. Such an intent is judged with other runs of the same file under its
+        name: two tasks (of two jobs, or of one) run the same statement over the
+        same unknown. Not when one task alone runs the file, nor a for_each task
+        (its runs differ in their parameters or the iteration's input, which a
+        value computed at run time may follow), nor when a task gives an input of
+        the name per run (a dynamic value reference) or tasks give it different
+        values: each run may write another table. A file no job schedules never
+        overlaps itself."""
+        if Flag.UNRESOLVED not in intent.flags or intent.table is None or intent.table.is_path:
+            return False
+        if self.name_varies(intent):
+            return False
+        tasks = self._tasks(intent.location.path)
+        # one task's runs, or a for_each's iterations: a value computed at run time
+        # may follow the run's own parameters or the iteration's input
+        return len(tasks) > 1 and not any((task.for_each_concurrency or 1) > 1 for task in tasks)
+
+    def name_varies(self, intent: Intent) -> bool:
+        """Whether the job inputs of an intent's table name may differ between the
+        runs that overlap: a for_each's `{{input}}` feeds one
+        (`Schedule.names_differ_between_runs`), a task running the file gives one a
+        value only its run knows (a dynamic value reference such as
+        `{{job.start_time.iso_date}}`), or the tasks give one different values."""
+        if intent.table is None:
+            return False
+        if intent.name_inputs and self.schedule.names_differ_between_runs(intent):
+            return True
+        path = intent.location.path
+        runs = self.schedule.given_runs.get(path)
+        tasks = self._tasks(path) if runs is None else []
+        # the inputs the name is built of: those the front end traced, and its
+        # placeholders (a SQL `:param`, a widget read where it is used)
+        for name in dict.fromkeys([*intent.name_inputs, *_PLACEHOLDER.findall(intent.table.name)]):
+            if runs is not None:  # the values each run gives (job parameters over task ones)
+                given = {run[name] for by_node in runs.values() for run in by_node if name in run}
+            else:
+                given = {value for task in tasks for key, value in task.arguments if key == name}
+            if None in given or len(given) > 1:
+                return True
+        return False
+
+    def _tasks(self, path: str) -> list[Task]:
+        """The job tasks that run the file at `path`."""
+        tasks = []
+        for node in self.schedule.nodes_of.get(path) or ():
+            job = self.schedule.workflows.jobs.get(node.job) if node.kind == "task" else None
+            task = job.tasks.get(node.task or "") if job is not None else None
+            if task is not None:
+                tasks.append(task)
+        return tasks
 
     def check_table(self, table: str, intents: list[Intent], s: TableSettings) -> list[Finding]:
         """The findings of one table: they depend only on its intents, its settings and
@@ -137,9 +212,44 @@ class Engine:
                         verdicts.append((x, sig))
             except Exception as err:  # noqa: BLE001
                 self._internal(group[0], unit.name, err)
-        return self.messages.table_findings(table, classes, s, found) + self.messages.intent_findings(
-            table, s, verdicts
+        pairs = self.messages.table_findings(table, classes, s, found)
+        return self.run_time_name(table, group, pairs) + self.messages.intent_findings(table, s, verdicts)
+
+    def run_time_name(self, table: str, group: list[Intent], findings: list[Finding]) -> list[Finding]:
+        """The pair findings of a table whose name holds parts only a run knows, each
+        saying how sure it is. Writes whose unknown parts are job inputs the
+        concurrent runs share (a for_each's other iterations) are one table for
+        certain: nothing is said. Otherwise the pairing rests on the runs giving the
+        unknown part the same value (the same statement reading the same list or
+        argument, or jobs leaving a parameter to one default): the finding says so,
+        and its verdict is data-dependent, one step less sure, whether the rest of
+        the name is known (`{m_name}_backfill`) or not (`{m_name}`, paired by
+        `same_unknown_every_run`): which table a run writes is one of those its
+        values name."""
+        parts = [p for p in _PLACEHOLDER.findall(table) if p != _ONE_OF]
+        if not parts or not findings:
+            return findings
+        if all(x.name_inputs and self.schedule.same_table_every_run(x) for x in group):
+            return findings
+        shown = ", ".join(f"`{{{p}}}`" for p in dict.fromkeys(parts))
+        note = (
+            f" (the name's {shown} is known only at run time: one table only where the runs give it the same "
+            "value, as one statement over the same list or argument does)"
         )
+        out = []
+        for f in findings:
+            if f.overlap_basis is None:
+                out.append(f)
+                continue
+            out.append(
+                replace(
+                    f,
+                    message=f.message + note,
+                    verdict=DATA_DEPENDENT,
+                    severity=severity(f.overlap_basis, DATA_DEPENDENT),
+                )
+            )
+        return out
 
     def check_shared(self, intents: list[Intent], sources: dict[str, str]) -> list[Finding]:
         """The run rules' findings, across tables; `sources` gives the settings source

@@ -147,9 +147,10 @@ def _dispatch(
     context: Context,
     memo: FrontEndMemo,
     budget: Budget,
+    job_code: bool = False,
 ) -> None:
     # Each language's front end is imported where it is needed: a run over SQL files
-    # never imports the Python one.
+    # never imports the Python one. `job_code`: a pipeline's source read as a job's task.
     from delta_lint.frontend.recognise import DBT, LAKEFLOW, TEST, skip_reason
 
     if context.dbt:  # a dbt node's file: what its materialization writes, whatever its text
@@ -168,7 +169,7 @@ def _dispatch(
         if (converted := as_python_notebook(text, suffix)) is not None:
             text, suffix = converted, ".py"  # its SQL and Python cells are read; its own cells said unread
     result.skipped = skip_reason(display, suffix, text)
-    if result.skipped == TEST and context.scheduled:
+    if (result.skipped == TEST and context.scheduled) or (result.skipped == LAKEFLOW and job_code):
         result.skipped = None  # an integration-test notebook a job runs writes real tables
     if result.skipped == LAKEFLOW and context.pipeline is not None:
         from delta_lint.frontend.lakeflow import analyze_lakeflow
@@ -181,6 +182,17 @@ def _dispatch(
         read = analyze_lakeflow(display, suffix, text, context.pipeline)
         result.intents += read.intents
         result.diagnostics += read.diagnostics
+        if not context.scheduled:
+            return
+        # a job task runs it too: its job code is read as well, but for the datasets' queries
+        from delta_lint.frontend.lakeflow import dataset_lines
+
+        pipeline_only = dataset_lines(text)
+        code = FileResult(display)
+        _dispatch(code, display, suffix, text, replace(context, pipeline=None), memo, budget, job_code=True)
+        result.intents += [i for i in code.intents if not any(a <= i.location.line <= b for a, b in pipeline_only)]
+        result.diagnostics += code.diagnostics
+        result.links = code.links
         return
     if result.skipped is not None:
         return

@@ -165,16 +165,38 @@ def _substituted(name: str, conf: Mapping[str, str], unknown: set[str]) -> objec
 
 
 def _python(display: str, text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset]:
+    tree = _tree(text)
+    return _Walk(tree, display, conf, unknown).datasets() if tree is not None else []
+
+
+def _tree(text: str) -> ast.Module | None:
     lines, depth = [], 0
     for line in text.splitlines():  # magics only at a logical line's start (see `still_open`)
         lines.append(_cell_line(line) if depth == 0 else line)
         depth = still_open(lines[-1], depth)
-    source = "\n".join(lines)
     try:
-        tree = ast.parse(source)
+        return ast.parse("\n".join(lines))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def dataset_lines(text: str) -> list[tuple[int, int]]:
+    """The (first, last) lines of each function a pipeline decorator (`@dlt.table`,
+    `@dp.materialized_view`, `@dlt.append_flow`, ...) makes a dataset's query of.
+    A notebook that is a pipeline's source and a job's task too is read twice: as
+    the pipeline's datasets here and as job code; the job's reading leaves out what
+    these lines read (only the pipeline's update runs those queries)."""
+    tree = _tree(text) if any(f"{m}." in text for m in _MODULES) else None
+    if tree is None:
         return []
-    return _Walk(tree, display, conf, unknown).datasets()
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            _pipeline_attr(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list
+        ):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            spans.append((first, node.end_lineno or node.lineno))
+    return spans
 
 
 class _Walk:

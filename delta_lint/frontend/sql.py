@@ -671,7 +671,7 @@ _BANG_NOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`)|!(?!=)"
 # Leading words of SQL scripting statements (see `sqlscript`): the others skip it.
 _SCRIPTING = re.compile(
     r"(?:\w+\s*:\s*)?(?:BEGIN|END|IF|ELSE|ELSEIF|DECLARE|SET|EXECUTE|WHILE|FOR|LOOP|REPEAT|WHEN|CASE|UNTIL"
-    r"|LEAVE|ITERATE)\b",
+    r"|LEAVE|ITERATE|SIGNAL|RESIGNAL)\b",
     re.I,
 )
 

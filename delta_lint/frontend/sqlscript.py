@@ -41,6 +41,9 @@ _OPENERS = re.compile(
 _CLOSER = re.compile(r"^\s*END(?:\s+(?:IF|WHILE|FOR|LOOP|CASE|REPEAT))?(?:\s+\w+)?\s*$", re.I)
 # statements that only steer a loop: `LEAVE label`, `ITERATE label`
 _STEER = re.compile(r"^\s*(?:LEAVE|ITERATE)\s+\w+\s*$", re.I)
+# `SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = ...`, `SIGNAL cond`, `RESIGNAL`: raises an
+# error (the block ends as on any exception); it writes no table
+_SIGNAL = re.compile(r"^\s*(?:RE)?SIGNAL\b", re.I)
 _DECLARE = re.compile(
     r"^\s*DECLARE\s+(?:OR\s+REPLACE\s+)?(?:VARIABLE\s+|VAR\s+)?(?P<names>\w+(?:\s*,\s*\w+)*)"
     r"(?:\s+(?!DEFAULT\b)[\w<>(),\s]*?)?(?:\s*(?:DEFAULT|=)\s*(?P<value>.*))?$",
@@ -92,6 +95,8 @@ def step(text: str, variables: dict[str, str], unknown: set[str] | None = None) 
         rest, opened = _strip_openers(strip_leading_comments(rest[handler.end() :]))[0], True
     if not rest.strip() or _CLOSER.match(rest) or _UNTIL.match(rest) or _STEER.match(rest):
         return Step(None, opened or bool(_CLOSER.match(rest) or _UNTIL.match(rest) or _STEER.match(rest)))
+    if _SIGNAL.match(rest):  # an error raised: nothing written, nothing for the SQL front end to read
+        return Step(None, True)
     if m := _DECLARE.match(rest):
         value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
         known = value is not None and is_known(m["value"], variables, unknown)
