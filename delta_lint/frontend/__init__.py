@@ -175,11 +175,12 @@ def _dispatch(
         from delta_lint.frontend.lakeflow import analyze_lakeflow
 
         result.skipped = None  # a source file of a bundle's pipeline: the pipeline writes its tables
+        source, kind = text, suffix
         if suffix == ".ipynb" and not _is_databricks_source(text):
             from delta_lint.frontend.notebook import ipynb_as_source
 
-            text, suffix = ipynb_as_source(text) or ("", suffix)  # its cells, at their lines
-        read = analyze_lakeflow(display, suffix, text, context.pipeline)
+            source, kind = ipynb_as_source(text) or ("", suffix)  # its cells, at their lines
+        read = analyze_lakeflow(display, kind, source, context.pipeline)
         result.intents += read.intents
         result.diagnostics += read.diagnostics
         if not context.scheduled:
@@ -187,7 +188,7 @@ def _dispatch(
         # a job task runs it too: its job code is read as well, but for the datasets' queries
         from delta_lint.frontend.lakeflow import dataset_lines
 
-        pipeline_only = dataset_lines(text)
+        pipeline_only = dataset_lines(source)
         code = FileResult(display)
         _dispatch(code, display, suffix, text, replace(context, pipeline=None), memo, budget, job_code=True)
         result.intents += [i for i in code.intents if not any(a <= i.location.line <= b for a, b in pipeline_only)]
