@@ -452,16 +452,20 @@ def analyze_sql(
         if _may_define_procedures(script)
         else None
     )
+    branches = None
     for n, stmt in enumerate(statements):
         if procedures is not None:
             stmt = procedures.before(n, stmt)
         loc = where(stmt.line, stmt.column)
         text = stmt.text
         if _SCRIPTING.match(bare := strip_leading_comments(text)):
+            from delta_lint.frontend.sqlscript import branch_variables
             from delta_lint.frontend.sqlscript import step as script_step  # scripts are few: loaded for one
 
+            if branches is None:  # the variables branches and loops set: unknown where they merge
+                branches = branch_variables([s.text for s in statements])
             variables, unknown = dict(session.variables), set(session.unknown_variables)
-            scripted = script_step(bare, variables, unknown)
+            scripted = script_step(bare, variables, unknown, branches)
             session.variables, session.unknown_variables = tuple(variables.items()), tuple(sorted(unknown))
             if scripted.sets:
                 sites = dict(session.variable_sites)

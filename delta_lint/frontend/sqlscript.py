@@ -54,10 +54,7 @@ _SET_VAR = re.compile(r"^\s*SET\s+(?P<var>VAR(?:IABLE)?\s+)?(?P<name>\w+)\s*=\s*
 _SET_VARS = re.compile(r"^\s*SET\s+VAR(?:IABLE)?\s*\(\s*(?P<names>\w+(?:\s*,\s*\w+)*)\s*\)\s*=", re.I)
 # one assignment of `SET VAR a = 1, b = 'x'` (the first word of each piece)
 _ASSIGNMENT = re.compile(r"^\s*(?P<name>\w+)\s*=\s*(?P<value>.*)$", re.S)
-_EXECUTE = re.compile(
-    r"^\s*EXECUTE\s+IMMEDIATE\s+(?P<value>.*?)(?:\s+(?:INTO|USING)\b.*)?$",
-    re.I | re.S,
-)
+_EXECUTE = re.compile(r"^\s*EXECUTE\s+IMMEDIATE\s+(?P<value>.*)$", re.I | re.S)
 # Tokens of a string expression: a quoted literal, `||`, `:param`, a name, a bracket, a comma.
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -85,11 +82,96 @@ class Step:
     reads: tuple[str, ...] = ()  # the variables whose text `EXECUTE IMMEDIATE` runs
 
 
-def step(text: str, variables: dict[str, str], unknown: set[str] | None = None) -> Step:
+@dataclass(frozen=True)
+class Branches:
+    """The variables a script SETs (or DECLAREs) inside a branch of an IF or CASE,
+    and inside a loop's body (`branch_variables`). Reading statements in text order
+    keeps one value per variable; where control flow merges the value is one of
+    several, so `step` makes these unknown there: at each further branch (ELSE,
+    ELSEIF, WHEN) and at the branch's END, and for a loop's variables at its start
+    (a later turn sees the value a later SET gave) and its END."""
+
+    branch: frozenset[str] = frozenset()
+    loop: frozenset[str] = frozenset()
+
+
+_LOOP_WORDS = frozenset({"WHILE", "FOR", "LOOP", "REPEAT"})
+_BRANCH_WORDS = frozenset({"IF", "CASE"})
+_NEXT_BRANCH_WORDS = frozenset({"ELSE", "ELSEIF", "WHEN"})
+
+
+def branch_variables(statements: list[str]) -> Branches:
+    """The variables set inside branches and loop bodies of a script's statements
+    (see `Branches`): one pass, nesting tracked by the block words."""
+    stack: list[str] = []
+    branch: set[str] = set()
+    loop: set[str] = set()
+    for text in statements:
+        rest = strip_leading_comments(text)
+        for word in _opener_words(rest):
+            if word in _LOOP_WORDS or word in _BRANCH_WORDS or word == "BEGIN":
+                stack.append(word)
+        rest, _ = _strip_openers(rest)
+        if _CLOSER.match(rest) or _UNTIL.match(rest):
+            if stack:
+                stack.pop()
+            continue
+        names: tuple[str, ...] = ()
+        if m := _DECLARE.match(rest):
+            names = tuple(n.lower() for n in re.split(r"\s*,\s*", m["names"]))
+        elif m := (_SET_VARS.match(rest) or _SET_VAR.match(rest)):
+            names = tuple(
+                n.lower() for n in re.split(r"\s*,\s*", m["names"] if "names" in m.re.groupindex else m["name"])
+            )
+        if any(w in _BRANCH_WORDS for w in stack):
+            branch.update(names)
+        if any(w in _LOOP_WORDS for w in stack):
+            loop.update(names)
+    return Branches(frozenset(branch), frozenset(loop))
+
+
+def _opener_words(text: str) -> list[str]:
+    """The block words a statement opens with, in order (`IF`, `ELSE`, `WHILE`...)."""
+    words = []
+    while (m := _OPENERS.match(text)) and m.end():
+        word = _OPENER_WORD.match(m.group(0))
+        words.append(word.group(1).upper() if word else "")
+        text = strip_leading_comments(text[m.end() :])
+    return words
+
+
+def _forget(names: frozenset[str], variables: dict[str, str], unknown: set[str]) -> None:
+    """Where control flow merges: each variable one of several values, so unknown."""
+    for name in names:
+        if name in variables:  # a variable (not a Spark setting a SET in a branch named)
+            variables[name] = "{" + name + "}"
+            unknown.add(name)
+
+
+def step(
+    text: str, variables: dict[str, str], unknown: set[str] | None = None, branches: Branches | None = None
+) -> Step:
     """Read one statement of a script, updating `variables` and `unknown` (the
     variables whose text holds a part nothing static gives); the statement the SQL
-    front end reads in its place."""
+    front end reads in its place. With `branches`, the variables set in branches
+    and loops are made unknown where control flow merges (see `Branches`)."""
     unknown = unknown if unknown is not None else set()
+    if branches is not None and (branches.branch or branches.loop):
+        head = strip_leading_comments(text)
+        for word in _opener_words(head):
+            if word in _NEXT_BRANCH_WORDS:
+                _forget(branches.branch, variables, unknown)
+            elif word in _LOOP_WORDS:
+                _forget(branches.loop, variables, unknown)
+        closer = _CLOSER.match(_strip_openers(head)[0])
+        if closer or _UNTIL.match(_strip_openers(head)[0]):
+            ended = (closer.group(0) if closer else "END REPEAT").upper().split()
+            kind = ended[1] if len(ended) > 1 else ""
+            _forget(
+                branches.loop if kind in _LOOP_WORDS else branches.branch if kind in _BRANCH_WORDS else frozenset(),
+                variables,
+                unknown,
+            )
     rest, opened = _strip_openers(text)
     while handler := _HANDLER.match(rest):  # a handler's statement runs on an error: read as any other
         rest, opened = _strip_openers(strip_leading_comments(rest[handler.end() :]))[0], True
@@ -125,15 +207,29 @@ def step(text: str, variables: dict[str, str], unknown: set[str] | None = None) 
         return Step(None, True, sets=tuple(dict.fromkeys(name.lower() for name, _ in assignments)))
     start = len(text) - len(rest)
     if m := _EXECUTE.match(rest):
+        value = _statement_expression(m["value"])
         reads = tuple(
             dict.fromkeys(
                 t.group("name").lower()
-                for t in _TOKEN.finditer(m["value"])
+                for t in _TOKEN.finditer(value)
                 if t.lastgroup == "name" and t.group("name").lower() in variables
             )
         )
-        return Step(evaluate(m["value"], variables, "statement"), True, start, reads=reads)
+        return Step(evaluate(value, variables, "statement"), True, start, reads=reads)
     return Step(rest, opened, start)
+
+
+def _statement_expression(text: str) -> str:
+    """What `EXECUTE IMMEDIATE` runs: its text up to an `INTO` or `USING` clause
+    outside quotes and brackets (`'INSERT INTO ' || t` keeps its literal's INTO)."""
+    depth = 0
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "punct":
+            depth += {"(": 1, ")": -1}.get(m.group(kind), 0)
+        elif kind == "name" and depth == 0 and m.group(kind).upper() in ("INTO", "USING"):
+            return text[: m.start(kind)].rstrip()
+    return text
 
 
 def _mark(unknown: set[str], name: str, known: bool) -> None:
@@ -339,7 +435,8 @@ PROCEDURE_HEADER = re.compile(
     r"(?=(?:\w+\s*:\s*)?BEGIN\b)",
     re.I | re.S,
 )
-_OPENER_WORD = re.compile(r"\s*(?:\w+\s*:\s*)?(\w+)")
+# a label (`lbl: WHILE ...`) leads only a compound or a loop: `IF :env = ...` is no label
+_OPENER_WORD = re.compile(r"\s*(?:\w+\s*:\s*(?=(?:BEGIN|WHILE|FOR|LOOP|REPEAT)\b))?(\w+)", re.I)
 _CASE = re.compile(r"CASE\b", re.I)
 # `DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ...`: the handler's own statement follows
 _CONDITION = r"(?:SQLEXCEPTION|NOT\s+FOUND|SQLSTATE\s+(?:VALUE\s+)?'[^']*'|\w+)"
