@@ -79,3 +79,15 @@ def test_repr_quotes_a_template() -> None:
     result = analyze_source("job.py", ".py", code)
     (intent,) = result.intents
     assert intent.table is not None and intent.table.name == "main.s.t"
+
+
+def test_repr_of_one_of_several_texts_quotes_each() -> None:
+    code = """
+if flag:
+    s = "a"
+else:
+    s = "b"
+spark.sql(f"DELETE FROM main.s.t WHERE k = {s!r}")
+"""
+    result = analyze_source("job.py", ".py", code)
+    assert sorted(i.predicate_sql for i in result.intents) == ["k = 'a'", "k = 'b'"]

@@ -1790,26 +1790,25 @@ class ValueResolver:
             return held
         if spec is None:
             return self._opaque(node)
-        shown: list[Str] = []
-        for alternative in alternatives(held):
-            if alternative.params or alternative.unknown:
-                if spec == "" and conversion == ord("r") and len(alternatives(held)) == 1 and _quotable(held):
-                    return Str("'") + held + Str("'")
-                return self._opaque(node)
-            text = format_field(alternative.value if alternative.scalar else alternative.text, spec, conversion)
-            if text is None:
-                return self._opaque(node)
-            shown.append(Str(text))
-        return one_of(shown)
+        single = len(alternatives(held)) == 1
+        if spec == "" and conversion == ord("r") and single and (held.params or held.unknown) and _quotable(held):
+            return Str("'") + held + Str("'")
+        return self._each_formatted(held, node, lambda value: format_field(value, spec, conversion))
 
     def _percent_shown(self, held: Str, flags: str, kind: str, node: ast.expr) -> Str:
         """A printf-style directive other than a bare `%s` applied to each known
         alternative of `held` as Python applies it; an unknown part otherwise."""
+        return self._each_formatted(held, node, lambda value: percent_field(value, flags, kind))
+
+    def _each_formatted(self, held: Str, node: ast.expr, show: Callable[[object], str | None]) -> Str:
+        """`show` applied to the value of each alternative of `held` (one of them when
+        they differ); an unknown part of the statement when one is not wholly known
+        or `show` gives nothing for it."""
         shown: list[Str] = []
         for alternative in alternatives(held):
             if alternative.params or alternative.unknown:
                 return self._opaque(node)
-            text = percent_field(alternative.value if alternative.scalar else alternative.text, flags, kind)
+            text = show(alternative.value if alternative.scalar else alternative.text)
             if text is None:
                 return self._opaque(node)
             shown.append(Str(text))
