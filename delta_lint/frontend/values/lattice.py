@@ -115,6 +115,23 @@ class OneOf:
         return f"OneOf{self.values!r}"
 
 
+class Unordered(tuple):  # type: ignore[type-arg]
+    """A set's items (`{"a", "b"}`, `set(xs)`): each once, in the order the code
+    first gives them, which need not be the order Python iterates them in. A loop
+    over one reads every item, but what the loop leaves bound is one of them, never
+    the last one read (see `walker`)."""
+
+    __slots__ = ()
+
+
+def unordered(items: list[object] | tuple[object, ...]) -> Unordered:
+    """The set of `items`: each distinct item once (told apart by `key`)."""
+    distinct: dict[object, object] = {}
+    for item in items:
+        distinct.setdefault(key(item), item)
+    return Unordered(distinct.values())
+
+
 def alternatives(value: object) -> tuple[object, ...]:
     """The values `value` may be: its alternatives, or itself."""
     return value.values if type(value) is OneOf else (value,)
@@ -123,6 +140,8 @@ def alternatives(value: object) -> tuple[object, ...]:
 def key(value: object) -> object:
     """What tells two known values apart: their type all the way down (`1`, `True`
     and `1.0` are three values; `[1]` and `(1,)` two)."""
+    if isinstance(value, Unordered):
+        return (Unordered, frozenset(key(v) for v in value))
     if isinstance(value, (list, tuple)):
         return (type(value), tuple(key(v) for v in value))
     if isinstance(value, dict):
