@@ -59,7 +59,16 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
-from delta_lint.frontend.values.lattice import OneOf
+from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.iteration import (
+    Row,
+    collection_of,
+    iterable_names,
+    may_state,
+    rows,
+)
+from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
+from delta_lint.frontend.values.lattice import join as lattice_join
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -185,6 +194,17 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
 
 
 LOOP_ELEMENTS = 256
+
+
+def _plain(held: object) -> object:
+    """A held value as the evaluator reads a collection in it: a `Collection` its
+    plain value, one of a few held values (`if`/`else` lists) one of their plain
+    values, else as `to_plain` gives it."""
+    if type(held) is Collection:
+        return held.value
+    if type(held) is OneOf:
+        return lattice_join([_plain(v) for v in held.values])
+    return to_plain(held)
 
 
 def _written_list(node: ast.expr) -> bool:
@@ -453,6 +473,7 @@ class Walker:
         # id of a class -> (the class, what its methods other than `__init__` may set)
         self._changed: dict[int, tuple[ast.ClassDef, frozenset[str] | None]] = {}
         self._rebound: dict[str, frozenset[str] | None] | None = None  # see `_class_rebound`
+        self._empty: Module | None = None  # the module a collection is read in (see `_collection_reader`)
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -649,21 +670,11 @@ class Walker:
                     for row in rows:
                         for one in (a for v in row if isinstance(v, Str) for a in alternatives(v)):
                             self._built_at.setdefault(id(one), (one, stmt.iter))
-                breaks: list[dict[str, object]] = []
-                for row in rows:
-                    if not self._loop_turn(stmt):
-                        break  # past the file's budget: the rest read once, the names unknown
-                    scope.env.update(zip(names, row))
-                    left, goes_on = self._turn(stmt.body, scope)
-                    breaks += left
-                    if not goes_on:  # every way leaves this turn: no later element is reached
-                        if breaks:
-                            _replace_env(scope, join_envs(breaks))
-                        return
-                else:
-                    if breaks:  # the loop may stop at any element that breaks
-                        _replace_env(scope, join_envs([dict(scope.env), *breaks]))
+                ordered = not isinstance(stmt.iter, (ast.Set, ast.SetComp))  # a set's order is Python's own
+                if self._read_rows(stmt, [dict(zip(names, row)) for row in rows], scope, ordered):
                     return
+            elif self._read_collection(stmt, scope):
+                return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -845,6 +856,101 @@ class Walker:
             swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[other] = swapped
+
+    def _read_rows(self, stmt: ast.For, rows: list[Row], scope: Scope, ordered: bool = True) -> bool:
+        """Read a loop's body once per row of what its target binds (None: a name not
+        known on that turn). False when the file's budget ran out on the way: the
+        caller reads the rest as a loop of unknown turns. Over a set (`ordered`
+        False) the names hold after the loop one of the items, never the last read."""
+        breaks: list[dict[str, object]] = []
+        for row in rows:
+            if not self._loop_turn(stmt):
+                return False  # past the file's budget: the rest read once, the names unknown
+            for name, held in row.items():
+                if held is None:
+                    scope.env.pop(name, None)
+                else:
+                    scope.env[name] = held
+            left, goes_on = self._turn(stmt.body, scope)
+            breaks += left
+            if not goes_on:  # every way leaves this turn: no later element is reached
+                if breaks:
+                    _replace_env(scope, join_envs(breaks))
+                return True
+        if not ordered and rows:
+            bound = join_envs([{n: v for n, v in row.items() if v is not None} for row in rows])
+            for name in rows[0]:
+                if name in bound:
+                    scope.env[name] = bound[name]
+                else:
+                    scope.env.pop(name, None)
+        if breaks:  # the loop may stop at any element that breaks
+            _replace_env(scope, join_envs([dict(scope.env), *breaks]))
+        return True
+
+    def _stated(self, node: ast.expr, scope: Scope) -> Collection | None:
+        """The collection `node` states, as held (see `lattice.Collection`)."""
+        evaluator, env = self._collection_reader(node, scope)
+        if evaluator is None:
+            return None
+        found = evaluator.collection(node, env)
+        self.values._budget_spent(node)
+        return collection_of(found)
+
+    def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
+        """The items of a collection the code states (see `iteration`), for each
+        collection it may be; None when they are not known item by item."""
+        evaluator, env = self._collection_reader(node, scope)
+        if evaluator is None:
+            return None
+        found = evaluator.items(node, env)
+        self.values._budget_spent(node)
+        return None if isinstance(found, Unknown) else found
+
+    def _collection_reader(self, node: ast.expr, scope: Scope) -> tuple[Evaluator | None, dict[str, object]]:
+        """The evaluator that reads a collection `node` states, and its names' values
+        (a name the code changes in place, or a builtin's name the project defines,
+        is not known); no evaluator when nothing in `node` may state one."""
+        names = iterable_names(node)
+        env: dict[str, object] = {}
+        for name in names:
+            held = scope.env.get(name)
+            if name in self.host.mutated_names:
+                env[name] = Unknown("changed in place")
+            elif name in self.host.functions and name not in scope.env:
+                env[name] = Unknown("a function of the project")  # a builtin's name shadowed
+            elif held is not None:
+                env[name] = _plain(held)
+        if not any(type(v) is not Unknown for v in env.values()) and not may_state(node):
+            return None, env  # nothing the code states: no evaluation
+        if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
+            self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
+        return Evaluator(self._empty, self.host.documents, self.host.budget), env
+
+    def _read_collection(self, stmt: ast.For, scope: Scope) -> bool:
+        """`for schema, table in TABLES:` over a collection the code states (a list of
+        tuples, `enumerate`, `zip`, `sorted`, a set, a dict's items): the body once per
+        item, each turn's names bound by unpacking it. A collection that is one of a
+        few is read once per collection from the same start, and the names after the
+        loop joined. False (nothing read) when the items are not known one by one, a
+        target is not followed, or every collection is empty."""
+        collections = self._collection_items(stmt.iter, scope)
+        if not collections:
+            return False
+        readings = [(rows(stmt.target, items), ordered) for items, ordered in collections]
+        if any(r is None for r, _ in readings) or not any(r for r, _ in readings):
+            return False
+        start = dict(scope.env)
+        outcomes: list[dict[str, object]] = []
+        for found, ordered in readings:
+            _replace_env(scope, start)
+            if not self._read_rows(stmt, found or [], scope, ordered):  # type: ignore[arg-type]
+                _replace_env(scope, start)
+                return False
+            outcomes.append(dict(scope.env))
+        if len(outcomes) > 1:
+            _replace_env(scope, join_envs(outcomes))
+        return True
 
     def _loop_turn(self, stmt: ast.For) -> bool:
         """One turn of a loop read element by element costs the file's budget what
@@ -1422,6 +1528,17 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if (
+            type(held) in (Str, DataFrame)
+            and may_state(value)
+            and (type(held) is DataFrame or held.unknown)  # type: ignore[union-attr]
+            and target.id not in self.host.mutated_names  # `TABLES.append(...)` somewhere: not the literal
+        ):
+            # `TABLES = [("bronze", "a"), ...]`, `S = {"s.a", "s.b"}`, `P = list(zip(T, Q))`:
+            # a collection the front end has no form for, held for the loops over it
+            stated = self._stated(value, scope)
+            if stated is not None:
+                held = scope.env[target.id] = stated
         if (
             not is_texts(held)
             and _written_list(value)
