@@ -1,7 +1,7 @@
 """A write inside a loop or comprehension over a collection the code states is read
 once per item: `for schema, table in TABLES:` over a list of tuples, the iteration
 builtins (`enumerate`, `zip`, `sorted`, `reversed`, `list`, `set`), a dict's keys and
-items. A collection that is one of a few gives
+items, comprehensions and `map` that write. A collection that is one of a few gives
 the writes of each; one the code does not state (a table's rows, a parameter no
 caller gives) stays unknown, never one guess."""
 
@@ -87,6 +87,39 @@ def test_a_builtin_the_project_defines_is_not_the_builtin(lint):
         "for t in sorted(S):\n    df.write.saveAsTable(t)\n"
     )
     assert "s.a" not in _tables(lint({"job.py": job}))
+
+
+def test_a_comprehension_that_writes_is_a_loop(lint):
+    statements = 'STATEMENTS = ["INSERT INTO s.a VALUES (1)", "INSERT INTO s.b VALUES (2)"]\n'
+    shapes = [
+        "[spark.sql(s) for s in STATEMENTS]",
+        "list(map(spark.sql, STATEMENTS))",
+        "list(map(lambda s: spark.sql(s), STATEMENTS))",
+        "done = [spark.sql(s) for s in STATEMENTS if s]",
+        "any(spark.sql(s) for s in STATEMENTS)",
+    ]
+    for shape in shapes:
+        result = lint({"job.py": NB + statements + shape + "\n"})
+        assert _tables(result) == ["s.a", "s.b"], shape
+        assert _rules(result) == [], shape
+    saves = NB + 'TABLES = ["s.a", "s.b"]\n[df.write.saveAsTable(t) for t in TABLES]\n'
+    assert _tables(lint({"job.py": saves})) == ["s.a", "s.b"]
+    nested = NB + 'S = ["s", "t"]\nN = ["a", "b"]\n{df.write.saveAsTable(f"{s}.{n}") for s in S for n in N}\n'
+    assert _tables(lint({"job.py": nested})) == ["s.a", "s.b", "t.a", "t.b"]
+
+
+def test_a_comprehension_s_names_do_not_outlive_it(lint):
+    job = (
+        NB + 't = "main.s.before"\nTABLES = ["s.a", "s.b"]\n[df.write.saveAsTable(t) for t in TABLES]\n'
+        "df.write.saveAsTable(t)\n"
+    )
+    assert _tables(lint({"job.py": job})) == ["main.s.before", "s.a", "s.b"]
+
+
+def test_a_generator_or_map_no_one_consumes_runs_nothing_known(lint):
+    """A bare `map(...)` is lazy: it is not read as a loop over the statements."""
+    job = NB + 'STATEMENTS = ["INSERT INTO s.a VALUES (1)"]\nmap(spark.sql, STATEMENTS)\n'
+    assert _tables(lint({"job.py": job})) == []
 
 
 def test_comprehensions_build_the_names_a_later_loop_writes(lint):

@@ -303,6 +303,33 @@ ITERATION_BUILTINS: dict[str, Callable[[list[object], dict[str, object]], object
     "dict": _dict,
 }
 
+# calls that run the function they are given on each item of a collection
+# (`list(map(spark.sql, STATEMENTS))`) and the builtins that consume what they give
+# (a bare `map(...)` or generator runs nothing)
+MAPPERS = frozenset({"map"})
+CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "any", "all"})
+# calls that hand work to a thread, a process or a pool (see `frontend.pools`): a
+# comprehension holding one makes calls that run at the same time, which the pool
+# reader reads; it is never read as a loop whose turns run one after another
+CONCURRENT_CALLS = frozenset(
+    {
+        "submit",
+        "apply_async",
+        "map",
+        "imap",
+        "imap_unordered",
+        "map_async",
+        "starmap",
+        "starmap_async",
+        "Thread",
+        "Process",
+        "Timer",
+        "Parallel",
+        "delayed",
+    }
+)
+
+
 # the flags of `re` (`re.IGNORECASE`) as numbers
 RE_CONSTANTS = {
     f"re.{name}": int(getattr(re, name))

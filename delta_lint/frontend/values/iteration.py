@@ -8,7 +8,8 @@ and dicts (`pyvalues`); a list of tuples, a set or the pairs `zip` gives have no
 form there. Such a collection is held as the value layer's plain value
 (`Collection`), read only where a loop runs over it: the evaluator
 (`Evaluator.items`) tells the items, `rows` binds each item to the loop's target
-(tuples unpacked, nested ones too). A collection that is one of a few
+(tuples unpacked, nested ones too), and `as_loop` reads a comprehension or `map`
+whose items write as the `for` loop Python runs. A collection that is one of a few
 (`if`/`else`) is read once per collection; one not known item by item (a table's
 rows, a parameter no caller gives) is left to the walker's reading of a loop of
 unknown turns.
@@ -115,6 +116,95 @@ def may_state(node: ast.expr) -> bool:
     if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.Dict)):
         return True
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in brains.ITERATION_BUILTINS
+
+
+def _comprehension_loop(node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> ast.For | None:
+    """`[E for T in I if C]` as the loop it runs: `for T in I: if C: E` (nested
+    generators nested loops); None for an async one."""
+    if any(g.is_async for g in node.generators):
+        return None
+    if isinstance(node, ast.DictComp):
+        body: list[ast.stmt] = [ast.Expr(ast.Tuple([node.key, node.value], ast.Load()))]
+    else:
+        body = [ast.Expr(node.elt)]
+    for generator in reversed(node.generators):
+        for test in reversed(generator.ifs):
+            body = [ast.If(test, body, [])]
+        body = [ast.For(generator.target, generator.iter, body, [])]
+    loop = body[0]
+    for made in ast.walk(loop):
+        if not hasattr(made, "lineno") or getattr(made, "lineno", None) is None:
+            ast.copy_location(made, node)
+    return loop  # type: ignore[return-value]
+
+
+def _writes(node: ast.expr) -> bool:
+    """Whether an expression calls anything (a write needs a call); comprehensions that
+    only build values are read as values, not as loops."""
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _concurrent(node: ast.expr) -> bool:
+    """Whether an expression hands work to a thread or a pool (`pool.submit(f, t)`,
+    `Thread(target=f)`): its calls run at the same time, as `frontend.pools` reads them."""
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            func = call.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            if name in brains.CONCURRENT_CALLS:
+                return True
+    return False
+
+
+def as_loop(node: ast.expr, shadowed: set[str] | frozenset[str] = frozenset()) -> ast.For | None:
+    """The loop a comprehension or `map` statement runs, when its items call
+    something: `[spark.sql(s) for s in S]`, `{t: df.write.saveAsTable(t) for t in T}`,
+    `list(map(spark.sql, S))`, `list(map(lambda t: w(t), T))`, `sorted(f(x) for x
+    in X)`. A bare generator or `map` runs nothing, so is no loop; `shadowed` are
+    builtins the code defines itself. Calls handed to threads or pools are not one
+    after another: such a comprehension is left to the pool reader."""
+    loop = _as_loop(node, shadowed)
+    return None if loop is None or _concurrent(loop) else loop
+
+
+def _as_loop(node: ast.expr, shadowed: set[str] | frozenset[str]) -> ast.For | None:
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        inner = [node.elt] if not isinstance(node, ast.DictComp) else [node.key, node.value]
+        return _comprehension_loop(node) if any(_writes(e) for e in inner) else None
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in brains.CONSUMERS
+        and node.func.id not in shadowed
+        and len(node.args) == 1
+    ):
+        return None
+    consumed = node.args[0]
+    if isinstance(consumed, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _comprehension_loop(consumed) if _writes(consumed.elt) else None
+    if (
+        isinstance(consumed, ast.Call)
+        and isinstance(consumed.func, ast.Name)
+        and consumed.func.id in brains.MAPPERS
+        and consumed.func.id not in shadowed
+        and len(consumed.args) == 2
+        and not consumed.keywords
+    ):
+        function, iterable = consumed.args
+        if isinstance(function, ast.Lambda):
+            arguments = function.args
+            if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or len(arguments.args) != 1:
+                return None
+            target: ast.expr = ast.Name(arguments.args[0].arg, ast.Store())
+            called = function.body
+        else:
+            target = ast.Name("\u0000item", ast.Store())  # a name no code can read
+            called = ast.Call(function, [ast.Name("\u0000item", ast.Load())], [])
+        if not _writes(called):
+            return None
+        generator = ast.comprehension(target, iterable, [], 0)
+        return _comprehension_loop(ast.copy_location(ast.GeneratorExp(called, [generator]), consumed))
+    return None
 
 
 def reason(value: object) -> str:

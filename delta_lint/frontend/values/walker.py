@@ -48,6 +48,7 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.registries import ImportedModule, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
+from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
     DICT_CHANGES,
     JSON_DUMPS,
@@ -62,10 +63,12 @@ from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
 from delta_lint.frontend.values.evaluator import Evaluator, Module
 from delta_lint.frontend.values.iteration import (
     Row,
+    as_loop,
     collection_of,
     iterable_names,
     may_state,
     rows,
+    target_names,
 )
 from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 from delta_lint.frontend.values.lattice import join as lattice_join
@@ -709,7 +712,11 @@ class Walker:
                 job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
                     self.host.job_definitions.append(job)
-            self.host._calls(stmt.value, scope)
+            loop = as_loop(stmt.value, self._shadowed(scope))
+            if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
+                self._comprehension(loop, scope)
+            else:
+                self.host._calls(stmt.value, scope)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 self._bind(target, stmt.value, scope)
@@ -727,6 +734,9 @@ class Walker:
                         scope.env[stmt.target.id] = added
                         return
             scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
+            return
+        if isinstance(stmt, ast.Expr) and (loop := as_loop(stmt.value, self._shadowed(scope))) is not None:
+            self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
@@ -907,6 +917,10 @@ class Walker:
         self.values._budget_spent(node)
         return None if isinstance(found, Unknown) else found
 
+    def _shadowed(self, scope: Scope) -> frozenset[str]:
+        """The builtins of collections (`map`, `list`, `sorted`) the code binds itself."""
+        return frozenset(n for n in (*brains.CONSUMERS, *brains.MAPPERS) if n in scope.env or n in self.host.functions)
+
     def _collection_reader(self, node: ast.expr, scope: Scope) -> tuple[Evaluator | None, dict[str, object]]:
         """The evaluator that reads a collection `node` states, and its names' values
         (a name the code changes in place, or a builtin's name the project defines,
@@ -951,6 +965,18 @@ class Walker:
         if len(outcomes) > 1:
             _replace_env(scope, join_envs(outcomes))
         return True
+
+    def _comprehension(self, loop: ast.For, scope: Scope) -> None:
+        """A comprehension or `map` whose items write, read as the loop it runs (see
+        `iteration.as_loop`); its names do not outlive it, as in Python."""
+        names = [n for f in ast.walk(loop) if isinstance(f, ast.For) for n in target_names(f.target)]
+        before = {n: scope.env[n] for n in names if n in scope.env}
+        self._stmt(loop, scope)
+        for name in names:
+            if name in before:
+                scope.env[name] = before[name]
+            else:
+                scope.env.pop(name, None)
 
     def _loop_turn(self, stmt: ast.For) -> bool:
         """One turn of a loop read element by element costs the file's budget what
