@@ -212,3 +212,17 @@ def test_an_imported_list_its_module_changes_or_builds_from_a_run_does_not_cross
     assert _tables(lint({"conf.py": changed, "job.py": job})) == ["{schema}.{table}"]
     templated = 'import os\nENV = os.environ["ENV"]\nTABLES = [(ENV, "a")]\n'
     assert _tables(lint({"conf.py": templated, "job.py": job})) == ["{schema}.{table}"]
+
+
+def test_collections_built_by_string_and_list_operations_are_read(lint):
+    shapes = {
+        "split": ('T = "s.a,s.b"\n', 'for t in T.split(","):'),
+        "slice": ('T = ["x.y", "s.a", "s.b"]\n', "for t in T[1:]:"),
+        "concatenation": ('A = ["s.a"]\nB = ("s.b",)\n', "for t in A + list(B):"),
+        "starred": ('A = [("s", "a")]\nB = [("s", "b")]\n', "for t in [f'{s}.{n}' for s, n in [*A, *B]]:"),
+    }
+    for name, (head, loop) in shapes.items():
+        result = lint({"job.py": NB + head + loop + "\n    df.write.saveAsTable(t)\n"})
+        assert _tables(result) == ["s.a", "s.b"], name
+    unknown = NB + 'A = [("s", "a")]\nfor s, n in [*A, *rows()]:\n    df.write.saveAsTable(f"{s}.{n}")\n'
+    assert _tables(lint({"job.py": unknown})) == ["{s}.{n}"]

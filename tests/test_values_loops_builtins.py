@@ -65,3 +65,15 @@ def test_a_pairing_only_a_run_orders_is_unknown():
     assert isinstance(_value("def f(xs):\n    return list(enumerate(set(xs)))", ["a", "b"]), Unknown)
     assert isinstance(_value("def f(xs):\n    return list(zip(set(xs), xs))", ["a", "b"]), Unknown)
     assert isinstance(_value("def f(xs):\n    return sorted(xs, key=lambda r: r[1])", [("a", 2)]), Unknown)
+
+
+def test_starred_parts_of_a_display_spread_their_items():
+    for source in (
+        "def f(xs):\n    return [*xs, 's.z', *reversed(xs)]",
+        "def f(xs):\n    return (*enumerate(xs),)",
+        "def f(xs):\n    return sorted({*xs, 's.a'})",
+    ):
+        check(source, [["s.b", "s.a"]], {}, say=lambda _: None)
+        assert not isinstance(_value(source, ["s.b", "s.a"]), Unknown), source
+    # a set spread into a list would fix an order Python does not promise
+    assert isinstance(_value("def f(xs):\n    return [*set(xs)]", ["a", "b"]), Unknown)

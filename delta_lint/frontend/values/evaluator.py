@@ -1030,10 +1030,10 @@ class Evaluator:
             key = self._expr(node.slice, env, depth)
             return self._lift(lambda o, k: self._known(_index(o, k)), owner, key)
         if isinstance(node, (ast.List, ast.Tuple)):
-            items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
-            if len(items) != len(node.elts):
-                return Unknown("a starred item")
-            return items if isinstance(node, ast.List) else tuple(items)
+            items = self._displayed(node.elts, env, depth)
+            if _unknown(items):
+                return items
+            return items if isinstance(node, ast.List) else tuple(items)  # type: ignore[arg-type]
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
@@ -1052,12 +1052,31 @@ class Evaluator:
         if isinstance(node, (ast.ListComp, ast.DictComp)):
             return self._comprehension(node, env, depth)
         if isinstance(node, ast.Set):
-            items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
-            return _set_of(items) if len(items) == len(node.elts) else Unknown("a starred item")
+            items = self._displayed(node.elts, env, depth, unordered=True)
+            return items if _unknown(items) else _set_of(items)  # type: ignore[arg-type]
         if isinstance(node, ast.SetComp):
             built = self._comprehension(ast.copy_location(ast.ListComp(node.elt, node.generators), node), env, depth)
             return _set_of(built) if isinstance(built, list) else built
         return Unknown(f"a `{type(node).__name__}` expression")
+
+    def _displayed(
+        self, elts: list[ast.expr], env: dict[str, object], depth: int, unordered: bool = False
+    ) -> list[object] | Unknown:
+        """The items a list, tuple or set display gives (`[*A, *B, "x"]`): a starred
+        part's items in turn, when it is a known collection (a set's only inside a
+        set: elsewhere their order would be guessed)."""
+        items: list[object] = []
+        for element in elts:
+            if not isinstance(element, ast.Starred):
+                items.append(self._expr(element, env, depth))
+                continue
+            part = self._expr(element.value, env, depth)
+            spread = brains.ITERATION_BUILTINS["list"]([part], {}) if not _unknown(part) else part
+            if _unknown(spread) or (type(spread) is Unordered and not unordered):
+                return Unknown("a starred item not known")
+            items.extend(spread)  # type: ignore[arg-type]
+            check_items(len(items))
+        return items
 
     def _comprehension(self, node: ast.ListComp | ast.DictComp, env: dict[str, object], depth: int) -> object:
         """`[f(x) for x in xs if c]` (and a dict's) as Python runs it: over known
