@@ -214,6 +214,16 @@ def test_an_imported_list_its_module_changes_or_builds_from_a_run_does_not_cross
     assert _tables(lint({"conf.py": templated, "job.py": job})) == ["{schema}.{table}"]
 
 
+def test_a_module_imported_whole_gives_its_collection_by_attribute(lint):
+    job = NB + 'import conf\nfor schema, table in conf.TABLES:\n    df.write.saveAsTable(f"{schema}.{table}")\n'
+    assert _tables(lint({"conf.py": PAIRS, "job.py": job})) == ["bronze.a", "silver.b"]
+    texts = NB + "import conf\nfor t in sorted(conf.NAMES):\n    df.write.saveAsTable(t)\n"
+    assert _tables(lint({"conf.py": 'NAMES = ["s.b", "s.a"]\n', "job.py": texts})) == ["s.a", "s.b"]
+    # the near miss: the job changes the module's list in place before its loop
+    changed = job.replace("for schema", 'conf.TABLES.append(("gold", extra))\nfor schema')
+    assert _tables(lint({"conf.py": PAIRS, "job.py": changed})) == ["{schema}.{table}"]
+
+
 def test_collections_built_by_string_and_list_operations_are_read(lint):
     shapes = {
         "split": ('T = "s.a,s.b"\n', 'for t in T.split(","):'),

@@ -19,6 +19,7 @@ expression holds in a scope.
 from __future__ import annotations
 
 import ast
+import copy
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -900,7 +901,7 @@ class Walker:
 
     def _stated(self, node: ast.expr, scope: Scope) -> Collection | None:
         """The collection `node` states, as held (see `lattice.Collection`)."""
-        evaluator, env = self._collection_reader(node, scope)
+        evaluator, node, env = self._collection_reader(node, scope)
         if evaluator is None:
             return None
         found = evaluator.collection(node, env)
@@ -910,7 +911,7 @@ class Walker:
     def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
         """The items of a collection the code states (see `iteration`), for each
         collection it may be; None when they are not known item by item."""
-        evaluator, env = self._collection_reader(node, scope)
+        evaluator, node, env = self._collection_reader(node, scope)
         if evaluator is None:
             return None
         found = evaluator.items(node, env)
@@ -921,13 +922,16 @@ class Walker:
         """The builtins of collections (`map`, `list`, `sorted`) the code binds itself."""
         return frozenset(n for n in (*brains.CONSUMERS, *brains.MAPPERS) if n in scope.env or n in self.host.functions)
 
-    def _collection_reader(self, node: ast.expr, scope: Scope) -> tuple[Evaluator | None, dict[str, object]]:
-        """The evaluator that reads a collection `node` states, and its names' values
-        (a name the code changes in place, or a builtin's name the project defines,
-        is not known); no evaluator when nothing in `node` may state one."""
-        names = iterable_names(node)
+    def _collection_reader(self, node: ast.expr, scope: Scope) -> tuple[Evaluator | None, ast.expr, dict[str, object]]:
+        """The evaluator that reads a collection `node` states, the expression it reads
+        (an attribute of a held object or module, `self.tables`, `conf.TABLES`, given
+        as what it holds, see `_attributes_held`), and its names' values (a name the
+        code changes in place, or a builtin's name the project defines, is not
+        known); no evaluator when nothing in `node` may state one."""
         env: dict[str, object] = {}
-        for name in names:
+        if any(isinstance(n, ast.Attribute) for n in ast.walk(node)):
+            node = self._attributes_held(node, scope, env)
+        for name in iterable_names(node) - set(env):
             held = scope.env.get(name)
             if name in self.host.mutated_names:
                 env[name] = Unknown("changed in place")
@@ -936,10 +940,37 @@ class Walker:
             elif held is not None:
                 env[name] = _plain(held)
         if not any(type(v) is not Unknown for v in env.values()) and not may_state(node):
-            return None, env  # nothing the code states: no evaluation
+            return None, node, env  # nothing the code states: no evaluation
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
             self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
-        return Evaluator(self._empty, self.host.documents, self.host.budget), env
+        return Evaluator(self._empty, self.host.documents, self.host.budget), node, env
+
+    def _attributes_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
+        """`node` with each attribute of a name the front end holds an object or module
+        of (`self.tables` set in `__init__`, `conf.TABLES` of `import conf`) read as
+        what it holds: a name of its own in `env` (a name no code can spell). The
+        evaluator reads no attribute of such objects itself."""
+        walker = self
+
+        class Held(ast.NodeTransformer):
+            def visit_Attribute(self, attribute: ast.Attribute) -> ast.expr:
+                root: ast.expr = attribute
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if not isinstance(root, ast.Name) or root.id in walker.host.mutated_names:
+                    return attribute
+                held = walker.values._held(attribute, scope)
+                owner = scope.env.get(root.id) if attribute.value is root else None
+                if held is None and type(owner) is dict:  # `conf.TABLES` of a module imported whole
+                    held = member(owner, attribute.attr)
+                plain = _plain(held) if held is not None else Unknown("not held")
+                if type(plain) is Unknown:
+                    return self.generic_visit(attribute)  # type: ignore[return-value]
+                name = f"\u0000held{len(env)}"
+                env[name] = plain
+                return ast.copy_location(ast.Name(name, ast.Load()), attribute)
+
+        return Held().visit(copy.deepcopy(node))  # type: ignore[no-any-return]
 
     def _read_collection(self, stmt: ast.For, scope: Scope) -> bool:
         """`for schema, table in TABLES:` over a collection the code states (a list of
