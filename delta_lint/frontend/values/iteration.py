@@ -109,6 +109,19 @@ def iterable_names(node: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
+def free_names(node: ast.expr) -> set[str]:
+    """The names an expression reads that it does not bind itself (a comprehension's
+    targets) and does not call (`sorted`, `zip`): those a value must come from."""
+    nodes = list(ast.walk(node))
+    bound = {
+        n.id for g in nodes if isinstance(g, ast.comprehension) for n in ast.walk(g.target) if isinstance(n, ast.Name)
+    }
+    called = {id(c.func) for c in nodes if isinstance(c, ast.Call)}
+    return {
+        n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in called
+    } - bound
+
+
 def may_state(node: ast.expr) -> bool:
     """Whether an expression bound to a name may be a collection the code states: a
     literal container, a comprehension, or a call of an iteration builtin (the only
@@ -154,6 +167,14 @@ def _concurrent(node: ast.expr) -> bool:
             if name in brains.CONCURRENT_CALLS:
                 return True
     return False
+
+
+def may_loop(node: ast.expr) -> bool:
+    """Whether a statement's expression may be a comprehension or `map` that runs a
+    loop (a cheap test made before `as_loop`, on every statement)."""
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in brains.CONSUMERS
 
 
 def as_loop(node: ast.expr, shadowed: set[str] | frozenset[str] = frozenset()) -> ast.For | None:

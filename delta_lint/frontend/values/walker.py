@@ -66,7 +66,9 @@ from delta_lint.frontend.values.iteration import (
     Row,
     as_loop,
     collection_of,
+    free_names,
     iterable_names,
+    may_loop,
     may_state,
     rows,
     target_names,
@@ -713,7 +715,7 @@ class Walker:
                 job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
                     self.host.job_definitions.append(job)
-            loop = as_loop(stmt.value, self._shadowed(scope))
+            loop = as_loop(stmt.value, self._shadowed(scope)) if may_loop(stmt.value) else None
             if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
                 self._comprehension(loop, scope)
             else:
@@ -736,7 +738,11 @@ class Walker:
                         return
             scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
             return
-        if isinstance(stmt, ast.Expr) and (loop := as_loop(stmt.value, self._shadowed(scope))) is not None:
+        if (
+            isinstance(stmt, ast.Expr)
+            and may_loop(stmt.value)
+            and (loop := as_loop(stmt.value, self._shadowed(scope))) is not None
+        ):
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -929,9 +935,11 @@ class Walker:
         code changes in place, or a builtin's name the project defines, is not
         known); no evaluator when nothing in `node` may state one."""
         env: dict[str, object] = {}
-        if any(isinstance(n, ast.Attribute) for n in ast.walk(node)):
+        names = iterable_names(node)
+        if any(type(scope.env.get(n)) in (dict, Instance) for n in names):  # `conf.TABLES`, `self.tables`
             node = self._attributes_held(node, scope, env)
-        for name in iterable_names(node) - set(env):
+            names = iterable_names(node)
+        for name in names - set(env):
             held = scope.env.get(name)
             if name in self.host.mutated_names:
                 env[name] = Unknown("changed in place")
@@ -939,7 +947,7 @@ class Walker:
                 env[name] = Unknown("a function of the project")  # a builtin's name shadowed
             elif held is not None:
                 env[name] = _plain(held)
-        if not any(type(v) is not Unknown for v in env.values()) and not may_state(node):
+        if not any(type(v) is not Unknown for v in env.values()) and (not may_state(node) or free_names(node)):
             return None, node, env  # nothing the code states: no evaluation
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
             self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
@@ -957,7 +965,11 @@ class Walker:
                 root: ast.expr = attribute
                 while isinstance(root, ast.Attribute):
                     root = root.value
-                if not isinstance(root, ast.Name) or root.id in walker.host.mutated_names:
+                if (
+                    not isinstance(root, ast.Name)
+                    or root.id in walker.host.mutated_names
+                    or type(scope.env.get(root.id)) not in (dict, Instance)
+                ):
                     return attribute
                 held = walker.values._held(attribute, scope)
                 owner = scope.env.get(root.id) if attribute.value is root else None
