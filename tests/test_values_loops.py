@@ -236,3 +236,16 @@ def test_collections_built_by_string_and_list_operations_are_read(lint):
         assert _tables(result) == ["s.a", "s.b"], name
     unknown = NB + 'A = [("s", "a")]\nfor s, n in [*A, *rows()]:\n    df.write.saveAsTable(f"{s}.{n}")\n'
     assert _tables(lint({"job.py": unknown})) == ["{s}.{n}"]
+
+
+def test_a_literal_past_the_loop_bound_is_not_evaluated_at_all(lint):
+    """A data file's list of thousands of rows is never read item by item, so it is
+    not evaluated either: no budget is spent on it and later values stay known."""
+    many = ", ".join(f'("s", "t{i}")' for i in range(5000))
+    job = (
+        NB + f"ROWS = [{many}]\n" + 'X = "main.s.x"\ndf.write.saveAsTable(X)\n'
+        'for a, b in ROWS:\n    df.write.saveAsTable(f"{a}.{b}")\n'
+    )
+    result = lint({"job.py": job})
+    assert _tables(result) == ["main.s.x", "{a}.{b}"]
+    assert "DL008" not in _rules(result)

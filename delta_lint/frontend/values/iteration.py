@@ -21,6 +21,7 @@ import ast
 
 from delta_lint.frontend.pyvalues import Str, from_plain
 from delta_lint.frontend.values import brains
+from delta_lint.frontend.values.evaluator import MAX_LOOP
 from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 
 # one turn's bindings: each name the target binds, with what it holds (None: not known)
@@ -126,7 +127,11 @@ def may_state(node: ast.expr) -> bool:
     """Whether an expression bound to a name may be a collection the code states: a
     literal container, a comprehension, or a call of an iteration builtin (the only
     expressions `Collection` is tried for, so that other assignments cost nothing)."""
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.Dict)):
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return len(node.elts) <= MAX_LOOP  # a longer literal is never read item by item: not evaluated
+    if isinstance(node, ast.Dict):
+        return len(node.keys) <= MAX_LOOP
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
         return True
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in brains.ITERATION_BUILTINS
 

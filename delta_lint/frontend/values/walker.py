@@ -46,7 +46,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import ImportedModule, imports_by_name, module_pattern
+from delta_lint.frontend.registries import ImportedModule, Registries, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
@@ -140,6 +140,8 @@ class Host(Protocol):
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
+    def _may_hold_terminal(self, node: ast.expr) -> bool: ...
+    def _registry_of(self) -> Registries: ...
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
@@ -715,7 +717,7 @@ class Walker:
                 job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
                     self.host.job_definitions.append(job)
-            loop = as_loop(stmt.value, self._shadowed(scope)) if may_loop(stmt.value) else None
+            loop = self._loop_of(stmt.value, scope)
             if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
                 self._comprehension(loop, scope)
             else:
@@ -738,11 +740,7 @@ class Walker:
                         return
             scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
             return
-        if (
-            isinstance(stmt, ast.Expr)
-            and may_loop(stmt.value)
-            and (loop := as_loop(stmt.value, self._shadowed(scope))) is not None
-        ):
+        if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -923,6 +921,18 @@ class Walker:
         found = evaluator.items(node, env)
         self.values._budget_spent(node)
         return None if isinstance(found, Unknown) else found
+
+    def _loop_of(self, value: ast.expr, scope: Scope) -> ast.For | None:
+        """The loop a statement's comprehension or `map` runs (see `iteration.as_loop`),
+        when its items may write: the host's prefilter of calls of interest (and of the
+        project's helpers) says so, as it does before reading any expression."""
+        if not may_loop(value):
+            return None
+        if not self.host._may_hold_terminal(value) and not (
+            self.host._helpers and self.host._registry_of().may_call(value)
+        ):
+            return None  # `[F.col(c) for c in cols]`: no write, read as a value only
+        return as_loop(value, self._shadowed(scope))
 
     def _shadowed(self, scope: Scope) -> frozenset[str]:
         """The builtins of collections (`map`, `list`, `sorted`) the code binds itself."""
