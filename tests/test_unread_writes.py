@@ -146,10 +146,13 @@ def test_the_session_sql_handed_on_as_a_value_is_said():
     code = (
         "import functools\n"
         'statements = ["INSERT INTO main.ops.log SELECT 1"]\n'
-        "list(map(spark.sql, statements))\n"
+        "run_each(spark.sql, statements)\n"
         'later = functools.partial(df.sparkSession.sql, "DELETE FROM main.ops.log WHERE d = 1")\n'
     )
     assert _said(code)[1] == [(3, "DL001"), (4, "DL001")]
+    # `list(map(spark.sql, statements))` runs it on each statement: a loop, read as one
+    mapped = code.replace("run_each(spark.sql, statements)", "list(map(spark.sql, statements))")
+    assert _said(mapped) == ([(3, "main.ops.log")], [(4, "DL001")])
 
 
 def test_write_text_read_shown_in_another_dialect_or_not_a_write_gets_no_such_note():

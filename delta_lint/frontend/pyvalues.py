@@ -569,6 +569,8 @@ def held_value(value: object) -> object:
             fields = [(str(k), held_value(v)) for k, v in found[1].items() if v is not None]
             return Instance(tuple((k, v) for k, v in fields if type(v) is not Str or not v.unknown), cls=found[0])
         return Str("", (), True)
+    if isinstance(value, dict) and set(value) == {lattice.COLLECTION_KEY}:  # see `lattice.Collection`
+        return lattice.Collection(value[lattice.COLLECTION_KEY])
     if isinstance(value, dict) and set(value) == {ONE_OF_KEY}:
         texts = [held_value(v) for v in value[ONE_OF_KEY]] if isinstance(value[ONE_OF_KEY], list) else []
         if texts and all(type(t) is Str and (t.params or not t.unknown) for t in texts):  # texts, templates
@@ -593,6 +595,8 @@ def exported_value(held: object, depth: int = 0) -> object:
     if type(held) is dict and depth < MAX_EXPORTED_DEPTH:
         fields = {str(k): exported_value(v, depth + 1) if v is not UNHELD else None for k, v in held.items()}
         return fields if any(v is not None for v in fields.values()) else None
+    if type(held) is lattice.Collection:  # a list of tuples a loop reads (see `values.iteration`)
+        return lattice.exported_collection(held)
     plain = plain_value(held)
     if plain is not None or type(held) is not Str:
         return plain

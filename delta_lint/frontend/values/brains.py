@@ -25,8 +25,8 @@ import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from delta_lint.frontend.values.budget import check_text
-from delta_lint.frontend.values.lattice import UNKNOWN, NoValue
+from delta_lint.frontend.values.budget import check_items, check_text
+from delta_lint.frontend.values.lattice import UNKNOWN, NoValue, Template, Unordered, unordered
 
 # `__file__` of a module is this folder joined with the module's path relative to the
 # configuration root: a file a function opens is a project document when its path,
@@ -183,6 +183,152 @@ BUILTINS: dict[str, Callable[[list[object]], object]] = {
     "len": _builtin_len,
     "bool": _builtin_bool,
 }
+
+
+def _items(value: object) -> list[object] | Unordered | None:
+    """What iterating a known value gives, as Python iterates it (a dict its keys);
+    a set's items stay `Unordered`; None for a value not iterated here (a string's
+    characters are no collection of names)."""
+    if isinstance(value, Unordered):
+        return value
+    if isinstance(value, dict):
+        return list(value)
+    if isinstance(value, (list, tuple)):  # a dict view (`d.items()`) is a tuple of its items
+        return list(value)
+    if plain_scalar(value) and not isinstance(value, str):
+        raise NoValue  # `list(5)`: a TypeError
+    return None
+
+
+def _one_iterable(args: list[object], kwargs: dict[str, object]) -> list[object] | Unordered | None:
+    return _items(args[0]) if len(args) == 1 and not kwargs else None
+
+
+def _as_list(args: list[object], kwargs: dict[str, object]) -> object:
+    items = _one_iterable(args, kwargs)
+    return UNKNOWN if items is None else items
+
+
+def _as_tuple(args: list[object], kwargs: dict[str, object]) -> object:
+    items = _one_iterable(args, kwargs)
+    return UNKNOWN if items is None else items if isinstance(items, Unordered) else tuple(items)
+
+
+def _as_set(args: list[object], kwargs: dict[str, object]) -> object:
+    if not args and not kwargs:
+        return Unordered()
+    items = _one_iterable(args, kwargs)
+    return UNKNOWN if items is None else unordered(list(items))
+
+
+def _sorted(args: list[object], kwargs: dict[str, object]) -> object:
+    """`sorted(xs)` of plain strings or of plain numbers as Python sorts them; items
+    whose order only a run tells (a template, `key=`, `reverse=`) are the same
+    items in an order not known."""
+    items = _items(args[0]) if len(args) == 1 else None
+    if items is None or set(kwargs) - {"key", "reverse"}:
+        return UNKNOWN
+    if not kwargs and all(isinstance(i, str) for i in items):
+        return sorted(items)  # type: ignore[type-var]
+    if not kwargs and all(isinstance(i, (int, float)) and not isinstance(i, bool) for i in items):
+        return sorted(items)  # type: ignore[type-var]
+    if any(isinstance(i, (list, tuple, dict)) for i in items) and kwargs:
+        return UNKNOWN  # `key=` of rows: not read
+    return unordered(list(items))
+
+
+def _reversed(args: list[object], kwargs: dict[str, object]) -> object:
+    if len(args) != 1 or kwargs or isinstance(args[0], dict):
+        return UNKNOWN  # (a dict's keys reversed: a view not modelled)
+    items = _items(args[0])
+    return UNKNOWN if items is None else items if isinstance(items, Unordered) else items[::-1]
+
+
+def _enumerate(args: list[object], kwargs: dict[str, object]) -> object:
+    start = args[1] if len(args) == 2 else kwargs.get("start", 0)
+    if not 1 <= len(args) <= 2 or set(kwargs) - {"start"} or type(start) is not int:
+        return UNKNOWN
+    items = _items(args[0])
+    if items is None or isinstance(items, Unordered):
+        return UNKNOWN  # which number goes with which item only a run tells
+    return [(start + n, item) for n, item in enumerate(items)]
+
+
+def _zip(args: list[object], kwargs: dict[str, object]) -> object:
+    if not args or set(kwargs) - {"strict"}:
+        return UNKNOWN
+    columns = [_items(a) for a in args]
+    if any(c is None or isinstance(c, Unordered) for c in columns):
+        return UNKNOWN
+    if kwargs.get("strict") is True and len({len(c) for c in columns}) > 1:  # type: ignore[arg-type]
+        raise NoValue  # `zip(a, b, strict=True)` of lengths that differ: a ValueError
+    check_items(min(len(c) for c in columns))  # type: ignore[arg-type]
+    return [tuple(row) for row in zip(*columns)]  # type: ignore[misc]
+
+
+def _dict(args: list[object], kwargs: dict[str, object]) -> object:
+    """`dict(pairs)` (`dict(zip(names, tables))`) and `dict(k=v)`."""
+    if len(args) > 1:
+        return UNKNOWN
+    out: dict[object, object] = {}
+    if args:
+        if isinstance(args[0], dict):
+            out.update(args[0])
+        else:
+            pairs = _items(args[0])
+            if pairs is None or isinstance(pairs, Unordered):
+                return UNKNOWN
+            for pair in pairs:
+                if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+                    return UNKNOWN
+                if not isinstance(pair[0], (str, int)) or isinstance(pair[0], Template):
+                    return UNKNOWN
+                out[pair[0]] = pair[1]
+    out.update(kwargs)
+    return out
+
+
+# builtins that build or walk a collection (`for i, t in enumerate(TABLES)`,
+# `for t, q in zip(TABLES, QUERIES)`, `sorted(S)`), of the call's arguments and
+# keywords; a set keeps its items without an order (`lattice.Unordered`)
+ITERATION_BUILTINS: dict[str, Callable[[list[object], dict[str, object]], object]] = {
+    "list": _as_list,
+    "tuple": _as_tuple,
+    "set": _as_set,
+    "frozenset": _as_set,
+    "sorted": _sorted,
+    "reversed": _reversed,
+    "enumerate": _enumerate,
+    "zip": _zip,
+    "dict": _dict,
+}
+
+# calls that run the function they are given on each item of a collection
+# (`list(map(spark.sql, STATEMENTS))`) and the builtins that consume what they give
+# (a bare `map(...)` or generator runs nothing)
+MAPPERS = frozenset({"map"})
+CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "any", "all"})
+# calls that hand work to a thread, a process or a pool (see `frontend.pools`): a
+# comprehension holding one makes calls that run at the same time, which the pool
+# reader reads; it is never read as a loop whose turns run one after another
+CONCURRENT_CALLS = frozenset(
+    {
+        "submit",
+        "apply_async",
+        "map",
+        "imap",
+        "imap_unordered",
+        "map_async",
+        "starmap",
+        "starmap_async",
+        "Thread",
+        "Process",
+        "Timer",
+        "Parallel",
+        "delayed",
+    }
+)
+
 
 # the flags of `re` (`re.IGNORECASE`) as numbers
 RE_CONSTANTS = {

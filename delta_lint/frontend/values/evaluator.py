@@ -65,11 +65,13 @@ from delta_lint.frontend.values.lattice import (
     OneOf,
     Template,
     Unknown,
+    Unordered,
     alternatives,
     concat,
     join,
     join_envs,
     key,
+    unordered,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
 from delta_lint.predicates import param_name
@@ -327,6 +329,71 @@ class Evaluator:
         """What the expression gives with its names bound as `env` says (names not in
         it are the module's): a value of the lattice, as `call` gives."""
         return self._settled(lambda: self._expr(node, dict(env), 0))
+
+    def collection(self, node: ast.expr, env: dict[str, object]) -> object:
+        """The collection `node` gives, its names bound as `env` says (names not in it
+        are the module's): a list, tuple, dict or set (`Unordered`), or one of a few
+        of them (`lattice.OneOf`), whose items may be templates or one of a few
+        values (`[(f"{env}_bronze", "a")]`), as a loop binds them turn by turn; a
+        dict view as the list of its items. Unknown when it is no collection known
+        item by item, or holds more than MAX_LOOP items."""
+
+        def read() -> object:
+            value = self._expr(node, dict(env), 0)
+            out: list[object] = []
+            for each in alternatives(value):
+                if _unknown(each):
+                    return Unknown(f"a collection not known: {each.reason}")  # type: ignore[attr-defined]
+                if isinstance(each, _View):
+                    each = list(each)
+                if not isinstance(each, (list, tuple, dict)):
+                    return Unknown("no collection")
+                if len(each) > MAX_LOOP:
+                    return Unknown(f"a collection of more than {MAX_LOOP} items")
+                parts = list(each.items()) if isinstance(each, dict) else each
+                if _holds(
+                    parts,
+                    lambda v: (
+                        _unknown(v)
+                        or v is SET
+                        or isinstance(v, (_View, Opened, Made, PurePosixPath))
+                        or (isinstance(v, (list, dict)) and id(v) in self._changed)
+                    ),
+                ):
+                    return Unknown("a collection of items not all known")
+                out.append(each)
+            return out[0] if len(out) == 1 else OneOf(tuple(out))
+
+        return self._settled_items(read)
+
+    def items(self, node: ast.expr, env: dict[str, object]) -> list[tuple[list[object], bool]] | Unknown:
+        """What a loop over `node` runs through (see `collection`): for each
+        collection it may be, its items in turn and whether their order is Python's
+        (a set's is not, see `Unordered`); a dict its keys."""
+        value = self.collection(node, env)
+        if _unknown(value):
+            return value  # type: ignore[return-value]
+        return [
+            (list(each), not isinstance(each, Unordered))  # type: ignore[call-overload]
+            for each in alternatives(value)
+        ]
+
+    def _settled_items(self, read: Callable[[], object]) -> object:
+        """`read()`, where an error or the budget used up give unknown (as `_settled`,
+        without its refusal of templates inside a container)."""
+        try:
+            return read()
+        except OutOfBudget as err:
+            if str(err):
+                self.budget.note(self.module.path, self._line, str(err), lasting=True)
+            return Unknown("the file's budget is used up")
+        except TooBig as err:
+            self.budget.note(self.module.path, self._line, str(err))
+            return Unknown(str(err))
+        except (NoValue, RecursionError, ValueError, TypeError, IndexError, KeyError, AttributeError):
+            return Unknown("the code raises, or may")
+        except (OverflowError, MemoryError):
+            return Unknown("the code raises, or may")
 
     def _settled(self, evaluate: Callable[[], object]) -> object:
         """`evaluate()`, where an error, the budget used up or a value the code may
@@ -963,10 +1030,10 @@ class Evaluator:
             key = self._expr(node.slice, env, depth)
             return self._lift(lambda o, k: self._known(_index(o, k)), owner, key)
         if isinstance(node, (ast.List, ast.Tuple)):
-            items = [self._expr(e, env, depth) for e in node.elts if not isinstance(e, ast.Starred)]
-            if len(items) != len(node.elts):
-                return Unknown("a starred item")
-            return items if isinstance(node, ast.List) else tuple(items)
+            items = self._displayed(node.elts, env, depth)
+            if _unknown(items):
+                return items
+            return items if isinstance(node, ast.List) else tuple(items)  # type: ignore[arg-type]
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
@@ -984,7 +1051,32 @@ class Evaluator:
             return self._call_expr(node, env, depth)
         if isinstance(node, (ast.ListComp, ast.DictComp)):
             return self._comprehension(node, env, depth)
+        if isinstance(node, ast.Set):
+            items = self._displayed(node.elts, env, depth, unordered=True)
+            return items if _unknown(items) else _set_of(items)  # type: ignore[arg-type]
+        if isinstance(node, ast.SetComp):
+            built = self._comprehension(ast.copy_location(ast.ListComp(node.elt, node.generators), node), env, depth)
+            return _set_of(built) if isinstance(built, list) else built
         return Unknown(f"a `{type(node).__name__}` expression")
+
+    def _displayed(
+        self, elts: list[ast.expr], env: dict[str, object], depth: int, unordered: bool = False
+    ) -> list[object] | Unknown:
+        """The items a list, tuple or set display gives (`[*A, *B, "x"]`): a starred
+        part's items in turn, when it is a known collection (a set's only inside a
+        set: elsewhere their order would be guessed)."""
+        items: list[object] = []
+        for element in elts:
+            if not isinstance(element, ast.Starred):
+                items.append(self._expr(element, env, depth))
+                continue
+            part = self._expr(element.value, env, depth)
+            spread = brains.ITERATION_BUILTINS["list"]([part], {}) if not _unknown(part) else part
+            if _unknown(spread) or (type(spread) is Unordered and not unordered):
+                return Unknown("a starred item not known")
+            items.extend(spread)  # type: ignore[arg-type]
+            check_items(len(items))
+        return items
 
     def _comprehension(self, node: ast.ListComp | ast.DictComp, env: dict[str, object], depth: int) -> object:
         """`[f(x) for x in xs if c]` (and a dict's) as Python runs it: over known
@@ -1190,7 +1282,15 @@ class Evaluator:
             return Unknown("a starred argument")
         # `", ".join(f"{c} STRING" for c in cols)`: a generator a string's `join`
         # consumes gives what the list of its items gives
-        consumed = isinstance(func, ast.Attribute) and func.attr == "join" and self._dotted(func.value, env) is None
+        consumed = (
+            isinstance(func, ast.Attribute) and func.attr == "join" and self._dotted(func.value, env) is None
+        ) or (
+            # `sorted(t for t in TABLES)`, `set(f"s.{n}" for n in NAMES)`: the builtin consumes it too
+            isinstance(func, ast.Name)
+            and func.id in brains.ITERATION_BUILTINS
+            and func.id not in env
+            and func.id not in self.module.functions
+        )
         args = [
             self._expr(
                 ast.copy_location(ast.ListComp(a.elt, a.generators), a)
@@ -1355,6 +1455,8 @@ class Evaluator:
             return regex_call(name[3:], args, kwargs)
         if name in brains.BUILTINS:
             return brains.BUILTINS[name](args)
+        if name in brains.ITERATION_BUILTINS:
+            return brains.ITERATION_BUILTINS[name](args, kwargs)
         return Unknown(f"`{name}` not known")
 
     def _text(self, owner: object, method: str) -> object:
@@ -1542,6 +1644,16 @@ def _holds(value: object, test: Callable[[object], bool], depth: int = 0) -> boo
     if isinstance(value, dict):
         return any(_holds(v, test, depth + 1) for v in value.values())
     return False
+
+
+def _set_of(items: list[object]) -> object:
+    """A set of these items: unknown when one is not known (whether it equals another
+    only a run tells)."""
+    if any(isinstance(i, (list, dict)) for i in items):
+        raise NoValue  # `{[1]}`: an unhashable item, a TypeError
+    if any(_unknown(i) for i in items):
+        return Unknown("a set of items not known")
+    return unordered(items)
 
 
 def _holds_view(value: object) -> bool:

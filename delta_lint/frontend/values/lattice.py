@@ -115,6 +115,72 @@ class OneOf:
         return f"OneOf{self.values!r}"
 
 
+class Unordered(tuple):  # type: ignore[type-arg]
+    """A set's items (`{"a", "b"}`, `set(xs)`): each once, in the order the code
+    first gives them, which need not be the order Python iterates them in. A loop
+    over one reads every item, but what the loop leaves bound is one of them, never
+    the last one read (see `walker`)."""
+
+    __slots__ = ()
+
+
+def unordered(items: list[object] | tuple[object, ...]) -> Unordered:
+    """The set of `items`: each distinct item once (told apart by `key`)."""
+    distinct: dict[object, object] = {}
+    for item in items:
+        distinct.setdefault(key(item), item)
+    return Unordered(distinct.values())
+
+
+class Collection:
+    """A collection the Python front end has no form of its own for (a list of
+    tuples, a set, a list of mixed items), held as its plain value so that a loop
+    over the name reads it item by item (see `iteration`). Every other reader of
+    held values finds no text, list of texts or dict in it: to them the name holds
+    nothing known."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Collection and key(self.value) == key(other.value)
+
+    def __hash__(self) -> int:
+        return hash(key(self.value))
+
+    def __repr__(self) -> str:
+        return f"Collection({self.value!r})"
+
+
+# A `Collection` crosses imports and `%run` as a JSON object of this one key (a key
+# no literal dict of a job holds): its items as JSON (tuples as lists)
+COLLECTION_KEY = "\u0000collection"
+
+
+def _json(value: object, depth: int = 0) -> object:
+    """A fully known value as JSON, or Unknown (a template, one of several values, a
+    set, whose order JSON would fix)."""
+    if depth > 16 or type(value) in (Unordered, OneOf, Template, Unknown):
+        return UNKNOWN
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_json(v, depth + 1) for v in value]
+        return UNKNOWN if any(type(i) is Unknown for i in items) else items
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        fields = {k: _json(v, depth + 1) for k, v in value.items()}
+        return UNKNOWN if any(type(v) is Unknown for v in fields.values()) else fields
+    return UNKNOWN
+
+
+def exported_collection(held: Collection) -> dict[str, object] | None:
+    """The JSON form a fully known collection crosses files in; None for any other."""
+    items = _json(held.value)
+    return None if type(items) is Unknown or not isinstance(items, list) else {COLLECTION_KEY: items}
+
+
 def alternatives(value: object) -> tuple[object, ...]:
     """The values `value` may be: its alternatives, or itself."""
     return value.values if type(value) is OneOf else (value,)
@@ -123,6 +189,8 @@ def alternatives(value: object) -> tuple[object, ...]:
 def key(value: object) -> object:
     """What tells two known values apart: their type all the way down (`1`, `True`
     and `1.0` are three values; `[1]` and `(1,)` two)."""
+    if isinstance(value, Unordered):
+        return (Unordered, frozenset(key(v) for v in value))
     if isinstance(value, (list, tuple)):
         return (type(value), tuple(key(v) for v in value))
     if isinstance(value, dict):

@@ -19,6 +19,7 @@ expression holds in a scope.
 from __future__ import annotations
 
 import ast
+import copy
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -46,9 +47,10 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import ImportedModule, imports_by_name, module_pattern
+from delta_lint.frontend.registries import ImportedModule, Registries, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
+from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
     DICT_CHANGES,
     JSON_DUMPS,
@@ -60,7 +62,20 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
-from delta_lint.frontend.values.lattice import OneOf
+from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.iteration import (
+    Row,
+    as_loop,
+    collection_of,
+    free_names,
+    iterable_names,
+    may_loop,
+    may_state,
+    rows,
+    target_names,
+)
+from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
+from delta_lint.frontend.values.lattice import join as lattice_join
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -126,6 +141,8 @@ class Host(Protocol):
     def _calls(self, expr: ast.expr, scope: Scope) -> None: ...
     def _flush_sql(self, before_line: int | None) -> None: ...
     def _guarded(self, node: ast.AST, read: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
+    def _may_hold_terminal(self, node: ast.expr) -> bool: ...
+    def _registry_of(self) -> Registries: ...
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
@@ -186,6 +203,17 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
 
 
 LOOP_ELEMENTS = 256
+
+
+def _plain(held: object) -> object:
+    """A held value as the evaluator reads a collection in it: a `Collection` its
+    plain value, one of a few held values (`if`/`else` lists) one of their plain
+    values, else as `to_plain` gives it."""
+    if type(held) is Collection:
+        return held.value
+    if type(held) is OneOf:
+        return lattice_join([_plain(v) for v in held.values])
+    return to_plain(held)
 
 
 def _written_list(node: ast.expr) -> bool:
@@ -458,6 +486,7 @@ class Walker:
         # id of a class -> (the class, what its methods other than `__init__` may set)
         self._changed: dict[int, tuple[ast.ClassDef, frozenset[str] | None]] = {}
         self._rebound: dict[str, frozenset[str] | None] | None = None  # see `_class_rebound`
+        self._empty: Module | None = None  # the module a collection is read in (see `_collection_reader`)
 
     def home(self, line: int) -> str | None:
         """The imported module whose pasted definition holds `line`: names there are
@@ -654,21 +683,11 @@ class Walker:
                     for row in rows:
                         for one in (a for v in row if isinstance(v, Str) for a in alternatives(v)):
                             self._built_at.setdefault(id(one), (one, stmt.iter))
-                breaks: list[dict[str, object]] = []
-                for row in rows:
-                    if not self._loop_turn(stmt):
-                        break  # past the file's budget: the rest read once, the names unknown
-                    scope.env.update(zip(names, row))
-                    left, goes_on = self._turn(stmt.body, scope)
-                    breaks += left
-                    if not goes_on:  # every way leaves this turn: no later element is reached
-                        if breaks:
-                            _replace_env(scope, join_envs(breaks))
-                        return
-                else:
-                    if breaks:  # the loop may stop at any element that breaks
-                        _replace_env(scope, join_envs([dict(scope.env), *breaks]))
+                ordered = not isinstance(stmt.iter, (ast.Set, ast.SetComp))  # a set's order is Python's own
+                if self._read_rows(stmt, [dict(zip(names, row)) for row in rows], scope, ordered):
                     return
+            elif self._read_collection(stmt, scope):
+                return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -703,7 +722,11 @@ class Walker:
                 job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
                     self.host.job_definitions.append(job)
-            self.host._calls(stmt.value, scope)
+            loop = self._loop_of(stmt.value, scope)
+            if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
+                self._comprehension(loop, scope)
+            else:
+                self.host._calls(stmt.value, scope)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 self._bind(target, stmt.value, scope)
@@ -721,6 +744,9 @@ class Walker:
                         scope.env[stmt.target.id] = added
                         return
             scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
+            return
+        if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
+            self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
@@ -850,6 +876,165 @@ class Walker:
             swapped = _swap(held, old, new, made)
             if swapped is not held:
                 scope.env[other] = swapped
+
+    def _read_rows(self, stmt: ast.For, rows: list[Row], scope: Scope, ordered: bool = True) -> bool:
+        """Read a loop's body once per row of what its target binds (None: a name not
+        known on that turn). False when the file's budget ran out on the way: the
+        caller reads the rest as a loop of unknown turns. Over a set (`ordered`
+        False) the names hold after the loop one of the items, never the last read."""
+        breaks: list[dict[str, object]] = []
+        for row in rows:
+            if not self._loop_turn(stmt):
+                return False  # past the file's budget: the rest read once, the names unknown
+            for name, held in row.items():
+                if held is None:
+                    scope.env.pop(name, None)
+                else:
+                    scope.env[name] = held
+            left, goes_on = self._turn(stmt.body, scope)
+            breaks += left
+            if not goes_on:  # every way leaves this turn: no later element is reached
+                if breaks:
+                    _replace_env(scope, join_envs(breaks))
+                return True
+        if not ordered and rows:
+            bound = join_envs([{n: v for n, v in row.items() if v is not None} for row in rows])
+            for name in rows[0]:
+                if name in bound:
+                    scope.env[name] = bound[name]
+                else:
+                    scope.env.pop(name, None)
+        if breaks:  # the loop may stop at any element that breaks
+            _replace_env(scope, join_envs([dict(scope.env), *breaks]))
+        return True
+
+    def _stated(self, node: ast.expr, scope: Scope) -> Collection | None:
+        """The collection `node` states, as held (see `lattice.Collection`)."""
+        evaluator, node, env = self._collection_reader(node, scope)
+        if evaluator is None:
+            return None
+        found = evaluator.collection(node, env)
+        self.values._budget_spent(node)
+        return collection_of(found)
+
+    def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
+        """The items of a collection the code states (see `iteration`), for each
+        collection it may be; None when they are not known item by item."""
+        evaluator, node, env = self._collection_reader(node, scope)
+        if evaluator is None:
+            return None
+        found = evaluator.items(node, env)
+        self.values._budget_spent(node)
+        return None if isinstance(found, Unknown) else found
+
+    def _loop_of(self, value: ast.expr, scope: Scope) -> ast.For | None:
+        """The loop a statement's comprehension or `map` runs (see `iteration.as_loop`),
+        when its items may write: the host's prefilter of calls of interest (and of the
+        project's helpers) says so, as it does before reading any expression."""
+        if not may_loop(value):
+            return None
+        if not self.host._may_hold_terminal(value) and not (
+            self.host._helpers and self.host._registry_of().may_call(value)
+        ):
+            return None  # `[F.col(c) for c in cols]`: no write, read as a value only
+        return as_loop(value, self._shadowed(scope))
+
+    def _shadowed(self, scope: Scope) -> frozenset[str]:
+        """The builtins of collections (`map`, `list`, `sorted`) the code binds itself."""
+        return frozenset(n for n in (*brains.CONSUMERS, *brains.MAPPERS) if n in scope.env or n in self.host.functions)
+
+    def _collection_reader(self, node: ast.expr, scope: Scope) -> tuple[Evaluator | None, ast.expr, dict[str, object]]:
+        """The evaluator that reads a collection `node` states, the expression it reads
+        (an attribute of a held object or module, `self.tables`, `conf.TABLES`, given
+        as what it holds, see `_attributes_held`), and its names' values (a name the
+        code changes in place, or a builtin's name the project defines, is not
+        known); no evaluator when nothing in `node` may state one."""
+        env: dict[str, object] = {}
+        names = iterable_names(node)
+        if any(type(scope.env.get(n)) in (dict, Instance) for n in names):  # `conf.TABLES`, `self.tables`
+            node = self._attributes_held(node, scope, env)
+            names = iterable_names(node)
+        for name in names - set(env):
+            held = scope.env.get(name)
+            if name in self.host.mutated_names:
+                env[name] = Unknown("changed in place")
+            elif name in self.host.functions and name not in scope.env:
+                env[name] = Unknown("a function of the project")  # a builtin's name shadowed
+            elif held is not None:
+                env[name] = _plain(held)
+        if not any(type(v) is not Unknown for v in env.values()) and (not may_state(node) or free_names(node)):
+            return None, node, env  # nothing the code states: no evaluation
+        if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
+            self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
+        return Evaluator(self._empty, self.host.documents, self.host.budget), node, env
+
+    def _attributes_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
+        """`node` with each attribute of a name the front end holds an object or module
+        of (`self.tables` set in `__init__`, `conf.TABLES` of `import conf`) read as
+        what it holds: a name of its own in `env` (a name no code can spell). The
+        evaluator reads no attribute of such objects itself."""
+        walker = self
+
+        class Held(ast.NodeTransformer):
+            def visit_Attribute(self, attribute: ast.Attribute) -> ast.expr:
+                root: ast.expr = attribute
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if (
+                    not isinstance(root, ast.Name)
+                    or root.id in walker.host.mutated_names
+                    or type(scope.env.get(root.id)) not in (dict, Instance)
+                ):
+                    return attribute
+                held = walker.values._held(attribute, scope)
+                owner = scope.env.get(root.id) if attribute.value is root else None
+                if held is None and type(owner) is dict:  # `conf.TABLES` of a module imported whole
+                    held = member(owner, attribute.attr)
+                plain = _plain(held) if held is not None else Unknown("not held")
+                if type(plain) is Unknown:
+                    return self.generic_visit(attribute)  # type: ignore[return-value]
+                name = f"\u0000held{len(env)}"
+                env[name] = plain
+                return ast.copy_location(ast.Name(name, ast.Load()), attribute)
+
+        return Held().visit(copy.deepcopy(node))  # type: ignore[no-any-return]
+
+    def _read_collection(self, stmt: ast.For, scope: Scope) -> bool:
+        """`for schema, table in TABLES:` over a collection the code states (a list of
+        tuples, `enumerate`, `zip`, `sorted`, a set, a dict's items): the body once per
+        item, each turn's names bound by unpacking it. A collection that is one of a
+        few is read once per collection from the same start, and the names after the
+        loop joined. False (nothing read) when the items are not known one by one, a
+        target is not followed, or every collection is empty."""
+        collections = self._collection_items(stmt.iter, scope)
+        if not collections:
+            return False
+        readings = [(rows(stmt.target, items), ordered) for items, ordered in collections]
+        if any(r is None for r, _ in readings) or not any(r for r, _ in readings):
+            return False
+        start = dict(scope.env)
+        outcomes: list[dict[str, object]] = []
+        for found, ordered in readings:
+            _replace_env(scope, start)
+            if not self._read_rows(stmt, found or [], scope, ordered):  # type: ignore[arg-type]
+                _replace_env(scope, start)
+                return False
+            outcomes.append(dict(scope.env))
+        if len(outcomes) > 1:
+            _replace_env(scope, join_envs(outcomes))
+        return True
+
+    def _comprehension(self, loop: ast.For, scope: Scope) -> None:
+        """A comprehension or `map` whose items write, read as the loop it runs (see
+        `iteration.as_loop`); its names do not outlive it, as in Python."""
+        names = [n for f in ast.walk(loop) if isinstance(f, ast.For) for n in target_names(f.target)]
+        before = {n: scope.env[n] for n in names if n in scope.env}
+        self._stmt(loop, scope)
+        for name in names:
+            if name in before:
+                scope.env[name] = before[name]
+            else:
+                scope.env.pop(name, None)
 
     def _loop_turn(self, stmt: ast.For) -> bool:
         """One turn of a loop read element by element costs the file's budget what
@@ -1479,6 +1664,17 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if (
+            type(held) in (Str, DataFrame)
+            and may_state(value)
+            and (type(held) is DataFrame or held.unknown)  # type: ignore[union-attr]
+            and target.id not in self.host.mutated_names  # `TABLES.append(...)` somewhere: not the literal
+        ):
+            # `TABLES = [("bronze", "a"), ...]`, `S = {"s.a", "s.b"}`, `P = list(zip(T, Q))`:
+            # a collection the front end has no form for, held for the loops over it
+            stated = self._stated(value, scope)
+            if stated is not None:
+                held = scope.env[target.id] = stated
         if (
             not is_texts(held)
             and _written_list(value)
