@@ -19,7 +19,7 @@ CODE = (
     'helpers.go(spark, "Update main.ops.e SET a = 1")\n'
     "inserted, mergesort, deleted_rows, sqlite = 1, 2, 3, 4\n"
     'helpers.go(spark, "SELECT 1 FROM main.ops.e")\n'
-    "list(map(spark.sql, statements))\n"
+    "run_each(spark.sql, statements)\n"
 )
 
 
