@@ -215,3 +215,11 @@ def test_a_scope_too_long_to_follow_leaves_its_threads_together(lint) -> None:
     spin = f"others = {many}\nfor x in others:\n    for y in others:\n        pass\n"
     assert _conflicts(lint, spin + SERIAL_TWO) == ["DL102"]
     assert _conflicts(lint, SERIAL_TWO) == []
+
+
+def test_a_long_scope_read_once_is_followed_to_its_end(lint) -> None:
+    """The budget is for statements read again (loops over lists of threads): a
+    long module read once still ends its threads where it joins them."""
+    long = "".join(f"x{n} = {n}\n" for n in range(21_000))
+    assert _conflicts(lint, long + SERIAL_TWO) == []
+    assert _conflicts(lint, long + TWO + "a.start()\nb.start()\na.join()\nb.join()\n") == ["DL102"]

@@ -21,13 +21,12 @@ the job. This module finds such hand-outs in a module's syntax (nothing is run):
   left unset (or 1) runs the calls in order;
 * threads: `threading.Thread(target=fn, args=(...), kwargs={...})`,
   `multiprocessing.Process(...)` (the same arguments) and `threading.Timer(interval,
-  fn, args, kwargs)`. Each is one call of its function where it is made. Threads
-  made in a loop or a comprehension run at the same time, as a pool's calls, unless
-  each is started and joined at once (`t.start(); t.join()` in the loop's body, or
-  in the body of a loop over the list a comprehension made); threads made once
-  each run at the same time when one starts before another is joined (`a.start();
-  b.start(); a.join()`), as a pool's calls; a thread made once that no other
-  overlaps runs alone, a plain call.
+  fn, args, kwargs)`. Each is one call of its function where it is made. A thread
+  runs from its start to the join that ends it (see `Lifetimes`, which follows
+  every form that binds, lists, starts or joins threads): threads whose runs
+  overlap run at the same time, as a pool's calls; threads made in a loop or a
+  comprehension do too, unless each turn's thread is started and joined in its
+  turn; a thread that no other overlaps runs alone, a plain call.
 
 What each call writes is read by `PoolReader`, a part of the Python front end's
 analyzer: the pool's function read as called with each item, its writes marked
@@ -195,7 +194,9 @@ def _ends_run(call: ast.Call) -> bool:
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_UNROLL_STEPS = 20_000  # statements read per module at most; past them every thread may run at any time
+# statements read again per module at most (loops over lists of threads read once per
+# item); past them every thread of a scope may run while any other does
+_UNROLL_STEPS = 20_000
 
 
 @dataclass
@@ -245,7 +246,7 @@ class Lifetimes:
         self.together: dict[int, ast.Call] = {}
         self.serial: set[int] = set()
         self._clock = 0
-        self._steps = 0
+        self._steps = -sum(isinstance(node, ast.stmt) for node in ast.walk(tree))  # each read once is free
         self._turns = 0
         scopes: list[list[ast.stmt]] = [tree.body]
         scopes.extend(
@@ -339,7 +340,7 @@ class Lifetimes:
                 return False
         return True
 
-    def _maybe(self, node: ast.AST, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> tuple[bool, dict]:
+    def _maybe(self, node: object, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> tuple[bool, dict]:
         """Read a block that may not run, on a copy of the names: (not spent, the names after it)."""
         inner = dict(env)
         self._guards.append(id(node))
