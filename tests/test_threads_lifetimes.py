@@ -96,6 +96,12 @@ SHAPES = {
         'threads.append(Thread(target=load, args=("eu",)))\nthreads += [Thread(target=load, args=("us",))]\n'
         "for t in threads:\n    t.start()\n    t.join()\n",
     ),
+    "started by a map over the list": (
+        'threads = [Thread(target=load, args=("eu",)), Thread(target=load, args=("us",))]\n'
+        "list(map(lambda t: t.start(), threads))\nlist(map(Thread.join, threads))\n",
+        'threads = [Thread(target=load, args=("eu",)), Thread(target=load, args=("us",))]\n'
+        "list(map(lambda t: (t.start(), t.join()), threads))\n",
+    ),
     "an attribute of the object": (
         TWO.replace("a =", "self.a =").replace("b =", "self.b =")
         + "self.a.start()\nself.b.start()\nself.a.join()\nself.b.join()\n",

@@ -245,6 +245,7 @@ class Lifetimes:
         self._kind = kind
         self.together: dict[int, ast.Call] = {}
         self.serial: set[int] = set()
+        self._kept: list[ast.For] = []  # the loops read for loops written as expressions: their ids stay theirs
         self._clock = 0
         self._steps = -sum(isinstance(node, ast.stmt) for node in ast.walk(tree))  # each read once is free
         self._turns = 0
@@ -532,13 +533,37 @@ class Lifetimes:
                 self._expr(generator.iter, env)
             return self._new(_Listed([self._thread(elt, id(node))]))
         if len(node.generators) == 1 and not first.ifs and not first.is_async:
-            loop = ast.For(target=first.target, iter=first.iter, body=[ast.Expr(value=elt)], orelse=[])
-            ast.copy_location(loop, node)
-            self._for(loop, env)
+            self._for(self._loop_of(node, first.target, first.iter, elt), env)
             return frozenset()
         for generator in node.generators:
             self._escape(self._expr(generator.iter, env))
         return frozenset()
+
+    def _loop_of(self, node: ast.expr, target: ast.expr, items: ast.expr, body: ast.expr) -> ast.For:
+        """A loop written as an expression (`[t.start() for t in ts]`, `map(lambda t:
+        t.start(), ts)`) as the `for` statement it stands for, kept for its id."""
+        loop = ast.copy_location(ast.For(target=target, iter=items, body=[ast.Expr(value=body)], orelse=[]), node)
+        self._kept.append(loop)
+        return loop
+
+    def _map(self, call: ast.Call, env: dict[str, frozenset[int]]) -> bool:
+        """`map(lambda t: t.start(), threads)` and `map(Thread.start, threads)` (in
+        `list(...)` or not): a loop over the threads. False for any other `map`."""
+        fn, items = call.args
+        if isinstance(fn, ast.Lambda):
+            params = fn.args
+            if params.posonlyargs or params.vararg or params.kwonlyargs or params.kwarg or len(params.args) != 1:
+                return False
+            target, body = ast.Name(id=params.args[0].arg, ctx=ast.Store()), fn.body
+        elif isinstance(fn, ast.Attribute) and fn.attr in ("start", "join") and self._kind(fn.value):
+            target = ast.Name(id=POOL_ITEM, ctx=ast.Store())
+            body = ast.Call(
+                func=ast.Attribute(value=ast.Name(id=POOL_ITEM, ctx=ast.Load()), attr=fn.attr), args=[], keywords=[]
+            )
+        else:
+            return False
+        self._for(self._loop_of(call, target, items, body), env)
+        return True
 
     def _thread(self, call: ast.Call, home: int | None = None) -> frozenset[int]:
         """The thread a constructor makes (the same one when read again in a loop)."""
@@ -557,6 +582,9 @@ class Lifetimes:
             for argument in arguments:
                 self._expr(argument, env)
             return self._thread(call)
+        if isinstance(func, ast.Name) and func.id == "map" and len(call.args) == 2 and not call.keywords:
+            if self._map(call, env):
+                return frozenset()
         if isinstance(func, ast.Attribute):
             receiver = self._expr(func.value, env)
             method = func.attr
