@@ -229,3 +229,46 @@ def test_a_long_scope_read_once_is_followed_to_its_end(lint) -> None:
     long = "".join(f"x{n} = {n}\n" for n in range(21_000))
     assert _conflicts(lint, long + SERIAL_TWO) == []
     assert _conflicts(lint, long + TWO + "a.start()\nb.start()\na.join()\nb.join()\n") == ["DL102"]
+
+
+POOL = """\
+from concurrent.futures import ThreadPoolExecutor
+
+with ThreadPoolExecutor(4) as ex:
+    for region in ["eu", "us"]:
+        TURN
+"""
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "ex.submit(load, region).result()",
+        "future = ex.submit(load, region)\n        future.result()",
+        "future: object = ex.submit(load, region)\n        future.result(timeout=None)",
+    ],
+)
+def test_a_future_waited_for_in_its_turn_runs_alone(lint, turn: str) -> None:
+    """A hand-out to a pool is a thread of the pool's: its `result()` without a
+    timeout ends it, so a loop that waits for each in its turn runs them in order."""
+    assert _conflicts(lint, POOL.replace("TURN", turn)) == []
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "futures.append(ex.submit(load, region))\n    for f in futures:\n        f.result()",
+        "future = ex.submit(load, region)\n        future.result(timeout=30)",
+        "future = ex.submit(load, region)\n        if region == 'us':\n            future.result()",
+    ],
+)
+def test_futures_not_waited_for_in_their_turn_run_together(lint, turn: str) -> None:
+    code = POOL.replace("with", "futures = []\nwith").replace("TURN", turn)
+    assert _conflicts(lint, code) == ["DL102"]
+    made = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n"
+        "ex = ThreadPoolExecutor(4)\n"
+        'futures = [ex.submit(load, r) for r in ["eu", "us"]]\n'
+        "for f in futures:\n    f.result()\n"
+    )
+    assert _conflicts(lint, made) == ["DL102"]

@@ -241,8 +241,12 @@ class Lifetimes:
     their group; `serial` holds the constructors of threads made once per turn (of a
     loop, of a comprehension) whose turn starts and ends each, one after another."""
 
-    def __init__(self, tree: ast.Module, kind: Callable[[ast.expr], str]) -> None:
+    def __init__(self, tree: ast.Module, kind: Callable[[ast.expr], str], submits: Callable[[ast.Call], bool]) -> None:
+        """`kind`: the thread class a callee names, or ""; `submits`: whether a call
+        hands one call to a pool (`ex.submit(..)`), a future that runs from there
+        until its `result()` (or `get()`) without a timeout returns."""
         self._kind = kind
+        self._submits = submits
         self.together: dict[int, ast.Call] = {}
         self.serial: set[int] = set()
         self._kept: list[ast.For] = []  # the loops read for loops written as expressions: their ids stay theirs
@@ -528,10 +532,14 @@ class Lifetimes:
         """`[Thread(..) for ..]`: a list of threads made once per item; `[t.start() for
         t in threads]`: a loop over the list."""
         elt, first = node.elt, node.generators[0]
-        if isinstance(elt, ast.Call) and self._kind(elt.func):
+        if isinstance(elt, ast.Call) and (self._kind(elt.func) or self._submits(elt)):
             for generator in node.generators:
                 self._expr(generator.iter, env)
-            return self._new(_Listed([self._thread(elt, id(node))]))
+            held = self._thread(elt, id(node))
+            if self._submits(elt):  # each future runs from its hand-out
+                self._clock += 1
+                self._event(next(iter(held)), None, True, True)
+            return self._new(_Listed([held]))
         if len(node.generators) == 1 and not first.ifs and not first.is_async:
             self._for(self._loop_of(node, first.target, first.iter, elt), env)
             return frozenset()
@@ -582,6 +590,13 @@ class Lifetimes:
             for argument in arguments:
                 self._expr(argument, env)
             return self._thread(call)
+        if self._submits(call):  # a future: it runs from here
+            for argument in arguments:
+                self._escape(self._expr(argument, env))
+            held = self._thread(call)
+            self._clock += 1
+            self._event(next(iter(held)), None, True, True)
+            return held
         if isinstance(func, ast.Name) and func.id == "map" and len(call.args) == 2 and not call.keywords:
             if self._map(call, env):
                 return frozenset()
@@ -590,10 +605,10 @@ class Lifetimes:
             method = func.attr
             values = [self._expr(a.value if isinstance(a, ast.Starred) else a, env) for a in arguments]
             threads = [h for h in receiver if isinstance(self._things[h], _Thread)]
-            if method in ("start", "join") and threads:
+            if method in ("start", "join", "result", "get") and threads:
                 name = _key(func.value)
                 self._clock += 1  # one start (or join) of whichever thread the name holds
-                for h in threads:
+                for h in threads:  # a future's `result()` waits for it as a join does
                     self._event(h, name, method == "start" or _ends_run(call), method == "start")
                 return frozenset()
             if method in ("append", "extend", "insert", "add") and values:
@@ -719,11 +734,11 @@ class Pools:
                 stack.extend((child, looped) for child in children)
         for name, value in bindings:  # after the walk: every import's alias is known
             self._bind(name, value)
-        if tree is not None and (self._threads or self._thread_modules):
-            lifetimes = Lifetimes(tree, self._thread_kind)
-            self._serial, self._together = lifetimes.serial, lifetimes.together
         for bindings_of in self._bound.values():
             bindings_of.sort(key=lambda b: b[0])
+        if tree is not None:
+            lifetimes = Lifetimes(tree, self._thread_kind, self._submits)
+            self._serial, self._together = lifetimes.serial, lifetimes.together
         for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
             if self._hand_out(call, ()) is not None:
                 at = id(call)
@@ -786,6 +801,16 @@ class Pools:
         alone = (not repeated or id(call) in self._serial) and together is None
         return PoolCall(
             call, together or call, fn, args, keywords, None, False, loops, repeated, alone, together is not None
+        )
+
+    def _submits(self, call: ast.Call) -> bool:
+        """Whether a call hands one call of a function to a pool (`ex.submit(fn, x)`)."""
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in _ONE_CALL
+            and bool(call.args)
+            and self._pool_of(func.value, call.lineno) is not None
         )
 
     def _kind(self, func: ast.expr) -> str:
@@ -874,6 +899,8 @@ class Pools:
             return None
         fn, rest = call.args[0], call.args[1:]
         if method in _ONE_CALL:
+            # a hand-out whose result each turn waits for runs its calls one at a time
+            repeated = repeated and id(call) not in self._serial
             if method == "apply_async":  # apply_async(fn, args=(...), kwds={...})
                 given = next((k.value for k in call.keywords if k.arg == "args"), rest[0] if rest else None)
                 rest = tuple(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else ()
