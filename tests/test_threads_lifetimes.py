@@ -272,3 +272,14 @@ def test_futures_not_waited_for_in_their_turn_run_together(lint, turn: str) -> N
         "for f in futures:\n    f.result()\n"
     )
     assert _conflicts(lint, made) == ["DL102"]
+
+
+def test_a_pools_hand_out_does_not_group_threads(lint) -> None:
+    """A future meets the pool's other calls through the pool: it neither makes a
+    thread it overlaps a call at the same time as itself, nor links two threads
+    that never overlap each other."""
+    pool = "from concurrent.futures import ThreadPoolExecutor\n\nex = ThreadPoolExecutor(4)\n"
+    alone = pool + "a = Thread(target=load, args=(region,))\na.start()\nf = ex.submit(print, 1)\na.join()\nf.result()\n"
+    assert _conflicts(lint, alone) == []
+    apart = pool + TWO + "a.start()\nf = ex.submit(print, 1)\na.join()\nb.start()\nf.result()\nb.join()\n"
+    assert _conflicts(lint, apart) == []

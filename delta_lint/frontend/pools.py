@@ -211,6 +211,9 @@ class _Thread:
     starts: list[tuple[int, tuple[int, ...], tuple[int, int] | None]]
     joins: list[tuple[int, tuple[int, ...], tuple[int, int] | None]]
     escaped: int | None = None  # when it was first handed to code not read here
+    # a pool's hand-out (`ex.submit(..)`): its writes meet the pool's other calls
+    # through the pool (`Intent.pool`), not through a group of threads
+    future: bool = False
 
 
 @dataclass
@@ -271,6 +274,12 @@ class Lifetimes:
         env: dict[str, frozenset[int]] = {}
         spent = not self._block(body, env)
         threads = [t for t in self._things if isinstance(t, _Thread)]
+        futures = [t for t in threads if t.future]
+        threads = [t for t in threads if not t.future]
+        for future in futures:
+            runs = self._runs(future)
+            if future.many and runs and all(own for *_, own in runs) and not spent:
+                self.serial.add(id(future.call))
         if spent:  # past the steps: any thread of the scope may run while any other does
             self._group([[t] for t in threads] + [[_Thread(c, False, 0, [], [])] for c in self._unread(body)])
             return
@@ -536,7 +545,8 @@ class Lifetimes:
             for generator in node.generators:
                 self._expr(generator.iter, env)
             held = self._thread(elt, id(node))
-            if self._submits(elt):  # each future runs from its hand-out
+            if self._submits(elt):
+                self._things[next(iter(held))].future = True  # type: ignore[union-attr]  # each future runs from its hand-out
                 self._clock += 1
                 self._event(next(iter(held)), None, True, True)
             return self._new(_Listed([held]))
@@ -594,6 +604,7 @@ class Lifetimes:
             for argument in arguments:
                 self._escape(self._expr(argument, env))
             held = self._thread(call)
+            self._things[next(iter(held))].future = True  # type: ignore[union-attr]
             self._clock += 1
             self._event(next(iter(held)), None, True, True)
             return held
