@@ -372,6 +372,7 @@ class Lifetimes:
 
     def _stmt(self, stmt: ast.stmt, env: dict[str, frozenset[int]]) -> bool:
         if isinstance(stmt, _SCOPES):
+            self._captured(stmt, env)
             return True  # read as a scope of its own
         if isinstance(stmt, ast.If):
             self._expr(stmt.test, env)
@@ -522,7 +523,8 @@ class Lifetimes:
             return self._new(_Listed(items)) if items else frozenset()
         if isinstance(node, ast.Call):
             return self._call(node, env)
-        if isinstance(node, (ast.Lambda,)):
+        if isinstance(node, ast.Lambda):
+            self._captured(node, env)
             return frozenset()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -530,6 +532,13 @@ class Lifetimes:
                 if isinstance(node, (ast.Dict, ast.Yield, ast.YieldFrom, ast.Await)):
                     self._escape(held)
         return frozenset()
+
+    def _captured(self, scope: ast.AST, env: dict[str, frozenset[int]]) -> None:
+        """Threads a nested function or lambda names (`def go(): a.start()`): it is
+        read as a scope of its own, where they are not known, so they are handed on."""
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in env:
+                self._escape(env[node.id])
 
     def _new(self, thing: _Thread | _Listed) -> frozenset[int]:
         self._things.append(thing)
