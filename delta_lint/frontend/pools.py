@@ -21,13 +21,12 @@ the job. This module finds such hand-outs in a module's syntax (nothing is run):
   left unset (or 1) runs the calls in order;
 * threads: `threading.Thread(target=fn, args=(...), kwargs={...})`,
   `multiprocessing.Process(...)` (the same arguments) and `threading.Timer(interval,
-  fn, args, kwargs)`. Each is one call of its function where it is made. Threads
-  made in a loop or a comprehension run at the same time, as a pool's calls, unless
-  each is started and joined at once (`t.start(); t.join()` in the loop's body, or
-  in the body of a loop over the list a comprehension made); threads made once
-  each run at the same time when one starts before another is joined (`a.start();
-  b.start(); a.join()`), as a pool's calls; a thread made once that no other
-  overlaps runs alone, a plain call.
+  fn, args, kwargs)`. Each is one call of its function where it is made. A thread
+  runs from its start to the join that ends it (see `Lifetimes`, which follows
+  every form that binds, lists, starts or joins threads): threads whose runs
+  overlap run at the same time, as a pool's calls; threads made in a loop or a
+  comprehension do too, unless each turn's thread is started and joined in its
+  turn; a thread that no other overlaps runs alone, a plain call.
 
 What each call writes is read by `PoolReader`, a part of the Python front end's
 analyzer: the pool's function read as called with each item, its writes marked
@@ -147,6 +146,551 @@ def _workers(call: ast.Call, keyword: str) -> int | None:
     return None
 
 
+def assigned(stmt: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, value) of each binding a statement makes, whatever form binds it:
+    `a = v`, `a = b = v`, `a: T = v`, `(a := v)`, and the unpacking of a literal tuple
+    or list of as many values (`a, b = v1, v2`, nested alike). A target unpacked from
+    anything else (`a, b = make()`, a starred target) is bound to no value known here."""
+    if isinstance(stmt, ast.Assign):
+        pairs = [(target, stmt.value) for target in stmt.targets]
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        pairs = [(stmt.target, stmt.value)]
+    elif isinstance(stmt, ast.NamedExpr):
+        pairs = [(stmt.target, stmt.value)]
+    else:
+        return []
+    out: list[tuple[ast.expr, ast.expr]] = []
+    while pairs:
+        target, value = pairs.pop(0)
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if (
+                isinstance(value, (ast.Tuple, ast.List))
+                and len(value.elts) == len(target.elts)
+                and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+            ):
+                pairs.extend(zip(target.elts, value.elts))
+            continue
+        out.append((target, value))
+    return out
+
+
+def _key(node: ast.expr) -> str | None:
+    """The name a binding or a use refers to: `t`, or a chain of attributes on a name
+    (`self._thread`); None for anything else (a subscript, a call's result)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _ends_run(call: ast.Call) -> bool:
+    """Whether a `join(...)` returns only once the thread has ended: no timeout, or a
+    literal None one. A join with a timeout may return while the thread still runs."""
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return all(isinstance(g, ast.Constant) and g.value is None for g in given)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# statements read again per module at most (loops over lists of threads read once per
+# item); past them every thread of a scope may run while any other does
+_UNROLL_STEPS = 20_000
+
+
+@dataclass
+class _Thread:
+    """One thread the code makes (or, `many`, one per turn of a loop or item of a
+    comprehension), and what the code does with it, in order of reading."""
+
+    call: ast.Call
+    many: bool
+    home: int  # the id of the loop or comprehension that makes it once per turn (many)
+    # (clock, blocks that may not run, turn): each start, and each join that ends it
+    starts: list[tuple[int, tuple[int, ...], tuple[int, int] | None]]
+    joins: list[tuple[int, tuple[int, ...], tuple[int, int] | None]]
+    escaped: int | None = None  # when it was first handed to code not read here
+    # a pool's hand-out (`ex.submit(..)`): its writes meet the pool's other calls
+    # through the pool (`Intent.pool`), not through a group of threads
+    future: bool = False
+
+
+@dataclass
+class _Listed:
+    """A list or tuple of threads: its items in order, each the threads it may be."""
+
+    items: list[frozenset[int]]
+
+
+class Lifetimes:
+    """When the threads a module makes run: from each start to the join that ends it.
+
+    Each scope (the module's code, each function's body) is read once in order, as
+    a run would: every binding form Python has binds a name (or `self.x`) to the
+    threads it may hold (`a = Thread(..)`, `a: Thread = ..`, `a, b = .., ..`,
+    `(a := ..)`, a name rebound keeps the old thread running), lists and tuples of
+    them (`[Thread(..), Thread(..)]`, `[Thread(..) for ..]`, `append`) are kept
+    item by item, and a start or a join through a name, through a loop over such a
+    list (`for t in (a, b): t.start()`) or in any block (`try`, `with`, `if`) is an
+    event of each thread it may be. Where the code cannot tell, the answer is that
+    the threads may run together: a start in an `if` may happen; a join ends a run
+    only when it runs whenever the start did (not in an `if`, an `except` or a loop
+    the start is not in) and has no timeout; a name bound in two branches is either
+    thread; a thread handed to code not read here (a call, a `return`) may start
+    there and is never known to end.
+
+    `together` maps the constructors of threads whose runs overlap to the first of
+    their group; `serial` holds the constructors of threads made once per turn (of a
+    loop, of a comprehension) whose turn starts and ends each, one after another."""
+
+    def __init__(self, tree: ast.Module, kind: Callable[[ast.expr], str], submits: Callable[[ast.Call], bool]) -> None:
+        """`kind`: the thread class a callee names, or ""; `submits`: whether a call
+        hands one call to a pool (`ex.submit(..)`), a future that runs from there
+        until its `result()` (or `get()`) without a timeout returns."""
+        self._kind = kind
+        self._submits = submits
+        self.together: dict[int, ast.Call] = {}
+        self.serial: set[int] = set()
+        self._kept: list[ast.For] = []  # the loops read for loops written as expressions: their ids stay theirs
+        self._clock = 0
+        self._steps = -sum(isinstance(node, ast.stmt) for node in ast.walk(tree))  # each read once is free
+        self._turns = 0
+        scopes: list[list[ast.stmt]] = [tree.body]
+        scopes.extend(
+            node.body
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        )
+        for body in scopes:
+            self._scope(body)
+
+    def _scope(self, body: list[ast.stmt]) -> None:
+        self._things: list[_Thread | _Listed] = []
+        self._made: dict[int, int] = {}  # id of a constructor -> its thread (read again in an unrolled loop)
+        self._loops: list[tuple[int, tuple[int, int]]] = []  # (id of a loop read, its turn)
+        self._guards: list[int] = []  # ids of the blocks being read that may not run
+        self._via: dict[str, tuple[int, tuple[int, int]]] = {}  # loop name -> (the loop, its turn)
+        env: dict[str, frozenset[int]] = {}
+        spent = not self._block(body, env)
+        threads = [t for t in self._things if isinstance(t, _Thread)]
+        futures = [t for t in threads if t.future]
+        threads = [t for t in threads if not t.future]
+        for future in futures:
+            runs = self._runs(future)
+            if future.many and runs and all(own for *_, own in runs) and not spent:
+                self.serial.add(id(future.call))
+        if spent:  # past the steps: any thread of the scope may run while any other does
+            self._group([[t] for t in threads] + [[_Thread(c, False, 0, [], [])] for c in self._unread(body)])
+            return
+        by_start: dict[int, tuple[float, list[_Thread]]] = {}  # a start -> (its end, the threads it may start)
+        for thread in threads:
+            runs = self._runs(thread)
+            if thread.many and runs and all(own for *_, own in runs):
+                self.serial.add(id(thread.call))  # each turn's thread ends before the next starts
+            for start, end, _ in runs:
+                before, started = by_start.get(start, (-1.0, []))
+                by_start[start] = (max(before, end), [*started, thread])
+        # in the order they start, a run that starts before every run of the group so
+        # far has ended joins it (one pass: a scope of thousands of threads is no square
+        # of pairs)
+        group: list[list[_Thread]] = []
+        end = -1.0
+        for start in sorted(by_start):
+            stop, started = by_start[start]
+            if group and start < end:
+                group.append(started)
+                end = max(end, stop)
+                continue
+            self._group(group)
+            group, end = [started], stop
+        self._group(group)
+
+    def _unread(self, body: list[ast.stmt]) -> list[ast.Call]:
+        """The thread constructors of a scope's own code (not its functions')."""
+        out: list[ast.Call] = []
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call) and self._kind(node.func):
+                out.append(node)
+            stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))
+        return out
+
+    def _group(self, group: list[list[_Thread]]) -> None:
+        """Threads whose runs overlap, as a group of the first: the threads one start
+        may start (a name bound in two branches) are one of them, no group alone."""
+        if len(group) < 2:
+            return
+        calls = list(dict.fromkeys(t.call for started in group for t in started))
+        for call in calls:
+            self.together.setdefault(id(call), calls[0])
+
+    def _runs(self, thread: _Thread) -> list[tuple[int, float, bool]]:
+        """(start, end, whether a join of its own turn ends it) of each start of a
+        thread; a thread never started that was handed on runs from there on."""
+        starts = thread.starts or ([(thread.escaped, (), None)] if thread.escaped is not None else [])
+        out: list[tuple[int, float, bool]] = []
+        for clock, guards, turn in starts:
+            end, own = float("inf"), False
+            for at, joined_in, joined_turn in thread.joins:
+                if at > clock and guards[: len(joined_in)] == joined_in:
+                    end, own = at, turn is not None and joined_turn == turn
+                    break
+            out.append((clock, end, own))
+        return out
+
+    # -- reading a scope in order -------------------------------------------------------
+
+    def _tick(self) -> bool:
+        self._clock += 1
+        self._steps += 1
+        return self._steps <= _UNROLL_STEPS
+
+    def _block(self, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> bool:
+        """Read statements in order; False once the module's steps are spent."""
+        for stmt in body:
+            if not self._tick() or not self._stmt(stmt, env):
+                return False
+        return True
+
+    def _maybe(self, node: object, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> tuple[bool, dict]:
+        """Read a block that may not run, on a copy of the names: (not spent, the names after it)."""
+        inner = dict(env)
+        self._guards.append(id(node))
+        try:
+            return self._block(body, inner), inner
+        finally:
+            self._guards.pop()
+
+    @staticmethod
+    def _merge(env: dict[str, frozenset[int]], *others: dict[str, frozenset[int]]) -> None:
+        """The names after blocks of which one (or none) ran: each what any may hold."""
+        for other in others:
+            for name, held in other.items():
+                env[name] = env.get(name, frozenset()) | held
+
+    def _stmt(self, stmt: ast.stmt, env: dict[str, frozenset[int]]) -> bool:
+        if isinstance(stmt, _SCOPES):
+            self._captured(stmt, env)
+            return True  # read as a scope of its own
+        if isinstance(stmt, ast.If):
+            self._expr(stmt.test, env)
+            ok, body = self._maybe(stmt.body, stmt.body, env)
+            ok2, orelse = self._maybe(stmt.orelse, stmt.orelse, env) if stmt.orelse else (True, dict(env))
+            env.clear()
+            self._merge(env, body, orelse)
+            return ok and ok2
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            return self._for(stmt, env)
+        if isinstance(stmt, ast.While):
+            self._expr(stmt.test, env)
+            return self._loop(stmt, stmt.body, stmt.orelse, env)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                self._bind(item.optional_vars, self._expr(item.context_expr, env), env)
+            return self._block(stmt.body, env)
+        if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            ok = self._block(stmt.body, env)
+            branches = []
+            for handler in stmt.handlers:  # type: ignore[attr-defined]
+                done, after = self._maybe(handler, handler.body, env)
+                ok, branches = ok and done, [*branches, after]
+            self._merge(env, *branches)
+            return ok and self._block(stmt.orelse, env) and self._block(stmt.finalbody, env)  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Match):
+            self._expr(stmt.subject, env)
+            branches = []
+            ok = True
+            for case in stmt.cases:
+                done, after = self._maybe(case, case.body, env)
+                ok, branches = ok and done, [*branches, after]
+            self._merge(env, *branches)
+            return ok
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            pairs = assigned(stmt)
+            values = {id(v): self._expr(v, env) for _, v in pairs}
+            paired = {id(t) for t, _ in pairs}
+            if stmt.value is not None and id(stmt.value) not in values:
+                self._escape(self._expr(stmt.value, env))  # `a, b = make()`: handed on
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                self._unbind(target, paired, env)
+            for target, value in pairs:
+                self._bind(target, values[id(value)], env)
+            return True
+        if isinstance(stmt, ast.AugAssign):
+            held, name = self._expr(stmt.value, env), _key(stmt.target)
+            listed = [h for h in env.get(name or "", ()) if isinstance(self._things[h], _Listed)]
+            if listed and isinstance(stmt.op, ast.Add):  # `threads += [Thread(..)]`
+                for h in listed:
+                    self._extend(h, held)
+            else:
+                self._escape(held)
+            return True
+        if isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                self._unbind(target, set(), env)
+            return True
+        if isinstance(stmt, (ast.Return, ast.Expr)) and stmt.value is not None:
+            held = self._expr(stmt.value, env)
+            if isinstance(stmt, ast.Return):
+                self._escape(held)
+            return True
+        for child in ast.iter_child_nodes(stmt):  # any other statement: what it hands on
+            if isinstance(child, ast.expr):
+                self._escape(self._expr(child, env))
+        return True
+
+    def _unbind(self, target: ast.expr, paired: set[int], env: dict[str, frozenset[int]]) -> None:
+        """Names a target binds to a value not read here (`a, b = make()`): no thread."""
+        if id(target) in paired:
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self._unbind(element.value if isinstance(element, ast.Starred) else element, paired, env)
+        elif isinstance(target, ast.Starred):
+            self._unbind(target.value, paired, env)
+        elif (name := _key(target)) is not None:
+            self._via.pop(name, None)
+            env.pop(name, None)
+
+    def _bind(self, target: ast.expr | None, held: frozenset[int], env: dict[str, frozenset[int]]) -> None:
+        if target is None:
+            return
+        name = _key(target)
+        if name is None:
+            self._escape(held)  # `d[k] = t`: kept where this reading does not follow
+            return
+        self._via.pop(name, None)
+        if held:
+            env[name] = held
+        else:
+            env.pop(name, None)
+
+    def _loop(self, loop: ast.stmt, body: list[ast.stmt], orelse: list[ast.stmt], env: dict) -> bool:
+        """A loop over something not a list of threads: its body may run, once per turn."""
+        self._turns += 1
+        self._loops.append((id(loop), (id(loop), self._turns)))
+        try:
+            ok, after = self._maybe(loop, body, env)
+        finally:
+            self._loops.pop()
+        self._merge(env, after)
+        ok2, after = self._maybe(orelse, orelse, env) if orelse else (True, {})
+        self._merge(env, after)
+        return ok and ok2
+
+    def _for(self, loop: ast.For | ast.AsyncFor, env: dict[str, frozenset[int]]) -> bool:
+        held = self._expr(loop.iter, env)
+        items = [item for h in held if isinstance(self._things[h], _Listed) for item in self._things[h].items]  # type: ignore[union-attr]
+        name = _key(loop.target)
+        if name is None or not items or len(items) > MAX_ITEMS:
+            self._escape(held)
+            self._unbind(loop.target, set(), env)
+            return self._loop(loop, loop.body, loop.orelse, env)
+        for item in items:  # a loop over a list of threads: read once per item, in order
+            self._turns += 1
+            turn = (id(loop), self._turns)
+            env[name] = item
+            self._via[name] = (id(loop), turn)
+            self._loops.append((id(loop), turn))
+            try:
+                if not self._block(loop.body, env):
+                    return False
+            finally:
+                self._loops.pop()
+        self._via.pop(name, None)
+        return self._block(loop.orelse, env)
+
+    def _expr(self, node: ast.expr, env: dict[str, frozenset[int]]) -> frozenset[int]:
+        """Read an expression in order: its starts and joins, what it hands on; the
+        threads and lists of them it may be."""
+        if isinstance(node, ast.NamedExpr):
+            held = self._expr(node.value, env)
+            self._bind(node.target, held, env)
+            return held
+        name = _key(node)
+        if name is not None:
+            return env.get(name, frozenset())
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = [self._expr(e.value if isinstance(e, ast.Starred) else e, env) for e in node.elts]
+            return self._new(_Listed([i for i in items if i]))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self._comprehension(node, env)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self._expr(node.left, env), self._expr(node.right, env)
+            items = [i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items]
+            return self._new(_Listed(items)) if items else frozenset()
+        if isinstance(node, ast.Call):
+            return self._call(node, env)
+        if isinstance(node, ast.Lambda):
+            self._captured(node, env)
+            return frozenset()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                held = self._expr(child, env)
+                if isinstance(node, (ast.Dict, ast.Yield, ast.YieldFrom, ast.Await)):
+                    self._escape(held)
+        return frozenset()
+
+    def _captured(self, scope: ast.AST, env: dict[str, frozenset[int]]) -> None:
+        """Threads a nested function or lambda names (`def go(): a.start()`): it is
+        read as a scope of its own, where they are not known, so they are handed on."""
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in env:
+                self._escape(env[node.id])
+
+    def _new(self, thing: _Thread | _Listed) -> frozenset[int]:
+        self._things.append(thing)
+        return frozenset({len(self._things) - 1})
+
+    def _comprehension(
+        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, env: dict[str, frozenset[int]]
+    ) -> frozenset[int]:
+        """`[Thread(..) for ..]`: a list of threads made once per item; `[t.start() for
+        t in threads]`: a loop over the list."""
+        elt, first = node.elt, node.generators[0]
+        if isinstance(elt, ast.Call) and (self._kind(elt.func) or self._submits(elt)):
+            for generator in node.generators:
+                self._expr(generator.iter, env)
+            held = self._thread(elt, id(node))
+            if self._submits(elt):
+                self._things[next(iter(held))].future = True  # type: ignore[union-attr]  # each future runs from its hand-out
+                self._clock += 1
+                self._event(next(iter(held)), None, True, True)
+            return self._new(_Listed([held]))
+        if len(node.generators) == 1 and not first.ifs and not first.is_async:
+            self._for(self._loop_of(node, first.target, first.iter, elt), env)
+            return frozenset()
+        for generator in node.generators:
+            self._escape(self._expr(generator.iter, env))
+        return frozenset()
+
+    def _loop_of(self, node: ast.expr, target: ast.expr, items: ast.expr, body: ast.expr) -> ast.For:
+        """A loop written as an expression (`[t.start() for t in ts]`, `map(lambda t:
+        t.start(), ts)`) as the `for` statement it stands for, kept for its id."""
+        loop = ast.copy_location(ast.For(target=target, iter=items, body=[ast.Expr(value=body)], orelse=[]), node)
+        self._kept.append(loop)
+        return loop
+
+    def _map(self, call: ast.Call, env: dict[str, frozenset[int]]) -> bool:
+        """`map(lambda t: t.start(), threads)` and `map(Thread.start, threads)` (in
+        `list(...)` or not): a loop over the threads. False for any other `map`."""
+        fn, items = call.args
+        if isinstance(fn, ast.Lambda):
+            params = fn.args
+            if params.posonlyargs or params.vararg or params.kwonlyargs or params.kwarg or len(params.args) != 1:
+                return False
+            target, body = ast.Name(id=params.args[0].arg, ctx=ast.Store()), fn.body
+        elif isinstance(fn, ast.Attribute) and fn.attr in ("start", "join") and self._kind(fn.value):
+            target = ast.Name(id=POOL_ITEM, ctx=ast.Store())
+            body = ast.Call(
+                func=ast.Attribute(value=ast.Name(id=POOL_ITEM, ctx=ast.Load()), attr=fn.attr), args=[], keywords=[]
+            )
+        else:
+            return False
+        self._for(self._loop_of(call, target, items, body), env)
+        return True
+
+    def _thread(self, call: ast.Call, home: int | None = None) -> frozenset[int]:
+        """The thread a constructor makes (the same one when read again in a loop)."""
+        if id(call) in self._made:
+            return frozenset({self._made[id(call)]})
+        many = home is not None or bool(self._loops)
+        home = home if home is not None else self._loops[-1][0] if self._loops else 0
+        held = self._new(_Thread(call, many, home, [], []))
+        self._made[id(call)] = next(iter(held))
+        return held
+
+    def _call(self, call: ast.Call, env: dict[str, frozenset[int]]) -> frozenset[int]:
+        func = call.func
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        if self._kind(func):
+            for argument in arguments:
+                self._expr(argument, env)
+            return self._thread(call)
+        if self._submits(call):  # a future: it runs from here
+            for argument in arguments:
+                self._escape(self._expr(argument, env))
+            held = self._thread(call)
+            self._things[next(iter(held))].future = True  # type: ignore[union-attr]
+            self._clock += 1
+            self._event(next(iter(held)), None, True, True)
+            return held
+        if isinstance(func, ast.Name) and func.id == "map" and len(call.args) == 2 and not call.keywords:
+            if self._map(call, env):
+                return frozenset()
+        if isinstance(func, ast.Attribute):
+            receiver = self._expr(func.value, env)
+            method = func.attr
+            values = [self._expr(a.value if isinstance(a, ast.Starred) else a, env) for a in arguments]
+            threads = [h for h in receiver if isinstance(self._things[h], _Thread)]
+            if method in ("start", "join", "result", "get") and threads:
+                name = _key(func.value)
+                self._clock += 1  # one start (or join) of whichever thread the name holds
+                for h in threads:  # a future's `result()` waits for it as a join does
+                    self._event(h, name, method == "start" or _ends_run(call), method == "start")
+                return frozenset()
+            if method in ("append", "extend", "insert", "add") and values:
+                name = _key(func.value)
+                listed = [h for h in receiver if isinstance(self._things[h], _Listed)]
+                if not listed and name is not None and not receiver:
+                    listed = list(self._new(_Listed([])))
+                    env[name] = frozenset(listed)
+                if listed:
+                    for h in listed:
+                        self._extend(h, values[-1] if method == "extend" else self._new(_Listed([values[-1]])))
+                    return frozenset()
+            if threads or any(isinstance(self._things[h], _Listed) for h in receiver):
+                for held in values:
+                    self._escape(held)
+                return frozenset()  # a thread's own attribute (`t.is_alive()`) hands it on nowhere
+            for held in values:
+                self._escape(held)
+            return frozenset()
+        self._expr(func, env)
+        for argument in arguments:
+            self._escape(self._expr(argument.value if isinstance(argument, ast.Starred) else argument, env))
+        return frozenset()
+
+    def _extend(self, h: int, held: frozenset[int]) -> None:
+        """Add the items of the lists `held` may be to list `h` (once each: a list
+        filled in a loop holds each thread made in it, one per turn)."""
+        kept = self._things[h].items  # type: ignore[union-attr]
+        for other in held:
+            if isinstance(thing := self._things[other], _Listed):
+                kept.extend(i for i in thing.items if i and i not in kept)
+            else:
+                self._escape(frozenset({other}))
+
+    def _event(self, h: int, name: str | None, counts: bool, start: bool) -> None:
+        """A start, or a join (`counts`: one that ends the run), of a thread through a name."""
+        thread = self._things[h]
+        assert isinstance(thread, _Thread)
+        via = self._via.get(name) if name is not None else None
+        turn = via[1] if via is not None else None
+        skip = {via[0]} if via is not None else set()
+        if thread.many and turn is None:
+            turn = next((t for loop, t in reversed(self._loops) if loop == thread.home), None)
+            skip.add(thread.home)
+        guards = tuple(g for g in self._guards if g not in skip)
+        if start:
+            thread.starts.append((self._clock, guards, turn))
+        elif counts:
+            thread.joins.append((self._clock, guards, turn))
+
+    def _escape(self, held: frozenset[int], depth: int = 0) -> None:
+        """Threads handed to code not read here: they may start there, and run on."""
+        for h in held:
+            thing = self._things[h]
+            if isinstance(thing, _Thread) and thing.escaped is None:
+                self._clock += 1  # each may be started there, whichever the others are
+                thing.escaped = self._clock
+            elif isinstance(thing, _Listed) and depth < 4:
+                for item in thing.items:
+                    self._escape(item, depth + 1)
+
+
 class Pools:
     """The pools a module makes and the names bound to them, found once per module.
 
@@ -172,21 +716,19 @@ class Pools:
         self._holding: set[int] = set()
         self._threads: dict[str, str] = {}  # local name -> thread class (`from threading import Thread`)
         self._thread_modules: set[str] = set()  # local names of `threading`, `multiprocessing`
-        self._serial: set[int] = set()  # ids of the thread constructors of threads started and joined at once
-        # ids of the constructors of threads made once that run while another does ->
-        # the first constructor of their group (see `_find_together`)
+        self._serial: set[int] = set()  # ids of the constructors of threads made per turn, each ended in its turn
+        # ids of the constructors of threads that run while another does ->
+        # the first constructor of their group (see `Lifetimes`)
         self._together: dict[int, ast.Call] = {}
         bindings: list[tuple[str, ast.expr]] = []
         calls: list[ast.Call] = []
-        loops: list[ast.For | ast.AsyncFor | ast.While] = []
-        functions: set[int] = set()  # the ids of the module's functions (see `_find_serial`)
         stack: list[tuple[ast.AST, bool]] = [(tree, False)] if tree is not None else []  # (node, in a loop's body)
         while stack:
             node, looped = stack.pop()
             if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
                 bindings.append((node.optional_vars.id, node.context_expr))
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                bindings.append((node.targets[0].id, node.value))
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+                bindings.extend((t.id, v) for t, v in assigned(node) if isinstance(t, ast.Name))
             elif isinstance(node, ast.Call):
                 calls.append(node)
                 if looped:
@@ -201,10 +743,6 @@ class Pools:
                         self._threads[alias.asname or alias.name] = alias.name
             elif isinstance(node, ast.Import):
                 self._thread_modules.update(a.asname or a.name for a in node.names if a.name in _THREAD_MODULES)
-            elif isinstance(node, _LOOPS):
-                loops.append(node)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                functions.add(id(node))
             children = list(ast.iter_child_nodes(node))
             at = id(node)
             for child in children:
@@ -216,11 +754,11 @@ class Pools:
                 stack.extend((child, looped) for child in children)
         for name, value in bindings:  # after the walk: every import's alias is known
             self._bind(name, value)
-        if self._threads or self._thread_modules:
-            self._find_serial(loops, bindings, functions)
-            self._find_together(tree)
         for bindings_of in self._bound.values():
             bindings_of.sort(key=lambda b: b[0])
+        if tree is not None:
+            lifetimes = Lifetimes(tree, self._thread_kind, self._submits)
+            self._serial, self._together = lifetimes.serial, lifetimes.together
         for call in calls:  # whether a call is a hand-out depends on it and the module, not where it stands
             if self._hand_out(call, ()) is not None:
                 at = id(call)
@@ -231,103 +769,6 @@ class Pools:
     def __bool__(self) -> bool:
         """Whether the module was read for pools at all."""
         return self._read
-
-    def _find_serial(
-        self,
-        loops: list[ast.For | ast.AsyncFor | ast.While],
-        bindings: list[tuple[str, ast.expr]],
-        functions: set[int],
-    ) -> None:
-        """The threads that run one at a time although made in a loop or a comprehension:
-        `t = Thread(...)` in a loop's body that also starts and then joins `t`, and the
-        threads of `threads = [Thread(...) for ...]` when a loop over `threads` in the
-        same function starts and then joins each (`for t in threads: t.start();
-        t.join()`); a list of that name in another function is another list."""
-
-        def home(at: int) -> int:  # the function a node is in (0: the module's code)
-            while at and at not in functions:
-                at = self._above.get(at, 0)
-            return at
-
-        serial_lists: set[tuple[int, str]] = set()
-        for loop in loops:
-            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Name):
-                if isinstance(loop.target, ast.Name) and _started_and_joined(loop.body, loop.target.id):
-                    serial_lists.add((home(self._above.get(id(loop), 0)), loop.iter.id))
-            for stmt in loop.body:
-                if (thread := self._made_thread(stmt)) is not None and _started_and_joined(loop.body, thread[0]):
-                    self._serial.add(id(thread[1]))
-        for name, value in bindings:
-            if (home(self._above.get(id(value), 0)), name) in serial_lists and isinstance(
-                value, (ast.ListComp, ast.GeneratorExp)
-            ):
-                if isinstance(value.elt, ast.Call) and self._thread_kind(value.elt.func):
-                    self._serial.add(id(value.elt))
-
-    def _made_thread(self, stmt: ast.stmt) -> tuple[str, ast.Call] | None:
-        """`t = Thread(target=...)` (or a process, a timer): the name and the call."""
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Call)
-            and self._thread_kind(stmt.value.func)
-        ):
-            return stmt.targets[0].id, stmt.value
-        return None
-
-    def _find_together(self, tree: ast.Module | None) -> None:
-        """Threads made once each (`a = Thread(...)`, `b = Thread(...)`) that run at
-        the same time: in one block of statements, a thread runs from its
-        `a.start()` to its `a.join()` (to the block's end when the block does not
-        join it), and two whose runs overlap are a group, as a pool's calls. A
-        thread joined before the next one starts runs alone; one the block makes but
-        does not start is left alone (started elsewhere, if at all)."""
-        blocks = [
-            value
-            for node in ast.walk(tree)
-            if tree is not None
-            for field in ("body", "orelse", "finalbody")
-            if isinstance(value := getattr(node, field, None), list) and len(value) > 2
-        ]
-        for block in blocks:
-            made: dict[str, ast.Call] = {}
-            runs: dict[str, list[float]] = {}  # thread -> [start, end] in statements of the block
-            for at, stmt in enumerate(block):
-                if (thread := self._made_thread(stmt)) is not None:
-                    made[thread[0]] = thread[1]
-                    runs.pop(thread[0], None)  # a name bound again: another thread
-                    continue
-                call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
-                func = call.func if call is not None else None
-                if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-                    continue
-                name = func.value.id
-                if name in made and func.attr == "start" and name not in runs:
-                    runs[name] = [at, float("inf")]
-                elif name in runs and func.attr == "join":
-                    runs[name][1] = min(runs[name][1], at)
-            # in the order they start, a thread started before every run of the group so
-            # far has ended joins it (one pass: a block of thousands of threads is no
-            # square of pairs)
-            group: list[ast.Call] = []
-            end = -1.0
-            for name in sorted(runs, key=lambda n: runs[n][0]):
-                start, stop = runs[name]
-                if group and start < end:
-                    group.append(made[name])
-                    end = max(end, stop)
-                    continue
-                self._group(group)
-                group, end = [made[name]], stop
-            self._group(group)
-
-    def _group(self, threads: list[ast.Call]) -> None:
-        """Threads whose runs overlap, as a group of the first (see `_find_together`);
-        one thread alone is no group."""
-        if len(threads) > 1:
-            for thread in threads:
-                self._together[id(thread)] = threads[0]
 
     def _thread_kind(self, func: ast.expr) -> str:
         """The thread class a callee names (`Thread`, `threading.Thread`, `mp.Process`), or ""."""
@@ -380,6 +821,16 @@ class Pools:
         alone = (not repeated or id(call) in self._serial) and together is None
         return PoolCall(
             call, together or call, fn, args, keywords, None, False, loops, repeated, alone, together is not None
+        )
+
+    def _submits(self, call: ast.Call) -> bool:
+        """Whether a call hands one call of a function to a pool (`ex.submit(fn, x)`)."""
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in _ONE_CALL
+            and bool(call.args)
+            and self._pool_of(func.value, call.lineno) is not None
         )
 
     def _kind(self, func: ast.expr) -> str:
@@ -468,6 +919,8 @@ class Pools:
             return None
         fn, rest = call.args[0], call.args[1:]
         if method in _ONE_CALL:
+            # a hand-out whose result each turn waits for runs its calls one at a time
+            repeated = repeated and id(call) not in self._serial
             if method == "apply_async":  # apply_async(fn, args=(...), kwds={...})
                 given = next((k.value for k in call.keywords if k.arg == "args"), rest[0] if rest else None)
                 rest = tuple(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else ()
@@ -664,20 +1117,6 @@ class PoolReader:
 def _own_method(fn: ast.expr) -> bool:
     """Whether a thread's function is a method of the object or class at hand (`self.run`)."""
     return isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls")
-
-
-def _started_and_joined(body: list[ast.stmt], name: str) -> bool:
-    """Whether a block calls `name.start()` and, later in the same block, `name.join()`."""
-    started = False
-    for stmt in body:
-        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
-        func = call.func if call is not None else None
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name:
-            if func.attr == "start":
-                started = True
-            elif func.attr == "join" and started:
-                return True
-    return False
 
 
 def _row_label(n: int, row: tuple[object, ...]) -> str | None:
