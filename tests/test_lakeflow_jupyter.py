@@ -79,3 +79,21 @@ def test_a_notebooks_text_in_another_language_defines_nothing(lint):
         {"cell_type": "markdown", "metadata": {}, "source": ["CREATE OR REFRESH STREAMING TABLE shown AS SELECT 1"]}
     )
     assert _lakeflow(lint, json.dumps(notebook, indent=1)) == []
+
+
+def test_a_notebook_written_on_one_line_keeps_every_dataset(lint):
+    """`json.dumps` with no indent (one line), and a cell's source given as one
+    string: each line of code is read in order, none overwrites another."""
+    cells = [
+        "CREATE OR REFRESH STREAMING TABLE ${bronze_table_name}\nAS SELECT * FROM STREAM read_files('/v')",
+        "CREATE OR REPLACE MATERIALIZED VIEW gold AS SELECT * FROM actuals_bronze",
+    ]
+    one_line = json.dumps(json.loads(_notebook("sql", cells)))
+    as_strings = json.loads(_notebook("sql", cells))
+    for cell, text in zip(as_strings["cells"], cells, strict=True):
+        cell["source"] = text
+    for notebook in (one_line, json.dumps(as_strings)):
+        assert [(t, k) for t, k, _ in _lakeflow(lint, notebook)] == [
+            ("billing.azure.actuals_bronze", "streaming_write"),
+            ("billing.azure.gold", "full_overwrite"),
+        ]

@@ -246,3 +246,25 @@ def test_a_sql_parameter_each_run_takes_from_a_task_output_is_not_paired(lint):
     # the same parameter set to one value by both jobs names one known table
     result = lint({"databricks.yml": _TASK_OUTPUT_JOBS.replace("{VALUE}", "orders"), "purge.sql": sql})
     assert [c[:4] for c in _conflicts(result)] == [("DL102", "main.s.orders", "purge.sql", 1)]
+
+
+def test_two_statements_that_name_their_table_alike_are_not_paired(lint):
+    """`{t}` of two functions, each read from its own row: only runs of one
+    statement write the same table, not two statements whose names look alike."""
+    driver = (
+        "# Databricks notebook source\n"
+        "def orders():\n"
+        '    t = spark.table("main.cfg.orders_target").first()[0]\n'
+        '    spark.sql(f"DELETE FROM {t} WHERE day = current_date()")\n'
+        "\n"
+        "def refunds():\n"
+        '    t = spark.table("main.cfg.refunds_target").first()[0]\n'
+        '    spark.sql(f"DELETE FROM {t} WHERE day = current_date()")\n'
+        "\n"
+        'if dbutils.widgets.get("mode") == "orders":\n'
+        "    orders()\n"
+        "else:\n"
+        "    refunds()\n"
+    )
+    result = lint({"databricks.yml": _TWO_JOBS.format(a="x", b="x"), "src/driver.py": driver})
+    assert _conflicts(result) == []

@@ -97,3 +97,34 @@ def test_execute_immediate_keeps_an_into_inside_its_literal() -> None:
         "  EXECUTE IMMEDIATE q INTO n USING 1;\nEND;\n"
     )
     assert tables(script) == ["main.db.u"]
+
+
+def test_a_value_set_again_after_the_branch_stays_known_in_later_branches() -> None:
+    script = """BEGIN
+  DECLARE t STRING DEFAULT 'main.s.a';
+  IF :flag THEN
+    SET t = 'main.s.b';
+  END IF;
+  SET t = 'main.s.final';
+  IF :other THEN
+    INSERT INTO IDENTIFIER(t) VALUES (1);
+  ELSE
+    INSERT INTO IDENTIFIER(t) VALUES (2);
+  END IF;
+END;
+"""
+    assert tables(script) == ["main.s.final", "main.s.final"]
+
+
+def test_the_first_branch_of_a_case_sees_the_value_before_it() -> None:
+    script = """BEGIN
+  DECLARE t STRING DEFAULT 'main.s.a';
+  CASE
+    WHEN :flag = 1 THEN
+      INSERT INTO IDENTIFIER(t) VALUES (1);
+    WHEN :flag = 2 THEN
+      SET t = 'main.s.b';
+  END CASE;
+END;
+"""
+    assert tables(script) == ["main.s.a"]

@@ -125,7 +125,9 @@ class Engine:
             if name not in out and len({x.location.path for x in group}) == 1:
                 out[name] = group
         for name, group in at_run_time.items():
-            if name not in out and len({x.location.path for x in group}) == 1:
+            # runs of one statement only: two statements that name their table alike
+            # (`{t}` of two functions) may each be given another table
+            if name not in out and len({_statement_site(x) for x in group}) == 1:
                 out[name] = group
         return out
 
@@ -622,3 +624,10 @@ class Engine:
             if alone:
                 parts_of[ca] = parts
             found.fixed[a].extend(parts)
+
+
+def _statement_site(intent: Intent) -> tuple[str, int, int]:
+    """Where an intent's statement stands: the innermost site of a write reached
+    through calls, else its own location."""
+    at = intent.location.sites[-1] if intent.location.sites else intent.location
+    return (at.path, at.line, at.column)

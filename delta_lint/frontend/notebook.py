@@ -297,7 +297,9 @@ def ipynb_as_source(text: str) -> tuple[str, str] | None:
     """A Jupyter notebook as the plain source a reader of `.sql` or `.py` files
     takes: the cells of the notebook's own language (SQL for a SQL notebook, else
     Python), each line at its line of the `.ipynb` file (a SQL line also at its
-    column), the rest blank; with the suffix that language reads by. None when the
+    column), the rest blank; where lines share a line of the file (a notebook
+    written on one line), each its own line in order from the first; with the
+    suffix that language reads by. None when the
     text is not a notebook. A pipeline's source kept as a Jupyter notebook is read
     so, as its `.sql`/`.py` export would be."""
     try:
@@ -305,16 +307,17 @@ def ipynb_as_source(text: str) -> tuple[str, str] | None:
     except ValueError:
         return None
     lang = "sql" if nb.default_lang == "sql" else "python"
-    lines: dict[int, str] = {}
-    for cell in nb.cells:
-        if cell.lang != lang:
-            continue
-        for line, col, code in cell.lines:
-            lines[line] = (" " * max(col - 1, 0) + code) if lang == "sql" else code
-    if not lines:
-        return "", ".sql" if lang == "sql" else ".py"
-    body = "\n".join(lines.get(n, "") for n in range(1, max(lines) + 1))
-    return body + "\n", ".sql" if lang == "sql" else ".py"
+    suffix = ".sql" if lang == "sql" else ".py"
+    kept = [(line, col, code) for cell in nb.cells if cell.lang == lang for line, col, code in cell.lines]
+    if not kept:
+        return "", suffix
+    if len({line for line, _, _ in kept}) < len(kept):
+        # lines that share a line of the file (a notebook written on one line, a cell's
+        # source one string): each line of code its own line, in order, from the first
+        first = kept[0][0]
+        return "\n" * (first - 1) + "\n".join(code for _, _, code in kept) + "\n", suffix
+    lines = {line: (" " * max(col - 1, 0) + code) if lang == "sql" else code for line, col, code in kept}
+    return "\n".join(lines.get(n, "") for n in range(1, max(lines) + 1)) + "\n", suffix
 
 
 def parse_ipynb(text: str) -> Notebook:

@@ -465,7 +465,7 @@ def analyze_sql(
             if branches is None:  # the variables branches and loops set: unknown where they merge
                 branches = branch_variables([s.text for s in statements])
             variables, unknown = dict(session.variables), set(session.unknown_variables)
-            scripted = script_step(bare, variables, unknown, branches)
+            scripted = script_step(bare, variables, unknown, branches.get(n, frozenset()))
             session.variables, session.unknown_variables = tuple(variables.items()), tuple(sorted(unknown))
             if scripted.sets:
                 sites = dict(session.variable_sites)

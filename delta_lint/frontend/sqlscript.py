@@ -82,39 +82,41 @@ class Step:
     reads: tuple[str, ...] = ()  # the variables whose text `EXECUTE IMMEDIATE` runs
 
 
-@dataclass(frozen=True)
-class Branches:
-    """The variables a script SETs (or DECLAREs) inside a branch of an IF or CASE,
-    and inside a loop's body (`branch_variables`). Reading statements in text order
-    keeps one value per variable; where control flow merges the value is one of
-    several, so `step` makes these unknown there: at each further branch (ELSE,
-    ELSEIF, WHEN) and at the branch's END, and for a loop's variables at its start
-    (a later turn sees the value a later SET gave) and its END."""
-
-    branch: frozenset[str] = frozenset()
-    loop: frozenset[str] = frozenset()
-
-
 _LOOP_WORDS = frozenset({"WHILE", "FOR", "LOOP", "REPEAT"})
 _BRANCH_WORDS = frozenset({"IF", "CASE"})
 _NEXT_BRANCH_WORDS = frozenset({"ELSE", "ELSEIF", "WHEN"})
 
 
-def branch_variables(statements: list[str]) -> Branches:
-    """The variables set inside branches and loop bodies of a script's statements
-    (see `Branches`): one pass, nesting tracked by the block words."""
-    stack: list[str] = []
-    branch: set[str] = set()
-    loop: set[str] = set()
-    for text in statements:
+def branch_variables(statements: list[str]) -> dict[int, frozenset[str]]:
+    """Where a script's control flow merges, the variables whose value is one of
+    several there, by the index of the statement they are unknown from. Reading
+    statements in text order keeps one value per variable, so `step` is told to
+    forget these: at a further branch of an IF or CASE (ELSE, ELSEIF, WHEN) those
+    its earlier branches set, at its END those any branch set; at a loop's start
+    and END those its body sets (a later turn sees what a later SET gave). Each
+    block's names reach the block around it. One pass, nesting tracked by the block
+    words; a variable set outside any branch is forgotten nowhere."""
+    frames: list[tuple[str, int, set[str]]] = []  # (block word, its statement, names set in it)
+    forget: dict[int, set[str]] = {}
+    for i, text in enumerate(statements):
         rest = strip_leading_comments(text)
         for word in _opener_words(rest):
-            if word in _LOOP_WORDS or word in _BRANCH_WORDS or word == "BEGIN":
-                stack.append(word)
+            if word in _NEXT_BRANCH_WORDS:
+                branch = next((f for f in reversed(frames) if f[0] in _BRANCH_WORDS), None)
+                if branch is not None and branch[2]:
+                    forget.setdefault(i, set()).update(branch[2])
+            elif word in _LOOP_WORDS or word in _BRANCH_WORDS or word == "BEGIN":
+                frames.append((word, i, set()))
         rest, _ = _strip_openers(rest)
         if _CLOSER.match(rest) or _UNTIL.match(rest):
-            if stack:
-                stack.pop()
+            if frames:
+                word, start, names = frames.pop()
+                if names and (word in _BRANCH_WORDS or word in _LOOP_WORDS):
+                    forget.setdefault(i, set()).update(names)
+                    if word in _LOOP_WORDS:
+                        forget.setdefault(start, set()).update(names)
+                if frames:
+                    frames[-1][2].update(names)
             continue
         names: tuple[str, ...] = ()
         if m := _DECLARE.match(rest):
@@ -123,11 +125,9 @@ def branch_variables(statements: list[str]) -> Branches:
             names = tuple(
                 n.lower() for n in re.split(r"\s*,\s*", m["names"] if "names" in m.re.groupindex else m["name"])
             )
-        if any(w in _BRANCH_WORDS for w in stack):
-            branch.update(names)
-        if any(w in _LOOP_WORDS for w in stack):
-            loop.update(names)
-    return Branches(frozenset(branch), frozenset(loop))
+        if frames and names:
+            frames[-1][2].update(names)
+    return {i: frozenset(names) for i, names in forget.items()}
 
 
 def _opener_words(text: str) -> list[str]:
@@ -140,38 +140,18 @@ def _opener_words(text: str) -> list[str]:
     return words
 
 
-def _forget(names: frozenset[str], variables: dict[str, str], unknown: set[str]) -> None:
-    """Where control flow merges: each variable one of several values, so unknown."""
-    for name in names:
-        if name in variables:  # a variable (not a Spark setting a SET in a branch named)
-            variables[name] = "{" + name + "}"
-            unknown.add(name)
-
-
 def step(
-    text: str, variables: dict[str, str], unknown: set[str] | None = None, branches: Branches | None = None
+    text: str, variables: dict[str, str], unknown: set[str] | None = None, forget: frozenset[str] = frozenset()
 ) -> Step:
     """Read one statement of a script, updating `variables` and `unknown` (the
     variables whose text holds a part nothing static gives); the statement the SQL
-    front end reads in its place. With `branches`, the variables set in branches
-    and loops are made unknown where control flow merges (see `Branches`)."""
+    front end reads in its place. `forget`: the variables whose value is one of
+    several from this statement on, where control flow merges (`branch_variables`)."""
     unknown = unknown if unknown is not None else set()
-    if branches is not None and (branches.branch or branches.loop):
-        head = strip_leading_comments(text)
-        for word in _opener_words(head):
-            if word in _NEXT_BRANCH_WORDS:
-                _forget(branches.branch, variables, unknown)
-            elif word in _LOOP_WORDS:
-                _forget(branches.loop, variables, unknown)
-        closer = _CLOSER.match(_strip_openers(head)[0])
-        if closer or _UNTIL.match(_strip_openers(head)[0]):
-            ended = (closer.group(0) if closer else "END REPEAT").upper().split()
-            kind = ended[1] if len(ended) > 1 else ""
-            _forget(
-                branches.loop if kind in _LOOP_WORDS else branches.branch if kind in _BRANCH_WORDS else frozenset(),
-                variables,
-                unknown,
-            )
+    for name in forget:
+        if name in variables:  # a variable (not a Spark setting a SET in a branch named)
+            variables[name] = "{" + name + "}"
+            unknown.add(name)
     rest, opened = _strip_openers(text)
     while handler := _HANDLER.match(rest):  # a handler's statement runs on an error: read as any other
         rest, opened = _strip_openers(strip_leading_comments(rest[handler.end() :]))[0], True

@@ -1578,7 +1578,6 @@ class ValueResolver:
         scope: Scope,
         owner: Instance | None = None,
         bound: dict[str, object] | None = None,
-        partial: bool = False,
     ) -> tuple[dict[str, object], object]:
         """A function's body read for its values only (no writes), its parameters bound
         to the call's: the `self.x` it sets with known text or to an object of the
@@ -1589,10 +1588,7 @@ class ValueResolver:
         not known; a `return` inside one of them (`if prod: return A`) makes what the
         call returns not told (None), never the later `return` taken for it. A
         method of an object (`owner`) starts from what the object holds; `bound`
-        binds names besides the parameters (`cls` of a class method). With `partial`
-        (`__init__` read for the methods read where they are written), an attribute set
-        to a text with unknown parts keeps its known ones (`{raw_catalog}.ops.c`), as
-        a function's own writes do."""
+        binds names besides the parameters (`cls` of a class method)."""
         attrs: dict[str, object] = dict(owner.items) if owner is not None else {}
         cls = owner.cls if owner is not None else ""
         if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
@@ -1637,9 +1633,6 @@ class ValueResolver:
                 local.env[target.id] = self._value(stmt.value, local, target.id)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                 held = self._attribute_value(stmt.value, local)
-                if held is None and partial:
-                    text = self.string(stmt.value, local)
-                    held = text if text.text != "{" + (text.params or ("",))[0] + "}" else None
                 if held is None:
                     attrs.pop(target.attr, None)
                 else:

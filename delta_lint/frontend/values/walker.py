@@ -34,7 +34,6 @@ from delta_lint.frontend.pyvalues import (
     Instance,
     Scope,
     Str,
-    UnknownState,
     alternatives,
     argument_at,
     exported_value,
@@ -462,10 +461,6 @@ class Walker:
         # such objects given to this reading: their methods are read where they are written,
         # with `self` bound to the object, and calls on it read no method again
         self.placed: dict[str, Instance] = {}
-        # class -> what `self` holds in its methods read where they are written, when no
-        # object is placed (see `_written_self`); None: nothing known
-        self._written_selves: dict[str, Instance | None] = {}
-        self._methods_of: dict[int, str] | None = None  # id of a method -> its class (see `_class_of`)
         self._class: str | None = None  # the class whose body is being read
         self._class_session: dict[str, Session] = {}  # the SQL session where each class is defined
         self._session_changers: set[str] = set()  # classes with a method that runs USE or SET
@@ -1172,14 +1167,7 @@ class Walker:
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
-        if (instance is None or isinstance(instance, UnknownState)) and (owner := self._class_of(fn)) is not None:
-            # a method of an object nothing is known of (`w.save(...)`, `self.helper()` in
-            # a method read where it is written): `self` as its methods read it where they
-            # are written (what `__init__` gives of its own inputs)
-            instance = self._written_self(owner) or instance
-        placed = isinstance(instance, Instance) and (
-            self.placed.get(instance.cls) == instance or self._written_selves.get(instance.cls) is instance
-        )
+        placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
             self.host.budget.give_back_read()
             return  # read where it is written, with this same object
@@ -1327,49 +1315,6 @@ class Walker:
                     found[node.args[0].id] = None
             self._rebound = {k: (frozenset(v) if v is not None else None) for k, v in found.items()}
         return self._rebound
-
-    def _class_of(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-        """The class of the file whose body defines method `fn` (taking `self`)."""
-        args = fn.args.posonlyargs + fn.args.args
-        if not args or args[0].arg != "self":
-            return None
-        if self._methods_of is None:
-            self._methods_of = {
-                id(f): cls.name
-                for cls in self.host.classes.values()
-                for f in cls.body
-                if isinstance(f, ast.FunctionDef)
-            }
-        return self._methods_of.get(id(fn))
-
-    def _written_self(self, name: str) -> Instance | None:
-        """What `self` holds in the methods of class `name` read where they are
-        written (no object of it is known): the attributes its `__init__` sets, read
-        with each of `__init__`'s parameters an unknown part named after it
-        (`self.t = f"{catalog}.ops.c"` is `{catalog}.ops.c`, still unresolved, not a
-        bare `{self_t}`), without those another method may set again. A method's write
-        then keeps the known parts of its table; no job input or caller binds those
-        parameters here, so they stay unknown (unlike a function's own parameters)."""
-        if name in self._written_selves:
-            return self._written_selves[name]
-        self._written_selves[name] = None  # a class whose `__init__` makes one of itself
-        cls = self.host.classes.get(name)
-        init = self._init_of(cls) if cls is not None else None
-        if cls is None or init is None or cls.lineno > self.host._own_lines:
-            return None
-        names = [a.arg for a in init.args.posonlyargs + init.args.args + init.args.kwonlyargs][1:]
-        # each an unknown part named after it: no job input or caller binds it here
-        given = [n for n in names if n != "spark"] + [a.arg for a in (init.args.vararg, init.args.kwarg) if a]
-        inputs: dict[str, object] = {n: Str("{" + n + "}", (n,), True) for n in given}
-        # `__init__`'s own attributes only: what the class body gives may be set again by
-        # a module that imports the class, which this reading does not see
-        call = ast.copy_location(ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[], keywords=[]), init)
-        attrs = self.values._evaluate(init, call, Scope(env=dict(self.host.module_env)), None, inputs, partial=True)[0]
-        changed = self._changed_outside_init(cls)
-        attrs = {} if changed is None else {k: v for k, v in attrs.items() if k not in changed}
-        made = Instance(tuple(attrs.items()), cls=cls.name) if attrs else None
-        self._written_selves[name] = made
-        return made
 
     def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
         """The `__init__` an object of the class runs: its own, or the first of the
@@ -1611,8 +1556,6 @@ class Walker:
                 continue
             env[name] = param_str(name)
         placed = self.placed.get(self._class) if self._class is not None else None
-        if placed is None and self._class is not None and names[:1] == ["self"] and not extra:
-            placed = self._written_self(self._class)
         if placed is not None and names[:1] == ["self"]:
             env["self"] = placed
         if extra and names[:1] == ["self"] and isinstance(scope.env.get("self"), Instance):
