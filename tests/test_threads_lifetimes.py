@@ -295,3 +295,22 @@ def test_threads_a_nested_function_names_may_run_together(lint) -> None:
     # the near miss: named by a nested function after each was started and joined
     after = SERIAL_TWO + "def report():\n    return (a.name, b.name)\n\nreport()\n"
     assert _conflicts(lint, _in_function(after)) == []
+
+
+@pytest.mark.parametrize("turn", ["ex.submit(load, region).result()", "ex.apply_async(load, (region,)).get()"])
+def test_a_future_waited_for_in_its_turn_runs_alone_whatever_it_writes(lint, turn: str) -> None:
+    """A write that differs per turn (its condition names the item) is still a plain
+    call when each turn waits for its own hand-out."""
+    load = (
+        "from concurrent.futures import ThreadPoolExecutor\n\n\n"
+        "def load(region):\n"
+        "    spark.sql(f\"UPDATE main.sales.orders SET v = 2 WHERE region = '{region}'\")\n\n\n"
+    )
+    code = POOL.replace("TURN", turn)
+    if "apply_async" in turn:
+        code = code.replace(
+            "from concurrent.futures import ThreadPoolExecutor", "from multiprocessing.pool import ThreadPool"
+        )
+        code = code.replace("ThreadPoolExecutor(4)", "ThreadPool(4)")
+    result = lint({"job.py": load + code})
+    assert [f.rule for f in result.findings if f.rule.startswith("DL1")] == []

@@ -90,7 +90,7 @@ class PoolCall:
     unpack: bool = False  # starmap: each item is the tuple of arguments
     loops: tuple[ast.comprehension, ...] = ()  # comprehensions around it, outermost first
     repeated: bool = False  # the hand-out itself runs several times (in a loop or comprehension)
-    alone: bool = False  # a thread that runs alone: made once, or started and joined at once
+    alone: bool = False  # runs alone: a thread made once or started and joined at once, a call waited for in its turn
     grouped: bool = False  # a thread made once that runs while others do (`pool`: the group's first)
 
 
@@ -920,12 +920,14 @@ class Pools:
         fn, rest = call.args[0], call.args[1:]
         if method in _ONE_CALL:
             # a hand-out whose result each turn waits for runs its calls one at a time
-            repeated = repeated and id(call) not in self._serial
+            # (its calls then run alone, as a thread started and joined in its turn does)
+            alone = id(call) in self._serial
+            repeated = repeated and not alone
             if method == "apply_async":  # apply_async(fn, args=(...), kwds={...})
                 given = next((k.value for k in call.keywords if k.arg == "args"), rest[0] if rest else None)
                 rest = tuple(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else ()
-                return PoolCall(call, pool, fn, rest, (), None, False, loops, repeated)
-            return PoolCall(call, pool, fn, tuple(rest), tuple(call.keywords), None, False, loops, repeated)
+                return PoolCall(call, pool, fn, rest, (), None, False, loops, repeated, alone)
+            return PoolCall(call, pool, fn, tuple(rest), tuple(call.keywords), None, False, loops, repeated, alone)
         items = rest[0] if len(rest) == 1 else None  # several iterables: zipped, read as unknown
         return PoolCall(call, pool, fn, (), (), items, method in _EACH_ROW, loops, True)
 
