@@ -314,3 +314,20 @@ def test_a_future_waited_for_in_its_turn_runs_alone_whatever_it_writes(lint, tur
         code = code.replace("ThreadPoolExecutor(4)", "ThreadPool(4)")
     result = lint({"job.py": load + code})
     assert [f.rule for f in result.findings if f.rule.startswith("DL1")] == []
+
+
+@pytest.mark.parametrize(
+    ("leave", "expected"),
+    [
+        # a turn that may leave between the start and the join: its thread runs on
+        ("t.start()\n        if region == 'eu':\n            continue\n        t.join()", ["DL102"]),
+        ("t.start()\n        if region == 'eu':\n            break\n        t.join()", ["DL102"]),
+        # one that leaves before its thread starts, or whose branch loops on its own
+        ("if region == 'eu':\n            continue\n        t.start()\n        t.join()", []),
+        ("t.start()\n        for x in []:\n            continue\n        t.join()", []),
+    ],
+)
+def test_a_turn_that_may_leave_before_its_join_runs_on(lint, leave: str, expected: list[str]) -> None:
+    code = 'def main():\n    for region in ["eu", "us"]:\n        t = Thread(target=load, args=(region,))\n'
+    code += "        " + leave + "\n\n\nmain()\n"
+    assert _conflicts(lint, code) == expected

@@ -94,6 +94,24 @@ class PoolCall:
     grouped: bool = False  # a thread made once that runs while others do (`pool`: the group's first)
 
 
+def _may_leave(stmt: ast.stmt) -> bool:
+    """Whether a compound statement may end the block it stands in early: a
+    `continue` or `break` of the block's own loop, a `return` or `raise`, in one of
+    its branches (not in a loop or function of its own)."""
+    if not isinstance(stmt, (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.Match, getattr(ast, "TryStar", ast.Try))):
+        return False
+    stack: list[tuple[ast.AST, bool]] = [(child, False) for child in ast.iter_child_nodes(stmt)]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, (ast.Return, ast.Raise)) or (isinstance(node, (ast.Continue, ast.Break)) and not in_loop):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        inner = in_loop or isinstance(node, _LOOPS)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return False
+
+
 def first_parameter(fn: ast.expr, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> str:
     """The name of the first parameter of a pool's function (`t` of `def load(t)`, a
     lambda's own), for the item it gets when only a run knows the items; "item" when
@@ -348,11 +366,22 @@ class Lifetimes:
         return self._steps <= _UNROLL_STEPS
 
     def _block(self, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> bool:
-        """Read statements in order; False once the module's steps are spent."""
-        for stmt in body:
-            if not self._tick() or not self._stmt(stmt, env):
-                return False
-        return True
+        """Read statements in order; False once the module's steps are spent. After a
+        statement that may leave the block early (`if ...: continue`, a `return` or
+        `raise` in a branch), the rest of the block may not run: a join there may
+        not end its thread."""
+        guarded = False
+        try:
+            for stmt in body:
+                if not self._tick() or not self._stmt(stmt, env):
+                    return False
+                if not guarded and _may_leave(stmt):
+                    self._guards.append(id(stmt))
+                    guarded = True
+            return True
+        finally:
+            if guarded:
+                self._guards.pop()
 
     def _maybe(self, node: object, body: list[ast.stmt], env: dict[str, frozenset[int]]) -> tuple[bool, dict]:
         """Read a block that may not run, on a copy of the names: (not spent, the names after it)."""
