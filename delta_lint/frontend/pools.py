@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from delta_lint.frontend.pysites import SourceSites
-from delta_lint.frontend.pyvalues import Scope, Str, loop_names, param_str, placeholders
+from delta_lint.frontend.pyvalues import Scope, Str, dotted_name, loop_names, param_str, placeholders
 from delta_lint.frontend.values.resolver import ValueResolver
 from delta_lint.frontend.values.walker import Walker, called_name, walk
 from delta_lint.model import Diagnostic, Intent, PooledRun
@@ -190,18 +190,6 @@ def assigned(stmt: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
             continue
         out.append((target, value))
     return out
-
-
-def _key(node: ast.expr) -> str | None:
-    """The name a binding or a use refers to: `t`, or a chain of attributes on a name
-    (`self._thread`); None for anything else (a subscript, a call's result)."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
 
 
 def _ends_run(call: ast.Call) -> bool:
@@ -448,7 +436,7 @@ class Lifetimes:
                 self._bind(target, values[id(value)], env)
             return True
         if isinstance(stmt, ast.AugAssign):
-            held, name = self._expr(stmt.value, env), _key(stmt.target)
+            held, name = self._expr(stmt.value, env), dotted_name(stmt.target)
             listed = [h for h in env.get(name or "", ()) if isinstance(self._things[h], _Listed)]
             if listed and isinstance(stmt.op, ast.Add):  # `threads += [Thread(..)]`
                 for h in listed:
@@ -479,14 +467,14 @@ class Lifetimes:
                 self._unbind(element.value if isinstance(element, ast.Starred) else element, paired, env)
         elif isinstance(target, ast.Starred):
             self._unbind(target.value, paired, env)
-        elif (name := _key(target)) is not None:
+        elif (name := dotted_name(target)) is not None:
             self._via.pop(name, None)
             env.pop(name, None)
 
     def _bind(self, target: ast.expr | None, held: frozenset[int], env: dict[str, frozenset[int]]) -> None:
         if target is None:
             return
-        name = _key(target)
+        name = dotted_name(target)
         if name is None:
             self._escape(held)  # `d[k] = t`: kept where this reading does not follow
             return
@@ -512,7 +500,7 @@ class Lifetimes:
     def _for(self, loop: ast.For | ast.AsyncFor, env: dict[str, frozenset[int]]) -> bool:
         held = self._expr(loop.iter, env)
         items = [item for h in held if isinstance(self._things[h], _Listed) for item in self._things[h].items]  # type: ignore[union-attr]
-        name = _key(loop.target)
+        name = dotted_name(loop.target)
         if name is None or not items or len(items) > MAX_ITEMS:
             self._escape(held)
             self._unbind(loop.target, set(), env)
@@ -538,7 +526,7 @@ class Lifetimes:
             held = self._expr(node.value, env)
             self._bind(node.target, held, env)
             return held
-        name = _key(node)
+        name = dotted_name(node)
         if name is not None:
             return env.get(name, frozenset())
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
@@ -655,13 +643,13 @@ class Lifetimes:
             values = [self._expr(a.value if isinstance(a, ast.Starred) else a, env) for a in arguments]
             threads = [h for h in receiver if isinstance(self._things[h], _Thread)]
             if method in ("start", "join", "result", "get") and threads:
-                name = _key(func.value)
+                name = dotted_name(func.value)
                 self._clock += 1  # one start (or join) of whichever thread the name holds
                 for h in threads:  # a future's `result()` waits for it as a join does
                     self._event(h, name, method == "start" or _ends_run(call), method == "start")
                 return frozenset()
             if method in ("append", "extend", "insert", "add") and values:
-                name = _key(func.value)
+                name = dotted_name(func.value)
                 listed = [h for h in receiver if isinstance(self._things[h], _Listed)]
                 if not listed and name is not None and not receiver:
                     listed = list(self._new(_Listed([])))

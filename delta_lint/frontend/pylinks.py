@@ -18,7 +18,7 @@ from typing import Protocol
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import LineMap, SourceSites
-from delta_lint.frontend.pyvalues import exported_object, exported_value
+from delta_lint.frontend.pyvalues import dotted_name, exported_object, exported_value
 from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.resolver import held_dicts
@@ -171,22 +171,11 @@ def _only_stored(tree: ast.Module, names: set[str], called: set[int]) -> list[st
     for node in _walk(tree):
         element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
         for child in ast.iter_child_nodes(node):
-            name = _dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
+            name = dotted_name(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
             if name in names and isinstance(child.ctx, ast.Load):  # type: ignore[attr-defined]
                 kept = element and id(child) not in called and not (isinstance(node, ast.Dict) and child in node.keys)
                 (stored if kept else used).add(name)
     return sorted(stored - used)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    """`a.b.c` of a chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
 
 
 def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:

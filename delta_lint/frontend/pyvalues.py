@@ -684,3 +684,15 @@ def plain_value(held: object) -> object:
         static = {k: v for k, v in pairs.items() if isinstance(v, str)}
         return static if static else None
     return None
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` of a chain of attributes on a name (`self._thread`, `t`); None for
+    anything else (a subscript, a call's result)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
