@@ -178,3 +178,34 @@ def test_a_pipeline_no_job_starts_and_a_job_task_running_its_notebook(lint):
     )
     assert _conflicts(result) == [("DL102", "main.demo.raw_events", "pipeline.py", 9)]
     assert not any(d.rule == "DL001" for d in result.diagnostics)
+
+
+def test_a_jupyter_pipeline_notebooks_job_code_keeps_its_sql_cells(lint):
+    """A Jupyter (`.ipynb`) pipeline notebook a job task runs too: the pipeline reads
+    its Python cells, the job task the whole notebook, `%sql` cells included."""
+    import json
+
+    cells = [
+        "import dlt",
+        "%sql\nINSERT OVERWRITE main.demo.raw_events SELECT * FROM main.demo.landing",
+        '@dlt.table(name="events_summary")\ndef events_summary():\n    return spark.read.table("main.demo.raw_events")',
+    ]
+    notebook = json.dumps(
+        {
+            "cells": [{"cell_type": "code", "metadata": {}, "source": c.splitlines(keepends=True)} for c in cells],
+            "metadata": {"language_info": {"name": "python"}},
+            "nbformat": 4,
+            "nbformat_minor": 0,
+        },
+        indent=1,
+    )
+    result = lint(
+        {
+            "databricks.yml": _BUNDLE.replace("pipeline.py", "pipeline.ipynb"),
+            "src/pipeline.ipynb": notebook,
+            "src/reload.py": _RELOAD.replace("{table}", "raw_events"),
+        }
+    )
+    written = {(i.table.name, i.subkind) for i in result.intents if i.location.path.endswith("pipeline.ipynb")}
+    assert ("main.demo.events_summary", "lakeflow") in written
+    assert ("main.demo.raw_events", None) in written

@@ -118,16 +118,25 @@ def branch_variables(statements: list[str]) -> dict[int, frozenset[str]]:
                 if frames:
                     frames[-1][2].update(names)
             continue
-        names: tuple[str, ...] = ()
-        if m := _DECLARE.match(rest):
-            names = tuple(n.lower() for n in re.split(r"\s*,\s*", m["names"]))
-        elif m := (_SET_VARS.match(rest) or _SET_VAR.match(rest)):
-            names = tuple(
-                n.lower() for n in re.split(r"\s*,\s*", m["names"] if "names" in m.re.groupindex else m["name"])
-            )
-        if frames and names:
-            frames[-1][2].update(names)
+        if frames:
+            frames[-1][2].update(_given(rest))
     return {i: frozenset(names) for i, names in forget.items()}
+
+
+def _listed(names: str) -> tuple[str, ...]:
+    """`a, B` of a DECLARE or `SET VAR (a, b)`: the variables' names."""
+    return tuple(name.lower() for name in re.split(r"\s*,\s*", names))
+
+
+def _given(rest: str) -> tuple[str, ...]:
+    """The variables a DECLARE or SET statement (its block words taken off) gives a
+    value, as `step` reads them."""
+    if m := (_DECLARE.match(rest) or _SET_VARS.match(rest)):
+        return _listed(m["names"])
+    if m := _SET_VAR.match(rest):
+        assignments = _assignments(rest[m.start("name") :]) if m["var"] else None
+        return tuple(dict.fromkeys(name.lower() for name, _ in assignments or [(m["name"], "")]))
+    return ()
 
 
 def _opener_words(text: str) -> list[str]:
@@ -162,13 +171,13 @@ def step(
     if m := _DECLARE.match(rest):
         value = evaluate(m["value"], variables, m["names"]) if m["value"] else None
         known = value is not None and is_known(m["value"], variables, unknown)
-        names = tuple(name.lower() for name in re.split(r"\s*,\s*", m["names"]))
+        names = _listed(m["names"])
         for name in names:
             variables[name] = value if value is not None else "{" + name + "}"
             _mark(unknown, name, known)
         return Step(None, True, sets=names if value is not None else ())
     if m := _SET_VARS.match(rest):
-        names = tuple(name.lower() for name in re.split(r"\s*,\s*", m["names"]))
+        names = _listed(m["names"])
         for name in names:  # the columns of a row a query gives: only a run knows them
             variables[name] = "{" + name + "}"
             unknown.add(name)

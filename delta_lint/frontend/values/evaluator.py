@@ -58,6 +58,7 @@ from delta_lint.frontend.values.budget import (
     fits_int_bits,
     fits_text,
 )
+from delta_lint.frontend.values.formatting import format_field, small_spec
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -1176,7 +1177,7 @@ class Evaluator:
                 return Unknown("an f-string part")
             value = self._expr(part.value, env, depth)
             spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
-            if not isinstance(spec, str) or not _small_spec(spec):
+            if not isinstance(spec, str) or not small_spec(spec):
                 return Unknown("a format spec not known")
             parts.append((value, spec, part.conversion))
         fields = [p for p in parts if isinstance(p, tuple)]
@@ -1526,11 +1527,9 @@ def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
             continue
         if not plain_scalar(value):
             return Unknown("an f-string field not known")
-        converted = {ord("r"): repr, ord("s"): str, ord("a"): ascii}.get(conversion)
-        try:  # `!r` and friends first, then the spec applies to that text
-            shown = format(converted(value) if converted else value, spec)
-        except (ValueError, TypeError) as err:
-            raise NoValue from err  # the value refuses the spec, in Python too
+        shown = format_field(value, spec, conversion)  # `!r` and friends first, then the spec
+        if shown is None:
+            raise NoValue  # the value refuses the spec, in Python too
         out.append(shown)
     if any(isinstance(p, Template) for p in out):
         template = Template("", ())
@@ -1556,11 +1555,6 @@ def _percent(template: str, right: object) -> object:
         return _text(template % values)
     except (TypeError, ValueError, KeyError) as err:
         raise NoValue from err
-
-
-def _small_spec(spec: str) -> bool:
-    """A format spec without a width or precision large enough to build a huge string."""
-    return not re.search(r"\d{4,}", spec)
 
 
 def _plain(value: object) -> bool:
@@ -1784,7 +1778,7 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         parsed = [(f, spec) for _, f, spec, _ in string.Formatter().parse(template) if f is not None]
     except ValueError:
         return Unknown("a format template Python refuses")
-    if any("." in f or "[" in f or "{" in (spec or "") or not _small_spec(spec or "") for f, spec in parsed):
+    if any("." in f or "[" in f or "{" in (spec or "") or not small_spec(spec or "") for f, spec in parsed):
         return Unknown("a format field not followed")
     if not all(plain_scalar(v) for v in [*args, *kwargs.values()]):
         return Unknown("a value formatted not known")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+from delta_lint.frontend.values.brains import plain_scalar
 from delta_lint.frontend.values.budget import MAX_TEXT
 
-_PLAIN = (str, int, float, bool, type(None))
 _CONVERSIONS = {ord("r"): repr, ord("s"): str, ord("a"): ascii}
 # a width or precision of four digits or more builds a string past what a name needs
 _LARGE = re.compile(r"\d{4,}")
@@ -22,16 +22,17 @@ _LARGE = re.compile(r"\d{4,}")
 PERCENT_DIRECTIVE = re.compile(r"%(?:\((\w+)\))?([-#0 +]*\d*(?:\.\d+)?)([sdifrxXoeEgGca%])")
 
 
-def plain(value: object) -> bool:
-    """A value Python's formatting can be run on here (never user code's `__format__`)."""
-    return type(value) in _PLAIN
+def small_spec(spec: str) -> bool:
+    """A format spec (or printf flags) without a width or precision large enough to
+    build a huge string."""
+    return not _LARGE.search(spec)
 
 
 def format_field(value: object, spec: str, conversion: int) -> str | None:
     """`f"{value!conversion:spec}"` as Python shows it; None when the value refuses
     the spec or conversion (the program raises there), the spec asks for a large
     string, or the value is not plain."""
-    if not plain(value) or _LARGE.search(spec):
+    if not plain_scalar(value) or not small_spec(spec):
         return None
     convert = _CONVERSIONS.get(conversion)
     try:
@@ -44,7 +45,7 @@ def format_field(value: object, spec: str, conversion: int) -> str | None:
 def percent_field(value: object, flags: str, kind: str) -> str | None:
     """One printf-style directive (`%` + `flags` + `kind`) applied to `value` as
     Python applies it; None as for `format_field`."""
-    if not plain(value) or _LARGE.search(flags) or isinstance(value, tuple):
+    if not plain_scalar(value) or not small_spec(flags):
         return None
     try:
         shown = f"%{flags}{kind}" % (value,)
