@@ -52,6 +52,7 @@ from delta_lint.frontend.pyvalues import (
     Step,
     Str,
     held_value,
+    named_in_part,
     placeholders,
 )
 from delta_lint.frontend.pywriters import (
@@ -564,12 +565,17 @@ class PythonAnalyzer:
     # -- emitting --------------------------------------------------------------------------
 
     def _ref(self, target: Str, path: bool = False) -> tuple[TableRef, bool]:
+        """The table (or location) a write names, and whether it is named well enough to
+        be paired: wholly known, known up to named parameters and inputs, or known in
+        part beside values only a run knows (`pyvalues.named_in_part`), as the SQL front
+        end reads the same name in a statement's text."""
+        named = not target.unknown or named_in_part(target.text)
         if path:
             text = target.text.rstrip("/")
-            return TableRef("delta:" + text, is_path=True), not target.unknown
+            return TableRef("delta:" + text, is_path=True), named
         tpl = apply_templates(target.text)
         ref, resolved = table_ref(split_name(tpl.text), self.session, tpl)
-        return ref, resolved and not target.unknown and bool(target.text.strip())
+        return ref, resolved and named and bool(target.text.strip())
 
     def _emit(self, node: ast.Call, ref: TableRef, resolved: bool, kind: Kind, scope: Scope, **kw) -> None:
         flags = set(kw.pop("flags", ())) | set(self.session.session_flags())

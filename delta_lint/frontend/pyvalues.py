@@ -278,6 +278,25 @@ def placeholders(text: str) -> list[str]:
 _PLACEHOLDERS = re.compile(r"\{[^{}]+\}")
 
 
+# placeholders that stand for no value a run gives: one of several texts, a text or
+# number too large to hold (see `Str.__add__`, `values.resolver`)
+_NO_RUN_VALUE = frozenset({"{" + ONE_OF + "}", "{too_long}", "{huge_number}"})
+_NAME_CHARACTER = re.compile(r"\w")
+
+
+def named_in_part(text: str) -> bool:
+    """Whether a table name (or location) holding parts only a run knows still names
+    something of its own: a known word beside its placeholders (`dev_{user}.customers`,
+    `/tmp/{user}/events`), each placeholder one value of the run. Two writes of such a
+    name are paired by its text, as one table where the runs give the parts the same
+    value (the engine says so: `Engine.run_time_name`); a name of placeholders alone
+    (`{t}`, `{a}.{b}`) tells nothing of which table it is."""
+    parts = placeholders(text)
+    if any(p in _NO_RUN_VALUE for p in parts):
+        return False
+    return _NAME_CHARACTER.search(_PLACEHOLDERS.sub("", text)) is not None
+
+
 def param_str(name: str) -> Str:
     name = param_name(name)
     return Str("{" + name + "}", (name,))
