@@ -240,6 +240,10 @@ def _dotted(func: ast.expr) -> str | None:
     return None
 
 
+# a text's `{name}` placeholders, kept by `split` (odd items)
+_FIELDS = re.compile(r"(\{[^{}]*\})")
+
+
 class ObjectReader(Protocol):
     """What the statement walk (`values.walker.Walker`) tells of a call: the object it
     makes (`Cls(args)` with what its `__init__` sets, the object a method returns),
@@ -843,7 +847,12 @@ class ValueResolver:
                 return self._format(self.string(node.func.value, scope), node, scope)
             if attr in CASE_AND_TRIM and not node.args:
                 base = self.string(node.func.value, scope)
-                text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
+                if attr in ("strip", "lstrip", "rstrip"):
+                    text = getattr(base.text, attr)()
+                else:  # the known parts in their case; a placeholder keeps its name
+                    text = "".join(
+                        part if n % 2 else getattr(part, attr)() for n, part in enumerate(_FIELDS.split(base.text))
+                    )
                 return Str(text, base.params, base.unknown)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
@@ -1080,6 +1089,16 @@ class ValueResolver:
             return self.string(node, scope)
         if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
             return text
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in CASE_AND_TRIM
+            and not node.args
+        ):
+            # `f"staging_{kind.lower()}"` with `kind` a parameter: the parameter stays
+            # named, so each call gives its own value (read as `string` reads it,
+            # which never hands these calls back here)
+            return self.string(node, scope)
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
