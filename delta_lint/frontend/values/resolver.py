@@ -28,7 +28,7 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
-    JSON_INPUT,
+    NO_TEXT,
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
@@ -778,10 +778,11 @@ class ValueResolver:
         self.host.inputs_read.add(name)
         bound = self.host.bound_inputs.get(name)
         if bound is not None:
-            if not bound.startswith(JSON_INPUT):
+            if not bound.startswith(NO_TEXT):
                 return Str(bound)
-            # a dict known in part, as JSON text: named here, as a run gives it; only
-            # `json.loads` of it reads the dict (see `_value`), never its default
+            # a dict known in part, as JSON text, or a value only a run gives: named
+            # here, as a run gives it; only `json.loads` of a dict reads it (see
+            # `_value`), never the widget's default
         elif default is not None:
             return Str(default)
         held = param_str(name)
