@@ -13,6 +13,7 @@ and provides the file's functions, classes, module values and source: `Host`).
 from __future__ import annotations
 
 import ast
+import hashlib
 import itertools
 import json
 import operator
@@ -239,6 +240,11 @@ def _dotted(func: ast.expr) -> str | None:
         return f"{func.value.id}.{func.attr}"
     return None
 
+
+# what `param_name` drops of an expression that tells two of them apart: slice
+# colons and arithmetic signs (outside the expression's quoted strings)
+_LOSSY = re.compile(r"[:*+\-/%]")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 
 # a text's `{name}` placeholders, kept by `split` (odd items)
 _FIELDS = re.compile(r"(\{[^{}]*\})")
@@ -810,7 +816,7 @@ class ValueResolver:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        found = self._dict_value(node, scope) or self._split_part(node, scope)
+        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
         if found is not None:
             return found
         handed = self._handed(node, scope)
@@ -1103,7 +1109,7 @@ class ValueResolver:
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
-        found = self._dict_value(node, scope)
+        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
         if found is not None:
             return found
         param = self._param_source(node, scope)
@@ -1546,6 +1552,28 @@ class ValueResolver:
             known.append((str(key), held if isinstance(held, Str) and not held.unknown else None))
         return literal_dict(known)
 
+    def _sliced(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`t[1:]`, `t[:-3]`, `t[::-1]` of a known string, with bounds that are
+        integer literals: that slice, as Python takes it; None otherwise (a slice of a
+        value only a run knows is an unknown part, named apart: see `_opaque`)."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+            return None
+        bounds = []
+        for part in (node.slice.lower, node.slice.upper, node.slice.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            index = _literal_index(part)
+            if index is None:
+                return None
+            bounds.append(index)
+        if bounds[2] == 0:
+            return None  # a ValueError in Python: no value
+        base = self.string(node.value, scope)
+        if base.params or base.unknown or base.scalar:
+            return None
+        return Str(base.text[slice(*bounds)])
+
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]`, `path.rsplit("/", 1)[-1]` of a known string: that
         part, with the separator and the most splits the call gives (as `str.split`
@@ -1698,6 +1726,10 @@ class ValueResolver:
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
         name = param_name(shown)
+        if _LOSSY.search(_QUOTED.sub("", shown)):
+            # `t[1:]`, `t[:1]` and `t * 2` all read `t_1`/`t_2`: named apart by their
+            # text, so two expressions never pair as one value of a run
+            name += "_" + hashlib.blake2b(shown.replace(" ", "").encode(), digest_size=3).hexdigest()
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:
