@@ -28,6 +28,7 @@ from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.model import (
     JSON_INPUT,
     OBJECT_KEY,
+    RUN_TIME_INPUT,
     SCOPED,
     UNKNOWN_FOLDER,
     ClassShape,
@@ -975,20 +976,26 @@ def _function_name(source: str) -> str | None:
 
 def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str, str]]:
     """file -> the job inputs every task that runs it gives the same value. An
-    input two tasks give different values (or one only at run time) stays a
-    parameter: those runs write different tables or rows."""
+    input two tasks give different known values stays a parameter: those runs write
+    different tables or rows (`_variants` reads the file once per set of them). One
+    that a run gives a value only the run knows (a for_each's `{{input}}` over
+    values read at run time), or that some runs give and others leave to the
+    widget's default, is `RUN_TIME_INPUT`: a named input, never the default."""
     out: dict[str, dict[str, str]] = {}
     for file, runs in seen.items():
-        names = set.intersection(*(set(r) for r in runs))
         agreed = {}
-        for name in names:
-            values = {r[name] for r in runs}
-            value = values.pop() if len(values) == 1 else None
-            if value is not None:
-                agreed[name] = value
+        for name in set().union(*runs):
+            values = {r.get(name) for r in runs}
+            if len(values) == 1 and None not in values:
+                agreed[name] = values.pop()
+            elif None in values and any(r.get(name, _ABSENT) is not _ABSENT for r in runs):
+                agreed[name] = RUN_TIME_INPUT
         if agreed:
             out[file] = agreed
     return out
+
+
+_ABSENT = object()  # an input a run does not give (its widget's default holds)
 
 
 def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]:

@@ -688,6 +688,11 @@ OBJECT_KEY = "\u0000object"
 # child reads the widget as text it is a named input (what a run gives it), and
 # where it `json.loads` it the child gets the dict back, key by key.
 JSON_INPUT = "\u0000json:"
+# A job input some run of a file gives a value only that run knows (a for_each's
+# `{{input}}` over values read at run time, a task that gives it where another
+# does not): no text, and never the widget's default either. Like `JSON_INPUT`, it
+# starts with a character no value a run hands a notebook holds.
+RUN_TIME_INPUT = "\u0000run-time"
 
 
 def object_fields(value: object) -> object:

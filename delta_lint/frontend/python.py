@@ -172,6 +172,7 @@ class PythonAnalyzer:
         self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
         # lines of calls (or of the calls of helpers) that run SQL in another database: nothing unread there
         self._elsewhere_lines: set[int] = set()
+        self._ends_at: ast.stmt | None = None  # the statement every run ends at (`_run_ends`)
         self._helpers: set[str] = set()  # functions that may write: read again at each call
         # functions of other files (imported modules, `%run` notebooks) read at their calls here:
         # their source follows the file's own, past its last line
@@ -281,7 +282,11 @@ class PythonAnalyzer:
                 ):
                     self.batch_functions |= function_names(node.args[0] if node.args else None)
         scope = Scope(env=self.module_env)
-        self.walker.block(tree.body, scope, top_level=True)
+        end = _run_ends(tree.body, self._own_lines)
+        self._ends_at = end
+        self.walker.block(tree.body if end is None else tree.body[: tree.body.index(end) + 1], scope, top_level=True)
+        if end is not None:  # notebook SQL cells after the end never run either
+            self.sql_cells = [c for c in self.sql_cells if c.line <= (end.end_lineno or end.lineno)]
         self._flush_sql(None)
         self.walker.drop_definition_intents()
         self.intents = self.guards.settled(self.intents)
@@ -306,7 +311,16 @@ class PythonAnalyzer:
         def lines_of(stmt: ast.stmt) -> tuple[int, int]:
             return self.sites.pos(stmt.lineno, 0)[0], self.sites.pos(stmt.end_lineno or stmt.lineno, 0)[0]
 
+        end = self._ends_at
         for node, message in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals, self.source):
+            if end is not None and node.lineno > (end.end_lineno or end.lineno):
+                line = self.sites.loc(end).line
+                message = (
+                    f"this write never runs: every run ends at line {line} "
+                    f"(`{self.sites.one_line_source(end) or 'exit'}`) before it; it is not checked"
+                )
+                self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(node), message, "info"))
+                continue
             self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(node), message))
 
     def _with_foreign_helpers(self) -> ast.Module | None:
@@ -705,6 +719,29 @@ def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:
                 if isinstance(arg, ast.Lambda):
                     found |= {id(n) for n in batch_calls(arg)}
     return found
+
+
+# calls that end a run wherever they stand: the notebook's exit, the process's
+_RUN_ENDS = frozenset({("notebook", "exit"), ("sys", "exit"), ("os", "_exit")})
+_ENDING_NAMES = frozenset({"exit", "quit"})
+
+
+def _run_ends(body: list[ast.stmt], own_lines: int) -> ast.stmt | None:
+    """The first top-level statement of the file's own code after which no line of it
+    runs: an unconditional `dbutils.notebook.exit(...)`, `sys.exit(...)`, `exit()`,
+    or `raise`. A notebook that ends early in every run (a cell that retired the
+    job's old code) writes nothing after it; one that ends only on a condition
+    (`if done: dbutils.notebook.exit(...)`) is read whole."""
+    for stmt in body:
+        if stmt.lineno > own_lines:
+            return None
+        if isinstance(stmt, ast.Raise):
+            return stmt
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            if _last_two(stmt.value) in _RUN_ENDS or (isinstance(func, ast.Name) and func.id in _ENDING_NAMES):
+                return stmt
+    return None
 
 
 # `dbutils.notebook.run(...)`: its owner an attribute (see `Walker.notebook_run`)

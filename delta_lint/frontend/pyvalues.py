@@ -671,11 +671,15 @@ def json_input(fields: dict[str, object]) -> str:
     return JSON_INPUT + json.dumps(fields, separators=(",", ":"))
 
 
+# what `model.JSON_INPUT` and `model.RUN_TIME_INPUT` start with: an input given no text
+NO_TEXT = "\u0000"
+
+
 def text_inputs(inputs: dict[str, str]) -> dict[str, str]:
     """The inputs a run gives a file as text (a SQL file's `:name`, `{name}`): those
     a `json_input` carries are left out, since only `json.loads` reads them (and a
     widget's default is not what such a run gives either)."""
-    return {name: value for name, value in inputs.items() if not value.startswith(JSON_INPUT)}
+    return {name: value for name, value in inputs.items() if not value.startswith(NO_TEXT)}
 
 
 def json_input_fields(text: str) -> dict[str, object] | None:

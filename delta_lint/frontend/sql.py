@@ -346,7 +346,7 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
     ):
         path = tpl.restore_names(parts[1]) if tpl else parts[1]
         return TableRef("delta:" + path.rstrip("/"), is_path=True), not (tpl and tpl.is_marker(parts[1]))
-    resolved = bool(parts) and not (tpl and tpl.is_marker(parts[-1]))
+    resolved = bool(parts) and not (tpl and _told_by_run(parts, tpl))
     if session.unknown and (
         (len(parts) < 3 and "catalog" in session.unknown) or (len(parts) == 1 and "schema" in session.unknown)
     ):
@@ -359,7 +359,25 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
     name = ".".join(parts)
     if tpl:
         name = tpl.restore_names(name)
+    if "{" in name and "{" + _ONE_OF + "}" in name:  # qualified by a `USE` of one of several names
+        resolved = False
     return TableRef(name), resolved
+
+
+def _told_by_run(parts: list[str], tpl: Templated) -> bool:
+    """Whether only a run tells which table a name is: its table part holds no text
+    of its own beside its templates (`{t}`, `{x}{y}`), or a part is one of several
+    names the code may choose (`main.{one_of}.t` after a `USE` of one of two
+    schemas), which no run gives as such."""
+    if not tpl.names:
+        return False
+    if _NAME_TEXT.search(MARKER.sub("", parts[-1])) is None:
+        return True
+    return _ONE_OF in tpl.names and _ONE_OF in tpl.params_in(".".join(parts))
+
+
+_NAME_TEXT = re.compile(r"\w")
+_ONE_OF = "one_of"  # the placeholder of a text that is one of several (`pyvalues.ONE_OF`)
 
 
 def _sqlglot_table_parts(table: exp.Table) -> list[str]:

@@ -13,6 +13,7 @@ and provides the file's functions, classes, module values and source: `Host`).
 from __future__ import annotations
 
 import ast
+import hashlib
 import itertools
 import json
 import operator
@@ -28,7 +29,7 @@ from delta_lint.frontend.pyspark_api import BUILT_TABLE_HANDLES, DELTA_BUILDERS,
 from delta_lint.frontend.pyvalues import (
     CASE_AND_TRIM,
     DEDENT,
-    JSON_INPUT,
+    NO_TEXT,
     NONE,
     TEXT_FUNCTIONS,
     TOO_MANY,
@@ -238,6 +239,15 @@ def _dotted(func: ast.expr) -> str | None:
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         return f"{func.value.id}.{func.attr}"
     return None
+
+
+# what `param_name` drops of an expression that tells two of them apart: slice
+# colons and arithmetic signs (outside the expression's quoted strings)
+_LOSSY = re.compile(r"[:*+\-/%]")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+
+# a text's `{name}` placeholders, kept by `split` (odd items)
+_FIELDS = re.compile(r"(\{[^{}]*\})")
 
 
 class ObjectReader(Protocol):
@@ -774,10 +784,11 @@ class ValueResolver:
         self.host.inputs_read.add(name)
         bound = self.host.bound_inputs.get(name)
         if bound is not None:
-            if not bound.startswith(JSON_INPUT):
+            if not bound.startswith(NO_TEXT):
                 return Str(bound)
-            # a dict known in part, as JSON text: named here, as a run gives it; only
-            # `json.loads` of it reads the dict (see `_value`), never its default
+            # a dict known in part, as JSON text, or a value only a run gives: named
+            # here, as a run gives it; only `json.loads` of a dict reads it (see
+            # `_value`), never the widget's default
         elif default is not None:
             return Str(default)
         held = param_str(name)
@@ -805,7 +816,7 @@ class ValueResolver:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        found = self._dict_value(node, scope) or self._split_part(node, scope)
+        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
         if found is not None:
             return found
         handed = self._handed(node, scope)
@@ -843,7 +854,12 @@ class ValueResolver:
                 return self._format(self.string(node.func.value, scope), node, scope)
             if attr in CASE_AND_TRIM and not node.args:
                 base = self.string(node.func.value, scope)
-                text = getattr(base.text, attr)() if attr in ("strip", "lstrip", "rstrip") else base.text
+                if attr in ("strip", "lstrip", "rstrip"):
+                    text = getattr(base.text, attr)()
+                else:  # the known parts in their case; a placeholder keeps its name
+                    text = "".join(
+                        part if n % 2 else getattr(part, attr)() for n, part in enumerate(_FIELDS.split(base.text))
+                    )
                 return Str(text, base.params, base.unknown)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
@@ -1080,10 +1096,20 @@ class ValueResolver:
             return self.string(node, scope)
         if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
             return text
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in CASE_AND_TRIM
+            and not node.args
+        ):
+            # `f"staging_{kind.lower()}"` with `kind` a parameter: the parameter stays
+            # named, so each call gives its own value (read as `string` reads it,
+            # which never hands these calls back here)
+            return self.string(node, scope)
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
-        found = self._dict_value(node, scope)
+        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
         if found is not None:
             return found
         param = self._param_source(node, scope)
@@ -1526,6 +1552,28 @@ class ValueResolver:
             known.append((str(key), held if isinstance(held, Str) and not held.unknown else None))
         return literal_dict(known)
 
+    def _sliced(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`t[1:]`, `t[:-3]`, `t[::-1]` of a known string, with bounds that are
+        integer literals: that slice, as Python takes it; None otherwise (a slice of a
+        value only a run knows is an unknown part, named apart: see `_opaque`)."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+            return None
+        bounds = []
+        for part in (node.slice.lower, node.slice.upper, node.slice.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            index = _literal_index(part)
+            if index is None:
+                return None
+            bounds.append(index)
+        if bounds[2] == 0:
+            return None  # a ValueError in Python: no value
+        base = self.string(node.value, scope)
+        if base.params or base.unknown or base.scalar:
+            return None
+        return Str(base.text[slice(*bounds)])
+
     def _split_part(self, node: ast.expr, scope: Scope) -> Str | None:
         """`key.split("__")[1]`, `path.rsplit("/", 1)[-1]` of a known string: that
         part, with the separator and the most splits the call gives (as `str.split`
@@ -1678,6 +1726,10 @@ class ValueResolver:
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
         name = param_name(shown)
+        if _LOSSY.search(_QUOTED.sub("", shown)):
+            # `t[1:]`, `t[:1]` and `t * 2` all read `t_1`/`t_2`: named apart by their
+            # text, so two expressions never pair as one value of a run
+            name += "_" + hashlib.blake2b(shown.replace(" ", "").encode(), digest_size=3).hexdigest()
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:
