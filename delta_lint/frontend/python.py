@@ -575,6 +575,17 @@ class PythonAnalyzer:
             return
         if "DeltaTable" in names or "forName" in names or "forPath" in names:
             self.delta_tables.read(steps, node, scope)
+            return
+        if writer < 0 and last.name in _WRITER_ONLY and _not_followed(node.func, scope):
+            self.diagnostics.append(
+                Diagnostic(
+                    UNRESOLVED_TABLE,
+                    self.located(scope.site or self.sites.loc(node), scope, node),
+                    f"`{last.name}` writes through a DataFrame writer delta-lint does not follow here (it comes "
+                    "from a conditional expression or a function's return, not a `df.write...` chain): "
+                    "this write is not checked",
+                )
+            )
 
     # -- emitting --------------------------------------------------------------------------
 
@@ -719,6 +730,23 @@ def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:
                 if isinstance(arg, ast.Lambda):
                     found |= {id(n) for n in batch_calls(arg)}
     return found
+
+
+# methods only a DataFrame writer has: a call of one is a write whatever its receiver
+_WRITER_ONLY = frozenset({"saveAsTable", "insertInto"})
+
+
+def _not_followed(func: ast.expr, scope: Scope) -> bool:
+    """Whether a writer method's receiver is a value the reader holds but does not
+    follow as a writer: a conditional expression, a call's return, or a name bound
+    here to such a value. A name bound nowhere here (a function's parameter read
+    before its calls bind it, a global of another file) is quiet: its calls tell."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    receiver = func.value
+    if isinstance(receiver, (ast.IfExp, ast.BoolOp, ast.Call)):
+        return True
+    return isinstance(receiver, ast.Name) and scope.env.get(receiver.id) is not None
 
 
 # calls that end a run wherever they stand: the notebook's exit, the process's
