@@ -1701,12 +1701,12 @@ def _judge(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
-    checked, worker_meetings, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
+    checked, worker_meetings, worker_described, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
     stats.add(worker_stats)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
-        _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings)
+        _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings, worker_described)
         if not kept:  # a re-check leaves bounding the cache to whole runs
             store.prune("tables", list(table_keys.values()))
             store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
@@ -2034,47 +2034,78 @@ def _paths_named(findings: list[Finding], scans: dict, rel_of: dict[str, str]) -
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
 MEETINGS = "cron-meetings"  # kv key: the rows of schedule.Meetings
+DESCRIPTIONS = "cron-descriptions"  # kv key: `Meetings.described`, as [expression, time zone, text] rows
 MEETINGS_KEPT = 50_000
 
 
-def _recall_meetings(store: Cache | None, meetings: Meetings) -> int:
-    """Take in the cron answers earlier runs stored (the answers themselves when a
-    long-lived caller keeps them in memory: taking in 50,000 stored rows costs as
-    much as the rest of an editor's save); where this run's own begin."""
+def _recall_meetings(store: Cache | None, meetings: Meetings) -> tuple[int, int]:
+    """Take in the cron answers and schedule descriptions earlier runs stored (the
+    answers themselves when a long-lived caller keeps them in memory: taking in
+    50,000 stored rows costs as much as the rest of an editor's save); where this
+    run's own begin. A re-check judging a few tables asks for the descriptions of
+    every schedule their writers run on: worked out again, they were 0.05 s of
+    0.75 and the import of croniter."""
     if store is not None:
-        known = store.memory.find("meetings", MEETINGS) if store.memory is not None else None
+        memory = store.memory
+        known = memory.find("meetings", MEETINGS) if memory is not None else None
         if isinstance(known, dict):
             meetings.known.update(known)
         else:
             meetings.remember(store.get_value(MEETINGS))
-    return meetings.mark()
+        described = memory.find("meetings", DESCRIPTIONS) if memory is not None else None
+        if isinstance(described, dict):
+            meetings.described.update(described)
+        else:
+            _remember_descriptions(meetings, store.get_value(DESCRIPTIONS))
+    return meetings.mark(), len(meetings.described)
 
 
-def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: list[list]) -> None:
-    """Store every cron answer known, when this run or its workers worked out new ones;
-    keep them in the caller's memory, if any (each answer depends on its schedules
-    alone, so a run may start with all of them)."""
+def _remember_descriptions(meetings: Meetings, rows: object) -> None:
+    """Take in stored description rows; rows of any other shape are ignored (a
+    damaged cache entry must not stop a run)."""
+    if not isinstance(rows, list):
+        return
+    for row in rows:
+        if isinstance(row, list) and len(row) == 3:
+            quartz, zone, text = row
+            if isinstance(quartz, str) and (zone is None or isinstance(zone, str)) and isinstance(text, str):
+                meetings.described.setdefault((quartz, zone), text)
+
+
+def _keep_meetings(
+    store: Cache, meetings: Meetings, since: tuple[int, int], worker_rows: list[list], worker_described: dict
+) -> None:
+    """Store every cron answer and description known, when this run or its workers
+    worked out new ones; keep them in the caller's memory, if any (each depends on
+    its schedules alone, so a run may start with all of them)."""
     meetings.remember(worker_rows)
-    if worker_rows or meetings.mark() > since:
+    for cron, text in worker_described.items():
+        meetings.described.setdefault(cron, text)
+    if worker_rows or meetings.mark() > since[0]:
         store.put_value(MEETINGS, meetings.rows()[-MEETINGS_KEPT:])
+    if len(meetings.described) > since[1]:
+        rows = [[quartz, zone, text] for (quartz, zone), text in meetings.described.items()]
+        store.put_value(DESCRIPTIONS, rows[-MEETINGS_KEPT:])
     if store.memory is not None:
         store.memory.put("meetings", MEETINGS, dict(meetings.known))
+        store.memory.put("meetings", DESCRIPTIONS, dict(meetings.described))
 
 
 def _check_tables(
     engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
-) -> tuple[dict[str, TableEntry], list[list], RunStats]:
+) -> tuple[dict[str, TableEntry], list[list], dict, RunStats]:
     """Each table's findings; tables are independent, so a large run pairs them in
     forked processes (which inherit the intents instead of receiving copies). Not
     after pyspark is imported: a JVM's threads do not survive fork. Also the cron
-    schedule answers the workers worked out (`Meetings.new_rows`), for the cache,
-    and what the workers counted (the run's own counters count the rest)."""
+    schedule answers and descriptions the workers worked out (`Meetings.new_rows`,
+    `Meetings.described`), for the cache, and what the workers counted (the run's
+    own counters count the rest)."""
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
     if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules or not _can_fork():
-        return dict(_check_some(engine, names, by_table, settings)), [], RunStats()
+        return dict(_check_some(engine, names, by_table, settings)), [], {}, RunStats()
     shares: list[list[str]] = [[] for _ in range(workers)]
     for i, name in enumerate(sorted(names, key=lambda n: -len(by_table[n]))):
         shares[i % workers].append(name)  # round-robin by size: similar work per worker
@@ -2083,7 +2114,8 @@ def _check_tables(
     for *_, worker in parts:
         counted.add(worker)
     entries = {name: entry for part, *_ in parts for name, entry in part}
-    return entries, [row for _, rows, _ in parts for row in rows], counted
+    described = {cron: text for _, _, found, _ in parts for cron, text in found.items()}
+    return entries, [row for _, rows, _, _ in parts for row in rows], described, counted
 
 
 def _forked(calls: list[tuple[Callable, tuple]]) -> list:
@@ -2143,12 +2175,14 @@ def _can_fork() -> bool:
 
 def _check_share(
     engine: Engine, by_table: dict, settings: dict, names: list[str]
-) -> tuple[list[tuple[str, TableEntry]], list[list], RunStats]:
+) -> tuple[list[tuple[str, TableEntry]], list[list], dict, RunStats]:
     meetings = engine.schedule.meetings
     before = meetings.mark()  # a forked worker starts with the parent's answers
+    described = set(meetings.described)
     counted = engine.stats.copy()  # and its counts: it hands back what it adds
     found = _check_some(engine, names, by_table, settings)
-    return found, meetings.new_rows(before), engine.stats.since(counted)
+    new = {cron: text for cron, text in meetings.described.items() if cron not in described}
+    return found, meetings.new_rows(before), new, engine.stats.since(counted)
 
 
 def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:
