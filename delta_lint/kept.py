@@ -52,6 +52,7 @@ class Kept(msgspec.Struct, array_like=True):
     files: list[tuple[str, str, str, str]]  # display path, root-relative path, suffix, content key
     paths: list[str]  # absolute
     linked: dict[int, str]  # the cache keys of files read with a context
+    judged: dict[int, str]  # `_Files.judged`: files whose tables were judged with another content's reading
     contexts: dict[int, str]  # and those contexts, tagged
     non_delta: list[str]
     writers: dict[str, list[int]]
@@ -459,6 +460,7 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, ru
             [(display, rel, suffix, key) for display, rel, suffix, _, key in p.inputs.files],
             base.paths if base is not None else [os.path.abspath(path) for path in p.inputs.paths],
             dict(p.files.linked_keys),
+            dict(p.files.judged),
             dict(contexts),
             sorted(p.non_delta),
             {name: sorted(members) for name, members in p.writers.items()},

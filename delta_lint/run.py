@@ -1142,6 +1142,10 @@ class _Files:
     # notebooks not read yet, with what they give the link stage unread (`included_links`):
     # `_link` reads each once, with its context, or first without one where others need it
     deferred: dict[int, tuple[Links, frozenset[str]]] = field(default_factory=dict)
+    # file -> the key of the reading its tables were judged with, for a file whose
+    # content changed since without changing its reading (a comment, a blank line at
+    # the end): its tables' keys (`_table_key`) stay, and they are not judged again
+    judged: dict[int, str] = field(default_factory=dict)
 
     def statements_parsed(self) -> int:
         """Statements parsed by every reading of the run so far."""
@@ -1681,7 +1685,6 @@ def _judge(
     ]
     settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read, names=names)
-    meetings_before = _recall_meetings(store, schedule.meetings)
     table_keys = {
         name: table_keys.get(name) or _table_key(p.context, name, read, writers[name], inputs, files) for name in first
     }
@@ -1701,12 +1704,14 @@ def _judge(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
+    meetings_before = _recall_meetings(store, schedule.meetings) if todo else None  # none asked otherwise
     checked, worker_meetings, worker_described, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
     stats.add(worker_stats)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
-        _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings, worker_described)
+        if meetings_before is not None:
+            _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings, worker_described)
         if not kept:  # a re-check leaves bounding the cache to whole runs
             store.prune("tables", list(table_keys.values()))
             store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
@@ -2195,14 +2200,16 @@ def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict
 
 
 def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs, files: _Files) -> str:
-    """A table's engine result is reused while its writers' files (content, path and
-    place in the schedule), its settings as read and the run's context are unchanged."""
+    """A table's engine result is reused while its writers' files (their readings,
+    path and place in the schedule), its settings as read and the run's context are
+    unchanged. A writer is named by its content's key, or by the key of the content
+    its reading was judged with while its reading is unchanged (`_Files.judged`)."""
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{context}\0{name}\0".encode())
     h.update(repr((read.tables.get(name), read.sources.get(name), read.problems.get(name))).encode())
     for index in sorted(writers):
         display, rel, _, _, _ = inputs.files[index]
-        h.update(f"\0{display}\0{rel}\0{files.key(index)}".encode())
+        h.update(f"\0{display}\0{rel}\0{files.judged.get(index) or files.key(index)}".encode())
     return "table:" + h.hexdigest()
 
 
@@ -2395,7 +2402,8 @@ def _recheck(
     if not p.context.startswith(digest):
         return None
     entries: dict[str, tuple[bytes, bytes]] = {}
-    updates = _reread(p, changed, entries)
+    same_reading: dict[int, str] = {}
+    updates = _reread(p, changed, entries, same_reading, store)
     if updates is None:
         return None
     store.put_many(entries)
@@ -2413,6 +2421,10 @@ def _recheck(
             p.files.summaries[i], p.files.loaded[i] = summary, result
             if linked is not None:
                 p.files.linked_keys[i] = linked
+            if i in same_reading:
+                p.files.judged[i] = same_reading[i]
+            else:
+                p.files.judged.pop(i, None)
             stats.files_analysed += 1
     p.tree, p.overlaid = tree, overlaid
     if not any(fresh is not None for _, _, fresh in updates.values()) and p.result is not None:
@@ -2431,15 +2443,22 @@ def _recheck(
 
 
 def _reread(
-    p: _Project, changed: dict[int, bytes | None], entries: dict[str, tuple[bytes, bytes]]
+    p: _Project,
+    changed: dict[int, bytes | None],
+    entries: dict[str, tuple[bytes, bytes]],
+    same_reading: dict[int, str],
+    store: Cache,
 ) -> dict[int, tuple[bytes, str, tuple[FileResult, FileSummary, str | None] | None]] | None:
     """Each changed file's bytes, key and, when its content changed, its result,
     summary and linked cache key, read as the run read it (with its context, if
     the link stage gave it one); None when a file cannot be read or its links are
     not those it had (other files' contexts may change: a full run). `entries`
     gets the cache entries of the readings (a full run stores its own the same
-    way; a project restored from the cache reads them there)."""
+    way; a project restored from the cache reads them there). `same_reading`
+    gets the files whose new content reads as the last did (the same encoded
+    result and summary): file -> the key its tables were judged with."""
     out = {}
+    before = store.get_entries([p.files.key(i) for i in changed])  # the last readings, as stored
     for i, data in sorted(changed.items()):
         display, _, suffix, _, old_key = p.inputs.files[i]
         if data is None:
@@ -2467,6 +2486,9 @@ def _reread(
             _add_entry(entries, linked, result, summary)
         if not _but_words(summary.links, p.files.summaries[i].links):
             return None
+        last = before.get(p.files.key(i))
+        if last is not None and last == entries.get(linked or key):
+            same_reading[i] = p.files.judged.get(i) or p.files.key(i)
         out[i] = (data, key, (result, summary, linked))
     return out
 
@@ -2638,6 +2660,7 @@ def _restored(
     summaries = StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
     state = _Files(restored, store, summaries, {}, FrontEndMemo(), StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
     state.linked_keys = dict(kept.linked)
+    state.judged = dict(kept.judged)
     runs_in = RunsIn({k: set(v) for k, v in kept.runs_in.items()}, dict(kept.pooled))
     p = _Project(
         restored,
