@@ -1808,11 +1808,21 @@ def _judge(
         suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
-        notes=run_notes(schedule, intents),
+        notes=run_notes(schedule, _pooled_intents(schedule, files, paths, [writers[name] for name in table_keys])),
         tables=results,
         others=others,
         patch=patch,
     )
+
+
+def _pooled_intents(schedule: Schedule, files: _Files, paths: list[str], writers: list[set[int]]) -> list[Intent]:
+    """The intents the run's notes on thread pools read (`schedule.pool_notes`): those
+    of the notebooks pools run (`Schedule.pooled_runs`) that write a table the run
+    judges (`writers`), as a full run loads them; every such file's, not only those
+    of the tables judged in this run (a re-check judges a few, a warm run takes the
+    others' findings from the cache)."""
+    pooled = {i for members in writers for i in members if paths[i] in schedule.pooled_runs}
+    return [x for result in files.load(pooled).values() for x in result.intents]
 
 
 def _merged(
