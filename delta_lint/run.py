@@ -991,27 +991,34 @@ def _keep_output(
     store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
 
 
-def _kept_text(store: Cache, view: str, run: str) -> tuple[bytes | memoryview, str, int, OutputDelta | None] | None:
-    """The output kept for `view` when it is the output of run `run`: its text, and
-    the output kept whole it is made from (its run and size, and the text's
-    pieces of it, `patch.OutputDelta`; None: the text is that output)."""
+def _kept_text(store: Cache, view: str, run: str) -> tuple[memoryview, str, OutputDelta | None] | None:
+    """The output kept for `view` when it is the output of run `run`, as the output
+    kept whole it is made from (its text and run) and that output's pieces it is
+    (`patch.OutputDelta`; None: it is that output)."""
     blob = store.get_blob(OUTPUT_TEXT + view)
     end = blob.find(b"\n") if blob is not None else -1
     if blob is None or end < 0:
         return None
     base_run, base = blob[:end].decode(errors="replace"), memoryview(blob)[end + 1 :]  # not copied: megabytes
     if base_run == run:
-        return base, base_run, len(base), None
+        return base, base_run, None
     stored = store.get_blob(OUTPUT_DELTA + view)
     if stored is None:
         return None
-    from delta_lint.patch import decode_delta, materialize
+    from delta_lint.patch import decode_delta
 
     delta = decode_delta(stored)
     if delta is None or delta.run != run or delta.base != base_run:
         return None
-    text = materialize(delta, base)
-    return (text, base_run, len(base), delta) if text is not None else None
+    return base, base_run, delta
+
+
+def _whole_text(kept: tuple[memoryview, str, OutputDelta | None]) -> bytes | memoryview | None:
+    """The text of a kept output (`_kept_text`); None when its pieces do not fit its base."""
+    from delta_lint.patch import materialize
+
+    base, _, delta = kept
+    return base if delta is None else materialize(delta, base)
 
 
 def patch_output(
@@ -1024,7 +1031,7 @@ def patch_output(
     None: the kept output is not the one the patch starts from, or the patch does
     not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
     and renders it in full."""
-    from delta_lint.patch import LAYOUTS, apply, compose
+    from delta_lint.patch import LAYOUTS, apply, compose, materialize, render
 
     patch = result.patch
     assert patch is not None
@@ -1033,18 +1040,26 @@ def patch_output(
         kept = _kept_text(store, view, patch.index.run)
         if kept is None:
             return None
-        last, base_run, base_size, last_delta = kept
+        base, base_run, last_delta = kept
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
         layout = LAYOUTS[output_format]
-        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
+        done = apply(patch, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
         if done is None:
             return None
-        text, code, index, segments = done
+        segments, code, index = done
+        # kept as pieces of the base text: the output is made from those, and the last
+        # text, itself pieces of the base, is never put together (21 MB once less)
+        delta = compose(result.run_key, base_run, len(base), last_delta, segments) if result.run_key else None
+        data = materialize(delta, base) if delta is not None else None
+        if data is None:
+            last = _whole_text(kept)
+            if last is None:
+                return None
+            data, delta = render(segments, last), None
         if result.run_key is not None:
-            delta = compose(result.run_key, base_run, base_size, last_delta, segments)
-            _keep_output(store, result, view, b"" if delta is not None else text.encode(), code, index, delta)
-        return text, code
+            _keep_output(store, result, view, b"" if delta is not None else data, code, index, delta)
+        return data.decode("ascii"), code
     finally:
         store.close()
 
@@ -1063,10 +1078,11 @@ def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[
     ):
         return None
     found = _kept_text(store, view, run_key)
-    if found is None:
+    whole = _whole_text(found) if found is not None else None
+    if whole is None:
         return None
     try:  # the text decoded in place: a large run's output is not copied once more
-        text = str(found[0], "utf-8", "surrogatepass")
+        text = str(whole, "utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return None
     return text, kept["code"], kept["warnings"]
