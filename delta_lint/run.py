@@ -2573,6 +2573,8 @@ def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[
     for i, summary in new.items():
         for s in (p.files.summaries[i], summary):
             affected |= set(tables_of(s)) | ({names.qualify(raw) for raw in s.ddl_tables} & set(p.first))
+    if isinstance(p.files.summaries, StoredSummaries):  # a restored project's: read in one query, not one each
+        p.files.summaries.fetch({j for name in affected for j in p.writers.get(name, ())} - set(new))
     writers, first = {}, {}
     for name in sorted(affected):
         members = p.writers.get(name, set()) - set(new)
