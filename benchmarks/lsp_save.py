@@ -10,7 +10,7 @@ the file's content changes every time, the rest of the project does not). With
 `--distinct` every save sends a buffer not sent before (a numbered comment), as
 an editing session does: no save can be answered by an earlier run of the same
 buffer. The buffer is sent with the save, the file on disk is never written.
-Target: the median save answers in under 0.5 s.
+Target: the median save answers in 0.2 s at most, the slowest in 0.5 s.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_SECONDS = 0.5
+TARGET_MEDIAN = 0.2
+TARGET_WORST = 0.5
 
 
 def server_cpu(pid: int) -> float | None:
@@ -102,8 +103,9 @@ def main() -> int:
     if cpu:
         print(f"server CPU per save: median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"target (median save < {TARGET_SECONDS} s): {'PASS' if median < TARGET_SECONDS else 'FAIL'}")
-    return 0 if median < TARGET_SECONDS else 1
+    met = median <= TARGET_MEDIAN and max(times) <= TARGET_WORST
+    print(f"target (median save <= {TARGET_MEDIAN} s, slowest <= {TARGET_WORST} s): {'PASS' if met else 'FAIL'}")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

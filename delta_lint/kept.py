@@ -13,7 +13,7 @@ import json
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, get_args, get_origin
 
 import msgspec
 
@@ -52,6 +52,7 @@ class Kept(msgspec.Struct, array_like=True):
     files: list[tuple[str, str, str, str]]  # display path, root-relative path, suffix, content key
     paths: list[str]  # absolute
     linked: dict[int, str]  # the cache keys of files read with a context
+    judged: dict[int, str]  # `_Files.judged`: files whose tables were judged with another content's reading
     contexts: dict[int, str]  # and those contexts, tagged
     non_delta: list[str]
     writers: dict[str, list[int]]
@@ -77,9 +78,97 @@ class Kept(msgspec.Struct, array_like=True):
     listings: list[tuple[str, str, tuple[str, ...]]]
     run_key: str | None  # the run that stored it: the output kept per finding of that run is patched (`patch`)
     errored: list[str]  # the tables with internal errors: decoded by every re-check, their errors are reported
+    # the state stored whole that this one is that state and a `KeptDelta` of (`load_state`):
+    # a re-check stores its own as a delta of the same one. Never stored: a state is
+    # encoded only as `keep_project` makes it, without one
+    base: Kept | None = None
 
 
 _KEPT_DECODER = msgspec.msgpack.Decoder(Kept)
+
+
+class KeptDelta(msgspec.Struct, array_like=True):
+    """A project state as the changes of a re-check to the state last stored whole
+    (the one `taken` and `run_key` name): re-encoding, compressing and writing the
+    whole state after each edit (ten thousand files' keys, paths and listings: 4 MB)
+    was a twentieth of a re-check. Per field of `Kept`: a value of its own
+    (`replaced`); for a list, its elements at some indexes, and for a map, some
+    entries (`items`), with the keys a map no longer has (`dropped`). Each part is
+    encoded apart and decoded with its field's type."""
+
+    slot: str
+    taken: int
+    run_key: str | None
+    replaced: dict[str, msgspec.Raw]
+    items: dict[str, msgspec.Raw]
+    dropped: dict[str, msgspec.Raw]
+
+
+_DELTA_DECODER = msgspec.msgpack.Decoder(KeptDelta)
+# a delta changing more than this share of a field's entries keeps that field whole; one
+# with more than this share of the files changed, or after a full run, is not made
+DELTA_SHARE = 4
+
+
+@lru_cache(maxsize=1)
+def _kept_types() -> dict[str, Any]:
+    return {f.name: f.type for f in msgspec.structs.fields(Kept) if f.name != "base"}
+
+
+def _delta(kept: Kept, base: Kept) -> KeptDelta | None:
+    """`kept` as a delta of `base` (a state stored whole), or None when much changed."""
+    replaced: dict[str, msgspec.Raw] = {}
+    items: dict[str, msgspec.Raw] = {}
+    dropped: dict[str, msgspec.Raw] = {}
+    for name, kind in _kept_types().items():
+        new, old = getattr(kept, name), getattr(base, name)
+        if new == old:
+            continue
+        origin = get_origin(kind)
+        if origin is list and isinstance(new, list) and isinstance(old, list) and len(new) == len(old):
+            changed = {i: v for i, (v, o) in enumerate(zip(new, old)) if v != o}
+            if len(changed) * DELTA_SHARE < len(new):
+                items[name] = msgspec.Raw(_KEPT_ENCODER.encode(changed))
+                continue
+        elif origin is dict and isinstance(new, dict) and isinstance(old, dict):
+            updated = {k: v for k, v in new.items() if k not in old or old[k] != v}
+            gone = [k for k in old if k not in new]
+            if (len(updated) + len(gone)) * DELTA_SHARE < len(new):
+                items[name] = msgspec.Raw(_KEPT_ENCODER.encode(updated))
+                if gone:
+                    dropped[name] = msgspec.Raw(_KEPT_ENCODER.encode(gone))
+                continue
+        if name == "files":
+            return None  # many files changed: the state is stored whole again
+        replaced[name] = msgspec.Raw(_KEPT_ENCODER.encode(new))
+    return KeptDelta(kept.slot, base.taken, base.run_key, replaced, items, dropped)
+
+
+def _applied(base: Kept, delta: KeptDelta) -> Kept | None:
+    """The state `delta` describes, from `base`; None when a part does not fit it."""
+    types = _kept_types()
+    changes: dict[str, Any] = {}
+    try:
+        for name, raw in delta.replaced.items():
+            changes[name] = msgspec.msgpack.decode(raw, type=types[name])
+        for name, raw in delta.items.items():
+            kind = types[name]
+            old = getattr(base, name)
+            if get_origin(kind) is list:
+                value = list(old)
+                for i, element in msgspec.msgpack.decode(raw, type=dict[int, get_args(kind)[0]]).items():
+                    if not 0 <= i < len(value):
+                        return None
+                    value[i] = element
+            else:
+                value = {**old, **msgspec.msgpack.decode(raw, type=kind)}
+                if name in delta.dropped:
+                    for k in msgspec.msgpack.decode(delta.dropped[name], type=list[get_args(kind)[0]]):
+                        value.pop(k, None)
+            changes[name] = value
+    except (KeyError, IndexError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return msgspec.structs.replace(base, **changes, base=base)
 
 
 _KEPT_ENCODER = msgspec.msgpack.Encoder()
@@ -267,8 +356,19 @@ def kept_workflows(store: Cache, slot: str, kept: Kept, context: str, listed: ob
 
 
 def load_state(store: Cache, slot: str) -> Kept | None:
-    """The project state the last run of this slot stored, or None."""
-    return _load_slotted(store, _state_key(slot), _KEPT_DECODER, slot)
+    """The project state the last run of this slot stored, or None: the state stored
+    whole, with the delta stored after it when it is of that state (`KeptDelta`)."""
+    base = _load_slotted(store, _state_key(slot), _KEPT_DECODER, slot)
+    if base is None:
+        return None
+    delta = _load_slotted(store, _delta_key(slot), _DELTA_DECODER, slot)
+    if delta is None or (delta.taken, delta.run_key) != (base.taken, base.run_key):
+        return base
+    return _applied(base, delta)
+
+
+def _delta_key(slot: str) -> str:
+    return _state_key(slot) + ":delta"
 
 
 def _load_slotted(store: Cache, key: str, decoder: msgspec.msgpack.Decoder, slot: str) -> Any:
@@ -459,6 +559,7 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, ru
             [(display, rel, suffix, key) for display, rel, suffix, _, key in p.inputs.files],
             base.paths if base is not None else [os.path.abspath(path) for path in p.inputs.paths],
             dict(p.files.linked_keys),
+            dict(p.files.judged),
             dict(contexts),
             sorted(p.non_delta),
             {name: sorted(members) for name, members in p.writers.items()},
@@ -487,6 +588,11 @@ def keep_project(store: Cache, slot: str, p: Project, workflows_context: str, ru
                 | {name for name, entry in p.results.items() if entry.errors}
             ),
         )
-        store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
+        whole = base.base if base is not None and base.base is not None else base
+        delta = _delta(kept, whole) if whole is not None else None
+        if delta is not None:  # the whole state stays: its delta names it
+            store.put_blob(_delta_key(slot), _KEPT_ENCODER.encode(delta))
+        else:  # a delta stored before names another state: it is not applied to this one
+            store.put_blob(_state_key(slot), _KEPT_ENCODER.encode(kept))
     except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not kept
         return

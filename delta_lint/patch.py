@@ -315,18 +315,17 @@ def encode_index(index: OutputIndex) -> bytes:
 
 def apply(
     patch: Patch,
-    text: bytes | memoryview,
     gate: Gate,
     rel_of: dict[str, str],
     scans: dict[str, FileSuppressions],
     counts: tuple[int, int, dict[str, str], tuple[str, ...]],
     run: str | None,
     layout: Layout,
-) -> tuple[str, int, OutputIndex | None, list[bytes | tuple[int, int]]] | None:
-    """The output of a re-checked run made from the last one (`text`, the output
-    `patch.index` indexes): its text, exit code, index (None without a run key,
-    `run`) and segments (the text as new bytes and (start, end) runs of `text`,
-    in order: what `compose` keeps it as). The findings of the tables judged again go through the findings stage
+) -> tuple[list[bytes | tuple[int, int]], int, OutputIndex | None] | None:
+    """The output of a re-checked run made from the last one (the output
+    `patch.index` indexes): its segments (the text as new bytes and (start, end)
+    runs of the last text, in order: what `render` joins and `compose` keeps),
+    exit code and index (None without a run key, `run`). The findings of the tables judged again go through the findings stage
     (`gate`, `rel_of`: as `findings.finish` with the run's suppressions; `scans`:
     the files with suppression comments) and are rendered here; `counts`: the
     run's files, intents, skipped files and notes, for the frame `layout` (the
@@ -372,7 +371,6 @@ def apply(
     group_of = {id(f): name for name, entry in patch.tables.items() for f in entry.findings}
     conflicts = sum(1 for i in keep if not is_coverage(rules[i])) + sum(1 for f in new if not is_coverage(f.rule))
     head, tail = layout.frame(len(keep) + len(new), conflicts, counts)
-    body = memoryview(text)
     parts: list[bytes | tuple[int, int]] = []  # a new line, or a run of the last text's (start, end)
     starts: list[int] = []
     ends: list[int] = []
@@ -408,8 +406,13 @@ def apply(
             segments.append(separator)
         segments.append(part)
     segments.append(tail.encode())
-    output = b"".join(body[p[0] : p[1]] if isinstance(p, tuple) else p for p in segments).decode("ascii")
     code = gate_code(zip(out[3], out[5]), gate)
     if run is None:
-        return output, code, None, segments
-    return output, code, OutputIndex(run, starts, ends, *out, list(index.touched)), segments  # type: ignore[arg-type]
+        return segments, code, None
+    return segments, code, OutputIndex(run, starts, ends, *out, list(index.touched))  # type: ignore[arg-type]
+
+
+def render(segments: list[bytes | tuple[int, int]], text: bytes | memoryview) -> bytes:
+    """The text `segments` (`apply`) describe, from the last text."""
+    body = memoryview(text)
+    return b"".join(body[p[0] : p[1]] if isinstance(p, tuple) else p for p in segments)

@@ -991,27 +991,34 @@ def _keep_output(
     store.put_value(OUTPUT + view, {"run": result.run_key, "code": code, "warnings": warnings})
 
 
-def _kept_text(store: Cache, view: str, run: str) -> tuple[bytes | memoryview, str, int, OutputDelta | None] | None:
-    """The output kept for `view` when it is the output of run `run`: its text, and
-    the output kept whole it is made from (its run and size, and the text's
-    pieces of it, `patch.OutputDelta`; None: the text is that output)."""
+def _kept_text(store: Cache, view: str, run: str) -> tuple[memoryview, str, OutputDelta | None] | None:
+    """The output kept for `view` when it is the output of run `run`, as the output
+    kept whole it is made from (its text and run) and that output's pieces it is
+    (`patch.OutputDelta`; None: it is that output)."""
     blob = store.get_blob(OUTPUT_TEXT + view)
     end = blob.find(b"\n") if blob is not None else -1
     if blob is None or end < 0:
         return None
     base_run, base = blob[:end].decode(errors="replace"), memoryview(blob)[end + 1 :]  # not copied: megabytes
     if base_run == run:
-        return base, base_run, len(base), None
+        return base, base_run, None
     stored = store.get_blob(OUTPUT_DELTA + view)
     if stored is None:
         return None
-    from delta_lint.patch import decode_delta, materialize
+    from delta_lint.patch import decode_delta
 
     delta = decode_delta(stored)
     if delta is None or delta.run != run or delta.base != base_run:
         return None
-    text = materialize(delta, base)
-    return (text, base_run, len(base), delta) if text is not None else None
+    return base, base_run, delta
+
+
+def _whole_text(kept: tuple[memoryview, str, OutputDelta | None]) -> bytes | memoryview | None:
+    """The text of a kept output (`_kept_text`); None when its pieces do not fit its base."""
+    from delta_lint.patch import materialize
+
+    base, _, delta = kept
+    return base if delta is None else materialize(delta, base)
 
 
 def patch_output(
@@ -1024,7 +1031,7 @@ def patch_output(
     None: the kept output is not the one the patch starts from, or the patch does
     not hold (`patch.apply`); the caller completes the result (`Patch.complete`)
     and renders it in full."""
-    from delta_lint.patch import LAYOUTS, apply, compose
+    from delta_lint.patch import LAYOUTS, apply, compose, materialize, render
 
     patch = result.patch
     assert patch is not None
@@ -1033,18 +1040,26 @@ def patch_output(
         kept = _kept_text(store, view, patch.index.run)
         if kept is None:
             return None
-        last, base_run, base_size, last_delta = kept
+        base, base_run, last_delta = kept
         counts = (result.n_files, result.n_intents, result.skipped, tuple(result.notes))
         scans = result.suppressions.scans
         layout = LAYOUTS[output_format]
-        done = apply(patch, last, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
+        done = apply(patch, gate, result.suppressions.rel_of, scans, counts, result.run_key, layout)
         if done is None:
             return None
-        text, code, index, segments = done
+        segments, code, index = done
+        # kept as pieces of the base text: the output is made from those, and the last
+        # text, itself pieces of the base, is never put together (21 MB once less)
+        delta = compose(result.run_key, base_run, len(base), last_delta, segments) if result.run_key else None
+        data = materialize(delta, base) if delta is not None else None
+        if data is None:
+            last = _whole_text(kept)
+            if last is None:
+                return None
+            data, delta = render(segments, last), None
         if result.run_key is not None:
-            delta = compose(result.run_key, base_run, base_size, last_delta, segments)
-            _keep_output(store, result, view, b"" if delta is not None else text.encode(), code, index, delta)
-        return text, code
+            _keep_output(store, result, view, b"" if delta is not None else data, code, index, delta)
+        return data.decode("ascii"), code
     finally:
         store.close()
 
@@ -1063,10 +1078,11 @@ def _kept_output(store: Cache, run_key: str, view: str) -> tuple[str, int, list[
     ):
         return None
     found = _kept_text(store, view, run_key)
-    if found is None:
+    whole = _whole_text(found) if found is not None else None
+    if whole is None:
         return None
     try:  # the text decoded in place: a large run's output is not copied once more
-        text = str(found[0], "utf-8", "surrogatepass")
+        text = str(whole, "utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return None
     return text, kept["code"], kept["warnings"]
@@ -1142,6 +1158,10 @@ class _Files:
     # notebooks not read yet, with what they give the link stage unread (`included_links`):
     # `_link` reads each once, with its context, or first without one where others need it
     deferred: dict[int, tuple[Links, frozenset[str]]] = field(default_factory=dict)
+    # file -> the key of the reading its tables were judged with, for a file whose
+    # content changed since without changing its reading (a comment, a blank line at
+    # the end): its tables' keys (`_table_key`) stay, and they are not judged again
+    judged: dict[int, str] = field(default_factory=dict)
 
     def statements_parsed(self) -> int:
         """Statements parsed by every reading of the run so far."""
@@ -1681,7 +1701,6 @@ def _judge(
     ]
     settings_diags += tasks_diags
     engine = Engine(config, schedule, read=read, names=names)
-    meetings_before = _recall_meetings(store, schedule.meetings)
     table_keys = {
         name: table_keys.get(name) or _table_key(p.context, name, read, writers[name], inputs, files) for name in first
     }
@@ -1701,12 +1720,14 @@ def _judge(
     intents = [i for r in loaded.values() for i in r.intents]
     by_table = engine.by_table(intents)
     settings = resolve_settings(set(todo), intents, config, engine.profile, names, read)
-    checked, worker_meetings, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
+    meetings_before = _recall_meetings(store, schedule.meetings) if todo else None  # none asked otherwise
+    checked, worker_meetings, worker_described, worker_stats = _check_tables(engine, todo, by_table, settings, jobs)
     stats.add(worker_stats)
     fresh = {table_keys[name]: checked[name] for name in todo}
     if store is not None:
         store.put_tables(fresh)
-        _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings)
+        if meetings_before is not None:
+            _keep_meetings(store, schedule.meetings, meetings_before, worker_meetings, worker_described)
         if not kept:  # a re-check leaves bounding the cache to whole runs
             store.prune("tables", list(table_keys.values()))
             store.prune("files", [key for *_, key in inputs.files if key] + list(files.linked_keys.values()))
@@ -1803,11 +1824,21 @@ def _judge(
         suppressions=Suppressions(scans, views.named if views.named is not None else rel_of),
         pairing=pairing,
         stats=stats,
-        notes=run_notes(schedule, intents),
+        notes=run_notes(schedule, _pooled_intents(schedule, files, paths, [writers[name] for name in table_keys])),
         tables=results,
         others=others,
         patch=patch,
     )
+
+
+def _pooled_intents(schedule: Schedule, files: _Files, paths: list[str], writers: list[set[int]]) -> list[Intent]:
+    """The intents the run's notes on thread pools read (`schedule.pool_notes`): those
+    of the notebooks pools run (`Schedule.pooled_runs`) that write a table the run
+    judges (`writers`), as a full run loads them; every such file's, not only those
+    of the tables judged in this run (a re-check judges a few, a warm run takes the
+    others' findings from the cache)."""
+    pooled = {i for members in writers for i in members if paths[i] in schedule.pooled_runs}
+    return [x for result in files.load(pooled).values() for x in result.intents]
 
 
 def _merged(
@@ -2034,47 +2065,78 @@ def _paths_named(findings: list[Finding], scans: dict, rel_of: dict[str, str]) -
 
 PARALLEL_MIN_INTENTS = 20_000  # below this, forking workers costs more than pairing saves
 MEETINGS = "cron-meetings"  # kv key: the rows of schedule.Meetings
+DESCRIPTIONS = "cron-descriptions"  # kv key: `Meetings.described`, as [expression, time zone, text] rows
 MEETINGS_KEPT = 50_000
 
 
-def _recall_meetings(store: Cache | None, meetings: Meetings) -> int:
-    """Take in the cron answers earlier runs stored (the answers themselves when a
-    long-lived caller keeps them in memory: taking in 50,000 stored rows costs as
-    much as the rest of an editor's save); where this run's own begin."""
+def _recall_meetings(store: Cache | None, meetings: Meetings) -> tuple[int, int]:
+    """Take in the cron answers and schedule descriptions earlier runs stored (the
+    answers themselves when a long-lived caller keeps them in memory: taking in
+    50,000 stored rows costs as much as the rest of an editor's save); where this
+    run's own begin. A re-check judging a few tables asks for the descriptions of
+    every schedule their writers run on: worked out again, they were 0.05 s of
+    0.75 and the import of croniter."""
     if store is not None:
-        known = store.memory.find("meetings", MEETINGS) if store.memory is not None else None
+        memory = store.memory
+        known = memory.find("meetings", MEETINGS) if memory is not None else None
         if isinstance(known, dict):
             meetings.known.update(known)
         else:
             meetings.remember(store.get_value(MEETINGS))
-    return meetings.mark()
+        described = memory.find("meetings", DESCRIPTIONS) if memory is not None else None
+        if isinstance(described, dict):
+            meetings.described.update(described)
+        else:
+            _remember_descriptions(meetings, store.get_value(DESCRIPTIONS))
+    return meetings.mark(), len(meetings.described)
 
 
-def _keep_meetings(store: Cache, meetings: Meetings, since: int, worker_rows: list[list]) -> None:
-    """Store every cron answer known, when this run or its workers worked out new ones;
-    keep them in the caller's memory, if any (each answer depends on its schedules
-    alone, so a run may start with all of them)."""
+def _remember_descriptions(meetings: Meetings, rows: object) -> None:
+    """Take in stored description rows; rows of any other shape are ignored (a
+    damaged cache entry must not stop a run)."""
+    if not isinstance(rows, list):
+        return
+    for row in rows:
+        if isinstance(row, list) and len(row) == 3:
+            quartz, zone, text = row
+            if isinstance(quartz, str) and (zone is None or isinstance(zone, str)) and isinstance(text, str):
+                meetings.described.setdefault((quartz, zone), text)
+
+
+def _keep_meetings(
+    store: Cache, meetings: Meetings, since: tuple[int, int], worker_rows: list[list], worker_described: dict
+) -> None:
+    """Store every cron answer and description known, when this run or its workers
+    worked out new ones; keep them in the caller's memory, if any (each depends on
+    its schedules alone, so a run may start with all of them)."""
     meetings.remember(worker_rows)
-    if worker_rows or meetings.mark() > since:
+    for cron, text in worker_described.items():
+        meetings.described.setdefault(cron, text)
+    if worker_rows or meetings.mark() > since[0]:
         store.put_value(MEETINGS, meetings.rows()[-MEETINGS_KEPT:])
+    if len(meetings.described) > since[1]:
+        rows = [[quartz, zone, text] for (quartz, zone), text in meetings.described.items()]
+        store.put_value(DESCRIPTIONS, rows[-MEETINGS_KEPT:])
     if store.memory is not None:
         store.memory.put("meetings", MEETINGS, dict(meetings.known))
+        store.memory.put("meetings", DESCRIPTIONS, dict(meetings.described))
 
 
 def _check_tables(
     engine: Engine, names: list[str], by_table: dict, settings: dict, jobs: int | None
-) -> tuple[dict[str, TableEntry], list[list], RunStats]:
+) -> tuple[dict[str, TableEntry], list[list], dict, RunStats]:
     """Each table's findings; tables are independent, so a large run pairs them in
     forked processes (which inherit the intents instead of receiving copies). Not
     after pyspark is imported: a JVM's threads do not survive fork. Also the cron
-    schedule answers the workers worked out (`Meetings.new_rows`), for the cache,
-    and what the workers counted (the run's own counters count the rest)."""
+    schedule answers and descriptions the workers worked out (`Meetings.new_rows`,
+    `Meetings.described`), for the cache, and what the workers counted (the run's
+    own counters count the rest)."""
     import sys
 
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     size = sum(len(by_table[n]) for n in names)
     if workers <= 1 or size < PARALLEL_MIN_INTENTS or "pyspark" in sys.modules or not _can_fork():
-        return dict(_check_some(engine, names, by_table, settings)), [], RunStats()
+        return dict(_check_some(engine, names, by_table, settings)), [], {}, RunStats()
     shares: list[list[str]] = [[] for _ in range(workers)]
     for i, name in enumerate(sorted(names, key=lambda n: -len(by_table[n]))):
         shares[i % workers].append(name)  # round-robin by size: similar work per worker
@@ -2083,7 +2145,8 @@ def _check_tables(
     for *_, worker in parts:
         counted.add(worker)
     entries = {name: entry for part, *_ in parts for name, entry in part}
-    return entries, [row for _, rows, _ in parts for row in rows], counted
+    described = {cron: text for _, _, found, _ in parts for cron, text in found.items()}
+    return entries, [row for _, rows, _, _ in parts for row in rows], described, counted
 
 
 def _forked(calls: list[tuple[Callable, tuple]]) -> list:
@@ -2143,12 +2206,14 @@ def _can_fork() -> bool:
 
 def _check_share(
     engine: Engine, by_table: dict, settings: dict, names: list[str]
-) -> tuple[list[tuple[str, TableEntry]], list[list], RunStats]:
+) -> tuple[list[tuple[str, TableEntry]], list[list], dict, RunStats]:
     meetings = engine.schedule.meetings
     before = meetings.mark()  # a forked worker starts with the parent's answers
+    described = set(meetings.described)
     counted = engine.stats.copy()  # and its counts: it hands back what it adds
     found = _check_some(engine, names, by_table, settings)
-    return found, meetings.new_rows(before), engine.stats.since(counted)
+    new = {cron: text for cron, text in meetings.described.items() if cron not in described}
+    return found, meetings.new_rows(before), new, engine.stats.since(counted)
 
 
 def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict) -> list[tuple[str, TableEntry]]:
@@ -2161,14 +2226,16 @@ def _check_some(engine: Engine, names: list[str], by_table: dict, settings: dict
 
 
 def _table_key(context: str, name: str, read: ReadSettings, writers: set[int], inputs: Inputs, files: _Files) -> str:
-    """A table's engine result is reused while its writers' files (content, path and
-    place in the schedule), its settings as read and the run's context are unchanged."""
+    """A table's engine result is reused while its writers' files (their readings,
+    path and place in the schedule), its settings as read and the run's context are
+    unchanged. A writer is named by its content's key, or by the key of the content
+    its reading was judged with while its reading is unchanged (`_Files.judged`)."""
     h = hashlib.blake2b(digest_size=20)
     h.update(f"{context}\0{name}\0".encode())
     h.update(repr((read.tables.get(name), read.sources.get(name), read.problems.get(name))).encode())
     for index in sorted(writers):
         display, rel, _, _, _ = inputs.files[index]
-        h.update(f"\0{display}\0{rel}\0{files.key(index)}".encode())
+        h.update(f"\0{display}\0{rel}\0{files.judged.get(index) or files.key(index)}".encode())
     return "table:" + h.hexdigest()
 
 
@@ -2361,7 +2428,8 @@ def _recheck(
     if not p.context.startswith(digest):
         return None
     entries: dict[str, tuple[bytes, bytes]] = {}
-    updates = _reread(p, changed, entries)
+    same_reading: dict[int, str] = {}
+    updates = _reread(p, changed, entries, same_reading, store)
     if updates is None:
         return None
     store.put_many(entries)
@@ -2379,6 +2447,10 @@ def _recheck(
             p.files.summaries[i], p.files.loaded[i] = summary, result
             if linked is not None:
                 p.files.linked_keys[i] = linked
+            if i in same_reading:
+                p.files.judged[i] = same_reading[i]
+            else:
+                p.files.judged.pop(i, None)
             stats.files_analysed += 1
     p.tree, p.overlaid = tree, overlaid
     if not any(fresh is not None for _, _, fresh in updates.values()) and p.result is not None:
@@ -2397,15 +2469,22 @@ def _recheck(
 
 
 def _reread(
-    p: _Project, changed: dict[int, bytes | None], entries: dict[str, tuple[bytes, bytes]]
+    p: _Project,
+    changed: dict[int, bytes | None],
+    entries: dict[str, tuple[bytes, bytes]],
+    same_reading: dict[int, str],
+    store: Cache,
 ) -> dict[int, tuple[bytes, str, tuple[FileResult, FileSummary, str | None] | None]] | None:
     """Each changed file's bytes, key and, when its content changed, its result,
     summary and linked cache key, read as the run read it (with its context, if
     the link stage gave it one); None when a file cannot be read or its links are
     not those it had (other files' contexts may change: a full run). `entries`
     gets the cache entries of the readings (a full run stores its own the same
-    way; a project restored from the cache reads them there)."""
+    way; a project restored from the cache reads them there). `same_reading`
+    gets the files whose new content reads as the last did (the same encoded
+    result and summary): file -> the key its tables were judged with."""
     out = {}
+    before = store.get_entries([p.files.key(i) for i in changed])  # the last readings, as stored
     for i, data in sorted(changed.items()):
         display, _, suffix, _, old_key = p.inputs.files[i]
         if data is None:
@@ -2433,6 +2512,9 @@ def _reread(
             _add_entry(entries, linked, result, summary)
         if not _but_words(summary.links, p.files.summaries[i].links):
             return None
+        last = before.get(p.files.key(i))
+        if last is not None and last == entries.get(linked or key):
+            same_reading[i] = p.files.judged.get(i) or p.files.key(i)
         out[i] = (data, key, (result, summary, linked))
     return out
 
@@ -2491,6 +2573,8 @@ def _rewritten(p: _Project, new: dict[int, FileSummary]) -> tuple[dict[str, set[
     for i, summary in new.items():
         for s in (p.files.summaries[i], summary):
             affected |= set(tables_of(s)) | ({names.qualify(raw) for raw in s.ddl_tables} & set(p.first))
+    if isinstance(p.files.summaries, StoredSummaries):  # a restored project's: read in one query, not one each
+        p.files.summaries.fetch({j for name in affected for j in p.writers.get(name, ())} - set(new))
     writers, first = {}, {}
     for name in sorted(affected):
         members = p.writers.get(name, set()) - set(new)
@@ -2604,6 +2688,7 @@ def _restored(
     summaries = StoredSummaries([kept.linked.get(i) or key for i, (*_, key) in enumerate(kept.files)], store)
     state = _Files(restored, store, summaries, {}, FrontEndMemo(), StoredContexts(dict(kept.contexts)))  # type: ignore[arg-type]
     state.linked_keys = dict(kept.linked)
+    state.judged = dict(kept.judged)
     runs_in = RunsIn({k: set(v) for k, v in kept.runs_in.items()}, dict(kept.pooled))
     p = _Project(
         restored,

@@ -676,7 +676,8 @@ class Schedule:
         if found is None:
             duration = self.duration(job)
             assert job.cron is not None
-            found = self._job_desc[job.key] = (duration, f"{describe(*job.cron)} for ~{format_duration(duration)}")
+            described = self.meetings.describe(job.cron)
+            found = self._job_desc[job.key] = (duration, f"{described} for ~{format_duration(duration)}")
         return found
 
     def _cron_overlap(self, ja: Job, jb: Job) -> tuple[Concurrency | None, str]:
@@ -750,11 +751,22 @@ class Meetings:
     """Whether runs of two cron schedules meet, per (cron, duration, cron, duration):
     many jobs share a few schedules, and the answer depends on nothing else, so a run
     with a cache starts with those of earlier runs (`remember`): an incremental run
-    re-judges only the changed tables and need not work out fire times again."""
+    re-judges only the changed tables and need not work out fire times again.
+    Each schedule's description (`cron.describe`, which takes its fire times over
+    weeks) is kept the same way (`described`)."""
 
     known: dict[tuple, tuple[str, str]] = field(default_factory=dict)
     new: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # worked out in this process
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # its schedule's
+    described: dict[tuple[str, str | None], str] = field(default_factory=dict)
+
+    def describe(self, cron: tuple[str, str | None]) -> str:
+        """`cron.describe` of (expression, time zone), as known or worked out now."""
+        found = self.described.get(cron)
+        if found is None:
+            self.stats.crons_described += 1
+            found = self.described[cron] = describe(*cron)
+        return found
 
     def meet(
         self, a: tuple[str, str | None], da: timedelta, b: tuple[str, str | None], db: timedelta

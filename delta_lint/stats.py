@@ -30,6 +30,7 @@ class RunStats:
     verdicts: int = 0  # verdicts worked out (the others came from the run's memo)
     regions_compared: int = 0  # pairs of target predicates compared
     windows_compared: int = 0  # pairs of cron schedules whose runs' meeting was worked out
+    crons_described: int = 0  # cron schedules described from their fire times (the cache keeps the others)
     # files the listings asked again to prove a kept run holds (Airflow DAGs, Jobs JSON,
     # Terraform) read to tell what they are; a file's unchanged stat answers for the others
     listed_files_read: int = 0

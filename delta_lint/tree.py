@@ -50,8 +50,9 @@ class Tree:
         old one (`walk`), found the project otherwise as this tree had it: the same
         folders holding the same names, the same git index, every other file of the
         same content (`unchanged`: its signature, or a racy one's digest), and each
-        changed file the same inode (so the same kind of file: a regular file is not
-        a pipe now). Then whatever reads only inside the tree and looks at no changed
+        changed file on the same device and a regular file still (a save that writes
+        a new file and renames it over the old one, or a checkout that replaces it,
+        gives it a new inode; a pipe is not a file changed). Then whatever reads only inside the tree and looks at no changed
         file (the discovery of files, the other files' keys, the listings
         `kept.vouches` names) gives what it gave at this walk, without reading a
         file. None: a name came, went or was replaced."""
@@ -65,10 +66,17 @@ class Tree:
             if self.unchanged(path, sig):
                 continue
             before = self.files.get(path)
-            if before is None or before[:2] != sig[:2]:
+            if before is None or before[0] != sig[0] or (before[1] != sig[1] and not _regular(path)):
                 return None
             changed.append(path)
         return changed
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full run
