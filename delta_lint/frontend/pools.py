@@ -277,8 +277,10 @@ class Lifetimes:
         self._loops: list[tuple[int, tuple[int, int]]] = []  # (id of a loop read, its turn)
         self._guards: list[int] = []  # ids of the blocks being read that may not run
         self._via: dict[str, tuple[int, tuple[int, int]]] = {}  # loop name -> (the loop, its turn)
+        self._grown = 0  # how many times a list of the scope has grown
+        self._walked: dict[int, int] = {}  # a list escaped whole -> `_grown` then
         env: dict[str, frozenset[int]] = {}
-        spent = not self._block(body, env)
+        spent = not self._block(body, env) or self._steps > _UNROLL_STEPS
         threads = [t for t in self._things if isinstance(t, _Thread)]
         futures = [t for t in threads if t.future]
         threads = [t for t in threads if not t.future]
@@ -674,9 +676,14 @@ class Lifetimes:
         """Add the items of the lists `held` may be to list `h` (once each: a list
         filled in a loop holds each thread made in it, one per turn)."""
         kept = self._things[h].items  # type: ignore[union-attr]
+        present = set(kept)
         for other in held:
             if isinstance(thing := self._things[other], _Listed):
-                kept.extend(i for i in thing.items if i and i not in kept)
+                self._steps += len(thing.items)
+                added = [i for i in dict.fromkeys(thing.items) if i and i not in present]
+                kept.extend(added)
+                present.update(added)
+                self._grown += bool(added)
             else:
                 self._escape(frozenset({other}))
 
@@ -696,16 +703,34 @@ class Lifetimes:
         elif counts:
             thread.joins.append((self._clock, guards, turn))
 
-    def _escape(self, held: frozenset[int], depth: int = 0) -> None:
-        """Threads handed to code not read here: they may start there, and run on."""
-        for h in held:
+    def _escape(self, held: frozenset[int]) -> None:
+        """Threads handed to code not read here: they may start there, and run on.
+
+        Lists nest (`[l1, l1]` of `[a, a]`): each list is walked once per escape, and
+        not again until some list of the scope grows (`_grown`); a walk again charges
+        a step per item. Past the steps the scope is spent: every thread of it may run
+        while any other does, whichever were marked here."""
+        seen: set[int] = set()
+        stack = list(held)
+        while stack:
+            h = stack.pop()
+            if h in seen:
+                continue
+            seen.add(h)
             thing = self._things[h]
-            if isinstance(thing, _Thread) and thing.escaped is None:
-                self._clock += 1  # each may be started there, whichever the others are
-                thing.escaped = self._clock
-            elif isinstance(thing, _Listed) and depth < 4:
-                for item in thing.items:
-                    self._escape(item, depth + 1)
+            if isinstance(thing, _Thread):
+                if thing.escaped is None:
+                    self._clock += 1  # each may be started there, whichever the others are
+                    thing.escaped = self._clock
+                continue
+            if self._walked.get(h) == self._grown:
+                continue  # escaped whole since any list last grew
+            if h in self._walked:  # walked again: charged (the first walk is the list's own making)
+                self._steps += len(thing.items)
+                if self._steps > _UNROLL_STEPS:
+                    return
+            self._walked[h] = self._grown
+            stack.extend(i for item in reversed(thing.items) for i in item)
 
 
 class Pools:
