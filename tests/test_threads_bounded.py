@@ -30,6 +30,36 @@ def _conflicts(lint, code: str) -> list[str]:
     return sorted(f.rule for f in result.findings if f.rule.startswith("DL1"))
 
 
+# a list built from itself, 260 times over (ten times the 26 lines that once held 2**26 items)
+DOUBLINGS = {
+    "added to itself": "ts = ts + ts\n",
+    "added to itself thrice": "ts = ts + ts + ts\n",
+    "spliced into a literal": "ts = [*ts, *ts]\n",
+    "extended in place": "ts += ts\n",
+    "extended by a call": "ts.extend(ts)\n",
+}
+
+
+@pytest.mark.parametrize("shape", DOUBLINGS)
+def test_a_list_built_from_itself_keeps_its_threads_together(lint, shape: str) -> None:
+    code = (
+        'ts = [Thread(target=load, args=("eu",)), Thread(target=load, args=("us",))]\n'
+        + DOUBLINGS[shape] * 260
+        + "for t in ts:\n    t.start()\nfor t in ts:\n    t.join()\n"
+    )
+    assert _conflicts(lint, code) == ["DL102"]
+
+
+@pytest.mark.parametrize("shape", DOUBLINGS)
+def test_a_list_built_from_itself_started_and_joined_in_turn_runs_alone(lint, shape: str) -> None:
+    code = (
+        'ts = [Thread(target=load, args=("eu",)), Thread(target=load, args=("us",))]\n'
+        + DOUBLINGS[shape] * 260
+        + "for t in ts:\n    t.start()\n    t.join()\n"
+    )
+    assert _conflicts(lint, code) == []
+
+
 def _nested(levels: int, width: int) -> str:
     """`l1 = [a, a, ...]`, `l2 = [l1, l1, ...]`, ...: lists of the same list, `levels` deep."""
     lines = ["l1 = [" + ", ".join(["a"] * width) + "]\n"]

@@ -532,13 +532,33 @@ class Lifetimes:
         if name is not None:
             return env.get(name, frozenset())
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            items = [self._expr(e.value if isinstance(e, ast.Starred) else e, env) for e in node.elts]
-            return self._new(_Listed([i for i in items if i]))
+            items: list[frozenset[int]] = []
+            spliced = False
+            for element in node.elts:
+                held = self._expr(element.value if isinstance(element, ast.Starred) else element, env)
+                lists = [t.items for h in held if isinstance(t := self._things[h], _Listed)]
+                if isinstance(element, ast.Starred) and lists:  # `[*ts, t]`: the items of `ts`, spliced
+                    spliced = True
+                    items.extend(i for listed in lists for i in listed)
+                    items.extend(frozenset({h}) for h in held if isinstance(self._things[h], _Thread))
+                elif held:
+                    items.append(held)
+            # spliced lists keep each item once, as `+` does: `ts = [*ts, *ts]` read 30 times
+            # is no list of 2**30 items
+            if spliced:
+                items = list(dict.fromkeys(items))
+                self._steps += len(items)  # items copied: charged as `+` charges them
+            return self._new(_Listed(items))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self._comprehension(node, env)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self._expr(node.left, env), self._expr(node.right, env)
-            items = [i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items]
+            # once each, as `_extend` keeps them: `ts = ts + ts` read 30 times is no list
+            # of 2**30 items; each item built is charged a step
+            items = list(
+                dict.fromkeys(i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items)
+            )
+            self._steps += len(items)
             return self._new(_Listed(items)) if items else frozenset()
         if isinstance(node, ast.Call):
             return self._call(node, env)
