@@ -262,14 +262,35 @@ class Lifetimes:
         self._clock = 0
         self._steps = -sum(isinstance(node, ast.stmt) for node in ast.walk(tree))  # each read once is free
         self._turns = 0
-        scopes: list[list[ast.stmt]] = [tree.body]
+        self._tree = tree
+        self._calls: _Calls | None = None  # how often each function runs, found when first asked
+        scopes: list[ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [tree]
         scopes.extend(
-            node.body
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         )
-        for body in scopes:
-            self._scope(body)
+        for scope in scopes:
+            self._scope(scope.body)
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._outliving(scope)
+
+    def _outliving(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A thread whose run may outlive its function's call (never joined there:
+        returned, stored on `self`, handed to a call, or left running) runs while the
+        thread of the function's next call does: it is of a group of its own, unless
+        the function is known to run once (see `_Calls`)."""
+        outliving = [
+            t
+            for t in self._things
+            if isinstance(t, _Thread) and not t.future and any(end == float("inf") for _, end, _ in self._runs(t))
+        ]
+        if not outliving:
+            return
+        if self._calls is None:
+            self._calls = _Calls(self._tree)
+        if self._calls.once(fn):
+            return
+        for thread in outliving:
+            self.together.setdefault(id(thread.call), thread.call)
 
     def _scope(self, body: list[ast.stmt]) -> None:
         self._things: list[_Thread | _Listed] = []
@@ -751,6 +772,54 @@ class Lifetimes:
                     return
             self._walked[h] = self._grown
             stack.extend(i for item in reversed(thing.items) for i in item)
+
+
+class _Calls:
+    """Which functions of a module run once per run of it: a function named once in
+    the whole module (no other function, method or attribute of its name), by one
+    call, undecorated, not in a loop, a comprehension or a lambda, made by the
+    module's own code or a class body in it, or by a function that itself runs
+    once. Anything else (no call here: one from another module; a name handed
+    on as a value) may run several times."""
+
+    _DEPTH = 16  # functions calling functions followed at most: past them, several times
+
+    def __init__(self, tree: ast.Module) -> None:
+        self._defs: dict[str, int] = {}  # name -> how many functions (and methods) have it
+        self._uses: dict[str, list[tuple[bool, ast.AST | None, bool]]] = {}  # name -> (a call's callee, where, looped)
+        self._memo: dict[int, bool] = {}
+        stack: list[tuple[ast.AST, ast.AST | None, bool, bool]] = [(tree, None, False, False)]
+        while stack:  # (node, the function it runs in or None, in a loop there, the callee of a call)
+            node, home, looped, callee = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._defs[node.name] = self._defs.get(node.name, 0) + (1 if not node.decorator_list else 2)
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name is not None and not isinstance(getattr(node, "ctx", None), ast.Store):
+                self._uses.setdefault(name, []).append((callee, home, looped))
+            inner_home = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else home
+            inner_looped = (
+                False
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                else looped or isinstance(node, (*_LOOPS, *_COMPREHENSIONS, ast.Lambda))
+            )
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, inner_home, inner_looped, isinstance(node, ast.Call) and child is node.func))
+
+    def once(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int = 0) -> bool:
+        if id(fn) in self._memo:
+            return self._memo[id(fn)]
+        self._memo[id(fn)] = False  # a function that calls itself runs several times
+        uses = self._uses.get(fn.name, [])
+        once = (
+            depth < self._DEPTH
+            and self._defs.get(fn.name) == 1
+            and len(uses) == 1
+            and uses[0][0]
+            and not uses[0][2]
+            and (uses[0][1] is None or self.once(uses[0][1], depth + 1))  # type: ignore[arg-type]
+        )
+        self._memo[id(fn)] = bool(once)
+        return bool(once)
 
 
 class Pools:
