@@ -822,6 +822,64 @@ class _Calls:
         return bool(once)
 
 
+class _Names:
+    """Where a module binds each name: per scope (the module, a function, a class,
+    a lambda, a comprehension), the lines of each binding (an assignment of any
+    form, a parameter, a `def`, an `import`, a loop's target, a `del`), and the
+    names any scope declares `global` or `nonlocal`."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.scopes: set[int] = {id(tree)}
+        self.lines: dict[tuple[int, str], list[int]] = {}
+        self.declared: set[str] = set()
+        self.classes: set[int] = set()  # a class body's names are not its methods' to read
+        stack: list[tuple[ast.AST, int]] = [(tree, id(tree))]
+        while stack:
+            node, scope = stack.pop()
+            line = getattr(node, "lineno", 0)
+            if isinstance(node, (*_SCOPES, *_COMPREHENSIONS)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    self._add(scope, node.name, line)
+                scope = id(node)
+                self.scopes.add(scope)
+                if isinstance(node, ast.ClassDef):
+                    self.classes.add(scope)
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self._add(scope, node.id, line)
+            elif isinstance(node, ast.arg):
+                self._add(scope, node.arg, line)
+            elif isinstance(node, ast.alias):
+                self._add(scope, (node.asname or node.name).split(".")[0], line)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.declared.update(node.names)
+            stack.extend((child, scope) for child in ast.iter_child_nodes(node))
+
+    def _add(self, scope: int, name: str, line: int) -> None:
+        self.lines.setdefault((scope, name), []).append(line)
+
+    def scope_of(self, node: int, above: dict[int, int]) -> int:
+        """The innermost scope a node (by id) stands in."""
+        at = above.get(node, 0)
+        while at and at not in self.scopes:
+            at = above.get(at, 0)
+        return at
+
+    def bound_once_before(self, name: str, scope: int, line: int, above: dict[int, int]) -> bool:
+        """Whether a name read in a scope holds one value there: bound in it once,
+        before `line`; or not bound in it, and bound once (or never: a builtin) in
+        the scope it comes from."""
+        if name in self.declared:
+            return False
+        lines = self.lines.get((scope, name))
+        while lines is None and scope:
+            scope = self.scope_of(scope, above)
+            while scope in self.classes:
+                scope = self.scope_of(scope, above)
+            lines = self.lines.get((scope, name)) if scope else None
+            line = 1 << 30  # bound in an enclosing scope: once, wherever
+        return lines is None or (len(lines) == 1 and lines[0] < line)
+
+
 class Pools:
     """The pools a module makes and the names bound to them, found once per module.
 
@@ -844,6 +902,7 @@ class Pools:
         # ids of those that hold a hand-out below them or are one (see `calls_in`)
         self._above: dict[int, int] = {id(tree): 0} if tree is not None else {}
         self._tree = tree  # kept alive with these ids: no other node can be given one of them
+        self._names: _Names | None = None  # where each name is bound, found when a pool's workers are a name
         self._holding: set[int] = set()
         self._threads: dict[str, str] = {}  # local name -> thread class (`from threading import Thread`)
         self._thread_modules: set[str] = set()  # local names of `threading`, `multiprocessing`
@@ -993,6 +1052,34 @@ class Pools:
     def _bind(self, name: str, value: ast.expr) -> None:
         self._bound.setdefault(name, []).append((value.lineno, value if self._made(value) else None))
 
+    def workers_written(self, pool: ast.expr, hand_out: ast.Call) -> ast.expr | None:
+        """The number of workers a pool is made with, as written, when it is no
+        literal (`ThreadPoolExecutor(n)`, `Parallel(n_jobs=CFG["jobs"])`) and reads
+        where the hand-out stands as where the pool is made: both in one scope of
+        this module, every name in it bound there once before the pool (or, bound
+        not there, once in the scope it comes from), never declared `global` or
+        `nonlocal`. None otherwise: the pool's workers are then not known."""
+        if not isinstance(pool, ast.Call) or self._tree is None:
+            return None
+        kind = self._kind(pool.func)
+        keyword = _POOLS.get(kind, "n_jobs" if kind == "Parallel" else None)
+        if keyword is None:
+            return None
+        given = next((k.value for k in pool.keywords if k.arg == keyword), pool.args[0] if pool.args else None)
+        if given is None or isinstance(given, ast.Constant) or id(pool) not in self._above:
+            return None
+        if self._names is None:
+            self._names = _Names(self._tree)
+        home = self._names.scope_of(id(pool), self._above)
+        if self._names.scope_of(id(hand_out), self._above) != home:
+            return None
+        for node in ast.walk(given):
+            if isinstance(node, ast.Name) and not self._names.bound_once_before(
+                node.id, home, pool.lineno, self._above
+            ):
+                return None
+        return given
+
     def _pool_of(self, receiver: ast.expr, line: int) -> ast.expr | None:
         """What makes the pool a method is called on: a name's last binding before
         the call's line, or a constructor called on directly."""
@@ -1133,6 +1220,8 @@ class PoolReader:
         for part in (hand_out.items, *hand_out.args, *(k.value for k in hand_out.keywords)):
             if part is not None:
                 self.host._calls(part, scope)
+        if not hand_out.alone and self._one_worker(hand_out, scope):
+            hand_out = replace(hand_out, alone=True)  # its calls run one after another
         pool, site = self.host.sites.loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._readings(hand_out, scope)
         # one literal item: one call; a thread of a group is one of several calls
@@ -1172,6 +1261,17 @@ class PoolReader:
                 self.host.intents[n] = replace(x, pool=pool, pool_item=which)
         # what the readings could not read is said once, however many items were read
         self.host.diagnostics[first_diagnostic:] = list(dict.fromkeys(self.host.diagnostics[first_diagnostic:]))
+
+    def _one_worker(self, hand_out: PoolCall, scope: Scope) -> bool:
+        """Whether the pool a hand-out runs in is known to have one worker, its number
+        written as a value (`n = 1; ThreadPoolExecutor(n)`), read where the hand-out
+        stands. A number the value layer does not know, or knows as one of several,
+        leaves the pool one of many workers."""
+        given = self._pools.workers_written(hand_out.pool, hand_out.call) if self._pools else None
+        if given is None:
+            return False
+        held = self.host.values._integer(given, scope)
+        return type(held) is int and held == 1
 
     def _readings(
         self, hand_out: PoolCall, scope: Scope
