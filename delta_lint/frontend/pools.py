@@ -572,15 +572,25 @@ class Lifetimes:
             return self._new(_Listed(items))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self._comprehension(node, env)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+            # `ts + us`, `ts * 2`: the threads of the lists, in order; once each, as
+            # `_extend` keeps them (`ts = ts + ts` read 30 times is no list of 2**30
+            # items); each item built is charged a step
             left, right = self._expr(node.left, env), self._expr(node.right, env)
-            # once each, as `_extend` keeps them: `ts = ts + ts` read 30 times is no list
-            # of 2**30 items; each item built is charged a step
             items = list(
                 dict.fromkeys(i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items)
             )
             self._steps += len(items)
             return self._new(_Listed(items)) if items else frozenset()
+        if isinstance(node, (ast.IfExp, ast.BoolOp)):  # `ts if c else us`, `ts or us`: either
+            parts = [node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values
+            if isinstance(node, ast.IfExp):
+                self._expr(node.test, env)
+            return frozenset().union(*(self._expr(part, env) for part in parts))
+        if isinstance(node, ast.Subscript):  # `ts[0]`, `ts[1:]`: some of them, which not followed here
+            self._expr(node.slice, env)
+            self._escape(self._expr(node.value, env))
+            return frozenset()
         if isinstance(node, ast.Call):
             return self._call(node, env)
         if isinstance(node, ast.Lambda):
