@@ -244,7 +244,8 @@ class Lifetimes:
     only when it runs whenever the start did (not in an `if`, an `except` or a loop
     the start is not in) and has no timeout; a name bound in two branches is either
     thread; a thread handed to code not read here (a call, a `return`) may start
-    there and is never known to end.
+    there and is never known to end. A thread that outlives its function's call
+    runs while the thread of the next call does, unless the function runs once.
 
     `together` maps the constructors of threads whose runs overlap to the first of
     their group; `serial` holds the constructors of threads made once per turn (of a
