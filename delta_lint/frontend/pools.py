@@ -244,7 +244,8 @@ class Lifetimes:
     only when it runs whenever the start did (not in an `if`, an `except` or a loop
     the start is not in) and has no timeout; a name bound in two branches is either
     thread; a thread handed to code not read here (a call, a `return`) may start
-    there and is never known to end.
+    there and is never known to end. A thread that outlives its function's call
+    runs while the thread of the next call does, unless the function runs once.
 
     `together` maps the constructors of threads whose runs overlap to the first of
     their group; `serial` holds the constructors of threads made once per turn (of a
@@ -262,14 +263,35 @@ class Lifetimes:
         self._clock = 0
         self._steps = -sum(isinstance(node, ast.stmt) for node in ast.walk(tree))  # each read once is free
         self._turns = 0
-        scopes: list[list[ast.stmt]] = [tree.body]
+        self._tree = tree
+        self._calls: _Calls | None = None  # how often each function runs, found when first asked
+        scopes: list[ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [tree]
         scopes.extend(
-            node.body
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         )
-        for body in scopes:
-            self._scope(body)
+        for scope in scopes:
+            self._scope(scope.body)
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._outliving(scope)
+
+    def _outliving(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A thread whose run may outlive its function's call (never joined there:
+        returned, stored on `self`, handed to a call, or left running) runs while the
+        thread of the function's next call does: it is of a group of its own, unless
+        the function is known to run once (see `_Calls`)."""
+        outliving = [
+            t
+            for t in self._things
+            if isinstance(t, _Thread) and not t.future and any(end == float("inf") for _, end, _ in self._runs(t))
+        ]
+        if not outliving:
+            return
+        if self._calls is None:
+            self._calls = _Calls(self._tree)
+        if self._calls.once(fn):
+            return
+        for thread in outliving:
+            self.together.setdefault(id(thread.call), thread.call)
 
     def _scope(self, body: list[ast.stmt]) -> None:
         self._things: list[_Thread | _Listed] = []
@@ -277,8 +299,10 @@ class Lifetimes:
         self._loops: list[tuple[int, tuple[int, int]]] = []  # (id of a loop read, its turn)
         self._guards: list[int] = []  # ids of the blocks being read that may not run
         self._via: dict[str, tuple[int, tuple[int, int]]] = {}  # loop name -> (the loop, its turn)
+        self._grown = 0  # how many times a list of the scope has grown
+        self._walked: dict[int, int] = {}  # a list escaped whole -> `_grown` then
         env: dict[str, frozenset[int]] = {}
-        spent = not self._block(body, env)
+        spent = not self._block(body, env) or self._steps > _UNROLL_STEPS
         threads = [t for t in self._things if isinstance(t, _Thread)]
         futures = [t for t in threads if t.future]
         threads = [t for t in threads if not t.future]
@@ -530,14 +554,44 @@ class Lifetimes:
         if name is not None:
             return env.get(name, frozenset())
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            items = [self._expr(e.value if isinstance(e, ast.Starred) else e, env) for e in node.elts]
-            return self._new(_Listed([i for i in items if i]))
+            items: list[frozenset[int]] = []
+            spliced = False
+            for element in node.elts:
+                held = self._expr(element.value if isinstance(element, ast.Starred) else element, env)
+                lists = [t.items for h in held if isinstance(t := self._things[h], _Listed)]
+                if isinstance(element, ast.Starred) and lists:  # `[*ts, t]`: the items of `ts`, spliced
+                    spliced = True
+                    items.extend(i for listed in lists for i in listed)
+                    items.extend(frozenset({h}) for h in held if isinstance(self._things[h], _Thread))
+                elif held:
+                    items.append(held)
+            # spliced lists keep each item once, as `+` does: `ts = [*ts, *ts]` read 30 times
+            # is no list of 2**30 items
+            if spliced:
+                items = list(dict.fromkeys(items))
+                self._steps += len(items)  # items copied: charged as `+` charges them
+            return self._new(_Listed(items))
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self._comprehension(node, env)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+            # `ts + us`, `ts * 2`: the threads of the lists, in order; once each, as
+            # `_extend` keeps them (`ts = ts + ts` read 30 times is no list of 2**30
+            # items); each item built is charged a step
             left, right = self._expr(node.left, env), self._expr(node.right, env)
-            items = [i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items]
+            items = list(
+                dict.fromkeys(i for h in (*left, *right) if isinstance(t := self._things[h], _Listed) for i in t.items)
+            )
+            self._steps += len(items)
             return self._new(_Listed(items)) if items else frozenset()
+        if isinstance(node, (ast.IfExp, ast.BoolOp)):  # `ts if c else us`, `ts or us`: either
+            parts = [node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values
+            if isinstance(node, ast.IfExp):
+                self._expr(node.test, env)
+            return frozenset().union(*(self._expr(part, env) for part in parts))
+        if isinstance(node, ast.Subscript):  # `ts[0]`, `ts[1:]`: some of them, which not followed here
+            self._expr(node.slice, env)
+            self._escape(self._expr(node.value, env))
+            return frozenset()
         if isinstance(node, ast.Call):
             return self._call(node, env)
         if isinstance(node, ast.Lambda):
@@ -674,9 +728,14 @@ class Lifetimes:
         """Add the items of the lists `held` may be to list `h` (once each: a list
         filled in a loop holds each thread made in it, one per turn)."""
         kept = self._things[h].items  # type: ignore[union-attr]
+        present = set(kept)
         for other in held:
             if isinstance(thing := self._things[other], _Listed):
-                kept.extend(i for i in thing.items if i and i not in kept)
+                self._steps += len(thing.items)
+                added = [i for i in dict.fromkeys(thing.items) if i and i not in present]
+                kept.extend(added)
+                present.update(added)
+                self._grown += bool(added)
             else:
                 self._escape(frozenset({other}))
 
@@ -696,16 +755,140 @@ class Lifetimes:
         elif counts:
             thread.joins.append((self._clock, guards, turn))
 
-    def _escape(self, held: frozenset[int], depth: int = 0) -> None:
-        """Threads handed to code not read here: they may start there, and run on."""
-        for h in held:
+    def _escape(self, held: frozenset[int]) -> None:
+        """Threads handed to code not read here: they may start there, and run on.
+
+        Lists nest (`[l1, l1]` of `[a, a]`): each list is walked once per escape, and
+        not again until some list of the scope grows (`_grown`); a walk again charges
+        a step per item. Past the steps the scope is spent: every thread of it may run
+        while any other does, whichever were marked here."""
+        seen: set[int] = set()
+        stack = list(held)
+        while stack:
+            h = stack.pop()
+            if h in seen:
+                continue
+            seen.add(h)
             thing = self._things[h]
-            if isinstance(thing, _Thread) and thing.escaped is None:
-                self._clock += 1  # each may be started there, whichever the others are
-                thing.escaped = self._clock
-            elif isinstance(thing, _Listed) and depth < 4:
-                for item in thing.items:
-                    self._escape(item, depth + 1)
+            if isinstance(thing, _Thread):
+                if thing.escaped is None:
+                    self._clock += 1  # each may be started there, whichever the others are
+                    thing.escaped = self._clock
+                continue
+            if self._walked.get(h) == self._grown:
+                continue  # escaped whole since any list last grew
+            if h in self._walked:  # walked again: charged (the first walk is the list's own making)
+                self._steps += len(thing.items)
+                if self._steps > _UNROLL_STEPS:
+                    return
+            self._walked[h] = self._grown
+            stack.extend(i for item in reversed(thing.items) for i in item)
+
+
+class _Calls:
+    """Which functions of a module run once per run of it: a function named once in
+    the whole module (no other function, method or attribute of its name), by one
+    call, undecorated, not in a loop, a comprehension or a lambda, made by the
+    module's own code or a class body in it, or by a function that itself runs
+    once. Anything else (no call here: one from another module; a name handed
+    on as a value) may run several times."""
+
+    _DEPTH = 16  # functions calling functions followed at most: past them, several times
+
+    def __init__(self, tree: ast.Module) -> None:
+        self._defs: dict[str, int] = {}  # name -> how many functions (and methods) have it
+        self._uses: dict[str, list[tuple[bool, ast.AST | None, bool]]] = {}  # name -> (a call's callee, where, looped)
+        self._memo: dict[int, bool] = {}
+        stack: list[tuple[ast.AST, ast.AST | None, bool, bool]] = [(tree, None, False, False)]
+        while stack:  # (node, the function it runs in or None, in a loop there, the callee of a call)
+            node, home, looped, callee = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._defs[node.name] = self._defs.get(node.name, 0) + (1 if not node.decorator_list else 2)
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name is not None and not isinstance(getattr(node, "ctx", None), ast.Store):
+                self._uses.setdefault(name, []).append((callee, home, looped))
+            inner_home = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else home
+            inner_looped = (
+                False
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                else looped or isinstance(node, (*_LOOPS, *_COMPREHENSIONS, ast.Lambda))
+            )
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, inner_home, inner_looped, isinstance(node, ast.Call) and child is node.func))
+
+    def once(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int = 0) -> bool:
+        if id(fn) in self._memo:
+            return self._memo[id(fn)]
+        self._memo[id(fn)] = False  # a function that calls itself runs several times
+        uses = self._uses.get(fn.name, [])
+        once = (
+            depth < self._DEPTH
+            and self._defs.get(fn.name) == 1
+            and len(uses) == 1
+            and uses[0][0]
+            and not uses[0][2]
+            and (uses[0][1] is None or self.once(uses[0][1], depth + 1))  # type: ignore[arg-type]
+        )
+        self._memo[id(fn)] = bool(once)
+        return bool(once)
+
+
+class _Names:
+    """Where a module binds each name: per scope (the module, a function, a class,
+    a lambda, a comprehension), the lines of each binding (an assignment of any
+    form, a parameter, a `def`, an `import`, a loop's target, a `del`), and the
+    names any scope declares `global` or `nonlocal`."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.scopes: set[int] = {id(tree)}
+        self.lines: dict[tuple[int, str], list[int]] = {}
+        self.declared: set[str] = set()
+        self.classes: set[int] = set()  # a class body's names are not its methods' to read
+        stack: list[tuple[ast.AST, int]] = [(tree, id(tree))]
+        while stack:
+            node, scope = stack.pop()
+            line = getattr(node, "lineno", 0)
+            if isinstance(node, (*_SCOPES, *_COMPREHENSIONS)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    self._add(scope, node.name, line)
+                scope = id(node)
+                self.scopes.add(scope)
+                if isinstance(node, ast.ClassDef):
+                    self.classes.add(scope)
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self._add(scope, node.id, line)
+            elif isinstance(node, ast.arg):
+                self._add(scope, node.arg, line)
+            elif isinstance(node, ast.alias):
+                self._add(scope, (node.asname or node.name).split(".")[0], line)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.declared.update(node.names)
+            stack.extend((child, scope) for child in ast.iter_child_nodes(node))
+
+    def _add(self, scope: int, name: str, line: int) -> None:
+        self.lines.setdefault((scope, name), []).append(line)
+
+    def scope_of(self, node: int, above: dict[int, int]) -> int:
+        """The innermost scope a node (by id) stands in."""
+        at = above.get(node, 0)
+        while at and at not in self.scopes:
+            at = above.get(at, 0)
+        return at
+
+    def bound_once_before(self, name: str, scope: int, line: int, above: dict[int, int]) -> bool:
+        """Whether a name read in a scope holds one value there: bound in it once,
+        before `line`; or not bound in it, and bound once (or never: a builtin) in
+        the scope it comes from."""
+        if name in self.declared:
+            return False
+        lines = self.lines.get((scope, name))
+        while lines is None and scope:
+            scope = self.scope_of(scope, above)
+            while scope in self.classes:
+                scope = self.scope_of(scope, above)
+            lines = self.lines.get((scope, name)) if scope else None
+            line = 1 << 30  # bound in an enclosing scope: once, wherever
+        return lines is None or (len(lines) == 1 and lines[0] < line)
 
 
 class Pools:
@@ -730,6 +913,7 @@ class Pools:
         # ids of those that hold a hand-out below them or are one (see `calls_in`)
         self._above: dict[int, int] = {id(tree): 0} if tree is not None else {}
         self._tree = tree  # kept alive with these ids: no other node can be given one of them
+        self._names: _Names | None = None  # where each name is bound, found when a pool's workers are a name
         self._holding: set[int] = set()
         self._threads: dict[str, str] = {}  # local name -> thread class (`from threading import Thread`)
         self._thread_modules: set[str] = set()  # local names of `threading`, `multiprocessing`
@@ -879,6 +1063,34 @@ class Pools:
     def _bind(self, name: str, value: ast.expr) -> None:
         self._bound.setdefault(name, []).append((value.lineno, value if self._made(value) else None))
 
+    def workers_written(self, pool: ast.expr, hand_out: ast.Call) -> ast.expr | None:
+        """The number of workers a pool is made with, as written, when it is no
+        literal (`ThreadPoolExecutor(n)`, `Parallel(n_jobs=CFG["jobs"])`) and reads
+        where the hand-out stands as where the pool is made: both in one scope of
+        this module, every name in it bound there once before the pool (or, bound
+        not there, once in the scope it comes from), never declared `global` or
+        `nonlocal`. None otherwise: the pool's workers are then not known."""
+        if not isinstance(pool, ast.Call) or self._tree is None:
+            return None
+        kind = self._kind(pool.func)
+        keyword = _POOLS.get(kind, "n_jobs" if kind == "Parallel" else None)
+        if keyword is None:
+            return None
+        given = next((k.value for k in pool.keywords if k.arg == keyword), pool.args[0] if pool.args else None)
+        if given is None or isinstance(given, ast.Constant) or id(pool) not in self._above:
+            return None
+        if self._names is None:
+            self._names = _Names(self._tree)
+        home = self._names.scope_of(id(pool), self._above)
+        if self._names.scope_of(id(hand_out), self._above) != home:
+            return None
+        for node in ast.walk(given):
+            if isinstance(node, ast.Name) and not self._names.bound_once_before(
+                node.id, home, pool.lineno, self._above
+            ):
+                return None
+        return given
+
     def _pool_of(self, receiver: ast.expr, line: int) -> ast.expr | None:
         """What makes the pool a method is called on: a name's last binding before
         the call's line, or a constructor called on directly."""
@@ -1019,6 +1231,8 @@ class PoolReader:
         for part in (hand_out.items, *hand_out.args, *(k.value for k in hand_out.keywords)):
             if part is not None:
                 self.host._calls(part, scope)
+        if not hand_out.alone and self._one_worker(hand_out, scope):
+            hand_out = replace(hand_out, alone=True)  # its calls run one after another
         pool, site = self.host.sites.loc(hand_out.pool), f"{hand_out.call.lineno}:{hand_out.call.col_offset}"
         readings, counted = self._readings(hand_out, scope)
         # one literal item: one call; a thread of a group is one of several calls
@@ -1058,6 +1272,17 @@ class PoolReader:
                 self.host.intents[n] = replace(x, pool=pool, pool_item=which)
         # what the readings could not read is said once, however many items were read
         self.host.diagnostics[first_diagnostic:] = list(dict.fromkeys(self.host.diagnostics[first_diagnostic:]))
+
+    def _one_worker(self, hand_out: PoolCall, scope: Scope) -> bool:
+        """Whether the pool a hand-out runs in is known to have one worker, its number
+        written as a value (`n = 1; ThreadPoolExecutor(n)`), read where the hand-out
+        stands. A number the value layer does not know, or knows as one of several,
+        leaves the pool one of many workers."""
+        given = self._pools.workers_written(hand_out.pool, hand_out.call) if self._pools else None
+        if given is None:
+            return False
+        held = self.host.values._integer(given, scope)
+        return type(held) is int and held == 1
 
     def _readings(
         self, hand_out: PoolCall, scope: Scope
