@@ -133,6 +133,19 @@ def _built_table(steps: list[Step]) -> Chain | None:
     return None
 
 
+def _text_call(node: ast.expr) -> bool:
+    """An expression `ValueResolver.string` reads as text itself, never handing it
+    back to `_placeholder`: a str method, `str(x)`, `a or b`."""
+    if isinstance(node, ast.BoolOp):
+        return isinstance(node.op, ast.Or)
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id in TEXT_FUNCTIONS and bool(node.args)
+    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    return attr == "format" or (attr in CASE_AND_TRIM and not node.args) or (attr in DEDENT and bool(node.args))
+
+
 def _partly_known(text: Str) -> bool:
     """An unknown string that still has parts the code gives (`/FileStore/{user}/x`):
     worth keeping where it is held, so a write names what is known of its table. A
@@ -1077,6 +1090,8 @@ class ValueResolver:
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
+            return self.string(node, scope)
+        if _text_call(node):  # `{c.lower()}`, `{a or b}`, as `c = c.lower()` then `{c}` reads it
             return self.string(node, scope)
         if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
             return text
