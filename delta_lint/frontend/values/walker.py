@@ -61,7 +61,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
-from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fields
 from delta_lint.frontend.values.iteration import (
     Row,
     as_loop,
@@ -233,7 +233,11 @@ def _leaves(body: list[ast.stmt]) -> bool:
 
 
 def _is_dataclass(cls: ast.ClassDef) -> bool:
-    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`."""
+    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`; a
+    `NamedTuple` class too, made the same way (its fields in order or by keyword,
+    a keyword it has no field for a TypeError)."""
+    if any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases):
+        return True
     for decorator in cls.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
@@ -1457,8 +1461,11 @@ class Walker:
                 not model and any(k not in fields for k in given)
             ):
                 return None  # raises: a field not given, or (a dataclass) a keyword it has no field for
+            rewritten = rewritten_fields(target)
+            if rewritten is None:
+                return None  # a validator or `__post_init__` may set any field to anything
             attrs = {}
-            for name in fields:
+            for name in (f for f in fields if f not in rewritten):
                 value = given.get(name)
                 if isinstance(value, Str):
                     attrs[name] = value
