@@ -379,7 +379,7 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         home = self.host.walker.home(fn.lineno)
         if home is None:
@@ -1670,10 +1670,11 @@ class ValueResolver:
 
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
         """What an attribute set to `node` holds, when the reader keeps it: a known
-        text (or a template of named inputs), or an object of a class of the project
-        (`config`, `self.config`, `Config.from_yaml(path)`); None otherwise."""
+        text (or a template of named inputs, or one with known parts, as a name
+        keeps it), or an object of a class of the project (`config`, `self.config`,
+        `Config.from_yaml(path)`); None otherwise."""
         text = self.string(node, scope)
-        if not text.unknown:
+        if not text.unknown or _partly_known(text):  # `{raw_catalog}.ops.c`
             return text
         if isinstance(node, (ast.Name, ast.Attribute)):
             held = self._held(node, scope)
