@@ -226,11 +226,60 @@ def config_fields(cls: ast.ClassDef) -> tuple[list[str], bool] | None:
     bases = {b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in cls.bases}
     if bases & _MODEL_BASES:
         return fields, True
+    if "NamedTuple" in bases:  # made as a dataclass is: fields in order, no other keyword
+        return fields, False
     for decorator in cls.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "dataclass":
             return fields, False
     return None
+
+
+# decorators of a pydantic model's methods that may change the fields it is given:
+# the fields they name, or every field
+_FIELD_VALIDATORS = frozenset({"validator", "field_validator"})
+_MODEL_VALIDATORS = frozenset({"root_validator", "model_validator"})
+# keywords of `Field(...)` that make a field take another key than its name
+_ALIASES = frozenset({"alias", "validation_alias"})
+
+
+def rewritten_fields(cls: ast.ClassDef) -> frozenset[str] | None:
+    """The fields of a dataclass or model whose value may not be the one it is given:
+    those a field validator names, those `__post_init__` sets, those given by another
+    key (`Field(alias="catalogName")`); None when any may be (a model validator, a
+    validator of every field, an alias generator, a `__post_init__` that sets what
+    this reading cannot name)."""
+    out: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name in ("__post_init__", "model_post_init"):
+            for node in ast.walk(stmt):
+                if (isinstance(node, ast.Name) and node.id == "setattr") or (
+                    isinstance(node, ast.Attribute) and node.attr in ("__setattr__", "__dict__")
+                ):
+                    return None  # `object.__setattr__(self, "t", ...)` of a frozen dataclass: any field
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    if isinstance(node.value, ast.Name) and node.value.id == "self":
+                        out.add(node.attr)
+        for decorator in stmt.decorator_list if isinstance(stmt, ast.FunctionDef) else ():
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name in _MODEL_VALIDATORS:
+                return None
+            if name in _FIELD_VALIDATORS:
+                named = decorator.args if isinstance(decorator, ast.Call) else []
+                if not named or not all(isinstance(a, ast.Constant) and a.value != "*" for a in named):
+                    return None
+                out |= {str(a.value) for a in named}  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.value, ast.Call):
+            if any(k.arg in _ALIASES for k in stmt.value.keywords):
+                out.add(stmt.target.id)
+    if any(
+        (isinstance(n, ast.keyword) and n.arg == "alias_generator")
+        or (isinstance(n, ast.Name) and n.id == "alias_generator" and isinstance(n.ctx, ast.Store))
+        for n in ast.walk(cls)
+    ):
+        return None
+    return frozenset(out)
 
 
 def bound_names(stmt: ast.AST) -> set[str]:
@@ -1396,6 +1445,10 @@ class Evaluator:
                     self._locals = caller
             else:
                 raise NoValue  # a required field not given
+        rewritten = rewritten_fields(cls)
+        if rewritten is None:
+            return Unknown("a validator may change any field")
+        out.update({name: Unknown("a validator may change it") for name in rewritten if name in out})
         return Made(cls.name, out)
 
     def _lift_call(

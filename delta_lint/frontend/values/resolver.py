@@ -134,6 +134,19 @@ def _built_table(steps: list[Step]) -> Chain | None:
     return None
 
 
+def _text_call(node: ast.expr) -> bool:
+    """An expression `ValueResolver.string` reads as text itself, never handing it
+    back to `_placeholder`: a str method, `str(x)`, `a or b`."""
+    if isinstance(node, ast.BoolOp):
+        return isinstance(node.op, ast.Or)
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id in TEXT_FUNCTIONS and bool(node.args)
+    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    return attr == "format" or (attr in CASE_AND_TRIM and not node.args) or (attr in DEDENT and bool(node.args))
+
+
 def _partly_known(text: Str) -> bool:
     """An unknown string that still has parts the code gives (`/FileStore/{user}/x`):
     worth keeping where it is held, so a write names what is known of its table. A
@@ -376,7 +389,7 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         home = self.host.walker.home(fn.lineno)
         if home is None:
@@ -1094,6 +1107,8 @@ class ValueResolver:
         """An f-string/format field: inline statics, name parameters, mark the rest unknown."""
         if isinstance(node, (ast.Name, ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
             return self.string(node, scope)
+        if _text_call(node):  # `{c.lower()}`, `{a or b}`, as `c = c.lower()` then `{c}` reads it
+            return self.string(node, scope)
         if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
             return text
         if (
@@ -1703,10 +1718,11 @@ class ValueResolver:
 
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
         """What an attribute set to `node` holds, when the reader keeps it: a known
-        text (or a template of named inputs), or an object of a class of the project
-        (`config`, `self.config`, `Config.from_yaml(path)`); None otherwise."""
+        text (or a template of named inputs, or one with known parts, as a name
+        keeps it), or an object of a class of the project (`config`, `self.config`,
+        `Config.from_yaml(path)`); None otherwise."""
         text = self.string(node, scope)
-        if not text.unknown:
+        if not text.unknown or _partly_known(text):  # `{raw_catalog}.ops.c`
             return text
         if isinstance(node, (ast.Name, ast.Attribute)):
             held = self._held(node, scope)

@@ -31,6 +31,7 @@ from delta_lint.frontend.pyvalues import (
     UNHELD,
     DataFrame,
     Document,
+    InputDoc,
     Instance,
     Scope,
     Str,
@@ -61,7 +62,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
-from delta_lint.frontend.values.evaluator import Evaluator, Module
+from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fields
 from delta_lint.frontend.values.iteration import (
     Row,
     as_loop,
@@ -79,6 +80,7 @@ from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
     ValueResolver,
+    _partly_known,
     frame,
     joined_objects,
     plus,
@@ -86,6 +88,7 @@ from delta_lint.frontend.values.resolver import (
     with_attribute,
 )
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Flag, Intent, PooledRun
+from delta_lint.predicates import param_name
 
 NOT_READ = "DL006"  # task-not-analysable: code a call runs that is not read (see `module_call`)
 
@@ -233,7 +236,11 @@ def _leaves(body: list[ast.stmt]) -> bool:
 
 
 def _is_dataclass(cls: ast.ClassDef) -> bool:
-    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`."""
+    """`@dataclass`, `@dataclass(frozen=True)`, `@dataclasses.dataclass`; a
+    `NamedTuple` class too, made the same way (its fields in order or by keyword,
+    a keyword it has no field for a TypeError)."""
+    if any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases):
+        return True
     for decorator in cls.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
@@ -1220,7 +1227,7 @@ class Walker:
         # (each write where it stands), not once more at every call of a method; a
         # class of another file is not read here where it is written: its methods are
         # read at the calls, what the object holds as named placeholders
-        static = any(not v.params if isinstance(v, Str) else bool(v.items) for v in attrs.values())  # type: ignore[attr-defined]
+        static = any(self._tells(v) for v in attrs.values())
         if not static and cls.lineno <= self.host._own_lines:
             return None
         instance = Instance(tuple(attrs.items()), cls=cls.name)
@@ -1235,6 +1242,15 @@ class Walker:
         ):
             self.sole_instances[cls.name] = instance
         return instance
+
+    def _tells(self, held: object) -> bool:
+        """Whether an attribute of an object tells more than reading its methods where
+        they are written would (`{self_t}`): a known text, a text with known parts
+        (`{raw_catalog}.ops.c`), one named by job inputs only (`{raw_catalog}`, which
+        pairs runs by their inputs), an object holding something."""
+        if isinstance(held, Str):
+            return not held.params or _partly_known(held) or all(p in self.host.input_params for p in held.params)
+        return isinstance(held, Instance) and bool(held.items)
 
     def class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
         """The text attributes the class's body and its project bases' bodies assign
@@ -1435,13 +1451,18 @@ class Walker:
             if target is None or not (model or _is_dataclass(target)):
                 return None
             given: dict[str, object] = {}
+            loose = False  # a field a spread dict lacks may still be given by it at run time
             for keyword in node.keywords:
                 value = self._config_value(keyword.value, cls, scope, plain)
                 if keyword.arg is None and value is None:
                     # `**yaml.safe_load(f)`, `**raw`: a project document, as loaded
                     held = self.values._value(keyword.value, scope)
+                    if isinstance(keyword.value, ast.Name) and isinstance(scope.env.get(keyword.value.id), InputDoc):
+                        held = scope.env[keyword.value.id]  # `raw = json.loads(sys.argv[1])`
                     if isinstance(held, Document) and isinstance(held.plain, dict):
                         value = held.plain
+                    elif type(held) is dict or isinstance(held, InputDoc):
+                        value, loose = self._spread(keyword.value, held, target), True
                 if keyword.arg is None and isinstance(value, dict):
                     given.update(value)
                 elif keyword.arg is None:
@@ -1451,14 +1472,17 @@ class Walker:
             fields = _dataclass_fields(target)
             for name, arg in zip(fields, node.args):
                 given[name] = self.values.string(arg, scope)
-            for name, default in _defaults(target).items():  # `schema: str = "bench"`
+            for name, default in _defaults(target).items() if not loose else ():  # `schema: str = "bench"`
                 given.setdefault(name, default)
             if any(f not in given for f in _required_fields(target)) or (
                 not model and any(k not in fields for k in given)
             ):
                 return None  # raises: a field not given, or (a dataclass) a keyword it has no field for
+            rewritten = rewritten_fields(target)
+            if rewritten is None:
+                return None  # a validator or `__post_init__` may set any field to anything
             attrs = {}
-            for name in fields:
+            for name in (f for f in fields if f not in rewritten):
                 value = given.get(name)
                 if isinstance(value, Str):
                     attrs[name] = value
@@ -1466,6 +1490,26 @@ class Walker:
                     attrs[name] = Str(str(value))
             return Instance(tuple(attrs.items()), cls=target.name) if attrs else None
         return None
+
+    def _spread(self, node: ast.expr, held: object, cls: ast.ClassDef) -> dict[str, object]:
+        """The fields `**node` gives a configuration class (`TaskParams(**raw)`): a held
+        dict's keys as it holds them (`json.loads` of a task parameter the job gives);
+        of a job input's document (`InputDoc`), each field a job input of its own,
+        named as `raw["catalog"]` names it where it is read (`{raw_catalog}`), so the
+        table it names stays paired by the job's inputs."""
+        if type(held) is dict:
+            return {k: v for k, v in held.items() if isinstance(k, str)}
+        assert isinstance(held, InputDoc)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            root = ast.unparse(node)
+        else:  # `**json.loads(sys.argv[1])`: named after the input, as `json_input`'s fields are
+            root = next(iter(held.inputs)) if len(held.inputs) == 1 else cls.name
+        out: dict[str, object] = {}
+        for name in _dataclass_fields(cls):
+            field = param_str(param_name(f"{root}_{name}"))
+            self.host.input_params[field.params[0]] = held.inputs
+            out[name] = field
+        return out
 
     def _entered_once(self, cls: str) -> bool:
         """Whether the file's own code makes one object of the class and calls one
