@@ -1111,16 +1111,6 @@ class ValueResolver:
             return self.string(node, scope)
         if isinstance(node, ast.Call) and (text := self._call_text(node, scope)) is not None:
             return text
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in CASE_AND_TRIM
-            and not node.args
-        ):
-            # `f"staging_{kind.lower()}"` with `kind` a parameter: the parameter stays
-            # named, so each call gives its own value (read as `string` reads it,
-            # which never hands these calls back here)
-            return self.string(node, scope)
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
