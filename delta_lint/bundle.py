@@ -114,6 +114,9 @@ class Job:
     # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
     # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
     job_id: str = ""
+    # its max_concurrent_runs is the target's preset (`_Presets`), not its own: the
+    # runs that overlap are a developer's, started by hand with the job's defaults
+    runs_by_preset: bool = False
 
 
 @dataclass
@@ -833,6 +836,7 @@ def load_bundle(
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
+    presets = _presets(main, tconf, target if dev else None)
     out = Workflows(
         source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
         files=list(files),
@@ -843,7 +847,8 @@ def load_bundle(
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
-            "when started by hand"
+            f"when started by hand, and a job that does not set max_concurrent_runs allows "
+            f"{presets.max_runs} concurrent runs"
         )
     labels: dict[Path, str] = {}  # resolving a path costs system calls; a file holds many jobs
     stopped_in: list[Path] = []  # the file of the first value left unresolved (see `_Growth`)
@@ -859,6 +864,7 @@ def load_bundle(
             file,
             root,
             dev_target=target if dev else None,
+            presets=presets,
             base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
             label=labels[file],
         )
@@ -875,9 +881,46 @@ def load_bundle(
     if problem is not None:
         out.problems.append(problem)
     _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
-    _run_pipelines(out, dev_target=target if dev else None)
+    _run_pipelines(out, paused=presets.pause == "PAUSED")
     _wheel_modules(out, root)
     return out
+
+
+DEVELOPMENT_CONCURRENT_RUNS = 4  # the CLI's `jobs_max_concurrent_runs` of a development target
+
+
+@dataclass(frozen=True)
+class _Presets:
+    """The target's defaults for the jobs it deploys (`presets:` at the top level,
+    overridden by the target's own). Databricks, "Databricks Asset Bundle deployment
+    modes" (https://docs.databricks.com/aws/en/dev-tools/bundles/deployment-modes):
+    a development target "pauses all schedules and triggers" and "enables
+    concurrent runs on all deployed jobs"; a job opts out of either with its own
+    setting (`max_concurrent_runs: 1`, `pause_status: UNPAUSED`), and `presets:`
+    (`jobs_max_concurrent_runs`, `trigger_pause_status`) sets them in any mode. The
+    page does not give the number of runs; the CLI sets 4 where neither the job nor
+    the presets give one (its `max_concurrent_runs` unset or 0), and applies the
+    pause only where the job's schedule, trigger or continuous block names no
+    `pause_status`. Without presets a job keeps the Jobs API's defaults (one run at
+    a time, unpaused)."""
+
+    max_runs: int = 1
+    pause: str = ""  # "PAUSED", "UNPAUSED", or "" (each job's own)
+
+
+def _presets(main: dict, tconf: Any, development: str | None) -> _Presets:
+    given: dict = {}
+    for config in (main, tconf):
+        if isinstance(config, dict) and isinstance(config.get("presets"), dict):
+            given.update(config["presets"])
+    runs = given.get("jobs_max_concurrent_runs")
+    runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
+    pause = given.get("trigger_pause_status")
+    pause = pause if pause in ("PAUSED", "UNPAUSED") else ""
+    if development is not None:
+        runs = runs or DEVELOPMENT_CONCURRENT_RUNS
+        pause = pause or "PAUSED"
+    return _Presets(runs or 1, pause)
 
 
 def _target_value(value: Any, declared: Any) -> Any:
@@ -980,9 +1023,11 @@ def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
+def _run_pipelines(out: Workflows, paused: bool) -> None:
     """A job's `pipeline_task` runs its pipeline's files; a pipeline no job runs is
-    a job of its own (continuous, or triggered by hand)."""
+    a job of its own (continuous, or triggered by hand). `paused`: the target's
+    presets pause triggers (development mode), which the CLI applies to a
+    continuous pipeline by making it triggered (see `_Presets`)."""
     started = set()
     for job in out.jobs.values():
         for task in job.tasks.values():
@@ -994,7 +1039,7 @@ def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
         if key in started or not pipeline.files:
             continue
         job = Job(key=f"pipeline {key}", name=f"pipeline {key}", location=pipeline.location)
-        job.continuous = pipeline.continuous and dev_target is None
+        job.continuous = pipeline.continuous and not paused
         job.tasks["update"] = Task("update", "pipeline", pipeline.files, location=pipeline.location)
         out.jobs[job.key] = job
 
@@ -1105,20 +1150,24 @@ def _job(
     dev_target: str | None,
     base: Path | None = None,
     label: str | None = None,
+    presets: _Presets | None = None,
 ) -> Job:
     label = label or _rel(file, root)  # `file` as the locations of the job and its tasks name it
     where = Location(label, getattr(spec, "line", 1), 1)
     job = Job(key=key, name=str(spec.get("name") or key), location=where)
-    runs = spec.get("max_concurrent_runs", 1)
-    job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
+    presets = presets or _Presets()
+    runs = spec.get("max_concurrent_runs")
+    own = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
+    job.max_concurrent_runs = own or presets.max_runs
+    job.runs_by_preset = own is None and presets.max_runs > 1
     continuous = spec.get("continuous")
-    job.continuous = isinstance(continuous, dict) and continuous.get("pause_status", "UNPAUSED") != "PAUSED"
+    job.continuous = isinstance(continuous, dict) and _pause(continuous, presets) != "PAUSED"
     if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
         job.max_concurrent_runs = 1
     schedule = spec.get("schedule")
     if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
         job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")
-        job.paused = schedule.get("pause_status") == "PAUSED"
+        job.paused = _pause(schedule, presets) == "PAUSED"
         try:
             check_cron(*job.cron)
         except CronError as err:  # reported at the schedule; the job may then start at any time
@@ -1129,7 +1178,7 @@ def _job(
                 job.trigger = "a schedule delta-lint cannot evaluate"
     trigger = spec.get("trigger")
     if isinstance(trigger, dict):
-        job.paused = job.paused or trigger.get("pause_status") == "PAUSED"
+        job.paused = job.paused or _pause(trigger, presets) == "PAUSED"
         if isinstance(trigger.get("periodic"), dict):
             p = trigger["periodic"]
             job.trigger = f"a periodic trigger every {p.get('interval')} {str(p.get('unit', '')).lower()}"
@@ -1137,9 +1186,12 @@ def _job(
             job.trigger = "a file-arrival trigger"
         elif trigger.get("table_update") or trigger.get("table"):
             job.trigger = "a table-update trigger"
-    if dev_target is not None:
+    running = job.continuous or ((job.cron is not None or job.trigger is not None) and not job.paused)
+    if dev_target is not None and not running:  # its own `pause_status: UNPAUSED` keeps it running
         job.paused = True
         job.note = f"target `{dev_target}` is in development mode (schedules and triggers paused)"
+        if own is None:
+            job.note = job.note[:-1] + f", {job.max_concurrent_runs} concurrent runs)"
     job.parameters = tuple(str(p.get("name")) for p in spec.get("parameters") or [] if isinstance(p, dict))
     job.parameter_defaults = tuple(
         (str(p.get("name")), _argument(p.get("default")))
@@ -1156,6 +1208,13 @@ def _job(
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
+
+
+def _pause(block: dict, presets: _Presets) -> str:
+    """A schedule's, trigger's or continuous block's pause status: its own, else the
+    target's preset (see `_Presets`)."""
+    own = block.get("pause_status")
+    return own if own in ("PAUSED", "UNPAUSED") else presets.pause
 
 
 def _break_cycles(job: Job) -> None:
@@ -2171,9 +2230,10 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     started = _started_with(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
-        if job.max_concurrent_runs > 1:
+        if job.max_concurrent_runs > 1 and not job.runs_by_preset:
             # runs that overlap each other are started with values of their own: the
             # defaults hold only for parameters that what starts them leaves alone
+            # (not so for runs a development target allows: a developer's, with defaults)
             varying = started.get(job.key)
             job_values = {k: (None if varying is None or k in varying else v) for k, v in job_values.items()}
         for task in job.tasks.values():
