@@ -78,7 +78,7 @@ class Task:
     # and, when its `inputs` are known where it is defined, the arguments of each
     # iteration (the `{{input}}`s replaced); None when only a run knows them
     iterations: tuple[tuple[tuple[str, str | None], ...], ...] | None = None
-    entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
+    entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `wheel_modules`)
     package: str = ""  # and the wheel's package_name
     # a dbt_task: (project folder relative to the root, or the path as written when no
     # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
@@ -882,7 +882,7 @@ def load_bundle(
         out.problems.append(problem)
     _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
     _run_pipelines(out, paused=presets.pause == "PAUSED")
-    _wheel_modules(out, root)
+    wheel_modules(out, root)
     return out
 
 
@@ -1291,20 +1291,18 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         fed = _iteration_inputs(inner_spec)
         iterations = _iterations(inputs, inner_spec, inner_spec.get("task_key") or key)
         known = _known_inputs(inputs)
-        return Task(
-            key,
-            "for_each_task",
-            inner.files,
-            depends,
-            concurrency,
-            ("inputs", *inner.parameters),
-            location,
-            inner.problem,
-            inner.arguments,
-            inner.starts,
+        # the inner task as read at the top level (its files, a wheel's entry point, a
+        # pipeline or dbt project it runs), run once per input
+        return replace(
+            inner,
+            key=key,
+            kind="for_each_task",
+            depends_on=depends,
+            for_each_concurrency=concurrency,
+            parameters=("inputs", *inner.parameters),
+            location=location,
             per_run_inputs=fed,
             iterations=iterations,
-            probes=inner.probes,
             unlisted_inputs=len(known) if known and fed and iterations is None else 0,
         )
     for kind, path_keys in _FILE_TASKS.items():
@@ -2176,7 +2174,7 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)
-    _wheel_modules(out, root)
+    wheel_modules(out, root)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
 
@@ -2192,14 +2190,14 @@ def _is_resource_file(file: Path, root: Path) -> bool:
         return False
 
 
-def _wheel_modules(workflows: Workflows, root: Path) -> None:
+def wheel_modules(workflows: Workflows, root: Path) -> None:
     """A wheel task runs the project module its entry point names, when exactly one
     is found (see `entry_modules`): one listing for every wheel task of the jobs."""
     tasks = [
         (job, key, task)
         for job in workflows.jobs.values()
         for key, task in job.tasks.items()
-        if task.kind == "python_wheel_task" and task.entry_point and not task.files
+        if task.entry_point and not task.files  # a wheel task, or a for_each task running one
     ]
     if not tasks:
         return
