@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
+from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing, wheel_modules
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, TerraformJob, convert
@@ -113,6 +113,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             out.files += [f for f in dict.fromkeys([file, *module_files, *value_files]) if f not in read]
             read.update(module_files, value_files, [file])
     _keyed(out, defined)
+    wheel_modules(out, root)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
 
@@ -663,15 +664,31 @@ def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | No
     settings["parameters"] = [
         {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
     ]
+    git = _one(spec.get("git_source"))
+    if git:  # its tasks' files come from a checkout of the repository (see `_task`'s `source`)
+        settings["git_source"] = _plain(git)
     settings["tasks"] = [_task(_one(t), sources, places) for t in spec.get("task") or [] if _one(t).get("task_key")]
     return settings
 
 
 def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
+    """The Jobs API task a `task` block stands for, in the bundle reader's shape, so
+    that a task is read alike wherever it stands: at the top level, or as the
+    `task` of a `for_each_task` (its files, a wheel's entry point, its `source`)."""
     task: dict[str, Any] = {"task_key": _text(block.get("task_key"))}
     depends = [_text(_one(d).get("task_key")) for d in block.get("depends_on") or []]
     if depends:
         task["depends_on"] = [{"task_key": d} for d in depends if d]
+    for_each = _one(block.get("for_each_task"))
+    if for_each:
+        inner = _one(for_each.get("task"))
+        task["for_each_task"] = {
+            "inputs": _text(for_each.get("inputs")),
+            "task": _task(inner, sources, places) if inner else {},
+        }
+        if isinstance(for_each.get("concurrency"), int):
+            task["for_each_task"]["concurrency"] = for_each["concurrency"]
+        return task
     for kind, path_key in _FILE_TASKS.items():
         body = _one(block.get(kind))
         if not body:
@@ -682,18 +699,32 @@ def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]
             path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
         path = _local(path, places)  # relative to the module's folder, as task paths are read
         inner: dict[str, Any] = {path_key: path}
+        if body.get("source"):  # `GIT`: the path is relative to the repository's root, not to this folder
+            inner["source"] = _text(body["source"])
         params = body.get("base_parameters") or body.get("parameters")
         if isinstance(params, dict):
             inner["base_parameters"] = {k: _text(v) for k, v in params.items()}
         elif isinstance(params, list):
             inner["parameters"] = [_text(v) for v in params]
         task[kind] = inner
+    sql_file = _one(_one(block.get("sql_task")).get("file"))
+    if sql_file.get("path"):  # `sql_task { file { path source } }`: a SQL file, read as a bundle's
+        task["sql_task"] = {"file": {k: _text(v) for k, v in sql_file.items() if k in ("path", "source")}}
+    wheel = _one(block.get("python_wheel_task"))
+    if wheel.get("entry_point"):  # followed to the project module its entry point names
+        task["python_wheel_task"] = {
+            k: _text(wheel[k]) for k in ("package_name", "entry_point") if isinstance(wheel.get(k), str)
+        }
+        if isinstance(wheel.get("parameters"), list):
+            task["python_wheel_task"]["parameters"] = [_text(v) for v in wheel["parameters"]]
+        elif isinstance(wheel.get("named_parameters"), dict):
+            task["python_wheel_task"]["named_parameters"] = {k: _text(v) for k, v in wheel["named_parameters"].items()}
     dbt = _one(block.get("dbt_task"))
     if dbt:  # the dbt reader finds its project's nodes (`delta_lint.dbt`)
         task["dbt_task"] = {k: [_text(c) for c in v] if isinstance(v, list) else _text(v) for k, v in dbt.items()}
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
-    elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
+    elif not any(kind in task for kind in (*_FILE_TASKS, "sql_task", "python_wheel_task", "dbt_task")):
         # a task of another kind: not analysed, as in a bundle, and named by its kind
         kind = next((k for k in _OTHER_TASKS if k in block), "unknown_task")
         task[kind] = {}

@@ -70,3 +70,78 @@ def test_iterations_of_a_wheel_for_each_task_meet_only_when_they_run_at_once(tmp
     assert _rules(sequential) == []  # read (no DL006), and one iteration at a time
     parallel = _write(tmp_path / "two", {**WHEEL, "databricks.yml": _for_each_bundle(2, adhoc=False)})
     assert _rules(parallel) == ["DL102"]
+
+
+# -- Terraform task blocks -----------------------------------------------------------------
+
+GIT_SOURCE = '  git_source {\n    url      = "https://github.com/example/repo"\n    provider = "gitHub"\n  }\n'
+
+
+def _tf_job(name: str, task: str, job_extra: str = "") -> str:
+    return f'resource "databricks_job" "{name}" {{\n  name = "{name}"\n{job_extra}  task {{\n{task}  }}\n}}\n'
+
+
+def _notebook(source: str = "") -> str:
+    line = f'      source        = "{source}"\n' if source else ""
+    return f'    task_key = "load"\n    notebook_task {{\n      notebook_path = "notebooks/load"\n{line}    }}\n'
+
+
+def _tf_project(root: Path, jobs: str, files: dict[str, str] | None = None) -> Path:
+    given = files if files is not None else {"notebooks/load.py": MERGE_NOTEBOOK}
+    return _write(root, {**given, "terraform/jobs.tf": jobs})
+
+
+def test_terraform_git_source_paths_start_at_the_repository_root(tmp_path: Path) -> None:
+    # the job's `git_source` with the task's `source = "GIT"`; a task's `source = "GIT"` alone
+    jobs = _tf_job("nightly", _notebook("GIT"), GIT_SOURCE) + _tf_job("adhoc", _notebook("GIT"))
+    assert _rules(_tf_project(tmp_path, jobs)) == ["DL102"]
+    # the job's `git_source` makes a task without `source` read from the repository too
+    jobs = _tf_job("nightly", _notebook(), GIT_SOURCE) + _tf_job("adhoc", _notebook(), GIT_SOURCE)
+    assert _rules(_tf_project(tmp_path / "implicit", jobs)) == ["DL102"]
+
+
+def test_terraform_workspace_paths_stay_beside_the_tf_file(tmp_path: Path) -> None:
+    # near misses: no git source (the path is the .tf folder's), and `source = "WORKSPACE"`
+    # beside a `git_source`: neither names notebooks/load.py at the root
+    jobs = _tf_job("nightly", _notebook()) + _tf_job("adhoc", _notebook("WORKSPACE"), GIT_SOURCE)
+    found = _findings(_tf_project(tmp_path, jobs))
+    assert sorted(f["rule"] for f in found) == ["DL006", "DL006"]
+    assert all("is not in this project" in f["message"] for f in found)
+
+
+def test_terraform_sql_task_file_from_git(tmp_path: Path) -> None:
+    task = (
+        '    task_key = "load"\n    sql_task {\n      warehouse_id = "abc"\n'
+        '      file {\n        path   = "sql/load.sql"\n        source = "GIT"\n      }\n    }\n'
+    )
+    jobs = _tf_job("nightly", task, GIT_SOURCE) + _tf_job("adhoc", task, GIT_SOURCE)
+    assert _rules(_tf_project(tmp_path, jobs, {"sql/load.sql": MERGE_SQL + ";\n"})) == ["DL102"]
+
+
+def _tf_wheel(key: str = "load") -> str:
+    return (
+        f'    task_key = "{key}"\n    python_wheel_task {{\n      package_name = "shop"\n'
+        '      entry_point  = "shop-load"\n    }\n'
+    )
+
+
+def test_terraform_wheel_tasks_run_their_entry_point(tmp_path: Path) -> None:
+    jobs = _tf_job("nightly", _tf_wheel()) + _tf_job("adhoc", _tf_wheel())
+    found = _findings(_tf_project(tmp_path, jobs, WHEEL))
+    assert [f["rule"] for f in found] == ["DL102"] and found[0]["location"]["path"] == "src/shop/load.py"
+
+
+def _tf_for_each(concurrency: int) -> str:
+    return (
+        '    task_key = "load_all"\n    for_each_task {\n      inputs      = "[\\"orders\\", \\"refunds\\"]"\n'
+        f"      concurrency = {concurrency}\n      task {{\n"
+        + _tf_wheel("load_one").replace("\n    ", "\n        ").replace("    task_key", "        task_key", 1)
+        + "      }\n    }\n"
+    )
+
+
+def test_terraform_for_each_task_runs_its_inner_task(tmp_path: Path) -> None:
+    parallel = _tf_project(tmp_path / "two", _tf_job("nightly", _tf_for_each(2)), WHEEL)
+    assert _rules(parallel) == ["DL102"]
+    sequential = _tf_project(tmp_path / "one", _tf_job("nightly", _tf_for_each(1)), WHEEL)
+    assert _rules(sequential) == []
