@@ -883,6 +883,7 @@ def load_bundle(
     _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
     _run_pipelines(out, paused=presets.pause == "PAUSED")
     wheel_modules(out, root)
+    tail_notes(out)
     return out
 
 
@@ -965,7 +966,8 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         for kind in ("notebook", "file"):
             ref = library.get(kind)
             value = ref.get("path") if isinstance(ref, dict) else None
-            if isinstance(value, str) and not _REF.search(value):
+            value = known_tail(value) if isinstance(value, str) else None  # a deployment's folder: by its tail
+            if value is not None:
                 probe = probe_file("locate", value, file.parent, root)
                 probes.append(probe)
                 found.extend(probe[2])
@@ -1319,14 +1321,18 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             arguments = _arguments(_task_name(params, key))
             if not isinstance(value, str) or not value:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
-            if _REF.search(value):
-                return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
-            if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
+            written = value
+            if _REF.search(value):  # a folder only a deployment knows: its known tail is looked for
+                tail = known_tail(value)
+                if tail is None:
+                    return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
+                probe = probe_file("locate", tail, base, root)
+            elif _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
                 probe = probe_file("locate-git", value, folder or base, root)
             else:
                 probe = probe_file("locate", value, base, root)
             if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
-                problem = f"`{value}` is not in this project"
+                problem = f"`{written}` is not in this project"
                 return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
@@ -1365,6 +1371,54 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+def known_tail(value: str) -> str | None:
+    """A path holding references nothing in the project resolves (the deploying
+    user's `${workspace.current_user.userName}`, `${workspace.root_path}`, a
+    variable without a default or given with `--var` at deploy time): the folder
+    they name is known only to a deployment, so the path is its known tail after
+    UNKNOWN_FOLDER (`/Repos/${workspace.current_user.userName}/repo/notebooks/load`
+    is `{unknown folder}/repo/notebooks/load`), looked for by its tail and then by
+    name as any workspace path in a folder the project does not have
+    (`match_by_name`). None when a reference is in the file's own name
+    (`notebooks/${var.step}`): which file runs is then known only to a deployment;
+    and when it names one of the bundle's own deployment folders
+    (`${workspace.root_path}/notebooks/x` outside the synced files, or with
+    `file_path` moved): a folder the bundle does not sync the project's files to."""
+    found = list(_REF.finditer(value))
+    if not found:
+        return value
+    if any(m.group(1).startswith("workspace.") and m.group(1).endswith("_path") for m in found):
+        return None
+    rest = value[found[-1].end() :]
+    parts = [p for p in rest.split("/") if p and p != "."]
+    if not rest.startswith("/") or not parts or ".." in parts:
+        return None
+    return UNKNOWN_FOLDER + "/" + "/".join(parts)
+
+
+def tail_notes(workflows: Workflows) -> None:
+    """A note naming the tasks whose path was found by the known tail after a
+    folder only a deployment knows (`known_tail`): the file is the project's
+    file of that tail, not one the path names outright."""
+    matched = []
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            for kind, argument, answer in task.probes:
+                value = json.loads(argument)[0] if kind == "locate" and answer else ""
+                if isinstance(value, str) and value.startswith(UNKNOWN_FOLDER):
+                    matched.append(f"task `{key}` of job `{job.key}` (`{value}` as {answer[0]})")
+    if matched:
+        matched.sort()
+        shown = "; ".join(matched[:MAX_NAMED]) + (
+            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
+        )
+        workflows.notes.append(
+            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose path holds a folder only a deployment "
+            f"resolves (the deploying user, a variable without a value) {'were' if len(matched) != 1 else 'was'} "
+            f"matched to a project file by the path's known tail: {shown}"
+        )
 
 
 # a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
@@ -2175,6 +2229,7 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
         if jobs:
             out.files.append(file)
     wheel_modules(out, root)
+    tail_notes(out)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing, wheel_modules
+from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing, tail_notes, wheel_modules
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, TerraformJob, convert
@@ -114,6 +114,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             read.update(module_files, value_files, [file])
     _keyed(out, defined)
     wheel_modules(out, root)
+    tail_notes(out)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
 
