@@ -77,10 +77,15 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
     said: set[Path] = set()  # the module folders whose variables files' problems are reported
     deployments = _deployments(root, [Path(f).parent for f in found], module)
     defined: list[tuple[str, str, Any]] = []  # (deployment root, job name, job)
+    uncalled: dict[Path, int] = {}  # module folders nothing deploys -> their jobs left out
     for file in map(Path, found):
         document = module.parsed(file)
         if isinstance(document, ConfigError):
             out.problems.append(found_problem(file, root, document))
+            continue
+        if _uncalled_module(file.parent, root, module):
+            uncalled[file.parent] = uncalled.get(file.parent, 0) + len(list(_resources(document, _KIND)))
+            out.files.append(file)  # a call written later makes its jobs deployed
             continue
         notebooks, module_files = module.sources(file.parent)
         values, value_files, unread = module.values(file.parent)
@@ -113,6 +118,16 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             out.files += [f for f in dict.fromkeys([file, *module_files, *value_files]) if f not in read]
             read.update(module_files, value_files, [file])
     _keyed(out, defined)
+    if uncalled:  # whether a root calls them: the files with `module` blocks, asked again on a warm run
+        calling = listing("terraform-modules", str(root))
+        out.listings.append(("terraform-modules", str(root), calling))
+        out.files += [f for f in map(Path, calling) if f not in out.files]
+    for folder, count in sorted(uncalled.items()):
+        out.notes.append(
+            f"Terraform module `{_label(folder, root)}` is in a `modules` folder, has no provider or backend of "
+            f"its own, and no module of the project calls it: it deploys nothing, so its {count} "
+            f"job{'s are' if count != 1 else ' is'} not read"
+        )
     wheel_modules(out, root)
     tail_notes(out)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
@@ -444,6 +459,33 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
         tops = _top_callers(folder.resolve(), lambda here: callers.get(here, ()))
         out[folder] = tuple(sorted(_label(top, root) for top in tops))
     return out
+
+
+def _uncalled_module(folder: Path, root: Path, module: _Modules) -> bool:
+    """Whether a folder's jobs are a child module's that nothing deploys: it sits in
+    a `modules` folder (Terraform's standard module structure), configures no
+    `provider` or `terraform { backend }` of its own (a root's), and, while the
+    project's roots call local modules (so it deploys its own), none calls it.
+    A project of modules only may be a library that others call: its jobs are read.
+    Read after `_deployments` has found the calls."""
+    if not module.calls or folder.resolve() in module.calls:
+        return False
+    try:
+        parts = folder.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return False
+    if "modules" not in parts:
+        return False
+    for tf in sorted(folder.glob("*.tf")):
+        document = module.parsed(tf)
+        if not isinstance(document, dict):
+            return False  # a file that cannot be read may configure anything
+        blocks = document.get("terraform")
+        if document.get("provider") or any(
+            isinstance(b, dict) and "backend" in b for b in (blocks if isinstance(blocks, list) else ())
+        ):
+            return False
+    return True
 
 
 def _top_callers(folder: Path, callers_of: Callable[[Path], Iterable[Path]]) -> set[Path]:

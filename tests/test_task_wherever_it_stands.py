@@ -145,3 +145,36 @@ def test_terraform_for_each_task_runs_its_inner_task(tmp_path: Path) -> None:
     assert _rules(parallel) == ["DL102"]
     sequential = _tf_project(tmp_path / "one", _tf_job("nightly", _tf_for_each(1)), WHEEL)
     assert _rules(sequential) == []
+
+
+# -- a Terraform module nothing deploys ----------------------------------------------------------
+
+
+def _module_project(root: Path, genai_folder: str, genai_extra: str = "", caller: bool = True) -> Path:
+    cron = '  schedule {\n    quartz_cron_expression = "0 0 2 * * ?"\n    timezone_id = "UTC"\n  }\n'
+    task = '    task_key = "load"\n    notebook_task {\n      notebook_path = "${path.module}/../../notebooks/load"\n    }\n'
+    files = {
+        "notebooks/load.py": MERGE_NOTEBOOK,
+        "modules/jobs/main.tf": _tf_job("nightly", task, cron),
+        f"{genai_folder}/main.tf": genai_extra
+        + _tf_job("agent", task.replace("/../..", "/.." * (genai_folder.count("/") + 1))),
+    }
+    if caller:
+        files["infra/main.tf"] = 'module "jobs" {\n  source = "../modules/jobs"\n}\n'
+    return _write(root, files)
+
+
+def test_a_module_no_root_calls_deploys_no_job(tmp_path: Path) -> None:
+    doc = json.loads(
+        run_cli("check", ".", "--no-cache", "--format", "json", cwd=_module_project(tmp_path, "modules/genai")).stdout
+    )
+    assert doc["findings"] == []
+    assert any("`modules/genai`" in n and "deploys nothing" in n for n in doc["summary"]["notes"])
+
+
+def test_modules_that_may_be_deployed_keep_their_jobs(tmp_path: Path) -> None:
+    # near misses: a provider of its own (a root), a folder outside `modules`, no local calls at all
+    provider = _module_project(tmp_path / "provider", "modules/genai", 'provider "databricks" {}\n')
+    assert _rules(provider) == ["DL102"]
+    assert _rules(_module_project(tmp_path / "root", "genai")) == ["DL102"]
+    assert _rules(_module_project(tmp_path / "library", "modules/genai", caller=False)) == ["DL102"]
