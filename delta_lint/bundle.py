@@ -734,7 +734,8 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     target, unless it is a development target (`mode: development`: schedules and
     triggers paused, names prefixed) and a production target exists: the schedule
     that runs in production is the one whose conflicts fail jobs, so the gate judges
-    that (`--target` overrides)."""
+    that (`--target` overrides). A bundle of one target deploys it without `-t`,
+    `default:` or not, as the CLI does."""
     if not isinstance(targets, dict):
         return None, ""
     mode = lambda name: targets[name].get("mode") if isinstance(targets[name], dict) else None  # noqa: E731
@@ -747,6 +748,9 @@ def default_target(targets: Any) -> tuple[str | None, str]:
         )
     if default is not None:
         return default, "the bundle's default target"
+    only = next(iter(targets)) if len(targets) == 1 else None
+    if isinstance(only, str):  # the CLI's default when there is one target (`SelectDefaultTarget`)
+        return only, "the bundle's only target"
     return None, ""
 
 

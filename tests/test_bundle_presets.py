@@ -98,3 +98,15 @@ def test_a_pause_preset_pauses_schedules_outside_development(tmp_path: Path) -> 
     assert _pairs(root)[frozenset(("early.load", "late.load"))]["overlap"] is True
     root = _bundle(tmp_path / "plain", "  prod: {mode: production, default: true}\n", _two_schedules("", ""))
     assert _pairs(root)[frozenset(("early.load", "late.load"))]["overlap"] is False
+
+
+def test_a_bundle_of_one_target_deploys_it_without_default(tmp_path: Path) -> None:
+    # the CLI selects the only target: its development mode holds without `default: true`
+    root = _bundle(tmp_path, "  dev: {mode: development}\n", _job("load"))
+    proc = run_cli("check", ".", "--no-cache", "--format", "json", cwd=root)
+    doc = json.loads(proc.stdout)
+    assert [f["rule"] for f in doc["findings"]] == ["DL102"]
+    assert "target `dev` (the bundle's only target)" in doc["summary"]["notes"][0]
+    # near miss: two targets, none the default: no target is chosen (the CLI asks for one)
+    two = _bundle(tmp_path / "two", "  dev: {mode: development}\n  prod: {mode: production}\n", _job("load"))
+    assert _rules(two) == []
