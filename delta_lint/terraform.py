@@ -42,7 +42,9 @@ _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_fil
 _PATH_FOLDER = re.compile(r"^\$\{\s*path\.(module|root|cwd)\s*\}")
 _KIND = "databricks_job"
 # `${var.name}` / `${local.name}` (a fixed pattern of ours, not the repository's)
-_REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)\s*\}")
+# and an attribute or key of an object's value: `${var.job.cron}`, `${local.jobs["nightly"].cron}`
+_REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\s*\"[\w .-]*\"\s*\])*)\s*\}")
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_][\w-]*)|\[\s*\"([\w .-]*)\"\s*\]")
 # Bounds on reading values: locals naming locals, and the text references build
 MAX_REFERENCE_DEPTH = 16
 MAX_VALUE_TEXT = 64 * 1024
@@ -230,15 +232,16 @@ class _Values:
             return None
         ref = f"{match.group(1)}.{match.group(2)}"
         if ref in self._known:
-            return self._known[ref]
-        if ref not in self.written:
+            held = self._known[ref]
+        elif ref not in self.written:
             return None
-        self._known[ref] = None  # a local naming itself, even through others, is not known
-        held = self.resolved(self.written[ref], depth + 1)
-        if isinstance(held, str) and _REFERENCE.search(held):
-            held = None  # a reference left inside: not known
-        self._known[ref] = held
-        return held
+        else:
+            self._known[ref] = None  # a local naming itself, even through others, is not known
+            held = self.resolved(self.written[ref], depth + 1)
+            if isinstance(held, str) and _REFERENCE.search(held):
+                held = None  # a reference left inside: not known
+            self._known[ref] = held
+        return _attribute(held, match.group(3))
 
     def _text(self, match: re.Match, depth: int) -> str:
         """A reference inside a string: the text of a known scalar, else as written."""
@@ -250,6 +253,18 @@ class _Values:
         if isinstance(held, str):
             return _text(held)
         return match.group(0)
+
+
+def _attribute(held: Any, chain: str) -> Any:
+    """The value an object's attributes or keys (`.cron`, `["nightly"]`) name in a
+    known value (python-hcl2 keeps a key written in quotes with them); None when one
+    is missing, or the value is not an object (nothing is evaluated)."""
+    for m in _ATTRIBUTE.finditer(chain):
+        key = m.group(1) or m.group(2)
+        if not isinstance(held, dict):
+            return None
+        held = held.get(key, held.get(f'"{key}"'))
+    return held
 
 
 # `${task.value}`, `${task.key}`, `${task.value.notebook}`: a `dynamic` block's iterator

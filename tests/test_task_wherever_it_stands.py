@@ -178,3 +178,30 @@ def test_modules_that_may_be_deployed_keep_their_jobs(tmp_path: Path) -> None:
     assert _rules(provider) == ["DL102"]
     assert _rules(_module_project(tmp_path / "root", "genai")) == ["DL102"]
     assert _rules(_module_project(tmp_path / "library", "modules/genai", caller=False)) == ["DL102"]
+
+
+# -- Terraform values read through an object's attribute -------------------------------------------
+
+
+def _object_schedules(early: str, late: str) -> str:
+    variable = (
+        'variable "jobs" {\n  default = {\n'
+        '    early = { quartz_cron_expression = "0 0 1 * * ?" }\n'
+        '    "late" = { quartz_cron_expression = "0 0 13 * * ?" }\n  }\n}\n'
+    )
+    task = '    task_key = "load"\n    notebook_task {\n      notebook_path = "../notebooks/load"\n    }\n'
+    schedule = '  schedule {{\n    quartz_cron_expression = {cron}\n    timezone_id = "UTC"\n  }}\n'
+    return (
+        variable
+        + _tf_job("early", task, schedule.format(cron=early))
+        + _tf_job("late", task, schedule.format(cron=late))
+    )
+
+
+def test_a_terraform_schedule_from_an_object_variable_is_read(tmp_path: Path) -> None:
+    jobs = _object_schedules("var.jobs.early.quartz_cron_expression", 'var.jobs["late"].quartz_cron_expression')
+    assert _rules(_tf_project(tmp_path, jobs)) == []  # 01:00 and 13:00 never meet
+    # near miss: an attribute the object lacks is unknown: the job may start at any time (DL003)
+    jobs = _object_schedules("var.jobs.early.quartz_cron_expression", "var.jobs.late.cron")
+    rules = _rules(_tf_project(tmp_path / "missing", jobs))
+    assert "DL003" in rules and "DL102" in rules
