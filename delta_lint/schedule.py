@@ -45,6 +45,7 @@ from delta_lint.bundle import (
     load_job_definitions,
     match_by_name,
     task_runs,
+    wheel_modules,
 )
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
@@ -1003,6 +1004,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
 
         resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     match_by_name(out, config.root)  # workspace paths in folders the project does not have
+    wheel_modules(out, config.root)  # wheel tasks of every reader (Airflow's too) run their entry point
     for_each_notes(out)
     # where each task's and pipeline's files were looked for: asked again with the listings
     out.listings += [probe for job in out.jobs.values() for task in job.tasks.values() for probe in task.probes]
