@@ -479,11 +479,13 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
 def _uncalled_module(folder: Path, root: Path, module: _Modules) -> bool:
     """Whether a folder's jobs are a child module's that nothing deploys: it sits in
     a `modules` folder (Terraform's standard module structure), configures no
-    `provider` or `terraform { backend }` of its own (a root's), and, while the
-    project's roots call local modules (so it deploys its own), none calls it.
-    A project of modules only may be a library that others call: its jobs are read.
+    `provider` or `terraform { backend }` of its own (a root's), no module calls it,
+    and the project deploys modules of its own without it: its roots call other
+    local modules, or the folder holding `modules` has `.tf` files (the root module
+    of that structure) and does not call this one. A project of modules only, with
+    neither, may be a library others call: its jobs are read.
     Read after `_deployments` has found the calls."""
-    if not module.calls or folder.resolve() in module.calls:
+    if folder.resolve() in module.calls:
         return False
     try:
         parts = folder.resolve().relative_to(root.resolve()).parts
@@ -500,7 +502,8 @@ def _uncalled_module(folder: Path, root: Path, module: _Modules) -> bool:
             isinstance(b, dict) and "backend" in b for b in (blocks if isinstance(blocks, list) else ())
         ):
             return False
-    return True
+    above = root.resolve().joinpath(*parts[: len(parts) - 1 - parts[::-1].index("modules")])
+    return bool(module.calls) or any(above.glob("*.tf"))
 
 
 def _top_callers(folder: Path, callers_of: Callable[[Path], Iterable[Path]]) -> set[Path]:

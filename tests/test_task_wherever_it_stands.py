@@ -230,3 +230,25 @@ def test_a_wheel_task_an_airflow_run_submits_runs_its_entry_point(tmp_path: Path
     # near miss: an entry point the project does not define stays code delta-lint cannot read
     other = _findings(_write(tmp_path / "other", {**WHEEL, "dags/load.py": DAG.replace("ENTRY", "shop-bill")}))
     assert {f["rule"] for f in other} == {"DL006"}
+
+
+def test_a_module_beside_a_root_that_calls_none_deploys_no_job(tmp_path: Path) -> None:
+    # Terraform's standard structure: the root above `modules/` calls no module at all
+    task = '    task_key = "load"\n    notebook_task {\n      notebook_path = "PATH"\n    }\n'
+    cron = '  schedule {\n    quartz_cron_expression = "0 0 2 * * ?"\n    timezone_id = "UTC"\n  }\n'
+    files = {
+        "notebooks/load.py": MERGE_NOTEBOOK,
+        "terraform/providers.tf": 'provider "databricks" {}\n',
+        "terraform/jobs.tf": _tf_job("nightly", task.replace("PATH", "../notebooks/load"), cron),
+        "terraform/modules/genai/main.tf": _tf_job("agent", task.replace("PATH", "../../../notebooks/load")),
+    }
+    doc = _check_json(_write(tmp_path, files))
+    assert doc["findings"] == []
+    assert any("`terraform/modules/genai`" in n for n in doc["summary"]["notes"])
+    # near miss: the same module called by the root deploys its job (manual x nightly)
+    files["terraform/main.tf"] = 'module "genai" {\n  source = "./modules/genai"\n}\n'
+    assert _rules(_write(tmp_path / "called", files)) == ["DL102"]
+
+
+def _check_json(root: Path) -> dict:
+    return json.loads(run_cli("check", ".", "--no-cache", "--format", "json", cwd=root).stdout)
