@@ -646,7 +646,12 @@ class Schedule:
 
     def _concurrent_runs(self, job: Job, distinct: bool) -> Concurrency:
         what = "with different parameters" if distinct else "with the same parameters"
-        return Concurrency(f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})", distinct)
+        reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
+        if job.runs_by_preset:  # a development target's: a second run is one someone starts by hand
+            return Concurrency(
+                f"{reason}, as its target's presets set (a second run is started by hand)", distinct, ASSUMED
+            )
+        return Concurrency(reason, distinct)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None

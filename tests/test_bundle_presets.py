@@ -50,6 +50,7 @@ def test_a_development_target_lets_two_runs_of_a_job_meet(tmp_path: Path) -> Non
     assert _rules(root, "--target", "dev") == ["DL102"]
     pair = _pairs(root, "--target", "dev")[frozenset(("load.load",))]
     assert pair["overlap"] is True and "allows 4 concurrent runs" in pair["reason"]
+    assert "a second run is started by hand" in pair["reason"]  # assumed, as a manual job's overlap
     assert _rules(root) == []  # the production target (judged by default) keeps one run at a time
 
 
