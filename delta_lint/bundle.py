@@ -78,7 +78,7 @@ class Task:
     # and, when its `inputs` are known where it is defined, the arguments of each
     # iteration (the `{{input}}`s replaced); None when only a run knows them
     iterations: tuple[tuple[tuple[str, str | None], ...], ...] | None = None
-    entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `_wheel_modules`)
+    entry_point: str = ""  # a python_wheel_task: the entry point it runs (see `wheel_modules`)
     package: str = ""  # and the wheel's package_name
     # a dbt_task: (project folder relative to the root, or the path as written when no
     # project is there; commands; catalog; schema; profiles_directory; has a warehouse)
@@ -114,6 +114,9 @@ class Job:
     # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
     # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
     job_id: str = ""
+    # its max_concurrent_runs is the target's preset (`_Presets`), not its own: the
+    # runs that overlap are a developer's, started by hand with the job's defaults
+    runs_by_preset: bool = False
 
 
 @dataclass
@@ -731,7 +734,8 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     target, unless it is a development target (`mode: development`: schedules and
     triggers paused, names prefixed) and a production target exists: the schedule
     that runs in production is the one whose conflicts fail jobs, so the gate judges
-    that (`--target` overrides)."""
+    that (`--target` overrides). A bundle of one target deploys it without `-t`,
+    `default:` or not, as the CLI does."""
     if not isinstance(targets, dict):
         return None, ""
     mode = lambda name: targets[name].get("mode") if isinstance(targets[name], dict) else None  # noqa: E731
@@ -744,6 +748,9 @@ def default_target(targets: Any) -> tuple[str | None, str]:
         )
     if default is not None:
         return default, "the bundle's default target"
+    only = next(iter(targets)) if len(targets) == 1 else None
+    if isinstance(only, str):  # the CLI's default when there is one target (`SelectDefaultTarget`)
+        return only, "the bundle's only target"
     return None, ""
 
 
@@ -833,6 +840,7 @@ def load_bundle(
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
     dev = isinstance(tconf, dict) and tconf.get("mode") == "development"
+    presets = _presets(main, tconf, target if dev else None)
     out = Workflows(
         source=f"{_rel(path, root)}" + (f" (target {target})" if target else ""),
         files=list(files),
@@ -843,7 +851,8 @@ def load_bundle(
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
-            "when started by hand"
+            f"when started by hand, and a job that does not set max_concurrent_runs allows "
+            f"{presets.max_runs} concurrent runs"
         )
     labels: dict[Path, str] = {}  # resolving a path costs system calls; a file holds many jobs
     stopped_in: list[Path] = []  # the file of the first value left unresolved (see `_Growth`)
@@ -859,6 +868,7 @@ def load_bundle(
             file,
             root,
             dev_target=target if dev else None,
+            presets=presets,
             base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
             label=labels[file],
         )
@@ -875,9 +885,47 @@ def load_bundle(
     if problem is not None:
         out.problems.append(problem)
     _match_pipeline_libraries(out, root)  # before the jobs that run a pipeline take its files
-    _run_pipelines(out, dev_target=target if dev else None)
-    _wheel_modules(out, root)
+    _run_pipelines(out, paused=presets.pause == "PAUSED")
+    wheel_modules(out, root)
+    tail_notes(out)
     return out
+
+
+DEVELOPMENT_CONCURRENT_RUNS = 4  # the CLI's `jobs_max_concurrent_runs` of a development target
+
+
+@dataclass(frozen=True)
+class _Presets:
+    """The target's defaults for the jobs it deploys (`presets:` at the top level,
+    overridden by the target's own). Databricks, "Databricks Asset Bundle deployment
+    modes" (https://docs.databricks.com/aws/en/dev-tools/bundles/deployment-modes):
+    a development target "pauses all schedules and triggers" and "enables
+    concurrent runs on all deployed jobs"; a job opts out of either with its own
+    setting (`max_concurrent_runs: 1`, `pause_status: UNPAUSED`), and `presets:`
+    (`jobs_max_concurrent_runs`, `trigger_pause_status`) sets them in any mode. The
+    page does not give the number of runs; the CLI sets 4 where neither the job nor
+    the presets give one (its `max_concurrent_runs` unset or 0), and applies the
+    pause only where the job's schedule, trigger or continuous block names no
+    `pause_status`. Without presets a job keeps the Jobs API's defaults (one run at
+    a time, unpaused)."""
+
+    max_runs: int = 1
+    pause: str = ""  # "PAUSED", "UNPAUSED", or "" (each job's own)
+
+
+def _presets(main: dict, tconf: Any, development: str | None) -> _Presets:
+    given: dict = {}
+    for config in (main, tconf):
+        if isinstance(config, dict) and isinstance(config.get("presets"), dict):
+            given.update(config["presets"])
+    runs = given.get("jobs_max_concurrent_runs")
+    runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
+    pause = given.get("trigger_pause_status")
+    pause = pause if pause in ("PAUSED", "UNPAUSED") else ""
+    if development is not None:
+        runs = runs or DEVELOPMENT_CONCURRENT_RUNS
+        pause = pause or "PAUSED"
+    return _Presets(runs or 1, pause)
 
 
 def _target_value(value: Any, declared: Any) -> Any:
@@ -922,7 +970,8 @@ def _pipeline(key: str, spec: dict, file: Path, root: Path) -> Pipeline:
         for kind in ("notebook", "file"):
             ref = library.get(kind)
             value = ref.get("path") if isinstance(ref, dict) else None
-            if isinstance(value, str) and not _REF.search(value):
+            value = known_tail(value) if isinstance(value, str) else None  # a deployment's folder: by its tail
+            if value is not None:
                 probe = probe_file("locate", value, file.parent, root)
                 probes.append(probe)
                 found.extend(probe[2])
@@ -980,9 +1029,11 @@ def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
+def _run_pipelines(out: Workflows, paused: bool) -> None:
     """A job's `pipeline_task` runs its pipeline's files; a pipeline no job runs is
-    a job of its own (continuous, or triggered by hand)."""
+    a job of its own (continuous, or triggered by hand). `paused`: the target's
+    presets pause triggers (development mode), which the CLI applies to a
+    continuous pipeline by making it triggered (see `_Presets`)."""
     started = set()
     for job in out.jobs.values():
         for task in job.tasks.values():
@@ -994,7 +1045,7 @@ def _run_pipelines(out: Workflows, dev_target: str | None) -> None:
         if key in started or not pipeline.files:
             continue
         job = Job(key=f"pipeline {key}", name=f"pipeline {key}", location=pipeline.location)
-        job.continuous = pipeline.continuous and dev_target is None
+        job.continuous = pipeline.continuous and not paused
         job.tasks["update"] = Task("update", "pipeline", pipeline.files, location=pipeline.location)
         out.jobs[job.key] = job
 
@@ -1105,20 +1156,24 @@ def _job(
     dev_target: str | None,
     base: Path | None = None,
     label: str | None = None,
+    presets: _Presets | None = None,
 ) -> Job:
     label = label or _rel(file, root)  # `file` as the locations of the job and its tasks name it
     where = Location(label, getattr(spec, "line", 1), 1)
     job = Job(key=key, name=str(spec.get("name") or key), location=where)
-    runs = spec.get("max_concurrent_runs", 1)
-    job.max_concurrent_runs = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else 1
+    presets = presets or _Presets()
+    runs = spec.get("max_concurrent_runs")
+    own = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
+    job.max_concurrent_runs = own or presets.max_runs
+    job.runs_by_preset = own is None and presets.max_runs > 1
     continuous = spec.get("continuous")
-    job.continuous = isinstance(continuous, dict) and continuous.get("pause_status", "UNPAUSED") != "PAUSED"
+    job.continuous = isinstance(continuous, dict) and _pause(continuous, presets) != "PAUSED"
     if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
         job.max_concurrent_runs = 1
     schedule = spec.get("schedule")
     if isinstance(schedule, dict) and schedule.get("quartz_cron_expression"):
         job.cron = (str(schedule["quartz_cron_expression"]), schedule.get("timezone_id") or "UTC")
-        job.paused = schedule.get("pause_status") == "PAUSED"
+        job.paused = _pause(schedule, presets) == "PAUSED"
         try:
             check_cron(*job.cron)
         except CronError as err:  # reported at the schedule; the job may then start at any time
@@ -1129,7 +1184,7 @@ def _job(
                 job.trigger = "a schedule delta-lint cannot evaluate"
     trigger = spec.get("trigger")
     if isinstance(trigger, dict):
-        job.paused = job.paused or trigger.get("pause_status") == "PAUSED"
+        job.paused = job.paused or _pause(trigger, presets) == "PAUSED"
         if isinstance(trigger.get("periodic"), dict):
             p = trigger["periodic"]
             job.trigger = f"a periodic trigger every {p.get('interval')} {str(p.get('unit', '')).lower()}"
@@ -1137,9 +1192,12 @@ def _job(
             job.trigger = "a file-arrival trigger"
         elif trigger.get("table_update") or trigger.get("table"):
             job.trigger = "a table-update trigger"
-    if dev_target is not None:
+    running = job.continuous or ((job.cron is not None or job.trigger is not None) and not job.paused)
+    if dev_target is not None and not running:  # its own `pause_status: UNPAUSED` keeps it running
         job.paused = True
         job.note = f"target `{dev_target}` is in development mode (schedules and triggers paused)"
+        if own is None:
+            job.note = job.note[:-1] + f", {job.max_concurrent_runs} concurrent runs)"
     job.parameters = tuple(str(p.get("name")) for p in spec.get("parameters") or [] if isinstance(p, dict))
     job.parameter_defaults = tuple(
         (str(p.get("name")), _argument(p.get("default")))
@@ -1156,6 +1214,13 @@ def _job(
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
+
+
+def _pause(block: dict, presets: _Presets) -> str:
+    """A schedule's, trigger's or continuous block's pause status: its own, else the
+    target's preset (see `_Presets`)."""
+    own = block.get("pause_status")
+    return own if own in ("PAUSED", "UNPAUSED") else presets.pause
 
 
 def _break_cycles(job: Job) -> None:
@@ -1232,20 +1297,18 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         fed = _iteration_inputs(inner_spec)
         iterations = _iterations(inputs, inner_spec, inner_spec.get("task_key") or key)
         known = _known_inputs(inputs)
-        return Task(
-            key,
-            "for_each_task",
-            inner.files,
-            depends,
-            concurrency,
-            ("inputs", *inner.parameters),
-            location,
-            inner.problem,
-            inner.arguments,
-            inner.starts,
+        # the inner task as read at the top level (its files, a wheel's entry point, a
+        # pipeline or dbt project it runs), run once per input
+        return replace(
+            inner,
+            key=key,
+            kind="for_each_task",
+            depends_on=depends,
+            for_each_concurrency=concurrency,
+            parameters=("inputs", *inner.parameters),
+            location=location,
             per_run_inputs=fed,
             iterations=iterations,
-            probes=inner.probes,
             unlisted_inputs=len(known) if known and fed and iterations is None else 0,
         )
     for kind, path_keys in _FILE_TASKS.items():
@@ -1262,14 +1325,18 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             arguments = _arguments(_task_name(params, key))
             if not isinstance(value, str) or not value:
                 return Task(key, kind, (), depends, None, names, location, f"`{kind}` has no file path")
-            if _REF.search(value):
-                return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
-            if _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
+            written = value
+            if _REF.search(value):  # a folder only a deployment knows: its known tail is looked for
+                tail = known_tail(value)
+                if tail is None:
+                    return Task(key, kind, (), depends, None, names, location, f"its path `{value}` is not static")
+                probe = probe_file("locate", tail, base, root)
+            elif _from_git(spec[kind], git):  # relative to the repository's root; its tail when not found there
                 probe = probe_file("locate-git", value, folder or base, root)
             else:
                 probe = probe_file("locate", value, base, root)
             if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
-                problem = f"`{value}` is not in this project"
+                problem = f"`{written}` is not in this project"
                 return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
@@ -1308,6 +1375,54 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
         starts=_started_job(spec.get("run_job_task")),
         pipeline=_started_pipeline(spec.get("pipeline_task")),
     )
+
+
+def known_tail(value: str) -> str | None:
+    """A path holding references nothing in the project resolves (the deploying
+    user's `${workspace.current_user.userName}`, `${workspace.root_path}`, a
+    variable without a default or given with `--var` at deploy time): the folder
+    they name is known only to a deployment, so the path is its known tail after
+    UNKNOWN_FOLDER (`/Repos/${workspace.current_user.userName}/repo/notebooks/load`
+    is `{unknown folder}/repo/notebooks/load`), looked for by its tail and then by
+    name as any workspace path in a folder the project does not have
+    (`match_by_name`). None when a reference is in the file's own name
+    (`notebooks/${var.step}`): which file runs is then known only to a deployment;
+    and when it names one of the bundle's own deployment folders
+    (`${workspace.root_path}/notebooks/x` outside the synced files, or with
+    `file_path` moved): a folder the bundle does not sync the project's files to."""
+    found = list(_REF.finditer(value))
+    if not found:
+        return value
+    if any(m.group(1).startswith("workspace.") and m.group(1).endswith("_path") for m in found):
+        return None
+    rest = value[found[-1].end() :]
+    parts = [p for p in rest.split("/") if p and p != "."]
+    if not rest.startswith("/") or not parts or ".." in parts:
+        return None
+    return UNKNOWN_FOLDER + "/" + "/".join(parts)
+
+
+def tail_notes(workflows: Workflows) -> None:
+    """A note naming the tasks whose path was found by the known tail after a
+    folder only a deployment knows (`known_tail`): the file is the project's
+    file of that tail, not one the path names outright."""
+    matched = []
+    for job in workflows.jobs.values():
+        for key, task in job.tasks.items():
+            for kind, argument, answer in task.probes:
+                value = json.loads(argument)[0] if kind == "locate" and answer else ""
+                if isinstance(value, str) and value.startswith(UNKNOWN_FOLDER):
+                    matched.append(f"task `{key}` of job `{job.key}` (`{value}` as {answer[0]})")
+    if matched:
+        matched.sort()
+        shown = "; ".join(matched[:MAX_NAMED]) + (
+            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
+        )
+        workflows.notes.append(
+            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose path holds a folder only a deployment "
+            f"resolves (the deploying user, a variable without a value) {'were' if len(matched) != 1 else 'was'} "
+            f"matched to a project file by the path's known tail: {shown}"
+        )
 
 
 # a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
@@ -2117,7 +2232,8 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)
-    _wheel_modules(out, root)
+    wheel_modules(out, root)
+    tail_notes(out)
     out.source = ", ".join(_rel(f, root) for f in out.files)
     return out
 
@@ -2133,14 +2249,14 @@ def _is_resource_file(file: Path, root: Path) -> bool:
         return False
 
 
-def _wheel_modules(workflows: Workflows, root: Path) -> None:
+def wheel_modules(workflows: Workflows, root: Path) -> None:
     """A wheel task runs the project module its entry point names, when exactly one
     is found (see `entry_modules`): one listing for every wheel task of the jobs."""
     tasks = [
         (job, key, task)
         for job in workflows.jobs.values()
         for key, task in job.tasks.items()
-        if task.kind == "python_wheel_task" and task.entry_point and not task.files
+        if task.entry_point and not task.files  # a wheel task, or a for_each task running one
     ]
     if not tasks:
         return
@@ -2171,9 +2287,10 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     started = _started_with(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
-        if job.max_concurrent_runs > 1:
+        if job.max_concurrent_runs > 1 and not job.runs_by_preset:
             # runs that overlap each other are started with values of their own: the
             # defaults hold only for parameters that what starts them leaves alone
+            # (not so for runs a development target allows: a developer's, with defaults)
             varying = started.get(job.key)
             job_values = {k: (None if varying is None or k in varying else v) for k, v in job_values.items()}
         for task in job.tasks.values():

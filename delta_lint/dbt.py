@@ -685,7 +685,7 @@ def load_found_dbt(workflows: Workflows, root: Path, found: tuple[str, ...] | No
     writes: dict[str, list[tuple]] = {}
     for job in workflows.jobs.values():
         for key, task in list(job.tasks.items()):
-            if task.kind != "dbt_task" or task.dbt is None:
+            if task.dbt is None:  # a dbt task, or a for_each task running one
                 continue
             folder, commands, task_catalog, task_schema, profiles, warehouse = task.dbt
             target = projects.get(folder) or _by_tail(projects, folder)

@@ -45,6 +45,7 @@ from delta_lint.bundle import (
     load_job_definitions,
     match_by_name,
     task_runs,
+    wheel_modules,
 )
 from delta_lint.config import Config, ConfigError
 from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
@@ -645,7 +646,12 @@ class Schedule:
 
     def _concurrent_runs(self, job: Job, distinct: bool) -> Concurrency:
         what = "with different parameters" if distinct else "with the same parameters"
-        return Concurrency(f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})", distinct)
+        reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
+        if job.runs_by_preset:  # a development target's: a second run is one someone starts by hand
+            return Concurrency(
+                f"{reason}, as its target's presets set (a second run is started by hand)", distinct, ASSUMED
+            )
+        return Concurrency(reason, distinct)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
@@ -1015,6 +1021,7 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
 
         resolve_started_jobs(out)  # Airflow's RunNow names jobs the other readers define
     match_by_name(out, config.root)  # workspace paths in folders the project does not have
+    wheel_modules(out, config.root)  # wheel tasks of every reader (Airflow's too) run their entry point
     for_each_notes(out)
     # where each task's and pipeline's files were looked for: asked again with the listings
     out.listings += [probe for job in out.jobs.values() for task in job.tasks.values() for probe in task.probes]

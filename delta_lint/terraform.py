@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing
+from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing, tail_notes, wheel_modules
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, TerraformJob, convert
@@ -42,7 +42,9 @@ _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_fil
 _PATH_FOLDER = re.compile(r"^\$\{\s*path\.(module|root|cwd)\s*\}")
 _KIND = "databricks_job"
 # `${var.name}` / `${local.name}` (a fixed pattern of ours, not the repository's)
-_REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)\s*\}")
+# and an attribute or key of an object's value: `${var.job.cron}`, `${local.jobs["nightly"].cron}`
+_REFERENCE = re.compile(r"\$\{\s*(var|local)\.([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\s*\"[\w .-]*\"\s*\])*)\s*\}")
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_][\w-]*)|\[\s*\"([\w .-]*)\"\s*\]")
 # Bounds on reading values: locals naming locals, and the text references build
 MAX_REFERENCE_DEPTH = 16
 MAX_VALUE_TEXT = 64 * 1024
@@ -77,10 +79,15 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
     said: set[Path] = set()  # the module folders whose variables files' problems are reported
     deployments = _deployments(root, [Path(f).parent for f in found], module)
     defined: list[tuple[str, str, Any]] = []  # (deployment root, job name, job)
+    uncalled: dict[Path, int] = {}  # module folders nothing deploys -> their jobs left out
     for file in map(Path, found):
         document = module.parsed(file)
         if isinstance(document, ConfigError):
             out.problems.append(found_problem(file, root, document))
+            continue
+        if _uncalled_module(file.parent, root, module):
+            uncalled[file.parent] = uncalled.get(file.parent, 0) + len(list(_resources(document, _KIND)))
+            out.files.append(file)  # a call written later makes its jobs deployed
             continue
         notebooks, module_files = module.sources(file.parent)
         values, value_files, unread = module.values(file.parent)
@@ -113,6 +120,18 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             out.files += [f for f in dict.fromkeys([file, *module_files, *value_files]) if f not in read]
             read.update(module_files, value_files, [file])
     _keyed(out, defined)
+    if uncalled:  # whether a root calls them: the files with `module` blocks, asked again on a warm run
+        calling = listing("terraform-modules", str(root))
+        out.listings.append(("terraform-modules", str(root), calling))
+        out.files += [f for f in map(Path, calling) if f not in out.files]
+    for folder, count in sorted(uncalled.items()):
+        out.notes.append(
+            f"Terraform module `{_label(folder, root)}` is in a `modules` folder, has no provider or backend of "
+            f"its own, and no module of the project calls it: it deploys nothing, so its {count} "
+            f"job{'s are' if count != 1 else ' is'} not read"
+        )
+    wheel_modules(out, root)
+    tail_notes(out)
     out.source = ", ".join(str(f.relative_to(root)) for f in out.files if f.is_relative_to(root))
     return out
 
@@ -213,15 +232,16 @@ class _Values:
             return None
         ref = f"{match.group(1)}.{match.group(2)}"
         if ref in self._known:
-            return self._known[ref]
-        if ref not in self.written:
+            held = self._known[ref]
+        elif ref not in self.written:
             return None
-        self._known[ref] = None  # a local naming itself, even through others, is not known
-        held = self.resolved(self.written[ref], depth + 1)
-        if isinstance(held, str) and _REFERENCE.search(held):
-            held = None  # a reference left inside: not known
-        self._known[ref] = held
-        return held
+        else:
+            self._known[ref] = None  # a local naming itself, even through others, is not known
+            held = self.resolved(self.written[ref], depth + 1)
+            if isinstance(held, str) and _REFERENCE.search(held):
+                held = None  # a reference left inside: not known
+            self._known[ref] = held
+        return _attribute(held, match.group(3))
 
     def _text(self, match: re.Match, depth: int) -> str:
         """A reference inside a string: the text of a known scalar, else as written."""
@@ -233,6 +253,18 @@ class _Values:
         if isinstance(held, str):
             return _text(held)
         return match.group(0)
+
+
+def _attribute(held: Any, chain: str) -> Any:
+    """The value an object's attributes or keys (`.cron`, `["nightly"]`) name in a
+    known value (python-hcl2 keeps a key written in quotes with them); None when one
+    is missing, or the value is not an object (nothing is evaluated)."""
+    for m in _ATTRIBUTE.finditer(chain):
+        key = m.group(1) or m.group(2)
+        if not isinstance(held, dict):
+            return None
+        held = held.get(key, held.get(f'"{key}"'))
+    return held
 
 
 # `${task.value}`, `${task.key}`, `${task.value.notebook}`: a `dynamic` block's iterator
@@ -442,6 +474,36 @@ def _deployments(root: Path, folders: list[Path], module: _Modules) -> dict[Path
         tops = _top_callers(folder.resolve(), lambda here: callers.get(here, ()))
         out[folder] = tuple(sorted(_label(top, root) for top in tops))
     return out
+
+
+def _uncalled_module(folder: Path, root: Path, module: _Modules) -> bool:
+    """Whether a folder's jobs are a child module's that nothing deploys: it sits in
+    a `modules` folder (Terraform's standard module structure), configures no
+    `provider` or `terraform { backend }` of its own (a root's), no module calls it,
+    and the project deploys modules of its own without it: its roots call other
+    local modules, or the folder holding `modules` has `.tf` files (the root module
+    of that structure) and does not call this one. A project of modules only, with
+    neither, may be a library others call: its jobs are read.
+    Read after `_deployments` has found the calls."""
+    if folder.resolve() in module.calls:
+        return False
+    try:
+        parts = folder.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return False
+    if "modules" not in parts:
+        return False
+    for tf in sorted(folder.glob("*.tf")):
+        document = module.parsed(tf)
+        if not isinstance(document, dict):
+            return False  # a file that cannot be read may configure anything
+        blocks = document.get("terraform")
+        if document.get("provider") or any(
+            isinstance(b, dict) and "backend" in b for b in (blocks if isinstance(blocks, list) else ())
+        ):
+            return False
+    above = root.resolve().joinpath(*parts[: len(parts) - 1 - parts[::-1].index("modules")])
+    return bool(module.calls) or any(above.glob("*.tf"))
 
 
 def _top_callers(folder: Path, callers_of: Callable[[Path], Iterable[Path]]) -> set[Path]:
@@ -663,15 +725,31 @@ def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | No
     settings["parameters"] = [
         {"name": _text(p.get("name")), "default": _text(p.get("default"))} for p in parameters if p.get("name")
     ]
+    git = _one(spec.get("git_source"))
+    if git:  # its tasks' files come from a checkout of the repository (see `_task`'s `source`)
+        settings["git_source"] = _plain(git)
     settings["tasks"] = [_task(_one(t), sources, places) for t in spec.get("task") or [] if _one(t).get("task_key")]
     return settings
 
 
 def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
+    """The Jobs API task a `task` block stands for, in the bundle reader's shape, so
+    that a task is read alike wherever it stands: at the top level, or as the
+    `task` of a `for_each_task` (its files, a wheel's entry point, its `source`)."""
     task: dict[str, Any] = {"task_key": _text(block.get("task_key"))}
     depends = [_text(_one(d).get("task_key")) for d in block.get("depends_on") or []]
     if depends:
         task["depends_on"] = [{"task_key": d} for d in depends if d]
+    for_each = _one(block.get("for_each_task"))
+    if for_each:
+        inner = _one(for_each.get("task"))
+        task["for_each_task"] = {
+            "inputs": _text(for_each.get("inputs")),
+            "task": _task(inner, sources, places) if inner else {},
+        }
+        if isinstance(for_each.get("concurrency"), int):
+            task["for_each_task"]["concurrency"] = for_each["concurrency"]
+        return task
     for kind, path_key in _FILE_TASKS.items():
         body = _one(block.get(kind))
         if not body:
@@ -682,18 +760,32 @@ def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]
             path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
         path = _local(path, places)  # relative to the module's folder, as task paths are read
         inner: dict[str, Any] = {path_key: path}
+        if body.get("source"):  # `GIT`: the path is relative to the repository's root, not to this folder
+            inner["source"] = _text(body["source"])
         params = body.get("base_parameters") or body.get("parameters")
         if isinstance(params, dict):
             inner["base_parameters"] = {k: _text(v) for k, v in params.items()}
         elif isinstance(params, list):
             inner["parameters"] = [_text(v) for v in params]
         task[kind] = inner
+    sql_file = _one(_one(block.get("sql_task")).get("file"))
+    if sql_file.get("path"):  # `sql_task { file { path source } }`: a SQL file, read as a bundle's
+        task["sql_task"] = {"file": {k: _text(v) for k, v in sql_file.items() if k in ("path", "source")}}
+    wheel = _one(block.get("python_wheel_task"))
+    if wheel.get("entry_point"):  # followed to the project module its entry point names
+        task["python_wheel_task"] = {
+            k: _text(wheel[k]) for k in ("package_name", "entry_point") if isinstance(wheel.get(k), str)
+        }
+        if isinstance(wheel.get("parameters"), list):
+            task["python_wheel_task"]["parameters"] = [_text(v) for v in wheel["parameters"]]
+        elif isinstance(wheel.get("named_parameters"), dict):
+            task["python_wheel_task"]["named_parameters"] = {k: _text(v) for k, v in wheel["named_parameters"].items()}
     dbt = _one(block.get("dbt_task"))
     if dbt:  # the dbt reader finds its project's nodes (`delta_lint.dbt`)
         task["dbt_task"] = {k: [_text(c) for c in v] if isinstance(v, list) else _text(v) for k, v in dbt.items()}
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
-    elif not any(kind in task for kind in (*_FILE_TASKS, "dbt_task")):
+    elif not any(kind in task for kind in (*_FILE_TASKS, "sql_task", "python_wheel_task", "dbt_task")):
         # a task of another kind: not analysed, as in a bundle, and named by its kind
         kind = next((k for k in _OTHER_TASKS if k in block), "unknown_task")
         task[kind] = {}
