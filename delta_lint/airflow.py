@@ -279,6 +279,7 @@ def _shell_steps(command: str) -> list[list[str]] | None:
     words (an unclosed quote)."""
     lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|\n")
     lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True  # a word ends at a blank or an operator only: `spark://m:7077`, `tag:daily`
     lexer.commenters = "#"
     try:
         words = list(lexer)
