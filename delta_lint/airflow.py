@@ -1,4 +1,4 @@
-"""Airflow DAGs that run Databricks work, read as the jobs the schedule sees.
+"""Airflow DAGs that run Databricks or Spark work, read as the jobs the schedule sees.
 
 Many teams orchestrate their Databricks notebooks from Airflow instead of a job
 schedule. A DAG file is read as Python *text* with `ast` (never imported or run):
@@ -25,8 +25,11 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   SQL connector: `frontend.warehouse`); beside other such tasks, each runs only
   the lines of its operator or function (`Task.lines`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
-  (`dbt.load_found_dbt` finds the models it runs); a `BashOperator` whose command
-  runs one Python file (`python x.py`, `spark-submit x.py`) runs that file. The
+  (`dbt.load_found_dbt` finds the models it runs); a task that runs one Python
+  file runs that file: a `SparkSubmitOperator`'s `application`, the command of a
+  `BashOperator`, `DockerOperator`, `KubernetesPodOperator` or `SSHOperator`
+  (`python x.py`, `spark-submit x.py`), a `PythonOperator` callable or `@task`
+  function of the file that runs one through `subprocess` or `os.system`. The
   worker's paths in them (`cd /opt/airflow/dbt`, `--project-dir /usr/app/dbt`) are
   mapped to the project's by its compose volumes and Dockerfile copies
   (`container`), else matched by their tail with a note. Other operators and `@task` functions are tasks without
@@ -133,13 +136,28 @@ _DBT_OPERATORS = {
     "DbtSeedOperator": "seed",
 }
 _DBT_GROUPS = ("DbtTaskGroup",)  # astronomer-cosmos: one task per model, one task here
+# apache-airflow-providers-apache-spark: `spark-submit` of its `application`
+_SPARK_SUBMIT = ("SparkSubmitOperator",)
+# operators that run a command (a shell string, or argv words) on the worker, in a
+# container or on a host: the keywords whose words make the command, and the one
+# naming the folder it runs in
+_COMMAND_OPERATORS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "BashOperator": (("bash_command",), "cwd"),
+    "DockerOperator": (("command",), "working_dir"),
+    "KubernetesPodOperator": (("cmds", "arguments"), None),
+    "SSHOperator": (("command",), None),
+}
+# calls of a Python function that run a command: `subprocess.run([...])`, `os.system("...")`
+_RUNNERS = {"run", "call", "check_call", "check_output", "Popen", "system", "popen"}
+_SHELLS = ("bash", "sh", "/bin/bash", "/bin/sh")
+_UNKNOWN_WORD = "{unknown}"  # a command word the text does not tell (never a file)
 _DBT_COMMANDS = ("run", "build", "snapshot", "seed")
 
 
 def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
-    """The DAGs of every Python file of the project that names both Airflow and a
-    Databricks operator (`bundle.find_airflow_dags`); a file that does not parse
-    is reported at its line, the others are read."""
+    """The DAGs of every Python file of the project that names Airflow and a DAG
+    (`bundle.find_airflow_dags`); a file that does not parse is reported at its
+    line, the others are read."""
     out = Workflows()
     found = listing("airflow", str(root)) if found is None else found
     out.listings.append(("airflow", str(root), found))
@@ -395,6 +413,18 @@ def _script_of_shell(command: str, cwd: str | None = None) -> str | None:
                     found.append(posixpath.join(folder, arg) if folder else arg)
                 break
     return found[0] if len(set(found)) == 1 else None
+
+
+def _script_of_command(words: list[Any], cwd: str | None) -> str | None:
+    """The Python file a command runs: a shell string, or argv words (a word the
+    text does not tell is `_UNKNOWN_WORD`, never a file); `bash -c "..."` runs its
+    string as a shell command."""
+    if len(words) == 1 and isinstance(words[0], str):
+        return _script_of_shell(words[0], cwd)
+    argv = [w if isinstance(w, str) else _UNKNOWN_WORD for w in words]
+    if len(argv) >= 3 and argv[0] in _SHELLS and argv[1] in ("-c", "-lc"):
+        return _script_of_shell(argv[2], cwd)
+    return _script_of_shell(shlex.join(argv), cwd) if argv else None
 
 
 def _profiles_from_project(spec: dict[str, Any]) -> dict[str, Any]:
@@ -939,7 +969,9 @@ class _DagFile:
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "dbt_task": dbt}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
                 return [replace(task, key=task_id, depends_on=after, location=where)]
-            script = self._script(task_id, operator, kw, scope)
+            script = self._script(task_id, call, operator, kw, scope)
+            if isinstance(script, str):  # it runs a Python file, which the text does not name
+                return [Task(task_id, operator, (), after, location=where, problem=script)]
             if script is not None:  # the worker runs a file of the project: the task runs it
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "spark_python_task": script}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
@@ -1028,17 +1060,7 @@ class _DagFile:
         its statements are the task's, written in the DAG file. None otherwise."""
         if not self.clients.active:
             return None
-        fn = self.task_defs.get(operator)
-        if fn is None and operator.endswith("PythonOperator"):
-            given = _keywords(call).get("python_callable")
-            found = [
-                n
-                for n in ast.walk(self.tree)
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and isinstance(given, ast.Name)
-                and n.name == given.id
-            ]
-            fn = found[0] if len(found) == 1 else None
+        fn = self._callable(call, operator)
         if fn is None:
             return None
         sends = any(
@@ -1164,17 +1186,70 @@ class _DagFile:
             )
         return path
 
-    def _script(self, task_id: str, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
-        """The `spark_python_task` a `BashOperator` stands for when its command runs
-        one Python file of the project (`python /opt/airflow/scripts/load.py`)."""
-        if operator != "BashOperator":
-            return None
-        command = self._setting(kw.get("bash_command"), scope)
-        cwd = self._setting(kw.get("cwd"), scope)
-        path = _script_of_shell(command, cwd if isinstance(cwd, str) else None) if isinstance(command, str) else None
+    def _script(
+        self, task_id: str, call: ast.Call, operator: str, kw: dict, scope: Scope
+    ) -> dict[str, Any] | str | None:
+        """The `spark_python_task` a task stands for when it runs one Python file of
+        the project: a `SparkSubmitOperator`'s `application`; the command of an
+        operator that runs one (`BashOperator`, `DockerOperator`, `KubernetesPodOperator`,
+        `SSHOperator`: `python /opt/airflow/scripts/load.py`, `spark-submit ... x.py`);
+        the command a `PythonOperator` callable or `@task` function of the file runs
+        through `subprocess` or `os.system`. A worker's path is mapped to the
+        project's (`_worker_path`). None: no Python file (a jar, another command); a
+        string: it runs one, and why the text does not tell which."""
+        if operator in _SPARK_SUBMIT:
+            application = self._setting(kw.get("application"), scope)
+            if not isinstance(application, str):
+                return f"the application of `{operator}` is not static (a value delta-lint cannot read)"
+            path = application.strip()
+            if not path.endswith(".py"):
+                return None  # a jar or an R file: no Python of the project
+        elif operator in _COMMAND_OPERATORS:
+            names, folder = _COMMAND_OPERATORS[operator]
+            words: list[Any] = []
+            for name in names:
+                given = self._setting(kw.get(name), scope) if name in kw else []
+                words += given if isinstance(given, list) else [given]
+            cwd = self._setting(kw.get(folder), scope) if folder else None
+            path = _script_of_command(words, cwd if isinstance(cwd, str) else None)
+        else:
+            fn = self._callable(call, operator)
+            path = self._script_of_function(fn) if fn is not None else None
         if path is None:
             return None
         return {"python_file": self._worker_path(task_id, path) if path.startswith("/") else path}
+
+    def _callable(self, call: ast.Call, operator: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function of the file a `@task` function's task (or a `PythonOperator`'s
+        `python_callable`, by its name) runs; None when the file does not define one."""
+        fn = self.task_defs.get(operator)
+        if fn is None and operator.endswith("PythonOperator"):
+            given = _keywords(call).get("python_callable")
+            found = [
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and isinstance(given, ast.Name)
+                and n.name == given.id
+            ]
+            fn = found[0] if len(found) == 1 else None
+        return fn
+
+    def _script_of_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """The Python file a function runs through `subprocess.run([...])` (and its
+        siblings) or `os.system("...")`, its values read in the function (its
+        parameters unknown): one file, or None (none, several, or unknown)."""
+        scope = Scope().enter(fn)
+        found = set()
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+                continue
+            owner = node.func.value
+            if node.func.attr not in _RUNNERS or not (isinstance(owner, ast.Name) and owner.id in ("subprocess", "os")):
+                continue
+            given = self._setting(node.args[0], scope)
+            found.add(_script_of_command(given if isinstance(given, list) else [given], None))
+        return found.pop() if len(found) == 1 else None
 
     def _by_name(self, task_id: str, written: str, files: tuple[str, ...]) -> None:
         """A note when a worker's path no mount maps named a project file by its tail."""
