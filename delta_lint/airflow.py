@@ -4,7 +4,9 @@ Many teams orchestrate their Databricks notebooks from Airflow instead of a job
 schedule. A DAG file is read as Python *text* with `ast` (never imported or run):
 
 * a DAG is `with DAG(...)`, `name = DAG(...)` (its operators say `dag=name` or
-  sit in `with name:`), or a function decorated with `@dag(...)`; it becomes one
+  sit in `with name:`), or a function decorated with `@dag(...)`, also when a
+  function or method of the file builds it (read once per call, with the call's
+  arguments: `_DagFile._builder`); it becomes one
   `bundle.Job` keyed by its `dag_id`, with its `schedule` / `schedule_interval`
   (a cron string, a preset such as `@daily`, `None` for manual runs) as a Quartz
   cron and `max_active_runs` as the runs that may overlap (with `catchup=True`
@@ -497,6 +499,10 @@ class _DagFile:
                 self._with(stmt, dag, groups, scope)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(stmt, dag, groups, scope)
+            elif isinstance(stmt, ast.ClassDef) and dag is None:
+                for method in stmt.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self._function(method, dag, groups, scope, stmt)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 made = self._expr(stmt.value, dag, groups, scope)
                 target = stmt.targets[0]
@@ -549,7 +555,9 @@ class _DagFile:
                 inner_dag, inner_groups = self.bound[expr.id], []
         self._walk(stmt.body, inner_dag, inner_groups, scope)
 
-    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scope) -> None:
+    def _function(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scope, cls: ast.ClassDef | None = None
+    ) -> None:
         for deco in fn.decorator_list:
             call = deco if isinstance(deco, ast.Call) else None
             name = self._name(deco)
@@ -573,6 +581,89 @@ class _DagFile:
                 gid = self._setting(_keywords(call).get("group_id"), scope) if call is not None else UNKNOWN
                 self.group_functions[fn.name] = (fn, gid if isinstance(gid, str) else fn.name)
                 return
+        if dag is None and any(isinstance(n, ast.Call) and self._name(n) == "DAG" for n in ast.walk(fn)):
+            self._builder(fn, groups, scope, cls)
+
+    def _builder(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, groups: list[_Group], scope: Scope, cls: ast.ClassDef | None
+    ) -> None:
+        """A function (or a method) that builds a DAG (`def create_dag(dag_id, schedule):
+        with DAG(dag_id, ...)`, `class Pipeline: def build(self): ...`): its body is
+        read once per call of it the file makes at the top of a block, with the
+        call's arguments as its parameters (each call a DAG of its own); called in a
+        loop or not at all, it is read once with its parameters unknown, which a
+        note says (a DAG id it does not know is the file's name and line)."""
+        params = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
+        is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
+        if cls is not None and params and not is_static:
+            params = params[1:]  # `self` (or `cls`)
+        inner = scope.enter(fn, cls)
+        sites = self._calls_of(fn.name, cls is not None)
+        if sites is None or not sites or len(sites) > MAX_ROUNDS or len(sites) > self.rounds_left:
+            if params:
+                where = "in a loop or by another function" if sites is None else "nowhere in its file"
+                self.notes.append(
+                    f"{self.label}:{fn.lineno}: the DAG that `{fn.name}` builds is read once with its parameters "
+                    f"({', '.join(params)}) unknown: it is called {where}"
+                )
+            self._walk(fn.body, None, groups, inner)
+            return
+        self.rounds_left -= len(sites)
+        for site in sites:  # each call builds a DAG of its own: read a copy with its arguments
+            bound = self._arguments(fn, params, site)
+            self._walk(copy.deepcopy(fn.body), None, groups, inner.bind(bound))
+
+    def _calls_of(self, name: str, method: bool) -> list[ast.Call] | None:
+        """The calls of a function (`name(...)`) or method (`x.name(...)`) the file
+        makes as statements or assignments of the module or of a `with` block; None
+        when it is called anywhere else (in a loop, a comprehension, a function:
+        its arguments are known only per round)."""
+        found: list[ast.Call] = []
+        top: set[int] = set()
+
+        def visit(body: list[ast.stmt]) -> None:
+            for stmt in body:
+                if isinstance(stmt, ast.With):
+                    visit(stmt.body)
+                elif isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call):
+                    top.add(id(stmt.value))
+
+        visit(self.tree.body)
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (method and isinstance(func, ast.Attribute) and func.attr == name) or (
+                not method and isinstance(func, ast.Name) and func.id == name
+            ):
+                if id(node) not in top:
+                    return None
+                found.append(node)
+        return found
+
+    def _arguments(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], call: ast.Call
+    ) -> dict[str, object]:
+        """What a call gives a function's parameters: its positional and keyword
+        arguments, else the parameter's default; a parameter given nothing known is
+        unknown."""
+        bound: dict[str, object] = dict.fromkeys(params, UNKNOWN)
+        positional = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args)]
+        defaults = fn.args.defaults
+        for name, default in zip(positional[len(positional) - len(defaults) :], defaults):
+            if name in bound:
+                bound[name] = self.static.value(default)
+        for name, default in zip([p.arg for p in fn.args.kwonlyargs], fn.args.kw_defaults):
+            if default is not None:
+                bound[name] = self.static.value(default)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return dict.fromkeys(params, UNKNOWN)  # `*args`, `**kwargs`: which is which is not told
+        for name, arg in zip(params, call.args):
+            bound[name] = self.static.value(arg)
+        for keyword in call.keywords:
+            if keyword.arg in bound:
+                bound[keyword.arg] = self.static.value(keyword.value)
+        return bound
 
     def _dag(self, call: ast.Call | None, line: int, scope: Scope, default_id: str = "") -> int:
         kw = _keywords(call) if call is not None else {}
