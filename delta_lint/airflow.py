@@ -81,7 +81,7 @@ from delta_lint.bundle import (
     probe_file,
 )
 from delta_lint.config import ConfigError
-from delta_lint.container import Mount, project_paths, read_mounts
+from delta_lint.container import Mount, project_paths, read_environment, read_mounts
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
@@ -96,7 +96,10 @@ MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their b
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_TASKS = 5_000  # tasks read from one file at most
 MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: all rounds): past it, not read
-CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
+# Airflow's `[core] max_active_runs_per_dag` default (the runs of a DAG active at once when
+# it sets no `max_active_runs`: a backlog's, or hand-started ones), and how a deployment sets it
+RUNS_PER_DAG = 16
+RUNS_PER_DAG_ENV = "AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG"
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = Unknown("not given")  # a value the text does not tell
 
@@ -164,6 +167,7 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
     found = listing("airflow", str(root)) if found is None else found
     out.listings.append(("airflow", str(root), found))
     mounts: tuple[Mount, ...] | None = None  # read once, for the first DAG file
+    deployment: dict[str, dict[str, str]] = {}  # the compose / Dockerfile `AIRFLOW__...` settings
     for file in map(Path, found):
         label = _label(file, root)
         try:
@@ -182,9 +186,11 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             containers = listing("containers", str(root))
             out.listings.append(("containers", str(root), containers))
             mounts = read_mounts(containers, root)
+            deployment = read_environment(containers, root, "AIRFLOW__")
             container_files = [Path(f) for f in containers]
         reader = _DagFile(tree, file, root, label, text)
         reader.mounts = mounts
+        reader.deployment = deployment
         reader.read()
         for dag in reader.dags:
             if not dag.tasks:
@@ -448,6 +454,7 @@ class _DagFile:
     def __init__(self, tree: ast.Module, file: Path, root: Path, label: str, source: str = "") -> None:
         self.tree, self.file, self.root, self.label = tree, file, root, label
         self.mounts: tuple[Mount, ...] = ()  # the worker's folders (`container`): set by the loader
+        self.deployment: dict[str, dict[str, str]] = {}  # `AIRFLOW__...` settings (`container`): set by the loader
         # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
         self.clients = ClientOrigins(tree, source)
         self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
@@ -1006,22 +1013,61 @@ class _DagFile:
                 return given
         return MAPPED_RUNS
 
+    def _runs_per_dag(self) -> tuple[int, str]:
+        """How many runs of a DAG without `max_active_runs` may be active at once, and
+        where that is read. Airflow's configuration reference: "[core]
+        max_active_runs_per_dag: The maximum number of active DAG runs per DAG. The
+        scheduler will not create more DAG runs if it reaches the limit. This is
+        configurable at the DAG level with max_active_runs, which is defaulted as
+        [core] max_active_runs_per_dag." Default 16, environment variable
+        AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG
+        (https://airflow.apache.org/docs/apache-airflow/stable/configurations-ref.html#max-active-runs-per-dag).
+        A project's compose files or Dockerfiles that set that variable say the
+        deployment's; several values: one of these, the largest is taken (two runs
+        may overlap under it), and the source says so."""
+        given = self.deployment.get(RUNS_PER_DAG_ENV, {})
+        values = {int(v): by for v, by in given.items() if v.isdigit() and int(v) >= 1}
+        if not values:
+            return RUNS_PER_DAG, "Airflow's default; `airflow.cfg` or the deployment may set another"
+        if len(values) == 1:
+            ((runs, by),) = values.items()
+            return runs, f"as {RUNS_PER_DAG_ENV} in {by} sets it"
+        runs = max(values)
+        where = ", ".join(f"{n} in {by}" for n, by in sorted(values.items()))
+        return runs, f"{RUNS_PER_DAG_ENV} is one of {where}; the largest is taken"
+
     def _schedule(self, dag: _Dag, job: Job) -> None:
+        """The DAG's schedule and its runs at once. Without `max_active_runs`, runs
+        beyond one are active together when Airflow makes them so: a backlog
+        (`catchup=True`) and runs started by hand (`schedule=None`, `@once`: each
+        trigger starts a run at once), up to `max_active_runs_per_dag`
+        (`_runs_per_dag`), which a note names. A scheduled DAG's next run overlaps
+        the last only when a run outlasts its interval, and a hand-started run of a
+        scheduled DAG is not placed beside its scheduled ones: those stay one run
+        at a time, as a job's are."""
         kw = dag.keywords
         runs = self._setting(kw.get("max_active_runs"), dag.values)
         catchup = self._setting(kw.get("catchup"), dag.values)
-        if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1:
+        own = isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1
+        if own:
             job.max_concurrent_runs = runs
         elif catchup is True:
-            job.max_concurrent_runs = CATCHUP_RUNS
+            job.max_concurrent_runs = self._runs_per_dag()[0]
         given = next((kw[k] for k in ("schedule", "schedule_interval", "timetable") if k in kw), None)
         if given is None:  # Airflow 2's default is daily; Airflow 3's none: not assumed
             job.trigger = "no `schedule` in its DAG (Airflow's default depends on its version)"
             return
         value = self._setting(given, dag.values)
         where = Location(self.label, getattr(given, "lineno", dag.line), 1)
-        if value is None or value == "@once":
-            return  # started by hand (or by the API, or once): no schedule
+        if value is None or value == "@once":  # started by hand (or by the API, or once): no schedule
+            if not own and job.max_concurrent_runs == 1:
+                most, why = self._runs_per_dag()
+                job.max_concurrent_runs = most
+                self.notes.append(
+                    f"{self.label}:{dag.line}: DAG `{dag.dag_id}` is started by hand and sets no `max_active_runs`: "
+                    f"runs started while one is active run beside it, up to `max_active_runs_per_dag` ({most}: {why})"
+                )
+            return
         if value == "@continuous":  # Airflow refuses a continuous DAG with more than one active run
             job.continuous, job.max_concurrent_runs = True, 1
             return
