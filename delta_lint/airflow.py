@@ -54,8 +54,9 @@ the value layer knows item by item (a list, tuple or set, a dict's keys, `.items
 `.values()`, through names and subscripts) is read once per value, with its
 names bound to that value: each round's tasks take their ids and paths from it,
 `tasks[name] = Op(...)` keeps them in a dict of tasks, and the loop's `>>` orders
-them. Tasks made in a loop over values only a run knows, or in helper functions,
-are not read; the DAG says so in a note.
+them. A loop over values only a run knows is read once for all its rounds, each
+task standing for its copies (`_DagFile._unknown_rounds`); tasks made in helper
+functions are not read. The DAG says so in a note.
 """
 
 from __future__ import annotations
@@ -531,15 +532,41 @@ class _DagFile:
                 if rounds is None and not makes:
                     continue  # orders tasks by names it cannot tell: not read
                 if rounds is None:
-                    self.notes.append(
-                        f"{self.label}:{stmt.lineno}: tasks made in a loop over values delta-lint cannot know "
-                        f"(or more than {MAX_ROUNDS} rounds in the file) are not read (their ids are known only "
-                        "when it runs); their writes are checked as files of their own"
-                    )
+                    self._unknown_rounds(stmt, dag, groups, scope)
                     continue
                 self.rounds_left -= len(rounds)
                 for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
                     self._walk(copy.deepcopy(stmt.body), dag, groups, scope.bind(bound))
+
+    def _unknown_rounds(self, loop: ast.For | ast.While, dag: int, groups: list[_Group], scope: Scope) -> None:
+        """A loop that makes tasks over values only a run knows (`for ts in
+        make_list():`, a `while`), or over more rounds than the file may read: its
+        body is read once, its loop names unknown, and each task it makes stands for
+        its copies, one a round. The rounds run side by side (a mapped task's copies,
+        up to Airflow's limit: `_mapped_runs`) unless the body orders a round after
+        the last (`prev >> t; prev = t`: a name read before the body sets it), then
+        one after another. A copy's id is the operator and its line; a value that
+        differs per round is unknown, so a file named by it is not picked (the task
+        says so). A note says the loop was read once."""
+        names: dict[str, object] = {}
+        if isinstance(loop, ast.For):
+            for node in ast.walk(loop.target):
+                if isinstance(node, ast.Name):
+                    names[node.id] = UNKNOWN
+        chained = _carries_order(loop.body)
+        how = "one after another (each round ordered after the last)" if chained else "side by side"
+        self.notes.append(
+            f"{self.label}:{loop.lineno}: tasks made in a loop over values delta-lint cannot know (or more than "
+            f"{MAX_ROUNDS} rounds in the file) are read once for all its rounds, which run {how}; "
+            "values that differ per round are unknown"
+        )
+        if not chained:
+            self.mapping += 1
+        try:
+            self._walk(loop.body, dag, groups, scope.bind(names))
+        finally:
+            if not chained:
+                self.mapping -= 1
 
     def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scope: Scope) -> None:
         inner_dag, inner_groups = dag, groups
@@ -1479,6 +1506,26 @@ def _orders(node: ast.AST) -> bool:
         "set_downstream",
         "set_upstream",
     )
+
+
+def _carries_order(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body orders its tasks after a name it sets later in the body
+    (`prev >> t; prev = t`): that name holds the last round's task, so each round
+    runs after the one before."""
+    set_at: dict[str, int] = {}
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                set_at.setdefault(node.id, getattr(node, "lineno", 0))
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not _orders(node):
+                continue
+            for name in ast.walk(node):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load) and name.id in set_at:
+                    if name.lineno < set_at[name.id]:
+                        return True
+    return False
 
 
 def _unpack(target: ast.expr, item: object, bound: dict[str, object]) -> bool:
