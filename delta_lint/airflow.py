@@ -1,10 +1,12 @@
-"""Airflow DAGs that run Databricks work, read as the jobs the schedule sees.
+"""Airflow DAGs that run Databricks or Spark work, read as the jobs the schedule sees.
 
 Many teams orchestrate their Databricks notebooks from Airflow instead of a job
 schedule. A DAG file is read as Python *text* with `ast` (never imported or run):
 
 * a DAG is `with DAG(...)`, `name = DAG(...)` (its operators say `dag=name` or
-  sit in `with name:`), or a function decorated with `@dag(...)`; it becomes one
+  sit in `with name:`), or a function decorated with `@dag(...)`, also when a
+  function or method of the file builds it (read once per call, with the call's
+  arguments: `_DagFile._builder`); it becomes one
   `bundle.Job` keyed by its `dag_id`, with its `schedule` / `schedule_interval`
   (a cron string, a preset such as `@daily`, `None` for manual runs) as a Quartz
   cron and `max_active_runs` as the runs that may overlap (with `catchup=True`
@@ -25,8 +27,11 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   SQL connector: `frontend.warehouse`); beside other such tasks, each runs only
   the lines of its operator or function (`Task.lines`). A task that runs dbt (a `BashOperator` command, the
   dbt operators of airflow-dbt-python, cosmos' `DbtTaskGroup`) is a `dbt_task`
-  (`dbt.load_found_dbt` finds the models it runs); a `BashOperator` whose command
-  runs one Python file (`python x.py`, `spark-submit x.py`) runs that file. The
+  (`dbt.load_found_dbt` finds the models it runs); a task that runs one Python
+  file runs that file: a `SparkSubmitOperator`'s `application`, the command of a
+  `BashOperator`, `DockerOperator`, `KubernetesPodOperator` or `SSHOperator`
+  (`python x.py`, `spark-submit x.py`), a `PythonOperator` callable or `@task`
+  function of the file that runs one through `subprocess` or `os.system`. The
   worker's paths in them (`cd /opt/airflow/dbt`, `--project-dir /usr/app/dbt`) are
   mapped to the project's by its compose volumes and Dockerfile copies
   (`container`), else matched by their tail with a note. Other operators and `@task` functions are tasks without
@@ -49,8 +54,9 @@ the value layer knows item by item (a list, tuple or set, a dict's keys, `.items
 `.values()`, through names and subscripts) is read once per value, with its
 names bound to that value: each round's tasks take their ids and paths from it,
 `tasks[name] = Op(...)` keeps them in a dict of tasks, and the loop's `>>` orders
-them. Tasks made in a loop over values only a run knows, or in helper functions,
-are not read; the DAG says so in a note.
+them. A loop over values only a run knows is read once for all its rounds, each
+task standing for its copies (`_DagFile._unknown_rounds`); tasks made in helper
+functions are not read. The DAG says so in a note.
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ from delta_lint.bundle import (
     probe_file,
 )
 from delta_lint.config import ConfigError
-from delta_lint.container import Mount, project_paths, read_mounts
+from delta_lint.container import Mount, project_paths, read_environment, read_mounts
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
@@ -91,7 +97,10 @@ MAX_DAG_BYTES = 2 * 1024 * 1024  # as for other job definitions found by their b
 MAX_DEPTH = 24  # nested values and name lookups followed at most
 MAX_TASKS = 5_000  # tasks read from one file at most
 MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: all rounds): past it, not read
-CATCHUP_RUNS = 16  # Airflow's `max_active_runs_per_dag` default: a backlog's runs at once
+# Airflow's `[core] max_active_runs_per_dag` default (the runs of a DAG active at once when
+# it sets no `max_active_runs`: a backlog's, or hand-started ones), and how a deployment sets it
+RUNS_PER_DAG = 16
+RUNS_PER_DAG_ENV = "AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG"
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = Unknown("not given")  # a value the text does not tell
 
@@ -133,17 +142,33 @@ _DBT_OPERATORS = {
     "DbtSeedOperator": "seed",
 }
 _DBT_GROUPS = ("DbtTaskGroup",)  # astronomer-cosmos: one task per model, one task here
+# apache-airflow-providers-apache-spark: `spark-submit` of its `application`
+_SPARK_SUBMIT = ("SparkSubmitOperator",)
+# operators that run a command (a shell string, or argv words) on the worker, in a
+# container or on a host: the keywords whose words make the command, and the one
+# naming the folder it runs in
+_COMMAND_OPERATORS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "BashOperator": (("bash_command",), "cwd"),
+    "DockerOperator": (("command",), "working_dir"),
+    "KubernetesPodOperator": (("cmds", "arguments"), None),
+    "SSHOperator": (("command",), None),
+}
+# calls of a Python function that run a command: `subprocess.run([...])`, `os.system("...")`
+_RUNNERS = {"run", "call", "check_call", "check_output", "Popen", "system", "popen"}
+_SHELLS = ("bash", "sh", "/bin/bash", "/bin/sh")
+_UNKNOWN_WORD = "{unknown}"  # a command word the text does not tell (never a file)
 _DBT_COMMANDS = ("run", "build", "snapshot", "seed")
 
 
 def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Workflows:
-    """The DAGs of every Python file of the project that names both Airflow and a
-    Databricks operator (`bundle.find_airflow_dags`); a file that does not parse
-    is reported at its line, the others are read."""
+    """The DAGs of every Python file of the project that names Airflow and a DAG
+    (`bundle.find_airflow_dags`); a file that does not parse is reported at its
+    line, the others are read."""
     out = Workflows()
     found = listing("airflow", str(root)) if found is None else found
     out.listings.append(("airflow", str(root), found))
     mounts: tuple[Mount, ...] | None = None  # read once, for the first DAG file
+    deployment: dict[str, dict[str, str]] = {}  # the compose / Dockerfile `AIRFLOW__...` settings
     for file in map(Path, found):
         label = _label(file, root)
         try:
@@ -162,9 +187,11 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             containers = listing("containers", str(root))
             out.listings.append(("containers", str(root), containers))
             mounts = read_mounts(containers, root)
+            deployment = read_environment(containers, root, "AIRFLOW__")
             container_files = [Path(f) for f in containers]
         reader = _DagFile(tree, file, root, label, text)
         reader.mounts = mounts
+        reader.deployment = deployment
         reader.read()
         for dag in reader.dags:
             if not dag.tasks:
@@ -279,6 +306,7 @@ def _shell_steps(command: str) -> list[list[str]] | None:
     words (an unclosed quote)."""
     lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|\n")
     lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True  # a word ends at a blank or an operator only: `spark://m:7077`, `tag:daily`
     lexer.commenters = "#"
     try:
         words = list(lexer)
@@ -396,6 +424,18 @@ def _script_of_shell(command: str, cwd: str | None = None) -> str | None:
     return found[0] if len(set(found)) == 1 else None
 
 
+def _script_of_command(words: list[Any], cwd: str | None) -> str | None:
+    """The Python file a command runs: a shell string, or argv words (a word the
+    text does not tell is `_UNKNOWN_WORD`, never a file); `bash -c "..."` runs its
+    string as a shell command."""
+    if len(words) == 1 and isinstance(words[0], str):
+        return _script_of_shell(words[0], cwd)
+    argv = [w if isinstance(w, str) else _UNKNOWN_WORD for w in words]
+    if len(argv) >= 3 and argv[0] in _SHELLS and argv[1] in ("-c", "-lc"):
+        return _script_of_shell(argv[2], cwd)
+    return _script_of_shell(shlex.join(argv), cwd) if argv else None
+
+
 def _profiles_from_project(spec: dict[str, Any]) -> dict[str, Any]:
     """Airflow's profiles folder is the worker's path; a `dbt_task`'s is the
     project's: two relative paths are made one relative to the other."""
@@ -415,6 +455,7 @@ class _DagFile:
     def __init__(self, tree: ast.Module, file: Path, root: Path, label: str, source: str = "") -> None:
         self.tree, self.file, self.root, self.label = tree, file, root, label
         self.mounts: tuple[Mount, ...] = ()  # the worker's folders (`container`): set by the loader
+        self.deployment: dict[str, dict[str, str]] = {}  # `AIRFLOW__...` settings (`container`): set by the loader
         # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
         self.clients = ClientOrigins(tree, source)
         self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
@@ -466,6 +507,10 @@ class _DagFile:
                 self._with(stmt, dag, groups, scope)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(stmt, dag, groups, scope)
+            elif isinstance(stmt, ast.ClassDef) and dag is None:
+                for method in stmt.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self._function(method, dag, groups, scope, stmt)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 made = self._expr(stmt.value, dag, groups, scope)
                 target = stmt.targets[0]
@@ -487,15 +532,41 @@ class _DagFile:
                 if rounds is None and not makes:
                     continue  # orders tasks by names it cannot tell: not read
                 if rounds is None:
-                    self.notes.append(
-                        f"{self.label}:{stmt.lineno}: tasks made in a loop over values delta-lint cannot know "
-                        f"(or more than {MAX_ROUNDS} rounds in the file) are not read (their ids are known only "
-                        "when it runs); their writes are checked as files of their own"
-                    )
+                    self._unknown_rounds(stmt, dag, groups, scope)
                     continue
                 self.rounds_left -= len(rounds)
                 for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
                     self._walk(copy.deepcopy(stmt.body), dag, groups, scope.bind(bound))
+
+    def _unknown_rounds(self, loop: ast.For | ast.While, dag: int, groups: list[_Group], scope: Scope) -> None:
+        """A loop that makes tasks over values only a run knows (`for ts in
+        make_list():`, a `while`), or over more rounds than the file may read: its
+        body is read once, its loop names unknown, and each task it makes stands for
+        its copies, one a round. The rounds run side by side (a mapped task's copies,
+        up to Airflow's limit: `_mapped_runs`) unless the body orders a round after
+        the last (`prev >> t; prev = t`: a name read before the body sets it), then
+        one after another. A copy's id is the operator and its line; a value that
+        differs per round is unknown, so a file named by it is not picked (the task
+        says so). A note says the loop was read once."""
+        names: dict[str, object] = {}
+        if isinstance(loop, ast.For):
+            for node in ast.walk(loop.target):
+                if isinstance(node, ast.Name):
+                    names[node.id] = UNKNOWN
+        chained = _carries_order(loop.body)
+        how = "one after another (each round ordered after the last)" if chained else "side by side"
+        self.notes.append(
+            f"{self.label}:{loop.lineno}: tasks made in a loop over values delta-lint cannot know (or more than "
+            f"{MAX_ROUNDS} rounds in the file) are read once for all its rounds, which run {how}; "
+            "values that differ per round are unknown"
+        )
+        if not chained:
+            self.mapping += 1
+        try:
+            self._walk(loop.body, dag, groups, scope.bind(names))
+        finally:
+            if not chained:
+                self.mapping -= 1
 
     def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scope: Scope) -> None:
         inner_dag, inner_groups = dag, groups
@@ -518,7 +589,9 @@ class _DagFile:
                 inner_dag, inner_groups = self.bound[expr.id], []
         self._walk(stmt.body, inner_dag, inner_groups, scope)
 
-    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scope) -> None:
+    def _function(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, dag, groups, scope, cls: ast.ClassDef | None = None
+    ) -> None:
         for deco in fn.decorator_list:
             call = deco if isinstance(deco, ast.Call) else None
             name = self._name(deco)
@@ -542,6 +615,89 @@ class _DagFile:
                 gid = self._setting(_keywords(call).get("group_id"), scope) if call is not None else UNKNOWN
                 self.group_functions[fn.name] = (fn, gid if isinstance(gid, str) else fn.name)
                 return
+        if dag is None and any(isinstance(n, ast.Call) and self._name(n) == "DAG" for n in ast.walk(fn)):
+            self._builder(fn, groups, scope, cls)
+
+    def _builder(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, groups: list[_Group], scope: Scope, cls: ast.ClassDef | None
+    ) -> None:
+        """A function (or a method) that builds a DAG (`def create_dag(dag_id, schedule):
+        with DAG(dag_id, ...)`, `class Pipeline: def build(self): ...`): its body is
+        read once per call of it the file makes at the top of a block, with the
+        call's arguments as its parameters (each call a DAG of its own); called in a
+        loop or not at all, it is read once with its parameters unknown, which a
+        note says (a DAG id it does not know is the file's name and line)."""
+        params = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
+        is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
+        if cls is not None and params and not is_static:
+            params = params[1:]  # `self` (or `cls`)
+        inner = scope.enter(fn, cls)
+        sites = self._calls_of(fn.name, cls is not None)
+        if sites is None or not sites or len(sites) > MAX_ROUNDS or len(sites) > self.rounds_left:
+            if params:
+                where = "in a loop or by another function" if sites is None else "nowhere in its file"
+                self.notes.append(
+                    f"{self.label}:{fn.lineno}: the DAG that `{fn.name}` builds is read once with its parameters "
+                    f"({', '.join(params)}) unknown: it is called {where}"
+                )
+            self._walk(fn.body, None, groups, inner)
+            return
+        self.rounds_left -= len(sites)
+        for site in sites:  # each call builds a DAG of its own: read a copy with its arguments
+            bound = self._arguments(fn, params, site)
+            self._walk(copy.deepcopy(fn.body), None, groups, inner.bind(bound))
+
+    def _calls_of(self, name: str, method: bool) -> list[ast.Call] | None:
+        """The calls of a function (`name(...)`) or method (`x.name(...)`) the file
+        makes as statements or assignments of the module or of a `with` block; None
+        when it is called anywhere else (in a loop, a comprehension, a function:
+        its arguments are known only per round)."""
+        found: list[ast.Call] = []
+        top: set[int] = set()
+
+        def visit(body: list[ast.stmt]) -> None:
+            for stmt in body:
+                if isinstance(stmt, ast.With):
+                    visit(stmt.body)
+                elif isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Call):
+                    top.add(id(stmt.value))
+
+        visit(self.tree.body)
+        for node in ast.walk(self.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (method and isinstance(func, ast.Attribute) and func.attr == name) or (
+                not method and isinstance(func, ast.Name) and func.id == name
+            ):
+                if id(node) not in top:
+                    return None
+                found.append(node)
+        return found
+
+    def _arguments(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], call: ast.Call
+    ) -> dict[str, object]:
+        """What a call gives a function's parameters: its positional and keyword
+        arguments, else the parameter's default; a parameter given nothing known is
+        unknown."""
+        bound: dict[str, object] = dict.fromkeys(params, UNKNOWN)
+        positional = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args)]
+        defaults = fn.args.defaults
+        for name, default in zip(positional[len(positional) - len(defaults) :], defaults):
+            if name in bound:
+                bound[name] = self.static.value(default)
+        for name, default in zip([p.arg for p in fn.args.kwonlyargs], fn.args.kw_defaults):
+            if default is not None:
+                bound[name] = self.static.value(default)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return dict.fromkeys(params, UNKNOWN)  # `*args`, `**kwargs`: which is which is not told
+        for name, arg in zip(params, call.args):
+            bound[name] = self.static.value(arg)
+        for keyword in call.keywords:
+            if keyword.arg in bound:
+                bound[keyword.arg] = self.static.value(keyword.value)
+        return bound
 
     def _dag(self, call: ast.Call | None, line: int, scope: Scope, default_id: str = "") -> int:
         kw = _keywords(call) if call is not None else {}
@@ -884,22 +1040,61 @@ class _DagFile:
                 return given
         return MAPPED_RUNS
 
+    def _runs_per_dag(self) -> tuple[int, str]:
+        """How many runs of a DAG without `max_active_runs` may be active at once, and
+        where that is read. Airflow's configuration reference: "[core]
+        max_active_runs_per_dag: The maximum number of active DAG runs per DAG. The
+        scheduler will not create more DAG runs if it reaches the limit. This is
+        configurable at the DAG level with max_active_runs, which is defaulted as
+        [core] max_active_runs_per_dag." Default 16, environment variable
+        AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG
+        (https://airflow.apache.org/docs/apache-airflow/stable/configurations-ref.html#max-active-runs-per-dag).
+        A project's compose files or Dockerfiles that set that variable say the
+        deployment's; several values: one of these, the largest is taken (two runs
+        may overlap under it), and the source says so."""
+        given = self.deployment.get(RUNS_PER_DAG_ENV, {})
+        values = {int(v): by for v, by in given.items() if v.isdigit() and int(v) >= 1}
+        if not values:
+            return RUNS_PER_DAG, "Airflow's default; `airflow.cfg` or the deployment may set another"
+        if len(values) == 1:
+            ((runs, by),) = values.items()
+            return runs, f"as {RUNS_PER_DAG_ENV} in {by} sets it"
+        runs = max(values)
+        where = ", ".join(f"{n} in {by}" for n, by in sorted(values.items()))
+        return runs, f"{RUNS_PER_DAG_ENV} is one of {where}; the largest is taken"
+
     def _schedule(self, dag: _Dag, job: Job) -> None:
+        """The DAG's schedule and its runs at once. Without `max_active_runs`, runs
+        beyond one are active together when Airflow makes them so: a backlog
+        (`catchup=True`) and runs started by hand (`schedule=None`, `@once`: each
+        trigger starts a run at once), up to `max_active_runs_per_dag`
+        (`_runs_per_dag`), which a note names. A scheduled DAG's next run overlaps
+        the last only when a run outlasts its interval, and a hand-started run of a
+        scheduled DAG is not placed beside its scheduled ones: those stay one run
+        at a time, as a job's are."""
         kw = dag.keywords
         runs = self._setting(kw.get("max_active_runs"), dag.values)
         catchup = self._setting(kw.get("catchup"), dag.values)
-        if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1:
+        own = isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1
+        if own:
             job.max_concurrent_runs = runs
         elif catchup is True:
-            job.max_concurrent_runs = CATCHUP_RUNS
+            job.max_concurrent_runs = self._runs_per_dag()[0]
         given = next((kw[k] for k in ("schedule", "schedule_interval", "timetable") if k in kw), None)
         if given is None:  # Airflow 2's default is daily; Airflow 3's none: not assumed
             job.trigger = "no `schedule` in its DAG (Airflow's default depends on its version)"
             return
         value = self._setting(given, dag.values)
         where = Location(self.label, getattr(given, "lineno", dag.line), 1)
-        if value is None or value == "@once":
-            return  # started by hand (or by the API, or once): no schedule
+        if value is None or value == "@once":  # started by hand (or by the API, or once): no schedule
+            if not own and job.max_concurrent_runs == 1:
+                most, why = self._runs_per_dag()
+                job.max_concurrent_runs = most
+                self.notes.append(
+                    f"{self.label}:{dag.line}: DAG `{dag.dag_id}` is started by hand and sets no `max_active_runs`: "
+                    f"runs started while one is active run beside it, up to `max_active_runs_per_dag` ({most}: {why})"
+                )
+            return
         if value == "@continuous":  # Airflow refuses a continuous DAG with more than one active run
             job.continuous, job.max_concurrent_runs = True, 1
             return
@@ -938,7 +1133,9 @@ class _DagFile:
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "dbt_task": dbt}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
                 return [replace(task, key=task_id, depends_on=after, location=where)]
-            script = self._script(task_id, operator, kw, scope)
+            script = self._script(task_id, call, operator, kw, scope)
+            if isinstance(script, str):  # it runs a Python file, which the text does not name
+                return [Task(task_id, operator, (), after, location=where, problem=script)]
             if script is not None:  # the worker runs a file of the project: the task runs it
                 settings = {"name": task_id, "tasks": [{"task_key": task_id, "spark_python_task": script}]}
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
@@ -1027,17 +1224,7 @@ class _DagFile:
         its statements are the task's, written in the DAG file. None otherwise."""
         if not self.clients.active:
             return None
-        fn = self.task_defs.get(operator)
-        if fn is None and operator.endswith("PythonOperator"):
-            given = _keywords(call).get("python_callable")
-            found = [
-                n
-                for n in ast.walk(self.tree)
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and isinstance(given, ast.Name)
-                and n.name == given.id
-            ]
-            fn = found[0] if len(found) == 1 else None
+        fn = self._callable(call, operator)
         if fn is None:
             return None
         sends = any(
@@ -1163,17 +1350,70 @@ class _DagFile:
             )
         return path
 
-    def _script(self, task_id: str, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
-        """The `spark_python_task` a `BashOperator` stands for when its command runs
-        one Python file of the project (`python /opt/airflow/scripts/load.py`)."""
-        if operator != "BashOperator":
-            return None
-        command = self._setting(kw.get("bash_command"), scope)
-        cwd = self._setting(kw.get("cwd"), scope)
-        path = _script_of_shell(command, cwd if isinstance(cwd, str) else None) if isinstance(command, str) else None
+    def _script(
+        self, task_id: str, call: ast.Call, operator: str, kw: dict, scope: Scope
+    ) -> dict[str, Any] | str | None:
+        """The `spark_python_task` a task stands for when it runs one Python file of
+        the project: a `SparkSubmitOperator`'s `application`; the command of an
+        operator that runs one (`BashOperator`, `DockerOperator`, `KubernetesPodOperator`,
+        `SSHOperator`: `python /opt/airflow/scripts/load.py`, `spark-submit ... x.py`);
+        the command a `PythonOperator` callable or `@task` function of the file runs
+        through `subprocess` or `os.system`. A worker's path is mapped to the
+        project's (`_worker_path`). None: no Python file (a jar, another command); a
+        string: it runs one, and why the text does not tell which."""
+        if operator in _SPARK_SUBMIT:
+            application = self._setting(kw.get("application"), scope)
+            if not isinstance(application, str):
+                return f"the application of `{operator}` is not static (a value delta-lint cannot read)"
+            path = application.strip()
+            if not path.endswith(".py"):
+                return None  # a jar or an R file: no Python of the project
+        elif operator in _COMMAND_OPERATORS:
+            names, folder = _COMMAND_OPERATORS[operator]
+            words: list[Any] = []
+            for name in names:
+                given = self._setting(kw.get(name), scope) if name in kw else []
+                words += given if isinstance(given, list) else [given]
+            cwd = self._setting(kw.get(folder), scope) if folder else None
+            path = _script_of_command(words, cwd if isinstance(cwd, str) else None)
+        else:
+            fn = self._callable(call, operator)
+            path = self._script_of_function(fn) if fn is not None else None
         if path is None:
             return None
         return {"python_file": self._worker_path(task_id, path) if path.startswith("/") else path}
+
+    def _callable(self, call: ast.Call, operator: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function of the file a `@task` function's task (or a `PythonOperator`'s
+        `python_callable`, by its name) runs; None when the file does not define one."""
+        fn = self.task_defs.get(operator)
+        if fn is None and operator.endswith("PythonOperator"):
+            given = _keywords(call).get("python_callable")
+            found = [
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and isinstance(given, ast.Name)
+                and n.name == given.id
+            ]
+            fn = found[0] if len(found) == 1 else None
+        return fn
+
+    def _script_of_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """The Python file a function runs through `subprocess.run([...])` (and its
+        siblings) or `os.system("...")`, its values read in the function (its
+        parameters unknown): one file, or None (none, several, or unknown)."""
+        scope = Scope().enter(fn)
+        found = set()
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+                continue
+            owner = node.func.value
+            if node.func.attr not in _RUNNERS or not (isinstance(owner, ast.Name) and owner.id in ("subprocess", "os")):
+                continue
+            given = self._setting(node.args[0], scope)
+            found.add(_script_of_command(given if isinstance(given, list) else [given], None))
+        return found.pop() if len(found) == 1 else None
 
     def _by_name(self, task_id: str, written: str, files: tuple[str, ...]) -> None:
         """A note when a worker's path no mount maps named a project file by its tail."""
@@ -1266,6 +1506,26 @@ def _orders(node: ast.AST) -> bool:
         "set_downstream",
         "set_upstream",
     )
+
+
+def _carries_order(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body orders its tasks after a name it sets later in the body
+    (`prev >> t; prev = t`): that name holds the last round's task, so each round
+    runs after the one before."""
+    set_at: dict[str, int] = {}
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                set_at.setdefault(node.id, getattr(node, "lineno", 0))
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not _orders(node):
+                continue
+            for name in ast.walk(node):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load) and name.id in set_at:
+                    if name.lineno < set_at[name.id]:
+                        return True
+    return False
 
 
 def _unpack(target: ast.expr, item: object, bound: dict[str, object]) -> bool:

@@ -480,9 +480,10 @@ def find_dbt_profiles(root: Path, tests: FileTests | None = None) -> tuple[str, 
 
 
 def find_airflow_dags(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
-    """Python files of the project whose first 64 KB name both Airflow and a
-    Databricks or dbt operator (their imports, or a `dbt ` command): the DAG files `airflow.load_found_airflow`
-    reads. Most projects have no DAG yet many Python files, and the answer is asked
+    """Python files of the project whose first 64 KB name Airflow and a DAG (`DAG`,
+    `@dag`) or a Databricks or dbt operator: the DAG files `airflow.load_found_airflow`
+    reads (a DAG that runs Spark standalone, a script or a container runs project code
+    as surely as one that runs Databricks). Most projects have no DAG yet many Python files, and the answer is asked
     again on every cached run: so only a file's head is read, with plain system
     calls (a regular file, not through a link; `safeio` reads the few found), and
     with `tests` not even that while the file's stat is the one kept."""
@@ -504,8 +505,8 @@ def find_airflow_dags(root: Path, tests: FileTests | None = None) -> tuple[str, 
 
 
 def _names_airflow_and_databricks(path: str) -> bool:
-    """Whether the head of the regular file at `path` names Airflow and a Databricks
-    or dbt operator (`find_airflow_dags`)."""
+    """Whether the head of the regular file at `path` names Airflow and a DAG or a
+    Databricks or dbt operator (`find_airflow_dags`)."""
     try:  # asked of the name first: a device or a pipe is never opened
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return False
@@ -518,7 +519,7 @@ def _names_airflow_and_databricks(path: str) -> bool:
         head = b""
     finally:
         os.close(fd)
-    return b"airflow" in head and (b"Databricks" in head or b"Dbt" in head or b"dbt " in head)
+    return b"airflow" in head and any(word in head for word in (b"DAG", b"@dag", b"Databricks", b"Dbt", b"dbt "))
 
 
 def _files_saying(

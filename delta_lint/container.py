@@ -82,6 +82,65 @@ def read_mounts(files: tuple[str, ...] | list[str], root: Path) -> tuple[Mount, 
     return tuple(out)
 
 
+def read_environment(files: tuple[str, ...] | list[str], root: Path, prefix: str) -> dict[str, dict[str, str]]:
+    """The environment variables named `prefix...` that the given compose files
+    (`environment:` of any service or anchor, a mapping or `NAME=value` items) and
+    Dockerfiles (`ENV`) set: name -> value -> the file that sets it (a deployment's
+    settings, such as Airflow's `AIRFLOW__CORE__...`). A value that names a variable
+    with no default is unknown and left out; so is a file that cannot be read."""
+    out: dict[str, dict[str, str]] = {}
+    for file in map(Path, files):
+        try:
+            text = read_input_text(file, root, MAX_CONTAINER_BYTES)
+        except (OSError, UnicodeDecodeError, ValueError, ConfigError):
+            continue
+        folder = _project_rel(file.parent, root)
+        if folder is None:
+            continue
+        label = f"{folder + '/' if folder else ''}{file.name}"
+        found: dict[str, str] = {}
+        if COMPOSE.match(file.name):
+            found = _compose_environment(text)
+        else:
+            for word, rest in _instructions(text):
+                if word == "ENV":
+                    _assign(rest, found, True)
+        for name, value in found.items():
+            if name.startswith(prefix):
+                out.setdefault(name, {}).setdefault(value, label)
+    return out
+
+
+def _compose_environment(text: str) -> dict[str, str]:
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return {}
+    out: dict[str, str] = {}
+    seen: set[int] = set()
+
+    def walk(value: Any, depth: int) -> None:
+        if depth > MAX_WALK or id(value) in seen:
+            return
+        seen.add(id(value))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "environment" and isinstance(item, (dict, list)):
+                    pairs = item.items() if isinstance(item, dict) else (str(i).partition("=")[::2] for i in item)
+                    for name, given in pairs:
+                        expanded = _expand(str(given), {}) if isinstance(given, (str, int)) else None
+                        if isinstance(name, str) and expanded is not None:
+                            out[name] = expanded.strip()
+                else:
+                    walk(item, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, depth + 1)
+
+    walk(doc, 0)
+    return out
+
+
 def project_paths(path: str, mounts: tuple[Mount, ...], root: Path) -> tuple[list[str], str]:
     """The project paths (files or folders that exist, relative to the root) a
     container path stands for, and the files that say so; [] when no mount holds it

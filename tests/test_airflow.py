@@ -97,7 +97,7 @@ def test_a_dag_decorator_and_an_assigned_dag_are_read(lint):
     assigned = (
         "import airflow\n"
         "from airflow.providers.databricks.operators.databricks import DatabricksNotebookOperator as Nb\n"
-        "dag = airflow.DAG('events', schedule_interval=None)\n"
+        "dag = airflow.DAG('events', schedule_interval=None, max_active_runs=1)\n"
         "a = Nb(task_id='load', notebook_path='/Repos/me/project/notebooks/load', dag=dag)\n"
         "b = Nb(task_id='fix', notebook_path='/Repos/me/project/notebooks/fix', dag=dag)\n"
         "ORDER\n"
@@ -133,7 +133,7 @@ def test_a_multi_task_submit_run_orders_its_tasks(lint):
     dag = (
         "from airflow import DAG\n"
         "from airflow.providers.databricks.operators.databricks import DatabricksSubmitRunOperator\n"
-        "with DAG('events', schedule=None):\n"
+        "with DAG('events', schedule=None, max_active_runs=1):\n"
         "    run = DatabricksSubmitRunOperator(task_id='run', tasks=[\n"
         "        {'task_key': 'load', 'notebook_task': {'notebook_path': '/Repos/me/p/notebooks/load'}},\n"
         "        {'task_key': 'fix', DEPENDS'notebook_task': {'notebook_path': '/Repos/me/p/notebooks/fix'}},\n"
