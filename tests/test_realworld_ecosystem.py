@@ -193,3 +193,21 @@ def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
     assert [line for line in proc.stdout.splitlines() if line.startswith("  drop")] == [
         f"  drop   {repo / 'more.py'}:3"
     ]
+
+
+def test_a_diagnostic_at_the_call_covers_the_text_it_names_as_its_site(tmp_path):
+    """A DL007 (or DL001) stands at `spark.sql(q)` and names where `q`'s text was
+    written in `sites`: the write in that text has a diagnostic, it is no drop."""
+    (tmp_path / "op.py").write_text(
+        'if kind == "insert":\n'
+        '    q = f"""\n        INSERT INTO {t} {cols} VALUES {vals}\n        """\n'
+        "else:\n"
+        '    q = f"""\n        DELETE FROM {t} WHERE {cond}\n        """\n'
+        "spark.sql(q)\n"
+    )
+    finding = {"rule": "DL007", "location": {"path": "op.py", "line": 10}, "related": []}
+    eco = ecosystem.measure(tmp_path, {"findings": [finding]}, [], None, [])
+    assert eco.drops == ["op.py:3", "op.py:7"]  # the call's own line covers neither text
+    finding["sites"] = [{"path": "op.py", "line": 2, "column": 9}]
+    eco = ecosystem.measure(tmp_path, {"findings": [finding]}, [], None, [])
+    assert eco.drops == ["op.py:7"]  # the site covers its own text's statement only

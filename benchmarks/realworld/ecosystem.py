@@ -423,7 +423,9 @@ def measure(
     for f in findings:
         loc = f.get("location", {})
         marks.setdefault(loc.get("path", "").lstrip("./"), set()).add(loc.get("line", 0))
-        for r in f.get("related", []) or []:
+        # `related`: the other write of a pair; `sites`: where the statement's text was
+        # written when the diagnostic stands at the call that runs it (`spark.sql(q)`)
+        for r in [*(f.get("related", []) or []), *(f.get("sites", []) or [])]:
             marks.setdefault(r.get("path", "").lstrip("./"), set()).add(r.get("line", 0))
         if f.get("rule") == "DL000":
             eco.dl000 += 1
