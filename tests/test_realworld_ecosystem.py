@@ -211,3 +211,15 @@ def test_a_diagnostic_at_the_call_covers_the_text_it_names_as_its_site(tmp_path)
     finding["sites"] = [{"path": "op.py", "line": 2, "column": 9}]
     eco = ecosystem.measure(tmp_path, {"findings": [finding]}, [], None, [])
     assert eco.drops == ["op.py:7"]  # the site covers its own text's statement only
+
+
+def test_a_write_in_a_hidden_folder_is_out_of_scope_as_discovery_skips_it(tmp_path):
+    """Discovery never reads a hidden folder (an assistant's skill scripts, CI
+    configuration): a write there is no file delta-lint lost. The folder the run
+    starts in may itself sit under a hidden one."""
+    root = tmp_path / ".cache" / "repo"
+    (root / ".claude" / "skills").mkdir(parents=True)
+    (root / "jobs").mkdir()
+    (root / ".claude" / "skills" / "gen.py").write_text('df.write.saveAsTable("main.s.tmp")\n')
+    (root / "jobs" / "load.py").write_text('df.write.saveAsTable("main.s.t")\n')
+    assert [w.path for w in ecosystem.plain_writes(root, [])] == ["jobs/load.py"]

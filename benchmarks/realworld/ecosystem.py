@@ -69,7 +69,9 @@ CDC_FLOWS = {
 _PIPELINE_MODULES = {"dlt", "dp", "sdp", "pipelines"}
 # Plain write methods of PySpark / DeltaTable calls.
 WRITE_METHODS = {"saveAsTable", "toTable", "insertInto"}
-_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages"}
+# folders of no job code; a hidden folder (`.github`, `.claude/skills`) too: discovery
+# never reads one (`delta_lint.frontend.discover`), as linters and git tools do not
+_SKIP_DIRS = {"node_modules", "venv", "__pycache__", "site-packages"}
 
 
 @dataclass
@@ -291,7 +293,10 @@ def _pipeline_line(code: str, lines: list[str], n: int) -> re.Match | None:
 def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
     found: list[PlainWrite] = []
     for path in sorted(root.rglob("*")):
-        if not path.is_file() or any(part in _SKIP_DIRS for part in path.parts):
+        if not path.is_file():
+            continue
+        parts = path.relative_to(root).parts
+        if any(part in _SKIP_DIRS or part.startswith(".") for part in parts[:-1]):
             continue
         rel = path.relative_to(root).as_posix()
         if _is_skipped(rel, skipped) or _dbt_output(path, root):
