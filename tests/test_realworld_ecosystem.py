@@ -223,3 +223,21 @@ def test_a_write_in_a_hidden_folder_is_out_of_scope_as_discovery_skips_it(tmp_pa
     (root / ".claude" / "skills" / "gen.py").write_text('df.write.saveAsTable("main.s.tmp")\n')
     (root / "jobs" / "load.py").write_text('df.write.saveAsTable("main.s.t")\n')
     assert [w.path for w in ecosystem.plain_writes(root, [])] == ["jobs/load.py"]
+
+
+def test_sql_sent_to_another_database_is_no_plain_write(tmp_path):
+    """A statement a psycopg2 cursor (made through a helper), a sqlite3 connection or
+    DuckDB's module runs writes no Delta table; `spark.sql` and a cursor of unknown
+    origin (a parameter) in the same file still do."""
+    (tmp_path / "lake.py").write_text(
+        "import duckdb\nimport psycopg2\nimport sqlite3\n\n"
+        "def _pg(db):\n    for _ in range(3):\n        conn = psycopg2.connect(database=db)\n        return conn\n\n"
+        "_conn = _pg('app')\n_cur = _conn.cursor()\n"
+        '_cur.execute("""\n    INSERT INTO public.notes (id) VALUES (%s)\n""", (1,))\n'  # 13
+        'sqlite3.connect("x.db").execute("DELETE FROM cache WHERE k = 1")\n'  # 15
+        'duckdb.sql("INSERT INTO staging SELECT 1")\n'  # 16
+        'spark.sql("INSERT INTO main.s.notes SELECT * FROM v")\n'  # 17
+        "def load(cur):\n"
+        '    cur.execute("DELETE FROM main.s.notes WHERE id = 1")\n'  # 19
+    )
+    assert [(w.line, w.in_function) for w in ecosystem.plain_writes(tmp_path, [])] == [(17, False), (19, True)]

@@ -23,6 +23,9 @@ are wrong on any repository. This module finds them from the code and the run:
   `CREATE OR REFRESH STREAMING TABLE` / `MATERIALIZED VIEW` / `LIVE TABLE` with a
   query (`AS`); a view (`@dlt.view`, `TEMPORARY`) and a streaming table declared
   with no query (a flow's target, written by the flow) are none.
+  SQL a call sends through another database's connection, cursor or module
+  (`psycopg2.connect(...).cursor().execute("INSERT ...")`, `duckdb.sql(...)`: told by
+  delta-lint's own `warehouse.ClientOrigins`) writes no Delta table either.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -41,6 +44,7 @@ from pathlib import Path
 
 from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
 from delta_lint.frontend.recognise import skip_reason
+from delta_lint.frontend.warehouse import ClientOrigins
 
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
@@ -109,6 +113,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
         return None
     out: list[PlainWrite] = []
     modules = _pipeline_modules(tree)
+    origins = ClientOrigins(tree, text)
 
     def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None, shown: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
@@ -123,7 +128,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 visit(child, func, here_stmt)
                 continue
             if shown and isinstance(child, ast.Constant):
-                continue  # text printed or logged is not run
+                continue  # text printed or logged is not run, or run by another database
             if here_stmt is not None and not isinstance(here_stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
                 span = (here_stmt.lineno, here_stmt.end_lineno or here_stmt.lineno)
             else:
@@ -144,7 +149,8 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 if m and _statement_like(child.value) and _starts_statement(child.value, m.start()):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
-            visit(child, func, here_stmt, shown or _shows_text(child))
+            elsewhere = isinstance(child, ast.Call) and origins.runs_elsewhere(child)
+            visit(child, func, here_stmt, shown or elsewhere or _shows_text(child))
 
     visit(tree, False, None)
     return out
