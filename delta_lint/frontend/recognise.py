@@ -80,7 +80,11 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("exec", "sp_"), r"\bEXEC(?:UTE)?\s+sp_"),
             (("exec", "dbo"), r"\bEXEC(?:UTE)?\s+\[?dbo\]?\."),
             (("begin", "tran"), r"\bBEGIN\s+TRAN(?:SACTION)?\b"),
-            (("select", "top"), r"\bSELECT\s+TOP\s*\(?\s*\d+"),
+            # a row count given literally, as a parameter marker or a variable
+            (("select", "top"), r"\bSELECT\s+(?:DISTINCT\s+)?TOP\s*(?:\(\s*[\d?@]|\d)"),
+            # a local or global temporary table (`#new_orders`, `##stage`): `#` starts no
+            # Databricks identifier
+            (("#",), r"\b(?:INTO|FROM|JOIN|TABLE|UPDATE)\s+##?[A-Za-z_]\w*"),
             (("create", "master"), r"\bCREATE\s+MASTER\s+KEY\b"),
             (("create", "scoped"), r"\bCREATE\s+DATABASE\s+SCOPED\s+CREDENTIAL\b"),
             (("create", "external", "format"), r"\bCREATE\s+EXTERNAL\s+FILE\s+FORMAT\b"),
