@@ -241,3 +241,26 @@ def test_sql_sent_to_another_database_is_no_plain_write(tmp_path):
         '    cur.execute("DELETE FROM main.s.notes WHERE id = 1")\n'  # 19
     )
     assert [(w.line, w.in_function) for w in ecosystem.plain_writes(tmp_path, [])] == [(17, False), (19, True)]
+
+
+def test_path_writes_writer_v2_and_delta_table_dml_are_plain_writes(tmp_path):
+    """The other plain ways to write a Delta table: a writer chain naming Delta that
+    saves or starts at a path, `writeTo(t)` with its action, and a DELETE or UPDATE
+    of a table the chain opens. Their near misses are none: a path write of another
+    format or of no named format, `writeTo` with another provider, `pd.DataFrame.update`,
+    and a `.delete(` of an object the chain did not open as a Delta table."""
+    (tmp_path / "job.py").write_text(
+        'df.write.format("delta").mode("overwrite").save(f"{BASE}/gold")\n'  # 1
+        'df.writeStream.format("delta").option("checkpointLocation", c).start("/mnt/t")\n'  # 2
+        'df.writeTo("main.s.t").append()\n'  # 3
+        'df.writeTo("main.s.t").using("delta").createOrReplace()\n'  # 4
+        'DeltaTable.forName(spark, "main.s.t").delete("d < 1")\n'  # 5
+        'DeltaTable.forPath(spark, p).update("id = 1", {"x": "2"})\n'  # 6
+        'df.write.format("parquet").save("/mnt/x")\n'
+        'df.write.mode("overwrite").save(path)\n'
+        'df.writeTo("ice.s.t").using("iceberg").append()\n'
+        "pdf.update(other)\n"
+        'requests.delete("https://x")\n'
+        "dt.delete()\n"
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3, 4, 5, 6]

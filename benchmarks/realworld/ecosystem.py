@@ -5,7 +5,10 @@ are wrong on any repository. This module finds them from the code and the run:
 
 - *plain writes*: statements that obviously write a table (`MERGE [WITH SCHEMA EVOLUTION] INTO`,
   `INSERT INTO/OVERWRITE`, `DELETE FROM`, `UPDATE ... SET`, `.saveAsTable(`,
-  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`); a plain write with
+  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`, a writer chain naming
+  `format("delta")` that ends in `.save(path)` / `.start(path)`, `writeTo(t)` with
+  its action (`.append()`, `.overwritePartitions()`, ...), and `.delete(` /
+  `.update(` of a table the chain opens with `DeltaTable.forName/forPath`); a plain write with
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
@@ -137,7 +140,14 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 name = child.func.attr
                 is_merge = name == "merge" and _looks_like_delta_merge(child)
                 is_flow = name in CDC_FLOWS and _names_module(child.func.value, modules)
-                if (name in WRITE_METHODS and not _other_format(child)) or is_merge or is_flow:
+                if (
+                    (name in WRITE_METHODS and not _other_format(child))
+                    or is_merge
+                    or is_flow
+                    or _delta_path_write(child)
+                    or _writer_v2(child)
+                    or _delta_table_dml(child)
+                ):
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
@@ -224,6 +234,60 @@ def _other_format(call: ast.Call) -> str | None:
             return fmt if fmt != "delta" else None
         node = node.func.value
     return None
+
+
+def _chain(call: ast.Call) -> list[ast.Call]:
+    """The calls a method chain is made of, from the outermost in (`a.b(1).c(2)`: `c(2)`, `b(1)`)."""
+    out: list[ast.Call] = []
+    node: ast.expr = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        out.append(node)
+        node = node.func.value
+    return out
+
+
+def _delta_path_write(call: ast.Call) -> bool:
+    """`df.write.format("delta").mode("overwrite").save(path)`, `df.writeStream.format("delta")
+    ...start(path)`: a Delta table written at its path, the format named literally in
+    the chain (a `.save(path)` naming none writes the session's default, unknown here)."""
+    if call.func.attr not in ("save", "start") or not (call.args or call.keywords):
+        return False
+    for link in _chain(call)[1:]:
+        if link.func.attr == "format" and link.args and isinstance(link.args[0], ast.Constant):
+            return str(link.args[0].value).lower() == "delta"
+    return False
+
+
+_WRITER_V2_ACTIONS = {"append", "overwrite", "overwritePartitions", "create", "replace", "createOrReplace"}
+
+
+def _writer_v2(call: ast.Call) -> bool:
+    """`df.writeTo("t").append()`, `.overwritePartitions()`, `.createOrReplace()`: the
+    DataFrameWriterV2 writes the catalog's table (Delta on Databricks unless `.using`
+    names another format)."""
+    if call.func.attr not in _WRITER_V2_ACTIONS:
+        return False
+    links = _chain(call)[1:]
+    if not any(link.func.attr == "writeTo" and link.args for link in links):
+        return False
+    for link in links:
+        if link.func.attr == "using" and link.args and isinstance(link.args[0], ast.Constant):
+            return str(link.args[0].value).lower() == "delta"
+    return True
+
+
+def _delta_table_dml(call: ast.Call) -> bool:
+    """`DeltaTable.forName(spark, "t").delete("d < x")`, `.update(cond, {...})` on a table
+    the chain opens itself: a DELETE or UPDATE of a Delta table. A name bound to one
+    elsewhere (`t.delete(...)`) is not told from any other object's method."""
+    if call.func.attr not in ("delete", "update") or not (call.args or call.keywords):
+        return False
+    return any(
+        link.func.attr in ("forName", "forPath")
+        and isinstance(link.func.value, ast.Name)
+        and link.func.value.id == "DeltaTable"
+        for link in _chain(call)[1:]
+    )
 
 
 def _looks_like_delta_merge(call: ast.Call) -> bool:
