@@ -264,3 +264,18 @@ def test_path_writes_writer_v2_and_delta_table_dml_are_plain_writes(tmp_path):
         "dt.delete()\n"
     )
     assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_terminal_handed_on_uncalled_is_a_plain_write_where_it_is_named(tmp_path):
+    """`partial(df.write.saveAsTable)` writes where the partial is called: the terminal
+    is the plain write. A name bound to it (`save = w.saveAsTable`), a printed one
+    and an attribute of another name are none."""
+    (tmp_path / "job.py").write_text(
+        'save = partial(df.write.mode("append").saveAsTable)\n'  # 1
+        'pool.map(df.write.insertInto, ["a", "b"])\n'  # 2
+        'ops = {"load": w.toTable}\n'  # 3
+        "alias = df.write.saveAsTable\n"
+        "print(df.write.saveAsTable)\n"
+        "partial(df.write.save)\n"
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3]

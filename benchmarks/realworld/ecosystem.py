@@ -8,7 +8,8 @@ are wrong on any repository. This module finds them from the code and the run:
   `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`, a writer chain naming
   `format("delta")` that ends in `.save(path)` / `.start(path)`, `writeTo(t)` with
   its action (`.append()`, `.overwritePartitions()`, ...), and `.delete(` /
-  `.update(` of a table the chain opens with `DeltaTable.forName/forPath`); a plain write with
+  `.update(` of a table the chain opens with `DeltaTable.forName/forPath`, and a
+  writer's terminal handed to a call or kept in a literal, uncalled); a plain write with
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
@@ -149,6 +150,8 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                     or _delta_table_dml(child)
                 ):
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
+            elif _handed_terminal(node, child) and not shown:
+                out.append(PlainWrite(rel, child.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
                 and isinstance(child.value, str)
@@ -234,6 +237,19 @@ def _other_format(call: ast.Call) -> str | None:
             return fmt if fmt != "delta" else None
         node = node.func.value
     return None
+
+
+def _handed_terminal(parent: ast.AST, node: ast.AST) -> bool:
+    """A writer's terminal named but not called where it is named, handed to a call or
+    kept in a literal (`partial(df.write.saveAsTable)`, `{"a": w.insertInto}`): the
+    write happens where the value is called. Not a name bound to it (`save =
+    w.saveAsTable`): the write is at the name's call, which `save(...)` is not
+    spelt as."""
+    if not (isinstance(node, ast.Attribute) and node.attr in WRITE_METHODS):
+        return False
+    if isinstance(parent, ast.Call):
+        return node is not parent.func
+    return isinstance(parent, ast.List | ast.Tuple | ast.Set | ast.Dict | ast.keyword)
 
 
 def _chain(call: ast.Call) -> list[ast.Call]:
