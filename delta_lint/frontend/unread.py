@@ -219,16 +219,18 @@ def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.
 
 def _merge_builder(call: ast.Call) -> ast.Call | None:
     """The `.merge(source, condition)` call of a chain `....merge(...).whenMatched...()
-    ....execute()` (DeltaMergeBuilder's, which no other library spells so)."""
+    ....execute()` (DeltaMergeBuilder's, which no other library spells so; delta-rs'
+    `TableMerger` spells its clauses `when_matched_update_all()` and takes up to
+    four arguments: `source`, `predicate`, `source_alias`, `target_alias`)."""
     if not (isinstance(call.func, ast.Attribute) and call.func.attr == "execute"):
         return None
     clauses, node = False, call.func.value
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         name = node.func.attr
-        if name.startswith(("whenMatched", "whenNotMatched")):
+        if name.startswith(("whenMatched", "whenNotMatched", "when_matched", "when_not_matched")):  # Spark's, delta-rs
             clauses = True
         elif name == "merge":
-            return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 2 else None
+            return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 4 else None
         node = node.func.value
     return None
 
