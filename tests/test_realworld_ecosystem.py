@@ -279,3 +279,14 @@ def test_a_terminal_handed_on_uncalled_is_a_plain_write_where_it_is_named(tmp_pa
         "partial(df.write.save)\n"
     )
     assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3]
+
+
+def test_a_merge_any_builder_clause_follows_is_a_plain_write(tmp_path):
+    """A `.merge(` followed by a merge builder's clause is a Delta merge whatever the
+    receiver's name (Spark's or delta-rs' spelling); a pandas merge is none."""
+    (tmp_path / "job.py").write_text(
+        'dt.merge(src, "t.id = s.id", source_alias="s", target_alias="t").when_matched_update_all().execute()\n'
+        'target.merge(src, "t.id = s.id").whenNotMatchedInsertAll().execute()\n'
+        'left.merge(right, on="id").dropna()\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2]

@@ -5,7 +5,8 @@ are wrong on any repository. This module finds them from the code and the run:
 
 - *plain writes*: statements that obviously write a table (`MERGE [WITH SCHEMA EVOLUTION] INTO`,
   `INSERT INTO/OVERWRITE`, `DELETE FROM`, `UPDATE ... SET`, `.saveAsTable(`,
-  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`, a writer chain naming
+  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(` (or any `.merge(` a clause
+  of a merge builder follows, Spark's or delta-rs'), a writer chain naming
   `format("delta")` that ends in `.save(path)` / `.start(path)`, `writeTo(t)` with
   its action (`.append()`, `.overwritePartitions()`, ...), and `.delete(` /
   `.update(` of a table the chain opens with `DeltaTable.forName/forPath`, and a
@@ -139,7 +140,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 span = (getattr(child, "lineno", 0), getattr(child, "end_lineno", 0) or getattr(child, "lineno", 0))
             if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                 name = child.func.attr
-                is_merge = name == "merge" and _looks_like_delta_merge(child)
+                is_merge = name == "merge" and (_looks_like_delta_merge(child) or _merged_by(node, child))
                 is_flow = name in CDC_FLOWS and _names_module(child.func.value, modules)
                 if (
                     (name in WRITE_METHODS and not _other_format(child))
@@ -303,6 +304,15 @@ def _delta_table_dml(call: ast.Call) -> bool:
         and isinstance(link.func.value, ast.Name)
         and link.func.value.id == "DeltaTable"
         for link in _chain(call)[1:]
+    )
+
+
+def _merged_by(parent: ast.AST, merge: ast.Call) -> bool:
+    """`merge` is the `.merge(...)` of a merge builder, Spark's or delta-rs': clauses
+    (`whenMatchedUpdateAll()`, `when_not_matched_insert_all()`) follow it. `parent`
+    is the node `merge` is a child of: the attribute of the next link."""
+    return isinstance(parent, ast.Attribute) and parent.attr.startswith(
+        ("whenMatched", "whenNotMatched", "when_matched", "when_not_matched")
     )
 
 
