@@ -34,6 +34,24 @@ def test_a_delta_rs_table_merge_delete_update_and_vacuum_are_writes_at_its_path(
     ]
 
 
+def test_a_delta_rs_optimize_and_restore_are_writes_at_its_path():
+    code = (
+        "import deltalake\n"
+        'dt = deltalake.DeltaTable("/mnt/lake/t")\n'
+        "dt.optimize.compact()\n"
+        'dt.optimize.z_order(["Day", "id"])\n'
+        "dt.restore(3)\n"
+        "plan.optimize.compact()\n"  # not a table the code opened
+    )
+    result = analyze_source("job.py", ".py", code)
+    got = [(i.location.line, i.table.name, i.kind, i.zorder_by) for i in result.intents]
+    assert got == [
+        (3, "delta:/mnt/lake/t", Kind.OPTIMIZE, ()),
+        (4, "delta:/mnt/lake/t", Kind.OPTIMIZE_ZORDER, ("day", "id")),
+        (5, "delta:/mnt/lake/t", Kind.RESTORE, ()),
+    ]
+
+
 def test_a_merge_clearing_rows_the_source_lacks_reads_the_whole_target():
     code = (
         "from deltalake import DeltaTable\n"

@@ -5,7 +5,8 @@
 `executeZOrderBy(...)`, `.vacuum()`, `.restoreToVersion(...)` and protocol changes;
 and the builders `DeltaTable.create(spark).tableName(t)...execute()` (and
 `createIfNotExists`, `createOrReplace`, `replace`); and delta-rs' (`deltalake`)
-table, opened as `DeltaTable(table_uri)`, with its merge, delete, update and vacuum. Each becomes an intent: its
+table, opened as `DeltaTable(table_uri)`, with its merge, delete, update, optimize,
+restore and vacuum. Each becomes an intent: its
 kind, its condition on the target (SQL text, or a Column expression read as SQL),
 the MERGE clauses it has, and the settings a builder declares. `DeltaTableReader`
 is a part the analyzer (`python.PythonAnalyzer`, its `Host`) owns; the analyzer
@@ -214,8 +215,10 @@ class DeltaTableReader:
         (`DeltaTable(table_uri)`: Spark's `DeltaTable` is never called so), then
         `.merge(source, predicate, source_alias=, target_alias=)` with its
         `when_matched_update_all()`... clauses and `.execute()`, `.delete(predicate)`,
-        `.update(updates, predicate=)` or `.vacuum()`: the same writes of the same
-        Delta log as Spark's API makes, at the table's path."""
+        `.update(updates, predicate=)`, `.optimize.compact()` / `.optimize.z_order(cols)`,
+        `.restore(version)` or `.vacuum()`: the same writes of the same Delta log as
+        Spark's API makes, at the table's path (an optimize's `partition_filters` are
+        not read: it is taken to rewrite the whole table)."""
         names = [s.name for s in steps]
         last = names[-1]
         uri = _rs_argument(opened.call, "DeltaTable", "table_uri")
@@ -254,6 +257,15 @@ class DeltaTableReader:
                 target_alias=alias_name,
                 merge_clauses=tuple(clauses),
             )
+        elif last in ("compact", "z_order") and steps[-2].name == "optimize":
+            columns = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "columns"), None)
+            zorder = ()
+            if last == "z_order" and isinstance(columns, ast.List | ast.Tuple):
+                zorder = tuple(self.host.string(c, scope).text.lower() for c in columns.elts)
+            kind = Kind.OPTIMIZE_ZORDER if last == "z_order" else Kind.OPTIMIZE
+            self.host._emit(node, ref, resolved, kind, scope, region=WHOLE, zorder_by=zorder)
+        elif last == "restore" and steps[-2] is opened:
+            self.host._emit(node, ref, resolved, Kind.RESTORE, scope)
         elif last == "vacuum" or (last in ("delete", "update") and steps[-2] is opened):
             if last == "vacuum":
                 self.host._emit(node, ref, resolved, Kind.VACUUM, scope)
