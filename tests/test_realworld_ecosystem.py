@@ -290,3 +290,20 @@ def test_a_merge_any_builder_clause_follows_is_a_plain_write(tmp_path):
         'left.merge(right, on="id").dropna()\n'
     )
     assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2]
+
+
+def test_a_merge_builder_kept_in_a_name_spans_to_the_statement_executing_it(tmp_path):
+    """`m = t.merge(s, c)`, clauses added to `m` over later statements, `m.execute()`:
+    delta-lint reports the merge at the execute, which is inside the write's span.
+    A builder no later statement executes keeps its own statement's span."""
+    (tmp_path / "job.py").write_text(
+        'm = DeltaTable.forName(spark, "main.s.t").alias("t").merge(src.alias("s"), "t.id = s.id")\n'
+        "m = m.whenMatchedUpdateAll()\n"
+        "m.execute()\n"
+        'n = DeltaTable.forName(spark, "main.s.u").alias("t").merge(src.alias("s"), "t.id = s.id")\n'
+        "other.execute()\n"
+    )
+    intents = [{"path": "job.py", "line": 3, "kind": "merge", "table": "main.s.t"}]
+    eco = ecosystem.measure(tmp_path, {"findings": []}, intents, None, [])
+    assert [w.span for w in ecosystem.plain_writes(tmp_path, [])] == [(1, 3), (4, 4)]
+    assert eco.drops == ["job.py:4"]

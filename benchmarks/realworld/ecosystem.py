@@ -119,6 +119,7 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
     out: list[PlainWrite] = []
     modules = _pipeline_modules(tree)
     origins = ClientOrigins(tree, text)
+    later = _later_statements(tree)
 
     def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None, shown: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
@@ -150,6 +151,8 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                     or _writer_v2(child)
                     or _delta_table_dml(child)
                 ):
+                    if is_merge and isinstance(here_stmt, ast.Assign | ast.AnnAssign):
+                        span = (span[0], _executed_at(here_stmt, later.get(id(here_stmt), [])) or span[1])
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
             elif _handed_terminal(node, child) and not shown:
                 out.append(PlainWrite(rel, child.end_lineno or child.lineno, span, func))
@@ -168,6 +171,46 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
 
     visit(tree, False, None)
     return out
+
+
+def _later_statements(tree: ast.Module) -> dict[int, list[ast.stmt]]:
+    """id of each statement -> the statements after it in its own block."""
+    out: dict[int, list[ast.stmt]] = {}
+    for node in ast.walk(tree):
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(node, part, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                for n, stmt in enumerate(block):
+                    out[id(stmt)] = block[n + 1 :]
+    return out
+
+
+def _executed_at(stmt: ast.Assign | ast.AnnAssign, after: list[ast.stmt]) -> int | None:
+    """The last line of the statement that executes a merge builder `stmt` keeps in a
+    name (`m = t.alias("t").merge(s, c)`, clauses added to `m` over the next
+    statements, then `m.execute()`): delta-lint reports the merge there, as one
+    statement built over several. None when `stmt` executes it itself, keeps it in
+    anything but a name, or no later statement of its block executes that name."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return None
+    if any(_executes(node, None) for node in ast.walk(stmt.value)):
+        return None
+    name = targets[0].id
+    for following in after:
+        if any(_executes(node, name) for node in ast.walk(following)):
+            return following.end_lineno or following.lineno
+    return None
+
+
+def _executes(node: ast.AST, name: str | None) -> bool:
+    """`node` is an `.execute()` call of a chain rooted at `name` (any root for None)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "execute"):
+        return False
+    root: ast.expr = node.func.value
+    while isinstance(root, ast.Call | ast.Attribute):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    return name is None or (isinstance(root, ast.Name) and root.id == name)
 
 
 def _pipeline_modules(tree: ast.Module) -> set[str]:
