@@ -193,3 +193,117 @@ def test_drops_prints_each_silent_drop_of_any_folder(tmp_path):
     assert [line for line in proc.stdout.splitlines() if line.startswith("  drop")] == [
         f"  drop   {repo / 'more.py'}:3"
     ]
+
+
+def test_a_diagnostic_at_the_call_covers_the_text_it_names_as_its_site(tmp_path):
+    """A DL007 (or DL001) stands at `spark.sql(q)` and names where `q`'s text was
+    written in `sites`: the write in that text has a diagnostic, it is no drop."""
+    (tmp_path / "op.py").write_text(
+        'if kind == "insert":\n'
+        '    q = f"""\n        INSERT INTO {t} {cols} VALUES {vals}\n        """\n'
+        "else:\n"
+        '    q = f"""\n        DELETE FROM {t} WHERE {cond}\n        """\n'
+        "spark.sql(q)\n"
+    )
+    finding = {"rule": "DL007", "location": {"path": "op.py", "line": 10}, "related": []}
+    eco = ecosystem.measure(tmp_path, {"findings": [finding]}, [], None, [])
+    assert eco.drops == ["op.py:3", "op.py:7"]  # the call's own line covers neither text
+    finding["sites"] = [{"path": "op.py", "line": 2, "column": 9}]
+    eco = ecosystem.measure(tmp_path, {"findings": [finding]}, [], None, [])
+    assert eco.drops == ["op.py:7"]  # the site covers its own text's statement only
+
+
+def test_a_write_in_a_hidden_folder_is_out_of_scope_as_discovery_skips_it(tmp_path):
+    """Discovery never reads a hidden folder (an assistant's skill scripts, CI
+    configuration): a write there is no file delta-lint lost. The folder the run
+    starts in may itself sit under a hidden one."""
+    root = tmp_path / ".cache" / "repo"
+    (root / ".claude" / "skills").mkdir(parents=True)
+    (root / "jobs").mkdir()
+    (root / ".claude" / "skills" / "gen.py").write_text('df.write.saveAsTable("main.s.tmp")\n')
+    (root / "jobs" / "load.py").write_text('df.write.saveAsTable("main.s.t")\n')
+    assert [w.path for w in ecosystem.plain_writes(root, [])] == ["jobs/load.py"]
+
+
+def test_sql_sent_to_another_database_is_no_plain_write(tmp_path):
+    """A statement a psycopg2 cursor (made through a helper), a sqlite3 connection or
+    DuckDB's module runs writes no Delta table; `spark.sql` and a cursor of unknown
+    origin (a parameter) in the same file still do."""
+    (tmp_path / "lake.py").write_text(
+        "import duckdb\nimport psycopg2\nimport sqlite3\n\n"
+        "def _pg(db):\n    for _ in range(3):\n        conn = psycopg2.connect(database=db)\n        return conn\n\n"
+        "_conn = _pg('app')\n_cur = _conn.cursor()\n"
+        '_cur.execute("""\n    INSERT INTO public.notes (id) VALUES (%s)\n""", (1,))\n'  # 13
+        'sqlite3.connect("x.db").execute("DELETE FROM cache WHERE k = 1")\n'  # 15
+        'duckdb.sql("INSERT INTO staging SELECT 1")\n'  # 16
+        'spark.sql("INSERT INTO main.s.notes SELECT * FROM v")\n'  # 17
+        "def load(cur):\n"
+        '    cur.execute("DELETE FROM main.s.notes WHERE id = 1")\n'  # 19
+    )
+    assert [(w.line, w.in_function) for w in ecosystem.plain_writes(tmp_path, [])] == [(17, False), (19, True)]
+
+
+def test_path_writes_writer_v2_and_delta_table_dml_are_plain_writes(tmp_path):
+    """The other plain ways to write a Delta table: a writer chain naming Delta that
+    saves or starts at a path, `writeTo(t)` with its action, and a DELETE or UPDATE
+    of a table the chain opens. Their near misses are none: a path write of another
+    format or of no named format, `writeTo` with another provider, `pd.DataFrame.update`,
+    and a `.delete(` of an object the chain did not open as a Delta table."""
+    (tmp_path / "job.py").write_text(
+        'df.write.format("delta").mode("overwrite").save(f"{BASE}/gold")\n'  # 1
+        'df.writeStream.format("delta").option("checkpointLocation", c).start("/mnt/t")\n'  # 2
+        'df.writeTo("main.s.t").append()\n'  # 3
+        'df.writeTo("main.s.t").using("delta").createOrReplace()\n'  # 4
+        'DeltaTable.forName(spark, "main.s.t").delete("d < 1")\n'  # 5
+        'DeltaTable.forPath(spark, p).update("id = 1", {"x": "2"})\n'  # 6
+        'df.write.format("parquet").save("/mnt/x")\n'
+        'df.write.mode("overwrite").save(path)\n'
+        'df.writeTo("ice.s.t").using("iceberg").append()\n'
+        "pdf.update(other)\n"
+        'requests.delete("https://x")\n'
+        "dt.delete()\n"
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_terminal_handed_on_uncalled_is_a_plain_write_where_it_is_named(tmp_path):
+    """`partial(df.write.saveAsTable)` writes where the partial is called: the terminal
+    is the plain write. A name bound to it (`save = w.saveAsTable`), a printed one
+    and an attribute of another name are none."""
+    (tmp_path / "job.py").write_text(
+        'save = partial(df.write.mode("append").saveAsTable)\n'  # 1
+        'pool.map(df.write.insertInto, ["a", "b"])\n'  # 2
+        'ops = {"load": w.toTable}\n'  # 3
+        "alias = df.write.saveAsTable\n"
+        "print(df.write.saveAsTable)\n"
+        "partial(df.write.save)\n"
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2, 3]
+
+
+def test_a_merge_any_builder_clause_follows_is_a_plain_write(tmp_path):
+    """A `.merge(` followed by a merge builder's clause is a Delta merge whatever the
+    receiver's name (Spark's or delta-rs' spelling); a pandas merge is none."""
+    (tmp_path / "job.py").write_text(
+        'dt.merge(src, "t.id = s.id", source_alias="s", target_alias="t").when_matched_update_all().execute()\n'
+        'target.merge(src, "t.id = s.id").whenNotMatchedInsertAll().execute()\n'
+        'left.merge(right, on="id").dropna()\n'
+    )
+    assert [w.line for w in ecosystem.plain_writes(tmp_path, [])] == [1, 2]
+
+
+def test_a_merge_builder_kept_in_a_name_spans_to_the_statement_executing_it(tmp_path):
+    """`m = t.merge(s, c)`, clauses added to `m` over later statements, `m.execute()`:
+    delta-lint reports the merge at the execute, which is inside the write's span.
+    A builder no later statement executes keeps its own statement's span."""
+    (tmp_path / "job.py").write_text(
+        'm = DeltaTable.forName(spark, "main.s.t").alias("t").merge(src.alias("s"), "t.id = s.id")\n'
+        "m = m.whenMatchedUpdateAll()\n"
+        "m.execute()\n"
+        'n = DeltaTable.forName(spark, "main.s.u").alias("t").merge(src.alias("s"), "t.id = s.id")\n'
+        "other.execute()\n"
+    )
+    intents = [{"path": "job.py", "line": 3, "kind": "merge", "table": "main.s.t"}]
+    eco = ecosystem.measure(tmp_path, {"findings": []}, intents, None, [])
+    assert [w.span for w in ecosystem.plain_writes(tmp_path, [])] == [(1, 3), (4, 4)]
+    assert eco.drops == ["job.py:4"]

@@ -32,6 +32,10 @@ SIGNS = {
         "exec dbo.load;\n",
         "BEGIN TRANSACTION;\nDELETE FROM s.t;\n",
         "SELECT TOP (10) * FROM s.t;\n",
+        "INSERT INTO s.q SELECT DISTINCT TOP (?) id FROM s.t ORDER BY id;\n",  # a parameter marker
+        "SELECT TOP(@n) * FROM s.t;\n",
+        "INSERT INTO #new_orders (id) SELECT id FROM s.t;\n",  # temporary tables
+        "UPDATE o SET total = 1 FROM s.orders o JOIN ##batch b ON b.id = o.id;\n",
         "CREATE MASTER KEY;\n",
         "CREATE DATABASE SCOPED CREDENTIAL c WITH IDENTITY = 'x';\n",
         "CREATE EXTERNAL FILE FORMAT parquet_format WITH (FORMAT_TYPE = PARQUET);\n",
@@ -106,6 +110,8 @@ LINTED = [
     "CREATE FUNCTION s.f(x INT) RETURNS INT LANGUAGE PYTHON AS $$ return x $$;\n",  # Databricks' own `$$`
     "COPY INTO s.t FROM '/mnt/landing' FILEFORMAT = CSV;\n",  # Databricks' COPY INTO
     "DELETE FROM s.t WHERE owner = 'do $$' OR note = '${x}';\n",  # in strings, and a legacy template
+    "-- INSERT INTO #tmp\nDELETE FROM s.t WHERE tag = '#x' OR top_n = 2;\n",  # `#` in a comment, a string
+    "SELECT top_rank, (SELECT 1) FROM s.t;\n",  # `top` a column's prefix
 ]
 
 

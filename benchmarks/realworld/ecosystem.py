@@ -5,7 +5,12 @@ are wrong on any repository. This module finds them from the code and the run:
 
 - *plain writes*: statements that obviously write a table (`MERGE [WITH SCHEMA EVOLUTION] INTO`,
   `INSERT INTO/OVERWRITE`, `DELETE FROM`, `UPDATE ... SET`, `.saveAsTable(`,
-  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(`); a plain write with
+  `.toTable(`, `.insertInto(`, a DeltaTable `.merge(` (or any `.merge(` a clause
+  of a merge builder follows, Spark's or delta-rs'), a writer chain naming
+  `format("delta")` that ends in `.save(path)` / `.start(path)`, `writeTo(t)` with
+  its action (`.append()`, `.overwritePartitions()`, ...), and `.delete(` /
+  `.update(` of a table the chain opens with `DeltaTable.forName/forPath`, and a
+  writer's terminal handed to a call or kept in a literal, uncalled); a plain write with
   neither an intent nor a diagnostic inside its statement is a *silent drop*.
   A plain write inside a function body is reported by delta-lint at the
   function's calls; until intents name the statement's own line it is counted
@@ -23,6 +28,9 @@ are wrong on any repository. This module finds them from the code and the run:
   `CREATE OR REFRESH STREAMING TABLE` / `MATERIALIZED VIEW` / `LIVE TABLE` with a
   query (`AS`); a view (`@dlt.view`, `TEMPORARY`) and a streaming table declared
   with no query (a flow's target, written by the flow) are none.
+  SQL a call sends through another database's connection, cursor or module
+  (`psycopg2.connect(...).cursor().execute("INSERT ...")`, `duckdb.sql(...)`: told by
+  delta-lint's own `warehouse.ClientOrigins`) writes no Delta table either.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -41,6 +49,7 @@ from pathlib import Path
 
 from delta_lint.frontend.discover import DBT_OUTPUT_DIRS
 from delta_lint.frontend.recognise import skip_reason
+from delta_lint.frontend.warehouse import ClientOrigins
 
 # Plain write forms inside SQL text (in .sql files, notebook SQL cells and Python strings).
 SQL_WRITE = re.compile(
@@ -69,7 +78,9 @@ CDC_FLOWS = {
 _PIPELINE_MODULES = {"dlt", "dp", "sdp", "pipelines"}
 # Plain write methods of PySpark / DeltaTable calls.
 WRITE_METHODS = {"saveAsTable", "toTable", "insertInto"}
-_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", "site-packages"}
+# folders of no job code; a hidden folder (`.github`, `.claude/skills`) too: discovery
+# never reads one (`delta_lint.frontend.discover`), as linters and git tools do not
+_SKIP_DIRS = {"node_modules", "venv", "__pycache__", "site-packages"}
 
 
 @dataclass
@@ -107,6 +118,8 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
         return None
     out: list[PlainWrite] = []
     modules = _pipeline_modules(tree)
+    origins = ClientOrigins(tree, text)
+    later = _later_statements(tree)
 
     def visit(node: ast.AST, in_function: bool, stmt: ast.stmt | None, shown: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
@@ -121,17 +134,28 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 visit(child, func, here_stmt)
                 continue
             if shown and isinstance(child, ast.Constant):
-                continue  # text printed or logged is not run
+                continue  # text printed or logged is not run, or run by another database
             if here_stmt is not None and not isinstance(here_stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
                 span = (here_stmt.lineno, here_stmt.end_lineno or here_stmt.lineno)
             else:
                 span = (getattr(child, "lineno", 0), getattr(child, "end_lineno", 0) or getattr(child, "lineno", 0))
             if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                 name = child.func.attr
-                is_merge = name == "merge" and _looks_like_delta_merge(child)
+                is_merge = name == "merge" and (_looks_like_delta_merge(child) or _merged_by(node, child))
                 is_flow = name in CDC_FLOWS and _names_module(child.func.value, modules)
-                if (name in WRITE_METHODS and not _other_format(child)) or is_merge or is_flow:
+                if (
+                    (name in WRITE_METHODS and not _other_format(child))
+                    or is_merge
+                    or is_flow
+                    or _delta_path_write(child)
+                    or _writer_v2(child)
+                    or _delta_table_dml(child)
+                ):
+                    if is_merge and isinstance(here_stmt, ast.Assign | ast.AnnAssign):
+                        span = (span[0], _executed_at(here_stmt, later.get(id(here_stmt), [])) or span[1])
                     out.append(PlainWrite(rel, child.func.end_lineno or child.lineno, span, func))
+            elif _handed_terminal(node, child) and not shown:
+                out.append(PlainWrite(rel, child.end_lineno or child.lineno, span, func))
             elif (
                 isinstance(child, ast.Constant)
                 and isinstance(child.value, str)
@@ -142,10 +166,51 @@ def _python_writes(rel: str, text: str) -> list[PlainWrite] | None:
                 if m and _statement_like(child.value) and _starts_statement(child.value, m.start()):
                     line = child.lineno + child.value.count("\n", 0, m.start())
                     out.append(PlainWrite(rel, line, span, func))
-            visit(child, func, here_stmt, shown or _shows_text(child))
+            elsewhere = isinstance(child, ast.Call) and origins.runs_elsewhere(child)
+            visit(child, func, here_stmt, shown or elsewhere or _shows_text(child))
 
     visit(tree, False, None)
     return out
+
+
+def _later_statements(tree: ast.Module) -> dict[int, list[ast.stmt]]:
+    """id of each statement -> the statements after it in its own block."""
+    out: dict[int, list[ast.stmt]] = {}
+    for node in ast.walk(tree):
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(node, part, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                for n, stmt in enumerate(block):
+                    out[id(stmt)] = block[n + 1 :]
+    return out
+
+
+def _executed_at(stmt: ast.Assign | ast.AnnAssign, after: list[ast.stmt]) -> int | None:
+    """The last line of the statement that executes a merge builder `stmt` keeps in a
+    name (`m = t.alias("t").merge(s, c)`, clauses added to `m` over the next
+    statements, then `m.execute()`): delta-lint reports the merge there, as one
+    statement built over several. None when `stmt` executes it itself, keeps it in
+    anything but a name, or no later statement of its block executes that name."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return None
+    if any(_executes(node, None) for node in ast.walk(stmt.value)):
+        return None
+    name = targets[0].id
+    for following in after:
+        if any(_executes(node, name) for node in ast.walk(following)):
+            return following.end_lineno or following.lineno
+    return None
+
+
+def _executes(node: ast.AST, name: str | None) -> bool:
+    """`node` is an `.execute()` call of a chain rooted at `name` (any root for None)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "execute"):
+        return False
+    root: ast.expr = node.func.value
+    while isinstance(root, ast.Call | ast.Attribute):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    return name is None or (isinstance(root, ast.Name) and root.id == name)
 
 
 def _pipeline_modules(tree: ast.Module) -> set[str]:
@@ -216,6 +281,82 @@ def _other_format(call: ast.Call) -> str | None:
             return fmt if fmt != "delta" else None
         node = node.func.value
     return None
+
+
+def _handed_terminal(parent: ast.AST, node: ast.AST) -> bool:
+    """A writer's terminal named but not called where it is named, handed to a call or
+    kept in a literal (`partial(df.write.saveAsTable)`, `{"a": w.insertInto}`): the
+    write happens where the value is called. Not a name bound to it (`save =
+    w.saveAsTable`): the write is at the name's call, which `save(...)` is not
+    spelt as."""
+    if not (isinstance(node, ast.Attribute) and node.attr in WRITE_METHODS):
+        return False
+    if isinstance(parent, ast.Call):
+        return node is not parent.func
+    return isinstance(parent, ast.List | ast.Tuple | ast.Set | ast.Dict | ast.keyword)
+
+
+def _chain(call: ast.Call) -> list[ast.Call]:
+    """The calls a method chain is made of, from the outermost in (`a.b(1).c(2)`: `c(2)`, `b(1)`)."""
+    out: list[ast.Call] = []
+    node: ast.expr = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        out.append(node)
+        node = node.func.value
+    return out
+
+
+def _delta_path_write(call: ast.Call) -> bool:
+    """`df.write.format("delta").mode("overwrite").save(path)`, `df.writeStream.format("delta")
+    ...start(path)`: a Delta table written at its path, the format named literally in
+    the chain (a `.save(path)` naming none writes the session's default, unknown here)."""
+    if call.func.attr not in ("save", "start") or not (call.args or call.keywords):
+        return False
+    for link in _chain(call)[1:]:
+        if link.func.attr == "format" and link.args and isinstance(link.args[0], ast.Constant):
+            return str(link.args[0].value).lower() == "delta"
+    return False
+
+
+_WRITER_V2_ACTIONS = {"append", "overwrite", "overwritePartitions", "create", "replace", "createOrReplace"}
+
+
+def _writer_v2(call: ast.Call) -> bool:
+    """`df.writeTo("t").append()`, `.overwritePartitions()`, `.createOrReplace()`: the
+    DataFrameWriterV2 writes the catalog's table (Delta on Databricks unless `.using`
+    names another format)."""
+    if call.func.attr not in _WRITER_V2_ACTIONS:
+        return False
+    links = _chain(call)[1:]
+    if not any(link.func.attr == "writeTo" and link.args for link in links):
+        return False
+    for link in links:
+        if link.func.attr == "using" and link.args and isinstance(link.args[0], ast.Constant):
+            return str(link.args[0].value).lower() == "delta"
+    return True
+
+
+def _delta_table_dml(call: ast.Call) -> bool:
+    """`DeltaTable.forName(spark, "t").delete("d < x")`, `.update(cond, {...})` on a table
+    the chain opens itself: a DELETE or UPDATE of a Delta table. A name bound to one
+    elsewhere (`t.delete(...)`) is not told from any other object's method."""
+    if call.func.attr not in ("delete", "update") or not (call.args or call.keywords):
+        return False
+    return any(
+        link.func.attr in ("forName", "forPath")
+        and isinstance(link.func.value, ast.Name)
+        and link.func.value.id == "DeltaTable"
+        for link in _chain(call)[1:]
+    )
+
+
+def _merged_by(parent: ast.AST, merge: ast.Call) -> bool:
+    """`merge` is the `.merge(...)` of a merge builder, Spark's or delta-rs': clauses
+    (`whenMatchedUpdateAll()`, `when_not_matched_insert_all()`) follow it. `parent`
+    is the node `merge` is a child of: the attribute of the next link."""
+    return isinstance(parent, ast.Attribute) and parent.attr.startswith(
+        ("whenMatched", "whenNotMatched", "when_matched", "when_not_matched")
+    )
 
 
 def _looks_like_delta_merge(call: ast.Call) -> bool:
@@ -291,7 +432,10 @@ def _pipeline_line(code: str, lines: list[str], n: int) -> re.Match | None:
 def plain_writes(root: Path, skipped: list[str]) -> list[PlainWrite]:
     found: list[PlainWrite] = []
     for path in sorted(root.rglob("*")):
-        if not path.is_file() or any(part in _SKIP_DIRS for part in path.parts):
+        if not path.is_file():
+            continue
+        parts = path.relative_to(root).parts
+        if any(part in _SKIP_DIRS or part.startswith(".") for part in parts[:-1]):
             continue
         rel = path.relative_to(root).as_posix()
         if _is_skipped(rel, skipped) or _dbt_output(path, root):
@@ -423,7 +567,9 @@ def measure(
     for f in findings:
         loc = f.get("location", {})
         marks.setdefault(loc.get("path", "").lstrip("./"), set()).add(loc.get("line", 0))
-        for r in f.get("related", []) or []:
+        # `related`: the other write of a pair; `sites`: where the statement's text was
+        # written when the diagnostic stands at the call that runs it (`spark.sql(q)`)
+        for r in [*(f.get("related", []) or []), *(f.get("sites", []) or [])]:
             marks.setdefault(r.get("path", "").lstrip("./"), set()).add(r.get("line", 0))
         if f.get("rule") == "DL000":
             eco.dl000 += 1

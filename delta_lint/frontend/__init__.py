@@ -168,7 +168,7 @@ def _dispatch(
 
         if (converted := as_python_notebook(text, suffix)) is not None:
             text, suffix = converted, ".py"  # its SQL and Python cells are read; its own cells said unread
-    result.skipped = skip_reason(display, suffix, text)
+    result.skipped = skip_reason(display, suffix, text, in_pipeline=context.pipeline is not None)
     if (result.skipped == TEST and context.scheduled) or (result.skipped == LAKEFLOW and job_code):
         result.skipped = None  # an integration-test notebook a job runs writes real tables
     if result.skipped == LAKEFLOW and context.pipeline is not None:

@@ -4,7 +4,9 @@
 `.update(...)`, `.delete(...)`, `.optimize().executeCompaction()` /
 `executeZOrderBy(...)`, `.vacuum()`, `.restoreToVersion(...)` and protocol changes;
 and the builders `DeltaTable.create(spark).tableName(t)...execute()` (and
-`createIfNotExists`, `createOrReplace`, `replace`). Each becomes an intent: its
+`createIfNotExists`, `createOrReplace`, `replace`); and delta-rs' (`deltalake`)
+table, opened as `DeltaTable(table_uri)`, with its merge, delete, update, optimize,
+restore and vacuum. Each becomes an intent: its
 kind, its condition on the target (SQL text, or a Column expression read as SQL),
 the MERGE clauses it has, and the settings a builder declares. `DeltaTableReader`
 is a part the analyzer (`python.PythonAnalyzer`, its `Host`) owns; the analyzer
@@ -26,6 +28,28 @@ from delta_lint.model import Flag, Kind, TableRef
 from delta_lint.predicates import WHOLE
 
 _CLONES = frozenset({"clone", "cloneAtVersion", "cloneAtTimestamp"})
+
+
+# The parameters of delta-rs' (`deltalake`) table methods read here, in their order.
+_RS_SIGNATURES = {
+    "DeltaTable": ("table_uri",),
+    "merge": ("source", "predicate", "source_alias", "target_alias"),
+    "delete": ("predicate",),
+    "update": ("updates", "new_values", "predicate"),
+}
+
+
+def _rs_argument(call: ast.Call | None, method: str, param: str) -> ast.expr | None:
+    """The expression passed for `param` of delta-rs' `method`, by keyword or position."""
+    if call is None:
+        return None
+    for kw in call.keywords:
+        if kw.arg == param:
+            return kw.value
+    index = _RS_SIGNATURES[method].index(param)
+    if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+        return None
+    return call.args[index] if index < len(call.args) else None
 
 
 class Host(Protocol):
@@ -61,6 +85,9 @@ class DeltaTableReader:
             return
         handle = next((s for s in steps if s.name in ("forName", "forPath") and s.call is not None), None)
         if handle is None:
+            opened = next((s for s in steps if s.name == "DeltaTable" and s.call is not None), None)
+            if opened is not None:
+                self._delta_rs(steps, node, opened, scope)
             return
         if last in _CLONES:
             self._clone(node, last, scope)
@@ -182,6 +209,86 @@ class DeltaTableReader:
             self.host._emit(node, ref, resolved, Kind.RESTORE, scope)
         elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
             self.host._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
+
+    def _delta_rs(self, steps: list[Step], node: ast.Call, opened: Step, scope: Scope) -> None:
+        """A table of `deltalake` (delta-rs), opened by calling its class
+        (`DeltaTable(table_uri)`: Spark's `DeltaTable` is never called so), then
+        `.merge(source, predicate, source_alias=, target_alias=)` with its
+        `when_matched_update_all()`... clauses and `.execute()`, `.delete(predicate)`,
+        `.update(updates, predicate=)`, `.optimize.compact()` / `.optimize.z_order(cols)`,
+        `.restore(version)` or `.vacuum()`: the same writes of the same Delta log as
+        Spark's API makes, at the table's path (an optimize's `partition_filters` are
+        not read: it is taken to rewrite the whole table)."""
+        names = [s.name for s in steps]
+        last = names[-1]
+        uri = _rs_argument(opened.call, "DeltaTable", "table_uri")
+        if uri is None:
+            return
+        ref, resolved = self.host._ref(self.host.string(uri, scope), path=True)
+        if last == "execute" and "merge" in names:
+            merge = next(s for s in steps if s.name == "merge")
+            alias = _rs_argument(merge.call, "merge", "target_alias")
+            alias_name = self.host.string(alias, scope).text.lower() if alias is not None else None
+            table_names = {ref.name.rstrip("/").rsplit("/", 1)[-1], *([alias_name] if alias_name else [])}
+            cond_sql = condition_sql(self.host, _rs_argument(merge.call, "merge", "predicate"), scope)
+            info = condition_info(cond_sql, table_names, False, self.host.session, ref, self.host.memo)
+            flags = set(info.flags)
+            clauses = []
+            for name in names:
+                if name.startswith("when_not_matched_by_source"):
+                    clauses.append("not_matched_by_source_" + ("delete" if name.endswith("delete") else "update"))
+                    flags.add(Flag.READS_WHOLE_TARGET)
+                elif name.startswith("when_not_matched"):
+                    clauses.append("not_matched_insert")
+                elif name.startswith("when_matched"):
+                    clauses.append("matched_" + ("delete" if name.endswith("delete") else "update"))
+            if ref in self.host.reads(_rs_argument(merge.call, "merge", "source"), scope):
+                flags.add(Flag.READS_TARGET)
+            self.host._emit(
+                node,
+                ref,
+                resolved,
+                Kind.MERGE,
+                scope,
+                flags=flags,
+                predicate_sql=info.sql,
+                region=WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region,
+                params=info.params,
+                target_alias=alias_name,
+                merge_clauses=tuple(clauses),
+            )
+        elif last in ("compact", "z_order") and steps[-2].name == "optimize":
+            columns = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "columns"), None)
+            zorder = ()
+            if last == "z_order" and isinstance(columns, ast.List | ast.Tuple):
+                zorder = tuple(self.host.string(c, scope).text.lower() for c in columns.elts)
+            kind = Kind.OPTIMIZE_ZORDER if last == "z_order" else Kind.OPTIMIZE
+            self.host._emit(node, ref, resolved, kind, scope, region=WHOLE, zorder_by=zorder)
+        elif last == "restore" and steps[-2] is opened:
+            self.host._emit(node, ref, resolved, Kind.RESTORE, scope)
+        elif last == "vacuum" or (last in ("delete", "update") and steps[-2] is opened):
+            if last == "vacuum":
+                self.host._emit(node, ref, resolved, Kind.VACUUM, scope)
+                return
+            kind = Kind.DELETE if last == "delete" else Kind.UPDATE
+            cond = _rs_argument(node, last, "predicate")
+            if cond is None:
+                self.host._emit(node, ref, resolved, kind, scope, region=WHOLE)
+                return
+            info = condition_info(
+                condition_sql(self.host, cond, scope), set(), True, self.host.session, ref, self.host.memo
+            )
+            self.host._emit(
+                node,
+                ref,
+                resolved,
+                kind,
+                scope,
+                flags=info.flags,
+                predicate_sql=info.sql,
+                region=info.region,
+                params=info.params,
+            )
 
     def _convert(self, node: ast.Call, scope: Scope) -> None:
         """`DeltaTable.convertToDelta(spark, "parquet.`/p`", "day DATE")`: the Parquet

@@ -159,6 +159,9 @@ TERMINALS = {
     "executeCompaction",
     "executeZOrderBy",
     "vacuum",
+    "compact",  # delta-rs: `dt.optimize.compact()`, `dt.optimize.z_order(cols)`, `dt.restore(v)`
+    "z_order",
+    "restore",
     "restoreToVersion",
     "restoreToTimestamp",
     "upgradeTableProtocol",

@@ -80,7 +80,11 @@ _DIALECT_SIGNS: tuple[tuple[str, _Signs], ...] = (
             (("exec", "sp_"), r"\bEXEC(?:UTE)?\s+sp_"),
             (("exec", "dbo"), r"\bEXEC(?:UTE)?\s+\[?dbo\]?\."),
             (("begin", "tran"), r"\bBEGIN\s+TRAN(?:SACTION)?\b"),
-            (("select", "top"), r"\bSELECT\s+TOP\s*\(?\s*\d+"),
+            # a row count given literally, as a parameter marker or a variable
+            (("select", "top"), r"\bSELECT\s+(?:DISTINCT\s+)?TOP\s*(?:\(\s*[\d?@]|\d)"),
+            # a local or global temporary table (`#new_orders`, `##stage`): `#` starts no
+            # Databricks identifier
+            (("#",), r"\b(?:INTO|FROM|JOIN|TABLE|UPDATE)\s+##?[A-Za-z_]\w*"),
             (("create", "master"), r"\bCREATE\s+MASTER\s+KEY\b"),
             (("create", "scoped"), r"\bCREATE\s+DATABASE\s+SCOPED\s+CREDENTIAL\b"),
             (("create", "external", "format"), r"\bCREATE\s+EXTERNAL\s+FILE\s+FORMAT\b"),
@@ -195,6 +199,14 @@ _LAKEFLOW_APPLY_CHANGES = r"\bapply\s+changes\s+into\b"
 _LAKEFLOW_ANYWHERE = re.compile(
     "|".join((_LAKEFLOW_QUOTED_DLT, _LAKEFLOW_CREATE_REFRESH, _LAKEFLOW_APPLY_CHANGES)), re.IGNORECASE
 )
+# A dataset definition of a pipeline's SQL, whichever of its forms (`CREATE OR REFRESH`,
+# `CREATE OR REPLACE`, or neither; a streaming table, a materialized view, a live
+# table or view): the sign of Lakeflow SQL where a pipeline includes the file.
+_PIPELINE_DATASET = re.compile(
+    r"^[ \t]*CREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
+    r"(?:STREAMING\s+(?:LIVE\s+)?TABLE|MATERIALIZED\s+VIEW|LIVE\s+(?:TABLE|VIEW))\b",
+    _FLAGS,
+)
 _APP_PY = re.compile(
     r"^[ \t]*(?:import|from)\s+(?:streamlit|flask|fastapi|dash|gradio|django|uvicorn|starlette)\b", _FLAGS
 )
@@ -202,10 +214,17 @@ _SPARK_WRITE = re.compile(r"\b(?:saveAsTable|insertInto|toTable|writeStream|Delt
 TEST_PATH = re.compile(r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")
 
 
-def skip_reason(display: str, suffix: str, text: str) -> str | None:
-    """The kind of a file that is not Databricks job code, or None to lint it."""
+def skip_reason(display: str, suffix: str, text: str, in_pipeline: bool = False) -> str | None:
+    """The kind of a file that is not Databricks job code, or None to lint it.
+
+    `in_pipeline`: a pipeline definition includes the file (its `libraries`). There a
+    dataset definition of any form is sign enough (`_PIPELINE_DATASET`): the pipeline
+    writes what it defines, though `CREATE MATERIALIZED VIEW` without `OR REFRESH`
+    is also Databricks SQL a job may run, so it says nothing alone."""
     if suffix in OTHER_LANGUAGES:
         return OTHER_LANGUAGES[suffix]
+    if in_pipeline and suffix in (".sql", ".py", "") and _PIPELINE_DATASET.search(_without_comments(text)):
+        return LAKEFLOW
     if suffix == ".sql":
         return _sql_kind(text)
     if suffix in (".py", "", ".ipynb"):

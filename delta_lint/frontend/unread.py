@@ -12,7 +12,10 @@ The same holds for SQL the reader never runs: the text of a write statement
 handed to a call it does not follow (`helpers.run_sql(spark, "DELETE FROM ...")`,
 a lambda's call, a connector's `cursor.execute(...)`), and the session's `sql`
 itself handed on as a value (`map(spark.sql, statements)`, `partial(spark.sql,
-q)`): such a statement gets a `DL001` at it naming what was not followed. Text
+q)`), and so for a writer's terminal handed on or kept in a literal
+(`partial(df.write.saveAsTable)`, `pool.map(w.insertInto, tables)`,
+`{"append": w.saveAsTable}`): such a statement gets a `DL001` at it naming what
+was not followed. Text
 in another dialect (`ON CONFLICT`, T-SQL...: `recognise`) or sent through another
 database's driver (`warehouse.OTHER_DATABASES`: the reader marks the call's line)
 runs on no Delta table, and text only shown (`print`, a logger) runs nowhere:
@@ -78,7 +81,9 @@ def unread_writes(
       a Delta write whatever `x` is);
     - hands the text of a write statement to a call (or holds it in the call's list,
       tuple or dict), which the reader did not follow since nothing stands there;
-    - hands the session's `sql` on as a value.
+    - hands the session's `sql` on as a value, or a writer's terminal
+      (`partial(df.write.saveAsTable)`, `pool.map(w.insertInto, tables)`, a dict of
+      them): the write happens where that value is called, which is not followed.
 
     `what` says which, for the diagnostic at `where`. `source`: the text `tree` was
     parsed from; only statements whose lines hold a word of such a call or text are
@@ -163,15 +168,30 @@ def _top_level(body: list[ast.stmt], own_lines: int) -> Iterable[ast.stmt]:
 
 
 def _terminal_aliases(statements: list[ast.stmt]) -> dict[str, str]:
-    """Names the module binds to a writer's terminal (`save = df.write.saveAsTable`)."""
+    """Names the module binds to a writer's terminal: `save = df.write.saveAsTable`,
+    annotated (`save: Callable = ...`) or unpacked (`add, put = w.insertInto, w.saveAsTable`)."""
     out: dict[str, str] = {}
     for stmt in statements:
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Attribute):
-            if stmt.value.attr in WRITE_TERMINALS:
-                for target in stmt.targets:
-                    if isinstance(target, ast.Name):
-                        out[target.id] = stmt.value.attr
+        for target, value in _bindings(stmt):
+            if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and value.attr in WRITE_TERMINALS:
+                out[target.id] = value.attr
     return out
+
+
+def _bindings(stmt: ast.stmt) -> Iterable[tuple[ast.expr, ast.expr]]:
+    """(target, value) of each name an assignment binds, a tuple unpacked item by item."""
+    if isinstance(stmt, ast.Assign):
+        pairs = [(t, stmt.value) for t in stmt.targets]
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        pairs = [(stmt.target, stmt.value)]
+    else:
+        return
+    for target, value in pairs:
+        if isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
+            if len(target.elts) == len(value.elts):
+                yield from zip(target.elts, value.elts)
+        else:
+            yield target, value
 
 
 def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.Call, str]]:
@@ -199,37 +219,41 @@ def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.
 
 def _merge_builder(call: ast.Call) -> ast.Call | None:
     """The `.merge(source, condition)` call of a chain `....merge(...).whenMatched...()
-    ....execute()` (DeltaMergeBuilder's, which no other library spells so)."""
+    ....execute()` (DeltaMergeBuilder's, which no other library spells so; delta-rs'
+    `TableMerger` spells its clauses `when_matched_update_all()` and takes up to
+    four arguments: `source`, `predicate`, `source_alias`, `target_alias`)."""
     if not (isinstance(call.func, ast.Attribute) and call.func.attr == "execute"):
         return None
     clauses, node = False, call.func.value
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         name = node.func.attr
-        if name.startswith(("whenMatched", "whenNotMatched")):
+        if name.startswith(("whenMatched", "whenNotMatched", "when_matched", "when_not_matched")):  # Spark's, delta-rs
             clauses = True
         elif name == "merge":
-            return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 2 else None
+            return node if clauses and 1 <= len(node.args) + len(node.keywords) <= 4 else None
         node = node.func.value
     return None
 
 
 def _handed_sql(stmt: ast.stmt) -> tuple[ast.AST, str] | None:
-    """The first write statement's text, or session `sql`, that a call of `stmt`
-    is handed and that nothing read (see `unread_writes`), with what to say."""
+    """The first write statement's text, session `sql` or writer's terminal that a
+    call of `stmt` is handed (or a container `stmt` binds holds) and that nothing
+    read (see `unread_writes`), with what to say."""
+    kept = [v for _, v in _bindings(stmt) if isinstance(v, ast.List | ast.Tuple | ast.Set | ast.Dict)]
+    for value in kept:  # `ops = {"load": df.write.saveAsTable}`: a terminal kept to be called later
+        for item in _items(value):
+            if isinstance(item, ast.Attribute) and item.attr in WRITE_TERMINALS:
+                return item, (
+                    f"a write (`{item.attr}`) is kept in a {type(value).__name__.lower()} as a value: delta-lint "
+                    "could not follow where it is called; its table is not known and it is not checked against others"
+                )
     for node in ast.walk(stmt):
         if not isinstance(node, ast.Call) or _callee(node.func).rsplit(".", 1)[-1] in _SHOWN:
             continue
         for value in (*node.args, *(k.value for k in node.keywords)):
             if isinstance(value, ast.Starred):
                 value = value.value
-            items = (
-                value.elts
-                if isinstance(value, (ast.List, ast.Tuple, ast.Set))
-                else [v for v in value.values if v is not None]
-                if isinstance(value, ast.Dict)
-                else [value]
-            )
-            for item in items:
+            for item in _items(value):
                 text = _write_text(item)
                 if text is not None:
                     return item, (
@@ -241,7 +265,21 @@ def _handed_sql(stmt: ast.stmt) -> tuple[ast.AST, str] | None:
                         f"`{_callee(item)}` is handed to `{_callee(node.func)}` as a value: delta-lint could not "
                         "follow the statements it runs, and their writes are not checked against others"
                     )
+                if isinstance(item, ast.Attribute) and item.attr in WRITE_TERMINALS:
+                    return item, (
+                        f"a write (`{item.attr}`) is handed to `{_callee(node.func)}` as a value: delta-lint could "
+                        "not follow where it is called; its table is not known and it is not checked against others"
+                    )
     return None
+
+
+def _items(value: ast.expr) -> list[ast.expr]:
+    """The values a list, tuple, set or dict literal holds, or the value itself."""
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        return list(value.elts)
+    if isinstance(value, ast.Dict):
+        return [v for v in value.values if v is not None]  # (`None`: a `**mapping` unpacked)
+    return [value]
 
 
 def _write_text(node: ast.expr) -> str | None:
