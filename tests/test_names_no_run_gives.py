@@ -1,8 +1,6 @@
 """A table name no text of the code tells is not paired: a table part of templates
-alone (`{x}{y}`, as `{x}`), or a name qualified by a `USE` the code runs with one of
-several names (`USE main.{schema}` with `schema` one of two, or one of two `USE`
-texts). Each says so (DL001) rather than naming the schema the call was made
-from, or pairing two unrelated locals by their text."""
+alone (`{x}{y}`, as `{x}`) says so (DL001) rather than pairing two unrelated
+locals by their text. A `USE` the texts agree on, or a whole name, stays known."""
 
 from __future__ import annotations
 
@@ -26,17 +24,6 @@ def test_a_table_part_of_templates_alone_is_not_paired(lint):
     # near miss: a known part beside them names the table in part: paired by its text
     known = lint({"a.py": sql.replace("{x}{y}", "{x}{y}_log"), "b.py": sql.replace("{x}{y}", "{x}{y}_log")})
     assert [f.rule for f in _conflicts(known)] == ["DL102"]
-
-
-def test_a_use_of_one_of_several_names_leaves_the_names_it_qualifies_unknown(lint):
-    chosen = PICK + 'schema = "sales" if c else "finance"\nspark.sql(f"USE main.{schema}")\n'
-    texts = PICK + 'spark.sql("USE main.ops" if c else "USE main.hr")\n'
-    delete = 'spark.sql("DELETE FROM t1 WHERE 1=1")\n'
-    result = lint({"job.py": chosen + delete, "third.py": texts + delete})
-    names = {i.location.path.rsplit("/", 1)[-1]: i for i in result.intents}
-    assert "unresolved" in names["job.py"].flags and "unresolved" in names["third.py"].flags
-    assert names["third.py"].table.name != "t1"  # never the session before the call
-    assert _unresolved(result) == ["job.py", "third.py"]
 
 
 def test_a_use_every_text_agrees_on_or_a_whole_name_stays_known(lint):

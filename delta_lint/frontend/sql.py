@@ -360,16 +360,16 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
     name = ".".join(parts)
     if tpl:
         name = tpl.restore_names(name)
-    if "{" in name and "{" + _ONE_OF + "}" in name:  # qualified by a `USE` of one of several names
-        resolved = False
     return TableRef(name), resolved
 
 
 def _told_by_run(parts: list[str], tpl: Templated) -> bool:
     """Whether only a run tells which table a name is: its table part holds no text
-    of its own beside its templates (`{t}`, `{x}{y}`), or a part is one of several
-    names the code may choose (`main.{one_of}.t` after a `USE` of one of two
-    schemas), which no run gives as such."""
+    of its own beside its templates (`{t}`, `{x}{y}`), or a part the statement's
+    text holds is one of several names the code may choose (`main.{one_of}.t`),
+    which no run gives as such. (A `USE` of one of several names still leaves the
+    names it qualifies as the session was: reading each later statement once per
+    session is not built.)"""
     if not tpl.names:
         return False
     if _NAME_TEXT.search(MARKER.sub("", parts[-1])) is None:

@@ -244,9 +244,8 @@ class SqlCallReader:
         """A statement that is one of several texts (`spark.sql(alter_map[obj_type])`
         of a literal dict): each text read as the statement, from the same session.
         An intent every text makes is kept as it is; the others are flagged `one_of`.
-        A `USE` that only some texts run, or that the texts run with different names,
-        leaves the names it sets unknown (`_one_of_uses`); a text that does not parse
-        while others do is a DL007 note (see `unparsed_texts`)."""
+        A `USE` that only some texts run leaves the session as it was; a text that
+        does not parse while others do is a DL007 note (see `unparsed_texts`)."""
         session = self.host.session
         before = dict(session.__dict__)
         runs: list[tuple[list[Intent], list[Diagnostic]]] = []
@@ -255,11 +254,7 @@ class SqlCallReader:
             session.__dict__.update(before)
             runs.append(self._statement(option, node, warehouse, scope, loc))
             after.append(dict(session.__dict__))
-        if all(state == after[0] for state in after):
-            session.__dict__.update(after[0])
-        else:
-            session.__dict__.update(before)
-            _one_of_uses(session, after)
+        session.__dict__.update(after[0] if all(state == after[0] for state in after) else before)
         shapes = [{_shape(i) for i in made} for made, _ in runs]
         intents: list[Intent] = []
         seen: set[tuple] = set()
@@ -409,20 +404,6 @@ def unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Di
                 )
             out.append(d)
     return out
-
-
-def _one_of_uses(session: Session, after: list[dict]) -> None:
-    """The session after texts that leave different current catalogs or schemas
-    (`spark.sql("USE main.ops" if c else "USE main.hr")`): each one that differs is
-    one of those names, unknown as text (a name it qualifies is not resolved: DL001),
-    never the one before the call nor one of the texts' picked."""
-    for kind in ("catalog", "schema"):
-        names = {state[kind] for state in after}
-        if len(names) == 1:  # the texts agree on it
-            setattr(session, kind, names.pop())
-            continue
-        setattr(session, kind, "{one_of}")
-        session.unknown = tuple(dict.fromkeys((*session.unknown, kind)))
 
 
 def _shape(intent: Intent) -> tuple:
