@@ -1165,10 +1165,20 @@ class Walker:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
         of an `Instance` reads `self.x` as the instance holds it."""
-        if frame(fn) in scope.calls or len(scope.calls) >= MAX_HELPER_DEPTH:
+        if frame(fn) in scope.calls:  # a recursion: its writes are read once, at its first call
             return
         count = self._helper_calls.get(fn.name, 0)
-        if count >= MAX_HELPER_CALLS or not self.values._may_read_helper(call):
+        if len(scope.calls) >= MAX_HELPER_DEPTH:
+            self._not_followed(
+                call, f"`{fn.name}` is called {MAX_HELPER_DEPTH + 1} helpers deep: its writes are not read"
+            )
+            return
+        if count >= MAX_HELPER_CALLS:
+            self._not_followed(
+                call, f"`{fn.name}` is called more than {MAX_HELPER_CALLS} times: its later calls are not read"
+            )
+            return
+        if not self.values._may_read_helper(call):
             return
         env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
@@ -1203,6 +1213,13 @@ class Walker:
         )
         self.kept_in_place.update(own[_shape(x)] for x in in_place)
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
+
+    def _not_followed(self, call: ast.Call, why: str) -> None:
+        """A helper call a cap leaves unread (its depth, or its count of calls), said
+        at the outermost call of this file (once per place and reason): a write it
+        makes is lost otherwise, with nothing at its line."""
+        self.host.budget.note(self.host.own_path, call.lineno, why)
+        self.values._budget_spent(call)
 
     def instance(self, call: ast.Call, scope: Scope) -> Instance | None:
         """`Cls(args)` of a class of this file: the attributes its `__init__` sets
