@@ -382,6 +382,9 @@ _ONE_OF = "one_of"  # the placeholder of a text that is one of several (`pyvalue
 
 
 def _sqlglot_table_parts(table: exp.Table) -> list[str]:
+    if isinstance(table.this, exp.Dot):  # `a.b.c.d.e`: Unity Catalog names have three parts at most
+        shown = ".".join(p.name for p in table.parts)
+        raise ParseError(f"the table name `{shown}` has more than three parts")
     parts = (table.args.get("catalog"), table.args.get("db"), table.this)
     # malformed input can leave plain strings where identifiers belong (`main..orders`)
     names = [p.name if isinstance(p, exp.Expression) else str(p) for p in parts if p is not None]
