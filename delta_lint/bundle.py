@@ -1414,16 +1414,12 @@ def tail_notes(workflows: Workflows) -> None:
                 value = json.loads(argument)[0] if kind == "locate" and answer else ""
                 if isinstance(value, str) and value.startswith(UNKNOWN_FOLDER):
                     matched.append(f"task `{key}` of job `{job.key}` (`{value}` as {answer[0]})")
-    if matched:
-        matched.sort()
-        shown = "; ".join(matched[:MAX_NAMED]) + (
-            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
-        )
-        workflows.notes.append(
-            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose path holds a folder only a deployment "
-            f"resolves (the deploying user, a variable without a value) {'were' if len(matched) != 1 else 'was'} "
-            f"matched to a project file by the path's known tail: {shown}"
-        )
+    _say_matched(
+        workflows,
+        matched,
+        "whose path holds a folder only a deployment resolves (the deploying user, a variable without a value)",
+        "by the path's known tail",
+    )
 
 
 # a run_job_task's note until the job it starts is known (see `airflow.resolve_started_jobs`)
@@ -1959,15 +1955,23 @@ def match_by_name(workflows: Workflows, root: Path) -> None:
                 f"equally: it runs one of {listed}, which only a deployment tells"
             )
             job.tasks[key] = replace(task, problem=problem)
-    if matched:
-        matched.sort()
-        shown = "; ".join(matched[:MAX_NAMED]) + (
-            f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
-        )
-        workflows.notes.append(
-            f"{len(matched)} task{'s' if len(matched) != 1 else ''} whose workspace path names a folder the project "
-            f"does not have {'were' if len(matched) != 1 else 'was'} matched to a project file by name: {shown}"
-        )
+    _say_matched(workflows, matched, "whose workspace path names a folder the project does not have", "by name")
+
+
+def _say_matched(workflows: Workflows, matched: list[str], whose: str, how: str) -> None:
+    """One run note for the tasks matched to a project file other than by their
+    path (`matched`: each task, shown), the first few named."""
+    if not matched:
+        return
+    matched.sort()
+    shown = "; ".join(matched[:MAX_NAMED]) + (
+        f"; and {len(matched) - MAX_NAMED} more" if len(matched) > MAX_NAMED else ""
+    )
+    several = len(matched) != 1
+    workflows.notes.append(
+        f"{len(matched)} task{'s' if several else ''} {whose} {'were' if several else 'was'} matched to a project "
+        f"file {how}: {shown}"
+    )
 
 
 def _named_files(tails: set[tuple[str, ...]], root: Path, workflows: Workflows) -> dict[tuple[str, ...], list[str]]:

@@ -27,6 +27,7 @@ import os
 import posixpath
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,17 @@ def read_mounts(files: tuple[str, ...] | list[str], root: Path) -> tuple[Mount, 
     """The mounts and copies of the given compose files and Dockerfiles; one that
     cannot be read gives none (the paths are then matched by name)."""
     out: list[Mount] = []
+    for file, text, folder, label in _readable(files, root):
+        if COMPOSE.match(file.name):
+            out += _compose_mounts(text, folder, label)
+        else:
+            out += _dockerfile_copies(text, folder, label, root)
+    return tuple(out)
+
+
+def _readable(files: tuple[str, ...] | list[str], root: Path) -> Iterator[tuple[Path, str, str, str]]:
+    """(file, its text, its folder in the project, its shown name) of each given file
+    that can be read and lies in the project; the others are left out."""
     for file in map(Path, files):
         try:
             text = read_input_text(file, root, MAX_CONTAINER_BYTES)
@@ -74,12 +86,7 @@ def read_mounts(files: tuple[str, ...] | list[str], root: Path) -> tuple[Mount, 
         folder = _project_rel(file.parent, root)
         if folder is None:
             continue
-        label = f"{folder + '/' if folder else ''}{file.name}"
-        if COMPOSE.match(file.name):
-            out += _compose_mounts(text, folder, label)
-        else:
-            out += _dockerfile_copies(text, folder, label, root)
-    return tuple(out)
+        yield file, text, folder, f"{folder + '/' if folder else ''}{file.name}"
 
 
 def read_environment(files: tuple[str, ...] | list[str], root: Path, prefix: str) -> dict[str, dict[str, str]]:
@@ -89,15 +96,7 @@ def read_environment(files: tuple[str, ...] | list[str], root: Path, prefix: str
     settings, such as Airflow's `AIRFLOW__CORE__...`). A value that names a variable
     with no default is unknown and left out; so is a file that cannot be read."""
     out: dict[str, dict[str, str]] = {}
-    for file in map(Path, files):
-        try:
-            text = read_input_text(file, root, MAX_CONTAINER_BYTES)
-        except (OSError, UnicodeDecodeError, ValueError, ConfigError):
-            continue
-        folder = _project_rel(file.parent, root)
-        if folder is None:
-            continue
-        label = f"{folder + '/' if folder else ''}{file.name}"
+    for file, text, _, label in _readable(files, root):
         found: dict[str, str] = {}
         if COMPOSE.match(file.name):
             found = _compose_environment(text)

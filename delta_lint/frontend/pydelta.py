@@ -23,7 +23,7 @@ from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pychains import chain_arg, chain_cols, condition_sql, path_or_name, table_ddl
 from delta_lint.frontend.pyspark_api import SIGNATURES, argument
 from delta_lint.frontend.pyvalues import Scope, Step, Str
-from delta_lint.frontend.sql import Session, condition_info
+from delta_lint.frontend.sql import ConditionInfo, Session, condition_info
 from delta_lint.model import Flag, Kind, TableRef
 from delta_lint.predicates import WHOLE
 
@@ -139,20 +139,7 @@ class DeltaTableReader:
                 flags.add(Flag.SCHEMA_EVOLUTION)
             if ref in self.host.reads(source, scope):
                 flags.add(Flag.READS_TARGET)
-            region = WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region
-            self.host._emit(
-                node,
-                ref,
-                resolved,
-                Kind.MERGE,
-                scope,
-                flags=flags,
-                predicate_sql=info.sql,
-                region=region,
-                params=info.params,
-                target_alias=alias_name,
-                merge_clauses=tuple(clauses),
-            )
+            self._merge(node, ref, resolved, scope, flags, info, alias_name, clauses)
         elif last in ("delete", "update", "updateExpr"):
             # `updateExpr` is the Scala API's; read it like `update` where it appears
             cond = argument(node, "DeltaTable", "delete" if last == "delete" else "update", "condition")
@@ -210,6 +197,33 @@ class DeltaTableReader:
         elif last in ("upgradeTableProtocol", "addFeatureSupport", "dropFeatureSupport"):
             self.host._emit(node, ref, resolved, Kind.PROTOCOL_CHANGE, scope, subkind=last)
 
+    def _merge(
+        self,
+        node: ast.Call,
+        ref: TableRef,
+        resolved: bool,
+        scope: Scope,
+        flags: set[Flag],
+        info: ConditionInfo,
+        alias_name: str | None,
+        clauses: list[str],
+    ) -> None:
+        """One MERGE of either API (Spark's builder or delta-rs'): its condition's
+        region, or the whole table where a clause reads all of it."""
+        self.host._emit(
+            node,
+            ref,
+            resolved,
+            Kind.MERGE,
+            scope,
+            flags=flags,
+            predicate_sql=info.sql,
+            region=WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region,
+            params=info.params,
+            target_alias=alias_name,
+            merge_clauses=tuple(clauses),
+        )
+
     def _delta_rs(self, steps: list[Step], node: ast.Call, opened: Step, scope: Scope) -> None:
         """A table of `deltalake` (delta-rs), opened by calling its class
         (`DeltaTable(table_uri)`: Spark's `DeltaTable` is never called so), then
@@ -244,19 +258,7 @@ class DeltaTableReader:
                     clauses.append("matched_" + ("delete" if name.endswith("delete") else "update"))
             if ref in self.host.reads(_rs_argument(merge.call, "merge", "source"), scope):
                 flags.add(Flag.READS_TARGET)
-            self.host._emit(
-                node,
-                ref,
-                resolved,
-                Kind.MERGE,
-                scope,
-                flags=flags,
-                predicate_sql=info.sql,
-                region=WHOLE if Flag.READS_WHOLE_TARGET in flags else info.region,
-                params=info.params,
-                target_alias=alias_name,
-                merge_clauses=tuple(clauses),
-            )
+            self._merge(node, ref, resolved, scope, flags, info, alias_name, clauses)
         elif last in ("compact", "z_order") and steps[-2].name == "optimize":
             columns = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "columns"), None)
             zorder = ()
