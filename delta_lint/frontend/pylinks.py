@@ -76,7 +76,7 @@ def module_links(host: Host) -> Links:
     links.exit = host.walker.exit_value()
     links.task_values = host.walker.task_values()
     links.task_value_reads = [list(r) for r in sorted(host.task_value_reads)]
-    for name in sorted(host._helpers & host._top_functions):
+    for name in sorted((host._helpers | _factories(host)) & host._top_functions):
         text = host.sites.segment(host.functions[name])
         if text:
             links.functions[name] = text
@@ -195,3 +195,33 @@ def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
         and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
     ]
     return len(cls.body), spans
+
+
+def _factories(host: Host) -> set[str]:
+    """The module's top-level functions that return an object of one of its classes
+    (`def resolve_env(e): return Env(e, CATALOGS[e])`, or `Env.of(e)` of a class
+    method): given to importers with the
+    class, as its helpers are, so `resolve_env(env).table("silver", "t")` is read
+    with the object's fields and method, whatever words the factory's lines hold."""
+    if not host.classes:
+        return set()
+    out: set[str] = set()
+    for name in host._top_functions:
+        fn = host.functions.get(name)
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if (
+                isinstance(node, ast.Return)
+                and isinstance(node.value, ast.Call)
+                and _class_named(node.value.func, host.classes)
+            ):
+                out.add(name)
+                break
+    return out
+
+
+def _class_named(func: ast.expr, classes: dict) -> bool:
+    """`Env(...)` or `Env.of(...)` of a class of the module."""
+    held = func.value if isinstance(func, ast.Attribute) else func
+    return isinstance(held, ast.Name) and held.id in classes
