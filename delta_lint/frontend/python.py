@@ -347,8 +347,6 @@ class PythonAnalyzer:
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
         (`pyprefilter`): most expressions of a job are then skipped without walking them."""
-        if not self.source.isascii():  # identifiers may be spelled in other (NFKC) forms
-            return True
         if self._terminal_lines.lines is None:
             # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
             extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names | self._client_methods
