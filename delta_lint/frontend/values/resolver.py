@@ -690,6 +690,13 @@ class ValueResolver:
             return held  # `cfg = self.config`: the object it holds
         if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
             return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
+        if isinstance(node, ast.Call) and self.host.classes and self.host.walker.method(node, scope) is not None:
+            # `target = env.table("silver", "t")`: a method of an object of the project's
+            # classes gives what it returns (a text here), not a DataFrame `spark.table`'s
+            # name would suggest
+            text = self.string(node, scope)
+            if not text.unknown:
+                return text
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
