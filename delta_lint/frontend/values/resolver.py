@@ -668,6 +668,8 @@ class ValueResolver:
             if document is not None:  # a job parameter's JSON value, a literal
                 return document
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARGUMENT_PARSERS:
+            if node.func.attr == "parse_known_args":  # `args, rest = ...`: the arguments, and those not declared
+                return (ArgNamespace(), Str("{argv_rest}", ("argv_rest",), True))
             return ArgNamespace()
         param = self._param_source(node, scope)
         if param is not None:
@@ -1691,6 +1693,15 @@ class ValueResolver:
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
                 local.env[target.id] = self._value(stmt.value, local, target.id)
+            elif isinstance(target, (ast.Tuple, ast.List)):  # `args, rest = parser.parse_known_args(argv)`
+                held = self._value(stmt.value, local)
+                names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+                given = held if isinstance(held, tuple) and len(held) == len(names) else (None,) * len(names)
+                for name, value in zip(names, given):
+                    if name is not None and value is not None:
+                        local.env[name] = value
+                    elif name is not None:
+                        local.env.pop(name, None)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                 held = self._attribute_value(stmt.value, local)
                 if held is None:
