@@ -203,21 +203,42 @@ def _factories(host: Host) -> set[str]:
     method): given to importers with the
     class, as its helpers are, so `resolve_env(env).table("silver", "t")` is read
     with the object's fields and method, whatever words the factory's lines hold."""
-    if not host.classes:
+    if not host.classes or host._tree is None:
         return set()
+    registries = _registries(host._tree.body, host.classes)
     out: set[str] = set()
     for name in host._top_functions:
         fn = host.functions.get(name)
         if not isinstance(fn, ast.FunctionDef):
             continue
         for node in ast.walk(fn):
-            if (
-                isinstance(node, ast.Return)
-                and isinstance(node.value, ast.Call)
-                and _class_named(node.value.func, host.classes)
-            ):
+            if isinstance(node, ast.Return) and _gives_object(node.value, host.classes, registries):
                 out.add(name)
                 break
+    return out
+
+
+def _gives_object(value: ast.expr | None, classes: dict, registries: set[str]) -> bool:
+    """`Env(...)`, `Env.of(...)`, or `REGISTRY[name]` of a module-level dict whose
+    values are objects of the module's classes (a registry of table specs)."""
+    if isinstance(value, ast.Call):
+        return _class_named(value.func, classes)
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in registries
+
+
+def _registries(body: list[ast.stmt], classes: dict) -> set[str]:
+    """The module-level names bound to a literal dict whose values are all objects of
+    the module's classes (`REGISTRY = {"orders": TableSpec(bronze="b_orders"), ...}`)."""
+    out: set[str] = set()
+    for stmt in body:
+        target, value = (
+            (stmt.targets[0], stmt.value)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            else ((stmt.target, stmt.value) if isinstance(stmt, ast.AnnAssign) else (None, None))
+        )
+        if isinstance(target, ast.Name) and isinstance(value, ast.Dict) and value.values:
+            if all(isinstance(v, ast.Call) and _class_named(v.func, classes) for v in value.values):
+                out.add(target.id)
     return out
 
 

@@ -443,6 +443,10 @@ class ValueResolver:
             return held if isinstance(held, dict) or is_configs(held) else None
         if isinstance(node, (ast.List, ast.Tuple)):  # `{"tables": ["main.s.a"]}`: a list of names
             return self._items(node, scope)
+        if isinstance(node, ast.Call) and self.host.classes:  # `{"orders": TableSpec(bronze="b_orders")}`
+            instance = self.host.walker.instance(node, scope)
+            if instance is not None:
+                return instance
         text = self.string(node, scope)
         if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
             return text
@@ -611,7 +615,7 @@ class ValueResolver:
             return []
         if isinstance(node, (ast.Subscript, ast.Call)):
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
-            if isinstance(held, dict) or is_texts(held):
+            if isinstance(held, (dict, Instance)) or is_texts(held):  # (an object of a registry of specs)
                 return held
         if isinstance(node, ast.Call) and self.host.classes:
             instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
@@ -1169,14 +1173,19 @@ class ValueResolver:
         return None
 
     def _key(self, node: ast.expr, scope: Scope) -> str | None:
-        """A mapping's key: a constant, or a name holding a known string (`CONF[k]`
-        inside `for k in CONF:`)."""
+        """A mapping's key: a constant, or a name or expression holding a known string
+        (`CONF[k]` inside `for k in CONF:`, `CONF[sys.argv[1]]` read with the value a
+        task gives)."""
         if isinstance(node, ast.Constant):
             return str(node.value)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if type(held) is Str and not (held.scalar or held.params or held.unknown):
-                return held.text
+        elif isinstance(node, (ast.Subscript, ast.JoinedStr, ast.BinOp)):  # `BRONZE[sys.argv[1]]`, `D[f"{a}_x"]`
+            held = self.string(node, scope)
+        else:
+            return None
+        if type(held) is Str and not (held.scalar or held.params or held.unknown):
+            return held.text
         return None
 
     def _held(self, node: ast.expr, scope: Scope) -> object:
@@ -1659,7 +1668,7 @@ class ValueResolver:
         if owner is not None:
             local.env["self"] = owner
         local.env.update(bound or {})
-        for stmt in fn.body:
+        for stmt in _straight(fn.body):
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
@@ -2056,3 +2065,23 @@ def _literal_index(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _straight(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A function body as its values read it: a `try` whose every handler raises
+    (`try: return REGISTRY[name] except KeyError: raise SystemExit(...)`) and that
+    has no `else` or `finally` returns only what its body returns, so its body is
+    read in its place; any other compound statement stays (see `_evaluate`)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Try)
+            and stmt.handlers
+            and not stmt.orelse
+            and not stmt.finalbody
+            and all(h.body and isinstance(h.body[-1], ast.Raise) for h in stmt.handlers)
+        ):
+            out.extend(_straight(stmt.body))
+        else:
+            out.append(stmt)
+    return out
