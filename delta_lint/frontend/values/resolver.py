@@ -1222,6 +1222,8 @@ class ValueResolver:
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
+            if owner is None and isinstance(node.value, ast.Call):  # type: ignore[attr-defined]
+                owner = self._document(node.value, scope)  # type: ignore[attr-defined]  # `yaml.safe_load(f)["tables"]`
             if isinstance(owner, dict):
                 return member(owner, key)
             return None
