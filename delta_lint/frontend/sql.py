@@ -885,6 +885,14 @@ _IGNORED = re.compile(
     re.I,
 )
 
+# Databricks SQL's streaming tables and materialized views, made or refreshed from a
+# job's SQL: a pipeline of their own writes them (Lakeflow files are read by
+# `lakeflow` instead), so the statement says so (DL006) rather than nothing.
+_PIPELINE_OBJECT = re.compile(
+    r"CREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+)?(?P<what>MATERIALIZED\s+VIEW|STREAMING\s+TABLE)\b", re.I
+)
+_NOT_READ = "DL006"  # task-not-analysable: what a pipeline writes
+
 # `WITH a AS (...) MERGE INTO ...` (or INSERT, UPDATE, DELETE): a write led by its CTEs.
 _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 
@@ -1248,7 +1256,19 @@ class UnknownStatement(ParseError):
 def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
     cte_write = lead == "WITH" and _WRITE_AFTER_CTE.search(text) is not None
     if _may(lead, "ignored") and _IGNORED.match(text) and not cte_write:
-        return [], []
+        made = _PIPELINE_OBJECT.match(text)
+        if made is None:
+            return [], []
+        what = " ".join(made["what"].lower().split())
+        return [], [
+            Diagnostic(
+                _NOT_READ,
+                ctx.location,
+                f"a {what} is refreshed by a pipeline Databricks runs for it, not by this statement's job: "
+                "delta-lint does not judge its refreshes",
+                "info",
+            )
+        ]
     upper = text[:40].upper()
     for key in ("optimize", "vacuum", "restore", "reorg", "convert", "clone"):
         if _may(lead, key) and (m := _RX[key].match(text)):
