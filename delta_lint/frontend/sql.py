@@ -1557,7 +1557,10 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     names = {ref.name.split(".")[-1], *([alias.lower()] if alias else [])}
     query = tree.expression
     flags: set[Flag] = set()
-    if evolution or ctx.session.auto_merge:
+    # rows of literal values with no column list are matched to the table's columns by
+    # position: they add no column, whatever the session or the statement lets evolve
+    positional = isinstance(query, exp.Values) and not isinstance(target, exp.Schema)
+    if (evolution or ctx.session.auto_merge) and not positional:
         flags.add(Flag.SCHEMA_EVOLUTION)
     partition = next(
         (p for p in (table.args.get("partition"), tree.args.get("partition")) if isinstance(p, exp.Partition)), None
