@@ -467,7 +467,7 @@ CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
 DEDENT = ("dedent", "cleandoc")
 
 
-TEXT_METHODS = frozenset({"format", "join", *CASE_AND_TRIM, *DEDENT})
+TEXT_METHODS = frozenset({"format", "join", "replace", *CASE_AND_TRIM, *DEDENT})
 
 
 TEXT_FUNCTIONS = frozenset({*DEDENT, "str"})

@@ -73,7 +73,7 @@ from delta_lint.frontend.values.brains import (
     call_named,
     is_argv,
 )
-from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
@@ -101,7 +101,7 @@ _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
 PATH_ROOTS = frozenset({"pathlib", "Path", "os", "posixpath"})
 # ... and the calls such a chain ends in (a path, or its text)
 PATH_CALLS = frozenset(
-    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix"}
+    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix", "with_name", "with_suffix"}
     | {"join", "dirname", "basename", "normpath", "abspath", "realpath"}
 )
 
@@ -391,6 +391,15 @@ class ValueResolver:
                 held = self._value(value, scope, name)
                 kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
+        if fn.args.kwarg is not None and fn.args.kwarg.arg not in ("self", "cls", "spark"):
+            # `def run(path, **subs)` called `run("q.sql", catalog="main")`: the keywords no
+            # parameter takes, as a literal dict (unknown when the call spreads a `**mapping`)
+            named = {a.arg for a in (*params, *fn.args.kwonlyargs)}
+            if any(k.arg is None for k in call.keywords):
+                env[fn.args.kwarg.arg] = param_str(fn.args.kwarg.arg)
+            else:
+                extra = [(k.arg, self._member(k.value, scope)) for k in call.keywords if k.arg not in named]
+                env[fn.args.kwarg.arg] = literal_dict(extra)  # type: ignore[arg-type]
         home = self.host.walker.home(fn.lineno)
         if home is None:
             return env
@@ -889,6 +898,15 @@ class ValueResolver:
                 return Str(text, base.params, base.unknown)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
+            if attr in ("strip", "lstrip", "rstrip") and len(node.args) == 1 and not node.keywords:
+                base, chars = self.string(node.func.value, scope), self.string(node.args[0], scope)
+                known = not (base.params or base.unknown or base.scalar or chars.params or chars.unknown)
+                if known and not chars.scalar:  # `statement.rstrip(";")` of a text known whole
+                    return Str(getattr(base.text, attr)(chars.text))
+            if attr == "replace" and len(node.args) == 2 and not node.keywords:
+                replaced = self._replaced(node, scope)
+                if replaced is not None:
+                    return replaced
             joined = self._joined(node, scope)
             if joined is not None:
                 return joined
@@ -910,6 +928,22 @@ class ValueResolver:
                 return one_of([self.string(node.body, scope), self.string(node.orelse, scope)])
             return self.string(node.body if truth else node.orelse, scope)
         return self._placeholder(node, scope)
+
+    def _replaced(self, node: ast.Call, scope: Scope) -> Str | None:
+        """`text.replace(old, new)` of a text known whole (a SQL file the code reads,
+        `{catalog}` in it written by the file: `text.replace("{catalog}", catalog)`)
+        and an `old` known whole; `new` may be a template of named inputs. None for
+        any other text, or a result past the sizes of the budget."""
+        base = self.string(node.func.value, scope)  # type: ignore[attr-defined]
+        old, new = (self.string(a, scope) for a in node.args)
+        if base.params or base.unknown or base.scalar or old.params or old.unknown or not old.text:
+            return None
+        if new.unknown or new.scalar:
+            return None
+        grown = len(base.text) + base.text.count(old.text) * max(0, len(new.text) - len(old.text))
+        if grown > MAX_STATEMENT_TEXT:  # (a statement's text: a SQL file is one, or several)
+            return None
+        return Str(base.text.replace(old.text, new.text), new.params if old.text in base.text else ())
 
     def _joined(self, node: ast.expr, scope: Scope) -> Str | None:
         """`sep.join([...])` of a literal list, or of a name holding a known list
