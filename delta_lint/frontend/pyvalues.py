@@ -164,8 +164,10 @@ def joined_session(before: dict[str, object], states: list[dict[str, object]]) -
     pairs the readings leave are its `choices`: a later write whose name leans on
     them is one write per pair (`Session.per_choice`), never the first reading's
     name nor the one before the statement. Past `MAX_ALTERNATIVES` pairs the names
-    are unknown, as a `USE` of a name only a run knows leaves them. Any other field
-    that differs stays as it was before."""
+    are unknown, as a `USE` of a name only a run knows leaves them. Pairs of which
+    one holds a part only a run gives are not read per pair: the names keep the
+    `{one_of}` part (the engine cannot yet tell a thread pool's calls of such names
+    apart). Any other field that differs stays as it was before."""
     if all(state == states[0] for state in states):
         return states[0]
     out = dict(before)
@@ -179,6 +181,10 @@ def joined_session(before: dict[str, object], states: list[dict[str, object]]) -
         out["choices"] = tuple(dict.fromkeys(pairs))
         if len(out["choices"]) > MAX_ALTERNATIVES:
             out["choices"], out["unknown"] = (), ("catalog", "schema")
+        elif any("{" in (part or "") for pair in out["choices"] for part in pair):
+            # a name only a run gives in part (`{secret}.inter`): not read per pair, as the
+            # engine would take a thread pool's calls of such a name for one table
+            out["choices"] = ()
     return out
 
 
