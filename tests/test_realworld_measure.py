@@ -98,3 +98,13 @@ def test_places_finds_the_same_findings_from_inside_a_project_and_from_outside(t
     (root / "jobs" / "b.sql").write_text("UPDATE main.s.t SET v = 1;\n")
     assert main(["places", str(root)]) == 0
     assert "0 of 1 folders differ" in capsys.readouterr().out
+
+
+def test_a_coverage_note_of_any_rule_is_no_false_alarm(tmp_path):
+    # DL008 (a value past the analysis budget) says what was not analysed, as DL000-DL007
+    # do: it is counted as coverage, never as a predicted conflict nobody expected
+    expect = {"repo": "me/demo", "folder": ".", "conflicts": []}
+    for rule, alarms in (("DL008", 0), ("DL001", 0), ("DL102", 1)):
+        finding = {"rule": rule, "table": "main.s.t", "location": {"path": "a.py", "line": 3}, "message": ""}
+        outcome = score(expect, tmp_path, Run(1, {"findings": [finding]}, [], None, "", 0.0))
+        assert (outcome.false_alarms, outcome.coverage) == (alarms, 1 - alarms)

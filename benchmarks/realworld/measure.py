@@ -29,7 +29,10 @@ from . import ecosystem
 
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
-COVERAGE_RULES = {"DL000", "DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007"}  # model.is_coverage
+# What delta-lint could not analyse, not a predicted conflict (`model.is_coverage`):
+# DL000-DL008. DL008 (a value past the analysis budget) was left out of this list,
+# so its notes counted as false alarms.
+COVERAGE_RULES = {f"DL00{n}" for n in range(9)}
 # Diagnostics that lose a whole file: every write in it is gone.
 _DROPPED = re.compile(
     r"Python syntax error|cannot parse Python|nested too deeply|cannot read|not valid UTF-8|too large"

@@ -76,7 +76,7 @@ def module_links(host: Host) -> Links:
     links.exit = host.walker.exit_value()
     links.task_values = host.walker.task_values()
     links.task_value_reads = [list(r) for r in sorted(host.task_value_reads)]
-    for name in sorted(host._helpers & host._top_functions):
+    for name in sorted((host._helpers | _factories(host)) & host._top_functions):
         text = host.sites.segment(host.functions[name])
         if text:
             links.functions[name] = text
@@ -195,3 +195,54 @@ def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:
         and not (stmt.name.startswith("__") and stmt.name.endswith("__"))
     ]
     return len(cls.body), spans
+
+
+def _factories(host: Host) -> set[str]:
+    """The module's top-level functions that return an object of one of its classes
+    (`def resolve_env(e): return Env(e, CATALOGS[e])`, or `Env.of(e)` of a class
+    method): given to importers with the
+    class, as its helpers are, so `resolve_env(env).table("silver", "t")` is read
+    with the object's fields and method, whatever words the factory's lines hold."""
+    if not host.classes or host._tree is None:
+        return set()
+    registries = _registries(host._tree.body, host.classes)
+    out: set[str] = set()
+    for name in host._top_functions:
+        fn = host.functions.get(name)
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Return) and _gives_object(node.value, host.classes, registries):
+                out.add(name)
+                break
+    return out
+
+
+def _gives_object(value: ast.expr | None, classes: dict, registries: set[str]) -> bool:
+    """`Env(...)`, `Env.of(...)`, or `REGISTRY[name]` of a module-level dict whose
+    values are objects of the module's classes (a registry of table specs)."""
+    if isinstance(value, ast.Call):
+        return _class_named(value.func, classes)
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in registries
+
+
+def _registries(body: list[ast.stmt], classes: dict) -> set[str]:
+    """The module-level names bound to a literal dict whose values are all objects of
+    the module's classes (`REGISTRY = {"orders": TableSpec(bronze="b_orders"), ...}`)."""
+    out: set[str] = set()
+    for stmt in body:
+        target, value = (
+            (stmt.targets[0], stmt.value)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            else ((stmt.target, stmt.value) if isinstance(stmt, ast.AnnAssign) else (None, None))
+        )
+        if isinstance(target, ast.Name) and isinstance(value, ast.Dict) and value.values:
+            if all(isinstance(v, ast.Call) and _class_named(v.func, classes) for v in value.values):
+                out.add(target.id)
+    return out
+
+
+def _class_named(func: ast.expr, classes: dict) -> bool:
+    """`Env(...)` or `Env.of(...)` of a class of the module."""
+    held = func.value if isinstance(func, ast.Attribute) else func
+    return isinstance(held, ast.Name) and held.id in classes

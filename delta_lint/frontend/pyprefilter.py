@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterable
 
@@ -37,6 +38,15 @@ def _words_pattern(words: Iterable[str]) -> re.Pattern[str]:
 _TERMINAL_WORD = _words_pattern(_BASE_WORDS)
 
 
+def identifier_text(source: str) -> str:
+    """`source` as Python reads its identifiers: NFKC-normalised (PEP 3131), so
+    `ｓａｖｅＡｓＴａｂｌｅ` is searched as `saveAsTable`. No character normalises to
+    one holding a newline, so every line keeps its number; ASCII text is itself.
+    Text outside identifiers (strings, comments) is normalised too: a word found
+    there only makes the prefilter read an expression it could have skipped."""
+    return source if source.isascii() else unicodedata.normalize("NFKC", source)
+
+
 class TerminalLines:
     """The sorted lines of one source that hold a word of a call of interest.
 
@@ -51,6 +61,7 @@ class TerminalLines:
     def __init__(self) -> None:
         self.lines: list[int] | None = None
         self._source: str | None = None
+        self._text = ""  # `_source` as its identifiers read (`identifier_text`)
         self._scanned: set[str] = set()  # the words of `extra` looked for so far
         self._found: list[int] = []
 
@@ -68,11 +79,13 @@ class TerminalLines:
         scanned again for every word at each round."""
         if self._source is not source:  # (the foreign helpers' definitions grew it)
             self._source, self._scanned = source, set()
-            self._found = _lines_at(source, [m.start() for m in _TERMINAL_WORD.finditer(source)])
+            self._text = identifier_text(source)
+            self._found = _lines_at(self._text, [m.start() for m in _TERMINAL_WORD.finditer(self._text)])
+        text = self._text
         new = [w for w in extra if w not in self._scanned and w not in _BASE_WORDS]
         if new:
             self._scanned.update(new)
-            found = _lines_at(source, sorted({i for w in new for i in _starts_of(source, w)}))
+            found = _lines_at(text, sorted({i for w in new for i in _starts_of(text, w)}))
             if found:
                 self._found = sorted(set(self._found).union(found))
         self.lines = self._found

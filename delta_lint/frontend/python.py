@@ -347,8 +347,6 @@ class PythonAnalyzer:
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
         (`pyprefilter`): most expressions of a job are then skipped without walking them."""
-        if not self.source.isascii():  # identifiers may be spelled in other (NFKC) forms
-            return True
         if self._terminal_lines.lines is None:
             # a helper of an imported module's namespace (`pkg/io.py::io.save`) is called as `io.save`
             extra = {h.rsplit(SCOPED, 1)[-1] for h in self._helpers} | self._sql_names | self._client_methods
@@ -640,7 +638,8 @@ class PythonAnalyzer:
                 intent = replace(intent, location=site)
         if scope.flags or scope.stream:
             intent = replace(intent, flags=intent.flags | scope.flags, stream=intent.stream or scope.stream)
-        self.intents.append(self.guards.mark(intent))
+        for each in self.session.per_choice(intent):  # after a `USE` of one of several names
+            self.intents.append(self.guards.mark(each))
 
     def located(self, loc: Location, scope: Scope, node: ast.AST | None, built: tuple = ()) -> Location:
         """Where an intent or a diagnostic of `node`'s statement is reported: at
@@ -670,7 +669,7 @@ class PythonAnalyzer:
         while self.sql_cells and (before_line is None or self.sql_cells[0].line < before_line):
             cell = self.sql_cells.pop(0)
             intents, diags = analyze_sql(cell.text, self.path, self.session, line_map=cell.line_map, memo=self.memo)
-            self.intents.extend(intents)
+            self.intents.extend(each for intent in intents for each in self.session.per_choice(intent))
             self.diagnostics.extend(diags)
 
 

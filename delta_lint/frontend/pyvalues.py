@@ -160,9 +160,14 @@ def joined_session(before: dict[str, object], states: list[dict[str, object]]) -
     """The SQL session's fields (`Session.__dict__`) after a statement read once per
     value its names may hold (`spark.sql(f"USE {schema}")`, `schema` one of several):
     what every reading left, where they agree. A catalog or schema they leave
-    different is shown as the `{one_of}` placeholder, as a `USE` of a name with a
-    part only a run knows shows that part (never the first reading's name, nor the
-    one before the statement); any other field that differs stays as it was before."""
+    different is shown as the `{one_of}` placeholder, and the (catalog, schema)
+    pairs the readings leave are its `choices`: a later write whose name leans on
+    them is one write per pair (`Session.per_choice`), never the first reading's
+    name nor the one before the statement. Past `MAX_ALTERNATIVES` pairs the names
+    are unknown, as a `USE` of a name only a run knows leaves them. Pairs of which
+    one holds a part only a run gives are not read per pair: the names keep the
+    `{one_of}` part (the engine cannot yet tell a thread pool's calls of such names
+    apart). Any other field that differs stays as it was before."""
     if all(state == states[0] for state in states):
         return states[0]
     out = dict(before)
@@ -171,6 +176,15 @@ def joined_session(before: dict[str, object], states: list[dict[str, object]]) -
             out[key] = first
         elif key in ("catalog", "schema"):
             out[key] = "{" + ONE_OF + "}"
+    if any(state.get(key) != states[0].get(key) for state in states for key in ("catalog", "schema", "choices")):
+        pairs = [pair for state in states for pair in state.get("choices") or ((state["catalog"], state["schema"]),)]
+        out["choices"] = tuple(dict.fromkeys(pairs))
+        if len(out["choices"]) > MAX_ALTERNATIVES:
+            out["choices"], out["unknown"] = (), ("catalog", "schema")
+        elif any("{" in (part or "") for pair in out["choices"] for part in pair):
+            # a name only a run gives in part (`{secret}.inter`): not read per pair, as the
+            # engine would take a thread pool's calls of such a name for one table
+            out["choices"] = ()
     return out
 
 
@@ -459,7 +473,7 @@ CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
 DEDENT = ("dedent", "cleandoc")
 
 
-TEXT_METHODS = frozenset({"format", "join", *CASE_AND_TRIM, *DEDENT})
+TEXT_METHODS = frozenset({"format", "join", "replace", *CASE_AND_TRIM, *DEDENT})
 
 
 TEXT_FUNCTIONS = frozenset({*DEDENT, "str"})

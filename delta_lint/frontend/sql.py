@@ -225,6 +225,11 @@ class Session:
     # and the qualified names of those it CALLs without defining them (see `_call`)
     defined: tuple[ProcedureDef, ...] = ()
     unknown_calls: tuple[str, ...] = ()
+    # the (catalog, schema) pairs a `USE` of one of several names leaves (a Python
+    # value that is one of several, one of several statement texts): `catalog` and
+    # `schema` show `{one_of}` where the pairs differ, and each write whose name
+    # leans on them is read as one write per pair (`per_choice`)
+    choices: tuple[tuple[str | None, str | None], ...] = ()
 
     def set_conf(self, key: str, value: str | None) -> None:
         """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
@@ -245,6 +250,7 @@ class Session:
         """`USE [CATALOG | SCHEMA] name`: a known name; it also makes the parts it
         sets known again."""
         kind = (kind or "").upper()
+        self.choices = ()
         if kind == "CATALOG":
             self.catalog, self.schema, self.unknown = parts[-1], None, ()
         elif len(parts) >= 2:
@@ -257,10 +263,39 @@ class Session:
         """`USE [CATALOG | SCHEMA] IDENTIFIER(expr)` of a name only a run knows, shown
         as `shown` in the names that lean on it. A schema's name may be qualified, so
         the catalog is not known after either."""
+        self.choices = ()
         if (kind or "").upper() == "CATALOG":
             self.catalog, self.schema, self.unknown = shown, None, ("catalog",)
         else:
             self.catalog, self.schema, self.unknown = None, shown, ("catalog", "schema")
+
+    def per_choice(self, intent: Intent) -> list[Intent]:
+        """A write whose name the session qualified while it is one of several
+        (`choices`): one write per (catalog, schema) pair, each flagged `one_of`, as a
+        name that is one of several reads ("one of these", never the first). A name
+        that does not lean on the choices (qualified in full, a path) is itself."""
+        if not self.choices or intent.table is None or intent.table.is_path:
+            return [intent]
+        parts = intent.table.name.split(".")
+        shown = "{" + _ONE_OF + "}"
+        catalog = self.catalog == shown and len(parts) == 3 and parts[0] == shown
+        schema = self.schema == shown and len(parts) >= 2 and parts[-2] == shown
+        if not (catalog or schema):
+            return [intent]
+        out: list[Intent] = []
+        *head, table = parts  # [catalog, schema] or [schema]
+        for chosen_catalog, chosen_schema in self.choices:
+            named: list[str | None] = list(head)
+            if schema:
+                named[-1] = chosen_schema
+            if catalog:
+                named[0] = chosen_catalog
+            name = ".".join([*(p for p in named if p), table])
+            params = intent.params if _ONE_OF in name else tuple(p for p in intent.params if p != _ONE_OF)
+            made = replace(intent, table=TableRef(name), params=params, flags=intent.flags | {Flag.ONE_OF})
+            if made not in out:
+                out.append(made)
+        return out
 
     def reset(self, key: str | None) -> None:
         """`RESET key` unsets one configuration key; `RESET` alone all of them."""
@@ -850,6 +885,14 @@ _IGNORED = re.compile(
     re.I,
 )
 
+# Databricks SQL's streaming tables and materialized views, made or refreshed from a
+# job's SQL: a pipeline of their own writes them (Lakeflow files are read by
+# `lakeflow` instead), so the statement says so (DL006) rather than nothing.
+_PIPELINE_OBJECT = re.compile(
+    r"CREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+)?(?P<what>MATERIALIZED\s+VIEW|STREAMING\s+TABLE)\b", re.I
+)
+_NOT_READ = "DL006"  # task-not-analysable: what a pipeline writes
+
 # `WITH a AS (...) MERGE INTO ...` (or INSERT, UPDATE, DELETE): a write led by its CTEs.
 _WRITE_AFTER_CTE = re.compile(r"\)\s*(?:MERGE|INSERT|UPDATE|DELETE)\b", re.I)
 
@@ -1048,7 +1091,11 @@ def _use(ctx: _Ctx, m: re.Match) -> list[Diagnostic]:
     kind = m["kind"]
     if m["name"] is not None:
         # a templated part (`USE CATALOG {c}`) is kept as the parameter it names
-        ctx.session.use([ctx.tpl.restore_names(p.lower()) for p in split_name(m["name"])], kind)
+        parts = [ctx.tpl.restore_names(p.lower()) for p in split_name(m["name"])]
+        if "{" + _ONE_OF + "}" in parts:  # one of more names than are followed: no name, no run gives it
+            ctx.session.use_unknown(kind, ".".join(parts))
+        else:
+            ctx.session.use(parts, kind)
         return []
     if m["quoted"] is not None:  # `USE CATALOG 'main'`
         if (kind or "").upper() != "CATALOG":
@@ -1209,7 +1256,19 @@ class UnknownStatement(ParseError):
 def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], list[Diagnostic]]:
     cte_write = lead == "WITH" and _WRITE_AFTER_CTE.search(text) is not None
     if _may(lead, "ignored") and _IGNORED.match(text) and not cte_write:
-        return [], []
+        made = _PIPELINE_OBJECT.match(text)
+        if made is None:
+            return [], []
+        what = " ".join(made["what"].lower().split())
+        return [], [
+            Diagnostic(
+                _NOT_READ,
+                ctx.location,
+                f"a {what} is refreshed by a pipeline Databricks runs for it, not by this statement's job: "
+                "delta-lint does not judge its refreshes",
+                "info",
+            )
+        ]
     upper = text[:40].upper()
     for key in ("optimize", "vacuum", "restore", "reorg", "convert", "clone"):
         if _may(lead, key) and (m := _RX[key].match(text)):
@@ -1498,7 +1557,10 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
     names = {ref.name.split(".")[-1], *([alias.lower()] if alias else [])}
     query = tree.expression
     flags: set[Flag] = set()
-    if evolution or ctx.session.auto_merge:
+    # rows of literal values with no column list are matched to the table's columns by
+    # position: they add no column, whatever the session or the statement lets evolve
+    positional = isinstance(query, exp.Values) and not isinstance(target, exp.Schema)
+    if (evolution or ctx.session.auto_merge) and not positional:
         flags.add(Flag.SCHEMA_EVOLUTION)
     partition = next(
         (p for p in (table.args.get("partition"), tree.args.get("partition")) if isinstance(p, exp.Partition)), None

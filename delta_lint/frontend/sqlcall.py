@@ -25,7 +25,7 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Scope, Str, alternatives, is_texts, known_items
+from delta_lint.frontend.pyvalues import Scope, Str, alternatives, is_texts, joined_session, known_items
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
 from delta_lint.frontend.warehouse import ClientOrigins
@@ -244,7 +244,8 @@ class SqlCallReader:
         """A statement that is one of several texts (`spark.sql(alter_map[obj_type])`
         of a literal dict): each text read as the statement, from the same session.
         An intent every text makes is kept as it is; the others are flagged `one_of`.
-        A `USE` that only some texts run leaves the session as it was; a text that
+        `USE`s of different names leave the session one of several (`joined_session`);
+        a text that
         does not parse while others do is a DL007 note (see `unparsed_texts`)."""
         session = self.host.session
         before = dict(session.__dict__)
@@ -254,7 +255,7 @@ class SqlCallReader:
             session.__dict__.update(before)
             runs.append(self._statement(option, node, warehouse, scope, loc))
             after.append(dict(session.__dict__))
-        session.__dict__.update(after[0] if all(state == after[0] for state in after) else before)
+        session.__dict__.update(joined_session(before, after))
         shapes = [{_shape(i) for i in made} for made, _ in runs]
         intents: list[Intent] = []
         seen: set[tuple] = set()

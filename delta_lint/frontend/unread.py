@@ -33,6 +33,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
+from delta_lint.frontend.pyprefilter import identifier_text
 from delta_lint.frontend.recognise import skip_reason
 
 # The terminals of a PySpark writer that write a table by name.
@@ -121,10 +122,9 @@ def _word_lines(source: str, aliases: dict[str, str]) -> list[int] | None:
     """The lines (1-based, ascending, repeated) of `source` holding a word every call
     `_write_calls` or `_handed_sql` finds has on its lines: a terminal (also
     `getattr`'s string), an alias of one, `merge`, a write statement's first word
-    in any case, `sql`. None for text that is not ASCII: an identifier may be
-    spelled in another (NFKC) form there, so every statement is walked."""
-    if not source.isascii():
-        return None
+    in any case, `sql`, in the text as Python reads its identifiers (an identifier
+    may be spelled in another, NFKC, form: `identifier_text`)."""
+    source = identifier_text(source)
     pattern = _words_pattern(WRITE_TERMINALS | set(aliases)) if aliases else _WORDS
     # a line number per match, counting the newlines since the one before: a list of
     # every line's start was most of the sweep's time for files with few such words

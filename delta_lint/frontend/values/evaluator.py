@@ -1817,6 +1817,8 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
                 return str(owner)
             if name == "joinpath" and all(isinstance(a, str) for a in args):
                 return owner.joinpath(*args)  # type: ignore[arg-type]
+            if name in ("with_name", "with_suffix", "with_stem") and len(args) == 1 and isinstance(args[0], str):
+                return getattr(owner, name)(args[0])  # `Path(__file__).with_name("build.sql")`
             if name == "open":
                 return Opened(str(owner))
     except (TypeError, ValueError, IndexError) as err:

@@ -73,7 +73,7 @@ from delta_lint.frontend.values.brains import (
     call_named,
     is_argv,
 )
-from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
@@ -101,7 +101,7 @@ _CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.DictComp)
 PATH_ROOTS = frozenset({"pathlib", "Path", "os", "posixpath"})
 # ... and the calls such a chain ends in (a path, or its text)
 PATH_CALLS = frozenset(
-    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix"}
+    {"Path", "PurePath", "PosixPath", "resolve", "absolute", "joinpath", "as_posix", "with_name", "with_suffix"}
     | {"join", "dirname", "basename", "normpath", "abspath", "realpath"}
 )
 
@@ -391,6 +391,15 @@ class ValueResolver:
                 held = self._value(value, scope, name)
                 kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
+        if fn.args.kwarg is not None and fn.args.kwarg.arg not in ("self", "cls", "spark"):
+            # `def run(path, **subs)` called `run("q.sql", catalog="main")`: the keywords no
+            # parameter takes, as a literal dict (unknown when the call spreads a `**mapping`)
+            named = {a.arg for a in (*params, *fn.args.kwonlyargs)}
+            if any(k.arg is None for k in call.keywords):
+                env[fn.args.kwarg.arg] = param_str(fn.args.kwarg.arg)
+            else:
+                extra = [(k.arg, self._member(k.value, scope)) for k in call.keywords if k.arg not in named]
+                env[fn.args.kwarg.arg] = literal_dict(extra)  # type: ignore[arg-type]
         home = self.host.walker.home(fn.lineno)
         if home is None:
             return env
@@ -443,6 +452,10 @@ class ValueResolver:
             return held if isinstance(held, dict) or is_configs(held) else None
         if isinstance(node, (ast.List, ast.Tuple)):  # `{"tables": ["main.s.a"]}`: a list of names
             return self._items(node, scope)
+        if isinstance(node, ast.Call) and self.host.classes:  # `{"orders": TableSpec(bronze="b_orders")}`
+            instance = self.host.walker.instance(node, scope)
+            if instance is not None:
+                return instance
         text = self.string(node, scope)
         if type(text.value) is OneOf:  # one of a few texts: a write to it is read once per text
             return text
@@ -611,7 +624,7 @@ class ValueResolver:
             return []
         if isinstance(node, (ast.Subscript, ast.Call)):
             held = self._held(node, scope)  # `config["storage"]` of a loaded document
-            if isinstance(held, dict) or is_texts(held):
+            if isinstance(held, (dict, Instance)) or is_texts(held):  # (an object of a registry of specs)
                 return held
         if isinstance(node, ast.Call) and self.host.classes:
             instance = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
@@ -668,6 +681,8 @@ class ValueResolver:
             if document is not None:  # a job parameter's JSON value, a literal
                 return document
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARGUMENT_PARSERS:
+            if node.func.attr == "parse_known_args":  # `args, rest = ...`: the arguments, and those not declared
+                return (ArgNamespace(), Str("{argv_rest}", ("argv_rest",), True))
             return ArgNamespace()
         param = self._param_source(node, scope)
         if param is not None:
@@ -690,6 +705,13 @@ class ValueResolver:
             return held  # `cfg = self.config`: the object it holds
         if isinstance(node, ast.Call) and (path := self._path_text(node, scope)) is not None:
             return path  # `pathlib.Path("../conf.yml").resolve().as_posix()`
+        if isinstance(node, ast.Call) and self.host.classes and self.host.walker.method(node, scope) is not None:
+            # `target = env.table("silver", "t")`: a method of an object of the project's
+            # classes gives what it returns (a text here), not a DataFrame `spark.table`'s
+            # name would suggest
+            text = self.string(node, scope)
+            if not text.unknown:
+                return text
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -876,6 +898,15 @@ class ValueResolver:
                 return Str(text, base.params, base.unknown)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
+            if attr in ("strip", "lstrip", "rstrip") and len(node.args) == 1 and not node.keywords:
+                base, chars = self.string(node.func.value, scope), self.string(node.args[0], scope)
+                known = not (base.params or base.unknown or base.scalar or chars.params or chars.unknown)
+                if known and not chars.scalar:  # `statement.rstrip(";")` of a text known whole
+                    return Str(getattr(base.text, attr)(chars.text))
+            if attr == "replace" and len(node.args) == 2 and not node.keywords:
+                replaced = self._replaced(node, scope)
+                if replaced is not None:
+                    return replaced
             joined = self._joined(node, scope)
             if joined is not None:
                 return joined
@@ -897,6 +928,22 @@ class ValueResolver:
                 return one_of([self.string(node.body, scope), self.string(node.orelse, scope)])
             return self.string(node.body if truth else node.orelse, scope)
         return self._placeholder(node, scope)
+
+    def _replaced(self, node: ast.Call, scope: Scope) -> Str | None:
+        """`text.replace(old, new)` of a text known whole (a SQL file the code reads,
+        `{catalog}` in it written by the file: `text.replace("{catalog}", catalog)`)
+        and an `old` known whole; `new` may be a template of named inputs. None for
+        any other text, or a result past the sizes of the budget."""
+        base = self.string(node.func.value, scope)  # type: ignore[attr-defined]
+        old, new = (self.string(a, scope) for a in node.args)
+        if base.params or base.unknown or base.scalar or old.params or old.unknown or not old.text:
+            return None
+        if new.unknown or new.scalar:
+            return None
+        grown = len(base.text) + base.text.count(old.text) * max(0, len(new.text) - len(old.text))
+        if grown > MAX_STATEMENT_TEXT:  # (a statement's text: a SQL file is one, or several)
+            return None
+        return Str(base.text.replace(old.text, new.text), new.params if old.text in base.text else ())
 
     def _joined(self, node: ast.expr, scope: Scope) -> Str | None:
         """`sep.join([...])` of a literal list, or of a name holding a known list
@@ -1160,14 +1207,19 @@ class ValueResolver:
         return None
 
     def _key(self, node: ast.expr, scope: Scope) -> str | None:
-        """A mapping's key: a constant, or a name holding a known string (`CONF[k]`
-        inside `for k in CONF:`)."""
+        """A mapping's key: a constant, or a name or expression holding a known string
+        (`CONF[k]` inside `for k in CONF:`, `CONF[sys.argv[1]]` read with the value a
+        task gives)."""
         if isinstance(node, ast.Constant):
             return str(node.value)
         if isinstance(node, ast.Name):
             held = scope.env.get(node.id)
-            if type(held) is Str and not (held.scalar or held.params or held.unknown):
-                return held.text
+        elif isinstance(node, (ast.Subscript, ast.JoinedStr, ast.BinOp)):  # `BRONZE[sys.argv[1]]`, `D[f"{a}_x"]`
+            held = self.string(node, scope)
+        else:
+            return None
+        if type(held) is Str and not (held.scalar or held.params or held.unknown):
+            return held.text
         return None
 
     def _held(self, node: ast.expr, scope: Scope) -> object:
@@ -1204,6 +1256,8 @@ class ValueResolver:
         key = self._key(node.slice, scope) if isinstance(node, ast.Subscript) else None
         if key is not None:
             owner = self._held(node.value, scope)  # type: ignore[attr-defined]
+            if owner is None and isinstance(node.value, ast.Call):  # type: ignore[attr-defined]
+                owner = self._document(node.value, scope)  # type: ignore[attr-defined]  # `yaml.safe_load(f)["tables"]`
             if isinstance(owner, dict):
                 return member(owner, key)
             return None
@@ -1650,7 +1704,7 @@ class ValueResolver:
         if owner is not None:
             local.env["self"] = owner
         local.env.update(bound or {})
-        for stmt in fn.body:
+        for stmt in _straight(fn.body):
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
@@ -1684,6 +1738,15 @@ class ValueResolver:
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
                 local.env[target.id] = self._value(stmt.value, local, target.id)
+            elif isinstance(target, (ast.Tuple, ast.List)):  # `args, rest = parser.parse_known_args(argv)`
+                held = self._value(stmt.value, local)
+                names = [t.id if isinstance(t, ast.Name) else None for t in target.elts]
+                given = held if isinstance(held, tuple) and len(held) == len(names) else (None,) * len(names)
+                for name, value in zip(names, given):
+                    if name is not None and value is not None:
+                        local.env[name] = value
+                    elif name is not None:
+                        local.env.pop(name, None)
             elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                 held = self._attribute_value(stmt.value, local)
                 if held is None:
@@ -2038,3 +2101,23 @@ def _literal_index(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _straight(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A function body as its values read it: a `try` whose every handler raises
+    (`try: return REGISTRY[name] except KeyError: raise SystemExit(...)`) and that
+    has no `else` or `finally` returns only what its body returns, so its body is
+    read in its place; any other compound statement stays (see `_evaluate`)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Try)
+            and stmt.handlers
+            and not stmt.orelse
+            and not stmt.finalbody
+            and all(h.body and isinstance(h.body[-1], ast.Raise) for h in stmt.handlers)
+        ):
+            out.extend(_straight(stmt.body))
+        else:
+            out.append(stmt)
+    return out
