@@ -114,9 +114,16 @@ class Job:
     # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
     # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
     job_id: str = ""
-    # its max_concurrent_runs is the target's preset (`_Presets`), not its own: the
-    # runs that overlap are a developer's, started by hand with the job's defaults
-    runs_by_preset: bool = False
+    # its max_concurrent_runs is a default of where it is deployed (a target's
+    # preset, `_Presets`; Airflow's `max_active_runs_per_dag` for a DAG started by
+    # hand), not its own: a second run is one someone starts by hand, with the
+    # job's defaults. Its overlap with itself is assumed, not shown by a schedule.
+    # Whose default it is, in words ("" when the job sets its runs itself).
+    runs_by_default: str = ""
+    # a second doubt of those runs beside their being started by hand (a development
+    # deployment's; a platform default no file of the project sets), in words: the
+    # schedule rests such a job's self-overlap on `schedule.ASSUMED_TWICE` (info)
+    runs_doubt: str = ""
 
 
 @dataclass
@@ -1166,7 +1173,9 @@ def _job(
     runs = spec.get("max_concurrent_runs")
     own = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
     job.max_concurrent_runs = own or presets.max_runs
-    job.runs_by_preset = own is None and presets.max_runs > 1
+    job.runs_by_default = "its target's presets" if own is None and presets.max_runs > 1 else ""
+    if job.runs_by_default and dev_target is not None:
+        job.runs_doubt = f"target `{dev_target}` is a development deployment"
     continuous = spec.get("continuous")
     job.continuous = isinstance(continuous, dict) and _pause(continuous, presets) != "PAUSED"
     if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
@@ -2292,7 +2301,7 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     started = _started_with(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
-        if job.max_concurrent_runs > 1 and not job.runs_by_preset:
+        if job.max_concurrent_runs > 1 and not job.runs_by_default:
             # runs that overlap each other are started with values of their own: the
             # defaults hold only for parameters that what starts them leaves alone
             # (not so for runs a development target allows: a developer's, with defaults)
