@@ -101,6 +101,7 @@ MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: 
 # it sets no `max_active_runs`: a backlog's, or hand-started ones), and how a deployment sets it
 RUNS_PER_DAG = 16
 RUNS_PER_DAG_ENV = "AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG"
+_AIRFLOW_DEFAULT = "Airflow's default; `airflow.cfg` or the deployment may set another"
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = Unknown("not given")  # a value the text does not tell
 
@@ -1055,7 +1056,7 @@ class _DagFile:
         given = self.deployment.get(RUNS_PER_DAG_ENV, {})
         values = {int(v): by for v, by in given.items() if v.isdigit() and int(v) >= 1}
         if not values:
-            return RUNS_PER_DAG, "Airflow's default; `airflow.cfg` or the deployment may set another"
+            return RUNS_PER_DAG, _AIRFLOW_DEFAULT
         if len(values) == 1:
             ((runs, by),) = values.items()
             return runs, f"as {RUNS_PER_DAG_ENV} in {by} sets it"
@@ -1090,6 +1091,12 @@ class _DagFile:
             if not own and job.max_concurrent_runs == 1:
                 most, why = self._runs_per_dag()
                 job.max_concurrent_runs = most
+                # two triggers overlap only when someone sends the second while the first
+                # runs, under a limit the DAG did not choose: an assumed overlap, twice so
+                # when no file of the project sets the limit either (see `schedule.ASSUMED_TWICE`)
+                job.runs_by_default = "Airflow's `max_active_runs_per_dag`"
+                if most == RUNS_PER_DAG and why == _AIRFLOW_DEFAULT:
+                    job.runs_doubt = "no file of the project sets another"
                 self.notes.append(
                     f"{self.label}:{dag.line}: DAG `{dag.dag_id}` is started by hand and sets no `max_active_runs`: "
                     f"runs started while one is active run beside it, up to `max_active_runs_per_dag` ({most}: {why})"

@@ -80,3 +80,45 @@ def test_a_development_job_that_keeps_its_schedule_is_one_doubt(tmp_path: Path) 
     cron = "      schedule: {quartz_cron_expression: '0 0 1 * * ?', timezone_id: UTC, pause_status: UNPAUSED}\n"
     _code, found, _ = _check(_bundle(tmp_path, DEV, cron))
     assert found == [("DL102", "warning", "assumed")]
+
+
+def _dag(schedule: str, extra: str = "") -> str:
+    return (
+        "from datetime import datetime\n"
+        "from airflow import DAG\n"
+        "from airflow.operators.bash import BashOperator\n"
+        f'with DAG("merge", schedule={schedule}, start_date=datetime(2026, 1, 1){extra}) as dag:\n'
+        '    BashOperator(task_id="merge", bash_command="spark-submit jobs/merge.py")\n'
+    )
+
+
+PY_MERGE = (
+    "from pyspark.sql import SparkSession\n"
+    "spark = SparkSession.builder.getOrCreate()\n"
+    'spark.sql("MERGE INTO delta.`s3a://wh/audit` AS t USING s ON t.id = s.id WHEN MATCHED THEN DELETE")\n'
+)
+
+
+def test_a_hand_started_dag_under_airflow_s_default_is_info(tmp_path: Path) -> None:
+    root = _write(tmp_path, {"dags/merge.py": _dag("None"), "jobs/merge.py": PY_MERGE})
+    code, found, reasons = _check(root)
+    assert found == [("DL102", "info", "assumed-twice")] and code == 0
+    assert "Airflow's `max_active_runs_per_dag`" in reasons[0] and "no file of the project sets another" in reasons[0]
+
+
+def test_a_limit_the_deployment_sets_leaves_one_doubt(tmp_path: Path) -> None:
+    # near miss: the project's compose file chooses 4 runs per DAG: only "by hand" is doubted
+    compose = "services:\n  scheduler:\n    environment:\n      AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG: '4'\n"
+    files = {"dags/merge.py": _dag("None"), "jobs/merge.py": PY_MERGE, "docker-compose.yaml": compose}
+    _code, found, _ = _check(_write(tmp_path, files))
+    assert found == [("DL102", "warning", "assumed")]
+
+
+def test_a_dag_s_own_max_active_runs_or_a_backlog_keeps_the_schedule_basis(tmp_path: Path) -> None:
+    own = _write(tmp_path / "own", {"dags/merge.py": _dag("None", ", max_active_runs=2"), "jobs/merge.py": PY_MERGE})
+    assert _check(own)[1] == [("DL102", "error", "schedule")]
+    # a backlog of scheduled runs (`catchup=True`): the scheduler starts them, nobody by hand
+    backlog = _write(
+        tmp_path / "backlog", {"dags/merge.py": _dag('"@daily"', ", catchup=True"), "jobs/merge.py": PY_MERGE}
+    )
+    assert _check(backlog)[1] == [("DL102", "error", "schedule")]
