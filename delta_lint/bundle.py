@@ -743,7 +743,11 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     triggers paused, names prefixed) and a production target exists: the schedule
     that runs in production is the one whose conflicts fail jobs, so the gate judges
     that (`--target` overrides). A bundle of one target deploys it without `-t`,
-    `default:` or not, as the CLI does."""
+    `default:` or not, as the CLI does. Several targets and no default: the CLI
+    deploys one only when `-t` names it, so which one CI deploys is not in the
+    bundle; the gate judges the production target (the first by name, with the
+    others named, when there are several), and with none in production mode no
+    target: the jobs as written, which `target_note` says."""
     if not isinstance(targets, dict):
         return None, ""
     mode = lambda name: targets[name].get("mode") if isinstance(targets[name], dict) else None  # noqa: E731
@@ -759,7 +763,26 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     only = next(iter(targets)) if len(targets) == 1 else None
     if isinstance(only, str):  # the CLI's default when there is one target (`SelectDefaultTarget`)
         return only, "the bundle's only target"
+    if production:
+        others = ", ".join(f"`{n}`" for n in production[1:])
+        return production[0], (
+            "mode: production; no target is the default, so the CLI deploys one only with `-t`"
+            + (f"; also in production mode: {others}, which `--target` judges" if others else "")
+        )
     return None, ""
+
+
+def target_note(targets: Any) -> str:
+    """What a run of a bundle that names targets but judges none says: the jobs are
+    read as written, without any target's overrides, presets or variables."""
+    if not isinstance(targets, dict) or len(targets) < 2:
+        return ""
+    names = ", ".join(f"`{n}`" for n in targets)
+    return (
+        f"no target judged: of the targets {names}, none is the default or in production mode, and the CLI "
+        "deploys one only with `-t`; the jobs are read as written, without a target's overrides "
+        "(`--target` judges one)"
+    )
 
 
 def load_bundle(
@@ -856,6 +879,8 @@ def load_bundle(
         problems=problems,
         target=f"bundle {_rel(path, root)}: target `{target}` ({why})" if target else "",
     )
+    if target is None and target_note(targets):
+        out.notes.append(f"bundle {_rel(path, root)}: {target_note(targets)}")
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
