@@ -904,6 +904,7 @@ def load_bundle(
             presets=presets,
             base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
             label=labels[file],
+            cli_paths=True,
         )
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1190,6 +1191,7 @@ def _job(
     base: Path | None = None,
     label: str | None = None,
     presets: _Presets | None = None,
+    cli_paths: bool = False,
 ) -> Job:
     label = label or _rel(file, root)  # `file` as the locations of the job and its tasks name it
     where = Location(label, getattr(spec, "line", 1), 1)
@@ -1245,7 +1247,7 @@ def _job(
     git = isinstance(spec.get("git_source"), dict)
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
-            task = _task(task_spec, base, root, label, file.parent, git)
+            task = _task(task_spec, base, root, label, file.parent, git, cli_paths)
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
@@ -1315,16 +1317,31 @@ def _from_git(task: dict, git: bool) -> bool:
     return source == "GIT" or (git and source != "WORKSPACE")
 
 
-def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | None = None, git: bool = False) -> Task:
+def _task(
+    spec: dict,
+    base: Path,
+    root: Path,
+    file_label: str,
+    folder: Path | None = None,
+    git: bool = False,
+    cli_paths: bool = False,
+) -> Task:
     """A task of a job defined in a file in `folder` (`base`: what its relative paths
-    start from; `git`: the job has a `git_source`)."""
+    start from; `git`: the job has a `git_source`; `cli_paths`: a bundle's, whose
+    relative paths the CLI resolves and checks at deployment, `_from_project_root`)."""
     key = str(spec["task_key"])
     depends = tuple(str(d.get("task_key")) for d in spec.get("depends_on") or [] if isinstance(d, dict))
     location = Location(file_label, getattr(spec, "line", 1), 1)
     if isinstance(spec.get("for_each_task"), dict):
         inner_spec = spec["for_each_task"].get("task") or {}
         inner = _task(
-            {**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label, folder, git
+            {**inner_spec, "task_key": inner_spec.get("task_key") or key},
+            base,
+            root,
+            file_label,
+            folder,
+            git,
+            cli_paths,
         )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
@@ -1371,8 +1388,12 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             else:
                 probe = probe_file("locate", value, base, root)
             if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
-                problem = f"`{written}` is not in this project"
-                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
+                problem, probes = f"`{written}` is not in this project", (probe,)
+                relative = cli_paths and probe[0] == "locate"
+                beside = _from_project_root(value, base, root) if relative else None
+                if beside is not None:
+                    problem, probes = f"`{written}` {beside[0]}", (probe, beside[1])
+                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=probes)
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
@@ -1803,6 +1824,28 @@ def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
             elif i + 1 < len(params) and not str(params[i + 1]).startswith("--"):
                 out.append((name.replace("-", "_"), _argument(params[i + 1])))
     return tuple(out)
+
+
+def _from_project_root(value: str, base: Path, root: Path) -> tuple[str, tuple[str, str, tuple[str, ...]]] | None:
+    """Why a relative task path found nowhere beside the file that defines it names
+    no file, when it names one from the project root (`src/x.py` in
+    `resources/job.yml`): the CLI resolves a relative path from the defining file's
+    folder and refuses to deploy a file it does not find there, so the task runs
+    nothing until the path is written from that folder, which the text proposes.
+    With the probe that found it (a cached schedule asks it again); None otherwise."""
+    if value.startswith("/") or _STORAGE.match(value) or _resolved_dir(base) == _resolved_dir(root):
+        return None
+    probe = probe_file("locate", value, root, root)
+    if not probe[2]:
+        return None
+    found = probe[2][0]
+    proposed = Path(os.path.relpath(_resolved_dir(root) / found, _resolved_dir(base))).as_posix()
+    return (
+        f"is not in `{_rel(base, root)}/`, the folder of the file that defines it, from which the CLI resolves a relative "
+        f"path (and refuses to deploy one it does not find there); the project's `{found}` is `{proposed}` "
+        "from that folder",
+        probe,
+    )
 
 
 def probe_file(kind: str, value: str, base: Path, root: Path) -> tuple[str, str, tuple[str, ...]]:
@@ -2267,7 +2310,9 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.files.append(file)
             continue
         for key, settings, job_id in jobs:
-            job = _job(key or file.stem, settings, file, root, None, base=file.parent)
+            # a YAML file of `resources:` is a bundle's, whose paths the CLI resolves from its folder
+            yaml = file.suffix in (".yml", ".yaml")
+            job = _job(key or file.stem, settings, file, root, None, base=file.parent, cli_paths=yaml)
             out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)

@@ -55,3 +55,44 @@ def test_without_a_production_target_the_jobs_are_judged_as_written(tmp_path: Pa
     rules, notes = _check(tmp_path, f"  dev: {{mode: development}}\n  staging: {TWO_RUNS}\n")
     assert rules == []
     assert any("no target judged: of the targets `dev`, `staging`, none is the default" in n for n in notes), notes
+
+
+def _included(root: Path, path_key: str, path: str) -> dict[str, str]:
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "src" / "load.py").write_text(MERGE)
+    (root / "resources").mkdir(exist_ok=True)
+    (root / "databricks.yml").write_text("bundle: {name: demo}\ninclude: [resources/*.yml]\n")
+    task = "notebook_task: {notebook_path: %s}" if path_key == "notebook" else "spark_python_task: {python_file: %s}"
+    tasks = "".join(
+        f"    {name}:\n      name: {name}\n      tasks:\n        - task_key: t\n          {task % path}\n"
+        for name in ("a", "b")
+    )
+    (root / "resources" / "jobs.yml").write_text(f"resources:\n  jobs:\n{tasks}")
+    doc = json.loads(run_cli("check", ".", "--no-cache", "--format", "json", cwd=root).stdout)
+    return {f["rule"]: f["message"] for f in doc["findings"]}
+
+
+def test_a_path_written_from_the_project_root_says_how_to_write_it(tmp_path: Path) -> None:
+    for kind in ("python_file", "notebook"):
+        found = _included(tmp_path / kind, kind, "src/load.py")
+        assert "DL102" not in found  # the CLI would not deploy it: no run, no conflict
+        assert "is not in `resources/`, the folder of the file that defines it" in found["DL006"]
+        assert "the project's `src/load.py` is `../src/load.py` from that folder" in found["DL006"]
+
+
+def test_a_path_written_from_its_file_s_folder_runs_and_one_found_nowhere_says_so(tmp_path: Path) -> None:
+    # near misses: `../src/load.py` is the CLI's path (two manual jobs: a conflict); `src/gone.py` is nowhere
+    assert "DL102" in _included(tmp_path / "right", "python_file", "../src/load.py")
+    gone = _included(tmp_path / "gone", "python_file", "src/gone.py")["DL006"]
+    assert "`src/gone.py` is not in this project" in gone and "from that folder" not in gone
+
+
+def test_a_resources_file_without_its_bundle_root_follows_the_same_rule(tmp_path: Path) -> None:
+    # a `resources:` YAML found without a databricks.yml is a bundle's too: its paths are from its folder
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "load.py").write_text(MERGE)
+    (tmp_path / "jobs").mkdir()
+    job = "    {n}:\n      name: {n}\n      tasks:\n        - task_key: t\n          spark_python_task: {{python_file: {p}}}\n"
+    (tmp_path / "jobs" / "a.yml").write_text("resources:\n  jobs:\n" + job.format(n="a", p="src/load.py"))
+    out = run_cli("schedule", ".", cwd=tmp_path).stdout
+    assert "the project's `src/load.py` is `../src/load.py` from that folder" in out
