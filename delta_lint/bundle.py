@@ -329,12 +329,12 @@ def _project_folders(root: Path, tests: FileTests | None = None):
 
 
 def _walk_project(root: Path):
-    from delta_lint.frontend.discover import _SKIP_DIRS
+    from delta_lint.frontend.discover import skips_folder
 
     base = len(root.parts)
     for folder, dirs, files in os.walk(root):
         depth = len(Path(folder).parts) - base
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not skips_folder(os.path.join(folder, d), d))
         if depth >= MAX_BUNDLE_DEPTH:
             dirs[:] = []
         yield Path(folder), depth, files
