@@ -1063,6 +1063,19 @@ def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
+def pipelines_of_settings(out: Workflows, specs: list[tuple[str, dict, Path, int]], root: Path) -> None:
+    """Pipelines another reader built in a bundle pipeline's shape (Terraform's
+    `databricks_pipeline`: key, `libraries`/`catalog`/`schema`/`continuous`/
+    `configuration`, the defining file, its line), read by the bundle's rules: their
+    libraries' files, workspace paths matched by name, a job's `pipeline_task` runs
+    them and one no job runs is a job of its own (`_run_pipelines`)."""
+    for key, spec, file, line in specs:
+        pipeline = _pipeline(key, spec, file, root)
+        out.pipelines[key] = replace(pipeline, location=replace(pipeline.location, line=line))  # type: ignore[arg-type]
+    _match_pipeline_libraries(out, root)
+    _run_pipelines(out, paused=False)
+
+
 def _run_pipelines(out: Workflows, paused: bool) -> None:
     """A job's `pipeline_task` runs its pipeline's files; a pipeline no job runs is
     a job of its own (continuous, or triggered by hand). `paused`: the target's
@@ -1073,7 +1086,9 @@ def _run_pipelines(out: Workflows, paused: bool) -> None:
         for task in job.tasks.values():
             pipeline = out.pipelines.get(task.pipeline or "")
             if pipeline is not None:
-                task.files, task.problem = pipeline.files, None
+                # a pipeline none of whose libraries is a project file runs code delta-lint cannot read
+                unread = f"a pipeline task runs code delta-lint cannot read (pipeline `{pipeline.key}` names no file of the project)"
+                task.files, task.problem = pipeline.files, None if pipeline.files else unread
                 started.add(pipeline.key)
     for key, pipeline in out.pipelines.items():
         if key in started or not pipeline.files:

@@ -1088,9 +1088,14 @@ def _found(out: Workflows, kind: str, root: Path) -> tuple[str, ...]:
 
 
 def _add_jobs(out: Workflows, more: Workflows) -> None:
-    """`more`'s jobs into `out`, where `out` has no job of that name."""
+    """`more`'s jobs into `out`, where `out` has no job of that name, and its pipelines
+    (Terraform's), whose files the link stage reads as theirs: one whose key `out`
+    holds is kept under its reader's source too (no task names it after loading)."""
     out.listings += more.listings
     out.jobs.update({k: v for k, v in more.jobs.items() if k not in out.jobs})
+    for key, pipeline in more.pipelines.items():
+        name = key if key not in out.pipelines else f"{more.source}:{key}"
+        out.pipelines[name] = replace(pipeline, key=name)
     out.source = ", ".join(s for s in (out.source, more.source) if s)
     out.files += more.files
     out.notes += more.notes
