@@ -739,6 +739,7 @@ def _pipelines(
     the module's values. Keyed by its resource name, made unique across modules."""
     out: dict[str, tuple[str, dict, Path, int]] = {}
     places = module.places(folder)
+    named = _resource_texts(module, folder, values)
     for tf in sorted(folder.glob("*.tf")):
         document = module.parsed(tf)
         if isinstance(document, ConfigError):
@@ -761,8 +762,8 @@ def _pipelines(
             configuration = body.get("configuration")
             spec = {
                 "libraries": libraries,
-                "catalog": _text(body.get("catalog")) or None,
-                "schema": _text(body.get("schema") or body.get("target")) or None,
+                "catalog": _resource_attribute(_text(body.get("catalog")), named) or None,
+                "schema": _resource_attribute(_text(body.get("schema") or body.get("target")), named) or None,
                 "continuous": body.get("continuous") in (True, "true"),
                 "configuration": {k: _text(v) for k, v in _one(configuration).items()} if configuration else {},
             }
@@ -770,6 +771,35 @@ def _pipelines(
             line = Source(tf, text=module.text(tf), hcl=True).line_of(("resource", _PIPELINE, name)) or 1
             out[name] = (key, spec, tf, line)
     return out
+
+
+# `${databricks_catalog.main.name}`: an attribute of another resource of the module
+_RESOURCE_ATTRIBUTE = re.compile(r"^\$\{([a-z][\w]*\.[\w-]+\.[\w-]+)\}$")
+
+
+def _resource_texts(module: _Modules, folder: Path, values: Any) -> dict[str, str]:
+    """`<kind>.<name>.<attribute>` -> its text, for every attribute of the module's
+    resources whose value (after the module's values) is text without references:
+    what `catalog = databricks_catalog.main.name` stands for."""
+    out: dict[str, str] = {}
+    for tf in sorted(folder.glob("*.tf")):
+        document = module.parsed(tf)
+        blocks = document.get("resource") if isinstance(document, dict) else None
+        for block in blocks if isinstance(blocks, list) else ():
+            for kind, named in block.items() if isinstance(block, dict) else ():
+                for name, body in named.items() if isinstance(named, dict) else ():
+                    for attribute, value in values.resolved(body).items() if isinstance(body, dict) else ():
+                        text = _text(value) if isinstance(value, str) else ""
+                        if text and "${" not in text:
+                            out[f"{_text(kind)}.{_text(name)}.{attribute}"] = text
+    return out
+
+
+def _resource_attribute(value: str, named: dict[str, str]) -> str:
+    """A value that is a whole reference to another resource's attribute (see
+    `_resource_texts`) as that attribute's text; any other value as it is."""
+    found = _RESOURCE_ATTRIBUTE.match(value)
+    return named.get(found.group(1), value) if found else value
 
 
 def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:

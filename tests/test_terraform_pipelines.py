@@ -76,3 +76,20 @@ def test_a_pipeline_whose_libraries_are_not_project_files_says_so(tmp_path: Path
     files = {"tf/pipelines.tf": pipeline, "tf/jobs.tf": _job("databricks_pipeline.bronze.id")}
     out = _schedule(tmp_path, {**files, "tf/variables.tf": VARIABLES})
     assert "pipeline `bronze` names no file of the project" in out, out
+
+
+CATALOG = 'resource "databricks_catalog" "lake" {{\n  name = {name}\n}}\n'
+
+
+def test_a_catalog_named_by_another_resource_of_the_module(tmp_path: Path) -> None:
+    pipeline = PIPELINE.replace("var.catalog", "databricks_catalog.lake.name")
+    files = {"tf/uploads.tf": UPLOADS, "tf/pipelines.tf": pipeline, "tf/jobs.tf": _job("databricks_pipeline.bronze.id")}
+    _schedule(tmp_path, {**files, "tf/catalog.tf": CATALOG.format(name='"lakehouse"')})
+    intents = run_cli("intents", ".", cwd=tmp_path).stdout
+    assert "lakehouse.bronze.orders" in intents, intents
+    # near miss: the catalog resource's name is a variable without a value: the name stays unknown
+    other = tmp_path / "unknown"
+    files["tf/catalog.tf"] = CATALOG.format(name="var.catalog_name") + 'variable "catalog_name" {}\n'
+    _schedule(other, files)
+    intents = run_cli("intents", ".", cwd=other).stdout
+    assert "lakehouse" not in intents and "databricks_catalog.lake.name" in intents, intents
