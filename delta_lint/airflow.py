@@ -34,8 +34,11 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   function of the file that runs one through `subprocess` or `os.system`. The
   worker's paths in them (`cd /opt/airflow/dbt`, `--project-dir /usr/app/dbt`) are
   mapped to the project's by its compose volumes and Dockerfile copies
-  (`container`), else matched by their tail with a note. Other operators and `@task` functions are tasks without
-  files that still order the others. A task group (`TaskGroup`,
+  (`container`), else matched by their tail with a note. A `@task` function of
+  another module of the project called in the DAG runs the DAG file's lines of
+  the call, where the Python front end reads it; a `PythonOperator` handed such a
+  function is not analysed (its writes are read at no call). Other operators and
+  `@task` functions are tasks without files that still order the others. A task group (`TaskGroup`,
   `DatabricksWorkflowTaskGroup`, whose operators are one Databricks job's tasks)
   stands for its tasks, which are named `group.task` as Airflow names them;
 * the order is `a >> b`, `a << b`, lists on either side, `chain(...)`,
@@ -101,6 +104,7 @@ MAX_ROUNDS = 256  # loop rounds that make tasks read at most in a file (nested: 
 # it sets no `max_active_runs`: a backlog's, or hand-started ones), and how a deployment sets it
 RUNS_PER_DAG = 16
 RUNS_PER_DAG_ENV = "AIRFLOW__CORE__MAX_ACTIVE_RUNS_PER_DAG"
+_AIRFLOW_DEFAULT = "Airflow's default; `airflow.cfg` or the deployment may set another"
 MAPPED_RUNS = 16  # Airflow's `max_active_tasks_per_dag` default: a mapped task's copies at once
 UNKNOWN = Unknown("not given")  # a value the text does not tell
 
@@ -169,6 +173,7 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
     out.listings.append(("airflow", str(root), found))
     mounts: tuple[Mount, ...] | None = None  # read once, for the first DAG file
     deployment: dict[str, dict[str, str]] = {}  # the compose / Dockerfile `AIRFLOW__...` settings
+    code_files: list[str] = []  # project modules whose functions tasks run (`_DagFile.code_files`)
     for file in map(Path, found):
         label = _label(file, root)
         try:
@@ -208,7 +213,9 @@ def load_found_airflow(root: Path, found: tuple[str, ...] | None = None) -> Work
             out.notes.append(f"{label}:{spent.line}: value not computed: {spent.why}; {after} unknown")
         if reader.dags:
             out.files.append(file)
+        code_files += reader.code_files
     out.source = ", ".join(_label(f, root) for f in out.files)
+    out.files += [root / rel for rel in dict.fromkeys(code_files)]  # read: an edit reads the DAGs again
     if mounts is not None:  # what the container paths were read from: an edit reads the DAGs again
         out.files += container_files
     return out
@@ -480,6 +487,20 @@ class _DagFile:
         self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
         self.round_scopes: dict[ast.AST, Scope] = {}  # the call of a task made in a loop -> where it reads
         self.rounds_left = MAX_ROUNDS  # loop rounds the file may still read, nested loops multiplying
+        # names the file imports: local name -> (relative level, module, its attribute or None)
+        self.imports: dict[str, tuple[int, str, str | None]] = {}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    self.imports[a.asname or a.name] = (node.level, node.module or "", a.name)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    local = a.asname or a.name.split(".")[0]
+                    self.imports[local] = (0, a.name if a.asname else local, None)
+        self._modules: dict[tuple[int, str], tuple[str | None, tuple, ast.Module | None]] = {}
+        self.code_files: list[str] = []  # project modules whose functions its tasks run (read: kept)
+        # an imported name called in a DAG -> the `@task` function of a project module it names, or None
+        self.imported_tasks: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, tuple] | None] = {}
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
             a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names if a.asname
@@ -719,6 +740,8 @@ class _DagFile:
             kw = _keywords(node)
             if name == "DAG":
                 return self._dag(node, node.lineno, scope)
+            if name not in self.task_functions and "task_id" not in kw:
+                self._imported_task_function(node.func, name)
             if "task_id" in kw or name in self.task_functions or (name in _DBT_GROUPS and "group_id" in kw):
                 return self._task(node, name, dag, groups, scope)
             if isinstance(node.func, ast.Name) and name in self.group_functions:
@@ -1055,7 +1078,7 @@ class _DagFile:
         given = self.deployment.get(RUNS_PER_DAG_ENV, {})
         values = {int(v): by for v, by in given.items() if v.isdigit() and int(v) >= 1}
         if not values:
-            return RUNS_PER_DAG, "Airflow's default; `airflow.cfg` or the deployment may set another"
+            return RUNS_PER_DAG, _AIRFLOW_DEFAULT
         if len(values) == 1:
             ((runs, by),) = values.items()
             return runs, f"as {RUNS_PER_DAG_ENV} in {by} sets it"
@@ -1090,6 +1113,12 @@ class _DagFile:
             if not own and job.max_concurrent_runs == 1:
                 most, why = self._runs_per_dag()
                 job.max_concurrent_runs = most
+                # two triggers overlap only when someone sends the second while the first
+                # runs, under a limit the DAG did not choose: an assumed overlap, twice so
+                # when no file of the project sets the limit either (see `schedule.ASSUMED_TWICE`)
+                job.runs_by_default = "Airflow's `max_active_runs_per_dag`"
+                if most == RUNS_PER_DAG and why == _AIRFLOW_DEFAULT:
+                    job.runs_doubt = "no file of the project sets another"
                 self.notes.append(
                     f"{self.label}:{dag.line}: DAG `{dag.dag_id}` is started by hand and sets no `max_active_runs`: "
                     f"runs started while one is active run beside it, up to `max_active_runs_per_dag` ({most}: {why})"
@@ -1141,6 +1170,9 @@ class _DagFile:
                 (task,) = job_from_settings(task_id, settings, self.file, self.root, base=self.root).tasks.values()
                 self._by_name(task_id, script["python_file"], task.files)
                 return [replace(task, key=task_id, depends_on=after, location=where)]
+            imported = self._imported_callable(call, operator)
+            if imported is not None:
+                return [replace(imported, key=task_id, depends_on=after, location=where)]
             return [Task(task_id, "airflow task", (), after, location=where)]  # no file of ours, still ordered
         specs, git = self._specs(task_id, operator, kw, scope)
         if specs is None:
@@ -1261,6 +1293,8 @@ class _DagFile:
                     fn = self._sql_function(call, operator)
                     if fn is not None:
                         self._inline[(fn.lineno, fn.end_lineno or fn.lineno)] += 1
+                    elif self.imported_tasks.get(operator) is not None:  # read at its call (`_imported_callable`)
+                        self._inline[(call.lineno, call.end_lineno or call.lineno)] += 1
         return self._inline
 
     def _template_folders(self) -> list[Path]:
@@ -1398,6 +1432,124 @@ class _DagFile:
             ]
             fn = found[0] if len(found) == 1 else None
         return fn
+
+    def _module(self, level: int, dotted: str) -> tuple[str | None, tuple, ast.Module | None]:
+        """The project file a module name names, as Airflow imports it (the DAG's
+        folder and the folders above it, up to the project root, are on its path; a
+        relative import starts from the DAG's package), with the probes that looked
+        for it and its syntax tree; (None, probes, None) when the project holds none."""
+        key = (level, dotted)
+        if key not in self._modules:
+            parts = [p for p in dotted.split(".") if p]
+            folder = self.file.parent
+            if level:
+                for _ in range(level - 1):
+                    folder = folder.parent
+                bases = [folder]
+            else:
+                bases = [folder, *(p for p in folder.parents if p == self.root or self.root in p.parents)]
+            probes: list = []
+            found: tuple[str | None, tuple, ast.Module | None] = (None, (), None)
+            for base in bases if parts else []:
+                for name in ("/".join(parts) + ".py", "/".join(parts) + "/__init__.py"):
+                    probe = probe_file("locate", name, base, self.root)
+                    probes.append(probe)
+                    if probe[2]:
+                        found = (probe[2][0], (), None)
+                        break
+                if found[0]:
+                    break
+            tree = None
+            if found[0] is not None:
+                try:
+                    tree = ast.parse(read_input_text(self.root / found[0], self.root, MAX_DAG_BYTES))
+                except (SyntaxError, OSError, ValueError, RecursionError, MemoryError):
+                    tree = None
+            self._modules[key] = (found[0], tuple(probes), tree)
+        return self._modules[key]
+
+    def _imported_def(self, node: ast.expr | None) -> tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, tuple] | None:
+        """The function of a project module that `node` names through the file's
+        imports (`from etl.load import run` then `run`; `import etl.load as load` then
+        `load.run`), with its file and the probes that found it; None otherwise."""
+        chain: list[str] = []
+        while isinstance(node, ast.Attribute):
+            chain.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.imports:
+            return None
+        level, module, attribute = self.imports[node.id]
+        path = [*([attribute] if attribute is not None else []), *chain]
+        if not path:
+            return None
+        dotted = ".".join([module, *path[:-1]]) if module else ".".join(path[:-1])
+        if not dotted and not level:
+            return None
+        rel, probes, tree = self._module(level, dotted)
+        if rel is None or tree is None or rel == self.label:
+            return None
+        fn = next(
+            (n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == path[-1]),
+            None,
+        )
+        return (rel, fn, probes) if fn is not None else None
+
+    def _imported_task_function(self, func: ast.expr, name: str) -> None:
+        """An imported `@task` function of a project module called in a DAG (`func`:
+        `load()` of `from etl.tasks import load`, `tasks.load()` of `import etl.tasks
+        as tasks`; `name`, what the reading calls it by) is a task (its id the
+        function's name, or its decorator's `task_id`), as one of the file's."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id not in self.imports or name in self.imported_tasks:
+            return
+        found = self._imported_def(func)
+        self.imported_tasks[name] = found
+        if found is None:
+            return
+        for deco in found[1].decorator_list:
+            base = deco.func if isinstance(deco, ast.Call) else deco
+            while isinstance(base, ast.Attribute):  # `@task.python(...)`
+                base = base.value
+            if isinstance(base, ast.Name) and base.id == "task":
+                given = _keywords(deco).get("task_id") if isinstance(deco, ast.Call) else None
+                task_id = given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else None
+                self.task_functions[name] = task_id or found[1].name
+                return
+
+    def _imported_callable(self, call: ast.Call, operator: str) -> Task | None:
+        """The task of a `@task` function (or a `PythonOperator`'s `python_callable`)
+        defined in another module of the project. A `@task` function called in the
+        DAG is read by the Python front end at that call, with the module's code
+        pasted there (as any helper a file calls): the task runs the DAG file's lines
+        of the call, as a task whose SQL is written in the file does. A callable only
+        handed to the operator is read at no call: its writes are not read anywhere,
+        which the task says (not analysed) rather than pass for a task without writes."""
+        if operator in self.imported_tasks:
+            found = self.imported_tasks[operator]
+            if found is None:
+                return None
+            self._keep(found[0])
+            where = Location(self.label, call.lineno, call.col_offset + 1)
+            lines = (call.lineno, call.end_lineno or call.lineno)
+            return replace(self._inline_task(operator, "airflow task", (), where, lines), probes=found[2])
+        if not operator.endswith("PythonOperator"):
+            return None
+        found = self._imported_def(_keywords(call).get("python_callable"))
+        if found is None:
+            return None
+        self._keep(found[0])
+        problem = (
+            f"its `python_callable` is `{found[1].name}` of {found[0]}, handed to the operator and called at no "
+            "line delta-lint reads: its writes are not read"
+        )
+        return Task(operator, "airflow task", (), (), problem=problem, probes=found[2])
+
+    def _keep(self, rel: str) -> None:
+        """A project module the reading looked into: an edit of it reads the DAGs again."""
+        if rel not in self.code_files:
+            self.code_files.append(rel)
 
     def _script_of_function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """The Python file a function runs through `subprocess.run([...])` (and its

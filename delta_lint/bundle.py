@@ -114,9 +114,16 @@ class Job:
     # the workspace's id of the job when its export gives one (`{"job_id": 123, ...}`):
     # what Airflow's `DatabricksRunNowOperator(job_id=123)` names it by
     job_id: str = ""
-    # its max_concurrent_runs is the target's preset (`_Presets`), not its own: the
-    # runs that overlap are a developer's, started by hand with the job's defaults
-    runs_by_preset: bool = False
+    # its max_concurrent_runs is a default of where it is deployed (a target's
+    # preset, `_Presets`; Airflow's `max_active_runs_per_dag` for a DAG started by
+    # hand), not its own: a second run is one someone starts by hand, with the
+    # job's defaults. Its overlap with itself is assumed, not shown by a schedule.
+    # Whose default it is, in words ("" when the job sets its runs itself).
+    runs_by_default: str = ""
+    # a second doubt of those runs beside their being started by hand (a development
+    # deployment's; a platform default no file of the project sets), in words: the
+    # schedule rests such a job's self-overlap on `schedule.ASSUMED_TWICE` (info)
+    runs_doubt: str = ""
 
 
 @dataclass
@@ -322,12 +329,12 @@ def _project_folders(root: Path, tests: FileTests | None = None):
 
 
 def _walk_project(root: Path):
-    from delta_lint.frontend.discover import _SKIP_DIRS
+    from delta_lint.frontend.discover import skips_folder
 
     base = len(root.parts)
     for folder, dirs, files in os.walk(root):
         depth = len(Path(folder).parts) - base
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not skips_folder(os.path.join(folder, d), d))
         if depth >= MAX_BUNDLE_DEPTH:
             dirs[:] = []
         yield Path(folder), depth, files
@@ -736,7 +743,11 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     triggers paused, names prefixed) and a production target exists: the schedule
     that runs in production is the one whose conflicts fail jobs, so the gate judges
     that (`--target` overrides). A bundle of one target deploys it without `-t`,
-    `default:` or not, as the CLI does."""
+    `default:` or not, as the CLI does. Several targets and no default: the CLI
+    deploys one only when `-t` names it, so which one CI deploys is not in the
+    bundle; the gate judges the production target (the first by name, with the
+    others named, when there are several), and with none in production mode no
+    target: the jobs as written, which `target_note` says."""
     if not isinstance(targets, dict):
         return None, ""
     mode = lambda name: targets[name].get("mode") if isinstance(targets[name], dict) else None  # noqa: E731
@@ -752,7 +763,26 @@ def default_target(targets: Any) -> tuple[str | None, str]:
     only = next(iter(targets)) if len(targets) == 1 else None
     if isinstance(only, str):  # the CLI's default when there is one target (`SelectDefaultTarget`)
         return only, "the bundle's only target"
+    if production:
+        others = ", ".join(f"`{n}`" for n in production[1:])
+        return production[0], (
+            "mode: production; no target is the default, so the CLI deploys one only with `-t`"
+            + (f"; also in production mode: {others}, which `--target` judges" if others else "")
+        )
     return None, ""
+
+
+def target_note(targets: Any) -> str:
+    """What a run of a bundle that names targets but judges none says: the jobs are
+    read as written, without any target's overrides, presets or variables."""
+    if not isinstance(targets, dict) or len(targets) < 2:
+        return ""
+    names = ", ".join(f"`{n}`" for n in targets)
+    return (
+        f"no target judged: of the targets {names}, none is the default or in production mode, and the CLI "
+        "deploys one only with `-t`; the jobs are read as written, without a target's overrides "
+        "(`--target` judges one)"
+    )
 
 
 def load_bundle(
@@ -849,6 +879,8 @@ def load_bundle(
         problems=problems,
         target=f"bundle {_rel(path, root)}: target `{target}` ({why})" if target else "",
     )
+    if target is None and target_note(targets):
+        out.notes.append(f"bundle {_rel(path, root)}: {target_note(targets)}")
     if dev:
         out.notes.append(
             f"target `{target}` is in development mode: its schedules and triggers are paused, so jobs only run "
@@ -872,6 +904,7 @@ def load_bundle(
             presets=presets,
             base=bundle_root if file.suffix == ".py" else None,  # Python resources: paths from the bundle root
             label=labels[file],
+            cli_paths=True,
         )
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1030,6 +1063,19 @@ def _pipeline_glob(base: Path, root: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
+def pipelines_of_settings(out: Workflows, specs: list[tuple[str, dict, Path, int]], root: Path) -> None:
+    """Pipelines another reader built in a bundle pipeline's shape (Terraform's
+    `databricks_pipeline`: key, `libraries`/`catalog`/`schema`/`continuous`/
+    `configuration`, the defining file, its line), read by the bundle's rules: their
+    libraries' files, workspace paths matched by name, a job's `pipeline_task` runs
+    them and one no job runs is a job of its own (`_run_pipelines`)."""
+    for key, spec, file, line in specs:
+        pipeline = _pipeline(key, spec, file, root)
+        out.pipelines[key] = replace(pipeline, location=replace(pipeline.location, line=line))  # type: ignore[arg-type]
+    _match_pipeline_libraries(out, root)
+    _run_pipelines(out, paused=False)
+
+
 def _run_pipelines(out: Workflows, paused: bool) -> None:
     """A job's `pipeline_task` runs its pipeline's files; a pipeline no job runs is
     a job of its own (continuous, or triggered by hand). `paused`: the target's
@@ -1040,7 +1086,9 @@ def _run_pipelines(out: Workflows, paused: bool) -> None:
         for task in job.tasks.values():
             pipeline = out.pipelines.get(task.pipeline or "")
             if pipeline is not None:
-                task.files, task.problem = pipeline.files, None
+                # a pipeline none of whose libraries is a project file runs code delta-lint cannot read
+                unread = f"a pipeline task runs code delta-lint cannot read (pipeline `{pipeline.key}` names no file of the project)"
+                task.files, task.problem = pipeline.files, None if pipeline.files else unread
                 started.add(pipeline.key)
     for key, pipeline in out.pipelines.items():
         if key in started or not pipeline.files:
@@ -1158,6 +1206,7 @@ def _job(
     base: Path | None = None,
     label: str | None = None,
     presets: _Presets | None = None,
+    cli_paths: bool = False,
 ) -> Job:
     label = label or _rel(file, root)  # `file` as the locations of the job and its tasks name it
     where = Location(label, getattr(spec, "line", 1), 1)
@@ -1166,7 +1215,9 @@ def _job(
     runs = spec.get("max_concurrent_runs")
     own = runs if isinstance(runs, int) and not isinstance(runs, bool) and runs >= 1 else None
     job.max_concurrent_runs = own or presets.max_runs
-    job.runs_by_preset = own is None and presets.max_runs > 1
+    job.runs_by_default = "its target's presets" if own is None and presets.max_runs > 1 else ""
+    if job.runs_by_default and dev_target is not None:
+        job.runs_doubt = f"target `{dev_target}` is a development deployment"
     continuous = spec.get("continuous")
     job.continuous = isinstance(continuous, dict) and _pause(continuous, presets) != "PAUSED"
     if isinstance(continuous, dict):  # Databricks keeps one run of a continuous job, whatever its maximum
@@ -1211,7 +1262,7 @@ def _job(
     git = isinstance(spec.get("git_source"), dict)
     for task_spec in spec.get("tasks") or []:
         if isinstance(task_spec, dict) and task_spec.get("task_key"):
-            task = _task(task_spec, base, root, label, file.parent, git)
+            task = _task(task_spec, base, root, label, file.parent, git, cli_paths)
             job.tasks[task.key] = task
     _break_cycles(job)
     return job
@@ -1281,16 +1332,31 @@ def _from_git(task: dict, git: bool) -> bool:
     return source == "GIT" or (git and source != "WORKSPACE")
 
 
-def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | None = None, git: bool = False) -> Task:
+def _task(
+    spec: dict,
+    base: Path,
+    root: Path,
+    file_label: str,
+    folder: Path | None = None,
+    git: bool = False,
+    cli_paths: bool = False,
+) -> Task:
     """A task of a job defined in a file in `folder` (`base`: what its relative paths
-    start from; `git`: the job has a `git_source`)."""
+    start from; `git`: the job has a `git_source`; `cli_paths`: a bundle's, whose
+    relative paths the CLI resolves and checks at deployment, `_from_project_root`)."""
     key = str(spec["task_key"])
     depends = tuple(str(d.get("task_key")) for d in spec.get("depends_on") or [] if isinstance(d, dict))
     location = Location(file_label, getattr(spec, "line", 1), 1)
     if isinstance(spec.get("for_each_task"), dict):
         inner_spec = spec["for_each_task"].get("task") or {}
         inner = _task(
-            {**inner_spec, "task_key": inner_spec.get("task_key") or key}, base, root, file_label, folder, git
+            {**inner_spec, "task_key": inner_spec.get("task_key") or key},
+            base,
+            root,
+            file_label,
+            folder,
+            git,
+            cli_paths,
         )
         concurrency = spec["for_each_task"].get("concurrency", 1)
         concurrency = concurrency if isinstance(concurrency, int) and concurrency >= 1 else 1
@@ -1337,8 +1403,12 @@ def _task(spec: dict, base: Path, root: Path, file_label: str, folder: Path | No
             else:
                 probe = probe_file("locate", value, base, root)
             if not probe[2]:  # a workspace path may still be matched by its name (`match_by_name`)
-                problem = f"`{written}` is not in this project"
-                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=(probe,))
+                problem, probes = f"`{written}` is not in this project", (probe,)
+                relative = cli_paths and probe[0] == "locate"
+                beside = _from_project_root(value, base, root) if relative else None
+                if beside is not None:
+                    problem, probes = f"`{written}` {beside[0]}", (probe, beside[1])
+                return Task(key, kind, (), depends, None, names, location, problem, arguments, probes=probes)
             return Task(key, kind, probe[2], depends, None, names, location, arguments=arguments, probes=(probe,))
     if isinstance(spec.get("condition_task"), dict):  # decides which branch runs; runs no file itself
         return Task(key, "condition_task", (), depends, location=location)
@@ -1769,6 +1839,28 @@ def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
             elif i + 1 < len(params) and not str(params[i + 1]).startswith("--"):
                 out.append((name.replace("-", "_"), _argument(params[i + 1])))
     return tuple(out)
+
+
+def _from_project_root(value: str, base: Path, root: Path) -> tuple[str, tuple[str, str, tuple[str, ...]]] | None:
+    """Why a relative task path found nowhere beside the file that defines it names
+    no file, when it names one from the project root (`src/x.py` in
+    `resources/job.yml`): the CLI resolves a relative path from the defining file's
+    folder and refuses to deploy a file it does not find there, so the task runs
+    nothing until the path is written from that folder, which the text proposes.
+    With the probe that found it (a cached schedule asks it again); None otherwise."""
+    if value.startswith("/") or _STORAGE.match(value) or _resolved_dir(base) == _resolved_dir(root):
+        return None
+    probe = probe_file("locate", value, root, root)
+    if not probe[2]:
+        return None
+    found = probe[2][0]
+    proposed = Path(os.path.relpath(_resolved_dir(root) / found, _resolved_dir(base))).as_posix()
+    return (
+        f"is not in `{_rel(base, root)}/`, the folder of the file that defines it, from which the CLI resolves a relative "
+        f"path (and refuses to deploy one it does not find there); the project's `{found}` is `{proposed}` "
+        "from that folder",
+        probe,
+    )
 
 
 def probe_file(kind: str, value: str, base: Path, root: Path) -> tuple[str, str, tuple[str, ...]]:
@@ -2233,7 +2325,9 @@ def load_found_job_json(root: Path, read: tuple[Path, ...] = ()) -> Workflows:
             out.files.append(file)
             continue
         for key, settings, job_id in jobs:
-            job = _job(key or file.stem, settings, file, root, None, base=file.parent)
+            # a YAML file of `resources:` is a bundle's, whose paths the CLI resolves from its folder
+            yaml = file.suffix in (".yml", ".yaml")
+            job = _job(key or file.stem, settings, file, root, None, base=file.parent, cli_paths=yaml)
             out.jobs[key or file.stem] = replace(job, job_id=job_id)
         if jobs:
             out.files.append(file)
@@ -2292,7 +2386,7 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     started = _started_with(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
-        if job.max_concurrent_runs > 1 and not job.runs_by_preset:
+        if job.max_concurrent_runs > 1 and not job.runs_by_default:
             # runs that overlap each other are started with values of their own: the
             # defaults hold only for parameters that what starts them leaves alone
             # (not so for runs a development target allows: a developer's, with defaults)

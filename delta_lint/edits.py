@@ -112,12 +112,16 @@ def add_depends_on(where: Location, task: str, first: str) -> Rewrite:
 
 
 def set_max_runs(where: Location, job: str) -> Rewrite:
+    """`max_concurrent_runs: 1` on the job: its line changed, or added as the job's
+    first key when it has none (its runs then come from a default: a target's presets)."""
+
     def fn(text: str) -> str:
         rows = text.split("\n")
         block, indent = _job_rows(rows, where.line, job)
         found = _find(rows, block, indent, "max_concurrent_runs")
         if found is None:
-            raise EditError(f"{where.path}: job `{job}` has no max_concurrent_runs line")
+            rows.insert(block.start, " " * indent + "max_concurrent_runs: 1")
+            return "\n".join(rows)
         rows[found] = " " * indent + "max_concurrent_runs: 1"
         return "\n".join(rows)
 

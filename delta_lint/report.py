@@ -157,6 +157,7 @@ def text(
 BASIS_WORDS = {
     "schedule": "the schedule shows the two can run at the same time",
     "assumed": "the overlap is assumed: a side has no known schedule",
+    "assumed-twice": "the overlap is assumed twice: a run started by hand, beside one only a default allows",
     "code": "the code runs the two at the same time in one run",
 }
 VERDICT_WORDS = {

@@ -84,6 +84,12 @@ class _NamesTaskOf:
 # job started by hand, a paused schedule, a cron that could not be evaluated).
 SCHEDULE = "schedule"
 ASSUMED = "assumed"
+# assumed on two counts: a job's second run is one someone starts by hand, *and*
+# only a default it did not choose allows it beside the first where a second doubt
+# holds (`Job.runs_doubt`: a development deployment's runs, Airflow's unset
+# `max_active_runs_per_dag`). A team that opts a job into concurrent runs itself
+# states they meet: that job keeps its basis.
+ASSUMED_TWICE = "assumed-twice"
 CODE = "code"  # the code itself runs the two at once, in one run (a thread pool's calls)
 
 
@@ -91,7 +97,7 @@ CODE = "code"  # the code itself runs the two at once, in one run (a thread pool
 class Concurrency:
     reason: str
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
-    basis: str = SCHEDULE  # SCHEDULE | ASSUMED | CODE: what the overlap rests on
+    basis: str = SCHEDULE  # SCHEDULE | ASSUMED | ASSUMED_TWICE | CODE: what the overlap rests on
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -685,11 +691,12 @@ class Schedule:
     def _concurrent_runs(self, job: Job, distinct: bool) -> Concurrency:
         what = "with different parameters" if distinct else "with the same parameters"
         reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
-        if job.runs_by_preset:  # a development target's: a second run is one someone starts by hand
-            return Concurrency(
-                f"{reason}, as its target's presets set (a second run is started by hand)", distinct, ASSUMED
-            )
-        return Concurrency(reason, distinct)
+        if not job.runs_by_default:  # the job's own setting: the team states its runs meet
+            return Concurrency(reason, distinct)
+        reason += f", a default of {job.runs_by_default} (a second run is started by hand"
+        if job.runs_doubt and _started_by_hand(job):
+            return Concurrency(f"{reason}, and {job.runs_doubt}: two doubts)", distinct, ASSUMED_TWICE)
+        return Concurrency(reason + ")", distinct, ASSUMED)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
@@ -1081,9 +1088,14 @@ def _found(out: Workflows, kind: str, root: Path) -> tuple[str, ...]:
 
 
 def _add_jobs(out: Workflows, more: Workflows) -> None:
-    """`more`'s jobs into `out`, where `out` has no job of that name."""
+    """`more`'s jobs into `out`, where `out` has no job of that name, and its pipelines
+    (Terraform's), whose files the link stage reads as theirs: one whose key `out`
+    holds is kept under its reader's source too (no task names it after loading)."""
     out.listings += more.listings
     out.jobs.update({k: v for k, v in more.jobs.items() if k not in out.jobs})
+    for key, pipeline in more.pipelines.items():
+        name = key if key not in out.pipelines else f"{more.source}:{key}"
+        out.pipelines[name] = replace(pipeline, key=name)
     out.source = ", ".join(s for s in (out.source, more.source) if s)
     out.files += more.files
     out.notes += more.notes

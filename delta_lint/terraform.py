@@ -31,13 +31,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import Workflows, found_problem, job_from_settings, listing, tail_notes, wheel_modules
+from delta_lint.bundle import (
+    Workflows,
+    found_problem,
+    job_from_settings,
+    listing,
+    pipelines_of_settings,
+    tail_notes,
+    wheel_modules,
+)
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, TerraformJob, convert
 
 # `${databricks_notebook.setup.path}`, `${databricks_workspace_file.f.path}`
 _RESOURCE_PATH = re.compile(r"^\$\{(databricks_notebook|databricks_workspace_file)\.([\w-]+)\.path\}$")
+# `pipeline_id = databricks_pipeline.bronze.id`: a pipeline of the same module
+_PIPELINE_ID = re.compile(r"^\$\{databricks_pipeline\.([\w-]+)\.id\}$")
+_PIPELINE = "databricks_pipeline"
 # `${path.module}`, `${path.root}`, `${path.cwd}` at the start of a local path (see `_local`)
 _PATH_FOLDER = re.compile(r"^\$\{\s*path\.(module|root|cwd)\s*\}")
 _KIND = "databricks_job"
@@ -80,6 +91,9 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
     deployments = _deployments(root, [Path(f).parent for f in found], module)
     defined: list[tuple[str, str, Any]] = []  # (deployment root, job name, job)
     uncalled: dict[Path, int] = {}  # module folders nothing deploys -> their jobs left out
+    # module folder -> its `databricks_pipeline`s: name -> (key, spec, file, line)
+    piped: dict[Path, dict[str, tuple[str, dict, Path, int]]] = {}
+    pipeline_names: set[str] = set()
     for file in map(Path, found):
         document = module.parsed(file)
         if isinstance(document, ConfigError):
@@ -91,6 +105,10 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             continue
         notebooks, module_files = module.sources(file.parent)
         values, value_files, unread = module.values(file.parent)
+        if file.parent not in piped:  # the module's pipelines, once: its jobs' `pipeline_task`s name them
+            piped[file.parent] = _pipelines(module, file.parent, notebooks, values, set(pipeline_names))
+            pipeline_names.update(piped[file.parent])
+        notebooks = {**notebooks, **{f"{_PIPELINE}.{n}": k for n, (k, *_) in piped[file.parent].items()}}
         if file.parent not in said:  # a variables file that cannot be read, once per module
             said.add(file.parent)
             for unread_file, err in unread:
@@ -120,6 +138,7 @@ def load_found_terraform(root: Path, found: tuple[str, ...] | None = None) -> Wo
             out.files += [f for f in dict.fromkeys([file, *module_files, *value_files]) if f not in read]
             read.update(module_files, value_files, [file])
     _keyed(out, defined)
+    pipelines_of_settings(out, [p for pipelines in piped.values() for p in pipelines.values()], root)
     if uncalled:  # whether a root calls them: the files with `module` blocks, asked again on a warm run
         calling = listing("terraform-modules", str(root))
         out.listings.append(("terraform-modules", str(root), calling))
@@ -709,6 +728,80 @@ def _sources(document: dict, folder: Path, root: Path, places: tuple[Path, Path 
     return out
 
 
+def _pipelines(
+    module: _Modules, folder: Path, sources: dict[str, str], values: Any, taken: set[str]
+) -> dict[str, tuple[str, dict, Path, int]]:
+    """The `databricks_pipeline` resources of a module (every `.tf` file of its
+    folder), in a bundle pipeline's shape: each `library`'s `notebook { path }` or
+    `file { path }` (a `databricks_notebook` / `databricks_workspace_file`
+    resource's `path` is its `source`, as for a job's task) or `glob { include }`,
+    its `catalog`, `schema` (or `target`), `continuous` and `configuration`, with
+    the module's values. Keyed by its resource name, made unique across modules."""
+    out: dict[str, tuple[str, dict, Path, int]] = {}
+    places = module.places(folder)
+    named = _resource_texts(module, folder, values)
+    for tf in sorted(folder.glob("*.tf")):
+        document = module.parsed(tf)
+        if isinstance(document, ConfigError):
+            continue
+        for name, body in _resources(document, _PIPELINE):
+            body = values.resolved(body)
+            libraries: list[dict[str, Any]] = []
+            for library in body.get("library") or []:
+                library = _one(library)
+                for kind in ("notebook", "file"):
+                    path = _text(_one(library.get(kind)).get("path"))
+                    ref = _RESOURCE_PATH.match(path)
+                    if ref:
+                        path = sources.get(f"{ref.group(1)}.{ref.group(2)}", path)
+                    if path:
+                        libraries.append({kind: {"path": _local(path, places)}})
+                include = _text(_one(library.get("glob")).get("include"))
+                if include:
+                    libraries.append({"glob": {"include": _local(include, places)}})
+            configuration = body.get("configuration")
+            spec = {
+                "libraries": libraries,
+                "catalog": _resource_attribute(_text(body.get("catalog")), named) or None,
+                "schema": _resource_attribute(_text(body.get("schema") or body.get("target")), named) or None,
+                "continuous": body.get("continuous") in (True, "true"),
+                "configuration": {k: _text(v) for k, v in _one(configuration).items()} if configuration else {},
+            }
+            key = name if name not in taken and name not in out else f"{_label(folder, module.root)}:{name}"
+            line = Source(tf, text=module.text(tf), hcl=True).line_of(("resource", _PIPELINE, name)) or 1
+            out[name] = (key, spec, tf, line)
+    return out
+
+
+# `${databricks_catalog.main.name}`: an attribute of another resource of the module
+_RESOURCE_ATTRIBUTE = re.compile(r"^\$\{([a-z][\w]*\.[\w-]+\.[\w-]+)\}$")
+
+
+def _resource_texts(module: _Modules, folder: Path, values: Any) -> dict[str, str]:
+    """`<kind>.<name>.<attribute>` -> its text, for every attribute of the module's
+    resources whose value (after the module's values) is text without references:
+    what `catalog = databricks_catalog.main.name` stands for."""
+    out: dict[str, str] = {}
+    for tf in sorted(folder.glob("*.tf")):
+        document = module.parsed(tf)
+        blocks = document.get("resource") if isinstance(document, dict) else None
+        for block in blocks if isinstance(blocks, list) else ():
+            for kind, named in block.items() if isinstance(block, dict) else ():
+                for name, body in named.items() if isinstance(named, dict) else ():
+                    for attribute, value in values.resolved(body).items() if isinstance(body, dict) else ():
+                        text = _text(value) if isinstance(value, str) else ""
+                        if text and "${" not in text:
+                            out[f"{_text(kind)}.{_text(name)}.{attribute}"] = text
+    return out
+
+
+def _resource_attribute(value: str, named: dict[str, str]) -> str:
+    """A value that is a whole reference to another resource's attribute (see
+    `_resource_texts`) as that attribute's text; any other value as it is."""
+    found = _RESOURCE_ATTRIBUTE.match(value)
+    return named.get(found.group(1), value) if found else value
+
+
 def _settings(spec: dict, sources: dict[str, str], places: tuple[Path, Path | None]) -> dict[str, Any]:
     """The Jobs API settings an HCL `databricks_job` body stands for."""
     settings: dict[str, Any] = {"name": _text(spec.get("name"))}
@@ -783,9 +876,14 @@ def _task(block: dict, sources: dict[str, str], places: tuple[Path, Path | None]
     dbt = _one(block.get("dbt_task"))
     if dbt:  # the dbt reader finds its project's nodes (`delta_lint.dbt`)
         task["dbt_task"] = {k: [_text(c) for c in v] if isinstance(v, list) else _text(v) for k, v in dbt.items()}
+    pipeline = _PIPELINE_ID.match(_text(_one(block.get("pipeline_task")).get("pipeline_id")))
+    if pipeline and f"{_PIPELINE}.{pipeline.group(1)}" in sources:  # runs the module's pipeline (`_pipelines`)
+        task["pipeline_task"] = {
+            "pipeline_id": f"${{resources.pipelines.{sources[f'{_PIPELINE}.{pipeline.group(1)}']}.id}}"
+        }
     if _one(block.get("condition_task")):  # runs no file: its dependants still order after it
         task["condition_task"] = {}
-    elif not any(kind in task for kind in (*_FILE_TASKS, "sql_task", "python_wheel_task", "dbt_task")):
+    elif not any(kind in task for kind in (*_FILE_TASKS, "sql_task", "python_wheel_task", "dbt_task", "pipeline_task")):
         # a task of another kind: not analysed, as in a bundle, and named by its kind
         kind = next((k for k in _OTHER_TASKS if k in block), "unknown_task")
         task[kind] = {}

@@ -84,13 +84,13 @@ MAX_TREE_ENTRIES = 200_000  # a larger tree is not kept: every save is a full ru
 
 def walk(root: Path, old: Tree | None = None) -> Tree | None:
     """Every folder and file under `root` that discovery or the bundle listings can
-    look at (hidden folders and `_SKIP_DIRS` are skipped by both), by signature.
+    look at (hidden folders and those `skips_folder` names are skipped by both), by signature.
     Given the `old` tree, a folder whose signature is unchanged (and was not racy)
     is not listed again: its entries are stat'ed by name, so a save with nothing
     else changed costs one `stat` a file, no walk. None when the tree holds a
     symbolic link (what it leads to is outside this account), is too large or
     cannot be read: such a project is checked in full every time."""
-    from delta_lint.frontend.discover import _SKIP_DIRS
+    from delta_lint.frontend.discover import skips_folder
 
     top = os.path.abspath(root)
     taken = time.time_ns()
@@ -129,7 +129,7 @@ def walk(root: Path, old: Tree | None = None) -> Tree | None:
                     if entry.is_symlink():
                         return None
                     if entry.is_dir(follow_symlinks=False):
-                        if not entry.name.startswith(".") and entry.name not in _SKIP_DIRS:
+                        if not entry.name.startswith(".") and not skips_folder(entry.path, entry.name):
                             walked.append(entry.path)
                         continue
                     st = entry.stat(follow_symlinks=False)

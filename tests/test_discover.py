@@ -35,3 +35,16 @@ def test_explicit_paths_that_cannot_be_read_are_problems(tmp_path):
     (tmp_path / "notes.txt").write_text("x")
     found = discover([tmp_path / "missing.sql", tmp_path / "notes.txt"], tmp_path)
     assert [why for _, why in found.problems] == ["no such file or directory", "not a SQL, Python or notebook file"]
+
+
+def test_a_project_folder_named_env_is_read_unless_it_is_a_virtual_environment(tmp_path):
+    """`env/` often holds a team's per-environment code; a virtual environment of that
+    name has pyvenv.cfg, conda-meta or (an older virtualenv) only its interpreter."""
+    files = {"env/prod/load.py": "x = 1", "venvs/a/env/pyvenv.cfg": "home = /usr", "venvs/a/env/lib/x.py": "x = 1"}
+    files |= {"venvs/b/env/bin/python": "", "venvs/b/env/lib/y.py": "x = 1"}
+    files |= {"venvs/c/env/Scripts/python.exe": "", "venvs/c/env/Lib/z.py": "x = 1"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = discover([tmp_path], tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found.files] == ["env/prod/load.py"]

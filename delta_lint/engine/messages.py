@@ -14,7 +14,7 @@ from delta_lint.engine.classes import Classes, Found, location_key
 from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
-from delta_lint.schedule import CODE
+from delta_lint.schedule import ASSUMED_TWICE, CODE
 from delta_lint.settings import TableSettings
 
 # A finding names at most this many other writes, in location order, in its message
@@ -28,13 +28,20 @@ SHOWN_OTHERS = 20
 # verdict (files always shared, or the same rows or partitions only for some data).
 # `error` means "fails whenever both run, and a schedule shows they do": the CI gate
 # fails on it by default. Each doubt lowers the finding one step, so a pair that meets
-# only by assumption *and* only for some data is `info`. An intent rule judges no
-# overlap (basis ""): a statement that always fails is an error on its own.
+# only by assumption *and* only for some data is `info`. An overlap assumed on two
+# counts (`ASSUMED_TWICE`: a second run of a job someone starts by hand, that only a
+# default of a development deployment or of the platform allows) is two steps
+# down: `info` whatever the verdict, so the default `--fail-on warning` does not
+# fail every project on a development target of the default bundle template. An
+# intent rule judges no overlap (basis ""): a statement that always fails is an
+# error on its own.
 SEVERITY: dict[tuple[str, str], str] = {
     ("schedule", CERTAIN): "error",
     ("schedule", DATA_DEPENDENT): "warning",
     ("assumed", CERTAIN): "warning",
     ("assumed", DATA_DEPENDENT): "info",
+    (ASSUMED_TWICE, CERTAIN): "info",
+    (ASSUMED_TWICE, DATA_DEPENDENT): "info",  # the lowest: three doubts are still info
     (CODE, CERTAIN): "error",  # one run makes both at once (a thread pool): no schedule needed
     (CODE, DATA_DEPENDENT): "warning",
     ("", CERTAIN): "error",

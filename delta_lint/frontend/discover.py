@@ -19,7 +19,10 @@ DBT_PROJECT = "dbt_project.yml"
 _DBT_DATA = {".csv": "seeds/", ".yml": "snapshots/", ".yaml": "snapshots/"}
 # what dbt writes beside its project: compiled SQL, installed packages, logs (not job code)
 DBT_OUTPUT_DIRS = {"target", "dbt_packages", "dbt_modules", "logs"}
-_SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", "env", ".tox", ".nox"}
+_SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", ".tox", ".nox"}
+# names a team also gives a folder of its own (`env/prod/jobs.yml`, `env/dev/load.py`):
+# skipped only when the folder is a virtual environment (`_is_venv`)
+_VENV_LIKE = {"env"}
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,24 @@ class Discovered:
 
 
 def _is_venv(path: Path) -> bool:
+    """A virtual environment: `python -m venv` writes pyvenv.cfg, conda a conda-meta folder."""
     return (path / "pyvenv.cfg").exists() or (path / "conda-meta").is_dir()
+
+
+def _has_interpreter(path: Path) -> bool:
+    """An older virtualenv's mark: only its interpreter (asked of `_VENV_LIKE` names only)."""
+    return os.path.lexists(path / "bin" / "python") or os.path.lexists(path / "Scripts" / "python.exe")
+
+
+def skips_folder(path: str | Path, name: str) -> bool:
+    """Whether every walk of the project (discovery, the cache's tree, the bundle
+    listings) leaves the folder out by its name: dependency and tool folders always,
+    a folder named like a virtual environment (`env`) only when it is one. Discovery
+    also leaves out any other virtual environment (`_is_venv`); the other walks may
+    look at more than it reads, never less."""
+    if name in _SKIP_DIRS:
+        return True
+    return name in _VENV_LIKE and (_is_venv(Path(path)) or _has_interpreter(Path(path)))
 
 
 def _is_notebook_source(path: Path) -> bool:
@@ -144,7 +164,7 @@ def _walk(
             except OSError:
                 continue
             if is_dir:
-                if name not in _SKIP_DIRS and not _is_venv(path) and not (dbt_here and name in DBT_OUTPUT_DIRS):
+                if not skips_folder(path, name) and not _is_venv(path) and not (dbt_here and name in DBT_OUTPUT_DIRS):
                     subdirs.append(path)
                 continue
             suffix = os.path.splitext(name)[1]
