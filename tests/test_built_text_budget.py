@@ -1,0 +1,94 @@
+"""Text the analyzer builds is charged to the file's budget (issue 34: no input holds
+gigabytes or hangs). Three shapes of one kind, a small input that builds a large
+text: a statement built by doubling a literal (read by the SQL reader at each call),
+many long strings held at once in one file, and one module's long values given to
+every file that imports it (each importer's cache key). Each is bounded and said with
+a DL008 at its line; a near miss of realistic size keeps its value."""
+
+from __future__ import annotations
+
+from delta_lint.frontend import analyze_source
+from delta_lint.frontend.values import budget
+
+# `'a',` 2,000 times: an 8 KB literal of a SQL list, as generated code writes one
+ITEMS = "'a'," * 2000
+
+
+def _doubled(times: int) -> str:
+    """Code binding `s` to ITEMS doubled `times` times (8 KB times 2**times)."""
+    return f's = "{ITEMS}"\n' + "s = s + s\n" * times
+
+
+def _budget_notes(result) -> list[tuple[int, str]]:
+    return [(d.location.line, d.message) for d in result.diagnostics if d.rule == "DL008"]
+
+
+# -- one statement past the size of a real one -----------------------------------------
+
+
+def test_a_statement_past_the_built_text_cap_is_a_note_at_its_line_not_a_parse_error():
+    """8 KB doubled four times is 128 KB, past any statement of job code: the text is
+    not built (`{too_long}` stands for it) and the statement, which does not parse
+    without it, is a DL008 at its line, never a DL000 naming the placeholder."""
+    code = _doubled(4) + "spark.sql(f\"DELETE FROM main.s.t WHERE x IN ({s}'b')\")\n"
+    result = analyze_source("job.py", ".py", code)
+    assert not [d for d in result.diagnostics if d.rule == "DL000"]
+    assert [line for line, _ in _budget_notes(result)] == [6]
+    assert "more than 65,536 characters" in _budget_notes(result)[0][1]
+    assert "its writes are not checked" in _budget_notes(result)[0][1]
+
+
+def test_a_statement_whose_long_part_is_quoted_keeps_its_write_and_says_the_part_is_unknown():
+    code = _doubled(4) + "spark.sql(f\"DELETE FROM main.x.t WHERE c = '{s}'\")\n"
+    result = analyze_source("job.py", ".py", code)
+    assert [i.table.name for i in result.intents] == ["main.x.t"]
+    notes = _budget_notes(result)
+    assert [line for line, _ in notes] == [6] and "that part is unknown" in notes[0][1]
+
+
+def test_a_statement_named_by_a_long_string_alone_is_a_budget_note_not_dynamic_sql():
+    result = analyze_source("job.py", ".py", _doubled(4) + "spark.sql(s)\n")
+    assert [line for line, _ in _budget_notes(result)] == [6]
+    assert not [d for d in result.diagnostics if d.rule == "DL007"]
+
+
+def test_a_long_statement_of_realistic_size_is_read_whole():
+    """16 KB (an `IN` list of 4,000 items) is long for a statement, but one: read."""
+    code = _doubled(1) + "spark.sql(f\"DELETE FROM main.s.t WHERE x IN ({s}'b')\")\n"
+    result = analyze_source("job.py", ".py", code)
+    assert [i.table.name for i in result.intents] == ["main.s.t"]
+    assert not _budget_notes(result) and not [d for d in result.diagnostics if d.rule == "DL000"]
+
+
+# -- the SQL text a file reads ----------------------------------------------------------
+
+
+def _loop_of_statements(keys: int, doublings: int) -> str:
+    listed = ", ".join(f"'k{i}'" for i in range(keys))
+    return (
+        _doubled(doublings)
+        + f"for k in [{listed}]:\n"
+        + "    spark.sql(f\"DELETE FROM main.s.t_{k} WHERE x IN ({s}'b')\")\n"
+    )
+
+
+def test_the_sql_text_read_is_charged_to_the_files_steps(monkeypatch):
+    """Each statement's text costs steps by its size: 40 statements of 16 KB in a loop
+    of five lines is 640 KB of SQL. With a step per character (the real rate is a
+    step per SQL_CHARS_PER_STEP, and MAX_STEPS bound a file to some 2 MB), the
+    statements read stop where the steps run out, said once at the call."""
+    monkeypatch.setattr(budget, "SQL_CHARS_PER_STEP", 1)
+    result = analyze_source("job.py", ".py", _loop_of_statements(40, 1))
+    names = [i.table.name for i in result.intents]
+    assert names[:3] == ["main.s.t_k0", "main.s.t_k1", "main.s.t_k2"]
+    assert 5 < len(names) < 40  # read until the steps ran out, then not
+    notes = _budget_notes(result)
+    assert len(notes) == 1 and notes[0][0] == 4 and "SQL text read counts a step" in notes[0][1]
+
+
+def test_realistic_statements_in_a_loop_are_all_read():
+    """100 statements of 2 KB (8 KB halved: a long `IN` list) in a loop: 200 KB of
+    SQL, a tenth of what a file may read."""
+    code = f's = "{ITEMS[: len(ITEMS) // 4]}"\n' + _loop_of_statements(100, 0).split("\n", 1)[1]
+    result = analyze_source("job.py", ".py", code)
+    assert len(result.intents) == 100 and not _budget_notes(result)
