@@ -7,6 +7,9 @@ a DL008 at its line; a near miss of realistic size keeps its value."""
 
 from __future__ import annotations
 
+import time
+import tracemalloc
+
 from delta_lint.frontend import analyze_source
 from delta_lint.frontend.values import budget
 
@@ -92,3 +95,50 @@ def test_realistic_statements_in_a_loop_are_all_read():
     code = f's = "{ITEMS[: len(ITEMS) // 4]}"\n' + _loop_of_statements(100, 0).split("\n", 1)[1]
     result = analyze_source("job.py", ".py", code)
     assert len(result.intents) == 100 and not _budget_notes(result)
+
+
+# -- the long strings one file holds ----------------------------------------------------
+
+
+def test_the_long_strings_a_file_builds_have_an_allowance():
+    """82 KB of code naming a 32 KB string 4,000 times would hold 128 MB (and a
+    string of 64 KB, 256 MB): the long strings a file builds count against one
+    allowance (MAX_HELD_TEXT); past it each is unknown, said once at the first."""
+    code = _doubled(2) + "".join(f"N{i} = s + \"'{i}',\"\n" for i in range(4000))
+    tracemalloc.start()
+    started = time.process_time()
+    try:
+        result = analyze_source("job.py", ".py", code)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.process_time() - started < 10
+    assert peak < 64 * 2**20
+    used, fitted = 2 * len(ITEMS) + 4 * len(ITEMS), 0  # the two doublings (lines 2 and 3) are charged too
+    while used + 4 * len(ITEMS) + len(f"'{fitted}',") <= budget.MAX_HELD_TEXT:
+        used += 4 * len(ITEMS) + len(f"'{fitted}',")
+        fitted += 1
+    notes = _budget_notes(result)
+    assert len(notes) == 1 and notes[0][0] == 4 + fitted  # `N0` is on line 4
+    assert "characters of strings longer than 4,096" in notes[0][1]
+
+
+def test_a_long_string_past_the_allowance_is_unknown_where_it_is_used(monkeypatch):
+    monkeypatch.setattr(budget, "MAX_HELD_TEXT", 100_000)
+    code = (
+        _doubled(0)
+        + "spark.sql(f\"DELETE FROM main.s.a WHERE x IN ({s}'b')\")\n"  # 8,040 characters built
+        + "".join(f"N{i} = s + \"'{i}',\"\n" for i in range(20))  # 8,004 each: N0 to N10 fit
+        + "spark.sql(f\"DELETE FROM main.s.b WHERE x IN ({N19}'b')\")\n"
+    )
+    result = analyze_source("job.py", ".py", code)
+    assert [i.table.name for i in result.intents] == ["main.s.a"]  # N19 was not built
+    assert [line for line, _ in _budget_notes(result)] == [14, 23]  # N11 (line 14) is the first refused
+
+
+def test_long_strings_of_realistic_number_are_all_held():
+    """100 strings of 32 KB (3.2 MB): within the allowance, no note."""
+    code = _doubled(2) + "".join(f"N{i} = s + \"'{i}',\"\n" for i in range(100))
+    code += "spark.sql(f\"DELETE FROM main.s.t WHERE x IN ({N99}'b')\")\n"
+    result = analyze_source("job.py", ".py", code)
+    assert [i.table.name for i in result.intents] == ["main.s.t"] and not _budget_notes(result)

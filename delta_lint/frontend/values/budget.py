@@ -64,6 +64,10 @@ MAX_STATEMENT_TEXT = 1_000_000
 # literal doubled a few times passes it. Past it the string is unknown (`{too_long}`)
 # and a statement holding it is a DL008 note at its line (see `sqlcall`).
 MAX_BUILT_TEXT = 64 * 1024
+# Characters of the strings longer than MAX_TEXT that one file may build in all (each
+# charged once, where it is built): 82 KB of code naming one 512 KB string 4,000 times
+# held 2 GB. Past it every such string built is unknown, with a DL008 note.
+MAX_HELD_TEXT = 16 * 1024 * 1024
 # Characters of SQL text the SQL reader parses for one evaluation step: a statement
 # takes 3 to 7 microseconds per character to read (a 1 KB MERGE 3.4 ms; a 64 KB
 # `IN (...)` list 7 us a character), so MAX_STEPS bound a file to some 2 MB of SQL,
@@ -112,6 +116,7 @@ class Budget:
     _started: float | None = None
     _turn_costs: dict[int, int] = field(default_factory=dict)  # loop statement id -> nodes of its body
     _said: int = 0  # how many of `spent` the analyser has said
+    held_text: int = 0  # characters of long strings built (see `hold_text`)
 
     def step(self, cost: int = 1) -> None:
         """One statement or expression evaluated (`cost` steps for work that counts
@@ -165,6 +170,16 @@ class Budget:
         if self.used > self.steps:
             self.exhausted = True
             return False
+        return True
+
+    def hold_text(self, chars: int) -> bool:
+        """Whether one more string of `chars` characters may be built (and count it):
+        only strings longer than MAX_TEXT count, up to MAX_HELD_TEXT in all."""
+        if chars <= MAX_TEXT:
+            return True
+        if self.held_text + chars > MAX_HELD_TEXT:
+            return False
+        self.held_text += chars
         return True
 
     def read_helper(self) -> bool:
