@@ -12,6 +12,8 @@ import tracemalloc
 
 from delta_lint.frontend import analyze_source
 from delta_lint.frontend.values import budget
+from delta_lint.model import Context
+from tests.test_link import tables
 
 # `'a',` 2,000 times: an 8 KB literal of a SQL list, as generated code writes one
 ITEMS = "'a'," * 2000
@@ -142,3 +144,54 @@ def test_long_strings_of_realistic_number_are_all_held():
     code += "spark.sql(f\"DELETE FROM main.s.t WHERE x IN ({N99}'b')\")\n"
     result = analyze_source("job.py", ".py", code)
     assert [i.table.name for i in result.intents] == ["main.s.t"] and not _budget_notes(result)
+
+
+# -- one module's long values, given to every file that imports it --------------------
+
+
+def _module_values(texts: list[str]) -> Context:
+    """An importer's context as the linker gives it: `import conf` binds the module's
+    members, and its helpers read the module's scope (the same values)."""
+    members = {f"N{i}": text for i, text in enumerate(texts)}
+    return Context(values=(("conf", members),), scopes=(("conf.py", tuple(members.items())),))
+
+
+def test_an_importers_cache_key_holds_a_digest_of_a_long_value_not_the_value():
+    """100 values of 32 KB made each importer's key 6 MB of JSON (150 importers: a
+    gigabyte serialised and hashed); each long value is in it by a digest."""
+    texts = [ITEMS * 4 + str(i) for i in range(100)]
+    key = _module_values(texts).key()
+    assert len(key) < 20_000
+    # by content: the same texts in other objects give the same key, one changed text another
+    assert _module_values(["".join(t) for t in texts]).key() == key
+    changed = [*texts[:50], texts[50].replace("'a'", "'b'", 1), *texts[51:]]
+    assert _module_values(changed).key() != key
+
+
+def test_a_short_value_stays_in_the_key_as_it_is():
+    assert '"main.s.a"' in _module_values(["main.s.a"]).key()
+
+
+def test_an_importer_read_from_the_cache_follows_a_change_of_a_long_value(tmp_path):
+    """The importer's cached reading is keyed by the digest of the module's long value:
+    a change of that value reads the importer again."""
+    columns = ", ".join(f"c{i}" for i in range(1000))  # 6 KB
+
+    def conf(table: str) -> str:
+        return f'Q = "INSERT INTO {table} SELECT " + "{columns}" + " FROM src"\ndef load():\n    spark.sql(Q)\n'
+
+    files = {"conf.py": conf("main.s.a"), "job.py": "import conf\nconf.load()\n"}
+    assert tables(tmp_path, files, use_cache=True)["job.py"] == ["main.s.a"]
+    assert tables(tmp_path, {}, use_cache=True)["job.py"] == ["main.s.a"]
+    assert tables(tmp_path, {"conf.py": conf("main.s.b")}, use_cache=True)["job.py"] == ["main.s.b"]
+
+
+def test_a_large_project_document_is_in_each_loaders_key_by_a_digest():
+    """The same shape for a document every job loads (`yaml.safe_load` of a 1 MB
+    config): by its digest, and by its content."""
+    document = {f"table_{i}": {"name": f"main.s.t{i}", "columns": ITEMS[:400]} for i in range(2000)}
+    key = Context(documents=(("conf.yml", document),), path="job.py").key()
+    assert len(key) < 2_000
+    assert Context(documents=(("conf.yml", dict(document)),), path="job.py").key() == key
+    changed = {**document, "table_7": {"name": "main.s.other", "columns": ""}}
+    assert Context(documents=(("conf.yml", changed),), path="job.py").key() != key
