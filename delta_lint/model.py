@@ -510,6 +510,64 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+# A value other files give a file (an imported module's names, its scope) is in the
+# file's cache key by a digest past this many characters of JSON: every importer is
+# given the same objects of the module's summary, so each is serialised and hashed
+# once a process, not once per importer (150 importers of a module of 100 strings of
+# 32 KB serialised a gigabyte). Digests are kept by the object (its identity: the
+# object held with it), at most _KEYED_KEPT of them.
+_KEYED_TEXT = 4096
+_KEYED_KEPT = 4096
+_KEYED_DICT = 64  # a dict of this many keys keeps what it gives (a document given to many files)
+_keyed_digests: dict[int, tuple[object, object]] = {}
+
+
+def _keyed(value: object, descend: bool = True) -> object:
+    """`value` as a cache key holds it: itself when small, else a digest of its JSON
+    (kept by object, see `_KEYED_TEXT`). A dict is looked into once (an importer's
+    dict of a module's members is its own, their values are the module's); what a
+    large one gives is kept by object too."""
+    found = _keyed_digests.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    if descend and type(value) is dict:
+        keyed: object = {k: _keyed(v, False) for k, v in value.items()}
+        if len(value) >= _KEYED_DICT:
+            _keep(value, keyed)
+        return keyed
+    if type(value) is str:
+        if len(value) <= _KEYED_TEXT:
+            return value
+        text = "text:" + value
+    elif value is None or type(value) in (bool, int, float):
+        return value
+    else:
+        text = json.dumps(value, sort_keys=True, default=str)
+        if len(text) <= _KEYED_TEXT:
+            return value
+        text = "json:" + text
+    keyed = "\u0000digest:" + digest(text)
+    _keep(value, keyed)
+    return keyed
+
+
+def _keyed_source(source: str) -> str:
+    """A helper's or module's source in a cache key: its digest, kept by object as
+    `_keyed` keeps one (every importer of a module is given the same source)."""
+    found = _keyed_digests.get(id(source))
+    if found is not None and found[0] is source:
+        return found[1]  # type: ignore[return-value]
+    keyed = digest(source)
+    _keep(source, keyed)
+    return keyed
+
+
+def _keep(value: object, keyed: object) -> None:
+    if len(_keyed_digests) >= _KEYED_KEPT:
+        _keyed_digests.clear()
+    _keyed_digests[id(value)] = (value, keyed)
+
+
 # the separator of a helper's name in its own module's namespace (`pkg/io.py::save`,
 # see `Context.scopes`): not a Python name, so no call of the file's own code names it
 SCOPED = "::"
@@ -587,19 +645,22 @@ class Context:
         source (what other files' summaries give), not by the source itself: the key
         stays small however many helpers a file is given, and changes exactly when
         one of them does."""
-        helpers = [(name, module, digest(source), start) for name, module, source, start in self.helpers]
-        fields = [self.values, self.session, self.inputs, self.pipeline, helpers, self.called, self.variants]
+        helpers = [(name, module, _keyed_source(source), start) for name, module, source, start in self.helpers]
+        values = [(name, _keyed(value)) for name, value in self.values]
+        fields = [values, self.session, self.inputs, self.pipeline, helpers, self.called, self.variants]
         if self.scheduled:
             fields.append(self.scheduled)
         if self.value_functions or self.documents:
             functions = [
-                (name, module, function, digest(source)) for name, module, function, source in self.value_functions
+                (name, module, function, _keyed_source(source))
+                for name, module, function, source in self.value_functions
             ]
-            fields += [functions, self.documents, self.path]
+            documents = [(path, _keyed(content, False)) for path, content in self.documents]
+            fields += [functions, documents, self.path]
         if self.dbt:
             fields.append(self.dbt)
         if self.scopes:
-            fields.append(self.scopes)
+            fields.append([(path, [(k, _keyed(v)) for k, v in given]) for path, given in self.scopes])
         if self.exits:
             fields.append(self.exits)
         if self.task_values:

@@ -197,7 +197,7 @@ def test_nested_loops_over_literal_lists_stay_within_the_budget():
 
 def test_a_string_doubled_at_module_level_stays_bounded():
     """`s = s + s` eighteen times on a 50 KB literal is 13 GB of text: the analyzer's
-    strings stop at a megabyte and are unknown past it (the write is still found)."""
+    strings stop at 64 KB (MAX_BUILT_TEXT) and are unknown past it (the write is still found)."""
     import time
     import tracemalloc
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import lattice
-from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT
+from delta_lint.frontend.values.budget import MAX_BUILT_TEXT
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.frontend.values.sources import number_text
 from delta_lint.model import JSON_INPUT, OBJECT_KEY, Flag, Location, TableRef
@@ -89,8 +89,8 @@ class Str:
         return hash((self.text, self.params, self.unknown, _key(self.value)))
 
     def __add__(self, other: Str) -> Str:
-        if len(self.text) + len(other.text) > MAX_STATEMENT_TEXT:  # a string doubled again and again
-            return Str("{too_long}", merge_params(merge_params(self.params, other.params), ("too_long",)), True)
+        if len(self.text) + len(other.text) > MAX_BUILT_TEXT:  # a string doubled again and again
+            return Str("{" + TOO_LONG + "}", merge_params(merge_params(self.params, other.params), (TOO_LONG,)), True)
         plain = Str(self.text + other.text, merge_params(self.params, other.params), self.unknown or other.unknown)
         if not (_joined(self) or _joined(other)):
             return plain
@@ -104,8 +104,9 @@ class Str:
         return joined
 
 
-# MAX_STATEMENT_TEXT (see `values.budget`): the longest text a string built by the
+# MAX_BUILT_TEXT (see `values.budget`): the longest text a string built by the
 # analyzer may hold, so `s = s + s` eighteen times on a 50 KB literal costs nothing.
+TOO_LONG = "too_long"  # the placeholder of a string past it
 
 _SCALARS = frozenset({type(None), bool, int, float})
 _TOO_MANY = lattice.Unknown(f"more than {MAX_ALTERNATIVES} texts")

@@ -25,9 +25,11 @@ from typing import Protocol
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Scope, Str, alternatives, is_texts, joined_session, known_items
+from delta_lint.frontend.pyvalues import TOO_LONG, Scope, Str, alternatives, is_texts, joined_session, known_items
 from delta_lint.frontend.sql import PARSE_ERROR, Session, analyze_sql
 from delta_lint.frontend.sqltext import bind_markers, format_fields
+from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, SQL_CHARS_PER_STEP, Budget
+from delta_lint.frontend.values.resolver import BUDGET_SPENT
 from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Location
 
@@ -110,12 +112,15 @@ class Values(Protocol):
     """The part of the host's value resolver this reader asks."""
 
     def any_value(self, name: ast.Name, scope: Scope) -> Str | None: ...
+    def _budget_spent(self, call: ast.AST) -> None: ...
 
 
 class Host(Protocol):
     """What a `SqlCallReader` reads from and hands back to the analyzer that owns it."""
 
     path: str
+    own_path: str
+    budget: Budget
     session: Session
     memo: FrontEndMemo
     diagnostics: list[Diagnostic]
@@ -273,6 +278,8 @@ class SqlCallReader:
         self, sql: Str, node: ast.Call, warehouse: ast.expr | None, scope: Scope, loc: Location
     ) -> tuple[list[Intent], list[Diagnostic]]:
         """The intents and diagnostics of one statement text run at `loc`."""
+        if TOO_LONG in sql.params and _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
+            return [], [_too_long(loc, "its writes are not checked")]
         if _WHOLLY_PLACEHOLDER.fullmatch(sql.text):
             shown = sql.text.strip()
             return [], [
@@ -283,6 +290,17 @@ class SqlCallReader:
                     "info",
                 )
             ]
+        budget = self.host.budget
+        spent_before = budget.exhausted
+        if not budget.parse(len(sql.text)):  # the text built can be far larger than the code
+            if not spent_before:  # said once, where the steps ran out
+                why = (
+                    f"more than {budget.steps:,} evaluation steps "
+                    f"(the SQL text read counts a step per {SQL_CHARS_PER_STEP} characters)"
+                )
+                budget.note(self.host.own_path, node.lineno, why, lasting=True)
+                self.host.values._budget_spent(node)
+            return [], []
         session = self.host.session
         if warehouse is not None:  # a warehouse's session, not Spark's: `catalog=`/`schema=` of the call
             session = Session(non_delta=self.host.session.non_delta)
@@ -300,6 +318,17 @@ class SqlCallReader:
         )
         if session is not self.host.session:
             self.host.session.non_delta = session.non_delta
+        if TOO_LONG in sql.params:  # a part grew past what a string may hold: unknown, said as such
+            broken = any(d.rule == PARSE_ERROR for d in diags)
+            diags = [d for d in diags if d.rule != PARSE_ERROR]
+            diags.append(
+                _too_long(
+                    loc,
+                    "without it the statement does not parse: its writes are not checked"
+                    if broken
+                    else "that part is unknown",
+                )
+            )
         return intents, diags
 
     def _held_container(self, node: ast.expr, scope: Scope) -> object:
@@ -405,6 +434,19 @@ def unparsed_texts(runs: list[tuple[list[Intent], list[Diagnostic]]]) -> list[Di
                 )
             out.append(d)
     return out
+
+
+def _too_long(loc: Location, then: str) -> Diagnostic:
+    """The DL008 of a statement a part of which is a string past MAX_BUILT_TEXT (a
+    literal doubled again and again): never a parse error of the code, whose text
+    has no such placeholder."""
+    return Diagnostic(
+        BUDGET_SPENT,
+        loc,
+        f"statement read in part: a part of its text is a string of more than {MAX_BUILT_TEXT:,} characters, "
+        f"past the analysis budget of a file; {then}",
+        "warning",
+    )
 
 
 def _shape(intent: Intent) -> tuple:

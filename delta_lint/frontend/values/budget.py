@@ -56,9 +56,20 @@ MAX_ITEMS = 10_000  # items of a list, tuple or dict
 # Characters of a job setting's string (`sdkjobs`): job settings hold paths, names
 # and parameters; a literal doubled through names grows exponentially.
 MAX_SETTING_TEXT = 64 * 1024
-# Characters of a string the analyzer builds (a SQL statement of a megabyte is
-# already far past real job code): past it the string is unknown.
-MAX_STATEMENT_TEXT = 1_000_000
+# Characters of a string the analyzer builds out of the code's strings (`s + t`,
+# f-strings, `.format`, `.join`): a SQL statement of job code is under 100 KB, and a
+# literal doubled a few times passes it. Past it the string is unknown (`{too_long}`)
+# and a statement holding it is a DL008 note at its line (see `sqlcall`).
+MAX_BUILT_TEXT = 64 * 1024
+# Characters of the strings longer than MAX_TEXT that one file may build in all (each
+# charged once, where it is built): 82 KB of code naming one 512 KB string 4,000 times
+# held 2 GB. Past it every such string built is unknown, with a DL008 note.
+MAX_HELD_TEXT = 16 * 1024 * 1024
+# Characters of SQL text the SQL reader parses for one evaluation step: a statement
+# takes 3 to 7 microseconds per character to read (a 1 KB MERGE 3.4 ms; a 64 KB
+# `IN (...)` list 7 us a character), so MAX_STEPS bound a file to some 2 MB of SQL,
+# about 7 seconds of it.
+SQL_CHARS_PER_STEP = 10
 # Bits of an integer: about 3,900 decimal digits, under Python's own int-to-str
 # limit (4,300 digits). No table name or condition holds a number that long.
 MAX_INT_BITS = 13_000
@@ -102,6 +113,7 @@ class Budget:
     _started: float | None = None
     _turn_costs: dict[int, int] = field(default_factory=dict)  # loop statement id -> nodes of its body
     _said: int = 0  # how many of `spent` the analyser has said
+    held_text: int = 0  # characters of long strings built (see `hold_text`)
 
     def step(self, cost: int = 1) -> None:
         """One statement or expression evaluated (`cost` steps for work that counts
@@ -141,6 +153,31 @@ class Budget:
             nodes = sum(1 for stmt in loop.body for _ in ast.walk(stmt))
             cost = self._turn_costs[id(loop)] = 1 + nodes // NODES_PER_STEP
         self.step(cost)
+
+    def parse(self, chars: int) -> bool:
+        """Charge reading `chars` characters of SQL text (`SQL_CHARS_PER_STEP`): the
+        text a statement is built to can be far larger than the code that builds it.
+        False, without raising, for the text that uses the steps up and, once they
+        are, for every text longer than MAX_TEXT (then the statement is not read: the
+        caller notes it). A shorter one is still read when the steps are spent, as
+        the code's other statements are, its unknown values named placeholders."""
+        if self.exhausted:
+            return chars <= MAX_TEXT
+        self.used += chars // SQL_CHARS_PER_STEP
+        if self.used > self.steps:
+            self.exhausted = True
+            return False
+        return True
+
+    def hold_text(self, chars: int) -> bool:
+        """Whether one more string of `chars` characters may be built (and count it):
+        only strings longer than MAX_TEXT count, up to MAX_HELD_TEXT in all."""
+        if chars <= MAX_TEXT:
+            return True
+        if self.held_text + chars > MAX_HELD_TEXT:
+            return False
+        self.held_text += chars
+        return True
 
     def read_helper(self) -> bool:
         """Whether one more helper may be read again at a call (and count it)."""

@@ -32,6 +32,7 @@ from delta_lint.frontend.pyvalues import (
     NO_TEXT,
     NONE,
     TEXT_FUNCTIONS,
+    TOO_LONG,
     TOO_MANY,
     UNHELD,
     ArgNamespace,
@@ -57,6 +58,7 @@ from delta_lint.frontend.pyvalues import (
     literal_dict,
     may_give_text,
     member,
+    merge_params,
     one_of,
     param_str,
     scalar,
@@ -73,7 +75,7 @@ from delta_lint.frontend.values.brains import (
     call_named,
     is_argv,
 )
-from delta_lint.frontend.values.budget import MAX_STATEMENT_TEXT, Budget
+from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
@@ -830,8 +832,26 @@ class ValueResolver:
         self.host.input_params[held.params[0]] = frozenset({name})
         return held
 
+    def _charged(self, out: Str, node: ast.expr) -> Str:
+        """A long string an expression built (`s + t`, an f-string, `.format`, `%`,
+        `.join`, a change of case), charged to the file's budget (`Budget.hold_text`):
+        past its allowance it is unknown, said once at the first line refused. Names
+        and literals build nothing (a literal's text is the code's own); a string of
+        MAX_TEXT or less is not looked at (the caller checks first)."""
+        if self.host.budget.hold_text(len(out.text)):
+            return out
+        why = (
+            f"more than {MAX_HELD_TEXT:,} characters of strings longer than {MAX_TEXT:,} built in the file "
+            "(each such string built after it is unknown too)"
+        )
+        if not any(spent.why == why for spent in self.host.budget.spent):
+            self.host.budget.note(self.host.own_path, node.lineno, why)
+            self._budget_spent(node)
+        return Str("{" + TOO_LONG + "}", merge_params(out.params, (TOO_LONG,)), True)
+
     def string(self, node: ast.expr | None, scope: Scope) -> Str:
-        """The static value of a string expression, with parameters kept by name."""
+        """The static value of a string expression, with parameters kept by name (a
+        long one built here charged to the budget: see `_charged`)."""
         if node is None:
             return Str("", (), True)
         if isinstance(node, ast.Constant):
@@ -868,17 +888,20 @@ class ValueResolver:
                     spec = self._spec_text(part.format_spec, scope)
                     held = self._placeholder(part.value, scope)
                     out = out + self._shown(held, spec, part.conversion, part.value)
-            return out
+            return out if len(out.text) <= MAX_TEXT else self._charged(out, node)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
                 added = plus(self.string(node.left, scope), self.string(node.right, scope))
-                return added if added is not None else self._opaque(node)
+                if added is None:
+                    return self._opaque(node)
+                return added if len(added.text) <= MAX_TEXT else self._charged(added, node)
             if isinstance(node.op, ast.Mod):
                 left = self.string(node.left, scope)
                 if _number(left):  # `7 % 4`: the remainder, not a template
                     rest = computed(node.op, left, self.string(node.right, scope))
                     return rest if rest is not None else self._opaque(node)
-                return self._percent(left, node.right, scope)
+                out = self._percent(left, node.right, scope)
+                return out if len(out.text) <= MAX_TEXT else self._charged(out, node)
             folded = self._arithmetic(node, scope)
             if folded is not None:
                 return Str(folded)
@@ -886,7 +909,8 @@ class ValueResolver:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = node.func.attr
             if attr == "format":
-                return self._format(self.string(node.func.value, scope), node, scope)
+                out = self._format(self.string(node.func.value, scope), node, scope)
+                return out if len(out.text) <= MAX_TEXT else self._charged(out, node)
             if attr in CASE_AND_TRIM and not node.args:
                 base = self.string(node.func.value, scope)
                 if attr in ("strip", "lstrip", "rstrip"):
@@ -895,7 +919,8 @@ class ValueResolver:
                     text = "".join(
                         part if n % 2 else getattr(part, attr)() for n, part in enumerate(_FIELDS.split(base.text))
                     )
-                return Str(text, base.params, base.unknown)
+                out = Str(text, base.params, base.unknown)
+                return out if len(text) <= MAX_TEXT else self._charged(out, node)
             if attr in DEDENT and node.args:
                 return self.string(node.args[0], scope)
             if attr in ("strip", "lstrip", "rstrip") and len(node.args) == 1 and not node.keywords:
@@ -909,7 +934,7 @@ class ValueResolver:
                     return replaced
             joined = self._joined(node, scope)
             if joined is not None:
-                return joined
+                return joined if len(joined.text) <= MAX_TEXT else self._charged(joined, node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_FUNCTIONS:
             if node.args:
                 held = self.string(node.args[0], scope)
@@ -941,9 +966,10 @@ class ValueResolver:
         if new.unknown or new.scalar:
             return None
         grown = len(base.text) + base.text.count(old.text) * max(0, len(new.text) - len(old.text))
-        if grown > MAX_STATEMENT_TEXT:  # (a statement's text: a SQL file is one, or several)
+        if grown > MAX_BUILT_TEXT:  # (a statement's text: a SQL file is one, or several)
             return None
-        return Str(base.text.replace(old.text, new.text), new.params if old.text in base.text else ())
+        out = Str(base.text.replace(old.text, new.text), new.params if old.text in base.text else ())
+        return out if len(out.text) <= MAX_TEXT else self._charged(out, node)
 
     def _joined(self, node: ast.expr, scope: Scope) -> Str | None:
         """`sep.join([...])` of a literal list, or of a name holding a known list
