@@ -1836,7 +1836,10 @@ def _pooled_intents(schedule: Schedule, files: _Files, paths: list[str], writers
     of the notebooks pools run (`Schedule.pooled_runs`) that write a table the run
     judges (`writers`), as a full run loads them; every such file's, not only those
     of the tables judged in this run (a re-check judges a few, a warm run takes the
-    others' findings from the cache)."""
+    others' findings from the cache). A project whose pools run no notebook has none
+    to look for among the writers (a re-check of 10,000 files: 41,000 of them)."""
+    if not schedule.pooled_runs:
+        return []
     pooled = {i for members in writers for i in members if paths[i] in schedule.pooled_runs}
     return [x for result in files.load(pooled).values() for x in result.intents]
 
