@@ -20,9 +20,11 @@ import gc
 import json
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -31,6 +33,9 @@ from pygls.uris import from_fs_path, to_fs_path
 from delta_lint import __version__
 from delta_lint.cache import Memory
 from delta_lint.model import Finding, Location
+
+if TYPE_CHECKING:
+    from delta_lint.run import RunResult
 
 _SEVERITY = {
     "error": lsp.DiagnosticSeverity.Error,
@@ -108,24 +113,28 @@ def findings_for(
             found = answers[display] = touches(display)
         return found
 
-    concern = []
-    known = answers.get
-    for f in result.findings:  # plain loops: a large project has tens of thousands
-        where = f.location
-        hit = known(where.path)
-        if hit is None:
-            hit = touched(where.path)
-        if not hit:
-            for loc in f.related:
-                hit = known(loc.path)
-                if hit is None:
-                    hit = touched(loc.path)
-                if hit:
-                    break
-        if not hit and where.sites:
-            hit = any(touched(loc.path) for loc in where.sites)
-        if hit:
-            concern.append(f)
+    def concerning(findings: list[Finding]) -> list[Finding]:
+        out = []
+        known = answers.get
+        for f in findings:  # plain loops: a large project has tens of thousands
+            where = f.location
+            hit = known(where.path)
+            if hit is None:
+                hit = touched(where.path)
+            if not hit:
+                for loc in f.related:
+                    hit = known(loc.path)
+                    if hit is None:
+                        hit = touched(loc.path)
+                    if hit:
+                        break
+            if not hit and where.sites:
+                hit = any(touched(loc.path) for loc in where.sites)
+            if hit:
+                out.append(f)
+        return out
+
+    concern = _concern(result, concerning, kept, (path, root))
     shown = finish(concern, result.suppressions, Gate.of(config)).findings
     touching = [f for f in shown if touched(f.location.path) or any(touched(loc.path) for loc in f.related)]
     where = {
@@ -134,6 +143,40 @@ def findings_for(
         for loc in (f.location, *f.related)
     }
     return FileFindings(path, root, touching, where)
+
+
+def _concern(
+    result: RunResult, concerning: Callable[[list[Finding]], list[Finding]], kept: Memory | None, key: tuple[Path, Path]
+) -> list[Finding]:
+    """`concerning(result.findings)`, in the findings' order, without looking again at
+    the findings of a table the last save of this file (`key`) looked at: a save
+    re-judges the few tables the file writes, and the server's run keeps every other
+    table's entry (`RunResult.tables`) as the same object, while a large project has
+    tens of thousands of findings. Whether a finding concerns the file depends on it
+    and `key` alone. A run whose findings are not exactly its tables' and others'
+    (an output patched from a kept one) is looked at whole."""
+    tables, others = result.tables, result.others
+    if (
+        kept is None
+        or tables is None
+        or others is None
+        or result.patch is not None
+        or sum(len(entry.findings) for entry in tables.values()) + len(others) != len(result.findings)
+    ):
+        return concerning(result.findings)
+    last = kept.find("concern", key) or {}
+    now: dict[str | None, tuple[object, list[Finding]]] = {}
+    out: list[Finding] = []
+    for name in sorted(tables):  # the run's order (see `run._judge`) before the sort below
+        entry, before = tables[name], last.get(name)
+        found = before[1] if before is not None and before[0] is entry else concerning(entry.findings)
+        now[name] = (entry, found)
+        out += found
+    before = last.get(None)  # the findings across tables: the same list while they are the same
+    found = before[1] if before is not None and before[0] is others else concerning(others)
+    now[None] = (others, found)
+    kept.put("concern", key, now)
+    return sorted(out + found, key=Finding.sort_key)
 
 
 MAX_CONFIGS_KEPT = 16
