@@ -41,6 +41,16 @@ MODEL_BASES = frozenset({"BaseModel"})
 # methods of `dict` that change the dict they are called on: a name holding one holds,
 # after the call, what Python's dict holds then (or no known dict)
 DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
+# methods that change the list, dict or set they are called on, by the type that has
+# them: a name such a call is made on does not hold the literal it was bound to
+IN_PLACE = {
+    "list": frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"}),
+    "dict": DICT_CHANGES,
+    "set": frozenset({"add", "discard", "remove", "pop", "clear", "update"})
+    | frozenset({"difference_update", "intersection_update", "symmetric_difference_update"}),
+    "object": frozenset({"__setitem__", "__delitem__"}),
+}
+CHANGES_IN_PLACE = frozenset().union(*IN_PLACE.values())
 
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
