@@ -51,6 +51,10 @@ IN_PLACE = {
     "object": frozenset({"__setitem__", "__delitem__"}),
 }
 CHANGES_IN_PLACE = frozenset().union(*IN_PLACE.values())
+# builtins that only read the value they are given (never change it in place)
+READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "enumerate", "zip", "any", "all"})
+# methods that only read the value they are called on and the values they are given
+READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
 
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})

@@ -24,15 +24,15 @@ import ast
 import re
 from bisect import bisect_left
 
-from delta_lint.frontend.values.brains import CHANGES_IN_PLACE
+from delta_lint.frontend.values.brains import CHANGES_IN_PLACE, READ_METHODS, READERS
 
 # methods that change the list, dict or set they are called on (`brains.IN_PLACE`)
 MUTATORS = CHANGES_IN_PLACE
 # the changes of a list through another name that the statement walk follows
 FOLLOWED = frozenset({"append", "extend"})
 # calls that only read the value they are given
-_READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "enumerate", "zip", "any", "all"})
-_READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
+_READERS = READERS
+_READ_METHODS = READ_METHODS
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)  # nothing below them
