@@ -60,7 +60,9 @@ READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "valu
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 
 # environment variables: only a default the code gives is known (no cluster's
-# environment is read), but every Databricks cluster sets these (not None, value unknown)
+# environment is read), taken as the value as a widget's default is where no task is
+# known to bind the widget (docs/values.md says so; without a default: a named input);
+# every Databricks cluster sets these (not None, value unknown)
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
 CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
 
