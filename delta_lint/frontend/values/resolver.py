@@ -247,6 +247,21 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+def _input_field_get(node: ast.expr, scope: Scope) -> bool:
+    """`params.get("catalog")` of a job input's document (`InputDoc`): the same job
+    input as `params["catalog"]`, wherever and however it is read."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and isinstance(scope.env.get(node.func.value.id), InputDoc)
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and not node.keywords
+    )
+
+
 def _dotted(func: ast.expr) -> str | None:
     """`names.table_name` of a call `names.table_name(...)`; None for any other callee."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
@@ -598,6 +613,8 @@ class ValueResolver:
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
+        if _input_field_get(node, scope):  # `c = params.get("catalog")`: as `params["catalog"]`
+            node = ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
         if isinstance(node, ast.Name) and isinstance(
             scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
@@ -1135,6 +1152,8 @@ class ValueResolver:
                 read = self._object_read(held, node.attr, None, scope)  # `cfg.fq_table`, a property
                 return read if isinstance(read, Str) else None
             return get_text(held, node.attr) if isinstance(held, (dict, Instance)) else None
+        if _input_field_get(node, scope):  # `params.get("catalog")`: the field `params["catalog"]` names
+            node = ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
         if isinstance(node, (ast.Call, ast.Attribute)) or (
             isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
         ):  # `self.config.catalog`: a field of the object an attribute holds
