@@ -1670,6 +1670,12 @@ class ValueResolver:
             local.env["self"] = owner
         local.env.update(bound or {})
         for stmt in fn.body:
+            parent = self._parent_init(fn, stmt)
+            if parent is not None:  # `super().__init__(catalog)`: what the base's sets, in turn
+                owner = Instance(tuple(attrs.items()), cls=cls)
+                attrs = self._evaluate(parent, stmt.value, local, owner)[0]  # type: ignore[attr-defined]
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
+                continue
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
@@ -1724,6 +1730,32 @@ class ValueResolver:
             # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
             local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
         return attrs, None
+
+    def _parent_init(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.stmt) -> ast.FunctionDef | None:
+        """The `__init__` a statement `super().__init__(...)` (or `super(Cls,
+        self).__init__(...)`) of method `fn` runs: that of the one project class
+        `fn`'s class derives from (or the first of its bases that has one); None for
+        any other statement, or a class of several bases (which runs next depends on
+        the object's class) or of a base not of the project."""
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "__init__"
+            and isinstance(call.func.value, ast.Call)
+            and isinstance(call.func.value.func, ast.Name)
+            and call.func.value.func.id == "super"
+        ):
+            return None
+        walker = self.host.walker
+        defining = next((c for c in self.host.classes.values() if any(f is fn for f in c.body)), None)
+        if defining is None or len(defining.bases) != 1 or not isinstance(defining.bases[0], ast.Name):
+            return None
+        given = call.func.value.args
+        if given and not (len(given) == 2 and isinstance(given[0], ast.Name) and given[0].id == defining.name):
+            return None  # `super(Other, self)`: another class's turn
+        base = walker.class_named(defining.bases[0].id, defining.lineno)
+        return walker.method_named(base, "__init__") if base is not None else None
 
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
         """What an attribute set to `node` holds, when the reader keeps it: a known
