@@ -127,6 +127,7 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
     statements: dict[str, list[ast.stmt]] = {}  # name -> the statements that bind or change it
     imports: list[ast.stmt] = []
     refused: set[str] = set()
+    defined: set[str] = set()  # bound here (a name only changed or handed here is another module's)
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             if not getattr(stmt, "level", 0):
@@ -135,9 +136,11 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
         if isinstance(stmt, ast.ClassDef):
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(stmt.name)
             bound = {stmt.name} | {n for g in ast.walk(stmt) if isinstance(g, ast.Global) for n in g.names}
             bound |= _changed_outside(stmt)
         else:
+            defined.update(bound_names(stmt))
             bound = bound_names(stmt) | changed_names(stmt)
             if isinstance(stmt, ast.Expr):  # `fill(CONFIG)`: as `Module.of` reads it
                 called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
@@ -147,6 +150,7 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
             continue
         for name in bound:
             statements.setdefault(name, []).append(stmt)
+    statements = {name: found for name, found in statements.items() if name in defined}
     wanted = [n for n in names if n in statements and n not in refused]
     kept: dict[int, ast.stmt] = {}
     done: set[str] = set()
