@@ -140,6 +140,8 @@ class PythonAnalyzer:
         self.path = path
         self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
+        self._lambda_source: str | None = None  # the source `_lambdas` was read from
+        self._lambdas = False  # whether it holds a lambda (see `_lambda_scopes`)
         self._terminal_lines = TerminalLines()  # the lines naming a call of interest (`pyprefilter`)
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
@@ -417,7 +419,9 @@ class PythonAnalyzer:
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
             pooled = pooled | _batch_lambda_calls(self.walked(expr))
         outer = scope
-        shadowed = _lambda_scopes(self.walked(expr), scope)
+        if self._lambda_source is not self.source:  # once a source (helpers pasted make another)
+            self._lambda_source, self._lambdas = self.source, "lambda" in self.source
+        shadowed = _lambda_scopes(self.walked(expr), scope) if self._lambdas else {}
         for node in self.walked(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue

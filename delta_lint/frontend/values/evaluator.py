@@ -181,8 +181,10 @@ class Module:
         module = cls(path)
         rebound: set[str] = set()  # bound or changed by a statement other than one simple assignment
         handed: set[str] = set()  # handed to a call (`fill(CONFIG)`): a list or dict it holds may change
-        changing: list[tuple[ast.stmt, set[str]]] = []  # each statement and the names it binds or changes
+        # each statement, the names it binds or changes, and those it binds
+        changing: list[tuple[ast.stmt, set[str], set[str]]] = []
         once: set[str] = set()
+        declared: set[str] = set()  # named by a `global` statement
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 module.functions[stmt.name] = stmt
@@ -198,8 +200,9 @@ class Module:
                     for alias in stmt.names:
                         module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
             else:
-                names = bound_names(stmt) | changed_names(stmt, handed=False)
-                changing.append((stmt, names))
+                bound, changes, given, named = _effects(stmt)
+                names = bound | changes
+                changing.append((stmt, names, bound))
                 target = _plain_target(stmt)
                 if target is not None:
                     module.assigned[target] = stmt.value  # type: ignore[attr-defined]
@@ -207,28 +210,26 @@ class Module:
                     once.add(target)
                 else:
                     rebound.update(names)
-                if isinstance(stmt, ast.Expr):
-                    # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may
-                    # change; the function a call names does not (`print(load(p))` leaves
-                    # `load` as defined: only a `global` statement or an assignment rebinds it)
-                    called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
-                    handed.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in called)
-                else:
-                    handed.update(changed_names(stmt) - names)
+                # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change;
+                # the function a call names does not (`print(load(p))` leaves `load` as
+                # defined: only a `global` statement or an assignment rebinds it)
+                handed.update(named if isinstance(stmt, ast.Expr) else given - names)
         # bound by a function (`global X`) or by another statement than its `def`
         # (`load = wrap(load)`): not the definition; changed in place by a function:
         # when it runs is not known
         redefined = rebound & (set(module.functions) | set(module.classes))
         changed: set[str] = set()
         for stmt in tree.body:
-            redefined.update(name for node in ast.walk(stmt) if isinstance(node, ast.Global) for name in node.names)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                changed |= _changed_outside(stmt)
+                found, globals_ = _changed_outside(stmt)
+                changed |= found
+                declared |= globals_
+        redefined |= declared
         # names the top-level code binds (not by an import: a module's name stays one)
-        bound = set(module.assigned).union(*(bound_names(s) for s, _ in changing if _plain_target(s) is None))
+        bound = set(module.assigned).union(*(b for s, _, b in changing if _plain_target(s) is None))
         pending = ((rebound | handed) & bound) - redefined - changed
         if pending:  # its plain assignments too are read in order with the rest
-            module.body = [s for s, names in changing if names & pending]
+            module.body = [s for s, names, _ in changing if names & pending]
             module.pending = frozenset(pending)
             module.handed = frozenset(handed & pending)
         for name in redefined | changed | ((rebound | handed) - bound):  # `CONF["k"] = v` of `from m import CONF`
@@ -290,23 +291,129 @@ def _reads_only(func: ast.expr) -> bool:
     return isinstance(root, ast.Name) and root.id in brains.MODULES
 
 
-def _changed_outside(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
+def _effects(stmt: ast.stmt) -> tuple[set[str], set[str], set[str], set[str]]:
+    """One walk of a statement: the names it binds (`bound_names`), those it changes
+    in place (`changed_names` without `handed`), those it hands to a call (the rest
+    of `changed_names`), and every name it reads other than a called one."""
+    bound: set[str] = set()
+    changed: set[str] = set()
+    handed: set[str] = set()
+    read: set[str] = set()
+    called: set[int] = set()
+    for node in ast.walk(stmt):
+        root: ast.expr | None = None
+        kind = type(node)
+        if kind is ast.Name:
+            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+                bound.add(node.id)  # type: ignore[attr-defined]
+            elif id(node) not in called:
+                read.add(node.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            called.add(id(func))
+            if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
+                root = func.value
+            if not _reads_only(func):
+                handed.update(a.id for a in [*node.args, *(k.value for k in node.keywords)] if type(a) is ast.Name)  # type: ignore[attr-defined]
+        elif kind in (ast.Subscript, ast.Attribute):
+            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+                root = node.value  # type: ignore[attr-defined]
+        elif kind is ast.AugAssign:
+            root = node.target  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if node is not stmt:
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind in (ast.MatchAs, ast.MatchStar):
+            if node.name:  # type: ignore[attr-defined]
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                bound.add(node.rest)  # type: ignore[attr-defined]
+        elif kind is ast.ExceptHandler:
+            if node.name:  # type: ignore[attr-defined]
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind in (ast.Import, ast.ImportFrom):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)  # type: ignore[attr-defined]
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            root = root.value
+        if isinstance(root, ast.Name):
+            changed.add(root.id)
+    return bound, changed, handed, read
+
+
+def _changed_outside(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[set[str], set[str]]:
     """The names a function (or a class's methods) may change in place that are not
-    its own: a module name it appends to or stores an item into. (One it hands to a
-    call is not counted: a function reads its module's constants so, and a list a
-    call it runs changes is no longer known where the call is read.)"""
+    its own -- a module name it appends to or stores an item into -- and those it
+    declares `global`. (A name it hands to a call is not counted: a function reads
+    its module's constants so, and a list a call it runs changes is no longer known
+    where the call is read.) Each function's scope is walked once."""
     out: set[str] = set()
-    for node in ast.walk(definition):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            args = node.args
-            own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
-            if not isinstance(node, ast.Lambda):
-                own |= set().union(*(bound_names(s) for s in node.body)) if node.body else set()
-                own -= {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
-            body = node.body if isinstance(node.body, list) else [node.body]
-            for part in body:
-                out |= changed_names(part, handed=False) - own
-    return out
+    declared: set[str] = set()
+    scopes: list[ast.AST] = [definition]
+    while scopes:
+        scope = scopes.pop()
+        own: set[str] = set()
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            given = scope.args
+            own = {a.arg for a in [*given.posonlyargs, *given.args, *given.kwonlyargs, given.vararg, given.kwarg] if a}
+        body = scope.body if isinstance(scope.body, list) else [scope.body]  # type: ignore[attr-defined]
+        changes: set[str] = set()
+        outer: set[str] = set()  # `global`/`nonlocal`: bound in it, not its own
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                if not isinstance(node, ast.Lambda):
+                    own.add(node.name)
+                    stack.extend(node.decorator_list)
+                scopes.append(node)  # a scope of its own
+                continue
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                outer.update(node.names)
+                if isinstance(node, ast.Global):
+                    declared.update(node.names)
+                continue
+            bound, changed, _, _ = _effects_here(node)
+            own |= bound
+            changes |= changed
+            stack.extend(ast.iter_child_nodes(node))
+        out |= changes - (own - outer)
+    return out, declared
+
+
+def _effects_here(node: ast.AST) -> tuple[set[str], set[str], None, None]:
+    """What one node (not those below it) binds and changes in place, as `_effects`
+    reads them."""
+    bound: set[str] = set()
+    changed: set[str] = set()
+    root: ast.expr | None = None
+    kind = type(node)
+    if kind is ast.Name:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+            bound.add(node.id)  # type: ignore[attr-defined]
+    elif kind is ast.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
+            root = func.value
+    elif kind in (ast.Subscript, ast.Attribute):
+        if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+            root = node.value  # type: ignore[attr-defined]
+    elif kind is ast.AugAssign:
+        root = node.target  # type: ignore[attr-defined]
+    elif kind in (ast.MatchAs, ast.MatchStar, ast.ExceptHandler):
+        if node.name:  # type: ignore[attr-defined]
+            bound.add(node.name)  # type: ignore[attr-defined]
+    elif kind is ast.MatchMapping:
+        if node.rest:  # type: ignore[attr-defined]
+            bound.add(node.rest)  # type: ignore[attr-defined]
+    elif kind in (ast.Import, ast.ImportFrom):
+        bound.update((a.asname or a.name).split(".")[0] for a in node.names)  # type: ignore[attr-defined]
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    if isinstance(root, ast.Name):
+        changed.add(root.id)
+    return bound, changed, None, None
 
 
 # bases whose classes take their fields by keyword and ignore other keys (pydantic)

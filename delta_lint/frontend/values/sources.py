@@ -137,8 +137,8 @@ def module_source(tree: ast.Module, names: list[str]) -> str:
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(stmt.name)
-            bound = {stmt.name} | {n for g in ast.walk(stmt) if isinstance(g, ast.Global) for n in g.names}
-            bound |= _changed_outside(stmt)
+            changed, declared = _changed_outside(stmt)
+            bound = {stmt.name} | changed | declared
         else:
             defined.update(bound_names(stmt))
             bound = bound_names(stmt) | changed_names(stmt)
