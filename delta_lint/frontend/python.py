@@ -53,6 +53,7 @@ from delta_lint.frontend.pyvalues import (
     Str,
     held_value,
     named_in_part,
+    param_str,
     placeholders,
 )
 from delta_lint.frontend.pywriters import (
@@ -139,6 +140,8 @@ class PythonAnalyzer:
         self.path = path
         self.memo = memo if memo is not None else FrontEndMemo()  # the run's (see FrontEndMemo)
         self.source = source
+        self._lambda_source: str | None = None  # the source `_lambdas` was read from
+        self._lambdas = False  # whether it holds a lambda (see `_lambda_scopes`)
         self._terminal_lines = TerminalLines()  # the lines naming a call of interest (`pyprefilter`)
         self.session = session or Session()
         self.sql_cells = sorted(sql_cells or [], key=lambda c: c.line)
@@ -413,9 +416,14 @@ class PythonAnalyzer:
         pooled = self.pools.pooled(expr, scope)
         if self.batch_functions:  # `foreachBatch(lambda df, i: upsert(df))`: the body runs per batch, not here
             pooled = pooled | _batch_lambda_calls(self.walked(expr))
+        outer = scope
+        if self._lambda_source is not self.source:  # once a source (helpers pasted make another)
+            self._lambda_source, self._lambdas = self.source, "lambda" in self.source
+        shadowed = _lambda_scopes(self.walked(expr), scope) if self._lambdas else {}
         for node in self.walked(expr):
             if not isinstance(node, ast.Call) or id(node) in pooled:
                 continue
+            scope = shadowed.get(id(node), outer)  # in a lambda: its parameters hide other names
             named = _last_two(node)  # (once for the three names below)
             if named == _NOTEBOOK_RUN and type(node.func.value) is ast.Attribute:  # type: ignore[attr-defined]
                 self.walker.notebook_run(node, scope)
@@ -716,6 +724,24 @@ def _runs_again(nodes: list[ast.AST]) -> bool:
     """Whether an expression (its `nodes`) holds a lambda or a comprehension, whose
     calls may run more than once (see `pyguards`)."""
     return any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) for n in nodes)
+
+
+def _lambda_scopes(nodes: list[ast.AST], scope: Scope) -> dict[int, Scope]:
+    """id of each node inside a lambda of an expression (its `nodes`) -> the scope
+    its calls are read in: `scope` with the lambda's parameters (and those of the
+    lambdas around it) bound to named placeholders, as a function's are where it is
+    read as written. `lambda TABLE: spark.sql(f"... {TABLE}")` never reads a module's
+    `TABLE`."""
+    lambdas = sorted((n for n in nodes if type(n) is ast.Lambda), key=lambda n: (n.lineno, n.col_offset))
+    out: dict[int, Scope] = {}
+    for lam in lambdas:  # outer ones first: an inner one starts from its outer one's scope
+        given = lam.args  # type: ignore[attr-defined]
+        names = [a.arg for a in [*given.posonlyargs, *given.args, *given.kwonlyargs, given.vararg, given.kwarg] if a]
+        around = out.get(id(lam), scope)
+        inner = replace(around, env={**around.env, **{n: param_str(n) for n in names}})
+        for node in ast.walk(lam.body):  # type: ignore[attr-defined]
+            out[id(node)] = inner
+    return out
 
 
 def _batch_lambda_calls(nodes: list[ast.AST]) -> set[int]:

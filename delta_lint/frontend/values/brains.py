@@ -41,12 +41,28 @@ MODEL_BASES = frozenset({"BaseModel"})
 # methods of `dict` that change the dict they are called on: a name holding one holds,
 # after the call, what Python's dict holds then (or no known dict)
 DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
+# methods that change the list, dict or set they are called on, by the type that has
+# them: a name such a call is made on does not hold the literal it was bound to
+IN_PLACE = {
+    "list": frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"}),
+    "dict": DICT_CHANGES,
+    "set": frozenset({"add", "discard", "remove", "pop", "clear", "update"})
+    | frozenset({"difference_update", "intersection_update", "symmetric_difference_update"}),
+    "object": frozenset({"__setitem__", "__delitem__"}),
+}
+CHANGES_IN_PLACE = frozenset().union(*IN_PLACE.values())
+# builtins that only read the value they are given (never change it in place)
+READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "enumerate", "zip", "any", "all"})
+# methods that only read the value they are called on and the values they are given
+READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
 
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
 MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
 
 # environment variables: only a default the code gives is known (no cluster's
-# environment is read), but every Databricks cluster sets these (not None, value unknown)
+# environment is read), taken as the value as a widget's default is where no task is
+# known to bind the widget (docs/values.md says so; without a default: a named input);
+# every Databricks cluster sets these (not None, value unknown)
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
 CLUSTER_VARIABLES = frozenset({"DATABRICKS_RUNTIME_VERSION"})
 

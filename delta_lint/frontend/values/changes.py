@@ -14,7 +14,7 @@ CFG["tables"]}`, `add(CFG["tables"])`).
 
 Read from the syntax tree, so text in strings and comments changes nothing. To stay
 cheap on every file, a pattern over the text first finds the lines that may hold a
-change (a superset: `.append(`, `+=`, `|=`, `] =`), and only the parts of the tree
+change (a superset: `.append(`, `.sort(`, `-=`, `] =`, `del`), and only the parts of the tree
 that span those lines are walked; the whole tree only when some change is found.
 """
 
@@ -24,17 +24,27 @@ import ast
 import re
 from bisect import bisect_left
 
-# methods that change the list, dict or set they are called on
-MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "add"})
+from delta_lint.frontend.values.brains import CHANGES_IN_PLACE, READ_METHODS, READERS
+
+# methods that change the list, dict or set they are called on (`brains.IN_PLACE`)
+MUTATORS = CHANGES_IN_PLACE
 # the changes of a list through another name that the statement walk follows
 FOLLOWED = frozenset({"append", "extend"})
 # calls that only read the value they are given
-_READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "enumerate", "zip", "any", "all"})
-_READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
+_READERS = READERS
+_READ_METHODS = READ_METHODS
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)  # nothing below them
-_MAY_CHANGE = re.compile(r"\.\s*(?:append|extend|insert|update|setdefault|add)\s*\(|\+=|\|=|\]\s*=(?!=)")
+# a line that may change a name: a method of `MUTATORS` called, an augmented
+# assignment of any operator (`-=` on a set, `*=` on a list) or an item stored, an
+# item deleted. Searched apart (`del` only in a text that holds it): Python's `re`
+# runs one alternation of them (and a `\b`) several times slower over a file.
+_MAY_CHANGE = (
+    re.compile(r"\.\s*(?:" + "|".join(sorted(MUTATORS)) + r")\s*\("),
+    re.compile(r"[-+*/%@&|^<>\]]\s*=(?!=)"),  # `t -= x`, `t[k] = v` (and a few more: a superset)
+)
+_MAY_DELETE = re.compile(r"del[ \t(\[]")
 
 
 def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
@@ -42,9 +52,10 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
     names on the way (`self.tables.append(t)`: `tables` and `self`)."""
     lines: list[int] = []
     line, last = 1, 0
-    for found in _MAY_CHANGE.finditer(source):
-        line += source.count("\n", last, found.start())
-        last = found.start()
+    patterns = (*_MAY_CHANGE, _MAY_DELETE) if "del" in source else _MAY_CHANGE
+    for start in sorted(found.start() for pattern in patterns for found in pattern.finditer(source)):
+        line += source.count("\n", last, start)
+        last = start
         if not lines or lines[-1] != line:
             lines.append(line)
     if not lines:
@@ -70,10 +81,9 @@ def changed_in_place(tree: ast.Module, source: str) -> frozenset[str]:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is ast.Attribute and func.attr in MUTATORS and id(node) not in followed:
                 _names(func.value, out)
-        elif kind is ast.AugAssign:
-            if type(node.op) in (ast.Add, ast.BitOr):  # type: ignore[attr-defined]
-                _names(node.target, out)  # type: ignore[attr-defined]
-        elif kind is ast.Subscript and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+        elif kind is ast.AugAssign:  # every operator: `s -= {x}`, `t *= 2` change in place
+            _names(node.target, out)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript and type(node.ctx) in (ast.Store, ast.Del):  # type: ignore[attr-defined]
             _names(node.value, out)  # type: ignore[attr-defined]
         for name in node._fields:
             value = getattr(node, name, None)

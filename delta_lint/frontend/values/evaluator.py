@@ -155,7 +155,15 @@ def _same_envs(a: dict[str, object], b: dict[str, object]) -> bool:
 @dataclass
 class Module:
     """A module's top-level functions, imports and assignments, the latter evaluated
-    when a function first reads the name."""
+    when a function first reads the name. A name bound once by a plain assignment is
+    that assignment's value. A name the module's top-level code binds or changes in
+    another way (`if c: T = "b"`, `T += "_v2"`, `TABLES.append(x)`, a loop) is
+    `pending`: the first read of one evaluates, in order, the top-level statements
+    that bind or change any of them (`body`), as Python runs them at import, and
+    each holds what they leave it (one of several where a test is not known; a list
+    changed in place, or a statement not followed, unknown). A name a function of
+    the module rebinds (`global`) or changes in place is unknown: when the function
+    runs is not known."""
 
     path: str  # relative to the configuration root
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
@@ -164,53 +172,248 @@ class Module:
     values: dict[str, object] = field(default_factory=dict)
     # configuration classes (see `config_fields`): what calling one builds is a `Made`
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    pending: frozenset[str] = frozenset()  # see the class docstring
+    body: list[ast.stmt] = field(default_factory=list)  # the statements that bind them, in order
+    handed: frozenset[str] = frozenset()  # pending names handed to a call: a list or dict they hold is not known
 
     @classmethod
     def of(cls, tree: ast.Module, path: str) -> Module:
         module = cls(path)
-        rebound: set[str] = set()  # bound by a statement other than one simple assignment
+        rebound: set[str] = set()  # bound or changed by a statement other than one simple assignment
+        handed: set[str] = set()  # handed to a call (`fill(CONFIG)`): a list or dict it holds may change
+        # each statement, the names it binds or changes, and those it binds
+        changing: list[tuple[ast.stmt, set[str], set[str]]] = []
+        once: set[str] = set()
+        declared: set[str] = set()  # named by a `global` statement
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 module.functions[stmt.name] = stmt
             elif isinstance(stmt, ast.ClassDef) and config_fields(stmt) is not None:
                 module.classes[stmt.name] = stmt
-            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                module.assigned[stmt.targets[0].id] = stmt.value
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
-                module.assigned[stmt.target.id] = stmt.value  # `TABLE: Final[str] = "..."`: one assignment too
-            elif isinstance(stmt, ast.Expr):
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
+                if isinstance(stmt, ast.Import):
+                    for alias in stmt.names:
+                        module.aliases[alias.asname or alias.name.split(".")[0]] = (
+                            alias.name if alias.asname else alias.name.split(".")[0]
+                        )
+                elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+                    for alias in stmt.names:
+                        module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+            else:
+                bound, changes, given, named = _effects(stmt)
+                names = bound | changes
+                changing.append((stmt, names, bound))
+                target = _plain_target(stmt)
+                if target is not None:
+                    module.assigned[target] = stmt.value  # type: ignore[attr-defined]
+                    rebound.update(names - {target} if target not in once else names)
+                    once.add(target)
+                else:
+                    rebound.update(names)
                 # `TABLES.append("x")`, `fill(CONFIG)`: a module value it names may change;
                 # the function a call names does not (`print(load(p))` leaves `load` as
                 # defined: only a `global` statement or an assignment rebinds it)
-                called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
-                rebound.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in called)
-            elif not isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
-                rebound.update(bound_names(stmt))
-                for node in ast.walk(stmt):  # `CONFIG["k"] = v`: the dict it changes
-                    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                        root = node.value
-                        while isinstance(root, (ast.Subscript, ast.Attribute)):
-                            root = root.value
-                        if isinstance(root, ast.Name):
-                            rebound.add(root.id)
-            elif isinstance(stmt, ast.Import):
-                for alias in stmt.names:
-                    module.aliases[alias.asname or alias.name.split(".")[0]] = (
-                        alias.name if alias.asname else alias.name.split(".")[0]
-                    )
-            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
-                for alias in stmt.names:
-                    module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
-        for stmt in tree.body:  # `global X` in a function: what it binds is not followed
-            for node in ast.walk(stmt):
-                if isinstance(node, ast.Global):
-                    rebound.update(node.names)
-        for name in rebound:
+                handed.update(named if isinstance(stmt, ast.Expr) else given - names)
+        # bound by a function (`global X`) or by another statement than its `def`
+        # (`load = wrap(load)`): not the definition; changed in place by a function:
+        # when it runs is not known
+        redefined = rebound & (set(module.functions) | set(module.classes))
+        changed: set[str] = set()
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found, globals_ = _changed_outside(stmt)
+                changed |= found
+                declared |= globals_
+        redefined |= declared
+        # names the top-level code binds (not by an import: a module's name stays one)
+        bound = set(module.assigned).union(*(b for s, _, b in changing if _plain_target(s) is None))
+        pending = ((rebound | handed) & bound) - redefined - changed
+        if pending:  # its plain assignments too are read in order with the rest
+            module.body = [s for s, names, _ in changing if names & pending]
+            module.pending = frozenset(pending)
+            module.handed = frozenset(handed & pending)
+        for name in redefined | changed | ((rebound | handed) - bound):  # `CONF["k"] = v` of `from m import CONF`
             module.values[name] = Unknown("changed at import")
+        for name in redefined:
             module.functions.pop(name, None)
             module.classes.pop(name, None)
         module.values["__file__"] = f"{PROJECT_ROOT}/{path}"
         return module
+
+
+def _plain_target(stmt: ast.stmt) -> str | None:
+    """The name `NAME = value` (or `NAME: T = value`) binds; None for other statements."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+        return stmt.target.id  # `TABLE: Final[str] = "..."`: one assignment too
+    return None
+
+
+def changed_names(stmt: ast.AST, handed: bool = True) -> set[str]:
+    """The names whose value a statement may change in place: `CONFIG["k"] = v`,
+    `del T[0]`, `T.append(x)` (a method of `brains.IN_PLACE`), `T += x` of any
+    operator, and (`handed`) a name handed to a call (`fill(CONFIG)`) other than a
+    builtin that only reads (`brains.READERS`)."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        root: ast.expr | None = None
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node.value
+        elif isinstance(node, ast.AugAssign):
+            root = node.target
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
+                root = func.value
+            if handed and not _reads_only(func):
+                out.update(a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name))
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            root = root.value
+        if isinstance(root, ast.Name):
+            out.add(root.id)
+    return out
+
+
+def _reads_only(func: ast.expr) -> bool:
+    """Whether a call only reads the values it is given: a builtin of `brains.READERS`,
+    a method of `brains.READ_METHODS` (`",".join(t)`), a function of a module
+    `brains.MODULES` names (`os.path.join`, `json.dumps`)."""
+    if isinstance(func, ast.Name):
+        return func.id in brains.READERS
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in brains.READ_METHODS:
+        return True
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(root, ast.Name) and root.id in brains.MODULES
+
+
+def _effects(stmt: ast.stmt) -> tuple[set[str], set[str], set[str], set[str]]:
+    """One walk of a statement: the names it binds (`bound_names`), those it changes
+    in place (`changed_names` without `handed`), those it hands to a call (the rest
+    of `changed_names`), and every name it reads other than a called one."""
+    bound: set[str] = set()
+    changed: set[str] = set()
+    handed: set[str] = set()
+    read: set[str] = set()
+    called: set[int] = set()
+    for node in ast.walk(stmt):
+        root: ast.expr | None = None
+        kind = type(node)
+        if kind is ast.Name:
+            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+                bound.add(node.id)  # type: ignore[attr-defined]
+            elif id(node) not in called:
+                read.add(node.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            called.add(id(func))
+            if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
+                root = func.value
+            if not _reads_only(func):
+                handed.update(a.id for a in [*node.args, *(k.value for k in node.keywords)] if type(a) is ast.Name)  # type: ignore[attr-defined]
+        elif kind in (ast.Subscript, ast.Attribute):
+            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+                root = node.value  # type: ignore[attr-defined]
+        elif kind is ast.AugAssign:
+            root = node.target  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if node is not stmt:
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind in (ast.MatchAs, ast.MatchStar):
+            if node.name:  # type: ignore[attr-defined]
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                bound.add(node.rest)  # type: ignore[attr-defined]
+        elif kind is ast.ExceptHandler:
+            if node.name:  # type: ignore[attr-defined]
+                bound.add(node.name)  # type: ignore[attr-defined]
+        elif kind in (ast.Import, ast.ImportFrom):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)  # type: ignore[attr-defined]
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            root = root.value
+        if isinstance(root, ast.Name):
+            changed.add(root.id)
+    return bound, changed, handed, read
+
+
+def _changed_outside(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[set[str], set[str]]:
+    """The names a function (or a class's methods) may change in place that are not
+    its own -- a module name it appends to or stores an item into -- and those it
+    declares `global`. (A name it hands to a call is not counted: a function reads
+    its module's constants so, and a list a call it runs changes is no longer known
+    where the call is read.) Each function's scope is walked once."""
+    out: set[str] = set()
+    declared: set[str] = set()
+    scopes: list[ast.AST] = [definition]
+    while scopes:
+        scope = scopes.pop()
+        own: set[str] = set()
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            given = scope.args
+            own = {a.arg for a in [*given.posonlyargs, *given.args, *given.kwonlyargs, given.vararg, given.kwarg] if a}
+        body = scope.body if isinstance(scope.body, list) else [scope.body]  # type: ignore[attr-defined]
+        changes: set[str] = set()
+        outer: set[str] = set()  # `global`/`nonlocal`: bound in it, not its own
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                if not isinstance(node, ast.Lambda):
+                    own.add(node.name)
+                    stack.extend(node.decorator_list)
+                scopes.append(node)  # a scope of its own
+                continue
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                outer.update(node.names)
+                if isinstance(node, ast.Global):
+                    declared.update(node.names)
+                continue
+            bound, changed, _, _ = _effects_here(node)
+            own |= bound
+            changes |= changed
+            stack.extend(ast.iter_child_nodes(node))
+        out |= changes - (own - outer)
+    return out, declared
+
+
+def _effects_here(node: ast.AST) -> tuple[set[str], set[str], None, None]:
+    """What one node (not those below it) binds and changes in place, as `_effects`
+    reads them."""
+    bound: set[str] = set()
+    changed: set[str] = set()
+    root: ast.expr | None = None
+    kind = type(node)
+    if kind is ast.Name:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+            bound.add(node.id)  # type: ignore[attr-defined]
+    elif kind is ast.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
+            root = func.value
+    elif kind in (ast.Subscript, ast.Attribute):
+        if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+            root = node.value  # type: ignore[attr-defined]
+    elif kind is ast.AugAssign:
+        root = node.target  # type: ignore[attr-defined]
+    elif kind in (ast.MatchAs, ast.MatchStar, ast.ExceptHandler):
+        if node.name:  # type: ignore[attr-defined]
+            bound.add(node.name)  # type: ignore[attr-defined]
+    elif kind is ast.MatchMapping:
+        if node.rest:  # type: ignore[attr-defined]
+            bound.add(node.rest)  # type: ignore[attr-defined]
+    elif kind in (ast.Import, ast.ImportFrom):
+        bound.update((a.asname or a.name).split(".")[0] for a in node.names)  # type: ignore[attr-defined]
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    if isinstance(root, ast.Name):
+        changed.add(root.id)
+    return bound, changed, None, None
 
 
 # bases whose classes take their fields by keyword and ignore other keys (pydantic)
@@ -493,10 +696,11 @@ class Evaluator:
             or (fn.decorator_list and not decorated)
             or self._shape(fn)[1]
         ):
-            return Unknown("a call not followed")  # a decorator or a `yield` makes the call something else
+            # a decorator or a `yield` makes the call something else: what it changes is not known
+            return self._unfollowed(Unknown("a call not followed"), args, kwargs)
         params = fn.args.posonlyargs + fn.args.args
         if len(args) > len(params):
-            return Unknown("more arguments than parameters")
+            return self._unfollowed(Unknown("more arguments than parameters"), args, kwargs)
         names = {p.arg for p in params + fn.args.kwonlyargs}
         if set(kwargs) - names:
             raise NoValue  # an unexpected keyword argument: a TypeError
@@ -1210,11 +1414,50 @@ class Evaluator:
         module = self.module
         if name in module.values:
             return module.values[name]
+        if name in module.pending:
+            self._import(depth)
+            return module.values[name]
         if name in module.assigned:
             module.values[name] = Unknown("a definition that reads itself")
             module.values[name] = self._expr(module.assigned[name], {}, depth)
             return module.values[name]
         return Unknown(f"`{name}` not known")
+
+    def _import(self, depth: int) -> None:
+        """The values the module's pending names hold once its top-level statements
+        that bind them have run, in order (see `Module`); each unknown when they
+        raise, or may, or leave it changed in place or bound on some ways only."""
+        module = self.module
+        for name in module.pending:  # read while they run: not yet bound (Python: a NameError)
+            module.values[name] = Unknown("a definition that reads itself")
+        env: dict[str, object] = {}
+        outer = self._walrus, self._locals
+        self._walrus = any(isinstance(n, ast.NamedExpr) for s in module.body for n in ast.walk(s))
+        self._locals = frozenset()
+        try:
+            for stmt in module.body:
+                try:
+                    self._stmt(stmt, env, depth)
+                except (NoValue, RecursionError, ValueError, TypeError, IndexError, KeyError, AttributeError):
+                    # it raises, or may: where it does not, what it binds or changes is not known
+                    for name in bound_names(stmt) | changed_names(stmt):
+                        self._change(env.get(name))
+                        env[name] = Unknown("bound by a statement that may raise")
+                except (OverflowError, MemoryError):
+                    for name in bound_names(stmt) | changed_names(stmt):
+                        env[name] = Unknown("bound by a statement that may raise")
+        finally:
+            self._walrus, self._locals = outer
+        for name in module.pending:
+            value = env.get(name, _MAYBE_UNBOUND)
+            if name in module.handed and _holds(value, lambda v: isinstance(v, (list, dict, Made))):
+                value = Unknown("handed to a call at import")
+            elif value is _MAYBE_UNBOUND or any(
+                v is not SET and type(v) is not Template and (self._uncertain(v) or _holds_view(v))
+                for v in alternatives(value)
+            ):
+                value = Unknown("changed at import")
+            module.values[name] = value
 
     def _fstring(self, node: ast.JoinedStr, env: dict[str, object], depth: int) -> object:
         parts: list[object] = []  # texts, and (value, spec, conversion) of the fields
@@ -1312,7 +1555,8 @@ class Evaluator:
     def _dotted(self, node: ast.expr, env: dict[str, object]) -> str | None:
         """`os.path` (or an alias of it) as a dotted module name; None for values."""
         if isinstance(node, ast.Name):
-            if node.id in env or node.id in self.module.assigned or node.id in self.module.functions:
+            module = self.module
+            if node.id in env or node.id in module.assigned or node.id in module.functions or node.id in module.pending:
                 return None
             known = node.id in brains.MODULES or node.id in brains.NOTEBOOK_GLOBALS
             return self.module.aliases.get(node.id, node.id if known else None)

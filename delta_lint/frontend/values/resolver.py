@@ -249,6 +249,21 @@ def _env_default(call: ast.Call) -> str | None:
     return None
 
 
+def _input_field_get(node: ast.expr, scope: Scope) -> bool:
+    """`params.get("catalog")` of a job input's document (`InputDoc`): the same job
+    input as `params["catalog"]`, wherever and however it is read."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and isinstance(scope.env.get(node.func.value.id), InputDoc)
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and not node.keywords
+    )
+
+
 def _dotted(func: ast.expr) -> str | None:
     """`names.table_name` of a call `names.table_name(...)`; None for any other callee."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
@@ -613,6 +628,8 @@ class ValueResolver:
 
     def _value(self, node: ast.expr, scope: Scope, name: str = "") -> object:
         """What a variable holds after `name = node`."""
+        if _input_field_get(node, scope):  # `c = params.get("catalog")`: as `params["catalog"]`
+            node = ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
         if isinstance(node, ast.Name) and isinstance(
             scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
         ):
@@ -1208,6 +1225,8 @@ class ValueResolver:
                 read = self._object_read(held, node.attr, None, scope)  # `cfg.fq_table`, a property
                 return read if isinstance(read, Str) else None
             return get_text(held, node.attr) if isinstance(held, (dict, Instance)) else None
+        if _input_field_get(node, scope):  # `params.get("catalog")`: the field `params["catalog"]` names
+            node = ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
         if isinstance(node, (ast.Call, ast.Attribute)) or (
             isinstance(node, ast.Subscript) and not isinstance(node.value, ast.Name)
         ):  # `self.config.catalog`: a field of the object an attribute holds
@@ -1731,6 +1750,12 @@ class ValueResolver:
             local.env["self"] = owner
         local.env.update(bound or {})
         for stmt in _straight(fn.body):
+            parent = self._parent_init(fn, stmt)
+            if parent is not None:  # `super().__init__(catalog)`: what the base's sets, in turn
+                owner = Instance(tuple(attrs.items()), cls=cls)
+                attrs = self._evaluate(parent, stmt.value, local, owner)[0]  # type: ignore[attr-defined]
+                local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
+                continue
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:  # `self.table: str = t`
                 stmt = ast.Assign(targets=[stmt.target], value=stmt.value)
             if not isinstance(stmt, (ast.Return, ast.Assign)) and _returns_inside(stmt):
@@ -1794,6 +1819,32 @@ class ValueResolver:
             # later attributes read the ones set before them (`self.fqn = f"{self.catalog}.x"`)
             local.env["self"] = Instance(tuple(attrs.items()), cls=cls)
         return attrs, None
+
+    def _parent_init(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, stmt: ast.stmt) -> ast.FunctionDef | None:
+        """The `__init__` a statement `super().__init__(...)` (or `super(Cls,
+        self).__init__(...)`) of method `fn` runs: that of the one project class
+        `fn`'s class derives from (or the first of its bases that has one); None for
+        any other statement, or a class of several bases (which runs next depends on
+        the object's class) or of a base not of the project."""
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "__init__"
+            and isinstance(call.func.value, ast.Call)
+            and isinstance(call.func.value.func, ast.Name)
+            and call.func.value.func.id == "super"
+        ):
+            return None
+        walker = self.host.walker
+        defining = next((c for c in self.host.classes.values() if any(f is fn for f in c.body)), None)
+        if defining is None or len(defining.bases) != 1 or not isinstance(defining.bases[0], ast.Name):
+            return None
+        given = call.func.value.args
+        if given and not (len(given) == 2 and isinstance(given[0], ast.Name) and given[0].id == defining.name):
+            return None  # `super(Other, self)`: another class's turn
+        base = walker.class_named(defining.bases[0].id, defining.lineno)
+        return walker.method_named(base, "__init__") if base is not None else None
 
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
         """What an attribute set to `node` holds, when the reader keeps it: a known

@@ -14,7 +14,7 @@ import ast
 
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import MAX_INT_BITS
-from delta_lint.frontend.values.evaluator import Module
+from delta_lint.frontend.values.evaluator import Module, _changed_outside, bound_names, changed_names
 
 MAX_VALUE_FUNCTION_LINES = 120  # longer functions are not given to other files
 MAX_SOURCE_STATEMENTS = 64  # top-level statements the value functions of a module need
@@ -116,34 +116,58 @@ def _holds_huge_integer(stmt: ast.stmt) -> bool:
 
 def module_source(tree: ast.Module, names: list[str]) -> str:
     """The module's top-level statements that functions `names` need, as source: its
-    imports, the functions, and the assignments and functions they read,
-    transitively (a bounded number). A statement holding an integer too long to
-    print (`0xfff...` of 5,000 digits, which `ast.unparse` cannot write) is left
-    out: what it defines stays unknown to other files."""
-    defined: dict[str, ast.stmt] = {}
+    imports, the functions, and every statement that binds or changes a name they
+    read (`T = "a"`, `if c: T = "b"`, `T += "_v2"`, `TABLES.append(x)`, a function
+    that rebinds it with `global` or changes it in place), transitively (a bounded
+    number). The importer's `Module.of` then reads what the module gives a name as
+    one file would, never a first binding that a later statement replaces. A name
+    with more binding statements than the bound is left out whole (unknown to
+    other files), as is a name bound by a statement holding an integer too long to
+    print (`0xfff...` of 5,000 digits, which `ast.unparse` cannot write)."""
+    statements: dict[str, list[ast.stmt]] = {}  # name -> the statements that bind or change it
     imports: list[ast.stmt] = []
+    refused: set[str] = set()
+    defined: set[str] = set()  # bound here (a name only changed or handed here is another module's)
     for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            if not getattr(stmt, "level", 0):
+                imports.append(stmt)
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(stmt.name)
+            changed, declared = _changed_outside(stmt)
+            bound = {stmt.name} | changed | declared
+        else:
+            defined.update(bound_names(stmt))
+            bound = bound_names(stmt) | changed_names(stmt)
+            if isinstance(stmt, ast.Expr):  # `fill(CONFIG)`: as `Module.of` reads it
+                called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
+                bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in called}
         if _holds_huge_integer(stmt):
+            refused |= bound
             continue
-        if isinstance(stmt, ast.FunctionDef):
-            defined[stmt.name] = stmt
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            defined[stmt.targets[0].id] = stmt
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
-            defined[stmt.target.id] = stmt  # `TABLE: Final[str] = "..."`: an assignment all the same
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not getattr(stmt, "level", 0):
-            imports.append(stmt)
-    wanted = [n for n in names if n in defined]
-    kept: dict[str, ast.stmt] = {}
-    while wanted and len(kept) < MAX_SOURCE_STATEMENTS:
+        for name in bound:
+            statements.setdefault(name, []).append(stmt)
+    statements = {name: found for name, found in statements.items() if name in defined}
+    wanted = [n for n in names if n in statements and n not in refused]
+    kept: dict[int, ast.stmt] = {}
+    done: set[str] = set()
+    while wanted:
         name = wanted.pop()
-        if name in kept:
+        if name in done or name in refused:
             continue
-        kept[name] = defined[name]
-        for node in ast.walk(defined[name]):
-            if isinstance(node, ast.Name) and node.id in defined and node.id not in kept:
-                wanted.append(node.id)
-    ordered = [s for s in tree.body if any(s is k for k in kept.values())]
+        done.add(name)
+        new = [s for s in statements[name] if id(s) not in kept]
+        if len(kept) + len(new) > MAX_SOURCE_STATEMENTS:
+            continue  # all its statements, or none: reading it then says it is not known
+        for stmt in new:
+            kept[id(stmt)] = stmt
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and node.id in statements and node.id not in done:
+                    wanted.append(node.id)
+    ordered = [s for s in tree.body if id(s) in kept]
     return "\n".join(ast.unparse(s) for s in imports + ordered) + "\n"
 
 

@@ -42,7 +42,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from delta_lint.frontend.values.brains import ENV_GETTERS
+from delta_lint.frontend.values.brains import CHANGES_IN_PLACE, ENV_GETTERS
 from delta_lint.frontend.values.budget import MAX_ITEMS, MAX_SETTING_TEXT, Budget, OutOfBudget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, concat
@@ -61,7 +61,7 @@ _FILE = Unknown("the folder the code runs from")
 _ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
 
 # methods that change the object a name holds: such a name's assignment is not its value
-MUTATORS = frozenset({"append", "extend", "insert", "update", "setdefault", "pop", "remove", "clear", "__setitem__"})
+MUTATORS = CHANGES_IN_PLACE  # see `brains.IN_PLACE`
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _SCALARS = (str, int, float, bool, type(None))

@@ -764,6 +764,8 @@ class Walker:
                     and isinstance(scope.env.get(target.value.id), dict)
                 ):  # `del conf["k"]`
                     self._set_dict(target.value.id, scope, self._removed(target.value.id, target.slice, scope))
+                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    self._set_dict(target.value.id, scope, None)  # `del tables[0]`: not followed
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
