@@ -1,0 +1,80 @@
+"""Code its runtime accepts is read, never a DL000 or an internal error.
+
+Each kind below was met on public Databricks projects no rule was tuned to: a file
+CPython (or Databricks SQL) runs that delta-lint called unparseable, or a file that
+stopped its reading with an internal error. Each test reads the kind through the
+CLI both ways: the shape that runs is read, and a near miss that really does not
+run stays a DL000 with a plain message.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from delta_lint.cli import app
+
+
+def _write(tmp_path: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def check(tmp_path: Path, monkeypatch, files: dict[str, bytes]) -> list[dict]:
+    """The findings of `check` on the files, in-process."""
+    _write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        app, ["check", ".", "--no-cache", "--spark", "none", "--format", "json", "-o", "out.json"]
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return json.loads((tmp_path / "out.json").read_text())["findings"]
+
+
+def intents(tmp_path: Path, monkeypatch, files: dict[str, bytes]) -> list[tuple[str, str]]:
+    """(path, table) of every write intent, in-process."""
+    _write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["intents", ".", "--format", "json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return [(i["path"], i["table"]) for i in json.loads(result.stdout)]
+
+
+def gaps(findings: list[dict]) -> list[tuple[str, str, str]]:
+    return [
+        (f["rule"], f["location"]["path"], f["message"]) for f in findings if f["rule"] in ("DL000", "DL002", "DL003")
+    ]
+
+
+# -- a PEP 263 coding cookie: CPython decodes the file with it --------------------------------
+
+
+def test_a_latin1_cookie_is_honoured_in_a_module_and_a_notebook(tmp_path, monkeypatch):
+    files = {
+        "mod.py": b'# -*- coding: latin-1 -*-\ncaf\xe9 = "x"\nspark.sql("INSERT INTO sales SELECT 1")\n',
+        # a notebook's header is the first line, the cookie the second
+        "nb.py": b'# Databricks notebook source\n# vim: set fileencoding=cp1252 :\nna\xefve = "\x80"\n'
+        b'df.write.saveAsTable("orders")\n',
+    }
+    found = check(tmp_path, monkeypatch, files)
+    assert gaps(found) == []
+    assert sorted(intents(tmp_path, monkeypatch, {})) == [("mod.py", "sales"), ("nb.py", "orders")]
+
+
+def test_bytes_no_cookie_explains_stay_a_utf8_note(tmp_path, monkeypatch):
+    files = {
+        # no cookie: the bytes are not UTF-8, as CPython also says
+        "plain.py": b'caf\xe9 = "x"\nspark.sql("INSERT INTO sales SELECT 1")\n',
+        # a cookie on the third line is no cookie (CPython looks at two lines)
+        "late.py": b"x = 1\ny = 2\n# -*- coding: latin-1 -*-\ncaf\xe9 = 1\n",
+        # a cookie Python does not know is no decoding to follow
+        "odd.py": b"# -*- coding: no-such-codec -*-\ncaf\xe9 = 1\n",
+    }
+    rules = {(r, p) for r, p, _ in gaps(check(tmp_path, monkeypatch, files))}
+    for name in files:
+        assert ("DL003", name) in rules
+        assert ("DL000", name) in rules
