@@ -78,3 +78,67 @@ def test_bytes_no_cookie_explains_stay_a_utf8_note(tmp_path, monkeypatch):
     for name in files:
         assert ("DL003", name) in rules
         assert ("DL000", name) in rules
+
+
+# -- IPython magics inside a `%python` cell: IPython's input, not Python's ----------------------
+
+NB = "# Databricks notebook source\n"
+SEP = "\n# COMMAND ----------\n\n"
+
+
+def test_magics_in_a_magic_python_cell_are_read_as_ipython_runs_them(tmp_path, monkeypatch):
+    notebook = NB + SEP.join(
+        [
+            # a library's cell magic: its body is the magic's input
+            '# MAGIC %python\n# MAGIC %%kepler\n# MAGIC frame "h3_cell" "h3" 5000',
+            # a cell magic that runs its body as Python
+            '# MAGIC %python\n# MAGIC %%capture\n# MAGIC df.write.mode("append").saveAsTable("events")',
+            # line magics and shell escapes among Python lines
+            "# MAGIC %python\n# MAGIC %pip install geopandas\n# MAGIC !ls /dbfs\n"
+            '# MAGIC if True:\n# MAGIC     %load_ext autoreload\n# MAGIC spark.sql("DELETE FROM audit WHERE d < 1")',
+        ]
+    )
+    # the same `%python` cell in a SQL notebook runs through the same kernel
+    sql_notebook = '-- Databricks notebook source\n-- MAGIC %python\n-- MAGIC %%time\n-- MAGIC spark.sql("INSERT INTO logs SELECT 1")\n'
+    # a Jupyter notebook's `%%time` cell
+    ipynb = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": ["%%time\n", "spark.sql('INSERT INTO runs SELECT 1')\n"]}
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    files = {"nb.py": notebook.encode(), "q.sql": sql_notebook.encode(), "j.ipynb": json.dumps(ipynb).encode()}
+    found = check(tmp_path, monkeypatch, files)
+    assert [g for g in gaps(found) if g[0] != "DL003"] == []
+    said = [(f["location"]["path"], f["location"]["line"], f["message"]) for f in found if f["rule"] == "DL006"]
+    assert said == [
+        (
+            "nb.py",
+            3,
+            "this IPython `%%kepler` cell is not read (delta-lint reads Python and SQL): its writes are not checked",
+        )
+    ]
+    assert sorted(intents(tmp_path, monkeypatch, {})) == [
+        ("j.ipynb", "runs"),
+        ("nb.py", "audit"),
+        ("nb.py", "events"),
+        ("q.sql", "logs"),
+    ]
+
+
+def test_a_magic_cells_body_is_not_read_as_python_and_broken_python_stays_a_dl000(tmp_path, monkeypatch):
+    notebook = NB + SEP.join(
+        [
+            # a shell cell magic whose body looks like a write: it is not Python, so not read
+            '# MAGIC %python\n# MAGIC %%bash\n# MAGIC spark.sql("DELETE FROM shadow")',
+            # a `%python` cell that really does not parse
+            "# MAGIC %python\n# MAGIC def broken(:\n# MAGIC     pass",
+            'df.write.saveAsTable("kept")',
+        ]
+    )
+    found = check(tmp_path, monkeypatch, {"nb.py": notebook.encode()})
+    assert [(r, p) for r, p, _ in gaps(found)] == [("DL000", "nb.py")]
+    assert any(f["rule"] == "DL006" and "`%%bash`" in f["message"] for f in found)
+    assert intents(tmp_path, monkeypatch, {}) == [("nb.py", "kept")]
