@@ -142,3 +142,34 @@ def test_a_magic_cells_body_is_not_read_as_python_and_broken_python_stays_a_dl00
     assert [(r, p) for r, p, _ in gaps(found)] == [("DL000", "nb.py")]
     assert any(f["rule"] == "DL006" and "`%%bash`" in f["message"] for f in found)
     assert intents(tmp_path, monkeypatch, {}) == [("nb.py", "kept")]
+
+
+# -- a SQL comment that ends with a bracket is a comment, not an `IDENTIFIER(` call ----------
+
+
+def test_a_commented_out_call_is_not_read_as_an_identifier_call(tmp_path, monkeypatch):
+    files = {
+        # a statement holding the word identifier (here in a string) and a commented-out call
+        "drop_column.sql": b"INSERT INTO sales.returns\nSELECT id\n  -- , concat(\n  --   'x', b.code\n  -- ) AS link\n"
+        b"FROM src b\nWHERE get_json_object(j, '$.identifier') IS NOT NULL;\n",
+        "kept_column.sql": b"INSERT INTO sales.orders\nSELECT id,\n  -- concat(\n  --   'x', b.code\n  -- ) AS link,\n"
+        b"  get_json_object(j, '$.identifier') AS ident\nFROM src b;\n",
+    }
+    found = check(tmp_path, monkeypatch, files)
+    assert gaps(found) == []
+    got = json.loads(
+        CliRunner().invoke(app, ["intents", ".", "--format", "json"]).stdout,
+    )
+    # the commented-out column was read as a `{b_code}` job parameter before
+    assert sorted((i["path"], i["table"], tuple(i["parameters"])) for i in got) == [
+        ("drop_column.sql", "sales.returns", ()),
+        ("kept_column.sql", "sales.orders", ()),
+    ]
+
+
+def test_an_identifier_call_after_a_commented_out_call_is_still_read(tmp_path, monkeypatch):
+    script = (
+        b"BEGIN\n  DECLARE target STRING DEFAULT 'sales.orders';\n  -- old: concat(\n"
+        b"  INSERT INTO IDENTIFIER(target) SELECT * FROM src;\nEND;\n"
+    )
+    assert intents(tmp_path, monkeypatch, {"script.sql": script}) == [("script.sql", "sales.orders")]

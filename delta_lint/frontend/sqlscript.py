@@ -376,8 +376,10 @@ def identifiers(text: str, variables: dict[str, str], unknown: frozenset[str]) -
     out: list[str] = []
     at = 0
     for m in _IDENTIFIER_CALL.finditer(text):
-        if not m.group(0).endswith("(") or m.start() < at:
-            continue  # a string, a quoted name or a comment; or inside the one replaced
+        if not m.group(0)[:1].isalpha() or m.start() < at:
+            # a string, a quoted name or a comment (`-- concat(` ends with a bracket
+            # too); or inside the one replaced
+            continue
         end, first = _argument_end(text, m.end())
         if end is None:
             break  # never closed: nor is any after it (each would be scanned to the end)
