@@ -173,3 +173,42 @@ def test_an_identifier_call_after_a_commented_out_call_is_still_read(tmp_path, m
         b"  INSERT INTO IDENTIFIER(target) SELECT * FROM src;\nEND;\n"
     )
     assert intents(tmp_path, monkeypatch, {"script.sql": script}) == [("script.sql", "sales.orders")]
+
+
+# -- expressions nested past Python's default recursion limit --------------------------------
+
+
+def test_long_chains_that_cpython_runs_are_read(tmp_path, monkeypatch):
+    files = {
+        # SQL built by a thousand `+` (generated code): delta-lint's readers recursed past 1,000
+        "concat.py": (
+            "q = 'INSERT INTO wide SELECT ' + "
+            + " + ".join(f"'c{i}, '" for i in range(1500))
+            + " + '1'\nspark.sql(q)\n"
+        ).encode(),
+        # the same with lists
+        "lists.py": (
+            "cols = ['a'] + " + " + ".join(f"['c{i}']" for i in range(1500)) + "\n"
+            "df.select(*cols).write.mode('append').saveAsTable('narrow')\n"
+        ).encode(),
+        # a method chain `ast.parse` itself refuses under the default limit (CPython compiles it)
+        "chain.py": (
+            "df = spark.table('src')"
+            + "".join(f".withColumn('c{i}', F.lit({i}))" for i in range(1500))
+            + "\ndf.write.mode('append').saveAsTable('chained')\n"
+        ).encode(),
+    }
+    assert [g for g in gaps(check(tmp_path, monkeypatch, files)) if g[0] != "DL008"] == []
+    assert sorted(intents(tmp_path, monkeypatch, {})) == [
+        ("chain.py", "chained"),
+        ("concat.py", "wide"),
+        ("lists.py", "narrow"),
+    ]
+
+
+def test_a_chain_deeper_than_any_job_writes_stays_a_plain_dl000(tmp_path, monkeypatch):
+    deep = (
+        "q = 'INSERT INTO huge SELECT ' + " + " + ".join(f"'c{i}, '" for i in range(25000)) + " + '1'\nspark.sql(q)\n"
+    )
+    found = gaps(check(tmp_path, monkeypatch, {"deep.py": deep.encode(), "ok.py": b"spark.sql('DELETE FROM t')\n"}))
+    assert found == [("DL000", "deep.py", "file is nested too deeply to analyse")]

@@ -70,7 +70,16 @@ def analyze_source(
         return _variants(display, suffix, text, context, memo, budget)
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text, context, memo, budget)
+        try:
+            _dispatch(result, display, suffix, text, context, memo, budget)
+        except RecursionError:
+            # an expression CPython parses (a `+` chain of a thousand strings building
+            # SQL) but deeper than delta-lint's readers may recurse by default: read the
+            # file again, from the start, where they may recurse deeper
+            from delta_lint.frontend.pysource import deeply
+
+            result = FileResult(display)
+            deeply(_dispatch, result, display, suffix, text, context, memo, Budget())
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")
