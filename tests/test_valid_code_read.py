@@ -212,3 +212,22 @@ def test_a_chain_deeper_than_any_job_writes_stays_a_plain_dl000(tmp_path, monkey
     )
     found = gaps(check(tmp_path, monkeypatch, {"deep.py": deep.encode(), "ok.py": b"spark.sql('DELETE FROM t')\n"}))
     assert found == [("DL000", "deep.py", "file is nested too deeply to analyse")]
+
+
+# -- the statement EXECUTE IMMEDIATE runs may end in semicolons, as Spark's grammar allows -----
+
+
+def test_an_executed_statement_ending_in_a_semicolon_is_read(tmp_path, monkeypatch):
+    script = (
+        b"DECLARE OR REPLACE VARIABLE cat STRING DEFAULT 'main';\n"
+        b"EXECUTE IMMEDIATE \"SET QUERY_TAGS['catalog'] = '\" || cat || \"';\";\n"
+        b"EXECUTE IMMEDIATE 'SET QUERY_TAGS[''team''] = ''data'' ; ;';\n"
+        b"EXECUTE IMMEDIATE 'INSERT INTO sales.orders SELECT 1;';\n"
+    )
+    assert gaps(check(tmp_path, monkeypatch, {"tags.sql": script})) == []
+    assert intents(tmp_path, monkeypatch, {}) == [("tags.sql", "sales.orders")]
+
+
+def test_an_executed_statement_that_is_not_sql_stays_a_dl000(tmp_path, monkeypatch):
+    script = b"EXECUTE IMMEDIATE 'INSERT INTO sales.returns VALUES (1;';\nINSERT INTO sales.orders SELECT 1;\n"
+    assert [(r, p) for r, p, _ in gaps(check(tmp_path, monkeypatch, {"tags.sql": script}))] == [("DL000", "tags.sql")]

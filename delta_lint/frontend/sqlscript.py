@@ -204,8 +204,14 @@ def step(
                 if t.lastgroup == "name" and t.group("name").lower() in variables
             )
         )
-        return Step(evaluate(value, variables, "statement"), True, start, reads=reads)
+        # the text run is one statement, which Spark's grammar lets end in semicolons
+        # (`EXECUTE IMMEDIATE "SET QUERY_TAGS['k'] = '" || v || "';"`), as `spark.sql` does
+        executed = _TRAILING_SEMICOLONS.sub("", evaluate(value, variables, "statement"))
+        return Step(executed, True, start, reads=reads)
     return Step(rest, opened, start)
+
+
+_TRAILING_SEMICOLONS = re.compile(r"[\s;]+$")
 
 
 def _statement_expression(text: str) -> str:
