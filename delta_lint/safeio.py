@@ -18,8 +18,10 @@ Refusals are `InputRefused` with a reason that never quotes the file's content.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
+import re
 import stat
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024  # job files and configuration alike: larger ones are not ours to read
@@ -101,6 +103,31 @@ def read_input_text(
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputRefused(f"not UTF-8 text (byte {err.start})") from err
+
+
+# PEP 263: a comment on the first or second line naming the source's encoding
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_BLANK_OR_COMMENT = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)")
+
+
+def declared_encoding(data: bytes) -> str | None:
+    """The encoding a Python source's PEP 263 cookie declares (`# -*- coding:
+    latin-1 -*-`) when it is not UTF-8 and Python knows it, else None. CPython
+    decodes such a file with it, so reading it as UTF-8 would turn every accented
+    name into U+FFFD and call a file that runs unparseable. Only the first line is
+    looked at, and the second when the first is blank or a comment, as CPython does."""
+    lines = data.split(b"\n", 2)[:2]
+    for i, line in enumerate(lines):
+        m = _COOKIE.match(line)
+        if m:
+            try:
+                name = codecs.lookup(m.group(1).decode("ascii")).name
+            except (LookupError, UnicodeDecodeError):
+                return None  # a name Python refuses too: reading goes on as UTF-8
+            return None if name == "utf-8" else name
+        if i == 0 and not _BLANK_OR_COMMENT.match(line):
+            return None
+    return None
 
 
 def _read_bounded(fd: int, size: int, limit: int) -> bytes:

@@ -22,7 +22,7 @@ from delta_lint.model import (
     code_words,
     source_words,
 )
-from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, read_input
+from delta_lint.safeio import MAX_INPUT_BYTES, InputRefused, declared_encoding, read_input
 from delta_lint.suppress import scan as scan_suppressions
 
 PARSE_ERROR = "DL000"
@@ -35,11 +35,12 @@ READ_ERROR = "DL003"
 
 
 def decode(data: bytes) -> tuple[str, str | None]:
-    """Text of a file; a note when it was not valid UTF-8."""
+    """Text of a file; a note when it was not valid UTF-8 (or not valid in the
+    encoding its PEP 263 cookie declares: `safeio.declared_encoding`)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        text = data.decode("utf-8")
+        text = data.decode(declared_encoding(data) or "utf-8")
         note = None
     except UnicodeDecodeError as err:
         text = data.decode("utf-8", errors="replace")
@@ -69,7 +70,16 @@ def analyze_source(
         return _variants(display, suffix, text, context, memo, budget)
     result = FileResult(display)
     try:
-        _dispatch(result, display, suffix, text, context, memo, budget)
+        try:
+            _dispatch(result, display, suffix, text, context, memo, budget)
+        except RecursionError:
+            # an expression CPython parses (a `+` chain of a thousand strings building
+            # SQL) but deeper than delta-lint's readers may recurse by default: read the
+            # file again, from the start, where they may recurse deeper
+            from delta_lint.frontend.pysource import deeply
+
+            result = FileResult(display)
+            deeply(_dispatch, result, display, suffix, text, context, memo, Budget())
     except RecursionError:
         result.diagnostics.append(
             Diagnostic(PARSE_ERROR, Location(display, 1, 1), "file is nested too deeply to analyse", "error")

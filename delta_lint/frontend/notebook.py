@@ -42,6 +42,54 @@ def _open_triple_quote(line: str, quote: str | None) -> str | None:
 
 # the cell magics of languages whose writes delta-lint does not read: said, not skipped silently
 UNREAD_LANGUAGES = {"%scala": "Scala", "%r": "R", "%%scala": "Scala", "%%r": "R"}
+# IPython cell magics (`%%name` as a Python cell's first line) whose body IPython
+# runs as Python in the notebook's own namespace: timing, profiling, capturing output
+_PYTHON_BODY_MAGICS = frozenset({"%%time", "%%timeit", "%%capture", "%%prun"})
+
+
+def _ipython_cell_magic(word: str) -> str | None:
+    """The language of a cell whose first line is the IPython cell magic `word`:
+    "python" for the magics that run their body as Python, "sql" for `%%sql`, None
+    for any other (`%%bash`, `%%writefile`, a library's `%%kepler`): its body is the
+    magic's input, read by no runtime as Python, so it is said not read, never a
+    syntax error of the notebook."""
+    if word in _PYTHON_BODY_MAGICS or word in ("%%python", "%%py"):
+        return "python"
+    return "sql" if word == "%%sql" else None
+
+
+def _python_cell_lines(cell: Cell, nb: Notebook) -> None:
+    """A Python cell's lines as IPython runs them: a leading `%%name` cell magic
+    decides how its body is read (see `_ipython_cell_magic`; an unread one is said
+    in `nb.unread`), and line magics and shell escapes (`%pip install x`, `!ls`) are
+    not Python (see `_magic_statement`). Databricks runs a `%python` cell of a SQL
+    or Scala notebook, or a `# MAGIC %python` cell, through the same IPython kernel
+    as a plain cell, so the same lines are not Python there either."""
+    first = next((i for i, (_n, _c, t) in enumerate(cell.lines) if t.strip()), None)
+    if first is not None and cell.lines[first][2].lstrip().startswith("%%"):
+        n, col, text = cell.lines[first]
+        word = text.split()[0].lower()
+        lang = _ipython_cell_magic(word)
+        if lang is None:
+            nb.unread.append((n, col + len(text) - len(text.lstrip()) + 1, f"IPython `{word}`"))
+            cell.lang, cell.lines = "other", []
+            return
+        cell.lang = lang
+        cell.lines = [(n, col, ""), *cell.lines[first + 1 :]]
+        if lang != "python":
+            return
+    quote: str | None = None
+    depth = 0  # brackets open (see `still_open`)
+    out = []
+    for n, col, text in cell.lines:
+        if quote is None and depth == 0 and _LINE_MAGIC.match(text):
+            out.append((n, col, _magic_statement(text)))
+            continue
+        out.append((n, col, text))
+        if quote is None:
+            depth = still_open(text, depth)
+        quote = _open_triple_quote(text, quote)
+    cell.lines = out
 
 
 # notebooks exported as source in a language delta-lint does not read: (comment, cell magic)
@@ -239,6 +287,8 @@ def parse_databricks_source(text: str) -> Notebook:
                     cell.lang = "other"
                 if cell.lang != "other":
                     cell.lines.append((n, len(prefix), content))
+            if cell.lang == "python":
+                _python_cell_lines(cell, nb)
             nb.cells.append(cell)
         elif default == "python" and nonblank and (word := _cell_magic(nonblank[0])):
             # `%sql` typed as a cell's first line without `# MAGIC ` (a notebook edited
@@ -258,6 +308,8 @@ def parse_databricks_source(text: str) -> Notebook:
                         cell.lines.append((n, t.index(rest), rest))
                 elif started and cell.lang != "other":
                     cell.lines.append((n, 0, t))
+            if cell.lang == "python":
+                _python_cell_lines(cell, nb)
             nb.cells.append(cell)
         else:
             cell = Cell(default)
@@ -376,10 +428,12 @@ def parse_ipynb(text: str) -> Notebook:
         if first_code is not None:
             head = stripped[first_code].strip()
             word = head.split()[0].lower()
-            if word in ("%sql", "%%sql", "%python", "%%python", "%py"):
+            if word in ("%sql", "%%sql", "%python", "%%python", "%py") or word in _PYTHON_BODY_MAGICS:
                 cell_lang, start = "sql" if word.endswith("sql") else "python", first_code + 1
                 rest = stripped[first_code].lstrip()[len(word) :]
-                if rest.strip():  # `%sql TRUNCATE TABLE t`: the statement starts on the magic's line
+                if (
+                    rest.strip() and word not in _PYTHON_BODY_MAGICS
+                ):  # `%sql TRUNCATE TABLE t`: the statement starts on the magic's line
                     line, col = positions[first_code]
                     offset = len(stripped[first_code]) - len(rest)
                     first_line = Cell(cell_lang, [(line, col + offset, rest)])

@@ -27,11 +27,69 @@ from __future__ import annotations
 
 import ast
 import io
+import sys
+import threading
 import tokenize
+from collections.abc import Callable
+from typing import TypeVar
 
 from delta_lint.frontend.fstrings import parse_with_fstrings
 
 _OTHER = {'"': "'", "'": '"'}
+
+
+# How deep delta-lint may recurse on a file nested past Python's default limit (1,000
+# frames), and the stack of the thread that reads it (reserved, not used until
+# needed): deep enough for the expressions of job code CPython runs (a `+` chain of a
+# thousand strings building SQL), bounded so a pathological file still ends in a
+# RecursionError.
+_DEEP_RECURSION = 20_000
+_DEEP_STACK_BYTES = 512 * 1024 * 1024
+
+_T = TypeVar("_T")
+
+
+def deeply(fn: Callable[..., _T], *args: object) -> _T:
+    """`fn(*args)` on a thread of a large stack with a higher recursion limit: what
+    it returns or raises, here. Python's limit of 1,000 frames also bounds the
+    trees `ast.parse` builds, so a file CPython compiles and runs may be refused by
+    `ast.parse` and by readers that recurse on its tree; read this way it is not.
+    The limit is the process's while `fn` runs: the calling thread waits."""
+    outcome: list[tuple[bool, object]] = []
+
+    def run() -> None:
+        before = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(before, _DEEP_RECURSION))
+        try:
+            outcome.append((True, fn(*args)))
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller
+            outcome.append((False, err))
+        finally:
+            sys.setrecursionlimit(before)
+
+    size = threading.stack_size(_DEEP_STACK_BYTES)
+    try:
+        reader = threading.Thread(target=run, name="delta-lint-deep-file", daemon=True)
+        reader.start()
+    finally:
+        threading.stack_size(size)
+    reader.join()
+    ok, value = outcome[0]
+    if not ok:
+        raise value  # type: ignore[misc]
+    return value  # type: ignore[return-value]
+
+
+def _parse(source: str) -> ast.Module:
+    """`ast.parse`, again on a deep stack when the tree is deeper than Python's
+    default limit lets it build (see `deeply`); in a thread that already has the
+    deep limit, the first RecursionError stands."""
+    try:
+        return ast.parse(source)
+    except RecursionError:
+        if sys.getrecursionlimit() >= _DEEP_RECURSION:
+            raise
+    return deeply(ast.parse, source)
 
 
 def parse_module(source: str) -> ast.Module:
@@ -39,7 +97,7 @@ def parse_module(source: str) -> ast.Module:
     parameters (PEP 695); raises the first `SyntaxError` when the source does not
     parse any way."""
     try:
-        return ast.parse(source)
+        return _parse(source)
     except SyntaxError as err:
         first = err
     if (first.msg or "").startswith("f-string"):

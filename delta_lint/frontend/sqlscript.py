@@ -204,8 +204,14 @@ def step(
                 if t.lastgroup == "name" and t.group("name").lower() in variables
             )
         )
-        return Step(evaluate(value, variables, "statement"), True, start, reads=reads)
+        # the text run is one statement, which Spark's grammar lets end in semicolons
+        # (`EXECUTE IMMEDIATE "SET QUERY_TAGS['k'] = '" || v || "';"`), as `spark.sql` does
+        executed = _TRAILING_SEMICOLONS.sub("", evaluate(value, variables, "statement"))
+        return Step(executed, True, start, reads=reads)
     return Step(rest, opened, start)
+
+
+_TRAILING_SEMICOLONS = re.compile(r"[\s;]+$")
 
 
 def _statement_expression(text: str) -> str:
@@ -376,8 +382,10 @@ def identifiers(text: str, variables: dict[str, str], unknown: frozenset[str]) -
     out: list[str] = []
     at = 0
     for m in _IDENTIFIER_CALL.finditer(text):
-        if not m.group(0).endswith("(") or m.start() < at:
-            continue  # a string, a quoted name or a comment; or inside the one replaced
+        if not m.group(0)[:1].isalpha() or m.start() < at:
+            # a string, a quoted name or a comment (`-- concat(` ends with a bracket
+            # too); or inside the one replaced
+            continue
         end, first = _argument_end(text, m.end())
         if end is None:
             break  # never closed: nor is any after it (each would be scanned to the end)
