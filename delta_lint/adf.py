@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from delta_lint.bundle import RUN_JOB_UNREAD, Job, Workflows, found_problem, job_from_settings, listing
+from delta_lint.bundle import Job, Workflows, found_problem, job_from_settings, listing
 from delta_lint.config import ConfigError
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, load_json, located
@@ -455,7 +455,7 @@ def _pipeline_job(name: str, props: dict, file: Path, source: Source, keys: tupl
     job = job_from_settings(name, settings, file, root, base=root)
     for key, starts in flat.starts.items():
         if key in job.tasks:
-            job.tasks[key] = replace(job.tasks[key], starts=starts, problem=RUN_JOB_UNREAD)
+            job.tasks[key] = replace(job.tasks[key], starts=starts, problem=None)  # as Airflow's RunNow
     out.notes += flat.notes
     if not limited and any(task.files or task.starts or task.problem for task in job.tasks.values()):
         out.notes.append(

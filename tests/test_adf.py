@@ -264,3 +264,58 @@ def test_a_broken_pipeline_file_is_a_diagnostic_and_other_json_is_left_alone(lin
     # a JSON file of another tool that says "activities" and does not parse is none of the factory's
     other = lint({**TWO_LOADS, "pipeline/pl.json": _pipeline("pl", []), "config/app.json": '{"activities": [1,,]}'})
     assert [f for f in other.findings if f.rule == "DL003"] == []
+
+
+def test_a_databricks_job_activity_runs_the_job_another_reader_defines(lint):
+    export = json.dumps(
+        {
+            "job_id": 123,
+            "settings": {
+                "name": "nightly",
+                "tasks": [{"task_key": "load", "notebook_task": {"notebook_path": "/Repos/u/r/nb/load_a"}}],
+            },
+        }
+    )
+
+    def pipeline(job_id: str, ordered: bool) -> str:
+        run = {"name": "Run job", "type": "DatabricksJob", "dependsOn": [], "typeProperties": {"jobId": job_id}}
+        after = ("Run job",) if ordered else ()
+        return _pipeline("pl", [run, _notebook("Load B", "/Repos/u/r/nb/load_b", after=after)], concurrency=1)
+
+    files = {**TWO_LOADS, "jobs/nightly.json": export, "trigger/t.json": _trigger("t", "pl")}
+    beside = lint({**files, "pipeline/pl.json": pipeline("123", ordered=False)})
+    found = [f for f in beside.findings if f.rule == "DL102"]
+    assert len(found) == 1 and "job `nightly` runs in task `Run job`" in found[0].overlap
+    assert _conflicts(lint({**files, "pipeline/pl.json": pipeline("123", ordered=True)})) == []
+    unknown = lint({**files, "pipeline/pl.json": pipeline("999", ordered=True)})
+    assert any(f.rule == "DL006" and "starts job `999`" in f.message for f in unknown.findings)
+
+
+def test_spark_python_activities_and_event_triggers(lint):
+    script = 'import sys\nspark.range(1).write.mode("overwrite").saveAsTable(f"main.sales.{sys.argv[1]}")\n'
+    run = {
+        "name": "Script",
+        "type": "DatabricksSparkPython",
+        "dependsOn": [],
+        "typeProperties": {"pythonFile": "dbfs:/FileStore/jobs/write.py", "parameters": ["daily"]},
+    }
+    pipeline = _pipeline("pl_py", [run], concurrency=1)
+    other = _pipeline("pl_nb", [_notebook("Load", "/Repos/u/r/nb/load_a")], concurrency=1)
+    event = json.dumps(
+        {
+            "name": "on_file",
+            "properties": {
+                "type": "BlobEventsTrigger",
+                "runtimeState": "Started",
+                "pipelines": [{"pipelineReference": {"referenceName": "pl_py", "type": "PipelineReference"}}],
+                "typeProperties": {"events": ["Microsoft.Storage.BlobCreated"]},
+            },
+        }
+    )
+    files = {"jobs/write.py": script, "nb/load_a.py": OVERWRITE, "pipeline/pl_py.json": pipeline}
+    files |= {"pipeline/pl_nb.json": other, "trigger/on_file.json": event, "trigger/daily.json": _trigger("d", "pl_nb")}
+    found = [f for f in lint(files).findings if f.rule == "DL102"]
+    # the event trigger starts pl_py at any time: it meets the daily pipeline by its definition
+    assert [(f.severity, f.overlap_basis) for f in found] == [("error", "schedule")]
+    assert "an event trigger `on_file`" in found[0].overlap
+    assert _conflicts(lint({**files, "jobs/write.py": script.replace("main.sales.", "main.other.")})) == []
