@@ -250,6 +250,7 @@ class _Flattened:
         self.no_wait: dict[str, list[str]] = {}  # ExecutePipeline without waitOnCompletion -> its dependencies
         self.starts: dict[str, tuple[str, tuple[str, ...]]] = {}  # task -> (pipeline or job it starts, parameters)
         self.notes: list[str] = []
+        self.dynamic: dict[str, str] = {}  # task -> why its file is known only to a run
 
     def add(
         self,
@@ -343,15 +344,19 @@ class _Flattened:
             spec["condition_task"] = {}
             self.tasks.append(_placed(spec, line))
             return [*inner, key]
-        if kind == "DatabricksNotebook":
-            task = {
-                "notebook_path": props.get("notebookPath"),
-                "base_parameters": _parameters(props.get("baseParameters")),
-            }
-            spec["notebook_task"] = task
-        elif kind == "DatabricksSparkPython":
-            task = {"python_file": props.get("pythonFile"), "parameters": _parameters(props.get("parameters"))}
-            spec["spark_python_task"] = task
+        if kind in ("DatabricksNotebook", "DatabricksSparkPython"):
+            notebook = kind == "DatabricksNotebook"
+            written = props.get("notebookPath" if notebook else "pythonFile")
+            path = _value(written)
+            if isinstance(path, str) and "{{" in path:  # `@pipeline().parameters.notebook`, `@concat(...)`
+                shown = written.get("value") if isinstance(written, dict) else written
+                self.dynamic[key] = f"its {'notebook path' if notebook else 'Python file'} is the expression `{shown}`"
+                path = None
+            given = _parameters(props.get("baseParameters" if notebook else "parameters"))
+            if notebook:
+                spec["notebook_task"] = {"notebook_path": path, "base_parameters": given}
+            else:
+                spec["spark_python_task"] = {"python_file": path, "parameters": given}
         elif kind == "ExecutePipeline":
             reference = props.get("pipeline")
             child = reference.get("referenceName") if isinstance(reference, dict) else None
@@ -456,6 +461,9 @@ def _pipeline_job(name: str, props: dict, file: Path, source: Source, keys: tupl
     for key, starts in flat.starts.items():
         if key in job.tasks:
             job.tasks[key] = replace(job.tasks[key], starts=starts, problem=None)  # as Airflow's RunNow
+    for key, why in flat.dynamic.items():
+        if key in job.tasks:
+            job.tasks[key] = replace(job.tasks[key], problem=f"{why}, which only a run knows")
     out.notes += flat.notes
     if not limited and any(task.files or task.starts or task.problem for task in job.tasks.values()):
         out.notes.append(

@@ -319,3 +319,13 @@ def test_spark_python_activities_and_event_triggers(lint):
     assert [(f.severity, f.overlap_basis) for f in found] == [("error", "schedule")]
     assert "an event trigger `on_file`" in found[0].overlap
     assert _conflicts(lint({**files, "jobs/write.py": script.replace("main.sales.", "main.other.")})) == []
+
+
+def test_a_notebook_path_given_by_an_expression_is_unknown_not_guessed(lint):
+    dynamic = _notebook("Load", "/Repos/u/r/nb/load_a")
+    dynamic["typeProperties"]["notebookPath"] = {"value": "@pipeline().parameters.notebook", "type": "Expression"}
+    pipeline = _pipeline("pl", [dynamic, _notebook("Other", "/Repos/u/r/nb/load_b")], concurrency=1)
+    result = lint({**TWO_LOADS, "pipeline/pl.json": pipeline})
+    assert _conflicts(result) == []  # which notebook runs beside `Other` only a run knows
+    unknown = [f for f in result.findings if f.rule == "DL006"]
+    assert len(unknown) == 1 and "`@pipeline().parameters.notebook`, which only a run knows" in unknown[0].message
