@@ -329,3 +329,26 @@ def test_a_notebook_path_given_by_an_expression_is_unknown_not_guessed(lint):
     assert _conflicts(result) == []  # which notebook runs beside `Other` only a run knows
     unknown = [f for f in result.findings if f.rule == "DL006"]
     assert len(unknown) == 1 and "`@pipeline().parameters.notebook`, which only a run knows" in unknown[0].message
+
+
+def test_hourly_weekly_and_windows_zone_recurrences_are_placed_in_time(lint):
+    one = _pipeline("pl_a", [_notebook("A", "/Repos/u/r/nb/load_a")], concurrency=1)
+    two = _pipeline("pl_b", [_notebook("B", "/Repos/u/r/nb/load_b")], concurrency=1)
+    files = {**TWO_LOADS, "pipeline/pl_a.json": one, "pipeline/pl_b.json": two}
+    every_4h = {"frequency": "Hour", "interval": 4, "startTime": "2024-01-01T01:00:00Z"}
+
+    def meet(a: dict, b: dict) -> list[str]:
+        found = lint(
+            {**files, "trigger/ta.json": _trigger("ta", "pl_a", **a), "trigger/tb.json": _trigger("tb", "pl_b", **b)}
+        )
+        return [f"{f.severity}/{f.overlap_basis}" for f in found.findings if f.rule == "DL102"]
+
+    assert meet(every_4h, {"startTime": "2024-01-01T03:00:00Z"}) == []  # 01, 05, 09, ... never at 03
+    assert meet(every_4h, {"startTime": "2024-01-01T05:30:00Z"}) == ["error/schedule"]
+    monday = {"frequency": "Week", "schedule": {"hours": [6], "minutes": [0], "weekDays": ["Monday"]}}
+    assert meet(monday, {"startTime": "2024-01-01T06:00:00Z"}) == ["error/schedule"]
+    assert meet(monday, {"startTime": "2024-01-01T12:00:00Z"}) == []
+    # 06:00 in Berlin is 05:00 UTC in winter: it meets a 05:00 UTC run, not a 12:00 UTC one
+    berlin = {"startTime": "2024-01-01T06:00:00", "timeZone": "W. Europe Standard Time"}
+    assert meet(berlin, {"startTime": "2024-01-01T05:00:00Z"}) == ["error/schedule"]
+    assert meet(berlin, {"startTime": "2024-01-01T12:00:00Z"}) == []
