@@ -140,7 +140,7 @@ def load_found_adf(root: Path, found: tuple[str, ...] | None = None) -> Workflow
                     triggers.append(({**resource["properties"], "name": name}, file, source, keys))
             continue
         props = doc["properties"]
-        name = str(doc.get("name") or file.stem)
+        name = str(doc.get("name") or _unnamed(file))
         if kind == "pipeline":
             if not isinstance(props.get("activities"), list):
                 line = source.line_of(("properties", "activities"))
@@ -184,6 +184,14 @@ def load_found_adf(root: Path, found: tuple[str, ...] | None = None) -> Workflow
         out.jobs.setdefault(job.key, job)
     out.source = ", ".join(_label(f, root) for f in out.files)
     return out
+
+
+def _unnamed(file: Path) -> str:
+    """The name of a pipeline whose file gives none: a Fabric item's folder
+    (`Load.DataPipeline/pipeline-content.json` is `Load`), else the file's."""
+    if file.name == "pipeline-content.json" and file.parent.suffix == ".DataPipeline":
+        return file.parent.stem
+    return file.stem
 
 
 def _problem(file: Path, root: Path, err: ConfigError) -> tuple:

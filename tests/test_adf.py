@@ -352,3 +352,12 @@ def test_hourly_weekly_and_windows_zone_recurrences_are_placed_in_time(lint):
     berlin = {"startTime": "2024-01-01T06:00:00", "timeZone": "W. Europe Standard Time"}
     assert meet(berlin, {"startTime": "2024-01-01T05:00:00Z"}) == ["error/schedule"]
     assert meet(berlin, {"startTime": "2024-01-01T12:00:00Z"}) == []
+
+
+def test_a_fabric_data_pipeline_item_is_read_as_a_pipeline_named_by_its_folder(lint):
+    content = json.dumps(
+        {"properties": {"activities": [_notebook("A", "/Repos/u/r/nb/load_a"), _notebook("B", "/Repos/u/r/nb/load_b")]}}
+    )
+    result = lint({**TWO_LOADS, "Load.DataPipeline/pipeline-content.json": content})
+    found = [f for f in result.findings if f.rule == "DL102" and "have no dependency" in f.overlap]
+    assert len(found) == 1 and "of job `Load`" in found[0].overlap
