@@ -181,6 +181,7 @@ def load_found_adf(root: Path, found: tuple[str, ...] | None = None) -> Workflow
     for name, (props, file, source, keys) in sorted(pipelines.items()):
         job = _pipeline_job(name, props, file, source, keys, root, out)
         _schedule(job, starting.get(name, []), out)
+        _given_by_triggers(job, starting.get(name, []))
         out.jobs.setdefault(job.key, job)
     out.source = ", ".join(_label(f, root) for f in out.files)
     return out
@@ -488,14 +489,23 @@ def _triggers_by_pipeline(triggers: list[tuple[dict, Path, Source, tuple]], root
     """pipeline name -> the triggers naming it (each trigger's properties and name)."""
     out: dict[str, list[dict]] = {}
     for props, _file, _source, _keys in triggers:
-        named = []
+        named: dict[str, set[str]] = {}  # pipeline -> the parameters the trigger gives it
         for entry in _list(props.get("pipelines")) + [props.get("pipeline")]:
             reference = entry.get("pipelineReference") if isinstance(entry, dict) else None
             if isinstance(reference, dict) and isinstance(reference.get("referenceName"), str):
-                named.append(reference["referenceName"])
-        for pipeline in dict.fromkeys(named):
-            out.setdefault(pipeline, []).append(props)
+                given = entry.get("parameters")
+                named.setdefault(reference["referenceName"], set()).update(given if isinstance(given, dict) else ())
+        for pipeline, given in named.items():
+            out.setdefault(pipeline, []).append({**props, "given": sorted(map(str, given))})
     return out
+
+
+def _given_by_triggers(job: Job, triggers: list[dict]) -> None:
+    """A pipeline parameter a started trigger passes (`"p_date": "@trigger().scheduledTime"`)
+    has the trigger's value in its runs, not its `defaultValue`: unknown, as a run's."""
+    given = {name for t in triggers if t.get("runtimeState") != "Stopped" for name in t.get("given", ())}
+    if given:
+        job.parameter_defaults = tuple((k, None if k in given else v) for k, v in job.parameter_defaults)
 
 
 def _schedule(job: Job, triggers: list[dict], out: Workflows) -> None:

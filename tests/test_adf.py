@@ -361,3 +361,28 @@ def test_a_fabric_data_pipeline_item_is_read_as_a_pipeline_named_by_its_folder(l
     result = lint({**TWO_LOADS, "Load.DataPipeline/pipeline-content.json": content})
     found = [f for f in result.findings if f.rule == "DL102" and "have no dependency" in f.overlap]
     assert len(found) == 1 and "of job `Load`" in found[0].overlap
+
+
+def test_a_parameter_a_trigger_passes_is_not_its_default(lint):
+    writer = (
+        NB + 't = dbutils.widgets.get("table")\nspark.range(1).write.mode("overwrite").saveAsTable(f"main.s.{t}")\n'
+    )
+    other = NB + 'spark.range(1).write.mode("overwrite").saveAsTable("main.s.x")\n'
+    pipeline = _pipeline(
+        "pl",
+        [
+            _notebook("A", "/Repos/u/r/nb/write", params={"table": "@pipeline().parameters.table"}),
+            _notebook("B", "/Repos/u/r/nb/other"),
+        ],
+        concurrency=1,
+        parameters={"table": {"type": "string", "defaultValue": "y"}},
+    )
+    files = {"nb/write.py": writer, "nb/other.py": other, "pipeline/pl.json": pipeline}
+
+    def tables(result) -> list[str]:
+        return sorted(str(i.table.name) for r in result.files if r.path == "nb/write.py" for i in r.intents)
+
+    assert tables(lint({**files, "trigger/t.json": _trigger("t", "pl")})) == ["main.s.y"]  # the default
+    passing = json.loads(_trigger("t", "pl"))
+    passing["properties"]["pipelines"][0]["parameters"] = {"table": "@trigger().outputs.body.table"}
+    assert "main.s.y" not in tables(lint({**files, "trigger/t.json": json.dumps(passing)}))
