@@ -334,17 +334,23 @@ class _Flattened:
                     + [("defaultActivities",)]
                 )
                 before = tuple(depends)
+                filled = 0  # branches that run an activity
                 for branch in branches:
                     value: Any = props
                     for part in branch:
-                        value = value[part] if isinstance(value, (dict, list)) else None
-                        if value is None:
-                            break
+                        value = (
+                            value.get(part)
+                            if isinstance(value, dict)
+                            else value[part]
+                            if isinstance(value, list) and isinstance(part, int) and part < len(value)
+                            else None
+                        )
                     made = self.add(_list(value), (*inner_keys, *branch), key + "/", before, batch, items, depth + 1)
                     if made:
                         inner += made
                         before = tuple(made)
-                if len([b for b in branches if b]) > 1 and inner:
+                        filled += 1
+                if filled > 1:
                     self.notes.append(
                         f"{kind} `{key}` of pipeline `{self.pipeline}`: one of its branches runs in a run, so its "
                         "branches' activities are not paired with each other within a run"

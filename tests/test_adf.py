@@ -386,3 +386,23 @@ def test_a_parameter_a_trigger_passes_is_not_its_default(lint):
     passing = json.loads(_trigger("t", "pl"))
     passing["properties"]["pipelines"][0]["parameters"] = {"table": "@trigger().outputs.body.table"}
     assert "main.s.y" not in tables(lint({**files, "trigger/t.json": json.dumps(passing)}))
+
+
+def test_containers_missing_their_branches_or_activities_are_read_without_failing(lint):
+    shapes = [
+        {"name": "If", "type": "IfCondition", "dependsOn": [], "typeProperties": {"ifTrueActivities": "x"}},
+        {"name": "Sw", "type": "Switch", "dependsOn": [], "typeProperties": {"cases": [1, {"activities": None}]}},
+        {"name": "Loop", "type": "ForEach", "dependsOn": [], "typeProperties": {"batchCount": True}},
+        {"name": "Until", "type": "Until", "dependsOn": [{"activity": 3}]},
+        {"type": "DatabricksNotebook"},
+        "not an activity",
+        {"name": "Job", "type": "DatabricksJob", "dependsOn": [], "typeProperties": {"jobId": {"x": 1}}},
+        {"name": "Run", "type": "ExecutePipeline", "dependsOn": [], "typeProperties": {"pipeline": "pl"}},
+        {"name": "Py", "type": "DatabricksSparkPython", "dependsOn": [], "typeProperties": {"parameters": 7}},
+    ]
+    odd_trigger = json.loads(_trigger("t", "pl"))
+    odd_trigger["properties"]["typeProperties"]["recurrence"] = {"frequency": "Week", "interval": "1", "schedule": []}
+    result = lint({**TWO_LOADS, "pipeline/pl.json": _pipeline("pl", shapes), "trigger/t.json": json.dumps(odd_trigger)})
+    # read, not failed: the lone notebooks meet by assumption only, the odd activities are named
+    assert {f.overlap_basis for f in result.findings if f.rule == "DL102"} <= {"assumed"}
+    assert any(f.rule == "DL006" and "task `Py` of job `pl`" in f.message for f in result.findings)
