@@ -406,3 +406,31 @@ def test_containers_missing_their_branches_or_activities_are_read_without_failin
     # read, not failed: the lone notebooks meet by assumption only, the odd activities are named
     assert {f.overlap_basis for f in result.findings if f.rule == "DL102"} <= {"assumed"}
     assert any(f.rule == "DL006" and "task `Py` of job `pl`" in f.message for f in result.findings)
+
+
+def test_a_kept_run_sees_a_pipeline_or_trigger_change(tmp_path):
+    from tests.conftest import run_cli
+
+    def write(name: str, text: str) -> None:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    def outputs() -> tuple[str, str]:
+        warm = run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout
+        return warm, run_cli("check", ".", "--format", "json", "--no-cache", cwd=tmp_path).stdout
+
+    for name, text in TWO_LOADS.items():
+        write(name, text)
+    write("pipeline/pl_a.json", _pipeline("pl_a", [_notebook("A", "/Repos/u/r/nb/load_a")], concurrency=1))
+    write("pipeline/pl_b.json", _pipeline("pl_b", [_notebook("B", "/Repos/u/r/nb/load_b")], concurrency=1))
+    write("trigger/ta.json", _trigger("ta", "pl_a", 2))
+    write("trigger/tb.json", _trigger("tb", "pl_b", 14))
+    first, cold = outputs()
+    assert first == cold and '"DL102"' not in first
+    write("trigger/tb.json", _trigger("tb", "pl_b", 2))  # the same size: only its text moved
+    warm, cold = outputs()
+    assert warm == cold and '"DL102"' in warm
+    write("trigger/tb.json", _trigger("tb", "pl_b", 14))
+    write("trigger/tc.json", _trigger("tc", "pl_b", 2))  # a trigger added beside it
+    warm, cold = outputs()
+    assert warm == cold and '"DL102"' in warm
