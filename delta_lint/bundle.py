@@ -583,6 +583,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return find_terraform(Path(argument), tests)
     if kind == "airflow":
         return find_airflow_dags(Path(argument), tests)
+    if kind == "adf":  # Data Factory pipelines (and ARM templates holding them): `adf.load_found_adf`
+        return _files_saying(Path(argument), lambda name: name.endswith(".json"), b'"activities"', tests)
     if kind == "terraform-modules":  # asked only of projects with Terraform jobs
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":

@@ -1055,6 +1055,10 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
             from delta_lint.airflow import load_found_airflow
 
             _add_jobs(exported, load_found_airflow(config.root, found))
+        if found := _found(exported, "adf", config.root):
+            from delta_lint.adf import load_found_adf
+
+            _add_jobs(exported, load_found_adf(config.root, found))
     if exported is not None:
         _add_jobs(out, exported)
     if found := _found(out, "dbt", config.root):

@@ -21,6 +21,7 @@ NOT_FOR_SQL = (
     "hcl2",
     "pyspark",
     "delta_lint.airflow",
+    "delta_lint.adf",
     "delta_lint.dbt",
     "delta_lint.terraform",
     "delta_lint.frontend.dbt",
