@@ -1241,6 +1241,10 @@ def _ctas_query_start(text: str) -> int | None:
     return None
 
 
+# A query statement led by a parenthesis (a set operation of parenthesised queries):
+# Spark's grammar starts no write that way
+_QUERY_IN_PARENS = re.compile(r"\(+\s*(?:SELECT|WITH|VALUES|FROM|TABLE)\b", re.I)
+
 _ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
 
@@ -1275,6 +1279,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
             return getattr(_Recognise, key)(ctx, m)
     if upper.startswith("REORG") or upper.startswith("RESTORE") or upper.startswith("CONVERT"):
         raise ParseError(f"unrecognised {upper.split()[0]} statement")
+    if _QUERY_IN_PARENS.match(text):  # `(SELECT 1) UNION (SELECT 2)`: a query, no write
+        return [], []
     words = text.split(None, 1)
     first = words[0].upper() if words else ""
     if first not in _WRITE_KEYWORDS and not cte_write:
