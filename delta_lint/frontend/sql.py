@@ -569,6 +569,19 @@ def analyze_sql(
             continue
         except (ParseError, TokenError) as err:
             reason = tpl.restore(plain_reason(err))
+            lone = _LONE_TEMPLATE.findall(tpl.text)
+            if lone:  # `INSERT INTO t {query}`, `CASE {cases} ELSE`: syntax only a run gives
+                shown = ", ".join(dict.fromkeys(f"`{tpl.restore(m)}`" for m in lone))
+                diagnostics.append(
+                    Diagnostic(
+                        DYNAMIC_SQL,
+                        loc,
+                        f"the statement `{_short(stmt.text)}` holds {shown} where SQL syntax stands, a value only a "
+                        f"run knows, and does not parse without it ({reason}): its writes are not checked",
+                        "info",
+                    )
+                )
+                continue
             diagnostics.append(
                 Diagnostic(PARSE_ERROR, loc, f"cannot parse statement `{_short(stmt.text)}`: {reason}", "error")
             )
@@ -1214,6 +1227,9 @@ def _read_statement(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent
 _OPTIMIZES = (Kind.OPTIMIZE, Kind.OPTIMIZE_ZORDER)
 # a template's marker (`sqltext.apply_templates`) as a statement's first word
 _LEADING_MARKER = re.compile(r"__DLP\d+__")
+# a template standing alone as a token (not part of a name or a literal): where it
+# stands, the statement's syntax is the run's value (a query, a clause, a CASE's arms)
+_LONE_TEMPLATE = re.compile(r"(?<![\w.`'\"])__dlp\d+__(?![\w.`'\"])", re.I)
 _TEMPLATE_MARKER = re.compile(r"__dlp\d+__", re.I)
 # the first word of an ALTER TABLE's change: a change a template fills after it is
 # still that kind of change of the table (see `_statement`)
@@ -1240,6 +1256,10 @@ def _ctas_query_start(text: str) -> int | None:
             return m.start()
     return None
 
+
+# A query statement led by a parenthesis (a set operation of parenthesised queries):
+# Spark's grammar starts no write that way
+_QUERY_IN_PARENS = re.compile(r"\(+\s*(?:SELECT|WITH|VALUES|FROM|TABLE)\b", re.I)
 
 _ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
@@ -1275,6 +1295,8 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
             return getattr(_Recognise, key)(ctx, m)
     if upper.startswith("REORG") or upper.startswith("RESTORE") or upper.startswith("CONVERT"):
         raise ParseError(f"unrecognised {upper.split()[0]} statement")
+    if _QUERY_IN_PARENS.match(text):  # `(SELECT 1) UNION (SELECT 2)`: a query, no write
+        return [], []
     words = text.split(None, 1)
     first = words[0].upper() if words else ""
     if first not in _WRITE_KEYWORDS and not cte_write:

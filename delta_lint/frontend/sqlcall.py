@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
+from sqlglot.dialects.dialect import Dialects
+
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument
@@ -182,6 +184,8 @@ class SqlCallReader:
         warehouse call runs, else the query of `spark.sql`."""
         if not node.args and not node.keywords:
             return
+        if warehouse is None and _generates_sql(node):
+            return  # sqlglot's `expression.sql("databricks")`: it writes SQL text, it runs none
         if warehouse is None and self._sql_elsewhere(node):
             # another database's (DuckDB's): no Delta write, and nothing to say at the call
             self.host._elsewhere_lines.add((scope.site or self.host.sites.loc(node)).line)
@@ -455,3 +459,20 @@ def _shape(intent: Intent) -> tuple:
 
 
 _WHOLLY_PLACEHOLDER = re.compile(r"\s*\{[^{}]+\}\s*;?\s*")
+
+
+# sqlglot's `Expression.sql(dialect, pretty=...)` turns a parsed tree into text: its
+# argument is a dialect's name (or its keywords are the generator's), never a statement
+_GENERATOR_KEYWORDS = frozenset({"dialect", "pretty", "identify", "normalize", "pad", "indent", "comments"})
+_DIALECTS = frozenset(d.value for d in Dialects if d.value)  # `databricks`, `spark`, `duckdb`, ...
+
+
+def _generates_sql(node: ast.Call) -> bool:
+    """Whether an `x.sql(...)` call is sqlglot's SQL generator rather than a session's
+    statement: a generator keyword, or one argument that is a dialect's name alone."""
+    if any(k.arg in _GENERATOR_KEYWORDS for k in node.keywords):
+        return True
+    if len(node.args) != 1 or node.keywords:
+        return False
+    arg = node.args[0]
+    return isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.strip().lower() in _DIALECTS
