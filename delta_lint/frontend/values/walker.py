@@ -198,6 +198,39 @@ def _carried(body: list[ast.stmt]) -> set[str]:
     return found
 
 
+def _bound_here(stmt: ast.stmt) -> set[str]:
+    """The names a statement binds in its own scope (targets, loop and `with`
+    names, walrus targets, imports, `except ... as e`, `match` captures), not those
+    of a function, class or lambda it defines, nor a comprehension's own targets."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if node is not stmt and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found.add(node.id)
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.add(node.name)
+        elif hasattr(ast, "MatchAs") and isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            found.add(node.name)
+        elif hasattr(ast, "MatchMapping") and isinstance(node, ast.MatchMapping) and node.rest:
+            found.add(node.rest)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # a comprehension's targets are its own; a walrus in it binds the enclosing scope
+            stack.extend(n for n in walk(node) if isinstance(n, ast.NamedExpr))
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
     """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
     scope.env.clear()
@@ -463,6 +496,9 @@ class Walker:
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls: dict[str, int] = dict.fromkeys(called, 0)
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
+        # helpers a call of which is not read (a cap, the budget spent): their writes
+        # as read where written stay, their parameters not resolved
+        self._unread: set[str] = set()
         # class -> the one object the file makes of it, with known attributes (see `instance`)
         self.sole_instances: dict[str, Instance] = {}
         # such objects given to this reading: their methods are read where they are written,
@@ -623,7 +659,11 @@ class Walker:
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
         for name in self._instance_calls:  # reported at the calls on its object: not where it is written
             self.kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
-        called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
+        called = [
+            marks
+            for name, marks in self._from_definition.items()
+            if name in self._helper_calls and name not in self._unread
+        ]
         intents = {i for marks in called for i in marks[0]} - self.kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
         if intents:
@@ -640,6 +680,24 @@ class Walker:
             self._stmt(stmt, scope)
 
     def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        """Read one statement. Every statement read costs the file's budget a step,
+        a helper's body at each of its calls too; once the budget is spent, the
+        statement is still read for its writes, but what it binds is not known."""
+        budget = self.host.budget
+        if not budget.exhausted:
+            try:
+                budget.statement(stmt)
+            except OutOfBudget as err:
+                # said at the outermost call when a helper read again there ran out
+                line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
+                budget.note(self.host.own_path, line, str(err), lasting=True)
+                self.values._budget_spent(stmt)
+        self._read(stmt, scope)
+        if budget.exhausted and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for name in _bound_here(stmt):
+                scope.env.pop(name, None)
+
+    def _read(self, stmt: ast.stmt, scope: Scope) -> None:
         if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
             if self._exits:
                 self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
@@ -1039,11 +1097,12 @@ class Walker:
                 scope.env.pop(name, None)
 
     def _loop_turn(self, stmt: ast.For) -> bool:
-        """One turn of a loop read element by element costs the file's budget what
-        reading its body does (`Budget.turn`; nested loops over literal lists
-        multiply); False once it is spent, with the diagnostic at the loop."""
+        """One turn of a loop read element by element costs the file's budget a step,
+        and its body's statements theirs as they are read (nested loops over literal
+        lists multiply); False once it is spent, with the diagnostic at the loop
+        when the turn is what spent it."""
         try:
-            self.host.budget.turn(stmt)
+            self.host.budget.step()
         except OutOfBudget as err:
             if str(err):  # the turn that spent it (a budget spent before was said where it was)
                 self.host.budget.note(self.host.own_path, stmt.lineno, str(err), lasting=True)
@@ -1167,18 +1226,24 @@ class Walker:
         of an `Instance` reads `self.x` as the instance holds it."""
         if frame(fn) in scope.calls:  # a recursion: its writes are read once, at its first call
             return
+        if self.host.budget.exhausted:  # said where the budget ran out: nothing is read again
+            self._unread.add(fn.name)
+            return
         count = self._helper_calls.get(fn.name, 0)
         if len(scope.calls) >= MAX_HELPER_DEPTH:
+            self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called {MAX_HELPER_DEPTH + 1} helpers deep: its writes are not read"
             )
             return
         if count >= MAX_HELPER_CALLS:
+            self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called more than {MAX_HELPER_CALLS} times: its later calls are not read"
             )
             return
         if not self.values._may_read_helper(call):
+            self._unread.add(fn.name)
             return
         env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
@@ -1217,7 +1282,8 @@ class Walker:
     def _not_followed(self, call: ast.Call, why: str) -> None:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
-        makes is lost otherwise, with nothing at its line."""
+        makes is lost otherwise, with nothing at its line. Its writes as read where
+        it is written (a parameter a placeholder: not resolved) are kept."""
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
