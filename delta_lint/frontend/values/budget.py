@@ -101,8 +101,6 @@ class Budget:
     spent: list[Spent] = field(default_factory=list)
     _started: float | None = None
     _turn_costs: dict[int, int] = field(default_factory=dict)  # loop statement id -> nodes of its body
-    # statement id -> (the statement, kept so that its id is never reused; its cost)
-    _statement_costs: dict[int, tuple[ast.stmt, int]] = field(default_factory=dict)
     _said: int = 0  # how many of `spent` the analyser has said
 
     def step(self, cost: int = 1) -> None:
@@ -143,22 +141,6 @@ class Budget:
             nodes = sum(1 for stmt in loop.body for _ in ast.walk(stmt))
             cost = self._turn_costs[id(loop)] = 1 + nodes // NODES_PER_STEP
         self.step(cost)
-
-    def statement(self, stmt: ast.stmt) -> None:
-        """One statement read (a helper's at each call): a step, and one per
-        `NODES_PER_STEP` nodes of its own expressions (not of the statements it
-        holds, each charged when read), as reading it walks them: a line of a
-        hundred f-string fields costs what a hundred short lines do."""
-        known = self._statement_costs.get(id(stmt))
-        if known is None or known[0] is not stmt:
-            nodes = 0
-            todo: list[ast.AST] = [stmt]
-            while todo:
-                node = todo.pop()
-                nodes += 1
-                todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt))
-            known = self._statement_costs[id(stmt)] = (stmt, 1 + nodes // NODES_PER_STEP)
-        self.step(known[1])
 
     def read_helper(self) -> bool:
         """Whether one more helper may be read again at a call (and count it)."""

@@ -60,7 +60,7 @@ from delta_lint.frontend.values.brains import (
     call_named,
     is_argv,
 )
-from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.budget import NODES_PER_STEP, Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
 from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fields
 from delta_lint.frontend.values.iteration import (
@@ -173,6 +173,8 @@ def _open_tail(before: object, after: object) -> bool:
     is `before`'s text and then more, with a part not known in what was added."""
     if not (isinstance(before, Str) and isinstance(after, Str)) or before.scalar or after.scalar:
         return False
+    if len(list(alternatives(after))) > 1:  # a turn's branches (`if first: s = s + ","`): each appends
+        return all(a.text == before.text or _open_tail(before, a) for a in alternatives(after))
     if before.unknown or len(after.text) <= len(before.text) or not after.text.startswith(before.text):
         return False
     return after.unknown or bool(set(after.params) - set(before.params))
@@ -229,6 +231,32 @@ def _bound_here(stmt: ast.stmt) -> set[str]:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
+    """The nodes of a statement's own expressions: not those of the statements it
+    holds (read as statements), nor of a function or lambda it defines (run
+    elsewhere)."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo.extend(
+            c
+            for c in ast.iter_child_nodes(node)
+            if not isinstance(c, (ast.stmt, ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        )
+    return found
+
+
+def _forget(env: dict[str, object], name: str) -> None:
+    """`name` holds a value not known: bound to a placeholder of its name, as a name
+    read with nothing bound gives, and not left out: a join with a path where it is
+    known keeps that it may be unknown (a name left out of one path's names is one
+    that path never binds, and the join keeps the others' values)."""
+    shown = param_name(name)
+    env[name] = Str("{" + shown + "}", (shown,), True)
 
 
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
@@ -499,6 +527,18 @@ class Walker:
         # helpers a call of which is not read (a cap, the budget spent): their writes
         # as read where written stay, their parameters not resolved
         self._unread: set[str] = set()
+        # how the path being read has certainly left the block it is in ("return",
+        # "raise", "break", "continue"; None: it goes on): see `block`
+        self._left: str | None = None
+        # each `try` being read, innermost last: its scope, the names before it, and
+        # every value each name held after a statement of its body (see `_try`)
+        self._trying: list[tuple[Scope, dict[str, object], dict[str, list[object]]]] = []
+        # (first line, last line, why) of the file's statements Python never runs
+        # (after a known `return`, in the body of a test known false): see `_not_run`
+        self.not_run: list[tuple[int, int, str]] = []
+        # id of a statement -> (it, whether a walrus stands in it, calls given a name): see `_facts`
+        self._stmt_facts: dict[int, tuple[ast.stmt, int, bool, list[ast.Call]]] = {}
+        self._entries: dict[int, tuple[ast.AST, dict[str, list[ast.expr] | None]]] = {}  # see `_entry_bindings`
         # class -> the one object the file makes of it, with known attributes (see `instance`)
         self.sole_instances: dict[str, Instance] = {}
         # such objects given to this reading: their methods are read where they are written,
@@ -672,12 +712,29 @@ class Walker:
             self.host.diagnostics = [x for n, x in enumerate(self.host.diagnostics) if n not in diagnostics]
 
     def block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
+        """Read a block's statements in order, up to one after which the path has
+        certainly left it (`self._left`: a `return`, `raise`, `break` or `continue`
+        reached, on a known condition too): Python runs none after it."""
         for stmt in body:
             if top_level:
                 if stmt.lineno > self.host._own_lines:
                     return  # foreign helpers: read at their calls only
                 self.host._flush_sql(stmt.lineno)
             self._stmt(stmt, scope)
+            if self._left is not None:
+                rest = body[body.index(stmt) + 1 :]
+                if rest and not scope.calls:
+                    self._not_run(rest, f"the code leaves at line {stmt.lineno} before it")
+                if top_level:  # the module's code ends here (a `raise` on a known condition)
+                    self._left = None
+                return
+
+    def _not_run(self, body: list[ast.stmt], why: str) -> None:
+        """Statements of the file's own code Python never runs, read where they are
+        (not at a helper's call, which another call may run): their lines, and why."""
+        first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
+        if first <= self.host._own_lines:
+            self.not_run.append((first, min(last, self.host._own_lines), why))
 
     def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
         """Read one statement. Every statement read costs the file's budget a step,
@@ -686,21 +743,54 @@ class Walker:
         budget = self.host.budget
         if not budget.exhausted:
             try:
-                budget.statement(stmt)
+                budget.step(self._facts(stmt)[1])
             except OutOfBudget as err:
                 # said at the outermost call when a helper read again there ran out
                 line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
                 budget.note(self.host.own_path, line, str(err), lasting=True)
                 self.values._budget_spent(stmt)
         self._read(stmt, scope)
+        if isinstance(stmt, ast.Return):
+            self._left = "return"
+        elif isinstance(stmt, ast.Raise):
+            self._left = "raise"
         if budget.exhausted and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for name in _bound_here(stmt):
-                scope.env.pop(name, None)
+                _forget(scope.env, name)
+        for trying, _, seen in self._trying:  # an `except` may start after any statement of its `try`
+            if trying is scope:
+                for name, value in scope.env.items():
+                    values = seen.setdefault(name, [])
+                    if not any(v is value for v in values):
+                        values.append(value)
+
+    def _facts(self, stmt: ast.stmt) -> tuple[ast.stmt, int, bool, list[ast.Call]]:
+        """What reading a statement costs the budget (a step, and one per
+        `NODES_PER_STEP` nodes of its own expressions, as reading it walks them: a
+        line of a hundred f-string fields costs what a hundred short lines do), and
+        what other readers look for there: whether a walrus stands there, and the
+        calls of a name given a name (`mutate(cfg)`). Found once per statement,
+        however often it is read."""
+        known = self._stmt_facts.get(id(stmt))
+        if known is None or known[0] is not stmt:
+            nodes = _own_nodes(stmt)
+            calls = [
+                n
+                for n in nodes
+                if type(n) is ast.Call
+                and type(n.func) is ast.Name
+                and any(type(a) is ast.Name for a in (*n.args, *(k.value for k in n.keywords)))
+            ]
+            walrus = any(type(n) is ast.NamedExpr for n in nodes)
+            known = (stmt, 1 + len(nodes) // NODES_PER_STEP, walrus, calls)
+            self._stmt_facts[id(stmt)] = known  # the statement kept: its id is never reused
+        return known
 
     def _read(self, stmt: ast.stmt, scope: Scope) -> None:
         if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
             if self._exits:
                 self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
+            self._left = "continue" if isinstance(stmt, ast.Continue) else "break"
             return
         if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
             self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
@@ -714,8 +804,11 @@ class Walker:
             try:
                 for item in stmt.body:
                     self._stmt(item, scope)
+                    if self._left is not None:
+                        break
             finally:
                 self._class = outer
+                self._left = None
             # `Config.CATALOG` reads a class constant, unless the file's code sets it
             # again (`Config.CATALOG = ...`, `setattr(Config, ...)`): then it is not
             # what the body says, here or in a module that imports the class
@@ -768,10 +861,9 @@ class Walker:
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
-            for name in ("body", "orelse", "finalbody"):
-                self.block(getattr(stmt, name, []) or [], scope)
-            for handler in getattr(stmt, "handlers", []) or []:
-                self.block(handler.body, scope)
+            self.block(stmt.body, scope)
+            if self._left == "raise":  # a context manager may suppress what is raised
+                self._left = None
             return
         if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
             self.host._calls(stmt.subject, scope)
@@ -803,7 +895,7 @@ class Walker:
                     if added is not None:
                         scope.env[stmt.target.id] = added
                         return
-            scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
+            _forget(scope.env, stmt.target.id)  # `n -= 1`, `t += x` on what is not held: not known
             return
         if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
@@ -929,7 +1021,7 @@ class Walker:
         for other, held in list(scope.env.items()):
             if held is old:
                 if new is None:
-                    del scope.env[other]
+                    _forget(scope.env, other)
                 else:
                     scope.env[other] = new
                 continue
@@ -951,11 +1043,13 @@ class Walker:
                     scope.env.pop(name, None)
                 else:
                     scope.env[name] = held
-            left, goes_on = self._turn(stmt.body, scope)
+            left, goes_on, gone = self._turn(stmt.body, scope)
             breaks += left
             if not goes_on:  # every way leaves this turn: no later element is reached
                 if breaks:
                     _replace_env(scope, join_envs(breaks))
+                else:  # nor the code after the loop (`return`, `raise`)
+                    self._left = gone
                 return True
         if not ordered and rows:
             bound = join_envs([{n: v for n, v in row.items() if v is not None} for row in rows])
@@ -1120,6 +1214,7 @@ class Walker:
             bodies: list[list[ast.stmt]] = []
             tests: list[ast.expr] = []
             taken: int | None = -1
+            dead: list[int] = []  # bodies whose test is known false before any not known
             link: ast.If = stmt
             while True:
                 if link is not stmt:
@@ -1128,6 +1223,8 @@ class Walker:
                 if taken == -1:
                     truth = self.values._truth(link.test, scope)
                     taken = None if truth is None else len(bodies) if truth else -1
+                    if truth is False:
+                        dead.append(len(bodies))
                 bodies.append(link.body)
                 if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
                     link = link.orelse[0]
@@ -1135,13 +1232,19 @@ class Walker:
                 bodies.append(link.orelse)
                 break
             absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
-            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken, absent=absent)
+            taken = len(bodies) - 1 if taken == -1 else taken
+            left = self._paths(scope, bodies, taken=taken, absent=absent, dead=dead)
+            if taken is not None:  # the path known: it leaves where its body does
+                self._left = left[taken]
+            elif None not in left:  # every branch Python may take leaves
+                self._left = next((kind for n, kind in enumerate(left) if n not in dead), None)
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             # the body may run no time, once or more: before and after it are both possible;
             # the `else` runs when no `break` left the loop, and what a `break` leaves
             # joins the code after it
             start = dict(scope.env)
-            breaks, goes_on = self._turn(stmt.body, scope)
+            self._loop_entry(stmt, scope)
+            breaks, goes_on, _ = self._turn(stmt.body, scope)
             turned = dict(scope.env)
             _replace_env(scope, join_envs([start, turned] if goes_on else [start]))
             # a name each turn builds from its own last value (`n += 1`, `s = s + "x"`)
@@ -1150,34 +1253,123 @@ class Walker:
             # unknown tail stands for what later turns append too
             for name in _carried(stmt.body):
                 if turned.get(name) is not start.get(name) and not _open_tail(start.get(name), turned.get(name)):
-                    scope.env.pop(name, None)
+                    _forget(scope.env, name)
             self.block(stmt.orelse, scope)
+            left, self._left = self._left, None
             if breaks:
-                _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
-        else:  # try: the handlers start from anywhere in the body
-            before = dict(scope.env)
-            absent = self.host.guards.handlers(stmt, scope)  # type: ignore[arg-type]  # a lookup that fails on a missing table
-            self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
-            after = dict(scope.env)
-            handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
-            _replace_env(scope, join_envs([before, after]))
-            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after], absent=absent)  # type: ignore[attr-defined]
-            self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
+                _replace_env(scope, join_envs(([] if left else [dict(scope.env)]) + breaks))
+            elif left:  # no `break`: every way out of the loop runs the `else`, which leaves
+                self._left = left
+        else:
+            self._try(stmt, scope)  # type: ignore[arg-type]
 
-    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
+    def _try(self, stmt: ast.Try, scope: Scope) -> None:
+        """A `try`: a handler starts from the names as any statement of the body may
+        leave them (the join of the states before it and after each of its
+        statements, nested ones too), the `else` from the body's end; the
+        `finally` runs on every way, and the statement leaves when each way does."""
+        before = dict(scope.env)
+        absent = self.host.guards.handlers(stmt, scope)  # a lookup that fails on a missing table
+        seen: dict[str, list[object]] = {}
+        self._trying.append((scope, before, seen))
+        try:
+            self.block(stmt.body, scope)
+        finally:
+            self._trying.pop()
+        left, self._left = self._left, None
+        if left is None:
+            self.block(stmt.orelse, scope)
+            left, self._left = self._left, None
+        after = dict(scope.env)
+        start: dict[str, object] = {}
+        for name, values in seen.items():  # a name unbound on a way keeps the others' values (Python raises there)
+            start.update(join_envs([{name: v} for v in ([before[name]] if name in before else []) + values]))
+        for name, value in before.items():
+            if name not in seen:
+                start[name] = value
+        _replace_env(scope, start)
+        handlers = [h.body for h in stmt.handlers]
+        lefts = self._paths(scope, handlers, given=[] if left else [after], absent=absent)
+        gone = left is not None and None not in lefts
+        self.block(stmt.finalbody, scope)
+        if self._left is None and gone:
+            self._left = left
+
+    def _loop_entry(self, stmt: ast.For | ast.AsyncFor | ast.While, scope: Scope) -> None:
+        """The names a loop of unknown turns starts a turn with: a turn may follow
+        others, so a name its body binds holds what it held before the loop or what
+        the body binds it to (read in the body, or left by a `break` before the body
+        binds it again). A name only bound to what the names before the
+        loop give (`t = "main.s.b"`, `t = f"{prefix}_b"`) is one of those; one built
+        from its own value that each turn extends (`sql = sql + part`, `n += 1`) is
+        left as it was (the loop's end tells what it holds after); any other (bound by
+        unpacking, from a name the body binds, in a `with` or `except`) is not known."""
+        for name, values in self._entry_bindings(stmt).items():
+            if values is None:
+                _forget(scope.env, name)
+                continue
+            held = [scope.env[name]] if name in scope.env else []
+            for value in values:
+                one = self.values._value(value, scope, name)
+                if one is None:
+                    held = []
+                    break
+                held.append(one)
+            joined = join_envs([{name: h} for h in held]) if held else {}
+            if name in joined:
+                scope.env[name] = joined[name]
+            else:
+                _forget(scope.env, name)
+
+    def _entry_bindings(self, stmt: ast.For | ast.AsyncFor | ast.While) -> dict[str, list[ast.expr] | None]:
+        """For `_loop_entry`, once per loop: each name the body binds (not the loop's
+        target, not one each turn extends: see `_carried`), with the expressions
+        `name = <expr>` statements bind it to when these are its only bindings and
+        read no name the body binds; None for any other."""
+        known = self._entries.get(id(stmt))
+        if known is not None and known[0] is stmt:
+            return known[1]
+        body_names = set().union(*(_bound_here(s) for s in stmt.body)) if stmt.body else set()
+        targets = set(target_names(stmt.target)) if isinstance(stmt, (ast.For, ast.AsyncFor)) else set()
+        names = body_names - targets - _carried(stmt.body)
+        values: dict[str, list[ast.expr]] = {}
+        stores: dict[str, int] = {}
+        other: set[str] = set()  # bound by a function, class or import of that name
+        for node in (n for s in stmt.body for n in walk(s)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                other.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom, ast.NamedExpr, ast.ExceptHandler)):
+                other.update(_bound_here(ast.Expr(node)) if isinstance(node, ast.NamedExpr) else _bound_here(node))  # type: ignore[arg-type]
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                stores[node.id] = stores.get(node.id, 0) + 1
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values.setdefault(node.targets[0].id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                values.setdefault(node.target.id, []).append(node.value)
+        result: dict[str, list[ast.expr] | None] = {}
+        for name in sorted(names):
+            found = values.get(name, [])
+            simple = name not in other and stores.get(name, 0) == len(found)
+            result[name] = found if simple and not any(free_names(v) & body_names for v in found) else None
+        self._entries[id(stmt)] = (stmt, result)
+        return result
+
+    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool, str | None]:
         """Read one turn of a loop's body: the environments its `break`s leave the loop
-        with, and whether a way goes on to the next turn (the body's end, a
-        `continue`), `scope` left as those ways join."""
+        with, whether a way goes on to the next turn (the body's end, a `continue`),
+        `scope` left as those ways join, and how the turn leaves the loop's code
+        when it certainly does (`return`, `raise`; None otherwise)."""
         self._exits.append(([], []))
         try:
             with self.host.guards.inside(NONE):  # a turn may follow one that created the table
                 self.block(body, scope)
         finally:
             breaks, continues = self._exits.pop()
-        falls = not _leaves(body)
+        left, self._left = self._left, None
+        falls = left is None
         if continues:  # (no copy of the names otherwise: a literal loop reads many turns)
             _replace_env(scope, join_envs(([dict(scope.env)] if falls else []) + continues))
-        return breaks, falls or bool(continues)
+        return breaks, falls or bool(continues), left if left in ("return", "raise") and not continues else None
 
     def _paths(
         self,
@@ -1187,20 +1379,33 @@ class Walker:
         given: list | None = None,
         taken: int | None = None,
         absent: list[Absent] | None = None,
-    ) -> None:
+        dead: list[int] | None = None,
+    ) -> list[str | None]:
         """Read each body from the same start and join what the paths leave (only
-        the `taken` body's, when the condition is known); each body with the tables
-        known absent before it and `absent`'s for it (see `pyguards`)."""
+        the `taken` body, when the condition is known: Python runs no other, so
+        none writes); each body with the tables known absent before it and
+        `absent`'s for it (see `pyguards`); a `dead` body (its test known false)
+        is not read. How each body leaves (None: it may end normally; a body not
+        run leaves, as no way through it reaches the code after)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
         known = self.host.guards.absent
+        lefts: list[str | None] = []
         for n, body in enumerate(bodies):
+            if taken not in (None, n) or (dead and n in dead):
+                lefts.append("not run")
+                if body and not scope.calls:
+                    self._not_run(body, "its branch of the `if` is known not to be taken")
+                continue
             _replace_env(scope, start)
             with self.host.guards.inside(known | absent[n] if absent else known):
                 self.block(body, scope)
-            if not _leaves(body) and taken in (None, n):
+            left, self._left = self._left, None
+            lefts.append(left)
+            if left is None:
                 outcomes.append(dict(scope.env))
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
+        return lefts
 
     def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         before, before_diags = len(self.host.intents), len(self.host.diagnostics)
@@ -1263,6 +1468,7 @@ class Walker:
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
         self.block(fn.body, local)
+        self._left = None  # a `return` leaves the helper, not its caller
         # a write that reads none of the helper's parameters stays where it is written
         # (a method called on a known object reports its writes at that call: which
         # object, and where the job uses it, is what tells two writes apart); one that
@@ -1702,6 +1908,7 @@ class Walker:
                 env[batch[1]] = param_str("batch_id")
         with self.host.guards.inside(NONE):  # it runs where it is called, not where it is defined
             self.block(fn.body, local)
+        self._left = None  # a `return` leaves the function, not the code around its definition
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
