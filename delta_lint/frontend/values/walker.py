@@ -233,6 +233,38 @@ def _bound_here(stmt: ast.stmt) -> set[str]:
     return found
 
 
+def _declared(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[set[str], set[str]]:
+    """The names a function, or one defined in it, declares `global` (the module's)
+    and `nonlocal` (an enclosing function's)."""
+    declared: set[str] = set()
+    outer: set[str] = set()
+    for node in walk(fn):
+        if isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, ast.Nonlocal):
+            outer.update(node.names)
+    return declared, outer
+
+
+def _own_globals(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], bool]:
+    """The names a function's own body declares `global`, and whether each of them
+    holds at the body's end what the function leaves it with: False when a `return`
+    or `raise` may leave the body before its end (that way is not the end's)."""
+    declared: set[str] = set()
+    early = False
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, (ast.Return, ast.Raise)) and node is not fn.body[-1]:
+            early = True
+        todo.extend(ast.iter_child_nodes(node))
+    return declared, not early
+
+
 def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
     """The nodes of a statement's own expressions: not those of the statements it
     holds (read as statements), nor of a function or lambda it defines (run
@@ -266,6 +298,8 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
 
 
 LOOP_ELEMENTS = 256
+# methods that change a list, dict or set in place besides `MUTATORS` and `DICT_CHANGES`
+_IN_PLACE = frozenset({"remove", "discard", "sort", "reverse", "pop", "clear", "popitem", "difference_update"})
 
 
 def _plain(held: object) -> object:
@@ -538,7 +572,10 @@ class Walker:
         self.not_run: list[tuple[int, int, str]] = []
         # id of a statement -> (it, whether a walrus stands in it, calls given a name): see `_facts`
         self._stmt_facts: dict[int, tuple[ast.stmt, int, bool, list[ast.Call]]] = {}
+        self._changed_of: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # see `_changed_params`
         self._entries: dict[int, tuple[ast.AST, dict[str, list[ast.expr] | None]]] = {}  # see `_entry_bindings`
+        # id of a helper -> (it, the names it declares `global`, whether its end is its only way out)
+        self._globals_of: dict[int, tuple[ast.AST, set[str], bool]] = {}
         # class -> the one object the file makes of it, with known attributes (see `instance`)
         self.sole_instances: dict[str, Instance] = {}
         # such objects given to this reading: their methods are read where they are written,
@@ -749,7 +786,9 @@ class Walker:
                 line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
                 budget.note(self.host.own_path, line, str(err), lasting=True)
                 self.values._budget_spent(stmt)
+        self._walrus(stmt, scope)
         self._read(stmt, scope)
+        self._handed_on(stmt, scope)
         if isinstance(stmt, ast.Return):
             self._left = "return"
         elif isinstance(stmt, ast.Raise):
@@ -786,6 +825,84 @@ class Walker:
             self._stmt_facts[id(stmt)] = known  # the statement kept: its id is never reused
         return known
 
+    def _handed_on(self, stmt: ast.stmt, scope: Scope) -> None:
+        """A list or dict a name holds, given to a function of the file that changes
+        its parameter in place (`def add(lst): lst.append(x)`, `c["t"] = ...`): the
+        name, and every name holding the same value, is no longer known after the
+        call, whether or not the call is read."""
+        for call in self._facts(stmt)[3]:
+            fn = self.host.functions.get(call.func.id)  # type: ignore[attr-defined]
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            changed = self._changed_params(fn)
+            if not changed:
+                continue
+            params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            given = list(zip(params, call.args)) + [(k.arg, k.value) for k in call.keywords]
+            for param, arg in given:
+                if param in changed and isinstance(arg, ast.Name):
+                    held = scope.env.get(arg.id)
+                    if held is not None and not isinstance(held, (Str, DataFrame, Instance)):
+                        self._set_dict(arg.id, scope, None)
+
+    def _changed_params(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        """The parameters a function changes in place: a store or `del` into a part
+        of it, `+=` on it, a method that changes a list, dict or set."""
+        known = self._changed_of.get(id(fn))
+        if known is not None and known[0] is fn:
+            return known[1]
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        changers = MUTATORS | DICT_CHANGES | _IN_PLACE
+        found: set[str] = set()
+        for node in walk(fn):
+            part: ast.expr | None = None
+            if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                part = node
+            elif isinstance(node, ast.AugAssign):
+                part = node.target
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in changers:
+                part = node.func.value
+            while isinstance(part, (ast.Subscript, ast.Attribute)):
+                part = part.value
+            if isinstance(part, ast.Name) and part.id in params:
+                found.add(part.id)
+        result = frozenset(found)
+        self._changed_of[id(fn)] = (fn, result)
+        return result
+
+    def _walrus(self, stmt: ast.stmt, scope: Scope) -> None:
+        """The names a statement's own expressions bind with `:=` (an `if` or `while`
+        test, a call's argument, a comprehension's, which binds the enclosing scope):
+        bound before the statement is read, as Python binds them before its body
+        runs. One that is the whole test or value holds its value; one that may not
+        be evaluated (behind `and`/`or`, a conditional) or is evaluated again (a
+        comprehension's, a `while` test's) holds its old value or the new one, or is
+        not known."""
+        if not self._facts(stmt)[2]:
+            return
+        header = getattr(stmt, "test", None) if isinstance(stmt, (ast.If, ast.While)) else getattr(stmt, "value", None)
+        once = not isinstance(stmt, ast.While)
+        again: set[int] = set()  # walruses in comprehensions, evaluated once per item
+        for node in _own_nodes(stmt):
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                again.update(id(n) for n in walk(node) if isinstance(n, ast.NamedExpr))
+        for node in _own_nodes(stmt):
+            if not (isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name)):
+                continue
+            name = node.target.id
+            if not once or id(node) in again:
+                _forget(scope.env, name)
+                continue
+            value = self.values._value(node.value, scope, name)
+            if node is header or name not in scope.env:
+                held = {name: value} if value is not None else {}
+            else:
+                held = join_envs([{name: scope.env[name]}, {name: value}]) if value is not None else {}
+            if name in held:
+                scope.env[name] = held[name]
+            else:
+                _forget(scope.env, name)
+
     def _read(self, stmt: ast.stmt, scope: Scope) -> None:
         if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
             if self._exits:
@@ -797,6 +914,14 @@ class Walker:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name not in self.host.batch_functions:
                 self.function(stmt, scope)
+            # a name it (or a function in it) rebinds with `global`/`nonlocal` changes
+            # wherever it is called, which a call not read does not tell: not known
+            # from here on (a call read again says what it holds after, see `call_helper`)
+            declared, outer = _declared(stmt)
+            for name in declared | outer:
+                _forget(scope.env, name)
+                if name in declared and scope.env is not self.host.module_env:
+                    _forget(self.host.module_env, name)
             return
         if isinstance(stmt, ast.ClassDef):
             self._class_session[stmt.name] = replace(self.host.session)
@@ -824,6 +949,7 @@ class Walker:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
             return
+        headed = False  # the loop's iterable read for its writes (a lambda or call written there)
         if isinstance(stmt, ast.For) and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
@@ -837,10 +963,16 @@ class Walker:
                         for one in (a for v in row if isinstance(v, Str) for a in alternatives(v)):
                             self._built_at.setdefault(id(one), (one, stmt.iter))
                 ordered = not isinstance(stmt.iter, (ast.Set, ast.SetComp))  # a set's order is Python's own
+                # what the header's items make runs once, before the turns (`[lambda: w(a), ...]`)
+                self.host._calls(stmt.iter, scope)
+                headed = True
                 if self._read_rows(stmt, [dict(zip(names, row)) for row in rows], scope, ordered):
                     return
-            elif self._read_collection(stmt, scope):
-                return
+            else:
+                self.host._calls(stmt.iter, scope)
+                headed = True
+                if self._read_collection(stmt, scope):
+                    return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -849,7 +981,8 @@ class Walker:
             hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
         ):
             for expr in _header_exprs(stmt):
-                self.host._calls(expr, scope)
+                if not headed:
+                    self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
         if isinstance(stmt, ast.With):
@@ -867,6 +1000,9 @@ class Walker:
             return
         if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
             self.host._calls(stmt.subject, scope)
+            for case in stmt.cases:  # what a pattern captures (on a failed match too) is not known
+                for name in _bound_here(ast.Expr(case.pattern)):  # type: ignore[arg-type]
+                    _forget(scope.env, name)
             self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
@@ -914,10 +1050,14 @@ class Walker:
                     and isinstance(scope.env.get(target.value.id), dict)
                 ):  # `del conf["k"]`
                     self._set_dict(target.value.id, scope, self._removed(target.value.id, target.slice, scope))
+                elif isinstance(target, (ast.Subscript, ast.Attribute)):  # `del u[0]`, `del cfg["a"]["b"]`
+                    self._stored_into(target, scope)
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
+        if isinstance(stmt, ast.AugAssign):  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
+            self._stored_into(stmt.target, scope)
 
     def _change_dict(self, call: ast.Call, scope: Scope) -> None:
         """`d.update(...)`, `d.setdefault(k, v)`, `d.pop(k)`, `d.clear()` on a dict
@@ -1428,28 +1568,46 @@ class Walker:
     ) -> None:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
-        of an `Instance` reads `self.x` as the instance holds it."""
+        of an `Instance` reads `self.x` as the instance holds it. A name it declares
+        `global` holds after the call what the reading leaves it with (not known
+        when the call is not read, or a way out of the body is not its end)."""
+        local = self._call_helper(fn, call, scope, instance)
+        known = self._globals_of.get(id(fn))
+        if known is None or known[0] is not fn:
+            known = self._globals_of[id(fn)] = (fn, *_own_globals(fn))
+        _, declared, at_end = known
+        for name in declared:
+            for env in {id(scope.env): scope.env, id(self.host.module_env): self.host.module_env}.values():
+                if local is not None and at_end and name in local.env:
+                    env[name] = local.env[name]
+                else:
+                    _forget(env, name)
+
+    def _call_helper(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, instance: object = None
+    ) -> Scope | None:
+        """`call_helper`'s reading: the scope the body was read in, None when not read."""
         if frame(fn) in scope.calls:  # a recursion: its writes are read once, at its first call
-            return
+            return None
         if self.host.budget.exhausted:  # said where the budget ran out: nothing is read again
             self._unread.add(fn.name)
-            return
+            return None
         count = self._helper_calls.get(fn.name, 0)
         if len(scope.calls) >= MAX_HELPER_DEPTH:
             self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called {MAX_HELPER_DEPTH + 1} helpers deep: its writes are not read"
             )
-            return
+            return None
         if count >= MAX_HELPER_CALLS:
             self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called more than {MAX_HELPER_CALLS} times: its later calls are not read"
             )
-            return
+            return None
         if not self.values._may_read_helper(call):
             self._unread.add(fn.name)
-            return
+            return None
         env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
@@ -1457,7 +1615,7 @@ class Walker:
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
             self.host.budget.give_back_read()
-            return  # read where it is written, with this same object
+            return None  # read where it is written, with this same object
         if isinstance(instance, objects):
             # `self` of one of several objects: a write reads each (`pyalternatives`)
             env["self"] = instance
@@ -1484,6 +1642,7 @@ class Walker:
         )
         self.kept_in_place.update(own[_shape(x)] for x in in_place)
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
+        return local
 
     def _not_followed(self, call: ast.Call, why: str) -> None:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
@@ -1934,10 +2093,14 @@ class Walker:
             held: dict | Instance = scope.env[target.value.id]  # type: ignore[assignment,type-arg]
             key, text = str(target.slice.value), self.values.string(value, scope)
             kept = {k: v for k, v in known_items(held) if k != key}
-            scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
+            if type(held) is dict:  # every name holding the same dict sees the change (`same = config`)
+                self._set_dict(target.value.id, scope, {**kept, key: text} if not text.unknown else kept)
+            else:
+                scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
             return
         if isinstance(target, (ast.Attribute, ast.Subscript)):
             self._set_attribute(target, value, scope)
+            self._stored_into(target, scope, value)
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
@@ -1973,6 +2136,42 @@ class Walker:
             texts = []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
+
+    def _stored_into(self, target: ast.expr, scope: Scope, value: ast.expr | None = None) -> None:
+        """A store into a part of a list or dict a name holds (`u[0] = x`, `cfg["a"]["b"]
+        = x`, `u[0] += x`, `del u[0]`) that `_bind` does not follow: an item of a list
+        of texts at a known index holds the new text; otherwise the name, and every
+        name holding the same value, is no longer known. An object (`Instance`) is
+        `_set_attribute`'s."""
+        root = target
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return
+        held = scope.env.get(root.id)
+        if held is None or isinstance(held, (Instance, Str, DataFrame)):
+            return  # nothing held, an object (`_set_attribute`), or a value no store changes
+        if type(held) is dict and isinstance(target, ast.Attribute) and target.value is root:
+            # `conf.TABLE = ...` on a module (or class) held as its names: that name changes
+            self._set_dict(root.id, scope, {k: v for k, v in held.items() if k != target.attr})
+            return
+        if (
+            value is not None
+            and type(held) is list
+            and isinstance(target, ast.Subscript)
+            and target.value is root
+            and isinstance(target.slice, ast.Constant)
+            and type(target.slice.value) is int
+            and -len(held) <= target.slice.value < len(held)
+            and is_texts(held)
+        ):
+            text = self.values.string(value, scope)
+            if not text.unknown:
+                new = list(held)
+                new[target.slice.value] = text
+                self._set_dict(root.id, scope, new)
+                return
+        self._set_dict(root.id, scope, None)
 
     def _set_attribute(self, target: ast.Attribute | ast.Subscript, value: ast.expr, scope: Scope) -> None:
         """`w.table = "main.x.y"` (or `cfg.schema = s`, `w.tables["a"] = t`) on an
