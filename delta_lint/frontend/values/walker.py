@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -60,7 +61,7 @@ from delta_lint.frontend.values.brains import (
     call_named,
     is_argv,
 )
-from delta_lint.frontend.values.budget import NODES_PER_STEP, Budget, OutOfBudget
+from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
 from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fields
 from delta_lint.frontend.values.iteration import (
@@ -265,6 +266,28 @@ def _own_globals(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], 
     return declared, not early
 
 
+# a step per this many characters of a statement's own text (see `_cost`)
+CHARS_PER_STEP = 8
+_LINE_CHARS = 80  # what a line of a statement written on several counts
+_SCOPE_WORDS = re.compile(r"\b(?:global|nonlocal)\b")
+
+
+def _cost(stmt: ast.stmt) -> int:
+    """What reading a statement costs the file's budget: a step, and one per
+    `CHARS_PER_STEP` characters of its own text (up to its body, for a statement
+    that holds others, each charged when read), as reading it walks what it
+    writes: a line of a hundred f-string fields costs what a hundred short lines
+    do. Found from its position alone, so as cheap as the step itself."""
+    body = getattr(stmt, "body", None)
+    first = body[0] if type(body) is list and body and isinstance(body[0], ast.stmt) else None
+    if first is not None:
+        end_line, end_col = first.lineno, first.col_offset
+    else:
+        end_line, end_col = stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0
+    chars = (end_line - stmt.lineno) * _LINE_CHARS + max(end_col - stmt.col_offset, 0)
+    return 1 + chars // CHARS_PER_STEP
+
+
 def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
     """The nodes of a statement's own expressions: not those of the statements it
     holds (read as statements), nor of a function or lambda it defines (run
@@ -280,6 +303,9 @@ def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
             if not isinstance(c, (ast.stmt, ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         )
     return found
+
+
+_MISSING = object()  # a name not bound (see `Walker._try`)
 
 
 def _forget(env: dict[str, object], name: str) -> None:
@@ -566,13 +592,17 @@ class Walker:
         self._left: str | None = None
         # each `try` being read, innermost last: its scope, the names before it, and
         # every value each name held after a statement of its body (see `_try`)
-        self._trying: list[tuple[Scope, dict[str, object], dict[str, list[object]]]] = []
+        self._trying: list[tuple[Scope, dict[str, object], dict[str, list[object]], frozenset[str]]] = []
+        self._try_names: dict[int, tuple[ast.stmt, frozenset[str]]] = {}  # see `_try`
         # (first line, last line, why) of the file's statements Python never runs
         # (after a known `return`, in the body of a test known false): see `_not_run`
         self.not_run: list[tuple[int, int, str]] = []
-        # id of a statement -> (it, whether a walrus stands in it, calls given a name): see `_facts`
-        self._stmt_facts: dict[int, tuple[ast.stmt, int, bool, list[ast.Call]]] = {}
-        self._changed_of: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # see `_changed_params`
+        # (the text, whether it holds a walrus, a `global` or `nonlocal`): see `_text_has`
+        self._flags: tuple[object, bool, bool] = (None, False, False)
+        # (the functions, how many, those that change a parameter in place): see `_changers`
+        self._changing: tuple[object, int, dict[str, frozenset[str]]] = (None, 0, {})
+        # id of a statement -> (it, its calls of such functions): see `_handed_on`
+        self._calls_in: dict[int, tuple[ast.stmt, list[ast.Call]]] = {}
         self._entries: dict[int, tuple[ast.AST, dict[str, list[ast.expr] | None]]] = {}  # see `_entry_bindings`
         # id of a helper -> (it, the names it declares `global`, whether its end is its only way out)
         self._globals_of: dict[int, tuple[ast.AST, set[str], bool]] = {}
@@ -780,63 +810,66 @@ class Walker:
         budget = self.host.budget
         if not budget.exhausted:
             try:
-                budget.step(self._facts(stmt)[1])
+                budget.step(_cost(stmt))
             except OutOfBudget as err:
                 # said at the outermost call when a helper read again there ran out
                 line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
                 budget.note(self.host.own_path, line, str(err), lasting=True)
                 self.values._budget_spent(stmt)
-        self._walrus(stmt, scope)
+        walrus, scoped = self._text_has()
+        if walrus:
+            self._walrus(stmt, scope)
         self._read(stmt, scope)
-        self._handed_on(stmt, scope)
-        if isinstance(stmt, ast.Return):
+        if self._changing[2] or self._changing[0] is not self.host.functions:
+            self._handed_on(stmt, scope)
+        kind = type(stmt)
+        if kind is ast.Return:
             self._left = "return"
-        elif isinstance(stmt, ast.Raise):
+        elif kind is ast.Raise:
             self._left = "raise"
         if budget.exhausted and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for name in _bound_here(stmt):
                 _forget(scope.env, name)
-        for trying, _, seen in self._trying:  # an `except` may start after any statement of its `try`
+        for trying, before, seen, names in self._trying if self._trying else ():  # an `except` may start here
             if trying is scope:
-                for name, value in scope.env.items():
+                env = scope.env
+                for name in names:
+                    value = env.get(name, _MISSING)
+                    if value is _MISSING or value is before.get(name, _MISSING):
+                        continue
                     values = seen.setdefault(name, [])
                     if not any(v is value for v in values):
                         values.append(value)
 
-    def _facts(self, stmt: ast.stmt) -> tuple[ast.stmt, int, bool, list[ast.Call]]:
-        """What reading a statement costs the budget (a step, and one per
-        `NODES_PER_STEP` nodes of its own expressions, as reading it walks them: a
-        line of a hundred f-string fields costs what a hundred short lines do), and
-        what other readers look for there: whether a walrus stands there, and the
-        calls of a name given a name (`mutate(cfg)`). Found once per statement,
-        however often it is read."""
-        known = self._stmt_facts.get(id(stmt))
-        if known is None or known[0] is not stmt:
-            nodes = _own_nodes(stmt)
-            calls = [
-                n
-                for n in nodes
-                if type(n) is ast.Call
-                and type(n.func) is ast.Name
-                and any(type(a) is ast.Name for a in (*n.args, *(k.value for k in n.keywords)))
-            ]
-            walrus = any(type(n) is ast.NamedExpr for n in nodes)
-            known = (stmt, 1 + len(nodes) // NODES_PER_STEP, walrus, calls)
-            self._stmt_facts[id(stmt)] = known  # the statement kept: its id is never reused
-        return known
+    def _text_has(self) -> tuple[bool, bool]:
+        """Whether the file's text (its own and the helpers pasted after it) holds a
+        walrus, and a `global` or `nonlocal` declaration: most files hold neither,
+        and then no statement is searched for them."""
+        source = self.host.source
+        if self._flags[0] is not source:
+            scoped = bool(_SCOPE_WORDS.search(source))
+            self._flags = (source, ":=" in source, scoped)
+        return self._flags[1], self._flags[2]
 
     def _handed_on(self, stmt: ast.stmt, scope: Scope) -> None:
         """A list or dict a name holds, given to a function of the file that changes
         its parameter in place (`def add(lst): lst.append(x)`, `c["t"] = ...`): the
         name, and every name holding the same value, is no longer known after the
         call, whether or not the call is read."""
-        for call in self._facts(stmt)[3]:
-            fn = self.host.functions.get(call.func.id)  # type: ignore[attr-defined]
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            changed = self._changed_params(fn)
-            if not changed:
-                continue
+        changers = self._changers()
+        if not changers or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return
+        known = self._calls_in.get(id(stmt))
+        if known is None or known[0] is not stmt:
+            calls = [
+                n
+                for n in _own_nodes(stmt)
+                if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in changers
+            ]
+            known = self._calls_in[id(stmt)] = (stmt, calls)  # the statement kept: its id is never reused
+        for call in known[1]:
+            fn = self.host.functions[call.func.id]  # type: ignore[attr-defined]
+            changed = changers[call.func.id]  # type: ignore[attr-defined]
             params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
             given = list(zip(params, call.args)) + [(k.arg, k.value) for k in call.keywords]
             for param, arg in given:
@@ -845,30 +878,40 @@ class Walker:
                     if held is not None and not isinstance(held, (Str, DataFrame, Instance)):
                         self._set_dict(arg.id, scope, None)
 
-    def _changed_params(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-        """The parameters a function changes in place: a store or `del` into a part
-        of it, `+=` on it, a method that changes a list, dict or set."""
-        known = self._changed_of.get(id(fn))
-        if known is not None and known[0] is fn:
-            return known[1]
-        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-        changers = MUTATORS | DICT_CHANGES | _IN_PLACE
-        found: set[str] = set()
-        for node in walk(fn):
-            part: ast.expr | None = None
-            if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                part = node
-            elif isinstance(node, ast.AugAssign):
-                part = node.target
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in changers:
-                part = node.func.value
-            while isinstance(part, (ast.Subscript, ast.Attribute)):
-                part = part.value
-            if isinstance(part, ast.Name) and part.id in params:
-                found.add(part.id)
-        result = frozenset(found)
-        self._changed_of[id(fn)] = (fn, result)
-        return result
+    def _changers(self) -> dict[str, frozenset[str]]:
+        """The file's functions (by the name a call gives) that change a parameter in
+        place, with those parameters: a store or `del` into an item of it, `+=` on
+        it, a method that changes a list, dict or set (not `self`'s attributes: an
+        object is followed by `_set_attribute`). Found once per set of functions."""
+        functions = self.host.functions
+        if self._changing[0] is not functions or self._changing[1] != len(functions):
+            methods = MUTATORS | DICT_CHANGES | _IN_PLACE
+            found: dict[str, frozenset[str]] = {}
+            for name, fn in functions.items():
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+                changed: set[str] = set()
+                for node in walk(fn) if params else ():
+                    part: ast.expr | None = None
+                    if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                        part = node
+                    elif isinstance(node, ast.AugAssign):
+                        part = node.target
+                    elif (
+                        isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in methods
+                    ):
+                        part = node.func.value
+                    while isinstance(part, (ast.Subscript, ast.Attribute)):
+                        part = part.value
+                    if isinstance(part, ast.Name) and part.id in params:
+                        changed.add(part.id)
+                if changed:
+                    found[name] = frozenset(changed)
+            self._changing = (functions, len(functions), found)
+        return self._changing[2]
 
     def _walrus(self, stmt: ast.stmt, scope: Scope) -> None:
         """The names a statement's own expressions bind with `:=` (an `if` or `while`
@@ -878,8 +921,6 @@ class Walker:
         be evaluated (behind `and`/`or`, a conditional) or is evaluated again (a
         comprehension's, a `while` test's) holds its old value or the new one, or is
         not known."""
-        if not self._facts(stmt)[2]:
-            return
         header = getattr(stmt, "test", None) if isinstance(stmt, (ast.If, ast.While)) else getattr(stmt, "value", None)
         once = not isinstance(stmt, ast.While)
         again: set[int] = set()  # walruses in comprehensions, evaluated once per item
@@ -917,7 +958,7 @@ class Walker:
             # a name it (or a function in it) rebinds with `global`/`nonlocal` changes
             # wherever it is called, which a call not read does not tell: not known
             # from here on (a call read again says what it holds after, see `call_helper`)
-            declared, outer = _declared(stmt)
+            declared, outer = _declared(stmt) if self._text_has()[1] else (set(), set())
             for name in declared | outer:
                 _forget(scope.env, name)
                 if name in declared and scope.env is not self.host.module_env:
@@ -1411,7 +1452,11 @@ class Walker:
         before = dict(scope.env)
         absent = self.host.guards.handlers(stmt, scope)  # a lookup that fails on a missing table
         seen: dict[str, list[object]] = {}
-        self._trying.append((scope, before, seen))
+        known = self._try_names.get(id(stmt))
+        if known is None or known[0] is not stmt:  # every name the body spells: what it may change
+            spelled = {n.id for s in stmt.body for n in walk(s) if type(n) is ast.Name}
+            known = self._try_names[id(stmt)] = (stmt, frozenset(spelled))
+        self._trying.append((scope, before, seen, known[1]))
         try:
             self.block(stmt.body, scope)
         finally:
@@ -1475,7 +1520,13 @@ class Walker:
         values: dict[str, list[ast.expr]] = {}
         stores: dict[str, int] = {}
         other: set[str] = set()  # bound by a function, class or import of that name
+        read: set[str] = set()
+        leaves = False  # a `break` or `continue`: its state may hold a name the body binds later
         for node in (n for s in stmt.body for n in walk(s)):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                read.add(node.id)
+            elif type(node) in (ast.Break, ast.Continue):
+                leaves = True
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 other.add(node.name)
             elif isinstance(node, (ast.Import, ast.ImportFrom, ast.NamedExpr, ast.ExceptHandler)):
@@ -1487,7 +1538,7 @@ class Walker:
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
                 values.setdefault(node.target.id, []).append(node.value)
         result: dict[str, list[ast.expr] | None] = {}
-        for name in sorted(names):
+        for name in sorted(names if leaves else names & read):  # what no reading sees needs no entry
             found = values.get(name, [])
             simple = name not in other and stores.get(name, 0) == len(found)
             result[name] = found if simple and not any(free_names(v) & body_names for v in found) else None
