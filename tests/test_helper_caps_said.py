@@ -26,7 +26,9 @@ def test_a_chain_past_the_depth_cap_is_said_at_the_call(lint):
 def test_calls_past_the_count_cap_are_said_at_each(lint):
     job = "def purge(t):\n" + WRITE + "".join(f'purge("main.s.t{n}")\n' for n in range(66))
     result = lint({"job.py": job})
-    assert len({i.table.name for i in result.intents}) == 64
+    # the 64 calls read, and the helper's write as written (its table a parameter:
+    # unresolved), kept because two calls are not read
+    assert {i.table.name for i in result.intents} == {f"main.s.t{n}" for n in range(64)} | {"{t}"}
     assert _budget_lines(result) == [67, 68]
 
 

@@ -100,7 +100,7 @@ def test_the_steps_are_counted_per_file_and_a_loop_of_pass_costs_them(tmp_path):
     assert tables[0] == "a0.t"  # the first calls are read
     assert tables[-1] == "{name_a1499}.t"  # then the file's budget is used up
     assert len(notes) == 1, notes
-    assert "evaluation steps" in notes[0][2] and "read after it in the file" in notes[0][2]
+    assert "evaluation steps" in notes[0][2] and "bound after it in the file" in notes[0][2]
 
 
 def evaluator(source: str) -> Evaluator:

@@ -316,6 +316,11 @@ class PythonAnalyzer:
 
         end = self._ends_at
         for node, message in unread_writes(tree, self._own_lines, lines_of, marked, self._read_terminals, self.source):
+            never = next((why for a, b, why in self.walker.not_run if a <= node.lineno <= b), None)
+            if never is not None:  # code Python never runs (see `Walker.not_run`)
+                message = f"this write never runs: {never}; it is not checked"
+                self.diagnostics.append(Diagnostic(UNRESOLVED_TABLE, self.sites.loc(node), message, "info"))
+                continue
             if end is not None and node.lineno > (end.end_lineno or end.lineno):
                 line = self.sites.loc(end).line
                 message = (

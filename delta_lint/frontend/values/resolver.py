@@ -359,7 +359,7 @@ class ValueResolver:
             return True
         why = f"more than {self.host.budget.helper_reads:,} calls of helpers read"
         if any(spent.why == why for spent in self.host.budget.spent):
-            return False  # said once, at the first call refused: "those read after it" covers the rest
+            return False  # said once, at the first call refused: "those bound after it" covers the rest
         self.host.budget.note(self.host.own_path, call.lineno, why, lasting=True)
         self._budget_spent(call)
         return False
@@ -378,7 +378,8 @@ class ValueResolver:
             else:  # said at the file's end (`call` its module): the line the note names when it is one of its own
                 line = spent.line if 0 < spent.line <= self.host._own_lines else 1
                 loc = Location(self.host.path, *self.host.sites.pos(line, 0))
-            after = "this value and those read after it in the file are" if spent.lasting else "this value is"
+            # the walker forgets what each statement after it binds (`Walker._stmt`)
+            after = "this value and the names bound after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -173,6 +174,8 @@ def _open_tail(before: object, after: object) -> bool:
     is `before`'s text and then more, with a part not known in what was added."""
     if not (isinstance(before, Str) and isinstance(after, Str)) or before.scalar or after.scalar:
         return False
+    if len(list(alternatives(after))) > 1:  # a turn's branches (`if first: s = s + ","`): each appends
+        return all(a.text == before.text or _open_tail(before, a) for a in alternatives(after))
     if before.unknown or len(after.text) <= len(before.text) or not after.text.startswith(before.text):
         return False
     return after.unknown or bool(set(after.params) - set(before.params))
@@ -198,6 +201,122 @@ def _carried(body: list[ast.stmt]) -> set[str]:
     return found
 
 
+def _bound_here(stmt: ast.stmt) -> set[str]:
+    """The names a statement binds in its own scope (targets, loop and `with`
+    names, walrus targets, imports, `except ... as e`, `match` captures), not those
+    of a function, class or lambda it defines, nor a comprehension's own targets."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if node is not stmt and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found.add(node.id)
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found.add(node.name)
+        elif hasattr(ast, "MatchAs") and isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            found.add(node.name)
+        elif hasattr(ast, "MatchMapping") and isinstance(node, ast.MatchMapping) and node.rest:
+            found.add(node.rest)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # a comprehension's targets are its own; a walrus in it binds the enclosing scope
+            stack.extend(n for n in walk(node) if isinstance(n, ast.NamedExpr))
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _declared(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[set[str], set[str]]:
+    """The names a function, or one defined in it, declares `global` (the module's)
+    and `nonlocal` (an enclosing function's)."""
+    declared: set[str] = set()
+    outer: set[str] = set()
+    for node in walk(fn):
+        if isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, ast.Nonlocal):
+            outer.update(node.names)
+    return declared, outer
+
+
+def _own_globals(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], bool]:
+    """The names a function's own body declares `global`, and whether each of them
+    holds at the body's end what the function leaves it with: False when a `return`
+    or `raise` may leave the body before its end (that way is not the end's)."""
+    declared: set[str] = set()
+    early = False
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, (ast.Return, ast.Raise)) and node is not fn.body[-1]:
+            early = True
+        todo.extend(ast.iter_child_nodes(node))
+    return declared, not early
+
+
+# a step per this many characters of a statement's own text (see `_cost`)
+CHARS_PER_STEP = 8
+_LINE_CHARS = 80  # what a line of a statement written on several counts
+_SCOPE_WORDS = re.compile(r"\b(?:global|nonlocal)\b")
+
+
+def _cost(stmt: ast.stmt) -> int:
+    """What reading a statement costs the file's budget: a step, and one per
+    `CHARS_PER_STEP` characters of its own text (up to its body, for a statement
+    that holds others, each charged when read), as reading it walks what it
+    writes: a line of a hundred f-string fields costs what a hundred short lines
+    do. Found from its position alone, so as cheap as the step itself."""
+    body = getattr(stmt, "body", None)
+    first = body[0] if type(body) is list and body and isinstance(body[0], ast.stmt) else None
+    if first is not None:
+        end_line, end_col = first.lineno, first.col_offset
+    else:
+        end_line, end_col = stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0
+    chars = (end_line - stmt.lineno) * _LINE_CHARS + max(end_col - stmt.col_offset, 0)
+    return 1 + chars // CHARS_PER_STEP
+
+
+def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
+    """The nodes of a statement's own expressions: not those of the statements it
+    holds (read as statements), nor of a function or lambda it defines (run
+    elsewhere)."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo.extend(
+            c
+            for c in ast.iter_child_nodes(node)
+            if not isinstance(c, (ast.stmt, ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        )
+    return found
+
+
+_MISSING = object()  # a name not bound (see `Walker._try`)
+
+
+def _forget(env: dict[str, object], name: str) -> None:
+    """`name` holds a value not known: bound to a placeholder of its name, as a name
+    read with nothing bound gives, and not left out: a join with a path where it is
+    known keeps that it may be unknown (a name left out of one path's names is one
+    that path never binds, and the join keeps the others' values)."""
+    shown = param_name(name)
+    env[name] = Str("{" + shown + "}", (shown,), True)
+
+
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
     """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
     scope.env.clear()
@@ -205,6 +324,8 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
 
 
 LOOP_ELEMENTS = 256
+# methods that change a list, dict or set in place besides `MUTATORS` and `DICT_CHANGES`
+_IN_PLACE = frozenset({"remove", "discard", "sort", "reverse", "pop", "clear", "popitem", "difference_update"})
 
 
 def _plain(held: object) -> object:
@@ -463,6 +584,28 @@ class Walker:
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls: dict[str, int] = dict.fromkeys(called, 0)
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
+        # helpers a call of which is not read (a cap, the budget spent): their writes
+        # as read where written stay, their parameters not resolved
+        self._unread: set[str] = set()
+        # how the path being read has certainly left the block it is in ("return",
+        # "raise", "break", "continue"; None: it goes on): see `block`
+        self._left: str | None = None
+        # each `try` being read, innermost last: its scope, the names before it, and
+        # every value each name held after a statement of its body (see `_try`)
+        self._trying: list[tuple[Scope, dict[str, object], dict[str, list[object]], frozenset[str]]] = []
+        self._try_names: dict[int, tuple[ast.stmt, frozenset[str]]] = {}  # see `_try`
+        # (first line, last line, why) of the file's statements Python never runs
+        # (after a known `return`, in the body of a test known false): see `_not_run`
+        self.not_run: list[tuple[int, int, str]] = []
+        # (the text, whether it holds a walrus, a `global` or `nonlocal`): see `_text_has`
+        self._flags: tuple[object, bool, bool] = (None, False, False)
+        # (the functions, how many, those that change a parameter in place): see `_changers`
+        self._changing: tuple[object, int, dict[str, frozenset[str]]] = (None, 0, {})
+        # id of a statement -> (it, its calls of such functions): see `_handed_on`
+        self._calls_in: dict[int, tuple[ast.stmt, list[ast.Call]]] = {}
+        self._entries: dict[int, tuple[ast.AST, dict[str, list[ast.expr] | None]]] = {}  # see `_entry_bindings`
+        # id of a helper -> (it, the names it declares `global`, whether its end is its only way out)
+        self._globals_of: dict[int, tuple[ast.AST, set[str], bool]] = {}
         # class -> the one object the file makes of it, with known attributes (see `instance`)
         self.sole_instances: dict[str, Instance] = {}
         # such objects given to this reading: their methods are read where they are written,
@@ -623,7 +766,11 @@ class Walker:
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
         for name in self._instance_calls:  # reported at the calls on its object: not where it is written
             self.kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
-        called = [marks for name, marks in self._from_definition.items() if name in self._helper_calls]
+        called = [
+            marks
+            for name, marks in self._from_definition.items()
+            if name in self._helper_calls and name not in self._unread
+        ]
         intents = {i for marks in called for i in marks[0]} - self.kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
         if intents:
@@ -632,23 +779,190 @@ class Walker:
             self.host.diagnostics = [x for n, x in enumerate(self.host.diagnostics) if n not in diagnostics]
 
     def block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
+        """Read a block's statements in order, up to one after which the path has
+        certainly left it (`self._left`: a `return`, `raise`, `break` or `continue`
+        reached, on a known condition too): Python runs none after it."""
         for stmt in body:
             if top_level:
                 if stmt.lineno > self.host._own_lines:
                     return  # foreign helpers: read at their calls only
                 self.host._flush_sql(stmt.lineno)
             self._stmt(stmt, scope)
+            if self._left is not None:
+                rest = body[body.index(stmt) + 1 :]
+                if rest and not scope.calls:
+                    self._not_run(rest, f"the code leaves at line {stmt.lineno} before it")
+                if top_level:  # the module's code ends here (a `raise` on a known condition)
+                    self._left = None
+                return
+
+    def _not_run(self, body: list[ast.stmt], why: str) -> None:
+        """Statements of the file's own code Python never runs, read where they are
+        (not at a helper's call, which another call may run): their lines, and why."""
+        first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
+        if first <= self.host._own_lines:
+            self.not_run.append((first, min(last, self.host._own_lines), why))
 
     def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
+        """Read one statement. Every statement read costs the file's budget a step,
+        a helper's body at each of its calls too; once the budget is spent, the
+        statement is still read for its writes, but what it binds is not known."""
+        budget = self.host.budget
+        if not budget.exhausted:
+            try:
+                budget.step(_cost(stmt))
+            except OutOfBudget as err:
+                # said at the outermost call when a helper read again there ran out
+                line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
+                budget.note(self.host.own_path, line, str(err), lasting=True)
+                self.values._budget_spent(stmt)
+        walrus, scoped = self._text_has()
+        if walrus:
+            self._walrus(stmt, scope)
+        self._read(stmt, scope)
+        if self._changing[2] or self._changing[0] is not self.host.functions:
+            self._handed_on(stmt, scope)
+        kind = type(stmt)
+        if kind is ast.Return:
+            self._left = "return"
+        elif kind is ast.Raise:
+            self._left = "raise"
+        if budget.exhausted and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for name in _bound_here(stmt):
+                _forget(scope.env, name)
+        for trying, before, seen, names in self._trying if self._trying else ():  # an `except` may start here
+            if trying is scope:
+                env = scope.env
+                for name in names:
+                    value = env.get(name, _MISSING)
+                    if value is _MISSING or value is before.get(name, _MISSING):
+                        continue
+                    values = seen.setdefault(name, [])
+                    if not any(v is value for v in values):
+                        values.append(value)
+
+    def _text_has(self) -> tuple[bool, bool]:
+        """Whether the file's text (its own and the helpers pasted after it) holds a
+        walrus, and a `global` or `nonlocal` declaration: most files hold neither,
+        and then no statement is searched for them."""
+        source = self.host.source
+        if self._flags[0] is not source:
+            scoped = bool(_SCOPE_WORDS.search(source))
+            self._flags = (source, ":=" in source, scoped)
+        return self._flags[1], self._flags[2]
+
+    def _handed_on(self, stmt: ast.stmt, scope: Scope) -> None:
+        """A list or dict a name holds, given to a function of the file that changes
+        its parameter in place (`def add(lst): lst.append(x)`, `c["t"] = ...`): the
+        name, and every name holding the same value, is no longer known after the
+        call, whether or not the call is read."""
+        changers = self._changers()
+        if not changers or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return
+        known = self._calls_in.get(id(stmt))
+        if known is None or known[0] is not stmt:
+            calls = [
+                n
+                for n in _own_nodes(stmt)
+                if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in changers
+            ]
+            known = self._calls_in[id(stmt)] = (stmt, calls)  # the statement kept: its id is never reused
+        for call in known[1]:
+            fn = self.host.functions[call.func.id]  # type: ignore[attr-defined]
+            changed = changers[call.func.id]  # type: ignore[attr-defined]
+            params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+            given = list(zip(params, call.args)) + [(k.arg, k.value) for k in call.keywords]
+            for param, arg in given:
+                if param in changed and isinstance(arg, ast.Name):
+                    held = scope.env.get(arg.id)
+                    if held is not None and not isinstance(held, (Str, DataFrame, Instance)):
+                        self._set_dict(arg.id, scope, None)
+
+    def _changers(self) -> dict[str, frozenset[str]]:
+        """The file's functions (by the name a call gives) that change a parameter in
+        place, with those parameters: a store or `del` into an item of it, `+=` on
+        it, a method that changes a list, dict or set (not `self`'s attributes: an
+        object is followed by `_set_attribute`). Found once per set of functions."""
+        functions = self.host.functions
+        if self._changing[0] is not functions or self._changing[1] != len(functions):
+            methods = MUTATORS | DICT_CHANGES | _IN_PLACE
+            found: dict[str, frozenset[str]] = {}
+            for name, fn in functions.items():
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+                changed: set[str] = set()
+                for node in walk(fn) if params else ():
+                    part: ast.expr | None = None
+                    if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                        part = node
+                    elif isinstance(node, ast.AugAssign):
+                        part = node.target
+                    elif (
+                        isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in methods
+                    ):
+                        part = node.func.value
+                    while isinstance(part, (ast.Subscript, ast.Attribute)):
+                        part = part.value
+                    if isinstance(part, ast.Name) and part.id in params:
+                        changed.add(part.id)
+                if changed:
+                    found[name] = frozenset(changed)
+            self._changing = (functions, len(functions), found)
+        return self._changing[2]
+
+    def _walrus(self, stmt: ast.stmt, scope: Scope) -> None:
+        """The names a statement's own expressions bind with `:=` (an `if` or `while`
+        test, a call's argument, a comprehension's, which binds the enclosing scope):
+        bound before the statement is read, as Python binds them before its body
+        runs. One that is the whole test or value holds its value; one that may not
+        be evaluated (behind `and`/`or`, a conditional) or is evaluated again (a
+        comprehension's, a `while` test's) holds its old value or the new one, or is
+        not known."""
+        header = getattr(stmt, "test", None) if isinstance(stmt, (ast.If, ast.While)) else getattr(stmt, "value", None)
+        once = not isinstance(stmt, ast.While)
+        again: set[int] = set()  # walruses in comprehensions, evaluated once per item
+        for node in _own_nodes(stmt):
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                again.update(id(n) for n in walk(node) if isinstance(n, ast.NamedExpr))
+        for node in _own_nodes(stmt):
+            if not (isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name)):
+                continue
+            name = node.target.id
+            if not once or id(node) in again:
+                _forget(scope.env, name)
+                continue
+            value = self.values._value(node.value, scope, name)
+            if node is header or name not in scope.env:
+                held = {name: value} if value is not None else {}
+            else:
+                held = join_envs([{name: scope.env[name]}, {name: value}]) if value is not None else {}
+            if name in held:
+                scope.env[name] = held[name]
+            else:
+                _forget(scope.env, name)
+
+    def _read(self, stmt: ast.stmt, scope: Scope) -> None:
         if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
             if self._exits:
                 self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
+            self._left = "continue" if isinstance(stmt, ast.Continue) else "break"
             return
         if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
             self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name not in self.host.batch_functions:
                 self.function(stmt, scope)
+            # a name it (or a function in it) rebinds with `global`/`nonlocal` changes
+            # wherever it is called, which a call not read does not tell: not known
+            # from here on (a call read again says what it holds after, see `call_helper`)
+            declared, outer = _declared(stmt) if self._text_has()[1] else (set(), set())
+            for name in declared | outer:
+                _forget(scope.env, name)
+                if name in declared and scope.env is not self.host.module_env:
+                    _forget(self.host.module_env, name)
             return
         if isinstance(stmt, ast.ClassDef):
             self._class_session[stmt.name] = replace(self.host.session)
@@ -656,8 +970,11 @@ class Walker:
             try:
                 for item in stmt.body:
                     self._stmt(item, scope)
+                    if self._left is not None:
+                        break
             finally:
                 self._class = outer
+                self._left = None
             # `Config.CATALOG` reads a class constant, unless the file's code sets it
             # again (`Config.CATALOG = ...`, `setattr(Config, ...)`): then it is not
             # what the body says, here or in a module that imports the class
@@ -673,6 +990,7 @@ class Walker:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._import(stmt, scope)
             return
+        headed = False  # the loop's iterable read for its writes (a lambda or call written there)
         if isinstance(stmt, ast.For) and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
@@ -686,10 +1004,16 @@ class Walker:
                         for one in (a for v in row if isinstance(v, Str) for a in alternatives(v)):
                             self._built_at.setdefault(id(one), (one, stmt.iter))
                 ordered = not isinstance(stmt.iter, (ast.Set, ast.SetComp))  # a set's order is Python's own
+                # what the header's items make runs once, before the turns (`[lambda: w(a), ...]`)
+                self.host._calls(stmt.iter, scope)
+                headed = True
                 if self._read_rows(stmt, [dict(zip(names, row)) for row in rows], scope, ordered):
                     return
-            elif self._read_collection(stmt, scope):
-                return
+            else:
+                self.host._calls(stmt.iter, scope)
+                headed = True
+                if self._read_collection(stmt, scope):
+                    return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -698,7 +1022,8 @@ class Walker:
             hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
         ):
             for expr in _header_exprs(stmt):
-                self.host._calls(expr, scope)
+                if not headed:
+                    self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
         if isinstance(stmt, ast.With):
@@ -710,13 +1035,15 @@ class Walker:
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
-            for name in ("body", "orelse", "finalbody"):
-                self.block(getattr(stmt, name, []) or [], scope)
-            for handler in getattr(stmt, "handlers", []) or []:
-                self.block(handler.body, scope)
+            self.block(stmt.body, scope)
+            if self._left == "raise":  # a context manager may suppress what is raised
+                self._left = None
             return
         if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
             self.host._calls(stmt.subject, scope)
+            for case in stmt.cases:  # what a pattern captures (on a failed match too) is not known
+                for name in _bound_here(ast.Expr(case.pattern)):  # type: ignore[arg-type]
+                    _forget(scope.env, name)
             self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
@@ -745,7 +1072,7 @@ class Walker:
                     if added is not None:
                         scope.env[stmt.target.id] = added
                         return
-            scope.env.pop(stmt.target.id, None)  # `n -= 1`, `t += x` on what is not held: not known
+            _forget(scope.env, stmt.target.id)  # `n -= 1`, `t += x` on what is not held: not known
             return
         if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
@@ -764,12 +1091,14 @@ class Walker:
                     and isinstance(scope.env.get(target.value.id), dict)
                 ):  # `del conf["k"]`
                     self._set_dict(target.value.id, scope, self._removed(target.value.id, target.slice, scope))
-                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                    self._set_dict(target.value.id, scope, None)  # `del tables[0]`: not followed
+                elif isinstance(target, (ast.Subscript, ast.Attribute)):  # `del u[0]`, `del cfg["a"]["b"]`
+                    self._stored_into(target, scope)
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
+        if isinstance(stmt, ast.AugAssign):  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
+            self._stored_into(stmt.target, scope)
 
     def _change_dict(self, call: ast.Call, scope: Scope) -> None:
         """`d.update(...)`, `d.setdefault(k, v)`, `d.pop(k)`, `d.clear()` on a dict
@@ -873,7 +1202,7 @@ class Walker:
         for other, held in list(scope.env.items()):
             if held is old:
                 if new is None:
-                    del scope.env[other]
+                    _forget(scope.env, other)
                 else:
                     scope.env[other] = new
                 continue
@@ -895,11 +1224,13 @@ class Walker:
                     scope.env.pop(name, None)
                 else:
                     scope.env[name] = held
-            left, goes_on = self._turn(stmt.body, scope)
+            left, goes_on, gone = self._turn(stmt.body, scope)
             breaks += left
             if not goes_on:  # every way leaves this turn: no later element is reached
                 if breaks:
                     _replace_env(scope, join_envs(breaks))
+                else:  # nor the code after the loop (`return`, `raise`)
+                    self._left = gone
                 return True
         if not ordered and rows:
             bound = join_envs([{n: v for n, v in row.items() if v is not None} for row in rows])
@@ -1041,11 +1372,12 @@ class Walker:
                 scope.env.pop(name, None)
 
     def _loop_turn(self, stmt: ast.For) -> bool:
-        """One turn of a loop read element by element costs the file's budget what
-        reading its body does (`Budget.turn`; nested loops over literal lists
-        multiply); False once it is spent, with the diagnostic at the loop."""
+        """One turn of a loop read element by element costs the file's budget a step,
+        and its body's statements theirs as they are read (nested loops over literal
+        lists multiply); False once it is spent, with the diagnostic at the loop
+        when the turn is what spent it."""
         try:
-            self.host.budget.turn(stmt)
+            self.host.budget.step()
         except OutOfBudget as err:
             if str(err):  # the turn that spent it (a budget spent before was said where it was)
                 self.host.budget.note(self.host.own_path, stmt.lineno, str(err), lasting=True)
@@ -1063,6 +1395,7 @@ class Walker:
             bodies: list[list[ast.stmt]] = []
             tests: list[ast.expr] = []
             taken: int | None = -1
+            dead: list[int] = []  # bodies whose test is known false before any not known
             link: ast.If = stmt
             while True:
                 if link is not stmt:
@@ -1071,6 +1404,8 @@ class Walker:
                 if taken == -1:
                     truth = self.values._truth(link.test, scope)
                     taken = None if truth is None else len(bodies) if truth else -1
+                    if truth is False:
+                        dead.append(len(bodies))
                 bodies.append(link.body)
                 if len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
                     link = link.orelse[0]
@@ -1078,13 +1413,19 @@ class Walker:
                 bodies.append(link.orelse)
                 break
             absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
-            self._paths(scope, bodies, taken=len(bodies) - 1 if taken == -1 else taken, absent=absent)
+            taken = len(bodies) - 1 if taken == -1 else taken
+            left = self._paths(scope, bodies, taken=taken, absent=absent, dead=dead)
+            if taken is not None:  # the path known: it leaves where its body does
+                self._left = left[taken]
+            elif None not in left:  # every branch Python may take leaves
+                self._left = next((kind for n, kind in enumerate(left) if n not in dead), None)
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             # the body may run no time, once or more: before and after it are both possible;
             # the `else` runs when no `break` left the loop, and what a `break` leaves
             # joins the code after it
             start = dict(scope.env)
-            breaks, goes_on = self._turn(stmt.body, scope)
+            self._loop_entry(stmt, scope)
+            breaks, goes_on, _ = self._turn(stmt.body, scope)
             turned = dict(scope.env)
             _replace_env(scope, join_envs([start, turned] if goes_on else [start]))
             # a name each turn builds from its own last value (`n += 1`, `s = s + "x"`)
@@ -1093,34 +1434,133 @@ class Walker:
             # unknown tail stands for what later turns append too
             for name in _carried(stmt.body):
                 if turned.get(name) is not start.get(name) and not _open_tail(start.get(name), turned.get(name)):
-                    scope.env.pop(name, None)
+                    _forget(scope.env, name)
             self.block(stmt.orelse, scope)
+            left, self._left = self._left, None
             if breaks:
-                _replace_env(scope, join_envs(([] if _leaves(stmt.orelse) else [dict(scope.env)]) + breaks))
-        else:  # try: the handlers start from anywhere in the body
-            before = dict(scope.env)
-            absent = self.host.guards.handlers(stmt, scope)  # type: ignore[arg-type]  # a lookup that fails on a missing table
-            self.block(stmt.body + stmt.orelse, scope)  # type: ignore[attr-defined]
-            after = dict(scope.env)
-            handlers = [h.body for h in stmt.handlers]  # type: ignore[attr-defined]
-            _replace_env(scope, join_envs([before, after]))
-            self._paths(scope, handlers, given=[] if _leaves(stmt.body) else [after], absent=absent)  # type: ignore[attr-defined]
-            self.block(stmt.finalbody, scope)  # type: ignore[attr-defined]
+                _replace_env(scope, join_envs(([] if left else [dict(scope.env)]) + breaks))
+            elif left:  # no `break`: every way out of the loop runs the `else`, which leaves
+                self._left = left
+        else:
+            self._try(stmt, scope)  # type: ignore[arg-type]
 
-    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool]:
+    def _try(self, stmt: ast.Try, scope: Scope) -> None:
+        """A `try`: a handler starts from the names as any statement of the body may
+        leave them (the join of the states before it and after each of its
+        statements, nested ones too), the `else` from the body's end; the
+        `finally` runs on every way, and the statement leaves when each way does."""
+        before = dict(scope.env)
+        absent = self.host.guards.handlers(stmt, scope)  # a lookup that fails on a missing table
+        seen: dict[str, list[object]] = {}
+        known = self._try_names.get(id(stmt))
+        if known is None or known[0] is not stmt:  # every name the body spells: what it may change
+            spelled = {n.id for s in stmt.body for n in walk(s) if type(n) is ast.Name}
+            known = self._try_names[id(stmt)] = (stmt, frozenset(spelled))
+        self._trying.append((scope, before, seen, known[1]))
+        try:
+            self.block(stmt.body, scope)
+        finally:
+            self._trying.pop()
+        left, self._left = self._left, None
+        if left is None:
+            self.block(stmt.orelse, scope)
+            left, self._left = self._left, None
+        after = dict(scope.env)
+        start: dict[str, object] = {}
+        for name, values in seen.items():  # a name unbound on a way keeps the others' values (Python raises there)
+            start.update(join_envs([{name: v} for v in ([before[name]] if name in before else []) + values]))
+        for name, value in before.items():
+            if name not in seen:
+                start[name] = value
+        _replace_env(scope, start)
+        handlers = [h.body for h in stmt.handlers]
+        lefts = self._paths(scope, handlers, given=[] if left else [after], absent=absent)
+        gone = left is not None and None not in lefts
+        self.block(stmt.finalbody, scope)
+        if self._left is None and gone:
+            self._left = left
+
+    def _loop_entry(self, stmt: ast.For | ast.AsyncFor | ast.While, scope: Scope) -> None:
+        """The names a loop of unknown turns starts a turn with: a turn may follow
+        others, so a name its body binds holds what it held before the loop or what
+        the body binds it to (read in the body, or left by a `break` before the body
+        binds it again). A name only bound to what the names before the
+        loop give (`t = "main.s.b"`, `t = f"{prefix}_b"`) is one of those; one built
+        from its own value that each turn extends (`sql = sql + part`, `n += 1`) is
+        left as it was (the loop's end tells what it holds after); any other (bound by
+        unpacking, from a name the body binds, in a `with` or `except`) is not known."""
+        for name, values in self._entry_bindings(stmt).items():
+            if values is None:
+                _forget(scope.env, name)
+                continue
+            held = [scope.env[name]] if name in scope.env else []
+            for value in values:
+                one = self.values._value(value, scope, name)
+                if one is None:
+                    held = []
+                    break
+                held.append(one)
+            joined = join_envs([{name: h} for h in held]) if held else {}
+            if name in joined:
+                scope.env[name] = joined[name]
+            else:
+                _forget(scope.env, name)
+
+    def _entry_bindings(self, stmt: ast.For | ast.AsyncFor | ast.While) -> dict[str, list[ast.expr] | None]:
+        """For `_loop_entry`, once per loop: each name the body binds (not the loop's
+        target, not one each turn extends: see `_carried`), with the expressions
+        `name = <expr>` statements bind it to when these are its only bindings and
+        read no name the body binds; None for any other."""
+        known = self._entries.get(id(stmt))
+        if known is not None and known[0] is stmt:
+            return known[1]
+        body_names = set().union(*(_bound_here(s) for s in stmt.body)) if stmt.body else set()
+        targets = set(target_names(stmt.target)) if isinstance(stmt, (ast.For, ast.AsyncFor)) else set()
+        names = body_names - targets - _carried(stmt.body)
+        values: dict[str, list[ast.expr]] = {}
+        stores: dict[str, int] = {}
+        other: set[str] = set()  # bound by a function, class or import of that name
+        read: set[str] = set()
+        leaves = False  # a `break` or `continue`: its state may hold a name the body binds later
+        for node in (n for s in stmt.body for n in walk(s)):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                read.add(node.id)
+            elif type(node) in (ast.Break, ast.Continue):
+                leaves = True
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                other.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom, ast.NamedExpr, ast.ExceptHandler)):
+                other.update(_bound_here(ast.Expr(node)) if isinstance(node, ast.NamedExpr) else _bound_here(node))  # type: ignore[arg-type]
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                stores[node.id] = stores.get(node.id, 0) + 1
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values.setdefault(node.targets[0].id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                values.setdefault(node.target.id, []).append(node.value)
+        result: dict[str, list[ast.expr] | None] = {}
+        for name in sorted(names if leaves else names & read):  # what no reading sees needs no entry
+            found = values.get(name, [])
+            simple = name not in other and stores.get(name, 0) == len(found)
+            result[name] = found if simple and not any(free_names(v) & body_names for v in found) else None
+        self._entries[id(stmt)] = (stmt, result)
+        return result
+
+    def _turn(self, body: list[ast.stmt], scope: Scope) -> tuple[list[dict[str, object]], bool, str | None]:
         """Read one turn of a loop's body: the environments its `break`s leave the loop
-        with, and whether a way goes on to the next turn (the body's end, a
-        `continue`), `scope` left as those ways join."""
+        with, whether a way goes on to the next turn (the body's end, a `continue`),
+        `scope` left as those ways join, and how the turn leaves the loop's code
+        when it certainly does (`return`, `raise`; None otherwise)."""
         self._exits.append(([], []))
         try:
             with self.host.guards.inside(NONE):  # a turn may follow one that created the table
                 self.block(body, scope)
         finally:
             breaks, continues = self._exits.pop()
-        falls = not _leaves(body)
+        left, self._left = self._left, None
+        falls = left is None
         if continues:  # (no copy of the names otherwise: a literal loop reads many turns)
             _replace_env(scope, join_envs(([dict(scope.env)] if falls else []) + continues))
-        return breaks, falls or bool(continues)
+        return breaks, falls or bool(continues), left if left in ("return", "raise") and not continues else None
 
     def _paths(
         self,
@@ -1130,20 +1570,33 @@ class Walker:
         given: list | None = None,
         taken: int | None = None,
         absent: list[Absent] | None = None,
-    ) -> None:
+        dead: list[int] | None = None,
+    ) -> list[str | None]:
         """Read each body from the same start and join what the paths leave (only
-        the `taken` body's, when the condition is known); each body with the tables
-        known absent before it and `absent`'s for it (see `pyguards`)."""
+        the `taken` body, when the condition is known: Python runs no other, so
+        none writes); each body with the tables known absent before it and
+        `absent`'s for it (see `pyguards`); a `dead` body (its test known false)
+        is not read. How each body leaves (None: it may end normally; a body not
+        run leaves, as no way through it reaches the code after)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
         known = self.host.guards.absent
+        lefts: list[str | None] = []
         for n, body in enumerate(bodies):
+            if taken not in (None, n) or (dead and n in dead):
+                lefts.append("not run")
+                if body and not scope.calls:
+                    self._not_run(body, "its branch of the `if` is known not to be taken")
+                continue
             _replace_env(scope, start)
             with self.host.guards.inside(known | absent[n] if absent else known):
                 self.block(body, scope)
-            if not _leaves(body) and taken in (None, n):
+            left, self._left = self._left, None
+            lefts.append(left)
+            if left is None:
                 outcomes.append(dict(scope.env))
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
+        return lefts
 
     def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         before, before_diags = len(self.host.intents), len(self.host.diagnostics)
@@ -1166,22 +1619,46 @@ class Walker:
     ) -> None:
         """Read a helper again for one call, its parameters bound to the call's values
         (defaults for the rest), its writes reported at the outermost call. A method
-        of an `Instance` reads `self.x` as the instance holds it."""
+        of an `Instance` reads `self.x` as the instance holds it. A name it declares
+        `global` holds after the call what the reading leaves it with (not known
+        when the call is not read, or a way out of the body is not its end)."""
+        local = self._call_helper(fn, call, scope, instance)
+        known = self._globals_of.get(id(fn))
+        if known is None or known[0] is not fn:
+            known = self._globals_of[id(fn)] = (fn, *_own_globals(fn))
+        _, declared, at_end = known
+        for name in declared:
+            for env in {id(scope.env): scope.env, id(self.host.module_env): self.host.module_env}.values():
+                if local is not None and at_end and name in local.env:
+                    env[name] = local.env[name]
+                else:
+                    _forget(env, name)
+
+    def _call_helper(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope, instance: object = None
+    ) -> Scope | None:
+        """`call_helper`'s reading: the scope the body was read in, None when not read."""
         if frame(fn) in scope.calls:  # a recursion: its writes are read once, at its first call
-            return
+            return None
+        if self.host.budget.exhausted:  # said where the budget ran out: nothing is read again
+            self._unread.add(fn.name)
+            return None
         count = self._helper_calls.get(fn.name, 0)
         if len(scope.calls) >= MAX_HELPER_DEPTH:
+            self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called {MAX_HELPER_DEPTH + 1} helpers deep: its writes are not read"
             )
-            return
+            return None
         if count >= MAX_HELPER_CALLS:
+            self._unread.add(fn.name)
             self._not_followed(
                 call, f"`{fn.name}` is called more than {MAX_HELPER_CALLS} times: its later calls are not read"
             )
-            return
+            return None
         if not self.values._may_read_helper(call):
-            return
+            self._unread.add(fn.name)
+            return None
         env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
@@ -1189,7 +1666,7 @@ class Walker:
         placed = isinstance(instance, Instance) and self.placed.get(instance.cls) == instance
         if placed and not call.args and not call.keywords:
             self.host.budget.give_back_read()
-            return  # read where it is written, with this same object
+            return None  # read where it is written, with this same object
         if isinstance(instance, objects):
             # `self` of one of several objects: a write reads each (`pyalternatives`)
             env["self"] = instance
@@ -1200,6 +1677,7 @@ class Walker:
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
         self.block(fn.body, local)
+        self._left = None  # a `return` leaves the helper, not its caller
         # a write that reads none of the helper's parameters stays where it is written
         # (a method called on a known object reports its writes at that call: which
         # object, and where the job uses it, is what tells two writes apart); one that
@@ -1215,11 +1693,13 @@ class Walker:
         )
         self.kept_in_place.update(own[_shape(x)] for x in in_place)
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
+        return local
 
     def _not_followed(self, call: ast.Call, why: str) -> None:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
-        makes is lost otherwise, with nothing at its line."""
+        makes is lost otherwise, with nothing at its line. Its writes as read where
+        it is written (a parameter a placeholder: not resolved) are kept."""
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
@@ -1638,6 +2118,7 @@ class Walker:
                 env[batch[1]] = param_str("batch_id")
         with self.host.guards.inside(NONE):  # it runs where it is called, not where it is defined
             self.block(fn.body, local)
+        self._left = None  # a `return` leaves the function, not the code around its definition
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -1663,10 +2144,14 @@ class Walker:
             held: dict | Instance = scope.env[target.value.id]  # type: ignore[assignment,type-arg]
             key, text = str(target.slice.value), self.values.string(value, scope)
             kept = {k: v for k, v in known_items(held) if k != key}
-            scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
+            if type(held) is dict:  # every name holding the same dict sees the change (`same = config`)
+                self._set_dict(target.value.id, scope, {**kept, key: text} if not text.unknown else kept)
+            else:
+                scope.env[target.value.id] = {**kept, key: text} if not text.unknown else kept
             return
         if isinstance(target, (ast.Attribute, ast.Subscript)):
             self._set_attribute(target, value, scope)
+            self._stored_into(target, scope, value)
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
@@ -1702,6 +2187,42 @@ class Walker:
             texts = []
         for one in texts:
             self._built_at.setdefault(id(one), (one, value))
+
+    def _stored_into(self, target: ast.expr, scope: Scope, value: ast.expr | None = None) -> None:
+        """A store into a part of a list or dict a name holds (`u[0] = x`, `cfg["a"]["b"]
+        = x`, `u[0] += x`, `del u[0]`) that `_bind` does not follow: an item of a list
+        of texts at a known index holds the new text; otherwise the name, and every
+        name holding the same value, is no longer known. An object (`Instance`) is
+        `_set_attribute`'s."""
+        root = target
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            return
+        held = scope.env.get(root.id)
+        if held is None or isinstance(held, (Instance, Str, DataFrame)):
+            return  # nothing held, an object (`_set_attribute`), or a value no store changes
+        if type(held) is dict and isinstance(target, ast.Attribute) and target.value is root:
+            # `conf.TABLE = ...` on a module (or class) held as its names: that name changes
+            self._set_dict(root.id, scope, {k: v for k, v in held.items() if k != target.attr})
+            return
+        if (
+            value is not None
+            and type(held) is list
+            and isinstance(target, ast.Subscript)
+            and target.value is root
+            and isinstance(target.slice, ast.Constant)
+            and type(target.slice.value) is int
+            and -len(held) <= target.slice.value < len(held)
+            and is_texts(held)
+        ):
+            text = self.values.string(value, scope)
+            if not text.unknown:
+                new = list(held)
+                new[target.slice.value] = text
+                self._set_dict(root.id, scope, new)
+                return
+        self._set_dict(root.id, scope, None)
 
     def _set_attribute(self, target: ast.Attribute | ast.Subscript, value: ast.expr, scope: Scope) -> None:
         """`w.table = "main.x.y"` (or `cfg.schema = s`, `w.tables["a"] = t`) on an
