@@ -569,7 +569,7 @@ def analyze_sql(
             continue
         except (ParseError, TokenError) as err:
             reason = tpl.restore(plain_reason(err))
-            lone = _LONE_TEMPLATE.findall(tpl.text)
+            lone = [m[0] for m in _LONE_TEMPLATE.finditer(tpl.text) if not _TAKES_VALUE.search(tpl.text, 0, m.start())]
             if lone:  # `INSERT INTO t {query}`, `CASE {cases} ELSE`: syntax only a run gives
                 shown = ", ".join(dict.fromkeys(f"`{tpl.restore(m)}`" for m in lone))
                 diagnostics.append(
@@ -1230,6 +1230,13 @@ _LEADING_MARKER = re.compile(r"__DLP\d+__")
 # a template standing alone as a token (not part of a name or a literal): where it
 # stands, the statement's syntax is the run's value (a query, a clause, a CASE's arms)
 _LONE_TEMPLATE = re.compile(r"(?<![\w.`'\"])__dlp\d+__(?![\w.`'\"])", re.I)
+# ... unless what comes before it takes a value or a name there (`dt < {days}`,
+# `WHERE {cond}` stays a value: a statement broken elsewhere is still broken)
+_TAKES_VALUE = re.compile(
+    r"(?:\b(?:TABLE|EXISTS|OPTIMIZE|CLONE|BY|LOCATION|COMMENT|WHERE|AND|OR|NOT|IN|LIKE|IS|THEN|FROM|JOIN)"
+    r"|[=<>!+\-*/|%,(])\s*$",
+    re.I,
+)
 _TEMPLATE_MARKER = re.compile(r"__dlp\d+__", re.I)
 # the first word of an ALTER TABLE's change: a change a template fills after it is
 # still that kind of change of the table (see `_statement`)
