@@ -46,3 +46,13 @@ def test_more_names_than_the_cap_leave_the_names_unresolved(lint):
     result = lint({"many.py": many + DELETE})
     assert [f.rule for f in result.findings] == ["DL001"]
     assert [i.table.name for i in result.intents if Flag.ONE_OF in i.flags] == []
+
+
+def test_a_use_in_a_branch_leaves_one_of_the_sessions(lint):
+    ifelse = PICK + 'if c:\n    spark.sql("USE main.a")\nelse:\n    spark.sql("USE main.b")\n' + DELETE
+    ifonly = PICK + 'if c:\n    spark.sql("USE main.a")\n' + DELETE
+    known = 'c = True\nif c:\n    spark.sql("USE main.a")\nelse:\n    spark.sql("USE main.b")\n' + DELETE
+    result = lint({"ifelse.py": ifelse, "ifonly.py": ifonly, "known.py": known})
+    assert _tables(result, "ifelse.py") == [("main.a.t1", True), ("main.b.t1", True)]
+    assert _tables(result, "ifonly.py") == [("main.a.t1", True), ("t1", True)]
+    assert _tables(result, "known.py") == [("main.a.t1", False)]  # near miss: the branch taken is known

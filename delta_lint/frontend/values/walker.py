@@ -41,6 +41,7 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     is_texts,
     join_envs,
+    joined_session,
     json_input,
     known_items,
     loop_names,
@@ -1580,6 +1581,11 @@ class Walker:
         run leaves, as no way through it reaches the code after)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
+        # the SQL session each path leaves (a `USE` in one branch): joined as the names
+        # are, never the last branch's (`joined_session`: one of several, or as before)
+        session = self.host.session.__dict__
+        first = dict(session)
+        sessions = [first] if may_skip or given else []
         known = self.host.guards.absent
         lefts: list[str | None] = []
         for n, body in enumerate(bodies):
@@ -1589,13 +1595,16 @@ class Walker:
                     self._not_run(body, "its branch of the `if` is known not to be taken")
                 continue
             _replace_env(scope, start)
+            session.update(first)
             with self.host.guards.inside(known | absent[n] if absent else known):
                 self.block(body, scope)
             left, self._left = self._left, None
             lefts.append(left)
             if left is None:
                 outcomes.append(dict(scope.env))
+                sessions.append(dict(session))
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
+        session.update(joined_session(first, sessions) if sessions else first)
         return lefts
 
     def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
