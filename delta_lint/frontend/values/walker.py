@@ -41,6 +41,7 @@ from delta_lint.frontend.pyvalues import (
     exported_value,
     is_texts,
     join_envs,
+    join_held,
     joined_session,
     json_input,
     known_items,
@@ -1128,6 +1129,10 @@ class Walker:
             elif key not in held:  # `d.setdefault(k)` adds None, which no table name is
                 value = self.values._member(call.args[1], scope) if len(call.args) == 2 else None
                 self._set_dict(name, scope, {**held, key: UNHELD if value is None else value})
+        elif func.attr == "update" and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Name):
+            # `json_.update(sp_auth)` of a dict another name holds (one of several dicts
+            # where paths joined): each key as every path leaves it, else not held
+            self._set_dict(name, scope, _updated_by(held, scope.env.get(call.args[0].id)))
         elif func.attr == "update" and len(call.args) <= 1:
             given = call.args[0] if call.args else ast.Dict(keys=[], values=[])
             if (
@@ -2426,3 +2431,22 @@ class Walker:
             if bound not in self.host.module_env or scope.env is not self.host.module_env:
                 scope.env.pop(bound, None)
             self.host.imports.append((module, alias.name, bound))
+
+
+def _updated_by(held: dict, given: object) -> dict | None:
+    """`held.update(given)` where `given` is a dict a name holds, or one of several
+    dicts (paths that joined): the dict each way gives, joined key by key (a key
+    every way agrees on is kept, values that differ are one of them, and a key only
+    some ways have is not held).
+    None (no dict known) when `given` is no plain dict on some way."""
+    ways = given.values if type(given) is OneOf else (given,)  # type: ignore[attr-defined]
+    if not ways or not all(type(w) is dict for w in ways):
+        return None
+    merged = [{**held, **w} for w in ways]  # type: ignore[dict-item]
+    out: dict = {}
+    for key in dict.fromkeys(k for m in merged for k in m):
+        values = [m.get(key, UNHELD) for m in merged]
+        # a key only some ways have, or a value no way holds, is not held; values that
+        # differ are one of them (`join_held`), as a name's are where paths meet
+        out[key] = UNHELD if any(v is UNHELD for v in values) else join_held(values)
+    return out
