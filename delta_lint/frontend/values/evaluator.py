@@ -301,44 +301,22 @@ def _effects(stmt: ast.stmt) -> tuple[set[str], set[str], set[str], set[str]]:
     read: set[str] = set()
     called: set[int] = set()
     for node in ast.walk(stmt):
-        root: ast.expr | None = None
         kind = type(node)
-        if kind is ast.Name:
-            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
-                bound.add(node.id)  # type: ignore[attr-defined]
-            elif id(node) not in called:
+        if kind is ast.Name and not isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
+            if id(node) not in called:
                 read.add(node.id)  # type: ignore[attr-defined]
             continue
         if kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]
             called.add(id(func))
-            if isinstance(func, ast.Attribute) and func.attr in brains.CHANGES_IN_PLACE:
-                root = func.value
             if not _reads_only(func):
                 handed.update(a.id for a in [*node.args, *(k.value for k in node.keywords)] if type(a) is ast.Name)  # type: ignore[attr-defined]
-        elif kind in (ast.Subscript, ast.Attribute):
-            if isinstance(node.ctx, (ast.Store, ast.Del)):  # type: ignore[attr-defined]
-                root = node.value  # type: ignore[attr-defined]
-        elif kind is ast.AugAssign:
-            root = node.target  # type: ignore[attr-defined]
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             if node is not stmt:
                 bound.add(node.name)  # type: ignore[attr-defined]
-        elif kind in (ast.MatchAs, ast.MatchStar):
-            if node.name:  # type: ignore[attr-defined]
-                bound.add(node.name)  # type: ignore[attr-defined]
-        elif kind is ast.MatchMapping:
-            if node.rest:  # type: ignore[attr-defined]
-                bound.add(node.rest)  # type: ignore[attr-defined]
-        elif kind is ast.ExceptHandler:
-            if node.name:  # type: ignore[attr-defined]
-                bound.add(node.name)  # type: ignore[attr-defined]
-        elif kind in (ast.Import, ast.ImportFrom):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)  # type: ignore[attr-defined]
-        while isinstance(root, (ast.Subscript, ast.Attribute)):
-            root = root.value
-        if isinstance(root, ast.Name):
-            changed.add(root.id)
+            continue
+        if kind in _EFFECT_KINDS:
+            _effects_here(node, bound, changed)
     return bound, changed, handed, read
 
 
@@ -374,19 +352,33 @@ def _changed_outside(definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.Cl
                 if isinstance(node, ast.Global):
                     declared.update(node.names)
                 continue
-            bound, changed, _, _ = _effects_here(node)
-            own |= bound
-            changes |= changed
+            _effects_here(node, own, changes)
             stack.extend(ast.iter_child_nodes(node))
         out |= changes - (own - outer)
     return out, declared
 
 
-def _effects_here(node: ast.AST) -> tuple[set[str], set[str], None, None]:
-    """What one node (not those below it) binds and changes in place, as `_effects`
-    reads them."""
-    bound: set[str] = set()
-    changed: set[str] = set()
+# the kinds of node `_effects_here` reads (any other binds and changes nothing itself)
+_EFFECT_KINDS = frozenset(
+    {
+        ast.Name,
+        ast.Call,
+        ast.Subscript,
+        ast.Attribute,
+        ast.AugAssign,
+        ast.MatchAs,
+        ast.MatchStar,
+        ast.MatchMapping,
+        ast.ExceptHandler,
+        ast.Import,
+        ast.ImportFrom,
+    }
+)
+
+
+def _effects_here(node: ast.AST, bound: set[str], changed: set[str]) -> None:
+    """What one node (not those below it) binds and changes in place, added to
+    `bound` and `changed`: the one reading `_effects` and `_changed_outside` share."""
     root: ast.expr | None = None
     kind = type(node)
     if kind is ast.Name:
@@ -413,7 +405,6 @@ def _effects_here(node: ast.AST) -> tuple[set[str], set[str], None, None]:
         root = root.value
     if isinstance(root, ast.Name):
         changed.add(root.id)
-    return bound, changed, None, None
 
 
 # bases whose classes take their fields by keyword and ignore other keys (pydantic)
