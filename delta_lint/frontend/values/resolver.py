@@ -21,6 +21,7 @@ import posixpath
 import re
 import weakref
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Protocol
 
 from delta_lint.frontend.frames import FrameReader
@@ -41,6 +42,7 @@ from delta_lint.frontend.pyvalues import (
     Document,
     InputDoc,
     Instance,
+    Plain,
     Scope,
     Step,
     Str,
@@ -79,6 +81,7 @@ from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
+from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
@@ -407,7 +410,7 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc, Plain)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         if fn.args.kwarg is not None and fn.args.kwarg.arg not in ("self", "cls", "spark"):
             # `def run(path, **subs)` called `run("q.sql", catalog="main")`: the keywords no
@@ -732,6 +735,13 @@ class ValueResolver:
             text = self.string(node, scope)
             if not text.unknown:
                 return text
+        if isinstance(node, ast.Call) and self._compiles_pattern(node):
+            compiled = Evaluator(self._own(), self.host.documents, self.host.budget).value(
+                node, self._plain_env(node, scope)
+            )
+            self._budget_spent(node)
+            if isinstance(compiled, Pattern):
+                return Plain(compiled)  # `SPLIT.split(text)` later: the value layer's pattern
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -745,6 +755,18 @@ class ValueResolver:
         if reads or isinstance(node, (ast.Call, ast.Attribute)):
             return self._data_frame(node, scope, reads)
         return s
+
+    def _compiles_pattern(self, node: ast.Call) -> bool:
+        """`re.compile(...)` (of `import re`, or `re` under another name): a pattern
+        the value layer holds (RE2 runs it), not a DataFrame."""
+        func = node.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr == "compile"
+            and isinstance(func.value, ast.Name)
+            and func.value.id not in self.host.functions
+            and (func.value.id == "re" or self._own().aliases.get(func.value.id) == "re")
+        )
 
     def _data_frame(self, node: ast.expr, scope: Scope, reads: set) -> DataFrame:
         """A DataFrame: the tables it reads, and what its rows hold where the code builds
@@ -1180,18 +1202,26 @@ class ValueResolver:
 
     def _path_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a chain of path calls gives (`pathlib.Path("../conf.yml").resolve()
-        .as_posix()`, `os.path.join(root, "conf.yml")`), as the evaluator's library
-        knowledge reads it (`brains`), the names it reads as they are held; None
-        when it is no such chain or its text is not known."""
+        .as_posix()`, `os.path.join(root, "conf.yml")`, `str(Path(__file__).parent /
+        "q.sql")`), as the evaluator's library knowledge reads it (`brains`), the names
+        it reads as they are held; None when it is no such chain or its text is not
+        known. A path object is its text: a callee's `Path(p)` or `open(p)` reads the
+        same file by it."""
         last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        if last not in PATH_CALLS:
+        if last in ("str", "fspath") and len(node.args) == 1 and not node.keywords:
+            node = node.args[0]  # type: ignore[assignment]  # `str(Path(__file__).with_name("q.sql"))`
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)) and not isinstance(node, ast.Call):
+                return None
+        elif last not in PATH_CALLS:
             return None  # most calls: no path's
         root: ast.expr = node
-        while isinstance(root, (ast.Call, ast.Attribute)):
-            root = root.func if isinstance(root, ast.Call) else root.value
+        while isinstance(root, (ast.Call, ast.Attribute, ast.BinOp)):
+            root = root.func if isinstance(root, ast.Call) else root.left if isinstance(root, ast.BinOp) else root.value
         if not (isinstance(root, ast.Name) and root.id in PATH_ROOTS) or root.id in scope.env:
             return None
         value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, self._plain_env(node, scope))
+        if isinstance(value, PurePosixPath):
+            value = str(value)
         return Str(value) if isinstance(value, str) else None
 
     def _placeholder(self, node: ast.expr, scope: Scope) -> Str:

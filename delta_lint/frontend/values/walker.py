@@ -1256,6 +1256,7 @@ class Walker:
             return None
         found = evaluator.collection(node, env)
         self.values._budget_spent(node)
+        self.host.documents_wanted |= evaluator.opened
         return collection_of(found)
 
     def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
@@ -1266,6 +1267,7 @@ class Walker:
             return None
         found = evaluator.items(node, env)
         self.values._budget_spent(node)
+        self.host.documents_wanted |= evaluator.opened  # `for s in Path(p).read_text().split(";")`
         return None if isinstance(found, Unknown) else found
 
     def _loop_of(self, value: ast.expr, scope: Scope) -> ast.For | None:
