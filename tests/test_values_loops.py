@@ -249,3 +249,47 @@ def test_a_literal_past_the_loop_bound_is_not_evaluated_at_all(lint):
     result = lint({"job.py": job})
     assert _tables(result) == ["main.s.x", "{a}.{b}"]
     assert "DL008" not in _rules(result)
+
+
+TUPLE_KEYS = 'NEEDS = {("silver", "account"): ("id",), ("bronze", "events"): ("a", "b")}\n'
+
+
+def test_a_dict_keyed_by_tuples_unpacks_its_keys(lint):
+    """`for (schema, name), cols in D.items()` and `for key in D` over a dict whose keys
+    are tuples of texts (a maintenance job's table list)."""
+    items = (
+        NB + TUPLE_KEYS + "def run():\n    for (schema, name), cols in NEEDS.items():\n"
+        "        spark.sql(f\"ALTER TABLE main.{schema}.{name} CLUSTER BY ({', '.join(cols)})\")\n\nrun()\n"
+    )
+    assert _tables(lint({"job.py": items})) == ["main.bronze.events", "main.silver.account"]
+    keys = (
+        NB + TUPLE_KEYS + 'for key in NEEDS:\n    schema, name = key\n    spark.sql(f"OPTIMIZE main.{schema}.{name}")\n'
+    )
+    assert _tables(lint({"job.py": keys})) == ["main.bronze.events", "main.silver.account"]
+
+
+def test_a_tuple_key_only_a_run_knows_is_no_guess(lint):
+    job = (
+        NB + 'NEEDS = {(dbutils.widgets.get("s"), "account"): ("id",)}\n'
+        'for (schema, name), cols in NEEDS.items():\n    spark.sql(f"OPTIMIZE main.{schema}.{name}")\n'
+    )
+    assert _tables(lint({"job.py": job})) == ["main.{schema}.{name}"]
+
+
+def test_an_item_unpacked_in_the_body_binds_its_parts(lint):
+    job = NB + PAIRS + 'for key in TABLES:\n    schema, table = key\n    spark.sql(f"OPTIMIZE main.{schema}.{table}")\n'
+    assert _tables(lint({"job.py": job})) == ["main.bronze.a", "main.silver.b"]
+    mixed = (
+        NB + 'ROWS = [("bronze", ("a", 1))]\nfor row in ROWS:\n    schema, (table, n) = row\n'
+        '    spark.sql(f"OPTIMIZE main.{schema}.{table}")\n'
+    )
+    assert _tables(lint({"job.py": mixed})) == ["main.bronze.a"]
+
+
+def test_an_item_of_another_length_unpacked_is_no_guess(lint):
+    """`schema, table = ("bronze", "a", "z")` raises in Python: no table from it."""
+    job = (
+        NB + 'TABLES = [("bronze", "a", "z")]\nfor key in TABLES:\n    schema, table = key\n'
+        '    spark.sql(f"OPTIMIZE main.{schema}.{table}")\n'
+    )
+    assert _tables(lint({"job.py": job})) == ["main.{schema}.{table}"]

@@ -1283,8 +1283,8 @@ class Evaluator:
             out = {}
             for k, v in zip(node.keys, node.values):
                 key = self._expr(k, env, depth) if k is not None else UNKNOWN
-                if not isinstance(key, (str, int)):
-                    return Unknown("a key not known")
+                if not isinstance(key, (str, int)) and not _plain_tuple(key):
+                    return Unknown("a key not known")  # (`{("silver", "t"): cols}`: a tuple of known items)
                 out[key] = self._expr(v, env, depth)
             return out
         if isinstance(node, ast.Attribute):
@@ -2059,6 +2059,14 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
     except (TypeError, ValueError, IndexError) as err:
         raise NoValue from err  # Python raises on these values too
     return Unknown(f"the method `{name}`")
+
+
+def _plain_tuple(value: object) -> bool:
+    """A tuple of known texts and numbers (nested ones too): a dict key as Python
+    hashes it, with no template or unknown in it."""
+    return type(value) is tuple and all(
+        type(v) in (str, int, bool, float) or v is None or _plain_tuple(v) for v in value
+    )
 
 
 def _format(template: str, args: list[object], kwargs: dict[str, object]) -> object:

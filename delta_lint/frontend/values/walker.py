@@ -69,6 +69,7 @@ from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fi
 from delta_lint.frontend.values.iteration import (
     Row,
     as_loop,
+    bind,
     collection_of,
     free_names,
     iterable_names,
@@ -339,6 +340,18 @@ def _plain(held: object) -> object:
     if type(held) is OneOf:
         return lattice_join([_plain(v) for v in held.values])
     return to_plain(held)
+
+
+def _unpacked(target: ast.Tuple | ast.List, held: object) -> Row | None:
+    """What `schema, table = key` binds when `key` holds a sequence of known length:
+    a loop's tuple item (a `Collection`, or a list of texts), as Python unpacks it;
+    None when it is no such sequence or Python would raise (another length)."""
+    if type(held) is Collection:
+        row: Row = {}
+        return row if bind(target, held.value, row) else None
+    if is_texts(held) and len(held) == len(target.elts) and all(isinstance(t, ast.Name) for t in target.elts):  # type: ignore[arg-type]
+        return {t.id: item for t, item in zip(target.elts, held)}  # type: ignore[attr-defined,arg-type]
+    return None
 
 
 def _written_list(node: ast.expr) -> bool:
@@ -2145,6 +2158,16 @@ class Walker:
                 for t, v in zip(target.elts, held):  # `cfg, opts = setup(args)`
                     if isinstance(t, ast.Name):
                         scope.env[t.id] = v
+            elif (
+                isinstance(value, ast.Name)
+                and value.id not in self.host.mutated_names
+                and (row := _unpacked(target, scope.env.get(value.id))) is not None
+            ):
+                for name, item in row.items():  # `schema, table = key` of a loop over tuples
+                    if item is None:
+                        scope.env.pop(name, None)
+                    else:
+                        scope.env[name] = item
             else:
                 for t in target.elts:
                     if isinstance(t, ast.Name):
