@@ -752,7 +752,8 @@ class Linker:
         task (`--task_key {{task.name}}`): the file is read once for each; none when
         a task gives a value only known at run time, or past MAX_VARIANTS."""
         runs = self.runs_of.get(path, [])
-        wanted = [n for n in reads if n not in agreed]
+        # an input no task gives (its widget's default, or unknown) does not tell runs apart
+        wanted = [n for n in reads if n not in agreed and any(n in given for given in runs)]
         if len(runs) < 2 or not wanted:
             return ()
         out = set()

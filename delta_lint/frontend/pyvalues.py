@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from delta_lint.frontend.values import lattice
+from delta_lint.frontend.values import brains, lattice
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.frontend.values.sources import number_text
@@ -477,7 +477,7 @@ class UnknownState(lattice.Unknown):
 
 
 # the calls `PythonAnalyzer.string` reads as text (and `may_give_text` lets through)
-CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
+CASE_AND_TRIM = brains.CASE_AND_TRIM
 
 
 DEDENT = ("dedent", "cleandoc")

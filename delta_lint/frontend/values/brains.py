@@ -142,6 +142,9 @@ PATH_FUNCTIONS: dict[str, Callable[..., object]] = {
 
 # `str` methods run as Python runs them, on plain arguments (`format`, `join` and
 # `replace`, whose results may be large, are checked first by the evaluator)
+# the methods that keep a name part what the run gives (`c.lower()`, `c.strip()`): a
+# named input so changed is still that input (`{c}`), for the front end and the evaluator
+CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")
 STR_METHODS = frozenset(
     {
         "lower",

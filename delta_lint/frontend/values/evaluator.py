@@ -526,8 +526,18 @@ class Evaluator:
     """Evaluates calls of one module's functions (see the module docstring).
     `opened` collects the project documents the calls load (given or not yet)."""
 
-    def __init__(self, module: Module, documents: Mapping[str, object], budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        module: Module,
+        documents: Mapping[str, object],
+        budget: Budget | None = None,
+        inputs: Callable[[str], object] | None = None,
+    ) -> None:
         self.module = module
+        # what a job input (`dbutils.widgets.get("env")`) holds in the run being read:
+        # the task's value, the widget's default, or a named input (the front end's
+        # reader of inputs); without one, every input is a named input
+        self.inputs = inputs
         self.documents = documents
         # the file's budget (see `budget`), shared with every other reader of its values
         self.budget = budget if budget is not None else Budget()
@@ -1721,6 +1731,8 @@ class Evaluator:
             given = args[0] if args else kwargs.get("name")
             if not isinstance(given, str) or not given.strip():
                 return Unknown("a job input of a name not known")
+            if self.inputs is not None:
+                return self.inputs(given)
             input_name = param_name(given)
             return Template("{" + input_name + "}", (input_name,))
         if any(_unknown(a) or isinstance(a, Template) for a in args):
@@ -2008,6 +2020,16 @@ def _method(owner: object, name: str, args: list[object], kwargs: dict[str, obje
     """A method of a known value, from the allow-lists of `brains` (no side effects)."""
     if _unknown(owner) or any(_unknown(a) for a in args) or any(_unknown(v) for v in kwargs.values()):
         return Unknown("a method of a value not known")
+    if (
+        isinstance(owner, Template)
+        and name in brains.CASE_AND_TRIM
+        and not args
+        and not kwargs
+        and owner.text == "{" + owner.params[0] + "}"
+    ):
+        # `dbutils.widgets.get("env").strip()`: the input as the run gives it, named as
+        # the front end names it (`{env}`, as `c = c.lower()` then `{c}` reads)
+        return owner
     if any(isinstance(v, Template) for v in (owner, *args, *kwargs.values())):
         return Unknown("a method of a template")
     if owner is None:

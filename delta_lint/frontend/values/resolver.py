@@ -20,7 +20,7 @@ import operator
 import posixpath
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
 from typing import Protocol
 
@@ -80,7 +80,7 @@ from delta_lint.frontend.values.brains import (
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Unknown
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Template, Unknown
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
@@ -736,9 +736,7 @@ class ValueResolver:
             if not text.unknown:
                 return text
         if isinstance(node, ast.Call) and self._compiles_pattern(node):
-            compiled = Evaluator(self._own(), self.host.documents, self.host.budget).value(
-                node, self._plain_env(node, scope)
-            )
+            compiled = self.evaluator(self._own()).value(node, self._plain_env(node, scope))
             self._budget_spent(node)
             if isinstance(compiled, Pattern):
                 return Plain(compiled)  # `SPLIT.split(text)` later: the value layer's pattern
@@ -854,6 +852,22 @@ class ValueResolver:
                 self.host.input_params[field.params[0]] = frozenset({name})
                 given[key] = field
         return given
+
+    def evaluator(self, module: Module, documents: Mapping[str, object] | None = None) -> Evaluator:
+        """The value layer's evaluator of `module`'s code for this file's run: the
+        project documents given so far, the file's budget, and the job inputs as
+        this run holds them (`_input`: the task's value, the widget's default, else a
+        named input), so a value function or a comprehension that reads a widget
+        reads the task's value, as the file's own statements do."""
+        return Evaluator(
+            module,
+            self.host.documents if documents is None else documents,
+            self.host.budget,
+            inputs=self._plain_input,
+        )
+
+    def _plain_input(self, name: str) -> object:
+        return to_plain(self._input(name, self.host.widget_defaults.get(name)))
 
     def _input(self, name: str, default: str | None = None) -> Str:
         """A job input (widget, argument): the value the file's task gives it, else
@@ -1219,7 +1233,7 @@ class ValueResolver:
             root = root.func if isinstance(root, ast.Call) else root.left if isinstance(root, ast.BinOp) else root.value
         if not (isinstance(root, ast.Name) and root.id in PATH_ROOTS) or root.id in scope.env:
             return None
-        value = Evaluator(self._own(), self.host.documents, self.host.budget).value(node, self._plain_env(node, scope))
+        value = self.evaluator(self._own()).value(node, self._plain_env(node, scope))
         if isinstance(value, PurePosixPath):
             value = str(value)
         return Str(value) if isinstance(value, str) else None
@@ -1412,7 +1426,7 @@ class ValueResolver:
         those differ, the values joined (`joined_documents`: one of several). A
         module that reads `__file__` may open by it (`os.path.dirname(__file__)`):
         the evaluator's reading stands."""
-        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        evaluator = self.evaluator(module)
         value = run(evaluator)
         self.host.documents_wanted |= evaluator.opened
         if not evaluator.opened:
@@ -1437,10 +1451,7 @@ class ValueResolver:
         combos = list(itertools.islice(itertools.product(*moved.values()), MAX_ALTERNATIVES + 1))
         if len(combos) > MAX_ALTERNATIVES:
             return Unknown("one of too many documents")
-        values = [
-            run(Evaluator(module, {**self.host.documents, **dict(zip(moved, combo))}, self.host.budget))
-            for combo in combos
-        ]
+        values = [run(self.evaluator(module, {**self.host.documents, **dict(zip(moved, combo))})) for combo in combos]
         if any(isinstance(v, (Unknown, OneOf)) for v in values):
             return values[0] if len(values) == 1 else Unknown("one of several documents, not all known")
         return joined_documents(values)
@@ -1464,7 +1475,7 @@ class ValueResolver:
             module = self._own()
         else:  # a class of another module of the project, pasted: read on its own
             module = Module.of(ast.Module(body=[cls], type_ignores=[]), self.host.own_path)
-        evaluator = Evaluator(module, self.host.documents, self.host.budget)
+        evaluator = self.evaluator(module)
         made = evaluator.call_factory(cls, method, args, kwargs)
         self._budget_spent(call)
         self.host.documents_wanted |= evaluator.opened
@@ -1538,7 +1549,7 @@ class ValueResolver:
             and not node.keywords
         ):
             return None
-        evaluator = Evaluator(self._own(), self.host.documents, self.host.budget)
+        evaluator = self.evaluator(self._own())
         value = evaluator.value(node, self._plain_env(node, scope))
         self.host.documents_wanted |= evaluator.opened
         return from_plain(value) if isinstance(value, str) else None
@@ -1565,7 +1576,7 @@ class ValueResolver:
                 if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
             }
             own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
-            return Evaluator(own, self.host.documents, self.host.budget).value(node, env)
+            return self.evaluator(own).value(node, env)
         if held is None:
             held = self.string(node, scope)
         if type(held) is Instance:
@@ -1594,10 +1605,12 @@ class ValueResolver:
             if isinstance(n, ast.Name) and n.id in scope.env and n.id not in self.host.mutated_names
         }
         own = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
-        value = Evaluator(own, self.host.documents, self.host.budget).value(node, env)
+        value = self.evaluator(own).collection(node, env)  # (its items may be templates)
         self._budget_spent(node)
-        if isinstance(value, dict) and not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            return None
+        if isinstance(value, dict) and not all(
+            isinstance(k, str) and isinstance(v, (str, Template)) for k, v in value.items()
+        ):
+            return None  # (a template keeps its named inputs: `{k: dbutils.widgets.get(k) for k in W}`)
         held = from_plain(value) if isinstance(value, (list, dict)) else None
         return held if isinstance(held, (list, dict)) and not isinstance(held, Instance) else None
 

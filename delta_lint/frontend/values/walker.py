@@ -1322,7 +1322,7 @@ class Walker:
             return None, node, env  # nothing the code states: no evaluation
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
             self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
-        return Evaluator(self._empty, self.host.documents, self.host.budget), node, env
+        return self.values.evaluator(self._empty), node, env
 
     def _attributes_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
         """`node` with each attribute of a name the front end holds an object or module
