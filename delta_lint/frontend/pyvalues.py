@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from delta_lint.frontend.values import brains, lattice
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT
+from delta_lint.frontend.values.evaluator import Made
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
 from delta_lint.frontend.values.sources import number_text
 from delta_lint.model import JSON_INPUT, OBJECT_KEY, Flag, Location, TableRef
@@ -542,6 +543,9 @@ def from_plain(value: object, depth: int = 0) -> object:
         return Document(items, value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return [Str(v) for v in value]
+    if type(value) is Made:  # `Namespace(**conf)`, a configuration object: its text fields by attribute
+        fields = ((str(k), from_plain(v, depth + 1)) for k, v in value.fields.items())
+        return Instance(tuple((k, v) for k, v in fields if type(v) is Str), cls=value.cls)
     return None
 
 

@@ -142,6 +142,10 @@ PATH_FUNCTIONS: dict[str, Callable[..., object]] = {
 
 # `str` methods run as Python runs them, on plain arguments (`format`, `join` and
 # `replace`, whose results may be large, are checked first by the evaluator)
+# objects whose attributes are the keywords they are built with (`Namespace(**conf)`:
+# `ns.table` is `conf["table"]`), as a configuration class's object is
+NAMESPACES = frozenset({"argparse.Namespace", "types.SimpleNamespace"})
+
 # the methods that keep a name part what the run gives (`c.lower()`, `c.strip()`): a
 # named input so changed is still that input (`{c}`), for the front end and the evaluator
 CASE_AND_TRIM = ("strip", "lstrip", "rstrip", "lower", "upper")

@@ -1573,6 +1573,9 @@ class Evaluator:
         made = self._class_called(func, env)
         if made is not None:
             return self._construct(made, node, env, depth)
+        namespace = self._dotted(func, env)
+        if namespace in brains.NAMESPACES:
+            return self._namespace(namespace, node, env, depth)
         if any(k.arg is None for k in node.keywords):
             return Unknown("a starred argument")
         # `", ".join(f"{c} STRING" for c in cols)`: a generator a string's `join`
@@ -1645,6 +1648,23 @@ class Evaluator:
         else:
             held = self.module.classes.get(func.id)
         return held if isinstance(held, ast.ClassDef) else None
+
+    def _namespace(self, name: str, node: ast.Call, env: dict[str, object], depth: int) -> object:
+        """`Namespace(**yaml.safe_load(f))`, `SimpleNamespace(table="t")`: an object
+        whose attributes are the keywords (a mapping's keys by `**`), read as a
+        configuration object is (`Made`); positional arguments are a TypeError."""
+        if node.args:
+            raise NoValue
+        fields: dict[str, object] = {}
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, env, depth)
+            if keyword.arg is not None:
+                fields[keyword.arg] = value
+            elif type(value) is dict and all(isinstance(k, str) for k in value):
+                fields.update(value)
+            else:
+                return Unknown("a mapping of keys not known")
+        return Made(name.rsplit(".", 1)[-1], fields)
 
     def _construct(self, cls: ast.ClassDef, node: ast.Call, env: dict[str, object], depth: int) -> object:
         """`Config(**data)`, `Env(catalog="main", schema=s)`: the object a dataclass or a

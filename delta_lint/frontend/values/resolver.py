@@ -72,6 +72,7 @@ from delta_lint.frontend.values.brains import (
     JOB_INPUT_CALLS,
     JSON_DUMPS,
     JSON_LOADS,
+    NAMESPACES,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
     call_named,
@@ -735,11 +736,15 @@ class ValueResolver:
             text = self.string(node, scope)
             if not text.unknown:
                 return text
-        if isinstance(node, ast.Call) and self._compiles_pattern(node):
-            compiled = self.evaluator(self._own()).value(node, self._plain_env(node, scope))
+        if isinstance(node, ast.Call) and self._library_object(node):
+            env = self._plain_env(node, scope)
+            made = self._in_working_directory(self._own(), lambda evaluator: evaluator.value(node, env))
             self._budget_spent(node)
-            if isinstance(compiled, Pattern):
-                return Plain(compiled)  # `SPLIT.split(text)` later: the value layer's pattern
+            if isinstance(made, Pattern):
+                return Plain(made)  # `SPLIT.split(text)` later: the value layer's pattern
+            held = from_plain(made) if isinstance(made, Made) else None
+            if held is not None:
+                return held  # `SimpleNamespace(**conf)`: its text attributes
         if isinstance(node, ast.Attribute) or (isinstance(node, ast.Call) and not may_give_text(node)):
             # `string` could only name an unknown placeholder here (by unparsing the
             # expression: a DataFrame chain over many lines), which would be dropped
@@ -754,17 +759,20 @@ class ValueResolver:
             return self._data_frame(node, scope, reads)
         return s
 
-    def _compiles_pattern(self, node: ast.Call) -> bool:
-        """`re.compile(...)` (of `import re`, or `re` under another name): a pattern
-        the value layer holds (RE2 runs it), not a DataFrame."""
+    def _library_object(self, node: ast.Call) -> bool:
+        """A call of the library building an object the value layer holds: `re.compile`
+        (a pattern RE2 runs), `Namespace(**conf)` / `types.SimpleNamespace(...)` (an
+        object of the keywords), by the name the module imports it under."""
         func = node.func
-        return (
-            isinstance(func, ast.Attribute)
-            and func.attr == "compile"
-            and isinstance(func.value, ast.Name)
-            and func.value.id not in self.host.functions
-            and (func.value.id == "re" or self._own().aliases.get(func.value.id) == "re")
-        )
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            base = func.value.id
+            dotted = f"{self._own().aliases.get(base, base)}.{func.attr}"
+        elif isinstance(func, ast.Name):
+            base = func.id
+            dotted = self._own().aliases.get(base, base)
+        else:
+            return False
+        return base not in self.host.functions and (dotted == "re.compile" or dotted in NAMESPACES)
 
     def _data_frame(self, node: ast.expr, scope: Scope, reads: set) -> DataFrame:
         """A DataFrame: the tables it reads, and what its rows hold where the code builds
