@@ -375,6 +375,9 @@ def branch_name(env):
 
 def upper_name(env):
     return env.upper() + ".sales.orders"
+
+def sliced_name(env):
+    return env[:3] + ".sales.orders"
 """
 
 NAMED = """
@@ -400,8 +403,14 @@ def test_an_imported_function_given_a_job_input_returns_the_template_it_builds(t
 
 
 def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_it_unknown(tmp_path):
-    # the near miss: what `upper()` makes of a value only a run knows is not known
-    assert _written(tmp_path, "upper_name", "env") == [("{upper_name_env}", False)]
+    # the near miss: what a slice makes of a value only a run knows is not known
+    assert _written(tmp_path, "sliced_name", "env") == [("{sliced_name_env}", False)]
+
+
+def test_a_change_of_case_keeps_the_job_input(tmp_path):
+    # `env.upper()` in a helper names the input as the job's own code does (`{env}`:
+    # a placeholder keeps its name through a change of case or a trim)
+    assert _written(tmp_path, "upper_name", "env") == [("{env}.sales.orders", False)]
 
 
 def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_path):
