@@ -764,6 +764,9 @@ class ValueResolver:
         (a pattern RE2 runs), `Namespace(**conf)` / `types.SimpleNamespace(...)` (an
         object of the keywords), by the name the module imports it under."""
         func = node.func
+        last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if last != "compile" and last not in _NAMESPACE_NAMES:
+            return False  # most calls (the module's imports are read only for these)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             base = func.value.id
             dotted = f"{self._own().aliases.get(base, base)}.{func.attr}"
@@ -2198,6 +2201,9 @@ def _unpacked_pairs(stmt: ast.stmt) -> list[tuple[ast.Name | ast.Attribute, ast.
         if not (isinstance(elt, ast.Name) or is_self):
             return None
     return list(zip(target.elts, value.elts, strict=True))  # type: ignore[arg-type]
+
+
+_NAMESPACE_NAMES = frozenset(n.rsplit(".", 1)[-1] for n in NAMESPACES)
 
 
 def _split_arguments(call: ast.Call) -> tuple[str | None, int] | None:
