@@ -762,7 +762,8 @@ class ValueResolver:
     def _library_object(self, node: ast.Call) -> bool:
         """A call of the library building an object the value layer holds: `re.compile`
         (a pattern RE2 runs), `Namespace(**conf)` / `types.SimpleNamespace(...)` (an
-        object of the keywords), by the name the module imports it under."""
+        object of the keywords), called by its own name (`re` may be imported under
+        another; a class renamed at import is not read)."""
         func = node.func
         last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
         if last != "compile" and last not in _NAMESPACE_NAMES:
