@@ -64,3 +64,28 @@ def test_tasks_giving_the_same_value_write_one_table(lint):
         result = lint({**_bundle("orders", "orders"), "nb/land.py": notebook})
         assert len(_tables(result)) == 1
         assert _conflicts(result)
+
+
+LOOP_DEFAULTS = NB + (
+    'for key, value in {"catalog": "main", "entity": "x"}.items():\n'
+    "    dbutils.widgets.text(key, value)\n"
+    'catalog = dbutils.widgets.get("catalog")\n'
+    'entity = dbutils.widgets.get("entity")\n'
+    'spark.range(1).write.mode("overwrite").saveAsTable(f"{catalog}.bronze.{entity}")\n'
+)
+
+
+def test_widget_defaults_made_in_a_loop_are_the_defaults(lint):
+    """A widget made in a loop over a literal dict of names and defaults holds its
+    default where no task gives it; a task's value wins."""
+    assert _tables(lint({"nb/land.py": LOOP_DEFAULTS})) == ["main.bronze.x"]
+    result = lint({**_bundle(), "nb/land.py": LOOP_DEFAULTS})
+    assert _tables(result) == ["main.bronze.orders", "main.bronze.refunds"]
+    assert not _conflicts(result)
+
+
+def test_widget_defaults_only_a_run_knows_are_no_default(lint):
+    notebook = LOOP_DEFAULTS.replace(
+        '{"catalog": "main", "entity": "x"}.items()', 'json.loads(dbutils.widgets.get("conf")).items()'
+    )
+    assert _tables(lint({"nb/land.py": "import json\n" + notebook})) == ["{catalog}.bronze.{entity}"]

@@ -46,11 +46,13 @@ from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pysource import parse_module
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.pyvalues import (
+    TEXT,
     Chain,
     DataFrame,
     Scope,
     Step,
     Str,
+    argument_at,
     held_value,
     named_in_part,
     param_str,
@@ -171,6 +173,7 @@ class PythonAnalyzer:
         }
         self.task_value_reads: set[tuple[str, str]] = set()  # see `Links.task_value_reads`
         self.widget_defaults: dict[str, str] = {}
+        self._registers_widgets = False  # the source names `widgets.`: see `_widget_default`
         self._feature_clients: set[str] = set()  # names holding a feature store client (see `pywriters`)
         self._read_terminals: set[int] = set()  # ids of the calls read as terminals (see `unread`)
         # lines of calls (or of the calls of helpers) that run SQL in another database: nothing unread there
@@ -271,6 +274,7 @@ class PythonAnalyzer:
                 break
             self._helpers = found
         widget_defaults(self.source, self.widget_defaults)
+        self._registers_widgets = "widgets." in self.source
         if MAY_NAME_SESSION_SQL.search(self.source):
             self._sql_names = session_sql_names(tree)
             self._terminal_lines.renew()  # the prefilter now also looks for calls of those names
@@ -352,6 +356,20 @@ class PythonAnalyzer:
             known = self._walks[id(node)] = (node, _walk(node))
         return known[1]
 
+    def _widget_default(self, call: ast.Call, scope: Scope) -> None:
+        """`dbutils.widgets.text(key, value)` where the walk knows both (a loop over a
+        literal dict of widgets and their defaults): the widget's default from here
+        on, as a literal one (`pyinputs.widget_defaults`) is; one a run gives or an
+        empty one binds nothing."""
+        name, default = argument_at(call, 0, "name"), argument_at(call, 1, "defaultValue")
+        if name is None or default is None:
+            return
+        key, value = self.string(name, scope), self.string(default, scope)
+        if any(s.params or s.unknown or s.value is not TEXT for s in (key, value)):
+            return  # (a number, one of several texts, a part only a run gives)
+        if key.text.strip() and value.text.strip() and "{" not in value.text:
+            self.widget_defaults.setdefault(key.text.strip(), value.text.strip())
+
     def _may_hold_terminal(self, node: ast.expr) -> bool:
         """False when no name of a call of interest occurs on the expression's lines
         (`pyprefilter`): most expressions of a job are then skipped without walking them."""
@@ -409,6 +427,8 @@ class PythonAnalyzer:
 
     def _calls(self, expr: ast.expr, scope: Scope) -> None:
         """Find every terminal call of interest in an expression, outermost first."""
+        if self._registers_widgets and type(expr) is ast.Call and _last_two(expr) in _WIDGET_MAKERS:
+            self._widget_default(expr, scope)
         if not self._may_hold_terminal(expr) and not (self._helpers and self._registry_of().may_call(expr)):
             return
         if self.guards.absent and _runs_again(self.walked(expr)):
@@ -804,6 +824,10 @@ def _run_ends(body: list[ast.stmt], own_lines: int) -> ast.stmt | None:
 
 # `dbutils.notebook.run(...)`: its owner an attribute (see `Walker.notebook_run`)
 _NOTEBOOK_RUN = ("notebook", "run")
+
+
+# the calls that make a widget with a default (`dbutils.widgets.text("env", "dev")`)
+_WIDGET_MAKERS = frozenset(("widgets", kind) for kind in ("text", "dropdown", "combobox", "multiselect"))
 
 
 def _last_two(node: ast.Call) -> tuple[str | None, str] | None:
