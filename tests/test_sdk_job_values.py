@@ -92,6 +92,23 @@ def test_a_loop_that_may_rebind_a_name_leaves_it_unknown(tmp_path):
     )
 
 
+def test_a_name_set_in_a_try_or_its_handler_is_either(tmp_path):
+    """`try: nb = ... except: nb = ...`: the handler may run after any statement of
+    the body, so the name is one of both (left out); a handler that binds nothing
+    else leaves the body's value."""
+    deploy = SDK + (
+        "def deploy(w, conf):\n"
+        "    try:\n"
+        '        nb = "jobs/" + conf["nb"]\n'
+        "    except KeyError:\n"
+        '        nb = "jobs/a"\n'
+        '    w.jobs.create(name="j", tasks=[Task("t", notebook_task=NotebookTask(nb))])\n'
+    )
+    assert _files(tmp_path, deploy) == ()
+    near = deploy.replace('"jobs/" + conf["nb"]', '"jobs/b"').replace('        nb = "jobs/a"\n', "        pass\n")
+    assert _files(tmp_path / "near", near) == ("jobs/b.py",)
+
+
 def test_a_check_that_may_fail_before_the_call_does_not_hide_the_job(tmp_path):
     """`assert` and a `raise` on one way end only the ways that fail: the job read at
     the call is the one the other ways reach; a `raise` on every way hides it."""
