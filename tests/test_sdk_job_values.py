@@ -167,6 +167,30 @@ def test_an_attribute_changed_in_place_by_a_method_is_unknown(tmp_path):
     assert _files(tmp_path / "reads", reads) == ("jobs/a.py",)
 
 
+def test_an_attribute_changed_through_another_name_by_a_method_is_unknown(tmp_path):
+    """`tasks = self.tasks; tasks.append(t)` in another method changes the attribute:
+    no job. Two methods that each only hand the attribute to `jobs.create` are two
+    jobs of the same tasks (what one hands to a call is no change the other sees)."""
+    base = SDK + (
+        "class Installer:\n"
+        "    def __init__(self, w):\n"
+        "        self.w = w\n"
+        '        self.tasks = [Task("t", notebook_task=NotebookTask("jobs/a"))]\n'
+        "    def more(self, task):\n"
+        "        tasks = self.tasks\n"
+        "        tasks.append(task)\n"
+        "    def install(self):\n"
+        '        self.w.jobs.create(name="j", tasks=self.tasks)\n'
+    )
+    assert "j" not in _jobs(tmp_path, {"deploy.py": base})
+    two = base.replace(
+        "    def more(self, task):\n        tasks = self.tasks\n        tasks.append(task)\n",
+        '    def staging(self):\n        self.w.jobs.create(name="k", tasks=self.tasks)\n',
+    )
+    jobs = _jobs(tmp_path / "two", {"deploy.py": two})
+    assert jobs["j"].tasks["t"].files == jobs["k"].tasks["t"].files == ("jobs/a.py",)
+
+
 # -- a dict is a job where it is deployed ---------------------------------------------------------
 
 JOB_DICT = (

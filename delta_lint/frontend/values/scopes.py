@@ -68,8 +68,6 @@ class Scopes(Evaluator):
         `scope` (the functions and classes around them, outermost first; empty: the
         module's top level), read from the start of that function or module. A
         statement no way reaches is missing."""
-        self._watch = {id(s) for s in statements}
-        self._seen = {}
         fn = next((n for n in reversed(scope) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
         env: dict[str, object] = {}
         if fn is None:
@@ -86,8 +84,14 @@ class Scopes(Evaluator):
             me = _self_name(fn) if isinstance(cls, ast.ClassDef) else None
             if me is not None:
                 env[me] = self.instance(cls)  # type: ignore[arg-type]
-        self._read_body(fn, body, env)
-        self._watch = set()
+        # each reading starts from what the module and the objects hold: what one
+        # reading hands to calls not followed is no change another one sees
+        before = set(self._changed)
+        self._watch, self._seen = {id(s) for s in statements}, {}
+        try:
+            self._read_body(fn, body, env)
+        finally:
+            self._watch, self._changed = set(), before
         return self._seen
 
     def value(self, node: ast.expr, at: Point) -> object:  # type: ignore[override]
@@ -370,15 +374,28 @@ def _attributes_set(method: Function) -> tuple[set[str], set[str]]:
             node = node.value
         return None
 
+    # local names bound to an attribute (`tasks = self.tasks`): a change through one is the attribute's
+    aliases = {
+        node.targets[0].id: name
+        for node in ast.walk(method)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        if (name := mine(node.value)) is not None
+    }
+
+    def mine_or_alias(node: ast.expr) -> str | None:
+        while isinstance(node, (ast.Attribute, ast.Subscript)) and mine(node) is None:
+            node = node.value
+        return aliases.get(node.id) if isinstance(node, ast.Name) else mine(node)
+
     for node in ast.walk(method):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in CHANGES_IN_PLACE:
-            name = mine(node.func.value)
+            name = mine_or_alias(node.func.value)
         elif isinstance(node, ast.AugAssign):
-            name = mine(node.target)
+            name = mine_or_alias(node.target)
         elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            name = mine(node)
-            if name is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                bound.add(name)
+            name = mine_or_alias(node)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me:
+                bound.add(node.attr)
                 continue
         else:
             continue
