@@ -160,16 +160,17 @@ def test_nested_loops_that_write_stop_once_at_the_loop(n, stopped):
 
 @pytest.mark.parametrize("items", [6000, 60])
 def test_a_job_literal_past_the_size_budget_is_said_at_its_line_and_loses_nothing(lint, items):
-    """A Jobs API literal holding a list past the size budget (two lists of 6,000
-    joined) is one DL008 at the dict's line, said when the file ends; the file's
-    writes are still read and no internal error is raised. The near miss: a small
-    list says nothing."""
+    """A Jobs API literal deployed with the SDK holding a list past the size budget
+    (two lists of 6,000 joined) is one DL008 at the dict's line, said when the file
+    ends; the file's writes are still read and no internal error is raised. The
+    near miss: a small list says nothing."""
     items_text = "[" + ",".join(["1"] * items) + "]"
     deploy = (
         "# Databricks notebook source\n"
         f'job = {{"name": "n", "tags": {items_text} + {items_text},\n'
         '  "tasks": [{"task_key": "load", "notebook_task": {"notebook_path": "./load"}}]}\n'
         'spark.table("a").write.mode("overwrite").saveAsTable("s.t")\n'
+        "WorkspaceClient().jobs.create(**job)\n"
     )
     result = lint({"deploy.py": deploy})
     assert [f.rule for f in result.findings if f.rule == "DL002"] == []

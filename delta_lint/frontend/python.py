@@ -66,7 +66,7 @@ from delta_lint.frontend.pywriters import (
     is_feature_table_call,
 )
 from delta_lint.frontend.registries import Registries, chosen
-from delta_lint.frontend.sdkjobs import sdk_jobs
+from delta_lint.frontend.sdkjobs import might_define_jobs, sdk_jobs
 from delta_lint.frontend.sql import (
     PARSE_ERROR,
     TXN_KINDS,
@@ -302,7 +302,7 @@ class PythonAnalyzer:
         if self.input_params:
             name_inputs(self.intents, self.diagnostics, self.input_params, self._parameter_names, tree, self.source)
         self._say_unread_writes(tree)
-        if ".jobs" in self.source:  # `w.jobs.create(...)`: jobs made with the SDK
+        if might_define_jobs(self.source):  # `w.jobs.create(...)`, `deploy(job_json)`
             self.job_definitions.extend(sdk_jobs(tree, self._own_lines, self.budget, self.own_path))
         # every place the budget gave a value up and no reader said yet (a job
         # definition's, a path call's), the first stop included, is said now

@@ -1,4 +1,4 @@
-"""Jobs that Python code creates with the Databricks SDK's dataclasses.
+"""Jobs that Python code deploys: the SDK's dataclasses, and dicts handed to a deployer.
 
 Installers create the jobs they deploy with the SDK rather than a bundle:
 
@@ -7,40 +7,53 @@ Installers create the jobs they deploy with the SDK rather than a bundle:
     ...
     self.w.jobs.create(name=self.job_name, tasks=self.job_tasks)
 
-A call `<anything>.jobs.create(...)` (or `.jobs.reset(job_id, new_settings=
-JobSettings(...))`, or an `.jobs.update(...)` whose `new_settings` hold the tasks)
-becomes a Jobs API document: its keyword arguments (`**settings` of a dict read
-too) as the job's settings, with `max_concurrent_runs`, `continuous` and `trigger`
-as the schedule reads them, read syntactically (the code is never run). An SDK dataclass call (a
-capitalised callee: `Task`, `NotebookTask`, `ForEachTask`, `TaskDependency`, ...)
-reads as the dict of its keyword arguments; a member of one of the SDK's Jobs enums
-(`PauseStatus.PAUSED`) as its name, which is its value there; other enum-like
-members are left out. Everything else is the value layer's (`values.static`): a
-name or `self.attr` holds its single assignment in the function, the class's
-methods or the module, and a string whose leading part only a run knows
-(`f"/Workspace/Users/{user}/app/jobs/" + "call_agents"`) keeps its known tail after
-`UNKNOWN_FOLDER`, which the schedule matches by tail (`bundle._locate`), then by
-name (`bundle.match_by_name`). The
-documents join the module's literal job dicts (`Links.jobs`); one that does not
-read as a job is passed over there.
+and solution notebooks hand a dict to their deployer (`deploy_compute(job_json)`),
+a Jobs API endpoint (`requests.post(".../jobs/create", json=job)`) or a file
+(`json.dump(job, f)`). Each such call (see `sdk_jobs`) becomes a Jobs API
+document: `.jobs.create(...)`'s keyword arguments (`**settings` of a dict read
+too), `.jobs.reset/update`'s `new_settings`, a deployer's argument that reads as a
+job. A job-shaped dict handed to nothing of the kind (printed for a reader to
+create by hand) is no job.
 
-What cannot be read (a `values.lattice.Unknown`, one of several values) is left out
-of the document. Every expression read charges the file's `Budget`: once it is
-spent, the rest of the file's jobs are not read and the budget says where (a DL000
-there). `static_value` reads a literal job dict the same way without following names.
+The values are the evaluator's (`values.scopes.Scopes`), read where the call is:
+the names hold what every way that reaches the call leaves (a setting made one
+way or another is one of several values, left out of the document; never one
+branch), `self` is the object the class builds, and the file's `Budget` bounds the
+reading. What the SDK's jobs add is this module's hook (`_hook`): an SDK
+dataclass call (a capitalised callee not of the code's own: `Task`,
+`NotebookTask`, `ForEachTask`, ...) reads as the dict of its keyword arguments (and
+the first fields `POSITIONAL` names), `X.from_dict({...})` as its dict, a member of
+one of the SDK's Jobs enums (`ENUMS`: `PauseStatus.PAUSED`) as its name, other
+enum-like members not at all; the environment and `__file__` of the machine that
+runs an installer are unknown; and a string whose leading part only a run knows
+(`f"/Workspace/Users/{user}/app/jobs/" + "call_agents"`) keeps its known tail after
+`UNKNOWN_FOLDER` (`values.settings`), which the schedule matches by tail
+(`bundle._locate`), then by name (`bundle.match_by_name`). Once the budget is
+spent the rest of the file's jobs are not read and the budget says where (a DL008
+there).
 """
 
 from __future__ import annotations
 
 import ast
+import posixpath
+import re
 from collections.abc import Iterator
 
+from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
-from delta_lint.frontend.values.lattice import Unknown
-from delta_lint.frontend.values.static import PASS, Scope, Static, setting
+from delta_lint.frontend.values.lattice import Template, Unknown
+from delta_lint.frontend.values.scopes import PASS, Point, Scopes
+from delta_lint.frontend.values.settings import TOO_LONG, joined, setting
 
+# the settings `jobs.create(...)` is given, read as the call of an SDK dataclass (a name no
+# code can bind)
+_SETTINGS = "Create job settings"
 # a value that cannot be read (its key is left out)
 _NOT_READ = Unknown("not read as a job setting")
+# the machine that runs an installer is not the one that runs its jobs
+_ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
+_FILE = Unknown("the folder the code runs from")
 
 # SDK dataclasses real code calls with positional arguments: their first fields
 # (databricks-sdk's order: `NotebookTask(f"{base_path}/validate")`)
@@ -57,6 +70,20 @@ POSITIONAL = {
 ENUMS = frozenset(
     {"PauseStatus", "PeriodicTriggerConfigurationTimeUnit", "Source", "RunIf", "Condition", "ConditionTaskOp"}
 )
+
+# the SDK's methods of `WorkspaceClient().jobs` that define a job: `create` with the
+# settings as keywords, `reset` / `update` with them as `new_settings`
+SDK_METHODS = ("create", "reset", "update")
+# the Jobs API endpoints whose body is a job's settings (`requests.post(f"{host}/api/2.1/
+# jobs/create", json=settings)`, a client's `do("POST", "/api/2.1/jobs/reset", body=...)`)
+ENDPOINTS = re.compile(r"(?:^|/)jobs/(?:create|reset|update)\b")
+# a function of the code's own that deploys what it is handed (`deploy_compute(job_json)`,
+# `create_job(settings)`, `update_or_create_job(spec)`): its arguments that read as a job are one
+DEPLOYERS = re.compile(r"deploy|(?:create|reset|update|upsert).*job|job.*(?:create|reset|update|upsert)")
+# writers of a document to a file (`json.dump(job, f)`: a Jobs JSON file a CLI deploys)
+DUMPERS = frozenset({"json.dump", "yaml.dump", "yaml.safe_dump"})
+# what hands a document over as text: its argument is the document
+SERIALISERS = frozenset({"json.dumps", "yaml.dump", "yaml.safe_dump"})
 
 
 def _is_jobs_call(call: ast.Call, method: str) -> bool:
@@ -80,47 +107,79 @@ def _document(value: object) -> object:
     return value
 
 
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _callee(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
 def _owner_name(node: ast.expr) -> str:
     owner = node.value if isinstance(node, ast.Attribute) else node
     return owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
 
 
-def _sdk(static: Static, node: ast.expr, scope: Scope, depth: int) -> object:
-    """The SDK's own kinds of value, read before the value layer's: a dataclass call
-    as the dict of its arguments, `X.from_dict({...})` as its dict, a Jobs enum's
-    member as its name; another upper-case member of a capitalised class
-    (`DataSecurityMode.SINGLE_USER`) is not read."""
-    if isinstance(node, ast.Attribute) and node.attr.isupper():
+# -- the hook: what the SDK's jobs add to the evaluator ---------------------------------------
+
+
+def _hook(reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> object:
+    """The kinds of value job settings hold that the evaluator does not read itself:
+    an SDK dataclass call as the dict of its arguments, `X.from_dict({...})` as its
+    dict, a Jobs enum's member as its name (another upper-case member of a
+    capitalised class, `DataSecurityMode.SINGLE_USER`, is not read); a string
+    built of parts some of which are not known as a template (`joined`); the
+    environment and `__file__` of the machine that runs the definition as unknown."""
+    if isinstance(node, ast.Name):
+        return _FILE if node.id == "__file__" and node.id not in env else PASS
+    if isinstance(node, ast.Attribute):
+        if not node.attr.isupper():
+            return PASS
         owner = _owner_name(node)
         if owner in ENUMS:
             return node.attr
-        if owner[:1].isupper():
-            return _NOT_READ
-        return PASS
+        return _NOT_READ if owner[:1].isupper() else PASS
+    if isinstance(node, ast.Subscript):
+        return _ENVIRONMENT if _dotted(node.value) == "os.environ" else PASS
+    if isinstance(node, ast.JoinedStr):
+        return _fstring(reader, node, env, depth)
+    if isinstance(node, ast.BinOp):
+        if not isinstance(node.op, ast.Add):
+            return PASS
+        left, right = reader.read(node.left, env, depth), reader.read(node.right, env, depth)
+        return reader.lift(lambda a, b: _added(reader, node, a, b), left, right)
     if not isinstance(node, ast.Call):
         return PASS
     func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "from_dict" and len(node.args) == 1:
-        return static.read(node.args[0], scope, depth + 1)
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if _dotted(func) in ENV_GETTERS or _dotted(func) == "getenv":
+        return _ENVIRONMENT
+    if isinstance(func, ast.Attribute) and func.attr == "from_dict" and len(node.args) == 1 and not node.keywords:
+        return reader.read(node.args[0], env, depth)
+    if _is_path_join(node):
+        return _path_join(reader, node, env, depth)
+    name = _callee(func)
     if not name[:1].isupper():
         return PASS
+    if isinstance(func, ast.Name) and (func.id in env or func.id in reader.module.classes):
+        return PASS  # a class of the code's own: the evaluator builds its object
     out: dict[str, object] = {}
     for field_name, arg in zip(POSITIONAL.get(name, ()), node.args):
         if isinstance(arg, ast.Starred):
             break
-        out[field_name] = static.read(arg, scope, depth + 1)
-    out.update(_keywords(static, node, scope, depth))
+        out[field_name] = reader.read(arg, env, depth)
+    out.update(_keywords(reader, node, env, depth))
     return out
 
 
-def _keywords(static: Static, call: ast.Call, scope: Scope, depth: int) -> dict[str, object]:
+def _keywords(reader: Scopes, call: ast.Call, env: dict[str, object], depth: int) -> dict[str, object]:
     """A call's keyword arguments; `**settings`, `**settings.as_dict()` or
     `**settings.__dict__` of settings read as a dict gives its keys."""
     out: dict[str, object] = {}
     for k in call.keywords:
         if k.arg is not None:
-            out[k.arg] = static.read(k.value, scope, depth + 1)
+            out[k.arg] = reader.read(k.value, env, depth)
             continue
         spread = k.value
         if isinstance(spread, ast.Call) and not spread.args and not spread.keywords:
@@ -132,82 +191,225 @@ def _keywords(static: Static, call: ast.Call, scope: Scope, depth: int) -> dict[
             spread = spread.value
         elif not isinstance(spread, (ast.Name, ast.Dict)):
             continue
-        value = static.read(spread, scope, depth + 1)
+        value = reader.read(spread, env, depth)
         if isinstance(value, dict):
             out.update(value)
     return out
 
 
-def _calls(tree: ast.Module, own_lines: int) -> Iterator[tuple[ast.Call, Scope]]:
-    """Every `.jobs.create(...)` / `.jobs.reset(...)` / `.jobs.update(...)` with where it is."""
-    stack: list[tuple[ast.AST, Scope, ast.ClassDef | None]] = [(tree, Scope(), None)]
+def _sized(reader: Scopes, node: ast.expr, value: object) -> object:
+    if value is TOO_LONG:
+        reader.budget.note(reader.path, getattr(node, "lineno", 0), TOO_LONG.reason)
+        return Unknown(TOO_LONG.reason)
+    return value
+
+
+def _fstring(reader: Scopes, node: ast.JoinedStr, env: dict[str, object], depth: int) -> object:
+    """An f-string whose fields are plain (no spec, no `!r`): its parts joined, a
+    part not known the input UNKNOWN_PART; other f-strings are the evaluator's."""
+    if any(
+        isinstance(p, ast.FormattedValue) and (p.format_spec is not None or p.conversion not in (-1, 115))
+        for p in node.values
+    ):
+        return PASS
+    values = [str(p.value) if isinstance(p, ast.Constant) else reader.read(p.value, env, depth) for p in node.values]  # type: ignore[attr-defined]
+    return reader.lift(lambda *parts: _sized(reader, node, joined(list(parts), formatted=True)), *values)
+
+
+def _added(reader: Scopes, node: ast.BinOp, left: object, right: object) -> object:
+    """`a + b`: a string built of a part not known and a string as a template,
+    anything else as the evaluator adds."""
+    texts = (str, Template)
+    if (isinstance(left, Unknown) and isinstance(right, texts)) or (
+        isinstance(right, Unknown) and isinstance(left, texts)
+    ):
+        return _sized(reader, node, joined([left, right], formatted=False))
+    return reader.operate(node.op, left, right)
+
+
+def _is_path_join(node: ast.Call) -> bool:
+    """`os.path.join(...)`, also as `path.join` (`from os import path`)."""
+    return (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "path"
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    )
+
+
+def _path_join(reader: Scopes, node: ast.Call, env: dict[str, object], depth: int) -> object:
+    """Paths joined: Python's join of known paths; an unknown folder and known names
+    below it joined by one `/` each (a template)."""
+    args = [reader.read(a, env, depth) for a in node.args]
+
+    def one(*parts: object) -> object:
+        if all(isinstance(a, str) for a in parts):
+            return posixpath.join(*parts)  # type: ignore[arg-type]
+        if not all(isinstance(a, (str, Template, Unknown)) for a in parts):
+            return Unknown("a path of parts not known")
+        pieces = [a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(parts)]
+        return _sized(reader, node, joined(pieces))
+
+    return reader.lift(one, *args) if args else PASS
+
+
+# -- where jobs are defined ---------------------------------------------------------------------
+
+
+def _statements(tree: ast.Module, own_lines: int) -> Iterator[tuple[ast.Call, ast.stmt, tuple[ast.AST, ...]]]:
+    """Every call in the first `own_lines` lines, with its innermost statement and
+    the functions and classes around it (outermost first)."""
+    stack: list[tuple[ast.AST, ast.stmt | None, tuple[ast.AST, ...]]] = [(tree, None, ())]
     while stack:
-        node, scope, in_class = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = scope.enter(node, in_class)
-            stack.extend((child, inner, None) for child in reversed(node.body))
+        node, stmt, scope = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = (*scope, node)
+            stack.extend((child, child, inner) for child in reversed(node.body))
             continue
-        if isinstance(node, ast.ClassDef):
-            stack.extend((child, scope, node) for child in reversed(node.body))
-            continue
-        if (
-            isinstance(node, ast.Call)
-            and getattr(node, "lineno", 0) <= own_lines
-            and any(_is_jobs_call(node, method) for method in ("create", "reset", "update"))
+        if isinstance(node, ast.Lambda):
+            continue  # what a lambda's call is handed is known only where it is called
+        if isinstance(node, ast.Call) and stmt is not None and getattr(node, "lineno", 0) <= own_lines:
+            yield node, stmt, scope
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            stack.append((child, child if isinstance(child, ast.stmt) else stmt, scope))
+
+
+def _handed(node: ast.expr) -> ast.expr:
+    """The document a call is handed (`json.dumps(doc)`: the document)."""
+    if isinstance(node, ast.Call) and _dotted(node.func) in SERIALISERS and len(node.args) == 1:
+        return node.args[0]
+    return node
+
+
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    return [_handed(a) for a in call.args if not isinstance(a, ast.Starred)] + [
+        _handed(k.value) for k in call.keywords if k.arg is not None
+    ]
+
+
+class _Site:
+    """A call that defines a job, and how its settings are read."""
+
+    def __init__(self, call: ast.Call, stmt: ast.stmt, scope: tuple[ast.AST, ...], kind: str) -> None:
+        self.call, self.stmt, self.scope, self.kind = call, stmt, scope, kind
+
+
+def _sites(tree: ast.Module, own_lines: int, reader: Scopes | None) -> list[_Site]:
+    """The calls that hand job settings to something that creates, updates or
+    deploys a job (see `sdk_jobs`). A `from_dict` inside another such call's
+    arguments is that call's, not a job of its own."""
+    out: list[_Site] = []
+    for call, stmt, scope in _statements(tree, own_lines):
+        func = call.func
+        name = _callee(func).lower()
+        if any(_is_jobs_call(call, method) for method in SDK_METHODS):
+            out.append(_Site(call, stmt, scope, "sdk"))
+        elif name == "from_dict" and _callee(func.value if isinstance(func, ast.Attribute) else func)[:1].isupper():
+            out.append(_Site(call, stmt, scope, "from_dict"))
+        elif _dotted(func) in DUMPERS and len(call.args) >= 2:
+            out.append(_Site(call, stmt, scope, "dump"))
+        elif DEPLOYERS.search(name) and not _is_jobs_call(call, _callee(func)):
+            out.append(_Site(call, stmt, scope, "deploy"))
+        elif any(_names_endpoint(a, reader) for a in call.args[:2]) or any(
+            k.arg in ("url", "path", "endpoint") and _names_endpoint(k.value, reader) for k in call.keywords
         ):
-            yield node, scope
-        stack.extend((child, scope, None) for child in reversed(list(ast.iter_child_nodes(node))))
+            out.append(_Site(call, stmt, scope, "endpoint"))
+    inside = {
+        id(node)
+        for site in out
+        if site.kind != "from_dict"
+        for arg in site.call.args + [k.value for k in site.call.keywords]
+        for node in ast.walk(arg)
+    }
+    return [s for s in out if id(s.call) not in inside]
 
 
-def _settings(static: Static, call: ast.Call, scope: Scope) -> dict | None:
-    """The job settings a call gives, when they hold a task with a key (an `update`
-    whose `new_settings` hold no task changes a job this file does not define, and
-    is passed over)."""
-    if not _is_jobs_call(call, "create"):
+def _names_endpoint(node: ast.expr, reader: Scopes | None) -> bool:
+    """Whether an argument names a Jobs API endpoint that takes settings (a literal,
+    an f-string's text, or a module constant: `_JOBS_API = "/api/2.1/jobs/create"`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and ENDPOINTS.search(node.value) is not None
+    if isinstance(node, ast.JoinedStr):
+        return any(_names_endpoint(p, reader) for p in node.values if isinstance(p, ast.Constant))
+    if isinstance(node, ast.BinOp):
+        return _names_endpoint(node.left, reader) or _names_endpoint(node.right, reader)
+    if isinstance(node, ast.Name) and reader is not None and node.id in reader.module.assigned:
+        held = reader.module.assigned[node.id]
+        return isinstance(held, ast.Constant) and _names_endpoint(held, None)
+    return False
+
+
+def _settings(reader: Scopes, site: _Site, at: Point) -> list[dict]:
+    """The job settings a site hands over, when they hold a task with a key (an
+    `update` whose `new_settings` hold no task changes a job this file does not
+    define, and is passed over)."""
+    call = site.call
+    if site.kind == "sdk" and _is_jobs_call(call, "create"):
+        keywords = ast.Call(ast.Name(_SETTINGS, ast.Load()), [], call.keywords)  # read as an SDK dataclass's
+        values = [reader.value(ast.copy_location(keywords, call), at)]
+    elif site.kind == "sdk":
         node = call.args[1] if len(call.args) > 1 else None
         node = next((k.value for k in call.keywords if k.arg == "new_settings"), node)
-        value = static.read(node, scope, 0) if node is not None else _NOT_READ
+        values = [reader.value(node, at)] if node is not None else []
+    elif site.kind in ("from_dict", "dump"):
+        values = [reader.value(call.args[0], at)]
     else:
-        value = _keywords(static, call, scope, 0)
-    settings = _document(setting(value))
-    if not isinstance(settings, dict):
-        return None
-    tasks = settings.get("tasks")
-    if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
-        return None
-    return settings
-
-
-def sdk_jobs(tree: ast.Module, own_lines: int, budget: Budget, module: str) -> list[dict]:
-    """The Jobs API settings of every `.jobs.create/reset/update(...)` in
-    the first `own_lines` lines of the module that reads as a job (a task with a key).
-    Reading charges the file's `budget`; once it is spent no further job is read,
-    and `budget` notes the call where it ran out (`module`: the file's path)."""
-    static = Static(tree, module, budget, hook=_sdk)
+        values = [reader.value(a, at) for a in _arguments(call)]
     out = []
-    for call, scope in _calls(tree, own_lines):
-        try:
-            doc = _settings(static, call, scope)
-            static.said(call.lineno)
-        except RecursionError:
-            continue
-        except OutOfBudget as err:
-            budget.note(module, call.lineno, str(err) or "the analysis budget is spent", lasting=True)
-            break
-        if doc is not None:
-            out.append(doc)
+    for value in values:
+        settings = _document(setting(value))
+        if isinstance(settings, dict) and isinstance(settings.get("new_settings"), dict):
+            settings = settings["new_settings"]  # a `jobs/reset` request's body
+        if _is_job(settings):
+            out.append(settings)  # type: ignore[arg-type]
     return out
 
 
-def static_value(node: ast.expr, budget: Budget, path: str = "") -> object:
-    """A literal's value as job settings read it (`{"tasks": [...]}`, `Task(...)`,
-    `f"{base}/nb"` as a folder only a run knows and its tail), names not followed;
-    `Unknown` where it cannot be read (the budget spent included). `path`: the
-    module the literal stands in, where a budget stop is said."""
-    try:
-        return _document(setting(Static(None, path, budget, hook=_sdk).read(node, Scope(), 0)))
-    except (OutOfBudget, RecursionError):
-        return Unknown("the analysis budget is spent")
+def _is_job(settings: object) -> bool:
+    tasks = settings.get("tasks") if isinstance(settings, dict) else None
+    return isinstance(tasks, list) and any(isinstance(t, dict) and "task_key" in t for t in tasks)
+
+
+def might_define_jobs(source: str) -> bool:
+    """Whether a module's text can define a job: every job names a task's key, as
+    `task_key` or positionally in the SDK's `Task("load", ...)`."""
+    return "task_key" in source or "Task(" in source
+
+
+def sdk_jobs(tree: ast.Module, own_lines: int, budget: Budget, module: str) -> list[dict]:
+    """The Jobs API settings that the first `own_lines` lines of the module hand to
+    something that creates, updates or deploys a job, and that read as a job (a task
+    with a key): the SDK's `.jobs.create/reset/update(...)`, `Job.from_dict(...)`
+    (or any capitalised class's), a Jobs API endpoint that takes settings
+    (`requests.post(".../jobs/create", json=...)`), a document dumped to a file
+    (`json.dump(job, f)`) and a function of the code's own that deploys a job
+    (`deploy_compute(job_json)`). A job-shaped dict only printed is no job.
+    Each call's arguments are read where the call is (`Scopes.at`). Reading charges
+    the file's `budget`; once it is spent no further job is read, and `budget`
+    notes the call where it ran out (`module`: the file's path)."""
+    reader = Scopes(tree, module, budget, hook=_hook)
+    sites = _sites(tree, own_lines, reader)
+    by_scope: dict[tuple[int, ...], list[_Site]] = {}
+    for site in sites:
+        by_scope.setdefault(tuple(id(n) for n in site.scope), []).append(site)
+    found: dict[int, list[dict]] = {}
+    for group in by_scope.values():
+        line = group[0].call.lineno
+        try:
+            envs = reader.at([s.stmt for s in group], list(group[0].scope))
+            for site in group:
+                line = site.call.lineno
+                at = envs.get(id(site.stmt))
+                if at is not None:
+                    found[id(site.call)] = _settings(reader, site, at)
+        except RecursionError:
+            continue
+        except OutOfBudget as err:
+            budget.note(module, line, str(err) or "the analysis budget is spent", lasting=True)
+            break
+    return [doc for site in sites for doc in found.get(id(site.call), [])]
 
 
 # where the Python bundle resources' job dataclasses come from (`databricks-bundles`)
@@ -230,8 +432,8 @@ def bundle_python_jobs(tree: ast.Module, budget: Budget, module: str) -> list[tu
     }
     if not jobs:
         return []
-    static = Static(tree, module, budget, hook=_sdk)
-    out = []
+    reader = Scopes(tree, module, budget, hook=_hook)
+    found: list[tuple[str, ast.expr, ast.stmt]] = []
     for stmt in tree.body:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
         target = stmt.target if isinstance(stmt, ast.AnnAssign) else target
@@ -241,16 +443,19 @@ def bundle_python_jobs(tree: ast.Module, budget: Budget, module: str) -> list[tu
         func = value.func
         if isinstance(func, ast.Attribute) and func.attr == "from_dict":
             func = func.value
-        if not (isinstance(func, ast.Name) and func.id in jobs):
-            continue
-        try:
-            settings = _document(setting(static.read(value, Scope(), 0)))
-            static.said(stmt.lineno)
-        except RecursionError:
-            continue
-        except OutOfBudget as err:
-            budget.note(module, stmt.lineno, str(err) or "the analysis budget is spent", lasting=True)
-            break
-        if isinstance(settings, dict):
-            out.append((target.id, settings, stmt.lineno))
+        if isinstance(func, ast.Name) and func.id in jobs:
+            found.append((target.id, value, stmt))
+    out: list[tuple[str, dict, int]] = []
+    line = found[0][2].lineno if found else 0
+    try:
+        envs = reader.at([stmt for _, _, stmt in found], [])
+        for name, value, stmt in found:
+            line = stmt.lineno
+            settings = _document(setting(reader.value(value, envs.get(id(stmt), Point({})))))
+            if isinstance(settings, dict):
+                out.append((name, settings, stmt.lineno))
+    except RecursionError:
+        pass
+    except OutOfBudget as err:
+        budget.note(module, line, str(err) or "the analysis budget is spent", lasting=True)
     return out

@@ -1,7 +1,8 @@
 """What an expression of a job definition holds, read where it is written.
 
-The readers of job definitions written in Python (Airflow DAG files, jobs made
-with the Databricks SDK) ask the value layer one question: what does this
+The readers of definitions written in Python (Airflow DAG files, Lakeflow
+pipelines; jobs made with the SDK are read on the evaluator itself, see
+`values.scopes`) ask the value layer one question: what does this
 expression hold, in its module? `Static` answers it on the lattice of
 `lattice` (a known value, a `Template`, `OneOf`, `Unknown`), charging the file's
 `Budget`; the code is never imported or run.
@@ -28,8 +29,8 @@ expression hold, in its module? `Static` answers it on the lattice of
   with the names it reads bound as above: a helper's return, a conditional
   expression (one of several values), a subscript, a string method.
 
-`setting` turns a value into what a job document holds. The one rule the job
-readers add: a template whose known text after its last input is a path stands
+`values.settings.setting` turns a value into what a job document holds. The one
+rule the job readers add: a template whose known text after its last input is a path stands
 for that path in a folder only a run knows, `UNKNOWN_FOLDER` and the tail
 (`f"/Users/{who}/etl/load"` is `{unknown folder}/etl/load`), which the schedule
 matches by its tail (`bundle._locate`); other templates, one of several values
@@ -43,18 +44,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from delta_lint.frontend.values.brains import CHANGES_IN_PLACE, ENV_GETTERS
-from delta_lint.frontend.values.budget import MAX_ITEMS, MAX_SETTING_TEXT, Budget, OutOfBudget
+from delta_lint.frontend.values.budget import MAX_ITEMS, Budget, OutOfBudget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module
-from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, concat
-from delta_lint.model import UNKNOWN_FOLDER
+from delta_lint.frontend.values.lattice import Template, Unknown
+from delta_lint.frontend.values.settings import TOO_LONG, joined, setting
 
 MAX_NAMES = 24  # names (and nested items) followed one from the next at most
-# the input a part of a string only a run knows is: a template that starts with it
-# reads as UNKNOWN_FOLDER
-UNKNOWN_PART = UNKNOWN_FOLDER[1:-1]
-_PART = Template(UNKNOWN_FOLDER, (UNKNOWN_PART,))
 _TOO_DEEP = Unknown(f"nested more than {MAX_NAMES} deep")
-_TOO_LONG = Unknown(f"a string of more than {MAX_SETTING_TEXT:,} characters (a job setting)")
 _SPENT = Unknown("the analysis budget is spent")
 # where the module is on the machine that runs it: not known (`os.path.dirname(__file__)`)
 _FILE = Unknown("the folder the code runs from")
@@ -236,7 +232,7 @@ class Static:
                 return Unknown("an operand not known")  # a list, a number or a string: not told
             if isinstance(left, (list, tuple, dict)) or isinstance(right, (list, tuple, dict)):
                 return Unknown("a container added to another value")
-            return self._sized(node, _joined([left, right], formatted=False))
+            return self._sized(node, joined([left, right], formatted=False))
         if isinstance(node, ast.JoinedStr):
             values: list[object] = []
             for part in node.values:
@@ -246,7 +242,7 @@ class Static:
                     values.append(self.read(part.value, scope, depth + 1))
                 else:
                     return None  # a format spec or `!r`: the evaluator formats it
-            return self._sized(node, _joined(values, formatted=True))
+            return self._sized(node, joined(values, formatted=True))
         assert isinstance(node, ast.Call)
         if any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
             return None
@@ -255,11 +251,11 @@ class Static:
             return None  # Python's own join of known paths
         # an unknown folder and known names below it: joined by one `/` each
         return self._sized(
-            node, _joined([a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(args)])
+            node, joined([a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(args)])
         )
 
     def _sized(self, node: ast.expr, value: object) -> object:
-        return self._too_big(node, _TOO_LONG.reason) if value is _TOO_LONG else value
+        return self._too_big(node, TOO_LONG.reason) if value is TOO_LONG else value
 
     def _too_big(self, node: ast.expr, why: str) -> Unknown:
         """A value past the sizes the layer builds: unknown, and the budget says where."""
@@ -390,56 +386,6 @@ class Static:
                     out.bind(owner.attr)
         self._attrs[id(cls)] = out
         return out
-
-
-def setting(value: object) -> object:
-    """A value as a job document holds it: lists for tuples and sets, a template
-    whose known text after its last input is a path as that path after
-    UNKNOWN_FOLDER (see the module docstring), other templates, one of several
-    values and the objects only the evaluator knows as unknown."""
-    if isinstance(value, _SCALARS) or type(value) is Unknown:
-        return value
-    if type(value) is Template:
-        return path_tail(value)
-    if isinstance(value, (list, tuple)):
-        return [setting(v) for v in value]
-    if isinstance(value, dict):
-        return {k: setting(v) for k, v in value.items()}
-    if type(value) is OneOf:
-        return Unknown("one of several values")
-    return Unknown("not a value of a job setting")
-
-
-def path_tail(template: Template) -> object:
-    """A template's known text after its last input, after UNKNOWN_FOLDER, when it
-    is a path (`/etl/load`, `etl/load`); else unknown."""
-    end = max((at + len(p) + 2 for p in template.params if (at := template.text.rfind("{" + p + "}")) >= 0), default=0)
-    tail = template.text[end:]
-    if (tail.startswith("/") and tail.strip("/")) or "/" in tail.strip("/"):
-        return UNKNOWN_FOLDER + tail
-    return Unknown("a string whose leading part only a run knows")
-
-
-def _joined(parts: list[object], formatted: bool = True) -> object:
-    """Strings put together (plain scalars as an f-string shows them when
-    `formatted`); a part not known is the input UNKNOWN_PART."""
-    pieces: list[str | Template] = []
-    size = 0
-    for part in parts:
-        if isinstance(part, str) or (formatted and isinstance(part, _SCALARS)):
-            piece: str | Template = str(part)
-        else:
-            piece = part if type(part) is Template else _PART
-        size += len(piece.text) if isinstance(piece, Template) else len(piece)
-        if size > MAX_SETTING_TEXT:
-            return _TOO_LONG
-        pieces.append(piece)
-    if not any(isinstance(p, Template) for p in pieces):
-        return "".join(pieces)  # type: ignore[arg-type]
-    out = Template("", ())
-    for piece in pieces:
-        out = concat(out, piece)
-    return out
 
 
 def _number(value: object) -> bool:

@@ -51,7 +51,6 @@ from delta_lint.frontend.pyvalues import (
     to_plain,
 )
 from delta_lint.frontend.registries import ImportedModule, Registries, imports_by_name, module_pattern
-from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
@@ -560,27 +559,6 @@ def _task_value_key(node: ast.Call) -> str:
     return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
 
 
-def _job_definition(node: ast.expr, budget: Budget, path: str) -> dict | None:
-    """A module-level dict literal shaped as a Jobs API job (`"tasks"`: a list of
-    dicts with `"task_key"`), as solution notebooks define the job that runs them
-    (`job_json = {...}` in a RUNME notebook, or handed to the SDK as
-    `Job.from_dict({...})` / `JobSettings.from_dict({...})`); its static parts only."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "from_dict"
-        and len(node.args) == 1
-    ):
-        node = node.args[0]
-    if not isinstance(node, ast.Dict) or not any(isinstance(k, ast.Constant) and k.value == "tasks" for k in node.keys):
-        return None
-    value = static_value(node, budget, path)
-    tasks = value.get("tasks") if isinstance(value, dict) else None
-    if not isinstance(tasks, list) or not any(isinstance(t, dict) and "task_key" in t for t in tasks):
-        return None
-    return value
-
-
 class Walker:
     """Reads a module's statements for the values its names hold, for the analyzer
     (`Host`) that owns it; see the module docstring."""
@@ -1062,10 +1040,6 @@ class Walker:
             self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            if scope.env is self.host.module_env:
-                job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
-                if job is not None:
-                    self.host.job_definitions.append(job)
             loop = self._loop_of(stmt.value, scope)
             if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
                 self._comprehension(loop, scope)
