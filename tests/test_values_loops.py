@@ -293,3 +293,23 @@ def test_an_item_of_another_length_unpacked_is_no_guess(lint):
         '    spark.sql(f"OPTIMIZE main.{schema}.{table}")\n'
     )
     assert _tables(lint({"job.py": job})) == ["main.{schema}.{table}"]
+
+
+def test_a_dict_keyed_by_tuples_is_read_at_a_key_of_known_texts(lint):
+    lookups = (
+        NB + 'TARGETS = {("shop", "orders"): "shop_orders", ("shop", "refunds"): "shop_refunds"}\n'
+        'system, entity = "shop", "orders"\npair = (system.lower(), entity.strip())\n'
+        'spark.range(1).write.saveAsTable(f"main.b.{TARGETS[pair]}")\n'
+        "spark.range(1).write.saveAsTable(f\"main.b.{TARGETS[(system, 'refunds')]}\")\n"
+    )
+    assert _tables(lint({"job.py": lookups})) == ["main.b.shop_orders", "main.b.shop_refunds"]
+
+
+def test_a_tuple_key_not_known_or_not_there_is_no_guess(lint):
+    job = (
+        NB + 'TARGETS = {("shop", "orders"): "shop_orders"}\n'
+        'pair = ("shop", dbutils.widgets.get("entity"))\n'
+        'spark.range(1).write.saveAsTable(f"main.b.{TARGETS[pair]}")\n'
+        "spark.range(1).write.saveAsTable(f\"main.b.{TARGETS[('shop', 'none')]}\")\n"
+    )
+    assert all("{" in name for name in _tables(lint({"job.py": job})))

@@ -81,7 +81,7 @@ from delta_lint.frontend.values.brains import (
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, OneOf, Template, Unknown
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
@@ -564,9 +564,7 @@ class ValueResolver:
             node = ast.List(elts=list(node.keys))
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and 0 < len(node.elts) <= 256:
             items = tuple(self.string(e, scope) for e in node.elts)
-            if all(isinstance(e, (ast.Constant, ast.JoinedStr, ast.Name)) for e in node.elts) and not any(
-                i.unknown for i in items
-            ):
+            if all(isinstance(e, _ITEM_NODES) for e in node.elts) and not any(i.unknown for i in items):
                 return list(items)
         return None
 
@@ -937,7 +935,12 @@ class ValueResolver:
             if isinstance(value, Str):
                 return value
             return Str("{" + param_name(node.id) + "}", (param_name(node.id),), True)
-        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
+        found = (
+            self._dict_value(node, scope)
+            or self._split_part(node, scope)
+            or self._sliced(node, scope)
+            or self._stated_item(node, scope)
+        )
         if found is not None:
             return found
         handed = self._handed(node, scope)
@@ -1261,7 +1264,12 @@ class ValueResolver:
         joined = self._joined(node, scope)  # `f"BY ({', '.join(cols)})"`
         if joined is not None:
             return joined
-        found = self._dict_value(node, scope) or self._split_part(node, scope) or self._sliced(node, scope)
+        found = (
+            self._dict_value(node, scope)
+            or self._split_part(node, scope)
+            or self._sliced(node, scope)
+            or self._stated_item(node, scope)
+        )
         if found is not None:
             return found
         param = self._param_source(node, scope)
@@ -1711,6 +1719,25 @@ class ValueResolver:
             held = held_value(value) if value is not None else None
             known.append((str(key), held if isinstance(held, Str) and not held.unknown else None))
         return literal_dict(known)
+
+    def _stated_item(self, node: ast.expr, scope: Scope) -> Str | None:
+        """`TARGETS[(system, entity)]`, `TARGETS[pair]` of a dict the front end holds only
+        for the value layer (a `Collection`: keys that are tuples), by a key of known
+        texts: the text the dict holds there (a held sequence of texts is the tuple it
+        was written as: a list key would raise). None where the key or the item is not
+        known text (a missing key raises: no value)."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        held = scope.env.get(node.value.id)
+        if type(held) is not Collection or type(held.value) is not dict or node.value.id in self.host.mutated_names:
+            return None
+        key = self._plain_argument(node.slice, scope)
+        if isinstance(key, list) and all(isinstance(k, str) for k in key):
+            key = tuple(key)
+        if not (isinstance(key, str) or (isinstance(key, tuple) and all(isinstance(k, str) for k in key))):
+            return None
+        found = held.value.get(key)
+        return Str(found) if isinstance(found, str) else None
 
     def _sliced(self, node: ast.expr, scope: Scope) -> Str | None:
         """`t[1:]`, `t[:-3]`, `t[::-1]` of a known string, with bounds that are
@@ -2203,6 +2230,10 @@ def _unpacked_pairs(stmt: ast.stmt) -> list[tuple[ast.Name | ast.Attribute, ast.
             return None
     return list(zip(target.elts, value.elts, strict=True))  # type: ignore[arg-type]
 
+
+# what a literal list's items may be written as, for its texts to be held one by one
+# (`(args["system"].lower(), entity)` included: an item whose text is not known is not)
+_ITEM_NODES = (ast.Constant, ast.JoinedStr, ast.Name, ast.Subscript, ast.Call, ast.Attribute, ast.BinOp)
 
 _NAMESPACE_NAMES = frozenset(n.rsplit(".", 1)[-1] for n in NAMESPACES)
 
