@@ -459,6 +459,19 @@ def find_terraform(root: Path, tests: FileTests | None = None) -> tuple[str, ...
     return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job", tests)
 
 
+def find_dbx_deployments(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """dbx deployment files of the project: named `deployment*` (`.yml`, `.yaml`,
+    `.json`, each also as a `.j2` template) and saying `environments`, or (before
+    dbx 0.7, JSON) `"jobs"`."""
+    named = lambda name: name.startswith("deployment") and name.endswith(_DBX_SUFFIXES)  # noqa: E731
+    legacy = lambda name: name.startswith("deployment") and name.endswith((".json", ".json.j2"))  # noqa: E731
+    found = _files_saying(root, named, b"environments", tests) + _files_saying(root, legacy, b'"jobs"', tests)
+    return tuple(sorted(set(found)))
+
+
+_DBX_SUFFIXES = (".yml", ".yaml", ".json", ".yml.j2", ".yaml.j2", ".json.j2")
+
+
 def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """The `dbt_project.yml` files of the project: folder names only, no file opened
     (what a project without dbt pays for the dbt reader)."""
@@ -585,6 +598,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return find_airflow_dags(Path(argument), tests)
     if kind == "adf":  # Data Factory pipelines (and ARM templates holding them): `adf.load_found_adf`
         return _files_saying(Path(argument), lambda name: name.endswith(".json"), b'"activities"', tests)
+    if kind == "dbx":  # dbx deployment files (`conf/deployment.yml`): `dbx.load_found_dbx`
+        return find_dbx_deployments(Path(argument), tests)
     if kind == "terraform-modules":  # asked only of projects with Terraform jobs
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":
