@@ -82,11 +82,17 @@ def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None
     out.listings.append(("dbx", str(root), found))
     for file in map(Path, found):
         own_place = file.parent.name == "conf"
+        base = _project_folder(file, root)
+        jinja = file.name.endswith(".j2") or _inplace_jinja(base, root)
         try:
             text = read_input_text(file, root)
+            if jinja and (block := _JINJA_BLOCK.search(text)):  # no YAML or JSON before it is rendered
+                line = text.count("\n", 0, block.start()) + 1
+                why = "a Jinja `{% ... %}` block: which workflows it deploys only a rendering tells"
+                raise located(file, line, why)
             doc, source = _parse(text, file)
         except ConfigError as err:
-            if own_place:
+            if own_place or jinja:
                 out.problems.append(found_problem(file, root, err))
                 out.files.append(file)
             continue
@@ -100,14 +106,7 @@ def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None
         if environments is None:
             continue
         out.files.append(file)
-        base = _project_folder(file, root)
-        jinja = file.name.endswith(".j2") or _inplace_jinja(base, root)
         shown = _shown(file, root)
-        if jinja and (block := _JINJA_BLOCK.search(text)):
-            line = text.count("\n", 0, block.start()) + 1
-            why = "a Jinja `{% ... %}` block: which workflows it deploys only a rendering tells"
-            out.problems.append(found_problem(file, root, located(file, line, why)))
-            continue
         chosen, why = _chosen(list(environments), target)
         if chosen is None:
             continue
