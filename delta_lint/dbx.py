@@ -124,6 +124,8 @@ def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None
             where = (*keys, listed_key, i)
             _add_workflow(out, workflow, where, file, source, base, root, jinja)
     out.source = ", ".join(_shown(f, root) for f in out.files)
+    # the project file that turns Jinja on: its edits read the deployment files again
+    out.files += sorted({p for p in (_project_file(f, root) for f in out.files) if p is not None})
     return out
 
 
@@ -183,8 +185,15 @@ def _add_workflow(
         out.problems.append(found_problem(file, root, located(file, line, why)))
         return
     if name in out.jobs:
-        why = f"dbx refuses a second workflow named `{name}` in one environment; this one is not analysed"
-        out.problems.append(found_problem(file, root, located(file, line, why)))
+        defined = out.jobs[name].location
+        if defined is not None and defined.path == _shown(file, root):
+            why = f"dbx refuses a second workflow named `{name}` in one environment; this one is not analysed"
+            out.problems.append(found_problem(file, root, located(file, line, why)))
+        else:  # another deployment file deploys a job of that name: one job, updated by whichever runs last
+            out.notes.append(
+                f"dbx workflow `{name}` of {_shown(file, root)} is deployed by {defined.path if defined else 'another'}"
+                " file too: one job of the workspace, read once (as the first file defines it)"
+            )
         return
     if workflow.get("workflow_type") == "pipeline":
         out.notes.append(
@@ -301,6 +310,11 @@ def _project_folder(file: Path, root: Path) -> Path:
             break
         here = here.parent
     return file.parent.parent if file.parent.name == "conf" else root
+
+
+def _project_file(file: Path, root: Path) -> Path | None:
+    project = _project_folder(file, root) / ".dbx" / "project.json"
+    return project if project.is_file() else None
 
 
 def _inplace_jinja(base: Path, root: Path) -> bool:

@@ -246,3 +246,16 @@ def test_the_schedule_command_draws_the_judged_environment(tmp_path: Path) -> No
     shown = run_cli("schedule", ".", "--all", cwd=tmp_path).stdout
     assert "nightly" in shown and "weekly" not in shown
     assert "environment `default`" in shown
+
+
+def test_a_workflow_two_deployment_files_deploy_is_one_job(lint):
+    # `dbx deploy --deployment-file conf/deployment-ci.yml` updates the job of that name
+    one = _deployment(default=[_workflow("nightly", extra=NIGHTLY)])
+    result = lint({"jobs/score.py": OVERWRITE, "conf/deployment.yml": one, "conf/deployment-ci.yml": one})
+    assert _conflicts(result) == [] and [f for f in result.findings if f.rule == "DL003"] == []
+    assert any("is deployed by conf/deployment-ci.yml file too" in n for n in result.notes), result.notes
+    # the near miss: one file defining the name twice is refused by dbx
+    twice = _deployment(default=[_workflow("nightly", extra=NIGHTLY), _workflow("nightly")])
+    Path("conf/deployment-ci.yml").unlink()
+    problems = [f for f in lint({"conf/deployment.yml": twice}).findings if f.rule == "DL003"]
+    assert [(f.location.path, f.location.line) for f in problems] == [("conf/deployment.yml", 11)]
