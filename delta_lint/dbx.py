@@ -103,19 +103,18 @@ def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None
                 out.files.append(file)
             continue
         environments, prefix = _environments(doc)
-        if environments is None:
+        chosen, why = _chosen(list(environments or ()), target)
+        if environments is None or chosen is None:
             continue
-        out.files.append(file)
-        shown = _shown(file, root)
-        chosen, why = _chosen(list(environments), target)
-        if chosen is None:
-            continue
-        out.notes.append(f"judged dbx {shown}: environment `{chosen}` ({why})")
         spec = environments[chosen]
         keys = (*prefix, chosen)
         listed_key = "workflows" if isinstance(spec, dict) and "workflows" in spec else "jobs"
         workflows = spec.get(listed_key) if isinstance(spec, dict) else None
-        if not isinstance(workflows, list):
+        if not isinstance(workflows, list) and not own_place:  # `environments` of another tool's file
+            continue
+        out.files.append(file)
+        out.notes.append(f"judged dbx {_shown(file, root)}: environment `{chosen}` ({why})")
+        if not isinstance(workflows, list):  # dbx refuses it
             line = source.line_of(keys)
             detail = f"environment `{chosen}` of a dbx deployment file needs a `workflows` list"
             out.problems.append(found_problem(file, root, located(file, line, detail)))

@@ -259,3 +259,13 @@ def test_a_workflow_two_deployment_files_deploy_is_one_job(lint):
     Path("conf/deployment-ci.yml").unlink()
     problems = [f for f in lint({"conf/deployment.yml": twice}).findings if f.rule == "DL003"]
     assert [(f.location.path, f.location.line) for f in problems] == [("conf/deployment.yml", 11)]
+
+
+def test_an_environment_without_workflows_is_a_diagnostic_only_in_dbx_s_own_folder(lint):
+    empty = "environments:\n  default:\n    profile: dev\n"
+    problems = [f for f in lint({"conf/deployment.yml": empty}).findings if f.rule == "DL003"]
+    assert [(f.location.path, f.location.line) for f in problems] == [("conf/deployment.yml", 2)]
+    assert "needs a `workflows` list" in problems[0].message
+    Path("conf/deployment.yml").unlink()
+    # the near miss: another tool's `deployment.yml` elsewhere that says `environments`
+    assert [f for f in lint({"deploy/deployment.yml": empty}).findings if f.rule == "DL003"] == []
