@@ -269,3 +269,45 @@ def test_an_environment_without_workflows_is_a_diagnostic_only_in_dbx_s_own_fold
     Path("conf/deployment.yml").unlink()
     # the near miss: another tool's `deployment.yml` elsewhere that says `environments`
     assert [f for f in lint({"deploy/deployment.yml": empty}).findings if f.rule == "DL003"] == []
+
+
+WHEEL_TASK = (
+    "import argparse\nimport yaml\n\n\n"
+    "def entrypoint():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    '    parser.add_argument("--conf-file")\n'
+    "    args, _ = parser.parse_known_args()\n"
+    "    with open(args.conf_file) as f:\n"
+    "        conf = yaml.safe_load(f)\n"
+    '    spark.table("demo.rows").write.mode("overwrite").saveAsTable(conf["output"]["table"])\n\n\n'
+    'if __name__ == "__main__":\n    entrypoint()\n'
+)
+
+
+def _wheel_workflow(name: str, conf: str, extra: str = "") -> str:
+    return (
+        f"      - name: {name}\n{extra}        tasks:\n          - task_key: main\n"
+        "            python_wheel_task:\n              package_name: pkg\n              entry_point: score\n"
+        f"              parameters: ['--conf-file', '{conf}']\n"
+    )
+
+
+def test_a_wheel_task_s_conf_file_parameter_reaches_its_entry_point(lint):
+    deployment = _deployment(
+        default=[
+            _wheel_workflow("nightly", "file:fuse://conf/tasks/score.yml", NIGHTLY),
+            _wheel_workflow("adhoc", "file:fuse://conf/tasks/score.yml"),
+        ]
+    )
+    files = {
+        "pkg/score.py": WHEEL_TASK,
+        "conf/tasks/score.yml": "output:\n  table: demo.scored\n",
+        "conf/deployment.yml": deployment,
+    }
+    assert sorted({f.table for f in lint(files).findings if f.rule.startswith("DL1")}) == ["demo.scored"]
+    # the near miss: a Jinja-rendered conf path (a `.j2` deployment file) is a deployment's, unknown
+    Path("conf/deployment.yml").unlink()
+    templated = deployment.replace("conf/tasks/score.yml", "conf/tasks/{{ var.task }}.yml")
+    result = lint({"conf/deployment.yml.j2": templated})
+    assert "demo.scored" not in {f.table for f in result.findings}
+    assert [f.rule for f in result.findings if f.rule in ("DL001", "DL003")] == ["DL001"]
