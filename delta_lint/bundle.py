@@ -464,9 +464,7 @@ def find_dbx_deployments(root: Path, tests: FileTests | None = None) -> tuple[st
     `.json`, each also as a `.j2` template) and saying `environments`, or (before
     dbx 0.7, JSON) `"jobs"`."""
     named = lambda name: name.startswith("deployment") and name.endswith(_DBX_SUFFIXES)  # noqa: E731
-    legacy = lambda name: name.startswith("deployment") and name.endswith((".json", ".json.j2"))  # noqa: E731
-    found = _files_saying(root, named, b"environments", tests) + _files_saying(root, legacy, b'"jobs"', tests)
-    return tuple(sorted(set(found)))
+    return _files_saying(root, named, (b"environments", b'"jobs"'), tests)  # one walk of the project
 
 
 _DBX_SUFFIXES = (".yml", ".yaml", ".json", ".yml.j2", ".yaml.j2", ".json.j2")
@@ -543,12 +541,12 @@ def _names_airflow_and_databricks(path: str) -> bool:
 
 
 def _files_saying(
-    root: Path, named: Callable[[str], bool], sign: bytes, tests: FileTests | None = None
+    root: Path, named: Callable[[str], bool], sign: bytes | tuple[bytes, ...], tests: FileTests | None = None
 ) -> tuple[str, ...]:
-    """Project files whose name passes `named` and whose bytes hold `sign` (with
-    `tests`, read only when the file's stat is not the one kept)."""
+    """Project files whose name passes `named` and whose bytes hold `sign` (one of
+    them, given several) (with `tests`, read only when the file's stat is not the one kept)."""
     found = []
-    test = "holds:" + sign.decode("latin-1")
+    test = "holds:" + "|".join(s.decode("latin-1") for s in ((sign,) if isinstance(sign, bytes) else sign))
     for folder, _, files in _project_folders(root, tests):
         for name in sorted(files):
             if not named(name):
@@ -565,9 +563,10 @@ def _files_saying(
     return tuple(found)
 
 
-def _file_says(path: Path, root: Path, sign: bytes) -> bool:
+def _file_says(path: Path, root: Path, sign: bytes | tuple[bytes, ...]) -> bool:
     try:
-        return sign in read_input(path, root, MAX_JOB_JSON_BYTES)
+        data = read_input(path, root, MAX_JOB_JSON_BYTES)
+        return sign in data if isinstance(sign, bytes) else any(s in data for s in sign)
     except OSError:  # not a regular file, too large, leading out of the project
         return False
 
