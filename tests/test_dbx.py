@@ -311,3 +311,20 @@ def test_a_wheel_task_s_conf_file_parameter_reaches_its_entry_point(lint):
     result = lint({"conf/deployment.yml.j2": templated})
     assert "demo.scored" not in {f.table for f in result.findings}
     assert [f.rule for f in result.findings if f.rule in ("DL001", "DL003")] == ["DL001"]
+
+
+def test_a_cached_run_sees_the_deployment_file_change(tmp_path: Path) -> None:
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "score.py").write_text(OVERWRITE)
+    (tmp_path / "conf").mkdir()
+    deployment = tmp_path / "conf" / "deployment.yml"
+    deployment.write_text(_deployment(default=[_workflow("nightly", extra=NIGHTLY), _workflow("adhoc")]))
+
+    def rules() -> list[str]:
+        doc = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)
+        return sorted(f["rule"] for f in doc["findings"] if f["rule"].startswith("DL1"))
+
+    assert rules() == rules() == ["DL102"]
+    # the near miss: `adhoc` moved to another environment is another workspace's job
+    deployment.write_text(_deployment(default=[_workflow("nightly", extra=NIGHTLY)], prod=[_workflow("adhoc")]))
+    assert rules() == []
