@@ -459,6 +459,17 @@ def find_terraform(root: Path, tests: FileTests | None = None) -> tuple[str, ...
     return _files_saying(root, lambda name: name.endswith(".tf"), b"databricks_job", tests)
 
 
+def find_dbx_deployments(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
+    """dbx deployment files of the project: named `deployment*` (`.yml`, `.yaml`,
+    `.json`, each also as a `.j2` template) and saying `environments`, or (before
+    dbx 0.7, JSON) `"jobs"`."""
+    named = lambda name: name.startswith("deployment") and name.endswith(_DBX_SUFFIXES)  # noqa: E731
+    return _files_saying(root, named, (b"environments", b'"jobs"'), tests)  # one walk of the project
+
+
+_DBX_SUFFIXES = (".yml", ".yaml", ".json", ".yml.j2", ".yaml.j2", ".json.j2")
+
+
 def find_dbt_projects(root: Path, tests: FileTests | None = None) -> tuple[str, ...]:
     """The `dbt_project.yml` files of the project: folder names only, no file opened
     (what a project without dbt pays for the dbt reader)."""
@@ -530,12 +541,12 @@ def _names_airflow_and_databricks(path: str) -> bool:
 
 
 def _files_saying(
-    root: Path, named: Callable[[str], bool], sign: bytes, tests: FileTests | None = None
+    root: Path, named: Callable[[str], bool], sign: bytes | tuple[bytes, ...], tests: FileTests | None = None
 ) -> tuple[str, ...]:
-    """Project files whose name passes `named` and whose bytes hold `sign` (with
-    `tests`, read only when the file's stat is not the one kept)."""
+    """Project files whose name passes `named` and whose bytes hold `sign` (one of
+    them, given several) (with `tests`, read only when the file's stat is not the one kept)."""
     found = []
-    test = "holds:" + sign.decode("latin-1")
+    test = "holds:" + "|".join(s.decode("latin-1") for s in ((sign,) if isinstance(sign, bytes) else sign))
     for folder, _, files in _project_folders(root, tests):
         for name in sorted(files):
             if not named(name):
@@ -552,9 +563,10 @@ def _files_saying(
     return tuple(found)
 
 
-def _file_says(path: Path, root: Path, sign: bytes) -> bool:
+def _file_says(path: Path, root: Path, sign: bytes | tuple[bytes, ...]) -> bool:
     try:
-        return sign in read_input(path, root, MAX_JOB_JSON_BYTES)
+        data = read_input(path, root, MAX_JOB_JSON_BYTES)
+        return sign in data if isinstance(sign, bytes) else any(s in data for s in sign)
     except OSError:  # not a regular file, too large, leading out of the project
         return False
 
@@ -585,6 +597,8 @@ def listing(kind: str, argument: str, tests: FileTests | None = None) -> tuple[s
         return find_airflow_dags(Path(argument), tests)
     if kind == "adf":  # Data Factory pipelines (and ARM templates holding them): `adf.load_found_adf`
         return _files_saying(Path(argument), lambda name: name.endswith(".json"), b'"activities"', tests)
+    if kind == "dbx":  # dbx deployment files (`conf/deployment.yml`): `dbx.load_found_dbx`
+        return find_dbx_deployments(Path(argument), tests)
     if kind == "terraform-modules":  # asked only of projects with Terraform jobs
         return _files_saying(Path(argument), lambda name: name.endswith(".tf"), b"module", tests)
     if kind == "dbt":

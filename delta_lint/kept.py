@@ -413,7 +413,7 @@ _WARM_DECODER = msgspec.msgpack.Decoder(Warm)
 # and `_SKIP_DIRS` folders left out, as `walk` leaves them) or look at the names of
 # one folder (`bundle.find_bundle`), reading only files the walk signs
 _WALKED_LISTINGS = frozenset(
-    {"bundle", "bundles", "job-json", "terraform", "terraform-modules", "airflow", "adf", "dbt", "dbt-profiles"}
+    {"bundle", "bundles", "job-json", "terraform", "terraform-modules", "airflow", "adf", "dbx", "dbt", "dbt-profiles"}
 )
 
 

@@ -1046,7 +1046,12 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
     if config.job_definitions:
         exported = load_job_definitions(config.root / config.job_definitions, config.root)
     elif config.job_definitions is None and bundle is None and config.bundle is None:
-        exported = load_found_job_json(config.root, tuple(out.files))
+        dbx = None  # dbx deployment files: read as such, not as job definitions
+        if found := _found(out, "dbx", config.root):
+            from delta_lint.dbx import load_found_dbx
+
+            dbx = load_found_dbx(config.root, found, target or config.target)
+        exported = load_found_job_json(config.root, tuple(out.files) + tuple(dbx.files if dbx else ()))
         if found := _found(exported, "terraform", config.root):
             from delta_lint.terraform import load_found_terraform
 
@@ -1059,6 +1064,8 @@ def _load_workflows(config: Config, bundle: Path | None, target: str | None) -> 
             from delta_lint.adf import load_found_adf
 
             _add_jobs(exported, load_found_adf(config.root, found))
+        if dbx is not None:
+            _add_jobs(exported, dbx)
     if exported is not None:
         _add_jobs(out, exported)
     if found := _found(out, "dbt", config.root):
