@@ -63,7 +63,7 @@ def analyze_source(
     `Context`). Any exception is contained to this file. `memo`: the run's (without
     one, what is worked out is kept for this file alone); `budget`: what reading the
     file's values may cost (see `budget`), one for the file and all its readings."""
-    context = context or Context()
+    context = context if context is not None else Context()
     memo = memo if memo is not None else FrontEndMemo()
     budget = budget if budget is not None else Budget()
     if context.variants:
