@@ -86,3 +86,22 @@ def test_in_one_file_a_handed_function_keeps_its_writes_too(lint, use):
     files = {"etl.py": STEPS + "\n\n" + use}
     writes = sorted((i.location.path, i.location.line, i.table.name) for i in lint(files).intents if i.table)
     assert ("etl.py", 2, "db.t1") in writes
+
+
+LIB_NOTEBOOK = '# Databricks notebook source\ndef load():\n    spark.sql("INSERT INTO db.t1 SELECT 1")\n'
+RUNNER = "# Databricks notebook source\n# MAGIC %run ./lib\n\n# COMMAND ----------\n\n"
+
+
+@pytest.mark.parametrize(
+    ("use", "where"),
+    [
+        # a function of a `%run` notebook handed to callers not followed: kept where written
+        ("def run_step(fn):\n    fn()\n\n\nrun_step(load)\n", "lib.py"),
+        ('spark.udf.register("f", load)\n', "lib.py"),
+        # the near miss: called, it is read at the call
+        ("load()\n", "main.py"),
+    ],
+)
+def test_a_function_of_a_run_notebook_handed_on_keeps_its_writes(lint, use, where):
+    result = lint({"lib.py": LIB_NOTEBOOK, "main.py": RUNNER + use})
+    assert [(i.location.path, i.table.name) for i in result.intents if i.table] == [(where, "db.t1")]

@@ -13,7 +13,9 @@ function where, when and with what this file does not tell. A name used only in
 those two ways is not read at a call here, so the link stage leaves its writes to
 its own module, where they are written (as those of a function nothing calls);
 otherwise the module would drop them as called elsewhere and this file would
-report none (a silent drop). Nothing here makes an intent.
+report none (a silent drop). The same holds for a notebook's functions that the
+notebooks it `%run`s define (names it loads and never binds). Nothing here makes
+an intent.
 """
 
 from __future__ import annotations
@@ -102,3 +104,26 @@ def not_called_here(tree: ast.Module, names: set[str], dispatched: set[int]) -> 
             if name in names:
                 (kept if handed else used).add(name)
     return sorted(kept - used)
+
+
+def free_names(tree: ast.Module | None, own_lines: int) -> set[str]:
+    """The names a module's own code (its statements up to line `own_lines`) loads
+    but never binds (by an assignment, a definition, an import, a parameter, a
+    `for`, a `with`, an `except`): in a notebook, those of the functions the
+    notebooks it `%run`s define (and builtins)."""
+    if tree is None:
+        return set()
+    bound: set[str] = set()
+    loaded: set[str] = set()
+    for node in walk(ast.Module(body=[s for s in tree.body if s.lineno <= own_lines], type_ignores=[])):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".", 1)[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Protocol
 
-from delta_lint.frontend.handoffs import VALUE_WORD, not_called_here
+from delta_lint.frontend.handoffs import VALUE_WORD, free_names, not_called_here
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pyvalues import exported_object, exported_value
@@ -99,11 +99,14 @@ def module_links(host: Host) -> Links:
     imported = {bound for _, _, bound in host.imports}
     # (`names.table_name` of `import names` by the module's name)
     links.value_calls = sorted(c for c in host.value_calls if c in imported or c.split(".", 1)[0] in imported)
-    if host._tree is not None and imported:
+    # a notebook's functions may come from the notebooks it `%run`s: names it never binds
+    # (of its own code: the definitions of helpers other files give it are pasted after it)
+    given_names = imported | (free_names(host._tree, host._own_lines) if host.line_map is not None else set())
+    if host._tree is not None and given_names:
         # only where an imported name stands as a display's element or an argument:
         # one scan of the text (`load_a.run` of `from pkg import load_a` by the name
         # it is imported by)
-        candidates = {m.group(1) for m in VALUE_WORD.finditer(code) if m.group(1).split(".", 1)[0] in imported}
+        candidates = {m.group(1) for m in VALUE_WORD.finditer(code) if m.group(1).split(".", 1)[0] in given_names}
         if candidates:
             # a registry this module calls through (`_STEPS[step](...)`) calls its functions here
             called = dispatched(host._tree, host._registry_of().by_name)
