@@ -1271,12 +1271,32 @@ def _link(
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
             runs_in, pooled = linker.runs_in(), linker.pooled_runs()
-        contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
+        found = linker.contexts()
+        for i in _job_run_sources(linker, files, inputs):
+            found[i] = replace(found.get(i, Context()), scheduled=True)
+        contexts = {i: c for i, c in found.items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
     return RunsIn(runs_in or {}, pooled)
+
+
+def _job_run_sources(linker: Linker, files: _Files, inputs: Inputs) -> list[int]:
+    """The files a job's task runs that their first reading skipped as a Lakeflow
+    pipeline's source and that no pipeline of the project has: Databricks SQL a
+    job runs (`CREATE OR REFRESH STREAMING TABLE ... AS` on a warehouse), job code,
+    read as such (its pipeline objects are said, not left unread)."""
+    from delta_lint.frontend.recognise import LAKEFLOW
+
+    return [
+        i
+        for i, (_, rel, *_) in enumerate(inputs.files)
+        if (summary := files.summaries[i]) is not None
+        and summary.skipped == LAKEFLOW
+        and rel in linker.runs_of
+        and rel not in linker.pipeline_of
+    ]
 
 
 def _read_deferred(

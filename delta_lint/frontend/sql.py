@@ -881,7 +881,9 @@ _IGNORED_WORDS = (
 _IGNORED = re.compile(
     # Unity Catalog's securables other than tables (catalogs, volumes, locations,
     # credentials, connections, Delta Sharing objects, clean rooms) hold no Delta table
-    "(" + "|".join(_IGNORED_WORDS) + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
+    "("
+    + "|".join(_IGNORED_WORDS)
+    + r"|CREATE\s+(?:OR\s+(?:REPLACE|REFRESH)\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
     r"DATABASE|(?:FOREIGN\s+)?CATALOG|(?:EXTERNAL\s+)?VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|"
     r"RECIPIENT|PROVIDER|USER|GROUP|ROLE|EXTERNAL\s+LOCATION|(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM)"
     r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
