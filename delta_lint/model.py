@@ -599,7 +599,9 @@ class Context:
     value_functions: tuple[tuple[str, str, str, str], ...] = ()
     # the project documents its code loads: (path relative to the configuration root, content)
     documents: tuple[tuple[str, Any], ...] = ()
-    path: str = ""  # the file's path relative to the configuration root, when the above are given
+    # the file's path relative to the configuration root, when the above are given or
+    # the path shown is another (a project checked from outside it: `run.placed`)
+    path: str = ""
     # a dbt node's file: the writes each run of it makes (`dbt.DbtWrite.as_spec`)
     dbt: tuple[tuple, ...] = ()
     # the imported modules whose helpers are read here: (path relative to the

@@ -441,6 +441,7 @@ FRONT_END_BATCH = 16  # answers a front-end worker sends at once
 
 def _run_front_ends(
     misses: list[tuple[int, bytes, str, str, str]],
+    rels: list[str],
     jobs: int | None,
     encode: bool,
     memo: FrontEndMemo,
@@ -451,7 +452,7 @@ def _run_front_ends(
     which costs as much as a fifth of the front ends. `meanwhile` runs once all work
     is handed out."""
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    items = [(data, suffix, display, encode) for _, data, suffix, display, _ in misses]
+    items = [(data, suffix, display, rels[i], encode) for i, data, suffix, display, _ in misses]
     if workers <= 1 or len(misses) < PARALLEL_MIN_FILES:
         if meanwhile is not None:
             meanwhile()
@@ -476,7 +477,7 @@ def _front_ends_in_workers(items: list, workers: int, meanwhile: Callable[[], No
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     forking = context.get_start_method() == "fork"
     if forking:
-        _preload_front_ends({suffix for _, suffix, _, _ in items})
+        _preload_front_ends({suffix for _, suffix, *_ in items})
     parent = os.getpid()
     running = []
     try:
@@ -576,14 +577,25 @@ def _front_end_worker(parent: int, send, items: list) -> None:
     send.close()
 
 
+def placed(context: Context | None, display: str, rel: str) -> Context | None:
+    """The context a file is read with, given its path relative to the
+    configuration root when the path shown is another (a project checked from
+    outside it: `check ../proj`, `check /abs/proj`): a path its code forms from
+    `__file__` (`os.path.dirname(__file__)`, `Path(__file__).parent`) names a
+    project document by it, never by the working directory of the run."""
+    if rel == display.removeprefix("./") or (context is not None and context.path):
+        return context
+    return replace(context if context is not None else Context(), path=rel)
+
+
 def _analyze_item(
-    item: tuple[bytes, str, str, bool], memo: FrontEndMemo
+    item: tuple[bytes, str, str, str, bool], memo: FrontEndMemo
 ) -> tuple[FileResult, FileSummary, tuple[bytes, bytes] | None, int]:
     """A file's result, summary and cache entry, and how many statements its
     reading parsed (a worker's memo is not the run's: the count comes back with it)."""
-    data, suffix, display, encode = item
+    data, suffix, display, rel, encode = item
     parsed = memo.statements_read
-    result = analyze_data(data, suffix, display, memo=memo)
+    result = analyze_data(data, suffix, display, placed(None, display, rel), memo=memo)
     summary = FileSummary.of(result)
     entry = None
     if encode:
@@ -1204,12 +1216,12 @@ class _Files:
         for i in missing:
             if i not in self.loaded:  # the entry vanished meanwhile (another run, a damaged file)
                 data = self.inputs.data(i)
-                display, _, suffix, _, _ = self.inputs.files[i]
+                display, rel, suffix, _, _ = self.inputs.files[i]
                 self.inputs.stats.files_analysed += 1
                 self.loaded[i] = (
                     data
                     if isinstance(data, FileResult)
-                    else analyze_data(data, suffix, display, self.contexts.get(i), self.memo)
+                    else analyze_data(data, suffix, display, placed(self.contexts.get(i), display, rel), self.memo)
                 )
         return {i: self.loaded[i] for i in sorted(indexes)}
 
@@ -1259,12 +1271,32 @@ def _link(
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
             runs_in, pooled = linker.runs_in(), linker.pooled_runs()
-        contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
+        found = linker.contexts()
+        for i in _job_run_sources(linker, files, inputs):
+            found[i] = replace(found.get(i, Context()), scheduled=True)
+        contexts = {i: c for i, c in found.items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
     return RunsIn(runs_in or {}, pooled)
+
+
+def _job_run_sources(linker: Linker, files: _Files, inputs: Inputs) -> list[int]:
+    """The files a job's task runs that their first reading skipped as a Lakeflow
+    pipeline's source and that no pipeline of the project has: Databricks SQL a
+    job runs (`CREATE OR REFRESH STREAMING TABLE ... AS` on a warehouse), job code,
+    read as such (its pipeline objects are said, not left unread)."""
+    from delta_lint.frontend.recognise import LAKEFLOW
+
+    return [
+        i
+        for i, (_, rel, *_) in enumerate(inputs.files)
+        if (summary := files.summaries[i]) is not None
+        and summary.skipped == LAKEFLOW
+        and rel in linker.runs_of
+        and rel not in linker.pipeline_of
+    ]
 
 
 def _read_deferred(
@@ -1357,9 +1389,13 @@ def _read_plain(files: _Files, inputs: Inputs, i: int) -> None:
     """A deferred notebook's reading without context, as `_summaries` would have read it."""
     files.deferred.pop(i, None)
     data = inputs.data(i)
-    display, _, suffix, _, _ = inputs.files[i]
+    display, rel, suffix, _, _ = inputs.files[i]
     inputs.stats.files_analysed += 1
-    result = data if isinstance(data, FileResult) else analyze_data(data, suffix, display, memo=files.memo)
+    result = (
+        data
+        if isinstance(data, FileResult)
+        else analyze_data(data, suffix, display, placed(None, display, rel), memo=files.memo)
+    )
     files.loaded[i], files.summaries[i] = result, FileSummary.of(result)
 
 
@@ -1489,9 +1525,9 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         data = inputs.data(i)
         if isinstance(data, FileResult):
             continue
-        display, _, suffix, _, _ = inputs.files[i]
+        display, rel, suffix, _, _ = inputs.files[i]
         inputs.stats.files_analysed += 1
-        result = analyze_data(data, suffix, display, context, files.memo)
+        result = analyze_data(data, suffix, display, placed(context, display, rel), files.memo)
         summary = FileSummary.of(result)
         files.loaded[i], files.summaries[i] = result, summary
         if store is not None:
@@ -1587,7 +1623,7 @@ def _summaries(
             meanwhile()
 
     for (index, _, _, _, key), (result, summary, entry, parsed) in zip(
-        misses, _run_front_ends(misses, jobs, bool(store), memo, once)
+        misses, _run_front_ends(misses, [rel for _, rel, *_ in inputs.files], jobs, bool(store), memo, once)
     ):
         statements += parsed
         loaded[index] = result
@@ -1822,11 +1858,11 @@ def _judge(
     def reread(display: str, data: bytes, workflows: Workflows) -> FileResult:
         index = paths.index(display)
         _, rel, suffix, _, _ = inputs.files[index]
-        result = analyze_data(data, suffix, display, memo=files.memo)
+        result = analyze_data(data, suffix, display, placed(None, display, rel), memo=files.memo)
         links = [(r, files.summaries[i].links) for i, (_, r, *_) in enumerate(inputs.files)]
         links[index] = (rel, FileSummary.of(result).links)
         context = Linker(links, workflows, p.read_document).contexts().get(index)
-        return analyze_data(data, suffix, display, context, files.memo) if context else result
+        return analyze_data(data, suffix, display, placed(context, display, rel), files.memo) if context else result
 
     pairing = None
     if store is None:  # every table was judged in this run
@@ -2515,7 +2551,7 @@ def _reread(
     out = {}
     before = store.get_entries([p.files.key(i) for i in changed])  # the last readings, as stored
     for i, data in sorted(changed.items()):
-        display, _, suffix, _, old_key = p.inputs.files[i]
+        display, rel, suffix, _, old_key = p.inputs.files[i]
         if data is None:
             data = read_file(p.inputs.paths[i], display)
         if not isinstance(data, bytes):
@@ -2525,7 +2561,7 @@ def _reread(
             out[i] = (data, key, None)
             continue
         memo = FrontEndMemo()
-        result = analyze_data(data, suffix, display, memo=memo)
+        result = analyze_data(data, suffix, display, placed(None, display, rel), memo=memo)
         summary = FileSummary.of(result)
         if summary.links != p.first_links[i] and not (
             _but_words(summary.links, p.first_links[i]) and _same_context(p, i, summary.links)
@@ -2535,7 +2571,7 @@ def _reread(
         context = p.files.contexts.get(i)
         linked = None
         if context is not None:
-            result = analyze_data(data, suffix, display, context, memo)
+            result = analyze_data(data, suffix, display, placed(context, display, rel), memo)
             summary = FileSummary.of(result)
             linked = _linked_key(key, context)
             _add_entry(entries, linked, result, summary)

@@ -63,7 +63,7 @@ def analyze_source(
     `Context`). Any exception is contained to this file. `memo`: the run's (without
     one, what is worked out is kept for this file alone); `budget`: what reading the
     file's values may cost (see `budget`), one for the file and all its readings."""
-    context = context or Context()
+    context = context if context is not None else Context()
     memo = memo if memo is not None else FrontEndMemo()
     budget = budget if budget is not None else Budget()
     if context.variants:
@@ -179,7 +179,8 @@ def _dispatch(
         if (converted := as_python_notebook(text, suffix)) is not None:
             text, suffix = converted, ".py"  # its SQL and Python cells are read; its own cells said unread
     result.skipped = skip_reason(display, suffix, text, in_pipeline=context.pipeline is not None)
-    if (result.skipped == TEST and context.scheduled) or (result.skipped == LAKEFLOW and job_code):
+    job_run = context.scheduled and context.pipeline is None  # (a pipeline's source a job runs too: below)
+    if (result.skipped == TEST and context.scheduled) or (result.skipped == LAKEFLOW and (job_code or job_run)):
         result.skipped = None  # an integration-test notebook a job runs writes real tables
     if result.skipped == LAKEFLOW and context.pipeline is not None:
         from delta_lint.frontend.lakeflow import analyze_lakeflow
@@ -202,7 +203,11 @@ def _dispatch(
         code = FileResult(display)
         _dispatch(code, display, suffix, text, replace(context, pipeline=None), memo, budget, job_code=True)
         result.intents += [i for i in code.intents if not any(a <= i.location.line <= b for a, b in pipeline_only)]
-        result.diagnostics += code.diagnostics
+        result.diagnostics += [  # (a dataset's "refreshed by a pipeline" note: the pipeline's reading says it)
+            d
+            for d in code.diagnostics
+            if not (d.rule == "DL006" and any(a <= d.location.line <= b for a, b in pipeline_only))
+        ]
         result.links = code.links
         return
     if result.skipped is not None:

@@ -295,13 +295,19 @@ class _Walk:
                 continue
             attr = _pipeline_attr(call.func)
             if attr in _CALL_KINDS:
-                given = _keyword(call, "target" if "cdc" in attr or "changes" in attr else "name")
+                key = "target" if "cdc" in attr or "changes" in attr else "name"
+                given = _keyword(call, key)
                 if given is None and call.args and not isinstance(call.args[0], ast.Starred):
                     given = call.args[0]
                 if given is not None:
                     self.out.append(
                         _Dataset(call.lineno, call.col_offset + 1, self._name(given, scope), _CALL_KINDS[attr])
                     )
+                elif (spread := _spread(call)) is not None:  # `create_auto_cdc_flow(**kwargs)`: its `key` if known
+                    held = self.static.value(spread, scope)
+                    named = held.get(key) if isinstance(held, dict) else None
+                    name = _labelled(named, spread) if named is not None else _labelled(Unknown("spread"), spread)
+                    self.out.append(_Dataset(call.lineno, call.col_offset + 1, name, _CALL_KINDS[attr]))
             elif isinstance(call.func, ast.Name) and call.func.id in self.functions:
                 self._factory(self.functions[call.func.id], call, scope)
             for arg in (*call.args, *(k.value for k in call.keywords)):
@@ -378,6 +384,15 @@ class _Walk:
 
 
 _MAX_NAMES = 8  # alternatives a dataset's name may be before it is unknown
+
+
+def _spread(call: ast.Call) -> ast.expr | None:
+    """What a call's arguments are spread from (`f(**kwargs)`, `f(*args)`): the
+    dataset's name may be among them, a value the call's text does not show."""
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return keyword.value
+    return next((a.value for a in call.args if isinstance(a, ast.Starred)), None)
 
 
 def _labelled(value: object, node: ast.expr) -> object:

@@ -197,3 +197,56 @@ def path_or_name(name: Str, unknown_is_path: bool = False) -> tuple[Str, bool]:
         return Str(m.group(1), name.params, name.unknown), True
     path = name.text.startswith(("/", "dbfs:")) or "://" in name.text
     return name, path or (unknown_is_path and name.unknown)
+
+
+# actions of `writeTo(t)` (DataFrameWriterV2) that write the table
+WRITE_TO_ACTIONS = frozenset({"append", "overwrite", "overwritePartitions", "create", "replace", "createOrReplace"})
+# links that may stand between `writeTo(t)` and its action
+_WRITE_TO_LINKS = frozenset({"using", "option", "options", "tableProperty", "partitionedBy", "clusterBy"})
+# a table's DeltaTable methods that change it (a merge is its builder's `execute`)
+_DELTA_TABLE_DML = frozenset({"delete", "update", "updateExpr"})
+_DELTA_TABLE_OPENERS = frozenset({"forName", "forPath"})
+
+
+def delta_write_terminal(call: ast.Call) -> str | None:
+    """The terminal `call` is when its chain, as written, plainly writes a Delta
+    table, whatever its names and values hold: a writer whose last `format(...)`
+    (or the terminal's `format=`) is `"delta"` ending in `save(...)` or a stream's
+    `start(...)`; `writeTo(t)` and
+    an action (`append()`, `overwritePartitions()`, ...); `delete(...)` or
+    `update(...)` of a table the chain opens with `DeltaTable.forName` or
+    `forPath`. None for anything else (`format("parquet").save(p)`, a model's
+    `save(p)`, a thread's `start()`). The reader reads such chains; this lets a
+    sweep of what it left unread (`unread`) know them by their text too."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    links: list[tuple[str, ast.Call | None]] = []  # the chain's earlier links, last first
+    node = func.value
+    while isinstance(node, (ast.Call, ast.Attribute)):
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Attribute):
+                break
+            links.append((node.func.attr, node))
+            node = node.func.value
+        else:
+            links.append((node.attr, None))
+            node = node.value
+    terminal = func.attr
+    if terminal in ("save", "start"):
+        value = call_argument(call, None, "format")  # `save(path, format="delta")`
+        fmt = next((c for n, c in links if n == "format" and c is not None), None)
+        if value is None and fmt is not None:
+            value = call_argument(fmt, 0, "source")
+        delta = isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.lower() == "delta"
+        return terminal if delta else None
+    if terminal in WRITE_TO_ACTIONS:
+        for name, link in links:
+            if name == "writeTo" and link is not None:
+                return terminal
+            if name not in _WRITE_TO_LINKS:
+                return None
+        return None
+    if terminal in _DELTA_TABLE_DML and links and links[0][0] in _DELTA_TABLE_OPENERS and links[0][1] is not None:
+        return terminal
+    return None

@@ -13,18 +13,17 @@ an intent.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Protocol
 
+from delta_lint.frontend.handoffs import VALUE_WORD, free_names, not_called_here
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.pysites import LineMap, SourceSites
-from delta_lint.frontend.pyvalues import dotted_name, exported_object, exported_value
+from delta_lint.frontend.pyvalues import exported_object, exported_value
 from delta_lint.frontend.registries import Registries, dispatched
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values.resolver import held_dicts
 from delta_lint.frontend.values.sources import is_value_function, module_source
 from delta_lint.frontend.values.walker import Walker, is_config_class
-from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.frontend.warehouse import module_clients
 from delta_lint.model import ClassShape, Links, PooledRun, digest, source_words, without_imports
 
@@ -100,14 +99,18 @@ def module_links(host: Host) -> Links:
     imported = {bound for _, _, bound in host.imports}
     # (`names.table_name` of `import names` by the module's name)
     links.value_calls = sorted(c for c in host.value_calls if c in imported or c.split(".", 1)[0] in imported)
-    if host._tree is not None and imported:
-        # only where an imported name stands as a display's element: one scan of the text
-        # (`load_a.run` of `from pkg import load_a` by the name it is imported by)
-        candidates = {m.group(1) for m in _ELEMENT_WORD.finditer(code) if m.group(1).split(".", 1)[0] in imported}
+    # a notebook's functions may come from the notebooks it `%run`s: names it never binds
+    # (of its own code: the definitions of helpers other files give it are pasted after it)
+    given_names = imported | (free_names(host._tree, host._own_lines) if host.line_map is not None else set())
+    if host._tree is not None and given_names:
+        # only where an imported name stands as a display's element or an argument:
+        # one scan of the text (`load_a.run` of `from pkg import load_a` by the name
+        # it is imported by)
+        candidates = {m.group(1) for m in VALUE_WORD.finditer(code) if m.group(1).split(".", 1)[0] in given_names}
         if candidates:
             # a registry this module calls through (`_STEPS[step](...)`) calls its functions here
             called = dispatched(host._tree, host._registry_of().by_name)
-            links.stored = _only_stored(host._tree, candidates, called)
+            links.stored = not_called_here(host._tree, candidates, called)
     links.documents = sorted(host.documents_wanted)
     if host._tree is not None:
         own_tree = ast.Module(body=[s for s in host._tree.body if s.lineno <= host._own_lines], type_ignores=[])
@@ -150,32 +153,6 @@ def _shared_classes(host: Host) -> set[str]:
         shared |= derived
         grown = bool(derived)
     return shared
-
-
-# a name or a dotted name standing as an element of a dict, list or set display
-# (`{"a": f, ...}`, `[f]`, `{"a": load_a.run}`)
-_ELEMENT_WORD = re.compile(r"[:\[{,]\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*[,\]}]")
-
-
-def _only_stored(tree: ast.Module, names: set[str], called: set[int]) -> list[str]:
-    """Those of `names` (imported names, or attributes of imported modules:
-    `load_a.run`) the code uses (loads) only as an element of a dict, list, tuple or
-    set display: a registry of functions another call picks from at run time. Any
-    other use (a call, an argument, an assignment, a return) may call it, and so may
-    an element the module's own calls through its registry run (`called`: their ids,
-    see `registries.dispatched`; `PythonAnalyzer._registry_call` reads those calls)."""
-    if not names:
-        return []
-    stored: set[str] = set()
-    used: set[str] = set()
-    for node in _walk(tree):
-        element = isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set))
-        for child in ast.iter_child_nodes(node):
-            name = dotted_name(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
-            if name in names and isinstance(child.ctx, ast.Load):  # type: ignore[attr-defined]
-                kept = element and id(child) not in called and not (isinstance(node, ast.Dict) and child in node.keys)
-                (stored if kept else used).add(name)
-    return sorted(stored - used)
 
 
 def _class_shape(cls: ast.ClassDef, decorators: int) -> ClassShape:

@@ -154,7 +154,7 @@ class PythonAnalyzer:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.batch_functions: set[str] = set()
-        context = context or Context()
+        context = context if context is not None else Context()
         self.module_env: dict[str, object] = {name: held_value(value) for name, value in context.values}
         self.bound_inputs: dict[str, str] = dict(context.inputs)  # job parameters given to this file
         self.inputs_read: set[str] = set()  # job inputs the code reads (see Links.inputs)

@@ -881,7 +881,9 @@ _IGNORED_WORDS = (
 _IGNORED = re.compile(
     # Unity Catalog's securables other than tables (catalogs, volumes, locations,
     # credentials, connections, Delta Sharing objects, clean rooms) hold no Delta table
-    "(" + "|".join(_IGNORED_WORDS) + r"|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
+    "("
+    + "|".join(_IGNORED_WORDS)
+    + r"|CREATE\s+(?:OR\s+(?:REPLACE|REFRESH)\s+)?(?:TEMP|TEMPORARY|GLOBAL|VIEW|FUNCTION|SCHEMA|"
     r"DATABASE|(?:FOREIGN\s+)?CATALOG|(?:EXTERNAL\s+)?VOLUME|MATERIALIZED|STREAMING|WIDGET|CONNECTION|SHARE|"
     r"RECIPIENT|PROVIDER|USER|GROUP|ROLE|EXTERNAL\s+LOCATION|(?:STORAGE\s+|SERVICE\s+)?CREDENTIAL|CLEAN\s+ROOM)"
     r"|ALTER\s+(?:CATALOG|SCHEMA|DATABASE|VOLUME|CONNECTION|SHARE|RECIPIENT|PROVIDER|EXTERNAL\s+LOCATION|"
@@ -1849,7 +1851,14 @@ def _merges_schema(tree: exp.Copy) -> bool:
 
 
 def _create(ctx: _Ctx, tree: exp.Create, evolution: bool):
-    if (tree.args.get("kind") or "").upper() != "TABLE":
+    kind = (tree.args.get("kind") or "").upper()
+    if kind == "PROCEDURE":  # a header `_Procedures` does not take: its body's writes would go unsaid
+        message = (
+            "a procedure whose header delta-lint does not read (Databricks SQL writes `AS` before the body: "
+            "`CREATE PROCEDURE p(...) ... AS BEGIN ... END`): the writes of its body are not checked"
+        )
+        return [], [Diagnostic(_NOT_READ, ctx.location, message, "info")]
+    if kind != "TABLE":
         return [], []
     target = tree.this
     table = target.this if isinstance(target, exp.Schema) else target

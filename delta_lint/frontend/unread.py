@@ -33,11 +33,16 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
+from delta_lint.frontend.pychains import delta_write_terminal
 from delta_lint.frontend.pyprefilter import identifier_text
 from delta_lint.frontend.recognise import skip_reason
 
 # The terminals of a PySpark writer that write a table by name.
 WRITE_TERMINALS = frozenset({"saveAsTable", "insertInto", "toTable"})
+# words on the lines of a chain that writes a Delta table by its text (a path's
+# `save`/`start`, `writeTo`; a DeltaTable's `delete`/`update` are SQL words too):
+# see `pychains.delta_write_terminal`
+_CHAIN_WORDS = frozenset({"save", "start", "writeTo"})
 _BODIES = ("body", "orelse", "finalbody")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
@@ -125,7 +130,7 @@ def _word_lines(source: str, aliases: dict[str, str]) -> list[int] | None:
     in any case, `sql`, in the text as Python reads its identifiers (an identifier
     may be spelled in another, NFKC, form: `identifier_text`)."""
     source = identifier_text(source)
-    pattern = _words_pattern(WRITE_TERMINALS | set(aliases)) if aliases else _WORDS
+    pattern = _words_pattern(WRITE_TERMINALS | _CHAIN_WORDS | set(aliases)) if aliases else _WORDS
     # a line number per match, counting the newlines since the one before: a list of
     # every line's start was most of the sweep's time for files with few such words
     out: list[int] = []
@@ -149,7 +154,7 @@ def _words_pattern(words: Iterable[str]) -> re.Pattern[str]:
     )
 
 
-_WORDS = _words_pattern(WRITE_TERMINALS)  # a module without aliases of a terminal
+_WORDS = _words_pattern(WRITE_TERMINALS | _CHAIN_WORDS)  # a module without aliases of a terminal
 
 
 def _top_level(body: list[ast.stmt], own_lines: int) -> Iterable[ast.stmt]:
@@ -204,6 +209,8 @@ def _write_calls(stmt: ast.stmt, aliases: dict[str, str]) -> Iterable[tuple[ast.
             yield merge, "merge"
         elif isinstance(func, ast.Attribute) and func.attr in WRITE_TERMINALS:
             yield node, func.attr
+        elif (terminal := delta_write_terminal(node)) is not None:
+            yield node, terminal
         elif isinstance(func, ast.Name) and func.id in aliases:
             yield node, aliases[func.id]
         elif (
