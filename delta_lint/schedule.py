@@ -91,6 +91,12 @@ ASSUMED = "assumed"
 # states they meet: that job keeps its basis.
 ASSUMED_TWICE = "assumed-twice"
 CODE = "code"  # the code itself runs the two at once, in one run (a thread pool's calls)
+# two runs that parameters keep apart meet only when they are given the same value: a
+# second run started by hand, a repair run or a duplicate trigger beside one still
+# running. The schedule shows runs meet, not that their values coincide, so a pair
+# apart only while the values differ rests on that assumption (`info`, see
+# `engine.messages.SEVERITY`).
+SAME_VALUE = "same-value"
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,10 @@ class Concurrency:
     reason: str
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
     basis: str = SCHEDULE  # SCHEDULE | ASSUMED | ASSUMED_TWICE | CODE: what the overlap rests on
+    # distinct runs of one job (or configured job) whose parameter values may still
+    # coincide (`SAME_VALUE`); False where each run's own input differs by
+    # construction (a for_each's iterations, a thread pool's items)
+    values_may_repeat: bool = False
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -647,7 +657,7 @@ class Schedule:
                     found, why = self.node_overlap(parent, other)
                     if found is not None:
                         reason = f"job `{node.job}` runs in {parent.label()}, and {found.reason}"
-                        return Concurrency(reason, found.distinct_runs, found.basis), ""
+                        return replace(found, reason=reason), ""
                     why_not.append(f"job `{node.job}` runs in {parent.label()}: {why}")
                 return None, "; ".join(why_not)
             finally:
@@ -658,7 +668,8 @@ class Schedule:
         if a.kind != "task":
             runs = self.config_runs.get(a.job, 1)
             if runs > 1:
-                return Concurrency(f"{a.label()} has concurrent_runs: {runs}, so two of its runs overlap", True), ""
+                reason = f"{a.label()} has concurrent_runs: {runs}, so two of its runs overlap"
+                return Concurrency(reason, True, values_may_repeat=True), ""
             return None, f"{a.label()} runs one at a time"
         job = self.workflows.jobs[a.job]
         params = bool(job.parameters)
@@ -692,11 +703,12 @@ class Schedule:
         what = "with different parameters" if distinct else "with the same parameters"
         reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
         if not job.runs_by_default:  # the job's own setting: the team states its runs meet
-            return Concurrency(reason, distinct)
+            return Concurrency(reason, distinct, values_may_repeat=distinct)
         reason += f", a default of {job.runs_by_default} (a second run is started by hand"
         if job.runs_doubt and _started_by_hand(job):
-            return Concurrency(f"{reason}, and {job.runs_doubt}: two doubts)", distinct, ASSUMED_TWICE)
-        return Concurrency(reason + ")", distinct, ASSUMED)
+            reason = f"{reason}, and {job.runs_doubt}: two doubts)"
+            return Concurrency(reason, distinct, ASSUMED_TWICE, values_may_repeat=distinct)
+        return Concurrency(reason + ")", distinct, ASSUMED, values_may_repeat=distinct)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
