@@ -492,6 +492,8 @@ def analyze_sql(
             return Location(path, *line_map(line, column))
         return Location(path, base_line + line - 1, column + (base_col - 1 if line == 1 else 0))
 
+    if fixed is None and line_map is None and base_line == 1 and "%" in script:
+        script = _without_cell_magics(script, path, diagnostics)
     unterminated: list[Unterminated] = []
     statements = split_statements(script, unterminated)
     for u in unterminated:
@@ -594,6 +596,36 @@ def analyze_sql(
     if procedures is not None:
         procedures.before(len(statements), None)
     return intents, diagnostics
+
+
+# A notebook's `%sql` cell magic at the start of a line of a plain SQL file: a cell
+# pasted without the `-- Databricks notebook source` header that makes the file a
+# notebook. Only `%sql` is SQL: another language's magic (`%md`, `%python`) keeps its
+# text, which then fails to parse as what it is.
+_SQL_MAGIC = re.compile(r"^([ \t]*)%sql\b", re.I | re.M)
+
+
+def _without_cell_magics(script: str, path: str, diagnostics: list[Diagnostic]) -> str:
+    """The script of a whole SQL file with each `%sql` magic blanked (lines and
+    columns kept), and an info note at the first saying so: the SQL after it is read
+    as the cell would run it, not reported as unparseable."""
+    found = list(_SQL_MAGIC.finditer(script))
+    if not found:
+        return script
+    first = found[0]
+    line = script.count("\n", 0, first.start()) + 1
+    lines = ", ".join(str(script.count("\n", 0, m.start()) + 1) for m in found)
+    diagnostics.append(
+        Diagnostic(
+            PARSE_ERROR,
+            Location(path, line, len(first[1]) + 1),
+            f"a notebook's `%sql` magic (line{'s' if len(found) > 1 else ''} {lines}) in a plain SQL file, "
+            "as if a cell was pasted without the `-- Databricks notebook source` header: the magic is skipped "
+            "and the SQL after it is read",
+            "info",
+        )
+    )
+    return _SQL_MAGIC.sub(lambda m: m[1] + " " * 4, script)
 
 
 def given_procedures(
