@@ -159,6 +159,7 @@ BASIS_WORDS = {
     "assumed": "the overlap is assumed: a side has no known schedule",
     "assumed-twice": "the overlap is assumed twice: a run started by hand, beside one only a default allows",
     "code": "the code runs the two at the same time in one run",
+    "longer-run": "the schedules meet only if a run lasts longer than its assumed duration",
     "same-value": "the schedule shows the runs meet; they conflict only if two runs get the same parameter values",
 }
 VERDICT_WORDS = {

@@ -24,7 +24,7 @@ import hashlib
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,7 +48,16 @@ from delta_lint.bundle import (
     wheel_modules,
 )
 from delta_lint.config import Config, ConfigError
-from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
+from delta_lint.cron import (
+    CronError,
+    describe,
+    fire_times,
+    first_overlap,
+    format_duration,
+    horizon,
+    parse_duration,
+    shortest_reach,
+)
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location, Pools
 from delta_lint.safeio import read_input
@@ -97,6 +106,11 @@ CODE = "code"  # the code itself runs the two at once, in one run (a thread pool
 # apart only while the values differ rests on that assumption (`info`, see
 # `engine.messages.SEVERITY`).
 SAME_VALUE = "same-value"
+# two cron jobs whose runs never meet on the durations delta-lint assumes (no
+# `duration:` entry says how long they run) but would if one ran up to twice as
+# long: the overlap rests on a run lasting longer than assumed (`info`). Schedules
+# farther apart stay apart.
+LONGER_RUN = "longer-run"
 
 
 @dataclass(frozen=True)
@@ -150,6 +164,9 @@ class Schedule:
     workflows: Workflows = field(default_factory=Workflows)
     durations: dict[str, timedelta] = field(default_factory=dict)
     default_duration: timedelta = DEFAULT_DURATION
+    # the configuration's `duration: {default: ...}` states every job's duration:
+    # none is assumed then (see `duration_assumed`)
+    default_stated: bool = False
     # `unscheduled: by-hand`: a file no job runs is run by hand (setup, exploration)
     # and is not paired with other files; `by_hand_why` says why it was chosen
     by_hand: bool = False
@@ -559,7 +576,9 @@ class Schedule:
             return _NamesTaskOf(first)
         assert ja.cron is not None and jb.cron is not None
         (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
-        if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never":
+        if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never" and not self.meetings.near(
+            ja.cron, da, self.duration_assumed(ja), jb.cron, db, self.duration_assumed(jb)
+        ):
             return None
         return self._cron_overlap(ja, jb)[0]
 
@@ -586,8 +605,8 @@ class Schedule:
         found = known.get(b) if known is not None else None
         if found is None:
             lo, hi = (a, b) if a <= b else (b, a)
-            (ca, da), (cb, db) = self._schedules[lo], self._schedules[hi]
-            found = self.meetings.meet(ca, da, cb, db)[0] == "never"
+            (ca, da, sa), (cb, db, sb) = self._schedules[lo], self._schedules[hi]
+            found = self.meetings.meet(ca, da, cb, db)[0] == "never" and not self.meetings.near(ca, da, sa, cb, db, sb)
             self.never_meet_memo.setdefault(a, {})[b] = self.never_meet_memo.setdefault(b, {})[a] = found
         return found
 
@@ -599,7 +618,8 @@ class Schedule:
             if job.cron is None or _job_runs_anytime(job):
                 found = None
             else:
-                schedule = (job.cron, self.duration(job))  # not `_cron_job`: its description costs fire times
+                # not `_cron_job`: its description costs fire times
+                schedule = (job.cron, self.duration(job), self.duration_assumed(job))
                 found = self._schedule_ids.get(schedule)
                 if found is None:
                     found = self._schedule_ids[schedule] = len(self._schedules)
@@ -732,6 +752,11 @@ class Schedule:
     def duration(self, job: Job) -> timedelta:
         return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
 
+    def duration_assumed(self, job: Job) -> bool:
+        """Whether how long the job's runs last is delta-lint's assumption, not the
+        configuration's statement."""
+        return not (self.default_stated or job.key in self.durations or job.name in self.durations)
+
     def _cron_job(self, job: Job) -> tuple[timedelta, str]:
         """A cron job's expected duration and its description, once per job (every
         pair of jobs that write one table needs them)."""
@@ -755,6 +780,18 @@ class Schedule:
         outcome, when = self.meetings.meet(ja.cron, da, jb.cron, db)
         desc = f"`{ja.key}` runs {desc_a} and `{jb.key}` {desc_b}"
         if outcome == "never":
+            sa, sb = self.duration_assumed(ja), self.duration_assumed(jb)
+            if self.meetings.near(ja.cron, da, sa, jb.cron, db, sb):
+                reach = _longer_run((ja.key, ja.cron, da, sa), (jb.key, jb.cron, db, sb))
+                return (
+                    Concurrency(
+                        f"{desc}: their runs never meet on the assumed durations, but {reach} (no `duration:` "
+                        "entry says how long they run)",
+                        False,
+                        LONGER_RUN,
+                    ),
+                    "",
+                )
             return None, f"{desc}: their runs never meet"
         if outcome == "meet":
             return Concurrency(f"{desc}: their runs can overlap (e.g. {when})", False), ""
@@ -842,6 +879,17 @@ class Meetings:
             found = self.known[key] = self.new[key] = _windows_meet(a, da, b, db)
         return found
 
+    def near(
+        self, a: tuple[str, str | None], da: timedelta, sa: bool, b: tuple[str, str | None], db: timedelta, sb: bool
+    ) -> bool:
+        """Whether runs that never meet on their durations would if those assumed
+        (`sa`, `sb`) were up to twice as long: they miss each other by at most the
+        assumed run length (a run window is half-open, so a second more takes in a
+        later run starting exactly at twice the duration)."""
+        if not (sa or sb):
+            return False
+        return self.meet(a, _stretched(da) if sa else da, b, _stretched(db) if sb else db)[0] == "meet"
+
     def remember(self, rows: object) -> None:
         """Take in answers stored by an earlier run (`rows` rows); rows of any other
         shape are ignored, as a damaged cache entry must not stop a run."""
@@ -899,6 +947,35 @@ def _windows_meet(
     if hit is None:
         return "never", ""
     return "meet", f"{max(hit[0].start, hit[1].start):%Y-%m-%d %H:%M} UTC"
+
+
+def _stretched(duration: timedelta) -> timedelta:
+    """The longest an assumed run is taken to last for `Meetings.near`."""
+    return duration * 2 + timedelta(seconds=1)
+
+
+def _longer_run(
+    a: tuple[str, tuple[str, str | None], timedelta, bool], b: tuple[str, tuple[str, str | None], timedelta, bool]
+) -> str:
+    """How two cron jobs that never meet on assumed durations would: the run of a job
+    whose duration is assumed that comes closest to a later run of the other, and
+    how long it must last ("they meet if the 00:30 UTC run of `etl` lasts over 1 h
+    30 min")."""
+    longest = _stretched(max(a[2], b[2]))
+    start, end = horizon(longest)
+    try:
+        times = {key: fire_times(cron[0], cron[1], start, end) or () for key, cron, _, _ in (a, b)}
+    except CronError:
+        return "they would meet if a run lasted up to twice as long"
+    best: tuple[timedelta, datetime, str] | None = None
+    for (key, _, duration, assumed), (other, *_) in ((a, b), (b, a)):
+        reach = shortest_reach(times[key], times[other]) if assumed else None
+        if reach is not None and reach[1] < _stretched(duration) and (best is None or reach[1] < best[0]):
+            best = (reach[1], reach[0], key)
+    if best is None:
+        return "they would meet if a run lasted up to twice as long"
+    gap, at, key = best
+    return f"they meet if the {at:%H:%M} UTC run of `{key}` (e.g. on {at:%Y-%m-%d}) lasts over {format_duration(gap)}"
 
 
 def _ordered(job: Job, first: str, then: str) -> str | None:
@@ -1267,6 +1344,7 @@ def build_schedule(
         workflows,
         durations,
         default,
+        "default" in config.durations,
         by_hand=by_hand,
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
         started_by=_started_by(workflows),

@@ -14,7 +14,7 @@ from delta_lint.engine.classes import Classes, Found, location_key
 from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
-from delta_lint.schedule import ASSUMED_TWICE, CODE, SAME_VALUE
+from delta_lint.schedule import ASSUMED_TWICE, CODE, LONGER_RUN, SAME_VALUE
 from delta_lint.settings import TableSettings
 
 # A finding names at most this many other writes, in location order, in its message
@@ -48,6 +48,9 @@ SEVERITY: dict[tuple[str, str], str] = {
     # by hand or twice: shown, never failing the default gate
     (SAME_VALUE, CERTAIN): "info",
     (SAME_VALUE, DATA_DEPENDENT): "info",
+    # cron runs that meet only if one lasts longer than its assumed duration
+    (LONGER_RUN, CERTAIN): "info",
+    (LONGER_RUN, DATA_DEPENDENT): "info",
     (CODE, CERTAIN): "error",  # one run makes both at once (a thread pool): no schedule needed
     (CODE, DATA_DEPENDENT): "warning",
     ("", CERTAIN): "error",
