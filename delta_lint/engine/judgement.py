@@ -272,8 +272,8 @@ class Judge:
         if same_value:
             shown = ", ".join(f"`{p}`" for p in same_value)
             notes = notes + [
-                f"they touch different {unit} only while the two runs get different values of {shown}: they "
-                "conflict when two runs share one (a run started by hand, a rerun or a duplicate trigger "
+                f"they touch different {unit} only while the two runs get different values of {shown}: two "
+                "runs given the same values conflict (a run started by hand, a rerun or a duplicate trigger "
                 "beside one still running)"
             ]
             conc = replace(conc, basis=SAME_VALUE)
@@ -749,7 +749,7 @@ def _same_value_params(a: Intent, b: Intent, columns: frozenset[str] | None) -> 
                 for v in (*(k.values or ()), *(k.excluded or ())):
                     if v[0] == "param":
                         found[str(v[1])] = None
-    return list(found)
+    return sorted(found)
 
 
 def _role(x: Intent, primary: Intent) -> str:
