@@ -230,6 +230,11 @@ class Session:
     # `schema` show `{one_of}` where the pairs differ, and each write whose name
     # leans on them is read as one write per pair (`per_choice`)
     choices: tuple[tuple[str | None, str | None], ...] = ()
+    # where the script's statements place tables and schemas in storage: ("table", name,
+    # location) of a `CREATE TABLE ... LOCATION`, ("schema", name, location) of a Hive
+    # metastore `CREATE SCHEMA ... LOCATION` (its managed tables live in
+    # `<location>/<table>`); names and locations known in full only (see `_locate`)
+    located: tuple[tuple[str, str, str], ...] = ()
 
     def set_conf(self, key: str, value: str | None) -> None:
         """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
@@ -898,6 +903,20 @@ _RX = {
     ),
     "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
     # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
+    # a Hive metastore schema placed in storage: its managed tables live under the
+    # location (not Unity Catalog's `MANAGED LOCATION`, whose storage is opaque)
+    "schema_location": re.compile(
+        rf"CREATE\s+(?:SCHEMA|DATABASE)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{TABLE_NAME})"
+        r"(?:'[^']*'|\"[^\"]*\"|(?!\bMANAGED\s+LOCATION\b)[^;'\"])*?(?<!MANAGED )\bLOCATION\s+"
+        r"(?P<q>['\"])(?P<location>[^'\"]*)(?P=q)",
+        re.I | re.S,
+    ),
+    # an external table: its name and its location are one table
+    "table_location": re.compile(
+        rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{TABLE_NAME})"
+        r"(?:(?!\bAS\s+(?:SELECT|WITH|\()).)*?\bLOCATION\s+(?P<q>['\"])(?P<location>[^'\"]*)(?P=q)",
+        re.I | re.S,
+    ),
     "create_not_delta": re.compile(
         rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<table>{TABLE_NAME})"
         r"\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?USING\s+(?!DELTA\b)[\w.]+",
@@ -1022,6 +1041,8 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         return [], []
     if lead == "CALL":
         return _call(ctx, text)
+    if lead == "CREATE" and "LOCATION" in text.upper():
+        _locate(ctx, text)
     if lead == "CREATE" and (m := _RX["create_not_delta"].match(text)):
         # not a Delta table: no intent here, and writes elsewhere in the project are not Delta writes
         ref, resolved = table_ref(split_name(m["table"]), ctx.session, ctx.tpl)
@@ -1060,6 +1081,38 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
 
 
 _CALL = re.compile(rf"CALL\s+(?P<name>{TABLE_NAME})\s*(?:\(|$)", re.I)
+
+
+# the Hive metastore's catalog names: a schema of another catalog (Unity Catalog) with
+# a plain `LOCATION` is refused, and its managed storage is not `<location>/<table>`
+_HIVE_CATALOGS = ("hive_metastore", "spark_catalog")
+
+
+def _locate(ctx: _Ctx, text: str) -> None:
+    """Remember where a `CREATE SCHEMA ... LOCATION` or an external `CREATE TABLE ...
+    LOCATION` places its tables (`Session.located`), when its name and location are
+    known text: a part only a run knows (a parameter, a `{template}`) places nothing,
+    since which table the path is cannot be told."""
+    for kind in ("schema_location", "table_location"):
+        m = _RX[kind].match(text)
+        if m is None:
+            continue
+        location = m["location"].strip()
+        parts = [p.lower() for p in split_name(m["name"])]
+        if not location or not parts or "__dlp" in location or any("__dlp" in p for p in parts):
+            return
+        if kind == "schema_location":
+            if len(parts) > 2 or (len(parts) == 2 and parts[0] not in _HIVE_CATALOGS):
+                return
+            entry = ("schema", parts[-1], location)
+        else:
+            ref, resolved = table_ref(parts, ctx.session, ctx.tpl)
+            if not resolved or ref.is_path:
+                return
+            entry = ("table", ref.name, location)
+        if entry not in ctx.session.located:
+            ctx.session.located = (*ctx.session.located, entry)
+        return
 
 
 def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:
