@@ -122,6 +122,9 @@ class Concurrency:
     # coincide (`SAME_VALUE`); False where each run's own input differs by
     # construction (a for_each's iterations, a thread pool's items)
     values_may_repeat: bool = False
+    # iterations of one for_each task: the parameters bound to its `{{input}}`, the only
+    # ones that differ between them (every other parameter is the task's, shared)
+    per_run_inputs: frozenset[str] | None = None
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -701,6 +704,7 @@ class Schedule:
                         f"{task.for_each_concurrency} concurrent runs of for_each task `{task.key}` of job `{job.key}` "
                         "overlap (each with its own input)",
                         True,
+                        per_run_inputs=frozenset(task.per_run_inputs),
                     ),
                     "",
                 )

@@ -95,3 +95,29 @@ def test_a_configured_job_with_concurrent_runs_is_judged_alike(lint):
     files = {"setup.sql": SETUP, "load.sql": PARAM_INSERT_OVERWRITE}
     result = lint(files, {"jobs": {"load": {"paths": ["load.sql"], "concurrent_runs": 3}}})
     assert _shown(result) == [("DL102", "info", "same-value")]
+
+
+def test_iterations_of_a_for_each_share_a_task_parameter(lint):
+    """The iterations differ in their `{{input}}` alone: a partition named by a
+    parameter every iteration gets alike is one partition."""
+    bundle = """\
+bundle: {name: b}
+targets: {prod: {default: true}}
+resources:
+  jobs:
+    load:
+      parameters: [{name: day, default: ""}]
+      tasks:
+        - task_key: fan
+          for_each_task:
+            inputs: '["eu", "us"]'
+            concurrency: 2
+            task:
+              task_key: fan_iteration
+              notebook_task:
+                notebook_path: ./load.py
+                base_parameters: {day: "{{job.parameters.day}}", region: "{{input}}"}
+"""
+    result = lint({"setup.sql": SETUP, "load.py": WIDGET_REPLACE_WHERE, "databricks.yml": bundle})
+    assert [(f.rule, f.severity, f.overlap_basis) for f in result.findings] == [("DL102", "error", "schedule")]
+    assert "share `day`" in result.findings[0].message

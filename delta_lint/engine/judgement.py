@@ -244,13 +244,24 @@ class Judge:
             cols = partition_cols if granularity == "same_files" else None
             result = self.overlap(a, b, cols, conc.distinct_runs)
         same_value: list[str] = []
-        if result == Overlap.DISJOINT:
-            # apart only while two runs' parameter values differ: said at the lowest
-            # severity, never assumed (a second run given the same value meets it)
-            same_value = _same_value_params(a, b, cols) if conc.values_may_repeat else []
-            if not same_value or self.overlap(a, b, cols, False) == Overlap.DISJOINT:
+        shared: list[str] = []
+        if result == Overlap.DISJOINT and conc.distinct_runs:
+            params = _same_value_params(a, b, cols)
+            if conc.per_run_inputs is not None and params and not conc.per_run_inputs & set(params):
+                # iterations of one for_each differ in their input alone: a parameter
+                # of the task is the same in each, and keeps none of them apart
+                shared = params
+            elif conc.values_may_repeat:
+                # apart only while two runs' parameter values differ: said at the lowest
+                # severity, never assumed (a second run given the same value meets it)
+                same_value = params
+            result = self.overlap(a, b, cols, False)
+            if not (same_value or shared) or result == Overlap.DISJOINT:
                 return None
-            result = Overlap.UNKNOWN
+            # one statement given the same values in each iteration: its own region twice
+            result = Overlap.OVERLAP if shared and a is b else Overlap.UNKNOWN
+        elif result == Overlap.DISJOINT:
+            return None
         primary, other = _primary(a, b, rule_id)
         verdict = CERTAIN if result == Overlap.OVERLAP else DATA_DEPENDENT
         explicit = self._non_explicit(a, b, s, conc, granularity)
@@ -279,6 +290,12 @@ class Judge:
             conc = replace(conc, basis=SAME_VALUE)
             # the fix: the conditions are disjoint already, while the values differ
             fields["disjoint_on"] += f" (they are while runs get different values of {shown}: start one run per value)"
+        elif shared:
+            shown = ", ".join(f"`{p}`" for p in shared)
+            notes = notes + [
+                f"the for_each iterations share {shown}, a parameter of the task, not of the iteration's "
+                "input: each iteration gets the same value"
+            ]
         elif result == Overlap.UNKNOWN:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
