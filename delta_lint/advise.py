@@ -117,6 +117,7 @@ class _Judge:
             replace(base.workflows, jobs=dict(base.workflows.jobs) | dict(scenario.jobs)),
             base.durations,
             base.default_duration,
+            base.default_stated,
             by_hand=base.by_hand,
             by_hand_why=base.by_hand_why,
         )
@@ -598,6 +599,7 @@ class Advisor:
                 Workflows(jobs={key: moved} | {k: jobs[k] for k in partners}),
                 schedule.durations,
                 schedule.default_duration,
+                schedule.default_stated,
             )
             node = Node(key, next(iter(job.tasks), "t"), "task")
             meets = sum(

@@ -81,7 +81,9 @@ KEYS: dict[str, Key] = {
     "job_definitions": Key("exports/", "A folder of Jobs JSON exports."),
     "duration": Key(
         "{default: 1h, nightly_orders: 50m}",
-        "Expected run durations per job (`default` for the rest), for whether two cron schedules' runs meet.",
+        "Expected run durations per job (`default` for the rest), for whether two cron schedules' runs meet. "
+        "Without one a run is assumed to last 1 h, and two schedules that miss each other by at most that "
+        "are reported at `info`, saying how long a run must last to meet the other.",
     ),
     "history_files": Key(
         "[main.sales.orders=history/orders.jsonl]",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
@@ -344,6 +344,20 @@ def first_overlap(
         else:
             j += 1
     return None
+
+
+def shortest_reach(a: tuple[datetime, ...], b: tuple[datetime, ...]) -> tuple[datetime, timedelta] | None:
+    """The run of `a` that comes closest to a later run of `b`, and how long it must
+    last to meet it: (its start, the time to the next start of `b`). None when no
+    run of `b` starts after one of `a`. Both tuples are sorted."""
+    best: tuple[datetime, timedelta] | None = None
+    for t in a:
+        k = bisect_left(b, t)
+        if k < len(b):
+            gap = b[k] - t
+            if best is None or gap < best[1]:
+                best = (t, gap)
+    return best
 
 
 def horizon(longest: timedelta) -> tuple[datetime, datetime]:

@@ -398,6 +398,9 @@ class Links:
     # gives a file the class with the methods its code may call (`link._ClassPieces`)
     methods: dict[str, ClassShape] = field(default_factory=dict)
     non_delta: list[str] = field(default_factory=list)  # tables it creates in another format (USING parquet)
+    # where its statements place tables in storage: [kind, name, location], kind "table"
+    # (an external table) or "schema" (a Hive metastore schema's managed tables)
+    located: list[list[str]] = field(default_factory=list)
     # top-level functions that compute a value (no writes), and the module's source
     # they need to be evaluated elsewhere (see `frontend.values.evaluator`)
     value_functions: list[str] = field(default_factory=list)
@@ -447,6 +450,7 @@ class Links:
             or self.pooled_notebooks
             or self.functions
             or self.non_delta
+            or self.located
             or self.value_functions
             or self.value_calls
             or self.documents

@@ -114,7 +114,7 @@ def text(
     related locations, overlap and fix; `concise` is that first line alone. Findings
     of one rule on one line are one entry: the others' messages follow it."""
     lines = []
-    for f, more in _merged(findings):
+    for f, more, also in _grouped(_merged(findings)):
         exc = f" [{f.exception}]" if f.exception else ""
         code, loc, sev = f.rule, str(f.location), f"[{f.severity}]"
         if color:
@@ -124,6 +124,8 @@ def text(
         head = f"{loc}: {code}{exc}"
         if concise:
             extra = f" (and {len(more)} more {f.rule} on this line)" if more else ""
+            if also:
+                extra += f" (the same at {_places(also)})"
             lines.append(f"{head} {f.message}{extra} {sev}")
             continue
         lines += _wrap(head, f"{f.message} {sev}", width)
@@ -137,6 +139,10 @@ def text(
         hidden = sum(g.related_more for g in (f, *more))
         if hidden:
             lines.append(f"    related: and {hidden:,} more")
+        for at in also[:_SHOWN_ALSO]:
+            lines.append(f"    also at: {at}")
+        if len(also) > _SHOWN_ALSO:
+            lines.append(f"    also at: and {len(also) - _SHOWN_ALSO:,} more (every one in --format json)")
         written = dict.fromkeys(w for g in (f, *more) if (w := written_at(g)))
         if written:
             lines.append(f"    written at {', '.join(written)}")
@@ -159,6 +165,8 @@ BASIS_WORDS = {
     "assumed": "the overlap is assumed: a side has no known schedule",
     "assumed-twice": "the overlap is assumed twice: a run started by hand, beside one only a default allows",
     "code": "the code runs the two at the same time in one run",
+    "longer-run": "the schedules meet only if a run lasts longer than its assumed duration",
+    "same-value": "the schedule shows the runs meet; they conflict only if two runs get the same parameter values",
 }
 VERDICT_WORDS = {
     "certain": "they conflict whenever both run",
@@ -190,6 +198,66 @@ def _merged(findings: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
         else:
             out.append((f, []))
     return out
+
+
+# A text entry lists at most this many of the places it stands for (`_grouped`); the
+# JSON output keeps each finding.
+_SHOWN_ALSO = 10
+
+
+def _grouped(
+    entries: list[tuple[Finding, list[Finding]]],
+) -> list[tuple[Finding, list[Finding], list[Location]]]:
+    """Text entries with the findings that repeat an earlier one folded into it, as
+    ruff shows a violation once: (entry, its findings on the same line, the other
+    places it stands for). Folded, when as sure (one rule, table, exception,
+    severity, overlap basis and verdict):
+
+    - a conflict finding whose writes (its own and the related ones) are all writes
+      of an earlier entry: the same pairs seen from another of their writes (the
+      statements of one helper, each reported with the ones after it);
+    - a finding reported at a helper's call (`sites`) with the message of an earlier
+      one at another call of the same statement: one problem of the helper, once
+      per calling notebook.
+
+    Nothing is dropped: the places are listed, and every other format keeps each
+    finding."""
+    out: list[tuple[Finding, list[Finding], list[Location]]] = []
+    heads: dict[tuple, list[int]] = {}
+    covered: list[set[Location]] = []
+    for f, more in entries:
+        group = (f, *more)
+        sure = (f.rule, f.table, f.exception, f.severity, f.overlap_basis, f.verdict)
+        keys: list[tuple] = []
+        if f.overlap_basis is not None:
+            keys.append(("pairs", *sure))
+        if f.sites and not more:
+            keys.append(("calls", *sure, f.message, f.sites[0]))
+        mine = {g.location for g in group} | {r for g in group for r in g.related}
+        folded = False
+        for key in keys:
+            for at in heads.get(key, ()):
+                if key[0] == "calls" or mine <= covered[at]:
+                    head, _, also = out[at]
+                    # a place the entry's related locations show already is not repeated
+                    shown = {*also, head.location, *(head.related if key[0] == "pairs" else ())}
+                    also.extend(dict.fromkeys(g.location for g in group if g.location not in shown))
+                    folded = True
+                    break
+            if folded:
+                break
+        if folded:
+            continue
+        for key in keys:
+            heads.setdefault(key, []).append(len(out))
+        covered.append(mine)
+        out.append((f, list(more), []))
+    return out
+
+
+def _places(locations: list[Location]) -> str:
+    shown = ", ".join(str(loc) for loc in locations[:3])
+    return shown + (f" and {len(locations) - 3} more" if len(locations) > 3 else "")
 
 
 def _wrap(head: str, message: str, width: int | None, indent: int = 4) -> list[str]:
@@ -257,7 +325,9 @@ def summary_line(findings: list[Finding], files: int, intents: int, skipped: dic
     intents; 31 not analysed: 24 dynamic SQL, 7 unparseable; 140 files skipped:
     T-SQL 40, dbt 13.`"""
     conflicts = [f for f in findings if not is_coverage(f.rule)]
-    gaps = Counter(f.rule for f in findings if is_coverage(f.rule))
+    # an info DL000 tells how a file was read past text that is not SQL (a notebook
+    # magic): nothing of it is left unanalysed
+    gaps = Counter(f.rule for f in findings if is_coverage(f.rule) and not (f.rule == "DL000" and f.severity == "info"))
     counted = f"{files} files, {intents} intents"
     if conflicts:
         counts = Counter(f.severity for f in conflicts)

@@ -376,7 +376,7 @@ def analyze(
             workflows = _with_defined_jobs(workflows, files, inputs, config)
         _link(files, inputs, workflows, store, config.root)
         results = list(files.load(set(range(len(files.summaries)))).values())
-        names = TableNames.of(config)
+        names = TableNames.of(config, _declared_locations(files.summaries))
         non_delta = _non_delta_tables(files.summaries, names)
         if non_delta:
             for result in results:
@@ -1539,6 +1539,22 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         store.put_many(fresh)
 
 
+# marks a run's context that holds the tables the workload places in storage
+_LOCATED = "\nlocated:"
+
+
+def _declared_locations(summaries: list[FileSummary]) -> tuple[tuple[str, str, str], ...]:
+    """Where the files' statements place tables in storage (`Links.located`), for
+    `TableNames.of`: a path and the name its location gives are one table."""
+    found = {
+        (str(kind), str(name), str(location))
+        for summary in summaries
+        if summary.links is not None
+        for kind, name, location in summary.links.located
+    }
+    return tuple(sorted(found))
+
+
 def _non_delta_tables(summaries: list[FileSummary], names: TableNames) -> set[str]:
     """Tables the project creates in another format (`USING parquet`, a DataFrame
     written with `.format("parquet")`): writes to them elsewhere are not Delta writes."""
@@ -1683,10 +1699,14 @@ def _check(
         + repr(sorted((k, sorted(v)) for k, v in runs_in.callers.items()))
         + repr(sorted(runs_in.pooled.items()))
     )
+    # where the workload places tables in storage names them: part of every table's key
+    declared = _declared_locations(files.summaries)
+    if declared:
+        context += _LOCATED + repr(declared)
     rel_paths = inputs.rel_paths
     writers: dict[str, set[int]] = defaultdict(set)  # table -> files that write it or declare its settings
     first: dict[str, Location] = {}
-    names = TableNames.of(config)  # the run's: every stage below names tables by it
+    names = TableNames.of(config, declared)  # the run's: every stage below names tables by it
     non_delta = _non_delta_tables(files.summaries, names)
     for index, summary in enumerate(files.summaries):
         for raw, location in summary.tables.items():
@@ -2744,6 +2764,8 @@ def _restored(
     scheduled = add_defined_jobs(workflows, defined, config.root)
     if not kept.context.startswith(_context_digest(config, scheduled)):
         return None  # the configuration, bundle or snapshot changed: settings may be read otherwise
+    if _LOCATED in kept.context:
+        return None  # tables the workload places in storage: named from every file's reading
     names = TableNames.of(config)
     read = read_settings(set(first), config, spark, refresh, store=store, naming=names)
     if read.mode not in ("none", "snapshot"):

@@ -24,7 +24,7 @@ import hashlib
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,7 +48,16 @@ from delta_lint.bundle import (
     wheel_modules,
 )
 from delta_lint.config import Config, ConfigError
-from delta_lint.cron import CronError, describe, fire_times, first_overlap, format_duration, horizon, parse_duration
+from delta_lint.cron import (
+    CronError,
+    describe,
+    fire_times,
+    first_overlap,
+    format_duration,
+    horizon,
+    parse_duration,
+    shortest_reach,
+)
 from delta_lint.globs import matches_any
 from delta_lint.model import Flag, Intent, Kind, Location, Pools
 from delta_lint.safeio import read_input
@@ -91,6 +100,17 @@ ASSUMED = "assumed"
 # states they meet: that job keeps its basis.
 ASSUMED_TWICE = "assumed-twice"
 CODE = "code"  # the code itself runs the two at once, in one run (a thread pool's calls)
+# two runs that parameters keep apart meet only when they are given the same value: a
+# second run started by hand, a repair run or a duplicate trigger beside one still
+# running. The schedule shows runs meet, not that their values coincide, so a pair
+# apart only while the values differ rests on that assumption (`info`, see
+# `engine.messages.SEVERITY`).
+SAME_VALUE = "same-value"
+# two cron jobs whose runs never meet on the durations delta-lint assumes (no
+# `duration:` entry says how long they run) but would if one ran up to twice as
+# long: the overlap rests on a run lasting longer than assumed (`info`). Schedules
+# farther apart stay apart.
+LONGER_RUN = "longer-run"
 
 
 @dataclass(frozen=True)
@@ -98,6 +118,13 @@ class Concurrency:
     reason: str
     distinct_runs: bool  # the two intents belong to different runs (their parameters differ)
     basis: str = SCHEDULE  # SCHEDULE | ASSUMED | ASSUMED_TWICE | CODE: what the overlap rests on
+    # distinct runs of one job (or configured job) whose parameter values may still
+    # coincide (`SAME_VALUE`); False where each run's own input differs by
+    # construction (a for_each's iterations, a thread pool's items)
+    values_may_repeat: bool = False
+    # iterations of one for_each task: the parameters bound to its `{{input}}`, the only
+    # ones that differ between them (every other parameter is the task's, shared)
+    per_run_inputs: frozenset[str] | None = None
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -140,6 +167,9 @@ class Schedule:
     workflows: Workflows = field(default_factory=Workflows)
     durations: dict[str, timedelta] = field(default_factory=dict)
     default_duration: timedelta = DEFAULT_DURATION
+    # the configuration's `duration: {default: ...}` states every job's duration:
+    # none is assumed then (see `duration_assumed`)
+    default_stated: bool = False
     # `unscheduled: by-hand`: a file no job runs is run by hand (setup, exploration)
     # and is not paired with other files; `by_hand_why` says why it was chosen
     by_hand: bool = False
@@ -549,7 +579,9 @@ class Schedule:
             return _NamesTaskOf(first)
         assert ja.cron is not None and jb.cron is not None
         (da, _), (db, _) = self._cron_job(ja), self._cron_job(jb)
-        if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never":
+        if self.meetings.meet(ja.cron, da, jb.cron, db)[0] == "never" and not self.meetings.near(
+            ja.cron, da, self.duration_assumed(ja), jb.cron, db, self.duration_assumed(jb)
+        ):
             return None
         return self._cron_overlap(ja, jb)[0]
 
@@ -576,8 +608,8 @@ class Schedule:
         found = known.get(b) if known is not None else None
         if found is None:
             lo, hi = (a, b) if a <= b else (b, a)
-            (ca, da), (cb, db) = self._schedules[lo], self._schedules[hi]
-            found = self.meetings.meet(ca, da, cb, db)[0] == "never"
+            (ca, da, sa), (cb, db, sb) = self._schedules[lo], self._schedules[hi]
+            found = self.meetings.meet(ca, da, cb, db)[0] == "never" and not self.meetings.near(ca, da, sa, cb, db, sb)
             self.never_meet_memo.setdefault(a, {})[b] = self.never_meet_memo.setdefault(b, {})[a] = found
         return found
 
@@ -589,7 +621,8 @@ class Schedule:
             if job.cron is None or _job_runs_anytime(job):
                 found = None
             else:
-                schedule = (job.cron, self.duration(job))  # not `_cron_job`: its description costs fire times
+                # not `_cron_job`: its description costs fire times
+                schedule = (job.cron, self.duration(job), self.duration_assumed(job))
                 found = self._schedule_ids.get(schedule)
                 if found is None:
                     found = self._schedule_ids[schedule] = len(self._schedules)
@@ -647,7 +680,7 @@ class Schedule:
                     found, why = self.node_overlap(parent, other)
                     if found is not None:
                         reason = f"job `{node.job}` runs in {parent.label()}, and {found.reason}"
-                        return Concurrency(reason, found.distinct_runs, found.basis), ""
+                        return replace(found, reason=reason), ""
                     why_not.append(f"job `{node.job}` runs in {parent.label()}: {why}")
                 return None, "; ".join(why_not)
             finally:
@@ -658,7 +691,8 @@ class Schedule:
         if a.kind != "task":
             runs = self.config_runs.get(a.job, 1)
             if runs > 1:
-                return Concurrency(f"{a.label()} has concurrent_runs: {runs}, so two of its runs overlap", True), ""
+                reason = f"{a.label()} has concurrent_runs: {runs}, so two of its runs overlap"
+                return Concurrency(reason, True, values_may_repeat=True), ""
             return None, f"{a.label()} runs one at a time"
         job = self.workflows.jobs[a.job]
         params = bool(job.parameters)
@@ -670,6 +704,7 @@ class Schedule:
                         f"{task.for_each_concurrency} concurrent runs of for_each task `{task.key}` of job `{job.key}` "
                         "overlap (each with its own input)",
                         True,
+                        per_run_inputs=frozenset(task.per_run_inputs),
                     ),
                     "",
                 )
@@ -692,11 +727,12 @@ class Schedule:
         what = "with different parameters" if distinct else "with the same parameters"
         reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
         if not job.runs_by_default:  # the job's own setting: the team states its runs meet
-            return Concurrency(reason, distinct)
+            return Concurrency(reason, distinct, values_may_repeat=distinct)
         reason += f", a default of {job.runs_by_default} (a second run is started by hand"
         if job.runs_doubt and _started_by_hand(job):
-            return Concurrency(f"{reason}, and {job.runs_doubt}: two doubts)", distinct, ASSUMED_TWICE)
-        return Concurrency(reason + ")", distinct, ASSUMED)
+            reason = f"{reason}, and {job.runs_doubt}: two doubts)"
+            return Concurrency(reason, distinct, ASSUMED_TWICE, values_may_repeat=distinct)
+        return Concurrency(reason + ")", distinct, ASSUMED, values_may_repeat=distinct)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
@@ -719,6 +755,11 @@ class Schedule:
 
     def duration(self, job: Job) -> timedelta:
         return self.durations.get(job.key) or self.durations.get(job.name) or self.default_duration
+
+    def duration_assumed(self, job: Job) -> bool:
+        """Whether how long the job's runs last is delta-lint's assumption, not the
+        configuration's statement."""
+        return not (self.default_stated or job.key in self.durations or job.name in self.durations)
 
     def _cron_job(self, job: Job) -> tuple[timedelta, str]:
         """A cron job's expected duration and its description, once per job (every
@@ -743,6 +784,18 @@ class Schedule:
         outcome, when = self.meetings.meet(ja.cron, da, jb.cron, db)
         desc = f"`{ja.key}` runs {desc_a} and `{jb.key}` {desc_b}"
         if outcome == "never":
+            sa, sb = self.duration_assumed(ja), self.duration_assumed(jb)
+            if self.meetings.near(ja.cron, da, sa, jb.cron, db, sb):
+                reach = _longer_run((ja.key, ja.cron, da, sa), (jb.key, jb.cron, db, sb))
+                return (
+                    Concurrency(
+                        f"{desc}: their runs never meet on the assumed durations, but {reach} (no `duration:` "
+                        "entry says how long they run)",
+                        False,
+                        LONGER_RUN,
+                    ),
+                    "",
+                )
             return None, f"{desc}: their runs never meet"
         if outcome == "meet":
             return Concurrency(f"{desc}: their runs can overlap (e.g. {when})", False), ""
@@ -830,6 +883,17 @@ class Meetings:
             found = self.known[key] = self.new[key] = _windows_meet(a, da, b, db)
         return found
 
+    def near(
+        self, a: tuple[str, str | None], da: timedelta, sa: bool, b: tuple[str, str | None], db: timedelta, sb: bool
+    ) -> bool:
+        """Whether runs that never meet on their durations would if those assumed
+        (`sa`, `sb`) were up to twice as long: they miss each other by at most the
+        assumed run length (a run window is half-open, so a second more takes in a
+        later run starting exactly at twice the duration)."""
+        if not (sa or sb):
+            return False
+        return self.meet(a, _stretched(da) if sa else da, b, _stretched(db) if sb else db)[0] == "meet"
+
     def remember(self, rows: object) -> None:
         """Take in answers stored by an earlier run (`rows` rows); rows of any other
         shape are ignored, as a damaged cache entry must not stop a run."""
@@ -887,6 +951,35 @@ def _windows_meet(
     if hit is None:
         return "never", ""
     return "meet", f"{max(hit[0].start, hit[1].start):%Y-%m-%d %H:%M} UTC"
+
+
+def _stretched(duration: timedelta) -> timedelta:
+    """The longest an assumed run is taken to last for `Meetings.near`."""
+    return duration * 2 + timedelta(seconds=1)
+
+
+def _longer_run(
+    a: tuple[str, tuple[str, str | None], timedelta, bool], b: tuple[str, tuple[str, str | None], timedelta, bool]
+) -> str:
+    """How two cron jobs that never meet on assumed durations would: the run of a job
+    whose duration is assumed that comes closest to a later run of the other, and
+    how long it must last ("they meet if the 00:30 UTC run of `etl` lasts over 1 h
+    30 min")."""
+    longest = _stretched(max(a[2], b[2]))
+    start, end = horizon(longest)
+    try:
+        times = {key: fire_times(cron[0], cron[1], start, end) or () for key, cron, _, _ in (a, b)}
+    except CronError:
+        return "they would meet if a run lasted up to twice as long"
+    best: tuple[timedelta, datetime, str] | None = None
+    for (key, _, duration, assumed), (other, *_) in ((a, b), (b, a)):
+        reach = shortest_reach(times[key], times[other]) if assumed else None
+        if reach is not None and reach[1] < _stretched(duration) and (best is None or reach[1] < best[0]):
+            best = (reach[1], reach[0], key)
+    if best is None:
+        return "they would meet if a run lasted up to twice as long"
+    gap, at, key = best
+    return f"they meet if the {at:%H:%M} UTC run of `{key}` (e.g. on {at:%Y-%m-%d}) lasts over {format_duration(gap)}"
 
 
 def _ordered(job: Job, first: str, then: str) -> str | None:
@@ -1262,6 +1355,7 @@ def build_schedule(
         workflows,
         durations,
         default,
+        "default" in config.durations,
         by_hand=by_hand,
         by_hand_why=_BY_HAND if config.unscheduled == "by-hand" else _BY_HAND_AUTO,
         started_by=_started_by(workflows),

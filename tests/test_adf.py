@@ -343,7 +343,9 @@ def test_hourly_weekly_and_windows_zone_recurrences_are_placed_in_time(lint):
         )
         return [f"{f.severity}/{f.overlap_basis}" for f in found.findings if f.rule == "DL102"]
 
-    assert meet(every_4h, {"startTime": "2024-01-01T03:00:00Z"}) == []  # 01, 05, 09, ... never at 03
+    # 01, 05, 09, ... never at 03 on the assumed 1 h runs; a 01:00 run of 2 h would meet it
+    assert meet(every_4h, {"startTime": "2024-01-01T03:00:00Z"}) == ["info/longer-run"]
+    assert meet(every_4h, {"startTime": "2024-01-01T04:30:00Z"}) == ["error/schedule"]
     assert meet(every_4h, {"startTime": "2024-01-01T05:30:00Z"}) == ["error/schedule"]
     monday = {"frequency": "Week", "schedule": {"hours": [6], "minutes": [0], "weekDays": ["Monday"]}}
     assert meet(monday, {"startTime": "2024-01-01T06:00:00Z"}) == ["error/schedule"]

@@ -225,12 +225,12 @@ def test_a_conflict_between_dag_ordered_tasks_disappears_and_parallel_branches_r
     ("job_extra", "params", "expect"),
     [
         ("", "", []),  # one run at a time
-        ("      max_concurrent_runs: 3\n", "", ["DL102"]),  # same parameters: same rows, conflict
+        ("      max_concurrent_runs: 3\n", "", [("DL102", "error")]),  # same parameters: same rows, conflict
         (
             "      max_concurrent_runs: 3\n      parameters: [{name: day, default: '2024-01-01'}]\n",
             ":day",
-            [],
-        ),  # distinct parameter values per run: disjoint
+            [("DL102", "info")],
+        ),  # apart while the runs' values differ: info, naming the parameter
     ],
 )
 def test_max_concurrent_runs_and_parameters(tmp_path, job_extra, params, expect):
@@ -244,7 +244,7 @@ def test_max_concurrent_runs_and_parameters(tmp_path, job_extra, params, expect)
     }
     p = write(tmp_path, files)
     out = json.loads(cli("check", ".", "--format", "json", cwd=p).stdout)["findings"]
-    assert sorted({f["rule"] for f in out}) == expect
+    assert sorted({(f["rule"], f["severity"]) for f in out}) == expect
 
 
 def test_jobs_json_exports(tmp_path):

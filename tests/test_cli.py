@@ -53,7 +53,9 @@ FINDINGS_SCHEMA = {
                     "overlap": {"type": "string"},
                     "fix": {"type": "string"},
                     "settings_source": {"enum": ["live", "snapshot", "declared", "ddl", "assumed", None]},
-                    "overlap_basis": {"enum": ["schedule", "assumed", None]},
+                    "overlap_basis": {
+                        "enum": ["schedule", "assumed", "assumed-twice", "code", "same-value", "longer-run", None]
+                    },
                     "verdict": {"enum": ["certain", "data-dependent", None]},
                     "url": {"type": "string", "pattern": "^docs/rules/DL\\d{3}\\.md$"},
                     # where the statements of writes reported at a helper's call stand
@@ -123,6 +125,9 @@ def test_check_fixtures_json_matches_the_contract():
     )
     # the explicit upsert (worked example, safe version) is never blamed for its own runs
     assert not any(f["rule"] == "DL101" and "upsert_orders_explicit" in f["location"]["path"] for f in doc["findings"])
+    # ... its runs are apart only while their date and country differ: said at info
+    explicit = [f for f in doc["findings"] if "upsert_orders_explicit" in f["location"]["path"]]
+    assert [(f["rule"], f["severity"], f["overlap_basis"]) for f in explicit] == [("DL102", "info", "same-value")]
     # the excluded scratch job is not analysed
     assert doc["summary"]["files"] == 23
 

@@ -22,7 +22,7 @@ from delta_lint.config import Config
 from delta_lint.model import ROW_INSERTING_KINDS, Flag, Intent, Kind, OpClass
 from delta_lint.predicates import OPAQUE, WHOLE, Overlap, Region, overlap
 from delta_lint.rulepack import ROW_LEVEL, Profile, RulePack
-from delta_lint.schedule import Concurrency, Schedule
+from delta_lint.schedule import SAME_VALUE, Concurrency, Schedule
 from delta_lint.settings import TableSettings
 from delta_lint.stats import RunStats
 
@@ -243,7 +243,24 @@ class Judge:
         else:
             cols = partition_cols if granularity == "same_files" else None
             result = self.overlap(a, b, cols, conc.distinct_runs)
-        if result == Overlap.DISJOINT:
+        same_value: list[str] = []
+        shared: list[str] = []
+        if result == Overlap.DISJOINT and conc.distinct_runs:
+            params = _same_value_params(a, b, cols)
+            if conc.per_run_inputs is not None and params and not conc.per_run_inputs & set(params):
+                # iterations of one for_each differ in their input alone: a parameter
+                # of the task is the same in each, and keeps none of them apart
+                shared = params
+            elif conc.values_may_repeat:
+                # apart only while two runs' parameter values differ: said at the lowest
+                # severity, never assumed (a second run given the same value meets it)
+                same_value = params
+            result = self.overlap(a, b, cols, False)
+            if not (same_value or shared) or result == Overlap.DISJOINT:
+                return None
+            # one statement given the same values in each iteration: its own region twice
+            result = Overlap.OVERLAP if shared and a is b else Overlap.UNKNOWN
+        elif result == Overlap.DISJOINT:
             return None
         primary, other = _primary(a, b, rule_id)
         verdict = CERTAIN if result == Overlap.OVERLAP else DATA_DEPENDENT
@@ -263,7 +280,23 @@ class Judge:
         else:
             disjoint_on = "partition columns (the table is unpartitioned" + self._settings_that_help(a, b, s) + ")"
         fields = {"unit": unit, "matrix": matrix_note, "disjoint_on": disjoint_on}
-        if result == Overlap.UNKNOWN:
+        if same_value:
+            shown = ", ".join(f"`{p}`" for p in same_value)
+            notes = notes + [
+                f"they touch different {unit} only while the two runs get different values of {shown}: two "
+                "runs given the same values conflict (a run started by hand, a rerun or a duplicate trigger "
+                "beside one still running)"
+            ]
+            conc = replace(conc, basis=SAME_VALUE)
+            # the fix: the conditions are disjoint already, while the values differ
+            fields["disjoint_on"] += f" (they are while runs get different values of {shown}: start one run per value)"
+        elif shared:
+            shown = ", ".join(f"`{p}`" for p in shared)
+            notes = notes + [
+                f"the for_each iterations share {shown}, a parameter of the task, not of the iteration's "
+                "input: each iteration gets the same value"
+            ]
+        elif result == Overlap.UNKNOWN:
             notes = notes + [f"could not prove the two touch different {unit}: {_why_unknown(a, b, conc, primary)}"]
         if explicit is not None:
             rule_id = "DL101"
@@ -718,6 +751,22 @@ def _primary(a: Intent, b: Intent, rule_id: str | None) -> tuple[Intent, Intent]
             return (a, b) if a.kind == Kind.OPTIMIZE_ZORDER or b.kind != Kind.OPTIMIZE_ZORDER else (b, a)
         return (a, b) if a.op_class == OpClass.OPTIMIZE else (b, a)
     return (a, b)
+
+
+def _same_value_params(a: Intent, b: Intent, columns: frozenset[str] | None) -> list[str]:
+    """The parameters the two regions (on `columns`) compare with: what keeps two runs
+    apart when they are told apart only by their parameters."""
+    found: dict[str, None] = {}
+    for x, y in ((a, b), (b, a)):
+        region = region_against(x, y)
+        if columns is not None:
+            region = region.restrict(columns)
+        for conj in region.conjuncts:
+            for _, k in conj:
+                for v in (*(k.values or ()), *(k.excluded or ())):
+                    if v[0] == "param":
+                        found[str(v[1])] = None
+    return sorted(found)
 
 
 def _role(x: Intent, primary: Intent) -> str:

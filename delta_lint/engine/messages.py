@@ -14,7 +14,7 @@ from delta_lint.engine.classes import Classes, Found, location_key
 from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
-from delta_lint.schedule import ASSUMED_TWICE, CODE
+from delta_lint.schedule import ASSUMED_TWICE, CODE, LONGER_RUN, SAME_VALUE
 from delta_lint.settings import TableSettings
 
 # A finding names at most this many other writes, in location order, in its message
@@ -42,6 +42,15 @@ SEVERITY: dict[tuple[str, str], str] = {
     ("assumed", DATA_DEPENDENT): "info",
     (ASSUMED_TWICE, CERTAIN): "info",
     (ASSUMED_TWICE, DATA_DEPENDENT): "info",  # the lowest: three doubts are still info
+    # apart only while two runs' parameter values differ (`SAME_VALUE`): the schedule
+    # shows the runs meet, a fan-out by value is the documented way to run them
+    # concurrently, and they meet on one value only through a run given the same one
+    # by hand or twice: shown, never failing the default gate
+    (SAME_VALUE, CERTAIN): "info",
+    (SAME_VALUE, DATA_DEPENDENT): "info",
+    # cron runs that meet only if one lasts longer than its assumed duration
+    (LONGER_RUN, CERTAIN): "info",
+    (LONGER_RUN, DATA_DEPENDENT): "info",
     (CODE, CERTAIN): "error",  # one run makes both at once (a thread pool): no schedule needed
     (CODE, DATA_DEPENDENT): "warning",
     ("", CERTAIN): "error",

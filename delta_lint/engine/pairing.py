@@ -33,7 +33,7 @@ from delta_lint.engine.messages import Messages, severity
 from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind
 from delta_lint.predicates import overlap
 from delta_lint.rulepack import Profile, RulePack, load
-from delta_lint.schedule import Concurrency, Schedule, stream_start
+from delta_lint.schedule import SAME_VALUE, Concurrency, Schedule, stream_start
 from delta_lint.settings import ReadSettings, TableNames, TableSettings, resolve_settings
 
 if TYPE_CHECKING:
@@ -320,28 +320,39 @@ class Engine:
             """(whether a is the primary, the verdict) when a and b, members of classes
             pa and pb that overlap as `conc` says, conflict."""
             va, vb = pins[pa], pins[pb]
+            runs = (conc.distinct_runs, conc.values_may_repeat, conc.per_run_inputs)  # what a verdict reads of the runs
             if a.read_region is not None or b.read_region is not None:
                 # a verdict reads what one of them reads apart from the class's region
                 # (see `region_against`): kept per pair of whole behaviours
-                key = (settings_id, behaviours[pa], behaviours[pb], a is b, conc.distinct_runs)
+                key = (settings_id, behaviours[pa], behaviours[pb], a is b, runs)
             elif blind[pa] or blind[pb]:
-                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, None)
+                key = (settings_id, regionless[pa], regionless[pb], a is b, runs, None)
             elif va is not None and vb is not None:
                 meet = all(va[c] & vb[c] for c in va.keys() & vb.keys())
-                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, meet)
+                key = (settings_id, regionless[pa], regionless[pb], a is b, runs, meet)
             elif by_shape:
                 ra, rb = regions[pa], regions[pb]
                 self.stats.regions_compared += 1
                 how = overlap(ra, rb, columns, conc.distinct_runs)
                 shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
-                key = (settings_id, regionless[pa], regionless[pb], a is b, conc.distinct_runs, shape)
+                key = (settings_id, regionless[pa], regionless[pb], a is b, runs, shape)
             else:
-                key = (settings_id, behaviours[pa], behaviours[pb], a is b, conc.distinct_runs)
+                key = (settings_id, behaviours[pa], behaviours[pb], a is b, runs)
             verdict = memo.get(key, UNKNOWN)
             if verdict is UNKNOWN:
-                pair = self.verdict(a, b, s, Concurrency("", conc.distinct_runs), table)
-                verdict = memo[key] = (pair.primary is a, pair.sig()[:5]) if pair is not None else None
-            return (verdict[0], verdict[1] + (conc.reason, conc.basis)) if verdict is not None else None  # type: ignore[index]
+                asked = Concurrency(
+                    "", conc.distinct_runs, values_may_repeat=conc.values_may_repeat, per_run_inputs=conc.per_run_inputs
+                )
+                pair = self.verdict(a, b, s, asked, table)
+                # a pair apart only while the runs' values differ rests on them sharing one
+                verdict = memo[key] = (
+                    (pair.primary is a, pair.sig()[:5], pair.concurrency.basis == SAME_VALUE)
+                    if pair is not None
+                    else None
+                )
+            if verdict is None:
+                return None
+            return verdict[0], verdict[1] + (conc.reason, SAME_VALUE if verdict[2] else conc.basis)  # type: ignore[index]
 
         partners_of: Callable[[int], list[int]] | None = None  # see _partners: made once asked
         for shared in classes.shared_files:

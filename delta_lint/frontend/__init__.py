@@ -244,8 +244,9 @@ def _dispatch(
         intents, diags = analyze_sql(text, display, session, memo=memo)
         result.intents += intents
         result.diagnostics += diags
-        if inputs or session.non_delta or session.defined or session.unknown_calls:
+        if inputs or session.non_delta or session.defined or session.unknown_calls or session.located:
             result.links = Links(inputs=inputs, non_delta=sorted(session.non_delta))
+            result.links.located = [list(x) for x in session.located]
             _procedure_links(result.links, session)
     else:
         from delta_lint.frontend.python import analyze_module

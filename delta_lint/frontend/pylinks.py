@@ -69,6 +69,7 @@ def module_links(host: Host) -> Links:
     session = {k: v for k, v in (("catalog", host.session.catalog), ("schema", host.session.schema)) if v}
     links = Links(exports, session, list(dict.fromkeys(host.imports)), [], sorted(host.inputs_read))
     links.non_delta = sorted(host.session.non_delta)
+    links.located = [list(x) for x in host.session.located]
     links.jobs = host.job_definitions
     links.notebooks = list(host.notebook_runs)
     links.pooled_notebooks = list(dict.fromkeys(host.pooled_notebook_runs))

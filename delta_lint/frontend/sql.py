@@ -230,6 +230,11 @@ class Session:
     # `schema` show `{one_of}` where the pairs differ, and each write whose name
     # leans on them is read as one write per pair (`per_choice`)
     choices: tuple[tuple[str | None, str | None], ...] = ()
+    # where the script's statements place tables and schemas in storage: ("table", name,
+    # location) of a `CREATE TABLE ... LOCATION`, ("schema", name, location) of a Hive
+    # metastore `CREATE SCHEMA ... LOCATION` (its managed tables live in
+    # `<location>/<table>`); names and locations known in full only (see `_locate`)
+    located: tuple[tuple[str, str, str], ...] = ()
 
     def set_conf(self, key: str, value: str | None) -> None:
         """A `SET key = value` (`spark.conf.set`); None unsets the key (`spark.conf.unset`)."""
@@ -492,6 +497,8 @@ def analyze_sql(
             return Location(path, *line_map(line, column))
         return Location(path, base_line + line - 1, column + (base_col - 1 if line == 1 else 0))
 
+    if fixed is None and line_map is None and base_line == 1 and "%" in script:
+        script = _without_cell_magics(script, path, diagnostics)
     unterminated: list[Unterminated] = []
     statements = split_statements(script, unterminated)
     for u in unterminated:
@@ -594,6 +601,36 @@ def analyze_sql(
     if procedures is not None:
         procedures.before(len(statements), None)
     return intents, diagnostics
+
+
+# A notebook's `%sql` cell magic at the start of a line of a plain SQL file: a cell
+# pasted without the `-- Databricks notebook source` header that makes the file a
+# notebook. Only `%sql` is SQL: another language's magic (`%md`, `%python`) keeps its
+# text, which then fails to parse as what it is.
+_SQL_MAGIC = re.compile(r"^([ \t]*)%sql\b", re.I | re.M)
+
+
+def _without_cell_magics(script: str, path: str, diagnostics: list[Diagnostic]) -> str:
+    """The script of a whole SQL file with each `%sql` magic blanked (lines and
+    columns kept), and an info note at the first saying so: the SQL after it is read
+    as the cell would run it, not reported as unparseable."""
+    found = list(_SQL_MAGIC.finditer(script))
+    if not found:
+        return script
+    first = found[0]
+    line = script.count("\n", 0, first.start()) + 1
+    lines = ", ".join(str(script.count("\n", 0, m.start()) + 1) for m in found)
+    diagnostics.append(
+        Diagnostic(
+            PARSE_ERROR,
+            Location(path, line, len(first[1]) + 1),
+            f"a notebook's `%sql` magic (line{'s' if len(found) > 1 else ''} {lines}) in a plain SQL file, "
+            "as if a cell was pasted without the `-- Databricks notebook source` header: the magic is skipped "
+            "and the SQL after it is read",
+            "info",
+        )
+    )
+    return _SQL_MAGIC.sub(lambda m: m[1] + " " * 4, script)
 
 
 def given_procedures(
@@ -866,6 +903,20 @@ _RX = {
     ),
     "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
     # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
+    # a Hive metastore schema placed in storage: its managed tables live under the
+    # location (not Unity Catalog's `MANAGED LOCATION`, whose storage is opaque)
+    "schema_location": re.compile(
+        rf"CREATE\s+(?:SCHEMA|DATABASE)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{TABLE_NAME})"
+        r"(?:'[^']*'|\"[^\"]*\"|(?!\bMANAGED\s+LOCATION\b)[^;'\"])*?(?<!MANAGED )\bLOCATION\s+"
+        r"(?P<q>['\"])(?P<location>[^'\"]*)(?P=q)",
+        re.I | re.S,
+    ),
+    # an external table: its name and its location are one table
+    "table_location": re.compile(
+        rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>{TABLE_NAME})"
+        r"(?:(?!\bAS\s+(?:SELECT|WITH|\()).)*?\bLOCATION\s+(?P<q>['\"])(?P<location>[^'\"]*)(?P=q)",
+        re.I | re.S,
+    ),
     "create_not_delta": re.compile(
         rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<table>{TABLE_NAME})"
         r"\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?USING\s+(?!DELTA\b)[\w.]+",
@@ -992,6 +1043,8 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
         return [], []
     if lead == "CALL":
         return _call(ctx, text)
+    if lead == "CREATE" and "LOCATION" in text.upper():
+        _locate(ctx, text)
     if lead == "CREATE" and (m := _RX["create_not_delta"].match(text)):
         # not a Delta table: no intent here, and writes elsewhere in the project are not Delta writes
         ref, resolved = table_ref(split_name(m["table"]), ctx.session, ctx.tpl)
@@ -1030,6 +1083,38 @@ def _statement(ctx: _Ctx) -> tuple[list[Intent], list[Diagnostic]]:
 
 
 _CALL = re.compile(rf"CALL\s+(?P<name>{TABLE_NAME})\s*(?:\(|$)", re.I)
+
+
+# the Hive metastore's catalog names: a schema of another catalog (Unity Catalog) with
+# a plain `LOCATION` is refused, and its managed storage is not `<location>/<table>`
+_HIVE_CATALOGS = ("hive_metastore", "spark_catalog")
+
+
+def _locate(ctx: _Ctx, text: str) -> None:
+    """Remember where a `CREATE SCHEMA ... LOCATION` or an external `CREATE TABLE ...
+    LOCATION` places its tables (`Session.located`), when its name and location are
+    known text: a part only a run knows (a parameter, a `{template}`) places nothing,
+    since which table the path is cannot be told."""
+    for kind in ("schema_location", "table_location"):
+        m = _RX[kind].match(text)
+        if m is None:
+            continue
+        location = m["location"].strip()
+        parts = [p.lower() for p in split_name(m["name"])]
+        if not location or not parts or "__dlp" in location or any("__dlp" in p for p in parts):
+            return
+        if kind == "schema_location":
+            if len(parts) > 2 or (len(parts) == 2 and parts[0] not in _HIVE_CATALOGS):
+                return
+            entry = ("schema", parts[-1], location)
+        else:
+            ref, resolved = table_ref(parts, ctx.session, ctx.tpl)
+            if not resolved or ref.is_path:
+                return
+            entry = ("table", ref.name, location)
+        if entry not in ctx.session.located:
+            ctx.session.located = (*ctx.session.located, entry)
+        return
 
 
 def _call(ctx: _Ctx, text: str) -> tuple[list[Intent], list[Diagnostic]]:

@@ -5,6 +5,7 @@ assumptions. Each TableSettings says which source it came from."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from delta_lint.config import Config
@@ -60,11 +61,20 @@ class TableNames:
 
     default_schema: str | None = None
     aliases: dict[str, str] = field(default_factory=dict)  # location (`normalize_location` form) -> catalog name
+    # a Hive metastore schema's location -> the schema: `delta:<location>/<t>` is its
+    # managed table `<schema>.<t>` (unless `<schema>.<t>` is placed elsewhere)
+    schemas: dict[str, str] = field(default_factory=dict)
+    placed: frozenset[str] = frozenset()  # the tables `aliases` places (not in a schema's folder)
 
     @classmethod
-    def of(cls, config: Config) -> TableNames:
+    def of(cls, config: Config, declared: Iterable[Sequence[str]] = ()) -> TableNames:
         """The configuration's naming; `locations:` keys are taken as written and
-        relative to the configuration's folder, both normalised."""
+        relative to the configuration's folder, both normalised. `declared`: where the
+        workload's own statements place tables, (kind, name, location) as the front
+        ends read them (`Links.located`): an external table's location is its name
+        ("table"), a Hive metastore schema's location holds its managed tables
+        ("schema"). The configuration wins; a location the workload gives two names
+        (or a name two locations) names no table: which one holds is not known."""
         plain = cls(config.default_schema)
         aliases: dict[str, str] = {}
         for name, location in sorted(config.locations.items()):
@@ -73,13 +83,30 @@ class TableNames:
             qualified = plain.qualify(str(name))
             aliases.setdefault(normalize_location(location), qualified)
             aliases.setdefault(normalize_location(location, config.root), qualified)
-        return cls(config.default_schema, aliases)
+        tables: dict[str, set[str]] = {}
+        schemas: dict[str, set[str]] = {}
+        places: dict[tuple[str, str], set[str]] = {}
+        for kind, name, location in declared:
+            path = normalize_location(location)
+            named = plain.qualify(name) if kind == "table" else name
+            (tables if kind == "table" else schemas).setdefault(path, set()).add(named)
+            places.setdefault((kind, named), set()).add(path)
+        for path, names in sorted(tables.items()):
+            name = min(names)
+            if len(names) == 1 and len(places[("table", name)]) == 1 and name not in aliases.values():
+                aliases.setdefault(path, name)
+        one = {path: min(names) for path, names in schemas.items() if len(names) == 1}
+        schemas_at = {path: name for path, name in one.items() if len(places[("schema", name)]) == 1}
+        return cls(config.default_schema, aliases, schemas_at, frozenset(aliases.values()))
 
     def qualify(self, name: str) -> str:
         """The run's name of the table `name` denotes."""
         if name.startswith("delta:"):
             path = normalize_location(name[len("delta:") :])
-            return self.aliases.get(path, f"delta:{path}")
+            found = self.aliases.get(path)
+            if found is None and self.schemas:
+                found = self._managed(path)
+            return found or f"delta:{path}"
         if not self.default_schema:
             return name
         parts = name.split(".")
@@ -89,6 +116,18 @@ class TableNames:
         if len(parts) == 2 and len(schema_parts) == 2:
             return ".".join([schema_parts[0], *parts])
         return name
+
+    def _managed(self, path: str) -> str | None:
+        """The managed table of a declared schema that `path` is the folder of: one
+        folder below the schema's location, named as the metastore names it (lower
+        case), and a name no declared location places elsewhere. A part only a run
+        knows (`{x}`) names no table."""
+        parent, _, leaf = path.rpartition("/")
+        schema = self.schemas.get(parent)
+        if schema is None or not leaf or leaf != leaf.lower() or "{" in path:
+            return None
+        name = self.qualify(f"{schema}.{leaf}")
+        return None if name in self.placed else name
 
 
 @dataclass
