@@ -242,3 +242,17 @@ def test_a_printed_job_dict_gives_no_finding_about_its_tasks(lint):
     deployed = printed + "WorkspaceClient().jobs.create(**job)\n"
     result = lint({"optimize.py": deployed})
     assert [f.rule for f in result.findings if f.rule == "DL006"] == ["DL006"]
+
+
+def test_a_task_list_printed_before_the_job_is_created_is_still_the_list(tmp_path):
+    """`print(tasks)` only reads the list (a builtin of `brains.READERS`): the job keeps
+    its tasks. The near miss: a list handed to a function not followed may change."""
+    deploy = SDK + (
+        "w = WorkspaceClient()\n"
+        'tasks = [Task("t", notebook_task=NotebookTask("jobs/a"))]\n'
+        "print(tasks)\n"
+        'w.jobs.create(name="j", tasks=tasks)\n'
+    )
+    assert _files(tmp_path, deploy) == ("jobs/a.py",)
+    changed = deploy.replace("print(tasks)", "extend_tasks(tasks)")
+    assert "j" not in _jobs(tmp_path / "changed", {"deploy.py": changed})  # its tasks not known: no job read

@@ -1606,9 +1606,10 @@ class Evaluator:
                 return self._call(fn, args, kwargs, depth + 1)
             dotted = self.module.aliases.get(func.id, func.id)
             self._charge_items(args, kwargs)
-            return self._unfollowed(
-                self._lift_call(lambda a, k: self._library(dotted, a, k), args, kwargs), args, kwargs
-            )
+            result = self._lift_call(lambda a, k: self._library(dotted, a, k), args, kwargs)
+            if dotted in brains.READERS:
+                return result  # `print(tasks)`: a builtin that only reads what it is given
+            return self._unfollowed(result, args, kwargs)
         self._charge_items(args, kwargs)  # a library function or a method goes through them
         if isinstance(func, ast.Attribute):
             dotted = self._dotted(func.value, env)
