@@ -380,7 +380,8 @@ class Linker:
             # an object's class is read where the object is used: named by the object
             helpers = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
         self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
-        inputs = self.bindings.get(self.paths[i], {})
+        both = pipeline is not None and self._job_task_too(i)  # its job code: the job tasks' values alone
+        inputs = self._job_inputs(i) if both else self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
         if calls and not inputs:  # a child notebook: the values every call gives it
@@ -413,6 +414,9 @@ class Linker:
             task_values=self._task_values(i, links),
             clients=tuple(sorted(set(clients))),
             procedures=self._procedures(i, links),
+            # as when it gave no links: its reading as job code gave them, and a context
+            # without this would read it as a pipeline's source (or a test) alone again
+            scheduled=self._scheduled_test(i) or both,
         )
 
     def _procedures(self, i: int, links: Links) -> tuple[tuple[str, str, ProcedureDef], ...]:
