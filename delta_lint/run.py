@@ -1214,7 +1214,9 @@ class _Files:
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
-LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
+# a `%run` notebook read with what its own includes give, then its includers with that:
+# each wave reads the files no other pending reading can change (`Linker.ready`)
+LINK_WAVES = 8
 
 
 @dataclass(frozen=True)
@@ -1254,7 +1256,7 @@ def _link(
         runs_in, pooled = first.runs_in(), first.pooled_runs()
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
-    for _ in range(LINK_ROUNDS):
+    for wave in range(LINK_WAVES):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
@@ -1262,6 +1264,8 @@ def _link(
         contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
         if not contexts:
             break
+        if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
+            contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
     return RunsIn(runs_in or {}, pooled)
