@@ -288,7 +288,20 @@ class Linker:
         for component in order:
             if not below[component]:
                 out.update(j for j in component if j in changed)
+        # which notebook runs which as a child is known only once each is read: a
+        # driver's `dbutils.notebook.run` in a helper its includes give it is found by
+        # its reading with them. A notebook that reads inputs no job gives it may be
+        # such a child: it waits while another file is read, so it is read once with
+        # the arguments its callers give, not once before they are known
+        waiting = {j for j in out if self._may_be_run_with_inputs(j)}
+        if waiting != out:
+            out -= waiting
         return out or changed
+
+    def _may_be_run_with_inputs(self, i: int) -> bool:
+        """A file that reads job inputs none of its job tasks gives."""
+        links = self.links[i]
+        return links is not None and bool(links.inputs) and self.paths[i] not in self.bindings
 
     def runs_in(self) -> dict[str, set[str]]:
         """child notebook -> the files that run it with `dbutils.notebook.run` (it
