@@ -283,7 +283,7 @@ class Linker:
         changed = set(changed)
         if len(changed) < 2:
             return changed
-        order, below = _components(changed, self.sources)
+        order, below = _components(changed, changed, self.sources)
         out: set[int] = set()
         for component in order:
             if not below[component]:
@@ -297,6 +297,16 @@ class Linker:
         if waiting != out:
             out -= waiting
         return out or changed
+
+    def behind(self, files: Iterable[int], pending: Iterable[int]) -> set[int]:
+        """Those of `files` whose sources, followed to the end, reach a file of
+        `pending` (one that is to be read again): their context made now would be
+        made again after that reading."""
+        files, pending = set(files), set(pending)
+        if not files or not pending:
+            return set()
+        order, below = _components(files, pending, self.sources)
+        return {j for component in order for j in component if j in files and below[component]}
 
     def _may_be_run_with_inputs(self, i: int) -> bool:
         """A file that reads job inputs none of its job tasks gives."""
@@ -1072,13 +1082,14 @@ def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]
 
 
 def _components(
-    start: set[int], sources: Callable[[int], set[int]]
+    start: set[int], marked: set[int], sources: Callable[[int], set[int]]
 ) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], bool]]:
     """The cycles of `sources` reachable from `start` (Tarjan's strongly connected
     components, without recursion: a chain of ten thousand modules is a stack of
     ten thousand frames), each the files of one, in the order every component
-    comes after those it reaches; and whether a file of `start` lies in a component
-    below each one (reached from it, not in it)."""
+    comes after those it reaches; and whether a file of `marked` lies in a
+    component below each one (reached from it, not in it), or in it beside a file
+    not of `start`."""
     index: dict[int, int] = {}
     low: dict[int, int] = {}
     on_stack: set[int] = set()
@@ -1119,10 +1130,10 @@ def _components(
                     for member in component:
                         of[member] = component
                     below[component] = any(
-                        of[nxt] is not component and (below[of[nxt]] or any(j in start for j in of[nxt]))
+                        of[nxt] is not component and (below[of[nxt]] or any(j in marked for j in of[nxt]))
                         for member in component
                         for nxt in edges[member]
-                    )
+                    ) or any(j in marked and j not in start for j in component)
                     order.append(component)
                 if work:  # back in the caller: the child's low link counts there
                     parent = work[-1][0]

@@ -1183,6 +1183,7 @@ class _Files:
     # notebooks not read yet, with what they give the link stage unread (`included_links`):
     # `_link` reads each once, with its context, or first without one where others need it
     deferred: dict[int, tuple[Links, frozenset[str]]] = field(default_factory=dict)
+    later: set[int] = field(default_factory=set)  # deferred ones the link stage's waves read (`_read_deferred`)
     # file -> the key of the reading its tables were judged with, for a file whose
     # content changed since without changing its reading (a comment, a blank line at
     # the end): its tables' keys (`_table_key`) stay, and they are not judged again
@@ -1268,6 +1269,8 @@ def _link(
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
+    for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
+        _read_plain(files, inputs, i)
     return RunsIn(runs_in or {}, pooled)
 
 
@@ -1299,12 +1302,17 @@ def _read_deferred(
                 break
             for i in needed:
                 _read_plain(files, inputs, i)
-        contexts = {i: c for i, c in linker.contexts().items() if i in files.deferred}
+        every = linker.contexts()
+        contexts = {i: c for i, c in every.items() if i in files.deferred}
+        # one whose includes are read again with their own context is read after them (`_link`)
+        later = linker.behind(contexts, [i for i in every if i < len(inputs.files) and i not in files.deferred])
+        contexts = {i: c for i, c in contexts.items() if i not in later}
         static = dict(files.deferred)
         files.deferred.clear()
         _read_linked(files, inputs, contexts, None)
-        for i in sorted(static.keys() - contexts.keys()):
+        for i in sorted(static.keys() - contexts.keys() - later):
             _read_plain(files, inputs, i)
+        files.later.update(later)
         wrong = [i for i in contexts if not _as_included(files.summaries[i].links, static[i][0])]
         if not wrong:
             return
