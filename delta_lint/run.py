@@ -1218,6 +1218,9 @@ class _Files:
 # a `%run` notebook read with what its own includes give, then its includers with that:
 # each wave reads the files no other pending reading can change (`Linker.ready`)
 LINK_WAVES = 8
+# and each file read with a context at most this often: notebooks that `%run` each other
+# may grow a value at each reading (`A = B + "_a"`, `B = A + "_b"`), which no wave ends
+MAX_LINKED_READINGS = 3
 
 
 @dataclass(frozen=True)
@@ -1257,18 +1260,24 @@ def _link(
         runs_in, pooled = first.runs_in(), first.pooled_runs()
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
+    readings = dict.fromkeys(files.contexts, 1)  # file -> its readings with a context
     for wave in range(LINK_WAVES):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
             runs_in, pooled = linker.runs_in(), linker.pooled_runs()
-        contexts = {i: c for i, c in linker.contexts().items() if i < len(inputs.files) and done.get(i) != c}
+        contexts = {
+            i: c
+            for i, c in linker.contexts().items()
+            if i < len(inputs.files) and done.get(i) != c and readings.get(i, 0) < MAX_LINKED_READINGS
+        }
         if not contexts:
             break
         if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
+        readings.update((i, readings.get(i, 0) + 1) for i in contexts)
     for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
         _read_plain(files, inputs, i)
     return RunsIn(runs_in or {}, pooled)
