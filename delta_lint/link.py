@@ -240,6 +240,79 @@ class Linker:
                 if child is not None and child != i:
                     self.callers.setdefault(child, []).append((i, arguments))
 
+    def sources(self, i: int) -> set[int]:
+        """The files whose summaries file i's context is made of, one step away: the
+        notebooks it `%run`s, the project modules it imports (by a template of their
+        name too), the child notebooks whose exit value it reads, the notebooks that
+        run it as a child (their arguments are its inputs), and every file that sets
+        a task value (when it reads one) or defines a SQL procedure (when it CALLs
+        one). What those take from others is theirs: the closure of this relation is
+        what file i's context may change with. (A module's `called` functions come
+        from its importers' words, which a reading with context does not change:
+        not a source.)"""
+        links = self.links[i]
+        if links is None:
+            return set()
+        path = self.paths[i]
+        out: set[int | None] = {self.notebook(path, run_target(text)) for text in links.runs}
+        for module, name, _ in self._imports(i, links):
+            out.add(self.module(path, module))
+            if name not in ("", "*"):  # `from package import module`
+                out.add(self.module(path, f"{module}.{name}" if module.strip(".") else module + name))
+        out.update(self.notebook(path, child) for child, _ in links.notebooks)
+        out.update(caller for caller, _ in self.callers.get(i, ()))
+        if links.task_value_reads or links.calls:
+            for j, other in enumerate(self.links):
+                if other is not None and (
+                    (links.task_value_reads and other.task_values) or (links.calls and other.procedures)
+                ):
+                    out.add(j)
+        out.discard(None)
+        out.discard(i)
+        return out  # type: ignore[return-value]
+
+    def ready(self, changed: Iterable[int]) -> set[int]:
+        """Those of the files whose context `changed` that no other changed file's
+        reading can change again: none of their sources, followed to the end, is a
+        changed file outside their own cycle of sources. Reading those first, then
+        making the contexts again, gives every file a context made of its sources'
+        last readings, each file read once per change that reaches it, where reading
+        every changed file each round read a file again for each level of `%run`s
+        and imports under it. A cycle of sources (two notebooks that run each
+        other) is read together, as one."""
+        changed = set(changed)
+        if len(changed) < 2:
+            return changed
+        order, below = _components(changed, changed, self.sources)
+        out: set[int] = set()
+        for component in order:
+            if not below[component]:
+                out.update(j for j in component if j in changed)
+        # which notebook runs which as a child is known only once each is read: a
+        # driver's `dbutils.notebook.run` in a helper its includes give it is found by
+        # its reading with them. A notebook that reads inputs no job gives it may be
+        # such a child: it waits while another file is read, so it is read once with
+        # the arguments its callers give, not once before they are known
+        waiting = {j for j in out if self._may_be_run_with_inputs(j)}
+        if waiting != out:
+            out -= waiting
+        return out or changed
+
+    def behind(self, files: Iterable[int], pending: Iterable[int]) -> set[int]:
+        """Those of `files` whose sources, followed to the end, reach a file of
+        `pending` (one that is to be read again): their context made now would be
+        made again after that reading."""
+        files, pending = set(files), set(pending)
+        if not files or not pending:
+            return set()
+        order, below = _components(files, pending, self.sources)
+        return {j for component in order for j in component if j in files and below[component]}
+
+    def _may_be_run_with_inputs(self, i: int) -> bool:
+        """A file that reads job inputs none of its job tasks gives."""
+        links = self.links[i]
+        return links is not None and bool(links.inputs) and self.paths[i] not in self.bindings
+
     def runs_in(self) -> dict[str, set[str]]:
         """child notebook -> the files that run it with `dbutils.notebook.run` (it
         runs in their tasks)."""
@@ -380,7 +453,8 @@ class Linker:
             # an object's class is read where the object is used: named by the object
             helpers = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
         self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
-        inputs = self.bindings.get(self.paths[i], {})
+        both = pipeline is not None and self._job_task_too(i)  # its job code: the job tasks' values alone
+        inputs = self._job_inputs(i) if both else self.bindings.get(self.paths[i], {})
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
         if calls and not inputs:  # a child notebook: the values every call gives it
@@ -413,6 +487,9 @@ class Linker:
             task_values=self._task_values(i, links),
             clients=tuple(sorted(set(clients))),
             procedures=self._procedures(i, links),
+            # as when it gave no links: its reading as job code gave them, and a context
+            # without this would read it as a pipeline's source (or a test) alone again
+            scheduled=self._scheduled_test(i) or both,
         )
 
     def _procedures(self, i: int, links: Links) -> tuple[tuple[str, str, ProcedureDef], ...]:
@@ -1003,3 +1080,63 @@ def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]
     """file -> the values each task that runs it gives its inputs (each iteration of
     a for_each task whose inputs are known, one run apiece)."""
     return {file: [given for _, _, given in runs] for file, runs in task_runs(workflows).items()}
+
+
+def _components(
+    start: set[int], marked: set[int], sources: Callable[[int], set[int]]
+) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], bool]]:
+    """The cycles of `sources` reachable from `start` (Tarjan's strongly connected
+    components, without recursion: a chain of ten thousand modules is a stack of
+    ten thousand frames), each the files of one, in the order every component
+    comes after those it reaches; and whether a file of `marked` lies in a
+    component below each one (reached from it, not in it), or in it beside a file
+    not of `start`."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    edges: dict[int, list[int]] = {}
+    order: list[tuple[int, ...]] = []
+    of: dict[int, tuple[int, ...]] = {}  # file -> its component
+    below: dict[tuple[int, ...], bool] = {}
+    for root in sorted(start):
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, at = work.pop()
+            if at == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+                edges[node] = sorted(sources(node))
+            for k in range(at, len(edges[node])):
+                nxt = edges[node][k]
+                if nxt not in index:
+                    work.append((node, k + 1))
+                    work.append((nxt, 0))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                if low[node] == index[node]:
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.append(member)
+                        if member == node:
+                            break
+                    component = tuple(sorted(members))
+                    for member in component:
+                        of[member] = component
+                    below[component] = any(
+                        of[nxt] is not component and (below[of[nxt]] or any(j in marked for j in of[nxt]))
+                        for member in component
+                        for nxt in edges[member]
+                    ) or any(j in marked and j not in start for j in component)
+                    order.append(component)
+                if work:  # back in the caller: the child's low link counts there
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+    return order, below

@@ -1195,6 +1195,7 @@ class _Files:
     # notebooks not read yet, with what they give the link stage unread (`included_links`):
     # `_link` reads each once, with its context, or first without one where others need it
     deferred: dict[int, tuple[Links, frozenset[str]]] = field(default_factory=dict)
+    later: set[int] = field(default_factory=set)  # deferred ones the link stage's waves read (`_read_deferred`)
     # file -> the key of the reading its tables were judged with, for a file whose
     # content changed since without changing its reading (a comment, a blank line at
     # the end): its tables' keys (`_table_key`) stay, and they are not judged again
@@ -1226,7 +1227,12 @@ class _Files:
         return {i: self.loaded[i] for i in sorted(indexes)}
 
 
-LINK_ROUNDS = 3  # a `%run` notebook read with what its own includes give, then its includers with that
+# a `%run` notebook read with what its own includes give, then its includers with that:
+# each wave reads the files no other pending reading can change (`Linker.ready`)
+LINK_WAVES = 8
+# and each file read with a context at most this often: notebooks that `%run` each other
+# may grow a value at each reading (`A = B + "_a"`, `B = A + "_b"`), which no wave ends
+MAX_LINKED_READINGS = 3
 
 
 @dataclass(frozen=True)
@@ -1266,7 +1272,8 @@ def _link(
         runs_in, pooled = first.runs_in(), first.pooled_runs()
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
-    for _ in range(LINK_ROUNDS):
+    readings = dict.fromkeys(files.contexts, 1)  # file -> its readings with a context
+    for wave in range(LINK_WAVES):
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document)
         if runs_in is None:
@@ -1274,11 +1281,20 @@ def _link(
         found = linker.contexts()
         for i in _job_run_sources(linker, files, inputs):
             found[i] = replace(found.get(i, Context()), scheduled=True)
-        contexts = {i: c for i, c in found.items() if i < len(inputs.files) and done.get(i) != c}
+        contexts = {
+            i: c
+            for i, c in found.items()
+            if i < len(inputs.files) and done.get(i) != c and readings.get(i, 0) < MAX_LINKED_READINGS
+        }
         if not contexts:
             break
+        if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
+            contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store)
         done.update(contexts)
+        readings.update((i, readings.get(i, 0) + 1) for i in contexts)
+    for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
+        _read_plain(files, inputs, i)
     return RunsIn(runs_in or {}, pooled)
 
 
@@ -1327,12 +1343,17 @@ def _read_deferred(
                 break
             for i in needed:
                 _read_plain(files, inputs, i)
-        contexts = {i: c for i, c in linker.contexts().items() if i in files.deferred}
+        every = linker.contexts()
+        contexts = {i: c for i, c in every.items() if i in files.deferred}
+        # one whose includes are read again with their own context is read after them (`_link`)
+        later = linker.behind(contexts, [i for i in every if i < len(inputs.files) and i not in files.deferred])
+        contexts = {i: c for i, c in contexts.items() if i not in later}
         static = dict(files.deferred)
         files.deferred.clear()
         _read_linked(files, inputs, contexts, None)
-        for i in sorted(static.keys() - contexts.keys()):
+        for i in sorted(static.keys() - contexts.keys() - later):
             _read_plain(files, inputs, i)
+        files.later.update(later)
         wrong = [i for i in contexts if not _as_included(files.summaries[i].links, static[i][0])]
         if not wrong:
             return

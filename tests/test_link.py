@@ -1557,13 +1557,16 @@ def test_a_notebook_others_take_from_is_read_without_context_first(tmp_path, job
 
 def test_a_notebook_read_once_whose_cells_do_not_all_parse_is_read_again(tmp_path):
     """Its cells that parse are read apart from the broken one, so its words are not
-    those `included_links` gave its context: read without context, then with it, as
-    two readings would; the same writes as with a cache."""
+    those `included_links` gave its context. It includes `setup`, which is read again
+    with what job.py calls, so job.py is read after that, with the waves (`_link`):
+    the context its own reading's words make is the one it was read with, so it is
+    not read again (when they make another, the next wave reads it with that one);
+    the same writes as with a cache."""
     job = NB + "# MAGIC %run ./setup\n" + SEP + "save(df, 'orders')\n" + SEP + "def broken(:\n"
     files = {"setup.py": _SETUP, "job.py": job}
     readings, writes = _readings(tmp_path, files, use_cache=False)
     assert ("job.py", 5, "main.sales.orders") in writes
-    assert readings == 5  # setup.py twice; job.py with its context, then without and with it again
+    assert readings == 3  # setup.py twice; job.py once, with its context (5 before the waves read it)
     assert _readings(tmp_path, files, use_cache=True)[1] == writes
 
 

@@ -292,10 +292,13 @@ def _session(context: Context, display: str, memo: FrontEndMemo) -> Session:  # 
 
 def _procedure_links(links: Links, session) -> None:  # noqa: ANN001 (sql.Session, imported where a file is read)
     """What a file's SQL gives and needs of procedures across files: those it defines,
-    and those it CALLs without a definition (a procedure another file defines and
-    gives it is known to its reading, so it is not among them)."""
+    and those it CALLs without a definition of its own: unknown to its reading, or
+    given by another file. A given one stays among them: what a file asks of others
+    is the same whatever it was given, so the link stage gives it the same again."""
     links.procedures = list(session.defined)
-    links.calls = sorted(set(session.unknown_calls))
+    own = {made[0] for made in session.defined}
+    given = {name for name, _ in session.procedures if name not in own}
+    links.calls = sorted(set(session.unknown_calls) | given)
 
 
 def _notebook(
