@@ -129,8 +129,8 @@ def text(
             lines.append(f"{head} {f.message}{extra} {sev}")
             continue
         lines += _wrap(head, f"{f.message} {sev}", width)
-        for other in more:
-            lines += _wrap("    also:", other.message, width)
+        for message in dict.fromkeys(o.message for o in more if o.message != f.message):
+            lines += _wrap("    also:", message, width)  # (the same words again: their partners are related)
         if source is not None:
             lines += _snippet(source(f.location.path), f.location.line, f.location.column, width)
         related = [r for g in (f, *more) for r in g.related]

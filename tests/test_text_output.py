@@ -76,6 +76,15 @@ def test_concise_is_one_line_per_finding_and_merges_a_line_s_findings():
     )
 
 
+def test_the_same_words_on_one_line_are_said_once_with_each_partner_related():
+    """One statement against two partners: one message, both partners related, no
+    `also:` repeating the headline."""
+    twice = [finding("same", related=(Location("b.sql", 1, 1),)), finding("same", related=(Location("c.sql", 4, 1),))]
+    full = text(twice, 1, 1, quiet=True).splitlines()
+    assert full[0].endswith("same [error]") and not any(line.startswith("    also:") for line in full)
+    assert "    related: b.sql:1:1" in full and "    related: c.sql:4:1" in full
+
+
 def test_cli_full_is_the_default_and_concise_is_chosen_with_output_format(tmp_path):
     jobs = "jobs:\n  a: {paths: [a.sql]}\n  b: {paths: [b.sql]}\n"  # configured: an error, not an assumed overlap
     p = project(tmp_path, {"a.sql": MERGE_A, "b.sql": DELETE_B, "delta-lint.yaml": CONFIG + jobs})
