@@ -1279,6 +1279,10 @@ def _link(
         if runs_in is None:
             runs_in, pooled = linker.runs_in(), linker.pooled_runs()
         found = linker.contexts()
+        for i in done.keys() - found.keys():
+            # read with a context before, none now (a function another file named is
+            # no longer called there): read again without one, or its writes stay lost
+            found[i] = Context()
         for i in _job_run_sources(linker, files, inputs):
             found[i] = replace(found.get(i, Context()), scheduled=True)
         contexts = {
