@@ -1,7 +1,7 @@
 """What the names of a module or function hold at a statement, on the evaluator.
 
-A reader of definitions written in Python (jobs made with the Databricks SDK)
-asks what an argument of a call holds where the call is. `Scopes` answers on
+A reader of definitions written in Python (jobs made with the Databricks SDK,
+Lakeflow pipelines) asks what an argument of a call holds where the call is. `Scopes` answers on
 `evaluator.Evaluator` itself, so the answer joins where paths join and stops where
 the file's budget stops: the statements of the scope holding the call (the module,
 or the function, its parameters unknown) are read in order up to it, with the
@@ -10,7 +10,9 @@ that reaches it leaves (one of several values, or unknown; never one way picked)
 
 What the reader adds to the evaluator:
 
-- the names at a statement (`at`), joined over every time a way reaches it;
+- the names at a statement (`at`), joined over every time a way reaches it, or
+  each time apart (`every`: a Lakeflow pipeline defines a dataset once per item
+  of a loop over known items, once per call of a factory function);
 - `self` in a method: the object its class builds (`Made`), its attributes those the
   class body and `__init__` set, each joined with what any other method of the class
   sets it to (when that method runs is not known); an attribute changed in place
