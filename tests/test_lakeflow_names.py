@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from delta_lint.model import Flag
+
 BUNDLE = """
 bundle: {name: shop}
 variables:
@@ -136,8 +138,12 @@ def test_a_name_bound_on_two_branches_is_unresolved_and_said(lint):
         "@dlt.table(name=TARGET)\ndef t():\n    return spark.read.table('x')\n"
     )
     intents, _ = _read(lint, code)
-    # a name bound twice is not followed by the module reader: unknown, said so
-    assert [i.table.name for i in intents] == ["{target}"]
+    # the configuration has no `env_unknown`: its default, None, is not 'prod'
+    assert [i.table.name for i in intents] == ["shop.bronze.orders_dev"]
+    # a test only a run can tell: the name is one of the two, each intent saying so
+    intents, notes = _read(lint, code.replace("spark.conf.get('env_unknown', None)", "os.environ['ENV']"))
+    assert sorted(i.table.name for i in intents) == ["shop.bronze.orders", "shop.bronze.orders_dev"]
+    assert all(Flag.ONE_OF in i.flags for i in intents) and not notes
 
 
 @pytest.mark.parametrize(
@@ -221,7 +227,8 @@ def test_calls_past_the_budget_and_functions_handed_on_are_read_unbound(lint):
         + calls
     )
     intents, notes = _read(lint, code)
-    assert len(intents) == 257 and "{t}" in _names(intents) and notes  # 256 read, the rest said unresolved
+    # each call the module's reading follows defines its own table
+    assert len(intents) == 300 and "{t}" not in _names(intents) and not notes
     mapped = "import dlt\ndef make(t):\n    dlt.create_streaming_table(t)\n    dlt.apply_changes(target=t, source='s', keys=['id'], sequence_by='ts')\nmake('a')\nlist(map(make, ['b', 'c']))\n"
     intents, _ = _read(lint, mapped)
     assert _names(intents) == ["shop.bronze.a", "{t}"]
@@ -264,9 +271,12 @@ def test_a_key_the_sql_sets_itself_and_alike_unresolved_names_stay_apart(lint):
     intents, notes = _read(lint, "import dlt\n", sql)
     assert [i.table.name for i in intents] == ["{layer}_mv"] and notes
     code = (
-        "import dlt\nNAME = 'a'\nNAME = 'b'\n"
+        "import dlt\nimport os\nNAME = os.environ['A']\n"
         "@dlt.table(name=NAME)\ndef one():\n    return spark.read.table('x')\n"
         "@dlt.table(name=NAME)\ndef two():\n    return spark.read.table('x')\n"
     )
     intents, notes = _read(lint, code)
     assert [i.location.line for i in intents] == [4, 7] and len(notes) == 2
+    # a name bound twice holds the last value at both: one table, both resolved
+    intents, notes = _read(lint, code.replace("import os\nNAME = os.environ['A']\n", "NAME = 'a'\nNAME = 'b'\n"))
+    assert _names(intents) == ["shop.bronze.b"] and not notes

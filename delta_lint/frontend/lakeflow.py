@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 from delta_lint.frontend.pysource import still_open
-from delta_lint.frontend.values.budget import Budget
+from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, alternatives, concat, join
-from delta_lint.frontend.values.static import PASS, Scope, Static
+from delta_lint.frontend.values.scopes import PASS, Point, Scopes
 from delta_lint.model import UNRESOLVED_TABLE, Diagnostic, Flag, Intent, Kind, Location, TableRef
 
 _SQL_DEFINITION = re.compile(
@@ -49,8 +49,6 @@ _CALL_KINDS = {
     "create_auto_cdc_from_snapshot_flow": Kind.MERGE,
 }
 _MODULES = ("dlt", "dp")
-MAX_ROUNDS = 256  # loop rounds and factory calls a file's walk reads, nested loops multiplying
-MAX_CALL_DEPTH = 8  # factory functions called from factory functions, at most
 
 
 class PipelineFile(NamedTuple):
@@ -78,7 +76,7 @@ def analyze_lakeflow(
     (`pipelines`: the catalog, schema and configuration of each pipeline whose source
     it is; a file two pipelines share is read once for each).
 
-    A dataset's name is read with the value layer (`values.static`), not taken
+    A dataset's name is read on the evaluator (`values.scopes`), not taken
     from literals only: a module constant, an f-string over the pipeline's
     `configuration` (`spark.conf.get("catalog")`, `${catalog}` in SQL), a loop over
     a literal list and a factory function called with its table: pipelines that
@@ -166,7 +164,7 @@ def _substituted(name: str, conf: Mapping[str, str], unknown: set[str]) -> objec
 
 def _python(display: str, text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset]:
     tree = _tree(text)
-    return _Walk(tree, display, conf, unknown).datasets() if tree is not None else []
+    return _Reading(tree, display, conf, unknown).datasets() if tree is not None else []
 
 
 def _tree(text: str) -> ast.Module | None:
@@ -199,165 +197,80 @@ def dataset_lines(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-class _Walk:
-    """The datasets a pipeline's Python source defines, read statement by statement:
-    a loop over a known list reads its body once per item and a factory function
-    called with a table's name reads its body at each call, its parameters bound;
-    a function no walk reached (a method, one called from an expression) is read
-    once where it is, its parameters unknown, so no dataset is lost."""
+class _Reading:
+    """The datasets a pipeline's Python source defines, each read where it is on the
+    evaluator (`values.scopes.Scopes.every`): the module's statements in order, so a
+    loop over known items defines a dataset once per item and a module function
+    called with a table's name is read at each call the reading follows, its
+    parameters bound; where ways join (`if`/`else`, a loop over items not known) a
+    name is one of the values or unknown. A function no reading reached, or one
+    handed elsewhere than to a call the reading follows (`map(make, names)`, a
+    method, a call with `*args`), is read once more on its own, its parameters
+    unknown, so no dataset is lost; a dataset no reading reaches is unresolved."""
 
     def __init__(self, tree: ast.Module, display: str, conf: Mapping[str, str], unknown: set[str]) -> None:
         self.tree, self.conf, self.unknown = tree, conf, unknown
-        self.static = Static(tree, display, Budget(), hook=self._hook)
-        defined: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defined.setdefault(node.name, []).append(node)
-        # module functions a call may read: those defined once (a name defined twice is ambiguous)
-        self.functions = {name: fns[0] for name, fns in defined.items() if len(fns) == 1}
-        self.out: list[_Dataset] = []
-        self.entered: set[int] = set()  # functions whose body a walk read
-        self.stack: list[int] = []  # the factory calls being read (no recursion)
-        self.declined: set[int] = set()  # functions a call did not read (budget, depth, recursion)
-        self.rounds = MAX_ROUNDS
+        self.reader = Scopes(tree, display, Budget(), hook=self._hook)
 
     def datasets(self) -> list[_Dataset]:
-        self._body(self.tree.body, Scope())
-        for fn, scope in _functions(self.tree.body, Scope()):
-            if id(fn) not in self.entered or id(fn) in self.declined:
-                self.declined.discard(id(fn))
-                self.entered.add(id(fn))
-                self._body(fn.body, scope)
-        return self.out
-
-    # -- statements -----------------------------------------------------------------
-
-    def _body(self, body: list[ast.stmt], scope: Scope) -> None:
-        for stmt in body:
-            self._stmt(stmt, scope)
-
-    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._defined(stmt, scope)
-            return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self._calls(stmt.iter, scope)
-            for round_scope in self._rounds(stmt, scope):
-                self._body(stmt.body, round_scope)
-            self._body(stmt.orelse, scope)
-            return
-        # every other statement: its own expressions, then every body it holds (a class's,
-        # each branch of an `if`, a `match` case, a `try`'s parts: a dataset either may define)
-        for _, value in ast.iter_fields(stmt):
-            for node in value if isinstance(value, list) else [value]:
-                if isinstance(node, ast.expr):
-                    self._calls(node, scope)
-                elif isinstance(node, ast.withitem):
-                    self._calls(node.context_expr, scope)
-        for body in _bodies(stmt):
-            self._body(body, scope)
-
-    def _rounds(self, loop: ast.For | ast.AsyncFor, scope: Scope) -> Iterator[Scope]:
-        """The scope of each round of a loop over a known list (its target bound to
-        the item), or the scope once (the target unknown) over anything else."""
-        items = self.static.value(loop.iter, scope)
-        if isinstance(items, dict):
-            items = list(items)
-        if isinstance(items, (list, tuple)) and 0 < len(items) <= self.rounds:
-            self.rounds -= len(items)
-            stored = _stored(loop.body)
-            for item in items:
-                bound = _bind(loop.target, item)
-                if bound is None or not stored.isdisjoint(bound):
-                    break  # a target the body assigns again holds what the body gives it
-                yield scope.bind(bound)
-            else:
-                return
-        yield scope
-
-    def _defined(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
-        for deco in fn.decorator_list:
-            attr = _pipeline_attr(deco.func if isinstance(deco, ast.Call) else deco)
-            if attr not in _DECORATOR_KINDS:
-                continue
-            call = deco if isinstance(deco, ast.Call) else None
-            given = _keyword(call, "target" if attr == "append_flow" else "name")
-            name = self._name(given, scope) if given is not None else fn.name
-            body = ast.unparse(fn)
-            kind = _DECORATOR_KINDS[attr] or (
-                Kind.STREAMING_WRITE if "readStream" in body or "read_stream" in body else Kind.FULL_OVERWRITE
-            )
-            self.out.append(_Dataset(deco.lineno, deco.col_offset + 1, name, kind))
-
-    def _calls(self, node: ast.AST, scope: Scope) -> None:
-        for call in ast.walk(node):
-            if not isinstance(call, ast.Call):
-                continue
-            attr = _pipeline_attr(call.func)
-            if attr in _CALL_KINDS:
-                key = "target" if "cdc" in attr or "changes" in attr else "name"
-                given = _keyword(call, key)
-                if given is None and call.args and not isinstance(call.args[0], ast.Starred):
-                    given = call.args[0]
-                if given is not None:
-                    self.out.append(
-                        _Dataset(call.lineno, call.col_offset + 1, self._name(given, scope), _CALL_KINDS[attr])
-                    )
-                elif (spread := _spread(call)) is not None:  # `create_auto_cdc_flow(**kwargs)`: its `key` if known
-                    held = self.static.value(spread, scope)
-                    named = held.get(key) if isinstance(held, dict) else None
-                    name = _labelled(named, spread) if named is not None else _labelled(Unknown("spread"), spread)
-                    self.out.append(_Dataset(call.lineno, call.col_offset + 1, name, _CALL_KINDS[attr]))
-            elif isinstance(call.func, ast.Name) and call.func.id in self.functions:
-                self._factory(self.functions[call.func.id], call, scope)
-            for arg in (*call.args, *(k.value for k in call.keywords)):
-                if isinstance(arg, ast.Name) and arg.id in self.functions:  # `map(make, names)`
-                    self.declined.add(id(self.functions[arg.id]))
-
-    def _factory(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> None:
-        """A module function called here: its body read with its parameters bound
-        to the call's arguments (a parameter neither gives stays unknown)."""
-        if id(fn) in self.stack or len(self.stack) >= MAX_CALL_DEPTH or self.rounds <= 0:
-            self.declined.add(id(fn))  # read once more with its parameters unknown (`datasets`)
-            return
-        self.rounds -= 1
-        self.entered.add(id(fn))
-        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
-        bound: dict[str, object] = {}
-        for name, arg in zip(params, call.args):
-            if isinstance(arg, ast.Starred):
-                break
-            bound[name] = self.static.value(arg, scope)
-        for keyword in call.keywords:
-            if keyword.arg in params:  # a `**kw` parameter binds no name of its own
-                bound[keyword.arg] = self.static.value(keyword.value, scope)
-        positional = [*fn.args.posonlyargs, *fn.args.args]
-        defaults = list(zip(positional[len(positional) - len(fn.args.defaults) :], fn.args.defaults))
-        defaults += [(a, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None]
-        for arg, default in defaults:
-            bound.setdefault(arg.arg, self.static.value(default))
-        stored = _stored(fn.body)
-        bound = {name: value for name, value in bound.items() if name not in stored}
-        self.stack.append(id(fn))
+        sites = _sites(self.tree)
+        if not sites:
+            return []
+        functions = list(_functions(self.tree.body, []))
+        statements = [
+            *(s.stmt for s in sites),
+            *(s.anchor for s in sites),
+            *(fn.body[0] for fn, _ in functions if fn.body),
+        ]
+        watched = list({id(s): s for s in statements}.values())
+        visits: dict[int, list[Point]] = {}
+        spent = False
         try:
-            self._body(fn.body, Scope().enter(fn).bind(bound))
-        finally:
-            self.stack.pop()
+            self._read(watched, [], visits)
+            for fn, scope in functions:
+                if fn.body and (id(fn.body[0]) not in visits or not _only_called(fn, self.tree)) and _holds(fn, sites):
+                    self._read(watched, [*scope, fn], visits)
+        except OutOfBudget:
+            spent = True
+        out: list[_Dataset] = []
+        for site in sites:
+            points = visits.get(id(site.stmt)) or [_hidden(p, site.anchor) for p in visits.get(id(site.anchor), [])]
+            if spent or not points:
+                points = [*points, None]  # a reading cut short: what else it holds is unknown
+            for at in points:
+                out.append(_Dataset(site.line, site.col, self._name(site, at), site.kind))
+        return out
 
-    # -- values ---------------------------------------------------------------------
+    def _read(self, watched: list[ast.stmt], scope: list[ast.AST], visits: dict[int, list[Point]]) -> None:
+        try:
+            got = self.reader.every(watched, scope)
+        except RecursionError:
+            return
+        for key, points in got.items():
+            visits.setdefault(key, []).extend(points)
 
-    def _name(self, node: ast.expr, scope: Scope) -> object:
-        """What a dataset's name expression holds: a string, one of several, or a
-        template whose unknown parts are named after their code."""
-        value = self.static.value(node, scope)
-        return _labelled(value, node)
+    def _name(self, site: _Site, at: Point | None) -> object:
+        """What a dataset's name expression holds at a point: a string, one of
+        several, or a template whose unknown parts are named after their code."""
+        if site.name is None:
+            return site.default
+        if at is None:
+            return _labelled(Unknown("not reached"), site.name)
+        try:
+            value = self.reader.value(site.name, at)
+        except (OutOfBudget, RecursionError):
+            value = Unknown("the analysis budget is spent")
+        if site.key is not None:  # `create_auto_cdc_flow(**kwargs)`: its key, if known
+            named = value.get(site.key) if isinstance(value, dict) else None
+            value = named if named is not None else Unknown("spread")
+        return _labelled(value, site.name)
 
-    def _hook(self, static: Static, node: ast.expr, scope: Scope, depth: int) -> object:
+    def _hook(self, reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> object:
         """The pipeline's own values: `spark.conf.get(key[, default])` is its
         configuration's value (the default when the configuration has none), and an
         f-string names each part it cannot tell after its code."""
         if isinstance(node, ast.Call) and _is_conf_get(node.func) and node.args:
-            key = static.read(node.args[0], scope, depth + 1)
+            key = reader.read(node.args[0], env, depth + 1)
             if not isinstance(key, str):
                 return Unknown("a configuration key only a run knows")
             if key in self.unknown:
@@ -365,7 +278,7 @@ class _Walk:
             if key in self.conf:
                 return self.conf[key]
             if len(node.args) > 1:
-                return static.read(node.args[1], scope, depth + 1)
+                return reader.read(node.args[1], env, depth + 1)
             return Unknown(f"the pipeline's configuration has no `{key}`")
         if isinstance(node, ast.JoinedStr):
             texts: list[object] = [""]
@@ -373,7 +286,7 @@ class _Walk:
                 if isinstance(part, ast.Constant):
                     value: object = str(part.value)
                 elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
-                    value = _labelled(static.read(part.value, scope, depth + 1), part.value)
+                    value = _labelled(reader.read(part.value, env, depth + 1), part.value)
                 else:
                     return PASS
                 texts = [_concat(t, v) for t in texts for v in alternatives(value)]
@@ -381,6 +294,121 @@ class _Walk:
                     return Unknown(f"more than {_MAX_NAMES} names")
             return join(texts)
         return PASS
+
+
+class _Site(NamedTuple):
+    """Where a dataset is defined: the statement whose names its name is read at, the
+    name's expression (None: the function's own name, `default`), and the key of a
+    spread's dict that holds the name."""
+
+    stmt: ast.stmt
+    line: int
+    col: int
+    name: ast.expr | None
+    kind: Kind
+    default: str = ""
+    key: str | None = None
+    anchor: ast.stmt | None = None  # the statement of the function's (or module's) own body that holds it
+
+
+def _sites(tree: ast.Module) -> list[_Site]:
+    """Every dataset definition of the module, in the order of its text."""
+    out: list[_Site] = []
+
+    def visit(stmt: ast.stmt, anchor: ast.stmt) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for deco in stmt.decorator_list:
+                attr = _pipeline_attr(deco.func if isinstance(deco, ast.Call) else deco)
+                if attr not in _DECORATOR_KINDS:
+                    continue
+                call = deco if isinstance(deco, ast.Call) else None
+                given = _keyword(call, "target" if attr == "append_flow" else "name")
+                body = ast.unparse(stmt)
+                kind = _DECORATOR_KINDS[attr] or (
+                    Kind.STREAMING_WRITE if "readStream" in body or "read_stream" in body else Kind.FULL_OVERWRITE
+                )
+                out.append(_Site(stmt, deco.lineno, deco.col_offset + 1, given, kind, stmt.name, anchor=anchor))
+        for node in _own_expressions(stmt):
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call):
+                    continue
+                attr = _pipeline_attr(call.func)
+                if attr not in _CALL_KINDS:
+                    continue
+                key = "target" if "cdc" in attr or "changes" in attr else "name"
+                given = _keyword(call, key)
+                if given is None and call.args and not isinstance(call.args[0], ast.Starred):
+                    given = call.args[0]
+                where = (stmt, call.lineno, call.col_offset + 1)
+                if given is not None:
+                    out.append(_Site(*where, given, _CALL_KINDS[attr], anchor=anchor))
+                elif (spread := _spread(call)) is not None:
+                    out.append(_Site(*where, spread, _CALL_KINDS[attr], key=key, anchor=anchor))
+        for body in _bodies(stmt):
+            for inner in body:
+                # a function's statements are its own; a class's or a branch's are its holder's
+                visit(inner, inner if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) else anchor)
+
+    for stmt in tree.body:
+        visit(stmt, stmt)
+    return sorted(out, key=lambda s: (s.line, s.col))
+
+
+def _hidden(at: Point, anchor: ast.stmt) -> Point:
+    """The names at a statement no way reaches (a class's body, an `except*`) from
+    the names at the statement that holds it: those bound inside that statement
+    are not known there."""
+    inside = {n.id for n in ast.walk(anchor) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    inside |= {n.name for n in ast.walk(anchor) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    inside |= {
+        a.asname or a.name.split(".")[0]
+        for n in ast.walk(anchor)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
+    return Point({**at.env, **dict.fromkeys(inside, Unknown("bound where the reading does not go"))}, at.changed)
+
+
+def _own_expressions(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The expressions of a statement itself, not of the statements it holds (a
+    function's decorators and defaults are its own)."""
+    for _, value in ast.iter_fields(stmt):
+        for node in value if isinstance(value, list) else [value]:
+            if isinstance(node, ast.expr):
+                yield node
+            elif isinstance(node, ast.withitem):
+                yield node.context_expr
+            elif isinstance(node, ast.arguments):
+                yield from (d for d in (*node.defaults, *node.kw_defaults) if d is not None)
+
+
+def _holds(fn: ast.FunctionDef | ast.AsyncFunctionDef, sites: list[_Site]) -> bool:
+    """Whether a function's statements hold a dataset, or call a function (which may)."""
+    inside = {id(n) for n in ast.walk(fn)}
+    return any(id(s.stmt) in inside and s.stmt is not fn for s in sites) or any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) for n in ast.walk(fn)
+    )
+
+
+def _only_called(fn: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module) -> bool:
+    """Whether every use of a function's name is a call the evaluator follows: a
+    plain call of a module function with no decorator, `*args` or `**kwargs`, not
+    from its own body (a recursion is read to a depth only)."""
+    if fn.decorator_list or fn.args.vararg or fn.args.kwarg or fn not in tree.body:
+        return False
+    calls = {
+        id(n.func)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and not any(isinstance(a, ast.Starred) for a in n.args)
+        and all(k.arg is not None for k in n.keywords)
+    }
+    own = {id(n) for n in ast.walk(fn)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == fn.name and isinstance(node.ctx, ast.Load):
+            if id(node) not in calls or id(node) in own:
+                return False
+    return True
 
 
 _MAX_NAMES = 8  # alternatives a dataset's name may be before it is unknown
@@ -412,21 +440,6 @@ def _concat(left: object, right: object) -> object:
     return concat(left, right)
 
 
-def _bind(target: ast.expr, item: object) -> dict[str, object] | None:
-    """The names a loop target binds to one item, or None when the item does not fit."""
-    if isinstance(target, ast.Name):
-        return {target.id: item}
-    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (list, tuple)) and len(item) == len(target.elts):
-        out: dict[str, object] = {}
-        for sub, value in zip(target.elts, item):
-            got = _bind(sub, value)
-            if got is None:
-                return None
-            out.update(got)
-        return out
-    return None
-
-
 def _bodies(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
     """The statement lists a statement holds: a class's body, each branch of an
     `if`, `while`, `with`, `try`/`try*` (with its handlers) and `match` (its cases)."""
@@ -440,32 +453,17 @@ def _bodies(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield case.body
 
 
-def _stored(body: list[ast.stmt]) -> set[str]:
-    """The names a body assigns (`=`, `+=`, `:=`, a loop's or a `with`'s target,
-    `del`), its nested functions and classes aside: a name bound for a round or a
-    call is that value only where the body never stores to it."""
-    out: set[str] = set()
-    todo: list[ast.AST] = list(body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            if not isinstance(node, ast.Lambda):
-                out.add(node.name)
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(node.id)
-        todo.extend(ast.iter_child_nodes(node))
-    return out
-
-
-def _functions(body: list[ast.stmt], scope: Scope) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, Scope]]:
+def _functions(
+    body: list[ast.stmt], scope: list[ast.AST]
+) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[ast.AST]]]:
     """Every function of a module (methods and nested ones too, in any branch, case or
-    handler), outermost first, with the scope of its body."""
+    handler), outermost first, with the functions and classes around it."""
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = scope.enter(node)
-            yield node, inner
-            yield from _functions(node.body, inner)
+            yield node, scope
+            yield from _functions(node.body, [*scope, node])
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node.body, [*scope, node])
         else:
             for part in _bodies(node):
                 yield from _functions(part, scope)

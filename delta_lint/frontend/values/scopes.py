@@ -1,7 +1,7 @@
 """What the names of a module or function hold at a statement, on the evaluator.
 
-A reader of definitions written in Python (jobs made with the Databricks SDK)
-asks what an argument of a call holds where the call is. `Scopes` answers on
+A reader of definitions written in Python (jobs made with the Databricks SDK,
+Lakeflow pipelines) asks what an argument of a call holds where the call is. `Scopes` answers on
 `evaluator.Evaluator` itself, so the answer joins where paths join and stops where
 the file's budget stops: the statements of the scope holding the call (the module,
 or the function, its parameters unknown) are read in order up to it, with the
@@ -10,7 +10,9 @@ that reaches it leaves (one of several values, or unknown; never one way picked)
 
 What the reader adds to the evaluator:
 
-- the names at a statement (`at`), joined over every time a way reaches it;
+- the names at a statement (`at`), joined over every time a way reaches it, or
+  each time apart (`every`: a Lakeflow pipeline defines a dataset once per item
+  of a loop over known items, once per call of a factory function);
 - `self` in a method: the object its class builds (`Made`), its attributes those the
   class body and `__init__` set, each joined with what any other method of the class
   sets it to (when that method runs is not known); an attribute changed in place
@@ -60,6 +62,8 @@ class Scopes(Evaluator):
         self._seen: dict[int, Point] = {}
         self._lenient = False
         self._instances: dict[int, object] = {}
+        self._every: dict[int, list[Point]] | None = None  # each time a way reaches a watched statement
+        self._kept: set[int] = set()  # watched definitions of the module's top level (`every`)
 
     # -- the public questions -------------------------------------------------------
 
@@ -71,7 +75,7 @@ class Scopes(Evaluator):
         fn = next((n for n in reversed(scope) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
         env: dict[str, object] = {}
         if fn is None:
-            body = [s for s in self.tree.body if not isinstance(s, _DEFINITIONS)]
+            body = [s for s in self.tree.body if not isinstance(s, _DEFINITIONS) or id(s) in self._kept]
         else:
             body = fn.body
             outer = [n for n in scope[: scope.index(fn)] if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -93,6 +97,22 @@ class Scopes(Evaluator):
         finally:
             self._watch, self._changed = set(), before
         return self._seen
+
+    def every(self, statements: list[ast.stmt], scope: list[ast.AST]) -> dict[int, list[Point]]:
+        """The names at each of `statements` (by `id`) each time a way reaches it, not
+        joined: a loop over known items reaches a statement of its body once per item,
+        a function of the module once per call the reading follows (the statements of
+        the functions it calls are watched too). The ways of an `if` are joined where
+        they meet, as in `at`; a definition of the module's top level among
+        `statements` is reached where it is written (its decorators are read there)."""
+        fn = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in scope)
+        kept = set() if fn else {id(s) for s in statements if isinstance(s, _DEFINITIONS)}
+        outer, self._every, self._kept = (self._every, self._kept), {}, kept
+        try:
+            self.at(statements, scope)
+            return self._every
+        finally:
+            self._every, self._kept = outer
 
     def value(self, node: ast.expr, at: Point) -> object:  # type: ignore[override]
         """What `node` holds at a point (see `at`): a value of the lattice whose lists
@@ -195,6 +215,10 @@ class Scopes(Evaluator):
             self._seen[id(stmt)] = (
                 here if seen is None else Point(self._join_envs([seen.env, here.env]), seen.changed | here.changed)
             )
+            if self._every is not None:
+                self._every.setdefault(id(stmt), []).append(here)
+            if id(stmt) in self._kept and not depth:
+                return [], True  # a definition of the module: the module's, not a name bound here
         return super()._stmt(stmt, env, depth)
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:

@@ -1,8 +1,8 @@
 """What an expression of a job definition holds, read where it is written.
 
-The readers of definitions written in Python (Airflow DAG files, Lakeflow
-pipelines; jobs made with the SDK are read on the evaluator itself, see
-`values.scopes`) ask the value layer one question: what does this
+The reader of Airflow DAG files (Lakeflow pipelines and jobs made with the SDK
+are read on the evaluator itself, see `values.scopes`; this module goes once the
+Airflow walk does too) asks the value layer one question: what does this
 expression hold, in its module? `Static` answers it on the lattice of
 `lattice` (a known value, a `Template`, `OneOf`, `Unknown`), charging the file's
 `Budget`; the code is never imported or run.
