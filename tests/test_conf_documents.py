@@ -1,0 +1,96 @@
+"""Tables named in a project document (YAML, JSON) whose path a task parameter gives.
+
+A task passes `--conf-file conf/x.yml` and the code loads that file and writes the
+table it names. Tasks that pass different files run the code once each with its own
+document: the file is read once per task, each reading given the document its task
+names. The table is known where every reading's document names it; a document the
+project does not have leaves that reading's table unknown."""
+
+from __future__ import annotations
+
+from tests.test_dbx import NIGHTLY, _deployment
+
+LOADED = (
+    "import argparse\nimport yaml\n\n"
+    "parser = argparse.ArgumentParser()\n"
+    'parser.add_argument("--conf-file")\n'
+    "args = parser.parse_args()\n"
+    "with open(args.conf_file) as f:\n"
+    "    conf = yaml.safe_load(f)\n"
+    'spark.table("demo.rows").write.mode("overwrite").saveAsTable(conf["output"]["table"])\n'
+)
+
+
+def _dbx(conf_a: str, conf_b: str) -> str:
+    def workflow(name: str, conf: str, extra: str = "") -> str:
+        return (
+            f"      - name: {name}\n{extra}        tasks:\n          - task_key: score\n"
+            "            spark_python_task:\n"
+            "              python_file: 'file://jobs/score.py'\n"
+            f"              parameters: ['--conf-file', 'file:fuse://{conf}']\n"
+        )
+
+    return _deployment(default=[workflow("nightly", conf_a, NIGHTLY), workflow("adhoc", conf_b)])
+
+
+def _bundle(conf_a: str, conf_b: str) -> dict[str, str]:
+    def job(name: str, conf: str, schedule: str = "") -> str:
+        return (
+            f"    {name}:\n      name: {name}\n{schedule}      tasks:\n        - task_key: score\n"
+            "          spark_python_task:\n            python_file: ../jobs/score.py\n"
+            f'            parameters: ["--conf-file", "{conf}"]\n'
+        )
+
+    cron = '      schedule: {quartz_cron_expression: "0 0 3 * * ?", timezone_id: UTC}\n'
+    return {
+        "databricks.yml": "bundle:\n  name: b\ninclude:\n  - resources/*.yml\n",
+        "resources/jobs.yml": "resources:\n  jobs:\n" + job("nightly", conf_a, cron) + job("adhoc", conf_b),
+    }
+
+
+def _tables(result) -> list[tuple[str | None, str]]:
+    return sorted({(f.table, f.rule) for f in result.findings if f.rule.startswith(("DL1", "DL001"))}, key=str)
+
+
+def test_two_tasks_giving_different_conf_files_each_read_their_own_dbx(lint):
+    files = {
+        "jobs/score.py": LOADED,
+        "conf/dev.yml": "output:\n  table: demo.scored\n",
+        "conf/prod.yml": "output:\n  table: demo.scored\n",
+        "conf/deployment.yml": _dbx("conf/prod.yml", "conf/dev.yml"),
+    }
+    assert _tables(lint(files)) == [("demo.scored", "DL102")]
+
+
+def test_two_tasks_giving_different_conf_files_each_read_their_own_bundle(lint):
+    files = {
+        "jobs/score.py": LOADED,
+        "conf/dev.yml": "output:\n  table: demo.scored\n",
+        "conf/prod.yml": "output:\n  table: demo.scored\n",
+        **_bundle("conf/prod.yml", "conf/dev.yml"),
+    }
+    assert _tables(lint(files)) == [("demo.scored", "DL102")]
+
+
+def test_conf_files_naming_different_tables_are_two_writes_not_one(lint):
+    files = {
+        "jobs/score.py": LOADED,
+        "conf/dev.yml": "output:\n  table: dev.scored\n",
+        "conf/prod.yml": "output:\n  table: prod.scored\n",
+        **_bundle("conf/prod.yml", "conf/dev.yml"),
+    }
+    result = lint(files)
+    assert not [f for f in result.findings if f.rule.startswith("DL1") and f.table in ("dev.scored", "prod.scored")]
+    assert not [f for f in result.findings if f.rule == "DL001"]
+
+
+def test_a_conf_file_one_task_gives_and_the_project_lacks_stays_unknown(lint):
+    files = {
+        "jobs/score.py": LOADED,
+        "conf/prod.yml": "output:\n  table: demo.scored\n",
+        **_bundle("conf/prod.yml", "conf/missing.yml"),
+    }
+    result = lint(files)
+    assert any(f.rule == "DL001" for f in result.findings)
+    # the missing file's reading writes a table no one knows: never paired as demo.scored
+    assert not [f for f in result.findings if f.rule.startswith("DL1") and f.table == "demo.scored"]
