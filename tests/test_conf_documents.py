@@ -94,3 +94,47 @@ def test_a_conf_file_one_task_gives_and_the_project_lacks_stays_unknown(lint):
     assert any(f.rule == "DL001" for f in result.findings)
     # the missing file's reading writes a table no one knows: never paired as demo.scored
     assert not [f for f in result.findings if f.rule.startswith("DL1") and f.table == "demo.scored"]
+
+
+def _inline(parsed: str) -> str:
+    return (
+        "import argparse\nimport yaml\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        'parser.add_argument("--conf-file")\n'
+        f"conf = yaml.safe_load(open({parsed}.conf_file))\n"
+        'spark.table("demo.rows").write.mode("overwrite").saveAsTable(conf["output"]["table"])\n'
+    )
+
+
+def test_the_command_line_parsed_in_place_names_the_conf_file(lint):
+    for parsed in ("parser.parse_args()", "parser.parse_known_args()[0]"):
+        files = {
+            "jobs/score.py": _inline(parsed),
+            "conf/dev.yml": "output:\n  table: demo.scored\n",
+            "conf/prod.yml": "output:\n  table: demo.scored\n",
+            **_bundle("conf/prod.yml", "conf/dev.yml"),
+        }
+        assert _tables(lint(files)) == [("demo.scored", "DL102")], parsed
+
+
+def test_a_command_line_the_code_writes_is_not_the_task_s(lint):
+    # the near miss: the parse of a literal list, and the arguments not declared
+    for parsed in ('parser.parse_args(["--conf-file", "x.yml"])', "parser.parse_known_args()[1]"):
+        files = {
+            "jobs/score.py": _inline(parsed),
+            "conf/dev.yml": "output:\n  table: demo.scored\n",
+            "conf/prod.yml": "output:\n  table: demo.scored\n",
+            **_bundle("conf/prod.yml", "conf/dev.yml"),
+        }
+        assert "demo.scored" not in {f.table for f in lint(files).findings}, parsed
+
+
+def test_a_conf_path_only_the_run_knows_stays_unknown(lint):
+    files = {
+        "jobs/score.py": _inline("parser.parse_args()"),
+        "conf/prod.yml": "output:\n  table: demo.scored\n",
+        **_bundle("conf/{{job.parameters.env}}.yml", "conf/{{job.parameters.env}}.yml"),
+    }
+    result = lint(files)
+    assert "demo.scored" not in {f.table for f in result.findings}
+    assert any(f.rule == "DL001" for f in result.findings)

@@ -161,6 +161,25 @@ def _partly_known(text: Str) -> bool:
     return bool(text.params) and text.text != "{" + text.params[0] + "}"
 
 
+def _namespace(node: ast.expr, scope: Scope) -> bool:
+    """Whether `node` is the parsed command line, whose attributes are job inputs:
+    a name holding it (`args = parser.parse_args()`), or the parse itself read in
+    place (`parser.parse_args().conf_file`, `parser.parse_known_args()[0].env`,
+    whose second item is the arguments not declared). A parse of a list the code
+    writes (`parse_args(["--env", "dev"])`) is not the task's command line."""
+    if isinstance(node, ast.Name):
+        return isinstance(scope.env.get(node.id), ArgNamespace)
+    method = "parse_args"
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
+        node, method = node.value, "parse_known_args"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and not any(isinstance(a, (ast.List, ast.Tuple)) for a in [*node.args, *(k.value for k in node.keywords)])
+    )
+
+
 def joined_documents(found: list[object], depth: int = 0) -> object:
     """The documents one opened path may be (see `ValueResolver._document_paths`)
     as one value: their content where they agree; where they differ, one of the
@@ -812,9 +831,8 @@ class ValueResolver:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 return param_str(node.slice.value)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if isinstance(scope.env.get(node.value.id), ArgNamespace):
-                return self._input(node.attr)
+        if isinstance(node, ast.Attribute) and _namespace(node.value, scope):
+            return self._input(node.attr)
         return None
 
     def _task_value(self, node: ast.Call) -> Str | None:
