@@ -8,6 +8,8 @@ project does not have leaves that reading's table unknown."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_dbx import NIGHTLY, _deployment
 
 LOADED = (
@@ -138,3 +140,56 @@ def test_a_conf_path_only_the_run_knows_stays_unknown(lint):
     result = lint(files)
     assert "demo.scored" not in {f.table for f in result.findings}
     assert any(f.rule == "DL001" for f in result.findings)
+
+
+def _script(body: str) -> str:
+    return (
+        "import sys\nimport pathlib\nimport yaml\nfrom argparse import ArgumentParser\n\n"
+        + body
+        + 'spark.table("demo.rows").write.mode("overwrite").saveAsTable(conf["output"]["table"])\n'
+    )
+
+
+PARSE = 'p = ArgumentParser()\np.add_argument("--conf-file")\nns = p.parse_known_args(sys.argv[1:])[0]\n'
+READS = {
+    "open().read()": PARSE + "conf = yaml.safe_load(open(ns.conf_file).read())\n",
+    "Path().read_text()": PARSE + "conf = yaml.safe_load(pathlib.Path(ns.conf_file).read_text())\n",
+    "f.read()": PARSE + "with open(ns.conf_file) as f:\n    conf = yaml.safe_load(f.read())\n",
+    "a branch the file decides": (
+        "def conf_file():\n"
+        "    p = ArgumentParser()\n"
+        '    p.add_argument("--conf-file")\n'
+        "    return p.parse_known_args(sys.argv[1:])[0].conf_file\n\n\n"
+        "def provide():\n"
+        "    path = conf_file()\n"
+        "    if not path:\n"
+        "        return {}\n"
+        "    else:\n"
+        "        return yaml.safe_load(open(path).read())\n\n\n"
+        "conf = provide()\n"
+    ),
+}
+
+
+def _project(script: str, conf_a: str = "conf/prod.yml", conf_b: str = "conf/dev.yml") -> dict[str, str]:
+    return {
+        "jobs/score.py": script,
+        "conf/dev.yml": "output:\n  table: demo.scored\n",
+        "conf/prod.yml": "output:\n  table: demo.scored\n",
+        **_bundle(conf_a, conf_b),
+    }
+
+
+@pytest.mark.parametrize("shape", sorted(READS))
+def test_a_conf_file_s_text_read_then_parsed_names_the_table(lint, shape: str):
+    assert _tables(lint(_project(_script(READS[shape])))) == [("demo.scored", "DL102")]
+
+
+def test_a_partial_read_or_an_undecided_branch_stays_unknown(lint):
+    # the near misses: one line of the file is not the document; a branch on a
+    # parameter no task gives is either way
+    partial = _script(PARSE + "conf = yaml.safe_load(open(ns.conf_file).readline())\n")
+    assert "demo.scored" not in {f.table for f in lint(_project(partial)).findings}
+    undecided = READS["a branch the file decides"].replace(".conf_file\n", ".other_file\n")
+    files = _project(_script(undecided))
+    assert "demo.scored" not in {f.table for f in lint(files).findings}
