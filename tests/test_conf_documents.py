@@ -193,3 +193,46 @@ def test_a_partial_read_or_an_undecided_branch_stays_unknown(lint):
     undecided = READS["a branch the file decides"].replace(".conf_file\n", ".other_file\n")
     files = _project(_script(undecided))
     assert "demo.scored" not in {f.table for f in lint(files).findings}
+
+
+TEMPLATE_TASK = (
+    "import sys\nimport pathlib\nfrom argparse import ArgumentParser\n\nimport yaml\n\n\n"
+    "def _conf_file():\n"
+    "    p = ArgumentParser()\n"
+    '    p.add_argument("--conf-file", required=False, type=str)\n'
+    "    namespace = p.parse_known_args(sys.argv[1:])[0]\n"
+    "    return namespace.conf_file\n\n\n"
+    "def _provide_config():\n"
+    "    conf_file = _conf_file()\n"
+    "    if not conf_file:\n"
+    "        return {}\n"
+    "    else:\n"
+    "        return yaml.safe_load(pathlib.Path(conf_file).read_text())\n\n\n"
+    "def entrypoint():\n"
+    "    conf = _provide_config()\n"
+    '    table = conf["output"]["table"]\n'
+    '    spark.table("demo.rows").write.mode("overwrite").saveAsTable(f"demo.{table}")\n'
+)
+
+
+def test_a_wheel_s_setup_py_entry_point_reads_the_conf_file_its_tasks_name(lint):
+    def workflow(name: str, conf: str, extra: str = "") -> str:
+        return (
+            f"      - name: {name}\n{extra}        tasks:\n          - task_key: main\n"
+            "            python_wheel_task:\n              package_name: shop\n              entry_point: etl\n"
+            f"              parameters: ['--conf-file', 'file:fuse://{conf}']\n"
+        )
+
+    files = {
+        "setup.py": 'from setuptools import setup\nsetup(name="shop", entry_points={"console_scripts": '
+        '["etl = shop.tasks.score:entrypoint"]})\n',
+        "shop/__init__.py": "",
+        "shop/tasks/__init__.py": "",
+        "shop/tasks/score.py": TEMPLATE_TASK,
+        "conf/tasks/dev.yml": "output:\n  table: scored\n",
+        "conf/tasks/prod.yml": "output:\n  table: scored\n",
+        "conf/deployment.yml": _deployment(
+            default=[workflow("nightly", "conf/tasks/prod.yml", NIGHTLY), workflow("adhoc", "conf/tasks/dev.yml")]
+        ),
+    }
+    assert _tables(lint(files)) == [("demo.scored", "DL102")]
