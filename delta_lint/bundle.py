@@ -381,7 +381,8 @@ def entry_modules(root: Path, wanted: list[tuple[str, str]]) -> dict[tuple[str, 
     `package_name` and `entry_point` may run, for every wheel task of a run in one
     walk of the project (a walk per task grew with tasks times files). The entry
     points a `pyproject.toml` of the project declares (`[project.scripts]`,
-    `[project.entry-points.*]`, `[tool.poetry.scripts]`) come first, those of the
+    `[project.entry-points.*]`, `[tool.poetry.scripts]`), or a `setup.py`'s
+    `setup(entry_points=...)` or a `setup.cfg`'s `[options.entry_points]`, come first, those of the
     wheel's `package_name` before others; else `<entry>.py` files outside tests
     (one such module is the one the wheel runs)."""
     wanted = sorted({(package, entry) for package, entry in wanted if _ENTRY.fullmatch(entry)})
@@ -391,8 +392,8 @@ def entry_modules(root: Path, wanted: list[tuple[str, str]]) -> dict[tuple[str, 
     declared: dict[str, list[tuple[frozenset[str], str]]] = {}  # entry -> (its projects' names, module file)
     fallback: dict[str, list[str]] = {}
     for folder, _, files in _project_folders(root):
-        if "pyproject.toml" in files:
-            names, points = _entry_points(folder / "pyproject.toml", root)
+        for manifest in _MANIFESTS.keys() & set(files):
+            names, points = _MANIFESTS[manifest](folder / manifest, root)
             for entry, modules in points.items():
                 if entry + ".py" not in files_of:
                     continue
@@ -442,6 +443,106 @@ def _entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, lis
             if isinstance(target, str) and re.fullmatch(r"\s*[\w.]+\s*(:\s*[\w.]+\s*)?", target):
                 out.setdefault(str(entry), []).append(target.split(":")[0].strip())
     return names, out
+
+
+_TARGET = re.compile(r"\s*([\w.]+)\s*(?::\s*[\w.]+\s*)?(?:\[[\w\s,.-]*\])?\s*")
+
+
+def _targets(tables: list[object]) -> dict[str, list[str]]:
+    """Entry point name -> the modules it runs, of entry point tables each given as
+    a mapping (`{"etl": "pkg.tasks.etl:main"}`), a list of `name = module:function`
+    lines, or those lines as one text (setuptools takes the three)."""
+    out: dict[str, list[str]] = {}
+    for table in tables:
+        if isinstance(table, str):
+            table = table.splitlines()
+        if isinstance(table, (list, tuple)):
+            pairs = [str(line).split("=", 1) for line in table if isinstance(line, str) and "=" in line]
+            table = {name.strip(): target for name, target in pairs}
+        for entry, target in table.items() if isinstance(table, dict) else ():
+            m = _TARGET.fullmatch(target) if isinstance(target, str) else None
+            if m is not None:
+                out.setdefault(str(entry).strip(), []).append(m.group(1))
+    return out
+
+
+def _setup_py_entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """What a `setup.py` declares, read as a syntax tree (never run): the `name` and
+    `entry_points` of its `setup(...)` call, each a literal or a module-level name
+    bound once to a literal (`ENTRY_POINTS = {...}`). A value the code computes
+    (`entry_points=find_entries()`) declares nothing known: the `<entry>.py` files
+    are looked for instead."""
+    try:
+        tree = ast.parse(read_input_text(path, root, MAX_PYPROJECT_BYTES))
+    except (OSError, ValueError, SyntaxError, RecursionError):
+        return frozenset(), {}
+    bound: dict[str, list[ast.expr]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            bound.setdefault(stmt.targets[0].id, []).append(stmt.value)
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name):
+            bound.setdefault(stmt.target.id, []).extend([stmt.value, stmt.value] if stmt.value else [])
+
+    def literal(node: ast.expr) -> object:
+        if isinstance(node, ast.Name) and len(bound.get(node.id, ())) == 1:
+            node = bound[node.id][0]
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+
+    names: set[str] = set()
+    tables: list[object] = []
+    for node in ast.walk(tree):
+        func = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(func, ast.Name) and func.id == "setup") and not (
+            isinstance(func, ast.Attribute) and func.attr == "setup"
+        ):
+            continue
+        for keyword in node.keywords:  # type: ignore[union-attr]
+            value = literal(keyword.value) if keyword.arg in ("name", "entry_points") else None
+            if keyword.arg == "name" and isinstance(value, str):
+                names.add(_norm(value))
+            elif keyword.arg == "entry_points" and isinstance(value, dict):
+                tables.extend(value.values())
+            elif keyword.arg == "entry_points" and isinstance(value, str):  # an INI text
+                tables.extend(_ini_entry_points(value).values())
+    return frozenset(names), _targets(tables)
+
+
+def _ini_entry_points(text: str, section: str = "") -> dict[str, object]:
+    """The groups of entry points an INI text declares (`[console_scripts]`, or
+    the options of `section`, whose values are their lines)."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return {}
+    if section:
+        return dict(parser[section]) if parser.has_section(section) else {}
+    return {group: [f"{k} = {v}" for k, v in parser[group].items()] for group in parser.sections()}
+
+
+def _setup_cfg_entry_points(path: Path, root: Path) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """What a `setup.cfg` declares: `[metadata] name` and `[options.entry_points]`
+    (each group's value the lines `name = module:function`)."""
+    try:
+        text = read_input_text(path, root, MAX_PYPROJECT_BYTES)
+    except (OSError, ValueError):
+        return frozenset(), {}
+    metadata = _ini_entry_points(text, "metadata")
+    name = metadata.get("name")
+    names = frozenset([_norm(name.strip())] if isinstance(name, str) and name.strip() else [])
+    return names, _targets(list(_ini_entry_points(text, "options.entry_points").values()))
+
+
+_MANIFESTS: dict[str, Callable[[Path, Path], tuple[frozenset[str], dict[str, list[str]]]]] = {
+    "pyproject.toml": _entry_points,
+    "setup.cfg": _setup_cfg_entry_points,
+    "setup.py": _setup_py_entry_points,
+}
 
 
 def _module_file(folder: Path, module: str) -> Path | None:

@@ -142,6 +142,8 @@ def _variants(display: str, suffix: str, text: str, context: Context, memo: Fron
     out.intents.sort(key=lambda i: (i.location.line, i.location.column))
     if out.links is not None:  # a module each task imports by its own name (`import_module(step)`): every one
         out.links.imports = list(dict.fromkeys(m for r in results if r.links is not None for m in r.links.imports))
+        # and each reading's documents (`--conf-file conf/{env}.yml`): the next round gives them all
+        out.links.documents = sorted({p for r in results if r.links is not None for p in r.links.documents})
     return out
 
 

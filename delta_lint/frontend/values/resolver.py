@@ -161,6 +161,25 @@ def _partly_known(text: Str) -> bool:
     return bool(text.params) and text.text != "{" + text.params[0] + "}"
 
 
+def _namespace(node: ast.expr, scope: Scope) -> bool:
+    """Whether `node` is the parsed command line, whose attributes are job inputs:
+    a name holding it (`args = parser.parse_args()`), or the parse itself read in
+    place (`parser.parse_args().conf_file`, `parser.parse_known_args()[0].env`,
+    whose second item is the arguments not declared). A parse of a list the code
+    writes (`parse_args(["--env", "dev"])`) is not the task's command line."""
+    if isinstance(node, ast.Name):
+        return isinstance(scope.env.get(node.id), ArgNamespace)
+    method = "parse_args"
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
+        node, method = node.value, "parse_known_args"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and not any(isinstance(a, (ast.List, ast.Tuple)) for a in [*node.args, *(k.value for k in node.keywords)])
+    )
+
+
 def joined_documents(found: list[object], depth: int = 0) -> object:
     """The documents one opened path may be (see `ValueResolver._document_paths`)
     as one value: their content where they agree; where they differ, one of the
@@ -702,6 +721,8 @@ class ValueResolver:
             document = _json_strings(text.text) if not text.params and not text.unknown else None
             if document is not None:  # a job parameter's JSON value, a literal
                 return document
+        if isinstance(node, ast.Subscript) and _namespace(node, scope):  # `ns = parser.parse_known_args()[0]`
+            return ArgNamespace()
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ARGUMENT_PARSERS:
             if node.func.attr == "parse_known_args":  # `args, rest = ...`: the arguments, and those not declared
                 return (ArgNamespace(), Str("{argv_rest}", ("argv_rest",), True))
@@ -812,9 +833,8 @@ class ValueResolver:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "environ":
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 return param_str(node.slice.value)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if isinstance(scope.env.get(node.value.id), ArgNamespace):
-                return self._input(node.attr)
+        if isinstance(node, ast.Attribute) and _namespace(node.value, scope):
+            return self._input(node.attr)
         return None
 
     def _task_value(self, node: ast.Call) -> Str | None:
@@ -1505,7 +1525,23 @@ class ValueResolver:
         return Instance(tuple((k, v) for k, v in fields.items() if type(v) is Str), cls=made.cls)
 
     def _opened(self, node: ast.expr, scope: Scope) -> Opened | None:
-        """`open("conf/dev.yml")` with a known path."""
+        """`open("conf/dev.yml")` with a known path; its whole text read in place
+        (`open(p).read()`, `f.read()` of an opened `f`, `Path(p).read_text()`), which
+        a loader parses as it parses the file."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            owner = node.func.value
+            if node.func.attr == "read" and isinstance(owner, ast.Name):
+                held = scope.env.get(owner.id)
+                return held if isinstance(held, Opened) else None
+            if node.func.attr == "read":
+                return self._opened(owner, scope)
+            path_call = isinstance(owner, ast.Call) and len(owner.args) == 1 and not owner.keywords
+            named = owner.func if path_call else None  # type: ignore[union-attr]
+            if node.func.attr == "read_text" and (
+                (isinstance(named, ast.Name) and named.id == "Path" and "Path" not in scope.env)
+                or (isinstance(named, ast.Attribute) and named.attr == "Path" and isinstance(named.value, ast.Name))
+            ):
+                node = ast.Call(func=ast.Name(id="open"), args=owner.args, keywords=[])  # type: ignore[union-attr]
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open"):
             return None
         path = self.string(node.args[0], scope) if node.args else None
@@ -1788,6 +1824,19 @@ class ValueResolver:
         setup_configuration(args)`); None when that cannot be told."""
         return self._evaluate(fn, call, scope)[1]
 
+    def _decided(self, test: ast.expr, scope: Scope) -> bool | None:
+        """The truth of a branch's test a function's reading can tell: a name (or its
+        `not`) holding a text known whole (`if not conf_file:` where the task gives
+        the file); None for anything else, a text a run gives among them."""
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        operand = test.operand if negated else test  # type: ignore[attr-defined]
+        if not isinstance(operand, ast.Name):
+            return None
+        held = scope.env.get(operand.id)
+        if type(held) is not Str or held.params or held.unknown or held.scalar:
+            return None
+        return bool(held.text) != negated
+
     def _returned_text(self, node: ast.Call, scope: Scope) -> Str | None:
         """The text a function of the file returns for this call, read with its
         arguments bound, when it is known or a template of named inputs
@@ -1832,7 +1881,13 @@ class ValueResolver:
         if owner is not None:
             local.env["self"] = owner
         local.env.update(bound or {})
-        for stmt in _straight(fn.body):
+        pending = _straight(fn.body)
+        while pending:
+            stmt = pending.pop(0)
+            decided = self._decided(stmt.test, local) if isinstance(stmt, ast.If) else None
+            if decided is not None:  # `if not conf_file: return {}` with the file known: its other branch
+                pending[:0] = _straight(stmt.body if decided else stmt.orelse)  # type: ignore[attr-defined]
+                continue
             parent = self._parent_init(fn, stmt)
             if parent is not None:  # `super().__init__(catalog)`: what the base's sets, in turn
                 owner = Instance(tuple(attrs.items()), cls=cls)
