@@ -150,17 +150,83 @@ class Host(Protocol):
     def _registry_of(self) -> Registries: ...
 
 
+# The node classes of Python 3.10-3.11's grammar, whose fields `_plan` knows:
+# a class added later (3.12's `TypeAlias` holds a node in `name`) is walked field
+# by field.
+_GRAMMAR = frozenset(
+    "Module Interactive Expression FunctionType FunctionDef AsyncFunctionDef ClassDef Return Delete Assign "
+    "AugAssign AnnAssign For AsyncFor While If With AsyncWith Match Raise Try TryStar Assert Import ImportFrom "
+    "Global Nonlocal Expr Pass Break Continue BoolOp NamedExpr BinOp UnaryOp Lambda IfExp Dict Set ListComp "
+    "SetComp DictComp GeneratorExp Await Yield YieldFrom Compare Call FormattedValue JoinedStr Constant "
+    "Attribute Subscript Starred Name List Tuple Slice comprehension ExceptHandler arguments arg keyword alias "
+    "withitem match_case MatchValue MatchSingleton MatchSequence MatchMapping MatchClass MatchStar MatchAs "
+    "MatchOr TypeIgnore".split()
+)
+# Fields of those classes that hold a name, a number or a constant, never a node
+# (`Global.names` and `MatchClass.kwd_attrs` are lists of names): not looked at.
+_SCALAR_FIELDS = frozenset(
+    {"id", "attr", "arg", "name", "asname", "module", "level", "rest", "kind", "conversion", "is_async", "simple"}
+    | {"type_comment", "tag", "kwd_attrs", "lineno"}
+)
+_SCALAR_OF = {"Constant": ("value",), "MatchSingleton": ("value",), "Global": ("names",), "Nonlocal": ("names",)}
+# Fields that hold a list of nodes (or of nodes and None: `Dict.keys`,
+# `arguments.kw_defaults`), unless `_ONE_NODE` says the class holds one node there.
+_LIST_FIELDS = frozenset(
+    {"body", "orelse", "finalbody", "handlers", "targets", "elts", "args", "keywords", "values", "keys", "ops"}
+    | {"comparators", "generators", "ifs", "decorator_list", "bases", "names", "items", "cases", "patterns"}
+    | {"kwd_patterns", "posonlyargs", "kwonlyargs", "kw_defaults", "defaults", "type_ignores", "argtypes"}
+)
+_ONE_NODE = {
+    "Lambda": ("args", "body"),
+    "IfExp": ("body", "orelse"),
+    "Expression": ("body",),
+    "FunctionDef": ("args",),
+    "AsyncFunctionDef": ("args",),
+}
+_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _plan(kind: type) -> tuple[tuple[str, bool], ...]:
+    """The fields of a node class a walk looks at, in their order, each with whether
+    it holds a list. Of the grammar's classes (`_GRAMMAR`), names and constants are
+    left out; any other class (a newer grammar's, one a test builds) has every
+    field looked at. A list is still checked to be one, and a field that is not
+    one is checked for a node: a field these tables do not know is walked as before."""
+    name = kind.__name__
+    if kind.__module__ != "ast" or name not in _GRAMMAR:
+        plan = tuple((f, False) for f in kind._fields)
+    else:
+        scalars, single = _SCALAR_OF.get(name, ()), _ONE_NODE.get(name, ())
+        plan = tuple(
+            (f, f in _LIST_FIELDS and f not in single)
+            for f in kind._fields
+            if f not in _SCALAR_FIELDS and f not in scalars
+        )
+    _PLANS[kind] = plan
+    return plan
+
+
 def walk(node: ast.AST) -> list[ast.AST]:
     """`ast.walk(node)` as a list, in its order (breadth first): without a generator
-    per node it is quicker, and a job file is walked several times."""
+    per node it is quicker, and a job file is walked several times. Each class's
+    fields are looked at as the grammar types them (`_plan`): names and constants
+    not at all, a list without asking whether it is one."""
     todo = [node]
+    plans, is_node = _PLANS, ast.AST
+    append, extend = todo.append, todo.extend
     for current in todo:  # the list grows while it is read: breadth first
-        for name in current._fields:
+        plan = plans.get(current.__class__)
+        if plan is None:
+            plan = _plan(current.__class__)
+        for name, many in plan:
             value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                todo.append(value)
+            if many and type(value) is list:
+                if value:
+                    extend([v for v in value if isinstance(v, is_node)])
+            elif isinstance(value, is_node):
+                append(value)
             elif type(value) is list:
-                todo.extend([v for v in value if isinstance(v, ast.AST)])
+                extend([v for v in value if isinstance(v, is_node)])
     return todo
 
 
