@@ -884,8 +884,10 @@ class Walker:
                 line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
                 budget.note(self.host.own_path, line, str(err), lasting=True)
                 self.values._budget_spent(stmt)
-        walrus, scoped = self._text_has()
-        if walrus:
+        flags = self._flags
+        if flags[0] is not self.host.source:
+            flags = self._scan_text()
+        if flags[1]:
             self._walrus(stmt, scope)
         self._read(stmt, scope)
         if self._changing[2] or self._changing[0] is not self.host.functions:
@@ -913,11 +915,17 @@ class Walker:
         """Whether the file's text (its own and the helpers pasted after it) holds a
         walrus, and a `global` or `nonlocal` declaration: most files hold neither,
         and then no statement is searched for them."""
+        flags = self._flags if self._flags[0] is self.host.source else self._scan_text()
+        return flags[1], flags[2]
+
+    def _scan_text(self) -> tuple[object, bool, bool]:
+        """`_text_has`'s answers, worked out once per text: the words searched for
+        as plain text first (the pattern's word boundaries cost a look at every
+        character; most files hold neither word)."""
         source = self.host.source
-        if self._flags[0] is not source:
-            scoped = bool(_SCOPE_WORDS.search(source))
-            self._flags = (source, ":=" in source, scoped)
-        return self._flags[1], self._flags[2]
+        scoped = ("global" in source or "nonlocal" in source) and bool(_SCOPE_WORDS.search(source))
+        self._flags = (source, ":=" in source, scoped)
+        return self._flags
 
     def _handed_on(self, stmt: ast.stmt, scope: Scope) -> None:
         """A list or dict a name holds, given to a function of the file that changes
