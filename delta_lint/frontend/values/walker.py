@@ -374,6 +374,10 @@ def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
 
 
 _MISSING = object()  # a name not bound (see `Walker._try`)
+# statements read as paths that join again (see `Walker._branching`)
+_BRANCHING = frozenset(
+    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else [])}
+)
 
 
 def _forget(env: dict[str, object], name: str) -> None:
@@ -969,20 +973,20 @@ class Walker:
                 params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
                 changed: set[str] = set()
                 for node in walk(fn) if params else ():
-                    part: ast.expr | None = None
-                    if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                        part = node
-                    elif isinstance(node, ast.AugAssign):
+                    kind = type(node)  # by identity: a parsed tree holds no subclass of the grammar's
+                    if kind is ast.Subscript:
+                        if type(node.ctx) is ast.Load:
+                            continue
+                        part: ast.expr = node
+                    elif kind is ast.AugAssign:
                         part = node.target
-                    elif (
-                        isinstance(node, ast.Call)
-                        and isinstance(node.func, ast.Attribute)
-                        and node.func.attr in methods
-                    ):
+                    elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods:
                         part = node.func.value
-                    while isinstance(part, (ast.Subscript, ast.Attribute)):
-                        part = part.value
-                    if isinstance(part, ast.Name) and part.id in params:
+                    else:
+                        continue
+                    while type(part) is ast.Subscript or type(part) is ast.Attribute:
+                        part = part.value  # type: ignore[attr-defined]
+                    if type(part) is ast.Name and part.id in params:
                         changed.add(part.id)
                 if changed:
                     found[name] = frozenset(changed)
@@ -1021,14 +1025,17 @@ class Walker:
                 _forget(scope.env, name)
 
     def _read(self, stmt: ast.stmt, scope: Scope) -> None:
-        if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
+        # the statement's class, compared by identity: a parsed tree holds the
+        # grammar's own classes (no subclass), and one look costs less than each isinstance
+        kind = type(stmt)
+        if kind is ast.Break or kind is ast.Continue:  # the names leave the turn as they are
             if self._exits:
-                self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
-            self._left = "continue" if isinstance(stmt, ast.Continue) else "break"
+                self._exits[-1][kind is ast.Continue].append(dict(scope.env))
+            self._left = "continue" if kind is ast.Continue else "break"
             return
-        if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
+        if kind is ast.Expr and _is_widget_definition(stmt.value):
             self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             if stmt.name not in self.host.batch_functions:
                 self.function(stmt, scope)
             # a name it (or a function in it) rebinds with `global`/`nonlocal` changes
@@ -1040,7 +1047,7 @@ class Walker:
                 if name in declared and scope.env is not self.host.module_env:
                     _forget(self.host.module_env, name)
             return
-        if isinstance(stmt, ast.ClassDef):
+        if kind is ast.ClassDef:
             self._class_session[stmt.name] = replace(self.host.session)
             outer, self._class = self._class, stmt.name
             try:
@@ -1063,11 +1070,11 @@ class Walker:
                 else {}
             )
             return
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        if kind is ast.Import or kind is ast.ImportFrom:
             self._import(stmt, scope)
             return
         headed = False  # the loop's iterable read for its writes (a lambda or call written there)
-        if isinstance(stmt, ast.For) and not stmt.orelse:
+        if kind is ast.For and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
             if rows is None and len(names) == 1 and _written_list(stmt.iter):
@@ -1090,39 +1097,37 @@ class Walker:
                 headed = True
                 if self._read_collection(stmt, scope):
                     return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        if kind is ast.For or kind is ast.AsyncFor:
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
                     scope.env.pop(target.id, None)
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
-            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
-        ):
+        if kind in _BRANCHING:
             for expr in _header_exprs(stmt):
                 if not headed:
                     self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
-        if isinstance(stmt, ast.With):
+        if kind is ast.With:
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
                 if isinstance(item.optional_vars, ast.Name):
                     opened = self.values._opened(item.context_expr, scope)
                     if opened is not None:
                         scope.env[item.optional_vars.id] = opened
-        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        if kind is ast.With or kind is ast.AsyncWith:
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
             self.block(stmt.body, scope)
             if self._left == "raise":  # a context manager may suppress what is raised
                 self._left = None
             return
-        if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
+        if kind is ast.Match:
             self.host._calls(stmt.subject, scope)
             for case in stmt.cases:  # what a pattern captures (on a failed match too) is not known
                 for name in _bound_here(ast.Expr(case.pattern)):  # type: ignore[arg-type]
                     _forget(scope.env, name)
             self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+        if (kind is ast.Assign or kind is ast.AnnAssign) and stmt.value is not None:
             if scope.env is self.host.module_env:
                 job = _job_definition(stmt.value, self.host.budget, self.host.own_path)
                 if job is not None:
@@ -1139,7 +1144,7 @@ class Walker:
             if module is not None and isinstance(targets[0], ast.Name):  # `mod = import_module(...)`
                 scope.env[targets[0].id] = module
             return
-        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        if kind is ast.AugAssign and type(stmt.target) is ast.Name:
             self.host._calls(stmt.value, scope)
             if isinstance(stmt.op, ast.Add):
                 left = scope.env.get(stmt.target.id)
@@ -1150,15 +1155,15 @@ class Walker:
                         return
             _forget(scope.env, stmt.target.id)  # `n -= 1`, `t += x` on what is not held: not known
             return
-        if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
+        if kind is ast.Expr and (loop := self._loop_of(stmt.value, scope)) is not None:
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        if kind is ast.Expr and type(stmt.value) is ast.Call:
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
             self._change_dict(stmt.value, scope)
             self._change_list(stmt.value, scope)
             return
-        if isinstance(stmt, ast.Delete):
+        if kind is ast.Delete:
             for target in stmt.targets:
                 self.host._calls(target, scope)
                 if (
@@ -1173,7 +1178,7 @@ class Walker:
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
-        if isinstance(stmt, ast.AugAssign):  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
+        if kind is ast.AugAssign:  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
             self._stored_into(stmt.target, scope)
 
     def _change_dict(self, call: ast.Call, scope: Scope) -> None:
