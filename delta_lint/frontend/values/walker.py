@@ -50,7 +50,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import ImportedModule, Registries, imports_by_name, module_pattern
+from delta_lint.frontend.registries import IMPORT_MODULE, ImportedModule, Registries, imports_by_name, module_pattern
 from delta_lint.frontend.sdkjobs import static_value
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
@@ -792,6 +792,8 @@ class Walker:
         are recorded as imports (a template as itself, which the link stage matches
         against the project's modules), so the link stage gives this file their
         functions."""
+        if type(call) is not ast.Call or (type(call.func) is ast.Attribute and call.func.attr != IMPORT_MODULE[1]):
+            return None  # `spark.read.format("delta")`: most calls, told apart without the imports
         if not imports_by_name(call, self.host.imports):
             return None
         assert isinstance(call, ast.Call)
