@@ -36,6 +36,9 @@ from delta_lint.frontend.values.resolver import ValueResolver
 from delta_lint.frontend.values.walker import walk as _walk
 from delta_lint.model import Diagnostic, Flag, Intent
 
+# names of a scope looked through before each write read (see `AlternativeReader.read`)
+_SCANNED_SCOPE = 64
+
 
 class Host(Protocol):
     """What an `AlternativeReader` reads from and hands back to the analyzer that owns it."""
@@ -66,13 +69,21 @@ class AlternativeReader:
         combinations the names stay unknown, as any unknown value."""
         host = self.host
         env = scope.env
+        # a look at every value of a small scope says quickly that no name holds one of
+        # several; a large one (a notebook of thousands of names) is not looked through
+        # at each write: the write's own names decide, as they do once either look passes
+        small = len(env) <= _SCANNED_SCOPE
         names = (
             sorted({n.id for n in _walk(node) if type(n) is ast.Name and held_alternatives(env.get(n.id))})
-            if any(held_alternatives(v) for v in env.values())
+            if not small or any(held_alternatives(v) for v in env.values())
             else []
         )
         # `conf["schema"]` of a dict whose key holds one of several texts: read per text too
-        keyed = member_alternatives(_walk(node), env) if names or any(type(v) is dict for v in env.values()) else []
+        keyed = (
+            member_alternatives(_walk(node), env)
+            if names or not small or any(type(v) is dict for v in env.values())
+            else []
+        )
         calls = self._calls_with_alternatives(node, scope)
         choices = [held_alternatives(scope.env[n]) for n in names] + [texts for *_, texts in keyed]
         choices += [held_alternatives(held) for _, held in calls]

@@ -50,7 +50,7 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import ImportedModule, Registries, imports_by_name, module_pattern
+from delta_lint.frontend.registries import IMPORT_MODULE, ImportedModule, Registries, imports_by_name, module_pattern
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
@@ -150,17 +150,83 @@ class Host(Protocol):
     def _registry_of(self) -> Registries: ...
 
 
+# The node classes of Python 3.10-3.11's grammar, whose fields `_plan` knows:
+# a class added later (3.12's `TypeAlias` holds a node in `name`) is walked field
+# by field.
+_GRAMMAR = frozenset(
+    "Module Interactive Expression FunctionType FunctionDef AsyncFunctionDef ClassDef Return Delete Assign "
+    "AugAssign AnnAssign For AsyncFor While If With AsyncWith Match Raise Try TryStar Assert Import ImportFrom "
+    "Global Nonlocal Expr Pass Break Continue BoolOp NamedExpr BinOp UnaryOp Lambda IfExp Dict Set ListComp "
+    "SetComp DictComp GeneratorExp Await Yield YieldFrom Compare Call FormattedValue JoinedStr Constant "
+    "Attribute Subscript Starred Name List Tuple Slice comprehension ExceptHandler arguments arg keyword alias "
+    "withitem match_case MatchValue MatchSingleton MatchSequence MatchMapping MatchClass MatchStar MatchAs "
+    "MatchOr TypeIgnore".split()
+)
+# Fields of those classes that hold a name, a number or a constant, never a node
+# (`Global.names` and `MatchClass.kwd_attrs` are lists of names): not looked at.
+_SCALAR_FIELDS = frozenset(
+    {"id", "attr", "arg", "name", "asname", "module", "level", "rest", "kind", "conversion", "is_async", "simple"}
+    | {"type_comment", "tag", "kwd_attrs", "lineno"}
+)
+_SCALAR_OF = {"Constant": ("value",), "MatchSingleton": ("value",), "Global": ("names",), "Nonlocal": ("names",)}
+# Fields that hold a list of nodes (or of nodes and None: `Dict.keys`,
+# `arguments.kw_defaults`), unless `_ONE_NODE` says the class holds one node there.
+_LIST_FIELDS = frozenset(
+    {"body", "orelse", "finalbody", "handlers", "targets", "elts", "args", "keywords", "values", "keys", "ops"}
+    | {"comparators", "generators", "ifs", "decorator_list", "bases", "names", "items", "cases", "patterns"}
+    | {"kwd_patterns", "posonlyargs", "kwonlyargs", "kw_defaults", "defaults", "type_ignores", "argtypes"}
+)
+_ONE_NODE = {
+    "Lambda": ("args", "body"),
+    "IfExp": ("body", "orelse"),
+    "Expression": ("body",),
+    "FunctionDef": ("args",),
+    "AsyncFunctionDef": ("args",),
+}
+_PLANS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _plan(kind: type) -> tuple[tuple[str, bool], ...]:
+    """The fields of a node class a walk looks at, in their order, each with whether
+    it holds a list. Of the grammar's classes (`_GRAMMAR`), names and constants are
+    left out; any other class (a newer grammar's, one a test builds) has every
+    field looked at. A list is still checked to be one, and a field that is not
+    one is checked for a node: a field these tables do not know is walked as before."""
+    name = kind.__name__
+    if kind.__module__ != "ast" or name not in _GRAMMAR:
+        plan = tuple((f, False) for f in kind._fields)
+    else:
+        scalars, single = _SCALAR_OF.get(name, ()), _ONE_NODE.get(name, ())
+        plan = tuple(
+            (f, f in _LIST_FIELDS and f not in single)
+            for f in kind._fields
+            if f not in _SCALAR_FIELDS and f not in scalars
+        )
+    _PLANS[kind] = plan
+    return plan
+
+
 def walk(node: ast.AST) -> list[ast.AST]:
     """`ast.walk(node)` as a list, in its order (breadth first): without a generator
-    per node it is quicker, and a job file is walked several times."""
+    per node it is quicker, and a job file is walked several times. Each class's
+    fields are looked at as the grammar types them (`_plan`): names and constants
+    not at all, a list without asking whether it is one."""
     todo = [node]
+    plans, is_node = _PLANS, ast.AST
+    append, extend = todo.append, todo.extend
     for current in todo:  # the list grows while it is read: breadth first
-        for name in current._fields:
+        plan = plans.get(current.__class__)
+        if plan is None:
+            plan = _plan(current.__class__)
+        for name, many in plan:
             value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                todo.append(value)
+            if many and type(value) is list:
+                if value:
+                    extend([v for v in value if isinstance(v, is_node)])
+            elif isinstance(value, is_node):
+                append(value)
             elif type(value) is list:
-                todo.extend([v for v in value if isinstance(v, ast.AST)])
+                extend([v for v in value if isinstance(v, is_node)])
     return todo
 
 
@@ -308,6 +374,10 @@ def _own_nodes(stmt: ast.stmt) -> list[ast.AST]:
 
 
 _MISSING = object()  # a name not bound (see `Walker._try`)
+# statements read as paths that join again (see `Walker._branching`)
+_BRANCHING = frozenset(
+    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else [])}
+)
 
 
 def _forget(env: dict[str, object], name: str) -> None:
@@ -713,6 +783,8 @@ class Walker:
         are recorded as imports (a template as itself, which the link stage matches
         against the project's modules), so the link stage gives this file their
         functions."""
+        if type(call) is not ast.Call or (type(call.func) is ast.Attribute and call.func.attr != IMPORT_MODULE[1]):
+            return None  # `spark.read.format("delta")`: most calls, told apart without the imports
         if not imports_by_name(call, self.host.imports):
             return None
         assert isinstance(call, ast.Call)
@@ -809,8 +881,10 @@ class Walker:
                 line = scope.site.line if scope.site is not None and scope.calls else stmt.lineno
                 budget.note(self.host.own_path, line, str(err), lasting=True)
                 self.values._budget_spent(stmt)
-        walrus, scoped = self._text_has()
-        if walrus:
+        flags = self._flags
+        if flags[0] is not self.host.source:
+            flags = self._scan_text()
+        if flags[1]:
             self._walrus(stmt, scope)
         self._read(stmt, scope)
         if self._changing[2] or self._changing[0] is not self.host.functions:
@@ -838,11 +912,17 @@ class Walker:
         """Whether the file's text (its own and the helpers pasted after it) holds a
         walrus, and a `global` or `nonlocal` declaration: most files hold neither,
         and then no statement is searched for them."""
+        flags = self._flags if self._flags[0] is self.host.source else self._scan_text()
+        return flags[1], flags[2]
+
+    def _scan_text(self) -> tuple[object, bool, bool]:
+        """`_text_has`'s answers, worked out once per text: the words searched for
+        as plain text first (the pattern's word boundaries cost a look at every
+        character; most files hold neither word)."""
         source = self.host.source
-        if self._flags[0] is not source:
-            scoped = bool(_SCOPE_WORDS.search(source))
-            self._flags = (source, ":=" in source, scoped)
-        return self._flags[1], self._flags[2]
+        scoped = ("global" in source or "nonlocal" in source) and bool(_SCOPE_WORDS.search(source))
+        self._flags = (source, ":=" in source, scoped)
+        return self._flags
 
     def _handed_on(self, stmt: ast.stmt, scope: Scope) -> None:
         """A list or dict a name holds, given to a function of the file that changes
@@ -886,20 +966,20 @@ class Walker:
                 params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
                 changed: set[str] = set()
                 for node in walk(fn) if params else ():
-                    part: ast.expr | None = None
-                    if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                        part = node
-                    elif isinstance(node, ast.AugAssign):
+                    kind = type(node)  # by identity: a parsed tree holds no subclass of the grammar's
+                    if kind is ast.Subscript:
+                        if type(node.ctx) is ast.Load:
+                            continue
+                        part: ast.expr = node
+                    elif kind is ast.AugAssign:
                         part = node.target
-                    elif (
-                        isinstance(node, ast.Call)
-                        and isinstance(node.func, ast.Attribute)
-                        and node.func.attr in methods
-                    ):
+                    elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods:
                         part = node.func.value
-                    while isinstance(part, (ast.Subscript, ast.Attribute)):
-                        part = part.value
-                    if isinstance(part, ast.Name) and part.id in params:
+                    else:
+                        continue
+                    while type(part) is ast.Subscript or type(part) is ast.Attribute:
+                        part = part.value  # type: ignore[attr-defined]
+                    if type(part) is ast.Name and part.id in params:
                         changed.add(part.id)
                 if changed:
                     found[name] = frozenset(changed)
@@ -938,14 +1018,17 @@ class Walker:
                 _forget(scope.env, name)
 
     def _read(self, stmt: ast.stmt, scope: Scope) -> None:
-        if isinstance(stmt, (ast.Break, ast.Continue)):  # the names leave the turn as they are
+        # the statement's class, compared by identity: a parsed tree holds the
+        # grammar's own classes (no subclass), and one look costs less than each isinstance
+        kind = type(stmt)
+        if kind is ast.Break or kind is ast.Continue:  # the names leave the turn as they are
             if self._exits:
-                self._exits[-1][isinstance(stmt, ast.Continue)].append(dict(scope.env))
-            self._left = "continue" if isinstance(stmt, ast.Continue) else "break"
+                self._exits[-1][kind is ast.Continue].append(dict(scope.env))
+            self._left = "continue" if kind is ast.Continue else "break"
             return
-        if isinstance(stmt, ast.Expr) and _is_widget_definition(stmt.value):
+        if kind is ast.Expr and _is_widget_definition(stmt.value):
             self._widget_default(stmt.value, scope)  # type: ignore[arg-type]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             if stmt.name not in self.host.batch_functions:
                 self.function(stmt, scope)
             # a name it (or a function in it) rebinds with `global`/`nonlocal` changes
@@ -957,7 +1040,7 @@ class Walker:
                 if name in declared and scope.env is not self.host.module_env:
                     _forget(self.host.module_env, name)
             return
-        if isinstance(stmt, ast.ClassDef):
+        if kind is ast.ClassDef:
             self._class_session[stmt.name] = replace(self.host.session)
             outer, self._class = self._class, stmt.name
             try:
@@ -980,11 +1063,11 @@ class Walker:
                 else {}
             )
             return
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        if kind is ast.Import or kind is ast.ImportFrom:
             self._import(stmt, scope)
             return
         headed = False  # the loop's iterable read for its writes (a lambda or call written there)
-        if isinstance(stmt, ast.For) and not stmt.orelse:
+        if kind is ast.For and not stmt.orelse:
             names = loop_names(stmt.target)
             rows = self.values._rows(stmt.iter, scope, len(names)) if names else None
             if rows is None and len(names) == 1 and _written_list(stmt.iter):
@@ -1007,39 +1090,37 @@ class Walker:
                 headed = True
                 if self._read_collection(stmt, scope):
                     return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        if kind is ast.For or kind is ast.AsyncFor:
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
                     scope.env.pop(target.id, None)
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try)) or (
-            hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)
-        ):
+        if kind in _BRANCHING:
             for expr in _header_exprs(stmt):
                 if not headed:
                     self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
-        if isinstance(stmt, ast.With):
+        if kind is ast.With:
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
                 if isinstance(item.optional_vars, ast.Name):
                     opened = self.values._opened(item.context_expr, scope)
                     if opened is not None:
                         scope.env[item.optional_vars.id] = opened
-        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        if kind is ast.With or kind is ast.AsyncWith:
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
             self.block(stmt.body, scope)
             if self._left == "raise":  # a context manager may suppress what is raised
                 self._left = None
             return
-        if hasattr(ast, "Match") and isinstance(stmt, ast.Match):
+        if kind is ast.Match:
             self.host._calls(stmt.subject, scope)
             for case in stmt.cases:  # what a pattern captures (on a failed match too) is not known
                 for name in _bound_here(ast.Expr(case.pattern)):  # type: ignore[arg-type]
                     _forget(scope.env, name)
             self._paths(scope, [case.body for case in stmt.cases], may_skip=True)
             return
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+        if (kind is ast.Assign or kind is ast.AnnAssign) and stmt.value is not None:
             loop = self._loop_of(stmt.value, scope)
             if loop is not None:  # `done = [w(t) for t in TABLES]`: the loop it runs writes
                 self._comprehension(loop, scope)
@@ -1052,7 +1133,7 @@ class Walker:
             if module is not None and isinstance(targets[0], ast.Name):  # `mod = import_module(...)`
                 scope.env[targets[0].id] = module
             return
-        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        if kind is ast.AugAssign and type(stmt.target) is ast.Name:
             self.host._calls(stmt.value, scope)
             if isinstance(stmt.op, ast.Add):
                 left = scope.env.get(stmt.target.id)
@@ -1063,15 +1144,15 @@ class Walker:
                         return
             _forget(scope.env, stmt.target.id)  # `n -= 1`, `t += x` on what is not held: not known
             return
-        if isinstance(stmt, ast.Expr) and (loop := self._loop_of(stmt.value, scope)) is not None:
+        if kind is ast.Expr and (loop := self._loop_of(stmt.value, scope)) is not None:
             self._comprehension(loop, scope)  # `[spark.sql(s) for s in STATEMENTS]`: a loop
             return
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        if kind is ast.Expr and type(stmt.value) is ast.Call:
             self.host._calls(stmt.value, scope)  # the arguments are read before the change
             self._change_dict(stmt.value, scope)
             self._change_list(stmt.value, scope)
             return
-        if isinstance(stmt, ast.Delete):
+        if kind is ast.Delete:
             for target in stmt.targets:
                 self.host._calls(target, scope)
                 if (
@@ -1086,7 +1167,7 @@ class Walker:
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
                 self.host._calls(child, scope)
-        if isinstance(stmt, ast.AugAssign):  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
+        if kind is ast.AugAssign:  # `u[0] += "_x"`, `cfg["t"] += "_v2"`
             self._stored_into(stmt.target, scope)
 
     def _change_dict(self, call: ast.Call, scope: Scope) -> None:
