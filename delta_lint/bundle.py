@@ -169,21 +169,24 @@ WORKFLOWS_TYPES = (Workflows, Job, Task, Pipeline)
 # -- YAML with line numbers ---------------------------------------------------------------
 
 
-class _LineDict(dict):
+class LineDict(dict):
+    """A YAML mapping that knows the line it starts on (`line`), for findings placed
+    in job files (bundles, dbx deployment files)."""
+
     line = 1
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: bundles can be large
-    pass
+class LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: bundles can be large
+    """Safe YAML whose mappings are `LineDict`s."""
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _LineDict:
-    out = _LineDict(loader.construct_mapping(node, deep=True))
+def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> LineDict:
+    out = LineDict(loader.construct_mapping(node, deep=True))
     out.line = node.start_mark.line + 1
     return out
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _load_yaml(path: Path, root: Path | None) -> dict:
@@ -193,7 +196,7 @@ def _load_yaml(path: Path, root: Path | None) -> dict:
         text = read_input_text(path, root)
     except (OSError, UnicodeDecodeError, ValueError) as err:  # ValueError: a NUL byte in the path
         raise ConfigError(f"{path}: cannot read bundle file: {err}", None, f"cannot read bundle file: {err}") from err
-    data, source = load_yaml(text, path, _Loader, "a bundle file", aliases=True)
+    data, source = load_yaml(text, path, LineLoader, "a bundle file", aliases=True)
     convert(data, BundleFile, source)
     return data
 
@@ -834,7 +837,7 @@ def _subfolders(top: Path, files: bool = False) -> list[Path]:
 def _merge(base: Any, override: Any) -> Any:
     """Target overrides: mappings merge key by key, task lists by task_key."""
     if isinstance(base, dict) and isinstance(override, dict):
-        out = _LineDict(base)
+        out = LineDict(base)
         out.line = getattr(base, "line", 1)
         for key, value in override.items():
             out[key] = _merge(base[key], value) if key in base else value
@@ -920,7 +923,7 @@ def load_bundle(
         return Workflows(source=_rel(path, root), files=[path], problems=[found_problem(path, root, err)])
     bundle_root = path.parent
     sources: dict[int, Path] = {}  # id(job mapping) -> file that defined it
-    resources = _LineDict()
+    resources = LineDict()
     files = [path]
     listings = []
     problems = []
@@ -941,7 +944,7 @@ def load_bundle(
         for key, job in ((data.get("resources") or {}).get("jobs") or {}).items():
             if isinstance(job, dict):
                 sources[id(job)] = file
-                resources.setdefault("jobs", _LineDict())[key] = job
+                resources.setdefault("jobs", LineDict())[key] = job
         for key, spec in ((data.get("resources") or {}).get("pipelines") or {}).items():
             if isinstance(spec, dict):
                 pipeline_specs[str(key)] = (spec, file)
@@ -951,7 +954,7 @@ def load_bundle(
     for key, job, file in python_jobs:  # the YAML's job of a key wins, as the CLI refuses both
         if key not in (resources.get("jobs") or {}):
             sources[id(job)] = file
-            resources.setdefault("jobs", _LineDict())[key] = job
+            resources.setdefault("jobs", LineDict())[key] = job
     files += [f for f in python_files if f not in files]
     targets = main.get("targets") or {}
     if target is None:
@@ -963,7 +966,7 @@ def load_bundle(
         why = "chosen with --target or the configuration's `target:`"
     tconf = targets.get(target) or {} if target else {}
     for key, job in ((tconf.get("resources") or {}).get("jobs") or {}).items():
-        base = resources.setdefault("jobs", _LineDict()).get(key)
+        base = resources.setdefault("jobs", LineDict()).get(key)
         merged = _merge(base, job) if base is not None else job
         sources[id(merged)] = sources.get(id(base), path) if base is not None else path
         resources["jobs"][key] = merged
@@ -1258,7 +1261,7 @@ def _resolve(value: Any, refs: dict[str, Any], growth: _Growth | None = None, li
         return _REF.sub(lambda m: _ref_text(refs, m), value)
     if isinstance(value, dict):
         here = getattr(value, "line", line)
-        out = _LineDict({k: _resolve(v, refs, growth, here) for k, v in value.items()})
+        out = LineDict({k: _resolve(v, refs, growth, here) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
@@ -1618,7 +1621,7 @@ MAX_PYTHON_RESOURCE_FILES = 500
 
 def _python_resources(
     main: dict, path: Path, root: Path, listings: list, problems: list
-) -> tuple[list[tuple[str, _LineDict, Path]], list[Path]]:
+) -> tuple[list[tuple[str, LineDict, Path]], list[Path]]:
     """The jobs a bundle defines in Python (`python: resources: ["pkg:fn"]`, before
     that `experimental: python: resources:`), read with `ast`, never imported: when
     `fn` of the package `pkg` (relative to the bundle root) returns
@@ -1632,7 +1635,7 @@ def _python_resources(
     experimental = main.get("experimental") if isinstance(main.get("experimental"), dict) else {}
     python = python or (experimental.get("python") if isinstance(experimental.get("python"), dict) else {})
     entries = python.get("resources") if isinstance(python, dict) else None
-    jobs: list[tuple[str, _LineDict, Path]] = []
+    jobs: list[tuple[str, LineDict, Path]] = []
     files: list[Path] = []
     for entry in entries if isinstance(entries, list) else []:
         module, _, function = str(entry).partition(":")
@@ -1668,7 +1671,7 @@ def _python_resources(
     return jobs, files
 
 
-def _python_jobs(file: Path, root: Path) -> list[tuple[str, _LineDict, Path]]:
+def _python_jobs(file: Path, root: Path) -> list[tuple[str, LineDict, Path]]:
     """One module's jobs (`sdkjobs.bundle_python_jobs`); a module that cannot be read
     defines none (the Python front end reports it where it checks the file)."""
     from delta_lint.frontend.sdkjobs import bundle_python_jobs
@@ -1680,7 +1683,7 @@ def _python_jobs(file: Path, root: Path) -> list[tuple[str, _LineDict, Path]]:
         return []
     out = []
     for key, settings, line in bundle_python_jobs(tree, Budget(), _rel(file, root)):
-        placed = _LineDict(settings)
+        placed = LineDict(settings)
         placed.line = line
         out.append((key, placed, file))
     return out
@@ -1705,7 +1708,7 @@ def _files_of_root_path(value: Any) -> Any:
     if isinstance(value, str):
         return _ROOT_PATH_FILES.sub("${workspace.file_path}", value) if "root_path" in value else value
     if isinstance(value, dict):
-        out = _LineDict({k: _files_of_root_path(v) for k, v in value.items()})
+        out = LineDict({k: _files_of_root_path(v) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
@@ -2374,7 +2377,7 @@ def _exported_jobs(file: Path, root: Path | None = None) -> list[tuple[str, dict
             f"{file}: cannot read job definition: {err}", None, f"cannot read job definition: {err}"
         ) from err
     if file.suffix in (".yml", ".yaml"):  # the Jobs API's YAML form (`databricks jobs create --json @job.yml`)
-        doc, source = load_yaml(text, file, _Loader, what="a job definition", aliases=True)
+        doc, source = load_yaml(text, file, LineLoader, what="a job definition", aliases=True)
     else:
         doc = load_json(text, file, "a job definition")
         source = Source(file, text=text)

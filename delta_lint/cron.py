@@ -349,7 +349,16 @@ def first_overlap(
 def shortest_reach(a: tuple[datetime, ...], b: tuple[datetime, ...]) -> tuple[datetime, timedelta] | None:
     """The run of `a` that comes closest to a later run of `b`, and how long it must
     last to meet it: (its start, the time to the next start of `b`). None when no
-    run of `b` starts after one of `a`. Both tuples are sorted."""
+    run of `b` starts after one of `a`. Both tuples are sorted.
+
+    Two strictly periodic schedules repeat their relative position every
+    lcm(period a, period b): the runs of `a` in one such stretch (from its first)
+    meet every gap there is, the earliest first, so only those are looked at."""
+    pa, pb = _period(a), _period(b)
+    if pa and pb:
+        step = timedelta(seconds=math.lcm(int(pa.total_seconds()), int(pb.total_seconds())))
+        a = a[: bisect_left(a, a[0] + step)]
+        b = b[: bisect_right(b, a[-1] + pb)]
     best: tuple[datetime, timedelta] | None = None
     for t in a:
         k = bisect_left(b, t)

@@ -252,10 +252,10 @@ def _nodes(path: Path, root: Path, resource: str, in_project: str, base: str) ->
 
 def _yaml_snapshots(path: Path, root: Path, rel: str, in_project: str) -> list[DbtNode]:
     """`snapshots: [{name, relation, config: {...}}]` (dbt 1.9's YAML snapshots)."""
-    from delta_lint.bundle import _Loader
+    from delta_lint.bundle import LineLoader
 
     try:
-        data, _ = load_yaml(read_input_text(path, root, MAX_DBT_BYTES), path, _Loader, "a dbt YAML file")
+        data, _ = load_yaml(read_input_text(path, root, MAX_DBT_BYTES), path, LineLoader, "a dbt YAML file")
     except (OSError, UnicodeDecodeError, ValueError, ConfigError):
         return []
     out = []

@@ -27,9 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from delta_lint.bundle import Workflows, found_problem, job_from_settings, probe_file
+from delta_lint.bundle import LineDict, LineLoader, Workflows, found_problem, job_from_settings, probe_file
 from delta_lint.config import ConfigError, load_yaml
 from delta_lint.safeio import read_input_text
 from delta_lint.schema import Source, load_json, located
@@ -52,23 +50,6 @@ _SINGLE_TASK = (
     "sql_task",
     "dbt_task",
 )
-
-
-class _LineDict(dict):
-    line = 1
-
-
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # mappings know their line
-    pass
-
-
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _LineDict:
-    out = _LineDict(loader.construct_mapping(node, deep=True))
-    out.line = node.start_mark.line + 1
-    return out
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None) -> Workflows:
@@ -131,7 +112,7 @@ def load_found_dbx(root: Path, found: tuple[str, ...], target: str | None = None
 def _parse(text: str, file: Path) -> tuple[Any, Source]:
     if ".json" in file.suffixes:
         return load_json(text, file, "a dbx deployment file"), Source(file, text=text)
-    return load_yaml(text, file, _Loader, "a dbx deployment file", aliases=True)
+    return load_yaml(text, file, LineLoader, "a dbx deployment file", aliases=True)
 
 
 def _environments(doc: Any) -> tuple[dict | None, tuple]:
@@ -200,10 +181,10 @@ def _add_workflow(
             "deployment file"
         )
         return
-    settings = _LineDict(workflow)
+    settings = LineDict(workflow)
     settings.line = line
     if not isinstance(workflow.get("tasks"), list):  # Jobs API 2.0: the workflow is its one task
-        one = _LineDict({k: workflow[k] for k in _SINGLE_TASK if k in workflow}, task_key=name)
+        one = LineDict({k: workflow[k] for k in _SINGLE_TASK if k in workflow}, task_key=name)
         one.line = line
         settings["tasks"] = [one] if len(one) > 1 else []
     dynamic: dict[str, str] = {}
@@ -211,7 +192,7 @@ def _add_workflow(
     for task in settings["tasks"]:
         if not isinstance(task, dict):
             continue
-        placed = _LineDict(task)
+        placed = LineDict(task)
         placed.line = getattr(task, "line", line)
         tasks.append(_task(placed, base, root, jinja, dynamic, out))
     settings["tasks"] = tasks
@@ -224,7 +205,7 @@ def _add_workflow(
     out.jobs[name] = job
 
 
-def _task(task: _LineDict, base: Path, root: Path, jinja: bool, dynamic: dict[str, str], out: Workflows) -> _LineDict:
+def _task(task: LineDict, base: Path, root: Path, jinja: bool, dynamic: dict[str, str], out: Workflows) -> LineDict:
     """A task's settings with its `file://` paths the project's and its parameters as
     the code sees them."""
     key = str(task.get("task_key"))
@@ -285,7 +266,7 @@ def _without_jinja(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_jinja(v) for v in value]
     if isinstance(value, dict):
-        out = _LineDict({k: _without_jinja(v) for k, v in value.items()})
+        out = LineDict({k: _without_jinja(v) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     return value

@@ -902,7 +902,6 @@ _RX = {
         re.I | re.S,
     ),
     "replace_table": re.compile(r"REPLACE\s+TABLE\b", re.I),
-    # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
     # a Hive metastore schema placed in storage: its managed tables live under the
     # location (not Unity Catalog's `MANAGED LOCATION`, whose storage is opaque)
     "schema_location": re.compile(
@@ -917,6 +916,7 @@ _RX = {
         r"(?:(?!\bAS\s+(?:SELECT|WITH|\()).)*?\bLOCATION\s+(?P<q>['\"])(?P<location>[^'\"]*)(?P=q)",
         re.I | re.S,
     ),
+    # `CREATE TABLE t (...) USING parquet|csv|jdbc|org.apache.spark.sql.jdbc ...`: not a Delta table
     "create_not_delta": re.compile(
         rf"CREATE\s+(?:OR\s+REPLACE\s+)?(?:EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<table>{TABLE_NAME})"
         r"\s*(?:\((?:[^()]|\([^()]*\))*\)\s*)?USING\s+(?!DELTA\b)[\w.]+",
