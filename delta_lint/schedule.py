@@ -786,7 +786,7 @@ class Schedule:
         if outcome == "never":
             sa, sb = self.duration_assumed(ja), self.duration_assumed(jb)
             if self.meetings.near(ja.cron, da, sa, jb.cron, db, sb):
-                reach = _longer_run((ja.key, ja.cron, da, sa), (jb.key, jb.cron, db, sb))
+                reach = _longer_run((ja.key, ja.cron, da, sa), (jb.key, jb.cron, db, sb), self.meetings)
                 return (
                     Concurrency(
                         f"{desc}: their runs never meet on the assumed durations, but {reach} (no `duration:` "
@@ -863,6 +863,7 @@ class Meetings:
     new: dict[tuple, tuple[str, str]] = field(default_factory=dict)  # worked out in this process
     stats: RunStats = field(default_factory=RunStats, repr=False, compare=False)  # its schedule's
     described: dict[tuple[str, str | None], str] = field(default_factory=dict)
+    reaches: dict[tuple, tuple[timedelta, datetime, int] | None] = field(default_factory=dict)  # see `reach`
 
     def describe(self, cron: tuple[str, str | None]) -> str:
         """`cron.describe` of (expression, time zone), as known or worked out now."""
@@ -893,6 +894,16 @@ class Meetings:
         if not (sa or sb):
             return False
         return self.meet(a, _stretched(da) if sa else da, b, _stretched(db) if sb else db)[0] == "meet"
+
+    def reach(
+        self, a: tuple[tuple[str, str | None], timedelta, bool], b: tuple[tuple[str, str | None], timedelta, bool]
+    ) -> tuple[timedelta, datetime, int] | None:
+        """The closest a run that may last longer comes to a run of the other
+        schedule (see `_longer_run`), per pair of (cron, duration, assumed)."""
+        key = (a, b)
+        if key not in self.reaches:
+            self.reaches[key] = _reach(a, b)
+        return self.reaches[key]
 
     def remember(self, rows: object) -> None:
         """Take in answers stored by an earlier run (`rows` rows); rows of any other
@@ -959,27 +970,39 @@ def _stretched(duration: timedelta) -> timedelta:
 
 
 def _longer_run(
-    a: tuple[str, tuple[str, str | None], timedelta, bool], b: tuple[str, tuple[str, str | None], timedelta, bool]
+    a: tuple[str, tuple[str, str | None], timedelta, bool],
+    b: tuple[str, tuple[str, str | None], timedelta, bool],
+    meetings: Meetings,
 ) -> str:
     """How two cron jobs that never meet on assumed durations would: the run of a job
     whose duration is assumed that comes closest to a later run of the other, and
     how long it must last ("they meet if the 00:30 UTC run of `etl` lasts over 1 h
-    30 min")."""
-    longest = _stretched(max(a[2], b[2]))
+    30 min"); worked out once per pair of schedules (`Meetings.reach`)."""
+    found = meetings.reach(a[1:], b[1:])
+    if found is None:
+        return "they would meet if a run lasted up to twice as long"
+    gap, at, side = found
+    key = (a, b)[side][0]
+    return f"they meet if the {at:%H:%M} UTC run of `{key}` (e.g. on {at:%Y-%m-%d}) lasts over {format_duration(gap)}"
+
+
+def _reach(
+    a: tuple[tuple[str, str | None], timedelta, bool], b: tuple[tuple[str, str | None], timedelta, bool]
+) -> tuple[timedelta, datetime, int] | None:
+    """(gap, the run's start, 0 for a run of `a` or 1 for one of `b`) of `_longer_run`;
+    None when no run that may last longer comes within twice its assumed length."""
+    longest = _stretched(max(a[1], b[1]))
     start, end = horizon(longest)
     try:
-        times = {key: fire_times(cron[0], cron[1], start, end) or () for key, cron, _, _ in (a, b)}
+        times = [fire_times(cron[0], cron[1], start, end) or () for cron, _, _ in (a, b)]
     except CronError:
-        return "they would meet if a run lasted up to twice as long"
-    best: tuple[timedelta, datetime, str] | None = None
-    for (key, _, duration, assumed), (other, *_) in ((a, b), (b, a)):
-        reach = shortest_reach(times[key], times[other]) if assumed else None
+        return None
+    best: tuple[timedelta, datetime, int] | None = None
+    for side, ((_, duration, assumed), other) in enumerate(((a, 1), (b, 0))):
+        reach = shortest_reach(times[side], times[other]) if assumed else None
         if reach is not None and reach[1] < _stretched(duration) and (best is None or reach[1] < best[0]):
-            best = (reach[1], reach[0], key)
-    if best is None:
-        return "they would meet if a run lasted up to twice as long"
-    gap, at, key = best
-    return f"they meet if the {at:%H:%M} UTC run of `{key}` (e.g. on {at:%Y-%m-%d}) lasts over {format_duration(gap)}"
+            best = (reach[1], reach[0], side)
+    return best
 
 
 def _ordered(job: Job, first: str, then: str) -> str | None:
