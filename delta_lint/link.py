@@ -210,7 +210,9 @@ class Linker:
         self._modules: dict[tuple[str, str], int | None] = {}
         self._deepest = max((p.count("/") + 1 for p in self.paths), default=0)  # names in a path
         self.workflows = workflows
-        self.runs_of = _task_values(workflows) if workflows is not None else {}
+        # file -> (job, task, the values it gives) of each run a task makes of it (`task_runs`)
+        self._task_runs = task_runs(workflows) if workflows is not None else {}
+        self.runs_of = {file: [given for _, _, given in runs] for file, runs in self._task_runs.items()}
         self.bindings = _agreed(self.runs_of)
         # file -> (catalog, schema, configuration) of each pipeline whose source it is
         self.pipeline_of: dict[str, tuple] = {}
@@ -379,7 +381,7 @@ class Linker:
         path = self.paths[i]
         runs = [
             given
-            for job, task, given in task_runs(self.workflows).get(path, [])
+            for job, task, given in self._task_runs.get(path, [])
             if jobs[job].tasks[task].pipeline is None and jobs[job].tasks[task].kind != "pipeline"
         ]
         return _agreed({path: runs}).get(path, {}) if runs else {}
@@ -1074,12 +1076,6 @@ def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str,
 
 
 _ABSENT = object()  # an input a run does not give (its widget's default holds)
-
-
-def _task_values(workflows: Workflows) -> dict[str, list[dict[str, str | None]]]:
-    """file -> the values each task that runs it gives its inputs (each iteration of
-    a for_each task whose inputs are known, one run apiece)."""
-    return {file: [given for _, _, given in runs] for file, runs in task_runs(workflows).items()}
 
 
 def _components(
