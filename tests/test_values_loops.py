@@ -313,3 +313,27 @@ def test_a_tuple_key_not_known_or_not_there_is_no_guess(lint):
         "spark.range(1).write.saveAsTable(f\"main.b.{TARGETS[('shop', 'none')]}\")\n"
     )
     assert all("{" in name for name in _tables(lint({"job.py": job})))
+
+
+def test_a_list_of_tuples_handed_to_a_helper_is_looped_there(lint):
+    job = (
+        NB + PAIRS + "def load(pairs):\n    for schema, table in pairs:\n"
+        '        df.write.saveAsTable(f"{schema}.{table}")\n\nload(TABLES)\n'
+    )
+    assert _tables(lint({"job.py": job})) == ["bronze.a", "silver.b"]
+    keyword = job.replace("load(TABLES)", "load(pairs=TABLES)")
+    assert _tables(lint({"job.py": keyword})) == ["bronze.a", "silver.b"]
+
+
+def test_a_helper_given_a_list_of_tuples_only_a_run_knows_is_no_guess(lint):
+    job = (
+        NB + 'TABLES = [(dbutils.widgets.get("schema"), "a"), ("silver", "b")]\n'
+        "def load(pairs):\n    for schema, table in pairs:\n"
+        '        df.write.saveAsTable(f"{schema}.{table}")\n\nload(TABLES)\n'
+    )
+    result = lint({"job.py": job})
+    assert "bronze.a" not in _tables(result)
+    assert "DL001" in _rules(result) or any("{" in t for t in _tables(result))
+    rows = NB + "def load(pairs):\n    for schema, table in pairs:\n"
+    rows += '        df.write.saveAsTable(f"{schema}.{table}")\n\nload(spark.table("meta.t").collect())\n'
+    assert all("{" in t for t in _tables(lint({"job.py": rows})))

@@ -426,15 +426,6 @@ def is_configs(held: object) -> bool:
     return type(held) is list and bool(held) and type(held[0]) is not Str
 
 
-@dataclass(frozen=True, eq=False)
-class Plain:
-    """A value only the value layer has a form for (`SPLIT = re.compile(r";\\s*\\n")`: a
-    compiled pattern), held so that a later expression the value layer reads
-    (`SPLIT.split(text)`) gets it as it is; the analyzer itself reads nothing of it."""
-
-    value: object
-
-
 @dataclass(frozen=True)
 class InputDoc:
     """A document a job input holds (`json.loads(dbutils.widgets.get("app_configs"))`):
@@ -576,7 +567,7 @@ def to_plain(held: object, depth: int = 0) -> object:
         return held
     if isinstance(held, Document):
         return held.plain
-    if type(held) is Plain:
+    if type(held) is lattice.Collection:  # a value only the value layer has a form for
         return held.value
     if isinstance(held, dict):  # every value held: a key left out would give `.get`'s default or fail `in`
         out = {k: to_plain(v, depth + 1) for k, v in held.items()}

@@ -133,11 +133,13 @@ def unordered(items: list[object] | tuple[object, ...]) -> Unordered:
 
 
 class Collection:
-    """A collection the Python front end has no form of its own for (a list of
-    tuples, a set, a list of mixed items), held as its plain value so that a loop
-    over the name reads it item by item (see `iteration`). Every other reader of
-    held values finds no text, list of texts or dict in it: to them the name holds
-    nothing known."""
+    """A value the Python front end has no form of its own for, held as its plain
+    value for the value layer: a collection (a list of tuples, a set, a list of mixed
+    items), so that a loop over the name reads it item by item (see `iteration`), or
+    an object of a library the brains model (`SPLIT = re.compile(r";\\s*\\n")`), so
+    that a later expression (`SPLIT.split(text)`) gets it as it is. Every other
+    reader of held values finds no text, list of texts or dict in it: to them the
+    name holds nothing known."""
 
     __slots__ = ("value",)
 

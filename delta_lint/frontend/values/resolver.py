@@ -42,7 +42,6 @@ from delta_lint.frontend.pyvalues import (
     Document,
     InputDoc,
     Instance,
-    Plain,
     Scope,
     Step,
     Str,
@@ -430,7 +429,7 @@ class ValueResolver:
                 env[name] = param_str(name)
             else:
                 held = self._value(value, scope, name)
-                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc, Plain)
+                kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc, Collection)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         if fn.args.kwarg is not None and fn.args.kwarg.arg not in ("self", "cls", "spark"):
             # `def run(path, **subs)` called `run("q.sql", catalog="main")`: the keywords no
@@ -653,7 +652,7 @@ class ValueResolver:
         if _input_field_get(node, scope):  # `c = params.get("catalog")`: as `params["catalog"]`
             node = ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
         if isinstance(node, ast.Name) and isinstance(
-            scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState)
+            scope.env.get(node.id), (dict, Instance, list, ArgNamespace, tuple, UnknownState, Collection)
         ):
             return scope.env[node.id]  # `return cfg`, `x = args`: the same value
         copied = self._copied(node, scope)
@@ -760,7 +759,7 @@ class ValueResolver:
             made = self._in_working_directory(self._own(), lambda evaluator: evaluator.value(node, env))
             self._budget_spent(node)
             if isinstance(made, Pattern):
-                return Plain(made)  # `SPLIT.split(text)` later: the value layer's pattern
+                return Collection(made)  # `SPLIT.split(text)` later: the value layer's pattern
             held = from_plain(made) if isinstance(made, Made) else None
             if held is not None:
                 return held  # `SimpleNamespace(**conf)`: its text attributes
