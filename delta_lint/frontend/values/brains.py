@@ -109,6 +109,9 @@ SECRETS = frozenset({"dbutils.secrets.get", "databricks.sdk.runtime.dbutils.secr
 
 # `yaml.safe_load(f)`, `json.load(f)` of a file the code opened: a project document
 DOCUMENT_LOADERS = frozenset({"yaml.safe_load", "yaml.load", "yaml.full_load", "json.load"})
+# loaders of a text, by the documents whose whole text they parse as Python would
+# (`json.loads(f.read())` of a JSON file; of a YAML file Python may raise)
+TEXT_LOADERS = {"json.loads": (".json",)}
 OPENERS = frozenset({"open"})
 PATH_CONSTRUCTORS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "Path"})
 

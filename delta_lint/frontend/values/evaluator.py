@@ -111,6 +111,19 @@ class Opened:
     path: str
 
 
+class TextOf(Unknown):
+    """The whole text of a project document that is not SQL (`Path(p).read_text()`
+    of a YAML file): unknown as text to every reader (the evaluator holds the
+    document parsed, not its text), but a loader given it (`yaml.safe_load`,
+    `json.loads`) loads that document, as `yaml.safe_load(open(p))` does."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle: Opened) -> None:
+        super().__init__("the text of a file that is not SQL")
+        self.handle = handle
+
+
 class Made:
     """The object a configuration class builds (`Config(**data)` of a dataclass or
     a pydantic model): its fields by name, read by attribute (`cfg.catalog`). It is
@@ -1772,7 +1785,11 @@ class Evaluator:
         if name in brains.OPENERS and args and isinstance(args[0], (str, PurePosixPath)):
             return Opened(str(args[0]))
         if name in brains.DOCUMENT_LOADERS and args:
-            return self._load(args[0])
+            return self._load(args[0].handle if type(args[0]) is TextOf else args[0])
+        if name in brains.TEXT_LOADERS and args and type(args[0]) is TextOf:
+            if args[0].handle.path.endswith(brains.TEXT_LOADERS[name]):
+                return self._load(args[0].handle)  # `json.loads(Path(p).read_text())`
+            return Unknown(f"`{name}` of the text of another kind of document")
         if name.startswith("re.") and name[3:] in brains.RE_FUNCTIONS:
             return regex_call(name[3:], args, kwargs)
         if name in brains.BUILTINS:
@@ -1793,7 +1810,7 @@ class Evaluator:
         else:
             return Unknown(f"the method `{method}`")
         if not handle.path.endswith(brains.TEXT_DOCUMENTS):
-            return Unknown("the text of a file that is not SQL")
+            return TextOf(handle)
         return self._load(handle)
 
     def _load(self, handle: object) -> object:
@@ -2032,6 +2049,8 @@ def _index(owner: object, key: object) -> object:
 def _attribute(owner: object, attr: str) -> object:
     if isinstance(owner, PurePosixPath) and attr in brains.PATH_ATTRIBUTES:
         return getattr(owner, attr)
+    if isinstance(owner, PurePosixPath) and attr == "parents":  # `Path(__file__).parents[2]`: a tuple of them
+        return tuple(owner.parents)
     if isinstance(owner, Made):
         return owner.fields[attr] if attr in owner.fields else Unknown(f"the attribute `{attr}`")
     return Unknown(f"the attribute `{attr}`")

@@ -74,6 +74,7 @@ from delta_lint.frontend.values.brains import (
     NAMESPACES,
     NOTEBOOK_RUN,
     TASK_VALUES_GET,
+    TEXT_LOADERS,
     call_named,
     is_argv,
 )
@@ -680,6 +681,15 @@ class ValueResolver:
             returned = self._returned(self.host.functions[node.func.id], node, scope)
             if isinstance(returned, (Str, dict, Instance, ArgNamespace, tuple)) or is_texts(returned):
                 return returned
+        if isinstance(node, ast.Call) and self.host.classes:
+            method = self.host.walker.method(node, scope)  # `self._read_config(path)`: what the method returns
+            if method is not None:
+                fn, owner = method
+                returned = self._evaluate(fn, node, scope, owner if type(owner) is Instance else None)[1]
+                if isinstance(returned, (dict, Instance, ArgNamespace, tuple)) or is_texts(returned):
+                    return returned
+                if type(returned) is Str and (not returned.unknown or _partly_known(returned)):
+                    return returned
         if isinstance(node, ast.Dict) and node.keys and all(isinstance(k, ast.Constant) for k in node.keys):
             values = [(str(k.value), self._member(v, scope)) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
             return literal_dict(values)
@@ -1560,12 +1570,24 @@ class ValueResolver:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name)
-            and f"{node.func.value.id}.{node.func.attr}" in DOCUMENT_LOADERS
+            and f"{node.func.value.id}.{node.func.attr}" in (*DOCUMENT_LOADERS, *TEXT_LOADERS)
             and node.args
         ):
             return None
         handle = node.args[0]
-        opened = scope.env.get(handle.id) if isinstance(handle, ast.Name) else self._opened(handle, scope)
+        if f"{node.func.value.id}.{node.func.attr}" in TEXT_LOADERS:
+            opened = None  # `json.loads(text)`: the evaluator tells a text read whole from a handle
+        else:
+            opened = scope.env.get(handle.id) if isinstance(handle, ast.Name) else self._opened(handle, scope)
+        if not isinstance(opened, Opened) and not isinstance(handle, ast.Name):
+            # `yaml.safe_load((ROOT / "env" / f"{name}.yaml").read_text())`: a path the
+            # value layer builds (path objects, `__file__`), the document it opens
+            module = self._module_at(node.lineno)
+            if module is None:
+                return None
+            value = self._in_working_directory(module, lambda e: e.value(node, self._plain_env(node, scope)))
+            self._budget_spent(node)
+            return _held_document(value) if isinstance(value, dict) else None
         if not isinstance(opened, Opened):
             return None
         if opened.path.startswith("/"):  # under the project root, by `__file__`: that one document
@@ -1703,6 +1725,16 @@ class ValueResolver:
             return None
         return self._own(), name
 
+    def _module_at(self, line: int) -> Module | None:
+        """The module whose code holds `line`, as the evaluator reads it: this file's
+        own, or the imported module a pasted helper comes from (its module-level
+        names are that module's); None when that module is not given."""
+        home = self.host.walker.home(line) if self.host._homes else None
+        if home is None:
+            return self._own()
+        prefix = f"{home}{SCOPED}"
+        return next((m for k, (m, _) in self.host.value_functions.items() if k.startswith(prefix)), None)
+
     def _own(self) -> Module:
         """This file's own code as the evaluator reads it (made once)."""
         if self._own_module is None:
@@ -1826,13 +1858,16 @@ class ValueResolver:
     def _decided(self, test: ast.expr, scope: Scope) -> bool | None:
         """The truth of a branch's test a function's reading can tell: a name (or its
         `not`) holding a text known whole (`if not conf_file:` where the task gives
-        the file); None for anything else, a text a run gives among them."""
+        the file) or a known scalar (`if init_conf:` with its default `None`); None
+        for anything else, a text a run gives among them."""
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         operand = test.operand if negated else test  # type: ignore[attr-defined]
         if not isinstance(operand, ast.Name):
             return None
         held = scope.env.get(operand.id)
-        if type(held) is not Str or held.params or held.unknown or held.scalar:
+        if type(held) is Str and held.scalar:  # `if init_conf:` with the default `None`
+            return bool(held.value) != negated
+        if type(held) is not Str or held.params or held.unknown:
             return None
         return bool(held.text) != negated
 
@@ -1997,7 +2032,9 @@ class ValueResolver:
             held = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
         else:
             held = None
-        return held if isinstance(held, Instance) else None
+        if held is None and isinstance(node, ast.Call):  # `self.conf = yaml.safe_load(f)`: a document
+            held = self._value(node, scope)
+        return held if isinstance(held, (Instance, dict)) else None
 
     def _opaque(self, node: ast.expr) -> Str:
         """A value that is neither constant nor a named parameter: an unknown

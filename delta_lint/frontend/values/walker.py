@@ -1800,7 +1800,9 @@ class Walker:
                 return self._settled(made, cls)
         held = self.class_attributes(cls)
         if init is not None:
-            owner = Instance(tuple(held.items()), cls=cls.name) if held else None
+            # `self` is of the object's class from the first statement: `self.conf =
+            # self._provide_config()` reads the method an object of it runs
+            owner = Instance(tuple(held.items()), cls=cls.name)
             attrs = self.values._evaluate(init, call, scope, owner)[0]
         else:
             attrs = held
@@ -1830,9 +1832,12 @@ class Walker:
         """Whether an attribute of an object tells more than reading its methods where
         they are written would (`{self_t}`): a known text, a text with known parts
         (`{raw_catalog}.ops.c`), one named by job inputs only (`{raw_catalog}`, which
-        pairs runs by their inputs), an object holding something."""
+        pairs runs by their inputs), an object holding something, a dict (a loaded
+        configuration document) with something of that kind in it."""
         if isinstance(held, Str):
             return not held.params or _partly_known(held) or all(p in self.host.input_params for p in held.params)
+        if isinstance(held, dict):
+            return any(self._tells(v) for v in held.values())
         return isinstance(held, Instance) and bool(held.items)
 
     def class_attributes(self, cls: ast.ClassDef) -> dict[str, object]:
