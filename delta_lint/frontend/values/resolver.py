@@ -1115,8 +1115,9 @@ class ValueResolver:
 
     def _truth(self, node: ast.expr, scope: Scope) -> bool | None:
         """Whether a condition holds, when the values it tests are known: a constant,
-        a name holding a known string, list or `None`, `not` and `is (not) None` of
-        those (`f"PARTITIONED BY ..." if partition_cols else ""`). None when unknown."""
+        a name holding a known string, list or `None`, a call giving a known text (a
+        job input the task gives), `not` and `is (not) None` of those (`f"PARTITIONED
+        BY ..." if partition_cols else ""`). None when unknown."""
         if isinstance(node, ast.Constant):
             return bool(node.value)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -1146,6 +1147,10 @@ class ValueResolver:
                 return None if node.id in self.host.mutated_names else bool(held)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
+        if isinstance(node, ast.Call):  # `dbutils.widgets.get("catalog") or "dev"` where the task gives it
+            text = self.string(node, scope)
+            if not text.params and not text.unknown:
+                return bool(text.value) if text.scalar else bool(text.text)
         return None
 
     def _call_text(self, node: ast.Call, scope: Scope) -> Str | None:
