@@ -43,3 +43,22 @@ def test_a_dict_key_of_several_values_in_any_scope(names: int) -> None:
 def test_near_miss_the_write_reads_no_such_name(names: int) -> None:
     code = _filler(names) + CHOSEN + 'spark.sql("DELETE FROM main.s.z WHERE 1=1")\n'
     assert _writes(code) == [("main.s.z", False)]
+
+
+BUILT = 'dt = DeltaTable.forName(spark, t)\ndt.alias("x").merge(src.alias("s"), "x.id = s.id").whenMatchedUpdateAll().execute()\n'
+
+
+@pytest.mark.parametrize("names", [0, 500])
+def test_a_handle_built_from_a_name_of_several_values_is_read_per_value(names: int) -> None:
+    # the name is read where the handle is used: `dt.alias(...).merge(...)` reads `t`
+    code = "from delta.tables import DeltaTable\n" + _filler(names) + CHOSEN + BUILT
+    assert _writes(code) == [("main.s.a", True), ("main.s.b", True)]
+
+
+def test_near_miss_a_handle_of_one_table_stays_one_intent() -> None:
+    code = (
+        "from delta.tables import DeltaTable\n"
+        + CHOSEN
+        + BUILT.replace("forName(spark, t)", 'forName(spark, "main.s.z")')
+    )
+    assert _writes(code) == [("main.s.z", False)]

@@ -23,6 +23,7 @@ from typing import Protocol
 from delta_lint.frontend.pyguards import GuardReader
 from delta_lint.frontend.pyvalues import (
     MAX_ALTERNATIVES,
+    Chain,
     Scope,
     Step,
     held_alternatives,
@@ -74,7 +75,7 @@ class AlternativeReader:
         # at each write: the write's own names decide, as they do once either look passes
         small = len(env) <= _SCANNED_SCOPE
         names = (
-            sorted({n.id for n in _walk(node) if type(n) is ast.Name and held_alternatives(env.get(n.id))})
+            sorted(n for n in _names_read(node, env) if held_alternatives(env.get(n)))
             if not small or any(held_alternatives(v) for v in env.values())
             else []
         )
@@ -156,6 +157,20 @@ class AlternativeReader:
             elif kind is ast.BinOp:
                 todo += [arg.left, arg.right]  # type: ignore[attr-defined]
         return found
+
+
+def _names_read(node: ast.Call, env: dict[str, object]) -> set[str]:
+    """The names a write reads: its own, and those of the calls a chain it continues
+    was built with (`dt = DeltaTable.forName(spark, TABLE)` then `dt.alias("t").merge(...)`
+    reads `TABLE`, resolved where the write stands, as the chain's steps are)."""
+    found = {n.id for n in _walk(node) if type(n) is ast.Name}
+    for name in list(found):
+        held = env.get(name)
+        if type(held) is Chain:
+            for step in held.steps:
+                if step.call is not None:
+                    found.update(n.id for n in _walk(step.call) if type(n) is ast.Name)
+    return found
 
 
 def _shape_but_declared(intent: Intent) -> tuple:
