@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from delta_lint.model import Flag
 from tests.conftest import run_cli
 
 MERGE = 'DeltaTable.forName(spark, "main.s.t").alias("t").merge(df.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()\n'
@@ -294,6 +295,28 @@ def test_every_reading_of_a_write_of_several_values_stands_under_the_guard(lint)
         (6, "blind_append", ["one_of", "only_when_absent"]),
         (6, "full_overwrite", ["one_of", "only_when_absent"]),
     ]
+
+
+def test_a_guard_of_a_name_of_several_values_guards_each_reading(lint):
+    # `T` is one of two names (a catalog fallback): the guard names no table where it
+    # stands, but each reading of the write, `T` bound to one name, stands under it
+    chosen = 'T = "main.s.t"\ntry:\n    spark.sql("USE CATALOG main")\nexcept Exception:\n    T = "hive.s.t"\n'
+    code = chosen + "if spark.catalog.tableExists(T):\n    " + MERGE.replace('"main.s.t"', "T")
+    code += 'else:\n    df.write.mode("overwrite").saveAsTable(T)\n'
+    result = lint({"job.py": "from delta.tables import DeltaTable\n" + code})
+    flagged = sorted(
+        (i.table.name, i.kind.value)
+        for f in result.files
+        for i in f.intents
+        if i.table and Flag.ONLY_WHEN_ABSENT in i.flags
+    )
+    assert flagged == [("hive.s.t", "full_overwrite"), ("main.s.t", "full_overwrite")]
+
+
+def test_near_miss_a_guard_of_several_values_does_not_guard_another_table(lint):
+    chosen = 'T = "main.s.t"\ntry:\n    spark.sql("USE CATALOG main")\nexcept Exception:\n    T = "hive.s.t"\n'
+    code = chosen + 'if not spark.catalog.tableExists(T):\n    df.write.mode("overwrite").saveAsTable("main.s.other")\n'
+    assert _flagged(lint, code) == {}
 
 
 def test_intents_json_carries_the_flag(tmp_path):

@@ -44,7 +44,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from delta_lint.frontend.pyspark_api import argument
-from delta_lint.frontend.pyvalues import Scope, Str
+from delta_lint.frontend.pyvalues import Scope, Str, held_alternatives
 from delta_lint.model import Flag, Intent, Kind, TableRef
 
 # the words a guard is written with: a file without any has no guard to read
@@ -57,7 +57,24 @@ _MISSING = frozenset({"AnalysisException"})
 _ANY = frozenset({"Exception", "BaseException", "Py4JJavaError"})
 _NEVER_FLAGGED = frozenset({Kind.STREAMING_WRITE, Kind.STREAMING_READ})
 
-Absent = frozenset[TableRef]
+
+class Named:
+    """A guard of a table whose name is one of several (`if spark.catalog.tableExists(T)`
+    with `T` set one way or another): it names no table where it stands, but a write
+    read once per value of `T` (see `pyalternatives`) reads it again with `T` bound
+    to that value, in the scope the guard was read in."""
+
+    __slots__ = ("db", "name", "scope", "reader")
+
+    def __init__(self, reader: GuardReader, name: ast.expr, db: ast.expr | None, scope: Scope) -> None:
+        self.reader, self.name, self.db, self.scope = reader, name, db, scope
+
+    def table(self) -> TableRef | None:
+        """The table the guard names with the scope's values as they are now."""
+        return self.reader._table(self.name, self.db, self.scope, lazy=False)  # type: ignore[return-value]
+
+
+Absent = frozenset[TableRef | Named]
 NONE: Absent = frozenset()
 
 
@@ -114,12 +131,14 @@ class GuardReader:
         table = intent.table
         if table is None:
             return intent
-        if table in self.absent and intent.kind not in _NEVER_FLAGGED and Flag.UNRESOLVED not in intent.flags:
+        named = [e for e in self.absent if type(e) is Named and e.table() == table]
+        guarded = table in self.absent or bool(named)
+        if guarded and intent.kind not in _NEVER_FLAGGED and Flag.UNRESOLVED not in intent.flags:
             intent = replace(intent, flags=intent.flags | {Flag.ONLY_WHEN_ABSENT})
         if intent.kind != Kind.STREAMING_READ:
             self.written.append(table)
-            if table in self.absent:
-                self.absent = self.absent - {table}
+            if guarded:
+                self.absent = self.absent - {table, *named}
         return intent
 
     @staticmethod
@@ -192,7 +211,7 @@ class GuardReader:
             return self._helper(test, scope, depth)  # type: ignore[arg-type]
         return NONE, NONE
 
-    def _exists(self, call: ast.Call, scope: Scope) -> TableRef | None:
+    def _exists(self, call: ast.Call, scope: Scope) -> TableRef | Named | None:
         """The table an existence check names: `catalog.tableExists(...)` or
         `DeltaTable.isDeltaTable(spark, path)`; None for any other call, or a table not
         known statically."""
@@ -302,15 +321,22 @@ class GuardReader:
         ref, resolved = self.host._ref(self.host.string(target, scope), path=method == "forPath")
         return ref if resolved else None
 
-    def _table(self, name: ast.expr | None, db: ast.expr | None, scope: Scope) -> TableRef | None:
+    def _table(
+        self, name: ast.expr | None, db: ast.expr | None, scope: Scope, lazy: bool = True
+    ) -> TableRef | Named | None:
         """The table `name` (in schema `db` when given) names, as a write's name resolves
-        in the session; None when not known statically."""
+        in the session; a `Named` guard when it is one of several (`lazy`); None when
+        not known statically."""
         if name is None:
             return None
         text = self.host.string(name, scope)
         if db is not None:
             schema = self.host.string(db, scope)
+            if lazy and (held_alternatives(schema) or held_alternatives(text)):
+                return Named(self, name, db, scope)
             text = Str(f"{schema.text}.{text.text}", schema.params + text.params, schema.unknown or text.unknown)
+        elif lazy and held_alternatives(text):
+            return Named(self, name, db, scope)
         ref, resolved = self.host._ref(text)
         return ref if resolved else None
 
