@@ -68,9 +68,11 @@ import ast
 import copy
 import os
 import posixpath
+import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -82,11 +84,12 @@ from delta_lint.bundle import (
     found_problem,
     job_from_settings,
     listing,
+    named_parameters,
     probe_file,
 )
 from delta_lint.config import ConfigError
 from delta_lint.container import Mount, project_paths, read_environment, read_mounts
-from delta_lint.cron import CronError
+from delta_lint.cron import HORIZON, HORIZON_START, CronError, fire_times
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.lattice import Unknown
@@ -481,6 +484,7 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
+        self._written: dict[str, Any] = {}  # a task of the DAG read -> its parameters as written
         self._inline: Counter[tuple[int, int]] | None = None  # see `_inline_spans`
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
@@ -1045,13 +1049,52 @@ class _DagFile:
         where = Location(self.label, dag.line, 1)
         job = Job(key=dag.dag_id, name=dag.dag_id, location=where)
         self._schedule(dag, job)
+        self._written = {}
         for task_id, (call, operator) in dag.tasks.items():
             after = tuple(sorted(dag.upstream.get(task_id, ())))
             for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(call, dag.values)):
                 if call in self.mapped:
                     task = replace(task, for_each_concurrency=self._mapped_runs(call))
-                job.tasks[task.key] = task
+                run_values = self._run_values(job, task.key, self._written.get(task.key))
+                job.tasks[task.key] = replace(task, run_values=run_values) if run_values else task
         return job
+
+    def _run_values(self, job: Job, task_key: str, written: Any) -> tuple[tuple[str, bool, str], ...]:
+        """The task's parameters that Airflow fills per DAG run from a template
+        (`_run_template`): whether two overlapping runs always get different values of
+        each. `{{ run_id }}`, `{{ ts }}`, `{{ logical_date }}` and the data interval
+        differ per run (Airflow keeps (dag_id, run_id) and (dag_id, logical_date)
+        unique); `{{ ds }}` names the logical date's day, which differs per run only
+        on a schedule that runs at most once a day (24 runs of an hourly one share
+        it); on no cron schedule it is left to the same-value reading. Where a value
+        keeps runs apart, a note says so and that a run started by hand may repeat
+        it: its logical date (Airflow 2), or none at all (Airflow 3), is the
+        trigger's to choose."""
+        out: list[tuple[str, bool, str]] = []
+        for name, value in named_parameters(written):
+            found = _run_template(value)
+            if found is None:
+                continue
+            grain, text = found
+            if grain == "run":
+                out.append((name, True, f"Airflow's `{text}`"))
+                continue
+            once = _once_a_day(job.cron[0]) if job.cron else None
+            if once is True:
+                out.append((name, True, f"Airflow's `{text}`"))
+            elif once is False:
+                what = f"Airflow's `{text}`, one value for all the runs of a day of a schedule that runs more often"
+                out.append((name, False, what))
+        if job.max_concurrent_runs > 1:
+            for name, apart, what in out:
+                if apart:
+                    self.notes.append(
+                        f"{self.label}:{job.location.line if job.location else 0}: task `{task_key}` of DAG "
+                        f"`{job.key}`: parameter `{name}` is {what}, a value of its own for each scheduled run: "
+                        "runs are told apart by it (a run started by hand may repeat one: its logical date is "
+                        "the trigger's to choose)"
+                    )
+        return tuple(out)
 
     def _mapped_runs(self, call: ast.Call) -> int:
         """How many copies of a mapped task run at once: its `max_active_tis_per_dagrun`
@@ -1182,11 +1225,14 @@ class _DagFile:
         if git:
             settings["git_source"] = git
         inner = job_from_settings(task_id, settings, self.file, self.root, base=self.file.parent).tasks
+        written = {spec["task_key"]: _written_parameters(spec) for spec in specs}
         if len(inner) == 1:
             (task,) = inner.values()
+            self._written[task_id] = written.get(task.key)
             return [replace(task, key=task_id, depends_on=after, location=where)]
         out = []  # a multi-task run: its tasks order among themselves, the run stands for their end
         for key, task in inner.items():
+            self._written[f"{task_id}.{key}"] = written.get(key)
             deps = tuple(f"{task_id}.{d}" for d in task.depends_on) or after
             out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
         out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
@@ -1646,6 +1692,72 @@ class _DagFile:
             problem = "the job it runs (`job_name`, `job_id`) is not static"
             return Task(task_id, "run_job_task", (), after, location=where, problem=problem)
         return Task(task_id, "run_job_task", (), after, location=where, starts=(str(ref), tuple(sorted(given))))
+
+
+# Airflow's template variables that differ between any two runs of one DAG: the
+# run's id and its logical date (unique per DAG), and the data interval it covers
+_RUN_VARIABLES = frozenset(
+    {
+        "run_id",
+        "dag_run.run_id",
+        "ts",
+        "ts_nodash",
+        "ts_nodash_with_tz",
+        "logical_date",
+        "execution_date",
+        "dag_run.logical_date",
+        "data_interval_start",
+        "data_interval_end",
+    }
+)
+_DAY_VARIABLES = frozenset({"ds", "ds_nodash"})  # the logical date's day
+_DATES = frozenset(
+    {"logical_date", "execution_date", "dag_run.logical_date", "data_interval_start", "data_interval_end"}
+)
+_FILTERS = {"ds": "day", "ds_nodash": "day", "ts": "run", "ts_nodash": "run"}  # `{{ logical_date | ds }}`
+# one Jinja expression: a variable, optionally one filter (the text around it is literal)
+_TEMPLATE = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|\s*([A-Za-z_]\w*)\s*)?\}\}")
+
+
+def _run_template(value: object) -> tuple[str, str] | None:
+    """Whether a parameter's written value is filled by Airflow per run from one
+    template variable (literal text around it): its granularity, "run" (a value
+    per run) or "day" (the logical date's day), and the template as written. None
+    for anything else: another variable (`{{ params.x }}`, `{{ dag_run.conf }}`),
+    several expressions, statements (`{% ... %}`), a value not a string."""
+    if not isinstance(value, str) or value.count("{{") != 1 or "{%" in value:
+        return None
+    found = _TEMPLATE.search(value)
+    if found is None:
+        return None
+    name, applied = found.group(1), found.group(2)
+    if applied is None:
+        grain = "run" if name in _RUN_VARIABLES else "day" if name in _DAY_VARIABLES else None
+    else:
+        grain = _FILTERS.get(applied) if name in _DATES else None
+    return (grain, found.group(0)) if grain is not None else None
+
+
+@lru_cache(maxsize=256)
+def _once_a_day(quartz: str) -> bool | None:
+    """Whether a schedule starts at most one run a day (UTC, as `{{ ds }}` is), over
+    the schedule's year; None when its times cannot be told."""
+    try:
+        times = fire_times(quartz, "UTC", HORIZON_START, HORIZON_START + HORIZON)
+    except CronError:
+        return None
+    if times is None:
+        return False  # past the runs a year is read for: many a day
+    return len({t.date() for t in times}) == len(times)
+
+
+def _written_parameters(spec: dict) -> Any:
+    """A Jobs API task's parameters as written (`base_parameters`, `parameters`)."""
+    for kind in ("notebook_task", "spark_python_task", "python_wheel_task"):
+        inner = spec.get(kind)
+        if isinstance(inner, dict):
+            return inner.get("base_parameters") or inner.get("parameters")
+    return None
 
 
 def _orders(node: ast.AST) -> bool:
