@@ -221,6 +221,16 @@ class Scopes(Evaluator):
                 return [], True  # a definition of the module: the module's, not a name bound here
         return super()._stmt(stmt, env, depth)
 
+    def _import(self, depth: int) -> None:
+        """The module's top level read for the values of its names (a name a reading
+        needs before its own reading binds it): not a time a way reaches a watched
+        statement, whose names there are those of the reading asked."""
+        watched, self._watch = self._watch, set()
+        try:
+            super()._import(depth)
+        finally:
+            self._watch = watched
+
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         if not self._lenient or depth:
             return super()._block(body, env, depth)
