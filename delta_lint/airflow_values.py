@@ -34,6 +34,7 @@ from typing import Any
 
 from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
+from delta_lint.frontend.values.evaluator import bound_names, changed_names
 from delta_lint.frontend.values.lattice import Template, Unknown
 from delta_lint.frontend.values.scopes import PASS, Point, Scopes
 from delta_lint.frontend.values.settings import TOO_LONG, joined, setting
@@ -44,6 +45,7 @@ _TOO_DEEP = Unknown("nested too deep")
 _FILE = Unknown("the folder the code runs from")
 _ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
 _NOWHERE = Point({})
+_MAX_NESTED = 24  # nested documents (and names of them) read at most
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -114,8 +116,78 @@ class DagValues:
             return _TOO_DEEP
 
     def setting(self, node: ast.expr | None, where: Where | None = None) -> object:
-        """What `node` holds as a job setting (`values.settings.setting`)."""
-        return setting(self.value(node, where))
+        """What `node` holds as a job setting (`values.settings.setting`), a document
+        read as `document` reads it."""
+        return setting(self.document(node, where))
+
+    def document(self, node: ast.expr | None, where: Where | None = None, depth: int = 0) -> object:
+        """What `node` holds as a document an operator is handed: its value, or, when
+        that is not known because a `**`/`*` spread in a dict or list display is a
+        part only a run knows (`{**base, "notebook_task": {...}}`), the items the
+        display writes (the spread's keys left out: the bundle rules then say what
+        is missing). A name bound once in its function (or the module), to such a
+        display, and never changed in place, is read as that display. A loop or a
+        mapping reads `value`, which stays unknown: not every item is known."""
+        value = self.value(node, where)
+        if node is None or depth > _MAX_NESTED or not _holds_unknown(value):
+            return value
+        where = where or Where()
+        if isinstance(node, ast.Dict):
+            out: dict[object, object] = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    spread = self.value(v, where)
+                    if isinstance(spread, dict):
+                        out.update(spread)
+                    continue  # a spread only a run knows: its keys are not the document's
+                key = self.value(k, where)
+                if isinstance(key, (str, int)) and not isinstance(key, bool):
+                    out[key] = self.document(v, where, depth + 1)
+            return out
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items: list[object] = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    spread = self.value(e.value, where)
+                    if isinstance(spread, (list, tuple)):
+                        items.extend(spread)
+                    continue  # a spread only a run knows: its items are not the document's
+                items.append(self.document(e, where, depth + 1))
+            return items
+        if isinstance(node, ast.Name):
+            display = self._display(self.original(node))
+            if display is not None:
+                return self.document(display, where, depth + 1)
+        return value
+
+    def _display(self, name: ast.AST) -> ast.expr | None:
+        """The dict or list display a name is bound to once in the function (or the
+        module) that reads it, when nothing there binds it otherwise or changes it
+        in place; None otherwise."""
+        assert isinstance(name, ast.Name)
+        stmt = self._stmt.get(id(name))
+        if stmt is None:
+            return None
+        fn = _function_of(self._chain.get(id(stmt), ()))
+        found: list[ast.expr] = []
+        for member in self._members.get(id(fn) if fn is not None else None, []):
+            if isinstance(member, (ast.Assign, ast.AnnAssign)):
+                targets = member.targets if isinstance(member, ast.Assign) else [member.target]
+                if any(isinstance(t, ast.Name) and t.id == name.id for t in targets):
+                    if len(targets) != 1 or member.value is None:
+                        return None
+                    found.append(member.value)
+                    continue
+            if isinstance(member, _SCOPES):  # a definition binds its own name; its body is another's
+                if member.name == name.id:
+                    return None
+                continue
+            for part in _own_parts(member):  # a block's statements are members of their own
+                if name.id in bound_names(part) or name.id in changed_names(part, handed=False):
+                    return None
+        if len(found) == 1 and isinstance(found[0], (ast.Dict, ast.List, ast.Tuple)):
+            return found[0]
+        return None
 
     # -- where a node is ----------------------------------------------------------------
 
@@ -206,8 +278,40 @@ class DagValues:
         return self._plain(stmt)
 
 
+def _holds_unknown(value: object, depth: int = 0) -> bool:
+    """Whether a value is unknown, or a list or dict holding an unknown item."""
+    if isinstance(value, Unknown) or depth > _MAX_NESTED:
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_unknown(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_unknown(v, depth + 1) for v in value.values())
+    return False
+
+
 def _function_of(chain: tuple[ast.AST, ...]) -> Function | None:
     return next((c for c in reversed(chain) if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+
+
+def _own_parts(stmt: ast.stmt) -> list[ast.AST]:
+    """A statement's own parts: itself, or for a block (`if`, `for`, `with`, `try`,
+    `match`) its expressions, targets and handler names, not the statements it holds."""
+    if not any(isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case)) for c in ast.iter_child_nodes(stmt)):
+        return [stmt]
+    out: list[ast.AST] = []
+    for child in ast.iter_child_nodes(stmt):
+        if isinstance(child, ast.excepthandler):
+            if child.name:
+                out.append(ast.Name(id=child.name, ctx=ast.Store()))
+            if child.type is not None:
+                out.append(child.type)
+        elif isinstance(child, ast.match_case):
+            out.append(child.pattern)
+            if child.guard is not None:
+                out.append(child.guard)
+        elif not isinstance(child, ast.stmt):
+            out.append(child)
+    return out
 
 
 def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -223,9 +327,7 @@ def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
         for child in reversed(list(ast.iter_child_nodes(stmt))):
             if isinstance(child, ast.stmt):
                 stack.append(child)
-            elif isinstance(child, ast.excepthandler) or (
-                hasattr(ast, "match_case") and isinstance(child, ast.match_case)
-            ):
+            elif isinstance(child, (ast.excepthandler, ast.match_case)):
                 stack.extend(s for s in reversed(child.body))
     return out
 
