@@ -45,9 +45,11 @@ schedule. A DAG file is read as Python *text* with `ast` (never imported or run)
   `cross_downstream(...)`, `set_upstream` / `set_downstream`: tasks with no path
   between them run in parallel.
 
-Values are the value layer's (`values.static`): literals, names assigned once in
-the module or the DAG function, f-strings, `+`, `os.path.join`, the module's own
-helper functions; a string whose leading part is unknown keeps its known tail,
+Values are the value layer's (`airflow_values`, on `values.scopes.Scopes`): the
+names at the operator's statement, read in order from the start of its function
+or the module (a name bound on two ways of an `if` is one of both values, never
+the last one written), f-strings, `+`, `os.path.join`, the module's own helper
+functions; a string whose leading part is unknown keeps its known tail,
 which is matched by its tail and name as other job paths are (`bundle._locate`,
 `bundle.match_by_name`). Anything
 else is unknown, and a task whose file cannot be known says so (`Task.problem`,
@@ -65,15 +67,17 @@ functions are not read. The DAG says so in a note.
 from __future__ import annotations
 
 import ast
-import copy
 import os
 import posixpath
+import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from delta_lint.airflow_values import DagValues, Where
 from delta_lint.bundle import (
     RUN_JOB_UNREAD,
     Job,
@@ -82,15 +86,15 @@ from delta_lint.bundle import (
     found_problem,
     job_from_settings,
     listing,
+    named_parameters,
     probe_file,
 )
 from delta_lint.config import ConfigError
 from delta_lint.container import Mount, project_paths, read_environment, read_mounts
-from delta_lint.cron import CronError
+from delta_lint.cron import HORIZON, HORIZON_START, CronError, fire_times
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.lattice import Unknown
-from delta_lint.frontend.values.static import Scope, Static, partial
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import Location
@@ -276,7 +280,7 @@ class _Dag:
     keywords: dict[str, ast.expr]
     tasks: dict[str, tuple[ast.Call, str]] = field(default_factory=dict)  # task id -> (call, operator)
     upstream: dict[str, set[str]] = field(default_factory=dict)
-    values: Scope = field(default_factory=Scope)  # where its values are read
+    values: Where = field(default_factory=Where)  # where its values are read
 
 
 @dataclass
@@ -466,9 +470,9 @@ class _DagFile:
         # which calls send SQL through a Databricks client (a `DatabricksSqlHook`, the connector)
         self.clients = ClientOrigins(tree, source)
         self.task_defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # `@task` function -> its definition
-        # the file's values, within one budget (`values.static`)
+        # the file's values, within one budget (`airflow_values`)
         self.budget = Budget()
-        self.static = Static(tree, label, self.budget)
+        self.values = DagValues(tree, label, self.budget)
         self.dags: list[_Dag] = []
         self.notes: list[str] = []
         self.bound: dict[str, Any] = {}  # name -> a DAG number, a list of _Ref, a _Group
@@ -481,11 +485,12 @@ class _DagFile:
         self.loose: list[tuple[str, ast.Call, str]] = []  # tasks outside any DAG: (id, call, operator)
         self.loose_upstream: dict[str, set[str]] = {}
         self.created: list[Job] = []  # jobs a `DatabricksCreateJobsOperator` creates or resets
+        self._written: dict[str, Any] = {}  # a task of the DAG read -> its parameters as written
         self._inline: Counter[tuple[int, int]] | None = None  # see `_inline_spans`
         self.count = 0
         self.mapping = 0  # mapped task groups being read (`g.expand(...)`)
         self.mapped: set[ast.AST] = set()  # the calls of the tasks of a mapped group
-        self.round_scopes: dict[ast.AST, Scope] = {}  # the call of a task made in a loop -> where it reads
+        self.round_scopes: dict[ast.AST, Where] = {}  # the call of a task made in a loop -> where it reads
         self.rounds_left = MAX_ROUNDS  # loop rounds the file may still read, nested loops multiplying
         # names the file imports: local name -> (relative level, module, its attribute or None)
         self.imports: dict[str, tuple[int, str, str | None]] = {}
@@ -515,14 +520,14 @@ class _DagFile:
     # -- walking ------------------------------------------------------------------------
 
     def read(self) -> None:
-        self._walk(self.tree.body, None, [], Scope())
+        self._walk(self.tree.body, None, [], Where())
         if self.loose and len(self.dags) == 1:  # `default_args` style: the file's one DAG
             for task_id, call, operator in self.loose:
                 self.dags[0].tasks.setdefault(task_id, (call, operator))
             for task_id, ups in self.loose_upstream.items():
                 self.dags[0].upstream.setdefault(task_id, set()).update(ups)
 
-    def _walk(self, body: list[ast.stmt], dag: int | None, groups: list[_Group], scope: Scope) -> None:
+    def _walk(self, body: list[ast.stmt], dag: int | None, groups: list[_Group], scope: Where) -> None:
         for stmt in body:
             if isinstance(stmt, ast.With):
                 self._with(stmt, dag, groups, scope)
@@ -557,9 +562,10 @@ class _DagFile:
                     continue
                 self.rounds_left -= len(rounds)
                 for bound in rounds:  # each round reads a copy: a call of the body makes one task a round
-                    self._walk(copy.deepcopy(stmt.body), dag, groups, scope.bind(bound))
+                    body = self.values.copied(stmt.body)
+                    self._walk(body, dag, groups, scope.bind(bound, self.values.original(stmt)))
 
-    def _unknown_rounds(self, loop: ast.For | ast.While, dag: int, groups: list[_Group], scope: Scope) -> None:
+    def _unknown_rounds(self, loop: ast.For | ast.While, dag: int, groups: list[_Group], scope: Where) -> None:
         """A loop that makes tasks over values only a run knows (`for ts in
         make_list():`, a `while`), or over more rounds than the file may read: its
         body is read once, its loop names unknown, and each task it makes stands for
@@ -584,12 +590,12 @@ class _DagFile:
         if not chained:
             self.mapping += 1
         try:
-            self._walk(loop.body, dag, groups, scope.bind(names))
+            self._walk(loop.body, dag, groups, scope.bind(names, self.values.original(loop)))
         finally:
             if not chained:
                 self.mapping -= 1
 
-    def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scope: Scope) -> None:
+    def _with(self, stmt: ast.With, dag: int | None, groups: list[_Group], scope: Where) -> None:
         inner_dag, inner_groups = dag, groups
         for item in stmt.items:
             expr = item.context_expr
@@ -617,7 +623,7 @@ class _DagFile:
             call = deco if isinstance(deco, ast.Call) else None
             name = self._name(deco)
             if name == "dag":
-                inner = scope.enter(fn)
+                inner = scope
                 number = self._dag(call, fn.lineno, inner, default_id=fn.name)
                 self._walk(fn.body, number, [], inner)
                 return
@@ -640,7 +646,7 @@ class _DagFile:
             self._builder(fn, groups, scope, cls)
 
     def _builder(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, groups: list[_Group], scope: Scope, cls: ast.ClassDef | None
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, groups: list[_Group], scope: Where, cls: ast.ClassDef | None
     ) -> None:
         """A function (or a method) that builds a DAG (`def create_dag(dag_id, schedule):
         with DAG(dag_id, ...)`, `class Pipeline: def build(self): ...`): its body is
@@ -652,7 +658,7 @@ class _DagFile:
         is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
         if cls is not None and params and not is_static:
             params = params[1:]  # `self` (or `cls`)
-        inner = scope.enter(fn, cls)
+        inner = scope
         sites = self._calls_of(fn.name, cls is not None)
         if sites is None or not sites or len(sites) > MAX_ROUNDS or len(sites) > self.rounds_left:
             if params:
@@ -666,7 +672,7 @@ class _DagFile:
         self.rounds_left -= len(sites)
         for site in sites:  # each call builds a DAG of its own: read a copy with its arguments
             bound = self._arguments(fn, params, site)
-            self._walk(copy.deepcopy(fn.body), None, groups, inner.bind(bound))
+            self._walk(self.values.copied(fn.body), None, groups, inner.bind(bound, self.values.original(fn)))
 
     def _calls_of(self, name: str, method: bool) -> list[ast.Call] | None:
         """The calls of a function (`name(...)`) or method (`x.name(...)`) the file
@@ -707,20 +713,20 @@ class _DagFile:
         defaults = fn.args.defaults
         for name, default in zip(positional[len(positional) - len(defaults) :], defaults):
             if name in bound:
-                bound[name] = self.static.value(default)
+                bound[name] = self.values.value(default)
         for name, default in zip([p.arg for p in fn.args.kwonlyargs], fn.args.kw_defaults):
             if default is not None:
-                bound[name] = self.static.value(default)
+                bound[name] = self.values.value(default)
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return dict.fromkeys(params, UNKNOWN)  # `*args`, `**kwargs`: which is which is not told
         for name, arg in zip(params, call.args):
-            bound[name] = self.static.value(arg)
+            bound[name] = self.values.value(arg)
         for keyword in call.keywords:
             if keyword.arg in bound:
-                bound[keyword.arg] = self.static.value(keyword.value)
+                bound[keyword.arg] = self.values.value(keyword.value)
         return bound
 
-    def _dag(self, call: ast.Call | None, line: int, scope: Scope, default_id: str = "") -> int:
+    def _dag(self, call: ast.Call | None, line: int, scope: Where, default_id: str = "") -> int:
         kw = _keywords(call) if call is not None else {}
         dag_id = self._setting(kw.get("dag_id") or (call.args[0] if call is not None and call.args else None), scope)
         if not isinstance(dag_id, str):
@@ -730,7 +736,7 @@ class _DagFile:
 
     # -- expressions: tasks and their order -----------------------------------------------
 
-    def _expr(self, node: ast.expr, dag: int | None, groups: list[_Group], scope: Scope, depth: int = 0) -> Any:
+    def _expr(self, node: ast.expr, dag: int | None, groups: list[_Group], scope: Where, depth: int = 0) -> Any:
         """What an expression stands for in the DAG: a DAG number, a group, a list of
         tasks, or None; calls with a `task_id` make their task, `>>` and friends order."""
         if depth > MAX_DEPTH:
@@ -838,7 +844,7 @@ class _DagFile:
         operator: tuple[ast.expr, str, list[ast.keyword]],
         dag: int | None,
         groups: list[_Group],
-        scope: Scope,
+        scope: Where,
     ) -> list[_Ref]:
         """A mapped task: Airflow runs one copy of it per value of its `expand`
         arguments (every combination of them; one per mapping of `expand_kwargs`), the
@@ -886,23 +892,23 @@ class _DagFile:
         self.made[call] = refs
         return refs
 
-    def _mapped_values(self, call: ast.Call, scope: Scope) -> list[dict[str, object]] | None:
+    def _mapped_values(self, call: ast.Call, scope: Where) -> list[dict[str, object]] | None:
         """The mapped arguments of each copy of a mapped task (`expand(a=[1, 2],
         b=[3])`: every combination; `expand_kwargs([{...}, {...}])`: each mapping), or
         None when a list, or an item of `expand_kwargs`, is not known."""
         if _callee(call) == "expand_kwargs":
-            found = self.static.value(call.args[0], scope) if len(call.args) == 1 and not call.keywords else None
-            if not isinstance(found, (list, tuple)) or partial(found) or len(found) > MAX_ROUNDS:
+            found = self.values.value(call.args[0], scope) if len(call.args) == 1 and not call.keywords else None
+            if not isinstance(found, (list, tuple)) or len(found) > MAX_ROUNDS:
                 return None
-            if not all(isinstance(i, dict) and not partial(i) and all(isinstance(k, str) for k in i) for i in found):
+            if not all(isinstance(i, dict) and all(isinstance(k, str) for k in i) for i in found):
                 return None
             return [dict(i) for i in found]
         if call.args or not call.keywords or any(k.arg is None for k in call.keywords):
             return None
         out: list[dict[str, object]] = [{}]
         for keyword in call.keywords:
-            found = self.static.value(keyword.value, scope)
-            if not isinstance(found, (list, tuple)) or partial(found):
+            found = self.values.value(keyword.value, scope)
+            if not isinstance(found, (list, tuple)):
                 return None
             out = [{**o, keyword.arg: v} for o in out for v in found]  # type: ignore[misc]
             if len(out) > MAX_ROUNDS:
@@ -914,7 +920,7 @@ class _DagFile:
         return self._mapped_runs(ast.Call(func=ast.Name(id="_", ctx=ast.Load()), args=[], keywords=keywords))
 
     def _group_call(
-        self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope, depth: int
+        self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Where, depth: int
     ) -> Any:
         """A `@task_group` function called in a DAG: its body's tasks are made where it
         is called, in a group of its id; the call stands for what the body returns
@@ -928,7 +934,7 @@ class _DagFile:
         prefix = f"{groups[-1].group_id}." if groups else ""
         group = _Group(prefix + gid)
         inner = [*groups, group]
-        inner_scope = scope.enter(fn)
+        inner_scope = scope
         self._walk(fn.body, dag, inner, inner_scope)
         returned = next((s.value for s in fn.body if isinstance(s, ast.Return) and s.value is not None), None)
         if isinstance(returned, (ast.Tuple, ast.List)):
@@ -959,7 +965,7 @@ class _DagFile:
                     upstream = self.dags[a.dag].upstream if a.dag >= 0 else self.loose_upstream
                     upstream.setdefault(b.task_id, set()).add(a.task_id)
 
-    def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Scope) -> list[_Ref]:
+    def _task(self, call: ast.Call, name: str, dag: int | None, groups: list[_Group], scope: Where) -> list[_Ref]:
         if call in self.made:
             return self.made[call]
         kw = _keywords(call)
@@ -991,14 +997,14 @@ class _DagFile:
         self.made[call] = [ref]
         return [ref]
 
-    def _item(self, target: ast.Subscript, made: Any, scope: Scope) -> None:
+    def _item(self, target: ast.Subscript, made: Any, scope: Where) -> None:
         """`tasks[name] = Op(...)`: the task kept in a dict of tasks under a known key."""
         held = self.bound.get(target.value.id) if isinstance(target.value, ast.Name) else None
         key = self._setting(target.slice, scope)
         if isinstance(held, dict) and isinstance(key, (str, int)) and made is not None:
             held[key] = made
 
-    def _rounds(self, loop: ast.For, scope: Scope) -> list[dict[str, object]] | None:
+    def _rounds(self, loop: ast.For, scope: Where) -> list[dict[str, object]] | None:
         """What the loop's names hold in each round, when it goes over values the
         value layer knows item by item (a list, tuple or set, a dict's keys,
         `.items()` or `.values()`, through names and subscripts); None otherwise."""
@@ -1011,9 +1017,7 @@ class _DagFile:
             and not iterated.args
         ):
             method, iterated = iterated.func.attr, iterated.func.value
-        found = self.static.value(iterated, scope)
-        if partial(found):  # `[*other, x]`, `{**other}`: not every item is known
-            return None
+        found = self.values.value(iterated, scope)
         items: list[object]
         if isinstance(found, dict):
             if method == "items":
@@ -1034,10 +1038,10 @@ class _DagFile:
             rounds.append(bound)
         return rounds
 
-    def _setting(self, node: ast.expr | None, scope: Scope) -> Any:
-        """What an argument holds as a setting (`values.static.setting`): a plain value,
+    def _setting(self, node: ast.expr | None, scope: Where) -> Any:
+        """What an argument holds as a setting (`values.settings.setting`): a plain value,
         a path whose folder only a run knows after UNKNOWN_FOLDER, or an `Unknown`."""
-        return self.static.setting(node, scope)
+        return self.values.setting(node, scope)
 
     # -- the job ---------------------------------------------------------------------------
 
@@ -1045,20 +1049,59 @@ class _DagFile:
         where = Location(self.label, dag.line, 1)
         job = Job(key=dag.dag_id, name=dag.dag_id, location=where)
         self._schedule(dag, job)
+        self._written = {}
         for task_id, (call, operator) in dag.tasks.items():
             after = tuple(sorted(dag.upstream.get(task_id, ())))
             for task in self._tasks(task_id, call, operator, after, self.round_scopes.get(call, dag.values)):
                 if call in self.mapped:
                     task = replace(task, for_each_concurrency=self._mapped_runs(call))
-                job.tasks[task.key] = task
+                run_values = self._run_values(job, task.key, self._written.get(task.key))
+                job.tasks[task.key] = replace(task, run_values=run_values) if run_values else task
         return job
+
+    def _run_values(self, job: Job, task_key: str, written: Any) -> tuple[tuple[str, bool, str], ...]:
+        """The task's parameters that Airflow fills per DAG run from a template
+        (`_run_template`): whether two overlapping runs always get different values of
+        each. `{{ run_id }}`, `{{ ts }}`, `{{ logical_date }}` and the data interval
+        differ per run (Airflow keeps (dag_id, run_id) and (dag_id, logical_date)
+        unique); `{{ ds }}` names the logical date's day, which differs per run only
+        on a schedule that runs at most once a day (24 runs of an hourly one share
+        it); on no cron schedule it is left to the same-value reading. Where a value
+        keeps runs apart, a note says so and that a run started by hand may repeat
+        it: its logical date (Airflow 2), or none at all (Airflow 3), is the
+        trigger's to choose."""
+        out: list[tuple[str, bool, str]] = []
+        for name, value in named_parameters(written):
+            found = _run_template(value)
+            if found is None:
+                continue
+            grain, text = found
+            if grain == "run":
+                out.append((name, True, f"Airflow's `{text}`"))
+                continue
+            once = _once_a_day(job.cron[0]) if job.cron else None
+            if once is True:
+                out.append((name, True, f"Airflow's `{text}`"))
+            elif once is False:
+                what = f"Airflow's `{text}`, one value for all the runs of a day of a schedule that runs more often"
+                out.append((name, False, what))
+        if job.max_concurrent_runs > 1:
+            for name, apart, what in out:
+                if apart:
+                    self.notes.append(
+                        f"{self.label}:{job.location.line if job.location else 0}: task `{task_key}` of DAG "
+                        f"`{job.key}`: parameter `{name}` is {what}, a value of its own for each scheduled run: "
+                        "runs are told apart by it (a run started by hand may repeat one: its logical date is "
+                        "the trigger's to choose)"
+                    )
+        return tuple(out)
 
     def _mapped_runs(self, call: ast.Call) -> int:
         """How many copies of a mapped task run at once: its `max_active_tis_per_dagrun`
         (or `_per_dag`), else Airflow's `max_active_tasks_per_dag` default."""
         kw = _keywords(call)
         for name in ("max_active_tis_per_dagrun", "max_active_tis_per_dag"):
-            given = self._setting(kw.get(name), Scope())
+            given = self._setting(kw.get(name), Where())
             if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
                 return given
         return MAPPED_RUNS
@@ -1141,7 +1184,7 @@ class _DagFile:
             job.problem = (where, f"`schedule`: {str(err)[:200]}")
             job.cron, job.trigger = None, "a schedule delta-lint cannot evaluate"
 
-    def _tasks(self, task_id: str, call: ast.Call, operator: str, after: tuple[str, ...], scope: Scope) -> list[Task]:
+    def _tasks(self, task_id: str, call: ast.Call, operator: str, after: tuple[str, ...], scope: Where) -> list[Task]:
         where = Location(self.label, call.lineno, call.col_offset + 1)
         kw = _keywords(call)
         if operator == _RUN_NOW:
@@ -1182,11 +1225,14 @@ class _DagFile:
         if git:
             settings["git_source"] = git
         inner = job_from_settings(task_id, settings, self.file, self.root, base=self.file.parent).tasks
+        written = {spec["task_key"]: _written_parameters(spec) for spec in specs}
         if len(inner) == 1:
             (task,) = inner.values()
+            self._written[task_id] = written.get(task.key)
             return [replace(task, key=task_id, depends_on=after, location=where)]
         out = []  # a multi-task run: its tasks order among themselves, the run stands for their end
         for key, task in inner.items():
+            self._written[f"{task_id}.{key}"] = written.get(key)
             deps = tuple(f"{task_id}.{d}" for d in task.depends_on) or after
             out.append(replace(task, key=f"{task_id}.{key}", depends_on=deps, location=where))
         out.append(Task(task_id, operator, (), tuple(t.key for t in out), location=where))
@@ -1200,7 +1246,7 @@ class _DagFile:
         after: tuple[str, ...],
         where: Location,
         lines: tuple[int, int],
-        scope: Scope,
+        scope: Where,
     ) -> Task:
         """A task that runs SQL in a warehouse: the statements written in the DAG file
         (read there, at the operator's line, by the Python front end) make the DAG
@@ -1268,7 +1314,7 @@ class _DagFile:
         )
         return fn if sends else None
 
-    def _sql_files(self, operator: str, kw: dict, scope: Scope) -> list[str]:
+    def _sql_files(self, operator: str, kw: dict, scope: Where) -> list[str]:
         """The `.sql` file names a `DatabricksSqlOperator(sql=...)` runs; [] when its SQL
         is written in the DAG file (or is not known)."""
         sql = self._setting(kw.get("sql"), scope) if operator == "DatabricksSqlOperator" else UNKNOWN
@@ -1308,7 +1354,7 @@ class _DagFile:
                     out.append(self.file.parent / folder.strip())
         return [*out, self.file.parent]
 
-    def _dbt_spec(self, task_id: str, operator: str, kw: dict, scope: Scope) -> dict[str, Any] | None:
+    def _dbt_spec(self, task_id: str, operator: str, kw: dict, scope: Where) -> dict[str, Any] | None:
         """The `dbt_task` a task that runs dbt stands for, or None: a `BashOperator`
         whose command is a literal `dbt run|build|snapshot|seed` (after `cd DIR &&`),
         a dbt operator (`project_dir`, `profiles_dir`, `select`, `exclude`, `target`),
@@ -1385,7 +1431,7 @@ class _DagFile:
         return path
 
     def _script(
-        self, task_id: str, call: ast.Call, operator: str, kw: dict, scope: Scope
+        self, task_id: str, call: ast.Call, operator: str, kw: dict, scope: Where
     ) -> dict[str, Any] | str | None:
         """The `spark_python_task` a task stands for when it runs one Python file of
         the project: a `SparkSubmitOperator`'s `application`; the command of an
@@ -1555,7 +1601,7 @@ class _DagFile:
         """The Python file a function runs through `subprocess.run([...])` (and its
         siblings) or `os.system("...")`, its values read in the function (its
         parameters unknown): one file, or None (none, several, or unknown)."""
-        scope = Scope().enter(fn)
+        scope = Where()
         found = set()
         for node in ast.walk(fn):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
@@ -1575,14 +1621,14 @@ class _DagFile:
                 f"Dockerfile COPY maps; matched to {files[0]} by name"
             )
 
-    def _config_argument(self, node: ast.expr | None, name: str, scope: Scope) -> Any:
+    def _config_argument(self, node: ast.expr | None, name: str, scope: Where) -> Any:
         """A cosmos `ProjectConfig(path)` / `ProjectConfig(dbt_project_path=...)` value."""
         if isinstance(node, ast.Call):
             kw = _keywords(node)
             return self._setting(kw.get(name) or (node.args[0] if node.args else None), scope)
         return self._setting(node, scope) if node is not None else UNKNOWN
 
-    def _specs(self, task_id: str, operator: str, kw: dict, scope: Scope) -> tuple[list[dict] | None, Any]:
+    def _specs(self, task_id: str, operator: str, kw: dict, scope: Where) -> tuple[list[dict] | None, Any]:
         """The Jobs API task documents an operator runs, and its `git_source`."""
         if operator == "DatabricksNotebookOperator":
             path = self._setting(kw.get("notebook_path"), scope)
@@ -1612,7 +1658,7 @@ class _DagFile:
         single = {k: v for k, v in document.items() if k in ("notebook_task", "spark_python_task", "sql_task")}
         return ([{**single, "task_key": task_id}] if single else None), git
 
-    def _created_job(self, kw: dict, where: Location, scope: Scope) -> None:
+    def _created_job(self, kw: dict, where: Location, scope: Where) -> None:
         """The job a `DatabricksCreateJobsOperator` creates (or resets, when it has that
         name): its `json=` with the settings given as keyword arguments over it, read
         as the bundle reader reads Jobs API settings. The job runs on its own schedule
@@ -1635,7 +1681,7 @@ class _DagFile:
         job = job_from_settings(name, settings, self.file, self.root, base=self.file.parent)
         self.created.append(replace(job, location=where))
 
-    def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scope: Scope) -> Task:
+    def _run_now(self, task_id: str, kw: dict, after: tuple[str, ...], where: Location, scope: Where) -> Task:
         ref = self._setting(kw.get("job_name"), scope) if "job_name" in kw else self._setting(kw.get("job_id"), scope)
         given: list[str] = []
         for name in ("job_parameters", "notebook_params"):
@@ -1646,6 +1692,72 @@ class _DagFile:
             problem = "the job it runs (`job_name`, `job_id`) is not static"
             return Task(task_id, "run_job_task", (), after, location=where, problem=problem)
         return Task(task_id, "run_job_task", (), after, location=where, starts=(str(ref), tuple(sorted(given))))
+
+
+# Airflow's template variables that differ between any two runs of one DAG: the
+# run's id and its logical date (unique per DAG), and the data interval it covers
+_RUN_VARIABLES = frozenset(
+    {
+        "run_id",
+        "dag_run.run_id",
+        "ts",
+        "ts_nodash",
+        "ts_nodash_with_tz",
+        "logical_date",
+        "execution_date",
+        "dag_run.logical_date",
+        "data_interval_start",
+        "data_interval_end",
+    }
+)
+_DAY_VARIABLES = frozenset({"ds", "ds_nodash"})  # the logical date's day
+_DATES = frozenset(
+    {"logical_date", "execution_date", "dag_run.logical_date", "data_interval_start", "data_interval_end"}
+)
+_FILTERS = {"ds": "day", "ds_nodash": "day", "ts": "run", "ts_nodash": "run"}  # `{{ logical_date | ds }}`
+# one Jinja expression: a variable, optionally one filter (the text around it is literal)
+_TEMPLATE = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|\s*([A-Za-z_]\w*)\s*)?\}\}")
+
+
+def _run_template(value: object) -> tuple[str, str] | None:
+    """Whether a parameter's written value is filled by Airflow per run from one
+    template variable (literal text around it): its granularity, "run" (a value
+    per run) or "day" (the logical date's day), and the template as written. None
+    for anything else: another variable (`{{ params.x }}`, `{{ dag_run.conf }}`),
+    several expressions, statements (`{% ... %}`), a value not a string."""
+    if not isinstance(value, str) or value.count("{{") != 1 or "{%" in value:
+        return None
+    found = _TEMPLATE.search(value)
+    if found is None:
+        return None
+    name, applied = found.group(1), found.group(2)
+    if applied is None:
+        grain = "run" if name in _RUN_VARIABLES else "day" if name in _DAY_VARIABLES else None
+    else:
+        grain = _FILTERS.get(applied) if name in _DATES else None
+    return (grain, found.group(0)) if grain is not None else None
+
+
+@lru_cache(maxsize=256)
+def _once_a_day(quartz: str) -> bool | None:
+    """Whether a schedule starts at most one run a day (UTC, as `{{ ds }}` is), over
+    the schedule's year; None when its times cannot be told."""
+    try:
+        times = fire_times(quartz, "UTC", HORIZON_START, HORIZON_START + HORIZON)
+    except CronError:
+        return None
+    if times is None:
+        return False  # past the runs a year is read for: many a day
+    return len({t.date() for t in times}) == len(times)
+
+
+def _written_parameters(spec: dict) -> Any:
+    """A Jobs API task's parameters as written (`base_parameters`, `parameters`)."""
+    for kind in ("notebook_task", "spark_python_task", "python_wheel_task"):
+        inner = spec.get(kind)
+        if isinstance(inner, dict):
+            return inner.get("base_parameters") or inner.get("parameters")
+    return None
 
 
 def _orders(node: ast.AST) -> bool:

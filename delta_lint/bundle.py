@@ -92,6 +92,9 @@ class Task:
     # the lines of its one file it runs (first, last), None for the whole file: an
     # Airflow task whose SQL is written in the DAG file beside other tasks' SQL
     lines: tuple[int, int] | None = None
+    # parameters an orchestrator fills per run (Airflow's `{{ ds }}`): (name, whether
+    # two overlapping runs of the job always get different values, what the value is)
+    run_values: tuple[tuple[str, bool, str], ...] = ()
 
 
 @dataclass
@@ -1944,20 +1947,27 @@ def _task_name(params: Any, key: str) -> Any:
 
 
 def _arguments(params: Any) -> tuple[tuple[str, str | None], ...]:
-    """Task parameters by the name the code reads them with: a notebook's widgets
-    (`base_parameters`), a script's `sys.argv[N]` (`argv_N`) and `--name value`."""
+    """Task parameters by the name the code reads them with, with their values as
+    the code sees them (see `named_parameters`)."""
+    return tuple((name, _argument(value)) for name, value in named_parameters(params))
+
+
+def named_parameters(params: Any) -> tuple[tuple[str, Any], ...]:
+    """Task parameters by the name the code reads them with, their values as written:
+    a notebook's widgets (`base_parameters`), a script's `sys.argv[N]` (`argv_N`)
+    and `--name value`."""
     if isinstance(params, dict):
-        return tuple((str(k), _argument(v)) for k, v in params.items())
+        return tuple((str(k), v) for k, v in params.items())
     if not isinstance(params, list):
         return ()
-    out = [(f"argv_{i + 1}", _argument(v)) for i, v in enumerate(params)]
+    out = [(f"argv_{i + 1}", v) for i, v in enumerate(params)]
     for i, item in enumerate(params):
         if isinstance(item, str) and item.startswith("--") and len(item) > 2:
             name, eq, value = item[2:].partition("=")
             if eq:
-                out.append((name.replace("-", "_"), _argument(value)))
+                out.append((name.replace("-", "_"), value))
             elif i + 1 < len(params) and not str(params[i + 1]).startswith("--"):
-                out.append((name.replace("-", "_"), _argument(params[i + 1])))
+                out.append((name.replace("-", "_"), params[i + 1]))
     return tuple(out)
 
 

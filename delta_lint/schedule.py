@@ -125,6 +125,10 @@ class Concurrency:
     # iterations of one for_each task: the parameters bound to its `{{input}}`, the only
     # ones that differ between them (every other parameter is the task's, shared)
     per_run_inputs: frozenset[str] | None = None
+    # runs of one job whose parameters an orchestrator fills per run (`Task.run_values`):
+    # those two overlapping runs always get different values of, and those they share
+    run_unique: frozenset[str] = frozenset()
+    run_shared: frozenset[str] = frozenset()
 
 
 _ANYTIME_FILE = "a file that no job definition or configured job schedules can run at any time"
@@ -277,7 +281,7 @@ class Schedule:
         job = self.workflows.jobs[node.job]
         if job.max_concurrent_runs > 1:
             task = job.tasks[node.task or ""]
-            return self._concurrent_runs(job, bool(job.parameters) or bool(task.parameters))
+            return self._concurrent_runs(job, bool(job.parameters) or bool(task.parameters), task, task)
         return None
 
     def _nodes_at(self, path: str, line: int) -> tuple[Node, ...]:
@@ -709,7 +713,7 @@ class Schedule:
                     "",
                 )
             if job.max_concurrent_runs > 1:
-                return self._concurrent_runs(job, params or bool(task.parameters)), ""
+                return self._concurrent_runs(job, params or bool(task.parameters), task, task), ""
             return None, f"{a.label()}: one run at a time (max_concurrent_runs: 1)"
         order = _ordered(job, a.task, b.task) or _ordered(job, b.task, a.task)
         if order is None:
@@ -720,19 +724,23 @@ class Schedule:
                 "",
             )
         if job.max_concurrent_runs > 1:
-            return self._concurrent_runs(job, params), ""
+            return self._concurrent_runs(job, params, job.tasks[a.task or ""], job.tasks[b.task or ""]), ""
         return None, f"{order} in job `{job.key}` (depends_on), one run at a time"
 
-    def _concurrent_runs(self, job: Job, distinct: bool) -> Concurrency:
+    def _concurrent_runs(self, job: Job, distinct: bool, a: Task | None = None, b: Task | None = None) -> Concurrency:
         what = "with different parameters" if distinct else "with the same parameters"
         reason = f"job `{job.key}` allows {job.max_concurrent_runs} concurrent runs ({what})"
+        unique, shared, said = _run_values(a, b)
+        if said:
+            reason += f"; {said}"
+        runs = {"run_unique": unique, "run_shared": shared}
         if not job.runs_by_default:  # the job's own setting: the team states its runs meet
-            return Concurrency(reason, distinct, values_may_repeat=distinct)
+            return Concurrency(reason, distinct, values_may_repeat=distinct, **runs)
         reason += f", a default of {job.runs_by_default} (a second run is started by hand"
         if job.runs_doubt and _started_by_hand(job):
             reason = f"{reason}, and {job.runs_doubt}: two doubts)"
-            return Concurrency(reason, distinct, ASSUMED_TWICE, values_may_repeat=distinct)
-        return Concurrency(reason + ")", distinct, ASSUMED, values_may_repeat=distinct)
+            return Concurrency(reason, distinct, ASSUMED_TWICE, values_may_repeat=distinct, **runs)
+        return Concurrency(reason + ")", distinct, ASSUMED, values_may_repeat=distinct, **runs)
 
     def _different_jobs(self, a: Node, b: Node) -> tuple[Concurrency | None, str]:
         ja = self.workflows.jobs.get(a.job) if a.kind == "task" else None
@@ -817,6 +825,27 @@ class Schedule:
 
 
 _UNREADABLE_SCHEDULE = "a schedule delta-lint cannot"
+
+
+def _run_values(a: Task | None, b: Task | None) -> tuple[frozenset[str], frozenset[str], str]:
+    """The parameters an orchestrator fills per run that one run of task `a` and
+    another of task `b` both read, each filled alike in both: those whose values two
+    overlapping runs never share, those they share, and what the shared ones are.
+    A parameter the two tasks fill differently is neither."""
+    if a is None or b is None or not (a.run_values and b.run_values):
+        return frozenset(), frozenset(), ""
+    theirs = {name: (apart, what) for name, apart, what in b.run_values}
+    unique: set[str] = set()
+    shared: dict[str, str] = {}
+    for name, apart, what in a.run_values:
+        if theirs.get(name) != (apart, what):
+            continue
+        if apart:
+            unique.add(name)
+        else:
+            shared[name] = what
+    said = "; ".join(f"`{n}` is {w}" for n, w in sorted(shared.items()))
+    return frozenset(unique), frozenset(shared), said
 
 
 def _started_by_hand(job: Job | None) -> bool:

@@ -1,5 +1,5 @@
 """The values an Airflow DAG file's operators are given, read by the value layer
-(`values.static`) as the SDK job reader reads them: what it knows beyond literals
+(`values.scopes`) as the SDK job reader reads them: what it knows beyond literals
 and names (a helper's return, a loop item's keys) makes tasks analysable, and what
 only a run decides (a conditional, a helper over a run's variable) stays unknown."""
 
@@ -26,9 +26,21 @@ def test_a_notebook_path_a_helper_returns_is_read(lint):
     assert any("notebooks/audit.py" in pair for pair in _pairs(result))
 
 
+def test_a_helper_over_a_value_only_a_run_knows_keeps_its_known_tail(lint):
+    """A helper's return crosses the call as it is: `Variable.get("root") + "/" +
+    name` is a path in a folder only a run knows, matched by its tail as the same
+    expression written at the operator is (it was unknown when helpers' returns
+    were read without templates)."""
+    helper = 'def notebook(name):\n    return Variable.get("root") + "/notebooks/" + name\n\n\nwith DAG('
+    dag = DAG.replace("with DAG(", helper).replace('f"{BASE}/notebooks/audit"', 'notebook("audit")')
+    result = lint({**NOTEBOOKS, "dags/events.py": dag.replace("ORDER", "    start >> load >> fix")})
+    assert not _dl006(result)
+    assert any("notebooks/audit.py" in pair for pair in _pairs(result))
+
+
 def test_a_helper_over_a_value_only_a_run_knows_stays_unknown(lint):
-    """The near miss: the helper reads an Airflow Variable, which only a run knows."""
-    helper = 'def notebook(name):\n    return Variable.get("root") + "/" + name\n\n\nwith DAG('
+    """The near miss: the whole path is an Airflow Variable, which only a run knows."""
+    helper = "def notebook(name):\n    return Variable.get(name)\n\n\nwith DAG("
     dag = DAG.replace("with DAG(", helper).replace('f"{BASE}/notebooks/audit"', 'notebook("audit")')
     result = lint({**NOTEBOOKS, "dags/events.py": dag.replace("ORDER", ORDERED)})
     messages = _dl006(result)

@@ -247,7 +247,13 @@ class Judge:
         shared: list[str] = []
         if result == Overlap.DISJOINT and conc.distinct_runs:
             params = _same_value_params(a, b, cols)
-            if conc.per_run_inputs is not None and params and not conc.per_run_inputs & set(params):
+            if conc.run_unique & set(params):
+                return None  # the orchestrator gives each run its own value of one of them
+            if params and set(params) <= conc.run_shared:
+                # runs that overlap get the same value of each (`{{ ds }}` of an hourly
+                # schedule): judged as one value, as the runs' reason says
+                shared = params
+            elif conc.per_run_inputs is not None and params and not conc.per_run_inputs & set(params):
                 # iterations of one for_each differ in their input alone: a parameter
                 # of the task is the same in each, and keeps none of them apart
                 shared = params
@@ -290,6 +296,9 @@ class Judge:
             conc = replace(conc, basis=SAME_VALUE)
             # the fix: the conditions are disjoint already, while the values differ
             fields["disjoint_on"] += f" (they are while runs get different values of {shown}: start one run per value)"
+        elif shared and set(shared) <= conc.run_shared:
+            shown = ", ".join(f"`{p}`" for p in shared)
+            notes = notes + [f"runs that overlap get the same value of {shown}, which the orchestrator fills per run"]
         elif shared:
             shown = ", ".join(f"`{p}`" for p in shared)
             notes = notes + [

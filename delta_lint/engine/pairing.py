@@ -320,7 +320,8 @@ class Engine:
             """(whether a is the primary, the verdict) when a and b, members of classes
             pa and pb that overlap as `conc` says, conflict."""
             va, vb = pins[pa], pins[pb]
-            runs = (conc.distinct_runs, conc.values_may_repeat, conc.per_run_inputs)  # what a verdict reads of the runs
+            # what a verdict reads of the runs
+            runs = (conc.distinct_runs, conc.values_may_repeat, conc.per_run_inputs, conc.run_unique, conc.run_shared)
             if a.read_region is not None or b.read_region is not None:
                 # a verdict reads what one of them reads apart from the class's region
                 # (see `region_against`): kept per pair of whole behaviours
@@ -341,7 +342,12 @@ class Engine:
             verdict = memo.get(key, UNKNOWN)
             if verdict is UNKNOWN:
                 asked = Concurrency(
-                    "", conc.distinct_runs, values_may_repeat=conc.values_may_repeat, per_run_inputs=conc.per_run_inputs
+                    "",
+                    conc.distinct_runs,
+                    values_may_repeat=conc.values_may_repeat,
+                    per_run_inputs=conc.per_run_inputs,
+                    run_unique=conc.run_unique,
+                    run_shared=conc.run_shared,
                 )
                 pair = self.verdict(a, b, s, asked, table)
                 # a pair apart only while the runs' values differ rests on them sharing one

@@ -114,6 +114,32 @@ class Scopes(Evaluator):
         finally:
             self._every, self._kept = outer
 
+    def within(
+        self, statements: list[ast.stmt], body: list[ast.stmt], at: Point, fn: Function | None
+    ) -> dict[int, Point]:
+        """The names at each of `statements` (by `id`), all inside `body`, read from the
+        names at a point: a reader that reads a body once per value itself (a loop's
+        round, its names bound to one item; a function's body, its parameters bound to
+        one call's arguments) starts from the names where the body is and binds
+        those. `fn` is the function whose body holds `body` (None: the module)."""
+        env = dict(at.env)
+        before = set(self._changed)
+        self._changed = before | at.changed
+        self._watch, self._seen = {id(s) for s in statements}, {}
+        try:
+            self._read_body(fn, body, env)
+        finally:
+            self._watch, self._changed = set(), before
+        return self._seen
+
+    def joined(self, points: list[Point]) -> Point:
+        """The names at a statement over every time a way reaches it (`every`'s
+        points of one statement), joined as `at` joins them."""
+        if len(points) == 1:
+            return points[0]
+        changed = frozenset().union(*(p.changed for p in points))
+        return Point(self._join_envs([p.env for p in points]), changed)
+
     def value(self, node: ast.expr, at: Point) -> object:  # type: ignore[override]
         """What `node` holds at a point (see `at`): a value of the lattice whose lists
         and dicts may hold unknown items; a list or dict the code changed in place
@@ -220,6 +246,16 @@ class Scopes(Evaluator):
             if id(stmt) in self._kept and not depth:
                 return [], True  # a definition of the module: the module's, not a name bound here
         return super()._stmt(stmt, env, depth)
+
+    def _import(self, depth: int) -> None:
+        """The module's top level read for the values of its names (a name a reading
+        needs before its own reading binds it): not a time a way reaches a watched
+        statement, whose names there are those of the reading asked."""
+        watched, self._watch = self._watch, set()
+        try:
+            super()._import(depth)
+        finally:
+            self._watch = watched
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         if not self._lenient or depth:

@@ -1,7 +1,8 @@
 """What a value of the lattice is as a setting of a job document.
 
-Both readers of job definitions written in Python (`values.static` for Airflow
-DAG files, `sdkjobs` on the evaluator for jobs made with the SDK) end with the same step: a value becomes what a Jobs API document holds.
+Both readers of job definitions written in Python (`airflow_values` for Airflow
+DAG files, `sdkjobs` for jobs made with the SDK, both on `values.scopes`) end with
+the same step: a value becomes what a Jobs API document holds.
 A string whose leading part only a run knows (`f"/Users/{who}/etl/load"`) is
 built as a template whose unknown parts are the input `UNKNOWN_PART` (`joined`);
 `setting` then keeps its known text after the last input when that is a path,
