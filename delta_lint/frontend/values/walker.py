@@ -50,7 +50,14 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import IMPORT_MODULE, ImportedModule, Registries, imports_by_name, module_pattern
+from delta_lint.frontend.registries import (
+    IMPORT_MODULE,
+    ImportedModule,
+    Registries,
+    dispatched,
+    imports_by_name,
+    module_pattern,
+)
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
@@ -90,6 +97,7 @@ from delta_lint.frontend.values.resolver import (
     self_attributes_set,
     with_attribute,
 )
+from delta_lint.frontend.values.uses import used_as_values
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Flag, Intent, PooledRun
 from delta_lint.predicates import param_name
 
@@ -833,17 +841,22 @@ class Walker:
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
         for name in self._instance_calls:  # reported at the calls on its object: not where it is written
             self.kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
-        called = [
-            marks
-            for name, marks in self._from_definition.items()
-            if name in self._helper_calls and name not in self._unread
-        ]
+        # a helper the code also uses as a value runs where the reading does not see
+        # (`save = w`, `{"a": w}`, `run_later(w)`): what it writes read on its own stays
+        read = [name for name in self._from_definition if name in self._helper_calls and name not in self._unread]
+        handed = used_as_values(self.host._tree, read, self._dispatched()) if read else set()
+        called = [self._from_definition[name] for name in read if name not in handed]
         intents = {i for marks in called for i in marks[0]} - self.kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
         if intents:
             self.host.intents = [x for n, x in enumerate(self.host.intents) if n not in intents]
         if diagnostics:
             self.host.diagnostics = [x for n, x in enumerate(self.host.diagnostics) if n not in diagnostics]
+
+    def _dispatched(self) -> set[int]:
+        """Ids of the registry entries the module's own calls run (`registries.dispatched`)."""
+        found = self.host._registry_of().by_name if self._from_definition else {}
+        return dispatched(self.host._tree, found) if found and self.host._tree is not None else set()
 
     def block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
         """Read a block's statements in order, up to one after which the path has
