@@ -149,6 +149,8 @@ def _sql(text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset
         line = blanked.count("\n", 0, m.start()) + 1
         col = m.start() - (blanked.rfind("\n", 0, m.start()) + 1) + 1
         if m["name"]:
+            if m["what"].upper().startswith("STREAMING") and not _has_query(blanked, m.end()):
+                continue  # a flow's target declared with no query: the flows into it are its writes
             kind = Kind.FULL_OVERWRITE if m["what"].upper().startswith("MATERIALIZED") else Kind.STREAMING_WRITE
             if m["what"].upper().startswith("LIVE"):
                 kind = Kind.FULL_OVERWRITE
@@ -158,6 +160,19 @@ def _sql(text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset
         elif m["flow"]:
             out.append(_Dataset(line, col, _substituted(m["flow"], conf, unknown), Kind.STREAMING_WRITE))
     return out
+
+
+# the query of a dataset's statement (`AS SELECT`, `AS (SELECT`, `AS FROM` of a pipe query)
+_QUERY = re.compile(r"\bAS\s*(?:\(\s*)*(?:SELECT|FROM|WITH|VALUES|TABLE)\b", re.IGNORECASE)
+
+
+def _has_query(text: str, start: int) -> bool:
+    """Whether the statement going on at `start` (to its `;`) holds a query: a
+    streaming table declared without one (`CREATE OR REFRESH STREAMING TABLE t;`,
+    with columns or properties) is only the target of the flows into it, as
+    `create_streaming_table` is in Python."""
+    end = text.find(";", start)
+    return _QUERY.search(text, start, end if end >= 0 else len(text)) is not None
 
 
 def _substituted(name: str, conf: Mapping[str, str], unknown: set[str]) -> object:
