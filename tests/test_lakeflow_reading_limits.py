@@ -12,9 +12,12 @@ note).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from delta_lint.frontend.lakeflow import analyze_lakeflow
+from delta_lint.frontend.values import budget
 from delta_lint.frontend.values.evaluator import MAX_DEPTH, MAX_LOOP
 
 _PIPELINE = (("shop", "bronze", ()),)
@@ -95,3 +98,15 @@ def test_a_generator_factory_is_read_on_its_own_and_said() -> None:
 def test_a_name_a_run_gives_is_unresolved_without_a_limit() -> None:
     tables, notes = _read("import dlt, os\n" + _DEF.format("os.environ['T']"))
     assert len(tables) == 1 and len(notes) == 1 and "a limit of the reading" not in notes[0]
+
+
+def test_the_cpu_backstop_leaves_an_unresolved_dataset_with_a_note(monkeypatch) -> None:
+    """The deadline behind the steps (`budget.BACKSTOP_SECONDS` of CPU): a machine on
+    which every 256 steps take 10 s reaches it within the reading."""
+    code = _steps(4)
+    tables, notes = _read(code)
+    assert notes == []
+    counter = itertools.count()
+    monkeypatch.setattr(budget, "clock", lambda: next(counter) * 10.0)
+    tables, notes = _read(code)
+    assert "{t}" in tables and any("seconds of CPU time" in n for n in notes), notes
