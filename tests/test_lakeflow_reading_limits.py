@@ -58,6 +58,12 @@ def _steps(inner: int) -> str:
     return "import dlt\ndef make(t):\n" + _indent(_DEF.format("t")) + calls
 
 
+def _rounds(each_turn: str) -> str:
+    """A name a loop of turns not known binds: still after a round, or never still."""
+    loop = f"n = 't'\nfor x in os.environ['X'].split(','):\n    n = {each_turn}\n"
+    return "import dlt, os\n" + loop + _DEF.format("n")
+
+
 LIMITS = [
     # (limit, program just under it, program past it, what the note says)
     ("depth", _chain(MAX_DEPTH - 1), _chain(MAX_DEPTH), f"more than {MAX_DEPTH} calls deep"),
@@ -70,6 +76,7 @@ LIMITS = [
         "a string of 5,000 characters",
     ),
     ("steps", _steps(4), _steps(256), "evaluation steps"),
+    ("loop rounds", _rounds("'t'"), _rounds("n + '_'"), "a loop whose names change on each of 4 readings"),
 ]
 
 

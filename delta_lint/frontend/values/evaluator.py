@@ -1092,6 +1092,7 @@ class Evaluator:
                 break
             current = joined
         else:  # never held still: what the loop binds is not known
+            self._limit(stmt.lineno, f"a loop whose names change on each of {MAX_LOOP_ROUNDS} readings of its body")
             for name in bound_names(stmt):
                 current[name] = Unknown("changed on every turn of a loop")
         env.clear()
