@@ -1840,7 +1840,8 @@ class Walker:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
         makes is lost otherwise, with nothing at its line. Its writes as read where
-        it is written (a parameter a placeholder: not resolved) are kept."""
+        it is written (a parameter a placeholder: not resolved) are kept. A loop past
+        the items read one by one is said so too, at the loop (`_past_items`)."""
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
