@@ -708,11 +708,13 @@ class Evaluator:
             or self._shape(fn)[1]
         ):
             # a decorator or a `yield` makes the call something else: what it changes is not known
-            self.unfollowed.setdefault(id(fn), _why_unfollowed(fn, depth, decorated, self._shape(fn)[1]))
+            if id(fn) not in self.unfollowed:
+                self.unfollowed[id(fn)] = _why_unfollowed(fn, depth, decorated, self._shape(fn)[1])
             return self._unfollowed(Unknown("a call not followed"), args, kwargs)
         params = fn.args.posonlyargs + fn.args.args
         if len(args) > len(params):
-            self.unfollowed.setdefault(id(fn), f"`{fn.name}` is called with more arguments than parameters")
+            if id(fn) not in self.unfollowed:
+                self.unfollowed[id(fn)] = f"`{fn.name}` is called with more arguments than parameters"
             return self._unfollowed(Unknown("more arguments than parameters"), args, kwargs)
         names = {p.arg for p in params + fn.args.kwonlyargs}
         if set(kwargs) - names:
@@ -732,7 +734,8 @@ class Evaluator:
                 finally:
                     self._locals = caller
             else:
-                self.unfollowed.setdefault(id(fn), f"`{fn.name}` is called without a required argument")
+                if id(fn) not in self.unfollowed:
+                    self.unfollowed[id(fn)] = f"`{fn.name}` is called without a required argument"
                 return Unknown("a required argument not given")
         outer = self._walrus, self._locals
         self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
