@@ -247,9 +247,10 @@ class _Reading:
         watched = list({id(s): s for s in statements}.values())
         visits: dict[int, list[tuple[Point, str | None]]] = {}
         alone: set[int] = set()
-        stopped: str | None = None
+        stopped: str | None = None  # why the reading stopped for good (the budget)
+        recursed: str | None = None  # why one reading ended early (its sites no other reaches say it)
         try:
-            self._read(watched, [], visits, None)
+            recursed = self._read(watched, [], visits, None)
             # a function no reading reached, one handed on, or one a call of which the
             # reading did not follow (past its depth, a generator): read on its own,
             # its parameters unknown; reading one may leave another unfollowed
@@ -264,7 +265,7 @@ class _Reading:
                         alone.add(id(fn))
                         more = True
                         if (why := self._read(watched, [*scope, fn], visits, reasons.get(id(fn)))) is not None:
-                            stopped = stopped or why
+                            recursed = recursed or why
                 if not more:
                     break
         except OutOfBudget as err:
@@ -280,7 +281,7 @@ class _Reading:
             if not points:
                 points = [(_hidden(p, site.anchor), why) for p, why in visits.get(id(site.anchor), [])]
             if stopped or not points:
-                points.append((None, stopped))  # a reading cut short: what else it holds is unknown
+                points.append((None, stopped or recursed))  # a reading cut short: what else it holds is unknown
             for at, why in points:
                 name, limit = self._name(site, at)
                 out.append(_Dataset(site.line, site.col, name, site.kind, why or limit or perhaps))
@@ -299,7 +300,7 @@ class _Reading:
         try:
             got = self.reader.every(watched, scope)
         except RecursionError:
-            return "the code nests past the interpreter's recursion limit"
+            return _RECURSION
         for key, points in got.items():
             visits.setdefault(key, []).extend((p, why) for p in points)
         return None
@@ -314,8 +315,10 @@ class _Reading:
             return _labelled(Unknown("not reached"), site.name), None
         try:
             value = self.reader.value(site.name, at)
-        except (OutOfBudget, RecursionError) as err:
+        except OutOfBudget as err:
             value = Unknown(str(err) or "the analysis budget of the file is spent")
+        except RecursionError:
+            value = Unknown(_RECURSION)
         if site.key is not None:  # `create_auto_cdc_flow(**kwargs)`: its key, if known
             named = value.get(site.key) if isinstance(value, dict) else None
             value = named if named is not None else Unknown("spread")
@@ -489,6 +492,7 @@ def _only_called(fn: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module) -
 
 
 _MAX_NAMES = 8  # alternatives a dataset's name may be before it is unknown
+_RECURSION = "the code nests past the interpreter's recursion limit"
 
 
 def _limit(value: object) -> str | None:
