@@ -64,6 +64,7 @@ class _Dataset(NamedTuple):
     col: int
     name: object  # a value of the lattice: a str when known
     kind: Kind
+    why: str | None = None  # the limit of the reading that left the name unknown, if one did
 
 
 def analyze_lakeflow(
@@ -90,6 +91,7 @@ def analyze_lakeflow(
     out: list[Intent] = []
     diagnostics: list[Diagnostic] = []
     seen: set[tuple] = set()
+    said: dict[tuple, tuple[int, str | None]] = {}  # an unresolved dataset's note: its index, the limit it says
     sql = suffix == ".sql" or _is_sql_notebook(text)
     for catalog, schema, configuration in pipelines:
         conf = {key: value for key, value in configuration if value is not None}
@@ -97,27 +99,32 @@ def analyze_lakeflow(
         if sql:
             unknown |= {key for key in _SQL_SET.findall(text)}
         found = _sql(text, conf, unknown) if sql else _python(display, text, conf, unknown)
-        for line, col, value, kind in found:
+        for line, col, value, kind, why in found:
             names = alternatives(value)
             for name in names:
                 table, resolved = _qualify(name, catalog, schema)
                 # two unresolved names alike are two datasets: each keeps its own place
                 key = (table, kind) if resolved else (table, kind, line, col)
+                location = Location(display, line, col)
+                note = Diagnostic(
+                    UNRESOLVED_TABLE,
+                    location,
+                    f"table name `{table}` of a pipeline dataset is dynamic and cannot be resolved "
+                    "statically; this intent is not checked against others"
+                    + (f" (a limit of the reading: {why})" if why else ""),
+                )
                 if key in seen:
+                    # the same dataset read on another way: its note says a limit if any way met one
+                    if not resolved and why and key in said and not said[key][1]:
+                        diagnostics[said[key][0]] = note
+                        said[key] = (said[key][0], why)
                     continue
                 seen.add(key)
                 flags = {Flag.ONE_OF} if len(names) > 1 else set()
-                location = Location(display, line, col)
                 if not resolved:
                     flags.add(Flag.UNRESOLVED)
-                    diagnostics.append(
-                        Diagnostic(
-                            UNRESOLVED_TABLE,
-                            location,
-                            f"table name `{table}` of a pipeline dataset is dynamic and cannot be resolved "
-                            "statically; this intent is not checked against others",
-                        )
-                    )
+                    said[key] = (len(diagnostics), why)
+                    diagnostics.append(note)
                 out.append(
                     Intent(
                         location=location,
@@ -142,6 +149,8 @@ def _sql(text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset
         line = blanked.count("\n", 0, m.start()) + 1
         col = m.start() - (blanked.rfind("\n", 0, m.start()) + 1) + 1
         if m["name"]:
+            if m["what"].upper().startswith("STREAMING") and not _has_query(blanked, m.end()):
+                continue  # a flow's target declared with no query: the flows into it are its writes
             kind = Kind.FULL_OVERWRITE if m["what"].upper().startswith("MATERIALIZED") else Kind.STREAMING_WRITE
             if m["what"].upper().startswith("LIVE"):
                 kind = Kind.FULL_OVERWRITE
@@ -151,6 +160,19 @@ def _sql(text: str, conf: Mapping[str, str], unknown: set[str]) -> list[_Dataset
         elif m["flow"]:
             out.append(_Dataset(line, col, _substituted(m["flow"], conf, unknown), Kind.STREAMING_WRITE))
     return out
+
+
+# the query of a dataset's statement (`AS SELECT`, `AS (SELECT`, `AS FROM` of a pipe query)
+_QUERY = re.compile(r"\bAS\s*(?:\(\s*)*(?:SELECT|FROM|WITH|VALUES|TABLE)\b", re.IGNORECASE)
+
+
+def _has_query(text: str, start: int) -> bool:
+    """Whether the statement going on at `start` (to its `;`) holds a query: a
+    streaming table declared without one (`CREATE OR REFRESH STREAMING TABLE t;`,
+    with columns or properties) is only the target of the flows into it, as
+    `create_streaming_table` is in Python."""
+    end = text.find(";", start)
+    return _QUERY.search(text, start, end if end >= 0 else len(text)) is not None
 
 
 def _substituted(name: str, conf: Mapping[str, str], unknown: set[str]) -> object:
@@ -223,47 +245,84 @@ class _Reading:
             *(fn.body[0] for fn, _ in functions if fn.body),
         ]
         watched = list({id(s): s for s in statements}.values())
-        visits: dict[int, list[Point]] = {}
-        spent = False
+        visits: dict[int, list[tuple[Point, str | None]]] = {}
+        alone: set[int] = set()
+        stopped: str | None = None  # why the reading stopped for good (the budget)
+        recursed: str | None = None  # why one reading ended early (its sites no other reaches say it)
         try:
-            self._read(watched, [], visits)
-            for fn, scope in functions:
-                if fn.body and (id(fn.body[0]) not in visits or not _only_called(fn, self.tree)) and _holds(fn, sites):
-                    self._read(watched, [*scope, fn], visits)
-        except OutOfBudget:
-            spent = True
+            recursed = self._read(watched, [], visits, None)
+            # a function no reading reached, one handed on, or one a call of which the
+            # reading did not follow (past its depth, a generator): read on its own,
+            # its parameters unknown; reading one may leave another unfollowed
+            while True:
+                more = False
+                reasons = _reasons(functions, self.reader.unfollowed)
+                for fn, scope in functions:
+                    if id(fn) in alone or not fn.body or not _holds(fn, sites):
+                        continue
+                    cut = id(fn) in self.reader.unfollowed
+                    if id(fn.body[0]) not in visits or not _only_called(fn, self.tree) or cut:
+                        alone.add(id(fn))
+                        more = True
+                        if (why := self._read(watched, [*scope, fn], visits, reasons.get(id(fn)))) is not None:
+                            recursed = recursed or why
+                if not more:
+                    break
+        except OutOfBudget as err:
+            stopped = str(err) or "the analysis budget of the file is spent"
+        # the limits of counts and sizes the reading met: a name unknown for no reason
+        # of its own may be unknown for one of them (the note says which they are)
+        met = [f"line {line}: {why}" for line, why in self.reader.limits]
+        met += [f"line {spent.line}: {spent.why}" for spent in self.reader.budget.spent if spent.line]
+        perhaps = "perhaps one of these: " + "; ".join(met[:3]) + ("; ..." if len(met) > 3 else "") if met else None
         out: list[_Dataset] = []
         for site in sites:
-            points = visits.get(id(site.stmt)) or [_hidden(p, site.anchor) for p in visits.get(id(site.anchor), [])]
-            if spent or not points:
-                points = [*points, None]  # a reading cut short: what else it holds is unknown
-            for at in points:
-                out.append(_Dataset(site.line, site.col, self._name(site, at), site.kind))
+            points: list[tuple[Point | None, str | None]] = list(visits.get(id(site.stmt), []))
+            if not points:
+                points = [(_hidden(p, site.anchor), why) for p, why in visits.get(id(site.anchor), [])]
+            if stopped or not points:
+                points.append((None, stopped or recursed))  # a reading cut short: what else it holds is unknown
+            for at, why in points:
+                name, limit = self._name(site, at)
+                out.append(_Dataset(site.line, site.col, name, site.kind, why or limit or perhaps))
         return out
 
-    def _read(self, watched: list[ast.stmt], scope: list[ast.AST], visits: dict[int, list[Point]]) -> None:
+    def _read(
+        self,
+        watched: list[ast.stmt],
+        scope: list[ast.AST],
+        visits: dict[int, list[tuple[Point, str | None]]],
+        why: str | None,
+    ) -> str | None:
+        """Read a scope, keeping each point with why its names may be unknown (`why`:
+        the limit that made this reading one on its own); the reason when the reading
+        itself stops, None when it ends."""
         try:
             got = self.reader.every(watched, scope)
         except RecursionError:
-            return
+            return _RECURSION
         for key, points in got.items():
-            visits.setdefault(key, []).extend(points)
+            visits.setdefault(key, []).extend((p, why) for p in points)
+        return None
 
-    def _name(self, site: _Site, at: Point | None) -> object:
+    def _name(self, site: _Site, at: Point | None) -> tuple[object, str | None]:
         """What a dataset's name expression holds at a point: a string, one of
-        several, or a template whose unknown parts are named after their code."""
+        several, or a template whose unknown parts are named after their code; and
+        the limit of the reading that left it unknown, if one did."""
         if site.name is None:
-            return site.default
+            return site.default, None
         if at is None:
-            return _labelled(Unknown("not reached"), site.name)
+            return _labelled(Unknown("not reached"), site.name), None
         try:
             value = self.reader.value(site.name, at)
-        except (OutOfBudget, RecursionError):
-            value = Unknown("the analysis budget is spent")
+        except OutOfBudget as err:
+            value = Unknown(str(err) or "the analysis budget of the file is spent")
+        except RecursionError:
+            value = Unknown(_RECURSION)
         if site.key is not None:  # `create_auto_cdc_flow(**kwargs)`: its key, if known
             named = value.get(site.key) if isinstance(value, dict) else None
             value = named if named is not None else Unknown("spread")
-        return _labelled(value, site.name)
+        return _labelled(value, site.name), _limit(value)
 
     def _hook(self, reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> object:
         """The pipeline's own values: `spark.conf.get(key[, default])` is its
@@ -390,6 +449,27 @@ def _holds(fn: ast.FunctionDef | ast.AsyncFunctionDef, sites: list[_Site]) -> bo
     )
 
 
+def _reasons(
+    functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[ast.AST]]], unfollowed: Mapping[int, str]
+) -> dict[int, str]:
+    """Why each function the reading may not have reached with its arguments was not:
+    one a call of which it did not follow (`Evaluator.unfollowed`: past its depth, a
+    generator, ...), and every function those call by name, which that call would
+    have reached (by `id`)."""
+    by_name = {fn.name: fn for fn, _ in functions}
+    reasons = {id(fn): unfollowed[id(fn)] for fn, _ in functions if id(fn) in unfollowed}
+    stack = [fn for fn, _ in functions if id(fn) in reasons]
+    while stack:
+        fn = stack.pop()
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                callee = by_name.get(node.func.id)
+                if callee is not None and id(callee) not in reasons:
+                    reasons[id(callee)] = reasons[id(fn)]
+                    stack.append(callee)
+    return reasons
+
+
 def _only_called(fn: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module) -> bool:
     """Whether every use of a function's name is a call the evaluator follows: a
     plain call of a module function with no decorator, `*args` or `**kwargs`, not
@@ -412,6 +492,16 @@ def _only_called(fn: ast.FunctionDef | ast.AsyncFunctionDef, tree: ast.Module) -
 
 
 _MAX_NAMES = 8  # alternatives a dataset's name may be before it is unknown
+_RECURSION = "the code nests past the interpreter's recursion limit"
+
+
+def _limit(value: object) -> str | None:
+    """The limit of the value layer that left a name unknown: its reason when it is one
+    of them (a value past a size, a count or the budget says `more than`, `past` or
+    `budget`), else None (a name a run gives is unknown for no limit)."""
+    if isinstance(value, Unknown) and any(w in value.reason for w in ("more than", "past ", "budget")):
+        return value.reason
+    return None
 
 
 def _spread(call: ast.Call) -> ast.expr | None:

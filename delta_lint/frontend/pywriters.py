@@ -14,6 +14,7 @@ its `Host`) owns; the analyzer finds the chain and emits the intent.
 from __future__ import annotations
 
 import ast
+import re
 import weakref
 from dataclasses import replace
 from typing import Protocol
@@ -49,6 +50,7 @@ class Host(Protocol):
     sites: SourceSites
     _tree: ast.Module | None
     _own_lines: int  # its own code's lines: the definitions of other modules follow
+    mutated_names: frozenset[str]  # names the code changes in place
 
     def string(self, node: ast.expr | None, scope: Scope) -> Str: ...
     def reads(self, node: ast.expr | None, scope: Scope) -> set[TableRef]: ...
@@ -95,6 +97,8 @@ class WriterReader:
         `write` (index `writer`) are its settings, those before it its source."""
         source_steps, steps = steps[: writer + 1], steps[writer:]
         last = steps[-1]
+        call = node  # where the write is said; its arguments are read from `node`, spreads laid out
+        node = self._spread(node, scope)
         fmt = chain_arg(self.host, steps, "format", scope)
         # `saveAsTable` and `save` take format, mode, partitionBy and options as keywords too
         keywords = last.name != "insertInto"
@@ -124,7 +128,7 @@ class WriterReader:
                 elts = partition_kw.elts if isinstance(partition_kw, (ast.List, ast.Tuple)) else [partition_kw]
                 partition_by = tuple(self.host.string(e, scope).text.lower() for e in elts)
         if last.name == "insertInto":
-            target = self.host.string(argument(node, "DataFrameWriter", "insertInto", "tableName"), scope)
+            target = self._named(argument(node, "DataFrameWriter", "insertInto", "tableName"), node, scope)
             ref, resolved = self.host._ref(target)
             overwrite = argument(node, "DataFrameWriter", "insertInto", "overwrite")
             mode = (
@@ -132,7 +136,7 @@ class WriterReader:
             )
         elif last.name == "saveAsTable":
             ref, resolved = self.host._ref(
-                self.host.string(argument(node, "DataFrameWriter", "saveAsTable", "name"), scope)
+                self._named(argument(node, "DataFrameWriter", "saveAsTable", "name"), node, scope)
             )
         else:
             ref, resolved = self._path_target("DataFrameWriter", "save", node, opts, scope)
@@ -140,8 +144,68 @@ class WriterReader:
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
         self.write(
-            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, node, scope, rows=rows
+            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, call, scope, rows=rows
         )
+
+    def _spread(self, node: ast.Call, scope: Scope) -> ast.Call:
+        """A terminal's call with the arguments it spreads laid out (`saveAsTable(**opts)`
+        of `opts = {"name": t, "mode": "append"}`, `insertInto(*args)` of a list): a
+        dict's string keys as keywords, a list's or tuple's items as positions, each
+        value an expression of what the name holds. A spread whose value is not known
+        stays, and its parameter is then not found (`{opts}` names the table)."""
+        if not any(isinstance(a, ast.Starred) for a in node.args) and all(k.arg for k in node.keywords):
+            return node
+        args: list[ast.expr] = []
+        for arg in node.args:
+            held = self._held_spread(arg.value, scope) if isinstance(arg, ast.Starred) else None
+            if isinstance(held, list):
+                args.extend(held)
+            elif isinstance(arg, ast.Starred) and held is None:
+                return node  # an unknown spread before the others: their positions are not known
+            else:
+                args.append(arg)
+        keywords: list[ast.keyword] = []
+        for keyword in node.keywords:
+            held = self._held_spread(keyword.value, scope) if keyword.arg is None else None
+            if isinstance(held, dict):
+                keywords.extend(ast.keyword(arg=k, value=v) for k, v in held.items())
+            else:
+                keywords.append(keyword)
+        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=keywords), node)
+
+    def _named(self, name: ast.expr | None, node: ast.Call, scope: Scope) -> Str:
+        """The table a terminal names; one given in a spread not known (`**opts` of a
+        dict only a run fills) is unknown, named after the spread (`{opts}`), not empty."""
+        if name is not None:
+            return self.host.string(name, scope)
+        spread = next(
+            (a.value for a in node.args if isinstance(a, ast.Starred)),
+            next((k.value for k in node.keywords if k.arg is None), None),
+        )
+        if spread is None:
+            return self.host.string(None, scope)
+        label = re.sub(r"\W+", "_", ast.unparse(spread)).strip("_")[:40] or "spread"
+        return Str("{" + label + "}", unknown=True)
+
+    def _held_spread(self, value: ast.expr, scope: Scope) -> list[ast.expr] | dict[str, ast.expr] | None:
+        """What a spread name holds, as expressions: a literal dict or list the name is
+        bound to (its items as written), or strings the reading holds; None when not known."""
+        if isinstance(value, ast.Dict) and all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
+        ):
+            return {k.value: v for k, v in zip(value.keys, value.values)}  # type: ignore[union-attr]
+        if isinstance(value, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            return list(value.elts)
+        if not isinstance(value, ast.Name) or value.id in self.host.mutated_names:
+            return None
+        held = scope.env.get(value.id)
+        if isinstance(held, dict) and all(isinstance(k, str) for k in held):
+            if not all(isinstance(v, Str) and not v.unknown for v in held.values()):
+                return None
+            return {k: ast.Constant(v.text) for k, v in held.items()}  # type: ignore[union-attr]
+        if isinstance(held, list) and all(isinstance(v, Str) and not v.unknown for v in held):
+            return [ast.Constant(v.text) for v in held]
+        return None
 
     def write(
         self,

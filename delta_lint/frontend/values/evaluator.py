@@ -567,6 +567,16 @@ class Evaluator:
         # parts read so far that were not known or not followed (where Python may
         # raise unseen); none in a `try` body means it surely runs to its end
         self._unsure = 0
+        # the module's functions a call of which was not read (by `id`), each with the
+        # first reason: a reader that watches their statements (a Lakeflow dataset in
+        # a factory) reads them once more on their own and says why, so that what such
+        # a call would define is never lost without a note
+        self.unfollowed: dict[int, str] = {}
+        # the limits of counts the reading met (a loop or comprehension past MAX_LOOP
+        # items, alternatives past MAX_COMBINATIONS), each once, by line: a reader that
+        # finds a name unknown says which of them it may be (the file's budget keeps
+        # its own stops, `Budget.spent`)
+        self.limits: dict[tuple[int, str], None] = {}
 
     def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
         """What `name(*args, **kwargs)` returns: a value of the lattice (see the
@@ -711,9 +721,13 @@ class Evaluator:
             or self._shape(fn)[1]
         ):
             # a decorator or a `yield` makes the call something else: what it changes is not known
+            if id(fn) not in self.unfollowed:
+                self.unfollowed[id(fn)] = _why_unfollowed(fn, depth, decorated, self._shape(fn)[1])
             return self._unfollowed(Unknown("a call not followed"), args, kwargs)
         params = fn.args.posonlyargs + fn.args.args
         if len(args) > len(params):
+            if id(fn) not in self.unfollowed:
+                self.unfollowed[id(fn)] = f"`{fn.name}` is called with more arguments than parameters"
             return self._unfollowed(Unknown("more arguments than parameters"), args, kwargs)
         names = {p.arg for p in params + fn.args.kwonlyargs}
         if set(kwargs) - names:
@@ -733,6 +747,8 @@ class Evaluator:
                 finally:
                     self._locals = caller
             else:
+                if id(fn) not in self.unfollowed:
+                    self.unfollowed[id(fn)] = f"`{fn.name}` is called without a required argument"
                 return Unknown("a required argument not given")
         outer = self._walrus, self._locals
         self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
@@ -743,6 +759,11 @@ class Evaluator:
         if falls:
             returned.append(None)
         return self._join(returned)
+
+    def _limit(self, line: int, why: str) -> None:
+        """A limit of counts met at a line (see `limits`): only kept, never a stop."""
+        if len(self.limits) < 64:
+            self.limits.setdefault((line, why), None)
 
     def _shape(self, fn: ast.FunctionDef) -> tuple[bool, bool, frozenset[str]]:
         """(binds names with `:=`, is a generator, its local names)."""
@@ -835,6 +856,8 @@ class Evaluator:
                 return returned, True
             if plain_scalar(items) and not isinstance(items, str):
                 raise NoValue  # `for x in 5`: a TypeError
+            if isinstance(items, (list, tuple, str)) and len(items) > MAX_LOOP:
+                self._limit(stmt.lineno, f"a loop over {len(items):,} items, more than the {MAX_LOOP} read one by one")
             return self._loop(stmt, env, depth)
         if isinstance(stmt, ast.While) and not stmt.orelse and not _jumps(stmt.body):
             return self._while(stmt, env, depth)
@@ -862,6 +885,7 @@ class Evaluator:
             returned += values
             if not falls:
                 return returned, False
+        self._limit(stmt.lineno, f"a `while` loop still running after {MAX_LOOP} turns")
         more, falls = self._undecided(stmt, env)
         return returned + more, falls
 
@@ -1084,6 +1108,7 @@ class Evaluator:
                 break
             current = joined
         else:  # never held still: what the loop binds is not known
+            self._limit(stmt.lineno, f"a loop whose names change on each of {MAX_LOOP_ROUNDS} readings of its body")
             for name in bound_names(stmt):
                 current[name] = Unknown("changed on every turn of a loop")
         env.clear()
@@ -1119,7 +1144,10 @@ class Evaluator:
             return first
         if any(_holds(v, lambda x: isinstance(x, (list, dict))) for v in values):
             return Unknown("a list or dict built on each way")
-        return join(values)
+        joined = join(values)
+        if type(joined) is Unknown and joined.reason.startswith("more than") and len(values) > 1:
+            self._limit(self._line, f"{joined.reason} where ways meet, more than the alternatives kept")
+        return joined
 
     def _undecided(self, stmt: ast.stmt, env: dict[str, object]) -> tuple[list[object], bool]:
         """A statement whose effect is not known: the names it binds become unknown,
@@ -1252,6 +1280,7 @@ class Evaluator:
         for combination in itertools.islice(combinations, MAX_COMBINATIONS + 1):
             results.append(operation(*combination))
         if len(results) > MAX_COMBINATIONS:
+            self._limit(self._line, f"more than {MAX_COMBINATIONS} combinations of alternatives")
             return Unknown(f"more than {MAX_COMBINATIONS} combinations of alternatives")
         return self._join(results)
 
@@ -1380,6 +1409,7 @@ class Evaluator:
                     if kept:
                         turns.append(turn)
                     if len(turns) > MAX_LOOP:
+                        self._limit(node.lineno, f"a comprehension of more than {MAX_LOOP} items")
                         return Unknown(f"a comprehension of more than {MAX_LOOP} items")
             rows = turns
         if isinstance(node, ast.ListComp):
@@ -2146,3 +2176,16 @@ def _format(template: str, args: list[object], kwargs: dict[str, object]) -> obj
         return _text(template.format(*args, **kwargs))
     except (IndexError, KeyError, ValueError) as err:
         raise NoValue from err
+
+
+def _why_unfollowed(fn: ast.FunctionDef, depth: int, decorated: bool, generator: bool) -> str:
+    """Why a call of one of the module's functions is not read (see `Evaluator.unfollowed`)."""
+    if depth >= MAX_DEPTH:
+        return f"`{fn.name}` is called more than {MAX_DEPTH} calls deep, past the calls the reading follows"
+    if fn.args.vararg or fn.args.kwarg:
+        return f"`{fn.name}` takes `*args` or `**kwargs`, whose calls the reading does not follow"
+    if fn.decorator_list and not decorated:
+        return f"`{fn.name}` is decorated: what a call of it runs is the decorator's"
+    if generator:
+        return f"`{fn.name}` is a generator: its body runs as it is consumed, not at the call"
+    return f"a call of `{fn.name}` is not followed"

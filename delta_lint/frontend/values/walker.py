@@ -50,7 +50,14 @@ from delta_lint.frontend.pyvalues import (
     param_str,
     to_plain,
 )
-from delta_lint.frontend.registries import IMPORT_MODULE, ImportedModule, Registries, imports_by_name, module_pattern
+from delta_lint.frontend.registries import (
+    IMPORT_MODULE,
+    ImportedModule,
+    Registries,
+    dispatched,
+    imports_by_name,
+    module_pattern,
+)
 from delta_lint.frontend.sql import Session
 from delta_lint.frontend.values import brains
 from delta_lint.frontend.values.brains import (
@@ -64,7 +71,7 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.changes import FOLLOWED, MUTATORS, keyed_root
-from delta_lint.frontend.values.evaluator import Evaluator, Module, rewritten_fields
+from delta_lint.frontend.values.evaluator import MAX_LOOP, Evaluator, Module, rewritten_fields
 from delta_lint.frontend.values.iteration import (
     Row,
     as_loop,
@@ -90,6 +97,7 @@ from delta_lint.frontend.values.resolver import (
     self_attributes_set,
     with_attribute,
 )
+from delta_lint.frontend.values.uses import used_as_values
 from delta_lint.model import SCOPED, UNKNOWN_FOLDER, Diagnostic, Flag, Intent, PooledRun
 from delta_lint.predicates import param_name
 
@@ -650,6 +658,8 @@ class Walker:
         # helpers a call of which is not read (a cap, the budget spent): their writes
         # as read where written stay, their parameters not resolved
         self._unread: set[str] = set()
+        self._items_unknown: str | None = None  # why the last collection read was not known item by item
+        self._bound: dict[str, list[ast.expr]] | None = None  # (`_bindings`)
         # how the path being read has certainly left the block it is in ("return",
         # "raise", "break", "continue"; None: it goes on): see `block`
         self._left: str | None = None
@@ -831,17 +841,22 @@ class Walker:
         its own (parameters as placeholders) it keeps them only when nothing calls it."""
         for name in self._instance_calls:  # reported at the calls on its object: not where it is written
             self.kept_in_place.difference_update(self._from_definition.get(name, ([], []))[0])
-        called = [
-            marks
-            for name, marks in self._from_definition.items()
-            if name in self._helper_calls and name not in self._unread
-        ]
+        # a helper the code also uses as a value runs where the reading does not see
+        # (`save = w`, `{"a": w}`, `run_later(w)`): what it writes read on its own stays
+        read = [name for name in self._from_definition if name in self._helper_calls and name not in self._unread]
+        handed = used_as_values(self.host._tree, read, self._dispatched()) if read else set()
+        called = [self._from_definition[name] for name in read if name not in handed]
         intents = {i for marks in called for i in marks[0]} - self.kept_in_place
         diagnostics = {i for marks in called for i in marks[1]}
         if intents:
             self.host.intents = [x for n, x in enumerate(self.host.intents) if n not in intents]
         if diagnostics:
             self.host.diagnostics = [x for n, x in enumerate(self.host.diagnostics) if n not in diagnostics]
+
+    def _dispatched(self) -> set[int]:
+        """Ids of the registry entries the module's own calls run (`registries.dispatched`)."""
+        found = self.host._registry_of().by_name if self._from_definition else {}
+        return dispatched(self.host._tree, found) if found and self.host._tree is not None else set()
 
     def block(self, body: list[ast.stmt], scope: Scope, top_level: bool = False) -> None:
         """Read a block's statements in order, up to one after which the path has
@@ -1090,6 +1105,7 @@ class Walker:
                 headed = True
                 if self._read_collection(stmt, scope):
                     return
+                self._past_items(stmt)
         if kind is ast.For or kind is ast.AsyncFor:
             for target in walk(stmt.target):  # names a loop binds hold values not known here
                 if isinstance(target, ast.Name):
@@ -1336,7 +1352,48 @@ class Walker:
         found = evaluator.items(node, env)
         self.values._budget_spent(node)
         self.host.documents_wanted |= evaluator.opened  # `for s in Path(p).read_text().split(";")`
-        return None if isinstance(found, Unknown) else found
+        if isinstance(found, Unknown):
+            self._items_unknown = found.reason
+            return None
+        return found
+
+    def _past_items(self, stmt: ast.For) -> None:
+        """A loop over a collection the code states with more than MAX_LOOP items is
+        read as a loop of turns not known, so a table its body writes is unknown: when
+        the loop's lines name a write (`pyprefilter`), a DL008 at the loop says it is
+        this limit, not a value only a run gives (the write's own DL001 says the table
+        is unknown). The collection: a literal, `range` of literal bounds, a name
+        every assignment of the file binds to such a literal (past the limit the front
+        end holds no list of it), or one the evaluator gave up on."""
+        reason, self._items_unknown = self._items_unknown, None
+        count = _stated_count(stmt.iter)
+        if count is None and isinstance(stmt.iter, ast.Name):
+            counts = [_stated_count(value) for value in self._bindings().get(stmt.iter.id, [])]
+            count = min(counts) if counts and None not in counts else None  # type: ignore[type-var]
+        past = count > MAX_LOOP if count is not None else f"more than {MAX_LOOP} items" in (reason or "")
+        if past and self.host._may_hold_terminal(stmt):
+            told = f"{count:,}" if count is not None else f"more than {MAX_LOOP}"
+            self._not_followed(
+                stmt,
+                f"a loop over {told} items, more than the {MAX_LOOP} read one by one: its writes are not read turn by turn",
+            )
+
+    def _bindings(self) -> dict[str, list[ast.expr]]:
+        """The values each name of the file is assigned (`NAME = value`), once per file."""
+        if self._bound is None:
+            self._bound = {}
+            for node in ast.walk(self.host._tree) if self.host._tree is not None else ():
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name):
+                            self._bound.setdefault(target.id, []).append(node.value)
+                elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and isinstance(
+                    node.target, ast.Name
+                ):
+                    self._bound.setdefault(node.target.id, []).append(
+                        node.value if isinstance(node, ast.AnnAssign) and node.value is not None else ast.Constant(None)
+                    )
+        return self._bound
 
     def _loop_of(self, value: ast.expr, scope: Scope) -> ast.For | None:
         """The loop a statement's comprehension or `map` runs (see `iteration.as_loop`),
@@ -1779,11 +1836,12 @@ class Walker:
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
         return local
 
-    def _not_followed(self, call: ast.Call, why: str) -> None:
+    def _not_followed(self, call: ast.Call | ast.stmt, why: str) -> None:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
         makes is lost otherwise, with nothing at its line. Its writes as read where
-        it is written (a parameter a placeholder: not resolved) are kept."""
+        it is written (a parameter a placeholder: not resolved) are kept. A loop past
+        the items read one by one is said so too, at the loop (`_past_items`)."""
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
@@ -2535,3 +2593,23 @@ def _updated_by(held: dict, given: object) -> dict | None:
         # differ are one of them (`join_held`), as a name's are where paths meet
         out[key] = UNHELD if any(v is UNHELD for v in values) else join_held(values)
     return out
+
+
+def _stated_count(node: ast.expr) -> int | None:
+    """How many items a collection the code spells out holds: a literal list, tuple,
+    set or dict, or `range` of literal integer bounds; None for any other expression."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return len(node.elts)
+    if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
+        return len(node.keys)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and not node.keywords
+        and 1 <= len(node.args) <= 3
+        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args)
+    ):
+        bounds = [a.value for a in node.args]  # type: ignore[attr-defined]
+        return len(range(*bounds)) if len(bounds) < 3 or bounds[2] != 0 else None
+    return None
