@@ -983,10 +983,7 @@ def load_bundle(
     refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, (list, dict))})
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
-    synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
-        isinstance(c, dict) and isinstance(c.get("workspace"), dict) and "file_path" in c["workspace"]
-        for c in (main, tconf)
-    )
+    synced = _synced_folder_texts(main, tconf, {"bundle.name": bundle_name, "bundle.target": target or ""})
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
@@ -1013,8 +1010,7 @@ def load_bundle(
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
-        if synced_under_root:
-            job = _files_of_root_path(job)
+        job = _as_file_path(job, synced)
         out.jobs[key] = _job(
             key,
             _resolve(job, refs, growth),
@@ -1031,7 +1027,7 @@ def load_bundle(
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
-        merged = _files_of_root_path(merged) if synced_under_root else merged
+        merged = _as_file_path(merged, synced)
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1698,22 +1694,77 @@ def _callee_name(call: ast.Call) -> str:
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
-_ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
+_FILE_PATH = "${workspace.file_path}"
 
 
-def _files_of_root_path(value: Any) -> Any:
-    """A job's settings with `${workspace.root_path}/files/...` written as
-    `${workspace.file_path}/...`: the same folder while the bundle leaves `file_path`
-    at its default (the caller's test), where the bundle's files are synced."""
+def _workspace_setting(main: dict, tconf: Any, key: str) -> str | None:
+    """`workspace.<key>` as the target gives it, else as the bundle does."""
+    for conf in (tconf, main):
+        workspace = conf.get("workspace") if isinstance(conf, dict) else None
+        if isinstance(workspace, dict) and isinstance(workspace.get(key), str) and workspace[key].strip():
+            return workspace[key].strip().rstrip("/") or "/"
+    return None
+
+
+def _synced_folder_texts(main: dict, tconf: Any, known: dict[str, str]) -> list[str]:
+    """The texts that name the workspace folder the bundle's files are synced to,
+    longest first. The CLI syncs the bundle's folder to `workspace.file_path`,
+    which defaults to `${workspace.root_path}/files` (Databricks, "Databricks Asset
+    Bundle configuration", `workspace`); a bundle may set it to `${workspace.root_path}`
+    itself (no `files/` folder) or to any folder. So a path may name that folder as
+    `${workspace.file_path}`, as the `file_path` text, or as that text with
+    `root_path` written out (`/Workspace/Users/${workspace.current_user.userName}/app`):
+    each is the bundle's folder. A path under `root_path` outside `file_path` is
+    a folder the bundle does not sync its files to, and stays not static."""
+    file_path = _workspace_setting(main, tconf, "file_path") or "${workspace.root_path}/files"
+    root_path = _workspace_setting(main, tconf, "root_path")
+    texts = {file_path}
+    if root_path is not None and "${workspace.root_path}" in file_path and "${workspace.root_path}" not in root_path:
+        texts.add(file_path.replace("${workspace.root_path}", root_path))
+    for text in list(texts):  # `${bundle.name}`, `${bundle.target}` as the CLI fills them in
+        texts.add(_REF.sub(lambda m: known.get(m.group(1), m.group(0)), text))
+    for text in list(texts):  # `/Workspace/Users/..` and `/Users/..` name one folder
+        if text.startswith("/Workspace/"):
+            texts.add(text[len("/Workspace") :])
+        elif text.startswith(("/Users/", "/Shared/")):
+            texts.add("/Workspace" + text)
+    texts.discard(_FILE_PATH)
+    return sorted((t for t in texts if t not in ("", "/")), key=len, reverse=True)
+
+
+def _as_file_path(value: Any, synced: list[str]) -> Any:
+    """Settings with each text naming the synced folder (`_synced_folder_texts`)
+    written as `${workspace.file_path}`, which resolves to the bundle's folder: a
+    folder text followed by `/` or the end of the value, anywhere in a value."""
     if isinstance(value, str):
-        return _ROOT_PATH_FILES.sub("${workspace.file_path}", value) if "root_path" in value else value
+        if not synced or not any(t in value for t in synced):
+            return value
+        for text in synced:
+            value = _replace_folder(value, text)
+        return value
     if isinstance(value, dict):
-        out = LineDict({k: _files_of_root_path(v) for k, v in value.items()})
+        out = LineDict({k: _as_file_path(v, synced) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
-        return [_files_of_root_path(v) for v in value]
+        return [_as_file_path(v, synced) for v in value]
     return value
+
+
+def _replace_folder(value: str, folder: str) -> str:
+    """`value` with `folder` replaced where it is a whole run of leading path
+    segments: not inside a longer folder name (`/Shared/app` in `/Shared/apps`
+    or in `/x/Shared/app`)."""
+    out, at = [], 0
+    while (found := value.find(folder, at)) >= 0:
+        end = found + len(folder)
+        before = value[found - 1] if found else ""
+        if (end == len(value) or value[end] == "/") and not (before and (before.isalnum() or before in "/._-$}")):
+            out += [value[at:found], _FILE_PATH]
+        else:
+            out.append(value[at:end])
+        at = end
+    return "".join(out) + value[at:]
 
 
 def _article(word: str) -> str:
