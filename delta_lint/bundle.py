@@ -31,7 +31,7 @@ from delta_lint.config import ConfigError, load_yaml
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import UNKNOWN_FOLDER, Location
+from delta_lint.model import PIPELINE_READING, UNKNOWN_FOLDER, Location, pipeline_reading
 from delta_lint.safeio import read_input, read_input_text
 from delta_lint.schema import BundleFile, JobsExport, JobSpec, Source, convert, load_json
 
@@ -2555,6 +2555,7 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     of those readings made (`Intent.given`)."""
     seen: dict[str, list[tuple[str, str, dict[str, str | None]]]] = {}
     started = _started_with(workflows)
+    readings = _pipeline_readings(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
         if job.max_concurrent_runs > 1 and not job.runs_by_default:
@@ -2568,9 +2569,30 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
                 given = dict(arguments)
                 given.update(job_values)  # job parameters win over task parameters of the same name
                 resolved = {k: _job_value(v, job_values) for k, v in given.items()}
+                pipeline = task.pipeline or (job.key.removeprefix("pipeline ") if task.kind == "pipeline" else None)
                 for file in task.files:
-                    seen.setdefault(file, []).append((job.key, task.key, resolved))
+                    reading = readings.get((pipeline, file)) if pipeline is not None else None
+                    values = resolved if reading is None else {**resolved, PIPELINE_READING: reading}
+                    seen.setdefault(file, []).append((job.key, task.key, values))
     return seen
+
+
+def _pipeline_readings(workflows: Workflows) -> dict[tuple[str, str], str]:
+    """(pipeline, file) -> the PIPELINE_READING an update of the pipeline gives the
+    file, for files pipelines of different catalogs, schemas or configurations
+    share: the datasets each reading makes are that pipeline's own (see
+    `frontend.lakeflow.analyze_lakeflow`)."""
+    by_file: dict[str, dict[str, str]] = {}
+    for key, pipeline in workflows.pipelines.items():
+        reading = pipeline_reading(pipeline.catalog, pipeline.schema, pipeline.configuration)
+        for file in pipeline.files:
+            by_file.setdefault(file, {})[key] = reading
+    return {
+        (key, file): reading
+        for file, found in by_file.items()
+        if len(set(found.values())) > 1
+        for key, reading in found.items()
+    }
 
 
 def _started_with(workflows: Workflows) -> dict[str, set[str]]:
