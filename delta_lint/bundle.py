@@ -1695,6 +1695,8 @@ def _callee_name(call: ast.Call) -> str:
 
 
 _FILE_PATH = "${workspace.file_path}"
+_DEFAULT_ROOT_PATH = "~/.bundle/${bundle.name}/${bundle.target}"  # the CLI's `workspace.root_path` default
+_HOME = "/Workspace/Users/${workspace.current_user.userName}"
 
 
 def _workspace_setting(main: dict, tconf: Any, key: str) -> str | None:
@@ -1717,9 +1719,11 @@ def _synced_folder_texts(main: dict, tconf: Any, known: dict[str, str]) -> list[
     each is the bundle's folder. A path under `root_path` outside `file_path` is
     a folder the bundle does not sync its files to, and stays not static."""
     file_path = _workspace_setting(main, tconf, "file_path") or "${workspace.root_path}/files"
-    root_path = _workspace_setting(main, tconf, "root_path")
+    root_path = _workspace_setting(main, tconf, "root_path") or _DEFAULT_ROOT_PATH
+    if root_path.startswith("~/"):  # the CLI's `~`: the deploying user's home folder
+        root_path = _HOME + root_path[1:]
     texts = {file_path}
-    if root_path is not None and "${workspace.root_path}" in file_path and "${workspace.root_path}" not in root_path:
+    if "${workspace.root_path}" in file_path and "${workspace.root_path}" not in root_path:
         texts.add(file_path.replace("${workspace.root_path}", root_path))
     for text in list(texts):  # `${bundle.name}`, `${bundle.target}` as the CLI fills them in
         texts.add(_REF.sub(lambda m: known.get(m.group(1), m.group(0)), text))

@@ -66,6 +66,11 @@ SHARED = "workspace:\n  file_path: /Workspace/Shared/wsp/app"
             "workspace:\n  root_path: /Workspace/Shared/.bundle/wsp",
             "",
         ),  # `root_path` written out with the bundle's name filled in
+        (
+            "/Workspace/Users/${workspace.current_user.userName}/.bundle/wsp/dev/files/src/refresh",
+            "",
+            "targets:\n  dev:\n    default: true\n",
+        ),  # the CLI's default root_path (`~/.bundle/<name>/<target>`) written out
     ],
 )
 def test_the_synced_folder_named_another_way_is_the_bundles_folder(lint, path, workspace, targets):
