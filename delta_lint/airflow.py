@@ -257,10 +257,11 @@ def resolve_started_jobs(workflows: Workflows) -> None:
                 continue
             own = "its schedule" if child.cron else "continuously" if child.continuous else child.trigger
             if own or child.paused:
-                problem = (
-                    f"it starts job `{child.key}`, which also runs on its own ({own or 'a paused schedule'}): "
-                    "the runs this task starts are not paired at its time"
-                )
+                if child.paused and not child.continuous:  # a paused schedule or trigger starts nothing
+                    what = "its schedule or trigger is paused: it runs only when started by hand or by another job"
+                else:
+                    what = f"which also runs on its own ({own})"
+                problem = f"it starts job `{child.key}`, {what}: the runs this task starts are not paired at its time"
                 job.tasks[key] = replace(task, problem=problem)
             else:
                 job.tasks[key] = replace(task, problem=None)

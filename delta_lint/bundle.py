@@ -31,7 +31,7 @@ from delta_lint.config import ConfigError, load_yaml
 from delta_lint.cron import CronError
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.recognise import TEST_PATH
-from delta_lint.model import UNKNOWN_FOLDER, Location
+from delta_lint.model import PIPELINE_READING, UNKNOWN_FOLDER, Location, pipeline_reading
 from delta_lint.safeio import read_input, read_input_text
 from delta_lint.schema import BundleFile, JobsExport, JobSpec, Source, convert, load_json
 
@@ -986,10 +986,7 @@ def load_bundle(
     refs.update({f"var.{k}": v for k, v in variables.items() if isinstance(v, (list, dict))})
     refs.update({"bundle.name": bundle_name, "bundle.target": target or ""})
     refs["workspace.file_path"] = str(bundle_root)  # files are synced from the bundle root
-    synced_under_root = not any(  # `file_path` defaults to `${workspace.root_path}/files`
-        isinstance(c, dict) and isinstance(c.get("workspace"), dict) and "file_path" in c["workspace"]
-        for c in (main, tconf)
-    )
+    synced = _synced_folder_texts(main, tconf, {"bundle.name": bundle_name, "bundle.target": target or ""})
     # `${resources.schemas.monitoring.name}`: the name the schema resource is given
     growth = _Growth()
     refs.update({k: v for k, v in _resolve(named_resources, refs, growth).items() if not _REF.search(v)})
@@ -1016,8 +1013,7 @@ def load_bundle(
         file = sources.get(id(job), path)
         if file not in labels:
             labels[file] = _rel(file, root)
-        if synced_under_root:
-            job = _files_of_root_path(job)
+        job = _as_file_path(job, synced)
         out.jobs[key] = _job(
             key,
             _resolve(job, refs, growth),
@@ -1034,7 +1030,7 @@ def load_bundle(
     for key, (spec, file) in pipeline_specs.items():
         override = ((tconf.get("resources") or {}).get("pipelines") or {}).get(key) if isinstance(tconf, dict) else None
         merged = _merge(spec, override) if isinstance(override, dict) else spec
-        merged = _files_of_root_path(merged) if synced_under_root else merged
+        merged = _as_file_path(merged, synced)
         out.pipelines[key] = _pipeline(key, _resolve(merged, refs, growth), file, root)
         if growth.stopped is not None and not stopped_in:
             stopped_in.append(file)
@@ -1701,22 +1697,81 @@ def _callee_name(call: ast.Call) -> str:
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
-_ROOT_PATH_FILES = re.compile(r"\$\{workspace\.root_path\}/files(?=/|$)")
+_FILE_PATH = "${workspace.file_path}"
+_DEFAULT_ROOT_PATH = "~/.bundle/${bundle.name}/${bundle.target}"  # the CLI's `workspace.root_path` default
+_HOME = "/Workspace/Users/${workspace.current_user.userName}"
 
 
-def _files_of_root_path(value: Any) -> Any:
-    """A job's settings with `${workspace.root_path}/files/...` written as
-    `${workspace.file_path}/...`: the same folder while the bundle leaves `file_path`
-    at its default (the caller's test), where the bundle's files are synced."""
+def _workspace_setting(main: dict, tconf: Any, key: str) -> str | None:
+    """`workspace.<key>` as the target gives it, else as the bundle does."""
+    for conf in (tconf, main):
+        workspace = conf.get("workspace") if isinstance(conf, dict) else None
+        if isinstance(workspace, dict) and isinstance(workspace.get(key), str) and workspace[key].strip():
+            return workspace[key].strip().rstrip("/") or "/"
+    return None
+
+
+def _synced_folder_texts(main: dict, tconf: Any, known: dict[str, str]) -> list[str]:
+    """The texts that name the workspace folder the bundle's files are synced to,
+    longest first. The CLI syncs the bundle's folder to `workspace.file_path`,
+    which defaults to `${workspace.root_path}/files` (Databricks, "Databricks Asset
+    Bundle configuration", `workspace`); a bundle may set it to `${workspace.root_path}`
+    itself (no `files/` folder) or to any folder. So a path may name that folder as
+    `${workspace.file_path}`, as the `file_path` text, or as that text with
+    `root_path` written out (`/Workspace/Users/${workspace.current_user.userName}/app`):
+    each is the bundle's folder. A path under `root_path` outside `file_path` is
+    a folder the bundle does not sync its files to, and stays not static."""
+    file_path = _workspace_setting(main, tconf, "file_path") or "${workspace.root_path}/files"
+    root_path = _workspace_setting(main, tconf, "root_path") or _DEFAULT_ROOT_PATH
+    if root_path.startswith("~/"):  # the CLI's `~`: the deploying user's home folder
+        root_path = _HOME + root_path[1:]
+    texts = {file_path}
+    if "${workspace.root_path}" in file_path and "${workspace.root_path}" not in root_path:
+        texts.add(file_path.replace("${workspace.root_path}", root_path))
+    for text in list(texts):  # `${bundle.name}`, `${bundle.target}` as the CLI fills them in
+        texts.add(_REF.sub(lambda m: known.get(m.group(1), m.group(0)), text))
+    for text in list(texts):  # `/Workspace/Users/..` and `/Users/..` name one folder
+        if text.startswith("/Workspace/"):
+            texts.add(text[len("/Workspace") :])
+        elif text.startswith(("/Users/", "/Shared/")):
+            texts.add("/Workspace" + text)
+    texts.discard(_FILE_PATH)
+    return sorted((t for t in texts if t not in ("", "/")), key=len, reverse=True)
+
+
+def _as_file_path(value: Any, synced: list[str]) -> Any:
+    """Settings with each text naming the synced folder (`_synced_folder_texts`)
+    written as `${workspace.file_path}`, which resolves to the bundle's folder: a
+    folder text followed by `/` or the end of the value, anywhere in a value."""
     if isinstance(value, str):
-        return _ROOT_PATH_FILES.sub("${workspace.file_path}", value) if "root_path" in value else value
+        if not synced or not any(t in value for t in synced):
+            return value
+        for text in synced:
+            value = _replace_folder(value, text)
+        return value
     if isinstance(value, dict):
-        out = LineDict({k: _files_of_root_path(v) for k, v in value.items()})
+        out = LineDict({k: _as_file_path(v, synced) for k, v in value.items()})
         out.line = getattr(value, "line", 1)
         return out
     if isinstance(value, list):
-        return [_files_of_root_path(v) for v in value]
+        return [_as_file_path(v, synced) for v in value]
     return value
+
+
+def _replace_folder(value: str, folder: str) -> str:
+    """`value` with `folder` replaced where it is a whole run of leading path
+    segments: not inside a longer folder name (`/Shared/app` in `/Shared/apps`
+    or in `/x/Shared/app`)."""
+    out, at = [], 0
+    while (found := value.find(folder, at)) >= 0:
+        end = found + len(folder)
+        before = value[found - 1] if found else ""
+        if (end == len(value) or value[end] == "/") and not (before and (before.isalnum() or before in "/._-$}")):
+            out += [value[at:found], _FILE_PATH]
+        else:
+            out.append(value[at:end])
+        at = end
+    return "".join(out) + value[at:]
 
 
 def _article(word: str) -> str:
@@ -2514,6 +2569,7 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
     of those readings made (`Intent.given`)."""
     seen: dict[str, list[tuple[str, str, dict[str, str | None]]]] = {}
     started = _started_with(workflows)
+    readings = _pipeline_readings(workflows)
     for job in workflows.jobs.values():
         job_values = dict(job.parameter_defaults)
         if job.max_concurrent_runs > 1 and not job.runs_by_default:
@@ -2527,9 +2583,30 @@ def task_runs(workflows: Workflows) -> dict[str, list[tuple[str, str, dict[str, 
                 given = dict(arguments)
                 given.update(job_values)  # job parameters win over task parameters of the same name
                 resolved = {k: _job_value(v, job_values) for k, v in given.items()}
+                pipeline = task.pipeline or (job.key.removeprefix("pipeline ") if task.kind == "pipeline" else None)
                 for file in task.files:
-                    seen.setdefault(file, []).append((job.key, task.key, resolved))
+                    reading = readings.get((pipeline, file)) if pipeline is not None else None
+                    values = resolved if reading is None else {**resolved, PIPELINE_READING: reading}
+                    seen.setdefault(file, []).append((job.key, task.key, values))
     return seen
+
+
+def _pipeline_readings(workflows: Workflows) -> dict[tuple[str, str], str]:
+    """(pipeline, file) -> the PIPELINE_READING an update of the pipeline gives the
+    file, for files pipelines of different catalogs, schemas or configurations
+    share: the datasets each reading makes are that pipeline's own (see
+    `frontend.lakeflow.analyze_lakeflow`)."""
+    by_file: dict[str, dict[str, str]] = {}
+    for key, pipeline in workflows.pipelines.items():
+        reading = pipeline_reading(pipeline.catalog, pipeline.schema, pipeline.configuration)
+        for file in pipeline.files:
+            by_file.setdefault(file, {})[key] = reading
+    return {
+        (key, file): reading
+        for file, found in by_file.items()
+        if len(set(found.values())) > 1
+        for key, reading in found.items()
+    }
 
 
 def _started_with(workflows: Workflows) -> dict[str, set[str]]:

@@ -265,7 +265,9 @@ def _week(quartz: str, expr: str, tz_name: str | None, monday: datetime) -> tupl
 
 @lru_cache(maxsize=1024)
 def describe(quartz: str, tz_name: str | None) -> str:
-    """`hourly at :05`, `daily at 02:00 UTC`, `every 15 min`, `weekly on Sun at 03:00 Europe/Amsterdam`."""
+    """`hourly at :05`, `daily at 02:00 UTC`, `every 15 min`, `every 4 hours from 00:00 UTC`,
+    `daily at 08:00, 10:00 UTC`, `weekly on Sun at 03:00 Europe/Amsterdam`; what the
+    sampled fire times show, never a shape they do not have (`on `...``)."""
     tz_label = tz_name or "UTC"
     try:
         times = fire_times(quartz, tz_name, HORIZON_START, HORIZON_START + timedelta(days=60))
@@ -275,11 +277,12 @@ def describe(quartz: str, tz_name: str | None) -> str:
         return f"on `{quartz}` ({tz_label})"
     gaps = {b - a for a, b in zip(times, times[1:])}
     local = times[0].astimezone(zone(tz_name))
+    hour = timedelta(hours=1)
     if len(gaps) == 1:
-        gap = gaps.pop()
-        if gap < timedelta(hours=1):
+        (gap,) = gaps
+        if gap < hour:
             return f"every {int(gap.total_seconds() // 60)} min"
-        if gap == timedelta(hours=1):
+        if gap == hour:
             return f"hourly at :{local.minute:02d}"
         if gap == timedelta(days=1):
             return f"daily at {local:%H:%M} {tz_label}"
@@ -287,7 +290,34 @@ def describe(quartz: str, tz_name: str | None) -> str:
             return f"weekly on {_DAY_LABEL[(local.weekday() + 1) % 7]} at {local:%H:%M} {tz_label}"
     if gaps <= {timedelta(days=1), timedelta(days=1, hours=1), timedelta(days=1, hours=-1)}:
         return f"daily at {local:%H:%M} {tz_label}"  # a DST change in the sample
+    clocks = _daily_clocks(times, tz_name)
+    if clocks is None or len(clocks) > 24:
+        return f"on `{quartz}` ({tz_label})"
+    # a stepped hour field (`*/4`, `1-23/2`): the same clock times every day, one whole
+    # number of hours apart all round the clock
+    minutes = [c.hour * 60 + c.minute for c in clocks]
+    apart = {(b - a) % 1440 for a, b in zip(minutes, minutes[1:] + minutes[:1])}
+    if len(clocks) > 1 and len(apart) == 1 and not next(iter(apart)) % 60 and clocks[0].second == 0:
+        return f"every {next(iter(apart)) // 60} hours from {clocks[0]:%H:%M} {tz_label}"
+    if len(clocks) <= 4:
+        return f"daily at {', '.join(f'{c:%H:%M}' for c in clocks)} {tz_label}"
     return f"on `{quartz}` ({tz_label})"
+
+
+def _daily_clocks(times: tuple[datetime, ...], tz_name: str | None) -> list[time] | None:
+    """The local clock times of a schedule that fires at the same times every day of
+    the sample (`0 0 8,10 * * ?`); None when the days differ (weekdays, months)."""
+    tz = zone(tz_name)
+    days: dict[date, set[time]] = {}
+    for t in times:
+        local = t.astimezone(tz)
+        days.setdefault(local.date(), set()).add(local.time())
+    first, last = min(days), max(days)
+    whole = [d for d in days if d not in (first, last)]  # the sample's ends may be cut
+    if len(whole) < 2 or len(days) != (last - first).days + 1:
+        return None
+    clocks = {frozenset(days[d]) for d in whole}
+    return sorted(next(iter(clocks))) if len(clocks) == 1 else None
 
 
 @dataclass(frozen=True)

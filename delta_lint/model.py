@@ -772,3 +772,15 @@ def object_fields(value: object) -> object:
     fields = found[1] if isinstance(found, list) and len(found) == 2 and isinstance(found[1], dict) else {}
     static = {k: v for k, v in fields.items() if isinstance(v, str)}
     return static if static else None
+
+
+# The input a pipeline's update gives each source file it runs: the catalog, schema
+# and configuration its datasets are qualified with. A file several pipelines list
+# is read once per pipeline; a dataset only some of those readings made is theirs
+# alone (`Intent.given`), so each pipeline's tables are paired only with its updates.
+PIPELINE_READING = "{pipeline}"
+
+
+def pipeline_reading(catalog: str | None, schema: str | None, configuration: tuple) -> str:
+    """The value of PIPELINE_READING for one pipeline's reading of its files."""
+    return json.dumps([catalog, schema, [list(kv) for kv in configuration]])

@@ -64,3 +64,16 @@ def test_a_started_job_with_its_own_schedule_says_so(lint):
     schedule = '      schedule:\n        quartz_cron_expression: "0 0 5 * * ?"\n        timezone_id: UTC\n'
     notes = _notes(lint(_bundle(child_schedule=schedule)))
     assert len(notes) == 1 and "it starts job `child`, which also runs on its own" in notes[0], notes
+
+
+def test_a_started_job_with_a_paused_schedule_is_not_said_to_run_on_its_own(lint):
+    """A paused schedule starts nothing: the started job runs only by hand or when
+    another job starts it, and the note says that, not "its schedule"."""
+    schedule = (
+        '      schedule:\n        quartz_cron_expression: "0 0 5 * * ?"\n'
+        "        timezone_id: UTC\n        pause_status: PAUSED\n"
+    )
+    notes = _notes(lint(_bundle(child_schedule=schedule)))
+    assert len(notes) == 1, notes
+    assert "also runs on its own" not in notes[0], notes
+    assert "paused: it runs only when started by hand or by another job" in notes[0], notes

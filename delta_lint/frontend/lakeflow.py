@@ -14,13 +14,24 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import NamedTuple
 
 from delta_lint.frontend.pysource import still_open
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, alternatives, concat, join
 from delta_lint.frontend.values.scopes import PASS, Point, Scopes
-from delta_lint.model import UNRESOLVED_TABLE, Diagnostic, Flag, Intent, Kind, Location, TableRef
+from delta_lint.model import (
+    PIPELINE_READING,
+    UNRESOLVED_TABLE,
+    Diagnostic,
+    Flag,
+    Intent,
+    Kind,
+    Location,
+    TableRef,
+    pipeline_reading,
+)
 
 _SQL_DEFINITION = re.compile(
     r"\bCREATE\s+(?:OR\s+(?:REFRESH|REPLACE)\s+)?(?:PRIVATE\s+|TEMPORARY\s+)?"
@@ -68,6 +79,38 @@ class _Dataset(NamedTuple):
 
 
 def analyze_lakeflow(
+    display: str,
+    suffix: str,
+    text: str,
+    pipelines: tuple[tuple[str | None, str | None, tuple[tuple[str, str | None], ...]], ...],
+) -> PipelineFile:
+    """`_analyze_lakeflow`, with each dataset tied to the pipelines whose reading made
+    it. A file several pipelines list with different catalogs, schemas or
+    configurations defines one table per (pipeline, dataset): `shop.bronze.x` is
+    bronze's, `shop.gold.x` gold's, and a pipeline runs one update at a time, so the
+    two never pair. A dataset only some pipelines' readings make carries those
+    readings (`Intent.given`, PIPELINE_READING); one every reading makes, none."""
+    contexts = tuple(dict.fromkeys(pipelines))
+    if len(contexts) < 2:
+        return _analyze_lakeflow(display, suffix, text, contexts)
+    made: dict[tuple, tuple[Intent, list[str]]] = {}
+    diagnostics: dict[tuple, Diagnostic] = {}
+    for context in contexts:
+        read = _analyze_lakeflow(display, suffix, text, (context,))
+        reading = pipeline_reading(*context)
+        for intent in read.intents:
+            key = (intent.location, intent.table, intent.kind, intent.flags)
+            made.setdefault(key, (intent, []))[1].append(reading)
+        for diagnostic in read.diagnostics:
+            diagnostics.setdefault((diagnostic.rule, diagnostic.location, diagnostic.message), diagnostic)
+    out = []
+    for intent, readings in made.values():
+        every = len(readings) == len(contexts)
+        out.append(intent if every else replace(intent, given=tuple(((PIPELINE_READING, r),) for r in readings)))
+    return PipelineFile(out, list(diagnostics.values()))
+
+
+def _analyze_lakeflow(
     display: str,
     suffix: str,
     text: str,
