@@ -279,3 +279,53 @@ def test_check_help_imports_nothing_of_the_run(tmp_path):
     line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
     assert "--changed" in proc.stdout  # the near miss: the help was printed
     assert eval(line.removeprefix("MODULES "), {}) == ["delta_lint.cli", "delta_lint.console"]  # noqa: S307
+
+
+# what a `check --no-cache` has no use for: SQLite and the cache's encoder, random
+# names for files it never writes, Unicode tables for ASCII source
+NOT_WITHOUT_CACHE = ("sqlite3", "secrets", "orjson", "unicodedata")
+
+_CHECK_ANY = (
+    "import sys\n"
+    "from delta_lint.__main__ import main\n"
+    "sys.argv = ['delta-lint', 'check', '--spark', 'none', '--format', 'json', '.', *{extra!r}]\n"
+    "import os\n"
+    "real = os._exit\n"
+    "def _exit(code):\n"
+    "    print('MODULES', sorted(m for m in {names!r} if m in sys.modules), file=sys.stderr)\n"
+    "    sys.stderr.flush()\n"
+    "    real(code)\n"
+    "os._exit = _exit\n"
+    "main()\n"
+)
+
+
+def _check_modules(root: Path, names: tuple[str, ...], *extra: str) -> tuple[list[str], list[dict]]:
+    """The modules of `names` a `check` of `root` (console script) imported, and its findings."""
+    code = _CHECK_ANY.format(names=names, extra=extra)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    return eval(line.removeprefix("MODULES "), {}), json.loads(proc.stdout)["findings"]  # noqa: S307 - our own names
+
+
+def _mixed_project(root: Path) -> None:
+    _sql_project(root)
+    (root / "job.py").write_text("spark.sql(\"UPDATE s.t SET y = 1 WHERE d = '2020-01-01'\")\n")
+    (root / "nb.py").write_text("# Databricks notebook source\nspark.sql(\"DELETE FROM s.t WHERE d < '2020-01-01'\")\n")
+
+
+@pytest.mark.integration
+def test_a_check_without_the_cache_imports_none_of_its_modules(tmp_path):
+    """`--no-cache` of SQL, a PySpark job and a notebook, all ASCII: no SQLite, no
+    encoder of cache entries, no `secrets`, no Unicode database. The near misses: the
+    same check with the cache imports SQLite and the encoder and finds the same; a
+    fullwidth spelling of a write (NFKC) loads the Unicode database and is found."""
+    _mixed_project(tmp_path)
+    imported, cold = _check_modules(tmp_path, NOT_WITHOUT_CACHE, "--no-cache")
+    assert imported == [] and cold
+    cached, found = _check_modules(tmp_path, NOT_WITHOUT_CACHE)
+    assert {"sqlite3", "orjson"} <= set(cached) and found == cold
+    (tmp_path / "wide.py").write_text("spark.ｓｑｌ(\"DELETE FROM s.t WHERE d < '2021-01-01'\")\n")
+    imported, findings = _check_modules(tmp_path, NOT_WITHOUT_CACHE, "--no-cache")
+    assert "unicodedata" in imported
+    assert any(site["path"] == "wide.py" for f in findings for site in (f["location"], *f["related"]))
