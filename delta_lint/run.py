@@ -644,7 +644,7 @@ def placed(context: Context | None, display: str, rel: str) -> Context | None:
     project document by it, never by the working directory of the run."""
     if rel == display.removeprefix("./") or (context is not None and context.path):
         return context
-    return replace(context if context is not None else Context(), path=rel)
+    return Context(path=rel) if context is None else replace(context, path=rel)
 
 
 def _analyze_item(
