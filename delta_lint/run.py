@@ -447,8 +447,9 @@ FORK_BYTES = 1 << 20
 # it (`pause_collector`) turns it on again. The collector frees little in a run
 # (about 5,500 objects in the 400-file corpus's three collections, each walking
 # 50,000 new ones: a twentieth of the run's CPU); without it the 10,000-file
-# corpus (9.8 MB) peaked 13 MiB higher. Past this size a run keeps it.
-COLLECT_BYTES = 8 << 20
+# corpus (7.7 MiB of source) peaked 14 MiB higher for the same CPU. Past this
+# size a run keeps it.
+COLLECT_BYTES = 4 << 20
 _paused: list[bool] = []  # the collector paused by `pause_collector`, not yet resumed
 
 
@@ -1702,6 +1703,7 @@ def _summaries(
         else:
             summaries.append(None)
             misses.append((index, data, suffix, display, key))
+    _collector_for(sum(len(data) for _, data, *_ in misses))  # deferred notebooks too: the link stage reads them
     deferred: dict[int, tuple[Links, frozenset[str]]] = {}
     if defer and store is None:
         for miss in list(misses):
@@ -1722,9 +1724,7 @@ def _summaries(
             ran.append(True)
             meanwhile()
 
-    size = sum(len(data) for _, data, *_ in misses)
-    _collector_for(size)
-    workers = front_end_workers(jobs, len(misses), size)
+    workers = front_end_workers(jobs, len(misses), sum(len(data) for _, data, *_ in misses))
     if workers > 1:
         inputs.stats.front_end_workers += workers
     rels = [rel for _, rel, *_ in inputs.files]

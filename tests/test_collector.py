@@ -56,7 +56,7 @@ def _console_check(root: Path, collect_bytes: int) -> tuple[bool, int, str]:
 
 def test_the_console_scripts_small_check_pauses_the_collector(tmp_path):
     _project(tmp_path)
-    enabled, collections, printed = _console_check(tmp_path, 8 << 20)
+    enabled, collections, printed = _console_check(tmp_path, 4 << 20)
     assert "DL" in printed  # the run checked and found
     assert not enabled and collections == 0
 
