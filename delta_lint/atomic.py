@@ -4,7 +4,6 @@ version or the new one, never a half-written mix, even if the run is killed."""
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -43,6 +42,8 @@ def write_atomic(path: Path, text: str) -> None:
 def _create_next_to(path: Path) -> tuple[int, str]:
     """A new, exclusive file `.<name>.<random>.tmp` beside `path`, opened for
     writing with mode 0666 (the umask applies, as to any new file)."""
+    import secrets
+
     while True:
         tmp = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:

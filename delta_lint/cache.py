@@ -44,11 +44,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import hmac
 import json
 import os
 import re
-import secrets
-import sqlite3
 import stat
 import types
 import typing
@@ -56,9 +55,7 @@ import zlib
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Any
-
-import orjson
+from typing import TYPE_CHECKING, Any
 
 from delta_lint import __version__
 from delta_lint.model import (
@@ -79,6 +76,9 @@ from delta_lint.predicates import Constraint, Region
 from delta_lint.rulepack import rules_dir
 from delta_lint.safeio import is_within
 from delta_lint.suppress import Directive, FileSuppressions
+
+if TYPE_CHECKING:
+    import sqlite3  # imported when a cache is opened (`Cache`): a run without one has no use for it
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
@@ -299,6 +299,8 @@ def _pack(doc: Any) -> bytes:
     """Plain JSON values as a stored blob: compact JSON, compressed fast. Written by
     orjson (a large run's findings are the cache's biggest values), by the standard library
     for what orjson refuses (an integer beyond 64 bits, as a literal in job code can be)."""
+    import orjson
+
     try:
         text = orjson.dumps(doc)
     except orjson.JSONEncodeError:
@@ -310,6 +312,8 @@ def _plain(blob: bytes) -> Any:
     """A stored blob of plain JSON values (summaries, table rows, runs), read by
     orjson: every run reads one per file. Tagged values (`_loads`) need the standard
     library's object hook."""
+    import orjson
+
     return orjson.loads(zlib.decompress(blob))
 
 
@@ -552,6 +556,8 @@ def cache_key_bytes(root: Path) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
+        import secrets
+
         fresh = secrets.token_bytes(32)
         try:  # created whole or not at all: two first runs at once agree on one key
             tmp = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}")
@@ -650,6 +656,9 @@ class Cache:
     long-lived process (see `Memory`), consulted before the database."""
 
     def __init__(self, root: Path, memory: Memory | None = None) -> None:
+        global sqlite3  # every use of the module is a cache's, made after this
+        import sqlite3
+
         self.memory = memory
         self.path = Path(os.devnull)
         self.db: sqlite3.Connection | None = None
@@ -712,7 +721,7 @@ class Cache:
         if not isinstance(blob, bytes) or len(blob) < 16:
             raise ValueError("not a stored value")
         payload = blob[16:]
-        if not secrets.compare_digest(blob[:16], self._tag(table, key, payload)):
+        if not hmac.compare_digest(blob[:16], self._tag(table, key, payload)):
             raise ValueError("a stored value not written by this user's delta-lint")
         return payload
 

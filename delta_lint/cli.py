@@ -147,7 +147,11 @@ def check(
         False, "--no-cache", help="Do not read or write the cache (in the user cache folder; see DELTA_LINT_CACHE_DIR)."
     ),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", help="Processes for the front ends (0 = all cores; small runs stay in one process)."
+        0,
+        "--jobs",
+        "-j",
+        help="Processes for the front ends, for runs of 64 files or more (0 = one per MiB of source to read "
+        "after the cache, up to the cores: a small project stays in one process).",
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of internal errors."),
     strict: bool = typer.Option(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import attrgetter
@@ -473,6 +472,8 @@ def source_words(text: str) -> set[str]:
     parser reads them (NFKC: `ﬁle` names `file`)."""
     words = set(_WORD.findall(text))
     if not text.isascii():
+        import unicodedata
+
         words |= {unicodedata.normalize("NFKC", w) for w in words if not w.isascii()}
     return words
 

@@ -16,8 +16,6 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 
-import orjson
-
 from delta_lint import __version__
 from delta_lint.model import Finding, Intent, Location, is_coverage
 from delta_lint.safeio import printable
@@ -366,6 +364,8 @@ def _json_text(doc: object) -> str:
     text for these documents, except that it leaves non-ASCII characters unescaped:
     such a document (rare: a path with an accent), and one orjson refuses (integers
     beyond 64 bits, keys that are not strings), is written by the standard library."""
+    import orjson
+
     try:
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode()
     except TypeError:

@@ -21,6 +21,7 @@ class RunStats:
     files_read: int = 0  # files whose bytes were read (the stat index vouches for the others)
     files_from_cache: int = 0  # file readings taken from the cache (a file read with what others give it: twice)
     files_analysed: int = 0  # front-end readings (a file read again with what other files give it counts again)
+    front_end_workers: int = 0  # processes forked to read files (0: every file read in the run's own process)
     statements_parsed: int = 0  # SQL statements handed to the parser (once per distinct text a run)
     engines_started: int = 0  # Spark engines started (or connected to) to read table settings
     tables_read_live: int = 0  # tables whose settings Spark read in this run (the cache gave the others)

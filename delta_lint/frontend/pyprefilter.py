@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import re
-import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterable
 
@@ -44,7 +43,11 @@ def identifier_text(source: str) -> str:
     one holding a newline, so every line keeps its number; ASCII text is itself.
     Text outside identifiers (strings, comments) is normalised too: a word found
     there only makes the prefilter read an expression it could have skipped."""
-    return source if source.isascii() else unicodedata.normalize("NFKC", source)
+    if source.isascii():
+        return source
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", source)
 
 
 class TerminalLines:
