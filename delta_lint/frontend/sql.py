@@ -30,6 +30,7 @@ from delta_lint.frontend.sqltext import (
     Templated,
     Unterminated,
     apply_templates,
+    chain_string_literals,
     drop_templated_clauses,
     split_statements,
     strip_leading_comments,
@@ -58,7 +59,22 @@ _DIALECT = Dialect.get_or_raise(DIALECT)
 def parse_sql(text: str) -> exp.Expression | None:
     """`sqlglot.parse_one(text, read="databricks")` without looking the dialect up
     again and building a new tokenizer and parser for every statement (a third of
-    the cost of parsing short statements)."""
+    the cost of parsing short statements). A statement sqlglot refuses is read again
+    with its chains of adjacent string literals joined (`chain_string_literals`)."""
+    try:
+        return _parse_once(text)
+    except (ParseError, TokenError) as err:
+        chained = chain_string_literals(text)
+        if chained == text:
+            raise
+        first = err
+    try:
+        return _parse_once(chained)
+    except (ParseError, TokenError):
+        raise first from None  # the first reading's error names the text as written
+
+
+def _parse_once(text: str) -> exp.Expression | None:
     tokens = _TOKENIZER.tokenize(text)
     if _may_name_a_type(text):
         _columns_named_as_types(tokens)
