@@ -66,6 +66,11 @@ class Pair:
 # schema that changes only sometimes). `messages.severity` makes the severity of it.
 CERTAIN = "certain"
 DATA_DEPENDENT = "data-dependent"
+# A race that only the first run can meet, while the table does not exist yet (two
+# runs of one `CREATE TABLE IF NOT EXISTS`, a write guarded by `tableExists`): once
+# the table exists the guarded write commits nothing. Shown, never failing the
+# default gate (`messages.SEVERITY`).
+FIRST_RUN = "first-run"
 
 # A verdict without its pair: (rule, verdict, exception, fields, notes, overlap
 # reason, overlap basis). Every pair of members of two classes of intents shares one
@@ -538,8 +543,11 @@ def _only_when_absent(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
         return None
     if other is not first and other.kind not in _MAY_CREATE:
         return None
-    why = "the first-run write runs only while the table does not exist: it races only with a write creating it"
-    return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
+    why = (
+        "the first-run write runs only while the table does not exist: it races only with a write creating it, "
+        "on the run that finds the table absent"
+    )
+    return Pair("DL114", FIRST_RUN, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
 
 
 @pair_rule("DL113", reads={"kind", "flags", "subkind"}, settings={"isolation_level", "deletion_vectors"})
@@ -580,8 +588,14 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
         # two first creates both write a protocol; two replaces of a table that exists
         # may not (the runtime's `replace_exception`, rules/runtimes.yaml)
         exc = "ProtocolChangedException" if first_create else j.profile.replace_exception
-        if not both_guarded or a is b:
+        if not both_guarded:
             return Pair("DL114", verdict, exc, a, b, table, conc, notes=note)
+        if a is b:  # two runs of one IF NOT EXISTS create: a no-op once the table exists
+            why = (
+                "IF NOT EXISTS commits nothing once the table exists: two runs race only on the first run, "
+                "while the table does not exist yet"
+            )
+            return Pair("DL114", FIRST_RUN, exc, a, b, table, conc, notes=[*note, why])
     return NEXT
 
 

@@ -21,6 +21,7 @@ from delta_lint.config import Config
 from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
 from delta_lint.engine.judgement import (
     DATA_DEPENDENT,
+    FIRST_RUN,
     INTENT_RULES,
     READERS_RULES,
     RUN_RULES,
@@ -247,8 +248,8 @@ class Engine:
                 replace(
                     f,
                     message=f.message + note,
-                    verdict=DATA_DEPENDENT,
-                    severity=severity(f.overlap_basis, DATA_DEPENDENT),
+                    verdict=f.verdict if f.verdict == FIRST_RUN else DATA_DEPENDENT,
+                    severity=severity(f.overlap_basis, f.verdict if f.verdict == FIRST_RUN else DATA_DEPENDENT),
                 )
             )
         return out
