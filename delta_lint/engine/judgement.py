@@ -71,6 +71,13 @@ DATA_DEPENDENT = "data-dependent"
 # the table exists the guarded write commits nothing. Shown, never failing the
 # default gate (`messages.SEVERITY`).
 FIRST_RUN = "first-run"
+# A pair whose one side may commit nothing to the table's Delta log (a Unity Catalog
+# policy set by ALTER TABLE, `CATALOG_POLICIES`): a conflict only if it does. Shown,
+# never failing the default gate, saying what is not known.
+MAY_NOT_COMMIT = "may-not-commit"
+# Metadata changes of Unity Catalog policies whose commit to the Delta log is not
+# documented (frontend `sql._CATALOG_POLICY`, with the source)
+CATALOG_POLICIES = frozenset({"column_mask", "row_filter"})
 
 # A verdict without its pair: (rule, verdict, exception, fields, notes, overlap
 # reason, overlap basis). Every pair of members of two classes of intents shares one
@@ -642,6 +649,16 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
     rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
+    if primary.subkind in CATALOG_POLICIES and (
+        other.subkind in CATALOG_POLICIES or other.kind != Kind.METADATA_CHANGE
+    ):
+        what = "column mask" if primary.subkind == "column_mask" else "row filter"
+        why = (
+            f"a {what} is Unity Catalog policy: whether setting it commits to the table's Delta log is not "
+            "documented (Databricks names its concurrent change a catalog metadata change); only if it does "
+            "is this a metadata change that fails the other write"
+        )
+        return Pair(rule, MAY_NOT_COMMIT, "MetadataChangedException", primary, other, table, conc, notes=[*note, why])
     # schema evolution changes the metadata only when the data brings new columns
     verdict = CERTAIN if explicit else DATA_DEPENDENT
     # two that both upgrade the protocol (two ADD CONSTRAINT on `oss`) fail on it first

@@ -23,6 +23,7 @@ from delta_lint.engine.judgement import (
     DATA_DEPENDENT,
     FIRST_RUN,
     INTENT_RULES,
+    MAY_NOT_COMMIT,
     READERS_RULES,
     RUN_RULES,
     Judge,
@@ -248,8 +249,10 @@ class Engine:
                 replace(
                     f,
                     message=f.message + note,
-                    verdict=f.verdict if f.verdict == FIRST_RUN else DATA_DEPENDENT,
-                    severity=severity(f.overlap_basis, f.verdict if f.verdict == FIRST_RUN else DATA_DEPENDENT),
+                    verdict=f.verdict if f.verdict in (FIRST_RUN, MAY_NOT_COMMIT) else DATA_DEPENDENT,
+                    severity=severity(
+                        f.overlap_basis, f.verdict if f.verdict in (FIRST_RUN, MAY_NOT_COMMIT) else DATA_DEPENDENT
+                    ),
                 )
             )
         return out

@@ -1371,6 +1371,21 @@ def _ctas_query_start(text: str) -> int | None:
 # Spark's grammar starts no write that way
 _QUERY_IN_PARENS = re.compile(r"\(+\s*(?:SELECT|WITH|VALUES|FROM|TABLE)\b", re.I)
 
+# Unity Catalog's governance of a table, set by ALTER TABLE: a column's mask, the
+# table's row filter, tags. Tags are the catalog's alone (`SET TAG ON TABLE` too: they
+# write nothing in the table's log). Whether a mask or a row filter commits to the
+# table's Delta log is not documented: Databricks names their concurrent change a
+# catalog metadata change (error class
+# MULTI_STATEMENT_TRANSACTION_CONCURRENT_CATALOG_METADATA_CHANGE: COLUMN_MASK,
+# ROW_FILTER), and conflict-semantics lists neither among the metadata changes. They
+# are read as metadata changes of their own subkinds, which the engine judges at
+# `info`, saying so (`judgement.CATALOG_POLICIES`).
+_CATALOG_POLICY = re.compile(
+    r"(?:(?:ALTER|CHANGE)\s+(?:COLUMN\s+)?(?:`[^`]*`|[\w.]+)\s+(?:SET|DROP)\s+(?P<column_mask>MASK)\b"
+    r"|(?:SET|DROP)\s+(?P<row_filter>ROW\s+FILTER)\b"
+    r"|(?:(?:ALTER|CHANGE)\s+(?:COLUMN\s+)?(?:`[^`]*`|[\w.]+)\s+)?(?:SET|UNSET)\s+(?P<tags>TAGS)\b)",
+    re.I,
+)
 _ALTER_WORD = re.compile(r"(?:SET|UNSET|ADD|ALTER|CHANGE|DROP|RENAME|REPLACE|CLUSTER)\b", re.I)
 
 
@@ -1413,6 +1428,11 @@ def _read_whole(ctx: _Ctx, text: str, lead: str | None) -> tuple[list[Intent], l
         if _LEADING_MARKER.match(first):
             raise UnknownStatement(ctx.tpl.restore(words[0]))
         raise ParseError(f"unrecognised statement starting with `{first[:30]}`")
+    if _may(lead, "alter") and (m := _RX["alter"].match(text)) and (policy := _CATALOG_POLICY.match(m["rest"])):
+        if policy.lastgroup == "tags":
+            return [], []  # as `SET TAG ON TABLE`: the catalog's, nothing in the table's log
+        ref, resolved = _Recognise._ref(ctx, m)
+        return _intent(ctx, ref, Kind.METADATA_CHANGE, resolved, subkind=policy.lastgroup)
     if (
         _may(lead, "alter")
         and (m := _RX["alter"].match(text))
