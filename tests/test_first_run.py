@@ -352,9 +352,7 @@ def test_the_same_overwrite_unguarded_still_meets_the_merge(lint):
 def test_the_first_run_write_races_with_another_create_of_the_absent_table(lint, other):
     result = lint({"a.py": FIRST_RUN, "b.py": other}, TWO_JOBS)
     found = [f for f in result.findings if f.rule == "DL114"]
-    assert [(f.location.line, f.exception, f.verdict) for f in found] == [
-        (3, "ProtocolChangedException", "first-run")
-    ]
+    assert [(f.location.line, f.exception, f.verdict) for f in found] == [(3, "ProtocolChangedException", "first-run")]
     assert "runs only while the table does not exist" in found[0].message, found[0].message
 
 

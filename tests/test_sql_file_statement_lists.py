@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-SQL = "-- rebuild\nCREATE OR REPLACE TABLE main.bronze.snapshots (id STRING) USING DELTA;\nOPTIMIZE main.bronze.other;\n"
+SQL = (
+    "-- rebuild\nCREATE OR REPLACE TABLE main.bronze.snapshots (id STRING) USING DELTA;\nOPTIMIZE main.bronze.other;\n"
+)
 
 
 def _at_runner(result) -> tuple[list[tuple[str, str]], list[str]]:
