@@ -611,7 +611,7 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     "DL111",
     "DL112",
     "DL114",
-    reads={"kind", "flags", "table.is_path", "subkind", "added_columns"},
+    reads={"kind", "flags", "table.is_path", "subkind", "added_columns", "row_columns"},
     settings={"declared_columns", "isolation_level", "deletion_vectors", "clustered_by"},
 )
 def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
@@ -661,6 +661,8 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return Pair(rule, MAY_NOT_COMMIT, "MetadataChangedException", primary, other, table, conc, notes=[*note, why])
     # schema evolution changes the metadata only when the data brings new columns
     verdict = CERTAIN if explicit else DATA_DEPENDENT
+    if not explicit and (why := _assumed_evolution(primary, s)):
+        note = [*note, why]
     # two that both upgrade the protocol (two ADD CONSTRAINT on `oss`) fail on it first
     both_protocol = j.writes_protocol(primary) and j.writes_protocol(other)
     exc = "ProtocolChangedException" if both_protocol else "MetadataChangedException"
@@ -749,6 +751,38 @@ def _fails_alone(x: Intent, s: TableSettings) -> bool:
     (DL130 says so on its own), so it conflicts with nothing: pairing it would report
     the same broken statement twice, once as a race it can never run."""
     return x.kind == Kind.OPTIMIZE_ZORDER and bool(s.clustered_by)
+
+
+# the appends whose schema evolution adds only the columns their rows bring
+_EVOLVING_APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
+
+
+def without_known_evolution(x: Intent, s: TableSettings) -> Intent:
+    """`x` as a plain append when its schema evolution (mergeSchema, the session's
+    autoMerge) cannot change the schema: every column its rows bring (`row_columns`, as
+    the code states them) is one the workload's CREATE TABLE declares. Schema
+    evolution changes the metadata only when the rows bring a column the table lacks
+    (conflict-semantics: auto-merge is a metadata change when the schema changes)."""
+    if (
+        x.row_columns
+        and s.declared_columns
+        and x.kind in _EVOLVING_APPENDS
+        and Flag.SCHEMA_EVOLUTION in x.flags
+        and set(x.row_columns) <= set(s.declared_columns)
+    ):
+        return replace(x, flags=x.flags - {Flag.SCHEMA_EVOLUTION})
+    return x
+
+
+def _assumed_evolution(x: Intent, s: TableSettings) -> str:
+    """Why a write with schema evolution is taken to change the schema."""
+    if x.kind not in _EVOLVING_APPENDS:
+        return ""
+    if not x.row_columns:
+        return "the columns its rows bring are not known: it is assumed to bring one the table lacks"
+    if not s.declared_columns:
+        return "the table's columns are not declared in the project: its rows are assumed to bring one it lacks"
+    return ""
 
 
 def _is_evolution(x: Intent) -> bool:

@@ -30,6 +30,7 @@ from delta_lint.engine.judgement import (
     Pair,
     Sig,
     Unit,
+    without_known_evolution,
 )
 from delta_lint.engine.messages import Messages, severity
 from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind
@@ -194,7 +195,7 @@ class Engine:
         """The findings of one table: they depend only on its intents, its settings and
         the schedule of their files, so an incremental run can keep them per table."""
         self.stats.tables_judged += 1
-        group = sorted(intents, key=location_key)
+        group = sorted((without_known_evolution(x, s) for x in intents), key=location_key)
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
         classes = Classes(group, self.schedule, columns, self._behaviour_ids)
         found = Found()

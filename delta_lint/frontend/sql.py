@@ -1763,8 +1763,24 @@ def _insert(ctx: _Ctx, tree: exp.Insert, evolution: bool):
             if read is None or not static
             else Region(read.conjuncts + region.conjuncts, read.opaque or region.opaque)
         )
+    # a column list names every column the rows bring: evolution adds only those
+    listed = (
+        tuple(dict.fromkeys(c.name.lower() for c in target.expressions if isinstance(c, exp.Identifier | exp.Column)))
+        if Flag.SCHEMA_EVOLUTION in flags and isinstance(target, exp.Schema)
+        else ()
+    )
+    if listed and len(listed) != len(target.expressions):
+        listed = ()  # a column the list names some other way: not known
     return _intent(
-        ctx, ref, kind, resolved, flags=flags, predicate_sql=_predicate_sql(ctx, cond), region=region, read_region=read
+        ctx,
+        ref,
+        kind,
+        resolved,
+        flags=flags,
+        predicate_sql=_predicate_sql(ctx, cond),
+        region=region,
+        read_region=read,
+        row_columns=listed,
     )
 
 
