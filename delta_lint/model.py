@@ -233,6 +233,10 @@ class Intent:
     # every reading did. It runs only in the tasks (or for_each iterations) that give
     # one of them (see `schedule.Schedule.nodes`); () in every run of its file.
     given: tuple[tuple[tuple[str, str], ...], ...] = ()
+    # the columns a write with schema evolution brings, when the code states them all
+    # (`INSERT INTO t (a, b) ...`, a frame made with a literal schema): it changes the
+    # schema only if one is not the table's. (): not known
+    row_columns: tuple[str, ...] = ()
 
     @property
     def added_columns(self) -> tuple[str, ...]:

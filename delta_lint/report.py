@@ -169,6 +169,8 @@ BASIS_WORDS = {
 VERDICT_WORDS = {
     "certain": "they conflict whenever both run",
     "data-dependent": "they conflict only for some data (the same rows, partitions or values)",
+    "first-run": "they conflict only on the first run, while the table does not exist yet",
+    "may-not-commit": "they conflict only if one side commits to the table's log, which is not known",
 }
 
 

@@ -375,9 +375,7 @@ def test_the_same_overwrite_unguarded_still_meets_the_merge(lint):
 def test_the_first_run_write_races_with_another_create_of_the_absent_table(lint, other):
     result = lint({"a.py": FIRST_RUN, "b.py": other}, TWO_JOBS)
     found = [f for f in result.findings if f.rule == "DL114"]
-    assert [(f.location.line, f.exception, f.verdict) for f in found] == [
-        (3, "ProtocolChangedException", "data-dependent")
-    ]
+    assert [(f.location.line, f.exception, f.verdict) for f in found] == [(3, "ProtocolChangedException", "first-run")]
     assert "runs only while the table does not exist" in found[0].message, found[0].message
 
 
@@ -403,7 +401,7 @@ def test_concurrent_runs_of_one_first_run_write_race_on_the_first_run(lint):
         ("DL102", "a.py:5", "ConcurrentAppendException"),
         ("DL114", "a.py:3", "ProtocolChangedException"),
     ]
-    assert [f.verdict for f in result.findings if f.rule == "DL114"] == ["data-dependent"]
+    assert [f.verdict for f in result.findings if f.rule == "DL114"] == ["first-run"]
 
 
 def test_a_first_run_append_adds_no_rows_for_concurrent_merges_to_read(lint):

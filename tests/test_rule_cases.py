@@ -164,6 +164,7 @@ def test_the_class_key_holds_each_behaviour_field_and_nothing_else():
         "region": replace(base, region=None),
         "added_columns": replace(base, subkind="add_columns", declared=TableDDL(columns=("c",))),
         "txn_app_id": replace(base, txn_app_id="a"),
+        "row_columns": replace(base, row_columns=("id",)),
         "read_region": replace(base, read_region=day),
     }
     assert sorted(changed) == sorted(BEHAVIOUR_FIELDS)

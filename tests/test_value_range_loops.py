@@ -50,7 +50,10 @@ def test_range_with_no_turn_or_too_many_is_read_once():
 
 
 def test_range_of_the_codes_own_is_not_the_builtin():
+    # the code's own `range` is evaluated as the code's value function, not as the builtin
     code = 'def range(n):\n    return ["x"]\nfor i in range(2):\n' + INSERT
+    assert tables(code) == [(4, "main.s.tx")]
+    code = "def range(n):\n    return spark.table(n).collect()\nfor i in range(2):\n" + INSERT
     assert tables(code) == [(4, "main.s.t{i}")]
 
 

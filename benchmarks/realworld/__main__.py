@@ -308,6 +308,7 @@ def cmd_drops(args: argparse.Namespace) -> int:
         "silent drops": 0,
         "helper writes unlocated": 0,
         "in files skipped by kind": 0,
+        "to tables not Delta": 0,
         "whole-statement DL007": 0,
     }
     for folder in args.dirs:
@@ -322,13 +323,14 @@ def cmd_drops(args: argparse.Namespace) -> int:
             ("silent drops", eco.silent_drops),
             ("helper writes unlocated", eco.helper_unlocated),
             ("in files skipped by kind", eco.in_skipped),
+            ("to tables not Delta", eco.not_delta),
             ("whole-statement DL007", len(notes)),
         ):
             totals[name] += n
         print(
             f"{folder}: {eco.silent_drops} silent drops of {eco.plain_writes} plain writes, "
             f"{eco.helper_unlocated} helper writes unlocated, {eco.in_skipped} in files skipped by kind, "
-            f"{len(notes)} whole-statement DL007"
+            f"{eco.not_delta} to tables not Delta, {len(notes)} whole-statement DL007"
             + (f", check exit {run.exit_code}" if run.exit_code not in (0, 1) else "")
         )
         for site in eco.drops:
@@ -337,6 +339,8 @@ def cmd_drops(args: argparse.Namespace) -> int:
             print(f"  helper {folder / site}")
         for site in eco.skipped_sites if args.helpers else ():
             print(f"  skip   {folder / site}")
+        for site in eco.not_delta_sites:
+            print(f"  other  {folder / site}")
         for site in notes:
             print(f"  DL007  {folder / site}")
     if len(args.dirs) > 1:

@@ -31,6 +31,10 @@ are wrong on any repository. This module finds them from the code and the run:
   SQL a call sends through another database's connection, cursor or module
   (`psycopg2.connect(...).cursor().execute("INSERT ...")`, `duckdb.sql(...)`: told by
   delta-lint's own `warehouse.ClientOrigins`) writes no Delta table either.
+  A plain write to a table the project creates in another format (`CREATE TABLE ...
+  USING ICEBERG`, `.format("parquet").saveAsTable(t)`) is no Delta write: delta-lint's
+  front end says which tables those are (`Links.non_delta`, the set `check` leaves
+  out), and such a write is counted apart (`not_delta`), never as a silent drop.
 - *DL000 on valid code*: a "cannot parse" diagnostic on a Python file that
   CPython parses, or on SQL that is not of a kind the annotator skipped.
 - *idle job files*: files a job definition runs that give no intent and no
@@ -98,6 +102,7 @@ class Ecosystem:
     silent_drops: int = 0
     helper_unlocated: int = 0
     in_skipped: int = 0
+    not_delta: int = 0  # plain writes to tables the project creates in another format
     dl000: int = 0
     dl000_valid: int = 0
     idle_job_files: int = 0
@@ -107,6 +112,7 @@ class Ecosystem:
     drops: list[str] = field(default_factory=list)
     unlocated: list[str] = field(default_factory=list)  # plain writes in helpers not located
     skipped_sites: list[str] = field(default_factory=list)  # plain writes in files skipped by kind
+    not_delta_sites: list[str] = field(default_factory=list)  # with the table the front end found not Delta
     dl000_sites: list[str] = field(default_factory=list)
     idle: list[str] = field(default_factory=list)
 
@@ -584,11 +590,20 @@ def measure(
     ran: set[str] = set()
     for node in (schedule or {}).get("nodes", []):
         ran.update(f.lstrip("./") for f in node.get("files", []) or [])
+    other_format: dict[str, str] | None = None  # made when a write is unmarked
+    texts: dict[str, list[str]] = {}
     for w in plain_writes(root, skipped):
         eco.plain_writes += 1
         lines = marks.get(w.path, set())
         lo, hi = w.span
         if any(lo <= n <= hi for n in lines) or w.line in lines or (w.path, w.line) in non_delta:
+            continue
+        if other_format is None:
+            other_format = not_delta_tables(root, skipped)
+        table = _target_in(other_format, texts, root, w) if other_format else None
+        if table is not None:
+            eco.not_delta += 1
+            eco.not_delta_sites.append(f"{w.path}:{w.line} (not Delta: {table})")
             continue
         if w.skipped is not None and w.path not in ran:  # a job running it has it linted
             eco.in_skipped += 1
@@ -605,6 +620,69 @@ def measure(
                 eco.idle_job_files += 1
                 eco.idle.append(rel)
     return eco
+
+
+# what a SQL or Python file creating a table in another format holds (a prefilter: the
+# front end decides)
+_OTHER_FORMAT_HINT = re.compile(r"\bUSING\s+(?!DELTA\b)[A-Za-z]|\bformat\s*\(\s*[\"'](?!delta[\"'])", re.I)
+# the table a plain write's statement writes: after the SQL verb (a name, or the text an
+# IDENTIFIER(...) clause spells), or the first string a DataFrame write names
+_WRITE_TARGET = re.compile(
+    r"\b(?:MERGE\s+(?:WITH\s+SCHEMA\s+EVOLUTION\s+)?INTO|INSERT\s+(?:INTO|OVERWRITE)(?:\s+TABLE)?|DELETE\s+FROM|UPDATE)"
+    r"\s+(?:IDENTIFIER\s*\((?P<identifier>[^)]*)\)|(?P<name>[\w.`{}$:]+))"
+    r"|\b(?:saveAsTable|toTable|insertInto|writeTo|forName)\s*\(\s*(?:[\w.]+\s*,\s*)?[rfRF]?[\"'](?P<string>[^\"']+)",
+    re.I,
+)
+
+
+def not_delta_tables(root: Path, skipped: list[str]) -> dict[str, str]:
+    """The tables delta-lint's front end finds the project creating in another format
+    (`Links.non_delta` of each file, as `check` leaves their writes out), by the last
+    part of the name, lower case -> the name as read."""
+    from delta_lint.frontend import analyze_path  # the front end's own decision
+
+    out: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        if path.suffix.lower() not in (".py", ".sql", ".ipynb") or not path.is_file():
+            continue
+        rel = path.relative_to(root)
+        if any(part in _SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+            continue
+        if _is_skipped(rel.as_posix(), skipped):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if len(text) > 2_000_000 or not _OTHER_FORMAT_HINT.search(text):
+            continue
+        links = analyze_path(path, rel.as_posix()).links
+        for name in links.non_delta if links is not None else ():
+            out.setdefault(_last_part(name), name)
+    return out
+
+
+def _last_part(name: str) -> str:
+    return name.replace("`", "").strip("'\" ").rsplit(".", 1)[-1].lower()
+
+
+def _target_in(tables: dict[str, str], texts: dict[str, list[str]], root: Path, w: PlainWrite) -> str | None:
+    """The table of `tables` (see `not_delta_tables`) that write `w`'s statement writes,
+    if it writes one: the statement's own target, never a table it only reads."""
+    if w.path not in texts:
+        texts[w.path] = (root / w.path).read_text(encoding="utf-8", errors="replace").split("\n")
+    lo, hi = w.span
+    statement = "\n".join(texts[w.path][max(lo, 1) - 1 : max(hi, w.line)])
+    for m in _WRITE_TARGET.finditer(statement):
+        if m["identifier"] is not None:
+            quoted = re.findall(r"'([^']*)'|\"([^\"]*)\"", m["identifier"])
+            target = "".join(a or b for a, b in quoted) or m["identifier"]
+        else:
+            target = m["name"] or m["string"]
+        found = tables.get(_last_part(target))
+        if found is not None:
+            return found
+    return None
 
 
 def load_json(text: str) -> dict | list | None:

@@ -35,6 +35,7 @@ BEHAVIOUR_FIELDS = (
     "table.is_path",
     "params",
     "added_columns",
+    "row_columns",
     "txn_app_id",
     "read_region",
     "region",  # last: `regionless` replaces it
@@ -109,6 +110,7 @@ class Classes:
                 bool(x.table and x.table.is_path),
                 bool(x.params),
                 x.added_columns,
+                x.row_columns,
                 x.txn_app_id,
                 x.read_region,
                 region,

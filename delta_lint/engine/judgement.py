@@ -66,6 +66,18 @@ class Pair:
 # schema that changes only sometimes). `messages.severity` makes the severity of it.
 CERTAIN = "certain"
 DATA_DEPENDENT = "data-dependent"
+# A race that only the first run can meet, while the table does not exist yet (two
+# runs of one `CREATE TABLE IF NOT EXISTS`, a write guarded by `tableExists`): once
+# the table exists the guarded write commits nothing. Shown, never failing the
+# default gate (`messages.SEVERITY`).
+FIRST_RUN = "first-run"
+# A pair whose one side may commit nothing to the table's Delta log (a Unity Catalog
+# policy set by ALTER TABLE, `CATALOG_POLICIES`): a conflict only if it does. Shown,
+# never failing the default gate, saying what is not known.
+MAY_NOT_COMMIT = "may-not-commit"
+# Metadata changes of Unity Catalog policies whose commit to the Delta log is not
+# documented (frontend `sql._CATALOG_POLICY`, with the source)
+CATALOG_POLICIES = frozenset({"column_mask", "row_filter"})
 
 # A verdict without its pair: (rule, verdict, exception, fields, notes, overlap
 # reason, overlap basis). Every pair of members of two classes of intents shares one
@@ -547,8 +559,11 @@ def _only_when_absent(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Co
         return None
     if other is not first and other.kind not in _MAY_CREATE:
         return None
-    why = "the first-run write runs only while the table does not exist: it races only with a write creating it"
-    return Pair("DL114", DATA_DEPENDENT, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
+    why = (
+        "the first-run write runs only while the table does not exist: it races only with a write creating it, "
+        "on the run that finds the table absent"
+    )
+    return Pair("DL114", FIRST_RUN, "ProtocolChangedException", first, other, table, conc, notes=[*note, why])
 
 
 @pair_rule("DL113", reads={"kind", "flags", "subkind"}, settings={"isolation_level", "deletion_vectors"})
@@ -589,8 +604,14 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
         # two first creates both write a protocol; two replaces of a table that exists
         # may not (the runtime's `replace_exception`, rules/runtimes.yaml)
         exc = "ProtocolChangedException" if first_create else j.profile.replace_exception
-        if not both_guarded or a is b:
+        if not both_guarded:
             return Pair("DL114", verdict, exc, a, b, table, conc, notes=note)
+        if a is b:  # two runs of one IF NOT EXISTS create: a no-op once the table exists
+            why = (
+                "IF NOT EXISTS commits nothing once the table exists: two runs race only on the first run, "
+                "while the table does not exist yet"
+            )
+            return Pair("DL114", FIRST_RUN, exc, a, b, table, conc, notes=[*note, why])
     return NEXT
 
 
@@ -599,7 +620,7 @@ def _both_create(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurr
     "DL111",
     "DL112",
     "DL114",
-    reads={"kind", "flags", "table.is_path", "subkind", "added_columns"},
+    reads={"kind", "flags", "table.is_path", "subkind", "added_columns", "row_columns"},
     settings={"declared_columns", "isolation_level", "deletion_vectors", "clustered_by"},
 )
 def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Concurrency, table: str, note: list[str]):
@@ -637,8 +658,20 @@ def _metadata_change(j: Judge, a: Intent, b: Intent, s: TableSettings, conc: Con
         return None
     # a stream reading the table stops (DL112); any other write fails (DL110, DL111 when only possible)
     rule = "DL112" if other.op_class == OpClass.READ else "DL110" if explicit else "DL111"
+    if primary.subkind in CATALOG_POLICIES and (
+        other.subkind in CATALOG_POLICIES or other.kind != Kind.METADATA_CHANGE
+    ):
+        what = "column mask" if primary.subkind == "column_mask" else "row filter"
+        why = (
+            f"a {what} is Unity Catalog policy: whether setting it commits to the table's Delta log is not "
+            "documented (Databricks names its concurrent change a catalog metadata change); only if it does "
+            "is this a metadata change that fails the other write"
+        )
+        return Pair(rule, MAY_NOT_COMMIT, "MetadataChangedException", primary, other, table, conc, notes=[*note, why])
     # schema evolution changes the metadata only when the data brings new columns
     verdict = CERTAIN if explicit else DATA_DEPENDENT
+    if not explicit and (why := _assumed_evolution(primary, s)):
+        note = [*note, why]
     # two that both upgrade the protocol (two ADD CONSTRAINT on `oss`) fail on it first
     both_protocol = j.writes_protocol(primary) and j.writes_protocol(other)
     exc = "ProtocolChangedException" if both_protocol else "MetadataChangedException"
@@ -727,6 +760,38 @@ def _fails_alone(x: Intent, s: TableSettings) -> bool:
     (DL130 says so on its own), so it conflicts with nothing: pairing it would report
     the same broken statement twice, once as a race it can never run."""
     return x.kind == Kind.OPTIMIZE_ZORDER and bool(s.clustered_by)
+
+
+# the appends whose schema evolution adds only the columns their rows bring
+_EVOLVING_APPENDS = (Kind.BLIND_APPEND, Kind.INSERT_READING_TARGET)
+
+
+def without_known_evolution(x: Intent, s: TableSettings) -> Intent:
+    """`x` as a plain append when its schema evolution (mergeSchema, the session's
+    autoMerge) cannot change the schema: every column its rows bring (`row_columns`, as
+    the code states them) is one the workload's CREATE TABLE declares. Schema
+    evolution changes the metadata only when the rows bring a column the table lacks
+    (conflict-semantics: auto-merge is a metadata change when the schema changes)."""
+    if (
+        x.row_columns
+        and s.declared_columns
+        and x.kind in _EVOLVING_APPENDS
+        and Flag.SCHEMA_EVOLUTION in x.flags
+        and set(x.row_columns) <= set(s.declared_columns)
+    ):
+        return replace(x, flags=x.flags - {Flag.SCHEMA_EVOLUTION})
+    return x
+
+
+def _assumed_evolution(x: Intent, s: TableSettings) -> str:
+    """Why a write with schema evolution is taken to change the schema."""
+    if x.kind not in _EVOLVING_APPENDS:
+        return ""
+    if not x.row_columns:
+        return "the columns its rows bring are not known: it is assumed to bring one the table lacks"
+    if not s.declared_columns:
+        return "the table's columns are not declared in the project: its rows are assumed to bring one it lacks"
+    return ""
 
 
 def _is_evolution(x: Intent) -> bool:

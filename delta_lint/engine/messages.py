@@ -11,7 +11,17 @@ from itertools import chain
 from operator import itemgetter
 
 from delta_lint.engine.classes import Classes, Found, location_key
-from delta_lint.engine.judgement import CERTAIN, DATA_DEPENDENT, READERS_RULES, Pair, Sig, label, region_of
+from delta_lint.engine.judgement import (
+    CERTAIN,
+    DATA_DEPENDENT,
+    FIRST_RUN,
+    MAY_NOT_COMMIT,
+    READERS_RULES,
+    Pair,
+    Sig,
+    label,
+    region_of,
+)
 from delta_lint.model import Diagnostic, Finding, Intent, Kind, Location
 from delta_lint.rulepack import RulePack, load
 from delta_lint.schedule import ASSUMED_TWICE, CODE, LONGER_RUN, SAME_VALUE
@@ -55,6 +65,13 @@ SEVERITY: dict[tuple[str, str], str] = {
     (CODE, DATA_DEPENDENT): "warning",
     ("", CERTAIN): "error",
     ("", DATA_DEPENDENT): "warning",
+    # a race only the first run meets, while the table does not exist yet (FIRST_RUN),
+    # and a pair whose one side may commit nothing to the table's log (MAY_NOT_COMMIT)
+    **{
+        (basis, verdict): "info"
+        for basis in ("schedule", "assumed", ASSUMED_TWICE, SAME_VALUE, LONGER_RUN, CODE, "")
+        for verdict in (FIRST_RUN, MAY_NOT_COMMIT)
+    },
 }
 
 

@@ -21,13 +21,16 @@ from delta_lint.config import Config
 from delta_lint.engine.classes import UNKNOWN, Classes, Found, literal_keys, location_key, most_pinned
 from delta_lint.engine.judgement import (
     DATA_DEPENDENT,
+    FIRST_RUN,
     INTENT_RULES,
+    MAY_NOT_COMMIT,
     READERS_RULES,
     RUN_RULES,
     Judge,
     Pair,
     Sig,
     Unit,
+    without_known_evolution,
 )
 from delta_lint.engine.messages import Messages, severity
 from delta_lint.model import Diagnostic, Finding, Flag, Intent, Kind
@@ -192,7 +195,7 @@ class Engine:
         """The findings of one table: they depend only on its intents, its settings and
         the schedule of their files, so an incremental run can keep them per table."""
         self.stats.tables_judged += 1
-        group = sorted(intents, key=location_key)
+        group = sorted((without_known_evolution(x, s) for x in intents), key=location_key)
         columns = None if self.table_row_level(s)[0] else frozenset(s.partitioned_by)
         classes = Classes(group, self.schedule, columns, self._behaviour_ids)
         found = Found()
@@ -247,8 +250,10 @@ class Engine:
                 replace(
                     f,
                     message=f.message + note,
-                    verdict=DATA_DEPENDENT,
-                    severity=severity(f.overlap_basis, DATA_DEPENDENT),
+                    verdict=f.verdict if f.verdict in (FIRST_RUN, MAY_NOT_COMMIT) else DATA_DEPENDENT,
+                    severity=severity(
+                        f.overlap_basis, f.verdict if f.verdict in (FIRST_RUN, MAY_NOT_COMMIT) else DATA_DEPENDENT
+                    ),
                 )
             )
         return out

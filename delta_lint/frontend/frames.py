@@ -192,6 +192,28 @@ class FrameReader:
             self._put(out, name, found)
         return tuple(sorted(out.items()))
 
+    def columns(self, node: ast.expr | None, depth: int = 0) -> tuple[str, ...]:
+        """Every column a frame has, where the code states them all: a frame made by
+        `spark.createDataFrame(data, schema)` with a literal schema (a list of names, a
+        DDL string, a StructType), through transformations that keep the columns.
+        (): not known (a schema inferred from the data, any other frame)."""
+        if node is None or depth > MAX_DEPTH or not isinstance(node, ast.Call):
+            return ()
+        if not isinstance(node.func, ast.Attribute):
+            return ()
+        method = node.func.attr
+        if method == "createDataFrame":
+            schema = (
+                node.args[1]
+                if len(node.args) > 1
+                else next((k.value for k in node.keywords if k.arg == "schema"), None)
+            )
+            names = self._schema_names(schema) if schema is not None else None
+            return tuple(dict.fromkeys(n.lower() for n in names)) if names else ()
+        if method in _KEEPING:
+            return self.columns(node.func.value, depth + 1)
+        return ()
+
     def _query(self, node: ast.Call) -> FrameRows:
         """`spark.sql("SELECT 20 AS id, 'a' AS p")`: the constants a plain SELECT lists
         under a name hold in every row, whatever it reads (a set operation, or a

@@ -143,8 +143,19 @@ class WriterReader:
         source = self._source_reads(source_steps, "write", scope)
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
+        columns = self._source_columns(source_steps, "write", scope) if last.name != "insertInto" else ()
         self.write(
-            ref, resolved, mode or "errorifexists", opts, partition_by, cluster_by, source, call, scope, rows=rows
+            ref,
+            resolved,
+            mode or "errorifexists",
+            opts,
+            partition_by,
+            cluster_by,
+            source,
+            call,
+            scope,
+            rows=rows,
+            row_columns=columns,
         )
 
     def _spread(self, node: ast.Call, scope: Scope) -> ast.Call:
@@ -220,6 +231,7 @@ class WriterReader:
         scope: Scope,
         overwrite_condition: ast.expr | None = None,
         rows: FrameRows = (),
+        row_columns: tuple[str, ...] = (),
     ) -> None:
         """One DataFrame write; `rows`: what its rows hold in some columns (`frames`), which
         confines an append to the partitions they name, and a dynamic partition overwrite."""
@@ -285,6 +297,7 @@ class WriterReader:
             params=params,
             declared=declared,
             txn_app_id=txn.text if txn else None,
+            row_columns=row_columns if Flag.SCHEMA_EVOLUTION in flags else (),
         )
 
     def _source_rows(self, steps: list[Step], marker: str, scope: Scope) -> FrameRows:
@@ -292,6 +305,14 @@ class WriterReader:
         for i, step in enumerate(steps):
             if step.name == marker and i > 0:
                 return FrameReader(scope.env.get, lambda value: self.host.string(value, scope)).rows(steps[i - 1].node)
+        return ()
+
+    def _source_columns(self, steps: list[Step], marker: str, scope: Scope) -> tuple[str, ...]:
+        """Every column of the DataFrame a write writes, where the code states them all."""
+        for i, step in enumerate(steps):
+            if step.name == marker and i > 0:
+                reader = FrameReader(scope.env.get, lambda value: self.host.string(value, scope))
+                return reader.columns(steps[i - 1].node)
         return ()
 
     def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:

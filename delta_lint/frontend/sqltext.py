@@ -532,3 +532,87 @@ def format_fields(text: str, values: dict[str, str], own: set[str]) -> str:
     return _FORMAT_FIELD.sub(
         lambda m: values[m.group(1)] if m.group(1) in values and m.group(1) not in own else m.group(0), text
     )
+
+
+_RAW_PREFIX = re.compile(r"(?<![\w$])[rR]$")
+_CHAIN_GAP = re.compile(r"\s*[rR]?")
+
+
+def chain_string_literals(text: str) -> str:
+    """The statement with each chain of adjacent string literals written as one.
+
+    Databricks SQL joins string literals that follow each other (`'a' 'b'` is `'ab'`),
+    in any mix of single and double quotes and raw `r'...'` forms, and Spark's lexer
+    knows no doubled-quote escape: `'customer''s'` is two literals chained, `'customer'`
+    and `'s'`. sqlglot reads a chain only where an expression stands and refuses it
+    where one literal must (`COMMENT ON TABLE t IS '...'`, a column's `COMMENT`), so a
+    statement it refuses is parsed again with its chains joined. The joined literal is
+    single-quoted, other quotes escaped with a backslash; text without a chain is
+    returned unchanged."""
+    if "'" not in text and '"' not in text:
+        return text
+    out: list[str] = []
+    chain: list[str] = []  # the bodies, single-quote escaped, of the chain's literals
+    original: list[str] = []  # the chain's own text, kept when it holds one literal
+    gap = ""  # what stands after the chain's last literal (blanks, a raw prefix)
+
+    def flush() -> None:
+        nonlocal gap
+        if chain:
+            out.append("'" + "".join(chain) + "'" if len(chain) > 1 else "".join(original))
+            chain.clear()
+            original.clear()
+        out.append(gap)
+        gap = ""
+
+    for start, end, outside in _pieces(text):
+        piece = text[start:end]
+        if outside:
+            if chain and _CHAIN_GAP.fullmatch(piece):
+                gap = piece
+                continue
+            flush()
+            out.append(piece)
+            continue
+        if piece[0] not in "'\"":  # a quoted identifier or a comment ends a chain
+            flush()
+            out.append(piece)
+            continue
+        if chain:
+            raw = gap.endswith(("r", "R"))
+            original.append(gap)
+            gap = ""
+        else:
+            raw = bool(out and _RAW_PREFIX.search(out[-1]))
+            if raw:
+                out[-1] = out[-1][:-1]
+                original.append(text[start - 1])
+        original.append(piece)
+        chain.extend(_literal_bodies(piece, raw))
+    flush()
+    return "".join(out)
+
+
+def _literal_bodies(piece: str, raw: bool) -> list[str]:
+    """The bodies of the literals one quoted token holds (`'a''b'` holds two), each as
+    the body of a single-quoted literal with backslash escapes."""
+    quote = piece[0]
+    bodies: list[str] = []
+    body: list[str] = []
+    i = 1
+    n = len(piece)
+    while i < n:
+        c = piece[i]
+        if c == "\\" and not raw:
+            body.append(piece[i : i + 2])
+            i += 2
+        elif c == quote:
+            bodies.append("".join(body))
+            body = []
+            i += 2  # past the closing quote and the next literal's opening one
+        else:
+            body.append("\\\\" if raw and c == "\\" else "\\'" if c == "'" else c)
+            i += 1
+    if body or not bodies:
+        bodies.append("".join(body))
+    return bodies

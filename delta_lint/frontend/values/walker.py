@@ -1422,14 +1422,22 @@ class Walker:
         if any(type(scope.env.get(n)) in (dict, Instance) for n in names):  # `conf.TABLES`, `self.tables`
             node = self._attributes_held(node, scope, env)
             names = iterable_names(node)
+        # a value function of this file runs (`for s in load_statements(p)`), or a file of
+        # the project is read (`for s in Path(__file__).with_name(q).read_text().split(";")`)
+        called = _reads_text(node)
         for name in names - set(env):
             held = scope.env.get(name)
             if name in self.host.mutated_names:
                 env[name] = Unknown("changed in place")
             elif name in self.host.functions and name not in scope.env:
+                if (function := self.values._value_function(name)) is not None and function[1] == name:
+                    called = True
+                    continue
                 env[name] = Unknown("a function of the project")  # a builtin's name shadowed
             elif held is not None:
                 env[name] = _plain(held)
+        if called:  # the file's own code, whose value functions the evaluator calls
+            return self.values.evaluator(self.values._own()), node, env
         if not any(type(v) is not Unknown for v in env.values()) and (not may_state(node) or free_names(node)):
             return None, node, env  # nothing the code states: no evaluation
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
@@ -2613,3 +2621,16 @@ def _stated_count(node: ast.expr) -> int | None:
         bounds = [a.value for a in node.args]  # type: ignore[attr-defined]
         return len(range(*bounds)) if len(bounds) < 3 or bounds[2] != 0 else None
     return None
+
+
+def _reads_text(node: ast.expr) -> bool:
+    """Whether `node` reads a file's text itself (`Path(p).read_text()`, `open(p).read()`):
+    its path is the file's own code's to tell (`__file__`, the module's names)."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("read_text", "read")
+        and not n.args
+        and not n.keywords
+        for n in ast.walk(node)
+    )
