@@ -58,7 +58,7 @@ from delta_lint.frontend.values.budget import (
     fits_int_bits,
     fits_text,
 )
-from delta_lint.frontend.values.formatting import format_field, small_spec
+from delta_lint.frontend.values.formatting import format_field, placeholder_name, small_spec
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -72,6 +72,7 @@ from delta_lint.frontend.values.lattice import (
     join,
     join_envs,
     key,
+    shown_unknown,
     unordered,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
@@ -554,13 +555,23 @@ class Evaluator:
         # parts read so far that were not known or not followed (where Python may
         # raise unseen); none in a `try` body means it surely runs to its end
         self._unsure = 0
+        # a string built of a value not known shows it as a placeholder (see `call`)
+        self._placeholders = False
 
-    def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    def call(self, name: str, args: list[object], kwargs: dict[str, object], placeholders: bool = False) -> object:
         """What `name(*args, **kwargs)` returns: a value of the lattice (see the
-        module docstring); an `Unknown` says why it is not known."""
+        module docstring); an `Unknown` says why it is not known. With
+        `placeholders`, a string the function builds of a value not known (an
+        argument only a run knows, `uuid4()`, `date.today()`) shows it as a named
+        placeholder (`lattice.shown_unknown`, named by the `Unknown`'s own name or
+        after the code that gives it) in a template `unknown` in part, rather than
+        being unknown whole: a builder of another module, whose statement has no
+        other reading, keeps its known parts (the table), as the file's own
+        reading of a builder of its own does."""
         fn = self.module.functions.get(name)
         if fn is None:
             return Unknown(f"no value function `{name}`")
+        self._placeholders = placeholders
         return self._settled(lambda: self._call(fn, args, kwargs, 0))
 
     def call_factory(
@@ -1259,6 +1270,11 @@ class Evaluator:
             return self._fstring(node, env, depth)
         if isinstance(node, ast.BinOp):
             left, right = self._expr(node.left, env, depth), self._expr(node.right, env, depth)
+            if self._placeholders and isinstance(node.op, ast.Add):  # `"INSERT ... VALUES " + rows`
+                if _unknown(left) and _texts(right):
+                    left = self._shown(left, node.left)
+                elif _unknown(right) and _texts(left):
+                    right = self._shown(right, node.right)
             return self._lift(lambda a, b: self._binop(node.op, a, b), left, right)
         if isinstance(node, ast.BoolOp):
             return self._boolop(node, env, depth)
@@ -1283,6 +1299,8 @@ class Evaluator:
                 ]
                 return self._lift(lambda o, *b: self._known(_slice(o, b)), owner, *bounds)
             key = self._expr(node.slice, env, depth)
+            if isinstance(key, str) and _unknown(owner) and self._dotted(node.value, env) == "os.environ":
+                return _environment(key)  # `os.environ["CATALOG"]`, as `os.getenv("CATALOG")`
             return self._lift(lambda o, k: self._known(_index(o, k)), owner, key)
         if isinstance(node, (ast.List, ast.Tuple)):
             items = self._displayed(node.elts, env, depth)
@@ -1472,9 +1490,21 @@ class Evaluator:
             spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
             if not isinstance(spec, str) or not small_spec(spec):
                 return Unknown("a format spec not known")
+            if self._placeholders and _unknown(value) and not spec and part.conversion in _AS_TEXT:
+                value = self._shown(value, part.value)
             parts.append((value, spec, part.conversion))
         fields = [p for p in parts if isinstance(p, tuple)]
         return self._lift(lambda *values: _formatted(parts, values), *(f[0] for f in fields))
+
+    def _shown(self, value: Unknown, node: ast.expr) -> Template:
+        """A value not known as a string shows it (see `call`): its own name (an
+        argument's, as the caller names it), else one after the code that gives it."""
+        if value.name is not None:
+            return shown_unknown(value.name)
+        try:
+            return shown_unknown(placeholder_name(ast.unparse(node)))
+        except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+            return shown_unknown("value")
 
     def _binop(self, op: ast.operator, left: object, right: object) -> object:
         if _unknown(left) or _unknown(right):
@@ -1745,7 +1775,7 @@ class Evaluator:
             if key in brains.CLUSTER_VARIABLES:
                 return SET
             default = args[1] if len(args) > 1 else kwargs.get("default", UNKNOWN)
-            return default if isinstance(default, str) else Unknown(f"the environment variable {key!r}")
+            return default if isinstance(default, str) else _environment(key)
         if name in brains.SECRETS:
             return Unknown("a secret")
         if name in brains.JOB_INPUTS:
@@ -1809,6 +1839,22 @@ class Evaluator:
 
 
 _NOT_PLAIN = (Unknown, OneOf, Template)
+_AS_TEXT = (-1, ord("s"))  # an f-string field shown as its text (`{x}`, `{x!s}`)
+
+
+def _environment(key: object) -> Unknown:
+    """An environment variable of the cluster the reader has no value of: named as the
+    front end names it (`{CATALOG}`) where a string shows it."""
+    if not isinstance(key, str):
+        return Unknown("an environment variable of a name not known")
+    return Unknown(f"the environment variable {key!r}", param_name(key))
+
+
+def _texts(value: object) -> bool:
+    """A string or template, or one of several of them (the other side of a `+` that
+    then builds a string)."""
+    return all(isinstance(v, (str, Template)) for v in alternatives(value))
+
 
 # binary operators checked on plain values for the TypeError Python raises (`"a" - 1`);
 # only ever run on operands whose result would not be large (no `str * int` here)
@@ -1843,7 +1889,7 @@ def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
             continue
         value = next(fields)
         _, spec, conversion = part  # type: ignore[misc]
-        if isinstance(value, Template) and not spec and conversion == -1:
+        if isinstance(value, Template) and not spec and conversion in _AS_TEXT:
             out.append(value)
             continue
         if not plain_scalar(value):

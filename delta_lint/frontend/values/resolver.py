@@ -13,7 +13,6 @@ and provides the file's functions, classes, module values and source: `Host`).
 from __future__ import annotations
 
 import ast
-import hashlib
 import itertools
 import json
 import operator
@@ -80,7 +79,13 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
-from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
+from delta_lint.frontend.values.formatting import (
+    PERCENT_DIRECTIVE,
+    format_field,
+    percent_field,
+    placeholder_name,
+    plain_directive,
+)
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
@@ -293,11 +298,6 @@ def _dotted(func: ast.expr) -> str | None:
         return f"{func.value.id}.{func.attr}"
     return None
 
-
-# what `param_name` drops of an expression that tells two of them apart: slice
-# colons and arithmetic signs (outside the expression's quoted strings)
-_LOSSY = re.compile(r"[:*+\-/%]")
-_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 
 # a text's `{name}` placeholders, kept by `split` (odd items)
 _FIELDS = re.compile(r"(\{[^{}]*\})")
@@ -1452,12 +1452,30 @@ class ValueResolver:
             return None
         args = [self._plain_argument(a, scope) for a in node.args]
         kwargs = {k.arg: self._plain_argument(k.value, scope) for k in node.keywords if k.arg}
-        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
-            return None
         module, function = target
-        value = self._in_working_directory(module, lambda e: e.call(function, args, kwargs))
+        foreign = module is not self._own_module  # another module's: its statement has no other reading
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
+            if not foreign:
+                return None  # the file's own function: read again for the call (`_returned`)
+            args = [self._run_value(a, v, scope) for a, v in zip(node.args, args)]
+            kwargs = {k.arg: self._run_value(k.value, kwargs[k.arg], scope) for k in node.keywords if k.arg}
+        value = self._in_working_directory(module, lambda e: e.call(function, args, kwargs, placeholders=foreign))
         self._budget_spent(node)
         return None if isinstance(value, Unknown) else _held_document(value)
+
+    def _run_value(self, node: ast.expr, value: object, scope: Scope) -> object:
+        """An argument only a run knows, as a function of another module is given it:
+        a string known in part as a template unknown in part (`f"{x}_v2"`), any other
+        an unknown named as the file's own reading names it (`{run_id}`'s value,
+        `{str_uuid_uuid4_8_...}`), so a string the function builds of it says so."""
+        if not isinstance(value, Unknown):
+            return value
+        text = self.string(node, scope)
+        if not isinstance(text, Str) or text.scalar or not text.params:
+            return Unknown(value.reason, self._opaque(node).params[0])
+        if text.text == "{" + text.params[0] + "}":
+            return Unknown(value.reason, text.params[0])
+        return Template(text.text, text.params, True)
 
     def _in_working_directory(self, module: Module, run: Callable[[Evaluator], object]) -> object:
         """`run` of an evaluator of `module`, the documents its code opens by a
@@ -2009,11 +2027,7 @@ class ValueResolver:
                 shown = ast.unparse(node)
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
-        name = param_name(shown)
-        if _LOSSY.search(_QUOTED.sub("", shown)):
-            # `t[1:]`, `t[:1]` and `t * 2` all read `t_1`/`t_2`: named apart by their
-            # text, so two expressions never pair as one value of a run
-            name += "_" + hashlib.blake2b(shown.replace(" ", "").encode(), digest_size=3).hexdigest()
+        name = placeholder_name(shown)  # (`t[1:]` and `t * 2` named apart by their text)
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:
