@@ -253,10 +253,11 @@ def test_every_way_a_name_is_bound_is_followed_or_unknown():
         "BASE = 'a'\nBASE += 'b'\ndef f():\n    return BASE\n": [],
         "def f():\n    for x in []:\n        raise ValueError\n    return 'ok'\n": [],
     }
-    # the walrus binds y in the same call; the match binds y to the list's items; the
-    # module's top-level `if` and `+=` run in order at import (one of both values when
-    # the test is not known); the empty loop never raises
-    expected = {1: "b", 2: ["b"], 5: "ab", 6: "ok"}
+    # the local `def` is called, never the module's function of that name; the walrus
+    # binds y in the same call; the match binds y to the list's items; the module's
+    # top-level `if` and `+=` run in order at import (one of both values when the test
+    # is not known); the empty loop never raises
+    expected = {0: "local", 1: "b", 2: ["b"], 5: "ab", 6: "ok"}
     for n, (source, args) in enumerate(cases.items()):
         got = evaluator(source).call("f", args, {})
         if n == 4:

@@ -127,6 +127,68 @@ class Made:
         return f"{self.cls}({self.fields!r})"
 
 
+class Closure:
+    """A lambda or a function defined inside the function being read (`fq = lambda t:
+    f"{catalog}.{schema}.{t}"`, a nested `def fq(t)`), as a value a call reads: its
+    definition (a lambda as a function returning its body), and the names of the
+    enclosing function it reads, as they are when it is made. Python reads those
+    when it is called: a name the enclosing function binds once is the same then,
+    any other (bound again, in a loop, not yet bound, `nonlocal`) is not known.
+    Equal only to itself (see `lattice.key`)."""
+
+    __slots__ = ("fn", "captured")
+
+    def __init__(self, fn: ast.FunctionDef, captured: dict[str, object]) -> None:
+        self.fn = fn
+        self.captured = captured
+
+    def __repr__(self) -> str:
+        return f"Closure({self.fn.name})"
+
+
+def lambda_function(node: ast.Lambda) -> ast.FunctionDef:
+    """A lambda as the function it is: its parameters, and a body that returns its
+    expression."""
+    body = ast.copy_location(ast.Return(node.body), node.body)
+    extra = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+    fn = ast.FunctionDef(name="<lambda>", args=node.args, body=[body], decorator_list=[], returns=None, **extra)
+    return ast.copy_location(fn, node)
+
+
+def bound_again(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function binds more than once, or inside a loop (a closure made
+    there would read the last binding, not the one it was made after): its
+    parameters and every binding in its body (those of functions inside it too,
+    which can only add names)."""
+    counts: dict[str, int] = {}
+    every = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + [a for a in (fn.args.vararg, fn.args.kwarg) if a]
+    for arg in every:
+        counts[arg.arg] = counts.get(arg.arg, 0) + 1
+    stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in fn.body]
+    while stack:
+        node, looped = stack.pop()
+        names: list[str] = []
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names = [node.id]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.alias):
+            names = [(node.asname or node.name).split(".")[0]]
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names = [node.name]
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names = [node.rest]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names = list(node.names) * 2
+        for name in names:
+            counts[name] = counts.get(name, 0) + (2 if looped else 1)
+        inner = looped or isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return frozenset(name for name, count in counts.items() if count > 1)
+
+
 class _View(tuple):
     """`d.keys()`, `.values()`, `.items()`: iterable and searchable like the view, but
     neither equal to a list or tuple nor subscriptable, as the view is not."""
@@ -207,6 +269,8 @@ class Module:
                 target = _plain_target(stmt)
                 if target is not None:
                     module.assigned[target] = stmt.value  # type: ignore[attr-defined]
+                    if isinstance(stmt.value, ast.Lambda) and target not in once:  # `fq = lambda t: ...`
+                        module.functions[target] = lambda_function(stmt.value)
                     rebound.update(names - {target} if target not in once else names)
                     once.add(target)
                 else:
@@ -552,6 +616,9 @@ class Evaluator:
         self._walrus = False  # the function being read binds names inside expressions
         self._locals: frozenset[str] = frozenset()  # the names local to the function being read
         self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
+        self._again: frozenset[str] = frozenset()  # names the function being read binds again (`bound_again`)
+        self._bound_again: dict[int, frozenset[str]] = {}
+        self._lambdas: dict[int, ast.FunctionDef] = {}  # a lambda's function, made once (see `_closure`)
         # parts read so far that were not known or not followed (where Python may
         # raise unseen); none in a `try` body means it surely runs to its end
         self._unsure = 0
@@ -699,7 +766,13 @@ class Evaluator:
     # -- functions and statements ---------------------------------------------------
 
     def _call(
-        self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int, decorated: bool = False
+        self,
+        fn: ast.FunctionDef,
+        args: list[object],
+        kwargs: dict[str, object],
+        depth: int,
+        decorated: bool = False,
+        captured: Mapping[str, object] | None = None,
     ) -> object:
         if (
             depth >= MAX_DEPTH
@@ -732,12 +805,17 @@ class Evaluator:
                     self._locals = caller
             else:
                 return Unknown("a required argument not given")
-        outer = self._walrus, self._locals
+        for name, value in (captured or {}).items():
+            env.setdefault(name, value)  # a closure's names of the function it was made in
+        outer = self._walrus, self._locals, self._again
         self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
+        if id(fn) not in self._bound_again:
+            self._bound_again[id(fn)] = bound_again(fn)
+        self._again = self._bound_again[id(fn)]
         try:
             returned, falls = self._block(fn.body, env, depth)
         finally:
-            self._walrus, self._locals = outer
+            self._walrus, self._locals, self._again = outer
         if falls:
             returned.append(None)
         return self._join(returned)
@@ -753,6 +831,21 @@ class Evaluator:
             local |= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
             self._shapes[id(fn)] = (walrus, generator, frozenset(local - declared))
         return self._shapes[id(fn)]
+
+    def _closure(self, fn: ast.FunctionDef, env: dict[str, object]) -> object:
+        """A lambda or a nested function made here (see `Closure`): the names of the
+        function being read that it reads, as they are now where that function binds
+        them once, else not known."""
+        walrus, generator, own = self._shape(fn)
+        if walrus or generator or fn.decorator_list or any(isinstance(n, ast.Nonlocal) for n in ast.walk(fn)):
+            return Unknown("a local definition")
+        read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        captured: dict[str, object] = {}
+        for name in (read & self._locals) - own:
+            held = env.get(name, _MAYBE_UNBOUND)
+            again = name in self._again or held is _MAYBE_UNBOUND
+            captured[name] = Unknown("a name the enclosing function binds again") if again else held
+        return Closure(fn, captured)
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """(the values returned on the ways that return, whether a way goes on past
@@ -807,7 +900,10 @@ class Evaluator:
         if isinstance(stmt, ast.Expr):
             self._expr(stmt.value, env, depth)  # `parts.append(x)`: what it changes is no longer known
             return [], True
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(stmt, ast.FunctionDef):  # `def fq(t): ...` inside a function
+            env[stmt.name] = self._closure(stmt, env)
+            return [], True
+        if isinstance(stmt, (ast.AsyncFunctionDef, ast.ClassDef)):
             env[stmt.name] = Unknown("a local definition")  # not the module's function of that name
             return [], True
         if isinstance(stmt, ast.Assert):
@@ -1324,6 +1420,10 @@ class Evaluator:
             return self._call_expr(node, env, depth)
         if isinstance(node, (ast.ListComp, ast.DictComp)):
             return self._comprehension(node, env, depth)
+        if isinstance(node, ast.Lambda):
+            if id(node) not in self._lambdas:
+                self._lambdas[id(node)] = lambda_function(node)
+            return self._closure(self._lambdas[id(node)], env)
         if isinstance(node, ast.Set):
             items = self._displayed(node.elts, env, depth, unordered=True)
             return items if _unknown(items) else _set_of(items)  # type: ignore[arg-type]
@@ -1630,6 +1730,9 @@ class Evaluator:
             for a in node.args
         ]
         kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
+        if isinstance(func, ast.Name) and isinstance(env.get(func.id), Closure):  # `fq("orders")`
+            closure: Closure = env[func.id]  # type: ignore[assignment]
+            return self._call(closure.fn, args, kwargs, depth + 1, captured=closure.captured)
         if isinstance(func, ast.Name) and func.id not in env:
             fn = self.module.functions.get(func.id)
             if fn is not None:  # the project's own function: it reads its alternatives itself

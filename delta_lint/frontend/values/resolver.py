@@ -367,6 +367,7 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
+        self._lambda_names: frozenset[str] | None = None  # see `_top_lambdas`
         # names modules imported whole are bound to (`import names`), and names imported
         # by name (`from pkg import conf`), as of `_whole_seen` imports
         self._whole: frozenset[str] = frozenset()
@@ -1713,6 +1714,8 @@ class ValueResolver:
             self.host.value_calls.add(name)  # the link stage goes on giving it
             return self.host.value_functions[name]
         fn = self.host.functions.get(name)
+        if fn is None and name in self._top_lambdas():  # `fq = lambda t: ...` of the file's top level
+            return self._own(), name
         if fn is None or name not in self.host._top_functions or not isinstance(fn, ast.FunctionDef):
             self.host.value_calls.add(name)
             return None
@@ -1721,6 +1724,24 @@ class ValueResolver:
         if not self._value_checked[name]:
             return None
         return self._own(), name
+
+    def _top_lambdas(self) -> frozenset[str]:
+        """The names the file's own top level binds to a lambda, once (the evaluator
+        reads each as a function, see `Module.of`); found once a file."""
+        if self._lambda_names is None:
+            body = self.host._tree.body if self.host._tree is not None else []
+            own = [s for s in body if s.lineno <= self.host._own_lines]
+            found = [
+                s.targets[0].id
+                for s in own
+                if isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Lambda)
+            ]
+            # those bound once (`Module.of` reads no other as a function)
+            self._lambda_names = frozenset(self._own().functions.keys() & set(found)) if found else frozenset()
+        return self._lambda_names
 
     def _own(self) -> Module:
         """This file's own code as the evaluator reads it (made once)."""
