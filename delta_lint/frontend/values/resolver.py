@@ -586,6 +586,9 @@ class ValueResolver:
             items = tuple(self.string(e, scope) for e in node.elts)
             if all(isinstance(e, _ITEM_NODES) for e in node.elts) and not any(i.unknown for i in items):
                 return list(items)
+        if isinstance(node, ast.Call):  # `for stmt in ddl("main", "s"):` as `stmts = ddl(...)`, `for stmt in stmts:`
+            held = self._value(node, scope)
+            return held if is_texts(held) else None  # type: ignore[return-value]
         return None
 
     def _range(self, call: ast.Call, scope: Scope) -> list[Str] | None:
@@ -1376,6 +1379,8 @@ class ValueResolver:
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
+            if owner is None and isinstance(node.value, ast.Call):  # `ddl("main", "s")[0]`, as `stmts[0]` reads
+                owner = self._value(node.value, scope)
             root: ast.expr = node.value  # `cfg["tables"][0]`: changed through `cfg` too
             while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
                 root = root.func if isinstance(root, ast.Call) else root.value
