@@ -79,6 +79,7 @@ from delta_lint.frontend.values.iteration import (
 )
 from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 from delta_lint.frontend.values.lattice import join as lattice_join
+from delta_lint.frontend.values.readings import Readings
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -646,6 +647,7 @@ class Walker:
         self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls: dict[str, int] = dict.fromkeys(called, 0)
+        self._readings = Readings()  # helper readings that found nothing (see `values.readings`)
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
         # helpers a call of which is not read (a cap, the budget spent): their writes
         # as read where written stay, their parameters not resolved
@@ -1728,6 +1730,12 @@ class Walker:
             self._unread.add(fn.name)
             return None
         count = self._helper_calls.get(fn.name, 0)
+        env = self.values._bound_call(fn, call, scope)
+        silent = None  # a reading of these values found nothing before: not done again, not counted
+        if instance is None and "self" not in env:
+            silent = self._readings.key(fn, env, (scope.calls, scope.flags, scope.stream), self.callee)
+            if self._readings.silent(silent):
+                return None
         if len(scope.calls) >= MAX_HELPER_DEPTH:
             self._unread.add(fn.name)
             self._not_followed(
@@ -1743,7 +1751,6 @@ class Walker:
         if not self.values._may_read_helper(call):
             self._unread.add(fn.name)
             return None
-        env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
@@ -1760,7 +1767,10 @@ class Walker:
         site = scope.site or self.host.sites.loc(call)
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
+        said = len(self.host.diagnostics), len(self.host.budget.spent)
         self.block(fn.body, local)
+        if len(self.host.intents) == before and said == (len(self.host.diagnostics), len(self.host.budget.spent)):
+            self._readings.remember(silent)
         self._left = None  # a `return` leaves the helper, not its caller
         # a write that reads none of the helper's parameters stays where it is written
         # (a method called on a known object reports its writes at that call: which
