@@ -368,6 +368,9 @@ class ValueResolver:
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
         self._lambda_names: frozenset[str] | None = None  # see `_top_lambdas`
+        # the file's call whose helper is being read (its writes are reported there;
+        # the walker sets it): where a budget note of a pasted helper's line is said
+        self.site: Location | None = None
         # names modules imported whole are bound to (`import names`), and names imported
         # by name (`from pkg import conf`), as of `_whole_seen` imports
         self._whole: frozenset[str] = frozenset()
@@ -393,12 +396,23 @@ class ValueResolver:
         (`Budget.unsaid`): at its line in this file, or at the call when it is another
         file's code."""
         for spent in self.host.budget.unsaid():
-            own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
+            here = spent.module == self.host.own_path
+            own = here and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            if own:
+            if here and spent.line > self.host._own_lines:
+                # in a helper of another module pasted after the file's code: said at
+                # the file's call being read, in words the helper's own file and line
+                where = self._pasted_at(spent.line)
+                own_call = getattr(call, "lineno", 0) <= self.host._own_lines and hasattr(call, "lineno")
+                loc = self.site or (
+                    self.host.sites.loc(call) if own_call else Location(self.host.path, *self.host.sites.pos(1, 0))
+                )
+            elif own:
                 loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0))
-            elif hasattr(call, "lineno"):
+            elif hasattr(call, "lineno") and call.lineno <= self.host._own_lines:  # type: ignore[attr-defined]
                 loc = self.host.sites.loc(call)
+            elif hasattr(call, "lineno"):
+                loc = self.site or Location(self.host.path, *self.host.sites.pos(1, 0))
             else:  # said at the file's end (`call` its module): the line the note names when it is one of its own
                 line = spent.line if 0 < spent.line <= self.host._own_lines else 1
                 loc = Location(self.host.path, *self.host.sites.pos(line, 0))
@@ -406,6 +420,15 @@ class ValueResolver:
             after = "this value and the names bound after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
+
+    def _pasted_at(self, line: int) -> str:
+        """` (in `src/sqlb.py` line 11)`: where a line of a helper pasted after the
+        file's code stands in its own file; empty when that is not known."""
+        for first, last, module, start, _ in self.host.sites.foreign_spans:
+            if first <= line <= last:
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(self.host.own_path), module))
+                return f" (in `{path}` line {start + line - first})"
+        return ""
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
         """The module's values (the function's own module's, for a function of an

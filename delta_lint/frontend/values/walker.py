@@ -1768,7 +1768,11 @@ class Walker:
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
         said = len(self.host.diagnostics), len(self.host.budget.spent)
-        self.block(fn.body, local)
+        outer, self.values.site = self.values.site, site
+        try:
+            self.block(fn.body, local)
+        finally:
+            self.values.site = outer
         if len(self.host.intents) == before and said == (len(self.host.diagnostics), len(self.host.budget.spent)):
             self._readings.remember(silent)
         self._left = None  # a `return` leaves the helper, not its caller
