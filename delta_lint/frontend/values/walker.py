@@ -1797,7 +1797,10 @@ class Walker:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
         makes is lost otherwise, with nothing at its line. Its writes as read where
-        it is written (a parameter a placeholder: not resolved) are kept."""
+        it is written (a parameter a placeholder: not resolved) are kept. Said once a
+        cause, at its first call: the words say the later calls are not read."""
+        if any(spent.why == why for spent in self.host.budget.spent):
+            return
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
