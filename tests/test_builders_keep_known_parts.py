@@ -132,3 +132,33 @@ def test_near_miss_a_run_value_that_is_the_table_or_the_statement_stays_unnamed(
         if i.location.path.endswith("job.py")
     )
     assert (6, "DL007") in _rules(result, "job.py")
+
+
+FORMATTED = (
+    "def merge_fmt(target, batch):\n"
+    "    return (\"MERGE INTO {} t USING (SELECT * FROM main.s.src WHERE batch = '{}') s \"\n"
+    '            "ON t.id = s.id WHEN MATCHED THEN UPDATE SET *").format(target, batch)\n'
+    "def insert_pct(table, run_id):\n"
+    "    return \"INSERT INTO %s SELECT '%s' AS run_id, '100%%' AS pct\" % (table, run_id)\n"
+    "def insert_kw(run_id):\n"
+    "    return \"INSERT INTO main.s.audit_kw SELECT '{run}' AS r\".format(run=run_id)\n"
+)
+
+
+def test_format_and_percent_builders_keep_the_table_as_an_f_string_does(lint):
+    job = NOTEBOOK + (
+        "import uuid\n"
+        "import sqlb\n"
+        "run_id = str(uuid.uuid4())\n"
+        "spark.sql(sqlb.merge_fmt('main.s.t_fmt', run_id))\n"
+        "spark.sql(sqlb.insert_pct('main.s.t_pct', run_id))\n"
+        "spark.sql(sqlb.insert_kw(run_id))\n"
+        "spark.sql(sqlb.merge_fmt(run_id, 'b1'))\n"  # near miss: the run's value is the table
+    )
+    result = lint({"sqlb.py": FORMATTED, "job.py": job})
+    assert _intents(result, "job.py") == [
+        (5, "main.s.t_fmt", "merge", False),
+        (6, "main.s.t_pct", "blind_append", False),
+        (7, "main.s.audit_kw", "blind_append", False),
+        (8, "{run_id}", "merge", True),
+    ]

@@ -58,7 +58,7 @@ from delta_lint.frontend.values.budget import (
     fits_int_bits,
     fits_text,
 )
-from delta_lint.frontend.values.formatting import format_field, placeholder_name, small_spec
+from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, placeholder_name, small_spec
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -1371,6 +1371,14 @@ class Evaluator:
                     left = self._shown(left, node.left)
                 elif _unknown(right) and _texts(left):
                     right = self._shown(right, node.right)
+            if self._placeholders and isinstance(node.op, ast.Mod) and isinstance(left, str):
+                # `"... WHERE run_id = '%s'" % run_id`, `% (table, run_id)`: as an f-string shows them
+                if isinstance(node.right, ast.Tuple) and isinstance(right, tuple):
+                    right = tuple(self._shown(v, n) if _unknown(v) else v for v, n in zip(right, node.right.elts))
+                elif _unknown(right):
+                    right = self._shown(right, node.right)
+                if any(isinstance(v, Template) for v in (right if isinstance(right, tuple) else (right,))):
+                    return _percent_shown(left, right)
             return self._lift(lambda a, b: self._binop(node.op, a, b), left, right)
         if isinstance(node, ast.BoolOp):
             return self._boolop(node, env, depth)
@@ -1755,6 +1763,16 @@ class Evaluator:
             if func.attr in ("read", "read_text") and not node.args and not node.keywords:
                 result = self._lift(lambda o: self._text(o, func.attr), owner)
                 return self._unfollowed(result, args, kwargs)
+            if self._placeholders and func.attr == "format" and isinstance(owner, str):
+                # `"INSERT INTO {} SELECT '{}'".format(table, run_id)`: as an f-string shows them
+                shown = [self._shown(a, n) if _unknown(a) else a for a, n in zip(args, node.args)]
+                named: dict[str, object] = {}
+                for keyword in node.keywords:
+                    if keyword.arg:
+                        value = kwargs[keyword.arg]
+                        named[keyword.arg] = self._shown(value, keyword.value) if _unknown(value) else value
+                if any(isinstance(v, Template) for v in [*shown, *named.values()]):
+                    return self._lift_call(lambda a, k: _format_shown(owner, a, k), shown, named)
             result = self._lift_call(
                 lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
             )
@@ -2008,6 +2026,72 @@ def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
         check_text(len(template.text))
         return template
     return _text("".join(out))  # type: ignore[arg-type]
+
+
+def _format_shown(template: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """`str.format` where a field's value is a template (see `Evaluator.call`): each
+    field plain (`{}`, `{0}`, `{name}`, no spec or conversion) takes a template as
+    its text; any other form is not followed."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return Unknown("a format template Python refuses")
+    out: object = ""
+    auto = 0
+    for literal, field_name, spec, conversion in parsed:
+        out = concat(out, literal) if isinstance(out, Template) else out + literal  # type: ignore[operator]
+        if field_name is None:
+            continue
+        if spec or conversion or "." in field_name or "[" in field_name:
+            return Unknown("a format field not followed")
+        if field_name == "":
+            index: int | str = auto
+            auto += 1
+        else:
+            index = int(field_name) if field_name.isdigit() else field_name
+        if isinstance(index, int):
+            if index >= len(args):
+                raise NoValue  # an IndexError in Python
+            value = args[index]
+        elif index in kwargs:
+            value = kwargs[index]
+        else:
+            raise NoValue  # a KeyError in Python
+        if not isinstance(value, Template) and not plain_scalar(value):
+            return Unknown("a value formatted not known")
+        out = concat(out, value if isinstance(value, Template) else format_field(value, "", -1) or "")
+    if isinstance(out, Template):
+        check_text(len(out.text))
+    return out
+
+
+def _percent_shown(template: str, right: object) -> object:
+    """`template % right` where a value is a template (see `Evaluator.call`): `%s`
+    directives only, each taking its value's text; any other is not followed."""
+    values = right if isinstance(right, tuple) else (right,)
+    out: object = ""
+    at, index = 0, 0
+    for match in PERCENT_DIRECTIVE.finditer(template):
+        literal = template[at : match.start()]
+        at = match.end()
+        key, flags, kind = match.groups()
+        if kind == "%":
+            literal += "%"
+        elif key is not None or flags or kind != "s" or index >= len(values):
+            return Unknown("a directive not followed")
+        out = concat(out, literal)
+        if kind == "%":
+            continue
+        value = values[index]
+        index += 1
+        if not isinstance(value, Template) and not plain_scalar(value):
+            return Unknown("a value formatted not known")
+        out = concat(out, value if isinstance(value, Template) else str(value))
+    if index != len(values):
+        raise NoValue  # not all arguments converted: a TypeError in Python
+    out = concat(out, template[at:])
+    check_text(len(out.text))  # type: ignore[union-attr]
+    return out
 
 
 def _percent(template: str, right: object) -> object:
