@@ -616,8 +616,8 @@ class Evaluator:
         self._walrus = False  # the function being read binds names inside expressions
         self._locals: frozenset[str] = frozenset()  # the names local to the function being read
         self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
-        self._again: frozenset[str] = frozenset()  # names the function being read binds again (`bound_again`)
-        self._bound_again: dict[int, frozenset[str]] = {}
+        self._reading: ast.FunctionDef | None = None  # the function being read (a closure's maker)
+        self._bound_again: dict[int, frozenset[str]] = {}  # see `bound_again`: worked out at a closure only
         self._lambdas: dict[int, ast.FunctionDef] = {}  # a lambda's function, made once (see `_closure`)
         # parts read so far that were not known or not followed (where Python may
         # raise unseen); none in a `try` body means it surely runs to its end
@@ -807,15 +807,12 @@ class Evaluator:
                 return Unknown("a required argument not given")
         for name, value in (captured or {}).items():
             env.setdefault(name, value)  # a closure's names of the function it was made in
-        outer = self._walrus, self._locals, self._again
-        self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
-        if id(fn) not in self._bound_again:
-            self._bound_again[id(fn)] = bound_again(fn)
-        self._again = self._bound_again[id(fn)]
+        outer = self._walrus, self._locals, self._reading
+        self._walrus, self._locals, self._reading = self._shape(fn)[0], self._shape(fn)[2], fn
         try:
             returned, falls = self._block(fn.body, env, depth)
         finally:
-            self._walrus, self._locals, self._again = outer
+            self._walrus, self._locals, self._reading = outer
         if falls:
             returned.append(None)
         return self._join(returned)
@@ -840,10 +837,14 @@ class Evaluator:
         if walrus or generator or fn.decorator_list or any(isinstance(n, ast.Nonlocal) for n in ast.walk(fn)):
             return Unknown("a local definition")
         read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        maker = self._reading
+        if maker is not None and id(maker) not in self._bound_again:
+            self._bound_again[id(maker)] = bound_again(maker)
+        bound = self._bound_again[id(maker)] if maker is not None else frozenset()
         captured: dict[str, object] = {}
         for name in (read & self._locals) - own:
             held = env.get(name, _MAYBE_UNBOUND)
-            again = name in self._again or held is _MAYBE_UNBOUND
+            again = name in bound or held is _MAYBE_UNBOUND
             captured[name] = Unknown("a name the enclosing function binds again") if again else held
         return Closure(fn, captured)
 
