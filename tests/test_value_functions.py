@@ -253,10 +253,11 @@ def test_every_way_a_name_is_bound_is_followed_or_unknown():
         "BASE = 'a'\nBASE += 'b'\ndef f():\n    return BASE\n": [],
         "def f():\n    for x in []:\n        raise ValueError\n    return 'ok'\n": [],
     }
-    # the walrus binds y in the same call; the match binds y to the list's items; the
-    # module's top-level `if` and `+=` run in order at import (one of both values when
-    # the test is not known); the empty loop never raises
-    expected = {1: "b", 2: ["b"], 5: "ab", 6: "ok"}
+    # the local `def` is called, never the module's function of that name; the walrus
+    # binds y in the same call; the match binds y to the list's items; the module's
+    # top-level `if` and `+=` run in order at import (one of both values when the test
+    # is not known); the empty loop never raises
+    expected = {0: "local", 1: "b", 2: ["b"], 5: "ab", 6: "ok"}
     for n, (source, args) in enumerate(cases.items()):
         got = evaluator(source).call("f", args, {})
         if n == 4:
@@ -402,9 +403,11 @@ def test_an_imported_function_given_a_job_input_returns_the_template_it_builds(t
     assert _written(tmp_path / "b", "branch_name", "env") == [("dev.sales.orders", True), ("main.sales.orders", True)]
 
 
-def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_it_unknown(tmp_path):
-    # the near miss: what a slice makes of a value only a run knows is not known
-    assert _written(tmp_path, "sliced_name", "env") == [("{sliced_name_env}", False)]
+def test_an_imported_function_that_works_on_a_job_inputs_text_leaves_that_part_unknown(tmp_path):
+    # the near miss: what a slice makes of a value only a run knows is not known, and
+    # is no longer the input (`{env}`): a placeholder named after the slice, beside
+    # the known parts, as the job's own `env[:3] + ".sales.orders"` reads
+    assert _written(tmp_path, "sliced_name", "env") == [("{env_3_1022ec}.sales.orders", False)]
 
 
 def test_a_change_of_case_keeps_the_job_input(tmp_path):

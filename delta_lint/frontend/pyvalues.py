@@ -516,7 +516,7 @@ def from_plain(value: object, depth: int = 0) -> object:
     if depth > 16:
         return None
     if isinstance(value, lattice.Template):
-        return Str(value.text, value.params)
+        return Str(value.text, value.params, value.unknown)
     if isinstance(value, lattice.OneOf):  # strings only: `None` on one way is no name
         if all(isinstance(v, (str, lattice.Template)) for v in value.values):
             return one_of([from_plain(v, depth + 1) for v in value.values])  # type: ignore[misc]

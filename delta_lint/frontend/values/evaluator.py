@@ -58,7 +58,7 @@ from delta_lint.frontend.values.budget import (
     fits_int_bits,
     fits_text,
 )
-from delta_lint.frontend.values.formatting import format_field, small_spec
+from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, placeholder_name, small_spec
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -72,6 +72,7 @@ from delta_lint.frontend.values.lattice import (
     join,
     join_envs,
     key,
+    shown_unknown,
     unordered,
 )
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
@@ -137,6 +138,68 @@ class Made:
 
     def __repr__(self) -> str:
         return f"{self.cls}({self.fields!r})"
+
+
+class Closure:
+    """A lambda or a function defined inside the function being read (`fq = lambda t:
+    f"{catalog}.{schema}.{t}"`, a nested `def fq(t)`), as a value a call reads: its
+    definition (a lambda as a function returning its body), and the names of the
+    enclosing function it reads, as they are when it is made. Python reads those
+    when it is called: a name the enclosing function binds once is the same then,
+    any other (bound again, in a loop, not yet bound, `nonlocal`) is not known.
+    Equal only to itself (see `lattice.key`)."""
+
+    __slots__ = ("fn", "captured")
+
+    def __init__(self, fn: ast.FunctionDef, captured: dict[str, object]) -> None:
+        self.fn = fn
+        self.captured = captured
+
+    def __repr__(self) -> str:
+        return f"Closure({self.fn.name})"
+
+
+def lambda_function(node: ast.Lambda) -> ast.FunctionDef:
+    """A lambda as the function it is: its parameters, and a body that returns its
+    expression."""
+    body = ast.copy_location(ast.Return(node.body), node.body)
+    extra = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+    fn = ast.FunctionDef(name="<lambda>", args=node.args, body=[body], decorator_list=[], returns=None, **extra)
+    return ast.copy_location(fn, node)
+
+
+def bound_again(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function binds more than once, or inside a loop (a closure made
+    there would read the last binding, not the one it was made after): its
+    parameters and every binding in its body (those of functions inside it too,
+    which can only add names)."""
+    counts: dict[str, int] = {}
+    every = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + [a for a in (fn.args.vararg, fn.args.kwarg) if a]
+    for arg in every:
+        counts[arg.arg] = counts.get(arg.arg, 0) + 1
+    stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in fn.body]
+    while stack:
+        node, looped = stack.pop()
+        names: list[str] = []
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names = [node.id]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.alias):
+            names = [(node.asname or node.name).split(".")[0]]
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names = [node.name]
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names = [node.rest]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names = list(node.names) * 2
+        for name in names:
+            counts[name] = counts.get(name, 0) + (2 if looped else 1)
+        inner = looped or isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return frozenset(name for name, count in counts.items() if count > 1)
 
 
 class _View(tuple):
@@ -219,6 +282,8 @@ class Module:
                 target = _plain_target(stmt)
                 if target is not None:
                     module.assigned[target] = stmt.value  # type: ignore[attr-defined]
+                    if isinstance(stmt.value, ast.Lambda) and target not in once:  # `fq = lambda t: ...`
+                        module.functions[target] = lambda_function(stmt.value)
                     rebound.update(names - {target} if target not in once else names)
                     once.add(target)
                 else:
@@ -564,6 +629,9 @@ class Evaluator:
         self._walrus = False  # the function being read binds names inside expressions
         self._locals: frozenset[str] = frozenset()  # the names local to the function being read
         self._shapes: dict[int, tuple[bool, bool, frozenset[str]]] = {}
+        self._reading: ast.FunctionDef | None = None  # the function being read (a closure's maker)
+        self._bound_again: dict[int, frozenset[str]] = {}  # see `bound_again`: worked out at a closure only
+        self._lambdas: dict[int, ast.FunctionDef] = {}  # a lambda's function, made once (see `_closure`)
         # parts read so far that were not known or not followed (where Python may
         # raise unseen); none in a `try` body means it surely runs to its end
         self._unsure = 0
@@ -577,13 +645,23 @@ class Evaluator:
         # finds a name unknown says which of them it may be (the file's budget keeps
         # its own stops, `Budget.spent`)
         self.limits: dict[tuple[int, str], None] = {}
+        # a string built of a value not known shows it as a placeholder (see `call`)
+        self._placeholders = False
 
-    def call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+    def call(self, name: str, args: list[object], kwargs: dict[str, object], placeholders: bool = False) -> object:
         """What `name(*args, **kwargs)` returns: a value of the lattice (see the
-        module docstring); an `Unknown` says why it is not known."""
+        module docstring); an `Unknown` says why it is not known. With
+        `placeholders`, a string the function builds of a value not known (an
+        argument only a run knows, `uuid4()`, `date.today()`) shows it as a named
+        placeholder (`lattice.shown_unknown`, named by the `Unknown`'s own name or
+        after the code that gives it) in a template `unknown` in part, rather than
+        being unknown whole: a builder of another module, whose statement has no
+        other reading, keeps its known parts (the table), as the file's own
+        reading of a builder of its own does."""
         fn = self.module.functions.get(name)
         if fn is None:
             return Unknown(f"no value function `{name}`")
+        self._placeholders = placeholders
         return self._settled(lambda: self._call(fn, args, kwargs, 0))
 
     def call_factory(
@@ -711,7 +789,13 @@ class Evaluator:
     # -- functions and statements ---------------------------------------------------
 
     def _call(
-        self, fn: ast.FunctionDef, args: list[object], kwargs: dict[str, object], depth: int, decorated: bool = False
+        self,
+        fn: ast.FunctionDef,
+        args: list[object],
+        kwargs: dict[str, object],
+        depth: int,
+        decorated: bool = False,
+        captured: Mapping[str, object] | None = None,
     ) -> object:
         if (
             depth >= MAX_DEPTH
@@ -750,12 +834,14 @@ class Evaluator:
                 if id(fn) not in self.unfollowed:
                     self.unfollowed[id(fn)] = f"`{fn.name}` is called without a required argument"
                 return Unknown("a required argument not given")
-        outer = self._walrus, self._locals
-        self._walrus, self._locals = self._shape(fn)[0], self._shape(fn)[2]
+        for name, value in (captured or {}).items():
+            env.setdefault(name, value)  # a closure's names of the function it was made in
+        outer = self._walrus, self._locals, self._reading
+        self._walrus, self._locals, self._reading = self._shape(fn)[0], self._shape(fn)[2], fn
         try:
             returned, falls = self._block(fn.body, env, depth)
         finally:
-            self._walrus, self._locals = outer
+            self._walrus, self._locals, self._reading = outer
         if falls:
             returned.append(None)
         return self._join(returned)
@@ -776,6 +862,25 @@ class Evaluator:
             local |= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
             self._shapes[id(fn)] = (walrus, generator, frozenset(local - declared))
         return self._shapes[id(fn)]
+
+    def _closure(self, fn: ast.FunctionDef, env: dict[str, object]) -> object:
+        """A lambda or a nested function made here (see `Closure`): the names of the
+        function being read that it reads, as they are now where that function binds
+        them once, else not known."""
+        walrus, generator, own = self._shape(fn)
+        if walrus or generator or fn.decorator_list or any(isinstance(n, ast.Nonlocal) for n in ast.walk(fn)):
+            return Unknown("a local definition")
+        read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        maker = self._reading
+        if maker is not None and id(maker) not in self._bound_again:
+            self._bound_again[id(maker)] = bound_again(maker)
+        bound = self._bound_again[id(maker)] if maker is not None else frozenset()
+        captured: dict[str, object] = {}
+        for name in (read & self._locals) - own:
+            held = env.get(name, _MAYBE_UNBOUND)
+            again = name in bound or held is _MAYBE_UNBOUND
+            captured[name] = Unknown("a name the enclosing function binds again") if again else held
+        return Closure(fn, captured)
 
     def _block(self, body: list[ast.stmt], env: dict[str, object], depth: int) -> tuple[list[object], bool]:
         """(the values returned on the ways that return, whether a way goes on past
@@ -830,7 +935,10 @@ class Evaluator:
         if isinstance(stmt, ast.Expr):
             self._expr(stmt.value, env, depth)  # `parts.append(x)`: what it changes is no longer known
             return [], True
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(stmt, ast.FunctionDef):  # `def fq(t): ...` inside a function
+            env[stmt.name] = self._closure(stmt, env)
+            return [], True
+        if isinstance(stmt, (ast.AsyncFunctionDef, ast.ClassDef)):
             env[stmt.name] = Unknown("a local definition")  # not the module's function of that name
             return [], True
         if isinstance(stmt, ast.Assert):
@@ -1301,6 +1409,19 @@ class Evaluator:
             return self._fstring(node, env, depth)
         if isinstance(node, ast.BinOp):
             left, right = self._expr(node.left, env, depth), self._expr(node.right, env, depth)
+            if self._placeholders and isinstance(node.op, ast.Add):  # `"INSERT ... VALUES " + rows`
+                if _unknown(left) and _texts(right):
+                    left = self._shown(left, node.left)
+                elif _unknown(right) and _texts(left):
+                    right = self._shown(right, node.right)
+            if self._placeholders and isinstance(node.op, ast.Mod) and isinstance(left, str):
+                # `"... WHERE run_id = '%s'" % run_id`, `% (table, run_id)`: as an f-string shows them
+                if isinstance(node.right, ast.Tuple) and isinstance(right, tuple):
+                    right = tuple(self._shown(v, n) if _unknown(v) else v for v, n in zip(right, node.right.elts))
+                elif _unknown(right):
+                    right = self._shown(right, node.right)
+                if any(isinstance(v, Template) for v in (right if isinstance(right, tuple) else (right,))):
+                    return _percent_shown(left, right)
             return self._lift(lambda a, b: self._binop(node.op, a, b), left, right)
         if isinstance(node, ast.BoolOp):
             return self._boolop(node, env, depth)
@@ -1325,6 +1446,8 @@ class Evaluator:
                 ]
                 return self._lift(lambda o, *b: self._known(_slice(o, b)), owner, *bounds)
             key = self._expr(node.slice, env, depth)
+            if isinstance(key, str) and _unknown(owner) and self._dotted(node.value, env) == "os.environ":
+                return _environment(key)  # `os.environ["CATALOG"]`, as `os.getenv("CATALOG")`
             return self._lift(lambda o, k: self._known(_index(o, k)), owner, key)
         if isinstance(node, (ast.List, ast.Tuple)):
             items = self._displayed(node.elts, env, depth)
@@ -1348,6 +1471,10 @@ class Evaluator:
             return self._call_expr(node, env, depth)
         if isinstance(node, (ast.ListComp, ast.DictComp)):
             return self._comprehension(node, env, depth)
+        if isinstance(node, ast.Lambda):
+            if id(node) not in self._lambdas:
+                self._lambdas[id(node)] = lambda_function(node)
+            return self._closure(self._lambdas[id(node)], env)
         if isinstance(node, ast.Set):
             items = self._displayed(node.elts, env, depth, unordered=True)
             return items if _unknown(items) else _set_of(items)  # type: ignore[arg-type]
@@ -1515,9 +1642,21 @@ class Evaluator:
             spec = self._fstring(part.format_spec, env, depth) if part.format_spec is not None else ""
             if not isinstance(spec, str) or not small_spec(spec):
                 return Unknown("a format spec not known")
+            if self._placeholders and _unknown(value) and not spec and part.conversion in _AS_TEXT:
+                value = self._shown(value, part.value)
             parts.append((value, spec, part.conversion))
         fields = [p for p in parts if isinstance(p, tuple)]
         return self._lift(lambda *values: _formatted(parts, values), *(f[0] for f in fields))
+
+    def _shown(self, value: Unknown, node: ast.expr) -> Template:
+        """A value not known as a string shows it (see `call`): its own name (an
+        argument's, as the caller names it), else one after the code that gives it."""
+        if value.name is not None:
+            return shown_unknown(value.name)
+        try:
+            return shown_unknown(placeholder_name(ast.unparse(node)))
+        except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
+            return shown_unknown("value")
 
     def _binop(self, op: ast.operator, left: object, right: object) -> object:
         if _unknown(left) or _unknown(right):
@@ -1643,6 +1782,9 @@ class Evaluator:
             for a in node.args
         ]
         kwargs = {k.arg: self._expr(k.value, env, depth) for k in node.keywords if k.arg}
+        if isinstance(func, ast.Name) and isinstance(env.get(func.id), Closure):  # `fq("orders")`
+            closure: Closure = env[func.id]  # type: ignore[assignment]
+            return self._call(closure.fn, args, kwargs, depth + 1, captured=closure.captured)
         if isinstance(func, ast.Name) and func.id not in env:
             fn = self.module.functions.get(func.id)
             if fn is not None:  # the project's own function: it reads its alternatives itself
@@ -1665,6 +1807,16 @@ class Evaluator:
             if func.attr in ("read", "read_text") and not node.args and not node.keywords:
                 result = self._lift(lambda o: self._text(o, func.attr), owner)
                 return self._unfollowed(result, args, kwargs)
+            if self._placeholders and func.attr == "format" and isinstance(owner, str):
+                # `"INSERT INTO {} SELECT '{}'".format(table, run_id)`: as an f-string shows them
+                shown = [self._shown(a, n) if _unknown(a) else a for a, n in zip(args, node.args)]
+                named: dict[str, object] = {}
+                for keyword in node.keywords:
+                    if keyword.arg:
+                        value = kwargs[keyword.arg]
+                        named[keyword.arg] = self._shown(value, keyword.value) if _unknown(value) else value
+                if any(isinstance(v, Template) for v in [*shown, *named.values()]):
+                    return self._lift_call(lambda a, k: _format_shown(owner, a, k), shown, named)
             result = self._lift_call(
                 lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
             )
@@ -1788,7 +1940,7 @@ class Evaluator:
             if key in brains.CLUSTER_VARIABLES:
                 return SET
             default = args[1] if len(args) > 1 else kwargs.get("default", UNKNOWN)
-            return default if isinstance(default, str) else Unknown(f"the environment variable {key!r}")
+            return default if isinstance(default, str) else _environment(key)
         if name in brains.SECRETS:
             return Unknown("a secret")
         if name in brains.JOB_INPUTS:
@@ -1856,6 +2008,22 @@ class Evaluator:
 
 
 _NOT_PLAIN = (Unknown, OneOf, Template)
+_AS_TEXT = (-1, ord("s"))  # an f-string field shown as its text (`{x}`, `{x!s}`)
+
+
+def _environment(key: object) -> Unknown:
+    """An environment variable of the cluster the reader has no value of: named as the
+    front end names it (`{CATALOG}`) where a string shows it."""
+    if not isinstance(key, str):
+        return Unknown("an environment variable of a name not known")
+    return Unknown(f"the environment variable {key!r}", param_name(key))
+
+
+def _texts(value: object) -> bool:
+    """A string or template, or one of several of them (the other side of a `+` that
+    then builds a string)."""
+    return all(isinstance(v, (str, Template)) for v in alternatives(value))
+
 
 # binary operators checked on plain values for the TypeError Python raises (`"a" - 1`);
 # only ever run on operands whose result would not be large (no `str * int` here)
@@ -1890,7 +2058,7 @@ def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
             continue
         value = next(fields)
         _, spec, conversion = part  # type: ignore[misc]
-        if isinstance(value, Template) and not spec and conversion == -1:
+        if isinstance(value, Template) and not spec and conversion in _AS_TEXT:
             out.append(value)
             continue
         if not plain_scalar(value):
@@ -1906,6 +2074,72 @@ def _formatted(parts: list[object], values: tuple[object, ...]) -> object:
         check_text(len(template.text))
         return template
     return _text("".join(out))  # type: ignore[arg-type]
+
+
+def _format_shown(template: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """`str.format` where a field's value is a template (see `Evaluator.call`): each
+    field plain (`{}`, `{0}`, `{name}`, no spec or conversion) takes a template as
+    its text; any other form is not followed."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return Unknown("a format template Python refuses")
+    out: object = ""
+    auto = 0
+    for literal, field_name, spec, conversion in parsed:
+        out = concat(out, literal) if isinstance(out, Template) else out + literal  # type: ignore[operator]
+        if field_name is None:
+            continue
+        if spec or conversion or "." in field_name or "[" in field_name:
+            return Unknown("a format field not followed")
+        if field_name == "":
+            index: int | str = auto
+            auto += 1
+        else:
+            index = int(field_name) if field_name.isdigit() else field_name
+        if isinstance(index, int):
+            if index >= len(args):
+                raise NoValue  # an IndexError in Python
+            value = args[index]
+        elif index in kwargs:
+            value = kwargs[index]
+        else:
+            raise NoValue  # a KeyError in Python
+        if not isinstance(value, Template) and not plain_scalar(value):
+            return Unknown("a value formatted not known")
+        out = concat(out, value if isinstance(value, Template) else format_field(value, "", -1) or "")
+    if isinstance(out, Template):
+        check_text(len(out.text))
+    return out
+
+
+def _percent_shown(template: str, right: object) -> object:
+    """`template % right` where a value is a template (see `Evaluator.call`): `%s`
+    directives only, each taking its value's text; any other is not followed."""
+    values = right if isinstance(right, tuple) else (right,)
+    out: object = ""
+    at, index = 0, 0
+    for match in PERCENT_DIRECTIVE.finditer(template):
+        literal = template[at : match.start()]
+        at = match.end()
+        key, flags, kind = match.groups()
+        if kind == "%":
+            literal += "%"
+        elif key is not None or flags or kind != "s" or index >= len(values):
+            return Unknown("a directive not followed")
+        out = concat(out, literal)
+        if kind == "%":
+            continue
+        value = values[index]
+        index += 1
+        if not isinstance(value, Template) and not plain_scalar(value):
+            return Unknown("a value formatted not known")
+        out = concat(out, value if isinstance(value, Template) else str(value))
+    if index != len(values):
+        raise NoValue  # not all arguments converted: a TypeError in Python
+    out = concat(out, template[at:])
+    check_text(len(out.text))  # type: ignore[union-attr]
+    return out
 
 
 def _percent(template: str, right: object) -> object:

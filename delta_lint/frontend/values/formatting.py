@@ -10,10 +10,12 @@ text, as the program raises there.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from delta_lint.frontend.values.brains import plain_scalar
 from delta_lint.frontend.values.budget import MAX_TEXT
+from delta_lint.predicates import param_name
 
 _CONVERSIONS = {ord("r"): repr, ord("s"): str, ord("a"): ascii}
 # a width or precision of four digits or more builds a string past what a name needs
@@ -57,3 +59,21 @@ def percent_field(value: object, flags: str, kind: str) -> str | None:
 def plain_directive(flags: str, kind: str) -> bool:
     """A directive that shows a string as it is (`%s`): the value's text is enough."""
     return kind == "s" and not flags
+
+
+# an expression whose name would lose an operator (`t[1:]`, `t[:1]` and `t * 2` all read `t_1`)
+_LOSSY = re.compile(r"[:*+\-/%]")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+
+
+def placeholder_name(shown: str) -> str:
+    """The name of the placeholder a string shows for a value only a run knows,
+    after the code that gives it (`{str_val_replace}` for `str(val).replace(...)`):
+    the same for the file's own reading and the evaluator's, so that a statement
+    built by a helper reads alike wherever the helper is. An expression whose
+    operators the name would drop gets a short digest of its text, so two
+    expressions never pair as one value of a run."""
+    name = param_name(shown)
+    if _LOSSY.search(_QUOTED.sub("", shown)):
+        name += "_" + hashlib.blake2b(shown.replace(" ", "").encode(), digest_size=3).hexdigest()
+    return name

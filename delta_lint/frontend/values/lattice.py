@@ -6,7 +6,9 @@ Four kinds, ordered from most to least known:
   tuples and dicts of them, and the few objects `evaluator` models, such as a
   compiled pattern or a path);
 - a `Template`: a string whose known parts are text and whose other parts are
-  named inputs (`{env}.sales.orders`, where `env` is a widget of the job);
+  named inputs (`{env}.sales.orders`, where `env` is a widget of the job), or,
+  when it is `unknown`, also values only a run knows, each a placeholder named
+  after the code that gives it (`INSERT INTO main.s.t SELECT '{run_id}'`);
 - `OneOf`: one of a few known values or templates (at most `MAX_ALTERNATIVES`),
   where the code goes one of several ways the reader cannot decide (`"a.x" if
   prod else "b.x"`);
@@ -29,12 +31,16 @@ MAX_ALTERNATIVES = 8
 class Unknown:
     """A value that cannot be told, and why. Every unknown is equal to every other
     (a list holding one is compared only after `evaluator` has looked inside), and
-    none is equal to a known value."""
+    none is equal to a known value. `name` is what a string that shows it calls it
+    (`{run_id}`): the caller's name for an argument only a run knows, given to a
+    function of another module, so that the statement it builds keeps its known
+    parts and says which value of the caller's it waits for."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "name")
 
-    def __init__(self, reason: str = "not known") -> None:
+    def __init__(self, reason: str = "not known", name: str | None = None) -> None:
         self.reason = reason
+        self.name = name
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Unknown)
@@ -51,19 +57,26 @@ UNKNOWN = Unknown()
 
 class Template:
     """A string of known text and named inputs: `text` holds `{name}` for each input,
-    `params` their names in order of first appearance."""
+    `params` their names in order of first appearance. `unknown`: some placeholder
+    is a value only a run knows, not an input of the job (the front end's
+    `Str.unknown`): a table name it forms is named only in part."""
 
-    __slots__ = ("text", "params")
+    __slots__ = ("text", "params", "unknown")
 
-    def __init__(self, text: str, params: tuple[str, ...]) -> None:
+    def __init__(self, text: str, params: tuple[str, ...], unknown: bool = False) -> None:
         self.text = text
         self.params = params
+        self.unknown = unknown
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Template) and (self.text, self.params) == (other.text, other.params)
+        return isinstance(other, Template) and (self.text, self.params, self.unknown) == (
+            other.text,
+            other.params,
+            other.unknown,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.text, self.params))
+        return hash((self.text, self.params, self.unknown))
 
     def __repr__(self) -> str:
         return f"Template({self.text!r})"
@@ -76,15 +89,22 @@ class Template:
 
 
 def concat(left: object, right: object) -> Template:
-    """`left + right` of strings and templates, as a template."""
-    text, params = [], []
+    """`left + right` of strings and templates, as a template (unknown in part when
+    either is)."""
+    text, params, unknown = [], [], False
     for part in (left, right):
         if isinstance(part, Template):
             text.append(part.text)
             params += [p for p in part.params if p not in params]
+            unknown = unknown or part.unknown
         else:
             text.append(str(part))
-    return Template("".join(text), tuple(params))
+    return Template("".join(text), tuple(params), unknown)
+
+
+def shown_unknown(name: str) -> Template:
+    """A value only a run knows, as a string shows it: one placeholder, `{name}`."""
+    return Template("{" + name + "}", (name,), True)
 
 
 class OneOf:

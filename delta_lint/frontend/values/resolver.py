@@ -13,7 +13,6 @@ and provides the file's functions, classes, module values and source: `Host`).
 from __future__ import annotations
 
 import ast
-import hashlib
 import itertools
 import json
 import operator
@@ -80,7 +79,13 @@ from delta_lint.frontend.values.brains import (
 )
 from delta_lint.frontend.values.budget import MAX_BUILT_TEXT, MAX_HELD_TEXT, MAX_TEXT, Budget
 from delta_lint.frontend.values.evaluator import Evaluator, Made, Module, Opened, bound_names, document_path
-from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, percent_field, plain_directive
+from delta_lint.frontend.values.formatting import (
+    PERCENT_DIRECTIVE,
+    format_field,
+    percent_field,
+    placeholder_name,
+    plain_directive,
+)
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
@@ -294,11 +299,6 @@ def _dotted(func: ast.expr) -> str | None:
     return None
 
 
-# what `param_name` drops of an expression that tells two of them apart: slice
-# colons and arithmetic signs (outside the expression's quoted strings)
-_LOSSY = re.compile(r"[:*+\-/%]")
-_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
-
 # a text's `{name}` placeholders, kept by `split` (odd items)
 _FIELDS = re.compile(r"(\{[^{}]*\})")
 
@@ -367,6 +367,10 @@ class ValueResolver:
         self._fixed: dict[int, object] = {}
         self._value_checked: dict[str, bool] = {}  # own function -> whether it is a value function
         self._own_module: Module | None = None  # the file's value functions (see `values.evaluator`)
+        self._lambda_names: frozenset[str] | None = None  # see `_top_lambdas`
+        # the file's call whose helper is being read (its writes are reported there;
+        # the walker sets it): where a budget note of a pasted helper's line is said
+        self.site: Location | None = None
         # names modules imported whole are bound to (`import names`), and names imported
         # by name (`from pkg import conf`), as of `_whole_seen` imports
         self._whole: frozenset[str] = frozenset()
@@ -392,12 +396,23 @@ class ValueResolver:
         (`Budget.unsaid`): at its line in this file, or at the call when it is another
         file's code."""
         for spent in self.host.budget.unsaid():
-            own = spent.module == self.host.own_path and 0 < spent.line <= self.host._own_lines
+            here = spent.module == self.host.own_path
+            own = here and 0 < spent.line <= self.host._own_lines
             where = "" if own else f" (in `{spent.module}` line {spent.line})"
-            if own:
+            if here and spent.line > self.host._own_lines:
+                # in a helper of another module pasted after the file's code: said at
+                # the file's call being read, in words the helper's own file and line
+                where = self._pasted_at(spent.line)
+                own_call = getattr(call, "lineno", 0) <= self.host._own_lines and hasattr(call, "lineno")
+                loc = self.site or (
+                    self.host.sites.loc(call) if own_call else Location(self.host.path, *self.host.sites.pos(1, 0))
+                )
+            elif own:
                 loc = Location(self.host.path, *self.host.sites.pos(spent.line, 0))
-            elif hasattr(call, "lineno"):
+            elif hasattr(call, "lineno") and call.lineno <= self.host._own_lines:  # type: ignore[attr-defined]
                 loc = self.host.sites.loc(call)
+            elif hasattr(call, "lineno"):
+                loc = self.site or Location(self.host.path, *self.host.sites.pos(1, 0))
             else:  # said at the file's end (`call` its module): the line the note names when it is one of its own
                 line = spent.line if 0 < spent.line <= self.host._own_lines else 1
                 loc = Location(self.host.path, *self.host.sites.pos(line, 0))
@@ -405,6 +420,15 @@ class ValueResolver:
             after = "this value and the names bound after it in the file are" if spent.lasting else "this value is"
             message = f"value not computed{where}: {spent.why}, past the analysis budget of a file; {after} unknown"
             self.host.diagnostics.append(Diagnostic(BUDGET_SPENT, loc, message, "warning"))
+
+    def _pasted_at(self, line: int) -> str:
+        """` (in `src/sqlb.py` line 11)`: where a line of a helper pasted after the
+        file's code stands in its own file; empty when that is not known."""
+        for first, last, module, start, _ in self.host.sites.foreign_spans:
+            if first <= line <= last:
+                path = posixpath.normpath(posixpath.join(posixpath.dirname(self.host.own_path), module))
+                return f" (in `{path}` line {start + line - first})"
+        return ""
 
     def _bound_call(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, scope: Scope) -> dict:
         """The module's values (the function's own module's, for a function of an
@@ -585,6 +609,9 @@ class ValueResolver:
             items = tuple(self.string(e, scope) for e in node.elts)
             if all(isinstance(e, _ITEM_NODES) for e in node.elts) and not any(i.unknown for i in items):
                 return list(items)
+        if isinstance(node, ast.Call):  # `for stmt in ddl("main", "s"):` as `stmts = ddl(...)`, `for stmt in stmts:`
+            held = self._value(node, scope)
+            return held if is_texts(held) else None  # type: ignore[return-value]
         return None
 
     def _range(self, call: ast.Call, scope: Scope) -> list[Str] | None:
@@ -1389,6 +1416,8 @@ class ValueResolver:
             return found if found is not None else self._object_read(owner, node.attr, None, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             owner = self._held(node.value, scope)
+            if owner is None and isinstance(node.value, ast.Call):  # `ddl("main", "s")[0]`, as `stmts[0]` reads
+                owner = self._value(node.value, scope)
             root: ast.expr = node.value  # `cfg["tables"][0]`: changed through `cfg` too
             while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
                 root = root.func if isinstance(root, ast.Call) else root.value
@@ -1466,12 +1495,30 @@ class ValueResolver:
             return None
         args = [self._plain_argument(a, scope) for a in node.args]
         kwargs = {k.arg: self._plain_argument(k.value, scope) for k in node.keywords if k.arg}
-        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
-            return None
         module, function = target
-        value = self._in_working_directory(module, lambda e: e.call(function, args, kwargs))
+        foreign = module is not self._own_module  # another module's: its statement has no other reading
+        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
+            if not foreign:
+                return None  # the file's own function: read again for the call (`_returned`)
+            args = [self._run_value(a, v, scope) for a, v in zip(node.args, args)]
+            kwargs = {k.arg: self._run_value(k.value, kwargs[k.arg], scope) for k in node.keywords if k.arg}
+        value = self._in_working_directory(module, lambda e: e.call(function, args, kwargs, placeholders=foreign))
         self._budget_spent(node)
         return None if isinstance(value, Unknown) else _held_document(value)
+
+    def _run_value(self, node: ast.expr, value: object, scope: Scope) -> object:
+        """An argument only a run knows, as a function of another module is given it:
+        a string known in part as a template unknown in part (`f"{x}_v2"`), any other
+        an unknown named as the file's own reading names it (`{run_id}`'s value,
+        `{str_uuid_uuid4_8_...}`), so a string the function builds of it says so."""
+        if not isinstance(value, Unknown):
+            return value
+        text = self.string(node, scope)
+        if not isinstance(text, Str) or text.scalar or not text.params:
+            return Unknown(value.reason, self._opaque(node).params[0])
+        if text.text == "{" + text.params[0] + "}":
+            return Unknown(value.reason, text.params[0])
+        return Template(text.text, text.params, True)
 
     def _in_working_directory(self, module: Module, run: Callable[[Evaluator], object]) -> object:
         """`run` of an evaluator of `module`, the documents its code opens by a
@@ -1721,6 +1768,8 @@ class ValueResolver:
             self.host.value_calls.add(name)  # the link stage goes on giving it
             return self.host.value_functions[name]
         fn = self.host.functions.get(name)
+        if fn is None and name in self._top_lambdas():  # `fq = lambda t: ...` of the file's top level
+            return self._own(), name
         if fn is None or name not in self.host._top_functions or not isinstance(fn, ast.FunctionDef):
             self.host.value_calls.add(name)
             return None
@@ -1739,6 +1788,24 @@ class ValueResolver:
             return self._own()
         prefix = f"{home}{SCOPED}"
         return next((m for k, (m, _) in self.host.value_functions.items() if k.startswith(prefix)), None)
+
+    def _top_lambdas(self) -> frozenset[str]:
+        """The names the file's own top level binds to a lambda, once (the evaluator
+        reads each as a function, see `Module.of`); found once a file."""
+        if self._lambda_names is None:
+            body = self.host._tree.body if self.host._tree is not None else []
+            own = [s for s in body if s.lineno <= self.host._own_lines]
+            found = [
+                s.targets[0].id
+                for s in own
+                if isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Lambda)
+            ]
+            # those bound once (`Module.of` reads no other as a function)
+            self._lambda_names = frozenset(self._own().functions.keys() & set(found)) if found else frozenset()
+        return self._lambda_names
 
     def _own(self) -> Module:
         """This file's own code as the evaluator reads it (made once)."""
@@ -2050,11 +2117,7 @@ class ValueResolver:
                 shown = ast.unparse(node)
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
-        name = param_name(shown)
-        if _LOSSY.search(_QUOTED.sub("", shown)):
-            # `t[1:]`, `t[:1]` and `t * 2` all read `t_1`/`t_2`: named apart by their
-            # text, so two expressions never pair as one value of a run
-            name += "_" + hashlib.blake2b(shown.replace(" ", "").encode(), digest_size=3).hexdigest()
+        name = placeholder_name(shown)  # (`t[1:]` and `t * 2` named apart by their text)
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:

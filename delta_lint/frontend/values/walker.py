@@ -86,6 +86,7 @@ from delta_lint.frontend.values.iteration import (
 )
 from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 from delta_lint.frontend.values.lattice import join as lattice_join
+from delta_lint.frontend.values.readings import Readings
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -654,6 +655,7 @@ class Walker:
         self._sets_read: set[int] = set()  # ids of the `taskValues.set` calls read
         # functions other files call: read there with their arguments, so not kept as written here
         self._helper_calls: dict[str, int] = dict.fromkeys(called, 0)
+        self._readings = Readings()  # helper readings that found nothing (see `values.readings`)
         self._instance_calls: set[str] = set()  # methods read with their object (see `Instance`)
         # helpers a call of which is not read (a cap, the budget spent): their writes
         # as read where written stay, their parameters not resolved
@@ -1376,6 +1378,7 @@ class Walker:
             self._not_followed(
                 stmt,
                 f"a loop over {told} items, more than the {MAX_LOOP} read one by one: its writes are not read turn by turn",
+                once=False,
             )
 
     def _bindings(self) -> dict[str, list[ast.expr]]:
@@ -1793,6 +1796,12 @@ class Walker:
             self._unread.add(fn.name)
             return None
         count = self._helper_calls.get(fn.name, 0)
+        env = self.values._bound_call(fn, call, scope)
+        silent = None  # a reading of these values found nothing before: not done again, not counted
+        if instance is None and "self" not in env:
+            silent = self._readings.key(fn, env, (scope.calls, scope.flags, scope.stream), self.callee)
+            if self._readings.silent(silent):
+                return None
         if len(scope.calls) >= MAX_HELPER_DEPTH:
             self._unread.add(fn.name)
             self._not_followed(
@@ -1808,7 +1817,6 @@ class Walker:
         if not self.values._may_read_helper(call):
             self._unread.add(fn.name)
             return None
-        env = self.values._bound_call(fn, call, scope)
         objects = (Instance, OneOf)  # an object, or one of several a name may hold (see `method`)
         if instance is None and is_self_call(call) and isinstance(scope.env.get("self"), objects):
             instance = scope.env["self"]  # `self.helper(...)` inside a method: the same object
@@ -1825,7 +1833,14 @@ class Walker:
         site = scope.site or self.host.sites.loc(call)
         local = Scope(env=env, flags=scope.flags, stream=scope.stream, site=site, calls=(*scope.calls, frame(fn)))
         before = len(self.host.intents)
-        self.block(fn.body, local)
+        said = len(self.host.diagnostics), len(self.host.budget.spent)
+        outer, self.values.site = self.values.site, site
+        try:
+            self.block(fn.body, local)
+        finally:
+            self.values.site = outer
+        if len(self.host.intents) == before and said == (len(self.host.diagnostics), len(self.host.budget.spent)):
+            self._readings.remember(silent)
         self._left = None  # a `return` leaves the helper, not its caller
         # a write that reads none of the helper's parameters stays where it is written
         # (a method called on a known object reports its writes at that call: which
@@ -1844,12 +1859,15 @@ class Walker:
         self.host.intents[before:] = [x for x in self.host.intents[before:] if not any(x is y for y in in_place)]
         return local
 
-    def _not_followed(self, call: ast.Call | ast.stmt, why: str) -> None:
+    def _not_followed(self, call: ast.Call | ast.stmt, why: str, once: bool = True) -> None:
         """A helper call a cap leaves unread (its depth, or its count of calls), said
         at the outermost call of this file (once per place and reason): a write it
         makes is lost otherwise, with nothing at its line. Its writes as read where
-        it is written (a parameter a placeholder: not resolved) are kept. A loop past
-        the items read one by one is said so too, at the loop (`_past_items`)."""
+        it is written (a parameter a placeholder: not resolved) are kept. Said once a
+        cause, at its first call: the words say the later calls are not read. A loop
+        past the items read one by one is said so at each such loop (`_past_items`)."""
+        if once and any(spent.why == why for spent in self.host.budget.spent):
+            return
         self.host.budget.note(self.host.own_path, call.lineno, why)
         self.values._budget_spent(call)
 
