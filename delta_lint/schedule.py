@@ -418,6 +418,18 @@ class Schedule:
             known = self._file_steps[path] = (self.nodes_of.get(path) or (Node(path),), [])
         nodes, steps = known
         count = len(nodes)
+        if count == 1 and steps:  # most files: one node, asked before
+            found = steps[0][0]
+            if found is not None:
+                return found
+            return (
+                _stream_overlap(a, b)
+                or pool_overlap(a, b)
+                or self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
+            )
+        # what the two intents decide themselves (a stream, a thread pool) is the same at
+        # every pair of a node with itself: asked at the first such pair only
+        asked_own = False
         for k in range(count * count):
             if k < len(steps):
                 found, same = steps[k]
@@ -429,7 +441,8 @@ class Schedule:
                 steps.append((found, same))
             if found is not None:
                 return found
-            if same:  # one file in one run: see `_intents_overlap`
+            if same and not asked_own:  # one file in one run: see `_intents_overlap`
+                asked_own = True
                 found = (
                     _stream_overlap(a, b)
                     or pool_overlap(a, b)
@@ -437,7 +450,7 @@ class Schedule:
                 )
                 if found is not None:
                     return found
-        return self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
+        return None if asked_own else self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
 
     def _intents_overlap(self, a: Intent, b: Intent) -> Concurrency | None:
         nodes_a, nodes_b = self.nodes(a), self.nodes(b)
@@ -477,8 +490,11 @@ class Schedule:
         each names one table in every call (`_one_table_in_pool`): each call gives its
         own arguments, so such a name may be a table of its own in each call (as a
         for_each task's `{{input}}`)."""
+        runs_a = self.pooled_runs.get(pa)
+        if not runs_a:  # most files: no pool runs them
+            return None
         b = {pool: calls for pool, calls, *_ in self.pooled_runs.get(pb, ())}
-        for pool, calls, *_ in self.pooled_runs.get(pa, ()):
+        for pool, calls, *_ in runs_a:
             other = b.get(pool)
             if other is None or (calls == other and len(calls) == 1 and calls[0]):
                 continue  # not run by this pool, or one known call of it runs them both, in order
