@@ -315,6 +315,7 @@ class Engine:
         behaviours, pins, regionless, blind = classes.behaviours, classes.pins, classes.regionless, classes.region_blind
         regions, columns = classes.regions, classes.columns
         by_shape = columns is not None or not s.partitioned_by
+        shapes: list[tuple[bool, bool] | None] = [None] * len(regions)  # per class: its region opaque, whole
 
         def judged(a: Intent, b: Intent, pa: int, pb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
             """(whether a is the primary, the verdict) when a and b, members of classes
@@ -334,7 +335,12 @@ class Engine:
                 ra, rb = regions[pa], regions[pb]
                 self.stats.regions_compared += 1
                 how = overlap(ra, rb, columns, conc.distinct_runs)
-                shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
+                sa, sb = shapes[pa], shapes[pb]  # read once per class, not per pair
+                if sa is None:
+                    sa = shapes[pa] = (ra.opaque, ra.is_whole())
+                if sb is None:
+                    sb = shapes[pb] = (rb.opaque, rb.is_whole())
+                shape = (*sa, *sb, how)
                 key = (settings_id, regionless[pa], regionless[pb], a is b, runs, shape)
             else:
                 key = (settings_id, behaviours[pa], behaviours[pb], a is b, runs)
