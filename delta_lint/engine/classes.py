@@ -113,14 +113,17 @@ class Classes:
                 x.read_region,
                 region,
             )
+            # numbered first: the class key then hashes a number, not the behaviour's
+            # fields (regions, enums) again
+            behaviour_id = behaviour_ids.setdefault(behaviour, len(behaviour_ids))
             # a write of a thread pool's calls meets itself when read for any item (see
             # `schedule.pool_overlap`): not alike with other writes of its file
-            key = (pair_key, behaviour, x.pool, x.pool is not None and x.pool_item is None)
+            key = (pair_key, behaviour_id, x.pool, x.pool is not None and x.pool_item is None)
             c = keys.get(key)
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
-                self.behaviours.append(behaviour_ids.setdefault(behaviour, len(behaviour_ids)))
+                self.behaviours.append(behaviour_id)
                 self.pins.append(_pin(region) if columns is not None else None)
                 self.regions.append(region)
                 regionless = behaviour[:-1] + (_ANY_REGION,)
