@@ -185,6 +185,7 @@ class Schedule:
     _pair_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
+    _cron_ids: dict = field(default_factory=dict, repr=False, compare=False)  # see cron_id
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
     meetings: Meetings = field(default_factory=lambda: Meetings(), repr=False, compare=False)
@@ -612,8 +613,11 @@ class Schedule:
         only node, a task of a job that runs on a cron schedule only: two such files
         of different jobs whose schedules never meet never overlap (`overlap` answers
         None for them through `_task_pair`). None otherwise."""
-        task = self._lone_task(path)
-        return self._cron_schedule(task.job) if task is not None else None
+        found = self._cron_ids.get(path, _UNKNOWN)
+        if found is _UNKNOWN:  # asked for every class of every table: kept per path
+            task = self._lone_task(path)
+            found = self._cron_ids[path] = self._cron_schedule(task.job) if task is not None else None
+        return found  # type: ignore[return-value]
 
     def schedules_never_meet(self, a: int | None, b: int | None) -> bool:
         """True when runs of the numbered schedules a and b (see `cron_id`) never meet;
