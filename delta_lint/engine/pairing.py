@@ -424,36 +424,25 @@ class Engine:
                     found.fixed[i].append((verdict[1], [i]))
         # Most pairs of scheduled files never run together, and then no pair of their
         # classes needs a verdict: the overlap is known per pair of schedule keys.
-        for p, q in self._candidate_classes(classes, s, partners_of):
-            if classes.known_overlap(p, q) is None:
-                continue
-            reps = classes.cross_file(p, q)
-            if reps is None:
-                continue
-            conc = classes.files_overlap(*reps)
-            if conc is None:
-                continue
-            for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
-                a, b = (group[reps[0]], group[reps[1]]) if first == p else (group[reps[1]], group[reps[0]])
-                if not can_conflict(a, b):
-                    continue
-                verdict = judged(a, b, first, second, conc)
-                if verdict is None:
-                    continue
-                if verdict[0]:  # a member of `first` gets the members of `second` after it
-                    found.add_sliced(first, verdict[1], classes.members[second], before=False)
-                else:
-                    found.add_sliced(second, verdict[1], classes.members[first], before=True)
-
-    def _candidate_classes(
-        self, classes: Classes, s: TableSettings, partners_of: Callable[[int], list[int]] | None = None
-    ):
-        """(p, q), p <= q: the pairs of classes whose members may conflict (see
-        `_partners`)."""
-        partners_of = partners_of or self._partners(classes, s)
+        if partners_of is None:
+            partners_of = self._partners(classes, s)
         for p in range(len(classes.reps)):
-            for q in partners_of(p):
-                yield p, q
+            for q in partners_of(p):  # (p, q), p <= q: the pairs whose members may conflict
+                across = classes.across(p, q)
+                if across is None:
+                    continue
+                i, j, conc = across
+                for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
+                    a, b = (group[i], group[j]) if first == p else (group[j], group[i])
+                    if not can_conflict(a, b):
+                        continue
+                    verdict = judged(a, b, first, second, conc)
+                    if verdict is None:
+                        continue
+                    if verdict[0]:  # a member of `first` gets the members of `second` after it
+                        found.add_sliced(first, verdict[1], classes.members[second], before=False)
+                    else:
+                        found.add_sliced(second, verdict[1], classes.members[first], before=True)
 
     def _partners(self, classes: Classes, s: TableSettings) -> Callable[[int], list[int]]:
         """For a class p, the classes q >= p (ascending) whose members may conflict with
