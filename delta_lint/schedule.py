@@ -1054,6 +1054,8 @@ def stream_start(intent: Intent) -> Location | None:
 
 
 def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
+    if a is b:  # a write and another run of itself: one query's step (see below), asked of every class
+        return None
     for s, other in ((a, b), (b, a)):
         start = stream_start(s)
         if start is None or other.location.path != start.path:
