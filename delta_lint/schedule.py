@@ -186,6 +186,7 @@ class Schedule:
     _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _cron_ids: dict = field(default_factory=dict, repr=False, compare=False)  # see cron_id
+    _path_kinds: dict = field(default_factory=dict, repr=False, compare=False)  # see _path_kind
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
     meetings: Meetings = field(default_factory=lambda: Meetings(), repr=False, compare=False)
@@ -383,10 +384,11 @@ class Schedule:
         if pa != pb:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
-            if self._lone_file(pa) and self._lone_file(pb):
+            kinds = self._path_kinds  # read inline: the engine asks this of every new pair of files
+            (lone_a, ta), (lone_b, tb) = kinds.get(pa) or self._path_kind(pa), kinds.get(pb) or self._path_kind(pb)
+            if lone_a and lone_b:
                 pooled = self._run_by_one_pool(pa, pb, a.name_inputs + b.name_inputs)
                 return pooled or (None if self.by_hand else LONE_FILES)
-            ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
                 if found is None or type(found) is Concurrency:
@@ -525,6 +527,13 @@ class Schedule:
             if path in self.pooled_runs:  # it meets the other notebooks of its pool apart
                 key = (key, self.pooled_runs[path])
             found = self._pair_keys[path] = self._pair_ids.setdefault(key, len(self._pair_ids))
+        return found
+
+    def _path_kind(self, path: str) -> tuple[bool, Node | None]:
+        """(`_lone_file`, `_lone_task`) of a path, kept together for the run."""
+        found = self._path_kinds.get(path)
+        if found is None:
+            found = self._path_kinds[path] = (self._lone_file(path), self._lone_task(path))
         return found
 
     def _lone_file(self, path: str) -> bool:
