@@ -487,11 +487,12 @@ class Engine:
             if found is not None:
                 return found
             a = reps[p]
-            partners: set[int] = set()
+            op_class, zorder = a.op_class, a.kind == Kind.OPTIMIZE_ZORDER
+            parts: list[list[int]] = []  # ascending slices of classes from p on
             for k, members in kinds.items():
-                pair_kind = (a.op_class, k[0], k[1] or a.kind == Kind.OPTIMIZE_ZORDER)
+                pair_kind = (op_class, k[0], k[1] or zorder)
                 if pair_kind not in verdicts:
-                    back = (k[0], a.op_class, pair_kind[2])
+                    back = (k[0], op_class, pair_kind[2])
                     verdicts[pair_kind] = (
                         self.judge.classes_can_conflict(*pair_kind, s) or self.judge.classes_can_conflict(*back, s),
                         decided(*pair_kind, s) and decided(*back, s),
@@ -501,14 +502,18 @@ class Engine:
                     continue
                 # member lists are ascending: the classes from p on are a slice
                 if keys[p] is None or not by_region:
-                    partners.update(members[bisect_left(members, p) :])
+                    parts.append(members[bisect_left(members, p) :])
                     continue
-                partners.update(wildcards[k][bisect_left(wildcards[k], p) :])
+                parts.append(wildcards[k][bisect_left(wildcards[k], p) :])
                 for value in keys[p]:
                     bucket = buckets[k].get(value)
                     if bucket:
-                        partners.update(bucket[bisect_left(bucket, p) :])
-            found = known[p] = classes.meeting(p, sorted(partners))
+                        parts.append(bucket[bisect_left(bucket, p) :])
+            parts = [part for part in parts if part]
+            # one slice is ascending and distinct as it is (most classes: one kind of
+            # write meets theirs); several are merged
+            partners = parts[0] if len(parts) == 1 else sorted(set().union(*parts))
+            found = known[p] = classes.meeting(p, partners)
             return found
 
         return partners_of
