@@ -138,40 +138,26 @@ class Classes:
         # told apart here before any pair of files is looked at
         self.cron_ids = [schedule.cron_id(x.location.path) for x in self.reps]
         self._never: dict[int, dict[int, bool]] = schedule.never_meet_memo  # for the run
-        # per cron schedule of a class: the schedules of this table's classes asked of it,
-        # and those of them that never meet it (see meeting)
-        self._decided: dict[int, set[int | None]] = {}
-        self._apart: dict[int, set[int | None]] = {}
 
     def meeting(self, p: int, partners: list[int]) -> list[int]:
         """The partners (class numbers) whose files may run while class p's do: most
         pairs of lone cron tasks never meet, and are dropped here before any pair is
-        formed. The partners' schedules are gathered in C (`map`, set difference) and
-        each new one is asked once per table; the partners are then kept in one
-        comprehension: a table's classes are paired quadratically."""
+        formed. Inline, as a table's classes are paired quadratically."""
         mine = self.cron_ids[p]
         if mine is None:
             return partners
-        decided = self._decided.get(mine)
-        if decided is None:
-            decided = self._decided[mine] = {None, mine}  # these always meet p's
-            self._apart[mine] = set()
-        apart = self._apart[mine]
-        new = set(map(self.cron_ids.__getitem__, partners)) - decided
-        if new:
-            known = self._never.get(mine, {})  # filled by schedules_never_meet
-            for other in new:
+        cron_ids, known = self.cron_ids, self._never.setdefault(mine, {})  # filled by schedules_never_meet
+        out = []
+        for q in partners:
+            other = cron_ids[q]
+            if other is not None and other != mine:
                 never = known.get(other)
                 if never is None:
                     never = self.schedule.schedules_never_meet(mine, other)
-                    known = self._never[mine]
                 if never:
-                    apart.add(other)
-            decided |= new
-        if not apart:
-            return partners
-        cron_ids = self.cron_ids
-        return [q for q in partners if cron_ids[q] not in apart]
+                    continue
+            out.append(q)
+        return out
 
     def never_meet(self, p: int, q: int) -> bool:
         """True when the files of classes p and q are of jobs whose runs never meet."""
