@@ -189,6 +189,8 @@ class Schedule:
     _pair_ids: dict = field(default_factory=dict, repr=False, compare=False)
     _schedule_of: dict = field(default_factory=dict, repr=False, compare=False)  # see _cron_schedule
     _schedule_ids: dict = field(default_factory=dict, repr=False, compare=False)
+    _cron_ids: dict = field(default_factory=dict, repr=False, compare=False)  # see cron_id
+    _path_kinds: dict = field(default_factory=dict, repr=False, compare=False)  # see _path_kind
     _schedules: list = field(default_factory=list, repr=False, compare=False)
     never_meet_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see schedules_never_meet
     meetings: Meetings = field(default_factory=lambda: Meetings(), repr=False, compare=False)
@@ -386,10 +388,11 @@ class Schedule:
         if pa != pb:
             if pa > pb:  # the same answer in both orders, even for files of several tasks
                 a, b, pa, pb = b, a, pb, pa
-            if self._lone_file(pa) and self._lone_file(pb):
+            kinds = self._path_kinds  # read inline: the engine asks this of every new pair of files
+            (lone_a, ta), (lone_b, tb) = kinds.get(pa) or self._path_kind(pa), kinds.get(pb) or self._path_kind(pb)
+            if lone_a and lone_b:
                 pooled = self._run_by_one_pool(pa, pb, a.name_inputs + b.name_inputs)
                 return pooled or (None if self.by_hand else LONE_FILES)
-            ta, tb = self._lone_task(pa), self._lone_task(pb)
             if ta is not None and tb is not None and ta.job != tb.job:
                 found = self._job_memo.get((ta.job, tb.job), _UNKNOWN)
                 if found is None or type(found) is Concurrency:
@@ -422,6 +425,18 @@ class Schedule:
             known = self._file_steps[path] = (self.nodes_of.get(path) or (Node(path),), [])
         nodes, steps = known
         count = len(nodes)
+        if count == 1 and steps:  # most files: one node, asked before
+            found = steps[0][0]
+            if found is not None:
+                return found
+            return (
+                _stream_overlap(a, b)
+                or pool_overlap(a, b)
+                or self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
+            )
+        # what the two intents decide themselves (a stream, a thread pool) is the same at
+        # every pair of a node with itself: asked at the first such pair only
+        asked_own = False
         for k in range(count * count):
             if k < len(steps):
                 found, same = steps[k]
@@ -433,7 +448,8 @@ class Schedule:
                 steps.append((found, same))
             if found is not None:
                 return found
-            if same:  # one file in one run: see `_intents_overlap`
+            if same and not asked_own:  # one file in one run: see `_intents_overlap`
+                asked_own = True
                 found = (
                     _stream_overlap(a, b)
                     or pool_overlap(a, b)
@@ -441,7 +457,7 @@ class Schedule:
                 )
                 if found is not None:
                     return found
-        return self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
+        return None if asked_own else self._run_by_one_pool(path, path, a.name_inputs + b.name_inputs)
 
     def _intents_overlap(self, a: Intent, b: Intent) -> Concurrency | None:
         nodes_a, nodes_b = self.nodes(a), self.nodes(b)
@@ -481,8 +497,11 @@ class Schedule:
         each names one table in every call (`_one_table_in_pool`): each call gives its
         own arguments, so such a name may be a table of its own in each call (as a
         for_each task's `{{input}}`)."""
+        runs_a = self.pooled_runs.get(pa)
+        if not runs_a:  # most files: no pool runs them
+            return None
         b = {pool: calls for pool, calls, *_ in self.pooled_runs.get(pb, ())}
-        for pool, calls, *_ in self.pooled_runs.get(pa, ()):
+        for pool, calls, *_ in runs_a:
             other = b.get(pool)
             if other is None or (calls == other and len(calls) == 1 and calls[0]):
                 continue  # not run by this pool, or one known call of it runs them both, in order
@@ -512,6 +531,13 @@ class Schedule:
             if path in self.pooled_runs:  # it meets the other notebooks of its pool apart
                 key = (key, self.pooled_runs[path])
             found = self._pair_keys[path] = self._pair_ids.setdefault(key, len(self._pair_ids))
+        return found
+
+    def _path_kind(self, path: str) -> tuple[bool, Node | None]:
+        """(`_lone_file`, `_lone_task`) of a path, kept together for the run."""
+        found = self._path_kinds.get(path)
+        if found is None:
+            found = self._path_kinds[path] = (self._lone_file(path), self._lone_task(path))
         return found
 
     def _lone_file(self, path: str) -> bool:
@@ -600,8 +626,11 @@ class Schedule:
         only node, a task of a job that runs on a cron schedule only: two such files
         of different jobs whose schedules never meet never overlap (`overlap` answers
         None for them through `_task_pair`). None otherwise."""
-        task = self._lone_task(path)
-        return self._cron_schedule(task.job) if task is not None else None
+        found = self._cron_ids.get(path, _UNKNOWN)
+        if found is _UNKNOWN:  # asked for every class of every table: kept per path
+            task = self._lone_task(path)
+            found = self._cron_ids[path] = self._cron_schedule(task.job) if task is not None else None
+        return found  # type: ignore[return-value]
 
     def schedules_never_meet(self, a: int | None, b: int | None) -> bool:
         """True when runs of the numbered schedules a and b (see `cron_id`) never meet;
@@ -1063,6 +1092,8 @@ def stream_start(intent: Intent) -> Location | None:
 
 
 def _stream_overlap(a: Intent, b: Intent) -> Concurrency | None:
+    if a is b:  # a write and another run of itself: one query's step (see below), asked of every class
+        return None
     for s, other in ((a, b), (b, a)):
         start = stream_start(s)
         if start is None or other.location.path != start.path:

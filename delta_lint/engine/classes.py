@@ -115,14 +115,17 @@ class Classes:
                 x.read_region,
                 region,
             )
+            # numbered first: the class key then hashes a number, not the behaviour's
+            # fields (regions, enums) again
+            behaviour_id = behaviour_ids.setdefault(behaviour, len(behaviour_ids))
             # a write of a thread pool's calls meets itself when read for any item (see
             # `schedule.pool_overlap`): not alike with other writes of its file
-            key = (pair_key, behaviour, x.pool, x.pool is not None and x.pool_item is None)
+            key = (pair_key, behaviour_id, x.pool, x.pool is not None and x.pool_item is None)
             c = keys.get(key)
             if c is None:
                 c = keys[key] = len(self.members)
                 self.members.append([])
-                self.behaviours.append(behaviour_ids.setdefault(behaviour, len(behaviour_ids)))
+                self.behaviours.append(behaviour_id)
                 self.pins.append(_pin(region) if columns is not None else None)
                 self.regions.append(region)
                 regionless = behaviour[:-1] + (_ANY_REGION,)
@@ -177,10 +180,25 @@ class Classes:
         a = self._outside(mp, mq[0])
         return (a, mq[0]) if a is not None else None
 
-    def known_overlap(self, p: int, q: int) -> object:
-        """What `files_overlap` answered for members of classes p and q, or UNKNOWN."""
+    def across(self, p: int, q: int) -> tuple[int, int, Concurrency] | None:
+        """A member of class p and one of class q in different files (`cross_file`)
+        with how their files overlap (`files_overlap`); None when every pair of them
+        shares a file or their files never run together. One call per candidate
+        pair of a table's classes, asked first of what is already known per pair of
+        schedule keys."""
         a, b = self.schedule_keys[p], self.schedule_keys[q]
-        return self._overlaps.get((a, b) if a <= b else (b, a), UNKNOWN)
+        between = (a, b) if a <= b else (b, a)
+        found = self._overlaps.get(between, UNKNOWN)
+        if found is None:
+            return None
+        reps = self.cross_file(p, q)
+        if reps is None:
+            return None
+        if found is UNKNOWN:
+            found = self._overlaps[between] = self.schedule.overlap(self.group[reps[0]], self.group[reps[1]])
+            if found is None:
+                return None
+        return reps[0], reps[1], found  # type: ignore[return-value]
 
     def files_overlap(self, i: int, j: int) -> Concurrency | None:
         """`Schedule.overlap` of intents i and j of different files. It depends on

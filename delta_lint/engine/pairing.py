@@ -320,6 +320,7 @@ class Engine:
         behaviours, pins, regionless, blind = classes.behaviours, classes.pins, classes.regionless, classes.region_blind
         regions, columns = classes.regions, classes.columns
         by_shape = columns is not None or not s.partitioned_by
+        shapes: list[tuple[bool, bool] | None] = [None] * len(regions)  # per class: its region opaque, whole
 
         def judged(a: Intent, b: Intent, pa: int, pb: int, conc: Concurrency) -> tuple[bool, Sig] | None:
             """(whether a is the primary, the verdict) when a and b, members of classes
@@ -340,7 +341,12 @@ class Engine:
                 ra, rb = regions[pa], regions[pb]
                 self.stats.regions_compared += 1
                 how = overlap(ra, rb, columns, conc.distinct_runs)
-                shape = (ra.opaque, ra.is_whole(), rb.opaque, rb.is_whole(), how)
+                sa, sb = shapes[pa], shapes[pb]  # read once per class, not per pair
+                if sa is None:
+                    sa = shapes[pa] = (ra.opaque, ra.is_whole())
+                if sb is None:
+                    sb = shapes[pb] = (rb.opaque, rb.is_whole())
+                shape = (*sa, *sb, how)
                 key = (settings_id, regionless[pa], regionless[pb], a is b, runs, shape)
             else:
                 key = (settings_id, behaviours[pa], behaviours[pb], a is b, runs)
@@ -429,36 +435,25 @@ class Engine:
                     found.fixed[i].append((verdict[1], [i]))
         # Most pairs of scheduled files never run together, and then no pair of their
         # classes needs a verdict: the overlap is known per pair of schedule keys.
-        for p, q in self._candidate_classes(classes, s, partners_of):
-            if classes.known_overlap(p, q) is None:
-                continue
-            reps = classes.cross_file(p, q)
-            if reps is None:
-                continue
-            conc = classes.files_overlap(*reps)
-            if conc is None:
-                continue
-            for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
-                a, b = (group[reps[0]], group[reps[1]]) if first == p else (group[reps[1]], group[reps[0]])
-                if not can_conflict(a, b):
-                    continue
-                verdict = judged(a, b, first, second, conc)
-                if verdict is None:
-                    continue
-                if verdict[0]:  # a member of `first` gets the members of `second` after it
-                    found.add_sliced(first, verdict[1], classes.members[second], before=False)
-                else:
-                    found.add_sliced(second, verdict[1], classes.members[first], before=True)
-
-    def _candidate_classes(
-        self, classes: Classes, s: TableSettings, partners_of: Callable[[int], list[int]] | None = None
-    ):
-        """(p, q), p <= q: the pairs of classes whose members may conflict (see
-        `_partners`)."""
-        partners_of = partners_of or self._partners(classes, s)
+        if partners_of is None:
+            partners_of = self._partners(classes, s)
         for p in range(len(classes.reps)):
-            for q in partners_of(p):
-                yield p, q
+            for q in partners_of(p):  # (p, q), p <= q: the pairs whose members may conflict
+                across = classes.across(p, q)
+                if across is None:
+                    continue
+                i, j, conc = across
+                for first, second in ((p, q),) if p == q else ((p, q), (q, p)):
+                    a, b = (group[i], group[j]) if first == p else (group[j], group[i])
+                    if not can_conflict(a, b):
+                        continue
+                    verdict = judged(a, b, first, second, conc)
+                    if verdict is None:
+                        continue
+                    if verdict[0]:  # a member of `first` gets the members of `second` after it
+                        found.add_sliced(first, verdict[1], classes.members[second], before=False)
+                    else:
+                        found.add_sliced(second, verdict[1], classes.members[first], before=True)
 
     def _partners(self, classes: Classes, s: TableSettings) -> Callable[[int], list[int]]:
         """For a class p, the classes q >= p (ascending) whose members may conflict with
@@ -503,11 +498,12 @@ class Engine:
             if found is not None:
                 return found
             a = reps[p]
-            partners: set[int] = set()
+            op_class, zorder = a.op_class, a.kind == Kind.OPTIMIZE_ZORDER
+            parts: list[list[int]] = []  # ascending slices of classes from p on
             for k, members in kinds.items():
-                pair_kind = (a.op_class, k[0], k[1] or a.kind == Kind.OPTIMIZE_ZORDER)
+                pair_kind = (op_class, k[0], k[1] or zorder)
                 if pair_kind not in verdicts:
-                    back = (k[0], a.op_class, pair_kind[2])
+                    back = (k[0], op_class, pair_kind[2])
                     verdicts[pair_kind] = (
                         self.judge.classes_can_conflict(*pair_kind, s) or self.judge.classes_can_conflict(*back, s),
                         decided(*pair_kind, s) and decided(*back, s),
@@ -517,14 +513,18 @@ class Engine:
                     continue
                 # member lists are ascending: the classes from p on are a slice
                 if keys[p] is None or not by_region:
-                    partners.update(members[bisect_left(members, p) :])
+                    parts.append(members[bisect_left(members, p) :])
                     continue
-                partners.update(wildcards[k][bisect_left(wildcards[k], p) :])
+                parts.append(wildcards[k][bisect_left(wildcards[k], p) :])
                 for value in keys[p]:
                     bucket = buckets[k].get(value)
                     if bucket:
-                        partners.update(bucket[bisect_left(bucket, p) :])
-            found = known[p] = classes.meeting(p, sorted(partners))
+                        parts.append(bucket[bisect_left(bucket, p) :])
+            parts = [part for part in parts if part]
+            # one slice is ascending and distinct as it is (most classes: one kind of
+            # write meets theirs); several are merged
+            partners = parts[0] if len(parts) == 1 else sorted(set().union(*parts))
+            found = known[p] = classes.meeting(p, partners)
             return found
 
         return partners_of
