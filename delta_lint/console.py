@@ -201,10 +201,7 @@ def check(
     from dataclasses import replace
 
     from delta_lint.findings import Gate, finish
-    from delta_lint.run import pause_collector, pipeline
-
-    if _ends_after_command:
-        pause_collector()
+    from delta_lint.run import pipeline
 
     if changed and diff_base:
         _fail("--changed and --diff-base are alternatives; give one")
@@ -760,19 +757,12 @@ def run_check(kwargs: dict) -> None:
         raise SystemExit(1) from None
 
 
-_ends_after_command = False  # set by `finish`: this process ends after its one command
-
-
 def finish(command: Callable[[], object]) -> None:
     """Run a console-script command (it ends by raising SystemExit) and end the
     process with its exit code. Once the command is done and its output flushed,
     the process ends without tearing the interpreter down: freeing a large run's
     objects one by one took a tenth of a second after the last byte was written.
-    Not after Spark ran: its gateway and the embedded server stop in exit handlers.
-    A `check` run by it may pause the cyclic collector for its run (see
-    `run.pause_collector`): nothing after it needs what a collection frees."""
-    global _ends_after_command
-    _ends_after_command = True
+    Not after Spark ran: its gateway and the embedded server stop in exit handlers."""
     code = 0
     for stream in (sys.stdout, sys.stderr):
         # a terminal or pipe that cannot show a character (an ASCII locale, a path

@@ -443,14 +443,6 @@ FRONT_END_BATCH = 16  # answers a front-end worker sends at once
 # 400-file and 2,000-file corpora, 0.45 and 1.97 MB), which the second core
 # returns as wall time only once each process has about a second of reading.
 FORK_BYTES = 1 << 20
-# Source bytes from which a run of a process that pauses the cyclic collector for
-# it (`pause_collector`) turns it on again. The collector frees little in a run
-# (about 5,500 objects in the 400-file corpus's three collections, each walking
-# 50,000 new ones: a twentieth of the run's CPU); without it the 10,000-file
-# corpus (7.7 MiB of source) peaked 14 MiB higher for the same CPU. Past this
-# size a run keeps it.
-COLLECT_BYTES = 4 << 20
-_paused: list[bool] = []  # the collector paused by `pause_collector`, not yet resumed
 
 
 def cores() -> int:
@@ -460,31 +452,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def pause_collector() -> None:
-    """Turn the cyclic collector off for the one run of a process that ends after it
-    (the console script's `check`, which exits without tearing the interpreter
-    down); the run turns it on again once it knows its files hold `COLLECT_BYTES`
-    or more to read after the cache (`_summaries`). Never in a process that runs
-    again (the language server, a library caller, the tests): their collector
-    would stay off, or collect everything the run allocated at its first turn on."""
-    import gc
-
-    if gc.isenabled():
-        gc.disable()
-        _paused.append(True)
-
-
-def _collector_for(size: int) -> None:
-    """The collector on again, paused for this run (`pause_collector`), when the run
-    reads `size` bytes of source or more than `COLLECT_BYTES`: what it frees then may
-    matter to memory."""
-    if _paused and size >= COLLECT_BYTES:
-        import gc
-
-        _paused.clear()
-        gc.enable()
 
 
 def front_end_workers(jobs: int | None, files: int, size: int) -> int:
@@ -1703,7 +1670,6 @@ def _summaries(
         else:
             summaries.append(None)
             misses.append((index, data, suffix, display, key))
-    _collector_for(sum(len(data) for _, data, *_ in misses))  # deferred notebooks too: the link stage reads them
     deferred: dict[int, tuple[Links, frozenset[str]]] = {}
     if defer and store is None:
         for miss in list(misses):
