@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
@@ -193,12 +194,19 @@ class Linker:
         files: list[tuple[str, Links | None]],
         workflows: Workflows | None = None,
         read_document: Callable[[str], object] | None = None,
+        base: dict[int, Links | None] | None = None,
     ) -> None:
+        # a file of a cycle of sources -> its links as read with a context its cycle
+        # gave nothing to (see `cycle`, `base_contexts`): what it gives the others
+        self.base = base or {}
+        self._cycles: dict[int, frozenset[int]] | None = None  # see `cycle`
+        self._setters: list[int] | None = None  # files that set task values (see `_taken`)
+        self._definers: list[int] | None = None  # files that define SQL procedures
         # a project document (YAML, JSON) by its path relative to the configuration
         # root, as plain values; None when it cannot be read
         self.read_document = read_document
         self.paths = [path for path, _ in files]
-        self.links = [links for _, links in files]
+        self.links: Sequence[Links | None] = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
@@ -245,13 +253,21 @@ class Linker:
     def sources(self, i: int) -> set[int]:
         """The files whose summaries file i's context is made of, one step away: the
         notebooks it `%run`s, the project modules it imports (by a template of their
-        name too), the child notebooks whose exit value it reads, the notebooks that
+        name too), the child notebooks whose exit value it reads (those that exit with
+        one), the notebooks that
         run it as a child (their arguments are its inputs), and every file that sets
         a task value (when it reads one) or defines a SQL procedure (when it CALLs
         one). What those take from others is theirs: the closure of this relation is
         what file i's context may change with. (A module's `called` functions come
         from its importers' words, which a reading with context does not change:
         not a source.)"""
+        out = self._taken(i)
+        out.discard(i)
+        return out
+
+    def _taken(self, i: int) -> set[int]:
+        """`sources`, file i among them where it takes from itself (a module that
+        imports itself, a notebook that reads the task values it sets)."""
         links = self.links[i]
         if links is None:
             return set()
@@ -261,17 +277,93 @@ class Linker:
             out.add(self.module(path, module))
             if name not in ("", "*"):  # `from package import module`
                 out.add(self.module(path, f"{module}.{name}" if module.strip(".") else module + name))
-        out.update(self.notebook(path, child) for child, _ in links.notebooks)
+        for child, _ in links.notebooks:  # a child that hands back no value gives nothing
+            found = self.notebook(path, child)
+            if found is not None and (self.links[found] is None or self.links[found].exit is not None):
+                out.add(found)
         out.update(caller for caller, _ in self.callers.get(i, ()))
         if links.task_value_reads or links.calls:
-            for j, other in enumerate(self.links):
-                if other is not None and (
-                    (links.task_value_reads and other.task_values) or (links.calls and other.procedures)
-                ):
-                    out.add(j)
+            if self._setters is None or self._definers is None:
+                self._setters = [j for j, other in enumerate(self.links) if other is not None and other.task_values]
+                self._definers = [j for j, other in enumerate(self.links) if other is not None and other.procedures]
+            out.update(self._setters if links.task_value_reads else ())
+            out.update(self._definers if links.calls else ())
         out.discard(None)
-        out.discard(i)
         return out  # type: ignore[return-value]
+
+    def cycle(self, i: int) -> frozenset[int]:
+        """The files of file i's cycle of sources (i among them): those whose readings
+        its own reading reaches again through theirs (`a` `%run`s `b`, which `%run`s
+        `a`; a package's `__init__.py` imports a module that imports the package).
+        Empty when its sources lead nowhere back to it, itself alone when it takes
+        from itself only.
+
+        A file's context is made only of readings that do not depend on its own later
+        reading: a file of a cycle is given what the other files of the cycle give
+        read with a context their cycle gave nothing to (their `base` readings, see
+        `base_contexts`), never what their last reading gives, which file i's
+        reading fed; and no file is given anything of its own (a module importing
+        itself, a notebook reading the task values it sets). So a value cannot go
+        round a cycle and grow at each reading, and the stage ends where its sources
+        end: a cycle is read once for each change that reaches it from below."""
+        if self._cycles is None:
+            self._cycles = {}
+            itself: set[int] = set()
+
+            def sources(j: int) -> set[int]:
+                out = self._taken(j)
+                if j in out:
+                    itself.add(j)
+                    out.discard(j)
+                return out
+
+            order, _ = _components(set(range(len(self.links))), set(), sources)
+            for component in order:
+                if len(component) > 1 or component[0] in itself:
+                    members = frozenset(component)
+                    self._cycles.update(dict.fromkeys(component, members))
+        return self._cycles.get(i, frozenset())
+
+    def base_contexts(self) -> dict[int, Context]:
+        """The context of each file of a cycle of sources made with nothing from its
+        cycle (empty ones too): what it is read with to give the others of its cycle
+        (see `cycle`)."""
+        out = {}
+        for i, links in enumerate(self.links):
+            members = self.cycle(i)
+            if links is None or len(members) < 2:  # (a file alone gives its cycle nothing)
+                continue
+            offered = self._offered.pop(i, None)
+            with self._view(i, dict.fromkeys(members)):
+                out[i] = self._context(i, links)
+            self._offered.pop(i, None)
+            if offered is not None:
+                self._offered[i] = offered
+        return out
+
+    @contextmanager
+    def _view(self, i: int, given: dict[int, Links | None]) -> Iterator[None]:
+        """Make file i's context with files `given` giving what their given links
+        give (None: nothing), file i itself nothing: every other file as its last
+        reading. What was worked out once for every file from the last readings (a
+        module's scope, the task values set, which notebooks run which) is worked
+        out again inside."""
+        links, scoped, set_values, callers = self.links, self._scoped, self._set_values, self.callers
+        over = {j: _giftless(self.links[j]) if found is None else found for j, found in given.items()}
+        over[i] = _giftless(self.links[i])
+        self.links, self._scoped, self._set_values = _Overlay(links, over), {}, None
+        self.callers = dict(callers)
+        self.callers[i] = [(c, args) for c, args in callers.get(i, ()) if c not in over] + [
+            (c, args)
+            for c in sorted(over)
+            if c != i and over[c] is not None
+            for path, args in over[c].notebooks  # type: ignore[union-attr]
+            if self.notebook(self.paths[c], path) == i
+        ]
+        try:
+            yield
+        finally:
+            self.links, self._scoped, self._set_values, self.callers = links, scoped, set_values, callers
 
     def ready(self, changed: Iterable[int]) -> set[int]:
         """Those of the files whose context `changed` that no other changed file's
@@ -391,7 +483,18 @@ class Linker:
         return self.paths[i] in self.runs_of and TEST_PATH.search(self.paths[i]) is not None
 
     def context(self, i: int) -> Context:
+        """File i's context (see `cycle`: of a file of a cycle, made with what the
+        others give read without their cycle)."""
         links = self.links[i]
+        if links is None:
+            return self._context(i, links)
+        members = self.cycle(i)
+        if not members:
+            return self._context(i, links)
+        with self._view(i, {j: self.base.get(j) for j in members if j != i}):
+            return self._context(i, links)
+
+    def _context(self, i: int, links: Links | None) -> Context:
         pipeline = self.pipeline_of.get(self.paths[i])
         if links is None:  # not read as job code: a pipeline's source, a dbt node, a job's task that looks like a test
             both = pipeline is not None and self._job_task_too(i)  # its job code read too: with the tasks' values
@@ -1021,6 +1124,42 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+class _Overlay(Sequence):
+    """The files' links with some of them replaced (see `Linker._view`)."""
+
+    def __init__(self, under: Sequence[Links | None], over: dict[int, Links | None]) -> None:
+        self.under, self.over = under, over
+
+    def __len__(self) -> int:
+        return len(self.under)
+
+    def __getitem__(self, j):  # type: ignore[override]
+        return self.over[j] if j in self.over else self.under[j]
+
+
+def _giftless(links: Links | None) -> Links | None:
+    """A file's links with what it asks of others and nothing it gives them: no
+    values (nor the documents its values come from), session, helpers, value
+    functions, clients, exit value, task values, nor its children's arguments (its
+    procedures are their text: kept)."""
+    if links is None:
+        return None
+    return replace(
+        links,
+        exports={},
+        session={},
+        functions={},
+        function_lines={},
+        methods={},
+        value_functions=[],
+        value_source="",
+        clients={},
+        exit=None,
+        task_values={},
+        notebooks=[(path, {}) for path, _ in links.notebooks],
+    )
 
 
 def _names(links: Links, name: str) -> bool:

@@ -1273,11 +1273,13 @@ def _link(
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
     readings = dict.fromkeys(files.contexts, 1)  # file -> its readings with a context
-    for wave in range(LINK_WAVES):
-        project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
-        linker = Linker(project + included, workflows, read_document)
-        if runs_in is None:
-            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
+    # a file of a cycle of sources -> its links read with nothing from its cycle, and
+    # the context they were read with (see `Linker.cycle`)
+    base: dict[int, Links | None] = {}
+    base_done: dict[int, Context] = {}
+    kept: dict[int, tuple[Context, FileResult]] = {}  # base readings, by file, with their contexts
+
+    def changed(linker: Linker) -> dict[int, Context]:
         found = linker.contexts()
         for i in done.keys() - found.keys():
             # read with a context before, none now (a function another file named is
@@ -1285,16 +1287,36 @@ def _link(
             found[i] = Context()
         for i in _job_run_sources(linker, files, inputs):
             found[i] = replace(found.get(i, Context()), scheduled=True)
-        contexts = {
+        return {
             i: c
             for i, c in found.items()
             if i < len(inputs.files) and done.get(i) != c and readings.get(i, 0) < MAX_LINKED_READINGS
         }
+
+    for wave in range(LINK_WAVES):
+        project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
+        linker = Linker(project + included, workflows, read_document, base)
+        if runs_in is None:
+            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
+        contexts = changed(linker)
+        bases = {i: c for i, c in linker.base_contexts().items() if i < len(inputs.files) and base_done.get(i) != c}
+        # a cycle's base readings once no reading below it is pending
+        bases = {i: c for i, c in bases.items() if i not in linker.behind(bases, contexts)}
+        if bases:
+            base_done.update(bases)
+            for i, c in list(bases.items()):  # its last reading was made with that context: it is the one
+                last = files.contexts.get(i)
+                if last == c or (last is None and not c and i not in files.later and i not in files.deferred):
+                    base[i] = files.summaries[i].links
+                    del bases[i]
+            base.update(_read_base(files, inputs, bases, store, kept))
+            linker = Linker(project + included, workflows, read_document, base)
+            contexts = changed(linker)
         if not contexts:
             break
         if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
-        _read_linked(files, inputs, contexts, store)
+        _read_linked(files, inputs, contexts, store, kept)
         done.update(contexts)
         readings.update((i, readings.get(i, 0) + 1) for i in contexts)
     for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
@@ -1535,7 +1557,56 @@ def _git_tracked(root: Path) -> frozenset[str]:
     return frozenset(os.fsdecode(name) for name in proc.stdout.split(b"\0") if name)
 
 
-def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:
+def _read_base(
+    files: _Files,
+    inputs: Inputs,
+    contexts: dict[int, Context],
+    store: Cache | None,
+    kept: dict[int, tuple[Context, FileResult]],
+) -> dict[int, Links | None]:
+    """The links of files of a cycle of sources read with contexts their cycle gave
+    nothing to (`Linker.base_contexts`): what they give the others of their cycle.
+    The files' own readings (their summaries, findings) stay as they are; each
+    reading is kept in `kept` with its context, for `_read_linked` to take where the
+    file's own context is that one (its cycle gives it nothing more)."""
+    keys = {i: _linked_key(inputs.files[i][4], c) if c else inputs.files[i][4] for i, c in contexts.items()}
+    hits = store.get_summaries(list(keys.values())) if store is not None else {}
+    out: dict[int, Links | None] = {}
+    fresh = {}
+    for i, context in sorted(contexts.items()):
+        if keys[i] in hits:
+            out[i] = hits[keys[i]].links
+            inputs.stats.files_from_cache += 1
+            continue
+        data = inputs.data(i)
+        if isinstance(data, FileResult):
+            out[i] = data.links
+            continue
+        display, rel, suffix, _, _ = inputs.files[i]
+        inputs.stats.files_analysed += 1
+        given = placed(context if context else None, display, rel)
+        result = analyze_data(data, suffix, display, given, files.memo)
+        out[i] = result.links
+        kept[i] = (context, result)
+        if store is not None and context:
+            try:
+                fresh[keys[i]] = encode_entry(result, FileSummary.of(result))
+            except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
+                pass
+    if store is not None and fresh:
+        store.put_many(fresh)
+    return out
+
+
+def _read_linked(
+    files: _Files,
+    inputs: Inputs,
+    contexts: dict[int, Context],
+    store: Cache | None,
+    kept: dict[int, tuple[Context, FileResult]] | None = None,
+) -> None:
+    """Read each file with its context (`kept`: readings made already, with theirs)."""
+    kept = kept if kept is not None else {}
     keys = {i: _linked_key(inputs.files[i][4], context) for i, context in contexts.items()}
     hits = store.get_summaries(list(keys.values())) if store is not None else {}
     fresh = {}
@@ -1551,6 +1622,10 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         if isinstance(data, FileResult):
             continue
         display, rel, suffix, _, _ = inputs.files[i]
+        made = kept.pop(i, None)
+        if made is not None and made[0] == context:
+            files.loaded[i], files.summaries[i] = made[1], FileSummary.of(made[1])
+            continue  # (in the store already, under the same key)
         inputs.stats.files_analysed += 1
         result = analyze_data(data, suffix, display, placed(context, display, rel), files.memo)
         summary = FileSummary.of(result)
