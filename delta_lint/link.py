@@ -65,6 +65,7 @@ class _Method:
     end: int
     at: int
     words: frozenset[str]
+    size: int  # the characters of its text
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class _ClassPieces:
     always: frozenset[str]  # the words of what is always kept
     methods: tuple[_Method, ...]
     statements: int  # the statements of the class's body
+    size: int  # the characters of what is always kept
 
     @staticmethod
     def of(source: str, shape: ClassShape) -> _ClassPieces | None:
@@ -98,12 +100,13 @@ class _ClassPieces:
         for name, first, end, at in spans:
             if not 0 <= first <= at < end <= len(lines):
                 return None
-            methods.append(_Method(name, first, end, at, frozenset(source_words("\n".join(lines[first:end])))))
+            text = "\n".join(lines[first:end])
+            methods.append(_Method(name, first, end, at, frozenset(source_words(text)), len(text)))
         if not methods:
             return None
         inside = {n for m in methods for n in range(m.first, m.end)}
-        always = frozenset(source_words("\n".join(line for n, line in enumerate(lines) if n not in inside)))
-        return _ClassPieces(lines, always, tuple(methods), statements)
+        rest = "\n".join(line for n, line in enumerate(lines) if n not in inside)
+        return _ClassPieces(lines, frozenset(source_words(rest)), tuple(methods), statements, len(rest))
 
     def text(self, kept: set[str]) -> str:
         """The class with only the methods named `kept` (and what is always kept),
@@ -182,6 +185,10 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     return same, differ
 
 
+# characters of helper text one file is given (see `Linker._named_helpers`): above
+# what a project's own helpers come to (38 KB at most in the learn repositories), a
+# bound on what a library's examples naming its client are given (megabytes)
+MAX_HELPER_TEXT = 64 * 1024
 # procedures one file is given, those its calls' bodies call included
 MAX_GIVEN_PROCEDURES = 64
 
@@ -238,6 +245,8 @@ class Linker:
         # only imported (`from .run import run` in a package's `__init__.py`) is not,
         # so its module keeps its writes
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
+        # file -> the helpers its code names that `MAX_HELPER_TEXT` left out (see `_named_helpers`)
+        self.helpers_left: dict[int, int] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
         self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
@@ -556,7 +565,9 @@ class Linker:
         offered = helpers
         if links.names is not None and helpers:
             # an object's class is read where the object is used: named by the object
-            helpers = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
+            helpers, left = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
+            if left:
+                self.helpers_left[i] = left
         self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
         both = pipeline is not None and self._job_task_too(i)  # its job code: the job tasks' values alone
         inputs = self._job_inputs(i) if both else self.bindings.get(self.paths[i], {})
@@ -638,7 +649,7 @@ class Linker:
 
     def _named_helpers(
         self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
-    ) -> dict[str, tuple[str, str, tuple[int, int] | None]]:
+    ) -> tuple[dict[str, tuple[str, str, tuple[int, int] | None]], int]:
         """The helpers a file's code may call: those whose name (the last part of the
         name it has there: `f` of `util.f` and of `pkg/io.py::f`) is among the words
         of its code, and, in turn, among the words of a helper kept. Words of strings
@@ -649,7 +660,15 @@ class Linker:
         name it, and a file is not read with the dozens of functions a shared `%run`
         notebook defines when it calls two of them. A class kept is given with the
         methods such words name (see `_ClassPieces`): only those methods' words count
-        in turn."""
+        in turn.
+
+        Within `MAX_HELPER_TEXT` characters of their text: a helper that names many
+        others (a client whose `__init__` makes an object of every API class, a
+        dispatch table) would give every file that names it a whole library, read
+        again in each. The helpers are taken by how near the file's own words name
+        them (those its code names, then those these name, ...), in the order of
+        their names within one step; those past the budget are left out, and their
+        count returned (0: none), for a note."""
         by_name: dict[str, list[str]] = {}  # the name a helper is called by -> the helpers
         for bound in helpers:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
@@ -659,42 +678,63 @@ class Linker:
         # several names is pasted once, so it is cut once)
         methods: dict[str, list[tuple[str, _Method]]] = {}
         cut: dict[str, set[str]] = {}
+        counted: set[str] = set()  # the sources whose text counts already
+        size = 0
+        left: set[tuple[str, str]] = set()  # helpers and methods left out past the budget
         seen = set(names.split())
-        todo = [word for word in seen if word in by_name]
+        level = sorted(word for word in seen if word in by_name)
+        following: list[str] = []  # the words the next step takes helpers by
 
         def take(words: Iterable[str]) -> None:
             for word in words:
                 if word not in seen:
                     seen.add(word)
                     if word in by_name or word in methods:
-                        todo.append(word)
+                        following.append(word)
 
-        while todo:
-            word = todo.pop()
-            for bound in by_name.get(word, ()):
-                if bound in kept:
-                    continue
-                kept.add(bound)
-                source = helpers[bound][1]
-                pieces = self._pieces_of(source)
-                if pieces is None:
-                    take(self._words_of(source))
-                    continue
-                cut.setdefault(source, set())
-                take(pieces.always)
-                for method in pieces.methods:
-                    methods.setdefault(method.name, []).append((source, method))
-                    if method.name in seen:
-                        todo.append(method.name)
-            for source, method in methods.pop(word, ()) if word in seen else ():
-                cut[source].add(method.name)
-                take(method.words)
+        while level:
+            following.clear()
+            for word in level:
+                for bound in sorted(by_name.get(word, ())):
+                    if bound in kept:
+                        continue
+                    source = helpers[bound][1]
+                    pieces = self._pieces_of(source)
+                    cost = 0 if source in counted else len(source) if pieces is None else pieces.size
+                    if size + cost > MAX_HELPER_TEXT:
+                        left.add((bound, ""))
+                        continue
+                    size += cost
+                    counted.add(source)
+                    kept.add(bound)
+                    if pieces is None:
+                        take(self._words_of(source))
+                        continue
+                    cut.setdefault(source, set())
+                    take(pieces.always)
+                    for method in pieces.methods:
+                        methods.setdefault(method.name, []).append((source, method))
+                        if method.name in seen:
+                            following.append(method.name)
+                for source, method in methods.pop(word, ()) if word in seen else ():
+                    if method.name in cut[source]:
+                        continue
+                    if size + method.size > MAX_HELPER_TEXT:
+                        left.add((source, method.name))
+                        continue
+                    size += method.size
+                    cut[source].add(method.name)
+                    take(method.words)
+            level = sorted(set(following))
         out = {}
+        texts: dict[str, str] = {}  # a class offered under several names: one text
         for bound, (module, source, start) in helpers.items():
             if bound in kept:
                 pieces = self._pieces_of(source)
-                out[bound] = (module, pieces.text(cut[source]) if pieces is not None else source, start)
-        return out
+                if pieces is not None and source not in texts:
+                    texts[source] = pieces.text(cut[source])
+                out[bound] = (module, texts[source] if pieces is not None else source, start)
+        return out, len(left)
 
     def _pieces_of(self, source: str) -> _ClassPieces | None:
         """A class helper's methods apart (see `_ClassPieces`), once a linker per source."""

@@ -1278,6 +1278,7 @@ def _link(
     base: dict[int, Links | None] = {}
     base_done: dict[int, Context] = {}
     kept: dict[int, tuple[Context, FileResult]] = {}  # base readings, by file, with their contexts
+    cut: dict[int, int] = {}  # file -> the helpers its last context left out (`Linker.helpers_left`)
 
     def changed(linker: Linker) -> dict[int, Context]:
         found = linker.contexts()
@@ -1314,6 +1315,8 @@ def _link(
             contexts = changed(linker)
         if not contexts:
             break
+        for i in contexts:
+            cut[i] = linker.helpers_left.get(i, 0)
         if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store, kept)
@@ -1321,7 +1324,27 @@ def _link(
         readings.update((i, readings.get(i, 0) + 1) for i in contexts)
     for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
         _read_plain(files, inputs, i)
+    inputs.diagnostics.extend(_helpers_left(inputs, {i: n for i, n in cut.items() if n and i in done}))
     return RunsIn(runs_in or {}, pooled)
+
+
+def _helpers_left(inputs: Inputs, left: dict[int, int]) -> list[Diagnostic]:
+    """The note of each file read without some helpers its code names, past the
+    budget of helper text a file is given (`link.MAX_HELPER_TEXT`)."""
+    from delta_lint.frontend.values.resolver import BUDGET_SPENT
+    from delta_lint.link import MAX_HELPER_TEXT
+
+    return [
+        Diagnostic(
+            BUDGET_SPENT,
+            Location(inputs.files[i][0], 1, 1),
+            f"read without {n} of the helpers (functions, methods) its imports and `%run`s offer that its code "
+            f"names: their text is past {MAX_HELPER_TEXT:,} characters, the analysis budget of a file; "
+            "writes they make here are not seen",
+            "warning",
+        )
+        for i, n in sorted(left.items())
+    ]
 
 
 def _job_run_sources(linker: Linker, files: _Files, inputs: Inputs) -> list[int]:
