@@ -207,6 +207,7 @@ class Linker:
         # gave nothing to (see `cycle`, `base_contexts`): what it gives the others
         self.base = base or {}
         self._cycles: dict[int, frozenset[int]] | None = None  # see `cycle`
+        self._depth = 0  # see `depth`
         self._setters: list[int] | None = None  # files that set task values (see `_taken`)
         self._definers: list[int] | None = None  # files that define SQL procedures
         # a project document (YAML, JSON) by its path relative to the configuration
@@ -327,11 +328,25 @@ class Linker:
                 return out
 
             order, _ = _components(set(range(len(self.links))), set(), sources)
-            for component in order:
+            of: dict[int, tuple[int, ...]] = {}
+            depth: dict[tuple[int, ...], int] = {}
+            for component in order:  # each after those it reaches
+                of.update(dict.fromkeys(component, component))
                 if len(component) > 1 or component[0] in itself:
                     members = frozenset(component)
                     self._cycles.update(dict.fromkeys(component, members))
+                below = [
+                    depth[of[k]] for j in component for k in self._taken(j) if of.get(k, component) is not component
+                ]
+                depth[component] = 1 + max(below, default=0)
+            self._depth = max(depth.values(), default=0)
         return self._cycles.get(i, frozenset())
+
+    def depth(self) -> int:
+        """The files of the longest chain of sources (a cycle counts as one): the
+        waves of readings after which every context is made of settled readings."""
+        self.cycle(0)
+        return self._depth
 
     def base_contexts(self) -> dict[int, Context]:
         """The context of each file of a cycle of sources made with nothing from its

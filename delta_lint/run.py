@@ -1228,8 +1228,11 @@ class _Files:
 
 
 # a `%run` notebook read with what its own includes give, then its includers with that:
-# each wave reads the files no other pending reading can change (`Linker.ready`)
+# each wave reads the files no other pending reading can change (`Linker.ready`), so a
+# chain of sources N files deep (`Linker.depth`) settles in N waves; at least this
+# many, at most MAX_LINK_WAVES (a note says which files the bound left unsettled)
 LINK_WAVES = 8
+MAX_LINK_WAVES = 32
 # and each file read with a context at most this often: notebooks that `%run` each other
 # may grow a value at each reading (`A = B + "_a"`, `B = A + "_b"`), which no wave ends
 MAX_LINKED_READINGS = 3
@@ -1288,15 +1291,22 @@ def _link(
             found[i] = Context()
         for i in _job_run_sources(linker, files, inputs):
             found[i] = replace(found.get(i, Context()), scheduled=True)
-        return {
-            i: c
-            for i, c in found.items()
-            if i < len(inputs.files) and done.get(i) != c and readings.get(i, 0) < MAX_LINKED_READINGS
-        }
+        differ = {i: c for i, c in found.items() if i < len(inputs.files) and done.get(i) != c}
+        unsettled.clear()
+        unsettled.update(i for i in differ if readings.get(i, 0) >= MAX_LINKED_READINGS)
+        return {i: c for i, c in differ.items() if i not in unsettled}
 
-    for wave in range(LINK_WAVES):
+    unsettled: set[int] = set()  # files whose context changed again past their readings
+    waves = LINK_WAVES
+    wave = 0
+    while True:
         project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
         linker = Linker(project + included, workflows, read_document, base)
+        if wave == waves:  # the bound: which files would be read again
+            unsettled.update(changed(linker))
+            break
+        if wave == 0:
+            waves = min(MAX_LINK_WAVES, max(LINK_WAVES, linker.depth() + 1))
         if runs_in is None:
             runs_in, pooled = linker.runs_in(), linker.pooled_runs()
         contexts = changed(linker)
@@ -1317,15 +1327,36 @@ def _link(
             break
         for i in contexts:
             cut[i] = linker.helpers_left.get(i, 0)
-        if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
+        if wave < waves - 1:  # the last wave reads every file whose context changed
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
         _read_linked(files, inputs, contexts, store, kept)
         done.update(contexts)
         readings.update((i, readings.get(i, 0) + 1) for i in contexts)
+        wave += 1
     for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
         _read_plain(files, inputs, i)
     inputs.diagnostics.extend(_helpers_left(inputs, {i: n for i, n in cut.items() if n and i in done}))
+    inputs.diagnostics.extend(_unsettled(inputs, unsettled, waves))
     return RunsIn(runs_in or {}, pooled)
+
+
+def _unsettled(inputs: Inputs, files: set[int], waves: int) -> list[Diagnostic]:
+    """The note of each file whose context the link stage's bounds left changing:
+    what other files give it is that of an earlier reading of theirs, or missing."""
+    from delta_lint.frontend.values.resolver import BUDGET_SPENT
+
+    return [
+        Diagnostic(
+            BUDGET_SPENT,
+            Location(inputs.files[i][0], 1, 1),
+            f"what other files give it was still changing when the link stage stopped (at {waves} waves, "
+            f"{MAX_LINKED_READINGS} readings of a file with a context): values it takes from them may be "
+            "those of an earlier reading, or unknown",
+            "warning",
+        )
+        for i in sorted(files)
+        if i < len(inputs.files)
+    ]
 
 
 def _helpers_left(inputs: Inputs, left: dict[int, int]) -> list[Diagnostic]:

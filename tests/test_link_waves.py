@@ -183,3 +183,38 @@ def test_notebooks_growing_a_value_through_each_other_are_read_a_bounded_number_
     )
     assert len(result.intents) == 1
     assert result.stats.files_analysed <= 2 + 2 * 3
+
+
+def _deep_import_chain(depth: int, deepest: str) -> dict[str, str]:
+    """job imports m1, which imports m2, ... to m{depth}, each deriving its value."""
+    files = {"pkg/__init__.py": "", f"pkg/m{depth}.py": deepest + "\n"}
+    for k in range(1, depth):
+        files[f"pkg/m{k}.py"] = f'from pkg.m{k + 1} import V{k + 1}\nV{k} = V{k + 1} + "_{k}"\n'
+    files["job.py"] = 'from pkg.m1 import V1\nspark.range(3).write.mode("append").saveAsTable(f"main.s.{V1}")\n'
+    return files
+
+
+def test_a_value_twelve_imported_modules_deep_reaches_the_write(lint):
+    """More levels than the waves' floor (8): the waves are as many as the chain of
+    sources is deep (`Linker.depth`), so the value reaches the write, with no note."""
+    result = lint(_deep_import_chain(12, 'V12 = "t"'))
+    assert _tables(result) == ["main.s.t" + "".join(f"_{k}" for k in range(11, 0, -1))]
+    assert not [d for d in result.findings if d.rule == "DL008"]
+
+
+def test_a_twelve_deep_chain_whose_deepest_value_is_unknown_stays_a_parameter(lint):
+    result = lint(_deep_import_chain(12, 'import os\nV12 = os.environ["T"]'))
+    [table] = _tables(result)
+    assert not table.startswith("main.s.t_")
+
+
+def test_a_chain_deeper_than_the_waves_bound_ends_with_a_note(lint, monkeypatch):
+    """Past MAX_LINK_WAVES the stage stops, and says which files it left changing."""
+    import delta_lint.run
+
+    monkeypatch.setattr(delta_lint.run, "MAX_LINK_WAVES", 4)
+    monkeypatch.setattr(delta_lint.run, "LINK_WAVES", 4)
+    result = lint(_deep_import_chain(8, 'V8 = "t"'))
+    assert _tables(result) != ["main.s.t" + "".join(f"_{k}" for k in range(7, 0, -1))]
+    noted = sorted(d.location.path for d in result.findings if d.rule == "DL008" and "still changing" in d.message)
+    assert noted and set(noted) <= {"job.py", *(f"pkg/m{k}.py" for k in range(1, 8))}
