@@ -1683,6 +1683,19 @@ def _read_linked(
         inputs.stats.files_analysed += 1
         result = analyze_data(data, suffix, display, placed(context, display, rel), files.memo)
         summary = FileSummary.of(result)
+        asked = files.summaries[i].links
+        if (
+            context
+            and asked is not None
+            and asked.calls
+            and (summary.links is None or summary.links.calls != asked.calls)
+        ):
+            # a reading given the procedures its CALLs name asks for them no more: what
+            # it asks stays what its reading without them asked, or its context would
+            # empty, and its reading again ask once more
+            links = summary.links if summary.links is not None else asked
+            calls = list(dict.fromkeys([*asked.calls, *links.calls]))
+            summary = replace(summary, links=replace(links, calls=calls))
         files.loaded[i], files.summaries[i] = result, summary
         if store is not None:
             try:

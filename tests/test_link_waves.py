@@ -218,3 +218,23 @@ def test_a_chain_deeper_than_the_waves_bound_ends_with_a_note(lint, monkeypatch)
     assert _tables(result) != ["main.s.t" + "".join(f"_{k}" for k in range(7, 0, -1))]
     noted = sorted(d.location.path for d in result.findings if d.rule == "DL008" and "still changing" in d.message)
     assert noted and set(noted) <= {"job.py", *(f"pkg/m{k}.py" for k in range(1, 8))}
+
+
+def test_a_call_read_with_the_procedure_it_names_is_read_once_with_it(lint):
+    """Read with the procedure's body, a CALL asks for it no more; what the file asks
+    stays what its reading without context asked, so its context does not empty and
+    come back at each reading (plain, with, without, with: four readings and a note)."""
+    result = lint(
+        {
+            "sql/a.sql": _PROC.format(name="a", body="INSERT INTO sales.t VALUES (1);"),
+            "jobs/job.sql": "CALL main.ops.a();\n",
+        }
+    )
+    assert [(i.location.path, i.table.name) for i in result.intents] == [("jobs/job.sql", "main.sales.t")]
+    assert result.stats.files_analysed == 3
+    assert not [f for f in result.findings if f.rule == "DL008"]
+
+
+def test_a_call_no_file_defines_is_read_once_alone(lint):
+    result = lint({"sql/a.sql": "SELECT 1;\n", "jobs/job.sql": "CALL main.ops.missing();\n"})
+    assert result.intents == [] and result.stats.files_analysed == 2
