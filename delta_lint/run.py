@@ -1343,6 +1343,8 @@ def _link(
 def _unsettled(inputs: Inputs, files: set[int], waves: int) -> list[Diagnostic]:
     """The note of each file whose context the link stage's bounds left changing:
     what other files give it is that of an earlier reading of theirs, or missing."""
+    if not files:
+        return []
     from delta_lint.frontend.values.resolver import BUDGET_SPENT
 
     return [
@@ -1362,6 +1364,8 @@ def _unsettled(inputs: Inputs, files: set[int], waves: int) -> list[Diagnostic]:
 def _helpers_left(inputs: Inputs, left: dict[int, int]) -> list[Diagnostic]:
     """The note of each file read without some helpers its code names, past the
     budget of helper text a file is given (`link.MAX_HELPER_TEXT`)."""
+    if not left:
+        return []  # (the value layer's rules are not imported for nothing)
     from delta_lint.frontend.values.resolver import BUDGET_SPENT
     from delta_lint.link import MAX_HELPER_TEXT
 
