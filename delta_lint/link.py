@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from delta_lint.bundle import Workflows, task_runs
@@ -64,6 +65,7 @@ class _Method:
     end: int
     at: int
     words: frozenset[str]
+    size: int  # the characters of its text
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class _ClassPieces:
     always: frozenset[str]  # the words of what is always kept
     methods: tuple[_Method, ...]
     statements: int  # the statements of the class's body
+    size: int  # the characters of what is always kept
 
     @staticmethod
     def of(source: str, shape: ClassShape) -> _ClassPieces | None:
@@ -97,12 +100,13 @@ class _ClassPieces:
         for name, first, end, at in spans:
             if not 0 <= first <= at < end <= len(lines):
                 return None
-            methods.append(_Method(name, first, end, at, frozenset(source_words("\n".join(lines[first:end])))))
+            text = "\n".join(lines[first:end])
+            methods.append(_Method(name, first, end, at, frozenset(source_words(text)), len(text)))
         if not methods:
             return None
         inside = {n for m in methods for n in range(m.first, m.end)}
-        always = frozenset(source_words("\n".join(line for n, line in enumerate(lines) if n not in inside)))
-        return _ClassPieces(lines, always, tuple(methods), statements)
+        rest = "\n".join(line for n, line in enumerate(lines) if n not in inside)
+        return _ClassPieces(lines, frozenset(source_words(rest)), tuple(methods), statements, len(rest))
 
     def text(self, kept: set[str]) -> str:
         """The class with only the methods named `kept` (and what is always kept),
@@ -181,6 +185,10 @@ def pooled_inputs(readings: list[tuple[tuple[str, str], ...]]) -> tuple[tuple[tu
     return same, differ
 
 
+# characters of helper text one file is given (see `Linker._named_helpers`): above
+# what a project's own helpers come to (38 KB at most in the learn repositories), a
+# bound on what a library's examples naming its client are given (megabytes)
+MAX_HELPER_TEXT = 64 * 1024
 # procedures one file is given, those its calls' bodies call included
 MAX_GIVEN_PROCEDURES = 64
 
@@ -193,12 +201,20 @@ class Linker:
         files: list[tuple[str, Links | None]],
         workflows: Workflows | None = None,
         read_document: Callable[[str], object] | None = None,
+        base: dict[int, Links | None] | None = None,
     ) -> None:
+        # a file of a cycle of sources -> its links as read with a context its cycle
+        # gave nothing to (see `cycle`, `base_contexts`): what it gives the others
+        self.base = base or {}
+        self._cycles: dict[int, frozenset[int]] | None = None  # see `cycle`
+        self._depth = 0  # see `depth`
+        self._setters: list[int] | None = None  # files that set task values (see `_taken`)
+        self._definers: list[int] | None = None  # files that define SQL procedures
         # a project document (YAML, JSON) by its path relative to the configuration
         # root, as plain values; None when it cannot be read
         self.read_document = read_document
         self.paths = [path for path, _ in files]
-        self.links = [links for _, links in files]
+        self.links: Sequence[Links | None] = [links for _, links in files]
         self.index = {path: i for i, path in enumerate(self.paths)}
         self._by_name: dict[str, list[int]] | None = None  # see `_named`
         self._notebook_stems: dict[str, list[tuple[str, int]]] | None = None  # see `_ending`
@@ -230,6 +246,8 @@ class Linker:
         # only imported (`from .run import run` in a package's `__init__.py`) is not,
         # so its module keeps its writes
         self._offered: dict[int, list[tuple[str, str, str]]] = {}
+        # file -> the helpers its code names that `MAX_HELPER_TEXT` left out (see `_named_helpers`)
+        self.helpers_left: dict[int, int] = {}
         self._words: dict[str, frozenset[str]] = {}  # a helper's source -> its words (see `_named_helpers`)
         self._pieces: dict[str, _ClassPieces | None] = {}  # a class helper's source -> its methods apart
         self._shapes: dict[str, ClassShape] = {}  # a class helper's source -> where its methods are
@@ -245,13 +263,21 @@ class Linker:
     def sources(self, i: int) -> set[int]:
         """The files whose summaries file i's context is made of, one step away: the
         notebooks it `%run`s, the project modules it imports (by a template of their
-        name too), the child notebooks whose exit value it reads, the notebooks that
+        name too), the child notebooks whose exit value it reads (those that exit with
+        one), the notebooks that
         run it as a child (their arguments are its inputs), and every file that sets
         a task value (when it reads one) or defines a SQL procedure (when it CALLs
         one). What those take from others is theirs: the closure of this relation is
         what file i's context may change with. (A module's `called` functions come
         from its importers' words, which a reading with context does not change:
         not a source.)"""
+        out = self._taken(i)
+        out.discard(i)
+        return out
+
+    def _taken(self, i: int) -> set[int]:
+        """`sources`, file i among them where it takes from itself (a module that
+        imports itself, a notebook that reads the task values it sets)."""
         links = self.links[i]
         if links is None:
             return set()
@@ -261,17 +287,107 @@ class Linker:
             out.add(self.module(path, module))
             if name not in ("", "*"):  # `from package import module`
                 out.add(self.module(path, f"{module}.{name}" if module.strip(".") else module + name))
-        out.update(self.notebook(path, child) for child, _ in links.notebooks)
+        for child, _ in links.notebooks:  # a child that hands back no value gives nothing
+            found = self.notebook(path, child)
+            if found is not None and (self.links[found] is None or self.links[found].exit is not None):
+                out.add(found)
         out.update(caller for caller, _ in self.callers.get(i, ()))
         if links.task_value_reads or links.calls:
-            for j, other in enumerate(self.links):
-                if other is not None and (
-                    (links.task_value_reads and other.task_values) or (links.calls and other.procedures)
-                ):
-                    out.add(j)
+            if self._setters is None or self._definers is None:
+                self._setters = [j for j, other in enumerate(self.links) if other is not None and other.task_values]
+                self._definers = [j for j, other in enumerate(self.links) if other is not None and other.procedures]
+            out.update(self._setters if links.task_value_reads else ())
+            out.update(self._definers if links.calls else ())
         out.discard(None)
-        out.discard(i)
         return out  # type: ignore[return-value]
+
+    def cycle(self, i: int) -> frozenset[int]:
+        """The files of file i's cycle of sources (i among them): those whose readings
+        its own reading reaches again through theirs (`a` `%run`s `b`, which `%run`s
+        `a`; a package's `__init__.py` imports a module that imports the package).
+        Empty when its sources lead nowhere back to it, itself alone when it takes
+        from itself only.
+
+        A file's context is made only of readings that do not depend on its own later
+        reading: a file of a cycle is given what the other files of the cycle give
+        read with a context their cycle gave nothing to (their `base` readings, see
+        `base_contexts`), never what their last reading gives, which file i's
+        reading fed; and no file is given anything of its own (a module importing
+        itself, a notebook reading the task values it sets). So a value cannot go
+        round a cycle and grow at each reading, and the stage ends where its sources
+        end: a cycle is read once for each change that reaches it from below."""
+        if self._cycles is None:
+            self._cycles = {}
+            itself: set[int] = set()
+
+            def sources(j: int) -> set[int]:
+                out = self._taken(j)
+                if j in out:
+                    itself.add(j)
+                    out.discard(j)
+                return out
+
+            order, _ = _components(set(range(len(self.links))), set(), sources)
+            of: dict[int, tuple[int, ...]] = {}
+            depth: dict[tuple[int, ...], int] = {}
+            for component in order:  # each after those it reaches
+                of.update(dict.fromkeys(component, component))
+                if len(component) > 1 or component[0] in itself:
+                    members = frozenset(component)
+                    self._cycles.update(dict.fromkeys(component, members))
+                below = [
+                    depth[of[k]] for j in component for k in self._taken(j) if of.get(k, component) is not component
+                ]
+                depth[component] = 1 + max(below, default=0)
+            self._depth = max(depth.values(), default=0)
+        return self._cycles.get(i, frozenset())
+
+    def depth(self) -> int:
+        """The files of the longest chain of sources (a cycle counts as one): the
+        waves of readings after which every context is made of settled readings."""
+        self.cycle(0)
+        return self._depth
+
+    def base_contexts(self) -> dict[int, Context]:
+        """The context of each file of a cycle of sources made with nothing from its
+        cycle (empty ones too): what it is read with to give the others of its cycle
+        (see `cycle`)."""
+        out = {}
+        for i, links in enumerate(self.links):
+            members = self.cycle(i)
+            if links is None or len(members) < 2:  # (a file alone gives its cycle nothing)
+                continue
+            offered = self._offered.pop(i, None)
+            with self._view(i, dict.fromkeys(members)):
+                out[i] = self._context(i, links)
+            self._offered.pop(i, None)
+            if offered is not None:
+                self._offered[i] = offered
+        return out
+
+    @contextmanager
+    def _view(self, i: int, given: dict[int, Links | None]) -> Iterator[None]:
+        """Make file i's context with files `given` giving what their given links
+        give (None: nothing), file i itself nothing: every other file as its last
+        reading. What was worked out once for every file from the last readings (a
+        module's scope, the task values set, which notebooks run which) is worked
+        out again inside."""
+        links, scoped, set_values, callers = self.links, self._scoped, self._set_values, self.callers
+        over = {j: _giftless(self.links[j]) if found is None else found for j, found in given.items()}
+        over[i] = _giftless(self.links[i])
+        self.links, self._scoped, self._set_values = _Overlay(links, over), {}, None
+        self.callers = dict(callers)
+        self.callers[i] = [(c, args) for c, args in callers.get(i, ()) if c not in over] + [
+            (c, args)
+            for c in sorted(over)
+            if c != i and over[c] is not None
+            for path, args in over[c].notebooks  # type: ignore[union-attr]
+            if self.notebook(self.paths[c], path) == i
+        ]
+        try:
+            yield
+        finally:
+            self.links, self._scoped, self._set_values, self.callers = links, scoped, set_values, callers
 
     def ready(self, changed: Iterable[int]) -> set[int]:
         """Those of the files whose context `changed` that no other changed file's
@@ -391,7 +507,18 @@ class Linker:
         return self.paths[i] in self.runs_of and TEST_PATH.search(self.paths[i]) is not None
 
     def context(self, i: int) -> Context:
+        """File i's context (see `cycle`: of a file of a cycle, made with what the
+        others give read without their cycle)."""
         links = self.links[i]
+        if links is None:
+            return self._context(i, links)
+        members = self.cycle(i)
+        if not members:
+            return self._context(i, links)
+        with self._view(i, {j: self.base.get(j) for j in members if j != i}):
+            return self._context(i, links)
+
+    def _context(self, i: int, links: Links | None) -> Context:
         pipeline = self.pipeline_of.get(self.paths[i])
         if links is None:  # not read as job code: a pipeline's source, a dbt node, a job's task that looks like a test
             both = pipeline is not None and self._job_task_too(i)  # its job code read too: with the tasks' values
@@ -453,7 +580,9 @@ class Linker:
         offered = helpers
         if links.names is not None and helpers:
             # an object's class is read where the object is used: named by the object
-            helpers = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
+            helpers, left = self._named_helpers(helpers, " ".join([links.names, *sorted(classes)]))
+            if left:
+                self.helpers_left[i] = left
         self._offered[i] = [(bound, offered[bound][0], offered[bound][1]) for bound in helpers]
         both = pipeline is not None and self._job_task_too(i)  # its job code: the job tasks' values alone
         inputs = self._job_inputs(i) if both else self.bindings.get(self.paths[i], {})
@@ -535,7 +664,7 @@ class Linker:
 
     def _named_helpers(
         self, helpers: dict[str, tuple[str, str, tuple[int, int] | None]], names: str
-    ) -> dict[str, tuple[str, str, tuple[int, int] | None]]:
+    ) -> tuple[dict[str, tuple[str, str, tuple[int, int] | None]], int]:
         """The helpers a file's code may call: those whose name (the last part of the
         name it has there: `f` of `util.f` and of `pkg/io.py::f`) is among the words
         of its code, and, in turn, among the words of a helper kept. Words of strings
@@ -546,7 +675,15 @@ class Linker:
         name it, and a file is not read with the dozens of functions a shared `%run`
         notebook defines when it calls two of them. A class kept is given with the
         methods such words name (see `_ClassPieces`): only those methods' words count
-        in turn."""
+        in turn.
+
+        Within `MAX_HELPER_TEXT` characters of their text: a helper that names many
+        others (a client whose `__init__` makes an object of every API class, a
+        dispatch table) would give every file that names it a whole library, read
+        again in each. The helpers are taken by how near the file's own words name
+        them (those its code names, then those these name, ...), in the order of
+        their names within one step; those past the budget are left out, and their
+        count returned (0: none), for a note."""
         by_name: dict[str, list[str]] = {}  # the name a helper is called by -> the helpers
         for bound in helpers:
             by_name.setdefault(bound.rsplit(SCOPED, 1)[-1].rsplit(".", 1)[-1], []).append(bound)
@@ -556,42 +693,63 @@ class Linker:
         # several names is pasted once, so it is cut once)
         methods: dict[str, list[tuple[str, _Method]]] = {}
         cut: dict[str, set[str]] = {}
+        counted: set[str] = set()  # the sources whose text counts already
+        size = 0
+        left: set[tuple[str, str]] = set()  # helpers and methods left out past the budget
         seen = set(names.split())
-        todo = [word for word in seen if word in by_name]
+        level = sorted(word for word in seen if word in by_name)
+        following: list[str] = []  # the words the next step takes helpers by
 
         def take(words: Iterable[str]) -> None:
             for word in words:
                 if word not in seen:
                     seen.add(word)
                     if word in by_name or word in methods:
-                        todo.append(word)
+                        following.append(word)
 
-        while todo:
-            word = todo.pop()
-            for bound in by_name.get(word, ()):
-                if bound in kept:
-                    continue
-                kept.add(bound)
-                source = helpers[bound][1]
-                pieces = self._pieces_of(source)
-                if pieces is None:
-                    take(self._words_of(source))
-                    continue
-                cut.setdefault(source, set())
-                take(pieces.always)
-                for method in pieces.methods:
-                    methods.setdefault(method.name, []).append((source, method))
-                    if method.name in seen:
-                        todo.append(method.name)
-            for source, method in methods.pop(word, ()) if word in seen else ():
-                cut[source].add(method.name)
-                take(method.words)
+        while level:
+            following.clear()
+            for word in level:
+                for bound in sorted(by_name.get(word, ())):
+                    if bound in kept:
+                        continue
+                    source = helpers[bound][1]
+                    pieces = self._pieces_of(source)
+                    cost = 0 if source in counted else len(source) if pieces is None else pieces.size
+                    if size + cost > MAX_HELPER_TEXT:
+                        left.add((bound, ""))
+                        continue
+                    size += cost
+                    counted.add(source)
+                    kept.add(bound)
+                    if pieces is None:
+                        take(self._words_of(source))
+                        continue
+                    cut.setdefault(source, set())
+                    take(pieces.always)
+                    for method in pieces.methods:
+                        methods.setdefault(method.name, []).append((source, method))
+                        if method.name in seen:
+                            following.append(method.name)
+                for source, method in methods.pop(word, ()) if word in seen else ():
+                    if method.name in cut[source]:
+                        continue
+                    if size + method.size > MAX_HELPER_TEXT:
+                        left.add((source, method.name))
+                        continue
+                    size += method.size
+                    cut[source].add(method.name)
+                    take(method.words)
+            level = sorted(set(following))
         out = {}
+        texts: dict[str, str] = {}  # a class offered under several names: one text
         for bound, (module, source, start) in helpers.items():
             if bound in kept:
                 pieces = self._pieces_of(source)
-                out[bound] = (module, pieces.text(cut[source]) if pieces is not None else source, start)
-        return out
+                if pieces is not None and source not in texts:
+                    texts[source] = pieces.text(cut[source])
+                out[bound] = (module, texts[source] if pieces is not None else source, start)
+        return out, len(left)
 
     def _pieces_of(self, source: str) -> _ClassPieces | None:
         """A class helper's methods apart (see `_ClassPieces`), once a linker per source."""
@@ -1021,6 +1179,42 @@ class Linker:
             if found is not None:
                 return found
         return None
+
+
+class _Overlay(Sequence):
+    """The files' links with some of them replaced (see `Linker._view`)."""
+
+    def __init__(self, under: Sequence[Links | None], over: dict[int, Links | None]) -> None:
+        self.under, self.over = under, over
+
+    def __len__(self) -> int:
+        return len(self.under)
+
+    def __getitem__(self, j):  # type: ignore[override]
+        return self.over[j] if j in self.over else self.under[j]
+
+
+def _giftless(links: Links | None) -> Links | None:
+    """A file's links with what it asks of others and nothing it gives them: no
+    values (nor the documents its values come from), session, helpers, value
+    functions, clients, exit value, task values, nor its children's arguments (its
+    procedures are their text: kept)."""
+    if links is None:
+        return None
+    return replace(
+        links,
+        exports={},
+        session={},
+        functions={},
+        function_lines={},
+        methods={},
+        value_functions=[],
+        value_source="",
+        clients={},
+        exit=None,
+        task_values={},
+        notebooks=[(path, {}) for path, _ in links.notebooks],
+    )
 
 
 def _names(links: Links, name: str) -> bool:

@@ -1255,8 +1255,11 @@ class _Files:
 
 
 # a `%run` notebook read with what its own includes give, then its includers with that:
-# each wave reads the files no other pending reading can change (`Linker.ready`)
+# each wave reads the files no other pending reading can change (`Linker.ready`), so a
+# chain of sources N files deep (`Linker.depth`) settles in N waves; at least this
+# many, at most MAX_LINK_WAVES (a note says which files the bound left unsettled)
 LINK_WAVES = 8
+MAX_LINK_WAVES = 32
 # and each file read with a context at most this often: notebooks that `%run` each other
 # may grow a value at each reading (`A = B + "_a"`, `B = A + "_b"`), which no wave ends
 MAX_LINKED_READINGS = 3
@@ -1300,11 +1303,14 @@ def _link(
         _read_deferred(files, inputs, included, workflows, read_document)
         done.update(files.contexts)  # read with these: again only when a round changes one
     readings = dict.fromkeys(files.contexts, 1)  # file -> its readings with a context
-    for wave in range(LINK_WAVES):
-        project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
-        linker = Linker(project + included, workflows, read_document)
-        if runs_in is None:
-            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
+    # a file of a cycle of sources -> its links read with nothing from its cycle, and
+    # the context they were read with (see `Linker.cycle`)
+    base: dict[int, Links | None] = {}
+    base_done: dict[int, Context] = {}
+    kept: dict[int, tuple[Context, FileResult]] = {}  # base readings, by file, with their contexts
+    cut: dict[int, int] = {}  # file -> the helpers its last context left out (`Linker.helpers_left`)
+
+    def changed(linker: Linker) -> dict[int, Context]:
         found = linker.contexts()
         for i in done.keys() - found.keys():
             # read with a context before, none now (a function another file named is
@@ -1312,21 +1318,95 @@ def _link(
             found[i] = Context()
         for i in _job_run_sources(linker, files, inputs):
             found[i] = replace(found.get(i, Context()), scheduled=True)
-        contexts = {
-            i: c
-            for i, c in found.items()
-            if i < len(inputs.files) and done.get(i) != c and readings.get(i, 0) < MAX_LINKED_READINGS
-        }
+        differ = {i: c for i, c in found.items() if i < len(inputs.files) and done.get(i) != c}
+        unsettled.clear()
+        unsettled.update(i for i in differ if readings.get(i, 0) >= MAX_LINKED_READINGS)
+        return {i: c for i, c in differ.items() if i not in unsettled}
+
+    unsettled: set[int] = set()  # files whose context changed again past their readings
+    waves = LINK_WAVES
+    wave = 0
+    while True:
+        project = [(rel, files.summaries[i].links) for i, (_, rel, *_) in enumerate(inputs.files)]
+        linker = Linker(project + included, workflows, read_document, base)
+        if wave == waves:  # the bound: which files would be read again
+            unsettled.update(changed(linker))
+            break
+        if wave == 0:
+            waves = min(MAX_LINK_WAVES, max(LINK_WAVES, linker.depth() + 1))
+        if runs_in is None:
+            runs_in, pooled = linker.runs_in(), linker.pooled_runs()
+        contexts = changed(linker)
+        bases = {i: c for i, c in linker.base_contexts().items() if i < len(inputs.files) and base_done.get(i) != c}
+        # a cycle's base readings once no reading below it is pending
+        bases = {i: c for i, c in bases.items() if i not in linker.behind(bases, contexts)}
+        if bases:
+            base_done.update(bases)
+            for i, c in list(bases.items()):  # its last reading was made with that context: it is the one
+                last = files.contexts.get(i)
+                if last == c or (last is None and not c and i not in files.later and i not in files.deferred):
+                    base[i] = files.summaries[i].links
+                    del bases[i]
+            base.update(_read_base(files, inputs, bases, store, kept))
+            linker = Linker(project + included, workflows, read_document, base)
+            contexts = changed(linker)
         if not contexts:
             break
-        if wave < LINK_WAVES - 1:  # the last wave reads every file whose context changed
+        for i in contexts:
+            cut[i] = linker.helpers_left.get(i, 0)
+        if wave < waves - 1:  # the last wave reads every file whose context changed
             contexts = {i: contexts[i] for i in linker.ready(contexts)}
-        _read_linked(files, inputs, contexts, store)
+        _read_linked(files, inputs, contexts, store, kept)
         done.update(contexts)
         readings.update((i, readings.get(i, 0) + 1) for i in contexts)
+        wave += 1
     for i in sorted(files.later - done.keys()):  # left without a context by the waves: read alone
         _read_plain(files, inputs, i)
+    inputs.diagnostics.extend(_helpers_left(inputs, {i: n for i, n in cut.items() if n and i in done}))
+    inputs.diagnostics.extend(_unsettled(inputs, unsettled, waves))
     return RunsIn(runs_in or {}, pooled)
+
+
+def _unsettled(inputs: Inputs, files: set[int], waves: int) -> list[Diagnostic]:
+    """The note of each file whose context the link stage's bounds left changing:
+    what other files give it is that of an earlier reading of theirs, or missing."""
+    if not files:
+        return []
+    from delta_lint.frontend.values.resolver import BUDGET_SPENT
+
+    return [
+        Diagnostic(
+            BUDGET_SPENT,
+            Location(inputs.files[i][0], 1, 1),
+            f"what other files give it was still changing when the link stage stopped (at {waves} waves, "
+            f"{MAX_LINKED_READINGS} readings of a file with a context): values it takes from them may be "
+            "those of an earlier reading, or unknown",
+            "warning",
+        )
+        for i in sorted(files)
+        if i < len(inputs.files)
+    ]
+
+
+def _helpers_left(inputs: Inputs, left: dict[int, int]) -> list[Diagnostic]:
+    """The note of each file read without some helpers its code names, past the
+    budget of helper text a file is given (`link.MAX_HELPER_TEXT`)."""
+    if not left:
+        return []  # (the value layer's rules are not imported for nothing)
+    from delta_lint.frontend.values.resolver import BUDGET_SPENT
+    from delta_lint.link import MAX_HELPER_TEXT
+
+    return [
+        Diagnostic(
+            BUDGET_SPENT,
+            Location(inputs.files[i][0], 1, 1),
+            f"read without {n} of the helpers (functions, methods) its imports and `%run`s offer that its code "
+            f"names: their text is past {MAX_HELPER_TEXT:,} characters, the analysis budget of a file; "
+            "writes they make here are not seen",
+            "warning",
+        )
+        for i, n in sorted(left.items())
+    ]
 
 
 def _job_run_sources(linker: Linker, files: _Files, inputs: Inputs) -> list[int]:
@@ -1562,7 +1642,56 @@ def _git_tracked(root: Path) -> frozenset[str]:
     return frozenset(os.fsdecode(name) for name in proc.stdout.split(b"\0") if name)
 
 
-def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], store: Cache | None) -> None:
+def _read_base(
+    files: _Files,
+    inputs: Inputs,
+    contexts: dict[int, Context],
+    store: Cache | None,
+    kept: dict[int, tuple[Context, FileResult]],
+) -> dict[int, Links | None]:
+    """The links of files of a cycle of sources read with contexts their cycle gave
+    nothing to (`Linker.base_contexts`): what they give the others of their cycle.
+    The files' own readings (their summaries, findings) stay as they are; each
+    reading is kept in `kept` with its context, for `_read_linked` to take where the
+    file's own context is that one (its cycle gives it nothing more)."""
+    keys = {i: _linked_key(inputs.files[i][4], c) if c else inputs.files[i][4] for i, c in contexts.items()}
+    hits = store.get_summaries(list(keys.values())) if store is not None else {}
+    out: dict[int, Links | None] = {}
+    fresh = {}
+    for i, context in sorted(contexts.items()):
+        if keys[i] in hits:
+            out[i] = hits[keys[i]].links
+            inputs.stats.files_from_cache += 1
+            continue
+        data = inputs.data(i)
+        if isinstance(data, FileResult):
+            out[i] = data.links
+            continue
+        display, rel, suffix, _, _ = inputs.files[i]
+        inputs.stats.files_analysed += 1
+        given = placed(context if context else None, display, rel)
+        result = analyze_data(data, suffix, display, given, files.memo)
+        out[i] = result.links
+        kept[i] = (context, result)
+        if store is not None and context:
+            try:
+                fresh[keys[i]] = encode_entry(result, FileSummary.of(result))
+            except (TypeError, ValueError, RecursionError):  # a value the cache cannot hold: not cached
+                pass
+    if store is not None and fresh:
+        store.put_many(fresh)
+    return out
+
+
+def _read_linked(
+    files: _Files,
+    inputs: Inputs,
+    contexts: dict[int, Context],
+    store: Cache | None,
+    kept: dict[int, tuple[Context, FileResult]] | None = None,
+) -> None:
+    """Read each file with its context (`kept`: readings made already, with theirs)."""
+    kept = kept if kept is not None else {}
     keys = {i: _linked_key(inputs.files[i][4], context) for i, context in contexts.items()}
     hits = store.get_summaries(list(keys.values())) if store is not None else {}
     fresh = {}
@@ -1578,9 +1707,26 @@ def _read_linked(files: _Files, inputs: Inputs, contexts: dict[int, Context], st
         if isinstance(data, FileResult):
             continue
         display, rel, suffix, _, _ = inputs.files[i]
+        made = kept.pop(i, None)
+        if made is not None and made[0] == context:
+            files.loaded[i], files.summaries[i] = made[1], FileSummary.of(made[1])
+            continue  # (in the store already, under the same key)
         inputs.stats.files_analysed += 1
         result = analyze_data(data, suffix, display, placed(context, display, rel), files.memo)
         summary = FileSummary.of(result)
+        asked = files.summaries[i].links
+        if (
+            context
+            and asked is not None
+            and asked.calls
+            and (summary.links is None or summary.links.calls != asked.calls)
+        ):
+            # a reading given the procedures its CALLs name asks for them no more: what
+            # it asks stays what its reading without them asked, or its context would
+            # empty, and its reading again ask once more
+            links = summary.links if summary.links is not None else asked
+            calls = list(dict.fromkeys([*asked.calls, *links.calls]))
+            summary = replace(summary, links=replace(links, calls=calls))
         files.loaded[i], files.summaries[i] = result, summary
         if store is not None:
             try:

@@ -183,3 +183,58 @@ def test_notebooks_growing_a_value_through_each_other_are_read_a_bounded_number_
     )
     assert len(result.intents) == 1
     assert result.stats.files_analysed <= 2 + 2 * 3
+
+
+def _deep_import_chain(depth: int, deepest: str) -> dict[str, str]:
+    """job imports m1, which imports m2, ... to m{depth}, each deriving its value."""
+    files = {"pkg/__init__.py": "", f"pkg/m{depth}.py": deepest + "\n"}
+    for k in range(1, depth):
+        files[f"pkg/m{k}.py"] = f'from pkg.m{k + 1} import V{k + 1}\nV{k} = V{k + 1} + "_{k}"\n'
+    files["job.py"] = 'from pkg.m1 import V1\nspark.range(3).write.mode("append").saveAsTable(f"main.s.{V1}")\n'
+    return files
+
+
+def test_a_value_twelve_imported_modules_deep_reaches_the_write(lint):
+    """More levels than the waves' floor (8): the waves are as many as the chain of
+    sources is deep (`Linker.depth`), so the value reaches the write, with no note."""
+    result = lint(_deep_import_chain(12, 'V12 = "t"'))
+    assert _tables(result) == ["main.s.t" + "".join(f"_{k}" for k in range(11, 0, -1))]
+    assert not [d for d in result.findings if d.rule == "DL008"]
+
+
+def test_a_twelve_deep_chain_whose_deepest_value_is_unknown_stays_a_parameter(lint):
+    result = lint(_deep_import_chain(12, 'import os\nV12 = os.environ["T"]'))
+    [table] = _tables(result)
+    assert not table.startswith("main.s.t_")
+
+
+def test_a_chain_deeper_than_the_waves_bound_ends_with_a_note(lint, monkeypatch):
+    """Past MAX_LINK_WAVES the stage stops, and says which files it left changing."""
+    import delta_lint.run
+
+    monkeypatch.setattr(delta_lint.run, "MAX_LINK_WAVES", 4)
+    monkeypatch.setattr(delta_lint.run, "LINK_WAVES", 4)
+    result = lint(_deep_import_chain(8, 'V8 = "t"'))
+    assert _tables(result) != ["main.s.t" + "".join(f"_{k}" for k in range(7, 0, -1))]
+    noted = sorted(d.location.path for d in result.findings if d.rule == "DL008" and "still changing" in d.message)
+    assert noted and set(noted) <= {"job.py", *(f"pkg/m{k}.py" for k in range(1, 8))}
+
+
+def test_a_call_read_with_the_procedure_it_names_is_read_once_with_it(lint):
+    """Read with the procedure's body, a CALL asks for it no more; what the file asks
+    stays what its reading without context asked, so its context does not empty and
+    come back at each reading (plain, with, without, with: four readings and a note)."""
+    result = lint(
+        {
+            "sql/a.sql": _PROC.format(name="a", body="INSERT INTO sales.t VALUES (1);"),
+            "jobs/job.sql": "CALL main.ops.a();\n",
+        }
+    )
+    assert [(i.location.path, i.table.name) for i in result.intents] == [("jobs/job.sql", "main.sales.t")]
+    assert result.stats.files_analysed == 3
+    assert not [f for f in result.findings if f.rule == "DL008"]
+
+
+def test_a_call_no_file_defines_is_read_once_alone(lint):
+    result = lint({"sql/a.sql": "SELECT 1;\n", "jobs/job.sql": "CALL main.ops.missing();\n"})
+    assert result.intents == [] and result.stats.files_analysed == 2
