@@ -82,7 +82,7 @@ if TYPE_CHECKING:
 
 CACHE_DIR_ENV = "DELTA_LINT_CACHE_DIR"
 CACHE_KEY_ENV = "DELTA_LINT_CACHE_KEY"
-SCHEMA = 28  # bump when FileResult, the front ends or an encoding change what is stored
+SCHEMA = 29  # bump when FileResult, the front ends or an encoding change what is stored
 # The cache's own value types: a front end's result and what it is made of.
 _CLASSES = {
     c.__name__: c

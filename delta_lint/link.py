@@ -228,7 +228,10 @@ class Linker:
         self.workflows = workflows
         # file -> (job, task, the values it gives) of each run a task makes of it (`task_runs`)
         self._task_runs = task_runs(workflows) if workflows is not None else {}
-        self.runs_of = {file: [given for _, _, given in runs] for file, runs in self._task_runs.items()}
+        self.runs_of = {
+            file: _with_defaults([given for _, _, given in runs], self._defaults(file))
+            for file, runs in self._task_runs.items()
+        }
         self.bindings = _agreed(self.runs_of)
         # file -> (catalog, schema, configuration) of each pipeline whose source it is
         self.pipeline_of: dict[str, tuple] = {}
@@ -984,6 +987,13 @@ class Linker:
                 out.append((path, value))
         return tuple(out)
 
+    def _defaults(self, path: str) -> dict[str, str]:
+        """The literal defaults of the widgets the file `path` creates (empty when it is
+        not one of the run's files)."""
+        i = self.index.get(path)
+        links = self.links[i] if i is not None else None
+        return links.defaults if links is not None else {}
+
     def _variants(self, path: str, reads: list[str], agreed: dict[str, str]) -> tuple:
         """The values the tasks that run a file give it where they differ, one set per
         task (`--task_key {{task.name}}`): the file is read once for each; none when
@@ -1246,6 +1256,16 @@ def _loaded(own: list[str], modules: Iterable[Links | None]) -> list[str]:
 def _function_name(source: str) -> str | None:
     m = _DEF.match(source)
     return m.group(1) if m else None
+
+
+def _with_defaults(runs: list[dict[str, str | None]], defaults: dict[str, str]) -> list[dict[str, str | None]]:
+    """The values each run gives a file, with the file's widget defaults for the
+    widgets a run leaves out (a job that gives `catalog` and one that runs the same
+    notebook with none, its widget's default the same text: one value, one table).
+    A run that gives some inputs and not others only when the file has defaults."""
+    if not defaults:
+        return runs
+    return [{**{k: v for k, v in defaults.items() if k not in given}, **given} for given in runs]
 
 
 def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str, str]]:

@@ -385,6 +385,9 @@ class Links:
     imports: list[tuple[str, str, str]] = field(default_factory=list)  # (module, name or "", bound as)
     runs: list[str] = field(default_factory=list)  # `%run` targets, in order
     inputs: list[str] = field(default_factory=list)  # job inputs it reads: widgets, argv_N, argparse names
+    # the literal defaults of the widgets it creates (`dbutils.widgets.text("c", "dev")`):
+    # the value of a run that does not give the widget (see `link._with_defaults`)
+    defaults: dict[str, str] = field(default_factory=dict)
     jobs: list[dict] = field(default_factory=list)  # job definitions written as literal dicts (a RUNME notebook)
     # `dbutils.notebook.run(path, timeout, {args})`: the child notebook and its widget values
     notebooks: list[tuple[str, dict[str, str]]] = field(default_factory=list)

@@ -38,6 +38,7 @@ class Host(Protocol):
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     imports: list[tuple[str, str, str]]
     inputs_read: set[str]
+    widget_defaults: dict[str, str]
     job_definitions: list[dict]
     notebook_runs: list[tuple[str, dict[str, str]]]
     pooled_notebook_runs: list[PooledRun]
@@ -68,6 +69,7 @@ def module_links(host: Host) -> Links:
             exports[name] = plain
     session = {k: v for k, v in (("catalog", host.session.catalog), ("schema", host.session.schema)) if v}
     links = Links(exports, session, list(dict.fromkeys(host.imports)), [], sorted(host.inputs_read))
+    links.defaults = {k: v for k, v in sorted(host.widget_defaults.items()) if k in host.inputs_read}
     links.non_delta = sorted(host.session.non_delta)
     links.located = [list(x) for x in host.session.located]
     links.jobs = host.job_definitions
