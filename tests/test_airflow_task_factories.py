@@ -1,0 +1,78 @@
+"""What a DAG defines, built through functions of the project: an operator a plain
+function returns (`def submit(task_id, script): return BashOperator(...)`, called
+once per task, in a loop or a comprehension, through another factory) is a task of
+the DAG with the call's arguments bound; a command a helper of another DAG-folder
+module builds (`bash_command=spark_submit_cmd("/opt/airflow/jobs/x.py")`) names the
+file it runs. An argument only a run knows leaves the task in the DAG, its file
+unknown with a note, never a guess."""
+
+from __future__ import annotations
+
+from tests.test_airflow_spark_runs import FETCH, HEAD, MERGE
+from tests.test_link import _conflicts
+
+FACTORY = (
+    "def submit(task_id, script):\n"
+    '    return BashOperator(task_id=task_id, bash_command=f"spark-submit /opt/airflow/jobs/{script}", dag=dag)\n'
+)
+
+
+def _dag(dag_id: str, schedule: str, body: str, helpers: str = FACTORY) -> str:
+    return (
+        HEAD
+        + "from airflow.models import Variable\n"
+        + f'dag = DAG(dag_id="{dag_id}", start_date=datetime(2026, 1, 1), schedule={schedule}, '
+        + "catchup=False, max_active_runs=1)\n"
+        + helpers
+        + body
+    )
+
+
+def _two(a: str, b: str, helpers: str = FACTORY, **files: str) -> dict[str, str]:
+    """Every 15 minutes and a hand-started backfill, the script the MERGE, a second the fetch."""
+    return {
+        "dags/every15.py": _dag("every15", '"*/15 * * * *"', a, helpers),
+        "dags/backfill.py": _dag("backfill", "None", b, helpers),
+        "jobs/merge_audit.py": MERGE,
+        "jobs/fetch.py": FETCH,
+        **files,
+    }
+
+
+def test_a_task_a_factory_returns_runs_the_file_its_arguments_name(lint):
+    body = 'run = submit("merge", "merge_audit.py")\n'
+    assert _conflicts(lint(_two(body, body))) == ["DL102"]
+
+
+def test_each_call_makes_a_task_of_its_own(lint):
+    # two calls in one DAG: one runs the MERGE, the other the fetch; only the first meets the backfill
+    a = 'm = submit("merge", "merge_audit.py")\nf = submit("fetch", "fetch.py")\n'
+    b = 'run = submit("merge", "merge_audit.py")\n'
+    assert _conflicts(lint(_two(a, b))) == ["DL102"]
+    b_fetch = 'run = submit("fetch", "fetch.py")\n'
+    assert _conflicts(lint(_two(a, b_fetch))) == []
+
+
+def test_order_set_on_the_tasks_a_factory_returns_is_kept(lint):
+    # two tasks of one DAG running the MERGE: side by side they meet, `a >> b` orders them
+    beside = 'a = submit("merge_a", "merge_audit.py")\nb = submit("merge_b", "merge_audit.py")\n'
+    ordered = beside + "a >> b\n"
+    empty = 'x = submit("fetch", "fetch.py")\n'
+    assert _conflicts(lint(_two(beside, empty))) == ["DL102"]
+    assert _conflicts(lint(_two(ordered, empty))) == []
+
+
+def test_a_factory_in_a_loop_or_a_comprehension_makes_a_task_per_item(lint):
+    loop = 'for name in ["merge_audit", "fetch"]:\n    submit(name, f"{name}.py")\n'
+    comprehension = 'tasks = [submit(n, f"{n}.py") for n in ["fetch", "merge_audit"]]\n'
+    backfill = 'run = submit("merge", "merge_audit.py")\n'
+    assert _conflicts(lint(_two(loop, backfill))) == ["DL102"]
+    assert _conflicts(lint(_two(comprehension, backfill))) == ["DL102"]
+
+
+def test_a_factory_calling_another_factory_is_read_through(lint):
+    helpers = FACTORY + 'def load(name):\n    return submit(f"load_{name}", f"{name}.py")\n'
+    a = 'run = load("merge_audit")\n'
+    b = 'run = load("fetch")\n'
+    assert _conflicts(lint(_two(a, a, helpers))) == ["DL102"]
+    assert _conflicts(lint(_two(b, b, helpers))) == []
