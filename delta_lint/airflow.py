@@ -505,6 +505,7 @@ class _DagFile:
         self._modules: dict[tuple[int, str], tuple[str | None, tuple, ast.Module | None]] = {}
         self.code_files: list[str] = []  # project modules whose functions its tasks run (read: kept)
         # an imported name called in a DAG -> the `@task` function of a project module it names, or None
+        self.values.imported = self._imported_function
         self._factories: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None = None  # see `_factory`
         self.imported_tasks: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, tuple] | None] = {}
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
@@ -1655,6 +1656,20 @@ class _DagFile:
             None,
         )
         return (rel, fn, probes) if fn is not None else None
+
+    def _imported_function(self, func: ast.expr) -> tuple[str, ast.Module, str] | None:
+        """A function of another project module that a call in the DAG names (see
+        `_imported_def`), for the value layer to read what it returns: its module's
+        path, tree and its name. The module is kept: an edit of it reads the DAGs again."""
+        found = self._imported_def(func)
+        if found is None or not isinstance(found[1], ast.FunctionDef):
+            return None
+        rel, fn, _ = found
+        tree = next((t for r, _, t in self._modules.values() if r == rel and t is not None), None)
+        if tree is None:
+            return None
+        self._keep(rel)
+        return rel, tree, fn.name
 
     def _imported_task_function(self, func: ast.expr, name: str) -> None:
         """An imported `@task` function of a project module called in a DAG (`func`:

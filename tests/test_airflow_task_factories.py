@@ -76,3 +76,22 @@ def test_a_factory_calling_another_factory_is_read_through(lint):
     b = 'run = load("fetch")\n'
     assert _conflicts(lint(_two(a, a, helpers))) == ["DL102"]
     assert _conflicts(lint(_two(b, b, helpers))) == []
+
+
+def test_a_command_an_imported_helper_builds_names_the_file_it_runs(lint):
+    helper = (
+        "def spark_submit_cmd(application: str, extra_args: str = '') -> str:\n"
+        '    cmd = f"spark-submit --master spark://master:7077 {application}"\n'
+        "    if extra_args:\n"
+        '        cmd += f" {extra_args}"\n'
+        "    return cmd\n"
+    )
+    imports = "from submit_config import spark_submit_cmd\n"
+    a = 'run = BashOperator(task_id="merge", bash_command=spark_submit_cmd("/opt/airflow/jobs/merge_audit.py", "daily"), dag=dag)\n'
+    b = 'run = BashOperator(task_id="merge", bash_command=spark_submit_cmd("/opt/airflow/jobs/merge_audit.py", extra_args="full"), dag=dag)\n'
+    result = lint(_two(a, b, imports, **{"dags/submit_config.py": helper}))
+    assert _conflicts(result) == ["DL102"]
+    # near miss: the application is a Variable only a run knows: no file picked, the task says so
+    c = 'run = BashOperator(task_id="merge", bash_command=spark_submit_cmd(Variable.get("app")), dag=dag)\n'
+    result = lint(_two(c, b, imports, **{"dags/submit_config.py": helper}))
+    assert _conflicts(result) == []
