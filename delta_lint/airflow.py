@@ -94,7 +94,7 @@ from delta_lint.container import Mount, project_paths, read_environment, read_mo
 from delta_lint.cron import HORIZON, HORIZON_START, CronError, fire_times
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.lattice import Template, Unknown
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import Location
@@ -164,6 +164,7 @@ _COMMAND_OPERATORS: dict[str, tuple[tuple[str, ...], str | None]] = {
 # calls of a Python function that run a command: `subprocess.run([...])`, `os.system("...")`
 _RUNNERS = {"run", "call", "check_call", "check_output", "Popen", "system", "popen"}
 _SHELLS = ("bash", "sh", "/bin/bash", "/bin/sh")
+_PLACEHOLDER = "__delta_lint_unknown__"  # a part of a command only a run knows (`_partly_known_script`)
 _UNKNOWN_WORD = "{unknown}"  # a command word the text does not tell (never a file)
 _DBT_COMMANDS = ("run", "build", "snapshot", "seed")
 
@@ -429,7 +430,7 @@ def _script_of_shell(command: str, cwd: str | None = None) -> str | None:
             if arg in takes_value:
                 next(args, None)
             elif not arg.startswith("-"):
-                if arg.endswith(".py"):
+                if arg.endswith(".py") or (_PLACEHOLDER in arg and not arg.endswith((".jar", ".R", ".r"))):
                     found.append(posixpath.join(folder, arg) if folder else arg)
                 break
     return found[0] if len(set(found)) == 1 else None
@@ -1573,12 +1574,37 @@ class _DagFile:
                 words += given if isinstance(given, list) else [given]
             cwd = self._setting(kw.get(folder), scope) if folder else None
             path = _script_of_command(words, cwd if isinstance(cwd, str) else None)
+            if path is None and any(not isinstance(w, str) for w in words):
+                partly = self._partly_known_script(
+                    operator, [self.values.value(kw.get(n), scope) for n in names if n in kw]
+                )
+                if partly is not None:
+                    return partly
         else:
             fn = self._callable(call, operator)
             path = self._script_of_function(fn) if fn is not None else None
         if path is None:
             return None
         return {"python_file": self._worker_path(task_id, path) if path.startswith("/") else path}
+
+    def _partly_known_script(self, operator: str, given: list[object]) -> str | None:
+        """Why a command that runs a Python file names none: the file's path holds a
+        part only a run knows (`f"spark-submit /opt/jobs/{script}"`, `script` a
+        factory's argument from an Airflow Variable). None when the command, with
+        those parts as placeholders, runs no Python file (or is not one string)."""
+        if len(given) != 1 or not isinstance(given[0], Template):
+            return None
+        text = given[0].text
+        for param in given[0].params:
+            text = text.replace("{" + param + "}", _PLACEHOLDER)
+        path = _script_of_shell(text)
+        if path is None or _PLACEHOLDER not in path:
+            return None
+        shown = path.replace(_PLACEHOLDER, "{...}")
+        return (
+            f"the command of `{operator}` runs `{shown}`, a file whose path holds a part only a run knows "
+            "(a value delta-lint cannot read): no file is picked"
+        )
 
     def _callable(self, call: ast.Call, operator: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The function of the file a `@task` function's task (or a `PythonOperator`'s

@@ -8,7 +8,7 @@ unknown with a note, never a guess."""
 
 from __future__ import annotations
 
-from tests.test_airflow_spark_runs import FETCH, HEAD, MERGE
+from tests.test_airflow_spark_runs import FETCH, HEAD, MERGE, _problems
 from tests.test_link import _conflicts
 
 FACTORY = (
@@ -42,6 +42,15 @@ def _two(a: str, b: str, helpers: str = FACTORY, **files: str) -> dict[str, str]
 def test_a_task_a_factory_returns_runs_the_file_its_arguments_name(lint):
     body = 'run = submit("merge", "merge_audit.py")\n'
     assert _conflicts(lint(_two(body, body))) == ["DL102"]
+
+
+def test_a_factory_argument_only_a_run_knows_keeps_the_task_and_says_so(lint):
+    # the script comes from an Airflow Variable: the task exists, its file is not picked
+    a = 'run = submit("merge", Variable.get("script"))\n'
+    b = 'run = submit("merge", "merge_audit.py")\n'
+    result = lint(_two(a, b))
+    assert _conflicts(result) == []
+    assert any("merge" in m and "every15" in m for m in _problems(result)), _problems(result)
 
 
 def test_each_call_makes_a_task_of_its_own(lint):
@@ -95,3 +104,14 @@ def test_a_command_an_imported_helper_builds_names_the_file_it_runs(lint):
     c = 'run = BashOperator(task_id="merge", bash_command=spark_submit_cmd(Variable.get("app")), dag=dag)\n'
     result = lint(_two(c, b, imports, **{"dags/submit_config.py": helper}))
     assert _conflicts(result) == []
+    assert any("only a run knows" in m for m in _problems(result)), _problems(result)
+
+
+def test_a_command_with_a_part_only_a_run_knows_says_so_only_when_it_runs_a_file(lint):
+    # `echo {x}` runs no file: nothing to say; `python {x}` runs one the text does not tell
+    a = 'run = BashOperator(task_id="say", bash_command=f"echo {Variable.get(\'x\')}", dag=dag)\n'
+    b = 'run = BashOperator(task_id="run", bash_command=f"python -u {Variable.get(\'x\')}", dag=dag)\n'
+    empty = 'x = submit("fetch", "fetch.py")\n'
+    assert _problems(lint(_two(a, empty))) == []
+    problems = _problems(lint(_two(b, empty)))
+    assert len(problems) == 1 and "`{...}`" in problems[0], problems
