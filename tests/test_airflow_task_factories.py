@@ -115,3 +115,32 @@ def test_a_command_with_a_part_only_a_run_knows_says_so_only_when_it_runs_a_file
     assert _problems(lint(_two(a, empty))) == []
     problems = _problems(lint(_two(b, empty)))
     assert len(problems) == 1 and "`{...}`" in problems[0], problems
+
+
+def _decorated(dag_id: str, schedule: str, call: str) -> str:
+    """A `@dag` function whose own nested factory makes a `SparkSubmitOperator`."""
+    return (
+        HEAD
+        + "from airflow.decorators import dag\n"
+        + "from airflow.models import Variable\n"
+        + f'@dag(dag_id="{dag_id}", start_date=datetime(2026, 1, 1), schedule={schedule}, max_active_runs=1)\n'
+        + "def pipeline():\n"
+        + "    def spark(name):\n"
+        + '        return SparkSubmitOperator(task_id=name, application=f"/opt/airflow/jobs/{name}.py")\n'
+        + f"    {call}\n"
+        + "pipeline()\n"
+    )
+
+
+def test_a_factory_nested_in_a_dag_function_makes_its_spark_task(lint):
+    files = {
+        "dags/every15.py": _decorated("every15", '"*/15 * * * *"', 'spark("merge_audit")'),
+        "dags/backfill.py": _decorated("backfill", "None", 'spark("merge_audit")'),
+        "jobs/merge_audit.py": MERGE,
+    }
+    assert _conflicts(lint(files)) == ["DL102"]
+    # near miss: the name is a Variable; the task exists, its application is not static
+    files["dags/every15.py"] = _decorated("every15", '"*/15 * * * *"', 'spark(Variable.get("job"))')
+    result = lint(files)
+    assert _conflicts(result) == []
+    assert any("application of `SparkSubmitOperator` is not static" in m for m in _problems(result)), _problems(result)
