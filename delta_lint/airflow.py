@@ -94,7 +94,7 @@ from delta_lint.container import Mount, project_paths, read_environment, read_mo
 from delta_lint.cron import HORIZON, HORIZON_START, CronError, fire_times
 from delta_lint.cron import check as check_cron
 from delta_lint.frontend.values.budget import Budget
-from delta_lint.frontend.values.lattice import Unknown
+from delta_lint.frontend.values.lattice import Template, Unknown
 from delta_lint.frontend.warehouse import METHODS as CLIENT_METHODS
 from delta_lint.frontend.warehouse import ClientOrigins
 from delta_lint.model import Location
@@ -164,6 +164,7 @@ _COMMAND_OPERATORS: dict[str, tuple[tuple[str, ...], str | None]] = {
 # calls of a Python function that run a command: `subprocess.run([...])`, `os.system("...")`
 _RUNNERS = {"run", "call", "check_call", "check_output", "Popen", "system", "popen"}
 _SHELLS = ("bash", "sh", "/bin/bash", "/bin/sh")
+_PLACEHOLDER = "__delta_lint_unknown__"  # a part of a command only a run knows (`_partly_known_script`)
 _UNKNOWN_WORD = "{unknown}"  # a command word the text does not tell (never a file)
 _DBT_COMMANDS = ("run", "build", "snapshot", "seed")
 
@@ -430,7 +431,7 @@ def _script_of_shell(command: str, cwd: str | None = None) -> str | None:
             if arg in takes_value:
                 next(args, None)
             elif not arg.startswith("-"):
-                if arg.endswith(".py"):
+                if arg.endswith(".py") or (_PLACEHOLDER in arg and not arg.endswith((".jar", ".R", ".r"))):
                     found.append(posixpath.join(folder, arg) if folder else arg)
                 break
     return found[0] if len(set(found)) == 1 else None
@@ -506,6 +507,8 @@ class _DagFile:
         self._modules: dict[tuple[int, str], tuple[str | None, tuple, ast.Module | None]] = {}
         self.code_files: list[str] = []  # project modules whose functions its tasks run (read: kept)
         # an imported name called in a DAG -> the `@task` function of a project module it names, or None
+        self.values.imported = self._imported_function
+        self._factories: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None = None  # see `_factory`
         self.imported_tasks: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, tuple] | None] = {}
         # `from ... import DatabricksNotebookOperator as Nb`: local name -> imported name
         self.aliases = {
@@ -549,8 +552,12 @@ class _DagFile:
                 self._expr(stmt.value, dag, groups, scope)
             elif isinstance(stmt, ast.If):
                 self._walk(stmt.body + stmt.orelse, dag, groups, scope)  # either branch may build the DAG
-            elif isinstance(stmt, (ast.For, ast.While)) and dag is not None:
-                makes = any(isinstance(n, ast.Call) and "task_id" in _keywords(n) for n in ast.walk(stmt))
+            elif isinstance(stmt, (ast.For, ast.While)) and (dag is not None or self.dags):
+                # outside a `with DAG(...)` its tasks name their DAG (`dag=dag`) or are the file's one DAG's
+                makes = any(
+                    isinstance(n, ast.Call) and ("task_id" in _keywords(n) or self._factory(n.func) is not None)
+                    for n in ast.walk(stmt)
+                )
                 if not makes and not any(_orders(n) for n in ast.walk(stmt)):
                     continue
                 rounds = self._rounds(stmt, scope) if isinstance(stmt, ast.For) else None
@@ -704,7 +711,7 @@ class _DagFile:
         return found
 
     def _arguments(
-        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], call: ast.Call
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], call: ast.Call, scope: Where | None = None
     ) -> dict[str, object]:
         """What a call gives a function's parameters: its positional and keyword
         arguments, else the parameter's default; a parameter given nothing known is
@@ -721,10 +728,10 @@ class _DagFile:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return dict.fromkeys(params, UNKNOWN)  # `*args`, `**kwargs`: which is which is not told
         for name, arg in zip(params, call.args):
-            bound[name] = self.values.value(arg)
+            bound[name] = self.values.value(arg, scope)
         for keyword in call.keywords:
             if keyword.arg in bound:
-                bound[keyword.arg] = self.values.value(keyword.value)
+                bound[keyword.arg] = self.values.value(keyword.value, scope)
         return bound
 
     def _dag(self, call: ast.Call | None, line: int, scope: Where, default_id: str = "") -> int:
@@ -753,6 +760,9 @@ class _DagFile:
                 return self._task(node, name, dag, groups, scope)
             if isinstance(node.func, ast.Name) and name in self.group_functions:
                 return self._group_call(node, name, dag, groups, scope, depth)
+            factory = self._factory(node.func)
+            if factory is not None:
+                return self._factory_call(node, factory, dag, groups, scope, depth)
             mapped = node.func.value if isinstance(node.func, ast.Attribute) else None
             operator = self._mapped_operator(mapped) if name in ("expand", "expand_kwargs") else None
             if operator is not None:
@@ -812,6 +822,8 @@ class _DagFile:
             return out
         if isinstance(node, ast.Name):
             return self.bound.get(node.id)
+        if isinstance(node, ast.ListComp):
+            return self._comprehension(node, dag, groups, scope, depth)
         if isinstance(node, ast.Dict) and not node.keys:  # `tasks = {}`, filled by `tasks[name] = Op(...)`
             return {}
         if isinstance(node, ast.Subscript) and isinstance(self.bound.get(getattr(node.value, "id", "")), dict):
@@ -947,6 +959,112 @@ class _DagFile:
             if refs:
                 return refs
         return group
+
+    def _factory(self, func: ast.expr) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The plain function of the file a call names when its body makes tasks
+        (`def submit(task_id, script): return BashOperator(task_id=task_id, ...)`):
+        a factory of tasks. Functions that build a DAG, `@task`, `@task_group` and
+        `@dag` functions are read by their own rules; a name defined twice is not
+        told apart (None)."""
+        if not isinstance(func, ast.Name):
+            return None
+        if self._factories is None:
+            defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+            for n in ast.walk(self.tree):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defs.setdefault(n.name, []).append(n)
+            plain = {
+                name: fns[0]
+                for name, fns in defs.items()
+                if len(fns) == 1
+                and not fns[0].decorator_list
+                and not any(isinstance(c, ast.Call) and self._name(c) == "DAG" for c in ast.walk(fns[0]))
+            }
+            makes = {
+                name
+                for name, fn in plain.items()
+                if any(isinstance(c, ast.Call) and "task_id" in _keywords(c) for c in ast.walk(fn))
+            }
+            grown = True
+            while grown:  # a factory calling another factory (`def load(t): return submit(t, ...)`)
+                more = {
+                    name
+                    for name, fn in plain.items()
+                    if name not in makes
+                    and any(
+                        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in makes
+                        for c in ast.walk(fn)
+                    )
+                }
+                grown, makes = bool(more), makes | more
+            self._factories = {name: plain[name] for name in makes}
+        return self._factories.get(func.id)
+
+    def _factory_call(
+        self,
+        call: ast.Call,
+        fn: ast.FunctionDef | ast.AsyncFunctionDef,
+        dag: int | None,
+        groups: list[_Group],
+        scope: Where,
+        depth: int,
+    ) -> Any:
+        """A call of a factory of tasks (`_factory`): its body is read where it is
+        called, a copy per call with the call's arguments as its parameters, so each
+        call makes tasks of its own (`submit("load_dim", "load_dim.py")`), and the
+        call stands for what the body returns (the task it made, which `a >> b`
+        then orders). An argument only a run knows leaves its parameter unknown: the
+        task is made, and a file named by it is not picked (the task says so)."""
+        if call in self.made:
+            return self.made[call]
+        self.made[call] = []  # a factory calling itself is read once
+        if self.rounds_left <= 0:
+            self.notes.append(
+                f"{self.label}:{call.lineno}: the tasks `{fn.name}` makes are not read: the file makes more than "
+                f"{MAX_ROUNDS} of them through loops and functions"
+            )
+            return None
+        self.rounds_left -= 1
+        params = [p.arg for p in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
+        bound = self._arguments(fn, params, call, scope)
+        # the caller's own bindings hold for its statements only; a closure reads its builder's
+        outer = Where(tuple(f for f in scope.frames if f[0] is not None))
+        inner = outer.bind(bound, self.values.original(fn))
+        body = self.values.copied(fn.body)
+        self._walk(body, dag, groups, inner)
+        returned = next((s.value for s in body if isinstance(s, ast.Return) and s.value is not None), None)
+        found = self._expr(returned, dag, groups, inner, depth + 1) if returned is not None else None
+        refs = self._refs(found)
+        self.made[call] = refs
+        return refs or found
+
+    def _comprehension(
+        self, node: ast.ListComp, dag: int | None, groups: list[_Group], scope: Where, depth: int
+    ) -> list[_Ref] | None:
+        """`[submit(t, f"{t}.py") for t in ["a", "b"]]`: one item a round, as a loop
+        over the same values (`_rounds`); the list stands for the tasks its items
+        made. Over values only a run knows (or with an `if`), its items are not read."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        if not any(isinstance(n, ast.Call) for n in ast.walk(node.elt)):
+            return None
+        found = self.values.value(gen.iter, scope)
+        if not isinstance(found, (list, tuple)) or len(found) > min(MAX_ROUNDS, self.rounds_left):
+            return None
+        rounds: list[dict[str, object]] = []
+        for item in found:
+            bound: dict[str, object] = {}
+            if not _unpack(gen.target, item, bound):
+                return None
+            rounds.append(bound)
+        self.rounds_left -= len(rounds)
+        out: list[_Ref] = []
+        for bound in rounds:
+            (copy,) = self.values.copied([ast.Expr(value=node.elt)])
+            assert isinstance(copy, ast.Expr)
+            out += self._refs(self._expr(copy.value, dag, groups, scope.bind(bound), depth + 1))
+        return out
 
     def _refs(self, value: Any) -> list[_Ref]:
         """The tasks a value stands for: a group stands for its members."""
@@ -1457,12 +1575,37 @@ class _DagFile:
                 words += given if isinstance(given, list) else [given]
             cwd = self._setting(kw.get(folder), scope) if folder else None
             path = _script_of_command(words, cwd if isinstance(cwd, str) else None)
+            if path is None and any(not isinstance(w, str) for w in words):
+                partly = self._partly_known_script(
+                    operator, [self.values.value(kw.get(n), scope) for n in names if n in kw]
+                )
+                if partly is not None:
+                    return partly
         else:
             fn = self._callable(call, operator)
             path = self._script_of_function(fn) if fn is not None else None
         if path is None:
             return None
         return {"python_file": self._worker_path(task_id, path) if path.startswith("/") else path}
+
+    def _partly_known_script(self, operator: str, given: list[object]) -> str | None:
+        """Why a command that runs a Python file names none: the file's path holds a
+        part only a run knows (`f"spark-submit /opt/jobs/{script}"`, `script` a
+        factory's argument from an Airflow Variable). None when the command, with
+        those parts as placeholders, runs no Python file (or is not one string)."""
+        if len(given) != 1 or not isinstance(given[0], Template):
+            return None
+        text = given[0].text
+        for param in given[0].params:
+            text = text.replace("{" + param + "}", _PLACEHOLDER)
+        path = _script_of_shell(text)
+        if path is None or _PLACEHOLDER not in path:
+            return None
+        shown = path.replace(_PLACEHOLDER, "{...}")
+        return (
+            f"the command of `{operator}` runs `{shown}`, a file whose path holds a part only a run knows "
+            "(a value delta-lint cannot read): no file is picked"
+        )
 
     def _callable(self, call: ast.Call, operator: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The function of the file a `@task` function's task (or a `PythonOperator`'s
@@ -1540,6 +1683,20 @@ class _DagFile:
             None,
         )
         return (rel, fn, probes) if fn is not None else None
+
+    def _imported_function(self, func: ast.expr) -> tuple[str, ast.Module, str] | None:
+        """A function of another project module that a call in the DAG names (see
+        `_imported_def`), for the value layer to read what it returns: its module's
+        path, tree and its name. The module is kept: an edit of it reads the DAGs again."""
+        found = self._imported_def(func)
+        if found is None or not isinstance(found[1], ast.FunctionDef):
+            return None
+        rel, fn, _ = found
+        tree = next((t for r, _, t in self._modules.values() if r == rel and t is not None), None)
+        if tree is None:
+            return None
+        self._keep(rel)
+        return rel, tree, fn.name
 
     def _imported_task_function(self, func: ast.expr, name: str) -> None:
         """An imported `@task` function of a project module called in a DAG (`func`:

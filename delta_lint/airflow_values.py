@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import copy
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +74,11 @@ class DagValues:
 
     def __init__(self, tree: ast.Module, path: str, budget: Budget) -> None:
         self.tree, self.path, self.budget = tree, path, budget
-        self.scopes = Scopes(tree, path, budget, hook=_hook)
+        # a function of another project module a call names (`from submit_config import
+        # spark_submit_cmd`): (its module's path, its tree, its name), or None; set by the reader
+        self.imported: Callable[[ast.expr], tuple[str, ast.Module, str] | None] | None = None
+        self._others: dict[str, Scopes] = {}
+        self.scopes = Scopes(tree, path, budget, hook=self._hook)
         self._origin: dict[ast.AST, ast.AST] = {}  # a copied node -> the node of the file it copies
         self._stmt: dict[int, ast.stmt] = {}  # a node of the file -> its innermost statement
         self._up: dict[int, ast.AST] = {}  # a statement -> the statement, function or class holding it
@@ -188,6 +193,33 @@ class DagValues:
         if len(found) == 1 and isinstance(found[0], (ast.Dict, ast.List, ast.Tuple)):
             return found[0]
         return None
+
+    def _hook(self, reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> Any:
+        """`_hook`, and a call of a function another module of the project defines
+        (`bash_command=spark_submit_cmd("/opt/airflow/src/x.py", extra_args="daily")`,
+        the helper imported from the DAG folder): what it returns for the call's
+        arguments, read in its own module (its names, its constants), an argument
+        only a run knows unknown there. Functions that module imports are not
+        followed further (unknown)."""
+        got = _hook(reader, node, env, depth)
+        if got is not PASS or not isinstance(node, ast.Call) or self.imported is None:
+            return got
+        head = node.func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id in env or head.id in reader.module.functions:
+            return PASS
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return PASS
+        found = self.imported(node.func)
+        if found is None:
+            return PASS
+        path, tree, name = found
+        args = [reader.read(a, env, depth) for a in node.args]
+        kwargs = {k.arg: reader.read(k.value, env, depth) for k in node.keywords if k.arg}
+        if path not in self._others:
+            self._others[path] = Scopes(tree, path, self.budget, hook=_hook)
+        return self._others[path].call(name, args, kwargs)
 
     # -- where a node is ----------------------------------------------------------------
 

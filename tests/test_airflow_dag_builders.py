@@ -70,9 +70,9 @@ def test_a_factory_called_in_a_loop_is_read_once_with_a_note(tmp_path):
     doc = _schedule(tmp_path, {"dags/f.py": dag, "jobs/merge.py": MERGE})
     assert any("`create_dag`" in n and "parameters (dag_id, schedule, script, runs) unknown" in n for n in doc["notes"])
     # read once: one DAG, whose id is its file and line, and whose command names its
-    # script by an unknown parameter (no file picked)
+    # script by an unknown parameter (no file picked, which the task says)
     text = run_cli("schedule", ".", cwd=tmp_path).stdout
-    assert "f:5 (" in text and "run: runs no file" in text
+    assert "f:5 (" in text and "run: not analysed" in text and "/opt/airflow/jobs/{...}" in text
 
 
 def test_a_function_that_builds_no_dag_is_not_read_as_one(tmp_path):
