@@ -28,23 +28,19 @@ from __future__ import annotations
 
 import ast
 import copy
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
 from delta_lint.frontend.values.evaluator import bound_names, changed_names
-from delta_lint.frontend.values.lattice import Template, Unknown
+from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.scopes import PASS, Point, Scopes
-from delta_lint.frontend.values.settings import TOO_LONG, joined, setting
+from delta_lint.frontend.values.settings import setting, text
 
 _SPENT = Unknown("the analysis budget is spent")
 _TOO_DEEP = Unknown("nested too deep")
 # where the module is on the machine that runs it: not known (`os.path.dirname(__file__)`)
-_FILE = Unknown("the folder the code runs from")
-_ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
 _NOWHERE = Point({})
 _MAX_NESTED = 24  # nested documents (and names of them) read at most
 
@@ -374,83 +370,7 @@ def _nodes(body: list[ast.stmt]) -> list[ast.AST]:
 # -- the hook: what a job setting holds that the evaluator does not say --------------------
 
 
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return node.id if isinstance(node, ast.Name) else "?"
-
-
 def _hook(reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> Any:
-    """A string built of parts some of which are not known is a template (each such
-    part the input `settings.UNKNOWN_PART`); the environment (`os.getenv("X", "me")`,
-    `os.environ[...]`) and `__file__` are the machine's that reads the definition (an
-    Airflow worker): unknown, a default no more their value than any other."""
-    if isinstance(node, ast.Name):
-        return _FILE if node.id == "__file__" and node.id not in env else PASS
-    if isinstance(node, ast.Subscript):
-        return _ENVIRONMENT if _dotted(node.value) == "os.environ" else PASS
-    if isinstance(node, ast.JoinedStr):
-        if any(
-            isinstance(p, ast.FormattedValue) and (p.format_spec is not None or p.conversion not in (-1, 115))
-            for p in node.values
-        ):
-            return PASS
-        parts = [str(p.value) if isinstance(p, ast.Constant) else reader.read(p.value, env, depth) for p in node.values]  # type: ignore[attr-defined]
-        return reader.lift(lambda *each: _sized(reader, node, joined(list(each), formatted=True)), *parts)
-    if isinstance(node, ast.BinOp):
-        if not isinstance(node.op, ast.Add):
-            return PASS
-        left, right = reader.read(node.left, env, depth), reader.read(node.right, env, depth)
-        return reader.lift(lambda a, b: _added(reader, node, a, b), left, right)
-    if not isinstance(node, ast.Call):
-        return PASS
-    if _dotted(node.func) in ENV_GETTERS or _dotted(node.func) == "getenv":
-        return _ENVIRONMENT
-    if _is_path_join(node):
-        args = [reader.read(a, env, depth) for a in node.args]
-        return reader.lift(lambda *each: _path(reader, node, each), *args) if args else PASS
-    return PASS
-
-
-def _sized(reader: Scopes, node: ast.expr, value: object) -> object:
-    if value is TOO_LONG:
-        reader.budget.note(reader.path, getattr(node, "lineno", 0), TOO_LONG.reason)
-        return Unknown(TOO_LONG.reason)
-    return value
-
-
-def _added(reader: Scopes, node: ast.BinOp, left: object, right: object) -> object:
-    """`a + b`: a part not known and a string make a template, anything else is
-    the evaluator's sum."""
-    texts = (str, Template)
-    if (isinstance(left, Unknown) and isinstance(right, texts)) or (
-        isinstance(right, Unknown) and isinstance(left, texts)
-    ):
-        return _sized(reader, node, joined([left, right], formatted=False))
-    if isinstance(left, Template) or isinstance(right, Template):
-        if isinstance(left, texts) and isinstance(right, texts):
-            return _sized(reader, node, joined([left, right], formatted=False))
-    return reader.operate(node.op, left, right)
-
-
-def _is_path_join(node: ast.Call) -> bool:
-    """`os.path.join(...)`, also as `path.join` (`from os import path`)."""
-    return (
-        isinstance(node.func, ast.Attribute)
-        and node.func.attr == "join"
-        and isinstance(node.func.value, ast.Attribute)
-        and node.func.value.attr == "path"
-        and not node.keywords
-        and not any(isinstance(a, ast.Starred) for a in node.args)
-    )
-
-
-def _path(reader: Scopes, node: ast.Call, parts: tuple[object, ...]) -> object:
-    """Paths joined: Python's join of known paths; an unknown folder and known names
-    below it joined by one `/` each (a template)."""
-    if all(isinstance(a, str) for a in parts):
-        return posixpath.join(*parts)  # type: ignore[arg-type]
-    if not all(isinstance(a, (str, Template, Unknown)) for a in parts):
-        return Unknown("a path of parts not known")
-    pieces = [a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(parts)]
-    return _sized(reader, node, joined(pieces))
+    """The strings a DAG file builds, as every reader of job definitions reads them
+    (`settings.text`): the environment and `__file__` are an Airflow worker's."""
+    return text(reader, node, env, depth)

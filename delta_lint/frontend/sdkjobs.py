@@ -36,15 +36,13 @@ there).
 from __future__ import annotations
 
 import ast
-import posixpath
 import re
 from collections.abc import Iterator
 
-from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import Budget, OutOfBudget
-from delta_lint.frontend.values.lattice import Template, Unknown
+from delta_lint.frontend.values.lattice import Unknown
 from delta_lint.frontend.values.scopes import PASS, Point, Scopes
-from delta_lint.frontend.values.settings import TOO_LONG, joined, setting
+from delta_lint.frontend.values.settings import setting, text
 
 # the settings `jobs.create(...)` is given, read as the call of an SDK dataclass (a name no
 # code can bind)
@@ -52,8 +50,6 @@ _SETTINGS = "Create job settings"
 # a value that cannot be read (its key is left out)
 _NOT_READ = Unknown("not read as a job setting")
 # the machine that runs an installer is not the one that runs its jobs
-_ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
-_FILE = Unknown("the folder the code runs from")
 
 # SDK dataclasses real code calls with positional arguments: their first fields
 # (databricks-sdk's order: `NotebookTask(f"{base_path}/validate")`)
@@ -129,11 +125,10 @@ def _hook(reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) ->
     """The kinds of value job settings hold that the evaluator does not read itself:
     an SDK dataclass call as the dict of its arguments, `X.from_dict({...})` as its
     dict, a Jobs enum's member as its name (another upper-case member of a
-    capitalised class, `DataSecurityMode.SINGLE_USER`, is not read); a string
-    built of parts some of which are not known as a template (`joined`); the
-    environment and `__file__` of the machine that runs the definition as unknown."""
-    if isinstance(node, ast.Name):
-        return _FILE if node.id == "__file__" and node.id not in env else PASS
+    capitalised class, `DataSecurityMode.SINGLE_USER`, is not read); the strings
+    every reader of job definitions builds alike (`settings.text`: templates of
+    parts not known; the environment and `__file__` of the machine that runs the
+    definition as unknown)."""
     if isinstance(node, ast.Attribute):
         if not node.attr.isupper():
             return PASS
@@ -141,24 +136,12 @@ def _hook(reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) ->
         if owner in ENUMS:
             return node.attr
         return _NOT_READ if owner[:1].isupper() else PASS
-    if isinstance(node, ast.Subscript):
-        return _ENVIRONMENT if _dotted(node.value) == "os.environ" else PASS
-    if isinstance(node, ast.JoinedStr):
-        return _fstring(reader, node, env, depth)
-    if isinstance(node, ast.BinOp):
-        if not isinstance(node.op, ast.Add):
-            return PASS
-        left, right = reader.read(node.left, env, depth), reader.read(node.right, env, depth)
-        return reader.lift(lambda a, b: _added(reader, node, a, b), left, right)
-    if not isinstance(node, ast.Call):
-        return PASS
+    built = text(reader, node, env, depth)
+    if built is not PASS or not isinstance(node, ast.Call):
+        return built
     func = node.func
-    if _dotted(func) in ENV_GETTERS or _dotted(func) == "getenv":
-        return _ENVIRONMENT
     if isinstance(func, ast.Attribute) and func.attr == "from_dict" and len(node.args) == 1 and not node.keywords:
         return reader.read(node.args[0], env, depth)
-    if _is_path_join(node):
-        return _path_join(reader, node, env, depth)
     name = _callee(func)
     if not name[:1].isupper():
         return PASS
@@ -195,64 +178,6 @@ def _keywords(reader: Scopes, call: ast.Call, env: dict[str, object], depth: int
         if isinstance(value, dict):
             out.update(value)
     return out
-
-
-def _sized(reader: Scopes, node: ast.expr, value: object) -> object:
-    if value is TOO_LONG:
-        reader.budget.note(reader.path, getattr(node, "lineno", 0), TOO_LONG.reason)
-        return Unknown(TOO_LONG.reason)
-    return value
-
-
-def _fstring(reader: Scopes, node: ast.JoinedStr, env: dict[str, object], depth: int) -> object:
-    """An f-string whose fields are plain (no spec, no `!r`): its parts joined, a
-    part not known the input UNKNOWN_PART; other f-strings are the evaluator's."""
-    if any(
-        isinstance(p, ast.FormattedValue) and (p.format_spec is not None or p.conversion not in (-1, 115))
-        for p in node.values
-    ):
-        return PASS
-    values = [str(p.value) if isinstance(p, ast.Constant) else reader.read(p.value, env, depth) for p in node.values]  # type: ignore[attr-defined]
-    return reader.lift(lambda *parts: _sized(reader, node, joined(list(parts), formatted=True)), *values)
-
-
-def _added(reader: Scopes, node: ast.BinOp, left: object, right: object) -> object:
-    """`a + b`: a string built of a part not known and a string as a template,
-    anything else as the evaluator adds."""
-    texts = (str, Template)
-    if (isinstance(left, Unknown) and isinstance(right, texts)) or (
-        isinstance(right, Unknown) and isinstance(left, texts)
-    ):
-        return _sized(reader, node, joined([left, right], formatted=False))
-    return reader.operate(node.op, left, right)
-
-
-def _is_path_join(node: ast.Call) -> bool:
-    """`os.path.join(...)`, also as `path.join` (`from os import path`)."""
-    return (
-        isinstance(node.func, ast.Attribute)
-        and node.func.attr == "join"
-        and isinstance(node.func.value, ast.Attribute)
-        and node.func.value.attr == "path"
-        and not node.keywords
-        and not any(isinstance(a, ast.Starred) for a in node.args)
-    )
-
-
-def _path_join(reader: Scopes, node: ast.Call, env: dict[str, object], depth: int) -> object:
-    """Paths joined: Python's join of known paths; an unknown folder and known names
-    below it joined by one `/` each (a template)."""
-    args = [reader.read(a, env, depth) for a in node.args]
-
-    def one(*parts: object) -> object:
-        if all(isinstance(a, str) for a in parts):
-            return posixpath.join(*parts)  # type: ignore[arg-type]
-        if not all(isinstance(a, (str, Template, Unknown)) for a in parts):
-            return Unknown("a path of parts not known")
-        pieces = [a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(parts)]
-        return _sized(reader, node, joined(pieces))
-
-    return reader.lift(one, *args) if args else PASS
 
 
 # -- where jobs are defined ---------------------------------------------------------------------

@@ -13,9 +13,18 @@ values are unknown, and the document leaves their keys out.
 
 from __future__ import annotations
 
+import ast
+import posixpath
+from typing import TYPE_CHECKING
+
+from delta_lint.frontend.values.brains import ENV_GETTERS
 from delta_lint.frontend.values.budget import MAX_SETTING_TEXT
 from delta_lint.frontend.values.lattice import OneOf, Template, Unknown, concat
+from delta_lint.frontend.values.scopes import PASS
 from delta_lint.model import UNKNOWN_FOLDER
+
+if TYPE_CHECKING:
+    from delta_lint.frontend.values.scopes import Scopes
 
 # the input a part of a string only a run knows is: a template that starts with it
 # reads as UNKNOWN_FOLDER
@@ -73,3 +82,92 @@ def joined(parts: list[object], formatted: bool = True) -> object:
     for piece in pieces:
         out = concat(out, piece)
     return out
+
+
+FILE = Unknown("the folder the code runs from")
+ENVIRONMENT = Unknown("an environment variable of the machine that reads the definition")
+
+
+def text(reader: Scopes, node: ast.expr, env: dict[str, object], depth: int) -> object:
+    """The strings both readers build alike, as their `Scopes` hook reads them (PASS
+    for any other node): an f-string of plain fields or a `+` of a part not known and
+    a string as a template (each such part the input UNKNOWN_PART), `os.path.join` of
+    an unknown folder and known names as one; the environment (`os.getenv("X", "me")`,
+    `os.environ[...]`) and `__file__`, the machine's that reads the definition:
+    unknown, a default no more their value than any other."""
+    if isinstance(node, ast.Name):
+        return FILE if node.id == "__file__" and node.id not in env else PASS
+    if isinstance(node, ast.Subscript):
+        return ENVIRONMENT if _dotted(node.value) == "os.environ" else PASS
+    if isinstance(node, ast.JoinedStr):
+        if any(
+            isinstance(p, ast.FormattedValue) and (p.format_spec is not None or p.conversion not in (-1, 115))
+            for p in node.values
+        ):
+            return PASS
+        parts = [str(p.value) if isinstance(p, ast.Constant) else reader.read(p.value, env, depth) for p in node.values]  # type: ignore[attr-defined]
+        return reader.lift(lambda *each: sized(reader, node, joined(list(each), formatted=True)), *parts)
+    if isinstance(node, ast.BinOp):
+        if not isinstance(node.op, ast.Add):
+            return PASS
+        left, right = reader.read(node.left, env, depth), reader.read(node.right, env, depth)
+        return reader.lift(lambda a, b: _added(reader, node, a, b), left, right)
+    if not isinstance(node, ast.Call):
+        return PASS
+    if _dotted(node.func) in ENV_GETTERS or _dotted(node.func) == "getenv":
+        return ENVIRONMENT
+    if _is_path_join(node):
+        args = [reader.read(a, env, depth) for a in node.args]
+        return reader.lift(lambda *each: _path(reader, node, each), *args) if args else PASS
+    return PASS
+
+
+def sized(reader: Scopes, node: ast.expr, value: object) -> object:
+    """A built string, or unknown past MAX_SETTING_TEXT (said at the node's line)."""
+    if value is TOO_LONG:
+        reader.budget.note(reader.path, getattr(node, "lineno", 0), TOO_LONG.reason)
+        return Unknown(TOO_LONG.reason)
+    return value
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _added(reader: Scopes, node: ast.BinOp, left: object, right: object) -> object:
+    """`a + b`: a part not known and a string, or a template and a string, make a
+    template; anything else is the evaluator's sum."""
+    texts = (str, Template)
+    if (isinstance(left, Unknown) and isinstance(right, texts)) or (
+        isinstance(right, Unknown) and isinstance(left, texts)
+    ):
+        return sized(reader, node, joined([left, right], formatted=False))
+    if isinstance(left, Template) or isinstance(right, Template):
+        if isinstance(left, texts) and isinstance(right, texts):
+            return sized(reader, node, joined([left, right], formatted=False))
+    return reader.operate(node.op, left, right)
+
+
+def _is_path_join(node: ast.Call) -> bool:
+    """`os.path.join(...)`, also as `path.join` (`from os import path`)."""
+    return (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "path"
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    )
+
+
+def _path(reader: Scopes, node: ast.Call, parts: tuple[object, ...]) -> object:
+    """Paths joined: Python's join of known paths; an unknown folder and known names
+    below it joined by one `/` each (a template)."""
+    if all(isinstance(a, str) for a in parts):
+        return posixpath.join(*parts)  # type: ignore[arg-type]
+    if not all(isinstance(a, (str, Template, Unknown)) for a in parts):
+        return Unknown("a path of parts not known")
+    pieces = [a if i == 0 or not isinstance(a, str) else "/" + a.lstrip("/") for i, a in enumerate(parts)]
+    return sized(reader, node, joined(pieces))
