@@ -25,14 +25,8 @@ import re
 from collections.abc import Iterator
 
 from delta_lint.frontend.pyvalues import dotted_name
-from delta_lint.frontend.values.brains import CONCURRENT_CALLS, MAPPERS
+from delta_lint.frontend.values.brains import BINDERS, FOLLOWED_CALLERS, callee
 from delta_lint.frontend.values.walker import walk
-
-# callers whose function argument the reading follows to a call it reads
-FOLLOWED = CONCURRENT_CALLS | MAPPERS | {"foreachBatch"}
-# a call that binds arguments to a function for a later call: followed only when a
-# followed caller takes it straight (`pool.submit(partial(load, day))`)
-_BINDERS = frozenset({"partial"})
 
 # a name or a dotted name standing as an element of a display or as an argument
 # (`{"a": f, ...}`, `[f]`, `g(f)`, `g(x, key=mod.f)`): a quick scan of the text
@@ -40,25 +34,14 @@ _BINDERS = frozenset({"partial"})
 VALUE_WORD = re.compile(r"[:\[{,(=]\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*[,\]})]")
 
 
-def callee(call: ast.Call) -> str | None:
-    """The last name of what a call calls: `submit` of `pool.submit(...)`, `Thread`
-    of `threading.Thread(...)`; None for a call of a call's result or a subscript."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
-
-
 def _followed_calls(nodes: list[ast.AST]) -> set[int]:
     """Ids of the calls whose function arguments the reading follows."""
     out: set[int] = set()
     for node in nodes:
-        if isinstance(node, ast.Call) and callee(node) in FOLLOWED:
+        if isinstance(node, ast.Call) and callee(node) in FOLLOWED_CALLERS:
             out.add(id(node))
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(arg, ast.Call) and callee(arg) in _BINDERS:
+                if isinstance(arg, ast.Call) and callee(arg) in BINDERS:
                     out.add(id(arg))
     return out
 

@@ -355,6 +355,23 @@ CONCURRENT_CALLS = frozenset(
     }
 )
 
+# callers whose function arguments the reading follows to a call it reads (a pool's
+# `submit`, `Thread(target=...)`, builtin `map`, `foreachBatch`), and the calls that
+# bind arguments to a function for such a later call (`pool.submit(partial(f, x))`)
+FOLLOWED_CALLERS = CONCURRENT_CALLS | MAPPERS | {"foreachBatch"}
+BINDERS = frozenset({"partial"})
+
+
+def callee(call: ast.Call) -> str | None:
+    """The last name of what a call calls: `submit` of `pool.submit(...)`, `Thread`
+    of `threading.Thread(...)`; None for a call of a call's result or a subscript."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
 
 # the flags of `re` (`re.IGNORECASE`) as numbers
 RE_CONSTANTS = {

@@ -25,20 +25,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Collection
 
-from delta_lint.frontend.values.brains import CONCURRENT_CALLS, MAPPERS
-
-# callers whose function arguments the reading follows to a call it reads
-_FOLLOWED = CONCURRENT_CALLS | MAPPERS | {"foreachBatch", "Thread", "Process"}
-_BINDERS = frozenset({"partial"})
-
-
-def _callee(call: ast.Call) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
+from delta_lint.frontend.values.brains import BINDERS, FOLLOWED_CALLERS, callee
 
 
 def used_as_values(tree: ast.Module | None, names: Collection[str], dispatched: Collection[int] = ()) -> set[str]:
@@ -53,10 +40,10 @@ def used_as_values(tree: ast.Module | None, names: Collection[str], dispatched: 
         if not isinstance(node, ast.Call):
             continue
         followed.add(id(node.func))
-        if _callee(node) in _FOLLOWED:
+        if callee(node) in FOLLOWED_CALLERS:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 followed.add(id(arg))
-                if isinstance(arg, ast.Call) and _callee(arg) in _BINDERS and arg.args:
+                if isinstance(arg, ast.Call) and callee(arg) in BINDERS and arg.args:
                     followed.add(id(arg.args[0]))
     found: set[str] = set()
     for node in ast.walk(tree):
