@@ -451,3 +451,31 @@ def test_sql_a_job_reads_from_a_file_of_the_project_is_that_files_statement(tmp_
     ]
     assert job.intents[1].predicate_sql == "d < '2024-01-01'"
     assert sorted(d.location.line for d in job.diagnostics if d.rule == "DL007") == [6, 7, 8, 12]
+
+
+def test_the_text_of_one_of_two_documents_loads_as_one_of_them_or_unknown():
+    """A document's text read on either way of a branch: the same document both ways
+    is that document; two documents, or a document's text and a literal, are never
+    the first one read (`lattice.TextOf` joins by its path)."""
+    source = (
+        "import yaml\n\n"
+        "def load(flag):\n"
+        "    if flag:\n"
+        '        text = open("a.yaml").read()\n'
+        "    else:\n"
+        '        text = open("OTHER").read()\n'
+        "    return yaml.safe_load(text)\n"
+    )
+    docs = {"a.yaml": {"t": "demo.a"}, "b.yaml": {"t": "demo.b"}}
+
+    def loaded(other: str) -> object:
+        module = Module.of(ast.parse(source.replace("OTHER", other)), "job.py")
+        return Evaluator(module, docs).call("load", [UNKNOWN], {})
+
+    assert loaded("a.yaml") == {"t": "demo.a"}
+    both = loaded("b.yaml")
+    assert both not in ({"t": "demo.a"}, {"t": "demo.b"})
+    assert isinstance(both, OneOf) or both == UNKNOWN
+    mixed = source.replace('open("OTHER").read()', '"x"').replace("return yaml.safe_load(text)", "return text")
+    text = Evaluator(Module.of(ast.parse(mixed), "job.py"), docs).call("load", [UNKNOWN], {})
+    assert type(text) is not OneOf and text == UNKNOWN  # no text known on one way: unknown, not "x"

@@ -65,6 +65,7 @@ from delta_lint.frontend.values.lattice import (
     NoValue,
     OneOf,
     Template,
+    TextOf,
     Unknown,
     Unordered,
     alternatives,
@@ -110,19 +111,6 @@ class Opened:
     """`open(path)`: a file handle, read only by `yaml.safe_load`/`json.load`."""
 
     path: str
-
-
-class TextOf(Unknown):
-    """The whole text of a project document that is not SQL (`Path(p).read_text()`
-    of a YAML file): unknown as text to every reader (the evaluator holds the
-    document parsed, not its text), but a loader given it (`yaml.safe_load`,
-    `json.loads`) loads that document, as `yaml.safe_load(open(p))` does."""
-
-    __slots__ = ("handle",)
-
-    def __init__(self, handle: Opened) -> None:
-        super().__init__("the text of a file that is not SQL")
-        self.handle = handle
 
 
 class Made:
@@ -1967,10 +1955,10 @@ class Evaluator:
         if name in brains.OPENERS and args and isinstance(args[0], (str, PurePosixPath)):
             return Opened(str(args[0]))
         if name in brains.DOCUMENT_LOADERS and args:
-            return self._load(args[0].handle if type(args[0]) is TextOf else args[0])
+            return self._load(Opened(args[0].path) if type(args[0]) is TextOf else args[0])
         if name in brains.TEXT_LOADERS and args and type(args[0]) is TextOf:
-            if args[0].handle.path.endswith(brains.TEXT_LOADERS[name]):
-                return self._load(args[0].handle)  # `json.loads(Path(p).read_text())`
+            if args[0].path.endswith(brains.TEXT_LOADERS[name]):
+                return self._load(Opened(args[0].path))  # `json.loads(Path(p).read_text())`
             return Unknown(f"`{name}` of the text of another kind of document")
         if name.startswith("re.") and name[3:] in brains.RE_FUNCTIONS:
             return regex_call(name[3:], args, kwargs)
@@ -1992,7 +1980,7 @@ class Evaluator:
         else:
             return Unknown(f"the method `{method}`")
         if not handle.path.endswith(brains.TEXT_DOCUMENTS):
-            return TextOf(handle)
+            return TextOf(handle.path)
         return self._load(handle)
 
     def _load(self, handle: object) -> object:

@@ -55,6 +55,21 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
+class TextOf(Unknown):
+    """The whole text of a project document that is not SQL (`Path(p).read_text()`
+    of a YAML file, by its path): unknown as text to every reader (the evaluator
+    holds the document parsed, not its text), but a loader given it (`yaml.safe_load`,
+    `json.loads`) loads that document, as `yaml.safe_load(open(p))` does. Unlike
+    another unknown, the ways of a branch that read two documents join as one of
+    them (`join`), so a loader loads each, never the first."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        super().__init__("the text of a file that is not SQL")
+        self.path = path
+
+
 class Template:
     """A string of known text and named inputs: `text` holds `{name}` for each input,
     `params` their names in order of first appearance. `unknown`: some placeholder
@@ -231,7 +246,10 @@ def join(values: list[object] | tuple[object, ...]) -> object:
     distinct: dict[object, object] = {}
     for value in values:
         for alt in alternatives(value):
-            if type(alt) is Unknown:
+            if type(alt) is TextOf:  # a document's text: joined by its path (see `TextOf`)
+                distinct.setdefault((TextOf, alt.path), alt)
+                continue
+            if isinstance(alt, Unknown):  # its subclasses too (an object of no known state)
                 return alt
             try:
                 distinct.setdefault(key(alt), alt)
@@ -241,6 +259,9 @@ def join(values: list[object] | tuple[object, ...]) -> object:
                 return Unknown(f"more than {MAX_ALTERNATIVES} values")
     if not distinct:
         return Unknown("no value")
+    texts = sum(type(v) is TextOf for v in distinct.values())
+    if 0 < texts < len(distinct):  # a document's text or another value: no text known
+        return Unknown("a document's text on some ways only")
     if len(distinct) == 1:
         return next(iter(distinct.values()))
     return OneOf(tuple(distinct.values()))
