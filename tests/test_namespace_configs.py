@@ -127,4 +127,3 @@ def test_a_document_text_parsed_as_another_kind_or_outside_stays_unknown(lint):
     yaml_text = 'yaml.safe_load((ROOT / "env" / f"{name}.yaml").read_text())["catalog"]'
     outside = _env_project(yaml_text, root="parents[5]")
     assert "acme_prod.silver.orders" not in _tables(lint(outside), "run.py")
-

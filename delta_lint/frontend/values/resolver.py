@@ -2093,19 +2093,19 @@ class ValueResolver:
     def _attribute_value(self, node: ast.expr, scope: Scope) -> object:
         """What an attribute set to `node` holds, when the reader keeps it: a known
         text (or a template of named inputs, or one with known parts, as a name
-        keeps it), or an object of a class of the project (`config`, `self.config`,
-        `Config.from_yaml(path)`); None otherwise."""
+        keeps it), an object of a class of the project (`config`, `self.config`,
+        `Config.from_yaml(path)`) or a document (`self.conf = yaml.safe_load(f)`, one
+        a method returns); None otherwise. A call is read as a name bound to it
+        would be (`_value`: the objects it makes or returns first)."""
         text = self.string(node, scope)
         if not text.unknown or _partly_known(text):  # `{raw_catalog}.ops.c`
             return text
         if isinstance(node, (ast.Name, ast.Attribute)):
             held = self._held(node, scope)
-        elif isinstance(node, ast.Call) and self.host.classes:
-            held = self.host.walker.instance(node, scope) or self.host.walker.returned_instance(node, scope)
+        elif isinstance(node, ast.Call):
+            held = self._value(node, scope)
         else:
             held = None
-        if held is None and isinstance(node, ast.Call):  # `self.conf = yaml.safe_load(f)`: a document
-            held = self._value(node, scope)
         return held if isinstance(held, (Instance, dict)) else None
 
     def _opaque(self, node: ast.expr) -> Str:
