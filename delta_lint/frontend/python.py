@@ -86,7 +86,7 @@ from delta_lint.frontend.sqlcall import (
 )
 from delta_lint.frontend.sqltext import apply_templates
 from delta_lint.frontend.unread import unread_writes
-from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET
+from delta_lint.frontend.values.brains import NOTEBOOK_EXIT, TASK_VALUES_SET, ends_run
 from delta_lint.frontend.values.budget import Budget
 from delta_lint.frontend.values.changes import changed_in_place
 from delta_lint.frontend.values.evaluator import Module
@@ -799,11 +799,6 @@ def _not_followed(func: ast.expr, scope: Scope) -> bool:
     return isinstance(receiver, ast.Name) and scope.env.get(receiver.id) is not None
 
 
-# calls that end a run wherever they stand: the notebook's exit, the process's
-_RUN_ENDS = frozenset({("notebook", "exit"), ("sys", "exit"), ("os", "_exit")})
-_ENDING_NAMES = frozenset({"exit", "quit"})
-
-
 def _run_ends(body: list[ast.stmt], own_lines: int) -> ast.stmt | None:
     """The first top-level statement of the file's own code after which no line of it
     runs: an unconditional `dbutils.notebook.exit(...)`, `sys.exit(...)`, `exit()`,
@@ -815,10 +810,8 @@ def _run_ends(body: list[ast.stmt], own_lines: int) -> ast.stmt | None:
             return None
         if isinstance(stmt, ast.Raise):
             return stmt
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            func = stmt.value.func
-            if _last_two(stmt.value) in _RUN_ENDS or (isinstance(func, ast.Name) and func.id in _ENDING_NAMES):
-                return stmt
+        if isinstance(stmt, ast.Expr) and ends_run(stmt.value):  # see `brains.EXIT_CALLS`
+            return stmt
     return None
 
 

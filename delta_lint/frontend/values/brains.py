@@ -385,6 +385,11 @@ RE_CONSTANTS = {
 # `self.dbutils.notebook.run`), as `JOB_INPUT_CALLS` are
 NOTEBOOK_RUN = ("notebook", "run")
 NOTEBOOK_EXIT = ("notebook", "exit")
+# calls that end the run where they stand (each by raising: `SystemExit`, the
+# notebook's own exit): the code after them in their block is not reached. By the
+# last two dotted parts, as `NOTEBOOK_EXIT`; the builtins by their bare name.
+EXIT_CALLS = (("sys", "exit"), ("os", "_exit"), NOTEBOOK_EXIT)
+EXIT_BUILTINS = frozenset({"exit", "quit"})
 # job task values: `dbutils.jobs.taskValues.set(key, value)` in one task's notebook,
 # `dbutils.jobs.taskValues.get(taskKey, key, default, debugValue)` in another's
 TASK_VALUES_SET = ("taskValues", "set")
@@ -408,3 +413,13 @@ def call_named(node: ast.expr, name: tuple[str, str]) -> bool:
 # files whose text the code reads (`open(p).read()`, `Path(p).read_text()`) that the
 # link stage gives as documents: SQL the code runs (see `run.DocumentReader`)
 TEXT_DOCUMENTS = (".sql",)
+
+
+def ends_run(node: ast.expr) -> bool:
+    """A call that ends the run where it stands (`sys.exit(1)`, `exit()`,
+    `dbutils.notebook.exit("skipped")`): see `EXIT_CALLS`."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id in EXIT_BUILTINS
+    return any(call_named(node, name) for name in EXIT_CALLS)

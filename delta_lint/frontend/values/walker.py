@@ -47,6 +47,7 @@ from delta_lint.frontend.pyvalues import (
     known_items,
     loop_names,
     member,
+    one_of,
     param_str,
     to_plain,
 )
@@ -86,6 +87,7 @@ from delta_lint.frontend.values.iteration import (
 )
 from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 from delta_lint.frontend.values.lattice import join as lattice_join
+from delta_lint.frontend.values.narrowing import narrow
 from delta_lint.frontend.values.readings import Readings
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
@@ -418,6 +420,19 @@ def _plain(held: object) -> object:
     if type(held) is OneOf:
         return lattice_join([_plain(v) for v in held.values])
     return to_plain(held)
+
+
+def _alternatives_held(held: object) -> tuple[object, ...] | None:
+    """The alternatives of a string that is one of several texts (`narrowing`'s
+    view of the walker's values); None for any other value."""
+    if isinstance(held, Str) and type(held.value) is OneOf:
+        return held.value.values  # type: ignore[attr-defined]
+    return None
+
+
+def _rejoined(kept: list[object]) -> object:
+    """The string that is one of `kept` (texts of one of several)."""
+    return one_of(kept)  # type: ignore[arg-type]
 
 
 def _unpacked(target: ast.Tuple | ast.List, held: object) -> Row | None:
@@ -907,9 +922,11 @@ class Walker:
         if self._changing[2] or self._changing[0] is not self.host.functions:
             self._handed_on(stmt, scope)
         kind = type(stmt)
-        if kind is ast.Return:
+        if kind is ast.Assert:  # the code below runs only where the assertion holds
+            self._narrow(scope, [(stmt.test, True)])
+        elif kind is ast.Return:
             self._left = "return"
-        elif kind is ast.Raise:
+        elif kind is ast.Raise or (kind is ast.Expr and brains.ends_run(stmt.value)):  # type: ignore[attr-defined]
             self._left = "raise"
         if budget.exhausted and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for name in _bound_here(stmt):
@@ -1558,7 +1575,14 @@ class Walker:
                 break
             absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
             taken = len(bodies) - 1 if taken == -1 else taken
-            left = self._paths(scope, bodies, taken=taken, absent=absent, dead=dead)
+            # each body sees its names as its way has them: the tests before it false, its own true
+            ways = [
+                [(t, False) for t in tests[:n]] + ([(tests[n], True)] if n < len(tests) else [])
+                for n in range(len(bodies))
+            ]
+            left = self._paths(
+                scope, bodies, taken=taken, absent=absent, dead=dead, ways=ways if taken is None else None
+            )
             if taken is not None:  # the path known: it leaves where its body does
                 self._left = left[taken]
             elif None not in left:  # every branch Python may take leaves
@@ -1715,13 +1739,16 @@ class Walker:
         taken: int | None = None,
         absent: list[Absent] | None = None,
         dead: list[int] | None = None,
+        ways: list[list[tuple[ast.expr, bool]]] | None = None,
     ) -> list[str | None]:
         """Read each body from the same start and join what the paths leave (only
         the `taken` body, when the condition is known: Python runs no other, so
         none writes); each body with the tables known absent before it and
-        `absent`'s for it (see `pyguards`); a `dead` body (its test known false)
-        is not read. How each body leaves (None: it may end normally; a body not
-        run leaves, as no way through it reaches the code after)."""
+        `absent`'s for it (see `pyguards`), and its names narrowed by the tests of
+        its way (`ways`, see `narrowing`: below `if t is None: raise`, `t` is not
+        None); a `dead` body (its test known false) is not read. How each body
+        leaves (None: it may end normally; a body not run leaves, as no way
+        through it reaches the code after)."""
         start = dict(scope.env)
         outcomes = list(given or []) + ([start] if may_skip else [])
         # the SQL session each path leaves (a `USE` in one branch): joined as the names
@@ -1738,6 +1765,8 @@ class Walker:
                     self._not_run(body, "its branch of the `if` is known not to be taken")
                 continue
             _replace_env(scope, start)
+            if ways and ways[n]:
+                self._narrow(scope, ways[n])
             session.update(first)
             with self.host.guards.inside(known | absent[n] if absent else known):
                 self.block(body, scope)
@@ -1749,6 +1778,11 @@ class Walker:
         _replace_env(scope, join_envs(outcomes) if outcomes else start)
         session.update(joined_session(first, sessions) if sessions else first)
         return lefts
+
+    def _narrow(self, scope: Scope, conditions: list[tuple[ast.expr, bool]]) -> None:
+        """Narrow the names of `scope` to the way where each test has its truth
+        (`narrowing.narrow`, with the resolver's truth of a test)."""
+        narrow(scope.env, conditions, lambda test: self.values._truth(test, scope), _alternatives_held, _rejoined)
 
     def function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, **extra) -> None:
         before, before_diags = len(self.host.intents), len(self.host.diagnostics)
