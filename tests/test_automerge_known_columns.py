@@ -64,3 +64,53 @@ def test_a_table_whose_columns_are_not_declared_keeps_the_pair(lint):
     found = _evolution(lint({"a.py": source}, PARALLEL))
     assert [(r, s) for r, s, _ in found] == [("DL111", "warning")]
     assert "the table's columns are not declared" in found[0][2]
+
+
+SCHEMA = (
+    "from pyspark.sql.types import StructType, StructField, StringType, LongType\n"
+    "AUDIT = StructType([StructField('pipeline', StringType()), StructField('n', LongType())])\n"
+)
+
+
+@pytest.mark.parametrize(
+    "append",
+    [
+        # a schema bound once to a name, then used
+        SCHEMA + "spark.createDataFrame([(p, c)], schema=AUDIT).write.mode('append').saveAsTable('ops.audit.log')\n",
+        # a frame made on a line of its own, written below
+        SCHEMA
+        + "rows = spark.createDataFrame([(p, c)], AUDIT)\nrows.write.mode('append').saveAsTable('ops.audit.log')\n",
+        # the file's own helper, reading the module's schema
+        SCHEMA + "def log_row(p, c):\n"
+        "    spark.createDataFrame([(p, c)], schema=AUDIT).write.mode('append').saveAsTable('ops.audit.log')\n"
+        "log_row('a', 1)\n",
+        # a DDL string bound to a name
+        "DDL = 'pipeline STRING, n BIGINT'\n"
+        "spark.createDataFrame([(p, c)], DDL).write.mode('append').saveAsTable('ops.audit.log')\n",
+    ],
+)
+def test_a_schema_or_frame_bound_to_a_name_states_its_columns(lint, append):
+    assert _evolution(lint({"a.py": HEAD + append}, PARALLEL)) == []
+
+
+@pytest.mark.parametrize(
+    "append",
+    [
+        # the schema changed in place: a column the table lacks
+        SCHEMA + "AUDIT.add('extra', LongType())\n"
+        "spark.createDataFrame([(p, c, 1)], schema=AUDIT).write.mode('append').saveAsTable('ops.audit.log')\n",
+        # bound twice: which schema a write uses is not told by the name alone
+        SCHEMA + "if flag:\n    AUDIT = StructType([StructField('extra', LongType())])\n"
+        "spark.createDataFrame([(p, c)], schema=AUDIT).write.mode('append').saveAsTable('ops.audit.log')\n",
+        # a helper's parameter of the same name: the caller's schema, not the module's
+        SCHEMA + "def log_row(AUDIT):\n"
+        "    spark.createDataFrame([('a', 1)], schema=AUDIT).write.mode('append').saveAsTable('ops.audit.log')\n"
+        "log_row(other_schema)\n",
+        # a frame name bound to another frame in a loop
+        SCHEMA + "rows = spark.createDataFrame([(p, c)], AUDIT)\nfor rows in frames:\n"
+        "    rows.write.mode('append').saveAsTable('ops.audit.log')\n",
+    ],
+)
+def test_a_name_that_may_hold_another_schema_states_no_columns(lint, append):
+    found = _evolution(lint({"a.py": HEAD + append}, PARALLEL))
+    assert [(r, s) for r, s, _ in found] == [("DL111", "warning")]

@@ -84,9 +84,18 @@ class FrameReader:
     """Reads the rows of DataFrame expressions: `held(name)` is what a name holds,
     `string(node)` a node's string value (as the Python front end reads them)."""
 
-    def __init__(self, held: Callable[[str], object], string: Callable[[ast.expr], Str]) -> None:
+    def __init__(
+        self,
+        held: Callable[[str], object],
+        string: Callable[[ast.expr], Str],
+        bound: Callable[[str], ast.expr | None] | None = None,
+    ) -> None:
         self.held = held
         self.string = string
+        # the one expression a name of the file is bound to, where the file binds it
+        # once and never changes it in place (`Walker.single_binding`): a schema or a
+        # frame made on a line of its own (`SCHEMA = StructType([...])`)
+        self.bound = bound or _unbound
 
     def rows(self, node: ast.expr | None, depth: int = 0) -> FrameRows:
         if node is None or depth > MAX_DEPTH:
@@ -197,6 +206,8 @@ class FrameReader:
         `spark.createDataFrame(data, schema)` with a literal schema (a list of names, a
         DDL string, a StructType), through transformations that keep the columns.
         (): not known (a schema inferred from the data, any other frame)."""
+        if isinstance(node, ast.Name) and depth <= MAX_DEPTH:  # `df = spark.createDataFrame(...)` above
+            return self.columns(self.bound(node.id), depth + 1)
         if node is None or depth > MAX_DEPTH or not isinstance(node, ast.Call):
             return ()
         if not isinstance(node.func, ast.Attribute):
@@ -284,7 +295,12 @@ class FrameReader:
             return rows_value(node.value) if node.value is not None else None
         return rows_value(self.string(node))
 
-    def _schema_names(self, schema: ast.expr) -> list[str] | None:
+    def _schema_names(self, schema: ast.expr, depth: int = 0) -> list[str] | None:
+        """The column names a schema states: a list of names, a `StructType` of
+        `StructField`s, a DDL string, or a name the file binds once to one of them."""
+        if isinstance(schema, ast.Name) and not isinstance(self.held(schema.id), Str):
+            bound = self.bound(schema.id) if depth < MAX_DEPTH else None
+            return None if bound is None else self._schema_names(bound, depth + 1)
         if isinstance(schema, ast.List | ast.Tuple):
             names = [self._name(e) for e in schema.elts]
             return None if any(n is None for n in names) else names  # type: ignore[return-value]
@@ -305,6 +321,10 @@ class FrameReader:
         if type(text) is not Str or text.scalar or text.unknown or text.params:
             return None
         return ddl_names(text.text)
+
+
+def _unbound(_name: str) -> ast.expr | None:
+    return None
 
 
 def _called(call: ast.Call) -> str | None:

@@ -309,11 +309,16 @@ class WriterReader:
 
     def _source_columns(self, steps: list[Step], marker: str, scope: Scope) -> tuple[str, ...]:
         """Every column of the DataFrame a write writes, where the code states them all."""
-        for i, step in enumerate(steps):
-            if step.name == marker and i > 0:
-                reader = FrameReader(scope.env.get, lambda value: self.host.string(value, scope))
-                return reader.columns(steps[i - 1].node)
-        return ()
+        made = next((steps[i - 1].node for i, step in enumerate(steps) if step.name == marker and i > 0), None)
+        if made is None:
+            return ()
+        line = made.lineno
+        reader = FrameReader(
+            scope.env.get,
+            lambda value: self.host.string(value, scope),
+            lambda name: self.host.walker.single_binding(name, line),  # a schema or frame named on a line of its own
+        )
+        return reader.columns(made)
 
     def _source_reads(self, steps: list[Step], marker: str, scope: Scope) -> set[TableRef]:
         """The tables the DataFrame a write writes reads (the link before `marker`)."""

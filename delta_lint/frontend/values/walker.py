@@ -407,6 +407,9 @@ def _replace_env(scope: Scope, env: dict[str, object]) -> None:
 
 
 LOOP_ELEMENTS = 256
+# the methods that change a schema object in place (`StructType.add`), besides the
+# list and dict changers: a name so changed holds no one schema (`single_binding`)
+_SCHEMA_CHANGES = frozenset({"add", *MUTATORS})
 # methods that change a list, dict or set in place besides `MUTATORS` and `DICT_CHANGES`
 _IN_PLACE = frozenset({"remove", "discard", "sort", "reverse", "pop", "clear", "popitem", "difference_update"})
 
@@ -677,6 +680,7 @@ class Walker:
         self._unread: set[str] = set()
         self._items_unknown: str | None = None  # why the last collection read was not known item by item
         self._bound: dict[str, list[ast.expr]] | None = None  # (`_bindings`)
+        self._binders: frozenset[str] | None = None  # (`_other_binders`)
         # how the path being read has certainly left the block it is in ("return",
         # "raise", "break", "continue"; None: it goes on): see `block`
         self._left: str | None = None
@@ -1414,6 +1418,57 @@ class Walker:
                         node.value if isinstance(node, ast.AnnAssign) and node.value is not None else ast.Constant(None)
                     )
         return self._bound
+
+    def single_binding(self, name: str, line: int) -> ast.expr | None:
+        """The one expression the file binds `name` to (`SCHEMA = StructType([...])`),
+        read at `line` of the file's own code, where no other statement of the file
+        or of the helpers pasted into it binds it (no second assignment, no
+        parameter, loop, `with`, `except`, import or `global` of that name) and none
+        changes it in place (`SCHEMA.add(...)`, `SCHEMA.x = ...`, `SCHEMA[k] = ...`):
+        what the name holds wherever it is read. None otherwise, and at a line of an
+        imported module's pasted definition (its names are that module's)."""
+        if self.home(line) is not None:
+            return None
+        values = self._bindings().get(name)
+        if values is None or len(values) != 1 or name in self._other_binders():
+            return None
+        return values[0] if values[0].lineno <= self.host._own_lines else None
+
+    def _other_binders(self) -> frozenset[str]:
+        """The names the file binds other than by `NAME = value`, or changes in place
+        through an attribute or item (see `single_binding`), once per file."""
+        if self._binders is None:
+            names: set[str] = set()
+            for node in ast.walk(self.host._tree) if self.host._tree is not None else ():
+                if isinstance(node, ast.arg):
+                    names.add(node.arg)
+                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                    names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+                elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                    names.update(n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name))
+                elif isinstance(node, ast.ExceptHandler) and node.name:
+                    names.add(node.name)
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names.update((a.asname or a.name).split(".")[0] for a in node.names)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    names.update(node.names)
+                elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                    for target in node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]:
+                        if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+                            names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                        elif isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name):
+                            names.add(target.value.id)
+                        elif isinstance(node, ast.Delete) and isinstance(target, ast.Name):
+                            names.add(target.id)
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.attr in _SCHEMA_CHANGES
+                ):
+                    names.add(node.func.value.id)
+            self._binders = frozenset(names)
+        return self._binders
 
     def _loop_of(self, value: ast.expr, scope: Scope) -> ast.For | None:
         """The loop a statement's comprehension or `map` runs (see `iteration.as_loop`),
