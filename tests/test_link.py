@@ -685,7 +685,8 @@ def test_helpers_of_imported_modules_and_run_notebooks_are_read_at_each_call(tmp
     # the module's own functions are read at those calls, not again where they are written
     assert got["lib/util.py"] == []
     alone = {"lib/util.py": util, "jobs/other.py": "print('no call')\n"}
-    assert tables(tmp_path / "alone", alone)["lib/util.py"] == ["{table_name}"] * 2  # nobody calls them
+    # nobody calls them: `mode` is then any mode, so `save_table` is one of an append and an overwrite
+    assert tables(tmp_path / "alone", alone)["lib/util.py"] == ["{table_name}"] * 3
 
 
 def test_a_package_of_the_project_installed_on_the_cluster_is_found_by_its_path(tmp_path):

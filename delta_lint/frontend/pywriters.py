@@ -32,10 +32,10 @@ from delta_lint.frontend.pychains import (
 )
 from delta_lint.frontend.pysites import SourceSites
 from delta_lint.frontend.pyspark_api import argument, options
-from delta_lint.frontend.pyvalues import Scope, Step, Str, argument_at
+from delta_lint.frontend.pyvalues import Scope, Step, Str, alternatives, argument_at
 from delta_lint.frontend.sql import Session, condition_info
 from delta_lint.frontend.values.walker import Walker, walk
-from delta_lint.model import Flag, Intent, Kind, TableDDL, TableRef
+from delta_lint.model import DYNAMIC_SQL, Diagnostic, Flag, Intent, Kind, TableDDL, TableRef
 from delta_lint.predicates import OPAQUE, WHOLE, Constraint, Region
 
 
@@ -117,7 +117,7 @@ class WriterReader:
         mode_kw = argument(node, "DataFrameWriter", last.name, "mode") if keywords else None
         if mode_kw is not None:
             mode_str = self.host.string(mode_kw, scope)
-        mode = mode_str.text.lower() if mode_str else None
+        modes = _modes(mode_str)
         opts = chain_options(self.host, steps, scope)
         partition_by = chain_cols(self.host, steps, "partitionBy", scope)
         cluster_by = chain_cols(self.host, steps, "clusterBy", scope)
@@ -131,9 +131,10 @@ class WriterReader:
             target = self._named(argument(node, "DataFrameWriter", "insertInto", "tableName"), node, scope)
             ref, resolved = self.host._ref(target)
             overwrite = argument(node, "DataFrameWriter", "insertInto", "overwrite")
-            mode = (
-                "overwrite" if isinstance(overwrite, ast.Constant) and overwrite.value is True else (mode or "append")
-            )
+            if isinstance(overwrite, ast.Constant) and overwrite.value is True:
+                modes = ["overwrite"]
+            elif modes is not None:
+                modes = [mode or "append" for mode in modes]
         elif last.name == "saveAsTable":
             ref, resolved = self.host._ref(
                 self._named(argument(node, "DataFrameWriter", "saveAsTable", "name"), node, scope)
@@ -144,19 +145,32 @@ class WriterReader:
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
         columns = self._source_columns(source_steps, "write", scope) if last.name != "insertInto" else ()
-        self.write(
-            ref,
-            resolved,
-            mode or "errorifexists",
-            opts,
-            partition_by,
-            cluster_by,
-            source,
-            call,
-            scope,
-            rows=rows,
-            row_columns=columns,
-        )
+        if modes is None:  # a mode only a run knows: the write is one of an append and an overwrite
+            modes = ["append", "overwrite"]
+            self.host.diagnostics.append(
+                Diagnostic(
+                    DYNAMIC_SQL,
+                    self.host.located(scope.site or self.host.sites.loc(call), scope, call),
+                    f"the write's mode is `{mode_str.text}`, a value delta-lint cannot know: "  # type: ignore[union-attr]
+                    "it is read as one of an append and an overwrite",
+                    "info",
+                )
+            )
+        for mode in modes:  # one write per mode it may have (`.mode(m)`, `m` one of several)
+            self.write(
+                ref,
+                resolved,
+                mode or "errorifexists",
+                opts,
+                partition_by,
+                cluster_by,
+                source,
+                call,
+                scope,
+                rows=rows,
+                row_columns=columns,
+                one_of=len(modes) > 1,
+            )
 
     def _spread(self, node: ast.Call, scope: Scope) -> ast.Call:
         """A terminal's call with the arguments it spreads laid out (`saveAsTable(**opts)`
@@ -232,10 +246,13 @@ class WriterReader:
         overwrite_condition: ast.expr | None = None,
         rows: FrameRows = (),
         row_columns: tuple[str, ...] = (),
+        one_of: bool = False,
     ) -> None:
         """One DataFrame write; `rows`: what its rows hold in some columns (`frames`), which
-        confines an append to the partitions they name, and a dynamic partition overwrite."""
-        flags: set[Flag] = set()
+        confines an append to the partitions they name, and a dynamic partition overwrite;
+        `one_of`: the write is one of several the statement may make (its mode one of
+        several, see `_modes`)."""
+        flags: set[Flag] = {Flag.ONE_OF} if one_of else set()
         predicate_sql = None
         region = None
         kind: Kind
@@ -616,3 +633,18 @@ def _other_format(fmt: Str | None) -> bool:
     Delta: the write is read as one, never dropped, and its table is never taken for
     another format's."""
     return fmt is not None and not fmt.unknown and not fmt.params and fmt.text.lower() not in ("delta", "")
+
+
+# the modes of Spark's DataFrameWriter (`errorifexists` and its names, `ignore`,
+# `append`, `overwrite`); another text is read as Spark reads it: an error at run time
+def _modes(mode: Str | None) -> list[str | None] | None:
+    """The modes a write's `.mode(...)` may give, lower case: [None] when no mode is
+    set (the writer's default), one per text of a mode that is one of several texts
+    (`"overwrite" if full else "append"`); None when a text is not known (a widget
+    without a default, a parameter no call gives)."""
+    if mode is None:
+        return [None]
+    texts = alternatives(mode)
+    if any(t.unknown or t.params or t.scalar for t in texts):
+        return None
+    return list(dict.fromkeys(t.text.lower() for t in texts))
