@@ -624,8 +624,19 @@ def _is_widget_definition(node: ast.expr) -> bool:
 
 def _shape(intent: Intent) -> tuple:
     """What a write is, wherever it is reported: a helper's write read at a call that
-    comes out the same as read on its own does not depend on the call."""
-    return (intent.table, intent.kind, intent.predicate_sql, intent.flags, intent.checkpoint, intent.region)
+    comes out the same as read on its own does not depend on the call. Its statement's
+    own form counts (`subkind`, what it declares): a `COMMENT ON TABLE` and an
+    `ALTER COLUMN` of one table are two writes, not one kept twice."""
+    return (
+        intent.table,
+        intent.kind,
+        intent.subkind,
+        intent.declared,
+        intent.predicate_sql,
+        intent.flags,
+        intent.checkpoint,
+        intent.region,
+    )
 
 
 def _parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
