@@ -1,9 +1,11 @@
-"""A helper call the walker's caps leave unread (a chain of calls more than four
-helpers deep, the 65th and later calls of one helper) says so at that call (DL008),
+"""A helper call the walker's caps leave unread (a chain of calls more than
+`MAX_HELPER_DEPTH` helpers deep, the 65th and later calls of one helper) says so at that call (DL008),
 once a cause (at the first such call), never a write lost with nothing said. A chain within the caps, and a
 recursion (whose writes are read at its first call), say nothing."""
 
 from __future__ import annotations
+
+from delta_lint.frontend.values.resolver import MAX_HELPER_DEPTH
 
 WRITE = '    spark.sql(f"DELETE FROM {t} WHERE 1=1")\n'
 
@@ -18,9 +20,9 @@ def _budget_lines(result) -> list[int]:
 
 
 def test_a_chain_past_the_depth_cap_is_said_at_the_call(lint):
-    result = lint({"job.py": _chain(4)})
+    result = lint({"job.py": _chain(MAX_HELPER_DEPTH)})
     assert not [i for i in result.intents if i.table and i.table.name == "main.s.deep"]
-    assert _budget_lines(result) == [8]  # `h4(t)` in h3: the call not followed
+    assert _budget_lines(result) == [2 * MAX_HELPER_DEPTH]  # the deepest call, in the helper above: not followed
 
 
 def test_calls_past_the_count_cap_are_said_once_at_the_first(lint):

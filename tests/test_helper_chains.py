@@ -7,7 +7,30 @@ writes, however they are reported."""
 
 from __future__ import annotations
 
+import pytest
+
 from delta_lint.frontend import analyze_source
+
+
+def chain(depth: int) -> str:
+    """A write `depth` helper calls below the file's top level."""
+    lines = ['def h0(df):\n    df.write.mode("overwrite").saveAsTable("main.gold.summary")\n']
+    lines += [f"def h{k}(df):\n    h{k - 1}(df)\n" for k in range(1, depth)]
+    lines.append(f'h{depth - 1}(spark.read.table("main.raw.events"))\n')
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("depth", [5, 6, 8])
+def test_a_write_some_helpers_deep_is_read_at_the_call(depth: int) -> None:
+    result = analyze_source("job.py", ".py", chain(depth))
+    # (a write that reads no parameter of its helpers is the same at every call: kept where written)
+    assert [(i.location.line, i.table.name) for i in result.intents] == [(2, "main.gold.summary")]
+    assert not [d for d in result.diagnostics if "helpers deep" in d.message]
+
+
+def test_past_the_depth_bound_a_note_says_so() -> None:
+    result = analyze_source("job.py", ".py", chain(10))
+    assert [d.rule for d in result.diagnostics if "helpers deep" in d.message] == ["DL008"]
 
 
 def test_a_helpers_comment_and_column_comment_on_one_table_are_two_writes() -> None:

@@ -9,6 +9,7 @@ call, when a helper's body spent it)."""
 from __future__ import annotations
 
 from delta_lint.frontend import analyze_source
+from delta_lint.frontend.values.resolver import MAX_HELPER_DEPTH
 
 
 def _job(calls: int, fields: int = 20, statements: int = 400) -> str:
@@ -62,12 +63,14 @@ def test_a_helper_call_a_cap_leaves_unread_keeps_its_written_writes():
     """A call past the per-helper cap, or too deep, is not read: the helper's write
     as written (its table a parameter: unresolved, DL001) stays, so the write is not
     silently lost; a helper whose every call is read keeps only the calls' writes."""
-    deep = "".join(f"def h{i}(t):\n    h{i + 1}(t)\n\n" for i in range(4))
-    deep += "def h4(t):\n    spark.sql(f'DELETE FROM {t}')\n\nh0('main.s.deep')\n"
+    last = MAX_HELPER_DEPTH
+    deep = "".join(f"def h{i}(t):\n    h{i + 1}(t)\n\n" for i in range(last))
+    deep += f"def h{last}(t):\n    spark.sql(f'DELETE FROM {{t}}')\n\nh0('main.s.deep')\n"
     result = analyze_source("job.py", ".py", deep)
     assert [i.table.name for i in result.intents] == ["{t}"]
     assert any(d.rule == "DL008" for d in result.diagnostics)
-    shallow = deep.replace("    h4(t)", "    spark.sql(f'DELETE FROM {t}')").replace("def h4(t):\n", "def h4():\n")
+    shallow = deep.replace(f"    h{last}(t)", "    spark.sql(f'DELETE FROM {t}')")
+    shallow = shallow.replace(f"def h{last}(t):\n", f"def h{last}():\n")
     shallow = shallow.replace("    spark.sql(f'DELETE FROM {t}')\n\nh0", "    pass\n\nh0")
     result = analyze_source("job.py", ".py", shallow)
     assert [i.table.name for i in result.intents] == ["main.s.deep"]

@@ -93,10 +93,13 @@ from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
 from delta_lint.predicates import param_name
 
 # A helper is read again for each call, up to this many calls and this deep: enough
-# for real job code, and a bound on the work a generated file can cause. All helpers
-# of a file together are read again at most MAX_HELPER_READS times (see `Budget`).
+# for real job code (a packaged pipeline goes entry -> orchestrator -> adapter ->
+# layer writer -> io helper, five to seven calls), and a bound on the work a generated
+# file can cause. All helpers of a file together are read again at most
+# MAX_HELPER_READS times, within the file's steps (see `Budget`): that is the bound on
+# the work, the depth only on how deep one chain may go.
 MAX_HELPER_CALLS = 64
-MAX_HELPER_DEPTH = 4
+MAX_HELPER_DEPTH = 8
 # a value given up for the budget is a gap in what is read, as a statement not parsed is
 BUDGET_SPENT = "DL008"
 
