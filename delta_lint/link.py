@@ -392,19 +392,22 @@ class Linker:
         finally:
             self.links, self._scoped, self._set_values, self.callers = links, scoped, set_values, callers
 
-    def ready(self, changed: Iterable[int]) -> set[int]:
+    def ready(self, changed: Iterable[int], blocking: Iterable[int] | None = None) -> set[int]:
         """Those of the files whose context `changed` that no other changed file's
         reading can change again: none of their sources, followed to the end, is a
-        changed file outside their own cycle of sources. Reading those first, then
-        making the contexts again, gives every file a context made of its sources'
-        last readings, each file read once per change that reaches it, where reading
-        every changed file each round read a file again for each level of `%run`s
-        and imports under it. A cycle of sources (two notebooks that run each
-        other) is read together, as one."""
+        changed file of `blocking` (all changed files when not given) outside their
+        own cycle of sources. Reading those first, then making the contexts again,
+        gives every file a context made of its sources' last readings, each file
+        read once per change that reaches it, where reading every changed file each
+        round read a file again for each level of `%run`s and imports under it. A
+        cycle of sources (two notebooks that run each other) is read together, as
+        one. A file whose context changed only in the functions other files call
+        (`Context.called`: a module learns it once its importers name a function
+        that now writes) gives its importers what it gave: it blocks none of them."""
         changed = set(changed)
         if len(changed) < 2:
             return changed
-        order, below = _components(changed, changed, self.sources)
+        order, below = _components(changed, changed if blocking is None else set(blocking), self.sources)
         out: set[int] = set()
         for component in order:
             if not below[component]:

@@ -1355,7 +1355,13 @@ def _link(
         for i in contexts:
             cut[i] = linker.helpers_left.get(i, 0)
         if wave < waves - 1:  # the last wave reads every file whose context changed
-            contexts = {i: contexts[i] for i in linker.ready(contexts)}
+            # a module told only that its importers now call a function of it gives them
+            # what it gave: they are read in the same wave (one wave per level of a
+            # package's chain of helpers, not two)
+            blocking = {
+                i for i, c in contexts.items() if replace(c, called=()) != replace(done.get(i, Context()), called=())
+            }
+            contexts = {i: contexts[i] for i in linker.ready(contexts, blocking)}
         _read_linked(files, inputs, contexts, store, kept)
         done.update(contexts)
         readings.update((i, readings.get(i, 0) + 1) for i in contexts)

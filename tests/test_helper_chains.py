@@ -46,3 +46,25 @@ def test_a_helpers_comment_and_column_comment_on_one_table_are_two_writes() -> N
         ("main.s.t", "alter_column"),
         ("main.s.t", "comment"),
     ]
+
+
+def package(levels: int) -> dict[str, str]:
+    """Two job files calling a package whose modules call each other `levels` deep."""
+    files = {"pkg/__init__.py": ""}
+    for k in range(levels):
+        if k == levels - 1:
+            files[f"pkg/layer{k}.py"] = (
+                'def run(df):\n    df.write.mode("overwrite").saveAsTable("main.gold.summary")\n'
+            )
+        else:
+            files[f"pkg/layer{k}.py"] = f"from pkg import layer{k + 1}\n\n\ndef run(df):\n    layer{k + 1}.run(df)\n"
+    for job in ("a.py", "b.py"):
+        files[job] = 'from pkg import layer0\nlayer0.run(spark.read.table("main.raw.events"))\n'
+    return files
+
+
+@pytest.mark.parametrize("levels", [5, 7])
+def test_a_chain_of_package_modules_settles_and_pairs_the_jobs(lint, levels: int) -> None:
+    result = lint(package(levels))
+    assert {(f.rule, f.table) for f in result.findings if f.rule.startswith("DL1")} == {("DL102", "main.gold.summary")}
+    assert not [f for f in result.findings if "still changing" in f.message]
