@@ -290,6 +290,36 @@ def test_seeds_and_yaml_are_read_only_inside_a_dbt_project(tmp_path):
     assert found == ["proj/seeds/a.csv"]
 
 
+def test_seeds_and_snapshots_are_read_under_the_folders_the_project_names(tmp_path):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj/dbt_project.yml").write_text(
+        'name: x\nseed-paths: ["src/seeds"]\nsnapshot-paths: ["src/snapshots"]\n'
+    )
+    for rel, text in {
+        "src/seeds/a.csv": "a\n1\n",
+        "src/snapshots/s.yml": "snapshots: []\n",
+        "seeds/b.csv": "b\n1\n",  # dbt's default folder, which this project does not use: not a seed
+        "snapshots/t.yml": "snapshots: []\n",
+    }.items():
+        (tmp_path / "proj" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "proj" / rel).write_text(text)
+    found = [p.relative_to(tmp_path).as_posix() for p in discover([tmp_path], tmp_path).files]
+    assert found == ["proj/src/seeds/a.csv", "proj/src/snapshots/s.yml"]
+
+
+def test_a_seed_under_a_nested_seed_path_is_a_write(lint):
+    files = {
+        "p/dbt_project.yml": 'name: p\nmodel-paths: ["src/models"]\nseed-paths: ["src/seeds"]\n',
+        "p/src/seeds/cities.csv": "id,name\n1,a\n",
+        "p/src/models/m.sql": "{{ config(materialized='table') }}\nselect 1",
+    }
+    result = lint(files)
+    assert {i.location.path: i.table.name for i in result.intents} == {
+        "p/src/models/m.sql": "{catalog}.{schema}.m",
+        "p/src/seeds/cities.csv": "{catalog}.{schema}.cities",
+    }
+
+
 def test_a_config_call_that_never_closes_or_holds_expressions_is_read_safely(lint):
     files = {
         "p/dbt_project.yml": "name: p\n",

@@ -16,7 +16,6 @@ SOURCE_SUFFIXES = {".sql", ".py", ".ipynb", ".scala", ".r"}
 # inside a dbt project (a folder holding `dbt_project.yml`): its seeds and YAML
 # snapshots are read too, for the writes `dbt seed` / `dbt snapshot` make
 DBT_PROJECT = "dbt_project.yml"
-_DBT_DATA = {".csv": "seeds/", ".yml": "snapshots/", ".yaml": "snapshots/"}
 # what dbt writes beside its project: compiled SQL, installed packages, logs (not job code)
 DBT_OUTPUT_DIRS = {"target", "dbt_packages", "dbt_modules", "logs"}
 _SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", ".git", "venv", ".venv", ".tox", ".nox"}
@@ -141,9 +140,11 @@ def _walk(
     answer "file? link?" from the directory listing, and a file's root-relative path
     is its directory's plus its name (only links are resolved one by one): on large
     repositories resolving every path cost more than reading the files."""
-    stack: list[tuple[Path, str, str | None]] = [(top, top_rel, None)]
+    # each folder to read, its path from the root, and the dbt project it is in: the
+    # project's folder and its data folders by suffix (see `dbt.data_folders`)
+    stack: list[tuple[Path, str, tuple[str, dict[str, tuple[str, ...]]] | None]] = [(top, top_rel, None)]
     while stack:
-        directory, dir_rel, dbt_rel = stack.pop()
+        directory, dir_rel, dbt = stack.pop()
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -151,7 +152,7 @@ def _walk(
             continue
         dbt_here = any(e.name == DBT_PROJECT for e in entries)
         if dbt_here:
-            dbt_rel = dir_rel
+            dbt = (dir_rel, dbt_data_folders(directory / DBT_PROJECT, resolved_root))
         subdirs = []
         for entry in entries:
             name = entry.name
@@ -169,7 +170,7 @@ def _walk(
                 continue
             suffix = os.path.splitext(name)[1]
             if suffix.lower() not in SOURCE_SUFFIXES and suffix != "":
-                if dbt_rel is None or not _dbt_data(dir_rel, dbt_rel, suffix.lower()):
+                if dbt is None or not _dbt_data(dir_rel, dbt, suffix.lower()):
                     continue
             if is_link:
                 if not path.exists():
@@ -199,19 +200,49 @@ def _walk(
         for sub in reversed(subdirs):
             sub_rel = f"{dir_rel}/{sub.name}" if dir_rel != "." else sub.name
             if not matches_any(sub_rel, exclude):
-                stack.append((sub, sub_rel, dbt_rel))
+                stack.append((sub, sub_rel, dbt))
 
 
-def _dbt_data(dir_rel: str, dbt_rel: str, suffix: str) -> bool:
+# the files of a dbt project that are not SQL or Python but are read for its writes:
+# seeds (`dbt seed`) and YAML snapshots, under the folders the project names for them
+# (`dbt.read_project` reads them as nodes); a project file is read up to this size
+_DBT_DATA_PATHS = (("seed-paths", ["seeds"], (".csv",)), ("snapshot-paths", ["snapshots"], (".yml", ".yaml")))
+_MAX_PROJECT_FILE = 1024 * 1024
+
+
+def dbt_data_folders(file: Path, root: Path) -> dict[str, tuple[str, ...]]:
+    """The folders (relative to the project's, each ending in `/`) under which a
+    file of each suffix is a seed or a YAML snapshot of the project `file` (its
+    `dbt_project.yml`) defines: `seed-paths` and `snapshot-paths`, dbt's defaults
+    where the file does not say or cannot be read (the project's own reading then
+    says why)."""
+    from delta_lint.config import ConfigError, load_yaml  # (only where a dbt project is)
+    from delta_lint.safeio import read_input_text
+
+    try:
+        doc, _ = load_yaml(read_input_text(file, root, _MAX_PROJECT_FILE), file, what="a dbt project file")
+    except (OSError, UnicodeDecodeError, ValueError, ConfigError):
+        doc = {}
+    doc = doc if isinstance(doc, dict) else {}
+    out: dict[str, tuple[str, ...]] = {}
+    for key, default, suffixes in _DBT_DATA_PATHS:
+        paths = doc.get(key) if isinstance(doc.get(key), list) else default
+        folders = tuple(dict.fromkeys(str(p).strip("/").removeprefix("./") + "/" for p in paths if str(p).strip("/")))
+        for suffix in suffixes:
+            out[suffix] = folders
+    return out
+
+
+def _dbt_data(dir_rel: str, dbt: tuple[str, dict[str, tuple[str, ...]]], suffix: str) -> bool:
     """Whether a file of `suffix` in `dir_rel` is a seed or a YAML snapshot of the dbt
-    project at `dbt_rel` (its default `seeds/` and `snapshots/` folders)."""
-    folder = _DBT_DATA.get(suffix)
-    if folder is None:
-        return False
-    if dir_rel == dbt_rel:
+    project `dbt` (its folder, and the folders its `seed-paths` and `snapshot-paths`
+    name: `seeds/`, `snapshots/` by default, `src/seeds/` where it says so)."""
+    dbt_rel, data = dbt
+    folders = data.get(suffix)
+    if not folders or dir_rel == dbt_rel:
         return False
     inside = dir_rel + "/" if dbt_rel == "." else dir_rel[len(dbt_rel) + 1 :] + "/"
-    return inside.startswith(folder)
+    return inside.startswith(folders)
 
 
 def _link_rel(path: Path, resolved_root: Path) -> str:
