@@ -32,6 +32,7 @@ from delta_lint.cache import Cache, Memory, TableEntry, code_identity, decode_va
 from delta_lint.cache import key as cache_key
 from delta_lint.config import Config, ConfigError, load_yaml
 from delta_lint.findings import Gate, Suppressions, finish, selected
+from delta_lint.framestack import on_reserved_stack
 from delta_lint.frontend import READ_ERROR, analyze_data, read_file
 from delta_lint.frontend.discover import SOURCE_SUFFIXES, Discovered, discover
 from delta_lint.frontend.memo import FrontEndMemo
@@ -688,7 +689,7 @@ def pipeline(
             tree = walk(config.root, known.tree if known is not None else None)
             if known is not None and tree is not None:
                 try:
-                    done = _recheck(known, tree, paths, overlay, store, jobs)
+                    done = on_reserved_stack(_recheck, known, tree, paths, overlay, store, jobs)
                 except BaseException:  # the kept state may be half changed: never used again
                     memory.drop("projects", slot)
                     raise
@@ -776,8 +777,20 @@ def pipeline(
             if tests is not None:
                 _keep_file_tests(store, tests, inputs.stats)
         if kept_slot is not None:
-            done, tree, kept = _recheck_kept(
-                kept_slot, state, store, inputs, config, workflows, spark, paths, jobs, view, walked, warm
+            done, tree, kept = on_reserved_stack(
+                _recheck_kept,
+                kept_slot,
+                state,
+                store,
+                inputs,
+                config,
+                workflows,
+                spark,
+                paths,
+                jobs,
+                view,
+                walked,
+                warm,
             )
             if done is not None and kept is not None:
                 if context is None:
@@ -802,7 +815,8 @@ def pipeline(
             inputs = gather(paths, config, cwd, store, overlay)
         # Without cached workflows no earlier run can match: parse the bundle while
         # the front ends run (a large bundle is a noticeable part of a cold run).
-        result, project = _check(
+        result, project = on_reserved_stack(
+            _check,
             inputs,
             workflows or (lambda: load_workflows(config, bundle, target, store)),
             config,
