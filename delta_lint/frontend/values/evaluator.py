@@ -59,6 +59,7 @@ from delta_lint.frontend.values.budget import (
     fits_text,
 )
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, placeholder_name, small_spec
+from delta_lint.frontend.values.jumps import without_jumps
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -937,6 +938,10 @@ class Evaluator:
             return [], True
         if isinstance(stmt, ast.Raise):
             raise NoValue
+        if isinstance(stmt, ast.For) and (stmt.orelse or _jumps(stmt.body)):
+            unjumped = without_jumps(stmt)  # `for p in candidates: if p.exists(): break`
+            if unjumped is not None:
+                return self._block(unjumped, env, depth)
         if isinstance(stmt, ast.For) and not stmt.orelse and not _jumps(stmt.body):
             items = self._expr(stmt.iter, env, depth)
             if isinstance(items, dict):
