@@ -86,7 +86,8 @@ from delta_lint.frontend.values.formatting import (
     placeholder_name,
     plain_directive,
 )
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown, Unordered
+from delta_lint.frontend.values.listing import is_listing
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
@@ -225,6 +226,8 @@ def held_dicts(held: object, depth: int = 0) -> object:
 def _held_document(value: object) -> object:
     """A document's value as held; where documents it may be differ (a `OneOf`
     inside), as plain dicts, so that a write is read once per text (`held_dicts`)."""
+    if isinstance(value, Unordered) and len(value) > 1:
+        return Collection(value)  # a set, a listing: a loop reads each, an index none (`iteration`)
     held = from_plain(value)
     return held_dicts(held) if _holds_one_of(value) else held
 
@@ -611,6 +614,8 @@ class ValueResolver:
                 return list(items)
         if isinstance(node, ast.Call):  # `for stmt in ddl("main", "s"):` as `stmts = ddl(...)`, `for stmt in stmts:`
             held = self._value(node, scope)
+            if type(held) is Collection and isinstance(held.value, Unordered):  # a set, a listing: each item
+                held = from_plain(list(held.value))
             return held if is_texts(held) else None  # type: ignore[return-value]
         return None
 
@@ -930,6 +935,7 @@ class ValueResolver:
             self.host.documents if documents is None else documents,
             self.host.budget,
             inputs=self._plain_input,
+            working=posixpath.dirname(self.host.own_path),  # the running file's folder (docs/values.md)
         )
 
     def _plain_input(self, name: str) -> object:
@@ -1539,6 +1545,8 @@ class ValueResolver:
         folder = posixpath.dirname(module.path)
         moved: dict[str, list[object]] = {}
         for path in sorted(evaluator.opened):
+            if is_listing(path) or path in evaluator.placed:  # placed by the code, not relative (`values.listing`)
+                continue
             if folder and not path.startswith(folder + "/"):
                 continue  # `../conf.yml` of the module's folder: read there
             paths = self._candidates(path[len(folder) + 1 :] if folder else path, module.path)
