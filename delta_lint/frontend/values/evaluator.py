@@ -1347,6 +1347,37 @@ class Evaluator:
         env[target.value.id] = {**held, key: value}
         return True
 
+    def _dict_change(
+        self, name: str, method: str, args: list[object], kwargs: dict[str, object], env: dict[str, object]
+    ) -> object:
+        """`d.setdefault(k, v)` and `d.update(...)` where `d` is a local
+        name holding a known dict and the keys are known (a loader filling in a
+        document's defaults): as `_set_key` does, the name holds a copy so changed
+        and the dict it held counts as changed in place; the call's result is
+        Python's. `_NOT_CHANGED` for any other call (the caller's generic reading)."""
+        held = env.get(name)
+        if type(held) is not dict or id(held) in self._changed:
+            return _NOT_CHANGED
+        if any(_unknown(k) or isinstance(k, Template) for k in args[:1]):
+            return _NOT_CHANGED
+        if method == "setdefault" and 1 <= len(args) <= 2 and not kwargs and type(args[0]) in (str, int):
+            if args[0] in held:
+                return held[args[0]]
+            new = {**held, args[0]: args[1] if len(args) == 2 else None}
+            result = new[args[0]]
+        elif method == "update" and len(args) <= 1 and (not args or type(args[0]) is dict):
+            added = {**(args[0] if args else {}), **kwargs}  # type: ignore[dict-item]
+            if not all(type(k) in (str, int) for k in added):
+                return _NOT_CHANGED
+            new, result = {**held, **added}, None
+        else:
+            return _NOT_CHANGED
+        check_items(len(new))
+        self._changed.add(id(held))  # the dict itself only: what it holds is not changed
+        self._held.append(held)
+        env[name] = new
+        return result
+
     @staticmethod
     def _unpack(count: int, value: object, starred: bool) -> list[object]:
         """The values `a, b = value` binds, in order (unknown where not told)."""
@@ -1808,6 +1839,10 @@ class Evaluator:
                 name = f"{dotted}.{func.attr}"
                 result = self._lift_call(lambda a, k: self._library(name, a, k), args, kwargs)
                 return self._unfollowed(result, args, kwargs)
+            if isinstance(func.value, ast.Name) and func.attr in brains.DICT_CHANGES:
+                changed = self._dict_change(func.value.id, func.attr, args, kwargs, env)
+                if changed is not _NOT_CHANGED:  # `config.setdefault("k", 24)` on a known dict
+                    return changed
             owner = self._expr(func.value, env, depth)
             self.budget.look_through(owner)
             if func.attr in ("read", "read_text") and not node.args and not node.keywords:
@@ -2170,6 +2205,7 @@ class Evaluator:
 
 
 _NOT_PLAIN = (Unknown, OneOf, Template)
+_NOT_CHANGED = object()  # `Evaluator._dict_change`: not a change it reads
 _AS_TEXT = (-1, ord("s"))  # an f-string field shown as its text (`{x}`, `{x!s}`)
 
 
