@@ -8,6 +8,8 @@ candidate picked. A listing is one value per file, in Python's order when sorted
 
 from __future__ import annotations
 
+from delta_lint.model import Flag
+
 NOTEBOOK = "# Databricks notebook source\n"
 CONFIG = 'catalog: "main"\nschema: "ops"\ntable: "orders"\n'
 
@@ -287,3 +289,28 @@ def test_a_package_not_in_the_project_stays_unknown(lint):
     )
     assert not {"main.ops.orders", "main.ops.refunds"} & set(tables(found))
     assert rules(found).count("DL001") == 2
+
+
+TOP_LEVEL = (
+    NOTEBOOK
+    + "import os\nimport yaml\n\n"
+    + "for path in [{paths}]:\n"
+    + "    if os.path.isfile(path):\n"
+    + "        cfg = yaml.safe_load(open(path))\n"
+    + "        break\n"
+    + "spark.sql(f\"DELETE FROM {{cfg['table']}} WHERE id < 0\")\n"
+)
+
+
+def test_a_notebooks_own_search_takes_the_first_candidate_that_exists(lint):
+    code = TOP_LEVEL.format(paths='"settings.local.yaml", "settings.yaml"')
+    found = lint({"jobs/clean.py": code, "jobs/settings.yaml": 'table: "main.ops.orders"\n'})
+    assert [(i.table.name, Flag.ONE_OF in i.flags) for i in found.intents] == [("main.ops.orders", False)]
+
+
+def test_a_notebooks_search_past_a_path_of_the_environment_is_no_one_candidate(lint):
+    code = TOP_LEVEL.format(paths='os.path.join(os.environ["CONF_DIR"], "s.yaml"), "settings.yaml"')
+    found = lint({"jobs/clean.py": code, "jobs/settings.yaml": 'table: "main.ops.orders"\n'})
+    assert not [
+        i for i in found.intents if i.table and i.table.name == "main.ops.orders" and Flag.ONE_OF not in i.flags
+    ]

@@ -67,11 +67,13 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.values.brains import (
     ARGUMENT_PARSERS,
     DOCUMENT_LOADERS,
+    EXISTS,
     JOB_INPUT_CALLS,
     JSON_DUMPS,
     JSON_LOADS,
     NAMESPACES,
     NOTEBOOK_RUN,
+    PATH_EXISTS,
     TASK_VALUES_GET,
     TEXT_LOADERS,
     call_named,
@@ -183,6 +185,25 @@ def _namespace(node: ast.expr, scope: Scope) -> bool:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == method
         and not any(isinstance(a, (ast.List, ast.Tuple)) for a in [*node.args, *(k.value for k in node.keywords)])
+    )
+
+
+def _asks_existence(node: ast.Call) -> bool:
+    """`os.path.exists(p)` (`isfile`, `isdir`, by the last two dotted names) or
+    `p.exists()` (`is_file()`, `is_dir()`): a question the evaluator answers of the
+    project's files."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in PATH_EXISTS and not node.args and not node.keywords:
+        return True
+    owner = func.value
+    return (
+        isinstance(owner, ast.Attribute)
+        and owner.attr == "path"
+        and f"os.path.{func.attr}" in EXISTS
+        and len(node.args) == 1
+        and not node.keywords
     )
 
 
@@ -1180,6 +1201,10 @@ class ValueResolver:
                 return None if node.id in self.host.mutated_names else bool(held)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
+        if isinstance(node, ast.Call) and _asks_existence(node):  # `os.path.isfile(p)`, `Path(p).exists()`
+            exists = self._existence(node, scope)
+            if exists is not None:
+                return exists
         if isinstance(node, ast.Call):  # `dbutils.widgets.get("catalog") or "dev"` where the task gives it
             text = self.string(node, scope)
             if not text.params and not text.unknown:
@@ -1672,6 +1697,15 @@ class ValueResolver:
             return [own] if own is not None else []
         found = [own, document_path(relative, "-"), document_path(relative, helper) if helper is not None else None]
         return [p for p in dict.fromkeys(found) if p is not None]
+
+    def _existence(self, node: ast.Call, scope: Scope) -> bool | None:
+        """Whether the project file a test of the file's own code names exists, as the
+        evaluator answers it (`values.listing`: known inside the project, not outside
+        it); None when not known."""
+        evaluator = self.evaluator(self._own())
+        value = evaluator.value(node, self._plain_env(node, scope))
+        self.host.documents_wanted |= evaluator.opened
+        return value if isinstance(value, bool) else None
 
     def _text_document(self, node: ast.expr, scope: Scope) -> object:
         """The text `open(p).read()`, a `with open(p) as f` handle's `f.read()` or
