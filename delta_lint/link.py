@@ -26,6 +26,7 @@ from delta_lint.bundle import Workflows, task_runs
 from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.frontend.registries import module_pattern
 from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
+from delta_lint.frontend.values.listing import listed_documents
 from delta_lint.model import (
     JSON_INPUT,
     OBJECT_KEY,
@@ -984,7 +985,14 @@ class Linker:
         if self.read_document is None:
             return ()
         out = []
+        listed: list[str] = []  # the documents a listing names, given with it (`values.listing`)
         for path in wanted[:MAX_DOCUMENTS]:
+            value = self.read_document(path)
+            if value is not None:
+                out.append((path, value))
+                listed.extend(listed_documents(path, value))
+        given = {path for path, _ in out}
+        for path in [p for p in dict.fromkeys(listed) if p not in given][:MAX_DOCUMENTS]:
             value = self.read_document(path)
             if value is not None:
                 out.append((path, value))

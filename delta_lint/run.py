@@ -63,6 +63,7 @@ from delta_lint.tree import RACY_NS, Tree, repository_top, walk
 if TYPE_CHECKING:
     from delta_lint.bundle import FileTests, Workflows
     from delta_lint.engine import Engine
+    from delta_lint.frontend.values.listing import ProjectFiles
     from delta_lint.link import Linker
     from delta_lint.patch import OutputDelta, OutputIndex, Patch
     from delta_lint.schedule import Meetings, Schedule
@@ -1570,6 +1571,7 @@ class DocumentReader:
         self._read: dict[str, object] = {}
         self._tracked: frozenset[str] | None = None
         self._listed = False
+        self._files: ProjectFiles | None = None
 
     def tracked(self) -> frozenset[str] | None:
         """The files git tracks under the root, relative to it; None outside a git
@@ -1586,6 +1588,12 @@ class DocumentReader:
         return self._read[rel]
 
     def _load(self, rel: str) -> object:
+        from delta_lint.frontend.values.listing import ProjectFiles, is_listing
+
+        if is_listing(rel):  # which project files a pattern matches (`values.listing`)
+            if self._files is None:
+                self._files = ProjectFiles.walked(self.root, self.tracked())
+            return self._files.answer(rel)
         if not rel.endswith(DOCUMENT_SUFFIXES) or rel.startswith(("/", "..")):
             return None
         tracked = self.tracked()

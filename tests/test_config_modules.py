@@ -1,7 +1,7 @@
 """Configuration a module of the project loads at import time, read by the files
 that import it: `CONFIG = yaml.safe_load(open(...))` at a module's top level,
-behind a guard (`if os.path.exists(p)`, `try: ... except FileNotFoundError`)
-whose ways are joined, never one picked. The module is read with its own file's
+behind a guard (`if os.path.exists(p)`, decided by the project's files;
+`try: ... except FileNotFoundError`, whose ways are joined, never one picked). The module is read with its own file's
 location (`__file__`, relative paths); the table a job writes through
 `from conf import CONFIG` is the document's. A document that does not exist, or
 a path only a run knows, leaves the name unknown."""
@@ -81,27 +81,30 @@ GUARDED = (
 )
 
 
-def test_a_guarded_load_joins_both_ways(lint):
-    """Whether the document exists is the machine's that runs the job: the
-    importer's table is one of the two, each read, never one picked."""
-    flat = GUARDED.replace(
-        '{"tables": {"orders": "dev.sales.orders", "items": "dev.sales.items"}}', '{"orders": "dev.sales.orders"}'
-    )
-    files = project(flat, yml="orders: main.sales.orders\n")
-    files["jobs/by_name.py"] = (
-        'from settings.conf import CONFIG\ndf.write.mode("append").saveAsTable(CONFIG["orders"])\n'
-    )
+FLAT_GUARDED = GUARDED.replace(
+    '{"tables": {"orders": "dev.sales.orders", "items": "dev.sales.items"}}', '{"orders": "dev.sales.orders"}'
+)
+FLAT_BY_NAME = 'from settings.conf import CONFIG\ndf.write.mode("append").saveAsTable(CONFIG["orders"])\n'
+
+
+def test_a_guarded_load_takes_the_way_the_projects_files_decide(lint):
+    """Whether a document of the project exists is known (the deployed tree holds
+    the project's files, docs/values.md): the guard's way is the one taken."""
+    files = project(FLAT_GUARDED, yml="orders: main.sales.orders\n") | {"jobs/by_name.py": FLAT_BY_NAME}
     result = lint(files)
-    assert tables(result, "by_name.py") == ["dev.sales.orders", "main.sales.orders"]
-    assert all("one_of" in i.flags for i in result.intents if i.location.path.endswith("by_name.py"))
+    assert tables(result, "by_name.py") == ["main.sales.orders"]
+    assert not any("one_of" in i.flags for i in result.intents if i.location.path.endswith("by_name.py"))
 
 
-def test_a_guarded_load_of_nested_keys_is_one_of_several_not_one_picked(lint):
-    """Nested a level deeper the importer holds the joined dict, whose key is one
-    of two texts: not split per text there (yet), it stays unknown, never the
-    document's value alone."""
+def test_a_guarded_load_of_a_document_the_project_lacks_is_the_fallback(lint):
+    result = lint(project(FLAT_GUARDED, yml=None) | {"jobs/by_name.py": FLAT_BY_NAME})
+    assert tables(result, "by_name.py") == ["dev.sales.orders"]
+
+
+def test_a_guarded_load_of_nested_keys_is_the_documents(lint):
+    """Nested a level deeper, the same: the document exists, so its keys are read."""
     result = lint(project(GUARDED))
-    assert tables(result, "by_name.py") in (["{one_of}"], ["dev.sales.orders", "main.sales.orders"])
+    assert tables(result, "by_name.py") == ["main.sales.orders"]
 
 
 def test_a_load_whose_handler_leaves_an_empty_dict_is_not_the_documents_alone(lint):

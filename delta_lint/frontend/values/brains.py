@@ -57,7 +57,7 @@ READERS = frozenset({"len", "sorted", "list", "tuple", "set", "str", "print", "e
 READ_METHODS = frozenset({"join", "copy", "index", "count", "get", "keys", "values", "items", "format"})
 
 # modules whose attributes are read by dotted name (`os.path.join`, `re.IGNORECASE`)
-MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib"})
+MODULES = frozenset({"os", "re", "yaml", "json", "posixpath", "pathlib", "glob"})
 
 # environment variables: only a default the code gives is known (no cluster's
 # environment is read), taken as the value as a widget's default is where no task is
@@ -122,6 +122,35 @@ READ_ONLY = frozenset({"get", "keys", "values", "items", "copy", "count", "index
 RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub", "findall", "split"})
 PATTERN_METHODS = RE_FUNCTIONS - {"compile"}
 MATCH_METHODS = frozenset({"group", "groups", "groupdict"})
+
+# What the code asks of the project's files (see `listing`): the working folder of
+# the run (the running file's folder, see docs/values.md), whether a path exists, and
+# which files a folder or a pattern holds. A file of the project is known to exist or
+# not; a path outside it is not known either way.
+WORKING_FOLDER = frozenset({"os.getcwd", "pathlib.Path.cwd", "Path.cwd"})
+# `os.path.exists(p)` and the like, by what they answer True for
+EXISTS = {"os.path.exists": "any", "os.path.lexists": "any", "os.path.isfile": "file", "os.path.isdir": "folder"}
+PATH_EXISTS = {"exists": "any", "is_file": "file", "is_dir": "folder"}
+# `Path(p).glob("*.yaml")`, `.rglob(...)`, `.iterdir()`: paths in an order not known
+PATH_LISTINGS = frozenset({"glob", "rglob", "iterdir"})
+PATH_QUERIES = PATH_LISTINGS | frozenset(PATH_EXISTS)
+# `os.listdir(p)` (names), `glob.glob(pattern)` (texts as the pattern spells them)
+LISTINGS = frozenset({"os.listdir", "glob.glob", "glob.iglob"})
+
+# a package's folder (`importlib.resources.files("pkg.conf")`, a path) and a file of it
+# (`pkgutil.get_data("pkg", "conf.yaml")`, its text; `open_text`, a handle): the one
+# folder of the project that holds `pkg/conf/__init__.py`, else not known
+PACKAGE_FOLDERS = frozenset({"importlib.resources.files", "importlib_resources.files"})
+PACKAGE_TEXTS = frozenset(
+    {
+        "pkgutil.get_data",
+        "importlib.resources.read_text",
+        "importlib.resources.read_binary",
+        "importlib_resources.read_text",
+        "importlib_resources.read_binary",
+    }
+)
+PACKAGE_OPENERS = frozenset({"importlib.resources.open_text", "importlib_resources.open_text"})
 
 # attributes of a path (`Path(__file__).parent`)
 PATH_ATTRIBUTES = frozenset({"parent", "name", "stem", "suffix"})
@@ -258,6 +287,8 @@ def _sorted(args: list[object], kwargs: dict[str, object]) -> object:
         return sorted(items)  # type: ignore[type-var]
     if not kwargs and all(isinstance(i, (int, float)) and not isinstance(i, bool) for i in items):
         return sorted(items)  # type: ignore[type-var]
+    if not kwargs and all(isinstance(i, PurePosixPath) for i in items):
+        return sorted(items)  # type: ignore[type-var]  # `sorted(folder.glob("*.yaml"))`
     if any(isinstance(i, (list, tuple, dict)) for i in items) and kwargs:
         return UNKNOWN  # `key=` of rows: not read
     return unordered(list(items))

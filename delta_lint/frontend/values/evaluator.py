@@ -59,6 +59,7 @@ from delta_lint.frontend.values.budget import (
     fits_text,
 )
 from delta_lint.frontend.values.formatting import PERCENT_DIRECTIVE, format_field, placeholder_name, small_spec
+from delta_lint.frontend.values.jumps import without_jumps
 from delta_lint.frontend.values.lattice import (
     MAX_ALTERNATIVES,
     UNKNOWN,
@@ -76,6 +77,7 @@ from delta_lint.frontend.values.lattice import (
     shown_unknown,
     unordered,
 )
+from delta_lint.frontend.values.listing import MAX_LISTED, glob_escape, listing_key
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
 from delta_lint.predicates import param_name
 
@@ -598,8 +600,12 @@ class Evaluator:
         documents: Mapping[str, object],
         budget: Budget | None = None,
         inputs: Callable[[str], object] | None = None,
+        working: str | None = None,
     ) -> None:
         self.module = module
+        # the folder the run works in, relative to the configuration root (`Path.cwd()`):
+        # the running file's; None when not known
+        self.working = working
         # what a job input (`dbutils.widgets.get("env")`) holds in the run being read:
         # the task's value, the widget's default, or a named input (the front end's
         # reader of inputs); without one, every input is a named input
@@ -608,6 +614,9 @@ class Evaluator:
         # the file's budget (see `budget`), shared with every other reader of its values
         self.budget = budget if budget is not None else Budget()
         self.opened: set[str] = set()
+        # those opened by a path the code placed under the project (`__file__`, the
+        # working folder, a package's folder), not relative to a working folder
+        self.placed: set[str] = set()
         self._line = 0  # the line of the expression being evaluated (where a budget runs out)
         # ids of lists and dicts the code changes in place (or may: a call it is given
         # to that is not followed, a statement not followed that names it): they are
@@ -937,10 +946,16 @@ class Evaluator:
             return [], True
         if isinstance(stmt, ast.Raise):
             raise NoValue
+        if isinstance(stmt, ast.For) and (stmt.orelse or _jumps(stmt.body)):
+            unjumped = without_jumps(stmt)  # `for p in candidates: if p.exists(): break`
+            if unjumped is not None:
+                return self._block(unjumped, env, depth)
         if isinstance(stmt, ast.For) and not stmt.orelse and not _jumps(stmt.body):
             items = self._expr(stmt.iter, env, depth)
             if isinstance(items, dict):
                 items = list(items)
+            if isinstance(items, Unordered) and len(items) > 1:
+                return self._loop(stmt, env, depth)  # (a listing, a set) its turns' order only a run tells
             if isinstance(items, (list, tuple, str)) and len(items) <= MAX_LOOP and not self._uncertain(items):
                 returned: list[object] = []
                 for item in list(items):  # a known, short sequence: each turn is read
@@ -1332,6 +1347,37 @@ class Evaluator:
         env[target.value.id] = {**held, key: value}
         return True
 
+    def _dict_change(
+        self, name: str, method: str, args: list[object], kwargs: dict[str, object], env: dict[str, object]
+    ) -> object:
+        """`d.setdefault(k, v)` and `d.update(...)` where `d` is a local
+        name holding a known dict and the keys are known (a loader filling in a
+        document's defaults): as `_set_key` does, the name holds a copy so changed
+        and the dict it held counts as changed in place; the call's result is
+        Python's. `_NOT_CHANGED` for any other call (the caller's generic reading)."""
+        held = env.get(name)
+        if type(held) is not dict or id(held) in self._changed:
+            return _NOT_CHANGED
+        if any(_unknown(k) or isinstance(k, Template) for k in args[:1]):
+            return _NOT_CHANGED
+        if method == "setdefault" and 1 <= len(args) <= 2 and not kwargs and type(args[0]) in (str, int):
+            if args[0] in held:
+                return held[args[0]]
+            new = {**held, args[0]: args[1] if len(args) == 2 else None}
+            result = new[args[0]]
+        elif method == "update" and len(args) <= 1 and (not args or type(args[0]) is dict):
+            added = {**(args[0] if args else {}), **kwargs}  # type: ignore[dict-item]
+            if not all(type(k) in (str, int) for k in added):
+                return _NOT_CHANGED
+            new, result = {**held, **added}, None
+        else:
+            return _NOT_CHANGED
+        check_items(len(new))
+        self._changed.add(id(held))  # the dict itself only: what it holds is not changed
+        self._held.append(held)
+        env[name] = new
+        return result
+
     @staticmethod
     def _unpack(count: int, value: object, starred: bool) -> list[object]:
         """The values `a, b = value` binds, in order (unknown where not told)."""
@@ -1499,6 +1545,7 @@ class Evaluator:
         if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
             return Unknown("a `:=` in a comprehension")
         rows = [dict(env)]
+        in_no_order = False  # over a set or a listing: the list's order only a run tells
         for generator in node.generators:
             if generator.is_async:
                 return Unknown("an async comprehension")
@@ -1511,6 +1558,7 @@ class Evaluator:
                     raise NoValue  # `[x for x in 5]`: a TypeError
                 if not isinstance(items, (list, tuple, str)) or self._uncertain(items):
                     return Unknown("a comprehension over items not known one by one")
+                in_no_order = in_no_order or (isinstance(items, Unordered) and len(items) > 1)
                 for item in list(items):
                     turn = dict(row)
                     self._assign(generator.target, item, turn)
@@ -1528,7 +1576,8 @@ class Evaluator:
                         return Unknown(f"a comprehension of more than {MAX_LOOP} items")
             rows = turns
         if isinstance(node, ast.ListComp):
-            return [self._expr(node.elt, row, depth) for row in rows]
+            built = [self._expr(node.elt, row, depth) for row in rows]
+            return unordered(built) if in_no_order else built
         out: dict[object, object] = {}
         for row in rows:
             key = self._expr(node.key, row, depth)
@@ -1790,10 +1839,19 @@ class Evaluator:
                 name = f"{dotted}.{func.attr}"
                 result = self._lift_call(lambda a, k: self._library(name, a, k), args, kwargs)
                 return self._unfollowed(result, args, kwargs)
+            if isinstance(func.value, ast.Name) and func.attr in brains.DICT_CHANGES:
+                changed = self._dict_change(func.value.id, func.attr, args, kwargs, env)
+                if changed is not _NOT_CHANGED:  # `config.setdefault("k", 24)` on a known dict
+                    return changed
             owner = self._expr(func.value, env, depth)
             self.budget.look_through(owner)
             if func.attr in ("read", "read_text") and not node.args and not node.keywords:
                 result = self._lift(lambda o: self._text(o, func.attr), owner)
+                return self._unfollowed(result, args, kwargs)
+            if func.attr in brains.PATH_QUERIES:  # `p.exists()`, `folder.glob("*.yaml")`
+                result = self._lift_call(
+                    lambda a, k: self._lift(lambda o: self._asked(o, func.attr, a, k), owner), args, kwargs
+                )
                 return self._unfollowed(result, args, kwargs)
             if self._placeholders and func.attr == "format" and isinstance(owner, str):
                 # `"INSERT INTO {} SELECT '{}'".format(table, run_id)`: as an f-string shows them
@@ -1954,6 +2012,22 @@ class Evaluator:
             return Unknown("a path of other values")
         if name in brains.OPENERS and args and isinstance(args[0], (str, PurePosixPath)):
             return Opened(str(args[0]))
+        if name in brains.WORKING_FOLDER and not args and not kwargs:
+            working = self._working_folder()
+            return str(working) if name == "os.getcwd" and isinstance(working, PurePosixPath) else working
+        if name in brains.EXISTS and len(args) == 1 and not kwargs and isinstance(args[0], (str, PurePosixPath)):
+            return self._exists(str(args[0]), brains.EXISTS[name])
+        if name in brains.LISTINGS:
+            return self._listing_call(name, args, kwargs)
+        if name in brains.PACKAGE_FOLDERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
+            return self._package_folder(args[0])
+        packaged = brains.PACKAGE_TEXTS | brains.PACKAGE_OPENERS
+        if name in packaged and len(args) == 2 and not kwargs and all(isinstance(a, str) for a in args):
+            folder = self._package_folder(args[0])  # type: ignore[arg-type]
+            if not isinstance(folder, PurePosixPath):
+                return folder
+            path = str(folder / args[1])  # type: ignore[operator]
+            return Opened(path) if name in brains.PACKAGE_OPENERS else TextOf(path)
         if name in brains.DOCUMENT_LOADERS and args:
             return self._load(Opened(args[0].path) if type(args[0]) is TextOf else args[0])
         if name in brains.TEXT_LOADERS and args and type(args[0]) is TextOf:
@@ -1983,6 +2057,139 @@ class Evaluator:
             return TextOf(handle.path)
         return self._load(handle)
 
+    def _working_folder(self) -> object:
+        """`Path.cwd()`: the running file's folder under PROJECT_ROOT (docs/values.md)."""
+        if self.working is None:
+            return Unknown("the working folder of the run")
+        return PurePosixPath(posixpath.normpath(posixpath.join(PROJECT_ROOT, self.working)))
+
+    def _in_project(self, path: str) -> str | None:
+        """A path as the project's relative path ("" its root), a relative one taken in
+        the working folder; None outside the project or where the folder is not known."""
+        if not path.startswith("/"):
+            if self.working is None:
+                return None
+            path = posixpath.join(PROJECT_ROOT, self.working, path)
+        path = posixpath.normpath(path)
+        if path == PROJECT_ROOT:
+            return ""
+        return path[len(PROJECT_ROOT) + 1 :] if path.startswith(PROJECT_ROOT + "/") else None
+
+    def _answer(self, pattern: str, noted: bool = True) -> dict[str, object] | Unknown:
+        """The link stage's answer to which project files `pattern` (relative to the
+        root) matches (`listing`); unknown until it is given, or past its bound (a
+        limit the reading says, when `noted`)."""
+        key = listing_key(pattern)
+        self.opened.add(key)
+        answer = self.documents.get(key)
+        if not isinstance(answer, dict) or not isinstance(answer.get("entries"), list):
+            return Unknown(f"which project files match {pattern}, not given")
+        if answer.get("more"):
+            why = f"a listing of more than {MAX_LISTED} files"
+            if noted:  # said at the line (DL008), as a value past a size is
+                self._limit(self._line, why)
+                self.budget.note(self.module.path, self._line, why)
+            return Unknown(why)
+        return answer
+
+    def _package_folder(self, name: str) -> object:
+        """The folder of the project's package `name` (`pkg.conf`): the one folder
+        that holds `pkg/conf/__init__.py`; unknown when none does (a package
+        installed from elsewhere) or several do."""
+        parts = name.split(".")
+        if not all(p.isidentifier() for p in parts) or len(parts) > 32:
+            return Unknown("a package of a name not read")
+        # the files of every folder so named, asked at once: the documents among them
+        # are given with the answer (`listing.listed_documents`)
+        answer = self._answer("**/" + "/".join([*parts, "*"]))
+        if isinstance(answer, Unknown):
+            return answer
+        found = [str(e) for e in answer["entries"] if str(e).endswith("/__init__.py")]  # type: ignore[union-attr]
+        if len(found) != 1:
+            return Unknown(f"the package {name}, {'not in the project' if not found else 'one of several'}")
+        return PurePosixPath(PROJECT_ROOT, posixpath.dirname(found[0]))
+
+    def _exists(self, path: str, kind: str) -> object:
+        """Whether a path exists (`kind`: "any", "file" or "folder"): known for the
+        project's files, not known outside the project."""
+        rel = self._in_project(path)
+        if rel is None:
+            return Unknown("whether a path outside the project exists")
+        if rel == "":
+            return kind != "file"
+        # every file of that name in the project, asked at once: a search that walks up
+        # (or tries folders in turn) has its answers in one reading, not one a reading
+        answer = self._answer("**/" + glob_escape(posixpath.basename(rel)), noted=False)
+        if isinstance(answer, Unknown):  # (too many of that name: this one path)
+            answer = self._answer(glob_escape(rel))
+        if isinstance(answer, Unknown):
+            return answer
+        entries = answer["entries"]
+        if rel in entries:  # type: ignore[operator]
+            return kind != "folder"
+        return kind != "file" if rel + "/" in entries else False  # type: ignore[operator]
+
+    def _asked(self, owner: object, method: str, args: list[object], kwargs: dict[str, object]) -> object:
+        """A question a path object asks of the project's files (`exists`, `glob`,
+        `rglob`, `iterdir`); another object's method of the same name as `_method`."""
+        if not isinstance(owner, PurePosixPath):
+            return _method(owner, method, args, kwargs)
+        if method in brains.PATH_EXISTS:
+            return self._exists(str(owner), brains.PATH_EXISTS[method]) if not args and not kwargs else UNKNOWN
+        if method == "iterdir" and not args and not kwargs:
+            return self._listed(str(owner), ["*"], "path", hidden=True)
+        if method in ("glob", "rglob") and len(args) == 1 and not kwargs and isinstance(args[0], str):
+            segments = args[0].split("/")
+            if not args[0] or args[0].startswith("/"):
+                raise NoValue  # pathlib: a non-relative or empty pattern is an error
+            return self._listed(str(owner), (["**"] if method == "rglob" else []) + segments, "path", hidden=True)
+        return Unknown(f"the method `{method}` of a path")
+
+    def _listing_call(self, name: str, args: list[object], kwargs: dict[str, object]) -> object:
+        """`os.listdir(p)` (names) and `glob.glob(pattern)` (texts, as spelled)."""
+        if name == "os.listdir":
+            folder = args[0] if args else kwargs.get("path", ".")
+            if len(args) > 1 or set(kwargs) - {"path"} or not isinstance(folder, (str, PurePosixPath)):
+                return Unknown("a listing of a folder not known")
+            return self._listed(str(folder), ["*"], "name", hidden=True)
+        pattern = args[0] if args else kwargs.get("pathname")
+        if len(args) != 1 or set(kwargs) - {"recursive"} or not isinstance(pattern, str) or not pattern:
+            return Unknown("a glob of arguments not read")
+        segments = pattern.split("/")
+        if kwargs.get("recursive") is not True:
+            segments = ["*" if s == "**" else s for s in segments]  # `**` is `*` unless recursive
+        literal = 0
+        while literal < len(segments) - 1 and not set(segments[literal]) & set("*?["):
+            literal += 1
+        base = "/".join(segments[:literal]) or ("/" if pattern.startswith("/") else ".")
+        return self._listed(base, segments[literal:], "text", hidden=False, spelled="/".join(segments[:literal]))
+
+    def _listed(self, folder: str, segments: list[str], form: str, hidden: bool, spelled: str | None = None) -> object:
+        """The project's entries under `folder` that `segments` match, in an order not
+        known (`Unordered`): path objects under the folder as given (`form` "path"),
+        names (`"name"`), or texts under the pattern's literal folder (`"text"`).
+        Names starting with a dot are left out unless `hidden` (as `glob.glob` does)."""
+        rel = self._in_project(folder)
+        if rel is None:
+            return Unknown("a listing of a folder outside the project")
+        if any(s in ("..", "") for s in segments) or len(segments) > 64:
+            return Unknown("a listing pattern not read")
+        answer = self._answer("/".join([glob_escape(rel)] * bool(rel) + segments))
+        if isinstance(answer, Unknown):
+            return answer
+        out: list[object] = []
+        for entry in answer["entries"]:  # type: ignore[union-attr]
+            suffix = str(entry).rstrip("/")[len(rel) + 1 if rel else 0 :]
+            if not hidden and any(p.startswith(".") for p in suffix.split("/")):
+                continue
+            if form == "name":
+                out.append(suffix)
+            elif form == "text":
+                out.append(f"{spelled}/{suffix}" if spelled else suffix)
+            else:
+                out.append(PurePosixPath(folder) / suffix)
+        return unordered(out)
+
     def _load(self, handle: object) -> object:
         if not isinstance(handle, Opened):
             return Unknown("a load of a file not opened here")
@@ -1990,12 +2197,15 @@ class Evaluator:
         if path is None:
             return Unknown("a file outside the project")
         self.opened.add(path)
+        if handle.path.startswith("/"):
+            self.placed.add(path)
         if path not in self.documents:
             return Unknown(f"the document {path} not given")
         return self.documents[path]
 
 
 _NOT_PLAIN = (Unknown, OneOf, Template)
+_NOT_CHANGED = object()  # `Evaluator._dict_change`: not a change it reads
 _AS_TEXT = (-1, ord("s"))  # an f-string field shown as its text (`{x}`, `{x!s}`)
 
 
@@ -2272,7 +2482,7 @@ def _compare(op: ast.cmpop, left: object, right: object) -> object:
 def _slice(owner: object, bounds: tuple[object, ...]) -> object:
     if isinstance(owner, _View) or owner is None:
         raise NoValue  # not subscriptable
-    if not isinstance(owner, (str, list, tuple)):
+    if not isinstance(owner, (str, list, tuple)) or (isinstance(owner, Unordered) and len(owner) > 1):
         return Unknown("a slice of a value not known")
     if not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
         return Unknown("a slice bound not known")
@@ -2284,6 +2494,8 @@ def _slice(owner: object, bounds: tuple[object, ...]) -> object:
 def _index(owner: object, key: object) -> object:
     if owner is None or isinstance(owner, _View):
         raise NoValue  # not subscriptable
+    if isinstance(owner, Unordered) and len(owner) > 1:
+        return Unknown("an item of a collection whose order only a run tells")
     if _unknown(key) or _unknown(owner):
         return Unknown("an index or owner not known")
     try:

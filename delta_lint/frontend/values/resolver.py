@@ -67,11 +67,13 @@ from delta_lint.frontend.pyvalues import (
 from delta_lint.frontend.values.brains import (
     ARGUMENT_PARSERS,
     DOCUMENT_LOADERS,
+    EXISTS,
     JOB_INPUT_CALLS,
     JSON_DUMPS,
     JSON_LOADS,
     NAMESPACES,
     NOTEBOOK_RUN,
+    PATH_EXISTS,
     TASK_VALUES_GET,
     TEXT_LOADERS,
     call_named,
@@ -86,7 +88,8 @@ from delta_lint.frontend.values.formatting import (
     placeholder_name,
     plain_directive,
 )
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown
+from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown, Unordered
+from delta_lint.frontend.values.listing import is_listing
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
 from delta_lint.model import SCOPED, Diagnostic, Location, TableRef
@@ -188,6 +191,25 @@ def _namespace(node: ast.expr, scope: Scope) -> bool:
     )
 
 
+def _asks_existence(node: ast.Call) -> bool:
+    """`os.path.exists(p)` (`isfile`, `isdir`, by the last two dotted names) or
+    `p.exists()` (`is_file()`, `is_dir()`): a question the evaluator answers of the
+    project's files."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in PATH_EXISTS and not node.args and not node.keywords:
+        return True
+    owner = func.value
+    return (
+        isinstance(owner, ast.Attribute)
+        and owner.attr == "path"
+        and f"os.path.{func.attr}" in EXISTS
+        and len(node.args) == 1
+        and not node.keywords
+    )
+
+
 def joined_documents(found: list[object], depth: int = 0) -> object:
     """The documents one opened path may be (see `ValueResolver._document_paths`)
     as one value: their content where they agree; where they differ, one of the
@@ -228,6 +250,8 @@ def held_dicts(held: object, depth: int = 0) -> object:
 def _held_document(value: object) -> object:
     """A document's value as held; where documents it may be differ (a `OneOf`
     inside), as plain dicts, so that a write is read once per text (`held_dicts`)."""
+    if isinstance(value, Unordered) and len(value) > 1:
+        return Collection(value)  # a set, a listing: a loop reads each, an index none (`iteration`)
     held = from_plain(value)
     return held_dicts(held) if _holds_one_of(value) else held
 
@@ -614,6 +638,8 @@ class ValueResolver:
                 return list(items)
         if isinstance(node, ast.Call):  # `for stmt in ddl("main", "s"):` as `stmts = ddl(...)`, `for stmt in stmts:`
             held = self._value(node, scope)
+            if type(held) is Collection and isinstance(held.value, Unordered):  # a set, a listing: each item
+                held = from_plain(list(held.value))
             return held if is_texts(held) else None  # type: ignore[return-value]
         return None
 
@@ -933,6 +959,7 @@ class ValueResolver:
             self.host.documents if documents is None else documents,
             self.host.budget,
             inputs=self._plain_input,
+            working=posixpath.dirname(self.host.own_path),  # the running file's folder (docs/values.md)
         )
 
     def _plain_input(self, name: str) -> object:
@@ -1177,6 +1204,10 @@ class ValueResolver:
                 return None if node.id in self.host.mutated_names else bool(held)
             if isinstance(held, Str) and not held.params and not held.unknown:
                 return bool(held.text)
+        if isinstance(node, ast.Call) and _asks_existence(node):  # `os.path.isfile(p)`, `Path(p).exists()`
+            exists = self._existence(node, scope)
+            if exists is not None:
+                return exists
         if isinstance(node, ast.Call):  # `dbutils.widgets.get("catalog") or "dev"` where the task gives it
             text = self.string(node, scope)
             if not text.params and not text.unknown:
@@ -1542,6 +1573,8 @@ class ValueResolver:
         folder = posixpath.dirname(module.path)
         moved: dict[str, list[object]] = {}
         for path in sorted(evaluator.opened):
+            if is_listing(path) or path in evaluator.placed:  # placed by the code, not relative (`values.listing`)
+                continue
             if folder and not path.startswith(folder + "/"):
                 continue  # `../conf.yml` of the module's folder: read there
             paths = self._candidates(path[len(folder) + 1 :] if folder else path, module.path)
@@ -1667,6 +1700,15 @@ class ValueResolver:
             return [own] if own is not None else []
         found = [own, document_path(relative, "-"), document_path(relative, helper) if helper is not None else None]
         return [p for p in dict.fromkeys(found) if p is not None]
+
+    def _existence(self, node: ast.Call, scope: Scope) -> bool | None:
+        """Whether the project file a test of the file's own code names exists, as the
+        evaluator answers it (`values.listing`: known inside the project, not outside
+        it); None when not known."""
+        evaluator = self.evaluator(self._own())
+        value = evaluator.value(node, self._plain_env(node, scope))
+        self.host.documents_wanted |= evaluator.opened
+        return value if isinstance(value, bool) else None
 
     def _text_document(self, node: ast.expr, scope: Scope) -> object:
         """The text `open(p).read()`, a `with open(p) as f` handle's `f.read()` or

@@ -15,6 +15,7 @@ import ast
 from delta_lint.frontend.memo import FrontEndMemo
 from delta_lint.frontend.values.budget import MAX_INT_BITS
 from delta_lint.frontend.values.evaluator import Module, _changed_outside, bound_names, changed_names
+from delta_lint.frontend.values.listing import is_listing
 
 MAX_VALUE_FUNCTION_LINES = 120  # longer functions are not given to other files
 MAX_SOURCE_STATEMENTS = 64  # top-level statements the value functions of a module need
@@ -50,7 +51,8 @@ class DocumentText:
 
     def __init__(self, documents: tuple[tuple[str, object], ...]) -> None:
         leaves: set[str] = set()
-        pending: list[object] = [value for _, value in documents]
+        # (a listing names the project's files, no value of a document: `listing`)
+        pending: list[object] = [value for path, value in documents if not is_listing(path)]
         while pending:
             value = pending.pop()
             if isinstance(value, dict):
