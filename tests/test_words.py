@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 import re
 
+from delta_lint.frontend.sqlcall import MAY_NAME_SESSION_SQL
 from delta_lint.model import source_words
-from delta_lint.words import identifiers, word_lines
+from delta_lint.words import found_at, identifiers, word_lines
 
 WORDS = ("save", "saveAsTable", "sql", "table", "merge", "_x", "a1")
 PIECES = (
@@ -70,3 +71,18 @@ def test_non_ascii_text_is_left_to_the_pattern() -> None:
     assert identifiers(text) is None
     # the reader of a module's words keeps what its pattern finds (NFKC names included)
     assert {"save", "saveAsTable", "café"} <= source_words(text)
+
+
+SQL_PIECES = ("sql", ".", " ", "\n", "(", "x", "import", "\u00a0", "_", "ssql", "spark", "\t", "=", "sqlsql")
+
+
+def test_a_pattern_tried_where_its_literal_stands_finds_what_a_search_finds() -> None:
+    """`sql(`, `.sql` handed on (`f(spark.sql)`, `.  sql`), but not `spark.sql(...)`, `x.sql.y`,
+    `from m.sql import`, `mysql(`: every text of pieces gives `search`'s answer."""
+    rng = random.Random(11)
+    for _ in range(4000):
+        text = "".join(rng.choice(SQL_PIECES) for _ in range(rng.randrange(0, 14)))
+        assert found_at(MAY_NAME_SESSION_SQL, text, "sql", ".") == bool(MAY_NAME_SESSION_SQL.search(text)), text
+    assert found_at(MAY_NAME_SESSION_SQL, "run(spark .\n  sql)", "sql", ".")
+    assert found_at(MAY_NAME_SESSION_SQL, "q = sql ('x')", "sql", ".")
+    assert not found_at(MAY_NAME_SESSION_SQL, "spark.sql('x'); mysql(1); a.sql.b", "sql", ".")
