@@ -16,6 +16,7 @@ from operator import attrgetter
 from typing import Any
 
 from delta_lint.predicates import Region
+from delta_lint.words import identifiers
 
 
 class OpClass(str, Enum):
@@ -476,7 +477,10 @@ def source_words(text: str) -> set[str]:
     """The words of Python source that can be names (`Links.names`): every
     identifier-shaped run of characters, in code, strings and comments alike, a
     superset of the names its code uses. Non-ASCII words are also given as the
-    parser reads them (NFKC: `ﬁle` names `file`)."""
+    parser reads them (NFKC: `ﬁle` names `file`). ASCII text by one sweep (`words`)."""
+    found = identifiers(text)
+    if found is not None:
+        return found
     words = set(_WORD.findall(text))
     if not text.isascii():
         import unicodedata

@@ -18,11 +18,13 @@ from collections.abc import Iterable
 
 from delta_lint.frontend.pyspark_api import TERMINALS
 from delta_lint.frontend.warehouse import SQL_OPERATORS
+from delta_lint.words import word_lines
 
 # see `Walker.notebook_run`, `notebook_exit`, `task_value_set`, `module_call`,
 # `WriterReader.feature_table`, `warehouse.operator_statements`
 _EXTRA_WORDS = {"notebook", "taskValues", "create_table", "write_table", "import_module", *SQL_OPERATORS}
 _BASE_WORDS = frozenset(TERMINALS | _EXTRA_WORDS)
+_BASE_BYTES = frozenset(w.encode("ascii") for w in _BASE_WORDS)  # (`words.word_lines`)
 
 
 def _words_pattern(words: Iterable[str]) -> re.Pattern[str]:
@@ -83,7 +85,11 @@ class TerminalLines:
         if self._source is not source:  # (the foreign helpers' definitions grew it)
             self._source, self._scanned = source, set()
             self._text = identifier_text(source)
-            self._found = _lines_at(self._text, [m.start() for m in _TERMINAL_WORD.finditer(self._text)])
+            # one sweep of an ASCII text's words (`words`); the pattern for any other
+            found = word_lines(self._text, _BASE_BYTES)
+            if found is None:
+                found = _lines_at(self._text, [m.start() for m in _TERMINAL_WORD.finditer(self._text)])
+            self._found = found
         text = self._text
         new = [w for w in extra if w not in self._scanned and w not in _BASE_WORDS]
         if new:

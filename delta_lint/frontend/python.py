@@ -111,6 +111,7 @@ from delta_lint.model import (
     PooledRun,
     TableRef,
 )
+from delta_lint.words import found_at
 
 
 @dataclass
@@ -275,7 +276,7 @@ class PythonAnalyzer:
             self._helpers = found
         widget_defaults(self.source, self.widget_defaults)
         self._registers_widgets = "widgets." in self.source
-        if MAY_NAME_SESSION_SQL.search(self.source):
+        if found_at(MAY_NAME_SESSION_SQL, self.source, "sql", "."):  # tried where `sql` stands (`words`)
             self._sql_names = session_sql_names(tree)
             self._terminal_lines.renew()  # the prefilter now also looks for calls of those names
         if "FeatureStoreClient" in self.source or "FeatureEngineeringClient" in self.source:
