@@ -144,7 +144,11 @@ class WriterReader:
         source = self._source_reads(source_steps, "write", scope)
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
-        columns = self._source_columns(source_steps, "write", scope) if last.name != "insertInto" else ()
+        # the columns its rows bring matter only to a write with schema evolution (see `write`)
+        evolving = (
+            is_true(opts.get("mergeschema")) or is_true(opts.get("overwriteschema")) or self.host.session.auto_merge
+        )
+        columns = self._source_columns(source_steps, "write", scope) if evolving and last.name != "insertInto" else ()
         if modes is None:  # a mode only a run knows: the write is one of an append and an overwrite
             modes = ["append", "overwrite"]
             self.host.diagnostics.append(
