@@ -66,6 +66,14 @@ FOUND = {
         "    _table = attr.ib(default='a')\n\nnames = Names('main', table='b')\n"
         + WRITE.format("f'{names.catalog}.{names.schema}.{names._table}'")
     ),
+    "a namedtuple of a list of names": (
+        "from collections import namedtuple\n\nNames = namedtuple('Names', ['catalog', 'schema'], defaults=['s'])\n"
+        "names = Names('main')\n" + WRITE.format("f'{names.catalog}.{names.schema}.a'")
+    ),
+    "a namedtuple of a text of names": (
+        "import collections\n\nNames = collections.namedtuple('Names', 'catalog schema')\n"
+        "names = Names('main', schema='s')\n" + WRITE.format("f'{names.catalog}.{names.schema}.a'")
+    ),
     "a record holding another record, read through a property and its method": (
         DATACLASSES + "@dataclass\nclass Store:\n    spark: object\n    catalog: str\n\n"
         "    def table_path(self, name):\n        return f'{self.catalog}.s.{name}'\n\n"
@@ -99,6 +107,19 @@ NOT_TOLD = {
     ),
     "a base record the project does not define": (
         DATACLASSES + "from lib import Base\n\n@dataclass\nclass Names(Base):\n    catalog: str = 'dev'\n\n"
+        "names = Names('main')\n" + WRITE.format("f'{names.catalog}.s.a'")
+    ),
+    "a namedtuple whose fields may be renamed": (
+        "from collections import namedtuple\n\nNames = namedtuple('Names', ['catalog', 'def'], rename=True)\n"
+        "names = Names('main', 'x')\n" + WRITE.format("f'{names.catalog}.s.a'")
+    ),
+    "a record class defined again in a branch": (
+        DATACLASSES + "@dataclass\nclass Names:\n    catalog: str = 'main'\n\nif legacy:\n"
+        "    @dataclass\n    class Names:\n        catalog: str = 'dev'\n\n"
+        "names = Names()\n" + WRITE.format("f'{names.catalog}.s.a'")
+    ),
+    "a class bound again after its definition": (
+        "from collections import namedtuple\n\nNames = namedtuple('Names', ['catalog'])\nNames = wrap(Names)\n"
         "names = Names('main')\n" + WRITE.format("f'{names.catalog}.s.a'")
     ),
     "a composed record whose field a method sets": (
