@@ -10,6 +10,7 @@ import pytest
 
 from delta_lint.model import Flag
 
+NOTEBOOK = "# Databricks notebook source\n"
 WRITE = "df.write.mode('append').saveAsTable({})\n"
 DATACLASSES = "from dataclasses import InitVar, KW_ONLY, dataclass, field\n"
 
@@ -148,3 +149,82 @@ def test_a_record_built_two_ways_names_each_table_as_one_of_them(lint) -> None:
     result = lint({"job.py": code})
     assert tables(result) == ["dev.s.a", "main.s.a"]
     assert all(Flag.ONE_OF in i.flags for i in result.intents if i.location.path == "job.py")
+
+
+SERVICE = """class Service:
+    def __init__(self, log_store):
+        self.log_store = log_store
+
+    def process(self, df):
+        self.log_store.upsert(df)
+"""
+
+STORES = (
+    DATACLASSES
+    + """
+
+@dataclass
+class Store:
+    spark: object
+    catalog: str
+    schema: str
+
+    def table_path(self, name):
+        return f"{self.catalog}.{self.schema}.{name}"
+
+
+@dataclass
+class LogStore:
+    store: Store
+    table_name: str = "run_log"
+
+    @property
+    def _table(self):
+        return self.store.table_path(self.table_name)
+
+    def upsert(self, df):
+        self.store.spark.sql(f"MERGE INTO {self._table} t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET *")
+"""
+)
+
+
+def _injected(job: str) -> dict[str, str]:
+    return {
+        "src/app/__init__.py": "",
+        "src/app/infra/__init__.py": "",
+        "src/app/infra/store.py": STORES,
+        "src/app/service.py": SERVICE,
+        "src/notebooks/job.py": NOTEBOOK
+        + "from app.infra.store import Store, LogStore\nfrom app.service import Service\n\n"
+        + job,
+    }
+
+
+def test_an_object_injected_through_a_constructor_of_another_module_writes_its_table(lint) -> None:
+    """The service's module names no class that writes: it calls a method of the
+    object its builder gives it, which the notebook builds."""
+    job = (
+        "store = Store(spark=spark, catalog='ops', schema='default')\n"
+        "service = Service(log_store=LogStore(store=store))\n"
+        "service.process(df)\n"
+    )
+    assert tables(lint(_injected(job)), "src/notebooks/job.py") == ["ops.default.run_log"]
+
+
+def test_an_object_injected_in_one_of_two_ways_is_neither_table_alone(lint) -> None:
+    """The store is one of two objects: the log store it is handed to names no
+    single one of their tables (unknown, with the DL001 that says so)."""
+    job = (
+        "if prod:\n    store = Store(spark, 'ops', 'default')\nelse:\n    store = Store(spark, 'dev', 'default')\n"
+        "service = Service(LogStore(store))\n"
+        "service.process(df)\n"
+    )
+    result = lint(_injected(job))
+    assert not {"ops.default.run_log", "dev.default.run_log"} & set(tables(result, "src/notebooks/job.py"))
+    assert any(d.rule == "DL001" for d in result.diagnostics)
+
+
+def test_an_injected_object_the_service_replaces_is_unknown(lint) -> None:
+    files = _injected("service = Service(LogStore(Store(spark, 'ops', 'default')))\nservice.process(df)\n")
+    files["src/app/service.py"] = SERVICE + "\n    def use(self, other):\n        self.log_store = other\n"
+    assert "ops.default.run_log" not in tables(lint(files), "src/notebooks/job.py")

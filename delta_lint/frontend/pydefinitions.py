@@ -187,3 +187,33 @@ def method_of_unknown_state(
         return None
     method = next((f for f in classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
     return method if method is not None and method.name in helpers else None
+
+
+def calls_injected(cls: ast.ClassDef) -> bool:
+    """Whether a method of the class calls a method of an object `__init__` keeps
+    from its parameters (`self.log_store = log_store`, then
+    `self.log_store.upsert(df)`): a collaborator the code that builds the object
+    gives it. What the call runs is that object's class's, which only a file that
+    builds the object knows, so the class goes with its module's helpers."""
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return False
+    params = {a.arg for a in (*init.args.posonlyargs, *init.args.args[1:], *init.args.kwonlyargs)}
+    kept = {
+        target.attr
+        for stmt in ast.walk(init)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in params
+        for target in stmt.targets
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+    }
+    return bool(kept) and any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr in kept
+        and isinstance(node.func.value.value, ast.Name)
+        and node.func.value.value.id == "self"
+        for method in cls.body
+        if isinstance(method, ast.FunctionDef) and method is not init
+        for node in ast.walk(method)
+    )
