@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from delta_lint.frontend.pyvalues import Instance, Scope, UnknownState
+from delta_lint.frontend.values.records import namedtuple_class
 from delta_lint.model import SCOPED
 
 
@@ -37,8 +38,9 @@ def module_definitions(tree: ast.Module, own_lines: int, foreign: Mapping[str, a
     code; `foreign`: the pasted definitions by the name each is called by here
     (`pyforeign.Pasted.definitions`)."""
     functions, parameters = _functions(tree)
-    classes: dict[str, ast.ClassDef] = {}
-    for stmt in tree.body:  # the file's own class wins over a pasted one of the same name
+    own = _own_statements(tree, own_lines)
+    classes = _own_classes(tree.body[:own])
+    for stmt in tree.body[own:]:  # the file's own class wins over a pasted one of the same name
         if isinstance(stmt, ast.ClassDef):
             classes.setdefault(stmt.name, stmt)
     for bound, stmt in foreign.items():  # `import m` then `m.Setup.schema(...)` is not followed
@@ -58,6 +60,81 @@ def module_definitions(tree: ast.Module, own_lines: int, foreign: Mapping[str, a
             else:
                 functions.setdefault(bound, stmt)
     return Definitions(functions, parameters, classes, top_functions)
+
+
+def made_class(stmt: ast.stmt) -> ast.ClassDef | None:
+    """The class a module-level statement makes other than by `class`
+    (`C = namedtuple("C", ["catalog", "schema"])`, see `records.namedtuple_class`),
+    the same definition each time it is asked."""
+    return namedtuple_class(stmt)
+
+
+def _own_statements(tree: ast.Module, own_lines: int) -> int:
+    """How many of the module's top-level statements are the file's own code (the
+    rest are definitions pasted after it, see `pyforeign`)."""
+    count = 0
+    for stmt in tree.body:
+        if stmt.lineno > own_lines:
+            break
+        count += 1
+    return count
+
+
+# top-level statements that bind a name where they stand (no branch, loop or `with`)
+_SIMPLE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.AugAssign)
+_SIMPLE += (ast.Import, ast.ImportFrom, ast.Delete, ast.Expr)
+
+
+def _own_classes(body: list[ast.stmt]) -> dict[str, ast.ClassDef]:
+    """The classes the file's own top-level code defines, by name: by `class`, or
+    made by a call (`made_class`). A name the code binds in another way too -- a
+    `class` or an assignment inside an `if`, `try`, loop or `with` (`if legacy:
+    class Store: ...`), an assignment, import or `del` after the definition, a
+    second definition that differs -- is no class this reading can name: which
+    class an object of it is, is not told. The same definition written twice (a
+    notebook cell run again) is one class."""
+    defined: dict[str, list[ast.ClassDef]] = {}
+    last: dict[str, int] = {}  # where each name is defined last
+    for index, stmt in enumerate(body):
+        made = stmt if isinstance(stmt, ast.ClassDef) else made_class(stmt)
+        if made is not None:
+            defined.setdefault(made.name, []).append(made)
+            last[made.name] = index
+    out: dict[str, ast.ClassDef] = {}
+    for name, each in defined.items():
+        if len(each) == 1 or len({ast.dump(c) for c in each}) == 1:
+            out[name] = each[0]
+    if not out:
+        return out
+    for index, stmt in enumerate(body):
+        simple = isinstance(stmt, _SIMPLE)
+        if isinstance(stmt, ast.ClassDef) or made_class(stmt) is not None:
+            continue
+        for name in _binds(stmt) & set(out):
+            if not simple or index > last[name]:
+                del out[name]
+    return out
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """The module names a top-level statement binds (inside its branches too)."""
+    if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {stmt.name}
+    out: set[str] = set()
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(node.name)
+            continue  # its body is a scope of its own
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _functions(tree: ast.Module) -> tuple[dict[str, ast.FunctionDef | ast.AsyncFunctionDef], set[str]]:
@@ -110,3 +187,33 @@ def method_of_unknown_state(
         return None
     method = next((f for f in classes[cls].body if isinstance(f, ast.FunctionDef) and f.name == func.attr), None)
     return method if method is not None and method.name in helpers else None
+
+
+def calls_injected(cls: ast.ClassDef) -> bool:
+    """Whether a method of the class calls a method of an object `__init__` keeps
+    from its parameters (`self.log_store = log_store`, then
+    `self.log_store.upsert(df)`): a collaborator the code that builds the object
+    gives it. What the call runs is that object's class's, which only a file that
+    builds the object knows, so the class goes with its module's helpers."""
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return False
+    params = {a.arg for a in (*init.args.posonlyargs, *init.args.args[1:], *init.args.kwonlyargs)}
+    kept = {
+        target.attr
+        for stmt in ast.walk(init)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in params
+        for target in stmt.targets
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+    }
+    return bool(kept) and any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr in kept
+        and isinstance(node.func.value.value, ast.Name)
+        and node.func.value.value.id == "self"
+        for method in cls.body
+        if isinstance(method, ast.FunctionDef) and method is not init
+        for node in ast.walk(method)
+    )

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from delta_lint.frontend.handoffs import VALUE_WORD, free_names, not_called_here
 from delta_lint.frontend.memo import FrontEndMemo
+from delta_lint.frontend.pydefinitions import calls_injected
 from delta_lint.frontend.pysites import LineMap, SourceSites
 from delta_lint.frontend.pyvalues import exported_object, exported_value
 from delta_lint.frontend.registries import Registries, dispatched
@@ -136,7 +137,8 @@ def _shared_classes(host: Host) -> set[str]:
     """The file's own classes other files are given with its helpers: those with a
     method that may write, configuration classes (a dataclass, a class or static
     method factory: their objects' values are read where the importer builds
-    them, see `_factory`), and the classes that derive from one of those here
+    them, see `_factory`), those that call a method of an object their builder
+    gives them (`pydefinitions.calls_injected`), and the classes that derive from one of those here
     (`class OrdersLoader(BaseLoader): table = "..."`, whose object runs the
     base's writing method with its own attributes)."""
     own = {name: cls for name, cls in host.classes.items() if cls.lineno <= host._own_lines}
@@ -145,6 +147,7 @@ def _shared_classes(host: Host) -> set[str]:
         for name, cls in own.items()
         if {f.name for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))} & host._helpers
         or is_config_class(cls)
+        or calls_injected(cls)  # `self.store.upsert(df)` of an object its builder gives it
     }
     grown = True
     while grown:

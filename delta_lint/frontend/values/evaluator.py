@@ -17,9 +17,15 @@ what they bind is unknown; string, number, dict, list and path operations, and
 the library calls `brains` describes (`re` on RE2, `os.path`, `os.getenv`'s
 literal default, `yaml`/`json` loads of a project document the link stage
 gives, see `Context.documents`, a notebook widget as a named input of a template),
-and the module's configuration classes: a dataclass or a pydantic model called
-builds an object whose fields it reads by attribute (`Made`), and `call_factory`
-reads a class or static method that builds one (`Config.from_yaml(path)`).
+and the module's classes: a pydantic model called builds an object whose fields
+it reads by attribute (`Made`); any other class whose `__init__` is told -- the
+one Python writes for a record (a dataclass, an attrs class, a named tuple, see
+`records`), or the class's own -- builds the object that `__init__` leaves
+(`self.store = store` keeps the object it is given); a property, a
+`cached_property` and a method of its class read it through `self` (a method's
+own arguments are known where the object holds unknowns), an attribute a method
+sets at a time not known is unknown, and a class or static method
+(`Config.of("prod")`, `call_factory`) builds one from a class-level dict.
 
 Where the code goes one of several ways the evaluator cannot decide (an `if` on
 an unknown test, a conditional expression, `or`/`and`, a loop that may not run),
@@ -41,6 +47,7 @@ import operator
 import posixpath
 import re
 import string
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -78,6 +85,7 @@ from delta_lint.frontend.values.lattice import (
     unordered,
 )
 from delta_lint.frontend.values.listing import MAX_LISTED, glob_escape, listing_key
+from delta_lint.frontend.values.records import namedtuple_class, post_init_name, record_init, record_kind
 from delta_lint.frontend.values.regex import Matched, Pattern, regex_call
 from delta_lint.predicates import param_name
 
@@ -254,7 +262,7 @@ class Module:
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 module.functions[stmt.name] = stmt
-            elif isinstance(stmt, ast.ClassDef) and config_fields(stmt) is not None:
+            elif isinstance(stmt, ast.ClassDef) and buildable(stmt):
                 module.classes[stmt.name] = stmt
             elif isinstance(stmt, (ast.Import, ast.ImportFrom, ast.ClassDef, ast.AsyncFunctionDef)):
                 if isinstance(stmt, ast.Import):
@@ -265,6 +273,9 @@ class Module:
                 elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
                     for alias in stmt.names:
                         module.aliases[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+            elif (made := namedtuple_class(stmt)) is not None and made.name not in module.classes:
+                module.classes[made.name] = made  # `Names = namedtuple("Names", [...])`: a class (see `records`)
+                once.add(made.name)  # bound again later: no class this reading names (`redefined`)
             else:
                 bound, changes, given, named = _effects(stmt)
                 names = bound | changes
@@ -495,6 +506,27 @@ def config_fields(cls: ast.ClassDef) -> tuple[list[str], bool] | None:
         if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "dataclass":
             return fields, False
     return None
+
+
+def buildable(cls: ast.ClassDef) -> bool:
+    """A class the evaluator reads: one whose objects it builds (`Made`) -- a
+    configuration class (see `config_fields`), a record whose `__init__` Python
+    writes (a dataclass, an attrs class, a named tuple, see `records`), a class of
+    its own `__init__` (`self.catalog = catalog`) -- or one with a class or static
+    method that may build one (`Config.of("prod")`)."""
+    return (
+        config_fields(cls) is not None
+        or record_kind(cls) is not None
+        or any(
+            isinstance(s, ast.FunctionDef)
+            and (s.name == "__init__" or any(_decorator_named(d, k) for d in s.decorator_list for k in _FACTORIES))
+            for s in cls.body
+        )
+    )
+
+
+# the decorators of a class's factories (`Config.of("prod")`, see `Evaluator._class_method`)
+_FACTORIES = ("classmethod", "staticmethod")
 
 
 # decorators of a pydantic model's methods that may change the fields it is given:
@@ -793,7 +825,10 @@ class Evaluator:
         depth: int,
         decorated: bool = False,
         captured: Mapping[str, object] | None = None,
+        keep: dict[str, object] | None = None,
     ) -> object:
+        """What a call of `fn` returns; `keep` (when given) gets the names as the
+        ways that run to its end leave them (`self` after an `__init__`)."""
         if (
             depth >= MAX_DEPTH
             or fn.args.vararg
@@ -841,6 +876,8 @@ class Evaluator:
             self._walrus, self._locals, self._reading = outer
         if falls:
             returned.append(None)
+            if keep is not None:
+                keep.update(env)
         return self._join(returned)
 
     def _limit(self, line: int, why: str) -> None:
@@ -896,6 +933,8 @@ class Evaluator:
         if isinstance(stmt, ast.Return):
             return [None if stmt.value is None else self._expr(stmt.value, env, depth)], False
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            if self.module.classes and self._makes_class(stmt, env):
+                return [], True
             if stmt.value is not None:
                 value = self._expr(stmt.value, env, depth)
                 for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
@@ -1296,6 +1335,8 @@ class Evaluator:
         return value
 
     def _assign(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
+        if isinstance(target, (ast.Attribute, ast.Subscript)) and self._set_on_object(target, value, env):
+            return
         if isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -1319,6 +1360,50 @@ class Evaluator:
                 else:
                     for each in alternatives(self._quiet(node, env)):
                         self._change(each)
+
+    def _makes_class(self, stmt: ast.Assign | ast.AnnAssign, env: dict[str, object]) -> bool:
+        """`C = namedtuple("C", [...])` of a class the module knows (see `Module.of`):
+        the name holds that class, as a `class` statement's name does."""
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if not (isinstance(target, ast.Name) and target.id in self.module.classes):
+            return False
+        made = namedtuple_class(stmt)
+        if made is None or self.module.classes[target.id] is not made:
+            return False
+        env[target.id] = made
+        return True
+
+    def _set_on_object(self, target: ast.Attribute | ast.Subscript, value: object, env: dict[str, object]) -> bool:
+        """`self.x = v` where the name holds an object the evaluator built (`Made`):
+        the name holds a copy with the attribute set (other names holding the object
+        forget it: which of them sees the change is not followed), so the two ways
+        of an `if` hold two objects. `self.conf["k"] = v`, `self.a.b = v`: what
+        `self.conf` holds is changed in place, the attribute unknown. False where
+        the name holds no such object."""
+        root: ast.expr = target
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            root = root.value
+        held = env.get(root.id) if isinstance(root, ast.Name) else None
+        if held is None or not all(isinstance(each, Made) for each in alternatives(held)):
+            return False
+        assert isinstance(root, ast.Name)
+        if isinstance(target, ast.Attribute) and target.value is root:
+            new = value
+        else:
+            for each in alternatives(self._quiet(target.value, env)):
+                self._change(each)
+            new = Unknown("changed in place")
+        first: ast.expr = target
+        while isinstance(first, (ast.Subscript, ast.Attribute)) and first.value is not root:
+            first = first.value
+        if not isinstance(first, ast.Attribute):
+            return False
+        copies = [Made(each.cls, {**each.fields, first.attr: new}) for each in alternatives(held)]  # type: ignore[attr-defined]
+        for name, other in list(env.items()):
+            if other is held and name != root.id:
+                env[name] = Unknown("an object changed through another name")
+        env[root.id] = copies[0] if len(copies) == 1 else self._join(copies)
+        return True
 
     def _set_key(self, target: ast.expr, value: object, env: dict[str, object]) -> bool:
         """`d["catalog"] = d[env]["catalog"]` where `d` is a local name holding a known
@@ -1500,7 +1585,7 @@ class Evaluator:
             dotted = self._dotted(node.value, env)
             if dotted is not None:  # `re.IGNORECASE`: a module's constant
                 return brains.RE_CONSTANTS.get(f"{dotted}.{node.attr}", UNKNOWN)
-            return self._lift(lambda o: _attribute(o, node.attr), self._expr(node.value, env, depth))
+            return self._lift(lambda o: self._member(o, node.attr, depth), self._expr(node.value, env, depth))
         if isinstance(node, ast.Call):
             return self._call_expr(node, env, depth)
         if isinstance(node, (ast.ListComp, ast.DictComp)):
@@ -1834,6 +1919,11 @@ class Evaluator:
             return self._unfollowed(result, args, kwargs)
         self._charge_items(args, kwargs)  # a library function or a method goes through them
         if isinstance(func, ast.Attribute):
+            factory = self._class_method(func, env)
+            if factory is not None:  # `Config.of("prod")`: a class or static method of the module's class
+                cls, method = factory
+                given = [cls, *args] if _decorator_named(method.decorator_list[0], "classmethod") else args
+                return self._call(method, given, kwargs, depth + 1, decorated=True)
             dotted = self._dotted(func.value, env)
             if dotted is not None:
                 name = f"{dotted}.{func.attr}"
@@ -1864,13 +1954,43 @@ class Evaluator:
                 if any(isinstance(v, Template) for v in [*shown, *named.values()]):
                     return self._lift_call(lambda a, k: _format_shown(owner, a, k), shown, named)
             result = self._lift_call(
-                lambda a, k: self._lift(lambda o: _method(o, func.attr, a, k), owner), args, kwargs
+                lambda a, k: self._lift(lambda o: self._object_method(o, func.attr, a, k, depth), owner), args, kwargs
             )
             for each in alternatives(owner):
                 if isinstance(each, (list, dict)) and func.attr not in brains.READ_ONLY:
                     self._change(each)  # `parts.append(x)`, `d.pop("a")`
             return self._unfollowed(result, args, kwargs)
         return self._unfollowed(Unknown("a call not followed"), args, kwargs)
+
+    def _class_method(self, func: ast.Attribute, env: dict[str, object]) -> tuple[ast.ClassDef, ast.FunctionDef] | None:
+        """`Config.of` (or `cls.of` in a class method): the class and its class or
+        static method of that name (one decorator, that one)."""
+        if not isinstance(func.value, ast.Name):
+            return None
+        name = func.value.id
+        held = env.get(name) if name in env else (None if name in self._locals else self.module.classes.get(name))
+        if not isinstance(held, ast.ClassDef):
+            return None
+        method = next((s for s in held.body if isinstance(s, ast.FunctionDef) and s.name == func.attr), None)
+        if method is None or len(method.decorator_list) != 1:
+            return None
+        kind = method.decorator_list[0]
+        if not (_decorator_named(kind, "classmethod") or _decorator_named(kind, "staticmethod")):
+            return None
+        return held, method
+
+    def _object_method(
+        self, owner: object, name: str, args: list[object], kwargs: dict[str, object], depth: int
+    ) -> object:
+        """`owner.name(*args, **kwargs)`: a method of the class of an object the
+        evaluator built, read with `self` bound to it (its own arguments known
+        even where the object holds unknowns); a method of a known value otherwise
+        (see `_method`)."""
+        if isinstance(owner, Made):
+            method = self._method_of(owner, name)
+            if method is not None and not _property(method) and _self_param(method):
+                return self._call(method, [owner, *args], kwargs, depth + 1)
+        return _method(owner, name, args, kwargs)
 
     def _charge_items(self, args: list[object], kwargs: dict[str, object]) -> None:
         """Charge the file's budget for the items of a library call's arguments (a
@@ -1915,8 +2035,12 @@ class Evaluator:
         would refuse the call, a field missing, an unexpected keyword or positional
         argument, it gives no value; nested models stay as the values given."""
         shape = config_fields(cls)
-        if shape is None:
-            return Unknown("a class not followed")
+        if shape is None or not shape[1]:
+            init = self._init_of(cls)
+            if init is not None:  # a record's written `__init__`, or the class's own
+                return self._built(cls, init, node, env, depth)
+            if shape is None or record_kind(cls) is not None:
+                return Unknown("a class not followed")  # (a record whose `__init__` is not told)
         fields, model = shape
         given: dict[str, object] = {}
         for arg in node.args:
@@ -1957,6 +2081,111 @@ class Evaluator:
             return Unknown("a validator may change any field")
         out.update({name: Unknown("a validator may change it") for name in rewritten if name in out})
         return Made(cls.name, out)
+
+    def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
+        """The `__init__` an object of `cls` runs: the one Python writes for a record
+        (`records.record_init`), else the class's own; None when neither is told (a
+        base of the class may hold it)."""
+        written = record_init(cls, self._base_of)
+        if written is not None:
+            return written
+        own = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+        if (
+            own is None
+            or own.decorator_list
+            or any(not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases)
+        ):
+            return None  # a decorated one, or a base whose `__init__` or attributes may be others
+        return own
+
+    def _base_of(self, cls: ast.ClassDef, base: ast.expr) -> ast.ClassDef | None:
+        """The class of the module a base of `cls` names (see `records.record_init`)."""
+        return self.module.classes.get(base.id) if isinstance(base, ast.Name) else None
+
+    def _built(
+        self, cls: ast.ClassDef, init: ast.FunctionDef, node: ast.Call, env: dict[str, object], depth: int
+    ) -> object:
+        """The object `cls(...)` builds: `init` read with `self` an object of the class
+        holding its class-level texts and numbers, the call's arguments bound to its
+        parameters; what `init` sets on `self` are its attributes. A class one of
+        whose methods sets an attribute (when it runs is not known), or changes one
+        in place, holds that attribute unknown."""
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return Unknown("a class built of a starred argument")
+        args = [self._expr(a, env, depth) for a in node.args]
+        kwargs: dict[str, object] = {}
+        for keyword in node.keywords:
+            value = self._expr(keyword.value, env, depth)
+            if keyword.arg is not None:
+                pairs = [(keyword.arg, value)]
+            elif type(value) is dict and all(isinstance(k, str) for k in value):
+                pairs = list(value.items())  # `cls(**CONFIGS[env])`: the mapping's keys
+            else:
+                return Unknown("a mapping of keys not known")
+            for name, item in pairs:
+                if name in kwargs:
+                    raise NoValue  # the same keyword twice: a TypeError
+                kwargs[name] = item
+        held: dict[str, object] = {}
+        for stmt in cls.body:  # `TABLE = "main.s.t"`: read as `self.TABLE` where `__init__` sets nothing else
+            target = _plain_target(stmt)
+            if target is not None and isinstance(stmt.value, ast.Constant):  # type: ignore[attr-defined]
+                held[target] = stmt.value.value  # type: ignore[attr-defined]
+        kept: dict[str, object] = {}
+        self._call(init, [Made(cls.name, held), *args], kwargs, depth + 1, decorated=True, keep=kept)
+        after = kept.get("self", Unknown("`self` not read"))
+        if not all(isinstance(each, Made) for each in alternatives(after)):
+            return Unknown("an object whose `__init__` is not followed")
+        later = _set_elsewhere(cls, init)
+        if later is None:
+            return Unknown("an object whose attributes its methods set by names not told")
+        if not later:
+            return after
+        unknown = dict.fromkeys(later, Unknown("an attribute a method sets, at a time not known"))
+        built = [Made(each.cls, {**each.fields, **unknown}) for each in alternatives(after)]  # type: ignore[attr-defined]
+        return built[0] if len(built) == 1 else self._join(built)
+
+    def _member(self, owner: object, name: str, depth: int) -> object:
+        """`owner.name`: a field of an object the evaluator built, else what a
+        property (or `functools.cached_property`) of its class returns for it; an
+        attribute of a path; unknown otherwise."""
+        if isinstance(owner, Made) and name not in owner.fields:
+            method = self._method_of(owner, name)
+            if method is not None and _property(method):
+                return self._call(method, [owner], {}, depth + 1, decorated=True)
+            cls = self.module.classes.get(owner.cls)
+            if method is None and cls is not None:
+                return self._class_attribute(cls, name, depth)
+        if isinstance(owner, ast.ClassDef):  # `cls.ENVS` in a class method, `Config.ENVS`
+            return self._class_attribute(owner, name, depth)
+        return _attribute(owner, name)
+
+    def _class_attribute(self, cls: ast.ClassDef, name: str, depth: int) -> object:
+        """What the class body binds `name` to (`ENVS = {...}`), read in the module's
+        names as Python reads a class body; unknown when the body binds it in
+        another way (or not at all: a base may)."""
+        bound = [s for s in cls.body if name in bound_names(s)]
+        if len(bound) != 1 or _plain_target(bound[0]) != name:
+            return Unknown(f"the attribute `{name}`")
+        caller, self._locals = self._locals, frozenset()  # a class body reads the module's names
+        try:
+            return self._expr(bound[0].value, {}, depth)  # type: ignore[attr-defined]
+        finally:
+            self._locals = caller
+
+    def _method_of(self, owner: Made, name: str) -> ast.FunctionDef | None:
+        """The function `name` of the class of an object the evaluator built (its
+        own, or a base's of the module, a few deep)."""
+        cls = self.module.classes.get(owner.cls)
+        for _ in range(MAX_DEPTH):
+            if cls is None:
+                return None
+            found = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
+            if found is not None:
+                return found
+            bases = [b for b in cls.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+            cls = self._base_of(cls, bases[0]) if len(bases) == 1 else None
+        return None
 
     def _lift_call(
         self, call: Callable[[list[object], dict[str, object]], object], args: list[object], kwargs: dict[str, object]
@@ -2508,6 +2737,77 @@ def _index(owner: object, key: object) -> object:
     except (IndexError, KeyError) as err:
         raise NoValue from err
     return Unknown("an index not followed")
+
+
+def _property(fn: ast.FunctionDef) -> bool:
+    """`@property`, `@functools.cached_property` (read as an attribute is)."""
+    return any(
+        (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "")) in ("property", "cached_property")
+        for d in fn.decorator_list
+    )
+
+
+def _decorator_named(decorator: ast.expr, name: str) -> bool:
+    return isinstance(decorator, ast.Name) and decorator.id == name
+
+
+def _self_param(fn: ast.FunctionDef) -> bool:
+    """A plain method: undecorated, its first parameter the object."""
+    return not fn.decorator_list and bool(fn.args.posonlyargs + fn.args.args)
+
+
+_ELSEWHERE: weakref.WeakKeyDictionary[ast.ClassDef, frozenset[str] | None] = weakref.WeakKeyDictionary()
+
+
+def _set_elsewhere(cls: ast.ClassDef, init: ast.FunctionDef) -> frozenset[str] | None:
+    """The attributes of `self` a method of `cls` other than its `__init__` (and a
+    record's `__post_init__`, part of the written one) binds or changes in place;
+    None when one sets attributes by names not told (`setattr(self, k, v)`).
+    Worked out once per class."""
+    if cls not in _ELSEWHERE:
+        _ELSEWHERE[cls] = _methods_set(cls, init)
+    return _ELSEWHERE[cls]
+
+
+def _methods_set(cls: ast.ClassDef, init: ast.FunctionDef) -> frozenset[str] | None:
+    """`_set_elsewhere`, worked out."""
+    post = post_init_name(cls)
+    out: set[str] = set()
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method is init:
+            continue
+        if method.name in ("__init__", post):
+            continue
+        me = (method.args.posonlyargs + method.args.args)[:1]
+        if not me or method.decorator_list and not _property(method):  # type: ignore[arg-type]
+            continue  # a class or static method: no `self`
+        name = me[0].arg
+        for node in ast.walk(method):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("setattr", "delattr")
+            ):
+                return None
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+                return None
+            root: ast.expr | None = None
+            if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                root = node
+            elif isinstance(node, ast.AugAssign):
+                root = node.target
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in brains.CHANGES_IN_PLACE
+            ):
+                root = node.func.value
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                if isinstance(root, ast.Attribute) and isinstance(root.value, ast.Name) and root.value.id == name:
+                    out.add(root.attr)
+                    break
+                root = root.value
+    return frozenset(out)
 
 
 def _attribute(owner: object, attr: str) -> object:

@@ -48,6 +48,7 @@ Hook = Callable[["Scopes", ast.expr, dict[str, object], int], object]
 _PARAMETER = Unknown("a parameter")
 _ENCLOSING = Unknown("a name of an enclosing function")
 _NOT_REACHED = Unknown("a statement the reading does not reach")
+UNKNOWN_OBJECT = Unknown("no object")
 
 
 class Scopes(Evaluator):
@@ -276,33 +277,6 @@ class Scopes(Evaluator):
                 return returned, False
         return returned, True
 
-    def _assign(self, target: ast.expr, value: object, env: dict[str, object]) -> None:
-        root = target
-        while isinstance(root, (ast.Subscript, ast.Attribute)):
-            root = root.value
-        held = env.get(root.id) if isinstance(root, ast.Name) and root is not target else None
-        if held is None or not all(isinstance(each, Made) for each in alternatives(held)):
-            super()._assign(target, value, env)
-            return
-        assert isinstance(root, ast.Name)
-        if isinstance(target, ast.Attribute) and target.value is root:
-            new = value
-        else:  # `self.conf["k"] = v`, `self.a.b = v`: what `self.conf` holds is changed in place
-            for each in alternatives(self._quiet(target.value, env)):  # type: ignore[attr-defined]
-                self._change(each)
-            new = Unknown("changed in place")
-        first = target
-        while isinstance(first, (ast.Subscript, ast.Attribute)) and first.value is not root:
-            first = first.value
-        if not isinstance(first, ast.Attribute):
-            super()._assign(target, value, env)
-            return
-        copies = [Made(each.cls, {**each.fields, first.attr: new}) for each in alternatives(held)]  # type: ignore[attr-defined]
-        for name, other in list(env.items()):
-            if other is held and name != root.id:
-                env[name] = Unknown("an object changed through another name")
-        env[root.id] = copies[0] if len(copies) == 1 else self._join(copies)
-
     def _join(self, values: list[object]) -> object:
         """The evaluator's join; two objects of one class built on different ways
         are one object whose attributes are joined one by one."""
@@ -346,10 +320,25 @@ class Scopes(Evaluator):
 
     def _forget(self, stmt: ast.stmt, env: dict[str, object]) -> None:
         """What a statement that may raise binds, or sets on an object a name holds,
-        is unknown."""
-        for name in bound_names(stmt) | changed_names(stmt):
+        is unknown. An object the evaluator built that the statement only sets or
+        changes attributes of (`self.clusters = [...]`, not handing it to a call)
+        stays that object, those attributes unknown and the lists and dicts it
+        holds changed; any other name it changes is unknown."""
+        bound = bound_names(stmt)
+        kept = {
+            name
+            for name in changed_names(stmt, handed=False)
+            - bound
+            - (changed_names(stmt) - changed_names(stmt, handed=False))
+            if all(isinstance(each, Made) for each in alternatives(env.get(name, UNKNOWN_OBJECT)))
+        }
+        for name in (bound | changed_names(stmt)) - kept:
             self._change(env.get(name))
             env[name] = Unknown("bound by a statement that may raise")
+        for name in kept:
+            for each in alternatives(env[name]):
+                for value in each.fields.values():  # type: ignore[attr-defined]
+                    self._change(value)
         for node in ast.walk(stmt):
             if (
                 isinstance(node, ast.Attribute)

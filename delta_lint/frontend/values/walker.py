@@ -89,6 +89,7 @@ from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
 from delta_lint.frontend.values.lattice import join as lattice_join
 from delta_lint.frontend.values.narrowing import narrow
 from delta_lint.frontend.values.readings import Readings
+from delta_lint.frontend.values.records import foreign_fields, post_init_name, record_init, record_kind
 from delta_lint.frontend.values.resolver import (
     MAX_HELPER_CALLS,
     MAX_HELPER_DEPTH,
@@ -1977,11 +1978,17 @@ class Walker:
         if not (isinstance(call.func, ast.Name) and call.func.id in self.host.classes):
             return None
         cls = self.host.classes[call.func.id]
+        if foreign_fields(cls, self._base_of):
+            return None  # a base of another library may give fields first: which the call sets is not told
         init = self._init_of(cls)
-        if init is None and (_is_dataclass(cls) or _is_model(cls)):  # `Env(catalog="main", schema=s)`: its fields
+        # `Env(**doc)`: a record's fields from a document, read by the configuration reading
+        spread = any(k.arg is None for k in call.keywords) and record_kind(cls) is not None
+        if (init is None or spread) and (_is_dataclass(cls) or _is_model(cls)):  # `Env(catalog="main", schema=s)`
             made = self._config_value(call, cls, scope, {})
             if isinstance(made, Instance):
                 return self._settled(made, cls)
+        if spread:  # a mapping not known: its fields are not the written `__init__`'s parameters
+            init = self.method_named(cls, "__init__")
         held = self.class_attributes(cls)
         if init is not None:
             # `self` is of the object's class from the first statement: `self.conf =
@@ -2105,11 +2112,16 @@ class Walker:
         return self._rebound
 
     def _init_of(self, cls: ast.ClassDef) -> ast.FunctionDef | None:
-        """The `__init__` an object of the class runs: its own, or the first of the
-        project classes it derives from (left first, a few deep); None when none of
-        them defines one, or a base is not a class of the project (its `__init__`
-        may be that base's)."""
-        return self.method_named(cls, "__init__")
+        """The `__init__` an object of the class runs: the one Python writes for a
+        record class (a dataclass, an attrs class, a named tuple: `records`), its
+        own, or the first of the project classes it derives from (left first, a few
+        deep); None when none of them defines one, or a base is not a class of the
+        project (its `__init__` may be that base's)."""
+        return record_init(cls, self._base_of) or self.method_named(cls, "__init__")
+
+    def _base_of(self, cls: ast.ClassDef, base: ast.expr) -> ast.ClassDef | None:
+        """The project class a base of `cls` names (see `records.record_init`)."""
+        return self.class_named(base.id, cls.lineno) if isinstance(base, ast.Name) else None
 
     def _changed_outside_init(self, cls: ast.ClassDef) -> frozenset[str] | None:
         """The attributes of `self` a method other than `__init__` may set, of the
@@ -2125,7 +2137,11 @@ class Walker:
             if id(current) in seen:
                 continue
             seen.add(id(current))
-            methods += [f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name == "__init__")]
+            # (a record's `__post_init__` is part of the `__init__` Python writes for it)
+            post = post_init_name(current) if record_init(current, self._base_of) is not None else None
+            methods += [
+                f for f in current.body if not (isinstance(f, ast.FunctionDef) and f.name in ("__init__", post))
+            ]
             for base in current.bases:
                 found = self.class_named(base.id, current.lineno) if isinstance(base, ast.Name) else None
                 if found is not None:
