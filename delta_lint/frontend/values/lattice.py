@@ -70,6 +70,17 @@ class TextOf(Unknown):
         self.path = path
 
 
+# The value the link stage binds a job input to when every task that runs the file
+# is known and none gives it (and the file defines no default): a run reads no such
+# input (a widget never defined raises, `sys.argv` is shorter), so `x or "dflt"` is
+# the default. It starts as every input given no text does (`pyvalues.NO_TEXT`).
+ABSENT_INPUT = "\u0000absent"
+# What a file's reading records (among the inputs it reads) for an input it reads as
+# an operand of `or` that may be false: only such an input is bound `ABSENT_INPUT`,
+# so a file that reads its inputs otherwise is not read again for them.
+DEFAULTED = "\u0000or "
+
+
 class Template:
     """A string of known text and named inputs: `text` holds `{name}` for each input,
     `params` their names in order of first appearance. `unknown`: some placeholder
