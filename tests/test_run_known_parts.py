@@ -71,7 +71,7 @@ def test_a_loop_over_a_dicts_values_skips_a_dict_holding_a_run_value(lint):
         "    df.write.mode('append').saveAsTable(t)\n"
     )
     result = lint({"job.py": NOTEBOOK + code}, {"spark": "none"})
-    assert _tables(result, "job.py") == [(5, "{t}")]
+    assert _tables(result, "job.py") == [(5, "{each_t}")]
 
 
 def test_a_statement_a_helper_builds_around_a_run_value_is_read(lint):

@@ -89,11 +89,13 @@ from delta_lint.frontend.values.formatting import (
 from delta_lint.frontend.values.lattice import (
     ABSENT_INPUT,
     DEFAULTED,
+    EACH,
     MAX_ALTERNATIVES,
     Collection,
     OneOf,
     Template,
     Unknown,
+    untold,
 )
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
@@ -1380,7 +1382,7 @@ class ValueResolver:
         param = self._param_source(node, scope)
         if param is not None:
             return param
-        return self._opaque(node)
+        return self._opaque(node, scope)
 
     def _dict_value(self, node: ast.expr, scope: Scope) -> Str | None:
         """`config["db"]` where `config` holds a literal dict with that key;
@@ -2152,9 +2154,11 @@ class ValueResolver:
             held = None
         return held if isinstance(held, (Instance, dict)) else None
 
-    def _opaque(self, node: ast.expr) -> Str:
+    def _opaque(self, node: ast.expr, scope: Scope | None = None) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
-        placeholder named after its source text."""
+        placeholder named after its source text. Read from a name that holds an
+        item of a collection not known (`row.table_name` of `for row in rows:`), it
+        is such an item too (`{each_row_table_name}`, see `lattice.EACH`)."""
         shown = self.host.sites.one_line_source(node)
         if shown is None:
             try:
@@ -2162,6 +2166,12 @@ class ValueResolver:
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
         name = placeholder_name(shown)  # (`t[1:]` and `t * 2` named apart by their text)
+        if scope is not None and not untold(name):
+            for read in ast.walk(node):
+                held = scope.env.get(read.id) if type(read) is ast.Name else None
+                if type(held) is Str and held.params and all(untold(p) for p in held.params):
+                    name = EACH + name
+                    break
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:

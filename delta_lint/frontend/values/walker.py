@@ -84,7 +84,7 @@ from delta_lint.frontend.values.iteration import (
     rows,
     target_names,
 )
-from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
+from delta_lint.frontend.values.lattice import EACH, UNTOLD, Collection, OneOf, Unknown, untold
 from delta_lint.frontend.values.lattice import join as lattice_join
 from delta_lint.frontend.values.readings import Readings
 from delta_lint.frontend.values.resolver import (
@@ -395,6 +395,16 @@ def _forget(env: dict[str, object], name: str) -> None:
     known keeps that it may be unknown (a name left out of one path's names is one
     that path never binds, and the join keeps the others' values)."""
     shown = param_name(name)
+    env[name] = Str("{" + shown + "}", (shown,), True)
+
+
+def _untold(env: dict[str, object], name: str, prefix: str = EACH) -> None:
+    """`name` holds a value no run gives as an input (see `lattice.EACH`): an item of a
+    collection not known (a loop's name, what a turn binds from it), or what a
+    statement not followed binds (`with ... as f`, `except ... as e`, a starred
+    target: `UNTOLD`). A placeholder `{each_name}` says so, and a table named with it
+    is unresolved (DL001) rather than paired by its text as a job input's would be."""
+    shown = prefix + param_name(name)
     env[name] = Str("{" + shown + "}", (shown,), True)
 
 
@@ -1109,21 +1119,26 @@ class Walker:
                     return
                 self._past_items(stmt)
         if kind is ast.For or kind is ast.AsyncFor:
-            for target in walk(stmt.target):  # names a loop binds hold values not known here
+            for target in walk(stmt.target):  # names a loop binds: items of a collection not known
                 if isinstance(target, ast.Name):
-                    scope.env.pop(target.id, None)
+                    _untold(scope.env, target.id)
         if kind in _BRANCHING:
             for expr in _header_exprs(stmt):
                 if not headed:
                     self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
-        if kind is ast.With:
+        if kind is ast.With or kind is ast.AsyncWith:
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
-                if isinstance(item.optional_vars, ast.Name):
+                opened = None
+                if kind is ast.With and isinstance(item.optional_vars, ast.Name):
                     opened = self.values._opened(item.context_expr, scope)
-                    if opened is not None:
-                        scope.env[item.optional_vars.id] = opened
+                if opened is not None:
+                    scope.env[item.optional_vars.id] = opened  # type: ignore[union-attr]
+                    continue
+                for target in walk(item.optional_vars) if item.optional_vars is not None else ():
+                    if type(target) is ast.Name:  # what `__enter__` returns: not known
+                        _untold(scope.env, target.id, UNTOLD)
         if kind is ast.With or kind is ast.AsyncWith:
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
@@ -1312,8 +1327,8 @@ class Walker:
             if not self._loop_turn(stmt):
                 return False  # past the file's budget: the rest read once, the names unknown
             for name, held in row.items():
-                if held is None:
-                    scope.env.pop(name, None)
+                if held is None:  # an item not known on this turn
+                    _untold(scope.env, name)
                 else:
                     scope.env[name] = held
             left, goes_on, gone = self._turn(stmt.body, scope)
@@ -1330,7 +1345,7 @@ class Walker:
                 if name in bound:
                     scope.env[name] = bound[name]
                 else:
-                    scope.env.pop(name, None)
+                    _untold(scope.env, name)
         if breaks:  # the loop may stop at any element that breaks
             _replace_env(scope, join_envs([dict(scope.env), *breaks]))
         return True
@@ -1344,6 +1359,21 @@ class Walker:
         self.values._budget_spent(node)
         self.host.documents_wanted |= evaluator.opened
         return collection_of(found)
+
+    def _of_an_untold_item(self, value: ast.expr, held: object, scope: Scope) -> bool:
+        """Whether `value` reads a part of an item of a collection not known
+        (`row.table_name`, `row["t"]`, `row.name.lower()` of `for row in rows:`) that
+        the front end holds as no text of that item: what it gives is such an item
+        too, never a name of its own (`{t}`) a run would give."""
+        root = value
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if root is value or not isinstance(root, ast.Name):
+            return False
+        item = scope.env.get(root.id)
+        if not (type(item) is Str and item.params and all(untold(p) for p in item.params)):  # type: ignore[union-attr]
+            return False
+        return not (type(held) is Str and held.params and all(untold(p) for p in held.params))  # type: ignore[union-attr]
 
     def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
         """The items of a collection the code states (see `iteration`), for each
@@ -1617,6 +1647,9 @@ class Walker:
             if name not in seen:
                 start[name] = value
         _replace_env(scope, start)
+        for handler in stmt.handlers:  # `except Exception as e:`: what is raised is not known
+            if handler.name:
+                _untold(scope.env, handler.name, UNTOLD)
         handlers = [h.body for h in stmt.handlers]
         lefts = self._paths(scope, handlers, given=[] if left else [after], absent=absent)
         gone = left is not None and None not in lefts
@@ -2295,6 +2328,14 @@ class Walker:
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
+            starred = [t.value for t in target.elts if isinstance(t, ast.Starred)]
+            for rest in (n for s in starred for n in walk(s) if type(n) is ast.Name):
+                _untold(scope.env, rest.id, UNTOLD)  # `first, *rest = ...`: the rest is not known
+            if starred:
+                for t in target.elts:
+                    if isinstance(t, ast.Name):  # `first, *rest = sys.argv[1:]`: `first` names a parameter
+                        scope.env[t.id] = param_str(t.id) if is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
+                return
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
                     self._bind(t, v, scope)
@@ -2338,6 +2379,9 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if self._of_an_untold_item(value, held, scope):  # `t = row.table_name` of `for row in rows:`
+            _untold(scope.env, target.id)
+            return
         if (
             type(held) in (Str, DataFrame)
             and may_state(value)
