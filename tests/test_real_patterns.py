@@ -964,9 +964,14 @@ def test_a_dict_with_a_value_not_known_still_runs_once_per_key():
         '    spark.sql(f"DELETE FROM s.u_{v} WHERE y = 1")\n'
     )
     got, _ = read(code)
-    # every key, not only those with known values; the values are not all known:
-    # that loop is read once, its name a placeholder
-    assert got == [(3, "s.t_a", "delete"), (3, "s.t_b", "delete"), (5, "s.u_{each_v}", "delete")]
+    # every key, not only those with known values; a loop over the values runs once
+    # per value, a value not known that turn's item, never a job input
+    assert got == [
+        (3, "s.t_a", "delete"),
+        (3, "s.t_b", "delete"),
+        (5, "s.u_{each_v}", "delete"),
+        (5, "s.u_x", "delete"),
+    ]
     # a key only a run knows reads one of the dict's values (a key it lacks raises and
     # runs nothing): here its only one; a dict the code changes stays unknown
     got, result = read('CONF = {"a": "DELETE FROM s.a"}\nspark.sql(CONF[key])\n')

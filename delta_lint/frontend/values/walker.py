@@ -147,6 +147,7 @@ class Host(Protocol):
     _own_lines: int
     _homes: list[tuple[int, int, str]]
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    value_functions: dict[str, tuple[Module, str]]
     _tree: ast.Module | None
     values: ValueResolver
     sites: SourceSites  # where a node stands, and its text
@@ -427,7 +428,12 @@ def _plain(held: object) -> object:
         return held.value
     if type(held) is OneOf:
         return lattice_join([_plain(v) for v in held.values])
-    return to_plain(held)
+    plain = to_plain(held)
+    if type(held) is dict and type(plain) is Unknown:
+        # a dict whose keys are all known and some values not (`{"daily": df}`): a
+        # loop over its keys or items knows each key (see `Evaluator.items`)
+        return {k: to_plain(v) if v is not UNHELD else Unknown("not held") for k, v in held.items()}
+    return plain
 
 
 def _unpacked(target: ast.Tuple | ast.List, held: object) -> Row | None:
@@ -1350,12 +1356,14 @@ class Walker:
             _replace_env(scope, join_envs([dict(scope.env), *breaks]))
         return True
 
-    def _stated(self, node: ast.expr, scope: Scope) -> Collection | None:
-        """The collection `node` states, as held (see `lattice.Collection`)."""
+    def _stated(self, node: ast.expr, scope: Scope, partial: bool = False) -> Collection | None:
+        """The collection `node` states, as held (see `lattice.Collection`); with
+        `partial`, one whose items may hold values not known (see
+        `Evaluator.collection`), which only a loop over it reads."""
         evaluator, node, env = self._collection_reader(node, scope)
         if evaluator is None:
             return None
-        found = evaluator.collection(node, env)
+        found = evaluator.collection(node, env, partial)
         self.values._budget_spent(node)
         self.host.documents_wanted |= evaluator.opened
         return collection_of(found)
@@ -1374,6 +1382,14 @@ class Walker:
         if not (type(item) is Str and item.params and all(untold(p) for p in item.params)):  # type: ignore[union-attr]
             return False
         return not (type(held) is Str and held.params and all(untold(p) for p in held.params))  # type: ignore[union-attr]
+
+    def _project_call(self, node: ast.expr) -> bool:
+        """Whether `node` calls a function of the project (`build(spark)`,
+        `helpers.build(spark)`), whose result the evaluator may tell as a collection."""
+        if not isinstance(node, ast.Call):
+            return False
+        name = node.func.id if isinstance(node.func, ast.Name) else _module_function(node)
+        return name is not None and (name in self.host.functions or name in self.host.value_functions)
 
     def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
         """The items of a collection the code states (see `iteration`), for each
@@ -1455,6 +1471,9 @@ class Walker:
         if any(type(scope.env.get(n)) in (dict, Instance) for n in names):  # `conf.TABLES`, `self.tables`
             node = self._attributes_held(node, scope, env)
             names = iterable_names(node)
+        if any(self._foreign_call(n) for n in walk(node)):  # `for n, df in helpers.build(spark).items()`
+            node = self._returns_held(node, scope, env)
+            names = iterable_names(node)
         # a value function of this file runs (`for s in load_statements(p)`), or a file of
         # the project is read (`for s in Path(__file__).with_name(q).read_text().split(";")`)
         called = _reads_text(node)
@@ -1476,6 +1495,33 @@ class Walker:
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
             self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
         return self.values.evaluator(self._empty), node, env
+
+    def _foreign_call(self, node: ast.AST) -> bool:
+        """Whether `node` calls a function another module of the project gives (which
+        the evaluator of this file's own code cannot run)."""
+        if not isinstance(node, ast.Call) or not self._project_call(node):
+            return False
+        name = node.func.id if isinstance(node.func, ast.Name) else _module_function(node)
+        return name in self.host.value_functions and self.host.value_functions[name][0] is not self.values._own()  # type: ignore[index]
+
+    def _returns_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
+        """`node` with each call of another module's function read as what the front
+        end holds it returns (a dict of names to DataFrames: its keys), as a name of
+        its own in `env`, as `_attributes_held` does for attributes."""
+        walker = self
+
+        class Returned(ast.NodeTransformer):
+            def visit_Call(self, call: ast.Call) -> ast.expr:
+                if not walker._foreign_call(call):
+                    return self.generic_visit(call)  # type: ignore[return-value]
+                plain = _plain(walker.values._value(call, scope))
+                if type(plain) not in (dict, list, tuple):
+                    return call
+                name = f"\u0000returned{len(env)}"
+                env[name] = plain
+                return ast.copy_location(ast.Name(name, ast.Load()), call)
+
+        return Returned().visit(copy.deepcopy(node))  # type: ignore[no-any-return]
 
     def _attributes_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
         """`node` with each attribute of a name the front end holds an object or module
@@ -2382,15 +2428,18 @@ class Walker:
         if self._of_an_untold_item(value, held, scope):  # `t = row.table_name` of `for row in rows:`
             _untold(scope.env, target.id)
             return
+        returned = not may_state(value) and self._project_call(value)
         if (
             type(held) in (Str, DataFrame)
-            and may_state(value)
+            and (returned or may_state(value))
             and (type(held) is DataFrame or held.unknown)  # type: ignore[union-attr]
             and target.id not in self.host.mutated_names  # `TABLES.append(...)` somewhere: not the literal
         ):
             # `TABLES = [("bronze", "a"), ...]`, `S = {"s.a", "s.b"}`, `P = list(zip(T, Q))`:
-            # a collection the front end has no form for, held for the loops over it
-            stated = self._stated(value, scope)
+            # a collection the front end has no form for, held for the loops over it; or
+            # what a function of the project returns (`outputs = build(spark)` of a dict
+            # of names to DataFrames), its keys known where its values are not
+            stated = self._stated(value, scope, partial=returned)
             if stated is not None:
                 held = scope.env[target.id] = stated
         if (
