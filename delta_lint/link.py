@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from delta_lint.bundle import Workflows, task_runs
 from delta_lint.frontend.recognise import TEST_PATH
 from delta_lint.frontend.registries import module_pattern
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES
+from delta_lint.frontend.values.lattice import ABSENT_INPUT, DEFAULTED, MAX_ALTERNATIVES
 from delta_lint.frontend.values.listing import listed_documents
 from delta_lint.model import (
     JSON_INPUT,
@@ -598,6 +598,8 @@ class Linker:
         if calls and not inputs:  # a child notebook: the values every call gives it
             agreed = set.intersection(*(set(args.items()) for _, args in calls))
             inputs = dict(agreed)
+        if not calls and not both:  # an input no task gives, every task that runs the file known
+            inputs = {**_absent(self.runs_of.get(self.paths[i], []), links.inputs), **inputs}
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
         # and those the modules it imports load, when they give values: those may be
         # a document's (`CONFIG = yaml.safe_load(...)` at a module's top level), kept
@@ -1301,6 +1303,19 @@ def _agreed(seen: dict[str, list[dict[str, str | None]]]) -> dict[str, dict[str,
 
 
 _ABSENT = object()  # an input a run does not give (its widget's default holds)
+
+
+def _absent(runs: list[dict[str, str | None]], reads: Iterable[str]) -> dict[str, str]:
+    """The inputs a file reads as `input or "dflt"` (`DEFAULTED`) that none of its runs
+    gives (`runs`: every task's that runs it, widget defaults filled in):
+    `ABSENT_INPUT`, so the `or` reads as the default (see
+    `ValueResolver._first_true`). None when no task runs it."""
+    if not runs:
+        return {}
+    read = set(reads)
+    return {
+        name: ABSENT_INPUT for name in read if DEFAULTED + name in read and all(name not in given for given in runs)
+    }
 
 
 def _components(

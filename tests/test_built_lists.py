@@ -39,7 +39,7 @@ def test_a_list_built_from_a_folder_listing_stays_unknown(lint):
         "for n in names:\n"
         "    df.write.mode('append').saveAsTable(f'main.s.{n}')\n"
     )
-    assert tables(lint({"job.py": job})) == [(3, "main.s.{n}")]
+    assert tables(lint({"job.py": job})) == [(3, "main.s.{each_n}")]
 
 
 def test_a_built_list_changed_in_place_stays_unknown(lint):
@@ -50,7 +50,7 @@ def test_a_built_list_changed_in_place_stays_unknown(lint):
         "for t in targets:\n"
         "    df.write.mode('append').saveAsTable(t)\n"
     )
-    assert tables(lint({"job.py": job})) == [(5, "{t}")]
+    assert tables(lint({"job.py": job})) == [(5, "{each_t}")]
 
 
 def _notes(result) -> list[int]:

@@ -65,7 +65,7 @@ def test_a_list_changed_in_place_stays_unknown():
         "    df.write.mode(\"append\").saveAsTable(cfg['name'])\n"
     )
     found, rules = tables(code)
-    assert [t for _, t in found] == ["{cfg_name}"] and rules == ["DL001"]
+    assert [t for _, t in found] == ["{each_cfg_name}"] and rules == ["DL001"]
 
 
 def test_a_value_only_a_run_knows_stays_a_named_input():

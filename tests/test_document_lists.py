@@ -44,10 +44,10 @@ def test_a_document_list_changed_in_place_or_not_all_names_stays_unknown(lint):
         )
     )
     found = lint({"job.py": code, "maintenance.yml": DOCUMENT})
-    assert [name for _, name in tables(found)] == ["{table}"]
+    assert [name for _, name in tables(found)] == ["{each_table}"]
     code = NOTEBOOK + LOAD + 'for table in cfg["mixed"]:\n    spark.sql(f"OPTIMIZE {table}")\n'
     found = lint({"job.py": code, "maintenance.yml": DOCUMENT})
-    assert [name for _, name in tables(found)] == ["{table}"]
+    assert [name for _, name in tables(found)] == ["{each_table}"]
     assert [d.rule for d in found.diagnostics] == ["DL001"]
 
 

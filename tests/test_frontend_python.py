@@ -352,7 +352,7 @@ def test_a_literal_changed_in_place_is_not_looped_over_but_text_about_it_is():
     assert sorted(table for _, table, *_ in got) == ["s.a", "s.b"]
     method = 'TABLES = ["s.a", "s.b"]\n\n@register\ndef more():\n    TABLES.append("s.c")\n\n' + loop
     got, _ = intents(method)
-    assert [table for _, table, *_ in got] == ["{t}"]
+    assert [table for _, table, *_ in got] == ["{each_t}"]
     items = 'for k, v in CONF.items():\n    df.write.mode("append").saveAsTable(v)\n'
     conf = 'CONF = {"a": "s.a", "b": "s.b"}\n'
     got, _ = intents(conf + items)

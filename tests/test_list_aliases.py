@@ -73,5 +73,5 @@ def test_a_list_of_configurations_grown_through_the_dict_stays_unknown(lint):
         'for job in CFG["jobs"]:\n    spark.table("src").write.mode("overwrite").saveAsTable(job["t"])\n'
     )
     result = lint({"job.py": code})
-    assert tables(result) == ["{job_t}"]
+    assert tables(result) == ["{each_job_t}"]
     assert dynamic(result) == [4]

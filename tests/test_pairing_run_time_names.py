@@ -78,12 +78,12 @@ def _project(lint, name: str = "{m['name']}", a: str = "backfill", b: str = "inc
 def test_two_jobs_running_one_statement_over_a_run_time_list_are_paired(lint):
     result = _project(lint)
     assert _conflicts(result) == [
-        ("DL102", "main.bronze.{m_name}", "driver.py", 7, "data-dependent"),
+        ("DL102", "main.bronze.{each_m_name}", "driver.py", 7, "data-dependent"),
         ("DL102", "main.gold.{table}", "child.py", 3, "data-dependent"),
-        ("DL102", "main.silver.{row_table_name}", "driver.py", 10, "data-dependent"),
+        ("DL102", "main.silver.{each_row_table_name}", "driver.py", 10, "data-dependent"),
     ]
-    merge = next(f for f in result.findings if f.table == "main.bronze.{m_name}")
-    assert "`{m_name}` is known only at run time" in merge.message
+    merge = next(f for f in result.findings if f.table == "main.bronze.{each_m_name}")
+    assert "`{each_m_name}` is known only at run time" in merge.message
     assert merge.severity == "info"  # assumed overlap (a manual job) and data-dependent
 
 
@@ -92,7 +92,7 @@ def test_a_job_parameter_beside_the_run_time_part_is_judged_alike(lint):
     # equally sure (before: a warning with no note, while the bare name was a DL001)
     result = _project(lint, name="{m['name']}_{mode}", a="backfill", b="backfill")
     merge = [c for c in _conflicts(result) if c[2] == "driver.py" and c[3] == 7]
-    assert merge == [("DL102", "main.bronze.{m_name}_backfill", "driver.py", 7, "data-dependent")]
+    assert merge == [("DL102", "main.bronze.{each_m_name}_backfill", "driver.py", 7, "data-dependent")]
 
 
 def test_jobs_giving_the_parameter_different_values_are_not_paired(lint):
@@ -105,7 +105,7 @@ def test_a_file_one_task_runs_is_not_paired_with_itself(lint):
     bundle = _TWO_JOBS.format(a="x", b="y").split("    monthly:")[0]
     result = lint({"databricks.yml": bundle, "src/driver.py": _DRIVER.replace("{NAME}", "{m['name']}")})
     assert _conflicts(result) == []
-    assert any(d.rule == "DL001" and "{m_name}" in d.message for d in result.diagnostics)
+    assert any(d.rule == "DL001" and "{each_m_name}" in d.message for d in result.diagnostics)
 
 
 def test_the_same_unknown_name_in_two_files_is_not_one_table(lint):
@@ -205,7 +205,7 @@ def test_a_wholly_unknown_table_in_a_schema_each_job_names_is_not_paired(lint):
 
 def test_a_wholly_unknown_table_in_a_schema_both_jobs_name_is_paired(lint):
     assert _by_schema(lint, "backfill", "backfill") == [
-        ("DL102", "main.backfill.{row_table_name}", "driver.py", 4, "data-dependent")
+        ("DL102", "main.backfill.{each_row_table_name}", "driver.py", 4, "data-dependent")
     ]
 
 

@@ -61,17 +61,17 @@ def test_a_settings_dict_member_with_no_known_part_stays_named_by_its_expression
     assert {d.rule for d in result.diagnostics if d.location.line in (6, 7)} == {"DL001"}
 
 
-def test_a_loop_over_a_dicts_values_skips_a_dict_holding_a_run_value(lint):
-    """A loop over `config.values()` runs once per known value only when every value
-    is known: a member with a run's part in it leaves the loop unknown, not read
-    as if that member were literal text."""
+def test_a_loop_over_a_dicts_values_holds_a_run_value_as_an_item_not_known(lint):
+    """A loop over `config.values()` runs once per value: a member with a run's part
+    in it is a turn whose item is not known (`{each_t}`, unresolved), never read as if
+    that member were literal text."""
     code = (
         USER + "config = {'a': 'main.s.a', 'b': f'main.s.{user}_b'}\n"
         "for t in config.values():\n"
         "    df.write.mode('append').saveAsTable(t)\n"
     )
     result = lint({"job.py": NOTEBOOK + code}, {"spark": "none"})
-    assert _tables(result, "job.py") == [(5, "{t}")]
+    assert _tables(result, "job.py") == [(5, "main.s.a"), (5, "{each_t}")]
 
 
 def test_a_statement_a_helper_builds_around_a_run_value_is_read(lint):

@@ -41,12 +41,12 @@ def test_a_name_built_each_turn_holds_what_the_turns_build():
 
 def test_range_of_a_count_only_a_run_knows_stays_unknown():
     code = 'n = int(dbutils.widgets.get("n"))\nfor i in range(n):\n' + INSERT
-    assert tables(code) == [(3, "main.s.t{i}")]
+    assert tables(code) == [(3, "main.s.t{each_i}")]
 
 
 def test_range_with_no_turn_or_too_many_is_read_once():
     for bounds in ("0", "5, 5", "10**30", "1000"):
-        assert tables(f"for i in range({bounds}):\n" + INSERT) == [(2, "main.s.t{i}")], bounds
+        assert tables(f"for i in range({bounds}):\n" + INSERT) == [(2, "main.s.t{each_i}")], bounds
 
 
 def test_range_of_the_codes_own_is_not_the_builtin():
@@ -54,7 +54,7 @@ def test_range_of_the_codes_own_is_not_the_builtin():
     code = 'def range(n):\n    return ["x"]\nfor i in range(2):\n' + INSERT
     assert tables(code) == [(4, "main.s.tx")]
     code = "def range(n):\n    return spark.table(n).collect()\nfor i in range(2):\n" + INSERT
-    assert tables(code) == [(4, "main.s.t{i}")]
+    assert tables(code) == [(4, "main.s.t{each_i}")]
 
 
 def test_length_of_a_list_changed_in_place_is_not_known():
@@ -62,7 +62,7 @@ def test_length_of_a_list_changed_in_place_is_not_known():
         'TABLES = ["orders"]\nTABLES.append(dbutils.widgets.get("t"))\n'
         'for i in range(len(TABLES)):\n    spark.sql(f"INSERT INTO main.s.{TABLES[i]} SELECT 1")\n'
     )
-    assert tables(code) == [(4, "main.s.{TABLES_i}")]
+    assert tables(code) == [(4, "main.s.{each_TABLES_i}")]
 
 
 def test_the_same_write_each_turn_makes_is_one_intent():

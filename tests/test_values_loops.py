@@ -55,7 +55,7 @@ def test_a_row_of_another_length_is_no_guess(lint):
         NB
         + 'TABLES = [("bronze", "a", "z")]\nfor schema, table in TABLES:\n    df.write.saveAsTable(f"{schema}.{table}")\n'
     )
-    assert _tables(lint({"job.py": job})) == ["{schema}.{table}"]
+    assert _tables(lint({"job.py": job})) == ["{each_schema}.{each_table}"]
 
 
 def test_the_iteration_builtins_give_their_items(lint):
@@ -163,7 +163,7 @@ def test_a_collection_that_is_one_of_several_gives_the_writes_of_each(lint):
         NB
         + 'if prod:\n    T = ["p.a"]\nelse:\n    T = spark.table("cfg").collect()\nfor t in T:\n    df.write.saveAsTable(t)\n'
     )
-    assert _tables(lint({"job.py": unknown})) == ["{t}"]
+    assert _tables(lint({"job.py": unknown})) == ["{each_t}"]
 
 
 def test_templates_in_a_collection_keep_their_inputs(lint):
@@ -177,10 +177,10 @@ def test_templates_in_a_collection_keep_their_inputs(lint):
 def test_loops_over_what_only_a_run_knows_stay_unknown(lint):
     rows = NB + 'for r in spark.table("s.cfg").collect():\n    df.write.saveAsTable(r.name)\n'
     result = lint({"job.py": rows})
-    assert _tables(result) == ["{r_name}"]
+    assert _tables(result) == ["{each_r_name}"]
     assert "DL001" in _rules(result)
     argument = NB + 'def run(tables):\n    for s, t in tables:\n        df.write.saveAsTable(f"{s}.{t}")\n'
-    assert _tables(lint({"job.py": argument})) == ["{s}.{t}"]
+    assert _tables(lint({"job.py": argument})) == ["{each_s}.{each_t}"]
     comprehension = NB + "def run(statements):\n    [spark.sql(s) for s in statements]\n"
     assert "DL007" in _rules(lint({"job.py": comprehension}))
 
@@ -191,13 +191,13 @@ def test_a_collection_changed_in_place_is_not_the_literal(lint):
         + PAIRS
         + 'TABLES.append(extra)\nfor schema, table in TABLES:\n    df.write.saveAsTable(f"{schema}.{table}")\n'
     )
-    assert _tables(lint({"job.py": job})) == ["{schema}.{table}"]
+    assert _tables(lint({"job.py": job})) == ["{each_schema}.{each_table}"]
 
 
 def test_a_collection_past_the_loop_bound_stays_unknown(lint):
     many = ", ".join(f'("s", "t{i}")' for i in range(300))
     job = NB + f"TABLES = [{many}]\nfor schema, table in TABLES:\n" + '    df.write.saveAsTable(f"{schema}.{table}")\n'
-    assert _tables(lint({"job.py": job})) == ["{schema}.{table}"]
+    assert _tables(lint({"job.py": job})) == ["{each_schema}.{each_table}"]
 
 
 def test_an_imported_list_of_tuples_crosses_to_the_loop(lint):
@@ -209,9 +209,9 @@ def test_an_imported_list_of_tuples_crosses_to_the_loop(lint):
 def test_an_imported_list_its_module_changes_or_builds_from_a_run_does_not_cross(lint):
     changed = PAIRS + 'TABLES.append(("gold", extra()))\n'
     job = NB + 'from conf import TABLES\nfor schema, table in TABLES:\n    df.write.saveAsTable(f"{schema}.{table}")\n'
-    assert _tables(lint({"conf.py": changed, "job.py": job})) == ["{schema}.{table}"]
+    assert _tables(lint({"conf.py": changed, "job.py": job})) == ["{each_schema}.{each_table}"]
     templated = 'import os\nENV = os.environ["ENV"]\nTABLES = [(ENV, "a")]\n'
-    assert _tables(lint({"conf.py": templated, "job.py": job})) == ["{schema}.{table}"]
+    assert _tables(lint({"conf.py": templated, "job.py": job})) == ["{each_schema}.{each_table}"]
 
 
 def test_a_module_imported_whole_gives_its_collection_by_attribute(lint):
@@ -221,7 +221,7 @@ def test_a_module_imported_whole_gives_its_collection_by_attribute(lint):
     assert _tables(lint({"conf.py": 'NAMES = ["s.b", "s.a"]\n', "job.py": texts})) == ["s.a", "s.b"]
     # the near miss: the job changes the module's list in place before its loop
     changed = job.replace("for schema", 'conf.TABLES.append(("gold", extra))\nfor schema')
-    assert _tables(lint({"conf.py": PAIRS, "job.py": changed})) == ["{schema}.{table}"]
+    assert _tables(lint({"conf.py": PAIRS, "job.py": changed})) == ["{each_schema}.{each_table}"]
 
 
 def test_collections_built_by_string_and_list_operations_are_read(lint):
@@ -235,7 +235,7 @@ def test_collections_built_by_string_and_list_operations_are_read(lint):
         result = lint({"job.py": NB + head + loop + "\n    df.write.saveAsTable(t)\n"})
         assert _tables(result) == ["s.a", "s.b"], name
     unknown = NB + 'A = [("s", "a")]\nfor s, n in [*A, *rows()]:\n    df.write.saveAsTable(f"{s}.{n}")\n'
-    assert _tables(lint({"job.py": unknown})) == ["{s}.{n}"]
+    assert _tables(lint({"job.py": unknown})) == ["{each_s}.{each_n}"]
 
 
 def test_a_literal_past_the_loop_bound_is_not_evaluated_at_all(lint):
@@ -247,7 +247,7 @@ def test_a_literal_past_the_loop_bound_is_not_evaluated_at_all(lint):
         'for a, b in ROWS:\n    df.write.saveAsTable(f"{a}.{b}")\n'
     )
     result = lint({"job.py": job})
-    assert _tables(result) == ["main.s.x", "{a}.{b}"]
+    assert _tables(result) == ["main.s.x", "{each_a}.{each_b}"]
     # no budget is spent: the one note says the loop's limit, at the loop
     said = [d.message for d in result.diagnostics if d.rule == "DL008"]
     assert len(said) == 1 and "a loop over 5,000 items" in said[0]
@@ -275,7 +275,7 @@ def test_a_tuple_key_only_a_run_knows_is_no_guess(lint):
         NB + 'NEEDS = {(dbutils.widgets.get("s"), "account"): ("id",)}\n'
         'for (schema, name), cols in NEEDS.items():\n    spark.sql(f"OPTIMIZE main.{schema}.{name}")\n'
     )
-    assert _tables(lint({"job.py": job})) == ["main.{schema}.{name}"]
+    assert _tables(lint({"job.py": job})) == ["main.{each_schema}.{each_name}"]
 
 
 def test_an_item_unpacked_in_the_body_binds_its_parts(lint):

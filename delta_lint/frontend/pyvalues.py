@@ -308,7 +308,7 @@ def named_in_part(text: str) -> bool:
     value (the engine says so: `Engine.run_time_name`); a name of placeholders alone
     (`{t}`, `{a}.{b}`) tells nothing of which table it is."""
     parts = placeholders(text)
-    if any(p in _NO_RUN_VALUE for p in parts):
+    if any(p in _NO_RUN_VALUE or lattice.untold(p[1:-1]) for p in parts):
         return False
     return _NAME_CHARACTER.search(_PLACEHOLDERS.sub("", text)) is not None
 

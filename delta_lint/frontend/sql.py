@@ -402,7 +402,8 @@ def table_ref(parts: list[str], session: Session, tpl: Templated | None) -> tupl
         and ("/" in parts[1] or ":" in parts[1] or whole_template)
     ):
         path = tpl.restore_names(parts[1]) if tpl else parts[1]
-        return TableRef("delta:" + path.rstrip("/"), is_path=True), not (tpl and tpl.is_marker(parts[1]))
+        told = not (tpl and (tpl.is_marker(parts[1]) or _untold(tpl, parts[1])))
+        return TableRef("delta:" + path.rstrip("/"), is_path=True), told
     resolved = bool(parts) and not (tpl and _told_by_run(parts, tpl))
     if session.unknown and (
         (len(parts) < 3 and "catalog" in session.unknown) or (len(parts) == 1 and "schema" in session.unknown)
@@ -423,18 +424,28 @@ def _told_by_run(parts: list[str], tpl: Templated) -> bool:
     """Whether only a run tells which table a name is: its table part holds no text
     of its own beside its templates (`{t}`, `{x}{y}`), or a part the statement's
     text holds is one of several names the code may choose (`main.{one_of}.t`),
-    which no run gives as such. (A `USE` of one of several names still leaves the
+    which no run gives as such, or an item of a collection not known
+    (`{each_schema}.orders`: every item in one run). (A `USE` of one of several names still leaves the
     names it qualifies as the session was: reading each later statement once per
     session is not built.)"""
     if not tpl.names:
         return False
     if _NAME_TEXT.search(MARKER.sub("", parts[-1])) is None:
         return True
+    if _untold(tpl, ".".join(parts)):
+        return True
     return _ONE_OF in tpl.names and _ONE_OF in tpl.params_in(".".join(parts))
+
+
+def _untold(tpl: Templated, text: str) -> bool:
+    """Whether `text` holds a placeholder of a value no run gives as an input (a
+    loop's name over a collection not known: `lattice.EACH`), whatever stands beside it."""
+    return any(name.startswith(_UNTOLD) for name in tpl.params_in(text))
 
 
 _NAME_TEXT = re.compile(r"\w")
 _ONE_OF = "one_of"  # the placeholder of a text that is one of several (`pyvalues.ONE_OF`)
+_UNTOLD = ("each_", "unknown_")  # `lattice.EACH`, `lattice.UNTOLD`
 
 
 def _sqlglot_table_parts(table: exp.Table) -> list[str]:

@@ -289,6 +289,10 @@ def _sorted(args: list[object], kwargs: dict[str, object]) -> object:
         return sorted(items)  # type: ignore[type-var]
     if not kwargs and all(isinstance(i, PurePosixPath) for i in items):
         return sorted(items)  # type: ignore[type-var]  # `sorted(folder.glob("*.yaml"))`
+    firsts = [i[0] if isinstance(i, (list, tuple)) and i else None for i in items]
+    if not kwargs and all(type(f) is str for f in firsts) and len(set(firsts)) == len(firsts):
+        # rows told apart by a first text (`sorted(d.items())`): that text orders them
+        return sorted(items, key=lambda i: i[0])  # type: ignore[index]
     if any(isinstance(i, (list, tuple, dict)) for i in items) and kwargs:
         return UNKNOWN  # `key=` of rows: not read
     return unordered(list(items))

@@ -714,13 +714,16 @@ class Evaluator:
         it are the module's): a value of the lattice, as `call` gives."""
         return self._settled(lambda: self._expr(node, dict(env), 0))
 
-    def collection(self, node: ast.expr, env: dict[str, object]) -> object:
+    def collection(self, node: ast.expr, env: dict[str, object], partial: bool = False) -> object:
         """The collection `node` gives, its names bound as `env` says (names not in it
         are the module's): a list, tuple, dict or set (`Unordered`), or one of a few
         of them (`lattice.OneOf`), whose items may be templates or one of a few
         values (`[(f"{env}_bronze", "a")]`), as a loop binds them turn by turn; a
         dict view as the list of its items. Unknown when it is no collection known
-        item by item, or holds more than MAX_LOOP items."""
+        item by item, or holds more than MAX_LOOP items. With `partial`, items may
+        hold values not known (a dict of names to DataFrames a helper returns:
+        `{"daily": df, ...}.items()`): a loop's name bound to one is not known on
+        that turn, while the others are (see `iteration.rows`)."""
 
         def read() -> object:
             value = self._expr(node, dict(env), 0)
@@ -738,7 +741,7 @@ class Evaluator:
                 if _holds(
                     parts,
                     lambda v: (
-                        _unknown(v)
+                        (_unknown(v) and not partial)
                         or v is SET
                         or isinstance(v, (_View, Opened, Made, PurePosixPath))
                         or (isinstance(v, (list, dict)) and id(v) in self._changed)
@@ -753,8 +756,9 @@ class Evaluator:
     def items(self, node: ast.expr, env: dict[str, object]) -> list[tuple[list[object], bool]] | Unknown:
         """What a loop over `node` runs through (see `collection`): for each
         collection it may be, its items in turn and whether their order is Python's
-        (a set's is not, see `Unordered`); a dict its keys."""
-        value = self.collection(node, env)
+        (a set's is not, see `Unordered`); a dict its keys. An item may hold values
+        not known (see `collection`'s `partial`)."""
+        value = self.collection(node, env, partial=True)
         if _unknown(value):
             return value  # type: ignore[return-value]
         return [

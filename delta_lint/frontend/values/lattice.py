@@ -70,6 +70,36 @@ class TextOf(Unknown):
         self.path = path
 
 
+# Placeholders of values no run gives as an input. A template's `{name}` is one value
+# a run gives (a widget, an argument): two writes of `gold/{name}` in two runs given
+# the same value write one table, so the name is paired by its text. A loop's name
+# over a collection the reader cannot list is no such value: one run binds it to
+# every item in turn, so `gold/{each_name}` is as many tables as the collection has
+# items, and names none of them. Likewise a name only a statement the reader does
+# not follow binds (`with ... as f`, `except ... as e`, `first, *rest = ...`):
+# `{unknown_rest}`. A table or location holding such a placeholder is unresolved,
+# whatever text stands beside it (`pyvalues.named_in_part`, `sql.table_ref`).
+EACH = "each_"
+UNTOLD = "unknown_"
+
+
+# The value the link stage binds a job input to when every task that runs the file
+# is known and none gives it (and the file defines no default): a run reads no such
+# input (a widget never defined raises, `sys.argv` is shorter), so `x or "dflt"` is
+# the default. It starts as every input given no text does (`pyvalues.NO_TEXT`).
+ABSENT_INPUT = "\u0000absent"
+# What a file's reading records (among the inputs it reads) for an input it reads as
+# an operand of `or` that may be false: only such an input is bound `ABSENT_INPUT`,
+# so a file that reads its inputs otherwise is not read again for them.
+DEFAULTED = "\u0000or "
+
+
+def untold(name: str) -> bool:
+    """Whether a placeholder's name (no braces) stands for a value no run gives as an
+    input (see `EACH`)."""
+    return name.startswith(EACH) or name.startswith(UNTOLD)
+
+
 class Template:
     """A string of known text and named inputs: `text` holds `{name}` for each input,
     `params` their names in order of first appearance. `unknown`: some placeholder

@@ -88,7 +88,18 @@ from delta_lint.frontend.values.formatting import (
     placeholder_name,
     plain_directive,
 )
-from delta_lint.frontend.values.lattice import MAX_ALTERNATIVES, Collection, OneOf, Template, Unknown, Unordered
+from delta_lint.frontend.values.lattice import (
+    ABSENT_INPUT,
+    DEFAULTED,
+    EACH,
+    MAX_ALTERNATIVES,
+    Collection,
+    OneOf,
+    Template,
+    Unknown,
+    Unordered,
+    untold,
+)
 from delta_lint.frontend.values.listing import is_listing
 from delta_lint.frontend.values.regex import Pattern
 from delta_lint.frontend.values.sources import is_value_function
@@ -149,6 +160,16 @@ def _built_table(steps: list[Step]) -> Chain | None:
         call = ast.fix_missing_locations(ast.copy_location(ast.Call(func=func, args=args, keywords=[]), last.call))
         return Chain((Step("DeltaTable", None, func.value), Step(factory, call, call)))
     return None
+
+
+def _text_truth(text: Str) -> bool | None:
+    """A string's truth where it is known: a known value's own, a known text's
+    (empty or not); None for a named input (it may be empty) or a part not known."""
+    if text.scalar:
+        return bool(text.value)
+    if text.params or text.unknown:
+        return None
+    return bool(text.text)
 
 
 def _text_call(node: ast.expr) -> bool:
@@ -1095,13 +1116,7 @@ class ValueResolver:
                 held = self.string(node.args[0], scope)
                 return Str(held.text) if held.scalar else held  # `str(3)`: the text "3"
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-            for value in node.values[:-1]:  # `env or os.getenv("ENV", "dev")`: the first true value
-                truth = self._truth(value, scope)
-                if truth is None:
-                    return self._opaque(node)
-                if truth:
-                    return self.string(value, scope)
-            return self.string(node.values[-1], scope)
+            return self._first_true(node, scope)
         if isinstance(node, ast.IfExp):
             truth = self._truth(node.test, scope)
             if truth is None:  # either value: both, joined (unknown past a few)
@@ -1169,6 +1184,38 @@ class ValueResolver:
         if type(other) is not Str or other.scalar or other.unknown or other.params:
             return None
         return (left.text == other.text) == isinstance(op, ast.Eq)
+
+    def _first_true(self, node: ast.BoolOp, scope: Scope) -> Str:
+        """`a or b or "dev"`: the first operand that is true. Where an operand's truth
+        is not known (a job input, which may be empty; one of several values, None on
+        some ways) it is one of its values that may be true, or what the operands
+        after it give: one of those (`one_of`), the last operand among them, never
+        an opaque name for the whole. An input no task that runs the file gives (a
+        widget never defined raises, `sys.argv` holds no such argument) is never
+        the true one (see `_absent`)."""
+        found: list[Str] = []
+        for value in node.values[:-1]:
+            truth = self._truth(value, scope)
+            if truth is False:
+                continue
+            held = self.string(value, scope)
+            if truth:
+                return one_of([*found, held]) if found else held
+            found += [alt for alt in alternatives(held) if _text_truth(alt) is not False and not self._absent(alt)]
+        last = self.string(node.values[-1], scope)
+        return one_of([*found, last]) if found else last
+
+    def _absent(self, text: Str) -> bool:
+        """Whether `text` is a job input (`{target}`) that no task running the file
+        gives, every such task known (`lattice.ABSENT_INPUT`, from the link stage,
+        which binds it for an input the file's reading records as `DEFAULTED`)."""
+        if len(text.params) != 1 or text.unknown or text.text != "{" + text.params[0] + "}":
+            return False
+        inputs = self.host.input_params.get(text.params[0])
+        if not inputs:
+            return False
+        self.host.inputs_read.update(DEFAULTED + i for i in inputs)
+        return all(self.host.bound_inputs.get(i) == ABSENT_INPUT for i in inputs)
 
     def _truth(self, node: ast.expr, scope: Scope) -> bool | None:
         """Whether a condition holds, when the values it tests are known: a constant,
@@ -1370,7 +1417,7 @@ class ValueResolver:
         param = self._param_source(node, scope)
         if param is not None:
             return param
-        return self._opaque(node)
+        return self._opaque(node, scope)
 
     def _dict_value(self, node: ast.expr, scope: Scope) -> Str | None:
         """`config["db"]` where `config` holds a literal dict with that key;
@@ -2153,9 +2200,11 @@ class ValueResolver:
             held = None
         return held if isinstance(held, (Instance, dict)) else None
 
-    def _opaque(self, node: ast.expr) -> Str:
+    def _opaque(self, node: ast.expr, scope: Scope | None = None) -> Str:
         """A value that is neither constant nor a named parameter: an unknown
-        placeholder named after its source text."""
+        placeholder named after its source text. Read from a name that holds an
+        item of a collection not known (`row.table_name` of `for row in rows:`), it
+        is such an item too (`{each_row_table_name}`, see `lattice.EACH`)."""
         shown = self.host.sites.one_line_source(node)
         if shown is None:
             try:
@@ -2163,6 +2212,12 @@ class ValueResolver:
             except Exception:  # noqa: BLE001 - unparse of odd nodes; a name is enough
                 shown = "value"
         name = placeholder_name(shown)  # (`t[1:]` and `t * 2` named apart by their text)
+        if scope is not None and not untold(name):
+            for read in ast.walk(node):
+                held = scope.env.get(read.id) if type(read) is ast.Name else None
+                if type(held) is Str and held.params and all(untold(p) for p in held.params):
+                    name = EACH + name
+                    break
         return Str("{" + name + "}", (name,), True)
 
     def _arithmetic(self, node: ast.BinOp, scope: Scope) -> str | None:

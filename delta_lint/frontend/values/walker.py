@@ -85,7 +85,7 @@ from delta_lint.frontend.values.iteration import (
     rows,
     target_names,
 )
-from delta_lint.frontend.values.lattice import Collection, OneOf, Unknown
+from delta_lint.frontend.values.lattice import EACH, UNTOLD, Collection, OneOf, Unknown, untold
 from delta_lint.frontend.values.lattice import join as lattice_join
 from delta_lint.frontend.values.narrowing import narrow
 from delta_lint.frontend.values.readings import Readings
@@ -150,6 +150,7 @@ class Host(Protocol):
     _own_lines: int
     _homes: list[tuple[int, int, str]]
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    value_functions: dict[str, tuple[Module, str]]
     _tree: ast.Module | None
     values: ValueResolver
     sites: SourceSites  # where a node stands, and its text
@@ -401,6 +402,16 @@ def _forget(env: dict[str, object], name: str) -> None:
     env[name] = Str("{" + shown + "}", (shown,), True)
 
 
+def _untold(env: dict[str, object], name: str, prefix: str = EACH) -> None:
+    """`name` holds a value no run gives as an input (see `lattice.EACH`): an item of a
+    collection not known (a loop's name, what a turn binds from it), or what a
+    statement not followed binds (`with ... as f`, `except ... as e`, a starred
+    target: `UNTOLD`). A placeholder `{each_name}` says so, and a table named with it
+    is unresolved (DL001) rather than paired by its text as a job input's would be."""
+    shown = prefix + param_name(name)
+    env[name] = Str("{" + shown + "}", (shown,), True)
+
+
 def _replace_env(scope: Scope, env: dict[str, object]) -> None:
     """In place: other readers hold the scope's dict (`scope.env is self.module_env`)."""
     scope.env.clear()
@@ -423,7 +434,12 @@ def _plain(held: object) -> object:
         return held.value
     if type(held) is OneOf:
         return lattice_join([_plain(v) for v in held.values])
-    return to_plain(held)
+    plain = to_plain(held)
+    if type(held) is dict and type(plain) is Unknown:
+        # a dict whose keys are all known and some values not (`{"daily": df}`): a
+        # loop over its keys or items knows each key (see `Evaluator.items`)
+        return {k: to_plain(v) if v is not UNHELD else Unknown("not held") for k, v in held.items()}
+    return plain
 
 
 def _alternatives_held(held: object) -> tuple[object, ...] | None:
@@ -1142,21 +1158,26 @@ class Walker:
                     return
                 self._past_items(stmt)
         if kind is ast.For or kind is ast.AsyncFor:
-            for target in walk(stmt.target):  # names a loop binds hold values not known here
+            for target in walk(stmt.target):  # names a loop binds: items of a collection not known
                 if isinstance(target, ast.Name):
-                    scope.env.pop(target.id, None)
+                    _untold(scope.env, target.id)
         if kind in _BRANCHING:
             for expr in _header_exprs(stmt):
                 if not headed:
                     self.host._calls(expr, scope)
             self._branching(stmt, scope)
             return
-        if kind is ast.With:
+        if kind is ast.With or kind is ast.AsyncWith:
             for item in stmt.items:  # `with open("conf/dev.yml") as f:`: `yaml.safe_load(f)` reads it
-                if isinstance(item.optional_vars, ast.Name):
+                opened = None
+                if kind is ast.With and isinstance(item.optional_vars, ast.Name):
                     opened = self.values._opened(item.context_expr, scope)
-                    if opened is not None:
-                        scope.env[item.optional_vars.id] = opened
+                if opened is not None:
+                    scope.env[item.optional_vars.id] = opened  # type: ignore[union-attr]
+                    continue
+                for target in walk(item.optional_vars) if item.optional_vars is not None else ():
+                    if type(target) is ast.Name:  # what `__enter__` returns: not known
+                        _untold(scope.env, target.id, UNTOLD)
         if kind is ast.With or kind is ast.AsyncWith:
             for expr in _header_exprs(stmt):
                 self.host._calls(expr, scope)
@@ -1345,8 +1366,8 @@ class Walker:
             if not self._loop_turn(stmt):
                 return False  # past the file's budget: the rest read once, the names unknown
             for name, held in row.items():
-                if held is None:
-                    scope.env.pop(name, None)
+                if held is None:  # an item not known on this turn
+                    _untold(scope.env, name)
                 else:
                     scope.env[name] = held
             left, goes_on, gone = self._turn(stmt.body, scope)
@@ -1363,20 +1384,45 @@ class Walker:
                 if name in bound:
                     scope.env[name] = bound[name]
                 else:
-                    scope.env.pop(name, None)
+                    _untold(scope.env, name)
         if breaks:  # the loop may stop at any element that breaks
             _replace_env(scope, join_envs([dict(scope.env), *breaks]))
         return True
 
-    def _stated(self, node: ast.expr, scope: Scope) -> Collection | None:
-        """The collection `node` states, as held (see `lattice.Collection`)."""
+    def _stated(self, node: ast.expr, scope: Scope, partial: bool = False) -> Collection | None:
+        """The collection `node` states, as held (see `lattice.Collection`); with
+        `partial`, one whose items may hold values not known (see
+        `Evaluator.collection`), which only a loop over it reads."""
         evaluator, node, env = self._collection_reader(node, scope)
         if evaluator is None:
             return None
-        found = evaluator.collection(node, env)
+        found = evaluator.collection(node, env, partial)
         self.values._budget_spent(node)
         self.host.documents_wanted |= evaluator.opened
         return collection_of(found)
+
+    def _of_an_untold_item(self, value: ast.expr, held: object, scope: Scope) -> bool:
+        """Whether `value` reads a part of an item of a collection not known
+        (`row.table_name`, `row["t"]`, `row.name.lower()` of `for row in rows:`) that
+        the front end holds as no text of that item: what it gives is such an item
+        too, never a name of its own (`{t}`) a run would give."""
+        root = value
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if root is value or not isinstance(root, ast.Name):
+            return False
+        item = scope.env.get(root.id)
+        if not (type(item) is Str and item.params and all(untold(p) for p in item.params)):  # type: ignore[union-attr]
+            return False
+        return not (type(held) is Str and held.params and all(untold(p) for p in held.params))  # type: ignore[union-attr]
+
+    def _project_call(self, node: ast.expr) -> bool:
+        """Whether `node` calls a function of the project (`build(spark)`,
+        `helpers.build(spark)`), whose result the evaluator may tell as a collection."""
+        if not isinstance(node, ast.Call):
+            return False
+        name = node.func.id if isinstance(node.func, ast.Name) else _module_function(node)
+        return name is not None and (name in self.host.functions or name in self.host.value_functions)
 
     def _collection_items(self, node: ast.expr, scope: Scope) -> list[tuple[list[object], bool]] | None:
         """The items of a collection the code states (see `iteration`), for each
@@ -1509,6 +1555,9 @@ class Walker:
         if any(type(scope.env.get(n)) in (dict, Instance) for n in names):  # `conf.TABLES`, `self.tables`
             node = self._attributes_held(node, scope, env)
             names = iterable_names(node)
+        if any(self._foreign_call(n) for n in walk(node)):  # `for n, df in helpers.build(spark).items()`
+            node = self._returns_held(node, scope, env)
+            names = iterable_names(node)
         # a value function of this file runs (`for s in load_statements(p)`), or a file of
         # the project is read (`for s in Path(__file__).with_name(q).read_text().split(";")`)
         called = _reads_text(node)
@@ -1530,6 +1579,33 @@ class Walker:
         if self._empty is None:  # names not in `env` are not known (never the module's, unread here)
             self._empty = Module.of(ast.Module(body=[], type_ignores=[]), self.host.own_path)
         return self.values.evaluator(self._empty), node, env
+
+    def _foreign_call(self, node: ast.AST) -> bool:
+        """Whether `node` calls a function another module of the project gives (which
+        the evaluator of this file's own code cannot run)."""
+        if not isinstance(node, ast.Call) or not self._project_call(node):
+            return False
+        name = node.func.id if isinstance(node.func, ast.Name) else _module_function(node)
+        return name in self.host.value_functions and self.host.value_functions[name][0] is not self.values._own()  # type: ignore[index]
+
+    def _returns_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
+        """`node` with each call of another module's function read as what the front
+        end holds it returns (a dict of names to DataFrames: its keys), as a name of
+        its own in `env`, as `_attributes_held` does for attributes."""
+        walker = self
+
+        class Returned(ast.NodeTransformer):
+            def visit_Call(self, call: ast.Call) -> ast.expr:
+                if not walker._foreign_call(call):
+                    return self.generic_visit(call)  # type: ignore[return-value]
+                plain = _plain(walker.values._value(call, scope))
+                if type(plain) not in (dict, list, tuple):
+                    return call
+                name = f"\u0000returned{len(env)}"
+                env[name] = plain
+                return ast.copy_location(ast.Name(name, ast.Load()), call)
+
+        return Returned().visit(copy.deepcopy(node))  # type: ignore[no-any-return]
 
     def _attributes_held(self, node: ast.expr, scope: Scope, env: dict[str, object]) -> ast.expr:
         """`node` with each attribute of a name the front end holds an object or module
@@ -1708,6 +1784,9 @@ class Walker:
             if name not in seen:
                 start[name] = value
         _replace_env(scope, start)
+        for handler in stmt.handlers:  # `except Exception as e:`: what is raised is not known
+            if handler.name:
+                _untold(scope.env, handler.name, UNTOLD)
         handlers = [h.body for h in stmt.handlers]
         lefts = self._paths(scope, handlers, given=[] if left else [after], absent=absent)
         gone = left is not None and None not in lefts
@@ -2411,6 +2490,14 @@ class Walker:
 
     def _bind(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
+            starred = [t.value for t in target.elts if isinstance(t, ast.Starred)]
+            for rest in (n for s in starred for n in walk(s) if type(n) is ast.Name):
+                _untold(scope.env, rest.id, UNTOLD)  # `first, *rest = ...`: the rest is not known
+            if starred:
+                for t in target.elts:
+                    if isinstance(t, ast.Name):  # `first, *rest = sys.argv[1:]`: `first` names a parameter
+                        scope.env[t.id] = param_str(t.id) if is_argv(value) else Str("{" + t.id + "}", (t.id,), True)
+                return
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for t, v in zip(target.elts, value.elts):
                     self._bind(t, v, scope)
@@ -2454,15 +2541,21 @@ class Walker:
         if not isinstance(target, ast.Name):
             return
         held = scope.env[target.id] = self.values._value(value, scope, target.id)
+        if self._of_an_untold_item(value, held, scope):  # `t = row.table_name` of `for row in rows:`
+            _untold(scope.env, target.id)
+            return
+        returned = not may_state(value) and self._project_call(value)
         if (
             type(held) in (Str, DataFrame)
-            and may_state(value)
+            and (returned or may_state(value))
             and (type(held) is DataFrame or held.unknown)  # type: ignore[union-attr]
             and target.id not in self.host.mutated_names  # `TABLES.append(...)` somewhere: not the literal
         ):
             # `TABLES = [("bronze", "a"), ...]`, `S = {"s.a", "s.b"}`, `P = list(zip(T, Q))`:
-            # a collection the front end has no form for, held for the loops over it
-            stated = self._stated(value, scope)
+            # a collection the front end has no form for, held for the loops over it; or
+            # what a function of the project returns (`outputs = build(spark)` of a dict
+            # of names to DataFrames), its keys known where its values are not
+            stated = self._stated(value, scope, partial=returned)
             if stated is not None:
                 held = scope.env[target.id] = stated
         if (
