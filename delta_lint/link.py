@@ -16,6 +16,7 @@ stage makes each file's `Context`; files with one are read again with it.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -596,8 +597,7 @@ class Linker:
         variants = self._variants(self.paths[i], links.inputs, inputs)
         calls = self.callers.get(i)
         if calls and not inputs:  # a child notebook: the values every call gives it
-            agreed = set.intersection(*(set(args.items()) for _, args in calls))
-            inputs = dict(agreed)
+            inputs = _agreed_arguments([args for _, args in calls])
         if not calls and not both:  # an input no task gives, every task that runs the file known
             inputs = {**_absent(self.runs_of.get(self.paths[i], []), links.inputs), **inputs}
         bound_inputs = tuple(sorted((k, v) for k, v in inputs.items() if k in links.inputs))
@@ -1316,6 +1316,33 @@ def _absent(runs: list[dict[str, str | None]], reads: Iterable[str]) -> dict[str
     return {
         name: ABSENT_INPUT for name in read if DEFAULTED + name in read and all(name not in given for given in runs)
     }
+
+
+def _agreed_arguments(calls: list[dict[str, str]]) -> dict[str, str]:
+    """What every call of a child notebook gives it: each argument all calls give
+    alike; a dict several calls give as JSON (`json.dumps(conf)`, see `JSON_INPUT`)
+    key by key, each key the calls give alike (the others not known: a key one call
+    sets from its loop's item, `url` of `"https://" + row.host`, does not make the
+    keys they agree on unknown too)."""
+    out: dict[str, str] = {}
+    for name in set.intersection(*(set(args) for args in calls)) if calls else ():
+        texts = {args[name] for args in calls}
+        if len(texts) == 1:
+            out[name] = texts.pop()
+            continue
+        if not all(t.startswith(JSON_INPUT) for t in texts):
+            continue
+        try:
+            dicts = [json.loads(t[len(JSON_INPUT) :]) for t in sorted(texts)]
+        except (ValueError, RecursionError):
+            continue
+        if not all(isinstance(d, dict) for d in dicts):
+            continue
+        keys = set.intersection(*(set(d) for d in dicts))
+        fields = {k: dicts[0][k] if all(d[k] == dicts[0][k] for d in dicts) else None for k in sorted(keys)}
+        if any(v is not None for v in fields.values()):
+            out[name] = JSON_INPUT + json.dumps(fields, separators=(",", ":"))
+    return out
 
 
 def _components(
