@@ -490,18 +490,27 @@ class ValueResolver:
         defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults) :], fn.args.defaults))
         defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
         keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        home = self.host.walker.home(fn.lineno)
+        # a default is evaluated where the function is defined: for a function of an
+        # imported module, in that module's top-level values (`def load(t=TABLE)` of
+        # `TABLE` in its own module), never in the caller's
+        own = Scope(env=self.host._scopes[home]) if home is not None and home in self.host._scopes else None
         for index, param in enumerate(params + fn.args.kwonlyargs):
             name = param.arg
             if name in ("self", "cls", "spark"):
                 continue
+            at = scope
             if index < len(positional) and param in params and not isinstance(positional[index], ast.Starred):
                 value = positional[index]
+            elif name in keywords:
+                value = keywords[name]
             else:
-                value = keywords.get(name, defaults.get(name))
+                value = defaults.get(name)
+                at = own or scope
             if value is None:
                 env[name] = param_str(name)
             else:
-                held = self._value(value, scope, name)
+                held = self._value(value, at, name)
                 kept = (Str, Chain, DataFrame, dict, Instance, ArgNamespace, InputDoc, Collection)
                 env[name] = held if isinstance(held, kept) or is_texts(held) else param_str(name)
         if fn.args.kwarg is not None and fn.args.kwarg.arg not in ("self", "cls", "spark"):
@@ -513,7 +522,6 @@ class ValueResolver:
             else:
                 extra = [(k.arg, self._member(k.value, scope)) for k in call.keywords if k.arg not in named]
                 env[fn.args.kwarg.arg] = literal_dict(extra)  # type: ignore[arg-type]
-        home = self.host.walker.home(fn.lineno)
         if home is None:
             return env
         # a function of an imported module reads that module's top-level values, not this file's
