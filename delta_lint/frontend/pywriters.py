@@ -145,10 +145,8 @@ class WriterReader:
         # `insertInto` matches columns by position, the others by name: only those read the rows' columns
         rows = self._source_rows(source_steps, "write", scope) if last.name != "insertInto" else ()
         # the columns its rows bring matter only to a write with schema evolution (see `write`)
-        evolving = (
-            is_true(opts.get("mergeschema")) or is_true(opts.get("overwriteschema")) or self.host.session.auto_merge
-        )
-        columns = self._source_columns(source_steps, "write", scope) if evolving and last.name != "insertInto" else ()
+        evolving = self._evolves(opts) and last.name != "insertInto"
+        columns = self._source_columns(source_steps, "write", scope) if evolving else ()
         if modes is None:  # a mode only a run knows: the write is one of an append and an overwrite
             modes = ["append", "overwrite"]
             self.host.diagnostics.append(
@@ -175,6 +173,11 @@ class WriterReader:
                 row_columns=columns,
                 one_of=len(modes) > 1,
             )
+
+    def _evolves(self, opts: dict[str, Str]) -> bool:
+        """Whether a DataFrame write evolves the schema: `mergeSchema`, `overwriteSchema`,
+        or the session's autoMerge."""
+        return is_true(opts.get("mergeschema")) or is_true(opts.get("overwriteschema")) or self.host.session.auto_merge
 
     def _spread(self, node: ast.Call, scope: Scope) -> ast.Call:
         """A terminal's call with the arguments it spreads laid out (`saveAsTable(**opts)`
@@ -262,7 +265,7 @@ class WriterReader:
         kind: Kind
         params: tuple[str, ...] = ()
         declared = None
-        if is_true(opts.get("mergeschema")) or is_true(opts.get("overwriteschema")) or self.host.session.auto_merge:
+        if self._evolves(opts):
             flags.add(Flag.SCHEMA_EVOLUTION)
         reads_target = ref in source_reads
         if reads_target:
