@@ -55,6 +55,14 @@ def tested_names(test: ast.expr) -> list[str]:
     return names
 
 
+def may_narrow(
+    tests: list[ast.expr], env: dict[str, object], split: Callable[[object], tuple[object, ...] | None]
+) -> bool:
+    """Whether a test of `tests` reads a name that holds alternatives in `env`: the
+    only tests `narrow` can narrow by (an `if` chain of others reads no way apart)."""
+    return any(split(env.get(name)) for test in tests for name in tested_names(test))
+
+
 def narrow(
     env: dict[str, object],
     conditions: list[tuple[ast.expr, bool]],

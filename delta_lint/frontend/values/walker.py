@@ -87,7 +87,7 @@ from delta_lint.frontend.values.iteration import (
 )
 from delta_lint.frontend.values.lattice import EACH, UNTOLD, Collection, OneOf, Unknown, untold
 from delta_lint.frontend.values.lattice import join as lattice_join
-from delta_lint.frontend.values.narrowing import narrow
+from delta_lint.frontend.values.narrowing import may_narrow, narrow
 from delta_lint.frontend.values.readings import Readings
 from delta_lint.frontend.values.records import foreign_fields, post_init_name, record_init, record_kind
 from delta_lint.frontend.values.resolver import (
@@ -1718,14 +1718,17 @@ class Walker:
                 break
             absent = self.host.guards.if_bodies(tests, scope)  # a body that runs only while a table is absent
             taken = len(bodies) - 1 if taken == -1 else taken
-            # each body sees its names as its way has them: the tests before it false, its own true
-            ways = [
-                [(t, False) for t in tests[:n]] + ([(tests[n], True)] if n < len(tests) else [])
-                for n in range(len(bodies))
-            ]
-            left = self._paths(
-                scope, bodies, taken=taken, absent=absent, dead=dead, ways=ways if taken is None else None
+            # each body sees its names as its way has them: the tests before it false, its own
+            # true (only where a test reads a name of several values: the rest narrow nothing)
+            ways = (
+                [
+                    [(t, False) for t in tests[:n]] + ([(tests[n], True)] if n < len(tests) else [])
+                    for n in range(len(bodies))
+                ]
+                if taken is None and may_narrow(tests, scope.env, _alternatives_held)
+                else None
             )
+            left = self._paths(scope, bodies, taken=taken, absent=absent, dead=dead, ways=ways)
             if taken is not None:  # the path known: it leaves where its body does
                 self._left = left[taken]
             elif None not in left:  # every branch Python may take leaves
