@@ -45,6 +45,7 @@ from typing import Any
 from delta_lint.bundle import DBT_PROJECT as PROJECT_FILE
 from delta_lint.bundle import Workflows, found_problem, listing
 from delta_lint.config import ConfigError, load_yaml
+from delta_lint.frontend.discover import DBT_DEFAULT_PATHS
 from delta_lint.safeio import is_within, read_input_text
 
 MAX_DBT_BYTES = 1024 * 1024  # a model or a project file is kilobytes
@@ -160,11 +161,12 @@ def read_project(file: Path, root: Path) -> tuple[DbtProject, list[Path]]:
     read = [file]
     rule, macros = schema_rule(folder, doc, root)
     read += macros
-    for resource, key, default, suffixes in (
-        ("model", "model-paths", ["models"], (".sql",)),
-        ("snapshot", "snapshot-paths", ["snapshots"], (".sql", ".yml", ".yaml")),
-        ("seed", "seed-paths", ["seeds"], (".csv",)),
+    for resource, key, suffixes in (
+        ("model", "model-paths", (".sql",)),
+        ("snapshot", "snapshot-paths", (".sql", ".yml", ".yaml")),
+        ("seed", "seed-paths", (".csv",)),
     ):
+        default = DBT_DEFAULT_PATHS[key]
         paths = doc.get(key) or doc.get(key.replace("model-", "source-")) or default
         tree = doc.get(resource + "s") if isinstance(doc.get(resource + "s"), dict) else {}
         for base in paths if isinstance(paths, list) else default:

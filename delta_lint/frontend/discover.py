@@ -206,7 +206,9 @@ def _walk(
 # the files of a dbt project that are not SQL or Python but are read for its writes:
 # seeds (`dbt seed`) and YAML snapshots, under the folders the project names for them
 # (`dbt.read_project` reads them as nodes); a project file is read up to this size
-_DBT_DATA_PATHS = (("seed-paths", ["seeds"], (".csv",)), ("snapshot-paths", ["snapshots"], (".yml", ".yaml")))
+# dbt's own default folders for the keys that name them (`dbt.read_project` reads these too)
+DBT_DEFAULT_PATHS = {"model-paths": ["models"], "seed-paths": ["seeds"], "snapshot-paths": ["snapshots"]}
+_DBT_DATA_PATHS = (("seed-paths", (".csv",)), ("snapshot-paths", (".yml", ".yaml")))
 _MAX_PROJECT_FILE = 1024 * 1024
 
 
@@ -225,8 +227,8 @@ def dbt_data_folders(file: Path, root: Path) -> dict[str, tuple[str, ...]]:
         doc = {}
     doc = doc if isinstance(doc, dict) else {}
     out: dict[str, tuple[str, ...]] = {}
-    for key, default, suffixes in _DBT_DATA_PATHS:
-        paths = doc.get(key) if isinstance(doc.get(key), list) else default
+    for key, suffixes in _DBT_DATA_PATHS:
+        paths = doc.get(key) if isinstance(doc.get(key), list) else DBT_DEFAULT_PATHS[key]
         folders = tuple(dict.fromkeys(str(p).strip("/").removeprefix("./") + "/" for p in paths if str(p).strip("/")))
         for suffix in suffixes:
             out[suffix] = folders
